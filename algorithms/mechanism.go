@@ -1,0 +1,103 @@
+package algorithms
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms/privacy"
+	"expmech/problems"
+)
+
+// Guarantee is what a mechanism claims about its (ε, δ) (DESIGN.md results columns).
+type Guarantee string
+
+const (
+	Certified Guarantee = "certified" // theory constants: the stated (ε, δ) holds, sampler error accounted in δ
+	Nominal   Guarantee = "nominal"   // practical constants: the exact law is private, the implementation is not proven to be
+	None      Guarantee = "none"      // non-private, or a preset known not to be private at the stated δ
+)
+
+// Budget is the privacy target of a cell. Delta = 0 is a value (pure DP), not "default".
+type Budget struct {
+	Epsilon  float64 // +Inf for the non-private reference
+	Delta    float64
+	Relation privacy.Relation // replace-one in both papers and the harness default
+	Task     string           // erm | sco (selects the calibration theorem)
+}
+
+// Record is what a mechanism reports about its calibration and its run; every field maps
+// to a results.csv column of DESIGN.md. NaN (see Empty) means "empty cell".
+type Record struct {
+	DeltaMech    float64 // part of δ spent by the exact law (delta_mech)
+	GDPS         float64 // Gaussian-DP parameter s (gdp_s); NaN if not GDP
+	EpsilonSpent float64 // ε recomputed from the calibrated noise at Budget.Delta (epsilon_spent)
+	K, Mu        float64 // exponential mechanism only
+	Sigma        float64
+	Steps        int // iterations (outer proximal steps for a sampler)
+	Batch        int
+	Guarantee    Guarantee
+	TheoryBound  float64 // the theorem's upper bound on the cell's metric; NaN if none
+	// Predicted oracle calls (plan.csv); the counted ones come from the Counter.
+	PredictedValueQueries, PredictedGradientQueries float64
+	Tuning                                          string // "" | "charged" | "nonprivate"
+	// Extra holds mechanism-specific diagnostics (e.g. "proposals_per_rgo", "rho_neg_rate"),
+	// written as extra columns. Keys are snake_case and must not collide with DESIGN.md names.
+	Extra map[string]float64
+	// Notes is free text for the error/diagnostic trail (e.g. the true δ of a non-private preset).
+	Notes string
+}
+
+// Empty returns a Record with every float column empty (NaN) and Guarantee None.
+func Empty() Record {
+	n := math.NaN()
+	return Record{DeltaMech: n, GDPS: n, EpsilonSpent: n, K: n, Mu: n, Sigma: n, TheoryBound: n,
+		PredictedValueQueries: n, PredictedGradientQueries: n, Guarantee: None}
+}
+
+// Output is a released point and the record of how it was obtained.
+type Output struct {
+	X      []float64
+	Record Record
+}
+
+// A Mechanism is one configured algorithm. Plan is data-independent (it may use only the
+// public constants) and must return the same calibration Run uses. Run reads the data only
+// through o (counted) and draws randomness only from rng.
+type Mechanism interface {
+	Name() string
+	Plan(c problems.Constants, b Budget) (Record, error)
+	Run(ctx context.Context, o *problems.Counter, b Budget, rng *rand.Rand) (Output, error)
+}
+
+// Config is a mechanism's parameter struct, decoded strictly from the spec over its
+// defaults (STYLE.md 7).
+type Config interface {
+	Validate() error
+}
+
+// Factory is one registry line: a name, a fresh default config, and a constructor.
+type Factory struct {
+	Name      string
+	Doc       string // one line for -list
+	NewConfig func() Config
+	New       func(cfg Config) (Mechanism, error)
+}
+
+// A Sampler draws one point from π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) on the domain of o
+// (GLL22 Thm 6.2). Implementations: proximal-rejection (GLL22 Alg. 1+2), exact reference
+// samplers, and a first-order alternative. Diagnostics go into rec.Extra.
+type Sampler interface {
+	Name() string
+	// PlanSteps predicts (steps, value queries, gradient queries) from public constants.
+	PlanSteps(c problems.Constants, t Target) (steps int, valueQ, gradQ float64, err error)
+	Sample(ctx context.Context, o *problems.Counter, t Target, rng *rand.Rand, rec *Record) ([]float64, error)
+}
+
+// Target is the law a Sampler draws from: exp(−K·(F(x; D) + Mu‖x‖²/2)) on the oracle's domain.
+// TV is the total-variation budget the sampler must meet when Certified is true.
+type Target struct {
+	K, Mu     float64
+	TV        float64
+	Certified bool
+}

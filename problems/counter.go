@@ -1,0 +1,61 @@
+package problems
+
+import "math"
+
+// Counter wraps a Problem and counts every value and gradient query (DESIGN.md "Oracles
+// and counting"). A mechanism receives a *Counter, never the Instance, and the result
+// row's value_queries/gradient_queries come from here, not from formulas. One Counter per
+// trial and goroutine: the counts are not synchronised.
+type Counter struct {
+	p              Problem
+	ValueQueries   int64
+	GradientQueries int64
+}
+
+// NewCounter returns a fresh counting oracle over p.
+func NewCounter(p Problem) *Counter { return &Counter{p: p} }
+
+func (c *Counter) Len() int             { return c.p.Len() }
+func (c *Counter) Dim() int             { return c.p.Dim() }
+func (c *Counter) Constants() Constants { return c.p.Constants() }
+
+// Value answers f(x; s_i) and counts one value query.
+func (c *Counter) Value(i int, x []float64) float64 {
+	c.ValueQueries++
+	return c.p.Value(i, x)
+}
+
+// Grad writes ∇f(x; s_i) into dst and counts one gradient query.
+func (c *Counter) Grad(dst []float64, i int, x []float64) {
+	c.GradientQueries++
+	c.p.Grad(dst, i, x)
+}
+
+// Structure returns the wrapped problem for type assertions on the structural
+// capabilities (LinearData, ...). Reading data through it is not counted: only reference
+// samplers, exact solvers and audits may use it, and they must say so in their records.
+func (c *Counter) Structure() Problem { return c.p }
+
+var _ Problem = (*Counter)(nil)
+
+func diameter(dm Domain, d int) float64 {
+	switch dm.Kind {
+	case Ball:
+		return 2 * dm.Radius
+	case Box:
+		return 2 * dm.Radius * math.Sqrt(float64(d))
+	default:
+		return math.Inf(1)
+	}
+}
+
+func maxNorm(dm Domain, d int) float64 {
+	switch dm.Kind {
+	case Ball:
+		return dm.Radius
+	case Box:
+		return dm.Radius * math.Sqrt(float64(d))
+	default:
+		return math.Inf(1)
+	}
+}

@@ -1,0 +1,142 @@
+package problems
+
+import (
+	"math/rand/v2"
+)
+
+// DomainKind names the constraint set K of DESIGN.md "Spec schema".
+type DomainKind string
+
+const (
+	Ball          DomainKind = "ball"          // ℓ2 ball of Radius around 0
+	Box           DomainKind = "box"           // [−Radius, Radius]^d (ℓ∞ ball)
+	Unconstrained DomainKind = "unconstrained" // R^d; Radius is then the prior bound C (LLL24 Assumption 1.2)
+)
+
+// Domain is the constraint set K, centred at 0.
+type Domain struct {
+	Kind   DomainKind
+	Radius float64 // ball/box radius; the prior bound C on ‖x*‖ when Unconstrained
+}
+
+// Diameter is the ℓ2 diameter D_K of K (GLL22's D); +Inf when Unconstrained.
+// A box [−r, r]^d has ℓ2 diameter 2r√d.
+func (dm Domain) Diameter(d int) float64 { return diameter(dm, d) }
+
+// MaxNorm is sup_{x∈K} ‖x‖₂ (r for the ball, r√d for the box, +Inf unconstrained),
+// the quantity in the utility term μ max‖x‖²/2 of GLL22 Thm 6.2.
+func (dm Domain) MaxNorm(d int) float64 { return maxNorm(dm, d) }
+
+// Constants are the public constants a mechanism may use (DESIGN.md "Oracles and
+// counting"). They must be true for every dataset in the neighbouring universe the
+// generator defines, not only for the drawn instance, because privacy is calibrated on
+// them.
+type Constants struct {
+	N, D   int
+	GF     float64   // G_f: Lipschitz constant (ℓ2) of each f(·; s) on the domain (SPEC §0)
+	GDelta float64   // G_Δ: Lipschitz constant of f(·; s) − f(·; s') over all pairs (≤ 2 G_f; SPEC §0, §8.2)
+	Domain Domain    // K
+	GK     []float64 // restricted Lipschitz profile G_0 ≥ … ≥ G_d (LLL24 Assumption 2.1); nil if unknown
+	Rank   int       // rank of the gradient span (LLL24 Assumption 1.3) when known, else 0
+	// Smooth is β, the Lipschitz constant of each ∇f(·; s) (0 if the loss is not smooth).
+	Smooth float64
+	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
+	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
+	ValueBound float64
+}
+
+// A ValueOracle answers zeroth-order queries f(x; s_i) (STYLE.md 2).
+type ValueOracle interface {
+	Len() int // n
+	Dim() int // d
+	Value(i int, x []float64) float64
+}
+
+// A GradientOracle also answers (sub)gradient queries ∇f(x; s_i), written into dst.
+type GradientOracle interface {
+	ValueOracle
+	Grad(dst []float64, i int, x []float64)
+}
+
+// Problem is one generated instance: the per-example loss f(·; s_i), i < n, of the
+// average objective F(x; D) = (1/n) Σ_i f(x; s_i) (SPEC §0: an AVERAGE), with its public
+// constants. Value and Grad must not allocate and must be safe for concurrent readers.
+type Problem interface {
+	GradientOracle
+	Constants() Constants
+}
+
+// Optimum is a certified minimiser of the empirical (or population) risk over K.
+type Optimum struct {
+	X      []float64
+	Value  float64 // L* = F(X)
+	Gap    float64 // certified upper bound on Value − true minimum (duality gap or first-order bound); 0 for closed forms
+	Method string  // "closed-form", "lp", "newton", ...
+}
+
+// Instance is what a Generator returns: the problem plus what the harness (not the
+// mechanism) needs to score an output. EmpiricalRisk and Optimum are never counted as
+// queries. Optimum may be computed lazily but must be cached and concurrency-safe.
+type Instance interface {
+	Problem
+	EmpiricalRisk(x []float64) float64
+	Optimum() (Optimum, error)
+}
+
+// Population is implemented by instances of task: sco. PopulationRisk returns the
+// population risk of x and its standard error (0 for closed forms).
+type Population interface {
+	PopulationRisk(x []float64) (risk, stderr float64)
+	PopulationOptimum() (Optimum, error)
+}
+
+// Spec is what a generator needs from one cell of an experiment.
+type Spec struct {
+	Kind   string // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median
+	Loss   string // glm/lowrank: logistic | hinge | absolute
+	Domain Domain
+	Task   string // erm | sco
+	N, D   int
+	Rank   int     // lowrank
+	GK     float64 // lowrank: residual size g_k
+	Data   string  // resolved path of a CSV data file, or ""
+	// Params is the generator's own configuration, as returned by Generator.DefaultParams
+	// and decoded strictly over the defaults; nil if the generator takes none.
+	Params any
+}
+
+// A Generator builds instances of one problem kind. Generate must use rng only (the
+// problem stream, SPEC/DESIGN "Seeds"), so that every algorithm of a trial sees the same
+// instance.
+type Generator interface {
+	Name() string
+	// DefaultParams returns a fresh pointer to the generator's parameter struct filled
+	// with its defaults (nil if it has none). It may implement Validate() error.
+	DefaultParams() any
+	// Constants returns the public constants for a spec without drawing data, for
+	// planning (-dry-run). They must equal Generate(...).Constants().
+	Constants(spec Spec) (Constants, error)
+	Generate(spec Spec, rng *rand.Rand) (Instance, error)
+}
+
+// Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2). Only
+// reference samplers, exact solvers and audits use them; mechanisms under test use the
+// counted oracle.
+
+// LinearData is implemented by f(x; s_i) = ⟨x, z_i⟩ (+ a constant).
+type LinearData interface {
+	Points() [][]float64 // z_i, i < n
+}
+
+// SeparableL1Data is implemented by f(x; s_i) = Weight · ‖x − z_i‖₁.
+type SeparableL1Data interface {
+	Points() [][]float64
+	Weight() float64
+}
+
+// GLMData is implemented by f(x; s_i) = φ(⟨a_i, x⟩, y_i) with a named loss φ.
+type GLMData interface {
+	Features() [][]float64
+	Labels() []float64
+	LossName() string
+}
