@@ -7,8 +7,8 @@ import "math"
 // row's value_queries/gradient_queries come from here, not from formulas. One Counter per
 // trial and goroutine: the counts are not synchronised.
 type Counter struct {
-	p              Problem
-	ValueQueries   int64
+	p               Problem
+	ValueQueries    int64
 	GradientQueries int64
 }
 
