@@ -1,0 +1,264 @@
+package dataset
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// LabelColumn is the name of the label column of glm/lowrank data (DESIGN.md "Data files").
+const LabelColumn = "y"
+
+// ErrBadValue is wrapped by every validation error so callers can test errors.Is.
+var ErrBadValue = errors.New("bad data value")
+
+// Error locates a problem in a data file. Row is the 1-based line number in the file
+// (the header is row 1); Column is the header name (or "" when the whole row is at fault).
+type Error struct {
+	File   string
+	Row    int
+	Column string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Column == "" {
+		return fmt.Sprintf("%s: row %d: %v", e.File, e.Row, e.Err)
+	}
+	return fmt.Sprintf("%s: row %d, column %q: %v", e.File, e.Row, e.Column, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Table is a loaded data file. X[i] are the coordinate columns of example i (in header
+// order, the label excluded); Y[i] its label when the file has one (nil otherwise). Line[i]
+// is the file line of example i, for error messages after loading.
+type Table struct {
+	Path    string
+	Columns []string
+	X       [][]float64
+	Y       []float64
+	Line    []int
+}
+
+// Len is the number of examples.
+func (t *Table) Len() int { return len(t.X) }
+
+// Dim is the number of coordinate columns.
+func (t *Table) Dim() int { return len(t.Columns) }
+
+// Load reads path. With label true the header must contain the column "y", which becomes
+// Y; otherwise every column is a coordinate (a column named "y" is then an error, to catch
+// a glm file given to a coordinate-only kind). Values must be finite numbers.
+func Load(path string, label bool) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return Read(f, path, label)
+}
+
+// Read is Load on an open reader; name is used in errors.
+func Read(r io.Reader, name string, label bool) (*Table, error) {
+	cr := csv.NewReader(r)
+	cr.TrimLeadingSpace = true
+	cr.Comment = '#'
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, &Error{File: name, Row: 1, Err: fmt.Errorf("%w: empty file (want a header row)", ErrBadValue)}
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	t := &Table{Path: name}
+	yCol := -1
+	seen := map[string]bool{}
+	for j, h := range header {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			return nil, &Error{File: name, Row: 1, Column: fmt.Sprintf("#%d", j+1), Err: fmt.Errorf("%w: empty column name", ErrBadValue)}
+		}
+		if seen[h] {
+			return nil, &Error{File: name, Row: 1, Column: h, Err: fmt.Errorf("%w: duplicate column name", ErrBadValue)}
+		}
+		seen[h] = true
+		if h == LabelColumn {
+			if !label {
+				return nil, &Error{File: name, Row: 1, Column: h, Err: fmt.Errorf("%w: a label column %q is only allowed for glm/lowrank", ErrBadValue, LabelColumn)}
+			}
+			yCol = j
+			continue
+		}
+		t.Columns = append(t.Columns, h)
+	}
+	if label && yCol < 0 {
+		return nil, &Error{File: name, Row: 1, Column: LabelColumn, Err: fmt.Errorf("%w: missing label column %q", ErrBadValue, LabelColumn)}
+	}
+	if len(t.Columns) == 0 {
+		return nil, &Error{File: name, Row: 1, Err: fmt.Errorf("%w: no coordinate columns", ErrBadValue)}
+	}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		x := make([]float64, 0, len(t.Columns))
+		var y float64
+		for j, s := range rec {
+			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &Error{File: name, Row: line, Column: strings.TrimSpace(header[j]),
+					Err: fmt.Errorf("%w: %q is not a finite number", ErrBadValue, s)}
+			}
+			if j == yCol {
+				y = v
+			} else {
+				x = append(x, v)
+			}
+		}
+		t.X = append(t.X, x)
+		t.Line = append(t.Line, line)
+		if label {
+			t.Y = append(t.Y, y)
+		}
+	}
+	if len(t.X) == 0 {
+		return nil, &Error{File: name, Row: 2, Err: fmt.Errorf("%w: no data rows", ErrBadValue)}
+	}
+	return t, nil
+}
+
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &Error{File: name, Row: pe.Line, Column: fmt.Sprintf("#%d", pe.Column), Err: fmt.Errorf("%w: %v", ErrBadValue, pe.Err)}
+	}
+	return fmt.Errorf("dataset: %s: %w", name, err)
+}
+
+// Split returns the first n examples and the rest (the held-out sample of task: sco).
+// n ≤ 0 takes every row. It is an error if the file has fewer than n rows. The slices
+// share storage with t.
+func (t *Table) Split(n int) (head, rest *Table, err error) {
+	if n <= 0 {
+		n = t.Len()
+	}
+	if n > t.Len() {
+		return nil, nil, fmt.Errorf("dataset: %s: n = %d but the file has only %d data rows", t.Path, n, t.Len())
+	}
+	cut := func(lo, hi int) *Table {
+		s := &Table{Path: t.Path, Columns: t.Columns, X: t.X[lo:hi], Line: t.Line[lo:hi]}
+		if t.Y != nil {
+			s.Y = t.Y[lo:hi]
+		}
+		return s
+	}
+	return cut(0, n), cut(n, t.Len()), nil
+}
+
+// Rescale says how rows whose ℓ2 norm exceeds the generator's bound are handled.
+type Rescale string
+
+const (
+	// Refuse rejects a row whose norm exceeds the bound (the default): the stated G_f,
+	// G_Δ then hold for the file as given.
+	Refuse Rescale = "none"
+	// Clip projects each offending row onto the ball of the bound. Row-wise and data
+	// independent, so the neighbouring universe (all rows of norm ≤ bound) is unchanged.
+	Clip Rescale = "clip"
+	// Scale divides every row by max_i ‖row_i‖ / bound (only if that exceeds 1). The factor
+	// depends on the whole file: a non-private preprocessing step, documented as such.
+	Scale Rescale = "scale"
+)
+
+// Valid reports whether r is a known mode ("" means Refuse).
+func (r Rescale) Valid() bool {
+	switch r {
+	case "", Refuse, Clip, Scale:
+		return true
+	}
+	return false
+}
+
+// Bound enforces ‖row‖₂ ≤ bound on X (of t and of any extra tables sharing the bound,
+// e.g. the held-out rest) according to mode. A Scale factor is computed over all tables
+// together. tol is a relative slack for rounding in the file (1e-12 is typical).
+func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
+	if !mode.Valid() {
+		return fmt.Errorf("dataset: unknown rescale mode %q (want none, clip or scale)", mode)
+	}
+	lim := bound * (1 + tol)
+	switch mode {
+	case "", Refuse:
+		for _, t := range ts {
+			for i, x := range t.X {
+				if nr := norm(x); nr > lim {
+					return &Error{File: t.Path, Row: t.Line[i], Err: fmt.Errorf("%w: row norm %.6g exceeds the bound %.6g (set rescale: clip or scale)", ErrBadValue, nr, bound)}
+				}
+			}
+		}
+	case Clip:
+		for _, t := range ts {
+			for _, x := range t.X {
+				if nr := norm(x); nr > bound {
+					scaleBy(x, bound/nr)
+				}
+			}
+		}
+	case Scale:
+		m := 0.0
+		for _, t := range ts {
+			for _, x := range t.X {
+				m = math.Max(m, norm(x))
+			}
+		}
+		if m > bound {
+			for _, t := range ts {
+				for _, x := range t.X {
+					scaleBy(x, bound/m)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Labels checks that every label is in allowed (e.g. {−1, +1} for logistic/hinge).
+func Labels(t *Table, allowed ...float64) error {
+	for i, y := range t.Y {
+		ok := false
+		for _, a := range allowed {
+			if y == a {
+				ok = true
+			}
+		}
+		if !ok {
+			return &Error{File: t.Path, Row: t.Line[i], Column: LabelColumn, Err: fmt.Errorf("%w: label %v not in %v", ErrBadValue, y, allowed)}
+		}
+	}
+	return nil
+}
+
+func norm(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+func scaleBy(x []float64, c float64) {
+	for j := range x {
+		x[j] *= c
+	}
+}

@@ -1,0 +1,6 @@
+// Package dataset loads problem data from CSV files (DESIGN.md "Data files"): a header
+// row, one example per row, every column a coordinate except the label column "y" of
+// glm/lowrank. Every error names the file, the row (1-based line number) and the column.
+// Rescaling keeps the generators' stated Lipschitz constants true (SPEC §0, §8.2) or
+// refuses the data.
+package dataset

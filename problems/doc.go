@@ -1,0 +1,11 @@
+// Package problems defines the Problem contract of the harness — per-example losses
+// f(·; s_i) of the average objective F(x; D) = (1/n) Σ_i f(x; s_i) (GLL22 §2, LLL24 §1;
+// SPEC §0), their public constants G_f, G_Δ, K, C and the G_k profile (LLL24
+// Assumption 2.1), counted oracles, and certified optima (DESIGN.md "Oracles and
+// counting").
+//
+// Generators live in subpackages: linear (BST14's family), l1 (LLL24 §3.2), extlinear
+// (LLL24 eq. (9), App. D), glm (logistic/hinge/absolute and the low-rank family),
+// geomedian (Li et al. 2022); dataset loads CSV data, solve holds the certified solvers,
+// heldout the sample-based population risk, and catalog lists every generator.
+package problems

@@ -1,0 +1,336 @@
+package solve
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// ErrNotConverged is returned when a solver hits its iteration cap.
+var ErrNotConverged = errors.New("solver did not converge")
+
+// BoundedLP is a dense revised primal simplex for
+//
+//	maximise cᵀu  subject to  Σ_j u_j col_j = b,  lo_j ≤ u_j ≤ hi_j,
+//
+// with few equality rows m (the dimension d of a GLM) and many bounded columns (one per
+// example): the LP dual of least absolute deviations and of the hinge loss (see
+// polyhedral.go). lo_j must be finite; hi_j may be +Inf. Columns may be appended after a
+// solve (column generation = cutting planes on the primal) and Solve resumes from the
+// current basis. The simplex multipliers π (Pi) solve the primal.
+type BoundedLP struct {
+	m      int
+	cols   [][]float64
+	c      []float64
+	lo, hi []float64
+	b      []float64
+
+	u      []float64 // current value of every variable (structural then artificial)
+	basis  []int     // basic variable per row
+	inB    []int     // row of a basic variable, −1 otherwise
+	binv   *mat.Dense
+	art      []bool // artificial (phase-1) variable
+	artStart []int
+	phase1   bool
+	Iters  int
+}
+
+// NewBoundedLP returns an empty LP with m equality rows and right-hand side b.
+func NewBoundedLP(m int, b []float64) *BoundedLP {
+	if len(b) != m {
+		panic("solve: len(b) != m")
+	}
+	return &BoundedLP{m: m, b: append([]float64(nil), b...)}
+}
+
+// AddColumn appends a variable with objective coefficient c, column col (length m) and
+// bounds [lo, hi]. A column added after Solve enters at its lower bound, which keeps the
+// basis primal feasible only if lo = 0 (true for cut columns).
+func (lp *BoundedLP) AddColumn(c float64, col []float64, lo, hi float64) {
+	if len(col) != lp.m {
+		panic("solve: column length != m")
+	}
+	if math.IsInf(lo, 0) || lo > hi {
+		panic("solve: bad bounds")
+	}
+	if lp.basis != nil && lo != 0 {
+		panic("solve: a column added to a started LP must have lo = 0")
+	}
+	lp.cols = append(lp.cols, col)
+	lp.c = append(lp.c, c)
+	lp.lo = append(lp.lo, lo)
+	lp.hi = append(lp.hi, hi)
+	lp.u = append(lp.u, lo)
+	lp.inB = append(lp.inB, -1)
+	lp.art = append(lp.art, false)
+}
+
+// X returns the current value of structural variable j.
+func (lp *BoundedLP) X(j int) float64 { return lp.u[j] }
+
+// Objective is cᵀu over the structural variables.
+func (lp *BoundedLP) Objective() float64 {
+	s := 0.0
+	for j, cj := range lp.c {
+		if !lp.art[j] {
+			s += cj * lp.u[j]
+		}
+	}
+	return s
+}
+
+// Pi returns the simplex multipliers π = c_Bᵀ B⁻¹ of the current basis (phase-2 costs).
+func (lp *BoundedLP) Pi(dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, lp.m)
+	}
+	for k := range dst {
+		s := 0.0
+		for r, j := range lp.basis {
+			s += lp.cost(j) * lp.binv.At(r, k)
+		}
+		dst[k] = s
+	}
+	return dst
+}
+
+func (lp *BoundedLP) cost(j int) float64 {
+	if lp.phase1 {
+		if lp.art[j] {
+			return -1
+		}
+		return 0
+	}
+	if lp.art[j] {
+		return 0
+	}
+	return lp.c[j]
+}
+
+// start builds the phase-1 basis of artificials: every structural at its lower bound.
+func (lp *BoundedLP) start() {
+	m := lp.m
+	r := append([]float64(nil), lp.b...)
+	for j, col := range lp.cols {
+		for k := range m {
+			r[k] -= lp.u[j] * col[k]
+		}
+	}
+	lp.basis = make([]int, m)
+	lp.binv = mat.NewDense(m, m, nil)
+	for k := range m {
+		j := len(lp.cols)
+		unit := make([]float64, m)
+		sg := 1.0
+		if r[k] < 0 {
+			sg = -1
+		}
+		unit[k] = sg
+		lp.cols = append(lp.cols, unit)
+		lp.c = append(lp.c, 0)
+		lp.lo = append(lp.lo, 0)
+		lp.hi = append(lp.hi, math.Inf(1))
+		lp.u = append(lp.u, math.Abs(r[k]))
+		lp.inB = append(lp.inB, k)
+		lp.art = append(lp.art, true)
+		lp.basis[k] = j
+		lp.binv.Set(k, k, sg)
+		lp.artStart = append(lp.artStart, j)
+	}
+}
+
+// Solve runs the simplex to optimality (phase 1 first when the LP has not been started).
+// It returns the optimal objective.
+func (lp *BoundedLP) Solve(maxIter int) (float64, error) {
+	if lp.basis == nil {
+		lp.start()
+		lp.phase1 = true
+		if err := lp.iterate(maxIter); err != nil {
+			return 0, fmt.Errorf("solve: LP phase 1: %w", err)
+		}
+		inf := 0.0
+		for _, j := range lp.artStart {
+			inf += lp.u[j]
+		}
+		scale := 1.0
+		for _, v := range lp.b {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		if inf > 1e-9*scale {
+			return 0, fmt.Errorf("solve: LP infeasible (phase-1 residual %.3g)", inf)
+		}
+		for _, j := range lp.artStart {
+			lp.hi[j] = 0 // artificials may leave but never re-enter
+			lp.u[j] = math.Min(lp.u[j], 0)
+		}
+		lp.phase1 = false
+		lp.refactor()
+	}
+	if err := lp.iterate(maxIter); err != nil {
+		return 0, fmt.Errorf("solve: LP phase 2: %w", err)
+	}
+	return lp.Objective(), nil
+}
+
+const (
+	lpDualTol   = 1e-11 // reduced-cost tolerance (relative to the column scale ~1)
+	lpPivotTol  = 1e-11 // smallest admissible pivot |w_r|
+	lpRefactor  = 64    // recompute B⁻¹ and x_B every this many pivots
+	lpBlandTrig = 50    // switch to Bland's rule after this many degenerate steps in a row
+)
+
+func (lp *BoundedLP) iterate(maxIter int) error {
+	m := lp.m
+	pi := make([]float64, m)
+	w := make([]float64, m)
+	degenerate := 0
+	sincePivot := 0
+	for it := 0; it < maxIter; it++ {
+		lp.Iters++
+		lp.Pi(pi)
+		// Pricing: Dantzig's rule, Bland's (lowest index) after a degenerate streak.
+		q, dir, best := -1, 0.0, 0.0
+		for j := range lp.cols {
+			if lp.inB[j] >= 0 || lp.lo[j] == lp.hi[j] {
+				continue
+			}
+			dj := lp.cost(j)
+			col := lp.cols[j]
+			for k := range m {
+				dj -= pi[k] * col[k]
+			}
+			var s float64
+			switch {
+			case lp.u[j] <= lp.lo[j] && dj > lpDualTol:
+				s = 1
+			case lp.u[j] >= lp.hi[j] && dj < -lpDualTol:
+				s = -1
+			case lp.u[j] > lp.lo[j] && lp.u[j] < lp.hi[j] && math.Abs(dj) > lpDualTol: // free nonbasic (not produced here)
+				s = math.Copysign(1, dj)
+			default:
+				continue
+			}
+			if degenerate > lpBlandTrig {
+				q, dir = j, s
+				break
+			}
+			if math.Abs(dj) > best {
+				q, dir, best = j, s, math.Abs(dj)
+			}
+		}
+		if q < 0 {
+			return nil
+		}
+		// w = B⁻¹ col_q; moving u_q by dir·t changes x_B by −dir·t·w.
+		col := lp.cols[q]
+		for r := range m {
+			s := 0.0
+			for k := range m {
+				s += lp.binv.At(r, k) * col[k]
+			}
+			w[r] = s
+		}
+		t := lp.hi[q] - lp.lo[q]
+		leave := -1
+		for r, j := range lp.basis {
+			g := dir * w[r]
+			var lim float64
+			switch {
+			case g > lpPivotTol:
+				lim = (lp.u[j] - lp.lo[j]) / g
+			case g < -lpPivotTol:
+				lim = (lp.hi[j] - lp.u[j]) / -g
+			default:
+				continue
+			}
+			if lim < 0 {
+				lim = 0
+			}
+			if lim < t || (lim == t && leave >= 0 && j < lp.basis[leave]) {
+				t, leave = lim, r
+			}
+		}
+		if math.IsInf(t, 1) {
+			return errors.New("LP unbounded")
+		}
+		if t <= 0 {
+			degenerate++
+		} else {
+			degenerate = 0
+		}
+		lp.u[q] += dir * t
+		for r, j := range lp.basis {
+			lp.u[j] -= dir * t * w[r]
+		}
+		if leave < 0 { // bound flip
+			continue
+		}
+		out := lp.basis[leave]
+		// Snap the leaving variable onto the bound it hit.
+		if dir*w[leave] > 0 {
+			lp.u[out] = lp.lo[out]
+		} else {
+			lp.u[out] = lp.hi[out]
+		}
+		lp.inB[out] = -1
+		lp.inB[q] = leave
+		lp.basis[leave] = q
+		// Product-form update of B⁻¹ with pivot w[leave].
+		pr := w[leave]
+		for k := range m {
+			lp.binv.Set(leave, k, lp.binv.At(leave, k)/pr)
+		}
+		for r := range m {
+			if r == leave || w[r] == 0 {
+				continue
+			}
+			f := w[r]
+			for k := range m {
+				lp.binv.Set(r, k, lp.binv.At(r, k)-f*lp.binv.At(leave, k))
+			}
+		}
+		sincePivot++
+		if sincePivot >= lpRefactor {
+			lp.refactor()
+			sincePivot = 0
+		}
+	}
+	return ErrNotConverged
+}
+
+// refactor recomputes B⁻¹ from the basis columns and the basic values from the
+// nonbasic ones, removing accumulated rounding.
+func (lp *BoundedLP) refactor() {
+	m := lp.m
+	B := mat.NewDense(m, m, nil)
+	for r, j := range lp.basis {
+		for k := range m {
+			B.Set(k, r, lp.cols[j][k])
+		}
+	}
+	var inv mat.Dense
+	if err := inv.Inverse(B); err != nil {
+		return // keep the product-form inverse
+	}
+	lp.binv.Copy(&inv)
+	rhs := append([]float64(nil), lp.b...)
+	for j, col := range lp.cols {
+		if lp.inB[j] >= 0 {
+			continue
+		}
+		if u := lp.u[j]; u != 0 {
+			for k := range m {
+				rhs[k] -= u * col[k]
+			}
+		}
+	}
+	for r, j := range lp.basis {
+		s := 0.0
+		for k := range m {
+			s += lp.binv.At(r, k) * rhs[k]
+		}
+		lp.u[j] = s
+	}
+}

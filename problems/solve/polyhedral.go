@@ -1,0 +1,185 @@
+package solve
+
+import (
+	"fmt"
+	"math"
+)
+
+// Result is a certified optimum of an average-loss ERM: X attains Value = F(X), and
+// Lower ≤ min F is the value of an explicit dual-feasible point, so Gap = Value − Lower
+// bounds the suboptimality of X.
+type Result struct {
+	X      []float64
+	Value  float64
+	Lower  float64
+	Gap    float64
+	Method string
+	Iters  int
+}
+
+// Tol is the default relative duality-gap target of the solvers: well below the 1e-6
+// relative accuracy issue #4 asks of empirical_risk_opt.
+const Tol = 1e-10
+
+// LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (radius = +Inf:
+// unconstrained). It solves the LP dual
+//
+//	max −Σ u_i y_i − R Σ_k w_k   s.t.  Σ u_i a_i + Σ_k w_k g_k = 0,  |u_i| ≤ 1,  w ≥ 0,
+//
+// (|t| = max_{|u|≤1} u t; the cuts g_kᵀx ≤ R are tangent planes of the ball, added one at
+// a time at the current x/‖x‖) and reads x = −π off the simplex multipliers. Certificate:
+// every dual u gives the lower bound D(u) = −(1/n)(⟨u, y⟩ + R‖Σ u_i a_i‖) ≤ min_{‖x‖≤R} F
+// (weak duality with the exact ball), and X is feasible.
+func LAD(a [][]float64, y []float64, radius, tol float64) (Result, error) {
+	n := len(a)
+	if n == 0 || len(y) != n {
+		return Result{}, fmt.Errorf("solve: LAD: %d rows, %d labels", n, len(y))
+	}
+	value := func(x []float64) float64 {
+		s := 0.0
+		for i, ai := range a {
+			s += math.Abs(dot(ai, x) - y[i])
+		}
+		return s / float64(n)
+	}
+	dual := func(u []float64, R float64) (float64, float64) {
+		d := len(a[0])
+		v := make([]float64, d)
+		s := 0.0
+		for i, ai := range a {
+			s += u[i] * y[i]
+			axpy(v, u[i], ai)
+		}
+		return -(s + R*norm(v)) / float64(n), norm(v)
+	}
+	cols := a
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = -y[i]
+	}
+	return polyhedral(cols, c, -1, 1, -1, value, dual, radius, tol, "lp-lad")
+}
+
+// Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius through the
+// LP dual max Σ u_i − RΣw_k s.t. Σ u_i y_i a_i − Σ_k w_k g_k = 0, u ∈ [0,1]^n, w ≥ 0,
+// with x = π. Lower bound: D(u) = (1/n)(Σ u_i − R‖Σ u_i y_i a_i‖).
+func Hinge(a [][]float64, y []float64, radius, tol float64) (Result, error) {
+	n := len(a)
+	if n == 0 || len(y) != n {
+		return Result{}, fmt.Errorf("solve: hinge: %d rows, %d labels", n, len(y))
+	}
+	d := len(a[0])
+	cols := make([][]float64, n)
+	for i, ai := range a {
+		cols[i] = make([]float64, d)
+		axpy(cols[i], y[i], ai)
+	}
+	value := func(x []float64) float64 {
+		s := 0.0
+		for i, ai := range a {
+			s += math.Max(0, 1-y[i]*dot(ai, x))
+		}
+		return s / float64(n)
+	}
+	dual := func(u []float64, R float64) (float64, float64) {
+		v := make([]float64, d)
+		s := 0.0
+		for i, ci := range cols {
+			s += u[i]
+			axpy(v, u[i], ci)
+		}
+		return (s - R*norm(v)) / float64(n), norm(v)
+	}
+	c := make([]float64, n)
+	for i := range c {
+		c[i] = 1
+	}
+	return polyhedral(cols, c, 0, 1, 1, value, dual, radius, tol, "lp-hinge")
+}
+
+// polyhedral runs the shared LP + cutting-plane loop. sign maps the multipliers to the
+// primal (x = sign·π); the cut column is −sign·g so that its reduced cost is g·x − R.
+func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64,
+	value func([]float64) float64, dual func(u []float64, R float64) (float64, float64),
+	radius, tol float64, method string) (Result, error) {
+	n, d := len(cols), len(cols[0])
+	if tol <= 0 {
+		tol = Tol
+	}
+	lp := NewBoundedLP(d, make([]float64, d))
+	for i, col := range cols {
+		lp.AddColumn(c[i], col, lo, hi)
+	}
+	maxIter := 50 * (n + d + 10)
+	u := make([]float64, n)
+	pi := make([]float64, d)
+	best := Result{Value: math.Inf(1), Lower: math.Inf(-1), Method: method}
+	const maxCuts = 2000
+	for round := 0; ; round++ {
+		if _, err := lp.Solve(maxIter); err != nil {
+			return Result{}, fmt.Errorf("solve: %s: %w", method, err)
+		}
+		for i := range u {
+			u[i] = lp.X(i)
+		}
+		lp.Pi(pi)
+		x := make([]float64, d)
+		axpy(x, sign, pi)
+		nx := norm(x)
+		if math.IsInf(radius, 1) {
+			// Unconstrained: D(u) = LP value/n is a valid bound only when Σ u_i col_i = 0;
+			// refuse a residual above rounding.
+			lb, res := dual(u, 0)
+			scale := 1.0
+			for _, col := range cols {
+				scale = math.Max(scale, norm(col))
+			}
+			if res > 1e-8*scale {
+				return Result{}, fmt.Errorf("solve: %s: dual residual %.3g", method, res)
+			}
+			v := value(x)
+			return Result{X: x, Value: v, Lower: lb, Gap: math.Max(0, v-lb), Method: method, Iters: lp.Iters}, nil
+		}
+		lb, _ := dual(u, radius)
+		best.Lower = math.Max(best.Lower, lb)
+		xf := x
+		if nx > radius {
+			xf = make([]float64, d)
+			axpy(xf, radius/nx, x)
+		}
+		if v := value(xf); v < best.Value {
+			best.Value, best.X = v, xf
+		}
+		best.Gap = math.Max(0, best.Value-best.Lower)
+		best.Iters = lp.Iters
+		if best.Gap <= tol*math.Max(1, math.Abs(best.Value)) {
+			return best, nil
+		}
+		if round >= maxCuts || nx <= radius {
+			// nx ≤ radius: x is optimal over a superset, so the gap is rounding only.
+			if nx <= radius*(1+1e-12) {
+				return best, nil
+			}
+			return best, fmt.Errorf("solve: %s: gap %.3g after %d cuts: %w", method, best.Gap, round, ErrNotConverged)
+		}
+		g := make([]float64, d)
+		axpy(g, -sign/nx, x)
+		lp.AddColumn(-radius, g, 0, math.Inf(1))
+	}
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for j, v := range a {
+		s += v * b[j]
+	}
+	return s
+}
+
+func axpy(dst []float64, alpha float64, x []float64) {
+	for j, v := range x {
+		dst[j] += alpha * v
+	}
+}
+
+func norm(x []float64) float64 { return math.Sqrt(dot(x, x)) }
