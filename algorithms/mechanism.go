@@ -100,4 +100,7 @@ type Target struct {
 	K, Mu     float64
 	TV        float64
 	Certified bool
+	// StepC is the practical-mode step constant c of h = c/(k² G_f²) (SPEC §4.4); 0 means
+	// the sampler's documented default. Ignored when Certified (theory constants).
+	StepC float64
 }

@@ -1,0 +1,169 @@
+package sampler
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"expmech/problems"
+)
+
+// Test problems of this package (independent of problems/... generators).
+
+// linearProb: f(x; z_i) = ⟨x, z_i⟩ (problems.LinearData).
+type linearProb struct {
+	z   [][]float64
+	dom problems.Domain
+	gf  float64
+}
+
+func (p *linearProb) Len() int { return len(p.z) }
+func (p *linearProb) Dim() int { return len(p.z[0]) }
+func (p *linearProb) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, v := range p.z[i] {
+		s += v * x[j]
+	}
+	return s
+}
+func (p *linearProb) Grad(dst []float64, i int, x []float64) { copy(dst, p.z[i]) }
+func (p *linearProb) Points() [][]float64                  { return p.z }
+func (p *linearProb) Constants() problems.Constants {
+	return problems.Constants{N: len(p.z), D: len(p.z[0]), GF: p.gf, GDelta: 2 * p.gf, Domain: p.dom}
+}
+
+// l1Prob: f(x; z_i) = w‖x − z_i‖₁ (problems.SeparableL1Data).
+type l1Prob struct {
+	z   [][]float64
+	w   float64
+	dom problems.Domain
+}
+
+func (p *l1Prob) Len() int { return len(p.z) }
+func (p *l1Prob) Dim() int { return len(p.z[0]) }
+func (p *l1Prob) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, v := range p.z[i] {
+		s += math.Abs(x[j] - v)
+	}
+	return p.w * s
+}
+func (p *l1Prob) Grad(dst []float64, i int, x []float64) {
+	for j, v := range p.z[i] {
+		switch {
+		case x[j] > v:
+			dst[j] = p.w
+		case x[j] < v:
+			dst[j] = -p.w
+		default:
+			dst[j] = 0
+		}
+	}
+}
+func (p *l1Prob) Points() [][]float64 { return p.z }
+func (p *l1Prob) Weight() float64     { return p.w }
+func (p *l1Prob) Constants() problems.Constants {
+	d := len(p.z[0])
+	return problems.Constants{N: len(p.z), D: d, GF: p.w * math.Sqrt(float64(d)), GDelta: 2 * p.w * math.Sqrt(float64(d)), Domain: p.dom}
+}
+
+// logisticProb: f(x; a_i, y_i) = log(1 + exp(−y_i⟨a_i, x⟩)), ‖a_i‖ ≤ 1, no structure exposed.
+type logisticProb struct {
+	a   [][]float64
+	y   []float64
+	dom problems.Domain
+}
+
+func (p *logisticProb) Len() int { return len(p.a) }
+func (p *logisticProb) Dim() int { return len(p.a[0]) }
+func (p *logisticProb) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, v := range p.a[i] {
+		s += v * x[j]
+	}
+	m := -p.y[i] * s
+	if m > 0 {
+		return m + math.Log1p(math.Exp(-m))
+	}
+	return math.Log1p(math.Exp(m))
+}
+func (p *logisticProb) Grad(dst []float64, i int, x []float64) {
+	s := 0.0
+	for j, v := range p.a[i] {
+		s += v * x[j]
+	}
+	sg := -p.y[i] / (1 + math.Exp(p.y[i]*s))
+	for j, v := range p.a[i] {
+		dst[j] = sg * v
+	}
+}
+func (p *logisticProb) Constants() problems.Constants {
+	return problems.Constants{N: len(p.a), D: len(p.a[0]), GF: 1, GDelta: 2, Domain: p.dom, Smooth: 0.25}
+}
+
+func newLogistic(n, d int, dom problems.Domain, rng *rand.Rand) *logisticProb {
+	p := &logisticProb{dom: dom}
+	for range n {
+		a := make([]float64, d)
+		s := 0.0
+		for j := range a {
+			a[j] = rng.NormFloat64()
+			s += a[j] * a[j]
+		}
+		s = math.Sqrt(s)
+		for j := range a {
+			a[j] /= s
+		}
+		y := 1.0
+		if rng.Float64() < 0.3+0.4*(a[0]+1)/2 {
+			y = -1
+		}
+		p.a = append(p.a, a)
+		p.y = append(p.y, y)
+	}
+	return p
+}
+
+func randPoints(n, d int, lo, hi float64, rng *rand.Rand) [][]float64 {
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		for j := range z[i] {
+			z[i][j] = lo + (hi-lo)*rng.Float64()
+		}
+	}
+	return z
+}
+
+// ksStat returns the one-sample Kolmogorov–Smirnov statistic √n·D_n of xs against cdf.
+func ksStat(xs []float64, cdf func(float64) float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := float64(len(s))
+	D := 0.0
+	for i, x := range s {
+		F := cdf(x)
+		D = math.Max(D, math.Max(F-float64(i)/n, float64(i+1)/n-F))
+	}
+	return math.Sqrt(n) * D
+}
+
+// KS critical values K_α of √n·D_n (PRIVACY.md §4.2, Kolmogorov distribution).
+const (
+	ksCrit1e3 = 1.9495 // α = 1e-3
+	ksCrit1e4 = 2.2253 // α = 1e-4 (used per marginal with a Bonferroni split)
+	zTwo1e5   = 4.41717
+)
+
+func meanVar(xs []float64) (m, v float64) {
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, v / float64(len(xs)-1)
+}
+
+func stdNormCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }

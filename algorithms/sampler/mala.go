@@ -1,0 +1,184 @@
+package sampler
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// MALA is the Metropolis-adjusted Langevin algorithm (Roberts–Tweedie 1996) on
+// π ∝ exp(−k(F + μ‖x‖²/2)) restricted to K, with full-batch (sub)gradient queries:
+// propose x' = x + h∇log π(x) + √(2h) ξ, reject x' ∉ K (log π = −∞ there, so the chain
+// stays exact in law on K), otherwise accept with the Metropolis–Hastings ratio. It is the
+// first-order alternative of issue #5, written against the Sampler interface only.
+//
+// The step size is a documented heuristic, not a theorem (guarantee: nominal):
+// h = StepC/(β_π √d), with β_π = k(β + μ) when the loss is β-smooth (Constants.Smooth > 0)
+// and β_π = (kG_f)² + kμ otherwise (the curvature scale at which a kG_f-Lipschitz kink
+// costs O(1) in log π over one step); StepC defaults to 1/2 (Dwivedi et al. 2019 use
+// h ∝ 1/(β d^{1/2}) from a warm start). T is the proximal sampler's worst-case formula with
+// h in place of its step (contraction (1 + hkμ)^{-2T} in KL, or (1 + h/C_P)^{-2T} in χ²),
+// which is the right order for a κ-conditioned target but is not proven for MALA.
+type MALA struct{}
+
+var _ algorithms.Sampler = MALA{}
+
+// Name is the registry name "mala".
+func (MALA) Name() string { return "mala" }
+
+// Certifies reports that MALA has no certified TV bound here.
+func (MALA) Certifies() bool { return false }
+
+func malaSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+	if err := checkTarget(c, t); err != nil {
+		return Schedule{}, err
+	}
+	cst := t.StepC
+	if cst == 0 {
+		cst = 0.5
+	}
+	beta := t.K * (c.Smooth + t.Mu)
+	if !(c.Smooth > 0) {
+		g := t.K * c.GF
+		beta = g*g + t.K*t.Mu
+	}
+	h := cst / (beta * math.Sqrt(float64(c.D)))
+	tv := t.TV
+	if tv == 0 {
+		tv = DefaultPracticalTV
+	}
+	rate, ld, kl := mixing(c, t, h)
+	T, err := stepsFor(rate, ld, kl, tv)
+	if err != nil {
+		return Schedule{}, err
+	}
+	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+}
+
+// Schedule returns MALA's (h, T).
+func (MALA) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+	return malaSchedule(c, t)
+}
+
+// PlanSteps returns T with n value and n gradient queries per step (plus n of each at the start).
+func (MALA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
+	s, err := malaSchedule(c, t)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	q := float64(c.N) * float64(s.Steps+1)
+	return s.Steps, q, q, nil
+}
+
+// malaChain holds MALA's state and buffers.
+type malaChain struct {
+	o       *problems.Counter
+	dom     problems.Domain
+	k, mu   float64
+	h       float64
+	x, g    []float64 // current point and ∇log π there
+	lp      float64   // log π(x)
+	xp, gp  []float64 // proposal
+	gi      []float64 // per-example gradient buffer
+	accepts int64
+	outside int64
+}
+
+// eval writes ∇log π(x) into g and returns log π(x) (n value + n gradient queries).
+func (c *malaChain) eval(g, x []float64) float64 {
+	n := c.o.Len()
+	for j := range g {
+		g[j] = 0
+	}
+	s := 0.0
+	for i := 0; i < n; i++ {
+		s += c.o.Value(i, x)
+		c.o.Grad(c.gi, i, x)
+		for j, v := range c.gi {
+			g[j] += v
+		}
+	}
+	nx := 0.0
+	inv := 1 / float64(n)
+	for j, xj := range x {
+		g[j] = -c.k * (g[j]*inv + c.mu*xj)
+		nx += xj * xj
+	}
+	return -c.k * (s*inv + c.mu*nx/2)
+}
+
+// step does one MALA transition.
+func (c *malaChain) step(rng *rand.Rand) {
+	sq := math.Sqrt(2 * c.h)
+	for j, xj := range c.x {
+		c.xp[j] = xj + c.h*c.g[j] + sq*rng.NormFloat64()
+	}
+	if !InDomain(c.dom, c.xp) {
+		c.outside++
+		return
+	}
+	lpp := c.eval(c.gp, c.xp)
+	// log q(x | x') − log q(x' | x), q(a | b) = N(a; b + h∇log π(b), 2h I)
+	fwd, bwd := 0.0, 0.0
+	for j := range c.x {
+		u := c.xp[j] - c.x[j] - c.h*c.g[j]
+		v := c.x[j] - c.xp[j] - c.h*c.gp[j]
+		fwd += u * u
+		bwd += v * v
+	}
+	logA := lpp - c.lp + (fwd-bwd)/(4*c.h)
+	if logA >= 0 || math.Log(rng.Float64()) < logA {
+		c.x, c.xp = c.xp, c.x
+		c.g, c.gp = c.gp, c.g
+		c.lp = lpp
+		c.accepts++
+	}
+}
+
+// Sample runs T MALA steps from the data-independent start of the proximal sampler.
+func (MALA) Sample(ctx context.Context, o *problems.Counter, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+	c := o.Constants()
+	s, err := malaSchedule(c, t)
+	if err != nil {
+		return nil, err
+	}
+	d := c.D
+	ch := &malaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: s.H,
+		x: make([]float64, d), g: make([]float64, d), xp: make([]float64, d), gp: make([]float64, d), gi: make([]float64, d)}
+	var rej int64
+	if t.Mu > 0 {
+		if err := gaussOnDomain(ch.x, ch.xp, 1/math.Sqrt(t.K*t.Mu), c.Domain, rng, &rej); err != nil {
+			return nil, err
+		}
+	} else {
+		uniformOnDomain(ch.x, c.Domain, rng)
+	}
+	ch.lp = ch.eval(ch.g, ch.x)
+	for i := 0; i < s.Steps; i++ {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		ch.step(rng)
+	}
+	if rec != nil {
+		if rec.Extra == nil {
+			rec.Extra = map[string]float64{}
+		}
+		rec.Steps = s.Steps
+		rec.Extra["h"] = s.H
+		rec.Extra["tv_budget"] = t.TV
+		rec.Extra["accept_rate"] = float64(ch.accepts) / float64(s.Steps)
+		rec.Extra["domain_rejections"] = float64(ch.outside + rej)
+		rec.Extra["gaussian_draws"] = float64(s.Steps)
+	}
+	if math.IsInf(ch.lp, 0) || math.IsNaN(ch.lp) {
+		return nil, fmt.Errorf("mala: log-density %g at the output", ch.lp)
+	}
+	return append([]float64(nil), ch.x...), nil
+}

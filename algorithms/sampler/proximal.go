@@ -1,0 +1,398 @@
+package sampler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// DefaultStepC is the practical step constant c of h = c/(k² G_f²) (SPEC §4.4: about 1.7%
+// of ρ outside [0, 2] in the 1-D check, against 0 at the theory constant 2^-8/L).
+const DefaultStepC = 1.0 / 16
+
+// DefaultPracticalTV is the nominal TV target used for the step count T of a practical run
+// whose Target.TV is 0 (e.g. a pure-DP cell with δ = 0). It only sets T; nothing is claimed.
+const DefaultPracticalTV = 1e-6
+
+// maxSteps bounds T so that it fits in an int on every platform and a run stays finite.
+const maxSteps = 1 << 53
+
+// ErrBadTarget reports a Target or Constants the sampler cannot serve.
+var ErrBadTarget = errors.New("sampler: bad target")
+
+// Schedule is a sampler's worst-case step plan, a function of public constants only
+// (never of an adaptive diagnostic: that would leak the data; SPEC §1.4, §8.8).
+type Schedule struct {
+	H       float64 // step size h (GLL22's η; LLL24's λ)
+	Steps   int     // outer steps T
+	L       int     // truncation level of GLL22 Lemma 5.5 (certified mode), else 0
+	TVMix   float64 // TV budget of the chain's mixing
+	TVRGO   float64 // per-call TV budget of the RGO (certified mode), else 0
+	Rate    float64 // log contraction per step: log(1+h·kμ) (KL) or log(1+h/C_P) (χ²)
+	LogDiv0 float64 // log of the initial divergence bound (KL₀ or χ²₀)
+}
+
+// ProximalRejection is GLL22 Algorithm 1 (the alternating/proximal sampler of Lee–Shen–Tian
+// 2021) with the rejection restricted Gaussian oracle of Algorithm 2, which uses value
+// queries only (SPEC §4.2–4.5). Certified targets use the theory constants of Lemma 5.5
+// (h = 2^-8/(G² L), G = kG_f) with the TV budget split between mixing and the RGO calls;
+// practical targets use h = StepC/(k² G_f²). T always comes from the worst-case contraction
+// bound of SPEC §4.2.
+type ProximalRejection struct{}
+
+var (
+	_ algorithms.Sampler = ProximalRejection{}
+	_ Scheduler          = ProximalRejection{}
+)
+
+// A Scheduler exposes the step plan it will follow, so that a mechanism's Plan and Run
+// report the same (h, T, L).
+type Scheduler interface {
+	Schedule(c problems.Constants, t algorithms.Target) (Schedule, error)
+}
+
+// Name is the registry name "proximal-rejection".
+func (ProximalRejection) Name() string { return "proximal-rejection" }
+
+// Certifies reports that certified targets are served with a proven TV bound.
+func (ProximalRejection) Certifies() bool { return true }
+
+// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4).
+func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+	return proximalSchedule(c, t)
+}
+
+// valuesPerStep is the expected value queries per outer step: ≤ 2 proposals per RGO call
+// (acceptance ≥ 1/2 by Jensen) × 2 Σ_{α≥1} α/α! = 2e values per proposal (SPEC §4.3).
+const valuesPerStep = 4 * math.E
+
+// PlanSteps returns T and the predicted value queries 4e·T (an upper estimate, tight for
+// small h G²).
+func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
+	s, err := proximalSchedule(c, t)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return s.Steps, valuesPerStep * float64(s.Steps), 0, nil
+}
+
+// mixing returns the contraction rate per step and the log initial divergence for a
+// step h, and whether the bound is KL-based (strongly log-concave) or χ²-based.
+//
+// Strongly log-concave (μ > 0): the target is kμ-strongly log-concave; for the proximal
+// sampler with an exact RGO, KL(ρ_T‖π) ≤ KL(ρ_0‖π)/(1+h kμ)^{2T} (Chen–Chewi–Salim–Wibisono
+// 2022 [REC]). From x_0 ~ N(0, (kμ)^{-1} I) on K, KL₀ ≤ k G_f²/(2μ) by Herbst's argument for
+// the kG_f-Lipschitz kF under a kμ-strongly log-concave law (SPEC §4.2 [DER]). Pinsker:
+// TV ≤ √(KL/2).
+//
+// Log-concave only (μ = 0, the pure mechanism on a bounded K): the target satisfies a
+// Poincaré inequality with C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave
+// laws on convex sets [REC]) and χ²(ρ_T‖π) ≤ χ²(ρ_0‖π)/(1+h/C_P)^{2T} (CCSW22 [REC]). From
+// the uniform law on K, χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤ e^{k G_f D_K}; TV ≤ √χ²/2.
+func mixing(c problems.Constants, t algorithms.Target, h float64) (rate, logDiv0 float64, kl bool) {
+	if t.Mu > 0 {
+		return math.Log1p(h * t.K * t.Mu), math.Log(t.K * c.GF * c.GF / (2 * t.Mu)), true
+	}
+	dk := c.Domain.Diameter(c.D)
+	cp := dk * dk / (math.Pi * math.Pi)
+	return math.Log1p(h / cp), t.K * c.GF * dk, false
+}
+
+// stepsFor is the smallest T with the mixing TV bound ≤ tv.
+func stepsFor(rate, logDiv0 float64, kl bool, tv float64) (int, error) {
+	var need float64
+	if kl { // KL₀ e^{−2T rate} ≤ 2 tv²
+		need = logDiv0 - math.Log(2*tv*tv)
+	} else { // χ²₀ e^{−2T rate} ≤ 4 tv²
+		need = logDiv0 - math.Log(4*tv*tv)
+	}
+	if need <= 0 {
+		return 1, nil
+	}
+	T := math.Ceil(need / (2 * rate))
+	if !(T < maxSteps) {
+		return 0, fmt.Errorf("%w: step count %.3g exceeds %g", ErrBadTarget, T, float64(maxSteps))
+	}
+	return max(int(T), 1), nil
+}
+
+func checkTarget(c problems.Constants, t algorithms.Target) error {
+	var errs []error
+	if c.N < 1 || c.D < 1 {
+		errs = append(errs, fmt.Errorf("%w: n=%d, d=%d", ErrBadTarget, c.N, c.D))
+	}
+	if !(t.K > 0) || math.IsInf(t.K, 1) {
+		errs = append(errs, fmt.Errorf("%w: k=%g must be positive and finite", ErrBadTarget, t.K))
+	}
+	if !(t.Mu >= 0) || math.IsInf(t.Mu, 1) {
+		errs = append(errs, fmt.Errorf("%w: mu=%g must be ≥ 0 and finite", ErrBadTarget, t.Mu))
+	}
+	if t.Mu == 0 && math.IsInf(c.Domain.Diameter(c.D), 1) {
+		errs = append(errs, fmt.Errorf("%w: mu=0 needs a bounded domain", ErrBadTarget))
+	}
+	if !(c.GF >= 0) || math.IsInf(c.GF, 1) {
+		errs = append(errs, fmt.Errorf("%w: G_f=%g", ErrBadTarget, c.GF))
+	}
+	if t.TV < 0 || t.TV >= 1 || (t.Certified && !(t.TV > 0)) {
+		errs = append(errs, fmt.Errorf("%w: TV budget %g (certified=%v)", ErrBadTarget, t.TV, t.Certified))
+	}
+	if t.StepC < 0 {
+		errs = append(errs, fmt.Errorf("%w: step_c=%g", ErrBadTarget, t.StepC))
+	}
+	return errors.Join(errs...)
+}
+
+func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+	if err := checkTarget(c, t); err != nil {
+		return Schedule{}, err
+	}
+	// f_i := k f(·; s_i) is G = k G_f Lipschitz; ψ = (kμ/2)‖x‖² + ι_K (SPEC §4.1).
+	G := t.K * max(c.GF, 1e-300)
+	hmax := math.Inf(1) // Thm 5.2 needs h ≤ 1/μ_ψ
+	if t.Mu > 0 {
+		hmax = 1 / (t.K * t.Mu)
+	}
+	if !t.Certified {
+		cst := t.StepC
+		if cst == 0 {
+			cst = DefaultStepC
+		}
+		tv := t.TV
+		if tv == 0 {
+			tv = DefaultPracticalTV
+		}
+		h := math.Min(cst/(G*G), hmax)
+		rate, ld, kl := mixing(c, t, h)
+		T, err := stepsFor(rate, ld, kl, tv)
+		if err != nil {
+			return Schedule{}, err
+		}
+		return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+	}
+	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T); Lemma 5.5 with
+	// per-call TV ≤ 32·2^{-L} (the constant is not in the seed text; SPEC §4.4 assumes 32),
+	// so L = ⌈log2(32/τ_RGO)⌉ and h = 2^-8/(G² L). T and L depend on each other: iterate to
+	// the fixed point (L grows monotonically with T, and T with L).
+	tvMix := t.TV / 2
+	L := 1
+	var s Schedule
+	for it := 0; it < 100; it++ {
+		h := math.Min(math.Ldexp(1, -8)/(G*G*float64(L)), hmax)
+		rate, ld, kl := mixing(c, t, h)
+		T, err := stepsFor(rate, ld, kl, tvMix)
+		if err != nil {
+			return Schedule{}, err
+		}
+		tvRGO := t.TV / (2 * float64(T))
+		L2 := int(math.Ceil(math.Log2(32 / tvRGO)))
+		s = Schedule{H: h, Steps: T, L: L, TVMix: tvMix, TVRGO: tvRGO, Rate: rate, LogDiv0: ld}
+		if L2 <= L {
+			return s, nil
+		}
+		L = L2
+	}
+	return Schedule{}, fmt.Errorf("%w: certified schedule did not converge", ErrBadTarget)
+}
+
+// Stats are the per-run diagnostics of SPEC §4.7.
+type Stats struct {
+	Steps            int64 // outer steps done
+	RGOCalls         int64
+	Proposals        int64 // (x, z) pairs drawn by the RGO
+	GaussianDraws    int64 // d-dimensional Gaussian (or Gaussian-part) draws
+	DomainRejections int64 // scalar or vector draws rejected for leaving K
+	RhoNeg, RhoHigh  int64 // proposals with ρ < 0 (always rejected) and ρ > 2 (always accepted)
+	MaxAlpha         int   // deepest level α of the ρ series reached
+}
+
+// put writes the diagnostics into extra under the DESIGN.md extra-column names.
+func (s Stats) put(extra map[string]float64) {
+	extra["rgo_calls"] = float64(s.RGOCalls)
+	extra["gaussian_draws"] = float64(s.GaussianDraws)
+	extra["domain_rejections"] = float64(s.DomainRejections)
+	extra["max_alpha"] = float64(s.MaxAlpha)
+	if s.RGOCalls > 0 {
+		extra["proposals_per_rgo"] = float64(s.Proposals) / float64(s.RGOCalls)
+	}
+	if s.Proposals > 0 {
+		extra["rho_neg_rate"] = float64(s.RhoNeg) / float64(s.Proposals)
+		extra["rho_high_rate"] = float64(s.RhoHigh) / float64(s.Proposals)
+	}
+}
+
+// ProximalChain is the state of one proximal-rejection run: the current point and the
+// preallocated work buffers, so that Step allocates nothing. Not safe for concurrent use.
+type ProximalChain struct {
+	o      *problems.Counter
+	dom    problems.Domain
+	n      int
+	k      float64
+	sqrtH  float64 // forward step N(x, h I)
+	shrink float64 // the Gaussian part's mean is y/(1 + h kμ)
+	sd     float64 // and its sd is √(h/(1 + h kμ))
+	x, y   []float64
+	m      []float64
+	xp, zp []float64
+	Sched  Schedule
+	Stats  Stats
+}
+
+// NewProximalChain plans the run for t on o and allocates its buffers; call Init before Step.
+func NewProximalChain(o *problems.Counter, t algorithms.Target) (*ProximalChain, error) {
+	c := o.Constants()
+	if c.N != o.Len() || c.D != o.Dim() {
+		return nil, fmt.Errorf("%w: constants (n=%d, d=%d) disagree with the oracle (%d, %d)", ErrBadTarget, c.N, c.D, o.Len(), o.Dim())
+	}
+	s, err := proximalSchedule(c, t)
+	if err != nil {
+		return nil, err
+	}
+	d := c.D
+	hk := s.H * t.K * t.Mu
+	ch := &ProximalChain{
+		o: o, dom: c.Domain, n: c.N, k: t.K,
+		sqrtH:  math.Sqrt(s.H),
+		shrink: 1 / (1 + hk),
+		sd:     math.Sqrt(s.H / (1 + hk)),
+		x:      make([]float64, d), y: make([]float64, d), m: make([]float64, d),
+		xp: make([]float64, d), zp: make([]float64, d),
+		Sched: s,
+	}
+	return ch, nil
+}
+
+// Init draws the data-independent start x_0 (SPEC §4.2, §8.8): N(0, (kμ)^{-1} I) restricted
+// to K when μ > 0, the uniform law on K when μ = 0.
+func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
+	if t.Mu > 0 {
+		for j := range c.m {
+			c.m[j] = 0
+		}
+		return gaussOnDomain(c.x, c.m, 1/math.Sqrt(t.K*t.Mu), c.dom, rng, &c.Stats.DomainRejections)
+	}
+	uniformOnDomain(c.x, c.dom, rng)
+	return nil
+}
+
+// uniformOnDomain draws the uniform law on a bounded K (ball: direction × r U^{1/d}).
+func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
+	r := dom.Radius
+	if dom.Kind == problems.Box {
+		for j := range dst {
+			dst[j] = r * (2*rng.Float64() - 1)
+		}
+		return
+	}
+	s := 0.0
+	for j := range dst {
+		dst[j] = rng.NormFloat64()
+		s += dst[j] * dst[j]
+	}
+	sc := r * math.Pow(rng.Float64(), 1/float64(len(dst))) / math.Sqrt(s)
+	for j := range dst {
+		dst[j] *= sc
+	}
+}
+
+// X returns the current point (the chain's buffer; copy it to keep it).
+func (c *ProximalChain) X() []float64 { return c.x }
+
+// Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO.
+func (c *ProximalChain) Step(rng *rand.Rand) error {
+	sh, shr := c.sqrtH, c.shrink
+	for j, xj := range c.x {
+		yj := xj + sh*rng.NormFloat64()
+		c.y[j] = yj
+		c.m[j] = yj * shr
+	}
+	c.Stats.GaussianDraws++
+	c.Stats.Steps++
+	return c.rgo(rng)
+}
+
+// rgo is GLL22 Algorithm 2 as reconstructed in SPEC §4.3: draw x, z independently from the
+// Gaussian part G = N(m, sd² I) on K; build the unbiased estimator
+// ρ = 1 + Σ_{α≥1} 1{reach α} Π_{j≤α} (f_{i_j}(z) − f_{i_j}(x)), with α reached w.p. 1/α!
+// and fresh uniform indices per level, so E[ρ | x, z] = e^{F(z) − F(x)}; accept x with
+// probability clip(ρ/2, 0, 1). Except for the clipping (counted in RhoNeg/RhoHigh), the
+// accepted x is exactly ∝ G(x) e^{−F(x)} = π_y.
+func (c *ProximalChain) rgo(rng *rand.Rand) error {
+	c.Stats.RGOCalls++
+	o, n, k := c.o, c.n, c.k
+	for {
+		if err := gaussOnDomain(c.xp, c.m, c.sd, c.dom, rng, &c.Stats.DomainRejections); err != nil {
+			return err
+		}
+		if err := gaussOnDomain(c.zp, c.m, c.sd, c.dom, rng, &c.Stats.DomainRejections); err != nil {
+			return err
+		}
+		c.Stats.GaussianDraws += 2
+		c.Stats.Proposals++
+		rho := 1.0
+		alpha := 1
+		for {
+			prod := 1.0
+			for j := 0; j < alpha; j++ {
+				i := rng.IntN(n)
+				prod *= k * (o.Value(i, c.zp) - o.Value(i, c.xp))
+			}
+			rho += prod
+			if alpha > c.Stats.MaxAlpha {
+				c.Stats.MaxAlpha = alpha
+			}
+			alpha++
+			// continue to level α with probability 1/α
+			if rng.Float64()*float64(alpha) >= 1 {
+				break
+			}
+		}
+		switch {
+		case rho < 0:
+			c.Stats.RhoNeg++
+		case rho > 2:
+			c.Stats.RhoHigh++
+		}
+		if 2*rng.Float64() <= rho {
+			copy(c.x, c.xp)
+			return nil
+		}
+	}
+}
+
+// Sample runs T = Schedule.Steps outer steps from the data-independent start and returns
+// x_T. It checks ctx every 1024 steps. Diagnostics go into rec.Extra.
+func (p ProximalRejection) Sample(ctx context.Context, o *problems.Counter, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+	ch, err := NewProximalChain(o, t)
+	if err != nil {
+		return nil, err
+	}
+	if err := ch.Init(t, rng); err != nil {
+		return nil, err
+	}
+	for s := 0; s < ch.Sched.Steps; s++ {
+		if s&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if err := ch.Step(rng); err != nil {
+			return nil, fmt.Errorf("proximal-rejection: step %d: %w", s, err)
+		}
+	}
+	if rec != nil {
+		if rec.Extra == nil {
+			rec.Extra = map[string]float64{}
+		}
+		ch.Stats.put(rec.Extra)
+		rec.Extra["h"] = ch.Sched.H
+		rec.Extra["tv_budget"] = t.TV
+		rec.Extra["trunc_level"] = float64(ch.Sched.L)
+		rec.Steps = ch.Sched.Steps
+	}
+	return append([]float64(nil), ch.x...), nil
+}
