@@ -1,0 +1,31 @@
+// Package analysis turns result rows into evidence: per-(cell, algorithm) summaries with
+// 95% confidence intervals, paired differences between algorithms on the same instances,
+// log-log rate checks with bootstrap confidence intervals, figures, and the Markdown
+// reports (DESIGN.md "Output files"; issue #7).
+//
+// It reads rows only (expmech/rows) and never reruns a mechanism (STYLE.md 17); it does
+// not import algorithms, baselines, problems or experiments.
+//
+// Rate checks (Check.Kind "slope", the default) test claims of the form "metric ∝ vs^slope",
+// e.g. GLL22 Thm 6.4 (excess empirical risk ∝ n^-1 · d^{1/2} · ε^-1) or LLL24 Thm 2.2
+// (risk ∝ rank^{1/2}, flat in d). The fit is ordinary least squares of log(mean metric) on
+// log(vs) over the groups of rows with equal vs; the 95% CI is a percentile bootstrap that
+// resamples trials within each group. A slope check PASSes iff the fitted slope lies in
+// [slope − tolerance, slope + tolerance]; the CI is reported, not used in the decision.
+// Bound checks (Kind "min" / "max") PASS iff every group's mean metric is ≥ Min / ≤ Max;
+// they test "stays above the Ω curve" and "stays below the theorem's bound".
+//
+// Metrics and figure axes are column names of results.csv, a ratio "a/b" of two of them
+// evaluated per row, or one of the derived columns (computed from the row when the row has
+// no column of that name):
+//
+//	lb_rate        √(d·ln(1/δ))/(n·ε), the DP-ERM lower-bound rate (BST14; Steinke–Ullman 16; LLL24 Table 1)
+//	lb_linear      min(1, lb_rate): the bound for the unit-ball linear family (G = 1, radius 1)
+//	lb_l1          d·min(1, lb_rate): LLL24 Thm 3.7 for ‖θ − z‖₁ on a box, where G·C = d
+//	gauss_delta    δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) with s = gdp_s (Balle–Wang 2018;
+//	               SPEC §1.1): the δ a gdp_s-GDP mechanism actually delivers at the stated ε
+//	total_queries  value_queries + gradient_queries
+//
+// Determinism: the bootstrap of each check uses a *rand.Rand (math/rand/v2 PCG) seeded from
+// SHA-256(experiment name, check index), so reruns on the same results.csv are byte-identical.
+package analysis

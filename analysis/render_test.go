@@ -1,0 +1,27 @@
+package analysis
+
+import (
+	"math/rand/v2"
+	"os"
+	"testing"
+)
+
+func TestRenderSample(t *testing.T) {
+	dir := os.Getenv("ANALYSIS_SAMPLE_DIR")
+	if dir == "" {
+		t.Skip("set ANALYSIS_SAMPLE_DIR to render a sample figure")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := []float64{250, 500, 1000, 2000, 4000}
+	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.3, 10, 0)
+	rs = append(rs, synthRows(rng, "noisy-gd", "n", xs, -0.8, 8, 0.3, 10, 0)...)
+	rs = append(rs, synthRows(rng, "dp-sgd", "n", xs, -0.9, 12, 0.4, 10, 0)...)
+	exp := Experiment{Name: "sample", Description: "sample (GLL22 Thm 6.4)",
+		Checks:  []Check{{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}},
+		Figures: []Figure{{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true}}}
+	res, err := AnalyzeRows(exp, rs, dir, dir+"/fig")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(res)
+}

@@ -1,0 +1,469 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"expmech/rows"
+)
+
+// report is everything report.md and analysis.json are written from.
+type report struct {
+	Exp       Experiment
+	Results   []CheckResult
+	Figures   []figureOutcome
+	Rows      rowCounts
+	Reference string
+	Summaries []Summary
+	Paired    []PairedDiff
+}
+
+// DecisionRule is the sentence every report prints above its checks table.
+const DecisionRule = "A slope check PASSes iff the least-squares slope of log(mean metric) on log(vs) lies in " +
+	"expected ± tolerance; the 95% CI (percentile bootstrap over trials within each point, " +
+	"2000 resamples, seeded by the experiment name) is reported but not used in the decision. " +
+	"A min (max) check PASSes iff every point's mean metric is ≥ min (≤ max). Rows whose status is " +
+	"not ok are excluded from every statistic and counted below."
+
+// sidecar is analysis.json: what WriteTopReport needs from one experiment.
+type sidecar struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Checks      []sidecarCheck  `json:"checks"`
+	Figures     []sidecarFigure `json:"figures"`
+	RowsTotal   int             `json:"rows_total"`
+	RowsOK      int             `json:"rows_ok"`
+}
+
+type sidecarCheck struct {
+	Label, Kind, Metric, Algorithm, Vs, Where string
+	Expected, Tolerance, Fitted, Lo, Hi       string // formatted; "" = none
+	Points                                    int
+	Pass                                      bool
+	Reason                                    string
+	Figure                                    string // the figure that shows the claim ("" none)
+}
+
+type sidecarFigure struct {
+	Name, X, Y, PNG, SVG, Err string
+}
+
+func (rep report) sidecar() sidecar {
+	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK}
+	for _, r := range rep.Results {
+		tol := ""
+		if r.kind() == KindSlope {
+			tol = fmtG(r.Tolerance)
+		}
+		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.kind(), Metric: r.Metric,
+			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
+			Expected: fmtG(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
+			Points: r.N, Pass: r.Pass, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
+	}
+	for _, f := range rep.Figures {
+		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG, SVG: f.SVG, Err: f.Err})
+	}
+	return sc
+}
+
+// figureFor is the figure drawn with x = c.Vs and y = c.Metric, preferring one whose
+// where filters agree with the check's.
+func (rep report) figureFor(c Check) string {
+	best := ""
+	for _, f := range rep.Figures {
+		if f.PNG == "" || f.Figure.X != c.Vs || f.Figure.Y != c.Metric {
+			continue
+		}
+		agree := true
+		for k, v := range f.Figure.Where {
+			if w, ok := c.Where[k]; !ok || !sameValue(v, w) {
+				agree = false
+			}
+		}
+		if agree {
+			return f.Name
+		}
+		if best == "" {
+			best = f.Name
+		}
+	}
+	if best == "" && c.kind() != KindSlope {
+		for _, f := range rep.Figures {
+			if f.PNG != "" && f.Figure.Y == c.Metric {
+				return f.Name
+			}
+		}
+	}
+	return best
+}
+
+func relSlash(fromDir, target string) string {
+	r, err := filepath.Rel(fromDir, target)
+	if err != nil {
+		r = target
+	}
+	return filepath.ToSlash(r)
+}
+
+func passText(p bool) string {
+	if p {
+		return "**PASS**"
+	}
+	return "**FAIL**"
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+func (rep report) write(dir, figDir string) error {
+	var b bytes.Buffer
+	e := rep.Exp
+	fmt.Fprintf(&b, "# %s\n\n%s\n\n", e.Name, e.Description)
+	fmt.Fprintf(&b, "Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
+	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
+		fmt.Fprintf(&b, ", %d excluded (", ex)
+		keys := sortedKeys(rep.Rows.ByStatus)
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s: %d", k, rep.Rows.ByStatus[k])
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(".\n\n")
+	if len(rep.Rows.Errors) > 0 {
+		b.WriteString("| algorithm: error | rows |\n|---|---|\n")
+		for _, k := range sortedKeys(rep.Rows.Errors) {
+			fmt.Fprintf(&b, "| %s | %d |\n", mdEscape(k), rep.Rows.Errors[k])
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString("## Checks\n\n" + DecisionRule + "\n\n")
+	if len(rep.Results) == 0 {
+		b.WriteString("This experiment has no checks.\n\n")
+	} else {
+		b.WriteString("| # | claim | where | expected | fitted | 95% CI | points | result | reason |\n|---|---|---|---|---|---|---|---|---|\n")
+		for i, r := range rep.Results {
+			exp := fmtG(r.threshold())
+			switch r.kind() {
+			case KindSlope:
+				exp += " ± " + fmtG(r.Tolerance)
+			case KindMin:
+				exp = "≥ " + exp
+			case KindMax:
+				exp = "≤ " + exp
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s |\n", i, mdEscape(r.label()),
+				mdEscape(trimWhere(whereText(r.Where))), exp, fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
+				passText(r.Pass), mdEscape(r.Reason))
+		}
+		b.WriteString("\n")
+	}
+
+	if len(rep.Figures) > 0 {
+		b.WriteString("## Figures\n\n")
+		for _, f := range rep.Figures {
+			fmt.Fprintf(&b, "### %s\n\n", f.Name)
+			if f.PNG == "" {
+				fmt.Fprintf(&b, "Not drawn: %s.\n\n", f.Err)
+				continue
+			}
+			png := relSlash(dir, filepath.Join(figDir, f.PNG))
+			svg := relSlash(dir, filepath.Join(figDir, f.SVG))
+			fmt.Fprintf(&b, "![%s](%s)\n\n[SVG](%s) — %s vs %s; mean ± 95%% CI over trials", f.Name, png, svg,
+				AxisLabel(f.Figure.Y), AxisLabel(f.Figure.X))
+			if f.Figure.Theory {
+				b.WriteString("; dashed: the theorem's bound (mean theory_bound); dotted: the theory's slope anchored at the first point")
+			}
+			if f.Dropped > 0 {
+				fmt.Fprintf(&b, "; %d points left out (missing, or non-positive on a log axis)", f.Dropped)
+			}
+			b.WriteString(".\n\n")
+		}
+	}
+
+	var metrics []string
+	seen := map[string]bool{}
+	for _, s := range rep.Summaries {
+		if !seen[s.Metric] && isPrimary(s.Metric, rep.Exp) {
+			seen[s.Metric] = true
+			metrics = append(metrics, s.Metric)
+		}
+	}
+	if len(metrics) > 0 {
+		b.WriteString("## Summary\n\nMean ± 95% CI half-width (trials) per cell and algorithm; all metrics are in summary.csv.\n\n")
+		for _, m := range metrics {
+			rep.writePivot(&b, m)
+		}
+	}
+	if len(rep.Paired) > 0 {
+		fmt.Fprintf(&b, "## Paired differences against %s\n\n", rep.Reference)
+		b.WriteString("Same cell and trial, hence the same problem instance (common random numbers). " +
+			"diff = algorithm − reference; \"ref better\" counts trials where the reference's value is smaller. All pairs are in paired.csv.\n\n")
+		b.WriteString("| cell | algorithm | metric | pairs | mean diff | 95% CI | ref better |\n|---|---|---|---|---|---|---|\n")
+		swept := sweptColumns(rowsOfSummaries(rep.Summaries))
+		for _, p := range rep.Paired {
+			if !isPrimary(p.Metric, rep.Exp) {
+				continue
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | [%s, %s] | %d/%d |\n", cellText(p.Cell, p.Identity, swept), p.Algorithm,
+				mdEscape(p.Metric), p.N, fmtG(p.Mean), fmtG(p.Lo), fmtG(p.Hi), p.RefBetter, p.N)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("## Files\n\nresults.csv (rows), summary.csv, paired.csv, checks.csv, analysis.json; figures as PNG and SVG in " +
+		relSlash(dir, figDir) + "/.\n")
+	if err := writeFileAtomic(filepath.Join(dir, "report.md"), b.Bytes()); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(rep.sidecar(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(dir, "analysis.json"), append(js, '\n'))
+}
+
+// isPrimary: the metrics the report tabulates (the rest are in summary.csv).
+func isPrimary(m string, e Experiment) bool {
+	switch m {
+	case "excess_empirical_risk", "excess_population_risk":
+		return true
+	}
+	for _, c := range e.Checks {
+		if c.Metric == m {
+			return true
+		}
+	}
+	for _, f := range e.Figures {
+		if f.Y == m {
+			return true
+		}
+	}
+	return false
+}
+
+func rowsOfSummaries(ss []Summary) []rows.Row {
+	var out []rows.Row
+	for _, s := range ss {
+		out = append(out, s.Identity)
+	}
+	return out
+}
+
+func cellText(cell string, id map[string]string, swept []string) string {
+	parts := []string{cell}
+	for _, c := range swept {
+		parts = append(parts, symbol(c)+"="+fmtShort(id[c]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// writePivot writes one table: a row per cell, a column per algorithm.
+func (rep report) writePivot(b *bytes.Buffer, metric string) {
+	var cells, algs []string
+	val := map[[2]string]Summary{}
+	ids := map[string]map[string]string{}
+	for _, s := range rep.Summaries {
+		if s.Metric != metric {
+			continue
+		}
+		if !slices.Contains(cells, s.Cell) {
+			cells = append(cells, s.Cell)
+			ids[s.Cell] = s.Identity
+		}
+		if !slices.Contains(algs, s.Algorithm) {
+			algs = append(algs, s.Algorithm)
+		}
+		val[[2]string{s.Cell, s.Algorithm}] = s
+	}
+	if len(cells) == 0 {
+		return
+	}
+	swept := sweptColumns(rowsOfSummaries(rep.Summaries))
+	fmt.Fprintf(b, "### %s\n\n| cell |", mdEscape(metric))
+	for _, a := range algs {
+		fmt.Fprintf(b, " %s |", a)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(algs)) + "\n")
+	for _, c := range cells {
+		fmt.Fprintf(b, "| %s |", cellText(c, ids[c], swept))
+		for _, a := range algs {
+			s, ok := val[[2]string{c, a}]
+			if !ok {
+				b.WriteString(" |")
+				continue
+			}
+			fmt.Fprintf(b, " %s ± %s (%d) |", fmtG(s.Mean), fmtG(s.HalfWidth), s.N)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// WriteTopReport assembles outPath (REPORT.md) from resultsRoot/*/analysis.json and
+// report.md: a scoreboard with, for each claim of the papers (an experiment's description
+// and checks), the figure and PASS/FAIL, one section per experiment, and a "Privacy audit"
+// section copied from resultsRoot/audit/report.md when that file exists.
+func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
+	entries, err := os.ReadDir(resultsRoot)
+	if err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	outDir := filepath.Dir(outPath)
+	var exps []sidecar
+	var plain []string // experiments with a report.md but no analysis.json
+	for _, en := range entries {
+		if !en.IsDir() || en.Name() == "audit" {
+			continue
+		}
+		js, err := os.ReadFile(filepath.Join(resultsRoot, en.Name(), "analysis.json"))
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(resultsRoot, en.Name(), "report.md")); err == nil {
+				plain = append(plain, en.Name())
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("analysis: %w", err)
+		}
+		var sc sidecar
+		if err := json.Unmarshal(js, &sc); err != nil {
+			return fmt.Errorf("analysis: %s: %w", filepath.Join(resultsRoot, en.Name(), "analysis.json"), err)
+		}
+		if sc.Name == "" {
+			sc.Name = en.Name()
+		}
+		exps = append(exps, sc)
+	}
+	var b bytes.Buffer
+	b.WriteString("# expmech — reproduction report\n\n")
+	b.WriteString("Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiment specs in " +
+		"`experiments/`; assembled by `make reproduce` from `" + relSlash(outDir, resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
+	total, pass := 0, 0
+	for _, e := range exps {
+		for _, c := range e.Checks {
+			total++
+			if c.Pass {
+				pass++
+			}
+		}
+	}
+	fmt.Fprintf(&b, "**%d checks over %d experiments: %d PASS, %d FAIL.**\n\n", total, len(exps), pass, total-pass)
+	if total-pass > 0 {
+		b.WriteString("A FAIL is reported with its reason. A lower-bound (min) check that fails on a generated instance does not " +
+			"contradict a worst-case lower bound unless the instance is the hard family itself; a slope check that fails says " +
+			"whether the data were too few, non-positive, or the slope out of range.\n\n")
+	}
+	b.WriteString("## Scoreboard\n\n| experiment | claim | check | fitted [95% CI] | result | figure |\n|---|---|---|---|---|---|\n")
+	for _, e := range exps {
+		for _, c := range e.Checks {
+			fig := "—"
+			if c.Figure != "" {
+				fig = "[" + c.Figure + "](" + relSlash(outDir, filepath.Join(figuresRoot, e.Name, c.Figure+".png")) + ")"
+			}
+			fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s [%s, %s] | %s | %s |\n", e.Name, anchor(e.Name), mdEscape(e.Description),
+				mdEscape(c.Label+whereSuffix(c.Where)), c.Fitted, c.Lo, c.Hi, passText(c.Pass), fig)
+		}
+	}
+	b.WriteString("\n")
+	for _, e := range exps {
+		fmt.Fprintf(&b, "## %s\n\n%s\n\n", e.Name, e.Description)
+		fmt.Fprintf(&b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK,
+			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")),
+			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")))
+		if len(e.Checks) > 0 {
+			b.WriteString("| claim | expected | fitted | 95% CI | points | result | reason |\n|---|---|---|---|---|---|---|\n")
+			for _, c := range e.Checks {
+				exp := c.Expected
+				switch c.Kind {
+				case KindSlope:
+					exp += " ± " + c.Tolerance
+				case KindMin:
+					exp = "≥ " + exp
+				case KindMax:
+					exp = "≤ " + exp
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | [%s, %s] | %d | %s | %s |\n", mdEscape(c.Label+whereSuffix(c.Where)), exp,
+					c.Fitted, c.Lo, c.Hi, c.Points, passText(c.Pass), mdEscape(c.Reason))
+			}
+			b.WriteString("\n")
+		}
+		for _, f := range e.Figures {
+			if f.PNG == "" {
+				fmt.Fprintf(&b, "Figure %s not drawn: %s.\n\n", f.Name, f.Err)
+				continue
+			}
+			fmt.Fprintf(&b, "![%s](%s)\n\n", f.Name, relSlash(outDir, filepath.Join(figuresRoot, e.Name, f.PNG)))
+		}
+	}
+	for _, name := range plain {
+		fmt.Fprintf(&b, "## %s\n\nSee [its report](%s).\n\n", name, relSlash(outDir, filepath.Join(resultsRoot, name, "report.md")))
+	}
+	auditPath := filepath.Join(resultsRoot, "audit", "report.md")
+	b.WriteString("## Privacy audit\n\n")
+	if audit, err := os.ReadFile(auditPath); err == nil {
+		fmt.Fprintf(&b, "Copied from [%s](%s).\n\n", relSlash(outDir, auditPath), relSlash(outDir, auditPath))
+		b.Write(rebase(demote(audit), relSlash(outDir, filepath.Dir(auditPath))))
+		b.WriteString("\n")
+	} else {
+		b.WriteString("No audit report (" + relSlash(outDir, auditPath) + " does not exist).\n")
+	}
+	return writeFileAtomic(outPath, b.Bytes())
+}
+
+func whereSuffix(w string) string {
+	if w == "" {
+		return ""
+	}
+	return " (" + w + ")"
+}
+
+// anchor is GitHub's heading anchor of a [a-z0-9_-]+ name.
+func anchor(name string) string { return strings.ToLower(name) }
+
+// demote shifts every Markdown heading of md down by two levels (# → ###).
+func demote(md []byte) []byte {
+	lines := strings.Split(string(md), "\n")
+	inFence := false
+	for i, l := range lines {
+		if strings.HasPrefix(l, "```") {
+			inFence = !inFence
+		}
+		if !inFence && strings.HasPrefix(l, "#") {
+			lines[i] = "##" + l
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// rebase prefixes relative link targets of md with prefix (the copied file's folder).
+func rebase(md []byte, prefix string) []byte {
+	return mdLink.ReplaceAllFunc(md, func(m []byte) []byte {
+		target := string(mdLink.FindSubmatch(m)[1])
+		if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "/") {
+			return m
+		}
+		return []byte("](" + prefix + "/" + target + ")")
+	})
+}
+

@@ -1,0 +1,309 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+
+	"expmech/rows"
+)
+
+// summaryMetrics are the columns summarised per (cell, algorithm), in this order; numeric
+// extra columns follow, sorted.
+var summaryMetrics = []string{
+	"excess_empirical_risk", "excess_population_risk", "empirical_risk", "theory_bound",
+	"value_queries", "gradient_queries", "wall_seconds", "epsilon_spent", "delta_mech", "gdp_s",
+	"gauss_delta",
+}
+
+// Summary is the Stats of one metric over the trials of one (cell, algorithm).
+type Summary struct {
+	Cell, Algorithm string
+	Identity        map[string]string // the identity columns of the cell (identityColumns)
+	Guarantee       string
+	Metric          string
+	Stats
+}
+
+// cellAlg is the rows of one (cell, algorithm), in first-appearance order.
+type cellAlg struct {
+	cell, alg string
+	rs        []rows.Row
+}
+
+func byCellAlgorithm(rs []rows.Row) []cellAlg {
+	idx := map[[2]string]int{}
+	var out []cellAlg
+	for _, r := range rs {
+		k := [2]string{r["cell"], r["algorithm"]}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, cellAlg{cell: k[0], alg: k[1]})
+		}
+		out[i].rs = append(out[i].rs, r)
+	}
+	return out
+}
+
+// metricColumns is summaryMetrics plus the numeric extra columns of rs.
+func metricColumns(rs []rows.Row) []string {
+	known := map[string]bool{}
+	for _, c := range rows.Columns {
+		known[c] = true
+	}
+	extra := map[string]bool{}
+	bad := map[string]bool{}
+	for _, r := range rs {
+		for k, v := range r {
+			if known[k] || v == "" || bad[k] {
+				continue
+			}
+			if _, ok := num(v); ok {
+				extra[k] = true
+			} else {
+				bad[k] = true
+			}
+		}
+	}
+	var ex []string
+	for k := range extra {
+		if !bad[k] && !slices.Contains(summaryMetrics, k) {
+			ex = append(ex, k)
+		}
+	}
+	slices.Sort(ex)
+	return append(slices.Clone(summaryMetrics), ex...)
+}
+
+// Summaries returns, per (cell, algorithm) and metric with at least one value, the Stats
+// over trials. rs should be the ok rows.
+func Summaries(rs []rows.Row) []Summary {
+	metrics := metricColumns(rs)
+	var out []Summary
+	vals := make([]float64, 0, 64)
+	for _, ca := range byCellAlgorithm(rs) {
+		id := map[string]string{}
+		for _, c := range identityColumns {
+			id[c] = ca.rs[0][c]
+		}
+		for _, m := range metrics {
+			vals = vals[:0]
+			for _, r := range ca.rs {
+				if v, ok := value(r, m); ok {
+					vals = append(vals, v)
+				}
+			}
+			if len(vals) == 0 {
+				continue
+			}
+			out = append(out, Summary{Cell: ca.cell, Algorithm: ca.alg, Identity: id,
+				Guarantee: ca.rs[0]["guarantee"], Metric: m, Stats: Summarize(vals)})
+		}
+	}
+	return out
+}
+
+// PairedDiff compares Algorithm with Reference on the same instances (same cell and
+// trial; DESIGN.md "Seeds": common random numbers): Stats of metric(Algorithm) −
+// metric(Reference) over the matched trials.
+type PairedDiff struct {
+	Cell               string
+	Identity           map[string]string
+	Metric             string
+	Algorithm          string
+	Reference          string
+	RefMean, AlgMean   float64 // means over the matched trials
+	RefBetter          int     // trials where the reference's metric is strictly smaller
+	Stats                      // of the differences
+}
+
+// Paired returns the paired differences of every algorithm against ref for each metric,
+// per cell.
+func Paired(rs []rows.Row, ref string, metrics []string) []PairedDiff {
+	if ref == "" {
+		return nil
+	}
+	groups := byCellAlgorithm(rs)
+	refRows := map[string]map[string]rows.Row{} // cell → trial → row
+	for _, ca := range groups {
+		if ca.alg != ref {
+			continue
+		}
+		m := map[string]rows.Row{}
+		for _, r := range ca.rs {
+			m[r["trial"]] = r
+		}
+		refRows[ca.cell] = m
+	}
+	var out []PairedDiff
+	for _, ca := range groups {
+		rr, ok := refRows[ca.cell]
+		if ca.alg == ref || !ok {
+			continue
+		}
+		id := map[string]string{}
+		for _, c := range identityColumns {
+			id[c] = ca.rs[0][c]
+		}
+		for _, m := range metrics {
+			var diffs, a, b []float64
+			better := 0
+			for _, r := range ca.rs {
+				q, ok := rr[r["trial"]]
+				if !ok {
+					continue
+				}
+				x, okx := value(r, m)
+				y, oky := value(q, m)
+				if !okx || !oky {
+					continue
+				}
+				diffs, a, b = append(diffs, x-y), append(a, x), append(b, y)
+				if y < x {
+					better++
+				}
+			}
+			if len(diffs) == 0 {
+				continue
+			}
+			out = append(out, PairedDiff{Cell: ca.cell, Identity: id, Metric: m, Algorithm: ca.alg,
+				Reference: ref, RefMean: mean(b), AlgMean: mean(a), RefBetter: better, Stats: Summarize(diffs)})
+		}
+	}
+	return out
+}
+
+// referenceAlgorithm is the algorithm the paired differences are taken against: the first
+// check's algorithm, else expmech, else the first algorithm in the rows.
+func referenceAlgorithm(exp Experiment, rs []rows.Row) string {
+	has := func(a string) bool {
+		return slices.ContainsFunc(rs, func(r rows.Row) bool { return r["algorithm"] == a })
+	}
+	for _, c := range exp.Checks {
+		if has(c.Algorithm) {
+			return c.Algorithm
+		}
+	}
+	if has("expmech") {
+		return "expmech"
+	}
+	if len(rs) > 0 {
+		return rs[0]["algorithm"]
+	}
+	return ""
+}
+
+// pairedMetrics are the metrics of the checks and figures plus the two risks, each once.
+func pairedMetrics(exp Experiment, rs []rows.Row) []string {
+	var out []string
+	add := func(m string) {
+		if m == "" || slices.Contains(out, m) {
+			return
+		}
+		if slices.ContainsFunc(rs, func(r rows.Row) bool { _, ok := value(r, m); return ok }) {
+			out = append(out, m)
+		}
+	}
+	add("excess_empirical_risk")
+	add("excess_population_risk")
+	for _, c := range exp.Checks {
+		add(c.Metric)
+	}
+	for _, f := range exp.Figures {
+		add(f.Y)
+	}
+	return out
+}
+
+func ff(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func writeCSVFile(path string, recs [][]string) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.WriteAll(recs); err != nil {
+		return fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// writeFileAtomic writes data to path through a temporary file and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	return nil
+}
+
+func writeSummaryCSV(path string, ss []Summary) error {
+	head := append([]string{"cell", "algorithm"}, identityColumns...)
+	head = append(head, "guarantee", "metric", "trials", "mean", "std", "median", "ci_lo", "ci_hi", "min", "max")
+	recs := [][]string{head}
+	for _, s := range ss {
+		rec := []string{s.Cell, s.Algorithm}
+		for _, c := range identityColumns {
+			rec = append(rec, s.Identity[c])
+		}
+		rec = append(rec, s.Guarantee, s.Metric, strconv.Itoa(s.N), ff(s.Mean), ff(s.Std), ff(s.Median),
+			ff(s.Lo), ff(s.Hi), ff(s.Min), ff(s.Max))
+		recs = append(recs, rec)
+	}
+	return writeCSVFile(path, recs)
+}
+
+func writePairedCSV(path string, ps []PairedDiff) error {
+	head := append([]string{"cell"}, identityColumns...)
+	head = append(head, "metric", "algorithm", "reference", "pairs", "algorithm_mean", "reference_mean",
+		"mean_diff", "std_diff", "ci_lo", "ci_hi", "reference_better")
+	recs := [][]string{head}
+	for _, p := range ps {
+		rec := []string{p.Cell}
+		for _, c := range identityColumns {
+			rec = append(rec, p.Identity[c])
+		}
+		rec = append(rec, p.Metric, p.Algorithm, p.Reference, strconv.Itoa(p.N), ff(p.AlgMean), ff(p.RefMean),
+			ff(p.Mean), ff(p.Std), ff(p.Lo), ff(p.Hi), strconv.Itoa(p.RefBetter))
+		recs = append(recs, rec)
+	}
+	return writeCSVFile(path, recs)
+}
+
+func writeChecksCSV(path, exp string, rs []CheckResult) error {
+	recs := [][]string{{"experiment", "check", "kind", "metric", "algorithm", "vs", "where", "expected", "tolerance",
+		"fitted", "ci_lo", "ci_hi", "points", "result", "reason"}}
+	for i, r := range rs {
+		res := "FAIL"
+		if r.Pass {
+			res = "PASS"
+		}
+		tol := ff(r.Tolerance)
+		if r.kind() != KindSlope {
+			tol = ""
+		}
+		recs = append(recs, []string{exp, strconv.Itoa(i), r.kind(), r.Metric, r.Algorithm, r.Vs,
+			trimWhere(whereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
+			strconv.Itoa(r.N), res, r.Reason})
+	}
+	return writeCSVFile(path, recs)
+}
+
+func trimWhere(s string) string {
+	if len(s) > len(" where ") {
+		return s[len(" where "):]
+	}
+	return ""
+}
