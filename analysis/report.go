@@ -466,4 +466,3 @@ func rebase(md []byte, prefix string) []byte {
 		return []byte("](" + prefix + "/" + target + ")")
 	})
 }
-

@@ -11,12 +11,12 @@ import (
 
 // Stats summarises one sample: the trials of a (cell, algorithm) for one metric.
 type Stats struct {
-	N            int
-	Mean, Std    float64 // Std is the sample standard deviation (n − 1); NaN for N < 2
-	Median       float64
-	Lo, Hi       float64 // 95% CI of the mean: mean ± t_{0.975, N−1}·Std/√N; NaN for N < 2
-	Min, Max     float64
-	HalfWidth    float64 // (Hi − Lo)/2
+	N         int
+	Mean, Std float64 // Std is the sample standard deviation (n − 1); NaN for N < 2
+	Median    float64
+	Lo, Hi    float64 // 95% CI of the mean: mean ± t_{0.975, N−1}·Std/√N; NaN for N < 2
+	Min, Max  float64
+	HalfWidth float64 // (Hi − Lo)/2
 }
 
 // Summarize computes Stats of xs, ignoring NaNs. Mean and Std come from gonum/stat,

@@ -113,14 +113,14 @@ func Summaries(rs []rows.Row) []Summary {
 // trial; DESIGN.md "Seeds": common random numbers): Stats of metric(Algorithm) −
 // metric(Reference) over the matched trials.
 type PairedDiff struct {
-	Cell               string
-	Identity           map[string]string
-	Metric             string
-	Algorithm          string
-	Reference          string
-	RefMean, AlgMean   float64 // means over the matched trials
-	RefBetter          int     // trials where the reference's metric is strictly smaller
-	Stats                      // of the differences
+	Cell             string
+	Identity         map[string]string
+	Metric           string
+	Algorithm        string
+	Reference        string
+	RefMean, AlgMean float64 // means over the matched trials
+	RefBetter        int     // trials where the reference's metric is strictly smaller
+	Stats                    // of the differences
 }
 
 // Paired returns the paired differences of every algorithm against ref for each metric,

@@ -3,9 +3,9 @@ package plot
 import (
 	"bytes"
 	"errors"
-	"io"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -423,4 +423,3 @@ func tickLabel(v float64) string {
 	exp = strings.TrimLeft(exp[1:], "0")
 	return mant + "e" + sign + exp
 }
-
