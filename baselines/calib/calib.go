@@ -1,0 +1,132 @@
+package calib
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/problems"
+)
+
+// ErrBudget is wrapped by every budget validation error.
+var ErrBudget = errors.New("invalid privacy budget")
+
+// ErrConstants is wrapped by every public-constants validation error.
+var ErrConstants = errors.New("invalid problem constants")
+
+// CheckBudget validates a budget for an (ε, δ) Gaussian-noise baseline: ε ∈ (0, +∞]
+// (+∞ = the non-private limit, σ = 0), δ ∈ (0, 1) (a Gaussian release is never pure DP,
+// so δ = 0 is refused, not defaulted), and the replace-one relation every calibration in
+// this tree is derived for (SPEC §8.3). All problems are reported at once.
+func CheckBudget(b algorithms.Budget) error {
+	var errs []error
+	if math.IsNaN(b.Epsilon) || b.Epsilon <= 0 {
+		errs = append(errs, fmt.Errorf("%w: epsilon = %v, want > 0", ErrBudget, b.Epsilon))
+	}
+	if math.IsNaN(b.Delta) || b.Delta <= 0 || b.Delta >= 1 {
+		errs = append(errs, fmt.Errorf("%w: delta = %v, want in (0, 1) (Gaussian noise cannot give pure DP)", ErrBudget, b.Delta))
+	}
+	if b.Relation != privacy.ReplaceOne {
+		errs = append(errs, fmt.Errorf("%w: relation %v: baselines are calibrated for replace-one only: %w", ErrBudget, b.Relation, privacy.ErrUnsupported))
+	}
+	return errors.Join(errs...)
+}
+
+// CheckConstants validates the public constants every baseline relies on: n ≥ 1, d ≥ 1,
+// 0 < G_f < ∞, and a known domain with a positive finite radius (the prior bound C when
+// unconstrained, LLL24 Assumption 1.2).
+func CheckConstants(c problems.Constants) error {
+	var errs []error
+	if c.N < 1 {
+		errs = append(errs, fmt.Errorf("%w: n = %d, want ≥ 1", ErrConstants, c.N))
+	}
+	if c.D < 1 {
+		errs = append(errs, fmt.Errorf("%w: d = %d, want ≥ 1", ErrConstants, c.D))
+	}
+	if !(c.GF > 0) || math.IsInf(c.GF, 0) {
+		errs = append(errs, fmt.Errorf("%w: G_f = %v, want finite > 0", ErrConstants, c.GF))
+	}
+	if math.IsNaN(c.Smooth) || c.Smooth < 0 {
+		errs = append(errs, fmt.Errorf("%w: smoothness β = %v, want ≥ 0", ErrConstants, c.Smooth))
+	}
+	switch c.Domain.Kind {
+	case problems.Ball, problems.Box, problems.Unconstrained:
+	default:
+		errs = append(errs, fmt.Errorf("%w: domain kind %q", ErrConstants, c.Domain.Kind))
+	}
+	if !(c.Domain.Radius > 0) || math.IsInf(c.Domain.Radius, 0) {
+		errs = append(errs, fmt.Errorf("%w: domain radius = %v, want finite > 0", ErrConstants, c.Domain.Radius))
+	}
+	return errors.Join(errs...)
+}
+
+// Check runs CheckConstants and CheckBudget and joins their errors.
+func Check(c problems.Constants, b algorithms.Budget) error {
+	return errors.Join(CheckConstants(c), CheckBudget(b))
+}
+
+// S is the GDP parameter a budget allows: s*(ε, δ) = sup{s : δ(ε; s) ≤ δ} by the exact
+// Gaussian curve (PRIVACY.md §1.2; SPEC §1.1), and +Inf when ε = +Inf.
+func S(b algorithms.Budget) (float64, error) {
+	if math.IsInf(b.Epsilon, 1) {
+		return math.Inf(1), nil
+	}
+	s, err := privacy.SForEpsDelta(b.Epsilon, b.Delta)
+	if err != nil {
+		return 0, fmt.Errorf("calib: s*(ε=%v, δ=%v): %w", b.Epsilon, b.Delta, err)
+	}
+	return s, nil
+}
+
+// Eps is ε(s, δ) for an s-GDP release, recomputed by the accountant (the epsilon_spent
+// column): 0 for s = 0 and +Inf for s = +Inf.
+func Eps(s, delta float64) (float64, error) {
+	switch {
+	case s == 0:
+		return 0, nil
+	case math.IsInf(s, 1):
+		return math.Inf(1), nil
+	}
+	e, err := privacy.EpsForSDelta(s, delta)
+	if err != nil {
+		return 0, fmt.Errorf("calib: ε(s=%v, δ=%v): %w", s, delta, err)
+	}
+	return e, nil
+}
+
+// MeanSensitivity is the replace-one L2 sensitivity of the average (1/n) Σ_i v_i of n
+// per-example vectors each clipped to norm ≤ c: replacing example i changes one term by
+// v_i − v_i', and ‖v_i − v_i'‖ ≤ ‖v_i‖ + ‖v_i'‖ ≤ 2c, so Δ₂ = 2c/n (SPEC §6.0;
+// PRIVACY.md §5, google/differential-privacy#378: replace-one is 2c, not c). n is the
+// public constant N, the same on both neighbours.
+func MeanSensitivity(c float64, n int) float64 { return 2 * c / float64(n) }
+
+// Radius is the bound R ≥ ‖x₀ − x*‖ for the start x₀ = 0 that the (sub)gradient
+// bounds use: sup_{x∈K} ‖x‖ (the ball radius, r√d for the box), or the prior bound C on
+// ‖x*‖ when unconstrained (LLL24 Assumption 1.2).
+func Radius(c problems.Constants) float64 {
+	if c.Domain.Kind == problems.Unconstrained {
+		return c.Domain.Radius
+	}
+	return c.Domain.MaxNorm(c.D)
+}
+
+// ClipOr returns clip if it is > 0, else G_f: the default clipping norm C = G_f never
+// clips a true gradient (each f(·; s) is G_f-Lipschitz), yet the clip makes the
+// sensitivity 2C/n hold even if a problem's stated G_f were wrong.
+func ClipOr(clip float64, c problems.Constants) float64 {
+	if clip > 0 {
+		return clip
+	}
+	return c.GF
+}
+
+// Guarantee is Certified for a finite budget and None for ε = +Inf.
+func Guarantee(b algorithms.Budget) algorithms.Guarantee {
+	if math.IsInf(b.Epsilon, 1) {
+		return algorithms.None
+	}
+	return algorithms.Certified
+}

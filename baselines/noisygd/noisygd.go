@@ -1,0 +1,232 @@
+package noisygd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/baselines/calib"
+	"expmech/baselines/optim"
+	"expmech/baselines/tuning"
+	"expmech/problems"
+)
+
+// Name is the registry name.
+const Name = "noisy-gd"
+
+// Config is the noisy-gd configuration (yaml keys in snake_case).
+type Config struct {
+	// Steps is T. 0 (default) = the theory choice T = ⌈4 s*² C²/(d Δ₂²)⌉ = ⌈s*² n²/d⌉
+	// (SPEC §6.2: it makes C²/T ≤ ¼ dσ², so the bound is within √(5/4) of its T → ∞
+	// limit R√d Δ₂/s*), capped at MaxSteps. Range ≥ 0.
+	Steps int `yaml:"steps"`
+	// MaxSteps caps the theory T (runtime guard). Default 10000; ≥ 1.
+	MaxSteps int `yaml:"max_steps"`
+	// StepSize is η. 0 (default) = the theory η = R/√(T(C² + dσ²)) minimising the bound
+	// R²/(2ηT) + η(C² + dσ²)/2. Range ≥ 0.
+	StepSize float64 `yaml:"step_size"`
+	// Clip is the per-example clipping norm C. 0 (default) = G_f (no clipping bias).
+	Clip float64 `yaml:"clip"`
+	// Tuning is an optional grid over steps and step_scale; TuningMode says how its
+	// selection is paid for (charged | nonprivate; required with a grid).
+	Tuning     *tuning.Grid `yaml:"tuning"`
+	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+}
+
+// DefaultConfig returns the theory defaults.
+func DefaultConfig() *Config { return &Config{MaxSteps: 10000} }
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Steps < 0 {
+		errs = append(errs, fmt.Errorf("noisy-gd: steps = %d, want ≥ 0 (0 = theory)", c.Steps))
+	}
+	if c.MaxSteps < 1 {
+		errs = append(errs, fmt.Errorf("noisy-gd: max_steps = %d, want ≥ 1", c.MaxSteps))
+	}
+	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
+		errs = append(errs, fmt.Errorf("noisy-gd: step_size = %v, want finite ≥ 0 (0 = theory)", c.StepSize))
+	}
+	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
+		errs = append(errs, fmt.Errorf("noisy-gd: clip = %v, want finite ≥ 0 (0 = G_f)", c.Clip))
+	}
+	if err := tuning.Validate(c.Tuning, c.TuningMode, true); err != nil {
+		errs = append(errs, fmt.Errorf("noisy-gd: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// Factory is the registry line of noisy-gd.
+func Factory() algorithms.Factory {
+	return algorithms.Factory{
+		Name:      Name,
+		Doc:       "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)",
+		NewConfig: func() algorithms.Config { return DefaultConfig() },
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*Config)
+			if !ok || c == nil {
+				return nil, fmt.Errorf("noisy-gd: config %T, want *noisygd.Config", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			cc := *c
+			return &Mechanism{cfg: cc}, nil
+		},
+	}
+}
+
+// Mechanism is a configured noisy-gd.
+type Mechanism struct{ cfg Config }
+
+var _ algorithms.Mechanism = (*Mechanism)(nil)
+
+func (m *Mechanism) Name() string { return Name }
+
+// params is the calibration of one run.
+type params struct {
+	T          int
+	eta, sigma float64
+	clip, sens float64
+	s, R       float64
+}
+
+// calibrate derives (T, η, σ) for GDP parameter s from the public constants only.
+func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) (params, error) {
+	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c)}
+	// Replace-one sensitivity of the clipped average gradient (calib.MeanSensitivity):
+	// Δ₂ = 2C/n.
+	p.sens = calib.MeanSensitivity(p.clip, c.N)
+	switch {
+	case cand.Steps > 0:
+		p.T = cand.Steps
+	case m.cfg.Steps > 0:
+		p.T = m.cfg.Steps
+	case math.IsInf(s, 1):
+		p.T = m.cfg.MaxSteps
+	default:
+		// SPEC §6.2 [DER]: T ≈ 4 s*² C²/(d Δ₂²).
+		t := math.Ceil(4 * s * s * p.clip * p.clip / (float64(c.D) * p.sens * p.sens))
+		p.T = int(math.Max(1, math.Min(t, float64(m.cfg.MaxSteps))))
+	}
+	// σ = √T·Δ₂/s makes the T-fold composition exactly s-GDP (SPEC §6.0).
+	if !math.IsInf(s, 1) {
+		p.sigma = math.Sqrt(float64(p.T)) * p.sens / s
+	}
+	p.eta = m.cfg.StepSize
+	if p.eta == 0 {
+		p.eta = p.R / math.Sqrt(float64(p.T)*(p.clip*p.clip+float64(c.D)*p.sigma*p.sigma))
+	}
+	p.eta *= cand.StepScale
+	if !(p.eta > 0) || math.IsInf(p.eta, 0) {
+		return p, fmt.Errorf("noisy-gd: step size %v", p.eta)
+	}
+	return p, nil
+}
+
+func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
+	r := algorithms.Empty()
+	r.Sigma, r.Steps, r.Batch = p.sigma, p.T, c.N
+	r.DeltaMech = b.Delta
+	r.Guarantee = calib.Guarantee(b)
+	r.GDPS = math.Inf(1)
+	if p.sigma > 0 {
+		r.GDPS = math.Sqrt(float64(p.T)) * p.sens / p.sigma
+	}
+	e, err := calib.Eps(r.GDPS, b.Delta)
+	if err != nil {
+		return r, err
+	}
+	r.EpsilonSpent = e
+	// Projected noisy subgradient with average iterate: E F(x̄) − F* ≤ R²/(2ηT) +
+	// η(C² + dσ²)/2 for any η (E‖g + b‖² ≤ C² + dσ²), = R√(C² + dσ²)/√T at the theory η.
+	// It needs unbiased subgradients, i.e. no clipping: C ≥ G_f.
+	if p.clip >= c.GF {
+		b2 := p.clip*p.clip + float64(c.D)*p.sigma*p.sigma
+		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*b2/2
+	}
+	r.PredictedGradientQueries = float64(p.T) * float64(c.N)
+	r.PredictedValueQueries = 0
+	r.Extra = map[string]float64{"step_size": p.eta, "clip": p.clip, "sensitivity": p.sens}
+	return r, nil
+}
+
+// Plan is data-independent: it uses only the public constants.
+func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	if err := calib.Check(c, b); err != nil {
+		return algorithms.Record{}, err
+	}
+	s, err := calib.S(b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	return tuning.Plan(c, b, m.cfg.Tuning, m.cfg.TuningMode, s, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
+		p, err := m.calibrate(c, cand, s)
+		if err != nil {
+			return algorithms.Record{}, err
+		}
+		return m.record(c, b, p)
+	})
+}
+
+// Run releases the average iterate (1/T) Σ_{t<T} x_t of x_{t+1} = Π_K(x_t − η(ḡ_t + b_t)).
+func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	c := o.Constants()
+	if err := calib.Check(c, b); err != nil {
+		return algorithms.Output{}, err
+	}
+	s, err := calib.S(b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, s, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+		p, err := m.calibrate(c, cand, s)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		rec, err := m.record(c, b, p)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		x, clipped, err := descend(ctx, o, c, p, rng)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		rec.Extra["clip_rate"] = float64(clipped) / (float64(p.T) * float64(c.N))
+		return algorithms.Output{X: x, Record: rec}, nil
+	}, rng)
+}
+
+// descend runs the T noisy steps; no allocation inside the loop.
+func descend(ctx context.Context, o *problems.Counter, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
+	d := c.D
+	x := make([]float64, d)
+	avg := make([]float64, d)
+	g := make([]float64, d)
+	buf := make([]float64, d)
+	clipped := 0
+	for t := range p.T {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		for j := range avg { // running mean of x_0..x_t
+			avg[j] += (x[j] - avg[j]) / float64(t+1)
+		}
+		clipped += update(g, buf, o, x, p.clip)
+		for j := range x {
+			x[j] -= p.eta * (g[j] + p.sigma*rng.NormFloat64())
+		}
+		optim.Project(x, c.Domain)
+	}
+	return avg, clipped, nil
+}
+
+// update is the noiseless part of a step: g = (1/n) Σ_i clip_C(∇f(x; s_i)), the quantity
+// whose replace-one sensitivity is 2C/n.
+func update(g, buf []float64, o problems.GradientOracle, x []float64, clip float64) int {
+	return optim.ClippedMean(g, buf, o, x, clip)
+}

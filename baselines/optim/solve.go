@@ -1,0 +1,173 @@
+package optim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"expmech/problems"
+)
+
+// Regularized describes J(x) = (1/n) Σ_i f(x; s_i) + ⟨Lin, x⟩ + (Lambda/2)‖x‖² on K, the
+// objective of output perturbation (CMS11) and objective perturbation (KST12). Each
+// f(·; s) is G-Lipschitz on K; Beta is the smoothness β of f (0 with Linear false means
+// non-smooth; Linear true means f is affine, so β = 0 exactly).
+type Regularized struct {
+	Lambda float64   // > 0: strong convexity of J
+	Lin    []float64 // optional data-independent linear term (nil = 0)
+	G      float64   // Lipschitz constant of each f(·; s)
+	Beta   float64
+	Linear bool
+	Domain problems.Domain
+	// Tol is the certified distance ‖x − x*‖ the smooth solver runs to; MaxIter caps the
+	// subgradient solver (non-smooth losses), whose certified distance is then reported.
+	Tol     float64
+	MaxIter int
+}
+
+// Solution is the solver's output and its certificate.
+type Solution struct {
+	X []float64
+	// ErrBound is a DATA-INDEPENDENT bound on ‖X − x*‖ (it depends only on the public
+	// constants and the iteration count), so a release calibrated on 2·G/(nλ) + 2·ErrBound
+	// stays private (PRIVACY.md §1.0 (d1): an inexact solver adds 2‖x_T − x*‖ to Δ₂).
+	ErrBound float64
+	Iters    int
+	// Residual is the data-dependent a-posteriori certificate 2‖G_L(X)‖/λ (smooth case; NaN
+	// otherwise), a diagnostic only: it must never feed the calibration.
+	Residual float64
+}
+
+// Plan returns the iteration count and certified error bound Solve will use, from the
+// public constants only.
+//
+// Smooth (β > 0 or affine f): projected gradient descent with step 2/(L+λ), L = β + λ,
+// is a contraction with factor q = (L−λ)/(L+λ) = β/(β+2λ) (Nesterov 2004 Thm 2.1.15;
+// projection is non-expansive). From x₀ = 0 ∈ K, the bound ‖x₀ − x*‖ ≤ 2‖∇J(0)‖/λ ≤
+// 2(G + ‖Lin‖)/λ (strong convexity with the gradient-mapping inequality, Nesterov
+// Thm 2.2.7) gives T = ⌈log(R₀/Tol)/log(1/q)⌉ iterations for ‖x_T − x*‖ ≤ Tol.
+//
+// Non-smooth: projected subgradient with η_t = 2/(λ(t+1)) and the t-weighted average
+// satisfies J(x̄) − J* ≤ 2G'²/(λ(T+1)) (Lacoste-Julien, Schmidt, Bach 2012, Sec. 3), so
+// ‖x̄ − x*‖ ≤ √(2(J(x̄) − J*)/λ) = 2G'/(λ√(T+1)), where G' bounds ‖∂J‖ on the iterates:
+// G + ‖Lin‖ + λ·sup‖x‖ (sup‖x‖ = max norm of K, or (G + ‖Lin‖)/λ for R^d, where the
+// iterates are kept in that ball, which contains x*).
+func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
+	if !(r.Lambda > 0) || math.IsInf(r.Lambda, 0) {
+		return 0, 0, fmt.Errorf("optim: lambda = %v, want finite > 0", r.Lambda)
+	}
+	g := r.G
+	if r.Lin != nil {
+		g += Norm(r.Lin)
+	}
+	if r.Beta > 0 || r.Linear {
+		if !(r.Tol > 0) {
+			return 0, 0, fmt.Errorf("optim: tol = %v, want > 0", r.Tol)
+		}
+		r0 := 2 * g / r.Lambda
+		if dk := r.Domain.Diameter(d); dk < r0 {
+			r0 = dk
+		}
+		if r0 <= r.Tol {
+			return 1, r.Tol, nil
+		}
+		q := r.Beta / (r.Beta + 2*r.Lambda)
+		if q == 0 {
+			return 1, 0, nil // affine f: one step of size 1/λ lands on Π_K(−(∇F + Lin)/λ), the exact minimiser of the isotropic quadratic
+		}
+		t := math.Ceil(math.Log(r0/r.Tol) / -math.Log(q))
+		if t > 1e9 {
+			return 0, 0, fmt.Errorf("optim: %v iterations needed (condition number β/λ = %v)", t, r.Beta/r.Lambda)
+		}
+		return max(1, int(t)), r.Tol, nil
+	}
+	if r.MaxIter < 1 {
+		return 0, 0, fmt.Errorf("optim: max_iter = %d, want ≥ 1", r.MaxIter)
+	}
+	gp := g + r.Lambda*r.sup(d, g)
+	return r.MaxIter, 2 * gp / (r.Lambda * math.Sqrt(float64(r.MaxIter)+1)), nil
+}
+
+func (r Regularized) sup(d int, g float64) float64 {
+	if r.Domain.Kind == problems.Unconstrained {
+		return g / r.Lambda
+	}
+	return r.Domain.MaxNorm(d)
+}
+
+// Solve minimises J through the counted oracle o (n gradient queries per iteration), with
+// the schedule of Plan. ctx is checked once per iteration.
+func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solution, error) {
+	d, n := o.Dim(), o.Len()
+	iters, eb, err := r.Plan(d)
+	if err != nil {
+		return Solution{}, err
+	}
+	x := make([]float64, d)
+	grad := make([]float64, d)
+	buf := make([]float64, d)
+	full := func(x []float64) {
+		clear(grad)
+		for i := range n {
+			o.Grad(buf, i, x)
+			AddScaled(grad, 1, buf)
+		}
+		inv := 1 / float64(n)
+		for j := range grad {
+			grad[j] = grad[j]*inv + r.Lambda*x[j]
+			if r.Lin != nil {
+				grad[j] += r.Lin[j]
+			}
+		}
+	}
+	sol := Solution{X: x, ErrBound: eb, Iters: iters, Residual: math.NaN()}
+	if r.Beta > 0 || r.Linear {
+		L := r.Beta + r.Lambda
+		step := 2 / (L + r.Lambda)
+		for range iters {
+			if err := ctx.Err(); err != nil {
+				return Solution{}, err
+			}
+			full(x)
+			AddScaled(x, -step, grad)
+			Project(x, r.Domain)
+		}
+		// A-posteriori certificate 2‖G_L(x)‖/λ with the gradient mapping at step 1/L.
+		full(x)
+		y := buf
+		copy(y, x)
+		AddScaled(y, -1/L, grad)
+		Project(y, r.Domain)
+		sol.Residual = 2 * L * Dist(x, y) / r.Lambda
+		return sol, nil
+	}
+	g := r.G
+	if r.Lin != nil {
+		g += Norm(r.Lin)
+	}
+	rad := g / r.Lambda
+	avg := make([]float64, d)
+	var wsum float64
+	for t := 1; t <= iters; t++ {
+		if err := ctx.Err(); err != nil {
+			return Solution{}, err
+		}
+		// Weighted average of x_1..x_T with weights t (Lacoste-Julien et al. 2012).
+		wsum += float64(t)
+		for j := range avg {
+			avg[j] += (float64(t) / wsum) * (x[j] - avg[j])
+		}
+		full(x)
+		AddScaled(x, -2/(r.Lambda*float64(t+1)), grad)
+		Project(x, r.Domain)
+		if r.Domain.Kind == problems.Unconstrained {
+			ProjectBall(x, nil, rad)
+		}
+	}
+	sol.X = avg
+	return sol, nil
+}
+
+// ErrNotSmooth is returned where a recipe needs a smooth loss and the constants say β = 0.
+var ErrNotSmooth = errors.New("optim: loss is not smooth")

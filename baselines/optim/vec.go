@@ -1,0 +1,113 @@
+package optim
+
+import (
+	"math"
+
+	"expmech/problems"
+)
+
+// Dot returns ⟨x, y⟩. It panics if the lengths differ.
+func Dot(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("optim: length mismatch")
+	}
+	var s float64
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+// Norm returns ‖x‖₂.
+func Norm(x []float64) float64 { return math.Sqrt(Dot(x, x)) }
+
+// Dist returns ‖x − y‖₂.
+func Dist(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("optim: length mismatch")
+	}
+	var s float64
+	for i, v := range x {
+		d := v - y[i]
+		s += d * d
+	}
+	return math.Sqrt(s)
+}
+
+// AddScaled sets dst += a·x.
+func AddScaled(dst []float64, a float64, x []float64) {
+	if len(dst) != len(x) {
+		panic("optim: length mismatch")
+	}
+	for i, v := range x {
+		dst[i] += a * v
+	}
+}
+
+// Clip scales g in place to norm ≤ c (ḡ = g / max(1, ‖g‖/c), Abadi et al. 2016; SPEC
+// §6.3) and reports whether it changed g.
+func Clip(g []float64, c float64) bool {
+	n := Norm(g)
+	if n <= c {
+		return false
+	}
+	f := c / n
+	for i := range g {
+		g[i] *= f
+	}
+	return true
+}
+
+// Project replaces x by its Euclidean projection onto K: radial scaling onto the ℓ2 ball,
+// coordinate-wise clamping onto the box [−r, r]^d, nothing for R^d.
+func Project(x []float64, dom problems.Domain) {
+	switch dom.Kind {
+	case problems.Ball:
+		ProjectBall(x, nil, dom.Radius)
+	case problems.Box:
+		r := dom.Radius
+		for i, v := range x {
+			x[i] = math.Max(-r, math.Min(r, v))
+		}
+	}
+}
+
+// ProjectBall replaces x by its projection onto the ℓ2 ball of radius r around centre
+// (0 if centre is nil).
+func ProjectBall(x, centre []float64, r float64) {
+	var s float64
+	for i, v := range x {
+		if centre != nil {
+			v -= centre[i]
+		}
+		s += v * v
+	}
+	n := math.Sqrt(s)
+	if n <= r {
+		return
+	}
+	f := r / n
+	for i := range x {
+		if centre != nil {
+			x[i] = centre[i] + f*(x[i]-centre[i])
+		} else {
+			x[i] *= f
+		}
+	}
+}
+
+// InDomain reports whether x ∈ K up to a relative tolerance tol.
+func InDomain(x []float64, dom problems.Domain, tol float64) bool {
+	lim := dom.Radius * (1 + tol)
+	switch dom.Kind {
+	case problems.Ball:
+		return Norm(x) <= lim
+	case problems.Box:
+		for _, v := range x {
+			if math.Abs(v) > lim {
+				return false
+			}
+		}
+	}
+	return true
+}
