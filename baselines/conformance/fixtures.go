@@ -103,7 +103,7 @@ func (l *Linear) Opt() float64 {
 }
 
 // GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and a named loss:
-// "logistic" φ = log(1 + e^{−y t}) (|φ'| ≤ 1, φ'' ≤ 1/4), "absolute" φ = |t − y|
+// "logistic" φ = log(1 + e^{−y t}) (|φ'| ≤ 1, φ” ≤ 1/4), "absolute" φ = |t − y|
 // (|φ'| ≤ 1, non-smooth). So G_f = 1, G_Δ = 2, β = 1/4 or 0.
 type GLM struct {
 	A      [][]float64
