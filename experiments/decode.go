@@ -1,0 +1,285 @@
+package experiments
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"slices"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Load reads, strictly decodes and fully validates the spec at path, expanding its sweep
+// to check every cell. Any problem is reported in a *SpecError naming the file; nothing is
+// written anywhere.
+func Load(path string, schema Schema) (*Spec, error) {
+	is := newIssues(path)
+	root, data := readYAML(path, is)
+	if root == nil {
+		return nil, is.err()
+	}
+	return decodeSpec(path, data, root, schema, is)
+}
+
+// Decode is Load on bytes already read; path names the file in messages and anchors
+// relative data paths.
+func Decode(path string, data []byte, schema Schema) (*Spec, error) {
+	is := newIssues(path)
+	root := parseYAML(data, is)
+	if root == nil {
+		return nil, is.err()
+	}
+	return decodeSpec(path, data, root, schema, is)
+}
+
+var topKeys = []string{"name", "description", "seed", "trials", "task", "problem", "privacy",
+	"sweep", "algorithms", "save_outputs", "checks", "figures", "quick"}
+
+func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *issues) (*Spec, error) {
+	sum := sha256.Sum256(data)
+	s := &Spec{
+		Trials: 1, Task: "erm",
+		Problem: ProblemBlock{Domain: "ball", Radius: 1},
+		Path:    path, Dir: filepath.Dir(path), Bytes: data, Hash: hex.EncodeToString(sum[:]),
+		schema: schema, lines: map[string]int{},
+	}
+	var sweepNode, quickNode *yaml.Node
+	seen := map[string]bool{}
+	for j := 0; j+1 < len(root.Content); j += 2 {
+		k, v := root.Content[j], root.Content[j+1]
+		seen[k.Value] = true
+		switch k.Value {
+		case "name":
+			decodeStrict(is, "name", v, &s.Name)
+		case "description":
+			decodeStrict(is, "description", v, &s.Description)
+		case "seed":
+			decodeStrict(is, "seed", v, &s.Seed)
+		case "trials":
+			decodeStrict(is, "trials", v, &s.Trials)
+		case "task":
+			decodeStrict(is, "task", v, &s.Task)
+		case "save_outputs":
+			decodeStrict(is, "save_outputs", v, &s.SaveOutputs)
+		case "problem":
+			s.decodeProblem(is, v)
+		case "privacy":
+			var p struct {
+				Epsilon *float64 `yaml:"epsilon"`
+				Delta   *float64 `yaml:"delta"`
+			}
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				s.lines[v.Content[i].Value] = v.Content[i+1].Line
+			}
+			if decodeStrict(is, "privacy", v, &p) {
+				if p.Epsilon != nil {
+					s.Epsilon, s.hasEps = *p.Epsilon, true
+				}
+				if p.Delta != nil {
+					s.Delta, s.hasDelta = *p.Delta, true
+				}
+			}
+		case "sweep":
+			sweepNode = v
+			s.Sweep = decodeAxes(is, "sweep", v)
+		case "algorithms":
+			s.decodeAlgorithms(is, v)
+		case "checks":
+			decodeStrict(is, "checks", v, &s.Checks)
+		case "figures":
+			decodeStrict(is, "figures", v, &s.Figures)
+		case "quick":
+			quickNode = v
+			s.decodeQuick(is, v)
+		default:
+			is.add(k.Line, k.Value, "unknown key (known: %v)", topKeys)
+		}
+	}
+	if !seen["name"] {
+		is.add(0, "name", "required")
+	}
+	if !seen["algorithms"] {
+		is.add(0, "algorithms", "required")
+	}
+	if !seen["problem"] {
+		is.add(0, "problem", "required")
+	}
+	if !is.empty() {
+		return nil, is.err()
+	}
+	s.validate(is, sweepNode, quickNode)
+	if !is.empty() {
+		return nil, is.err()
+	}
+	// Expanding checks every cell (rank ≤ d, sizes, parameter Validate(), ...) of the
+	// full sweep, and of the quick sweep too, so that -quick cannot fail later.
+	s.cells(is)
+	if len(s.Quick.Sweep) > 0 {
+		s.Shrink().cells(is)
+	}
+	if !is.empty() {
+		return nil, is.err()
+	}
+	return s, nil
+}
+
+// decodeProblem splits the problem block into the named fields and the generator's
+// parameter pairs (decoded per cell, once the kind and any swept values are known).
+func (s *Spec) decodeProblem(is *issues, v *yaml.Node) {
+	s.problemLine = v.Line
+	if v.Kind != yaml.MappingNode {
+		is.add(v.Line, "problem", "want a mapping, got %s", kindName(v))
+		return
+	}
+	p := &s.Problem
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		k, val := v.Content[j], v.Content[j+1]
+		key := "problem." + k.Value
+		s.lines[k.Value] = val.Line
+		switch k.Value {
+		case "kind":
+			decodeStrict(is, key, val, &p.Kind)
+		case "loss":
+			decodeStrict(is, key, val, &p.Loss)
+		case "domain":
+			decodeStrict(is, key, val, &p.Domain)
+		case "radius":
+			decodeStrict(is, key, val, &p.Radius)
+		case "data":
+			decodeStrict(is, key, val, &p.Data)
+		case "n":
+			s.hasN = decodeStrict(is, key, val, &p.N)
+		case "d":
+			s.hasD = decodeStrict(is, key, val, &p.D)
+		case "rank":
+			s.hasRank = decodeStrict(is, key, val, &p.Rank)
+		case "g_k":
+			s.hasGK = decodeStrict(is, key, val, &p.GK)
+		default:
+			s.paramPairs = append(s.paramPairs, k, val)
+		}
+	}
+	if p.Kind == "" {
+		is.add(v.Line, "problem.kind", "required")
+	}
+}
+
+// decodeAlgorithms reads the algorithms: list; each entry's keys other than name and
+// label are the mechanism's config, decoded per cell.
+func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
+	if v.Kind != yaml.SequenceNode {
+		is.add(v.Line, "algorithms", "want a list, got %s", kindName(v))
+		return
+	}
+	if len(v.Content) == 0 {
+		is.add(v.Line, "algorithms", "empty list")
+	}
+	for i, e := range v.Content {
+		key := "algorithms[" + itoa(i) + "]"
+		if e.Kind != yaml.MappingNode {
+			is.add(e.Line, key, "want a mapping with a name, got %s", kindName(e))
+			continue
+		}
+		a := Algorithm{Line: e.Line}
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			k, val := e.Content[j], e.Content[j+1]
+			switch k.Value {
+			case "name":
+				decodeStrict(is, key+".name", val, &a.Name)
+			case "label":
+				decodeStrict(is, key+".label", val, &a.Label)
+			default:
+				a.pairs = append(a.pairs, k, val)
+			}
+		}
+		if a.Name == "" {
+			is.add(e.Line, key+".name", "required")
+		}
+		if a.Label == "" {
+			a.Label = a.Name
+		}
+		s.Algorithms = append(s.Algorithms, a)
+	}
+}
+
+// decodeAxes reads a mapping of key → non-empty list of scalars.
+func decodeAxes(is *issues, path string, v *yaml.Node) []Axis {
+	if v.Kind != yaml.MappingNode {
+		if v.Tag != "!!null" {
+			is.add(v.Line, path, "want a mapping of key → list, got %s", kindName(v))
+		}
+		return nil
+	}
+	var out []Axis
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		k, val := v.Content[j], v.Content[j+1]
+		key := path + "." + k.Value
+		if val.Kind != yaml.SequenceNode {
+			is.add(val.Line, key, "want a list of values, got %s", kindName(val))
+			continue
+		}
+		if len(val.Content) == 0 {
+			is.add(val.Line, key, "empty list")
+			continue
+		}
+		ax := Axis{Key: k.Value, Line: k.Line}
+		texts := map[string]bool{}
+		for _, c := range val.Content {
+			if c.Kind != yaml.ScalarNode || c.Tag == "!!null" {
+				is.add(c.Line, key, "want a scalar value, got %s", kindName(c))
+				continue
+			}
+			if texts[c.Value] {
+				is.add(c.Line, key, "duplicate value %q", c.Value)
+				continue
+			}
+			texts[c.Value] = true
+			ax.Values = append(ax.Values, Value{Text: c.Value, Line: c.Line, node: c})
+		}
+		out = append(out, ax)
+	}
+	return out
+}
+
+func (s *Spec) decodeQuick(is *issues, v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		is.add(v.Line, "quick", "want a mapping, got %s", kindName(v))
+		return
+	}
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		k, val := v.Content[j], v.Content[j+1]
+		switch k.Value {
+		case "trials":
+			if decodeStrict(is, "quick.trials", val, &s.Quick.Trials) && s.Quick.Trials < 1 {
+				is.add(val.Line, "quick.trials", "want ≥ 1, got %d", s.Quick.Trials)
+			}
+		case "sweep":
+			s.Quick.Sweep = decodeAxes(is, "quick.sweep", val)
+		default:
+			is.add(k.Line, "quick."+k.Value, "unknown key (known: [trials sweep])")
+		}
+	}
+}
+
+// Shrink returns the spec shrunk by the documented -quick rule: each sweep list is
+// replaced by the quick.sweep list for that key when given, otherwise it keeps its first
+// 3 values; trials = quick.trials when given, else 2.
+func (s *Spec) Shrink() *Spec {
+	q := *s
+	q.Shrunk = true
+	q.Sweep = make([]Axis, len(s.Sweep))
+	for i, ax := range s.Sweep {
+		nax := ax
+		if j := slices.IndexFunc(s.Quick.Sweep, func(a Axis) bool { return a.Key == ax.Key }); j >= 0 {
+			nax.Values = s.Quick.Sweep[j].Values
+		} else if len(ax.Values) > 3 {
+			nax.Values = ax.Values[:3]
+		}
+		q.Sweep[i] = nax
+	}
+	q.Trials = 2
+	if s.Quick.Trials > 0 {
+		q.Trials = s.Quick.Trials
+	}
+	return &q
+}

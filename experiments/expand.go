@@ -1,0 +1,247 @@
+package experiments
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// A Cell is one point of the sweep: every swept key fixed (DESIGN.md "Seeds and
+// determinism").
+type Cell struct {
+	ID    string // "c0000", … : zero-padded expansion index, so lexicographic = expansion order
+	Index int
+	// Key is the canonical string of the cell's swept assignments, "k=v" joined by ","
+	// in sorted key order ("" when nothing is swept). ProblemKey is the same over the
+	// keys that define the problem instance only (n, d, rank, g_k, radius, loss, domain
+	// and problem parameters): the problem stream is seeded from it, so sweeping ε or an
+	// algorithm parameter keeps the instances fixed.
+	Key, ProblemKey string
+	Assign          []Assignment // in sweep (file) order
+	Problem         ProblemCell
+	Epsilon, Delta  float64
+	Task            string
+	// Configs holds each algorithm's decoded, validated config, aligned with
+	// Spec.Algorithms (nil for a mechanism without parameters).
+	Configs []any
+}
+
+// An Assignment is one swept key and its value in a cell.
+type Assignment struct{ Key, Value string }
+
+// ProblemCell is the problem part of a cell (the runner turns it into problems.Spec).
+type ProblemCell struct {
+	Kind, Loss, Domain string
+	Radius             float64
+	Data               string // resolved path, or ""
+	N, D, Rank         int    // N = 0 with Data: every row; Rank = 0: not given
+	GK                 float64
+	HasRank, HasGK     bool // whether rank / g_k were given (their columns are empty otherwise)
+	Params             any  // the generator's params, decoded over its defaults (nil if none)
+}
+
+// Cells expands the sweep into cells, in expansion order: the cartesian product over the
+// sweep keys in file order, the last key varying fastest.
+func (s *Spec) Cells() ([]Cell, error) {
+	is := newIssues(s.Path)
+	cells := s.cells(is)
+	return cells, is.err()
+}
+
+// cells expands and validates every cell, adding issues for invalid ones.
+func (s *Spec) cells(is *issues) []Cell {
+	total := 1
+	for _, ax := range s.Sweep {
+		total *= len(ax.Values)
+		if total > MaxCells {
+			is.add(ax.Line, "sweep", "expands to more than %d cells", MaxCells)
+			return nil
+		}
+	}
+	if total*len(s.Algorithms)*s.Trials > 100*MaxCells*10 {
+		is.add(0, "trials", "%d cells × %d algorithms × %d trials is more than %d runs", total, len(s.Algorithms), s.Trials, 100*MaxCells*10)
+		return nil
+	}
+	out := make([]Cell, 0, total)
+	idx := make([]int, len(s.Sweep))
+	width := max(4, len(itoa(total-1)))
+	for c := 0; c < total; c++ {
+		// odometer: idx[last] varies fastest
+		rem := c
+		for j := len(s.Sweep) - 1; j >= 0; j-- {
+			idx[j] = rem % len(s.Sweep[j].Values)
+			rem /= len(s.Sweep[j].Values)
+		}
+		cell, ok := s.cell(is, c, idx, width)
+		if ok {
+			out = append(out, cell)
+		}
+	}
+	return out
+}
+
+func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
+	before := len(is.list)
+	p := s.Problem
+	cell := Cell{
+		ID: fmt.Sprintf("c%0*d", width, index), Index: index,
+		Epsilon: s.Epsilon, Delta: s.Delta, Task: s.Task,
+	}
+	pc := ProblemCell{Kind: p.Kind, Loss: p.Loss, Domain: p.Domain, Radius: p.Radius,
+		Data: s.DataPath(), N: p.N, D: p.D, Rank: p.Rank, GK: p.GK, HasRank: s.hasRank, HasGK: s.hasGK}
+	var all, prob []string
+	paramOver := map[string]*yaml.Node{}
+	algOver := make([]map[string]*yaml.Node, len(s.Algorithms))
+	lines := map[string]int{}
+	for k, v := range s.lines {
+		lines[k] = v
+	}
+	for j, ax := range s.Sweep {
+		v := ax.Values[idx[j]]
+		key := "sweep." + ax.Key
+		lines[ax.Key] = v.Line
+		cell.Assign = append(cell.Assign, Assignment{Key: ax.Key, Value: v.Text})
+		kv := ax.Key + "=" + v.Text
+		all = append(all, kv)
+		switch ax.Key {
+		case "n":
+			decodeStrict(is, key, v.node, &pc.N)
+		case "d":
+			decodeStrict(is, key, v.node, &pc.D)
+		case "rank":
+			pc.HasRank = decodeStrict(is, key, v.node, &pc.Rank)
+		case "g_k":
+			pc.HasGK = decodeStrict(is, key, v.node, &pc.GK)
+		case "radius":
+			decodeStrict(is, key, v.node, &pc.Radius)
+		case "loss":
+			decodeStrict(is, key, v.node, &pc.Loss)
+		case "domain":
+			decodeStrict(is, key, v.node, &pc.Domain)
+		case "epsilon":
+			decodeStrict(is, key, v.node, &cell.Epsilon)
+			continue
+		case "delta":
+			decodeStrict(is, key, v.node, &cell.Delta)
+			continue
+		default:
+			if label, param, ok := strings.Cut(ax.Key, "."); ok {
+				i := slices.IndexFunc(s.Algorithms, func(a Algorithm) bool { return a.Label == label })
+				if algOver[i] == nil {
+					algOver[i] = map[string]*yaml.Node{}
+				}
+				algOver[i][param] = v.node
+				continue
+			}
+			paramOver[ax.Key] = v.node
+		}
+		prob = append(prob, kv)
+	}
+	slices.Sort(all)
+	slices.Sort(prob)
+	cell.Key = strings.Join(all, ",")
+	cell.ProblemKey = strings.Join(prob, ",")
+	where := ""
+	if cell.Key != "" {
+		where = " (cell " + cell.Key + ")"
+	}
+
+	// Cell values (DESIGN.md "Decoding is strict … out-of-range value").
+	if !(cell.Epsilon > 0) || !finite(cell.Epsilon) {
+		is.add(lines["epsilon"], "privacy.epsilon", "want a finite ε > 0, got %v%s", cell.Epsilon, where)
+	}
+	if !(cell.Delta >= 0 && cell.Delta < 1) {
+		is.add(lines["delta"], "privacy.delta", "want δ in [0, 1), got %v%s", cell.Delta, where)
+	}
+	if pc.Data == "" || pc.N != 0 {
+		if pc.N < 2 || pc.N > MaxN {
+			is.add(lines["n"], "problem.n", "want 2 ≤ n ≤ %d, got %d%s", MaxN, pc.N, where)
+		}
+	}
+	if pc.Data == "" {
+		if pc.D < 1 || pc.D > MaxD {
+			is.add(lines["d"], "problem.d", "want 1 ≤ d ≤ %d, got %d%s", MaxD, pc.D, where)
+		} else if pc.N >= 2 && pc.N <= MaxN && float64(pc.N)*float64(pc.D) > MaxElements {
+			is.add(lines["d"], "problem.d", "n·d = %d·%d is more than %d numbers per instance%s", pc.N, pc.D, MaxElements, where)
+		}
+	}
+	if pc.HasRank && (pc.Rank < 1 || (pc.Data == "" && pc.Rank > pc.D)) {
+		is.add(lines["rank"], "problem.rank", "want 1 ≤ rank ≤ d = %d, got %d%s", pc.D, pc.Rank, where)
+	}
+	if pc.HasGK && (!(pc.GK >= 0) || !finite(pc.GK)) {
+		is.add(lines["g_k"], "problem.g_k", "want a finite g_k ≥ 0, got %v%s", pc.GK, where)
+	}
+	if !(pc.Radius > 0) || !finite(pc.Radius) {
+		is.add(lines["radius"], "problem.radius", "want a finite radius > 0, got %v%s", pc.Radius, where)
+	}
+	if !slices.Contains(domains, pc.Domain) {
+		is.add(lines["domain"], "problem.domain", "want one of %v, got %q%s", domains, pc.Domain, where)
+	}
+	if !slices.Contains(losses, pc.Loss) {
+		is.add(lines["loss"], "problem.loss", "want one of logistic, hinge, absolute, got %q%s", pc.Loss, where)
+	}
+
+	// Component parameters, decoded strictly over fresh defaults, then validated.
+	if s.schema.ProblemParams != nil {
+		params, _ := s.schema.ProblemParams(pc.Kind)
+		pc.Params = decodeComponent(is, "problem", s.problemLine, params, s.paramPairs, paramOver, where, fmt.Sprintf("problem %q", pc.Kind))
+	}
+	cell.Problem = pc
+	cell.Configs = make([]any, len(s.Algorithms))
+	for i, a := range s.Algorithms {
+		if s.schema.AlgorithmParams == nil {
+			continue
+		}
+		cfg, _ := s.schema.AlgorithmParams(a.Name)
+		cell.Configs[i] = decodeComponent(is, "algorithms["+itoa(i)+"]", a.Line, cfg, a.pairs, algOver[i], where, fmt.Sprintf("algorithm %q", a.Name))
+	}
+	return cell, len(is.list) == before
+}
+
+// decodeComponent decodes the key/value pairs (with the cell's swept overrides) into the
+// fresh default value dst and calls its Validate.
+func decodeComponent(is *issues, path string, line int, dst any, pairs []*yaml.Node, over map[string]*yaml.Node, where, what string) any {
+	if dst == nil {
+		if len(pairs) > 0 || len(over) > 0 {
+			is.add(line, path, "%s takes no parameters", what)
+		}
+		return nil
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: line}
+	done := map[string]bool{}
+	for j := 0; j+1 < len(pairs); j += 2 {
+		k, v := pairs[j], pairs[j+1]
+		if o, ok := over[k.Value]; ok {
+			v = o
+			done[k.Value] = true
+		}
+		m.Content = append(m.Content, k, v)
+	}
+	for _, k := range sortedKeys(over) {
+		if !done[k] {
+			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Line: over[k].Line}, over[k])
+		}
+	}
+	before := len(is.list)
+	if !decodeStrict(is, path, m, dst) {
+		return nil
+	}
+	validateValue(is, line, path, dst)
+	if len(is.list) > before && where != "" {
+		// name the cell on parameter errors that depend on swept values
+		last := &is.list[len(is.list)-1]
+		if len(over) > 0 && !strings.HasSuffix(last.Msg, where) {
+			last.Msg += where
+		}
+	}
+	return dst
+}
+
+// Identity is a hash-like string of everything that determines the rows of a run: the
+// spec bytes' hash, the effective seed and trials, and whether -quick shrank it. Journal,
+// shard and merge files carry it so that files from different runs never mix.
+func (s *Spec) Identity() string {
+	return fmt.Sprintf("%s/seed=%d/trials=%d/quick=%t", s.Hash, s.Seed, s.Trials, s.Shrunk)
+}

@@ -1,0 +1,142 @@
+package experiments
+
+import (
+	"reflect"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Schema is what the decoder needs to know about the registry (built in run.go from the
+// registered generators and mechanisms), so that this package imports nothing else from
+// the module.
+type Schema struct {
+	// ProblemParams returns a fresh pointer to the named generator's default parameter
+	// struct; (nil, true) when it takes no parameters; ok = false for an unknown kind.
+	ProblemParams func(kind string) (params any, ok bool)
+	// AlgorithmParams is the same for mechanisms (the Factory's NewConfig).
+	AlgorithmParams func(name string) (config any, ok bool)
+	// Samplers lists the registered sampler names; a `sampler:` key of an algorithm entry
+	// must name one of them (unchecked when empty).
+	Samplers []string
+	// ProblemNames and AlgorithmNames list the registered names, for error messages.
+	ProblemNames, AlgorithmNames []string
+}
+
+// Spec is a decoded, validated experiment spec (DESIGN.md "Spec schema").
+type Spec struct {
+	Name        string
+	Description string
+	Seed        uint64 // master seed; defaults to 0
+	Trials      int    // trials per cell × algorithm; defaults to 1
+	Task        string // erm (default) | sco
+	Problem     ProblemBlock
+	Epsilon     float64 // privacy.epsilon (may be swept instead)
+	Delta       float64 // privacy.delta (may be swept instead)
+	Sweep       []Axis  // in file order
+	Algorithms  []Algorithm
+	SaveOutputs bool
+	Checks      []Check
+	Figures     []Figure
+	Quick       QuickBlock
+
+	Path  string // the spec file as given
+	Dir   string // folder against which problem.data is resolved
+	Bytes []byte // the file's bytes (manifest.json)
+	Hash  string // SHA-256 of Bytes, hex
+
+	schema Schema
+	// Shrunk records that Shrink() was applied (it is part of Identity).
+	Shrunk bool
+	// problem-block parameter pairs other than the named fields, and privacy presence.
+	paramPairs       []*yaml.Node
+	problemLine      int
+	hasEps, hasDelta bool
+	hasN, hasD       bool
+	hasRank, hasGK   bool
+	lines            map[string]int // line of each named problem/privacy value
+}
+
+// ProblemBlock is the problem: block. Kind, Loss, Domain, Radius and Data are the named
+// fields of DESIGN.md; N, D, Rank and GK may also be given here as single values (or
+// swept); every other key is the generator's own parameter.
+type ProblemBlock struct {
+	Kind   string
+	Loss   string
+	Domain string  // ball (default) | box | unconstrained
+	Radius float64 // defaults to 1
+	Data   string  // as written in the spec; Cell.Problem.Data is the resolved path
+	N, D   int
+	Rank   int
+	GK     float64
+}
+
+// An Axis is one sweep key and its values, as written.
+type Axis struct {
+	Key    string
+	Values []Value
+	Line   int
+}
+
+// A Value is one swept scalar: its literal text (the canonical form in cell keys).
+type Value struct {
+	Text string
+	Line int
+	node *yaml.Node
+}
+
+// Algorithm is one entry of algorithms:.
+type Algorithm struct {
+	Name  string // registry name
+	Label string // the algorithm column; defaults to Name; unique per spec
+	Line  int
+	pairs []*yaml.Node // config key/value pairs
+}
+
+// Check is one claim the experiment tests (decoded here, evaluated by analysis).
+type Check struct {
+	Metric    string            `yaml:"metric"`
+	Algorithm string            `yaml:"algorithm"`
+	Vs        string            `yaml:"vs"`
+	Slope     float64           `yaml:"slope"`
+	Tolerance float64           `yaml:"tolerance"`
+	Where     map[string]string `yaml:"where"`
+}
+
+// Figure is one figure to draw (analysis draws it).
+type Figure struct {
+	Name   string            `yaml:"name"` // file stem; defaults to "<y>_vs_<x>"
+	X      string            `yaml:"x"`
+	Y      string            `yaml:"y"`
+	Series string            `yaml:"series"` // defaults to "algorithm"
+	LogX   bool              `yaml:"logx"`
+	LogY   bool              `yaml:"logy"`
+	Theory bool              `yaml:"theory"`
+	Where  map[string]string `yaml:"where"`
+	Title  string            `yaml:"title"`
+}
+
+// QuickBlock is the optional quick: block used by Shrink() (-quick).
+type QuickBlock struct {
+	Trials int    // 0 = the default of 2
+	Sweep  []Axis // replacement lists, by key
+}
+
+// Labels returns the algorithm labels in spec order.
+func (s *Spec) Labels() []string {
+	out := make([]string, len(s.Algorithms))
+	for i, a := range s.Algorithms {
+		out[i] = a.Label
+	}
+	return out
+}
+
+// named problem fields that may be swept, with the Go type their values decode to.
+var problemScalars = map[string]reflect.Type{
+	"n": reflect.TypeFor[int](), "d": reflect.TypeFor[int](), "rank": reflect.TypeFor[int](),
+	"g_k": reflect.TypeFor[float64](), "radius": reflect.TypeFor[float64](),
+	"loss": reflect.TypeFor[string](), "domain": reflect.TypeFor[string](),
+}
+
+var privacyScalars = map[string]reflect.Type{
+	"epsilon": reflect.TypeFor[float64](), "delta": reflect.TypeFor[float64](),
+}

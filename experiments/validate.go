@@ -1,0 +1,242 @@
+package experiments
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Limits that keep a spec from asking for more than one machine can allocate; a larger
+// request is a spec error, not an out-of-memory crash.
+const (
+	MaxTrials   = 1_000_000
+	MaxCells    = 10_000
+	MaxN        = 10_000_000
+	MaxD        = 1_000_000
+	MaxElements = 1 << 27 // n·d float64s = 1 GiB of data per instance
+)
+
+var (
+	nameRE  = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+	labelRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+)
+
+var (
+	domains = []string{"ball", "box", "unconstrained"}
+	losses  = []string{"", "logistic", "hinge", "absolute"}
+	tasks   = []string{"erm", "sco"}
+)
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// validate checks what does not depend on a cell: names, references between blocks,
+// sweep keys. Cell values are checked by cells().
+func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
+	if !nameRE.MatchString(s.Name) {
+		is.add(0, "name", "%q must match [a-z0-9_-]{1,64} (it names the output folder)", s.Name)
+	}
+	if s.Trials < 1 || s.Trials > MaxTrials {
+		is.add(0, "trials", "want 1 … %d, got %d", MaxTrials, s.Trials)
+	}
+	if !slices.Contains(tasks, s.Task) {
+		is.add(0, "task", "want one of %v, got %q", tasks, s.Task)
+	}
+	s.validateProblem(is)
+	labels := s.validateAlgorithms(is)
+	s.validateSweep(is, labels)
+	if !s.hasEps && !s.swept("epsilon") {
+		is.add(0, "privacy.epsilon", "required (or swept)")
+	}
+	if !s.hasDelta && !s.swept("delta") {
+		is.add(0, "privacy.delta", "required (or swept); 0 means pure DP")
+	}
+	for _, ax := range s.Quick.Sweep {
+		if !s.swept(ax.Key) {
+			is.add(ax.Line, "quick.sweep."+ax.Key, "not a key of sweep")
+		}
+	}
+	for i, c := range s.Checks {
+		key := "checks[" + itoa(i) + "]"
+		if c.Metric == "" {
+			is.add(0, key+".metric", "required")
+		}
+		if c.Vs == "" {
+			is.add(0, key+".vs", "required")
+		}
+		if c.Algorithm != "" && !labels[c.Algorithm] {
+			is.add(0, key+".algorithm", "%q is not an algorithm label of this spec", c.Algorithm)
+		}
+		if !finite(c.Slope) {
+			is.add(0, key+".slope", "want a finite number")
+		}
+		if !(c.Tolerance > 0) || !finite(c.Tolerance) {
+			is.add(0, key+".tolerance", "want a finite number > 0, got %v", c.Tolerance)
+		}
+	}
+	names := map[string]bool{}
+	for i := range s.Figures {
+		f := &s.Figures[i]
+		key := "figures[" + itoa(i) + "]"
+		if f.X == "" {
+			is.add(0, key+".x", "required")
+		}
+		if f.Y == "" {
+			is.add(0, key+".y", "required")
+		}
+		if f.Series == "" {
+			f.Series = "algorithm"
+		}
+		if f.Name == "" {
+			f.Name = strings.ToLower(f.Y + "_vs_" + f.X)
+		}
+		if !nameRE.MatchString(f.Name) {
+			is.add(0, key+".name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", f.Name)
+		}
+		if names[f.Name] {
+			is.add(0, key+".name", "duplicate figure name %q", f.Name)
+		}
+		names[f.Name] = true
+	}
+}
+
+func (s *Spec) validateProblem(is *issues) {
+	p := &s.Problem
+	if p.Kind != "" && s.schema.ProblemParams != nil {
+		if _, ok := s.schema.ProblemParams(p.Kind); !ok {
+			is.add(s.lines["kind"], "problem.kind", "unknown problem %q (registered: %s)", p.Kind, strings.Join(s.schema.ProblemNames, ", "))
+		}
+	}
+	if p.Data != "" {
+		if s.hasD || s.swept("d") {
+			is.add(s.lines["data"], "problem.d", "d is set by the data file's columns; do not give it")
+		}
+		path := s.DataPath()
+		st, err := os.Stat(path)
+		switch {
+		case err != nil:
+			is.add(s.lines["data"], "problem.data", "data file %q not found", path)
+		case !st.Mode().IsRegular():
+			is.add(s.lines["data"], "problem.data", "data file %q is not a regular file", path)
+		}
+	} else {
+		if !s.hasN && !s.swept("n") {
+			is.add(s.problemLine, "problem.n", "required (or swept) unless problem.data is given")
+		}
+		if !s.hasD && !s.swept("d") {
+			is.add(s.problemLine, "problem.d", "required (or swept) unless problem.data is given")
+		}
+	}
+}
+
+// DataPath is problem.data resolved against the spec's folder ("" when none).
+func (s *Spec) DataPath() string {
+	if s.Problem.Data == "" || filepath.IsAbs(s.Problem.Data) {
+		return s.Problem.Data
+	}
+	return filepath.Join(s.Dir, s.Problem.Data)
+}
+
+func (s *Spec) validateAlgorithms(is *issues) map[string]bool {
+	labels := map[string]bool{}
+	for i, a := range s.Algorithms {
+		key := "algorithms[" + itoa(i) + "]"
+		if a.Name == "" {
+			continue
+		}
+		if !labelRE.MatchString(a.Label) {
+			is.add(a.Line, key+".label", "%q must match [A-Za-z0-9_-]{1,64}", a.Label)
+		}
+		if labels[a.Label] {
+			is.add(a.Line, key+".label", "duplicate label %q (give each entry its own label:)", a.Label)
+		}
+		labels[a.Label] = true
+		if s.schema.AlgorithmParams == nil {
+			continue
+		}
+		cfg, ok := s.schema.AlgorithmParams(a.Name)
+		if !ok {
+			is.add(a.Line, key+".name", "unknown algorithm %q (registered: %s)", a.Name, strings.Join(s.schema.AlgorithmNames, ", "))
+			continue
+		}
+		keys, any := paramKeys(cfg)
+		for j := 0; j+1 < len(a.pairs); j += 2 {
+			k, v := a.pairs[j], a.pairs[j+1]
+			if _, known := keys[k.Value]; !known && !any {
+				if cfg == nil {
+					is.add(k.Line, key+"."+k.Value, "algorithm %q takes no parameters", a.Name)
+				} else {
+					is.add(k.Line, key+"."+k.Value, "unknown key for %q (known: name, label, %s)", a.Name, strings.Join(sortedKeys(keys), ", "))
+				}
+			}
+			if k.Value == "sampler" && len(s.schema.Samplers) > 0 && v.Kind == yaml.ScalarNode &&
+				!slices.Contains(s.schema.Samplers, v.Value) {
+				is.add(v.Line, key+".sampler", "unknown sampler %q (registered: %s)", v.Value, strings.Join(s.schema.Samplers, ", "))
+			}
+		}
+	}
+	return labels
+}
+
+func (s *Spec) validateSweep(is *issues, labels map[string]bool) {
+	var pkeys map[string]reflect.Type
+	panyKey := false
+	if s.schema.ProblemParams != nil {
+		if params, ok := s.schema.ProblemParams(s.Problem.Kind); ok {
+			pkeys, panyKey = paramKeys(params)
+		}
+	}
+	for _, ax := range s.Sweep {
+		key := "sweep." + ax.Key
+		if _, ok := problemScalars[ax.Key]; ok {
+			continue
+		}
+		if _, ok := privacyScalars[ax.Key]; ok {
+			continue
+		}
+		if label, param, ok := strings.Cut(ax.Key, "."); ok {
+			i := slices.IndexFunc(s.Algorithms, func(a Algorithm) bool { return a.Label == label })
+			if i < 0 {
+				is.add(ax.Line, key, "no algorithm labelled %q", label)
+				continue
+			}
+			if s.schema.AlgorithmParams == nil {
+				continue
+			}
+			if param == "name" || param == "label" {
+				is.add(ax.Line, key, "the algorithm's %s cannot be swept", param)
+				continue
+			}
+			if cfg, ok := s.schema.AlgorithmParams(s.Algorithms[i].Name); ok {
+				keys, any := paramKeys(cfg)
+				if _, known := keys[param]; !known && !any {
+					is.add(ax.Line, key, "%q is not a parameter of %q", param, s.Algorithms[i].Name)
+				}
+			}
+			continue
+		}
+		switch ax.Key {
+		case "kind", "data", "task", "name", "seed", "trials":
+			is.add(ax.Line, key, "%q cannot be swept", ax.Key)
+			continue
+		}
+		if s.schema.ProblemParams == nil {
+			continue
+		}
+		if _, known := pkeys[ax.Key]; !known && !panyKey {
+			is.add(ax.Line, key, "unknown sweep key: not n, d, rank, g_k, epsilon, delta, radius, loss, domain, a parameter of problem %q, or <label>.<parameter>", s.Problem.Kind)
+		}
+	}
+}
+
+func (s *Spec) swept(key string) bool {
+	return slices.ContainsFunc(s.Sweep, func(a Axis) bool { return a.Key == key })
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
