@@ -27,14 +27,14 @@ type BoundedLP struct {
 	lo, hi []float64
 	b      []float64
 
-	u      []float64 // current value of every variable (structural then artificial)
-	basis  []int     // basic variable per row
-	inB    []int     // row of a basic variable, −1 otherwise
-	binv   *mat.Dense
+	u        []float64 // current value of every variable (structural then artificial)
+	basis    []int     // basic variable per row
+	inB      []int     // row of a basic variable, −1 otherwise
+	binv     *mat.Dense
 	art      []bool // artificial (phase-1) variable
 	artStart []int
 	phase1   bool
-	Iters  int
+	Iters    int
 }
 
 // NewBoundedLP returns an empty LP with m equality rows and right-hand side b.
