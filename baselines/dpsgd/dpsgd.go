@@ -1,0 +1,276 @@
+package dpsgd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/baselines/calib"
+	"expmech/baselines/optim"
+	"expmech/baselines/tuning"
+	"expmech/problems"
+)
+
+// Name is the registry name.
+const Name = "dp-sgd"
+
+// Config is the dp-sgd configuration.
+type Config struct {
+	// Batch is the expected lot size L = qn (default 256, capped at n). Exclusive with
+	// SamplingRate.
+	Batch int `yaml:"batch"`
+	// SamplingRate is q ∈ (0, 1]; 0 = Batch/n.
+	SamplingRate float64 `yaml:"sampling_rate"`
+	// Steps is T; 0 (default) = the noisy-gd theory T = ⌈s*² n²/d⌉ capped at MaxSteps
+	// (in the large-noise regime the subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD then
+	// has the same bound as full-batch noisy GD at T·q·n gradients instead of T·n).
+	Steps int `yaml:"steps"`
+	// MaxSteps caps the theory T. Default 10000.
+	MaxSteps int `yaml:"max_steps"`
+	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + d z²C²/L² ≥ E‖g̃‖².
+	StepSize float64 `yaml:"step_size"`
+	// Clip is the per-example clipping norm C; 0 = G_f.
+	Clip float64 `yaml:"clip"`
+	// Tuning grid (steps, step_scale). DP-SGD is not GDP, so only tuning_mode nonprivate
+	// is accepted (labelled in the results).
+	Tuning     *tuning.Grid `yaml:"tuning"`
+	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+}
+
+// DefaultConfig returns the defaults.
+func DefaultConfig() *Config { return &Config{Batch: 256, MaxSteps: 10000} }
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Batch < 0 {
+		errs = append(errs, fmt.Errorf("dp-sgd: batch = %d, want ≥ 0", c.Batch))
+	}
+	if !(c.SamplingRate >= 0 && c.SamplingRate <= 1) {
+		errs = append(errs, fmt.Errorf("dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate))
+	}
+	if (c.Batch > 0) == (c.SamplingRate > 0) {
+		errs = append(errs, fmt.Errorf("dp-sgd: give exactly one of batch (%d) and sampling_rate (%v)", c.Batch, c.SamplingRate))
+	}
+	if c.Steps < 0 {
+		errs = append(errs, fmt.Errorf("dp-sgd: steps = %d, want ≥ 0", c.Steps))
+	}
+	if c.MaxSteps < 1 {
+		errs = append(errs, fmt.Errorf("dp-sgd: max_steps = %d, want ≥ 1", c.MaxSteps))
+	}
+	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
+		errs = append(errs, fmt.Errorf("dp-sgd: step_size = %v, want finite ≥ 0", c.StepSize))
+	}
+	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
+		errs = append(errs, fmt.Errorf("dp-sgd: clip = %v, want finite ≥ 0", c.Clip))
+	}
+	if err := tuning.Validate(c.Tuning, c.TuningMode, false); err != nil {
+		errs = append(errs, fmt.Errorf("dp-sgd: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// Factory is the registry line of dp-sgd.
+func Factory() algorithms.Factory {
+	return algorithms.Factory{
+		Name:      Name,
+		Doc:       "Poisson-subsampled clipped DP-SGD, PLD accountant with RDP cross-check (Abadi et al. 2016; SPEC §6.3)",
+		NewConfig: func() algorithms.Config { return DefaultConfig() },
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*Config)
+			if !ok || c == nil {
+				return nil, fmt.Errorf("dp-sgd: config %T, want *dpsgd.Config", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			return &Mechanism{cfg: *c}, nil
+		},
+	}
+}
+
+// Mechanism is a configured dp-sgd.
+type Mechanism struct{ cfg Config }
+
+var _ algorithms.Mechanism = (*Mechanism)(nil)
+
+func (m *Mechanism) Name() string { return Name }
+
+type params struct {
+	T                   int
+	q, L                float64
+	z, clip, eta        float64
+	epsHi, epsLo, epsRD float64
+	R                   float64
+}
+
+// account returns the PLD bracket and the RDP ε of T steps at (q, z), failing if the PLD
+// upper end exceeds the RDP upper bound (PRIVACY.md §5: a PLD result above RDP is a bug).
+func account(q, z float64, T int, b algorithms.Budget) (lo, hi, rdp float64, err error) {
+	lo, hi, err = privacy.PLDBracket(q, z, T, b.Delta, b.Relation)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	rdp, err = privacy.EpsPoissonGaussianRDP(q, z, T, b.Delta, b.Relation)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if hi > rdp*(1+1e-9)+1e-9 {
+		return 0, 0, 0, fmt.Errorf("dp-sgd: PLD ε %v above the RDP upper bound %v: accountant inconsistency", hi, rdp)
+	}
+	return lo, hi, rdp, nil
+}
+
+func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tuning.Candidate) (params, error) {
+	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c)}
+	p.q = m.cfg.SamplingRate
+	if p.q == 0 {
+		p.q = math.Min(1, float64(m.cfg.Batch)/float64(c.N))
+	}
+	p.L = p.q * float64(c.N) // public normaliser: depends on the public N only
+	switch {
+	case cand.Steps > 0:
+		p.T = cand.Steps
+	case m.cfg.Steps > 0:
+		p.T = m.cfg.Steps
+	case math.IsInf(b.Epsilon, 1):
+		p.T = m.cfg.MaxSteps
+	default:
+		s, err := calib.S(b)
+		if err != nil {
+			return p, err
+		}
+		t := math.Ceil(s * s * float64(c.N) * float64(c.N) / float64(c.D))
+		p.T = int(math.Max(1, math.Min(t, float64(m.cfg.MaxSteps))))
+	}
+	if math.IsInf(b.Epsilon, 1) {
+		p.epsHi, p.epsLo, p.epsRD = math.Inf(1), math.Inf(1), math.Inf(1)
+	} else {
+		// The smallest z whose PLD pessimistic ε at δ is ≤ ε (privacy.CalibratePoissonZ).
+		z, err := privacy.CalibratePoissonZ(p.q, p.T, b.Epsilon, b.Delta, b.Relation)
+		if err != nil {
+			return p, fmt.Errorf("dp-sgd: calibrate z(q=%v, T=%d): %w", p.q, p.T, err)
+		}
+		p.z = z
+		if p.epsLo, p.epsHi, p.epsRD, err = account(p.q, z, p.T, b); err != nil {
+			return p, fmt.Errorf("dp-sgd: account: %w", err)
+		}
+	}
+	p.eta = m.cfg.StepSize
+	if p.eta == 0 {
+		p.eta = p.R / (math.Sqrt(p.bound2(c.D)) * math.Sqrt(float64(p.T)))
+	}
+	p.eta *= cand.StepScale
+	return p, nil
+}
+
+// bound2 is B² = C²(1 + (1−q)/L) + d z²C²/L² ≥ E‖g̃‖²: E|lot|² = L(1−q) + L² with
+// per-example norm ≤ C, plus the noise (zC/L)² per coordinate.
+func (p params) bound2(d int) float64 {
+	return p.clip*p.clip*(1+(1-p.q)/p.L) + float64(d)*p.z*p.z*p.clip*p.clip/(p.L*p.L)
+}
+
+func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) algorithms.Record {
+	r := algorithms.Empty()
+	r.Sigma = p.z * p.clip / p.L // noise std per coordinate of the normalised gradient g̃
+	r.Steps, r.Batch = p.T, int(math.Round(p.L))
+	r.DeltaMech = b.Delta
+	r.EpsilonSpent = p.epsHi
+	r.Guarantee = calib.Guarantee(b)
+	if p.clip >= c.GF { // unbiased stochastic subgradients: R²/(2ηT) + ηB²/2
+		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*p.bound2(c.D)/2
+	}
+	r.PredictedGradientQueries = float64(p.T) * p.L
+	r.PredictedValueQueries = 0
+	r.Extra = map[string]float64{
+		"noise_multiplier": p.z, "sampling_rate": p.q, "step_size": p.eta, "clip": p.clip,
+		"epsilon_pld_lo": p.epsLo, "epsilon_rdp": p.epsRD,
+	}
+	return r
+}
+
+func (m *Mechanism) check(c problems.Constants, b algorithms.Budget) error {
+	return calib.Check(c, b)
+}
+
+// Plan is data-independent.
+func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	if err := m.check(c, b); err != nil {
+		return algorithms.Record{}, err
+	}
+	return tuning.Plan(c, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(cand tuning.Candidate, _ float64) (algorithms.Record, error) {
+		p, err := m.calibrate(c, b, cand)
+		if err != nil {
+			return algorithms.Record{}, err
+		}
+		return m.record(c, b, p), nil
+	})
+}
+
+// Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
+// clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
+func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	c := o.Constants()
+	if err := m.check(c, b); err != nil {
+		return algorithms.Output{}, err
+	}
+	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, _ float64, rng *rand.Rand) (algorithms.Output, error) {
+		p, err := m.calibrate(c, b, cand)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		rec := m.record(c, b, p)
+		x, st, err := descend(ctx, o, c, p, rng)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		if st.noiseDraws != p.T { // PRIVACY.md §1.6: accounted steps = noise draws performed
+			return algorithms.Output{}, fmt.Errorf("dp-sgd: %d noise draws, accounted %d", st.noiseDraws, p.T)
+		}
+		rec.Extra["empty_lots"] = float64(st.empty)
+		rec.Extra["clip_rate"] = float64(st.clipped) / math.Max(1, float64(st.grads))
+		return algorithms.Output{X: x, Record: rec}, nil
+	}, rng)
+}
+
+type stats struct{ noiseDraws, empty, clipped, grads int }
+
+func descend(ctx context.Context, o *problems.Counter, c problems.Constants, p params, rng *rand.Rand) ([]float64, stats, error) {
+	d := c.D
+	x := make([]float64, d)
+	avg := make([]float64, d)
+	g := make([]float64, d)
+	buf := make([]float64, d)
+	lot := make([]int, 0, int(p.L+6*math.Sqrt(p.L)+16))
+	noise := p.z * p.clip
+	var st stats
+	for t := range p.T {
+		if t&63 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, st, err
+			}
+		}
+		for j := range avg {
+			avg[j] += (x[j] - avg[j]) / float64(t+1)
+		}
+		lot = PoissonBatch(lot, c.N, p.q, rng)
+		if len(lot) == 0 {
+			st.empty++
+		}
+		clear(g)
+		st.clipped += optim.ClippedSum(g, buf, o, lot, x, p.clip)
+		st.grads += len(lot)
+		// Noise is added even to an empty lot (Opacus #161): the accountant counts it.
+		st.noiseDraws++
+		inv := 1 / p.L
+		for j := range x {
+			x[j] -= p.eta * (g[j] + noise*rng.NormFloat64()) * inv
+		}
+		optim.Project(x, c.Domain)
+	}
+	return avg, st, nil
+}
