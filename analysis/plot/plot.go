@@ -364,10 +364,11 @@ func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
 		}
 	}
 	if countLabels(ticks) < 2 {
-		// A narrow range between two labels: label the ends' neighbours too.
-		for i := range ticks {
-			if ticks[i].Label == "" && (i == 0 || i == len(ticks)-1) {
-				ticks[i].Label = tickLabel(ticks[i].Value)
+		// A narrow range with at most one "round" value: label its ends as well (2 digits).
+		for _, v := range []float64{lo, hi} {
+			r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 2, 64), 64)
+			if r >= lo && r <= hi {
+				ticks = append(ticks, gplot.Tick{Value: r, Label: tickLabel(r)})
 			}
 		}
 	}

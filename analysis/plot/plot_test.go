@@ -1,0 +1,93 @@
+package plot
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSaveWritesPNGAndSVG(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "sub", "fig")
+	f := Figure{Title: "risk vs n", XLabel: "n (examples)", YLabel: "excess empirical risk", LogX: true, LogY: true, Dodge: true,
+		XTicks: []float64{100, 1000},
+		Series: []Series{
+			{Label: "a", X: []float64{100, 1000}, Y: []float64{0.1, 0.01}, Lo: []float64{-1, 0.005}, Hi: []float64{0.2, 0.02}},
+			// NaN and a non-positive y are dropped on a log axis, not an error.
+			{Label: "b", X: []float64{100, 1000, 3000}, Y: []float64{0.2, math.NaN(), -1}},
+		},
+		Lines: []Line{{Label: "slope −1", X: []float64{100, 1000}, Y: []float64{0.1, 0.01}, Style: Dotted, Series: 0},
+			{Label: "bound", X: []float64{100, 1000}, Y: []float64{0.3, 0.03}, Style: Dashed, Series: -1}},
+	}
+	if err := Save(f, base); err != nil {
+		t.Fatal(err)
+	}
+	png, err := os.ReadFile(base + ".png")
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 5000 {
+		t.Errorf("png: got %d bytes (err %v), want a PNG image", len(png), err)
+	}
+	svg, err := os.ReadFile(base + ".svg")
+	if err != nil || !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("excess empirical risk")) {
+		t.Errorf("svg: got %d bytes (err %v), want an SVG with the axis label", len(svg), err)
+	}
+	// Deterministic output.
+	if err := Save(f, base); err != nil {
+		t.Fatal(err)
+	}
+	png2, _ := os.ReadFile(base + ".png")
+	if !bytes.Equal(png, png2) {
+		t.Errorf("png: got different bytes on a rerun, want identical")
+	}
+}
+
+func TestSaveNoData(t *testing.T) {
+	f := Figure{LogY: true, Series: []Series{{Label: "a", X: []float64{1, 2}, Y: []float64{0, -1}}}}
+	if err := Save(f, filepath.Join(t.TempDir(), "x")); !errors.Is(err, ErrNoData) {
+		t.Errorf("got %v, want ErrNoData", err)
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	tests := []struct {
+		lo, hi float64
+		want   []string // labelled ticks in order
+	}{
+		{1e-4, 1, []string{"1e-4", "0.001", "0.01", "0.1", "1"}},
+		{150, 4500, []string{"200", "500", "1000", "2000"}},
+		{22, 38, []string{"30"}}, // one label only: the ends' ticks get labels too
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, tk := range (logTicks{}).Ticks(tc.lo, tc.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if tc.lo == 22 {
+			if len(got) < 2 {
+				t.Errorf("[%g, %g]: got labels %v, want at least 2", tc.lo, tc.hi, got)
+			}
+			continue
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("[%g, %g]: got labels %v, want %v", tc.lo, tc.hi, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("[%g, %g]: got labels %v, want %v", tc.lo, tc.hi, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
+func TestTickLabel(t *testing.T) {
+	for v, want := range map[float64]string{1e-5: "1e-5", 2.5e-5: "2.5e-5", 0.01: "0.01", 250: "250", 1e5: "1e5", 3e6: "3e6"} {
+		if got := tickLabel(v); got != want {
+			t.Errorf("tickLabel(%g): got %q, want %q", v, got, want)
+		}
+	}
+}
