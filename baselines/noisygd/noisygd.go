@@ -217,9 +217,12 @@ func descend(ctx context.Context, o *problems.Counter, c problems.Constants, p p
 			avg[j] += (x[j] - avg[j]) / float64(t+1)
 		}
 		clipped += update(g, buf, o, x, p.clip)
-		for j := range x {
-			x[j] -= p.eta * (g[j] + p.sigma*rng.NormFloat64())
+		if p.sigma > 0 {
+			for j := range g {
+				g[j] += p.sigma * rng.NormFloat64()
+			}
 		}
+		optim.AddScaled(x, -p.eta, g)
 		optim.Project(x, c.Domain)
 	}
 	return avg, clipped, nil

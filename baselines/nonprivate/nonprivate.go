@@ -1,0 +1,96 @@
+package nonprivate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/baselines/calib"
+	"expmech/baselines/noisygd"
+	"expmech/problems"
+)
+
+// Name is the registry name.
+const Name = "nonprivate"
+
+// Config is the nonprivate configuration.
+type Config struct {
+	// Steps is T (default 2000, ≥ 1): the excess risk is ≤ R·C/√T.
+	Steps int `yaml:"steps"`
+	// StepSize η; 0 (default) = R/(C√T).
+	StepSize float64 `yaml:"step_size"`
+}
+
+// DefaultConfig returns the defaults.
+func DefaultConfig() *Config { return &Config{Steps: 2000} }
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Steps < 1 {
+		errs = append(errs, fmt.Errorf("nonprivate: steps = %d, want ≥ 1", c.Steps))
+	}
+	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
+		errs = append(errs, fmt.Errorf("nonprivate: step_size = %v, want finite ≥ 0", c.StepSize))
+	}
+	return errors.Join(errs...)
+}
+
+// Factory is the registry line of nonprivate.
+func Factory() algorithms.Factory {
+	return algorithms.Factory{
+		Name:      Name,
+		Doc:       "non-private reference (ε = ∞): projected full-batch subgradient descent with averaging",
+		NewConfig: func() algorithms.Config { return DefaultConfig() },
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*Config)
+			if !ok || c == nil {
+				return nil, fmt.Errorf("nonprivate: config %T, want *nonprivate.Config", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			inner, err := noisygd.Factory().New(&noisygd.Config{Steps: c.Steps, MaxSteps: c.Steps, StepSize: c.StepSize})
+			if err != nil {
+				return nil, err
+			}
+			return &Mechanism{inner: inner}, nil
+		},
+	}
+}
+
+// Mechanism is a configured nonprivate reference.
+type Mechanism struct{ inner algorithms.Mechanism }
+
+var _ algorithms.Mechanism = (*Mechanism)(nil)
+
+func (m *Mechanism) Name() string { return Name }
+
+// infinite is the budget the inner noisy-gd runs at: ε = ∞ gives σ = 0 (δ is unused).
+var infinite = algorithms.Budget{Epsilon: math.Inf(1), Delta: 0.5, Relation: privacy.ReplaceOne}
+
+func fix(r algorithms.Record) algorithms.Record {
+	r.DeltaMech, r.GDPS, r.EpsilonSpent = math.NaN(), math.NaN(), math.Inf(1)
+	r.Guarantee = algorithms.None
+	return r
+}
+
+// Plan ignores the budget (the reference is not private) but validates the constants.
+func (m *Mechanism) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+	if err := calib.CheckConstants(c); err != nil {
+		return algorithms.Record{}, err
+	}
+	r, err := m.inner.Plan(c, infinite)
+	return fix(r), err
+}
+
+// Run is deterministic: it draws nothing from rng.
+func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	out, err := m.inner.Run(ctx, o, infinite, rng)
+	out.Record = fix(out.Record)
+	return out, err
+}

@@ -1,0 +1,43 @@
+package nonprivate
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"expmech/algorithms"
+	"expmech/baselines/conformance"
+	"expmech/problems"
+)
+
+func TestConformance(t *testing.T) {
+	conformance.Test(t, Factory(), conformance.Options{
+		Config:           func() algorithms.Config { return &Config{Steps: 50} },
+		Deterministic:    true,
+		AcceptsAnyBudget: true,
+	})
+}
+
+// TestConvergence: excess risk on the linear family (closed-form optimum) is within the
+// deterministic bound R·C/√T and the record says guarantee none, ε = ∞.
+func TestConvergence(t *testing.T) {
+	p := conformance.NewLinear(100, 6, 1, 1, rand.New(rand.NewPCG(2, 3)))
+	for _, T := range []int{100, 2000} {
+		m, err := Factory().New(&Config{Steps: T})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := m.Run(context.Background(), problems.NewCounter(p), algorithms.Budget{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := p.Risk(out.X) - p.Opt()
+		if bound := 1 / math.Sqrt(float64(T)); ex < -1e-12 || ex > bound {
+			t.Errorf("T=%d: excess %v, want in [0, %v]", T, ex, bound)
+		}
+		if r := out.Record; r.Guarantee != algorithms.None || !math.IsInf(r.EpsilonSpent, 1) || r.Sigma != 0 {
+			t.Errorf("record guarantee=%q ε=%v σ=%v, want none, +Inf, 0", r.Guarantee, r.EpsilonSpent, r.Sigma)
+		}
+	}
+}
