@@ -1,0 +1,314 @@
+package privacy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// FracSum selects how the fractional-order RDP series of the Poisson-subsampled Gaussian
+// is summed (PRIVACY.md §1.4, "Signed vs abs-term summation").
+type FracSum int
+
+const (
+	// FracAbsTerms adds |term| for every term: a conservative over-estimate of A_α
+	// (dp_accounting since commit 0b109e9, 2024-04). Default; reproduces R4.
+	FracAbsTerms FracSum = iota
+	// FracSigned adds each term with the sign of C(α, i) (Opacus, old TF-Privacy):
+	// the exact series value. Reproduces R1 and the old TF R4 vector.
+	FracSigned
+)
+
+func (f FracSum) String() string {
+	if f == FracSigned {
+		return "signed"
+	}
+	return "abs-terms"
+}
+
+// maxFracTerms caps the fractional series; an order that has not converged by then is
+// excluded (+Inf), as dp_accounting commit 6f7deb3 does.
+const maxFracTerms = 1000
+
+// OpacusOrders returns Opacus's DEFAULT_ALPHAS: 1 + x/10 for x = 1..99, then 12..63
+// (opacus/accountants/rdp.py). A fresh slice each call.
+func OpacusOrders() []float64 {
+	o := make([]float64, 0, 99+52)
+	for x := 1; x <= 99; x++ {
+		o = append(o, 1+float64(x)/10)
+	}
+	for a := 12; a < 64; a++ {
+		o = append(o, float64(a))
+	}
+	return o
+}
+
+// DPAccountingOrders returns dp_accounting's DEFAULT_RDP_ORDERS: 1 + x/10 for x = 1..99,
+// 11..63, and 128, 256, 512, 1024 (rdp_privacy_accountant.py). A fresh slice each call.
+// This is the grid EpsPoissonGaussianRDP uses.
+func DPAccountingOrders() []float64 {
+	o := make([]float64, 0, 99+53+4)
+	for x := 1; x <= 99; x++ {
+		o = append(o, 1+float64(x)/10)
+	}
+	for a := 11; a < 64; a++ {
+		o = append(o, float64(a))
+	}
+	return append(o, 128, 256, 512, 1024)
+}
+
+// TFOrders returns TF-Privacy compute_dp_sgd_privacy's orders: 1.25, 1.5, 1.75, 2, 2.25,
+// 2.5, 3, 3.5, 4, 4.5, 5..63, 128, 256, 512 (compute_dp_sgd_privacy_lib.py). Fresh slice.
+func TFOrders() []float64 {
+	o := []float64{1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 3.5, 4, 4.5}
+	for a := 5; a < 64; a++ {
+		o = append(o, float64(a))
+	}
+	return append(o, 128, 256, 512)
+}
+
+// logAdd is log(e^a + e^b) without overflow.
+func logAdd(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// signedLog is a real number x stored as sign·e^{lg} (sign 0 means x = 0).
+type signedLog struct {
+	sign int
+	lg   float64
+}
+
+// add returns x + sgn·e^{l}.
+func (x signedLog) add(sgn int, l float64) signedLog {
+	if sgn == 0 || math.IsInf(l, -1) {
+		return x
+	}
+	if x.sign == 0 {
+		return signedLog{sgn, l}
+	}
+	if x.sign == sgn {
+		return signedLog{sgn, logAdd(x.lg, l)}
+	}
+	// Opposite signs: |x| − e^l.
+	hi, lo, s := x.lg, l, x.sign
+	if l > x.lg {
+		hi, lo, s = l, x.lg, sgn
+	}
+	if hi == lo {
+		return signedLog{}
+	}
+	return signedLog{s, hi + math.Log(-math.Expm1(lo-hi))}
+}
+
+// logAbsBinom is log|C(n, k)| for real n ≥ 0 and integer-valued k ≥ 0, via lgamma.
+func logAbsBinom(n, k float64) float64 {
+	a, _ := math.Lgamma(n + 1)
+	b, _ := math.Lgamma(k + 1)
+	c, _ := math.Lgamma(n - k + 1)
+	return a - b - c
+}
+
+// logAInt is log A_α for integer α (MTZ19 §3.3; dp_accounting _compute_log_a_int):
+// logsumexp_i [log C(α,i) + i log q + (α−i) log1p(−q) + (i²−i)/(2z²)].
+func logAInt(q, z float64, alpha int) float64 {
+	la, lq, l1q := math.Inf(-1), math.Log(q), math.Log1p(-q)
+	fa := float64(alpha)
+	for i := 0; i <= alpha; i++ {
+		fi := float64(i)
+		la = logAdd(la, logAbsBinom(fa, fi)+fi*lq+(fa-fi)*l1q+(fi*fi-fi)/(2*z*z))
+	}
+	return la
+}
+
+// logAFrac is log A_α for fractional α (MTZ19 §3.3; dp_accounting _compute_log_a_frac),
+// with the 2024-09 stopping rule of dp_accounting commit 6f7deb3: stop only when both term
+// sequences are decreasing and max(s0, s1) < log(total) − 30; +Inf after maxFracTerms
+// terms. The old rule "max(s0, s1) < −30" can stop after the first term and give a
+// negative RDP (R12).
+func logAFrac(q, z, alpha float64, sum FracSum) float64 {
+	z0 := z*z*math.Log(1/q-1) + 0.5
+	lq, l1q := math.Log(q), math.Log1p(-q)
+	lhalf := math.Log(0.5)
+	var a0, a1 signedLog
+	last0, last1 := math.Inf(1), math.Inf(1) // "decreasing" compares with the previous term
+	ceilA := math.Ceil(alpha)
+	for i := 0; i < maxFracTerms; i++ {
+		fi := float64(i)
+		j := alpha - fi
+		lc := logAbsBinom(alpha, fi)
+		// sign(C(α, i)) = (−1)^{#k<i with k>α} = (−1)^{max(0, i − ⌈α⌉)}; the abs-terms
+		// variant ignores it.
+		sgn := 1
+		if n := i - int(ceilA); sum == FracSigned && n > 0 && n%2 == 1 {
+			sgn = -1
+		}
+		s0 := lc + fi*lq + j*l1q + (fi*fi-fi)/(2*z*z) + lhalf + logErfc((fi-z0)/(math.Sqrt2*z))
+		s1 := lc + j*lq + fi*l1q + (j*j-j)/(2*z*z) + lhalf + logErfc((z0-j)/(math.Sqrt2*z))
+		a0 = a0.add(sgn, s0)
+		a1 = a1.add(sgn, s1)
+		tot := logAdd(absLog(a0), absLog(a1))
+		if s0 < last0 && s1 < last1 && math.Max(s0, s1) < tot-30 {
+			total := a0.add(a1.sign, a1.lg)
+			if total.sign <= 0 {
+				return math.Inf(1) // a non-positive A_α is round-off garbage: exclude the order
+			}
+			return total.lg
+		}
+		last0, last1 = s0, s1
+	}
+	return math.Inf(1)
+}
+
+func absLog(x signedLog) float64 {
+	if x.sign == 0 {
+		return math.Inf(-1)
+	}
+	return x.lg
+}
+
+// RDPPoissonGaussian is the per-step Rényi DP of order α of the Poisson(q)-subsampled
+// Gaussian mechanism with noise multiplier z = σ/Δ (MTZ19 §3.3; PRIVACY.md §1.4):
+// RDP(α) = log A_α/(α − 1), A_α = E_{x∼N(0,z²)}[((1−q) + q·e^{(2x−1)/(2z²)})^α].
+// Relation: ADD/REMOVE with sensitivity Δ (MTZ19 Thm 5 shows the remove direction
+// dominates, so the value covers both directions). Special cases as dp_accounting:
+// q = 0 → 0; z = 0 or α = +Inf → +Inf; q = 1 → α/(2z²) (the plain Gaussian; valid for any
+// α > 0). Integer α uses the finite binomial sum; fractional α the series selected by sum.
+// The result is never negative: an order whose series does not converge, or whose
+// computed A_α < 1 (round-off; A_α ≥ 1 exactly), is returned as +Inf, i.e. excluded.
+// Panics on q ∉ [0, 1], z < 0, or α ≤ 1 with q < 1 (programmer errors).
+func RDPPoissonGaussian(q, z, alpha float64, sum FracSum) float64 {
+	if !(q >= 0 && q <= 1) || !(z >= 0) || math.IsNaN(alpha) {
+		panic(fmt.Sprintf("privacy: RDPPoissonGaussian(q=%v, z=%v, alpha=%v): bad argument", q, z, alpha))
+	}
+	switch {
+	case q == 0:
+		return 0
+	case z == 0 || math.IsInf(alpha, 1):
+		return math.Inf(1)
+	case q == 1:
+		return alpha / (2 * z * z)
+	case alpha <= 1:
+		panic(fmt.Sprintf("privacy: RDPPoissonGaussian alpha = %v, want > 1 for q < 1", alpha))
+	}
+	var la float64
+	if alpha == math.Trunc(alpha) && alpha < 1<<30 {
+		la = logAInt(q, z, int(alpha))
+	} else {
+		la = logAFrac(q, z, alpha, sum)
+	}
+	r := la / (alpha - 1)
+	if !(r >= 0) { // NaN or negative
+		return math.Inf(1)
+	}
+	return r
+}
+
+// RDPPoissonGaussianOrders writes T·RDPPoissonGaussian(q, z, orders[i], sum) into dst
+// (destination-first; len(dst) must equal len(orders)) and returns dst.
+func RDPPoissonGaussianOrders(dst []float64, q, z float64, T int, orders []float64, sum FracSum) []float64 {
+	if len(dst) != len(orders) {
+		panic("privacy: RDPPoissonGaussianOrders: len(dst) != len(orders)")
+	}
+	for i, a := range orders {
+		dst[i] = float64(T) * RDPPoissonGaussian(q, z, a, sum)
+	}
+	return dst
+}
+
+// errRDPInput reports mismatched or invalid RDP vectors.
+var errRDPInput = errors.New("privacy: invalid RDP curve")
+
+func checkRDP(orders, rdp []float64) error {
+	if len(orders) != len(rdp) || len(orders) == 0 {
+		return fmt.Errorf("%w: %d orders, %d values", errRDPInput, len(orders), len(rdp))
+	}
+	for i, a := range orders {
+		if !(a >= 1) || !(rdp[i] >= 0) {
+			return fmt.Errorf("%w: order %v has RDP %v (want order >= 1, RDP >= 0)", errRDPInput, a, rdp[i])
+		}
+	}
+	return nil
+}
+
+// EpsFromRDP converts an RDP curve to ε at δ with the improved conversion
+// ε = min_α RDP(α) + log1p(−1/α) − log(δα)/(α − 1) (Balle et al. 2020 Thm 21;
+// Canonne–Kamath–Steinke 2020 Prop 12; PRIVACY.md §1.4), exactly as dp_accounting
+// compute_epsilon: orders ≤ 1.01 are skipped (numerically unstable), the KL shortcut
+// δ² + expm1(−RDP) > 0 ⇒ ε = 0 (Bretagnolle–Huber), and the result is max(0, ·).
+// Returns the optimal order too. Relation: whatever the RDP curve was computed for.
+// Errors on a negative RDP value (a bug upstream) or δ ∉ (0, 1).
+func EpsFromRDP(orders, rdp []float64, delta float64) (eps, order float64, err error) {
+	if err := checkRDP(orders, rdp); err != nil {
+		return 0, 0, err
+	}
+	if err := checkDelta(delta); err != nil {
+		return 0, 0, err
+	}
+	eps, order = math.Inf(1), math.NaN()
+	for i, a := range orders {
+		r := rdp[i]
+		e := math.Inf(1)
+		switch {
+		case math.IsInf(r, 1):
+		case delta*delta+math.Expm1(-r) > 0:
+			e = 0
+		case a > 1.01:
+			e = r + math.Log1p(-1/a) - math.Log(delta*a)/(a-1)
+		}
+		if e < eps {
+			eps, order = e, a
+		}
+	}
+	return math.Max(0, eps), order, nil
+}
+
+// EpsFromRDPClassic is Mironov 2017 Prop. 3: ε = min_α RDP(α) + log(1/δ)/(α − 1). Looser
+// than EpsFromRDP; the TF-Privacy tutorial README numbers (R11) use it.
+func EpsFromRDPClassic(orders, rdp []float64, delta float64) (eps, order float64, err error) {
+	if err := checkRDP(orders, rdp); err != nil {
+		return 0, 0, err
+	}
+	if err := checkDelta(delta); err != nil {
+		return 0, 0, err
+	}
+	eps, order = math.Inf(1), math.NaN()
+	for i, a := range orders {
+		if a <= 1 {
+			continue
+		}
+		if e := rdp[i] - math.Log(delta)/(a-1); e < eps {
+			eps, order = e, a
+		}
+	}
+	return math.Max(0, eps), order, nil
+}
+
+// DeltaFromRDP is the δ at ε implied by an RDP curve (dp_accounting compute_delta):
+// log δ = min_α min{½·log1p(−e^{−RDP}), (α−1)(RDP − ε + log1p(−1/α)) − log α}, the second
+// term only for α > 1.01; δ ≤ 1. Returns the optimal order.
+func DeltaFromRDP(orders, rdp []float64, eps float64) (delta, order float64, err error) {
+	if err := checkRDP(orders, rdp); err != nil {
+		return 0, 0, err
+	}
+	if !(eps >= 0) {
+		return 0, 0, fmt.Errorf("privacy: DeltaFromRDP eps = %v, want >= 0", eps)
+	}
+	best, order := math.Inf(1), math.NaN()
+	for i, a := range orders {
+		r := rdp[i]
+		ld := 0.5 * math.Log1p(-math.Exp(-r))
+		if a > 1.01 && !math.IsInf(r, 1) {
+			ld = math.Min(ld, (a-1)*(r-eps+math.Log1p(-1/a))-math.Log(a))
+		}
+		if ld < best {
+			best, order = ld, a
+		}
+	}
+	return math.Min(math.Exp(best), 1), order, nil
+}
