@@ -262,3 +262,30 @@ func scaleBy(x []float64, c float64) {
 		x[j] *= c
 	}
 }
+
+// Prepare loads path for a generator: label says whether the column "y" is required;
+// n > 0 takes the first n rows (the rest is returned as the held-out sample); wantD > 0
+// must equal the number of coordinate columns; bound > 0 enforces ‖row‖ ≤ bound with mode
+// (0: no norm constraint).
+func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale) (train, rest *Table, err error) {
+	if !mode.Valid() {
+		return nil, nil, fmt.Errorf("dataset: rescale: unknown mode %q (want none, clip or scale)", mode)
+	}
+	t, err := Load(path, label)
+	if err != nil {
+		return nil, nil, err
+	}
+	if wantD > 0 && wantD != t.Dim() {
+		return nil, nil, fmt.Errorf("dataset: %s: d = %d but the file has %d coordinate columns", path, wantD, t.Dim())
+	}
+	train, rest, err = t.Split(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	if bound > 0 {
+		if err := Bound(mode, bound, 1e-12, train, rest); err != nil {
+			return nil, nil, err
+		}
+	}
+	return train, rest, nil
+}

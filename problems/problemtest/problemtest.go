@@ -1,0 +1,297 @@
+// Package problemtest is the conformance suite every problem generator runs (STYLE.md 14,
+// like gonum's lapack/testlapack): determinism, Constants(spec) = instance constants,
+// the stated G_f and G_Δ checked on sampled points and pairs (SPEC §0, §8.2), gradients
+// against central finite differences, allocation-free oracles, and the certified optimum
+// against sampled feasible points, under concurrent callers.
+package problemtest
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"sync"
+	"testing"
+
+	"expmech/problems"
+)
+
+// Config selects what Check exercises.
+type Config struct {
+	Spec problems.Spec
+	Seed uint64
+	// Others are further problems of the same universe and dimension (e.g. generated with
+	// other parameters, or extreme points of the universe): G_Δ is checked on pairs that
+	// mix them with the instance.
+	Others []problems.Problem
+	// Points is the number of random x per check (default 200).
+	Points int
+	// KinkFraction is the tolerated fraction of finite-difference mismatches (non-smooth
+	// losses hit kinks; default 0.02).
+	KinkFraction float64
+}
+
+// Generate is a helper that fails the test on error.
+func Generate(t testing.TB, g problems.Generator, spec problems.Spec, seed uint64) problems.Instance {
+	t.Helper()
+	inst, err := g.Generate(spec, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
+	if err != nil {
+		t.Fatalf("%s: Generate: %v", g.Name(), err)
+	}
+	return inst
+}
+
+// RandomPoint draws x: uniform-radius in the ball, uniform in the box; unconstrained,
+// Gaussian with scale 2·Radius/√d so that points inside and outside the prior ball occur.
+func RandomPoint(rng *rand.Rand, dm problems.Domain, d int, x []float64) {
+	switch dm.Kind {
+	case problems.Box:
+		for j := range x {
+			x[j] = dm.Radius * (2*rng.Float64() - 1)
+		}
+	default:
+		s := 0.0
+		for j := range x {
+			x[j] = rng.NormFloat64()
+			s += x[j] * x[j]
+		}
+		r := dm.Radius * rng.Float64() / math.Sqrt(s)
+		if dm.Kind == problems.Unconstrained {
+			r = 2 * dm.Radius / math.Sqrt(float64(d))
+			if dm.Radius == 0 {
+				r = 1
+			}
+		}
+		for j := range x {
+			x[j] *= r
+		}
+	}
+}
+
+func norm(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+// Check runs the suite.
+func Check(t *testing.T, g problems.Generator, c Config) {
+	t.Helper()
+	if c.Points == 0 {
+		c.Points = 200
+	}
+	if c.KinkFraction == 0 {
+		c.KinkFraction = 0.02
+	}
+	inst := Generate(t, g, c.Spec, c.Seed)
+	again := Generate(t, g, c.Spec, c.Seed)
+	k := inst.Constants()
+	n, d := inst.Len(), inst.Dim()
+	rng := rand.New(rand.NewPCG(c.Seed+1, 77))
+
+	t.Run("constants", func(t *testing.T) {
+		want, err := g.Constants(c.Spec)
+		if err != nil {
+			t.Fatalf("Constants: %v", err)
+		}
+		if !reflect.DeepEqual(want, k) {
+			t.Errorf("Constants(spec) = %+v, want the instance's %+v", want, k)
+		}
+		if k.N != n || k.D != d {
+			t.Errorf("Constants N, D = %d, %d; oracle Len, Dim = %d, %d", k.N, k.D, n, d)
+		}
+		if k.GF <= 0 || k.GDelta <= 0 || k.GDelta > 2*k.GF*(1+1e-12) {
+			t.Errorf("G_f = %v, G_Δ = %v: want 0 < G_Δ ≤ 2G_f", k.GF, k.GDelta)
+		}
+		if k.GK != nil {
+			if len(k.GK) != d+1 || k.GK[d] != 0 || k.GK[0] > k.GF*(1+1e-12) {
+				t.Errorf("GK has length %d (want %d), GK[d] = %v, GK[0] = %v (G_f %v)", len(k.GK), d+1, k.GK[d], k.GK[0], k.GF)
+			}
+			for j := 1; j < len(k.GK); j++ {
+				if k.GK[j] > k.GK[j-1] {
+					t.Errorf("GK not nonincreasing at %d: %v > %v", j, k.GK[j], k.GK[j-1])
+				}
+			}
+		}
+	})
+
+	x := make([]float64, d)
+	x2 := make([]float64, d)
+	gr := make([]float64, d)
+	gr2 := make([]float64, d)
+	v := make([]float64, d)
+
+	t.Run("determinism", func(t *testing.T) {
+		for range 5 {
+			RandomPoint(rng, k.Domain, d, x)
+			i := rng.IntN(n)
+			if a, b := inst.Value(i, x), again.Value(i, x); a != b {
+				t.Fatalf("same seed, example %d: got %v and %v", i, a, b)
+			}
+		}
+	})
+
+	t.Run("lipschitz", func(t *testing.T) {
+		bad := 0
+		for range c.Points {
+			RandomPoint(rng, k.Domain, d, x)
+			i := rng.IntN(n)
+			inst.Grad(gr, i, x)
+			if gn := norm(gr); gn > k.GF*(1+1e-9) {
+				t.Fatalf("‖∇f(x; s_%d)‖ = %v, want ≤ G_f = %v", i, gn, k.GF)
+			}
+			// Directional derivative against a central difference.
+			for j := range v {
+				v[j] = rng.NormFloat64()
+			}
+			nv := norm(v)
+			h := 1e-6 * math.Max(1, norm(x))
+			for j := range v {
+				v[j] /= nv
+				x2[j] = x[j] + h*v[j]
+			}
+			fp := inst.Value(i, x2)
+			for j := range v {
+				x2[j] = x[j] - h*v[j]
+			}
+			fm := inst.Value(i, x2)
+			fd := (fp - fm) / (2 * h)
+			dd := 0.0
+			for j := range v {
+				dd += gr[j] * v[j]
+			}
+			if math.Abs(fd-dd) > 1e-5*(1+k.GF) {
+				bad++
+			}
+		}
+		if float64(bad) > c.KinkFraction*float64(c.Points) {
+			t.Errorf("gradient ≠ finite difference at %d of %d points (tolerated %.0f%% kinks)", bad, c.Points, 100*c.KinkFraction)
+		}
+	})
+
+	t.Run("gdelta", func(t *testing.T) {
+		pool := append([]problems.Problem{inst}, c.Others...)
+		worst := 0.0
+		for range c.Points {
+			p1 := pool[rng.IntN(len(pool))]
+			p2 := pool[rng.IntN(len(pool))]
+			i, j := rng.IntN(p1.Len()), rng.IntN(p2.Len())
+			RandomPoint(rng, k.Domain, d, x)
+			RandomPoint(rng, k.Domain, d, x2)
+			// Lipschitz quotient of the difference along a chord, and the gradient difference.
+			dx := 0.0
+			for l := range x {
+				dx += (x[l] - x2[l]) * (x[l] - x2[l])
+			}
+			dx = math.Sqrt(dx)
+			q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / dx
+			p1.Grad(gr, i, x)
+			p2.Grad(gr2, j, x)
+			gd := 0.0
+			for l := range gr {
+				gd += (gr[l] - gr2[l]) * (gr[l] - gr2[l])
+			}
+			worst = math.Max(worst, math.Max(q, math.Sqrt(gd)))
+		}
+		if worst > k.GDelta*(1+1e-9) {
+			t.Errorf("difference f(·;s) − f(·;s') has Lipschitz quotient %v, want ≤ G_Δ = %v", worst, k.GDelta)
+		}
+	})
+
+	t.Run("allocs", func(t *testing.T) {
+		RandomPoint(rng, k.Domain, d, x)
+		if a := testing.AllocsPerRun(50, func() { inst.Value(1%n, x) }); a != 0 {
+			t.Errorf("Value allocates %v times per call, want 0", a)
+		}
+		if a := testing.AllocsPerRun(50, func() { inst.Grad(gr, 1%n, x) }); a != 0 {
+			t.Errorf("Grad allocates %v times per call, want 0", a)
+		}
+	})
+
+	t.Run("optimum", func(t *testing.T) {
+		var wg sync.WaitGroup
+		opts := make([]problems.Optimum, 4)
+		errs := make([]error, 4)
+		for w := range opts {
+			wg.Add(1)
+			go func() { defer wg.Done(); opts[w], errs[w] = inst.Optimum() }()
+		}
+		wg.Wait()
+		for w := range opts {
+			if errs[w] != nil {
+				t.Fatalf("Optimum: %v", errs[w])
+			}
+			if opts[w].Value != opts[0].Value {
+				t.Fatalf("concurrent Optimum calls disagree: %v vs %v", opts[w].Value, opts[0].Value)
+			}
+		}
+		o := opts[0]
+		if o.Gap < 0 || math.IsNaN(o.Value) || len(o.X) != d {
+			t.Fatalf("Optimum = %+v: want Gap ≥ 0, finite Value, len(X) = d", o)
+		}
+		if got := inst.EmpiricalRisk(o.X); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
+			t.Errorf("EmpiricalRisk(X*) = %.15g, want Optimum.Value %.15g", got, o.Value)
+		}
+		sum := 0.0
+		for i := range n {
+			sum += inst.Value(i, o.X)
+		}
+		if got := sum / float64(n); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
+			t.Errorf("mean of Value(i, X*) = %.15g, want %.15g (average convention, SPEC §0)", got, o.Value)
+		}
+		switch k.Domain.Kind {
+		case problems.Ball:
+			if norm(o.X) > k.Domain.Radius*(1+1e-9) {
+				t.Errorf("X* outside the ball: ‖X*‖ = %v", norm(o.X))
+			}
+		case problems.Box:
+			for _, xv := range o.X {
+				if math.Abs(xv) > k.Domain.Radius*(1+1e-9) {
+					t.Errorf("X* outside the box: %v", xv)
+				}
+			}
+		}
+		for range c.Points {
+			RandomPoint(rng, k.Domain, d, x)
+			// Also probe near the optimum, where a wrong optimum is most visible.
+			s := 1e-3 * rng.Float64()
+			for j := range x2 {
+				x2[j] = o.X[j] + s*(x[j]-o.X[j])
+			}
+			for _, p := range [][]float64{x, x2} {
+				if r := inst.EmpiricalRisk(p); r < o.Value-o.Gap-1e-12*math.Max(1, math.Abs(o.Value)) {
+					t.Fatalf("F(x) = %.15g below the certified optimum %.15g − gap %.3g", r, o.Value, o.Gap)
+				}
+			}
+		}
+		if o.Gap > 1e-7*math.Max(1, math.Abs(o.Value)) {
+			t.Errorf("certified gap %.3g exceeds 1e-7 relative (value %.15g)", o.Gap, o.Value)
+		}
+	})
+
+	if c.Spec.Task == "sco" {
+		t.Run("population", func(t *testing.T) {
+			pop, ok := inst.(problems.Population)
+			if !ok {
+				t.Fatalf("task sco: instance does not implement problems.Population")
+			}
+			po, err := pop.PopulationOptimum()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r0, se0 := pop.PopulationRisk(po.X)
+			if math.Abs(r0-po.Value) > 4.41717*se0+1e-9*math.Max(1, math.Abs(po.Value)) {
+				t.Errorf("PopulationRisk(X*) = %v ± %v, want PopulationOptimum.Value %v", r0, se0, po.Value)
+			}
+			for range 20 {
+				RandomPoint(rng, k.Domain, d, x)
+				// z = 4.41717: two-sided 1e-5 false-rejection rate for the sampled case.
+				r, se := pop.PopulationRisk(x)
+				if r < po.Value-po.Gap-4.41717*math.Hypot(se, se0)-1e-9 {
+					t.Errorf("population risk %v ± %v below the population optimum %v", r, se, po.Value)
+				}
+			}
+		})
+	}
+}
