@@ -1,0 +1,342 @@
+// Package l1 generates LLL24's ℓ1 family f(x; z) = w‖x − z‖₁ (LLL24 §3.2, Thm 3.7/3.9;
+// SPEC §5.5) with z ∈ {0,1}^d ∪ {½}^d mapped affinely onto the domain: z' = a(2z − 1) ∈
+// {−a, a}^d ∪ {0}^d, with a = radius on the box [−radius, radius]^d and a = C/√d when
+// unconstrained (so every per-example minimiser z' has ‖z'‖ ≤ C, LLL24 Assumption 1.2).
+// The loss is separable, so the empirical optimum is a coordinate-wise median and the
+// population optimum and risk are closed forms.
+package l1
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"expmech/problems"
+	"expmech/problems/dataset"
+	"expmech/problems/heldout"
+)
+
+// Params configures the generator.
+type Params struct {
+	// Weight is w > 0, the loss scale (G_f = w√d). Default 1 (LLL24's unweighted loss).
+	Weight float64 `yaml:"weight"`
+	// Bias in [0, 1]: coordinate j of a binary z is 1 with probability p_j = (1 + Bias·σ_j)/2,
+	// σ_j a random sign, so |1 − 2p_j| = Bias separates the optimum. Default 0.5.
+	Bias float64 `yaml:"bias"`
+	// HalfProb in [0, 1] is the probability that an example is the all-½ point (z' = 0).
+	// Default 0.
+	HalfProb float64 `yaml:"half_prob"`
+	// Rescale handles data rows with ‖z‖ > C when unconstrained (none, clip, scale). On the
+	// box any row is admissible: G_f and G_Δ do not depend on z.
+	Rescale string `yaml:"rescale"`
+}
+
+// DefaultParams returns the defaults.
+func DefaultParams() *Params { return &Params{Weight: 1, Bias: 0.5, Rescale: "none"} }
+
+// Validate reports every invalid field.
+func (p *Params) Validate() error {
+	var errs []error
+	if !(p.Weight > 0) || math.IsInf(p.Weight, 0) {
+		errs = append(errs, fmt.Errorf("weight: %v, want a finite value > 0", p.Weight))
+	}
+	if !(p.Bias >= 0 && p.Bias <= 1) {
+		errs = append(errs, fmt.Errorf("bias: %v, want a value in [0, 1]", p.Bias))
+	}
+	if !(p.HalfProb >= 0 && p.HalfProb <= 1) {
+		errs = append(errs, fmt.Errorf("half_prob: %v, want a value in [0, 1]", p.HalfProb))
+	}
+	if !dataset.Rescale(p.Rescale).Valid() {
+		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
+	}
+	return errors.Join(errs...)
+}
+
+// Generator is the "l1" registry entry.
+type Generator struct{}
+
+// New returns the generator.
+func New() Generator { return Generator{} }
+
+var _ problems.Generator = Generator{}
+
+func (Generator) Name() string       { return "l1" }
+func (Generator) DefaultParams() any { return DefaultParams() }
+
+func params(spec problems.Spec) (*Params, error) {
+	p := DefaultParams()
+	if spec.Params != nil {
+		q, ok := spec.Params.(*Params)
+		if !ok {
+			return nil, fmt.Errorf("l1: params: got %T, want *l1.Params", spec.Params)
+		}
+		p = q
+	}
+	var errs []error
+	if err := p.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if spec.Domain.Kind != problems.Box && spec.Domain.Kind != problems.Unconstrained {
+		errs = append(errs, fmt.Errorf("domain: %q, want box or unconstrained", spec.Domain.Kind))
+	}
+	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
+	}
+	if spec.Data == "" && spec.N < 2 {
+		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
+	}
+	if spec.Data == "" && spec.D < 1 {
+		errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
+	}
+	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("l1: %w", err)
+	}
+	return p, nil
+}
+
+// constants: a subgradient of w‖x − z‖₁ is w·s with s ∈ [−1, 1]^d, so
+//   - G_f = w√d (attained wherever no coordinate sits on a kink);
+//   - f(·; z) − f(·; z') has subgradients w(s − s'), s_j − s'_j ∈ [−2, 2]: G_Δ = 2w√d,
+//     attained on the box interior by z = (−a,…), z' = (a,…) (replace-one; SPEC §8.2);
+//   - G_k = w√(d − k): projecting onto k coordinates leaves d − k entries of size ≤ w
+//     (SPEC §5.5: full rank, no separation);
+//   - ValueBound (box): |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w·radius·d; 0 (unknown) unconstrained.
+func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
+	w := p.Weight
+	sd := math.Sqrt(float64(d))
+	gk := make([]float64, d+1)
+	for k := range gk {
+		gk[k] = w * math.Sqrt(float64(d-k))
+	}
+	c := problems.Constants{N: n, D: d, GF: w * sd, GDelta: 2 * w * sd, Domain: spec.Domain, GK: gk}
+	if spec.Domain.Kind == problems.Box {
+		c.ValueBound = w * spec.Domain.Radius * float64(d)
+	}
+	return c
+}
+
+func halfWidth(dm problems.Domain, d int) float64 {
+	if dm.Kind == problems.Box {
+		return dm.Radius
+	}
+	return dm.Radius / math.Sqrt(float64(d))
+}
+
+func load(spec problems.Spec, p *Params) (*dataset.Table, *dataset.Table, error) {
+	bound := 0.0 // box: no norm constraint on z
+	if spec.Domain.Kind == problems.Unconstrained {
+		bound = spec.Domain.Radius
+	}
+	tr, rest, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, bound, dataset.Rescale(p.Rescale))
+	if err != nil {
+		return nil, nil, fmt.Errorf("l1: data: %w", err)
+	}
+	return tr, rest, nil
+}
+
+// Constants implements problems.Generator.
+func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
+	p, err := params(spec)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	n, d := spec.N, spec.D
+	if spec.Data != "" {
+		tr, _, err := load(spec, p)
+		if err != nil {
+			return problems.Constants{}, err
+		}
+		n, d = tr.Len(), tr.Dim()
+	}
+	return constants(spec, p, n, d), nil
+}
+
+// Instance is a generated ℓ1 problem.
+type Instance struct {
+	z    [][]float64
+	w    float64
+	c    problems.Constants
+	a    float64   // half-width of the point set
+	pj   []float64 // population: P(z_j = a | binary), nil if no closed form
+	q    float64   // population: P(z = 0)
+	rest *Instance // held-out data rows
+	opt  *problems.LazyOptimum
+}
+
+var (
+	_ problems.Instance        = (*Instance)(nil)
+	_ problems.SeparableL1Data = (*Instance)(nil)
+	_ problems.Population      = (*Instance)(nil)
+)
+
+// Generate implements problems.Generator.
+func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
+	p, err := params(spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Data != "" {
+		tr, rest, err := load(spec, p)
+		if err != nil {
+			return nil, err
+		}
+		inst := newInstance(tr.X, p.Weight, constants(spec, p, tr.Len(), tr.Dim()))
+		if spec.Task == "sco" {
+			if rest.Len() < 2 {
+				return nil, fmt.Errorf("l1: task sco with data %s: no held-out rows after the first n = %d", spec.Data, tr.Len())
+			}
+			inst.rest = newInstance(rest.X, p.Weight, inst.c)
+		}
+		return inst, nil
+	}
+	n, d := spec.N, spec.D
+	a := halfWidth(spec.Domain, d)
+	pj := make([]float64, d)
+	for j := range pj {
+		s := 1.0
+		if rng.IntN(2) == 0 {
+			s = -1
+		}
+		pj[j] = (1 + p.Bias*s) / 2
+	}
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		if rng.Float64() < p.HalfProb {
+			continue // the {½}^d point maps to 0
+		}
+		for j := range d {
+			if rng.Float64() < pj[j] {
+				z[i][j] = a
+			} else {
+				z[i][j] = -a
+			}
+		}
+	}
+	inst := newInstance(z, p.Weight, constants(spec, p, n, d))
+	inst.a, inst.pj, inst.q = a, pj, p.HalfProb
+	return inst, nil
+}
+
+func newInstance(z [][]float64, w float64, c problems.Constants) *Instance {
+	in := &Instance{z: z, w: w, c: c}
+	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
+		x := medianPoint(z, c.Domain)
+		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
+	})
+	return in
+}
+
+// medianPoint: Σ_i |x_j − z_ij| is minimised by any median of column j; on the box the
+// minimiser over [−R, R] is the median clamped to the box (1-D convexity).
+func medianPoint(z [][]float64, dm problems.Domain) []float64 {
+	n, d := len(z), len(z[0])
+	col := make([]float64, n)
+	x := make([]float64, d)
+	for j := range d {
+		for i := range z {
+			col[i] = z[i][j]
+		}
+		slices.Sort(col)
+		m := col[(n-1)/2] // lower median
+		if dm.Kind == problems.Box {
+			m = math.Max(-dm.Radius, math.Min(dm.Radius, m))
+		}
+		x[j] = m
+	}
+	return x
+}
+
+func (in *Instance) Len() int                      { return len(in.z) }
+func (in *Instance) Dim() int                      { return in.c.D }
+func (in *Instance) Constants() problems.Constants { return in.c }
+func (in *Instance) Points() [][]float64           { return in.z }
+func (in *Instance) Weight() float64               { return in.w }
+
+// Value is w‖x − z_i‖₁.
+func (in *Instance) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, zj := range in.z[i] {
+		s += math.Abs(x[j] - zj)
+	}
+	return in.w * s
+}
+
+// Grad is w·sign(x − z_i) (0 on a kink: a valid subgradient).
+func (in *Instance) Grad(dst []float64, i int, x []float64) {
+	for j, zj := range in.z[i] {
+		switch {
+		case x[j] > zj:
+			dst[j] = in.w
+		case x[j] < zj:
+			dst[j] = -in.w
+		default:
+			dst[j] = 0
+		}
+	}
+}
+
+// EmpiricalRisk is (1/n) Σ_i w‖x − z_i‖₁.
+func (in *Instance) EmpiricalRisk(x []float64) float64 {
+	s := 0.0
+	for i := range in.z {
+		s += in.Value(i, x)
+	}
+	return s / float64(len(in.z))
+}
+
+// Optimum is the coordinate-wise median (closed form).
+func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
+
+// PopulationRisk: coordinate j is a with probability (1−q)p_j, −a with (1−q)(1−p_j), and
+// 0 with q, so E|x_j − z_j| is a three-term sum (exact, stderr 0).
+func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
+	if in.pj == nil {
+		if in.rest == nil {
+			return math.NaN(), math.NaN()
+		}
+		return heldout.Risk(in.rest, x)
+	}
+	s := 0.0
+	for j, xj := range x {
+		s += in.coordRisk(j, xj)
+	}
+	return in.w * s, 0
+}
+
+func (in *Instance) coordRisk(j int, xj float64) float64 {
+	q, p, a := in.q, in.pj[j], in.a
+	return (1-q)*p*math.Abs(xj-a) + (1-q)*(1-p)*math.Abs(xj+a) + q*math.Abs(xj)
+}
+
+// PopulationOptimum: per coordinate, a median of the three-point law (a point where the
+// CDF crosses ½), which lies in [−a, a] ⊆ K.
+func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
+	if in.pj == nil {
+		if in.rest == nil {
+			return problems.Optimum{}, errors.New("l1: no population (task erm)")
+		}
+		o, err := in.rest.Optimum()
+		o.Method = "held-out " + o.Method
+		return o, err
+	}
+	x := make([]float64, len(in.pj))
+	for j, p := range in.pj {
+		lo := (1 - in.q) * (1 - p) // P(z_j = −a)
+		switch {
+		case lo > 0.5:
+			x[j] = -in.a
+		case lo+in.q > 0.5:
+			x[j] = 0
+		default:
+			x[j] = in.a
+		}
+	}
+	v, _ := in.PopulationRisk(x)
+	return problems.Optimum{X: x, Value: v, Method: "closed-form"}, nil
+}
