@@ -15,6 +15,7 @@ import (
 type Linear struct {
 	Z      [][]float64
 	G, R   float64
+	beta   float64
 	domain problems.Domain
 }
 
@@ -48,6 +49,15 @@ func (l *Linear) WithDomain(dom problems.Domain) *Linear {
 	return &c
 }
 
+// WithSmooth returns a copy that states smoothness β > 0 in its constants: true of an
+// affine loss for every β ≥ 0, and it lets smooth-only recipes run on the closed-form
+// linear family.
+func (l *Linear) WithSmooth(beta float64) *Linear {
+	c := *l
+	c.beta = beta
+	return &c
+}
+
 // WithPoint returns a neighbouring dataset (replace-one): example i replaced by z.
 func (l *Linear) WithPoint(i int, z []float64) *Linear {
 	c := *l
@@ -68,7 +78,7 @@ func (l *Linear) Value(i int, x []float64) float64 {
 func (l *Linear) Grad(dst []float64, i int, _ []float64) { copy(dst, l.Z[i]) }
 func (l *Linear) Points() [][]float64                    { return l.Z }
 func (l *Linear) Constants() problems.Constants {
-	return problems.Constants{N: l.Len(), D: l.Dim(), GF: l.G, GDelta: 2 * l.G, Domain: l.domain}
+	return problems.Constants{N: l.Len(), D: l.Dim(), GF: l.G, GDelta: 2 * l.G, Domain: l.domain, Smooth: l.beta}
 }
 
 // Mean returns z̄.

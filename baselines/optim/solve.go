@@ -11,14 +11,16 @@ import (
 
 // Regularized describes J(x) = (1/n) Σ_i f(x; s_i) + ⟨Lin, x⟩ + (Lambda/2)‖x‖² on K, the
 // objective of output perturbation (CMS11) and objective perturbation (KST12). Each
-// f(·; s) is G-Lipschitz on K; Beta is the smoothness β of f (0 with Linear false means
-// non-smooth; Linear true means f is affine, so β = 0 exactly).
+// f(·; s) is G-Lipschitz on K; Beta is the smoothness β of f (0 means non-smooth, as in
+// problems.Constants.Smooth).
 type Regularized struct {
 	Lambda float64   // > 0: strong convexity of J
 	Lin    []float64 // optional data-independent linear term (nil = 0)
+	// LinBound, if larger than ‖Lin‖, is used in its place by Plan, so that a schedule
+	// planned before Lin is drawn (from a high-probability bound on its norm) is reused.
+	LinBound float64
 	G      float64   // Lipschitz constant of each f(·; s)
 	Beta   float64
-	Linear bool
 	Domain problems.Domain
 	// Tol is the certified distance ‖x − x*‖ the smooth solver runs to; MaxIter caps the
 	// subgradient solver (non-smooth losses), whose certified distance is then reported.
@@ -42,7 +44,7 @@ type Solution struct {
 // Plan returns the iteration count and certified error bound Solve will use, from the
 // public constants only.
 //
-// Smooth (β > 0 or affine f): projected gradient descent with step 2/(L+λ), L = β + λ,
+// Smooth (β > 0): projected gradient descent with step 2/(L+λ), L = β + λ,
 // is a contraction with factor q = (L−λ)/(L+λ) = β/(β+2λ) (Nesterov 2004 Thm 2.1.15;
 // projection is non-expansive). From x₀ = 0 ∈ K, the bound ‖x₀ − x*‖ ≤ 2‖∇J(0)‖/λ ≤
 // 2(G + ‖Lin‖)/λ (strong convexity with the gradient-mapping inequality, Nesterov
@@ -57,11 +59,11 @@ func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
 	if !(r.Lambda > 0) || math.IsInf(r.Lambda, 0) {
 		return 0, 0, fmt.Errorf("optim: lambda = %v, want finite > 0", r.Lambda)
 	}
-	g := r.G
+	g := r.G + r.LinBound
 	if r.Lin != nil {
-		g += Norm(r.Lin)
+		g = r.G + math.Max(r.LinBound, Norm(r.Lin))
 	}
-	if r.Beta > 0 || r.Linear {
+	if r.Beta > 0 {
 		if !(r.Tol > 0) {
 			return 0, 0, fmt.Errorf("optim: tol = %v, want > 0", r.Tol)
 		}
@@ -73,9 +75,6 @@ func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
 			return 1, r.Tol, nil
 		}
 		q := r.Beta / (r.Beta + 2*r.Lambda)
-		if q == 0 {
-			return 1, 0, nil // affine f: one step of size 1/λ lands on Π_K(−(∇F + Lin)/λ), the exact minimiser of the isotropic quadratic
-		}
 		t := math.Ceil(math.Log(r0/r.Tol) / -math.Log(q))
 		if t > 1e9 {
 			return 0, 0, fmt.Errorf("optim: %v iterations needed (condition number β/λ = %v)", t, r.Beta/r.Lambda)
@@ -122,7 +121,7 @@ func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solu
 		}
 	}
 	sol := Solution{X: x, ErrBound: eb, Iters: iters, Residual: math.NaN()}
-	if r.Beta > 0 || r.Linear {
+	if r.Beta > 0 {
 		L := r.Beta + r.Lambda
 		step := 2 / (L + r.Lambda)
 		for range iters {

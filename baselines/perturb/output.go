@@ -1,0 +1,199 @@
+package perturb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/baselines/calib"
+	"expmech/baselines/optim"
+	"expmech/problems"
+)
+
+// OutputName is the registry name of output perturbation.
+const OutputName = "output-perturbation"
+
+// OutputConfig configures output-perturbation.
+type OutputConfig struct {
+	// Lambda is the regulariser λ > 0 of (1/n) Σ f + (λ/2)‖x‖²; 0 (default) = the theory
+	// λ* = 2G d^{1/4}/(R√(n s*)) minimising the bound λR²/2 + G√d·σ (σ = 2G/(nλ s*)), and
+	// G/(Rn) when ε = ∞.
+	Lambda float64 `yaml:"lambda"`
+	// SolverTol is the certified solver accuracy ‖x̂ − x*‖ as a fraction of the exact
+	// sensitivity 2G/(nλ) (smooth losses; default 1e-3, in (0, 1]).
+	SolverTol float64 `yaml:"solver_tol"`
+	// MaxIter is the subgradient iteration count for non-smooth losses (default 2000); the
+	// certified error 2G'/(λ√(T+1)) then enlarges the sensitivity.
+	MaxIter int `yaml:"max_iter"`
+}
+
+// DefaultOutputConfig returns the defaults.
+func DefaultOutputConfig() *OutputConfig { return &OutputConfig{SolverTol: 1e-3, MaxIter: 2000} }
+
+// Validate reports every problem at once.
+func (c *OutputConfig) Validate() error {
+	var errs []error
+	if !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0) {
+		errs = append(errs, fmt.Errorf("output-perturbation: lambda = %v, want finite ≥ 0 (0 = theory)", c.Lambda))
+	}
+	if !(c.SolverTol > 0 && c.SolverTol <= 1) {
+		errs = append(errs, fmt.Errorf("output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol))
+	}
+	if c.MaxIter < 1 {
+		errs = append(errs, fmt.Errorf("output-perturbation: max_iter = %d, want ≥ 1", c.MaxIter))
+	}
+	return errors.Join(errs...)
+}
+
+// OutputFactory is the registry line of output-perturbation.
+func OutputFactory() algorithms.Factory {
+	return algorithms.Factory{
+		Name:      OutputName,
+		Doc:       "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)",
+		NewConfig: func() algorithms.Config { return DefaultOutputConfig() },
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*OutputConfig)
+			if !ok || c == nil {
+				return nil, fmt.Errorf("output-perturbation: config %T, want *perturb.OutputConfig", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			return &Output{cfg: *c}, nil
+		},
+	}
+}
+
+// Output is a configured output-perturbation mechanism.
+type Output struct{ cfg OutputConfig }
+
+var _ algorithms.Mechanism = (*Output)(nil)
+
+func (m *Output) Name() string { return OutputName }
+
+type outParams struct {
+	reg         optim.Regularized
+	iters       int
+	errBound    float64
+	sens, sigma float64
+	s, R        float64
+}
+
+// calibrate derives λ, the solver schedule and σ from the public constants only (β = 0
+// is treated as non-smooth, so Plan and Run agree without looking at the data).
+func (m *Output) calibrate(c problems.Constants, b algorithms.Budget) (outParams, error) {
+	s, err := calib.S(b)
+	if err != nil {
+		return outParams{}, err
+	}
+	p := outParams{s: s, R: calib.Radius(c)}
+	G, n, d := c.GF, float64(c.N), float64(c.D)
+	lam := m.cfg.Lambda
+	if lam == 0 {
+		if math.IsInf(s, 1) {
+			lam = G / (p.R * n)
+		} else {
+			lam = 2 * G * math.Pow(d, 0.25) / (p.R * math.Sqrt(n*s))
+		}
+	}
+	// Exact sensitivity (CMS11 Cor. 8, replace-one): J_D − J_D' = (f_i − f_i')/n has
+	// gradient norm ≤ 2G/n and J is λ-strongly convex, so ‖x*(D) − x*(D')‖ ≤ 2G/(nλ).
+	exact := 2 * G / (n * lam)
+	p.reg = optim.Regularized{Lambda: lam, G: G, Beta: c.Smooth, Domain: c.Domain,
+		Tol: m.cfg.SolverTol * exact, MaxIter: m.cfg.MaxIter}
+	p.iters, p.errBound, err = p.reg.Plan(c.D)
+	if err != nil {
+		return p, fmt.Errorf("output-perturbation: %w", err)
+	}
+	// The released x̂ is within errBound of x* on each neighbour (a data-independent
+	// certificate), so ‖x̂(D) − x̂(D')‖ ≤ 2G/(nλ) + 2·errBound (PRIVACY.md §1.0 (d1)).
+	p.sens = exact + 2*p.errBound
+	if !math.IsInf(s, 1) {
+		p.sigma = p.sens / s
+	}
+	return p, nil
+}
+
+func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) (algorithms.Record, error) {
+	r := algorithms.Empty()
+	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.iters, c.N, b.Delta
+	r.Guarantee = calib.Guarantee(b)
+	r.GDPS = math.Inf(1)
+	if p.sigma > 0 {
+		r.GDPS = p.sens / p.sigma
+	}
+	e, err := calib.Eps(r.GDPS, b.Delta)
+	if err != nil {
+		return r, err
+	}
+	r.EpsilonSpent = e
+	// F(x̂ + b) − F(x_opt) ≤ λR²/2 (regularisation bias, ‖x_opt‖ ≤ R) + G(errBound + E‖b‖),
+	// E‖b‖ ≤ σ√d; projecting onto K is non-expansive towards x* ∈ K.
+	r.TheoryBound = p.reg.Lambda*p.R*p.R/2 + c.GF*(p.errBound+p.sigma*math.Sqrt(float64(c.D)))
+	extraPass := 0.0
+	if p.reg.Beta > 0 {
+		extraPass = 1 // the a-posteriori residual
+	}
+	r.PredictedGradientQueries = (float64(p.iters) + extraPass) * float64(c.N)
+	r.PredictedValueQueries = 0
+	r.Extra = map[string]float64{"lambda": p.reg.Lambda, "sensitivity": p.sens, "solver_error_bound": p.errBound}
+	return r, nil
+}
+
+// Plan is data-independent.
+func (m *Output) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	if err := calib.Check(c, b); err != nil {
+		return algorithms.Record{}, err
+	}
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	return m.record(c, b, p)
+}
+
+// Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
+func (m *Output) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	c := o.Constants()
+	if err := calib.Check(c, b); err != nil {
+		return algorithms.Output{}, err
+	}
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	rec, err := m.record(c, b, p)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	sol, err := p.reg.Solve(ctx, o)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	// The data-dependent residual is a diagnostic; a residual above the certified bound
+	// means the public constants (G, β) are wrong for this instance.
+	if !math.IsNaN(sol.Residual) && sol.Residual > 1.01*p.errBound+1e-12 {
+		return algorithms.Output{}, fmt.Errorf("output-perturbation: solver residual %v above the certified %v: the problem's G_f or β is understated", sol.Residual, p.errBound)
+	}
+	x := sol.X
+	if p.sigma > 0 {
+		for j := range x {
+			x[j] += p.sigma * rng.NormFloat64()
+		}
+	}
+	optim.Project(x, c.Domain)
+	return algorithms.Output{X: x, Record: rec}, nil
+}
+
+// exactMinimiser is the noiseless part of Run (for the sensitivity test).
+func (m *Output) exactMinimiser(ctx context.Context, o *problems.Counter, b algorithms.Budget) ([]float64, outParams, error) {
+	p, err := m.calibrate(o.Constants(), b)
+	if err != nil {
+		return nil, p, err
+	}
+	sol, err := p.reg.Solve(ctx, o)
+	return sol.X, p, err
+}
