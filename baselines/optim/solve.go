@@ -19,9 +19,9 @@ type Regularized struct {
 	// LinBound, if larger than ‖Lin‖, is used in its place by Plan, so that a schedule
 	// planned before Lin is drawn (from a high-probability bound on its norm) is reused.
 	LinBound float64
-	G      float64   // Lipschitz constant of each f(·; s)
-	Beta   float64
-	Domain problems.Domain
+	G        float64 // Lipschitz constant of each f(·; s)
+	Beta     float64
+	Domain   problems.Domain
 	// Tol is the certified distance ‖x − x*‖ the smooth solver runs to; MaxIter caps the
 	// subgradient solver (non-smooth losses), whose certified distance is then reported.
 	Tol     float64

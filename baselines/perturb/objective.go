@@ -20,7 +20,7 @@ const ObjectiveName = "objective-perturbation"
 var ErrConditions = errors.New("objective-perturbation: conditions of KST12 Thm 2 fail")
 
 // smoothGLMLosses are the GLM losses φ(t, y) that are twice differentiable with |φ'| ≤ 1
-// and φ'' ≤ β (so ∇²f = φ'' a aᵀ has rank one and norm ≤ β for ‖a‖ ≤ 1): the losses KST12's
+// and φ” ≤ β (so ∇²f = φ” a aᵀ has rank one and norm ≤ β for ‖a‖ ≤ 1): the losses KST12's
 // Theorem 2 covers. Hinge and absolute losses are not differentiable and are refused.
 var smoothGLMLosses = map[string]bool{"logistic": true}
 
