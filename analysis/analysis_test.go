@@ -162,6 +162,8 @@ func TestDerivedColumns(t *testing.T) {
 		{"lb_l1", 16 * 4 * 3.7169221888498383 / 500},
 		{"gauss_delta", 0.2384217}, // SPEC §1.1: δ_1(0.5)
 		{"total_queries", 10},
+		// min(0.25·1e6/ln 1e6, 1000·16) = min(18093.6, 16000).
+		{"lb_queries", 16000},
 		{"value_queries/d", 10.0 / 16},
 	}
 	for _, tc := range tests {

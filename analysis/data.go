@@ -135,6 +135,15 @@ func derived(r rows.Row, name string) (float64, bool) {
 			return d * math.Min(1, rate), true
 		}
 		return rate, true
+	case "lb_queries":
+		n, ok1 := get("n")
+		d, ok2 := get("d")
+		eps, ok3 := get("epsilon")
+		delta, ok4 := get("delta")
+		if !(ok1 && ok2 && ok3 && ok4) || delta <= 0 || delta >= 1 {
+			return math.NaN(), false
+		}
+		return QueryLowerBound(n, d, eps, delta), true
 	case "gauss_delta":
 		s, ok1 := get("gdp_s")
 		eps, ok2 := get("epsilon")
@@ -163,6 +172,12 @@ func derived(r rows.Row, name string) (float64, bool) {
 // G·C (BST14; Steinke–Ullman 2016; LLL24 Table 1 and Thm 3.7).
 func LowerBoundRate(n, d, eps, delta float64) float64 {
 	return math.Sqrt(d*math.Log(1/delta)) / (n * eps)
+}
+
+// QueryLowerBound is min(ε²n²/ln(1/δ), n·d), the value-query lower bound of GLL22 §7
+// (Ω̃ hides constants and logarithms; the curve is drawn with constant 1).
+func QueryLowerBound(n, d, eps, delta float64) float64 {
+	return math.Min(eps*eps*n*n/math.Log(1/delta), n*d)
 }
 
 // GaussianDelta is the Gaussian privacy curve δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2)

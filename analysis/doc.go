@@ -24,6 +24,7 @@
 //	lb_l1          d·min(1, lb_rate): LLL24 Thm 3.7 for ‖θ − z‖₁ on a box, where G·C = d
 //	gauss_delta    δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) with s = gdp_s (Balle–Wang 2018;
 //	               SPEC §1.1): the δ a gdp_s-GDP mechanism actually delivers at the stated ε
+//	lb_queries     min(ε²n²/ln(1/δ), n·d): the value-query lower bound of GLL22 §7 (constant 1)
 //	total_queries  value_queries + gradient_queries
 //
 // Determinism: the bootstrap of each check uses a *rand.Rand (math/rand/v2 PCG) seeded from

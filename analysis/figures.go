@@ -37,6 +37,7 @@ var axisLabels = map[string]string{
 	"lb_rate":                "√(d log(1/δ))/(nε)",
 	"lb_linear":              "lower bound min(1, √(d log(1/δ))/(nε))",
 	"lb_l1":                  "lower bound d·min(1, √(d log(1/δ))/(nε))",
+	"lb_queries":             "query lower bound min(ε²n²/log(1/δ), nd)",
 	"proposals_per_rgo":      "proposals per RGO call",
 	"rho_neg_rate":           "rate of ρ < 0",
 }
