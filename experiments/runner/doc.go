@@ -1,0 +1,10 @@
+// Package runner executes an expanded experiment spec (DESIGN.md "Data flow", "Seeds and
+// determinism", "Output files"): a worker pool over (cell, trial) jobs, each generating
+// its problem instance once from the problem stream and running every algorithm of the
+// spec on it with the same mechanism stream (common random numbers); a journal appended
+// and flushed per finished (cell, algorithm, trial) that -resume reads back (a torn last
+// line is discarded); shards (-shard I/N) and their merge; and the final results.csv,
+// sorted and written atomically, byte-identical for any worker count, shard split or
+// interruption (only the *_seconds columns differ). It reaches concrete generators and
+// mechanisms only through a Registry built in run.go.
+package runner

@@ -1,0 +1,194 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"expmech/rows"
+)
+
+// An entry is one finished (cell, algorithm, trial): its row and, with save_outputs, the
+// released point (formatted like the row's floats, so that NaN and ±Inf survive JSON).
+type entry struct {
+	Cell      string   `json:"cell"`
+	Algorithm string   `json:"algorithm"`
+	Trial     int      `json:"trial"`
+	Row       rows.Row `json:"row"`
+	X         []string `json:"x,omitempty"`
+}
+
+func (e entry) id() string { return e.Cell + "\x00" + e.Algorithm + "\x00" + strconv.Itoa(e.Trial) }
+
+// header is the first line of a journal or shard file: which run the entries belong to.
+type header struct {
+	Identity   string   `json:"identity"` // experiments.Spec.Identity()
+	Experiment string   `json:"experiment"`
+	Shard      int      `json:"shard"`
+	Shards     int      `json:"shards"` // 0 when unsharded
+	Entries    int      `json:"entries,omitempty"`
+	SpecPath   string   `json:"spec_path,omitempty"`
+	Spec       string   `json:"spec,omitempty"` // spec bytes (shard files, for -merge)
+	Quick      bool     `json:"quick,omitempty"`
+	Trials     int      `json:"trials,omitempty"`
+	Seed       uint64   `json:"seed,omitempty"`
+	Flags      []string `json:"flags,omitempty"`
+}
+
+type line struct {
+	Header *header `json:"header,omitempty"`
+	Entry  *entry  `json:"entry,omitempty"`
+}
+
+// readJournal reads a journal (or shard file). A torn last line — no trailing newline or
+// not valid JSON, as left by a kill mid-write — is dropped, and good is the byte length
+// of the intact prefix (the caller truncates to it before appending). A bad line anywhere
+// else is an error.
+func readJournal(path string) (h *header, es []entry, good int64, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	for i, ln := range lines {
+		last := i == len(lines)-1 || (i == len(lines)-2 && len(lines[len(lines)-1]) == 0)
+		if len(ln) == 0 {
+			continue
+		}
+		var l line
+		if !bytes.HasSuffix(ln, []byte("\n")) || json.Unmarshal(ln, &l) != nil || (l.Header == nil && l.Entry == nil) {
+			if last {
+				break // torn last line
+			}
+			return nil, nil, 0, fmt.Errorf("journal %s: corrupt line %d", path, i+1)
+		}
+		switch {
+		case l.Header != nil && i == 0:
+			h = l.Header
+		case l.Entry != nil && h != nil:
+			es = append(es, *l.Entry)
+		default:
+			return nil, nil, 0, fmt.Errorf("journal %s: line %d out of place", path, i+1)
+		}
+		good += int64(len(ln))
+	}
+	if h == nil {
+		return nil, nil, 0, fmt.Errorf("journal %s: no header", path)
+	}
+	return h, es, good, nil
+}
+
+// journal appends entries, one JSON line each, written with a single write call so that
+// each finished trial reaches the file before the next starts (a kill -9 loses at most
+// the line being written, which readJournal then drops).
+type journal struct {
+	f   *os.File
+	buf bytes.Buffer
+}
+
+func createJournal(path string, h header) (*journal, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	j := &journal{f: f}
+	if err := j.write(line{Header: &h}); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// appendJournal reopens a journal for appending after truncating a torn last line.
+func appendJournal(path string, good int64) (*journal, error) {
+	if err := os.Truncate(path, good); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, err
+	}
+	return &journal{f: f}, nil
+}
+
+func (j *journal) write(l line) error {
+	j.buf.Reset()
+	enc := json.NewEncoder(&j.buf)
+	if err := enc.Encode(l); err != nil {
+		return err
+	}
+	_, err := j.f.Write(j.buf.Bytes())
+	return err
+}
+
+func (j *journal) close() error {
+	if err := j.f.Sync(); err != nil {
+		j.f.Close()
+		return err
+	}
+	return j.f.Close()
+}
+
+// sortEntries orders entries by cell, algorithm, trial (DESIGN.md results.csv).
+func sortEntries(es []entry) {
+	slices.SortFunc(es, func(a, b entry) int {
+		if c := strings.Compare(a.Cell, b.Cell); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Algorithm, b.Algorithm); c != 0 {
+			return c
+		}
+		return a.Trial - b.Trial
+	})
+}
+
+// writeAtomic writes path through a temporary file in the same folder and a rename, so a
+// reader never sees a partial file.
+func writeAtomic(path string, write func(w io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// writeShardFile writes the sorted entries of one shard, with its header, atomically.
+func writeShardFile(path string, h header, es []entry) error {
+	h.Entries = len(es)
+	return writeAtomic(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		if err := enc.Encode(line{Header: &h}); err != nil {
+			return err
+		}
+		for i := range es {
+			if err := enc.Encode(line{Entry: &es[i]}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

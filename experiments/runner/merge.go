@@ -1,0 +1,113 @@
+package runner
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// MergeInfo is what a merge learned from the shard files: the spec they ran (so run.go
+// can decode it again and run the analysis) and the options that shaped it.
+type MergeInfo struct {
+	SpecPath string
+	Spec     []byte
+	Quick    bool
+	Trials   int
+	Seed     uint64
+	Shards   int
+	Result   Result
+}
+
+var shardRE = regexp.MustCompile(`^shard-(\d+)-of-(\d+)\.jsonl$`)
+
+// merge combines the shard files of dir (one experiment folder) into results.csv. Every
+// shard 0 … N−1 must be present, complete and from the same run (identity); otherwise
+// nothing is written.
+func merge(dir string) (MergeInfo, []entry, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "shard-*-of-*.jsonl"))
+	if err != nil {
+		return MergeInfo{}, nil, err
+	}
+	if len(files) == 0 {
+		return MergeInfo{}, nil, fmt.Errorf("merge: no shard files (shard-I-of-N.jsonl) in %s", dir)
+	}
+	var info MergeInfo
+	var first *header
+	seen := map[int]bool{}
+	var all []entry
+	ids := map[string]bool{}
+	for _, f := range files {
+		m := shardRE.FindStringSubmatch(filepath.Base(f))
+		if m == nil {
+			continue
+		}
+		h, es, _, err := readJournal(f)
+		if err != nil {
+			return info, nil, fmt.Errorf("merge: %w", err)
+		}
+		i, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		if h.Shard != i || h.Shards != n {
+			return info, nil, fmt.Errorf("merge: %s says it is shard %d of %d", f, h.Shard, h.Shards)
+		}
+		if h.Entries != len(es) {
+			return info, nil, fmt.Errorf("merge: %s is incomplete (%d of %d rows)", f, len(es), h.Entries)
+		}
+		if first == nil {
+			first = h
+		} else if h.Identity != first.Identity || h.Shards != first.Shards {
+			return info, nil, fmt.Errorf("merge: %s is from another run (%s, %d shards) than the others (%s, %d shards)", f, h.Identity, h.Shards, first.Identity, first.Shards)
+		}
+		seen[i] = true
+		for _, e := range es {
+			if ids[e.id()] {
+				return info, nil, fmt.Errorf("merge: row %s/%s/%d appears in two shards", e.Cell, e.Algorithm, e.Trial)
+			}
+			ids[e.id()] = true
+		}
+		all = append(all, es...)
+	}
+	if first == nil {
+		return info, nil, fmt.Errorf("merge: no shard files in %s", dir)
+	}
+	for i := 0; i < first.Shards; i++ {
+		if !seen[i] {
+			return info, nil, fmt.Errorf("merge: %s missing (have %d of %d shards)", shardName(i, first.Shards), len(seen), first.Shards)
+		}
+	}
+	sortEntries(all)
+	info = MergeInfo{SpecPath: first.SpecPath, Spec: []byte(first.Spec), Quick: first.Quick,
+		Trials: first.Trials, Seed: first.Seed, Shards: first.Shards}
+	return info, all, nil
+}
+
+// MergeDir merges the shards in dir and writes results.csv, outputs.csv (when the spec
+// saves outputs) and manifest.json.
+func MergeDir(dir string, flags []string) (MergeInfo, error) {
+	start := time.Now()
+	info, es, err := merge(dir)
+	if err != nil {
+		return info, err
+	}
+	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv"), Rows: len(es)}
+	save := false
+	for _, e := range es {
+		if e.Row["status"] == "error" {
+			res.Errors++
+		}
+		save = save || len(e.X) > 0
+	}
+	info.Result = res
+	man := map[string]any{
+		"spec_path": info.SpecPath, "spec": string(info.Spec), "merged_shards": info.Shards,
+		"quick": info.Quick, "trials": info.Trials, "seed": info.Seed, "flags": flags,
+		"rows": res.Rows, "error_rows": res.Errors,
+		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),
+	}
+	if c := gitCommit(); c != "" {
+		man["git_commit"] = c
+	}
+	return info, writeResults(dir, save, es, man)
+}

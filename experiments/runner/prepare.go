@@ -1,0 +1,136 @@
+package runner
+
+import (
+	"fmt"
+	"strconv"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/experiments"
+	"expmech/problems"
+)
+
+// plan is a spec resolved against the registry: every cell with its generator spec,
+// constants and the factories of its algorithms. Building it is the last validation step
+// (mechanism constructors and generator constants may reject a cell); nothing has been
+// written when it fails.
+type plan struct {
+	spec  *experiments.Spec
+	cells []cellPlan
+	facs  []algorithms.Factory // aligned with spec.Algorithms
+	gen   problems.Generator
+}
+
+type cellPlan struct {
+	experiments.Cell
+	pspec  problems.Spec
+	consts problems.Constants
+	budget algorithms.Budget
+	// base holds the row columns shared by every algorithm and trial of the cell.
+	base map[string]string
+}
+
+// prepare resolves spec against reg. Its errors are *experiments.SpecError (exit 2).
+func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
+	cells, err := spec.Cells()
+	if err != nil {
+		return nil, err
+	}
+	se := &experiments.SpecError{File: spec.Path}
+	bad := func(key, format string, args ...any) {
+		se.Issues = append(se.Issues, experiments.Issue{File: spec.Path, Key: key, Msg: fmt.Sprintf(format, args...)})
+	}
+	p := &plan{spec: spec}
+	gen, ok := reg.Generator(spec.Problem.Kind)
+	if !ok {
+		bad("problem.kind", "unknown problem %q", spec.Problem.Kind)
+		return nil, se
+	}
+	p.gen = gen
+	for i, a := range spec.Algorithms {
+		f, ok := reg.Factory(a.Name)
+		if !ok || f.New == nil {
+			bad(fmt.Sprintf("algorithms[%d].name", i), "unknown algorithm %q", a.Name)
+			continue
+		}
+		p.facs = append(p.facs, f)
+	}
+	if len(se.Issues) > 0 {
+		return nil, se
+	}
+	for _, c := range cells {
+		cp := cellPlan{Cell: c, pspec: problemSpec(c)}
+		where := ""
+		if c.Key != "" {
+			where = " (cell " + c.Key + ")"
+		}
+		consts, err := gen.Constants(cp.pspec)
+		if err != nil {
+			bad("problem", "%v%s", err, where)
+			continue
+		}
+		cp.consts = consts
+		for i, f := range p.facs {
+			if _, err := newMechanism(f, c.Configs[i]); err != nil {
+				bad(fmt.Sprintf("algorithms[%d]", i), "%s: %v%s", spec.Algorithms[i].Label, err, where)
+			}
+		}
+		cp.budget = algorithms.Budget{Epsilon: c.Epsilon, Delta: c.Delta, Relation: privacy.ReplaceOne, Task: c.Task}
+		cp.base = baseColumns(spec, c, consts)
+		p.cells = append(p.cells, cp)
+	}
+	if len(se.Issues) > 0 {
+		return nil, se
+	}
+	return p, nil
+}
+
+func problemSpec(c experiments.Cell) problems.Spec {
+	pc := c.Problem
+	return problems.Spec{
+		Kind: pc.Kind, Loss: pc.Loss, Task: c.Task,
+		Domain: problems.Domain{Kind: problems.DomainKind(pc.Domain), Radius: pc.Radius},
+		N:      pc.N, D: pc.D, Rank: pc.Rank, GK: pc.GK, Data: pc.Data, Params: pc.Params,
+	}
+}
+
+// newMechanism builds a mechanism from a decoded config (nil when it takes none).
+func newMechanism(f algorithms.Factory, cfg any) (algorithms.Mechanism, error) {
+	var c algorithms.Config
+	if cfg != nil {
+		var ok bool
+		if c, ok = cfg.(algorithms.Config); !ok {
+			return nil, fmt.Errorf("config %T does not implement algorithms.Config", cfg)
+		}
+	} else if f.NewConfig != nil {
+		c = f.NewConfig()
+	}
+	return f.New(c)
+}
+
+// baseColumns are the cell's identity columns (DESIGN.md results.csv): the same for every
+// algorithm and trial of the cell. n and d come from the constants (with a data file they
+// are the file's).
+func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constants) map[string]string {
+	pc := c.Problem
+	m := map[string]string{
+		"experiment": spec.Name, "cell": c.ID,
+		"problem": pc.Kind, "loss_kind": pc.Loss, "domain": pc.Domain, "task": c.Task,
+		"n": strconv.Itoa(k.N), "d": strconv.Itoa(k.D),
+		"epsilon": fmtF(c.Epsilon), "delta": fmtF(c.Delta),
+	}
+	if pc.HasRank {
+		m["rank"] = strconv.Itoa(pc.Rank)
+	}
+	if pc.HasGK {
+		m["g_k"] = fmtF(pc.GK)
+	}
+	// Swept keys that are not DESIGN.md columns become columns of their own (radius, a
+	// problem parameter, "<label>.<param>"), so analysis can group and fit by them.
+	for _, a := range c.Assign {
+		if _, ok := m[a.Key]; !ok && !isCanonical(a.Key) {
+			m[a.Key] = a.Value
+		}
+	}
+	return m
+}
