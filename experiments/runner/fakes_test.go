@@ -59,8 +59,8 @@ type quad struct {
 	task string
 }
 
-func (q *quad) Len() int                       { return len(q.z) }
-func (q *quad) Dim() int                       { return q.c.D }
+func (q *quad) Len() int                      { return len(q.z) }
+func (q *quad) Dim() int                      { return q.c.D }
 func (q *quad) Constants() problems.Constants { return q.c }
 func (q *quad) Value(i int, x []float64) float64 {
 	s := 0.0

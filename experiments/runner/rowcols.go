@@ -55,4 +55,3 @@ func recordColumns(r rows.Row, rec algorithms.Record) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-

@@ -427,5 +427,3 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
-
-
