@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,13 +173,13 @@ func BenchmarkOracle(b *testing.B) {
 		inst := problemtest.Generate(b, New(), problems.Spec{Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, N: 100, D: d, Task: "erm"}, 1)
 		x := make([]float64, d)
 		g := make([]float64, d)
-		b.Run("op=value/d="+itoa(d), func(b *testing.B) {
+		b.Run("op=value/d="+strconv.Itoa(d), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				inst.Value(3, x)
 			}
 		})
-		b.Run("op=grad/d="+itoa(d), func(b *testing.B) {
+		b.Run("op=grad/d="+strconv.Itoa(d), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				inst.Grad(g, 3, x)
@@ -187,11 +188,3 @@ func BenchmarkOracle(b *testing.B) {
 	}
 }
 
-func itoa(v int) string {
-	s := ""
-	for v > 0 {
-		s = string(rune('0'+v%10)) + s
-		v /= 10
-	}
-	return s
-}

@@ -1,0 +1,388 @@
+// Package extlinear generates the "extended-linear" family: the Lipschitz extension to
+// R^d (Cobzas–Mustata; LLL24 eq. (2), Lemma 3.2, eq. (9), App. D; SPEC §5.5) of the
+// linear loss ⟨y, z⟩ on the ball B_R,
+//
+//	ℓ̃(θ; z) = min_{‖y‖≤R} ⟨y, z⟩ + G‖θ − y‖,   ‖z‖ ≤ G,
+//
+// which is convex, G-Lipschitz on R^d and equals ⟨θ, z⟩ on B_R. The sign convention
+// matches package linear (+⟨x, z⟩); LLL24 write −⟨θ, z⟩, i.e. z ↦ −z. Outside the ball it
+// is evaluated by the 1-D characterisation of SPEC §5.5 (derived in Value's comment), in
+// O(d) per call. The domain is R^d and Radius is the prior bound C = R (every minimiser
+// of ℓ̃(·; z) has norm ≤ R: LLL24 Assumption 1.2).
+package extlinear
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+
+	"expmech/problems"
+	"expmech/problems/dataset"
+	"expmech/problems/heldout"
+)
+
+// Params configures the generator.
+type Params struct {
+	// Lipschitz is G ≥ ‖z‖ (so G_f = G). Range > 0; default 1.
+	Lipschitz float64 `yaml:"lipschitz"`
+	// Mode "random" (default; z ∈ {±G/√d}^d with ‖E z‖ = MeanNorm·G, as in package linear)
+	// or "hard" (HardCount copies of one z ∈ {±G/√d}^d, the rest 0; LLL24 Lemma D.1).
+	Mode string `yaml:"mode"`
+	// MeanNorm is ‖E z‖/G in [0, 1]; default 0.5.
+	MeanNorm float64 `yaml:"mean_norm"`
+	// HardCount is n* in [1, n]; 0 (default) means ⌈n/10⌉.
+	HardCount int `yaml:"hard_count"`
+	// PopulationSamples is the size of the held-out sample (task sco, random mode) used for
+	// the population risk of points outside B_R (inside it is exact). Default 20000.
+	PopulationSamples int `yaml:"population_samples"`
+	// Rescale handles data rows with ‖z‖ > G: none (refuse; default), clip, scale.
+	Rescale string `yaml:"rescale"`
+}
+
+// DefaultParams returns the defaults.
+func DefaultParams() *Params {
+	return &Params{Lipschitz: 1, Mode: "random", MeanNorm: 0.5, PopulationSamples: 20000, Rescale: "none"}
+}
+
+// Validate reports every invalid field.
+func (p *Params) Validate() error {
+	var errs []error
+	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
+		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
+	}
+	if p.Mode != "random" && p.Mode != "hard" {
+		errs = append(errs, fmt.Errorf("mode: %q, want random or hard", p.Mode))
+	}
+	if !(p.MeanNorm >= 0 && p.MeanNorm <= 1) {
+		errs = append(errs, fmt.Errorf("mean_norm: %v, want a value in [0, 1]", p.MeanNorm))
+	}
+	if p.HardCount < 0 {
+		errs = append(errs, fmt.Errorf("hard_count: %d, want ≥ 0", p.HardCount))
+	}
+	if p.PopulationSamples < 2 {
+		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
+	}
+	if !dataset.Rescale(p.Rescale).Valid() {
+		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
+	}
+	return errors.Join(errs...)
+}
+
+// Generator is the "extended-linear" registry entry.
+type Generator struct{}
+
+// New returns the generator.
+func New() Generator { return Generator{} }
+
+var _ problems.Generator = Generator{}
+
+func (Generator) Name() string       { return "extended-linear" }
+func (Generator) DefaultParams() any { return DefaultParams() }
+
+func params(spec problems.Spec) (*Params, error) {
+	p := DefaultParams()
+	if spec.Params != nil {
+		q, ok := spec.Params.(*Params)
+		if !ok {
+			return nil, fmt.Errorf("extended-linear: params: got %T, want *extlinear.Params", spec.Params)
+		}
+		p = q
+	}
+	var errs []error
+	if err := p.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if spec.Domain.Kind != problems.Unconstrained {
+		errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (radius is the ball the linear loss is extended from)", spec.Domain.Kind))
+	}
+	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
+	}
+	if spec.Data == "" {
+		if spec.N < 2 {
+			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
+		}
+		if spec.D < 1 {
+			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
+		}
+		if p.Mode == "hard" && p.HardCount > spec.N {
+			errs = append(errs, fmt.Errorf("hard_count: %d exceeds n = %d", p.HardCount, spec.N))
+		}
+		if p.Mode == "hard" && spec.Task == "sco" {
+			errs = append(errs, errors.New("task: sco needs a distribution; mode hard is a fixed dataset"))
+		}
+	}
+	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("extended-linear: %w", err)
+	}
+	return p, nil
+}
+
+// constants: universe {z : ‖z‖ ≤ G}.
+//   - ℓ̃(·; z) is G-Lipschitz on R^d (inf-convolution with G‖·‖; LLL24 Lemma 3.2): G_f = G.
+//   - The difference of two G-Lipschitz functions is 2G-Lipschitz; on B_R it is
+//     ⟨·, z − z'⟩, which attains 2G at z' = −z: G_Δ = 2G.
+//   - G_k = G (k < d), 0 at d: gradients fill the ball. ValueBound 0 (R^d is unbounded).
+func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
+	G := p.Lipschitz
+	gk := make([]float64, d+1)
+	for k := range d {
+		gk[k] = G
+	}
+	return problems.Constants{N: n, D: d, GF: G, GDelta: 2 * G, Domain: spec.Domain, GK: gk}
+}
+
+// Constants implements problems.Generator.
+func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
+	p, err := params(spec)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	n, d := spec.N, spec.D
+	if spec.Data != "" {
+		tr, _, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, p.Lipschitz, dataset.Rescale(p.Rescale))
+		if err != nil {
+			return problems.Constants{}, fmt.Errorf("extended-linear: data: %w", err)
+		}
+		n, d = tr.Len(), tr.Dim()
+	}
+	return constants(spec, p, n, d), nil
+}
+
+// Instance is a generated extended-linear problem.
+type Instance struct {
+	z     [][]float64
+	zn2   []float64 // ‖z_i‖²
+	R, G  float64
+	mean  []float64
+	c     problems.Constants
+	popMu []float64 // E z, nil for data / hard mode
+	rest  *Instance // held-out sample
+	opt   *problems.LazyOptimum
+}
+
+var (
+	_ problems.Instance   = (*Instance)(nil)
+	_ problems.Population = (*Instance)(nil)
+)
+
+// Generate implements problems.Generator.
+func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
+	p, err := params(spec)
+	if err != nil {
+		return nil, err
+	}
+	c := constants(spec, p, spec.N, spec.D)
+	if spec.Data != "" {
+		tr, rest, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, p.Lipschitz, dataset.Rescale(p.Rescale))
+		if err != nil {
+			return nil, fmt.Errorf("extended-linear: data: %w", err)
+		}
+		c = constants(spec, p, tr.Len(), tr.Dim())
+		inst := newInstance(tr.X, c)
+		if spec.Task == "sco" {
+			if rest.Len() < 2 {
+				return nil, fmt.Errorf("extended-linear: task sco with data %s: no held-out rows after the first n = %d", spec.Data, tr.Len())
+			}
+			inst.rest = newInstance(rest.X, c)
+		}
+		return inst, nil
+	}
+	n, d, G := spec.N, spec.D, p.Lipschitz
+	sigma := make([]float64, d)
+	for j := range sigma {
+		sigma[j] = 1
+		if rng.IntN(2) == 0 {
+			sigma[j] = -1
+		}
+	}
+	a := G / math.Sqrt(float64(d))
+	draw := func(m int) [][]float64 {
+		z := make([][]float64, m)
+		pPlus := (1 + p.MeanNorm) / 2
+		for i := range z {
+			z[i] = make([]float64, d)
+			for j := range d {
+				s := sigma[j]
+				if rng.Float64() >= pPlus {
+					s = -s
+				}
+				z[i][j] = a * s
+			}
+		}
+		return z
+	}
+	if p.Mode == "hard" {
+		ns := p.HardCount
+		if ns == 0 {
+			ns = (n + 9) / 10
+		}
+		z := make([][]float64, n)
+		for i := range z {
+			z[i] = make([]float64, d)
+			if i < ns {
+				for j := range d {
+					z[i][j] = a * sigma[j]
+				}
+			}
+		}
+		return newInstance(z, c), nil
+	}
+	inst := newInstance(draw(n), c)
+	inst.popMu = make([]float64, d)
+	for j := range d {
+		inst.popMu[j] = a * p.MeanNorm * sigma[j]
+	}
+	if spec.Task == "sco" {
+		inst.rest = newInstance(draw(p.PopulationSamples), c)
+	}
+	return inst, nil
+}
+
+func newInstance(z [][]float64, c problems.Constants) *Instance {
+	in := &Instance{z: z, c: c, R: c.Domain.Radius, G: c.GF, mean: make([]float64, c.D), zn2: make([]float64, len(z))}
+	for i, zi := range z {
+		floats.Add(in.mean, zi)
+		in.zn2[i] = floats.Dot(zi, zi)
+	}
+	floats.Scale(1/float64(len(z)), in.mean)
+	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
+		return ballLinearOptimum(in.mean, in.R), nil
+	})
+	return in
+}
+
+// ballLinearOptimum: min over R^d of the average extension equals min over B_R of the
+// linear loss, because ℓ̃(θ) ≥ ℓ̃(Π θ) = ⟨Π θ, z⟩ for the projection Π onto B_R
+// (‖Πθ − y‖ ≤ ‖θ − y‖ for y ∈ B_R). So x* = −R m/‖m‖ and L* = −R‖m‖ (SPEC §5.5:
+// θ* = z, L* = −n*/n for the hard dataset, up to our sign convention).
+func ballLinearOptimum(m []float64, R float64) problems.Optimum {
+	x := make([]float64, len(m))
+	nm := floats.Norm(m, 2)
+	if nm > 0 {
+		floats.AddScaled(x, -R/nm, m)
+	}
+	return problems.Optimum{X: x, Value: -R * nm, Method: "closed-form"}
+}
+
+// solve returns, for ‖θ'‖ > 1 in normalised units θ' = θ/R, w = −z/G, the root t of the
+// 1-D characterisation and the scalars needed by Value and Grad. Derivation (SPEC §5.5):
+// the minimiser y of ⟨y, −w⟩ + ‖θ' − y‖ on the unit ball lies on the sphere and satisfies
+// (θ' − y)/‖θ' − y‖ = λy − w (Lagrange, λ ≥ 0); with t = ‖θ' − y‖ this gives
+// y = (θ' + t w)/‖θ' + t w‖, ‖θ' + t w‖ = 1 + tλ, and ‖λy − w‖ = 1 gives
+// λ = ⟨y, w⟩ + √(⟨y, w⟩² + 1 − ‖w‖²). Everything depends on θ' and w only through
+// A = ‖θ'‖², B = ⟨θ', w⟩, C = ‖w‖², so the bisection on the residual
+// ‖θ' + t w‖ − 1 − tλ(t) (positive at 0, → −∞) costs O(1) per step.
+func solve(A, B, C float64) (t, nrm, yw, lam float64) {
+	eval := func(t float64) (r, nrm, yw, lam float64) {
+		nrm = math.Sqrt(math.Max(A+2*t*B+t*t*C, 0))
+		yw = (B + t*C) / nrm
+		lam = yw + math.Sqrt(math.Max(yw*yw+1-C, 0))
+		return nrm - 1 - t*lam, nrm, yw, lam
+	}
+	lo, hi := 0.0, 1.0
+	for {
+		if r, _, _, _ := eval(hi); r <= 0 {
+			break
+		}
+		lo, hi = hi, 2*hi
+	}
+	for range 200 {
+		mid := 0.5 * (lo + hi)
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if r, _, _, _ := eval(mid); r > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	t = 0.5 * (lo + hi)
+	_, nrm, yw, lam = eval(t)
+	return t, nrm, yw, lam
+}
+
+func (in *Instance) Len() int                      { return len(in.z) }
+func (in *Instance) Dim() int                      { return in.c.D }
+func (in *Instance) Constants() problems.Constants { return in.c }
+
+// scalars returns A = ‖θ/R‖², B = ⟨θ/R, −z/G⟩, C = ‖z/G‖².
+func (in *Instance) scalars(i int, x []float64) (A, B, C float64) {
+	A = floats.Dot(x, x) / (in.R * in.R)
+	B = -floats.Dot(x, in.z[i]) / (in.R * in.G)
+	C = in.zn2[i] / (in.G * in.G)
+	return
+}
+
+// Value is ℓ̃(x; z_i) = R·G·e(x/R, z_i/G), with e = ⟨θ', z'⟩ on the unit ball and
+// e = −⟨y, w⟩ + t outside it.
+func (in *Instance) Value(i int, x []float64) float64 {
+	A, B, C := in.scalars(i, x)
+	if A <= 1 {
+		return floats.Dot(x, in.z[i])
+	}
+	t, _, yw, _ := solve(A, B, C)
+	return in.R * in.G * (t - yw)
+}
+
+// Grad is z_i on the ball and, outside it, G·(θ' − y)/‖θ' − y‖ = G(λy − w) (envelope
+// theorem for the inf-convolution): a unit vector times G.
+func (in *Instance) Grad(dst []float64, i int, x []float64) {
+	A, B, C := in.scalars(i, x)
+	zi := in.z[i]
+	if A <= 1 {
+		copy(dst, zi)
+		return
+	}
+	t, nrm, _, lam := solve(A, B, C)
+	G, R := in.G, in.R
+	for j := range dst {
+		w := -zi[j] / G
+		y := (x[j]/R + t*w) / nrm
+		dst[j] = G * (lam*y - w)
+	}
+}
+
+// EmpiricalRisk is the average of Value.
+func (in *Instance) EmpiricalRisk(x []float64) float64 {
+	s := 0.0
+	for i := range in.z {
+		s += in.Value(i, x)
+	}
+	return s / float64(len(in.z))
+}
+
+// Optimum is ballLinearOptimum of the mean (closed form).
+func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
+
+// PopulationRisk is ⟨x, E z⟩ exactly on B_R (generated data), else the held-out mean.
+func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
+	if in.popMu != nil && floats.Norm(x, 2) <= in.R {
+		return floats.Dot(x, in.popMu), 0
+	}
+	if in.rest == nil {
+		return math.NaN(), math.NaN()
+	}
+	return heldout.Risk(in.rest, x)
+}
+
+// PopulationOptimum is ballLinearOptimum of E z (exact) for generated data, or the
+// held-out sample's optimum for a data file.
+func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
+	if in.popMu != nil {
+		return ballLinearOptimum(in.popMu, in.R), nil
+	}
+	if in.rest != nil {
+		o, err := in.rest.Optimum()
+		o.Method = "held-out " + o.Method
+		return o, err
+	}
+	return problems.Optimum{}, errors.New("extended-linear: no population (task erm or hard mode)")
+}
