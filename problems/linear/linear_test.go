@@ -187,4 +187,3 @@ func BenchmarkOracle(b *testing.B) {
 		})
 	}
 }
-
