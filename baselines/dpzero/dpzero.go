@@ -1,0 +1,207 @@
+package dpzero
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/baselines/calib"
+	"expmech/baselines/optim"
+	"expmech/baselines/tuning"
+	"expmech/problems"
+)
+
+// Name is the registry name.
+const Name = "dpzero"
+
+// Config is the dpzero configuration.
+type Config struct {
+	// Steps is T (default 1000, the DPZero toy default; ≥ 1).
+	Steps int `yaml:"steps"`
+	// StepSize η; 0 (default) = R/√(T d (C² + σ²)), with E[ĝ²‖u‖²] ≤ (C² + σ²) d.
+	StepSize float64 `yaml:"step_size"`
+	// Clip is the scalar clipping level C; 0 (default) = G_f (|⟨∇f, u⟩| has mean
+	// ≤ G_f√(2/π) for u ~ N(0, I)).
+	Clip float64 `yaml:"clip"`
+	// Smoothing is the finite-difference radius λ (default 1e-4, > 0; DPZero toy).
+	Smoothing float64 `yaml:"smoothing"`
+	// Tuning grid (steps, step_scale) and its mode (charged | nonprivate).
+	Tuning     *tuning.Grid `yaml:"tuning"`
+	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+}
+
+// DefaultConfig returns the defaults.
+func DefaultConfig() *Config { return &Config{Steps: 1000, Smoothing: 1e-4} }
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Steps < 1 {
+		errs = append(errs, fmt.Errorf("dpzero: steps = %d, want ≥ 1", c.Steps))
+	}
+	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
+		errs = append(errs, fmt.Errorf("dpzero: step_size = %v, want finite ≥ 0", c.StepSize))
+	}
+	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
+		errs = append(errs, fmt.Errorf("dpzero: clip = %v, want finite ≥ 0", c.Clip))
+	}
+	if !(c.Smoothing > 0) || math.IsInf(c.Smoothing, 0) {
+		errs = append(errs, fmt.Errorf("dpzero: smoothing = %v, want finite > 0", c.Smoothing))
+	}
+	if err := tuning.Validate(c.Tuning, c.TuningMode, true); err != nil {
+		errs = append(errs, fmt.Errorf("dpzero: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// Factory is the registry line of dpzero.
+func Factory() algorithms.Factory {
+	return algorithms.Factory{
+		Name:      Name,
+		Doc:       "zeroth-order DP-SGD with one clipped scalar Gaussian release per step (DPZero textbook form; SPEC §6.6)",
+		NewConfig: func() algorithms.Config { return DefaultConfig() },
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*Config)
+			if !ok || c == nil {
+				return nil, fmt.Errorf("dpzero: config %T, want *dpzero.Config", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			return &Mechanism{cfg: *c}, nil
+		},
+	}
+}
+
+// Mechanism is a configured dpzero.
+type Mechanism struct{ cfg Config }
+
+var _ algorithms.Mechanism = (*Mechanism)(nil)
+
+func (m *Mechanism) Name() string { return Name }
+
+type params struct {
+	T                      int
+	eta, sigma, clip, sens float64
+	lambda                 float64
+}
+
+func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) params {
+	p := params{T: m.cfg.Steps, clip: calib.ClipOr(m.cfg.Clip, c), lambda: m.cfg.Smoothing}
+	if cand.Steps > 0 {
+		p.T = cand.Steps
+	}
+	// Each clipped scalar lies in [−C, C]; replacing one example moves the mean by ≤ 2C/n.
+	p.sens = calib.MeanSensitivity(p.clip, c.N)
+	if !math.IsInf(s, 1) {
+		p.sigma = math.Sqrt(float64(p.T)) * p.sens / s
+	}
+	p.eta = m.cfg.StepSize
+	if p.eta == 0 {
+		p.eta = calib.Radius(c) / math.Sqrt(float64(p.T)*float64(c.D)*(p.clip*p.clip+p.sigma*p.sigma))
+	}
+	p.eta *= cand.StepScale
+	return p
+}
+
+func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
+	r := algorithms.Empty()
+	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.T, c.N, b.Delta
+	r.Guarantee = calib.Guarantee(b)
+	r.GDPS = math.Inf(1)
+	if p.sigma > 0 {
+		r.GDPS = math.Sqrt(float64(p.T)) * p.sens / p.sigma
+	}
+	e, err := calib.Eps(r.GDPS, b.Delta)
+	if err != nil {
+		return r, err
+	}
+	r.EpsilonSpent = e
+	// No theory_bound: clipping and the finite difference bias the estimator.
+	r.PredictedValueQueries = 2 * float64(p.T) * float64(c.N)
+	r.PredictedGradientQueries = 0
+	r.Extra = map[string]float64{"step_size": p.eta, "clip": p.clip, "smoothing": p.lambda, "sensitivity": p.sens}
+	return r, nil
+}
+
+// Plan is data-independent.
+func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	if err := calib.Check(c, b); err != nil {
+		return algorithms.Record{}, err
+	}
+	s, err := calib.S(b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	return tuning.Plan(c, b, m.cfg.Tuning, m.cfg.TuningMode, s, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
+		return m.record(c, b, m.calibrate(c, cand, s))
+	})
+}
+
+// Run releases the average iterate.
+func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	c := o.Constants()
+	if err := calib.Check(c, b); err != nil {
+		return algorithms.Output{}, err
+	}
+	s, err := calib.S(b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, s, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+		p := m.calibrate(c, cand, s)
+		rec, err := m.record(c, b, p)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		d := c.D
+		x, avg, u := make([]float64, d), make([]float64, d), make([]float64, d)
+		xp, xm := make([]float64, d), make([]float64, d)
+		clipped := 0
+		for t := range p.T {
+			if err := ctx.Err(); err != nil {
+				return algorithms.Output{}, err
+			}
+			for j := range avg {
+				avg[j] += (x[j] - avg[j]) / float64(t+1)
+			}
+			for j := range u { // public direction, independent of the data
+				u[j] = rng.NormFloat64()
+			}
+			g, k := scalar(o, x, u, xp, xm, p.lambda, p.clip)
+			clipped += k
+			if p.sigma > 0 {
+				g += p.sigma * rng.NormFloat64()
+			}
+			optim.AddScaled(x, -p.eta*g, u)
+			optim.Project(x, c.Domain)
+		}
+		rec.Extra["clip_rate"] = float64(clipped) / (float64(p.T) * float64(c.N))
+		return algorithms.Output{X: avg, Record: rec}, nil
+	}, rng)
+}
+
+// scalar is the noiseless release of one step: (1/n) Σ_i clip_C((f(x+λu; s_i) −
+// f(x−λu; s_i))/(2λ)), using xp, xm as scratch. It returns the mean and how many were
+// clipped.
+func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64) (float64, int) {
+	for j := range x {
+		xp[j] = x[j] + lambda*u[j]
+		xm[j] = x[j] - lambda*u[j]
+	}
+	var sum float64
+	clipped := 0
+	for i := range o.Len() {
+		g := (o.Value(i, xp) - o.Value(i, xm)) / (2 * lambda)
+		if g > clip {
+			g, clipped = clip, clipped+1
+		} else if g < -clip {
+			g, clipped = -clip, clipped+1
+		}
+		sum += g
+	}
+	return sum / float64(o.Len()), clipped
+}
