@@ -53,8 +53,24 @@ func AxisLabel(expr string) string {
 	return strings.ReplaceAll(expr, "_", " ")
 }
 
+// shortNames name the derived curves inside ratios and titles.
+var shortNames = map[string]string{
+	"lb_linear":    "lower-bound curve",
+	"lb_l1":        "lower-bound curve",
+	"lb_rate":      "√(d log(1/δ))/(nε)",
+	"lb_queries":   "query lower bound",
+	"theory_bound": "theorem's bound",
+	"delta":        "stated δ",
+	"gauss_delta":  "δ delivered",
+	"delta_true":   "δ delivered",
+}
+
 func shortLabel(expr string) string {
-	l := AxisLabel(strings.TrimSpace(expr))
+	expr = strings.TrimSpace(expr)
+	if l, ok := shortNames[expr]; ok {
+		return l
+	}
+	l := AxisLabel(expr)
 	if i := strings.Index(l, " ("); i > 0 {
 		return l[:i]
 	}
@@ -184,6 +200,19 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 			}
 			pf.Lines = append(pf.Lines, rl)
 			break
+		}
+	}
+	if _, _, isRatio := strings.Cut(fg.Y, "/"); isRatio && fg.LogY {
+		// A ratio to a curve or bound: the reference level 1.
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, s := range pf.Series {
+			for _, x := range s.X {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+		}
+		if hi > lo {
+			pf.Lines = append(pf.Lines, plot.Line{Label: "ratio = 1", X: []float64{lo, hi}, Y: []float64{1, 1},
+				Style: plot.Dashed, Series: -1})
 		}
 	}
 	var xticks []float64

@@ -17,10 +17,17 @@ func TestRenderSample(t *testing.T) {
 	rs = append(rs, synthRows(rng, "noisy-gd", "n", xs, -0.8, 8, 0.3, 10, 0)...)
 	rs = append(rs, synthRows(rng, "dp-sgd", "n", xs, -0.9, 12, 0.4, 10, 0)...)
 	exp := Experiment{Name: "sample", Description: "sample (GLL22 Thm 6.4)",
-		Checks:  []Check{{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}},
-		Figures: []Figure{{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true}}}
-	res, err := AnalyzeRows(exp, rs, dir, dir+"/fig")
+		Checks: []Check{{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}},
+		Figures: []Figure{{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true},
+			{Name: "ratio", X: "n", Y: "excess_empirical_risk/lb_linear", LogX: true, LogY: true}}}
+	if err := os.MkdirAll(dir+"/results/sample", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := AnalyzeRows(exp, rs, dir+"/results/sample", dir+"/figures/sample")
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTopReport(dir+"/results", dir+"/figures", dir+"/REPORT.md"); err != nil {
 		t.Fatal(err)
 	}
 	t.Log(res)
