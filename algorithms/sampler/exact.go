@@ -68,14 +68,14 @@ func (e Exact) Sample(ctx context.Context, o *problems.Counter, t algorithms.Tar
 		note string
 	)
 	switch {
-	case isLinear(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
+	case isLinear(st) && !isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
 		var pl []PiecewiseLaw
 		pl, err = LinearLaws(st.(problems.LinearData).Points(), c.Domain, t.K, t.Mu)
 		if err == nil {
 			x = drawProduct(pl, rng)
 		}
 		note = "exact: linear, product of 1-D laws (structural read, uncounted)"
-	case isLinear(st) && t.Mu > 0:
+	case isLinear(st) && !isL1(st) && t.Mu > 0:
 		x, err = linearBall(st.(problems.LinearData).Points(), c.Domain.Radius, t.K, t.Mu, rng)
 		note = "exact: linear, Gaussian rejected to the ball (structural read, uncounted)"
 	case isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
@@ -116,6 +116,8 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
+// isLinear: LinearData's method set (Points) is a subset of SeparableL1Data's, so an ℓ1
+// problem also asserts as LinearData; callers must test isL1 first.
 func isLinear(p problems.Problem) bool { _, ok := p.(problems.LinearData); return ok }
 func isL1(p problems.Problem) bool     { _, ok := p.(problems.SeparableL1Data); return ok }
 

@@ -27,7 +27,7 @@ func (p *linearProb) Value(i int, x []float64) float64 {
 	return s
 }
 func (p *linearProb) Grad(dst []float64, i int, x []float64) { copy(dst, p.z[i]) }
-func (p *linearProb) Points() [][]float64                  { return p.z }
+func (p *linearProb) Points() [][]float64                    { return p.z }
 func (p *linearProb) Constants() problems.Constants {
 	return problems.Constants{N: len(p.z), D: len(p.z[0]), GF: p.gf, GDelta: 2 * p.gf, Domain: p.dom}
 }

@@ -1,0 +1,434 @@
+package expmech
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/algorithms/sampler"
+	"expmech/problems"
+)
+
+// ErrBudget reports a budget or constants the mechanism cannot calibrate for.
+var ErrBudget = errors.New("expmech: cannot calibrate")
+
+// Calibration is everything Plan reports and Run uses, computed from public constants only.
+type Calibration struct {
+	Setting     string
+	Calibration string // exact | paper | lll24-printed
+	// S is the GDP parameter s = G_Δ√k/(n√μ) of the exact law (GLL22 Thm 6.2; SPEC §2.1);
+	// NaN for the pure mechanism.
+	S     float64
+	K, Mu float64 // inverse temperature and regulariser of the released law
+	// Lambda is the loss's own strong convexity used in place of μ (strongly-convex).
+	Lambda float64
+	// DeltaMech is the δ spent by the exact law: the budgeted δ_mech, or the TRUE δ(ε; s)
+	// for a preset that exceeds its budget.
+	DeltaMech float64
+	// DeltaTrue is δ(ε; s) computed exactly from s (≤ DeltaMech unless the preset is not DP).
+	DeltaTrue float64
+	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
+	EpsilonSpent float64
+	// Tau is the sampler's TV budget: δ_total = δ_mech + (1 + e^ε)τ ≤ δ (SPEC §1.4).
+	Tau float64
+	// Sampler plan: step size, outer steps, truncation level (certified), predicted queries.
+	H                                               float64
+	Steps, L                                        int
+	PredictedValueQueries, PredictedGradientQueries float64
+	Rank                                            int // lowrank: the k of LLL24 Thm 2.2
+	// TheoryBound is the theorem's bound on the cell's metric (excess empirical risk for
+	// erm, excess population risk for sco), plus τ·G_f·D_K for the sampler's TV error when
+	// D_K is finite.
+	TheoryBound float64
+	Guarantee   algorithms.Guarantee
+	Notes       string
+	// SamplerConstants are the constants the sampler sees (differs from the problem's for
+	// strongly-convex, where λ‖x‖²/2 moves from the loss into the Gaussian part).
+	SamplerConstants problems.Constants
+	Target           algorithms.Target
+}
+
+func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
+	var errs []error
+	if !(b.Epsilon > 0) || math.IsInf(b.Epsilon, 1) {
+		errs = append(errs, fmt.Errorf("%w: epsilon %g: want positive and finite", ErrBudget, b.Epsilon))
+	}
+	if pure {
+		if !(b.Delta >= 0 && b.Delta < 1) {
+			errs = append(errs, fmt.Errorf("%w: delta %g: want in [0, 1)", ErrBudget, b.Delta))
+		}
+	} else if !(b.Delta > 0 && b.Delta < 1) {
+		errs = append(errs, fmt.Errorf("%w: delta %g: want in (0, 1) (use expmech-pure for δ = 0)", ErrBudget, b.Delta))
+	}
+	if b.Relation != privacy.ReplaceOne {
+		errs = append(errs, fmt.Errorf("%w: relation %s: G_Δ is the replace-one constant: %w", ErrBudget, b.Relation, privacy.ErrUnsupported))
+	}
+	if c.N < 1 || c.D < 1 {
+		errs = append(errs, fmt.Errorf("%w: n=%d, d=%d", ErrBudget, c.N, c.D))
+	}
+	if !(c.GDelta > 0) || math.IsInf(c.GDelta, 1) {
+		errs = append(errs, fmt.Errorf("%w: G_Δ=%g: want positive and finite", ErrBudget, c.GDelta))
+	}
+	if !(c.GF > 0) || math.IsInf(c.GF, 1) {
+		errs = append(errs, fmt.Errorf("%w: G_f=%g: want positive and finite", ErrBudget, c.GF))
+	}
+	return errors.Join(errs...)
+}
+
+// resolveSetting implements setting: auto (sco if the task is sco, lowrank if unconstrained,
+// else erm).
+func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) string {
+	if cfg.Setting != SettingAuto {
+		return cfg.Setting
+	}
+	switch {
+	case b.Task == "sco":
+		return SettingSCO
+	case c.Domain.Kind == problems.Unconstrained:
+		return SettingLowRank
+	}
+	return SettingERM
+}
+
+// Calibrate computes (k, μ, δ split, s, sampler plan, theory bound) for "expmech" from public
+// constants only; the same function feeds Plan and Run.
+func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
+	if err := cfg.Validate(); err != nil {
+		return Calibration{}, err
+	}
+	if err := checkBudget(c, b, false); err != nil {
+		return Calibration{}, err
+	}
+	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: cfg.Calibration}
+	eps, delta := b.Epsilon, b.Delta
+	n, d := float64(c.N), float64(c.D)
+	G := c.GDelta
+	split := cfg.DeltaSplit
+	if cfg.Calibration == CalibPaper {
+		split = 2.0 / 3 // GLL22 Thm 6.4 / 6.9: δ_mech = 2δ/3
+	}
+	dMech := split * delta
+	cal.DeltaMech = dMech
+	// s: exact inversion of the Gaussian curve, or GLL22 Lemma 6.3 at δ_mech (SPEC §1.3).
+	sFor := func() (float64, error) {
+		if cfg.Calibration == CalibPaper {
+			return privacy.SPaper(eps, dMech), nil
+		}
+		return privacy.SForEpsDelta(eps, dMech)
+	}
+	R := c.Domain.MaxNorm(c.D)   // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
+	DK := c.Domain.Diameter(c.D) // D_K
+	bounded := !math.IsInf(R, 1) && R > 0
+	needBounded := func() error {
+		if !bounded {
+			return fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrBudget, cal.Setting, c.Domain.Kind)
+		}
+		return nil
+	}
+	switch cal.Setting {
+	case SettingERM:
+		if err := needBounded(); err != nil {
+			return cal, err
+		}
+		if cfg.Preset != "" {
+			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrBudget, cfg.Preset)
+		}
+		s, err := sFor()
+		if err != nil {
+			return cal, err
+		}
+		if cfg.Calibration == CalibPaper {
+			// GLL22 Thm 6.4: a = s/√2 = √(L_δ+ε) − √L_δ, μ = G√d/(n D_K a),
+			// k = 2μn²a²/G², bound d/k + μD_K²/2 = G D_K √d/(n a) (SPEC §2.3).
+			a := s / math.Sqrt2
+			cal.Mu = G * math.Sqrt(d) / (n * DK * a)
+			cal.K = 2 * cal.Mu * n * n * a * a / (G * G)
+			cal.TheoryBound = G * DK * math.Sqrt(d) / (n * a)
+		} else {
+			// Exact recipe (SPEC §2.3 with R = max‖x‖ in place of D_K, valid since
+			// E F − F* ≤ d/k + μ max‖x‖²/2 by Lemma 6.1): minimise d/k + μR²/2 subject to
+			// s = G√k/(n√μ), i.e. k = μn²s²/G²: μ* = √(2d) G/(n s R).
+			cal.Mu = math.Sqrt(2*d) * G / (n * s * R)
+			cal.K = cal.Mu * n * n * s * s / (G * G)
+			cal.TheoryBound = d/cal.K + cal.Mu*R*R/2
+		}
+	case SettingSCO:
+		if err := needBounded(); err != nil {
+			return cal, err
+		}
+		if cfg.Preset != "" {
+			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrBudget, cfg.Preset)
+		}
+		if cfg.Calibration == CalibPaper {
+			// GLL22 Thm 6.9 [SEED]: L_δ = log(3/(4δ)), μ = (G/D_K)√(2(2L_δ d/(ε²n²) + 1/(2n))),
+			// k = (μ/G²) min{ε²n²/(2L_δ), 2nd}; bound of Thm 6.8 (corrected G²/(nμ); SPEC §3.1).
+			Ld := math.Log(3 / (4 * delta))
+			cal.Mu = G / DK * math.Sqrt(2*(2*Ld*d/(eps*eps*n*n)+1/(2*n)))
+			cal.K = cal.Mu / (G * G) * math.Min(eps*eps*n*n/(2*Ld), 2*n*d)
+			cal.TheoryBound = G*G/(n*cal.Mu) + d/cal.K + cal.Mu*DK*DK/2
+		} else {
+			s, err := sFor()
+			if err != nil {
+				return cal, err
+			}
+			// GLL22 Thm 6.8 (corrected, c_g = 1): B(μ) = G²/(nμ) + d/k(μ) + μR²/2 with the
+			// privacy-limited k(μ) = μn²s²/G²; minimised numerically (SPEC §3.3).
+			B := func(mu float64) float64 {
+				k := mu * n * n * s * s / (G * G)
+				return G*G/(n*mu) + d/k + mu*R*R/2
+			}
+			cal.Mu = goldenMinLog(B, 1e-12, 1e12)
+			cal.K = cal.Mu * n * n * s * s / (G * G)
+			cal.TheoryBound = B(cal.Mu)
+		}
+	case SettingStronglyConvex:
+		if err := needBounded(); err != nil {
+			return cal, err
+		}
+		if cfg.Preset != "" {
+			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrBudget, cfg.Preset)
+		}
+		lam := cfg.StrongConvexity
+		s, err := sFor()
+		if err != nil {
+			return cal, err
+		}
+		// exp(−kF) with F λ-strongly convex: s = G√k/(n√λ) (GLL22 Thm 6.2 remark; SPEC §2.1),
+		// so k = λn²s²/G²; risk d/k (Lemma 6.1) plus G²/(nλ) for sco (Thm 6.7–6.8).
+		cal.Lambda = lam
+		cal.Mu = 0
+		cal.K = lam * n * n * s * s / (G * G)
+		cal.TheoryBound = d / cal.K
+		if b.Task == "sco" {
+			cal.TheoryBound += G * G / (n * lam)
+		}
+	case SettingLowRank:
+		if err := calibrateLowRank(&cal, c, b, cfg, dMech); err != nil {
+			return cal, err
+		}
+	default:
+		return cal, fmt.Errorf("%w: setting %q", ErrBudget, cal.Setting)
+	}
+	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
+	curv := cal.Mu
+	if cal.Setting == SettingStronglyConvex {
+		curv = cal.Lambda
+	}
+	cal.S = G * math.Sqrt(cal.K) / (n * math.Sqrt(curv))
+	cal.DeltaTrue = privacy.DeltaGaussian(eps, cal.S)
+	private := cal.DeltaTrue <= cal.DeltaMech*(1+1e-9)
+	if !private {
+		cal.DeltaMech = cal.DeltaTrue
+		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("NOT (ε, δ)-DP: s = %.6g gives δ(ε=%g) = %.4g > stated δ = %g", cal.S, eps, cal.DeltaTrue, delta))
+	}
+	var err error
+	if cal.EpsilonSpent, err = privacy.EpsForSDelta(cal.S, math.Min(cal.DeltaMech, 1-1e-12)); err != nil {
+		return cal, fmt.Errorf("expmech: epsilon_spent: %w", err)
+	}
+	if !private {
+		// report the ε actually needed at the stated δ
+		if cal.EpsilonSpent, err = privacy.EpsForSDelta(cal.S, delta); err != nil {
+			return cal, fmt.Errorf("expmech: epsilon_spent: %w", err)
+		}
+	}
+	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
+	cal.Tau = math.Max(delta-dMech, 0) / (1 + math.Exp(eps))
+	smp, _ := sampler.ByName(cfg.Sampler)
+	certified := cfg.Mode == ModeCertified
+	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
+		return cal, err
+	}
+	switch {
+	case !private:
+		cal.Guarantee = algorithms.None
+	case sampler.IsExact(smp) || (certified && sampler.Certifies(smp)):
+		cal.Guarantee = algorithms.Certified
+	default:
+		cal.Guarantee = algorithms.Nominal
+	}
+	if cal.Steps > cfg.MaxSteps {
+		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
+	}
+	return cal, nil
+}
+
+// calibrateLowRank implements LLL24 Thm 2.2 on R^d (SPEC §5.2).
+func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budget, cfg Config, dMech float64) error {
+	eps, delta := b.Epsilon, b.Delta
+	n, d := float64(c.N), float64(c.D)
+	G := c.GDelta
+	C := c.Domain.Radius // the prior bound on ‖x*‖ (LLL24 Assumption 1.2)
+	if c.Domain.Kind != problems.Unconstrained {
+		return fmt.Errorf("%w: setting lowrank is LLL24's unconstrained setting, got domain %s", ErrBudget, c.Domain.Kind)
+	}
+	if !(C > 0) || math.IsInf(C, 1) {
+		return fmt.Errorf("%w: lowrank needs the prior bound C = radius > 0, got %g", ErrBudget, C)
+	}
+	// rank: the config, else Constants.Rank, else the smallest k with G_k ≤ G_f/(nε√d)
+	// (LLL24 Thm 2.2's condition).
+	r := cfg.Rank
+	if r == 0 {
+		r = c.Rank
+	}
+	if r == 0 {
+		thr := c.GF / (n * eps * math.Sqrt(d))
+		for k, gk := range c.GK {
+			if gk <= thr {
+				r = k
+				break
+			}
+		}
+		if r == 0 && len(c.GK) > 0 && c.GK[0] <= thr {
+			r = 1 // a k of 0 would make the bound vacuous; LLL's k ≥ 1
+		}
+	}
+	if r < 1 {
+		return fmt.Errorf("%w: lowrank: no rank (config rank, Constants.Rank, or G_k ≤ G_f/(nε√d) from Constants.GK)", ErrBudget)
+	}
+	cal.Rank = r
+	fr := float64(r)
+	switch {
+	case cfg.Preset == PresetLLL24Printed:
+		// LLL24 Algorithm 1 as printed (SPEC §5.2): η = nε√(k log(1/δ))/(GC), μ = 8ηG²/(n²ε²),
+		// with G the Lipschitz constant of ℓ. Then s = G_Δ√η/(n√μ) = ε/√2 whatever δ is.
+		Gl := c.GF
+		cal.Calibration = PresetLLL24Printed
+		cal.K = n * eps * math.Sqrt(fr*math.Log(1/delta)) / (Gl * C)
+		cal.Mu = 8 * cal.K * Gl * Gl / (n * n * eps * eps)
+		cal.Notes = joinNote(cal.Notes, "preset lll24-printed: LLL24 Algorithm 1's printed constants (missing a log(1/δ) factor in μ)")
+	default:
+		var s float64
+		if cfg.Calibration == CalibPaper {
+			// the closed form of SPEC §5.2: s ≈ ε/√(2 log(1/δ_mech))
+			s = eps / math.Sqrt(2*math.Log(1/dMech))
+		} else {
+			var err error
+			if s, err = privacy.SForEpsDelta(eps, dMech); err != nil {
+				return err
+			}
+		}
+		// Corrected calibration (SPEC §5.2, G_Δ form): s = G_Δ√η/(n√μ) ⇒ μ = G_Δ²η/(n²s²);
+		// minimising μC²/2 + k/η gives η* = √(2k) n s/(G_Δ C).
+		cal.K = math.Sqrt(2*fr) * n * s / (G * C)
+		cal.Mu = G * G * cal.K / (n * n * s * s)
+	}
+	// LLL24 Lemma 2.8 / Thm 2.2, hidden constants (≲) set to 1: μC²/2 + k/η, plus the
+	// residual (G_k²/μ)(k + ημC²)·d when G_k is known and positive.
+	cal.TheoryBound = cal.Mu*C*C/2 + fr/cal.K
+	if r < len(c.GK) && c.GK[r] > 0 {
+		gk := c.GK[r]
+		cal.TheoryBound += gk * gk / cal.Mu * (fr + cal.K*cal.Mu*C*C) * d
+	}
+	cal.Notes = joinNote(cal.Notes, "theory_bound: LLL24 Thm 2.2 terms with its unstated constants set to 1")
+	_ = delta
+	return nil
+}
+
+// planSampler fills the sampler plan (target, h, T, L, predicted queries) of cal.
+func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler, certified bool, stepC float64) error {
+	sc := c
+	mu := cal.Mu
+	if cal.Setting == SettingStronglyConvex {
+		// f̃ = f − λ‖x‖²/2 is convex and (G_f + λ max‖x‖)-Lipschitz on K; the released law
+		// exp(−kF) = exp(−k(F̃ + λ‖x‖²/2)) is sampled with the Gaussian part carrying λ.
+		sc.GF = c.GF + cal.Lambda*c.Domain.MaxNorm(c.D)
+		mu = cal.Lambda
+	}
+	cal.SamplerConstants = sc
+	cal.Target = algorithms.Target{K: cal.K, Mu: mu, TV: cal.Tau, Certified: certified && !sampler.IsExact(smp), StepC: stepC}
+	steps, vq, gq, err := smp.PlanSteps(sc, cal.Target)
+	if err != nil {
+		return fmt.Errorf("expmech: plan sampler %s: %w", smp.Name(), err)
+	}
+	cal.Steps, cal.PredictedValueQueries, cal.PredictedGradientQueries = steps, vq, gq
+	if sch, ok := smp.(sampler.Scheduler); ok {
+		s, err := sch.Schedule(sc, cal.Target)
+		if err != nil {
+			return err
+		}
+		cal.H, cal.L = s.H, s.L
+	}
+	if dk := c.Domain.Diameter(c.D); !math.IsInf(dk, 1) && !sampler.IsExact(smp) {
+		// |E_P F − E_Q F| ≤ TV(P, Q)·osc_K F ≤ τ G_f D_K
+		cal.TheoryBound += cal.Tau * c.GF * dk
+	}
+	return nil
+}
+
+// CalibratePure computes the pure ε-DP exponential mechanism exp(−kF) on K (SPEC §2.4):
+// Δ_F = sup_{D~D'} sup_x |F(x; D) − F(x; D')| ≤ G_Δ R_K/n after normalising f(0; s) = 0
+// (which leaves the law unchanged), or 2·ValueBound/n when that is smaller; k = ε/(2Δ_F);
+// risk ≤ d/k (GLL22 Lemma 6.1). An approximate sampler turns it into (ε, (1+e^ε)τ)-DP.
+func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (Calibration, error) {
+	if err := cfg.Validate(); err != nil {
+		return Calibration{}, err
+	}
+	if err := checkBudget(c, b, true); err != nil {
+		return Calibration{}, err
+	}
+	cal := Calibration{Setting: SettingPure, Calibration: CalibExact, S: math.NaN(), DeltaTrue: 0}
+	R := c.Domain.MaxNorm(c.D)
+	if math.IsInf(R, 1) || !(R > 0) {
+		return cal, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrBudget, c.Domain.Kind)
+	}
+	n := float64(c.N)
+	dF := c.GDelta * R / n
+	if c.ValueBound > 0 {
+		dF = math.Min(dF, 2*c.ValueBound/n)
+	}
+	cal.K = b.Epsilon / (2 * dF)
+	cal.Mu = 0
+	cal.EpsilonSpent = 2 * cal.K * dF
+	cal.TheoryBound = float64(c.D) / cal.K
+	cal.Tau = b.Delta / (1 + math.Exp(b.Epsilon))
+	smp, _ := sampler.ByName(cfg.Sampler)
+	certified := cfg.Mode == ModeCertified
+	if certified && !sampler.IsExact(smp) && !(b.Delta > 0) {
+		return cal, fmt.Errorf("%w: expmech-pure certified with an approximate sampler needs δ > 0 for its TV budget", ErrBudget)
+	}
+	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
+		return cal, err
+	}
+	switch {
+	case sampler.IsExact(smp) || (certified && sampler.Certifies(smp)):
+		cal.Guarantee = algorithms.Certified
+	default:
+		cal.Guarantee = algorithms.Nominal
+	}
+	if cal.Steps > cfg.MaxSteps {
+		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
+	}
+	return cal, nil
+}
+
+// goldenMinLog minimises a unimodal f over [lo, hi] by golden section in log space.
+func goldenMinLog(f func(float64) float64, lo, hi float64) float64 {
+	a, b := math.Log(lo), math.Log(hi)
+	const gr = 0.6180339887498949
+	x1, x2 := b-gr*(b-a), a+gr*(b-a)
+	f1, f2 := f(math.Exp(x1)), f(math.Exp(x2))
+	for range 300 {
+		if b-a < 1e-13 {
+			break
+		}
+		if f1 < f2 {
+			b, x2, f2 = x2, x1, f1
+			x1 = b - gr*(b-a)
+			f1 = f(math.Exp(x1))
+		} else {
+			a, x1, f1 = x1, x2, f2
+			x2 = a + gr*(b-a)
+			f2 = f(math.Exp(x2))
+		}
+	}
+	return math.Exp((a + b) / 2)
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

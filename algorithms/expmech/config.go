@@ -1,0 +1,155 @@
+package expmech
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"expmech/algorithms"
+	"expmech/algorithms/sampler"
+)
+
+// Names of the configuration values.
+const (
+	ModeCertified = "certified" // theory constants; sampler TV accounted in δ
+	ModePractical = "practical" // documented practical constants; guarantee nominal
+
+	CalibExact = "exact" // exact inversion of the Gaussian curve (PRIVACY.md §1.2)
+	CalibPaper = "paper" // the papers' closed forms (GLL22 Lemma 6.3 etc.), to reproduce them
+
+	SettingAuto           = "auto"
+	SettingERM            = "erm"             // GLL22 Thm 6.4
+	SettingSCO            = "sco"             // GLL22 Thm 6.8–6.9
+	SettingStronglyConvex = "strongly-convex" // GLL22 Thm 6.2 remark / 6.8 with no regulariser
+	SettingLowRank        = "lowrank"         // LLL24 Thm 2.2, corrected (SPEC §5.2)
+	SettingPure           = "pure"            // expmech-pure (SPEC §2.4)
+
+	PresetLLL24Printed = "lll24-printed" // LLL24 Algorithm 1's printed constants: NOT (ε, δ)-DP
+)
+
+// DefaultMaxSteps is the default cap on the outer steps of one run: a cell whose worst-case
+// T exceeds it fails with an error row instead of running for hours (certified constants
+// need ~1e10 steps at n = 1000; SPEC §4.4). It never truncates a chain.
+const DefaultMaxSteps = 200_000_000
+
+// Config is the configuration of "expmech" (decoded strictly over DefaultConfig).
+type Config struct {
+	// Sampler is the registry name of the sampler: proximal-rejection (default), exact, mala.
+	Sampler string `yaml:"sampler"`
+	// Mode is certified | practical (default practical; SPEC §4.4).
+	Mode string `yaml:"mode"`
+	// Calibration is exact (default) | paper.
+	Calibration string `yaml:"calibration"`
+	// Setting is auto (default) | erm | sco | strongly-convex | lowrank; auto = sco if the
+	// task is sco, lowrank if the domain is unconstrained, else erm.
+	Setting string `yaml:"setting"`
+	// StepC is the practical step constant c of h = c/(k² G_f²); > 0; default 1/16.
+	StepC float64 `yaml:"step_c"`
+	// Rank is LLL24 Thm 2.2's k for the lowrank setting; 0 (default) = Constants.Rank if
+	// known, else the smallest k with G_k ≤ G_f/(nε√d) from Constants.GK.
+	Rank int `yaml:"rank"`
+	// DeltaSplit is the fraction of δ given to the exact law (δ_mech = DeltaSplit·δ); the
+	// rest is the sampler's TV budget τ = (δ − δ_mech)/(1 + e^ε) (SPEC §1.4). In (0, 1];
+	// default 2/3 (GLL22). The paper calibration always uses 2/3.
+	DeltaSplit float64 `yaml:"delta_split"`
+	// Preset is "" (default) or lll24-printed (lowrank only; guarantee none).
+	Preset string `yaml:"preset"`
+	// StrongConvexity is λ > 0 such that every f(·; s) is λ-strongly convex (setting
+	// strongly-convex only; the loss's own curvature replaces the regulariser). Default 0.
+	StrongConvexity float64 `yaml:"strong_convexity"`
+	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default 2e8): a larger T is
+	// an error, never a truncated chain.
+	MaxSteps int `yaml:"max_steps"`
+}
+
+// DefaultConfig returns the defaults of "expmech".
+func DefaultConfig() *Config {
+	return &Config{
+		Sampler: "proximal-rejection", Mode: ModePractical, Calibration: CalibExact,
+		Setting: SettingAuto, StepC: sampler.DefaultStepC, DeltaSplit: 2.0 / 3, MaxSteps: DefaultMaxSteps,
+	}
+}
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	var errs []error
+	smp, err := sampler.ByName(c.Sampler)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("expmech: sampler: %w", err))
+	}
+	switch c.Mode {
+	case ModeCertified:
+		if smp != nil && !sampler.Certifies(smp) {
+			errs = append(errs, fmt.Errorf("expmech: mode certified: sampler %q has no certified TV bound", c.Sampler))
+		}
+	case ModePractical:
+	default:
+		errs = append(errs, fmt.Errorf("expmech: mode %q: want certified or practical", c.Mode))
+	}
+	if c.Calibration != CalibExact && c.Calibration != CalibPaper {
+		errs = append(errs, fmt.Errorf("expmech: calibration %q: want exact or paper", c.Calibration))
+	}
+	switch c.Setting {
+	case SettingAuto, SettingERM, SettingSCO, SettingLowRank:
+	case SettingStronglyConvex:
+		if !(c.StrongConvexity > 0) {
+			errs = append(errs, fmt.Errorf("expmech: setting strongly-convex needs strong_convexity > 0, got %g", c.StrongConvexity))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("expmech: setting %q: want auto, erm, sco, strongly-convex or lowrank", c.Setting))
+	}
+	if !(c.StepC > 0) || math.IsInf(c.StepC, 1) {
+		errs = append(errs, fmt.Errorf("expmech: step_c %g: want a positive finite number", c.StepC))
+	}
+	if c.Rank < 0 {
+		errs = append(errs, fmt.Errorf("expmech: rank %d: want ≥ 0", c.Rank))
+	}
+	if !(c.DeltaSplit > 0 && c.DeltaSplit <= 1) {
+		errs = append(errs, fmt.Errorf("expmech: delta_split %g: want in (0, 1]", c.DeltaSplit))
+	}
+	switch c.Preset {
+	case "":
+	case PresetLLL24Printed:
+		if c.Setting != SettingAuto && c.Setting != SettingLowRank {
+			errs = append(errs, fmt.Errorf("expmech: preset %s needs setting lowrank (or auto), got %q", c.Preset, c.Setting))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("expmech: preset %q: want \"\" or %s", c.Preset, PresetLLL24Printed))
+	}
+	if c.StrongConvexity < 0 || math.IsInf(c.StrongConvexity, 1) {
+		errs = append(errs, fmt.Errorf("expmech: strong_convexity %g: want ≥ 0", c.StrongConvexity))
+	}
+	if c.MaxSteps < 1 {
+		errs = append(errs, fmt.Errorf("expmech: max_steps %d: want ≥ 1", c.MaxSteps))
+	}
+	return errors.Join(errs...)
+}
+
+// PureConfig is the configuration of "expmech-pure" (SPEC §2.4).
+type PureConfig struct {
+	// Sampler: proximal-rejection (default), exact, mala.
+	Sampler string `yaml:"sampler"`
+	// Mode: certified | practical (default practical).
+	Mode string `yaml:"mode"`
+	// StepC: practical step constant (default 1/16).
+	StepC float64 `yaml:"step_c"`
+	// MaxSteps: cap on the worst-case outer steps (default 2e8).
+	MaxSteps int `yaml:"max_steps"`
+}
+
+// DefaultPureConfig returns the defaults of "expmech-pure".
+func DefaultPureConfig() *PureConfig {
+	return &PureConfig{Sampler: "proximal-rejection", Mode: ModePractical, StepC: sampler.DefaultStepC, MaxSteps: DefaultMaxSteps}
+}
+
+// Validate reports every problem at once.
+func (c *PureConfig) Validate() error {
+	full := DefaultConfig()
+	full.Sampler, full.Mode, full.StepC, full.MaxSteps = c.Sampler, c.Mode, c.StepC, c.MaxSteps
+	return full.Validate()
+}
+
+var (
+	_ algorithms.Config = (*Config)(nil)
+	_ algorithms.Config = (*PureConfig)(nil)
+)

@@ -1,0 +1,102 @@
+package expmech
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"expmech/problems"
+)
+
+// l1Prob: f(x; z_i) = w‖x − z_i‖₁ (problems.SeparableL1Data); G_f = w√d, G_Δ = 2w√d.
+type l1Prob struct {
+	z   [][]float64
+	w   float64
+	dom problems.Domain
+}
+
+func (p *l1Prob) Len() int { return len(p.z) }
+func (p *l1Prob) Dim() int { return len(p.z[0]) }
+func (p *l1Prob) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, v := range p.z[i] {
+		s += math.Abs(x[j] - v)
+	}
+	return p.w * s
+}
+func (p *l1Prob) Grad(dst []float64, i int, x []float64) {
+	for j, v := range p.z[i] {
+		dst[j] = p.w * sign(x[j]-v)
+	}
+}
+func (p *l1Prob) Points() [][]float64 { return p.z }
+func (p *l1Prob) Weight() float64     { return p.w }
+func (p *l1Prob) Constants() problems.Constants {
+	d := len(p.z[0])
+	g := p.w * math.Sqrt(float64(d))
+	return problems.Constants{N: len(p.z), D: d, GF: g, GDelta: 2 * g, Domain: p.dom}
+}
+func (p *l1Prob) F(x []float64) float64 {
+	s := 0.0
+	for i := range p.z {
+		s += p.Value(i, x)
+	}
+	return s / float64(len(p.z))
+}
+
+func sign(v float64) float64 {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}
+
+// quadProb: f(x; z_i) = ‖x − z_i‖²/2 on a ball of radius r — 1-strongly convex and
+// (r + max‖z‖)-Lipschitz on K; the difference f(·;z) − f(·;z') = ⟨x, z' − z⟩ + const is
+// ‖z − z'‖ ≤ 2 max‖z‖ Lipschitz.
+type quadProb struct {
+	z    [][]float64
+	r, b float64 // domain radius and max ‖z_i‖
+}
+
+func (p *quadProb) Len() int { return len(p.z) }
+func (p *quadProb) Dim() int { return len(p.z[0]) }
+func (p *quadProb) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, v := range p.z[i] {
+		s += (x[j] - v) * (x[j] - v)
+	}
+	return s / 2
+}
+func (p *quadProb) Grad(dst []float64, i int, x []float64) {
+	for j, v := range p.z[i] {
+		dst[j] = x[j] - v
+	}
+}
+func (p *quadProb) Constants() problems.Constants {
+	return problems.Constants{N: len(p.z), D: len(p.z[0]), GF: p.r + p.b, GDelta: 2 * p.b,
+		Domain: problems.Domain{Kind: problems.Ball, Radius: p.r}}
+}
+
+func signPoints(n, d int, pPlus float64, rng *rand.Rand) [][]float64 {
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		for j := range z[i] {
+			z[i][j] = -1
+			if rng.Float64() < pPlus {
+				z[i][j] = 1
+			}
+		}
+	}
+	return z
+}
+
+// deltaNaive is an independent evaluation of the Gaussian curve δ(ε; s) =
+// Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Balle–Wang 2018 Thm 8), accurate for moderate ε, s.
+func deltaNaive(eps, s float64) float64 {
+	Phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	return Phi(-eps/s+s/2) - math.Exp(eps)*Phi(-eps/s-s/2)
+}
