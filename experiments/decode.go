@@ -48,6 +48,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 	for j := 0; j+1 < len(root.Content); j += 2 {
 		k, v := root.Content[j], root.Content[j+1]
 		seen[k.Value] = true
+		s.lines["@"+k.Value] = v.Line
 		switch k.Value {
 		case "name":
 			decodeStrict(is, "name", v, &s.Name)
@@ -86,8 +87,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 			s.decodeAlgorithms(is, v)
 		case "checks":
 			decodeStrict(is, "checks", v, &s.Checks)
+			s.checkLines = elementLines(v)
 		case "figures":
 			decodeStrict(is, "figures", v, &s.Figures)
+			s.figureLines = elementLines(v)
 		case "quick":
 			quickNode = v
 			s.decodeQuick(is, v)
@@ -282,4 +285,13 @@ func (s *Spec) Shrink() *Spec {
 		q.Trials = s.Quick.Trials
 	}
 	return &q
+}
+
+// elementLines returns the line of each element of a list node.
+func elementLines(v *yaml.Node) []int {
+	var out []int
+	for _, c := range v.Content {
+		out = append(out, c.Line)
+	}
+	return out
 }

@@ -54,6 +54,8 @@ type Spec struct {
 	hasN, hasD       bool
 	hasRank, hasGK   bool
 	lines            map[string]int // line of each named problem/privacy value
+	checkLines       []int          // line of each checks: / figures: entry
+	figureLines      []int
 }
 
 // ProblemBlock is the problem: block. Kind, Loss, Domain, Radius and Data are the named
@@ -92,7 +94,8 @@ type Algorithm struct {
 	pairs []*yaml.Node // config key/value pairs
 }
 
-// Check is one claim the experiment tests (decoded here, evaluated by analysis).
+// Check is one claim the experiment tests (decoded here, evaluated by analysis; the
+// fields mirror analysis.Check).
 type Check struct {
 	Metric    string            `yaml:"metric"`
 	Algorithm string            `yaml:"algorithm"`
@@ -100,6 +103,13 @@ type Check struct {
 	Slope     float64           `yaml:"slope"`
 	Tolerance float64           `yaml:"tolerance"`
 	Where     map[string]string `yaml:"where"`
+	// Kind is slope (default), min (every group mean ≥ Min) or max (≤ Max); XMin/XMax
+	// restrict the vs values used (0 = unbounded). See package analysis.
+	Kind string  `yaml:"kind"`
+	Min  float64 `yaml:"min"`
+	Max  float64 `yaml:"max"`
+	XMin float64 `yaml:"x_min"`
+	XMax float64 `yaml:"x_max"`
 }
 
 // Figure is one figure to draw (analysis draws it).

@@ -40,22 +40,22 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // sweep keys. Cell values are checked by cells().
 func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 	if !nameRE.MatchString(s.Name) {
-		is.add(0, "name", "%q must match [a-z0-9_-]{1,64} (it names the output folder)", s.Name)
+		is.add(s.lines["@name"], "name", "%q must match [a-z0-9_-]{1,64} (it names the output folder)", s.Name)
 	}
 	if s.Trials < 1 || s.Trials > MaxTrials {
-		is.add(0, "trials", "want 1 … %d, got %d", MaxTrials, s.Trials)
+		is.add(s.lines["@trials"], "trials", "want 1 … %d, got %d", MaxTrials, s.Trials)
 	}
 	if !slices.Contains(tasks, s.Task) {
-		is.add(0, "task", "want one of %v, got %q", tasks, s.Task)
+		is.add(s.lines["@task"], "task", "want one of %v, got %q", tasks, s.Task)
 	}
 	s.validateProblem(is)
 	labels := s.validateAlgorithms(is)
 	s.validateSweep(is, labels)
 	if !s.hasEps && !s.swept("epsilon") {
-		is.add(0, "privacy.epsilon", "required (or swept)")
+		is.add(s.lines["@privacy"], "privacy.epsilon", "required (or swept)")
 	}
 	if !s.hasDelta && !s.swept("delta") {
-		is.add(0, "privacy.delta", "required (or swept); 0 means pure DP")
+		is.add(s.lines["@privacy"], "privacy.delta", "required (or swept); 0 means pure DP")
 	}
 	for _, ax := range s.Quick.Sweep {
 		if !s.swept(ax.Key) {
@@ -64,43 +64,60 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 	}
 	for i, c := range s.Checks {
 		key := "checks[" + itoa(i) + "]"
+		line := at(s.checkLines, i)
 		if c.Metric == "" {
-			is.add(0, key+".metric", "required")
+			is.add(line, key+".metric", "required")
 		}
-		if c.Vs == "" {
-			is.add(0, key+".vs", "required")
+		switch {
+		case c.Algorithm == "":
+			is.add(line, key+".algorithm", "required")
+		case !labels[c.Algorithm]:
+			is.add(line, key+".algorithm", "%q is not an algorithm label of this spec", c.Algorithm)
 		}
-		if c.Algorithm != "" && !labels[c.Algorithm] {
-			is.add(0, key+".algorithm", "%q is not an algorithm label of this spec", c.Algorithm)
+		switch c.Kind {
+		case "", "slope":
+			if c.Vs == "" {
+				is.add(line, key+".vs", "required for a slope check")
+			}
+			if !finite(c.Slope) {
+				is.add(line, key+".slope", "want a finite number")
+			}
+			if !(c.Tolerance > 0) || !finite(c.Tolerance) {
+				is.add(line, key+".tolerance", "want a finite number > 0, got %v", c.Tolerance)
+			}
+		case "min", "max":
+			if !finite(c.Min) || !finite(c.Max) {
+				is.add(line, key+"."+c.Kind, "want a finite number")
+			}
+		default:
+			is.add(line, key+".kind", "want slope, min or max, got %q", c.Kind)
 		}
-		if !finite(c.Slope) {
-			is.add(0, key+".slope", "want a finite number")
-		}
-		if !(c.Tolerance > 0) || !finite(c.Tolerance) {
-			is.add(0, key+".tolerance", "want a finite number > 0, got %v", c.Tolerance)
+		if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
+			is.add(line, key+".x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax)
 		}
 	}
 	names := map[string]bool{}
 	for i := range s.Figures {
 		f := &s.Figures[i]
 		key := "figures[" + itoa(i) + "]"
+		line := at(s.figureLines, i)
 		if f.X == "" {
-			is.add(0, key+".x", "required")
+			is.add(line, key+".x", "required")
 		}
 		if f.Y == "" {
-			is.add(0, key+".y", "required")
+			is.add(line, key+".y", "required")
 		}
 		if f.Series == "" {
 			f.Series = "algorithm"
 		}
 		if f.Name == "" {
-			f.Name = strings.ToLower(f.Y + "_vs_" + f.X)
+			f.Name = figureStem(f.Y + "_vs_" + f.X)
 		}
 		if !nameRE.MatchString(f.Name) {
-			is.add(0, key+".name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", f.Name)
+			is.add(line, key+".name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", f.Name)
 		}
 		if names[f.Name] {
-			is.add(0, key+".name", "duplicate figure name %q", f.Name)
+			is.add(line, key+".name", "duplicate figure name %q", f.Name)
 		}
 		names[f.Name] = true
 	}
@@ -240,3 +257,15 @@ func (s *Spec) swept(key string) bool {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+var stemRE = regexp.MustCompile(`[^a-z0-9_-]+`)
+
+// figureStem turns "<y>_vs_<x>" (y may be a ratio "a/b") into a file stem.
+func figureStem(s string) string { return stemRE.ReplaceAllString(strings.ToLower(s), "_") }
+
+func at(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
