@@ -55,13 +55,16 @@ func Factory() algorithms.Factory {
 			if err := c.Validate(); err != nil {
 				return nil, err
 			}
-			return &Mechanism{cfg: *c}, nil
+			return &Mechanism{cfg: *c, cache: calib.NewPoissonCache()}, nil
 		},
 	}
 }
 
 // Mechanism is a configured noisy-sgd-bst14.
-type Mechanism struct{ cfg Config }
+type Mechanism struct {
+	cfg   Config
+	cache *calib.PoissonCache // memoised accountant (data-independent)
+}
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
@@ -105,14 +108,22 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params
 	// replace-one accountant at q = 1/n, z = σ/(2nL) bounds all T steps (T = noise draws).
 	p.z = p.sigma / (2 * n * p.L)
 	q := 1 / n
-	lo, hi, err := privacy.PLDBracket(q, p.z, p.T, b.Delta, b.Relation)
-	if err != nil {
-		return p, fmt.Errorf("noisy-sgd-bst14: PLD re-accounting: %w", err)
+	k := calib.PoissonKey{Q: q, T: p.T, Z: p.z, Delta: b.Delta, Relation: b.Relation}
+	res := m.cache.Get(k, func() calib.PoissonResult {
+		lo, hi, err := privacy.PLDBracket(q, p.z, p.T, b.Delta, b.Relation)
+		if err != nil {
+			return calib.PoissonResult{Err: fmt.Errorf("PLD re-accounting: %w", err)}
+		}
+		rdp, err := privacy.EpsPoissonGaussianRDP(q, p.z, p.T, b.Delta, b.Relation)
+		if err != nil {
+			return calib.PoissonResult{Err: fmt.Errorf("RDP re-accounting: %w", err)}
+		}
+		return calib.PoissonResult{Z: p.z, Lo: lo, Hi: hi, RDP: rdp}
+	})
+	if res.Err != nil {
+		return p, fmt.Errorf("noisy-sgd-bst14: %w", res.Err)
 	}
-	rdp, err := privacy.EpsPoissonGaussianRDP(q, p.z, p.T, b.Delta, b.Relation)
-	if err != nil {
-		return p, fmt.Errorf("noisy-sgd-bst14: RDP re-accounting: %w", err)
-	}
+	lo, hi, rdp := res.Lo, res.Hi, res.RDP
 	p.epsLo, p.epsExact, p.epsRDP = lo, hi, rdp
 	return p, nil
 }
@@ -121,13 +132,13 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r := algorithms.Empty()
 	r.Sigma = p.sigma / float64(c.N) // average scale: the noise on ∇ℓ(θ; d), comparable to the others
 	r.Steps, r.Batch, r.DeltaMech = p.T, 1, b.Delta
-	r.EpsilonSpent = p.epsExact
+	r.EpsilonSpent = math.Min(p.epsExact, p.epsRDP) // both are upper bounds
 	r.Guarantee = calib.Guarantee(b)
 	r.PredictedGradientQueries = float64(p.T)
 	r.PredictedValueQueries = 0
 	r.Extra = map[string]float64{
 		"sigma_bst14": p.sigma, "epsilon_bst14_formula": b.Epsilon, "epsilon_rdp": p.epsRDP,
-		"epsilon_pld_lo": p.epsLo, "noise_multiplier": p.z,
+		"epsilon_pld_lo": p.epsLo, "epsilon_pld_hi": p.epsExact, "noise_multiplier": p.z,
 	}
 	return r
 }

@@ -48,8 +48,12 @@ func TestReaccounting(t *testing.T) {
 	if !(r.EpsilonSpent > 0 && r.EpsilonSpent < r.Extra["epsilon_bst14_formula"]) {
 		t.Errorf("exact ε %v, want in (0, formula ε %v)", r.EpsilonSpent, r.Extra["epsilon_bst14_formula"])
 	}
-	if r.Extra["epsilon_rdp"] < r.EpsilonSpent {
-		t.Errorf("RDP ε %v below PLD ε %v", r.Extra["epsilon_rdp"], r.EpsilonSpent)
+	// epsilon_spent is the smaller of the two upper bounds (PLD pessimistic end, RDP).
+	if want := math.Min(r.Extra["epsilon_rdp"], r.Extra["epsilon_pld_hi"]); r.EpsilonSpent != want {
+		t.Errorf("epsilon_spent %v, want min(RDP, PLD hi) = %v", r.EpsilonSpent, want)
+	}
+	if r.Extra["epsilon_pld_lo"] > r.Extra["epsilon_pld_hi"] {
+		t.Errorf("PLD bracket inverted: [%v, %v]", r.Extra["epsilon_pld_lo"], r.Extra["epsilon_pld_hi"])
 	}
 }
 

@@ -48,7 +48,7 @@ func (o *Options) fill() {
 func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	t.Helper()
 	opt.fill()
-	newMech := func(t *testing.T) algorithms.Mechanism {
+	freshMech := func(t *testing.T) algorithms.Mechanism {
 		t.Helper()
 		var cfg algorithms.Config
 		if opt.Config != nil {
@@ -61,6 +61,16 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 			t.Fatalf("%s: New: %v", f.Name, err)
 		}
 		return m
+	}
+	// One mechanism serves every check (a mechanism must be reusable across runs, and it
+	// may memoise its data-independent calibration); determinism also checks a fresh one.
+	var shared algorithms.Mechanism
+	newMech := func(t *testing.T) algorithms.Mechanism {
+		t.Helper()
+		if shared == nil {
+			shared = freshMech(t)
+		}
+		return shared
 	}
 	b := *opt.Budget
 	c := opt.Problem.Constants()
@@ -166,7 +176,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 		if oa.ValueQueries != ob.ValueQueries || oa.GradientQueries != ob.GradientQueries {
 			t.Errorf("same seed: queries (%d, %d) then (%d, %d)", oa.ValueQueries, oa.GradientQueries, ob.ValueQueries, ob.GradientQueries)
 		}
-		if b2, _ := run(t, newMech(t), 7); !slices.Equal(a.X, b2.X) {
+		if b2, _ := run(t, freshMech(t), 7); !slices.Equal(a.X, b2.X) {
 			t.Errorf("same seed, fresh mechanism: X = %v then %v, want identical", a.X, b2.X)
 		}
 	})

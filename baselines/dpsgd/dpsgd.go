@@ -88,13 +88,16 @@ func Factory() algorithms.Factory {
 			if err := c.Validate(); err != nil {
 				return nil, err
 			}
-			return &Mechanism{cfg: *c}, nil
+			return &Mechanism{cfg: *c, cache: calib.NewPoissonCache()}, nil
 		},
 	}
 }
 
 // Mechanism is a configured dp-sgd.
-type Mechanism struct{ cfg Config }
+type Mechanism struct {
+	cfg   Config
+	cache *calib.PoissonCache // memoised accountant (data-independent)
+}
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
@@ -108,21 +111,27 @@ type params struct {
 	R                   float64
 }
 
-// account returns the PLD bracket and the RDP ε of T steps at (q, z), failing if the PLD
-// upper end exceeds the RDP upper bound (PRIVACY.md §5: a PLD result above RDP is a bug).
-func account(q, z float64, T int, b algorithms.Budget) (lo, hi, rdp float64, err error) {
-	lo, hi, err = privacy.PLDBracket(q, z, T, b.Delta, b.Relation)
+// account returns the calibrated z (the smallest z whose PLD pessimistic ε at δ is ≤ ε,
+// privacy.CalibratePoissonZ), the PLD bracket and the RDP ε of T steps at (q, z). Both
+// the PLD upper end and RDP are upper bounds on the true ε, so their minimum is too
+// (epsilon_spent); a bracket with lo > hi is an accountant inconsistency and fails.
+func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
+	z, err := privacy.CalibratePoissonZ(q, T, b.Epsilon, b.Delta, b.Relation)
 	if err != nil {
-		return 0, 0, 0, err
+		return calib.PoissonResult{Err: fmt.Errorf("calibrate z(q=%v, T=%d): %w", q, T, err)}
 	}
-	rdp, err = privacy.EpsPoissonGaussianRDP(q, z, T, b.Delta, b.Relation)
+	lo, hi, err := privacy.PLDBracket(q, z, T, b.Delta, b.Relation)
 	if err != nil {
-		return 0, 0, 0, err
+		return calib.PoissonResult{Err: fmt.Errorf("PLD: %w", err)}
 	}
-	if hi > rdp*(1+1e-9)+1e-9 {
-		return 0, 0, 0, fmt.Errorf("dp-sgd: PLD ε %v above the RDP upper bound %v: accountant inconsistency", hi, rdp)
+	rdp, err := privacy.EpsPoissonGaussianRDP(q, z, T, b.Delta, b.Relation)
+	if err != nil {
+		return calib.PoissonResult{Err: fmt.Errorf("RDP: %w", err)}
 	}
-	return lo, hi, rdp, nil
+	if lo > hi*(1+1e-9)+1e-12 {
+		return calib.PoissonResult{Err: fmt.Errorf("PLD bracket [%v, %v] inverted: accountant inconsistency", lo, hi)}
+	}
+	return calib.PoissonResult{Z: z, Lo: lo, Hi: hi, RDP: rdp}
 }
 
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tuning.Candidate) (params, error) {
@@ -150,15 +159,12 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tu
 	if math.IsInf(b.Epsilon, 1) {
 		p.epsHi, p.epsLo, p.epsRD = math.Inf(1), math.Inf(1), math.Inf(1)
 	} else {
-		// The smallest z whose PLD pessimistic ε at δ is ≤ ε (privacy.CalibratePoissonZ).
-		z, err := privacy.CalibratePoissonZ(p.q, p.T, b.Epsilon, b.Delta, b.Relation)
-		if err != nil {
-			return p, fmt.Errorf("dp-sgd: calibrate z(q=%v, T=%d): %w", p.q, p.T, err)
+		k := calib.PoissonKey{Q: p.q, T: p.T, Epsilon: b.Epsilon, Delta: b.Delta, Relation: b.Relation}
+		r := m.cache.Get(k, func() calib.PoissonResult { return account(p.q, p.T, b) })
+		if r.Err != nil {
+			return p, fmt.Errorf("dp-sgd: %w", r.Err)
 		}
-		p.z = z
-		if p.epsLo, p.epsHi, p.epsRD, err = account(p.q, z, p.T, b); err != nil {
-			return p, fmt.Errorf("dp-sgd: account: %w", err)
-		}
+		p.z, p.epsLo, p.epsHi, p.epsRD = r.Z, r.Lo, r.Hi, r.RDP
 	}
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
@@ -179,7 +185,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Sigma = p.z * p.clip / p.L // noise std per coordinate of the normalised gradient g̃
 	r.Steps, r.Batch = p.T, int(math.Round(p.L))
 	r.DeltaMech = b.Delta
-	r.EpsilonSpent = p.epsHi
+	r.EpsilonSpent = math.Min(p.epsHi, p.epsRD)
 	r.Guarantee = calib.Guarantee(b)
 	if p.clip >= c.GF { // unbiased stochastic subgradients: R²/(2ηT) + ηB²/2
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*p.bound2(c.D)/2
@@ -188,7 +194,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.PredictedValueQueries = 0
 	r.Extra = map[string]float64{
 		"noise_multiplier": p.z, "sampling_rate": p.q, "step_size": p.eta, "clip": p.clip,
-		"epsilon_pld_lo": p.epsLo, "epsilon_rdp": p.epsRD,
+		"epsilon_pld_lo": p.epsLo, "epsilon_pld_hi": p.epsHi, "epsilon_rdp": p.epsRD,
 	}
 	return r
 }

@@ -81,14 +81,15 @@ func TestPoissonBatch(t *testing.T) {
 // noise (the iterate moves), and the accounted T equals the draws (checked inside Run).
 func TestEmptyLotsStillNoised(t *testing.T) {
 	conformance.RequirePoissonAccountant(t)
-	p := conformance.NewLinear(50, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
-	m := &Mechanism{cfg: Config{SamplingRate: 0.001, Steps: 20, MaxSteps: 20}}
+	// n = 20, q = 0.01: P(empty) = 0.99²⁰ = 0.818, so ≥ 10 of 20 empty lots fails w.p. < 1e-4.
+	p := conformance.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
+	m := &Mechanism{cfg: Config{SamplingRate: 0.01, Steps: 20, MaxSteps: 20}}
 	out, err := m.Run(context.Background(), problems.NewCounter(p), budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := out.Record.Extra["empty_lots"]; e < 15 {
-		t.Errorf("empty lots = %v of 20, want most (q n = 0.05)", e)
+	if e := out.Record.Extra["empty_lots"]; e < 10 {
+		t.Errorf("empty lots = %v of 20, want most (q n = 0.2)", e)
 	}
 	if optim.Norm(out.X) == 0 {
 		t.Errorf("X = 0 after 20 mostly-empty noisy steps: noise not added")
@@ -160,8 +161,8 @@ func TestCalibration(t *testing.T) {
 		if hi > tc.eps*(1+1e-9) || r.EpsilonSpent > tc.eps*(1+1e-9) {
 			t.Errorf("%+v: PLD ε = %v (record %v), want ≤ %v", tc, hi, r.EpsilonSpent, tc.eps)
 		}
-		if r.Extra["epsilon_rdp"] < hi {
-			t.Errorf("%+v: RDP ε %v below PLD ε %v", tc, r.Extra["epsilon_rdp"], hi)
+		if want := math.Min(hi, r.Extra["epsilon_rdp"]); r.EpsilonSpent != want {
+			t.Errorf("%+v: epsilon_spent %v, want min(PLD hi, RDP) = %v", tc, r.EpsilonSpent, want)
 		}
 		if _, hi2, _ := privacy.PLDBracket(q, 0.98*z, tc.T, tc.delta, b.Relation); hi2 <= tc.eps {
 			t.Errorf("%+v: z not tight: ε(0.98 z) = %v ≤ %v", tc, hi2, tc.eps)
