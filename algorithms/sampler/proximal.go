@@ -9,6 +9,8 @@ import (
 
 	"expmech/algorithms"
 	"expmech/problems"
+
+	"gonum.org/v1/gonum/mathext"
 )
 
 // DefaultStepC is the practical step constant c of h = c/(k² G_f²) (SPEC §4.4: about 1.7%
@@ -270,12 +272,63 @@ func NewProximalChain(o *problems.Counter, t algorithms.Target) (*ProximalChain,
 // to K when μ > 0, the uniform law on K when μ = 0.
 func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 	if t.Mu > 0 {
+		sd := 1 / math.Sqrt(t.K*t.Mu)
+		if c.dom.Kind == problems.Ball {
+			return centredGaussBall(c.x, sd, c.dom.Radius, rng)
+		}
 		for j := range c.m {
 			c.m[j] = 0
 		}
-		return gaussOnDomain(c.x, c.m, 1/math.Sqrt(t.K*t.Mu), c.dom, rng, &c.Stats.DomainRejections)
+		return gaussOnDomain(c.x, c.m, sd, c.dom, rng, &c.Stats.DomainRejections)
 	}
 	uniformOnDomain(c.x, c.dom, rng)
+	return nil
+}
+
+// centredGaussBall draws N(0, sd² I_d) restricted to the ball of radius r exactly, also when
+// the ball holds a tiny fraction of the Gaussian's mass (high d): the law is radially
+// symmetric, ‖x‖²/sd² is χ²_d truncated to [0, r²/sd²] (drawn by inverting the regularised
+// incomplete gamma P(d/2, ·)), and the direction is uniform.
+func centredGaussBall(dst []float64, sd, r float64, rng *rand.Rand) error {
+	a := float64(len(dst)) / 2
+	tmax := r * r / (sd * sd)
+	pmax := mathext.GammaIncReg(a, tmax/2)
+	var t float64 // ‖x‖²/sd²
+	if pmax > 1e-200 {
+		t = 2 * mathext.GammaIncRegInv(a, rng.Float64()*pmax)
+	} else {
+		// Far left tail of χ²_d (mode 2(a−1) ≫ tmax): with u = tmax − t the log-density
+		// (a−1)log(tmax − u) + u/2 is concave in u, so its tangent at u = 0 (slope −λ,
+		// λ = (a−1)/tmax − 1/2 > 0) is an exponential envelope: exact rejection sampling.
+		lam := (a-1)/tmax - 0.5
+		if !(lam > 0) {
+			return fmt.Errorf("%w: χ² tail sampler: λ = %g", ErrDomainRejection, lam)
+		}
+		for try := 0; ; try++ {
+			if try > maxBallTries {
+				return ErrDomainRejection
+			}
+			u := rng.ExpFloat64() / lam
+			if u >= tmax {
+				continue
+			}
+			logRatio := (a-1)*math.Log1p(-u/tmax) + u/2 + lam*u // log f(u)/envelope ≤ 0
+			if math.Log(rng.Float64()) <= logRatio {
+				t = tmax - u
+				break
+			}
+		}
+	}
+	rad := math.Min(sd*math.Sqrt(t), r)
+	s := 0.0
+	for j := range dst {
+		dst[j] = rng.NormFloat64()
+		s += dst[j] * dst[j]
+	}
+	sc := rad / math.Sqrt(s)
+	for j := range dst {
+		dst[j] *= sc
+	}
 	return nil
 }
 

@@ -503,3 +503,117 @@ func TestCertifiedRun(t *testing.T) {
 		t.Errorf("certified constants: got clip rates %g, %g, want 0", rec.Extra["rho_neg_rate"], rec.Extra["rho_high_rate"])
 	}
 }
+
+// The start law N(0, sd² I) on a ball that holds little of its mass (d = 50, r = 1,
+// sd = 0.2: P(‖x‖ ≤ 1) ≈ 1e-4): ‖x‖² has the χ²_d law truncated to r²/sd², whose CDF is
+// P(d/2, t/2)/P(d/2, r²/(2sd²)); KS of ‖x‖²/sd² at α = 1e-3.
+func TestCentredGaussBall(t *testing.T) {
+	const d, sd, r = 50, 0.2, 1.0
+	rng := rand.New(rand.NewPCG(8, 8))
+	x := make([]float64, d)
+	t2 := make([]float64, 5000)
+	for i := range t2 {
+		if err := centredGaussBall(x, sd, r, rng); err != nil {
+			t.Fatal(err)
+		}
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		if s > r*r*(1+1e-12) {
+			t.Fatalf("‖x‖² = %g outside the ball", s)
+		}
+		t2[i] = s / (sd * sd)
+	}
+	// independent CDF: Gauss–Legendre quadrature of the χ²_d density on [0, t]
+	logpdf := func(u float64) float64 {
+		lg, _ := math.Lgamma(d / 2.0)
+		return (d/2.0-1)*math.Log(u) - u/2 - (d/2.0)*math.Ln2 - lg
+	}
+	pdf := func(u float64) float64 { return math.Exp(logpdf(u) + 30) }
+	tmax := r * r / (sd * sd)
+	z := quad.Fixed(pdf, 0, tmax, 2000, nil, 0)
+	cdf := func(u float64) float64 { return quad.Fixed(pdf, 0, math.Min(u, tmax), 200, nil, 0) / z }
+	if ks := ksStat(t2[:1000], cdf); ks > ksCrit1e3 {
+		t.Errorf("KS of ‖x‖²/sd² vs truncated χ²_%d: got %.3f, want ≤ %.4f", d, ks, ksCrit1e3)
+	}
+}
+
+// The far-tail branch of centredGaussBall (d = 1000, mass on the ball ≈ e^{-1500}): KS of
+// t = ‖x‖²/sd² against the truncated χ²_d CDF by quadrature in log space.
+func TestCentredGaussBallFarTail(t *testing.T) {
+	const d, sd, r = 1000, 0.2, 1.0
+	rng := rand.New(rand.NewPCG(9, 9))
+	x := make([]float64, d)
+	ts := make([]float64, 1000)
+	for i := range ts {
+		if err := centredGaussBall(x, sd, r, rng); err != nil {
+			t.Fatal(err)
+		}
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		ts[i] = s / (sd * sd)
+	}
+	tmax := r * r / (sd * sd)
+	a := d / 2.0
+	// density relative to its value at tmax: ((t/tmax)^{a−1}) e^{−(t−tmax)/2}
+	pdf := func(u float64) float64 { return math.Exp((a-1)*math.Log(u/tmax) - (u-tmax)/2) }
+	lo := tmax - 3 // the mass below is < e^{-(a-1)·3/tmax·...} ≈ e^{-58}
+	z := quad.Fixed(pdf, lo, tmax, 2000, nil, 0)
+	cdf := func(u float64) float64 {
+		if u <= lo {
+			return 0
+		}
+		return quad.Fixed(pdf, lo, math.Min(u, tmax), 200, nil, 0) / z
+	}
+	if ks := ksStat(ts, cdf); ks > ksCrit1e3 {
+		t.Errorf("KS far tail: got %.3f, want ≤ %.4f", ks, ksCrit1e3)
+	}
+}
+
+// gaussBallSplit and gaussOnDomain (ball) against the exact marginals of N(m, sd²I₂) on the
+// unit disc, m = (1.3, 0.05) outside it, sd = 0.4: x_i has density ∝ φ((x_i − m_i)/sd)·P(|x_o| ≤ √(1−x_i²))
+// (the other coordinate's normal interval mass); CDFs by quadrature; KS at α = 1e-4 per
+// marginal and sampler (4 tests: family-wise 4e-4).
+func TestGaussBallSplit(t *testing.T) {
+	m := []float64{1.3, 0.05}
+	const sd = 0.4
+	cdfs := make([]func(float64) float64, 2)
+	for i := range 2 {
+		mi, mo := m[i], m[1-i]
+		dens := func(x float64) float64 {
+			w := math.Sqrt(math.Max(1-x*x, 0))
+			return math.Exp(-(x-mi)*(x-mi)/(2*sd*sd)) * (stdNormCDF((w-mo)/sd) - stdNormCDF((-w-mo)/sd))
+		}
+		z := quad.Fixed(dens, -1, 1, 4000, nil, 0)
+		cdfs[i] = func(x float64) float64 { return quad.Fixed(dens, -1, math.Max(math.Min(x, 1), -1), 300, nil, 0) / z }
+	}
+	rng := rand.New(rand.NewPCG(10, 10))
+	var rej int64
+	for _, name := range []string{"split", "domain"} {
+		draw := func(dst []float64) error {
+			if name == "split" {
+				return gaussBallSplit(dst, m, math.Hypot(m[0], m[1]), sd, 1, rng, &rej)
+			}
+			return gaussOnDomain(dst, m, sd, problems.Domain{Kind: problems.Ball, Radius: 1}, rng, &rej)
+		}
+		xs := [2][]float64{make([]float64, 4000), make([]float64, 4000)}
+		x := make([]float64, 2)
+		for k := range xs[0] {
+			if err := draw(x); err != nil {
+				t.Fatal(err)
+			}
+			if x[0]*x[0]+x[1]*x[1] > 1 {
+				t.Fatalf("%s: %v outside the disc", name, x)
+			}
+			xs[0][k], xs[1][k] = x[0], x[1]
+		}
+		for i := range 2 {
+			if ks := ksStat(xs[i], cdfs[i]); ks > ksCrit1e4 {
+				t.Errorf("%s: KS of x%d: got %.3f, want ≤ %.4f", name, i+1, ks, ksCrit1e4)
+			}
+		}
+	}
+}
