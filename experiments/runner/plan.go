@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/experiments"
@@ -55,7 +56,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 	header := append([]string(nil), planColumns...)
 	extra := rows.Header(rs)[len(rows.Columns):]
 	for _, e := range extra {
-		if e != "notes" && e != "tuning" {
+		if !slices.Contains(header, e) && e != "notes" && e != "tuning" {
 			header = append(header, e)
 		}
 	}
