@@ -22,6 +22,9 @@ type SamplerCell struct {
 	// StepC is the practical step constant c of h = c/(k²G_f²) (0: the sampler's default 1/16).
 	StepC float64 `yaml:"step_c"`
 	N     int     `yaml:"n"` // proximal-rejection samples (the exact reference draws 4N)
+	// Broken marks a cell run with a step constant known to bias the sampler (e.g.
+	// step_c: 1, hG² = 1): the validation must flag it.
+	Broken bool `yaml:"broken"`
 }
 
 // SamplerReport is the evidence of one cell.
