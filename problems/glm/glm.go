@@ -1,0 +1,540 @@
+// Package glm generates generalised linear models f(x; a, y) = φ(⟨a, x⟩, y) with the
+// logistic, hinge and absolute losses on the ℓ2 ball or R^d (DESIGN.md problems "glm",
+// "lowrank"): features in the ball of radius A, labels from a planted model. The "lowrank"
+// variant puts the features in a random rank-r subspace plus a residual of norm g_k, so
+// that LLL24 Assumption 2.1 holds with G_k = g_k for k ≥ r (and Assumption 1.3 with rank
+// r when g_k = 0; Song et al. 2021, LLL24 §2). Optima are certified by package solve.
+package glm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"expmech/problems"
+	"expmech/problems/dataset"
+	"expmech/problems/heldout"
+	"expmech/problems/solve"
+)
+
+// Loss names.
+const (
+	Logistic = "logistic" // φ(t, y) = log(1 + e^{−yt}), y ∈ {±1}
+	Hinge    = "hinge"    // φ(t, y) = max(0, 1 − yt), y ∈ {±1}
+	Absolute = "absolute" // φ(t, y) = |t − y|, y ∈ R (least absolute deviations)
+)
+
+// Params configures the generator.
+type Params struct {
+	// FeatureNorm is A, the bound on ‖a‖ (G_f = A for every loss: |∂_t φ| ≤ 1). Default 1.
+	FeatureNorm float64 `yaml:"feature_norm"`
+	// PlantedNorm is ‖w₀‖ of the planted model (≥ 0). Default 2. Logistic and hinge labels
+	// are y = +1 with probability σ(⟨a, w₀⟩); absolute labels are y = ⟨a, w₀⟩ + Noise·ξ.
+	PlantedNorm float64 `yaml:"planted_norm"`
+	// Noise is the standard deviation of the Gaussian label noise ξ of the absolute loss
+	// (≥ 0). Default 0.1.
+	Noise float64 `yaml:"noise"`
+	// PopulationSamples is the held-out sample size for task sco (≥ 2). Default 10000.
+	PopulationSamples int `yaml:"population_samples"`
+	// Rescale handles data rows with ‖a‖ > A: none (refuse; default), clip, scale.
+	Rescale string `yaml:"rescale"`
+}
+
+// DefaultParams returns the defaults.
+func DefaultParams() *Params {
+	return &Params{FeatureNorm: 1, PlantedNorm: 2, Noise: 0.1, PopulationSamples: 10000, Rescale: "none"}
+}
+
+// Validate reports every invalid field.
+func (p *Params) Validate() error {
+	var errs []error
+	if !(p.FeatureNorm > 0) || math.IsInf(p.FeatureNorm, 0) {
+		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
+	}
+	if !(p.PlantedNorm >= 0) || math.IsInf(p.PlantedNorm, 0) {
+		errs = append(errs, fmt.Errorf("planted_norm: %v, want a finite value ≥ 0", p.PlantedNorm))
+	}
+	if !(p.Noise >= 0) || math.IsInf(p.Noise, 0) {
+		errs = append(errs, fmt.Errorf("noise: %v, want a finite value ≥ 0", p.Noise))
+	}
+	if p.PopulationSamples < 2 {
+		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
+	}
+	if !dataset.Rescale(p.Rescale).Valid() {
+		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
+	}
+	return errors.Join(errs...)
+}
+
+// Generator is the "glm" or "lowrank" registry entry.
+type Generator struct{ lowrank bool }
+
+// GLM returns the "glm" generator; LowRank the "lowrank" one.
+func GLM() Generator     { return Generator{} }
+func LowRank() Generator { return Generator{lowrank: true} }
+
+var _ problems.Generator = Generator{}
+
+func (g Generator) Name() string {
+	if g.lowrank {
+		return "lowrank"
+	}
+	return "glm"
+}
+
+func (Generator) DefaultParams() any { return DefaultParams() }
+
+func (g Generator) params(spec problems.Spec) (*Params, error) {
+	p := DefaultParams()
+	if spec.Params != nil {
+		q, ok := spec.Params.(*Params)
+		if !ok {
+			return nil, fmt.Errorf("%s: params: got %T, want *glm.Params", g.Name(), spec.Params)
+		}
+		p = q
+	}
+	var errs []error
+	if err := p.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	switch spec.Loss {
+	case Logistic, Hinge, Absolute:
+	default:
+		errs = append(errs, fmt.Errorf("loss: %q, want logistic, hinge or absolute", spec.Loss))
+	}
+	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Unconstrained {
+		errs = append(errs, fmt.Errorf("domain: %q, want ball or unconstrained", spec.Domain.Kind))
+	}
+	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
+	}
+	if spec.Data == "" {
+		if spec.N < 2 {
+			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
+		}
+		if spec.D < 1 {
+			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
+		}
+	}
+	if g.lowrank {
+		if spec.Rank < 1 || (spec.D > 0 && spec.Rank > spec.D) {
+			errs = append(errs, fmt.Errorf("rank: %d, want 1 ≤ rank ≤ d = %d", spec.Rank, spec.D))
+		}
+		if !(spec.GK >= 0 && spec.GK <= p.FeatureNorm) {
+			errs = append(errs, fmt.Errorf("g_k: %v, want a value in [0, feature_norm = %v]", spec.GK, p.FeatureNorm))
+		}
+		if spec.Rank == spec.D && spec.GK > 0 {
+			errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
+		}
+	}
+	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%s: %w", g.Name(), err)
+	}
+	return p, nil
+}
+
+// constants. For all three losses |∂_t φ(t, y)| ≤ 1, so ∇f = φ'·a has
+//   - G_f = sup ‖a‖ = A;
+//   - G_Δ = 2A: ‖φ'(⟨a,x⟩,y)a − φ'(⟨a',x⟩,y')a'‖ ≤ 2A, attained for hinge and absolute
+//     (a' = −a, |⟨a, x⟩| < 1) and approached for logistic on R^d (replace-one; SPEC §8.2);
+//   - β = A²/4 for logistic (φ” = σ(1−σ) ≤ ¼), 0 (not smooth) otherwise;
+//   - G_k: glm: A for k < d. lowrank with subspace P = UUᵀ of rank r: ‖(I−P)∇f‖ =
+//     |φ'|·‖(I−P)a‖ ≤ g_k, so G_k = A for k < r, g_k for r ≤ k < d, and G_d = 0
+//     (LLL24 Assumption 2.1); Rank = r when g_k = 0 (Assumption 1.3);
+//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R.
+func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
+	A := p.FeatureNorm
+	gk := make([]float64, d+1)
+	for k := range d {
+		gk[k] = A
+		if g.lowrank && k >= spec.Rank {
+			gk[k] = spec.GK
+		}
+	}
+	c := problems.Constants{N: n, D: d, GF: A, GDelta: 2 * A, Domain: spec.Domain, GK: gk}
+	if spec.Loss == Logistic {
+		c.Smooth = A * A / 4
+	}
+	if g.lowrank && spec.GK == 0 {
+		c.Rank = spec.Rank
+	}
+	if spec.Domain.Kind == problems.Ball {
+		c.ValueBound = A * spec.Domain.Radius
+	}
+	return c
+}
+
+// load reads a data file: features bounded by A, labels ±1 for logistic/hinge; for
+// lowrank the rows must also lie within g_k of their best rank-r subspace (else refused:
+// G_k would not hold).
+func (g Generator) load(spec problems.Spec, p *Params) (tr, rest *dataset.Table, U *mat.Dense, err error) {
+	tr, rest, err = dataset.Prepare(spec.Data, true, spec.N, spec.D, p.FeatureNorm, dataset.Rescale(p.Rescale))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: data: %w", g.Name(), err)
+	}
+	if spec.Loss != Absolute {
+		for _, t := range []*dataset.Table{tr, rest} {
+			if err := dataset.Labels(t, -1, 1); err != nil {
+				return nil, nil, nil, fmt.Errorf("%s: data: %w", g.Name(), err)
+			}
+		}
+	}
+	if g.lowrank {
+		if spec.Rank > tr.Dim() {
+			return nil, nil, nil, fmt.Errorf("%s: rank: %d exceeds the file's d = %d", g.Name(), spec.Rank, tr.Dim())
+		}
+		U, err = principal(tr, spec.Rank)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, t := range []*dataset.Table{tr, rest} {
+			for i, a := range t.X {
+				if r := residual(U, a); r > spec.GK*(1+1e-9)+1e-12 {
+					return nil, nil, nil, &dataset.Error{File: t.Path, Row: t.Line[i],
+						Err: fmt.Errorf("%w: residual %.6g outside the top-%d principal subspace exceeds g_k = %v", dataset.ErrBadValue, r, spec.Rank, spec.GK)}
+				}
+			}
+		}
+	}
+	return tr, rest, U, nil
+}
+
+// principal returns the top-r right singular vectors of the training features (d×r).
+func principal(t *dataset.Table, r int) (*mat.Dense, error) {
+	n, d := t.Len(), t.Dim()
+	X := mat.NewDense(n, d, nil)
+	for i, a := range t.X {
+		X.SetRow(i, a)
+	}
+	var svd mat.SVD
+	if !svd.Factorize(X, mat.SVDThin) {
+		return nil, errors.New("lowrank: SVD of the data failed")
+	}
+	var V mat.Dense
+	svd.VTo(&V)
+	return mat.DenseCopyOf(V.Slice(0, d, 0, r)), nil
+}
+
+// residual is ‖(I − UUᵀ)a‖.
+func residual(U *mat.Dense, a []float64) float64 {
+	d, r := U.Dims()
+	s := 0.0
+	proj := make([]float64, d)
+	for k := range r {
+		c := 0.0
+		for j := range d {
+			c += U.At(j, k) * a[j]
+		}
+		for j := range d {
+			proj[j] += c * U.At(j, k)
+		}
+	}
+	for j := range d {
+		s += (a[j] - proj[j]) * (a[j] - proj[j])
+	}
+	return math.Sqrt(s)
+}
+
+// Constants implements problems.Generator.
+func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
+	p, err := g.params(spec)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	n, d := spec.N, spec.D
+	if spec.Data != "" {
+		tr, _, _, err := g.load(spec, p)
+		if err != nil {
+			return problems.Constants{}, err
+		}
+		n, d = tr.Len(), tr.Dim()
+	}
+	return g.constants(spec, p, n, d), nil
+}
+
+// Instance is a generated GLM.
+type Instance struct {
+	a    [][]float64
+	y    []float64
+	loss string
+	c    problems.Constants
+	U    *mat.Dense // lowrank subspace basis (d×r), nil for glm
+	rest *Instance  // held-out sample (task sco)
+	opt  *problems.LazyOptimum
+}
+
+var (
+	_ problems.Instance   = (*Instance)(nil)
+	_ problems.GLMData    = (*Instance)(nil)
+	_ problems.Population = (*Instance)(nil)
+)
+
+// Generate implements problems.Generator.
+func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
+	p, err := g.params(spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Data != "" {
+		tr, rest, U, err := g.load(spec, p)
+		if err != nil {
+			return nil, err
+		}
+		c := g.constants(spec, p, tr.Len(), tr.Dim())
+		inst := newInstance(tr.X, tr.Y, spec.Loss, c)
+		inst.U = U
+		if spec.Task == "sco" {
+			if rest.Len() < 2 {
+				return nil, fmt.Errorf("%s: task sco with data %s: no held-out rows after the first n = %d", g.Name(), spec.Data, tr.Len())
+			}
+			inst.rest = newInstance(rest.X, rest.Y, spec.Loss, c)
+		}
+		return inst, nil
+	}
+	n, d, A := spec.N, spec.D, p.FeatureNorm
+	var U [][]float64 // r orthonormal columns, stored as rows
+	if g.lowrank {
+		U = orthonormal(rng, spec.Rank, d)
+	}
+	w0 := make([]float64, d)
+	if g.lowrank {
+		for _, u := range U {
+			floats.AddScaled(w0, rng.NormFloat64(), u)
+		}
+	} else {
+		for j := range w0 {
+			w0[j] = rng.NormFloat64()
+		}
+	}
+	if nw := floats.Norm(w0, 2); nw > 0 {
+		floats.Scale(p.PlantedNorm/nw, w0)
+	}
+	draw := func(m int) ([][]float64, []float64) {
+		a := make([][]float64, m)
+		y := make([]float64, m)
+		for i := range a {
+			a[i] = make([]float64, d)
+			if g.lowrank {
+				lowrankFeature(rng, a[i], U, A, spec.GK)
+			} else {
+				gaussBall(rng, a[i], A)
+			}
+			t := floats.Dot(a[i], w0)
+			if spec.Loss == Absolute {
+				y[i] = t + p.Noise*rng.NormFloat64()
+			} else {
+				y[i] = -1
+				if rng.Float64() < solve.Sigmoid(t) {
+					y[i] = 1
+				}
+			}
+		}
+		return a, y
+	}
+	a, y := draw(n)
+	inst := newInstance(a, y, spec.Loss, g.constants(spec, p, n, d))
+	if g.lowrank {
+		inst.U = mat.NewDense(d, spec.Rank, nil)
+		for k, u := range U {
+			inst.U.SetCol(k, u)
+		}
+	}
+	if spec.Task == "sco" {
+		ha, hy := draw(p.PopulationSamples)
+		inst.rest = newInstance(ha, hy, spec.Loss, inst.c)
+	}
+	return inst, nil
+}
+
+// gaussBall draws g ~ N(0, I/d) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A, typically ≈ A.
+func gaussBall(rng *rand.Rand, a []float64, A float64) {
+	for j := range a {
+		a[j] = rng.NormFloat64() / math.Sqrt(float64(len(a)))
+	}
+	floats.Scale(A/math.Max(1, floats.Norm(a, 2)), a)
+}
+
+// orthonormal returns r orthonormal vectors of R^d (Gram–Schmidt of Gaussians, twice for
+// stability): a uniformly random rank-r subspace.
+func orthonormal(rng *rand.Rand, r, d int) [][]float64 {
+	U := make([][]float64, r)
+	for k := range U {
+		for {
+			u := make([]float64, d)
+			for j := range u {
+				u[j] = rng.NormFloat64()
+			}
+			for range 2 {
+				for _, v := range U[:k] {
+					floats.AddScaled(u, -floats.Dot(u, v), v)
+				}
+			}
+			if nu := floats.Norm(u, 2); nu > 1e-8 {
+				floats.Scale(1/nu, u)
+				U[k] = u
+				break
+			}
+		}
+	}
+	return U
+}
+
+// lowrankFeature sets a = U c + g_k v with ‖c‖ ≤ √(A² − g_k²) (c = that radius times a
+// clipped N(0, I_r/r) draw) and v a uniform unit vector orthogonal to span U, so
+// ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
+func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
+	r := len(U)
+	c := make([]float64, r)
+	for k := range c {
+		c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
+	}
+	floats.Scale(math.Sqrt(A*A-gk*gk)/math.Max(1, floats.Norm(c, 2)), c)
+	for j := range a {
+		a[j] = 0
+	}
+	for k, u := range U {
+		floats.AddScaled(a, c[k], u)
+	}
+	if gk == 0 {
+		return
+	}
+	v := make([]float64, len(a))
+	for {
+		for j := range v {
+			v[j] = rng.NormFloat64()
+		}
+		for range 2 {
+			for _, u := range U {
+				floats.AddScaled(v, -floats.Dot(v, u), u)
+			}
+		}
+		if nv := floats.Norm(v, 2); nv > 1e-8 {
+			floats.AddScaled(a, gk/nv, v)
+			return
+		}
+	}
+}
+
+func newInstance(a [][]float64, y []float64, loss string, c problems.Constants) *Instance {
+	in := &Instance{a: a, y: y, loss: loss, c: c}
+	in.opt = problems.NewLazyOptimum(in.solve)
+	return in
+}
+
+// solve dispatches to the certified solver of the loss (package solve).
+func (in *Instance) solve() (problems.Optimum, error) {
+	R := math.Inf(1)
+	if in.c.Domain.Kind == problems.Ball {
+		R = in.c.Domain.Radius
+	}
+	var r solve.Result
+	var err error
+	switch in.loss {
+	case Logistic:
+		r, err = solve.Logistic(in.a, in.y, R)
+	case Hinge:
+		r, err = solve.Hinge(in.a, in.y, R, 0)
+	case Absolute:
+		r, err = solve.LAD(in.a, in.y, R, 0)
+	}
+	if err != nil {
+		return problems.Optimum{}, fmt.Errorf("glm %s: optimum: %w", in.loss, err)
+	}
+	// Report F at X through the instance's own oracle, so that Value matches EmpiricalRisk.
+	v := in.EmpiricalRisk(r.X)
+	return problems.Optimum{X: r.X, Value: v, Gap: math.Max(r.Gap, v-r.Lower), Method: r.Method}, nil
+}
+
+func (in *Instance) Len() int                      { return len(in.a) }
+func (in *Instance) Dim() int                      { return in.c.D }
+func (in *Instance) Constants() problems.Constants { return in.c }
+func (in *Instance) Features() [][]float64         { return in.a }
+func (in *Instance) Labels() []float64             { return in.y }
+func (in *Instance) LossName() string              { return in.loss }
+
+// Subspace returns the lowrank basis U (d×r) of LLL24 Assumption 2.1, nil for glm.
+func (in *Instance) Subspace() *mat.Dense { return in.U }
+
+func (in *Instance) phi(t, y float64) float64 {
+	switch in.loss {
+	case Logistic:
+		return solve.Softplus(-y * t)
+	case Hinge:
+		return math.Max(0, 1-y*t)
+	default:
+		return math.Abs(t - y)
+	}
+}
+
+// dphi is a (sub)derivative ∂_t φ(t, y) ∈ [−1, 1].
+func (in *Instance) dphi(t, y float64) float64 {
+	switch in.loss {
+	case Logistic:
+		return -y * solve.Sigmoid(-y*t)
+	case Hinge:
+		if y*t < 1 {
+			return -y
+		}
+		return 0
+	default:
+		switch {
+		case t > y:
+			return 1
+		case t < y:
+			return -1
+		}
+		return 0
+	}
+}
+
+// Value is φ(⟨a_i, x⟩, y_i).
+func (in *Instance) Value(i int, x []float64) float64 {
+	return in.phi(floats.Dot(in.a[i], x), in.y[i])
+}
+
+// Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i.
+func (in *Instance) Grad(dst []float64, i int, x []float64) {
+	ai := in.a[i]
+	s := in.dphi(floats.Dot(ai, x), in.y[i])
+	for j, v := range ai {
+		dst[j] = s * v
+	}
+}
+
+// EmpiricalRisk is the average loss.
+func (in *Instance) EmpiricalRisk(x []float64) float64 {
+	s := 0.0
+	for i := range in.a {
+		s += in.Value(i, x)
+	}
+	return s / float64(len(in.a))
+}
+
+// Optimum is the certified solver's optimum, computed once.
+func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
+
+// PopulationRisk is the held-out mean and its standard error (task sco).
+func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
+	if in.rest == nil {
+		return math.NaN(), math.NaN()
+	}
+	return heldout.Risk(in.rest, x)
+}
+
+// PopulationOptimum is the certified optimum of the held-out sample: an estimate of the
+// population optimum, biased low by its own O(d/m) generalisation gap.
+func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
+	if in.rest == nil {
+		return problems.Optimum{}, errors.New("glm: no population (task erm)")
+	}
+	o, err := in.rest.Optimum()
+	o.Method = "held-out " + o.Method
+	return o, err
+}
