@@ -1,0 +1,438 @@
+package geomedian
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"expmech/problems"
+	"expmech/problems/dataset"
+	"expmech/problems/heldout"
+)
+
+// Params configures the generator.
+type Params struct {
+	// G0 is g₀ > 0, the largest singular value of Λ (G_f = g₀). Default 3 (Li et al.).
+	G0 float64 `yaml:"g0"`
+	// Power is p ≥ 0 of the spectrum Λ_j = g₀ j^{−p}: 0 "const", 0.5 "sqrt", 1 "linear",
+	// 2. Default 1.
+	Power float64 `yaml:"power"`
+	// DMin is the number of leading coordinates in which z varies, in [1, d]. Default 1.
+	DMin int `yaml:"dmin"`
+	// Mean and Std are μ and σ ≥ 0 of z's varying coordinates. Defaults 1, 1.
+	Mean float64 `yaml:"mean"`
+	Std  float64 `yaml:"std"`
+	// PopulationSamples is the held-out sample size for task sco (≥ 2). Default 10000.
+	PopulationSamples int `yaml:"population_samples"`
+}
+
+// DefaultParams returns the defaults of Li et al.'s toy run.
+func DefaultParams() *Params {
+	return &Params{G0: 3, Power: 1, DMin: 1, Mean: 1, Std: 1, PopulationSamples: 10000}
+}
+
+// Validate reports every invalid field.
+func (p *Params) Validate() error {
+	var errs []error
+	if !(p.G0 > 0) || math.IsInf(p.G0, 0) {
+		errs = append(errs, fmt.Errorf("g0: %v, want a finite value > 0", p.G0))
+	}
+	if !(p.Power >= 0) || math.IsInf(p.Power, 0) {
+		errs = append(errs, fmt.Errorf("power: %v, want a finite value ≥ 0", p.Power))
+	}
+	if p.DMin < 1 {
+		errs = append(errs, fmt.Errorf("dmin: %d, want ≥ 1", p.DMin))
+	}
+	if math.IsNaN(p.Mean) || math.IsInf(p.Mean, 0) {
+		errs = append(errs, fmt.Errorf("mean: %v, want a finite value", p.Mean))
+	}
+	if !(p.Std >= 0) || math.IsInf(p.Std, 0) {
+		errs = append(errs, fmt.Errorf("std: %v, want a finite value ≥ 0", p.Std))
+	}
+	if p.PopulationSamples < 2 {
+		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
+	}
+	return errors.Join(errs...)
+}
+
+// Generator is the "geometric-median" registry entry.
+type Generator struct{}
+
+// New returns the generator.
+func New() Generator { return Generator{} }
+
+var _ problems.Generator = Generator{}
+
+func (Generator) Name() string       { return "geometric-median" }
+func (Generator) DefaultParams() any { return DefaultParams() }
+
+func params(spec problems.Spec) (*Params, error) {
+	p := DefaultParams()
+	if spec.Params != nil {
+		q, ok := spec.Params.(*Params)
+		if !ok {
+			return nil, fmt.Errorf("geometric-median: params: got %T, want *geomedian.Params", spec.Params)
+		}
+		p = q
+	}
+	var errs []error
+	if err := p.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if spec.Domain.Kind != problems.Unconstrained {
+		errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (Li et al. 2022)", spec.Domain.Kind))
+	}
+	if spec.Data == "" {
+		if spec.N < 2 {
+			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
+		}
+		if spec.D < 1 {
+			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
+		}
+		if spec.D >= 1 && p.DMin > spec.D {
+			errs = append(errs, fmt.Errorf("dmin: %d exceeds d = %d", p.DMin, spec.D))
+		}
+	}
+	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("geometric-median: %w", err)
+	}
+	return p, nil
+}
+
+// constants: ∇f(x; z) = Λu with u = Λ(x − z)/‖Λ(x − z)‖ a unit vector (0 at x = z), so
+//   - G_f = ‖Λ‖ = g₀ (Λ_1 = g₀ is the largest entry for p ≥ 0), for every z;
+//   - G_Δ = 2g₀: ‖Λ(u − u')‖ ≤ 2g₀, attained by u = e₁, u' = −e₁ (replace-one, SPEC §5.5);
+//   - G_k = g₀(k+1)^{−p} with P_k the first k coordinates: ‖(I − P_k)Λu‖ ≤ max_{j>k} Λ_j;
+//   - not smooth (kink at z), ValueBound unknown on R^d.
+func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
+	gk := make([]float64, d+1)
+	for k := range d {
+		gk[k] = p.G0 * math.Pow(float64(k+1), -p.Power)
+	}
+	return problems.Constants{N: n, D: d, GF: p.G0, GDelta: 2 * p.G0, Domain: spec.Domain, GK: gk}
+}
+
+// Constants implements problems.Generator.
+func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
+	p, err := params(spec)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	n, d := spec.N, spec.D
+	if spec.Data != "" {
+		tr, _, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, 0, "")
+		if err != nil {
+			return problems.Constants{}, fmt.Errorf("geometric-median: data: %w", err)
+		}
+		n, d = tr.Len(), tr.Dim()
+	}
+	return constants(spec, p, n, d), nil
+}
+
+// Instance is a generated geometric-median problem.
+type Instance struct {
+	z    [][]float64
+	lam  []float64 // Λ_j
+	c    problems.Constants
+	p    *Params
+	gen  bool      // generated (closed-form population optimum available)
+	rest *Instance // held-out sample
+	opt  *problems.LazyOptimum
+}
+
+var (
+	_ problems.Instance   = (*Instance)(nil)
+	_ problems.Population = (*Instance)(nil)
+)
+
+// Generate implements problems.Generator.
+func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
+	p, err := params(spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Data != "" {
+		tr, rest, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, 0, "")
+		if err != nil {
+			return nil, fmt.Errorf("geometric-median: data: %w", err)
+		}
+		c := constants(spec, p, tr.Len(), tr.Dim())
+		in := newInstance(tr.X, c, p)
+		if spec.Task == "sco" {
+			if rest.Len() < 2 {
+				return nil, fmt.Errorf("geometric-median: task sco with data %s: no held-out rows after the first n = %d", spec.Data, tr.Len())
+			}
+			in.rest = newInstance(rest.X, c, p)
+		}
+		return in, nil
+	}
+	draw := func(m int) [][]float64 {
+		z := make([][]float64, m)
+		for i := range z {
+			z[i] = make([]float64, spec.D)
+			for j := range p.DMin {
+				z[i][j] = p.Mean + p.Std*rng.NormFloat64()
+			}
+		}
+		return z
+	}
+	c := constants(spec, p, spec.N, spec.D)
+	in := newInstance(draw(spec.N), c, p)
+	in.gen = true
+	if spec.Task == "sco" {
+		in.rest = newInstance(draw(p.PopulationSamples), c, p)
+	}
+	return in, nil
+}
+
+func newInstance(z [][]float64, c problems.Constants, p *Params) *Instance {
+	in := &Instance{z: z, c: c, p: p, lam: make([]float64, c.D)}
+	for j := range in.lam {
+		in.lam[j] = p.G0 * math.Pow(float64(j+1), -p.Power)
+	}
+	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) { return in.solve() })
+	return in
+}
+
+func (in *Instance) Len() int                      { return len(in.z) }
+func (in *Instance) Dim() int                      { return in.c.D }
+func (in *Instance) Constants() problems.Constants { return in.c }
+
+// Points returns z_i (for audits; no structural interface claims this family).
+func (in *Instance) Points() [][]float64 { return in.z }
+
+// Value is ‖Λ(x − z_i)‖.
+func (in *Instance) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, zj := range in.z[i] {
+		v := in.lam[j] * (x[j] - zj)
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+// Grad is Λ²(x − z_i)/‖Λ(x − z_i)‖, and 0 (a subgradient) at x = z_i.
+func (in *Instance) Grad(dst []float64, i int, x []float64) {
+	nr := in.Value(i, x)
+	if nr == 0 {
+		for j := range dst {
+			dst[j] = 0
+		}
+		return
+	}
+	for j, zj := range in.z[i] {
+		dst[j] = in.lam[j] * in.lam[j] * (x[j] - zj) / nr
+	}
+}
+
+// EmpiricalRisk is the average of Value.
+func (in *Instance) EmpiricalRisk(x []float64) float64 {
+	s := 0.0
+	for i := range in.z {
+		s += in.Value(i, x)
+	}
+	return s / float64(len(in.z))
+}
+
+// Optimum is computed once by solve.
+func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
+
+// solve minimises (1/n)Σ‖Λ(x − z_i)‖. Coordinates where every z_ij = 0 are 0 at the
+// optimum (zeroing them shrinks every term). On the remaining support S, with w = Λx and
+// b_i = Λz_i: |S| = 1 is a 1-D median (closed form); otherwise Weiszfeld's iteration with
+// the Vardi–Zhang (2000) step at data points, certified by the Fenchel dual
+//
+//	min_w (1/n)Σ‖w − b_i‖ ≥ −(1/n) Σ⟨v_i, b_i⟩  for all ‖v_i‖ ≤ 1 with Σ v_i = 0,
+//
+// with v_i the unit residuals at the final w, recentred and rescaled to be feasible.
+func (in *Instance) solve() (problems.Optimum, error) {
+	n, d := len(in.z), in.c.D
+	var S []int
+	for j := range d {
+		for _, z := range in.z {
+			if z[j] != 0 {
+				S = append(S, j)
+				break
+			}
+		}
+	}
+	x := make([]float64, d)
+	switch len(S) {
+	case 0:
+		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
+	case 1:
+		col := make([]float64, n)
+		for i, z := range in.z {
+			col[i] = z[S[0]]
+		}
+		slices.Sort(col)
+		x[S[0]] = col[(n-1)/2]
+		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
+	}
+	m := len(S)
+	b := make([][]float64, n)
+	w := make([]float64, m)
+	for i, z := range in.z {
+		b[i] = make([]float64, m)
+		for k, j := range S {
+			b[i][k] = in.lam[j] * z[j]
+			w[k] += b[i][k] / float64(n)
+		}
+	}
+	val := func(w []float64) float64 {
+		s := 0.0
+		for _, bi := range b {
+			s += dist(w, bi)
+		}
+		return s / float64(n)
+	}
+	num := make([]float64, m)
+	rt := make([]float64, m)
+	v := make([][]float64, n)
+	for i := range v {
+		v[i] = make([]float64, m)
+	}
+	lower := func(w []float64) float64 {
+		mean := make([]float64, m)
+		var coinc []int
+		for i, bi := range b {
+			dd := dist(w, bi)
+			if dd == 0 {
+				coinc = append(coinc, i)
+				continue
+			}
+			for k := range v[i] {
+				v[i][k] = (w[k] - bi[k]) / dd
+				mean[k] += v[i][k]
+			}
+		}
+		for _, i := range coinc { // share −Σ v among the coincident points
+			for k := range v[i] {
+				v[i][k] = -mean[k] / float64(len(coinc))
+			}
+		}
+		for k := range mean {
+			mean[k] = 0
+		}
+		for i := range v {
+			for k := range mean {
+				mean[k] += v[i][k] / float64(n)
+			}
+		}
+		mx := 1.0
+		for i := range v {
+			s := 0.0
+			for k := range v[i] {
+				v[i][k] -= mean[k]
+				s += v[i][k] * v[i][k]
+			}
+			mx = math.Max(mx, math.Sqrt(s))
+		}
+		s := 0.0
+		for i, bi := range b {
+			for k := range bi {
+				s += v[i][k] * bi[k]
+			}
+		}
+		return -s / (mx * float64(n))
+	}
+	const maxIter = 100000
+	f, lb := val(w), math.Inf(-1)
+	for it := 1; it <= maxIter; it++ {
+		// Weiszfeld / Vardi–Zhang step.
+		den, k := 0.0, 0
+		for kk := range num {
+			num[kk], rt[kk] = 0, 0
+		}
+		for _, bi := range b {
+			dd := dist(w, bi)
+			if dd == 0 {
+				k++
+				continue
+			}
+			den += 1 / dd
+			for kk := range num {
+				num[kk] += bi[kk] / dd
+				rt[kk] += (bi[kk] - w[kk]) / dd
+			}
+		}
+		r := 0.0
+		for kk := range rt {
+			r += rt[kk] * rt[kk]
+		}
+		r = math.Sqrt(r)
+		if k > 0 && r <= float64(k) {
+			break // w is a data point satisfying the optimality condition: exact
+		}
+		a := 1.0
+		if k > 0 {
+			a = 1 - float64(k)/r
+		}
+		for kk := range w {
+			w[kk] = a*num[kk]/den + (1-a)*w[kk]
+		}
+		if it%25 == 0 || it == maxIter {
+			f = val(w)
+			lb = math.Max(lb, lower(w))
+			if f-lb <= 1e-11*math.Max(1, math.Abs(f)) {
+				break
+			}
+		}
+	}
+	f = val(w)
+	lb = math.Max(lb, lower(w))
+	for k, j := range S {
+		x[j] = w[k] / in.lam[j]
+	}
+	v0 := in.EmpiricalRisk(x)
+	gap := math.Max(0, math.Max(f, v0)-lb)
+	if gap > 1e-6*math.Max(1, math.Abs(v0)) {
+		return problems.Optimum{X: x, Value: v0, Gap: gap, Method: "weiszfeld"}, fmt.Errorf("geometric-median: Weiszfeld gap %.3g after %d iterations", gap, maxIter)
+	}
+	return problems.Optimum{X: x, Value: v0, Gap: gap, Method: "weiszfeld"}, nil
+}
+
+func dist(a, b []float64) float64 {
+	s := 0.0
+	for k := range a {
+		s += (a[k] - b[k]) * (a[k] - b[k])
+	}
+	return math.Sqrt(s)
+}
+
+// PopulationRisk is the held-out mean and its standard error (task sco).
+func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
+	if in.rest == nil {
+		return math.NaN(), math.NaN()
+	}
+	return heldout.Risk(in.rest, x)
+}
+
+// PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min
+// coordinates, 0 elsewhere), so by convexity x* = μ there and 0 elsewhere. For d_min = 1
+// L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π) exactly; otherwise L* is the held-out estimate at x*.
+// For a data file it is the held-out sample's certified optimum.
+func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
+	if in.rest == nil {
+		return problems.Optimum{}, errors.New("geometric-median: no population (task erm)")
+	}
+	if !in.gen {
+		o, err := in.rest.Optimum()
+		o.Method = "held-out " + o.Method
+		return o, err
+	}
+	x := make([]float64, in.c.D)
+	for j := range in.p.DMin {
+		x[j] = in.p.Mean
+	}
+	if in.p.DMin == 1 {
+		return problems.Optimum{X: x, Value: in.lam[0] * in.p.Std * math.Sqrt(2/math.Pi), Method: "closed-form"}, nil
+	}
+	v, _ := in.PopulationRisk(x)
+	return problems.Optimum{X: x, Value: v, Method: "symmetry+held-out"}, nil
+}
