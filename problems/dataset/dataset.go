@@ -69,6 +69,7 @@ func Read(r io.Reader, name string, label bool) (*Table, error) {
 	cr := csv.NewReader(r)
 	cr.TrimLeadingSpace = true
 	cr.Comment = '#'
+	cr.FieldsPerRecord = -1 // field counts are checked below, with the row named
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, &Error{File: name, Row: 1, Err: fmt.Errorf("%w: empty file (want a header row)", ErrBadValue)}
@@ -112,6 +113,9 @@ func Read(r io.Reader, name string, label bool) (*Table, error) {
 			return nil, csvError(name, err)
 		}
 		line, _ := cr.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, &Error{File: name, Row: line, Err: fmt.Errorf("%w: %d fields, want %d (the header's)", ErrBadValue, len(rec), len(header))}
+		}
 		x := make([]float64, 0, len(t.Columns))
 		var y float64
 		for j, s := range rec {
