@@ -34,6 +34,7 @@ type BoundedLP struct {
 	art      []bool // artificial (phase-1) variable
 	artStart []int
 	phase1   bool
+	next     int // partial-pricing cursor
 	Iters    int
 }
 
@@ -190,9 +191,26 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 	for it := 0; it < maxIter; it++ {
 		lp.Iters++
 		lp.Pi(pi)
-		// Pricing: Dantzig's rule, Bland's (lowest index) after a degenerate streak.
+		// Pricing: partial Dantzig (the best of a window of columns, scanned cyclically;
+		// a full cycle without a candidate proves optimality), Bland's rule (lowest index)
+		// after a degenerate streak, which guarantees termination.
 		q, dir, best := -1, 0.0, 0.0
-		for j := range lp.cols {
+		N := len(lp.cols)
+		window := max(128, N/16)
+		start := lp.next
+		bland := degenerate > lpBlandTrig
+		if bland {
+			start = 0
+		}
+		for c := 0; c < N; c++ {
+			j := start + c
+			if j >= N {
+				j -= N
+			}
+			if q >= 0 && c >= window {
+				lp.next = j
+				break
+			}
 			if lp.inB[j] >= 0 || lp.lo[j] == lp.hi[j] {
 				continue
 			}
@@ -212,7 +230,7 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 			default:
 				continue
 			}
-			if degenerate > lpBlandTrig {
+			if bland {
 				q, dir = j, s
 				break
 			}
