@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -238,5 +239,36 @@ func BenchmarkOracle(b *testing.B) {
 				in.Grad(g, 7, x)
 			}
 		})
+	}
+}
+
+// TestDataConstants: with a data file, Constants(spec) (which reads but draws nothing)
+// equals the instance's, with n and d taken from the file and n honoured.
+func TestDataConstants(t *testing.T) {
+	file := filepath.Join("..", "testdata", "lad.csv")
+	for _, n := range []int{0, 25} {
+		spec := problems.Spec{Loss: Absolute, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, Task: "sco", N: n, Data: file}
+		c, err := GLM().Constants(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			spec.Task = "erm" // every row is training data: no held-out rows for sco
+			c, _ = GLM().Constants(spec)
+		}
+		in, err := GLM().Generate(spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantN := n
+		if n == 0 {
+			wantN = 40
+		}
+		if got := in.Constants(); !reflect.DeepEqual(got, c) || got.N != wantN || got.D != 3 {
+			t.Errorf("n=%d: instance constants %+v, Constants(spec) %+v, want N=%d D=3", n, got, c, wantN)
+		}
+	}
+	if _, err := GLM().Generate(problems.Spec{Loss: Absolute, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, Task: "sco", Data: file}, nil); err == nil || !strings.Contains(err.Error(), "held-out") {
+		t.Errorf("sco with every row used: got %v, want a held-out error", err)
 	}
 }
