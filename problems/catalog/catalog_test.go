@@ -1,6 +1,10 @@
 package catalog
 
 import (
+	"bytes"
+	"strings"
+
+	"gopkg.in/yaml.v3"
 	"reflect"
 	"slices"
 	"testing"
@@ -60,4 +64,33 @@ func abs(v float64) float64 {
 		return -v
 	}
 	return v
+}
+
+// TestParamsYAML: every params struct round-trips through strict YAML decoding over its
+// defaults (the harness decodes spec keys with KnownFields), and an unknown key fails.
+func TestParamsYAML(t *testing.T) {
+	for _, g := range All() {
+		def := g.DefaultParams()
+		buf, err := yaml.Marshal(def)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(buf)), "\n") {
+			key := strings.SplitN(line, ":", 2)[0]
+			if key != strings.ToLower(key) {
+				t.Errorf("%s: yaml key %q is not snake_case", g.Name(), key)
+			}
+		}
+		got := g.DefaultParams()
+		dec := yaml.NewDecoder(bytes.NewReader(buf))
+		dec.KnownFields(true)
+		if err := dec.Decode(got); err != nil || !reflect.DeepEqual(got, def) {
+			t.Errorf("%s: round trip got %+v (%v), want %+v", g.Name(), got, err, def)
+		}
+		dec = yaml.NewDecoder(strings.NewReader("no_such_key: 1\n"))
+		dec.KnownFields(true)
+		if err := dec.Decode(g.DefaultParams()); err == nil {
+			t.Errorf("%s: unknown key accepted", g.Name())
+		}
+	}
 }
