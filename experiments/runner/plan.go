@@ -38,7 +38,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 				r[k] = v
 			}
 			r["algorithm"], r["status"] = a.Label, "ok"
-			rec, err := planOne(p.facs[i], c.Configs[i], c)
+			rec, err := planOne(c.mechs[i], c)
 			recordColumns(r, rec)
 			r["predicted_value_queries"] = fmtF(rec.PredictedValueQueries)
 			r["predicted_gradient_queries"] = fmtF(rec.PredictedGradientQueries)
@@ -63,17 +63,13 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 	return path, writeAtomic(path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
 }
 
-func planOne(f algorithms.Factory, cfg any, c cellPlan) (rec algorithms.Record, err error) {
+func planOne(m algorithms.Mechanism, c cellPlan) (rec algorithms.Record, err error) {
 	rec = algorithms.Empty()
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v", v)
 		}
 	}()
-	m, err := newMechanism(f, cfg)
-	if err != nil {
-		return rec, err
-	}
 	r, err := m.Plan(c.consts, c.budget)
 	if err == nil || r.Guarantee != "" {
 		rec = r

@@ -26,6 +26,10 @@ type cellPlan struct {
 	pspec  problems.Spec
 	consts problems.Constants
 	budget algorithms.Budget
+	// mechs holds one mechanism per algorithm, built once and shared by every trial and
+	// worker of the cell, so data-independent work (a mechanism's memoised accountant) is
+	// done once per cell. Run is therefore called concurrently on one Mechanism.
+	mechs []algorithms.Mechanism
 	// base holds the row columns shared by every algorithm and trial of the cell.
 	base map[string]string
 }
@@ -70,10 +74,16 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 			continue
 		}
 		cp.consts = consts
+		cp.mechs = make([]algorithms.Mechanism, len(p.facs))
 		for i, f := range p.facs {
-			if _, err := newMechanism(f, c.Configs[i]); err != nil {
+			m, err := newMechanism(f, c.Configs[i])
+			if err == nil && m == nil {
+				err = fmt.Errorf("constructor returned no mechanism")
+			}
+			if err != nil {
 				bad(fmt.Sprintf("algorithms[%d]", i), "%s: %v%s", spec.Algorithms[i].Label, err, where)
 			}
+			cp.mechs[i] = m
 		}
 		cp.budget = algorithms.Budget{Epsilon: c.Epsilon, Delta: c.Delta, Relation: privacy.ReplaceOne, Task: c.Task}
 		cp.base = baseColumns(spec, c, consts)

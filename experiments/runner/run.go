@@ -238,7 +238,7 @@ func runJob(ctx context.Context, p *plan, ci, trial int, finished map[string]boo
 		case genErr != nil:
 			fail(fmt.Errorf("generate: %w", genErr))
 		default:
-			x, rec, wall, err := runMechanism(ctx, p.facs[i], c.Configs[i], inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
+			x, rec, wall, err := runMechanism(ctx, c.mechs[i], inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
 			if ctx.Err() != nil {
 				return // a cancelled trial is not a result: -resume reruns it
 			}
@@ -261,9 +261,9 @@ func runJob(ctx context.Context, p *plan, ci, trial int, finished map[string]boo
 	}
 }
 
-// runMechanism builds and runs one mechanism, turning a panic into an error. The
+// runMechanism runs one mechanism on a fresh counter, turning a panic into an error. The
 // counted queries are written into r.
-func runMechanism(ctx context.Context, f algorithms.Factory, cfg any, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
+func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()
 	cnt := problems.NewCounter(inst)
 	t0 := time.Now()
@@ -275,10 +275,6 @@ func runMechanism(ctx context.Context, f algorithms.Factory, cfg any, inst probl
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
 	}()
-	m, err := newMechanism(f, cfg)
-	if err != nil {
-		return nil, rec, 0, err
-	}
 	out, err := m.Run(ctx, cnt, b, rng)
 	if out.Record.Guarantee != "" || err == nil {
 		rec = out.Record

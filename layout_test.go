@@ -1,0 +1,72 @@
+package main_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportDirection enforces DESIGN.md "Data flow": every package imports only toward
+// the leaves, and only run.go (package main) wires everything together. It reads the
+// non-test dependency closure of every package with `go list -deps`.
+func TestImportDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	under := func(pkg, root string) bool { return pkg == root || strings.HasPrefix(pkg, root+"/") }
+	// forbidden[root] lists what packages under root must not depend on (transitively).
+	forbidden := []struct {
+		root string
+		not  []string
+	}{
+		{"expmech/experiments", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/audit", "expmech/rows"}},
+		{"expmech/rows", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/audit", "expmech/experiments"}},
+		{"expmech/problems", []string{"expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit"}},
+		{"expmech/algorithms", []string{"expmech/baselines", "expmech/experiments", "expmech/analysis", "expmech/audit", "gonum.org/v1/plot"}},
+		{"expmech/baselines", []string{"expmech/algorithms/expmech", "expmech/algorithms/sampler", "expmech/experiments", "expmech/analysis", "expmech/audit"}},
+		{"expmech/analysis", []string{"expmech/algorithms", "expmech/baselines", "expmech/problems", "expmech/experiments", "expmech/audit"}},
+		{"expmech/audit", []string{"expmech/experiments", "expmech/analysis"}},
+	}
+	// The runner reaches components only through the registry: its module dependencies
+	// are exactly the contracts.
+	runnerMay := []string{"expmech/problems", "expmech/algorithms", "expmech/algorithms/privacy", "expmech/rows", "expmech/experiments"}
+	seen := 0
+	for _, ln := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(ln, ":")
+		if pkg == "expmech" || under(pkg, "expmech/internal") {
+			continue // run.go wires everything; internal/deps only pins modules
+		}
+		seen++
+		for _, dep := range strings.Fields(deps) {
+			for _, f := range forbidden {
+				if !under(pkg, f.root) {
+					continue
+				}
+				for _, bad := range f.not {
+					if under(dep, bad) && !under(pkg, bad) && !(f.root == "expmech/experiments" && under(pkg, "expmech/experiments/runner")) {
+						t.Errorf("%s depends on %s (DESIGN.md: %s must not import %s)", pkg, dep, f.root, bad)
+					}
+				}
+			}
+			if under(pkg, "expmech/experiments/runner") && strings.HasPrefix(dep, "expmech/") && !under(dep, "expmech/experiments/runner") {
+				ok := false
+				for _, m := range runnerMay {
+					ok = ok || dep == m
+				}
+				if !ok {
+					t.Errorf("%s depends on %s; the runner may use only the contracts %v", pkg, dep, runnerMay)
+				}
+			}
+			// Only main wires the runner, the analysis and the audit.
+			for _, top := range []string{"expmech/experiments/runner", "expmech/analysis", "expmech/audit"} {
+				if under(dep, top) && !under(pkg, top) {
+					t.Errorf("%s depends on %s; only run.go may", pkg, dep)
+				}
+			}
+		}
+	}
+	if seen < 5 {
+		t.Fatalf("go list returned %d packages, want the whole module", seen)
+	}
+}
