@@ -34,10 +34,7 @@ import (
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
-	"expmech/problems"
-	"expmech/problems/extlinear"
-	"expmech/problems/l1"
-	"expmech/problems/linear"
+	pcatalog "expmech/problems/catalog"
 )
 
 func main() {
@@ -74,8 +71,7 @@ func registry() runner.Registry {
 	}
 	mechs := []algorithms.Factory{expmech.Factory(), expmech.PureFactory()}
 	return runner.Registry{
-		// TODO(integration): problems/catalog.All() once it lands.
-		Problems:   []problems.Generator{linear.New(), l1.New(), extlinear.New()},
+		Problems:   pcatalog.All(),
 		Mechanisms: append(mechs, bcatalog.All()...),
 		Samplers:   samplers,
 	}

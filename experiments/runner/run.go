@@ -107,12 +107,18 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	jpath := filepath.Join(dir, journalName(o))
 	var done []entry
 	var jr *journal
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", args...)
+		}
+	}
 	if o.Resume {
 		if oh, es, good, err := readJournal(jpath); err == nil {
 			if oh.Identity != h.Identity || oh.Shard != h.Shard || oh.Shards != h.Shards {
 				return res, fmt.Errorf("runner: %s belongs to another run (%s, shard %d/%d); remove it or drop -resume", jpath, oh.Identity, oh.Shard, oh.Shards)
 			}
 			done = es
+			logf("%s: resuming %s: %d rows already done", spec.Name, jpath, len(es))
 			if jr, err = appendJournal(jpath, good); err != nil {
 				return res, err
 			}
@@ -121,6 +127,9 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		}
 	}
 	if jr == nil {
+		if _, err := os.Stat(jpath); err == nil && o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s: starting afresh over the previous journal %s (use -resume to continue it)\n", spec.Name, jpath)
+		}
 		if jr, err = createJournal(jpath, h); err != nil {
 			return res, err
 		}
@@ -132,6 +141,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	res.Skipped = len(done)
 
 	nalg := len(spec.Algorithms)
+	logf("%s: %d jobs (cell × trial) in this shard, %d workers, journal %s", spec.Name, len(jobs), workers, jpath)
 	prog := newProgress(o, spec.Name, len(jobs)*nalg, len(done))
 	jobCh := make(chan job)
 	out := make(chan entry, 4*workers)
