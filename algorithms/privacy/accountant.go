@@ -106,25 +106,31 @@ func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float6
 
 // pldEpsPessimistic is the certified PLD ε (the hi end of the bracket only).
 func pldEpsPessimistic(q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
+	var c convolver
+	return pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
+}
+
+// pldEpsPessimisticC is pldEpsPessimistic with the caller's FFT work space.
+func pldEpsPessimisticC(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
 	if q == 1 {
 		_, hi, err := PLDBracketWith(q, z, T, delta, rel, o)
 		return hi, err
 	}
 	switch rel {
 	case AddRemove:
-		return pldEpsAR(q, z, T, delta, o, true)
+		return pldEpsAR(c, q, z, T, delta, o, true)
 	case ReplaceOne:
-		r, a := pldCurves(q, z, T, o, true)
+		r, a := pldCurves(c, q, z, T, o, true)
 		return replaceOneEps(func(e float64) float64 { return math.Max(r.delta(e), a.delta(e)) }, delta, true)
 	}
 	return 0, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
 }
 
-// CalibratePoissonZ returns the smallest noise multiplier z = σ/C (bisection on z
-// returning the safe end, relative width 1e-4) such that T steps of the
-// Poisson(q)-subsampled Gaussian are (ε, δ)-DP by the PLD pessimistic bound with
-// DefaultPLDOptions (PRIVACY.md §1.6). The returned z always satisfies
-// PLD-pessimistic ε(z) ≤ ε as evaluated (never overshoots). There is no RDP fallback.
+// CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width
+// 1e-4, returning the safe end) such that T steps of the Poisson(q)-subsampled Gaussian
+// are (ε, δ)-DP by the PLD pessimistic bound with DefaultPLDOptions (PRIVACY.md §1.6).
+// The returned z always satisfies PLD-pessimistic ε(z) ≤ ε as evaluated (never
+// overshoots): the certificate is the PLD accountant's, RDP only brackets the search.
 // Relations as PLDBracket (q = 1 is solved in closed form by the Gaussian curve).
 func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (float64, error) {
 	return CalibratePoissonZWith(q, T, eps, delta, rel, DefaultPLDOptions(), 1e-4)
@@ -132,6 +138,23 @@ func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (floa
 
 // CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
 // z tolerance relTol ∈ (0, 0.1].
+//
+// Search (PRIVACY.md §1.6), every accepted z certified by a PLD-pessimistic evaluation
+// at o:
+//  1. zR, the RDP-calibrated z (calibrateRDPZ; cheap, no grid). RDP is itself a
+//     certified upper bound, so zR is a valid z, and the PLD z is usually below it.
+//     The search starts at zR instead of z = 1 because the PLD grid grows like 1/z:
+//     probing z ≪ z* (where the loss spread is huge) cost seconds per probe and built
+//     the multi-million-point grids that exposed the fftpack factor limit.
+//  2. hi = zR if PLD accepts it, else zR·1.25^k (never assumed: checked); lo = hi·0.8^j,
+//     the first value PLD rejects.
+//  3. Regula falsi (Illinois) on log ε_PLD(z) − log ε in log z, keeping the invariant
+//     ok(hi) ∧ ¬ok(lo); each secant point is nudged by relTol/2 towards the end it
+//     replaced so the bracket closes from both sides, and plain bisection takes over if
+//     a step does not shrink it. Stops when hi − lo ≤ relTol·hi and returns hi.
+//
+// One FFT work space (convolver) is reused by all evaluations of one call; it is local
+// to the call, so concurrent calls share nothing.
 func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
 	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
 		return 0, err
@@ -152,35 +175,118 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		}
 		return CalibrateGaussianSigma(sens, T, eps, delta)
 	}
+	var c convolver
 	var evalErr error
-	ok := func(z float64) bool {
-		e, err := pldEpsPessimistic(q, z, T, delta, rel, o)
+	// epsAt is the certified PLD ε at z (+Inf on error, recorded in evalErr).
+	epsAt := func(z float64) float64 {
+		e, err := pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
 		if err != nil {
 			evalErr = err
-			return false
+			return math.Inf(1)
 		}
-		return e <= eps
+		return e
+	}
+	hi := calibrateRDPZ(q, T, eps, delta, rel)
+	if math.IsInf(hi, 1) || hi > 1e4 {
+		hi = 1e4
+	}
+	ehi := epsAt(hi)
+	for ehi > eps {
+		if evalErr != nil {
+			return 0, evalErr
+		}
+		if hi >= 1e4 {
+			return 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
+		}
+		hi = math.Min(1e4, hi*1.25)
+		ehi = epsAt(hi)
+	}
+	lo := hi * 0.8
+	elo := epsAt(lo)
+	for elo <= eps {
+		hi, ehi = lo, elo
+		if hi < 1e-3 {
+			return hi, nil // any z ≥ hi works; tiny z needs no finer answer
+		}
+		lo *= 0.8
+		elo = epsAt(lo)
+	}
+	if evalErr != nil {
+		return 0, evalErr
+	}
+	// Illinois regula falsi on g(u) = log ε(e^u) − log ε, u = log z; g(lo) > 0 ≥ g(hi).
+	target := math.Log(eps)
+	glo, ghi := logOr(elo, 60)-target, logOr(ehi, -60)-target
+	side := 0
+	for hi-lo > relTol*hi {
+		ulo, uhi := math.Log(lo), math.Log(hi)
+		u := uhi - ghi*(uhi-ulo)/(ghi-glo)
+		m := math.Exp(u)
+		switch side { // nudge past the root so the next step can close the other end
+		case 1:
+			m *= 1 + relTol/2
+		case -1:
+			m *= 1 - relTol/2
+		}
+		if !(m > lo && m < hi) || side == 2 {
+			m = lo + (hi-lo)/2
+		}
+		em := epsAt(m)
+		if evalErr != nil {
+			return 0, evalErr
+		}
+		gm := logOr(em, 60) - target
+		width := hi - lo
+		if em <= eps {
+			hi, ghi = m, gm
+			if side == -1 {
+				glo /= 2 // Illinois: the stale end is halved
+			}
+			side = -1
+		} else {
+			lo, glo = m, gm
+			if side == 1 {
+				ghi /= 2
+			}
+			side = 1
+		}
+		if hi-lo > 0.6*width {
+			side = 2 // poor secant step: bisect next
+		}
+	}
+	return hi, nil
+}
+
+// logOr is log(x), or def where x is 0 or +Inf.
+func logOr(x, def float64) float64 {
+	if x > 0 && !math.IsInf(x, 1) {
+		return math.Log(x)
+	}
+	return def
+}
+
+// calibrateRDPZ is the smallest z (relative width 1e-3, safe end) with
+// EpsPoissonGaussianRDP(q, z, T, δ, rel) ≤ ε, or +Inf if none ≤ 1e4 qualifies. It only
+// seeds CalibratePoissonZWith's bracket; nothing is certified by it there.
+func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
+	ok := func(z float64) bool {
+		e, err := EpsPoissonGaussianRDP(q, z, T, delta, rel)
+		return err == nil && e <= eps
 	}
 	lo, hi := 0.0, 1.0
-	if ok(hi) {
-		for lo = hi / 2; ok(lo); lo /= 2 {
-			hi = lo
-			if lo < 1e-3 {
-				return hi, nil // any z ≥ hi works; tiny z needs no finer answer
-			}
-		}
-	} else {
-		for lo = hi; !ok(hi); hi *= 2 {
-			lo = hi
-			if evalErr != nil {
-				return 0, evalErr
-			}
-			if hi > 1e4 {
-				return 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
-			}
+	for !ok(hi) {
+		lo = hi
+		hi *= 2
+		if hi > 1e4 {
+			return math.Inf(1)
 		}
 	}
-	for hi-lo > relTol*hi {
+	if lo == 0 {
+		for lo = hi / 2; ok(lo) && lo > 1e-3; lo /= 2 {
+			hi = lo
+		}
+	}
+	for hi-lo > 1e-3*hi {
 		m := lo + (hi-lo)/2
 		if ok(m) {
 			hi = m
@@ -188,8 +294,5 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 			lo = m
 		}
 	}
-	if evalErr != nil {
-		return 0, evalErr
-	}
-	return hi, nil
+	return hi
 }

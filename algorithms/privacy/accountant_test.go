@@ -131,7 +131,7 @@ func TestPLDReplaceOne(t *testing.T) {
 	if !(hi > arHi) {
 		t.Errorf("replace-one hi %.6g <= add/remove hi %.6g", hi, arHi)
 	}
-	r, a := pldCurves(0.05, 1, 50, o, true)
+	r, a := pldCurves(&convolver{}, 0.05, 1, 50, o, true)
 	if d := (1 + math.Exp(hi/2)) * math.Max(r.delta(hi/2), a.delta(hi/2)); d > 1e-5 {
 		t.Errorf("replace-one hi %.6g: reduction delta %.3g > 1e-5", hi, d)
 	}

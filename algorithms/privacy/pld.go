@@ -181,18 +181,35 @@ func (c *convolver) reset(n int) {
 	}
 }
 
-// nextFFTLen is the smallest 2^a·3^b ≥ n (fast sizes for fftpack).
+// fftpackMaxFactors is the number of factors gonum's fftpack can record: Rffti stores
+// n, the factor count and the factors in a fixed ifac [15]int, so a length with more than
+// 13 factors (it factors by 4 first, then 2, 3, 5, …) indexes ifac[15] and panics
+// ("index out of range [15] with length 15", fftpack/rfft.go:66).
+const fftpackMaxFactors = 13
+
+// fftpackFactors is the number of factors fftpack's rffti1 splits n = 2^a·3^b into:
+// ⌊a/2⌋ fours, a mod 2 twos and b threes.
+func fftpackFactors(a, b int) int { return a/2 + a%2 + b }
+
+// nextFFTLen is the smallest 2^a·3^b ≥ n (fast sizes for fftpack) that fftpack can
+// factor (≤ fftpackMaxFactors factors). Powers of two qualify up to 2^26, far beyond any
+// grid this package builds; e.g. 3^14 = 4782969 (14 factors) is skipped for 2^22·… .
 func nextFFTLen(n int) int {
-	best := 1
+	best, a := 1, 0
 	for best < n {
 		best *= 2
+		a++
 	}
-	for p3 := 1; p3 < best; p3 *= 3 {
-		m := p3
+	if fftpackFactors(a, 0) > fftpackMaxFactors {
+		panic(fmt.Sprintf("privacy: PLD grid of %d points exceeds fftpack's limit", n))
+	}
+	for p3, b := 3, 1; p3 < best; p3, b = p3*3, b+1 {
+		m, a := p3, 0
 		for m < n {
 			m *= 2
+			a++
 		}
-		if m < best {
+		if m < best && fftpackFactors(a, b) <= fftpackMaxFactors {
 			best = m
 		}
 	}
@@ -256,8 +273,8 @@ func (d pmf) truncate(tau float64, pessimistic bool) pmf {
 }
 
 // selfCompose is the T-fold composition by exponentiation by squaring.
-func selfCompose(base pmf, T int, tau float64, pessimistic bool) pmf {
-	var c convolver
+// c is the caller's work space (reused across compositions and calls).
+func selfCompose(c *convolver, base pmf, T int, tau float64, pessimistic bool) pmf {
 	var acc pmf
 	have := false
 	for T > 0 {
@@ -341,9 +358,10 @@ func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
 }
 
 // pldCurves returns the composed δ-curves of both directions for one discretisation.
-func pldCurves(q, z float64, T int, o PLDOptions, pessimistic bool) (remove, add *deltaCurve) {
-	r := selfCompose(singleStepPMF(dirRemove, q, z, o, pessimistic), T, o.TailMass, pessimistic)
-	a := selfCompose(singleStepPMF(dirAdd, q, z, o, pessimistic), T, o.TailMass, pessimistic)
+// c is FFT work space, reused; pass a fresh one per goroutine (it is not safe to share).
+func pldCurves(c *convolver, q, z float64, T int, o PLDOptions, pessimistic bool) (remove, add *deltaCurve) {
+	r := selfCompose(c, singleStepPMF(dirRemove, q, z, o, pessimistic), T, o.TailMass, pessimistic)
+	a := selfCompose(c, singleStepPMF(dirAdd, q, z, o, pessimistic), T, o.TailMass, pessimistic)
 	return newDeltaCurve(r), newDeltaCurve(a)
 }
 
@@ -378,15 +396,17 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 	}
 	switch rel {
 	case AddRemove:
-		hi, err = pldEpsAR(q, z, T, delta, o, true)
+		var c convolver
+		hi, err = pldEpsAR(&c, q, z, T, delta, o, true)
 		if err != nil {
 			return 0, 0, err
 		}
-		lo, err = pldEpsAR(q, z, T, delta, o, false)
+		lo, err = pldEpsAR(&c, q, z, T, delta, o, false)
 		return lo, hi, err
 	case ReplaceOne:
+		var c convolver
 		for _, pess := range []bool{true, false} {
-			r, a := pldCurves(q, z, T, o, pess)
+			r, a := pldCurves(&c, q, z, T, o, pess)
 			dAR := func(e float64) float64 { return math.Max(r.delta(e), a.delta(e)) }
 			e, err := replaceOneEps(dAR, delta, pess)
 			if err != nil {
@@ -404,7 +424,7 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 }
 
 // pldEpsAR is the add/remove ε of one discretisation: max over both directions.
-func pldEpsAR(q, z float64, T int, delta float64, o PLDOptions, pessimistic bool) (float64, error) {
-	r, a := pldCurves(q, z, T, o, pessimistic)
+func pldEpsAR(c *convolver, q, z float64, T int, delta float64, o PLDOptions, pessimistic bool) (float64, error) {
+	r, a := pldCurves(c, q, z, T, o, pessimistic)
 	return math.Max(r.eps(delta, pessimistic), a.eps(delta, pessimistic)), nil
 }

@@ -64,7 +64,7 @@ func TestPLDPoissonThreeSteps(t *testing.T) {
 	if !(lo <= 1+1e-3 && hi >= 1-1e-3) || hi-lo > 3*3*o.H {
 		t.Errorf("P1: eps bracket [%.6g, %.6g], want to contain 1 (abs 1e-3), width <= 9h", lo, hi)
 	}
-	r, a := pldCurves(0.2, 0.5, 3, o, true)
+	r, a := pldCurves(&convolver{}, 0.2, 0.5, 3, o, true)
 	if d := math.Max(r.delta(1), a.delta(1)); math.Abs(d-0.15594) > 1e-3 {
 		t.Errorf("P1: delta(1) = %.6g, want 0.15594", d)
 	}
