@@ -149,9 +149,10 @@ func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (floa
 //  2. hi = zR if PLD accepts it, else zR·1.25^k (never assumed: checked); lo = hi·0.8^j,
 //     the first value PLD rejects.
 //  3. Regula falsi (Illinois) on log ε_PLD(z) − log ε in log z, keeping the invariant
-//     ok(hi) ∧ ¬ok(lo); each secant point is nudged by relTol/2 towards the end it
-//     replaced so the bracket closes from both sides, and plain bisection takes over if
-//     a step does not shrink it. Stops when hi − lo ≤ relTol·hi and returns hi.
+//     ok(hi) ∧ ¬ok(lo); each secant point is moved 0.45·relTol·hi past the root
+//     estimate, away from the end it last replaced, so the bracket closes from both
+//     sides, and a bisection step follows any step that does not shrink the bracket by
+//     40%. Stops when hi − lo ≤ relTol·hi and returns hi (so ε_PLD(hi) ≤ ε as evaluated).
 //
 // One FFT work space (convolver) is reused by all evaluations of one call; it is local
 // to the call, so concurrent calls share nothing.
@@ -217,19 +218,24 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 	// Illinois regula falsi on g(u) = log ε(e^u) − log ε, u = log z; g(lo) > 0 ≥ g(hi).
 	target := math.Log(eps)
 	glo, ghi := logOr(elo, 60)-target, logOr(ehi, -60)-target
-	side := 0
+	side := 0 // last end moved: -1 hi, +1 lo, 2 = bisect next
 	for hi-lo > relTol*hi {
+		step := 0.45 * relTol * hi
 		ulo, uhi := math.Log(lo), math.Log(hi)
-		u := uhi - ghi*(uhi-ulo)/(ghi-glo)
-		m := math.Exp(u)
-		switch side { // nudge past the root so the next step can close the other end
-		case 1:
-			m *= 1 + relTol/2
+		m := math.Exp(uhi - ghi*(uhi-ulo)/(ghi-glo))
+		switch side { // aim just past the root estimate so the other end closes next
 		case -1:
-			m *= 1 - relTol/2
-		}
-		if !(m > lo && m < hi) || side == 2 {
+			m -= step
+		case 1:
+			m += step
+		case 2:
 			m = lo + (hi-lo)/2
+		}
+		if !(m >= lo+step) {
+			m = lo + step
+		}
+		if !(m <= hi-step) {
+			m = hi - step
 		}
 		em := epsAt(m)
 		if evalErr != nil {
@@ -250,7 +256,7 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 			}
 			side = 1
 		}
-		if hi-lo > 0.6*width {
+		if hi-lo > 0.6*width && hi-lo > relTol*hi {
 			side = 2 // poor secant step: bisect next
 		}
 	}
