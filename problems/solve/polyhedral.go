@@ -3,6 +3,8 @@ package solve
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Result is a certified optimum of an average-loss ERM: X attains Value = F(X), and
@@ -135,6 +137,16 @@ func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64,
 				scale = math.Max(scale, norm(col))
 			}
 			if res > 1e-8*scale {
+				// Ill-conditioned designs (features close to a low-rank subspace) leave
+				// the simplex multipliers slightly off Σ u_i col_i = 0; repair them to an
+				// exactly dual-feasible point so the lower bound stays a certificate.
+				if ur, ok := repairDual(cols, u, lo, hi); ok {
+					if lb2, res2 := dual(ur, 0); res2 <= 1e-8*scale {
+						lb, res = lb2, res2
+					}
+				}
+			}
+			if res > 1e-8*scale {
 				return Result{}, fmt.Errorf("solve: %s: dual residual %.3g", method, res)
 			}
 			v := value(x)
@@ -183,3 +195,40 @@ func axpy(dst []float64, alpha float64, x []float64) {
 }
 
 func norm(x []float64) float64 { return math.Sqrt(dot(x, x)) }
+
+// repairDual moves u to the nearest (minimum-norm correction) point with Σ u_i col_i = 0,
+// then shrinks it towards 0 until it is back inside [lo, hi]^n. Shrinking keeps the
+// equality because it is homogeneous; it needs lo ≤ 0 ≤ hi. It reports false when the
+// correction cannot be made feasible (e.g. a negative multiplier with lo = 0).
+func repairDual(cols [][]float64, u []float64, lo, hi float64) ([]float64, bool) {
+	n, d := len(cols), len(cols[0])
+	m := mat.NewDense(d, n, nil)
+	r := mat.NewVecDense(d, nil)
+	for i, col := range cols {
+		for j, v := range col {
+			m.Set(j, i, v)
+			r.SetVec(j, r.AtVec(j)+u[i]*v)
+		}
+	}
+	var delta mat.VecDense
+	if err := delta.SolveVec(m, r); err != nil {
+		return nil, false
+	}
+	out := make([]float64, n)
+	worst := 1.0
+	for i := range out {
+		out[i] = u[i] - delta.AtVec(i)
+		switch {
+		case out[i] > hi && hi > 0:
+			worst = math.Max(worst, out[i]/hi)
+		case out[i] < lo && lo < 0:
+			worst = math.Max(worst, out[i]/lo)
+		case out[i] > hi || out[i] < lo:
+			return nil, false
+		}
+	}
+	for i := range out {
+		out[i] /= worst
+	}
+	return out, true
+}
