@@ -29,7 +29,8 @@ type Config struct {
 	// (in the large-noise regime the subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD then
 	// has the same bound as full-batch noisy GD at T·q·n gradients instead of T·n).
 	Steps int `yaml:"steps"`
-	// MaxSteps caps the theory T. Default 10000.
+	// MaxSteps caps the theory T. Default 2000: the pessimistic PLD grid (step 1e-4) adds
+	// about T·1e-4 to ε, so T = 10⁴ could never certify ε ≤ 1 (the accountant then refuses).
 	MaxSteps int `yaml:"max_steps"`
 	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + d z²C²/L² ≥ E‖g̃‖².
 	StepSize float64 `yaml:"step_size"`
@@ -42,7 +43,7 @@ type Config struct {
 }
 
 // DefaultConfig returns the defaults.
-func DefaultConfig() *Config { return &Config{Batch: 256, MaxSteps: 10000} }
+func DefaultConfig() *Config { return &Config{Batch: 256, MaxSteps: 2000} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
