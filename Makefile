@@ -31,8 +31,9 @@ reproduce: ## every experiment of experiments/SUITE (QUICK=1: shrunk), then REPO
 	  echo "== $$e"; \
 	  $(GO) run ./run.go -exp $$e $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?; \
 	done
-	@if [ -z "$(QFLAG)" ] && [ -f experiments/audit.yaml ]; then \
-	  $(GO) run ./run.go -audit experiments/audit.yaml -workers $(WORKERS) -out $(OUT) || exit $$?; fi
+	@if [ -z "$(QFLAG)" ]; then a=experiments/audit.yaml; else a=experiments/audit_quick.yaml; fi; \
+	  echo "== audit ($$a)"; \
+	  $(GO) run ./run.go -audit $$a -workers $(WORKERS) -out $(OUT) || exit $$?
 	$(GO) run ./run.go -report -out $(OUT) -figures $(FIGURES)
 
 audit: ## the privacy audit of experiments/audit.yaml into OUT/audit
