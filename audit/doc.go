@@ -9,6 +9,8 @@
 //
 // The statistics (one-sided Clopper–Pearson bounds, KS, χ², binomial tails) are in
 // stats.go; the canary problems in canary.go; the curve integrator in exact1d.go; the
-// Monte Carlo audits in mcaudit.go; the full-scale entry point Run and the report writers
+// Monte Carlo audits in mcaudit.go (the audit table in mechanisms.go,
+// mechanisms_extra.go and dpsgd_audit.go, the last the (ε, δ) audit of dp-sgd against
+// its PLD ε); the full-scale entry point Run and the report writers
 // in run.go and report.go.
 package audit

@@ -203,7 +203,8 @@ func mcEntries() []mcEntry {
 				return gdpSetup(Underclaimed{Mechanism: m, RunBudget: rb}, d, dp, b, fmt.Sprintf("runs at ε = %.4g, claims ε = %g", rb.Epsilon, b.Epsilon))
 			}},
 	}
-	return append(es, extraEntries()...)
+	es = append(es, extraEntries()...)
+	return append(es, dpsgdEntries()...)
 }
 
 // MechanismNames lists the Monte Carlo audits in table order.

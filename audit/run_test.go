@@ -12,7 +12,8 @@ import (
 )
 
 // TestRunCIScale is the CI-scale audit (N = 1e4 per side, pilot 2000): every honest
-// mechanism must pass and every broken variant must be flagged. Sampler cells are covered
+// mechanism must pass and every broken variant must be flagged, including the dp-sgd
+// (ε, δ) audit against its PLD ε ("dp-sgd", "broken/dp-sgd-noise-scaled"). Sampler cells are covered
 // by TestSamplerValidation and skipped here to keep the package under its time budget.
 func TestRunCIScale(t *testing.T) {
 	cfg := DefaultConfig()
@@ -30,8 +31,19 @@ func TestRunCIScale(t *testing.T) {
 		if r.Kind == "mu-gdp" && !r.Broken && math.IsInf(r.LowerBound, -1) {
 			t.Errorf("%s: the audit had no power (μ_lb = −Inf)", r.Mechanism)
 		}
+		if r.Kind == "eps-delta" {
+			// dp-sgd's claim is its own PLD/RDP ε, at most the budget ε (its accountant
+			// calibrates z so that ε_PLD ≤ ε), and the honest audit must have power
+			// (ε_lb > 0: measured 1.45 at N = 1e4), else "passes" would be vacuous.
+			if !(r.Claimed > 0 && r.Claimed <= cfg.Epsilon*(1+1e-9)) {
+				t.Errorf("%s: got claimed ε %v, want in (0, %v]", r.Mechanism, r.Claimed, cfg.Epsilon)
+			}
+			if !r.Broken && !(r.LowerBound > 0) {
+				t.Errorf("%s: got ε_lb %v, want > 0 (the audit has no power)", r.Mechanism, r.LowerBound)
+			}
+		}
 	}
-	for _, k := range []string{"exact-1d", "mu-gdp"} {
+	for _, k := range []string{"exact-1d", "mu-gdp", "eps-delta"} {
 		if !seen[k] {
 			t.Errorf("no %s rows", k)
 		}
