@@ -210,10 +210,24 @@ func repairDual(cols [][]float64, u []float64, lo, hi float64) ([]float64, bool)
 			r.SetVec(j, r.AtVec(j)+u[i]*v)
 		}
 	}
-	var delta mat.VecDense
-	if err := delta.SolveVec(m, r); err != nil {
+	// Minimum-norm least squares through the SVD, with the numerical rank, so that exactly
+	// rank-deficient designs (features in a rank-r subspace) are handled too.
+	var svd mat.SVD
+	if !svd.Factorize(m, mat.SVDThin) {
 		return nil, false
 	}
+	sv := svd.Values(nil)
+	rank := 0
+	for _, v := range sv {
+		if v > 1e-12*sv[0] {
+			rank++
+		}
+	}
+	if rank == 0 {
+		return nil, false
+	}
+	var delta mat.VecDense
+	svd.SolveVecTo(&delta, r, rank)
 	out := make([]float64, n)
 	worst := 1.0
 	for i := range out {
