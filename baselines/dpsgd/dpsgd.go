@@ -200,13 +200,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	return r
 }
 
-func (m *Mechanism) check(c problems.Constants, b algorithms.Budget) error {
-	return calib.Check(c, b)
-}
-
 // Plan is data-independent.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	if err := m.check(c, b); err != nil {
+	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
 	return tuning.Plan(c, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(cand tuning.Candidate, _ float64) (algorithms.Record, error) {
@@ -222,7 +218,7 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
 func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	if err := m.check(c, b); err != nil {
+	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
 	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, _ float64, rng *rand.Rand) (algorithms.Output, error) {

@@ -207,7 +207,7 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 // Plan is data-independent; it checks the smoothness condition (the GLM structure is
 // checked in Run, where the problem is at hand).
 func (m *Objective) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	if err := errors.Join(calib.Check(c, b)); err != nil {
+	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
 	if err := m.check(c, nil); err != nil {

@@ -169,14 +169,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	if err := calib.Check(c, b); err != nil {
-		return algorithms.Record{}, err
-	}
-	s, err := calib.S(b)
-	if err != nil {
-		return algorithms.Record{}, err
-	}
-	return tuning.Plan(c, b, m.cfg.Tuning, m.cfg.TuningMode, s, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
+	return tuning.PlanGDP(c, b, m.cfg.Tuning, m.cfg.TuningMode, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
 		p, err := m.calibrate(c, cand, s)
 		if err != nil {
 			return algorithms.Record{}, err
@@ -188,14 +181,7 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 // Run releases the last phase's noisy output.
 func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	if err := calib.Check(c, b); err != nil {
-		return algorithms.Output{}, err
-	}
-	s, err := calib.S(b)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, s, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
 		p, err := m.calibrate(c, cand, s)
 		if err != nil {
 			return algorithms.Output{}, err

@@ -106,6 +106,33 @@ type RunFunc func(ctx context.Context, o *problems.Counter, cand Candidate, s fl
 // A PlanFunc plans one candidate at GDP parameter s.
 type PlanFunc func(cand Candidate, s float64) (algorithms.Record, error)
 
+// PlanGDP is Plan for a GDP mechanism whose total budget is the Gaussian-curve inversion
+// s = s*(ε, δ): it validates the constants and the budget first (calib.Check), so every
+// GDP baseline refuses bad input the same way.
+func PlanGDP(c problems.Constants, b algorithms.Budget, g *Grid, mode Mode, plan PlanFunc) (algorithms.Record, error) {
+	if err := calib.Check(c, b); err != nil {
+		return algorithms.Record{}, err
+	}
+	s, err := calib.S(b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	return Plan(c, b, g, mode, s, plan)
+}
+
+// RunGDP is Run for a GDP mechanism with total budget s = s*(ε, δ), after the same
+// validation as PlanGDP.
+func RunGDP(ctx context.Context, o *problems.Counter, b algorithms.Budget, g *Grid, mode Mode, run RunFunc, rng *rand.Rand) (algorithms.Output, error) {
+	if err := calib.Check(o.Constants(), b); err != nil {
+		return algorithms.Output{}, err
+	}
+	s, err := calib.S(b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	return Run(ctx, o, b, g, mode, s, run, rng)
+}
+
 // Plan returns the Plan record of a possibly tuned GDP mechanism with total GDP s: that of
 // the first candidate, with the totals (gdp_s, epsilon_spent, predicted queries) of the
 // whole procedure. Selection costs m·n value queries.
