@@ -1,6 +1,3 @@
-// Package rows defines the flat, self-describing result record of the harness
-// (DESIGN.md "Output files", STYLE.md 17) and its CSV encoding. It is a leaf: the runner
-// writes rows, analysis reads them, and nothing here knows about mechanisms.
 package rows
 
 import (
@@ -14,13 +11,13 @@ import (
 
 // Columns is the canonical order of the DESIGN.md columns; extra columns follow, sorted.
 var Columns = []string{
-	"experiment", "cell", "algorithm", "trial", "seed",
-	"problem", "loss_kind", "domain", "task", "n", "d", "rank", "g_k",
-	"epsilon", "delta", "delta_mech", "gdp_s", "epsilon_spent",
-	"k", "mu", "sigma", "steps", "batch",
-	"empirical_risk", "empirical_risk_opt", "excess_empirical_risk", "excess_population_risk",
-	"theory_bound", "value_queries", "gradient_queries", "guarantee", "status", "error",
-	"wall_seconds",
+	ColExperiment, ColCell, ColAlgorithm, ColTrial, ColSeed,
+	ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK,
+	ColEpsilon, ColDelta, ColDeltaMech, ColGDPS, ColEpsilonSpent,
+	ColK, ColMu, ColSigma, ColSteps, ColBatch,
+	ColEmpiricalRisk, ColEmpiricalRiskOpt, ColExcessEmpiricalRisk, ColExcessPopulationRisk,
+	ColTheoryBound, ColValueQueries, ColGradientQueries, ColGuarantee, ColStatus, ColError,
+	ColWallSeconds,
 }
 
 // Row is one (cell, algorithm, trial) record: column name → formatted value ("" = empty).
