@@ -89,31 +89,12 @@ type figureOutcome struct {
 	Err     string // why the figure was not drawn
 }
 
-func (f Figure) name() string {
-	if f.Name != "" {
-		return f.Name
-	}
-	return sanitize(f.Y) + "_vs_" + sanitize(f.X)
-}
-
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
-			return r
-		}
-		if r >= 'A' && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return '_'
-	}, s)
-}
-
 // drawFigure computes the series of fg from the ok rows and saves it into figDir.
-func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureOutcome {
-	out := figureOutcome{Figure: fg, Name: fg.name()}
+func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) figureOutcome {
+	out := figureOutcome{Figure: fg, Name: fg.Stem()}
 	seriesCol := fg.Series
 	if seriesCol == "" {
-		seriesCol = "algorithm"
+		seriesCol = rows.ColAlgorithm
 	}
 	sel := filter(rs, "", fg.Where)
 	if len(sel) == 0 {
@@ -122,9 +103,9 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 	}
 	// Series in first-appearance order (rows are sorted by cell, algorithm, trial).
 	var labels []string
-	bySeries := map[string][]rows.Row{}
+	bySeries := map[string][]*rows.Record{}
 	for _, r := range sel {
-		k := r[seriesCol]
+		k := r.Text(seriesCol)
 		if _, ok := bySeries[k]; !ok {
 			labels = append(labels, k)
 		}
@@ -164,8 +145,8 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 			continue
 		}
 		// The theorem's bound: mean theory_bound per x, when the column is filled.
-		tb, _ := groupBy(bySeries[lab], fg.X, "theory_bound", 0, 0)
-		if fg.Y == "excess_empirical_risk" || fg.Y == "excess_population_risk" || fg.Y == "empirical_risk" {
+		tb, _ := groupBy(bySeries[lab], fg.X, rows.ColTheoryBound, 0, 0)
+		if fg.Y == rows.ColExcessEmpiricalRisk || fg.Y == rows.ColExcessPopulationRisk || fg.Y == rows.ColEmpiricalRisk {
 			var bl plot.Line
 			for _, g := range tb {
 				bl.X = append(bl.X, g.X)
@@ -178,7 +159,7 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 		}
 		// The theory's slope, anchored at the series' first point.
 		for _, c := range exp.Checks {
-			if c.kind() != KindSlope || c.Vs != fg.X || c.Metric != fg.Y || c.Algorithm != lab {
+			if c.Kind != KindSlope || c.Vs != fg.X || c.Metric != fg.Y || c.Algorithm != lab {
 				continue
 			}
 			xs := slices.Clone(s.X)
@@ -237,10 +218,10 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 }
 
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.
-func seriesLabel(lab string, rs []rows.Row) string {
-	g := rs[0]["guarantee"]
+func seriesLabel(lab string, rs []*rows.Record) string {
+	g := rs[0].Text(rows.ColGuarantee)
 	for _, r := range rs[1:] {
-		if r["guarantee"] != g {
+		if r.Text(rows.ColGuarantee) != g {
 			return lab
 		}
 	}

@@ -50,13 +50,10 @@ func TestFullSpecFields(t *testing.T) {
 	if s.Seed != 7 || s.Trials != 3 || !s.SaveOutputs || s.Epsilon != 1 || s.Delta != 1e-5 {
 		t.Errorf("got seed %d trials %d save %v eps %v delta %v, want 7 3 true 1 1e-5", s.Seed, s.Trials, s.SaveOutputs, s.Epsilon, s.Delta)
 	}
-	if got := s.Figures[0].Name; got != "excess_empirical_risk_vs_n" {
-		t.Errorf("default figure name: got %q, want excess_empirical_risk_vs_n", got)
+	if got := s.Figures[1].(*fakeFigure).Stem(); got != "by-d" {
+		t.Errorf("figure name: got %q, want by-d", got)
 	}
-	if got := s.Figures[1].Series; got != "algorithm" {
-		t.Errorf("default series: got %q, want algorithm", got)
-	}
-	if got := s.Checks[0].Where["d"]; got != "5" {
+	if got := s.Checks[0].(*fakeCheck).Where["d"]; got != "5" {
 		t.Errorf("check where d: got %q, want 5", got)
 	}
 	cells, _ := s.Cells()
