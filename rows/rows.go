@@ -2,7 +2,6 @@ package rows
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -91,24 +90,20 @@ func WriteCSV(w io.Writer, header []string, rs []Row) error {
 	return cw.Error()
 }
 
-// ReadCSV reads rows written by WriteCSV.
+// ReadCSV reads rows written by WriteCSV into maps, through the same Reader (a malformed
+// row is an error naming its line).
 func ReadCSV(r io.Reader) ([]Row, error) {
-	cr := csv.NewReader(r)
-	all, err := cr.ReadAll()
+	recs, err := ReadAll(r, "csv")
 	if err != nil {
-		return nil, fmt.Errorf("rows: %w", err)
+		return nil, err
 	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("rows: empty file (no header)")
-	}
-	header := all[0]
-	out := make([]Row, 0, len(all)-1)
-	for _, rec := range all[1:] {
-		row := make(Row, len(header))
-		for j, c := range header {
-			row[c] = rec[j]
+	out := make([]Row, len(recs))
+	for i, rec := range recs {
+		row := make(Row, len(rec.text))
+		for j, c := range rec.h.cols {
+			row[c] = rec.text[j]
 		}
-		out = append(out, row)
+		out[i] = row
 	}
 	return out, nil
 }
