@@ -20,13 +20,13 @@ const (
 	ColEpsilon  = "epsilon"   // stated ε
 	ColDelta    = "delta"     // stated δ
 
-	ColDeltaMech    = "delta_mech"    // δ of the mechanism's exact law at ε
-	ColGDPS         = "gdp_s"         // GDP parameter s (Dong–Roth–Su 2022)
-	ColEpsilonSpent = "epsilon_spent" // ε the accountant spends at δ
-	ColK            = "k"             // regularization/scale of the exponential mechanism
-	ColMu           = "mu"            // strong-convexity parameter of the sampled density
-	ColSigma        = "sigma"         // noise standard deviation (noisy-SGD baselines)
-	ColSteps        = "steps"         // iterations
+	ColDeltaMech    = "delta_mech"    // part of δ spent by the mechanism's exact law
+	ColGDPS         = "gdp_s"         // Gaussian-DP parameter s (Dong–Roth–Su 2022); empty if not GDP
+	ColEpsilonSpent = "epsilon_spent" // ε recomputed from the calibrated noise at δ
+	ColK            = "k"             // inverse temperature of exp(−k(F + μ‖x‖²/2)) (GLL22 Thm 6.2)
+	ColMu           = "mu"            // its regulariser μ (GLL22 Thm 6.2)
+	ColSigma        = "sigma"         // a baseline's noise parameter
+	ColSteps        = "steps"         // iterations (outer proximal steps for a sampler)
 	ColBatch        = "batch"         // batch size
 
 	ColEmpiricalRisk        = "empirical_risk"
@@ -36,7 +36,7 @@ const (
 	ColTheoryBound          = "theory_bound"     // the theorem's bound on the excess risk
 	ColValueQueries         = "value_queries"    // counted zeroth-order queries
 	ColGradientQueries      = "gradient_queries" // counted first-order queries
-	ColGuarantee            = "guarantee"        // certified | heuristic | none …
+	ColGuarantee            = "guarantee"        // the mechanism's algorithms.Guarantee
 	ColStatus               = "status"           // StatusOK | StatusError
 	ColError                = "error"            // the error of a failed trial, one line
 	ColWallSeconds          = "wall_seconds"     // wall time of the trial
