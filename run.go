@@ -77,6 +77,15 @@ func registry() runner.Registry {
 	}
 }
 
+// schema is the registry's schema plus the analysis's check and figure types, which the
+// spec decoder fills and validates (experiments does not import the analysis).
+func schema(reg runner.Registry) experiments.Schema {
+	s := reg.Schema()
+	s.Check = func() any { return &analysis.Check{} }
+	s.Figure = func() any { return &analysis.Figure{} }
+	return s
+}
+
 type options struct {
 	exp, out, figures, merge, shard, seed, audit string
 	workers, trials                              int
@@ -215,7 +224,7 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	if o.dryRun && (o.resume || shards > 0) {
 		return usageError{fmt.Sprintf("%s: -dry-run runs nothing; drop -resume and -shard", path)}
 	}
-	spec, err := experiments.Load(path, reg.Schema())
+	spec, err := experiments.Load(path, schema(reg))
 	if err != nil {
 		return err
 	}
@@ -257,7 +266,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d shards into %s (%d rows, %d errors)\n", info.Shards, info.Result.File, info.Result.Rows, info.Result.Errors)
-	spec, err := experiments.Decode(info.SpecPath, info.Spec, reg.Schema())
+	spec, err := experiments.Decode(info.SpecPath, info.Spec, schema(reg))
 	if err != nil {
 		return err
 	}
@@ -273,13 +282,10 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error {
 	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description}
 	for _, c := range spec.Checks {
-		exp.Checks = append(exp.Checks, analysis.Check{Metric: c.Metric, Algorithm: c.Algorithm, Vs: c.Vs,
-			Slope: c.Slope, Tolerance: c.Tolerance, Where: c.Where,
-			Kind: c.Kind, Min: c.Min, Max: c.Max, XMin: c.XMin, XMax: c.XMax})
+		exp.Checks = append(exp.Checks, *c.(*analysis.Check)) // schema(reg) decoded it
 	}
 	for _, f := range spec.Figures {
-		exp.Figures = append(exp.Figures, analysis.Figure{Name: f.Name, X: f.X, Y: f.Y, Series: f.Series,
-			Title: f.Title, LogX: f.LogX, LogY: f.LogY, Theory: f.Theory, Where: f.Where})
+		exp.Figures = append(exp.Figures, *f.(*analysis.Figure))
 	}
 	if err := os.MkdirAll(figDir, 0o755); err != nil {
 		return err

@@ -111,7 +111,7 @@ func TestSuiteSpecsDecode(t *testing.T) {
 				}
 				return
 			}
-			spec, err := experiments.Load(f, reg.Schema())
+			spec, err := experiments.Load(f, schema(reg))
 			if err != nil && strings.Contains(err.Error(), "problem.kind: unknown problem") {
 				t.Skipf("problem not registered yet: %v", err)
 			}

@@ -10,47 +10,6 @@ import (
 	"expmech/rows"
 )
 
-// Check is one claim of an experiment (the spec's checks: list).
-//
-// Spec keys: metric, algorithm, vs, slope, tolerance, where, and the optional kind, min,
-// max, x_min, x_max.
-type Check struct {
-	Metric    string            // column, derived column or ratio "a/b" (see package doc)
-	Algorithm string            // value of the algorithm column the check is about (required)
-	Vs        string            // swept column the metric is grouped by (required for slope)
-	Slope     float64           // expected log-log slope (Kind "slope")
-	Tolerance float64           // PASS iff |fitted − Slope| ≤ Tolerance (Kind "slope")
-	Where     map[string]string // extra row filters: column → value (numbers compare numerically)
-
-	// Kind is "slope" (default when empty), "min" (every group mean ≥ Min) or "max"
-	// (every group mean ≤ Max).
-	Kind string
-	// Min and Max are the thresholds of Kind "min"/"max"; 0 means 1 (a ratio to a curve).
-	Min, Max float64
-	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
-	XMin, XMax float64
-}
-
-// Figure is one plot of an experiment (the spec's figures: list). Spec keys: name, x, y,
-// series, title, logx, logy, theory, where.
-type Figure struct {
-	Name   string // file stem; default "<y>_vs_<x>"
-	X, Y   string // columns (Y may be derived or a ratio, as Check.Metric)
-	Series string // column whose values make the series; default "algorithm"
-	Title  string // default "<y label> vs <x label>" plus the constant cell parameters
-	// LogX, LogY select log axes; Theory adds the theorem's bound (mean theory_bound per x,
-	// dashed) and, for each slope check on the same (x, y), the expected slope (dotted).
-	LogX, LogY, Theory bool
-	Where              map[string]string
-}
-
-// Experiment is what analysis needs from a spec.
-type Experiment struct {
-	Name, Description string
-	Checks            []Check
-	Figures           []Figure
-}
-
 // CheckResult is the outcome of one Check.
 type CheckResult struct {
 	Check
@@ -62,97 +21,36 @@ type CheckResult struct {
 	Reason         string // why it failed, or a note when it passed
 }
 
-// Kinds of checks.
-const (
-	KindSlope = "slope"
-	KindMin   = "min"
-	KindMax   = "max"
-)
-
-func (c Check) kind() string {
-	if c.Kind == "" {
-		return KindSlope
-	}
-	return c.Kind
-}
-
-// Validate reports every problem of c at once.
-func (c Check) Validate() error {
-	var errs []string
-	if c.Metric == "" {
-		errs = append(errs, "metric is required")
-	}
-	if c.Algorithm == "" {
-		errs = append(errs, "algorithm is required")
-	}
-	switch c.kind() {
-	case KindSlope:
-		if c.Vs == "" {
-			errs = append(errs, "vs is required for a slope check")
-		}
-		if !(c.Tolerance > 0) {
-			errs = append(errs, fmt.Sprintf("tolerance must be > 0, got %v", c.Tolerance))
-		}
-	case KindMin, KindMax:
-	default:
-		errs = append(errs, fmt.Sprintf("kind %q is not slope|min|max", c.Kind))
-	}
-	if c.XMin < 0 || c.XMax < 0 || (c.XMax > 0 && c.XMin > c.XMax) {
-		errs = append(errs, fmt.Sprintf("x range [%v, %v] is invalid", c.XMin, c.XMax))
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("analysis: check %s: %s", c.label(), strings.Join(errs, "; "))
-	}
-	return nil
-}
-
-func (c Check) label() string {
-	switch c.kind() {
-	case KindMin:
-		return fmt.Sprintf("%s[%s] ≥ %g", c.Metric, c.Algorithm, c.threshold())
-	case KindMax:
-		return fmt.Sprintf("%s[%s] ≤ %g", c.Metric, c.Algorithm, c.threshold())
-	}
-	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
-}
-
-func (c Check) threshold() float64 {
-	switch c.kind() {
-	case KindMin:
-		if c.Min == 0 {
-			return 1
-		}
-		return c.Min
-	case KindMax:
-		if c.Max == 0 {
-			return 1
-		}
-		return c.Max
-	}
-	return c.Slope
-}
-
 // Analyze reads dir/results.csv and writes dir/summary.csv, dir/paired.csv,
 // dir/checks.csv, dir/report.md, dir/analysis.json and the figures (PNG+SVG) into figDir.
 // It returns the check results; a failed check is a result, not an error. Deterministic.
 func Analyze(exp Experiment, dir, figDir string) ([]CheckResult, error) {
-	f, err := os.Open(filepath.Join(dir, "results.csv"))
+	rs, err := rows.ReadFile(filepath.Join(dir, "results.csv"))
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	rs, err := rows.ReadCSV(f)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("analysis: %s: %w", filepath.Join(dir, "results.csv"), err)
-	}
-	return AnalyzeRows(exp, rs, dir, figDir)
+	return AnalyzeRecords(exp, rs, dir, figDir)
 }
 
 // AnalyzeRows is Analyze on rows already in memory.
 func AnalyzeRows(exp Experiment, rs []rows.Row, dir, figDir string) ([]CheckResult, error) {
-	for _, c := range exp.Checks {
+	recs, err := rows.Records(rs)
+	if err != nil {
+		return nil, fmt.Errorf("analysis: %w", err)
+	}
+	return AnalyzeRecords(exp, recs, dir, figDir)
+}
+
+// AnalyzeRecords is Analyze on records already parsed.
+func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]CheckResult, error) {
+	for i, c := range exp.Checks {
 		if err := c.Validate(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("analysis: checks[%d] %s: %w", i, c.label(), err)
+		}
+	}
+	for i, f := range exp.Figures {
+		if err := f.Validate(); err != nil {
+			return nil, fmt.Errorf("analysis: figures[%d] %s: %w", i, f.Stem(), err)
 		}
 	}
 	t := newTable(rs)
@@ -200,7 +98,7 @@ func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
 
 func (r CheckResult) summary() string {
 	var b strings.Builder
-	switch r.kind() {
+	switch r.Kind {
 	case KindSlope:
 		fmt.Fprintf(&b, "fitted %s (95%% CI [%s, %s]) vs expected %s ± %s over %d points",
 			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.Slope), fmtG(r.Tolerance), r.N)

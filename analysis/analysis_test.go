@@ -140,11 +140,11 @@ func TestSummariesAndPaired(t *testing.T) {
 		return rows.Row{"cell": "c0", "algorithm": alg, "trial": trial, "status": "ok", "n": "100", "excess_empirical_risk": risk}
 	}
 	rs := []rows.Row{mk("a", "0", "1"), mk("a", "1", "3"), mk("a", "2", "2"), mk("b", "0", "2"), mk("b", "1", "7"), mk("b", "2", "2")}
-	ss := Summaries(rs)
+	ss := Summaries(recs(t, rs))
 	if len(ss) != 2 || ss[0].Algorithm != "a" || ss[0].Mean != 2 || ss[0].Median != 2 || ss[1].Mean != 11.0/3 {
 		t.Fatalf("got %+v, want a: mean 2 median 2; b: mean 11/3", ss)
 	}
-	ps := Paired(rs, "a", []string{"excess_empirical_risk"})
+	ps := Paired(recs(t, rs), "a", []string{"excess_empirical_risk"})
 	// Differences b − a per trial: 1, 4, 0 → mean 5/3; a strictly better in 2 of 3.
 	if len(ps) != 1 || ps[0].N != 3 || ps[0].Mean != 5.0/3 || ps[0].RefBetter != 2 || ps[0].Algorithm != "b" {
 		t.Fatalf("got %+v, want one pair b−a with mean 5/3 and ref better 2/3", ps)
@@ -152,7 +152,7 @@ func TestSummariesAndPaired(t *testing.T) {
 }
 
 func TestDerivedColumns(t *testing.T) {
-	r := rows.Row{"n": "1000", "d": "16", "epsilon": "0.5", "delta": "1e-6", "gdp_s": "1", "value_queries": "10", "gradient_queries": ""}
+	r := recs(t, []rows.Row{{"n": "1000", "d": "16", "epsilon": "0.5", "delta": "1e-6", "gdp_s": "1", "value_queries": "10", "gradient_queries": ""}})[0]
 	tests := []struct {
 		expr string
 		want float64

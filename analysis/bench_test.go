@@ -11,7 +11,7 @@ func BenchmarkSlopeCheck(b *testing.B) {
 	for _, trials := range []int{10, 50} {
 		b.Run(fmt.Sprintf("points=5/trials=%d", trials), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
-			rs := synthRows(rng, "expmech", "n", []float64{250, 500, 1000, 2000, 4000}, -1, 5, 0.2, trials, 0)
+			rs := recs(b, synthRows(rng, "expmech", "n", []float64{250, 500, 1000, 2000, 4000}, -1, 5, 0.2, trials, 0))
 			c := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}
 			b.ReportAllocs()
 			for b.Loop() {

@@ -3,8 +3,11 @@
 // log-log rate checks with bootstrap confidence intervals, figures, and the Markdown
 // reports (DESIGN.md "Output files"; issue #7).
 //
-// It reads rows only (expmech/rows) and never reruns a mechanism (STYLE.md 17); it does
-// not import algorithms, baselines, problems or experiments.
+// It reads rows only (expmech/rows: each row parsed once into a rows.Record by a streaming
+// reader that names the file and line of a malformed row) and never reruns a mechanism
+// (STYLE.md 17); it does not import algorithms, baselines, problems or experiments. It owns
+// the Check and Figure types of the spec's checks: and figures: lists and their
+// validation; package experiments decodes them through its Schema (wired in run.go).
 //
 // Rate checks (Check.Kind "slope", the default) test claims of the form "metric ∝ vs^slope",
 // e.g. GLL22 Thm 6.4 (excess empirical risk ∝ n^-1 · d^{1/2} · ε^-1) or LLL24 Thm 2.2

@@ -13,33 +13,33 @@ import (
 
 // axisLabels are the axis titles, with units, of the common columns.
 var axisLabels = map[string]string{
-	"n":                      "n (examples)",
-	"d":                      "d (dimension)",
-	"rank":                   "rank r of the gradient span",
-	"g_k":                    "G_k (residual Lipschitz constant)",
-	"epsilon":                "ε (privacy budget)",
-	"delta":                  "δ (target)",
-	"radius":                 "radius of K",
-	"excess_empirical_risk":  "excess empirical risk",
-	"excess_population_risk": "excess population risk",
-	"empirical_risk":         "empirical risk",
-	"theory_bound":           "theorem's bound (risk)",
-	"value_queries":          "value queries (count)",
-	"gradient_queries":       "gradient queries (count)",
-	"total_queries":          "value + gradient queries (count)",
-	"wall_seconds":           "wall time (s)",
-	"epsilon_spent":          "ε spent at δ",
-	"delta_true":             "δ delivered at the stated ε",
-	"gauss_delta":            "δ delivered at the stated ε",
-	"delta_mech":             "δ of the exact law",
-	"gdp_s":                  "GDP parameter s",
-	"steps":                  "steps (count)",
-	"lb_rate":                "√(d log(1/δ))/(nε)",
-	"lb_linear":              "lower bound min(1, √(d log(1/δ))/(nε))",
-	"lb_l1":                  "lower bound d·min(1, √(d log(1/δ))/(nε))",
-	"lb_queries":             "query lower bound min(ε²n²/log(1/δ), nd)",
-	"proposals_per_rgo":      "proposals per RGO call",
-	"rho_neg_rate":           "rate of ρ < 0",
+	rows.ColN:                    "n (examples)",
+	rows.ColD:                    "d (dimension)",
+	rows.ColRank:                 "rank r of the gradient span",
+	rows.ColGK:                   "G_k (residual Lipschitz constant)",
+	rows.ColEpsilon:              "ε (privacy budget)",
+	rows.ColDelta:                "δ (target)",
+	"radius":                     "radius of K",
+	rows.ColExcessEmpiricalRisk:  "excess empirical risk",
+	rows.ColExcessPopulationRisk: "excess population risk",
+	rows.ColEmpiricalRisk:        "empirical risk",
+	rows.ColTheoryBound:          "theorem's bound (risk)",
+	rows.ColValueQueries:         "value queries (count)",
+	rows.ColGradientQueries:      "gradient queries (count)",
+	colTotalQueries:              "value + gradient queries (count)",
+	rows.ColWallSeconds:          "wall time (s)",
+	rows.ColEpsilonSpent:         "ε spent at δ",
+	rows.ColDeltaTrue:            "δ delivered at the stated ε",
+	colGaussDelta:                "δ delivered at the stated ε",
+	rows.ColDeltaMech:            "δ of the exact law",
+	rows.ColGDPS:                 "GDP parameter s",
+	rows.ColSteps:                "steps (count)",
+	colLBRate:                    "√(d log(1/δ))/(nε)",
+	colLBLinear:                  "lower bound min(1, √(d log(1/δ))/(nε))",
+	colLBL1:                      "lower bound d·min(1, √(d log(1/δ))/(nε))",
+	colLBQueries:                 "query lower bound min(ε²n²/log(1/δ), nd)",
+	"proposals_per_rgo":          "proposals per RGO call",
+	"rho_neg_rate":               "rate of ρ < 0",
 }
 
 // AxisLabel is the axis title of a column or ratio expression.
@@ -55,14 +55,14 @@ func AxisLabel(expr string) string {
 
 // shortNames name the derived curves inside ratios and titles.
 var shortNames = map[string]string{
-	"lb_linear":    "lower-bound curve",
-	"lb_l1":        "lower-bound curve",
-	"lb_rate":      "√(d log(1/δ))/(nε)",
-	"lb_queries":   "query lower bound",
-	"theory_bound": "theorem's bound",
-	"delta":        "stated δ",
-	"gauss_delta":  "δ delivered",
-	"delta_true":   "δ delivered",
+	colLBLinear:         "lower-bound curve",
+	colLBL1:             "lower-bound curve",
+	colLBRate:           "√(d log(1/δ))/(nε)",
+	colLBQueries:        "query lower bound",
+	rows.ColTheoryBound: "theorem's bound",
+	rows.ColDelta:       "stated δ",
+	colGaussDelta:       "δ delivered",
+	rows.ColDeltaTrue:   "δ delivered",
 }
 
 func shortLabel(expr string) string {
@@ -89,31 +89,12 @@ type figureOutcome struct {
 	Err     string // why the figure was not drawn
 }
 
-func (f Figure) name() string {
-	if f.Name != "" {
-		return f.Name
-	}
-	return sanitize(f.Y) + "_vs_" + sanitize(f.X)
-}
-
-func sanitize(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
-			return r
-		}
-		if r >= 'A' && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return '_'
-	}, s)
-}
-
 // drawFigure computes the series of fg from the ok rows and saves it into figDir.
-func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureOutcome {
-	out := figureOutcome{Figure: fg, Name: fg.name()}
+func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) figureOutcome {
+	out := figureOutcome{Figure: fg, Name: fg.Stem()}
 	seriesCol := fg.Series
 	if seriesCol == "" {
-		seriesCol = "algorithm"
+		seriesCol = rows.ColAlgorithm
 	}
 	sel := filter(rs, "", fg.Where)
 	if len(sel) == 0 {
@@ -122,9 +103,9 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 	}
 	// Series in first-appearance order (rows are sorted by cell, algorithm, trial).
 	var labels []string
-	bySeries := map[string][]rows.Row{}
+	bySeries := map[string][]*rows.Record{}
 	for _, r := range sel {
-		k := r[seriesCol]
+		k := r.Text(seriesCol)
 		if _, ok := bySeries[k]; !ok {
 			labels = append(labels, k)
 		}
@@ -164,8 +145,8 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 			continue
 		}
 		// The theorem's bound: mean theory_bound per x, when the column is filled.
-		tb, _ := groupBy(bySeries[lab], fg.X, "theory_bound", 0, 0)
-		if fg.Y == "excess_empirical_risk" || fg.Y == "excess_population_risk" || fg.Y == "empirical_risk" {
+		tb, _ := groupBy(bySeries[lab], fg.X, rows.ColTheoryBound, 0, 0)
+		if fg.Y == rows.ColExcessEmpiricalRisk || fg.Y == rows.ColExcessPopulationRisk || fg.Y == rows.ColEmpiricalRisk {
 			var bl plot.Line
 			for _, g := range tb {
 				bl.X = append(bl.X, g.X)
@@ -178,7 +159,7 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 		}
 		// The theory's slope, anchored at the series' first point.
 		for _, c := range exp.Checks {
-			if c.kind() != KindSlope || c.Vs != fg.X || c.Metric != fg.Y || c.Algorithm != lab {
+			if c.Kind != KindSlope || c.Vs != fg.X || c.Metric != fg.Y || c.Algorithm != lab {
 				continue
 			}
 			xs := slices.Clone(s.X)
@@ -237,10 +218,10 @@ func drawFigure(exp Experiment, fg Figure, rs []rows.Row, figDir string) figureO
 }
 
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.
-func seriesLabel(lab string, rs []rows.Row) string {
-	g := rs[0]["guarantee"]
+func seriesLabel(lab string, rs []*rows.Record) string {
+	g := rs[0].Text(rows.ColGuarantee)
 	for _, r := range rs[1:] {
-		if r["guarantee"] != g {
+		if r.Text(rows.ColGuarantee) != g {
 			return lab
 		}
 	}

@@ -66,7 +66,7 @@ func (g group) mean() float64 { return mean(g.Vals) }
 // groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
 // X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
 // sorted by X and the number of rows that had no usable metric or vs value.
-func groupBy(rs []rows.Row, vs, metric string, xmin, xmax float64) ([]group, int) {
+func groupBy(rs []*rows.Record, vs, metric string, xmin, xmax float64) ([]group, int) {
 	idx := map[float64]int{}
 	cellIdx := map[string]int{}
 	var gs []group
@@ -74,10 +74,10 @@ func groupBy(rs []rows.Row, vs, metric string, xmin, xmax float64) ([]group, int
 	for _, r := range rs {
 		var x float64
 		if vs == "" {
-			i, seen := cellIdx[r["cell"]]
+			i, seen := cellIdx[r.Text(rows.ColCell)]
 			if !seen {
 				i = len(cellIdx)
-				cellIdx[r["cell"]] = i
+				cellIdx[r.Text(rows.ColCell)] = i
 			}
 			x = float64(i)
 		} else {
@@ -102,8 +102,8 @@ func groupBy(rs []rows.Row, vs, metric string, xmin, xmax float64) ([]group, int
 			gs = append(gs, group{X: x})
 		}
 		gs[i].Vals = append(gs[i].Vals, y)
-		if !slices.Contains(gs[i].Cells, r["cell"]) {
-			gs[i].Cells = append(gs[i].Cells, r["cell"])
+		if cell := r.Text(rows.ColCell); !slices.Contains(gs[i].Cells, cell) {
+			gs[i].Cells = append(gs[i].Cells, cell)
 		}
 	}
 	slices.SortFunc(gs, func(a, b group) int {
@@ -173,7 +173,7 @@ func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo
 }
 
 // runCheck evaluates c on the ok rows rs.
-func runCheck(c Check, rs []rows.Row, rng *rand.Rand) CheckResult {
+func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
@@ -203,7 +203,7 @@ func runCheck(c Check, rs []rows.Row, rng *rand.Rand) CheckResult {
 		xs[i], means[i] = g.X, g.mean()
 	}
 	var st groupStatistic
-	switch c.kind() {
+	switch c.Kind {
 	case KindSlope:
 		if len(gs) < minSlopePoints {
 			res.Reason = fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, minSlopePoints)
@@ -232,7 +232,7 @@ func runCheck(c Check, rs []rows.Row, rng *rand.Rand) CheckResult {
 		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
 	}
 	thr := c.threshold()
-	switch c.kind() {
+	switch c.Kind {
 	case KindSlope:
 		res.Pass = math.Abs(res.Fitted-c.Slope) <= c.Tolerance
 		if !res.Pass {

@@ -81,14 +81,14 @@ func TestCheckSlopeNoisy(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, rs, checkSeed("t", i))
+			r := runCheck(tc.check, recs(t, rs), checkSeed("t", i))
 			if r.Pass != tc.pass {
 				t.Fatalf("pass: got %v (%s), want %v", r.Pass, r.summary(), tc.pass)
 			}
 			if tc.reason != "" && !strings.Contains(r.Reason, tc.reason) {
 				t.Errorf("reason: got %q, want it to contain %q", r.Reason, tc.reason)
 			}
-			if tc.check.kind() == KindSlope && tc.pass && !(r.Lo < r.Fitted && r.Fitted < r.Hi) {
+			if tc.check.Kind == KindSlope && tc.pass && !(r.Lo < r.Fitted && r.Fitted < r.Hi) {
 				t.Errorf("CI: got [%v, %v] around %v, want it to contain the fit", r.Lo, r.Hi, r.Fitted)
 			}
 		})
@@ -125,7 +125,7 @@ func TestCheckReasons(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, tc.rs, checkSeed("r", i))
+			r := runCheck(tc.check, recs(t, tc.rs), checkSeed("r", i))
 			if r.Pass != tc.pass || (tc.reason != "" && !strings.Contains(r.Reason, tc.reason)) {
 				t.Errorf("got pass %v reason %q, want pass %v reason containing %q", r.Pass, r.Reason, tc.pass, tc.reason)
 			}
@@ -141,11 +141,13 @@ func TestCheckValidate(t *testing.T) {
 		check Check
 		want  string
 	}{
-		{"no metric", Check{Algorithm: "a", Vs: "n", Tolerance: 0.1}, "metric is required"},
-		{"no vs", Check{Metric: "m", Algorithm: "a", Tolerance: 0.1}, "vs is required"},
-		{"no tolerance", Check{Metric: "m", Algorithm: "a", Vs: "n"}, "tolerance"},
-		{"bad kind", Check{Metric: "m", Algorithm: "a", Kind: "above"}, "kind"},
-		{"bad range", Check{Metric: "m", Algorithm: "a", Vs: "n", Tolerance: 0.1, XMin: 5, XMax: 2}, "x range"},
+		{"no metric", Check{Algorithm: "a", Vs: "n", Tolerance: 0.1}, "metric: required"},
+		{"no vs", Check{Metric: "m", Algorithm: "a", Tolerance: 0.1}, "vs: required"},
+		{"no tolerance", Check{Metric: "m", Algorithm: "a", Vs: "n"}, "tolerance: want a finite number > 0"},
+		{"infinite slope", Check{Metric: "m", Algorithm: "a", Vs: "n", Slope: math.Inf(1), Tolerance: 0.1}, "slope: want a finite number"},
+		{"NaN max", Check{Kind: KindMax, Metric: "m", Algorithm: "a", Max: math.NaN()}, "max: want a finite number"},
+		{"bad kind", Check{Metric: "m", Algorithm: "a", Kind: CheckKind(7)}, "kind"},
+		{"bad range", Check{Metric: "m", Algorithm: "a", Vs: "n", Tolerance: 0.1, XMin: 5, XMax: 2}, "x_min: x range"},
 	}
 	for _, tc := range tests {
 		err := tc.check.Validate()

@@ -4,9 +4,20 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"testing"
 
 	"expmech/rows"
 )
+
+// recs parses in-memory rows as the analysis reads them.
+func recs(tb testing.TB, rs []rows.Row) []*rows.Record {
+	tb.Helper()
+	out, err := rows.Records(rs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
 
 // synthRows builds ok rows of a sweep over vs with metric = c·x^slope·exp(σZ) per trial
 // (log-normal noise: the mean over trials is c·x^slope·e^{σ²/2}, so the slope of the

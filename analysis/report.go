@@ -44,12 +44,14 @@ type sidecar struct {
 }
 
 type sidecarCheck struct {
-	Label, Kind, Metric, Algorithm, Vs, Where string
-	Expected, Tolerance, Fitted, Lo, Hi       string // formatted; "" = none
-	Points                                    int
-	Pass                                      bool
-	Reason                                    string
-	Figure                                    string // the figure that shows the claim ("" none)
+	Label                               string
+	Kind                                CheckKind
+	Metric, Algorithm, Vs, Where        string
+	Expected, Tolerance, Fitted, Lo, Hi string // formatted; "" = none
+	Points                              int
+	Pass                                bool
+	Reason                              string
+	Figure                              string // the figure that shows the claim ("" none)
 }
 
 type sidecarFigure struct {
@@ -60,10 +62,10 @@ func (rep report) sidecar() sidecar {
 	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK}
 	for _, r := range rep.Results {
 		tol := ""
-		if r.kind() == KindSlope {
+		if r.Kind == KindSlope {
 			tol = fmtG(r.Tolerance)
 		}
-		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.kind(), Metric: r.Metric,
+		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Metric: r.Metric,
 			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
 			Expected: fmtG(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
 			Points: r.N, Pass: r.Pass, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
@@ -95,7 +97,7 @@ func (rep report) figureFor(c Check) string {
 			best = f.Name
 		}
 	}
-	if best == "" && c.kind() != KindSlope {
+	if best == "" && c.Kind != KindSlope {
 		for _, f := range rep.Figures {
 			if f.PNG != "" && f.Figure.Y == c.Metric {
 				return f.Name
@@ -154,7 +156,7 @@ func (rep report) write(dir, figDir string) error {
 		b.WriteString("| # | claim | where | expected | fitted | 95% CI | points | result | reason |\n|---|---|---|---|---|---|---|---|---|\n")
 		for i, r := range rep.Results {
 			exp := fmtG(r.threshold())
-			switch r.kind() {
+			switch r.Kind {
 			case KindSlope:
 				exp += " ± " + fmtG(r.Tolerance)
 			case KindMin:
@@ -210,7 +212,7 @@ func (rep report) write(dir, figDir string) error {
 		b.WriteString("Same cell and trial, hence the same problem instance (common random numbers). " +
 			"diff = algorithm − reference; \"ref better\" counts trials where the reference's value is smaller. All pairs are in paired.csv.\n\n")
 		b.WriteString("| cell | algorithm | metric | pairs | mean diff | 95% CI | ref better |\n|---|---|---|---|---|---|---|\n")
-		swept := sweptColumns(rowsOfSummaries(rep.Summaries))
+		swept := sweptColumns(identities(rep.Summaries))
 		for _, p := range rep.Paired {
 			if !isPrimary(p.Metric, rep.Exp) {
 				continue
@@ -235,7 +237,7 @@ func (rep report) write(dir, figDir string) error {
 // isPrimary: the metrics the report tabulates (the rest are in summary.csv).
 func isPrimary(m string, e Experiment) bool {
 	switch m {
-	case "excess_empirical_risk", "excess_population_risk":
+	case rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk:
 		return true
 	}
 	for _, c := range e.Checks {
@@ -251,18 +253,22 @@ func isPrimary(m string, e Experiment) bool {
 	return false
 }
 
-func rowsOfSummaries(ss []Summary) []rows.Row {
-	var out []rows.Row
-	for _, s := range ss {
-		out = append(out, s.Identity)
+func identities(ss []Summary) [][]rows.KV {
+	out := make([][]rows.KV, len(ss))
+	for i, s := range ss {
+		out[i] = s.Identity
 	}
 	return out
 }
 
-func cellText(cell string, id map[string]string, swept []string) string {
+func cellText(cell string, id []rows.KV, swept []string) string {
 	parts := []string{cell}
 	for _, c := range swept {
-		parts = append(parts, symbol(c)+"="+fmtShort(id[c]))
+		for _, kv := range id {
+			if kv.Col == c {
+				parts = append(parts, symbol(c)+"="+fmtShort(kv.Value))
+			}
+		}
 	}
 	return strings.Join(parts, " ")
 }
@@ -271,7 +277,7 @@ func cellText(cell string, id map[string]string, swept []string) string {
 func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	var cells, algs []string
 	val := map[[2]string]Summary{}
-	ids := map[string]map[string]string{}
+	ids := map[string][]rows.KV{}
 	for _, s := range rep.Summaries {
 		if s.Metric != metric {
 			continue
@@ -288,7 +294,7 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	if len(cells) == 0 {
 		return
 	}
-	swept := sweptColumns(rowsOfSummaries(rep.Summaries))
+	swept := sweptColumns(identities(rep.Summaries))
 	fmt.Fprintf(b, "### %s\n\n| cell |", mdEscape(metric))
 	for _, a := range algs {
 		fmt.Fprintf(b, " %s |", a)

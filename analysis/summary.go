@@ -15,44 +15,47 @@ import (
 // summaryMetrics are the columns summarised per (cell, algorithm), in this order; numeric
 // extra columns follow, sorted.
 var summaryMetrics = []string{
-	"excess_empirical_risk", "excess_population_risk", "empirical_risk", "theory_bound",
-	"value_queries", "gradient_queries", "wall_seconds", "epsilon_spent", "delta_mech", "gdp_s",
-	"gauss_delta",
+	rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk, rows.ColEmpiricalRisk, rows.ColTheoryBound,
+	rows.ColValueQueries, rows.ColGradientQueries, rows.ColWallSeconds, rows.ColEpsilonSpent, rows.ColDeltaMech, rows.ColGDPS,
+	colGaussDelta,
 }
 
 // Summary is the Stats of one metric over the trials of one (cell, algorithm).
 type Summary struct {
 	Cell, Algorithm string
-	Identity        map[string]string // the identity columns of the cell (identityColumns)
+	Identity        []rows.KV // the identity pairs of the cell (identityColumns order)
 	Guarantee       string
 	Metric          string
 	Stats
 }
 
-// cellAlg is the rows of one (cell, algorithm), in first-appearance order.
+// cellAlg is the records of one (cell, algorithm), in first-appearance order.
 type cellAlg struct {
 	cell, alg string
-	rs        []rows.Row
+	rs        []*rows.Record
 }
 
-func byCellAlgorithm(rs []rows.Row) []cellAlg {
-	idx := map[[2]string]int{}
+// byCellAlgorithm groups rs by (cell, algorithm), groups in first-appearance order.
+func byCellAlgorithm(rs []*rows.Record) []cellAlg {
+	type key struct{ cell, alg string }
+	idx := map[key]int{}
 	var out []cellAlg
 	for _, r := range rs {
-		k := [2]string{r["cell"], r["algorithm"]}
+		k := key{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
 		i, ok := idx[k]
 		if !ok {
 			i = len(out)
 			idx[k] = i
-			out = append(out, cellAlg{cell: k[0], alg: k[1]})
+			out = append(out, cellAlg{cell: k.cell, alg: k.alg})
 		}
 		out[i].rs = append(out[i].rs, r)
 	}
 	return out
 }
 
-// metricColumns is summaryMetrics plus the numeric extra columns of rs.
-func metricColumns(rs []rows.Row) []string {
+// metricColumns is summaryMetrics plus the numeric extra columns of rs (a column is
+// numeric when every non-empty value of it is a number).
+func metricColumns(rs []*rows.Record) []string {
 	known := map[string]bool{}
 	for _, c := range rows.Columns {
 		known[c] = true
@@ -60,11 +63,11 @@ func metricColumns(rs []rows.Row) []string {
 	extra := map[string]bool{}
 	bad := map[string]bool{}
 	for _, r := range rs {
-		for k, v := range r {
-			if known[k] || v == "" || bad[k] {
+		for _, k := range r.Layout().Columns() {
+			if known[k] || bad[k] || r.Text(k) == "" {
 				continue
 			}
-			if _, ok := num(v); ok {
+			if _, ok := r.Float(k); ok {
 				extra[k] = true
 			} else {
 				bad[k] = true
@@ -83,15 +86,12 @@ func metricColumns(rs []rows.Row) []string {
 
 // Summaries returns, per (cell, algorithm) and metric with at least one value, the Stats
 // over trials. rs should be the ok rows.
-func Summaries(rs []rows.Row) []Summary {
+func Summaries(rs []*rows.Record) []Summary {
 	metrics := metricColumns(rs)
 	var out []Summary
 	vals := make([]float64, 0, 64)
 	for _, ca := range byCellAlgorithm(rs) {
-		id := map[string]string{}
-		for _, c := range identityColumns {
-			id[c] = ca.rs[0][c]
-		}
+		id := ca.rs[0].Identity()
 		for _, m := range metrics {
 			vals = vals[:0]
 			for _, r := range ca.rs {
@@ -103,7 +103,7 @@ func Summaries(rs []rows.Row) []Summary {
 				continue
 			}
 			out = append(out, Summary{Cell: ca.cell, Algorithm: ca.alg, Identity: id,
-				Guarantee: ca.rs[0]["guarantee"], Metric: m, Stats: Summarize(vals)})
+				Guarantee: ca.rs[0].Text(rows.ColGuarantee), Metric: m, Stats: Summarize(vals)})
 		}
 	}
 	return out
@@ -114,7 +114,7 @@ func Summaries(rs []rows.Row) []Summary {
 // metric(Reference) over the matched trials.
 type PairedDiff struct {
 	Cell             string
-	Identity         map[string]string
+	Identity         []rows.KV
 	Metric           string
 	Algorithm        string
 	Reference        string
@@ -125,19 +125,19 @@ type PairedDiff struct {
 
 // Paired returns the paired differences of every algorithm against ref for each metric,
 // per cell.
-func Paired(rs []rows.Row, ref string, metrics []string) []PairedDiff {
+func Paired(rs []*rows.Record, ref string, metrics []string) []PairedDiff {
 	if ref == "" {
 		return nil
 	}
 	groups := byCellAlgorithm(rs)
-	refRows := map[string]map[string]rows.Row{} // cell → trial → row
+	refRows := map[string]map[string]*rows.Record{} // cell → trial → row
 	for _, ca := range groups {
 		if ca.alg != ref {
 			continue
 		}
-		m := map[string]rows.Row{}
+		m := map[string]*rows.Record{}
 		for _, r := range ca.rs {
-			m[r["trial"]] = r
+			m[r.Text(rows.ColTrial)] = r
 		}
 		refRows[ca.cell] = m
 	}
@@ -147,15 +147,12 @@ func Paired(rs []rows.Row, ref string, metrics []string) []PairedDiff {
 		if ca.alg == ref || !ok {
 			continue
 		}
-		id := map[string]string{}
-		for _, c := range identityColumns {
-			id[c] = ca.rs[0][c]
-		}
+		id := ca.rs[0].Identity()
 		for _, m := range metrics {
 			var diffs, a, b []float64
 			better := 0
 			for _, r := range ca.rs {
-				q, ok := rr[r["trial"]]
+				q, ok := rr[r.Text(rows.ColTrial)]
 				if !ok {
 					continue
 				}
@@ -181,9 +178,9 @@ func Paired(rs []rows.Row, ref string, metrics []string) []PairedDiff {
 
 // referenceAlgorithm is the algorithm the paired differences are taken against: the first
 // check's algorithm, else expmech, else the first algorithm in the rows.
-func referenceAlgorithm(exp Experiment, rs []rows.Row) string {
+func referenceAlgorithm(exp Experiment, rs []*rows.Record) string {
 	has := func(a string) bool {
-		return slices.ContainsFunc(rs, func(r rows.Row) bool { return r["algorithm"] == a })
+		return slices.ContainsFunc(rs, func(r *rows.Record) bool { return r.Text(rows.ColAlgorithm) == a })
 	}
 	for _, c := range exp.Checks {
 		if has(c.Algorithm) {
@@ -194,24 +191,24 @@ func referenceAlgorithm(exp Experiment, rs []rows.Row) string {
 		return "expmech"
 	}
 	if len(rs) > 0 {
-		return rs[0]["algorithm"]
+		return rs[0].Text(rows.ColAlgorithm)
 	}
 	return ""
 }
 
 // pairedMetrics are the metrics of the checks and figures plus the two risks, each once.
-func pairedMetrics(exp Experiment, rs []rows.Row) []string {
+func pairedMetrics(exp Experiment, rs []*rows.Record) []string {
 	var out []string
 	add := func(m string) {
 		if m == "" || slices.Contains(out, m) {
 			return
 		}
-		if slices.ContainsFunc(rs, func(r rows.Row) bool { _, ok := value(r, m); return ok }) {
+		if slices.ContainsFunc(rs, func(r *rows.Record) bool { _, ok := value(r, m); return ok }) {
 			out = append(out, m)
 		}
 	}
-	add("excess_empirical_risk")
-	add("excess_population_risk")
+	add(rows.ColExcessEmpiricalRisk)
+	add(rows.ColExcessPopulationRisk)
 	for _, c := range exp.Checks {
 		add(c.Metric)
 	}
@@ -250,13 +247,13 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 func writeSummaryCSV(path string, ss []Summary) error {
-	head := append([]string{"cell", "algorithm"}, identityColumns...)
+	head := append([]string{rows.ColCell, rows.ColAlgorithm}, identityColumns...)
 	head = append(head, "guarantee", "metric", "trials", "mean", "std", "median", "ci_lo", "ci_hi", "min", "max")
 	recs := [][]string{head}
 	for _, s := range ss {
 		rec := []string{s.Cell, s.Algorithm}
-		for _, c := range identityColumns {
-			rec = append(rec, s.Identity[c])
+		for _, kv := range s.Identity {
+			rec = append(rec, kv.Value)
 		}
 		rec = append(rec, s.Guarantee, s.Metric, strconv.Itoa(s.N), ff(s.Mean), ff(s.Std), ff(s.Median),
 			ff(s.Lo), ff(s.Hi), ff(s.Min), ff(s.Max))
@@ -266,14 +263,14 @@ func writeSummaryCSV(path string, ss []Summary) error {
 }
 
 func writePairedCSV(path string, ps []PairedDiff) error {
-	head := append([]string{"cell"}, identityColumns...)
+	head := append([]string{rows.ColCell}, identityColumns...)
 	head = append(head, "metric", "algorithm", "reference", "pairs", "algorithm_mean", "reference_mean",
 		"mean_diff", "std_diff", "ci_lo", "ci_hi", "reference_better")
 	recs := [][]string{head}
 	for _, p := range ps {
 		rec := []string{p.Cell}
-		for _, c := range identityColumns {
-			rec = append(rec, p.Identity[c])
+		for _, kv := range p.Identity {
+			rec = append(rec, kv.Value)
 		}
 		rec = append(rec, p.Metric, p.Algorithm, p.Reference, strconv.Itoa(p.N), ff(p.AlgMean), ff(p.RefMean),
 			ff(p.Mean), ff(p.Std), ff(p.Lo), ff(p.Hi), strconv.Itoa(p.RefBetter))
@@ -291,10 +288,10 @@ func writeChecksCSV(path, exp string, rs []CheckResult) error {
 			res = "PASS"
 		}
 		tol := ff(r.Tolerance)
-		if r.kind() != KindSlope {
+		if r.Kind != KindSlope {
 			tol = ""
 		}
-		recs = append(recs, []string{exp, strconv.Itoa(i), r.kind(), r.Metric, r.Algorithm, r.Vs,
+		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), r.Metric, r.Algorithm, r.Vs,
 			trimWhere(whereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
 			strconv.Itoa(r.N), res, r.Reason})
 	}

@@ -86,10 +86,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		case "algorithms":
 			s.decodeAlgorithms(is, v)
 		case "checks":
-			decodeStrict(is, "checks", v, &s.Checks)
+			s.Checks = decodeEntries(is, "checks", v, schema.Check)
 			s.checkLines = elementLines(v)
 		case "figures":
-			decodeStrict(is, "figures", v, &s.Figures)
+			s.Figures = decodeEntries(is, "figures", v, schema.Figure)
 			s.figureLines = elementLines(v)
 		case "quick":
 			quickNode = v
@@ -285,6 +285,28 @@ func (s *Spec) Shrink() *Spec {
 		q.Trials = s.Quick.Trials
 	}
 	return &q
+}
+
+// decodeEntries decodes each element of the list v strictly into a fresh value of
+// newValue (a map[string]any when newValue is nil); path names the list in messages.
+func decodeEntries(is *issues, path string, v *yaml.Node, newValue func() any) []any {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		is.add(v.Line, path, "want a list, got %s", kindName(v))
+		return nil
+	}
+	out := make([]any, len(v.Content))
+	for i, e := range v.Content {
+		var dst any = &map[string]any{}
+		if newValue != nil {
+			dst = newValue()
+		}
+		decodeStrict(is, path+"["+itoa(i)+"]", e, dst)
+		out[i] = dst
+	}
+	return out
 }
 
 // elementLines returns the line of each element of a list node.

@@ -3,8 +3,9 @@
 // with its file, line and key, expansion of the sweep block into cells (a cartesian
 // product in file order), the documented -quick shrinking rule, and the seed derivation of
 // DESIGN.md "Seeds and determinism" (SHA-256 of master seed, stream, cell key and trial,
-// into rand.NewPCG). It imports nothing else from the module: component parameter structs
-// reach it as values through a Schema built from the registry in run.go.
+// into rand.NewPCG). It imports nothing else from the module: component parameter structs,
+// and the analysis's Check and Figure types that the checks: and figures: entries decode
+// into (and are validated by), reach it as values through a Schema built in run.go.
 //
 // The experiment specs themselves (*.yaml) live beside this package.
 package experiments

@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"regexp"
 )
 
 // Fakes standing in for the registry (the real one is built in run.go).
@@ -36,6 +37,82 @@ func (c *fakeConfig) Validate() error {
 	return errors.Join(errs...)
 }
 
+// fakeCheck and fakeFigure stand in for the analysis's Check and Figure: a field error
+// with a Key, a typed enum, an algorithm reference and a file stem, which is all the
+// decoder relies on.
+type fakeCheck struct {
+	Metric    string            `yaml:"metric"`
+	Algorithm string            `yaml:"algorithm"`
+	Vs        string            `yaml:"vs"`
+	Slope     float64           `yaml:"slope"`
+	Tolerance float64           `yaml:"tolerance"`
+	Where     map[string]string `yaml:"where"`
+	Kind      fakeKind          `yaml:"kind"`
+}
+
+type fakeKind int
+
+func (k *fakeKind) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "", "slope":
+		*k = 0
+	case "min":
+		*k = 1
+	default:
+		return fmt.Errorf("want slope or min, got %q", b)
+	}
+	return nil
+}
+
+type fieldErr struct {
+	key string
+	err error
+}
+
+func (e fieldErr) Error() string { return e.key + ": " + e.err.Error() }
+func (e fieldErr) Unwrap() error { return e.err }
+func (e fieldErr) Key() string   { return e.key }
+
+func (c *fakeCheck) Validate() error {
+	var errs []error
+	if c.Metric == "" {
+		errs = append(errs, fieldErr{"metric", errors.New("required")})
+	}
+	if c.Kind == 0 && !(c.Tolerance > 0) {
+		errs = append(errs, fieldErr{"tolerance", fmt.Errorf("want a finite number > 0, got %v", c.Tolerance)})
+	}
+	return errors.Join(errs...)
+}
+
+func (c *fakeCheck) AlgorithmLabel() string { return c.Algorithm }
+
+type fakeFigure struct {
+	Name   string            `yaml:"name"`
+	X      string            `yaml:"x"`
+	Y      string            `yaml:"y"`
+	Series string            `yaml:"series"`
+	LogX   bool              `yaml:"logx"`
+	LogY   bool              `yaml:"logy"`
+	Theory bool              `yaml:"theory"`
+	Where  map[string]string `yaml:"where"`
+}
+
+func (f *fakeFigure) Stem() string {
+	if f.Name != "" {
+		return f.Name
+	}
+	return f.Y + "_vs_" + f.X
+}
+
+var fakeStemRE = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+
+func (f *fakeFigure) Validate() error {
+	if !fakeStemRE.MatchString(f.Stem()) {
+		return fieldErr{"name", fmt.Errorf("%q must match [a-z0-9_-]{1,64}", f.Stem())}
+	}
+	return nil
+}
+
 func testSchema() Schema {
 	return Schema{
 		ProblemParams: func(kind string) (any, bool) {
@@ -59,5 +136,7 @@ func testSchema() Schema {
 		Samplers:       []string{"proximal-rejection", "exact"},
 		ProblemNames:   []string{"l1", "linear"},
 		AlgorithmNames: []string{"expmech", "nonprivate"},
+		Check:          func() any { return &fakeCheck{} },
+		Figure:         func() any { return &fakeFigure{} },
 	}
 }

@@ -20,6 +20,15 @@ type Schema struct {
 	Samplers []string
 	// ProblemNames and AlgorithmNames list the registered names, for error messages.
 	ProblemNames, AlgorithmNames []string
+	// Check and Figure return a fresh pointer to the analysis's check and figure types
+	// (run.go wires them, so this package does not import the analysis). Each checks: and
+	// figures: entry is decoded strictly into one and then validated by its Validate()
+	// error: an error with a Key() string method (a field error) is reported under
+	// "checks[i].<key>". A check with an AlgorithmLabel() string method must name an
+	// algorithm label of the spec; figures with a Stem() string method must have distinct
+	// stems (they name the figure files). When nil, entries are kept as map[string]any,
+	// unchecked.
+	Check, Figure func() any
 }
 
 // Spec is a decoded, validated experiment spec (DESIGN.md "Spec schema").
@@ -35,8 +44,8 @@ type Spec struct {
 	Sweep       []Axis  // in file order
 	Algorithms  []Algorithm
 	SaveOutputs bool
-	Checks      []Check
-	Figures     []Figure
+	Checks      []any // one value of Schema.Check per checks: entry
+	Figures     []any // one value of Schema.Figure per figures: entry
 	Quick       QuickBlock
 
 	Path  string // the spec file as given
@@ -92,37 +101,6 @@ type Algorithm struct {
 	Label string // the algorithm column; defaults to Name; unique per spec
 	Line  int
 	pairs []*yaml.Node // config key/value pairs
-}
-
-// Check is one claim the experiment tests (decoded here, evaluated by analysis; the
-// fields mirror analysis.Check).
-type Check struct {
-	Metric    string            `yaml:"metric"`
-	Algorithm string            `yaml:"algorithm"`
-	Vs        string            `yaml:"vs"`
-	Slope     float64           `yaml:"slope"`
-	Tolerance float64           `yaml:"tolerance"`
-	Where     map[string]string `yaml:"where"`
-	// Kind is slope (default), min (every group mean ≥ Min) or max (≤ Max); XMin/XMax
-	// restrict the vs values used (0 = unbounded). See package analysis.
-	Kind string  `yaml:"kind"`
-	Min  float64 `yaml:"min"`
-	Max  float64 `yaml:"max"`
-	XMin float64 `yaml:"x_min"`
-	XMax float64 `yaml:"x_max"`
-}
-
-// Figure is one figure to draw (analysis draws it).
-type Figure struct {
-	Name   string            `yaml:"name"` // file stem; defaults to "<y>_vs_<x>"
-	X      string            `yaml:"x"`
-	Y      string            `yaml:"y"`
-	Series string            `yaml:"series"` // defaults to "algorithm"
-	LogX   bool              `yaml:"logx"`
-	LogY   bool              `yaml:"logy"`
-	Theory bool              `yaml:"theory"`
-	Where  map[string]string `yaml:"where"`
-	Title  string            `yaml:"title"`
 }
 
 // QuickBlock is the optional quick: block used by Shrink() (-quick).

@@ -50,13 +50,10 @@ func TestFullSpecFields(t *testing.T) {
 	if s.Seed != 7 || s.Trials != 3 || !s.SaveOutputs || s.Epsilon != 1 || s.Delta != 1e-5 {
 		t.Errorf("got seed %d trials %d save %v eps %v delta %v, want 7 3 true 1 1e-5", s.Seed, s.Trials, s.SaveOutputs, s.Epsilon, s.Delta)
 	}
-	if got := s.Figures[0].Name; got != "excess_empirical_risk_vs_n" {
-		t.Errorf("default figure name: got %q, want excess_empirical_risk_vs_n", got)
+	if got := s.Figures[1].(*fakeFigure).Stem(); got != "by-d" {
+		t.Errorf("figure name: got %q, want by-d", got)
 	}
-	if got := s.Figures[1].Series; got != "algorithm" {
-		t.Errorf("default series: got %q, want algorithm", got)
-	}
-	if got := s.Checks[0].Where["d"]; got != "5" {
+	if got := s.Checks[0].(*fakeCheck).Where["d"]; got != "5" {
 		t.Errorf("check where d: got %q, want 5", got)
 	}
 	cells, _ := s.Cells()
@@ -239,6 +236,9 @@ func TestIssueLines(t *testing.T) {
 		{"rank-gt-d.yaml", 6, "problem.rank"},
 		{"unknown-alg-key.yaml", 7, "algorithms[0].temperature"},
 		{"delta-one.yaml", 4, "privacy.delta"},
+		{"bad-check.yaml", 6, "checks[0].tolerance"},
+		{"check-unknown-alg.yaml", 6, "checks[0].algorithm"},
+		{"escape-figure.yaml", 6, "figures[0].name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -277,6 +277,56 @@ func TestEveryProblemReported(t *testing.T) {
 	_, err = Decode("many.yaml", []byte(src), testSchema())
 	if !errors.As(err, &se) || len(se.Issues) != 4 {
 		t.Errorf("got %v, want 4 issues (n, d, ε, δ)", err)
+	}
+}
+
+// TestCheckFigureHook: checks: and figures: entries are decoded into the Schema's types,
+// strictly, and validated by them; the messages keep file:line:key.
+func TestCheckFigureHook(t *testing.T) {
+	t.Parallel()
+	const head = "name: x\nproblem: {kind: l1, n: 10, d: 2}\nprivacy: {epsilon: 1, delta: 0}\nalgorithms: [{name: nonprivate}]\n"
+	tests := []struct {
+		name, src string
+		line      int
+		key, want string
+	}{
+		{"enum text", "checks:\n  - {metric: m, algorithm: nonprivate, vs: n, tolerance: 1, kind: above}\n", 6, "checks[0].kind", "want slope or min, got \"above\""},
+		{"unknown key", "checks:\n  - {metric: m, algorithm: nonprivate, vs: n, tolerance: 1, colour: red}\n", 6, "checks[0].colour", "unknown key"},
+		{"field errors", "checks:\n  - {metric: m, algorithm: nonprivate, vs: n}\n  - {algorithm: nonprivate, vs: n, tolerance: 1}\n", 7, "checks[1].metric", "required"},
+		{"not a list", "figures: {x: n}\n", 5, "figures", "want a list"},
+		{"duplicate stem", "figures:\n  - {x: n, y: r}\n  - {name: r_vs_n, x: d, y: r}\n", 7, "figures[1].name", "duplicate figure name \"r_vs_n\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode("hook.yaml", []byte(head+tc.src), testSchema())
+			var se *SpecError
+			if !errors.As(err, &se) {
+				t.Fatalf("got %v, want *SpecError", err)
+			}
+			for _, is := range se.Issues {
+				if is.Line == tc.line && is.Key == tc.key && strings.Contains(is.Msg, tc.want) {
+					return
+				}
+			}
+			t.Errorf("got issues %v, want one at line %d key %q containing %q", se.Issues, tc.line, tc.key, tc.want)
+		})
+	}
+	s, err := Decode("hook.yaml", []byte(head+"checks:\n  - {metric: m, algorithm: nonprivate, vs: n, tolerance: 1, kind: min}\n"), testSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := s.Checks[0].(*fakeCheck); !ok || c.Kind != 1 || c.Tolerance != 1 {
+		t.Errorf("decoded check: got %#v, want a *fakeCheck with kind min and tolerance 1", s.Checks[0])
+	}
+	// Without the hooks the entries are kept as maps, unchecked.
+	bare := testSchema()
+	bare.Check, bare.Figure = nil, nil
+	s, err = Decode("hook.yaml", []byte(head+"checks:\n  - {anything: 1}\n"), bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := s.Checks[0].(*map[string]any); !ok || (*m)["anything"] != 1 {
+		t.Errorf("bare check: got %#v, want a map with anything: 1", s.Checks[0])
 	}
 }
 

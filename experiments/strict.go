@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
@@ -173,13 +174,22 @@ func validateValue(is *issues, line int, key string, v any) {
 	if err == nil {
 		return
 	}
+	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			is.add(line, key, "%s", oneLine(e.Error()))
-		}
-		return
+		errs = j.Unwrap()
 	}
-	is.add(line, key, "%s", oneLine(err.Error()))
+	for _, e := range errs {
+		// A field error names its key below key (analysis.FieldError does).
+		if f, ok := e.(interface{ Key() string }); ok && f.Key() != "" {
+			msg := e.Error()
+			if inner := errors.Unwrap(e); inner != nil {
+				msg = inner.Error()
+			}
+			is.add(line, join(key, f.Key()), "%s", oneLine(msg))
+			continue
+		}
+		is.add(line, key, "%s", oneLine(e.Error()))
+	}
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -216,8 +226,9 @@ func decodeStrict(is *issues, path string, n *yaml.Node, dst any) bool {
 }
 
 var (
-	unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
-	nodeType        = reflect.TypeFor[yaml.Node]()
+	unmarshalerType     = reflect.TypeFor[yaml.Unmarshaler]()
+	nodeType            = reflect.TypeFor[yaml.Node]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
 // checkNode compares n with the Go type t the way yaml.v3 would decode it, adding an
@@ -284,6 +295,13 @@ func checkNode(is *issues, path string, n *yaml.Node, t reflect.Type) {
 func checkScalar(is *issues, path string, n *yaml.Node, t reflect.Type) {
 	if n.Kind != yaml.ScalarNode {
 		is.add(n.Line, path, "want %s, got %s", typeName(t), kindName(n))
+		return
+	}
+	if reflect.PointerTo(t).Implements(textUnmarshalerType) {
+		// A typed enum: its own message says what it accepts.
+		if err := reflect.New(t).Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(n.Value)); err != nil {
+			is.add(n.Line, path, "%s", oneLine(err.Error()))
+		}
 		return
 	}
 	v := reflect.New(t)

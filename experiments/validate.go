@@ -62,64 +62,27 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 			is.add(ax.Line, "quick.sweep."+ax.Key, "not a key of sweep")
 		}
 	}
+	type labelled interface{ AlgorithmLabel() string }
 	for i, c := range s.Checks {
 		key := "checks[" + itoa(i) + "]"
 		line := at(s.checkLines, i)
-		if c.Metric == "" {
-			is.add(line, key+".metric", "required")
-		}
-		switch {
-		case c.Algorithm == "":
-			is.add(line, key+".algorithm", "required")
-		case !labels[c.Algorithm]:
-			is.add(line, key+".algorithm", "%q is not an algorithm label of this spec", c.Algorithm)
-		}
-		switch c.Kind {
-		case "", "slope":
-			if c.Vs == "" {
-				is.add(line, key+".vs", "required for a slope check")
-			}
-			if !finite(c.Slope) {
-				is.add(line, key+".slope", "want a finite number")
-			}
-			if !(c.Tolerance > 0) || !finite(c.Tolerance) {
-				is.add(line, key+".tolerance", "want a finite number > 0, got %v", c.Tolerance)
-			}
-		case "min", "max":
-			if !finite(c.Min) || !finite(c.Max) {
-				is.add(line, key+"."+c.Kind, "want a finite number")
-			}
-		default:
-			is.add(line, key+".kind", "want slope, min or max, got %q", c.Kind)
-		}
-		if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
-			is.add(line, key+".x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax)
+		validateValue(is, line, key, c)
+		if l, ok := c.(labelled); ok && l.AlgorithmLabel() != "" && !labels[l.AlgorithmLabel()] {
+			is.add(line, key+".algorithm", "%q is not an algorithm label of this spec", l.AlgorithmLabel())
 		}
 	}
-	names := map[string]bool{}
-	for i := range s.Figures {
-		f := &s.Figures[i]
+	type stemmed interface{ Stem() string }
+	stems := map[string]bool{}
+	for i, f := range s.Figures {
 		key := "figures[" + itoa(i) + "]"
 		line := at(s.figureLines, i)
-		if f.X == "" {
-			is.add(line, key+".x", "required")
+		validateValue(is, line, key, f)
+		if st, ok := f.(stemmed); ok {
+			if stems[st.Stem()] {
+				is.add(line, key+".name", "duplicate figure name %q", st.Stem())
+			}
+			stems[st.Stem()] = true
 		}
-		if f.Y == "" {
-			is.add(line, key+".y", "required")
-		}
-		if f.Series == "" {
-			f.Series = "algorithm"
-		}
-		if f.Name == "" {
-			f.Name = figureStem(f.Y + "_vs_" + f.X)
-		}
-		if !nameRE.MatchString(f.Name) {
-			is.add(line, key+".name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", f.Name)
-		}
-		if names[f.Name] {
-			is.add(line, key+".name", "duplicate figure name %q", f.Name)
-		}
-		names[f.Name] = true
 	}
 }
 
@@ -257,11 +220,6 @@ func (s *Spec) swept(key string) bool {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-var stemRE = regexp.MustCompile(`[^a-z0-9_-]+`)
-
-// figureStem turns "<y>_vs_<x>" (y may be a ratio "a/b") into a file stem.
-func figureStem(s string) string { return stemRE.ReplaceAllString(strings.ToLower(s), "_") }
 
 func at(lines []int, i int) int {
 	if i < len(lines) {

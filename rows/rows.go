@@ -1,11 +1,7 @@
-// Package rows defines the flat, self-describing result record of the harness
-// (DESIGN.md "Output files", STYLE.md 17) and its CSV encoding. It is a leaf: the runner
-// writes rows, analysis reads them, and nothing here knows about mechanisms.
 package rows
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -14,13 +10,13 @@ import (
 
 // Columns is the canonical order of the DESIGN.md columns; extra columns follow, sorted.
 var Columns = []string{
-	"experiment", "cell", "algorithm", "trial", "seed",
-	"problem", "loss_kind", "domain", "task", "n", "d", "rank", "g_k",
-	"epsilon", "delta", "delta_mech", "gdp_s", "epsilon_spent",
-	"k", "mu", "sigma", "steps", "batch",
-	"empirical_risk", "empirical_risk_opt", "excess_empirical_risk", "excess_population_risk",
-	"theory_bound", "value_queries", "gradient_queries", "guarantee", "status", "error",
-	"wall_seconds",
+	ColExperiment, ColCell, ColAlgorithm, ColTrial, ColSeed,
+	ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK,
+	ColEpsilon, ColDelta, ColDeltaMech, ColGDPS, ColEpsilonSpent,
+	ColK, ColMu, ColSigma, ColSteps, ColBatch,
+	ColEmpiricalRisk, ColEmpiricalRiskOpt, ColExcessEmpiricalRisk, ColExcessPopulationRisk,
+	ColTheoryBound, ColValueQueries, ColGradientQueries, ColGuarantee, ColStatus, ColError,
+	ColWallSeconds,
 }
 
 // Row is one (cell, algorithm, trial) record: column name → formatted value ("" = empty).
@@ -94,24 +90,20 @@ func WriteCSV(w io.Writer, header []string, rs []Row) error {
 	return cw.Error()
 }
 
-// ReadCSV reads rows written by WriteCSV.
+// ReadCSV reads rows written by WriteCSV into maps, through the same Reader (a malformed
+// row is an error naming its line).
 func ReadCSV(r io.Reader) ([]Row, error) {
-	cr := csv.NewReader(r)
-	all, err := cr.ReadAll()
+	recs, err := ReadAll(r, "csv")
 	if err != nil {
-		return nil, fmt.Errorf("rows: %w", err)
+		return nil, err
 	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("rows: empty file (no header)")
-	}
-	header := all[0]
-	out := make([]Row, 0, len(all)-1)
-	for _, rec := range all[1:] {
-		row := make(Row, len(header))
-		for j, c := range header {
-			row[c] = rec[j]
+	out := make([]Row, len(recs))
+	for i, rec := range recs {
+		row := make(Row, len(rec.text))
+		for j, c := range rec.h.cols {
+			row[c] = rec.text[j]
 		}
-		out = append(out, row)
+		out[i] = row
 	}
 	return out, nil
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"expmech/rows"
 )
 
 // MergeInfo is what a merge learned from the shard files: the spec they ran (so run.go
@@ -94,7 +96,7 @@ func MergeDir(dir string, flags []string) (MergeInfo, error) {
 	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv"), Rows: len(es)}
 	save := false
 	for _, e := range es {
-		if e.Row["status"] == "error" {
+		if e.Row[rows.ColStatus] == rows.StatusError {
 			res.Errors++
 		}
 		save = save || len(e.X) > 0

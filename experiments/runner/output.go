@@ -32,7 +32,7 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 	if saveOutputs {
 		if err := writeAtomic(filepath.Join(dir, "outputs.csv"), func(w io.Writer) error {
 			cw := csv.NewWriter(w)
-			cw.Write([]string{"cell", "algorithm", "trial", "coordinate", "value"})
+			cw.Write([]string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial, "coordinate", "value"})
 			for _, e := range es {
 				t := strconv.Itoa(e.Trial)
 				for j, v := range e.X {

@@ -15,11 +15,11 @@ import (
 // planColumns are the plan.csv columns (DESIGN.md "Output files"): the identity and
 // calibration columns of results.csv under the same names, plus the predicted queries.
 var planColumns = []string{
-	"experiment", "cell", "algorithm",
-	"problem", "loss_kind", "domain", "task", "n", "d", "rank", "g_k",
-	"epsilon", "delta", "delta_mech", "gdp_s", "epsilon_spent",
-	"k", "mu", "sigma", "steps", "batch", "theory_bound", "guarantee",
-	"predicted_value_queries", "predicted_gradient_queries", "status", "error",
+	rows.ColExperiment, rows.ColCell, rows.ColAlgorithm,
+	rows.ColProblem, rows.ColLossKind, rows.ColDomain, rows.ColTask, rows.ColN, rows.ColD, rows.ColRank, rows.ColGK,
+	rows.ColEpsilon, rows.ColDelta, rows.ColDeltaMech, rows.ColGDPS, rows.ColEpsilonSpent,
+	rows.ColK, rows.ColMu, rows.ColSigma, rows.ColSteps, rows.ColBatch, rows.ColTheoryBound, rows.ColGuarantee,
+	rows.ColPredictedValueQueries, rows.ColPredictedGradientQueries, rows.ColStatus, rows.ColError,
 }
 
 // DryRun validates spec against reg and writes Out/<name>/plan.csv: one row per cell ×
@@ -37,13 +37,13 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 			for k, v := range c.base {
 				r[k] = v
 			}
-			r["algorithm"], r["status"] = a.Label, "ok"
+			r[rows.ColAlgorithm], r[rows.ColStatus] = a.Label, rows.StatusOK
 			rec, err := planOne(c.mechs[i], c)
 			recordColumns(r, rec)
-			r["predicted_value_queries"] = fmtF(rec.PredictedValueQueries)
-			r["predicted_gradient_queries"] = fmtF(rec.PredictedGradientQueries)
+			r[rows.ColPredictedValueQueries] = fmtF(rec.PredictedValueQueries)
+			r[rows.ColPredictedGradientQueries] = fmtF(rec.PredictedGradientQueries)
 			if err != nil {
-				r["status"], r["error"] = "error", oneLine(err.Error())
+				r[rows.ColStatus], r[rows.ColError] = rows.StatusError, oneLine(err.Error())
 			}
 			rs = append(rs, r)
 		}
@@ -56,7 +56,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 	header := append([]string(nil), planColumns...)
 	extra := rows.Header(rs)[len(rows.Columns):]
 	for _, e := range extra {
-		if !slices.Contains(header, e) && e != "notes" && e != "tuning" {
+		if !slices.Contains(header, e) && e != rows.ColNotes && e != rows.ColTuning {
 			header = append(header, e)
 		}
 	}

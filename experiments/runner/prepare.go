@@ -8,6 +8,7 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/experiments"
 	"expmech/problems"
+	"expmech/rows"
 )
 
 // plan is a spec resolved against the registry: every cell with its generator spec,
@@ -124,16 +125,16 @@ func newMechanism(f algorithms.Factory, cfg any) (algorithms.Mechanism, error) {
 func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constants) map[string]string {
 	pc := c.Problem
 	m := map[string]string{
-		"experiment": spec.Name, "cell": c.ID,
-		"problem": pc.Kind, "loss_kind": pc.Loss, "domain": pc.Domain, "task": c.Task,
-		"n": strconv.Itoa(k.N), "d": strconv.Itoa(k.D),
-		"epsilon": fmtF(c.Epsilon), "delta": fmtF(c.Delta),
+		rows.ColExperiment: spec.Name, rows.ColCell: c.ID,
+		rows.ColProblem: pc.Kind, rows.ColLossKind: pc.Loss, rows.ColDomain: pc.Domain, rows.ColTask: c.Task,
+		rows.ColN: strconv.Itoa(k.N), rows.ColD: strconv.Itoa(k.D),
+		rows.ColEpsilon: fmtF(c.Epsilon), rows.ColDelta: fmtF(c.Delta),
 	}
 	if pc.HasRank {
-		m["rank"] = strconv.Itoa(pc.Rank)
+		m[rows.ColRank] = strconv.Itoa(pc.Rank)
 	}
 	if pc.HasGK {
-		m["g_k"] = fmtF(pc.GK)
+		m[rows.ColGK] = fmtF(pc.GK)
 	}
 	// Swept keys that are not DESIGN.md columns become columns of their own (radius, a
 	// problem parameter, "<label>.<param>"), so analysis can group and fit by them.

@@ -30,21 +30,21 @@ func fmtI(v int) string {
 // recordColumns writes a mechanism Record into row r (NaN → empty; Extra → extra
 // columns, renamed "x_<key>" if a key collides with a DESIGN.md column).
 func recordColumns(r rows.Row, rec algorithms.Record) {
-	r["delta_mech"] = fmtF(rec.DeltaMech)
-	r["gdp_s"] = fmtF(rec.GDPS)
-	r["epsilon_spent"] = fmtF(rec.EpsilonSpent)
-	r["k"] = fmtF(rec.K)
-	r["mu"] = fmtF(rec.Mu)
-	r["sigma"] = fmtF(rec.Sigma)
-	r["steps"] = fmtI(rec.Steps)
-	r["batch"] = fmtI(rec.Batch)
-	r["theory_bound"] = fmtF(rec.TheoryBound)
-	r["guarantee"] = string(rec.Guarantee)
+	r[rows.ColDeltaMech] = fmtF(rec.DeltaMech)
+	r[rows.ColGDPS] = fmtF(rec.GDPS)
+	r[rows.ColEpsilonSpent] = fmtF(rec.EpsilonSpent)
+	r[rows.ColK] = fmtF(rec.K)
+	r[rows.ColMu] = fmtF(rec.Mu)
+	r[rows.ColSigma] = fmtF(rec.Sigma)
+	r[rows.ColSteps] = fmtI(rec.Steps)
+	r[rows.ColBatch] = fmtI(rec.Batch)
+	r[rows.ColTheoryBound] = fmtF(rec.TheoryBound)
+	r[rows.ColGuarantee] = string(rec.Guarantee)
 	if rec.Tuning != "" {
-		r["tuning"] = rec.Tuning
+		r[rows.ColTuning] = rec.Tuning
 	}
 	if rec.Notes != "" {
-		r["notes"] = oneLine(rec.Notes)
+		r[rows.ColNotes] = oneLine(rec.Notes)
 	}
 	for k, v := range rec.Extra {
 		if canonical[k] {

@@ -182,7 +182,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 			werr = jr.write(line{Entry: &e})
 		}
 		all = append(all, e)
-		prog.add(e.Row["status"] == "error")
+		prog.add(e.Row[rows.ColStatus] == rows.StatusError)
 	}
 	prog.finish()
 	if err := jr.close(); werr == nil {
@@ -199,7 +199,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	}
 	sortEntries(all)
 	for _, e := range all {
-		if e.Row["status"] == "error" {
+		if e.Row[rows.ColStatus] == rows.StatusError {
 			res.Errors++
 		}
 	}
@@ -239,10 +239,10 @@ func runJob(ctx context.Context, p *plan, ci, trial int, finished map[string]boo
 		for k, v := range c.base {
 			r[k] = v
 		}
-		r["algorithm"], r["trial"], r["seed"] = a.Label, strconv.Itoa(trial), seed
-		r["status"] = "ok"
+		r[rows.ColAlgorithm], r[rows.ColTrial], r[rows.ColSeed] = a.Label, strconv.Itoa(trial), seed
+		r[rows.ColStatus] = rows.StatusOK
 		fail := func(err error) {
-			r["status"], r["error"] = "error", oneLine(err.Error())
+			r[rows.ColStatus], r[rows.ColError] = rows.StatusError, oneLine(err.Error())
 		}
 		switch {
 		case genErr != nil:
@@ -252,7 +252,7 @@ func runJob(ctx context.Context, p *plan, ci, trial int, finished map[string]boo
 			if ctx.Err() != nil {
 				return // a cancelled trial is not a result: -resume reruns it
 			}
-			r["wall_seconds"] = strconv.FormatFloat(wall.Seconds(), 'f', 6, 64)
+			r[rows.ColWallSeconds] = strconv.FormatFloat(wall.Seconds(), 'f', 6, 64)
 			recordColumns(r, rec)
 			if err != nil {
 				fail(err)
@@ -279,8 +279,8 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 	t0 := time.Now()
 	defer func() {
 		wall = time.Since(t0)
-		r["value_queries"] = strconv.FormatInt(cnt.ValueQueries, 10)
-		r["gradient_queries"] = strconv.FormatInt(cnt.GradientQueries, 10)
+		r[rows.ColValueQueries] = strconv.FormatInt(cnt.ValueQueries, 10)
+		r[rows.ColGradientQueries] = strconv.FormatInt(cnt.GradientQueries, 10)
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
@@ -298,13 +298,13 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 // score fills the utility columns (DESIGN.md results.csv).
 func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum, optErr error, task string, fail func(error)) {
 	risk := inst.EmpiricalRisk(x)
-	r["empirical_risk"] = fmtF(risk)
+	r[rows.ColEmpiricalRisk] = fmtF(risk)
 	if optErr != nil {
 		fail(fmt.Errorf("optimum: %w", optErr))
 		return
 	}
-	r["empirical_risk_opt"] = fmtF(opt.Value)
-	r["excess_empirical_risk"] = fmtF(risk - opt.Value)
+	r[rows.ColEmpiricalRiskOpt] = fmtF(opt.Value)
+	r[rows.ColExcessEmpiricalRisk] = fmtF(risk - opt.Value)
 	if task != "sco" {
 		return
 	}
@@ -319,8 +319,8 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 		fail(fmt.Errorf("population optimum: %w", err))
 		return
 	}
-	r["excess_population_risk"] = fmtF(pr - popt.Value)
-	r["population_risk_se"] = fmtF(se)
+	r[rows.ColExcessPopulationRisk] = fmtF(pr - popt.Value)
+	r[rows.ColPopulationRiskSE] = fmtF(se)
 }
 
 func generate(g problems.Generator, s problems.Spec, rng *rand.Rand) (inst problems.Instance, err error) {

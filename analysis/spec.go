@@ -1,0 +1,204 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+)
+
+// CheckKind is what a Check tests. Its text form ("slope", "min", "max"; "" reads as
+// slope) is what specs write; it decodes through UnmarshalText.
+type CheckKind int
+
+// Kinds of checks.
+const (
+	KindSlope CheckKind = iota // metric ∝ vs^Slope within Tolerance (the default)
+	KindMin                    // every group mean ≥ Min
+	KindMax                    // every group mean ≤ Max
+)
+
+var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max"}
+
+func (k CheckKind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("CheckKind(%d)", int(k))
+}
+
+// MarshalText writes the kind's name.
+func (k CheckKind) MarshalText() ([]byte, error) {
+	if k < 0 || int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("invalid check kind %d", int(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText reads "slope" (or ""), "min" or "max".
+func (k *CheckKind) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "", "slope":
+		*k = KindSlope
+	case "min":
+		*k = KindMin
+	case "max":
+		*k = KindMax
+	default:
+		return fmt.Errorf("want slope, min or max, got %q", b)
+	}
+	return nil
+}
+
+// FieldError is a validation error of one field of a Check or Figure; Field is the spec
+// key (metric, tolerance, …), so that the spec decoder can name file:line:key.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// Key is the spec key of the field (the spec decoder appends it to the entry's key).
+func (e *FieldError) Key() string { return e.Field }
+
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// Check is one claim of an experiment: an entry of the spec's checks: list, decoded by
+// package experiments through its Schema (run.go wires the type) and evaluated here.
+type Check struct {
+	Metric    string            `yaml:"metric"`    // column, derived column or ratio "a/b" (see package doc); required
+	Algorithm string            `yaml:"algorithm"` // value of the algorithm column the check is about; required
+	Vs        string            `yaml:"vs"`        // swept column the metric is grouped by (required for slope)
+	Slope     float64           `yaml:"slope"`     // expected log-log slope (KindSlope)
+	Tolerance float64           `yaml:"tolerance"` // PASS iff |fitted − Slope| ≤ Tolerance (KindSlope; > 0)
+	Where     map[string]string `yaml:"where"`     // extra row filters: column → value (numbers compare numerically)
+	Kind      CheckKind         `yaml:"kind"`      // slope (default), min or max
+	// Min and Max are the thresholds of KindMin/KindMax; 0 means 1 (a ratio to a curve).
+	Min float64 `yaml:"min"`
+	Max float64 `yaml:"max"`
+	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
+	XMin float64 `yaml:"x_min"`
+	XMax float64 `yaml:"x_max"`
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// Validate reports every problem of c at once, each a *FieldError.
+func (c Check) Validate() error {
+	var errs []error
+	if c.Metric == "" {
+		errs = append(errs, fieldErr("metric", "required"))
+	}
+	if c.Algorithm == "" {
+		errs = append(errs, fieldErr("algorithm", "required"))
+	}
+	switch c.Kind {
+	case KindSlope:
+		if c.Vs == "" {
+			errs = append(errs, fieldErr("vs", "required for a slope check"))
+		}
+		if !finite(c.Slope) {
+			errs = append(errs, fieldErr("slope", "want a finite number"))
+		}
+		if !(c.Tolerance > 0) || !finite(c.Tolerance) {
+			errs = append(errs, fieldErr("tolerance", "want a finite number > 0, got %v", c.Tolerance))
+		}
+	case KindMin, KindMax:
+		if !finite(c.Min) || !finite(c.Max) {
+			errs = append(errs, fieldErr(c.Kind.String(), "want a finite number"))
+		}
+	default:
+		errs = append(errs, fieldErr("kind", "want slope, min or max, got %v", c.Kind))
+	}
+	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
+		errs = append(errs, fieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
+	}
+	return errors.Join(errs...)
+}
+
+// AlgorithmLabel is the algorithm label the check is about; the spec decoder verifies that
+// it names an algorithm of the spec.
+func (c Check) AlgorithmLabel() string { return c.Algorithm }
+
+func (c Check) label() string {
+	switch c.Kind {
+	case KindMin:
+		return fmt.Sprintf("%s[%s] ≥ %g", c.Metric, c.Algorithm, c.threshold())
+	case KindMax:
+		return fmt.Sprintf("%s[%s] ≤ %g", c.Metric, c.Algorithm, c.threshold())
+	}
+	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+}
+
+func (c Check) threshold() float64 {
+	switch c.Kind {
+	case KindMin:
+		if c.Min == 0 {
+			return 1
+		}
+		return c.Min
+	case KindMax:
+		if c.Max == 0 {
+			return 1
+		}
+		return c.Max
+	}
+	return c.Slope
+}
+
+// Figure is one plot of an experiment: an entry of the spec's figures: list, decoded by
+// package experiments through its Schema and drawn here.
+type Figure struct {
+	Name   string `yaml:"name"`   // file stem; defaults to Stem()'s "<y>_vs_<x>"
+	X      string `yaml:"x"`      // column; required
+	Y      string `yaml:"y"`      // column, derived column or ratio, as Check.Metric; required
+	Series string `yaml:"series"` // column whose values make the series; defaults to "algorithm"
+	Title  string `yaml:"title"`  // defaults to "<y label> vs <x label>" plus the constant cell parameters
+	// LogX, LogY select log axes; Theory adds the theorem's bound (mean theory_bound per x,
+	// dashed) and, for each slope check on the same (x, y), the expected slope (dotted).
+	LogX   bool              `yaml:"logx"`
+	LogY   bool              `yaml:"logy"`
+	Theory bool              `yaml:"theory"`
+	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
+}
+
+var (
+	stemRE     = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+	stemReplRE = regexp.MustCompile(`[^a-z0-9_-]+`)
+)
+
+// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased with every run of
+// characters outside [a-z0-9_-] replaced by "_" (y may be a ratio "a/b").
+func (f Figure) Stem() string {
+	if f.Name != "" {
+		return f.Name
+	}
+	return stemReplRE.ReplaceAllString(strings.ToLower(f.Y+"_vs_"+f.X), "_")
+}
+
+// Validate reports every problem of f at once, each a *FieldError.
+func (f Figure) Validate() error {
+	var errs []error
+	if f.X == "" {
+		errs = append(errs, fieldErr("x", "required"))
+	}
+	if f.Y == "" {
+		errs = append(errs, fieldErr("y", "required"))
+	}
+	if s := f.Stem(); !stemRE.MatchString(s) {
+		errs = append(errs, fieldErr("name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", s))
+	}
+	return errors.Join(errs...)
+}
+
+// Experiment is what analysis needs from a spec.
+type Experiment struct {
+	Name, Description string
+	Checks            []Check
+	Figures           []Figure
+}

@@ -1,0 +1,84 @@
+package rows
+
+// Column names of results.csv (DESIGN.md "Output files"). Every package that reads or
+// writes a column spells it through these constants.
+const (
+	ColExperiment = "experiment" // spec name
+	ColCell       = "cell"       // cell id within the experiment
+	ColAlgorithm  = "algorithm"  // algorithm label of the spec
+	ColTrial      = "trial"      // trial index, 0-based
+	ColSeed       = "seed"       // the trial's derived seed (hex)
+
+	ColProblem  = "problem"   // problem kind (registry name)
+	ColLossKind = "loss_kind" // loss of the problem ("" = the generator's own)
+	ColDomain   = "domain"    // ball | box | unconstrained
+	ColTask     = "task"      // erm | sco
+	ColN        = "n"         // examples
+	ColD        = "d"         // dimension
+	ColRank     = "rank"      // rank of the gradient span (LLL24 §2)
+	ColGK       = "g_k"       // residual Lipschitz constant G_k (LLL24 Def 2.1)
+	ColEpsilon  = "epsilon"   // stated ε
+	ColDelta    = "delta"     // stated δ
+
+	ColDeltaMech    = "delta_mech"    // part of δ spent by the mechanism's exact law
+	ColGDPS         = "gdp_s"         // Gaussian-DP parameter s (Dong–Roth–Su 2022); empty if not GDP
+	ColEpsilonSpent = "epsilon_spent" // ε recomputed from the calibrated noise at δ
+	ColK            = "k"             // inverse temperature of exp(−k(F + μ‖x‖²/2)) (GLL22 Thm 6.2)
+	ColMu           = "mu"            // its regulariser μ (GLL22 Thm 6.2)
+	ColSigma        = "sigma"         // a baseline's noise parameter
+	ColSteps        = "steps"         // iterations (outer proximal steps for a sampler)
+	ColBatch        = "batch"         // batch size
+
+	ColEmpiricalRisk        = "empirical_risk"
+	ColEmpiricalRiskOpt     = "empirical_risk_opt"
+	ColExcessEmpiricalRisk  = "excess_empirical_risk"
+	ColExcessPopulationRisk = "excess_population_risk"
+	ColTheoryBound          = "theory_bound"     // the theorem's bound on the excess risk
+	ColValueQueries         = "value_queries"    // counted zeroth-order queries
+	ColGradientQueries      = "gradient_queries" // counted first-order queries
+	ColGuarantee            = "guarantee"        // the mechanism's algorithms.Guarantee
+	ColStatus               = "status"           // StatusOK | StatusError
+	ColError                = "error"            // the error of a failed trial, one line
+	ColWallSeconds          = "wall_seconds"     // wall time of the trial
+
+	// Extra columns the runner writes when they apply.
+	ColTuning                   = "tuning"             // how a baseline's parameters were chosen
+	ColNotes                    = "notes"              // the mechanism's notes, one line
+	ColPopulationRiskSE         = "population_risk_se" // standard error of the population risk estimate
+	ColPredictedValueQueries    = "predicted_value_queries"
+	ColPredictedGradientQueries = "predicted_gradient_queries"
+	ColDeltaTrue                = "delta_true" // expmech's δ delivered at the stated ε (extra column)
+)
+
+// Values of the status column.
+const (
+	StatusOK    = "ok"
+	StatusError = "error"
+)
+
+// IdentityColumns are the cell's identity columns carried into summaries and tables, in
+// this order. With ColCell, ColAlgorithm and ColTrial (the key) they identify a row.
+var IdentityColumns = []string{ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK, ColEpsilon, ColDelta}
+
+// Unit is the unit of a numeric canonical column: "1" for dimensionless quantities
+// (privacy parameters, probabilities), "loss" for risks (the problem's loss units),
+// a count's noun otherwise; "" for text columns and for the mechanism parameters k, mu
+// and sigma, whose units depend on the mechanism (see its Record doc).
+func Unit(col string) string { return units[col] }
+
+// units is read-only after initialisation.
+var units = map[string]string{
+	ColTrial: "index", ColN: "examples", ColD: "coordinates", ColRank: "dimensions", ColGK: "loss per unit length",
+	ColEpsilon: "1", ColDelta: "1", ColDeltaMech: "1", ColGDPS: "1", ColEpsilonSpent: "1",
+	ColK: "", ColMu: "", ColSigma: "", ColSteps: "iterations", ColBatch: "examples",
+	ColEmpiricalRisk: "loss", ColEmpiricalRiskOpt: "loss", ColExcessEmpiricalRisk: "loss",
+	ColExcessPopulationRisk: "loss", ColTheoryBound: "loss",
+	ColValueQueries: "queries", ColGradientQueries: "queries", ColWallSeconds: "s",
+}
+
+// IsNumeric reports whether col is a canonical column that holds a number (or is empty).
+// The Reader rejects a row whose numeric column holds anything else.
+func IsNumeric(col string) bool {
+	_, ok := units[col]
+	return ok
+}
