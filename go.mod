@@ -3,6 +3,7 @@ module expmech
 go 1.26.8
 
 require (
+	github.com/google/renameio/v2 v2.0.2
 	github.com/montanaflynn/stats v0.14.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.48.0

@@ -322,16 +322,8 @@ func runAudit(ctx context.Context, o options, stdout io.Writer) error {
 		"audit.csv": func(w io.Writer) error { return audit.WriteCSV(w, rs) },
 		"report.md": func(w io.Writer) error { return audit.WriteReport(w, cfg, rs) },
 	} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
+		if err := runner.WriteFile(filepath.Join(dir, name), write); err != nil {
 			return err
-		}
-		werr := write(f)
-		if err := f.Close(); werr == nil {
-			werr = err
-		}
-		if werr != nil {
-			return werr
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s/audit.csv and report.md (%d rows)\n", dir, len(rs))

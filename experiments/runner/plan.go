@@ -60,7 +60,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 			header = append(header, e)
 		}
 	}
-	return path, writeAtomic(path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
+	return path, WriteFile(path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
 }
 
 func planOne(m algorithms.Mechanism, c cellPlan) (rec algorithms.Record, err error) {
