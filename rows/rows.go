@@ -14,7 +14,7 @@ import (
 
 // Columns is the canonical order of the DESIGN.md columns; extra columns follow, sorted.
 var Columns = []string{
-	"experiment", "cell", "algorithm", "trial", "seed",
+	"experiment", "cell", "algorithm", "trial", "seed", "problem_seed",
 	"problem", "loss_kind", "domain", "task", "n", "d", "rank", "g_k",
 	"epsilon", "delta", "delta_mech", "gdp_s", "epsilon_spent",
 	"k", "mu", "sigma", "steps", "batch",
