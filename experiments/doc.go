@@ -6,5 +6,6 @@
 // into rand.NewPCG). It imports nothing else from the module: component parameter structs
 // reach it as values through a Schema built from the registry in run.go.
 //
-// The experiment specs themselves (*.yaml) live beside this package.
+// The experiment specs themselves (*.yaml) live beside this package and are built into it
+// (embed.go), so that a binary finds them without the source tree.
 package experiments
