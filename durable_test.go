@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -180,9 +181,13 @@ func TestSlurmScriptsLocally(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "expmech")
-	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if b, err := exec.Command(goCmd, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
 	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")

@@ -214,7 +214,6 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	for i, c := range p.cells {
 		cellIndex[c.ID] = i
 	}
-	weights := costWeights(p)
 	algIndex := make(map[string]int, nalg)
 	for i, l := range spec.Labels() {
 		algIndex[l] = i
@@ -248,10 +247,15 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 				}
 			}
 			jb.algs = append(jb.algs, ai)
-			costTodo += weights[jb.cell][ai]
 		}
 		if len(jb.algs) > 0 {
 			jobs = append(jobs, jb)
+		}
+	}
+	weights := costWeights(p, jobs)
+	for _, jb := range jobs {
+		for _, ai := range jb.algs {
+			costTodo += weights[jb.cell][ai]
 		}
 	}
 	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d jobs, %d workers, journal %s)",
@@ -339,21 +343,29 @@ func trialSeeds(spec *experiments.Spec, c experiments.Cell, trial int) [4]uint64
 	return [4]uint64{phi, plo, mhi, mlo}
 }
 
-// costWeights is the predicted cost of one row per (cell, algorithm): the queries its
-// Plan predicts (at least 1, so that a row without a prediction still counts).
-func costWeights(p *plan) [][]float64 {
+// costWeights is the predicted cost of one row per (cell, algorithm) still to compute in
+// jobs: the queries its Plan predicts (at least 1, so that a row without a prediction
+// still counts). Pairs with nothing to compute are not planned (a numerical accountant's
+// Plan may take time; the runs that follow reuse its memoised work).
+func costWeights(p *plan, jobs []job) [][]float64 {
 	w := make([][]float64, len(p.cells))
-	for ci, c := range p.cells {
-		w[ci] = make([]float64, len(c.mechs))
-		for ai, m := range c.mechs {
-			rec, _ := planOne(m, c)
+	for _, jb := range jobs {
+		c := p.cells[jb.cell]
+		if w[jb.cell] == nil {
+			w[jb.cell] = make([]float64, len(c.mechs))
+		}
+		for _, ai := range jb.algs {
+			if w[jb.cell][ai] != 0 {
+				continue
+			}
+			rec, _ := planOne(c.mechs[ai], c)
 			q := 0.0
 			for _, v := range []float64{rec.PredictedValueQueries, rec.PredictedGradientQueries} {
 				if v > 0 && !math.IsInf(v, 0) {
 					q += v
 				}
 			}
-			w[ci][ai] = 1 + q
+			w[jb.cell][ai] = 1 + q
 		}
 	}
 	return w
