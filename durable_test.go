@@ -68,11 +68,12 @@ func maskSeconds(t *testing.T, path string) string {
 
 // TestFullSurvivesQuick: a full run's results and figures are untouched by a later quick
 // run with the same -out and -figures, and a rerun without -force is refused with exit
-// status 2 and leaves them untouched too. Every file written is group/world readable
-// (umask 022, the usual one: the analysis writes its figures with the process's umask;
-// the runner's own files are 0644 under any umask, see experiments/runner).
+// status 2 and leaves them untouched too. Every file written — results, journal, cache,
+// analysis, figures — is exactly 0644 and every folder 0755, even under umask 077
+// (rows.WriteFile, rows.MkdirAll). Not
+// parallel: the umask is per process.
 func TestFullSurvivesQuick(t *testing.T) {
-	old := syscall.Umask(0o022)
+	old := syscall.Umask(0o077)
 	defer syscall.Umask(old)
 	dir := t.TempDir()
 	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")
@@ -98,12 +99,17 @@ func TestFullSurvivesQuick(t *testing.T) {
 		t.Errorf("the full run's figures changed after a quick run")
 	}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, _ := d.Info(); info.Mode().Perm()&0o044 != 0o044 {
-				t.Errorf("%s: mode %v, not group/world readable", p, info.Mode().Perm())
-			}
+		if err != nil || p == dir {
+			return err
 		}
-		return err
+		want := os.FileMode(0o644)
+		if d.IsDir() {
+			want = 0o755
+		}
+		if info, _ := d.Info(); info.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, info.Mode().Perm(), want)
+		}
+		return nil
 	})
 	// -force replaces it, from the cache.
 	if s := runOK(t, "-exp", tinySpec, "-out", out, "-figures", figs, "-force"); !strings.Contains(s, "0 computed, 18 cached") {

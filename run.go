@@ -366,7 +366,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 		exp.Figures = append(exp.Figures, analysis.Figure{Name: f.Name, X: f.X, Y: f.Y, Series: f.Series,
 			Title: f.Title, LogX: f.LogX, LogY: f.LogY, Theory: f.Theory, Where: f.Where})
 	}
-	if err := os.MkdirAll(figDir, 0o755); err != nil {
+	if err := rows.MkdirAll(figDir); err != nil {
 		return err
 	}
 	results, err := analysis.Analyze(exp, dir, figDir)
@@ -403,14 +403,14 @@ func runAudit(ctx context.Context, o options, stdout io.Writer) error {
 	if o.quick {
 		dir = filepath.Join(o.out, runner.QuickFolder, "audit")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := rows.MkdirAll(dir); err != nil {
 		return err
 	}
 	for name, write := range map[string]func(io.Writer) error{
 		"audit.csv": func(w io.Writer) error { return audit.WriteCSV(w, rs) },
 		"report.md": func(w io.Writer) error { return audit.WriteReport(w, cfg, rs) },
 	} {
-		if err := runner.WriteFile(filepath.Join(dir, name), write); err != nil {
+		if err := rows.WriteFile(filepath.Join(dir, name), write); err != nil {
 			return err
 		}
 	}

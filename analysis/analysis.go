@@ -172,7 +172,7 @@ func AnalyzeRows(exp Experiment, rs []rows.Row, dir, figDir string) ([]CheckResu
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(figDir, 0o755); err != nil {
+	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	figs := make([]figureOutcome, len(exp.Figures))

@@ -159,10 +159,10 @@ func (c *cache) put(key string, r rows.Row, base map[string]string, x []string) 
 			stored[k] = v
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path(key)), 0o755); err != nil {
+	if err := rows.MkdirAll(filepath.Dir(c.path(key))); err != nil {
 		return err
 	}
-	return WriteFile(c.path(key), func(w io.Writer) error {
+	return rows.WriteFile(c.path(key), func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(cacheEntry{Key: key, Row: stored, X: x})
 	})
 }

@@ -43,8 +43,8 @@ func TestOutputModes(t *testing.T) {
 			}
 			n++
 			info, _ := d.Info()
-			if got := info.Mode().Perm(); got != FileMode {
-				t.Errorf("%s: mode %v, want %v", path, got, FileMode)
+			if got := info.Mode().Perm(); got != rows.FileMode {
+				t.Errorf("%s: mode %v, want %v", path, got, rows.FileMode)
 			}
 			return nil
 		})

@@ -150,7 +150,7 @@ func sortEntries(es []entry) {
 // writeShardFile writes the sorted entries of one shard, with its header, atomically.
 func writeShardFile(path string, h header, es []entry) error {
 	h.Entries = len(es)
-	return WriteFile(path, func(w io.Writer) error {
+	return rows.WriteFile(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		if err := enc.Encode(line{Header: &h}); err != nil {
 			return err

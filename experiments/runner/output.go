@@ -24,13 +24,13 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 	for i, e := range es {
 		rs[i] = e.Row
 	}
-	if err := WriteFile(filepath.Join(dir, "results.csv"), func(w io.Writer) error {
+	if err := rows.WriteFile(filepath.Join(dir, "results.csv"), func(w io.Writer) error {
 		return rows.WriteCSV(w, nil, rs)
 	}); err != nil {
 		return err
 	}
 	if saveOutputs {
-		if err := WriteFile(filepath.Join(dir, "outputs.csv"), func(w io.Writer) error {
+		if err := rows.WriteFile(filepath.Join(dir, "outputs.csv"), func(w io.Writer) error {
 			cw := csv.NewWriter(w)
 			cw.Write([]string{"cell", "algorithm", "trial", "coordinate", "value"})
 			for _, e := range es {
@@ -45,7 +45,7 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 			return err
 		}
 	}
-	return WriteFile(filepath.Join(dir, "manifest.json"), func(w io.Writer) error {
+	return rows.WriteFile(filepath.Join(dir, "manifest.json"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(man)

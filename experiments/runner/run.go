@@ -164,7 +164,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		}
 	}
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := rows.MkdirAll(dir); err != nil {
 		return res, err
 	}
 	h := header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
