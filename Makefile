@@ -15,7 +15,8 @@ REPORT  := $(if $(QFLAG),REPORT-quick.md,REPORT.md)
 AUDIT   := $(if $(QFLAG),experiments/audit_quick.yaml,experiments/audit.yaml)
 # The binary's code: non-test Go sources, go.mod, go.sum (not the specs it embeds).
 GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*' ! -path './figures/*' ! -path './bin/*' | LC_ALL=C sort) go.mod go.sum
-SRC_SHA  = $(shell cat $(GO_SRC) | sha256sum | cut -c1-64)
+SHA256  := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
+SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 
 .PHONY: help build test fuzz reproduce audit bench quick clean clean-cache FORCE
 

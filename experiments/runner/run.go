@@ -143,10 +143,6 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		res.File = filepath.Join(dir, shardName(o.Shard, o.Shards))
 	}
 	jpath := filepath.Join(dir, journalName(o))
-	_, jerr := os.Stat(jpath)
-	if err := refuseFinished(res.File, o.Force || (o.Resume && jerr == nil)); err != nil {
-		return res, err
-	}
 	start := time.Now()
 	prov := o.Provenance
 	if prov == nil {
@@ -162,38 +158,55 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		if ch, err = newCache(cdir, prov.CodeVersion, p); err != nil {
 			return res, err
 		}
-	}
-
-	if err := rows.MkdirAll(dir); err != nil {
-		return res, err
+	} else if !o.NoCache && o.Progress != nil {
+		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, prov.CodeVersion)
 	}
 	h := header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
 		SpecPath: spec.Path, Spec: string(spec.Bytes), Quick: spec.Shrunk, Trials: spec.Trials, Seed: spec.Seed, Flags: o.Flags}
 	if o.Shards <= 1 {
 		h.Shard, h.Shards = 0, 0
 	}
-	var done []entry
-	var jr *journal
 	logf := func(format string, args ...any) {
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, format+"\n", args...)
 		}
 	}
+
+	// -resume continues the journal of the same run. A journal of another run (an edited
+	// spec) is an error without the cache; with it the journal starts afresh, since the
+	// unchanged rows are in the cache, so -resume is not all-or-nothing.
+	var done []entry
+	var good int64
+	resume := false
+	_, jerr := os.Stat(jpath)
 	if o.Resume {
-		if oh, es, good, err := readJournal(jpath); err == nil {
-			if oh.Identity != h.Identity || oh.Shard != h.Shard || oh.Shards != h.Shards {
+		if oh, es, n, err := readJournal(jpath); err == nil {
+			switch {
+			case oh.Identity == h.Identity && oh.Shard == h.Shard && oh.Shards == h.Shards:
+				done, good, resume = es, n, true
+			case ch != nil:
+				logf("%s: %s is the journal of another run (%s); continuing from the result cache", spec.Name, jpath, oh.Identity)
+			default:
 				return res, fmt.Errorf("runner: %s belongs to another run (%s, shard %d/%d); remove it or drop -resume", jpath, oh.Identity, oh.Shard, oh.Shards)
-			}
-			done = es
-			logf("%s: resuming %s: %d rows already done", spec.Name, jpath, len(es))
-			if jr, err = appendJournal(jpath, good); err != nil {
-				return res, err
 			}
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return res, err
 		}
 	}
-	if jr == nil {
+	// A finished run is replaced only with Force, or by resuming its own journal.
+	if err := refuseFinished(res.File, o.Force || resume); err != nil {
+		return res, err
+	}
+	if err := rows.MkdirAll(dir); err != nil {
+		return res, err
+	}
+	var jr *journal
+	if resume {
+		logf("%s: resuming %s: %d rows already done", spec.Name, jpath, len(done))
+		if jr, err = appendJournal(jpath, good); err != nil {
+			return res, err
+		}
+	} else {
 		if jerr == nil && o.Progress != nil && ch == nil {
 			fmt.Fprintf(o.Progress, "%s: starting afresh over the previous journal %s (use -resume to continue it)\n", spec.Name, jpath)
 		}

@@ -338,8 +338,19 @@ func TestResumeRejectsOtherRun(t *testing.T) {
 	out := t.TempDir()
 	run(t, context.Background(), reg, spec, Options{Out: out, Workers: 2})
 	other := loadSpec(t, reg, writeSpec(t, strings.Replace(testSpec, "seed: 42", "seed: 43", 1)))
-	if _, err := Run(context.Background(), reg, other, Options{Out: out, Workers: 2, Resume: true}); err == nil || !strings.Contains(err.Error(), "another run") {
-		t.Errorf("resume with another seed over a full journal: got %v, want an error", err)
+	if _, err := Run(context.Background(), reg, other, Options{Out: out, Workers: 2, Resume: true, NoCache: true}); err == nil || !strings.Contains(err.Error(), "another run") {
+		t.Errorf("resume with another seed over a full journal, without the cache: got %v, want an error", err)
+	}
+	// With the cache, -resume of an edited spec (one more trial) is not all-or-nothing;
+	// the finished run of the old spec is not replaced without Force.
+	more := loadSpec(t, reg, writeSpec(t, strings.Replace(testSpec, "trials: 3", "trials: 4", 1)))
+	if _, err := Run(context.Background(), reg, more, Options{Out: out, Workers: 2, Resume: true}); !errors.Is(err, ErrExists) {
+		t.Errorf("resume of an edited spec over a finished run: got %v, want ErrExists", err)
+	}
+	os.Remove(filepath.Join(out, spec.Name, "results.csv")) // as if the old run had been interrupted
+	res, err := Run(context.Background(), reg, more, Options{Out: out, Workers: 2, Resume: true})
+	if err != nil || res.Cached != 8*3*4 || res.Computed != 8*1*4 {
+		t.Errorf("resume of an edited spec: %v; cached %d computed %d, want 96 and 32", err, res.Cached, res.Computed)
 	}
 }
 
