@@ -197,6 +197,12 @@ func TestSlurmScriptsLocally(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, b)
 	}
 	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")
+	// The binary finds a built-in spec away from the source tree.
+	away := exec.Command(bin, "-exp", "lowrank", "-quick", "-dry-run", "-out", filepath.Join(dir, "away"))
+	away.Dir = dir
+	if b, err := away.CombinedOutput(); err != nil || !strings.Contains(string(b), filepath.Join(dir, "away", "quick", "lowrank", "plan.csv")) {
+		t.Errorf("bin -exp lowrank outside the tree: %v\n%s", err, b)
+	}
 	// The fake sbatch: log the arguments, print a job id.
 	fake := filepath.Join(dir, "fakebin")
 	os.Mkdir(fake, 0o755)

@@ -8,7 +8,7 @@ import (
 // builtin holds the specs shipped with the source tree, so that a built binary finds
 // them without it (README "Install"). It is read-only.
 //
-//go:embed *.yaml SUITE
+//go:embed *.yaml
 var builtin embed.FS
 
 // BuiltinDir is the folder the built-in specs come from; their Spec.Path is
@@ -22,16 +22,4 @@ func Builtin(file string) ([]byte, bool) {
 	}
 	b, err := builtin.ReadFile(file)
 	return b, err == nil
-}
-
-// BuiltinSuite returns the experiment names of the built-in SUITE file, in order.
-func BuiltinSuite() []string {
-	b, _ := builtin.ReadFile("SUITE")
-	var out []string
-	for _, ln := range strings.Split(string(b), "\n") {
-		if ln = strings.TrimSpace(ln); ln != "" && !strings.HasPrefix(ln, "#") {
-			out = append(out, ln)
-		}
-	}
-	return out
 }
