@@ -18,7 +18,7 @@ GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*'
 SHA256  := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
 SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 
-.PHONY: help build test fuzz reproduce audit bench quick clean clean-cache FORCE
+.PHONY: help build code-version test fuzz reproduce audit bench quick clean clean-cache FORCE
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,6 +30,9 @@ build: $(BIN) ## bin/expmech: the harness with its specs built in (runs without 
 # cache"), so neither a spec edit nor a commit of documents invalidates the cache.
 $(BIN): $(GO_SRC) $(wildcard experiments/*.yaml) experiments/SUITE
 	$(GO) build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA)" .
+
+code-version: ## the result cache's code version that make build stamps (src:<hash of the Go sources>)
+	@echo src:$(SRC_SHA)
 
 # bin/expmech.code holds SRC_SHA and changes (mtime included) only when the code does:
 # experiments depend on it rather than on the binary, which also embeds every spec and

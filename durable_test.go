@@ -151,6 +151,7 @@ func TestOnlyAndVersion(t *testing.T) {
 	if m := strings.Split(maskSeconds(t, one), "\n"); len(m) < 2 || m[1] != want || want == "" {
 		t.Errorf("-only row differs from results.csv:\n got %v\nwant %s", m, want)
 	}
+	v0 := runOK(t, "-version")
 	for _, bad := range []string{"cell=c0001", "cell=c0001,algorithm=nonprivate,trial=x", "cell=c0099,algorithm=nonprivate,trial=0"} {
 		var so, se bytes.Buffer
 		if code := report(run(context.Background(), []string{"-exp", tinySpec, "-only", bad}, &so, &se), &se); code != 2 {
@@ -158,6 +159,17 @@ func TestOnlyAndVersion(t *testing.T) {
 		}
 	}
 
+	// go test (like go run) keys the cache by the source tree's hash, the one make build
+	// stamps into bin/expmech: both share one cache.
+	if mk, err := exec.LookPath("make"); err == nil {
+		want, err := exec.Command(mk, "-s", "code-version").Output()
+		if err != nil {
+			t.Fatalf("make code-version: %v", err)
+		}
+		if !strings.Contains(v0, "code_version "+strings.TrimSpace(string(want))+"\n") {
+			t.Errorf("-version under go test: %q, want code_version %s", v0, want)
+		}
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}

@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -23,11 +25,12 @@ type Provenance struct {
 	Commit    string // the module's own VCS revision ("" if unknown)
 	Dirty     string // "true" | "false" | "" (unknown): uncommitted changes in the module
 	GoVersion string
-	// CodeVersion keys the result cache: "src:<hash of the Go sources>" for a `make
-	// build` binary (so neither a commit of documents nor an edited spec, which the
-	// binary embeds, invalidates the cache), else "git:<commit>" for a build of a clean
-	// commit, else "sha256:<hash of the running executable>" (a dirty tree or an unknown
-	// commit: the binary itself is then the only faithful name of the code).
+	// CodeVersion keys the result cache: "src:<SourceHash>" for a `make build` binary
+	// (stamped) and for `go run`/`go test` (no VCS stamp: compiled from the tree just
+	// now, so the tree's hash is the code's), so neither an edited spec, which the binary
+	// embeds, nor a commit of documents invalidates the cache; else "git:<commit>" for a
+	// `go build` of a clean commit; else "sha256:<hash of the running executable>" (a
+	// `go build` of a dirty tree: the binary is then the only faithful name of the code).
 	CodeVersion string
 }
 
@@ -37,9 +40,11 @@ type Provenance struct {
 // about the working directory's repository.
 func ReadProvenance() Provenance {
 	p := Provenance{GoVersion: runtime.Version()}
+	stamped := false
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		p.Module = bi.Main.Path
 		for _, s := range bi.Settings {
+			stamped = stamped || strings.HasPrefix(s.Key, "vcs.")
 			switch s.Key {
 			case "vcs.revision":
 				p.Commit = s.Value
@@ -48,8 +53,9 @@ func ReadProvenance() Provenance {
 			}
 		}
 	}
+	root := moduleRoot()
 	if p.Commit == "" {
-		if root := moduleRoot(); root != "" {
+		if root != "" {
 			if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil {
 				p.Commit = strings.TrimSpace(string(out))
 				if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
@@ -58,15 +64,23 @@ func ReadProvenance() Provenance {
 			}
 		}
 	}
-	switch {
-	case sourceHash != "":
-		p.CodeVersion = "src:" + sourceHash
-	case p.Commit != "" && p.Dirty == "false":
-		p.CodeVersion = "git:" + p.Commit
-	default:
-		p.CodeVersion = "sha256:" + executableHash()
-	}
+	p.CodeVersion = codeVersion(stamped, root, p)
 	return p
+}
+
+func codeVersion(stamped bool, root string, p Provenance) string {
+	if sourceHash != "" {
+		return "src:" + sourceHash
+	}
+	if !stamped && root != "" {
+		if h, err := SourceHash(root); err == nil {
+			return "src:" + h
+		}
+	}
+	if p.Commit != "" && p.Dirty == "false" {
+		return "git:" + p.Commit
+	}
+	return "sha256:" + executableHash()
 }
 
 // moduleRoot is the module's source folder if this binary was built from one that still
@@ -99,4 +113,43 @@ func executableHash() string {
 		return "unknown"
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// SourceHash is the SHA-256 (hex) of the module's code as `make build` stamps it: the
+// bytes of every non-test .go file under root (outside the top-level results, figures and
+// bin folders) in byte order of their "./"-prefixed slash paths, then go.mod and go.sum.
+// Specs and documents are not part of it.
+func SourceHash(root string) (string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "results" || rel == "figures" || rel == "bin" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") {
+			files = append(files, "./"+rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	slices.Sort(files)
+	files = append(files, "go.mod", "go.sum")
+	h := sha256.New()
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			return "", err
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
