@@ -284,22 +284,33 @@ func readRows(t *testing.T, path string) []rows.Row {
 	return rs
 }
 
-// TestProgressHonest: the percentage and ETA follow predicted cost over computed rows
-// only, and an interruption reports the true count.
+// TestProgressHonest: the percentage follows predicted cost over computed rows only; the
+// ETA prices each algorithm's cost left at its own observed rate (the overall rate
+// before its first row) over the observed parallelism; an interruption reports the true
+// count.
 func TestProgressHonest(t *testing.T) {
 	t.Parallel()
 	var b strings.Builder
-	p := newProgress(Options{Progress: &b, Interval: time.Hour}, "x", 10, 4, 100)
-	p.start = time.Now().Add(-10 * time.Second)
-	p.add(25, false) // a quarter of the cost in 10 s: 30 s to go, whatever the 4 resumed rows
-	if got := p.frac(); got != 0.25 {
-		t.Errorf("fraction: got %v, want 0.25", got)
+	// 4 rows resumed; a: cost 100 left, b: cost 100 left.
+	p := newProgress(Options{Progress: &b, Interval: time.Hour}, "x", 10, 4, map[string]float64{"a": 100, "b": 100})
+	// In 10 s on 2 workers: a's rows of cost 25 took 20 row seconds (0.8 s per unit).
+	p.add("a", 25, 20, false)
+	if got := p.frac(); got != 0.125 {
+		t.Errorf("fraction: got %v, want 25/200", got)
 	}
-	if got := p.eta(10 * time.Second); got != "30s" {
-		t.Errorf("eta: got %s, want 30s", got)
+	// Left: a 75 × 0.8 = 60 row s, b 100 × 0.8 (the overall rate) = 80 row s; parallelism
+	// 20 row s / 10 s = 2, so (60 + 80) / 2 = 70 s — whatever the 4 resumed rows.
+	if got := p.eta(10 * time.Second); got != "1m10s" {
+		t.Errorf("eta: got %s, want 1m10s", got)
+	}
+	// b turns out 4× dearer per unit: 25 units in 80 row s (3.2 s per unit).
+	p.add("b", 25, 80, false)
+	// Left: a 75 × 0.8 = 60, b 75 × 3.2 = 240; parallelism 100 / 50 = 2: 150 s.
+	if got := p.eta(50 * time.Second); got != "2m30s" {
+		t.Errorf("eta after b: got %s, want 2m30s", got)
 	}
 	p.finish(true)
-	if s := b.String(); !strings.Contains(s, "5/10 rows") || !strings.Contains(s, "interrupted (5 rows missing)") || strings.Contains(s, "100%") {
-		t.Errorf("interrupted progress: got %q, want the true count 5/10 and no 100%%", s)
+	if s := b.String(); !strings.Contains(s, "6/10 rows") || !strings.Contains(s, "interrupted (4 rows missing)") || strings.Contains(s, "100%") {
+		t.Errorf("interrupted progress: got %q, want the true count 6/10 and no 100%%", s)
 	}
 }

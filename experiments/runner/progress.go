@@ -8,21 +8,34 @@ import (
 
 // progress reports finished rows: one line redrawn in place on a terminal, otherwise one
 // plain line per Interval (DESIGN.md "Command line"). The count is the true number of
-// rows finished (resumed and cached rows included, so it never jumps); the percentage and
-// the ETA are by predicted cost (each row weighted by its Plan's predicted queries,
-// costWeights) over the rows computed by this process only, so that resumed and cached
-// rows are not mistaken for speed.
+// rows finished (resumed and cached rows included, so it never jumps to the end); the
+// percentage is of the predicted cost (costWeights) of the rows this process computes,
+// and the ETA prices the cost still to compute per algorithm at the seconds per cost unit
+// observed for that algorithm (the overall rate until it has a row), divided by the
+// parallelism observed (row seconds per elapsed second). Resumed and cached rows are
+// never counted as speed.
 type progress struct {
 	o           Options
 	name        string
 	total, done int     // rows
 	errs        int     // rows with status error
 	cost, spent float64 // predicted cost to compute; of it, computed so far
+	work        float64 // row seconds (wall_seconds) of the computed rows
+	algs        map[string]*algProgress
 	start, last time.Time
 }
 
-func newProgress(o Options, name string, total, done int, cost float64) *progress {
-	p := &progress{o: o, name: name, total: total, done: done, cost: cost, start: time.Now()}
+// algProgress is one algorithm's predicted cost left and observed cost and seconds.
+type algProgress struct{ left, cost, seconds float64 }
+
+// newProgress starts the report of total rows, done of them already finished; left is
+// each algorithm's predicted cost to compute.
+func newProgress(o Options, name string, total, done int, left map[string]float64) *progress {
+	p := &progress{o: o, name: name, total: total, done: done, start: time.Now(), algs: map[string]*algProgress{}}
+	for a, c := range left {
+		p.algs[a] = &algProgress{left: c}
+		p.cost += c
+	}
 	p.last = p.start
 	if p.o.Interval <= 0 {
 		p.o.Interval = 10 * time.Second
@@ -36,10 +49,16 @@ func newProgress(o Options, name string, total, done int, cost float64) *progres
 	return p
 }
 
-// add counts one computed row of predicted cost w.
-func (p *progress) add(w float64, isErr bool) {
+// add counts one computed row of algorithm alg, predicted cost w, that took seconds.
+func (p *progress) add(alg string, w, seconds float64, isErr bool) {
 	p.done++
 	p.spent += w
+	p.work += seconds
+	if a := p.algs[alg]; a != nil {
+		a.left -= w
+		a.cost += w
+		a.seconds += seconds
+	}
 	if isErr {
 		p.errs++
 	}
@@ -60,12 +79,22 @@ func (p *progress) frac() float64 {
 	return min(p.spent/p.cost, 1)
 }
 
+// eta is the time left after el elapsed ("?" before the first computed row).
 func (p *progress) eta(el time.Duration) string {
-	f := p.frac()
-	if p.spent <= 0 || f <= 0 {
+	if p.spent <= 0 || p.work <= 0 || el <= 0 {
 		return "?"
 	}
-	return time.Duration(float64(el) * (1 - f) / f).Round(time.Second).String()
+	rate := p.work / p.spent // seconds per cost unit, all algorithms
+	left := 0.0              // row seconds still to come
+	for _, a := range p.algs {
+		r := rate
+		if a.cost > 0 && a.seconds > 0 {
+			r = a.seconds / a.cost
+		}
+		left += max(a.left, 0) * r
+	}
+	par := p.work / el.Seconds()
+	return time.Duration(left / par * float64(time.Second)).Round(time.Second).String()
 }
 
 func (p *progress) draw(now time.Time, end string) {
@@ -78,8 +107,8 @@ func (p *progress) draw(now time.Time, end string) {
 	}
 	if p.o.Terminal {
 		const width = 20
-		bar := strings.Repeat("#", int(pct/100*width)) + strings.Repeat(".", width-int(pct/100*width))
-		fmt.Fprintf(p.o.Progress, "\r\x1b[K[%s] %s", bar, msg)
+		n := min(int(pct/100*width), width)
+		fmt.Fprintf(p.o.Progress, "\r\x1b[K[%s%s] %s", strings.Repeat("#", n), strings.Repeat(".", width-n), msg)
 		if end != "" {
 			fmt.Fprintln(p.o.Progress)
 		}

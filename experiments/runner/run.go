@@ -234,7 +234,6 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	all := done
 	var jobs []job
 	var rowsTotal int
-	var costTodo float64
 	for j := 0; j < len(p.cells)*spec.Trials; j++ {
 		if o.Shards > 1 && j%o.Shards != o.Shard {
 			continue
@@ -266,14 +265,15 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		}
 	}
 	weights := costWeights(p, jobs)
+	left := map[string]float64{}
 	for _, jb := range jobs {
 		for _, ai := range jb.algs {
-			costTodo += weights[jb.cell][ai]
+			left[spec.Algorithms[ai].Label] += weights[jb.cell][ai]
 		}
 	}
 	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d jobs, %d workers, journal %s)",
 		spec.Name, rowsTotal, len(done), res.Cached, rowsTotal-len(all), len(jobs), workers, jpath)
-	prog := newProgress(o, spec.Name, rowsTotal, len(all), costTodo)
+	prog := newProgress(o, spec.Name, rowsTotal, len(all), left)
 	jobCh := make(chan job)
 	out := make(chan entry, 4*workers)
 	var wg sync.WaitGroup
@@ -318,7 +318,8 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		all = append(all, e)
 		res.Computed++
 		ci := cellIndex[e.Cell]
-		prog.add(weights[ci][algIndex[e.Algorithm]], e.Row["status"] == "error")
+		secs, _ := strconv.ParseFloat(e.Row["wall_seconds"], 64)
+		prog.add(e.Algorithm, weights[ci][algIndex[e.Algorithm]], secs, e.Row["status"] == "error")
 	}
 	prog.finish(ctx.Err() != nil)
 	if err := jr.close(); werr == nil {
@@ -358,8 +359,9 @@ func trialSeeds(spec *experiments.Spec, c experiments.Cell, trial int) [4]uint64
 
 // costWeights is the predicted cost of one row per (cell, algorithm) still to compute in
 // jobs: the queries its Plan predicts (at least 1, so that a row without a prediction
-// still counts). Pairs with nothing to compute are not planned (a numerical accountant's
-// Plan may take time; the runs that follow reuse its memoised work).
+// still counts) times the dimension, since a query costs O(d). Pairs with nothing to
+// compute are not planned (a numerical accountant's Plan may take time; the runs that
+// follow reuse its memoised work).
 func costWeights(p *plan, jobs []job) [][]float64 {
 	w := make([][]float64, len(p.cells))
 	for _, jb := range jobs {
@@ -378,7 +380,7 @@ func costWeights(p *plan, jobs []job) [][]float64 {
 					q += v
 				}
 			}
-			w[jb.cell][ai] = 1 + q
+			w[jb.cell][ai] = (1 + q) * float64(max(c.consts.D, 1))
 		}
 	}
 	return w
