@@ -314,3 +314,47 @@ func TestProgressHonest(t *testing.T) {
 		t.Errorf("interrupted progress: got %q, want the true count 6/10 and no 100%%", s)
 	}
 }
+
+// TestCacheKeySensitivity: what determines a row is in its key (a changed config,
+// problem parameter, seed, budget or save_outputs recomputes exactly the rows it
+// touches) and what does not is not (a renamed label or a comment reuses them).
+func TestCacheKeySensitivity(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry(nil, 0)
+	ctx := context.Background()
+	prov := &Provenance{CodeVersion: "test:1"}
+	// cacheBase has 4 cells × 2 trials × 3 algorithms = 24 rows; 8 per algorithm.
+	tests := []struct {
+		name     string
+		old, new string
+		computed int
+	}{
+		{"label renamed", "label: broken, fail: true}", "label: failing, fail: true}", 0},
+		{"comment", "name: inc\n", "# a comment\nname: inc\n", 0},
+		{"one algorithm's config", "  - {name: noise}\n", "  - {name: noise, sigma: 0.2}\n", 8},
+		{"problem parameter", "spread: 2", "spread: 3", 24},
+		{"master seed", "seed: 7", "seed: 8", 24},
+		{"delta", "delta: 1.0e-5", "delta: 1.0e-6", 24},
+		{"save_outputs", "save_outputs: true", "save_outputs: false", 24},
+		{"one more trial", "trials: 2", "trials: 3", 12},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if !strings.Contains(cacheBase, tc.old) {
+				t.Fatalf("cacheBase lacks %q", tc.old)
+			}
+			cdir := filepath.Join(t.TempDir(), "cache")
+			run(t, ctx, reg, loadSpec(t, reg, writeSpec(t, cacheBase)), Options{Out: t.TempDir(), Workers: 2, CacheDir: cdir, Provenance: prov})
+			edited := loadSpec(t, reg, writeSpec(t, strings.Replace(cacheBase, tc.old, tc.new, 1)))
+			got := run(t, ctx, reg, edited, Options{Out: t.TempDir(), Workers: 2, CacheDir: cdir, Provenance: prov})
+			if got.Computed != tc.computed || got.Cached != got.Rows-tc.computed {
+				t.Errorf("computed %d, cached %d of %d; want %d computed", got.Computed, got.Cached, got.Rows, tc.computed)
+			}
+			fresh := run(t, ctx, reg, edited, Options{Out: t.TempDir(), Workers: 2, NoCache: true})
+			if stable(t, got.File) != stable(t, fresh.File) {
+				t.Errorf("results.csv differs from a fresh run's")
+			}
+		})
+	}
+}
