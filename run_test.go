@@ -136,18 +136,19 @@ func TestQuickEndToEnd(t *testing.T) {
 	if err := run(context.Background(), []string{"-exp", "quick", "-quick", "-out", out, "-figures", figs}, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	b, err := os.ReadFile(filepath.Join(out, "quick", "results.csv"))
+	// -quick runs live in OUT/quick/<name> and FIGURES/quick/<name>.
+	b, err := os.ReadFile(filepath.Join(out, "quick", "quick", "results.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	header, _, _ := strings.Cut(string(b), "\n")
-	for _, c := range []string{"experiment", "cell", "algorithm", "trial", "seed", "excess_empirical_risk", "value_queries", "guarantee", "status", "wall_seconds"} {
+	for _, c := range []string{"experiment", "cell", "algorithm", "trial", "seed", "problem_seed", "excess_empirical_risk", "value_queries", "guarantee", "status", "wall_seconds"} {
 		if !strings.Contains(","+header+",", ","+c+",") {
 			t.Errorf("results.csv header lacks %q: %s", c, header)
 		}
 	}
-	pngs, _ := filepath.Glob(filepath.Join(figs, "quick", "*.png"))
+	pngs, _ := filepath.Glob(filepath.Join(figs, "quick", "quick", "*.png"))
 	if len(pngs) == 0 {
-		t.Errorf("no PNG under %s", filepath.Join(figs, "quick"))
+		t.Errorf("no PNG under %s", filepath.Join(figs, "quick", "quick"))
 	}
 }

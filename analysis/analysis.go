@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -70,7 +69,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(figDir, 0o755); err != nil {
+	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	figs := make([]figureOutcome, len(exp.Figures))
