@@ -132,8 +132,11 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	return cal.Record(), nil
 }
 
+// Needs is the sampler's need: the mechanism touches the data only through its sampler.
+func (m *Mechanism) Needs() problems.Need { return m.smp.Needs() }
+
 // Run calibrates exactly as Plan, then draws one sample through the counted oracle o.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
 	cal, err := m.calibrate(c, b)
 	if err != nil {
@@ -145,7 +148,7 @@ func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.B
 	}
 	so := o
 	if cal.Setting == SettingStronglyConvex {
-		so = problems.NewCounter(&shifted{o: o, lam: cal.Lambda, c: cal.SamplerConstants})
+		so = shift(o, cal.Lambda, cal.SamplerConstants)
 	}
 	x, err := m.smp.Sample(ctx, so, cal.Target, rng, &rec)
 	if err != nil {
@@ -157,25 +160,50 @@ func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.B
 
 // shifted is f̃(x; s_i) = f(x; s_i) − λ‖x‖²/2 over the counted oracle o (every query is
 // counted on o), so that exp(−kF) = exp(−k(F̃ + λ‖x‖²/2)) fits the sampler's target form.
-type shifted struct {
-	o   *problems.Counter
+// shift keeps o's access level: a value-only o gives a value-only shifted oracle.
+func shift(o problems.ValueAccess, lam float64, c problems.Constants) problems.ValueAccess {
+	v := shiftedValues{o: o, lam: lam, c: c}
+	g, ok := o.(problems.GradientAccess)
+	if !ok {
+		return &v
+	}
+	sh := &shifted{shiftedValues: v, g: g}
+	if _, ok := o.(problems.DataAccess); ok {
+		// The shifted loss has none of the structural capabilities of the original.
+		return shiftedData{sh}
+	}
+	return sh
+}
+
+type shiftedValues struct {
+	o   problems.ValueAccess
 	lam float64
 	c   problems.Constants
 }
 
-func (s *shifted) Len() int                      { return s.o.Len() }
-func (s *shifted) Dim() int                      { return s.o.Dim() }
-func (s *shifted) Constants() problems.Constants { return s.c }
-func (s *shifted) Value(i int, x []float64) float64 {
+func (s *shiftedValues) Len() int                      { return s.o.Len() }
+func (s *shiftedValues) Dim() int                      { return s.o.Dim() }
+func (s *shiftedValues) Constants() problems.Constants { return s.c }
+func (s *shiftedValues) Value(i int, x []float64) float64 {
 	nx := 0.0
 	for _, v := range x {
 		nx += v * v
 	}
 	return s.o.Value(i, x) - s.lam*nx/2
 }
+
+type shifted struct {
+	shiftedValues
+	g problems.GradientAccess
+}
+
 func (s *shifted) Grad(dst []float64, i int, x []float64) {
-	s.o.Grad(dst, i, x)
+	s.g.Grad(dst, i, x)
 	for j, v := range x {
 		dst[j] -= s.lam * v
 	}
 }
+
+type shiftedData struct{ *shifted }
+
+func (s shiftedData) Structure() problems.Problem { return s.shifted }

@@ -155,8 +155,15 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	return m.record(c, b, p), nil
 }
 
+// Needs is first order: Run queries gradients.
+func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
+
 // Run releases the last iterate θ_T, as BST14 does.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err

@@ -205,7 +205,7 @@ func (g *GLM) Features() [][]float64 { return g.A }
 func (g *GLM) Labels() []float64     { return g.Y }
 func (g *GLM) LossName() string      { return g.Loss }
 func (g *GLM) Constants() problems.Constants {
-	c := problems.Constants{N: g.Len(), D: g.Dim(), GF: 1, GDelta: 2, Domain: g.domain}
+	c := problems.Constants{N: g.Len(), D: g.Dim(), GF: 1, GDelta: 2, Domain: g.domain, GLMLoss: g.Loss}
 	if g.Loss == "logistic" {
 		c.Smooth = 0.25
 	}

@@ -77,7 +77,8 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	run := func(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
 		t.Helper()
 		o := problems.NewCounter(opt.Problem)
-		out, err := m.Run(context.Background(), o, b, rand.New(rand.NewPCG(seed, 99)))
+		// Only the declared capability, as the runner hands it out.
+		out, err := m.Run(context.Background(), o.Oracle(m.Needs()), b, rand.New(rand.NewPCG(seed, 99)))
 		if err != nil {
 			t.Fatalf("%s: Run: %v", f.Name, err)
 		}
@@ -208,7 +209,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 			if _, err := m.Plan(c, bb); err == nil {
 				t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
 			}
-			if _, err := m.Run(context.Background(), problems.NewCounter(opt.Problem), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
+			if _, err := m.Run(context.Background(), problems.NewCounter(opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
 				t.Errorf("Run(budget %+v) succeeded, want an error", bb)
 			}
 		}
@@ -235,7 +236,8 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	t.Run("cancel", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		_, err := newMech(t).Run(ctx, problems.NewCounter(opt.Problem), b, rand.New(rand.NewPCG(1, 1)))
+		m := newMech(t)
+		_, err := m.Run(ctx, problems.NewCounter(opt.Problem).Oracle(m.Needs()), b, rand.New(rand.NewPCG(1, 1)))
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
 		}

@@ -215,13 +215,20 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 }
 
 // Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
+// Needs is first order: Run queries gradients.
+func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
+
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
-	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, _ float64, rng *rand.Rand) (algorithms.Output, error) {
+	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, _ float64, rng *rand.Rand) (algorithms.Output, error) {
 		p, err := m.calibrate(c, b, cand)
 		if err != nil {
 			return algorithms.Output{}, err
@@ -242,7 +249,7 @@ func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.B
 
 type stats struct{ noiseDraws, empty, clipped, grads int }
 
-func descend(ctx context.Context, o *problems.Counter, c problems.Constants, p params, rng *rand.Rand) ([]float64, stats, error) {
+func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, stats, error) {
 	d := c.D
 	x := make([]float64, d)
 	avg := make([]float64, d)

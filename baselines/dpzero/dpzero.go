@@ -134,10 +134,13 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	})
 }
 
+// Needs is values only: DPZero is zeroth order (two value queries per example and step).
+func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
+
 // Run releases the average iterate.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.ValueAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
 		p := m.calibrate(c, cand, s)
 		rec, err := m.record(c, b, p)
 		if err != nil {

@@ -88,8 +88,11 @@ func (m *Mechanism) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.
 	return fix(r), err
 }
 
+// Needs is the wrapped mechanism's need.
+func (m *Mechanism) Needs() problems.Need { return m.inner.Needs() }
+
 // Run is deterministic: it draws nothing from rng.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	out, err := m.inner.Run(ctx, o, infinite, rng)
 	out.Record = fix(out.Record)
 	return out, err

@@ -155,8 +155,15 @@ func (m *Output) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Rec
 	return m.record(c, b, p)
 }
 
+// Needs is first order: Run queries gradients.
+func (m *Output) Needs() problems.Need { return problems.NeedGradients }
+
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
-func (m *Output) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
@@ -189,7 +196,7 @@ func (m *Output) Run(ctx context.Context, o *problems.Counter, b algorithms.Budg
 }
 
 // exactMinimiser is the noiseless part of Run (for the sensitivity test).
-func (m *Output) exactMinimiser(ctx context.Context, o *problems.Counter, b algorithms.Budget) ([]float64, outParams, error) {
+func (m *Output) exactMinimiser(ctx context.Context, o problems.GradientAccess, b algorithms.Budget) ([]float64, outParams, error) {
 	p, err := m.calibrate(o.Constants(), b)
 	if err != nil {
 		return nil, p, err

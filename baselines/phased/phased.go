@@ -178,10 +178,17 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	})
 }
 
+// Needs is first order: Run queries gradients.
+func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
+
 // Run releases the last phase's noisy output.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
 		p, err := m.calibrate(c, cand, s)
 		if err != nil {
 			return algorithms.Output{}, err

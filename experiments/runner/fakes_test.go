@@ -136,7 +136,12 @@ func (m *noiseMech) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	}
 	return r, nil
 }
-func (m *noiseMech) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *noiseMech) Needs() problems.Need { return problems.NeedGradients }
+func (m *noiseMech) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	if m.calls != nil && m.calls.Add(1) == m.trip && m.cancel != nil {
 		m.cancel()
 	}

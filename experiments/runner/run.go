@@ -285,7 +285,7 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
 	}()
-	out, err := m.Run(ctx, cnt, b, rng)
+	out, err := m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
 	if out.Record.Guarantee != "" || err == nil {
 		rec = out.Record
 	}

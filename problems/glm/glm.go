@@ -142,7 +142,8 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 //   - G_k: glm: A for k < d. lowrank with subspace P = UUᵀ of rank r: ‖(I−P)∇f‖ =
 //     |φ'|·‖(I−P)a‖ ≤ g_k, so G_k = A for k < r, g_k for r ≤ k < d, and G_d = 0
 //     (LLL24 Assumption 2.1); Rank = r when g_k = 0 (Assumption 1.3);
-//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R.
+//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R;
+//   - GLMLoss = the loss name: every example is φ(⟨a, x⟩, y).
 func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	A := p.FeatureNorm
 	gk := make([]float64, d+1)
@@ -152,7 +153,7 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 			gk[k] = spec.GK
 		}
 	}
-	c := problems.Constants{N: n, D: d, GF: A, GDelta: 2 * A, Domain: spec.Domain, GK: gk}
+	c := problems.Constants{N: n, D: d, GF: A, GDelta: 2 * A, Domain: spec.Domain, GK: gk, GLMLoss: spec.Loss}
 	if spec.Loss == Logistic {
 		c.Smooth = A * A / 4
 	}
