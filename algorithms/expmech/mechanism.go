@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"sync"
 
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
@@ -16,6 +18,7 @@ type Mechanism struct {
 	cfg  Config
 	pure *PureConfig
 	smp  algorithms.Sampler
+	cals calCache
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
@@ -79,11 +82,58 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 // Name returns the registry name.
 func (m *Mechanism) Name() string { return m.name }
 
+// calibrate returns the calibration for (c, b), computed once per mechanism instance: Plan
+// and every Run of a cell ask with the same inputs (issue 11), and Calibrate is a pure
+// function of them, so the memoised value is the one a fresh call would return.
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
-	if m.pure != nil {
-		return CalibratePure(c, b, *m.pure)
+	return m.cals.get(c, b, func() (Calibration, error) {
+		if m.pure != nil {
+			return CalibratePure(c, b, *m.pure)
+		}
+		return Calibrate(c, b, m.cfg)
+	})
+}
+
+// calCache memoises calibrations; safe for concurrent Runs. A mechanism is built per cell,
+// so it holds one or a few entries; past maxCalEntries it computes without storing.
+type calCache struct {
+	mu      sync.Mutex
+	entries []calEntry
+}
+
+type calEntry struct {
+	c   problems.Constants
+	b   algorithms.Budget
+	cal Calibration
+	err error
+}
+
+const maxCalEntries = 16
+
+func (cc *calCache) get(c problems.Constants, b algorithms.Budget, compute func() (Calibration, error)) (Calibration, error) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	for _, e := range cc.entries {
+		if e.b == b && sameConstants(e.c, c) {
+			return e.cal, e.err
+		}
 	}
-	return Calibrate(c, b, m.cfg)
+	cal, err := compute()
+	if len(cc.entries) < maxCalEntries {
+		// Own copy of the profile, so a caller mutating its Constants cannot alias the key.
+		key := c
+		key.GK = slices.Clone(c.GK)
+		cc.entries = append(cc.entries, calEntry{c: key, b: b, cal: cal, err: err})
+	}
+	return cal, err
+}
+
+// sameConstants is field-wise equality (GK by elements; NaN never matches, so it is
+// recomputed rather than wrongly shared).
+func sameConstants(a, b problems.Constants) bool {
+	return a.N == b.N && a.D == b.D && a.GF == b.GF && a.GDelta == b.GDelta && a.Domain == b.Domain &&
+		slices.Equal(a.GK, b.GK) && a.Rank == b.Rank && a.Smooth == b.Smooth &&
+		a.ValueBound == b.ValueBound && a.GLMLoss == b.GLMLoss
 }
 
 func (m *Mechanism) maxSteps() int {
