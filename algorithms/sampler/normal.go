@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"expmech/gauss"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -11,40 +12,8 @@ import (
 // from: log-space tail masses and exact truncated draws. Everything is in log space where a
 // tail can underflow (STYLE.md 10).
 
-const invSqrtPi = 0.56418958354775628695
-
-// erfcx returns e^{x²} erfc(x) for x ≥ 0 (PRIVACY.md App. A: exact split of x² for x < 26,
-// Lentz continued fraction beyond).
-func erfcx(x float64) float64 {
-	if x < 26 {
-		xh := float64(float32(x))
-		return math.Exp(xh*xh) * math.Exp((x-xh)*(x+xh)) * math.Erfc(x)
-	}
-	f, C, D := x, x, 0.0
-	for k := 1; k < 200; k++ {
-		a := float64(k) / 2
-		D = 1 / (x + a*D)
-		C = x + a/C
-		d := C * D
-		f *= d
-		if math.Abs(d-1) < 1e-16 {
-			break
-		}
-	}
-	return invSqrtPi / f
-}
-
-// logPhiBar returns log P(N(0,1) > x), finite for every finite x.
-func logPhiBar(x float64) float64 {
-	switch {
-	case math.IsInf(x, 1):
-		return math.Inf(-1)
-	case x < 1:
-		return math.Log(0.5 * math.Erfc(x/math.Sqrt2))
-	}
-	t := x / math.Sqrt2
-	return math.Log(0.5*erfcx(t)) - t*t
-}
+// logPhiBar returns log P(N(0,1) > x), finite for every finite x (gauss.LogSF).
+func logPhiBar(x float64) float64 { return gauss.LogSF(x) }
 
 // log1mexp returns log(1 − e^x) for x ≤ 0 (Mächler 2012: switch at −ln 2).
 func log1mexp(x float64) float64 {
