@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -89,6 +90,30 @@ type Factory struct {
 	Doc       string // one line for -list
 	NewConfig func() Config
 	New       func(cfg Config) (Mechanism, error)
+}
+
+// NewFactory is the registry line of a config-driven mechanism: NewConfig returns
+// defaults(), and New checks that the decoded config is a *C, validates it, and passes a
+// copy to build (so a mechanism never aliases the spec's config).
+func NewFactory[C any, P interface {
+	*C
+	Config
+}](name, doc string, defaults func() P, build func(cfg C) (Mechanism, error)) Factory {
+	return Factory{
+		Name:      name,
+		Doc:       doc,
+		NewConfig: func() Config { return defaults() },
+		New: func(cfg Config) (Mechanism, error) {
+			p, ok := cfg.(P)
+			if !ok || p == nil {
+				return nil, fmt.Errorf("%s: config %T, want %T", name, cfg, P(nil))
+			}
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			return build(*p)
+		},
+	}
 }
 
 // A Sampler draws one point from π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) on the domain of o

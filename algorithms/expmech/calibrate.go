@@ -93,8 +93,15 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) strin
 }
 
 // Calibrate computes (k, μ, δ split, s, sampler plan, theory bound) for "expmech" from public
-// constants only; the same function feeds Plan and Run.
+// constants only; the same function feeds Plan and Run. The sampler is cfg.Sampler of the
+// built-in catalog (sampler.All).
 func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
+	return calibrateWith(c, b, cfg, nil)
+}
+
+// calibrateWith is Calibrate with the sampler the mechanism was built with (nil: look
+// cfg.Sampler up in the built-in catalog).
+func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
 	}
@@ -235,7 +242,9 @@ func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibrati
 	}
 	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
 	cal.Tau = math.Max(delta-dMech, 0) / (1 + math.Exp(eps))
-	smp, _ := sampler.ByName(cfg.Sampler)
+	if smp == nil {
+		smp, _ = sampler.ByName(cfg.Sampler)
+	}
 	certified := cfg.Mode == ModeCertified
 	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
 		return cal, err
@@ -362,6 +371,10 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 // (which leaves the law unchanged), or 2·ValueBound/n when that is smaller; k = ε/(2Δ_F);
 // risk ≤ d/k (GLL22 Lemma 6.1). An approximate sampler turns it into (ε, (1+e^ε)τ)-DP.
 func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (Calibration, error) {
+	return calibratePureWith(c, b, cfg, nil)
+}
+
+func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig, smp algorithms.Sampler) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
 	}
@@ -383,7 +396,9 @@ func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (C
 	cal.EpsilonSpent = 2 * cal.K * dF
 	cal.TheoryBound = float64(c.D) / cal.K
 	cal.Tau = b.Delta / (1 + math.Exp(b.Epsilon))
-	smp, _ := sampler.ByName(cfg.Sampler)
+	if smp == nil {
+		smp, _ = sampler.ByName(cfg.Sampler)
+	}
 	certified := cfg.Mode == ModeCertified
 	if certified && !sampler.IsExact(smp) && !(b.Delta > 0) {
 		return cal, fmt.Errorf("%w: expmech-pure certified with an approximate sampler needs δ > 0 for its TV budget", ErrBudget)

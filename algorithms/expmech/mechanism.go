@@ -23,39 +23,47 @@ type Mechanism struct {
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
-// Factory is the registry line of "expmech".
-func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      "expmech",
-		Doc:       "regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(c algorithms.Config) (algorithms.Mechanism, error) {
-			cfg, ok := c.(*Config)
-			if !ok {
-				return nil, fmt.Errorf("expmech: config of type %T", c)
+// Factory is the registry line of "expmech". The samplers a config may name are passed in
+// by the caller (run.go wires sampler.All()); none means the built-in catalog.
+func Factory(samplers ...algorithms.Sampler) algorithms.Factory {
+	return algorithms.NewFactory("expmech",
+		"regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
+		DefaultConfig, func(cfg Config) (algorithms.Mechanism, error) {
+			smp, err := pick(samplers, cfg.Sampler)
+			if err != nil {
+				return nil, err
 			}
-			return New(*cfg)
-		},
-	}
+			return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
+		})
 }
 
-// PureFactory is the registry line of "expmech-pure".
-func PureFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      "expmech-pure",
-		Doc:       "pure eps-DP exponential mechanism exp(-kF), k = eps/(2 Delta_F) (SPEC 2.4)",
-		NewConfig: func() algorithms.Config { return DefaultPureConfig() },
-		New: func(c algorithms.Config) (algorithms.Mechanism, error) {
-			cfg, ok := c.(*PureConfig)
-			if !ok {
-				return nil, fmt.Errorf("expmech-pure: config of type %T", c)
+// PureFactory is the registry line of "expmech-pure", with the samplers as in Factory.
+func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
+	return algorithms.NewFactory("expmech-pure",
+		"pure eps-DP exponential mechanism exp(-kF), k = eps/(2 Delta_F) (SPEC 2.4)",
+		DefaultPureConfig, func(cfg PureConfig) (algorithms.Mechanism, error) {
+			smp, err := pick(samplers, cfg.Sampler)
+			if err != nil {
+				return nil, err
 			}
-			return NewPure(*cfg)
-		},
-	}
+			return &Mechanism{name: "expmech-pure", pure: &cfg, smp: smp}, nil
+		})
 }
 
-// New returns "expmech" with cfg.
+// pick returns the sampler called name among samplers (the built-in catalog if none).
+func pick(samplers []algorithms.Sampler, name string) (algorithms.Sampler, error) {
+	if len(samplers) == 0 {
+		return sampler.ByName(name)
+	}
+	for _, s := range samplers {
+		if s.Name() == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", name)
+}
+
+// New returns "expmech" with cfg and the built-in samplers.
 func New(cfg Config) (*Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -67,7 +75,7 @@ func New(cfg Config) (*Mechanism, error) {
 	return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
 }
 
-// NewPure returns "expmech-pure" with cfg.
+// NewPure returns "expmech-pure" with cfg and the built-in samplers.
 func NewPure(cfg PureConfig) (*Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -88,9 +96,9 @@ func (m *Mechanism) Name() string { return m.name }
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
 	return m.cals.get(c, b, func() (Calibration, error) {
 		if m.pure != nil {
-			return CalibratePure(c, b, *m.pure)
+			return calibratePureWith(c, b, *m.pure, m.smp)
 		}
-		return Calibrate(c, b, m.cfg)
+		return calibrateWith(c, b, m.cfg, m.smp)
 	})
 }
 

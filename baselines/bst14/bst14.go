@@ -43,21 +43,9 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of noisy-sgd-bst14.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "BST14 noisy SGD (n² single-example steps, its own σ formula), re-accounted exactly",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("noisy-sgd-bst14: config %T, want *bst14.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Mechanism{cfg: *c, cache: calib.NewPoissonCache()}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "BST14 noisy SGD (n² single-example steps, its own σ formula), re-accounted exactly", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		return &Mechanism{cfg: c, cache: calib.NewPoissonCache()}, nil
+	})
 }
 
 // Mechanism is a configured noisy-sgd-bst14.

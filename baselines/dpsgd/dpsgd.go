@@ -77,21 +77,9 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of dp-sgd.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "Poisson-subsampled clipped DP-SGD, PLD accountant with RDP cross-check (Abadi et al. 2016; SPEC §6.3)",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("dp-sgd: config %T, want *dpsgd.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Mechanism{cfg: *c, cache: calib.NewPoissonCache()}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "Poisson-subsampled clipped DP-SGD, PLD accountant with RDP cross-check (Abadi et al. 2016; SPEC §6.3)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		return &Mechanism{cfg: c, cache: calib.NewPoissonCache()}, nil
+	})
 }
 
 // Mechanism is a configured dp-sgd.

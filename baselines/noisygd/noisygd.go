@@ -62,22 +62,9 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of noisy-gd.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("noisy-gd: config %T, want *noisygd.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			cc := *c
-			return &Mechanism{cfg: cc}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		return &Mechanism{cfg: c}, nil
+	})
 }
 
 // Mechanism is a configured noisy-gd.

@@ -59,21 +59,9 @@ func (c *ObjectiveConfig) Validate() error {
 
 // ObjectiveFactory is the registry line of objective-perturbation.
 func ObjectiveFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      ObjectiveName,
-		Doc:       "Gaussian objective perturbation for smooth GLMs (KST12 Thm 2) with AMP-style output noise for the solver gap",
-		NewConfig: func() algorithms.Config { return DefaultObjectiveConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*ObjectiveConfig)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("objective-perturbation: config %T, want *perturb.ObjectiveConfig", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Objective{cfg: *c}, nil
-		},
-	}
+	return algorithms.NewFactory(ObjectiveName, "Gaussian objective perturbation for smooth GLMs (KST12 Thm 2) with AMP-style output noise for the solver gap", DefaultObjectiveConfig, func(c ObjectiveConfig) (algorithms.Mechanism, error) {
+		return &Objective{cfg: c}, nil
+	})
 }
 
 // Objective is a configured objective-perturbation mechanism.

@@ -50,21 +50,9 @@ func (c *OutputConfig) Validate() error {
 
 // OutputFactory is the registry line of output-perturbation.
 func OutputFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      OutputName,
-		Doc:       "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)",
-		NewConfig: func() algorithms.Config { return DefaultOutputConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*OutputConfig)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("output-perturbation: config %T, want *perturb.OutputConfig", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Output{cfg: *c}, nil
-		},
-	}
+	return algorithms.NewFactory(OutputName, "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)", DefaultOutputConfig, func(c OutputConfig) (algorithms.Mechanism, error) {
+		return &Output{cfg: c}, nil
+	})
 }
 
 // Output is a configured output-perturbation mechanism.
