@@ -1,4 +1,8 @@
-package conformance
+package problemtest
+
+// Canary fixtures shared by the mechanism and sampler tests (issue 11): small problems
+// with closed-form or cheaply certified optima, so that tests do not depend on the real
+// generators.
 
 import (
 	"math"
