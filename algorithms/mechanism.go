@@ -8,6 +8,7 @@ import (
 
 	"expmech/algorithms/privacy"
 	"expmech/problems"
+	"expmech/task"
 )
 
 // Guarantee is what a mechanism claims about its (ε, δ) (DESIGN.md results columns).
@@ -24,7 +25,7 @@ type Budget struct {
 	Epsilon  float64 // +Inf for the non-private reference
 	Delta    float64
 	Relation privacy.Relation // replace-one in both papers and the harness default
-	Task     string           // erm | sco (selects the calibration theorem)
+	Task     task.Kind        // erm | sco (selects the calibration theorem)
 }
 
 // Record is what a mechanism reports about its calibration and its run; every field maps

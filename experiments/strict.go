@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
@@ -216,8 +217,9 @@ func decodeStrict(is *issues, path string, n *yaml.Node, dst any) bool {
 }
 
 var (
-	unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
-	nodeType        = reflect.TypeFor[yaml.Node]()
+	unmarshalerType     = reflect.TypeFor[yaml.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	nodeType            = reflect.TypeFor[yaml.Node]()
 )
 
 // checkNode compares n with the Go type t the way yaml.v3 would decode it, adding an
@@ -288,6 +290,11 @@ func checkScalar(is *issues, path string, n *yaml.Node, t reflect.Type) {
 	}
 	v := reflect.New(t)
 	if err := n.Decode(v.Interface()); err != nil {
+		if v.Type().Implements(textUnmarshalerType) {
+			// A typed enum (e.g. task.Kind) says what it accepts.
+			is.add(n.Line, path, "%s", oneLine(err.Error()))
+			return
+		}
 		is.add(n.Line, path, "want %s, got %q", typeName(t), n.Value)
 		return
 	}

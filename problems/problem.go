@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+
+	"expmech/task"
 )
 
 // DomainKind names the constraint set K of DESIGN.md "Spec schema".
@@ -172,7 +174,7 @@ type Spec struct {
 	Kind   string // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median
 	Loss   string // glm/lowrank: logistic | hinge | absolute
 	Domain Domain
-	Task   string // erm | sco
+	Task   task.Kind // erm | sco ("" is erm)
 	N, D   int
 	Rank   int     // lowrank
 	GK     float64 // lowrank: residual size g_k

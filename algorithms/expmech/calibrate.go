@@ -9,6 +9,7 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
+	"expmech/task"
 )
 
 // ErrBudget reports a budget or constants the mechanism cannot calibrate for.
@@ -84,7 +85,7 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) strin
 		return cfg.Setting
 	}
 	switch {
-	case b.Task == "sco":
+	case b.Task == task.SCO:
 		return SettingSCO
 	case c.Domain.Kind == problems.Unconstrained:
 		return SettingLowRank
@@ -208,7 +209,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 		cal.Mu = 0
 		cal.K = lam * n * n * s * s / (G * G)
 		cal.TheoryBound = d / cal.K
-		if b.Task == "sco" {
+		if b.Task == task.SCO {
 			cal.TheoryBound += G * G / (n * lam)
 		}
 	case SettingLowRank:

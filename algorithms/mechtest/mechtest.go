@@ -12,6 +12,7 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/problems"
 	"expmech/problems/problemtest"
+	"expmech/task"
 )
 
 // Options configure Test. The zero value runs every check on a small linear problem
@@ -43,7 +44,7 @@ func (o *Options) fill() {
 		o.Problem = problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
 	}
 	if o.Budget == nil {
-		o.Budget = &algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: "erm"}
+		o.Budget = &algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}
 	}
 }
 

@@ -43,7 +43,7 @@ func (g quadGen) Generate(s problems.Spec, rng *rand.Rand) (problems.Instance, e
 	if p.Spread == 13 {
 		return nil, errors.New("unlucky spread")
 	}
-	q := &quad{z: make([][]float64, s.N), c: problems.Constants{N: s.N, D: s.D, GF: 1, GDelta: 2, Domain: s.Domain}, task: s.Task}
+	q := &quad{z: make([][]float64, s.N), c: problems.Constants{N: s.N, D: s.D, GF: 1, GDelta: 2, Domain: s.Domain}, task: string(s.Task)}
 	for i := range q.z {
 		q.z[i] = make([]float64, s.D)
 		for j := range q.z[i] {

@@ -125,7 +125,7 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 	pc := c.Problem
 	m := map[string]string{
 		"experiment": spec.Name, "cell": c.ID,
-		"problem": pc.Kind, "loss_kind": pc.Loss, "domain": pc.Domain, "task": c.Task,
+		"problem": pc.Kind, "loss_kind": pc.Loss, "domain": pc.Domain, "task": string(c.Task),
 		"n": strconv.Itoa(k.N), "d": strconv.Itoa(k.D),
 		"epsilon": fmtF(c.Epsilon), "delta": fmtF(c.Delta),
 	}

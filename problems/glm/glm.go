@@ -13,6 +13,7 @@ import (
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
 	"expmech/problems/solve"
+	"expmech/task"
 )
 
 // Loss names.
@@ -125,7 +126,7 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 			errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
 		}
 	}
-	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+	if spec.Task != "" && !spec.Task.Valid() {
 		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -285,7 +286,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 		c := g.constants(spec, p, tr.Len(), tr.Dim())
 		inst := newInstance(tr.X, tr.Y, spec.Loss, c)
 		inst.U = U
-		if spec.Task == "sco" {
+		if spec.Task == task.SCO {
 			if rest.Len() < 2 {
 				return nil, fmt.Errorf("%s: task sco with data %s: no held-out rows after the first n = %d", g.Name(), spec.Data, tr.Len())
 			}
@@ -341,7 +342,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 			inst.U.SetCol(k, u)
 		}
 	}
-	if spec.Task == "sco" {
+	if spec.Task == task.SCO {
 		ha, hy := draw(p.PopulationSamples)
 		inst.rest = newInstance(ha, hy, spec.Loss, inst.c)
 	}
