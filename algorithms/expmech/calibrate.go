@@ -17,7 +17,7 @@ var ErrBudget = errors.New("expmech: cannot calibrate")
 
 // Calibration is everything Plan reports and Run uses, computed from public constants only.
 type Calibration struct {
-	Setting     string
+	Setting     Setting
 	Calibration string // exact | paper | lll24-printed
 	// S is the GDP parameter s = G_Δ√k/(n√μ) of the exact law (GLL22 Thm 6.2; SPEC §2.1);
 	// NaN for the pure mechanism.
@@ -80,7 +80,7 @@ func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
 
 // resolveSetting implements setting: auto (sco if the task is sco, lowrank if unconstrained,
 // else erm).
-func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) string {
+func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setting {
 	if cfg.Setting != SettingAuto {
 		return cfg.Setting
 	}
@@ -109,7 +109,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	if err := checkBudget(c, b, false); err != nil {
 		return Calibration{}, err
 	}
-	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: cfg.Calibration}
+	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: string(cfg.Calibration)}
 	eps, delta := b.Epsilon, b.Delta
 	n, d := float64(c.N), float64(c.D)
 	G := c.GDelta
@@ -382,7 +382,7 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 	if err := checkBudget(c, b, true); err != nil {
 		return Calibration{}, err
 	}
-	cal := Calibration{Setting: SettingPure, Calibration: CalibExact, S: math.NaN(), DeltaTrue: 0}
+	cal := Calibration{Setting: SettingPure, Calibration: string(CalibExact), S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
 	if math.IsInf(R, 1) || !(R > 0) {
 		return cal, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrBudget, c.Domain.Kind)
