@@ -10,7 +10,7 @@ import (
 )
 
 // TestTypedEnumErrors: a bad value of a typed enum (task.Kind, expmech's Mode,
-// CalibrationMethod, Setting) is rejected by strict decoding through its UnmarshalText,
+// CalibrationMethod, Setting, tuning.Mode) is rejected by strict decoding through its UnmarshalText,
 // with exit status 2 and one line naming the file, the line and the key.
 func TestTypedEnumErrors(t *testing.T) {
 	for _, tc := range []struct {
@@ -21,6 +21,7 @@ func TestTypedEnumErrors(t *testing.T) {
 		{"pure-mode", "{name: expmech-pure, mode: fast}", "", `:5: algorithms[0].mode: mode "fast": want certified or practical`},
 		{"calibration", "{name: expmech, calibration: approx}", "", `:5: algorithms[0].calibration: calibration "approx": want exact or paper`},
 		{"setting", "{name: expmech, setting: pure}", "", `:5: algorithms[0].setting: setting "pure": want auto, erm, sco, strongly-convex or lowrank`},
+		{"tuning_mode", "{name: noisy-gd, tuning: {steps: [10]}, tuning_mode: free}", "", `:5: algorithms[0].tuning_mode: tuning_mode "free", want charged | nonprivate`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -21,6 +21,18 @@ const (
 	NonPrivate Mode = "nonprivate" // selection by the exact empirical risk; the run is then not private
 )
 
+// UnmarshalText accepts charged or nonprivate, so strict spec decoding rejects any other
+// value with this message (the decoder adds file, line and key). Omitting the key leaves
+// the mode empty ("no grid").
+func (m *Mode) UnmarshalText(b []byte) error {
+	switch v := Mode(b); v {
+	case Charged, NonPrivate:
+		*m = v
+		return nil
+	}
+	return fmt.Errorf("tuning_mode %q, want charged | nonprivate", string(b))
+}
+
 // Grid is the optional `tuning:` block of a baseline config. Every listed value is tried
 // (cartesian product); an empty list means "the config's value".
 type Grid struct {
