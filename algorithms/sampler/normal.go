@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"expmech/gauss"
-	"gonum.org/v1/gonum/mathext"
 )
 
 // This file holds the one-dimensional normal and exponential helpers the samplers are built
@@ -51,7 +50,7 @@ func logMassStd(a, b float64) float64 {
 		return logMassStd(-b, -a)
 	}
 	// a < 0 < b: 1 − Φ̄(b) − Φ̄(−a), both terms ≤ 1/2.
-	return math.Log1p(-(0.5*math.Erfc(b/math.Sqrt2) + 0.5*math.Erfc(-a/math.Sqrt2)))
+	return math.Log1p(-(gauss.CDF(-b) + gauss.CDF(a))) // Φ̄(b) + Φ(a)
 }
 
 // truncStdNormal draws N(0,1) conditioned on [a, b] exactly, for any a < b (infinite ends
@@ -98,7 +97,7 @@ func rightTail(rng *rand.Rand, a, b float64, rej *int64) float64 {
 		la, lb := logPhiBar(a), logPhiBar(b)
 		u := rng.Float64()
 		lp := la + math.Log1p(-u*(-math.Expm1(lb-la)))
-		x := -mathext.NormalQuantile(math.Exp(lp))
+		x := -gauss.Quantile(math.Exp(lp))
 		// Guard the ends against the last ulp of the quantile approximation.
 		return math.Min(math.Max(x, a), b)
 	}
