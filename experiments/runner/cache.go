@@ -66,7 +66,7 @@ func newCache(dir, codeVersion string, p *plan) (*cache, error) {
 		put("problem")
 		put(pc.Kind)
 		put(pc.Loss)
-		put(cp.Task)
+		put(string(cp.Task))
 		put(pc.Domain)
 		putFloat(h, pc.Radius)
 		for _, v := range []int{pc.N, pc.D, pc.Rank} {
@@ -84,7 +84,7 @@ func newCache(dir, codeVersion string, p *plan) (*cache, error) {
 		putFloat(h, cp.budget.Epsilon)
 		putFloat(h, cp.budget.Delta)
 		putInt(h, int64(cp.budget.Relation))
-		put(cp.budget.Task)
+		put(string(cp.budget.Task))
 		ck := cellKey{problem: h.Sum(nil)}
 		for i, a := range p.spec.Algorithms {
 			cfg, err := experiments.Canonical(cp.Configs[i])
