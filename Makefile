@@ -25,19 +25,18 @@ fuzz: ## fuzz the spec decoder for 2 minutes
 quick: ## the one-minute tour: results/quick and figures/quick
 	$(GO) run ./run.go -exp quick.yaml -workers $(WORKERS) -out $(OUT) -figures $(FIGURES)
 
-reproduce: ## every experiment of experiments/SUITE (QUICK=1: shrunk), then REPORT.md
+reproduce: ## every experiment of experiments/SUITE and the audit (QUICK=1: shrunk), then REPORT.md
 	@test -n "$(SUITE)" || { echo "experiments/SUITE lists no experiment"; exit 2; }
 	@for e in $(SUITE); do \
 	  echo "== $$e"; \
 	  $(GO) run ./run.go -exp $$e $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?; \
 	done
-	@if [ -z "$(QFLAG)" ]; then a=experiments/audit.yaml; else a=experiments/audit_quick.yaml; fi; \
-	  echo "== audit ($$a)"; \
-	  $(GO) run ./run.go -audit $$a -workers $(WORKERS) -out $(OUT) || exit $$?
+	@echo "== audit"; \
+	  $(GO) run ./run.go -exp audit $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?
 	$(GO) run ./run.go -report -out $(OUT) -figures $(FIGURES)
 
-audit: ## the privacy audit of experiments/audit.yaml into OUT/audit
-	$(GO) run ./run.go -audit experiments/audit.yaml -workers $(WORKERS) -out $(OUT)
+audit: ## the privacy audit, the experiment experiments/audit.yaml (QUICK=1: CI scale), into OUT/audit
+	$(GO) run ./run.go -exp audit $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES)
 
 bench: ## all benchmarks (benchstat-friendly key=value names)
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

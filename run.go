@@ -8,7 +8,8 @@
 //	go run ./run.go -merge DIR/NAME
 //	go run ./run.go -list
 //	go run ./run.go -report                # REPORT.md from -out and -figures
-//	go run ./run.go -audit experiments/audit.yaml
+//
+// The privacy audit is the experiment experiments/audit.yaml (`-exp audit [-quick]`).
 package main
 
 import (
@@ -34,6 +35,7 @@ import (
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
+	"expmech/problems/canary"
 	pcatalog "expmech/problems/catalog"
 )
 
@@ -69,10 +71,12 @@ func registry() runner.Registry {
 	for _, s := range sampler.All() {
 		samplers = append(samplers, s.Name())
 	}
-	mechs := []algorithms.Factory{expmech.Factory(), expmech.PureFactory()}
+	mechs := append([]algorithms.Factory{expmech.Factory(), expmech.PureFactory()}, bcatalog.All()...)
+	// The privacy audit's canary pairs and its yardstick and broken variants are
+	// registry entries like any other; underclaimed may wrap every mechanism above.
 	return runner.Registry{
-		Problems:   pcatalog.All(),
-		Mechanisms: append(mechs, bcatalog.All()...),
+		Problems:   append(pcatalog.All(), canary.New()),
+		Mechanisms: append(mechs, audit.Factories(mechs)...),
 		Samplers:   samplers,
 	}
 }
@@ -101,11 +105,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse")
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots")
-	fs.StringVar(&o.audit, "audit", "", "PATH: run the privacy audit configured by PATH into OUT/audit")
+	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: go run ./run.go -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -report | -audit PATH")
+			fmt.Fprintln(stdout, "usage: go run ./run.go -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -report")
 			fs.PrintDefaults()
 			return nil
 		}
@@ -114,17 +118,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
+	if o.audit != "" {
+		return usageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `go run ./run.go -exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
+	}
 	modes := 0
-	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.audit != ""} {
+	for _, on := range []bool{o.exp != "", o.merge != "", o.list} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return usageError{"give only one of -exp, -merge, -list, -audit"}
+		return usageError{"give only one of -exp, -merge, -list"}
 	}
 	if modes == 0 && !o.report {
-		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -audit PATH (-h for help)"}
+		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list or -report (-h for help)"}
 	}
 	if o.workers < 0 || o.trials < 0 {
 		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
@@ -139,8 +146,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case o.list:
 		fmt.Fprint(stdout, reg.List())
 		return nil
-	case o.audit != "":
-		return runAudit(ctx, o, stdout)
 	case o.merge != "":
 		if err := merge(reg, o, flags, stdout, log); err != nil {
 			return err
@@ -275,7 +280,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 	for _, c := range spec.Checks {
 		exp.Checks = append(exp.Checks, analysis.Check{Metric: c.Metric, Algorithm: c.Algorithm, Vs: c.Vs,
 			Slope: c.Slope, Tolerance: c.Tolerance, Where: c.Where,
-			Kind: c.Kind, Min: c.Min, Max: c.Max, XMin: c.XMin, XMax: c.XMax})
+			Kind: c.Kind, Min: c.Min, Max: c.Max, XMin: c.XMin, XMax: c.XMax, Pilot: c.Pilot, Confidence: c.Confidence})
 	}
 	for _, f := range spec.Figures {
 		exp.Figures = append(exp.Figures, analysis.Figure{Name: f.Name, X: f.X, Y: f.Y, Series: f.Series,
@@ -297,47 +302,6 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 		fmt.Fprintf(stdout, "%s %s: fitted %.3g [%.3g, %.3g] over %d points %s\n", verdict, what, r.Fitted, r.Lo, r.Hi, r.N, r.Reason)
 	}
 	fmt.Fprintf(stdout, "analysis: %s/report.md, figures in %s\n", dir, figDir)
-	return nil
-}
-
-// runAudit runs the privacy audit (package audit) configured by o.audit, decoded strictly
-// over audit.DefaultConfig, into OUT/audit/{audit.csv,report.md}.
-func runAudit(ctx context.Context, o options, stdout io.Writer) error {
-	cfg := audit.DefaultConfig()
-	if err := experiments.DecodeStrictFile(o.audit, &cfg); err != nil {
-		return err
-	}
-	if o.workers > 0 {
-		cfg.Workers = o.workers
-	}
-	rs, err := audit.Run(ctx, cfg)
-	if err != nil {
-		return fmt.Errorf("audit %s: %w", o.audit, err)
-	}
-	dir := filepath.Join(o.out, "audit")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for name, write := range map[string]func(io.Writer) error{
-		"audit.csv": func(w io.Writer) error { return audit.WriteCSV(w, rs) },
-		"report.md": func(w io.Writer) error { return audit.WriteReport(w, cfg, rs) },
-	} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		werr := write(f)
-		if err := f.Close(); werr == nil {
-			werr = err
-		}
-		if werr != nil {
-			return werr
-		}
-	}
-	fmt.Fprintf(stdout, "wrote %s/audit.csv and report.md (%d rows)\n", dir, len(rs))
-	if !audit.AllOK(rs) {
-		return fmt.Errorf("audit %s: some verdicts are not as required (see %s/report.md)", o.audit, dir)
-	}
 	return nil
 }
 

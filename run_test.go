@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"expmech/audit"
 	"expmech/experiments"
 	"expmech/experiments/runner"
 )
@@ -58,6 +57,7 @@ func TestFlagErrorsExit2(t *testing.T) {
 		{"-exp", "quick", "-list"},
 		{"-exp", "quick", "-dry-run", "-resume"},
 		{"extra-arg"},
+		{"-audit", "experiments/audit.yaml"}, // removed: the error names -exp audit
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -68,6 +68,9 @@ func TestFlagErrorsExit2(t *testing.T) {
 			err := run(context.Background(), append(args, "-out", out), &stdout, &stderr)
 			if code := report(err, &stderr); code != 2 {
 				t.Errorf("exit status: got %d, want 2 (err %v)", code, err)
+			}
+			if len(args) > 0 && args[0] == "-audit" && !strings.Contains(stderr.String(), "-exp audit") {
+				t.Errorf("stderr: got %q, want the new spelling -exp audit", stderr.String())
 			}
 			if strings.Count(stderr.String(), "\n") != 1 {
 				t.Errorf("stderr: got %q, want one line", stderr.String())
@@ -93,7 +96,7 @@ func TestList(t *testing.T) {
 
 // TestSuiteSpecsDecode: every spec beside run.go decodes and validates against the real
 // registry (experiments.Load + runner.Validate: everything -dry-run checks except the
-// mechanisms' Plan, which may be slow), and audit.yaml decodes strictly as audit.Config.
+// mechanisms' Plan, which may be slow), the privacy audit included.
 // A spec whose problem kind is not registered yet is skipped, not passed.
 func TestSuiteSpecsDecode(t *testing.T) {
 	reg := registry()
@@ -104,13 +107,6 @@ func TestSuiteSpecsDecode(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			if strings.HasPrefix(filepath.Base(f), "audit") { // audit.yaml, audit_quick.yaml
-				cfg := audit.DefaultConfig()
-				if err := experiments.DecodeStrictFile(f, &cfg); err != nil {
-					t.Errorf("audit config: %v", err)
-				}
-				return
-			}
 			spec, err := experiments.Load(f, reg.Schema())
 			if err != nil && strings.Contains(err.Error(), "problem.kind: unknown problem") {
 				t.Skipf("problem not registered yet: %v", err)

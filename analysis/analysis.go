@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,13 +23,18 @@ type Check struct {
 	Tolerance float64           // PASS iff |fitted − Slope| ≤ Tolerance (Kind "slope")
 	Where     map[string]string // extra row filters: column → value (numbers compare numerically)
 
-	// Kind is "slope" (default when empty), "min" (every group mean ≥ Min) or "max"
-	// (every group mean ≤ Max).
+	// Kind is "slope" (default when empty), "min" (every group mean ≥ Min), "max"
+	// (every group mean ≤ Max), or a privacy audit, "audit-mu" or "audit-eps" (audit.go).
 	Kind string
 	// Min and Max are the thresholds of Kind "min"/"max"; 0 means 1 (a ratio to a curve).
 	Min, Max float64
 	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
 	XMin, XMax float64
+	// Pilot and Confidence are the keys of the audit kinds (audit-mu, audit-eps; see
+	// audit.go): trials < Pilot of each side choose the threshold test, the rest are
+	// audited; Confidence of the lower bound (0 means DefaultAuditConfidence).
+	Pilot      int
+	Confidence float64
 }
 
 // Figure is one plot of an experiment (the spec's figures: list). Spec keys: name, x, y,
@@ -94,8 +100,18 @@ func (c Check) Validate() error {
 			errs = append(errs, fmt.Sprintf("tolerance must be > 0, got %v", c.Tolerance))
 		}
 	case KindMin, KindMax:
+	case KindAuditMu, KindAuditEps:
+		if c.Vs == "" {
+			errs = append(errs, "vs (the side column: false = D, true = D′) is required for an audit check")
+		}
+		if c.Pilot < 1 {
+			errs = append(errs, fmt.Sprintf("pilot must be ≥ 1 trial, got %d", c.Pilot))
+		}
+		if !(c.Confidence >= 0 && c.Confidence < 1) {
+			errs = append(errs, fmt.Sprintf("confidence must be in (0, 1), got %v", c.Confidence))
+		}
 	default:
-		errs = append(errs, fmt.Sprintf("kind %q is not slope|min|max", c.Kind))
+		errs = append(errs, fmt.Sprintf("kind %q is not slope|min|max|audit-mu|audit-eps", c.Kind))
 	}
 	if c.XMin < 0 || c.XMax < 0 || (c.XMax > 0 && c.XMin > c.XMax) {
 		errs = append(errs, fmt.Sprintf("x range [%v, %v] is invalid", c.XMin, c.XMax))
@@ -112,12 +128,18 @@ func (c Check) label() string {
 		return fmt.Sprintf("%s[%s] ≥ %g", c.Metric, c.Algorithm, c.threshold())
 	case KindMax:
 		return fmt.Sprintf("%s[%s] ≤ %g", c.Metric, c.Algorithm, c.threshold())
+	case KindAuditMu:
+		return fmt.Sprintf("audit μ-GDP[%s]", c.Algorithm)
+	case KindAuditEps:
+		return fmt.Sprintf("audit (ε, δ)[%s]", c.Algorithm)
 	}
 	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
 }
 
 func (c Check) threshold() float64 {
 	switch c.kind() {
+	case KindAuditMu, KindAuditEps:
+		return math.NaN() // the claim is read from the rows (see Reason)
 	case KindMin:
 		if c.Min == 0 {
 			return 1
@@ -210,6 +232,8 @@ func (r CheckResult) summary() string {
 	case KindMax:
 		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points",
 			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N)
+	case KindAuditMu, KindAuditEps:
+		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)

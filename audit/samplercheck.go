@@ -2,6 +2,8 @@ package audit
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +12,7 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
+	"expmech/problems/canary"
 )
 
 // SamplerCell is one cell of the production-sampler validation (issue #8; PRIVACY.md §4):
@@ -50,7 +53,7 @@ type SamplerReport struct {
 // samplerInstance builds the cell's ℓ1 problem: n = 5 points with coordinates drawn from
 // {−0.1, 0, 0.1} (a fixed stream), weight 1 (G_f = √d), K = [−1, 1]^d, and (k, μ) with
 // kG_f²/μ = Ratio and posterior width 1/√(kμ) = 0.1, so the kinks lie inside the bulk.
-func samplerInstance(c SamplerCell) (*L1Canary, float64, float64) {
+func samplerInstance(c SamplerCell) (*canary.L1, float64, float64) {
 	rng := rand.New(rand.NewPCG(0x5a3b1e, uint64(c.D)))
 	z := make([][]float64, 5)
 	for i := range z {
@@ -59,7 +62,7 @@ func samplerInstance(c SamplerCell) (*L1Canary, float64, float64) {
 			z[i][j] = 0.1 * float64(rng.IntN(3)-1)
 		}
 	}
-	p := NewL1Canary(z, 1, problems.Domain{Kind: problems.Box, Radius: 1})
+	p := canary.NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: 1})
 	g2 := float64(c.D) // G_f² = w²d
 	const kmu = 100.0  // width 0.1
 	k := math.Sqrt(kmu * c.Ratio / g2)
@@ -167,7 +170,7 @@ func ValidateSampler(ctx context.Context, c SamplerCell, seed uint64, workers in
 	return rep, nil
 }
 
-func samplerLaws(p *L1Canary, k, mu float64) ([]sampler.PiecewiseLaw, error) {
+func samplerLaws(p *canary.L1, k, mu float64) ([]sampler.PiecewiseLaw, error) {
 	return sampler.SeparableL1Laws(p.Points(), p.Weight(), p.Constants().Domain, k, mu)
 }
 
@@ -220,4 +223,21 @@ loop:
 		return first
 	}
 	return ctx.Err()
+}
+
+// streamRNG returns the generator of draw i on one side of one stream:
+// PCG(SHA-256(seed, stream, side, i)[0:16]), so the samples do not depend on the number
+// of workers (DESIGN.md "Seeds").
+func streamRNG(seed uint64, stream string, side int, i int) *rand.Rand {
+	h := sha256.New()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], seed)
+	h.Write(b[:])
+	h.Write([]byte(stream))
+	binary.LittleEndian.PutUint64(b[:], uint64(side))
+	h.Write(b[:])
+	binary.LittleEndian.PutUint64(b[:], uint64(i))
+	h.Write(b[:])
+	sum := h.Sum(nil)
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])))
 }

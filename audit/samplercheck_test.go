@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"expmech/problems/canary"
 	"math"
 	"testing"
 )
@@ -40,7 +41,7 @@ func TestLawMoments(t *testing.T) {
 	c := SamplerCell{D: 1, Ratio: 1, N: 10}
 	p, k, mu := samplerInstance(c)
 	_ = p
-	l1 := NewL1Canary([][]float64{{0}}, 1, p.Constants().Domain)
+	l1 := canary.NewL1([][]float64{{0}}, 1, p.Constants().Domain)
 	laws, err := samplerLaws(l1, k, mu)
 	if err != nil {
 		t.Fatal(err)

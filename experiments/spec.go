@@ -103,13 +103,18 @@ type Check struct {
 	Slope     float64           `yaml:"slope"`
 	Tolerance float64           `yaml:"tolerance"`
 	Where     map[string]string `yaml:"where"`
-	// Kind is slope (default), min (every group mean ≥ Min) or max (≤ Max); XMin/XMax
-	// restrict the vs values used (0 = unbounded). See package analysis.
+	// Kind is slope (default), min (every group mean ≥ Min), max (≤ Max), or a privacy
+	// audit, audit-mu or audit-eps; XMin/XMax restrict the vs values used (0 = unbounded).
+	// See package analysis.
 	Kind string  `yaml:"kind"`
 	Min  float64 `yaml:"min"`
 	Max  float64 `yaml:"max"`
 	XMin float64 `yaml:"x_min"`
 	XMax float64 `yaml:"x_max"`
+	// Pilot and Confidence are the keys of the privacy-audit kinds audit-mu and audit-eps
+	// (vs names the side column; trials < pilot choose the test; confidence 0 = 0.95).
+	Pilot      int     `yaml:"pilot"`
+	Confidence float64 `yaml:"confidence"`
 }
 
 // Figure is one figure to draw (analysis draws it).
