@@ -6,6 +6,7 @@ OUT     ?= results
 FIGURES ?= figures
 SUITE   := $(shell grep -v '^\s*\#' experiments/SUITE 2>/dev/null | grep -v '^\s*$$')
 QFLAG   := $(if $(filter 1,$(QUICK)),-quick,)
+AUDIT   := audit audit_sampler
 
 .PHONY: help test fuzz reproduce audit bench quick clean
 
@@ -31,12 +32,17 @@ reproduce: ## every experiment of experiments/SUITE and the audit (QUICK=1: shru
 	  echo "== $$e"; \
 	  $(GO) run ./run.go -exp $$e $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?; \
 	done
-	@echo "== audit"; \
-	  $(GO) run ./run.go -exp audit $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?
+	@for e in $(AUDIT); do \
+	  echo "== $$e"; \
+	  $(GO) run ./run.go -exp $$e $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?; \
+	done
 	$(GO) run ./run.go -report -out $(OUT) -figures $(FIGURES)
 
-audit: ## the privacy audit, the experiment experiments/audit.yaml (QUICK=1: CI scale), into OUT/audit
-	$(GO) run ./run.go -exp audit $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES)
+audit: ## the privacy audit: the experiments audit and audit_sampler (QUICK=1: CI scale)
+	@for e in $(AUDIT); do \
+	  echo "== $$e"; \
+	  $(GO) run ./run.go -exp $$e $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?; \
+	done
 
 bench: ## all benchmarks (benchstat-friendly key=value names)
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -100,18 +100,18 @@ func (c Check) Validate() error {
 			errs = append(errs, fmt.Sprintf("tolerance must be > 0, got %v", c.Tolerance))
 		}
 	case KindMin, KindMax:
-	case KindAuditMu, KindAuditEps:
+	case KindAuditMu, KindAuditEps, KindAuditKS:
 		if c.Vs == "" {
-			errs = append(errs, "vs (the side column: false = D, true = D′) is required for an audit check")
+			errs = append(errs, "vs (the side column: false = D, true = D′; for audit-ks the reference algorithm) is required for an audit check")
 		}
-		if c.Pilot < 1 {
+		if c.Pilot < 1 && c.Kind != KindAuditKS {
 			errs = append(errs, fmt.Sprintf("pilot must be ≥ 1 trial, got %d", c.Pilot))
 		}
 		if !(c.Confidence >= 0 && c.Confidence < 1) {
 			errs = append(errs, fmt.Sprintf("confidence must be in (0, 1), got %v", c.Confidence))
 		}
 	default:
-		errs = append(errs, fmt.Sprintf("kind %q is not slope|min|max|audit-mu|audit-eps", c.Kind))
+		errs = append(errs, fmt.Sprintf("kind %q is not slope|min|max|audit-mu|audit-eps|audit-ks", c.Kind))
 	}
 	if c.XMin < 0 || c.XMax < 0 || (c.XMax > 0 && c.XMin > c.XMax) {
 		errs = append(errs, fmt.Sprintf("x range [%v, %v] is invalid", c.XMin, c.XMax))
@@ -132,13 +132,15 @@ func (c Check) label() string {
 		return fmt.Sprintf("audit μ-GDP[%s]", c.Algorithm)
 	case KindAuditEps:
 		return fmt.Sprintf("audit (ε, δ)[%s]", c.Algorithm)
+	case KindAuditKS:
+		return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
 	}
 	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
 }
 
 func (c Check) threshold() float64 {
 	switch c.kind() {
-	case KindAuditMu, KindAuditEps:
+	case KindAuditMu, KindAuditEps, KindAuditKS:
 		return math.NaN() // the claim is read from the rows (see Reason)
 	case KindMin:
 		if c.Min == 0 {
@@ -234,6 +236,8 @@ func (r CheckResult) summary() string {
 			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N)
 	case KindAuditMu, KindAuditEps:
 		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
+	case KindAuditKS:
+		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)

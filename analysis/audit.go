@@ -27,23 +27,42 @@ const (
 	// KindAuditEps is the (ε, δ) audit of PRIVACY.md §3.2 step 5 against the claimed ε
 	// (column epsilon_spent) at the row's δ (column delta).
 	KindAuditEps = "audit-eps"
+	// KindAuditKS is the sampler validation (PRIVACY.md §4.2): the two-sample
+	// Kolmogorov–Smirnov test of the algorithm's statistics against those of the reference
+	// algorithm named by vs (the exact sampler) on the same cell, at level
+	// α = 1 − confidence (default DefaultKSAlpha).
+	KindAuditKS = "audit-ks"
 )
 
-// AuditRule is printed under DecisionRule in a report with audit checks.
-const AuditRule = "An audit check (audit-mu, audit-eps) PASSes iff its verdict is as required: an honest mechanism's " +
-	"Clopper–Pearson lower bound (fitted) is ≤ the privacy parameter it claims (PASS), a deliberately broken variant " +
-	"(guarantee none) has a lower bound above its claim (FLAGGED); the reason gives the claim, the pre-registered test and the counts."
+// DefaultKSAlpha is the false-rejection rate of one sampler-validation check (PRIVACY.md
+// §4.3 per-test α).
+const DefaultKSAlpha = 1e-6
 
-// AuditExpected is the expected column of an audit check.
-const AuditExpected = "≤ claim (broken: > claim)"
+// AuditRule is printed under DecisionRule in a report with audit checks.
+const AuditRule = "An audit check PASSes iff its verdict is as required. audit-mu, audit-eps: an honest mechanism's " +
+	"Clopper–Pearson lower bound (fitted) is ≤ the privacy parameter it claims (PASS), a deliberately broken variant " +
+	"(guarantee none) has a lower bound above its claim (FLAGGED); the reason gives the claim, the pre-registered test and " +
+	"the counts. audit-ks: an honest sampler's two-sample KS p-value against the exact sampler (fitted) is ≥ α, a broken " +
+	"one's is < α (FLAGGED)."
+
+// auditExpected is the expected column of an audit check.
+func auditExpected(kind string) string {
+	if kind == KindAuditKS {
+		return "p ≥ α (broken: p < α)"
+	}
+	return "≤ claim (broken: > claim)"
+}
 
 // DefaultAuditConfidence is the confidence of every audit bound unless the check says
 // otherwise; each one-sided Clopper–Pearson bound is at (1 − confidence)/2.
 const DefaultAuditConfidence = 0.95
 
-func isAuditKind(k string) bool { return k == KindAuditMu || k == KindAuditEps }
+func isAuditKind(k string) bool { return k == KindAuditMu || k == KindAuditEps || k == KindAuditKS }
 
 func (c Check) auditConfidence() float64 {
+	if c.Confidence == 0 && c.Kind == KindAuditKS {
+		return 1 - DefaultKSAlpha
+	}
 	if c.Confidence == 0 {
 		return DefaultAuditConfidence
 	}
@@ -255,6 +274,58 @@ func thresholdAudit(p0, p1, s0, s1 []float64, pilotScore, score func(tp, n1, fp,
 		PilotBound: score(th.Count(p1), len(p1), th.Count(p0), len(p0))}
 }
 
+// KSTwoSample returns the two-sample Kolmogorov–Smirnov statistic sup|F_x − F_y|; x and
+// y are sorted in place.
+func KSTwoSample(x, y []float64) float64 {
+	slices.Sort(x)
+	slices.Sort(y)
+	nx, ny := float64(len(x)), float64(len(y))
+	i, j, d := 0, 0, 0.0
+	for i < len(x) && j < len(y) {
+		v := math.Min(x[i], y[j])
+		for i < len(x) && x[i] == v {
+			i++
+		}
+		for j < len(y) && y[j] == v {
+			j++
+		}
+		d = math.Max(d, math.Abs(float64(i)/nx-float64(j)/ny))
+	}
+	return d
+}
+
+// KolmogorovSurvival is P(K > lambda) for the limiting Kolmogorov distribution,
+// 2 Σ_{k≥1} (−1)^{k−1} exp(−2k²λ²) (Kolmogorov 1933; PRIVACY.md §4.2; scipy
+// kstwobign.sf).
+func KolmogorovSurvival(lambda float64) float64 {
+	if lambda <= 0.2 {
+		return 1
+	}
+	s := 0.0
+	for k := 1; k <= 100; k++ {
+		fk := float64(k)
+		t := math.Exp(-2 * fk * fk * lambda * lambda)
+		if k%2 == 1 {
+			s += t
+		} else {
+			s -= t
+		}
+		if t < 1e-17 {
+			break
+		}
+	}
+	return math.Min(1, math.Max(0, 2*s))
+}
+
+// KSPValueTwoSample is the asymptotic p-value of the two-sample statistic d of samples of
+// sizes n and m: KolmogorovSurvival((√ne + 0.12 + 0.11/√ne)·d) with the effective size
+// ne = nm/(n+m) (Stephens 1970's correction).
+func KSPValueTwoSample(d float64, n, m int) float64 {
+	ne := float64(n) * float64(m) / float64(n+m)
+	rn := math.Sqrt(ne)
+	return KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)
+}
+
 // ParseStatistics parses a statistics cell (space-separated numbers).
 func ParseStatistics(s string) ([]float64, error) {
 	f := strings.Fields(s)
@@ -277,6 +348,9 @@ func ParseStatistics(s string) ([]float64, error) {
 // broken one. The check PASSes iff the verdict is as required: an honest mechanism's
 // bound is ≤ its claim, a broken variant's bound exceeds it (FLAGGED).
 func runAuditCheck(c Check, rs []rows.Row) CheckResult {
+	if c.Kind == KindAuditKS {
+		return runKSCheck(c, rs)
+	}
 	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
@@ -358,6 +432,66 @@ func runAuditCheck(c Check, rs []rows.Row) CheckResult {
 	}
 	res.Reason = fmt.Sprintf("%s; claimed %s = %.6g (%s), %s_lb = %.6g at %g confidence; test S %s %.6g chosen on a pilot of %d/%d runs (pilot bound %.4f); TP = %d of %d on D′, FP = %d of %d on D",
 		verdict, sym, claim, claimCol, sym, a.Bound, conf, dir, a.Threshold.T, len(pilot[0]), len(pilot[1]), a.PilotBound, a.TP, a.N1, a.FP, a.N0)
+	if broken {
+		res.Reason += "; deliberately broken variant (guarantee none): must be flagged"
+	}
+	return res
+}
+
+// pooled returns the statistics of the rows of algorithm (and where), the cell they lie in
+// and their guarantee; an error when they span several cells or guarantees.
+func pooled(rs []rows.Row, algorithm, metric string, where map[string]string) (st []float64, cell, guarantee string, err error) {
+	sel := filter(rs, algorithm, where)
+	if len(sel) == 0 {
+		return nil, "", "", fmt.Errorf("no ok rows for algorithm %q%s", algorithm, whereText(where))
+	}
+	cell, guarantee = sel[0]["cell"], sel[0]["guarantee"]
+	for _, r := range sel {
+		if r["cell"] != cell {
+			return nil, "", "", fmt.Errorf("rows of %q span cells %s and %s: pin one with where", algorithm, cell, r["cell"])
+		}
+		if r["guarantee"] != guarantee {
+			return nil, "", "", fmt.Errorf("rows of %q disagree on guarantee (%q vs %q)", algorithm, guarantee, r["guarantee"])
+		}
+		v, err := ParseStatistics(r[metric])
+		if err != nil {
+			return nil, "", "", fmt.Errorf("column %s of %s trial %s: %v", metric, algorithm, r["trial"], err)
+		}
+		st = append(st, v...)
+	}
+	return st, cell, guarantee, nil
+}
+
+// runKSCheck is the sampler validation: the two-sample KS test of c.Algorithm's pooled
+// statistics against those of the reference algorithm c.Vs in the same cell, at level
+// α = 1 − confidence. Fitted is the p-value, N the algorithm's sample size. The check
+// PASSes iff the verdict is as required: p ≥ α for an honest sampler, p < α (FLAGGED) for
+// a deliberately broken one (guarantee none).
+func runKSCheck(c Check, rs []rows.Row) CheckResult {
+	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	x, cell, guarantee, err := pooled(rs, c.Algorithm, c.Metric, c.Where)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	y, rcell, _, err := pooled(rs, c.Vs, c.Metric, c.Where)
+	if err != nil {
+		res.Reason = "reference: " + err.Error()
+		return res
+	}
+	if rcell != cell {
+		res.Reason = fmt.Sprintf("the reference %q is in cell %s, the algorithm in %s", c.Vs, rcell, cell)
+		return res
+	}
+	alpha := 1 - c.auditConfidence()
+	d := KSTwoSample(x, y)
+	p := KSPValueTwoSample(d, len(x), len(y))
+	broken := guarantee == "none"
+	flagged := p < alpha
+	res.Fitted, res.N, res.Pass = p, len(x), flagged == broken
+	verdict := map[[2]bool]string{{false, false}: "PASS", {false, true}: "FAIL", {true, true}: "FLAGGED (expected)", {true, false}: "MISSED"}[[2]bool{broken, flagged}]
+	res.Reason = fmt.Sprintf("%s; two-sample KS of %s against %s (cell %s): D = %.4g over %d vs %d draws, p = %.3g vs α = %.3g",
+		verdict, c.Metric, c.Vs, cell, d, len(x), len(y), p, alpha)
 	if broken {
 		res.Reason += "; deliberately broken variant (guarantee none): must be flagged"
 	}

@@ -252,3 +252,104 @@ func TestAuditCheckRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestKolmogorov: the survival function at the asymptotic critical values
+// K_α = √(−½ ln(α/2)) (the series' leading term) is α to 2e-3 relative (PRIVACY.md §4.2:
+// 1.3581 at 0.05, 1.9495 at 1e-3, 2.6934 at 1e-6), and Q(1) = 0.2699996716735
+// (scipy kstwobign.sf(1), where the alternating terms matter).
+func TestKolmogorov(t *testing.T) {
+	for _, tc := range []struct{ alpha, k float64 }{
+		{0.05, 1.3581}, {0.01, 1.6276}, {1e-3, 1.9495}, {1e-4, 2.2253}, {1e-5, 2.4704}, {1e-6, 2.6934},
+	} {
+		if got := math.Sqrt(-0.5 * math.Log(tc.alpha/2)); math.Abs(got-tc.k) > 1e-4 {
+			t.Errorf("K(%v): got %v, want %v", tc.alpha, got, tc.k)
+		}
+		if got := KolmogorovSurvival(tc.k); math.Abs(got-tc.alpha)/tc.alpha > 2e-3 {
+			t.Errorf("Q(%v): got %v, want %v", tc.k, got, tc.alpha)
+		}
+	}
+	if got := KolmogorovSurvival(1); math.Abs(got-0.2699996716735) > 1e-9 {
+		t.Errorf("Q(1): got %v, want 0.2699996716735", got)
+	}
+}
+
+// TestKSTwoSample compares the merge with a brute force over every evaluation point, ties
+// included.
+func TestKSTwoSample(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	a := make([]float64, 57)
+	b := make([]float64, 91)
+	for i := range a {
+		a[i] = math.Round(rng.NormFloat64() * 4)
+	}
+	for i := range b {
+		b[i] = math.Round(rng.NormFloat64()*4 + 1)
+	}
+	want := 0.0
+	for _, v := range append(append([]float64{}, a...), b...) {
+		ca, cb := 0, 0
+		for _, u := range a {
+			if u <= v {
+				ca++
+			}
+		}
+		for _, u := range b {
+			if u <= v {
+				cb++
+			}
+		}
+		want = math.Max(want, math.Abs(float64(ca)/57-float64(cb)/91))
+	}
+	if got := KSTwoSample(a, b); math.Abs(got-want) > 1e-15 {
+		t.Errorf("KSTwoSample: got %v, want %v", got, want)
+	}
+}
+
+// TestKSCheck: two samples of N(0, 1) are consistent (PASS); a sample of N(0, 2²) against
+// N(0, 1) with 2000 draws each is rejected at α = 1e-6 (population D = sup|Φ(x) − Φ(x/2)|
+// ≈ 0.16 at x ≈ 1.4, so p ≈ 1e-21), which
+// is FLAGGED for a broken variant and FAIL for an honest one; the reference must be in the
+// same cell.
+func TestKSCheck(t *testing.T) {
+	mk := func(alg, cell, guarantee string, scale float64, seed uint64) []rows.Row {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		var out []rows.Row
+		for tr := 0; tr < 2; tr++ {
+			var sb strings.Builder
+			for k := 0; k < 1000; k++ {
+				if k > 0 {
+					sb.WriteByte(' ')
+				}
+				sb.WriteString(rows.Float(scale * rng.NormFloat64()))
+			}
+			out = append(out, rows.Row{"algorithm": alg, "cell": cell, "trial": strconv.Itoa(tr), "status": "ok",
+				"guarantee": guarantee, "statistics": sb.String()})
+		}
+		return out
+	}
+	c := Check{Kind: KindAuditKS, Metric: "statistics", Algorithm: "s", Vs: "exact"}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		scale     float64
+		guarantee string
+		pass      bool
+		verdict   string
+	}{
+		{1, "nominal", true, "PASS"},
+		{2, "none", true, "FLAGGED (expected)"},
+		{2, "nominal", false, "FAIL"},
+		{1, "none", false, "MISSED"},
+	} {
+		rs := append(mk("exact", "c0", "nominal", 1, 1), mk("s", "c0", tc.guarantee, tc.scale, 2)...)
+		r := runAuditCheck(c, rs)
+		if r.Pass != tc.pass || !strings.HasPrefix(r.Reason, tc.verdict) || r.N != 2000 {
+			t.Errorf("scale %v %s: got pass %v, p %v, N %d, %q; want %v %s", tc.scale, tc.guarantee, r.Pass, r.Fitted, r.N, r.Reason, tc.pass, tc.verdict)
+		}
+	}
+	rs := append(mk("exact", "c1", "nominal", 1, 1), mk("s", "c0", "nominal", 1, 2)...)
+	if r := runAuditCheck(c, rs); r.Pass || !strings.Contains(r.Reason, "cell") {
+		t.Errorf("reference in another cell: got pass %v, %q", r.Pass, r.Reason)
+	}
+}

@@ -163,8 +163,8 @@ func (rep report) write(dir, figDir string) error {
 				exp = "≥ " + exp
 			case KindMax:
 				exp = "≤ " + exp
-			case KindAuditMu, KindAuditEps:
-				exp = AuditExpected
+			case KindAuditMu, KindAuditEps, KindAuditKS:
+				exp = auditExpected(r.Kind)
 			}
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s |\n", i, mdEscape(r.label()),
 				mdEscape(trimWhere(whereText(r.Where))), exp, fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
@@ -404,8 +404,8 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 					exp = "≥ " + exp
 				case KindMax:
 					exp = "≤ " + exp
-				case KindAuditMu, KindAuditEps:
-					exp = AuditExpected
+				case KindAuditMu, KindAuditEps, KindAuditKS:
+					exp = auditExpected(c.Kind)
 				}
 				fmt.Fprintf(&b, "| %s | %s | %s | [%s, %s] | %d | %s | %s |\n", mdEscape(c.Label+whereSuffix(c.Where)), exp,
 					c.Fitted, c.Lo, c.Hi, c.Points, passText(c.Pass), mdEscape(c.Reason))

@@ -15,6 +15,9 @@ func deltaGaussNaive(eps, s float64) float64 {
 	return normCDF(-eps/s+s/2) - math.Exp(eps)*normCDF(-eps/s-s/2)
 }
 
+// normCDF is Φ(x) = ½ erfc(−x/√2).
+func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
 var unconstrained = problems.Domain{Kind: problems.Unconstrained, Radius: 1}
 
 func TestDeltaGaussNaiveReference(t *testing.T) {

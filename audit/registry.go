@@ -24,10 +24,11 @@ import (
 // gdp_s / epsilon_spent hold what it CLAIMS; the analysis flags it when the audited lower
 // bound exceeds that claim (analysis/audit.go).
 
-// Factories returns the audit's registry lines: reference-gaussian and underclaimed. inner
-// is the rest of the registry: the mechanisms underclaimed may wrap (run.go passes it).
+// Factories returns the audit's registry lines: reference-gaussian, underclaimed and
+// sampler-probe. inner is the rest of the registry: the mechanisms underclaimed may wrap
+// (run.go passes it).
 func Factories(inner []algorithms.Factory) []algorithms.Factory {
-	return []algorithms.Factory{ReferenceFactory(), UnderclaimedFactory(inner)}
+	return []algorithms.Factory{ReferenceFactory(), UnderclaimedFactory(inner), ProbeFactory()}
 }
 
 // ReferenceConfig configures reference-gaussian.

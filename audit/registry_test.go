@@ -128,3 +128,57 @@ func TestReferenceGaussianLaw(t *testing.T) {
 		}
 	}
 }
+
+// TestProbe: a step constant above the default needs broken: true (and the flag needs
+// one); the probe's law has kG_f²/μ = ratio and 1/√(kμ) = width, its records say nominal
+// (none when broken), and it draws a point of the right dimension. (Whether the draws
+// follow the law is the experiment audit_sampler's job.)
+func TestProbe(t *testing.T) {
+	f := ProbeFactory()
+	for _, tc := range []struct {
+		cfg  ProbeConfig
+		want string
+	}{
+		{ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1}, ""},
+		{ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1, StepC: 0.03}, ""},
+		{ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1, StepC: 0.25}, "broken: true"},
+		{ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1, StepC: 0.25, Broken: true}, ""},
+		{ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1, Broken: true}, "validated"},
+		{ProbeConfig{Sampler: "exact", Ratio: 16, Width: 0.1, StepC: 0.01}, "broken: true"},
+		{ProbeConfig{Sampler: "nope", Ratio: 0, Width: -1}, "ratio"},
+	} {
+		cfg := tc.cfg
+		_, err := f.New(&cfg)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%+v: got %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+	p := canary.NewL1Kinks(5, 10, 1)
+	for _, broken := range []bool{false, true} {
+		cfg := ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1}
+		if broken {
+			cfg.StepC, cfg.Broken = 1, true
+		}
+		m, err := f.New(&cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := m.Plan(p.Constants(), budget())
+		if err != nil {
+			t.Fatal(err)
+		}
+		g2 := p.Constants().GF * p.Constants().GF
+		if r := rec.K * g2 / rec.Mu; math.Abs(r-16) > 1e-9 || math.Abs(1/math.Sqrt(rec.K*rec.Mu)-0.1) > 1e-12 {
+			t.Errorf("kG²/μ = %v, width %v; want 16, 0.1", r, 1/math.Sqrt(rec.K*rec.Mu))
+		}
+		if want := map[bool]algorithms.Guarantee{false: algorithms.Nominal, true: algorithms.None}[broken]; rec.Guarantee != want {
+			t.Errorf("broken %v: guarantee %s, want %s", broken, rec.Guarantee, want)
+		}
+	}
+	ex, _ := f.New(&ProbeConfig{Sampler: "exact", Ratio: 16, Width: 0.1})
+	o := problems.NewCounter(p)
+	out, err := ex.Run(context.Background(), o, budget(), rand.New(rand.NewPCG(1, 2)))
+	if err != nil || len(out.X) != 10 {
+		t.Fatalf("exact probe: %v, %v", out.X, err)
+	}
+}

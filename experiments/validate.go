@@ -89,6 +89,13 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 			if !finite(c.Min) || !finite(c.Max) {
 				is.add(line, key+"."+c.Kind, "want a finite number")
 			}
+		case "audit-ks":
+			if !labels[c.Vs] {
+				is.add(line, key+".vs", "%q is not an algorithm label of this spec (audit-ks: vs is the reference algorithm)", c.Vs)
+			}
+			if !(c.Confidence >= 0 && c.Confidence < 1) {
+				is.add(line, key+".confidence", "want a value in (0, 1) (0 = 1 − 1e-6), got %v", c.Confidence)
+			}
 		case "audit-mu", "audit-eps":
 			if c.Vs == "" {
 				is.add(line, key+".vs", "required for an audit check (the side column: false = D, true = D′)")
@@ -100,7 +107,7 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 				is.add(line, key+".confidence", "want a value in (0, 1) (0 = 0.95), got %v", c.Confidence)
 			}
 		default:
-			is.add(line, key+".kind", "want slope, min, max, audit-mu or audit-eps, got %q", c.Kind)
+			is.add(line, key+".kind", "want slope, min, max, audit-mu, audit-eps or audit-ks, got %q", c.Kind)
 		}
 		if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
 			is.add(line, key+".x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax)

@@ -3,6 +3,7 @@ package canary
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"expmech/problems"
 )
@@ -101,6 +102,22 @@ func NewL1CaseB(n int, neighbour bool) *L1 {
 		z[0][0] = 0.5
 	}
 	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: 1})
+}
+
+// NewL1Kinks is the sampler canary (PRIVACY.md §4): n points with coordinates drawn from
+// {−0.1, 0, 0.1} by a fixed stream PCG(0x5a3b1e, d), row by row (the data do not depend on
+// the run: a smaller n is a prefix), weight 1 (G_f = √d), K = [−r, r]^d. At posterior width 0.1 the
+// kinks lie inside the bulk of the law.
+func NewL1Kinks(n, d int, r float64) *L1 {
+	rng := rand.New(rand.NewPCG(0x5a3b1e, uint64(d)))
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		for j := range z[i] {
+			z[i][j] = 0.1 * float64(rng.IntN(3)-1)
+		}
+	}
+	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: r})
 }
 
 func (c *L1) Len() int { return c.n }

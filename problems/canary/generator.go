@@ -15,6 +15,10 @@ const (
 	FamilyLinear   = "linear"    // Linear: z_1 = ∓G e₁, z_i = 0 otherwise (PRIVACY.md §3.2 recipe (a))
 	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1, K = [−1, 1])
 	FamilyLogistic = "logistic"  // NewLogistic: the 1-D logistic GLM, y_1 flipped (d = 1)
+	// FamilyL1Kinks is NewL1Kinks: the sampler canary, an ℓ1 loss whose kinks lie inside
+	// the bulk of the law, so a proximal sampler clips ρ at a rate typical of real
+	// instances; its statistic is S = ‖x‖² (it has no neighbour: the side is ignored).
+	FamilyL1Kinks = "l1-kinks"
 )
 
 // MaxBatch bounds the batch so that one row's statistics column stays a few hundred kB.
@@ -39,9 +43,9 @@ func DefaultParams() *Params { return &Params{Family: FamilyLinear, Lipschitz: 1
 func (p *Params) Validate() error {
 	var errs []error
 	switch p.Family {
-	case FamilyLinear, FamilyL1CaseB, FamilyLogistic:
+	case FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks:
 	default:
-		errs = append(errs, fmt.Errorf("family: %q, want %s, %s or %s", p.Family, FamilyLinear, FamilyL1CaseB, FamilyLogistic))
+		errs = append(errs, fmt.Errorf("family: %q, want %s, %s, %s or %s", p.Family, FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks))
 	}
 	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
 		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
@@ -109,6 +113,10 @@ func build(spec problems.Spec) (problems.Instance, error) {
 		if spec.D != 1 || spec.Domain.Kind != problems.Box || r != 1 {
 			errs = append(errs, fmt.Errorf("family l1-case-b is d = 1 on K = [−1, 1]: want d: 1, domain: box, radius: 1 (got d %d, %s radius %v)", spec.D, spec.Domain.Kind, r))
 		}
+	case FamilyL1Kinks:
+		if spec.D < 1 || spec.Domain.Kind != problems.Box {
+			errs = append(errs, fmt.Errorf("family l1-kinks is a box: want d ≥ 1 and domain: box (got d %d, %s)", spec.D, spec.Domain.Kind))
+		}
 	case FamilyLogistic:
 		if spec.D != 1 || spec.Domain.Kind == problems.Unconstrained {
 			errs = append(errs, fmt.Errorf("family logistic is d = 1 on a bounded K: want d: 1 and domain box or ball (got d %d, %s)", spec.D, spec.Domain.Kind))
@@ -126,6 +134,10 @@ func build(spec problems.Spec) (problems.Instance, error) {
 	case FamilyLogistic:
 		c := NewLogistic(spec.N, spec.Domain, p.Neighbour)
 		c.audited = a
+		return c, nil
+	case FamilyL1Kinks:
+		c := NewL1Kinks(spec.N, spec.D, spec.Domain.Radius)
+		c.audited = audited{batch: p.Batch, norm2: true}
 		return c, nil
 	}
 	c := NewLinear(spec.N, spec.D, p.Lipschitz, spec.Domain, p.Neighbour)
@@ -148,14 +160,28 @@ func (Generator) Generate(spec problems.Spec, _ *rand.Rand) (problems.Instance, 
 }
 
 // audited holds what the canaries share as audit instances.
-type audited struct{ batch int }
+type audited struct {
+	batch int
+	norm2 bool // S = ‖x‖² instead of x₁
+}
 
 // Batch is the number of mechanism runs per trial (problems.Audited); 1 when unset.
 func (a audited) Batch() int { return max(1, a.batch) }
 
-// Statistic is S = ⟨x, e₁⟩, the canary direction of every family (PRIVACY.md §3.2 recipes
-// (a), (d1)): the replaced example differs from its neighbour only along e₁.
-func (audited) Statistic(x []float64) float64 { return x[0] }
+// Statistic is S = ⟨x, e₁⟩, the canary direction of the neighbouring pairs (PRIVACY.md
+// §3.2 recipes (a), (d1)): the replaced example differs from its neighbour only along e₁.
+// For the sampler canary (l1-kinks) it is S = ‖x‖², a dispersion statistic whose law
+// under a sampler is compared with its law under the exact sampler (PRIVACY.md §4.2's Q).
+func (a audited) Statistic(x []float64) float64 {
+	if !a.norm2 {
+		return x[0]
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
 
 func meanValue(p problems.ValueOracle, x []float64) float64 {
 	s := 0.0

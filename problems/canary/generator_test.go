@@ -29,6 +29,7 @@ func TestFamiliesConform(t *testing.T) {
 		{"linear-d3", 4, 3, problems.Domain{Kind: problems.Ball, Radius: 2}, FamilyLinear},
 		{"l1-case-b", 100, 1, box1, FamilyL1CaseB},
 		{"logistic", 10, 1, box5, FamilyLogistic},
+		{"l1-kinks", 5, 10, box1, FamilyL1Kinks},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			other := &Params{Family: tc.fam, Lipschitz: 1, Batch: 1, Neighbour: true}
@@ -94,6 +95,32 @@ func TestPairAndAudited(t *testing.T) {
 	}
 	if got, want := d.EmpiricalRisk(x), -0.3/5; math.Abs(got-want) > 1e-15 {
 		t.Errorf("EmpiricalRisk: got %v, want %v", got, want)
+	}
+}
+
+// TestL1Kinks: the sampler canary is the instance the sampler validation always used (n
+// rows of coordinates in {−0.1, 0, 0.1}, the same for every run), and S = ‖x‖².
+func TestL1Kinks(t *testing.T) {
+	box1 := problems.Domain{Kind: problems.Box, Radius: 1}
+	a, _ := New().Generate(spec(5, 3, box1, &Params{Family: FamilyL1Kinks, Lipschitz: 1, Batch: 2}), rand.New(rand.NewPCG(1, 1)))
+	b, _ := New().Generate(spec(5, 3, box1, &Params{Family: FamilyL1Kinks, Lipschitz: 1, Batch: 2, Neighbour: true}), rand.New(rand.NewPCG(9, 9)))
+	pa, pb := a.(problems.SeparableL1Data).Points(), b.(problems.SeparableL1Data).Points()
+	distinct := map[float64]bool{}
+	for i := range pa {
+		for j := range pa[i] {
+			if pa[i][j] != pb[i][j] {
+				t.Fatalf("point %d,%d differs between runs: %v vs %v", i, j, pa[i][j], pb[i][j])
+			}
+			distinct[pa[i][j]] = true
+		}
+	}
+	for v := range distinct {
+		if v != -0.1 && v != 0 && v != 0.1 {
+			t.Errorf("coordinate %v not in {−0.1, 0, 0.1}", v)
+		}
+	}
+	if got := a.(problems.Audited).Statistic([]float64{1, -2, 0.5}); got != 5.25 {
+		t.Errorf("S = %v, want ‖x‖² = 5.25", got)
 	}
 }
 
