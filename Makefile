@@ -6,7 +6,7 @@ OUT     ?= results
 FIGURES ?= figures
 SUITE   := $(shell grep -v '^\s*\#' experiments/SUITE 2>/dev/null | grep -v '^\s*$$')
 QFLAG   := $(if $(filter 1,$(QUICK)),-quick,)
-AUDIT   := audit audit_sampler
+AUDIT   := audit audit_sampler audit_exact
 
 .PHONY: help test fuzz reproduce audit bench quick clean
 
@@ -38,7 +38,7 @@ reproduce: ## every experiment of experiments/SUITE and the audit (QUICK=1: shru
 	done
 	$(GO) run ./run.go -report -out $(OUT) -figures $(FIGURES)
 
-audit: ## the privacy audit: the experiments audit and audit_sampler (QUICK=1: CI scale)
+audit: ## the privacy audit: the experiments audit, audit_sampler, audit_exact (QUICK=1: CI scale)
 	@for e in $(AUDIT); do \
 	  echo "== $$e"; \
 	  $(GO) run ./run.go -exp $$e $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?; \

@@ -24,11 +24,11 @@ import (
 // gdp_s / epsilon_spent hold what it CLAIMS; the analysis flags it when the audited lower
 // bound exceeds that claim (analysis/audit.go).
 
-// Factories returns the audit's registry lines: reference-gaussian, underclaimed and
-// sampler-probe. inner is the rest of the registry: the mechanisms underclaimed may wrap
-// (run.go passes it).
+// Factories returns the audit's registry lines: reference-gaussian, underclaimed,
+// sampler-probe and exact-curve. inner is the rest of the registry: the mechanisms
+// underclaimed may wrap (run.go passes it).
 func Factories(inner []algorithms.Factory) []algorithms.Factory {
-	return []algorithms.Factory{ReferenceFactory(), UnderclaimedFactory(inner), ProbeFactory()}
+	return []algorithms.Factory{ReferenceFactory(), UnderclaimedFactory(inner), ProbeFactory(), CurveFactory()}
 }
 
 // ReferenceConfig configures reference-gaussian.

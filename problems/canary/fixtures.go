@@ -66,7 +66,8 @@ func (c *Linear) Constants() problems.Constants {
 // L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B).
 // Universe: z ∈ [−r, r]^d for the box radius r of K. Constants: ∇f ∈ w·{−1, 1}^d (a.e.),
 // so G_f = w√d; ∇(f(·; z) − f(·; z′)) ∈ w·{−2, 0, 2}^d, so G_Δ = 2w√d, attained where x
-// lies between z and z′ in every coordinate. |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w r d on the box.
+// lies between z and z′ in every coordinate. |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w√d·max_K ‖x‖₂
+// (w r d on the box; unknown, 0, on R^d).
 type L1 struct {
 	audited
 	n, d int
@@ -152,7 +153,7 @@ func (c *L1) Weight() float64     { return c.w }
 func (c *L1) Constants() problems.Constants {
 	rd := math.Sqrt(float64(c.d))
 	return problems.Constants{N: c.n, D: c.d, GF: c.w * rd, GDelta: 2 * c.w * rd, Domain: c.dom, Rank: c.d,
-		ValueBound: finiteOrZero(c.w * c.dom.Radius * float64(c.d))}
+		ValueBound: finiteOrZero(c.w * rd * c.dom.MaxNorm(c.d))}
 }
 
 // Logistic is the 1-D GLM f(x; a_i, y_i) = log(1 + exp(−y_i a_i x)) on K with

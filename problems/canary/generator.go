@@ -13,7 +13,7 @@ import (
 // Families of the generator.
 const (
 	FamilyLinear   = "linear"    // Linear: z_1 = ∓G e₁, z_i = 0 otherwise (PRIVACY.md §3.2 recipe (a))
-	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1, K = [−1, 1])
+	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1; Case B proper is K = [−1, 1])
 	FamilyLogistic = "logistic"  // NewLogistic: the 1-D logistic GLM, y_1 flipped (d = 1)
 	// FamilyL1Kinks is NewL1Kinks: the sampler canary, an ℓ1 loss whose kinks lie inside
 	// the bulk of the law, so a proximal sampler clips ρ at a rate typical of real
@@ -110,39 +110,53 @@ func build(spec problems.Spec) (problems.Instance, error) {
 			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
 		}
 	case FamilyL1CaseB:
-		if spec.D != 1 || spec.Domain.Kind != problems.Box || r != 1 {
-			errs = append(errs, fmt.Errorf("family l1-case-b is d = 1 on K = [−1, 1]: want d: 1, domain: box, radius: 1 (got d %d, %s radius %v)", spec.D, spec.Domain.Kind, r))
+		if spec.D != 1 {
+			errs = append(errs, fmt.Errorf("family l1-case-b is one-dimensional: want d: 1 (got %d)", spec.D))
 		}
 	case FamilyL1Kinks:
 		if spec.D < 1 || spec.Domain.Kind != problems.Box {
 			errs = append(errs, fmt.Errorf("family l1-kinks is a box: want d ≥ 1 and domain: box (got d %d, %s)", spec.D, spec.Domain.Kind))
 		}
 	case FamilyLogistic:
-		if spec.D != 1 || spec.Domain.Kind == problems.Unconstrained {
-			errs = append(errs, fmt.Errorf("family logistic is d = 1 on a bounded K: want d: 1 and domain box or ball (got d %d, %s)", spec.D, spec.Domain.Kind))
+		if spec.D != 1 {
+			errs = append(errs, fmt.Errorf("family logistic is one-dimensional: want d: 1 (got %d)", spec.D))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("canary: %w", err)
 	}
-	a := audited{batch: p.Batch}
+	inst := side(spec, p, p.Neighbour)
+	if p.Family != FamilyL1Kinks {
+		inst.setAudited(audited{batch: p.Batch, other: side(spec, p, !p.Neighbour)})
+	}
+	return inst, nil
+}
+
+// fixture is what side returns: an instance whose audit fields can be set.
+type fixture interface {
+	problems.Instance
+	setAudited(audited)
+}
+
+func (c *Linear) setAudited(a audited)   { c.audited = a }
+func (c *L1) setAudited(a audited)       { c.audited = a }
+func (c *Logistic) setAudited(a audited) { c.audited = a }
+
+// side builds one side of the validated family.
+func side(spec problems.Spec, p *Params, neighbour bool) fixture {
 	switch p.Family {
 	case FamilyL1CaseB:
-		c := NewL1CaseB(spec.N, p.Neighbour)
-		c.audited = a
-		return c, nil
+		c := NewL1CaseB(spec.N, neighbour)
+		c.dom = spec.Domain
+		return c
 	case FamilyLogistic:
-		c := NewLogistic(spec.N, spec.Domain, p.Neighbour)
-		c.audited = a
-		return c, nil
+		return NewLogistic(spec.N, spec.Domain, neighbour)
 	case FamilyL1Kinks:
 		c := NewL1Kinks(spec.N, spec.D, spec.Domain.Radius)
 		c.audited = audited{batch: p.Batch, norm2: true}
-		return c, nil
+		return c
 	}
-	c := NewLinear(spec.N, spec.D, p.Lipschitz, spec.Domain, p.Neighbour)
-	c.audited = a
-	return c, nil
+	return NewLinear(spec.N, spec.D, p.Lipschitz, spec.Domain, neighbour)
 }
 
 // Constants are the family's worst-case constants over its universe (see each type).
@@ -162,8 +176,14 @@ func (Generator) Generate(spec problems.Spec, _ *rand.Rand) (problems.Instance, 
 // audited holds what the canaries share as audit instances.
 type audited struct {
 	batch int
-	norm2 bool // S = ‖x‖² instead of x₁
+	norm2 bool             // S = ‖x‖² instead of x₁
+	other problems.Problem // the other side of the pair (nil for the sampler canary)
 }
+
+// Neighbour returns the other side of the pair (D′ for D and D for D′), a structural
+// capability for the audit's exact privacy curves (uncounted, like problems.LinearData),
+// or nil when the instance has none.
+func (a audited) Neighbour() problems.Problem { return a.other }
 
 // Batch is the number of mechanism runs per trial (problems.Audited); 1 when unset.
 func (a audited) Batch() int { return max(1, a.batch) }

@@ -66,6 +66,11 @@ func TestPairAndAudited(t *testing.T) {
 			t.Errorf("example %d: gradient difference %v, want %v along e₁", i, diff, want)
 		}
 	}
+	if nb, ok := d.(interface{ Neighbour() problems.Problem }); !ok || nb.Neighbour() == nil {
+		t.Fatal("D has no Neighbour")
+	} else if nb.Neighbour().Grad(gp, 0, x); gp[0] != 1 {
+		t.Errorf("D's neighbour has ∇f(·; z_1) = %v, want +e₁ (D′)", gp)
+	}
 	if d.Constants().GDelta != 2 {
 		t.Errorf("G_Δ = %v, want 2 (attained by example 0)", d.Constants().GDelta)
 	}
@@ -136,7 +141,8 @@ func TestRefusals(t *testing.T) {
 		{spec(5, 1, unc, &Params{Family: FamilyLinear, Lipschitz: -1, Batch: 1}), "lipschitz"},
 		{spec(1, 1, unc, nil), "n:"},
 		{spec(5, 2, unc, &Params{Family: FamilyL1CaseB, Lipschitz: 1, Batch: 1}), "l1-case-b"},
-		{spec(5, 1, unc, &Params{Family: FamilyLogistic, Lipschitz: 1, Batch: 1}), "logistic"},
+		{spec(5, 3, unc, &Params{Family: FamilyLogistic, Lipschitz: 1, Batch: 1}), "logistic"},
+		{spec(5, 3, unc, &Params{Family: FamilyL1Kinks, Lipschitz: 1, Batch: 1}), "l1-kinks"},
 		{problems.Spec{Kind: "canary", Task: "sco", N: 5, D: 1, Domain: unc}, "task"},
 	} {
 		_, err := New().Constants(tc.s)
