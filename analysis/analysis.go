@@ -24,15 +24,17 @@ type Check struct {
 	Where     map[string]string // extra row filters: column → value (numbers compare numerically)
 
 	// Kind is "slope" (default when empty), "min" (every group mean ≥ Min), "max"
-	// (every group mean ≤ Max), or a privacy audit, "audit-mu" or "audit-eps" (audit.go).
+	// (every group mean ≤ Max), or a privacy audit: "audit-mu", "audit-eps" or
+	// "audit-ks" (audit.go).
 	Kind string
 	// Min and Max are the thresholds of Kind "min"/"max"; 0 means 1 (a ratio to a curve).
 	Min, Max float64
 	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
 	XMin, XMax float64
-	// Pilot and Confidence are the keys of the audit kinds (audit-mu, audit-eps; see
-	// audit.go): trials < Pilot of each side choose the threshold test, the rest are
-	// audited; Confidence of the lower bound (0 means DefaultAuditConfidence).
+	// Pilot and Confidence are the keys of the audit kinds (audit.go): for audit-mu and
+	// audit-eps, trials < Pilot of each side choose the threshold test and the rest are
+	// audited, at Confidence (0: DefaultAuditConfidence); for audit-ks, Confidence is
+	// 1 − α (0: α = DefaultKSAlpha).
 	Pilot      int
 	Confidence float64
 }

@@ -325,7 +325,7 @@ func sortedKeys(m map[string]int) []string {
 // WriteTopReport assembles outPath (REPORT.md) from resultsRoot/*/analysis.json and
 // report.md: a scoreboard with, for each claim of the papers (an experiment's description
 // and checks), the figure and PASS/FAIL, and one section per experiment (the privacy audit
-// is the experiment "audit", whose checks are audit-mu/audit-eps).
+// is the experiments audit, audit_sampler and audit_exact, whose checks are ordinary).
 func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 	entries, err := os.ReadDir(resultsRoot)
 	if err != nil {
