@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -185,15 +186,7 @@ func ChooseThreshold(s0, s1 []float64, score func(tp, n1, fp, n0 int) float64) T
 	for _, v := range s1 {
 		all = append(all, pt{v, true})
 	}
-	slices.SortFunc(all, func(a, b pt) int {
-		switch {
-		case a.v < b.v:
-			return -1
-		case a.v > b.v:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, func(a, b pt) int { return cmp.Compare(a.v, b.v) }) // no NaN: ParseStatistics refuses it
 	n0, n1 := len(s0), len(s1)
 	best := Threshold{T: math.Inf(1), Greater: true}
 	bestScore := math.Inf(-1)

@@ -158,6 +158,15 @@ func TestChooseThresholdBruteForce(t *testing.T) {
 	}
 }
 
+// statistics formats n draws of draw as a statistics cell.
+func statistics(n int, draw func() float64) string {
+	f := make([]string, n)
+	for k := range f {
+		f[k] = rows.Float(draw())
+	}
+	return strings.Join(f, " ")
+}
+
 // auditRows builds the rows of one audit: pilot trials of batch draws per side, S ~ N(0, 1)
 // under D and N(shift, 1) under D′ (the Gaussian mechanism with μ = shift, the exact GDP
 // trade-off: Dong–Roth–Su 2019 Prop. 2.5), claiming gdp_s = claim.
@@ -165,15 +174,9 @@ func auditRows(rng *rand.Rand, shift, claim float64, guarantee string, trials, b
 	var out []rows.Row
 	for side, nb := range []string{"false", "true"} {
 		for tr := 0; tr < trials; tr++ {
-			var sb strings.Builder
-			for k := 0; k < batch; k++ {
-				if k > 0 {
-					sb.WriteByte(' ')
-				}
-				sb.WriteString(rows.Float(rng.NormFloat64() + float64(side)*shift))
-			}
+			st := statistics(batch, func() float64 { return rng.NormFloat64() + float64(side)*shift })
 			out = append(out, rows.Row{"algorithm": "g", "trial": strconv.Itoa(tr), "neighbour": nb, "status": "ok",
-				"gdp_s": rows.Float(claim), "epsilon_spent": "4", "delta": "1e-05", "guarantee": guarantee, "statistics": sb.String()})
+				"gdp_s": rows.Float(claim), "epsilon_spent": "4", "delta": "1e-05", "guarantee": guarantee, "statistics": st})
 		}
 	}
 	return out
@@ -315,15 +318,8 @@ func TestKSCheck(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		var out []rows.Row
 		for tr := 0; tr < 2; tr++ {
-			var sb strings.Builder
-			for k := 0; k < 1000; k++ {
-				if k > 0 {
-					sb.WriteByte(' ')
-				}
-				sb.WriteString(rows.Float(scale * rng.NormFloat64()))
-			}
 			out = append(out, rows.Row{"algorithm": alg, "cell": cell, "trial": strconv.Itoa(tr), "status": "ok",
-				"guarantee": guarantee, "statistics": sb.String()})
+				"guarantee": guarantee, "statistics": statistics(1000, func() float64 { return scale * rng.NormFloat64() })})
 		}
 		return out
 	}
