@@ -9,7 +9,7 @@
 //	go run ./run.go -list
 //	go run ./run.go -report                # REPORT.md from -out and -figures
 //
-// The privacy audit is the experiment experiments/audit.yaml (`-exp audit [-quick]`).
+// The privacy audit is the experiments audit, audit_sampler and audit_exact (`make audit`).
 package main
 
 import (
