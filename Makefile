@@ -12,11 +12,12 @@ QFLAG   := $(if $(filter 1,$(QUICK)),-quick,)
 MODE    := $(if $(QFLAG),quick,full)
 STAMPS  := $(OUT)/.stamps/$(MODE)
 REPORT  := $(if $(QFLAG),REPORT-quick.md,REPORT.md)
-AUDIT   := $(if $(QFLAG),experiments/audit_quick.yaml,experiments/audit.yaml)
 # The binary's code: non-test Go sources, go.mod, go.sum (not the specs it embeds).
 GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*' ! -path './figures/*' ! -path './bin/*' | LC_ALL=C sort) go.mod go.sum
 SHA256  := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
 SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
+# The privacy audit: three experiments of the same pipeline (README "Privacy audit").
+AUDIT   := audit audit_sampler audit_exact
 
 .PHONY: help build code-version test fuzz reproduce audit bench quick clean clean-cache FORCE
 
@@ -52,30 +53,25 @@ fuzz: ## fuzz the spec decoder for 2 minutes
 quick: $(BIN) ## the one-minute tour: results/quick and figures/quick
 	$(BIN) -exp quick -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) -force
 
-# One stamp per experiment of the SUITE: redone when its spec or the code changes, and
-# only then; rows it already computed come from the result cache ($(OUT)/.cache), so -force
-# (replacing the previous run of the same mode) recomputes only what changed.
+# One stamp per experiment of the SUITE and of the audit: redone when its spec or the
+# code changes, and only then; rows it already computed come from the result cache
+# ($(OUT)/.cache), so -force (replacing the previous run of the same mode) recomputes only
+# what changed.
 $(STAMPS)/%.done: experiments/%.yaml bin/expmech.code | $(BIN)
 	@mkdir -p $(@D)
 	@echo "== $*"
 	$(BIN) -exp experiments/$*.yaml $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) -force
 	@touch $@
 
-$(STAMPS)/audit.done: $(AUDIT) bin/expmech.code | $(BIN)
-	@mkdir -p $(@D)
-	@echo "== audit ($(AUDIT))"
-	$(BIN) -audit $(AUDIT) $(QFLAG) -workers $(WORKERS) -out $(OUT)
-	@touch $@
-
-$(REPORT): $(foreach e,$(SUITE),$(STAMPS)/$(e).done) $(STAMPS)/audit.done | $(BIN)
+$(REPORT): $(foreach e,$(SUITE) $(AUDIT),$(STAMPS)/$(e).done) | $(BIN)
 	$(BIN) -report $(QFLAG) -out $(OUT) -figures $(FIGURES)
 
-reproduce: ## every experiment of experiments/SUITE that changed (make -j2: in parallel), the audit, then REPORT.md (QUICK=1: shrunk, REPORT-quick.md)
+reproduce: ## every experiment of experiments/SUITE and the audit that changed (make -j2: in parallel), then REPORT.md (QUICK=1: shrunk, REPORT-quick.md)
 	@test -n "$(SUITE)" || { echo "experiments/SUITE lists no experiment"; exit 2; }
 	@$(MAKE) --no-print-directory $(REPORT)
 
-audit: $(BIN) ## the privacy audit of experiments/audit.yaml into OUT/audit
-	$(BIN) -audit experiments/audit.yaml -workers $(WORKERS) -out $(OUT)
+audit: ## the privacy audit: the experiments audit, audit_sampler, audit_exact (QUICK=1: CI scale)
+	@$(MAKE) --no-print-directory $(foreach e,$(AUDIT),$(STAMPS)/$(e).done)
 
 bench: ## all benchmarks (benchstat-friendly key=value names)
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

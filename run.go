@@ -11,7 +11,8 @@
 //	expmech -merge DIR/NAME [-figures DIR] [-force]
 //	expmech -list | -version
 //	expmech -report [-quick]          # REPORT.md (REPORT-quick.md) from -out and -figures
-//	expmech -audit experiments/audit.yaml
+//
+// The privacy audit is the experiments audit, audit_sampler and audit_exact (`make audit`).
 package main
 
 import (
@@ -37,6 +38,7 @@ import (
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
+	"expmech/problems/canary"
 	pcatalog "expmech/problems/catalog"
 	"expmech/rows"
 )
@@ -75,9 +77,12 @@ func registry() runner.Registry {
 		samplers = append(samplers, s.Name())
 	}
 	mechs := []algorithms.Factory{expmech.Factory(smps...), expmech.PureFactory(smps...)}
+	mechs = append(mechs, bcatalog.All()...)
+	// The privacy audit's canary pairs and its yardstick and broken variants are
+	// registry entries like any other; underclaimed may wrap every mechanism above.
 	return runner.Registry{
-		Problems:   pcatalog.All(),
-		Mechanisms: append(mechs, bcatalog.All()...),
+		Problems:   append(pcatalog.All(), canary.New()),
+		Mechanisms: append(mechs, audit.Factories(mechs)...),
 		Samplers:   samplers,
 	}
 }
@@ -121,11 +126,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
-	fs.StringVar(&o.audit, "audit", "", "PATH: run the privacy audit configured by PATH into OUT/audit")
+	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -audit PATH")
+			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report")
 			fs.PrintDefaults()
 			return nil
 		}
@@ -135,17 +140,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
+	if o.audit != "" {
+		return usageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `-exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
+	}
 	modes := 0
-	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.audit != "", o.version} {
+	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.version} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return usageError{"give only one of -exp, -merge, -list, -audit, -version"}
+		return usageError{"give only one of -exp, -merge, -list, -version"}
 	}
 	if modes == 0 && !o.report {
-		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -audit PATH (-h for help)"}
+		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list or -report (-h for help)"}
 	}
 	if o.workers < 0 || o.trials < 0 {
 		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
@@ -164,8 +172,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		p := runner.ReadProvenance()
 		fmt.Fprintf(stdout, "module %s\ncommit %s\ndirty %s\ngo %s\ncode_version %s\n", p.Module, p.Commit, p.Dirty, p.GoVersion, p.CodeVersion)
 		return nil
-	case o.audit != "":
-		return runAudit(ctx, o, stdout)
 	case o.merge != "":
 		if err := merge(reg, o, flags, stdout, log); err != nil {
 			return err
@@ -389,42 +395,6 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 		fmt.Fprintf(stdout, "%s %s: fitted %.3g [%.3g, %.3g] over %d points %s\n", verdict, what, r.Fitted, r.Lo, r.Hi, r.N, r.Reason)
 	}
 	fmt.Fprintf(stdout, "analysis: %s/report.md, figures in %s\n", dir, figDir)
-	return nil
-}
-
-// runAudit runs the privacy audit (package audit) configured by o.audit, decoded strictly
-// over audit.DefaultConfig, into OUT/audit/{audit.csv,report.md}.
-func runAudit(ctx context.Context, o options, stdout io.Writer) error {
-	cfg := audit.DefaultConfig()
-	if err := experiments.DecodeStrictFile(o.audit, &cfg); err != nil {
-		return err
-	}
-	if o.workers > 0 {
-		cfg.Workers = o.workers
-	}
-	rs, err := audit.Run(ctx, cfg)
-	if err != nil {
-		return fmt.Errorf("audit %s: %w", o.audit, err)
-	}
-	dir := filepath.Join(o.out, "audit")
-	if o.quick {
-		dir = filepath.Join(o.out, runner.QuickFolder, "audit")
-	}
-	if err := rows.MkdirAll(dir); err != nil {
-		return err
-	}
-	for name, write := range map[string]func(io.Writer) error{
-		"audit.csv": func(w io.Writer) error { return audit.WriteCSV(w, rs) },
-		"report.md": func(w io.Writer) error { return audit.WriteReport(w, cfg, rs) },
-	} {
-		if err := rows.WriteFile(filepath.Join(dir, name), write); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(stdout, "wrote %s/audit.csv and report.md (%d rows)\n", dir, len(rs))
-	if !audit.AllOK(rs) {
-		return fmt.Errorf("audit %s: some verdicts are not as required (see %s/report.md)", o.audit, dir)
-	}
 	return nil
 }
 

@@ -107,6 +107,10 @@ func (r CheckResult) summary() string {
 	case KindMax:
 		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points",
 			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N)
+	case KindAuditMu, KindAuditEps:
+		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
+	case KindAuditKS:
+		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)

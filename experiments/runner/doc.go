@@ -10,6 +10,7 @@
 // recomputes only missing rows; quick runs live in a quick/ folder of their own, a
 // finished run is not replaced without Force, and every output goes through WriteFile
 // (atomic, fsynced, mode 0644). Provenance names the code (commit, dirty flag, cache
-// version). It reaches concrete generators and mechanisms only through a Registry built
+// version). On a problems.Audited instance (a privacy-audit canary) each algorithm runs
+// Batch() times per trial and the row keeps the statistic of every run (batch.go). It reaches concrete generators and mechanisms only through a Registry built
 // in run.go.
 package runner

@@ -454,7 +454,7 @@ func runJob(ctx context.Context, p *plan, ci, trial int, algs []int, emit func(e
 		case genErr != nil:
 			fail(fmt.Errorf("generate: %w", genErr))
 		default:
-			x, rec, wall, err := runMechanism(ctx, c.mechs[i], inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
+			x, rec, wall, err := runTrial(ctx, c.mechs[i], inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
 			if ctx.Err() != nil {
 				return // a cancelled trial is not a result: a rerun computes it
 			}
