@@ -154,6 +154,21 @@ func (c Check) Validate() error {
 // it names an algorithm of the spec.
 func (c Check) AlgorithmLabel() string { return c.Algorithm }
 
+// ReferenceLabel is the second algorithm an audit-ks check compares with (its vs); the
+// spec decoder verifies that it names an algorithm of the spec.
+func (c Check) ReferenceLabel() string {
+	if c.Kind == KindAuditKS {
+		return c.Vs
+	}
+	return ""
+}
+
+// PilotTrials is the pilot of an audit-mu/audit-eps check (the trials that choose the
+// threshold test); the spec decoder verifies it leaves trials to audit.
+func (c Check) PilotTrials() (n int, used bool) {
+	return c.Pilot, c.Kind == KindAuditMu || c.Kind == KindAuditEps
+}
+
 func (c Check) label() string {
 	switch c.Kind {
 	case KindMin:
