@@ -29,6 +29,7 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/expmech"
 	"expmech/algorithms/sampler"
+	"expmech/algorithms/tuning"
 	"expmech/analysis"
 	"expmech/audit"
 	bcatalog "expmech/baselines/catalog"
@@ -74,7 +75,18 @@ func registry() runner.Registry {
 		Problems:   pcatalog.All(),
 		Mechanisms: append(mechs, bcatalog.All()...),
 		Samplers:   samplers,
+		Tune:       tune,
 	}
+}
+
+// tune wires package tuning into the runner (README "Tuning").
+func tune(m algorithms.Mechanism, mode string, explicit bool, grid []experiments.GridAxis) (algorithms.Mechanism, error) {
+	cfg := tuning.DefaultConfig()
+	cfg.Mode, cfg.Explicit = tuning.Mode(mode), explicit
+	for _, g := range grid {
+		cfg.Grid = append(cfg.Grid, tuning.Axis{Knob: g.Knob, Values: g.Values})
+	}
+	return tuning.Wrap(m, cfg)
 }
 
 type options struct {

@@ -35,6 +35,9 @@ type Spec struct {
 	Sweep       []Axis  // in file order
 	Algorithms  []Algorithm
 	SaveOutputs bool
+	// Tuning is the spec-wide tuning mode (top-level `tuning:`): theory (default) | oracle |
+	// private; an algorithm entry's own `tuning:` overrides it (README "Tuning").
+	Tuning      string
 	Checks      []Check
 	Figures     []Figure
 	Quick       QuickBlock
@@ -91,8 +94,23 @@ type Algorithm struct {
 	Name  string // registry name
 	Label string // the algorithm column; defaults to Name; unique per spec
 	Line  int
-	pairs []*yaml.Node // config key/value pairs
+	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's); TuningExplicit
+	// says the entry named it. Grid overrides knob grids (`grid: {knob: [values]}`), in
+	// file order.
+	Tuning         string
+	TuningExplicit bool
+	Grid           []GridAxis
+	pairs          []*yaml.Node // config key/value pairs
 }
+
+// GridAxis is one knob of an algorithm entry's `grid:` block.
+type GridAxis struct {
+	Knob   string
+	Values []float64
+}
+
+// TuningModes are the values of `tuning:` (README "Tuning").
+var TuningModes = []string{"theory", "oracle", "private"}
 
 // Check is one claim the experiment tests (decoded here, evaluated by analysis; the
 // fields mirror analysis.Check).
