@@ -37,10 +37,10 @@ type Spec struct {
 	SaveOutputs bool
 	// Tuning is the spec-wide tuning mode (top-level `tuning:`): theory (default) | oracle |
 	// private; an algorithm entry's own `tuning:` overrides it (README "Tuning").
-	Tuning      string
-	Checks      []Check
-	Figures     []Figure
-	Quick       QuickBlock
+	Tuning  string
+	Checks  []Check
+	Figures []Figure
+	Quick   QuickBlock
 
 	Path  string // the spec file as given
 	Dir   string // folder against which problem.data is resolved
