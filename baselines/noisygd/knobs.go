@@ -9,12 +9,13 @@ import (
 )
 
 // Knobs declares noisy-gd's tunable keys (README "Tuning"): the absolute step size η and
-// the number of steps T; 4 × 3 = tuning.GridSize points. Every point is calibrated to the
+// the number of steps T, each grid holding 0 = the theory value (so the theory default
+// is a candidate) and absolute values; 4 × 3 = tuning.GridSize points. Every point is calibrated to the
 // budget it is run at (σ = √T·Δ₂/s), so knobs never change the privacy accounting.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
-		{Name: "step_size", Doc: "η, absolute", Grid: []float64{0.03, 0.06, 0.12, 0.25}},
-		{Name: "steps", Doc: "T", Grid: []float64{10, 25, 60}},
+		{Name: "step_size", Doc: "η, absolute (0 = theory η for the T)", Grid: []float64{0, 0.03, 0.1, 0.3}},
+		{Name: "steps", Doc: "T (0 = theory T)", Grid: []float64{0, 25, 100}},
 	}
 }
 
