@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -17,6 +18,10 @@ import (
 type Mechanism struct {
 	base Tunable
 	cfg  Config
+	// plans memoises planPrivate per (constants, budget): it is data-independent and the
+	// runner calls Run concurrently for every trial of a cell.
+	mu    sync.Mutex
+	plans map[string]privatePlan
 }
 
 var (
@@ -193,6 +198,27 @@ type privatePlan struct {
 //   - ε and δ are then recomputed from the GDP the candidates report (≤ s_train), which
 //     must be finite: private selection needs a GDP base.
 func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
+	key := fmt.Sprintf("%+v|%+v", c, b)
+	m.mu.Lock()
+	p, ok := m.plans[key]
+	m.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := m.calibratePrivate(c, b)
+	if err != nil {
+		return p, err
+	}
+	m.mu.Lock()
+	if m.plans == nil {
+		m.plans = map[string]privatePlan{}
+	}
+	m.plans[key] = p
+	m.mu.Unlock()
+	return p, nil
+}
+
+func (m *Mechanism) calibratePrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	p := privatePlan{n: c.N}
 	if !(b.Delta > 0 && b.Delta < 1) || !(b.Epsilon > 0) || math.IsInf(b.Epsilon, 1) {
 		return p, fmt.Errorf("tuning private: needs finite ε > 0 and δ in (0, 1), got (%v, %v)", b.Epsilon, b.Delta)

@@ -35,7 +35,9 @@ func (p *absProblem) EmpiricalRisk(x []float64) float64 {
 	}
 	return s / float64(len(p.z))
 }
-func (p *absProblem) Optimum() (problems.Optimum, error) { return problems.Optimum{}, errors.New("unused") }
+func (p *absProblem) Optimum() (problems.Optimum, error) {
+	return problems.Optimum{}, errors.New("unused")
+}
 
 // fake releases x = (a) for its knob a: data-independent (so trivially private), with a
 // Plan that reports the GDP its budget inverts to, as a Gaussian-DP baseline does.
