@@ -194,3 +194,36 @@ func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 	}
 	return &Mechanism{base: t, cfg: cfg}, nil
 }
+
+// Set applies knob values through per-knob setters (the body of most WithKnobs): an
+// unknown knob or a setter's error is returned, naming the mechanism.
+func Set(name string, v map[string]float64, setters map[string]func(float64) error) error {
+	var errs []error
+	for k, x := range v {
+		set, ok := setters[k]
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: unknown knob %q", name, k))
+			continue
+		}
+		if err := set(x); err != nil {
+			errs = append(errs, fmt.Errorf("%s: knob %s = %v: %w", name, k, x, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Int converts a knob value to an integer setting, refusing a fractional one.
+func Int(dst *int) func(float64) error {
+	return func(x float64) error {
+		if x != math.Trunc(x) || math.Abs(x) > 1<<40 {
+			return errors.New("want an integer")
+		}
+		*dst = int(x)
+		return nil
+	}
+}
+
+// Float sets a float setting.
+func Float(dst *float64) func(float64) error {
+	return func(x float64) error { *dst = x; return nil }
+}
