@@ -80,10 +80,13 @@ func registry() runner.Registry {
 }
 
 // tune wires package tuning into the runner (README "Tuning").
-func tune(m algorithms.Mechanism, mode string, explicit bool, grid []experiments.GridAxis) (algorithms.Mechanism, error) {
+func tune(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error) {
 	cfg := tuning.DefaultConfig()
-	cfg.Mode, cfg.Explicit = tuning.Mode(mode), explicit
-	for _, g := range grid {
+	cfg.Mode, cfg.Explicit, cfg.ExpectedRuns = tuning.Mode(a.Tuning), a.TuningExplicit, a.TuningRuns
+	if a.TuningEta != nil {
+		cfg.Eta = *a.TuningEta
+	}
+	for _, g := range a.Grid {
 		cfg.Grid = append(cfg.Grid, tuning.Axis{Knob: g.Knob, Values: g.Values})
 	}
 	return tuning.Wrap(m, cfg)

@@ -107,6 +107,9 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		if a.Tuning == "" {
 			a.Tuning = s.Tuning
 		}
+		if (a.TuningRuns != 0 || a.TuningEta != nil) && a.Tuning != "private" {
+			is.add(a.Line, "algorithms["+itoa(i)+"]", "tuning_runs and tuning_eta apply to `tuning: private` only (this entry's mode is %s)", a.Tuning)
+		}
 		if len(a.Grid) > 0 && a.Tuning == "theory" && !a.TuningExplicit {
 			is.add(a.Line, "algorithms["+itoa(i)+"].grid", "a grid needs `tuning: oracle` or `tuning: private` (on the entry or the spec)")
 		}
@@ -218,6 +221,18 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 				is.add(k.Line, key+".tuning_mode", "replaced by the entry's `tuning:` key: `tuning_mode: nonprivate` is now `tuning: oracle`, `tuning_mode: charged` is now `tuning: private` (README \"Tuning\")")
 			case "grid":
 				a.Grid = decodeGrid(is, key+".grid", val)
+			case "tuning_runs":
+				if decodeStrict(is, key+".tuning_runs", val, &a.TuningRuns) && !(a.TuningRuns > 1 && a.TuningRuns < 1e6) {
+					is.add(val.Line, key+".tuning_runs", "%v, want E[K] in (1, 1e6)", a.TuningRuns)
+				}
+			case "tuning_eta":
+				var eta float64
+				if decodeStrict(is, key+".tuning_eta", val, &eta) {
+					if !(eta > -1 && eta < 1e6) {
+						is.add(val.Line, key+".tuning_eta", "%v, want η in (−1, 1e6)", eta)
+					}
+					a.TuningEta = &eta
+				}
 			default:
 				a.pairs = append(a.pairs, k, val)
 			}

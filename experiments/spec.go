@@ -100,6 +100,10 @@ type Algorithm struct {
 	Tuning         string
 	TuningExplicit bool
 	Grid           []GridAxis
+	// TuningRuns (`tuning_runs:`) is E[K] of the private selection, 0 = the grid size;
+	// TuningEta (`tuning_eta:`) its TNB shape η, nil = the default (README "Tuning").
+	TuningRuns float64
+	TuningEta  *float64
 	pairs          []*yaml.Node // config key/value pairs
 }
 

@@ -14,7 +14,7 @@ problem: {kind: l1, n: 10, d: 2}
 privacy: {epsilon: 1, delta: 0}
 algorithms:
   - {name: nonprivate}
-  - {name: nonprivate, label: p, tuning: private, grid: {steps: [5, 10], step_size: [0.1]}}
+  - {name: nonprivate, label: p, tuning: private, grid: {steps: [5, 10], step_size: [0.1]}, tuning_runs: 4, tuning_eta: 0}
   - {name: nonprivate, label: t, tuning: theory}
 `
 	s, err := Decode("tuning.yaml", []byte(src), testSchema())
@@ -27,6 +27,9 @@ algorithms:
 	}
 	if s.Algorithms[0].TuningExplicit || !s.Algorithms[1].TuningExplicit {
 		t.Errorf("explicit = %v, %v; want false, true", s.Algorithms[0].TuningExplicit, s.Algorithms[1].TuningExplicit)
+	}
+	if a := s.Algorithms[1]; a.TuningRuns != 4 || a.TuningEta == nil || *a.TuningEta != 0 || s.Algorithms[0].TuningEta != nil {
+		t.Errorf("tuning_runs/tuning_eta = %v/%v, want 4/0 (and nil η where absent)", a.TuningRuns, a.TuningEta)
 	}
 	g := s.Algorithms[1].Grid
 	if len(g) != 2 || g[0].Knob != "steps" || !slices.Equal(g[0].Values, []float64{5, 10}) || g[1].Knob != "step_size" {

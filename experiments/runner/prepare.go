@@ -161,5 +161,6 @@ func tune(reg Registry, m algorithms.Mechanism, a experiments.Algorithm) (algori
 	if reg.Tune == nil {
 		return nil, fmt.Errorf("tuning %s: no tuner registered", mode)
 	}
-	return reg.Tune(m, mode, a.TuningExplicit, a.Grid)
+	a.Tuning = mode
+	return reg.Tune(m, a)
 }

@@ -40,9 +40,9 @@ func TestRefereeAndTune(t *testing.T) {
 	reg.Mechanisms = append(reg.Mechanisms, algorithms.Factory{Name: "ref",
 		New: func(algorithms.Config) (algorithms.Mechanism, error) { return &refMech{}, nil }})
 	var tuned []string
-	reg.Tune = func(m algorithms.Mechanism, mode string, explicit bool, grid []experiments.GridAxis) (algorithms.Mechanism, error) {
-		tuned = append(tuned, mode)
-		return &refMech{mode: mode}, nil
+	reg.Tune = func(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error) {
+		tuned = append(tuned, a.Tuning)
+		return &refMech{mode: a.Tuning}, nil
 	}
 	src := `name: refs
 problem: {kind: quad, n: 20, d: 2}
