@@ -104,7 +104,7 @@ type Algorithm struct {
 	// TuningEta (`tuning_eta:`) its TNB shape η, nil = the default (README "Tuning").
 	TuningRuns float64
 	TuningEta  *float64
-	pairs          []*yaml.Node // config key/value pairs
+	pairs      []*yaml.Node // config key/value pairs
 }
 
 // GridAxis is one knob of an algorithm entry's `grid:` block.
