@@ -2,6 +2,7 @@ package expmech
 
 import (
 	"fmt"
+	"math"
 
 	"expmech/algorithms"
 	"expmech/algorithms/tuning"
@@ -13,12 +14,18 @@ import (
 // k = μn²s²/G² at the same s, so privacy is unchanged) and the practical sampler's step
 // constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. expmech-pure
 // has no knobs.
-func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
+func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	if m.pure != nil {
 		return nil
 	}
+	bounds := []float64{0.125, 0.25, 0.5, 1, 2, 4}
+	if r := c.Domain.MaxNorm(c.D); r > 0 && !math.IsInf(r, 1) {
+		// on a bounded K a bound above max‖x‖ is looser than K itself (and the exact
+		// sampler's Gaussian then spills out of K): R·2^{−5..0} instead
+		bounds = []float64{r / 32, r / 16, r / 8, r / 4, r / 2, r}
+	}
 	return []tuning.Knob{
-		{Name: "prior_bound", Doc: "C, absolute (replaces the domain's max‖x‖ / prior bound in μ)", Grid: []float64{0.125, 0.25, 0.5, 1, 2, 4}},
+		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},
 		{Name: "step_c", Doc: "practical step constant c", Grid: []float64{1.0 / 16, 1.0 / 4}},
 	}
 }
