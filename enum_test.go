@@ -21,7 +21,8 @@ func TestTypedEnumErrors(t *testing.T) {
 		{"pure-mode", "{name: expmech-pure, mode: fast}", "", `:5: algorithms[0].mode: mode "fast": want certified or practical`},
 		{"calibration", "{name: expmech, calibration: approx}", "", `:5: algorithms[0].calibration: calibration "approx": want exact or paper`},
 		{"setting", "{name: expmech, setting: pure}", "", `:5: algorithms[0].setting: setting "pure": want auto, erm, sco, strongly-convex or lowrank`},
-		{"tuning_mode", "{name: noisy-gd, tuning: {steps: [10]}, tuning_mode: free}", "", `:5: algorithms[0].tuning_mode: tuning_mode "free", want charged | nonprivate`},
+		{"tuning", "{name: noisy-gd, tuning: sometimes}", "", `:5: algorithms[0].tuning: "sometimes", want one of [theory oracle private]`},
+		{"old tuning_mode", "{name: noisy-gd, tuning_mode: charged}", "", ":5: algorithms[0].tuning_mode: replaced by the entry's `tuning:` key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -33,6 +33,7 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/expmech"
 	"expmech/algorithms/sampler"
+	"expmech/algorithms/tuning"
 	"expmech/analysis"
 	"expmech/audit"
 	bcatalog "expmech/baselines/catalog"
@@ -84,6 +85,7 @@ func registry() runner.Registry {
 		Problems:   append(pcatalog.All(), canary.New()),
 		Mechanisms: append(mechs, audit.Factories(mechs)...),
 		Samplers:   samplers,
+		Tune:       tune,
 	}
 }
 
@@ -94,6 +96,19 @@ func schema(reg runner.Registry) experiments.Schema {
 	s.Check = func() any { return &analysis.Check{} }
 	s.Figure = func() any { return &analysis.Figure{} }
 	return s
+}
+
+// tune wires package tuning into the runner (README "Tuning").
+func tune(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error) {
+	cfg := tuning.DefaultConfig()
+	cfg.Mode, cfg.Explicit, cfg.ExpectedRuns = tuning.Mode(a.Tuning), a.TuningExplicit, a.TuningRuns
+	if a.TuningEta != nil {
+		cfg.Eta = *a.TuningEta
+	}
+	for _, g := range a.Grid {
+		cfg.Grid = append(cfg.Grid, tuning.Axis{Knob: g.Knob, Values: g.Values})
+	}
+	return tuning.Wrap(m, cfg)
 }
 
 type options struct {

@@ -129,7 +129,7 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 		s := plot.Series{Label: seriesLabel(lab, bySeries[lab])}
 		for _, g := range gs {
 			st := Summarize(g.Vals)
-			if (fg.LogX && g.X <= 0) || (fg.LogY && !(st.Mean > 0)) {
+			if (fg.LogX && g.X <= 0) || (fg.LogY && !(st.Mean > logFloor)) {
 				out.Dropped++
 				continue
 			}
@@ -243,3 +243,7 @@ func fmtSlope(s float64) string {
 	str := fmt.Sprintf("%+g", s)
 	return strings.Replace(str, "-", "−", 1)
 }
+
+// logFloor: a group mean at or below it is rounding zero (e.g. the non-private reference,
+// which is the certified optimum, has excess risk ±1e-16) and is dropped from a log axis.
+const logFloor = 1e-12

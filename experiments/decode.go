@@ -35,12 +35,12 @@ func Decode(path string, data []byte, schema Schema) (*Spec, error) {
 }
 
 var topKeys = []string{"name", "description", "seed", "trials", "task", "problem", "privacy",
-	"sweep", "algorithms", "save_outputs", "checks", "figures", "quick"}
+	"sweep", "algorithms", "save_outputs", "checks", "figures", "quick", "tuning"}
 
 func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *issues) (*Spec, error) {
 	sum := sha256.Sum256(data)
 	s := &Spec{
-		Trials: 1, Task: task.ERM,
+		Trials: 1, Task: task.ERM, Tuning: "theory",
 		Problem: ProblemBlock{Domain: "ball", Radius: 1},
 		Path:    path, Dir: filepath.Dir(path), Bytes: data, Hash: hex.EncodeToString(sum[:]),
 		schema: schema, lines: map[string]int{},
@@ -64,6 +64,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 			decodeStrict(is, "task", v, &s.Task)
 		case "save_outputs":
 			decodeStrict(is, "save_outputs", v, &s.SaveOutputs)
+		case "tuning":
+			if decodeStrict(is, "tuning", v, &s.Tuning) && !slices.Contains(TuningModes, s.Tuning) {
+				is.add(v.Line, "tuning", "%q, want one of %v", s.Tuning, TuningModes)
+			}
 		case "problem":
 			s.decodeProblem(is, v)
 		case "privacy":
@@ -98,6 +102,18 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 			s.decodeQuick(is, v)
 		default:
 			is.add(k.Line, k.Value, "unknown key (known: %v)", topKeys)
+		}
+	}
+	for i := range s.Algorithms {
+		a := &s.Algorithms[i]
+		if a.Tuning == "" {
+			a.Tuning = s.Tuning
+		}
+		if (a.TuningRuns != 0 || a.TuningEta != nil) && a.Tuning != "private" {
+			is.add(a.Line, "algorithms["+itoa(i)+"]", "tuning_runs and tuning_eta apply to `tuning: private` only (this entry's mode is %s)", a.Tuning)
+		}
+		if len(a.Grid) > 0 && a.Tuning == "theory" && !a.TuningExplicit {
+			is.add(a.Line, "algorithms["+itoa(i)+"].grid", "a grid needs `tuning: oracle` or `tuning: private` (on the entry or the spec)")
 		}
 	}
 	if !seen["name"] {
@@ -193,6 +209,32 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 				decodeStrict(is, key+".name", val, &a.Name)
 			case "label":
 				decodeStrict(is, key+".label", val, &a.Label)
+			case "tuning":
+				if val.Kind != yaml.ScalarNode {
+					// the baselines' former `tuning: {steps, step_scale}` grid block
+					is.add(val.Line, key+".tuning", "the per-baseline grid block was replaced: write `tuning: oracle` or `tuning: private` and `grid: {<knob>: [values]}` on the algorithm entry (README \"Tuning\")")
+					continue
+				}
+				if decodeStrict(is, key+".tuning", val, &a.Tuning) && !slices.Contains(TuningModes, a.Tuning) {
+					is.add(val.Line, key+".tuning", "%q, want one of %v", a.Tuning, TuningModes)
+				}
+				a.TuningExplicit = true
+			case "tuning_mode":
+				is.add(k.Line, key+".tuning_mode", "replaced by the entry's `tuning:` key: `tuning_mode: nonprivate` is now `tuning: oracle`, `tuning_mode: charged` is now `tuning: private` (README \"Tuning\")")
+			case "grid":
+				a.Grid = decodeGrid(is, key+".grid", val)
+			case "tuning_runs":
+				if decodeStrict(is, key+".tuning_runs", val, &a.TuningRuns) && !(a.TuningRuns > 1 && a.TuningRuns < 1e6) {
+					is.add(val.Line, key+".tuning_runs", "%v, want E[K] in (1, 1e6)", a.TuningRuns)
+				}
+			case "tuning_eta":
+				var eta float64
+				if decodeStrict(is, key+".tuning_eta", val, &eta) {
+					if !(eta > -1 && eta < 1e6) {
+						is.add(val.Line, key+".tuning_eta", "%v, want η in (−1, 1e6)", eta)
+					}
+					a.TuningEta = &eta
+				}
 			default:
 				a.pairs = append(a.pairs, k, val)
 			}
@@ -202,6 +244,9 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 		}
 		if a.Label == "" {
 			a.Label = a.Name
+		}
+		if len(a.Grid) > 0 && (a.Tuning == "" || a.Tuning == "theory") && a.TuningExplicit {
+			is.add(e.Line, key+".grid", "a grid needs `tuning: oracle` or `tuning: private` on the entry")
 		}
 		s.Algorithms = append(s.Algorithms, a)
 	}
@@ -316,6 +361,28 @@ func elementLines(v *yaml.Node) []int {
 	var out []int
 	for _, c := range v.Content {
 		out = append(out, c.Line)
+	}
+	return out
+}
+
+// decodeGrid reads an algorithm entry's `grid:` mapping of knob → non-empty list of numbers.
+func decodeGrid(is *issues, path string, v *yaml.Node) []GridAxis {
+	if v.Kind != yaml.MappingNode {
+		is.add(v.Line, path, "want a mapping of knob → list of numbers, got %s", kindName(v))
+		return nil
+	}
+	var out []GridAxis
+	for j := 0; j+1 < len(v.Content); j += 2 {
+		k, val := v.Content[j], v.Content[j+1]
+		var xs []float64
+		if !decodeStrict(is, path+"."+k.Value, val, &xs) {
+			continue
+		}
+		if len(xs) == 0 {
+			is.add(val.Line, path+"."+k.Value, "empty list")
+			continue
+		}
+		out = append(out, GridAxis{Knob: k.Value, Values: xs})
 	}
 	return out
 }

@@ -46,9 +46,12 @@ type Spec struct {
 	Sweep       []Axis  // in file order
 	Algorithms  []Algorithm
 	SaveOutputs bool
-	Checks      []any // one value of Schema.Check per checks: entry
-	Figures     []any // one value of Schema.Figure per figures: entry
-	Quick       QuickBlock
+	// Tuning is the spec-wide tuning mode (top-level `tuning:`): theory (default) | oracle |
+	// private; an algorithm entry's own `tuning:` overrides it (README "Tuning").
+	Tuning  string
+	Checks  []any // one value of Schema.Check per checks: entry
+	Figures []any // one value of Schema.Figure per figures: entry
+	Quick   QuickBlock
 
 	Path  string // the spec file as given
 	Dir   string // folder against which problem.data is resolved
@@ -102,8 +105,27 @@ type Algorithm struct {
 	Name  string // registry name
 	Label string // the algorithm column; defaults to Name; unique per spec
 	Line  int
-	pairs []*yaml.Node // config key/value pairs
+	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's); TuningExplicit
+	// says the entry named it. Grid overrides knob grids (`grid: {knob: [values]}`), in
+	// file order.
+	Tuning         string
+	TuningExplicit bool
+	Grid           []GridAxis
+	// TuningRuns (`tuning_runs:`) is E[K] of the private selection, 0 = the grid size;
+	// TuningEta (`tuning_eta:`) its TNB shape η, nil = the default (README "Tuning").
+	TuningRuns float64
+	TuningEta  *float64
+	pairs      []*yaml.Node // config key/value pairs
 }
+
+// GridAxis is one knob of an algorithm entry's `grid:` block.
+type GridAxis struct {
+	Knob   string
+	Values []float64
+}
+
+// TuningModes are the values of `tuning:` (README "Tuning").
+var TuningModes = []string{"theory", "oracle", "private"}
 
 // QuickBlock is the optional quick: block used by Shrink() (-quick).
 type QuickBlock struct {

@@ -162,7 +162,7 @@ func (s *Spec) validateAlgorithms(is *issues) map[string]bool {
 				if cfg == nil {
 					is.add(k.Line, key+"."+k.Value, "algorithm %q takes no parameters", a.Name)
 				} else {
-					is.add(k.Line, key+"."+k.Value, "unknown key for %q (known: name, label, %s)", a.Name, strings.Join(sortedKeys(keys), ", "))
+					is.add(k.Line, key+"."+k.Value, "unknown key for %q (known: name, label, tuning, grid, tuning_runs, tuning_eta, %s)", a.Name, strings.Join(sortedKeys(keys), ", "))
 				}
 			}
 			if k.Value == "sampler" && len(s.schema.Samplers) > 0 && v.Kind == yaml.ScalarNode &&

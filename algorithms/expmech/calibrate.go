@@ -129,6 +129,9 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	R := c.Domain.MaxNorm(c.D)   // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
 	DK := c.Domain.Diameter(c.D) // D_K
 	bounded := !math.IsInf(R, 1) && R > 0
+	if cfg.PriorBound > 0 && bounded {
+		R = cfg.PriorBound // tuning knob: μ for a prior bound on ‖x*‖ tighter than K (exact recipes only)
+	}
 	needBounded := func() error {
 		if !bounded {
 			return fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrBudget, cal.Setting, c.Domain.Kind)
@@ -270,6 +273,9 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 	n, d := float64(c.N), float64(c.D)
 	G := c.GDelta
 	C := c.Domain.Radius // the prior bound on ‖x*‖ (LLL24 Assumption 1.2)
+	if cfg.PriorBound > 0 {
+		C = cfg.PriorBound // tuning knob (package tuning)
+	}
 	if c.Domain.Kind != problems.Unconstrained {
 		return fmt.Errorf("%w: setting lowrank is LLL24's unconstrained setting, got domain %s", ErrBudget, c.Domain.Kind)
 	}

@@ -100,6 +100,10 @@ type Config struct {
 	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default 2e8): a larger T is
 	// an error, never a truncated chain.
 	MaxSteps int `yaml:"max_steps"`
+	// PriorBound is the bound R on ‖x‖ used to choose μ (and k at the same s): 0 (default)
+	// = the domain's max‖x‖ (erm, sco) or its prior bound C (lowrank). A tuning knob
+	// (package tuning); exact calibration only. ≥ 0.
+	PriorBound float64 `yaml:"prior_bound"`
 }
 
 // DefaultConfig returns the defaults of "expmech".
@@ -161,6 +165,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxSteps < 1 {
 		errs = append(errs, fmt.Errorf("expmech: max_steps %d: want ≥ 1", c.MaxSteps))
+	}
+	if !(c.PriorBound >= 0) || math.IsInf(c.PriorBound, 1) {
+		errs = append(errs, fmt.Errorf("expmech: prior_bound %g: want finite ≥ 0 (0 = the domain's)", c.PriorBound))
 	}
 	return errors.Join(errs...)
 }

@@ -81,6 +81,9 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 			if err == nil && m == nil {
 				err = fmt.Errorf("constructor returned no mechanism")
 			}
+			if err == nil {
+				m, err = tune(reg, m, spec.Algorithms[i])
+			}
 			if err != nil {
 				bad(fmt.Sprintf("algorithms[%d]", i), "%s: %v%s", spec.Algorithms[i].Label, err, where)
 			}
@@ -144,4 +147,21 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 		}
 	}
 	return m
+}
+
+// tune applies the entry's tuning mode (README "Tuning"); theory without a grid leaves the
+// mechanism untouched, so untuned results are unchanged byte for byte.
+func tune(reg Registry, m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error) {
+	mode := a.Tuning
+	if mode == "" {
+		mode = "theory"
+	}
+	if mode == "theory" && len(a.Grid) == 0 {
+		return m, nil
+	}
+	if reg.Tune == nil {
+		return nil, fmt.Errorf("tuning %s: no tuner registered", mode)
+	}
+	a.Tuning = mode
+	return reg.Tune(m, a)
 }

@@ -16,6 +16,10 @@ type Registry struct {
 	Problems   []problems.Generator
 	Mechanisms []algorithms.Factory
 	Samplers   []string
+	// Tune applies an algorithm entry's tuning (its mode theory | oracle | private, grid
+	// and private-selection parameters) to a built mechanism; run.go wires package tuning
+	// here. nil: only mode theory without a grid is accepted.
+	Tune func(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error)
 }
 
 // Generator returns the generator named kind.

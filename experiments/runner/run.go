@@ -491,7 +491,15 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
 	}()
-	out, err := m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
+	var out algorithms.Output
+	view := cnt.Oracle(m.Needs()) // only the declared capability
+	if rm, ok := m.(algorithms.Refereed); ok && rm.NeedsReferee() {
+		// oracle tuning / the non-private reference: the instance answers uncounted, and
+		// the mechanism marks its row guarantee none (algorithms.Referee).
+		out, err = rm.RunRefereed(ctx, view, b, rng, inst)
+	} else {
+		out, err = m.Run(ctx, view, b, rng)
+	}
 	if out.Record.Guarantee != "" || err == nil {
 		rec = out.Record
 	}

@@ -1,0 +1,52 @@
+package expmech
+
+import (
+	"fmt"
+	"math"
+
+	"expmech/algorithms"
+	"expmech/algorithms/tuning"
+	"expmech/problems"
+)
+
+// Knobs declares expmech's tunable keys (README "Tuning"): the prior bound C (the R of
+// μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
+// k = μn²s²/G² at the same s, so privacy is unchanged) and the practical sampler's step
+// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. expmech-pure
+// has no knobs.
+func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
+	if m.pure != nil {
+		return nil
+	}
+	bounds := []float64{0.125, 0.25, 0.5, 1, 2, 4}
+	if r := c.Domain.MaxNorm(c.D); r > 0 && !math.IsInf(r, 1) {
+		// on a bounded K a bound above max‖x‖ is looser than K itself (and the exact
+		// sampler's Gaussian then spills out of K): R·2^{−5..0} instead
+		bounds = []float64{r / 32, r / 16, r / 8, r / 4, r / 2, r}
+	}
+	return []tuning.Knob{
+		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},
+		{Name: "step_c", Doc: "practical step constant c", Grid: []float64{1.0 / 16, 1.0 / 4}},
+	}
+}
+
+// WithKnobs returns expmech with prior_bound and/or step_c set.
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	if m.pure != nil {
+		return nil, fmt.Errorf("%s: no knobs", m.name)
+	}
+	cfg := m.cfg
+	for k, x := range v {
+		switch k {
+		case "prior_bound":
+			cfg.PriorBound = x
+		case "step_c":
+			cfg.StepC = x
+		default:
+			return nil, fmt.Errorf("expmech: unknown knob %q", k)
+		}
+	}
+	return New(cfg)
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)

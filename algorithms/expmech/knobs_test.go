@@ -1,0 +1,49 @@
+package expmech
+
+import (
+	"math"
+	"testing"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/algorithms/tuning"
+	"expmech/problems"
+)
+
+// TestKnobs: expmech's default grid has tuning.GridSize points; prior_bound R changes μ to
+// √(2d)G/(nsR) and k to μn²s²/G² at the same s (so privacy is unchanged), per the exact
+// erm recipe (SPEC §2.3); expmech-pure has no knobs.
+func TestKnobs(t *testing.T) {
+	c := problems.Constants{N: 200, D: 8, GF: 1, GDelta: 2, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
+	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: "erm"}
+	m, err := New(*DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := tuning.Candidates(m, c, nil)
+	if err != nil || len(cands) != tuning.GridSize {
+		t.Fatalf("%d candidates, err %v; want %d", len(cands), err, tuning.GridSize)
+	}
+	base, err := m.Plan(c, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm, err := m.WithKnobs(map[string]float64{"prior_bound": 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := tm.Plan(c, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := privacy.SForEpsDelta(b.Epsilon, 2*b.Delta/3)
+	mu := math.Sqrt(16) * 2 / (200 * s * 0.25)
+	k := mu * 200 * 200 * s * s / 4
+	if math.Abs(r.GDPS-base.GDPS) > 1e-12*base.GDPS || math.Abs(r.Mu-mu) > 1e-9*mu || math.Abs(r.K-k) > 1e-9*k {
+		t.Errorf("prior_bound 0.25: (s, μ, k) = (%v, %v, %v), want (%v, %v, %v)", r.GDPS, r.Mu, r.K, base.GDPS, mu, k)
+	}
+	pure, _ := NewPure(*DefaultPureConfig())
+	if len(pure.Knobs(c)) != 0 {
+		t.Error("expmech-pure declares knobs")
+	}
+}

@@ -1,0 +1,98 @@
+package tuning
+
+import (
+	"fmt"
+	"math"
+
+	"expmech/algorithms/privacy"
+)
+
+// Orders returns the Rényi orders λ at which the tuned RDP curve is converted to (ε, δ):
+// 400 points log-spaced on (1, 1e5], dense near 1 where small-ε conversions land.
+func Orders() []float64 {
+	const m = 400
+	out := make([]float64, m)
+	for i := range out {
+		out[i] = 1 + math.Pow(10, -2+7*float64(i)/float64(m-1))
+	}
+	return out
+}
+
+// LambdaHat is the minimiser over λ̂ ≥ 1 of PS22 Theorem 2's λ̂-dependent terms for an
+// s-GDP base, (1+η)[(1 − 1/λ̂)·λ̂s²/2 + log(1/γ)/λ̂] = (1+η)[(λ̂−1)s²/2 + log(1/γ)/λ̂]:
+// λ̂* = max(1, √(2 log(1/γ))/s).
+func LambdaHat(s float64, t TNB) float64 {
+	return math.Max(1, math.Sqrt(2*math.Log(1/t.Gamma))/s)
+}
+
+// RDP is the Rényi-DP bound at order λ > 1 of releasing the best of K ~ D_{η,γ} runs of
+// an s-GDP base algorithm Q, by PS22 Theorem 2:
+//
+//	ε'(λ) = ε(λ) + (1+η)(1 − 1/λ̂)ε(λ̂) + (1+η) log(1/γ)/λ̂ + log E[K]/(λ − 1),
+//
+// with ε(λ) = λs²/2 — an s-GDP mechanism is (λ, λs²/2)-RDP at every order, its output
+// pair being a post-processing of (N(0,1), N(s,1)) (Dong, Roth & Su 2022, Prop. 2.10 with
+// the data-processing inequality of Rényi divergence) — and λ̂ = LambdaHat(s, t).
+func RDP(lambda, s float64, t TNB) float64 {
+	lh := LambdaHat(s, t)
+	return lambda*s*s/2 + (1+t.Eta)*((lh-1)*s*s/2+math.Log(1/t.Gamma)/lh) + math.Log(t.Mean())/(lambda-1)
+}
+
+// Eps is the ε at δ of the tuned release of an s-GDP base (RDP over Orders, converted by
+// privacy.EpsFromRDP: Balle et al. 2020 Thm 21).
+func Eps(s float64, t TNB, delta float64) (float64, error) {
+	if !(s > 0) || math.IsInf(s, 1) {
+		return math.NaN(), fmt.Errorf("tuning: per-run GDP s = %v, want finite > 0", s)
+	}
+	ords := Orders()
+	rdp := make([]float64, len(ords))
+	for i, a := range ords {
+		rdp[i] = RDP(a, s, t)
+	}
+	e, _, err := privacy.EpsFromRDP(ords, rdp, delta)
+	return e, err
+}
+
+// PerRunS is the largest per-run GDP parameter s whose tuned release spends at most eps
+// at delta (bisection on the monotone Eps, to relative precision 1e-9, rounding down).
+func PerRunS(eps, delta float64, t TNB) (float64, error) {
+	if !(eps > 0) || math.IsInf(eps, 1) {
+		return 0, fmt.Errorf("tuning: private selection needs a finite ε > 0, got %v", eps)
+	}
+	if !(delta > 0 && delta < 1) {
+		return 0, fmt.Errorf("tuning: private selection converts RDP to (ε, δ) and needs δ in (0, 1), got %v", delta)
+	}
+	if err := t.Validate(); err != nil {
+		return 0, err
+	}
+	lo, hi := 0.0, 1.0
+	for {
+		e, err := Eps(hi, t, delta)
+		if err != nil {
+			return 0, err
+		}
+		if e > eps {
+			break
+		}
+		lo, hi = hi, 2*hi
+		if hi > 1e6 {
+			return 0, fmt.Errorf("tuning: no per-run s found for ε = %v, δ = %v", eps, delta)
+		}
+	}
+	for hi-lo > 1e-9*hi {
+		mid := (lo + hi) / 2
+		e, err := Eps(mid, t, delta)
+		if err != nil {
+			return 0, err
+		}
+		if e <= eps {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if !(lo > 0) {
+		return 0, fmt.Errorf("tuning: ε = %v at δ = %v leaves no per-run budget with E[K] = %.3g", eps, delta, t.Mean())
+	}
+	return lo, nil
+}

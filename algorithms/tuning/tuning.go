@@ -1,0 +1,229 @@
+package tuning
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// Mode says how a mechanism's knobs are chosen (package doc).
+type Mode string
+
+const (
+	Theory  Mode = "theory"  // the paper's constants; the mechanism runs unwrapped
+	Oracle  Mode = "oracle"  // best grid point by the exact empirical risk; guarantee none
+	Private Mode = "private" // PS22 Thm 2 random-stopping selection paid from (ε, δ)
+)
+
+// Modes lists the modes in documentation order.
+func Modes() []Mode { return []Mode{Theory, Oracle, Private} }
+
+// GridSize is the number of grid points every mechanism's default grid has (the product
+// of its knobs' grid lengths), so that every method is tuned over as many candidates.
+const GridSize = 12
+
+// A Knob is one tunable configuration key of a mechanism with its default grid.
+type Knob struct {
+	Name string    // the config key it sets (yaml spelling), e.g. "step_size"
+	Doc  string    // one line: unit and meaning
+	Grid []float64 // default grid of absolute values, in increasing order
+}
+
+// Tunable is implemented by mechanisms with knobs. Knobs may use the public constants
+// only (e.g. to keep a batch size ≤ n); WithKnobs returns the mechanism with the given
+// knobs set (keys are Knob names) and every other setting unchanged.
+type Tunable interface {
+	algorithms.Mechanism
+	Knobs(c problems.Constants) []Knob
+	WithKnobs(values map[string]float64) (algorithms.Mechanism, error)
+}
+
+// Axis overrides the default grid of one knob.
+type Axis struct {
+	Knob   string
+	Values []float64
+}
+
+// Config is the tuning of one algorithm entry.
+type Config struct {
+	// Mode is theory (default), oracle or private.
+	Mode Mode
+	// Grid overrides default knob grids by name; knobs not listed keep their default grid.
+	Grid []Axis
+	// ExpectedRuns is E[K] of the private selection; 0 (default) = the number of grid
+	// points. Must be > 1 otherwise.
+	ExpectedRuns float64
+	// Eta is the shape η ∈ (−1, ∞) of K's truncated negative binomial law (PS22 §3.2);
+	// DefaultConfig sets DefaultEta.
+	Eta float64
+	// ScoreShare is the fraction of each run's GDP budget s² spent on the noisy score
+	// (s_score² = ScoreShare·s², s_train² = (1 − ScoreShare)·s²); in (0, 1).
+	ScoreShare float64
+	// Explicit is true when the spec's algorithm entry named the mode itself: a mechanism
+	// without knobs is then an error, while a spec-wide default leaves it untuned.
+	Explicit bool
+}
+
+// Defaults of Config (README "Tuning").
+const (
+	DefaultEta        = 1.0 // geometric K (Liu & Talwar 2019; PS22 Thm 2 with η = 1)
+	DefaultScoreShare = 0.25
+)
+
+// DefaultConfig returns mode theory with the documented private-selection defaults.
+func DefaultConfig() Config {
+	return Config{Mode: Theory, Eta: DefaultEta, ScoreShare: DefaultScoreShare}
+}
+
+// Validate reports every problem at once.
+func (c Config) Validate() error {
+	var errs []error
+	switch c.Mode {
+	case Theory, Oracle, Private:
+	default:
+		errs = append(errs, fmt.Errorf("tuning: mode %q, want theory | oracle | private", c.Mode))
+	}
+	if c.Mode == Theory && len(c.Grid) > 0 {
+		errs = append(errs, errors.New("tuning: a grid is given with mode theory (nothing is tuned); use oracle or private"))
+	}
+	for _, a := range c.Grid {
+		if len(a.Values) == 0 {
+			errs = append(errs, fmt.Errorf("tuning: grid.%s: empty list", a.Knob))
+		}
+		for _, v := range a.Values {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				errs = append(errs, fmt.Errorf("tuning: grid.%s: %v, want finite", a.Knob, v))
+			}
+		}
+	}
+	if c.ExpectedRuns != 0 && !(c.ExpectedRuns > 1 && !math.IsInf(c.ExpectedRuns, 1)) {
+		errs = append(errs, fmt.Errorf("tuning: expected runs %v, want finite > 1 (or 0 = grid size)", c.ExpectedRuns))
+	}
+	if !(c.Eta > -1) || math.IsInf(c.Eta, 1) {
+		errs = append(errs, fmt.Errorf("tuning: η = %v, want in (−1, ∞)", c.Eta))
+	}
+	if !(c.ScoreShare > 0 && c.ScoreShare < 1) {
+		errs = append(errs, fmt.Errorf("tuning: score share %v, want in (0, 1)", c.ScoreShare))
+	}
+	return errors.Join(errs...)
+}
+
+// Candidate is one grid point: knob values and the mechanism configured with them.
+type Candidate struct {
+	Values map[string]float64
+	Mech   algorithms.Mechanism
+}
+
+// Candidates returns the cartesian product of the knob grids (first knob outermost), with
+// cfg's overrides applied, each configured by WithKnobs.
+func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, error) {
+	knobs := t.Knobs(c)
+	var names []string
+	for _, k := range knobs {
+		names = append(names, k.Name)
+	}
+	for _, a := range grid {
+		i := slices.IndexFunc(knobs, func(k Knob) bool { return k.Name == a.Knob })
+		if i < 0 {
+			return nil, fmt.Errorf("tuning: %s has no knob %q (knobs: %s)", t.Name(), a.Knob, strings.Join(names, ", "))
+		}
+		knobs[i].Grid = a.Values
+	}
+	cands := []map[string]float64{{}}
+	for _, k := range knobs {
+		var next []map[string]float64
+		for _, base := range cands {
+			for _, v := range k.Grid {
+				m := make(map[string]float64, len(base)+1)
+				for kk, vv := range base {
+					m[kk] = vv
+				}
+				m[k.Name] = v
+				next = append(next, m)
+			}
+		}
+		cands = next
+	}
+	out := make([]Candidate, 0, len(cands))
+	for _, v := range cands {
+		m, err := t.WithKnobs(v)
+		if err != nil {
+			return nil, fmt.Errorf("tuning: %s with %v: %w", t.Name(), v, err)
+		}
+		out = append(out, Candidate{Values: v, Mech: m})
+	}
+	return out, nil
+}
+
+// Wrap applies cfg to m: mode theory without a grid returns m itself (today's behaviour,
+// byte for byte); oracle and private return the tuning wrapper. A mechanism without knobs
+// is returned unchanged unless cfg.Explicit, which is then an error.
+func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Mode == Theory {
+		return m, nil
+	}
+	t, ok := m.(Tunable)
+	if !ok {
+		if cfg.Explicit {
+			return nil, fmt.Errorf("tuning: %s declares no knobs, so tuning: %s does not apply (use theory)", m.Name(), cfg.Mode)
+		}
+		return m, nil
+	}
+	var names []string
+	for _, k := range t.Knobs(problems.Constants{N: 1, D: 1, GF: 1}) {
+		names = append(names, k.Name)
+	}
+	if len(names) == 0 {
+		if cfg.Explicit {
+			return nil, fmt.Errorf("tuning: %s declares no knobs, so tuning: %s does not apply (use theory)", m.Name(), cfg.Mode)
+		}
+		return m, nil
+	}
+	for _, a := range cfg.Grid {
+		if !slices.Contains(names, a.Knob) {
+			return nil, fmt.Errorf("tuning: %s has no knob %q (knobs: %s)", m.Name(), a.Knob, strings.Join(names, ", "))
+		}
+	}
+	return &Mechanism{base: t, cfg: cfg}, nil
+}
+
+// Set applies knob values through per-knob setters (the body of most WithKnobs): an
+// unknown knob or a setter's error is returned, naming the mechanism.
+func Set(name string, v map[string]float64, setters map[string]func(float64) error) error {
+	var errs []error
+	for k, x := range v {
+		set, ok := setters[k]
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: unknown knob %q", name, k))
+			continue
+		}
+		if err := set(x); err != nil {
+			errs = append(errs, fmt.Errorf("%s: knob %s = %v: %w", name, k, x, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Int converts a knob value to an integer setting, refusing a fractional one.
+func Int(dst *int) func(float64) error {
+	return func(x float64) error {
+		if x != math.Trunc(x) || math.Abs(x) > 1<<40 {
+			return errors.New("want an integer")
+		}
+		*dst = int(x)
+		return nil
+	}
+}
+
+// Float sets a float setting.
+func Float(dst *float64) func(float64) error {
+	return func(x float64) error { *dst = x; return nil }
+}

@@ -1,0 +1,362 @@
+package tuning
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"sync"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/problems"
+)
+
+// Mechanism is a tuned mechanism (mode oracle or private); see the package doc.
+type Mechanism struct {
+	base Tunable
+	cfg  Config
+	// plans memoises planPrivate per (constants, budget): it is data-independent and the
+	// runner calls Run concurrently for every trial of a cell.
+	mu    sync.Mutex
+	plans map[string]privatePlan
+}
+
+var (
+	_ algorithms.Mechanism = (*Mechanism)(nil)
+	_ algorithms.Refereed  = (*Mechanism)(nil)
+)
+
+// Name is the base mechanism's registry name.
+func (m *Mechanism) Name() string { return m.base.Name() }
+
+// Needs is the base mechanism's declaration: every grid point runs the base, and the
+// private score reads values only.
+func (m *Mechanism) Needs() problems.Need { return m.base.Needs() }
+
+// NeedsReferee is true in mode oracle only.
+func (m *Mechanism) NeedsReferee() bool { return m.cfg.Mode == Oracle }
+
+// ErrNoReferee is returned by Run in mode oracle: the selection needs the harness's exact
+// empirical risk, which only RunRefereed receives.
+var ErrNoReferee = errors.New("tuning: mode oracle selects on the exact empirical risk and must be run with the harness's referee (RunRefereed)")
+
+// plannable returns the candidates whose Plan at b succeeds (data-independent: a grid
+// point whose calibration fails, e.g. a sampler over max_steps, is not a candidate), with
+// their records.
+func (m *Mechanism) plannable(c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
+	all, err := Candidates(m.base, c, m.cfg.Grid)
+	if err != nil {
+		return nil, nil, err
+	}
+	var cands []Candidate
+	var recs []algorithms.Record
+	var first error
+	for _, cd := range all {
+		r, err := cd.Mech.Plan(c, b)
+		if err != nil {
+			if first == nil {
+				first = fmt.Errorf("grid point %v: %w", cd.Values, err)
+			}
+			continue
+		}
+		cands = append(cands, cd)
+		recs = append(recs, r)
+	}
+	if len(cands) == 0 {
+		return nil, nil, fmt.Errorf("tuning: no grid point of %s plans at this budget (first failure: %w)", m.Name(), first)
+	}
+	return cands, recs, nil
+}
+
+// Plan returns the record of the tuned procedure from public constants only.
+func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	switch m.cfg.Mode {
+	case Oracle:
+		cands, recs, err := m.plannable(c, b)
+		if err != nil {
+			return algorithms.Record{}, err
+		}
+		r := recs[0]
+		var pv, pg float64
+		for _, x := range recs {
+			pv += x.PredictedValueQueries
+			pg += x.PredictedGradientQueries
+		}
+		r.PredictedValueQueries, r.PredictedGradientQueries = pv, pg
+		return m.labelOracle(r, cands[0], len(cands)), nil
+	default:
+		p, err := m.planPrivate(c, b)
+		if err != nil {
+			return algorithms.Record{}, err
+		}
+		r := p.recs[0]
+		return m.labelPrivate(r, p, p.cands[0], 0), nil
+	}
+}
+
+// Run runs mode private; mode oracle needs RunRefereed.
+func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	if m.cfg.Mode == Oracle {
+		return algorithms.Output{}, ErrNoReferee
+	}
+	return m.runPrivate(ctx, o, b, rng)
+}
+
+// RunRefereed runs the tuned procedure; only mode oracle reads ref.
+func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
+	if m.cfg.Mode != Oracle {
+		return m.runPrivate(ctx, o, b, rng)
+	}
+	if ref == nil {
+		return algorithms.Output{}, ErrNoReferee
+	}
+	c := o.Constants()
+	cands, _, err := m.plannable(c, b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	var best algorithms.Output
+	bestJ, bestRisk, failed := -1, math.Inf(1), 0
+	var pv, pg float64
+	var firstErr error
+	for j, cd := range cands {
+		if err := ctx.Err(); err != nil {
+			return algorithms.Output{}, err
+		}
+		out, err := cd.Mech.Run(ctx, o, b, rng)
+		if err != nil {
+			// the oracle is a reference: a grid point that fails at run time is skipped
+			// and counted (tuning_failed), the release is the best of the others.
+			failed++
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		pv += out.Record.PredictedValueQueries
+		pg += out.Record.PredictedGradientQueries
+		if risk := ref.EmpiricalRisk(out.X); risk < bestRisk || bestJ < 0 {
+			best, bestJ, bestRisk = out, j, risk
+		}
+	}
+	if bestJ < 0 {
+		return algorithms.Output{}, fmt.Errorf("tuning oracle: every grid point failed (first: %w)", firstErr)
+	}
+	best.Record.PredictedValueQueries, best.Record.PredictedGradientQueries = pv, pg
+	best.Record = m.labelOracle(best.Record, cands[bestJ], len(cands))
+	best.Record.Extra["tuning_failed"] = float64(failed)
+	return best, nil
+}
+
+func withExtra(r algorithms.Record, cd Candidate, m int) algorithms.Record {
+	extra := make(map[string]float64, len(r.Extra)+len(cd.Values)+4)
+	for k, v := range r.Extra {
+		extra[k] = v
+	}
+	names := make([]string, 0, len(cd.Values))
+	for k := range cd.Values {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		extra["tuned_"+k] = cd.Values[k]
+	}
+	extra["tuning_candidates"] = float64(m)
+	r.Extra = extra
+	return r
+}
+
+func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, n int) algorithms.Record {
+	r = withExtra(r, cd, n)
+	r.Tuning = string(Oracle)
+	r.Guarantee = algorithms.None
+	r.Notes = joinNote(r.Notes, "tuning oracle: the grid point with the lowest exact empirical risk; each point is calibrated to (ε, δ) but the selection looked at the data, so the release is not private")
+	return r
+}
+
+// privatePlan is the calibration of a private selection.
+type privatePlan struct {
+	tnb            TNB
+	sRun, sScore   float64 // per-run GDP of training (target) and of the score
+	sTrain         float64 // max GDP the candidates report at the run budget
+	run            algorithms.Budget
+	cands          []Candidate
+	recs           []algorithms.Record
+	eps, delta     float64 // spent, recomputed from what the candidates report
+	tvDelta        float64 // part of delta for the samplers' TV error over E[K] runs
+	deltaConverted float64 // part of delta for the RDP → (ε, δ) conversion
+	n              int     // dataset size (the score costs 2n value queries per run)
+}
+
+// planPrivate calibrates the per-run budget (package doc; accountant.go):
+//   - δ_r = δ/(2(1+e^ε)E[K]) per run, so that the TV error of samplers over the E[K]
+//     expected runs costs at most (1+e^ε)E[K]·δ_r/2 = δ/4 (each run's τ ≤ δ_r/2, SPEC §1.4;
+//     TV(A_real, A_exact) ≤ E[K]·τ by a union bound over the runs); the remaining 3δ/4 is
+//     the RDP conversion's;
+//   - the per-run GDP s is the largest with Eps(s) ≤ ε at 3δ/4 (PS22 Thm 2), split into
+//     s_score = √share·s and s_train = √(1−share)·s, s_train expressed as the budget
+//     (ε_r, δ_r) = (ε(s_train; δ_r), δ_r) every candidate calibrates to;
+//   - ε and δ are then recomputed from the GDP the candidates report (≤ s_train), which
+//     must be finite: private selection needs a GDP base.
+func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
+	key := fmt.Sprintf("%+v|%+v", c, b)
+	m.mu.Lock()
+	p, ok := m.plans[key]
+	m.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := m.calibratePrivate(c, b)
+	if err != nil {
+		return p, err
+	}
+	m.mu.Lock()
+	if m.plans == nil {
+		m.plans = map[string]privatePlan{}
+	}
+	m.plans[key] = p
+	m.mu.Unlock()
+	return p, nil
+}
+
+func (m *Mechanism) calibratePrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
+	p := privatePlan{n: c.N}
+	if b.Relation != privacy.ReplaceOne {
+		return p, fmt.Errorf("tuning private: the score's sensitivity is derived under replace-one, got relation %v", b.Relation)
+	}
+	if !(b.Delta > 0 && b.Delta < 1) || !(b.Epsilon > 0) || math.IsInf(b.Epsilon, 1) {
+		return p, fmt.Errorf("tuning private: needs finite ε > 0 and δ in (0, 1), got (%v, %v)", b.Epsilon, b.Delta)
+	}
+	all, err := Candidates(m.base, c, m.cfg.Grid)
+	if err != nil {
+		return p, err
+	}
+	ek := m.cfg.ExpectedRuns
+	if ek == 0 {
+		ek = math.Max(float64(len(all)), 2)
+	}
+	if p.tnb, err = ForMean(m.cfg.Eta, ek); err != nil {
+		return p, err
+	}
+	dRun := b.Delta / (2 * (1 + math.Exp(b.Epsilon)) * ek)
+	p.deltaConverted = 0.75 * b.Delta
+	s, err := PerRunS(b.Epsilon, p.deltaConverted, p.tnb)
+	if err != nil {
+		return p, err
+	}
+	p.sRun = s
+	p.sScore = s * math.Sqrt(m.cfg.ScoreShare)
+	sTrain := s * math.Sqrt(1-m.cfg.ScoreShare)
+	eRun, err := privacy.EpsForSDelta(sTrain, dRun)
+	if err != nil {
+		return p, fmt.Errorf("tuning private: per-run budget: %w", err)
+	}
+	p.run = algorithms.Budget{Epsilon: eRun, Delta: dRun, Relation: b.Relation, Task: b.Task}
+	if p.cands, p.recs, err = m.plannable(c, p.run); err != nil {
+		return p, err
+	}
+	tau := 0.0
+	for i, r := range p.recs {
+		if !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) || math.IsNaN(r.GDPS) {
+			return p, fmt.Errorf("tuning private: %s at %v reports gdp_s = %v; the PS22 accounting here needs a Gaussian-DP base (finite gdp_s)", m.Name(), p.cands[i].Values, r.GDPS)
+		}
+		p.sTrain = math.Max(p.sTrain, r.GDPS)
+		dm := r.DeltaMech
+		if math.IsNaN(dm) {
+			dm = p.run.Delta
+		}
+		tau = math.Max(tau, math.Max(p.run.Delta-dm, 0)/(1+math.Exp(p.run.Epsilon)))
+	}
+	sTot := math.Hypot(p.sTrain, p.sScore)
+	if p.eps, err = Eps(sTot, p.tnb, p.deltaConverted); err != nil {
+		return p, err
+	}
+	p.tvDelta = (1 + math.Exp(p.eps)) * p.tnb.Mean() * tau
+	p.delta = p.deltaConverted + p.tvDelta
+	if p.eps > b.Epsilon*(1+1e-9) || p.delta > b.Delta*(1+1e-9) {
+		return p, fmt.Errorf("tuning private: the candidates' reported gdp_s = %v exceeds the per-run target %v: spent (%v, %v) > (%v, %v)", p.sTrain, sTrain, p.eps, p.delta, b.Epsilon, b.Delta)
+	}
+	return p, nil
+}
+
+func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
+	rank := map[algorithms.Guarantee]int{algorithms.Certified: 2, algorithms.Nominal: 1, algorithms.None: 0}
+	if rank[b] < rank[a] {
+		return b
+	}
+	return a
+}
+
+func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidate, runs int) algorithms.Record {
+	r = withExtra(r, cd, len(p.cands))
+	r.Tuning = string(Private)
+	g := algorithms.Certified
+	var pv, pg float64
+	for _, x := range p.recs {
+		g = worse(g, x.Guarantee)
+		pv += x.PredictedValueQueries
+		pg += x.PredictedGradientQueries
+	}
+	ek := p.tnb.Mean()
+	n := float64(len(p.recs))
+	// each run: one candidate's queries on average, plus 2n values for the score
+	r.PredictedValueQueries = ek * (pv/n + 2*float64(p.n))
+	r.PredictedGradientQueries = ek * pg / n
+	r.Guarantee = g
+	r.EpsilonSpent = p.eps
+	r.DeltaMech = p.delta
+	r.GDPS = math.NaN() // the tuned release is RDP-accounted, not Gaussian-DP
+	r.TheoryBound = math.NaN()
+	r.Extra["tuning_expected_runs"] = ek
+	r.Extra["tuning_eta"] = p.tnb.Eta
+	r.Extra["tuning_run_gdp_s"] = p.sTrain
+	r.Extra["tuning_score_gdp_s"] = p.sScore
+	r.Extra["tuning_tv_delta"] = p.tvDelta
+	if runs > 0 {
+		r.Extra["tuning_runs"] = float64(runs)
+	}
+	r.Notes = joinNote(r.Notes, fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, ek, p.sTrain, p.sScore))
+	return r
+}
+
+// runPrivate is PS22's A: K ~ D_{η,γ} runs of Q, the best noisy score released.
+func (m *Mechanism) runPrivate(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	c := o.Constants()
+	p, err := m.planPrivate(c, b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	k, err := p.tnb.Sample(rng)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	sc := newScorer(c)
+	var best algorithms.Output
+	bestJ, bestScore := -1, math.Inf(1)
+	for range k {
+		if err := ctx.Err(); err != nil {
+			return algorithms.Output{}, err
+		}
+		j := rng.IntN(len(p.cands))
+		out, err := p.cands[j].Mech.Run(ctx, o, p.run, rng)
+		if err != nil {
+			return algorithms.Output{}, fmt.Errorf("tuning private: grid point %v: %w", p.cands[j].Values, err)
+		}
+		s := sc.noisy(o, out.X, p.sScore, rng)
+		if s < bestScore || bestJ < 0 {
+			best, bestJ, bestScore = out, j, s
+		}
+	}
+	best.Record = m.labelPrivate(best.Record, p, p.cands[bestJ], k)
+	return best, nil
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

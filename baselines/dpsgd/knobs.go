@@ -1,0 +1,51 @@
+package dpsgd
+
+import (
+	"fmt"
+	"math"
+
+	"expmech/algorithms"
+	"expmech/algorithms/tuning"
+	"expmech/problems"
+)
+
+// Knobs declares dp-sgd's tunable keys (README "Tuning"): absolute step size, expected
+// batch (capped at n) and clipping norm relative to G_f; 3 × 2 × 2 = tuning.GridSize
+// points. Each point's noise multiplier is calibrated by the accountant at its own (q, T).
+func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
+	b1, b2 := math.Min(32, float64(c.N)), math.Min(128, float64(c.N))
+	if b1 == b2 {
+		b1 = math.Max(1, math.Floor(b2/4))
+	}
+	return []tuning.Knob{
+		{Name: "step_size", Doc: "η, absolute", Grid: []float64{0.03, 0.3, 3}},
+		{Name: "batch", Doc: "expected lot size L = qn", Grid: []float64{b1, b2}},
+		{Name: "clip", Doc: "clipping norm C, absolute", Grid: []float64{0.5 * c.GF, c.GF}},
+	}
+}
+
+// WithKnobs returns dp-sgd with the given knobs set (sharing the accountant's memo).
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	for k, x := range v {
+		switch k {
+		case "step_size":
+			cfg.StepSize = x
+		case "clip":
+			cfg.Clip = x
+		case "batch":
+			cfg.Batch, cfg.SamplingRate = int(x), 0
+			if float64(cfg.Batch) != x {
+				return nil, fmt.Errorf("dp-sgd: batch = %v, want an integer", x)
+			}
+		default:
+			return nil, fmt.Errorf("dp-sgd: unknown knob %q", k)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Mechanism{cfg: cfg, cache: m.cache}, nil
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)

@@ -1,0 +1,44 @@
+package noisygd
+
+import (
+	"fmt"
+
+	"expmech/algorithms"
+	"expmech/algorithms/tuning"
+	"expmech/problems"
+)
+
+// Knobs declares noisy-gd's tunable keys (README "Tuning"): the absolute step size η and
+// the number of steps T, each grid holding 0 = the theory value (so the theory default
+// is a candidate) and absolute values; 4 × 3 = tuning.GridSize points. Every point is calibrated to the
+// budget it is run at (σ = √T·Δ₂/s), so knobs never change the privacy accounting.
+func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{
+		{Name: "step_size", Doc: "η, absolute (0 = theory η for the T)", Grid: []float64{0, 0.03, 0.1, 0.3}},
+		{Name: "steps", Doc: "T (0 = theory T)", Grid: []float64{0, 25, 100}},
+	}
+}
+
+// WithKnobs returns noisy-gd with step_size and/or steps set.
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	for k, x := range v {
+		switch k {
+		case "step_size":
+			cfg.StepSize = x
+		case "steps":
+			cfg.Steps = int(x)
+			if float64(cfg.Steps) != x {
+				return nil, fmt.Errorf("noisy-gd: steps = %v, want an integer", x)
+			}
+		default:
+			return nil, fmt.Errorf("noisy-gd: unknown knob %q", k)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Mechanism{cfg: cfg}, nil
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)

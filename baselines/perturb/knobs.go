@@ -1,0 +1,52 @@
+package perturb
+
+import (
+	"expmech/algorithms"
+	"expmech/algorithms/tuning"
+	"expmech/problems"
+)
+
+// lambdaGrid returns the regulariser grid of both perturbation baselines: 0 = theory and
+// 11 absolute values (README "Tuning"); tuning.GridSize points.
+func lambdaGrid() []float64 {
+	return []float64{0, 1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1, 3, 10}
+}
+
+// Knobs declares output-perturbation's tunable key: λ.
+func (m *Output) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{{Name: "lambda", Doc: "λ (0 = theory)", Grid: lambdaGrid()}}
+}
+
+// WithKnobs returns output-perturbation with λ set.
+func (m *Output) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	if err := tuning.Set(OutputName, v, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)}); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Output{cfg: cfg}, nil
+}
+
+// Knobs declares objective-perturbation's tunable key: Λ (raised to KST12's floor).
+func (m *Objective) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{{Name: "lambda", Doc: "Λ (0 = theory; raised to the floor 2β/(nε₁))", Grid: lambdaGrid()}}
+}
+
+// WithKnobs returns objective-perturbation with Λ set.
+func (m *Objective) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	if err := tuning.Set(ObjectiveName, v, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)}); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Objective{cfg: cfg}, nil
+}
+
+var (
+	_ tuning.Tunable = (*Output)(nil)
+	_ tuning.Tunable = (*Objective)(nil)
+)
