@@ -16,7 +16,7 @@ import (
 var Columns = []string{
 	"experiment", "cell", "algorithm", "trial", "seed",
 	"problem", "loss_kind", "domain", "task", "n", "d", "rank", "g_k",
-	"epsilon", "delta", "delta_mech", "gdp_s", "epsilon_spent",
+	"epsilon", "delta", "neighbours", "delta_mech", "gdp_s", "epsilon_spent",
 	"k", "mu", "sigma", "steps", "batch",
 	"empirical_risk", "empirical_risk_opt", "excess_empirical_risk", "excess_population_risk",
 	"theory_bound", "value_queries", "gradient_queries", "guarantee", "status", "error",

@@ -17,7 +17,7 @@ import (
 var planColumns = []string{
 	"experiment", "cell", "algorithm",
 	"problem", "loss_kind", "domain", "task", "n", "d", "rank", "g_k",
-	"epsilon", "delta", "delta_mech", "gdp_s", "epsilon_spent",
+	"epsilon", "delta", "neighbours", "delta_mech", "gdp_s", "epsilon_spent",
 	"k", "mu", "sigma", "steps", "batch", "theory_bound", "guarantee",
 	"predicted_value_queries", "predicted_gradient_queries", "status", "error",
 }
