@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
-
-	"gonum.org/v1/gonum/dsp/fourier"
 )
 
 // PLDOptions configures the PLD accountant. The zero value is not valid; start from
@@ -30,13 +28,14 @@ type PLDOptions struct {
 	MaxPoints int
 }
 
-// DefaultMaxPoints is the default PLDOptions.MaxPoints: 2^24 points, about 0.6 GB of
-// work space (40 bytes a point).
+// DefaultMaxPoints is the default PLDOptions.MaxPoints: 2^24 points, about 0.7 GB of
+// work space (bytesPerPoint a point).
 const DefaultMaxPoints = 1 << 24
 
 // bytesPerPoint is the work space of one FFT point: the real input/output (8), the
-// half-spectrum (16 for N/2+1 complex) and fftpack's 2N-float work array (16).
-const bytesPerPoint = 40
+// half-spectrum (8: N/2+1 complex), the complex work array (8), the twiddle tables (12)
+// and the composed window (8).
+const bytesPerPoint = 44
 
 // ErrGridTooLarge is returned when a PLD grid would exceed PLDOptions.MaxPoints.
 var ErrGridTooLarge = errors.New("privacy: PLD grid too large")
@@ -303,67 +302,64 @@ func shrinkHigh(lo, hi int, above func(int) bool) int {
 	return hi
 }
 
-// fftpackMaxFactors is the number of factors gonum's fftpack can record: Rffti stores
-// n, the factor count and the factors in a fixed ifac [15]int, so a length with more than
-// 13 factors (it factors by 4 first, then 2, 3, 5, …) indexes ifac[15] and panics
-// ("index out of range [15] with length 15", fftpack/rfft.go:66).
-const fftpackMaxFactors = 13
+// maxFFTLen bounds nextFFTLen (2^30 points, far beyond any MaxPoints one machine holds).
+const maxFFTLen = 1 << 30
 
-// fftpackFactors is the number of factors fftpack's rffti1 splits n = 2^a·3^b into:
-// ⌊a/2⌋ fours, a mod 2 twos and b threes.
-func fftpackFactors(a, b int) int { return a/2 + a%2 + b }
-
-// nextFFTLen is the smallest 2^a or 3·2^a ≥ n (fast sizes for fftpack) that fftpack can
-// factor (≤ fftpackMaxFactors factors), or an ErrGridTooLarge error when even the power
-// of two is beyond fftpack (n > 2^26).
+// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths), or an
+// ErrGridTooLarge error beyond maxFFTLen.
 func nextFFTLen(n int) (int, error) {
-	best, a := 1, 0
-	for best < n {
-		best *= 2
-		a++
+	if n > maxFFTLen {
+		return 0, fmt.Errorf("%w: %d points exceed the FFT length limit %d", ErrGridTooLarge, n, maxFFTLen)
 	}
-	if fftpackFactors(a, 0) > fftpackMaxFactors {
-		return 0, fmt.Errorf("%w: %d points exceed fftpack's factor limit", ErrGridTooLarge, n)
-	}
-	// One factor 3 at most: fftpack's radix-3 passes cost about twice a radix-4 pass per
-	// point, so 9·2^a or 27·2^a (closer to n) measured slower than 3·2^a or 2^a.
-	m, a3 := 3, 0
+	m := 4
 	for m < n {
 		m *= 2
-		a3++
 	}
-	if m < best && fftpackFactors(a3, 1) <= fftpackMaxFactors {
-		best = m
-	}
-	return best, nil
+	return m, nil
 }
 
-// convolver holds FFT work space, reused across the evaluations of one calibration.
+// convolver holds FFT plans and work space, reused across the evaluations of one
+// calibration (which alternates between a coarse and a fine length, so plans are kept
+// per length).
 type convolver struct {
-	fft *fourier.FFT
-	n   int
-	c   []complex128
-	s   []float64
+	plans map[int]*realFFT
+	fft   *realFFT
+	n     int
+	c     []complex128
+	s     []float64
 }
 
 func (c *convolver) reset(n int) {
-	if c.fft == nil || c.n != n {
-		c.fft = fourier.NewFFT(n)
-		c.n = n
+	if c.fft != nil && c.n == n {
+		return
+	}
+	if c.plans == nil {
+		c.plans = map[int]*realFFT{}
+	}
+	f, ok := c.plans[n]
+	if !ok {
+		f = newRealFFT(n)
+		c.plans[n] = f
+	}
+	c.fft, c.n = f, n
+	if cap(c.s) < n {
 		c.c = make([]complex128, n/2+1)
 		c.s = make([]float64, n)
 	}
+	c.c, c.s = c.c[:n/2+1], c.s[:n]
 }
 
 // chernoffWindow bounds the T-fold sum S of the finite part of d (mass p_i at
 // (off+i)h, total ≤ 1): it returns loss levels L ≤ U with mass(S < L) ≤ tau and
 // mass(S > U) ≤ tau by the Chernoff bound mass(S > U) ≤ M(λ)^T e^{−λU},
 // mass(S < L) ≤ M(−λ)^T e^{λL}, M(λ) = Σ p_i e^{λ(off+i)h}, each optimised over λ by a
-// golden-section search in log λ. M is evaluated on blocks of the grid with each block's
-// mass at its top (for U) or bottom (for L) end, which only over-estimates M, so the
-// bounds stay valid; the true support [T·min, T·max] caps both.
+// golden-section search in log λ. Grids longer than 4096 points are evaluated on 4096
+// blocks with each block's mass at its top (for U) or bottom (for L) end, which only
+// over-estimates M, so the bounds stay valid (but widen by T·block width: blocks are
+// only used for the long single-step grids of small z, where T is small); the true
+// support [T·min, T·max] caps both.
 func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
-	const blocks = 512
+	const blocks = 4096
 	n := len(d.p)
 	bs := (n + blocks - 1) / blocks
 	nb := (n + bs - 1) / bs
@@ -373,16 +369,21 @@ func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
 	}
 	top := func(j int) float64 { return float64(d.off+min(n-1, (j+1)*bs-1)) * d.h }
 	bot := func(j int) float64 { return float64(d.off+j*bs) * d.h }
+	jlo, jhi := 0, nb-1 // blocks with mass: the log-sum-exp pivots λ·at(jhi) (λ > 0), λ·at(jlo) (λ < 0)
+	for jlo < jhi && mass[jlo] == 0 {
+		jlo++
+	}
+	for jhi > jlo && mass[jhi] == 0 {
+		jhi--
+	}
 	logM := func(lam float64, at func(int) float64) float64 {
-		m := math.Inf(-1)
-		for j := range mass {
-			if mass[j] > 0 {
-				m = math.Max(m, lam*at(j))
-			}
+		m := lam * at(jhi)
+		if lam < 0 {
+			m = lam * at(jlo)
 		}
 		s := 0.0
-		for j, v := range mass {
-			if v > 0 {
+		for j := jlo; j <= jhi; j++ {
+			if v := mass[j]; v > 0 {
 				s += v * math.Exp(lam*at(j)-m)
 			}
 		}
@@ -391,12 +392,12 @@ func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
 	Tf, lt := float64(T), math.Log(tau)
 	upper := func(u float64) float64 { lam := math.Exp(u); return (Tf*logM(lam, top) - lt) / lam }
 	lower := func(u float64) float64 { lam := math.Exp(u); return -(Tf*logM(-lam, bot) - lt) / lam }
-	U = math.Min(goldenMin(upper, -12, 12), Tf*float64(d.off+n-1)*d.h)
-	L = math.Max(-goldenMin(func(u float64) float64 { return -lower(u) }, -12, 12), Tf*float64(d.off)*d.h)
+	U = math.Min(goldenMin(upper, -9, 9), Tf*float64(d.off+n-1)*d.h)
+	L = math.Max(-goldenMin(func(u float64) float64 { return -lower(u) }, -9, 9), Tf*float64(d.off)*d.h)
 	return L, U
 }
 
-// goldenMin is the minimum of f found by golden-section search on [a, b] (40 steps);
+// goldenMin is the minimum of f found by golden-section search on [a, b] (18 steps);
 // any value returned is f at some point, so a bound it yields is valid even if f is not
 // unimodal.
 func goldenMin(f func(float64) float64, a, b float64) float64 {
@@ -404,7 +405,7 @@ func goldenMin(f func(float64) float64, a, b float64) float64 {
 	x1, x2 := b-g*(b-a), a+g*(b-a)
 	f1, f2 := f(x1), f(x2)
 	best := math.Min(f1, f2)
-	for range 40 {
+	for range 18 {
 		if f1 < f2 {
 			b, x2, f2 = x2, x1, f1
 			x1 = b - g*(b-a)
@@ -452,7 +453,7 @@ func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out
 	for i, v := range d.p {
 		c.s[i%N] += v
 	}
-	c.fft.Coefficients(c.c, c.s)
+	c.fft.Coefficients(c.c, c.s, min(len(d.p), N))
 	// c^T = r^T·e^{iTφ}; coefficients with r^T < e^{−800} (far below the round-off of
 	// the inverse transform) are zeroed by one comparison of r² against e^{−1600/T}.
 	Tf := float64(T)
@@ -488,7 +489,13 @@ type deltaCurve struct {
 	s1, s2 []float64
 }
 
+// newDeltaCurve builds the suffix sums of d for δ(ε) at ε ≥ 0 only (every caller's
+// range): the points with loss ≤ 0 never enter δ(ε ≥ 0), so they are dropped first.
 func newDeltaCurve(d pmf) *deltaCurve {
+	if k := -d.off; k > 0 { // index of loss 0
+		k = min(k, len(d.p))
+		d.p, d.off = d.p[k:], d.off+k
+	}
 	n := len(d.p)
 	c := &deltaCurve{d: d, s1: make([]float64, n+1), s2: make([]float64, n+1)}
 	eh := math.Exp(-d.h)
@@ -500,6 +507,9 @@ func newDeltaCurve(d pmf) *deltaCurve {
 }
 
 func (c *deltaCurve) delta(eps float64) float64 {
+	if !(eps >= 0) {
+		panic(fmt.Sprintf("privacy: deltaCurve.delta(%v): want ε >= 0", eps))
+	}
 	h := c.d.h
 	// first index whose loss (off+i)h exceeds ε
 	i := int(math.Floor(eps/h)) + 1 - c.d.off
