@@ -21,7 +21,7 @@ type PLDOptions struct {
 	// optimistic: subtracted), so it costs at most a few TailMass of δ, never validity.
 	// Default 1e-15.
 	TailMass float64
-	// MaxPoints caps the FFT length (grid points of the composed PLD, and of one step).
+	// MaxPoints caps the FFT length of the composition and the points of one step.
 	// The size is predicted from the grid ends and a Chernoff bound before anything is
 	// allocated; a larger grid is an ErrGridTooLarge error, never a panic or an
 	// out-of-memory kill. 0 means DefaultMaxPoints.
@@ -440,13 +440,13 @@ func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out
 		mU = mL
 	}
 	w := mU - mL + 1
-	if w > maxPoints {
-		return pmf{}, 0, fmt.Errorf("%w: %d-fold composition needs %d points at h=%v (> MaxPoints %d, %.2g GB)",
-			ErrGridTooLarge, T, w, d.h, maxPoints, float64(w)*bytesPerPoint/1e9)
-	}
 	N, err := nextFFTLen(w)
 	if err != nil {
 		return pmf{}, 0, err
+	}
+	if N > maxPoints {
+		return pmf{}, 0, fmt.Errorf("%w: %d-fold composition needs a %d-point FFT for a %d-point window at h=%v (> MaxPoints %d, %.2g GB)",
+			ErrGridTooLarge, T, N, w, d.h, maxPoints, float64(N)*bytesPerPoint/1e9)
 	}
 	c.reset(N)
 	clear(c.s)

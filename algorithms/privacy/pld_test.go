@@ -127,7 +127,7 @@ func TestPLDOpacusPRV(t *testing.T) {
 // TestPLDReferenceSamples asserts P4 rows (Opacus tests/prv_accountant.py msr_values,
 // δ = 1e-6; [V] true-ε brackets from h = 1e-5 runs), P6 and P7 (TF-Privacy
 // compute_dp_sgd_privacy_test.py PLD values) at h = 1e-4: each reference value (or
-// reference bracket) must intersect ours (the P4 row (0.8, 0.001, 100) → [0.25984, 0.26084]
+// reference bracket) must intersect ours and contain our upper end (the P4 row (0.8, 0.001, 100) → [0.25984, 0.26084]
 // is reproduced too, [0.25535, 0.26535] at h = 1e-4, but takes ~3 s and is left out), our width must be ≤ 1.2·T·h, and PLD ε ≤ RDP ε.
 func TestPLDReferenceSamples(t *testing.T) {
 	t.Parallel()
@@ -141,6 +141,10 @@ func TestPLDReferenceSamples(t *testing.T) {
 		{"P4 (3.0,0.2,100)", 3.0, 0.2, 100, 1e-6, 3.37055, 3.37155},
 		{"P6", 0.7, 0.01, 120, 1e-5, 2.4612381, 2.4612381},
 		{"P7", 1, 0.0064, 782, 1e-6, 1.199 - 5e-4, 1.199 + 5e-4},
+		// R11: TF-Privacy tutorials/README.md (N = 60000, batch 256, z = 1.1, 60 epochs →
+		// 14063 steps, δ = 1e-5; "eps = 3.01" is the classic RDP conversion), whose true
+		// PLD ε PRIVACY.md brackets in [2.354, 2.410] ([V], h = 1e-5 runs).
+		{"R11", 1.1, 256.0 / 60000, 14063, 1e-5, 2.354, 2.410},
 	}
 	o := DefaultPLDOptions()
 	for _, tt := range tests {
@@ -150,6 +154,11 @@ func TestPLDReferenceSamples(t *testing.T) {
 		}
 		if !(lo <= tt.refHi && hi >= tt.refLo) || hi-lo > 1.2*float64(tt.T)*o.H {
 			t.Errorf("%s: bracket [%.6g, %.6g] vs reference [%.6g, %.6g]", tt.name, lo, hi, tt.refLo, tt.refHi)
+		}
+		// The connect-the-dots upper end itself lands in the reference bracket; P6 is
+		// dp_accounting's PLD (connect-the-dots, h = 1e-4) asserted at 7 places upstream.
+		if !(hi >= tt.refLo-1e-7 && hi <= tt.refHi+1e-7) {
+			t.Errorf("%s: upper end %.8g outside reference [%.8g, %.8g]", tt.name, hi, tt.refLo, tt.refHi)
 		}
 		if rdp, _ := EpsPoissonGaussianRDP(tt.q, tt.z, tt.T, tt.delta, AddRemove); !(hi <= rdp) || lo < 0 {
 			t.Errorf("%s: PLD [%.6g, %.6g] vs RDP %.6g: want 0 <= lo, hi <= RDP", tt.name, lo, hi, rdp)
