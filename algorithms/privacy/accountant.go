@@ -412,7 +412,18 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 		}
 		return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR)) <= eps
 	}
-	lo, hi := 0.0, 1.0
+	// Start at the large-noise (Gaussian-DP) guess z ≈ q√T·Δ/s*(ε, δ), Δ = 2 under
+	// replace-one (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when z ≫ 1), then
+	// double or halve until the RDP bound brackets the root.
+	hi := 1.0
+	if s, err := SForEpsDelta(eps, delta); err == nil && s > 0 {
+		sens := 1.0
+		if rel == ReplaceOne {
+			sens = 2
+		}
+		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*sens/s))
+	}
+	lo := 0.0
 	for !ok(hi) {
 		lo = hi
 		hi *= 2
