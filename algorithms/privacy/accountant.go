@@ -153,24 +153,26 @@ func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (floa
 	return CalibratePoissonZWith(q, T, eps, delta, rel, DefaultPLDOptions(), 1e-4)
 }
 
-// coarseFactor is the grid coarsening of the first search phase: connect-the-dots keeps
-// the upper bound within ~1e-3 of the fine one at 16× the step (PLDBracket at
-// (q, z, T) = (0.04, 1.5, 2249): 6.76774 at H = 1e-3 vs 6.76705 at 1e-4), so the coarse
-// phase lands the bracket next to the fine root at 1/16 of the cost per evaluation.
+// coarseFactor is the grid coarsening of the first search phase. The connect-the-dots
+// error is second order in the step (PLDBracket at (q, z, T) = (0.04, 1.5, 2249): 6.76774
+// at H = 1e-3, 6.76705 at 1e-4, 6.76704 at 1e-5), so at 4× the step the coarse root lies
+// within ~1e-4 of the fine one, at about 1/4 of the cost per evaluation.
 const coarseFactor = 4
 
 // CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
 // z tolerance relTol ∈ (0, 0.1].
 //
 // Search (PRIVACY.md §1.6; issue 15: bracket from RDP first):
-//  1. zR, the RDP-calibrated z (calibrateRDPZ; no grid). RDP is itself a certified upper
-//     bound, so zR is feasible, and the PLD z is below it.
-//  2. A coarse phase on a grid coarseFactor× coarser (never certified, only a guide)
-//     brackets the root from zR and closes it to relative width 1e-2.
-//  3. The fine phase at o re-checks both ends of that bracket (moving them outward if
-//     the fine grid disagrees) and closes it to relTol by Illinois regula falsi on
-//     log ε(z) − log ε in log z, keeping ok(hi) ∧ ¬ok(lo). It returns hi, so
-//     ε_PLD(hi) ≤ ε was evaluated at o.
+//  1. zR, the RDP-calibrated z (calibrateRDPZ: integer orders, no grid). RDP is itself
+//     a certified upper bound, so zR is feasible, and the PLD z is below it.
+//  2. A coarse phase on a grid coarseFactor× coarser (a sound bound too, but only used
+//     as a guide) brackets the root from zR and closes it to relative width 1e-3
+//     (searchZ: expanding steps, then Illinois regula falsi on log ε(z) − log ε in log z).
+//  3. The fine phase at o predicts the fine root by Richardson extrapolation (see the
+//     comment in the body) and evaluates z·(1 ± 0.4·relTol) around it; if they do not
+//     bracket the root, searchZ continues from the evaluated points to relTol. It
+//     returns hi with ε_PLD(hi) ≤ ε evaluated at o and a failing point within relTol·hi
+//     below it.
 //
 // One PLD evaluation is a single FFT power of one step's discretised PLD (pld.go), and
 // one FFT work space is reused by all evaluations of one call; it is local to the call,

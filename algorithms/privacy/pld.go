@@ -12,8 +12,8 @@ import (
 type PLDOptions struct {
 	// H is the loss-grid step (> 0). Default 1e-4 (dp_accounting's
 	// value_discretization_interval). The upper bound uses connect-the-dots, whose error
-	// does not grow like T·H; the lower bound (plain optimistic rounding) is about
-	// T·H·(mean rounding) below it.
+	// does not grow like T·H; the lower bound (plain optimistic rounding) drifts about
+	// T·H/2 below the truth.
 	H float64
 	// TailMass is the mass (> 0) each truncation may move: the single-step grid ends and
 	// the two Chernoff-bounded tails of the T-fold sum outside the FFT window. It is moved
@@ -64,14 +64,16 @@ func (o PLDOptions) maxPoints() int {
 // and N₀ = N(0, z²) (PRIVACY.md §1.5):
 //   - remove: (M, N₀); add: (N₀, M). Add/remove DP needs both.
 //   - replace: (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²), the substitution relation:
-//     one example's clipped contribution g (‖g‖ ≤ C) is replaced by g′; with the
-//     other examples' sum common to both, the worst case is the antipodal pair g = Ce,
-//     g′ = −Ce (Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy via
-//     characteristic function", dominating pairs of Poisson subsampling under the
-//     substitution relation; dp_accounting's AdjacencyType.REPLACE in
-//     pld/privacy_loss_mechanism.py uses exactly μ_upper = qN(+1)+(1−q)N(0), μ_lower =
-//     qN(−1)+(1−q)N(0)). The pair is symmetric (M⁻(x) = M(−x)), so (M⁻, M) has the same
-//     privacy-loss distribution and one direction suffices.
+//     one example's clipped contribution g (‖g‖ ≤ C) is replaced by g′ (‖g′‖ ≤ C) and
+//     the other examples' sum is common to both outputs, so one step releases
+//     (1−q)N(0, z²C²I) + qN(g, z²C²I) vs the same with g′; the antipodal g = Ce, g′ = −Ce
+//     (‖g − g′‖ = 2C) is the dominating pair of the Poisson-subsampled Gaussian under
+//     substitution (Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy
+//     via characteristic function", dominating pairs of subsampled mechanisms; it is the
+//     pair google/differential-privacy's dp_accounting accounts for AdjacencyType.REPLACE,
+//     pld/privacy_loss_mechanism.py: μ_upper = qμ(x+1) + (1−q)μ(x), μ_lower =
+//     qμ(x−1) + (1−q)μ(x)). The pair is symmetric (M⁻(x) = M(−x)), so (M⁻, M) has the
+//     same privacy-loss distribution and one direction suffices.
 type plPair int
 
 const (
