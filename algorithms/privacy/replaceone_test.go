@@ -182,3 +182,40 @@ func TestCalibrateReplaceOneTight(t *testing.T) {
 		t.Errorf("old z = 2.75 spends %v, want ≈ 0.845 (issue 12)", old)
 	}
 }
+
+// TestCalibrateOpacusPRV compares the add/remove calibration with P3: Opacus
+// get_noise_multiplier(accountant="prv", target ε = 8, δ = 1e-5, q = 0.04, 90 epochs →
+// 2250 steps) = 1.34765625 (tests/accountants_test.py, places = 4). PRV reports
+// eps_upper ≈ true ε + eps_error (0.01), so its z is slightly above the tight one: ours
+// must be at most 1.34765625 and within 0.5% of it, certified (ε(z) ≤ 8), and Opacus'
+// z must spend between 8 − 0.03 and 8 by our accountant. Then the issue-12 replace-one
+// case (q = .001, T = 2e4, ε = 1, δ = 1e-6), which used to exhaust memory: sound and
+// tight to the tolerance (ε(z·(1 − 3e-4)) > ε).
+func TestCalibrateOpacusPRV(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two calibrations")
+	}
+	t.Parallel()
+	z, err := CalibratePoissonZ(0.04, 2250, 8, 1e-5, AddRemove)
+	if err != nil || !(z <= 1.34765625 && z > 0.995*1.34765625) {
+		t.Errorf("P3: z = %v (%v), want in (0.995·1.34765625, 1.34765625]", z, err)
+	}
+	if _, hi, _ := PLDBracket(0.04, z, 2250, 1e-5, AddRemove); hi > 8 {
+		t.Errorf("P3: ε(z) = %v > 8", hi)
+	}
+	if _, hi, _ := PLDBracket(0.04, 1.34765625, 2250, 1e-5, AddRemove); !(hi <= 8 && hi > 8-0.03) {
+		t.Errorf("P3: Opacus z spends %v, want in (7.97, 8]", hi)
+	}
+	const q, T, eps, delta = 0.001, 20000, 1.0, 1e-6
+	z, err = CalibratePoissonZ(q, T, eps, delta, ReplaceOne)
+	if err != nil {
+		t.Fatalf("replace-one (.001, 2e4): %v", err)
+	}
+	o := DefaultPLDOptions()
+	if hi, err := pldEpsPessimistic(q, z, T, delta, ReplaceOne, o); err != nil || hi > eps {
+		t.Errorf("replace-one (.001, 2e4): z = %v spends %v (%v), want <= %v", z, hi, err, eps)
+	}
+	if hi, _ := pldEpsPessimistic(q, z*(1-3e-4), T, delta, ReplaceOne, o); hi <= eps {
+		t.Errorf("replace-one (.001, 2e4): z = %v not tight: ε(0.9997 z) = %v", z, hi)
+	}
+}
