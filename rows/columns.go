@@ -10,16 +10,17 @@ const (
 	ColSeed        = "seed"         // the trial's derived mechanism seed (hex)
 	ColProblemSeed = "problem_seed" // the seed of the trial's problem stream (hex)
 
-	ColProblem  = "problem"   // problem kind (registry name)
-	ColLossKind = "loss_kind" // loss of the problem ("" = the generator's own)
-	ColDomain   = "domain"    // ball | box | unconstrained
-	ColTask     = "task"      // erm | sco
-	ColN        = "n"         // examples
-	ColD        = "d"         // dimension
-	ColRank     = "rank"      // rank of the gradient span (LLL24 §2)
-	ColGK       = "g_k"       // residual Lipschitz constant G_k (LLL24 Def 2.1)
-	ColEpsilon  = "epsilon"   // stated ε
-	ColDelta    = "delta"     // stated δ
+	ColProblem    = "problem"    // problem kind (registry name)
+	ColLossKind   = "loss_kind"  // loss of the problem ("" = the generator's own)
+	ColDomain     = "domain"     // ball | box | unconstrained
+	ColTask       = "task"       // erm | sco
+	ColN          = "n"          // examples
+	ColD          = "d"          // dimension
+	ColRank       = "rank"       // rank of the gradient span (LLL24 §2)
+	ColGK         = "g_k"        // residual Lipschitz constant G_k (LLL24 Def 2.1)
+	ColEpsilon    = "epsilon"    // stated ε
+	ColDelta      = "delta"      // stated δ
+	ColNeighbours = "neighbours" // the neighbouring relation of (ε, δ): replace-one | add-remove
 
 	ColDeltaMech    = "delta_mech"    // part of δ spent by the mechanism's exact law
 	ColGDPS         = "gdp_s"         // Gaussian-DP parameter s (Dong–Roth–Su 2022); empty if not GDP

@@ -12,7 +12,7 @@ import (
 var Columns = []string{
 	ColExperiment, ColCell, ColAlgorithm, ColTrial, ColSeed, ColProblemSeed,
 	ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK,
-	ColEpsilon, ColDelta, ColDeltaMech, ColGDPS, ColEpsilonSpent,
+	ColEpsilon, ColDelta, ColNeighbours, ColDeltaMech, ColGDPS, ColEpsilonSpent,
 	ColK, ColMu, ColSigma, ColSteps, ColBatch,
 	ColEmpiricalRisk, ColEmpiricalRiskOpt, ColExcessEmpiricalRisk, ColExcessPopulationRisk,
 	ColTheoryBound, ColValueQueries, ColGradientQueries, ColGuarantee, ColStatus, ColError,

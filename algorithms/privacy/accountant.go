@@ -14,23 +14,29 @@ import (
 //	P[M(D) ∈ S] ≤ e^{ε′}P[M(D″) ∈ S] + δ_AR(ε′) ≤ e^{2ε′}P[M(D′) ∈ S] + (1 + e^{ε′})·δ_AR(ε′),
 //
 // so it is replace-one (2ε′, (1 + e^{ε′})δ_AR(ε′))-DP. replaceOneEps returns the smallest
-// ε = 2ε′ (by bisection) with (1 + e^{ε/2})·dAR(ε/2) ≤ δ. That function of ε need not be
-// monotone, so bisection may miss a smaller valid ε, but the pessimistic result is always
-// a point where the condition was evaluated to hold (sound, possibly loose). With
-// pessimistic = false it returns the lower bisection end (used for the optimistic side of
-// a bracket of this reduction's value — NOT a lower bound on the true replace-one ε).
-// This reduction is loose: no tight replace-one analysis of Poisson subsampling is used.
-func replaceOneEps(dAR func(float64) float64, delta float64, pessimistic bool) (float64, error) {
+// ε = 2ε′ found with (1 + e^{ε/2})·dAR(ε/2) ≤ δ. That condition need not be monotone in
+// ε (it can hold on a finite window only), so the scan walks a geometric grid of ratio
+// 1.05 from start to 1e5 (a doubling search skipped such windows and returned +Inf
+// where a finite bound exists), then bisects between the last failing and the first
+// passing grid point; the result is always a point where the condition was evaluated
+// to hold (sound, possibly loose). start (> 0) must not exceed the smallest passing ε:
+// since the condition implies dAR(ε/2) ≤ δ, twice any ε′ with dAR(ε′) > δ qualifies.
+// It is used for the RDP cross-check only: the PLD accounts replace-one directly by its
+// dominating pair (pld.go).
+func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
 	ok := func(e float64) bool { return (1+math.Exp(e/2))*dAR(e/2) <= delta }
 	if ok(0) {
-		return 0, nil
+		return 0
 	}
-	lo, hi := 0.0, 1.0
+	lo, hi := 0.0, math.Max(start, 1e-3)
+	if ok(hi) {
+		hi = 1e-3
+	}
 	for !ok(hi) {
 		lo = hi
-		hi *= 2
+		hi *= 1.05
 		if hi > 1e5 {
-			return math.Inf(1), nil
+			return math.Inf(1)
 		}
 	}
 	for i := 0; i < 200 && hi-lo > 1e-12*hi; i++ {
@@ -41,10 +47,7 @@ func replaceOneEps(dAR func(float64) float64, delta float64, pessimistic bool) (
 			lo = m
 		}
 	}
-	if pessimistic {
-		return hi, nil
-	}
-	return lo, nil
+	return hi
 }
 
 // EpsPoissonGaussianRDP is the (ε, δ) bound of T steps of the Poisson-subsampled Gaussian
@@ -55,7 +58,9 @@ func replaceOneEps(dAR func(float64) float64, delta float64, pessimistic bool) (
 //   - AddRemove: sensitivity C (MTZ19's analysis; covers both directions).
 //   - ReplaceOne, q = 1: sensitivity 2C, i.e. the Gaussian RDP α·2²/(2z²) — exact.
 //   - ReplaceOne, q < 1: the group-privacy reduction of replaceOneEps applied to the
-//     add/remove δ-curve DeltaFromRDP (sound; loose by up to ~2× in ε).
+//     add/remove δ-curve DeltaFromRDP (sound; loose by up to ~2× in ε). It is a
+//     cross-check and a second certificate: the tight replace-one bound is the PLD of the
+//     substitution pair (PLDBracket).
 //
 // q = 0 (no data touched) returns 0. A result of +Inf means no finite bound.
 // (Do NOT also halve z for replace-one: that would double-count the relation.)
@@ -86,20 +91,38 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 		}
 		return d
 	}
-	return replaceOneEps(dAR, delta, true)
+	return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR)), nil
 }
 
-// PLDBracket is the (optimistic, pessimistic) ε bracket of the PLD accountant for T-fold
-// Poisson-subsampled Gaussian (q, z = σ/C), both directions (PRIVACY.md §1.5), with
-// DefaultPLDOptions (H = 1e-4, so the bracket is about T·1e-4 wide; use PLDBracketWith
-// for a finer grid). hi is a certified upper bound on ε (pessimistic discretisation,
-// tails moved upward, up to floating-point error); lo is a lower bound on the accountant's
-// value. Relations, with z the raw noise multiplier for both:
-//   - AddRemove: max over the remove (M, N₀) and add (N₀, M) pairs; lo ≤ true ε ≤ hi.
+// scanStart is a start for replaceOneEps: twice the largest ε′ ≤ the add/remove RDP ε
+// (halved until dAR(ε′) > δ is evaluated, so it is below every passing ε), or 0.
+func scanStart(orders, rdp []float64, delta float64, dAR func(float64) float64) float64 {
+	e, _, err := EpsFromRDP(orders, rdp, delta)
+	if err != nil || !(e > 0) || math.IsInf(e, 1) {
+		return 0
+	}
+	for ; e > 1e-3; e /= 2 {
+		if dAR(e) > delta {
+			return 2 * e
+		}
+	}
+	return 0
+}
+
+// PLDBracket is the (lower, upper) ε bracket of the PLD accountant for T-fold
+// Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
+// DefaultPLDOptions. hi is certified (connect-the-dots discretisation of a dominating
+// pair, composed by one FFT power with Chernoff-bounded tails moved to +∞; up to
+// floating-point error); lo is a lower bound on the true ε of the same pair (plain
+// optimistic rounding, about T·H/2 below the truth). Relations, with z the raw noise
+// multiplier for both:
+//   - AddRemove: max over the remove (M, N₀) and add (N₀, M) pairs.
 //   - ReplaceOne, q = 1: exact GDP with s = 2√T/z (lo = hi).
-//   - ReplaceOne, q < 1: group-privacy reduction (replaceOneEps) of the add/remove curves;
-//     hi is certified, and [lo, hi] brackets the reduction's value (not the unknown tight
-//     replace-one ε).
+//   - ReplaceOne, q < 1: the substitution pair (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²)
+//     (see plPair for why it dominates).
+//
+// A grid that would exceed MaxPoints is an ErrGridTooLarge error (its size is predicted
+// before allocation).
 func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float64, err error) {
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
@@ -116,46 +139,44 @@ func pldEpsPessimisticC(c *convolver, q, z float64, T int, delta float64, rel Re
 		_, hi, err := PLDBracketWith(q, z, T, delta, rel, o)
 		return hi, err
 	}
-	switch rel {
-	case AddRemove:
-		return pldEpsAR(c, q, z, T, delta, o, true)
-	case ReplaceOne:
-		r, a := pldCurves(c, q, z, T, o, true)
-		return replaceOneEps(func(e float64) float64 { return math.Max(r.delta(e), a.delta(e)) }, delta, true)
-	}
-	return 0, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
+	_, hi, err := pldEps(c, q, z, T, delta, rel, o, false)
+	return hi, err
 }
 
 // CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width
 // 1e-4, returning the safe end) such that T steps of the Poisson(q)-subsampled Gaussian
-// are (ε, δ)-DP by the PLD pessimistic bound with DefaultPLDOptions (PRIVACY.md §1.6).
-// The returned z always satisfies PLD-pessimistic ε(z) ≤ ε as evaluated (never
-// overshoots): the certificate is the PLD accountant's, RDP only brackets the search.
-// Relations as PLDBracket (q = 1 is solved in closed form by the Gaussian curve).
+// are (ε, δ)-DP by the PLD upper bound with DefaultPLDOptions (PRIVACY.md §1.6). The
+// returned z always satisfies PLD-upper ε(z) ≤ ε as evaluated (never overshoots): the
+// certificate is the PLD accountant's, RDP only brackets the search. Relations as
+// PLDBracket (q = 1 is solved in closed form by the Gaussian curve).
 func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (float64, error) {
 	return CalibratePoissonZWith(q, T, eps, delta, rel, DefaultPLDOptions(), 1e-4)
 }
 
+// coarseFactor is the grid coarsening of the first search phase. The connect-the-dots
+// error is second order in the step (PLDBracket at (q, z, T) = (0.04, 1.5, 2249): 6.76774
+// at H = 1e-3, 6.76705 at 1e-4, 6.76704 at 1e-5), so at 4× the step the coarse root lies
+// within ~1e-4 of the fine one, at about 1/4 of the cost per evaluation.
+const coarseFactor = 4
+
 // CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
 // z tolerance relTol ∈ (0, 0.1].
 //
-// Search (PRIVACY.md §1.6), every accepted z certified by a PLD-pessimistic evaluation
-// at o:
-//  1. zR, the RDP-calibrated z (calibrateRDPZ; cheap, no grid). RDP is itself a
-//     certified upper bound, so zR is a valid z, and the PLD z is usually below it.
-//     The search starts at zR instead of z = 1 because the PLD grid grows like 1/z:
-//     probing z ≪ z* (where the loss spread is huge) cost seconds per probe and built
-//     the multi-million-point grids that exposed the fftpack factor limit.
-//  2. hi = zR if PLD accepts it, else zR·1.25^k (never assumed: checked); lo = hi·0.8^j,
-//     the first value PLD rejects.
-//  3. Regula falsi (Illinois) on log ε_PLD(z) − log ε in log z, keeping the invariant
-//     ok(hi) ∧ ¬ok(lo); each secant point is moved 0.45·relTol·hi past the root
-//     estimate, away from the end it last replaced, so the bracket closes from both
-//     sides, and a bisection step follows any step that does not shrink the bracket by
-//     40%. Stops when hi − lo ≤ relTol·hi and returns hi (so ε_PLD(hi) ≤ ε as evaluated).
+// Search (PRIVACY.md §1.6; issue 15: bracket from RDP first):
+//  1. zR, the RDP-calibrated z (calibrateRDPZ: integer orders, no grid). RDP is itself
+//     a certified upper bound, so zR is feasible, and the PLD z is below it.
+//  2. A coarse phase on a grid coarseFactor× coarser (a sound bound too, but only used
+//     as a guide) brackets the root from zR and closes it to relative width 1e-3
+//     (searchZ: expanding steps, then Illinois regula falsi on log ε(z) − log ε in log z).
+//  3. The fine phase at o predicts the fine root by Richardson extrapolation (see the
+//     comment in the body) and evaluates z·(1 ± 0.4·relTol) around it; if they do not
+//     bracket the root, searchZ continues from the evaluated points to relTol. It
+//     returns hi with ε_PLD(hi) ≤ ε evaluated at o and a failing point within relTol·hi
+//     below it.
 //
-// One FFT work space (convolver) is reused by all evaluations of one call; it is local
-// to the call, so concurrent calls share nothing.
+// One PLD evaluation is a single FFT power of one step's discretised PLD (pld.go), and
+// one FFT work space is reused by all evaluations of one call; it is local to the call,
+// so concurrent calls share nothing.
 func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
 	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
 		return 0, err
@@ -177,43 +198,138 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		return CalibrateGaussianSigma(sens, T, eps, delta)
 	}
 	var c convolver
-	var evalErr error
-	// epsAt is the certified PLD ε at z (+Inf on error, recorded in evalErr).
-	epsAt := func(z float64) float64 {
-		e, err := pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
-		if err != nil {
-			evalErr = err
-			return math.Inf(1)
+	epsAtWith := func(o PLDOptions) func(float64) (float64, error) {
+		memo := map[float64]float64{}
+		return func(z float64) (float64, error) {
+			if e, ok := memo[z]; ok {
+				return e, nil
+			}
+			e, err := pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
+			memo[z] = e
+			return e, err
 		}
-		return e
 	}
 	hi := calibrateRDPZ(q, T, eps, delta, rel)
 	if math.IsInf(hi, 1) || hi > 1e4 {
 		hi = 1e4
 	}
-	ehi := epsAt(hi)
-	for ehi > eps {
-		if evalErr != nil {
-			return 0, evalErr
-		}
-		if hi >= 1e4 {
-			return 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
-		}
-		hi = math.Min(1e4, hi*1.25)
-		ehi = epsAt(hi)
+	coarse := o
+	coarse.H *= coarseFactor
+	epsCoarse := epsAtWith(coarse)
+	lo, hi, err := searchZ(epsCoarse, eps, 0, hi, 0.8, math.Max(relTol, 1e-3))
+	if err != nil {
+		return 0, err
 	}
-	lo := hi * 0.8
-	elo := epsAt(lo)
+	if lo == 0 {
+		return hi, nil // tiny z: certified at the coarse grid (a sound bound at any H)
+	}
+	// Fine phase. The connect-the-dots error is second order in the grid step (ε_H ≈
+	// ε* + cH²: at (q, z, T) = (0.01, 2.36, 1000) the upper end is 1.003339, 1.002082 and
+	// 1.002069 at H = 1e-3, 1e-4, 1e-5), so the fine ε at the coarse hi is predicted by
+	// Richardson extrapolation from the coarse grid and one twice as coarse,
+	// ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48, and the fine root from it with the coarse slope
+	// d log ε / d log z. Two fine evaluations ±0.4·relTol around the prediction then
+	// certify and bound the answer; searchZ takes over from the evaluated points if the
+	// prediction misses. Only fine evaluations decide: the prediction is a guess.
+	epsFine := epsAtWith(o)
+	elo, _ := epsCoarse(lo)
+	ehi, _ := epsCoarse(hi)
+	slope := (math.Log(elo) - math.Log(ehi)) / (math.Log(lo) - math.Log(hi))
+	coarser := o
+	coarser.H *= 2 * coarseFactor
+	e8, err := epsAtWith(coarser)(hi)
+	if err != nil {
+		return 0, err
+	}
+	est := ehi - (e8-ehi)*15/48
+	fineLo, fineHi := 0.0, 0.0
+	if !(est > 0) || e8 < ehi || math.IsInf(e8, 1) {
+		e1, err := epsFine(hi) // no usable extrapolation: measure the offset instead
+		if err != nil {
+			return 0, err
+		}
+		if e1 <= eps {
+			fineHi = hi
+		} else {
+			fineLo = hi
+		}
+		est = e1
+	}
+	if slope < 0 && est > 0 && !math.IsInf(est, 1) {
+		zp := hi * math.Exp((math.Log(eps)-math.Log(est))/slope)
+		for _, z := range []float64{zp * (1 + 0.4*relTol), zp * (1 - 0.4*relTol)} {
+			e, err := epsFine(z)
+			if err != nil {
+				return 0, err
+			}
+			if e <= eps && (fineHi == 0 || z < fineHi) {
+				fineHi = z
+			}
+			if e > eps && z > fineLo {
+				fineLo = z
+			}
+		}
+	}
+	if fineHi == 0 && fineLo == 0 {
+		fineHi = hi
+	}
+	if fineHi > 0 && fineLo > 0 && fineHi-fineLo <= relTol*fineHi {
+		return fineHi, nil
+	}
+	start := fineHi
+	if start == 0 {
+		start = fineLo
+	}
+	if fineHi == 0 {
+		fineLo = 0 // searchZ raises hi from start and keeps the failed point as lo
+	}
+	if _, hi, err = searchZ(epsFine, eps, fineLo, start, 1-math.Max(relTol, 1e-3), relTol); err != nil {
+		return 0, err
+	}
+	return hi, nil
+}
+
+// searchZ brackets and solves ε(z) = eps for the decreasing function epsAt, starting
+// from hi (and lo, if > 0): hi is raised by factors 1/shrink (squared each time) until
+// ok, lo lowered by factors shrink until not ok, then Illinois regula falsi on
+// g(u) = log ε(e^u) − log eps closes the bracket to hi − lo ≤ relTol·hi. It returns
+// (lo, hi) with ¬ok(lo) ∧ ok(hi) as evaluated, or lo = 0 when z < 1e-3 already works.
+func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol float64) (float64, float64, error) {
+	ehi, err := epsAt(hi)
+	if err != nil {
+		return 0, 0, err
+	}
+	f := 1 / shrink
+	for ehi > eps {
+		if hi >= 1e4 {
+			return 0, 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
+		}
+		lo = hi
+		hi = math.Min(1e4, hi*f)
+		f *= f
+		if ehi, err = epsAt(hi); err != nil {
+			return 0, 0, err
+		}
+	}
+	var elo float64
+	if lo > 0 {
+		if elo, err = epsAt(lo); err != nil {
+			return 0, 0, err
+		}
+	} else {
+		lo, elo = hi, ehi
+	}
+	f = shrink
 	for elo <= eps {
 		hi, ehi = lo, elo
 		if hi < 1e-3 {
-			return hi, nil // any z ≥ hi works; tiny z needs no finer answer
+			return 0, hi, nil // any z ≥ hi works; tiny z needs no finer answer
 		}
-		lo *= 0.8
-		elo = epsAt(lo)
-	}
-	if evalErr != nil {
-		return 0, evalErr
+		lo *= f
+		f *= f
+		if elo, err = epsAt(lo); err != nil {
+			return 0, 0, err
+		}
 	}
 	// Illinois regula falsi on g(u) = log ε(e^u) − log ε, u = log z; g(lo) > 0 ≥ g(hi).
 	target := math.Log(eps)
@@ -237,9 +353,9 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		if !(m <= hi-step) {
 			m = hi - step
 		}
-		em := epsAt(m)
-		if evalErr != nil {
-			return 0, evalErr
+		em, err := epsAt(m)
+		if err != nil {
+			return 0, 0, err
 		}
 		gm := logOr(em, 60) - target
 		width := hi - lo
@@ -260,7 +376,7 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 			side = 2 // poor secant step: bisect next
 		}
 	}
-	return hi, nil
+	return lo, hi, nil
 }
 
 // logOr is log(x), or def where x is 0 or +Inf.
@@ -271,15 +387,45 @@ func logOr(x, def float64) float64 {
 	return def
 }
 
-// calibrateRDPZ is the smallest z (relative width 1e-3, safe end) with
-// EpsPoissonGaussianRDP(q, z, T, δ, rel) ≤ ε, or +Inf if none ≤ 1e4 qualifies. It only
-// seeds CalibratePoissonZWith's bracket; nothing is certified by it there.
+// bracketOrders are the integer Rényi orders of the RDP bracket: integer orders take the
+// finite binomial sum (no fractional series), so one RDP evaluation costs microseconds.
+var bracketOrders = [...]float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 192, 256}
+
+// calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over the
+// integer bracketOrders (RDP of MTZ19 §3.3 with the conversion of EpsFromRDP; replace-one
+// through replaceOneEps as in EpsPoissonGaussianRDP) is ≤ ε, or +Inf if none ≤ 1e4
+// qualifies. RDP is a sound upper bound, so this z is feasible; it only seeds
+// CalibratePoissonZWith's bracket, and nothing is certified by it there.
 func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
+	orders := bracketOrders[:]
+	rdp := make([]float64, len(orders))
 	ok := func(z float64) bool {
-		e, err := EpsPoissonGaussianRDP(q, z, T, delta, rel)
-		return err == nil && e <= eps
+		RDPPoissonGaussianOrders(rdp, q, z, T, orders, FracAbsTerms)
+		if rel == AddRemove {
+			e, _, err := EpsFromRDP(orders, rdp, delta)
+			return err == nil && e <= eps
+		}
+		dAR := func(e float64) float64 {
+			d, _, err := DeltaFromRDP(orders, rdp, e)
+			if err != nil {
+				return 1
+			}
+			return d
+		}
+		return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR)) <= eps
 	}
-	lo, hi := 0.0, 1.0
+	// Start at the large-noise (Gaussian-DP) guess z ≈ q√T·Δ/s*(ε, δ), Δ = 2 under
+	// replace-one (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when z ≫ 1), then
+	// double or halve until the RDP bound brackets the root.
+	hi := 1.0
+	if s, err := SForEpsDelta(eps, delta); err == nil && s > 0 {
+		sens := 1.0
+		if rel == ReplaceOne {
+			sens = 2
+		}
+		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*sens/s))
+	}
+	lo := 0.0
 	for !ok(hi) {
 		lo = hi
 		hi *= 2
@@ -292,7 +438,7 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 			hi = lo
 		}
 	}
-	for hi-lo > 1e-3*hi {
+	for hi-lo > 3e-2*hi {
 		m := lo + (hi-lo)/2
 		if ok(m) {
 			hi = m

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-
-	"gonum.org/v1/gonum/integrate/quad"
 )
 
 // TestRDPOpacusCalibration asserts R10: Opacus get_noise_multiplier(accountant="rdp",
@@ -88,55 +86,6 @@ func TestEpsPoissonGaussianRDPRelations(t *testing.T) {
 	}
 	if e, err := EpsPoissonGaussianRDP(0, 1, 10, 1e-5, AddRemove); err != nil || e != 0 {
 		t.Errorf("q = 0: %v (%v), want 0", e, err)
-	}
-}
-
-// TestReplaceOneReductionVersusWorstPair verifies the group-privacy reduction numerically:
-// for one Poisson-subsampled Gaussian step, the replace-one pair P = (1−q)N(0,z²) + qN(1,z²),
-// Q = (1−q)N(0,z²) + qN(−1,z²) (contributions ±C, ‖x − x′‖ = 2C) has exact hockey-stick
-// δ_pair(ε) by quadrature, which lower-bounds the true replace-one δ; the reduction's
-// (1 + e^{ε/2})·δ_AR(ε/2) (pessimistic PLD) must dominate it at every ε.
-func TestReplaceOneReductionVersusWorstPair(t *testing.T) {
-	for _, c := range []struct{ q, z float64 }{{0.1, 1}, {0.3, 0.7}, {0.05, 2}} {
-		dens := func(x, m float64) float64 {
-			return math.Exp(-(x-m)*(x-m)/(2*c.z*c.z)) / (c.z * math.Sqrt(2*math.Pi))
-		}
-		o := PLDOptions{H: 1e-4, TailMass: 1e-15}
-		r := newDeltaCurve(singleStepPMF(dirRemove, c.q, c.z, o, true))
-		a := newDeltaCurve(singleStepPMF(dirAdd, c.q, c.z, o, true))
-		for _, eps := range []float64{0, 0.2, 0.5, 1, 2} {
-			f := func(x float64) float64 {
-				p := (1-c.q)*dens(x, 0) + c.q*dens(x, 1)
-				qq := (1-c.q)*dens(x, 0) + c.q*dens(x, -1)
-				return math.Max(0, p-math.Exp(eps)*qq)
-			}
-			pair := quad.Fixed(f, -40*c.z, 40*c.z, 20000, quad.Legendre{}, 0)
-			red := (1 + math.Exp(eps/2)) * math.Max(r.delta(eps/2), a.delta(eps/2))
-			if pair > red {
-				t.Errorf("q=%v z=%v eps=%v: worst-pair delta %.8g exceeds reduction %.8g", c.q, c.z, eps, pair, red)
-			}
-		}
-	}
-}
-
-// TestPLDReplaceOne: the replace-one bracket is ordered, its hi satisfies the reduction
-// condition, and it exceeds the add/remove hi.
-func TestPLDReplaceOne(t *testing.T) {
-	o := PLDOptions{H: 1e-3, TailMass: 1e-15}
-	lo, hi, err := PLDBracketWith(0.05, 1, 50, 1e-5, ReplaceOne, o)
-	if err != nil || !(0 <= lo && lo <= hi) {
-		t.Fatalf("replace-one bracket [%v, %v] (%v)", lo, hi, err)
-	}
-	_, arHi, _ := PLDBracketWith(0.05, 1, 50, 1e-5, AddRemove, o)
-	if !(hi > arHi) {
-		t.Errorf("replace-one hi %.6g <= add/remove hi %.6g", hi, arHi)
-	}
-	r, a := pldCurves(&convolver{}, 0.05, 1, 50, o, true)
-	if d := (1 + math.Exp(hi/2)) * math.Max(r.delta(hi/2), a.delta(hi/2)); d > 1e-5 {
-		t.Errorf("replace-one hi %.6g: reduction delta %.3g > 1e-5", hi, d)
-	}
-	if _, _, err := PLDBracketWith(0.05, 1, 50, 1e-5, Relation(9), o); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("unknown relation: err = %v, want ErrUnsupported", err)
 	}
 }
 

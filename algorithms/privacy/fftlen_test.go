@@ -1,7 +1,10 @@
 package privacy
 
 import (
+	"errors"
 	"math"
+	"math/cmplx"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 	"time"
@@ -9,52 +12,42 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
-// newFFTPanics reports whether gonum's fourier.NewFFT(n) panics: the independent oracle
-// for fftpack's fixed ifac [15]int (at most 13 factors of n).
-func newFFTPanics(n int) (panicked bool) {
-	defer func() { panicked = recover() != nil }()
-	fourier.NewFFT(n)
-	return false
-}
-
-// TestFFTPackFactorLimit is the regression test of the dp-sgd calibration panic
-// "index out of range [15] with length 15" (fftpack/rfft.go:66): nextFFTLen used to pick
-// 2^a·3^b lengths such as 2·3^13 = 3188646 (14 factors), which fftpack cannot factor.
-// The oracle is gonum itself: it must panic on the 14-factor lengths (so this test can
-// fail) and accept every length nextFFTLen returns.
-func TestFFTPackFactorLimit(t *testing.T) {
-	for _, tt := range []struct {
-		n     int
-		panic bool
-	}{{1594323, false}, {3188646, true}, {4782969, true}, {1 << 22, false}} { // 3^13, 2·3^13, 3^14, 2^22
-		if got := newFFTPanics(tt.n); got != tt.panic {
-			t.Errorf("fourier.NewFFT(%d) panics = %v, want %v", tt.n, got, tt.panic)
+// TestRealFFT checks realFFT against gonum's fftpack (an independent implementation,
+// same conventions) on seeded random data at several lengths, the round trip
+// Sequence(Coefficients(x)) = n·x, and nextFFTLen's lengths and limit.
+func TestRealFFT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 15))
+	for _, c := range []struct{ n, nz int }{{4, 4}, {8, 8}, {64, 64}, {1024, 1024}, {1 << 15, 1 << 15}, {1024, 3}, {1024, 100}, {1 << 15, 1000}, {64, 1}} {
+		n := c.n
+		x := make([]float64, n)
+		for i := range c.nz { // zero from nz on: the pruned forward transform
+			x[i] = rng.NormFloat64()
+		}
+		f := newRealFFT(n)
+		got := make([]complex128, n/2+1)
+		f.Coefficients(got, x, c.nz)
+		want := fourier.NewFFT(n).Coefficients(nil, x)
+		tol := 1e-12 * math.Sqrt(float64(n)) * math.Log2(float64(n))
+		for k := range want {
+			if cmplx.Abs(got[k]-want[k]) > tol {
+				t.Fatalf("n=%d: X[%d] = %v, gonum %v", n, k, got[k], want[k])
+			}
+		}
+		back := make([]float64, n)
+		f.Sequence(back, got)
+		for i := range x {
+			if math.Abs(back[i]/float64(n)-x[i]) > tol {
+				t.Fatalf("n=%d: round trip x[%d] = %v, want %v", n, i, back[i]/float64(n), x[i])
+			}
 		}
 	}
-	for _, n := range []int{1, 2, 3, 5, 17, 1000, 65537, 1594323, 1594324, 2125765, 3188000, 3188646, 4000000, 4782969} {
-		m := nextFFTLen(n)
-		r := m
-		for r%2 == 0 {
-			r /= 2
-		}
-		for r%3 == 0 {
-			r /= 3
-		}
-		if m < n || r != 1 || m > 2*n {
-			t.Errorf("nextFFTLen(%d) = %d, want a 2^a·3^b in [n, 2n]", n, m)
-		}
-		if m >= 1<<20 && newFFTPanics(m) {
-			t.Errorf("nextFFTLen(%d) = %d: fourier.NewFFT panics on it", n, m)
+	for _, tt := range []struct{ n, want int }{{1, 4}, {4, 4}, {5, 8}, {65536, 65536}, {65537, 131072}} {
+		if got, err := nextFFTLen(tt.n); err != nil || got != tt.want {
+			t.Errorf("nextFFTLen(%d) = %d (%v), want %d", tt.n, got, err, tt.want)
 		}
 	}
-	// A composition whose FFT length was 2·3^13 under the old rule: 2 × 1594000-point
-	// pmfs (n = 3187999 ⇒ old nextFFTLen 3188646).
-	a := pmf{p: make([]float64, 1594000), h: 1e-4}
-	a.p[0], a.p[len(a.p)-1] = 0.5, 0.5
-	var c convolver
-	got := c.compose(a, a, 1e-15, true)
-	if s := got.p[0] + got.p[len(got.p)-1]; math.Abs(s-0.5) > 1e-9 {
-		t.Errorf("compose: extreme masses sum to %v, want 0.5", s)
+	if _, err := nextFFTLen(1<<30 + 1); !errors.Is(err, ErrGridTooLarge) {
+		t.Errorf("nextFFTLen(2^30+1): err = %v, want ErrGridTooLarge", err)
 	}
 }
 

@@ -4,72 +4,169 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/dsp/fourier"
+	"math/cmplx"
 )
 
 // PLDOptions configures the PLD accountant. The zero value is not valid; start from
 // DefaultPLDOptions.
 type PLDOptions struct {
-	// H is the loss-grid step (> 0). The bracket width is about T·H. Default 1e-4
-	// (dp_accounting's value_discretization_interval).
+	// H is the loss-grid step (> 0). Default 1e-4 (dp_accounting's
+	// value_discretization_interval). The upper bound uses connect-the-dots, whose error
+	// does not grow like T·H; the lower bound (plain optimistic rounding) drifts about
+	// T·H/2 below the truth.
 	H float64
-	// TailMass is the mass (> 0) each truncation may move: per-step tails beyond the grid
-	// and, after every convolution, the extreme tails. It is moved in the bound's own
-	// direction (pessimistic: up, or to +∞; optimistic: dropped), so it costs at most
-	// about (2 + 2·log2 T)·TailMass of slack in δ, never validity. Default 1e-15.
+	// TailMass is the mass (> 0) each truncation may move: the single-step grid ends and
+	// the two Chernoff-bounded tails of the T-fold sum outside the FFT window. It is moved
+	// in the bound's own direction (pessimistic: to +∞ or aliased into the window;
+	// optimistic: subtracted), so it costs at most a few TailMass of δ, never validity.
+	// Default 1e-15.
 	TailMass float64
+	// MaxPoints caps the FFT length of the composition and the points of one step.
+	// The size is predicted from the grid ends and a Chernoff bound before anything is
+	// allocated; a larger grid is an ErrGridTooLarge error, never a panic or an
+	// out-of-memory kill. 0 means DefaultMaxPoints.
+	MaxPoints int
 }
 
-// DefaultPLDOptions returns H = 1e-4, TailMass = 1e-15.
-func DefaultPLDOptions() PLDOptions { return PLDOptions{H: 1e-4, TailMass: 1e-15} }
+// DefaultMaxPoints is the default PLDOptions.MaxPoints: 2^24 points, about 0.7 GB of
+// work space (bytesPerPoint a point).
+const DefaultMaxPoints = 1 << 24
+
+// bytesPerPoint is the work space of one FFT point: the real input/output (8), the
+// half-spectrum (8: N/2+1 complex), the complex work array (8), the twiddle tables (12)
+// and the composed window (8).
+const bytesPerPoint = 44
+
+// ErrGridTooLarge is returned when a PLD grid would exceed PLDOptions.MaxPoints.
+var ErrGridTooLarge = errors.New("privacy: PLD grid too large")
+
+// DefaultPLDOptions returns H = 1e-4, TailMass = 1e-15, MaxPoints = DefaultMaxPoints.
+func DefaultPLDOptions() PLDOptions {
+	return PLDOptions{H: 1e-4, TailMass: 1e-15, MaxPoints: DefaultMaxPoints}
+}
 
 func (o PLDOptions) validate() error {
-	if !(o.H > 0) || math.IsInf(o.H, 1) || !(o.TailMass > 0 && o.TailMass < 1e-3) {
-		return fmt.Errorf("privacy: PLDOptions %+v: want H > 0 and 0 < TailMass < 1e-3", o)
+	if !(o.H > 0) || math.IsInf(o.H, 1) || !(o.TailMass > 0 && o.TailMass < 1e-3) || o.MaxPoints < 0 {
+		return fmt.Errorf("privacy: PLDOptions %+v: want H > 0, 0 < TailMass < 1e-3 and MaxPoints >= 0", o)
 	}
 	return nil
 }
 
-// plDirection selects the dominating pair of the Poisson-subsampled Gaussian
-// (PRIVACY.md §1.5). With M = (1−q)N(0, z²) + qN(1, z²) and N₀ = N(0, z²):
-// remove is (P, Q) = (M, N₀), add is (N₀, M). Add/remove DP needs both.
-type plDirection int
+func (o PLDOptions) maxPoints() int {
+	if o.MaxPoints == 0 {
+		return DefaultMaxPoints
+	}
+	return o.MaxPoints
+}
+
+// plPair selects a dominating pair (P, Q) of one Poisson-subsampled Gaussian step, in
+// units of the clipping norm C (noise N(0, z²), z = σ/C), with M = (1−q)N(0, z²) + qN(1, z²)
+// and N₀ = N(0, z²) (PRIVACY.md §1.5):
+//   - remove: (M, N₀); add: (N₀, M). Add/remove DP needs both.
+//   - replace: (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²), the substitution relation:
+//     one example's clipped contribution g (‖g‖ ≤ C) is replaced by g′ (‖g′‖ ≤ C) and
+//     the other examples' sum is common to both outputs, so one step releases
+//     (1−q)N(0, z²C²I) + qN(g, z²C²I) vs the same with g′; the antipodal g = Ce, g′ = −Ce
+//     (‖g − g′‖ = 2C) is the dominating pair of the Poisson-subsampled Gaussian under
+//     substitution (Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy
+//     via characteristic function", dominating pairs of subsampled mechanisms; it is the
+//     pair google/differential-privacy's dp_accounting accounts for AdjacencyType.REPLACE,
+//     pld/privacy_loss_mechanism.py: μ_upper = qμ(x+1) + (1−q)μ(x), μ_lower =
+//     qμ(x−1) + (1−q)μ(x)). The pair is symmetric (M⁻(x) = M(−x)), so (M⁻, M) has the
+//     same privacy-loss distribution and one direction suffices.
+type plPair int
 
 const (
-	dirRemove plDirection = iota
-	dirAdd
+	pairRemove plPair = iota
+	pairAdd
+	pairReplace
 )
 
-// lossTails returns (P(Y ≤ t), P(Y > t)) for the privacy loss Y = log(P/Q)(X), X ∼ P,
-// computed separately so that each is accurate in its own tail.
-//   - remove: Y = log(1 − q + q·e^{(2x−1)/(2z²)}), x ∼ M, increasing in x; Y > t ⇔
-//     x > x_t = z²·log((e^t − 1 + q)/q) + ½ for t > log(1−q) (Y ≥ log(1−q) always).
-//   - add: Y = −log(1 − q + q·e^{(2x−1)/(2z²)}), x ∼ N₀, decreasing in x; Y > t ⇔
-//     x < x'_t = z²·log((e^{−t} − 1 + q)/q) + ½ for t < −log(1−q) (Y ≤ −log(1−q)).
-func lossTails(dir plDirection, q, z, t float64) (cdf, sf float64) {
+// phi2 returns (Φ(a), 1 − Φ(a)), the smaller one by erfc and the other by subtraction
+// (which then loses nothing: it is ≥ ½).
+func phi2(a float64) (cdf, sf float64) {
+	if a < 0 {
+		c := 0.5 * math.Erfc(-a/math.Sqrt2)
+		return c, 1 - c
+	}
+	s := 0.5 * math.Erfc(a/math.Sqrt2)
+	return 1 - s, s
+}
+
+// mix2 combines two (cdf, sf) pairs with weights (1−q, q), keeping each side accurate.
+func mix2(q, c1, s1, c2, s2 float64) (cdf, sf float64) {
+	return (1-q)*c1 + q*c2, (1-q)*s1 + q*s2
+}
+
+// replaceBoundary is x_t with Y(x) > t ⇔ x > x_t for the replace pair, where
+// Y(x) = log(1−q + q·c·a) − log(1−q + q·c/a), a = e^{x/z²}, c = e^{−1/(2z²)}. e^Y = w
+// is the quadratic a² + βa − w = 0 with β = (1−q)(1−w)/(qc), whose positive root is
+// evaluated in log space (no overflow of w or 1/c): a = (|β| + √(β² + 4w))/2 for β ≤ 0,
+// a = 2w/(β + √(β² + 4w)) for β > 0.
+func replaceBoundary(q, z, t float64) float64 {
+	if t == 0 {
+		return 0
+	}
+	// log|β| = log(1−q) + log|expm1(t)| − log q + 1/(2z²)
+	var lem1 float64
+	if t > 0 {
+		lem1 = t + math.Log(-math.Expm1(-t))
+	} else {
+		lem1 = math.Log(-math.Expm1(t))
+	}
+	lb := math.Log1p(-q) + lem1 - math.Log(q) + 1/(2*z*z)
+	// log √(β² + 4w) = ½·logaddexp(2 lb, log 4 + t)
+	a1, a2 := 2*lb, math.Log(4)+t
+	m := math.Max(a1, a2)
+	lroot := 0.5 * (m + math.Log(math.Exp(a1-m)+math.Exp(a2-m)))
+	ms := math.Max(lb, lroot)
+	lsum := ms + math.Log(math.Exp(lb-ms)+math.Exp(lroot-ms)) // log(|β| + √(β²+4w))
+	var la float64
+	if t > 0 { // w > 1 ⇒ β < 0
+		la = lsum - math.Ln2
+	} else {
+		la = math.Ln2 + t - lsum
+	}
+	return z * z * la
+}
+
+// tails returns P(Y ≤ t), P(Y > t), Q(Y ≤ t), Q(Y > t) for the privacy loss
+// Y = log(P/Q)(X), each accurate in its own tail (PRIVACY.md §1.5 closed forms).
+//   - remove: Y = log(1 − q + q·e^{(2x−1)/(2z²)}) increasing in x, Y ≥ log(1−q); Y > t ⇔
+//     x > x_t = z²·log((e^t − 1 + q)/q) + ½.
+//   - add: Y = −log(1 − q + q·e^{(2x−1)/(2z²)}) decreasing, Y ≤ −log(1−q); Y > t ⇔
+//     x < x′_t = z²·log((e^{−t} − 1 + q)/q) + ½.
+//   - replace: Y increasing in x, unbounded both ways; Y > t ⇔ x > replaceBoundary(t).
+func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 	lq := math.Log(q)
-	if dir == dirRemove {
-		if q < 1 && t <= math.Log1p(-q) {
-			return 0, 1
+	switch k {
+	case pairRemove:
+		if t <= math.Log1p(-q) {
+			return 0, 1, 0, 1
 		}
-		xt := z*z*(math.Log(math.Expm1(t)+q)-lq) + 0.5
-		if q == 1 {
-			xt = z*z*t + 0.5
+		x := z*z*(math.Log(math.Expm1(t)+q)-lq) + 0.5
+		ac, as := phi2(x / z)
+		bc, bs := phi2((x - 1) / z)
+		pc, ps = mix2(q, ac, as, bc, bs)
+		return pc, ps, ac, as
+	case pairAdd:
+		if t >= -math.Log1p(-q) {
+			return 1, 0, 1, 0
 		}
-		a, b := xt/z, (xt-1)/z
-		cdf = (1-q)*StdNormalCDF(a) + q*StdNormalCDF(b)
-		sf = (1-q)*StdNormalCDF(-a) + q*StdNormalCDF(-b)
-		return cdf, sf
+		x := z*z*(math.Log(math.Expm1(-t)+q)-lq) + 0.5
+		// Y > t ⇔ X < x: "sf" of Y is the cdf of X.
+		as, ac := phi2(x / z)
+		bs, bc := phi2((x - 1) / z)
+		qc, qs = mix2(q, ac, as, bc, bs)
+		return ac, as, qc, qs
 	}
-	if q < 1 && t >= -math.Log1p(-q) {
-		return 1, 0
-	}
-	xt := z*z*(math.Log(math.Expm1(-t)+q)-lq) + 0.5
-	if q == 1 {
-		xt = -z*z*t + 0.5
-	}
-	return StdNormalCDF(-xt / z), StdNormalCDF(xt / z)
+	x := replaceBoundary(q, z, t)
+	ac, as := phi2(x / z)
+	bc, bs := phi2((x - 1) / z)
+	cc, cs := phi2((x + 1) / z)
+	pc, ps = mix2(q, ac, as, bc, bs)
+	qc, qs = mix2(q, ac, as, cc, cs)
+	return pc, ps, qc, qs
 }
 
 // pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, plus an
@@ -81,52 +178,97 @@ type pmf struct {
 	h   float64
 }
 
-// singleStepPMF discretises one step (PRIVACY.md §1.5 "Minimal PLD algorithm").
-// Pessimistic: the mass of ((k−1)h, kh] goes to kh, everything below the grid to the
-// lowest point, everything above to +∞. Optimistic: the mass of (kh, (k+1)h] goes to kh,
-// everything above the grid to the top point, everything below is dropped.
-func singleStepPMF(dir plDirection, q, z float64, o PLDOptions, pessimistic bool) pmf {
-	h, tau := o.H, o.TailMass
-	cdf := func(t float64) float64 { c, _ := lossTails(dir, q, z, t); return c }
-	sf := func(t float64) float64 { _, s := lossTails(dir, q, z, t); return s }
-	// Grid ends: lowest t with cdf(t) ≥ tau/2 and highest with sf(t) ≥ tau/2, by doubling.
+// stepPMF is one step on the grid t_k = k·h, k = off..off+n−1, discretised both ways:
+//   - pess: connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022,
+//     "Connect the Dots: Tighter Discrete Approximations of Privacy Loss
+//     Distributions", PETS 2022, pessimistic variant). Its hockey-stick curve, as a
+//     function of v = e^ε, is the chord interpolation of the true (convex in v) curve
+//     δ(v) through the grid points, continued by the chord to (0, 1) below the grid and
+//     flat above it, so it is ≥ the true curve at every ε ∈ ℝ: the discrete pair
+//     dominates the true pair (Blackwell), hence so do its compositions, and the error
+//     is second order in h per step instead of the plain rounding's h (which drifts by
+//     T·h after T steps). Written with bins B_k = (t_k, t_{k+1}] and
+//     θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k) ∈ [0, 1] (P(B)/Q(B) = E_Q[e^Y | B]):
+//     the mass at t_k is v_k·((1−θ_k)Q(B_k) + θ_{k−1}Q(B_{k−1})), the P-mass below the
+//     grid joins the lowest point, and above the top point t_n the mass v_n·Q(Y > t_n)
+//     sits at t_n and δ(t_n) = P(Y > t_n) − v_n·Q(Y > t_n) at +∞. This form has no
+//     second differences of δ, so the masses are non-negative and accurate.
+//   - opt: plain optimistic rounding (P(B_k) at t_k, the top tail at t_n, the bottom
+//     tail dropped): every loss is rounded down, so its δ lower-bounds the true one
+//     after any composition (Meiser–Mohammadi 2018; PRIVACY.md §1.5).
+type stepPMF struct {
+	off       int
+	pess, opt []float64
+	pessInf   float64
+	h         float64
+}
+
+// stepGrid returns the grid ends [kmin, kmax] of one step: below t_kmin and above
+// t_kmax the P-mass is < tail (the ends of a bounded loss are exact).
+func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
+	cdf := func(t float64) float64 { c, _, _, _ := k.tails(q, z, t); return c }
+	sf := func(t float64) float64 { _, s, _, _ := k.tails(q, z, t); return s }
 	lo, hi := -1.0, 1.0
-	for cdf(lo) >= tau/2 && lo > -1e6 {
+	for cdf(lo) >= tail && lo > -1e6 {
 		lo *= 2
 	}
-	for sf(hi) >= tau/2 && hi < 1e6 {
+	for sf(hi) >= tail && hi < 1e6 {
 		hi *= 2
 	}
-	kmin, kmax := int(math.Floor(lo/h)), int(math.Ceil(hi/h))
-	// Shrink to the mass-carrying range with bisection on each end.
-	kmin = shrinkLow(kmin, kmax, func(k int) bool { return cdf(float64(k)*h) < tau/2 })
-	kmax = shrinkHigh(kmin, kmax, func(k int) bool { return sf(float64(k)*h) < tau/2 })
+	kmin, kmax = int(math.Floor(lo/h)), int(math.Ceil(hi/h))
+	kmin = shrinkLow(kmin, kmax, func(j int) bool { return cdf(float64(j)*h) < tail })
+	kmax = shrinkHigh(kmin, kmax, func(j int) bool { return sf(float64(j)*h) < tail })
+	if kmax <= kmin {
+		kmax = kmin + 1
+	}
+	return kmin, kmax
+}
+
+// singleStep discretises one step of pair k on the grid of o (both bounds, shared tail
+// evaluations). T is the number of compositions the grid will undergo (it sets the
+// per-step tail cut τ/(4T)).
+func singleStep(k plPair, q, z float64, T int, o PLDOptions) (stepPMF, error) {
+	h := o.H
+	kmin, kmax := stepGrid(k, q, z, h, o.TailMass/(4*float64(T)))
 	n := kmax - kmin + 1
-	d := pmf{off: kmin, p: make([]float64, n), h: h}
-	// bin(a, b) = P(a < Y ≤ b), from whichever tail is smaller.
-	bin := func(a, b float64) float64 {
-		ca, sa := lossTails(dir, q, z, a)
-		cb, sb := lossTails(dir, q, z, b)
-		if sa < 0.5 {
-			return math.Max(0, sa-sb)
+	if n > o.maxPoints() {
+		return stepPMF{}, fmt.Errorf("%w: one step (q=%v, z=%v) needs %d points at h=%v (> MaxPoints %d, %.2g GB)",
+			ErrGridTooLarge, q, z, n, h, o.maxPoints(), float64(n)*bytesPerPoint/1e9)
+	}
+	s := stepPMF{off: kmin, pess: make([]float64, n), opt: make([]float64, n), h: h}
+	pcPrev, psPrev, qcPrev, qsPrev := k.tails(q, z, float64(kmin)*h)
+	s.pess[0] = pcPrev
+	thetaPrevQ := 0.0 // θ_{k−1}·Q(B_{k−1})
+	v0 := math.Exp(float64(kmin) * h)
+	for i := 0; i < n-1; i++ {
+		t1 := float64(kmin+i+1) * h
+		pc, ps, qc, qs := k.tails(q, z, t1)
+		pb := binMass(pcPrev, psPrev, pc, ps)
+		qb := binMass(qcPrev, qsPrev, qc, qs)
+		v1 := math.Exp(t1)
+		theta := 0.0
+		if qb > 0 {
+			theta = math.Min(1, math.Max(0, (pb/qb-v0)/(v1-v0)))
 		}
-		return math.Max(0, cb-ca)
+		s.pess[i] += v0 * ((1-theta)*qb + thetaPrevQ)
+		thetaPrevQ = theta * qb
+		s.opt[i] = pb
+		pcPrev, psPrev, qcPrev, qsPrev = pc, ps, qc, qs
+		v0 = v1
 	}
-	for i := range d.p {
-		k := float64(kmin + i)
-		if pessimistic {
-			d.p[i] = bin((k-1)*h, k*h)
-		} else {
-			d.p[i] = bin(k*h, (k+1)*h)
-		}
+	vn := math.Exp(float64(kmax) * h)
+	s.pess[n-1] += vn * (qsPrev + thetaPrevQ)
+	s.pessInf = math.Max(0, psPrev-vn*qsPrev)
+	s.opt[n-1] = psPrev
+	return s, nil
+}
+
+// binMass is the mass of (a, b] from the tails at a and b, from whichever is smaller.
+func binMass(ca, sa, cb, sb float64) float64 {
+	if sa < 0.5 {
+		return math.Max(0, sa-sb)
 	}
-	if pessimistic {
-		d.p[0] += cdf(float64(kmin-1) * h)
-		d.inf = sf(float64(kmax) * h)
-	} else {
-		d.p[n-1] += sf(float64(kmax+1) * h)
-	}
-	return d
+	return math.Max(0, cb-ca)
 }
 
 // shrinkLow returns the largest k in [lo, hi] such that below(j) holds for all j < k
@@ -162,146 +304,200 @@ func shrinkHigh(lo, hi int, above func(int) bool) int {
 	return hi
 }
 
-// convolver holds FFT work space reused across convolutions of one composition.
+// maxFFTLen bounds nextFFTLen (2^30 points, far beyond any MaxPoints one machine holds).
+const maxFFTLen = 1 << 30
+
+// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths), or an
+// ErrGridTooLarge error beyond maxFFTLen.
+func nextFFTLen(n int) (int, error) {
+	if n > maxFFTLen {
+		return 0, fmt.Errorf("%w: %d points exceed the FFT length limit %d", ErrGridTooLarge, n, maxFFTLen)
+	}
+	m := 4
+	for m < n {
+		m *= 2
+	}
+	return m, nil
+}
+
+// convolver holds FFT plans and work space, reused across the evaluations of one
+// calibration (which alternates between a coarse and a fine length, so plans are kept
+// per length).
 type convolver struct {
-	fft    *fourier.FFT
-	n      int
-	ca, cb []complex128
-	sa, sb []float64
+	plans map[int]*realFFT
+	fft   *realFFT
+	n     int
+	c     []complex128
+	s     []float64
 }
 
 func (c *convolver) reset(n int) {
-	if c.fft == nil || c.n != n {
-		c.fft = fourier.NewFFT(n)
-		c.n = n
-		c.ca = make([]complex128, n/2+1)
-		c.cb = make([]complex128, n/2+1)
-		c.sa = make([]float64, n)
-		c.sb = make([]float64, n)
+	if c.fft != nil && c.n == n {
+		return
 	}
+	if c.plans == nil {
+		c.plans = map[int]*realFFT{}
+	}
+	f, ok := c.plans[n]
+	if !ok {
+		f = newRealFFT(n)
+		c.plans[n] = f
+	}
+	c.fft, c.n = f, n
+	if cap(c.s) < n {
+		c.c = make([]complex128, n/2+1)
+		c.s = make([]float64, n)
+	}
+	c.c, c.s = c.c[:n/2+1], c.s[:n]
 }
 
-// fftpackMaxFactors is the number of factors gonum's fftpack can record: Rffti stores
-// n, the factor count and the factors in a fixed ifac [15]int, so a length with more than
-// 13 factors (it factors by 4 first, then 2, 3, 5, …) indexes ifac[15] and panics
-// ("index out of range [15] with length 15", fftpack/rfft.go:66).
-const fftpackMaxFactors = 13
-
-// fftpackFactors is the number of factors fftpack's rffti1 splits n = 2^a·3^b into:
-// ⌊a/2⌋ fours, a mod 2 twos and b threes.
-func fftpackFactors(a, b int) int { return a/2 + a%2 + b }
-
-// nextFFTLen is the smallest 2^a·3^b ≥ n (fast sizes for fftpack) that fftpack can
-// factor (≤ fftpackMaxFactors factors). Powers of two qualify up to 2^26, far beyond any
-// grid this package builds; e.g. 3^14 = 4782969 (14 factors) is skipped for 2^22·… .
-func nextFFTLen(n int) int {
-	best, a := 1, 0
-	for best < n {
-		best *= 2
-		a++
+// chernoffWindow bounds the T-fold sum S of the finite part of d (mass p_i at
+// (off+i)h, total ≤ 1): it returns loss levels L ≤ U with mass(S < L) ≤ tau and
+// mass(S > U) ≤ tau by the Chernoff bound mass(S > U) ≤ M(λ)^T e^{−λU},
+// mass(S < L) ≤ M(−λ)^T e^{λL}, M(λ) = Σ p_i e^{λ(off+i)h}, each optimised over λ by a
+// golden-section search in log λ. Grids longer than 4096 points are evaluated on 4096
+// blocks with each block's mass at its top (for U) or bottom (for L) end, which only
+// over-estimates M, so the bounds stay valid (but widen by T·block width: blocks are
+// only used for the long single-step grids of small z, where T is small); the true
+// support [T·min, T·max] caps both.
+func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
+	const blocks = 4096
+	n := len(d.p)
+	bs := (n + blocks - 1) / blocks
+	nb := (n + bs - 1) / bs
+	mass := make([]float64, nb)
+	for i, v := range d.p {
+		mass[i/bs] += v
 	}
-	if fftpackFactors(a, 0) > fftpackMaxFactors {
-		panic(fmt.Sprintf("privacy: PLD grid of %d points exceeds fftpack's limit", n))
+	top := func(j int) float64 { return float64(d.off+min(n-1, (j+1)*bs-1)) * d.h }
+	bot := func(j int) float64 { return float64(d.off+j*bs) * d.h }
+	jlo, jhi := 0, nb-1 // blocks with mass: the log-sum-exp pivots λ·at(jhi) (λ > 0), λ·at(jlo) (λ < 0)
+	for jlo < jhi && mass[jlo] == 0 {
+		jlo++
 	}
-	for p3, b := 3, 1; p3 < best; p3, b = p3*3, b+1 {
-		m, a := p3, 0
-		for m < n {
-			m *= 2
-			a++
+	for jhi > jlo && mass[jhi] == 0 {
+		jhi--
+	}
+	logM := func(lam float64, at func(int) float64) float64 {
+		m := lam * at(jhi)
+		if lam < 0 {
+			m = lam * at(jlo)
 		}
-		if m < best && fftpackFactors(a, b) <= fftpackMaxFactors {
-			best = m
+		s := 0.0
+		for j := jlo; j <= jhi; j++ {
+			if v := mass[j]; v > 0 {
+				s += v * math.Exp(lam*at(j)-m)
+			}
 		}
+		return m + math.Log(s)
+	}
+	Tf, lt := float64(T), math.Log(tau)
+	upper := func(u float64) float64 { lam := math.Exp(u); return (Tf*logM(lam, top) - lt) / lam }
+	lower := func(u float64) float64 { lam := math.Exp(u); return -(Tf*logM(-lam, bot) - lt) / lam }
+	U = math.Min(goldenMin(upper, -9, 9), Tf*float64(d.off+n-1)*d.h)
+	L = math.Max(-goldenMin(func(u float64) float64 { return -lower(u) }, -9, 9), Tf*float64(d.off)*d.h)
+	return L, U
+}
+
+// goldenMin is the minimum of f found by golden-section search on [a, b] (18 steps);
+// any value returned is f at some point, so a bound it yields is valid even if f is not
+// unimodal.
+func goldenMin(f func(float64) float64, a, b float64) float64 {
+	const g = 0.6180339887498949
+	x1, x2 := b-g*(b-a), a+g*(b-a)
+	f1, f2 := f(x1), f(x2)
+	best := math.Min(f1, f2)
+	for range 18 {
+		if f1 < f2 {
+			b, x2, f2 = x2, x1, f1
+			x1 = b - g*(b-a)
+			f1 = f(x1)
+		} else {
+			a, x1, f1 = x1, x2, f2
+			x2 = a + g*(b-a)
+			f2 = f(x2)
+		}
+		best = math.Min(best, math.Min(f1, f2))
 	}
 	return best
 }
 
-// compose returns the distribution of the sum of independent losses a and b (the PLD of
-// the composition), then truncates its tails in the bound's direction.
-func (c *convolver) compose(a, b pmf, tau float64, pessimistic bool) pmf {
-	n := len(a.p) + len(b.p) - 1
-	c.reset(nextFFTLen(n))
-	copy(c.sa, a.p)
-	clear(c.sa[len(a.p):])
-	c.fft.Coefficients(c.ca, c.sa)
-	if &a.p[0] == &b.p[0] && len(a.p) == len(b.p) {
-		for i, v := range c.ca {
-			c.ca[i] = v * v
-		}
-	} else {
-		copy(c.sb, b.p)
-		clear(c.sb[len(b.p):])
-		c.fft.Coefficients(c.cb, c.sb)
-		for i := range c.ca {
-			c.ca[i] *= c.cb[i]
-		}
+// composeWindow returns the T-fold composition of d as one FFT power (the PLD of T
+// identical steps is the T-fold convolution power of one step's; its DFT is the T-th
+// power of the step's DFT): the window [L, U] of the sum is chosen by chernoffWindow
+// and its size predicted before anything is allocated; the step is wrapped onto a
+// circle of N ≥ window points, transformed, raised to the power T pointwise, and
+// transformed back. Circular wrap-around adds the mass outside the window (≤ 2·tau, by
+// the Chernoff bounds) onto points inside it: for the pessimistic bound that only adds
+// non-negative mass at losses ≥ L, and the mass above U is added to +∞ (so the result
+// still dominates); for the optimistic bound the caller subtracts alias = 2·tau from δ.
+func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out pmf, alias float64, err error) {
+	L, U := chernoffWindow(d, T, tau)
+	base := T * d.off // index of loss T·off·h
+	mL := int(math.Floor(L/d.h)) - base
+	mU := int(math.Ceil(U/d.h)) - base
+	mL = max(0, mL)
+	mU = min(T*(len(d.p)-1), mU)
+	if mU < mL {
+		mU = mL
 	}
-	c.fft.Sequence(c.sa, c.ca)
-	scale := 1 / float64(c.n)
-	out := pmf{off: a.off + b.off, p: make([]float64, n), h: a.h}
+	w := mU - mL + 1
+	N, err := nextFFTLen(w)
+	if err != nil {
+		return pmf{}, 0, err
+	}
+	if N > maxPoints {
+		return pmf{}, 0, fmt.Errorf("%w: %d-fold composition needs a %d-point FFT for a %d-point window at h=%v (> MaxPoints %d, %.2g GB)",
+			ErrGridTooLarge, T, N, w, d.h, maxPoints, float64(N)*bytesPerPoint/1e9)
+	}
+	c.reset(N)
+	clear(c.s)
+	for i, v := range d.p {
+		c.s[i%N] += v
+	}
+	c.fft.Coefficients(c.c, c.s, min(len(d.p), N))
+	// c^T = r^T·e^{iTφ}; coefficients with r^T < e^{−800} (far below the round-off of
+	// the inverse transform) are zeroed by one comparison of r² against e^{−1600/T}.
+	Tf := float64(T)
+	r2min := math.Exp(-1600 / Tf)
+	for i, v := range c.c {
+		re, im := real(v), imag(v)
+		r2 := re*re + im*im
+		if r2 < r2min {
+			c.c[i] = 0
+			continue
+		}
+		c.c[i] = cmplx.Rect(math.Exp(0.5*Tf*math.Log(r2)), Tf*math.Atan2(im, re))
+	}
+	c.fft.Sequence(c.s, c.c)
+	scale := 1 / float64(N)
+	out = pmf{off: base + mL, p: make([]float64, w), h: d.h}
 	for i := range out.p {
-		if v := c.sa[i] * scale; v > 0 { // FFT round-off can leave tiny negatives
+		if v := c.s[(mL+i)%N] * scale; v > 0 { // round-off can leave tiny negatives
 			out.p[i] = v
 		}
 	}
-	out.inf = a.inf + b.inf - a.inf*b.inf
-	return out.truncate(tau, pessimistic)
+	// +∞ atom of the composition: 1 − (1 − inf)^T; plus the mass above U (≤ tau).
+	out.inf = -math.Expm1(Tf*math.Log1p(-d.inf)) + tau
+	return out, 2 * tau, nil
 }
 
-// truncate removes tails of mass < tau: pessimistic moves the lower tail onto the new
-// lowest point and the upper tail to +∞; optimistic drops both.
-func (d pmf) truncate(tau float64, pessimistic bool) pmf {
-	lo, cum := 0, 0.0
-	for lo < len(d.p)-1 && cum+d.p[lo] < tau {
-		cum += d.p[lo]
-		lo++
-	}
-	lowMass := cum
-	hi, cum := len(d.p)-1, 0.0
-	for hi > lo && cum+d.p[hi] < tau {
-		cum += d.p[hi]
-		hi--
-	}
-	p := d.p[lo : hi+1]
-	if pessimistic {
-		p[0] += lowMass
-		d.inf += cum
-	}
-	d.off += lo
-	d.p = p
-	return d
-}
-
-// selfCompose is the T-fold composition by exponentiation by squaring.
-// c is the caller's work space (reused across compositions and calls).
-func selfCompose(c *convolver, base pmf, T int, tau float64, pessimistic bool) pmf {
-	var acc pmf
-	have := false
-	for T > 0 {
-		if T&1 == 1 {
-			if !have {
-				acc, have = base, true
-			} else {
-				acc = c.compose(acc, base, tau, pessimistic)
-			}
-		}
-		T >>= 1
-		if T > 0 {
-			base = c.compose(base, base, tau, pessimistic)
-		}
-	}
-	return acc
-}
-
-// deltaCurve evaluates δ(ε) = Σ_{kh>ε} p_k·(1 − e^{ε−kh}) + p_∞ of a discretised PLD in
-// O(1) per call after an O(n) pass of suffix sums S1[k] = Σ_{j≥k} p_j and
-// S2[k] = Σ_{j≥k} p_j·e^{(k−j)h}.
+// deltaCurve evaluates δ(ε) = Σ_{kh>ε} p_k·(1 − e^{ε−kh}) + p_∞ − sub of a discretised
+// PLD in O(1) per call after an O(n) pass of suffix sums S1[k] = Σ_{j≥k} p_j and
+// S2[k] = Σ_{j≥k} p_j·e^{(k−j)h}. sub (≥ 0) is subtracted for a lower bound.
 type deltaCurve struct {
 	d      pmf
+	sub    float64
 	s1, s2 []float64
 }
 
+// newDeltaCurve builds the suffix sums of d for δ(ε) at ε ≥ 0 only (every caller's
+// range): the points with loss ≤ 0 never enter δ(ε ≥ 0), so they are dropped first.
 func newDeltaCurve(d pmf) *deltaCurve {
+	if k := -d.off; k > 0 { // index of loss 0
+		k = min(k, len(d.p))
+		d.p, d.off = d.p[k:], d.off+k
+	}
 	n := len(d.p)
 	c := &deltaCurve{d: d, s1: make([]float64, n+1), s2: make([]float64, n+1)}
 	eh := math.Exp(-d.h)
@@ -313,6 +509,9 @@ func newDeltaCurve(d pmf) *deltaCurve {
 }
 
 func (c *deltaCurve) delta(eps float64) float64 {
+	if !(eps >= 0) {
+		panic(fmt.Sprintf("privacy: deltaCurve.delta(%v): want ε >= 0", eps))
+	}
 	h := c.d.h
 	// first index whose loss (off+i)h exceeds ε
 	i := int(math.Floor(eps/h)) + 1 - c.d.off
@@ -329,14 +528,14 @@ func (c *deltaCurve) delta(eps float64) float64 {
 	if i < len(c.d.p) {
 		v += math.Max(0, c.s1[i]-math.Exp(eps-float64(c.d.off+i)*h)*c.s2[i])
 	}
-	return math.Min(v, 1)
+	return math.Max(0, math.Min(v, 1)-c.sub)
 }
 
 // eps returns the smallest ε ≥ 0 with δ(ε) ≤ delta by bisection: the upper end for a
 // pessimistic curve (δ(hi) ≤ delta was evaluated), the lower end for an optimistic one
 // (δ(lo) > delta, so the true ε exceeds lo). +Inf if the atom at +∞ exceeds delta.
 func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
-	if c.d.inf > delta {
+	if c.d.inf-c.sub > delta {
 		return math.Inf(1)
 	}
 	if c.delta(0) <= delta {
@@ -357,12 +556,61 @@ func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
 	return lo
 }
 
-// pldCurves returns the composed δ-curves of both directions for one discretisation.
-// c is FFT work space, reused; pass a fresh one per goroutine (it is not safe to share).
-func pldCurves(c *convolver, q, z float64, T int, o PLDOptions, pessimistic bool) (remove, add *deltaCurve) {
-	r := selfCompose(c, singleStepPMF(dirRemove, q, z, o, pessimistic), T, o.TailMass, pessimistic)
-	a := selfCompose(c, singleStepPMF(dirAdd, q, z, o, pessimistic), T, o.TailMass, pessimistic)
-	return newDeltaCurve(r), newDeltaCurve(a)
+// pairCurves returns the T-fold δ-curves of pair k: the connect-the-dots upper bound
+// and, if withLower, the optimistic lower bound (nil otherwise).
+func pairCurves(c *convolver, k plPair, q, z float64, T int, o PLDOptions, withLower bool) (hi, lo *deltaCurve, err error) {
+	s, err := singleStep(k, q, z, T, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	tau := o.TailMass / 4
+	dp, _, err := c.composeWindow(pmf{off: s.off, p: s.pess, inf: s.pessInf, h: s.h}, T, tau, o.maxPoints())
+	if err != nil {
+		return nil, nil, err
+	}
+	hi = newDeltaCurve(dp)
+	if withLower {
+		do, alias, err := c.composeWindow(pmf{off: s.off, p: s.opt, h: s.h}, T, tau, o.maxPoints())
+		if err != nil {
+			return nil, nil, err
+		}
+		do.inf = 0 // the optimistic pmf has no +∞ atom; drop composeWindow's tail allowance
+		lo = newDeltaCurve(do)
+		lo.sub = alias
+	}
+	return hi, lo, nil
+}
+
+// pairsFor is the list of dominating pairs whose maximum δ bounds relation rel.
+func pairsFor(rel Relation) ([]plPair, error) {
+	switch rel {
+	case AddRemove:
+		return []plPair{pairRemove, pairAdd}, nil
+	case ReplaceOne:
+		return []plPair{pairReplace}, nil
+	}
+	return nil, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
+}
+
+// pldEps is the PLD ε of T steps (q < 1) under rel: the connect-the-dots upper bound hi
+// (certified up to floating-point error) and, if withLower, the optimistic lower bound lo
+// (else lo = 0); each is the maximum over the relation's dominating pairs.
+func pldEps(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions, withLower bool) (lo, hi float64, err error) {
+	pairs, err := pairsFor(rel)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, k := range pairs {
+		ch, cl, err := pairCurves(c, k, q, z, T, o, withLower)
+		if err != nil {
+			return 0, 0, fmt.Errorf("privacy: PLD(q=%v, z=%v, T=%d, %v): %w", q, z, T, rel, err)
+		}
+		hi = math.Max(hi, ch.eps(delta, true))
+		if withLower {
+			lo = math.Max(lo, cl.eps(delta, false))
+		}
+	}
+	return lo, hi, nil
 }
 
 func checkPoisson(q, z float64, T int) error {
@@ -383,6 +631,9 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 	if err := errors.Join(checkPoisson(q, z, T), checkDelta(delta), o.validate()); err != nil {
 		return 0, 0, err
 	}
+	if _, err := pairsFor(rel); err != nil {
+		return 0, 0, err
+	}
 	if q == 1 {
 		// Full batch: T Gaussian steps compose exactly to s = √T·Δ/σ (Dong–Roth–Su 2019),
 		// with Δ = 1 (add/remove) or 2 (replace-one: two clipped contributions of norm ≤ C
@@ -394,37 +645,6 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 		e, err := EpsForSDelta(s, delta)
 		return e, e, err
 	}
-	switch rel {
-	case AddRemove:
-		var c convolver
-		hi, err = pldEpsAR(&c, q, z, T, delta, o, true)
-		if err != nil {
-			return 0, 0, err
-		}
-		lo, err = pldEpsAR(&c, q, z, T, delta, o, false)
-		return lo, hi, err
-	case ReplaceOne:
-		var c convolver
-		for _, pess := range []bool{true, false} {
-			r, a := pldCurves(&c, q, z, T, o, pess)
-			dAR := func(e float64) float64 { return math.Max(r.delta(e), a.delta(e)) }
-			e, err := replaceOneEps(dAR, delta, pess)
-			if err != nil {
-				return 0, 0, err
-			}
-			if pess {
-				hi = e
-			} else {
-				lo = e
-			}
-		}
-		return lo, hi, nil
-	}
-	return 0, 0, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
-}
-
-// pldEpsAR is the add/remove ε of one discretisation: max over both directions.
-func pldEpsAR(c *convolver, q, z float64, T int, delta float64, o PLDOptions, pessimistic bool) (float64, error) {
-	r, a := pldCurves(c, q, z, T, o, pessimistic)
-	return math.Max(r.eps(delta, pessimistic), a.eps(delta, pessimistic)), nil
+	var c convolver
+	return pldEps(&c, q, z, T, delta, rel, o, true)
 }

@@ -23,15 +23,25 @@ func hockeyStickQuad(q, z, eps float64) float64 {
 	return quad.Fixed(f, xs, xs+40*z, 4000, quad.Legendre{}, 0)
 }
 
+// stepCurves returns the one-step δ-curves of pair k: connect-the-dots (upper) and plain
+// optimistic rounding (lower).
+func stepCurves(t *testing.T, k plPair, q, z float64, o PLDOptions) (hi, lo *deltaCurve) {
+	t.Helper()
+	s, err := singleStep(k, q, z, 1, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newDeltaCurve(pmf{off: s.off, p: s.pess, inf: s.pessInf, h: s.h}), newDeltaCurve(pmf{off: s.off, p: s.opt, h: s.h})
+}
+
 // TestPLDOneStepQuadrature asserts P1′ (q = 0.2, z = 0.5, one step: δ(0.5) = 0.085798647569,
 // δ(1) = 0.057840405998, scipy quad [V]) against our quadrature, and that the optimistic
 // and pessimistic curves bracket it with a gap ≤ the grid's first-order bias.
 func TestPLDOneStepQuadrature(t *testing.T) {
 	const q, z = 0.2, 0.5
 	o := PLDOptions{H: 1e-4, TailMass: 1e-15}
-	pess := newDeltaCurve(singleStepPMF(dirRemove, q, z, o, true))
-	opt := newDeltaCurve(singleStepPMF(dirRemove, q, z, o, false))
-	add := newDeltaCurve(singleStepPMF(dirAdd, q, z, o, true))
+	pess, opt := stepCurves(t, pairRemove, q, z, o)
+	add, _ := stepCurves(t, pairAdd, q, z, o)
 	for _, c := range []struct{ eps, want float64 }{{0.5, 0.085798647569}, {1, 0.057840405998}} {
 		exact := hockeyStickQuad(q, z, c.eps)
 		if math.Abs(exact-c.want) > 1e-11 {
@@ -44,6 +54,11 @@ func TestPLDOneStepQuadrature(t *testing.T) {
 		// Moving every loss by ≤ h changes δ by ≤ h·P(Y > ε)·e^{h}; P(Y > ε) ≤ 1.
 		if hi-lo > 2*o.H {
 			t.Errorf("P1' eps=%v: bracket width %.3g > 2h", c.eps, hi-lo)
+		}
+		// Connect-the-dots interpolates δ exactly at grid points (ε = 0.5, 1 are on the
+		// grid): only round-off and the quadrature separate them.
+		if hi-exact > 1e-10 {
+			t.Errorf("P1' eps=%v: connect-the-dots %.12g vs exact %.12g, want equal at a grid point", c.eps, hi, exact)
 		}
 		// add direction: Y ≤ −log(1−q) = 0.223 < ε, so δ = 0.
 		if d := add.delta(c.eps); d != 0 {
@@ -64,17 +79,27 @@ func TestPLDPoissonThreeSteps(t *testing.T) {
 	if !(lo <= 1+1e-3 && hi >= 1-1e-3) || hi-lo > 3*3*o.H {
 		t.Errorf("P1: eps bracket [%.6g, %.6g], want to contain 1 (abs 1e-3), width <= 9h", lo, hi)
 	}
-	r, a := pldCurves(&convolver{}, 0.2, 0.5, 3, o, true)
+	r, _, err := pairCurves(&convolver{}, pairRemove, 0.2, 0.5, 3, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := pairCurves(&convolver{}, pairAdd, 0.2, 0.5, 3, o, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if d := math.Max(r.delta(1), a.delta(1)); math.Abs(d-0.15594) > 1e-3 {
 		t.Errorf("P1: delta(1) = %.6g, want 0.15594", d)
 	}
 }
 
-// TestPLDOpacusPRV asserts P2: Opacus test_prv_accountant (z = 1.5, q = 0.04,
-// T = int(90 // 0.04) = 2249, δ = 1e-5). The reference bracket for the true ε is
-// [6.7648, 6.7693] ([V], h = 2e-6); with h = 5e-5 (fast) ours must contain it and be
-// ≤ 1.2·T·h wide, and the PRV eps_upper 6.777395712150674 must not be below our lower end.
-// Also the cross-checks: PLD ε ≤ RDP ε, and the CLT point estimate (D1) lies below lo.
+// TestPLDOpacusPRV asserts P2: Opacus test_prv_accountant (tests/accountants_test.py,
+// z = 1.5, q = 0.04, T = int(90 // 0.04) = 2249, δ = 1e-5) expects PRV eps_upper
+// 6.777395712150674 with eps_error = 0.01, i.e. a true ε in [6.7574, 6.7774]; the [V]
+// bracket of PRIVACY.md (plain pessimistic/optimistic rounding at h = 2e-6) is
+// [6.7648, 6.7693]. Our connect-the-dots upper end must land inside that bracket (it is
+// an upper bound, so ≥ 6.7648, and tight, so ≤ 6.7693), our lower end below it, within
+// 1.2·T·h. Also the cross-checks: PLD ε ≤ RDP ε, and the CLT point estimate (D1) lies
+// below lo.
 func TestPLDOpacusPRV(t *testing.T) {
 	t.Parallel()
 	const q, z, T, delta = 0.04, 1.5, 2249, 1e-5
@@ -83,11 +108,11 @@ func TestPLDOpacusPRV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(lo <= 6.7648 && hi >= 6.7693) || hi-lo > 1.2*T*o.H {
-		t.Errorf("P2: bracket [%.6g, %.6g], want ⊇ [6.7648, 6.7693] and width <= %.3g", lo, hi, 1.2*T*o.H)
+	if !(lo <= 6.7648 && 6.7648 <= hi && hi <= 6.7693) || hi-lo > 1.2*T*o.H {
+		t.Errorf("P2: bracket [%.6g, %.6g], want lo <= 6.7648 <= hi <= 6.7693 and width <= %.3g", lo, hi, 1.2*T*o.H)
 	}
-	if lo > 6.777395712150674 {
-		t.Errorf("P2: lo = %.6g above Opacus eps_upper 6.7774", lo)
+	if !(hi <= 6.777395712150674 && hi >= 6.777395712150674-0.02) {
+		t.Errorf("P2: hi = %.6g outside Opacus PRV's [eps_upper − 2·eps_error, eps_upper] = [6.7574, 6.7774]", hi)
 	}
 	rdp, _ := EpsPoissonGaussianRDP(q, z, T, delta, AddRemove)
 	if !(hi <= rdp) {
@@ -102,7 +127,7 @@ func TestPLDOpacusPRV(t *testing.T) {
 // TestPLDReferenceSamples asserts P4 rows (Opacus tests/prv_accountant.py msr_values,
 // δ = 1e-6; [V] true-ε brackets from h = 1e-5 runs), P6 and P7 (TF-Privacy
 // compute_dp_sgd_privacy_test.py PLD values) at h = 1e-4: each reference value (or
-// reference bracket) must intersect ours (the P4 row (0.8, 0.001, 100) → [0.25984, 0.26084]
+// reference bracket) must intersect ours and contain our upper end (the P4 row (0.8, 0.001, 100) → [0.25984, 0.26084]
 // is reproduced too, [0.25535, 0.26535] at h = 1e-4, but takes ~3 s and is left out), our width must be ≤ 1.2·T·h, and PLD ε ≤ RDP ε.
 func TestPLDReferenceSamples(t *testing.T) {
 	t.Parallel()
@@ -116,6 +141,10 @@ func TestPLDReferenceSamples(t *testing.T) {
 		{"P4 (3.0,0.2,100)", 3.0, 0.2, 100, 1e-6, 3.37055, 3.37155},
 		{"P6", 0.7, 0.01, 120, 1e-5, 2.4612381, 2.4612381},
 		{"P7", 1, 0.0064, 782, 1e-6, 1.199 - 5e-4, 1.199 + 5e-4},
+		// R11: the TensorFlow Privacy tutorials README (N = 60000, batch 256, z = 1.1, 60 epochs →
+		// 14063 steps, δ = 1e-5; "eps = 3.01" is the classic RDP conversion), whose true
+		// PLD ε PRIVACY.md brackets in [2.354, 2.410] ([V], h = 1e-5 runs).
+		{"R11", 1.1, 256.0 / 60000, 14063, 1e-5, 2.354, 2.410},
 	}
 	o := DefaultPLDOptions()
 	for _, tt := range tests {
@@ -125,6 +154,11 @@ func TestPLDReferenceSamples(t *testing.T) {
 		}
 		if !(lo <= tt.refHi && hi >= tt.refLo) || hi-lo > 1.2*float64(tt.T)*o.H {
 			t.Errorf("%s: bracket [%.6g, %.6g] vs reference [%.6g, %.6g]", tt.name, lo, hi, tt.refLo, tt.refHi)
+		}
+		// The connect-the-dots upper end itself lands in the reference bracket; P6 is
+		// dp_accounting's PLD (connect-the-dots, h = 1e-4) asserted at 7 places upstream.
+		if !(hi >= tt.refLo-1e-7 && hi <= tt.refHi+1e-7) {
+			t.Errorf("%s: upper end %.8g outside reference [%.8g, %.8g]", tt.name, hi, tt.refLo, tt.refHi)
 		}
 		if rdp, _ := EpsPoissonGaussianRDP(tt.q, tt.z, tt.T, tt.delta, AddRemove); !(hi <= rdp) || lo < 0 {
 			t.Errorf("%s: PLD [%.6g, %.6g] vs RDP %.6g: want 0 <= lo, hi <= RDP", tt.name, lo, hi, rdp)
@@ -150,8 +184,8 @@ func TestPLDGaussianExact(t *testing.T) {
 func TestPLDDiscretisationRandomised(t *testing.T) {
 	for _, c := range []struct{ q, z, eps float64 }{{0.01, 1, 0.01}, {0.1, 0.8, 0.5}, {0.5, 2, 0.2}, {0.9, 1.5, 1}} {
 		o := PLDOptions{H: 1e-3, TailMass: 1e-15}
-		lo := newDeltaCurve(singleStepPMF(dirRemove, c.q, c.z, o, false)).delta(c.eps)
-		hi := newDeltaCurve(singleStepPMF(dirRemove, c.q, c.z, o, true)).delta(c.eps)
+		ph, pl := stepCurves(t, pairRemove, c.q, c.z, o)
+		lo, hi := pl.delta(c.eps), ph.delta(c.eps)
 		exact := hockeyStickQuad(c.q, c.z, c.eps)
 		if !(lo <= exact*(1+1e-9) && exact <= hi*(1+1e-9)) {
 			t.Errorf("one step %v: [%.10g, %.10g] misses quadrature %.10g", c, lo, hi, exact)

@@ -21,7 +21,7 @@ func budget(eps, delta float64) algorithms.Budget {
 func TestConformance(t *testing.T) {
 	mechtest.RequirePoissonAccountant(t)
 	mechtest.Test(t, Factory(), mechtest.Options{
-		Config: func() algorithms.Config { return &Config{Steps: 400, MaxSteps: 400} },
+		Config: func() algorithms.Config { return &Config{Steps: 400, MaxSteps: 400, Calibration: CalibrationExact} },
 	})
 }
 
@@ -34,12 +34,14 @@ func TestSigmaFormula(t *testing.T) {
 	}
 }
 
-// TestReaccounting: the exact ε of BST14's σ is below its formula's ε (the formula is
-// loose), and the RDP cross-check is above the PLD value.
+// TestReaccounting: with calibration: paper the exact ε of BST14's σ is below its
+// formula's ε (the formula is loose), and the RDP cross-check is above the PLD value.
 func TestReaccounting(t *testing.T) {
 	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 50, D: 3, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
-	r, err := (&Mechanism{cfg: *DefaultConfig()}).Plan(c, budget(1, 1e-5))
+	cfg := *DefaultConfig()
+	cfg.Calibration = CalibrationPaper
+	r, err := (&Mechanism{cfg: cfg}).Plan(c, budget(1, 1e-5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,5 +95,42 @@ func TestConvergence(t *testing.T) {
 	e100, eFull := run(100), run(3600)
 	if eFull > 0.05 || eFull < -1e-12 || eFull >= e100 {
 		t.Errorf("excess T=100 %v, T=n² %v: want the latter in [0, 0.05] and smaller", e100, eFull)
+	}
+}
+
+// TestExactCalibration: by default σ is calibrated by the exact accountant for the T run:
+// the spent ε is ≤ the target and ≥ 97% of it, 0.1% less noise would overshoot (the
+// accountant's own certificate, independent PLD evaluation), a steps override changes σ,
+// and σ is far below BST14's formula σ (which, re-accounted, spends much less than ε).
+func TestExactCalibration(t *testing.T) {
+	mechtest.RequirePoissonAccountant(t)
+	c := problems.Constants{N: 50, D: 3, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
+	var sigmas []float64
+	for _, steps := range []int{0, 400} {
+		for _, eps := range []float64{0.5, 2} {
+			cfg := *DefaultConfig()
+			cfg.Steps = steps
+			r, err := (&Mechanism{cfg: cfg}).Plan(c, budget(eps, 1e-5))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(r.EpsilonSpent <= eps && r.EpsilonSpent >= 0.97*eps) {
+				t.Errorf("steps=%d eps=%v: spent %v, want in [0.97ε, ε]", r.Steps, eps, r.EpsilonSpent)
+			}
+			z := r.Extra["noise_multiplier"]
+			if _, hi, err := privacy.PLDBracket(1/50.0, z*(1-1e-3), r.Steps, 1e-5, privacy.ReplaceOne); err != nil || hi <= eps {
+				t.Errorf("steps=%d eps=%v: z = %v not tight: ε(0.999 z) = %v (%v)", r.Steps, eps, z, hi, err)
+			}
+			if sigma, paper := r.Sigma*50, r.Extra["sigma_bst14"]; !(sigma < paper) || r.Extra["calibration_paper"] != 0 {
+				t.Errorf("steps=%d eps=%v: σ = %v, want below the paper's %v", r.Steps, eps, sigma, paper)
+			}
+			sigmas = append(sigmas, r.Sigma)
+		}
+	}
+	if !(sigmas[2] < sigmas[0]) {
+		t.Errorf("σ(T=400) = %v, want below σ(T=n²=2500) = %v", sigmas[2], sigmas[0])
+	}
+	if err := (&Config{MaxSteps: 1, Calibration: "bst"}).Validate(); err == nil {
+		t.Error(`calibration "bst": got nil error`)
 	}
 }

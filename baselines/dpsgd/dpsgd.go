@@ -29,8 +29,9 @@ type Config struct {
 	// (in the large-noise regime the subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD then
 	// has the same bound as full-batch noisy GD at T·q·n gradients instead of T·n).
 	Steps int `yaml:"steps"`
-	// MaxSteps caps the theory T. Default 2000: the pessimistic PLD grid (step 1e-4) adds
-	// about T·1e-4 to ε, so T = 10⁴ could never certify ε ≤ 1 (the accountant then refuses).
+	// MaxSteps caps the theory T (default 2000). The cap was set when the PLD upper bound
+	// drifted by about T·1e-4; the connect-the-dots accountant no longer drifts, so the
+	// cap now only bounds the run time.
 	MaxSteps int `yaml:"max_steps"`
 	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + d z²C²/L² ≥ E‖g̃‖².
 	StepSize float64 `yaml:"step_size"`
@@ -100,10 +101,12 @@ type params struct {
 	R                   float64
 }
 
-// account returns the calibrated z (the smallest z whose PLD pessimistic ε at δ is ≤ ε,
-// privacy.CalibratePoissonZ), the PLD bracket and the RDP ε of T steps at (q, z). Both
-// the PLD upper end and RDP are upper bounds on the true ε, so their minimum is too
-// (epsilon_spent); a bracket with lo > hi is an accountant inconsistency and fails.
+// account returns the calibrated z (the smallest z whose PLD upper ε at δ is ≤ ε,
+// privacy.CalibratePoissonZ), the PLD bracket and the RDP ε of T steps at (q, z), all
+// under b.Relation (replace-one: the substitution pair of the Poisson-subsampled
+// Gaussian, accounted directly, not through group privacy). Both the PLD upper end and
+// RDP are upper bounds on the true ε, so their minimum is too (epsilon_spent); a
+// bracket with lo > hi is an accountant inconsistency and fails.
 func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
 	z, err := privacy.CalibratePoissonZ(q, T, b.Epsilon, b.Delta, b.Relation)
 	if err != nil {

@@ -231,3 +231,23 @@ func BenchmarkEpoch(b *testing.B) {
 		}
 	})
 }
+
+// TestReplaceOneIssueCalibration is issue 12's dp-sgd case through the mechanism:
+// q = 100/10⁴ = 0.01, T = 1000, ε = 1, δ = 1e-5, replace-one. The group-privacy
+// accountant chose z = 2.75 (spending ε ≈ 0.845); the direct substitution-pair PLD needs
+// z ≈ 2.36, and the record's epsilon_spent must be in [0.97ε, ε].
+func TestReplaceOneIssueCalibration(t *testing.T) {
+	mechtest.RequirePoissonAccountant(t)
+	c := problems.Constants{N: 10000, D: 5, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
+	m := &Mechanism{cfg: Config{Batch: 100, Steps: 1000, MaxSteps: 1000}}
+	r, err := m.Plan(c, budget(1, 1e-5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z := r.Extra["noise_multiplier"]; !(z > 2.35 && z < 2.38) {
+		t.Errorf("noise multiplier %v, want ≈ 2.36", z)
+	}
+	if !(r.EpsilonSpent <= 1 && r.EpsilonSpent >= 0.97) {
+		t.Errorf("epsilon_spent %v, want in [0.97, 1]", r.EpsilonSpent)
+	}
+}

@@ -16,7 +16,7 @@ import (
 var planColumns = []string{
 	rows.ColExperiment, rows.ColCell, rows.ColAlgorithm,
 	rows.ColProblem, rows.ColLossKind, rows.ColDomain, rows.ColTask, rows.ColN, rows.ColD, rows.ColRank, rows.ColGK,
-	rows.ColEpsilon, rows.ColDelta, rows.ColDeltaMech, rows.ColGDPS, rows.ColEpsilonSpent,
+	rows.ColEpsilon, rows.ColDelta, rows.ColNeighbours, rows.ColDeltaMech, rows.ColGDPS, rows.ColEpsilonSpent,
 	rows.ColK, rows.ColMu, rows.ColSigma, rows.ColSteps, rows.ColBatch, rows.ColTheoryBound, rows.ColGuarantee,
 	rows.ColPredictedValueQueries, rows.ColPredictedGradientQueries, rows.ColStatus, rows.ColError,
 }

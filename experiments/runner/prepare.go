@@ -91,6 +91,7 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		}
 		cp.budget = algorithms.Budget{Epsilon: c.Epsilon, Delta: c.Delta, Relation: privacy.ReplaceOne, Task: c.Task}
 		cp.base = baseColumns(spec, c, consts)
+		cp.base[rows.ColNeighbours] = cp.budget.Relation.String() // the relation every mechanism is accounted under
 		p.cells = append(p.cells, cp)
 	}
 	if len(se.Issues) > 0 {
