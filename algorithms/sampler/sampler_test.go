@@ -595,7 +595,11 @@ func TestGaussBallSplit(t *testing.T) {
 	for _, name := range []string{"split", "domain"} {
 		draw := func(dst []float64) error {
 			if name == "split" {
-				return gaussBallSplit(dst, m, math.Hypot(m[0], m[1]), sd, 1, rng, &rej)
+				ok, err := gaussBallSplit(dst, m, math.Hypot(m[0], m[1]), sd, 1, 1<<30, rng, &rej)
+				if !ok && err == nil {
+					err = ErrDomainRejection
+				}
+				return err
 			}
 			return gaussOnDomain(dst, m, sd, problems.Domain{Kind: problems.Ball, Radius: 1}, rng, &rej)
 		}
