@@ -335,7 +335,9 @@ func TestExactLawsAgree(t *testing.T) {
 		ys := make([]float64, 20000)
 		for i := range xs {
 			xs[i] = laws[0].Draw(rng)
-			ys[i] = tab.Draw(rng)
+			if ys[i], err = tab.Draw(rng); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if ks := ksStat(xs, laws[0].CDF); ks > ksCrit1e3 {
 			t.Errorf("μ=%g piecewise draws KS: got %.3f", mu, ks)
