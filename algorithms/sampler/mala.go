@@ -172,7 +172,6 @@ func (MALA) Sample(ctx context.Context, o *problems.Counter, t algorithms.Target
 		}
 		rec.Steps = s.Steps
 		rec.Extra["h"] = s.H
-		rec.Extra["tv_budget"] = t.TV
 		rec.Extra["accept_rate"] = float64(ch.accepts) / float64(s.Steps)
 		rec.Extra["domain_rejections"] = float64(ch.outside + rej)
 		rec.Extra["gaussian_draws"] = float64(s.Steps)

@@ -477,10 +477,13 @@ func TestSampleContextAndRecord(t *testing.T) {
 	if r := float64(o.ValueQueries) / vq; r < 0.6 || r > 1.05 {
 		t.Errorf("counted/predicted value queries: got %.3f, want in [0.6, 1.05] (4e per step is an upper estimate)", r)
 	}
-	for _, k := range []string{"h", "tv_budget", "rgo_calls", "proposals_per_rgo", "rho_neg_rate", "rho_high_rate", "gaussian_draws", "domain_rejections", "max_alpha"} {
+	for _, k := range []string{"h", "rgo_calls", "proposals_per_rgo", "rho_neg_rate", "rho_high_rate", "gaussian_draws", "domain_rejections", "max_alpha"} {
 		if _, ok := rec.Extra[k]; !ok {
 			t.Errorf("rec.Extra[%q] missing", k)
 		}
+	}
+	if v, ok := rec.Extra["tv_budget"]; ok { // practical target: no TV is bounded
+		t.Errorf("practical run: tv_budget = %g, want absent", v)
 	}
 	// determinism under a fixed seed
 	a, _ := ProximalRejection{}.Sample(context.Background(), problems.NewCounter(p), tg, rand.New(rand.NewPCG(7, 7)), nil)
@@ -500,6 +503,9 @@ func TestCertifiedRun(t *testing.T) {
 	x, err := ProximalRejection{}.Sample(context.Background(), problems.NewCounter(p), tg, rng, &rec)
 	if err != nil || !InDomain(p.dom, x) {
 		t.Fatalf("certified run: got %v, %v", x, err)
+	}
+	if got := rec.Extra["tv_budget"]; got != tg.TV {
+		t.Errorf("certified run: tv_budget = %g, want %g", got, tg.TV)
 	}
 	if rec.Extra["rho_neg_rate"] != 0 || rec.Extra["rho_high_rate"] != 0 {
 		t.Errorf("certified constants: got clip rates %g, %g, want 0", rec.Extra["rho_neg_rate"], rec.Extra["rho_high_rate"])
