@@ -19,7 +19,8 @@ var ErrNoExact = errors.New("sampler: no exact sampler for this target")
 // Exact is the reference sampler (SPEC §4.8): it draws exactly from
 // π ∝ exp(−k(F + μ‖x‖²/2)) on K where the target allows it:
 //   - linear losses f = ⟨x, z_i⟩ (+const) (problems.LinearData): π = N(−z̄/μ, (kμ)^{-1} I) on
-//     R^d, a product of 1-D truncated laws on the box, rejection from the Gaussian on the ball;
+//     R^d, a product of 1-D truncated laws on the box, and on the ball the Gaussian restricted
+//     to it (rejection, else the cylindrical sampler BallGauss: any d, any mean);
 //   - separable ℓ1 losses f = w‖x − z_i‖₁ (problems.SeparableL1Data) on the box or R^d: a
 //     product of piecewise-Gaussian 1-D laws (piecewise exponential when μ = 0);
 //   - any convex loss in d = 1: rejection from the secant envelope of the log-density on a
