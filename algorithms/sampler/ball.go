@@ -242,8 +242,8 @@ func (g *BallGauss) Draw(dst []float64, rng *rand.Rand, rej *int64) error {
 	for j := range dst {
 		dst[j] = t*g.axis[j] + sc*dst[j]
 	}
-	if s2 := sumSq(dst); s2 > g.r*g.r { // rounding at the boundary
-		f := g.r / math.Sqrt(s2)
+	for s2 := sumSq(dst); s2 > g.r*g.r; s2 = sumSq(dst) { // rounding at the boundary
+		f := g.r / math.Sqrt(s2) * (1 - 0x1p-50)
 		for j := range dst {
 			dst[j] *= f
 		}

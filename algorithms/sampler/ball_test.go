@@ -309,3 +309,36 @@ func BenchmarkBallGauss(b *testing.B) {
 		}
 	}
 }
+
+// BallGauss builds and draws over a wide grid of (d, ‖m‖/R, σ/R), including means 10⁶R
+// outside, σ = 10⁻⁶R and the mean at the centre, with an envelope acceptance ≥ ballAccept
+// and every draw in the ball (a smoke test of the numerics; the laws are tested above).
+func TestBallGaussRange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, d := range []int{1, 2, 3, 10, 300} {
+		for _, mn := range []float64{0, 0.3, 0.999, 1.001, 30, 1e6} {
+			for _, sd := range []float64{1e-6, 1e-3, 0.3, 30} {
+				m := make([]float64, d)
+				m[d-1] = mn
+				g, err := NewBallGauss(m, sd, 1)
+				if err != nil {
+					t.Errorf("d=%d |m|=%g sd=%g: %v", d, mn, sd, err)
+					continue
+				}
+				if a := g.Acceptance(); d > 1 && a < ballAccept {
+					t.Errorf("d=%d |m|=%g sd=%g: acceptance %.3f", d, mn, sd, a)
+				}
+				x := make([]float64, d)
+				var rej int64
+				for range 20 {
+					if err := g.Draw(x, rng, &rej); err != nil {
+						t.Fatalf("d=%d |m|=%g sd=%g: %v", d, mn, sd, err)
+					}
+					if s := sumSq(x); !(s <= 1) {
+						t.Fatalf("d=%d |m|=%g sd=%g: ‖x‖² = %g", d, mn, sd, s)
+					}
+				}
+			}
+		}
+	}
+}
