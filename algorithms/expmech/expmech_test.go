@@ -406,7 +406,7 @@ func TestRunProximal(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := out.Record
-	if r.K != plan.K || r.Mu != plan.Mu || r.Steps != plan.Steps || r.GDPS != plan.GDPS || r.DeltaMech != plan.DeltaMech {
+	if r.K != plan.K || r.Mu != plan.Mu || r.Steps != plan.Steps || r.GDPS != plan.GDPS || !(r.DeltaMech == plan.DeltaMech || math.IsNaN(r.DeltaMech) && math.IsNaN(plan.DeltaMech)) {
 		t.Errorf("Run record (k %g, μ %g, T %d, s %g) differs from Plan (%g, %g, %d, %g)", r.K, r.Mu, r.Steps, r.GDPS, plan.K, plan.Mu, plan.Steps, plan.GDPS)
 	}
 	if !sampler.InDomain(p.Constants().Domain, out.X) {
@@ -415,13 +415,22 @@ func TestRunProximal(t *testing.T) {
 	if q := float64(o.ValueQueries) / plan.PredictedValueQueries; q < 0.6 || q > 1.05 {
 		t.Errorf("counted/predicted value queries: got %.3f", q)
 	}
-	for _, k := range []string{"h", "tv_budget", "rgo_calls", "proposals_per_rgo", "rho_neg_rate", "rho_high_rate", "gaussian_draws", "domain_rejections", "max_alpha", "delta_true"} {
+	for _, k := range []string{"h", "rgo_calls", "proposals_per_rgo", "rho_neg_rate", "rho_high_rate", "gaussian_draws", "domain_rejections", "max_alpha", "delta_true"} {
 		if _, ok := r.Extra[k]; !ok {
 			t.Errorf("Extra[%q] missing", k)
 		}
 	}
 	if r.Guarantee != algorithms.Nominal {
 		t.Errorf("guarantee: got %s, want nominal", r.Guarantee)
+	}
+	// a nominal row claims no δ split (issue #13): delta_mech and tv_budget are empty
+	for _, rec := range []algorithms.Record{plan, r} {
+		if v, ok := rec.Extra["tv_budget"]; ok {
+			t.Errorf("nominal row: tv_budget = %g, want absent", v)
+		}
+		if !math.IsNaN(rec.DeltaMech) {
+			t.Errorf("nominal row: delta_mech = %g, want empty (NaN)", rec.DeltaMech)
+		}
 	}
 	out2, _ := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(2, 2)))
 	if fmt.Sprint(out2.X) != fmt.Sprint(out.X) {

@@ -3,6 +3,7 @@ package expmech
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -168,6 +169,13 @@ func (cal Calibration) Record() algorithms.Record {
 		"h":          cal.H,
 		"tv_budget":  cal.Tau,
 		"delta_true": cal.DeltaTrue,
+	}
+	if cal.Guarantee == algorithms.Nominal {
+		// Practical constants prove nothing about the sampler's distance to the exact law
+		// (its bias is measured, not bounded: samplertest), so the δ split δ_mech +
+		// (1 + e^ε)τ means nothing: leave delta_mech and tv_budget empty (issue #13).
+		r.DeltaMech = math.NaN()
+		delete(r.Extra, "tv_budget")
 	}
 	if cal.L > 0 {
 		r.Extra["trunc_level"] = float64(cal.L)

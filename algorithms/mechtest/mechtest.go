@@ -134,7 +134,10 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 			if !(r.EpsilonSpent <= b.Epsilon*(1+1e-9)) {
 				t.Errorf("epsilon_spent = %v, want ≤ ε = %v", r.EpsilonSpent, b.Epsilon)
 			}
-			if !(r.DeltaMech <= b.Delta) {
+			// A nominal row may leave delta_mech empty (the implementation's law is not
+			// proven to be the exact one, so a δ split would mean nothing); a value given
+			// must still fit in δ.
+			if !(r.DeltaMech <= b.Delta) && !(r.Guarantee == algorithms.Nominal && math.IsNaN(r.DeltaMech)) {
 				t.Errorf("delta_mech = %v, want ≤ δ = %v", r.DeltaMech, b.Delta)
 			}
 		case algorithms.None:

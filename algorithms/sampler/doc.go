@@ -9,7 +9,9 @@
 //     SPEC §4.4);
 //   - "exact": reference samplers where the target allows them (SPEC §4.8): the Gaussian
 //     mechanism (linear losses), the separable ℓ1 target (a product of piecewise-Gaussian
-//     laws), and any 1-D target by quadrature and inverse CDF;
+//     laws), N(m, σ²I) restricted to the ℓ2 ball at any d and mean (BallGauss, the
+//     cylindrical form of Wood 1994's vMF factorisation), and any log-concave 1-D target by
+//     rejection from a secant envelope (Gilks 1992; Table1D): exact, no TV to account for;
 //   - "mala": Metropolis-adjusted Langevin with gradient queries, a first-order alternative
 //     with a heuristic step (nominal guarantee), showing that the interface serves.
 //

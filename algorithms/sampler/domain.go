@@ -8,13 +8,18 @@ import (
 	"expmech/problems"
 )
 
-// ErrDomainRejection is returned when drawing a Gaussian restricted to an ℓ2 ball keeps
-// missing the ball (the Gaussian's mass on K is astronomically small); the run fails
-// rather than loop forever.
+// ErrDomainRejection is returned when a Gaussian restricted to an ℓ2 ball cannot be drawn:
+// since the exact cylindrical sampler (BallGauss) exists, only when its radial law has no mass at
+// double precision, or the χ² tail sampler of the start law gives up.
 var ErrDomainRejection = errors.New("sampler: Gaussian restricted to the ball: too many rejections")
 
-// maxBallTries bounds the rejection loop of gaussOnDomain for the ball.
+// maxBallTries bounds the rejection loops of the χ² tail sampler (centredGaussBall).
 const maxBallTries = 1 << 22
+
+// splitTries is how many radial-split attempts gaussOnDomain makes before it switches to
+// the exact cylindrical sampler BallGauss (ball.go), whose set-up costs a few hundred
+// normal-mass evaluations and allocates. Both branches are exact, so is the mixture.
+const splitTries = 1 << 12
 
 // InDomain reports whether x lies in the constraint set K of dom (DESIGN.md domains).
 func InDomain(dom problems.Domain, x []float64) bool {
@@ -38,7 +43,8 @@ func InDomain(dom problems.Domain, x []float64) bool {
 }
 
 // gaussOnDomain writes into dst an exact draw from N(m, sd² I_d) restricted to K (SPEC §4.5):
-// R^d directly; the ball by rejection of whole vectors; the box coordinate-wise (a product of
+// R^d directly; the ball by one plain attempt, then the radial split, then (mean far outside
+// K, any d) the exact cylindrical sampler BallGauss; the box coordinate-wise (a product of
 // 1-D truncated normals: rejection when the coordinate's interval holds ≥ 99.7% of its mass,
 // else an exact truncated draw). rej counts rejected proposals.
 func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.Rand, rej *int64) error {
@@ -61,7 +67,19 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 			return nil
 		}
 		*rej++
-		return gaussBallSplit(dst, m, math.Sqrt(mm), sd, dom.Radius, rng, rej)
+		ok, err := gaussBallSplit(dst, m, math.Sqrt(mm), sd, dom.Radius, splitTries, rng, rej)
+		if ok || err != nil {
+			return err
+		}
+		// The ball holds too little of the Gaussian for rejection (mean far outside K in
+		// high d): the exact cylindrical sampler. The mixture stays exact: every branch
+		// outputs the target law conditional on being taken, and which branch is taken
+		// depends only on draws independent of the output.
+		g, err := NewBallGauss(m, sd, dom.Radius)
+		if err != nil {
+			return err
+		}
+		return g.Draw(dst, rng, rej)
 	case problems.Box:
 		r := dom.Radius
 		for j, mj := range m {
@@ -94,8 +112,9 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 // m̂ and S = ‖ξ⊥‖². Given S, x ∈ K iff ξ₁ ∈ [a(S), b(S)] with b, a = (±√(r² − sd²S) − ‖m‖)/sd,
 // so the law of ξ⊥ restricted to K is ∝ φ(ξ⊥)·P(a(S) ≤ ξ₁ ≤ b(S)): propose ξ⊥ from φ and
 // accept with P(in | S)/P(in | 0) ≤ 1 (the interval shrinks with S), then draw ξ₁ from the
-// truncated normal on [a(S), b(S)].
-func gaussBallSplit(dst, m []float64, mn, sd, r float64, rng *rand.Rand, rej *int64) error {
+// truncated normal on [a(S), b(S)]. It gives up (ok = false, err = nil) after tries
+// attempts or when the interval mass underflows.
+func gaussBallSplit(dst, m []float64, mn, sd, r float64, tries int, rng *rand.Rand, rej *int64) (ok bool, err error) {
 	axis := func(j int) float64 { // m̂, or e₁ when m = 0
 		if mn == 0 {
 			if j == 0 {
@@ -107,9 +126,9 @@ func gaussBallSplit(dst, m []float64, mn, sd, r float64, rng *rand.Rand, rej *in
 	}
 	l0 := logMassStd((-r-mn)/sd, (r-mn)/sd)
 	if math.IsInf(l0, -1) {
-		return ErrDomainRejection
+		return false, nil
 	}
-	for try := 0; try < maxBallTries; try++ {
+	for try := 0; try < tries; try++ {
 		xi1, tot := 0.0, 0.0
 		for j := range dst {
 			v := rng.NormFloat64()
@@ -141,9 +160,9 @@ func gaussBallSplit(dst, m []float64, mn, sd, r float64, rng *rand.Rand, rej *in
 				dst[j] *= sc
 			}
 		}
-		return nil
+		return true, nil
 	}
-	return ErrDomainRejection
+	return false, nil
 }
 
 func sumSq(x []float64) float64 {

@@ -19,10 +19,12 @@ var ErrNoExact = errors.New("sampler: no exact sampler for this target")
 // Exact is the reference sampler (SPEC §4.8): it draws exactly from
 // π ∝ exp(−k(F + μ‖x‖²/2)) on K where the target allows it:
 //   - linear losses f = ⟨x, z_i⟩ (+const) (problems.LinearData): π = N(−z̄/μ, (kμ)^{-1} I) on
-//     R^d, a product of 1-D truncated laws on the box, rejection from the Gaussian on the ball;
+//     R^d, a product of 1-D truncated laws on the box, and on the ball the Gaussian restricted
+//     to it (rejection, else the cylindrical sampler BallGauss: any d, any mean);
 //   - separable ℓ1 losses f = w‖x − z_i‖₁ (problems.SeparableL1Data) on the box or R^d: a
 //     product of piecewise-Gaussian 1-D laws (piecewise exponential when μ = 0);
-//   - any loss in d = 1: inverse CDF of a quadrature table of the log-density (Table1D).
+//   - any convex loss in d = 1: rejection from the secant envelope of the log-density on a
+//     grid (Table1D; exact for every log-concave law, ErrNotLogConcave otherwise).
 //
 // The structural methods read the data through DataAccess.Structure (uncounted; recorded
 // in Notes, and declared by Needs); the 1-D quadrature reads it through the counted oracle.
@@ -97,9 +99,11 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 		var tab *Table1D
 		tab, err = NewTable1D(o, t.K, t.Mu, e.grid())
 		if err == nil {
-			x = []float64{tab.Draw(rng)}
+			var v float64
+			v, err = tab.Draw(rng)
+			x = []float64{v}
 		}
-		note = "exact: 1-D quadrature + inverse CDF (counted queries)"
+		note = "exact: 1-D secant-envelope rejection on a grid (counted queries)"
 	default:
 		return nil, fmt.Errorf("%w: d=%d, domain %s, structure %T", ErrNoExact, c.D, c.Domain.Kind, st)
 	}
@@ -323,15 +327,23 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 	return pl, nil
 }
 
-// Table1D is an inverse-CDF table of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3):
-// the mode is found by golden section, the support is cut where ℓ falls 50 nats below its
-// maximum (the mass beyond is < e^{-50}·width for a log-concave law), and ℓ is interpolated
-// linearly on each of the Grid−1 cells, so each cell's mass and inverse CDF are closed forms.
+// Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3) on its
+// domain [lo, hi] (either end may be infinite): the mode is found by golden section, Grid
+// nodes are laid where ℓ is within 50 nats of its maximum, and a draw is made by rejection
+// from the derivative-free secant envelope of ℓ on these nodes, extended by exponential
+// tails to the ends of the domain (logConcave, Gilks 1992). The draw is EXACT for every
+// concave ℓ (no interpolation or truncation error, so no TV to account for: issue #13 item
+// 1); ℓ is evaluated (n counted value queries) only when a proposal falls between the chord
+// squeeze and the envelope, and a value above the envelope fails with ErrNotLogConcave.
+//
+// CDF and Mean are those of the linear interpolation of ℓ between the nodes (within about
+// 1e-8 of the law on the default grid); tests use them as quadrature references only.
 type Table1D struct {
 	X     []float64 // nodes
 	L     []float64 // ℓ at the nodes
-	cum   []float64 // normalised cumulative mass at the nodes
-	cellW []float64 // normalised mass per cell
+	cum   []float64 // normalised cumulative mass at the nodes (interpolated ℓ)
+	cellW []float64 // normalised mass per cell (interpolated ℓ)
+	env   *logConcave
 }
 
 // NewTable1D tabulates LogDensity(p, k, μ, ·) for a 1-D problem p (n value queries per node).
@@ -349,14 +361,21 @@ func NewTable1D(p problems.ValueAccess, k, mu float64, grid int) (*Table1D, erro
 		}
 		// the minimiser of F + μx²/2 satisfies |x*| ≤ G_f/μ; the law is kμ-strongly
 		// log-concave, so ±(G_f/μ + 60/√(kμ)) holds its mass.
+		// The nodes are laid inside; the envelope's tails cover the rest of R exactly.
 		b := c.GF/mu + 60/math.Sqrt(k*mu) + 1
-		lo, hi = -b, b
+		return newTable1D(ell, -b, b, math.Inf(-1), math.Inf(1), grid)
 	}
-	return NewTable1DFunc(ell, lo, hi, grid)
+	return newTable1D(ell, lo, hi, lo, hi, grid)
 }
 
-// NewTable1DFunc tabulates a concave log-density ell on the finite interval [lo, hi].
+// NewTable1DFunc prepares the exact sampler of a log-concave density exp(ell) on the finite
+// interval [lo, hi].
 func NewTable1DFunc(ell func(float64) float64, lo, hi float64, grid int) (*Table1D, error) {
+	return newTable1D(ell, lo, hi, lo, hi, grid)
+}
+
+// newTable1D searches the mode and lays the nodes in [lo, hi] ⊆ [dlo, dhi], the support.
+func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (*Table1D, error) {
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || grid < 3 {
 		return nil, fmt.Errorf("%w: Table1D interval [%g, %g], grid %d", ErrNoExact, lo, hi, grid)
 	}
@@ -424,6 +443,19 @@ func NewTable1DFunc(ell func(float64) float64, lo, hi float64, grid int) (*Table
 		t.cellW[i] /= tot
 		t.cum[i+1] = t.cum[i] + t.cellW[i]
 	}
+	// Concavity of ℓ at the nodes (the secants must not increase, up to rounding): the
+	// envelope is an upper bound only for a concave ℓ.
+	pad := 1e-9 * (1 + math.Abs(lm))
+	for i := 1; i+1 < grid; i++ {
+		if t.L[i-1]+t.L[i+1]-2*t.L[i] > 2*pad {
+			return nil, fmt.Errorf("%w: ℓ at %g, %g, %g", ErrNotLogConcave, t.X[i-1], t.X[i], t.X[i+1])
+		}
+	}
+	env, err := newLogConcave(ell, t.X, t.L, dlo, dhi)
+	if err != nil {
+		return nil, err
+	}
+	t.env = env
 	return t, nil
 }
 
@@ -442,28 +474,10 @@ func cellMass(l0, l1, w float64) float64 {
 	return w * math.Exp(l0) * math.Expm1(dl) / dl
 }
 
-// Draw returns an inverse-CDF draw.
-func (t *Table1D) Draw(rng *rand.Rand) float64 {
-	u := rng.Float64()
-	i := sort.SearchFloat64s(t.cum, u) - 1
-	i = min(max(i, 0), len(t.cellW)-1)
-	for t.cellW[i] == 0 && i+1 < len(t.cellW) {
-		i++
-	}
-	phi := (u - t.cum[i]) / t.cellW[i]
-	phi = math.Min(math.Max(phi, 0), 1)
-	return t.X[i] + (t.X[i+1]-t.X[i])*cellInv(t.L[i+1]-t.L[i], phi)
-}
-
-// cellInv solves ∫_0^s e^{dl·τ}dτ / ∫_0^1 e^{dl·τ}dτ = φ for s ∈ [0, 1].
-func cellInv(dl, phi float64) float64 {
-	if math.IsInf(dl, 0) || math.IsNaN(dl) {
-		return phi
-	}
-	if math.Abs(dl) < 1e-10 {
-		return phi
-	}
-	return math.Min(math.Max(math.Log1p(phi*math.Expm1(dl))/dl, 0), 1)
+// Draw returns one exact draw (n counted value queries per squeeze miss).
+func (t *Table1D) Draw(rng *rand.Rand) (float64, error) {
+	var rej int64
+	return t.env.draw(rng, &rej)
 }
 
 // CDF returns the table's P(X ≤ x).

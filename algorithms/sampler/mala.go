@@ -179,7 +179,6 @@ func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Ta
 		}
 		rec.Steps = s.Steps
 		rec.Extra["h"] = s.H
-		rec.Extra["tv_budget"] = t.TV
 		rec.Extra["accept_rate"] = float64(ch.accepts) / float64(s.Steps)
 		rec.Extra["domain_rejections"] = float64(ch.outside + rej)
 		rec.Extra["gaussian_draws"] = float64(s.Steps)

@@ -446,7 +446,9 @@ func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t
 		}
 		ch.Stats.put(rec.Extra)
 		rec.Extra["h"] = ch.Sched.H
-		rec.Extra["tv_budget"] = t.TV
+		if t.Certified { // a practical run's TV is not bounded: no budget to report
+			rec.Extra["tv_budget"] = t.TV
+		}
 		rec.Extra["trunc_level"] = float64(ch.Sched.L)
 		rec.Steps = ch.Sched.Steps
 	}

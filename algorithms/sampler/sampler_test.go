@@ -336,7 +336,9 @@ func TestExactLawsAgree(t *testing.T) {
 		ys := make([]float64, 20000)
 		for i := range xs {
 			xs[i] = laws[0].Draw(rng)
-			ys[i] = tab.Draw(rng)
+			if ys[i], err = tab.Draw(rng); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if ks := ksStat(xs, laws[0].CDF); ks > ksCrit1e3 {
 			t.Errorf("μ=%g piecewise draws KS: got %.3f", mu, ks)
@@ -467,10 +469,13 @@ func TestSampleContextAndRecord(t *testing.T) {
 	if r := float64(o.ValueQueries) / vq; r < 0.6 || r > 1.05 {
 		t.Errorf("counted/predicted value queries: got %.3f, want in [0.6, 1.05] (4e per step is an upper estimate)", r)
 	}
-	for _, k := range []string{"h", "tv_budget", "rgo_calls", "proposals_per_rgo", "rho_neg_rate", "rho_high_rate", "gaussian_draws", "domain_rejections", "max_alpha"} {
+	for _, k := range []string{"h", "rgo_calls", "proposals_per_rgo", "rho_neg_rate", "rho_high_rate", "gaussian_draws", "domain_rejections", "max_alpha"} {
 		if _, ok := rec.Extra[k]; !ok {
 			t.Errorf("rec.Extra[%q] missing", k)
 		}
+	}
+	if v, ok := rec.Extra["tv_budget"]; ok { // practical target: no TV is bounded
+		t.Errorf("practical run: tv_budget = %g, want absent", v)
 	}
 	// determinism under a fixed seed
 	a, _ := ProximalRejection{}.Sample(context.Background(), problems.NewCounter(p), tg, rand.New(rand.NewPCG(7, 7)), nil)
@@ -490,6 +495,9 @@ func TestCertifiedRun(t *testing.T) {
 	x, err := ProximalRejection{}.Sample(context.Background(), problems.NewCounter(p), tg, rng, &rec)
 	if err != nil || !InDomain(p.Constants().Domain, x) {
 		t.Fatalf("certified run: got %v, %v", x, err)
+	}
+	if got := rec.Extra["tv_budget"]; got != tg.TV {
+		t.Errorf("certified run: tv_budget = %g, want %g", got, tg.TV)
 	}
 	if rec.Extra["rho_neg_rate"] != 0 || rec.Extra["rho_high_rate"] != 0 {
 		t.Errorf("certified constants: got clip rates %g, %g, want 0", rec.Extra["rho_neg_rate"], rec.Extra["rho_high_rate"])
@@ -587,7 +595,11 @@ func TestGaussBallSplit(t *testing.T) {
 	for _, name := range []string{"split", "domain"} {
 		draw := func(dst []float64) error {
 			if name == "split" {
-				return gaussBallSplit(dst, m, math.Hypot(m[0], m[1]), sd, 1, rng, &rej)
+				ok, err := gaussBallSplit(dst, m, math.Hypot(m[0], m[1]), sd, 1, 1<<30, rng, &rej)
+				if !ok && err == nil {
+					err = ErrDomainRejection
+				}
+				return err
 			}
 			return gaussOnDomain(dst, m, sd, problems.Domain{Kind: problems.Ball, Radius: 1}, rng, &rej)
 		}

@@ -1,0 +1,221 @@
+package samplertest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// Options configure Measure and Test.
+type Options struct {
+	// Samples is the number of independent sampler outputs per case (required, ≥ 100).
+	Samples int
+	// Seed seeds the sampler's generator (rand.NewPCG(Seed, case index)); defaults to 1.
+	Seed uint64
+	// Alpha is the family-wise false-rejection rate of Test over all its statistics
+	// (defaults to 1e-4). Measure uses it for the critical values it reports.
+	Alpha float64
+	// StepC, when > 0, overrides Target.StepC of every case (practical step constant).
+	StepC float64
+	// TV sets Target.TV of every case (0: the sampler's practical default).
+	TV float64
+	// Certified sets Target.Certified (then TV must be > 0).
+	Certified bool
+}
+
+func (o Options) alpha() float64 {
+	if o.Alpha > 0 {
+		return o.Alpha
+	}
+	return 1e-4
+}
+
+// Func is one test function's sample mean against its exact expectation.
+type Func struct {
+	Name       string
+	Mean, Want float64
+	SE         float64 // standard error of Mean under the exact law, σ_f/√N (σ_f by quadrature)
+	Z          float64 // (Mean − Want)/SE
+	// Tol is the Bernstein tolerance at the Bonferroni-split α: P(|Mean − Want| ≥ Tol) ≤ α'
+	// for an exact sampler, at every N (no normal approximation, so rare indicators such as
+	// 1{x ≤ q_0.01} are not over-rejected): N·Tol² = ln(2/α')·(2σ_f² + 2b·Tol/3) with b
+	// the bound on |f − E f|.
+	Tol float64
+}
+
+// Report is the measured distance of a sampler's output law to the exact law of a Case.
+type Report struct {
+	Case, Sampler string
+	Samples       int
+	StepC         float64
+	KS            []float64 // D_N = sup|F_N − F| per coordinate
+	KSMax         float64
+	KSCrit        float64 // DKW–Massart critical value of D_N at the Bonferroni-split α
+	// KSNoise is E[D_N] for an exact sampler, √(π/2)·ln 2/√N ≈ 0.8687/√N (the mean of the
+	// Kolmogorov distribution): the floor below which a measured KS says nothing.
+	KSNoise float64
+	Funcs   []Func
+	ZMax    float64 // max |Z| over the test functions
+	// WorstFunc is max |Mean − Want|/Tol over the test functions (> 1: rejected).
+	WorstFunc float64
+	// Oracle queries per sample (counted by problems.Counter) and wall time per sample.
+	ValueQueries, GradientQueries, Seconds float64
+}
+
+// Failures lists the statistics beyond their critical values (empty: consistent with the
+// exact law at the report's α).
+func (r Report) Failures() []string {
+	var f []string
+	for j, d := range r.KS {
+		if d > r.KSCrit {
+			f = append(f, fmt.Sprintf("%s/%s: KS of x%d = %.4f > %.4f", r.Sampler, r.Case, j, d, r.KSCrit))
+		}
+	}
+	for _, fn := range r.Funcs {
+		if !(math.Abs(fn.Mean-fn.Want) <= fn.Tol) {
+			f = append(f, fmt.Sprintf("%s/%s: E[%s] = %.5f, want %.5f ± %.5f (z = %.2f)", r.Sampler, r.Case, fn.Name, fn.Mean, fn.Want, fn.Tol, fn.Z))
+		}
+	}
+	return f
+}
+
+// tests returns the battery's number of statistics for a d-dimensional case: d KS, 6
+// functions per coordinate, d−1 pair indicators.
+func tests(d int) int { return d + 6*d + d - 1 }
+
+// MinSamples is the N at which a KS bias b exceeds the DKW–Massart critical value at
+// false-rejection rate alpha by a factor 2 (so an exact sampler passes and a sampler with
+// bias b fails with high probability): 2·√(ln(2/α)/(2N)) ≤ b.
+func MinSamples(b, alpha float64) int {
+	return int(math.Ceil(2 * math.Log(2/alpha) / (b * b)))
+}
+
+// Measure draws opt.Samples independent outputs of s on c (one Sample call each, a fresh
+// chain from the sampler's data-independent start) and compares them with c's exact law.
+func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Report, error) {
+	if opt.Samples < 100 {
+		return Report{}, fmt.Errorf("samplertest: Samples = %d, want ≥ 100", opt.Samples)
+	}
+	seed := opt.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	tg := c.Target
+	if opt.StepC > 0 {
+		tg.StepC = opt.StepC
+	}
+	tg.TV, tg.Certified = opt.TV, opt.Certified
+	d := len(c.Law)
+	N := opt.Samples
+	xs := make([][]float64, d)
+	for j := range xs {
+		xs[j] = make([]float64, N)
+	}
+	o := problems.NewCounter(c.Problem)
+	rng := rand.New(rand.NewPCG(seed, hash(c.Name)))
+	start := time.Now()
+	for i := range N {
+		x, err := s.Sample(ctx, o, tg, rng, nil)
+		if err != nil {
+			return Report{}, fmt.Errorf("samplertest: %s on %s, sample %d: %w", s.Name(), c.Name, i, err)
+		}
+		if len(x) != d {
+			return Report{}, fmt.Errorf("samplertest: %s on %s: output of length %d, want %d", s.Name(), c.Name, len(x), d)
+		}
+		for j := range d {
+			xs[j][i] = x[j]
+		}
+	}
+	r := Report{Case: c.Name, Sampler: s.Name(), Samples: N, StepC: tg.StepC,
+		ValueQueries:    float64(o.ValueQueries) / float64(N),
+		GradientQueries: float64(o.GradientQueries) / float64(N),
+		Seconds:         time.Since(start).Seconds() / float64(N)}
+	a := opt.alpha() / float64(tests(d))
+	r.KSCrit = math.Sqrt(math.Log(2/a) / (2 * float64(N)))
+	r.KSNoise = math.Sqrt(math.Pi/2) * math.Ln2 / math.Sqrt(float64(N))
+	L := math.Log(2 / a)
+	fn := float64(N)
+	// add records a test function with values vals(i), |vals − want| ≤ b, null variance v.
+	add := func(name string, vals func(i int) float64, want, v, b float64) {
+		m := 0.0
+		for i := range N {
+			m += vals(i)
+		}
+		m /= fn
+		v = math.Max(v, 0)
+		se := math.Sqrt(v / fn)
+		tol := (2*b*L/3 + math.Sqrt(4*b*b*L*L/9+8*fn*L*v)) / (2 * fn)
+		z := 0.0
+		if se > 0 {
+			z = (m - want) / se
+		}
+		r.Funcs = append(r.Funcs, Func{Name: name, Mean: m, Want: want, SE: se, Z: z, Tol: tol})
+		r.ZMax = math.Max(r.ZMax, math.Abs(z))
+		if tol > 0 {
+			r.WorstFunc = math.Max(r.WorstFunc, math.Abs(m-want)/tol)
+		}
+	}
+	med := make([]float64, d)
+	for j, law := range c.Law {
+		r.KS = append(r.KS, ksD(xs[j], law.CDF))
+		r.KSMax = math.Max(r.KSMax, r.KS[j])
+		for _, p := range []float64{0.01, 0.1, 0.5, 0.9, 0.99} {
+			q := law.Quantile(p)
+			col := xs[j]
+			// E 1{X ≤ q_p} = F(q_p), recomputed rather than assumed p (bisection tolerance)
+			F := law.CDF(q)
+			add(fmt.Sprintf("1{x%d ≤ q%.2g}", j, p), func(i int) float64 { return b2f(col[i] <= q) }, F, F*(1-F), 1)
+		}
+		med[j] = law.Quantile(0.5)
+		sc := math.Max(law.Quantile(0.75)-law.Quantile(0.25), 1e-300)
+		m0 := med[j]
+		col := xs[j]
+		f := func(x float64) float64 { return math.Tanh((x - m0) / sc) }
+		ef := law.Expect(f)
+		vf := law.Expect(func(x float64) float64 { return f(x) * f(x) }) - ef*ef
+		add(fmt.Sprintf("tanh(x%d)", j), func(i int) float64 { return f(col[i]) }, ef, vf, 1+math.Abs(ef))
+	}
+	for j := 0; j+1 < d; j++ {
+		a, b := xs[j], xs[j+1]
+		ma, mb := med[j], med[j+1]
+		want := c.Law[j].CDF(ma) * c.Law[j+1].CDF(mb) // product law
+		add(fmt.Sprintf("1{x%d ≤ med, x%d ≤ med}", j, j+1), func(i int) float64 { return b2f(a[i] <= ma && b[i] <= mb) }, want, want*(1-want), 1)
+	}
+	return r, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// hash is FNV-1a of a case name (a stable stream per case).
+func hash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// ksD is the one-sample Kolmogorov–Smirnov statistic D_N of xs against cdf.
+func ksD(xs []float64, cdf func(float64) float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := float64(len(s))
+	D := 0.0
+	for i, x := range s {
+		F := cdf(x)
+		D = math.Max(D, math.Max(F-float64(i)/n, float64(i+1)/n-F))
+	}
+	return D
+}

@@ -1,0 +1,66 @@
+package samplertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// Test runs the conformance battery on s: for every case of Cases(), the output law
+// against the exact law (Measure; the family-wise false-rejection rate opt.Alpha is split
+// over the cases), then the contract checks of STYLE.md 14 on the first case: determinism
+// under a fixed seed, the generator is used, a cancelled context is reported, and the
+// output has the problem's dimension. opt.Samples is required; the detectable KS bias is
+// about twice Report.KSCrit (t.Log prints it).
+func Test(t *testing.T, s algorithms.Sampler, opt Options) {
+	t.Helper()
+	cases := Cases()
+	opt.Alpha = opt.alpha() / float64(len(cases))
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			r, err := Measure(context.Background(), s, c, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range r.Failures() {
+				t.Error(f)
+			}
+			t.Logf("%s: N=%d, KS max %.4f (crit %.4f), |z| max %.2f, worst |bias|/tol %.2f, %.1f value + %.1f gradient queries/sample",
+				c.Name, r.Samples, r.KSMax, r.KSCrit, r.ZMax, r.WorstFunc, r.ValueQueries, r.GradientQueries)
+		})
+	}
+	c := cases[0]
+	tg := c.Target
+	if opt.StepC > 0 {
+		tg.StepC = opt.StepC
+	}
+	tg.TV, tg.Certified = opt.TV, opt.Certified
+	draw := func(ctx context.Context, seed uint64) ([]float64, error) {
+		return s.Sample(ctx, problems.NewCounter(c.Problem), tg, rand.New(rand.NewPCG(seed, 7)), nil)
+	}
+	a, errA := draw(context.Background(), 3)
+	b, errB := draw(context.Background(), 3)
+	e, errE := draw(context.Background(), 4)
+	if errA != nil || errB != nil || errE != nil {
+		t.Fatalf("contract draws: %v, %v, %v", errA, errB, errE)
+	}
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("same seed, different outputs: %v vs %v", a, b)
+	}
+	if fmt.Sprint(a) == fmt.Sprint(e) {
+		t.Errorf("different seeds, same output %v: the generator is not used", a)
+	}
+	if len(a) != c.Problem.Dim() {
+		t.Errorf("output length %d, want %d", len(a), c.Problem.Dim())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := draw(ctx, 5); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: got %v, want context.Canceled", err)
+	}
+}
