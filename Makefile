@@ -34,7 +34,7 @@ reproduce: ## every experiment of experiments/SUITE (QUICK=1: shrunk), then REPO
 	@if [ -z "$(QFLAG)" ]; then a=experiments/audit.yaml; else a=experiments/audit_quick.yaml; fi; \
 	  echo "== audit ($$a)"; \
 	  $(GO) run ./run.go -audit $$a -workers $(WORKERS) -out $(OUT) || exit $$?
-	$(GO) run ./run.go -report -out $(OUT) -figures $(FIGURES)
+	$(GO) run ./run.go -report $(QFLAG) -out $(OUT) -figures $(FIGURES)
 
 audit: ## the privacy audit of experiments/audit.yaml into OUT/audit
 	$(GO) run ./run.go -audit experiments/audit.yaml -workers $(WORKERS) -out $(OUT)

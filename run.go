@@ -7,7 +7,7 @@
 //	                [-quick] [-dry-run] [-resume] [-shard I/N] [-seed S] [-v]
 //	go run ./run.go -merge DIR/NAME
 //	go run ./run.go -list
-//	go run ./run.go -report                # REPORT.md from -out and -figures
+//	go run ./run.go -report [-quick]       # REPORT.md of experiments/SUITE (-quick: of the QUICK runs)
 //	go run ./run.go -audit experiments/audit.yaml
 package main
 
@@ -101,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.figures, "figures", "figures", "figures root; figures go to FIGURES/<name>")
 	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0 = number of CPUs)")
 	fs.IntVar(&o.trials, "trials", 0, "override the spec's trials (0 = keep)")
-	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2")
+	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2 (with -report: report the QUICK runs)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing")
 	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run")
 	fs.StringVar(&o.shard, "shard", "", "I/N: run only shard I of N (0-based) and write a shard file")
@@ -161,12 +161,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if o.report {
 		out := "REPORT.md"
-		if err := analysis.WriteTopReport(o.out, o.figures, out); err != nil {
+		suite, err := readSuite(suitePath)
+		if err != nil {
+			return err
+		}
+		if err := analysis.WriteTopReport(o.out, o.figures, out, analysis.TopReport{Suite: suite, Quick: o.quick}); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 		fmt.Fprintln(stdout, "wrote", out)
 	}
 	return nil
+}
+
+// suitePath lists the experiments of `make reproduce` and of REPORT.md.
+const suitePath = "experiments/SUITE"
+
+// readSuite reads the experiment names of path: one per line; blank lines and lines
+// starting with # are skipped (as the Makefile does).
+func readSuite(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	var names []string
+	for i, ln := range strings.Split(string(b), "\n") {
+		ln = strings.TrimSpace(ln)
+		if ln == "" || strings.HasPrefix(ln, "#") {
+			continue
+		}
+		if strings.ContainsAny(ln, " \t/") {
+			return nil, usageError{fmt.Sprintf("%s:%d: %q is not an experiment name", path, i+1, ln)}
+		}
+		names = append(names, ln)
+	}
+	if len(names) == 0 {
+		return nil, usageError{fmt.Sprintf("%s: lists no experiment", path)}
+	}
+	return names, nil
 }
 
 // specPath resolves -exp: a bare name (no folder) is looked up in experiments/, with
@@ -280,7 +311,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 
 // analyse runs the analysis of a finished experiment folder and prints the checks.
 func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error {
-	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description}
+	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk}
 	for _, c := range spec.Checks {
 		exp.Checks = append(exp.Checks, *c.(*analysis.Check)) // schema(reg) decoded it
 	}
@@ -294,14 +325,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 	if err != nil {
 		return fmt.Errorf("analysis of %s: %w", dir, err)
 	}
-	for _, r := range results {
-		verdict := "FAIL"
-		if r.Pass {
-			verdict = "PASS"
-		}
-		what := fmt.Sprintf("%s[%s] vs %s", r.Metric, r.Algorithm, r.Vs)
-		fmt.Fprintf(stdout, "%s %s: fitted %.3g [%.3g, %.3g] over %d points %s\n", verdict, what, r.Fitted, r.Lo, r.Hi, r.N, r.Reason)
-	}
+	analysis.FormatChecks(stdout, spec.Name, results)
 	fmt.Fprintf(stdout, "analysis: %s/report.md, figures in %s\n", dir, figDir)
 	return nil
 }

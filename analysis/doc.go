@@ -13,8 +13,13 @@
 // e.g. GLL22 Thm 6.4 (excess empirical risk ∝ n^-1 · d^{1/2} · ε^-1) or LLL24 Thm 2.2
 // (risk ∝ rank^{1/2}, flat in d). The fit is ordinary least squares of log(mean metric) on
 // log(vs) over the groups of rows with equal vs; the 95% CI is a percentile bootstrap that
-// resamples trials within each group. A slope check PASSes iff the fitted slope lies in
-// [slope − tolerance, slope + tolerance]; the CI is reported, not used in the decision.
+// resamples trials within each group. Check.Claim says what the theorem supports:
+// equality (the default when a spec states none: the rate is matched by a lower bound on
+// the instance measured) PASSes iff the expected slope lies inside the CI and
+// |fitted − slope| ≤ tolerance; upper ("grows at most like", "decays at least like")
+// PASSes iff the CI's upper end ≤ slope + tolerance; lower iff the CI's lower end ≥
+// slope − tolerance. With fewer than MinSlopePoints (4) values of vs a slope check is
+// INCONCLUSIVE, a third verdict counted apart from PASS and FAIL.
 // Bound checks (Kind "min" / "max") PASS iff every group's mean metric is ≥ Min / ≤ Max;
 // they test "stays above the Ω curve" and "stays below the theorem's bound".
 //

@@ -17,8 +17,11 @@ import (
 // BootstrapResamples is the number of bootstrap resamples per check.
 const BootstrapResamples = 2000
 
-// minSlopePoints is the fewest vs values a slope check fits (two points have no residual).
-const minSlopePoints = 3
+// MinSlopePoints is the fewest vs values on which a slope check gives a verdict: with
+// fewer the check is INCONCLUSIVE (the fit and CI are still reported from ≥ 2 points).
+// Three points leave one residual degree of freedom, too little to tell a power law from
+// a curve (issue #13: the erm_rates d-slope was fitted on three points).
+const MinSlopePoints = 4
 
 // LogLogFit is the least-squares fit log y = Intercept + Slope·log x.
 type LogLogFit struct {
@@ -199,16 +202,21 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	}
 	xs := make([]float64, len(gs))
 	means := make([]float64, len(gs))
+	res.TrialsMin, res.TrialsMax = len(gs[0].Vals), len(gs[0].Vals)
 	for i, g := range gs {
 		xs[i], means[i] = g.X, g.mean()
+		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
 	var st groupStatistic
+	tooFew := false
 	switch c.Kind {
 	case KindSlope:
-		if len(gs) < minSlopePoints {
-			res.Reason = fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, minSlopePoints)
+		if len(gs) < 2 {
+			res.Verdict = Inconclusive
+			res.Reason = fmt.Sprintf("too few points: %d value of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
 			return res
 		}
+		tooFew = len(gs) < MinSlopePoints
 		for i, m := range means {
 			if !(m > 0) {
 				res.Reason = fmt.Sprintf("non-positive mean %s = %g at %s=%g: no log-log fit", c.Metric, m, c.Vs, xs[i])
@@ -232,30 +240,77 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
 	}
 	thr := c.threshold()
+	pass := false
+	var why string // the reason of a FAIL
 	switch c.Kind {
 	case KindSlope:
-		res.Pass = math.Abs(res.Fitted-c.Slope) <= c.Tolerance
-		if !res.Pass {
-			notes = append([]string{fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s",
-				fmtG(res.Fitted), fmtG(c.Slope), fmtG(c.Tolerance))}, notes...)
-		} else if !(res.Lo <= c.Slope && c.Slope <= res.Hi) && !math.IsNaN(res.Lo) {
-			notes = append(notes, "the expected slope is outside the bootstrap CI (within tolerance)")
-		}
+		pass, why = slopeVerdict(c, res.Fitted, res.Lo, res.Hi)
 	case KindMin:
-		res.Pass = res.Fitted >= thr
-		if !res.Pass {
-			notes = append([]string{fmt.Sprintf("below the bound: mean %s = %s < %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))}, notes...)
+		pass = res.Fitted >= thr
+		if !pass {
+			why = fmt.Sprintf("below the bound: mean %s = %s < %s at %s",
+				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
 	case KindMax:
-		res.Pass = res.Fitted <= thr
-		if !res.Pass {
-			notes = append([]string{fmt.Sprintf("above the bound: mean %s = %s > %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))}, notes...)
+		pass = res.Fitted <= thr
+		if !pass {
+			why = fmt.Sprintf("above the bound: mean %s = %s > %s at %s",
+				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
+	}
+	switch {
+	case tooFew:
+		// No verdict on too few points, whatever the fit says (it is reported).
+		res.Verdict = Inconclusive
+		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
+		if why != "" {
+			lead += " (and " + why + ")"
+		}
+		notes = append([]string{lead}, notes...)
+	case pass:
+		res.Verdict = Pass
+	default:
+		res.Verdict = Fail
+		notes = append([]string{why}, notes...)
 	}
 	res.Reason = strings.Join(notes, "; ")
 	return res
+}
+
+// slopeVerdict decides a slope check from the fitted slope and its 95% CI [lo, hi]
+// according to c.Claim (see Claim): an equality needs the expected slope inside the CI
+// and the fit within tolerance; an upper (lower) bound needs the CI's upper (lower) end
+// at most (at least) expected + (−) tolerance. A NaN CI decides nothing: FAIL.
+func slopeVerdict(c Check, fitted, lo, hi float64) (bool, string) {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return false, "no bootstrap CI (every resample undefined)"
+	}
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		if lim := c.Slope + c.Tolerance; !(hi <= lim) {
+			return false, fmt.Sprintf("upper bound not shown: the CI's upper end %s exceeds %s + %s (fitted %s)",
+				fmtG(hi), fmtG(c.Slope), fmtG(c.Tolerance), fmtG(fitted))
+		}
+	case ClaimLower:
+		if lim := c.Slope - c.Tolerance; !(lo >= lim) {
+			return false, fmt.Sprintf("lower bound not shown: the CI's lower end %s is below %s − %s (fitted %s)",
+				fmtG(lo), fmtG(c.Slope), fmtG(c.Tolerance), fmtG(fitted))
+		}
+	default:
+		var why []string
+		if !(math.Abs(fitted-c.Slope) <= c.Tolerance) {
+			why = append(why, fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s",
+				fmtG(fitted), fmtG(c.Slope), fmtG(c.Tolerance)))
+		}
+		if !(lo <= c.Slope && c.Slope <= hi) {
+			why = append(why, fmt.Sprintf("the expected slope %s is outside the 95%% CI [%s, %s]",
+				fmtG(c.Slope), fmtG(lo), fmtG(hi)))
+		}
+		if len(why) > 0 {
+			return false, strings.Join(why, "; ")
+		}
+	}
+	return true, ""
 }
 
 func groupAt(vs string, xs, means []float64, m float64) string {
