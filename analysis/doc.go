@@ -31,7 +31,9 @@
 //	lb_linear      min(1, lb_rate): the bound for the unit-ball linear family (G = 1, radius 1)
 //	lb_l1          d·min(1, lb_rate): LLL24 Thm 3.7 for ‖θ − z‖₁ on a box, where G·C = d
 //	gauss_delta    δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) with s = gdp_s (Balle–Wang 2018;
-//	               SPEC §1.1): the δ a gdp_s-GDP mechanism actually delivers at the stated ε
+//	               SPEC §1.1): the bound a gdp_s-GDP guarantee gives at the stated ε (what a
+//	               mechanism delivers is at most this; expmech's exact delta_delivered column
+//	               measures it on a worst-case instance)
 //	lb_queries     min(ε²n²/ln(1/δ), n·d): the value-query lower bound of GLL22 §7 (constant 1)
 //	total_queries  value_queries + gradient_queries
 //

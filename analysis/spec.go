@@ -65,11 +65,14 @@ const (
 	// the instance measured). PASS iff the expected slope lies in the 95% CI and
 	// |fitted − expected| ≤ tolerance.
 	ClaimEquality
-	// ClaimUpper: the metric grows at most like (or decays at least like) vs^slope, i.e. the
-	// exponent is ≤ the expected slope. PASS iff the CI's upper end ≤ expected + tolerance.
+	// ClaimUpper: the exponent is ≤ the expected slope: as vs grows the metric grows at most
+	// like (or decays at least like) vs^slope. PASS iff the CI's upper end ≤ expected +
+	// tolerance.
 	ClaimUpper
-	// ClaimLower: the metric grows at least like (or decays at most like) vs^slope, i.e. the
-	// exponent is ≥ the expected slope. PASS iff the CI's lower end ≥ expected − tolerance.
+	// ClaimLower: the exponent is ≥ the expected slope: as vs grows the metric grows at
+	// least like (or decays at most like) vs^slope; equivalently, as vs shrinks it grows at
+	// most like vs^slope (an O(1/ε) bound read as ε → 0 is a lower bound on the exponent).
+	// PASS iff the CI's lower end ≥ expected − tolerance.
 	ClaimLower
 )
 
@@ -204,9 +207,9 @@ func (c Check) label() string {
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
-		return fmt.Sprintf("%s[%s] ≲ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≤ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
 	case ClaimLower:
-		return fmt.Sprintf("%s[%s] ≳ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≥ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
 	}
 	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
 }

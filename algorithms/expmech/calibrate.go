@@ -29,6 +29,9 @@ type Calibration struct {
 	DeltaMech float64
 	// DeltaTrue is δ(ε; s) computed exactly from s (≤ DeltaMech unless the preset is not DP).
 	DeltaTrue float64
+	// DeltaDelivered is the exact δ at the stated ε of the law on the worst-case 1-D
+	// instance (Config.DeltaDelivered; NaN when not computed).
+	DeltaDelivered float64
 	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
 	EpsilonSpent float64
 	// Tau is the sampler's TV budget: δ_total = δ_mech + (1 + e^ε)τ ≤ δ (SPEC §1.4).
@@ -101,7 +104,7 @@ func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibrati
 	if err := checkBudget(c, b, false); err != nil {
 		return Calibration{}, err
 	}
-	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: cfg.Calibration}
+	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: cfg.Calibration, DeltaDelivered: math.NaN()}
 	eps, delta := b.Epsilon, b.Delta
 	n, d := float64(c.N), float64(c.D)
 	G := c.GDelta
@@ -210,6 +213,21 @@ func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibrati
 		}
 	default:
 		return cal, fmt.Errorf("%w: setting %q", ErrBudget, cal.Setting)
+	}
+	if cfg.DeltaDelivered {
+		if cal.Setting != SettingLowRank {
+			return cal, fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrBudget, cal.Setting)
+		}
+		// The calibration reads only public constants (n, G_f, C, ε, δ, rank), so on the 1-D
+		// instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C) it would
+		// choose the same k and μ; the δ it delivers there is a lower bound on its δ(ε), and
+		// equals GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
+		in := privacy.AbsInstance{N: c.N, G: c.GF, C: c.Domain.Radius, K: cal.K, Mu: cal.Mu}
+		d, _, err := in.Delta(eps)
+		if err != nil {
+			return cal, fmt.Errorf("expmech: delta_delivered: %w", err)
+		}
+		cal.DeltaDelivered = d
 	}
 	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
 	curv := cal.Mu
@@ -368,7 +386,7 @@ func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (C
 	if err := checkBudget(c, b, true); err != nil {
 		return Calibration{}, err
 	}
-	cal := Calibration{Setting: SettingPure, Calibration: CalibExact, S: math.NaN(), DeltaTrue: 0}
+	cal := Calibration{Setting: SettingPure, Calibration: CalibExact, S: math.NaN(), DeltaTrue: 0, DeltaDelivered: math.NaN()}
 	R := c.Domain.MaxNorm(c.D)
 	if math.IsInf(R, 1) || !(R > 0) {
 		return cal, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrBudget, c.Domain.Kind)

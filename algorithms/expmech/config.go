@@ -60,6 +60,11 @@ type Config struct {
 	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default 2e8): a larger T is
 	// an error, never a truncated chain.
 	MaxSteps int `yaml:"max_steps"`
+	// DeltaDelivered (lowrank setting only; default false) also records delta_delivered:
+	// the δ at the stated ε that this calibration's law delivers, computed exactly by 1-D
+	// quadrature on the worst-case absolute-loss instance (privacy.AbsInstance with the
+	// cell's n, G_f, C and the calibrated k, μ); it costs ~30 ms per calibration.
+	DeltaDelivered bool `yaml:"delta_delivered"`
 }
 
 // DefaultConfig returns the defaults of "expmech".

@@ -3,6 +3,7 @@ package expmech
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"expmech/algorithms"
@@ -119,6 +120,9 @@ func (cal Calibration) Record() algorithms.Record {
 	}
 	if cal.Lambda > 0 {
 		r.Extra["lambda"] = cal.Lambda
+	}
+	if !math.IsNaN(cal.DeltaDelivered) {
+		r.Extra["delta_delivered"] = cal.DeltaDelivered
 	}
 	return r
 }
