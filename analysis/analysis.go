@@ -152,10 +152,10 @@ func (r CheckResult) summary() string {
 			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.Claim.Effective(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	case KindMin:
 		fmt.Fprintf(&b, "smallest group mean %s (95%% CI [%s, %s]) vs ≥ %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	case KindMax:
 		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)

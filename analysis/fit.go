@@ -249,13 +249,13 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		pass = res.Fitted >= thr
 		if !pass {
 			why = fmt.Sprintf("below the bound: mean %s = %s < %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))
+				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
 	case KindMax:
 		pass = res.Fitted <= thr
 		if !pass {
 			why = fmt.Sprintf("above the bound: mean %s = %s > %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))
+				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
 	}
 	switch {
@@ -289,22 +289,22 @@ func slopeVerdict(c Check, fitted, lo, hi float64) (bool, string) {
 	case ClaimUpper:
 		if lim := c.Slope + c.Tolerance; !(hi <= lim) {
 			return false, fmt.Sprintf("upper bound not shown: the CI's upper end %s exceeds %s + %s (fitted %s)",
-				fmtG(hi), fmtG(c.Slope), fmtG(c.Tolerance), fmtG(fitted))
+				fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance), fmtG(fitted))
 		}
 	case ClaimLower:
 		if lim := c.Slope - c.Tolerance; !(lo >= lim) {
 			return false, fmt.Sprintf("lower bound not shown: the CI's lower end %s is below %s − %s (fitted %s)",
-				fmtG(lo), fmtG(c.Slope), fmtG(c.Tolerance), fmtG(fitted))
+				fmtG(lo), fmtSpec(c.Slope), fmtSpec(c.Tolerance), fmtG(fitted))
 		}
 	default:
 		var why []string
 		if !(math.Abs(fitted-c.Slope) <= c.Tolerance) {
 			why = append(why, fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s",
-				fmtG(fitted), fmtG(c.Slope), fmtG(c.Tolerance)))
+				fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance)))
 		}
 		if !(lo <= c.Slope && c.Slope <= hi) {
 			why = append(why, fmt.Sprintf("the expected slope %s is outside the 95%% CI [%s, %s]",
-				fmtG(c.Slope), fmtG(lo), fmtG(hi)))
+				fmtSpec(c.Slope), fmtG(lo), fmtG(hi)))
 		}
 		if len(why) > 0 {
 			return false, strings.Join(why, "; ")

@@ -78,7 +78,7 @@ func (rep report) sidecar() sidecar {
 		}
 		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
 			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
-			Expected: fmtG(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
+			Expected: fmtSpec(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
 			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
 			Verdict: r.Verdict, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
 	}

@@ -219,17 +219,17 @@ func (c Check) label() string {
 func (c Check) expectedText() string {
 	switch c.Kind {
 	case KindMin:
-		return "≥ " + fmtG(c.threshold())
+		return "≥ " + fmtSpec(c.threshold())
 	case KindMax:
-		return "≤ " + fmtG(c.threshold())
+		return "≤ " + fmtSpec(c.threshold())
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
-		return "slope ≤ " + fmtG(c.Slope) + " + " + fmtG(c.Tolerance)
+		return "slope ≤ " + fmtSpec(c.Slope) + " + " + fmtSpec(c.Tolerance)
 	case ClaimLower:
-		return "slope ≥ " + fmtG(c.Slope) + " − " + fmtG(c.Tolerance)
+		return "slope ≥ " + fmtSpec(c.Slope) + " − " + fmtSpec(c.Tolerance)
 	}
-	return "slope = " + fmtG(c.Slope) + " ± " + fmtG(c.Tolerance)
+	return "slope = " + fmtSpec(c.Slope) + " ± " + fmtSpec(c.Tolerance)
 }
 
 func (c Check) threshold() float64 {
