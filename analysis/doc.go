@@ -18,8 +18,10 @@
 // the instance measured) PASSes iff the expected slope lies inside the CI and
 // |fitted − slope| ≤ tolerance; upper ("grows at most like", "decays at least like")
 // PASSes iff the CI's upper end ≤ slope + tolerance; lower iff the CI's lower end ≥
-// slope − tolerance. With fewer than MinSlopePoints (4) values of vs a slope check is
-// INCONCLUSIVE, a third verdict counted apart from PASS and FAIL.
+// slope − tolerance. It FAILs when the data contradict the claim (the expected slope
+// outside the CI; a fit beyond the bound) and is INCONCLUSIVE — a third verdict, counted
+// apart from PASS and FAIL — when the fit agrees but the CI is too wide to show it, or
+// with fewer than MinSlopePoints (4) values of vs.
 // Bound checks (Kind "min" / "max") PASS iff every group's mean metric is ≥ Min / ≤ Max;
 // they test "stays above the Ω curve" and "stays below the theorem's bound".
 //

@@ -240,37 +240,34 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
 	}
 	thr := c.threshold()
-	pass := false
-	var why string // the reason of a FAIL
+	verdict := Pass
+	var why string // the reason of a FAIL or INCONCLUSIVE
 	switch c.Kind {
 	case KindSlope:
-		pass, why = slopeVerdict(c, res.Fitted, res.Lo, res.Hi)
+		verdict, why = slopeVerdict(c, res.Fitted, res.Lo, res.Hi)
 	case KindMin:
-		pass = res.Fitted >= thr
-		if !pass {
+		if !(res.Fitted >= thr) {
+			verdict = Fail
 			why = fmt.Sprintf("below the bound: mean %s = %s < %s at %s",
 				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
 	case KindMax:
-		pass = res.Fitted <= thr
-		if !pass {
+		if !(res.Fitted <= thr) {
+			verdict = Fail
 			why = fmt.Sprintf("above the bound: mean %s = %s > %s at %s",
 				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
 	}
-	switch {
-	case tooFew:
+	if tooFew {
 		// No verdict on too few points, whatever the fit says (it is reported).
-		res.Verdict = Inconclusive
 		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
 		if why != "" {
 			lead += " (and " + why + ")"
 		}
-		notes = append([]string{lead}, notes...)
-	case pass:
-		res.Verdict = Pass
-	default:
-		res.Verdict = Fail
+		verdict, why = Inconclusive, lead
+	}
+	res.Verdict = verdict
+	if why != "" {
 		notes = append([]string{why}, notes...)
 	}
 	res.Reason = strings.Join(notes, "; ")
@@ -278,39 +275,52 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 }
 
 // slopeVerdict decides a slope check from the fitted slope and its 95% CI [lo, hi]
-// according to c.Claim (see Claim): an equality needs the expected slope inside the CI
-// and the fit within tolerance; an upper (lower) bound needs the CI's upper (lower) end
-// at most (at least) expected + (−) tolerance. A NaN CI decides nothing: FAIL.
-func slopeVerdict(c Check, fitted, lo, hi float64) (bool, string) {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return false, "no bootstrap CI (every resample undefined)"
+// according to c.Claim (see Claim). PASS: an equality needs the expected slope inside the
+// CI and the fit within tolerance; an upper (lower) bound needs the CI's upper (lower) end
+// at most (at least) expected + (−) tolerance. FAIL: the data contradict the claim — the
+// expected slope is outside the CI (equality), or the fit itself is beyond the bound.
+// INCONCLUSIVE otherwise: the fit agrees with the claim but the CI is too wide to show it
+// (more trials would decide). A NaN CI decides nothing: FAIL.
+func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
+		return Fail, "no bootstrap CI (every resample undefined)"
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
-		if lim := c.Slope + c.Tolerance; !(hi <= lim) {
-			return false, fmt.Sprintf("upper bound not shown: the CI's upper end %s exceeds %s + %s (fitted %s)",
-				fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance), fmtG(fitted))
+		lim := c.Slope + c.Tolerance
+		switch {
+		case hi <= lim:
+			return Pass, ""
+		case fitted > lim:
+			return Fail, fmt.Sprintf("above the bound: fitted %s > %s + %s", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 		}
+		return Inconclusive, fmt.Sprintf("upper bound not shown: the fit %s is within it but the CI's upper end %s exceeds %s + %s (more trials would decide)",
+			fmtG(fitted), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 	case ClaimLower:
-		if lim := c.Slope - c.Tolerance; !(lo >= lim) {
-			return false, fmt.Sprintf("lower bound not shown: the CI's lower end %s is below %s − %s (fitted %s)",
-				fmtG(lo), fmtSpec(c.Slope), fmtSpec(c.Tolerance), fmtG(fitted))
+		lim := c.Slope - c.Tolerance
+		switch {
+		case lo >= lim:
+			return Pass, ""
+		case fitted < lim:
+			return Fail, fmt.Sprintf("below the bound: fitted %s < %s − %s", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 		}
-	default:
-		var why []string
-		if !(math.Abs(fitted-c.Slope) <= c.Tolerance) {
-			why = append(why, fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s",
-				fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance)))
-		}
-		if !(lo <= c.Slope && c.Slope <= hi) {
-			why = append(why, fmt.Sprintf("the expected slope %s is outside the 95%% CI [%s, %s]",
-				fmtSpec(c.Slope), fmtG(lo), fmtG(hi)))
-		}
-		if len(why) > 0 {
-			return false, strings.Join(why, "; ")
-		}
+		return Inconclusive, fmt.Sprintf("lower bound not shown: the fit %s is within it but the CI's lower end %s is below %s − %s (more trials would decide)",
+			fmtG(fitted), fmtG(lo), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 	}
-	return true, ""
+	inCI := lo <= c.Slope && c.Slope <= hi
+	inTol := math.Abs(fitted-c.Slope) <= c.Tolerance
+	switch {
+	case inCI && inTol:
+		return Pass, ""
+	case !inCI:
+		why := fmt.Sprintf("the expected slope %s is outside the 95%% CI [%s, %s]", fmtSpec(c.Slope), fmtG(lo), fmtG(hi))
+		if !inTol {
+			why = fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s; ", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance)) + why
+		}
+		return Fail, why
+	}
+	return Inconclusive, fmt.Sprintf("the CI [%s, %s] contains %s but the fit %s is outside ± %s: the CI is wider than the tolerance (more trials would decide)",
+		fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtG(fitted), fmtSpec(c.Tolerance))
 }
 
 func groupAt(vs string, xs, means []float64, m float64) string {

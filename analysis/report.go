@@ -32,8 +32,10 @@ const DecisionRule = "A slope check fits the least-squares slope of log(mean met
 	"Its claim says what the theorem supports: an equality (the rate is matched by a lower bound on this " +
 	"instance) PASSes iff the expected slope lies inside the CI and the fit is within the tolerance; an upper " +
 	"bound (\"grows at most like\", \"decays at least like\") PASSes iff the CI's upper end is ≤ expected + " +
-	"tolerance; a lower bound iff the CI's lower end is ≥ expected − tolerance. With fewer than 4 values of vs " +
-	"a slope check is INCONCLUSIVE (counted apart, never a PASS). A min (max) check PASSes iff every point's " +
+	"tolerance; a lower bound iff the CI's lower end is ≥ expected − tolerance. A slope check FAILs when the data " +
+	"contradict the claim (an expected value outside the CI, a fit beyond the bound) and is INCONCLUSIVE (counted " +
+	"apart, never a PASS) when the fit agrees but the CI is too wide to show it, or with fewer than 4 values of vs. " +
+	"A min (max) check PASSes iff every point's " +
 	"mean metric is ≥ min (≤ max). Rows whose status is not ok are excluded from every statistic and counted."
 
 // sidecar is analysis.json: what WriteTopReport needs from one experiment.

@@ -63,16 +63,18 @@ const (
 	ClaimUnstated Claim = iota // no claim: key in the spec; evaluated as ClaimEquality
 	// ClaimEquality: the exponent is the expected slope (a rate matched by a lower bound on
 	// the instance measured). PASS iff the expected slope lies in the 95% CI and
-	// |fitted − expected| ≤ tolerance.
+	// |fitted − expected| ≤ tolerance; FAIL iff it lies outside the CI; INCONCLUSIVE
+	// otherwise (the CI is wider than the tolerance).
 	ClaimEquality
 	// ClaimUpper: the exponent is ≤ the expected slope: as vs grows the metric grows at most
 	// like (or decays at least like) vs^slope. PASS iff the CI's upper end ≤ expected +
-	// tolerance.
+	// tolerance; FAIL iff the fit itself is above it; INCONCLUSIVE otherwise.
 	ClaimUpper
 	// ClaimLower: the exponent is ≥ the expected slope: as vs grows the metric grows at
 	// least like (or decays at most like) vs^slope; equivalently, as vs shrinks it grows at
 	// most like vs^slope (an O(1/ε) bound read as ε → 0 is a lower bound on the exponent).
-	// PASS iff the CI's lower end ≥ expected − tolerance.
+	// PASS iff the CI's lower end ≥ expected − tolerance; FAIL iff the fit itself is below
+	// it; INCONCLUSIVE otherwise.
 	ClaimLower
 )
 
