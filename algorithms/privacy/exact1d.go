@@ -90,15 +90,26 @@ func HockeyStick1D(lp, lq func(float64) float64, lo, hi float64, breaks []float6
 
 	// Normalising constants in log space.
 	logZ := func(l func(float64) float64) float64 {
-		var terms []float64
+		// Streaming log-sum-exp: m is the running maximum, s the sum of e^{t − m}.
+		m, s := math.Inf(-1), 0.0
 		for i := 0; i+1 < len(panels); i++ {
 			a, b := panels[i], panels[i+1]
 			h := (b - a) / 2
 			for j, x := range xs {
-				terms = append(terms, l(a+h*(x+1))+math.Log(ws[j]*h))
+				t := l(a+h*(x+1)) + math.Log(ws[j]*h)
+				switch {
+				case math.IsNaN(t):
+					return math.NaN()
+				case math.IsInf(t, -1):
+				case t > m:
+					s = s*math.Exp(m-t) + 1
+					m = t
+				default:
+					s += math.Exp(t - m)
+				}
 			}
 		}
-		return logSumExp(terms)
+		return m + math.Log(s)
 	}
 	zp, zq := logZ(lp), logZ(lq)
 	if math.IsInf(zp, 0) || math.IsInf(zq, 0) || math.IsNaN(zp) || math.IsNaN(zq) {
@@ -178,21 +189,6 @@ func hockeyStick(lp, lq func(float64) float64, panels, xs, ws []float64, eps flo
 		}
 	}
 	return total
-}
-
-func logSumExp(v []float64) float64 {
-	m := math.Inf(-1)
-	for _, a := range v {
-		m = math.Max(m, a)
-	}
-	if math.IsInf(m, 0) || math.IsNaN(m) {
-		return m
-	}
-	s := 0.0
-	for _, a := range v {
-		s += math.Exp(a - m)
-	}
-	return m + math.Log(s)
 }
 
 // AbsInstance is the 1-D worst-case instance of the regularised exponential mechanism for

@@ -202,3 +202,18 @@ func TestGaussLegendre(t *testing.T) {
 		}
 	}
 }
+
+func logSumExp(v []float64) float64 {
+	m := math.Inf(-1)
+	for _, a := range v {
+		m = math.Max(m, a)
+	}
+	if math.IsInf(m, 0) {
+		return m
+	}
+	s := 0.0
+	for _, a := range v {
+		s += math.Exp(a - m)
+	}
+	return m + math.Log(s)
+}
