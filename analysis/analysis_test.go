@@ -109,7 +109,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		}
 	}
 
-	// Top report, with and without the audit. A stray folder (not in the suite) with an
+	// Top report. A stray folder (not in the suite) with an
 	// analysis.json is left out; a suite experiment without results is named as missing.
 	stray := filepath.Join(root, "results", "stray")
 	os.MkdirAll(stray, 0o755)
@@ -121,7 +121,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	}
 	b, _ := os.ReadFile(top)
 	for _, want := range []string{"# expmech — reproduction report (full mode)", "3 checks over 1 experiments: 2 PASS, 1 FAIL, 0 INCONCLUSIVE",
-		"figures/synth/excess_empirical_risk_vs_n.png", "results/synth/report.md", "No audit report", "absent (no results/absent/analysis.json)",
+		"figures/synth/excess_empirical_risk_vs_n.png", "results/synth/report.md", "absent (no results/absent/analysis.json)",
 		"| 4 × 4–6 |"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("REPORT.md: want it to contain %q", want)
@@ -146,18 +146,6 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	}
 	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, TopReport{}); err == nil {
 		t.Errorf("empty suite: got nil error")
-	}
-	auditDir := filepath.Join(root, "results", "audit")
-	os.MkdirAll(auditDir, 0o755)
-	os.WriteFile(filepath.Join(auditDir, "report.md"), []byte("# audit\n\nAll audits PASS.\n\n![roc](../../figures/audit/roc.png)\n"), 0o644)
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, full); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = os.ReadFile(top)
-	for _, want := range []string{"## Privacy audit", "### audit", "All audits PASS.", "](results/audit/../../figures/audit/roc.png)"} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("REPORT.md with audit: want it to contain %q", want)
-		}
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -167,6 +166,9 @@ func (rep report) write(dir, figDir string) error {
 	}
 
 	b.WriteString("## Checks\n\n" + DecisionRule + "\n\n")
+	if slices.ContainsFunc(rep.Results, func(r CheckResult) bool { return isAuditKind(r.Kind) }) {
+		b.WriteString(AuditRule + "\n\n")
+	}
 	if len(rep.Results) == 0 {
 		b.WriteString("This experiment has no checks.\n\n")
 	} else {
@@ -445,15 +447,6 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 			fmt.Fprintf(&b, "![%s](%s)\n\n", f.Name, relSlash(outDir, filepath.Join(figuresRoot, e.Name, f.PNG)))
 		}
 	}
-	auditPath := filepath.Join(resultsRoot, "audit", "report.md")
-	b.WriteString("## Privacy audit\n\n")
-	if audit, err := os.ReadFile(auditPath); err == nil {
-		fmt.Fprintf(&b, "Copied from [%s](%s).\n\n", relSlash(outDir, auditPath), relSlash(outDir, auditPath))
-		b.Write(rebase(demote(audit), relSlash(outDir, filepath.Dir(auditPath))))
-		b.WriteString("\n")
-	} else {
-		b.WriteString("No audit report (" + relSlash(outDir, auditPath) + " does not exist).\n")
-	}
 	return writeFileAtomic(outPath, b.Bytes())
 }
 
@@ -466,31 +459,3 @@ func whereSuffix(w string) string {
 
 // anchor is GitHub's heading anchor of a [a-z0-9_-]+ name.
 func anchor(name string) string { return strings.ToLower(name) }
-
-// demote shifts every Markdown heading of md down by two levels (# → ###).
-func demote(md []byte) []byte {
-	lines := strings.Split(string(md), "\n")
-	inFence := false
-	for i, l := range lines {
-		if strings.HasPrefix(l, "```") {
-			inFence = !inFence
-		}
-		if !inFence && strings.HasPrefix(l, "#") {
-			lines[i] = "##" + l
-		}
-	}
-	return []byte(strings.Join(lines, "\n"))
-}
-
-var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
-
-// rebase prefixes relative link targets of md with prefix (the copied file's folder).
-func rebase(md []byte, prefix string) []byte {
-	return mdLink.ReplaceAllFunc(md, func(m []byte) []byte {
-		target := string(mdLink.FindSubmatch(m)[1])
-		if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "/") {
-			return m
-		}
-		return []byte("](" + prefix + "/" + target + ")")
-	})
-}

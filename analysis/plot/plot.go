@@ -7,12 +7,12 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"expmech/rows"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -103,7 +103,7 @@ func Save(f Figure, base string) error {
 	if err != nil {
 		return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
 	}
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+	if err := rows.MkdirAll(filepath.Dir(base)); err != nil {
 		return err
 	}
 	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))}
@@ -126,11 +126,7 @@ func render(p *gplot.Plot, leg *gplot.Legend, c draw.Canvas, path string, w io.W
 	if _, err := w.WriteTo(&buf); err != nil {
 		return fmt.Errorf("plot: %s: %w", path, err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return rows.WriteFile(path, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err })
 }
 
 func legendWidth(leg *gplot.Legend, c draw.Canvas) vg.Length {
