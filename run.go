@@ -10,7 +10,7 @@
 //	        [-shard I/N] [-seed S] [-only cell=K,algorithm=A,trial=T] [-v]
 //	expmech -merge DIR/NAME [-figures DIR] [-force]
 //	expmech -list | -version
-//	expmech -report [-quick]          # REPORT.md (REPORT-quick.md) from -out and -figures
+//	expmech -report [-quick]          # REPORT.md (REPORT-quick.md): experiments/SUITE and the audit of that mode
 //
 // The privacy audit is the experiments audit, audit_sampler and audit_exact (`make audit`).
 package main
@@ -21,6 +21,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -127,7 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.figures, "figures", "figures", "figures root; figures go to FIGURES/<name> (FIGURES/quick/<name> with -quick)")
 	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0 = number of CPUs)")
 	fs.IntVar(&o.trials, "trials", 0, "override the spec's trials (0 = keep)")
-	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2")
+	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2 (with -report: report the QUICK runs)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing")
 	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run (the result cache already skips finished rows)")
 	fs.BoolVar(&o.force, "force", false, "replace a finished run (results.csv, a shard file, a merge); without it such a run is refused (exit 2)")
@@ -201,12 +202,55 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if o.quick {
 			out, res, fig = "REPORT-quick.md", filepath.Join(o.out, runner.QuickFolder), filepath.Join(o.figures, runner.QuickFolder)
 		}
-		if err := analysis.WriteTopReport(res, fig, out); err != nil {
+		suite, err := readSuite(suitePath)
+		if err != nil {
+			return err
+		}
+		top := analysis.TopReport{Suite: append(suite, auditExperiments...), Quick: o.quick}
+		if err := analysis.WriteTopReport(res, fig, out, top); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 		fmt.Fprintln(stdout, "wrote", out)
 	}
 	return nil
+}
+
+// suitePath lists the experiments of `make reproduce` and of REPORT.md.
+const suitePath = "experiments/SUITE"
+
+// auditExperiments are the privacy audit's experiments, reported after the suite's (the
+// Makefile's AUDIT list).
+var auditExperiments = []string{"audit", "audit_sampler", "audit_exact"}
+
+// readSuite reads the experiment names of path (or of the built-in copy when path does
+// not exist): one per line; blank lines and lines starting with # are skipped (as the
+// Makefile does).
+func readSuite(path string) ([]string, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		var ok bool
+		if b, ok = experiments.Builtin(filepath.Base(path)); ok {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	var names []string
+	for i, ln := range strings.Split(string(b), "\n") {
+		ln = strings.TrimSpace(ln)
+		if ln == "" || strings.HasPrefix(ln, "#") {
+			continue
+		}
+		if strings.ContainsAny(ln, " \t/") {
+			return nil, usageError{fmt.Sprintf("%s:%d: %q is not an experiment name", path, i+1, ln)}
+		}
+		names = append(names, ln)
+	}
+	if len(names) == 0 {
+		return nil, usageError{fmt.Sprintf("%s: lists no experiment", path)}
+	}
+	return names, nil
 }
 
 // specPath resolves -exp: a bare name (no folder) is looked up in experiments/, with
@@ -387,7 +431,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 
 // analyse runs the analysis of a finished experiment folder and prints the checks.
 func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error {
-	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description}
+	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk}
 	for _, c := range spec.Checks {
 		exp.Checks = append(exp.Checks, *c.(*analysis.Check)) // schema(reg) decoded it
 	}
@@ -401,14 +445,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 	if err != nil {
 		return fmt.Errorf("analysis of %s: %w", dir, err)
 	}
-	for _, r := range results {
-		verdict := "FAIL"
-		if r.Pass {
-			verdict = "PASS"
-		}
-		what := fmt.Sprintf("%s[%s] vs %s", r.Metric, r.Algorithm, r.Vs)
-		fmt.Fprintf(stdout, "%s %s: fitted %.3g [%.3g, %.3g] over %d points %s\n", verdict, what, r.Fitted, r.Lo, r.Hi, r.N, r.Reason)
-	}
+	analysis.FormatChecks(stdout, spec.Name, results)
 	fmt.Fprintf(stdout, "analysis: %s/report.md, figures in %s\n", dir, figDir)
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,11 +215,55 @@ func TestAuditEndToEnd(t *testing.T) {
 		t.Error("results.csv lacks the broken variant's guarantee none or the statistics column")
 	}
 	rep := filepath.Join(dir, "REPORT.md")
-	if err := analysis.WriteTopReport(out, figs, rep); err != nil {
+	if err := analysis.WriteTopReport(out, figs, rep, analysis.TopReport{Suite: []string{"mini_audit"}}); err != nil {
 		t.Fatal(err)
 	}
 	top, _ := os.ReadFile(rep)
-	if !strings.Contains(string(top), "3 checks over 1 experiments: 3 PASS") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
+	if !strings.Contains(string(top), "3 checks over 1 experiments: 3 PASS, 0 FAIL, 0 INCONCLUSIVE") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
 		t.Errorf("REPORT.md lacks the audit's verdicts:\n%.600s", top)
+	}
+}
+
+// TestSuiteChecksStateClaims (issue #13 item 2): every slope check of every experiment of
+// experiments/SUITE states its claim form explicitly (the default, equality, is never
+// left implicit in the suite) and has at least analysis.MinSlopePoints values of its vs
+// column in both the full and the -quick sweep, so no suite check is INCONCLUSIVE by design.
+func TestSuiteChecksStateClaims(t *testing.T) {
+	suite, err := readSuite(suitePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := registry()
+	for _, name := range suite {
+		spec, err := experiments.Load(specPath(name), schema(reg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for mode, sp := range map[string]*experiments.Spec{"full": spec, "quick": spec.Shrink()} {
+			for i, c := range sp.Checks {
+				ck := c.(*analysis.Check)
+				if ck.Kind != analysis.KindSlope {
+					continue
+				}
+				if ck.Claim == analysis.ClaimUnstated {
+					t.Errorf("%s checks[%d]: slope check without claim: (equality, upper or lower)", name, i)
+				}
+				points := 0
+				for _, ax := range sp.Sweep {
+					if ax.Key != ck.Vs {
+						continue
+					}
+					for _, v := range ax.Values {
+						x, err := strconv.ParseFloat(v.Text, 64)
+						if err == nil && x > 0 && (ck.XMin == 0 || x >= ck.XMin) && (ck.XMax == 0 || x <= ck.XMax) {
+							points++
+						}
+					}
+				}
+				if points < analysis.MinSlopePoints {
+					t.Errorf("%s (%s) checks[%d]: %d values of %s, want ≥ %d", name, mode, i, points, ck.Vs, analysis.MinSlopePoints)
+				}
+			}
+		}
 	}
 }

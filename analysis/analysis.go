@@ -9,6 +9,45 @@ import (
 	"expmech/rows"
 )
 
+// Verdict is the outcome of a check: PASS, FAIL or INCONCLUSIVE (too few points to
+// decide; counted apart, never as a PASS).
+type Verdict int
+
+// Verdicts.
+const (
+	Fail Verdict = iota
+	Pass
+	Inconclusive
+)
+
+var verdictNames = [...]string{Fail: "FAIL", Pass: "PASS", Inconclusive: "INCONCLUSIVE"}
+
+func (v Verdict) String() string {
+	if v >= 0 && int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// MarshalText writes PASS, FAIL or INCONCLUSIVE.
+func (v Verdict) MarshalText() ([]byte, error) {
+	if v < 0 || int(v) >= len(verdictNames) {
+		return nil, fmt.Errorf("invalid verdict %d", int(v))
+	}
+	return []byte(verdictNames[v]), nil
+}
+
+// UnmarshalText reads PASS, FAIL or INCONCLUSIVE.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, name := range verdictNames {
+		if string(b) == name {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want PASS, FAIL or INCONCLUSIVE, got %q", b)
+}
+
 // CheckResult is the outcome of one Check.
 type CheckResult struct {
 	Check
@@ -16,8 +55,29 @@ type CheckResult struct {
 	// smallest, max: the largest); Lo and Hi its bootstrap 95% CI.
 	Fitted, Lo, Hi float64
 	N              int // number of vs groups (points) used
-	Pass           bool
-	Reason         string // why it failed, or a note when it passed
+	// TrialsMin and TrialsMax are the fewest and most ok trials of a point.
+	TrialsMin, TrialsMax int
+	Verdict              Verdict
+	Reason               string // why it failed or is inconclusive, or a note when it passed
+}
+
+// verdictOf is Pass or Fail.
+func verdictOf(pass bool) Verdict {
+	if pass {
+		return Pass
+	}
+	return Fail
+}
+
+// Passed reports whether the verdict is PASS.
+func (r CheckResult) Passed() bool { return r.Verdict == Pass }
+
+// trialsText is "30" or "28–30": the ok trials per point.
+func trialsText(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
 // Analyze reads dir/results.csv and writes dir/summary.csv, dir/paired.csv,
@@ -87,11 +147,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 // FormatChecks prints one line per check result (for run.go's stdout).
 func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
 	for _, r := range rs {
-		status := "PASS"
-		if !r.Pass {
-			status = "FAIL"
-		}
-		fmt.Fprintf(w, "%s %s: %s: %s\n", status, exp, r.Check.label(), r.summary())
+		fmt.Fprintf(w, "%s %s: %s: %s\n", r.Verdict, exp, r.Check.label(), r.summary())
 	}
 }
 
@@ -99,14 +155,14 @@ func (r CheckResult) summary() string {
 	var b strings.Builder
 	switch r.Kind {
 	case KindSlope:
-		fmt.Fprintf(&b, "fitted %s (95%% CI [%s, %s]) vs expected %s ± %s over %d points",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.Slope), fmtG(r.Tolerance), r.N)
+		fmt.Fprintf(&b, "fitted %s (95%% CI [%s, %s]) vs %s (%s) over %d points × %s trials",
+			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.Claim.Effective(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	case KindMin:
-		fmt.Fprintf(&b, "smallest group mean %s (95%% CI [%s, %s]) vs ≥ %s over %d points",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N)
+		fmt.Fprintf(&b, "smallest group mean %s (95%% CI [%s, %s]) vs ≥ %s over %d points × %s trials",
+			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	case KindMax:
-		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N)
+		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points × %s trials",
+			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	case KindAuditMu, KindAuditEps:
 		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
 	case KindAuditKS:

@@ -59,7 +59,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 3 || !res[0].Pass || res[1].Pass || !res[2].Pass {
+	if len(res) != 3 || res[0].Verdict != Pass || res[1].Verdict != Fail || res[2].Verdict != Pass {
 		t.Fatalf("got %+v, want PASS, FAIL (noisy-gd slope −0.8 is not −1 ± 0.1), PASS", res)
 	}
 	if !strings.Contains(res[1].Reason, "slope out of range") {
@@ -88,11 +88,11 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	}
 	// checks.csv: header + one line per check, with the PASS/FAIL column.
 	recs, err := csv.NewReader(bytes.NewReader(snap["checks.csv"])).ReadAll()
-	if err != nil || len(recs) != 4 || recs[0][13] != "result" || recs[1][13] != "PASS" || recs[2][13] != "FAIL" {
+	if err != nil || len(recs) != 4 || recs[0][16] != "result" || recs[1][16] != "PASS" || recs[2][16] != "FAIL" || recs[1][14] != "4" || recs[1][15] != "6" || recs[1][3] != "equality" {
 		t.Errorf("checks.csv: got %v (err %v), want header + PASS, FAIL, PASS", recs, err)
 	}
 	rep := string(snap["report.md"])
-	for _, want := range []string{"# synth", "GLL22 Thm 6.4", "2 excluded (error: 2)", "context deadline exceeded",
+	for _, want := range []string{"# synth (full mode)", "GLL22 Thm 6.4", "| 4 | 4–6 |", "2 excluded (error: 2)", "context deadline exceeded",
 		"**PASS**", "**FAIL**", "../../figures/synth/excess_empirical_risk_vs_n.png", "## Paired differences against expmech"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report.md: want it to contain %q", want)
@@ -109,17 +109,43 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		}
 	}
 
-	// Top report.
+	// Top report. A stray folder (not in the suite) with an
+	// analysis.json is left out; a suite experiment without results is named as missing.
+	stray := filepath.Join(root, "results", "stray")
+	os.MkdirAll(stray, 0o755)
+	os.WriteFile(filepath.Join(stray, "analysis.json"), []byte(`{"name":"stray","description":"STRAY CLAIM","checks":[]}`), 0o644)
 	top := filepath.Join(root, "REPORT.md")
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top); err != nil {
+	full := TopReport{Suite: []string{"synth", "absent"}}
+	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, full); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(top)
-	for _, want := range []string{"3 checks over 1 experiments: 2 PASS, 1 FAIL", "figures/synth/excess_empirical_risk_vs_n.png",
-		"results/synth/report.md"} {
+	for _, want := range []string{"# expmech — reproduction report (full mode)", "3 checks over 1 experiments: 2 PASS, 1 FAIL, 0 INCONCLUSIVE",
+		"figures/synth/excess_empirical_risk_vs_n.png", "results/synth/report.md", "absent (no results/absent/analysis.json)",
+		"| 4 × 4–6 |"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("REPORT.md: want it to contain %q", want)
 		}
+	}
+	// Each claim (the description) is stated once, and the stray folder not at all.
+	if n := strings.Count(string(b), exp.Description); n != 1 {
+		t.Errorf("REPORT.md: the claim appears %d times, want once", n)
+	}
+	if strings.Contains(string(b), "STRAY") {
+		t.Errorf("REPORT.md: want no stray experiment")
+	}
+	// The QUICK report leaves out the full-mode results and says so.
+	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, TopReport{Suite: []string{"synth"}, Quick: true}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(top)
+	for _, want := range []string{"(QUICK mode)", "0 checks over 0 experiments", "synth (its results are of the full mode)"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("QUICK REPORT.md: want it to contain %q", want)
+		}
+	}
+	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, TopReport{}); err == nil {
+		t.Errorf("empty suite: got nil error")
 	}
 }
 

@@ -402,7 +402,7 @@ func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
 	broken := guarantee == "none"
 	flagged := a.Bound > claim
 	res.Fitted, res.N = a.Bound, min(a.N0, a.N1)
-	res.Pass = flagged == broken
+	res.Verdict = verdictOf(flagged == broken)
 	verdict := map[[2]bool]string{{false, false}: "PASS", {false, true}: "FAIL", {true, true}: "FLAGGED (expected)", {true, false}: "MISSED"}[[2]bool{broken, flagged}]
 	dir := ">"
 	if !a.Threshold.Greater {
@@ -466,7 +466,7 @@ func runKSCheck(c Check, rs []*rows.Record) CheckResult {
 	p := KSPValueTwoSample(d, len(x), len(y))
 	broken := guarantee == "none"
 	flagged := p < alpha
-	res.Fitted, res.N, res.Pass = p, len(x), flagged == broken
+	res.Fitted, res.N, res.Verdict = p, len(x), verdictOf(flagged == broken)
 	verdict := map[[2]bool]string{{false, false}: "PASS", {false, true}: "FAIL", {true, true}: "FLAGGED (expected)", {true, false}: "MISSED"}[[2]bool{broken, flagged}]
 	res.Reason = fmt.Sprintf("%s; two-sample KS of %s against %s (cell %s): D = %.4g over %d vs %d draws, p = %.3g vs α = %.3g",
 		verdict, c.Metric, c.Vs, cell, d, len(x), len(y), p, alpha)

@@ -318,6 +318,10 @@ func symbol(c string) string {
 	return c
 }
 
+// fmtSpec formats a value written in the spec (expected slope, tolerance, threshold) in
+// full, so that a threshold of 1.000000001 does not print as 1.
+func fmtSpec(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
 // fmtG formats a statistic for tables: 4 significant digits, "—" for NaN.
 func fmtG(v float64) string {
 	if math.IsNaN(v) {

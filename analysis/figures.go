@@ -29,8 +29,9 @@ var axisLabels = map[string]string{
 	colTotalQueries:              "value + gradient queries (count)",
 	rows.ColWallSeconds:          "wall time (s)",
 	rows.ColEpsilonSpent:         "ε spent at δ",
-	rows.ColDeltaTrue:            "δ delivered at the stated ε",
-	colGaussDelta:                "δ delivered at the stated ε",
+	rows.ColDeltaTrue:            "Gaussian bound δ_s(ε)",
+	colGaussDelta:                "Gaussian bound δ_s(ε)",
+	rows.ColDeltaDelivered:       "δ delivered at the stated ε (exact)",
 	rows.ColDeltaMech:            "δ of the exact law",
 	rows.ColGDPS:                 "GDP parameter s",
 	rows.ColSteps:                "steps (count)",
@@ -55,14 +56,15 @@ func AxisLabel(expr string) string {
 
 // shortNames name the derived curves inside ratios and titles.
 var shortNames = map[string]string{
-	colLBLinear:         "lower-bound curve",
-	colLBL1:             "lower-bound curve",
-	colLBRate:           "√(d log(1/δ))/(nε)",
-	colLBQueries:        "query lower bound",
-	rows.ColTheoryBound: "theorem's bound",
-	rows.ColDelta:       "stated δ",
-	colGaussDelta:       "δ delivered",
-	rows.ColDeltaTrue:   "δ delivered",
+	colLBLinear:            "lower-bound curve",
+	colLBL1:                "lower-bound curve",
+	colLBRate:              "√(d log(1/δ))/(nε)",
+	colLBQueries:           "query lower bound",
+	rows.ColTheoryBound:    "theorem's bound",
+	rows.ColDelta:          "stated δ",
+	colGaussDelta:          "Gaussian δ bound",
+	rows.ColDeltaTrue:      "Gaussian δ bound",
+	rows.ColDeltaDelivered: "δ delivered",
 }
 
 func shortLabel(expr string) string {

@@ -17,8 +17,11 @@ import (
 // BootstrapResamples is the number of bootstrap resamples per check.
 const BootstrapResamples = 2000
 
-// minSlopePoints is the fewest vs values a slope check fits (two points have no residual).
-const minSlopePoints = 3
+// MinSlopePoints is the fewest vs values on which a slope check gives a verdict: with
+// fewer the check is INCONCLUSIVE (the fit and CI are still reported from ≥ 2 points).
+// Three points leave one residual degree of freedom, too little to tell a power law from
+// a curve (issue #13: the erm_rates d-slope was fitted on three points).
+const MinSlopePoints = 4
 
 // LogLogFit is the least-squares fit log y = Intercept + Slope·log x.
 type LogLogFit struct {
@@ -202,16 +205,21 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	}
 	xs := make([]float64, len(gs))
 	means := make([]float64, len(gs))
+	res.TrialsMin, res.TrialsMax = len(gs[0].Vals), len(gs[0].Vals)
 	for i, g := range gs {
 		xs[i], means[i] = g.X, g.mean()
+		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
 	var st groupStatistic
+	tooFew := false
 	switch c.Kind {
 	case KindSlope:
-		if len(gs) < minSlopePoints {
-			res.Reason = fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, minSlopePoints)
+		if len(gs) < 2 {
+			res.Verdict = Inconclusive
+			res.Reason = fmt.Sprintf("too few points: %d value of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
 			return res
 		}
+		tooFew = len(gs) < MinSlopePoints
 		for i, m := range means {
 			if !(m > 0) {
 				res.Reason = fmt.Sprintf("non-positive mean %s = %g at %s=%g: no log-log fit", c.Metric, m, c.Vs, xs[i])
@@ -235,30 +243,87 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
 	}
 	thr := c.threshold()
+	verdict := Pass
+	var why string // the reason of a FAIL or INCONCLUSIVE
 	switch c.Kind {
 	case KindSlope:
-		res.Pass = math.Abs(res.Fitted-c.Slope) <= c.Tolerance
-		if !res.Pass {
-			notes = append([]string{fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s",
-				fmtG(res.Fitted), fmtG(c.Slope), fmtG(c.Tolerance))}, notes...)
-		} else if !(res.Lo <= c.Slope && c.Slope <= res.Hi) && !math.IsNaN(res.Lo) {
-			notes = append(notes, "the expected slope is outside the bootstrap CI (within tolerance)")
-		}
+		verdict, why = slopeVerdict(c, res.Fitted, res.Lo, res.Hi)
 	case KindMin:
-		res.Pass = res.Fitted >= thr
-		if !res.Pass {
-			notes = append([]string{fmt.Sprintf("below the bound: mean %s = %s < %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))}, notes...)
+		if !(res.Fitted >= thr) {
+			verdict = Fail
+			why = fmt.Sprintf("below the bound: mean %s = %s < %s at %s",
+				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
 	case KindMax:
-		res.Pass = res.Fitted <= thr
-		if !res.Pass {
-			notes = append([]string{fmt.Sprintf("above the bound: mean %s = %s > %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtG(thr), groupAt(c.Vs, xs, means, res.Fitted))}, notes...)
+		if !(res.Fitted <= thr) {
+			verdict = Fail
+			why = fmt.Sprintf("above the bound: mean %s = %s > %s at %s",
+				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
 		}
+	}
+	if tooFew {
+		// No verdict on too few points, whatever the fit says (it is reported).
+		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
+		if why != "" {
+			lead += " (and " + why + ")"
+		}
+		verdict, why = Inconclusive, lead
+	}
+	res.Verdict = verdict
+	if why != "" {
+		notes = append([]string{why}, notes...)
 	}
 	res.Reason = strings.Join(notes, "; ")
 	return res
+}
+
+// slopeVerdict decides a slope check from the fitted slope and its 95% CI [lo, hi]
+// according to c.Claim (see Claim). PASS: an equality needs the expected slope inside the
+// CI and the fit within tolerance; an upper (lower) bound needs the CI's upper (lower) end
+// at most (at least) expected + (−) tolerance. FAIL: the data contradict the claim — the
+// expected slope is outside the CI (equality), or the fit itself is beyond the bound.
+// INCONCLUSIVE otherwise: the fit agrees with the claim but the CI is too wide to show it
+// (more trials would decide). A NaN CI decides nothing: FAIL.
+func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
+		return Fail, "no bootstrap CI (every resample undefined)"
+	}
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		lim := c.Slope + c.Tolerance
+		switch {
+		case hi <= lim:
+			return Pass, ""
+		case fitted > lim:
+			return Fail, fmt.Sprintf("above the bound: fitted %s > %s + %s", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		}
+		return Inconclusive, fmt.Sprintf("upper bound not shown: the fit %s is within it but the CI's upper end %s exceeds %s + %s (more trials would decide)",
+			fmtG(fitted), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+	case ClaimLower:
+		lim := c.Slope - c.Tolerance
+		switch {
+		case lo >= lim:
+			return Pass, ""
+		case fitted < lim:
+			return Fail, fmt.Sprintf("below the bound: fitted %s < %s − %s", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		}
+		return Inconclusive, fmt.Sprintf("lower bound not shown: the fit %s is within it but the CI's lower end %s is below %s − %s (more trials would decide)",
+			fmtG(fitted), fmtG(lo), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+	}
+	inCI := lo <= c.Slope && c.Slope <= hi
+	inTol := math.Abs(fitted-c.Slope) <= c.Tolerance
+	switch {
+	case inCI && inTol:
+		return Pass, ""
+	case !inCI:
+		why := fmt.Sprintf("the expected slope %s is outside the 95%% CI [%s, %s]", fmtSpec(c.Slope), fmtG(lo), fmtG(hi))
+		if !inTol {
+			why = fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s; ", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance)) + why
+		}
+		return Fail, why
+	}
+	return Inconclusive, fmt.Sprintf("the CI [%s, %s] contains %s but the fit %s is outside ± %s: the CI is wider than the tolerance (more trials would decide)",
+		fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtG(fitted), fmtSpec(c.Tolerance))
 }
 
 func groupAt(vs string, xs, means []float64, m float64) string {

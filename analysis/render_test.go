@@ -27,7 +27,7 @@ func TestRenderSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteTopReport(dir+"/results", dir+"/figures", dir+"/REPORT.md"); err != nil {
+	if err := WriteTopReport(dir+"/results", dir+"/figures", dir+"/REPORT.md", TopReport{Suite: []string{"sample"}}); err != nil {
 		t.Fatal(err)
 	}
 	t.Log(res)

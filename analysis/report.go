@@ -26,16 +26,22 @@ type report struct {
 }
 
 // DecisionRule is the sentence every report prints above its checks table.
-const DecisionRule = "A slope check PASSes iff the least-squares slope of log(mean metric) on log(vs) lies in " +
-	"expected ± tolerance; the 95% CI (percentile bootstrap over trials within each point, " +
-	"2000 resamples, seeded by the experiment name) is reported but not used in the decision. " +
-	"A min (max) check PASSes iff every point's mean metric is ≥ min (≤ max). Rows whose status is " +
-	"not ok are excluded from every statistic and counted below."
+const DecisionRule = "A slope check fits the least-squares slope of log(mean metric) on log(vs), with a 95% CI " +
+	"(percentile bootstrap over trials within each point, 2000 resamples, seeded by the experiment name). " +
+	"Its claim says what the theorem supports: an equality (the rate is matched by a lower bound on this " +
+	"instance) PASSes iff the expected slope lies inside the CI and the fit is within the tolerance; an upper " +
+	"bound (\"grows at most like\", \"decays at least like\") PASSes iff the CI's upper end is ≤ expected + " +
+	"tolerance; a lower bound iff the CI's lower end is ≥ expected − tolerance. A slope check FAILs when the data " +
+	"contradict the claim (an expected value outside the CI, a fit beyond the bound) and is INCONCLUSIVE (counted " +
+	"apart, never a PASS) when the fit agrees but the CI is too wide to show it, or with fewer than 4 values of vs. " +
+	"A min (max) check PASSes iff every point's " +
+	"mean metric is ≥ min (≤ max). Rows whose status is not ok are excluded from every statistic and counted."
 
 // sidecar is analysis.json: what WriteTopReport needs from one experiment.
 type sidecar struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
+	Quick       bool            `json:"quick"`
 	Checks      []sidecarCheck  `json:"checks"`
 	Figures     []sidecarFigure `json:"figures"`
 	RowsTotal   int             `json:"rows_total"`
@@ -45,10 +51,13 @@ type sidecar struct {
 type sidecarCheck struct {
 	Label                               string
 	Kind                                CheckKind
+	Claim                               Claim `json:",omitempty"`
 	Metric, Algorithm, Vs, Where        string
 	Expected, Tolerance, Fitted, Lo, Hi string // formatted; "" = none
+	ExpectedText                        string // the claim's form and expected value, e.g. "slope ≤ 0.5 + 0.25"
 	Points                              int
-	Pass                                bool
+	Trials                              string // ok trials per point, "30" or "28–30"
+	Verdict                             Verdict
 	Reason                              string
 	Figure                              string // the figure that shows the claim ("" none)
 }
@@ -58,16 +67,21 @@ type sidecarFigure struct {
 }
 
 func (rep report) sidecar() sidecar {
-	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK}
+	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK}
 	for _, r := range rep.Results {
 		tol := ""
 		if r.Kind == KindSlope {
 			tol = fmtG(r.Tolerance)
 		}
-		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Metric: r.Metric,
+		claim := ClaimUnstated
+		if r.Kind == KindSlope {
+			claim = r.Claim.Effective()
+		}
+		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
 			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
-			Expected: fmtG(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
-			Points: r.N, Pass: r.Pass, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
+			Expected: fmtSpec(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
+			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
+			Verdict: r.Verdict, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
 	}
 	for _, f := range rep.Figures {
 		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG, SVG: f.SVG, Err: f.Err})
@@ -114,11 +128,14 @@ func relSlash(fromDir, target string) string {
 	return filepath.ToSlash(r)
 }
 
-func passText(p bool) string {
-	if p {
-		return "**PASS**"
+func verdictText(v Verdict) string { return "**" + v.String() + "**" }
+
+// modeText names the run mode of an experiment or report.
+func modeText(quick bool) string {
+	if quick {
+		return "QUICK"
 	}
-	return "**FAIL**"
+	return "full"
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
@@ -126,7 +143,7 @@ func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 func (rep report) write(dir, figDir string) error {
 	var b bytes.Buffer
 	e := rep.Exp
-	fmt.Fprintf(&b, "# %s\n\n%s\n\n", e.Name, e.Description)
+	fmt.Fprintf(&b, "# %s (%s mode)\n\n%s\n\n", e.Name, modeText(e.Quick), e.Description)
 	fmt.Fprintf(&b, "Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
 		fmt.Fprintf(&b, ", %d excluded (", ex)
@@ -155,22 +172,11 @@ func (rep report) write(dir, figDir string) error {
 	if len(rep.Results) == 0 {
 		b.WriteString("This experiment has no checks.\n\n")
 	} else {
-		b.WriteString("| # | claim | where | expected | fitted | 95% CI | points | result | reason |\n|---|---|---|---|---|---|---|---|---|\n")
+		b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for i, r := range rep.Results {
-			exp := fmtG(r.threshold())
-			switch r.Kind {
-			case KindSlope:
-				exp += " ± " + fmtG(r.Tolerance)
-			case KindMin:
-				exp = "≥ " + exp
-			case KindMax:
-				exp = "≤ " + exp
-			case KindAuditMu, KindAuditEps, KindAuditKS:
-				exp = auditExpected(r.Kind)
-			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s |\n", i, mdEscape(r.label()),
-				mdEscape(trimWhere(whereText(r.Where))), exp, fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
-				passText(r.Pass), mdEscape(r.Reason))
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.label()),
+				mdEscape(trimWhere(whereText(r.Where))), r.expectedText(), fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
+				trialsText(r.TrialsMin, r.TrialsMax), verdictText(r.Verdict), mdEscape(r.Reason))
 		}
 		b.WriteString("\n")
 	}
@@ -328,27 +334,34 @@ func sortedKeys(m map[string]int) []string {
 	return keys
 }
 
-// WriteTopReport assembles outPath (REPORT.md) from resultsRoot/*/analysis.json and
-// report.md: a scoreboard with, for each claim of the papers (an experiment's description
-// and checks), the figure and PASS/FAIL, and one section per experiment (the privacy audit
-// is the experiments audit, audit_sampler and audit_exact, whose checks are ordinary).
-func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
-	entries, err := os.ReadDir(resultsRoot)
-	if err != nil {
-		return fmt.Errorf("analysis: %w", err)
+// TopReport says what REPORT.md covers: the suite's experiments, in order, of one mode.
+type TopReport struct {
+	// Suite lists the experiments of the report (experiments/SUITE), in order; required.
+	// Folders of resultsRoot not listed are left out.
+	Suite []string
+	// Quick selects the mode: true for the -quick runs, false for the full ones. An
+	// experiment whose results are of the other mode is named as missing, not reported.
+	Quick bool
+}
+
+// WriteTopReport assembles outPath (REPORT.md) from resultsRoot/<experiment>/analysis.json
+// for the experiments of top.Suite run in top.Quick's mode: the mode in the title, a
+// scoreboard with one row per check (its claim form, fit, points × trials, verdict and
+// figure), one section per experiment stating its claim (the description) once, and a
+// "Privacy audit" section copied from resultsRoot/audit/report.md when that file exists.
+func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) error {
+	if len(top.Suite) == 0 {
+		return fmt.Errorf("analysis: top report: no experiments in the suite")
 	}
 	outDir := filepath.Dir(outPath)
+	mode := modeText(top.Quick)
 	var exps []sidecar
-	var plain []string // experiments with a report.md but no analysis.json
-	for _, en := range entries {
-		if !en.IsDir() {
-			continue
-		}
-		js, err := os.ReadFile(filepath.Join(resultsRoot, en.Name(), "analysis.json"))
+	var missing []string // suite experiments without results of this mode, with why
+	for _, name := range top.Suite {
+		path := filepath.Join(resultsRoot, name, "analysis.json")
+		js, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			if _, err := os.Stat(filepath.Join(resultsRoot, en.Name(), "report.md")); err == nil {
-				plain = append(plain, en.Name())
-			}
+			missing = append(missing, name+" (no "+relSlash(outDir, path)+")")
 			continue
 		}
 		if err != nil {
@@ -356,67 +369,75 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 		}
 		var sc sidecar
 		if err := json.Unmarshal(js, &sc); err != nil {
-			return fmt.Errorf("analysis: %s: %w", filepath.Join(resultsRoot, en.Name(), "analysis.json"), err)
+			return fmt.Errorf("analysis: %s: %w", path, err)
 		}
 		if sc.Name == "" {
-			sc.Name = en.Name()
+			sc.Name = name
+		}
+		if sc.Quick != top.Quick {
+			missing = append(missing, fmt.Sprintf("%s (its results are of the %s mode)", name, modeText(sc.Quick)))
+			continue
 		}
 		exps = append(exps, sc)
 	}
 	var b bytes.Buffer
-	b.WriteString("# expmech — reproduction report\n\n")
-	b.WriteString("Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiment specs in " +
-		"`experiments/`; assembled by `make reproduce` from `" + relSlash(outDir, resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
-	total, pass := 0, 0
+	fmt.Fprintf(&b, "# expmech — reproduction report (%s mode)\n\n", mode)
+	if top.Quick {
+		b.WriteString("**QUICK mode** (`-quick`): every experiment ran its shrunk `quick:` sweep and trials; " +
+			"these numbers are a smoke test of the pipeline, not the reproduction (`make reproduce` without QUICK=1). ")
+	} else {
+		b.WriteString("**Full mode**: every experiment ran its full sweep and trials. ")
+	}
+	b.WriteString("Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiments of " +
+		"`experiments/SUITE` (" + strings.Join(top.Suite, ", ") + "); assembled by `make reproduce` from `" +
+		relSlash(outDir, resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
+	var count [len(verdictNames)]int
 	for _, e := range exps {
 		for _, c := range e.Checks {
-			total++
-			if c.Pass {
-				pass++
-			}
+			count[c.Verdict]++
 		}
 	}
-	fmt.Fprintf(&b, "**%d checks over %d experiments: %d PASS, %d FAIL.**\n\n", total, len(exps), pass, total-pass)
-	if total-pass > 0 {
-		b.WriteString("A FAIL is reported with its reason. A lower-bound (min) check that fails on a generated instance does not " +
-			"contradict a worst-case lower bound unless the instance is the hard family itself; a slope check that fails says " +
-			"whether the data were too few, non-positive, or the slope out of range.\n\n")
+	fmt.Fprintf(&b, "**%d checks over %d experiments: %d PASS, %d FAIL, %d INCONCLUSIVE.**\n\n",
+		count[Pass]+count[Fail]+count[Inconclusive], len(exps), count[Pass], count[Fail], count[Inconclusive])
+	if len(missing) > 0 {
+		fmt.Fprintf(&b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(missing, "; "))
 	}
-	b.WriteString("## Scoreboard\n\n| experiment | claim | check | fitted [95% CI] | result | figure |\n|---|---|---|---|---|---|\n")
+	if count[Fail] > 0 || count[Inconclusive] > 0 {
+		b.WriteString("A FAIL or INCONCLUSIVE is reported with its reason in the experiment's section. A lower-bound (min) " +
+			"check that fails on a generated instance does not contradict a worst-case lower bound unless the instance is " +
+			"the hard family itself.\n\n")
+	}
+	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below.\n\n" +
+		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | figure |\n|---|---|---|---|---|---|---|---|\n")
 	for _, e := range exps {
-		for _, c := range e.Checks {
+		for i, c := range e.Checks {
 			fig := "—"
 			if c.Figure != "" {
 				fig = "[" + c.Figure + "](" + relSlash(outDir, filepath.Join(figuresRoot, e.Name, c.Figure+".png")) + ")"
 			}
-			fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s [%s, %s] | %s | %s |\n", e.Name, anchor(e.Name), mdEscape(e.Description),
-				mdEscape(c.Label+whereSuffix(c.Where)), c.Fitted, c.Lo, c.Hi, passText(c.Pass), fig)
+			expected := c.ExpectedText
+			if expected == "" {
+				expected = c.Expected
+			}
+			fmt.Fprintf(&b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
+				verdictText(c.Verdict), fig)
 		}
 	}
 	b.WriteString("\n")
 	for _, e := range exps {
-		fmt.Fprintf(&b, "## %s\n\n%s\n\n", e.Name, e.Description)
+		fmt.Fprintf(&b, "## %s\n\n**Claim.** %s\n\n", e.Name, e.Description)
 		fmt.Fprintf(&b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK,
 			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")),
 			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")))
-		if len(e.Checks) > 0 {
-			b.WriteString("| claim | expected | fitted | 95% CI | points | result | reason |\n|---|---|---|---|---|---|---|\n")
-			for _, c := range e.Checks {
-				exp := c.Expected
-				switch c.Kind {
-				case KindSlope:
-					exp += " ± " + c.Tolerance
-				case KindMin:
-					exp = "≥ " + exp
-				case KindMax:
-					exp = "≤ " + exp
-				case KindAuditMu, KindAuditEps, KindAuditKS:
-					exp = auditExpected(c.Kind)
-				}
-				fmt.Fprintf(&b, "| %s | %s | %s | [%s, %s] | %d | %s | %s |\n", mdEscape(c.Label+whereSuffix(c.Where)), exp,
-					c.Fitted, c.Lo, c.Hi, c.Points, passText(c.Pass), mdEscape(c.Reason))
+		var notes []string
+		for i, c := range e.Checks {
+			if c.Reason != "" {
+				notes = append(notes, fmt.Sprintf("- check %d (%s): %s", i, c.Verdict, mdEscape(c.Reason)))
 			}
-			b.WriteString("\n")
+		}
+		if len(notes) > 0 {
+			b.WriteString(strings.Join(notes, "\n") + "\n\n")
 		}
 		for _, f := range e.Figures {
 			if f.PNG == "" {
@@ -425,9 +446,6 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 			}
 			fmt.Fprintf(&b, "![%s](%s)\n\n", f.Name, relSlash(outDir, filepath.Join(figuresRoot, e.Name, f.PNG)))
 		}
-	}
-	for _, name := range plain {
-		fmt.Fprintf(&b, "## %s\n\nSee [its report](%s).\n\n", name, relSlash(outDir, filepath.Join(resultsRoot, name, "report.md")))
 	}
 	return writeFileAtomic(outPath, b.Bytes())
 }

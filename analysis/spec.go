@@ -64,6 +64,72 @@ func (k *CheckKind) UnmarshalText(b []byte) error {
 	return fmt.Errorf("want one of %s, got %q", strings.Join(kindNames[:], ", "), b)
 }
 
+// Claim is the form of a slope check's claim: what the theorem says about the exponent.
+// Its text form is "equality", "upper" or "lower"; a spec that writes no claim gets
+// ClaimUnstated, which is evaluated as an equality (the strictest form: a claim written
+// "metric ∝ vs^slope" is an equality unless the spec says it is a bound). The suite specs
+// state the claim of every slope check explicitly.
+type Claim int
+
+// Claims of a slope check.
+const (
+	ClaimUnstated Claim = iota // no claim: key in the spec; evaluated as ClaimEquality
+	// ClaimEquality: the exponent is the expected slope (a rate matched by a lower bound on
+	// the instance measured). PASS iff the expected slope lies in the 95% CI and
+	// |fitted − expected| ≤ tolerance; FAIL iff it lies outside the CI; INCONCLUSIVE
+	// otherwise (the CI is wider than the tolerance).
+	ClaimEquality
+	// ClaimUpper: the exponent is ≤ the expected slope: as vs grows the metric grows at most
+	// like (or decays at least like) vs^slope. PASS iff the CI's upper end ≤ expected +
+	// tolerance; FAIL iff the fit itself is above it; INCONCLUSIVE otherwise.
+	ClaimUpper
+	// ClaimLower: the exponent is ≥ the expected slope: as vs grows the metric grows at
+	// least like (or decays at most like) vs^slope; equivalently, as vs shrinks it grows at
+	// most like vs^slope (an O(1/ε) bound read as ε → 0 is a lower bound on the exponent).
+	// PASS iff the CI's lower end ≥ expected − tolerance; FAIL iff the fit itself is below
+	// it; INCONCLUSIVE otherwise.
+	ClaimLower
+)
+
+var claimNames = [...]string{ClaimUnstated: "", ClaimEquality: "equality", ClaimUpper: "upper", ClaimLower: "lower"}
+
+// Effective is the claim evaluated: ClaimUnstated reads as ClaimEquality.
+func (c Claim) Effective() Claim {
+	if c == ClaimUnstated {
+		return ClaimEquality
+	}
+	return c
+}
+
+func (c Claim) String() string {
+	if c >= 0 && int(c) < len(claimNames) {
+		if c == ClaimUnstated {
+			return "equality (unstated)"
+		}
+		return claimNames[c]
+	}
+	return fmt.Sprintf("Claim(%d)", int(c))
+}
+
+// MarshalText writes the claim's name ("" when unstated).
+func (c Claim) MarshalText() ([]byte, error) {
+	if c < 0 || int(c) >= len(claimNames) {
+		return nil, fmt.Errorf("invalid claim %d", int(c))
+	}
+	return []byte(claimNames[c]), nil
+}
+
+// UnmarshalText reads "equality", "upper", "lower" or "" (unstated).
+func (c *Claim) UnmarshalText(b []byte) error {
+	for i, name := range claimNames {
+		if string(b) == name {
+			*c = Claim(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want equality, upper or lower, got %q", b)
+}
+
 // FieldError is a validation error of one field of a Check or Figure; Field is the spec
 // key (metric, tolerance, …), so that the spec decoder can name file:line:key.
 type FieldError struct {
@@ -84,13 +150,16 @@ func fieldErr(field, format string, args ...any) error {
 // Check is one claim of an experiment: an entry of the spec's checks: list, decoded by
 // package experiments through its Schema (run.go wires the type) and evaluated here.
 type Check struct {
-	Metric    string            `yaml:"metric"`    // column, derived column or ratio "a/b" (see package doc); required
-	Algorithm string            `yaml:"algorithm"` // value of the algorithm column the check is about; required
-	Vs        string            `yaml:"vs"`        // swept column the metric is grouped by (required for slope)
-	Slope     float64           `yaml:"slope"`     // expected log-log slope (KindSlope)
-	Tolerance float64           `yaml:"tolerance"` // PASS iff |fitted − Slope| ≤ Tolerance (KindSlope; > 0)
-	Where     map[string]string `yaml:"where"`     // extra row filters: column → value (numbers compare numerically)
-	Kind      CheckKind         `yaml:"kind"`      // slope (default), min or max
+	Metric    string  `yaml:"metric"`    // column, derived column or ratio "a/b" (see package doc); required
+	Algorithm string  `yaml:"algorithm"` // value of the algorithm column the check is about; required
+	Vs        string  `yaml:"vs"`        // swept column the metric is grouped by (required for slope)
+	Slope     float64 `yaml:"slope"`     // expected log-log slope (KindSlope)
+	Tolerance float64 `yaml:"tolerance"` // slack of the claim (KindSlope; > 0); see Claim
+	// Claim is the form of a slope claim: equality (two-sided), upper or lower (one-sided
+	// bounds on the exponent); unstated reads as equality. Slope checks only.
+	Claim Claim             `yaml:"claim"`
+	Where map[string]string `yaml:"where"` // extra row filters: column → value (numbers compare numerically)
+	Kind  CheckKind         `yaml:"kind"`  // slope (default), min or max
 	// Min and Max are the thresholds of KindMin/KindMax; 0 means 1 (a ratio to a curve).
 	Min float64 `yaml:"min"`
 	Max float64 `yaml:"max"`
@@ -127,6 +196,9 @@ func (c Check) Validate() error {
 		if !(c.Tolerance > 0) || !finite(c.Tolerance) {
 			errs = append(errs, fieldErr("tolerance", "want a finite number > 0, got %v", c.Tolerance))
 		}
+		if c.Claim < 0 || int(c.Claim) >= len(claimNames) {
+			errs = append(errs, fieldErr("claim", "want equality, upper or lower, got %v", c.Claim))
+		}
 	case KindMin, KindMax:
 		if !finite(c.Min) || !finite(c.Max) {
 			errs = append(errs, fieldErr(c.Kind.String(), "want a finite number"))
@@ -143,6 +215,9 @@ func (c Check) Validate() error {
 		}
 	default:
 		errs = append(errs, fieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
+	}
+	if c.Kind != KindSlope && c.Claim != ClaimUnstated {
+		errs = append(errs, fieldErr("claim", "applies to slope checks only (a %s check has its own decision rule)", c.Kind))
 	}
 	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
 		errs = append(errs, fieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
@@ -182,7 +257,33 @@ func (c Check) label() string {
 	case KindAuditKS:
 		return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
 	}
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≤ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+	case ClaimLower:
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≥ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+	}
 	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+}
+
+// expectedText is the check's expected value with its claim: "= 0.5 ± 0.25",
+// "≤ 0.5 + 0.25", "≥ 1", ….
+func (c Check) expectedText() string {
+	switch c.Kind {
+	case KindMin:
+		return "≥ " + fmtSpec(c.threshold())
+	case KindMax:
+		return "≤ " + fmtSpec(c.threshold())
+	case KindAuditMu, KindAuditEps, KindAuditKS:
+		return auditExpected(c.Kind)
+	}
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return "slope ≤ " + fmtSpec(c.Slope) + " + " + fmtSpec(c.Tolerance)
+	case ClaimLower:
+		return "slope ≥ " + fmtSpec(c.Slope) + " − " + fmtSpec(c.Tolerance)
+	}
+	return "slope = " + fmtSpec(c.Slope) + " ± " + fmtSpec(c.Tolerance)
 }
 
 func (c Check) threshold() float64 {
@@ -251,6 +352,9 @@ func (f Figure) Validate() error {
 // Experiment is what analysis needs from a spec.
 type Experiment struct {
 	Name, Description string
-	Checks            []Check
-	Figures           []Figure
+	// Quick is true when the spec was shrunk by -quick (its quick: block); the reports
+	// say which mode their numbers come from.
+	Quick   bool
+	Checks  []Check
+	Figures []Figure
 }

@@ -276,20 +276,16 @@ func writePairedCSV(path string, ps []PairedDiff) error {
 }
 
 func writeChecksCSV(path, exp string, rs []CheckResult) error {
-	recs := [][]string{{"experiment", "check", "kind", "metric", "algorithm", "vs", "where", "expected", "tolerance",
-		"fitted", "ci_lo", "ci_hi", "points", "result", "reason"}}
+	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
+		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason"}}
 	for i, r := range rs {
-		res := "FAIL"
-		if r.Pass {
-			res = "PASS"
-		}
-		tol := ff(r.Tolerance)
+		tol, claim := ff(r.Tolerance), r.Claim.Effective().String()
 		if r.Kind != KindSlope {
-			tol = ""
+			tol, claim = "", ""
 		}
-		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), r.Metric, r.Algorithm, r.Vs,
+		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
 			trimWhere(whereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
-			strconv.Itoa(r.N), res, r.Reason})
+			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason})
 	}
 	return writeCSVFile(path, recs)
 }

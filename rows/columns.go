@@ -49,7 +49,11 @@ const (
 	ColPopulationRiskSE         = "population_risk_se" // standard error of the population risk estimate
 	ColPredictedValueQueries    = "predicted_value_queries"
 	ColPredictedGradientQueries = "predicted_gradient_queries"
-	ColDeltaTrue                = "delta_true" // expmech's δ delivered at the stated ε (extra column)
+	ColDeltaTrue                = "delta_true" // expmech's Gaussian bound δ_s(ε) at its s (extra column)
+	// ColDeltaDelivered is the exact δ at the stated ε that expmech's law delivers on the
+	// worst-case 1-D absolute-loss instance (privacy.AbsInstance; extra column, written
+	// when the spec asks for delta_delivered).
+	ColDeltaDelivered = "delta_delivered"
 )
 
 // Values of the status column.

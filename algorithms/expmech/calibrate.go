@@ -30,6 +30,10 @@ type Calibration struct {
 	DeltaMech float64
 	// DeltaTrue is δ(ε; s) computed exactly from s (≤ DeltaMech unless the preset is not DP).
 	DeltaTrue float64
+	// DeltaDelivered is the exact δ at the stated ε of the law on the worst-case 1-D
+	// instance, computed when Config.DeltaDelivered is set (then HasDeltaDelivered).
+	DeltaDelivered    float64
+	HasDeltaDelivered bool
 	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
 	EpsilonSpent float64
 	// Tau is the sampler's TV budget: δ_total = δ_mech + (1 + e^ε)τ ≤ δ (SPEC §1.4).
@@ -221,6 +225,21 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 		}
 	default:
 		return cal, fmt.Errorf("%w: setting %q", ErrBudget, cal.Setting)
+	}
+	if cfg.DeltaDelivered {
+		if cal.Setting != SettingLowRank {
+			return cal, fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrBudget, cal.Setting)
+		}
+		// The calibration reads only public constants (n, G_f, C, ε, δ, rank), so on the 1-D
+		// instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C) it would
+		// choose the same k and μ; the δ it delivers there is a lower bound on its δ(ε), and
+		// equals GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
+		in := privacy.AbsInstance{N: c.N, G: c.GF, C: c.Domain.Radius, K: cal.K, Mu: cal.Mu}
+		d, _, err := in.Delta(eps)
+		if err != nil {
+			return cal, fmt.Errorf("expmech: delta_delivered: %w", err)
+		}
+		cal.DeltaDelivered, cal.HasDeltaDelivered = d, true
 	}
 	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
 	curv := cal.Mu

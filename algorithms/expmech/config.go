@@ -104,6 +104,11 @@ type Config struct {
 	// = the domain's max‖x‖ (erm, sco) or its prior bound C (lowrank). A tuning knob
 	// (package tuning); exact calibration only. ≥ 0.
 	PriorBound float64 `yaml:"prior_bound"`
+	// DeltaDelivered (lowrank setting only; default false) also records delta_delivered:
+	// the δ at the stated ε that this calibration's law delivers, computed exactly by 1-D
+	// quadrature on the worst-case absolute-loss instance (privacy.AbsInstance with the
+	// cell's n, G_f, C and the calibrated k, μ); it costs ~30 ms per calibration.
+	DeltaDelivered bool `yaml:"delta_delivered"`
 }
 
 // DefaultConfig returns the defaults of "expmech".

@@ -186,6 +186,9 @@ func (cal Calibration) Record() algorithms.Record {
 	if cal.Lambda > 0 {
 		r.Extra["lambda"] = cal.Lambda
 	}
+	if cal.HasDeltaDelivered {
+		r.Extra["delta_delivered"] = cal.DeltaDelivered
+	}
 	return r
 }
 
