@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -18,8 +19,8 @@ func TestSaveWritesPNGAndSVG(t *testing.T) {
 			// NaN and a non-positive y are dropped on a log axis, not an error.
 			{Label: "b", X: []float64{100, 1000, 3000}, Y: []float64{0.2, math.NaN(), -1}},
 		},
-		Lines: []Line{{Label: "slope −1", X: []float64{100, 1000}, Y: []float64{0.1, 0.01}, Style: Dotted, Series: 0},
-			{Label: "bound", X: []float64{100, 1000}, Y: []float64{0.3, 0.03}, Style: Dashed, Series: -1}},
+		Lines: []Line{{Label: "slope −1", X: []float64{100, 1000}, Y: []float64{0.1, 0.01}, Style: Dotted, Method: "a"},
+			{Label: "bound", X: []float64{100, 1000}, Y: []float64{0.3, 0.03}, Style: Dashed}},
 	}
 	if err := Save(f, base); err != nil {
 		t.Fatal(err)
@@ -27,6 +28,9 @@ func TestSaveWritesPNGAndSVG(t *testing.T) {
 	png, err := os.ReadFile(base + ".png")
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 5000 {
 		t.Errorf("png: got %d bytes (err %v), want a PNG image", len(png), err)
+	}
+	if pdf, err := os.ReadFile(base + ".pdf"); err != nil || !bytes.HasPrefix(pdf, []byte("%PDF")) {
+		t.Errorf("pdf: got %d bytes (err %v), want a PDF document", len(pdf), err)
 	}
 	svg, err := os.ReadFile(base + ".svg")
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("excess empirical risk")) {
@@ -54,8 +58,7 @@ func TestLogTicks(t *testing.T) {
 		lo, hi float64
 		want   []string // labelled ticks in order
 	}{
-		{1e-4, 1, []string{"1e-4", "0.001", "0.01", "0.1", "1"}},
-		{150, 4500, []string{"200", "500", "1000", "2000"}},
+				{150, 4500, []string{"200", "500", "1000", "2000"}},
 		{22, 38, []string{"30"}}, // one label only: the ends' ticks get labels too
 	}
 	for _, tc := range tests {
@@ -85,9 +88,32 @@ func TestLogTicks(t *testing.T) {
 }
 
 func TestTickLabel(t *testing.T) {
-	for v, want := range map[float64]string{1e-5: "1e-5", 2.5e-5: "2.5e-5", 0.01: "0.01", 250: "250", 1e5: "1e5", 3e6: "3e6"} {
-		if got := tickLabel(v); got != want {
-			t.Errorf("tickLabel(%g): got %q, want %q", v, got, want)
+	tests := []struct {
+		v    float64
+		sci  bool
+		want string
+	}{
+		{1e-5, true, "10⁻⁵"}, {2.5e-5, true, "2.5×10⁻⁵"}, {0.01, false, "0.01"}, {0.01, true, "10⁻²"},
+		{250, false, "250"}, {1e5, true, "10⁵"}, {3e6, true, "3×10⁶"}, {-2e-4, true, "−2×10⁻⁴"},
+	}
+	for _, tc := range tests {
+		if got := tickLabel(tc.v, tc.sci); got != tc.want {
+			t.Errorf("tickLabel(%g, %v): got %q, want %q", tc.v, tc.sci, got, tc.want)
 		}
+	}
+}
+
+// TestTicksOneFormat: an axis from 1e-4 to 1 labels every power of ten as 10ᵏ, never
+// mixing "0.001" with "1e-4" (issue 16).
+func TestTicksOneFormat(t *testing.T) {
+	var got []string
+	for _, tk := range (logTicks{}).Ticks(1e-4, 1) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	want := []string{"10⁻⁴", "10⁻³", "10⁻²", "10⁻¹", "10⁰"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
