@@ -280,7 +280,11 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 
 // analyse runs the analysis of a finished experiment folder and prints the checks.
 func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error {
-	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description}
+	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description, Spec: string(spec.Bytes),
+		Methods: map[string]string{}}
+	for _, a := range spec.Algorithms {
+		exp.Methods[a.Label] = a.Name
+	}
 	for _, c := range spec.Checks {
 		exp.Checks = append(exp.Checks, *c.(*analysis.Check)) // schema(reg) decoded it
 	}

@@ -29,9 +29,14 @@ type Series struct {
 	// Key is the algorithm label the style is a function of ("" = Label); Method keys the
 	// colour ("" = MethodOf(Key)). See StyleOf.
 	Key, Method string
-	X, Y     []float64
-	Lo, Hi   []float64
-	XLo, XHi []float64
+	X, Y        []float64
+	Lo, Hi      []float64
+	XLo, XHi    []float64
+	// Points optionally names each point (frontier figures: the cell's swept values),
+	// written in small type beside its marker.
+	Points []string
+	// OffFront leaves the series out of the Pareto front (a non-private reference).
+	OffFront bool
 }
 
 func (s Series) style() Style {
@@ -308,7 +313,9 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 				bars[j].x *= fac
 			}
 		}
-		all = append(all, pts...)
+		if !s.OffFront {
+			all = append(all, pts...)
+		}
 		drawn++
 		st := s.style()
 		e := legendEntry{label: s.Label}
@@ -331,6 +338,27 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 		e.glyph = &gs
 		p.Add(&ciBars{bars: bars, color: st.Color, width: lw * 0.8, cap: gr * 1.6,
 			logX: f.LogX, logY: f.LogY, xClamp: xClamp, yClamp: yClamp})
+		if len(s.Points) > 0 {
+			var lab plotter.XYLabels
+			for _, b := range bars {
+				if b.idx < len(s.Points) {
+					lab.XYs = append(lab.XYs, plotter.XY{X: b.x, Y: b.y})
+					lab.Labels = append(lab.Labels, s.Points[b.idx])
+				}
+			}
+			if len(lab.XYs) > 0 {
+				l, err := plotter.NewLabels(lab)
+				if err != nil {
+					return nil, nil, err
+				}
+				for j := range l.TextStyle {
+					l.TextStyle[j].Font.Size = vg.Points(fTick - 2)
+					l.TextStyle[j].Color = st.Color
+				}
+				l.Offset = vg.Point{X: gr * 1.3, Y: gr * 0.6}
+				p.Add(l)
+			}
+		}
 		entries = append(entries, e)
 	}
 	if drawn == 0 {
@@ -345,7 +373,7 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 			ln.Color, ln.Width, ln.Dashes = grey, lw, []vg.Length{vg.Points(4), vg.Points(2)}
 			ln.StepStyle = plotter.PostStep
 			p.Add(ln)
-			entries = append(entries, legendEntry{label: "Pareto front (lower left is better)", line: &ln.LineStyle})
+			entries = append(entries, legendEntry{label: "Pareto front of the private algorithms (lower left is better)", line: &ln.LineStyle})
 		}
 	}
 	for _, l := range f.Lines {
@@ -475,6 +503,7 @@ type bar struct {
 	ylo, yhi   float64
 	xlo, xhi   float64
 	hasY, hasX bool
+	idx        int // index of the point in its Series
 }
 
 func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
@@ -491,7 +520,7 @@ func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 		if !finite(x) || !finite(y) || (f.LogX && x <= 0) || (f.LogY && y <= 0) {
 			continue
 		}
-		b := bar{x: x, y: y, ylo: y, yhi: y, xlo: x, xhi: x}
+		b := bar{x: x, y: y, ylo: y, yhi: y, xlo: x, xhi: x, idx: i}
 		if v := at(s.Lo, i); finite(v) {
 			b.ylo, b.hasY = math.Min(v, y), true
 		}

@@ -58,7 +58,7 @@ func TestLogTicks(t *testing.T) {
 		lo, hi float64
 		want   []string // labelled ticks in order
 	}{
-				{150, 4500, []string{"200", "500", "1000", "2000"}},
+		{150, 4500, []string{"200", "500", "1000", "2000"}},
 		{22, 38, []string{"30"}}, // one label only: the ends' ticks get labels too
 	}
 	for _, tc := range tests {
