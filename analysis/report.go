@@ -33,49 +33,6 @@ const DecisionRule = "A slope check PASSes iff the least-squares slope of log(me
 	"A min (max) check PASSes iff every point's mean metric is ≥ min (≤ max). Rows whose status is " +
 	"not ok are excluded from every statistic and counted below."
 
-// sidecar is analysis.json: what WriteTopReport needs from one experiment.
-type sidecar struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Checks      []sidecarCheck  `json:"checks"`
-	Figures     []sidecarFigure `json:"figures"`
-	RowsTotal   int             `json:"rows_total"`
-	RowsOK      int             `json:"rows_ok"`
-}
-
-type sidecarCheck struct {
-	Label                               string
-	Kind                                CheckKind
-	Metric, Algorithm, Vs, Where        string
-	Expected, Tolerance, Fitted, Lo, Hi string // formatted; "" = none
-	Points                              int
-	Pass                                bool
-	Reason                              string
-	Figure                              string // the figure that shows the claim ("" none)
-}
-
-type sidecarFigure struct {
-	Name, X, Y, PNG, SVG, Err string
-}
-
-func (rep report) sidecar() sidecar {
-	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK}
-	for _, r := range rep.Results {
-		tol := ""
-		if r.Kind == KindSlope {
-			tol = fmtG(r.Tolerance)
-		}
-		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Metric: r.Metric,
-			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
-			Expected: fmtG(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
-			Points: r.N, Pass: r.Pass, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
-	}
-	for _, f := range rep.Figures {
-		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG, SVG: f.SVG, Err: f.Err})
-	}
-	return sc
-}
-
 // figureFor is the figure drawn with x = c.Vs and y = c.Metric, preferring one whose
 // where filters agree with the check's.
 func (rep report) figureFor(c Check) string {
@@ -398,10 +355,10 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 		if len(e.Checks) > 0 {
 			b.WriteString("| claim | expected | fitted | 95% CI | points | result | reason |\n|---|---|---|---|---|---|---|\n")
 			for _, c := range e.Checks {
-				exp := c.Expected
+				exp := c.Expected.String()
 				switch c.Kind {
 				case KindSlope:
-					exp += " ± " + c.Tolerance
+					exp += " ± " + c.Tolerance.String()
 				case KindMin:
 					exp = "≥ " + exp
 				case KindMax:
