@@ -7,7 +7,8 @@
 //	                [-quick] [-dry-run] [-resume] [-shard I/N] [-seed S] [-v]
 //	go run ./run.go -merge DIR/NAME
 //	go run ./run.go -list
-//	go run ./run.go -report                # REPORT.md from -out and -figures
+//	go run ./run.go -report                # REPORT.md and index.html from -out and -figures
+//	go run ./run.go -compare OLD NEW [-metrics m1,m2] [-out DIR]   # OLD, NEW: experiment folders
 //	go run ./run.go -audit experiments/audit.yaml
 package main
 
@@ -88,6 +89,7 @@ func schema(reg runner.Registry) experiments.Schema {
 
 type options struct {
 	exp, out, figures, merge, shard, seed, audit string
+	compare, metrics                             string
 	workers, trials                              int
 	quick, dryRun, resume, verbose, list, report bool
 }
@@ -111,6 +113,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots")
 	fs.StringVar(&o.audit, "audit", "", "PATH: run the privacy audit configured by PATH into OUT/audit")
+	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
+	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
@@ -120,20 +124,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return usageError{err.Error()}
 	}
+	newRun := ""
+	if o.compare != "" {
+		// -compare OLD NEW: NEW is the one positional argument; flags may follow it.
+		if fs.NArg() == 0 {
+			return usageError{"-compare OLD NEW: give the new run after the old one"}
+		}
+		newRun = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return usageError{err.Error()}
+		}
+	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	modes := 0
-	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.audit != ""} {
+	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.audit != "", o.compare != ""} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return usageError{"give only one of -exp, -merge, -list, -audit"}
+		return usageError{"give only one of -exp, -merge, -list, -audit, -compare"}
 	}
 	if modes == 0 && !o.report {
-		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -audit PATH (-h for help)"}
+		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report, -audit PATH or -compare OLD NEW (-h for help)"}
 	}
 	if o.workers < 0 || o.trials < 0 {
 		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
@@ -150,6 +165,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	case o.audit != "":
 		return runAudit(ctx, o, stdout)
+	case o.compare != "":
+		return compare(o, newRun, stdout, outGiven(fs))
 	case o.merge != "":
 		if err := merge(reg, o, flags, stdout, log); err != nil {
 			return err
@@ -348,6 +365,42 @@ func runAudit(ctx context.Context, o options, stdout io.Writer) error {
 	if !audit.AllOK(rs) {
 		return fmt.Errorf("audit %s: some verdicts are not as required (see %s/report.md)", o.audit, dir)
 	}
+	return nil
+}
+
+// outGiven reports whether -out was set on the command line.
+func outGiven(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "out" })
+	return given
+}
+
+// compare runs -compare OLD NEW: the table on stdout, compare.csv and the figures into
+// NEW's folder (or -out).
+func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
+	outDir := newPath
+	if filepath.Ext(newPath) == ".csv" {
+		outDir = filepath.Dir(newPath)
+	}
+	if toOut {
+		outDir = o.out
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	var opt analysis.CompareOptions
+	if o.metrics != "" {
+		for _, m := range strings.Split(o.metrics, ",") {
+			if m = strings.TrimSpace(m); m != "" {
+				opt.Metrics = append(opt.Metrics, m)
+			}
+		}
+	}
+	res, err := analysis.CompareDirs(o.compare, newPath, outDir, opt, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s and %d figures (%s_*.png/.svg/.pdf)\n", res.CSV, len(res.Figures), filepath.Join(outDir, "compare"))
 	return nil
 }
 

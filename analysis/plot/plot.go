@@ -111,6 +111,10 @@ type Figure struct {
 	// Note is the caption line under the legend, e.g. "mean ± 95% CI (Student t), 20 trials".
 	Note string
 	Size Size
+	// YCategories, when set, makes the y axis categorical (a forest plot): category i is
+	// drawn at y = len − 1 − i (the first on top) and labelled; the figure grows taller
+	// with the number of categories.
+	YCategories []string
 }
 
 // DPI is the resolution of the PNG files.
@@ -149,6 +153,9 @@ func Save(f Figure, base string) error {
 // Render draws f in format ext ("png", "svg" or "pdf") to w.
 func Render(f Figure, ext string, w io.Writer) error {
 	wd, ht := f.Size.Dimensions()
+	if k := len(f.YCategories); k > 0 {
+		ht = max(ht, vg.Length(k)*vg.Points(13)+2*vg.Inch)
+	}
 	var c vg.CanvasWriterTo
 	switch ext {
 	case "png":
@@ -245,7 +252,7 @@ func draw1(f Figure, c draw.Canvas) error {
 		c.FillText(ls, vg.Point{X: x + thumb + vg.Points(4), Y: y}, e.label)
 	}
 	bottom += legH + pad
-	p.Draw(draw.Crop(c, 0, 0, bottom-c.Min.Y, top-c.Max.Y))
+	p.Draw(draw.Crop(c, pad, -pad, bottom-c.Min.Y, top-c.Max.Y))
 	return nil
 }
 
@@ -418,6 +425,15 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	}
 	padRange(&p.X, f.LogX)
 	padRange(&p.Y, f.LogY)
+	if k := len(f.YCategories); k > 0 {
+		var ticks gplot.ConstantTicks
+		for i, c := range f.YCategories {
+			ticks = append(ticks, gplot.Tick{Value: float64(k - 1 - i), Label: c})
+		}
+		p.Y.Tick.Marker = ticks
+		p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
+		grid.Horizontal.Color = color.Gray{Y: 240}
+	}
 	return p, entries, nil
 }
 

@@ -12,8 +12,8 @@ import (
 // Tick labels use one format per axis: plain decimals when every labelled value lies in
 // [10⁻³, 10⁴) (or is 0), else powers of ten for all of them ("10⁻⁴", "2×10⁻⁴").
 
-// logTicks labels a log axis: powers of ten when it spans ≥ 2 decades, else 1-2-5 (and,
-// below half a decade, every integer multiple) of each power of ten.
+// logTicks labels a log axis: powers of ten when it spans ≥ 2 decades, else 1-2-5 (1-2-3-5
+// below 1.2 decades, every integer multiple below half a decade) of each power of ten.
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
@@ -25,6 +25,8 @@ func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
 	switch {
 	case span < 0.5:
 		labelled = []int{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	case span < 1.2:
+		labelled = []int{1, 2, 3, 5}
 	case span < 2:
 		labelled = []int{1, 2, 5}
 	}
