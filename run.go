@@ -111,7 +111,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.verbose, "v", false, "verbose")
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse")
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers")
-	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots")
+	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md and OUT/index.html (the HTML index of the experiments' report.html) from the -out and -figures roots")
 	fs.StringVar(&o.audit, "audit", "", "PATH: run the privacy audit configured by PATH into OUT/audit")
 	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
 	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
@@ -181,7 +181,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := analysis.WriteTopReport(o.out, o.figures, out); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-		fmt.Fprintln(stdout, "wrote", out)
+		idx := filepath.Join(o.out, "index.html")
+		if err := analysis.WriteHTMLIndex(o.out, idx); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		fmt.Fprintln(stdout, "wrote", out, "and", idx)
 	}
 	return nil
 }

@@ -108,6 +108,9 @@ func trialsText(lo, hi int) string {
 	return fmt.Sprintf("%d–%d trials per point", lo, hi)
 }
 
+// maxNamedPoints is the most points a frontier figure names (by their swept values).
+const maxNamedPoints = 16
+
 // CINote is the interval every figure and table states.
 const CINote = "mean ± 95% CI (Student t over trials)"
 
@@ -278,6 +281,11 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		}
 		if out.Points == 0 {
 			return pf, plot.ErrNoData
+		}
+		if out.Points > maxNamedPoints {
+			for i := range pf.Series {
+				pf.Series[i].Points = nil // too many names to read; summary.csv has every cell
+			}
 		}
 		out.Note = CINote + " in both coordinates, " + trialsText(tmin, tmax) + "; one point per algorithm and cell"
 		if len(hidden) > 0 {
