@@ -295,6 +295,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		return pf, nil
 	}
 	var refs []refLine
+	var hidden []string
 	for _, lab := range labels {
 		gs, dropped := groupBy(bySeries[lab], fg.X, fg.Y, 0, 0)
 		out.Dropped += dropped
@@ -312,6 +313,9 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 			s.Hi = append(s.Hi, st.Hi)
 			tmin, tmax = min(tmin, st.N), max(tmax, st.N)
 			out.Points++
+		}
+		if len(s.X) == 0 {
+			hidden = append(hidden, lab)
 		}
 		pf.Series = append(pf.Series, s)
 		out.Series = append(out.Series, s.Label)
@@ -387,6 +391,9 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	out.Note = CINote + ", " + trialsText(tmin, tmax)
 	if fg.LogY {
 		out.Note += "; ▼ at the axis: the interval extends below it"
+	}
+	if len(hidden) > 0 {
+		out.Note += "; not shown (no value, or none positive on a log axis): " + strings.Join(hidden, ", ")
 	}
 	pf.Note = out.Note
 	return pf, nil

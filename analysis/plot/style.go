@@ -86,12 +86,13 @@ var (
 		draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{},
 		draw.PlusGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{},
 	}
+	// Long dashes only: a dotted pattern would read as a theory-slope line.
 	variantDashes = [...][]vg.Length{
-		{vg.Points(5), vg.Points(2)},
-		{vg.Points(1.5), vg.Points(1.5)},
+		{vg.Points(6), vg.Points(2)},
+		{vg.Points(10), vg.Points(3)},
 		{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)},
-		{vg.Points(3), vg.Points(3)},
-		{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3), vg.Points(2), vg.Points(3)},
+		{vg.Points(4), vg.Points(4)},
+		{vg.Points(10), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2)},
 	}
 )
 
