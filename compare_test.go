@@ -113,3 +113,24 @@ func TestCompareRuns(t *testing.T) {
 		t.Errorf("no comparison figure")
 	}
 }
+
+// TestCompareUsage: -compare without NEW, with a third argument, or on a folder without
+// results.csv is a usage error (exit status 2) naming what is wrong.
+func TestCompareUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-compare", dir}, "give the new run"},
+		{[]string{"-compare", dir, dir, "extra"}, "unexpected argument"},
+		{[]string{"-compare", dir, filepath.Join(dir, "nope")}, "no results.csv"},
+		{[]string{"-compare", dir, dir, "-exp", "quick"}, "only one of"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), tc.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || report(err, &stderr) != 2 {
+			t.Errorf("%v: got %v, want a usage error (exit 2) containing %q", tc.args, err, tc.want)
+		}
+	}
+}

@@ -389,6 +389,15 @@ func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
 	if toOut {
 		outDir = o.out
 	}
+	for _, p := range []string{o.compare, newPath} {
+		rp := p
+		if filepath.Ext(p) != ".csv" {
+			rp = filepath.Join(p, "results.csv")
+		}
+		if _, err := os.Stat(rp); err != nil {
+			return usageError{fmt.Sprintf("-compare: %s: no results.csv of a run (%v)", p, err)}
+		}
+	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}

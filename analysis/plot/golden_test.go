@@ -105,8 +105,36 @@ func TestGoldenFailsOnColourChange(t *testing.T) {
 	if ok {
 		t.Errorf("a figure with a changed colour compares equal to the golden image")
 	}
-	// And a palette change in one channel of one colour is seen too.
-	if got := methodColor("expmech"); got != (color.NRGBA{0x00, 0x72, 0xB2, 0xff}) {
-		t.Errorf("expmech colour: got %v, want Okabe–Ito blue #0072B2", got)
+	// A palette whose noisy-gd colour moved by a few units of green (#D55E00 → #D56400,
+	// hardly visible) fails too, in every format.
+	for _, ext := range []string{"png", "svg"} {
+		want, err := os.ReadFile(filepath.Join("testdata", "figure_two_column_golden."+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The identity recolouring still matches: what fails below is the colour.
+		same := goldenFigure(TwoColumn)
+		same.recolor = func(_ string, c color.NRGBA) color.NRGBA { return c }
+		var sb bytes.Buffer
+		if err := Render(same, ext, &sb); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := cmpimg.Equal(ext, sb.Bytes(), want); err != nil || !ok {
+			t.Fatalf("%s: the unchanged palette does not match the golden image (err %v)", ext, err)
+		}
+		f := goldenFigure(TwoColumn)
+		f.recolor = func(m string, c color.NRGBA) color.NRGBA {
+			if m == "noisy-gd" {
+				c.G += 6
+			}
+			return c
+		}
+		var buf bytes.Buffer
+		if err := Render(f, ext, &buf); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := cmpimg.Equal(ext, buf.Bytes(), want); err != nil || ok {
+			t.Errorf("%s: a figure with a changed palette compares equal to the golden image (err %v)", ext, err)
+		}
 	}
 }

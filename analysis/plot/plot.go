@@ -115,6 +115,10 @@ type Figure struct {
 	// drawn at y = len − 1 − i (the first on top) and labelled; the figure grows taller
 	// with the number of categories.
 	YCategories []string
+
+	// recolor, when set, replaces the method colours (tests only: a changed palette must
+	// fail the golden images).
+	recolor func(method string, c color.NRGBA) color.NRGBA
 }
 
 // DPI is the resolution of the PNG files.
@@ -325,6 +329,17 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 		}
 		drawn++
 		st := s.style()
+		if f.recolor != nil {
+			k := s.Key
+			if k == "" {
+				k = s.Label
+			}
+			m := s.Method
+			if m == "" {
+				m = MethodOf(k)
+			}
+			st.Color = f.recolor(m, st.Color)
+		}
 		e := legendEntry{label: s.Label}
 		gs := draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: gr}
 		if !f.Markers {
