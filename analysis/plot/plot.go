@@ -14,6 +14,7 @@ import (
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -209,7 +210,7 @@ func draw1(f Figure, c draw.Canvas) error {
 	if title != "" {
 		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
 		c.FillText(ts, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, title)
-		top -= ts.Height(title) + pad
+		top -= ts.Height(title) + 2*pad
 	}
 
 	// Legend and caption at the bottom.
@@ -256,7 +257,33 @@ func draw1(f Figure, c draw.Canvas) error {
 		c.FillText(ls, vg.Point{X: x + thumb + vg.Points(4), Y: y}, e.label)
 	}
 	bottom += legH + pad
-	p.Draw(draw.Crop(c, pad, -pad, bottom-c.Min.Y, top-c.Max.Y))
+	// The axis titles are drawn here, not by gonum/plot: on a log axis gonum places their
+	// glyph box at the arithmetic midpoint of the range (near one end), which pads the data
+	// area with a wide empty band. The y title wraps (and shrinks) to the plot's height.
+	left := c.Min.X + pad
+	if xl := p.X.Label.Text; xl != "" {
+		xs := p.X.Label.TextStyle
+		xs.XAlign, xs.YAlign = draw.XCenter, draw.YBottom
+		xl = wrap(xs, xl, width-2*pad)
+		c.FillText(xs, vg.Point{X: (left + c.Max.X) / 2, Y: bottom}, xl)
+		bottom += xs.Height(xl) + vg.Points(2)
+		p.X.Label.Text = ""
+	}
+	if yl := p.Y.Label.Text; yl != "" {
+		ys := p.Y.Label.TextStyle
+		avail := top - bottom
+		yl = wrap(ys, yl, avail)
+		for ys.Width(yl) > avail && ys.Font.Size > vg.Points(6) {
+			ys.Font.Size -= vg.Points(0.5)
+			yl = wrap(ys, yl, avail)
+		}
+		ys.Rotation = math.Pi / 2
+		ys.XAlign, ys.YAlign = draw.XCenter, draw.YTop
+		c.FillText(ys, vg.Point{X: left, Y: (top + bottom) / 2}, yl)
+		left += ys.Height(yl) + vg.Points(3)
+		p.Y.Label.Text = ""
+	}
+	p.Draw(draw.Crop(c, left-c.Min.X, -pad, bottom-c.Min.Y, top-c.Max.Y))
 	return nil
 }
 
@@ -292,6 +319,9 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
 		ax.Label.TextStyle.Font.Size = vg.Points(fLabel)
 		ax.Tick.Label.Font.Size = vg.Points(fTick)
+		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
+			ax.Tick.Label.Handler = supText{Plain: pl}
+		}
 		ax.Padding = vg.Points(3)
 	}
 	p.X.Label.Padding = vg.Points(2)

@@ -3,6 +3,8 @@ package plot
 import (
 	"bytes"
 	"errors"
+	"golang.org/x/image/font/sfnt"
+	"gonum.org/v1/plot/font/liberation"
 	"math"
 	"os"
 	"path/filepath"
@@ -93,8 +95,8 @@ func TestTickLabel(t *testing.T) {
 		sci  bool
 		want string
 	}{
-		{1e-5, true, "10⁻⁵"}, {2.5e-5, true, "2.5×10⁻⁵"}, {0.01, false, "0.01"}, {0.01, true, "10⁻²"},
-		{250, false, "250"}, {1e5, true, "10⁵"}, {3e6, true, "3×10⁶"}, {-2e-4, true, "−2×10⁻⁴"},
+		{1e-5, true, "10^−5"}, {2.5e-5, true, "2.5×10^−5"}, {0.01, false, "0.01"}, {0.01, true, "10^−2"},
+		{250, false, "250"}, {1e5, true, "10^5"}, {3e6, true, "3×10^6"}, {-2e-4, true, "−2×10^−4"}, {1, true, "10^0"},
 	}
 	for _, tc := range tests {
 		if got := tickLabel(tc.v, tc.sci); got != tc.want {
@@ -103,7 +105,7 @@ func TestTickLabel(t *testing.T) {
 	}
 }
 
-// TestTicksOneFormat: an axis from 1e-4 to 1 labels every power of ten as 10ᵏ, never
+// TestTicksOneFormat: an axis from 1e-4 to 1 labels every power of ten as 10^k, never
 // mixing "0.001" with "1e-4" (issue 16).
 func TestTicksOneFormat(t *testing.T) {
 	var got []string
@@ -112,8 +114,26 @@ func TestTicksOneFormat(t *testing.T) {
 			got = append(got, tk.Label)
 		}
 	}
-	want := []string{"10⁻⁴", "10⁻³", "10⁻²", "10⁻¹", "10⁰"}
+	want := []string{"10^−4", "10^−3", "10^−2", "10^−1", "10^0"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestLabelGlyphs: every rune the tick labels, the captions and the legends use has a
+// glyph in the figures' font (a missing glyph is silently drawn as nothing: "10⁻⁵" with the
+// superscript minus U+207B was drawn "10⁵").
+func TestLabelGlyphs(t *testing.T) {
+	var buf sfnt.Buffer
+	face := liberation.Collection()[0] // Liberation Serif regular, gonum/plot's default
+	for _, s := range []string{"0123456789", "×−▼±…–—·εδ√½"} {
+		for _, r := range s {
+			if r == ' ' {
+				continue
+			}
+			if i, err := face.Face.GlyphIndex(&buf, r); err != nil || i == 0 {
+				t.Errorf("%q (U+%04X): no glyph in %s", r, r, face.Font.Typeface)
+			}
+		}
 	}
 }

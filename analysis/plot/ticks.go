@@ -10,7 +10,8 @@ import (
 )
 
 // Tick labels use one format per axis: plain decimals when every labelled value lies in
-// [10⁻³, 10⁴) (or is 0), else powers of ten for all of them ("10⁻⁴", "2×10⁻⁴").
+// [10⁻³, 10⁴) (or is 0), else powers of ten for all of them ("10^−4", "2×10^−4", drawn
+// with the exponent raised by supText).
 
 // logTicks labels a log axis: powers of ten when it spans ≥ 2 decades, else 1-2-5 (1-2-3-5
 // below 1.2 decades, every integer multiple below half a decade) of each power of ten.
@@ -137,7 +138,8 @@ func needsSci(vals []float64) bool {
 	return false
 }
 
-// tickLabel writes v plainly (4 significant digits) or as m×10ᵏ ("10ᵏ" when m = 1).
+// tickLabel writes v plainly (4 significant digits) or as m×10^k ("10^k" when m = 1),
+// which supText draws with k as a superscript.
 func tickLabel(v float64, sci bool) string {
 	if !sci || v == 0 {
 		return strconv.FormatFloat(v, 'g', 4, 64)
@@ -146,7 +148,7 @@ func tickLabel(v float64, sci bool) string {
 	mant, exp, _ := strings.Cut(s, "e")
 	mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
 	e, _ := strconv.Atoi(exp)
-	p := "10" + superscript(e)
+	p := "10^" + strings.Replace(strconv.Itoa(e), "-", "−", 1)
 	switch mant {
 	case "1":
 		return p
@@ -154,18 +156,4 @@ func tickLabel(v float64, sci bool) string {
 		return "−" + p
 	}
 	return strings.Replace(mant, "-", "−", 1) + "×" + p
-}
-
-func superscript(e int) string {
-	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-	sup := []rune(digits)
-	var b strings.Builder
-	if e < 0 {
-		b.WriteRune('⁻')
-		e = -e
-	}
-	for _, ch := range strconv.Itoa(e) {
-		b.WriteRune(sup[ch-'0'])
-	}
-	return b.String()
 }
