@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +140,73 @@ func TestHTMLScreenshot(t *testing.T) {
 		}
 		if strings.HasSuffix(page, "report.html") && coloured < 200 {
 			t.Errorf("%s: %d pixels in the methods' colours, want a drawn figure", filepath.Base(page), coloured)
+		}
+	}
+}
+
+// TestHTMLSortInChromium clicks a column header of the summary table in headless Chromium
+// (a script appended to a copy of the page) and reads the DOM back: the rows are sorted by
+// that column, numerically. Skipped where Chromium is not installed.
+func TestHTMLSortInChromium(t *testing.T) {
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skip("no " + chromium)
+	}
+	root := analyzedSynth(t)
+	b, err := os.ReadFile(filepath.Join(root, "synth", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Column 6 of the summary table is "mean" (cell, n, algorithm, metric, trials, mean):
+	// the synthetic rows sweep n, so the swept column n is the second.
+	click := `<script>var th=document.querySelectorAll("#summary th");for(var i=0;i<th.length;i++){if(th[i].textContent=="mean"){th[i].click();th[i].click()}}</script></body>`
+	page := filepath.Join(root, "synth", "sorted.html")
+	if err := os.WriteFile(page, []byte(strings.Replace(string(b), "</body>", click, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+t.TempDir(), "--dump-dom", "file://"+page)
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	i := bytes.Index(dom, []byte(`id="summary"`))
+	j := bytes.Index(dom[max(i, 0):], []byte("</table>"))
+	if i < 0 || j < 0 {
+		t.Fatalf("no summary table in the DOM")
+	}
+	table := string(dom[i : i+j])
+	if !strings.Contains(table, `class="desc"`) {
+		t.Fatalf("the header was not marked as sorted (descending): the script did not run")
+	}
+	// Each row's sixth cell is the mean; its data-v holds the full-precision number.
+	rowRE := regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
+	cellRE := regexp.MustCompile(`<td([^>]*)>`)
+	dataV := regexp.MustCompile(`data-v="([^"]*)"`)
+	var means []float64
+	for _, m := range rowRE.FindAllStringSubmatch(table, -1) {
+		cells := cellRE.FindAllStringSubmatch(m[1], -1)
+		if len(cells) < 6 {
+			continue
+		}
+		dv := dataV.FindStringSubmatch(cells[5][1])
+		if dv == nil {
+			t.Fatalf("row %q: the mean cell has no data-v", m[1][:min(80, len(m[1]))])
+		}
+		v, err := strconv.ParseFloat(dv[1], 64)
+		if err != nil {
+			t.Fatalf("row %q: mean cell: %v", m[1][:min(80, len(m[1]))], err)
+		}
+		means = append(means, v)
+	}
+	if len(means) < 4 {
+		t.Fatalf("got %d rows, want the summary rows", len(means))
+	}
+	for k := 1; k < len(means); k++ {
+		if means[k] > means[k-1] {
+			t.Fatalf("rows not sorted by mean, descending: %v", means)
 		}
 	}
 }
