@@ -46,7 +46,11 @@ const (
 // CIs, the ratio of the means and a two-sided t test, the p value adjusted for the number
 // of tests by Benjamini–Hochberg.
 type Comparison struct {
-	Identity  []rows.KV // the cell's identity columns (rows.IdentityColumns order)
+	Identity []rows.KV // the cell's identity columns (rows.IdentityColumns order)
+	// Extra are the swept columns outside the identity (radius, a problem parameter,
+	// "<label>.<param>") that tell apart cells sharing their identity columns; nil when
+	// the identity columns suffice.
+	Extra     []rows.KV
 	Algorithm string
 	Metric    string
 	Old, New  Stats
@@ -84,12 +88,96 @@ func cellKey(r *rows.Record) string {
 }
 
 type cmpGroup struct {
-	id       []rows.KV
-	alg      string
-	old, new []*rows.Record
+	id, extra []rows.KV
+	alg       string
+	old, new  []*rows.Record
 }
 
-// Compare matches the ok rows of two runs on (cell identity, algorithm) and, for every
+// discriminators are the non-canonical columns that tell apart the cells of rs sharing
+// their identity columns: columns constant over each such cell's rows (every algorithm:
+// a swept key, not a mechanism's diagnostic) whose values differ between the cells.
+func discriminators(rs []*rows.Record) []string {
+	canonical := map[string]bool{}
+	for _, c := range rows.Columns {
+		canonical[c] = true
+	}
+	type cellInfo struct {
+		vals map[string]string
+		bad  map[string]bool
+	}
+	cells := map[string]*cellInfo{}
+	byKey := map[string][]string{} // identity key → cell ids, first-appearance order
+	for _, r := range rs {
+		id := r.Text(rows.ColCell)
+		ci, ok := cells[id]
+		if !ok {
+			ci = &cellInfo{vals: map[string]string{}, bad: map[string]bool{}}
+			cells[id] = ci
+			k := cellKey(r)
+			byKey[k] = append(byKey[k], id)
+		}
+		for _, col := range r.Layout().Columns() {
+			if canonical[col] {
+				continue
+			}
+			v := strings.TrimSpace(r.Text(col))
+			if prev, seen := ci.vals[col]; seen && !sameValue(prev, v) {
+				ci.bad[col] = true
+			}
+			ci.vals[col] = v
+		}
+	}
+	set := map[string]bool{}
+	for _, ids := range byKey {
+		if len(ids) < 2 {
+			continue
+		}
+		first := cells[ids[0]]
+		for col := range first.vals {
+			differs, ok := false, true
+			for _, id := range ids {
+				ci := cells[id]
+				if ci.bad[col] {
+					ok = false
+					break
+				}
+				if !sameValue(ci.vals[col], first.vals[col]) {
+					differs = true
+				}
+			}
+			if ok && differs {
+				set[col] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for c := range set {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// extraKey is the values of cols in r, numbers normalised as in cellKey.
+func extraKey(r *rows.Record, cols []string) ([]rows.KV, string) {
+	if len(cols) == 0 {
+		return nil, ""
+	}
+	kv := make([]rows.KV, len(cols))
+	var b strings.Builder
+	for i, c := range cols {
+		v := strings.TrimSpace(r.Text(c))
+		if x, ok := num(v); ok {
+			v = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		kv[i] = rows.KV{Col: c, Value: r.Text(c)}
+		b.WriteString(c + "=" + v + ";")
+	}
+	return kv, b.String()
+}
+
+// Compare matches the ok rows of two runs on (cell identity, algorithm) — plus the swept
+// columns outside the identity when cells differ only in them (discriminators) — and, for every
 // metric with values on both sides, compares the trials' means. The test is paired when
 // both sides hold the same trials with the same seeds (the same problem instances and
 // mechanism streams: DESIGN.md "Seeds"), Welch's otherwise. Groups present on one side
@@ -108,18 +196,26 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]Comparison, error) 
 	}
 	var groups []*cmpGroup
 	idx := map[string]*cmpGroup{}
+	cols := discriminators(old)
+	for _, c := range discriminators(new) {
+		if !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	slices.Sort(cols)
 	add := func(rs []*rows.Record, isNew bool) {
 		for _, r := range rs {
 			if !r.OK() {
 				continue
 			}
-			k := cellKey(r) + "|" + r.Text(rows.ColAlgorithm)
+			extra, ek := extraKey(r, cols)
+			k := cellKey(r) + ek + "|" + r.Text(rows.ColAlgorithm)
 			g, ok := idx[k]
 			if !ok {
 				if isNew {
 					continue // only in the new run
 				}
-				g = &cmpGroup{id: r.Identity(), alg: r.Text(rows.ColAlgorithm)}
+				g = &cmpGroup{id: r.Identity(), extra: extra, alg: r.Text(rows.ColAlgorithm)}
 				idx[k] = g
 				groups = append(groups, g)
 			}
@@ -192,7 +288,7 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 	if len(ov) == 0 || len(nv) == 0 {
 		return Comparison{}, false
 	}
-	c := Comparison{Identity: g.id, Algorithm: g.alg, Metric: metric, Old: Summarize(ov), New: Summarize(nv),
+	c := Comparison{Identity: g.id, Extra: g.extra, Algorithm: g.alg, Metric: metric, Old: Summarize(ov), New: Summarize(nv),
 		Ratio: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Test: TestNone}
 	c.RatioLo, c.RatioHi = math.NaN(), math.NaN()
 	if c.Old.Mean != 0 {
@@ -329,12 +425,15 @@ func compareSwept(cs []Comparison) []string {
 	return sweptColumns(ids)
 }
 
-func cellName(id []rows.KV, swept []string) string {
+func cellName(id, extra []rows.KV, swept []string) string {
 	var parts []string
 	for _, kv := range id {
 		if slices.Contains(swept, kv.Col) {
 			parts = append(parts, symbol(kv.Col)+"="+fmtShort(kv.Value))
 		}
+	}
+	for _, kv := range extra {
+		parts = append(parts, kv.Col+"="+fmtShort(kv.Value))
 	}
 	if len(parts) == 0 {
 		return "(one cell)"
@@ -391,7 +490,7 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 			if !c.Significant {
 				change = "~"
 			}
-			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, swept), c.Algorithm,
+			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, c.Extra, swept), c.Algorithm,
 				fmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, fmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test,
 				fmtP(c.P), fmtP(c.Q))
 		}
@@ -410,10 +509,20 @@ func fmtP(p float64) string {
 	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
-// WriteCompareCSV writes the comparisons, one row each: the identity columns, algorithm,
+// WriteCompareCSV writes the comparisons, one row each: the identity columns, the
+// discriminating swept columns (Comparison.Extra) if any, algorithm,
 // metric, both samples' statistics, ratio, test, t, df, p, q and significant.
 func WriteCompareCSV(path string, cs []Comparison) error {
-	head := append(slices.Clone(identityColumns), rows.ColAlgorithm, "metric",
+	var extra []string
+	for _, c := range cs {
+		for _, kv := range c.Extra {
+			if !slices.Contains(extra, kv.Col) {
+				extra = append(extra, kv.Col)
+			}
+		}
+	}
+	head := append(slices.Clone(identityColumns), extra...)
+	head = append(head, rows.ColAlgorithm, "metric",
 		"old_trials", "old_mean", "old_ci_lo", "old_ci_hi", "new_trials", "new_mean", "new_ci_lo", "new_ci_hi",
 		"ratio", "ratio_ci_lo", "ratio_ci_hi", "test", "pairs", "t", "df", "p", "q_bh", "significant")
 	recs := [][]string{head}
@@ -421,6 +530,15 @@ func WriteCompareCSV(path string, cs []Comparison) error {
 		var rec []string
 		for _, kv := range c.Identity {
 			rec = append(rec, kv.Value)
+		}
+		for _, col := range extra {
+			v := ""
+			for _, kv := range c.Extra {
+				if kv.Col == col {
+					v = kv.Value
+				}
+			}
+			rec = append(rec, v)
 		}
 		rec = append(rec, c.Algorithm, c.Metric,
 			strconv.Itoa(c.Old.N), ff(c.Old.Mean), ff(c.Old.Lo), ff(c.Old.Hi),
@@ -468,7 +586,7 @@ func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 		k := len(sel)
 		bySeries := map[string]int{}
 		for i, c := range sel {
-			name := cellName(c.Identity, swept) + " · " + c.Algorithm
+			name := cellName(c.Identity, c.Extra, swept) + " · " + c.Algorithm
 			if c.Significant {
 				name += " *"
 			}

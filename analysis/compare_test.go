@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"expmech/rows"
@@ -121,6 +122,51 @@ func TestCompareMatchesIdentity(t *testing.T) {
 		}
 		if wantSig && math.Abs(c.Ratio-3) > 0.5 {
 			t.Errorf("n=%s: got ratio %g, want about 3", n, c.Ratio)
+		}
+	}
+}
+
+// TestCompareSweptParameter: cells that share their identity columns and differ only in a
+// swept algorithm parameter (a column "expmech.step_c") are compared separately, matched
+// on that column's value even when the runs number the cells differently.
+func TestCompareSweptParameter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	mk := func(swap bool) []rows.Row {
+		var out []rows.Row
+		for i, c := range []string{"0.0625", "0.25"} {
+			rs := synthRows(rng, "expmech", "n", []float64{100}, -1, 5, 0.1, 6, 0)
+			for _, r := range rs {
+				id := i
+				if swap {
+					id = 1 - i
+				}
+				r["cell"] = "c" + strconv.Itoa(id)
+				r["expmech.step_c"] = c
+				if c == "0.25" {
+					v, _ := rows.ParseFloat(r["value_queries"])
+					r["value_queries"] = rows.Float(v / 4 * (1 + 0.01*rng.NormFloat64()))
+				} else {
+					v, _ := rows.ParseFloat(r["value_queries"])
+					r["value_queries"] = rows.Float(v * (1 + 0.01*rng.NormFloat64()))
+				}
+			}
+			out = append(out, rs...)
+		}
+		return out
+	}
+	cs, err := Compare(recs(t, mk(false)), recs(t, mk(true)), CompareOptions{Metrics: []string{rows.ColValueQueries}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 {
+		t.Fatalf("got %d comparisons, want 2 (one per step_c)", len(cs))
+	}
+	for _, c := range cs {
+		if len(c.Extra) != 1 || c.Extra[0].Col != "expmech.step_c" {
+			t.Fatalf("got extra key %v, want expmech.step_c", c.Extra)
+		}
+		if c.Significant || math.Abs(c.Ratio-1) > 0.05 {
+			t.Errorf("step_c=%s: got ratio %g (significant %v), want the same cell matched (ratio ≈ 1)", c.Extra[0].Value, c.Ratio, c.Significant)
 		}
 	}
 }

@@ -129,7 +129,7 @@ const DPI = 150
 var ErrNoData = errors.New("plot: no drawable points")
 
 // Formats are the file formats Save writes, in this order.
-var Formats = []string{"png", "svg", "pdf"}
+func Formats() []string { return []string{"png", "svg", "pdf"} }
 
 // Save renders f and writes base+".png", base+".svg" and base+".pdf". Points that are NaN,
 // infinite, or non-positive on a log axis are dropped; a confidence bound outside the axis
@@ -138,7 +138,7 @@ func Save(f Figure, base string) error {
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return err
 	}
-	for _, ext := range Formats {
+	for _, ext := range Formats() {
 		var buf bytes.Buffer
 		if err := Render(f, ext, &buf); err != nil {
 			return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
