@@ -4,14 +4,42 @@ QUICK   ?=
 WORKERS ?= 2
 OUT     ?= results
 FIGURES ?= figures
+BIN     := bin/expmech
 SUITE   := $(shell grep -v '^\s*\#' experiments/SUITE 2>/dev/null | grep -v '^\s*$$')
 QFLAG   := $(if $(filter 1,$(QUICK)),-quick,)
+# Quick runs live apart: OUT/quick/<name>, FIGURES/quick/<name>, their own stamps and
+# REPORT-quick.md, so QUICK=1 never replaces a full run.
+MODE    := $(if $(QFLAG),quick,full)
+STAMPS  := $(OUT)/.stamps/$(MODE)
+REPORT  := $(if $(QFLAG),REPORT-quick.md,REPORT.md)
+# The binary's code: non-test Go sources, go.mod, go.sum (not the specs it embeds).
+GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*' ! -path './figures/*' ! -path './bin/*' | LC_ALL=C sort) go.mod go.sum
+SHA256  := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
+SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
+# The privacy audit: three experiments of the same pipeline (README "Privacy audit").
+AUDIT   := audit audit_sampler audit_exact
 
-.PHONY: help test fuzz reproduce audit bench quick clean
+.PHONY: help build code-version test fuzz reproduce audit bench quick clean clean-cache FORCE
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
-	@echo "  variables: QUICK=1 (shrunk sweeps), WORKERS=$(WORKERS), OUT=$(OUT), FIGURES=$(FIGURES)"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@echo "  variables: QUICK=1 (shrunk sweeps, into $(OUT)/quick, $(FIGURES)/quick, REPORT-quick.md), WORKERS=$(WORKERS), OUT=$(OUT), FIGURES=$(FIGURES)"
+
+build: $(BIN) ## bin/expmech: the harness with its specs built in (runs without the source tree)
+
+# -X stamps the hash of the Go sources: the result cache's code version (README "Result
+# cache"), so neither a spec edit nor a commit of documents invalidates the cache.
+$(BIN): $(GO_SRC) $(wildcard experiments/*.yaml) experiments/SUITE
+	$(GO) build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA)" .
+
+code-version: ## the result cache's code version that make build stamps (src:<hash of the Go sources>)
+	@echo src:$(SRC_SHA)
+
+# bin/expmech.code holds SRC_SHA and changes (mtime included) only when the code does:
+# experiments depend on it rather than on the binary, which also embeds every spec and
+# would otherwise make one spec edit redo every experiment.
+bin/expmech.code: FORCE
+	@mkdir -p bin; echo $(SRC_SHA) > $@.tmp; cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 test: ## vet, all tests, the runner under -race, a short decoder fuzz (< 5 min)
 	$(GO) vet ./...
@@ -22,25 +50,34 @@ test: ## vet, all tests, the runner under -race, a short decoder fuzz (< 5 min)
 fuzz: ## fuzz the spec decoder for 2 minutes
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=2m ./experiments
 
-quick: ## the one-minute tour: results/quick and figures/quick
-	$(GO) run ./run.go -exp quick.yaml -workers $(WORKERS) -out $(OUT) -figures $(FIGURES)
+quick: $(BIN) ## the one-minute tour: results/quick and figures/quick
+	$(BIN) -exp quick -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) -force
 
-reproduce: ## every experiment of experiments/SUITE (QUICK=1: shrunk), then REPORT.md
+# One stamp per experiment of the SUITE and of the audit: redone when its spec or the
+# code changes, and only then; rows it already computed come from the result cache
+# ($(OUT)/.cache), so -force (replacing the previous run of the same mode) recomputes only
+# what changed.
+$(STAMPS)/%.done: experiments/%.yaml bin/expmech.code | $(BIN)
+	@mkdir -p $(@D)
+	@echo "== $*"
+	$(BIN) -exp experiments/$*.yaml $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) -force
+	@touch $@
+
+$(REPORT): $(foreach e,$(SUITE) $(AUDIT),$(STAMPS)/$(e).done) | $(BIN)
+	$(BIN) -report $(QFLAG) -out $(OUT) -figures $(FIGURES)
+
+reproduce: ## every experiment of experiments/SUITE and the audit that changed (make -j2: in parallel), then REPORT.md (QUICK=1: shrunk, REPORT-quick.md)
 	@test -n "$(SUITE)" || { echo "experiments/SUITE lists no experiment"; exit 2; }
-	@for e in $(SUITE); do \
-	  echo "== $$e"; \
-	  $(GO) run ./run.go -exp $$e $(QFLAG) -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) || exit $$?; \
-	done
-	@if [ -z "$(QFLAG)" ]; then a=experiments/audit.yaml; else a=experiments/audit_quick.yaml; fi; \
-	  echo "== audit ($$a)"; \
-	  $(GO) run ./run.go -audit $$a -workers $(WORKERS) -out $(OUT) || exit $$?
-	$(GO) run ./run.go -report -out $(OUT) -figures $(FIGURES)
+	@$(MAKE) --no-print-directory $(REPORT)
 
-audit: ## the privacy audit of experiments/audit.yaml into OUT/audit
-	$(GO) run ./run.go -audit experiments/audit.yaml -workers $(WORKERS) -out $(OUT)
+audit: ## the privacy audit: the experiments audit, audit_sampler, audit_exact (QUICK=1: CI scale)
+	@$(MAKE) --no-print-directory $(foreach e,$(AUDIT),$(STAMPS)/$(e).done)
 
 bench: ## all benchmarks (benchstat-friendly key=value names)
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
-clean: ## remove results, figures and REPORT.md
-	rm -rf $(OUT) $(FIGURES) REPORT.md
+clean: ## remove results (with the result cache and stamps), figures, the reports and bin/
+	rm -rf $(OUT) $(FIGURES) REPORT.md REPORT-quick.md bin
+
+clean-cache: ## remove the result cache OUT/.cache only (the next runs recompute every row)
+	rm -rf $(OUT)/.cache

@@ -1,15 +1,19 @@
 // Command run is the harness's entry point (DESIGN.md "Command line"): it builds the
 // registry of problems, mechanisms and samplers, decodes and validates a spec, hands it
 // to the runner and then to the analysis. It is deliberately thin: main only maps the
-// error of run to an exit status (0 ok, 2 invalid spec or flags, 1 failure while running).
+// error of run to an exit status (0 ok, 2 invalid spec or flags or a finished run in the
+// way, 1 failure while running). `make build` installs it as bin/expmech; `go run
+// ./run.go` takes the same flags.
 //
-//	go run ./run.go -exp NAME|PATH [-out DIR] [-figures DIR] [-workers N] [-trials N]
-//	                [-quick] [-dry-run] [-resume] [-shard I/N] [-seed S] [-v]
-//	go run ./run.go -merge DIR/NAME
-//	go run ./run.go -list
-//	go run ./run.go -report                # REPORT.md and index.html from -out and -figures
-//	go run ./run.go -compare OLD NEW [-metrics m1,m2] [-out DIR]   # OLD, NEW: experiment folders
-//	go run ./run.go -audit experiments/audit.yaml
+//	expmech -exp NAME|PATH [-out DIR] [-figures DIR] [-workers N] [-trials N]
+//	        [-quick] [-dry-run] [-resume] [-force] [-no-cache] [-cache DIR]
+//	        [-shard I/N] [-seed S] [-only cell=K,algorithm=A,trial=T] [-v]
+//	expmech -merge DIR/NAME [-figures DIR] [-force]
+//	expmech -list | -version
+//	expmech -report [-quick]          # REPORT.md (REPORT-quick.md) and OUT/index.html from -out and -figures
+//	expmech -compare OLD NEW [-metrics m1,m2] [-out DIR]   # OLD, NEW: experiment folders
+//
+// The privacy audit is the experiments audit, audit_sampler and audit_exact (`make audit`).
 package main
 
 import (
@@ -35,7 +39,9 @@ import (
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
+	"expmech/problems/canary"
 	pcatalog "expmech/problems/catalog"
+	"expmech/rows"
 )
 
 func main() {
@@ -58,7 +64,7 @@ func report(err error, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "run: "+strings.Join(strings.Fields(err.Error()), " "))
 	var ue usageError
 	var se *experiments.SpecError
-	if errors.As(err, &ue) || errors.As(err, &se) {
+	if errors.As(err, &ue) || errors.As(err, &se) || errors.Is(err, runner.ErrExists) {
 		return 2
 	}
 	return 1
@@ -66,14 +72,18 @@ func report(err error, stderr io.Writer) int {
 
 // registry is the one place where concrete components are wired (DESIGN.md "Data flow").
 func registry() runner.Registry {
+	smps := sampler.All()
 	var samplers []string
-	for _, s := range sampler.All() {
+	for _, s := range smps {
 		samplers = append(samplers, s.Name())
 	}
-	mechs := []algorithms.Factory{expmech.Factory(), expmech.PureFactory()}
+	mechs := []algorithms.Factory{expmech.Factory(smps...), expmech.PureFactory(smps...)}
+	mechs = append(mechs, bcatalog.All()...)
+	// The privacy audit's canary pairs and its yardstick and broken variants are
+	// registry entries like any other; underclaimed may wrap every mechanism above.
 	return runner.Registry{
-		Problems:   pcatalog.All(),
-		Mechanisms: append(mechs, bcatalog.All()...),
+		Problems:   append(pcatalog.All(), canary.New()),
+		Mechanisms: append(mechs, audit.Factories(mechs)...),
 		Samplers:   samplers,
 	}
 }
@@ -88,37 +98,43 @@ func schema(reg runner.Registry) experiments.Schema {
 }
 
 type options struct {
-	exp, out, figures, merge, shard, seed, audit string
-	compare, metrics                             string
-	workers, trials                              int
-	quick, dryRun, resume, verbose, list, report bool
+	exp, out, figures, merge, shard, seed, audit, cache, only string
+	compare, metrics                                          string
+	workers, trials                                           int
+	quick, dryRun, resume, verbose, list, report              bool
+	force, noCache, version, figuresSet                       bool
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o options
-	fs.StringVar(&o.exp, "exp", "", "experiment: a bare name (looked up in experiments/) or a path to a spec")
-	fs.StringVar(&o.out, "out", "results", "results root; the experiment folder is OUT/<name>")
-	fs.StringVar(&o.figures, "figures", "figures", "figures root; figures go to FIGURES/<name>")
+	fs.StringVar(&o.exp, "exp", "", "experiment: a bare name (looked up in ./experiments/, then among the specs built into the binary) or a path to a spec")
+	fs.StringVar(&o.out, "out", "results", "results root; the experiment folder is OUT/<name> (OUT/quick/<name> with -quick)")
+	fs.StringVar(&o.figures, "figures", "figures", "figures root; figures go to FIGURES/<name> (FIGURES/quick/<name> with -quick)")
 	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0 = number of CPUs)")
 	fs.IntVar(&o.trials, "trials", 0, "override the spec's trials (0 = keep)")
 	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing")
-	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run")
+	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run (the result cache already skips finished rows)")
+	fs.BoolVar(&o.force, "force", false, "replace a finished run (results.csv, a shard file, a merge); without it such a run is refused (exit 2)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the result cache: compute every row")
+	fs.StringVar(&o.cache, "cache", "", "result cache folder (default OUT/.cache; remove it to clear the cache)")
+	fs.StringVar(&o.only, "only", "", "cell=K,algorithm=A,trial=T: compute that one row afresh and print it as CSV; write nothing")
+	fs.BoolVar(&o.version, "version", false, "print the module, its commit, dirty flag, Go version and cache code version")
 	fs.StringVar(&o.shard, "shard", "", "I/N: run only shard I of N (0-based) and write a shard file")
 	fs.StringVar(&o.seed, "seed", "", "override the spec's master seed")
 	fs.BoolVar(&o.verbose, "v", false, "verbose")
-	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse")
+	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers")
-	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md and OUT/index.html (the HTML index of the experiments' report.html) from the -out and -figures roots")
-	fs.StringVar(&o.audit, "audit", "", "PATH: run the privacy audit configured by PATH into OUT/audit")
+	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
+	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
 	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: go run ./run.go -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -report | -audit PATH")
+			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
 			fs.PrintDefaults()
 			return nil
 		}
@@ -135,20 +151,24 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageError{err.Error()}
 		}
 	}
+	fs.Visit(func(f *flag.Flag) { o.figuresSet = o.figuresSet || f.Name == "figures" })
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
+	if o.audit != "" {
+		return usageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `-exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
+	}
 	modes := 0
-	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.audit != "", o.compare != ""} {
+	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.version, o.compare != ""} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return usageError{"give only one of -exp, -merge, -list, -audit, -compare"}
+		return usageError{"give only one of -exp, -merge, -list, -version, -compare"}
 	}
 	if modes == 0 && !o.report {
-		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report, -audit PATH or -compare OLD NEW (-h for help)"}
+		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -compare OLD NEW (-h for help)"}
 	}
 	if o.workers < 0 || o.trials < 0 {
 		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
@@ -163,8 +183,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case o.list:
 		fmt.Fprint(stdout, reg.List())
 		return nil
-	case o.audit != "":
-		return runAudit(ctx, o, stdout)
+	case o.version:
+		p := runner.ReadProvenance()
+		fmt.Fprintf(stdout, "module %s\ncommit %s\ndirty %s\ngo %s\ncode_version %s\n", p.Module, p.Commit, p.Dirty, p.GoVersion, p.CodeVersion)
+		return nil
 	case o.compare != "":
 		return compare(o, newRun, stdout, outGiven(fs))
 	case o.merge != "":
@@ -177,12 +199,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.report {
-		out := "REPORT.md"
-		if err := analysis.WriteTopReport(o.out, o.figures, out); err != nil {
+		out, res, fig := "REPORT.md", o.out, o.figures
+		if o.quick {
+			out, res, fig = "REPORT-quick.md", filepath.Join(o.out, runner.QuickFolder), filepath.Join(o.figures, runner.QuickFolder)
+		}
+		if err := analysis.WriteTopReport(res, fig, out); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-		idx := filepath.Join(o.out, "index.html")
-		if err := analysis.WriteHTMLIndex(o.out, idx); err != nil {
+		idx := filepath.Join(res, "index.html")
+		if err := analysis.WriteHTMLIndex(res, idx); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 		fmt.Fprintln(stdout, "wrote", out, "and", idx)
@@ -200,6 +225,50 @@ func specPath(exp string) string {
 		exp += ".yaml"
 	}
 	return filepath.Join("experiments", exp)
+}
+
+// loadSpec loads the spec of -exp: the file at specPath, or, for a bare name with no
+// such file (a binary run outside the source tree), the spec built into the binary.
+func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) {
+	path := specPath(exp)
+	if _, err := os.Stat(path); err != nil && filepath.Dir(path) == experiments.BuiltinDir {
+		if b, ok := experiments.Builtin(filepath.Base(path)); ok {
+			return experiments.Decode(path, b, schema)
+		}
+	}
+	return experiments.Load(path, schema)
+}
+
+// parseOnly parses -only cell=K,algorithm=A,trial=T.
+func parseOnly(s, path string) (runner.Selector, error) {
+	var sel runner.Selector
+	seen := map[string]bool{}
+	bad := usageError{fmt.Sprintf("%s: -only %q: want cell=K,algorithm=A,trial=T (K a cell id such as c0003, A a label)", path, s)}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok || seen[k] {
+			return sel, bad
+		}
+		seen[k] = true
+		switch k {
+		case "cell":
+			sel.Cell = v
+		case "algorithm":
+			sel.Algorithm = v
+		case "trial":
+			t, err := strconv.Atoi(v)
+			if err != nil {
+				return sel, bad
+			}
+			sel.Trial = t
+		default:
+			return sel, bad
+		}
+	}
+	if len(seen) != 3 {
+		return sel, bad
+	}
+	return sel, nil
 }
 
 // applyOverrides applies -quick, -trials and -seed to a decoded spec; errors name the file.
@@ -245,7 +314,10 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	if o.dryRun && (o.resume || shards > 0) {
 		return usageError{fmt.Sprintf("%s: -dry-run runs nothing; drop -resume and -shard", path)}
 	}
-	spec, err := experiments.Load(path, schema(reg))
+	if o.only != "" && (o.dryRun || o.resume || shards > 0) {
+		return usageError{fmt.Sprintf("%s: -only computes one row; drop -dry-run, -resume and -shard", path)}
+	}
+	spec, err := loadSpec(o.exp, schema(reg))
 	if err != nil {
 		return err
 	}
@@ -258,7 +330,22 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	}
 	cells, _ := spec.Cells()
 	fmt.Fprintf(log, "%s: %d cells × %d algorithms × %d trials (identity %s)\n", spec.Path, len(cells), len(spec.Algorithms), spec.Trials, spec.Identity())
-	ro := runner.Options{Out: o.out, Workers: o.workers, Resume: o.resume, Shard: shard, Shards: shards,
+	if o.only != "" {
+		sel, err := parseOnly(o.only, spec.Path)
+		if err != nil {
+			return err
+		}
+		r, err := runner.RunOne(ctx, reg, spec, sel)
+		if err != nil {
+			if errors.Is(err, runner.ErrInterrupted) {
+				return err
+			}
+			return usageError{err.Error()}
+		}
+		return rows.WriteCSV(stdout, nil, []rows.Row{r})
+	}
+	ro := runner.Options{Out: o.out, Workers: o.workers, Resume: o.resume, Force: o.force, Shard: shard, Shards: shards,
+		CacheDir: o.cache, NoCache: o.noCache,
 		Progress: stderr, Terminal: isTerminal(stderr), Log: log, Flags: flags}
 	if o.dryRun {
 		p, err := runner.DryRun(reg, spec, ro)
@@ -272,17 +359,17 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d rows, %d errors, %d resumed)\n", res.File, res.Rows, res.Errors, res.Skipped)
+	fmt.Fprintf(stdout, "wrote %s (%d rows: %d computed, %d cached, %d resumed; %d errors)\n", res.File, res.Rows, res.Computed, res.Cached, res.Skipped, res.Errors)
 	if shards > 1 {
-		fmt.Fprintf(stdout, "merge the %d shards with: go run ./run.go -merge %s\n", shards, res.Dir)
+		fmt.Fprintf(stdout, "merge the %d shards with: expmech -merge %s\n", shards, res.Dir)
 		return nil
 	}
-	return analyse(spec, res.Dir, filepath.Join(o.figures, spec.Name), stdout)
+	return analyse(spec, res.Dir, runner.FigureDir(o.figures, spec), stdout)
 }
 
 func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer) error {
 	dir := filepath.Clean(o.merge)
-	info, err := runner.MergeDir(dir, flags)
+	info, err := runner.MergeDir(dir, flags, o.force)
 	if err != nil {
 		return err
 	}
@@ -295,8 +382,13 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 	if spec, err = applyOverrides(spec, info.Quick, info.Trials, seed); err != nil {
 		return err
 	}
-	figRoot := o.figures
-	return analyse(spec, dir, filepath.Join(figRoot, filepath.Base(dir)), stdout)
+	// Figures go next to the merged run unless -figures names a root: merging another
+	// folder must not replace the figures of the run under ./figures.
+	figDir := filepath.Join(dir, "figures")
+	if o.figuresSet {
+		figDir = runner.FigureDir(o.figures, spec)
+	}
+	return analyse(spec, dir, figDir, stdout)
 }
 
 // analyse runs the analysis of a finished experiment folder and prints the checks.
@@ -312,7 +404,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 	for _, f := range spec.Figures {
 		exp.Figures = append(exp.Figures, *f.(*analysis.Figure))
 	}
-	if err := os.MkdirAll(figDir, 0o755); err != nil {
+	if err := rows.MkdirAll(figDir); err != nil {
 		return err
 	}
 	results, err := analysis.Analyze(exp, dir, figDir)
@@ -328,47 +420,6 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 		fmt.Fprintf(stdout, "%s %s: fitted %.3g [%.3g, %.3g] over %d points %s\n", verdict, what, r.Fitted, r.Lo, r.Hi, r.N, r.Reason)
 	}
 	fmt.Fprintf(stdout, "analysis: %s/report.md, figures in %s\n", dir, figDir)
-	return nil
-}
-
-// runAudit runs the privacy audit (package audit) configured by o.audit, decoded strictly
-// over audit.DefaultConfig, into OUT/audit/{audit.csv,report.md}.
-func runAudit(ctx context.Context, o options, stdout io.Writer) error {
-	cfg := audit.DefaultConfig()
-	if err := experiments.DecodeStrictFile(o.audit, &cfg); err != nil {
-		return err
-	}
-	if o.workers > 0 {
-		cfg.Workers = o.workers
-	}
-	rs, err := audit.Run(ctx, cfg)
-	if err != nil {
-		return fmt.Errorf("audit %s: %w", o.audit, err)
-	}
-	dir := filepath.Join(o.out, "audit")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for name, write := range map[string]func(io.Writer) error{
-		"audit.csv": func(w io.Writer) error { return audit.WriteCSV(w, rs) },
-		"report.md": func(w io.Writer) error { return audit.WriteReport(w, cfg, rs) },
-	} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		werr := write(f)
-		if err := f.Close(); werr == nil {
-			werr = err
-		}
-		if werr != nil {
-			return werr
-		}
-	}
-	fmt.Fprintf(stdout, "wrote %s/audit.csv and report.md (%d rows)\n", dir, len(rs))
-	if !audit.AllOK(rs) {
-		return fmt.Errorf("audit %s: some verdicts are not as required (see %s/report.md)", o.audit, dir)
-	}
 	return nil
 }
 
@@ -398,7 +449,7 @@ func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
 			return usageError{fmt.Sprintf("-compare: %s: no results.csv of a run (%v)", p, err)}
 		}
 	}
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
+	if err := rows.MkdirAll(outDir); err != nil {
 		return err
 	}
 	var opt analysis.CompareOptions

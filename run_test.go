@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"expmech/audit"
+	"expmech/analysis"
 	"expmech/experiments"
 	"expmech/experiments/runner"
 )
@@ -58,6 +59,7 @@ func TestFlagErrorsExit2(t *testing.T) {
 		{"-exp", "quick", "-list"},
 		{"-exp", "quick", "-dry-run", "-resume"},
 		{"extra-arg"},
+		{"-audit", "experiments/audit.yaml"}, // removed: the error names -exp audit
 	}
 	for _, args := range tests {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -68,6 +70,9 @@ func TestFlagErrorsExit2(t *testing.T) {
 			err := run(context.Background(), append(args, "-out", out), &stdout, &stderr)
 			if code := report(err, &stderr); code != 2 {
 				t.Errorf("exit status: got %d, want 2 (err %v)", code, err)
+			}
+			if len(args) > 0 && args[0] == "-audit" && !strings.Contains(stderr.String(), "-exp audit") {
+				t.Errorf("stderr: got %q, want the new spelling -exp audit", stderr.String())
 			}
 			if strings.Count(stderr.String(), "\n") != 1 {
 				t.Errorf("stderr: got %q, want one line", stderr.String())
@@ -93,7 +98,7 @@ func TestList(t *testing.T) {
 
 // TestSuiteSpecsDecode: every spec beside run.go decodes and validates against the real
 // registry (experiments.Load + runner.Validate: everything -dry-run checks except the
-// mechanisms' Plan, which may be slow), and audit.yaml decodes strictly as audit.Config.
+// mechanisms' Plan, which may be slow), the privacy audit included.
 // A spec whose problem kind is not registered yet is skipped, not passed.
 func TestSuiteSpecsDecode(t *testing.T) {
 	reg := registry()
@@ -104,13 +109,6 @@ func TestSuiteSpecsDecode(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			if strings.HasPrefix(filepath.Base(f), "audit") { // audit.yaml, audit_quick.yaml
-				cfg := audit.DefaultConfig()
-				if err := experiments.DecodeStrictFile(f, &cfg); err != nil {
-					t.Errorf("audit config: %v", err)
-				}
-				return
-			}
 			spec, err := experiments.Load(f, schema(reg))
 			if err != nil && strings.Contains(err.Error(), "problem.kind: unknown problem") {
 				t.Skipf("problem not registered yet: %v", err)
@@ -136,18 +134,91 @@ func TestQuickEndToEnd(t *testing.T) {
 	if err := run(context.Background(), []string{"-exp", "quick", "-quick", "-out", out, "-figures", figs}, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	b, err := os.ReadFile(filepath.Join(out, "quick", "results.csv"))
+	// -quick runs live in OUT/quick/<name> and FIGURES/quick/<name>.
+	b, err := os.ReadFile(filepath.Join(out, "quick", "quick", "results.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	header, _, _ := strings.Cut(string(b), "\n")
-	for _, c := range []string{"experiment", "cell", "algorithm", "trial", "seed", "excess_empirical_risk", "value_queries", "guarantee", "status", "wall_seconds"} {
+	for _, c := range []string{"experiment", "cell", "algorithm", "trial", "seed", "problem_seed", "excess_empirical_risk", "value_queries", "guarantee", "status", "wall_seconds"} {
 		if !strings.Contains(","+header+",", ","+c+",") {
 			t.Errorf("results.csv header lacks %q: %s", c, header)
 		}
 	}
-	pngs, _ := filepath.Glob(filepath.Join(figs, "quick", "*.png"))
+	pngs, _ := filepath.Glob(filepath.Join(figs, "quick", "quick", "*.png"))
 	if len(pngs) == 0 {
-		t.Errorf("no PNG under %s", filepath.Join(figs, "quick"))
+		t.Errorf("no PNG under %s", filepath.Join(figs, "quick", "quick"))
+	}
+}
+
+// auditSpec is a small privacy audit through the one pipeline: the linear canary pair, the
+// honest reference Gaussian and expmech (exact sampler), and the add/remove-sensitivity
+// broken variant (true s = 2 × claim), N = 1500 runs per side after a 500-run pilot.
+const auditSpec = `name: mini_audit
+seed: 11
+trials: 4
+problem: {kind: canary, family: linear, n: 5, d: 1, domain: unconstrained, radius: 1, batch: 500}
+privacy: {epsilon: 4, delta: 1.0e-5}
+sweep:
+  neighbour: [false, true]
+algorithms:
+  - {name: reference-gaussian}
+  - {name: reference-gaussian, label: broken, sensitivity: add-remove, broken: true}
+  - {name: expmech, sampler: exact}
+checks:
+  - {kind: audit-mu, metric: statistics, vs: neighbour, pilot: 1, algorithm: reference-gaussian}
+  - {kind: audit-mu, metric: statistics, vs: neighbour, pilot: 1, algorithm: broken}
+  - {kind: audit-mu, metric: statistics, vs: neighbour, pilot: 1, algorithm: expmech}
+`
+
+// TestAuditEndToEnd: the audit is an experiment like the others: run.go runs the spec,
+// results.csv holds the statistics and the claims (the broken variant's rows say
+// guarantee none), and the analysis's checks give the required verdicts, honest PASS and
+// broken FLAGGED, in checks.csv and REPORT.md.
+func TestAuditEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "mini_audit.yaml")
+	if err := os.WriteFile(spec, []byte(auditSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"-exp", spec, "-workers", "2", "-out", out, "-figures", figs}, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	f, err := os.Open(filepath.Join(out, "mini_audit", "checks.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for j, c := range recs[0] {
+		col[c] = j
+	}
+	want := map[string]string{"reference-gaussian": "PASS;", "broken": "FLAGGED (expected);", "expmech": "PASS;"}
+	for _, r := range recs[1:] {
+		alg, reason := r[col["algorithm"]], r[col["reason"]]
+		if r[col["result"]] != "PASS" || !strings.HasPrefix(reason, want[alg]) {
+			t.Errorf("%s: result %s, reason %q; want PASS with verdict %s", alg, r[col["result"]], reason, want[alg])
+		}
+	}
+	if len(recs) != 4 {
+		t.Errorf("checks.csv: %d checks, want 3", len(recs)-1)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "mini_audit", "results.csv"))
+	if !strings.Contains(string(b), ",none,") || !strings.Contains(strings.SplitN(string(b), "\n", 2)[0], "statistics") {
+		t.Error("results.csv lacks the broken variant's guarantee none or the statistics column")
+	}
+	rep := filepath.Join(dir, "REPORT.md")
+	if err := analysis.WriteTopReport(out, figs, rep); err != nil {
+		t.Fatal(err)
+	}
+	top, _ := os.ReadFile(rep)
+	if !strings.Contains(string(top), "3 checks over 1 experiments: 3 PASS") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
+		t.Errorf("REPORT.md lacks the audit's verdicts:\n%.600s", top)
 	}
 }

@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -71,7 +70,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(figDir, 0o755); err != nil {
+	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
 	figs := make([]figureOutcome, len(exp.Figures))
@@ -112,6 +111,10 @@ func (r CheckResult) summary() string {
 	case KindMax:
 		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points",
 			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtG(r.threshold()), r.N)
+	case KindAuditMu, KindAuditEps:
+		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
+	case KindAuditKS:
+		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)

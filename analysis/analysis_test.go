@@ -109,28 +109,16 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		}
 	}
 
-	// Top report, with and without the audit.
+	// Top report.
 	top := filepath.Join(root, "REPORT.md")
 	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(top)
 	for _, want := range []string{"3 checks over 1 experiments: 2 PASS, 1 FAIL", "figures/synth/excess_empirical_risk_vs_n.png",
-		"results/synth/report.md", "No audit report"} {
+		"results/synth/report.md"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("REPORT.md: want it to contain %q", want)
-		}
-	}
-	auditDir := filepath.Join(root, "results", "audit")
-	os.MkdirAll(auditDir, 0o755)
-	os.WriteFile(filepath.Join(auditDir, "report.md"), []byte("# audit\n\nAll audits PASS.\n\n![roc](../../figures/audit/roc.png)\n"), 0o644)
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = os.ReadFile(top)
-	for _, want := range []string{"## Privacy audit", "### audit", "All audits PASS.", "](results/audit/../../figures/audit/roc.png)"} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("REPORT.md with audit: want it to contain %q", want)
 		}
 	}
 }

@@ -18,6 +18,14 @@
 // Bound checks (Kind "min" / "max") PASS iff every group's mean metric is ≥ Min / ≤ Max;
 // they test "stays above the Ω curve" and "stays below the theorem's bound".
 //
+// Audit checks (audit.go; PRIVACY.md §3.2, §4) read the `statistics` column of a privacy
+// audit's rows (problems/canary): "audit-mu" and "audit-eps" choose a threshold test on the
+// pilot trials of both sides (vs: the side column) and give the Clopper–Pearson μ-GDP or
+// (ε, δ) lower bound on the rest, against the claim in gdp_s / epsilon_spent; "audit-ks"
+// compares an algorithm's statistics with a reference algorithm's (vs) by the two-sample
+// Kolmogorov–Smirnov test. Each PASSes iff the verdict is as required: honest mechanisms
+// consistent with their claim, deliberately broken variants (guarantee none) flagged.
+//
 // Metrics and figure axes are column names of results.csv, a ratio "a/b" of two of them
 // evaluated per row, or one of the derived columns (computed from the row when the row has
 // no column of that name):

@@ -174,6 +174,9 @@ func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo
 
 // runCheck evaluates c on the ok rows rs.
 func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	if isAuditKind(c.Kind) {
+		return runAuditCheck(c, rs)
+	}
 	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -107,6 +106,9 @@ func (rep report) write(dir, figDir string) error {
 	}
 
 	b.WriteString("## Checks\n\n" + DecisionRule + "\n\n")
+	if slices.ContainsFunc(rep.Results, func(r CheckResult) bool { return isAuditKind(r.Kind) }) {
+		b.WriteString(AuditRule + "\n\n")
+	}
 	if len(rep.Results) == 0 {
 		b.WriteString("This experiment has no checks.\n\n")
 	} else {
@@ -120,6 +122,8 @@ func (rep report) write(dir, figDir string) error {
 				exp = "≥ " + exp
 			case KindMax:
 				exp = "≤ " + exp
+			case KindAuditMu, KindAuditEps, KindAuditKS:
+				exp = auditExpected(r.Kind)
 			}
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s |\n", i, mdEscape(r.label()),
 				mdEscape(trimWhere(whereText(r.Where))), exp, fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
@@ -283,8 +287,8 @@ func sortedKeys(m map[string]int) []string {
 
 // WriteTopReport assembles outPath (REPORT.md) from resultsRoot/*/analysis.json and
 // report.md: a scoreboard with, for each claim of the papers (an experiment's description
-// and checks), the figure and PASS/FAIL, one section per experiment, and a "Privacy audit"
-// section copied from resultsRoot/audit/report.md when that file exists.
+// and checks), the figure and PASS/FAIL, and one section per experiment (the privacy audit
+// is the experiments audit, audit_sampler and audit_exact, whose checks are ordinary).
 func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 	entries, err := os.ReadDir(resultsRoot)
 	if err != nil {
@@ -294,7 +298,7 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 	var exps []sidecar
 	var plain []string // experiments with a report.md but no analysis.json
 	for _, en := range entries {
-		if !en.IsDir() || en.Name() == "audit" {
+		if !en.IsDir() {
 			continue
 		}
 		js, err := os.ReadFile(filepath.Join(resultsRoot, en.Name(), "analysis.json"))
@@ -363,6 +367,8 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 					exp = "≥ " + exp
 				case KindMax:
 					exp = "≤ " + exp
+				case KindAuditMu, KindAuditEps, KindAuditKS:
+					exp = auditExpected(c.Kind)
 				}
 				fmt.Fprintf(&b, "| %s | %s | %s | [%s, %s] | %d | %s | %s |\n", mdEscape(c.Label+whereSuffix(c.Where)), exp,
 					c.Fitted, c.Lo, c.Hi, c.Points, passText(c.Pass), mdEscape(c.Reason))
@@ -380,15 +386,6 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string) error {
 	for _, name := range plain {
 		fmt.Fprintf(&b, "## %s\n\nSee [its report](%s).\n\n", name, relSlash(outDir, filepath.Join(resultsRoot, name, "report.md")))
 	}
-	auditPath := filepath.Join(resultsRoot, "audit", "report.md")
-	b.WriteString("## Privacy audit\n\n")
-	if audit, err := os.ReadFile(auditPath); err == nil {
-		fmt.Fprintf(&b, "Copied from [%s](%s).\n\n", relSlash(outDir, auditPath), relSlash(outDir, auditPath))
-		b.Write(rebase(demote(audit), relSlash(outDir, filepath.Dir(auditPath))))
-		b.WriteString("\n")
-	} else {
-		b.WriteString("No audit report (" + relSlash(outDir, auditPath) + " does not exist).\n")
-	}
 	return writeFileAtomic(outPath, b.Bytes())
 }
 
@@ -401,31 +398,3 @@ func whereSuffix(w string) string {
 
 // anchor is GitHub's heading anchor of a [a-z0-9_-]+ name.
 func anchor(name string) string { return strings.ToLower(name) }
-
-// demote shifts every Markdown heading of md down by two levels (# → ###).
-func demote(md []byte) []byte {
-	lines := strings.Split(string(md), "\n")
-	inFence := false
-	for i, l := range lines {
-		if strings.HasPrefix(l, "```") {
-			inFence = !inFence
-		}
-		if !inFence && strings.HasPrefix(l, "#") {
-			lines[i] = "##" + l
-		}
-	}
-	return []byte(strings.Join(lines, "\n"))
-}
-
-var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
-
-// rebase prefixes relative link targets of md with prefix (the copied file's folder).
-func rebase(md []byte, prefix string) []byte {
-	return mdLink.ReplaceAllFunc(md, func(m []byte) []byte {
-		target := string(mdLink.FindSubmatch(m)[1])
-		if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "/") {
-			return m
-		}
-		return []byte("](" + prefix + "/" + target + ")")
-	})
-}

@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// CheckKind is what a Check tests. Its text form ("slope", "min", "max"; "" reads as
-// slope) is what specs write; it decodes through UnmarshalText.
+// CheckKind is what a Check tests. Its text form ("slope", "min", "max", "audit-mu",
+// "audit-eps", "audit-ks"; "" reads as slope) is what specs write; it decodes through
+// UnmarshalText.
 type CheckKind int
 
 // Kinds of checks.
@@ -17,9 +18,21 @@ const (
 	KindSlope CheckKind = iota // metric ∝ vs^Slope within Tolerance (the default)
 	KindMin                    // every group mean ≥ Min
 	KindMax                    // every group mean ≤ Max
+	// KindAuditMu is the μ-GDP audit (audit.go): μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) against
+	// the claimed GDP parameter (column gdp_s).
+	KindAuditMu
+	// KindAuditEps is the (ε, δ) audit of PRIVACY.md §3.2 step 5 against the claimed ε
+	// (column epsilon_spent) at the row's δ (column delta).
+	KindAuditEps
+	// KindAuditKS is the sampler validation (PRIVACY.md §4.2): the two-sample
+	// Kolmogorov–Smirnov test of the algorithm's statistics against those of the reference
+	// algorithm named by vs (the exact sampler) on the same cell, at level
+	// α = 1 − confidence (default DefaultKSAlpha).
+	KindAuditKS
 )
 
-var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max"}
+var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max",
+	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks"}
 
 func (k CheckKind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -36,19 +49,19 @@ func (k CheckKind) MarshalText() ([]byte, error) {
 	return []byte(kindNames[k]), nil
 }
 
-// UnmarshalText reads "slope" (or ""), "min" or "max".
+// UnmarshalText reads a kind's name ("" reads as slope).
 func (k *CheckKind) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "", "slope":
+	if len(b) == 0 {
 		*k = KindSlope
-	case "min":
-		*k = KindMin
-	case "max":
-		*k = KindMax
-	default:
-		return fmt.Errorf("want slope, min or max, got %q", b)
+		return nil
 	}
-	return nil
+	for i, n := range kindNames {
+		if n == string(b) {
+			*k = CheckKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s, got %q", strings.Join(kindNames[:], ", "), b)
 }
 
 // FieldError is a validation error of one field of a Check or Figure; Field is the spec
@@ -84,6 +97,12 @@ type Check struct {
 	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
 	XMin float64 `yaml:"x_min"`
 	XMax float64 `yaml:"x_max"`
+	// Pilot and Confidence are the keys of the audit kinds (audit.go): for audit-mu and
+	// audit-eps, trials < Pilot of each side choose the threshold test and the rest are
+	// audited, at Confidence (0: DefaultAuditConfidence); for audit-ks, Confidence is
+	// 1 − α (0: α = DefaultKSAlpha).
+	Pilot      int     `yaml:"pilot"`
+	Confidence float64 `yaml:"confidence"`
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -112,8 +131,18 @@ func (c Check) Validate() error {
 		if !finite(c.Min) || !finite(c.Max) {
 			errs = append(errs, fieldErr(c.Kind.String(), "want a finite number"))
 		}
+	case KindAuditMu, KindAuditEps, KindAuditKS:
+		if c.Vs == "" {
+			errs = append(errs, fieldErr("vs", "required for an audit check (the side column: false = D, true = D′; for audit-ks the reference algorithm)"))
+		}
+		if c.Pilot < 1 && c.Kind != KindAuditKS {
+			errs = append(errs, fieldErr("pilot", "want ≥ 1 trial, got %d", c.Pilot))
+		}
+		if !(c.Confidence >= 0 && c.Confidence < 1) {
+			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
+		}
 	default:
-		errs = append(errs, fieldErr("kind", "want slope, min or max, got %v", c.Kind))
+		errs = append(errs, fieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
 	}
 	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
 		errs = append(errs, fieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
@@ -125,18 +154,41 @@ func (c Check) Validate() error {
 // it names an algorithm of the spec.
 func (c Check) AlgorithmLabel() string { return c.Algorithm }
 
+// ReferenceLabel is the second algorithm an audit-ks check compares with (its vs); the
+// spec decoder verifies that it names an algorithm of the spec.
+func (c Check) ReferenceLabel() string {
+	if c.Kind == KindAuditKS {
+		return c.Vs
+	}
+	return ""
+}
+
+// PilotTrials is the pilot of an audit-mu/audit-eps check (the trials that choose the
+// threshold test); the spec decoder verifies it leaves trials to audit.
+func (c Check) PilotTrials() (n int, used bool) {
+	return c.Pilot, c.Kind == KindAuditMu || c.Kind == KindAuditEps
+}
+
 func (c Check) label() string {
 	switch c.Kind {
 	case KindMin:
 		return fmt.Sprintf("%s[%s] ≥ %g", c.Metric, c.Algorithm, c.threshold())
 	case KindMax:
 		return fmt.Sprintf("%s[%s] ≤ %g", c.Metric, c.Algorithm, c.threshold())
+	case KindAuditMu:
+		return fmt.Sprintf("audit μ-GDP[%s]", c.Algorithm)
+	case KindAuditEps:
+		return fmt.Sprintf("audit (ε, δ)[%s]", c.Algorithm)
+	case KindAuditKS:
+		return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
 	}
 	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
 }
 
 func (c Check) threshold() float64 {
 	switch c.Kind {
+	case KindAuditMu, KindAuditEps, KindAuditKS:
+		return math.NaN() // the claim is read from the rows (see Reason)
 	case KindMin:
 		if c.Min == 0 {
 			return 1

@@ -12,14 +12,15 @@ func TestCheckKindText(t *testing.T) {
 	for _, tc := range []struct {
 		text string
 		want CheckKind
-	}{{"", KindSlope}, {"slope", KindSlope}, {"min", KindMin}, {"max", KindMax}} {
+	}{{"", KindSlope}, {"slope", KindSlope}, {"min", KindMin}, {"max", KindMax},
+		{"audit-mu", KindAuditMu}, {"audit-eps", KindAuditEps}, {"audit-ks", KindAuditKS}} {
 		var k CheckKind = 99
 		if err := k.UnmarshalText([]byte(tc.text)); err != nil || k != tc.want {
 			t.Errorf("UnmarshalText(%q): got %v, %v, want %v", tc.text, k, err, tc.want)
 		}
 	}
 	var k CheckKind
-	if err := k.UnmarshalText([]byte("above")); err == nil || !strings.Contains(err.Error(), "want slope, min or max") {
+	if err := k.UnmarshalText([]byte("above")); err == nil || !strings.Contains(err.Error(), "want one of slope, min, max, audit-mu") {
 		t.Errorf("unknown kind: got %v, want an error listing the kinds", err)
 	}
 	// The sidecar (analysis.json) writes and reads kinds by name.

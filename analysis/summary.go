@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 
@@ -234,13 +234,9 @@ func writeCSVFile(path string, recs [][]string) error {
 	return writeFileAtomic(path, buf.Bytes())
 }
 
-// writeFileAtomic writes data to path through a temporary file and a rename.
+// writeFileAtomic writes data to path with rows.WriteFile (atomic, fsynced, mode 0644).
 func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("analysis: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := rows.WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}
 	return nil

@@ -1,16 +1,20 @@
-// Package audit is the harness's privacy evidence (issue #8; PRIVACY.md §3–7): exact
-// 1-D privacy curves of the regularized exponential mechanism's law (PRIVACY.md §3.1,
-// GLL22 Thm 2.1/6.2; SPEC §4.8), black-box Monte Carlo audits of every mechanism through
-// the algorithms.Mechanism interface (the μ-GDP trade-off audit and the rigorous (ε, δ)
-// threshold audit of Jagielski et al. 2020 / Nasr et al. 2021; PRIVACY.md §3.2),
-// deliberately broken variants that the same audits must flag, and validation of the
-// production sampler against the exact separable-ℓ1 sampler in dimension 10 and 100
-// (PRIVACY.md §4). The neighbouring relation is replace-one throughout (GLL22, LLL24).
+// Package audit holds what the privacy audit (issue #8, #11, #13; PRIVACY.md §3–7) needs
+// beyond the one pipeline. The audits themselves are the experiments
+// experiments/audit.yaml (Monte Carlo audit of every mechanism, PRIVACY.md §3.2),
+// experiments/audit_sampler.yaml (the sampler validation, §4) and
+// experiments/audit_exact.yaml (the exact 1-D privacy curves, §3.1): the canaries are the
+// problem generator problems/canary, the runner runs every audited entry by registry name,
+// and the analysis computes the bounds and tests (analysis/audit.go). This package
+// contributes:
 //
-// The statistics (one-sided Clopper–Pearson bounds, KS, χ², binomial tails) are in
-// stats.go; the canary problems in canary.go; the curve integrator in exact1d.go; the
-// Monte Carlo audits in mcaudit.go (the audit table in mechanisms.go,
-// mechanisms_extra.go and dpsgd_audit.go, the last the (ε, δ) audit of dp-sgd against
-// its PLD ε); the full-scale entry point Run and the report writers
-// in run.go and report.go.
+//   - registry entries (registry.go, probe.go, curve.go): reference-gaussian, the audit's
+//     exact Gaussian yardstick (its broken variant uses the add/remove sensitivity under
+//     replace-one); underclaimed, any registered mechanism run at a larger budget than it
+//     claims; sampler-probe, one draw of a registered sampler from a law of given shape;
+//     exact-curve, the exact 1-D privacy curve of expmech's law between a canary and its
+//     neighbour at expmech's own calibration (GLL22 Thm 2.1/6.2). Broken variants need
+//     `broken: true` and their records say guarantee none;
+//   - the curve integrator (exact1d.go) and the calibration it is checked at (calib1d.go).
+//
+// The neighbouring relation is replace-one throughout (GLL22, LLL24).
 package audit

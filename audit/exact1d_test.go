@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"expmech/problems/canary"
 	"math"
 	"testing"
 
@@ -13,6 +14,9 @@ import (
 func deltaGaussNaive(eps, s float64) float64 {
 	return normCDF(-eps/s+s/2) - math.Exp(eps)*normCDF(-eps/s-s/2)
 }
+
+// normCDF is Φ(x) = ½ erfc(−x/√2).
+func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
 var unconstrained = problems.Domain{Kind: problems.Unconstrained, Radius: 1}
 
@@ -31,8 +35,8 @@ func TestDeltaGaussNaiveReference(t *testing.T) {
 // z_1 = −G ↔ +G with n = 4, G = 1, μ = 1, k = 4 has s = 2G√k/(n√μ) = 1, the two laws are
 // exactly N(±1/4, 1/4), and the integrated curve must equal δ_G(ε; 1) to 1e-9 relative.
 func TestCaseATight(t *testing.T) {
-	p := NewLinearCanary(4, 1, 1, unconstrained, false)
-	q := NewLinearCanary(4, 1, 1, unconstrained, true)
+	p := canary.NewLinear(4, 1, 1, unconstrained, false)
+	q := canary.NewLinear(4, 1, 1, unconstrained, true)
 	eps := []float64{0, 0.5, 1, 2, 4, 6}
 	g := AutoGrid1D(ReferenceLogDensity, p, q, 4, 1, 3000, 4_000_000)
 	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 4, 1, g, eps)
@@ -52,7 +56,7 @@ func TestCaseATight(t *testing.T) {
 // a_1 = −½ → ½, k = 2500, μ = 1, s_replace = 2√k/(n√μ) = 1. The bound holds but is not
 // tight; reference ratios δ_num/δ_G = 0.595, 0.125, 0.005 at ε = 0, 1, 2 ([V] numpy).
 func TestCaseBBelow(t *testing.T) {
-	p, q := NewL1CaseB(100, false), NewL1CaseB(100, true)
+	p, q := canary.NewL1CaseB(100, false), canary.NewL1CaseB(100, true)
 	eps := []float64{0, 1, 2, 4}
 	g := AutoGrid1D(ReferenceLogDensity, p, q, 2500, 1, 2000, 4_000_000)
 	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 2500, 1, g, eps)
@@ -75,7 +79,7 @@ func TestCaseBBelow(t *testing.T) {
 // K = [−5, 5] must stay below δ_G(ε; 1) (GLL22 Thm 2.1 holds, not tightly).
 func TestLogisticBelow(t *testing.T) {
 	dom := problems.Domain{Kind: problems.Box, Radius: 5}
-	p, q := NewLogisticCanary(10, dom, false), NewLogisticCanary(10, dom, true)
+	p, q := canary.NewLogistic(10, dom, false), canary.NewLogistic(10, dom, true)
 	const k, mu = 25, 1 // 2√25/10 = 1
 	eps := []float64{0, 0.5, 1, 2, 4}
 	g := AutoGrid1D(ReferenceLogDensity, p, q, k, mu, 5000, 4_000_000)
@@ -93,8 +97,8 @@ func TestLogisticBelow(t *testing.T) {
 // TestCurveCatchesFactorTwo: the same integrator flags an add/remove calibration used under
 // replace-one: Case A's true s = 1 exceeds a claimed s = ½ at every ε.
 func TestCurveCatchesFactorTwo(t *testing.T) {
-	p := NewLinearCanary(4, 1, 1, unconstrained, false)
-	q := NewLinearCanary(4, 1, 1, unconstrained, true)
+	p := canary.NewLinear(4, 1, 1, unconstrained, false)
+	q := canary.NewLinear(4, 1, 1, unconstrained, true)
 	eps := []float64{0.5, 1, 2}
 	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 4, 1, AutoGrid1D(ReferenceLogDensity, p, q, 4, 1, 1000, 1<<20), eps)
 	if err != nil {

@@ -7,5 +7,6 @@
 // and the analysis's Check and Figure types that the checks: and figures: entries decode
 // into (and are validated by), reach it as values through a Schema built in run.go.
 //
-// The experiment specs themselves (*.yaml) live beside this package.
+// The experiment specs themselves (*.yaml) live beside this package and are built into it
+// (embed.go), so that a binary finds them without the source tree.
 package experiments

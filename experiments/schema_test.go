@@ -48,6 +48,7 @@ type fakeCheck struct {
 	Tolerance float64           `yaml:"tolerance"`
 	Where     map[string]string `yaml:"where"`
 	Kind      fakeKind          `yaml:"kind"`
+	Pilot     int               `yaml:"pilot"`
 }
 
 type fakeKind int
@@ -58,6 +59,10 @@ func (k *fakeKind) UnmarshalText(b []byte) error {
 		*k = 0
 	case "min":
 		*k = 1
+	case "audit-mu":
+		*k = 2
+	case "audit-ks":
+		*k = 3
 	default:
 		return fmt.Errorf("want slope or min, got %q", b)
 	}
@@ -85,6 +90,15 @@ func (c *fakeCheck) Validate() error {
 }
 
 func (c *fakeCheck) AlgorithmLabel() string { return c.Algorithm }
+
+func (c *fakeCheck) ReferenceLabel() string {
+	if c.Kind == 3 {
+		return c.Vs
+	}
+	return ""
+}
+
+func (c *fakeCheck) PilotTrials() (int, bool) { return c.Pilot, c.Kind == 2 }
 
 type fakeFigure struct {
 	Name   string            `yaml:"name"`

@@ -406,3 +406,13 @@ func join(path, key string) string {
 	}
 	return path + "." + key
 }
+
+// Canonical encodes a decoded value (a problem's params, an algorithm's config) as YAML:
+// deterministic (sorted map keys), exact for floats (NaN and ±Inf included) and covering
+// exactly the fields a spec can set. The runner hashes it into its result-cache keys.
+func Canonical(v any) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	return yaml.Marshal(v)
+}

@@ -31,7 +31,6 @@ var (
 var (
 	domains = []string{"ball", "box", "unconstrained"}
 	losses  = []string{"", "logistic", "hinge", "absolute"}
-	tasks   = []string{"erm", "sco"}
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -44,9 +43,6 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 	}
 	if s.Trials < 1 || s.Trials > MaxTrials {
 		is.add(s.lines["@trials"], "trials", "want 1 … %d, got %d", MaxTrials, s.Trials)
-	}
-	if !slices.Contains(tasks, s.Task) {
-		is.add(s.lines["@task"], "task", "want one of %v, got %q", tasks, s.Task)
 	}
 	s.validateProblem(is)
 	labels := s.validateAlgorithms(is)
@@ -62,13 +58,27 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 			is.add(ax.Line, "quick.sweep."+ax.Key, "not a key of sweep")
 		}
 	}
+	// What a check says about the rest of the spec: the algorithm it is about, a second
+	// label it compares with (an audit-ks reference), and how many trials it sets aside
+	// as a pilot (an audit's threshold choice), which must leave trials to audit.
 	type labelled interface{ AlgorithmLabel() string }
+	type referencing interface{ ReferenceLabel() string }
+	type piloted interface{ PilotTrials() (n int, used bool) }
 	for i, c := range s.Checks {
 		key := "checks[" + itoa(i) + "]"
 		line := at(s.checkLines, i)
 		validateValue(is, line, key, c)
 		if l, ok := c.(labelled); ok && l.AlgorithmLabel() != "" && !labels[l.AlgorithmLabel()] {
 			is.add(line, key+".algorithm", "%q is not an algorithm label of this spec", l.AlgorithmLabel())
+		}
+		if r, ok := c.(referencing); ok && r.ReferenceLabel() != "" && !labels[r.ReferenceLabel()] {
+			is.add(line, key+".vs", "%q is not an algorithm label of this spec (audit-ks: vs is the reference algorithm)", r.ReferenceLabel())
+		}
+		if p, ok := c.(piloted); ok {
+			// (The check's own Validate asks for n ≥ 1; the trials are the spec's.)
+			if n, used := p.PilotTrials(); used && n > s.Trials-1 {
+				is.add(line, key+".pilot", "want 1 … trials − 1 (= %d) pilot trials, got %d", s.Trials-1, n)
+			}
 		}
 	}
 	type stemmed interface{ Stem() string }

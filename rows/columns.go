@@ -3,11 +3,12 @@ package rows
 // Column names of results.csv (DESIGN.md "Output files"). Every package that reads or
 // writes a column spells it through these constants.
 const (
-	ColExperiment = "experiment" // spec name
-	ColCell       = "cell"       // cell id within the experiment
-	ColAlgorithm  = "algorithm"  // algorithm label of the spec
-	ColTrial      = "trial"      // trial index, 0-based
-	ColSeed       = "seed"       // the trial's derived seed (hex)
+	ColExperiment  = "experiment"   // spec name
+	ColCell        = "cell"         // cell id within the experiment
+	ColAlgorithm   = "algorithm"    // algorithm label of the spec
+	ColTrial       = "trial"        // trial index, 0-based
+	ColSeed        = "seed"         // the trial's derived mechanism seed (hex)
+	ColProblemSeed = "problem_seed" // the seed of the trial's problem stream (hex)
 
 	ColProblem  = "problem"   // problem kind (registry name)
 	ColLossKind = "loss_kind" // loss of the problem ("" = the generator's own)

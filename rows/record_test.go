@@ -115,7 +115,7 @@ func TestReaderMalformed(t *testing.T) {
 
 func TestColumnsAndUnits(t *testing.T) {
 	t.Parallel()
-	text := []string{ColExperiment, ColCell, ColAlgorithm, ColSeed, ColProblem, ColLossKind, ColDomain, ColTask,
+	text := []string{ColExperiment, ColCell, ColAlgorithm, ColSeed, ColProblemSeed, ColProblem, ColLossKind, ColDomain, ColTask,
 		ColGuarantee, ColStatus, ColError}
 	for _, c := range Columns {
 		if IsNumeric(c) == slices.Contains(text, c) {

@@ -10,7 +10,7 @@ import (
 
 // Columns is the canonical order of the DESIGN.md columns; extra columns follow, sorted.
 var Columns = []string{
-	ColExperiment, ColCell, ColAlgorithm, ColTrial, ColSeed,
+	ColExperiment, ColCell, ColAlgorithm, ColTrial, ColSeed, ColProblemSeed,
 	ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK,
 	ColEpsilon, ColDelta, ColDeltaMech, ColGDPS, ColEpsilonSpent,
 	ColK, ColMu, ColSigma, ColSteps, ColBatch,

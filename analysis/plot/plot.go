@@ -7,11 +7,11 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"expmech/rows"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -135,7 +135,7 @@ func Formats() []string { return []string{"png", "svg", "pdf"} }
 // infinite, or non-positive on a log axis are dropped; a confidence bound outside the axis
 // range is drawn to the edge and marked with an arrow head.
 func Save(f Figure, base string) error {
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+	if err := rows.MkdirAll(filepath.Dir(base)); err != nil {
 		return err
 	}
 	for _, ext := range Formats() {
@@ -143,12 +143,7 @@ func Save(f Figure, base string) error {
 		if err := Render(f, ext, &buf); err != nil {
 			return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
 		}
-		path := base + "." + ext
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err }); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,12 @@
 // and flushed per finished (cell, algorithm, trial) that -resume reads back (a torn last
 // line is discarded); shards (-shard I/N) and their merge; and the final results.csv,
 // sorted and written atomically, byte-identical for any worker count, shard split or
-// interruption (only the *_seconds columns differ). It reaches concrete generators and
-// mechanisms only through a Registry built in run.go.
+// interruption (only the *_seconds columns differ). A content-addressed result cache
+// (cache.go) keys each row by what determines it, so an edited spec or an interrupted run
+// recomputes only missing rows; quick runs live in a quick/ folder of their own, a
+// finished run is not replaced without Force, and every output goes through WriteFile
+// (atomic, fsynced, mode 0644). Provenance names the code (commit, dirty flag, cache
+// version). On a problems.Audited instance (a privacy-audit canary) each algorithm runs
+// Batch() times per trial and the row keeps the statistic of every run (batch.go). It reaches concrete generators and mechanisms only through a Registry built
+// in run.go.
 package runner

@@ -1,13 +1,11 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,7 +92,7 @@ type journal struct {
 }
 
 func createJournal(path string, h header) (*journal, error) {
-	f, err := os.Create(path)
+	f, err := createAppend(path)
 	if err != nil {
 		return nil, err
 	}
@@ -149,37 +147,10 @@ func sortEntries(es []entry) {
 	})
 }
 
-// writeAtomic writes path through a temporary file in the same folder and a rename, so a
-// reader never sees a partial file.
-func writeAtomic(path string, write func(w io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriter(tmp)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 // writeShardFile writes the sorted entries of one shard, with its header, atomically.
 func writeShardFile(path string, h header, es []entry) error {
 	h.Entries = len(es)
-	return writeAtomic(path, func(w io.Writer) error {
+	return rows.WriteFile(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		if err := enc.Encode(line{Header: &h}); err != nil {
 			return err

@@ -87,10 +87,13 @@ func merge(dir string) (MergeInfo, []entry, error) {
 
 // MergeDir merges the shards in dir and writes results.csv, outputs.csv (when the spec
 // saves outputs) and manifest.json.
-func MergeDir(dir string, flags []string) (MergeInfo, error) {
+func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	start := time.Now()
 	info, es, err := merge(dir)
 	if err != nil {
+		return info, err
+	}
+	if err := refuseFinished(filepath.Join(dir, "results.csv"), force); err != nil {
 		return info, err
 	}
 	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv"), Rows: len(es)}
@@ -108,8 +111,6 @@ func MergeDir(dir string, flags []string) (MergeInfo, error) {
 		"rows": res.Rows, "error_rows": res.Errors,
 		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),
 	}
-	if c := gitCommit(); c != "" {
-		man["git_commit"] = c
-	}
+	addProvenance(man, ReadProvenance())
 	return info, writeResults(dir, save, es, man)
 }

@@ -24,13 +24,13 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 	for i, e := range es {
 		rs[i] = e.Row
 	}
-	if err := writeAtomic(filepath.Join(dir, "results.csv"), func(w io.Writer) error {
+	if err := rows.WriteFile(filepath.Join(dir, "results.csv"), func(w io.Writer) error {
 		return rows.WriteCSV(w, nil, rs)
 	}); err != nil {
 		return err
 	}
 	if saveOutputs {
-		if err := writeAtomic(filepath.Join(dir, "outputs.csv"), func(w io.Writer) error {
+		if err := rows.WriteFile(filepath.Join(dir, "outputs.csv"), func(w io.Writer) error {
 			cw := csv.NewWriter(w)
 			cw.Write([]string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial, "coordinate", "value"})
 			for _, e := range es {
@@ -45,7 +45,7 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 			return err
 		}
 	}
-	return writeAtomic(filepath.Join(dir, "manifest.json"), func(w io.Writer) error {
+	return rows.WriteFile(filepath.Join(dir, "manifest.json"), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(man)
@@ -53,7 +53,7 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 }
 
 // manifest is the provenance of a run (DESIGN.md manifest.json).
-func manifest(spec *experiments.Spec, flags []string, start time.Time, workers int, res Result) map[string]any {
+func manifest(spec *experiments.Spec, flags []string, start time.Time, workers int, res Result, prov Provenance) map[string]any {
 	host, _ := os.Hostname()
 	m := map[string]any{
 		"experiment":  spec.Name,
@@ -66,7 +66,6 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 		"seed":        spec.Seed,
 		"flags":       flags,
 		"workers":     workers,
-		"go_version":  runtime.Version(),
 		"machine": map[string]any{
 			"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(), "hostname": host,
 		},
@@ -75,60 +74,27 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 		"rows":       res.Rows,
 		"error_rows": res.Errors,
 		"resumed":    res.Skipped,
+		"cached":     res.Cached,
+		"computed":   res.Computed,
 	}
+	addProvenance(m, prov)
+	return m
+}
+
+// addProvenance records the module's own commit, its dirty flag, the cache's code
+// version and the module versions.
+func addProvenance(m map[string]any, prov Provenance) {
+	m["go_version"] = prov.GoVersion
+	m["main_module"] = prov.Module
+	m["git_commit"] = prov.Commit
+	m["git_dirty"] = prov.Dirty
+	m["code_version"] = prov.CodeVersion
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		mods := map[string]string{}
 		for _, d := range bi.Deps {
 			mods[d.Path] = d.Version
 		}
 		m["modules"] = mods
-		m["main_module"] = bi.Main.Path
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				m["git_commit"] = s.Value
-			}
-		}
-	}
-	if _, ok := m["git_commit"]; !ok {
-		if c := gitCommit(); c != "" {
-			m["git_commit"] = c
-		}
-	}
-	return m
-}
-
-// gitCommit reads HEAD of the repository around the working directory ("" if none),
-// without running git.
-func gitCommit() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		g := filepath.Join(dir, ".git")
-		if head, err := os.ReadFile(filepath.Join(g, "HEAD")); err == nil {
-			h := strings.TrimSpace(string(head))
-			ref, isRef := strings.CutPrefix(h, "ref: ")
-			if !isRef {
-				return h
-			}
-			if b, err := os.ReadFile(filepath.Join(g, filepath.FromSlash(ref))); err == nil {
-				return strings.TrimSpace(string(b))
-			}
-			if b, err := os.ReadFile(filepath.Join(g, "packed-refs")); err == nil {
-				for _, ln := range strings.Split(string(b), "\n") {
-					if sha, name, ok := strings.Cut(ln, " "); ok && name == ref {
-						return sha
-					}
-				}
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
 	}
 }
 

@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -49,7 +48,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 		}
 	}
 	dir := ExperimentDir(o.Out, spec)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := rows.MkdirAll(dir); err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, "plan.csv")
@@ -60,7 +59,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 			header = append(header, e)
 		}
 	}
-	return path, writeAtomic(path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
+	return path, rows.WriteFile(path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
 }
 
 func planOne(m algorithms.Mechanism, c cellPlan) (rec algorithms.Record, err error) {

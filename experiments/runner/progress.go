@@ -2,76 +2,129 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
 )
 
-// progress reports finished rows: a bar with ETA on a terminal, otherwise one plain line
-// per Interval (DESIGN.md "Command line").
+// progress reports finished rows: one line redrawn in place on a terminal, otherwise one
+// plain line per Interval (DESIGN.md "Command line"). The count is the true number of
+// rows finished (resumed and cached rows included, so it never jumps to the end); the
+// percentage is of the predicted cost (costWeights) of the rows this process computes,
+// and the ETA prices the cost still to compute per algorithm at the seconds per cost unit
+// observed for that algorithm (the overall rate until it has a row), divided by the
+// parallelism observed (row seconds per elapsed second). Resumed and cached rows are
+// never counted as speed.
 type progress struct {
 	o           Options
 	name        string
-	total, done int
-	errs        int
+	total, done int     // rows
+	errs        int     // rows with status error
+	cost, spent float64 // predicted cost to compute; of it, computed so far
+	work        float64 // row seconds (wall_seconds) of the computed rows
+	algs        map[string]*algProgress
 	start, last time.Time
-	bar         *progressbar.ProgressBar
 }
 
-func newProgress(o Options, name string, total, skipped int) *progress {
-	p := &progress{o: o, name: name, total: total, done: skipped, start: time.Now()}
-	p.last = p.start
-	if o.Interval <= 0 {
-		p.o.Interval = 10 * time.Second
+// algProgress is one algorithm's predicted cost left and observed cost and seconds.
+type algProgress struct{ left, cost, seconds float64 }
+
+// newProgress starts the report of total rows, done of them already finished; left is
+// each algorithm's predicted cost to compute.
+func newProgress(o Options, name string, total, done int, left map[string]float64) *progress {
+	p := &progress{o: o, name: name, total: total, done: done, start: time.Now(), algs: map[string]*algProgress{}}
+	for a, c := range left {
+		p.algs[a] = &algProgress{left: c}
+		p.cost += c
 	}
-	if o.Progress != nil && o.Terminal {
-		p.bar = progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(o.Progress),
-			progressbar.OptionSetDescription(name),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionShowElapsedTimeOnFinish(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(o.Progress) }),
-		)
-		if skipped > 0 {
-			p.bar.Set(skipped)
+	p.last = p.start
+	if p.o.Interval <= 0 {
+		p.o.Interval = 10 * time.Second
+		if o.Terminal {
+			p.o.Interval = 200 * time.Millisecond
 		}
+	}
+	if o.Progress != nil && done > 0 {
+		fmt.Fprintf(o.Progress, "%s: %d of %d rows already done (journal or cache)\n", name, done, total)
 	}
 	return p
 }
 
-func (p *progress) add(isErr bool) {
+// add counts one computed row of algorithm alg, predicted cost w, that took seconds.
+func (p *progress) add(alg string, w, seconds float64, isErr bool) {
 	p.done++
+	p.spent += w
+	p.work += seconds
+	if a := p.algs[alg]; a != nil {
+		a.left -= w
+		a.cost += w
+		a.seconds += seconds
+	}
 	if isErr {
 		p.errs++
 	}
-	switch {
-	case p.bar != nil:
-		p.bar.Add(1)
-	case p.o.Progress != nil:
-		if now := time.Now(); now.Sub(p.last) >= p.o.Interval {
-			p.last = now
-			p.line(now)
+	if p.o.Progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= p.o.Interval {
+		p.last = now
+		p.draw(now, "")
+	}
+}
+
+// frac is the fraction of the predicted cost done by this process.
+func (p *progress) frac() float64 {
+	if p.cost <= 0 {
+		return 1
+	}
+	return min(p.spent/p.cost, 1)
+}
+
+// eta is the time left after el elapsed ("?" before the first computed row).
+func (p *progress) eta(el time.Duration) string {
+	if p.spent <= 0 || p.work <= 0 || el <= 0 {
+		return "?"
+	}
+	rate := p.work / p.spent // seconds per cost unit, all algorithms
+	left := 0.0              // row seconds still to come
+	for _, a := range p.algs {
+		r := rate
+		if a.cost > 0 && a.seconds > 0 {
+			r = a.seconds / a.cost
 		}
+		left += max(a.left, 0) * r
 	}
+	par := p.work / el.Seconds()
+	return time.Duration(left / par * float64(time.Second)).Round(time.Second).String()
 }
 
-func (p *progress) line(now time.Time) {
+func (p *progress) draw(now time.Time, end string) {
 	el := now.Sub(p.start)
-	eta := "?"
-	if p.done > 0 {
-		eta = (time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))).Round(time.Second).String()
+	pct := 100 * p.frac()
+	msg := fmt.Sprintf("%s: %d/%d rows, %.0f%% of the predicted cost, %d errors, elapsed %s, eta %s",
+		p.name, p.done, p.total, pct, p.errs, el.Round(time.Second), p.eta(el))
+	if end != "" {
+		msg = fmt.Sprintf("%s: %d/%d rows, %d errors, elapsed %s%s", p.name, p.done, p.total, p.errs, el.Round(time.Second), end)
 	}
-	fmt.Fprintf(p.o.Progress, "%s: %d/%d rows (%.0f%%), %d errors, elapsed %s, eta %s\n",
-		p.name, p.done, p.total, 100*float64(p.done)/float64(max(p.total, 1)), p.errs, el.Round(time.Second), eta)
+	if p.o.Terminal {
+		const width = 20
+		n := min(int(pct/100*width), width)
+		fmt.Fprintf(p.o.Progress, "\r\x1b[K[%s%s] %s", strings.Repeat("#", n), strings.Repeat(".", width-n), msg)
+		if end != "" {
+			fmt.Fprintln(p.o.Progress)
+		}
+		return
+	}
+	fmt.Fprintln(p.o.Progress, msg)
 }
 
-func (p *progress) finish() {
-	switch {
-	case p.bar != nil:
-		p.bar.Finish()
-	case p.o.Progress != nil:
-		p.line(time.Now())
+// finish prints the final count; interrupted says so instead of claiming completion.
+func (p *progress) finish(interrupted bool) {
+	if p.o.Progress == nil {
+		return
 	}
+	end := ", done"
+	if interrupted {
+		end = fmt.Sprintf(", interrupted (%d rows missing)", p.total-p.done)
+	}
+	p.draw(time.Now(), end)
 }

@@ -193,7 +193,7 @@ func TestDeterminismWorkersAndShards(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		run(t, ctx, reg, spec, Options{Out: out3, Workers: 2, Shard: i, Shards: 3})
 	}
-	if _, err := MergeDir(ExperimentDir(out3, spec), nil); err != nil {
+	if _, err := MergeDir(ExperimentDir(out3, spec), nil, false); err != nil {
 		t.Fatalf("merge: %v", err)
 	}
 	want := stable(t, r1.File)
@@ -219,17 +219,17 @@ func TestMergeRejects(t *testing.T) {
 	ctx := context.Background()
 	out := t.TempDir()
 	dir := ExperimentDir(out, spec)
-	if _, err := MergeDir(dir, nil); err == nil {
+	if _, err := MergeDir(dir, nil, false); err == nil {
 		t.Errorf("merge of an empty folder: got nil error")
 	}
 	run(t, ctx, reg, spec, Options{Out: out, Workers: 2, Shard: 0, Shards: 2})
-	if _, err := MergeDir(dir, nil); err == nil || !strings.Contains(err.Error(), "shard-1-of-2.jsonl missing") {
+	if _, err := MergeDir(dir, nil, false); err == nil || !strings.Contains(err.Error(), "shard-1-of-2.jsonl missing") {
 		t.Errorf("missing shard: got %v", err)
 	}
 	// A shard from another spec (different seed → different identity).
 	other := loadSpec(t, reg, writeSpec(t, strings.Replace(testSpec, "seed: 42", "seed: 43", 1)))
 	run(t, ctx, reg, other, Options{Out: out, Workers: 2, Shard: 1, Shards: 2})
-	if _, err := MergeDir(dir, nil); err == nil || !strings.Contains(err.Error(), "another run") {
+	if _, err := MergeDir(dir, nil, false); err == nil || !strings.Contains(err.Error(), "another run") {
 		t.Errorf("mixed shards: got %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "results.csv")); !errors.Is(err, os.ErrNotExist) {
@@ -337,9 +337,20 @@ func TestResumeRejectsOtherRun(t *testing.T) {
 	spec := loadSpec(t, reg, writeSpec(t, testSpec))
 	out := t.TempDir()
 	run(t, context.Background(), reg, spec, Options{Out: out, Workers: 2})
-	q := spec.Shrink()
-	if _, err := Run(context.Background(), reg, q, Options{Out: out, Workers: 2, Resume: true}); err == nil || !strings.Contains(err.Error(), "another run") {
-		t.Errorf("resume with -quick over a full journal: got %v, want an error", err)
+	other := loadSpec(t, reg, writeSpec(t, strings.Replace(testSpec, "seed: 42", "seed: 43", 1)))
+	if _, err := Run(context.Background(), reg, other, Options{Out: out, Workers: 2, Resume: true, NoCache: true}); err == nil || !strings.Contains(err.Error(), "another run") {
+		t.Errorf("resume with another seed over a full journal, without the cache: got %v, want an error", err)
+	}
+	// With the cache, -resume of an edited spec (one more trial) is not all-or-nothing;
+	// the finished run of the old spec is not replaced without Force.
+	more := loadSpec(t, reg, writeSpec(t, strings.Replace(testSpec, "trials: 3", "trials: 4", 1)))
+	if _, err := Run(context.Background(), reg, more, Options{Out: out, Workers: 2, Resume: true}); !errors.Is(err, ErrExists) {
+		t.Errorf("resume of an edited spec over a finished run: got %v, want ErrExists", err)
+	}
+	os.Remove(filepath.Join(out, spec.Name, "results.csv")) // as if the old run had been interrupted
+	res, err := Run(context.Background(), reg, more, Options{Out: out, Workers: 2, Resume: true})
+	if err != nil || res.Cached != 8*3*4 || res.Computed != 8*1*4 {
+		t.Errorf("resume of an edited spec: %v; cached %d computed %d, want 96 and 32", err, res.Cached, res.Computed)
 	}
 }
 

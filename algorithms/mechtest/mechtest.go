@@ -1,0 +1,311 @@
+package mechtest
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/problems"
+	"expmech/problems/problemtest"
+	"expmech/task"
+)
+
+// Options configure Test. The zero value runs every check on a small linear problem
+// (n = 40, d = 3, unit ball) with the budget (ε, δ) = (1, 1e-5), replace-one.
+type Options struct {
+	// Problem is the instance the mechanism runs on (default NewLinear(40, 3, 1, 1, seed 1)).
+	Problem problems.Problem
+	// Budget is the target (default ε = 1, δ = 1e-5, replace-one, erm).
+	Budget *algorithms.Budget
+	// Config returns the config to construct the mechanism with (default f.NewConfig()),
+	// e.g. fewer steps to keep the suite fast.
+	Config func() algorithms.Config
+	// Deterministic marks mechanisms that draw no randomness (the non-private reference):
+	// the "rng-used" check is then inverted (different seeds must give the same output).
+	Deterministic bool
+	// AcceptsAnyBudget marks mechanisms that ignore the budget (non-private): the
+	// bad-budget check is skipped.
+	AcceptsAnyBudget bool
+	// QueryRelTol is the allowed relative gap between counted and predicted queries (0:
+	// they must be equal; Poisson batches need a tolerance derived from the binomial).
+	QueryRelTol float64
+	// QueryUpperBound marks mechanisms whose predicted queries are a worst case (rejection
+	// samplers, proposals that leave K): then 0 < counted ≤ predicted is checked instead.
+	QueryUpperBound bool
+}
+
+func (o *Options) fill() {
+	if o.Problem == nil {
+		o.Problem = problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
+	}
+	if o.Budget == nil {
+		o.Budget = &algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}
+	}
+}
+
+// Test runs the conformance suite on the mechanism built by f.
+func Test(t *testing.T, f algorithms.Factory, opt Options) {
+	t.Helper()
+	opt.fill()
+	freshMech := func(t *testing.T) algorithms.Mechanism {
+		t.Helper()
+		var cfg algorithms.Config
+		if opt.Config != nil {
+			cfg = opt.Config()
+		} else {
+			cfg = f.NewConfig()
+		}
+		m, err := f.New(cfg)
+		if err != nil {
+			t.Fatalf("%s: New: %v", f.Name, err)
+		}
+		return m
+	}
+	// One mechanism serves every check (a mechanism must be reusable across runs, and it
+	// may memoise its data-independent calibration); determinism also checks a fresh one.
+	var shared algorithms.Mechanism
+	newMech := func(t *testing.T) algorithms.Mechanism {
+		t.Helper()
+		if shared == nil {
+			shared = freshMech(t)
+		}
+		return shared
+	}
+	b := *opt.Budget
+	c := opt.Problem.Constants()
+	run := func(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
+		t.Helper()
+		o := problems.NewCounter(opt.Problem)
+		// Only the declared capability, as the runner hands it out.
+		out, err := m.Run(context.Background(), o.Oracle(m.Needs()), b, rand.New(rand.NewPCG(seed, 99)))
+		if err != nil {
+			t.Fatalf("%s: Run: %v", f.Name, err)
+		}
+		return out, o
+	}
+
+	t.Run("factory", func(t *testing.T) {
+		if f.Name == "" || f.Doc == "" || f.NewConfig == nil || f.New == nil {
+			t.Fatalf("factory %q: empty name, doc or constructor", f.Name)
+		}
+		cfg := f.NewConfig()
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("%s: default config invalid: %v", f.Name, err)
+		}
+		if f.NewConfig() == cfg {
+			t.Errorf("%s: NewConfig returned the same pointer twice, want a fresh config", f.Name)
+		}
+		m, err := f.New(cfg)
+		if err != nil {
+			t.Fatalf("%s: New(default): %v", f.Name, err)
+		}
+		if got := m.Name(); got != f.Name {
+			t.Errorf("Name() = %q, want %q", got, f.Name)
+		}
+		if _, err := f.New(nil); err == nil {
+			t.Errorf("%s: New(nil) succeeded, want an error", f.Name)
+		}
+		if _, err := f.New(wrongConfig{}); err == nil {
+			t.Errorf("%s: New(wrong config type) succeeded, want an error", f.Name)
+		}
+	})
+
+	t.Run("output", func(t *testing.T) {
+		out, _ := run(t, newMech(t), 1)
+		if len(out.X) != c.D {
+			t.Fatalf("len(X) = %d, want %d", len(out.X), c.D)
+		}
+		for j, v := range out.X {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("X[%d] = %v, want finite", j, v)
+			}
+		}
+		if !inDomain(out.X, c.Domain, 1e-9) {
+			t.Errorf("X = %v outside domain %+v", out.X, c.Domain)
+		}
+		r := out.Record
+		switch r.Guarantee {
+		case algorithms.Certified, algorithms.Nominal:
+			if !(r.EpsilonSpent <= b.Epsilon*(1+1e-9)) {
+				t.Errorf("epsilon_spent = %v, want ≤ ε = %v", r.EpsilonSpent, b.Epsilon)
+			}
+			if !(r.DeltaMech <= b.Delta) {
+				t.Errorf("delta_mech = %v, want ≤ δ = %v", r.DeltaMech, b.Delta)
+			}
+		case algorithms.None:
+		default:
+			t.Errorf("guarantee = %q, want certified|nominal|none", r.Guarantee)
+		}
+		if r.Steps < 1 {
+			t.Errorf("steps = %d, want ≥ 1", r.Steps)
+		}
+	})
+
+	t.Run("plan-matches-run", func(t *testing.T) {
+		m := newMech(t)
+		p, err := m.Plan(c, b)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		out, _ := run(t, m, 1)
+		r := out.Record
+		for _, x := range []struct {
+			name      string
+			got, want float64
+		}{
+			{"sigma", r.Sigma, p.Sigma}, {"gdp_s", r.GDPS, p.GDPS},
+			{"epsilon_spent", r.EpsilonSpent, p.EpsilonSpent}, {"delta_mech", r.DeltaMech, p.DeltaMech},
+			{"steps", float64(r.Steps), float64(p.Steps)}, {"batch", float64(r.Batch), float64(p.Batch)},
+		} {
+			if !same(x.got, x.want) {
+				t.Errorf("Run %s = %v, Plan %s = %v, want equal", x.name, x.got, x.name, x.want)
+			}
+		}
+		if r.Guarantee != p.Guarantee || r.Tuning != p.Tuning {
+			t.Errorf("Run guarantee/tuning = %q/%q, Plan = %q/%q", r.Guarantee, r.Tuning, p.Guarantee, p.Tuning)
+		}
+	})
+
+	t.Run("determinism", func(t *testing.T) {
+		m := newMech(t)
+		a, oa := run(t, m, 7)
+		bb, ob := run(t, m, 7)
+		if !slices.Equal(a.X, bb.X) {
+			t.Errorf("same seed: X = %v then %v, want identical", a.X, bb.X)
+		}
+		if oa.ValueQueries != ob.ValueQueries || oa.GradientQueries != ob.GradientQueries {
+			t.Errorf("same seed: queries (%d, %d) then (%d, %d)", oa.ValueQueries, oa.GradientQueries, ob.ValueQueries, ob.GradientQueries)
+		}
+		if b2, _ := run(t, freshMech(t), 7); !slices.Equal(a.X, b2.X) {
+			t.Errorf("same seed, fresh mechanism: X = %v then %v, want identical", a.X, b2.X)
+		}
+	})
+
+	t.Run("rng-used", func(t *testing.T) {
+		m := newMech(t)
+		a, _ := run(t, m, 7)
+		bb, _ := run(t, m, 8)
+		if eq := slices.Equal(a.X, bb.X); eq != opt.Deterministic {
+			if opt.Deterministic {
+				t.Errorf("deterministic mechanism: seeds 7 and 8 give %v and %v, want equal", a.X, bb.X)
+			} else {
+				t.Errorf("seeds 7 and 8 both give X = %v: the rng is not used", a.X)
+			}
+		}
+	})
+
+	t.Run("bad-budget", func(t *testing.T) {
+		if opt.AcceptsAnyBudget {
+			t.Skip("mechanism ignores the budget")
+		}
+		m := newMech(t)
+		bad := []algorithms.Budget{
+			{Epsilon: 0, Delta: b.Delta}, {Epsilon: -1, Delta: b.Delta}, {Epsilon: math.NaN(), Delta: b.Delta},
+			{Epsilon: 1, Delta: -1e-5}, {Epsilon: 1, Delta: 1}, {Epsilon: 1, Delta: math.NaN()},
+			{Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove},
+		}
+		for _, bb := range bad {
+			if _, err := m.Plan(c, bb); err == nil {
+				t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
+			}
+			if _, err := m.Run(context.Background(), problems.NewCounter(opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
+				t.Errorf("Run(budget %+v) succeeded, want an error", bb)
+			}
+		}
+	})
+
+	t.Run("bad-constants", func(t *testing.T) {
+		m := newMech(t)
+		for _, mod := range []func(*problems.Constants){
+			func(c *problems.Constants) { c.N = 0 },
+			func(c *problems.Constants) { c.D = 0 },
+			func(c *problems.Constants) { c.GF = math.NaN() },
+			func(c *problems.Constants) { c.GF = -1 },
+			func(c *problems.Constants) { c.Domain.Radius = 0 },
+			func(c *problems.Constants) { c.Domain.Kind = "simplex" },
+		} {
+			cc := c
+			mod(&cc)
+			if _, err := m.Plan(cc, b); err == nil {
+				t.Errorf("Plan(constants %+v) succeeded, want an error", cc)
+			}
+		}
+	})
+
+	t.Run("cancel", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		m := newMech(t)
+		_, err := m.Run(ctx, problems.NewCounter(opt.Problem).Oracle(m.Needs()), b, rand.New(rand.NewPCG(1, 1)))
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
+		}
+	})
+
+	t.Run("queries", func(t *testing.T) {
+		m := newMech(t)
+		p, err := m.Plan(c, b)
+		if err != nil {
+			t.Fatalf("Plan: %v", err)
+		}
+		out, o := run(t, m, 3)
+		for _, x := range []struct {
+			name          string
+			counted       int64
+			plan, runPred float64
+		}{
+			{"gradient", o.GradientQueries, p.PredictedGradientQueries, out.Record.PredictedGradientQueries},
+			{"value", o.ValueQueries, p.PredictedValueQueries, out.Record.PredictedValueQueries},
+		} {
+			if math.IsNaN(x.plan) {
+				t.Errorf("predicted %s queries empty", x.name)
+				continue
+			}
+			if !same(x.plan, x.runPred) {
+				t.Errorf("predicted %s queries: Plan %v, Run %v", x.name, x.plan, x.runPred)
+			}
+			if opt.QueryUpperBound {
+				if float64(x.counted) > x.plan || (x.plan > 0 && x.counted == 0) {
+					t.Errorf("%s queries: counted %d, want in (0, %v] (predicted worst case)", x.name, x.counted, x.plan)
+				}
+				continue
+			}
+			if d := math.Abs(float64(x.counted) - x.plan); d > opt.QueryRelTol*x.plan {
+				t.Errorf("%s queries: counted %d, predicted %v (tolerance %v relative)", x.name, x.counted, x.plan, opt.QueryRelTol)
+			}
+		}
+	})
+}
+
+func same(a, b float64) bool {
+	return a == b || (math.IsNaN(a) && math.IsNaN(b))
+}
+
+type wrongConfig struct{}
+
+func (wrongConfig) Validate() error { return nil }
+
+// inDomain reports x ∈ K up to a relative tolerance on the radius.
+func inDomain(x []float64, dom problems.Domain, tol float64) bool {
+	lim := dom.Radius * (1 + tol)
+	switch dom.Kind {
+	case problems.Ball:
+		s := 0.0
+		for _, v := range x {
+			s += v * v
+		}
+		return math.Sqrt(s) <= lim
+	case problems.Box:
+		for _, v := range x {
+			if math.Abs(v) > lim {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,371 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/problems"
+)
+
+// Registry entries of the audit (issue #11): the audit's own yardstick and the
+// deliberately broken variants, so that audit specs name every audited mechanism by
+// registry name and the runner runs them like any other. A broken variant refuses to be
+// built unless its config says `broken: true`, and its rows carry guarantee none while
+// gdp_s / epsilon_spent hold what it CLAIMS; the analysis flags it when the audited lower
+// bound exceeds that claim (analysis/audit.go).
+
+// Factories returns the audit's registry lines: reference-gaussian, underclaimed,
+// sampler-probe and exact-curve. inner is the rest of the registry: the mechanisms
+// underclaimed may wrap (run.go passes it).
+func Factories(inner []algorithms.Factory) []algorithms.Factory {
+	return []algorithms.Factory{ReferenceFactory(), UnderclaimedFactory(inner), ProbeFactory(), CurveFactory()}
+}
+
+// ReferenceConfig configures reference-gaussian.
+type ReferenceConfig struct {
+	// Sensitivity is replace-one (default: G_Δ/n, honest under the harness's relation) or
+	// add-remove (G_f/n: the google/differential-privacy#378 class of error under
+	// replace-one; the true s is then twice the claim). add-remove needs Broken.
+	Sensitivity string `yaml:"sensitivity"`
+	// Broken acknowledges a deliberately broken variant (rows: guarantee none).
+	Broken bool `yaml:"broken"`
+}
+
+// Validate refuses a broken sensitivity without broken: true, and broken: true on the
+// honest one.
+func (c *ReferenceConfig) Validate() error {
+	switch c.Sensitivity {
+	case "replace-one":
+		if c.Broken {
+			return errors.New("reference-gaussian: broken: true, but sensitivity replace-one is the honest mechanism")
+		}
+	case "add-remove":
+		if !c.Broken {
+			return errors.New("reference-gaussian: sensitivity add-remove under-noises by 2× under replace-one: it is a deliberately broken variant, set broken: true")
+		}
+	default:
+		return fmt.Errorf("reference-gaussian: sensitivity: %q, want replace-one or add-remove", c.Sensitivity)
+	}
+	return nil
+}
+
+// ReferenceFactory is the registry line of reference-gaussian.
+func ReferenceFactory() algorithms.Factory {
+	return algorithms.Factory{
+		Name:      "reference-gaussian",
+		Doc:       "audit yardstick: noisy mean gradient at 0 calibrated to s*(ε, δ) (broken variant: sensitivity add-remove)",
+		NewConfig: func() algorithms.Config { return &ReferenceConfig{Sensitivity: "replace-one"} },
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*ReferenceConfig)
+			if !ok {
+				return nil, fmt.Errorf("reference-gaussian: config %T", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			return ReferenceGaussian{AddRemoveBug: c.Sensitivity == "add-remove"}, nil
+		},
+	}
+}
+
+// ReferenceGaussian is the audit's own yardstick: the Gaussian mechanism on the mean
+// gradient at 0, x = (1/n)Σ_i ∇f(0; s_i) + N(0, σ²I), calibrated to s = s*(ε, δ) (exact
+// inversion, algorithms/privacy). For a linear loss ∇f(0; s_i) = z_i, and replace-one
+// changes (1/n)Σ z_i by at most G_Δ/n, so σ = (G_Δ/n)/s. AddRemoveBug plants the
+// google/differential-privacy#378 class of error: it uses G_f/n, the add/remove-to-zero
+// sensitivity, while claiming s (the true s is then 2s); its records say guarantee none.
+type ReferenceGaussian struct{ AddRemoveBug bool }
+
+func (g ReferenceGaussian) Name() string { return "reference-gaussian" }
+
+func (g ReferenceGaussian) sigma(c problems.Constants, b algorithms.Budget) (s, sigma float64, err error) {
+	s, err = privacy.SForEpsDelta(b.Epsilon, b.Delta)
+	if err != nil {
+		return 0, 0, err
+	}
+	sens := c.GDelta / float64(c.N)
+	if g.AddRemoveBug {
+		sens = c.GF / float64(c.N)
+	}
+	return s, sens / s, nil
+}
+
+// Plan claims s-GDP at the budget.
+func (g ReferenceGaussian) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	s, sigma, err := g.sigma(c, b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	r := algorithms.Empty()
+	r.GDPS, r.Sigma, r.DeltaMech, r.EpsilonSpent, r.Steps = s, sigma, b.Delta, b.Epsilon, 1
+	r.Guarantee = algorithms.Certified
+	if g.AddRemoveBug {
+		r.Guarantee = algorithms.None
+		r.Notes = "deliberately broken: add/remove sensitivity G_f/n under replace-one (true s = 2 gdp_s)"
+	}
+	return r, nil
+}
+
+// Needs: the yardstick releases a noisy mean gradient (first order).
+func (ReferenceGaussian) Needs() problems.Need { return problems.NeedGradients }
+
+// Run releases the noisy mean gradient at 0.
+func (g ReferenceGaussian) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, fmt.Errorf("reference-gaussian: %w", err)
+	}
+	c := o.Constants()
+	rec, err := g.Plan(c, b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	x := make([]float64, o.Dim())
+	at := make([]float64, o.Dim())
+	gr := make([]float64, o.Dim())
+	for i := 0; i < o.Len(); i++ {
+		o.Grad(gr, i, at)
+		for j := range x {
+			x[j] += gr[j] / float64(o.Len())
+		}
+	}
+	for j := range x {
+		x[j] += rec.Sigma * rng.NormFloat64()
+	}
+	return algorithms.Output{X: x, Record: rec}, nil
+}
+
+// UnderclaimedConfig configures underclaimed: the registered mechanism Inner (its config
+// keys under params) run at a larger budget than it claims, i.e. with its noise scaled
+// down (issue #8 "proof that the audit can fail").
+type UnderclaimedConfig struct {
+	Inner  string         `yaml:"inner"`  // registry name of the wrapped mechanism
+	Params map[string]any `yaml:"params"` // its config keys, decoded strictly over its defaults
+	// SFactor > 1 runs at the ε at which Inner plans SFactor × the GDP parameter it plans
+	// at the claimed budget (bisection on ε; Inner must claim a finite gdp_s).
+	SFactor float64 `yaml:"s_factor"`
+	// RunEpsilon > 0 runs at ε = RunEpsilon instead (for mechanisms without a GDP claim).
+	RunEpsilon float64 `yaml:"run_epsilon"`
+	// Broken must be true: this entry exists only as a deliberately broken variant.
+	Broken bool `yaml:"broken"`
+}
+
+// Validate requires broken: true and exactly one of s_factor > 1, run_epsilon > 0.
+func (c *UnderclaimedConfig) Validate() error {
+	var errs []error
+	if !c.Broken {
+		errs = append(errs, errors.New("underclaimed: runs its inner mechanism with less noise than it claims: it is a deliberately broken variant, set broken: true"))
+	}
+	if c.Inner == "" {
+		errs = append(errs, errors.New("underclaimed: inner: required (the registry name of the wrapped mechanism)"))
+	}
+	switch {
+	case c.SFactor != 0 && c.RunEpsilon != 0:
+		errs = append(errs, errors.New("underclaimed: give s_factor or run_epsilon, not both"))
+	case c.SFactor != 0:
+		if !(c.SFactor > 1) || math.IsInf(c.SFactor, 0) {
+			errs = append(errs, fmt.Errorf("underclaimed: s_factor: %v, want a finite value > 1", c.SFactor))
+		}
+	case c.RunEpsilon != 0:
+		if !(c.RunEpsilon > 0) || math.IsInf(c.RunEpsilon, 0) {
+			errs = append(errs, fmt.Errorf("underclaimed: run_epsilon: %v, want a finite value > 0", c.RunEpsilon))
+		}
+	default:
+		errs = append(errs, errors.New("underclaimed: one of s_factor (> 1) or run_epsilon (> 0) is required"))
+	}
+	return errors.Join(errs...)
+}
+
+// UnderclaimedFactory is the registry line of underclaimed over the mechanisms inner.
+func UnderclaimedFactory(inner []algorithms.Factory) algorithms.Factory {
+	inner = slices.Clone(inner)
+	return algorithms.Factory{
+		Name:      "underclaimed",
+		Doc:       "broken variant for the audit: a registered mechanism run with less noise than it claims (needs broken: true)",
+		NewConfig: func() algorithms.Config { return &UnderclaimedConfig{} },
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*UnderclaimedConfig)
+			if !ok {
+				return nil, fmt.Errorf("underclaimed: config %T", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			i := slices.IndexFunc(inner, func(f algorithms.Factory) bool { return f.Name == c.Inner })
+			if i < 0 {
+				var names []string
+				for _, f := range inner {
+					names = append(names, f.Name)
+				}
+				return nil, fmt.Errorf("underclaimed: inner: unknown mechanism %q (have %v)", c.Inner, names)
+			}
+			m, err := build(inner[i], c.Params)
+			if err != nil {
+				return nil, fmt.Errorf("underclaimed: inner %s: %w", c.Inner, err)
+			}
+			return &Underclaimed{Mechanism: m, SFactor: c.SFactor, RunEpsilon: c.RunEpsilon, cache: map[string]underclaim{}}, nil
+		},
+	}
+}
+
+// build constructs f with params decoded strictly (unknown keys are errors) over its
+// default config.
+func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, error) {
+	if f.NewConfig == nil {
+		if len(params) > 0 {
+			return nil, errors.New("params: the mechanism takes no configuration")
+		}
+		return f.New(nil)
+	}
+	cfg := f.NewConfig()
+	if len(params) > 0 {
+		y, err := yaml.Marshal(params)
+		if err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(y))
+		dec.KnownFields(true)
+		if err := dec.Decode(cfg); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return f.New(cfg)
+}
+
+// Underclaimed wraps a mechanism so that it RUNS at a larger budget than the one it PLANS
+// (and so claims) at: a deliberately broken variant whose noise is scaled down relative to
+// its claim. Its records are the inner mechanism's plan at the claimed budget with
+// guarantee none, plus run_epsilon (and run_gdp_s when finite) in Extra.
+type Underclaimed struct {
+	algorithms.Mechanism
+	SFactor, RunEpsilon float64
+
+	mu    sync.Mutex
+	cache map[string]underclaim // by constants and claimed budget
+}
+
+type underclaim struct {
+	run   algorithms.Budget
+	claim algorithms.Record
+}
+
+func (u *Underclaimed) Name() string { return "underclaimed(" + u.Mechanism.Name() + ")" }
+
+func (u *Underclaimed) resolve(c problems.Constants, b algorithms.Budget) (underclaim, error) {
+	key := fmt.Sprintf("%+v|%+v", c, b)
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if v, ok := u.cache[key]; ok {
+		return v, nil
+	}
+	claim, err := u.Mechanism.Plan(c, b)
+	if err != nil {
+		return underclaim{}, err
+	}
+	run := b
+	if u.RunEpsilon > 0 {
+		run.Epsilon = u.RunEpsilon
+	} else if run, err = inflated(u.Mechanism, c, b, u.SFactor); err != nil {
+		return underclaim{}, err
+	}
+	rr, err := u.Mechanism.Plan(c, run)
+	if err != nil {
+		return underclaim{}, fmt.Errorf("plan at the run budget ε = %g: %w", run.Epsilon, err)
+	}
+	extra := map[string]float64{"run_epsilon": run.Epsilon}
+	for k, v := range claim.Extra {
+		extra[k] = v
+	}
+	if g := rr.GDPS; g > 0 && !math.IsInf(g, 0) {
+		extra["run_gdp_s"] = g
+	}
+	claim.Extra = extra
+	claim.Guarantee = algorithms.None
+	claim.Notes = fmt.Sprintf("deliberately broken: %s runs at ε = %.6g and claims ε = %g", u.Mechanism.Name(), run.Epsilon, b.Epsilon)
+	v := underclaim{run: run, claim: claim}
+	u.cache[key] = v
+	return v, nil
+}
+
+// Plan is the inner plan at b (the claim), marked guarantee none.
+func (u *Underclaimed) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	v, err := u.resolve(c, b)
+	return v.claim, err
+}
+
+// Run runs the inner mechanism at the larger run budget and reports the claim.
+func (u *Underclaimed) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	v, err := u.resolve(o.Constants(), b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	out, err := u.Mechanism.Run(ctx, o, v.run, rng)
+	out.Record = v.claim
+	return out, err
+}
+
+// inflated returns a budget at which m plans at least factor × its GDP parameter at b
+// (doubling then 50 bisection steps on ε), for the noise-scaled-down broken variants.
+func inflated(m algorithms.Mechanism, c problems.Constants, b algorithms.Budget, factor float64) (algorithms.Budget, error) {
+	r, err := m.Plan(c, b)
+	if err != nil {
+		return b, err
+	}
+	if !(r.GDPS > 0) || math.IsInf(r.GDPS, 0) {
+		return b, fmt.Errorf("%s claims no finite GDP parameter (gdp_s = %v): use run_epsilon", m.Name(), r.GDPS)
+	}
+	want := factor * r.GDPS
+	s := func(e float64) (float64, error) {
+		bb := b
+		bb.Epsilon = e
+		rr, err := m.Plan(c, bb)
+		return rr.GDPS, err
+	}
+	lo, hi := b.Epsilon, 2*b.Epsilon
+	for i := 0; ; i++ {
+		v, err := s(hi)
+		if err != nil {
+			return b, err
+		}
+		if v >= want {
+			break
+		}
+		if i > 60 {
+			return b, fmt.Errorf("cannot inflate %s to s = %v", m.Name(), want)
+		}
+		lo, hi = hi, 2*hi
+	}
+	for i := 0; i < 50; i++ {
+		mid := 0.5 * (lo + hi)
+		v, err := s(mid)
+		if err != nil {
+			return b, err
+		}
+		if v >= want {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	out := b
+	out.Epsilon = hi
+	return out, nil
+}
+
+var (
+	_ algorithms.Mechanism = ReferenceGaussian{}
+	_ algorithms.Mechanism = (*Underclaimed)(nil)
+)

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+const tinySpec = "testdata/tiny.yaml"
+
+// runOK runs the command and fails the test on an error.
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("run %v: %v\n%s", args, err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// treeDigest maps every file under root to its bytes.
+func treeDigest(t *testing.T, root string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			m[p] = string(b)
+		}
+		return err
+	})
+	return m
+}
+
+// maskSeconds re-encodes a CSV without its *_seconds columns (timings, not results).
+func maskSeconds(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := csv.NewWriter(&out)
+	for _, r := range recs {
+		var keep []string
+		for j, c := range recs[0] {
+			if !strings.HasSuffix(c, "_seconds") {
+				keep = append(keep, r[j])
+			}
+		}
+		w.Write(keep)
+	}
+	w.Flush()
+	return out.String()
+}
+
+// TestFullSurvivesQuick: a full run's results and figures are untouched by a later quick
+// run with the same -out and -figures, and a rerun without -force is refused with exit
+// status 2 and leaves them untouched too. Every file written — results, journal, cache,
+// analysis, figures — is exactly 0644 and every folder 0755, even under umask 077
+// (rows.WriteFile, rows.MkdirAll). Not
+// parallel: the umask is per process.
+func TestFullSurvivesQuick(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")
+	runOK(t, "-exp", tinySpec, "-out", out, "-figures", figs, "-workers", "2")
+	full := treeDigest(t, filepath.Join(out, "tiny"))
+	fullFigs := treeDigest(t, filepath.Join(figs, "tiny"))
+	if len(full) < 5 || len(fullFigs) == 0 {
+		t.Fatalf("full run wrote %d result files and %d figures", len(full), len(fullFigs))
+	}
+	runOK(t, "-exp", tinySpec, "-quick", "-out", out, "-figures", figs, "-workers", "2")
+	if _, err := os.Stat(filepath.Join(out, "quick", "tiny", "results.csv")); err != nil {
+		t.Errorf("quick results: %v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"-exp", tinySpec, "-out", out, "-figures", figs}, &stdout, &stderr)
+	if code := report(err, &stderr); code != 2 || !strings.Contains(stderr.String(), "-force") {
+		t.Errorf("rerun without -force: exit %d, stderr %q; want 2 naming -force", code, stderr.String())
+	}
+	if got := treeDigest(t, filepath.Join(out, "tiny")); !equalMaps(got, full) {
+		t.Errorf("the full run's results changed after a quick run and a refused rerun")
+	}
+	if got := treeDigest(t, filepath.Join(figs, "tiny")); !equalMaps(got, fullFigs) {
+		t.Errorf("the full run's figures changed after a quick run")
+	}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		want := os.FileMode(0o644)
+		if d.IsDir() {
+			want = 0o755
+		}
+		if info, _ := d.Info(); info.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, info.Mode().Perm(), want)
+		}
+		return nil
+	})
+	// -force replaces it, from the cache.
+	if s := runOK(t, "-exp", tinySpec, "-out", out, "-figures", figs, "-force"); !strings.Contains(s, "0 computed, 18 cached") {
+		t.Errorf("forced rerun: %q, want every row from the cache", s)
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestOnlyAndVersion: -only prints the row results.csv holds; -version reports the
+// module's own commit even when run from inside another git repository.
+func TestOnlyAndVersion(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results")
+	runOK(t, "-exp", tinySpec, "-out", out, "-figures", filepath.Join(dir, "figures"))
+	got := runOK(t, "-exp", tinySpec, "-only", "cell=c0001,algorithm=nonprivate,trial=2")
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[1], "tiny,c0001,nonprivate,2,") {
+		t.Fatalf("-only printed %q, want a header and the row c0001/nonprivate/2", got)
+	}
+	one := filepath.Join(dir, "one.csv")
+	os.WriteFile(one, []byte(got), 0o644)
+	want := ""
+	for _, ln := range strings.Split(maskSeconds(t, filepath.Join(out, "tiny", "results.csv")), "\n") {
+		if strings.HasPrefix(ln, "tiny,c0001,nonprivate,2,") {
+			want = ln
+		}
+	}
+	if m := strings.Split(maskSeconds(t, one), "\n"); len(m) < 2 || m[1] != want || want == "" {
+		t.Errorf("-only row differs from results.csv:\n got %v\nwant %s", m, want)
+	}
+	v0 := runOK(t, "-version")
+	for _, bad := range []string{"cell=c0001", "cell=c0001,algorithm=nonprivate,trial=x", "cell=c0099,algorithm=nonprivate,trial=0"} {
+		var so, se bytes.Buffer
+		if code := report(run(context.Background(), []string{"-exp", tinySpec, "-only", bad}, &so, &se), &se); code != 2 {
+			t.Errorf("-only %s: exit %d, want 2", bad, code)
+		}
+	}
+
+	// go test (like go run) keys the cache by the source tree's hash, the one make build
+	// stamps into bin/expmech: both share one cache.
+	if mk, err := exec.LookPath("make"); err == nil {
+		want, err := exec.Command(mk, "-s", "code-version").Output()
+		if err != nil {
+			t.Fatalf("make code-version: %v", err)
+		}
+		if !strings.Contains(v0, "code_version "+strings.TrimSpace(string(want))+"\n") {
+			t.Errorf("-version under go test: %q, want code_version %s", v0, want)
+		}
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip("not in a git checkout")
+	}
+	other := t.TempDir()
+	if err := exec.Command("git", "-C", other, "init", "-q").Run(); err != nil {
+		t.Skip(err)
+	}
+	wd, _ := os.Getwd()
+	os.Chdir(other)
+	defer os.Chdir(wd)
+	v := runOK(t, "-version")
+	if !strings.Contains(v, "commit "+strings.TrimSpace(string(head))+"\n") || !strings.Contains(v, "dirty ") || !strings.Contains(v, "code_version ") {
+		t.Errorf("-version from another repository: %q, want the module's commit %s", v, head)
+	}
+}
+
+// TestSlurmScriptsLocally runs scripts/slurm as a cluster would, locally: submit.sh
+// against a fake sbatch that records its arguments (the array's size, --cpus-per-task
+// and the merge chained by --dependency=afterok), then array.sbatch for three array
+// tasks with the variables SLURM sets, then merge.sbatch; the merged results.csv equals
+// an unsharded run's.
+func TestSlurmScriptsLocally(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "expmech")
+	if b, err := exec.Command(goCmd, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")
+	// The binary finds a built-in spec away from the source tree.
+	away := exec.Command(bin, "-exp", "lowrank", "-quick", "-dry-run", "-out", filepath.Join(dir, "away"))
+	away.Dir = dir
+	if b, err := away.CombinedOutput(); err != nil || !strings.Contains(string(b), filepath.Join(dir, "away", "quick", "lowrank", "plan.csv")) {
+		t.Errorf("bin -exp lowrank outside the tree: %v\n%s", err, b)
+	}
+	// The fake sbatch: log the arguments, print a job id.
+	fake := filepath.Join(dir, "fakebin")
+	os.Mkdir(fake, 0o755)
+	log := filepath.Join(dir, "sbatch.log")
+	os.WriteFile(filepath.Join(fake, "sbatch"), []byte("#!/bin/sh\necho \"$*\" >> "+log+"\nwc -l < "+log+" | sed 's/^ */10/'\n"), 0o755)
+	spec, _ := filepath.Abs(tinySpec)
+	env := append(os.Environ(), "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"), "BIN="+bin, "OUT="+out, "FIGURES="+figs, "CPUS=2")
+	sub := exec.Command("bash", "scripts/slurm/submit.sh", spec, "3", "-quick")
+	sub.Env = env
+	if b, err := sub.CombinedOutput(); err != nil {
+		t.Fatalf("submit.sh: %v\n%s", err, b)
+	}
+	calls, _ := os.ReadFile(log)
+	lines := strings.Split(strings.TrimSpace(string(calls)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "--array=0-2") || !strings.Contains(lines[0], "--cpus-per-task=2") ||
+		!strings.Contains(lines[0], "array.sbatch") || !strings.Contains(lines[1], "--dependency=afterok:101") || !strings.Contains(lines[1], "merge.sbatch") {
+		t.Fatalf("sbatch calls:\n%s\nwant the array (0-2, --cpus-per-task=2) then the merge after it", calls)
+	}
+	mdir := filepath.Join(out, "quick", "tiny")
+	if !strings.Contains(lines[1], "DIR="+mdir) {
+		t.Errorf("merge DIR: %s, want %s", lines[1], mdir)
+	}
+	for i := 0; i < 3; i++ {
+		c := exec.Command("bash", "scripts/slurm/array.sbatch")
+		c.Env = append(env, "EXP="+spec, "EXTRA=-quick", "SLURM_ARRAY_TASK_ID="+string(rune('5'+i)), "SLURM_ARRAY_TASK_MIN=5",
+			"SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
+		if b, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("array task %d: %v\n%s", i, err, b)
+		}
+	}
+	m := exec.Command("bash", "scripts/slurm/merge.sbatch")
+	m.Env = append(env, "DIR="+mdir)
+	if b, err := m.CombinedOutput(); err != nil {
+		t.Fatalf("merge.sbatch: %v\n%s", err, b)
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(figs, "quick", "tiny", "*.png")); len(pngs) == 0 {
+		t.Errorf("merge wrote no figure under %s", filepath.Join(figs, "quick", "tiny"))
+	}
+	ref := filepath.Join(dir, "ref")
+	runOK(t, "-exp", tinySpec, "-quick", "-no-cache", "-out", ref, "-figures", filepath.Join(dir, "reffig"))
+	if maskSeconds(t, filepath.Join(mdir, "results.csv")) != maskSeconds(t, filepath.Join(ref, "quick", "tiny", "results.csv")) {
+		t.Errorf("3 SLURM shards + merge differ from an unsharded run")
+	}
+	// Merging without -figures puts the figures beside the run, not under ./figures.
+	runOK(t, "-merge", mdir, "-force")
+	if pngs, _ := filepath.Glob(filepath.Join(mdir, "figures", "*.png")); len(pngs) == 0 {
+		t.Errorf("-merge without -figures wrote no figure under %s/figures", mdir)
+	}
+}

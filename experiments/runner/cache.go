@@ -1,0 +1,196 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"expmech/experiments"
+	"expmech/rows"
+)
+
+// The result cache (README "Result cache") stores every computed (cell, algorithm,
+// trial) row under a SHA-256 key of everything that determines it — the problem of the
+// cell (kind, loss, task, domain, n, d, rank, g_k, params, the data file's bytes), the
+// privacy budget, the algorithm's name and decoded config, the trial and both seeds,
+// whether outputs are saved, and the code's version (Provenance.CodeVersion) — and
+// nothing else: not the experiment's name, the cell's index or the algorithm's label,
+// which an edit of the spec may change without changing the row. A rerun of an edited
+// spec, a resumed run, another shard or another experiment with the same cell takes the
+// row from the cache instead of computing it. The cell's identity columns (baseColumns)
+// and the label are not stored but filled from the current spec, so a cached row is the
+// row a fresh run would write (wall_seconds apart: it keeps the time of the computation
+// that produced it).
+//
+// Layout: DIR/<first two hex digits>/<key>.json, one entry per file, written by WriteFile
+// (atomic, so concurrent shards on a shared file system may share DIR). A file that does
+// not decode or whose key differs is a miss. Removing DIR clears the cache.
+type cache struct {
+	dir     string
+	version string
+	cells   []cellKey
+	data    map[string]string // data file → SHA-256 of its bytes
+}
+
+// cellKey holds the digests shared by the rows of one cell.
+type cellKey struct {
+	problem []byte   // problem + budget
+	algs    [][]byte // per algorithm: name + config
+}
+
+// cacheVersion changes when the key or the entry format changes.
+const cacheVersion = "expmech-row-cache/1"
+
+type cacheEntry struct {
+	Key string   `json:"key"`
+	Row rows.Row `json:"row"`
+	X   []string `json:"x,omitempty"`
+}
+
+func newCache(dir, codeVersion string, p *plan) (*cache, error) {
+	c := &cache{dir: dir, version: codeVersion, data: map[string]string{}}
+	for _, cp := range p.cells {
+		pc := cp.Problem
+		h := sha256.New()
+		put := func(s string) { putString(h, s) }
+		put("problem")
+		put(pc.Kind)
+		put(pc.Loss)
+		put(string(cp.Task))
+		put(pc.Domain)
+		putFloat(h, pc.Radius)
+		for _, v := range []int{pc.N, pc.D, pc.Rank} {
+			putInt(h, int64(v))
+		}
+		putFloat(h, pc.GK)
+		put(strconv.FormatBool(pc.HasRank) + strconv.FormatBool(pc.HasGK))
+		put(c.dataHash(pc.Data))
+		params, err := experiments.Canonical(pc.Params)
+		if err != nil {
+			return nil, fmt.Errorf("cache key of cell %s: params: %w", cp.ID, err)
+		}
+		h.Write(lenPrefix(params))
+		put("budget")
+		putFloat(h, cp.budget.Epsilon)
+		putFloat(h, cp.budget.Delta)
+		putInt(h, int64(cp.budget.Relation))
+		put(string(cp.budget.Task))
+		ck := cellKey{problem: h.Sum(nil)}
+		for i, a := range p.spec.Algorithms {
+			cfg, err := experiments.Canonical(cp.Configs[i])
+			if err != nil {
+				return nil, fmt.Errorf("cache key of cell %s, algorithm %s: %w", cp.ID, a.Label, err)
+			}
+			ah := sha256.New()
+			putString(ah, a.Name)
+			ah.Write(lenPrefix(cfg))
+			ck.algs = append(ck.algs, ah.Sum(nil))
+		}
+		c.cells = append(c.cells, ck)
+	}
+	return c, nil
+}
+
+// dataHash names a data file by its bytes ("" without one).
+func (c *cache) dataHash(path string) string {
+	if path == "" {
+		return ""
+	}
+	if s, ok := c.data[path]; ok {
+		return s
+	}
+	s := "unreadable"
+	if b, err := os.ReadFile(path); err == nil {
+		sum := sha256.Sum256(b)
+		s = hex.EncodeToString(sum[:])
+	}
+	c.data[path] = s
+	return s
+}
+
+// key is the row key of (cell ci, algorithm ai, trial) with the trial's seeds.
+func (c *cache) key(ci, ai, trial int, seeds [4]uint64, saveOutputs bool) string {
+	h := sha256.New()
+	putString(h, cacheVersion)
+	putString(h, c.version)
+	h.Write(c.cells[ci].problem)
+	h.Write(c.cells[ci].algs[ai])
+	putInt(h, int64(trial))
+	for _, s := range seeds {
+		putInt(h, int64(s))
+	}
+	putString(h, strconv.FormatBool(saveOutputs))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (c *cache) path(key string) string { return filepath.Join(c.dir, key[:2], key+".json") }
+
+// get returns the stored part of a row (nil on a miss).
+func (c *cache) get(key string) (*cacheEntry, error) {
+	b, err := os.ReadFile(c.path(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var e cacheEntry
+	if json.Unmarshal(b, &e) != nil || e.Key != key || e.Row == nil {
+		return nil, nil // torn or foreign: recompute
+	}
+	return &e, nil
+}
+
+// put stores row r without the cell's identity columns and the label.
+func (c *cache) put(key string, r rows.Row, base map[string]string, x []string) error {
+	stored := make(rows.Row, len(r))
+	for k, v := range r {
+		if _, ok := base[k]; !ok && k != "algorithm" {
+			stored[k] = v
+		}
+	}
+	if err := rows.MkdirAll(filepath.Dir(c.path(key))); err != nil {
+		return err
+	}
+	return rows.WriteFile(c.path(key), func(w io.Writer) error {
+		return json.NewEncoder(w).Encode(cacheEntry{Key: key, Row: stored, X: x})
+	})
+}
+
+// row rebuilds the full row of a cached entry under the current cell and label.
+func (e *cacheEntry) row(base map[string]string, label string) rows.Row {
+	r := make(rows.Row, len(e.Row)+len(base)+1)
+	for k, v := range base {
+		r[k] = v
+	}
+	for k, v := range e.Row {
+		r[k] = v
+	}
+	r[rows.ColAlgorithm] = label
+	return r
+}
+
+func putString(h hash.Hash, s string) { h.Write(lenPrefix([]byte(s))) }
+
+func lenPrefix(b []byte) []byte {
+	out := binary.BigEndian.AppendUint64(nil, uint64(len(b)))
+	return append(out, b...)
+}
+
+func putInt(h hash.Hash, v int64) {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(v))
+	h.Write(b[:])
+}
+
+func putFloat(h hash.Hash, v float64) { putInt(h, int64(math.Float64bits(v))) }

@@ -1,0 +1,231 @@
+package canary
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/problems"
+)
+
+// The canary problems below are the worst-case neighbouring pairs of PRIVACY.md §3 for
+// replace-one. Each type defines its neighbouring universe in its doc comment; its
+// Constants are worst-case over that universe (not just over the drawn instance), since
+// every mechanism calibrates on them.
+
+// Linear is f(x; z_i) = ⟨x, z_i⟩ on K with z_1 = ∓G·e₁ (D / D′) and z_i = 0 for
+// i ≥ 2 (PRIVACY.md §3.2 recipe (a); SPEC §4.8 item 1). Universe: z ∈ {t·e₁ : |t| ≤ G}.
+// Constants: ∇f = z, so G_f = G; f(·; z) − f(·; z′) = ⟨·, z − z′⟩ has Lipschitz constant
+// ‖z − z′‖ ≤ 2G, so G_Δ = 2G, attained by the pair −G e₁ ↔ +G e₁ (replace-one). Every
+// gradient lies in span{e₁}: rank 1, G_0 = G, G_1 = … = G_d = 0. With K = R^d the law
+// exp(−k(F + μ‖x‖²/2)) is exactly N(−z̄/μ, (kμ)⁻¹I), so the pair is a Gaussian mechanism
+// with shift 2G/(nμ) over std 1/√(kμ): s = 2G√k/(n√μ), the claimed s (tight, GLL22 Thm 2.1).
+type Linear struct {
+	audited
+	n, d int
+	g    float64
+	dom  problems.Domain
+	z    [][]float64
+}
+
+// NewLinear returns D (neighbour = false: z_1 = −G e₁) or D′ (z_1 = +G e₁).
+func NewLinear(n, d int, g float64, dom problems.Domain, neighbour bool) *Linear {
+	if n < 1 || d < 1 || !(g > 0) {
+		panic(fmt.Sprintf("canary: NewLinear(n=%d, d=%d, G=%v)", n, d, g))
+	}
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+	}
+	z[0][0] = -g
+	if neighbour {
+		z[0][0] = g
+	}
+	return &Linear{n: n, d: d, g: g, dom: dom, z: z}
+}
+
+func (c *Linear) Len() int { return c.n }
+func (c *Linear) Dim() int { return c.d }
+
+// Value is ⟨x, z_i⟩ (only coordinate 0 of z_i can be non-zero).
+func (c *Linear) Value(i int, x []float64) float64 { return x[0] * c.z[i][0] }
+
+// Grad writes z_i.
+func (c *Linear) Grad(dst []float64, i int, x []float64) { copy(dst, c.z[i]) }
+
+// Points returns z_i (problems.LinearData).
+func (c *Linear) Points() [][]float64 { return c.z }
+
+func (c *Linear) Constants() problems.Constants {
+	gk := make([]float64, c.d+1)
+	gk[0] = c.g
+	return problems.Constants{N: c.n, D: c.d, GF: c.g, GDelta: 2 * c.g, Domain: c.dom, GK: gk, Rank: 1,
+		ValueBound: finiteOrZero(c.g * c.dom.MaxNorm(c.d))}
+}
+
+// L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B).
+// Universe: z ∈ [−r, r]^d for the box radius r of K. Constants: ∇f ∈ w·{−1, 1}^d (a.e.),
+// so G_f = w√d; ∇(f(·; z) − f(·; z′)) ∈ w·{−2, 0, 2}^d, so G_Δ = 2w√d, attained where x
+// lies between z and z′ in every coordinate. |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w√d·max_K ‖x‖₂
+// (w r d on the box; unknown, 0, on R^d).
+type L1 struct {
+	audited
+	n, d int
+	w    float64
+	dom  problems.Domain
+	z    [][]float64
+}
+
+// NewL1 returns the instance with points z (copied); K must be a box or a ball.
+func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
+	if len(z) == 0 || !(w > 0) {
+		panic("canary: NewL1 needs points and w > 0")
+	}
+	d := len(z[0])
+	cp := make([][]float64, len(z))
+	for i := range z {
+		if len(z[i]) != d {
+			panic("canary: NewL1 ragged points")
+		}
+		cp[i] = append([]float64(nil), z[i]...)
+	}
+	return &L1{n: len(z), d: d, w: w, dom: dom, z: cp}
+}
+
+// NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1],
+// and the neighbour replaces a_1 = −½ by +½.
+func NewL1CaseB(n int, neighbour bool) *L1 {
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = []float64{-0.5 + float64(i)/float64(n-1)}
+	}
+	if neighbour {
+		z[0][0] = 0.5
+	}
+	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: 1})
+}
+
+// NewL1Kinks is the sampler canary (PRIVACY.md §4): n points with coordinates drawn from
+// {−0.1, 0, 0.1} by a fixed stream PCG(0x5a3b1e, d), row by row (the data do not depend on
+// the run: a smaller n is a prefix), weight 1 (G_f = √d), K = [−r, r]^d. At posterior width 0.1 the
+// kinks lie inside the bulk of the law.
+func NewL1Kinks(n, d int, r float64) *L1 {
+	rng := rand.New(rand.NewPCG(0x5a3b1e, uint64(d)))
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		for j := range z[i] {
+			z[i][j] = 0.1 * float64(rng.IntN(3)-1)
+		}
+	}
+	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: r})
+}
+
+func (c *L1) Len() int { return c.n }
+func (c *L1) Dim() int { return c.d }
+
+func (c *L1) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, zj := range c.z[i] {
+		s += math.Abs(x[j] - zj)
+	}
+	return c.w * s
+}
+
+// Grad writes the subgradient w·sign(x − z_i) (0 at a kink).
+func (c *L1) Grad(dst []float64, i int, x []float64) {
+	for j, zj := range c.z[i] {
+		switch {
+		case x[j] > zj:
+			dst[j] = c.w
+		case x[j] < zj:
+			dst[j] = -c.w
+		default:
+			dst[j] = 0
+		}
+	}
+}
+
+// Points and Weight implement problems.SeparableL1Data.
+func (c *L1) Points() [][]float64 { return c.z }
+func (c *L1) Weight() float64     { return c.w }
+
+func (c *L1) Constants() problems.Constants {
+	rd := math.Sqrt(float64(c.d))
+	return problems.Constants{N: c.n, D: c.d, GF: c.w * rd, GDelta: 2 * c.w * rd, Domain: c.dom, Rank: c.d,
+		ValueBound: finiteOrZero(c.w * rd * c.dom.MaxNorm(c.d))}
+}
+
+// Logistic is the 1-D GLM f(x; a_i, y_i) = log(1 + exp(−y_i a_i x)) on K with
+// |a| ≤ 1, y ∈ {±1}. Data: a_i = 1 − i/n, y_i alternating; the neighbour flips y_1 (the
+// largest-margin row, a_1 = 1). Constants: f′ = −y a σ(−y a x) ∈ (−1, 1), so G_f = 1;
+// a difference of two such derivatives lies in (−2, 2), so G_Δ = 2 (replace-one);
+// f″ = a² σ(1−σ) ≤ ¼ = β; |f(x) − f(0)| ≤ |a x| ≤ R.
+type Logistic struct {
+	audited
+	n   int
+	dom problems.Domain
+	a   [][]float64
+	y   []float64
+}
+
+// NewLogistic returns D (neighbour = false) or D′ (y_1 flipped).
+func NewLogistic(n int, dom problems.Domain, neighbour bool) *Logistic {
+	a := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range a {
+		a[i] = []float64{1 - float64(i)/float64(n)}
+		y[i] = 1
+		if i%2 == 1 {
+			y[i] = -1
+		}
+	}
+	if neighbour {
+		y[0] = -y[0]
+	}
+	return &Logistic{n: n, dom: dom, a: a, y: y}
+}
+
+func (c *Logistic) Len() int { return c.n }
+func (c *Logistic) Dim() int { return 1 }
+
+// Value is log(1 + e^{−m}), m = y a x, evaluated without overflow.
+func (c *Logistic) Value(i int, x []float64) float64 {
+	m := c.y[i] * c.a[i][0] * x[0]
+	if m > 0 {
+		return math.Log1p(math.Exp(-m))
+	}
+	return -m + math.Log1p(math.Exp(m))
+}
+
+// Grad writes −y a σ(−m) with σ(−m) = 1/(1 + e^m).
+func (c *Logistic) Grad(dst []float64, i int, x []float64) {
+	m := c.y[i] * c.a[i][0] * x[0]
+	dst[0] = -c.y[i] * c.a[i][0] / (1 + math.Exp(m))
+}
+
+// Features, Labels and LossName implement problems.GLMData.
+func (c *Logistic) Features() [][]float64 { return c.a }
+func (c *Logistic) Labels() []float64     { return c.y }
+func (c *Logistic) LossName() string      { return "logistic" }
+
+func (c *Logistic) Constants() problems.Constants {
+	return problems.Constants{N: c.n, D: 1, GF: 1, GDelta: 2, Domain: c.dom, Rank: 1, Smooth: 0.25,
+		ValueBound: finiteOrZero(c.dom.MaxNorm(1))}
+}
+
+func finiteOrZero(v float64) float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+var (
+	_ problems.Problem         = (*Linear)(nil)
+	_ problems.LinearData      = (*Linear)(nil)
+	_ problems.Problem         = (*L1)(nil)
+	_ problems.SeparableL1Data = (*L1)(nil)
+	_ problems.Problem         = (*Logistic)(nil)
+	_ problems.GLMData         = (*Logistic)(nil)
+)

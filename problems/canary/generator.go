@@ -1,0 +1,326 @@
+package canary
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"expmech/problems"
+)
+
+// Families of the generator.
+const (
+	FamilyLinear   = "linear"    // Linear: z_1 = ∓G e₁, z_i = 0 otherwise (PRIVACY.md §3.2 recipe (a))
+	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1; Case B proper is K = [−1, 1])
+	FamilyLogistic = "logistic"  // NewLogistic: the 1-D logistic GLM, y_1 flipped (d = 1)
+	// FamilyL1Kinks is NewL1Kinks: the sampler canary, an ℓ1 loss whose kinks lie inside
+	// the bulk of the law, so a proximal sampler clips ρ at a rate typical of real
+	// instances; its statistic is S = ‖x‖² (it has no neighbour: the side is ignored).
+	FamilyL1Kinks = "l1-kinks"
+)
+
+// MaxBatch bounds the batch so that one row's statistics column stays a few hundred kB.
+const MaxBatch = 100_000
+
+// Params is the generator's configuration (spec problem: block keys).
+type Params struct {
+	// Family selects the canary: linear (default), l1-case-b or logistic.
+	Family string `yaml:"family"`
+	// Neighbour selects the side: false is D, true is D′ (the replaced example).
+	Neighbour bool `yaml:"neighbour"`
+	// Lipschitz is G of the linear family (default 1).
+	Lipschitz float64 `yaml:"lipschitz"`
+	// Batch is the number of mechanism runs per trial (problems.Audited); default 1.
+	Batch int `yaml:"batch"`
+}
+
+// DefaultParams returns the defaults: the linear canary's side D, G = 1, batch 1.
+func DefaultParams() *Params { return &Params{Family: FamilyLinear, Lipschitz: 1, Batch: 1} }
+
+// Validate reports every bad key at once.
+func (p *Params) Validate() error {
+	var errs []error
+	switch p.Family {
+	case FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks:
+	default:
+		errs = append(errs, fmt.Errorf("family: %q, want %s, %s, %s or %s", p.Family, FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks))
+	}
+	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
+		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
+	}
+	if p.Batch < 1 || p.Batch > MaxBatch {
+		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, MaxBatch))
+	}
+	return errors.Join(errs...)
+}
+
+// Generator is the `canary` problem kind.
+type Generator struct{}
+
+// New returns the generator.
+func New() Generator { return Generator{} }
+
+var _ problems.Generator = Generator{}
+
+func (Generator) Name() string       { return "canary" }
+func (Generator) DefaultParams() any { return DefaultParams() }
+
+func params(spec problems.Spec) (*Params, error) {
+	p := DefaultParams()
+	if spec.Params != nil {
+		q, ok := spec.Params.(*Params)
+		if !ok {
+			return nil, fmt.Errorf("canary: params: got %T, want *canary.Params", spec.Params)
+		}
+		if q != nil {
+			p = q
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("canary: %w", err)
+	}
+	return p, nil
+}
+
+// build returns the instance of spec without validating the cell twice.
+func build(spec problems.Spec) (problems.Instance, error) {
+	p, err := params(spec)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	if spec.Data != "" {
+		errs = append(errs, errors.New("data: a canary is a fixed worst-case pair, it takes no data file"))
+	}
+	if spec.Task != "" && spec.Task != "erm" {
+		errs = append(errs, fmt.Errorf("task: %q, want erm (the audit releases one point per run)", spec.Task))
+	}
+	if spec.N < 2 {
+		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
+	}
+	r := spec.Domain.Radius
+	if !(r > 0) || math.IsInf(r, 0) {
+		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", r))
+	}
+	switch p.Family {
+	case FamilyLinear:
+		if spec.D < 1 {
+			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
+		}
+	case FamilyL1CaseB:
+		if spec.D != 1 {
+			errs = append(errs, fmt.Errorf("family l1-case-b is one-dimensional: want d: 1 (got %d)", spec.D))
+		}
+	case FamilyL1Kinks:
+		if spec.D < 1 || spec.Domain.Kind != problems.Box {
+			errs = append(errs, fmt.Errorf("family l1-kinks is a box: want d ≥ 1 and domain: box (got d %d, %s)", spec.D, spec.Domain.Kind))
+		}
+	case FamilyLogistic:
+		if spec.D != 1 {
+			errs = append(errs, fmt.Errorf("family logistic is one-dimensional: want d: 1 (got %d)", spec.D))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("canary: %w", err)
+	}
+	inst := side(spec, p, p.Neighbour)
+	if p.Family != FamilyL1Kinks {
+		inst.setAudited(audited{batch: p.Batch, other: side(spec, p, !p.Neighbour)})
+	}
+	return inst, nil
+}
+
+// fixture is what side returns: an instance whose audit fields can be set.
+type fixture interface {
+	problems.Instance
+	setAudited(audited)
+}
+
+func (c *Linear) setAudited(a audited)   { c.audited = a }
+func (c *L1) setAudited(a audited)       { c.audited = a }
+func (c *Logistic) setAudited(a audited) { c.audited = a }
+
+// side builds one side of the validated family.
+func side(spec problems.Spec, p *Params, neighbour bool) fixture {
+	switch p.Family {
+	case FamilyL1CaseB:
+		c := NewL1CaseB(spec.N, neighbour)
+		c.dom = spec.Domain
+		return c
+	case FamilyLogistic:
+		return NewLogistic(spec.N, spec.Domain, neighbour)
+	case FamilyL1Kinks:
+		c := NewL1Kinks(spec.N, spec.D, spec.Domain.Radius)
+		c.audited = audited{batch: p.Batch, norm2: true}
+		return c
+	}
+	return NewLinear(spec.N, spec.D, p.Lipschitz, spec.Domain, neighbour)
+}
+
+// Constants are the family's worst-case constants over its universe (see each type).
+func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
+	inst, err := build(spec)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	return inst.Constants(), nil
+}
+
+// Generate returns the fixed side of the pair; it draws nothing from rng.
+func (Generator) Generate(spec problems.Spec, _ *rand.Rand) (problems.Instance, error) {
+	return build(spec)
+}
+
+// audited holds what the canaries share as audit instances.
+type audited struct {
+	batch int
+	norm2 bool             // S = ‖x‖² instead of x₁
+	other problems.Problem // the other side of the pair (nil for the sampler canary)
+}
+
+// Neighbour returns the other side of the pair (D′ for D and D for D′), a structural
+// capability for the audit's exact privacy curves (uncounted, like problems.LinearData),
+// or nil when the instance has none.
+func (a audited) Neighbour() problems.Problem { return a.other }
+
+// Batch is the number of mechanism runs per trial (problems.Audited); 1 when unset.
+func (a audited) Batch() int { return max(1, a.batch) }
+
+// Statistic is S = ⟨x, e₁⟩, the canary direction of the neighbouring pairs (PRIVACY.md
+// §3.2 recipes (a), (d1)): the replaced example differs from its neighbour only along e₁.
+// For the sampler canary (l1-kinks) it is S = ‖x‖², a dispersion statistic whose law
+// under a sampler is compared with its law under the exact sampler (PRIVACY.md §4.2's Q).
+func (a audited) Statistic(x []float64) float64 {
+	if !a.norm2 {
+		return x[0]
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
+
+func meanValue(p problems.ValueOracle, x []float64) float64 {
+	s := 0.0
+	for i := 0; i < p.Len(); i++ {
+		s += p.Value(i, x)
+	}
+	return s / float64(p.Len())
+}
+
+// EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
+func (c *Linear) EmpiricalRisk(x []float64) float64   { return meanValue(c, x) }
+func (c *L1) EmpiricalRisk(x []float64) float64       { return meanValue(c, x) }
+func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
+
+// Optimum of the linear canary: F(x) = ⟨x, z̄⟩ is minimised at x* = −R z̄/‖z̄‖ on the
+// ball, x*_j = −R sign(z̄_j) on the box (closed forms); on R^d it is unbounded below
+// (z̄ = ∓G e₁/n ≠ 0): Value is NaN and Method says so, and the row's excess-risk columns
+// stay empty (the audit measures privacy, not utility).
+func (c *Linear) Optimum() (problems.Optimum, error) {
+	zbar := make([]float64, c.d)
+	for _, z := range c.z {
+		for j, v := range z {
+			zbar[j] += v / float64(c.n)
+		}
+	}
+	x := make([]float64, c.d)
+	r := c.dom.Radius
+	switch c.dom.Kind {
+	case problems.Ball:
+		nz := 0.0
+		for _, v := range zbar {
+			nz += v * v
+		}
+		if nz = math.Sqrt(nz); nz > 0 {
+			for j, v := range zbar {
+				x[j] = -r * v / nz
+			}
+		}
+	case problems.Box:
+		for j, v := range zbar {
+			switch {
+			case v > 0:
+				x[j] = -r
+			case v < 0:
+				x[j] = r
+			}
+		}
+	default:
+		return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
+	}
+	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
+}
+
+// Optimum of the ℓ1 canary on a box: F is separable, each coordinate a weighted sum of
+// |x_j − z_ij| minimised at a median of the z_ij, clipped to [−R, R] (convex in one
+// variable). On other domains it is not computed (NaN, Method says so).
+func (c *L1) Optimum() (problems.Optimum, error) {
+	if c.dom.Kind != problems.Box {
+		return problems.Optimum{Value: math.NaN(), Method: "none: only the box is separable"}, nil
+	}
+	x := make([]float64, c.d)
+	col := make([]float64, c.n)
+	for j := range x {
+		for i := range col {
+			col[i] = c.z[i][j]
+		}
+		slices.Sort(col)
+		x[j] = math.Max(-c.dom.Radius, math.Min(c.dom.Radius, col[(c.n-1)/2]))
+	}
+	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
+}
+
+// Optimum of the 1-D logistic canary on [−R, R]: F is convex and smooth, so the minimiser
+// is an end point where F′ does not change sign, else the root of F′ by bisection (200
+// halvings). Gap is the first-order bound |F′(x)|·2R ≥ F(x) − F*.
+func (c *Logistic) Optimum() (problems.Optimum, error) {
+	r := c.dom.Radius
+	if c.dom.Kind == problems.Unconstrained || !(r > 0) || math.IsInf(r, 0) {
+		return problems.Optimum{Value: math.NaN(), Method: "none: unbounded domain"}, nil
+	}
+	g := make([]float64, 1)
+	deriv := func(x float64) float64 {
+		s := 0.0
+		for i := 0; i < c.n; i++ {
+			c.Grad(g, i, []float64{x})
+			s += g[0] / float64(c.n)
+		}
+		return s
+	}
+	lo, hi := -r, r
+	var x float64
+	switch {
+	case deriv(lo) >= 0:
+		x = lo
+	case deriv(hi) <= 0:
+		x = hi
+	default:
+		for range 200 {
+			mid := 0.5 * (lo + hi)
+			if deriv(mid) > 0 {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		x = 0.5 * (lo + hi)
+	}
+	gap := 0.0
+	if x != -r && x != r {
+		gap = math.Abs(deriv(x)) * 2 * r
+	}
+	return problems.Optimum{X: []float64{x}, Value: c.EmpiricalRisk([]float64{x}), Gap: gap, Method: "bisection"}, nil
+}
+
+var (
+	_ problems.Instance = (*Linear)(nil)
+	_ problems.Instance = (*L1)(nil)
+	_ problems.Instance = (*Logistic)(nil)
+	_ problems.Audited  = (*Linear)(nil)
+	_ problems.Audited  = (*L1)(nil)
+	_ problems.Audited  = (*Logistic)(nil)
+)

@@ -1,0 +1,295 @@
+package problemtest
+
+// Canary fixtures shared by the mechanism and sampler tests (issue 11): small problems
+// with closed-form or cheaply certified optima, so that tests do not depend on the real
+// generators.
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"expmech/problems"
+)
+
+// Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
+// linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
+// F* = −R‖z̄‖. Constants: G_f = G, G_Δ = 2G (replace-one: ⟨x, z − z'⟩ with ‖z − z'‖ ≤
+// 2G), β = 0 (affine).
+type Linear struct {
+	Z      [][]float64
+	G, R   float64
+	beta   float64
+	domain problems.Domain
+}
+
+// NewLinear draws n points uniformly on the sphere of radius g in R^d, shifted towards a
+// common direction so that z̄ ≠ 0, and rescaled to norm ≤ g.
+func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
+	z := make([][]float64, n)
+	for i := range z {
+		v := make([]float64, d)
+		var s float64
+		for j := range v {
+			v[j] = rng.NormFloat64()
+			if j == 0 {
+				v[j] += 1.5
+			}
+			s += v[j] * v[j]
+		}
+		f := g / math.Max(math.Sqrt(s), 1e-300)
+		for j := range v {
+			v[j] *= f
+		}
+		z[i] = v
+	}
+	return &Linear{Z: z, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
+}
+
+// WithDomain returns a copy with another domain (same points).
+func (l *Linear) WithDomain(dom problems.Domain) *Linear {
+	c := *l
+	c.domain = dom
+	return &c
+}
+
+// WithSmooth returns a copy that states smoothness β > 0 in its constants: true of an
+// affine loss for every β ≥ 0, and it lets smooth-only recipes run on the closed-form
+// linear family.
+func (l *Linear) WithSmooth(beta float64) *Linear {
+	c := *l
+	c.beta = beta
+	return &c
+}
+
+// WithPoint returns a neighbouring dataset (replace-one): example i replaced by z.
+func (l *Linear) WithPoint(i int, z []float64) *Linear {
+	c := *l
+	c.Z = slices.Clone(l.Z)
+	c.Z[i] = slices.Clone(z)
+	return &c
+}
+
+func (l *Linear) Len() int { return len(l.Z) }
+func (l *Linear) Dim() int { return len(l.Z[0]) }
+func (l *Linear) Value(i int, x []float64) float64 {
+	var s float64
+	for j, v := range l.Z[i] {
+		s += v * x[j]
+	}
+	return s
+}
+func (l *Linear) Grad(dst []float64, i int, _ []float64) { copy(dst, l.Z[i]) }
+func (l *Linear) Points() [][]float64                    { return l.Z }
+func (l *Linear) Constants() problems.Constants {
+	return problems.Constants{N: l.Len(), D: l.Dim(), GF: l.G, GDelta: 2 * l.G, Domain: l.domain, Smooth: l.beta}
+}
+
+// Mean returns z̄.
+func (l *Linear) Mean() []float64 {
+	m := make([]float64, l.Dim())
+	for _, z := range l.Z {
+		for j, v := range z {
+			m[j] += v / float64(l.Len())
+		}
+	}
+	return m
+}
+
+// Risk is F(x) = ⟨x, z̄⟩ (uncounted).
+func (l *Linear) Risk(x []float64) float64 {
+	m := l.Mean()
+	var s float64
+	for j, v := range m {
+		s += v * x[j]
+	}
+	return s
+}
+
+// Opt is the closed-form minimum of F over the ball: −R‖z̄‖ (ball domain only).
+func (l *Linear) Opt() float64 {
+	m := l.Mean()
+	var s float64
+	for _, v := range m {
+		s += v * v
+	}
+	return -l.R * math.Sqrt(s)
+}
+
+// GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and a named loss:
+// "logistic" φ = log(1 + e^{−y t}) (|φ'| ≤ 1, φ” ≤ 1/4), "absolute" φ = |t − y|
+// (|φ'| ≤ 1, non-smooth). So G_f = 1, G_Δ = 2, β = 1/4 or 0.
+type GLM struct {
+	A      [][]float64
+	Y      []float64
+	Loss   string
+	domain problems.Domain
+}
+
+// NewGLM draws a_i uniform in direction with norm ≤ 1 and labels from a planted model:
+// logistic y = ±1 with P(y = 1) = σ(⟨a, w⟩); absolute y = ⟨a, w⟩ + N(0, 0.1²).
+func NewGLM(loss string, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
+	w := make([]float64, d)
+	for j := range w {
+		w[j] = rng.NormFloat64() * 2 / math.Sqrt(float64(d))
+	}
+	a := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range a {
+		v := make([]float64, d)
+		var s float64
+		for j := range v {
+			v[j] = rng.NormFloat64()
+			s += v[j] * v[j]
+		}
+		f := math.Sqrt(rng.Float64()) / math.Sqrt(s)
+		var t float64
+		for j := range v {
+			v[j] *= f
+			t += v[j] * w[j]
+		}
+		a[i] = v
+		switch loss {
+		case "logistic":
+			y[i] = -1
+			if rng.Float64() < 1/(1+math.Exp(-t)) {
+				y[i] = 1
+			}
+		default:
+			y[i] = t + 0.1*rng.NormFloat64()
+		}
+	}
+	return &GLM{A: a, Y: y, Loss: loss, domain: dom}
+}
+
+// WithExample returns a neighbouring dataset (replace-one): example i replaced by (a, y).
+func (g *GLM) WithExample(i int, a []float64, y float64) *GLM {
+	c := *g
+	c.A = slices.Clone(g.A)
+	c.Y = slices.Clone(g.Y)
+	c.A[i], c.Y[i] = slices.Clone(a), y
+	return &c
+}
+
+func (g *GLM) Len() int { return len(g.A) }
+func (g *GLM) Dim() int { return len(g.A[0]) }
+func (g *GLM) dot(i int, x []float64) float64 {
+	var s float64
+	for j, v := range g.A[i] {
+		s += v * x[j]
+	}
+	return s
+}
+func (g *GLM) Value(i int, x []float64) float64 {
+	t, y := g.dot(i, x), g.Y[i]
+	if g.Loss == "logistic" {
+		m := -y * t
+		if m > 0 {
+			return m + math.Log1p(math.Exp(-m))
+		}
+		return math.Log1p(math.Exp(m))
+	}
+	return math.Abs(t - y)
+}
+func (g *GLM) Grad(dst []float64, i int, x []float64) {
+	t, y := g.dot(i, x), g.Y[i]
+	var c float64
+	if g.Loss == "logistic" {
+		c = -y / (1 + math.Exp(y*t))
+	} else if t > y {
+		c = 1
+	} else if t < y {
+		c = -1
+	}
+	for j, v := range g.A[i] {
+		dst[j] = c * v
+	}
+}
+func (g *GLM) Features() [][]float64 { return g.A }
+func (g *GLM) Labels() []float64     { return g.Y }
+func (g *GLM) LossName() string      { return g.Loss }
+func (g *GLM) Constants() problems.Constants {
+	c := problems.Constants{N: g.Len(), D: g.Dim(), GF: 1, GDelta: 2, Domain: g.domain, GLMLoss: g.Loss}
+	if g.Loss == "logistic" {
+		c.Smooth = 0.25
+	}
+	return c
+}
+
+// Risk is F(x) (uncounted).
+func (g *GLM) Risk(x []float64) float64 {
+	var s float64
+	for i := range g.A {
+		s += g.Value(i, x)
+	}
+	return s / float64(g.Len())
+}
+
+var (
+	_ problems.Problem    = (*Linear)(nil)
+	_ problems.LinearData = (*Linear)(nil)
+	_ problems.Problem    = (*GLM)(nil)
+	_ problems.GLMData    = (*GLM)(nil)
+)
+
+// NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (not checked)
+// over dom; R is dom.Radius.
+func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
+	return &Linear{Z: z, G: g, R: dom.Radius, domain: dom}
+}
+
+// L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
+// family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
+// exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
+type L1 struct {
+	Z      [][]float64
+	W      float64
+	domain problems.Domain
+}
+
+// NewL1 returns the ℓ1 canary on points z with weight w over dom.
+func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
+	return &L1{Z: z, W: w, domain: dom}
+}
+
+func (p *L1) Len() int { return len(p.Z) }
+func (p *L1) Dim() int { return len(p.Z[0]) }
+func (p *L1) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, v := range p.Z[i] {
+		s += math.Abs(x[j] - v)
+	}
+	return p.W * s
+}
+func (p *L1) Grad(dst []float64, i int, x []float64) {
+	for j, v := range p.Z[i] {
+		switch {
+		case x[j] > v:
+			dst[j] = p.W
+		case x[j] < v:
+			dst[j] = -p.W
+		default:
+			dst[j] = 0
+		}
+	}
+}
+func (p *L1) Points() [][]float64 { return p.Z }
+func (p *L1) Weight() float64     { return p.W }
+func (p *L1) Constants() problems.Constants {
+	g := p.W * math.Sqrt(float64(p.Dim()))
+	return problems.Constants{N: p.Len(), D: p.Dim(), GF: g, GDelta: 2 * g, Domain: p.domain}
+}
+
+// Risk is F(x) (uncounted).
+func (p *L1) Risk(x []float64) float64 {
+	s := 0.0
+	for i := range p.Z {
+		s += p.Value(i, x)
+	}
+	return s / float64(p.Len())
+}
+
+var (
+	_ problems.Problem         = (*L1)(nil)
+	_ problems.SeparableL1Data = (*L1)(nil)
+)
