@@ -22,4 +22,5 @@ require (
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )

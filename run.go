@@ -10,7 +10,8 @@
 //	        [-shard I/N] [-seed S] [-only cell=K,algorithm=A,trial=T] [-v]
 //	expmech -merge DIR/NAME [-figures DIR] [-force]
 //	expmech -list | -version
-//	expmech -report [-quick]          # REPORT.md (REPORT-quick.md): experiments/SUITE and the audit of that mode
+//	expmech -report [-quick]          # REPORT.md (REPORT-quick.md): experiments/SUITE and the audit of that mode; OUT/index.html
+//	expmech -compare OLD NEW [-metrics m1,m2] [-out DIR]   # OLD, NEW: experiment folders
 //
 // The privacy audit is the experiments audit, audit_sampler and audit_exact (`make audit`).
 package main
@@ -114,6 +115,7 @@ func tune(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism
 
 type options struct {
 	exp, out, figures, merge, shard, seed, audit, cache, only string
+	compare, metrics                                          string
 	workers, trials                                           int
 	quick, dryRun, resume, verbose, list, report              bool
 	force, noCache, version, figuresSet                       bool
@@ -143,14 +145,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
 	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
+	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
+	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report")
+			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
 			fs.PrintDefaults()
 			return nil
 		}
 		return usageError{err.Error()}
+	}
+	newRun := ""
+	if o.compare != "" {
+		// -compare OLD NEW: NEW is the one positional argument; flags may follow it.
+		if fs.NArg() == 0 {
+			return usageError{"-compare OLD NEW: give the new run after the old one"}
+		}
+		newRun = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return usageError{err.Error()}
+		}
 	}
 	fs.Visit(func(f *flag.Flag) { o.figuresSet = o.figuresSet || f.Name == "figures" })
 	if fs.NArg() > 0 {
@@ -160,16 +175,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `-exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
 	}
 	modes := 0
-	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.version} {
+	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.version, o.compare != ""} {
 		if on {
 			modes++
 		}
 	}
 	if modes > 1 {
-		return usageError{"give only one of -exp, -merge, -list, -version"}
+		return usageError{"give only one of -exp, -merge, -list, -version, -compare"}
 	}
 	if modes == 0 && !o.report {
-		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list or -report (-h for help)"}
+		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -compare OLD NEW (-h for help)"}
 	}
 	if o.workers < 0 || o.trials < 0 {
 		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
@@ -188,6 +203,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		p := runner.ReadProvenance()
 		fmt.Fprintf(stdout, "module %s\ncommit %s\ndirty %s\ngo %s\ncode_version %s\n", p.Module, p.Commit, p.Dirty, p.GoVersion, p.CodeVersion)
 		return nil
+	case o.compare != "":
+		return compare(o, newRun, stdout, outGiven(fs))
 	case o.merge != "":
 		if err := merge(reg, o, flags, stdout, log); err != nil {
 			return err
@@ -210,7 +227,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := analysis.WriteTopReport(res, fig, out, top); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-		fmt.Fprintln(stdout, "wrote", out)
+		idx := filepath.Join(res, "index.html")
+		if err := analysis.WriteHTMLIndex(res, idx); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		fmt.Fprintln(stdout, "wrote", out, "and", idx)
 	}
 	return nil
 }
@@ -431,7 +452,11 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 
 // analyse runs the analysis of a finished experiment folder and prints the checks.
 func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error {
-	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk}
+	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk, Spec: string(spec.Bytes),
+		Methods: map[string]string{}}
+	for _, a := range spec.Algorithms {
+		exp.Methods[a.Label] = a.Name
+	}
 	for _, c := range spec.Checks {
 		exp.Checks = append(exp.Checks, *c.(*analysis.Check)) // schema(reg) decoded it
 	}
@@ -447,6 +472,51 @@ func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error
 	}
 	analysis.FormatChecks(stdout, spec.Name, results)
 	fmt.Fprintf(stdout, "analysis: %s/report.md, figures in %s\n", dir, figDir)
+	return nil
+}
+
+// outGiven reports whether -out was set on the command line.
+func outGiven(fs *flag.FlagSet) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "out" })
+	return given
+}
+
+// compare runs -compare OLD NEW: the table on stdout, compare.csv and the figures into
+// NEW's folder (or -out).
+func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
+	outDir := newPath
+	if filepath.Ext(newPath) == ".csv" {
+		outDir = filepath.Dir(newPath)
+	}
+	if toOut {
+		outDir = o.out
+	}
+	for _, p := range []string{o.compare, newPath} {
+		rp := p
+		if filepath.Ext(p) != ".csv" {
+			rp = filepath.Join(p, "results.csv")
+		}
+		if _, err := os.Stat(rp); err != nil {
+			return usageError{fmt.Sprintf("-compare: %s: no results.csv of a run (%v)", p, err)}
+		}
+	}
+	if err := rows.MkdirAll(outDir); err != nil {
+		return err
+	}
+	var opt analysis.CompareOptions
+	if o.metrics != "" {
+		for _, m := range strings.Split(o.metrics, ",") {
+			if m = strings.TrimSpace(m); m != "" {
+				opt.Metrics = append(opt.Metrics, m)
+			}
+		}
+	}
+	res, err := analysis.CompareDirs(o.compare, newPath, outDir, opt, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s and %d figures (%s_*.png/.svg/.pdf)\n", res.CSV, len(res.Figures), filepath.Join(outDir, "compare"))
 	return nil
 }
 

@@ -81,7 +81,8 @@ func trialsText(lo, hi int) string {
 }
 
 // Analyze reads dir/results.csv and writes dir/summary.csv, dir/paired.csv,
-// dir/checks.csv, dir/report.md, dir/analysis.json and the figures (PNG+SVG) into figDir.
+// dir/checks.csv, dir/report.md, dir/analysis.json, dir/report.html (self-contained, the
+// figures inlined as SVG) and the figures (PNG, SVG and PDF) into figDir.
 // It returns the check results; a failed check is a result, not an error. Deterministic.
 func Analyze(exp Experiment, dir, figDir string) ([]CheckResult, error) {
 	rs, err := rows.ReadFile(filepath.Join(dir, "results.csv"))
@@ -139,6 +140,9 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.counts(), Reference: ref,
 		Summaries: sums, Paired: pairs}
 	if err := rep.write(dir, figDir); err != nil {
+		return nil, err
+	}
+	if err := rep.writeHTML(dir, figDir); err != nil {
 		return nil, err
 	}
 	return results, nil

@@ -47,6 +47,14 @@
 //	lb_queries     min(ε²n²/ln(1/δ), n·d): the value-query lower bound of GLL22 §7 (constant 1)
 //	total_queries  value_queries + gradient_queries
 //
+// Outputs besides the CSVs (issue #16): analysis.json (snake_case keys, numbers as
+// numbers, null for NaN/Inf), report.html (self-contained: inline SVG figures, sortable
+// tables, the spec and the manifest) and, over a results root, index.html
+// (WriteHTMLIndex). Figures are curves (mean ± 95% CI per x) or cost/quality frontiers
+// (Figure.Kind "frontier": one point per algorithm and cell). Compare matches two runs'
+// rows on the cell identity and algorithm and tests each metric (paired t when the seeds
+// match, else Welch) under Benjamini–Hochberg false-discovery-rate control.
+//
 // Determinism: the bootstrap of each check uses a *rand.Rand (math/rand/v2 PCG) seeded from
 // SHA-256(experiment name, check index), so reruns on the same results.csv are byte-identical.
 package analysis

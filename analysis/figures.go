@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -85,25 +86,115 @@ type figureOutcome struct {
 	Name    string
 	PNG     string // file names inside figDir ("" if not drawn)
 	SVG     string
+	PDF     string
 	Series  []string
 	Points  int
 	Dropped int    // points left out (non-positive on a log axis, or missing)
 	Err     string // why the figure was not drawn
+	Note    string // the caption: interval type and trials per point
+}
+
+// method is the method of an algorithm label (Experiment.Methods, else plot.MethodOf).
+func (e Experiment) method(label string) string {
+	if m, ok := e.Methods[label]; ok && m != "" {
+		return m
+	}
+	return plot.MethodOf(label)
+}
+
+// trialsPerPoint is "N trials per point" or "N–M trials per point".
+func trialsPerPoint(lo, hi int) string { return trialsText(lo, hi) + " trials per point" }
+
+// maxNamedPoints is the most points a frontier figure names (by their swept values).
+const maxNamedPoints = 16
+
+// CINote is the interval every figure and table states.
+const CINote = "mean ± 95% CI (Student t over trials)"
+
+// refLine is a reference curve of one or more series, before deduplication.
+type refLine struct {
+	kind   string // "theorem's bound" or "theory slope …"
+	style  plot.LineStyle
+	labels []string
+	x, y   []float64
+}
+
+// sameCurve reports whether two reference curves coincide (relative 1e-9).
+func sameCurve(a, b refLine) bool {
+	if a.kind != b.kind || len(a.x) != len(b.x) {
+		return false
+	}
+	for i := range a.x {
+		if !sameParsed("", a.x[i], true, "", b.x[i], true) || !sameParsed("", a.y[i], true, "", b.y[i], true) {
+			return false
+		}
+	}
+	return true
+}
+
+// dedupLines merges identical curves: a theory line is drawn once per distinct curve, its
+// legend naming every series it belongs to; it takes the method's colour when all of them
+// share one method, black otherwise.
+func dedupLines(exp Experiment, ls []refLine) []plot.Line {
+	var merged []refLine
+	for _, l := range ls {
+		k := slices.IndexFunc(merged, func(m refLine) bool { return sameCurve(m, l) })
+		if k < 0 {
+			merged = append(merged, l)
+			continue
+		}
+		merged[k].labels = append(merged[k].labels, l.labels...)
+	}
+	out := make([]plot.Line, 0, len(merged))
+	for _, m := range merged {
+		meth := exp.method(m.labels[0])
+		for _, lab := range m.labels[1:] {
+			if exp.method(lab) != meth {
+				meth = ""
+			}
+		}
+		out = append(out, plot.Line{Label: m.kind + " (" + strings.Join(m.labels, ", ") + ")", X: m.x, Y: m.y,
+			Style: m.style, Method: meth})
+	}
+	return out
+}
+
+func plotSize(s string) plot.Size {
+	if s == "one-column" {
+		return plot.OneColumn
+	}
+	return plot.TwoColumn
 }
 
 // drawFigure computes the series of fg from the ok rows and saves it into figDir.
 func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) figureOutcome {
 	out := figureOutcome{Figure: fg, Name: fg.Stem()}
+	pf, err := figureData(exp, fg, rs, &out)
+	if err != nil {
+		out.Err = err.Error()
+		return out
+	}
+	base := filepath.Join(figDir, out.Name)
+	if err := plot.Save(pf, base); err != nil {
+		out.Err = err.Error()
+		return out
+	}
+	out.PNG, out.SVG, out.PDF = out.Name+".png", out.Name+".svg", out.Name+".pdf"
+	return out
+}
+
+// figureData builds the plot description of fg (and fills out's counts).
+func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	seriesCol := fg.Series
 	if seriesCol == "" {
 		seriesCol = rows.ColAlgorithm
 	}
 	sel := filter(rs, "", fg.Where)
 	if len(sel) == 0 {
-		out.Err = "no ok rows" + whereText(fg.Where)
-		return out
+		return plot.Figure{}, errors.New("no ok rows" + whereText(fg.Where))
 	}
-	// Series in first-appearance order (rows are sorted by cell, algorithm, trial).
+	// Series in first-appearance order (rows are sorted by cell, algorithm, trial); the
+	// colours do not depend on it (plot.StyleOf).
 	var labels []string
 	bySeries := map[string][]*rows.Record{}
 	for _, r := range sel {
@@ -118,17 +209,95 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 		XLabel: AxisLabel(fg.X),
 		YLabel: AxisLabel(fg.Y),
 		LogX:   fg.LogX, LogY: fg.LogY, Dodge: true,
+		Size: plotSize(fg.Size),
 	}
 	if pf.Title == "" {
 		pf.Title = shortLabel(fg.Y) + " vs " + shortLabel(fg.X)
-		if c := constantColumns(sel, fg.X); len(c) > 0 {
+		if fg.Kind == FigureFrontier {
+			pf.Title = "cost/quality frontier: " + pf.Title
+		}
+		skip := []string{fg.X}
+		if fg.Kind == FigureFrontier {
+			skip = nil
+		}
+		if c := constantColumns(sel, skip...); len(c) > 0 {
 			pf.Title += " (" + strings.Join(c, ", ") + ")"
 		}
 	}
-	for si, lab := range labels {
+	styleKey := func(lab string) (key, meth string) {
+		if seriesCol != rows.ColAlgorithm {
+			return lab, lab
+		}
+		return lab, exp.method(lab)
+	}
+	tmin, tmax := math.MaxInt, 0
+	if fg.Kind == FigureFrontier {
+		pf.Markers, pf.Frontier, pf.Dodge = true, true, false
+		ids := make([][]rows.KV, len(sel))
+		for i, r := range sel {
+			ids[i] = r.Identity()
+		}
+		swept := sweptColumns(ids)
+		var hidden []string
+		for _, lab := range labels {
+			key, meth := styleKey(lab)
+			s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth,
+				OffFront: !slices.ContainsFunc(bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })}
+			for _, ca := range byCellAlgorithm(bySeries[lab]) {
+				var xs, ys []float64
+				for _, r := range ca.rs {
+					x, okx := value(r, fg.X)
+					y, oky := value(r, fg.Y)
+					if okx && oky {
+						xs, ys = append(xs, x), append(ys, y)
+					}
+				}
+				sx, sy := Summarize(xs), Summarize(ys)
+				if sx.N == 0 || (fg.LogX && !(sx.Mean > 0)) || (fg.LogY && !(sy.Mean > 0)) {
+					out.Dropped++
+					continue
+				}
+				s.X, s.Y = append(s.X, sx.Mean), append(s.Y, sy.Mean)
+				s.XLo, s.XHi = append(s.XLo, sx.Lo), append(s.XHi, sx.Hi)
+				s.Lo, s.Hi = append(s.Lo, sy.Lo), append(s.Hi, sy.Hi)
+				var name []string
+				for _, kv := range ca.rs[0].Identity() {
+					if slices.Contains(swept, kv.Col) {
+						name = append(name, symbol(kv.Col)+"="+fmtShort(kv.Value))
+					}
+				}
+				s.Points = append(s.Points, strings.Join(name, " "))
+				tmin, tmax = min(tmin, sy.N), max(tmax, sy.N)
+				out.Points++
+			}
+			if len(s.X) == 0 {
+				hidden = append(hidden, lab)
+			}
+			pf.Series = append(pf.Series, s)
+			out.Series = append(out.Series, s.Label)
+		}
+		if out.Points == 0 {
+			return pf, plot.ErrNoData
+		}
+		if out.Points > maxNamedPoints {
+			for i := range pf.Series {
+				pf.Series[i].Points = nil // too many names to read; summary.csv has every cell
+			}
+		}
+		out.Note = CINote + " in both coordinates, " + trialsPerPoint(tmin, tmax) + "; one point per algorithm and cell"
+		if len(hidden) > 0 {
+			out.Note += "; not shown (no positive cost or risk on the log axes): " + strings.Join(hidden, ", ")
+		}
+		pf.Note = out.Note
+		return pf, nil
+	}
+	var refs []refLine
+	var hidden []string
+	for _, lab := range labels {
 		gs, dropped := groupBy(bySeries[lab], fg.X, fg.Y, 0, 0)
 		out.Dropped += dropped
-		s := plot.Series{Label: seriesLabel(lab, bySeries[lab])}
+		key, meth := styleKey(lab)
+		s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth}
 		for _, g := range gs {
 			st := Summarize(g.Vals)
 			if (fg.LogX && g.X <= 0) || (fg.LogY && !(st.Mean > logFloor)) {
@@ -139,7 +308,11 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 			s.Y = append(s.Y, st.Mean)
 			s.Lo = append(s.Lo, st.Lo)
 			s.Hi = append(s.Hi, st.Hi)
+			tmin, tmax = min(tmin, st.N), max(tmax, st.N)
 			out.Points++
+		}
+		if len(s.X) == 0 {
+			hidden = append(hidden, lab)
 		}
 		pf.Series = append(pf.Series, s)
 		out.Series = append(out.Series, s.Label)
@@ -147,16 +320,15 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 			continue
 		}
 		// The theorem's bound: mean theory_bound per x, when the column is filled.
-		tb, _ := groupBy(bySeries[lab], fg.X, rows.ColTheoryBound, 0, 0)
 		if fg.Y == rows.ColExcessEmpiricalRisk || fg.Y == rows.ColExcessPopulationRisk || fg.Y == rows.ColEmpiricalRisk {
-			var bl plot.Line
+			tb, _ := groupBy(bySeries[lab], fg.X, rows.ColTheoryBound, 0, 0)
+			bl := refLine{kind: "theorem's bound", style: plot.Dashed, labels: []string{lab}}
 			for _, g := range tb {
-				bl.X = append(bl.X, g.X)
-				bl.Y = append(bl.Y, mean(g.Vals))
+				bl.x = append(bl.x, g.X)
+				bl.y = append(bl.y, mean(g.Vals))
 			}
-			if len(bl.X) >= 2 {
-				bl.Label, bl.Style, bl.Series = lab+": theorem's bound", plot.Dashed, si
-				pf.Lines = append(pf.Lines, bl)
+			if len(bl.x) >= 2 {
+				refs = append(refs, bl)
 			}
 		}
 		// The theory's slope, anchored at the series' first point.
@@ -175,16 +347,19 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 			}
 			i0 := slices.Index(s.X, xs[0])
 			x0, y0 := s.X[i0], s.Y[i0]
-			rl := plot.Line{Label: fmt.Sprintf("%s: theory slope %s", lab, fmtSlope(c.Slope)),
-				Style: plot.Dotted, Series: si}
+			rl := refLine{kind: "theory slope " + fmtSlope(c.Slope), style: plot.Dotted, labels: []string{lab}}
 			for _, x := range xs {
-				rl.X = append(rl.X, x)
-				rl.Y = append(rl.Y, y0*math.Pow(x/x0, c.Slope))
+				rl.x = append(rl.x, x)
+				rl.y = append(rl.y, y0*math.Pow(x/x0, c.Slope))
 			}
-			pf.Lines = append(pf.Lines, rl)
+			refs = append(refs, rl)
 			break
 		}
 	}
+	if out.Points == 0 {
+		return pf, plot.ErrNoData
+	}
+	pf.Lines = dedupLines(exp, refs)
 	if _, _, isRatio := strings.Cut(fg.Y, "/"); isRatio && fg.LogY {
 		// A ratio to a curve or bound: the reference level 1.
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -195,7 +370,7 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 		}
 		if hi > lo {
 			pf.Lines = append(pf.Lines, plot.Line{Label: "ratio = 1", X: []float64{lo, hi}, Y: []float64{1, 1},
-				Style: plot.Dashed, Series: -1})
+				Style: plot.Dashed})
 		}
 	}
 	var xticks []float64
@@ -210,13 +385,15 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 		slices.Sort(xticks)
 		pf.XTicks = xticks
 	}
-	base := filepath.Join(figDir, out.Name)
-	if err := plot.Save(pf, base); err != nil {
-		out.Err = err.Error()
-		return out
+	out.Note = CINote + ", " + trialsPerPoint(tmin, tmax)
+	if fg.LogY {
+		out.Note += "; ▼ at the axis: the interval extends below it"
 	}
-	out.PNG, out.SVG = out.Name+".png", out.Name+".svg"
-	return out
+	if len(hidden) > 0 {
+		out.Note += "; not shown (no value, or none positive on a log axis): " + strings.Join(hidden, ", ")
+	}
+	pf.Note = out.Note
+	return pf, nil
 }
 
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.

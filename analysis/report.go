@@ -37,58 +37,6 @@ const DecisionRule = "A slope check fits the least-squares slope of log(mean met
 	"A min (max) check PASSes iff every point's " +
 	"mean metric is ≥ min (≤ max). Rows whose status is not ok are excluded from every statistic and counted."
 
-// sidecar is analysis.json: what WriteTopReport needs from one experiment.
-type sidecar struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Quick       bool            `json:"quick"`
-	Checks      []sidecarCheck  `json:"checks"`
-	Figures     []sidecarFigure `json:"figures"`
-	RowsTotal   int             `json:"rows_total"`
-	RowsOK      int             `json:"rows_ok"`
-}
-
-type sidecarCheck struct {
-	Label                               string
-	Kind                                CheckKind
-	Claim                               Claim `json:",omitempty"`
-	Metric, Algorithm, Vs, Where        string
-	Expected, Tolerance, Fitted, Lo, Hi string // formatted; "" = none
-	ExpectedText                        string // the claim's form and expected value, e.g. "slope ≤ 0.5 + 0.25"
-	Points                              int
-	Trials                              string // ok trials per point, "30" or "28–30"
-	Verdict                             Verdict
-	Reason                              string
-	Figure                              string // the figure that shows the claim ("" none)
-}
-
-type sidecarFigure struct {
-	Name, X, Y, PNG, SVG, Err string
-}
-
-func (rep report) sidecar() sidecar {
-	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK}
-	for _, r := range rep.Results {
-		tol := ""
-		if r.Kind == KindSlope {
-			tol = fmtG(r.Tolerance)
-		}
-		claim := ClaimUnstated
-		if r.Kind == KindSlope {
-			claim = r.Claim.Effective()
-		}
-		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
-			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
-			Expected: fmtSpec(r.threshold()), Tolerance: tol, Fitted: fmtG(r.Fitted), Lo: fmtG(r.Lo), Hi: fmtG(r.Hi),
-			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
-			Verdict: r.Verdict, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
-	}
-	for _, f := range rep.Figures {
-		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG, SVG: f.SVG, Err: f.Err})
-	}
-	return sc
-}
-
 // figureFor is the figure drawn with x = c.Vs and y = c.Metric, preferring one whose
 // where filters agree with the check's.
 func (rep report) figureFor(c Check) string {
@@ -417,7 +365,7 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 			}
 			expected := c.ExpectedText
 			if expected == "" {
-				expected = c.Expected
+				expected = c.Expected.String()
 			}
 			fmt.Fprintf(&b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,

@@ -318,7 +318,19 @@ type Figure struct {
 	LogY   bool              `yaml:"logy"`
 	Theory bool              `yaml:"theory"`
 	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
+	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
+	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
+	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds).
+	Kind string `yaml:"kind"`
+	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
+	Size string `yaml:"size"`
 }
+
+// Figure kinds.
+const (
+	FigureCurve    = "curve"
+	FigureFrontier = "frontier"
+)
 
 var (
 	stemRE     = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
@@ -343,6 +355,16 @@ func (f Figure) Validate() error {
 	if f.Y == "" {
 		errs = append(errs, fieldErr("y", "required"))
 	}
+	switch f.Kind {
+	case "", FigureCurve, FigureFrontier:
+	default:
+		errs = append(errs, fieldErr("kind", "want curve or frontier, got %q", f.Kind))
+	}
+	switch f.Size {
+	case "", "two-column", "one-column":
+	default:
+		errs = append(errs, fieldErr("size", "want two-column or one-column, got %q", f.Size))
+	}
 	if s := f.Stem(); !stemRE.MatchString(s) {
 		errs = append(errs, fieldErr("name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", s))
 	}
@@ -357,4 +379,10 @@ type Experiment struct {
 	Quick   bool
 	Checks  []Check
 	Figures []Figure
+	// Methods maps an algorithm label to its method (the registry name, e.g. label
+	// prox-practical → expmech), so that a method keeps one colour across the suite;
+	// a label it lacks is its own method (or the part before "/", as in noisy-gd/oracle).
+	Methods map[string]string
+	// Spec is the spec's YAML as written (shown by the HTML report; optional).
+	Spec string
 }

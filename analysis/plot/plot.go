@@ -9,24 +9,47 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"expmech/rows"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Series is one set of points with optional confidence bounds (absolute values, not
-// offsets; NaN or a nil slice means no error bar).
+// offsets; NaN or a nil slice means no bar). XLo and XHi are horizontal bounds (frontier
+// figures, where x is a measured cost).
 type Series struct {
-	Label  string
-	X, Y   []float64
-	Lo, Hi []float64
+	Label string // legend text
+	// Key is the algorithm label the style is a function of ("" = Label); Method keys the
+	// colour ("" = MethodOf(Key)). See StyleOf.
+	Key, Method string
+	X, Y        []float64
+	Lo, Hi      []float64
+	XLo, XHi    []float64
+	// Points optionally names each point (frontier figures: the cell's swept values),
+	// written in small type beside its marker.
+	Points []string
+	// OffFront leaves the series out of the Pareto front (a non-private reference).
+	OffFront bool
+}
+
+func (s Series) style() Style {
+	k := s.Key
+	if k == "" {
+		k = s.Label
+	}
+	m := s.Method
+	if m == "" {
+		m = MethodOf(k)
+	}
+	return StyleOf(m, k)
 }
 
 // LineStyle is how a reference line is stroked.
@@ -38,13 +61,36 @@ const (
 	Dotted           // the theory's slope
 )
 
-// Line is a reference curve. Series is the index of the series whose colour it takes,
-// or −1 for black.
+// Line is a reference curve, drawn in the colour of Method ("" = black).
 type Line struct {
 	Label  string
 	X, Y   []float64
 	Style  LineStyle
-	Series int
+	Method string
+}
+
+// Size is a figure size preset.
+type Size int
+
+const (
+	TwoColumn Size = iota // 7 in × 4.2 in: a figure spanning both columns (or a slide)
+	OneColumn             // 3.5 in × 2.9 in: one column of a two-column paper
+)
+
+// Dimensions are the width and height of the preset.
+func (s Size) Dimensions() (w, h vg.Length) {
+	if s == OneColumn {
+		return 3.5 * vg.Inch, 2.9 * vg.Inch
+	}
+	return 7 * vg.Inch, 4.2 * vg.Inch
+}
+
+// fonts are the font sizes (points) of title, axis labels, ticks and legend/caption.
+func (s Size) fonts() (title, label, tick, legend float64) {
+	if s == OneColumn {
+		return 8.5, 8, 7, 6.5
+	}
+	return 11, 10, 9, 8.5
 }
 
 // Figure is a complete plot description.
@@ -54,154 +100,328 @@ type Figure struct {
 	// Dodge spreads the series horizontally by a few per cent on a log x axis so that
 	// error bars at the same x do not overlap.
 	Dodge bool
+	// Markers draws the points without connecting lines (frontier figures).
+	Markers bool
+	// Frontier adds the lower-left Pareto envelope over all series' points (smaller x and
+	// smaller y are better), in grey.
+	Frontier bool
 	// XTicks, when set, are the labelled x ticks (usually the swept values).
 	XTicks []float64
 	Series []Series
 	Lines  []Line
+	// Note is the caption line under the legend, e.g. "mean ± 95% CI (Student t), 20 trials".
+	Note string
+	Size Size
+	// YCategories, when set, makes the y axis categorical (a forest plot): category i is
+	// drawn at y = len − 1 − i (the first on top) and labelled; the figure grows taller
+	// with the number of categories.
+	YCategories []string
+
+	// recolor, when set, replaces the method colours (tests only: a changed palette must
+	// fail the golden images).
+	recolor func(method string, c color.NRGBA) color.NRGBA
 }
 
-// Size of the saved figures and the PNG resolution.
-const (
-	Width  = 7 * vg.Inch
-	Height = 4.2 * vg.Inch
-	DPI    = 150
-)
-
-// Palette is the Okabe–Ito colour-blind-safe palette (without yellow, too pale on white).
-var palette = [...]color.NRGBA{
-	{0x00, 0x72, 0xB2, 0xff}, // blue
-	{0xD5, 0x5E, 0x00, 0xff}, // vermillion
-	{0x00, 0x9E, 0x73, 0xff}, // bluish green
-	{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
-	{0xE6, 0x9F, 0x00, 0xff}, // orange
-	{0x56, 0xB4, 0xE9, 0xff}, // sky blue
-	{0x66, 0x66, 0x66, 0xff}, // grey
-	{0x00, 0x00, 0x00, 0xff}, // black
-}
-
-// Color is the colour of series i.
-func Color(i int) color.Color {
-	if i < 0 {
-		return color.Black
-	}
-	return palette[i%len(palette)]
-}
-
-var glyphs = [...]draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
-	draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{},
-}
+// DPI is the resolution of the PNG files.
+const DPI = 150
 
 // ErrNoData is returned when nothing drawable remains after removing invalid points.
 var ErrNoData = errors.New("plot: no drawable points")
 
-// Save renders f and writes base+".png" and base+".svg". Points that are NaN, infinite,
-// or non-positive on a log axis are dropped; a lower error bound that is non-positive on
-// a log y axis is clamped to a tenth of the smallest drawable value.
+// Formats are the file formats Save writes, in this order.
+func Formats() []string { return []string{"png", "svg", "pdf"} }
+
+// Save renders f and writes base+".png", base+".svg" and base+".pdf". Points that are NaN,
+// infinite, or non-positive on a log axis are dropped; a confidence bound outside the axis
+// range is drawn to the edge and marked with an arrow head.
 func Save(f Figure, base string) error {
-	p, leg, err := build(f)
-	if err != nil {
-		return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
-	}
 	if err := rows.MkdirAll(filepath.Dir(base)); err != nil {
 		return err
 	}
-	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))}
-	if err := render(p, leg, draw.New(png), base+".png", png); err != nil {
+	for _, ext := range Formats() {
+		var buf bytes.Buffer
+		if err := Render(f, ext, &buf); err != nil {
+			return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
+		}
+		if err := rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Render draws f in format ext ("png", "svg" or "pdf") to w.
+func Render(f Figure, ext string, w io.Writer) error {
+	wd, ht := f.Size.Dimensions()
+	if k := len(f.YCategories); k > 0 {
+		ht = max(ht, vg.Length(k)*vg.Points(13)+2*vg.Inch)
+	}
+	var c vg.CanvasWriterTo
+	switch ext {
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(DPI))}
+	case "svg":
+		c = vgsvg.New(wd, ht)
+	case "pdf":
+		c = vgpdf.New(wd, ht)
+	default:
+		return fmt.Errorf("plot: unknown format %q", ext)
+	}
+	if err := draw1(f, draw.New(c)); err != nil {
 		return err
 	}
-	svg := vgsvg.New(Width, Height)
-	return render(p, leg, draw.New(svg), base+".svg", svg)
+	_, err := c.WriteTo(w)
+	return err
 }
 
-func render(p *gplot.Plot, leg *gplot.Legend, c draw.Canvas, path string, w io.WriterTo) error {
-	// The legend gets its own strip on the right so that it never hides data.
-	lw := legendWidth(leg, c)
-	p.Draw(draw.Crop(c, 0, -lw, 0, 0))
-	if lw > 0 {
-		strip := draw.Crop(c, c.Max.X-c.Min.X-lw+vg.Points(6), 0, 0, -vg.Points(28))
-		leg.Draw(strip)
-	}
-	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
-		return fmt.Errorf("plot: %s: %w", path, err)
-	}
-	return rows.WriteFile(path, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err })
+// legendEntry is one line of the legend.
+type legendEntry struct {
+	label string
+	line  *draw.LineStyle // nil: marker only
+	glyph *draw.GlyphStyle
 }
 
-func legendWidth(leg *gplot.Legend, c draw.Canvas) vg.Length {
-	r := leg.Rectangle(c)
-	w := r.Max.X - r.Min.X
-	if w <= 0 {
-		return 0
+// draw1 lays the figure out on c: the wrapped title on top, the plot, then the legend in
+// as many columns as fit and the caption, all inside the canvas.
+func draw1(f Figure, c draw.Canvas) error {
+	p, entries, err := build(f)
+	if err != nil {
+		return err
 	}
-	w += vg.Points(14)
-	if max := (c.Max.X - c.Min.X) * 0.42; w > max {
-		w = max
+	fTitle, _, _, fLeg := f.Size.fonts()
+	width := c.Max.X - c.Min.X
+	pad := vg.Points(4)
+
+	// Title: wrapped to the width, shrunk if one word is still too wide.
+	ts := p.Title.TextStyle
+	ts.Font.Size = vg.Points(fTitle)
+	title := wrap(ts, f.Title, width-2*pad)
+	for ts.Width(title) > width-2*pad && ts.Font.Size > vg.Points(6) {
+		ts.Font.Size -= vg.Points(0.5)
+		title = wrap(ts, f.Title, width-2*pad)
 	}
-	return w
+	p.Title.Text = ""
+	top := c.Max.Y - pad
+	if title != "" {
+		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
+		c.FillText(ts, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, title)
+		top -= ts.Height(title) + 2*pad
+	}
+
+	// Legend and caption at the bottom.
+	ls := p.Title.TextStyle
+	ls.Font.Size = vg.Points(fLeg)
+	ls.XAlign, ls.YAlign = draw.XLeft, draw.YCenter
+	thumb := vg.Points(18)
+	if f.Size == OneColumn {
+		thumb = vg.Points(14)
+	}
+	lineH := ls.Height("Mg") * 1.25
+	var colW vg.Length
+	for _, e := range entries {
+		colW = max(colW, thumb+vg.Points(4)+ls.Width(e.label)+vg.Points(10))
+	}
+	cols := 1
+	if colW > 0 {
+		cols = max(1, min(len(entries), int((width-2*pad)/colW)))
+	}
+	rowsN := (len(entries) + cols - 1) / cols
+	note := ""
+	if f.Note != "" {
+		ns := ls
+		note = wrap(ns, f.Note, width-2*pad)
+	}
+	bottom := c.Min.Y + pad
+	if note != "" {
+		ns := ls
+		ns.XAlign, ns.YAlign = draw.XLeft, draw.YBottom
+		c.FillText(ns, vg.Point{X: c.Min.X + pad, Y: bottom}, note)
+		bottom += ns.Height(note) + vg.Points(2)
+	}
+	legH := vg.Length(rowsN) * lineH
+	for i, e := range entries {
+		col, row := i%cols, i/cols
+		x := c.Min.X + pad + vg.Length(col)*colW
+		y := bottom + legH - (vg.Length(row)+0.5)*lineH
+		if e.line != nil {
+			c.StrokeLine2(*e.line, x, y, x+thumb, y)
+		}
+		if e.glyph != nil {
+			c.DrawGlyphNoClip(*e.glyph, vg.Point{X: x + thumb/2, Y: y})
+		}
+		c.FillText(ls, vg.Point{X: x + thumb + vg.Points(4), Y: y}, e.label)
+	}
+	bottom += legH + pad
+	// The axis titles are drawn here, not by gonum/plot: on a log axis gonum places their
+	// glyph box at the arithmetic midpoint of the range (near one end), which pads the data
+	// area with a wide empty band. The y title wraps (and shrinks) to the plot's height.
+	left := c.Min.X + pad
+	if xl := p.X.Label.Text; xl != "" {
+		xs := p.X.Label.TextStyle
+		xs.XAlign, xs.YAlign = draw.XCenter, draw.YBottom
+		xl = wrap(xs, xl, width-2*pad)
+		c.FillText(xs, vg.Point{X: (left + c.Max.X) / 2, Y: bottom}, xl)
+		bottom += xs.Height(xl) + vg.Points(2)
+		p.X.Label.Text = ""
+	}
+	if yl := p.Y.Label.Text; yl != "" {
+		ys := p.Y.Label.TextStyle
+		avail := top - bottom
+		yl = wrap(ys, yl, avail)
+		for ys.Width(yl) > avail && ys.Font.Size > vg.Points(6) {
+			ys.Font.Size -= vg.Points(0.5)
+			yl = wrap(ys, yl, avail)
+		}
+		ys.Rotation = math.Pi / 2
+		ys.XAlign, ys.YAlign = draw.XCenter, draw.YTop
+		c.FillText(ys, vg.Point{X: left, Y: (top + bottom) / 2}, yl)
+		left += ys.Height(yl) + vg.Points(3)
+		p.Y.Label.Text = ""
+	}
+	p.Draw(draw.Crop(c, left-c.Min.X, -pad, bottom-c.Min.Y, top-c.Max.Y))
+	return nil
 }
 
-// build makes the gonum plot and the legend (kept apart from the plot, drawn in a strip).
-func build(f Figure) (*gplot.Plot, *gplot.Legend, error) {
+// wrap breaks s into lines no wider than w (greedy, at spaces).
+func wrap(sty draw.TextStyle, s string, w vg.Length) string {
+	words := strings.Fields(s)
+	var lines []string
+	cur := ""
+	for _, wd := range words {
+		try := wd
+		if cur != "" {
+			try = cur + " " + wd
+		}
+		if cur != "" && sty.Width(try) > w {
+			lines = append(lines, cur)
+			cur = wd
+			continue
+		}
+		cur = try
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// build makes the gonum plot (without title) and the legend entries.
+func build(f Figure) (*gplot.Plot, []legendEntry, error) {
+	_, fLabel, fTick, _ := f.Size.fonts()
 	p := gplot.New()
-	p.Title.Text = f.Title
-	p.Title.TextStyle.Font.Size = vg.Points(12)
-	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
 	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
-		ax.Label.TextStyle.Font.Size = vg.Points(11)
-		ax.Tick.Label.Font.Size = vg.Points(9)
-		ax.Padding = vg.Points(4)
+		ax.Label.TextStyle.Font.Size = vg.Points(fLabel)
+		ax.Tick.Label.Font.Size = vg.Points(fTick)
+		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
+			ax.Tick.Label.Handler = supText{Plain: pl}
+		}
+		ax.Padding = vg.Points(3)
 	}
-	leg := gplot.NewLegend()
-	leg.Top, leg.Left = true, true
-	leg.TextStyle.Font.Size = vg.Points(9)
-	leg.ThumbnailWidth = vg.Points(22)
-	leg.Padding = vg.Points(2)
-
+	p.X.Label.Padding = vg.Points(2)
+	p.Y.Label.Padding = vg.Points(2)
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = color.Gray{Y: 225}
 	grid.Horizontal.Color = color.Gray{Y: 225}
 	grid.Vertical.Width, grid.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
 	p.Add(grid)
 
-	floor := positiveFloor(f)
+	lw, gr := vg.Points(1.3), vg.Points(3)
+	if f.Size == OneColumn {
+		lw, gr = vg.Points(1), vg.Points(2.2)
+	}
+	yClamp := clampRange(f, true)
+	xClamp := clampRange(f, false)
+	var entries []legendEntry
+	var all plotter.XYs
 	drawn := 0
 	m := len(f.Series)
 	for i, s := range f.Series {
-		pts, errs := seriesPoints(s, f, floor)
+		pts, bars := seriesPoints(s, f)
 		if len(pts) == 0 {
 			continue
 		}
-		if f.Dodge && f.LogX && m > 1 {
+		if f.Dodge && f.LogX && m > 1 && !f.Markers {
 			fac := math.Pow(10, 0.012*(float64(i)-float64(m-1)/2))
 			for j := range pts {
 				pts[j].X *= fac
+				bars[j].x *= fac
 			}
 		}
-		drawn++
-		col := Color(i)
-		line, scatter, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, nil, err
+		if !s.OffFront {
+			all = append(all, pts...)
 		}
-		line.Color, line.Width = col, vg.Points(1.3)
-		scatter.Color, scatter.Shape, scatter.Radius = col, glyphs[i%len(glyphs)], vg.Points(3)
-		p.Add(line, scatter)
-		if errs != nil {
-			eb, err := plotter.NewYErrorBars(errBars{pts, errs})
+		drawn++
+		st := s.style()
+		if f.recolor != nil {
+			k := s.Key
+			if k == "" {
+				k = s.Label
+			}
+			m := s.Method
+			if m == "" {
+				m = MethodOf(k)
+			}
+			st.Color = f.recolor(m, st.Color)
+		}
+		e := legendEntry{label: s.Label}
+		gs := draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: gr}
+		if !f.Markers {
+			line, err := plotter.NewLine(pts)
 			if err != nil {
 				return nil, nil, err
 			}
-			eb.Color, eb.Width, eb.CapWidth = col, vg.Points(1), vg.Points(5)
-			p.Add(eb)
+			line.Color, line.Width, line.Dashes = st.Color, lw, st.Dashes
+			p.Add(line)
+			e.line = &line.LineStyle
 		}
-		leg.Add(s.Label, line, scatter)
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, nil, err
+		}
+		sc.GlyphStyle = gs
+		p.Add(sc)
+		e.glyph = &gs
+		p.Add(&ciBars{bars: bars, color: st.Color, width: lw * 0.8, cap: gr * 1.6,
+			logX: f.LogX, logY: f.LogY, xClamp: xClamp, yClamp: yClamp})
+		if len(s.Points) > 0 {
+			var lab plotter.XYLabels
+			for _, b := range bars {
+				if b.idx < len(s.Points) {
+					lab.XYs = append(lab.XYs, plotter.XY{X: b.x, Y: b.y})
+					lab.Labels = append(lab.Labels, s.Points[b.idx])
+				}
+			}
+			if len(lab.XYs) > 0 {
+				l, err := plotter.NewLabels(lab)
+				if err != nil {
+					return nil, nil, err
+				}
+				for j := range l.TextStyle {
+					l.TextStyle[j].Font.Size = vg.Points(fTick - 2)
+					l.TextStyle[j].Color = st.Color
+				}
+				l.Offset = vg.Point{X: gr * 1.3, Y: gr * 0.6}
+				p.Add(l)
+			}
+		}
+		entries = append(entries, e)
 	}
 	if drawn == 0 {
 		return nil, nil, ErrNoData
+	}
+	if f.Frontier {
+		if fr := pareto(all); len(fr) >= 2 {
+			ln, err := plotter.NewLine(fr)
+			if err != nil {
+				return nil, nil, err
+			}
+			ln.Color, ln.Width, ln.Dashes = grey, lw, []vg.Length{vg.Points(4), vg.Points(2)}
+			ln.StepStyle = plotter.PostStep
+			p.Add(ln)
+			entries = append(entries, legendEntry{label: "Pareto front of the private algorithms (lower left is better)", line: &ln.LineStyle})
+		}
 	}
 	for _, l := range f.Lines {
 		pts := linePoints(l, f)
@@ -212,22 +432,27 @@ func build(f Figure) (*gplot.Plot, *gplot.Legend, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		ln.Color, ln.Width = Color(l.Series), vg.Points(1.2)
+		ln.Color, ln.Width = color.Color(okabeBlack), lw*0.9
+		if l.Method != "" {
+			ln.Color = methodColor(l.Method)
+		}
 		switch l.Style {
 		case Dashed:
 			ln.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		case Dotted:
 			ln.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-			ln.Width = vg.Points(1.6)
+			ln.Width = lw * 1.2
 		}
 		p.Add(ln)
 		if l.Label != "" {
-			leg.Add(l.Label, ln)
+			entries = append(entries, legendEntry{label: l.Label, line: &ln.LineStyle})
 		}
 	}
 	if f.LogX {
 		p.X.Scale = gplot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
+	} else {
+		p.X.Tick.Marker = linTicks{}
 	}
 	if len(f.XTicks) > 0 {
 		p.X.Tick.Marker = valueTicks{values: f.XTicks, log: f.LogX}
@@ -235,10 +460,50 @@ func build(f Figure) (*gplot.Plot, *gplot.Legend, error) {
 	if f.LogY {
 		p.Y.Scale = gplot.LogScale{}
 		p.Y.Tick.Marker = logTicks{}
+	} else {
+		p.Y.Tick.Marker = linTicks{}
 	}
 	padRange(&p.X, f.LogX)
 	padRange(&p.Y, f.LogY)
-	return p, &leg, nil
+	if k := len(f.YCategories); k > 0 {
+		var ticks gplot.ConstantTicks
+		for i, c := range f.YCategories {
+			ticks = append(ticks, gplot.Tick{Value: float64(k - 1 - i), Label: c})
+		}
+		p.Y.Tick.Marker = ticks
+		p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
+		grid.Horizontal.Color = color.Gray{Y: 240}
+	}
+	return p, entries, nil
+}
+
+// pareto is the lower-left envelope of pts: the points not dominated in (x, y), sorted by x.
+func pareto(pts plotter.XYs) plotter.XYs {
+	s := slices.Clone(pts)
+	slices.SortFunc(s, func(a, b plotter.XY) int {
+		if a.X != b.X {
+			if a.X < b.X {
+				return -1
+			}
+			return 1
+		}
+		if a.Y < b.Y {
+			return -1
+		}
+		if a.Y > b.Y {
+			return 1
+		}
+		return 0
+	})
+	var out plotter.XYs
+	best := math.Inf(1)
+	for _, q := range s {
+		if q.Y < best {
+			out = append(out, q)
+			best = q.Y
+		}
+	}
+	return out
 }
 
 // padRange widens an axis by 4% (of its log range on a log axis) so markers at the ends
@@ -264,56 +529,70 @@ func padRange(a *gplot.Axis, log bool) {
 	a.Min, a.Max = lo-0.04*w, hi+0.04*w
 }
 
-type errBars struct {
-	plotter.XYs
-	plotter.YErrors
-}
-
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// positiveFloor is a tenth of the smallest positive finite y of the series: the clamp for
-// non-positive lower error bounds on a log axis.
-func positiveFloor(f Figure) float64 {
-	m := math.Inf(1)
+// clampRange is the range that confidence bounds may widen an axis to: on a log axis one
+// decade beyond the points (a bound further out, or non-positive, is drawn to the edge with
+// an arrow head); unbounded on a linear axis.
+func clampRange(f Figure, y bool) [2]float64 {
+	if (y && !f.LogY) || (!y && !f.LogX) {
+		return [2]float64{math.Inf(-1), math.Inf(1)}
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, s := range f.Series {
-		for _, y := range s.Y {
-			if y > 0 && finite(y) && y < m {
-				m = y
+		vs := s.X
+		if y {
+			vs = s.Y
+		}
+		for _, v := range vs {
+			if v > 0 && finite(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
 	}
-	return m / 10
+	return [2]float64{lo / 10, hi * 10}
 }
 
-func seriesPoints(s Series, f Figure, floor float64) (plotter.XYs, plotter.YErrors) {
+// bar is one point with its interval in y and in x (lo = hi = the value when none).
+type bar struct {
+	x, y       float64
+	ylo, yhi   float64
+	xlo, xhi   float64
+	hasY, hasX bool
+	idx        int // index of the point in its Series
+}
+
+func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 	var pts plotter.XYs
-	var errs plotter.YErrors
-	hasErr := false
+	var bars []bar
+	at := func(v []float64, i int) float64 {
+		if i < len(v) {
+			return v[i]
+		}
+		return math.NaN()
+	}
 	for i := range s.X {
-		x, y := s.X[i], s.Y[i]
+		x, y := s.X[i], at(s.Y, i)
 		if !finite(x) || !finite(y) || (f.LogX && x <= 0) || (f.LogY && y <= 0) {
 			continue
 		}
-		lo, hi := y, y
-		if i < len(s.Lo) && finite(s.Lo[i]) {
-			lo = math.Min(s.Lo[i], y)
+		b := bar{x: x, y: y, ylo: y, yhi: y, xlo: x, xhi: x, idx: i}
+		if v := at(s.Lo, i); finite(v) {
+			b.ylo, b.hasY = math.Min(v, y), true
 		}
-		if i < len(s.Hi) && finite(s.Hi[i]) {
-			hi = math.Max(s.Hi[i], y)
+		if v := at(s.Hi, i); finite(v) {
+			b.yhi, b.hasY = math.Max(v, y), true
 		}
-		if f.LogY && lo <= 0 {
-			lo = math.Min(floor, y)
+		if v := at(s.XLo, i); finite(v) {
+			b.xlo, b.hasX = math.Min(v, x), true
 		}
-		if lo != y || hi != y {
-			hasErr = true
+		if v := at(s.XHi, i); finite(v) {
+			b.xhi, b.hasX = math.Max(v, x), true
 		}
 		pts = append(pts, plotter.XY{X: x, Y: y})
-		errs = append(errs, struct{ Low, High float64 }{y - lo, hi - y})
+		bars = append(bars, b)
 	}
-	if !hasErr {
-		errs = nil
-	}
-	return pts, errs
+	return pts, bars
 }
 
 func linePoints(l Line, f Figure) plotter.XYs {
@@ -328,95 +607,98 @@ func linePoints(l Line, f Figure) plotter.XYs {
 	return pts
 }
 
-// logTicks labels a log axis: powers of ten when it spans ≥ 2 decades, else 1-2-5 (and,
-// below half a decade, every integer multiple) of each power of ten.
-type logTicks struct{}
-
-func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
-	if !(lo > 0) || !(hi > lo) {
-		return nil
-	}
-	span := math.Log10(hi / lo)
-	labelled := []int{1}
-	switch {
-	case span < 0.5:
-		labelled = []int{1, 2, 3, 4, 5, 6, 7, 8, 9}
-	case span < 2:
-		labelled = []int{1, 2, 5}
-	}
-	var ticks []gplot.Tick
-	for e := int(math.Floor(math.Log10(lo))) - 1; e <= int(math.Ceil(math.Log10(hi))); e++ {
-		base := math.Pow(10, float64(e))
-		for k := 1; k <= 9; k++ {
-			v := float64(k) * base
-			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
-				continue
-			}
-			t := gplot.Tick{Value: v}
-			if slices.Contains(labelled, k) {
-				t.Label = tickLabel(v)
-			}
-			ticks = append(ticks, t)
-		}
-	}
-	if countLabels(ticks) < 2 {
-		// A narrow range with at most one "round" value: label its ends as well (2 digits).
-		for _, v := range []float64{lo, hi} {
-			r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 2, 64), 64)
-			if r >= lo && r <= hi {
-				ticks = append(ticks, gplot.Tick{Value: r, Label: tickLabel(r)})
-			}
-		}
-	}
-	return ticks
+// ciBars draws confidence intervals; a bound beyond the clamp range (on a log axis: more
+// than a decade beyond the points, or non-positive) or beyond the final axis range is drawn
+// to the plot's edge and ends in an arrow head, so that it is never mistaken for a value.
+type ciBars struct {
+	bars           []bar
+	color          color.Color
+	width, cap     vg.Length
+	logX, logY     bool
+	xClamp, yClamp [2]float64
 }
 
-// valueTicks labels the given values (the swept x values) and, on a log axis, keeps
-// unlabelled minor ticks at the integer multiples of each power of ten.
-type valueTicks struct {
-	values []float64
-	log    bool
-}
-
-func (v valueTicks) Ticks(lo, hi float64) []gplot.Tick {
-	var ticks []gplot.Tick
-	if v.log {
-		for _, t := range (logTicks{}).Ticks(lo, hi) {
-			if !slices.ContainsFunc(v.values, func(x float64) bool { return math.Abs(x-t.Value) <= 1e-9*x }) {
-				ticks = append(ticks, gplot.Tick{Value: t.Value})
+// DataRange is the points' extent widened by the bounds within the clamp ranges.
+func (e *ciBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin = math.Inf(1), math.Inf(1)
+	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	for _, b := range e.bars {
+		xmin, xmax = math.Min(xmin, b.x), math.Max(xmax, b.x)
+		ymin, ymax = math.Min(ymin, b.y), math.Max(ymax, b.y)
+		if b.hasY {
+			if lo := b.ylo; lo >= e.yClamp[0] && (!e.logY || lo > 0) {
+				ymin = math.Min(ymin, lo)
+			} else if e.logY {
+				ymin = math.Min(ymin, b.y/math.Pow(10, 0.15)) // room for the arrow head
+			}
+			if b.yhi <= e.yClamp[1] {
+				ymax = math.Max(ymax, b.yhi)
+			} else if e.logY {
+				ymax = math.Max(ymax, b.y*math.Pow(10, 0.15))
+			}
+		}
+		if b.hasX {
+			if lo := b.xlo; lo >= e.xClamp[0] && (!e.logX || lo > 0) {
+				xmin = math.Min(xmin, lo)
+			}
+			if b.xhi <= e.xClamp[1] {
+				xmax = math.Max(xmax, b.xhi)
 			}
 		}
 	}
-	for _, x := range v.values {
-		if x >= lo && x <= hi {
-			ticks = append(ticks, gplot.Tick{Value: x, Label: tickLabel(x)})
-		}
-	}
-	return ticks
+	return
 }
 
-func countLabels(ts []gplot.Tick) int {
-	n := 0
-	for _, t := range ts {
-		if t.Label != "" {
-			n++
+// Plot draws the bars, clipped to the axes, with arrow heads where a bound leaves them.
+func (e *ciBars) Plot(c draw.Canvas, plt *gplot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	ls := draw.LineStyle{Color: e.color, Width: e.width}
+	ah := e.cap * 0.7 // arrow head half-width
+	for _, b := range e.bars {
+		px, py := trX(b.x), trY(b.y)
+		if b.hasY && (b.yhi > b.y || b.ylo < b.y) {
+			lo, loOut := b.ylo, b.ylo < plt.Y.Min || (e.logY && b.ylo <= 0)
+			hi, hiOut := b.yhi, b.yhi > plt.Y.Max
+			ylo, yhi := c.Min.Y, c.Max.Y
+			if !loOut {
+				ylo = trY(lo)
+			}
+			if !hiOut {
+				yhi = trY(hi)
+			}
+			c.StrokeLine2(ls, px, ylo, px, yhi)
+			if loOut {
+				c.FillPolygon(e.color, []vg.Point{{X: px - ah, Y: ylo + 2*ah}, {X: px + ah, Y: ylo + 2*ah}, {X: px, Y: ylo}})
+			} else {
+				c.StrokeLine2(ls, px-e.cap/2, ylo, px+e.cap/2, ylo)
+			}
+			if hiOut {
+				c.FillPolygon(e.color, []vg.Point{{X: px - ah, Y: yhi - 2*ah}, {X: px + ah, Y: yhi - 2*ah}, {X: px, Y: yhi}})
+			} else {
+				c.StrokeLine2(ls, px-e.cap/2, yhi, px+e.cap/2, yhi)
+			}
+		}
+		if b.hasX && (b.xhi > b.x || b.xlo < b.x) {
+			loOut := b.xlo < plt.X.Min || (e.logX && b.xlo <= 0)
+			hiOut := b.xhi > plt.X.Max
+			xlo, xhi := c.Min.X, c.Max.X
+			if !loOut {
+				xlo = trX(b.xlo)
+			}
+			if !hiOut {
+				xhi = trX(b.xhi)
+			}
+			c.StrokeLine2(ls, xlo, py, xhi, py)
+			if loOut {
+				c.FillPolygon(e.color, []vg.Point{{X: xlo + 2*ah, Y: py - ah}, {X: xlo + 2*ah, Y: py + ah}, {X: xlo, Y: py}})
+			} else {
+				c.StrokeLine2(ls, xlo, py-e.cap/2, xlo, py+e.cap/2)
+			}
+			if hiOut {
+				c.FillPolygon(e.color, []vg.Point{{X: xhi - 2*ah, Y: py - ah}, {X: xhi - 2*ah, Y: py + ah}, {X: xhi, Y: py}})
+			} else {
+				c.StrokeLine2(ls, xhi, py-e.cap/2, xhi, py+e.cap/2)
+			}
 		}
 	}
-	return n
-}
-
-// tickLabel writes v compactly: 0.01, 250, 1e+04 → "1e4", 2e-05 → "2e-5".
-func tickLabel(v float64) string {
-	a := math.Abs(v)
-	if a >= 1e-3 && a < 1e5 {
-		return strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	s := strconv.FormatFloat(v, 'e', -1, 64)
-	mant, exp, _ := strings.Cut(s, "e")
-	sign := ""
-	if exp[0] == '-' {
-		sign = "-"
-	}
-	exp = strings.TrimLeft(exp[1:], "0")
-	return mant + "e" + sign + exp
 }

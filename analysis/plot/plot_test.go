@@ -3,9 +3,12 @@ package plot
 import (
 	"bytes"
 	"errors"
+	"golang.org/x/image/font/sfnt"
+	"gonum.org/v1/plot/font/liberation"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -18,8 +21,8 @@ func TestSaveWritesPNGAndSVG(t *testing.T) {
 			// NaN and a non-positive y are dropped on a log axis, not an error.
 			{Label: "b", X: []float64{100, 1000, 3000}, Y: []float64{0.2, math.NaN(), -1}},
 		},
-		Lines: []Line{{Label: "slope −1", X: []float64{100, 1000}, Y: []float64{0.1, 0.01}, Style: Dotted, Series: 0},
-			{Label: "bound", X: []float64{100, 1000}, Y: []float64{0.3, 0.03}, Style: Dashed, Series: -1}},
+		Lines: []Line{{Label: "slope −1", X: []float64{100, 1000}, Y: []float64{0.1, 0.01}, Style: Dotted, Method: "a"},
+			{Label: "bound", X: []float64{100, 1000}, Y: []float64{0.3, 0.03}, Style: Dashed}},
 	}
 	if err := Save(f, base); err != nil {
 		t.Fatal(err)
@@ -27,6 +30,9 @@ func TestSaveWritesPNGAndSVG(t *testing.T) {
 	png, err := os.ReadFile(base + ".png")
 	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 5000 {
 		t.Errorf("png: got %d bytes (err %v), want a PNG image", len(png), err)
+	}
+	if pdf, err := os.ReadFile(base + ".pdf"); err != nil || !bytes.HasPrefix(pdf, []byte("%PDF")) {
+		t.Errorf("pdf: got %d bytes (err %v), want a PDF document", len(pdf), err)
 	}
 	svg, err := os.ReadFile(base + ".svg")
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) || !bytes.Contains(svg, []byte("excess empirical risk")) {
@@ -54,7 +60,6 @@ func TestLogTicks(t *testing.T) {
 		lo, hi float64
 		want   []string // labelled ticks in order
 	}{
-		{1e-4, 1, []string{"1e-4", "0.001", "0.01", "0.1", "1"}},
 		{150, 4500, []string{"200", "500", "1000", "2000"}},
 		{22, 38, []string{"30"}}, // one label only: the ends' ticks get labels too
 	}
@@ -85,9 +90,50 @@ func TestLogTicks(t *testing.T) {
 }
 
 func TestTickLabel(t *testing.T) {
-	for v, want := range map[float64]string{1e-5: "1e-5", 2.5e-5: "2.5e-5", 0.01: "0.01", 250: "250", 1e5: "1e5", 3e6: "3e6"} {
-		if got := tickLabel(v); got != want {
-			t.Errorf("tickLabel(%g): got %q, want %q", v, got, want)
+	tests := []struct {
+		v    float64
+		sci  bool
+		want string
+	}{
+		{1e-5, true, "10^−5"}, {2.5e-5, true, "2.5×10^−5"}, {0.01, false, "0.01"}, {0.01, true, "10^−2"},
+		{250, false, "250"}, {1e5, true, "10^5"}, {3e6, true, "3×10^6"}, {-2e-4, true, "−2×10^−4"}, {1, true, "10^0"},
+	}
+	for _, tc := range tests {
+		if got := tickLabel(tc.v, tc.sci); got != tc.want {
+			t.Errorf("tickLabel(%g, %v): got %q, want %q", tc.v, tc.sci, got, tc.want)
+		}
+	}
+}
+
+// TestTicksOneFormat: an axis from 1e-4 to 1 labels every power of ten as 10^k, never
+// mixing "0.001" with "1e-4" (issue 16).
+func TestTicksOneFormat(t *testing.T) {
+	var got []string
+	for _, tk := range (logTicks{}).Ticks(1e-4, 1) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	want := []string{"10^−4", "10^−3", "10^−2", "10^−1", "10^0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestLabelGlyphs: every rune the tick labels, the captions and the legends use has a
+// glyph in the figures' font (a missing glyph is silently drawn as nothing: "10⁻⁵" with the
+// superscript minus U+207B was drawn "10⁵").
+func TestLabelGlyphs(t *testing.T) {
+	var buf sfnt.Buffer
+	face := liberation.Collection()[0] // Liberation Serif regular, gonum/plot's default
+	for _, s := range []string{"0123456789", "×−▼±…–—·εδ√½"} {
+		for _, r := range s {
+			if r == ' ' {
+				continue
+			}
+			if i, err := face.Face.GlyphIndex(&buf, r); err != nil || i == 0 {
+				t.Errorf("%q (U+%04X): no glyph in %s", r, r, face.Font.Typeface)
+			}
 		}
 	}
 }

@@ -1,0 +1,89 @@
+package analysis
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"expmech/rows"
+)
+
+// TestTheoryLineOncePerCurve: two series whose theorem's bound is the same curve get one
+// dashed line naming both, not one line each (issue 16); a third series with another bound
+// keeps its own line.
+func TestTheoryLineOncePerCurve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	xs := []float64{100, 200, 400}
+	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.1, 4, 0)
+	rs = append(rs, synthRows(rng, "prox-practical", "n", xs, -1, 5, 0.1, 4, 0)...)
+	other := synthRows(rng, "noisy-gd", "n", xs, -1, 7, 0.1, 4, 0) // theory_bound 3·7·x⁻¹
+	rs = append(rs, other...)
+	exp := Experiment{Name: "t", Methods: map[string]string{"prox-practical": "expmech"}}
+	fg := Figure{X: "n", Y: rows.ColExcessEmpiricalRisk, LogX: true, LogY: true, Theory: true}
+	var out figureOutcome
+	pf, err := figureData(exp, fg, recs(t, rs), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, l := range pf.Lines {
+		labels = append(labels, l.Label)
+	}
+	want := []string{"theorem's bound (expmech, prox-practical)", "theorem's bound (noisy-gd)"}
+	if !slices.Equal(labels, want) {
+		t.Fatalf("lines: got %q, want %q", labels, want)
+	}
+	if pf.Lines[0].Method != "expmech" || pf.Lines[1].Method != "noisy-gd" {
+		t.Errorf("line colours: got methods %q, %q, want expmech, noisy-gd", pf.Lines[0].Method, pf.Lines[1].Method)
+	}
+	// The variant keeps its method's colour key; the caption states interval and trials.
+	if pf.Series[1].Key != "prox-practical" || pf.Series[1].Method != "expmech" {
+		t.Errorf("series 1: got key %q method %q, want prox-practical / expmech", pf.Series[1].Key, pf.Series[1].Method)
+	}
+	if !strings.Contains(pf.Note, "95% CI") || !strings.Contains(pf.Note, "4 trials per point") {
+		t.Errorf("note: got %q, want the interval type and 4 trials per point", pf.Note)
+	}
+}
+
+// TestFrontierPoints: a frontier figure has one point per algorithm and cell at the mean
+// cost and mean risk of its trials.
+func TestFrontierPoints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	xs := []float64{100, 200, 400}
+	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.1, 4, 0)
+	rs = append(rs, synthRows(rng, "noisy-gd", "n", xs, -1, 7, 0.1, 4, 0)...)
+	fg := Figure{Kind: FigureFrontier, X: "value_queries", Y: rows.ColExcessEmpiricalRisk, LogX: true, LogY: true}
+	var out figureOutcome
+	pf, err := figureData(Experiment{Name: "t"}, fg, recs(t, rs), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pf.Series) != 2 || out.Points != 6 || !pf.Frontier || !pf.Markers {
+		t.Fatalf("got %d series, %d points (frontier %v), want 2 series, 6 points, markers and front", len(pf.Series), out.Points, pf.Frontier)
+	}
+	s := pf.Series[0]
+	// synthRows: value_queries = 100·x in every trial; the risk is the trials' mean.
+	for i, x := range xs {
+		if s.X[i] != 100*x {
+			t.Errorf("point %d: got cost %g, want %g", i, s.X[i], 100*x)
+		}
+		var ys []float64
+		for _, r := range rs[i*4 : i*4+4] {
+			v, _ := rows.ParseFloat(r[rows.ColExcessEmpiricalRisk])
+			ys = append(ys, v)
+		}
+		if got, want := s.Y[i], mean(ys); !sameParsed("", got, true, "", want, true) {
+			t.Errorf("point %d: got risk %g, want the mean %g", i, got, want)
+		}
+		if s.Points[i] != "" && !strings.HasPrefix(s.Points[i], "n=") {
+			t.Errorf("point %d: got name %q, want n=…", i, s.Points[i])
+		}
+	}
+	if err := fg.Validate(); err != nil {
+		t.Errorf("frontier figure: %v", err)
+	}
+	if err := (Figure{X: "n", Y: "r", Kind: "scatter"}).Validate(); err == nil || !strings.Contains(err.Error(), "kind") {
+		t.Errorf("unknown kind: got %v, want an error naming kind", err)
+	}
+}

@@ -1,0 +1,123 @@
+package analysis
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+)
+
+// Number is a statistic in analysis.json: a JSON number, or null for NaN and ±Inf (JSON
+// has neither), so that pandas, polars and jq read it as a float without parsing strings.
+type Number float64
+
+// MarshalJSON writes the shortest representation that round-trips, or null.
+func (x Number) MarshalJSON() ([]byte, error) {
+	v := float64(x)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number, or null as NaN.
+func (x *Number) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		*x = Number(math.NaN())
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return err
+	}
+	*x = Number(v)
+	return nil
+}
+
+// String formats x for tables (4 significant digits, "—" for NaN).
+func (x Number) String() string { return fmtG(float64(x)) }
+
+// sidecar is analysis.json (DESIGN.md "Output files"): snake_case keys, numbers as
+// numbers (null when undefined); what WriteTopReport and the HTML index read from one
+// experiment.
+type sidecar struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Quick       bool            `json:"quick"` // the spec was shrunk by -quick
+	Checks      []sidecarCheck  `json:"checks"`
+	Figures     []sidecarFigure `json:"figures"`
+	RowsTotal   int             `json:"rows_total"`
+	RowsOK      int             `json:"rows_ok"`
+	// RowsExcluded counts the rows whose status is not ok, by status.
+	RowsExcluded map[string]int `json:"rows_excluded"`
+	Reference    string         `json:"reference"` // the algorithm of paired.csv's differences
+	Interval     string         `json:"interval"`  // what the figures' bars are
+}
+
+type sidecarCheck struct {
+	Label     string    `json:"label"`
+	Kind      CheckKind `json:"kind"`
+	Metric    string    `json:"metric"`
+	Algorithm string    `json:"algorithm"`
+	Vs        string    `json:"vs"`
+	Where     string    `json:"where"`
+	Expected  Number    `json:"expected"`  // the slope, or the min/max threshold
+	Tolerance Number    `json:"tolerance"` // null unless kind is slope
+	Fitted    Number    `json:"fitted"`
+	Lo        Number    `json:"ci_lo"`
+	Hi        Number    `json:"ci_hi"`
+	Claim     Claim     `json:"claim,omitempty"` // equality | upper | lower (slope checks)
+	// ExpectedText is the claim's form and expected value, e.g. "slope ≤ 0.5 + 0.25".
+	ExpectedText string  `json:"expected_text"`
+	Points       int     `json:"points"`
+	Trials       string  `json:"trials"` // ok trials per point, "30" or "28–30"
+	Verdict      Verdict `json:"verdict"`
+	Reason       string  `json:"reason"`
+	Figure       string  `json:"figure"` // the figure that shows the claim ("" none)
+}
+
+type sidecarFigure struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	X       string `json:"x"`
+	Y       string `json:"y"`
+	PNG     string `json:"png"`
+	SVG     string `json:"svg"`
+	PDF     string `json:"pdf"`
+	Points  int    `json:"points"`
+	Dropped int    `json:"dropped"`
+	Note    string `json:"note"`
+	Err     string `json:"error"`
+}
+
+func (rep report) sidecar() sidecar {
+	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK,
+		RowsExcluded: rep.Rows.ByStatus, Reference: rep.Reference, Interval: CINote,
+		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}}
+	if sc.RowsExcluded == nil {
+		sc.RowsExcluded = map[string]int{}
+	}
+	for _, r := range rep.Results {
+		tol := math.NaN()
+		if r.Kind == KindSlope {
+			tol = r.Tolerance
+		}
+		claim := ClaimUnstated
+		if r.Kind == KindSlope {
+			claim = r.Claim.Effective()
+		}
+		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
+			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
+			Expected: Number(r.threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
+			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
+			Verdict: r.Verdict, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
+	}
+	for _, f := range rep.Figures {
+		kind := f.Figure.Kind
+		if kind == "" {
+			kind = FigureCurve
+		}
+		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, Kind: kind, X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG,
+			SVG: f.SVG, PDF: f.PDF, Points: f.Points, Dropped: f.Dropped, Note: f.Note, Err: f.Err})
+	}
+	return sc
+}

@@ -1,0 +1,158 @@
+package plot
+
+import (
+	"hash/fnv"
+	"image/color"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The Okabe–Ito colour-blind-safe palette (M. Okabe and K. Ito, "Color Universal Design
+// (CUD): how to make figures and presentations that are friendly to colorblind people",
+// 2008, https://jfly.uni-koeln.de/color/). Yellow (#F0E442) is left out: too pale on white.
+var (
+	okabeBlack     = color.NRGBA{0x00, 0x00, 0x00, 0xff}
+	okabeOrange    = color.NRGBA{0xE6, 0x9F, 0x00, 0xff}
+	okabeSkyBlue   = color.NRGBA{0x56, 0xB4, 0xE9, 0xff}
+	okabeGreen     = color.NRGBA{0x00, 0x9E, 0x73, 0xff} // bluish green
+	okabeBlue      = color.NRGBA{0x00, 0x72, 0xB2, 0xff}
+	okabeVermilion = color.NRGBA{0xD5, 0x5E, 0x00, 0xff}
+	okabePurple    = color.NRGBA{0xCC, 0x79, 0xA7, 0xff} // reddish purple
+	grey           = color.NRGBA{0x66, 0x66, 0x66, 0xff}
+)
+
+// Style is how one series is drawn: its colour (the method's), its marker and its dashes
+// (empty = solid).
+type Style struct {
+	Color  color.NRGBA
+	Glyph  draw.GlyphDrawer
+	Dashes []vg.Length
+}
+
+// methodColor is the fixed colour of a registered method. A method's colour never depends
+// on which methods a figure holds or their order; unknown methods hash into the palette.
+func methodColor(method string) color.NRGBA {
+	switch method {
+	case "expmech":
+		return okabeBlue
+	case "noisy-gd":
+		return okabeVermilion
+	case "dp-sgd":
+		return okabeGreen
+	case "phased-sgd":
+		return okabePurple
+	case "output-perturbation":
+		return okabeOrange
+	case "dpzero":
+		return okabeSkyBlue
+	case "expmech-pure":
+		return okabeBlue
+	case "nonprivate":
+		return okabeBlack
+	}
+	cs := [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeBlue, okabeVermilion, okabePurple, grey}
+	return cs[hash(method)%uint32(len(cs))]
+}
+
+// methodGlyph is the marker of a method's untuned series (label = method).
+func methodGlyph(method string) draw.GlyphDrawer {
+	switch method {
+	case "expmech":
+		return draw.CircleGlyph{}
+	case "noisy-gd":
+		return draw.SquareGlyph{}
+	case "dp-sgd":
+		return draw.TriangleGlyph{}
+	case "phased-sgd":
+		return draw.PyramidGlyph{}
+	case "output-perturbation":
+		return draw.CrossGlyph{}
+	case "dpzero":
+		return draw.PlusGlyph{}
+	case "nonprivate":
+		return draw.BoxGlyph{}
+	case "expmech-pure":
+		return draw.RingGlyph{}
+	}
+	return variantGlyphs[hash(method)%uint32(len(variantGlyphs))]
+}
+
+// Variants (a label other than its method's name: a tuned baseline such as
+// noisy-gd/oracle, or a sampler of expmech) keep the method's colour and differ by marker
+// and dashes, both a function of the label alone.
+var (
+	variantGlyphs = [...]draw.GlyphDrawer{
+		draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{},
+		draw.PlusGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{},
+	}
+	// Long dashes only: a dotted pattern would read as a theory-slope line.
+	variantDashes = [...][]vg.Length{
+		{vg.Points(6), vg.Points(2)},
+		{vg.Points(10), vg.Points(3)},
+		{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)},
+		{vg.Points(4), vg.Points(4)},
+		{vg.Points(10), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2)},
+	}
+)
+
+// knownVariants fixes the marker and dashes (indices into variantGlyphs, variantDashes) of
+// the variant labels the suite's specs run side by side, so that they never look alike;
+// other variants hash their label.
+func knownVariant(label string) (glyph, dashes int, ok bool) {
+	switch label {
+	case "prox-practical", "expmech-prox", "corrected":
+		return 0, 0, true
+	case "prox-certified", "lll24-printed":
+		return 1, 1, true
+	case "exact":
+		return 2, 2, true
+	case "mala":
+		return 3, 3, true
+	case "oracle":
+		return 0, 0, true
+	}
+	return 0, 0, false
+}
+
+// StyleOf is the style of the series labelled label of method (method "" =
+// MethodOf(label)): the method's colour always; the method's marker and a solid line when
+// label is the method itself, else (a variant) a marker and dashes that depend on the
+// label alone.
+func StyleOf(method, label string) Style {
+	if method == "" {
+		method = MethodOf(label)
+	}
+	s := Style{Color: methodColor(method), Glyph: methodGlyph(method)}
+	if label == method {
+		return s
+	}
+	variant := label
+	if len(label) > len(method) && label[:len(method)] == method && label[len(method)] == '/' {
+		variant = label[len(method)+1:]
+	}
+	g, d, ok := knownVariant(variant)
+	if !ok {
+		h := hash(variant)
+		g, d = int(h%uint32(len(variantGlyphs))), int((h/uint32(len(variantGlyphs)))%uint32(len(variantDashes)))
+	}
+	s.Glyph, s.Dashes = variantGlyphs[g], variantDashes[d]
+	return s
+}
+
+// MethodOf splits a label "method/variant" (the convention of tuned baselines, e.g.
+// noisy-gd/oracle); a label without "/" is its own method.
+func MethodOf(label string) string {
+	for i := 0; i < len(label); i++ {
+		if label[i] == '/' {
+			return label[:i]
+		}
+	}
+	return label
+}
+
+func hash(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}

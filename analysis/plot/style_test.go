@@ -1,0 +1,55 @@
+package plot
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestStyleStable: a method's style is a function of its name only, never of the other
+// series of a figure or their order, and variants keep the method's colour.
+func TestStyleStable(t *testing.T) {
+	a := Figure{Series: []Series{{Label: "expmech"}, {Label: "noisy-gd"}}}
+	b := Figure{Series: []Series{{Label: "dp-sgd"}, {Label: "noisy-gd"}, {Label: "phased-sgd"}, {Label: "expmech"}}}
+	if a.Series[0].style().Color != b.Series[3].style().Color || a.Series[1].style().Color != b.Series[1].style().Color {
+		t.Errorf("a method's colour changed with the figure's other series")
+	}
+	if got, want := StyleOf("", "noisy-gd/oracle").Color, StyleOf("", "noisy-gd").Color; got != want {
+		t.Errorf("noisy-gd/oracle: got colour %v, want noisy-gd's %v", got, want)
+	}
+	if StyleOf("", "noisy-gd/oracle").Dashes == nil {
+		t.Errorf("noisy-gd/oracle: got a solid line, want dashes that tell it from noisy-gd")
+	}
+	// Distinct methods of the suite get distinct colours.
+	seen := map[string]string{}
+	for _, m := range []string{"expmech", "noisy-gd", "dp-sgd", "phased-sgd", "output-perturbation", "dpzero", "nonprivate"} {
+		c := fmt.Sprint(methodColor(m))
+		if o, dup := seen[c]; dup {
+			t.Errorf("%s and %s share colour %s", m, o, c)
+		}
+		seen[c] = m
+	}
+}
+
+// TestVariantsDistinct: the variants of one method that the suite's specs run side by side
+// (experiments/samplers.yaml, quick.yaml, lll24_printed.yaml) differ in marker or dashes.
+func TestVariantsDistinct(t *testing.T) {
+	for _, labels := range [][]string{
+		{"expmech", "prox-certified", "prox-practical", "exact", "mala"},
+		{"expmech", "expmech-prox"},
+		{"expmech", "lll24-printed", "corrected"},
+		{"noisy-gd", "noisy-gd/oracle"},
+	} {
+		seen := map[string]string{}
+		for _, l := range labels {
+			st := StyleOf(MethodOf(l), l)
+			if len(labels) > 2 && l != labels[0] {
+				st = StyleOf("expmech", l)
+			}
+			k := fmt.Sprintf("%T%v", st.Glyph, st.Dashes)
+			if o, dup := seen[k]; dup {
+				t.Errorf("%s and %s are drawn alike (%s)", l, o, k)
+			}
+			seen[k] = l
+		}
+	}
+}
