@@ -171,6 +171,10 @@ func (r CheckResult) summary() string {
 		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
 	case KindAuditKS:
 		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
+	case KindKSFloor:
+		fmt.Fprintf(&b, "KS distance %s (95%% CI [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+	case KindKSOrder:
+		fmt.Fprintf(&b, "difference of KS distances %s (95%% CI [%s, %s])", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi))
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)

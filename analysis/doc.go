@@ -33,6 +33,12 @@
 // Kolmogorov–Smirnov test. Each PASSes iff the verdict is as required: honest mechanisms
 // consistent with their claim, deliberately broken variants (guarantee none) flagged.
 //
+// Sampler-bias checks (bias.go; issue #13 item 3) read the `statistics` column of an
+// exact-law experiment, the exact CDF values of each draw: "ks-floor" PASSes iff the KS
+// test of the pooled values against Uniform(0, 1) does not reject (the distance to the
+// exact law is at the noise floor), "ks-order" iff the bootstrap CI of D[vs] − D[algorithm]
+// lies above 0; the figure kind "bias" plots the distance against a cost per draw.
+//
 // Metrics and figure axes are column names of results.csv, a ratio "a/b" of two of them
 // evaluated per row, or one of the derived columns (computed from the row when the row has
 // no column of that name):

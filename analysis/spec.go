@@ -29,10 +29,19 @@ const (
 	// algorithm named by vs (the exact sampler) on the same cell, at level
 	// α = 1 − confidence (default DefaultKSAlpha).
 	KindAuditKS
+	// KindKSFloor (bias.go; issue #13 item 3) is the sampler-bias check "the distance to the
+	// exact law is at the noise floor": the statistics column holds exact-CDF values of the
+	// draws, and the one-sample KS test of their pool against Uniform(0, 1) does not reject
+	// at α = 1 − confidence (default DefaultBiasAlpha).
+	KindKSFloor
+	// KindKSOrder (bias.go) is "the algorithm's distance to the exact law is smaller than
+	// vs's": PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
+	KindKSOrder
 )
 
 var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max",
-	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks"}
+	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks",
+	KindKSFloor: "ks-floor", KindKSOrder: "ks-order"}
 
 func (k CheckKind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -213,6 +222,13 @@ func (c Check) Validate() error {
 		if !(c.Confidence >= 0 && c.Confidence < 1) {
 			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
 		}
+	case KindKSFloor, KindKSOrder:
+		if c.Kind == KindKSOrder && c.Vs == "" {
+			errs = append(errs, fieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
+		}
+		if !(c.Confidence >= 0 && c.Confidence < 1) {
+			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
+		}
 	default:
 		errs = append(errs, fieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
 	}
@@ -232,7 +248,7 @@ func (c Check) AlgorithmLabel() string { return c.Algorithm }
 // ReferenceLabel is the second algorithm an audit-ks check compares with (its vs); the
 // spec decoder verifies that it names an algorithm of the spec.
 func (c Check) ReferenceLabel() string {
-	if c.Kind == KindAuditKS {
+	if c.Kind == KindAuditKS || c.Kind == KindKSOrder {
 		return c.Vs
 	}
 	return ""
@@ -256,6 +272,10 @@ func (c Check) label() string {
 		return fmt.Sprintf("audit (ε, δ)[%s]", c.Algorithm)
 	case KindAuditKS:
 		return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
+	case KindKSFloor:
+		return fmt.Sprintf("KS distance[%s] to the exact law at the noise floor", c.Algorithm)
+	case KindKSOrder:
+		return fmt.Sprintf("KS distance[%s] < KS distance[%s]", c.Algorithm, c.Vs)
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
@@ -276,6 +296,10 @@ func (c Check) expectedText() string {
 		return "≤ " + fmtSpec(c.threshold())
 	case KindAuditMu, KindAuditEps, KindAuditKS:
 		return auditExpected(c.Kind)
+	case KindKSFloor:
+		return "KS p ≥ α"
+	case KindKSOrder:
+		return "D[" + c.Vs + "] − D[" + c.Algorithm + "] > 0 (95% CI)"
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
@@ -288,7 +312,7 @@ func (c Check) expectedText() string {
 
 func (c Check) threshold() float64 {
 	switch c.Kind {
-	case KindAuditMu, KindAuditEps, KindAuditKS:
+	case KindAuditMu, KindAuditEps, KindAuditKS, KindKSFloor, KindKSOrder:
 		return math.NaN() // the claim is read from the rows (see Reason)
 	case KindMin:
 		if c.Min == 0 {
@@ -330,6 +354,10 @@ type Figure struct {
 const (
 	FigureCurve    = "curve"
 	FigureFrontier = "frontier"
+	// FigureBias (bias.go): one point per algorithm and cell at (x per draw, KS distance of
+	// the pooled y statistics to the exact law), with the noise floor; y is the statistics
+	// column of an exact-law experiment.
+	FigureBias = "bias"
 )
 
 var (
@@ -356,9 +384,9 @@ func (f Figure) Validate() error {
 		errs = append(errs, fieldErr("y", "required"))
 	}
 	switch f.Kind {
-	case "", FigureCurve, FigureFrontier:
+	case "", FigureCurve, FigureFrontier, FigureBias:
 	default:
-		errs = append(errs, fieldErr("kind", "want curve or frontier, got %q", f.Kind))
+		errs = append(errs, fieldErr("kind", "want curve, frontier or bias, got %q", f.Kind))
 	}
 	switch f.Size {
 	case "", "two-column", "one-column":
