@@ -77,6 +77,7 @@ type biasGroup struct {
 	trials    [][]float64 // statistics per row
 	cost      []float64   // the cost column per row (summed over the row's draws)
 	stepC     string      // the step_c column (sampler-bias), "" if none
+	vq, gq    float64     // value and gradient queries, summed over the rows
 	n         int         // draws in all
 }
 
@@ -107,6 +108,12 @@ func biasGroups(rs []*rows.Record, metric, costCol string) ([]*biasGroup, error)
 			out = append(out, g)
 		}
 		g.trials = append(g.trials, st)
+		if v, ok := r.Float(rows.ColValueQueries); ok {
+			g.vq += v
+		}
+		if v, ok := r.Float(rows.ColGradientQueries); ok {
+			g.gq += v
+		}
 		g.n += len(st)
 		if costCol != "" {
 			v, ok := value(r, costCol)
@@ -133,6 +140,11 @@ func family(label string) string {
 		return "exact-sampler"
 	}
 	return f
+}
+
+// queriesText is the group's counted queries per draw.
+func (g *biasGroup) queriesText() string {
+	return fmt.Sprintf("%.4g value + %.4g gradient queries per draw", g.vq/float64(g.n), g.gq/float64(g.n))
 }
 
 // label is the legend text: the algorithm and its step constant.
@@ -230,8 +242,8 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		res.Lo, res.Hi = percentileCI(boot)
 		p := KSPValue(d, g.n)
 		res.Verdict = verdictOf(p >= alpha)
-		res.Reason = fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g, critical value %.4g at α = %.3g, p = %.3g",
-			d, g.n, len(g.trials), KSNoiseFloor(g.n), ksCritical(alpha, g.n), alpha, p)
+		res.Reason = fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g, critical value %.4g at α = %.3g, p = %.3g; %s",
+			d, g.n, len(g.trials), KSNoiseFloor(g.n), ksCritical(alpha, g.n), alpha, p, g.queriesText())
 		return res
 	}
 	h, err := oneGroup(rs, c, c.Vs)
@@ -254,8 +266,8 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	default:
 		res.Verdict = Inconclusive
 	}
-	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws; noise floors %.4g and %.4g",
-		c.Vs, c.Algorithm, dv, d, h.n, g.n, KSNoiseFloor(h.n), KSNoiseFloor(g.n))
+	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws (noise floors %.4g, %.4g) at %s and %s",
+		c.Vs, c.Algorithm, dv, d, h.n, g.n, KSNoiseFloor(h.n), KSNoiseFloor(g.n), h.queriesText(), g.queriesText())
 	if res.Verdict == Inconclusive {
 		res.Reason += "; the bootstrap CI of the difference includes 0"
 	}
