@@ -57,6 +57,21 @@ func TestLawCDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// the truncated Gaussian's closed form against its own quadrature (samplertest)
+	bs := lawSpec(LawGaussian, 40, 3)
+	bs.Domain = problems.Domain{Kind: problems.Box, Radius: 0.5}
+	bi, err := g.Generate(bs, rand.New(rand.NewPCG(1, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := *bi.(*LawInstance).law
+	q := m
+	q.CDFFunc = nil
+	for _, x := range []float64{-0.45, -0.1, 0, 0.2, 0.49} {
+		if a, b := m.CDF(x), q.CDF(x); math.Abs(a-b) > 1e-12 {
+			t.Errorf("truncated Gaussian CDF(%g): closed form %.15f, quadrature %.15f", x, a, b)
+		}
+	}
 	if _, isL1 := gi.(problems.SeparableL1Data); isL1 {
 		t.Error("gaussian family must not be SeparableL1Data (the exact sampler would read it as ℓ1)")
 	}
@@ -76,9 +91,13 @@ func TestBiasStatisticUniform(t *testing.T) {
 	}{
 		{LawL1, "exact", 0, false},
 		{LawGaussian, "exact", 0, false},
+		{LawGaussian + "-box", "exact", 0, false},
 		{LawL1, "proximal-rejection", 0.5, true},
 	} {
-		spec := lawSpec(tc.family, 51, 2)
+		spec := lawSpec(strings.TrimSuffix(tc.family, "-box"), 51, 2)
+		if strings.HasSuffix(tc.family, "-box") {
+			spec.Domain = problems.Domain{Kind: problems.Box, Radius: 1}
+		}
 		inst, err := LawGenerator{}.Generate(spec, rand.New(rand.NewPCG(2, 3)))
 		if err != nil {
 			t.Fatal(err)

@@ -29,7 +29,8 @@ const (
 	// marginal is piecewise Gaussian with n kinks (LLL24 Thm 3.7's instance family).
 	LawL1 = "l1"
 	// LawGaussian is the Gaussian mechanism's target: f(x; z) = ⟨x, z⟩ with z uniform on
-	// [−0.5, 0.5]^d, on R^d, so π = N(−z̄/μ, (kμ)^{-1}I) (SPEC §4.8.1).
+	// [−0.5, 0.5]^d, on R^d, so π = N(−z̄/μ, (kμ)^{-1}I) (SPEC §4.8.1), or on the box
+	// [−R, R]^d, a product of truncated Gaussians: a smooth target (no kinks).
 	LawGaussian = "gaussian"
 )
 
@@ -105,8 +106,8 @@ func lawParams(spec problems.Spec) (*LawParams, error) {
 			errs = append(errs, fmt.Errorf("family l1: want domain: box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
 		}
 	case LawGaussian:
-		if spec.Domain.Kind != problems.Unconstrained {
-			errs = append(errs, fmt.Errorf("family gaussian: want domain: unconstrained (got %s)", spec.Domain.Kind))
+		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && (!(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0)) {
+			errs = append(errs, fmt.Errorf("family gaussian: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -228,13 +229,24 @@ func (in *LawInstance) EmpiricalRisk(x []float64) float64 {
 }
 
 // Optimum: for l1 the coordinate-wise median clamped to the box (1-D convexity, as
-// problems/l1); the linear loss on R^d is unbounded below (NaN; the experiment measures
-// laws, not utility).
+// problems/l1); for the linear loss the box corner against z̄, and on R^d it is unbounded
+// below (NaN; the experiment measures laws, not utility).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
-	if in.family == LawGaussian {
-		return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
-	}
 	x := make([]float64, in.c.D)
+	if in.family == LawGaussian {
+		if in.c.Domain.Kind != problems.Box {
+			return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
+		}
+		// ⟨x, z̄⟩ on the box: x_j = −R sign(z̄_j)
+		for j := range x {
+			zb := 0.0
+			for i := range in.z {
+				zb += in.z[i][j]
+			}
+			x[j] = -math.Copysign(in.c.Domain.Radius, zb)
+		}
+		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
+	}
 	col := make([]float64, len(in.z))
 	for j := range x {
 		for i := range col {
@@ -261,7 +273,8 @@ func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) 
 // loss and the regulariser are separable, K is a box or R^d), coordinate j with
 // log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2). The l1 CDF is Gauss–Legendre quadrature
 // between the kinks (samplertest.Marginal, independent of the exact sampler's closed
-// forms); the Gaussian's is the closed form of N(−z̄_j/μ, 1/(kμ)).
+// forms); the Gaussian's is the closed form of N(−z̄_j/μ, 1/(kμ)), truncated to [−R, R]
+// on the box.
 func (in *LawInstance) marginal(j int) *samplertest.Marginal {
 	k, mu, n := in.target.K, in.target.Mu, float64(len(in.z))
 	col := make([]float64, len(in.z))
@@ -274,6 +287,16 @@ func (in *LawInstance) marginal(j int) *samplertest.Marginal {
 			zb += v
 		}
 		mean, sd := -zb/n/mu, 1/math.Sqrt(k*mu)
+		Phi := func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) }
+		if in.c.Domain.Kind == problems.Box {
+			r := in.c.Domain.Radius
+			a, b := Phi(-r), Phi(r)
+			return &samplertest.Marginal{
+				LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
+				Lo:         -r, Hi: r,
+				CDFFunc: func(x float64) float64 { return math.Min(1, math.Max(0, (Phi(x)-a)/(b-a))) },
+			}
+		}
 		return &samplertest.Marginal{
 			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
 			Lo:         mean - 38*sd, Hi: mean + 38*sd,
