@@ -344,7 +344,9 @@ type Figure struct {
 	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
 	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
 	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
-	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds).
+	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
+	// "bias" (bias.go: the KS distance of the pooled y statistics to the exact law vs x per
+	// draw, with the noise floor).
 	Kind string `yaml:"kind"`
 	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
 	Size string `yaml:"size"`
