@@ -139,16 +139,24 @@ func narrow(o problems.DataAccess, need problems.Need) problems.ValueAccess {
 	return o
 }
 
+// valueOnly and gradientOnly have only the methods of their access level (as
+// problems.Counter's views), so the sampler's type assertion to a richer view fails.
 type valueOnly struct{ o problems.DataAccess }
 
-func (v valueOnly) Len() int                                  { return v.o.Len() }
-func (v valueOnly) Dim() int                                  { return v.o.Dim() }
-func (v valueOnly) Constants() problems.Constants             { return v.o.Constants() }
-func (v valueOnly) Value(i int, x []float64) float64          { return v.o.Value(i, x) }
+func (v valueOnly) Len() int                         { return v.o.Len() }
+func (v valueOnly) Dim() int                         { return v.o.Dim() }
+func (v valueOnly) Constants() problems.Constants    { return v.o.Constants() }
+func (v valueOnly) Value(i int, x []float64) float64 { return v.o.Value(i, x) }
+
+type gradientOnly struct{ o problems.DataAccess }
+
 func (v gradientOnly) Len() int                               { return v.o.Len() }
 func (v gradientOnly) Dim() int                               { return v.o.Dim() }
 func (v gradientOnly) Constants() problems.Constants          { return v.o.Constants() }
 func (v gradientOnly) Value(i int, x []float64) float64       { return v.o.Value(i, x) }
 func (v gradientOnly) Grad(dst []float64, i int, x []float64) { v.o.Grad(dst, i, x) }
 
-type gradientOnly struct{ o problems.DataAccess }
+var (
+	_ problems.ValueAccess    = valueOnly{}
+	_ problems.GradientAccess = gradientOnly{}
+)
