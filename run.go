@@ -65,11 +65,12 @@ func report(err error, stderr io.Writer) int {
 
 // registry is the one place where concrete components are wired (DESIGN.md "Data flow").
 func registry() runner.Registry {
+	smps := sampler.All()
 	var samplers []string
-	for _, s := range sampler.All() {
+	for _, s := range smps {
 		samplers = append(samplers, s.Name())
 	}
-	mechs := []algorithms.Factory{expmech.Factory(), expmech.PureFactory()}
+	mechs := []algorithms.Factory{expmech.Factory(smps...), expmech.PureFactory(smps...)}
 	return runner.Registry{
 		Problems:   pcatalog.All(),
 		Mechanisms: append(mechs, bcatalog.All()...),

@@ -2,11 +2,13 @@ package algorithms
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"expmech/algorithms/privacy"
 	"expmech/problems"
+	"expmech/task"
 )
 
 // Guarantee is what a mechanism claims about its (ε, δ) (DESIGN.md results columns).
@@ -23,7 +25,7 @@ type Budget struct {
 	Epsilon  float64 // +Inf for the non-private reference
 	Delta    float64
 	Relation privacy.Relation // replace-one in both papers and the harness default
-	Task     string           // erm | sco (selects the calibration theorem)
+	Task     task.Kind        // erm | sco (selects the calibration theorem)
 }
 
 // Record is what a mechanism reports about its calibration and its run; every field maps
@@ -63,11 +65,18 @@ type Output struct {
 
 // A Mechanism is one configured algorithm. Plan is data-independent (it may use only the
 // public constants) and must return the same calibration Run uses. Run reads the data only
-// through o (counted) and draws randomness only from rng.
+// through o and draws randomness only from rng.
+//
+// Needs declares the oracle capability Run uses; the runner hands Run a view of the
+// trial's counter with exactly that capability (problems.Counter.Oracle). Run is written
+// against the value-only problems.ValueAccess, so a zeroth-order mechanism cannot call a
+// gradient (it does not compile); a first-order one obtains its gradients with
+// problems.Gradients(o), a reference method its data with problems.Data(o).
 type Mechanism interface {
 	Name() string
+	Needs() problems.Need
 	Plan(c problems.Constants, b Budget) (Record, error)
-	Run(ctx context.Context, o *problems.Counter, b Budget, rng *rand.Rand) (Output, error)
+	Run(ctx context.Context, o problems.ValueAccess, b Budget, rng *rand.Rand) (Output, error)
 }
 
 // Config is a mechanism's parameter struct, decoded strictly from the spec over its
@@ -84,14 +93,43 @@ type Factory struct {
 	New       func(cfg Config) (Mechanism, error)
 }
 
+// NewFactory is the registry line of a config-driven mechanism: NewConfig returns
+// defaults(), and New checks that the decoded config is a *C, validates it, and passes a
+// copy to build (so a mechanism never aliases the spec's config).
+func NewFactory[C any, P interface {
+	*C
+	Config
+}](name, doc string, defaults func() P, build func(cfg C) (Mechanism, error)) Factory {
+	return Factory{
+		Name:      name,
+		Doc:       doc,
+		NewConfig: func() Config { return defaults() },
+		New: func(cfg Config) (Mechanism, error) {
+			p, ok := cfg.(P)
+			if !ok || p == nil {
+				return nil, fmt.Errorf("%s: config %T, want %T", name, cfg, P(nil))
+			}
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			return build(*p)
+		},
+	}
+}
+
 // A Sampler draws one point from π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) on the domain of o
 // (GLL22 Thm 6.2). Implementations: proximal-rejection (GLL22 Alg. 1+2), exact reference
 // samplers, and a first-order alternative. Diagnostics go into rec.Extra.
+//
+// Needs and the oracle passed to Sample follow the Mechanism rules: a zeroth-order sampler
+// (proximal-rejection) sees values only; the mechanism that wraps a sampler declares the
+// sampler's need.
 type Sampler interface {
 	Name() string
+	Needs() problems.Need
 	// PlanSteps predicts (steps, value queries, gradient queries) from public constants.
 	PlanSteps(c problems.Constants, t Target) (steps int, valueQ, gradQ float64, err error)
-	Sample(ctx context.Context, o *problems.Counter, t Target, rng *rand.Rand, rec *Record) ([]float64, error)
+	Sample(ctx context.Context, o problems.ValueAccess, t Target, rng *rand.Rand, rec *Record) ([]float64, error)
 }
 
 // Target is the law a Sampler draws from: exp(−K·(F(x; D) + Mu‖x‖²/2)) on the oracle's domain.

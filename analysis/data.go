@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"expmech/gauss"
 	"expmech/rows"
 )
 
@@ -248,36 +249,8 @@ func GaussianDelta(eps, s float64) float64 {
 	return 0.5*(math.Erf(b)-math.Erf(a)) - 0.5*math.Expm1(eps)*math.Erfc(b)
 }
 
-// erfcx is e^{x²} erfc(x) for x ≥ 0 (PRIVACY.md §1.1): the split x_h = float32(x) makes
-// x_h² exact below 26; above, the continued fraction (Lentz) of erfc.
-func erfcx(x float64) float64 {
-	if x < 26 {
-		xh := float64(float32(x))
-		return math.Exp(xh*xh) * math.Exp((x-xh)*(x+xh)) * math.Erfc(x)
-	}
-	// erfc(x) = e^{−x²}/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))).
-	const tiny = 1e-300
-	f := x
-	c, d := x, 0.0
-	for j := 1; j < 200; j++ {
-		aj := float64(j) / 2
-		d = x + aj*d
-		if d == 0 {
-			d = tiny
-		}
-		c = x + aj/c
-		if c == 0 {
-			c = tiny
-		}
-		d = 1 / d
-		delta := c * d
-		f *= delta
-		if math.Abs(delta-1) < 1e-16 {
-			break
-		}
-	}
-	return 1 / (math.SqrtPi * f)
-}
+// erfcx is gauss.Erfcx (one copy in the module).
+func erfcx(x float64) float64 { return gauss.Erfcx(x) }
 
 // identityColumns are the cell columns carried into summaries and tables.
 var identityColumns = rows.IdentityColumns

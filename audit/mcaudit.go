@@ -187,6 +187,6 @@ type Underclaimed struct {
 }
 
 // Run ignores b and runs the inner mechanism at the larger budget u.RunBudget.
-func (u Underclaimed) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (u Underclaimed) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	return u.Mechanism.Run(ctx, o, u.RunBudget, rng)
 }

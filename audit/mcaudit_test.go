@@ -25,7 +25,12 @@ func (g gaussMech) Plan(c problems.Constants, b algorithms.Budget) (algorithms.R
 	r.GDPS = g.s
 	return r, nil
 }
-func (g gaussMech) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (g gaussMech) Needs() problems.Need { return problems.NeedGradients }
+func (g gaussMech) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	d := o.Dim()
 	x := make([]float64, d)
 	gr := make([]float64, d)

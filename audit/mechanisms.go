@@ -47,7 +47,14 @@ func (g ReferenceGaussian) Plan(c problems.Constants, b algorithms.Budget) (algo
 }
 
 // Run releases the noisy mean gradient at 0.
-func (g ReferenceGaussian) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+// Needs is first order.
+func (g ReferenceGaussian) Needs() problems.Need { return problems.NeedGradients }
+
+func (g ReferenceGaussian) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
 	rec, err := g.Plan(c, b)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gopkg.in/yaml.v3"
+
+	"expmech/task"
 )
 
 // Load reads, strictly decodes and fully validates the spec at path, expanding its sweep
@@ -38,7 +40,7 @@ var topKeys = []string{"name", "description", "seed", "trials", "task", "problem
 func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *issues) (*Spec, error) {
 	sum := sha256.Sum256(data)
 	s := &Spec{
-		Trials: 1, Task: "erm",
+		Trials: 1, Task: task.ERM,
 		Problem: ProblemBlock{Domain: "ball", Radius: 1},
 		Path:    path, Dir: filepath.Dir(path), Bytes: data, Hash: hex.EncodeToString(sum[:]),
 		schema: schema, lines: map[string]int{},

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"expmech/task"
 )
 
 // A Cell is one point of the sweep: every swept key fixed (DESIGN.md "Seeds and
@@ -22,7 +24,7 @@ type Cell struct {
 	Assign          []Assignment // in sweep (file) order
 	Problem         ProblemCell
 	Epsilon, Delta  float64
-	Task            string
+	Task            task.Kind
 	// Configs holds each algorithm's decoded, validated config, aligned with
 	// Spec.Algorithms (nil for a mechanism without parameters).
 	Configs []any

@@ -4,6 +4,8 @@ import (
 	"reflect"
 
 	"gopkg.in/yaml.v3"
+
+	"expmech/task"
 )
 
 // Schema is what the decoder needs to know about the registry (built in run.go from the
@@ -35,9 +37,9 @@ type Schema struct {
 type Spec struct {
 	Name        string
 	Description string
-	Seed        uint64 // master seed; defaults to 0
-	Trials      int    // trials per cell × algorithm; defaults to 1
-	Task        string // erm (default) | sco
+	Seed        uint64    // master seed; defaults to 0
+	Trials      int       // trials per cell × algorithm; defaults to 1
+	Task        task.Kind // erm (default) | sco
 	Problem     ProblemBlock
 	Epsilon     float64 // privacy.epsilon (may be swept instead)
 	Delta       float64 // privacy.delta (may be swept instead)

@@ -31,7 +31,6 @@ var (
 var (
 	domains = []string{"ball", "box", "unconstrained"}
 	losses  = []string{"", "logistic", "hinge", "absolute"}
-	tasks   = []string{"erm", "sco"}
 )
 
 func itoa(i int) string { return strconv.Itoa(i) }
@@ -44,9 +43,6 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 	}
 	if s.Trials < 1 || s.Trials > MaxTrials {
 		is.add(s.lines["@trials"], "trials", "want 1 … %d, got %d", MaxTrials, s.Trials)
-	}
-	if !slices.Contains(tasks, s.Task) {
-		is.add(s.lines["@task"], "task", "want one of %v, got %q", tasks, s.Task)
 	}
 	s.validateProblem(is)
 	labels := s.validateAlgorithms(is)

@@ -3,9 +3,9 @@ package problems
 import "math"
 
 // Counter wraps a Problem and counts every value and gradient query (DESIGN.md "Oracles
-// and counting"). A mechanism receives a *Counter, never the Instance, and the result
-// row's value_queries/gradient_queries come from here, not from formulas. One Counter per
-// trial and goroutine: the counts are not synchronised.
+// and counting"). A mechanism receives a view of a Counter (Oracle), never the Instance,
+// and the result row's value_queries/gradient_queries come from here, not from formulas.
+// One Counter per trial and goroutine: the counts are not synchronised.
 type Counter struct {
 	p               Problem
 	ValueQueries    int64
@@ -36,7 +36,43 @@ func (c *Counter) Grad(dst []float64, i int, x []float64) {
 // samplers, exact solvers and audits may use it, and they must say so in their records.
 func (c *Counter) Structure() Problem { return c.p }
 
-var _ Problem = (*Counter)(nil)
+// Oracle returns the view of c with exactly the capability need: a value-only view for
+// NeedValues, a first-order view for NeedGradients, c itself for NeedData. Queries through
+// a view are counted on c.
+func (c *Counter) Oracle(need Need) ValueAccess {
+	switch need {
+	case NeedValues:
+		return valueView{c}
+	case NeedGradients:
+		return gradientView{c}
+	default:
+		return c
+	}
+}
+
+// valueView and gradientView have only the methods of their access level, so a type
+// assertion to a richer interface fails.
+type valueView struct{ c *Counter }
+
+func (v valueView) Len() int                         { return v.c.Len() }
+func (v valueView) Dim() int                         { return v.c.Dim() }
+func (v valueView) Constants() Constants             { return v.c.Constants() }
+func (v valueView) Value(i int, x []float64) float64 { return v.c.Value(i, x) }
+
+type gradientView struct{ c *Counter }
+
+func (v gradientView) Len() int                               { return v.c.Len() }
+func (v gradientView) Dim() int                               { return v.c.Dim() }
+func (v gradientView) Constants() Constants                   { return v.c.Constants() }
+func (v gradientView) Value(i int, x []float64) float64       { return v.c.Value(i, x) }
+func (v gradientView) Grad(dst []float64, i int, x []float64) { v.c.Grad(dst, i, x) }
+
+var (
+	_ Problem        = (*Counter)(nil)
+	_ DataAccess     = (*Counter)(nil)
+	_ GradientAccess = gradientView{}
+	_ ValueAccess    = valueView{}
+)
 
 func diameter(dm Domain, d int) float64 {
 	switch dm.Kind {

@@ -4,8 +4,15 @@
 // Assumption 2.1), counted oracles, and certified optima (DESIGN.md "Oracles and
 // counting").
 //
+// A mechanism sees a Counter only through a view with the capability it declared
+// (Counter.Oracle: ValueAccess, GradientAccess or DataAccess); structural facts a
+// mechanism may rely on (smoothness, GLM loss, G_k, rank) are public Constants, not reads
+// of the data.
+//
 // Generators live in subpackages: linear (BST14's family), l1 (LLL24 §3.2), extlinear
 // (LLL24 eq. (9), App. D), glm (logistic/hinge/absolute and the low-rank family),
 // geomedian (Li et al. 2022); dataset loads CSV data, solve holds the certified solvers,
-// heldout the sample-based population risk, and catalog lists every generator.
+// heldout the sample-based population risk, catalog lists every generator, and
+// problemtest is the generators' conformance kit and holds the canary fixtures the
+// mechanism and sampler tests share.
 package problems

@@ -1,7 +1,11 @@
 package problems
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
+
+	"expmech/task"
 )
 
 // DomainKind names the constraint set K of DESIGN.md "Spec schema".
@@ -43,6 +47,10 @@ type Constants struct {
 	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
 	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
 	ValueBound float64
+	// GLMLoss names φ when every f(x; s) = φ(⟨a, x⟩, y) is a generalised linear model
+	// (logistic | hinge | absolute; the Hessian is then rank one, KST12 Thm 2's
+	// condition), "" otherwise. A structural fact about the family, not about the draw.
+	GLMLoss string
 }
 
 // A ValueOracle answers zeroth-order queries f(x; s_i) (STYLE.md 2).
@@ -56,6 +64,77 @@ type ValueOracle interface {
 type GradientOracle interface {
 	ValueOracle
 	Grad(dst []float64, i int, x []float64)
+}
+
+// Oracle access a mechanism receives (DESIGN.md "Oracles and counting"). A mechanism
+// declares what it needs (Need) and the runner hands it a view of the trial's Counter
+// with exactly that capability: a zeroth-order mechanism is written against ValueAccess,
+// so a gradient query or a read of the data does not compile, and a type assertion to a
+// richer view fails at run time because the view it receives has no other method.
+
+// ValueAccess is the value-only counted oracle, with the public constants.
+type ValueAccess interface {
+	ValueOracle
+	Constants() Constants
+}
+
+// GradientAccess is the counted first-order oracle, with the public constants.
+type GradientAccess interface {
+	ValueAccess
+	Grad(dst []float64, i int, x []float64)
+}
+
+// DataAccess also hands out the problem itself for type assertions on the structural
+// capabilities (LinearData, ...). Reading data through Structure is not counted: only
+// reference samplers and exact solvers declare NeedData, and they say so in their records.
+type DataAccess interface {
+	GradientAccess
+	Structure() Problem
+}
+
+// Need is the oracle capability a mechanism or sampler declares; each level includes
+// the ones before it.
+type Need int
+
+const (
+	NeedValues    Need = iota // value queries only (zeroth order)
+	NeedGradients             // value and gradient queries (first order)
+	NeedData                  // also uncounted structural access (reference samplers)
+)
+
+// String names the level for error messages.
+func (n Need) String() string {
+	switch n {
+	case NeedValues:
+		return "values"
+	case NeedGradients:
+		return "gradients"
+	case NeedData:
+		return "data"
+	}
+	return fmt.Sprintf("Need(%d)", int(n))
+}
+
+// ErrUndeclared is returned when a mechanism asks for a capability it did not declare.
+var ErrUndeclared = errors.New("oracle capability not declared")
+
+// Gradients returns o's gradient view, or ErrUndeclared when o is value-only (the
+// mechanism did not declare NeedGradients).
+func Gradients(o ValueAccess) (GradientAccess, error) {
+	g, ok := o.(GradientAccess)
+	if !ok {
+		return nil, fmt.Errorf("%w: gradients (declare problems.NeedGradients)", ErrUndeclared)
+	}
+	return g, nil
+}
+
+// Data returns o's data view, or ErrUndeclared when the mechanism did not declare NeedData.
+func Data(o ValueAccess) (DataAccess, error) {
+	d, ok := o.(DataAccess)
+	if !ok {
+		return nil, fmt.Errorf("%w: data (declare problems.NeedData)", ErrUndeclared)
+	}
+	return d, nil
 }
 
 // Problem is one generated instance: the per-example loss f(·; s_i), i < n, of the
@@ -95,7 +174,7 @@ type Spec struct {
 	Kind   string // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median
 	Loss   string // glm/lowrank: logistic | hinge | absolute
 	Domain Domain
-	Task   string // erm | sco
+	Task   task.Kind // erm | sco ("" is erm)
 	N, D   int
 	Rank   int     // lowrank
 	GK     float64 // lowrank: residual size g_k

@@ -9,6 +9,7 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
+	"expmech/task"
 )
 
 // ErrBudget reports a budget or constants the mechanism cannot calibrate for.
@@ -16,7 +17,7 @@ var ErrBudget = errors.New("expmech: cannot calibrate")
 
 // Calibration is everything Plan reports and Run uses, computed from public constants only.
 type Calibration struct {
-	Setting     string
+	Setting     Setting
 	Calibration string // exact | paper | lll24-printed
 	// S is the GDP parameter s = G_Δ√k/(n√μ) of the exact law (GLL22 Thm 6.2; SPEC §2.1);
 	// NaN for the pure mechanism.
@@ -79,12 +80,12 @@ func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
 
 // resolveSetting implements setting: auto (sco if the task is sco, lowrank if unconstrained,
 // else erm).
-func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) string {
+func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setting {
 	if cfg.Setting != SettingAuto {
 		return cfg.Setting
 	}
 	switch {
-	case b.Task == "sco":
+	case b.Task == task.SCO:
 		return SettingSCO
 	case c.Domain.Kind == problems.Unconstrained:
 		return SettingLowRank
@@ -93,15 +94,22 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) strin
 }
 
 // Calibrate computes (k, μ, δ split, s, sampler plan, theory bound) for "expmech" from public
-// constants only; the same function feeds Plan and Run.
+// constants only; the same function feeds Plan and Run. The sampler is cfg.Sampler of the
+// built-in catalog (sampler.All).
 func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
+	return calibrateWith(c, b, cfg, nil)
+}
+
+// calibrateWith is Calibrate with the sampler the mechanism was built with (nil: look
+// cfg.Sampler up in the built-in catalog).
+func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
 	}
 	if err := checkBudget(c, b, false); err != nil {
 		return Calibration{}, err
 	}
-	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: cfg.Calibration}
+	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: string(cfg.Calibration)}
 	eps, delta := b.Epsilon, b.Delta
 	n, d := float64(c.N), float64(c.D)
 	G := c.GDelta
@@ -201,7 +209,7 @@ func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibrati
 		cal.Mu = 0
 		cal.K = lam * n * n * s * s / (G * G)
 		cal.TheoryBound = d / cal.K
-		if b.Task == "sco" {
+		if b.Task == task.SCO {
 			cal.TheoryBound += G * G / (n * lam)
 		}
 	case SettingLowRank:
@@ -235,7 +243,9 @@ func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibrati
 	}
 	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
 	cal.Tau = math.Max(delta-dMech, 0) / (1 + math.Exp(eps))
-	smp, _ := sampler.ByName(cfg.Sampler)
+	if smp == nil {
+		smp, _ = sampler.ByName(cfg.Sampler)
+	}
 	certified := cfg.Mode == ModeCertified
 	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
 		return cal, err
@@ -362,13 +372,17 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 // (which leaves the law unchanged), or 2·ValueBound/n when that is smaller; k = ε/(2Δ_F);
 // risk ≤ d/k (GLL22 Lemma 6.1). An approximate sampler turns it into (ε, (1+e^ε)τ)-DP.
 func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (Calibration, error) {
+	return calibratePureWith(c, b, cfg, nil)
+}
+
+func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig, smp algorithms.Sampler) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
 	}
 	if err := checkBudget(c, b, true); err != nil {
 		return Calibration{}, err
 	}
-	cal := Calibration{Setting: SettingPure, Calibration: CalibExact, S: math.NaN(), DeltaTrue: 0}
+	cal := Calibration{Setting: SettingPure, Calibration: string(CalibExact), S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
 	if math.IsInf(R, 1) || !(R > 0) {
 		return cal, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrBudget, c.Domain.Kind)
@@ -383,7 +397,9 @@ func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (C
 	cal.EpsilonSpent = 2 * cal.K * dF
 	cal.TheoryBound = float64(c.D) / cal.K
 	cal.Tau = b.Delta / (1 + math.Exp(b.Epsilon))
-	smp, _ := sampler.ByName(cfg.Sampler)
+	if smp == nil {
+		smp, _ = sampler.ByName(cfg.Sampler)
+	}
 	certified := cfg.Mode == ModeCertified
 	if certified && !sampler.IsExact(smp) && !(b.Delta > 0) {
 		return cal, fmt.Errorf("%w: expmech-pure certified with an approximate sampler needs δ > 0 for its TV budget", ErrBudget)

@@ -9,23 +9,63 @@ import (
 	"expmech/algorithms/sampler"
 )
 
+// Mode selects the sampler constants: certified | practical (SPEC §4.4).
+type Mode string
+
+// CalibrationMethod selects how s is obtained from (ε, δ): exact | paper.
+type CalibrationMethod string
+
+// Setting selects the calibration theorem (GLL22 §6, LLL24 §2).
+type Setting string
+
 // Names of the configuration values.
 const (
-	ModeCertified = "certified" // theory constants; sampler TV accounted in δ
-	ModePractical = "practical" // documented practical constants; guarantee nominal
+	ModeCertified Mode = "certified" // theory constants; sampler TV accounted in δ
+	ModePractical Mode = "practical" // documented practical constants; guarantee nominal
 
-	CalibExact = "exact" // exact inversion of the Gaussian curve (PRIVACY.md §1.2)
-	CalibPaper = "paper" // the papers' closed forms (GLL22 Lemma 6.3 etc.), to reproduce them
+	CalibExact CalibrationMethod = "exact" // exact inversion of the Gaussian curve (PRIVACY.md §1.2)
+	CalibPaper CalibrationMethod = "paper" // the papers' closed forms (GLL22 Lemma 6.3 etc.), to reproduce them
 
-	SettingAuto           = "auto"
-	SettingERM            = "erm"             // GLL22 Thm 6.4
-	SettingSCO            = "sco"             // GLL22 Thm 6.8–6.9
-	SettingStronglyConvex = "strongly-convex" // GLL22 Thm 6.2 remark / 6.8 with no regulariser
-	SettingLowRank        = "lowrank"         // LLL24 Thm 2.2, corrected (SPEC §5.2)
-	SettingPure           = "pure"            // expmech-pure (SPEC §2.4)
+	SettingAuto           Setting = "auto"
+	SettingERM            Setting = "erm"             // GLL22 Thm 6.4
+	SettingSCO            Setting = "sco"             // GLL22 Thm 6.8–6.9
+	SettingStronglyConvex Setting = "strongly-convex" // GLL22 Thm 6.2 remark / 6.8 with no regulariser
+	SettingLowRank        Setting = "lowrank"         // LLL24 Thm 2.2, corrected (SPEC §5.2)
+	SettingPure           Setting = "pure"            // expmech-pure (SPEC §2.4); not a config value
 
 	PresetLLL24Printed = "lll24-printed" // LLL24 Algorithm 1's printed constants: NOT (ε, δ)-DP
 )
+
+// UnmarshalText accepts certified or practical, so strict spec decoding rejects anything
+// else with this message (the decoder adds file, line and key).
+func (m *Mode) UnmarshalText(b []byte) error {
+	switch v := Mode(b); v {
+	case ModeCertified, ModePractical:
+		*m = v
+		return nil
+	}
+	return fmt.Errorf("mode %q: want certified or practical", string(b))
+}
+
+// UnmarshalText accepts exact or paper.
+func (c *CalibrationMethod) UnmarshalText(b []byte) error {
+	switch v := CalibrationMethod(b); v {
+	case CalibExact, CalibPaper:
+		*c = v
+		return nil
+	}
+	return fmt.Errorf("calibration %q: want exact or paper", string(b))
+}
+
+// UnmarshalText accepts auto, erm, sco, strongly-convex or lowrank (pure is internal).
+func (s *Setting) UnmarshalText(b []byte) error {
+	switch v := Setting(b); v {
+	case SettingAuto, SettingERM, SettingSCO, SettingStronglyConvex, SettingLowRank:
+		*s = v
+		return nil
+	}
+	return fmt.Errorf("setting %q: want auto, erm, sco, strongly-convex or lowrank", string(b))
+}
 
 // DefaultMaxSteps is the default cap on the outer steps of one run: a cell whose worst-case
 // T exceeds it fails with an error row instead of running for hours (certified constants
@@ -37,12 +77,12 @@ type Config struct {
 	// Sampler is the registry name of the sampler: proximal-rejection (default), exact, mala.
 	Sampler string `yaml:"sampler"`
 	// Mode is certified | practical (default practical; SPEC §4.4).
-	Mode string `yaml:"mode"`
+	Mode Mode `yaml:"mode"`
 	// Calibration is exact (default) | paper.
-	Calibration string `yaml:"calibration"`
+	Calibration CalibrationMethod `yaml:"calibration"`
 	// Setting is auto (default) | erm | sco | strongly-convex | lowrank; auto = sco if the
 	// task is sco, lowrank if the domain is unconstrained, else erm.
-	Setting string `yaml:"setting"`
+	Setting Setting `yaml:"setting"`
 	// StepC is the practical step constant c of h = c/(k² G_f²); > 0; default 1/16.
 	StepC float64 `yaml:"step_c"`
 	// Rank is LLL24 Thm 2.2's k for the lowrank setting; 0 (default) = Constants.Rank if
@@ -130,7 +170,7 @@ type PureConfig struct {
 	// Sampler: proximal-rejection (default), exact, mala.
 	Sampler string `yaml:"sampler"`
 	// Mode: certified | practical (default practical).
-	Mode string `yaml:"mode"`
+	Mode Mode `yaml:"mode"`
 	// StepC: practical step constant (default 1/16).
 	StepC float64 `yaml:"step_c"`
 	// MaxSteps: cap on the worst-case outer steps (default 2e8).

@@ -13,6 +13,7 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func ball(r float64) problems.Domain { return problems.Domain{Kind: problems.Ball, Radius: r} }
@@ -262,10 +263,10 @@ func TestPrivacyCurve1D(t *testing.T) {
 		z[i] = []float64{-0.5 + float64(i)/float64(n-1)}
 	}
 	dom := problems.Domain{Kind: problems.Box, Radius: 1}
-	D := &l1Prob{z: z, w: 1, dom: dom}
+	D := problemtest.NewL1(z, 1, dom)
 	z2 := append([][]float64(nil), z...)
 	z2[0] = []float64{0.5}
-	D2 := &l1Prob{z: z2, w: 1, dom: dom}
+	D2 := problemtest.NewL1(z2, 1, dom)
 	for _, eps := range []float64{0.5, 1, 3} {
 		cal, err := Calibrate(D.Constants(), algorithms.Budget{Epsilon: eps, Delta: 1e-5}, *DefaultConfig())
 		if err != nil {
@@ -326,13 +327,13 @@ func TestExcessRiskRateL1(t *testing.T) {
 	var lx, ly []float64
 	for _, n := range ns {
 		rng := rand.New(rand.NewPCG(uint64(n), 5))
-		p := &l1Prob{z: signPoints(n, d, 0.7, rng), w: 1 / math.Sqrt(d), dom: dom}
+		p := problemtest.NewL1(signPoints(n, d, 0.7, rng), 1/math.Sqrt(d), dom)
 		// F* at the coordinate-wise median (here +1 or −1, or anything in between on ties)
 		xs := make([]float64, d)
 		for j := range d {
 			plus := 0
-			for i := range p.z {
-				if p.z[i][j] > 0 {
+			for i := range p.Z {
+				if p.Z[i][j] > 0 {
 					plus++
 				}
 			}
@@ -341,7 +342,7 @@ func TestExcessRiskRateL1(t *testing.T) {
 				xs[j] = 1
 			}
 		}
-		fstar := p.F(xs)
+		fstar := p.Risk(xs)
 		cfg := *DefaultConfig()
 		cfg.Sampler = "exact"
 		m, err := New(cfg)
@@ -356,7 +357,7 @@ func TestExcessRiskRateL1(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sum += p.F(out.X) - fstar
+			sum += p.Risk(out.X) - fstar
 			bound = out.Record.TheoryBound
 		}
 		mean := sum / trials
@@ -387,7 +388,7 @@ func TestExcessRiskRateL1(t *testing.T) {
 // output is in K, diagnostics are present; the same seed gives the same output.
 func TestRunProximal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	p := &l1Prob{z: signPoints(30, 2, 0.7, rng), w: 0.5, dom: problems.Domain{Kind: problems.Box, Radius: 1}}
+	p := problemtest.NewL1(signPoints(30, 2, 0.7, rng), 0.5, problems.Domain{Kind: problems.Box, Radius: 1})
 	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5}
 	f := Factory()
 	cfg := f.NewConfig()
@@ -408,7 +409,7 @@ func TestRunProximal(t *testing.T) {
 	if r.K != plan.K || r.Mu != plan.Mu || r.Steps != plan.Steps || r.GDPS != plan.GDPS || r.DeltaMech != plan.DeltaMech {
 		t.Errorf("Run record (k %g, μ %g, T %d, s %g) differs from Plan (%g, %g, %d, %g)", r.K, r.Mu, r.Steps, r.GDPS, plan.K, plan.Mu, plan.Steps, plan.GDPS)
 	}
-	if !sampler.InDomain(p.dom, out.X) {
+	if !sampler.InDomain(p.Constants().Domain, out.X) {
 		t.Errorf("output %v outside K", out.X)
 	}
 	if q := float64(o.ValueQueries) / plan.PredictedValueQueries; q < 0.6 || q > 1.05 {
@@ -491,7 +492,7 @@ func TestValidateAndRefusals(t *testing.T) {
 	cfg.Mode = ModeCertified
 	m, _ := New(cfg)
 	rng := rand.New(rand.NewPCG(1, 1))
-	p := &l1Prob{z: signPoints(1000, 10, 0.7, rng), w: 0.3, dom: ball(1)}
+	p := problemtest.NewL1(signPoints(1000, 10, 0.7, rng), 0.3, ball(1))
 	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5}
 	plan, err := m.Plan(p.Constants(), b)
 	if err != nil {

@@ -7,42 +7,6 @@ import (
 	"expmech/problems"
 )
 
-// l1Prob: f(x; z_i) = w‖x − z_i‖₁ (problems.SeparableL1Data); G_f = w√d, G_Δ = 2w√d.
-type l1Prob struct {
-	z   [][]float64
-	w   float64
-	dom problems.Domain
-}
-
-func (p *l1Prob) Len() int { return len(p.z) }
-func (p *l1Prob) Dim() int { return len(p.z[0]) }
-func (p *l1Prob) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, v := range p.z[i] {
-		s += math.Abs(x[j] - v)
-	}
-	return p.w * s
-}
-func (p *l1Prob) Grad(dst []float64, i int, x []float64) {
-	for j, v := range p.z[i] {
-		dst[j] = p.w * sign(x[j]-v)
-	}
-}
-func (p *l1Prob) Points() [][]float64 { return p.z }
-func (p *l1Prob) Weight() float64     { return p.w }
-func (p *l1Prob) Constants() problems.Constants {
-	d := len(p.z[0])
-	g := p.w * math.Sqrt(float64(d))
-	return problems.Constants{N: len(p.z), D: d, GF: g, GDelta: 2 * g, Domain: p.dom}
-}
-func (p *l1Prob) F(x []float64) float64 {
-	s := 0.0
-	for i := range p.z {
-		s += p.Value(i, x)
-	}
-	return s / float64(len(p.z))
-}
-
 func sign(v float64) float64 {
 	switch {
 	case v > 0:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"sync"
 
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
@@ -16,43 +18,52 @@ type Mechanism struct {
 	cfg  Config
 	pure *PureConfig
 	smp  algorithms.Sampler
+	cals calCache
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
-// Factory is the registry line of "expmech".
-func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      "expmech",
-		Doc:       "regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(c algorithms.Config) (algorithms.Mechanism, error) {
-			cfg, ok := c.(*Config)
-			if !ok {
-				return nil, fmt.Errorf("expmech: config of type %T", c)
+// Factory is the registry line of "expmech". The samplers a config may name are passed in
+// by the caller (run.go wires sampler.All()); none means the built-in catalog.
+func Factory(samplers ...algorithms.Sampler) algorithms.Factory {
+	return algorithms.NewFactory("expmech",
+		"regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
+		DefaultConfig, func(cfg Config) (algorithms.Mechanism, error) {
+			smp, err := pick(samplers, cfg.Sampler)
+			if err != nil {
+				return nil, err
 			}
-			return New(*cfg)
-		},
-	}
+			return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
+		})
 }
 
-// PureFactory is the registry line of "expmech-pure".
-func PureFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      "expmech-pure",
-		Doc:       "pure eps-DP exponential mechanism exp(-kF), k = eps/(2 Delta_F) (SPEC 2.4)",
-		NewConfig: func() algorithms.Config { return DefaultPureConfig() },
-		New: func(c algorithms.Config) (algorithms.Mechanism, error) {
-			cfg, ok := c.(*PureConfig)
-			if !ok {
-				return nil, fmt.Errorf("expmech-pure: config of type %T", c)
+// PureFactory is the registry line of "expmech-pure", with the samplers as in Factory.
+func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
+	return algorithms.NewFactory("expmech-pure",
+		"pure eps-DP exponential mechanism exp(-kF), k = eps/(2 Delta_F) (SPEC 2.4)",
+		DefaultPureConfig, func(cfg PureConfig) (algorithms.Mechanism, error) {
+			smp, err := pick(samplers, cfg.Sampler)
+			if err != nil {
+				return nil, err
 			}
-			return NewPure(*cfg)
-		},
-	}
+			return &Mechanism{name: "expmech-pure", pure: &cfg, smp: smp}, nil
+		})
 }
 
-// New returns "expmech" with cfg.
+// pick returns the sampler called name among samplers (the built-in catalog if none).
+func pick(samplers []algorithms.Sampler, name string) (algorithms.Sampler, error) {
+	if len(samplers) == 0 {
+		return sampler.ByName(name)
+	}
+	for _, s := range samplers {
+		if s.Name() == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", name)
+}
+
+// New returns "expmech" with cfg and the built-in samplers.
 func New(cfg Config) (*Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -64,7 +75,7 @@ func New(cfg Config) (*Mechanism, error) {
 	return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
 }
 
-// NewPure returns "expmech-pure" with cfg.
+// NewPure returns "expmech-pure" with cfg and the built-in samplers.
 func NewPure(cfg PureConfig) (*Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -79,11 +90,58 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 // Name returns the registry name.
 func (m *Mechanism) Name() string { return m.name }
 
+// calibrate returns the calibration for (c, b), computed once per mechanism instance: Plan
+// and every Run of a cell ask with the same inputs (issue 11), and Calibrate is a pure
+// function of them, so the memoised value is the one a fresh call would return.
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
-	if m.pure != nil {
-		return CalibratePure(c, b, *m.pure)
+	return m.cals.get(c, b, func() (Calibration, error) {
+		if m.pure != nil {
+			return calibratePureWith(c, b, *m.pure, m.smp)
+		}
+		return calibrateWith(c, b, m.cfg, m.smp)
+	})
+}
+
+// calCache memoises calibrations; safe for concurrent Runs. A mechanism is built per cell,
+// so it holds one or a few entries; past maxCalEntries it computes without storing.
+type calCache struct {
+	mu      sync.Mutex
+	entries []calEntry
+}
+
+type calEntry struct {
+	c   problems.Constants
+	b   algorithms.Budget
+	cal Calibration
+	err error
+}
+
+const maxCalEntries = 16
+
+func (cc *calCache) get(c problems.Constants, b algorithms.Budget, compute func() (Calibration, error)) (Calibration, error) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	for _, e := range cc.entries {
+		if e.b == b && sameConstants(e.c, c) {
+			return e.cal, e.err
+		}
 	}
-	return Calibrate(c, b, m.cfg)
+	cal, err := compute()
+	if len(cc.entries) < maxCalEntries {
+		// Own copy of the profile, so a caller mutating its Constants cannot alias the key.
+		key := c
+		key.GK = slices.Clone(c.GK)
+		cc.entries = append(cc.entries, calEntry{c: key, b: b, cal: cal, err: err})
+	}
+	return cal, err
+}
+
+// sameConstants is field-wise equality (GK by elements; NaN never matches, so it is
+// recomputed rather than wrongly shared).
+func sameConstants(a, b problems.Constants) bool {
+	return a.N == b.N && a.D == b.D && a.GF == b.GF && a.GDelta == b.GDelta && a.Domain == b.Domain &&
+		slices.Equal(a.GK, b.GK) && a.Rank == b.Rank && a.Smooth == b.Smooth &&
+		a.ValueBound == b.ValueBound && a.GLMLoss == b.GLMLoss
 }
 
 func (m *Mechanism) maxSteps() int {
@@ -132,8 +190,11 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	return cal.Record(), nil
 }
 
+// Needs is the sampler's need: the mechanism touches the data only through its sampler.
+func (m *Mechanism) Needs() problems.Need { return m.smp.Needs() }
+
 // Run calibrates exactly as Plan, then draws one sample through the counted oracle o.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
 	cal, err := m.calibrate(c, b)
 	if err != nil {
@@ -145,7 +206,7 @@ func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.B
 	}
 	so := o
 	if cal.Setting == SettingStronglyConvex {
-		so = problems.NewCounter(&shifted{o: o, lam: cal.Lambda, c: cal.SamplerConstants})
+		so = shift(o, cal.Lambda, cal.SamplerConstants)
 	}
 	x, err := m.smp.Sample(ctx, so, cal.Target, rng, &rec)
 	if err != nil {
@@ -157,25 +218,50 @@ func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.B
 
 // shifted is f̃(x; s_i) = f(x; s_i) − λ‖x‖²/2 over the counted oracle o (every query is
 // counted on o), so that exp(−kF) = exp(−k(F̃ + λ‖x‖²/2)) fits the sampler's target form.
-type shifted struct {
-	o   *problems.Counter
+// shift keeps o's access level: a value-only o gives a value-only shifted oracle.
+func shift(o problems.ValueAccess, lam float64, c problems.Constants) problems.ValueAccess {
+	v := shiftedValues{o: o, lam: lam, c: c}
+	g, ok := o.(problems.GradientAccess)
+	if !ok {
+		return &v
+	}
+	sh := &shifted{shiftedValues: v, g: g}
+	if _, ok := o.(problems.DataAccess); ok {
+		// The shifted loss has none of the structural capabilities of the original.
+		return shiftedData{sh}
+	}
+	return sh
+}
+
+type shiftedValues struct {
+	o   problems.ValueAccess
 	lam float64
 	c   problems.Constants
 }
 
-func (s *shifted) Len() int                      { return s.o.Len() }
-func (s *shifted) Dim() int                      { return s.o.Dim() }
-func (s *shifted) Constants() problems.Constants { return s.c }
-func (s *shifted) Value(i int, x []float64) float64 {
+func (s *shiftedValues) Len() int                      { return s.o.Len() }
+func (s *shiftedValues) Dim() int                      { return s.o.Dim() }
+func (s *shiftedValues) Constants() problems.Constants { return s.c }
+func (s *shiftedValues) Value(i int, x []float64) float64 {
 	nx := 0.0
 	for _, v := range x {
 		nx += v * v
 	}
 	return s.o.Value(i, x) - s.lam*nx/2
 }
+
+type shifted struct {
+	shiftedValues
+	g problems.GradientAccess
+}
+
 func (s *shifted) Grad(dst []float64, i int, x []float64) {
-	s.o.Grad(dst, i, x)
+	s.g.Grad(dst, i, x)
 	for j, v := range x {
 		dst[j] -= s.lam * v
 	}
 }
+
+type shiftedData struct{ *shifted }
+
+func (s shiftedData) Structure() problems.Problem { return s.shifted }

@@ -146,7 +146,7 @@ func TestErfcxGolden(t *testing.T) {
 	}
 	for _, x := range []float64{30, 50, 100, 1e3, 1e6} {
 		x2 := x * x
-		want := invSqrtPi / x * (1 - 1/(2*x2) + 3/(4*x2*x2) - 15/(8*x2*x2*x2))
+		want := 1 / (math.SqrtPi * x) * (1 - 1/(2*x2) + 3/(4*x2*x2) - 15/(8*x2*x2*x2))
 		if e := relErr(Erfcx(x), want); e > 105/(16*x2*x2*x2*x2)+2e-15 {
 			t.Errorf("Erfcx(%v) = %.17g, want %.17g (rel %.2g)", x, Erfcx(x), want, e)
 		}

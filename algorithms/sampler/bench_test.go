@@ -15,7 +15,7 @@ func benchChain(b *testing.B, d int) (*ProximalChain, *problems.Counter, *rand.R
 	p := newLogistic(1000, d, problems.Domain{Kind: problems.Ball, Radius: 1}, rng)
 	o := problems.NewCounter(p)
 	tg := algorithms.Target{K: 500, Mu: 0.05, TV: 1e-6}
-	ch, err := NewProximalChain(o, tg)
+	ch, err := NewProximalChain(o.Oracle(problems.NeedValues), tg) // the view the runner hands out
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -157,8 +157,13 @@ func sumSq(x []float64) float64 {
 // LogDensity is the mechanism's own unnormalised log-density at x (GLL22 Thm 6.2; SPEC §2.1):
 // −k(F(x; D) + μ‖x‖²/2) with F the AVERAGE of p.Value over the n examples, and −Inf outside
 // the domain of p.Constants().Domain. Samplers and the privacy auditors (PRIVACY.md §3.1)
-// share it. Each call costs n value queries when p is a *problems.Counter.
+// share it. Each call costs n value queries when p is a counted oracle.
 func LogDensity(p problems.Problem, k, mu float64, x []float64) float64 {
+	return logDensity(p, k, mu, x)
+}
+
+// logDensity is LogDensity through a value-only oracle.
+func logDensity(p problems.ValueAccess, k, mu float64, x []float64) float64 {
 	if !InDomain(p.Constants().Domain, x) {
 		return math.Inf(-1)
 	}

@@ -24,8 +24,8 @@ var ErrNoExact = errors.New("sampler: no exact sampler for this target")
 //     product of piecewise-Gaussian 1-D laws (piecewise exponential when μ = 0);
 //   - any loss in d = 1: inverse CDF of a quadrature table of the log-density (Table1D).
 //
-// The structural methods read the data through Counter.Structure (uncounted; recorded in
-// Notes); the 1-D quadrature reads it through the counted oracle.
+// The structural methods read the data through DataAccess.Structure (uncounted; recorded
+// in Notes, and declared by Needs); the 1-D quadrature reads it through the counted oracle.
 type Exact struct {
 	// Grid is the number of quadrature nodes of the 1-D method (default 8193).
 	Grid int
@@ -35,6 +35,9 @@ var _ algorithms.Sampler = Exact{}
 
 // Name is the registry name "exact".
 func (Exact) Name() string { return "exact" }
+
+// Needs is the data: the structural methods read the points (uncounted).
+func (Exact) Needs() problems.Need { return problems.NeedData }
 
 // Certifies reports that the output law is exact (TV 0).
 func (Exact) Certifies() bool { return true }
@@ -56,12 +59,16 @@ func (e Exact) grid() int {
 }
 
 // Sample draws one exact sample.
-func (e Exact) Sample(ctx context.Context, o *problems.Counter, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	c := o.Constants()
-	st := o.Structure()
+	do, derr := problems.Data(o)
+	if derr != nil {
+		return nil, fmt.Errorf("sampler exact: %w", derr)
+	}
+	st := do.Structure()
 	var (
 		x    []float64
 		err  error
@@ -328,13 +335,13 @@ type Table1D struct {
 }
 
 // NewTable1D tabulates LogDensity(p, k, μ, ·) for a 1-D problem p (n value queries per node).
-func NewTable1D(p problems.Problem, k, mu float64, grid int) (*Table1D, error) {
+func NewTable1D(p problems.ValueAccess, k, mu float64, grid int) (*Table1D, error) {
 	c := p.Constants()
 	if c.D != 1 || p.Dim() != 1 {
 		return nil, fmt.Errorf("%w: Table1D needs d=1, got %d", ErrNoExact, c.D)
 	}
 	xb := make([]float64, 1)
-	ell := func(x float64) float64 { xb[0] = x; return LogDensity(p, k, mu, xb) }
+	ell := func(x float64) float64 { xb[0] = x; return logDensity(p, k, mu, xb) }
 	lo, hi := domainInterval(c.Domain)
 	if math.IsInf(lo, 0) {
 		if !(mu > 0) {

@@ -8,64 +8,9 @@ import (
 	"expmech/problems"
 )
 
-// Test problems of this package (independent of problems/... generators).
-
-// linearProb: f(x; z_i) = ⟨x, z_i⟩ (problems.LinearData).
-type linearProb struct {
-	z   [][]float64
-	dom problems.Domain
-	gf  float64
-}
-
-func (p *linearProb) Len() int { return len(p.z) }
-func (p *linearProb) Dim() int { return len(p.z[0]) }
-func (p *linearProb) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, v := range p.z[i] {
-		s += v * x[j]
-	}
-	return s
-}
-func (p *linearProb) Grad(dst []float64, i int, x []float64) { copy(dst, p.z[i]) }
-func (p *linearProb) Points() [][]float64                    { return p.z }
-func (p *linearProb) Constants() problems.Constants {
-	return problems.Constants{N: len(p.z), D: len(p.z[0]), GF: p.gf, GDelta: 2 * p.gf, Domain: p.dom}
-}
-
-// l1Prob: f(x; z_i) = w‖x − z_i‖₁ (problems.SeparableL1Data).
-type l1Prob struct {
-	z   [][]float64
-	w   float64
-	dom problems.Domain
-}
-
-func (p *l1Prob) Len() int { return len(p.z) }
-func (p *l1Prob) Dim() int { return len(p.z[0]) }
-func (p *l1Prob) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, v := range p.z[i] {
-		s += math.Abs(x[j] - v)
-	}
-	return p.w * s
-}
-func (p *l1Prob) Grad(dst []float64, i int, x []float64) {
-	for j, v := range p.z[i] {
-		switch {
-		case x[j] > v:
-			dst[j] = p.w
-		case x[j] < v:
-			dst[j] = -p.w
-		default:
-			dst[j] = 0
-		}
-	}
-}
-func (p *l1Prob) Points() [][]float64 { return p.z }
-func (p *l1Prob) Weight() float64     { return p.w }
-func (p *l1Prob) Constants() problems.Constants {
-	d := len(p.z[0])
-	return problems.Constants{N: len(p.z), D: d, GF: p.w * math.Sqrt(float64(d)), GDelta: 2 * p.w * math.Sqrt(float64(d)), Domain: p.dom}
-}
+// Test problems of this package (independent of problems/... generators). The linear and
+// ℓ1 canaries are problemtest.NewLinearPoints and problemtest.NewL1; logisticProb stays
+// here because it deliberately exposes no structure (the exact sampler must refuse it).
 
 // logisticProb: f(x; a_i, y_i) = log(1 + exp(−y_i⟨a_i, x⟩)), ‖a_i‖ ≤ 1, no structure exposed.
 type logisticProb struct {

@@ -30,6 +30,9 @@ var _ algorithms.Sampler = MALA{}
 // Name is the registry name "mala".
 func (MALA) Name() string { return "mala" }
 
+// Needs is first order: MALA queries n values and n gradients per step.
+func (MALA) Needs() problems.Need { return problems.NeedGradients }
+
 // Certifies reports that MALA has no certified TV bound here.
 func (MALA) Certifies() bool { return false }
 
@@ -76,7 +79,7 @@ func (MALA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, 
 
 // malaChain holds MALA's state and buffers.
 type malaChain struct {
-	o       *problems.Counter
+	o       problems.GradientAccess
 	dom     problems.Domain
 	k, mu   float64
 	h       float64
@@ -140,7 +143,11 @@ func (c *malaChain) step(rng *rand.Rand) {
 }
 
 // Sample runs T MALA steps from the data-independent start of the proximal sampler.
-func (MALA) Sample(ctx context.Context, o *problems.Counter, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return nil, fmt.Errorf("sampler mala: %w", err)
+	}
 	c := o.Constants()
 	s, err := malaSchedule(c, t)
 	if err != nil {

@@ -4,47 +4,15 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/mathext"
+	"expmech/gauss"
 )
 
 // This file holds the one-dimensional normal and exponential helpers the samplers are built
 // from: log-space tail masses and exact truncated draws. Everything is in log space where a
 // tail can underflow (STYLE.md 10).
 
-const invSqrtPi = 0.56418958354775628695
-
-// erfcx returns e^{x²} erfc(x) for x ≥ 0 (PRIVACY.md App. A: exact split of x² for x < 26,
-// Lentz continued fraction beyond).
-func erfcx(x float64) float64 {
-	if x < 26 {
-		xh := float64(float32(x))
-		return math.Exp(xh*xh) * math.Exp((x-xh)*(x+xh)) * math.Erfc(x)
-	}
-	f, C, D := x, x, 0.0
-	for k := 1; k < 200; k++ {
-		a := float64(k) / 2
-		D = 1 / (x + a*D)
-		C = x + a/C
-		d := C * D
-		f *= d
-		if math.Abs(d-1) < 1e-16 {
-			break
-		}
-	}
-	return invSqrtPi / f
-}
-
-// logPhiBar returns log P(N(0,1) > x), finite for every finite x.
-func logPhiBar(x float64) float64 {
-	switch {
-	case math.IsInf(x, 1):
-		return math.Inf(-1)
-	case x < 1:
-		return math.Log(0.5 * math.Erfc(x/math.Sqrt2))
-	}
-	t := x / math.Sqrt2
-	return math.Log(0.5*erfcx(t)) - t*t
-}
+// logPhiBar returns log P(N(0,1) > x), finite for every finite x (gauss.LogSF).
+func logPhiBar(x float64) float64 { return gauss.LogSF(x) }
 
 // log1mexp returns log(1 − e^x) for x ≤ 0 (Mächler 2012: switch at −ln 2).
 func log1mexp(x float64) float64 {
@@ -82,7 +50,7 @@ func logMassStd(a, b float64) float64 {
 		return logMassStd(-b, -a)
 	}
 	// a < 0 < b: 1 − Φ̄(b) − Φ̄(−a), both terms ≤ 1/2.
-	return math.Log1p(-(0.5*math.Erfc(b/math.Sqrt2) + 0.5*math.Erfc(-a/math.Sqrt2)))
+	return math.Log1p(-(gauss.CDF(-b) + gauss.CDF(a))) // Φ̄(b) + Φ(a)
 }
 
 // truncStdNormal draws N(0,1) conditioned on [a, b] exactly, for any a < b (infinite ends
@@ -129,7 +97,7 @@ func rightTail(rng *rand.Rand, a, b float64, rej *int64) float64 {
 		la, lb := logPhiBar(a), logPhiBar(b)
 		u := rng.Float64()
 		lp := la + math.Log1p(-u*(-math.Expm1(lb-la)))
-		x := -mathext.NormalQuantile(math.Exp(lp))
+		x := -gauss.Quantile(math.Exp(lp))
 		// Guard the ends against the last ulp of the quantile approximation.
 		return math.Min(math.Max(x, a), b)
 	}

@@ -61,6 +61,9 @@ type Scheduler interface {
 // Name is the registry name "proximal-rejection".
 func (ProximalRejection) Name() string { return "proximal-rejection" }
 
+// Needs is values only: the sampler is zeroth order (GLL22 Alg. 2 uses value queries).
+func (ProximalRejection) Needs() problems.Need { return problems.NeedValues }
+
 // Certifies reports that certified targets are served with a proven TV bound.
 func (ProximalRejection) Certifies() bool { return true }
 
@@ -230,7 +233,7 @@ func (s Stats) put(extra map[string]float64) {
 // ProximalChain is the state of one proximal-rejection run: the current point and the
 // preallocated work buffers, so that Step allocates nothing. Not safe for concurrent use.
 type ProximalChain struct {
-	o      *problems.Counter
+	o      problems.ValueAccess // zeroth order: values only
 	dom    problems.Domain
 	n      int
 	k      float64
@@ -245,7 +248,7 @@ type ProximalChain struct {
 }
 
 // NewProximalChain plans the run for t on o and allocates its buffers; call Init before Step.
-func NewProximalChain(o *problems.Counter, t algorithms.Target) (*ProximalChain, error) {
+func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalChain, error) {
 	c := o.Constants()
 	if c.N != o.Len() || c.D != o.Dim() {
 		return nil, fmt.Errorf("%w: constants (n=%d, d=%d) disagree with the oracle (%d, %d)", ErrBadTarget, c.N, c.D, o.Len(), o.Dim())
@@ -419,7 +422,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 
 // Sample runs T = Schedule.Steps outer steps from the data-independent start and returns
 // x_T. It checks ctx every 1024 steps. Diagnostics go into rec.Extra.
-func (p ProximalRejection) Sample(ctx context.Context, o *problems.Counter, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	ch, err := NewProximalChain(o, t)
 	if err != nil {
 		return nil, err

@@ -12,10 +12,11 @@ import (
 
 	"expmech/algorithms"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func TestLogDensity(t *testing.T) {
-	p := &l1Prob{z: [][]float64{{0.5, -1}, {0, 0.25}, {1, 1}}, w: 2, dom: problems.Domain{Kind: problems.Box, Radius: 1}}
+	p := problemtest.NewL1([][]float64{{0.5, -1}, {0, 0.25}, {1, 1}}, 2, problems.Domain{Kind: problems.Box, Radius: 1})
 	x := []float64{0.2, -0.4}
 	// brute force: F = (2/3)(|0.2−0.5|+|−0.4+1| + |0.2|+|−0.4−0.25| + |0.2−1|+|−0.4−1|)
 	F := 2.0 / 3 * (0.3 + 0.6 + 0.2 + 0.65 + 0.8 + 1.4)
@@ -26,7 +27,7 @@ func TestLogDensity(t *testing.T) {
 	if got := LogDensity(p, 3, 0.5, []float64{1.01, 0}); !math.IsInf(got, -1) {
 		t.Errorf("LogDensity outside the box: got %g, want -Inf", got)
 	}
-	b := &linearProb{z: [][]float64{{1, 0}}, dom: problems.Domain{Kind: problems.Ball, Radius: 1}, gf: 1}
+	b := problemtest.NewLinearPoints([][]float64{{1, 0}}, 1, problems.Domain{Kind: problems.Ball, Radius: 1})
 	if got := LogDensity(b, 1, 1, []float64{0.8, 0.61}); !math.IsInf(got, -1) {
 		t.Errorf("LogDensity outside the ball: got %g, want -Inf", got)
 	}
@@ -165,16 +166,16 @@ func column(xs [][]float64, j int) []float64 {
 func TestProximalGaussianCase(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const d = 5
-	p := &linearProb{z: randPoints(40, d, 0, 0.6, rng), dom: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, gf: 0.6 * math.Sqrt(d)}
+	p := problemtest.NewLinearPoints(randPoints(40, d, 0, 0.6, rng), 0.6*math.Sqrt(d), problems.Domain{Kind: problems.Unconstrained, Radius: 1})
 	tg := algorithms.Target{K: 2, Mu: 1, TV: 1e-2, StepC: 1.0 / 64}
 	xs, st := runChains(t, p, tg, 3000, 3)
 	sd := 1 / math.Sqrt(tg.K*tg.Mu)
 	for j := range d {
 		zb := 0.0
-		for i := range p.z {
-			zb += p.z[i][j]
+		for i := range p.Z {
+			zb += p.Z[i][j]
 		}
-		mean := -zb / float64(len(p.z)) / tg.Mu
+		mean := -zb / float64(len(p.Z)) / tg.Mu
 		col := column(xs, j)
 		m, v := meanVar(col)
 		n := float64(len(col))
@@ -202,9 +203,9 @@ func TestProximalSeparableL1(t *testing.T) {
 		t.Run(fmt.Sprintf("d=%d", tc.d), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(5, uint64(tc.d)))
 			dom := problems.Domain{Kind: problems.Box, Radius: 1}
-			p := &l1Prob{z: randPoints(30, tc.d, -0.2, 1.2, rng), w: 1 / math.Sqrt(float64(tc.d)), dom: dom}
+			p := problemtest.NewL1(randPoints(30, tc.d, -0.2, 1.2, rng), 1/math.Sqrt(float64(tc.d)), dom)
 			tg := algorithms.Target{K: tc.k, Mu: 1, TV: 1e-2, StepC: 1.0 / 64}
-			laws, err := SeparableL1Laws(p.z, p.w, dom, tg.K, tg.Mu)
+			laws, err := SeparableL1Laws(p.Z, p.W, dom, tg.K, tg.Mu)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -269,7 +270,7 @@ func TestProximalLogistic1D(t *testing.T) {
 // quadrature: KS at α = 1e-3 over 20000 calls.
 func TestRGOLaw(t *testing.T) {
 	dom := problems.Domain{Kind: problems.Box, Radius: 1}
-	p := &l1Prob{z: [][]float64{{-0.3}, {0.1}, {0.15}, {0.6}, {0.9}}, w: 1, dom: dom}
+	p := problemtest.NewL1([][]float64{{-0.3}, {0.1}, {0.15}, {0.6}, {0.9}}, 1, dom)
 	tg := algorithms.Target{K: 3, Mu: 1, TV: 1e-2, StepC: 1.0 / 64}
 	o := problems.NewCounter(p)
 	ch, err := NewProximalChain(o, tg)
@@ -308,10 +309,10 @@ func TestRGOLaw(t *testing.T) {
 // also checked against direct quadrature of the density.
 func TestExactLawsAgree(t *testing.T) {
 	dom := problems.Domain{Kind: problems.Box, Radius: 1}
-	p := &l1Prob{z: [][]float64{{-0.5}, {0.2}, {0.2}, {0.7}, {1.5}}, w: 1.5, dom: dom}
+	p := problemtest.NewL1([][]float64{{-0.5}, {0.2}, {0.2}, {0.7}, {1.5}}, 1.5, dom)
 	for _, mu := range []float64{0, 0.8} {
 		k := 20.0
-		laws, err := SeparableL1Laws(p.z, p.w, dom, k, mu)
+		laws, err := SeparableL1Laws(p.Z, p.W, dom, k, mu)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -350,7 +351,7 @@ func TestExactLawsAgree(t *testing.T) {
 func TestExactSamplerLinear(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 1))
 	for _, dom := range []problems.Domain{{Kind: problems.Unconstrained, Radius: 1}, {Kind: problems.Box, Radius: 0.3}, {Kind: problems.Ball, Radius: 0.5}} {
-		p := &linearProb{z: randPoints(10, 3, -1, 1, rng), dom: dom, gf: math.Sqrt(3)}
+		p := problemtest.NewLinearPoints(randPoints(10, 3, -1, 1, rng), math.Sqrt(3), dom)
 		tg := algorithms.Target{K: 10, Mu: 2}
 		o := problems.NewCounter(p)
 		m := 4000
@@ -368,7 +369,7 @@ func TestExactSamplerLinear(t *testing.T) {
 		if dom.Kind == problems.Ball {
 			continue // rejection from the verified Gaussian; checked for membership above
 		}
-		laws, _ := LinearLaws(p.z, dom, tg.K, tg.Mu)
+		laws, _ := LinearLaws(p.Z, dom, tg.K, tg.Mu)
 		for j := range 3 {
 			if ks := ksStat(column(xs, j), laws[j].CDF); ks > ksCrit1e4 {
 				t.Errorf("%s coord %d KS: got %.3f", dom.Kind, j, ks)
@@ -376,8 +377,8 @@ func TestExactSamplerLinear(t *testing.T) {
 		}
 		if dom.Kind == problems.Unconstrained { // the piecewise law is N(−z̄/μ, 1/(kμ)) itself
 			zb := 0.0
-			for i := range p.z {
-				zb += p.z[i][0]
+			for i := range p.Z {
+				zb += p.Z[i][0]
 			}
 			mean, sd := -zb/10/tg.Mu, 1/math.Sqrt(tg.K*tg.Mu)
 			for _, x := range []float64{-1, -0.2, 0, 0.3} {
@@ -395,8 +396,8 @@ func TestExactSamplerLinear(t *testing.T) {
 // MALA on the Gaussian case: mean and variance against N(−z̄/μ, (kμ)^{-1}I).
 func TestMALAGaussian(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 1))
-	p := &linearProb{z: randPoints(20, 3, -0.5, 0.5, rng), dom: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, gf: 0.5 * math.Sqrt(3)}
-	p2 := &smoothLinear{p}
+	p := problemtest.NewLinearPoints(randPoints(20, 3, -0.5, 0.5, rng), 0.5*math.Sqrt(3), problems.Domain{Kind: problems.Unconstrained, Radius: 1})
+	p2 := p.WithSmooth(1e-9) // β = 0⁺ so MALA uses k(β+μ) (no kinks)
 	tg := algorithms.Target{K: 4, Mu: 1, TV: 1e-2}
 	o := problems.NewCounter(p2)
 	const m = 2000
@@ -409,8 +410,8 @@ func TestMALAGaussian(t *testing.T) {
 		col[i] = x[1]
 	}
 	zb := 0.0
-	for i := range p.z {
-		zb += p.z[i][1]
+	for i := range p.Z {
+		zb += p.Z[i][1]
 	}
 	mean, sd := -zb/20/tg.Mu, 1/math.Sqrt(tg.K*tg.Mu)
 	mm, v := meanVar(col)
@@ -420,15 +421,6 @@ func TestMALAGaussian(t *testing.T) {
 	if math.Abs(v-sd*sd) > zTwo1e5*math.Sqrt2*sd*sd/math.Sqrt(m) {
 		t.Errorf("MALA var: got %.4f, want %.4f", v, sd*sd)
 	}
-}
-
-// smoothLinear marks the linear loss as smooth with β = 0⁺ so MALA uses k(β+μ) (no kinks).
-type smoothLinear struct{ *linearProb }
-
-func (s *smoothLinear) Constants() problems.Constants {
-	c := s.linearProb.Constants()
-	c.Smooth = 1e-9
-	return c
 }
 
 // Step allocates nothing (issue #5 performance requirement), on every domain.
@@ -492,11 +484,11 @@ func TestSampleContextAndRecord(t *testing.T) {
 // A certified schedule on a small, well-conditioned target is feasible and runs.
 func TestCertifiedRun(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	p := &l1Prob{z: randPoints(10, 2, -1, 1, rng), w: 0.5, dom: problems.Domain{Kind: problems.Box, Radius: 1}}
+	p := problemtest.NewL1(randPoints(10, 2, -1, 1, rng), 0.5, problems.Domain{Kind: problems.Box, Radius: 1})
 	tg := algorithms.Target{K: 2, Mu: 1, TV: 1e-3, Certified: true}
 	rec := algorithms.Record{}
 	x, err := ProximalRejection{}.Sample(context.Background(), problems.NewCounter(p), tg, rng, &rec)
-	if err != nil || !InDomain(p.dom, x) {
+	if err != nil || !InDomain(p.Constants().Domain, x) {
 		t.Fatalf("certified run: got %v, %v", x, err)
 	}
 	if rec.Extra["rho_neg_rate"] != 0 || rec.Extra["rho_high_rate"] != 0 {

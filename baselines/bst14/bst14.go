@@ -43,21 +43,9 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of noisy-sgd-bst14.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "BST14 noisy SGD (n² single-example steps, its own σ formula), re-accounted exactly",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("noisy-sgd-bst14: config %T, want *bst14.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Mechanism{cfg: *c, cache: calib.NewPoissonCache()}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "BST14 noisy SGD (n² single-example steps, its own σ formula), re-accounted exactly", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		return &Mechanism{cfg: c, cache: calib.NewPoissonCache()}, nil
+	})
 }
 
 // Mechanism is a configured noisy-sgd-bst14.
@@ -155,8 +143,15 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	return m.record(c, b, p), nil
 }
 
+// Needs is first order: Run queries gradients.
+func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
+
 // Run releases the last iterate θ_T, as BST14 does.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err

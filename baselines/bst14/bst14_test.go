@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"expmech/algorithms"
+	"expmech/algorithms/mechtest"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/conformance"
 	"expmech/baselines/optim"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func budget(eps, delta float64) algorithms.Budget {
@@ -18,8 +19,8 @@ func budget(eps, delta float64) algorithms.Budget {
 }
 
 func TestConformance(t *testing.T) {
-	conformance.RequirePoissonAccountant(t)
-	conformance.Test(t, Factory(), conformance.Options{
+	mechtest.RequirePoissonAccountant(t)
+	mechtest.Test(t, Factory(), mechtest.Options{
 		Config: func() algorithms.Config { return &Config{Steps: 400, MaxSteps: 400} },
 	})
 }
@@ -36,7 +37,7 @@ func TestSigmaFormula(t *testing.T) {
 // TestReaccounting: the exact ε of BST14's σ is below its formula's ε (the formula is
 // loose), and the RDP cross-check is above the PLD value.
 func TestReaccounting(t *testing.T) {
-	conformance.RequirePoissonAccountant(t)
+	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 50, D: 3, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	r, err := (&Mechanism{cfg: *DefaultConfig()}).Plan(c, budget(1, 1e-5))
 	if err != nil {
@@ -62,7 +63,7 @@ func TestReaccounting(t *testing.T) {
 func TestSensitivity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	n, L := 30, 1.0
-	p := conformance.NewLinear(n, 3, L, 1, rng)
+	p := problemtest.NewLinear(n, 3, L, 1, rng)
 	x := []float64{0.1, 0, 0.2}
 	g1, g2 := make([]float64, 3), make([]float64, 3)
 	for range 20 {
@@ -80,7 +81,7 @@ func TestSensitivity(t *testing.T) {
 // region: excess after n² steps below D_K·L·2/√T-type accuracy (here 0.05) and below
 // its value after 100 steps.
 func TestConvergence(t *testing.T) {
-	p := conformance.NewLinear(60, 3, 1, 1, rand.New(rand.NewPCG(2, 2)))
+	p := problemtest.NewLinear(60, 3, 1, 1, rand.New(rand.NewPCG(2, 2)))
 	run := func(T int) float64 {
 		m := &Mechanism{cfg: Config{Steps: T, MaxSteps: T}}
 		out, err := m.Run(context.Background(), problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(3, 3)))

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"expmech/algorithms"
+	"expmech/algorithms/mechtest"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/conformance"
 	"expmech/baselines/optim"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func budget(eps, delta float64) algorithms.Budget {
@@ -80,9 +81,9 @@ func TestPoissonBatch(t *testing.T) {
 // TestEmptyLotsStillNoised: with q tiny most lots are empty; every step must still draw
 // noise (the iterate moves), and the accounted T equals the draws (checked inside Run).
 func TestEmptyLotsStillNoised(t *testing.T) {
-	conformance.RequirePoissonAccountant(t)
+	mechtest.RequirePoissonAccountant(t)
 	// n = 20, q = 0.01: P(empty) = 0.99²⁰ = 0.818, so ≥ 10 of 20 empty lots fails w.p. < 1e-4.
-	p := conformance.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
+	p := problemtest.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
 	m := &Mechanism{cfg: Config{SamplingRate: 0.01, Steps: 20, MaxSteps: 20}}
 	out, err := m.Run(context.Background(), problems.NewCounter(p), budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
@@ -102,7 +103,7 @@ func TestEmptyLotsStillNoised(t *testing.T) {
 func TestSensitivity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	n, d, C, q := 100, 3, 0.5, 0.1
-	p := conformance.NewLinear(n, d, 1, 1, rng)
+	p := problemtest.NewLinear(n, d, 1, 1, rng)
 	x := []float64{0.2, 0.1, -0.3}
 	g1, g2, buf := make([]float64, d), make([]float64, d), make([]float64, d)
 	L := q * float64(n)
@@ -126,10 +127,10 @@ func TestSensitivity(t *testing.T) {
 }
 
 func TestConformance(t *testing.T) {
-	conformance.RequirePoissonAccountant(t)
+	mechtest.RequirePoissonAccountant(t)
 	n, T, q := 40, 30, 0.25
 	mean := float64(T) * q * float64(n)
-	conformance.Test(t, Factory(), conformance.Options{
+	mechtest.Test(t, Factory(), mechtest.Options{
 		Config: func() algorithms.Config { return &Config{SamplingRate: q, Steps: T, MaxSteps: T} },
 		// counted gradients ~ Binomial(T·n, q): 4.41717 SE relative to the mean.
 		QueryRelTol: 4.41717 * math.Sqrt(mean*(1-q)) / mean,
@@ -139,7 +140,7 @@ func TestConformance(t *testing.T) {
 // TestCalibration: the calibrated z meets the target by the PLD accountant (its upper
 // end), the RDP bound is above it, and 2% less noise violates the target (tightness).
 func TestCalibration(t *testing.T) {
-	conformance.RequirePoissonAccountant(t)
+	mechtest.RequirePoissonAccountant(t)
 	for _, tc := range []struct {
 		n, batch, T int
 		eps, delta  float64
@@ -169,7 +170,7 @@ func TestCalibration(t *testing.T) {
 		}
 		if q == 1 { // full batch: exact GDP with s = √T·2C/(zC) (replace-one sensitivity 2C)
 			s := math.Sqrt(float64(tc.T)) * 2 / z
-			if got := conformance.NaiveDeltaGaussian(tc.eps, s); got > tc.delta*(1+1e-6) {
+			if got := mechtest.NaiveDeltaGaussian(tc.eps, s); got > tc.delta*(1+1e-6) {
 				t.Errorf("%+v: q = 1: δ(ε; %v) = %v, want ≤ %v", tc, s, got, tc.delta)
 			}
 		}
@@ -178,7 +179,7 @@ func TestCalibration(t *testing.T) {
 
 // TestConvergence: ε = ∞ (no noise), full batch: the excess risk is below the SGD bound.
 func TestConvergence(t *testing.T) {
-	p := conformance.NewLinear(100, 4, 1, 1, rand.New(rand.NewPCG(4, 4)))
+	p := problemtest.NewLinear(100, 4, 1, 1, rand.New(rand.NewPCG(4, 4)))
 	for _, T := range []int{50, 500} {
 		m := &Mechanism{cfg: Config{SamplingRate: 0.3, Steps: T, MaxSteps: T}}
 		var sum float64
@@ -216,7 +217,7 @@ func TestValidate(t *testing.T) {
 // fixed noise multiplier so the accountant is not timed.
 func BenchmarkEpoch(b *testing.B) {
 	const n, d, L = 10000, 100, 256
-	pr := conformance.NewGLM("logistic", n, d, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
+	pr := problemtest.NewGLM("logistic", n, d, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
 	c := pr.Constants()
 	p := params{T: n / L, q: float64(L) / n, L: L, z: 1, clip: 1, eta: 0.1, R: 1}
 	b.Run("n=10000/d=100/batch=256", func(b *testing.B) {

@@ -59,21 +59,9 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of dpzero.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "zeroth-order DP-SGD with one clipped scalar Gaussian release per step (DPZero textbook form; SPEC §6.6)",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("dpzero: config %T, want *dpzero.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Mechanism{cfg: *c}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "zeroth-order DP-SGD with one clipped scalar Gaussian release per step (DPZero textbook form; SPEC §6.6)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		return &Mechanism{cfg: c}, nil
+	})
 }
 
 // Mechanism is a configured dpzero.
@@ -134,10 +122,13 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	})
 }
 
+// Needs is values only: DPZero is zeroth order (two value queries per example and step).
+func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
+
 // Run releases the average iterate.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.ValueAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
 		p := m.calibrate(c, cand, s)
 		rec, err := m.record(c, b, p)
 		if err != nil {

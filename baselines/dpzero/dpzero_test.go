@@ -7,9 +7,10 @@ import (
 	"testing"
 
 	"expmech/algorithms"
+	"expmech/algorithms/mechtest"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/conformance"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func budget(eps, delta float64) algorithms.Budget {
@@ -17,7 +18,7 @@ func budget(eps, delta float64) algorithms.Budget {
 }
 
 func TestConformance(t *testing.T) {
-	conformance.Test(t, Factory(), conformance.Options{
+	mechtest.Test(t, Factory(), mechtest.Options{
 		Config: func() algorithms.Config { c := DefaultConfig(); c.Steps = 40; return c },
 	})
 }
@@ -26,17 +27,17 @@ func TestConformance(t *testing.T) {
 // independent naive Gaussian curve; the dimension does not enter σ.
 func TestCalibration(t *testing.T) {
 	for _, d := range []int{2, 200} {
-		p := conformance.NewLinear(100, d, 1, 1, rand.New(rand.NewPCG(1, 1)))
+		p := problemtest.NewLinear(100, d, 1, 1, rand.New(rand.NewPCG(1, 1)))
 		m := &Mechanism{cfg: *DefaultConfig()}
 		r, err := m.Plan(p.Constants(), budget(1, 1e-5))
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := math.Sqrt(1000) * 2 * 1 / 100 / r.Sigma
-		if got := conformance.NaiveDeltaGaussian(1, s); got > 1e-5*(1+1e-6) {
+		if got := mechtest.NaiveDeltaGaussian(1, s); got > 1e-5*(1+1e-6) {
 			t.Errorf("d=%d: δ(1; %v) = %v, want ≤ 1e-5", d, s, got)
 		}
-		if got := conformance.NaiveDeltaGaussian(1, s/0.99); got <= 1e-5 {
+		if got := mechtest.NaiveDeltaGaussian(1, s/0.99); got <= 1e-5 {
 			t.Errorf("d=%d: σ not tight", d)
 		}
 		if r.PredictedValueQueries != 2*1000*100 || r.PredictedGradientQueries != 0 {
@@ -51,7 +52,7 @@ func TestCalibration(t *testing.T) {
 func TestSensitivity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	n, d, C := 20, 3, 0.7
-	p := conformance.NewLinear(n, d, 1, 1, rng)
+	p := problemtest.NewLinear(n, d, 1, 1, rng)
 	x := []float64{0.1, 0.2, -0.1}
 	xp, xm := make([]float64, d), make([]float64, d)
 	for trial := range 30 {
@@ -77,7 +78,7 @@ func TestSensitivity(t *testing.T) {
 // T = 4000 is below the first-order SGD bound R·B/√T with B² = C²d, and below its T = 100
 // value.
 func TestConvergence(t *testing.T) {
-	p := conformance.NewLinear(50, 3, 1, 1, rand.New(rand.NewPCG(3, 3)))
+	p := problemtest.NewLinear(50, 3, 1, 1, rand.New(rand.NewPCG(3, 3)))
 	mean := func(T int) float64 {
 		m := &Mechanism{cfg: Config{Steps: T, Clip: 10, Smoothing: 1e-4}}
 		var sum float64

@@ -62,22 +62,9 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of noisy-gd.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("noisy-gd: config %T, want *noisygd.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			cc := *c
-			return &Mechanism{cfg: cc}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		return &Mechanism{cfg: c}, nil
+	})
 }
 
 // Mechanism is a configured noisy-gd.
@@ -166,10 +153,17 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	})
 }
 
+// Needs is first order: Run queries gradients.
+func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
+
 // Run releases the average iterate (1/T) Σ_{t<T} x_t of x_{t+1} = Π_K(x_t − η(ḡ_t + b_t)).
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
 		p, err := m.calibrate(c, cand, s)
 		if err != nil {
 			return algorithms.Output{}, err
@@ -188,7 +182,7 @@ func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.B
 }
 
 // descend runs the T noisy steps; no allocation inside the loop.
-func descend(ctx context.Context, o *problems.Counter, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
+func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
 	d := c.D
 	x := make([]float64, d)
 	avg := make([]float64, d)

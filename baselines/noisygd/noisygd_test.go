@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"expmech/algorithms"
+	"expmech/algorithms/mechtest"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/conformance"
 	"expmech/baselines/optim"
 	"expmech/baselines/tuning"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func budget(eps, delta float64) algorithms.Budget {
@@ -19,7 +20,7 @@ func budget(eps, delta float64) algorithms.Budget {
 }
 
 func TestConformance(t *testing.T) {
-	conformance.Test(t, Factory(), conformance.Options{
+	mechtest.Test(t, Factory(), mechtest.Options{
 		Config: func() algorithms.Config { c := DefaultConfig(); c.MaxSteps = 50; return c },
 	})
 }
@@ -35,7 +36,7 @@ func TestConformanceTuned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := conformance.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
+	p := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
 	b := budget(1, 1e-5)
 	out, err := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
@@ -46,7 +47,7 @@ func TestConformanceTuned(t *testing.T) {
 		t.Errorf("tuning/guarantee = %q/%q, want charged/certified", r.Tuning, r.Guarantee)
 	}
 	// Total GDP of the charged procedure is s*(ε, δ), so δ(ε; gdp_s) ≤ δ by the independent curve.
-	if got := conformance.NaiveDeltaGaussian(b.Epsilon, r.GDPS); got > b.Delta*(1+1e-6) {
+	if got := mechtest.NaiveDeltaGaussian(b.Epsilon, r.GDPS); got > b.Delta*(1+1e-6) {
 		t.Errorf("charged tuning: δ(ε; gdp_s=%v) = %v, want ≤ %v", r.GDPS, got, b.Delta)
 	}
 	// Each of the 3 candidates ran at s/√6: its σ is √6 times the untuned σ.
@@ -74,7 +75,7 @@ func TestCalibration(t *testing.T) {
 	}{
 		{100, 5, 1, 1e-5}, {1000, 10, 0.5, 1e-6}, {50, 2, 4, 1e-3},
 	} {
-		p := conformance.NewLinear(tc.n, tc.d, 2, 1, rand.New(rand.NewPCG(1, 1)))
+		p := problemtest.NewLinear(tc.n, tc.d, 2, 1, rand.New(rand.NewPCG(1, 1)))
 		c := p.Constants()
 		b := budget(tc.eps, tc.delta)
 		m := &Mechanism{cfg: *DefaultConfig()}
@@ -84,11 +85,11 @@ func TestCalibration(t *testing.T) {
 		}
 		sens := 2 * 2.0 / float64(tc.n) // replace-one, clip C = G_f = 2
 		s := math.Sqrt(float64(r.Steps)) * sens / r.Sigma
-		if got := conformance.NaiveDeltaGaussian(tc.eps, s); got > tc.delta*(1+1e-6) {
+		if got := mechtest.NaiveDeltaGaussian(tc.eps, s); got > tc.delta*(1+1e-6) {
 			t.Errorf("%+v: δ(ε; √T·Δ/σ = %v) = %v, want ≤ δ = %v", tc, s, got, tc.delta)
 		}
 		// Tight: 1% less noise must violate the target.
-		if got := conformance.NaiveDeltaGaussian(tc.eps, s/0.99); got <= tc.delta {
+		if got := mechtest.NaiveDeltaGaussian(tc.eps, s/0.99); got <= tc.delta {
 			t.Errorf("%+v: σ not tight: δ at 0.99σ = %v ≤ %v", tc, got, tc.delta)
 		}
 		if math.Abs(r.EpsilonSpent-tc.eps) > 1e-6*tc.eps {
@@ -110,7 +111,7 @@ func TestCalibration(t *testing.T) {
 func TestSensitivity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	n, d, C := 30, 4, 1.0
-	p := conformance.NewLinear(n, d, C, 1, rng)
+	p := problemtest.NewLinear(n, d, C, 1, rng)
 	x := []float64{0.1, -0.2, 0.3, 0}
 	g1, g2, buf := make([]float64, d), make([]float64, d), make([]float64, d)
 	for trial := range 20 {
@@ -138,7 +139,7 @@ func TestSensitivity(t *testing.T) {
 // TestConvergence: with ε = ∞ (σ = 0) the excess risk is the optimisation error, below
 // the deterministic bound R·C/√T of projected subgradient descent, and it shrinks with T.
 func TestConvergence(t *testing.T) {
-	p := conformance.NewLinear(200, 5, 1, 1, rand.New(rand.NewPCG(9, 9)))
+	p := problemtest.NewLinear(200, 5, 1, 1, rand.New(rand.NewPCG(9, 9)))
 	prev := math.Inf(1)
 	for _, T := range []int{10, 100, 1000} {
 		m := &Mechanism{cfg: Config{Steps: T, MaxSteps: T}}
@@ -167,7 +168,7 @@ func TestConvergence(t *testing.T) {
 // TestPrivateRiskBelowBound: at a finite budget the mean excess risk over seeds stays
 // below the theory bound (an expectation bound; 20 trials, the bound is loose by ≫ 4 SE).
 func TestPrivateRiskBelowBound(t *testing.T) {
-	p := conformance.NewLinear(500, 5, 1, 1, rand.New(rand.NewPCG(2, 2)))
+	p := problemtest.NewLinear(500, 5, 1, 1, rand.New(rand.NewPCG(2, 2)))
 	m := &Mechanism{cfg: Config{MaxSteps: 2000}}
 	var sum float64
 	var bound float64
@@ -208,7 +209,7 @@ func TestValidate(t *testing.T) {
 // BenchmarkEpoch: one full-batch step (= one epoch) on a 10 000 × 100 logistic GLM.
 func BenchmarkEpoch(b *testing.B) {
 	for _, n := range []int{10000} {
-		p := conformance.NewGLM("logistic", n, 100, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
+		p := problemtest.NewGLM("logistic", n, 100, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
 		b.Run("n=10000/d=100", func(b *testing.B) {
 			m := &Mechanism{cfg: Config{Steps: 1, MaxSteps: 1}}
 			rng := rand.New(rand.NewPCG(1, 1))

@@ -42,25 +42,13 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of nonprivate.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "non-private reference (ε = ∞): projected full-batch subgradient descent with averaging",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("nonprivate: config %T, want *nonprivate.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			inner, err := noisygd.Factory().New(&noisygd.Config{Steps: c.Steps, MaxSteps: c.Steps, StepSize: c.StepSize})
-			if err != nil {
-				return nil, err
-			}
-			return &Mechanism{inner: inner}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "non-private reference (ε = ∞): projected full-batch subgradient descent with averaging", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		inner, err := noisygd.Factory().New(&noisygd.Config{Steps: c.Steps, MaxSteps: c.Steps, StepSize: c.StepSize})
+		if err != nil {
+			return nil, err
+		}
+		return &Mechanism{inner: inner}, nil
+	})
 }
 
 // Mechanism is a configured nonprivate reference.
@@ -88,8 +76,11 @@ func (m *Mechanism) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.
 	return fix(r), err
 }
 
+// Needs is the wrapped mechanism's need.
+func (m *Mechanism) Needs() problems.Need { return m.inner.Needs() }
+
 // Run is deterministic: it draws nothing from rng.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	out, err := m.inner.Run(ctx, o, infinite, rng)
 	out.Record = fix(out.Record)
 	return out, err

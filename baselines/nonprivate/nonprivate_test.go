@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"expmech/algorithms"
-	"expmech/baselines/conformance"
+	"expmech/algorithms/mechtest"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func TestConformance(t *testing.T) {
-	conformance.Test(t, Factory(), conformance.Options{
+	mechtest.Test(t, Factory(), mechtest.Options{
 		Config:           func() algorithms.Config { return &Config{Steps: 50} },
 		Deterministic:    true,
 		AcceptsAnyBudget: true,
@@ -22,7 +23,7 @@ func TestConformance(t *testing.T) {
 // TestConvergence: excess risk on the linear family (closed-form optimum) is within the
 // deterministic bound R·C/√T and the record says guarantee none, ε = ∞.
 func TestConvergence(t *testing.T) {
-	p := conformance.NewLinear(100, 6, 1, 1, rand.New(rand.NewPCG(2, 3)))
+	p := problemtest.NewLinear(100, 6, 1, 1, rand.New(rand.NewPCG(2, 3)))
 	for _, T := range []int{100, 2000} {
 		m, err := Factory().New(&Config{Steps: T})
 		if err != nil {

@@ -59,21 +59,9 @@ func (c *ObjectiveConfig) Validate() error {
 
 // ObjectiveFactory is the registry line of objective-perturbation.
 func ObjectiveFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      ObjectiveName,
-		Doc:       "Gaussian objective perturbation for smooth GLMs (KST12 Thm 2) with AMP-style output noise for the solver gap",
-		NewConfig: func() algorithms.Config { return DefaultObjectiveConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*ObjectiveConfig)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("objective-perturbation: config %T, want *perturb.ObjectiveConfig", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Objective{cfg: *c}, nil
-		},
-	}
+	return algorithms.NewFactory(ObjectiveName, "Gaussian objective perturbation for smooth GLMs (KST12 Thm 2) with AMP-style output noise for the solver gap", DefaultObjectiveConfig, func(c ObjectiveConfig) (algorithms.Mechanism, error) {
+		return &Objective{cfg: c}, nil
+	})
 }
 
 // Objective is a configured objective-perturbation mechanism.
@@ -121,25 +109,21 @@ func kstEps(zeta, sigma, delta float64) float64 {
 	return hi
 }
 
-// check validates the smoothness condition (from the constants) and, when the problem is
-// at hand, the GLM structure and its loss (read only to CHECK the theorem's conditions;
-// the objective is computed with counted gradient queries).
-func (m *Objective) check(c problems.Constants, p problems.Problem) error {
+// check validates the theorem's conditions from the public constants: smoothness and, with
+// glm set (in Run), the GLM structure and its loss (problems.Constants.GLMLoss; no data
+// is read).
+func (m *Objective) check(c problems.Constants, glm bool) error {
 	if !(c.Smooth > 0) {
 		return fmt.Errorf("%w: loss is not smooth (β = %v): %w", ErrConditions, c.Smooth, optim.ErrNotSmooth)
 	}
-	if p == nil {
+	if !glm {
 		return nil
 	}
-	if cnt, ok := p.(*problems.Counter); ok {
-		p = cnt.Structure()
-	}
-	g, ok := p.(problems.GLMData)
-	if !ok {
+	if c.GLMLoss == "" {
 		return fmt.Errorf("%w: problem is not a GLM (rank-one Hessian not guaranteed)", ErrConditions)
 	}
-	if !smoothGLMLosses[g.LossName()] {
-		return fmt.Errorf("%w: GLM loss %q is not twice differentiable", ErrConditions, g.LossName())
+	if !smoothGLMLosses[c.GLMLoss] {
+		return fmt.Errorf("%w: GLM loss %q is not twice differentiable", ErrConditions, c.GLMLoss)
 	}
 	return nil
 }
@@ -204,13 +188,13 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 	return r, nil
 }
 
-// Plan is data-independent; it checks the smoothness condition (the GLM structure is
-// checked in Run, where the problem is at hand).
+// Plan is data-independent; it checks the smoothness condition. The GLM structure is
+// checked in Run only, as before it became a public constant, so that plan.csv is unchanged.
 func (m *Objective) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
-	if err := m.check(c, nil); err != nil {
+	if err := m.check(c, false); err != nil {
 		return algorithms.Record{}, err
 	}
 	p, err := m.calibrate(c, b)
@@ -221,13 +205,20 @@ func (m *Objective) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 }
 
 // Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
+// Needs is first order: Run queries gradients.
+func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
+
 // releases Π_K(θ̂ + N(0, σ_out² I)).
-func (m *Objective) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Objective) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
-	if err := m.check(c, o); err != nil {
+	if err := m.check(c, true); err != nil {
 		return algorithms.Output{}, err
 	}
 	p, err := m.calibrate(c, b)

@@ -50,21 +50,9 @@ func (c *OutputConfig) Validate() error {
 
 // OutputFactory is the registry line of output-perturbation.
 func OutputFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      OutputName,
-		Doc:       "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)",
-		NewConfig: func() algorithms.Config { return DefaultOutputConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*OutputConfig)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("output-perturbation: config %T, want *perturb.OutputConfig", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Output{cfg: *c}, nil
-		},
-	}
+	return algorithms.NewFactory(OutputName, "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)", DefaultOutputConfig, func(c OutputConfig) (algorithms.Mechanism, error) {
+		return &Output{cfg: c}, nil
+	})
 }
 
 // Output is a configured output-perturbation mechanism.
@@ -155,8 +143,15 @@ func (m *Output) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Rec
 	return m.record(c, b, p)
 }
 
+// Needs is first order: Run queries gradients.
+func (m *Output) Needs() problems.Need { return problems.NeedGradients }
+
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
-func (m *Output) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
@@ -189,7 +184,7 @@ func (m *Output) Run(ctx context.Context, o *problems.Counter, b algorithms.Budg
 }
 
 // exactMinimiser is the noiseless part of Run (for the sensitivity test).
-func (m *Output) exactMinimiser(ctx context.Context, o *problems.Counter, b algorithms.Budget) ([]float64, outParams, error) {
+func (m *Output) exactMinimiser(ctx context.Context, o problems.GradientAccess, b algorithms.Budget) ([]float64, outParams, error) {
 	p, err := m.calibrate(o.Constants(), b)
 	if err != nil {
 		return nil, p, err

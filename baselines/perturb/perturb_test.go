@@ -8,30 +8,31 @@ import (
 	"testing"
 
 	"expmech/algorithms"
+	"expmech/algorithms/mechtest"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/conformance"
 	"expmech/baselines/optim"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func budget(eps, delta float64) algorithms.Budget {
 	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: "erm"}
 }
 
-func logistic(n, d int, seed uint64) *conformance.GLM {
-	return conformance.NewGLM("logistic", n, d, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(seed, 1)))
+func logistic(n, d int, seed uint64) *problemtest.GLM {
+	return problemtest.NewGLM("logistic", n, d, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(seed, 1)))
 }
 
 func TestOutputConformance(t *testing.T) {
-	conformance.Test(t, OutputFactory(), conformance.Options{Problem: logistic(60, 3, 1)})
+	mechtest.Test(t, OutputFactory(), mechtest.Options{Problem: logistic(60, 3, 1)})
 	// β = 0 (the linear family): the certified subgradient path.
-	conformance.Test(t, OutputFactory(), conformance.Options{
+	mechtest.Test(t, OutputFactory(), mechtest.Options{
 		Config: func() algorithms.Config { c := DefaultOutputConfig(); c.MaxIter = 50; return c },
 	})
 }
 
 func TestObjectiveConformance(t *testing.T) {
-	conformance.Test(t, ObjectiveFactory(), conformance.Options{Problem: logistic(60, 3, 2)})
+	mechtest.Test(t, ObjectiveFactory(), mechtest.Options{Problem: logistic(60, 3, 2)})
 }
 
 // TestOutputCalibration: σ = (2G/(nλ) + 2·err)/s* meets (ε, δ) by the independent
@@ -56,10 +57,10 @@ func TestOutputCalibration(t *testing.T) {
 			t.Errorf("solver error bound %v above solver_tol·2G/(nλ)", e)
 		}
 		s := sens / r.Sigma
-		if got := conformance.NaiveDeltaGaussian(tc.eps, s); got > tc.delta*(1+1e-6) {
+		if got := mechtest.NaiveDeltaGaussian(tc.eps, s); got > tc.delta*(1+1e-6) {
 			t.Errorf("δ(ε; Δ/σ) = %v, want ≤ %v", got, tc.delta)
 		}
-		if got := conformance.NaiveDeltaGaussian(tc.eps, s/0.99); got <= tc.delta {
+		if got := mechtest.NaiveDeltaGaussian(tc.eps, s/0.99); got <= tc.delta {
 			t.Errorf("σ not tight: δ at 0.99σ = %v", got)
 		}
 	}
@@ -100,7 +101,7 @@ func TestOutputSensitivity(t *testing.T) {
 // β-smooth, exact optimum) is at most the regularisation bias λR²/2 + G·tol, → 0 in n.
 func TestOutputConvergence(t *testing.T) {
 	for _, n := range []int{100, 1000} {
-		p := conformance.NewLinear(n, 4, 1, 1, rand.New(rand.NewPCG(5, 5))).WithSmooth(0.01)
+		p := problemtest.NewLinear(n, 4, 1, 1, rand.New(rand.NewPCG(5, 5))).WithSmooth(0.01)
 		m := &Output{cfg: *DefaultOutputConfig()}
 		out, err := m.Run(context.Background(), problems.NewCounter(p), budget(math.Inf(1), 1e-5), nil)
 		if err != nil {
@@ -120,8 +121,8 @@ func TestOutputConvergence(t *testing.T) {
 func TestObjectiveRefuses(t *testing.T) {
 	m := &Objective{cfg: *DefaultObjectiveConfig()}
 	b := budget(1, 1e-5)
-	abs := conformance.NewGLM("absolute", 30, 2, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
-	lin := conformance.NewLinear(30, 2, 1, 1, rand.New(rand.NewPCG(1, 1))).WithSmooth(0.1)
+	abs := problemtest.NewGLM("absolute", 30, 2, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
+	lin := problemtest.NewLinear(30, 2, 1, 1, rand.New(rand.NewPCG(1, 1))).WithSmooth(0.1)
 	for name, p := range map[string]problems.Problem{"absolute GLM (non-smooth)": abs, "linear, not a GLM": lin} {
 		_, err := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(1, 1)))
 		if !errors.Is(err, ErrConditions) {

@@ -56,21 +56,9 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of phased-sgd.
 func Factory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      Name,
-		Doc:       "FKT20 phased (localized) one-pass SGD on disjoint chunks with Gaussian output noise per phase (SPEC §6.4)",
-		NewConfig: func() algorithms.Config { return DefaultConfig() },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*Config)
-			if !ok || c == nil {
-				return nil, fmt.Errorf("phased-sgd: config %T, want *phased.Config", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return &Mechanism{cfg: *c}, nil
-		},
-	}
+	return algorithms.NewFactory(Name, "FKT20 phased (localized) one-pass SGD on disjoint chunks with Gaussian output noise per phase (SPEC §6.4)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+		return &Mechanism{cfg: c}, nil
+	})
 }
 
 // Mechanism is a configured phased-sgd.
@@ -178,10 +166,17 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	})
 }
 
+// Needs is first order: Run queries gradients.
+func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
+
 // Run releases the last phase's noisy output.
-func (m *Mechanism) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o *problems.Counter, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
 		p, err := m.calibrate(c, cand, s)
 		if err != nil {
 			return algorithms.Output{}, err

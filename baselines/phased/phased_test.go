@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"expmech/algorithms"
+	"expmech/algorithms/mechtest"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/conformance"
 	"expmech/baselines/optim"
 	"expmech/baselines/tuning"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func budget(eps, delta float64) algorithms.Budget {
@@ -19,9 +20,9 @@ func budget(eps, delta float64) algorithms.Budget {
 }
 
 func TestConformance(t *testing.T) {
-	conformance.Test(t, Factory(), conformance.Options{})
-	conformance.Test(t, Factory(), conformance.Options{
-		Problem: conformance.NewGLM("logistic", 64, 3, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1))),
+	mechtest.Test(t, Factory(), mechtest.Options{})
+	mechtest.Test(t, Factory(), mechtest.Options{
+		Problem: problemtest.NewGLM("logistic", 64, 3, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1))),
 	})
 }
 
@@ -45,7 +46,7 @@ func TestCalibration(t *testing.T) {
 		total := 0
 		for i, ph := range p.phases {
 			total += ph.size
-			if got := conformance.NaiveDeltaGaussian(1, ph.sens/ph.sigma); got > 1e-5*(1+1e-6) {
+			if got := mechtest.NaiveDeltaGaussian(1, ph.sens/ph.sigma); got > 1e-5*(1+1e-6) {
 				t.Errorf("n=%d phase %d: δ = %v, want ≤ 1e-5", tc.n, i+1, got)
 			}
 			wantSens := 2 * ph.eta * math.Sqrt(float64(ph.size))
@@ -68,14 +69,14 @@ func TestCalibration(t *testing.T) {
 func TestSensitivity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	dom := problems.Domain{Kind: problems.Ball, Radius: 1}
-	abs := conformance.NewGLM("absolute", 64, 3, dom, rng)
-	lg := conformance.NewGLM("logistic", 64, 3, dom, rng)
+	abs := problemtest.NewGLM("absolute", 64, 3, dom, rng)
+	lg := problemtest.NewGLM("logistic", 64, 3, dom, rng)
 	idx := rng.Perm(64)[:32]
 	w0 := []float64{0.1, -0.1, 0.2}
 	a1, a2, buf := make([]float64, 3), make([]float64, 3), make([]float64, 3)
 	for _, tc := range []struct {
 		name string
-		p    *conformance.GLM
+		p    *problemtest.GLM
 		eta  float64
 		sens float64
 	}{
@@ -109,7 +110,7 @@ func TestSensitivity(t *testing.T) {
 func TestConvergence(t *testing.T) {
 	var prev = math.Inf(1)
 	for _, n := range []int{64, 4096} {
-		p := conformance.NewLinear(n, 3, 1, 1, rand.New(rand.NewPCG(6, 6)))
+		p := problemtest.NewLinear(n, 3, 1, 1, rand.New(rand.NewPCG(6, 6)))
 		var sum float64
 		for seed := range uint64(5) {
 			out, err := (&Mechanism{}).Run(context.Background(), problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 1)))

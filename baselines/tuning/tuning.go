@@ -21,6 +21,18 @@ const (
 	NonPrivate Mode = "nonprivate" // selection by the exact empirical risk; the run is then not private
 )
 
+// UnmarshalText accepts charged or nonprivate, so strict spec decoding rejects any other
+// value with this message (the decoder adds file, line and key). Omitting the key leaves
+// the mode empty ("no grid").
+func (m *Mode) UnmarshalText(b []byte) error {
+	switch v := Mode(b); v {
+	case Charged, NonPrivate:
+		*m = v
+		return nil
+	}
+	return fmt.Errorf("tuning_mode %q, want charged | nonprivate", string(b))
+}
+
 // Grid is the optional `tuning:` block of a baseline config. Every listed value is tried
 // (cartesian product); an empty list means "the config's value".
 type Grid struct {
@@ -100,8 +112,9 @@ func Split(s float64, m int) (candidate, selection float64) {
 	return s / math.Sqrt(2*float64(m)), s / math.Sqrt(2*float64(m-1))
 }
 
-// A RunFunc runs one candidate at GDP parameter s (+Inf for no noise).
-type RunFunc func(ctx context.Context, o *problems.Counter, cand Candidate, s float64, rng *rand.Rand) (algorithms.Output, error)
+// A RunFunc runs one candidate at GDP parameter s (+Inf for no noise) through the oracle
+// access O the mechanism declared (problems.ValueAccess or problems.GradientAccess).
+type RunFunc[O problems.ValueAccess] func(ctx context.Context, o O, cand Candidate, s float64, rng *rand.Rand) (algorithms.Output, error)
 
 // A PlanFunc plans one candidate at GDP parameter s.
 type PlanFunc func(cand Candidate, s float64) (algorithms.Record, error)
@@ -122,7 +135,7 @@ func PlanGDP(c problems.Constants, b algorithms.Budget, g *Grid, mode Mode, plan
 
 // RunGDP is Run for a GDP mechanism with total budget s = s*(ε, δ), after the same
 // validation as PlanGDP.
-func RunGDP(ctx context.Context, o *problems.Counter, b algorithms.Budget, g *Grid, mode Mode, run RunFunc, rng *rand.Rand) (algorithms.Output, error) {
+func RunGDP[O problems.ValueAccess](ctx context.Context, o O, b algorithms.Budget, g *Grid, mode Mode, run RunFunc[O], rng *rand.Rand) (algorithms.Output, error) {
 	if err := calib.Check(o.Constants(), b); err != nil {
 		return algorithms.Output{}, err
 	}
@@ -184,7 +197,7 @@ func label(r algorithms.Record, b algorithms.Budget, mode Mode, s float64, m int
 }
 
 // Run runs a possibly tuned GDP mechanism with total GDP s through the counted oracle.
-func Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, g *Grid, mode Mode, s float64, run RunFunc, rng *rand.Rand) (algorithms.Output, error) {
+func Run[O problems.ValueAccess](ctx context.Context, o O, b algorithms.Budget, g *Grid, mode Mode, s float64, run RunFunc[O], rng *rand.Rand) (algorithms.Output, error) {
 	cands := g.Candidates()
 	if len(cands) == 1 && g == nil {
 		return run(ctx, o, cands[0], s, rng)
@@ -221,7 +234,7 @@ func Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, g *Grid,
 // where h = f(·; s) − f(·; s') is G_Δ-Lipschitz on K (SPEC §0; G_Δ ≤ 2G_f). The x_j are
 // already released, so a sensitivity that depends on them is adaptive composition. s =
 // +Inf: no noise (nonprivate selection).
-func selectBest(ctx context.Context, o *problems.Counter, outs []algorithms.Output, s float64, rng *rand.Rand) (int, error) {
+func selectBest(ctx context.Context, o problems.ValueAccess, outs []algorithms.Output, s float64, rng *rand.Rand) (int, error) {
 	c := o.Constants()
 	gd := c.GDelta
 	if !(gd > 0) || gd > 2*c.GF {

@@ -43,7 +43,7 @@ func (g quadGen) Generate(s problems.Spec, rng *rand.Rand) (problems.Instance, e
 	if p.Spread == 13 {
 		return nil, errors.New("unlucky spread")
 	}
-	q := &quad{z: make([][]float64, s.N), c: problems.Constants{N: s.N, D: s.D, GF: 1, GDelta: 2, Domain: s.Domain}, task: s.Task}
+	q := &quad{z: make([][]float64, s.N), c: problems.Constants{N: s.N, D: s.D, GF: 1, GDelta: 2, Domain: s.Domain}, task: string(s.Task)}
 	for i := range q.z {
 		q.z[i] = make([]float64, s.D)
 		for j := range q.z[i] {
@@ -136,7 +136,12 @@ func (m *noiseMech) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	}
 	return r, nil
 }
-func (m *noiseMech) Run(ctx context.Context, o *problems.Counter, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *noiseMech) Needs() problems.Need { return problems.NeedGradients }
+func (m *noiseMech) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
 	if m.calls != nil && m.calls.Add(1) == m.trip && m.cancel != nil {
 		m.cancel()
 	}

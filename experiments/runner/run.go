@@ -18,6 +18,7 @@ import (
 	"expmech/experiments"
 	"expmech/problems"
 	"expmech/rows"
+	"expmech/task"
 )
 
 // Options control one run. The zero value runs unsharded on every CPU without progress
@@ -285,7 +286,7 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
 	}()
-	out, err := m.Run(ctx, cnt, b, rng)
+	out, err := m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
 	if out.Record.Guarantee != "" || err == nil {
 		rec = out.Record
 	}
@@ -296,7 +297,7 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 }
 
 // score fills the utility columns (DESIGN.md results.csv).
-func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum, optErr error, task string, fail func(error)) {
+func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum, optErr error, tk task.Kind, fail func(error)) {
 	risk := inst.EmpiricalRisk(x)
 	r[rows.ColEmpiricalRisk] = fmtF(risk)
 	if optErr != nil {
@@ -305,7 +306,7 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 	}
 	r[rows.ColEmpiricalRiskOpt] = fmtF(opt.Value)
 	r[rows.ColExcessEmpiricalRisk] = fmtF(risk - opt.Value)
-	if task != "sco" {
+	if tk != task.SCO {
 		return
 	}
 	pop, ok := inst.(problems.Population)

@@ -11,6 +11,7 @@ import (
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
+	"expmech/task"
 )
 
 // Params configures the generator.
@@ -100,11 +101,11 @@ func params(spec problems.Spec) (*Params, error) {
 		if p.Mode == "hard" && p.HardCount > spec.N {
 			errs = append(errs, fmt.Errorf("hard_count: %d exceeds n = %d", p.HardCount, spec.N))
 		}
-		if p.Mode == "hard" && spec.Task == "sco" {
+		if p.Mode == "hard" && spec.Task == task.SCO {
 			errs = append(errs, errors.New("task: sco needs a distribution; mode hard is a fixed dataset"))
 		}
 	}
-	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+	if spec.Task != "" && !spec.Task.Valid() {
 		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -175,7 +176,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 		}
 		c = constants(spec, p, tr.Len(), tr.Dim())
 		inst := newInstance(tr.X, c)
-		if spec.Task == "sco" {
+		if spec.Task == task.SCO {
 			if rest.Len() < 2 {
 				return nil, fmt.Errorf("extended-linear: task sco with data %s: no held-out rows after the first n = %d", spec.Data, tr.Len())
 			}
@@ -228,7 +229,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	for j := range d {
 		inst.popMu[j] = a * p.MeanNorm * sigma[j]
 	}
-	if spec.Task == "sco" {
+	if spec.Task == task.SCO {
 		inst.rest = newInstance(draw(p.PopulationSamples), c)
 	}
 	return inst, nil

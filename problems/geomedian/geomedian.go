@@ -10,6 +10,7 @@ import (
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
+	"expmech/task"
 )
 
 // Params configures the generator.
@@ -95,7 +96,7 @@ func params(spec problems.Spec) (*Params, error) {
 			errs = append(errs, fmt.Errorf("dmin: %d exceeds d = %d", p.DMin, spec.D))
 		}
 	}
-	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+	if spec.Task != "" && !spec.Task.Valid() {
 		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -163,7 +164,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 		}
 		c := constants(spec, p, tr.Len(), tr.Dim())
 		in := newInstance(tr.X, c, p)
-		if spec.Task == "sco" {
+		if spec.Task == task.SCO {
 			if rest.Len() < 2 {
 				return nil, fmt.Errorf("geometric-median: task sco with data %s: no held-out rows after the first n = %d", spec.Data, tr.Len())
 			}
@@ -184,7 +185,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	c := constants(spec, p, spec.N, spec.D)
 	in := newInstance(draw(spec.N), c, p)
 	in.gen = true
-	if spec.Task == "sco" {
+	if spec.Task == task.SCO {
 		in.rest = newInstance(draw(p.PopulationSamples), c, p)
 	}
 	return in, nil

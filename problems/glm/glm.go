@@ -13,6 +13,7 @@ import (
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
 	"expmech/problems/solve"
+	"expmech/task"
 )
 
 // Loss names.
@@ -125,7 +126,7 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 			errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
 		}
 	}
-	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+	if spec.Task != "" && !spec.Task.Valid() {
 		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -142,7 +143,8 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 //   - G_k: glm: A for k < d. lowrank with subspace P = UUᵀ of rank r: ‖(I−P)∇f‖ =
 //     |φ'|·‖(I−P)a‖ ≤ g_k, so G_k = A for k < r, g_k for r ≤ k < d, and G_d = 0
 //     (LLL24 Assumption 2.1); Rank = r when g_k = 0 (Assumption 1.3);
-//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R.
+//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R;
+//   - GLMLoss = the loss name: every example is φ(⟨a, x⟩, y).
 func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	A := p.FeatureNorm
 	gk := make([]float64, d+1)
@@ -152,7 +154,7 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 			gk[k] = spec.GK
 		}
 	}
-	c := problems.Constants{N: n, D: d, GF: A, GDelta: 2 * A, Domain: spec.Domain, GK: gk}
+	c := problems.Constants{N: n, D: d, GF: A, GDelta: 2 * A, Domain: spec.Domain, GK: gk, GLMLoss: spec.Loss}
 	if spec.Loss == Logistic {
 		c.Smooth = A * A / 4
 	}
@@ -284,7 +286,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 		c := g.constants(spec, p, tr.Len(), tr.Dim())
 		inst := newInstance(tr.X, tr.Y, spec.Loss, c)
 		inst.U = U
-		if spec.Task == "sco" {
+		if spec.Task == task.SCO {
 			if rest.Len() < 2 {
 				return nil, fmt.Errorf("%s: task sco with data %s: no held-out rows after the first n = %d", g.Name(), spec.Data, tr.Len())
 			}
@@ -340,7 +342,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 			inst.U.SetCol(k, u)
 		}
 	}
-	if spec.Task == "sco" {
+	if spec.Task == task.SCO {
 		ha, hy := draw(p.PopulationSamples)
 		inst.rest = newInstance(ha, hy, spec.Loss, inst.c)
 	}

@@ -10,6 +10,7 @@ import (
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
+	"expmech/task"
 )
 
 // Params configures the generator.
@@ -84,7 +85,7 @@ func params(spec problems.Spec) (*Params, error) {
 	if spec.Data == "" && spec.D < 1 {
 		errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
 	}
-	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+	if spec.Task != "" && !spec.Task.Valid() {
 		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -180,7 +181,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 			return nil, err
 		}
 		inst := newInstance(tr.X, p.Weight, constants(spec, p, tr.Len(), tr.Dim()))
-		if spec.Task == "sco" {
+		if spec.Task == task.SCO {
 			if rest.Len() < 2 {
 				return nil, fmt.Errorf("l1: task sco with data %s: no held-out rows after the first n = %d", spec.Data, tr.Len())
 			}

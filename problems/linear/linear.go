@@ -11,6 +11,7 @@ import (
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
+	"expmech/task"
 )
 
 // Params configures the generator (spec key problem.params; yaml snake_case).
@@ -99,11 +100,11 @@ func check(spec problems.Spec, p *Params) error {
 		if p.Mode == "hard" && p.HardCount > spec.N {
 			errs = append(errs, fmt.Errorf("hard_count: %d exceeds n = %d", p.HardCount, spec.N))
 		}
-		if p.Mode == "hard" && spec.Task == "sco" {
+		if p.Mode == "hard" && spec.Task == task.SCO {
 			errs = append(errs, errors.New("task: sco needs a distribution; mode hard is a fixed dataset"))
 		}
 	}
-	if spec.Task != "" && spec.Task != "erm" && spec.Task != "sco" {
+	if spec.Task != "" && !spec.Task.Valid() {
 		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -181,7 +182,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 			return nil, fmt.Errorf("linear: data: %w", err)
 		}
 		inst := newInstance(tr.X, constants(spec, p, tr.Len(), tr.Dim()))
-		if spec.Task == "sco" {
+		if spec.Task == task.SCO {
 			if rest.Len() < 2 {
 				return nil, fmt.Errorf("linear: task sco with data %s: no held-out rows after the first n = %d", spec.Data, tr.Len())
 			}

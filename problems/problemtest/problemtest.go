@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"expmech/problems"
+	"expmech/task"
 )
 
 // Config selects what Check exercises.
@@ -265,7 +266,7 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 		}
 	})
 
-	if c.Spec.Task == "sco" {
+	if c.Spec.Task == task.SCO {
 		t.Run("population", func(t *testing.T) {
 			pop, ok := inst.(problems.Population)
 			if !ok {

@@ -1,4 +1,8 @@
-package conformance
+package problemtest
+
+// Canary fixtures shared by the mechanism and sampler tests (issue 11): small problems
+// with closed-form or cheaply certified optima, so that tests do not depend on the real
+// generators.
 
 import (
 	"math"
@@ -205,7 +209,7 @@ func (g *GLM) Features() [][]float64 { return g.A }
 func (g *GLM) Labels() []float64     { return g.Y }
 func (g *GLM) LossName() string      { return g.Loss }
 func (g *GLM) Constants() problems.Constants {
-	c := problems.Constants{N: g.Len(), D: g.Dim(), GF: 1, GDelta: 2, Domain: g.domain}
+	c := problems.Constants{N: g.Len(), D: g.Dim(), GF: 1, GDelta: 2, Domain: g.domain, GLMLoss: g.Loss}
 	if g.Loss == "logistic" {
 		c.Smooth = 0.25
 	}
@@ -226,4 +230,66 @@ var (
 	_ problems.LinearData = (*Linear)(nil)
 	_ problems.Problem    = (*GLM)(nil)
 	_ problems.GLMData    = (*GLM)(nil)
+)
+
+// NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (not checked)
+// over dom; R is dom.Radius.
+func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
+	return &Linear{Z: z, G: g, R: dom.Radius, domain: dom}
+}
+
+// L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
+// family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
+// exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
+type L1 struct {
+	Z      [][]float64
+	W      float64
+	domain problems.Domain
+}
+
+// NewL1 returns the ℓ1 canary on points z with weight w over dom.
+func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
+	return &L1{Z: z, W: w, domain: dom}
+}
+
+func (p *L1) Len() int { return len(p.Z) }
+func (p *L1) Dim() int { return len(p.Z[0]) }
+func (p *L1) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, v := range p.Z[i] {
+		s += math.Abs(x[j] - v)
+	}
+	return p.W * s
+}
+func (p *L1) Grad(dst []float64, i int, x []float64) {
+	for j, v := range p.Z[i] {
+		switch {
+		case x[j] > v:
+			dst[j] = p.W
+		case x[j] < v:
+			dst[j] = -p.W
+		default:
+			dst[j] = 0
+		}
+	}
+}
+func (p *L1) Points() [][]float64 { return p.Z }
+func (p *L1) Weight() float64     { return p.W }
+func (p *L1) Constants() problems.Constants {
+	g := p.W * math.Sqrt(float64(p.Dim()))
+	return problems.Constants{N: p.Len(), D: p.Dim(), GF: g, GDelta: 2 * g, Domain: p.domain}
+}
+
+// Risk is F(x) (uncounted).
+func (p *L1) Risk(x []float64) float64 {
+	s := 0.0
+	for i := range p.Z {
+		s += p.Value(i, x)
+	}
+	return s / float64(p.Len())
+}
+
+var (
+	_ problems.Problem         = (*L1)(nil)
+	_ problems.SeparableL1Data = (*L1)(nil)
 )

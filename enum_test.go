@@ -1,0 +1,47 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTypedEnumErrors: a bad value of a typed enum (task.Kind, expmech's Mode,
+// CalibrationMethod, Setting, tuning.Mode) is rejected by strict decoding through its UnmarshalText,
+// with exit status 2 and one line naming the file, the line and the key.
+func TestTypedEnumErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, alg, top, want string
+	}{
+		{"task", "{name: expmech}", "task: pac\n", `:2: task: want one of [erm sco], got "pac"`},
+		{"mode", "{name: expmech, mode: fast}", "", `:5: algorithms[0].mode: mode "fast": want certified or practical`},
+		{"pure-mode", "{name: expmech-pure, mode: fast}", "", `:5: algorithms[0].mode: mode "fast": want certified or practical`},
+		{"calibration", "{name: expmech, calibration: approx}", "", `:5: algorithms[0].calibration: calibration "approx": want exact or paper`},
+		{"setting", "{name: expmech, setting: pure}", "", `:5: algorithms[0].setting: setting "pure": want auto, erm, sco, strongly-convex or lowrank`},
+		{"tuning_mode", "{name: noisy-gd, tuning: {steps: [10]}, tuning_mode: free}", "", `:5: algorithms[0].tuning_mode: tuning_mode "free", want charged | nonprivate`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := filepath.Join(dir, "spec.yaml")
+			spec := "name: x\n" + tc.top + "problem: {kind: l1, n: 10, d: 2}\nprivacy: {epsilon: 1, delta: 1e-5}\nalgorithms: [" + tc.alg + "]\n"
+			if tc.top == "" {
+				spec = "name: x\n\nproblem: {kind: l1, n: 10, d: 2}\nprivacy: {epsilon: 1, delta: 1e-5}\nalgorithms: [" + tc.alg + "]\n"
+			}
+			if err := os.WriteFile(f, []byte(spec), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), []string{"-exp", f, "-out", filepath.Join(dir, "r"), "-figures", filepath.Join(dir, "f")}, &stdout, &stderr)
+			if code := report(err, &stderr); code != 2 {
+				t.Errorf("exit status: got %d, want 2 (err %v)", code, err)
+			}
+			msg := stderr.String()
+			if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, f+tc.want) {
+				t.Errorf("stderr: got %q, want one line containing %q", msg, f+tc.want)
+			}
+		})
+	}
+}
