@@ -131,6 +131,7 @@ func (cc *calCache) get(c problems.Constants, b algorithms.Budget, compute func(
 		// Own copy of the profile, so a caller mutating its Constants cannot alias the key.
 		key := c
 		key.GK = slices.Clone(c.GK)
+		key.Measured = slices.Clone(c.Measured)
 		cc.entries = append(cc.entries, calEntry{c: key, b: b, cal: cal, err: err})
 	}
 	return cal, err
@@ -141,7 +142,8 @@ func (cc *calCache) get(c problems.Constants, b algorithms.Budget, compute func(
 func sameConstants(a, b problems.Constants) bool {
 	return a.N == b.N && a.D == b.D && a.GF == b.GF && a.GDelta == b.GDelta && a.Domain == b.Domain &&
 		slices.Equal(a.GK, b.GK) && a.Rank == b.Rank && a.Smooth == b.Smooth &&
-		a.ValueBound == b.ValueBound && a.GLMLoss == b.GLMLoss
+		a.ValueBound == b.ValueBound && a.GLMLoss == b.GLMLoss &&
+		a.StrongConvexity == b.StrongConvexity && slices.Equal(a.Measured, b.Measured)
 }
 
 func (m *Mechanism) maxSteps() int {
@@ -157,6 +159,8 @@ func (cal Calibration) Record() algorithms.Record {
 	r.DeltaMech = cal.DeltaMech
 	r.GDPS = cal.S
 	r.EpsilonSpent = cal.EpsilonSpent
+	r.DeltaSpent = cal.DeltaSpent
+	r.Trusted = cal.Trusted
 	r.K, r.Mu = cal.K, cal.Mu
 	r.Steps = cal.Steps
 	r.Guarantee = cal.Guarantee
