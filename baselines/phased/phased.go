@@ -145,6 +145,14 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		return r, err
 	}
 	r.EpsilonSpent = e
+	// Each example is used once per phase; the replace-one change of one step moves the
+	// phase's average iterate by ≤ Δ_i (2Gη_i, non-expansive steps need η_i ≤ 2/β when
+	// smooth): s = max_i Δ_i/σ_i by parallel composition. G ≥ G_f and β are trusted.
+	trust := []string{problems.ConstGF}
+	if first.smooth {
+		trust = append(trust, problems.ConstSmooth)
+	}
+	calib.Certificate(&r, c, b, trust...)
 	r.PredictedGradientQueries = float64(p.steps)
 	r.PredictedValueQueries = 0
 	smooth := 0.0
