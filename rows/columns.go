@@ -48,6 +48,10 @@ const (
 	ColPredictedValueQueries    = "predicted_value_queries"
 	ColPredictedGradientQueries = "predicted_gradient_queries"
 	ColDeltaTrue                = "delta_true" // expmech's δ delivered at the stated ε (extra column)
+	// The certificate columns (issue 13): the runner re-derives guarantee from them.
+	ColDeltaSpent       = "delta_spent"       // total δ of the run at epsilon_spent
+	ColGuaranteeReason  = "guarantee_reason"  // why a claimed guarantee was downgraded, one line
+	ColTrustedConstants = "trusted_constants" // "name=value(declared|measured); ..." the calibration relied on
 )
 
 // Values of the status column.
@@ -69,7 +73,7 @@ func Unit(col string) string { return units[col] }
 // units is read-only after initialisation.
 var units = map[string]string{
 	ColTrial: "index", ColN: "examples", ColD: "coordinates", ColRank: "dimensions", ColGK: "loss per unit length",
-	ColEpsilon: "1", ColDelta: "1", ColDeltaMech: "1", ColGDPS: "1", ColEpsilonSpent: "1",
+	ColEpsilon: "1", ColDelta: "1", ColDeltaMech: "1", ColGDPS: "1", ColEpsilonSpent: "1", ColDeltaSpent: "1",
 	ColK: "", ColMu: "", ColSigma: "", ColSteps: "iterations", ColBatch: "examples",
 	ColEmpiricalRisk: "loss", ColEmpiricalRiskOpt: "loss", ColExcessEmpiricalRisk: "loss",
 	ColExcessPopulationRisk: "loss", ColTheoryBound: "loss",
