@@ -20,7 +20,8 @@ const Name = "noisy-sgd-bst14"
 // Config is the noisy-sgd-bst14 configuration.
 type Config struct {
 	// Steps is T; 0 (default) = BST14's n², capped at MaxSteps. Fewer steps than n² only
-	// lower the privacy loss, so BST14's σ stays valid.
+	// lower the privacy loss, so BST14's σ stays valid; more spend more than ε, and the
+	// runner then writes guarantee none (epsilon_spent is the accountant's for this T).
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the default T (default 1 000 000).
 	MaxSteps int `yaml:"max_steps"`
