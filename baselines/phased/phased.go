@@ -145,9 +145,10 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		return r, err
 	}
 	r.EpsilonSpent = e
-	// Each example is used once per phase; the replace-one change of one step moves the
-	// phase's average iterate by ≤ Δ_i (2Gη_i, non-expansive steps need η_i ≤ 2/β when
-	// smooth): s = max_i Δ_i/σ_i by parallel composition. G ≥ G_f and β are trusted.
+	// The phases use disjoint chunks, so a replaced example is in one phase only (parallel
+	// composition, s = max_i Δ_i/σ_i); there the phase's average iterate moves by ≤ Δ_i =
+	// 2Gη_i (smooth, η_i ≤ 2/β) or 2Gη_i√n_i (derivation at calibrate). Both need
+	// unclipped subgradients (G ≥ G_f), so G_f is trusted, and β when smooth.
 	trust := []string{problems.ConstGF}
 	if first.smooth {
 		trust = append(trust, problems.ConstSmooth)
