@@ -77,7 +77,8 @@ const SpentTol = 1e-9
 // is kept only if
 //
 //   - the budget is finite (ε = +Inf is the non-private limit);
-//   - ε_spent ≤ ε and δ_spent ≤ δ (up to SpentTol), both reported;
+//   - ε_spent ≤ ε and δ_spent ≤ δ (up to SpentTol), both reported (a nominal row may
+//     leave δ_spent empty: its sampler error is not proven anyway);
 //   - the record lists the constants its calibration trusted, and each is public: declared
 //     by the generator or the spec, never measured from the data.
 //
@@ -102,6 +103,8 @@ func Certify(rec Record, b Budget, c problems.Constants) (g Guarantee, reason st
 		why = append(why, fmt.Sprintf("epsilon_spent %.6g > epsilon %g", rec.EpsilonSpent, b.Epsilon))
 	}
 	switch {
+	case math.IsNaN(rec.DeltaSpent) && rec.Guarantee == Nominal:
+		// A nominal row's sampler error is not proven, so its total δ may be left empty.
 	case math.IsNaN(rec.DeltaSpent):
 		why = append(why, "delta_spent not reported")
 	case !(rec.DeltaSpent <= b.Delta*(1+SpentTol)):

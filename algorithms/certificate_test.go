@@ -39,6 +39,8 @@ func TestCertify(t *testing.T) {
 		{"delta over", func(r *algorithms.Record) { r.DeltaSpent = 2e-5 }, c, b, algorithms.None, "delta_spent"},
 		{"epsilon missing", func(r *algorithms.Record) { r.EpsilonSpent = math.NaN() }, c, b, algorithms.None, "epsilon_spent not reported"},
 		{"delta missing", func(r *algorithms.Record) { r.DeltaSpent = math.NaN() }, c, b, algorithms.None, "delta_spent not reported"},
+		{"nominal without delta", func(r *algorithms.Record) { r.Guarantee, r.DeltaSpent = algorithms.Nominal, math.NaN() }, c, b, algorithms.Nominal, ""},
+		{"nominal over epsilon", func(r *algorithms.Record) { r.Guarantee, r.EpsilonSpent = algorithms.Nominal, 2 }, c, b, algorithms.None, "claimed nominal: epsilon_spent 2 > epsilon 1"},
 		{"no trusted constants", func(r *algorithms.Record) { r.Trusted = nil }, c, b, algorithms.None, "no trusted constants"},
 		{"unknown constant", func(r *algorithms.Record) { r.Trusted = append(r.Trusted, algorithms.Trusted{Name: "oracle_norm"}) }, c, b, algorithms.None, "oracle_norm is unknown"},
 		{"measured constant", nil, measured, b, algorithms.None, "G_delta is measured"},

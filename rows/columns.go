@@ -36,7 +36,7 @@ const (
 	ColTheoryBound          = "theory_bound"     // the theorem's bound on the excess risk
 	ColValueQueries         = "value_queries"    // counted zeroth-order queries
 	ColGradientQueries      = "gradient_queries" // counted first-order queries
-	ColGuarantee            = "guarantee"        // the mechanism's algorithms.Guarantee
+	ColGuarantee            = "guarantee"        // algorithms.Guarantee, re-derived by the runner (algorithms.Certify)
 	ColStatus               = "status"           // StatusOK | StatusError
 	ColError                = "error"            // the error of a failed trial, one line
 	ColWallSeconds          = "wall_seconds"     // wall time of the trial
