@@ -11,6 +11,12 @@
 // call Grad (it does not compile; oracle_test.go type-checks one that tries), and only
 // reference methods that declare NeedData can read the data, uncounted.
 //
+// A certificate is re-derived, not inherited: a Record reports what ran and what it spent
+// (EpsilonSpent, DeltaSpent) and the constants its calibration trusted (Trusted); the
+// runner writes the guarantee Certify derives from them and the cell's constants, so a
+// mechanism can claim certified but not write it. ConstantsChecker refuses at plan time a
+// config that cannot hold on a problem; Accountant recomputes (ε, δ) from what ran.
+//
 // NewFactory builds the registry line of a config-driven mechanism. The mechanism kit
 // mechtest, beside this contract, is the conformance suite every registered mechanism
 // runs (STYLE.md 14).

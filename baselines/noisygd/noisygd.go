@@ -129,6 +129,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		return r, err
 	}
 	r.EpsilonSpent = e
+	// Replace-one: the clipped mean gradient moves by Δ₂ = 2C/n per step (calib.MeanSensitivity);
+	// T Gaussian releases of σ compose to s = √T·Δ₂/σ-GDP (Dong–Roth–Su Cor. 3.3).
+	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	// Projected noisy subgradient with average iterate: E F(x̄) − F* ≤ R²/(2ηT) +
 	// η(C² + dσ²)/2 for any η (E‖g + b‖² ≤ C² + dσ²), = R√(C² + dσ²)/√T at the theory η.
 	// It needs unbiased subgradients, i.e. no clipping: C ≥ G_f.

@@ -460,6 +460,7 @@ func runJob(ctx context.Context, p *plan, ci, trial int, algs []int, emit func(e
 			}
 			r[rows.ColWallSeconds] = strconv.FormatFloat(wall.Seconds(), 'f', 6, 64)
 			recordColumns(r, rec)
+			certifyColumns(r, rec, c.budget, c.consts)
 			if err != nil {
 				fail(err)
 				break

@@ -164,6 +164,10 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 	if spec.Domain.Kind == problems.Ball {
 		c.ValueBound = A * spec.Domain.Radius
 	}
+	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
+		// ‖a‖ ≤ A holds only after dividing by the file's largest row norm: not public.
+		c.Measured = problems.MeasuredByScale()
+	}
 	return c
 }
 
