@@ -478,10 +478,22 @@ func runJob(ctx context.Context, p *plan, ci, trial int, algs []int, emit func(e
 }
 
 // runMechanism runs one mechanism on a fresh counter, turning a panic into an error. The
-// counted queries are written into r.
+// counted queries are written into r. When the instance declares an exact low-rank
+// structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
+// in the r reduced coordinates and lifts its output (algorithms.RunReduced; issue 17): the
+// same output law at O(r) work per step; the row then has reduced_rank = r.
 func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()
 	cnt := problems.NewCounter(inst)
+	run := func() (algorithms.Output, error) {
+		return m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
+	}
+	if rm, red, ok := algorithms.Reducible(m, inst, b); ok {
+		cnt = problems.NewCounter(red.Problem)
+		run = func() (algorithms.Output, error) {
+			return algorithms.RunReduced(ctx, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
+		}
+	}
 	t0 := time.Now()
 	defer func() {
 		wall = time.Since(t0)
@@ -491,7 +503,7 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
 	}()
-	out, err := m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
+	out, err := run()
 	if out.Record.Guarantee != "" || err == nil {
 		rec = out.Record
 	}
