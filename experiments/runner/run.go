@@ -381,7 +381,11 @@ func costWeights(p *plan, jobs []job) [][]float64 {
 					q += v
 				}
 			}
-			w[jb.cell][ai] = (1 + q) * float64(max(c.consts.D, 1))
+			dim := max(c.consts.D, 1)
+			if rm, ok := c.mechs[ai].(algorithms.Reducer); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
+				dim = c.consts.Rank // the reduced path works in r coordinates (issue 17)
+			}
+			w[jb.cell][ai] = (1 + q) * float64(dim)
 		}
 	}
 	return w
