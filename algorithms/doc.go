@@ -18,7 +18,8 @@
 // The reduced execution path (reduce.go, issue 17): on an instance that declares an exact
 // low-rank structure on R^d (problems.LowRank, LLL24 Assumption 1.3 with G_k = 0), a
 // Reducer runs in the r coordinates Uᵀx and RunReduced draws the complement of span U
-// once, from the closed-form Gaussian law the Reducer derives (OrthogonalVariance): the
-// same output law and privacy, at O(r) work per step. The runner takes it whenever
+// once, from the closed-form Gaussian law the Reducer derives (OrthogonalVariance), or as
+// ρ times a uniform direction for a RadialReducer that simulates ρ = ‖x⊥‖ (MALA): the same
+// output law and privacy, at O(r) work per step. The runner takes it whenever
 // Reducible says so, and the full path otherwise.
 package algorithms

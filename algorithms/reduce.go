@@ -31,6 +31,16 @@ type Reducer interface {
 	OrthogonalVariance(c problems.Constants, b Budget, rec Record) (float64, error)
 }
 
+// A RadialReducer is a Reducer whose complement is not Gaussian but, given the reduced
+// run, ρ·e with e uniform on the unit sphere of the complement and ρ reported by the run
+// (a chain whose accept step sees ‖x⊥‖, e.g. MALA: by the rotation invariance of its
+// kernel on the complement only the norm needs simulating). OrthogonalNorm returns ρ and
+// true for such a run, false to fall back to OrthogonalVariance.
+type RadialReducer interface {
+	Reducer
+	OrthogonalNorm(rec Record) (rho float64, ok bool)
+}
+
 // ErrNotReducible is returned by RunReduced when its preconditions fail.
 var ErrNotReducible = errors.New("no exact reduced path")
 
@@ -58,8 +68,10 @@ func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.
 }
 
 // RunReduced runs m through o, a counted view of red.Problem, and lifts its output:
-// x = U y + N(0, v(I − UUᵀ)) with v from m.OrthogonalVariance, drawn from rng after the run.
-// The record gets the extra column reduced_rank = r.
+// x = U y + N(0, v(I − UUᵀ)) with v from m.OrthogonalVariance (the record gets
+// orthogonal_variance = v), or x = U y + ρ·e for a RadialReducer's run (the record carries
+// its own orthogonal_norm = ρ), drawn from rng after the run. The record gets the extra
+// column reduced_rank = r.
 func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand) (Output, error) {
 	c := o.Constants()
 	d, r := basis.Dims()
@@ -74,6 +86,22 @@ func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *p
 	if len(out.X) != r {
 		return out, fmt.Errorf("%s: reduced output has dimension %d, want %d", m.Name(), len(out.X), r)
 	}
+	x := make([]float64, d)
+	basis.Lift(x, out.X)
+	if out.Record.Extra == nil {
+		out.Record.Extra = map[string]float64{}
+	}
+	out.Record.Extra["reduced_rank"] = float64(r)
+	if rr, ok := m.(RadialReducer); ok {
+		if rho, ok := rr.OrthogonalNorm(out.Record); ok {
+			if !(rho >= 0) || math.IsInf(rho, 0) {
+				return out, fmt.Errorf("%s: orthogonal norm %v", m.Name(), rho)
+			}
+			basis.AddOrthogonalRadial(x, rho, rng)
+			out.X = x
+			return out, nil
+		}
+	}
 	v, err := m.OrthogonalVariance(c, b, out.Record)
 	if err != nil {
 		return out, fmt.Errorf("%s: orthogonal law: %w", m.Name(), err)
@@ -81,14 +109,8 @@ func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *p
 	if !(v >= 0) || math.IsInf(v, 0) {
 		return out, fmt.Errorf("%s: orthogonal variance %v", m.Name(), v)
 	}
-	x := make([]float64, d)
-	basis.Lift(x, out.X)
 	basis.AddOrthogonalNormal(x, v, rng)
 	out.X = x
-	if out.Record.Extra == nil {
-		out.Record.Extra = map[string]float64{}
-	}
-	out.Record.Extra["reduced_rank"] = float64(r)
 	out.Record.Extra["orthogonal_variance"] = v
 	return out, nil
 }

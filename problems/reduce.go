@@ -123,3 +123,24 @@ func (b *Basis) AddOrthogonalNormal(dst []float64, v float64, rng *rand.Rand) {
 		dst[j] += sd * x
 	}
 }
+
+// AddOrthogonalRadial adds to dst (len d) the vector ρ·e with e uniform on the unit sphere
+// of the complement of span U (an isotropic Gaussian of the complement, normalised).
+func (b *Basis) AddOrthogonalRadial(dst []float64, rho float64, rng *rand.Rand) {
+	if len(dst) != b.d {
+		panic("problems: Basis.AddOrthogonalRadial: length mismatch")
+	}
+	if rho == 0 {
+		return
+	}
+	g := make([]float64, b.d)
+	b.AddOrthogonalNormal(g, 1, rng)
+	s := 0.0
+	for _, v := range g {
+		s += v * v
+	}
+	sc := rho / math.Sqrt(s)
+	for j, v := range g {
+		dst[j] += sc * v
+	}
+}

@@ -43,7 +43,8 @@ var ksCrit = math.Sqrt(-math.Log(1e-4/2) / 2)
 //     reduced coordinate (Uᵀx)₁, on ‖Uᵀx‖, on ‖(I − UUᵀ)x‖ and on the empirical risk;
 //   - the closed form: ‖(I − UUᵀ)x‖²/v is χ²_{d−r} (one-sample KS, α = 1e-4) for the
 //     full path's outputs, with v the mechanism's OrthogonalVariance: an independent check
-//     of the derivation, since the full path never uses v.
+//     of the derivation, since the full path never uses v. A RadialReducer's complement
+//     has no closed form; its reduced outputs must have ‖(I − UUᵀ)x‖ = ρ exactly.
 func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	t.Helper()
 	if opt.N == 0 {
@@ -146,9 +147,21 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 			s.ny = append(s.ny, math.Sqrt(ny2))
 			s.nperp = append(s.nperp, perp2)
 			s.risk = append(s.risk, inst.EmpiricalRisk(x))
+			rr, radial := rm.(algorithms.RadialReducer)
+			if radial {
+				if rho, ok := rr.OrthogonalNorm(rec); ok { // a reduced radial run: ‖x⊥‖ = ρ exactly
+					if math.Abs(math.Sqrt(perp2)-rho) > 1e-9*(1+rho) {
+						t.Errorf("%s: ‖x⊥‖ = %v, reported ρ = %v", f.Name, math.Sqrt(perp2), rho)
+					}
+					return
+				}
+			}
 			// The variance of this run's complement (a tuned run's selected candidate sets it).
 			v, err := rm.OrthogonalVariance(inst.Constants(), b, rec)
 			if err != nil {
+				if radial {
+					return // no closed form for a radial chain: the two-sample tests carry it
+				}
 				t.Fatalf("OrthogonalVariance: %v", err)
 			}
 			if v == 0 {

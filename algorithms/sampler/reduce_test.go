@@ -126,3 +126,60 @@ func ks1(s []float64, cdf func(float64) float64) float64 {
 	}
 	return D
 }
+
+// TestChiSquare checks the Marsaglia–Tsang χ² draw against the closed-form CDF
+// P(k/2, x/2) (one-sample KS, α = 1e-4) for small, odd and huge k, and its mean k.
+func TestChiSquare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	const m = 4000
+	crit := math.Sqrt(-math.Log(1e-4/2)/2) / math.Sqrt(m)
+	for _, k := range []int{1, 2, 3, 7, 100, 99999} {
+		s := make([]float64, m)
+		for i := range s {
+			s[i] = chiSquare(rng, k)
+		}
+		if D := ks1(s, func(x float64) float64 { return mathext.GammaIncReg(float64(k)/2, x/2) }); D > crit {
+			t.Errorf("k=%d: KS D = %.4f > %.4f", k, D, crit)
+		}
+	}
+	if chiSquare(rng, 0) != 0 {
+		t.Error("χ²_0 ≠ 0")
+	}
+}
+
+// TestReducedMALAGaussianTarget: reduced MALA on the Gaussian target (f ≡ 0, r = 3 of
+// d = 200): each coordinate of y is N(0, (kμ)⁻¹) and kμρ² is χ²_{d−r}, the closed forms
+// (one-sample KS, α = 1e-4 each).
+func TestReducedMALAGaussianTarget(t *testing.T) {
+	z := zeroLowRank{n: 5, d: 200, r: 3, dim: 3}
+	tg := algorithms.Target{K: 10, Mu: 0.5, TV: 1e-2}
+	rng := rand.New(rand.NewPCG(7, 7))
+	const m = 1000
+	cols := make([][]float64, z.r+1)
+	for range m {
+		rec := algorithms.Empty()
+		y, err := MALA{}.Sample(context.Background(), z, tg, rng, &rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rho, ok := MALA{}.OrthogonalNorm(rec)
+		if !ok || len(y) != z.r {
+			t.Fatalf("reduced MALA: dimension %d, orthogonal_norm reported %v", len(y), ok)
+		}
+		for k, v := range y {
+			cols[k] = append(cols[k], v)
+		}
+		cols[z.r] = append(cols[z.r], rho*rho*tg.K*tg.Mu)
+	}
+	sd := 1 / math.Sqrt(tg.K*tg.Mu)
+	crit := math.Sqrt(-math.Log(1e-4/2)/2) / math.Sqrt(m)
+	for k, col := range cols {
+		cdf := func(x float64) float64 { return gauss.CDF(x / sd) }
+		if k == z.r {
+			cdf = func(x float64) float64 { return mathext.GammaIncReg(float64(z.d-z.r)/2, x/2) }
+		}
+		if D := ks1(col, cdf); D > crit {
+			t.Errorf("component %d (the last is kμρ²): KS D = %.4f > %.4f", k, D, crit)
+		}
+	}
+}
