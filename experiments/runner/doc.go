@@ -11,6 +11,8 @@
 // finished run is not replaced without Force, and every output goes through WriteFile
 // (atomic, fsynced, mode 0644). Provenance names the code (commit, dirty flag, cache
 // version). On a problems.Audited instance (a privacy-audit canary) each algorithm runs
-// Batch() times per trial and the row keeps the statistic of every run (batch.go). It reaches concrete generators and mechanisms only through a Registry built
+// Batch() times per trial and the row keeps the statistic of every run (batch.go). On an
+// instance with an exact low-rank structure on R^d a mechanism with a reduced path runs
+// in r coordinates (algorithms.Reducible/RunReduced; issue 17). It reaches concrete generators and mechanisms only through a Registry built
 // in run.go.
 package runner
