@@ -1,8 +1,12 @@
 // Package algorithms holds the contracts of the private mechanisms and their samplers
 // (DESIGN.md "Data flow"): Mechanism, Factory, Config, Record, Budget and Guarantee, and the
-// Sampler/Target pair for π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) of GLL22 Thm 6.2. The
-// implementations live below it: privacy (accounting), expmech (the regularized exponential
-// mechanism, GLL22 §6 and LLL24 §2) and sampler (GLL22 §5 and reference samplers).
+// Sampler/Target pair for π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) of GLL22 Thm 6.2, and the
+// Referee/Refereed pair for the two methods that see the instance uncounted (oracle
+// tuning and the non-private reference; their rows say guarantee none). The
+// implementations live below it: privacy (accounting), expmech (the regularized
+// exponential mechanism, GLL22 §6 and LLL24 §2), sampler (GLL22 §5 and exact reference
+// samplers, with the kit samplertest) and tuning (the one hyperparameter protocol,
+// Papernot–Steinke 2022).
 //
 // Oracle access is typed (DESIGN.md "Oracles and counting"): a Mechanism or Sampler
 // declares what it needs (Needs: problems.NeedValues, NeedGradients or NeedData), Run and

@@ -14,7 +14,8 @@
 //     exact-curve, the exact 1-D privacy curve of expmech's law between a canary and its
 //     neighbour at expmech's own calibration (GLL22 Thm 2.1/6.2). Broken variants need
 //     `broken: true` and their records say guarantee none;
-//   - the curve integrator (exact1d.go) and the calibration it is checked at (calib1d.go).
+//   - the curve integrator (exact1d.go) and the calibration it is checked at (calib1d.go,
+//     calib_expmech.go: expmech's own calibration for the 1-D canary's constants).
 //
 // The neighbouring relation is replace-one throughout (GLL22, LLL24).
 package audit
