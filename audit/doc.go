@@ -18,7 +18,8 @@
 //     `broken: true` and their records say guarantee none;
 //   - the problem generator exact-law (lawtarget.go): targets whose sampling law is
 //     declared with the problem, so that each run's statistic is its exact CDF value;
-//   - the curve integrator (exact1d.go) and the calibration it is checked at (calib1d.go).
+//   - the curve integrator (exact1d.go) and the calibration it is checked at (calib1d.go,
+//     calib_expmech.go: expmech's own calibration for the 1-D canary's constants).
 //
 // The neighbouring relation is replace-one throughout (GLL22, LLL24).
 package audit

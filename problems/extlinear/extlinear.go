@@ -125,7 +125,12 @@ func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	for k := range d {
 		gk[k] = G
 	}
-	return problems.Constants{N: n, D: d, GF: G, GDelta: 2 * G, Domain: spec.Domain, GK: gk}
+	c := problems.Constants{N: n, D: d, GF: G, GDelta: 2 * G, Domain: spec.Domain, GK: gk}
+	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
+		// ‖z‖ ≤ G holds only after dividing by the file's largest row norm: not public.
+		c.Measured = problems.MeasuredByScale()
+	}
+	return c
 }
 
 // Constants implements problems.Generator.
