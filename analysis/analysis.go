@@ -59,6 +59,8 @@ type CheckResult struct {
 	TrialsMin, TrialsMax int
 	Verdict              Verdict
 	Reason               string // why it failed or is inconclusive, or a note when it passed
+	// Points are the per-x comparisons of a compare check (nil for the other kinds).
+	Points []ComparePoint
 }
 
 // verdictOf is Pass or Fail.
@@ -171,6 +173,9 @@ func (r CheckResult) summary() string {
 		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
 	case KindAuditKS:
 		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
+	case KindCompare:
+		fmt.Fprintf(&b, "largest difference %s (95%% CI [%s, %s]) vs %s over %d points × %s trials",
+			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)
