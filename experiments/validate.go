@@ -73,11 +73,11 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 			is.add(line, key+".algorithm", "%q is not an algorithm label of this spec", l.AlgorithmLabel())
 		}
 		if r, ok := c.(referencing); ok && r.ReferenceLabel() != "" && !labels[r.ReferenceLabel()] {
-			rk := "vs"
-			if k, ok := c.(referenceKeyed); ok {
-				rk = k.ReferenceKey()
+			rk, why := "vs", "audit-ks: vs is the reference algorithm"
+			if k, ok := c.(referenceKeyed); ok && k.ReferenceKey() != "vs" {
+				rk, why = k.ReferenceKey(), "the algorithm the check compares with"
 			}
-			is.add(line, key+"."+rk, "%q is not an algorithm label of this spec (the algorithm the check compares with)", r.ReferenceLabel())
+			is.add(line, key+"."+rk, "%q is not an algorithm label of this spec (%s)", r.ReferenceLabel(), why)
 		}
 		if p, ok := c.(piloted); ok {
 			// (The check's own Validate asks for n ≥ 1; the trials are the spec's.)
