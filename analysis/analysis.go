@@ -140,7 +140,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 		figs[i] = drawFigure(exp, fg, t.ok, figDir)
 	}
 	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.counts(), Reference: ref,
-		Summaries: sums, Paired: pairs}
+		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.ok)}
 	if err := rep.write(dir, figDir); err != nil {
 		return nil, err
 	}

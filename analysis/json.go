@@ -51,6 +51,10 @@ type sidecar struct {
 	RowsExcluded map[string]int `json:"rows_excluded"`
 	Reference    string         `json:"reference"` // the algorithm of paired.csv's differences
 	Interval     string         `json:"interval"`  // what the figures' bars are
+	// Comparisons rank the methods of each excess-risk curve figure by privacy status;
+	// Conclusions is the paragraph derived from them and from the compare checks.
+	Comparisons []FigureComparison `json:"comparisons"`
+	Conclusions string             `json:"conclusions"`
 }
 
 type sidecarCheck struct {
@@ -112,7 +116,11 @@ type sidecarFigure struct {
 func (rep report) sidecar() sidecar {
 	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK,
 		RowsExcluded: rep.Rows.ByStatus, Reference: rep.Reference, Interval: CINote,
-		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}}
+		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}, Comparisons: rep.Comparisons,
+		Conclusions: conclusions(rep.Comparisons, rep.Results)}
+	if sc.Comparisons == nil {
+		sc.Comparisons = []FigureComparison{}
+	}
 	if sc.RowsExcluded == nil {
 		sc.RowsExcluded = map[string]int{}
 	}
