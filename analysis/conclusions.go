@@ -239,7 +239,8 @@ func (fc FigureComparison) conclude() string {
 	var bestOrder []string
 	bestAt := map[string][]float64{}
 	margin := map[string][]float64{} // ratio of the next private method to the best, where the CIs are disjoint
-	tied := map[string][]float64{}   // x where the next private method is indistinguishable
+	marginAt := map[string][]float64{}
+	tied := map[string][]float64{} // x where the next private method is indistinguishable
 	var privates, refs, expmechs []string
 	for _, pt := range fc.Points {
 		if pt.BestPrivate == "" {
@@ -255,6 +256,7 @@ func (fc FigureComparison) conclude() string {
 					tied[pt.BestPrivate] = append(tied[pt.BestPrivate], float64(pt.X))
 				} else {
 					margin[pt.BestPrivate] = append(margin[pt.BestPrivate], float64(e.Ratio))
+					marginAt[pt.BestPrivate] = append(marginAt[pt.BestPrivate], float64(pt.X))
 				}
 			}
 			list := &refs
@@ -275,26 +277,24 @@ func (fc FigureComparison) conclude() string {
 	}
 	var parts []string
 	for _, a := range bestOrder {
-		s := fmt.Sprintf("%s at %s", a, fc.xList(bestAt[a]))
+		s := fmt.Sprintf("%s's at %s", a, fc.xList(bestAt[a]))
 		var q []string
 		if m := margin[a]; len(m) > 0 {
-			q = append(q, fmt.Sprintf("ahead of the next private method by %s where the CIs are disjoint", ratioRange(m)))
+			q = append(q, fmt.Sprintf("ahead of the next private method by %s at %s, CIs disjoint", ratioRange(m), fc.xList(marginAt[a])))
 		}
 		if t := tied[a]; len(t) > 0 {
-			q = append(q, fmt.Sprintf("indistinguishable from the next at %s", fc.xList(t)))
+			q = append(q, fmt.Sprintf("indistinguishable from the next private method at %s", fc.xList(t)))
 		}
 		if len(q) > 0 {
 			s += " (" + strings.Join(q, "; ") + ")"
 		}
 		parts = append(parts, s)
 	}
-	fmt.Fprintf(&b, "the best private method is %s.", strings.Join(parts, "; "))
+	fmt.Fprintf(&b, "the lowest private mean is %s.", strings.Join(parts, "; "))
 	for _, a := range expmechs {
 		xs, rs := fc.byRelation(a)
 		var q []string
-		if x := xs[RelBest]; len(x) > 0 {
-			q = append(q, "is the best private method at "+fc.xList(x))
-		}
+		// Where it is the best, the first sentence said so.
 		if x := xs[RelIndistinguishable]; len(x) > 0 {
 			q = append(q, fmt.Sprintf("is indistinguishable from the best at %s (%s)", fc.xList(x), ratioRange(rs[RelIndistinguishable])))
 		}
@@ -311,7 +311,7 @@ func (fc FigureComparison) conclude() string {
 		for _, rel := range []string{RelBetter, RelIndistinguishable, RelWorse} {
 			if x := xs[rel]; len(x) > 0 {
 				word := map[string]string{RelBetter: "below", RelIndistinguishable: "indistinguishable from", RelWorse: "above"}[rel]
-				q = append(q, fmt.Sprintf("%s it at %s (%s)", word, fc.xList(x), ratioRange(rs[rel])))
+				q = append(q, fmt.Sprintf("%s the best private method at %s (%s)", word, fc.xList(x), ratioRange(rs[rel])))
 			}
 		}
 		if len(q) > 0 {
