@@ -340,15 +340,55 @@ func conclusions(fcs []FigureComparison, results []CheckResult) string {
 			continue
 		}
 		line := fmt.Sprintf("Check %s: %s", r.label(), r.Verdict)
-		switch r.Verdict {
-		case Pass:
-			line += fmt.Sprintf(" (the %g%% CI of the difference is on the claim's side at all %d points).", 100*r.compareConfidence(), r.N)
-		default:
+		if len(r.Points) == 0 {
 			line += " — " + firstClause(r.Reason) + "."
+		} else {
+			line += " — " + comparePointsText(r) + "."
 		}
 		s = append(s, line)
 	}
 	return strings.Join(s, " ")
+}
+
+// comparePointsText says, per verdict of its points, where a compare check's claim is
+// shown, contradicted or undecided, with the ratio of the means there.
+func comparePointsText(r CheckResult) string {
+	byV := map[Verdict][]float64{}
+	ratios := map[Verdict][]float64{}
+	for _, p := range r.Points {
+		byV[p.Verdict] = append(byV[p.Verdict], p.X)
+		if p.MeanB != 0 {
+			ratios[p.Verdict] = append(ratios[p.Verdict], p.MeanA/p.MeanB)
+		}
+	}
+	list := func(xs []float64) string {
+		fc := FigureComparison{X: r.Vs, Points: make([]RankPoint, len(r.Points))}
+		if r.Vs == "" {
+			fc.X = "group"
+		}
+		return fc.xList(xs)
+	}
+	ratio := func(v Verdict) string {
+		if len(ratios[v]) == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" (%s/%s %s)", r.Algorithm, r.Against, ratioRange(ratios[v]))
+	}
+	conf := fmt.Sprintf("%g%%", 100*r.compareConfidence())
+	var q []string
+	if xs := byV[Fail]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("contradicted at %s%s (significant after Holm over %s)", list(xs), ratio(Fail), r.Vs))
+	}
+	if xs := byV[Inconclusive]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("the %s CI of the difference straddles 0 at %s%s", conf, list(xs), ratio(Inconclusive)))
+	}
+	if xs := byV[Pass]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("shown at %s%s (%s CI on the claim's side)", list(xs), ratio(Pass), conf))
+	}
+	if r.N < len(r.Points) || strings.Contains(r.Reason, "has no rows at") {
+		q = append(q, "some x values lack rows of one algorithm")
+	}
+	return joinAnd(q)
 }
 
 // firstClause is the reason up to its first "; " (the decisive part).

@@ -77,3 +77,18 @@ func TestComparisonSkipsAmbiguousAndRatios(t *testing.T) {
 		}
 	}
 }
+
+func TestConclusionsOfCompareChecks(t *testing.T) {
+	rs := rankRows(t)
+	c := Check{Kind: KindCompare, Metric: rows.ColExcessEmpiricalRisk, Algorithm: "expmech", Against: "noisy-gd-private", Vs: "d"}
+	res := runCompareCheck(c, rs)
+	got := conclusions(nil, []CheckResult{res})
+	// d = 10, 20: expmech − baseline = 1 exactly on every trial (paired, no spread): FAIL.
+	// d = 40: differences −0.4, 0.05, 0.5: CI straddles 0.
+	for _, s := range []string{"FAIL", "contradicted at d = 10 and 20 (expmech/noisy-gd-private ×2)",
+		"straddles 0 at d = 40 (expmech/noisy-gd-private ×1.05)"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("conclusion %q lacks %q", got, s)
+		}
+	}
+}
