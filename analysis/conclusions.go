@@ -368,22 +368,23 @@ func comparePointsText(r CheckResult) string {
 		}
 		return fc.xList(xs)
 	}
-	ratio := func(v Verdict) string {
+	// ratio is " (<A>/<B> ×r; note)" or " (note)".
+	ratio := func(v Verdict, note string) string {
 		if len(ratios[v]) == 0 {
-			return ""
+			return " (" + note + ")"
 		}
-		return fmt.Sprintf(" (%s/%s %s)", r.Algorithm, r.Against, ratioRange(ratios[v]))
+		return fmt.Sprintf(" (%s/%s %s; %s)", r.Algorithm, r.Against, ratioRange(ratios[v]), note)
 	}
 	conf := fmt.Sprintf("%g%%", 100*r.compareConfidence())
 	var q []string
 	if xs := byV[Fail]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("contradicted at %s%s (significant after Holm over %s)", list(xs), ratio(Fail), r.Vs))
+		q = append(q, fmt.Sprintf("contradicted at %s%s", list(xs), ratio(Fail, "significant after Holm over "+r.Vs)))
 	}
 	if xs := byV[Inconclusive]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("the %s CI of the difference straddles 0 at %s%s", conf, list(xs), ratio(Inconclusive)))
+		q = append(q, fmt.Sprintf("undecided at %s%s", list(xs), ratio(Inconclusive, "the "+conf+" CI of the difference straddles 0")))
 	}
 	if xs := byV[Pass]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("shown at %s%s (%s CI on the claim's side)", list(xs), ratio(Pass), conf))
+		q = append(q, fmt.Sprintf("shown at %s%s", list(xs), ratio(Pass, conf+" CI on the claim's side")))
 	}
 	if r.N < len(r.Points) || strings.Contains(r.Reason, "has no rows at") {
 		q = append(q, "some x values lack rows of one algorithm")
