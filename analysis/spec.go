@@ -325,7 +325,11 @@ func (c Check) expectedText() string {
 	case KindAuditMu, KindAuditEps, KindAuditKS:
 		return auditExpected(c.Kind)
 	case KindCompare:
-		return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over x)", c.Algorithm, c.Against, c.compareSymbol(), 100*c.compareConfidence())
+		over := c.Vs
+		if over == "" {
+			over = "cells"
+		}
+		return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.compareSymbol(), 100*c.compareConfidence(), over)
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
