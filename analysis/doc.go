@@ -25,6 +25,14 @@
 // Bound checks (Kind "min" / "max") PASS iff every group's mean metric is ≥ Min / ≤ Max;
 // they test "stays above the Ω curve" and "stays below the theorem's bound".
 //
+// Compare checks (Kind "compare", compare_check.go) claim metric[Algorithm] ≤ (claim
+// upper, the default) or ≥ (lower) metric[Against] at every vs: per x a CI of the
+// difference (paired t on shared instances, else Welch), PASS iff every CI lies on the
+// claim's side (intersection-union test, Berger 1982), FAIL iff a contradiction survives
+// Holm's step-down over x (Holm 1979), INCONCLUSIVE otherwise. The Comparison section
+// (conclusions.go) ranks the methods of each excess-risk curve figure per x by privacy
+// status and writes the Conclusions paragraph REPORT.md shows.
+//
 // Audit checks (audit.go; PRIVACY.md §3.2, §4) read the `statistics` column of a privacy
 // audit's rows (problems/canary): "audit-mu" and "audit-eps" choose a threshold test on the
 // pilot trials of both sides (vs: the side column) and give the Clopper–Pearson μ-GDP or

@@ -305,7 +305,7 @@ func TestClaimText(t *testing.T) {
 		t.Errorf("default claim: got %v, want equality", ClaimUnstated.Effective())
 	}
 	err := Check{Kind: KindMax, Metric: "m", Algorithm: "a", Claim: ClaimUpper}.Validate()
-	if err == nil || !strings.Contains(err.Error(), "claim: applies to slope checks only") {
+	if err == nil || !strings.Contains(err.Error(), "claim: applies to slope and compare checks only") {
 		t.Errorf("claim on a max check: got %v, want a claim field error", err)
 	}
 }
