@@ -6,12 +6,13 @@ import (
 	"expmech/problems"
 )
 
-// Knobs declares phased-sgd's tunable keys (DESIGN.md "Tuning"): the absolute base step size
-// (0 = theory) and the clipping norm (0 = G_f); 6 × 2 = tuning.GridSize points.
-func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
+// Knobs declares phased-sgd's tunable key (DESIGN.md "Tuning"): the absolute base step size
+// η (0 = theory) on a 1–2–5 ladder, 12 = tuning.GridSize points. clip is not a knob: the
+// sensitivity argument needs unclipped subgradients (clip ≥ G_f, calibrate), and a clip
+// above G_f only raises the sensitivity, so no clip value is worth a grid point.
+func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
-		{Name: "step_size", Doc: "base η, absolute (0 = theory)", Grid: []float64{0, 0.003, 0.01, 0.03, 0.1, 0.3}},
-		{Name: "clip", Doc: "clipping norm C (0 = G_f)", Grid: []float64{0, 0.5 * c.GF}},
+		{Name: "step_size", Doc: "base η, absolute (0 = theory)", Grid: []float64{0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2}},
 	}
 }
 

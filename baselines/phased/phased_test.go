@@ -9,6 +9,7 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
 	"expmech/algorithms/privacy"
+	algtuning "expmech/algorithms/tuning"
 	"expmech/baselines/optim"
 	"expmech/baselines/tuning"
 	"expmech/problems"
@@ -127,5 +128,37 @@ func TestConvergence(t *testing.T) {
 	}
 	if prev > 0.1 {
 		t.Errorf("n=4096: mean excess %v, want ≤ 0.1", prev)
+	}
+}
+
+// TestKnobsPlan: every point of the default grid calibrates at a typical budget, smooth
+// or not, and runs with the step size it names. A point that can never plan is dropped by
+// the tuning wrapper, silently shrinking the grid below tuning.GridSize (the former
+// clip = G_f/2 half of the grid, which calibrate rejects as below G_f).
+func TestKnobsPlan(t *testing.T) {
+	for _, beta := range []float64{0, 0.25} {
+		c := problems.Constants{N: 1000, D: 4, GF: 1, GDelta: 2, Smooth: beta, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
+		m := &Mechanism{}
+		size := 1
+		for _, k := range m.Knobs(c) {
+			size *= len(k.Grid)
+		}
+		if size != algtuning.GridSize {
+			t.Errorf("β=%v: default grid has %d points, want %d", beta, size, algtuning.GridSize)
+		}
+		cands, err := algtuning.Candidates(m, c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cd := range cands {
+			r, err := cd.Mech.Plan(c, budget(1, 1e-5))
+			if err != nil {
+				t.Errorf("β=%v grid point %v: Plan: %v", beta, cd.Values, err)
+				continue
+			}
+			if want := cd.Values["step_size"]; want > 0 && r.Extra["step_size"] != want {
+				t.Errorf("β=%v grid point %v: step_size %v, want %v", beta, cd.Values, r.Extra["step_size"], want)
+			}
+		}
 	}
 }
