@@ -28,10 +28,7 @@ var (
 	labelRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 )
 
-var (
-	domains = []string{"ball", "box", "unconstrained"}
-	losses  = []string{"", "logistic", "hinge", "absolute"}
-)
+var domains = []string{"ball", "box", "unconstrained"}
 
 func itoa(i int) string { return strconv.Itoa(i) }
 

@@ -65,7 +65,7 @@ func newCache(dir, codeVersion string, p *plan) (*cache, error) {
 		put := func(s string) { putString(h, s) }
 		put("problem")
 		put(pc.Kind)
-		put(pc.Loss)
+		put(pc.Loss.String())
 		put(string(cp.Task))
 		put(pc.Domain)
 		putFloat(h, pc.Radius)
