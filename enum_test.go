@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestTypedEnumErrors: a bad value of a typed enum (task.Kind, loss.Kind, expmech's Mode,
+// TestTypedEnumErrors: a bad value of a typed enum (task.Kind, loss.Kind, domain.Kind, expmech's Mode,
 // CalibrationMethod, Setting, tuning.Mode) is rejected by strict decoding through its UnmarshalText,
 // with exit status 2 and one line naming the file, the line and the key. prob replaces the
 // problem block (line 3) and tail is appended after the algorithms (line 6).
@@ -28,6 +28,8 @@ func TestTypedEnumErrors(t *testing.T) {
 		{"old tuning_mode", "{name: noisy-gd, tuning_mode: charged}", "", ":5: algorithms[0].tuning_mode: replaced by the entry's `tuning:` key", "", ""},
 		{"loss", "{name: expmech}", "", ":3: problem.loss: " + lossWant, "{kind: glm, n: 10, d: 2, loss: squared}", ""},
 		{"swept loss", "{name: expmech}", "", ":6: sweep.loss: " + lossWant, "{kind: glm, n: 10, d: 2}", "sweep: {n: [10, 20], loss: [logistic, squared]}\n"},
+		{"domain", "{name: expmech}", "", `:3: problem.domain: want one of [ball box unconstrained], got "sphere"`, "{kind: l1, n: 10, d: 2, domain: sphere}", ""},
+		{"swept domain", "{name: expmech}", "", `:6: sweep.domain: want one of [ball box unconstrained], got ""`, "", "sweep: {domain: [ball, \"\"], n: [10, 20]}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

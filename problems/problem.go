@@ -7,17 +7,19 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"expmech/domain"
 	"expmech/loss"
 	"expmech/task"
 )
 
-// DomainKind names the constraint set K of DESIGN.md "Spec schema".
-type DomainKind string
+// DomainKind names the constraint set K of DESIGN.md "Spec schema": the leaf package
+// domain's Kind, shared with the spec decoder.
+type DomainKind = domain.Kind
 
 const (
-	Ball          DomainKind = "ball"          // ℓ2 ball of Radius around 0
-	Box           DomainKind = "box"           // [−Radius, Radius]^d (ℓ∞ ball)
-	Unconstrained DomainKind = "unconstrained" // R^d; Radius is then the prior bound C (LLL24 Assumption 1.2)
+	Ball          = domain.Ball          // ℓ2 ball of Radius around 0
+	Box           = domain.Box           // [−Radius, Radius]^d (ℓ∞ ball)
+	Unconstrained = domain.Unconstrained // R^d; Radius is then the prior bound C (LLL24 Assumption 1.2)
 )
 
 // Domain is the constraint set K, centred at 0.

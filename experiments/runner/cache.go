@@ -67,7 +67,7 @@ func newCache(dir, codeVersion string, p *plan) (*cache, error) {
 		put(pc.Kind)
 		put(pc.Loss.String())
 		put(string(cp.Task))
-		put(pc.Domain)
+		put(pc.Domain.String())
 		putFloat(h, pc.Radius)
 		for _, v := range []int{pc.N, pc.D, pc.Rank} {
 			putInt(h, int64(v))
