@@ -27,14 +27,18 @@ func TestImportDirection(t *testing.T) {
 		{"expmech/baselines", []string{"expmech/algorithms/expmech", "expmech/algorithms/sampler", "expmech/experiments", "expmech/analysis", "expmech/audit"}},
 		{"expmech/analysis", []string{"expmech/algorithms", "expmech/baselines", "expmech/problems", "expmech/experiments", "expmech/audit"}},
 		{"expmech/audit", []string{"expmech/experiments", "expmech/analysis"}},
-		// gauss (numerics shared by algorithms and analysis) and task (the erm|sco enum
-		// shared by the spec decoder, problems and mechanisms) are leaves.
-		{"expmech/gauss", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/task"}},
-		{"expmech/task", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/gauss"}},
+		// gauss (numerics shared by algorithms and analysis), task (the erm|sco enum shared
+		// by the spec decoder, problems and mechanisms), loss (the GLM loss enum shared by
+		// the spec decoder, problems and baselines) and domain (the ball|box|unconstrained
+		// enum shared by the spec decoder and problems) are leaves.
+		{"expmech/gauss", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/task", "expmech/loss", "expmech/domain"}},
+		{"expmech/task", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/gauss", "expmech/loss", "expmech/domain"}},
+		{"expmech/loss", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/gauss", "expmech/task", "expmech/domain"}},
+		{"expmech/domain", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/gauss", "expmech/task", "expmech/loss"}},
 	}
 	// The runner reaches components only through the registry: its module dependencies
-	// are exactly the contracts (and the leaves gauss, through privacy, and task).
-	runnerMay := []string{"expmech/problems", "expmech/algorithms", "expmech/algorithms/privacy", "expmech/gauss", "expmech/task", "expmech/rows", "expmech/experiments"}
+	// are exactly the contracts (and the leaves gauss, through privacy, task, loss and domain).
+	runnerMay := []string{"expmech/problems", "expmech/algorithms", "expmech/algorithms/privacy", "expmech/gauss", "expmech/task", "expmech/loss", "expmech/domain", "expmech/rows", "expmech/experiments"}
 	seen := 0
 	for _, ln := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, deps, _ := strings.Cut(ln, ":")

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"expmech/domain"
 	"expmech/task"
 )
 
@@ -41,7 +42,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 	sum := sha256.Sum256(data)
 	s := &Spec{
 		Trials: 1, Task: task.ERM, Tuning: "theory",
-		Problem: ProblemBlock{Domain: "ball", Radius: 1},
+		Problem: ProblemBlock{Domain: domain.Ball, Radius: 1},
 		Path:    path, Dir: filepath.Dir(path), Bytes: data, Hash: hex.EncodeToString(sum[:]),
 		schema: schema, lines: map[string]int{},
 	}

@@ -7,6 +7,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"expmech/domain"
+	"expmech/loss"
 	"expmech/task"
 )
 
@@ -35,13 +37,15 @@ type Assignment struct{ Key, Value string }
 
 // ProblemCell is the problem part of a cell (the runner turns it into problems.Spec).
 type ProblemCell struct {
-	Kind, Loss, Domain string
-	Radius             float64
-	Data               string // resolved path, or ""
-	N, D, Rank         int    // N = 0 with Data: every row; Rank = 0: not given
-	GK                 float64
-	HasRank, HasGK     bool // whether rank / g_k were given (their columns are empty otherwise)
-	Params             any  // the generator's params, decoded over its defaults (nil if none)
+	Kind           string
+	Loss           loss.Kind
+	Domain         domain.Kind
+	Radius         float64
+	Data           string // resolved path, or ""
+	N, D, Rank     int    // N = 0 with Data: every row; Rank = 0: not given
+	GK             float64
+	HasRank, HasGK bool // whether rank / g_k were given (their columns are empty otherwise)
+	Params         any  // the generator's params, decoded over its defaults (nil if none)
 }
 
 // Cells expands the sweep into cells, in expansion order: the cartesian product over the
@@ -178,12 +182,9 @@ func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
 	if !(pc.Radius > 0) || !finite(pc.Radius) {
 		is.add(lines["radius"], "problem.radius", "want a finite radius > 0, got %v%s", pc.Radius, where)
 	}
-	if !slices.Contains(domains, pc.Domain) {
-		is.add(lines["domain"], "problem.domain", "want one of %v, got %q%s", domains, pc.Domain, where)
-	}
-	if !slices.Contains(losses, pc.Loss) {
-		is.add(lines["loss"], "problem.loss", "want one of logistic, hinge, absolute, got %q%s", pc.Loss, where)
-	}
+	// pc.Domain and pc.Loss need no check here: the UnmarshalText of domain.Kind and
+	// loss.Kind rejected a bad value, top-level (problem.domain, problem.loss) or swept
+	// (sweep.domain, sweep.loss), at its own line.
 
 	// Component parameters, decoded strictly over fresh defaults, then validated.
 	if s.schema.ProblemParams != nil {

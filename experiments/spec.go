@@ -5,6 +5,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"expmech/domain"
+	"expmech/loss"
 	"expmech/task"
 )
 
@@ -77,10 +79,10 @@ type Spec struct {
 // swept); every other key is the generator's own parameter.
 type ProblemBlock struct {
 	Kind   string
-	Loss   string
-	Domain string  // ball (default) | box | unconstrained
-	Radius float64 // defaults to 1
-	Data   string  // as written in the spec; Cell.Problem.Data is the resolved path
+	Loss   loss.Kind   // logistic | hinge | absolute; "" = the generator's own
+	Domain domain.Kind // ball (default) | box | unconstrained
+	Radius float64     // defaults to 1
+	Data   string      // as written in the spec; Cell.Problem.Data is the resolved path
 	N, D   int
 	Rank   int
 	GK     float64
@@ -146,7 +148,7 @@ func (s *Spec) Labels() []string {
 var problemScalars = map[string]reflect.Type{
 	"n": reflect.TypeFor[int](), "d": reflect.TypeFor[int](), "rank": reflect.TypeFor[int](),
 	"g_k": reflect.TypeFor[float64](), "radius": reflect.TypeFor[float64](),
-	"loss": reflect.TypeFor[string](), "domain": reflect.TypeFor[string](),
+	"loss": reflect.TypeFor[loss.Kind](), "domain": reflect.TypeFor[domain.Kind](),
 }
 
 var privacyScalars = map[string]reflect.Type{

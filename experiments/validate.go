@@ -28,11 +28,6 @@ var (
 	labelRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 )
 
-var (
-	domains = []string{"ball", "box", "unconstrained"}
-	losses  = []string{"", "logistic", "hinge", "absolute"}
-)
-
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // validate checks what does not depend on a cell: names, references between blocks,

@@ -7,16 +7,19 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"expmech/domain"
+	"expmech/loss"
 	"expmech/task"
 )
 
-// DomainKind names the constraint set K of DESIGN.md "Spec schema".
-type DomainKind string
+// DomainKind names the constraint set K of DESIGN.md "Spec schema": the leaf package
+// domain's Kind, shared with the spec decoder.
+type DomainKind = domain.Kind
 
 const (
-	Ball          DomainKind = "ball"          // ℓ2 ball of Radius around 0
-	Box           DomainKind = "box"           // [−Radius, Radius]^d (ℓ∞ ball)
-	Unconstrained DomainKind = "unconstrained" // R^d; Radius is then the prior bound C (LLL24 Assumption 1.2)
+	Ball          = domain.Ball          // ℓ2 ball of Radius around 0
+	Box           = domain.Box           // [−Radius, Radius]^d (ℓ∞ ball)
+	Unconstrained = domain.Unconstrained // R^d; Radius is then the prior bound C (LLL24 Assumption 1.2)
 )
 
 // Domain is the constraint set K, centred at 0.
@@ -52,7 +55,7 @@ type Constants struct {
 	// GLMLoss names φ when every f(x; s) = φ(⟨a, x⟩, y) is a generalised linear model
 	// (logistic | hinge | absolute; the Hessian is then rank one, KST12 Thm 2's
 	// condition), "" otherwise. A structural fact about the family, not about the draw.
-	GLMLoss string
+	GLMLoss loss.Kind
 	// StrongConvexity is λ ≥ 0 such that every f(·; s) is λ-strongly convex on K, for every
 	// dataset of the generator's universe; 0 when the generator cannot prove one (linear,
 	// ℓ1, GLM and geometric-median losses have none). A mechanism that calibrates on the
@@ -246,8 +249,8 @@ type Population interface {
 
 // Spec is what a generator needs from one cell of an experiment.
 type Spec struct {
-	Kind   string // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median
-	Loss   string // glm/lowrank: logistic | hinge | absolute
+	Kind   string    // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median
+	Loss   loss.Kind // glm/lowrank: logistic | hinge | absolute
 	Domain Domain
 	Task   task.Kind // erm | sco ("" is erm)
 	N, D   int
@@ -292,5 +295,5 @@ type SeparableL1Data interface {
 type GLMData interface {
 	Features() [][]float64
 	Labels() []float64
-	LossName() string
+	LossName() loss.Kind
 }

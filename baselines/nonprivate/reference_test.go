@@ -9,6 +9,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
+	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/glm"
 )
@@ -24,7 +25,7 @@ func TestReferenceIsOptimum(t *testing.T) {
 	}
 	ref := m.(algorithms.Refereed)
 	b := algorithms.Budget{Epsilon: math.Inf(1), Delta: 0.5, Relation: privacy.ReplaceOne}
-	for _, loss := range []string{glm.Logistic, glm.Hinge, glm.Absolute} {
+	for _, loss := range []loss.Kind{glm.Logistic, glm.Hinge, glm.Absolute} {
 		for _, d := range []int{4, 32} {
 			for _, dom := range []problems.DomainKind{problems.Ball, problems.Unconstrained} {
 				name := fmt.Sprintf("loss=%s/d=%d/domain=%s", loss, d, dom)

@@ -10,6 +10,7 @@ import (
 	"expmech/algorithms"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
+	"expmech/loss"
 	"expmech/problems"
 )
 
@@ -22,7 +23,7 @@ var ErrConditions = errors.New("objective-perturbation: conditions of KST12 Thm 
 // smoothGLMLosses are the GLM losses φ(t, y) that are twice differentiable with |φ'| ≤ 1
 // and φ” ≤ β (so ∇²f = φ” a aᵀ has rank one and norm ≤ β for ‖a‖ ≤ 1): the losses KST12's
 // Theorem 2 covers. Hinge and absolute losses are not differentiable and are refused.
-var smoothGLMLosses = map[string]bool{"logistic": true}
+var smoothGLMLosses = map[loss.Kind]bool{loss.Logistic: true}
 
 // ObjectiveConfig configures objective-perturbation.
 type ObjectiveConfig struct {

@@ -65,9 +65,9 @@ func newCache(dir, codeVersion string, p *plan) (*cache, error) {
 		put := func(s string) { putString(h, s) }
 		put("problem")
 		put(pc.Kind)
-		put(pc.Loss)
+		put(pc.Loss.String())
 		put(string(cp.Task))
-		put(pc.Domain)
+		put(pc.Domain.String())
 		putFloat(h, pc.Radius)
 		for _, v := range []int{pc.N, pc.D, pc.Rank} {
 			putInt(h, int64(v))

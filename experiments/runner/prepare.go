@@ -118,7 +118,7 @@ func problemSpec(c experiments.Cell) problems.Spec {
 	pc := c.Problem
 	return problems.Spec{
 		Kind: pc.Kind, Loss: pc.Loss, Task: c.Task,
-		Domain: problems.Domain{Kind: problems.DomainKind(pc.Domain), Radius: pc.Radius},
+		Domain: problems.Domain{Kind: pc.Domain, Radius: pc.Radius},
 		N:      pc.N, D: pc.D, Rank: pc.Rank, GK: pc.GK, Data: pc.Data, Params: pc.Params,
 	}
 }
@@ -144,7 +144,7 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 	pc := c.Problem
 	m := map[string]string{
 		rows.ColExperiment: spec.Name, rows.ColCell: c.ID,
-		rows.ColProblem: pc.Kind, rows.ColLossKind: pc.Loss, rows.ColDomain: pc.Domain, rows.ColTask: string(c.Task),
+		rows.ColProblem: pc.Kind, rows.ColLossKind: pc.Loss.String(), rows.ColDomain: pc.Domain.String(), rows.ColTask: string(c.Task),
 		rows.ColN: strconv.Itoa(k.N), rows.ColD: strconv.Itoa(k.D),
 		rows.ColEpsilon: fmtF(c.Epsilon), rows.ColDelta: fmtF(c.Delta),
 	}

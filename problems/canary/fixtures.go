@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"expmech/loss"
 	"expmech/problems"
 )
 
@@ -207,7 +208,7 @@ func (c *Logistic) Grad(dst []float64, i int, x []float64) {
 // Features, Labels and LossName implement problems.GLMData.
 func (c *Logistic) Features() [][]float64 { return c.a }
 func (c *Logistic) Labels() []float64     { return c.y }
-func (c *Logistic) LossName() string      { return "logistic" }
+func (c *Logistic) LossName() loss.Kind   { return loss.Logistic }
 
 func (c *Logistic) Constants() problems.Constants {
 	return problems.Constants{N: c.n, D: 1, GF: 1, GDelta: 2, Domain: c.dom, Rank: 1, Smooth: 0.25,

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/solve"
 	"expmech/task"
@@ -63,8 +64,8 @@ func lowrankCoeffs(rng *rand.Rand, c []float64, A float64) {
 	floats.Scale(math.Sqrt(A*A)/math.Max(1, floats.Norm(c, 2)), c)
 }
 
-func newFactored(c [][]float64, y []float64, loss string, cons problems.Constants, basis *problems.Basis) *Instance {
-	in := newInstance(nil, y, loss, cons)
+func newFactored(c [][]float64, y []float64, phi loss.Kind, cons problems.Constants, basis *problems.Basis) *Instance {
+	in := newInstance(nil, y, phi, cons)
 	in.fc, in.basis = c, basis
 	return in
 }

@@ -8,11 +8,12 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/solve"
 )
 
-func lowrankSpec(n, d, r int, gk float64, dom problems.DomainKind, loss string) problems.Spec {
+func lowrankSpec(n, d, r int, gk float64, dom problems.DomainKind, loss loss.Kind) problems.Spec {
 	p := DefaultParams()
 	p.PlantedNorm = 1
 	return problems.Spec{Kind: "lowrank", Loss: loss, Domain: problems.Domain{Kind: dom, Radius: 2},
@@ -24,7 +25,7 @@ func lowrankSpec(n, d, r int, gk float64, dom problems.DomainKind, loss string) 
 // y = Uᵀx answers as the full one at x, whatever the complement of x.
 func TestFactored(t *testing.T) {
 	const tol = 1e-12
-	for _, loss := range []string{Logistic, Hinge, Absolute} {
+	for _, loss := range []loss.Kind{Logistic, Hinge, Absolute} {
 		inst, err := LowRank().Generate(lowrankSpec(30, 25, 3, 0, problems.Unconstrained, loss), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +80,7 @@ func TestFactored(t *testing.T) {
 // dense solver on the materialised features (an independent LP/Newton in d dimensions).
 func TestFactoredOptimum(t *testing.T) {
 	for _, tc := range []struct {
-		loss string
+		loss loss.Kind
 		dom  problems.DomainKind
 	}{{Absolute, problems.Unconstrained}, {Hinge, problems.Ball}, {Logistic, problems.Ball}} {
 		inst, err := LowRank().Generate(lowrankSpec(40, 12, 3, 0, tc.dom, tc.loss), rand.New(rand.NewPCG(3, 3)))

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
@@ -17,11 +18,11 @@ import (
 	"expmech/task"
 )
 
-// Loss names.
+// Loss names (package loss).
 const (
-	Logistic = "logistic" // φ(t, y) = log(1 + e^{−yt}), y ∈ {±1}
-	Hinge    = "hinge"    // φ(t, y) = max(0, 1 − yt), y ∈ {±1}
-	Absolute = "absolute" // φ(t, y) = |t − y|, y ∈ R (least absolute deviations)
+	Logistic = loss.Logistic // φ(t, y) = log(1 + e^{−yt}), y ∈ {±1}
+	Hinge    = loss.Hinge    // φ(t, y) = max(0, 1 − yt), y ∈ {±1}
+	Absolute = loss.Absolute // φ(t, y) = |t − y|, y ∈ R (least absolute deviations)
 )
 
 // Params configures the generator.
@@ -264,7 +265,7 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 type Instance struct {
 	a    [][]float64 // features (n×d); nil while a factored instance has not materialised them
 	y    []float64
-	loss string
+	loss loss.Kind
 	c    problems.Constants
 	U    *mat.Dense // lowrank subspace basis (d×r), nil for glm
 	rest *Instance  // held-out sample (task sco)
@@ -433,8 +434,8 @@ func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 	}
 }
 
-func newInstance(a [][]float64, y []float64, loss string, c problems.Constants) *Instance {
-	in := &Instance{a: a, y: y, loss: loss, c: c}
+func newInstance(a [][]float64, y []float64, phi loss.Kind, c problems.Constants) *Instance {
+	in := &Instance{a: a, y: y, loss: phi, c: c}
 	in.opt = problems.NewLazyOptimum(in.solve)
 	return in
 }
@@ -480,7 +481,7 @@ func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
 func (in *Instance) Features() [][]float64         { return in.features() }
 func (in *Instance) Labels() []float64             { return in.y }
-func (in *Instance) LossName() string              { return in.loss }
+func (in *Instance) LossName() loss.Kind           { return in.loss }
 
 // Subspace returns the lowrank basis U (d×r) of LLL24 Assumption 2.1, nil for glm.
 func (in *Instance) Subspace() *mat.Dense {

@@ -13,13 +13,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
 
+	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/problemtest"
 )
 
 // extremes holds (a, y) pairs of the universe that attain G_Δ = 2A: a and −a with the same
 // label (hinge near ⟨a,x⟩ = 0, absolute with |⟨a,x⟩| < y), for each loss.
-func extremes(loss string, d int, A float64, c problems.Constants) *Instance {
+func extremes(loss loss.Kind, d int, A float64, c problems.Constants) *Instance {
 	a := make([]float64, d)
 	ma := make([]float64, d)
 	for j := range a {
@@ -68,7 +69,7 @@ func TestConformance(t *testing.T) {
 // TestGK: sampled gradients of the lowrank instance satisfy ‖(I − UUᵀ)∇f‖ ≤ G_k for k ≥ r
 // with the instance's own subspace U (LLL24 Assumption 2.1), and the residual is attained.
 func TestGK(t *testing.T) {
-	for _, loss := range []string{Logistic, Hinge, Absolute} {
+	for _, loss := range []loss.Kind{Logistic, Hinge, Absolute} {
 		spec := problems.Spec{Loss: loss, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 2}, Task: "erm", N: 100, D: 10, Rank: 3, GK: 0.2}
 		in := problemtest.Generate(t, LowRank(), spec, 4).(*Instance)
 		c := in.Constants()
@@ -147,8 +148,9 @@ func TestDataValidation(t *testing.T) {
 	}
 	ball := problems.Domain{Kind: problems.Ball, Radius: 1}
 	for _, tc := range []struct {
-		name, body, loss string
-		want             []string
+		name, body string
+		loss       loss.Kind
+		want       []string
 	}{
 		{"no label", "a,b\n0.1,0.2\n", Logistic, []string{"missing label", `"y"`}},
 		{"label not ±1", "a,y\n0.1,1\n0.2,0.5\n", Hinge, []string{"row 3", `"y"`, "0.5"}},
@@ -224,17 +226,17 @@ func BenchmarkLogisticInstance(b *testing.B) {
 }
 
 func BenchmarkOracle(b *testing.B) {
-	for _, loss := range []string{Logistic, Hinge, Absolute} {
+	for _, loss := range []loss.Kind{Logistic, Hinge, Absolute} {
 		in := problemtest.Generate(b, GLM(), problems.Spec{Loss: loss, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, N: 100, D: 100}, 1)
 		x := make([]float64, 100)
 		g := make([]float64, 100)
-		b.Run("loss="+loss+"/op=value/d=100", func(b *testing.B) {
+		b.Run("loss="+loss.String()+"/op=value/d=100", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				in.Value(7, x)
 			}
 		})
-		b.Run("loss="+loss+"/op=grad/d=100", func(b *testing.B) {
+		b.Run("loss="+loss.String()+"/op=grad/d=100", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				in.Grad(g, 7, x)

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"expmech/loss"
 	"expmech/problems"
 )
 
@@ -122,13 +123,13 @@ func (l *Linear) Opt() float64 {
 type GLM struct {
 	A      [][]float64
 	Y      []float64
-	Loss   string
+	Loss   loss.Kind
 	domain problems.Domain
 }
 
 // NewGLM draws a_i uniform in direction with norm ≤ 1 and labels from a planted model:
 // logistic y = ±1 with P(y = 1) = σ(⟨a, w⟩); absolute y = ⟨a, w⟩ + N(0, 0.1²).
-func NewGLM(loss string, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
+func NewGLM(phi loss.Kind, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
 	w := make([]float64, d)
 	for j := range w {
 		w[j] = rng.NormFloat64() * 2 / math.Sqrt(float64(d))
@@ -149,8 +150,8 @@ func NewGLM(loss string, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
 			t += v[j] * w[j]
 		}
 		a[i] = v
-		switch loss {
-		case "logistic":
+		switch phi {
+		case loss.Logistic:
 			y[i] = -1
 			if rng.Float64() < 1/(1+math.Exp(-t)) {
 				y[i] = 1
@@ -159,7 +160,7 @@ func NewGLM(loss string, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
 			y[i] = t + 0.1*rng.NormFloat64()
 		}
 	}
-	return &GLM{A: a, Y: y, Loss: loss, domain: dom}
+	return &GLM{A: a, Y: y, Loss: phi, domain: dom}
 }
 
 // WithExample returns a neighbouring dataset (replace-one): example i replaced by (a, y).
@@ -182,7 +183,7 @@ func (g *GLM) dot(i int, x []float64) float64 {
 }
 func (g *GLM) Value(i int, x []float64) float64 {
 	t, y := g.dot(i, x), g.Y[i]
-	if g.Loss == "logistic" {
+	if g.Loss == loss.Logistic {
 		m := -y * t
 		if m > 0 {
 			return m + math.Log1p(math.Exp(-m))
@@ -194,7 +195,7 @@ func (g *GLM) Value(i int, x []float64) float64 {
 func (g *GLM) Grad(dst []float64, i int, x []float64) {
 	t, y := g.dot(i, x), g.Y[i]
 	var c float64
-	if g.Loss == "logistic" {
+	if g.Loss == loss.Logistic {
 		c = -y / (1 + math.Exp(y*t))
 	} else if t > y {
 		c = 1
@@ -207,10 +208,10 @@ func (g *GLM) Grad(dst []float64, i int, x []float64) {
 }
 func (g *GLM) Features() [][]float64 { return g.A }
 func (g *GLM) Labels() []float64     { return g.Y }
-func (g *GLM) LossName() string      { return g.Loss }
+func (g *GLM) LossName() loss.Kind   { return g.Loss }
 func (g *GLM) Constants() problems.Constants {
 	c := problems.Constants{N: g.Len(), D: g.Dim(), GF: 1, GDelta: 2, Domain: g.domain, GLMLoss: g.Loss}
-	if g.Loss == "logistic" {
+	if g.Loss == loss.Logistic {
 		c.Smooth = 0.25
 	}
 	return c
