@@ -362,7 +362,8 @@ func printShards(w io.Writer, p runner.DryRunResult, mine int) {
 		fmt.Fprintf(w, "shard %d/%d: predicted cost %.4g (%.3f of the ideal)%s\n", i, len(p.ShardCosts), c, c/p.Ideal, mark)
 		worst = max(worst, c)
 	}
-	fmt.Fprintf(w, "predicted makespan %.4g = %.3f × the ideal %.4g\n", worst, worst/p.Ideal, p.Ideal)
+	fmt.Fprintf(w, "predicted makespan %.4g = %.3f × the ideal %.4g = max(Σ cost / %d = %.4g, longest row %.4g)\n",
+		worst, worst/p.Ideal, p.Ideal, len(p.ShardCosts), p.Cost/float64(len(p.ShardCosts)), p.Longest)
 }
 
 func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer) error {

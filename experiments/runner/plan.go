@@ -26,10 +26,11 @@ var planColumns = []string{
 type DryRunResult struct {
 	Path string // plan.csv
 	// Cost is the predicted cost of every row (Σ over cells × algorithms × trials of the
-	// predicted queries × d); with Options.Shards > 1, ShardCosts holds each shard's
-	// predicted cost under the LPT deal that Run uses, and Ideal is Cost / Shards.
-	Cost, Ideal float64
-	ShardCosts  []float64
+	// predicted queries × d) and Longest that of the costliest row; with Options.Shards
+	// > 1, ShardCosts holds each shard's predicted cost under the LPT deal that Run uses,
+	// and Ideal is the least makespan a deal of rows can have, max(Cost / Shards, Longest).
+	Cost, Longest, Ideal float64
+	ShardCosts           []float64
 }
 
 // DryRun validates spec against reg and writes Out/<name>/plan.csv: one row per cell ×
@@ -59,10 +60,11 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	}
 	for _, jb := range jobs {
 		out.Cost += jb.cost
+		out.Longest = max(out.Longest, jb.cost)
 	}
 	if o.Shards > 1 {
 		_, out.ShardCosts = shardOf(jobs, o.Shards)
-		out.Ideal = out.Cost / float64(o.Shards)
+		out.Ideal = max(out.Cost/float64(o.Shards), out.Longest)
 	}
 	var rs []rows.Row
 	for ci, c := range p.cells {
