@@ -11,7 +11,7 @@
 #    processes with -workers 1 each, then merged: wall time of a dry run (it fills a fresh
 #    calibration cache that the shards then share, as scripts/slurm/submit.sh does), all
 #    shards and the merge.
-# The measurements go to OUT/scaling.tsv (OUT defaults to a temporary folder) and the
+# The measurements go to SCALING_OUT/scaling.tsv (default: a temporary folder) and the
 # table replaces the lines between the markers <!-- scaling:begin --> and
 # <!-- scaling:end --> of README.md (README=/dev/null to skip).
 set -euo pipefail
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-bin/expmech}
 SHARD_EXP=${SHARD_EXP:-erm_rates}
 README=${README:-README.md}
-OUT=${OUT:-$(mktemp -d)}
+OUT=${SCALING_OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 TSV=$OUT/scaling.tsv
 [ -x "$BIN" ] || { echo "scaling: $BIN missing (make build)" >&2; exit 2; }
