@@ -234,6 +234,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		weights = costWeights(p, mine, workers)
 		withCosts(mine, weights)
 		of, _ := shardOf(mine, o.Shards)
+		h.Rows, h.Deal = len(mine), dealHash(of, o.Shards)
 		k := 0
 		for i, jb := range mine {
 			if of[i] == o.Shard {

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -78,6 +80,17 @@ func shardOf(jobs []job, n int) ([]int, []float64) {
 		load[s] += jobs[i].cost
 	}
 	return of, load
+}
+
+// dealHash names a deal (shardOf's of over allJobs, n shards): the shards of one array
+// agree on it, and -merge checks that they do.
+func dealHash(of []int, n int) string {
+	h := sha256.New()
+	putInt(h, int64(n))
+	for _, s := range of {
+		putInt(h, int64(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // allJobs lists every row of the plan as a job, cell-major then trial then algorithm.

@@ -300,3 +300,42 @@ func TestInstanceSharedByTrial(t *testing.T) {
 		t.Errorf("after every job: %d instances kept, %d counts left, want 0", len(pool.live), len(pool.left))
 	}
 }
+
+// TestMergeChecksDeal: shards must agree on the deal of rows (a shard from a build with
+// another cost model would leave rows out or twice) and hold every row of the run.
+func TestMergeChecksDeal(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry(nil, 0)
+	spec := loadSpec(t, reg, writeSpec(t, testSpec))
+	for _, tc := range []struct {
+		name string
+		edit func(h *header, es []entry) []entry
+		want string
+	}{
+		{"other deal", func(h *header, es []entry) []entry { h.Deal = "0000"; return es }, "dealt the rows otherwise"},
+		{"row missing", func(h *header, es []entry) []entry { return es[1:] }, "rows of the run's"},
+		{"untouched", func(h *header, es []entry) []entry { return es }, ""},
+	} {
+		out := t.TempDir()
+		for i := 0; i < 2; i++ {
+			run(t, context.Background(), reg, spec, Options{Out: out, Workers: 2, Shard: i, Shards: 2, NoCache: true})
+		}
+		dir := ExperimentDir(out, spec)
+		f := filepath.Join(dir, shardName(1, 2))
+		h, es, _, err := readJournal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = tc.edit(h, es)
+		if err := writeShardFile(f, *h, es); err != nil {
+			t.Fatal(err)
+		}
+		_, err = MergeDir(dir, nil, false)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: merge: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: merge: got %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+}
