@@ -33,7 +33,7 @@ type Options struct {
 	// refuses with ErrExists and writes nothing.
 	Force bool
 	// Shard I of Shards (0-based); Shards ≤ 1 runs everything and writes results.csv,
-	// otherwise only jobs j with j mod Shards == Shard run and a shard file is written.
+	// otherwise only the rows dealt to shard Shard (shardOf: LPT on predicted cost) run and a shard file is written.
 	Shard, Shards int
 	// CacheDir is the result cache (cache.go); "" means Out/.cache. NoCache neither reads
 	// nor writes it.
@@ -332,6 +332,12 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		prog.add(e.Algorithm, weights[ci][algIndex[e.Algorithm]], secs, e.Row[rows.ColStatus] == rows.StatusError)
 	}
 	prog.finish(ctx.Err() != nil)
+	if el := time.Since(prog.start).Seconds(); len(jobs) > 0 && el > 0 {
+		// Σ row wall time over elapsed time is the mean number of rows in flight: near
+		// the worker count when the schedule keeps every worker busy, whatever the load.
+		logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average (%.0f%% of the workers busy)",
+			spec.Name, res.Computed, el, workers, prog.work, prog.work/el, 100*prog.work/el/float64(workers))
+	}
 	if err := jr.close(); werr == nil {
 		werr = err
 	}
