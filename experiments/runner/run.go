@@ -290,6 +290,9 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		go func() {
 			defer wg.Done()
 			for jb := range jobCh {
+				if ctx.Err() != nil {
+					continue // drain: a cancelled run starts nothing more
+				}
 				ti := pool.get(jb.cell, jb.trial)
 				e, ok := runRow(ctx, p, ti, jb.cell, jb.alg, jb.trial)
 				pool.done(jb.cell, jb.trial)
