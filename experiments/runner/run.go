@@ -279,7 +279,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, longest predicted first, journal %s)",
 		spec.Name, rowsTotal, len(done), res.Cached, len(jobs), workers, jpath)
 	prog := newProgress(o, spec.Name, rowsTotal, len(all), left)
-	pool := newInstancePool(p, jobs, instanceLimit(workers))
+	pool := newInstancePool(p, jobs, instanceLimit(p, workers))
 	jobCh := make(chan job)
 	out := make(chan entry, 4*workers)
 	var wg sync.WaitGroup
@@ -460,8 +460,22 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	return e, true
 }
 
-// instanceLimit bounds the instances kept for sharing (instancePool).
-func instanceLimit(workers int) int { return 64 * workers }
+// instanceMemory is the memory the shared instances may take (instanceLimit).
+const instanceMemory = 1 << 30
+
+// instanceLimit bounds the instances kept for sharing (instancePool): as many as fit in
+// instanceMemory at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
+// samples and solver state) for the largest cell, and at least 4 per worker. Longest-first
+// dispatch starts the costly algorithm of every trial before the cheap ones, so a limit
+// below the number of trials would make the cheap ones generate (and solve) their
+// instance again: correct, since an instance depends only on its seed, but slow.
+func instanceLimit(p *plan, workers int) int {
+	est := 1.0
+	for _, c := range p.cells {
+		est = max(est, 32*float64(c.consts.N)*float64(c.consts.D+1))
+	}
+	return max(4*workers, int(min(instanceMemory/est, 1<<20)))
+}
 
 // runMechanism runs one mechanism on a fresh counter, turning a panic into an error. The
 // counted queries are written into r.
