@@ -58,6 +58,10 @@ type Result struct {
 	Skipped  int    // rows taken from the journal (-resume)
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
+	// RowSeconds is Σ wall_seconds of the computed rows and TrialSeconds the elapsed time
+	// of the trials; their ratio is the mean number of rows in flight, near Workers when
+	// the schedule keeps every worker busy (whatever else loads the machine).
+	RowSeconds, TrialSeconds float64
 }
 
 // ErrInterrupted is returned (wrapped) when the context is cancelled mid-run; the journal
@@ -335,7 +339,8 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		prog.add(e.Algorithm, weights[ci][algIndex[e.Algorithm]], secs, e.Row[rows.ColStatus] == rows.StatusError)
 	}
 	prog.finish(ctx.Err() != nil)
-	if el := time.Since(prog.start).Seconds(); len(jobs) > 0 && el > 0 {
+	res.RowSeconds, res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
+	if el := res.TrialSeconds; len(jobs) > 0 && el > 0 {
 		// Σ row wall time over elapsed time is the mean number of rows in flight: near
 		// the worker count when the schedule keeps every worker busy, whatever the load.
 		logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average (%.0f%% of the workers busy)",
