@@ -19,7 +19,7 @@ SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 # The privacy audit: three experiments of the same pipeline (README "Privacy audit").
 AUDIT   := audit audit_sampler audit_exact
 
-.PHONY: help build code-version test fuzz reproduce audit bench quick clean clean-cache FORCE
+.PHONY: help build code-version test fuzz reproduce audit bench quick scaling clean clean-cache FORCE
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -75,6 +75,9 @@ audit: ## the privacy audit: the experiments audit, audit_sampler, audit_exact (
 
 bench: ## all benchmarks (benchstat-friendly key=value names)
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+scaling: $(BIN) ## README "Scaling": time the quick suite with 1 and 2 workers and one experiment in 1, 2, 4, 8 local shards (minutes; SHARD_EXP=erm_rates)
+	scripts/scaling.sh
 
 clean: ## remove results (with the result cache and stamps), figures, the reports and bin/
 	rm -rf $(OUT) $(FIGURES) REPORT.md REPORT-quick.md bin

@@ -131,14 +131,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0 = number of CPUs)")
 	fs.IntVar(&o.trials, "trials", 0, "override the spec's trials (0 = keep)")
 	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2 (with -report: report the QUICK runs)")
-	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing (with -shard I/N: print every shard's predicted cost)")
 	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run (the result cache already skips finished rows)")
 	fs.BoolVar(&o.force, "force", false, "replace a finished run (results.csv, a shard file, a merge); without it such a run is refused (exit 2)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the result cache: compute every row")
 	fs.StringVar(&o.cache, "cache", "", "result cache folder (default OUT/.cache; remove it to clear the cache)")
 	fs.StringVar(&o.only, "only", "", "cell=K,algorithm=A,trial=T: compute that one row afresh and print it as CSV; write nothing")
 	fs.BoolVar(&o.version, "version", false, "print the module, its commit, dirty flag, Go version and cache code version")
-	fs.StringVar(&o.shard, "shard", "", "I/N: run only shard I of N (0-based) and write a shard file")
+	fs.StringVar(&o.shard, "shard", "", "I/N: run only shard I of N (0-based; rows dealt by predicted cost) and write a shard file")
 	fs.StringVar(&o.seed, "seed", "", "override the spec's master seed")
 	fs.BoolVar(&o.verbose, "v", false, "verbose")
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
@@ -370,8 +370,8 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	if err != nil {
 		return err
 	}
-	if o.dryRun && (o.resume || shards > 0) {
-		return usageError{fmt.Sprintf("%s: -dry-run runs nothing; drop -resume and -shard", path)}
+	if o.dryRun && o.resume {
+		return usageError{fmt.Sprintf("%s: -dry-run runs nothing; drop -resume", path)}
 	}
 	if o.only != "" && (o.dryRun || o.resume || shards > 0) {
 		return usageError{fmt.Sprintf("%s: -only computes one row; drop -dry-run, -resume and -shard", path)}
@@ -411,7 +411,11 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, "wrote", p)
+		fmt.Fprintln(stdout, "wrote", p.Path)
+		fmt.Fprintf(stdout, "predicted cost %.4g (queries × d, all rows)\n", p.Cost)
+		if len(p.ShardCosts) > 0 {
+			printShards(stdout, p, shard)
+		}
 		return nil
 	}
 	res, err := runner.Run(ctx, reg, spec, ro)
@@ -424,6 +428,22 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 		return nil
 	}
 	return analyse(spec, res.Dir, runner.FigureDir(o.figures, spec), stdout)
+}
+
+// printShards prints each shard's predicted cost under the LPT deal (-dry-run -shard I/N),
+// marking shard I, and the makespan against the ideal Σ cost / N.
+func printShards(w io.Writer, p runner.DryRunResult, mine int) {
+	worst := 0.0
+	for i, c := range p.ShardCosts {
+		mark := ""
+		if i == mine {
+			mark = "  <- this shard"
+		}
+		fmt.Fprintf(w, "shard %d/%d: predicted cost %.4g (%.3f of the ideal)%s\n", i, len(p.ShardCosts), c, c/p.Ideal, mark)
+		worst = max(worst, c)
+	}
+	fmt.Fprintf(w, "predicted makespan %.4g = %.3f × the ideal %.4g = max(Σ cost / %d = %.4g, longest row %.4g)\n",
+		worst, worst/p.Ideal, p.Ideal, len(p.ShardCosts), p.Cost/float64(len(p.ShardCosts)), p.Longest)
 }
 
 func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer) error {

@@ -15,6 +15,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
+	"expmech/baselines/calib"
 	"expmech/problems"
 )
 
@@ -305,6 +306,14 @@ func (u *Underclaimed) resolve(c problems.Constants, b algorithms.Budget) (under
 	v := underclaim{run: run, claim: claim}
 	u.cache[key] = v
 	return v, nil
+}
+
+// UseCalibrationStore hands the runner's calibration store to the inner mechanism when it
+// takes one (baselines/calib.Store), so a wrapped dp-sgd shares its calibrations.
+func (u *Underclaimed) UseCalibrationStore(s calib.Store) {
+	if m, ok := u.Mechanism.(interface{ UseCalibrationStore(calib.Store) }); ok {
+		m.UseCalibrationStore(s)
+	}
 }
 
 // Plan is the inner plan at b (the claim), marked guarantee none.

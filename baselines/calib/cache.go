@@ -1,6 +1,9 @@
 package calib
 
 import (
+	"encoding/json"
+	"fmt"
+	"strconv"
 	"sync"
 
 	"expmech/algorithms/privacy"
@@ -26,8 +29,64 @@ type PoissonResult struct {
 // that Plan and every trial's Run of one cell calibrate once. Safe for concurrent use; a
 // nil *PoissonCache computes every time.
 type PoissonCache struct {
-	mu sync.Mutex
-	m  map[PoissonKey]PoissonResult
+	mu    sync.Mutex
+	m     map[PoissonKey]PoissonResult
+	store Store  // shared beyond this mechanism (UseStore); nil: this cache only
+	space string // who computes, part of the store key
+}
+
+// Store is the calibration store a runner may hand a mechanism (optional capability
+// UseCalibrationStore(Store)): Calibration returns the bytes stored under key, or calls
+// compute, stores what it returns (nil: nothing, e.g. on error) and returns it; concurrent
+// calls with one key compute once. The mechanism sees no disk: the runner keeps the bytes
+// where it likes (its on-disk cache, keyed by content and code version). Store is an alias
+// of an interface literal so that the runner, which imports no baseline, names the same
+// type in its type assertion.
+type Store = interface {
+	Calibration(key string, compute func() []byte) []byte
+}
+
+// UseStore shares the answers of c through s, under keys that start with space (the
+// mechanism's name: two accountants never share a key). Call it before the first Get.
+func (c *PoissonCache) UseStore(s Store, space string) {
+	if c != nil {
+		c.store, c.space = s, space
+	}
+}
+
+// storeKey spells k exactly (floats in the shortest form that round-trips).
+func (c *PoissonCache) storeKey(k PoissonKey) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return fmt.Sprintf("%s/poisson-gaussian/v1 q=%s T=%d z=%s epsilon=%s delta=%s relation=%d",
+		c.space, f(k.Q), k.T, f(k.Z), f(k.Epsilon), f(k.Delta), k.Relation)
+}
+
+// storedPoisson is a PoissonResult without its error (failures are not stored).
+type storedPoisson struct{ Z, Lo, Hi, RDP float64 }
+
+// viaStore answers k from the store, computing with f on a miss.
+func (c *PoissonCache) viaStore(k PoissonKey, f func() PoissonResult) PoissonResult {
+	var r PoissonResult
+	computed := false
+	b := c.store.Calibration(c.storeKey(k), func() []byte {
+		r, computed = f(), true
+		if r.Err != nil {
+			return nil
+		}
+		b, err := json.Marshal(storedPoisson{r.Z, r.Lo, r.Hi, r.RDP})
+		if err != nil { // ±Inf or NaN: not storable, still the answer
+			return nil
+		}
+		return b
+	})
+	if computed {
+		return r
+	}
+	var s storedPoisson
+	if b == nil || json.Unmarshal(b, &s) != nil {
+		return f() // another caller failed, or foreign bytes: compute here
+	}
+	return PoissonResult{Z: s.Z, Lo: s.Lo, Hi: s.Hi, RDP: s.RDP}
 }
 
 // NewPoissonCache returns an empty cache.
@@ -45,7 +104,11 @@ func (c *PoissonCache) Get(k PoissonKey, f func() PoissonResult) PoissonResult {
 	if ok {
 		return r
 	}
-	r = f()
+	if c.store != nil {
+		r = c.viaStore(k, f)
+	} else {
+		r = f()
+	}
 	c.mu.Lock()
 	c.m[k] = r
 	c.mu.Unlock()

@@ -92,7 +92,7 @@ algorithms:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, file := range []string{res.File, plan} {
+	for _, file := range []string{res.File, plan.Path} {
 		rs, err := rows.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

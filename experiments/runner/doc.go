@@ -1,9 +1,13 @@
 // Package runner executes an expanded experiment spec (DESIGN.md "Data flow", "Seeds and
-// determinism", "Output files"): a worker pool over (cell, trial) jobs, each generating
-// its problem instance once from the problem stream and running every algorithm of the
-// spec on it with the same mechanism stream (common random numbers); a journal appended
+// determinism", "Output files"): a worker pool over (cell, algorithm, trial) jobs
+// dispatched longest-predicted-first by the plans' cost model (schedule.go), the
+// algorithms of a trial sharing its instance, generated once from the problem stream, and
+// each starting afresh on the trial's mechanism stream (common random numbers); the
+// plans, and so the data-independent calibrations, computed in parallel before the
+// trials, once per distinct input through an on-disk calibration cache (calibstore.go);
+// a journal appended
 // and flushed per finished (cell, algorithm, trial) that -resume reads back (a torn last
-// line is discarded); shards (-shard I/N) and their merge; and the final results.csv,
+// line is discarded); shards (-shard I/N, dealt by predicted cost) and their merge; and the final results.csv,
 // sorted and written atomically, byte-identical for any worker count, shard split or
 // interruption (only the *_seconds columns differ). A content-addressed result cache
 // (cache.go) keys each row by what determines it, so an edited spec or an interrupted run

@@ -27,17 +27,21 @@ func (e entry) id() string { return e.Cell + "\x00" + e.Algorithm + "\x00" + str
 
 // header is the first line of a journal or shard file: which run the entries belong to.
 type header struct {
-	Identity   string   `json:"identity"` // experiments.Spec.Identity()
-	Experiment string   `json:"experiment"`
-	Shard      int      `json:"shard"`
-	Shards     int      `json:"shards"` // 0 when unsharded
-	Entries    int      `json:"entries,omitempty"`
-	SpecPath   string   `json:"spec_path,omitempty"`
-	Spec       string   `json:"spec,omitempty"` // spec bytes (shard files, for -merge)
-	Quick      bool     `json:"quick,omitempty"`
-	Trials     int      `json:"trials,omitempty"`
-	Seed       uint64   `json:"seed,omitempty"`
-	Flags      []string `json:"flags,omitempty"`
+	Identity   string `json:"identity"` // experiments.Spec.Identity()
+	Experiment string `json:"experiment"`
+	Shard      int    `json:"shard"`
+	Shards     int    `json:"shards"` // 0 when unsharded
+	Entries    int    `json:"entries,omitempty"`
+	// Rows and Deal (shard files): the rows of the whole experiment and the SHA-256 of
+	// the deal of rows to shards (shardOf), which every shard of one array shares.
+	Rows     int      `json:"rows,omitempty"`
+	Deal     string   `json:"deal,omitempty"`
+	SpecPath string   `json:"spec_path,omitempty"`
+	Spec     string   `json:"spec,omitempty"` // spec bytes (shard files, for -merge)
+	Quick    bool     `json:"quick,omitempty"`
+	Trials   int      `json:"trials,omitempty"`
+	Seed     uint64   `json:"seed,omitempty"`
+	Flags    []string `json:"flags,omitempty"`
 }
 
 type line struct {

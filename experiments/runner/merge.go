@@ -61,6 +61,8 @@ func merge(dir string) (MergeInfo, []entry, error) {
 			first = h
 		} else if h.Identity != first.Identity || h.Shards != first.Shards {
 			return info, nil, fmt.Errorf("merge: %s is from another run (%s, %d shards) than the others (%s, %d shards)", f, h.Identity, h.Shards, first.Identity, first.Shards)
+		} else if h.Deal != first.Deal || h.Rows != first.Rows {
+			return info, nil, fmt.Errorf("merge: %s dealt the rows otherwise than the others (deal %.12s of %d rows vs %.12s of %d; a shard from another build?)", f, h.Deal, h.Rows, first.Deal, first.Rows)
 		}
 		seen[i] = true
 		for _, e := range es {
@@ -78,6 +80,9 @@ func merge(dir string) (MergeInfo, []entry, error) {
 		if !seen[i] {
 			return info, nil, fmt.Errorf("merge: %s missing (have %d of %d shards)", shardName(i, first.Shards), len(seen), first.Shards)
 		}
+	}
+	if first.Rows > 0 && len(all) != first.Rows {
+		return info, nil, fmt.Errorf("merge: the %d shards hold %d rows of the run's %d", first.Shards, len(all), first.Rows)
 	}
 	sortEntries(all)
 	info = MergeInfo{SpecPath: first.SpecPath, Spec: []byte(first.Spec), Quick: first.Quick,

@@ -76,6 +76,12 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 		"resumed":    res.Skipped,
 		"cached":     res.Cached,
 		"computed":   res.Computed,
+		// Σ wall_seconds of the computed rows over the trials' elapsed time: rows in flight.
+		"row_seconds":   res.RowSeconds,
+		"trial_seconds": res.TrialSeconds,
+	}
+	if res.TrialSeconds > 0 {
+		m["rows_in_flight"] = res.RowSeconds / res.TrialSeconds
 	}
 	addProvenance(m, prov)
 	return m

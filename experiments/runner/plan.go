@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 
 	"expmech/algorithms"
@@ -22,23 +23,59 @@ var planColumns = []string{
 	rows.ColPredictedValueQueries, rows.ColPredictedGradientQueries, rows.ColStatus, rows.ColError,
 }
 
+// A DryRunResult is what DryRun wrote and predicted.
+type DryRunResult struct {
+	Path string // plan.csv
+	// Cost is the predicted cost of every row (Σ over cells × algorithms × trials of the
+	// predicted queries × d) and Longest that of the costliest row; with Options.Shards
+	// > 1, ShardCosts holds each shard's predicted cost under the LPT deal that Run uses,
+	// and Ideal is the least makespan a deal of rows can have, max(Cost / Shards, Longest).
+	Cost, Longest, Ideal float64
+	ShardCosts           []float64
+}
+
 // DryRun validates spec against reg and writes Out/<name>/plan.csv: one row per cell ×
 // algorithm with each mechanism's own Plan (calibration and predicted cost), running
-// nothing. A mechanism whose Plan fails gets status=error in its row.
-func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
+// nothing. A mechanism whose Plan fails gets status=error in its row. The Plans run on
+// Options.Workers goroutines, with the calibration cache of a run (calibStore).
+func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, error) {
+	var out DryRunResult
 	p, err := prepare(reg, spec)
 	if err != nil {
-		return "", err
+		return out, err
+	}
+	prov := o.Provenance
+	if prov == nil {
+		pv := ReadProvenance()
+		prov = &pv
+	}
+	shareCalibrations(p, calibrationStoreFor(o, prov))
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	jobs := allJobs(p)
+	pl := planPairs(p, jobs, workers)
+	for i := range jobs {
+		jobs[i].cost = pl[jobs[i].cell][jobs[i].alg].cost
+	}
+	for _, jb := range jobs {
+		out.Cost += jb.cost
+		out.Longest = max(out.Longest, jb.cost)
+	}
+	if o.Shards > 1 {
+		_, out.ShardCosts = shardOf(jobs, o.Shards)
+		out.Ideal = max(out.Cost/float64(o.Shards), out.Longest)
 	}
 	var rs []rows.Row
-	for _, c := range p.cells {
+	for ci, c := range p.cells {
 		for i, a := range spec.Algorithms {
 			r := rows.Row{}
 			for k, v := range c.base {
 				r[k] = v
 			}
 			r[rows.ColAlgorithm], r[rows.ColStatus] = a.Label, rows.StatusOK
-			rec, err := planOne(c.mechs[i], c)
+			rec, err := pl[ci][i].rec, pl[ci][i].err
 			recordColumns(r, rec)
 			certifyColumns(r, rec, c.budget, c.consts)
 			r[rows.ColPredictedValueQueries] = fmtF(rec.PredictedValueQueries)
@@ -51,9 +88,9 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 	}
 	dir := ExperimentDir(o.Out, spec)
 	if err := rows.MkdirAll(dir); err != nil {
-		return "", err
+		return out, err
 	}
-	path := filepath.Join(dir, "plan.csv")
+	out.Path = filepath.Join(dir, "plan.csv")
 	header := append([]string(nil), planColumns...)
 	extra := rows.Header(rs)[len(rows.Columns):]
 	for _, e := range extra {
@@ -61,7 +98,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 			header = append(header, e)
 		}
 	}
-	return path, rows.WriteFile(path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
+	return out, rows.WriteFile(out.Path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
 }
 
 func planOne(m algorithms.Mechanism, c cellPlan) (rec algorithms.Record, err error) {

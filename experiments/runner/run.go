@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -34,7 +33,7 @@ type Options struct {
 	// refuses with ErrExists and writes nothing.
 	Force bool
 	// Shard I of Shards (0-based); Shards ≤ 1 runs everything and writes results.csv,
-	// otherwise only jobs j with j mod Shards == Shard run and a shard file is written.
+	// otherwise only the rows dealt to shard Shard (shardOf: LPT on predicted cost) run and a shard file is written.
 	Shard, Shards int
 	// CacheDir is the result cache (cache.go); "" means Out/.cache. NoCache neither reads
 	// nor writes it.
@@ -59,6 +58,10 @@ type Result struct {
 	Skipped  int    // rows taken from the journal (-resume)
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
+	// RowSeconds is Σ wall_seconds of the computed rows and TrialSeconds the elapsed time
+	// of the trials; their ratio is the mean number of rows in flight, near Workers when
+	// the schedule keeps every worker busy (whatever else loads the machine).
+	RowSeconds, TrialSeconds float64
 }
 
 // ErrInterrupted is returned (wrapped) when the context is cancelled mid-run; the journal
@@ -118,12 +121,6 @@ func refuseFinished(file string, force bool) error {
 	return nil
 }
 
-// A job is one (cell, trial) and the algorithms still to compute in it.
-type job struct {
-	cell, trial int
-	algs        []int
-}
-
 // Run executes spec (DESIGN.md "Output files"). Spec errors are *experiments.SpecError
 // and are reported before anything is written; other errors are failures while running.
 func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (Result, error) {
@@ -162,6 +159,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	} else if !o.NoCache && o.Progress != nil {
 		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, prov.CodeVersion)
 	}
+	shareCalibrations(p, calibrationStoreFor(o, prov))
 	h := header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
 		SpecPath: spec.Path, Spec: string(spec.Bytes), Quick: spec.Shrunk, Trials: spec.Trials, Seed: spec.Seed, Flags: o.Flags}
 	if o.Shards <= 1 {
@@ -221,8 +219,10 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	}
 	res.Skipped = len(done)
 
-	// Jobs of this shard (job j = cell j / trials, trial j mod trials), each with the
-	// algorithms neither journaled nor cached; cached rows are taken now.
+	// Rows of this shard, each a job (cell, algorithm, trial); rows neither journaled nor
+	// cached are computed. Shards are dealt by predicted cost (shardOf), which needs the
+	// cost of every row of the experiment, the same in every shard's process; unsharded,
+	// only the rows to compute are planned.
 	nalg := len(spec.Algorithms)
 	cellIndex := make(map[string]int, len(p.cells))
 	for i, c := range p.cells {
@@ -232,49 +232,58 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	for i, l := range spec.Labels() {
 		algIndex[l] = i
 	}
+	mine := allJobs(p)
+	var weights [][]float64
+	if o.Shards > 1 {
+		weights = costWeights(p, mine, workers)
+		withCosts(mine, weights)
+		of, _ := shardOf(mine, o.Shards)
+		h.Rows, h.Deal = len(mine), dealHash(of, o.Shards)
+		k := 0
+		for i, jb := range mine {
+			if of[i] == o.Shard {
+				mine[k] = jb
+				k++
+			}
+		}
+		mine = mine[:k]
+	}
 	all := done
 	var jobs []job
-	var rowsTotal int
-	for j := 0; j < len(p.cells)*spec.Trials; j++ {
-		if o.Shards > 1 && j%o.Shards != o.Shard {
+	rowsTotal := len(mine)
+	for _, jb := range mine {
+		c := &p.cells[jb.cell]
+		e := entry{Cell: c.ID, Algorithm: spec.Algorithms[jb.alg].Label, Trial: jb.trial}
+		if finished[e.id()] {
 			continue
 		}
-		jb := job{cell: j / spec.Trials, trial: j % spec.Trials}
-		c := &p.cells[jb.cell]
-		rowsTotal += nalg
-		for ai, a := range spec.Algorithms {
-			e := entry{Cell: c.ID, Algorithm: a.Label, Trial: jb.trial}
-			if finished[e.id()] {
+		if ch != nil {
+			ce, err := ch.get(ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(spec, c.Cell, jb.trial), spec.SaveOutputs))
+			if err != nil {
+				return res, fmt.Errorf("runner: cache: %w", err)
+			}
+			if ce != nil {
+				e.Row, e.X = ce.row(c.base, e.Algorithm), ce.X
+				all = append(all, e)
+				res.Cached++
 				continue
 			}
-			if ch != nil {
-				ce, err := ch.get(ch.key(jb.cell, ai, jb.trial, trialSeeds(spec, c.Cell, jb.trial), spec.SaveOutputs))
-				if err != nil {
-					return res, fmt.Errorf("runner: cache: %w", err)
-				}
-				if ce != nil {
-					e.Row, e.X = ce.row(c.base, a.Label), ce.X
-					all = append(all, e)
-					res.Cached++
-					continue
-				}
-			}
-			jb.algs = append(jb.algs, ai)
 		}
-		if len(jb.algs) > 0 {
-			jobs = append(jobs, jb)
-		}
+		jobs = append(jobs, jb)
 	}
-	weights := costWeights(p, jobs)
+	if weights == nil {
+		weights = costWeights(p, jobs, workers)
+	}
+	withCosts(jobs, weights)
+	lptOrder(jobs)
 	left := map[string]float64{}
 	for _, jb := range jobs {
-		for _, ai := range jb.algs {
-			left[spec.Algorithms[ai].Label] += weights[jb.cell][ai]
-		}
+		left[spec.Algorithms[jb.alg].Label] += jb.cost
 	}
-	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d jobs, %d workers, journal %s)",
-		spec.Name, rowsTotal, len(done), res.Cached, rowsTotal-len(all), len(jobs), workers, jpath)
+	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, longest predicted first, journal %s)",
+		spec.Name, rowsTotal, len(done), res.Cached, len(jobs), workers, jpath)
 	prog := newProgress(o, spec.Name, rowsTotal, len(all), left)
+	pool := newInstancePool(p, jobs, instanceLimit(p, workers))
 	jobCh := make(chan job)
 	out := make(chan entry, 4*workers)
 	var wg sync.WaitGroup
@@ -285,17 +294,24 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		go func() {
 			defer wg.Done()
 			for jb := range jobCh {
-				runJob(ctx, p, jb.cell, jb.trial, jb.algs, func(e entry, ai int) {
-					if ch != nil {
-						k := ch.key(jb.cell, ai, jb.trial, trialSeeds(spec, p.cells[jb.cell].Cell, jb.trial), spec.SaveOutputs)
-						if err := ch.put(k, e.Row, p.cells[jb.cell].base, e.X); err != nil {
-							cacheMu.Lock()
-							cacheErr = cmp.Or(cacheErr, err)
-							cacheMu.Unlock()
-						}
+				if ctx.Err() != nil {
+					continue // drain: a cancelled run starts nothing more
+				}
+				ti := pool.get(jb.cell, jb.trial)
+				e, ok := runRow(ctx, p, ti, jb.cell, jb.alg, jb.trial)
+				pool.done(jb.cell, jb.trial)
+				if !ok {
+					continue // cancelled: not a result
+				}
+				if ch != nil {
+					k := ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(spec, p.cells[jb.cell].Cell, jb.trial), spec.SaveOutputs)
+					if err := ch.put(k, e.Row, p.cells[jb.cell].base, e.X); err != nil {
+						cacheMu.Lock()
+						cacheErr = cmp.Or(cacheErr, err)
+						cacheMu.Unlock()
 					}
-					out <- e
-				})
+				}
+				out <- e
 			}
 		}()
 	}
@@ -323,6 +339,13 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		prog.add(e.Algorithm, weights[ci][algIndex[e.Algorithm]], secs, e.Row[rows.ColStatus] == rows.StatusError)
 	}
 	prog.finish(ctx.Err() != nil)
+	res.RowSeconds, res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
+	if el := res.TrialSeconds; len(jobs) > 0 && el > 0 {
+		// Σ row wall time over elapsed time is the mean number of rows in flight: near
+		// the worker count when the schedule keeps every worker busy, whatever the load.
+		logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average (%.0f%% of the workers busy)",
+			spec.Name, res.Computed, el, workers, prog.work, prog.work/el, 100*prog.work/el/float64(workers))
+	}
 	if err := jr.close(); werr == nil {
 		werr = err
 	}
@@ -358,39 +381,6 @@ func trialSeeds(spec *experiments.Spec, c experiments.Cell, trial int) [4]uint64
 	return [4]uint64{phi, plo, mhi, mlo}
 }
 
-// costWeights is the predicted cost of one row per (cell, algorithm) still to compute in
-// jobs: the queries its Plan predicts (at least 1, so that a row without a prediction
-// still counts) times the dimension, since a query costs O(d). Pairs with nothing to
-// compute are not planned (a numerical accountant's Plan may take time; the runs that
-// follow reuse its memoised work).
-func costWeights(p *plan, jobs []job) [][]float64 {
-	w := make([][]float64, len(p.cells))
-	for _, jb := range jobs {
-		c := p.cells[jb.cell]
-		if w[jb.cell] == nil {
-			w[jb.cell] = make([]float64, len(c.mechs))
-		}
-		for _, ai := range jb.algs {
-			if w[jb.cell][ai] != 0 {
-				continue
-			}
-			rec, _ := planOne(c.mechs[ai], c)
-			q := 0.0
-			for _, v := range []float64{rec.PredictedValueQueries, rec.PredictedGradientQueries} {
-				if v > 0 && !math.IsInf(v, 0) {
-					q += v
-				}
-			}
-			dim := max(c.consts.D, 1)
-			if rm, ok := c.mechs[ai].(algorithms.Reducer); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
-				dim = c.consts.Rank // the reduced path works in r coordinates (issue 17)
-			}
-			w[jb.cell][ai] = (1 + q) * float64(dim)
-		}
-	}
-	return w
-}
-
 // A Selector names one row: a cell id (c0003), an algorithm label and a trial.
 type Selector struct {
 	Cell, Algorithm string
@@ -414,72 +404,83 @@ func RunOne(ctx context.Context, reg Registry, spec *experiments.Spec, sel Selec
 	case sel.Trial < 0 || sel.Trial >= spec.Trials:
 		return nil, fmt.Errorf("%s: -only: trial %d not in [0, %d)", spec.Path, sel.Trial, spec.Trials)
 	}
-	var got rows.Row
-	runJob(ctx, p, ci, sel.Trial, []int{ai}, func(e entry, _ int) { got = e.Row })
-	if got == nil {
+	ti := &trialInstance{}
+	ti.build(p, ci, sel.Trial)
+	e, ok := runRow(ctx, p, ti, ci, ai, sel.Trial)
+	if !ok {
 		return nil, fmt.Errorf("runner: %s: %w", spec.Name, ErrInterrupted)
 	}
-	return got, nil
+	return e.Row, nil
 }
 
-// runJob runs algorithms algs of one (cell, trial): the instance is generated once from
-// the problem stream and every algorithm runs on it, each with a fresh counter and a
-// fresh generator over the same mechanism stream (common random numbers), so a row does
-// not depend on which other algorithms run beside it.
-func runJob(ctx context.Context, p *plan, ci, trial int, algs []int, emit func(e entry, ai int)) {
+// runRow computes the row of algorithm ai in trial trial of cell ci, on the trial's
+// instance ti (built from the problem stream, shared by the trial's algorithms) with a
+// fresh counter and a fresh generator over the trial's mechanism stream: every algorithm
+// of a trial sees the same instance and the same random numbers (common random numbers),
+// and a row depends neither on the other algorithms nor on the order or worker that runs
+// it. ok is false when ctx was cancelled (a cancelled trial is not a result).
+func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) (e entry, ok bool) {
 	c := &p.cells[ci]
 	spec := p.spec
+	if ctx.Err() != nil {
+		return e, false
+	}
 	phi, plo := spec.ProblemSeed(c.Cell, trial)
 	mhi, mlo := spec.MechanismSeed(c.Cell, trial)
-	seed := fmt.Sprintf("%016x%016x", mhi, mlo)
-	pseed := fmt.Sprintf("%016x%016x", phi, plo)
-	inst, genErr := generate(p.gen, c.pspec, rand.New(rand.NewPCG(phi, plo)))
-	var opt problems.Optimum
-	var optErr error
-	if genErr == nil {
-		opt, optErr = optimum(inst)
+	a := spec.Algorithms[ai]
+	e = entry{Cell: c.ID, Algorithm: a.Label, Trial: trial}
+	r := make(rows.Row, len(rows.Columns)+8)
+	for k, v := range c.base {
+		r[k] = v
 	}
-	for _, i := range algs {
-		a := spec.Algorithms[i]
-		if ctx.Err() != nil {
-			return
-		}
-		e := entry{Cell: c.ID, Algorithm: a.Label, Trial: trial}
-		r := make(rows.Row, len(rows.Columns)+8)
-		for k, v := range c.base {
-			r[k] = v
-		}
-		r[rows.ColAlgorithm], r[rows.ColTrial], r[rows.ColSeed], r[rows.ColProblemSeed] = a.Label, strconv.Itoa(trial), seed, pseed
-		r[rows.ColStatus] = rows.StatusOK
-		fail := func(err error) {
-			r[rows.ColStatus], r[rows.ColError] = rows.StatusError, oneLine(err.Error())
-		}
-		switch {
-		case genErr != nil:
-			fail(fmt.Errorf("generate: %w", genErr))
-		default:
-			x, rec, wall, err := runTrial(ctx, c.mechs[i], inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
-			if ctx.Err() != nil {
-				return // a cancelled trial is not a result: a rerun computes it
-			}
-			r[rows.ColWallSeconds] = strconv.FormatFloat(wall.Seconds(), 'f', 6, 64)
-			recordColumns(r, rec)
-			certifyColumns(r, rec, c.budget, c.consts)
-			if err != nil {
-				fail(err)
-				break
-			}
-			score(r, inst, x, opt, optErr, c.Task, fail)
-			if spec.SaveOutputs {
-				e.X = make([]string, len(x))
-				for j, v := range x {
-					e.X[j] = fmtF(v)
-				}
-			}
-		}
+	r[rows.ColAlgorithm], r[rows.ColTrial] = a.Label, strconv.Itoa(trial)
+	r[rows.ColSeed], r[rows.ColProblemSeed] = fmt.Sprintf("%016x%016x", mhi, mlo), fmt.Sprintf("%016x%016x", phi, plo)
+	r[rows.ColStatus] = rows.StatusOK
+	fail := func(err error) {
+		r[rows.ColStatus], r[rows.ColError] = rows.StatusError, oneLine(err.Error())
+	}
+	if ti.genErr != nil {
+		fail(fmt.Errorf("generate: %w", ti.genErr))
 		e.Row = r
-		emit(e, i)
+		return e, true
 	}
+	x, rec, wall, err := runTrial(ctx, c.mechs[ai], ti.inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
+	if ctx.Err() != nil {
+		return e, false
+	}
+	r[rows.ColWallSeconds] = strconv.FormatFloat(wall.Seconds(), 'f', 6, 64)
+	recordColumns(r, rec)
+	certifyColumns(r, rec, c.budget, c.consts)
+	if err != nil {
+		fail(err)
+	} else {
+		score(r, ti.inst, x, ti.opt, ti.optErr, c.Task, fail)
+		if spec.SaveOutputs {
+			e.X = make([]string, len(x))
+			for j, v := range x {
+				e.X[j] = fmtF(v)
+			}
+		}
+	}
+	e.Row = r
+	return e, true
+}
+
+// instanceMemory is the memory the shared instances may take (instanceLimit).
+const instanceMemory = 1 << 30
+
+// instanceLimit bounds the instances kept for sharing (instancePool): as many as fit in
+// instanceMemory at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
+// samples and solver state) for the largest cell, and at least 4 per worker. Longest-first
+// dispatch starts the costly algorithm of every trial before the cheap ones, so a limit
+// below the number of trials would make the cheap ones generate (and solve) their
+// instance again: correct, since an instance depends only on its seed, but slow.
+func instanceLimit(p *plan, workers int) int {
+	est := 1.0
+	for _, c := range p.cells {
+		est = max(est, 32*float64(c.consts.N)*float64(c.consts.D+1))
+	}
+	return max(4*workers, int(min(instanceMemory/est, 1<<20)))
 }
 
 // runMechanism runs one mechanism on a fresh counter, turning a panic into an error. The

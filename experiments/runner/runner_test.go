@@ -395,7 +395,7 @@ func TestDryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _ := os.Open(path)
+	f, _ := os.Open(path.Path)
 	rs, err := rows.ReadCSV(f)
 	f.Close()
 	if err != nil {

@@ -1,0 +1,158 @@
+package runner
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"expmech/rows"
+)
+
+// The calibration cache (README "Result cache"). A mechanism's data-independent
+// calibration (dp-sgd's PLD noise multiplier: a second or so each) depends only on its
+// inputs, which recur across cells (cells that differ in what the calibration does not
+// read), experiments (the same cell in two specs) and reruns. Mechanisms that can share
+// it take a calibrationStore (optional capability calibrationUser) and see only keys and
+// bytes; calibStore answers each distinct key once per process (concurrent askers wait
+// for the one computation) and keeps the answers on disk under
+// CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json, written
+// atomically, so concurrent shards on a shared file system may share it. A file that does
+// not decode or whose key or code version differs is a miss. Without a known code
+// version the store lives in memory only.
+type calibrationStore = interface {
+	Calibration(key string, compute func() []byte) []byte
+}
+
+// calibrationUser is a mechanism that takes a calibrationStore (baselines/calib.Store).
+type calibrationUser interface {
+	UseCalibrationStore(calibrationStore)
+}
+
+// calibVersion changes when the file format or the key's derivation changes.
+const calibVersion = "expmech-calibration-cache/1"
+
+type calibStore struct {
+	dir     string // "" keeps answers in memory only
+	version string // the code's version (Provenance.CodeVersion)
+	mu      sync.Mutex
+	m       map[string]*calibAnswer
+	// Computed and Loaded count the answers computed here and read from disk.
+	computed, loaded int
+}
+
+type calibAnswer struct {
+	once sync.Once
+	b    []byte
+}
+
+type calibFile struct {
+	Key   string          `json:"key"`
+	Code  string          `json:"code"`
+	Value json.RawMessage `json:"value"`
+}
+
+func newCalibStore(dir, codeVersion string) *calibStore {
+	return &calibStore{dir: dir, version: codeVersion, m: map[string]*calibAnswer{}}
+}
+
+var _ calibrationStore = (*calibStore)(nil)
+
+// Calibration returns the answer stored under key, computing it with compute on a miss.
+// compute's nil (a failure) is returned to this caller and not stored; the next caller
+// in a later process computes again.
+func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
+	s.mu.Lock()
+	a := s.m[key]
+	if a == nil {
+		a = &calibAnswer{}
+		s.m[key] = a
+	}
+	s.mu.Unlock()
+	a.once.Do(func() {
+		if b := s.load(key); b != nil {
+			a.b = b
+			s.count(&s.loaded)
+			return
+		}
+		a.b = compute()
+		s.count(&s.computed)
+		s.save(key, a.b)
+	})
+	return a.b
+}
+
+func (s *calibStore) count(n *int) {
+	s.mu.Lock()
+	*n++
+	s.mu.Unlock()
+}
+
+func (s *calibStore) path(key string) string {
+	h := sha256.New()
+	putString(h, calibVersion)
+	putString(h, s.version)
+	putString(h, key)
+	name := hex.EncodeToString(h.Sum(nil))
+	return filepath.Join(s.dir, name[:2], name+".json")
+}
+
+func (s *calibStore) load(key string) []byte {
+	if s.dir == "" {
+		return nil
+	}
+	b, err := os.ReadFile(s.path(key))
+	if err != nil {
+		return nil
+	}
+	var f calibFile
+	if json.Unmarshal(b, &f) != nil || f.Key != key || f.Code != s.version || len(f.Value) == 0 {
+		return nil // torn or foreign: recompute
+	}
+	return f.Value
+}
+
+// save stores b (best effort: a store that cannot write only costs a recomputation).
+func (s *calibStore) save(key string, b []byte) {
+	if s.dir == "" || b == nil || !json.Valid(b) {
+		return
+	}
+	p := s.path(key)
+	if rows.MkdirAll(filepath.Dir(p)) != nil {
+		return
+	}
+	var buf bytes.Buffer
+	if json.NewEncoder(&buf).Encode(calibFile{Key: key, Code: s.version, Value: b}) != nil {
+		return
+	}
+	_ = rows.WriteFile(p, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
+}
+
+// shareCalibrations hands s to every mechanism of p that takes a calibration store.
+func shareCalibrations(p *plan, s *calibStore) {
+	for i := range p.cells {
+		for _, m := range p.cells[i].mechs {
+			if u, ok := m.(calibrationUser); ok {
+				u.UseCalibrationStore(s)
+			}
+		}
+	}
+}
+
+// calibrationStoreFor is the calibration store of a run: under the result cache's
+// folder (CacheDir or Out/.cache) when the code's version is known and the cache is on,
+// in memory otherwise.
+func calibrationStoreFor(o Options, prov *Provenance) *calibStore {
+	if o.NoCache || prov == nil || prov.CodeVersion == "" || prov.CodeVersion == "sha256:unknown" {
+		return newCalibStore("", "")
+	}
+	dir := o.CacheDir
+	if dir == "" {
+		dir = filepath.Join(o.Out, ".cache")
+	}
+	return newCalibStore(filepath.Join(dir, "calib"), prov.CodeVersion)
+}

@@ -1,0 +1,255 @@
+package runner
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// Scheduling (README "Scaling"). A job is one row: (cell, algorithm, trial). Its predicted
+// cost is its Plan's predicted queries times d (costWeights); jobs are dispatched
+// longest-predicted-first, so that the long ones start early and the last to finish is a
+// short one, and shards are dealt by the same costs with the LPT rule (shardOf), so that
+// every task of an array ends at about the same time. A row is a function of its cell, its
+// algorithm and the seeds of its trial only (runRow), never of the order or the worker
+// that computes it: results are byte-identical for any worker count and any sharding.
+
+// A job is one (cell, algorithm, trial) row to compute, with its predicted cost.
+type job struct {
+	cell, alg, trial int
+	cost             float64
+}
+
+// lptOrder sorts jobs longest-predicted-first; ties go in (cell, trial, algorithm)
+// order, so that the algorithms of one trial tend to share its instance while it lives.
+func lptOrder(jobs []job) {
+	slices.SortStableFunc(jobs, func(a, b job) int {
+		if c := cmp.Compare(b.cost, a.cost); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.cell, b.cell); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.trial, b.trial); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.alg, b.alg)
+	})
+}
+
+// shardOf deals jobs to n shards by the LPT rule (Graham 1969: longest job first, each to
+// the least loaded shard, ties to the lowest index): a predicted makespan at most
+// 4/3 − 1/(3n) times the optimum. It depends only on the jobs and their costs, so every
+// shard of an array computes the same deal. It returns each job's shard (aligned with
+// jobs, whose order it keeps) and each shard's predicted cost.
+func shardOf(jobs []job, n int) ([]int, []float64) {
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ja, jb := jobs[a], jobs[b]
+		if c := cmp.Compare(jb.cost, ja.cost); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(ja.cell, jb.cell); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(ja.trial, jb.trial); c != 0 {
+			return c
+		}
+		return cmp.Compare(ja.alg, jb.alg)
+	})
+	load := make([]float64, n)
+	of := make([]int, len(jobs))
+	for _, i := range order {
+		s := 0
+		for k := 1; k < n; k++ {
+			if load[k] < load[s] {
+				s = k
+			}
+		}
+		of[i] = s
+		load[s] += jobs[i].cost
+	}
+	return of, load
+}
+
+// dealHash names a deal (shardOf's of over allJobs, n shards): the shards of one array
+// agree on it, and -merge checks that they do.
+func dealHash(of []int, n int) string {
+	h := sha256.New()
+	putInt(h, int64(n))
+	for _, s := range of {
+		putInt(h, int64(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// allJobs lists every row of the plan as a job, cell-major then trial then algorithm.
+func allJobs(p *plan) []job {
+	nalg := len(p.spec.Algorithms)
+	js := make([]job, 0, len(p.cells)*p.spec.Trials*nalg)
+	for ci := range p.cells {
+		for t := 0; t < p.spec.Trials; t++ {
+			for ai := 0; ai < nalg; ai++ {
+				js = append(js, job{cell: ci, alg: ai, trial: t})
+			}
+		}
+	}
+	return js
+}
+
+// A planned pair is the Plan of one (cell, algorithm) and the predicted cost of its row.
+type planned struct {
+	rec  algorithms.Record
+	err  error
+	cost float64
+}
+
+// planPairs runs the Plan of every (cell, algorithm) that jobs need on workers goroutines,
+// aligned with p.cells and spec.Algorithms (nil where no job needs it). This is where the
+// data-independent calibrations (a numerical accountant's) are done: once per distinct
+// input (calibStore), in parallel and before the trials, which find them memoised.
+func planPairs(p *plan, jobs []job, workers int) [][]*planned {
+	out := make([][]*planned, len(p.cells))
+	type pair struct{ cell, alg int }
+	var pairs []pair
+	for _, jb := range jobs {
+		if out[jb.cell] == nil {
+			out[jb.cell] = make([]*planned, len(p.cells[jb.cell].mechs))
+		}
+		if out[jb.cell][jb.alg] == nil {
+			out[jb.cell][jb.alg] = &planned{}
+			pairs = append(pairs, pair{jb.cell, jb.alg})
+		}
+	}
+	next := make(chan pair)
+	var wg sync.WaitGroup
+	for k := 0; k < max(1, min(workers, len(pairs))); k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pr := range next {
+				c := &p.cells[pr.cell]
+				pl := out[pr.cell][pr.alg] // distinct pairs: no two goroutines share one
+				pl.rec, pl.err = planOne(c.mechs[pr.alg], *c)
+				q := 0.0
+				for _, v := range []float64{pl.rec.PredictedValueQueries, pl.rec.PredictedGradientQueries} {
+					if v > 0 && !math.IsInf(v, 0) {
+						q += v
+					}
+				}
+				dim := max(c.consts.D, 1)
+				if rm, ok := c.mechs[pr.alg].(algorithms.Reducer); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
+					dim = c.consts.Rank // the reduced path works in r coordinates (issue 17)
+				}
+				pl.cost = (1 + q) * float64(dim)
+			}
+		}()
+	}
+	for _, pr := range pairs {
+		next <- pr
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// costWeights is the predicted cost of one row of each (cell, algorithm) that jobs need
+// (0 where none does): the queries its Plan predicts (at least 1, so that a row without a
+// prediction still counts) times the dimension, since a query costs O(d).
+func costWeights(p *plan, jobs []job, workers int) [][]float64 {
+	pl := planPairs(p, jobs, workers)
+	w := make([][]float64, len(p.cells))
+	for ci, row := range pl {
+		w[ci] = make([]float64, len(p.spec.Algorithms))
+		for ai, x := range row {
+			if x != nil {
+				w[ci][ai] = x.cost
+			}
+		}
+	}
+	return w
+}
+
+// withCosts sets each job's cost from w.
+func withCosts(jobs []job, w [][]float64) {
+	for i := range jobs {
+		jobs[i].cost = w[jobs[i].cell][jobs[i].alg]
+	}
+}
+
+// A trialInstance is the instance of one (cell, trial), generated from the problem stream,
+// with its optimum: every algorithm of the trial runs on it.
+type trialInstance struct {
+	once   sync.Once
+	inst   problems.Instance
+	opt    problems.Optimum
+	genErr error
+	optErr error
+}
+
+func (ti *trialInstance) build(p *plan, ci, trial int) {
+	ti.once.Do(func() {
+		phi, plo := p.spec.ProblemSeed(p.cells[ci].Cell, trial)
+		ti.inst, ti.genErr = generate(p.gen, p.cells[ci].pspec, rand.New(rand.NewPCG(phi, plo)))
+		if ti.genErr == nil {
+			ti.opt, ti.optErr = optimum(ti.inst)
+		}
+	})
+}
+
+// instancePool shares the instance of a (cell, trial) among the workers that run its
+// algorithms, generating it once and dropping it when its last job is done. At most limit
+// instances are kept; beyond that a job generates its own copy (the same instance: it
+// depends only on the trial's problem seed), so memory stays bounded whatever the order.
+type instancePool struct {
+	p     *plan
+	limit int
+	mu    sync.Mutex
+	live  map[[2]int]*trialInstance
+	left  map[[2]int]int // jobs of the (cell, trial) not yet done
+}
+
+func newInstancePool(p *plan, jobs []job, limit int) *instancePool {
+	ip := &instancePool{p: p, limit: limit, live: map[[2]int]*trialInstance{}, left: map[[2]int]int{}}
+	for _, jb := range jobs {
+		ip.left[[2]int{jb.cell, jb.trial}]++
+	}
+	return ip
+}
+
+// get returns the instance of (ci, trial), generating it on first use.
+func (ip *instancePool) get(ci, trial int) *trialInstance {
+	k := [2]int{ci, trial}
+	ip.mu.Lock()
+	ti := ip.live[k]
+	if ti == nil {
+		ti = &trialInstance{}
+		if len(ip.live) < ip.limit && ip.left[k] > 1 {
+			ip.live[k] = ti
+		}
+	}
+	ip.mu.Unlock()
+	ti.build(ip.p, ci, trial)
+	return ti
+}
+
+// done records that one job of (ci, trial) finished.
+func (ip *instancePool) done(ci, trial int) {
+	k := [2]int{ci, trial}
+	ip.mu.Lock()
+	if ip.left[k]--; ip.left[k] <= 0 {
+		delete(ip.live, k)
+		delete(ip.left, k)
+	}
+	ip.mu.Unlock()
+}
