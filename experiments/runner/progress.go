@@ -2,8 +2,9 @@ package runner
 
 import (
 	"fmt"
-	"strings"
 	"time"
+
+	"github.com/schollz/progressbar/v3"
 )
 
 // progress reports finished rows: one line redrawn in place on a terminal, otherwise one
@@ -23,6 +24,9 @@ type progress struct {
 	work        float64 // row seconds (wall_seconds) of the computed rows
 	algs        map[string]*algProgress
 	start, last time.Time
+	// bar draws the terminal bar (schollz/progressbar) over permille of the predicted
+	// cost; its own count, rate and ETA are off: the description carries ours.
+	bar *progressbar.ProgressBar
 }
 
 // algProgress is one algorithm's predicted cost left and observed cost and seconds.
@@ -106,10 +110,17 @@ func (p *progress) draw(now time.Time, end string) {
 		msg = fmt.Sprintf("%s: %d/%d rows, %d errors, elapsed %s%s", p.name, p.done, p.total, p.errs, el.Round(time.Second), end)
 	}
 	if p.o.Terminal {
-		const width = 20
-		n := min(int(pct/100*width), width)
-		fmt.Fprintf(p.o.Progress, "\r\x1b[K[%s%s] %s", strings.Repeat("#", n), strings.Repeat(".", width-n), msg)
+		if p.bar == nil {
+			p.bar = progressbar.NewOptions64(1000, progressbar.OptionSetWriter(p.o.Progress),
+				progressbar.OptionSetWidth(20), progressbar.OptionSetPredictTime(false),
+				progressbar.OptionSetElapsedTime(false), progressbar.OptionShowDescriptionAtLineEnd(),
+				progressbar.OptionSetRenderBlankState(true))
+		}
+		p.bar.Describe(msg)
+		p.bar.Set64(int64(min(pct, 100) * 10))
 		if end != "" {
+			// Exit, not Finish: Finish would draw 100% for an interrupted run.
+			p.bar.Exit()
 			fmt.Fprintln(p.o.Progress)
 		}
 		return
