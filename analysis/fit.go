@@ -286,10 +286,11 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 // slopeVerdict decides a slope check from the fitted slope and its 95% CI [lo, hi]
 // according to c.Claim (see Claim). PASS: an equality needs the expected slope inside the
 // CI and the fit within tolerance; an upper (lower) bound needs the CI's upper (lower) end
-// at most (at least) expected + (−) tolerance. FAIL: the data contradict the claim — the
-// expected slope is outside the CI (equality), or the fit itself is beyond the bound.
-// INCONCLUSIVE otherwise: the fit agrees with the claim but the CI is too wide to show it
-// (more trials would decide). A NaN CI decides nothing: FAIL.
+// at most (at least) expected + (−) tolerance. FAIL: the data contradict the claim at the
+// same 95% level — the expected slope is outside the CI (equality), or the whole CI lies
+// beyond the bound (upper, lower). INCONCLUSIVE otherwise: the CI straddles what the claim
+// needs (more trials would decide; the reason says on which side the fit lies). A NaN CI
+// decides nothing: FAIL.
 func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
 		return Fail, "no bootstrap CI (every resample undefined)"
@@ -300,21 +301,29 @@ func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
 		switch {
 		case hi <= lim:
 			return Pass, ""
-		case fitted > lim:
-			return Fail, fmt.Sprintf("above the bound: fitted %s > %s + %s", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		case lo > lim:
+			return Fail, fmt.Sprintf("above the bound: the whole CI [%s, %s] exceeds %s + %s", fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 		}
-		return Inconclusive, fmt.Sprintf("upper bound not shown: the fit %s is within it but the CI's upper end %s exceeds %s + %s (more trials would decide)",
-			fmtG(fitted), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		where := "within it"
+		if fitted > lim {
+			where = "above it"
+		}
+		return Inconclusive, fmt.Sprintf("upper bound not shown: the fit %s is %s and the CI [%s, %s] straddles %s + %s (more trials would decide)",
+			fmtG(fitted), where, fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 	case ClaimLower:
 		lim := c.Slope - c.Tolerance
 		switch {
 		case lo >= lim:
 			return Pass, ""
-		case fitted < lim:
-			return Fail, fmt.Sprintf("below the bound: fitted %s < %s − %s", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		case hi < lim:
+			return Fail, fmt.Sprintf("below the bound: the whole CI [%s, %s] is below %s − %s", fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 		}
-		return Inconclusive, fmt.Sprintf("lower bound not shown: the fit %s is within it but the CI's lower end %s is below %s − %s (more trials would decide)",
-			fmtG(fitted), fmtG(lo), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		where := "within it"
+		if fitted < lim {
+			where = "below it"
+		}
+		return Inconclusive, fmt.Sprintf("lower bound not shown: the fit %s is %s and the CI [%s, %s] straddles %s − %s (more trials would decide)",
+			fmtG(fitted), where, fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
 	}
 	inCI := lo <= c.Slope && c.Slope <= hi
 	inTol := math.Abs(fitted-c.Slope) <= c.Tolerance

@@ -236,8 +236,10 @@ func TestSlopeVerdictClaims(t *testing.T) {
 		{ClaimUpper, 0.5, Pass, ""},
 		{ClaimLower, 0.3, Pass, ""},                                     // 0.169 ≥ 0.3 − 0.25
 		{ClaimEquality, 0.3, Pass, ""},                                  // 0.3 in the CI and |0.276 − 0.3| ≤ 0.25
-		{ClaimUpper, 0.0, Fail, "above the bound"},                      // the fit 0.276 > 0.25
-		{ClaimLower, 0.6, Fail, "below the bound"},                      // the fit 0.276 < 0.35
+		{ClaimUpper, 0.0, Inconclusive, "is above it"},                  // fit 0.276 > 0.25, but lo 0.169 < 0.25
+		{ClaimLower, 0.6, Inconclusive, "is below it"},                  // fit 0.276 < 0.35, but hi 0.408 > 0.35
+		{ClaimUpper, -0.1, Fail, "above the bound"},                     // the whole CI > 0.15
+		{ClaimLower, 0.7, Fail, "below the bound"},                      // the whole CI < 0.45
 		{ClaimUpper, 0.1, Inconclusive, "upper bound not shown"},        // fit 0.276 ≤ 0.35 < 0.408
 		{ClaimLower, 0.5, Inconclusive, "lower bound not shown"},        // 0.169 < 0.25 ≤ fit 0.276
 		{ClaimEquality, 0.17, Inconclusive, "wider than the tolerance"}, // tolerance 0.1 below

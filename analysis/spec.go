@@ -95,13 +95,14 @@ const (
 	ClaimEquality
 	// ClaimUpper: the exponent is ≤ the expected slope: as vs grows the metric grows at most
 	// like (or decays at least like) vs^slope. PASS iff the CI's upper end ≤ expected +
-	// tolerance; FAIL iff the fit itself is above it; INCONCLUSIVE otherwise.
+	// tolerance; FAIL iff the CI's lower end is above it (the data contradict the bound at
+	// the same 95% level); INCONCLUSIVE otherwise.
 	ClaimUpper
 	// ClaimLower: the exponent is ≥ the expected slope: as vs grows the metric grows at
 	// least like (or decays at most like) vs^slope; equivalently, as vs shrinks it grows at
 	// most like vs^slope (an O(1/ε) bound read as ε → 0 is a lower bound on the exponent).
-	// PASS iff the CI's lower end ≥ expected − tolerance; FAIL iff the fit itself is below
-	// it; INCONCLUSIVE otherwise.
+	// PASS iff the CI's lower end ≥ expected − tolerance; FAIL iff the CI's upper end is
+	// below it; INCONCLUSIVE otherwise.
 	ClaimLower
 )
 
