@@ -34,8 +34,9 @@ const DecisionRule = "A slope check fits the least-squares slope of log(mean met
 	"instance) PASSes iff the expected slope lies inside the CI and the fit is within the tolerance; an upper " +
 	"bound (\"grows at most like\", \"decays at least like\") PASSes iff the CI's upper end is ≤ expected + " +
 	"tolerance; a lower bound iff the CI's lower end is ≥ expected − tolerance. A slope check FAILs when the data " +
-	"contradict the claim (an expected value outside the CI, a fit beyond the bound) and is INCONCLUSIVE (counted " +
-	"apart, never a PASS) when the fit agrees but the CI is too wide to show it, or with fewer than 4 values of vs. " +
+	"contradict the claim at the same 95% level (an expected value outside the CI, a whole CI beyond the bound) and " +
+	"is INCONCLUSIVE (counted apart, never a PASS) when the CI straddles what the claim needs, or with fewer than 4 " +
+	"values of vs. " +
 	"A min (max) check PASSes iff every point's " +
 	"mean metric is ≥ min (≤ max). Rows whose status is not ok are excluded from every statistic and counted."
 
