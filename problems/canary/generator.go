@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"expmech/problems"
 )
@@ -212,8 +211,8 @@ func meanValue(p problems.ValueOracle, x []float64) float64 {
 }
 
 // EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
+// (L1's is losses.L1.EmpiricalRisk, the same mean.)
 func (c *Linear) EmpiricalRisk(x []float64) float64   { return meanValue(c, x) }
-func (c *L1) EmpiricalRisk(x []float64) float64       { return meanValue(c, x) }
 func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
 
 // Optimum of the linear canary: F(x) = ⟨x, z̄⟩ is minimised at x* = −R z̄/‖z̄‖ on the
@@ -222,7 +221,7 @@ func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
 // stay empty (the audit measures privacy, not utility).
 func (c *Linear) Optimum() (problems.Optimum, error) {
 	zbar := make([]float64, c.d)
-	for _, z := range c.z {
+	for _, z := range c.Z {
 		for j, v := range z {
 			zbar[j] += v / float64(c.n)
 		}
@@ -262,15 +261,7 @@ func (c *L1) Optimum() (problems.Optimum, error) {
 	if c.dom.Kind != problems.Box {
 		return problems.Optimum{Value: math.NaN(), Method: "none: only the box is separable"}, nil
 	}
-	x := make([]float64, c.d)
-	col := make([]float64, c.n)
-	for j := range x {
-		for i := range col {
-			col[i] = c.z[i][j]
-		}
-		slices.Sort(col)
-		x[j] = math.Max(-c.dom.Radius, math.Min(c.dom.Radius, col[(c.n-1)/2]))
-	}
+	x := c.Median(c.dom)
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
+	"expmech/problems/losses"
 	"expmech/task"
 )
 
@@ -153,14 +153,13 @@ func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 
 // Instance is a generated ℓ1 problem.
 type Instance struct {
-	z    [][]float64
-	w    float64
-	c    problems.Constants
-	a    float64   // half-width of the point set
-	pj   []float64 // population: P(z_j = a | binary), nil if no closed form
-	q    float64   // population: P(z = 0)
-	rest *Instance // held-out data rows
-	opt  *problems.LazyOptimum
+	losses.L1 // z_i, w and the oracle
+	c         problems.Constants
+	a         float64   // half-width of the point set
+	pj        []float64 // population: P(z_j = a | binary), nil if no closed form
+	q         float64   // population: P(z = 0)
+	rest      *Instance // held-out data rows
+	opt       *problems.LazyOptimum
 }
 
 var (
@@ -219,71 +218,16 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 }
 
 func newInstance(z [][]float64, w float64, c problems.Constants) *Instance {
-	in := &Instance{z: z, w: w, c: c}
+	in := &Instance{L1: losses.L1{Z: z, W: w}, c: c}
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
-		x := medianPoint(z, c.Domain)
+		x := in.Median(c.Domain)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	})
 	return in
 }
 
-// medianPoint: Σ_i |x_j − z_ij| is minimised by any median of column j; on the box the
-// minimiser over [−R, R] is the median clamped to the box (1-D convexity).
-func medianPoint(z [][]float64, dm problems.Domain) []float64 {
-	n, d := len(z), len(z[0])
-	col := make([]float64, n)
-	x := make([]float64, d)
-	for j := range d {
-		for i := range z {
-			col[i] = z[i][j]
-		}
-		slices.Sort(col)
-		m := col[(n-1)/2] // lower median
-		if dm.Kind == problems.Box {
-			m = math.Max(-dm.Radius, math.Min(dm.Radius, m))
-		}
-		x[j] = m
-	}
-	return x
-}
-
-func (in *Instance) Len() int                      { return len(in.z) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
-func (in *Instance) Points() [][]float64           { return in.z }
-func (in *Instance) Weight() float64               { return in.w }
-
-// Value is w‖x − z_i‖₁.
-func (in *Instance) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, zj := range in.z[i] {
-		s += math.Abs(x[j] - zj)
-	}
-	return in.w * s
-}
-
-// Grad is w·sign(x − z_i) (0 on a kink: a valid subgradient).
-func (in *Instance) Grad(dst []float64, i int, x []float64) {
-	for j, zj := range in.z[i] {
-		switch {
-		case x[j] > zj:
-			dst[j] = in.w
-		case x[j] < zj:
-			dst[j] = -in.w
-		default:
-			dst[j] = 0
-		}
-	}
-}
-
-// EmpiricalRisk is (1/n) Σ_i w‖x − z_i‖₁.
-func (in *Instance) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range in.z {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.z))
-}
 
 // Optimum is the coordinate-wise median (closed form).
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
@@ -301,7 +245,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	for j, xj := range x {
 		s += in.coordRisk(j, xj)
 	}
-	return in.w * s, 0
+	return in.W * s, 0
 }
 
 func (in *Instance) coordRisk(j int, xj float64) float64 {
