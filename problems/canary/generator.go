@@ -67,15 +67,9 @@ func (Generator) Name() string       { return "canary" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("canary: params: got %T, want *canary.Params", spec.Params)
-		}
-		if q != nil {
-			p = q
-		}
+	p, err := problems.ParamsOf(spec, "canary", DefaultParams)
+	if err != nil {
+		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("canary: %w", err)
@@ -99,10 +93,7 @@ func build(spec problems.Spec) (problems.Instance, error) {
 	if spec.N < 2 {
 		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
 	}
-	r := spec.Domain.Radius
-	if !(r > 0) || math.IsInf(r, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", r))
-	}
+	errs = append(errs, problems.CheckRadius(spec))
 	switch p.Family {
 	case FamilyLinear:
 		if spec.D < 1 {

@@ -70,35 +70,19 @@ func (Generator) Name() string       { return "geometric-median" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("geometric-median: params: got %T, want *geomedian.Params", spec.Params)
-		}
-		p = q
+	p, err := problems.ParamsOf(spec, "geometric-median", DefaultParams)
+	if err != nil {
+		return nil, err
 	}
-	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
+	errs := []error{p.Validate()}
 	if spec.Domain.Kind != problems.Unconstrained {
 		errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (Li et al. 2022)", spec.Domain.Kind))
 	}
-	if spec.Data == "" {
-		if spec.N < 2 {
-			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-		}
-		if spec.D < 1 {
-			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-		}
-		if spec.D >= 1 && p.DMin > spec.D {
-			errs = append(errs, fmt.Errorf("dmin: %d exceeds d = %d", p.DMin, spec.D))
-		}
+	errs = append(errs, problems.CheckSize(spec)...)
+	if spec.Data == "" && spec.D >= 1 && p.DMin > spec.D {
+		errs = append(errs, fmt.Errorf("dmin: %d exceeds d = %d", p.DMin, spec.D))
 	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
+	errs = append(errs, problems.CheckTask(spec))
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("geometric-median: %w", err)
 	}

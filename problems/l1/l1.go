@@ -61,33 +61,17 @@ func (Generator) Name() string       { return "l1" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("l1: params: got %T, want *l1.Params", spec.Params)
-		}
-		p = q
+	p, err := problems.ParamsOf(spec, "l1", DefaultParams)
+	if err != nil {
+		return nil, err
 	}
-	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
+	errs := []error{p.Validate()}
 	if spec.Domain.Kind != problems.Box && spec.Domain.Kind != problems.Unconstrained {
 		errs = append(errs, fmt.Errorf("domain: %q, want box or unconstrained", spec.Domain.Kind))
 	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
-	if spec.Data == "" && spec.N < 2 {
-		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-	}
-	if spec.Data == "" && spec.D < 1 {
-		errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
+	errs = append(errs, problems.CheckRadius(spec))
+	errs = append(errs, problems.CheckSize(spec)...)
+	errs = append(errs, problems.CheckTask(spec))
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("l1: %w", err)
 	}
