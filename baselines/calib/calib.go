@@ -130,3 +130,18 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 	}
 	return algorithms.Certified
 }
+
+// Gradients opens a first-order baseline's Run: the gradient access it declared
+// (problems.Gradients), the public constants, and Check of the constants and the budget,
+// in that order.
+func Gradients(vo problems.ValueAccess, b algorithms.Budget) (problems.GradientAccess, problems.Constants, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return nil, problems.Constants{}, err
+	}
+	c := o.Constants()
+	if err := Check(c, b); err != nil {
+		return nil, problems.Constants{}, err
+	}
+	return o, c, nil
+}

@@ -35,17 +35,11 @@ func DefaultOutputConfig() *OutputConfig { return &OutputConfig{SolverTol: 1e-3,
 
 // Validate reports every problem at once.
 func (c *OutputConfig) Validate() error {
-	var errs []error
-	if !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0) {
-		errs = append(errs, fmt.Errorf("output-perturbation: lambda = %v, want finite ≥ 0 (0 = theory)", c.Lambda))
-	}
+	errs := []error{calib.NonNegative(OutputName, "lambda", c.Lambda, "0 = theory")}
 	if !(c.SolverTol > 0 && c.SolverTol <= 1) {
 		errs = append(errs, fmt.Errorf("output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol))
 	}
-	if c.MaxIter < 1 {
-		errs = append(errs, fmt.Errorf("output-perturbation: max_iter = %d, want ≥ 1", c.MaxIter))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, calib.AtLeast(OutputName, "max_iter", c.MaxIter, 1, ""))...)
 }
 
 // OutputFactory is the registry line of output-perturbation.
@@ -148,12 +142,8 @@ func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
 func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	o, err := problems.Gradients(vo)
+	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
-		return algorithms.Output{}, err
-	}
-	c := o.Constants()
-	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
 	p, err := m.calibrate(c, b)
@@ -174,11 +164,7 @@ func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.
 		return algorithms.Output{}, fmt.Errorf("output-perturbation: solver residual %v above the certified %v: the problem's G_f or β is understated", sol.Residual, p.errBound)
 	}
 	x := sol.X
-	if p.sigma > 0 {
-		for j := range x {
-			x[j] += p.sigma * rng.NormFloat64()
-		}
-	}
+	optim.AddNoise(x, p.sigma, rng)
 	optim.Project(x, c.Domain)
 	return algorithms.Output{X: x, Record: rec}, nil
 }

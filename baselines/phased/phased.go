@@ -29,8 +29,7 @@ type Config struct {
 	// sensitivity argument, which needs true subgradients).
 	Clip float64 `yaml:"clip"`
 	// Tuning grid (step_scale only) and its mode.
-	Tuning     *tuning.Grid `yaml:"tuning"`
-	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
@@ -38,20 +37,14 @@ func DefaultConfig() *Config { return &Config{} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
-		errs = append(errs, fmt.Errorf("phased-sgd: step_size = %v, want finite ≥ 0", c.StepSize))
-	}
-	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
-		errs = append(errs, fmt.Errorf("phased-sgd: clip = %v, want finite ≥ 0", c.Clip))
+	errs := []error{
+		calib.NonNegative(Name, "step_size", c.StepSize, ""),
+		calib.NonNegative(Name, "clip", c.Clip, ""),
 	}
 	if c.Tuning != nil && len(c.Tuning.Steps) > 0 {
 		errs = append(errs, errors.New("phased-sgd: tuning.steps: the phase lengths are fixed by n; tune step_scale"))
 	}
-	if err := tuning.Validate(c.Tuning, c.TuningMode, true); err != nil {
-		errs = append(errs, fmt.Errorf("phased-sgd: %w", err))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, c.Check(Name, true))...)
 }
 
 // Factory is the registry line of phased-sgd.
@@ -157,13 +150,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	return tuning.PlanGDP(c, b, m.cfg.Tuning, m.cfg.TuningMode, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
-		p, err := m.calibrate(c, cand, s)
-		if err != nil {
-			return algorithms.Record{}, err
-		}
-		return m.record(c, b, p)
-	})
+	return tuning.PlanCalibrated(c, b, m.cfg.Options, m.calibrate, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -176,15 +163,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 		return algorithms.Output{}, err
 	}
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
-		p, err := m.calibrate(c, cand, s)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
-		rec, err := m.record(c, b, p)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
+	return tuning.RunCalibrated(ctx, o, b, m.cfg.Options, m.calibrate, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		perm := rng.Perm(c.N) // public, data-independent chunking
 		w := make([]float64, c.D)
 		avg, buf := make([]float64, c.D), make([]float64, c.D)
@@ -196,11 +175,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 			onePass(avg, buf, o, w, perm[off:off+ph.size], ph.eta, p.clip, c.Domain)
 			off += ph.size
 			copy(w, avg)
-			if ph.sigma > 0 {
-				for j := range w {
-					w[j] += ph.sigma * rng.NormFloat64()
-				}
-			}
+			optim.AddNoise(w, ph.sigma, rng)
 			optim.Project(w, c.Domain)
 		}
 		return algorithms.Output{X: w, Record: rec}, nil
