@@ -1,6 +1,7 @@
 package problems
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -23,6 +24,27 @@ func ParamsOf[P any](spec Spec, name string, def func() *P) (*P, error) {
 		return def(), nil
 	}
 	return q, nil
+}
+
+// CheckedParams is ParamsOf followed by the parameters' Validate and the generator's own
+// checks of the cell (cell may be nil), all reported at once and prefixed with name.
+func CheckedParams[T any, P interface {
+	*T
+	Validate() error
+}](spec Spec, name string, def func() P, cell func(P) []error) (P, error) {
+	q, err := ParamsOf(spec, name, func() *T { return def() })
+	if err != nil {
+		return nil, err
+	}
+	p := P(q)
+	errs := []error{p.Validate()}
+	if cell != nil {
+		errs = append(errs, cell(p)...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
 }
 
 // CheckRadius: the domain radius (or the prior bound C when unconstrained) must be a

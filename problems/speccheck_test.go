@@ -1,6 +1,7 @@
 package problems
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,37 @@ func TestChecks(t *testing.T) {
 	}
 	if err := CheckTask(Spec{}); err != nil {
 		t.Errorf("CheckTask(unset) = %v", err)
+	}
+}
+
+func (p *testParams) Validate() error {
+	if p.A < 0 {
+		return errors.New("a: negative")
+	}
+	return nil
+}
+
+func TestCheckedParams(t *testing.T) {
+	def := func() *testParams { return &testParams{A: 1} }
+	cell := func(p *testParams) []error {
+		if p.A > 5 {
+			return []error{nil, errors.New("a: exceeds 5")}
+		}
+		return nil
+	}
+	if p, err := CheckedParams(Spec{}, "gen", def, cell); err != nil || p.A != 1 {
+		t.Errorf("defaults: got %+v, %v", p, err)
+	}
+	for _, tc := range []struct {
+		a    int
+		want string
+	}{{-1, "gen: a: negative"}, {9, "gen: a: exceeds 5"}} {
+		_, err := CheckedParams(Spec{Params: &testParams{A: tc.a}}, "gen", def, cell)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("A = %d: got %v, want %q", tc.a, err, tc.want)
+		}
+	}
+	if _, err := CheckedParams(Spec{Params: 3}, "gen", def, nil); err == nil || !strings.Contains(err.Error(), "want *problems.testParams") {
+		t.Errorf("wrong type: got %v", err)
 	}
 }

@@ -67,14 +67,7 @@ func (Generator) Name() string       { return "canary" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p, err := problems.ParamsOf(spec, "canary", DefaultParams)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("canary: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "canary", DefaultParams, nil)
 }
 
 // build returns the instance of spec without validating the cell twice.

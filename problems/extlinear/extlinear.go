@@ -54,19 +54,13 @@ func (Generator) Name() string       { return "extended-linear" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p, err := problems.ParamsOf(spec, "extended-linear", DefaultParams)
-	if err != nil {
-		return nil, err
-	}
-	errs := []error{p.Validate()}
-	if spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (radius is the ball the linear loss is extended from)", spec.Domain.Kind))
-	}
-	errs = append(errs, p.CheckCell(spec)...)
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("extended-linear: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "extended-linear", DefaultParams, func(p *Params) []error {
+		var errs []error
+		if spec.Domain.Kind != problems.Unconstrained {
+			errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (radius is the ball the linear loss is extended from)", spec.Domain.Kind))
+		}
+		return append(errs, p.CheckCell(spec)...)
+	})
 }
 
 // constants: universe {z : ‖z‖ ≤ G}.

@@ -70,23 +70,17 @@ func (Generator) Name() string       { return "geometric-median" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p, err := problems.ParamsOf(spec, "geometric-median", DefaultParams)
-	if err != nil {
-		return nil, err
-	}
-	errs := []error{p.Validate()}
-	if spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (Li et al. 2022)", spec.Domain.Kind))
-	}
-	errs = append(errs, problems.CheckSize(spec)...)
-	if spec.Data == "" && spec.D >= 1 && p.DMin > spec.D {
-		errs = append(errs, fmt.Errorf("dmin: %d exceeds d = %d", p.DMin, spec.D))
-	}
-	errs = append(errs, problems.CheckTask(spec))
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("geometric-median: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "geometric-median", DefaultParams, func(p *Params) []error {
+		var errs []error
+		if spec.Domain.Kind != problems.Unconstrained {
+			errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (Li et al. 2022)", spec.Domain.Kind))
+		}
+		errs = append(errs, problems.CheckSize(spec)...)
+		if spec.Data == "" && spec.D >= 1 && p.DMin > spec.D {
+			errs = append(errs, fmt.Errorf("dmin: %d exceeds d = %d", p.DMin, spec.D))
+		}
+		return append(errs, problems.CheckTask(spec))
+	})
 }
 
 // constants: ∇f(x; z) = Λu with u = Λ(x − z)/‖Λ(x − z)‖ a unit vector (0 at x = z), so

@@ -61,21 +61,15 @@ func (Generator) Name() string       { return "l1" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p, err := problems.ParamsOf(spec, "l1", DefaultParams)
-	if err != nil {
-		return nil, err
-	}
-	errs := []error{p.Validate()}
-	if spec.Domain.Kind != problems.Box && spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want box or unconstrained", spec.Domain.Kind))
-	}
-	errs = append(errs, problems.CheckRadius(spec))
-	errs = append(errs, problems.CheckSize(spec)...)
-	errs = append(errs, problems.CheckTask(spec))
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("l1: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "l1", DefaultParams, func(*Params) []error {
+		var errs []error
+		if spec.Domain.Kind != problems.Box && spec.Domain.Kind != problems.Unconstrained {
+			errs = append(errs, fmt.Errorf("domain: %q, want box or unconstrained", spec.Domain.Kind))
+		}
+		errs = append(errs, problems.CheckRadius(spec))
+		errs = append(errs, problems.CheckSize(spec)...)
+		return append(errs, problems.CheckTask(spec))
+	})
 }
 
 // constants: a subgradient of w‖x − z‖₁ is w·s with s ∈ [−1, 1]^d, so
