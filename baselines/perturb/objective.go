@@ -229,16 +229,10 @@ func (m *Objective) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 		}
 	}
 	p.reg.Lin = lin
-	sol, err := p.reg.Solve(ctx, o)
+	x, sol, err := release(ctx, ObjectiveName, o, p.reg, p.tol, p.sigmaOut, rng)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	if sol.Residual > 1.01*p.tol+1e-12 {
-		return algorithms.Output{}, fmt.Errorf("objective-perturbation: solver residual %v above the certified %v: G_f or β understated", sol.Residual, p.tol)
-	}
 	rec.Steps = sol.Iters
-	x := sol.X
-	optim.AddNoise(x, p.sigmaOut, rng)
-	optim.Project(x, c.Domain)
 	return algorithms.Output{X: x, Record: rec}, nil
 }

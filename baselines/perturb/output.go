@@ -154,19 +154,29 @@ func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	sol, err := p.reg.Solve(ctx, o)
+	x, _, err := release(ctx, OutputName, o, p.reg, p.errBound, p.sigma, rng)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	// The data-dependent residual is a diagnostic; a residual above the certified bound
-	// means the public constants (G, β) are wrong for this instance.
-	if !math.IsNaN(sol.Residual) && sol.Residual > 1.01*p.errBound+1e-12 {
-		return algorithms.Output{}, fmt.Errorf("output-perturbation: solver residual %v above the certified %v: the problem's G_f or β is understated", sol.Residual, p.errBound)
-	}
-	x := sol.X
-	optim.AddNoise(x, p.sigma, rng)
-	optim.Project(x, c.Domain)
 	return algorithms.Output{X: x, Record: rec}, nil
+}
+
+// release is what both perturbation mechanisms do once calibrated: solve the regularised
+// ERM reg to its certified accuracy tol, add N(0, σ²I) and project onto K. The
+// data-dependent residual is a diagnostic only; one above the certified bound means the
+// public constants (G_f, β) are wrong for this instance, and nothing is released (the
+// error names mech).
+func release(ctx context.Context, mech string, o problems.GradientAccess, reg optim.Regularized, tol, sigma float64, rng *rand.Rand) ([]float64, optim.Solution, error) {
+	sol, err := reg.Solve(ctx, o)
+	if err != nil {
+		return nil, sol, err
+	}
+	if !math.IsNaN(sol.Residual) && sol.Residual > 1.01*tol+1e-12 {
+		return nil, sol, fmt.Errorf("%s: solver residual %v above the certified %v: the problem's G_f or β is understated", mech, sol.Residual, tol)
+	}
+	optim.AddNoise(sol.X, sigma, rng)
+	optim.Project(sol.X, reg.Domain)
+	return sol.X, sol, nil
 }
 
 // exactMinimiser is the noiseless part of Run (for the sensitivity test).
