@@ -49,6 +49,19 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
 }
 
+// UniformPoints draws n points uniform on [lo, hi]^d, row by row (one rng.Float64 per
+// coordinate), for fixtures built on given points (NewLinearPoints, NewL1).
+func UniformPoints(rng *rand.Rand, n, d int, lo, hi float64) [][]float64 {
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		for j := range z[i] {
+			z[i][j] = lo + (hi-lo)*rng.Float64()
+		}
+	}
+	return z
+}
+
 // WithDomain returns a copy with another domain (same points).
 func (l *Linear) WithDomain(dom problems.Domain) *Linear {
 	c := *l

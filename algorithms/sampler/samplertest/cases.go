@@ -139,7 +139,7 @@ func Cases() []Case {
 func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
 	// Smooth: a linear loss has curvature 0; a tiny positive value tells first-order
 	// samplers the loss is smooth (no kinks).
-	p := problemtest.NewLinearPoints(points(rng, n, d, -0.5, 0.5), 0.5*math.Sqrt(float64(d)),
+	p := problemtest.NewLinearPoints(problemtest.UniformPoints(rng, n, d, -0.5, 0.5), 0.5*math.Sqrt(float64(d)),
 		problems.Domain{Kind: problems.Unconstrained, Radius: 1}).WithSmooth(1e-9)
 	sd := 1 / math.Sqrt(k*mu)
 	law := make([]*Marginal, d)
@@ -162,7 +162,7 @@ func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
 // [−0.2, 1.2]^d: coordinate j has log-density −k((w/n)Σ_i|x − z_ij| + μx²/2) on the
 // domain's interval (SPEC §4.8.2).
 func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu float64) Case {
-	p := problemtest.NewL1(points(rng, n, d, -0.2, 1.2), 1/math.Sqrt(float64(d)), dom)
+	p := problemtest.NewL1(problemtest.UniformPoints(rng, n, d, -0.2, 1.2), 1/math.Sqrt(float64(d)), dom)
 	law := make([]*Marginal, d)
 	for j := range d {
 		col := make([]float64, n)
@@ -210,17 +210,6 @@ func LogisticCase(rng *rand.Rand, n int, k, mu float64) Case {
 	}
 	return Case{Name: "logistic-1d", Problem: p, Target: algorithms.Target{K: k, Mu: mu},
 		Law: []*Marginal{{LogDensity: ld, Lo: -2, Hi: 2}}}
-}
-
-func points(rng *rand.Rand, n, d int, lo, hi float64) [][]float64 {
-	z := make([][]float64, n)
-	for i := range z {
-		z[i] = make([]float64, d)
-		for j := range z[i] {
-			z[i][j] = lo + (hi-lo)*rng.Float64()
-		}
-	}
-	return z
 }
 
 // logistic1: f(x; a_i, y_i) = log(1 + e^{−y_i a_i x}) in d = 1, no structure exposed.
