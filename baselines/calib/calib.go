@@ -145,3 +145,25 @@ func Gradients(vo problems.ValueAccess, b algorithms.Budget) (problems.GradientA
 	}
 	return o, c, nil
 }
+
+// ComposedGDP is the GDP parameter of T adaptive Gaussian releases of a sensitivity-Δ
+// statistic with noise σ each: √T·Δ/σ (exact composition of μ-GDP, Dong–Roth–Su 2019
+// Cor. 3.3; SPEC §6.0), +Inf when σ = 0 (no noise).
+func ComposedGDP(T int, sens, sigma float64) float64 {
+	if sigma > 0 {
+		return math.Sqrt(float64(T)) * sens / sigma
+	}
+	return math.Inf(1)
+}
+
+// Spend records an s-GDP release in r: gdp_s = s and epsilon_spent = ε(s; δ) (Eps). On
+// error r.EpsilonSpent is left as it was.
+func Spend(r *algorithms.Record, s, delta float64) error {
+	r.GDPS = s
+	e, err := Eps(s, delta)
+	if err != nil {
+		return err
+	}
+	r.EpsilonSpent = e
+	return nil
+}

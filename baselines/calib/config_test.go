@@ -3,6 +3,8 @@ package calib
 import (
 	"math"
 	"testing"
+
+	"expmech/algorithms"
 )
 
 func TestFieldChecks(t *testing.T) {
@@ -24,5 +26,23 @@ func TestFieldChecks(t *testing.T) {
 		case tc.want != "" && (tc.err == nil || tc.err.Error() != tc.want):
 			t.Errorf("%s: got %v, want %q", tc.name, tc.err, tc.want)
 		}
+	}
+}
+
+// TestComposedGDPSpend: √T·Δ/σ by hand, +Inf without noise, and Spend agrees with Eps.
+func TestComposedGDPSpend(t *testing.T) {
+	if got := ComposedGDP(4, 1, 2); got != 1 {
+		t.Errorf("ComposedGDP(4, 1, 2) = %v, want 1", got)
+	}
+	if got := ComposedGDP(4, 1, 0); !math.IsInf(got, 1) {
+		t.Errorf("ComposedGDP(σ = 0) = %v, want +Inf", got)
+	}
+	r := algorithms.Empty()
+	if err := Spend(&r, 0.5, 1e-5); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Eps(0.5, 1e-5)
+	if err != nil || r.GDPS != 0.5 || r.EpsilonSpent != want {
+		t.Errorf("Spend: gdp_s %v, epsilon_spent %v, want 0.5, %v (%v)", r.GDPS, r.EpsilonSpent, want, err)
 	}
 }

@@ -92,15 +92,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r := algorithms.Empty()
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.T, c.N, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
-	if p.sigma > 0 {
-		r.GDPS = math.Sqrt(float64(p.T)) * p.sens / p.sigma
-	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	// No theory_bound: clipping and the finite difference bias the estimator.
 	r.PredictedValueQueries = 2 * float64(p.T) * float64(c.N)
 	r.PredictedGradientQueries = 0

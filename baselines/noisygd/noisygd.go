@@ -107,15 +107,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Sigma, r.Steps, r.Batch = p.sigma, p.T, c.N
 	r.DeltaMech = b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
-	if p.sigma > 0 {
-		r.GDPS = math.Sqrt(float64(p.T)) * p.sens / p.sigma
-	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	// Projected noisy subgradient with average iterate: E F(x̄) − F* ≤ R²/(2ηT) +
 	// η(C² + dσ²)/2 for any η (E‖g + b‖² ≤ C² + dσ²), = R√(C² + dσ²)/√T at the theory η.
 	// It needs unbiased subgradients, i.e. no clipping: C ≥ G_f.

@@ -103,15 +103,9 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 	r := algorithms.Empty()
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.iters, c.N, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
-	if p.sigma > 0 {
-		r.GDPS = p.sens / p.sigma
-	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, calib.ComposedGDP(1, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	// F(x̂ + b) − F(x_opt) ≤ λR²/2 (regularisation bias, ‖x_opt‖ ≤ R) + G(errBound + E‖b‖),
 	// E‖b‖ ≤ σ√d; projecting onto K is non-expansive towards x* ∈ K.
 	r.TheoryBound = p.reg.Lambda*p.R*p.R/2 + c.GF*(p.errBound+p.sigma*math.Sqrt(float64(c.D)))

@@ -126,18 +126,16 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	first, last := p.phases[0], p.phases[len(p.phases)-1]
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = first.sigma, p.steps, 1, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
+	gdp := math.Inf(1)
 	if first.sigma > 0 {
-		r.GDPS = 0
+		gdp = 0
 		for _, ph := range p.phases { // parallel composition: the max over phases
-			r.GDPS = math.Max(r.GDPS, ph.sens/ph.sigma)
+			gdp = math.Max(gdp, ph.sens/ph.sigma)
 		}
 	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, gdp, b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	r.PredictedGradientQueries = float64(p.steps)
 	r.PredictedValueQueries = 0
 	smooth := 0.0

@@ -187,13 +187,8 @@ func label(r algorithms.Record, b algorithms.Budget, mode Mode, s float64, m int
 		r.Notes = "hyperparameters selected on the exact empirical risk (tuning: nonprivate): each candidate is calibrated to the budget, the selection is not private"
 		return r, nil
 	}
-	r.GDPS = s
-	e, err := calib.Eps(s, b.Delta)
-	if err != nil {
-		return r, err
-	}
-	r.EpsilonSpent = e
-	return r, nil
+	err := calib.Spend(&r, s, b.Delta)
+	return r, err
 }
 
 // Run runs a possibly tuned GDP mechanism with total GDP s through the counted oracle.
