@@ -283,3 +283,32 @@ func TestSlurmScriptsLocally(t *testing.T) {
 		t.Errorf("-merge without -figures wrote no figure under %s/figures", mdir)
 	}
 }
+
+// TestCacheKeyHoldsTuning: an entry's tuning keys determine its rows as much as its config,
+// so a spec edited from theory to oracle tuning recomputes that entry's rows (and a fresh
+// run gives the same results.csv) instead of returning the cached untuned rows.
+func TestCacheKeyHoldsTuning(t *testing.T) {
+	dir := t.TempDir()
+	spec := func(tuning string) string {
+		p := filepath.Join(dir, "spec.yaml")
+		body := "name: tun\nseed: 3\ntrials: 2\nproblem: {kind: linear, domain: ball, radius: 1, n: 30, d: 2}\n" +
+			"privacy: {epsilon: 1.0, delta: 1.0e-5}\nalgorithms:\n  - {name: noisy-gd" + tuning + "}\n"
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	out, cache := filepath.Join(dir, "results"), filepath.Join(dir, "cache")
+	fig := filepath.Join(dir, "figures")
+	runOK(t, "-exp", spec(""), "-out", out, "-figures", fig, "-cache", cache)
+	runOK(t, "-exp", spec(", tuning: oracle, grid: {steps: [5, 10]}"), "-out", out, "-figures", fig, "-cache", cache, "-force")
+	got := maskSeconds(t, filepath.Join(out, "tun", "results.csv"))
+	if !strings.Contains(got, "oracle") {
+		t.Fatalf("after the edit to tuning: oracle, results.csv has no oracle row (cached untuned rows?):\n%s", got)
+	}
+	fresh := filepath.Join(dir, "fresh")
+	runOK(t, "-exp", spec(", tuning: oracle, grid: {steps: [5, 10]}"), "-out", fresh, "-figures", fig+"2", "-no-cache")
+	if want := maskSeconds(t, filepath.Join(fresh, "tun", "results.csv")); got != want {
+		t.Errorf("cached rerun differs from a fresh run:\n got %s\nwant %s", got, want)
+	}
+}

@@ -84,8 +84,8 @@ func registry() runner.Registry {
 	// The privacy audit's canary pairs and its yardstick and broken variants are
 	// registry entries like any other; underclaimed may wrap every mechanism above.
 	return runner.Registry{
-		Problems:   append(pcatalog.All(), canary.New()),
-		Mechanisms: append(mechs, audit.Factories(mechs)...),
+		Problems:   append(pcatalog.All(), canary.New(), audit.LawGenerator{}),
+		Mechanisms: append(append(mechs, audit.Factories(mechs)...), audit.BiasFactory()),
 		Samplers:   samplers,
 		Tune:       tune,
 	}

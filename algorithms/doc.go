@@ -1,8 +1,12 @@
 // Package algorithms holds the contracts of the private mechanisms and their samplers
 // (DESIGN.md "Data flow"): Mechanism, Factory, Config, Record, Budget and Guarantee, and the
-// Sampler/Target pair for π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) of GLL22 Thm 6.2. The
-// implementations live below it: privacy (accounting), expmech (the regularized exponential
-// mechanism, GLL22 §6 and LLL24 §2) and sampler (GLL22 §5 and reference samplers).
+// Sampler/Target pair for π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) of GLL22 Thm 6.2, and the
+// Referee/Refereed pair for the two methods that see the instance uncounted (oracle
+// tuning and the non-private reference; their rows say guarantee none). The
+// implementations live below it: privacy (accounting), expmech (the regularized
+// exponential mechanism, GLL22 §6 and LLL24 §2), sampler (GLL22 §5 and exact reference
+// samplers, with the kit samplertest) and tuning (the one hyperparameter protocol,
+// Papernot–Steinke 2022).
 //
 // Oracle access is typed (DESIGN.md "Oracles and counting"): a Mechanism or Sampler
 // declares what it needs (Needs: problems.NeedValues, NeedGradients or NeedData), Run and
@@ -11,7 +15,21 @@
 // call Grad (it does not compile; oracle_test.go type-checks one that tries), and only
 // reference methods that declare NeedData can read the data, uncounted.
 //
+// A certificate is re-derived, not inherited: a Record reports what ran and what it spent
+// (EpsilonSpent, DeltaSpent) and the constants its calibration trusted (Trusted); the
+// runner writes the guarantee Certify derives from them and the cell's constants, so a
+// mechanism can claim certified but not write it. ConstantsChecker refuses at plan time a
+// config that cannot hold on a problem; Accountant recomputes (ε, δ) from what ran.
+//
 // NewFactory builds the registry line of a config-driven mechanism. The mechanism kit
 // mechtest, beside this contract, is the conformance suite every registered mechanism
-// runs (STYLE.md 14).
+// runs (STYLE.md 14); its TestReduced checks a Reducer's reduced path against the full one.
+//
+// The reduced execution path (reduce.go, issue 17): on an instance that declares an exact
+// low-rank structure on R^d (problems.LowRank, LLL24 Assumption 1.3 with G_k = 0), a
+// Reducer runs in the r coordinates Uᵀx and RunReduced draws the complement of span U
+// once, from the closed-form Gaussian law the Reducer derives (OrthogonalVariance), or as
+// ρ times a uniform direction for a RadialReducer that simulates ρ = ‖x⊥‖ (MALA): the same
+// output law and privacy, at O(r) work per step. The runner takes it whenever
+// Reducible says so, and the full path otherwise.
 package algorithms

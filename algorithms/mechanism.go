@@ -34,12 +34,20 @@ type Record struct {
 	DeltaMech    float64 // part of δ spent by the exact law (delta_mech)
 	GDPS         float64 // Gaussian-DP parameter s (gdp_s); NaN if not GDP
 	EpsilonSpent float64 // ε recomputed from the calibrated noise at Budget.Delta (epsilon_spent)
-	K, Mu        float64 // exponential mechanism only
-	Sigma        float64
-	Steps        int // iterations (outer proximal steps for a sampler)
-	Batch        int
-	Guarantee    Guarantee
-	TheoryBound  float64 // the theorem's upper bound on the cell's metric; NaN if none
+	// DeltaSpent is the total δ of the run at EpsilonSpent (delta_spent): δ_mech plus the
+	// sampler's (1 + e^ε)τ for the exponential mechanism, the accountant's δ for a baseline.
+	DeltaSpent float64
+	// Trusted lists the constants the calibration relied on for privacy (Trust); the runner
+	// certifies a row only if each is public (Certify).
+	Trusted []Trusted
+	K, Mu   float64 // exponential mechanism only
+	Sigma   float64
+	Steps   int // iterations (outer proximal steps for a sampler)
+	Batch   int
+	// Guarantee is the mechanism's claim; the runner re-derives the row's guarantee from
+	// EpsilonSpent, DeltaSpent and Trusted (Certify) and never upgrades it.
+	Guarantee   Guarantee
+	TheoryBound float64 // the theorem's upper bound on the cell's metric; NaN if none
 	// Predicted oracle calls (plan.csv); the counted ones come from the Counter.
 	PredictedValueQueries, PredictedGradientQueries float64
 	Tuning                                          string // "" (theory) | "oracle" | "private" (package tuning); "charged" | "nonprivate" from baselines/tuning (unreachable from specs)
@@ -53,7 +61,7 @@ type Record struct {
 // Empty returns a Record with every float column empty (NaN) and Guarantee None.
 func Empty() Record {
 	n := math.NaN()
-	return Record{DeltaMech: n, GDPS: n, EpsilonSpent: n, K: n, Mu: n, Sigma: n, TheoryBound: n,
+	return Record{DeltaMech: n, GDPS: n, EpsilonSpent: n, DeltaSpent: n, K: n, Mu: n, Sigma: n, TheoryBound: n,
 		PredictedValueQueries: n, PredictedGradientQueries: n, Guarantee: None}
 }
 

@@ -59,6 +59,8 @@ type CheckResult struct {
 	TrialsMin, TrialsMax int
 	Verdict              Verdict
 	Reason               string // why it failed or is inconclusive, or a note when it passed
+	// Points are the per-x comparisons of a compare check (nil for the other kinds).
+	Points []ComparePoint
 }
 
 // verdictOf is Pass or Fail.
@@ -138,7 +140,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 		figs[i] = drawFigure(exp, fg, t.ok, figDir)
 	}
 	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.counts(), Reference: ref,
-		Summaries: sums, Paired: pairs}
+		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.ok)}
 	if err := rep.write(dir, figDir); err != nil {
 		return nil, err
 	}
@@ -171,6 +173,13 @@ func (r CheckResult) summary() string {
 		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
 	case KindAuditKS:
 		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
+	case KindKSFloor:
+		fmt.Fprintf(&b, "KS distance %s (95%% CI [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+	case KindKSOrder:
+		fmt.Fprintf(&b, "difference of KS distances %s (95%% CI [%s, %s])", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi))
+	case KindCompare:
+		fmt.Fprintf(&b, "largest difference %s (95%% CI [%s, %s]) vs %s over %d points × %s trials",
+			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	}
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)

@@ -93,7 +93,8 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	}
 	rep := string(snap["report.md"])
 	for _, want := range []string{"# synth (full mode)", "GLL22 Thm 6.4", "| 4 | 4–6 |", "2 excluded (error: 2)", "context deadline exceeded",
-		"**PASS**", "**FAIL**", "../../figures/synth/excess_empirical_risk_vs_n.png", "## Paired differences against expmech"} {
+		"**PASS**", "**FAIL**", "../../figures/synth/excess_empirical_risk_vs_n.png", "## Paired differences against expmech",
+		"## Comparison", "the lowest private mean is"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report.md: want it to contain %q", want)
 		}
@@ -122,7 +123,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	b, _ := os.ReadFile(top)
 	for _, want := range []string{"# expmech — reproduction report (full mode)", "3 checks over 1 experiments: 2 PASS, 1 FAIL, 0 INCONCLUSIVE",
 		"figures/synth/excess_empirical_risk_vs_n.png", "results/synth/report.md", "absent (no results/absent/analysis.json)",
-		"| 4 × 4–6 |"} {
+		"| 4 × 4–6 |", "**Conclusions** (derived from the data: full mode", "the lowest private mean is"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("REPORT.md: want it to contain %q", want)
 		}

@@ -27,7 +27,7 @@ const DefaultKSAlpha = 1e-6
 // AuditRule is printed under DecisionRule in a report with audit checks.
 const AuditRule = "An audit check PASSes iff its verdict is as required. audit-mu, audit-eps: an honest mechanism's " +
 	"Clopper–Pearson lower bound (fitted) is ≤ the privacy parameter it claims (PASS), a deliberately broken variant " +
-	"(guarantee none) has a lower bound above its claim (FLAGGED); the reason gives the claim, the pre-registered test and " +
+	"(column broken = 1) has a lower bound above its claim (FLAGGED); the reason gives the claim, the pre-registered test and " +
 	"the counts. audit-ks: an honest sampler's two-sample KS p-value against the exact sampler (fitted) is ≥ α, a broken " +
 	"one's is < α (FLAGGED)."
 
@@ -322,7 +322,7 @@ func ParseStatistics(s string) ([]float64, error) {
 // (and c.Where) are split by side (column c.Vs: "false" = D, "true" = D′) and by phase
 // (trial < c.Pilot: pilot, else audit); the statistics of column c.Metric are pooled per
 // side and phase. The claim is the rows' gdp_s (audit-mu) or epsilon_spent (audit-eps),
-// which must be one value; a variant whose rows say guarantee none is a deliberately
+// which must be one value; a variant whose rows say broken = 1 (auditRole) is a deliberately
 // broken one. The check PASSes iff the verdict is as required: an honest mechanism's
 // bound is ≤ its claim, a broken variant's bound exceeds it (FLAGGED).
 func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
@@ -362,10 +362,10 @@ func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
 			return res
 		}
 		if i == 0 {
-			claimText, deltaText, guarantee = r.Text(claimCol), r.Text(rows.ColDelta), r.Text(rows.ColGuarantee)
+			claimText, deltaText, guarantee = r.Text(claimCol), r.Text(rows.ColDelta), auditRole(r)
 		}
-		if r.Text(claimCol) != claimText || r.Text(rows.ColDelta) != deltaText || r.Text(rows.ColGuarantee) != guarantee {
-			res.Reason = fmt.Sprintf("rows disagree on %s, delta or guarantee (%q/%q vs %q/%q): one audit is one claim", claimCol, r.Text(claimCol), r.Text(rows.ColGuarantee), claimText, guarantee)
+		if r.Text(claimCol) != claimText || r.Text(rows.ColDelta) != deltaText || auditRole(r) != guarantee {
+			res.Reason = fmt.Sprintf("rows disagree on %s, delta or role (%q/%q vs %q/%q): one audit is one claim", claimCol, r.Text(claimCol), auditRole(r), claimText, guarantee)
 			return res
 		}
 		if trial < c.Pilot {
@@ -399,7 +399,7 @@ func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
 	} else {
 		a = AuditMu(pilot[0], pilot[1], audit[0], audit[1], conf)
 	}
-	broken := guarantee == "none"
+	broken := guarantee == roleBroken
 	flagged := a.Bound > claim
 	res.Fitted, res.N = a.Bound, min(a.N0, a.N1)
 	res.Verdict = verdictOf(flagged == broken)
@@ -411,7 +411,7 @@ func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
 	res.Reason = fmt.Sprintf("%s; claimed %s = %.6g (%s), %s_lb = %.6g at %g confidence; test S %s %.6g chosen on a pilot of %d/%d runs (pilot bound %.4f); TP = %d of %d on D′, FP = %d of %d on D",
 		verdict, sym, claim, claimCol, sym, a.Bound, conf, dir, a.Threshold.T, len(pilot[0]), len(pilot[1]), a.PilotBound, a.TP, a.N1, a.FP, a.N0)
 	if broken {
-		res.Reason += "; deliberately broken variant (guarantee none): must be flagged"
+		res.Reason += "; deliberately broken variant: must be flagged"
 	}
 	return res
 }
@@ -423,13 +423,13 @@ func pooled(rs []*rows.Record, algorithm, metric string, where map[string]string
 	if len(sel) == 0 {
 		return nil, "", "", fmt.Errorf("no ok rows for algorithm %q%s", algorithm, whereText(where))
 	}
-	cell, guarantee = sel[0].Text(rows.ColCell), sel[0].Text(rows.ColGuarantee)
+	cell, guarantee = sel[0].Text(rows.ColCell), auditRole(sel[0])
 	for _, r := range sel {
 		if r.Text(rows.ColCell) != cell {
 			return nil, "", "", fmt.Errorf("rows of %q span cells %s and %s: pin one with where", algorithm, cell, r.Text(rows.ColCell))
 		}
-		if r.Text(rows.ColGuarantee) != guarantee {
-			return nil, "", "", fmt.Errorf("rows of %q disagree on guarantee (%q vs %q)", algorithm, guarantee, r.Text(rows.ColGuarantee))
+		if auditRole(r) != guarantee {
+			return nil, "", "", fmt.Errorf("rows of %q disagree on their role (%q vs %q)", algorithm, guarantee, auditRole(r))
 		}
 		v, err := ParseStatistics(r.Text(metric))
 		if err != nil {
@@ -444,7 +444,7 @@ func pooled(rs []*rows.Record, algorithm, metric string, where map[string]string
 // statistics against those of the reference algorithm c.Vs in the same cell, at level
 // α = 1 − confidence. Fitted is the p-value, N the algorithm's sample size. The check
 // PASSes iff the verdict is as required: p ≥ α for an honest sampler, p < α (FLAGGED) for
-// a deliberately broken one (guarantee none).
+// a deliberately broken one (broken = 1).
 func runKSCheck(c Check, rs []*rows.Record) CheckResult {
 	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	x, cell, guarantee, err := pooled(rs, c.Algorithm, c.Metric, c.Where)
@@ -464,14 +464,38 @@ func runKSCheck(c Check, rs []*rows.Record) CheckResult {
 	alpha := 1 - c.auditConfidence()
 	d := KSTwoSample(x, y)
 	p := KSPValueTwoSample(d, len(x), len(y))
-	broken := guarantee == "none"
+	broken := guarantee == roleBroken
 	flagged := p < alpha
 	res.Fitted, res.N, res.Verdict = p, len(x), verdictOf(flagged == broken)
 	verdict := map[[2]bool]string{{false, false}: "PASS", {false, true}: "FAIL", {true, true}: "FLAGGED (expected)", {true, false}: "MISSED"}[[2]bool{broken, flagged}]
 	res.Reason = fmt.Sprintf("%s; two-sample KS of %s against %s (cell %s): D = %.4g over %d vs %d draws, p = %.3g vs α = %.3g",
 		verdict, c.Metric, c.Vs, cell, d, len(x), len(y), p, alpha)
 	if broken {
-		res.Reason += "; deliberately broken variant (guarantee none): must be flagged"
+		res.Reason += "; deliberately broken variant: must be flagged"
 	}
 	return res
+}
+
+// Roles of an audited algorithm: a deliberately broken variant must be flagged, an honest
+// one must pass.
+const (
+	roleBroken = "broken"
+	roleHonest = "honest"
+)
+
+// auditRole says whether a row comes from a deliberately broken variant: the audit's
+// registry entries write the column broken (1 or 0), which the runner's re-derived
+// guarantee cannot change; rows without it (other mechanisms) are broken iff their
+// guarantee is none.
+func auditRole(r *rows.Record) string {
+	if v := r.Text(rows.ColBroken); v != "" {
+		if v == "1" {
+			return roleBroken
+		}
+		return roleHonest
+	}
+	if r.Text(rows.ColGuarantee) == "none" {
+		return roleBroken
+	}
+	return roleHonest
 }

@@ -25,6 +25,14 @@
 // Bound checks (Kind "min" / "max") PASS iff every group's mean metric is ≥ Min / ≤ Max;
 // they test "stays above the Ω curve" and "stays below the theorem's bound".
 //
+// Compare checks (Kind "compare", compare_check.go) claim metric[Algorithm] ≤ (claim
+// upper, the default) or ≥ (lower) metric[Against] at every vs: per x a CI of the
+// difference (paired t on shared instances, else Welch), PASS iff every CI lies on the
+// claim's side (intersection-union test, Berger 1982), FAIL iff a contradiction survives
+// Holm's step-down over x (Holm 1979), INCONCLUSIVE otherwise. The Comparison section
+// (conclusions.go) ranks the methods of each excess-risk curve figure per x by privacy
+// status and writes the Conclusions paragraph REPORT.md shows.
+//
 // Audit checks (audit.go; PRIVACY.md §3.2, §4) read the `statistics` column of a privacy
 // audit's rows (problems/canary): "audit-mu" and "audit-eps" choose a threshold test on the
 // pilot trials of both sides (vs: the side column) and give the Clopper–Pearson μ-GDP or
@@ -32,6 +40,12 @@
 // compares an algorithm's statistics with a reference algorithm's (vs) by the two-sample
 // Kolmogorov–Smirnov test. Each PASSes iff the verdict is as required: honest mechanisms
 // consistent with their claim, deliberately broken variants (guarantee none) flagged.
+//
+// Sampler-bias checks (bias.go; issue #13 item 3) read the `statistics` column of an
+// exact-law experiment, the exact CDF values of each draw: "ks-floor" PASSes iff the KS
+// test of the pooled values against Uniform(0, 1) does not reject (the distance to the
+// exact law is at the noise floor), "ks-order" iff the bootstrap CI of D[vs] − D[algorithm]
+// lies above 0; the figure kind "bias" plots the distance against a cost per draw.
 //
 // Metrics and figure axes are column names of results.csv, a ratio "a/b" of two of them
 // evaluated per row, or one of the derived columns (computed from the row when the row has

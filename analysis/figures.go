@@ -185,6 +185,9 @@ func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) fig
 
 // figureData builds the plot description of fg (and fills out's counts).
 func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
+	if fg.Kind == FigureBias {
+		return biasFigure(exp, fg, rs, out)
+	}
 	seriesCol := fg.Series
 	if seriesCol == "" {
 		seriesCol = rows.ColAlgorithm

@@ -180,6 +180,12 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	if isAuditKind(c.Kind) {
 		return runAuditCheck(c, rs)
 	}
+	if c.Kind == KindKSFloor || c.Kind == KindKSOrder {
+		return runBiasCheck(c, rs, rng)
+	}
+	if c.Kind == KindCompare {
+		return runCompareCheck(c, rs)
+	}
 	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {

@@ -149,7 +149,7 @@ func TestCheckValidate(t *testing.T) {
 		{"no tolerance", Check{Metric: "m", Algorithm: "a", Vs: "n"}, "tolerance: want a finite number > 0"},
 		{"infinite slope", Check{Metric: "m", Algorithm: "a", Vs: "n", Slope: math.Inf(1), Tolerance: 0.1}, "slope: want a finite number"},
 		{"NaN max", Check{Kind: KindMax, Metric: "m", Algorithm: "a", Max: math.NaN()}, "max: want a finite number"},
-		{"bad kind", Check{Metric: "m", Algorithm: "a", Kind: CheckKind(7)}, "kind"},
+		{"bad kind", Check{Metric: "m", Algorithm: "a", Kind: CheckKind(99)}, "kind"},
 		{"bad range", Check{Metric: "m", Algorithm: "a", Vs: "n", Tolerance: 0.1, XMin: 5, XMax: 2}, "x_min: x range"},
 	}
 	for _, tc := range tests {
@@ -305,7 +305,7 @@ func TestClaimText(t *testing.T) {
 		t.Errorf("default claim: got %v, want equality", ClaimUnstated.Effective())
 	}
 	err := Check{Kind: KindMax, Metric: "m", Algorithm: "a", Claim: ClaimUpper}.Validate()
-	if err == nil || !strings.Contains(err.Error(), "claim: applies to slope checks only") {
+	if err == nil || !strings.Contains(err.Error(), "claim: applies to slope and compare checks only") {
 		t.Errorf("claim on a max check: got %v, want a claim field error", err)
 	}
 }

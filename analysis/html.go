@@ -80,6 +80,12 @@ type htmlFigure struct {
 	Err           string
 }
 
+// htmlComparison is one figure of the Comparison section.
+type htmlComparison struct {
+	Figure, Conclusion string
+	Table              *htmlTable
+}
+
 type htmlPage struct {
 	Title, Description string
 	Style              template.CSS
@@ -90,6 +96,8 @@ type htmlPage struct {
 	Figures            []htmlFigure
 	Summary            *htmlTable
 	Paired             *htmlTable
+	Comparison         []htmlComparison
+	ComparisonRule     string
 	Spec, Manifest     string
 	Files              []string
 	// Index only.
@@ -112,6 +120,7 @@ var htmlTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{with .Experiments}}<h2>Experiments</h2>{{template "table" .}}{{end}}
 {{with .Scoreboard}}<h2>Scoreboard</h2><p class="muted">Every check of every experiment; click a column to sort.</p>{{template "table" .}}{{end}}
 {{with .Checks}}<h2>Checks</h2><p class="muted">{{$.DecisionRule}}</p>{{template "table" .}}{{end}}
+{{if .Comparison}}<h2>Comparison</h2><p class="muted">{{.ComparisonRule}}</p>{{range .Comparison}}<h3>{{.Figure}}</h3><p>{{.Conclusion}}</p>{{with .Table}}{{template "table" .}}{{end}}{{end}}{{end}}
 {{if .Figures}}<h2>Figures</h2>{{range .Figures}}<figure id="fig-{{.Name}}"><h3>{{.Name}}</h3>
 {{if .SVG}}{{.SVG}}<figcaption>{{.Caption}}{{if .PNG}} — <a href="{{.PNG}}">PNG</a>{{end}}{{if .PDF}} · <a href="{{.PDF}}">PDF</a>{{end}}</figcaption>
 {{else}}<p>Not drawn: {{.Err}}.</p>{{end}}</figure>
@@ -185,6 +194,7 @@ func (rep report) writeHTML(dir, figDir string) error {
 		}
 		pg.Checks = t
 	}
+	pg.Comparison, pg.ComparisonRule = htmlComparisons(rep.Comparisons), ComparisonRule
 	for _, f := range rep.Figures {
 		hf := htmlFigure{Name: f.Name, Err: f.Err}
 		if f.SVG != "" {

@@ -51,6 +51,10 @@ type sidecar struct {
 	RowsExcluded map[string]int `json:"rows_excluded"`
 	Reference    string         `json:"reference"` // the algorithm of paired.csv's differences
 	Interval     string         `json:"interval"`  // what the figures' bars are
+	// Comparisons rank the methods of each excess-risk curve figure by privacy status;
+	// Conclusions is the paragraph derived from them and from the compare checks.
+	Comparisons []FigureComparison `json:"comparisons"`
+	Conclusions string             `json:"conclusions"`
 }
 
 type sidecarCheck struct {
@@ -73,6 +77,26 @@ type sidecarCheck struct {
 	Verdict      Verdict `json:"verdict"`
 	Reason       string  `json:"reason"`
 	Figure       string  `json:"figure"` // the figure that shows the claim ("" none)
+	// Against and PerX are a compare check's second algorithm and its per-x comparisons.
+	Against string            `json:"against,omitempty"`
+	PerX    []sidecarCmpPoint `json:"per_x,omitempty"`
+}
+
+// sidecarCmpPoint is a ComparePoint in analysis.json.
+type sidecarCmpPoint struct {
+	X       Number  `json:"x"`
+	Cell    string  `json:"cell"`
+	Test    string  `json:"test"`
+	TrialsA int     `json:"trials_a"`
+	TrialsB int     `json:"trials_b"`
+	MeanA   Number  `json:"mean_a"`
+	MeanB   Number  `json:"mean_b"`
+	Diff    Number  `json:"diff"`
+	Lo      Number  `json:"ci_lo"`
+	Hi      Number  `json:"ci_hi"`
+	P       Number  `json:"p_one_sided"`
+	PHolm   Number  `json:"p_holm"`
+	Verdict Verdict `json:"verdict"`
 }
 
 type sidecarFigure struct {
@@ -92,7 +116,11 @@ type sidecarFigure struct {
 func (rep report) sidecar() sidecar {
 	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK,
 		RowsExcluded: rep.Rows.ByStatus, Reference: rep.Reference, Interval: CINote,
-		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}}
+		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}, Comparisons: rep.Comparisons,
+		Conclusions: conclusions(rep.Comparisons, rep.Results)}
+	if sc.Comparisons == nil {
+		sc.Comparisons = []FigureComparison{}
+	}
 	if sc.RowsExcluded == nil {
 		sc.RowsExcluded = map[string]int{}
 	}
@@ -102,14 +130,23 @@ func (rep report) sidecar() sidecar {
 			tol = r.Tolerance
 		}
 		claim := ClaimUnstated
-		if r.Kind == KindSlope {
+		switch r.Kind {
+		case KindSlope:
 			claim = r.Claim.Effective()
+		case KindCompare:
+			claim = compareClaim(r.Claim)
+		}
+		var perX []sidecarCmpPoint
+		for _, p := range r.Points {
+			perX = append(perX, sidecarCmpPoint{X: Number(p.X), Cell: p.Cell, Test: p.Test, TrialsA: p.NA, TrialsB: p.NB,
+				MeanA: Number(p.MeanA), MeanB: Number(p.MeanB), Diff: Number(p.Diff), Lo: Number(p.Lo), Hi: Number(p.Hi),
+				P: Number(p.P), PHolm: Number(p.PHolm), Verdict: p.Verdict})
 		}
 		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
 			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
 			Expected: Number(r.threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
 			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
-			Verdict: r.Verdict, Reason: r.Reason, Figure: rep.figureFor(r.Check)})
+			Verdict: r.Verdict, Reason: r.Reason, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX})
 	}
 	for _, f := range rep.Figures {
 		kind := f.Figure.Kind

@@ -23,6 +23,8 @@ type report struct {
 	Reference string
 	Summaries []Summary
 	Paired    []PairedDiff
+	// Comparisons rank the methods of each excess-risk curve figure (conclusions.go).
+	Comparisons []FigureComparison
 }
 
 // DecisionRule is the sentence every report prints above its checks table.
@@ -128,6 +130,8 @@ func (rep report) write(dir, figDir string) error {
 		}
 		b.WriteString("\n")
 	}
+
+	writeComparisonMD(&b, rep.Comparisons)
 
 	if len(rep.Figures) > 0 {
 		b.WriteString("## Figures\n\n")
@@ -378,6 +382,10 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 		fmt.Fprintf(&b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK,
 			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")),
 			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")))
+		if e.Conclusions != "" {
+			fmt.Fprintf(&b, "**Conclusions** (derived from the data: %s mode, 95%% CIs; see the Comparison section of the detailed report). %s\n\n",
+				modeText(e.Quick), mdEscape(e.Conclusions))
+		}
 		var notes []string
 		for i, c := range e.Checks {
 			if c.Reason != "" {

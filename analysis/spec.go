@@ -9,7 +9,7 @@ import (
 )
 
 // CheckKind is what a Check tests. Its text form ("slope", "min", "max", "audit-mu",
-// "audit-eps", "audit-ks"; "" reads as slope) is what specs write; it decodes through
+// "audit-eps", "audit-ks", "compare"; "" reads as slope) is what specs write; it decodes through
 // UnmarshalText.
 type CheckKind int
 
@@ -29,10 +29,24 @@ const (
 	// algorithm named by vs (the exact sampler) on the same cell, at level
 	// α = 1 − confidence (default DefaultKSAlpha).
 	KindAuditKS
+	// KindKSFloor (bias.go; issue #13 item 3) is the sampler-bias check "the distance to the
+	// exact law is at the noise floor": the statistics column holds exact-CDF values of the
+	// draws, and the one-sample KS test of their pool against Uniform(0, 1) does not reject
+	// at α = 1 − confidence (default DefaultBiasAlpha).
+	KindKSFloor
+	// KindKSOrder (bias.go) is "the algorithm's distance to the exact law is smaller than
+	// vs's": PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
+	KindKSOrder
+	// KindCompare is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at
+	// every vs" (claim upper, the default; claim lower: ≥), decided per x by a CI of the
+	// difference (paired on shared instances, else Welch) with Holm control over x
+	// (compare_check.go, runCompareCheck).
+	KindCompare
 )
 
 var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max",
-	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks"}
+	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks",
+	KindKSFloor: "ks-floor", KindKSOrder: "ks-order", KindCompare: "compare"}
 
 func (k CheckKind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -168,10 +182,14 @@ type Check struct {
 	XMax float64 `yaml:"x_max"`
 	// Pilot and Confidence are the keys of the audit kinds (audit.go): for audit-mu and
 	// audit-eps, trials < Pilot of each side choose the threshold test and the rest are
-	// audited, at Confidence (0: DefaultAuditConfidence); for audit-ks, Confidence is
-	// 1 − α (0: α = DefaultKSAlpha).
+	// audited, at Confidence (0: DefaultAuditConfidence);
+	// for audit-ks, Confidence is 1 − α (0: α = DefaultKSAlpha); for compare, the
+	// two-sided confidence of the per-x CIs (0: DefaultCompareConfidence).
 	Pilot      int     `yaml:"pilot"`
 	Confidence float64 `yaml:"confidence"`
+	// Against is the second algorithm label of a compare check (B in "A ≤ B at every vs");
+	// required for compare, refused otherwise.
+	Against string `yaml:"against"`
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -213,11 +231,39 @@ func (c Check) Validate() error {
 		if !(c.Confidence >= 0 && c.Confidence < 1) {
 			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
 		}
+	case KindKSFloor, KindKSOrder:
+		if c.Kind == KindKSOrder && c.Vs == "" {
+			errs = append(errs, fieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
+		}
+		if !(c.Confidence >= 0 && c.Confidence < 1) {
+			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
+		}
+	case KindCompare:
+		if c.Against == "" {
+			errs = append(errs, fieldErr("against", "required for a compare check (the algorithm compared with)"))
+		} else if c.Against == c.Algorithm {
+			errs = append(errs, fieldErr("against", "%q compares the algorithm with itself", c.Against))
+		}
+		if c.Claim == ClaimEquality {
+			errs = append(errs, fieldErr("claim", "a compare check claims upper (algorithm ≤ against, the default) or lower (≥); "+
+				"equality cannot be shown by a test of difference"))
+		} else if c.Claim < 0 || int(c.Claim) >= len(claimNames) {
+			errs = append(errs, fieldErr("claim", "want upper or lower, got %v", c.Claim))
+		}
+		if !(c.Confidence >= 0 && c.Confidence < 1) {
+			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
+		}
+		if c.Tolerance != 0 || c.Slope != 0 {
+			errs = append(errs, fieldErr("tolerance", "a compare check has no slope or tolerance (its decision rule is the CI of the difference)"))
+		}
 	default:
 		errs = append(errs, fieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
 	}
-	if c.Kind != KindSlope && c.Claim != ClaimUnstated {
-		errs = append(errs, fieldErr("claim", "applies to slope checks only (a %s check has its own decision rule)", c.Kind))
+	if c.Kind != KindSlope && c.Kind != KindCompare && c.Claim != ClaimUnstated {
+		errs = append(errs, fieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind))
+	}
+	if c.Kind != KindCompare && c.Against != "" {
+		errs = append(errs, fieldErr("against", "applies to compare checks only"))
 	}
 	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
 		errs = append(errs, fieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
@@ -229,13 +275,25 @@ func (c Check) Validate() error {
 // it names an algorithm of the spec.
 func (c Check) AlgorithmLabel() string { return c.Algorithm }
 
-// ReferenceLabel is the second algorithm an audit-ks check compares with (its vs); the
-// spec decoder verifies that it names an algorithm of the spec.
+// ReferenceLabel is the second algorithm a check compares with (audit-ks: its vs;
+// compare: its against); the spec decoder verifies that it names an algorithm of the spec.
 func (c Check) ReferenceLabel() string {
-	if c.Kind == KindAuditKS {
+	switch c.Kind {
+	case KindAuditKS, KindKSOrder:
 		return c.Vs
+	case KindCompare:
+		return c.Against
 	}
 	return ""
+}
+
+// ReferenceKey is the spec key of ReferenceLabel ("vs" or "against"), for the spec
+// decoder's error messages.
+func (c Check) ReferenceKey() string {
+	if c.Kind == KindCompare {
+		return "against"
+	}
+	return "vs"
 }
 
 // PilotTrials is the pilot of an audit-mu/audit-eps check (the trials that choose the
@@ -256,6 +314,16 @@ func (c Check) label() string {
 		return fmt.Sprintf("audit (ε, δ)[%s]", c.Algorithm)
 	case KindAuditKS:
 		return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
+	case KindKSFloor:
+		return fmt.Sprintf("KS distance[%s] to the exact law at the noise floor", c.Algorithm)
+	case KindKSOrder:
+		return fmt.Sprintf("KS distance[%s] < KS distance[%s]", c.Algorithm, c.Vs)
+	case KindCompare:
+		at := "at every " + c.Vs
+		if c.Vs == "" {
+			at = "in every cell"
+		}
+		return fmt.Sprintf("%s[%s] %s %s[%s] %s", c.Metric, c.Algorithm, c.compareSymbol(), c.Metric, c.Against, at)
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
@@ -276,6 +344,16 @@ func (c Check) expectedText() string {
 		return "≤ " + fmtSpec(c.threshold())
 	case KindAuditMu, KindAuditEps, KindAuditKS:
 		return auditExpected(c.Kind)
+	case KindKSFloor:
+		return "KS p ≥ α"
+	case KindKSOrder:
+		return "D[" + c.Vs + "] − D[" + c.Algorithm + "] > 0 (95% CI)"
+	case KindCompare:
+		over := c.Vs
+		if over == "" {
+			over = "cells"
+		}
+		return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.compareSymbol(), 100*c.compareConfidence(), over)
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
@@ -288,8 +366,10 @@ func (c Check) expectedText() string {
 
 func (c Check) threshold() float64 {
 	switch c.Kind {
-	case KindAuditMu, KindAuditEps, KindAuditKS:
+	case KindAuditMu, KindAuditEps, KindAuditKS, KindKSFloor, KindKSOrder:
 		return math.NaN() // the claim is read from the rows (see Reason)
+	case KindCompare:
+		return 0 // the difference A − B is compared with 0
 	case KindMin:
 		if c.Min == 0 {
 			return 1
@@ -320,7 +400,9 @@ type Figure struct {
 	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
 	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
 	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
-	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds).
+	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
+	// "bias" (bias.go: the KS distance of the pooled y statistics to the exact law vs x per
+	// draw, with the noise floor).
 	Kind string `yaml:"kind"`
 	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
 	Size string `yaml:"size"`
@@ -330,6 +412,10 @@ type Figure struct {
 const (
 	FigureCurve    = "curve"
 	FigureFrontier = "frontier"
+	// FigureBias (bias.go): one point per algorithm and cell at (x per draw, KS distance of
+	// the pooled y statistics to the exact law), with the noise floor; y is the statistics
+	// column of an exact-law experiment.
+	FigureBias = "bias"
 )
 
 var (
@@ -356,9 +442,9 @@ func (f Figure) Validate() error {
 		errs = append(errs, fieldErr("y", "required"))
 	}
 	switch f.Kind {
-	case "", FigureCurve, FigureFrontier:
+	case "", FigureCurve, FigureFrontier, FigureBias:
 	default:
-		errs = append(errs, fieldErr("kind", "want curve or frontier, got %q", f.Kind))
+		errs = append(errs, fieldErr("kind", "want curve, frontier or bias, got %q", f.Kind))
 	}
 	switch f.Size {
 	case "", "two-column", "one-column":

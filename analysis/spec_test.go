@@ -13,7 +13,8 @@ func TestCheckKindText(t *testing.T) {
 		text string
 		want CheckKind
 	}{{"", KindSlope}, {"slope", KindSlope}, {"min", KindMin}, {"max", KindMax},
-		{"audit-mu", KindAuditMu}, {"audit-eps", KindAuditEps}, {"audit-ks", KindAuditKS}} {
+		{"audit-mu", KindAuditMu}, {"audit-eps", KindAuditEps}, {"audit-ks", KindAuditKS},
+		{"ks-floor", KindKSFloor}, {"ks-order", KindKSOrder}} {
 		var k CheckKind = 99
 		if err := k.UnmarshalText([]byte(tc.text)); err != nil || k != tc.want {
 			t.Errorf("UnmarshalText(%q): got %v, %v, want %v", tc.text, k, err, tc.want)
@@ -32,7 +33,7 @@ func TestCheckKindText(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"Kind":"min"}`), &back); err != nil || back.Kind != KindMin {
 		t.Errorf("JSON back: got %v, %v, want min", back.Kind, err)
 	}
-	if _, err := CheckKind(7).MarshalText(); err == nil {
+	if _, err := CheckKind(99).MarshalText(); err == nil {
 		t.Errorf("MarshalText of an invalid kind: got nil error")
 	}
 }

@@ -283,6 +283,9 @@ func writeChecksCSV(path, exp string, rs []CheckResult) error {
 		if r.Kind != KindSlope {
 			tol, claim = "", ""
 		}
+		if r.Kind == KindCompare {
+			claim = compareClaim(r.Claim).String() // against is named in the reason
+		}
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
 			trimWhere(whereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
 			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason})

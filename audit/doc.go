@@ -11,10 +11,15 @@
 //     exact Gaussian yardstick (its broken variant uses the add/remove sensitivity under
 //     replace-one); underclaimed, any registered mechanism run at a larger budget than it
 //     claims; sampler-probe, one draw of a registered sampler from a law of given shape;
+//     sampler-bias, one draw of a registered sampler at a stated step constant from the law an
+//     exact-law problem declares (the samplers' bias vs queries, experiments/sampler_bias.yaml);
 //     exact-curve, the exact 1-D privacy curve of expmech's law between a canary and its
 //     neighbour at expmech's own calibration (GLL22 Thm 2.1/6.2). Broken variants need
 //     `broken: true` and their records say guarantee none;
-//   - the curve integrator (exact1d.go) and the calibration it is checked at (calib1d.go).
+//   - the problem generator exact-law (lawtarget.go): targets whose sampling law is
+//     declared with the problem, so that each run's statistic is its exact CDF value;
+//   - the curve integrator (exact1d.go) and the calibration it is checked at (calib1d.go,
+//     calib_expmech.go: expmech's own calibration for the 1-D canary's constants).
 //
 // The neighbouring relation is replace-one throughout (GLL22, LLL24).
 package audit

@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"errors"
+	"expmech/rows"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -108,8 +109,10 @@ func (p Probe) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Recor
 	r.K, r.Mu, r.Steps = t.K, t.Mu, steps
 	r.PredictedValueQueries, r.PredictedGradientQueries = vq, gq
 	r.Guarantee = algorithms.Nominal
+	r.Extra = map[string]float64{rows.ColBroken: 0}
 	if p.cfg.Broken {
 		r.Guarantee = algorithms.None
+		r.Extra[rows.ColBroken] = 1
 		r.Notes = fmt.Sprintf("deliberately broken: step_c = %g", p.cfg.StepC)
 	}
 	return r, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"expmech/rows"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -108,8 +109,14 @@ func (g ReferenceGaussian) Plan(c problems.Constants, b algorithms.Budget) (algo
 	}
 	r := algorithms.Empty()
 	r.GDPS, r.Sigma, r.DeltaMech, r.EpsilonSpent, r.Steps = s, sigma, b.Delta, b.Epsilon, 1
+	// s = (G_Δ/n)/σ is the GDP of releasing the mean gradient (sensitivity G_Δ/n under
+	// replace-one) plus N(0, σ²I): the whole δ is the Gaussian curve's at s.
+	r.DeltaSpent = b.Delta
+	r.Trusted = algorithms.Trust(c, problems.ConstN, problems.ConstGDelta)
 	r.Guarantee = algorithms.Certified
+	r.Extra = map[string]float64{rows.ColBroken: 0}
 	if g.AddRemoveBug {
+		r.Extra[rows.ColBroken] = 1
 		r.Guarantee = algorithms.None
 		r.Notes = "deliberately broken: add/remove sensitivity G_f/n under replace-one (true s = 2 gdp_s)"
 	}
@@ -285,7 +292,7 @@ func (u *Underclaimed) resolve(c problems.Constants, b algorithms.Budget) (under
 	if err != nil {
 		return underclaim{}, fmt.Errorf("plan at the run budget ε = %g: %w", run.Epsilon, err)
 	}
-	extra := map[string]float64{"run_epsilon": run.Epsilon}
+	extra := map[string]float64{"run_epsilon": run.Epsilon, rows.ColBroken: 1}
 	for k, v := range claim.Extra {
 		extra[k] = v
 	}

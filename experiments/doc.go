@@ -3,7 +3,8 @@
 // with its file, line and key, expansion of the sweep block into cells (a cartesian
 // product in file order), the documented -quick shrinking rule, and the seed derivation of
 // DESIGN.md "Seeds and determinism" (SHA-256 of master seed, stream, cell key and trial,
-// into rand.NewPCG). It imports nothing else from the module: component parameter structs,
+// into rand.NewPCG). It imports nothing else from the module but the leaf task (the erm |
+// sco enum): component parameter structs,
 // and the analysis's Check and Figure types that the checks: and figures: entries decode
 // into (and are validated by), reach it as values through a Schema built in run.go.
 //

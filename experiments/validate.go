@@ -63,6 +63,7 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 	// as a pilot (an audit's threshold choice), which must leave trials to audit.
 	type labelled interface{ AlgorithmLabel() string }
 	type referencing interface{ ReferenceLabel() string }
+	type referenceKeyed interface{ ReferenceKey() string } // the key of ReferenceLabel; "vs" without it
 	type piloted interface{ PilotTrials() (n int, used bool) }
 	for i, c := range s.Checks {
 		key := "checks[" + itoa(i) + "]"
@@ -72,7 +73,11 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 			is.add(line, key+".algorithm", "%q is not an algorithm label of this spec", l.AlgorithmLabel())
 		}
 		if r, ok := c.(referencing); ok && r.ReferenceLabel() != "" && !labels[r.ReferenceLabel()] {
-			is.add(line, key+".vs", "%q is not an algorithm label of this spec (audit-ks: vs is the reference algorithm)", r.ReferenceLabel())
+			rk, why := "vs", "audit-ks: vs is the reference algorithm"
+			if k, ok := c.(referenceKeyed); ok && k.ReferenceKey() != "vs" {
+				rk, why = k.ReferenceKey(), "the algorithm the check compares with"
+			}
+			is.add(line, key+"."+rk, "%q is not an algorithm label of this spec (%s)", r.ReferenceLabel(), why)
 		}
 		if p, ok := c.(piloted); ok {
 			// (The check's own Validate asks for n ≥ 1; the trials are the spec's.)

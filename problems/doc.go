@@ -9,6 +9,10 @@
 // mechanism may rely on (smoothness, GLM loss, G_k, rank) are public Constants, not reads
 // of the data.
 //
+// An instance may declare an exact low-rank structure on R^d (LowRank, reduce.go): its
+// Reduction is the r-dimensional problem f̃(y; s_i) = f(Uy; s_i) with the full constants
+// and the basis U, from which package algorithms runs mechanisms in reduced coordinates.
+//
 // Generators live in subpackages: linear (BST14's family), l1 (LLL24 §3.2), extlinear
 // (LLL24 eq. (9), App. D), glm (logistic/hinge/absolute and the low-rank family),
 // geomedian (Li et al. 2022), canary (the privacy audit's neighbouring pairs and sampler

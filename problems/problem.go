@@ -3,7 +3,9 @@ package problems
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 
 	"expmech/task"
 )
@@ -51,6 +53,79 @@ type Constants struct {
 	// (logistic | hinge | absolute; the Hessian is then rank one, KST12 Thm 2's
 	// condition), "" otherwise. A structural fact about the family, not about the draw.
 	GLMLoss string
+	// StrongConvexity is λ ≥ 0 such that every f(·; s) is λ-strongly convex on K, for every
+	// dataset of the generator's universe; 0 when the generator cannot prove one (linear,
+	// ℓ1, GLM and geometric-median losses have none). A mechanism that calibrates on the
+	// loss's own curvature (expmech setting strongly-convex) may trust no more than this.
+	StrongConvexity float64
+	// Measured names the constants (ConstGF, ...) that hold only because of a
+	// data-dependent step — rescale: scale divides every row by the file's largest row
+	// norm — so they are not public and a calibration that trusts them is not certified.
+	// nil when every constant is declared by the generator or the spec.
+	Measured []string
+}
+
+// Names of the public constants a calibration may trust (algorithms.Record.Trusted, the
+// trusted_constants column).
+const (
+	ConstN               = "n"
+	ConstGF              = "G_f"
+	ConstGDelta          = "G_delta"
+	ConstDomain          = "domain" // the radius of K, or the prior bound C when unconstrained
+	ConstGK              = "G_k"
+	ConstRank            = "rank"
+	ConstSmooth          = "smooth"
+	ConstValueBound      = "value_bound"
+	ConstStrongConvexity = "strong_convexity"
+	// ConstRows stands for the examples themselves: replace-one neighbours differ in one
+	// row only if every row is the file's row up to a row-wise, data-independent map. It
+	// is in Measured when a preprocessing step depends on the whole file (rescale: scale),
+	// which breaks every calibration whatever constants it trusted.
+	ConstRows = "rows"
+)
+
+// Value returns the constant called name (the radius for ConstDomain, G_{Rank} or G_0 for
+// ConstGK) and whether name is known.
+func (c Constants) Value(name string) (float64, bool) {
+	switch name {
+	case ConstN:
+		return float64(c.N), true
+	case ConstGF:
+		return c.GF, true
+	case ConstGDelta:
+		return c.GDelta, true
+	case ConstDomain:
+		return c.Domain.Radius, true
+	case ConstGK:
+		if len(c.GK) == 0 {
+			return math.NaN(), true
+		}
+		return c.GK[min(c.Rank, len(c.GK)-1)], true
+	case ConstRank:
+		return float64(c.Rank), true
+	case ConstSmooth:
+		return c.Smooth, true
+	case ConstValueBound:
+		return c.ValueBound, true
+	case ConstStrongConvexity:
+		return c.StrongConvexity, true
+	case ConstRows:
+		return float64(c.N), true
+	}
+	return math.NaN(), false
+}
+
+// Public reports whether the constant called name is public: known, and declared by the
+// generator or the spec rather than measured from the data (Measured).
+func (c Constants) Public(name string) bool {
+	_, known := c.Value(name)
+	return known && !slices.Contains(c.Measured, name)
+}
+
+// MeasuredByScale is Measured for a generator whose Lipschitz-type constants come from a
+// row-norm bound that rescale: scale enforces by dividing by the file's largest row norm.
+func MeasuredByScale() []string {
+	return []string{ConstRows, ConstGF, ConstGDelta, ConstGK, ConstSmooth, ConstValueBound}
 }
 
 // A ValueOracle answers zeroth-order queries f(x; s_i) (STYLE.md 2).

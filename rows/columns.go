@@ -38,7 +38,7 @@ const (
 	ColTheoryBound          = "theory_bound"     // the theorem's bound on the excess risk
 	ColValueQueries         = "value_queries"    // counted zeroth-order queries
 	ColGradientQueries      = "gradient_queries" // counted first-order queries
-	ColGuarantee            = "guarantee"        // the mechanism's algorithms.Guarantee
+	ColGuarantee            = "guarantee"        // algorithms.Guarantee, re-derived by the runner (algorithms.Certify)
 	ColStatus               = "status"           // StatusOK | StatusError
 	ColError                = "error"            // the error of a failed trial, one line
 	ColWallSeconds          = "wall_seconds"     // wall time of the trial
@@ -54,6 +54,13 @@ const (
 	// worst-case 1-D absolute-loss instance (privacy.AbsInstance; extra column, written
 	// when the spec asks for delta_delivered).
 	ColDeltaDelivered = "delta_delivered"
+	// ColBroken marks the rows of a privacy audit's deliberately broken variant (1) or of an
+	// honest audited entry (0): the audit's verdict (flagged or not) depends on it.
+	ColBroken = "broken"
+	// The certificate columns (issue 13): the runner re-derives guarantee from them.
+	ColDeltaSpent       = "delta_spent"       // total δ of the run at epsilon_spent
+	ColGuaranteeReason  = "guarantee_reason"  // why a claimed guarantee was downgraded, one line
+	ColTrustedConstants = "trusted_constants" // "name=value(declared|measured); ..." the calibration relied on
 )
 
 // Values of the status column.
@@ -75,7 +82,7 @@ func Unit(col string) string { return units[col] }
 // units is read-only after initialisation.
 var units = map[string]string{
 	ColTrial: "index", ColN: "examples", ColD: "coordinates", ColRank: "dimensions", ColGK: "loss per unit length",
-	ColEpsilon: "1", ColDelta: "1", ColDeltaMech: "1", ColGDPS: "1", ColEpsilonSpent: "1",
+	ColEpsilon: "1", ColDelta: "1", ColDeltaMech: "1", ColGDPS: "1", ColEpsilonSpent: "1", ColDeltaSpent: "1",
 	ColK: "", ColMu: "", ColSigma: "", ColSteps: "iterations", ColBatch: "examples",
 	ColEmpiricalRisk: "loss", ColEmpiricalRiskOpt: "loss", ColExcessEmpiricalRisk: "loss",
 	ColExcessPopulationRisk: "loss", ColTheoryBound: "loss",

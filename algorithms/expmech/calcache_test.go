@@ -15,7 +15,8 @@ import (
 // memo key must notice every one, including fields added after this test was written.
 func TestSameConstantsSeesEveryField(t *testing.T) {
 	base := problems.Constants{N: 10, D: 2, GF: 1, GDelta: 2, Domain: problems.Domain{Kind: problems.Ball, Radius: 1},
-		GK: []float64{1, 1, 0}, Rank: 1, Smooth: 0.25, ValueBound: 1, GLMLoss: "logistic"}
+		GK: []float64{1, 1, 0}, Rank: 1, Smooth: 0.25, ValueBound: 1, GLMLoss: "logistic",
+		StrongConvexity: 0.1, Measured: []string{problems.ConstGF}}
 	if !sameConstants(base, base) {
 		t.Fatal("constants differ from themselves")
 	}
@@ -32,7 +33,13 @@ func TestSameConstantsSeesEveryField(t *testing.T) {
 		case reflect.String:
 			f.SetString(f.String() + "x")
 		case reflect.Slice:
-			f.Index(0).SetFloat(f.Index(0).Float() + 0.5)
+			c.Measured = append([]string(nil), base.Measured...)
+			f = reflect.ValueOf(&c).Elem().Field(i)
+			if f.Index(0).Kind() == reflect.String {
+				f.Index(0).SetString(f.Index(0).String() + "x")
+			} else {
+				f.Index(0).SetFloat(f.Index(0).Float() + 0.5)
+			}
 		case reflect.Struct: // Domain
 			f.Field(1).SetFloat(f.Field(1).Float() + 0.5)
 		default:

@@ -36,6 +36,10 @@ type Calibration struct {
 	HasDeltaDelivered bool
 	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
 	EpsilonSpent float64
+	// DeltaSpent is the total δ at EpsilonSpent: δ_mech + (1 + e^{ε_spent})τ (SPEC §1.4).
+	DeltaSpent float64
+	// Trusted are the constants the privacy calibration relies on (issue 13).
+	Trusted []algorithms.Trusted
 	// Tau is the sampler's TV budget: δ_total = δ_mech + (1 + e^ε)τ ≤ δ (SPEC §1.4).
 	Tau float64
 	// Sampler plan: step size, outer steps, truncation level (certified), predicted queries.
@@ -206,6 +210,9 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrBudget, cfg.Preset)
 		}
 		lam := cfg.StrongConvexity
+		if err := checkStrongConvexity(lam, c); err != nil {
+			return cal, err
+		}
 		s, err := sFor()
 		if err != nil {
 			return cal, err
@@ -272,6 +279,10 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
 		return cal, err
 	}
+	// δ_spent = δ_mech + (1 + e^{ε_spent})τ: the exact law is (ε_spent, δ_mech)-DP and the
+	// sampled law is within τ of it in TV (SPEC §1.4).
+	cal.DeltaSpent = cal.DeltaMech + (1+math.Exp(cal.EpsilonSpent))*cal.Tau
+	cal.Trusted = trusted(c, cal.Setting, smp)
 	switch {
 	case !private:
 		cal.Guarantee = algorithms.None
@@ -432,6 +443,9 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
 		return cal, err
 	}
+	// ε_spent = 2kΔ_F = ε; the sampler's TV τ adds (1 + e^ε)τ = δ.
+	cal.DeltaSpent = (1 + math.Exp(cal.EpsilonSpent)) * cal.Tau
+	cal.Trusted = trusted(c, cal.Setting, smp)
 	switch {
 	case sampler.IsExact(smp) || (certified && sampler.Certifies(smp)):
 		cal.Guarantee = algorithms.Certified
@@ -442,6 +456,43 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
 	}
 	return cal, nil
+}
+
+// checkStrongConvexity refuses a λ the problem does not declare: the law exp(−kF) has
+// curvature kλ only if every f(·; s) is λ-strongly convex on every dataset of the
+// universe, which only the generator can state (problems.Constants.StrongConvexity).
+// Trusting the config's λ on the linear canary (no curvature) releases a law whose exact
+// privacy curve gives δ(1) = 0.51 for a stated δ = 1e-5 (issue 13).
+func checkStrongConvexity(lam float64, c problems.Constants) error {
+	if lam > c.StrongConvexity {
+		return &algorithms.KeyError{Key: "strong_convexity", Err: fmt.Errorf("%w: %g exceeds the problem's declared strong convexity %g (setting strongly-convex trusts only the generator's constant): %w",
+			ErrBudget, lam, c.StrongConvexity, algorithms.ErrNotPublic)}
+	}
+	return nil
+}
+
+// trusted lists the constants the privacy of a setting relies on (the derivations are at
+// Account): n and G_Δ for s (or Δ_F), the strong convexity for strongly-convex, the
+// radius of K for the pure mechanism's Δ_F = G_Δ R/n (and ValueBound when it is used), and
+// G_f and the radius for an approximate sampler's TV bound (its step size and truncation).
+func trusted(c problems.Constants, st Setting, smp algorithms.Sampler) []algorithms.Trusted {
+	names := []string{problems.ConstN, problems.ConstGDelta}
+	switch st {
+	case SettingStronglyConvex:
+		names = append(names, problems.ConstStrongConvexity)
+	case SettingPure:
+		names = append(names, problems.ConstDomain)
+		if c.ValueBound > 0 {
+			names = append(names, problems.ConstValueBound)
+		}
+	}
+	if !sampler.IsExact(smp) {
+		names = append(names, problems.ConstGF)
+		if st != SettingPure {
+			names = append(names, problems.ConstDomain)
+		}
+	}
+	return algorithms.Trust(c, names...)
 }
 
 // goldenMinLog minimises a unimodal f over [lo, hi] by golden section in log space.

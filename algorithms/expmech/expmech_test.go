@@ -67,6 +67,8 @@ func TestGDPSAndDelta(t *testing.T) {
 		curvMu bool
 	}
 	base := problems.Constants{N: 2000, D: 20, GF: 1, GDelta: 2, Domain: ball(1)}
+	sc := base
+	sc.StrongConvexity = 0.5 // declared by the problem; the config may trust up to it
 	lr := base
 	lr.Domain = problems.Domain{Kind: problems.Unconstrained, Radius: 1}
 	lr.Rank = 4
@@ -75,7 +77,7 @@ func TestGDPSAndDelta(t *testing.T) {
 		{"erm-paper", base, algorithms.Budget{Epsilon: 0.5, Delta: 1e-6}, func(c *Config) { c.Calibration = CalibPaper }, true},
 		{"sco-exact", base, algorithms.Budget{Epsilon: 2, Delta: 1e-5, Task: "sco"}, nil, true},
 		{"sco-paper", base, algorithms.Budget{Epsilon: 0.09, Delta: 1e-5, Task: "sco"}, func(c *Config) { c.Calibration = CalibPaper }, true},
-		{"strongly-convex", base, algorithms.Budget{Epsilon: 1, Delta: 1e-5}, func(c *Config) { c.Setting = SettingStronglyConvex; c.StrongConvexity = 0.5 }, false},
+		{"strongly-convex", sc, algorithms.Budget{Epsilon: 1, Delta: 1e-5}, func(c *Config) { c.Setting = SettingStronglyConvex; c.StrongConvexity = 0.5 }, false},
 		{"lowrank-exact", lr, algorithms.Budget{Epsilon: 1, Delta: 1e-6}, nil, true},
 		{"lowrank-paper", lr, algorithms.Budget{Epsilon: 1, Delta: 1e-6}, func(c *Config) { c.Calibration = CalibPaper }, true},
 		{"split-0.9", base, algorithms.Budget{Epsilon: 1, Delta: 1e-5}, func(c *Config) { c.DeltaSplit = 0.9 }, true},

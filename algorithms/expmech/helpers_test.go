@@ -41,7 +41,7 @@ func (p *quadProb) Grad(dst []float64, i int, x []float64) {
 }
 func (p *quadProb) Constants() problems.Constants {
 	return problems.Constants{N: len(p.z), D: len(p.z[0]), GF: p.r + p.b, GDelta: 2 * p.b,
-		Domain: problems.Domain{Kind: problems.Ball, Radius: p.r}}
+		Domain: problems.Domain{Kind: problems.Ball, Radius: p.r}, StrongConvexity: 1}
 }
 
 func signPoints(n, d int, pPlus float64, rng *rand.Rand) [][]float64 {

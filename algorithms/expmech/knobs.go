@@ -9,7 +9,7 @@ import (
 	"expmech/problems"
 )
 
-// Knobs declares expmech's tunable keys (README "Tuning"): the prior bound C (the R of
+// Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
 // μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
 // k = μn²s²/G² at the same s, so privacy is unchanged) and the practical sampler's step
 // constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. expmech-pure

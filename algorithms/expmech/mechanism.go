@@ -132,6 +132,7 @@ func (cc *calCache) get(c problems.Constants, b algorithms.Budget, compute func(
 		// Own copy of the profile, so a caller mutating its Constants cannot alias the key.
 		key := c
 		key.GK = slices.Clone(c.GK)
+		key.Measured = slices.Clone(c.Measured)
 		cc.entries = append(cc.entries, calEntry{c: key, b: b, cal: cal, err: err})
 	}
 	return cal, err
@@ -142,7 +143,8 @@ func (cc *calCache) get(c problems.Constants, b algorithms.Budget, compute func(
 func sameConstants(a, b problems.Constants) bool {
 	return a.N == b.N && a.D == b.D && a.GF == b.GF && a.GDelta == b.GDelta && a.Domain == b.Domain &&
 		slices.Equal(a.GK, b.GK) && a.Rank == b.Rank && a.Smooth == b.Smooth &&
-		a.ValueBound == b.ValueBound && a.GLMLoss == b.GLMLoss
+		a.ValueBound == b.ValueBound && a.GLMLoss == b.GLMLoss &&
+		a.StrongConvexity == b.StrongConvexity && slices.Equal(a.Measured, b.Measured)
 }
 
 func (m *Mechanism) maxSteps() int {
@@ -158,6 +160,8 @@ func (cal Calibration) Record() algorithms.Record {
 	r.DeltaMech = cal.DeltaMech
 	r.GDPS = cal.S
 	r.EpsilonSpent = cal.EpsilonSpent
+	r.DeltaSpent = cal.DeltaSpent
+	r.Trusted = cal.Trusted
 	r.K, r.Mu = cal.K, cal.Mu
 	r.Steps = cal.Steps
 	r.Guarantee = cal.Guarantee
@@ -174,7 +178,7 @@ func (cal Calibration) Record() algorithms.Record {
 		// Practical constants prove nothing about the sampler's distance to the exact law
 		// (its bias is measured, not bounded: samplertest), so the δ split δ_mech +
 		// (1 + e^ε)τ means nothing: leave delta_mech and tv_budget empty (issue #13).
-		r.DeltaMech = math.NaN()
+		r.DeltaMech, r.DeltaSpent = math.NaN(), math.NaN()
 		delete(r.Extra, "tv_budget")
 	}
 	if cal.L > 0 {

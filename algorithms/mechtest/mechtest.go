@@ -149,6 +149,22 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 		}
 	})
 
+	// A claim the runner would not keep is a bug of the mechanism (issue 13): a claimed
+	// certified or nominal must come with ε_spent ≤ ε, δ_spent ≤ δ and the constants it
+	// trusted, all public on the kit's canary.
+	t.Run("certificate", func(t *testing.T) {
+		out, _ := run(t, newMech(t), 1)
+		r := out.Record
+		if g, why := algorithms.Certify(r, b, c); g != r.Guarantee {
+			t.Errorf("claims %q, the runner would write %q: %s", r.Guarantee, g, why)
+		}
+		for _, tr := range r.Trusted {
+			if v, _ := c.Value(tr.Name); !same(v, tr.Value) {
+				t.Errorf("trusted %s = %v, the constants say %v", tr.Name, tr.Value, v)
+			}
+		}
+	})
+
 	t.Run("plan-matches-run", func(t *testing.T) {
 		m := newMech(t)
 		p, err := m.Plan(c, b)

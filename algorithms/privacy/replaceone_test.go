@@ -120,7 +120,7 @@ func TestReplaceOneBounds(t *testing.T) {
 	}
 }
 
-// TestReplaceOneIssueCases replays the three failures of issue 12 item 2:
+// TestReplaceOneIssueCases replays the three failures of issue 12 item 2 (PRIVACY.md P8, P10):
 //   - (q, z, T, δ) = (.04, 1.5, 2250, 1e-5): the replace-one ε was +Inf although RDP
 //     gives 20.6 (a doubling search skipped the finite window). Now RDP is 20.6 and the
 //     PLD finite and below it.
@@ -157,7 +157,7 @@ func TestReplaceOneIssueCases(t *testing.T) {
 	}
 }
 
-// TestCalibrateReplaceOneTight is issue 12's calibration case (q = 0.01, T = 1000,
+// TestCalibrateReplaceOneTight is issue 12's calibration case (PRIVACY.md P9; q = 0.01, T = 1000,
 // ε = 1, δ = 1e-5, replace-one): the group-privacy route returned z = 2.75, which an
 // independent PLD of the substitution pair says spends only ε ≈ 0.845; the direct
 // accountant needs z ≈ 2.36. The returned z must be sound (upper bound ≤ ε) and spend
@@ -183,7 +183,7 @@ func TestCalibrateReplaceOneTight(t *testing.T) {
 	}
 }
 
-// TestCalibrateOpacusPRV compares the add/remove calibration with P3: Opacus
+// TestCalibrateOpacusPRV compares the add/remove calibration with PRIVACY.md P3: Opacus
 // get_noise_multiplier(accountant="prv", target ε = 8, δ = 1e-5, q = 0.04, 90 epochs →
 // 2250 steps) = 1.34765625 (tests/accountants_test.py, places = 4). PRV reports
 // eps_upper ≈ true ε + eps_error (0.01), so its z is slightly above the tight one: ours

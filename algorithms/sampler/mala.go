@@ -153,6 +153,9 @@ func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Ta
 	if err != nil {
 		return nil, err
 	}
+	if problems.ReducedDim(c, o.Dim()) {
+		return sampleReducedMALA(ctx, o, c, t, s, rng, rec)
+	}
 	d := c.D
 	ch := &malaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: s.H,
 		x: make([]float64, d), g: make([]float64, d), xp: make([]float64, d), gp: make([]float64, d), gi: make([]float64, d)}
@@ -187,4 +190,92 @@ func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Ta
 		return nil, fmt.Errorf("mala: log-density %g at the output", ch.lp)
 	}
 	return append([]float64(nil), ch.x...), nil
+}
+
+// sampleReducedMALA is MALA on the reduced oracle of an exactly low-rank problem on R^d
+// (issue 17): the state is y = Uᵀx ∈ R^r and ρ = ‖x⊥‖, the norm of the complement.
+//
+// Derivation. On the complement (dimension m = d − r) ∇log π = −kμ x⊥, so the proposal is
+// x⊥' = a x⊥ + √(2h) ξ⊥ with a = 1 − hkμ. Split ξ⊥ = ξ₁ e + ξ_rest along e = x⊥/ρ: ξ₁ ~ N(0, 1)
+// and S = ‖ξ_rest‖² ~ χ²_{m−1}, independent. Then ρ'² = (aρ + √(2h)ξ₁)² + 2hS, and the
+// acceptance ratio needs only ‖x⊥‖², ‖x⊥'‖², the forward residual ‖√(2h)ξ⊥‖² = 2h(ξ₁² + S) and
+// the backward one ‖x⊥ − a x⊥'‖² = ρ² − 2aρ(aρ + √(2h)ξ₁) + a²ρ'². So (y, ρ) is itself a
+// Markov chain with the law of (Uᵀx_t, ‖x⊥_t‖) of the full chain; the kernel and the start
+// N(0, (kμ)⁻¹ I) commute with rotations of the complement, so given the whole (y, ρ) path
+// the direction of x⊥_T is uniform. The output is y_T, with ρ_T in rec.Extra
+// ["orthogonal_norm"] for algorithms.RunReduced. Per step: r-dimensional work, one normal
+// and one χ² draw for the complement.
+func sampleReducedMALA(ctx context.Context, o problems.GradientAccess, c problems.Constants, t algorithms.Target, s Schedule, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+	if !(t.Mu > 0) {
+		return nil, fmt.Errorf("%w: reduced MALA needs μ > 0", ErrBadTarget)
+	}
+	r, m := o.Dim(), c.D-o.Dim()
+	km := t.K * t.Mu
+	h := s.H
+	a := 1 - h*km
+	sq := math.Sqrt(2 * h)
+	ch := &malaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: h,
+		x: make([]float64, r), g: make([]float64, r), xp: make([]float64, r), gp: make([]float64, r), gi: make([]float64, r)}
+	var rej int64
+	if err := gaussOnDomain(ch.x, ch.xp, 1/math.Sqrt(km), c.Domain, rng, &rej); err != nil {
+		return nil, err
+	}
+	rho2 := chiSquare(rng, m) / km
+	// log π(y, ρ) = eval(y) − kμρ²/2: eval's μ-term covers ‖y‖² only.
+	ch.lp = ch.eval(ch.g, ch.x) - km*rho2/2
+	for i := 0; i < s.Steps; i++ {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		for j, xj := range ch.x {
+			ch.xp[j] = xj + h*ch.g[j] + sq*rng.NormFloat64()
+		}
+		rho := math.Sqrt(rho2)
+		xi1 := rng.NormFloat64()
+		S := chiSquare(rng, m-1)
+		along := a*rho + sq*xi1
+		rho2p := along*along + 2*h*S
+		lpp := ch.eval(ch.gp, ch.xp) - km*rho2p/2
+		fwd := 2 * h * (xi1*xi1 + S)
+		bwd := rho2 - 2*a*rho*along + a*a*rho2p
+		for j := range ch.x {
+			u := ch.xp[j] - ch.x[j] - h*ch.g[j]
+			v := ch.x[j] - ch.xp[j] - h*ch.gp[j]
+			fwd += u * u
+			bwd += v * v
+		}
+		logA := lpp - ch.lp + (fwd-bwd)/(4*h)
+		if logA >= 0 || math.Log(rng.Float64()) < logA {
+			ch.x, ch.xp = ch.xp, ch.x
+			ch.g, ch.gp = ch.gp, ch.g
+			ch.lp = lpp
+			rho2 = rho2p
+			ch.accepts++
+		}
+	}
+	if rec != nil {
+		if rec.Extra == nil {
+			rec.Extra = map[string]float64{}
+		}
+		rec.Steps = s.Steps
+		rec.Extra["h"] = s.H
+		rec.Extra["tv_budget"] = t.TV
+		rec.Extra["accept_rate"] = float64(ch.accepts) / float64(s.Steps)
+		rec.Extra["domain_rejections"] = float64(rej)
+		rec.Extra["gaussian_draws"] = float64(s.Steps)
+		rec.Extra["orthogonal_norm"] = math.Sqrt(rho2)
+	}
+	if math.IsInf(ch.lp, 0) || math.IsNaN(ch.lp) {
+		return nil, fmt.Errorf("mala: log-density %g at the output", ch.lp)
+	}
+	return append([]float64(nil), ch.x...), nil
+}
+
+// OrthogonalNorm returns ρ_T of a reduced MALA run (rec.Extra["orthogonal_norm"]): the
+// complement of its output is ρ_T times a uniform unit vector (sampleReducedMALA).
+func (MALA) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
+	rho, ok := rec.Extra["orthogonal_norm"]
+	return rho, ok
 }

@@ -250,14 +250,14 @@ type ProximalChain struct {
 // NewProximalChain plans the run for t on o and allocates its buffers; call Init before Step.
 func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalChain, error) {
 	c := o.Constants()
-	if c.N != o.Len() || c.D != o.Dim() {
+	if c.N != o.Len() || (c.D != o.Dim() && !problems.ReducedDim(c, o.Dim())) {
 		return nil, fmt.Errorf("%w: constants (n=%d, d=%d) disagree with the oracle (%d, %d)", ErrBadTarget, c.N, c.D, o.Len(), o.Dim())
 	}
 	s, err := proximalSchedule(c, t)
 	if err != nil {
 		return nil, err
 	}
-	d := c.D
+	d := o.Dim() // c.D, or the rank r on a reduced oracle (issue 17)
 	hk := s.H * t.K * t.Mu
 	ch := &ProximalChain{
 		o: o, dom: c.Domain, n: c.N, k: t.K,
@@ -453,4 +453,36 @@ func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t
 		rec.Steps = ch.Sched.Steps
 	}
 	return append([]float64(nil), ch.x...), nil
+}
+
+// OrthogonalVariance is v such that, run on the reduced oracle of an exactly low-rank
+// problem on R^d (algorithms.RunReduced), the full chain's component orthogonal to span U
+// after T = Schedule.Steps steps is N(0, v(I − UUᵀ)), independent of the span part.
+//
+// Derivation. On the complement the loss is constant, so there the chain only sees its
+// Gaussian parts (GLL22 Alg. 1 with ψ = kμ‖x‖²/2 on R^d): x_0⊥ ~ N(0, v_0 I), v_0 = 1/(kμ)
+// (Init); the forward step y⊥ = x⊥ + √h ξ adds h; the RGO draws both proposals x', z' from
+// N(a y, h a I), a = 1/(1 + h kμ), and its accept/reject decision depends on f(z') − f(x')
+// (span parts only) and on independent uniforms and indices, so the accepted x'⊥ is
+// N(a y⊥, h a I) whatever the number of rejections. Hence
+//
+//	v_{t+1} = a²(v_t + h) + a h,
+//
+// iterated T times here (not assumed stationary; its fixed point is 1/(kμ) = v_0, which
+// the tests check against this recursion and against the full chain).
+func (ProximalRejection) OrthogonalVariance(c problems.Constants, t algorithms.Target) (float64, error) {
+	if c.Domain.Kind != problems.Unconstrained || !(t.Mu > 0) {
+		return 0, fmt.Errorf("%w: the orthogonal law needs R^d and μ > 0 (domain %s, μ = %g)", ErrBadTarget, c.Domain.Kind, t.Mu)
+	}
+	s, err := proximalSchedule(c, t)
+	if err != nil {
+		return 0, err
+	}
+	km := t.K * t.Mu
+	a := 1 / (1 + s.H*km)
+	v := 1 / km
+	for range s.Steps {
+		v = a*a*(v+s.H) + a*s.H
+	}
+	return v, nil
 }

@@ -308,7 +308,8 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	r.Guarantee = g
 	r.EpsilonSpent = p.eps
 	r.DeltaMech = p.delta
-	r.GDPS = math.NaN() // the tuned release is RDP-accounted, not Gaussian-DP
+	r.DeltaSpent = p.delta // the whole δ of the tuned release: RDP conversion plus the samplers' TV error
+	r.GDPS = math.NaN()    // the tuned release is RDP-accounted, not Gaussian-DP
 	r.TheoryBound = math.NaN()
 	r.Extra["tuning_expected_runs"] = ek
 	r.Extra["tuning_eta"] = p.tnb.Eta

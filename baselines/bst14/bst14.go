@@ -30,7 +30,8 @@ const (
 type Config struct {
 	// Steps is T; 0 (default) = BST14's n², capped at MaxSteps. With calibration: exact
 	// σ is calibrated for this T; with calibration: paper fewer steps than n² only lower
-	// the privacy loss, so BST14's σ stays valid.
+	// the privacy loss, so BST14's σ stays valid, and more spend more than ε: the runner
+	// then writes guarantee none (epsilon_spent is the accountant's for this T).
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the default T (default 1 000 000).
 	MaxSteps int `yaml:"max_steps"`
@@ -155,6 +156,10 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Steps, r.Batch, r.DeltaMech = p.T, 1, b.Delta
 	r.EpsilonSpent = math.Min(p.epsExact, p.epsRDP) // both are upper bounds
 	r.Guarantee = calib.Guarantee(b)
+	// ε_spent is the accountant's ε for the T that runs (the derivation is at calibrate),
+	// not BST14's target: a steps override past n² spends more than ε and the runner
+	// downgrades the row. Gradients are clipped at L = G_f, so G_f is trusted.
+	calib.Certificate(&r, c, b, problems.ConstGF)
 	r.PredictedGradientQueries = float64(p.T)
 	r.PredictedValueQueries = 0
 	paper := 0.0
@@ -167,6 +172,28 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		"calibration_paper": paper,
 	}
 	return r
+}
+
+var _ algorithms.Accountant = (*Mechanism)(nil)
+
+// Account recomputes ε from what ran as the record reports it: T = rec.Steps noise draws
+// of per-coordinate std rec.Sigma·n on the sum-scale gradient clipped at L = G_f, i.e.
+// noise multiplier z = σ/(2nL) on a replace-one shift ≤ 2nL, each step sampling one index
+// (q = 1/n); the Poisson replace-one accountant (the derivation is at calibrate) bounds all
+// T steps. Returns the smaller of the PLD upper bound and RDP at δ = b.Delta.
+func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algorithms.Record) (eps, delta float64, err error) {
+	n := float64(c.N)
+	z := rec.Sigma * n / (2 * n * c.GF)
+	q := 1 / n
+	_, hi, err := privacy.PLDBracket(q, z, rec.Steps, b.Delta, b.Relation)
+	if err != nil {
+		return math.NaN(), math.NaN(), fmt.Errorf("noisy-sgd-bst14: account: %w", err)
+	}
+	rdp, err := privacy.EpsPoissonGaussianRDP(q, z, rec.Steps, b.Delta, b.Relation)
+	if err != nil {
+		return math.NaN(), math.NaN(), fmt.Errorf("noisy-sgd-bst14: account: %w", err)
+	}
+	return math.Min(hi, rdp), b.Delta, nil
 }
 
 // Plan is data-independent.

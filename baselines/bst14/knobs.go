@@ -6,7 +6,7 @@ import (
 	"expmech/problems"
 )
 
-// Knobs declares noisy-sgd-bst14's tunable key (README "Tuning"): T, 0 = BST14's n²
+// Knobs declares noisy-sgd-bst14's tunable key (DESIGN.md "Tuning"): T, 0 = BST14's n²
 // (fewer steps only lower the privacy loss, so BST14's σ stays valid);
 // tuning.GridSize points.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {

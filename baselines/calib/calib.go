@@ -167,3 +167,22 @@ func Spend(r *algorithms.Record, s, delta float64) error {
 	r.EpsilonSpent = e
 	return nil
 }
+
+// Certificate fills the certificate fields of a baseline's record (issue 13): δ_spent is
+// the δ at which its accountant computed ε_spent (the budget's δ), and Trusted lists n and
+// the constants named — those whose value sets the noise or the sensitivity argument. The
+// runner certifies the row only if ε_spent ≤ ε and each trusted constant is public.
+func Certificate(r *algorithms.Record, c problems.Constants, b algorithms.Budget, names ...string) {
+	r.DeltaSpent = b.Delta
+	r.Trusted = algorithms.Trust(c, append([]string{problems.ConstN}, names...)...)
+}
+
+// ClipTrust names G_f when the clipping norm defaults to it (clip = 0): the noise is then
+// scaled by G_f, so a G_f measured from the data would make σ data-dependent. An explicit
+// clip from the spec is public by itself and trusts nothing.
+func ClipTrust(clip float64) []string {
+	if clip > 0 {
+		return nil
+	}
+	return []string{problems.ConstGF}
+}

@@ -168,6 +168,10 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.DeltaMech = b.Delta
 	r.EpsilonSpent = math.Min(p.epsHi, p.epsRD)
 	r.Guarantee = calib.Guarantee(b)
+	// Poisson-subsampled Gaussian at rate q on the clipped sum (per-example norm ≤ C), raw
+	// noise multiplier z = σ/C, T compositions: the privacy package's PLD/RDP accountants
+	// under replace-one (they apply the shift ≤ 2C of a replaced example themselves).
+	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	if p.clip >= c.GF { // unbiased stochastic subgradients: R²/(2ηT) + ηB²/2
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*p.bound2(c.D)/2
 	}
@@ -226,7 +230,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 type stats struct{ noiseDraws, empty, clipped, grads int }
 
 func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, stats, error) {
-	d := c.D
+	d := o.Dim() // c.D, or the rank r on a reduced oracle (issue 17)
 	x := make([]float64, d)
 	avg := make([]float64, d)
 	g := make([]float64, d)

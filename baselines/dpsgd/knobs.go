@@ -8,7 +8,7 @@ import (
 	"expmech/problems"
 )
 
-// Knobs declares dp-sgd's tunable keys (README "Tuning"): absolute step size, expected
+// Knobs declares dp-sgd's tunable keys (DESIGN.md "Tuning"): absolute step size, expected
 // batch (capped at n) and clipping norm relative to G_f; 3 × 2 × 2 = tuning.GridSize
 // points. Each point's noise multiplier is calibrated by the accountant at its own (q, T).
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {

@@ -6,7 +6,7 @@ import (
 	"expmech/problems"
 )
 
-// Knobs declares dpzero's tunable keys (README "Tuning"): the absolute step size (0 =
+// Knobs declares dpzero's tunable keys (DESIGN.md "Tuning"): the absolute step size (0 =
 // theory η for the T) and T (1000 = the default); 4 × 3 = tuning.GridSize points.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{

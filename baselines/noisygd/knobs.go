@@ -6,7 +6,7 @@ import (
 	"expmech/problems"
 )
 
-// Knobs declares noisy-gd's tunable keys (README "Tuning"): the absolute step size η and
+// Knobs declares noisy-gd's tunable keys (DESIGN.md "Tuning"): the absolute step size η and
 // the number of steps T, each grid holding 0 = the theory value (so the theory default
 // is a candidate) and absolute values; 4 × 3 = tuning.GridSize points. Every point is calibrated to the
 // budget it is run at (σ = √T·Δ₂/s), so knobs never change the privacy accounting.

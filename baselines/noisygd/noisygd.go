@@ -110,6 +110,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := calib.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
+	// Replace-one: the clipped mean gradient moves by Δ₂ = 2C/n per step (calib.MeanSensitivity);
+	// T Gaussian releases of σ compose to s = √T·Δ₂/σ-GDP (Dong–Roth–Su Cor. 3.3).
+	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	// Projected noisy subgradient with average iterate: E F(x̄) − F* ≤ R²/(2ηT) +
 	// η(C² + dσ²)/2 for any η (E‖g + b‖² ≤ C² + dσ²), = R√(C² + dσ²)/√T at the theory η.
 	// It needs unbiased subgradients, i.e. no clipping: C ≥ G_f.
@@ -150,7 +153,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 
 // descend runs the T noisy steps; no allocation inside the loop.
 func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
-	d := c.D
+	d := o.Dim() // c.D, or the rank r on a reduced oracle (issue 17)
 	x := make([]float64, d)
 	avg := make([]float64, d)
 	g := make([]float64, d)

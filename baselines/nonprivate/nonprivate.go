@@ -42,7 +42,7 @@ func (c *Config) Validate() error {
 
 // Factory is the registry line of nonprivate.
 func Factory() algorithms.Factory {
-	return algorithms.NewFactory(Name, "non-private reference (ε = ∞): projected full-batch subgradient descent with averaging", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
+	return algorithms.NewFactory(Name, "non-private reference (ε = ∞): the instance's certified optimum, supplied by the harness (guarantee none)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
 		inner, err := noisygd.Factory().New(&noisygd.Config{Steps: c.Steps, MaxSteps: c.Steps, StepSize: c.StepSize})
 		if err != nil {
 			return nil, err

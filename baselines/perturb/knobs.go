@@ -7,7 +7,7 @@ import (
 )
 
 // lambdaGrid returns the regulariser grid of both perturbation baselines: 0 = theory and
-// 11 absolute values (README "Tuning"); tuning.GridSize points.
+// 11 absolute values (DESIGN.md "Tuning"); tuning.GridSize points.
 func lambdaGrid() []float64 {
 	return []float64{0, 1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1, 3, 10}
 }

@@ -106,6 +106,9 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 	if err := calib.Spend(&r, calib.ComposedGDP(1, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
+	// Replace-one: the λ-strongly convex regularised minimiser moves by ≤ 2G_f/(nλ), plus
+	// twice the solver's certified error (which uses β and the radius): s = Δ/σ.
+	calib.Certificate(&r, c, b, problems.ConstGF, problems.ConstSmooth, problems.ConstDomain)
 	// F(x̂ + b) − F(x_opt) ≤ λR²/2 (regularisation bias, ‖x_opt‖ ≤ R) + G(errBound + E‖b‖),
 	// E‖b‖ ≤ σ√d; projecting onto K is non-expansive towards x* ∈ K.
 	r.TheoryBound = p.reg.Lambda*p.R*p.R/2 + c.GF*(p.errBound+p.sigma*math.Sqrt(float64(c.D)))

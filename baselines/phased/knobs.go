@@ -6,7 +6,7 @@ import (
 	"expmech/problems"
 )
 
-// Knobs declares phased-sgd's tunable keys (README "Tuning"): the absolute base step size
+// Knobs declares phased-sgd's tunable keys (DESIGN.md "Tuning"): the absolute base step size
 // (0 = theory) and the clipping norm (0 = G_f); 6 × 2 = tuning.GridSize points.
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	return []tuning.Knob{

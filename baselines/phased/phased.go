@@ -136,6 +136,15 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := calib.Spend(&r, gdp, b.Delta); err != nil {
 		return r, err
 	}
+	// The phases use disjoint chunks, so a replaced example is in one phase only (parallel
+	// composition, s = max_i Δ_i/σ_i); there the phase's average iterate moves by ≤ Δ_i =
+	// 2Gη_i (smooth, η_i ≤ 2/β) or 2Gη_i√n_i (derivation at calibrate). Both need
+	// unclipped subgradients (G ≥ G_f), so G_f is trusted, and β when smooth.
+	trust := []string{problems.ConstGF}
+	if first.smooth {
+		trust = append(trust, problems.ConstSmooth)
+	}
+	calib.Certificate(&r, c, b, trust...)
 	r.PredictedGradientQueries = float64(p.steps)
 	r.PredictedValueQueries = 0
 	smooth := 0.0

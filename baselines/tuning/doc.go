@@ -1,5 +1,10 @@
-// Package tuning runs a small hyperparameter grid for a baseline without hiding how the
-// winner was chosen (SPEC §8.11: Li et al. 2022 tune on the training loss, which leaks).
+// Package tuning is the baselines' former per-mechanism grid search (SPEC §8.11: Li et
+// al. 2022 tune on the training loss, which leaks). It is superseded by the one tuning
+// protocol of expmech/algorithms/tuning (DESIGN.md "Spec schema"): spec entries can no
+// longer reach it, since the decoder reserves an entry's `tuning:` key for the protocol's
+// mode and refuses `tuning_mode:`; it remains only for configs built in Go, and a nil grid
+// (the default) runs the mechanism unchanged.
+//
 // Mode "nonprivate" picks the candidate of least empirical risk and labels the run
 // tuning = nonprivate with guarantee none. Mode "charged" pays for the selection out of
 // the budget: for an s-GDP mechanism with m candidates each candidate runs at

@@ -94,6 +94,23 @@ func newCache(dir, codeVersion string, p *plan) (*cache, error) {
 			ah := sha256.New()
 			putString(ah, a.Name)
 			ah.Write(lenPrefix(cfg))
+			// The tuning protocol wraps the mechanism (Registry.Tune): its mode, grid and law
+			// of the number of runs determine the row as much as the config does.
+			putString(ah, "tuning")
+			putString(ah, a.Tuning)
+			putString(ah, strconv.FormatBool(a.TuningExplicit))
+			for _, g := range a.Grid {
+				putString(ah, g.Knob)
+				for _, v := range g.Values {
+					putFloat(ah, v)
+				}
+			}
+			putFloat(ah, a.TuningRuns)
+			if a.TuningEta != nil {
+				putFloat(ah, *a.TuningEta)
+			} else {
+				putString(ah, "eta:default")
+			}
 			ck.algs = append(ck.algs, ah.Sum(nil))
 		}
 		c.cells = append(c.cells, ck)

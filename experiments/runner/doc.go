@@ -11,6 +11,12 @@
 // finished run is not replaced without Force, and every output goes through WriteFile
 // (atomic, fsynced, mode 0644). Provenance names the code (commit, dirty flag, cache
 // version). On a problems.Audited instance (a privacy-audit canary) each algorithm runs
-// Batch() times per trial and the row keeps the statistic of every run (batch.go). It reaches concrete generators and mechanisms only through a Registry built
-// in run.go.
+// Batch() times per trial and the row keeps the statistic of every run (batch.go). Each
+// mechanism receives the oracle view it declared (problems.Counter.Oracle); a Refereed
+// one (oracle tuning, the non-private reference) also gets the instance as an uncounted
+// algorithms.Referee; on an instance with an exact low-rank structure on R^d a mechanism
+// with a reduced path runs in r coordinates (algorithms.Reducible/RunReduced; issue 17).
+// The runner re-derives every row's guarantee (algorithms.Certify). It reaches concrete
+// generators and mechanisms, and the tuning protocol (Registry.Tune), only through a
+// Registry built in run.go.
 package runner

@@ -18,6 +18,7 @@ var planColumns = []string{
 	rows.ColProblem, rows.ColLossKind, rows.ColDomain, rows.ColTask, rows.ColN, rows.ColD, rows.ColRank, rows.ColGK,
 	rows.ColEpsilon, rows.ColDelta, rows.ColNeighbours, rows.ColDeltaMech, rows.ColGDPS, rows.ColEpsilonSpent,
 	rows.ColK, rows.ColMu, rows.ColSigma, rows.ColSteps, rows.ColBatch, rows.ColTheoryBound, rows.ColGuarantee,
+	rows.ColDeltaSpent, rows.ColGuaranteeReason, rows.ColTrustedConstants,
 	rows.ColPredictedValueQueries, rows.ColPredictedGradientQueries, rows.ColStatus, rows.ColError,
 }
 
@@ -39,6 +40,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (string, error) {
 			r[rows.ColAlgorithm], r[rows.ColStatus] = a.Label, rows.StatusOK
 			rec, err := planOne(c.mechs[i], c)
 			recordColumns(r, rec)
+			certifyColumns(r, rec, c.budget, c.consts)
 			r[rows.ColPredictedValueQueries] = fmtF(rec.PredictedValueQueries)
 			r[rows.ColPredictedGradientQueries] = fmtF(rec.PredictedGradientQueries)
 			if err != nil {

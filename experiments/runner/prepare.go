@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -86,6 +87,19 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 			}
 			if err != nil {
 				bad(fmt.Sprintf("algorithms[%d]", i), "%s: %v%s", spec.Algorithms[i].Label, err, where)
+			}
+			// A config that cannot hold on these public constants is refused now (exit 2),
+			// not discovered as error rows (e.g. expmech's strong_convexity above the
+			// problem's declared one, issue 13).
+			if ck, ok := m.(algorithms.ConstantsChecker); ok && err == nil {
+				if err := ck.CheckConstants(consts); err != nil {
+					key := fmt.Sprintf("algorithms[%d]", i)
+					var ke *algorithms.KeyError
+					if errors.As(err, &ke) {
+						key += "." + ke.Key
+					}
+					bad(key, "%s: %v%s", spec.Algorithms[i].Label, err, where)
+				}
 			}
 			cp.mechs[i] = m
 		}

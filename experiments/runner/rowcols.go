@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"expmech/algorithms"
+	"expmech/problems"
 	"expmech/rows"
 )
 
@@ -51,6 +52,26 @@ func recordColumns(r rows.Row, rec algorithms.Record) {
 			k = "x_" + k
 		}
 		r[k] = fmtF(v)
+	}
+}
+
+// certifyColumns re-derives the row's guarantee from what the mechanism reports it ran and
+// spent (algorithms.Certify) and writes the certificate columns: a mechanism cannot write
+// certified, it can only claim it. The provenance of each trusted constant is looked up in
+// the cell's constants c, not taken from the record.
+func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c problems.Constants) {
+	g, reason := algorithms.Certify(rec, b, c)
+	r[rows.ColGuarantee] = string(g)
+	r[rows.ColDeltaSpent] = fmtF(rec.DeltaSpent)
+	if reason != "" {
+		r[rows.ColGuaranteeReason] = oneLine(reason)
+	}
+	if len(rec.Trusted) > 0 {
+		names := make([]string, len(rec.Trusted))
+		for i, t := range rec.Trusted {
+			names[i] = t.Name
+		}
+		r[rows.ColTrustedConstants] = algorithms.TrustedText(algorithms.Trust(c, names...))
 	}
 }
 

@@ -381,7 +381,11 @@ func costWeights(p *plan, jobs []job) [][]float64 {
 					q += v
 				}
 			}
-			w[jb.cell][ai] = (1 + q) * float64(max(c.consts.D, 1))
+			dim := max(c.consts.D, 1)
+			if rm, ok := c.mechs[ai].(algorithms.Reducer); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
+				dim = c.consts.Rank // the reduced path works in r coordinates (issue 17)
+			}
+			w[jb.cell][ai] = (1 + q) * float64(dim)
 		}
 	}
 	return w
@@ -460,6 +464,7 @@ func runJob(ctx context.Context, p *plan, ci, trial int, algs []int, emit func(e
 			}
 			r[rows.ColWallSeconds] = strconv.FormatFloat(wall.Seconds(), 'f', 6, 64)
 			recordColumns(r, rec)
+			certifyColumns(r, rec, c.budget, c.consts)
 			if err != nil {
 				fail(err)
 				break
@@ -478,10 +483,29 @@ func runJob(ctx context.Context, p *plan, ci, trial int, algs []int, emit func(e
 }
 
 // runMechanism runs one mechanism on a fresh counter, turning a panic into an error. The
-// counted queries are written into r.
+// counted queries are written into r. When the instance declares an exact low-rank
+// structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
+// in the r reduced coordinates and lifts its output (algorithms.RunReduced; issue 17): the
+// same output law at O(r) work per step; the row then has reduced_rank = r.
 func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()
 	cnt := problems.NewCounter(inst)
+	run := func() (algorithms.Output, error) {
+		return m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
+	}
+	if rm, ok := m.(algorithms.Refereed); ok && rm.NeedsReferee() {
+		// oracle tuning / the non-private reference: the instance answers uncounted, and
+		// the mechanism marks its row guarantee none (algorithms.Referee). Full dimension:
+		// the referee scores points of the instance itself.
+		run = func() (algorithms.Output, error) {
+			return rm.RunRefereed(ctx, cnt.Oracle(m.Needs()), b, rng, inst)
+		}
+	} else if rm, red, ok := algorithms.Reducible(m, inst, b); ok {
+		cnt = problems.NewCounter(red.Problem)
+		run = func() (algorithms.Output, error) {
+			return algorithms.RunReduced(ctx, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
+		}
+	}
 	t0 := time.Now()
 	defer func() {
 		wall = time.Since(t0)
@@ -491,15 +515,7 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
 	}()
-	var out algorithms.Output
-	view := cnt.Oracle(m.Needs()) // only the declared capability
-	if rm, ok := m.(algorithms.Refereed); ok && rm.NeedsReferee() {
-		// oracle tuning / the non-private reference: the instance answers uncounted, and
-		// the mechanism marks its row guarantee none (algorithms.Referee).
-		out, err = rm.RunRefereed(ctx, view, b, rng, inst)
-	} else {
-		out, err = m.Run(ctx, view, b, rng)
-	}
+	out, err := run()
 	if out.Record.Guarantee != "" || err == nil {
 		rec = out.Record
 	}

@@ -5,6 +5,9 @@
 // and a batch size; its instances implement problems.Audited, so the runner runs each
 // mechanism `batch` times per trial and records S = x₁ of every released point, and the
 // analysis turns the two sides' statistics into Clopper–Pearson lower bounds
-// (analysis/audit.go). The fixtures themselves (Linear, L1, Logistic) are also used
-// directly by the exact 1-D curves and the sampler validation in package audit.
+// (analysis/audit.go). The family l1-kinks is the sampler canary of the sampler validation
+// (S = ‖x‖², no neighbour). An instance also exposes its replace-one neighbour, through
+// which the audit's exact-curve entry integrates the exact 1-D privacy curve (PRIVACY.md
+// §3.1). The experiments audit, audit_sampler and audit_exact use it (DESIGN.md "Output
+// files").
 package canary

@@ -2,6 +2,9 @@ package catalog
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -91,6 +94,62 @@ func TestParamsYAML(t *testing.T) {
 		dec.KnownFields(true)
 		if err := dec.Decode(g.DefaultParams()); err == nil {
 			t.Errorf("%s: unknown key accepted", g.Name())
+		}
+	}
+}
+
+// TestRescaleScaleIsMeasured: with rescale: scale a generator's row-norm bound holds only
+// after dividing by the file's largest row norm, so its constants say so (Measured, with
+// ConstRows) in Constants and in the generated instance alike; rescale: clip is row-wise
+// and keeps every constant public (issue 13).
+func TestRescaleScaleIsMeasured(t *testing.T) {
+	dir := t.TempDir()
+	coords := filepath.Join(dir, "z.csv")
+	labelled := filepath.Join(dir, "a.csv")
+	if err := os.WriteFile(coords, []byte("z1,z2\n3,0\n0,1\n0.5,0.5\n-1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(labelled, []byte("a1,a2,y\n3,0,1\n0,1,-1\n0.5,0.5,1\n-1,2,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	un := problems.Domain{Kind: problems.Unconstrained, Radius: 1}
+	ball := problems.Domain{Kind: problems.Ball, Radius: 1}
+	cases := []struct {
+		kind string
+		spec problems.Spec
+	}{
+		{"l1", problems.Spec{Domain: un, Data: coords}},
+		{"extended-linear", problems.Spec{Domain: un, Data: coords}},
+		{"glm", problems.Spec{Domain: ball, Data: labelled, Loss: "logistic"}},
+	}
+	for _, tc := range cases {
+		for _, mode := range []string{"scale", "clip"} {
+			t.Run(tc.kind+"/"+mode, func(t *testing.T) {
+				var g problems.Generator
+				for _, x := range All() {
+					if x.Name() == tc.kind {
+						g = x
+					}
+				}
+				p := g.DefaultParams()
+				reflect.ValueOf(p).Elem().FieldByName("Rescale").SetString(mode)
+				s := tc.spec
+				s.Kind, s.Params = tc.kind, p
+				c, err := g.Constants(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inst, err := g.Generate(s, rand.New(rand.NewPCG(1, 1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(c, inst.Constants()) {
+					t.Errorf("Constants %+v, instance %+v", c, inst.Constants())
+				}
+				if got := c.Public(problems.ConstRows); got != (mode == "clip") {
+					t.Errorf("rows public = %v, want %v (Measured %v)", got, mode == "clip", c.Measured)
+				}
+			})
 		}
 	}
 }

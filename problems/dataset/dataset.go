@@ -181,7 +181,9 @@ const (
 	// independent, so the neighbouring universe (all rows of norm ≤ bound) is unchanged.
 	Clip Rescale = "clip"
 	// Scale divides every row by max_i ‖row_i‖ / bound (only if that exceeds 1). The factor
-	// depends on the whole file: a non-private preprocessing step, documented as such.
+	// depends on the whole file: a non-private preprocessing step. The generators mark the
+	// constants it enforces as measured (problems.Constants.Measured), so no row on such
+	// data is certified; use Clip (row-wise, data independent) for a certified run.
 	Scale Rescale = "scale"
 )
 

@@ -69,7 +69,12 @@ func params(spec problems.Spec) (*Params, error) {
 //     ⟨·, z − z'⟩, which attains 2G at z' = −z: G_Δ = 2G.
 //   - G_k = G (k < d), 0 at d: gradients fill the ball. ValueBound 0 (R^d is unbounded).
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
-	return p.BallConstants(spec, n, d)
+	c := p.BallConstants(spec, n, d)
+	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
+		// ‖z‖ ≤ G holds only after dividing by the file's largest row norm: not public.
+		c.Measured = problems.MeasuredByScale()
+	}
+	return c
 }
 
 // Constants implements problems.Generator.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -164,6 +165,10 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 	if spec.Domain.Kind == problems.Ball {
 		c.ValueBound = A * spec.Domain.Radius
 	}
+	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
+		// ‖a‖ ≤ A holds only after dividing by the file's largest row norm: not public.
+		c.Measured = problems.MeasuredByScale()
+	}
 	return c
 }
 
@@ -257,19 +262,26 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 
 // Instance is a generated GLM.
 type Instance struct {
-	a    [][]float64
+	a    [][]float64 // features (n×d); nil while a factored instance has not materialised them
 	y    []float64
 	loss string
 	c    problems.Constants
 	U    *mat.Dense // lowrank subspace basis (d×r), nil for glm
 	rest *Instance  // held-out sample (task sco)
 	opt  *problems.LazyOptimum
+
+	// Factored lowrank instances (g_k = 0, synthetic) keep a_i = U c_i as c_i (n×r) and
+	// U (d×r): memory O(n·r + d·r), never n×d (factored.go).
+	fc    [][]float64
+	basis *problems.Basis
+	dense sync.Once // materialises a for Features (reference methods only)
 }
 
 var (
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.GLMData    = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)
+	_ problems.LowRank    = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator.
@@ -298,6 +310,9 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	var U [][]float64 // r orthonormal columns, stored as rows
 	if g.lowrank {
 		U = orthonormal(rng, spec.Rank, d)
+	}
+	if g.lowrank && spec.GK == 0 {
+		return g.generateFactored(spec, p, U, rng), nil
 	}
 	w0 := make([]float64, d)
 	if g.lowrank {
@@ -430,33 +445,55 @@ func (in *Instance) solve() (problems.Optimum, error) {
 	if in.c.Domain.Kind == problems.Ball {
 		R = in.c.Domain.Radius
 	}
+	feats := in.a
+	if in.fc != nil {
+		// min over ‖x‖ ≤ R of F̃(Uᵀx) = min over ‖y‖ ≤ R of F̃(y), attained at x = U y (‖Uᵀx‖ ≤ ‖x‖,
+		// with equality on span U): the certified optimum is solved in reduced coordinates
+		// with the same objective values, so its gap carries over unchanged.
+		feats = in.fc
+	}
 	var r solve.Result
 	var err error
 	switch in.loss {
 	case Logistic:
-		r, err = solve.Logistic(in.a, in.y, R)
+		r, err = solve.Logistic(feats, in.y, R)
 	case Hinge:
-		r, err = solve.Hinge(in.a, in.y, R, 0)
+		r, err = solve.Hinge(feats, in.y, R, 0)
 	case Absolute:
-		r, err = solve.LAD(in.a, in.y, R, 0)
+		r, err = solve.LAD(feats, in.y, R, 0)
 	}
 	if err != nil {
 		return problems.Optimum{}, fmt.Errorf("glm %s: optimum: %w", in.loss, err)
+	}
+	if in.fc != nil {
+		x := make([]float64, in.c.D)
+		in.basis.Lift(x, r.X)
+		r.X = x
 	}
 	// Report F at X through the instance's own oracle, so that Value matches EmpiricalRisk.
 	v := in.EmpiricalRisk(r.X)
 	return problems.Optimum{X: r.X, Value: v, Gap: math.Max(r.Gap, v-r.Lower), Method: r.Method}, nil
 }
 
-func (in *Instance) Len() int                      { return len(in.a) }
+func (in *Instance) Len() int                      { return len(in.y) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
-func (in *Instance) Features() [][]float64         { return in.a }
+func (in *Instance) Features() [][]float64         { return in.features() }
 func (in *Instance) Labels() []float64             { return in.y }
 func (in *Instance) LossName() string              { return in.loss }
 
 // Subspace returns the lowrank basis U (d×r) of LLL24 Assumption 2.1, nil for glm.
-func (in *Instance) Subspace() *mat.Dense { return in.U }
+func (in *Instance) Subspace() *mat.Dense {
+	if in.U == nil && in.basis != nil {
+		d, r := in.basis.Dims()
+		U := mat.NewDense(d, r, nil)
+		for k := range r {
+			U.SetCol(k, in.basis.Col(k))
+		}
+		return U
+	}
+	return in.U
+}
 
 func (in *Instance) phi(t, y float64) float64 {
 	switch in.loss {
@@ -492,11 +529,18 @@ func (in *Instance) dphi(t, y float64) float64 {
 
 // Value is φ(⟨a_i, x⟩, y_i).
 func (in *Instance) Value(i int, x []float64) float64 {
+	if in.fc != nil {
+		return in.phi(in.factoredDot(i, x), in.y[i])
+	}
 	return in.phi(floats.Dot(in.a[i], x), in.y[i])
 }
 
 // Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i.
 func (in *Instance) Grad(dst []float64, i int, x []float64) {
+	if in.fc != nil {
+		in.factoredGrad(dst, i, x)
+		return
+	}
 	ai := in.a[i]
 	s := in.dphi(floats.Dot(ai, x), in.y[i])
 	for j, v := range ai {
@@ -506,6 +550,9 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 
 // EmpiricalRisk is the average loss.
 func (in *Instance) EmpiricalRisk(x []float64) float64 {
+	if in.fc != nil {
+		return in.factoredRisk(x)
+	}
 	s := 0.0
 	for i := range in.a {
 		s += in.Value(i, x)

@@ -51,6 +51,7 @@ func TestConformance(t *testing.T) {
 		{"kind=glm/loss=absolute/domain=unconstrained", GLM(), problems.Spec{Loss: Absolute, Domain: unc, Task: "erm", N: 150, D: 6}},
 		{"kind=lowrank/loss=absolute/rank=2/g_k=0.1", LowRank(), problems.Spec{Loss: Absolute, Domain: unc, Task: "erm", N: 120, D: 8, Rank: 2, GK: 0.1}},
 		{"kind=lowrank/loss=logistic/rank=3/g_k=0", LowRank(), problems.Spec{Loss: Logistic, Domain: ball, Task: "erm", N: 200, D: 8, Rank: 3, GK: 0}},
+		{"kind=lowrank/loss=absolute/rank=3/g_k=0/domain=unconstrained/task=sco", LowRank(), problems.Spec{Loss: Absolute, Domain: unc, Task: "sco", N: 150, D: 9, Rank: 3, GK: 0, Params: small}},
 		{"kind=lowrank/loss=hinge/rank=2/g_k=0.05", LowRank(), problems.Spec{Loss: Hinge, Domain: ball, Task: "erm", N: 120, D: 6, Rank: 2, GK: 0.05}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

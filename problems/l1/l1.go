@@ -90,6 +90,11 @@ func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	if spec.Domain.Kind == problems.Box {
 		c.ValueBound = w * spec.Domain.Radius * float64(d)
 	}
+	if spec.Data != "" && spec.Domain.Kind == problems.Unconstrained && dataset.Rescale(p.Rescale) == dataset.Scale {
+		// ‖z‖ ≤ C (the prior bound) holds only after dividing by the file's largest row
+		// norm: the prior bound is then measured, not public.
+		c.Measured = []string{problems.ConstRows, problems.ConstDomain}
+	}
 	return c
 }
 

@@ -166,6 +166,37 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 		}
 	})
 
+	// The declared strong convexity λ (0 for a merely convex family) is what expmech's
+	// strongly-convex setting trusts: check the subgradient inequality
+	// f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K (issue 13).
+	t.Run("strong-convexity", func(t *testing.T) {
+		lam := k.StrongConvexity
+		if !(lam >= 0) || math.IsInf(lam, 1) {
+			t.Fatalf("StrongConvexity = %v, want finite ≥ 0", lam)
+		}
+		for _, nm := range k.Measured {
+			if _, ok := k.Value(nm); !ok {
+				t.Errorf("Measured names %q, not a constant", nm)
+			}
+		}
+		for range c.Points {
+			RandomPoint(rng, k.Domain, d, x)
+			RandomPoint(rng, k.Domain, d, x2)
+			i := rng.IntN(n)
+			inst.Grad(gr, i, x)
+			fx, fy := inst.Value(i, x), inst.Value(i, x2)
+			lin, dx2 := 0.0, 0.0
+			for l := range x {
+				lin += gr[l] * (x2[l] - x[l])
+				dx2 += (x2[l] - x[l]) * (x2[l] - x[l])
+			}
+			// Rounding of f at the two points: 1e-9 relative to their size.
+			if gap := fy - fx - lin - lam*dx2/2; gap < -1e-9*(1+math.Abs(fx)+math.Abs(fy)) {
+				t.Fatalf("example %d: f(y) − f(x) − ⟨g, y − x⟩ − λ‖y − x‖²/2 = %v < 0 at λ = %v", i, gap, lam)
+			}
+		}
+	})
+
 	t.Run("gdelta", func(t *testing.T) {
 		pool := append([]problems.Problem{inst}, c.Others...)
 		worst := 0.0

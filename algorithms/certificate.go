@@ -1,0 +1,165 @@
+package algorithms
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"expmech/problems"
+)
+
+// A certificate is re-derived, not inherited (issue 13): a mechanism reports what ran and
+// what it spent (Record.EpsilonSpent, Record.DeltaSpent, Record.Trusted) and claims a
+// Guarantee; the runner keeps the claim only if Certify agrees, else it downgrades the row
+// to None with the reason in the guarantee_reason column.
+
+// Provenance says where a constant a calibration trusted comes from.
+type Provenance string
+
+const (
+	// Declared: stated by the generator (true on every dataset of its universe) or by the spec.
+	Declared Provenance = "declared"
+	// Measured: computed from the data (problems.Constants.Measured); not public.
+	Measured Provenance = "measured"
+	// Unknown: a name the problem's constants do not define; not public.
+	Unknown Provenance = "unknown"
+)
+
+// Trusted is one constant a calibration relied on for privacy, with its value and where
+// it comes from.
+type Trusted struct {
+	Name   string // a problems.Const* name
+	Value  float64
+	Source Provenance
+}
+
+func (t Trusted) String() string {
+	return fmt.Sprintf("%s=%s(%s)", t.Name, formatG(t.Value), t.Source)
+}
+
+func formatG(v float64) string { return fmt.Sprintf("%.6g", v) }
+
+// Trust lists the constants called names with their values and provenance in c.
+func Trust(c problems.Constants, names ...string) []Trusted {
+	out := make([]Trusted, 0, len(names))
+	for _, nm := range names {
+		v, known := c.Value(nm)
+		src := Declared
+		switch {
+		case !known:
+			src = Unknown
+		case !c.Public(nm):
+			src = Measured
+		}
+		out = append(out, Trusted{Name: nm, Value: v, Source: src})
+	}
+	return out
+}
+
+// TrustedText is the trusted_constants column: "name=value(provenance)" joined by "; ".
+func TrustedText(ts []Trusted) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = t.String()
+	}
+	return strings.Join(s, "; ")
+}
+
+// SpentTol is the relative slack of the ε_spent ≤ ε and δ_spent ≤ δ comparisons: the
+// accountants invert curves by bisection to about 1e-12 relative, so a calibration that
+// targets the budget exactly lands within 1e-9 of it.
+const SpentTol = 1e-9
+
+// Certify re-derives the guarantee of a row from what the mechanism reports it ran and
+// spent, against the cell's budget b and constants c (the provenance of every trusted
+// constant is looked up in c, not taken from the record). A claim of Certified or Nominal
+// is kept only if
+//
+//   - the budget is finite (ε = +Inf is the non-private limit);
+//   - ε_spent ≤ ε and δ_spent ≤ δ (up to SpentTol), both reported (a nominal row may
+//     leave δ_spent empty: its sampler error is not proven anyway);
+//   - the record lists the constants its calibration trusted, and each is public: declared
+//     by the generator or the spec, never measured from the data.
+//
+// Otherwise the result is None and reason says why (every failed condition). A claim of
+// None stays None; Certify never upgrades a claim.
+func Certify(rec Record, b Budget, c problems.Constants) (g Guarantee, reason string) {
+	switch rec.Guarantee {
+	case Certified, Nominal:
+	case None:
+		return None, ""
+	default:
+		return None, fmt.Sprintf("unknown guarantee %q", rec.Guarantee)
+	}
+	var why []string
+	if math.IsInf(b.Epsilon, 1) {
+		why = append(why, "epsilon = inf (non-private)")
+	}
+	switch {
+	case math.IsNaN(rec.EpsilonSpent):
+		why = append(why, "epsilon_spent not reported")
+	case !(rec.EpsilonSpent <= b.Epsilon*(1+SpentTol)):
+		why = append(why, fmt.Sprintf("epsilon_spent %.6g > epsilon %g", rec.EpsilonSpent, b.Epsilon))
+	}
+	switch {
+	case math.IsNaN(rec.DeltaSpent) && rec.Guarantee == Nominal:
+		// A nominal row's sampler error is not proven, so its total δ may be left empty.
+	case math.IsNaN(rec.DeltaSpent):
+		why = append(why, "delta_spent not reported")
+	case !(rec.DeltaSpent <= b.Delta*(1+SpentTol)):
+		why = append(why, fmt.Sprintf("delta_spent %.6g > delta %g", rec.DeltaSpent, b.Delta))
+	}
+	if !c.Public(problems.ConstRows) {
+		why = append(why, "the rows were rescaled by a factor measured from the data")
+	}
+	if len(rec.Trusted) == 0 {
+		why = append(why, "no trusted constants listed")
+	}
+	for _, t := range Trust(c, names(rec.Trusted)...) {
+		if t.Source != Declared {
+			why = append(why, fmt.Sprintf("trusted constant %s is %s, not public", t.Name, t.Source))
+		}
+	}
+	if len(why) > 0 {
+		return None, fmt.Sprintf("claimed %s: %s", rec.Guarantee, strings.Join(why, "; "))
+	}
+	return rec.Guarantee, ""
+}
+
+func names(ts []Trusted) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return out
+}
+
+// A ConstantsChecker is a Mechanism that can tell from the public constants alone, before
+// anything runs, that its configuration cannot hold on a problem (expmech's
+// strong_convexity above the problem's declared one). The runner calls it while validating
+// a spec and refuses the spec (exit status 2), naming the key of a *KeyError.
+type ConstantsChecker interface {
+	CheckConstants(c problems.Constants) error
+}
+
+// KeyError is a configuration error about one key of a mechanism's config.
+type KeyError struct {
+	Key string // the config key (yaml name)
+	Err error
+}
+
+func (e *KeyError) Error() string { return e.Key + ": " + e.Err.Error() }
+func (e *KeyError) Unwrap() error { return e.Err }
+
+// ErrNotPublic is wrapped by a refusal to trust a constant the problem does not declare.
+var ErrNotPublic = errors.New("constant not declared by the problem")
+
+// An Accountant is a Mechanism that can recompute, independently of the calibration that
+// produced its record, an (ε, δ) the run satisfies: it applies the privacy accountant to
+// what ran as the record reports it (steps, σ, batch, k, μ, the sampler's TV budget) and
+// to the problem's declared constants. The mechanism kit's certificate property checks
+// that a certified row's recomputation is within the budget too.
+type Accountant interface {
+	Account(c problems.Constants, b Budget, rec Record) (eps, delta float64, err error)
+}

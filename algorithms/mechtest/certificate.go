@@ -1,0 +1,292 @@
+package mechtest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/problems"
+	"expmech/problems/problemtest"
+	"expmech/task"
+)
+
+// CertOptions configure Certificates. The zero value draws 24 configs per mechanism (seed
+// 1) and runs them on the small linear and GLM canaries under three budgets.
+type CertOptions struct {
+	// Configs is the number of randomised configs drawn (default 24; the default config is
+	// always checked in addition).
+	Configs int
+	// Seed seeds the config draws (default 1): a failure names the config, and rerunning
+	// with the same seed reproduces it.
+	Seed uint64
+	// Problems are the canaries (default: linear n = 20, d = 2 on the unit ball, and a
+	// logistic GLM n = 30, d = 2 with β = 1/4). Each also runs with every constant marked
+	// measured (problems.Constants.Measured), where no row may be certified.
+	Problems []problems.Problem
+	// Budgets are the targets (default (ε, δ) = (1, 1e-5), (0.5, 1e-6), (4, 1e-3); replace-one, erm).
+	Budgets []algorithms.Budget
+	// Choices are the values to draw for string-valued keys (yaml name → values, e.g.
+	// "mode" → certified, practical); a key without choices keeps its default. Numeric
+	// keys, booleans and the numeric slices of a pointer-to-struct key (a tuning grid) are
+	// drawn generically.
+	Choices map[string][]string
+	// MaxWork caps the predicted oracle queries of a config that is Run (default 2e5);
+	// above it only Plan is checked (Plan and Run report the same calibration, Test).
+	MaxWork float64
+}
+
+func (o *CertOptions) fill() {
+	if o.Configs == 0 {
+		o.Configs = 24
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Problems == nil {
+		rng := rand.New(rand.NewPCG(3, 5))
+		o.Problems = []problems.Problem{
+			problemtest.NewLinear(20, 2, 1, 1, rng),
+			problemtest.NewGLM("logistic", 30, 2, problems.Domain{Kind: problems.Ball, Radius: 1}, rng),
+		}
+	}
+	if o.Budgets == nil {
+		for _, e := range []struct{ eps, delta float64 }{{1, 1e-5}, {0.5, 1e-6}, {4, 1e-3}} {
+			o.Budgets = append(o.Budgets, algorithms.Budget{Epsilon: e.eps, Delta: e.delta, Relation: privacy.ReplaceOne, Task: task.ERM})
+		}
+	}
+	if o.MaxWork == 0 {
+		o.MaxWork = 2e5
+	}
+}
+
+// maxDraws bounds the redraws of one randomised config that Validate rejects.
+const maxDraws = 50
+
+// accountTol is the relative slack between an Accountant's recomputed ε and the budget:
+// the accountants invert by bisection to ~1e-12 and the PLD upper bound is discretised
+// pessimistically, so an honest calibration at the budget lands within 1e-6.
+const accountTol = 1e-6
+
+// Certificates is the certificate property (issue 13): it runs the mechanism of f over
+// randomised configs within their validation ranges (steps overrides up to 200 n²,
+// tuning grids, modes from opt.Choices), on small canaries and budgets, and asserts that
+// whenever the runner's re-derivation (algorithms.Certify) would write certified,
+//
+//   - the accountant applied to what ran gives ε_spent ≤ ε and δ_spent ≤ δ: the record's
+//     own values and, when the mechanism is an algorithms.Accountant, its recomputation
+//     from the record's run fields and the declared constants;
+//   - every trusted constant is public (declared, not measured), and there is at least
+//     one: on a canary whose constants are all marked measured no row is certified.
+//
+// A config the mechanism refuses (Validate, New, CheckConstants or Plan) is not a row and
+// is skipped; the counts are logged. Certificates fails if no config at all reaches a
+// row, so it cannot pass vacuously.
+func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
+	t.Helper()
+	opt.fill()
+	rng := rand.New(rand.NewPCG(opt.Seed, 0xce7))
+	var rows, certified, downgraded, refused, invalid int
+	reasons := map[string]int{}
+	refuse := func(err error) {
+		refused++
+		msg := err.Error()
+		if len(msg) > 90 {
+			msg = msg[:90]
+		}
+		reasons[msg]++
+	}
+	check := func(t *testing.T, cfg algorithms.Config, desc string) {
+		t.Helper()
+		m, err := f.New(cfg)
+		if err != nil {
+			invalid++
+			return
+		}
+		for pi, p0 := range opt.Problems {
+			for _, measured := range []bool{false, true} {
+				p := p0
+				if measured {
+					p = measuredProblem{p0}
+				}
+				c := p.Constants()
+				if ck, ok := m.(algorithms.ConstantsChecker); ok {
+					if err := ck.CheckConstants(c); err != nil {
+						refuse(err)
+						continue
+					}
+				}
+				for _, b := range opt.Budgets {
+					rec, err := m.Plan(c, b)
+					if err != nil {
+						refuse(err)
+						continue
+					}
+					ran := "plan"
+					if w := rec.PredictedValueQueries + rec.PredictedGradientQueries; w <= opt.MaxWork {
+						out, err := m.Run(context.Background(), problems.NewCounter(p).Oracle(m.Needs()), b, rand.New(rand.NewPCG(rng.Uint64(), 1)))
+						if err != nil {
+							refuse(err)
+							continue
+						}
+						rec, ran = out.Record, "run"
+					}
+					rows++
+					g, reason := algorithms.Certify(rec, b, c)
+					where := fmt.Sprintf("%s %s, problem %d (measured %v), budget (ε=%g, δ=%g), %s", f.Name, desc, pi, measured, b.Epsilon, b.Delta, ran)
+					if g != algorithms.Certified {
+						if rec.Guarantee == algorithms.Certified {
+							downgraded++
+							if testing.Verbose() && !measured {
+								t.Logf("%s: downgraded: %s", where, reason)
+							}
+						}
+						continue
+					}
+					certified++
+					if measured {
+						t.Errorf("%s: certified on constants measured from the data (trusted %s)", where, algorithms.TrustedText(rec.Trusted))
+					}
+					if !(rec.EpsilonSpent <= b.Epsilon*(1+algorithms.SpentTol)) || !(rec.DeltaSpent <= b.Delta*(1+algorithms.SpentTol)) {
+						t.Errorf("%s: certified with (ε, δ)_spent = (%v, %v) > (%v, %v)", where, rec.EpsilonSpent, rec.DeltaSpent, b.Epsilon, b.Delta)
+					}
+					if len(rec.Trusted) == 0 {
+						t.Errorf("%s: certified with no trusted constants listed", where)
+					}
+					for _, tr := range rec.Trusted {
+						if !c.Public(tr.Name) {
+							t.Errorf("%s: certified trusting %s, which is not public", where, tr.Name)
+						}
+					}
+					if a, ok := m.(algorithms.Accountant); ok {
+						eps, delta, err := a.Account(c, b, rec)
+						switch {
+						case err != nil:
+							t.Errorf("%s: Account: %v", where, err)
+						case !(eps <= b.Epsilon*(1+accountTol)) || !(delta <= b.Delta*(1+accountTol)):
+							t.Errorf("%s: certified, but the accountant on what ran gives (ε, δ) = (%v, %v) > (%v, %v)", where, eps, delta, b.Epsilon, b.Delta)
+						}
+					}
+				}
+			}
+		}
+	}
+	check(t, f.NewConfig(), "default config")
+	for i := range opt.Configs {
+		// Redraw until Validate accepts (configs outside the validation ranges are the
+		// decoder's business, not a row's); each rejected draw is counted.
+		for range maxDraws {
+			cfg := f.NewConfig()
+			desc := randomize(cfg, rng, opt.Choices, opt.Problems[0].Len())
+			if cfg.Validate() != nil {
+				invalid++
+				continue
+			}
+			check(t, cfg, fmt.Sprintf("config %d {%s}", i, desc))
+			break
+		}
+	}
+	t.Logf("%s: %d rows (%d certified, %d claimed certified and downgraded), %d refused, %d invalid configs", f.Name, rows, certified, downgraded, refused, invalid)
+	if testing.Verbose() {
+		for msg, k := range reasons {
+			t.Logf("%s: refused %d× %s", f.Name, k, msg)
+		}
+	}
+	if rows == 0 {
+		t.Errorf("%s: no config produced a row: the property was not exercised", f.Name)
+	}
+}
+
+// measuredProblem marks every constant of a problem measured from the data.
+type measuredProblem struct{ problems.Problem }
+
+func (p measuredProblem) Constants() problems.Constants {
+	c := p.Problem.Constants()
+	c.Measured = append(problems.MeasuredByScale(), problems.ConstN, problems.ConstDomain, problems.ConstRank, problems.ConstStrongConvexity)
+	return c
+}
+
+// randomize redraws, each with probability ½, the exported yaml fields of the struct cfg
+// points to, and returns "key=value" for the ones it changed. n scales the integer
+// candidates (steps overrides up to 200 n²).
+func randomize(cfg algorithms.Config, rng *rand.Rand, choices map[string][]string, n int) string {
+	v := reflect.ValueOf(cfg)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return ""
+	}
+	var desc []string
+	fill(v.Elem(), rng, choices, n, "", &desc)
+	return strings.Join(desc, " ")
+}
+
+func fill(s reflect.Value, rng *rand.Rand, choices map[string][]string, n int, prefix string, desc *[]string) {
+	st := s.Type()
+	for i := range st.NumField() {
+		fd := st.Field(i)
+		key, _, _ := strings.Cut(fd.Tag.Get("yaml"), ",")
+		if !fd.IsExported() || key == "" || key == "-" || rng.IntN(2) == 0 {
+			continue
+		}
+		fv := s.Field(i)
+		key = prefix + key
+		switch fv.Kind() {
+		case reflect.Int, reflect.Int64, reflect.Int32:
+			fv.SetInt(int64(drawInt(rng, int(fv.Int()), n)))
+		case reflect.Float64:
+			fv.SetFloat(drawFloat(rng, fv.Float()))
+		case reflect.Bool:
+			fv.SetBool(rng.IntN(2) == 0)
+		case reflect.String:
+			cs := choices[key]
+			if len(cs) == 0 {
+				continue
+			}
+			fv.SetString(cs[rng.IntN(len(cs))])
+		case reflect.Pointer:
+			if fv.Type().Elem().Kind() != reflect.Struct {
+				continue
+			}
+			if fv.IsNil() {
+				fv.Set(reflect.New(fv.Type().Elem()))
+			}
+			fill(fv.Elem(), rng, choices, n, key+".", desc)
+			continue
+		case reflect.Slice:
+			k := 1 + rng.IntN(3)
+			sl := reflect.MakeSlice(fv.Type(), k, k)
+			for j := range k {
+				switch sl.Index(j).Kind() {
+				case reflect.Int:
+					sl.Index(j).SetInt(int64(max(1, drawInt(rng, 0, n))))
+				case reflect.Float64:
+					sl.Index(j).SetFloat(drawFloat(rng, 1))
+				default:
+					continue
+				}
+			}
+			fv.Set(sl)
+		default:
+			continue
+		}
+		*desc = append(*desc, fmt.Sprintf("%s=%v", key, fv.Interface()))
+	}
+}
+
+// drawInt draws around def and the canary's n: 0 (a default), small counts, n, n², and
+// steps overrides past BST14's T = n² (4n², 200n²).
+func drawInt(rng *rand.Rand, def, n int) int {
+	cands := []int{def, 0, 1, 2, 5, 50, n, n * n, 4 * n * n, 200 * n * n, 2 * def, max(def/2, 1), -1}
+	return cands[rng.IntN(len(cands))]
+}
+
+// drawFloat draws around def and a few scales, including out-of-range values that
+// Validate must refuse.
+func drawFloat(rng *rand.Rand, def float64) float64 {
+	cands := []float64{def, 2 * def, def / 2, 4 * def, 0, 1e-3, 0.1, 0.25, 0.5, 1, 3, -1, math.NaN()}
+	return cands[rng.IntN(len(cands))]
+}

@@ -1,0 +1,129 @@
+package algorithms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/problems"
+)
+
+// The reduced execution path (issue 17). On an exactly low-rank instance on R^d
+// (problems.LowRank: f(x; s_i) = f̃(Uᵀx; s_i)), a mechanism whose randomness on the
+// complement of span U is an isotropic Gaussian that the loss never touches can run in the
+// r coordinates y = Uᵀx and draw the complement once, at the end, from its closed-form law.
+// The output x = U y + x⊥ has the law of the full run; the privacy analysis is unchanged
+// (it is a property of the output law), and so are the query counts: one value query of
+// the reduced oracle is one evaluation of f(·; s_i).
+
+// A Reducer is a Mechanism with an exact reduced path. Run, handed a reduced oracle
+// (Dim() = r < Constants().D), returns y ∈ R^r; OrthogonalVariance then gives v such that,
+// conditionally on y, the full run's component orthogonal to span U is N(0, v(I − UUᵀ)).
+// Each implementation derives v in a comment.
+type Reducer interface {
+	Mechanism
+	// Reduces reports whether the derivation holds for this configuration on (c, b): the
+	// caller has already checked the instance's exact structure and the domain R^d.
+	Reduces(c problems.Constants, b Budget) bool
+	// OrthogonalVariance is v for the run described by rec (the record Run returned).
+	OrthogonalVariance(c problems.Constants, b Budget, rec Record) (float64, error)
+}
+
+// A RadialReducer is a Reducer whose complement is not Gaussian but, given the reduced
+// run, ρ·e with e uniform on the unit sphere of the complement and ρ reported by the run
+// (a chain whose accept step sees ‖x⊥‖, e.g. MALA: by the rotation invariance of its
+// kernel on the complement only the norm needs simulating). OrthogonalNorm returns ρ and
+// true for such a run, false to fall back to OrthogonalVariance.
+type RadialReducer interface {
+	Reducer
+	OrthogonalNorm(rec Record) (rho float64, ok bool)
+}
+
+// ErrNotReducible is returned by RunReduced when its preconditions fail.
+var ErrNotReducible = errors.New("no exact reduced path")
+
+// Reducible reports whether the runner may take the reduced path for m on inst, and
+// returns the reduction: inst declares an exact low-rank structure on R^d, m is a Reducer,
+// and m accepts the configuration.
+func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.Reduction, bool) {
+	lr, ok := inst.(problems.LowRank)
+	if !ok {
+		return nil, problems.Reduction{}, false
+	}
+	red, ok := lr.Reduced()
+	if !ok {
+		return nil, problems.Reduction{}, false
+	}
+	rm, ok := m.(Reducer)
+	if !ok {
+		return nil, problems.Reduction{}, false
+	}
+	c := inst.Constants()
+	if !problems.ReducedDim(c, red.Problem.Dim()) || !rm.Reduces(c, b) {
+		return nil, problems.Reduction{}, false
+	}
+	return rm, red, true
+}
+
+// RunReduced runs m through o, a counted view of red.Problem, and lifts its output:
+// x = U y + N(0, v(I − UUᵀ)) with v from m.OrthogonalVariance (the record gets
+// orthogonal_variance = v), or x = U y + ρ·e for a RadialReducer's run (the record carries
+// its own orthogonal_norm = ρ), drawn from rng after the run. The record gets the extra
+// column reduced_rank = r.
+func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand) (Output, error) {
+	c := o.Constants()
+	d, r := basis.Dims()
+	if !problems.ReducedDim(c, o.Dim()) || o.Dim() != r || c.D != d {
+		return Output{Record: Empty()}, fmt.Errorf("%s: %w: oracle dim %d, basis %d×%d, constants d=%d rank=%d domain %s",
+			m.Name(), ErrNotReducible, o.Dim(), d, r, c.D, c.Rank, c.Domain.Kind)
+	}
+	out, err := m.Run(ctx, o, b, rng)
+	if err != nil {
+		return out, err
+	}
+	if len(out.X) != r {
+		return out, fmt.Errorf("%s: reduced output has dimension %d, want %d", m.Name(), len(out.X), r)
+	}
+	x := make([]float64, d)
+	basis.Lift(x, out.X)
+	if out.Record.Extra == nil {
+		out.Record.Extra = map[string]float64{}
+	}
+	out.Record.Extra["reduced_rank"] = float64(r)
+	if rr, ok := m.(RadialReducer); ok {
+		if rho, ok := rr.OrthogonalNorm(out.Record); ok {
+			if !(rho >= 0) || math.IsInf(rho, 0) {
+				return out, fmt.Errorf("%s: orthogonal norm %v", m.Name(), rho)
+			}
+			basis.AddOrthogonalRadial(x, rho, rng)
+			out.X = x
+			return out, nil
+		}
+	}
+	v, err := m.OrthogonalVariance(c, b, out.Record)
+	if err != nil {
+		return out, fmt.Errorf("%s: orthogonal law: %w", m.Name(), err)
+	}
+	if !(v >= 0) || math.IsInf(v, 0) {
+		return out, fmt.Errorf("%s: orthogonal variance %v", m.Name(), v)
+	}
+	basis.AddOrthogonalNormal(x, v, rng)
+	out.X = x
+	out.Record.Extra["orthogonal_variance"] = v
+	return out, nil
+}
+
+// AveragedWalkVariance is the per-coordinate variance of the average (1/T) Σ_{t<T} x_t of
+// the random walk x_0 = 0, x_{t+1} = x_t − s ξ_t, ξ_t ~ N(0, 1) i.i.d.: the complement of
+// span U under noisy (S)GD with iterate averaging, where every (clipped) gradient lies in
+// span U and only the noise, of std s = η·σ on x per step, moves the complement.
+// x̄ = −(s/T) Σ_{j ≤ T−2} (T−1−j) ξ_j, so Var = (s/T)² Σ_{m=1}^{T−1} m² = s²(T−1)(2T−1)/(6T).
+func AveragedWalkVariance(s float64, T int) float64 {
+	if T < 1 {
+		return math.NaN()
+	}
+	t := float64(T)
+	return s * s * (t - 1) * (2*t - 1) / (6 * t)
+}

@@ -1,0 +1,349 @@
+package analysis
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+
+	"expmech/analysis/plot"
+	"expmech/rows"
+)
+
+// Sampler bias against an exact law (issue #13 item 3). The rows of a bias experiment
+// (problem exact-law, algorithm sampler-bias) carry in their `statistics` column the
+// probability integral transforms U = F(x) of their draws under the exact law the problem
+// declares; U ~ Uniform(0, 1) exactly when the sampler is exact. The distance of a
+// sampler's output law to the exact law is the one-sample Kolmogorov–Smirnov distance
+// D_N = sup_u |F̂_N(u) − u| of the U's pooled over the trials of a (cell, algorithm) —
+// equal to sup_x |F̂_N(x) − F(x)| of the draws themselves (F continuous) — so the exact
+// CDF the analysis needs is the Uniform's, a closed form. Kinds: the check "ks-floor"
+// (the distance is at the noise floor: the KS test does not reject Uniform at α), the
+// check "ks-order" (the algorithm's distance is below vs's, the bootstrap CI of the
+// difference excluding 0), and the figure "bias" (distance vs a per-draw cost, with the
+// noise floor).
+
+// DefaultBiasAlpha is the level of a ks-floor check (1 − confidence when not set).
+const DefaultBiasAlpha = 1e-3
+
+// biasResamples is the number of bootstrap resamples (trials within a group).
+const biasResamples = 200
+
+// KSUniform returns D_N = sup_u |F̂_N(u) − u| of u against Uniform(0, 1); it sorts u.
+func KSUniform(u []float64) float64 {
+	slices.Sort(u)
+	n := float64(len(u))
+	d := 0.0
+	for i, v := range u {
+		d = math.Max(d, math.Max(float64(i+1)/n-v, v-float64(i)/n))
+	}
+	return d
+}
+
+// KSNoiseFloor is E[D_N] for an exact sampler, √(π/2)·ln 2/√N ≈ 0.8687/√N (the mean of
+// the limiting Kolmogorov distribution, √N·D_N → K; samplertest.Report.KSNoise).
+func KSNoiseFloor(n int) float64 { return math.Sqrt(math.Pi/2) * math.Ln2 / math.Sqrt(float64(n)) }
+
+// KSPValue is the asymptotic one-sample p-value P(D_N ≥ d) under the null,
+// KolmogorovSurvival((√N + 0.12 + 0.11/√N)·d) (Stephens 1970's correction).
+func KSPValue(d float64, n int) float64 {
+	rn := math.Sqrt(float64(n))
+	return KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)
+}
+
+// ksCritical is the level-α critical value of D_N: the λ with P(K > λ) = α, over √N
+// (bisection on KolmogorovSurvival; 1.9495/√N at α = 1e-3).
+func ksCritical(alpha float64, n int) float64 {
+	lo, hi := 0.2, 10.0
+	for range 100 {
+		mid := (lo + hi) / 2
+		if KolmogorovSurvival(mid) > alpha {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2 / math.Sqrt(float64(n))
+}
+
+// biasGroup is one (cell, algorithm): its trials' statistics and costs.
+type biasGroup struct {
+	cell, alg string
+	trials    [][]float64 // statistics per row
+	cost      []float64   // the cost column per row (summed over the row's draws)
+	stepC     string      // the step_c column (sampler-bias), "" if none
+	vq, gq    float64     // value and gradient queries, summed over the rows
+	n         int         // draws in all
+}
+
+// biasGroups collects the (cell, algorithm) groups of rs with statistics in column metric,
+// the cost column costCol ("" for none); a row whose statistics do not parse, or lie
+// outside [0, 1], is an error (the column is not a probability integral transform).
+func biasGroups(rs []*rows.Record, metric, costCol string) ([]*biasGroup, error) {
+	var out []*biasGroup
+	idx := map[[2]string]*biasGroup{}
+	for _, r := range rs {
+		st, err := ParseStatistics(r.Text(metric))
+		if err != nil {
+			return nil, fmt.Errorf("column %s of %s trial %s: %w", metric, r.Text(rows.ColAlgorithm), r.Text(rows.ColTrial), err)
+		}
+		if len(st) == 0 {
+			return nil, fmt.Errorf("column %s of %s trial %s is empty", metric, r.Text(rows.ColAlgorithm), r.Text(rows.ColTrial))
+		}
+		for _, u := range st {
+			if !(u >= 0 && u <= 1) {
+				return nil, fmt.Errorf("column %s of %s trial %s: %v is not in [0, 1] (want exact-CDF values, problem exact-law)", metric, r.Text(rows.ColAlgorithm), r.Text(rows.ColTrial), u)
+			}
+		}
+		key := [2]string{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
+		g := idx[key]
+		if g == nil {
+			g = &biasGroup{cell: key[0], alg: key[1], stepC: r.Text("step_c")}
+			idx[key] = g
+			out = append(out, g)
+		}
+		g.trials = append(g.trials, st)
+		if v, ok := r.Float(rows.ColValueQueries); ok {
+			g.vq += v
+		}
+		if v, ok := r.Float(rows.ColGradientQueries); ok {
+			g.gq += v
+		}
+		g.n += len(st)
+		if costCol != "" {
+			v, ok := value(r, costCol)
+			if !ok {
+				v = math.NaN()
+			}
+			g.cost = append(g.cost, v)
+		}
+	}
+	return out, nil
+}
+
+// family is the colour key of an algorithm label: its part before the first "-", named
+// so that the three sampler families of experiments/sampler_bias.yaml get distinct
+// palette colours (plot.StyleOf hashes unregistered methods).
+func family(label string) string {
+	f, _, _ := strings.Cut(label, "-")
+	switch f {
+	case "prox":
+		return "proximal-rejection"
+	case "mala":
+		return "mala-sampler"
+	case "exact":
+		return "exact-sampler"
+	}
+	return f
+}
+
+// queriesText is the group's counted queries per draw.
+func (g *biasGroup) queriesText() string {
+	return fmt.Sprintf("%.4g value + %.4g gradient queries per draw", g.vq/float64(g.n), g.gq/float64(g.n))
+}
+
+// label is the legend text: the algorithm and its step constant.
+func (g *biasGroup) label() string {
+	if g.stepC == "" {
+		return g.alg
+	}
+	return g.alg + " (step_c " + fmtShort(g.stepC) + ")"
+}
+
+func (g *biasGroup) pooled(pick []int) []float64 {
+	var u []float64
+	for _, i := range pick {
+		u = append(u, g.trials[i]...)
+	}
+	return u
+}
+
+func (g *biasGroup) all() []int {
+	p := make([]int, len(g.trials))
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// distance is D_N of the pooled statistics.
+func (g *biasGroup) distance() float64 { return KSUniform(g.pooled(g.all())) }
+
+// resample draws the trials with replacement (the bootstrap unit is the trial: draws of
+// one trial share an instance and an rng stream).
+func (g *biasGroup) resample(rng *rand.Rand) float64 {
+	p := make([]int, len(g.trials))
+	for i := range p {
+		p[i] = rng.IntN(len(g.trials))
+	}
+	return KSUniform(g.pooled(p))
+}
+
+// perDraw is the group's cost per draw: Σ cost / N.
+func (g *biasGroup) perDraw() float64 {
+	s := 0.0
+	for _, c := range g.cost {
+		s += c
+	}
+	return s / float64(g.n)
+}
+
+// distanceCI is a 95% interval for the distance D(F, U) of the sampler's law F to the
+// exact law, valid at every N: by the triangle inequality |D_N − D(F, U)| ≤ sup|F̂_N − F|,
+// which the DKW–Massart inequality P(sup|F̂_N − F| > e) ≤ 2e^{−2Ne²} (Massart 1990) bounds
+// by e = √(ln(2/0.05)/(2N)). (A bootstrap over trials is biased upward for a KS distance:
+// resampled trials repeat draws, and its percentile interval can exclude the estimate.)
+func distanceCI(d float64, n int) (lo, hi float64) {
+	e := math.Sqrt(math.Log(2/0.05) / (2 * float64(n)))
+	return math.Max(0, d-e), d + e
+}
+
+// percentileCI is the 95% percentile interval of xs (sorted in place).
+func percentileCI(xs []float64) (lo, hi float64) {
+	slices.Sort(xs)
+	return stat.Quantile(0.025, stat.LinInterp, xs, nil), stat.Quantile(0.975, stat.LinInterp, xs, nil)
+}
+
+// oneGroup selects the single (cell, algorithm) group of label alg in rs (after where).
+func oneGroup(rs []*rows.Record, c Check, alg string) (*biasGroup, error) {
+	sel := filter(rs, alg, c.Where)
+	if len(sel) == 0 {
+		return nil, fmt.Errorf("no ok rows for algorithm %q%s", alg, whereText(c.Where))
+	}
+	gs, err := biasGroups(sel, c.Metric, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(gs) > 1 {
+		var cells []string
+		for _, g := range gs {
+			cells = append(cells, g.cell)
+		}
+		return nil, fmt.Errorf("ambiguous: %s spans %d cells (%s); pin them with where", alg, len(gs), strings.Join(cells, ","))
+	}
+	return gs[0], nil
+}
+
+// runBiasCheck evaluates a ks-floor or ks-order check.
+func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	g, err := oneGroup(rs, c, c.Algorithm)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	res.N, res.TrialsMin, res.TrialsMax = g.n, len(g.trials), len(g.trials)
+	d := g.distance()
+	res.Fitted = d
+	if c.Kind == KindKSFloor {
+		alpha := 1 - c.Confidence
+		if c.Confidence == 0 {
+			alpha = DefaultBiasAlpha
+		}
+		res.Lo, res.Hi = distanceCI(d, g.n)
+		p := KSPValue(d, g.n)
+		res.Verdict = verdictOf(p >= alpha)
+		res.Reason = fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g, critical value %.4g at α = %.3g, p = %.3g; %s",
+			d, g.n, len(g.trials), KSNoiseFloor(g.n), ksCritical(alpha, g.n), alpha, p, g.queriesText())
+		return res
+	}
+	h, err := oneGroup(rs, c, c.Vs)
+	if err != nil {
+		res.Reason = "vs: " + err.Error()
+		return res
+	}
+	dv := h.distance()
+	res.Fitted = dv - d
+	diffs := make([]float64, biasResamples)
+	for i := range diffs {
+		diffs[i] = h.resample(rng) - g.resample(rng)
+	}
+	res.Lo, res.Hi = percentileCI(diffs)
+	switch {
+	case res.Lo > 0:
+		res.Verdict = Pass
+	case res.Fitted <= 0:
+		res.Verdict = Fail
+	default:
+		res.Verdict = Inconclusive
+	}
+	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws (noise floors %.4g, %.4g) at %s and %s",
+		c.Vs, c.Algorithm, dv, d, h.n, g.n, KSNoiseFloor(h.n), KSNoiseFloor(g.n), h.queriesText(), g.queriesText())
+	if res.Verdict == Inconclusive {
+		res.Reason += "; the bootstrap CI of the difference includes 0"
+	}
+	return res
+}
+
+// biasFigure is the figure kind "bias": one point per (cell, algorithm) at (fg.X per
+// draw, D_N of the pooled fg.Y statistics) with the DKW–Massart 95% interval (distanceCI), the noise
+// floor E D_N (dashed) and the α = 1e-3 critical value (dotted) of an exact sampler. An
+// algorithm with no cost (the exact sampler's structural draws make no counted queries)
+// cannot sit on a log x axis: it is drawn as a horizontal line at its distance.
+func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
+	sel := filter(rs, "", fg.Where)
+	if len(sel) == 0 {
+		return plot.Figure{}, errors.New("no ok rows" + whereText(fg.Where))
+	}
+	gs, err := biasGroups(sel, fg.Y, fg.X)
+	if err != nil {
+		return plot.Figure{}, err
+	}
+	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X) + " per draw", YLabel: "KS distance to the exact law",
+		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
+	if pf.Title == "" {
+		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
+		if c := constantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
+			pf.Title += " (" + strings.Join(c, ", ") + ")"
+		}
+	}
+	nmin, nmax := math.MaxInt, 0
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	type flat struct {
+		lab  string
+		d    float64
+		meth string
+	}
+	var flats []flat
+	for _, g := range gs {
+		d := g.distance()
+		lo, hi := distanceCI(d, g.n)
+		x := g.perDraw()
+		nmin, nmax = min(nmin, g.n), max(nmax, g.n)
+		out.Series = append(out.Series, g.alg)
+		if fg.LogX && !(x > 0) || math.IsNaN(x) {
+			flats = append(flats, flat{g.label(), d, family(g.alg)})
+			continue
+		}
+		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+		// The algorithms of a bias experiment share one registry entry (sampler-bias): the
+		// colour is the label's family (its part before "-": prox, mala, exact), the
+		// marker the label.
+		pf.Series = append(pf.Series, plot.Series{Label: g.label(), Key: g.alg, Method: family(g.alg),
+			X: []float64{x}, Y: []float64{d}, Lo: []float64{lo}, Hi: []float64{hi}})
+		out.Points++
+	}
+	if out.Points == 0 {
+		return pf, plot.ErrNoData
+	}
+	if !(xhi > xlo) {
+		xlo, xhi = xlo/2, xhi*2
+	}
+	lx := []float64{xlo, xhi}
+	for _, f := range flats {
+		pf.Lines = append(pf.Lines, plot.Line{Label: f.lab + " (no counted queries)", X: lx, Y: []float64{f.d, f.d}, Method: f.meth})
+		out.Points++
+	}
+	pf.Lines = append(pf.Lines,
+		plot.Line{Label: fmt.Sprintf("noise floor E D_N (N = %d)", nmin), X: lx, Y: []float64{KSNoiseFloor(nmin), KSNoiseFloor(nmin)}, Style: plot.Dashed},
+		plot.Line{Label: "exact: 99.9% quantile of D_N", X: lx, Y: []float64{ksCritical(1e-3, nmin), ksCritical(1e-3, nmin)}, Style: plot.Dotted})
+	slices.SortStableFunc(pf.Series, func(a, b plot.Series) int { return cmp.Compare(a.X[0], b.X[0]) })
+	out.Note = fmt.Sprintf("KS distance of the pooled draws to the exact law, with its 95%% DKW–Massart interval; N = %s draws per point", trialsText(nmin, nmax))
+	pf.Note = out.Note
+	return pf, nil
+}

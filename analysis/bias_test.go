@@ -1,0 +1,190 @@
+package analysis
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"expmech/rows"
+)
+
+// KSUniform against the brute-force supremum over a fine grid (the supremum of
+// |F̂_N(u) − u| is attained at the sample points, from the left or the right).
+func TestKSUniform(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 7, 50} {
+		u := make([]float64, n)
+		for i := range u {
+			u[i] = rng.Float64()
+		}
+		brute := 0.0
+		for k := 0; k <= 200000; k++ {
+			x := float64(k) / 200000
+			c := 0
+			for _, v := range u {
+				if v <= x {
+					c++
+				}
+			}
+			brute = math.Max(brute, math.Abs(float64(c)/float64(n)-x))
+		}
+		got := KSUniform(slices.Clone(u))
+		// the grid misses the left limit at each point by ≤ one grid step
+		if got < brute-1e-12 || got > brute+1.0/float64(n)+1e-5 {
+			t.Errorf("n=%d: KSUniform %.6f, grid sup %.6f", n, got, brute)
+		}
+		if n == 1 {
+			if want := math.Max(u[0], 1-u[0]); math.Abs(got-want) > 1e-15 {
+				t.Errorf("n=1: got %v, want max(u, 1−u) = %v", got, want)
+			}
+		}
+	}
+}
+
+// The noise floor E D_N = √(π/2)·ln 2/√N and the 99.9% critical value 1.9495/√N
+// (Kolmogorov distribution quantile; e.g. Smirnov 1948, Ann. Math. Stat. 19(2), Table:
+// K(1.95) ≈ 0.999) against a Monte Carlo of exact-sampler distances: 4000 replicates of
+// D_1000; the mean's tolerance is 4.41717 standard errors (two-sided 1e-5) plus 1% of the
+// floor for the finite-N correction (√N·E D_N approaches its limit like 1/√N).
+func TestKSNoiseFloorAndCritical(t *testing.T) {
+	if c := ksCritical(1e-3, 1); math.Abs(c-1.9495) > 5e-4 {
+		t.Errorf("ksCritical(1e-3, 1) = %.5f, want 1.9495", c)
+	}
+	if p := KSPValue(ksCritical(0.05, 1e6), 1e6); math.Abs(p-0.05) > 1e-3 {
+		t.Errorf("KSPValue at the 5%% critical value = %.4f, want 0.05", p)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, reps = 1000, 4000
+	u := make([]float64, n)
+	s, ss, over := 0.0, 0.0, 0
+	crit := ksCritical(0.05, n)
+	for range reps {
+		for i := range u {
+			u[i] = rng.Float64()
+		}
+		d := KSUniform(u)
+		s, ss = s+d, ss+d*d
+		if d > crit {
+			over++
+		}
+	}
+	m := s / reps
+	se := math.Sqrt((ss/reps - m*m) / reps)
+	if floor := KSNoiseFloor(n); math.Abs(m-floor) > 4.41717*se+0.01*floor {
+		t.Errorf("mean D_%d = %.5f ± %.5f, noise floor %.5f", n, m, se, floor)
+	}
+	// rejection rate at α = 0.05: binomial(4000, 0.05) sd 0.0034; allow 4.41717 sd
+	if r := float64(over) / reps; math.Abs(r-0.05) > 4.41717*math.Sqrt(0.05*0.95/reps)+0.005 {
+		t.Errorf("rejection rate at the 5%% critical value %.4f, want 0.05", r)
+	}
+}
+
+// biasRows builds the rows of one algorithm: trials rows of batch exact-CDF values, drawn
+// by draw, with value_queries q per draw.
+func biasRows(rng *rand.Rand, alg, cell string, trials, batch int, q float64, draw func(*rand.Rand) float64) []rows.Row {
+	var out []rows.Row
+	for tr := range trials {
+		out = append(out, rows.Row{
+			"experiment": "bias", "cell": cell, "algorithm": alg, "trial": strconv.Itoa(tr), "seed": "1",
+			"problem": "exact-law", "domain": "box", "task": "erm", "n": "51", "d": "2", "epsilon": "1", "delta": "1e-05",
+			"status": "ok", "guarantee": "none", "value_queries": rows.Float(q * float64(batch)), "gradient_queries": "0",
+			"step_c": rows.Float(q / 1000), "statistics": statistics(batch, func() float64 { return draw(rng) }),
+		})
+	}
+	return out
+}
+
+// The checks decide what the data show: an exact sampler's pooled distance is at the
+// floor (ks-floor PASS) and a biased one's is not (FAIL); a less biased sampler's distance
+// is below a more biased one's (ks-order PASS; swapped: FAIL; equal laws: not a PASS).
+func TestBiasChecks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	unif := func(r *rand.Rand) float64 { return r.Float64() }
+	// pow(a) draws the law with CDF u^(1+a) (inversion)
+	pow := func(a float64) func(*rand.Rand) float64 {
+		return func(r *rand.Rand) float64 { return math.Pow(r.Float64(), 1/(1+a)) } // CDF u^(1+a)
+	}
+	var rs []rows.Row
+	rs = append(rs, biasRows(rng, "exact", "c0", 8, 1000, 0, unif)...)
+	rs = append(rs, biasRows(rng, "exact2", "c0", 8, 1000, 0, unif)...)
+	rs = append(rs, biasRows(rng, "small", "c0", 8, 1000, 2000, pow(0.1))...)
+	rs = append(rs, biasRows(rng, "large", "c0", 8, 1000, 1000, pow(0.4))...)
+	rec := recs(t, rs)
+	for _, tc := range []struct {
+		c    Check
+		want Verdict
+	}{
+		{Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "exact"}, Pass},
+		{Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "small"}, Fail},
+		{Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "small", Vs: "large"}, Pass},
+		{Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "large", Vs: "small"}, Fail},
+		{Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "exact", Vs: "small"}, Pass},
+	} {
+		if err := tc.c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		r := runCheck(tc.c, rec, checkSeed("bias", 0))
+		if r.Verdict != tc.want {
+			t.Errorf("%s: got %v, want %v (%s)", tc.c.label(), r.Verdict, tc.want, r.Reason)
+		}
+	}
+	// the distance of u^(1+a) to Uniform is max_u (u − u^(1+a)) = a·(1+a)^{−(1+a)/a}
+	a := 0.4
+	want := a * math.Pow(1+a, -(1+a)/a)
+	r := runCheck(Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "large"}, rec, checkSeed("bias", 1))
+	if math.Abs(r.Fitted-want) > 4*KSNoiseFloor(8000) {
+		t.Errorf("D[large] = %.4f, want %.4f ± %.4f", r.Fitted, want, 4*KSNoiseFloor(8000))
+	}
+	// equal laws: the difference's CI straddles 0 (INCONCLUSIVE) or the order is reversed
+	// (FAIL); never a PASS at more than the 2.5% bootstrap rate (fixed seed).
+	if r := runCheck(Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "exact", Vs: "exact2"}, rec, checkSeed("bias", 2)); r.Verdict == Pass {
+		t.Errorf("two exact samplers ordered: %s", r.Reason)
+	}
+	bad := recs(t, biasRows(rng, "x", "c0", 2, 10, 1, func(*rand.Rand) float64 { return 1.5 }))
+	if r := runCheck(Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "x"}, bad, checkSeed("bias", 3)); r.Verdict == Pass || r.Reason == "" {
+		t.Errorf("statistics outside [0, 1]: got %v %q, want a refusal", r.Verdict, r.Reason)
+	}
+	if err := (Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "a"}).Validate(); err == nil {
+		t.Error("ks-order without vs validated")
+	}
+}
+
+// The bias figure draws one point per algorithm at its queries per draw, the zero-cost
+// exact sampler as a line, and the noise floor.
+func TestBiasFigure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var rs []rows.Row
+	rs = append(rs, biasRows(rng, "exact", "c0", 4, 500, 0, func(r *rand.Rand) float64 { return r.Float64() })...)
+	rs = append(rs, biasRows(rng, "p", "c0", 4, 500, 3000, func(r *rand.Rand) float64 { return math.Sqrt(r.Float64()) })...)
+	rs = append(rs, biasRows(rng, "q", "c0", 4, 500, 6000, func(r *rand.Rand) float64 { return r.Float64() })...)
+	fg := Figure{Name: "bias", Kind: FigureBias, X: "value_queries", Y: "statistics", LogX: true, LogY: true}
+	if err := fg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var out figureOutcome
+	pf, err := biasFigure(Experiment{Name: "bias"}, fg, recs(t, rs), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pf.Series) != 2 || pf.Series[0].X[0] != 3000 || pf.Series[1].X[0] != 6000 {
+		t.Fatalf("series %+v, want p at 3000 and q at 6000 value queries per draw", pf.Series)
+	}
+	if d := pf.Series[0].Y[0]; math.Abs(d-0.25) > 0.05 { // CDF u², distance max(u − u²) = 1/4
+		t.Errorf("D[p] = %.4f, want ≈ 0.25", d)
+	}
+	if len(pf.Lines) != 3 || pf.Lines[1].Y[0] != KSNoiseFloor(2000) {
+		t.Errorf("lines %+v, want the exact sampler, the noise floor at N = 2000 and the critical value", pf.Lines)
+	}
+	dir := t.TempDir()
+	o := drawFigure(Experiment{Name: "bias"}, fg, recs(t, rs), dir)
+	if o.Err != "" {
+		t.Fatal(o.Err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bias.png")); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,373 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"expmech/rows"
+)
+
+// DefaultCompareConfidence is the confidence of a compare check's intervals when the
+// spec gives none: two-sided 95% CIs, i.e. one-sided tests at level 2.5% each way.
+const DefaultCompareConfidence = 0.95
+
+// ComparePoint is one x value of a compare check: the metric of Algorithm (A) against
+// that of Against (B) on the rows of one cell each.
+type ComparePoint struct {
+	X     float64 // the vs value (the cell's index when vs is empty)
+	Cell  string  // the cell id(s) of the rows
+	Test  string  // TestPaired (same cell and trial, same seed: common random numbers) or TestWelch
+	NA    int     // trials of A (pairs for a paired test)
+	NB    int     // trials of B
+	MeanA float64 // mean metric of A
+	MeanB float64 // mean metric of B
+	// Diff is the mean of A − B (paired: the mean of the per-trial differences); Lo and Hi
+	// its two-sided CI at the check's confidence (Student t; Welch–Satterthwaite df).
+	Diff, Lo, Hi float64
+	// P is the one-sided p value of the contradiction (A > B for a claim A ≤ B; A < B for
+	// A ≥ B) and PHolm that p value adjusted over the x values by Holm's step-down.
+	P, PHolm float64
+	Verdict  Verdict // of this x alone: PASS (CI on the claim's side), FAIL (Holm-significant contradiction), INCONCLUSIVE
+}
+
+// compareSymbol is "≤" for a claim A ≤ B (ClaimUpper, the default) and "≥" for ClaimLower.
+func (c Check) compareSymbol() string {
+	if c.Claim == ClaimLower {
+		return "≥"
+	}
+	return "≤"
+}
+
+// compareClaim is the effective claim of a compare check: upper unless lower.
+func compareClaim(c Claim) Claim {
+	if c == ClaimLower {
+		return ClaimLower
+	}
+	return ClaimUpper
+}
+
+func (c Check) compareConfidence() float64 {
+	if c.Confidence == 0 {
+		return DefaultCompareConfidence
+	}
+	return c.Confidence
+}
+
+// HolmAdjust returns Holm's (1979, Scand. J. Statist. 6:65–70) step-down adjusted p
+// values: with p_(1) ≤ … ≤ p_(m), p̃_(k) = max_{j ≤ k} min(1, (m − j + 1)·p_(j)).
+// Rejecting every p̃_i ≤ α controls the familywise error rate at α under any dependence
+// between the tests. NaN p values are not tests: their adjusted value is NaN and m
+// counts the others.
+func HolmAdjust(p []float64) []float64 {
+	q := make([]float64, len(p))
+	var order []int
+	for i, v := range p {
+		q[i] = math.NaN()
+		if !math.IsNaN(v) {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case p[a] < p[b]:
+			return -1
+		case p[a] > p[b]:
+			return 1
+		}
+		return 0
+	})
+	m := len(order)
+	running := 0.0
+	for k, i := range order {
+		running = math.Max(running, math.Min(1, float64(m-k)*p[i]))
+		q[i] = running
+	}
+	return q
+}
+
+// oneSidedP is P(T ≥ t) for Student's t with nu degrees of freedom (nu = +Inf: the
+// normal). t = ±Inf gives 0 or 1.
+func oneSidedP(t, nu float64) float64 {
+	switch {
+	case math.IsNaN(t):
+		return math.NaN()
+	case math.IsInf(t, 1):
+		return 0
+	case math.IsInf(t, -1):
+		return 1
+	}
+	var two float64
+	if math.IsInf(nu, 1) {
+		two = math.Erfc(math.Abs(t) / math.Sqrt2)
+	} else {
+		two = StudentTwoSided(t, nu)
+	}
+	if t >= 0 {
+		return two / 2
+	}
+	return 1 - two/2
+}
+
+// tCrit is the (1 − α)-quantile of Student's t with nu degrees of freedom (nu = +Inf:
+// the normal).
+func tCrit(alpha, nu float64) float64 {
+	if math.IsInf(nu, 1) || nu > 1e7 {
+		return -normalQuantile(alpha)
+	}
+	return TQuantile(1-alpha, nu)
+}
+
+// normalQuantile is Φ⁻¹(p) = −√2·erfc⁻¹(2p).
+func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+
+// diffCI is the mean difference est with standard error se and df degrees of freedom:
+// its two-sided CI at level 1 − 2α and the one-sided p value of the contradiction
+// (sign +1: est > 0 contradicts; −1: est < 0 does). se = 0 gives a point CI and p ∈ {0, 1}.
+func diffCI(est, se, df, alpha float64, sign int) (lo, hi, p float64) {
+	if se == 0 {
+		p = 1
+		if float64(sign)*est > 0 {
+			p = 0
+		}
+		return est, est, p
+	}
+	h := tCrit(alpha, df) * se
+	return est - h, est + h, oneSidedP(float64(sign)*est/se, df)
+}
+
+// comparePoint compares the rows a (algorithm A) and b (B) of one x value on metric.
+// It pairs them when they hold the same trials of the same cell with the same seed (the
+// same problem instance: DESIGN.md "Seeds"), else uses Welch's unequal-variance t.
+func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (ComparePoint, bool) {
+	var pt ComparePoint
+	va, vb := metricValues(a, metric), metricValues(b, metric)
+	if pairable(a, b) {
+		byTrial := map[string]*rows.Record{}
+		for _, r := range b {
+			byTrial[r.Text(rows.ColTrial)] = r
+		}
+		var d, xa, xb []float64
+		for _, r := range a {
+			x, okx := value(r, metric)
+			y, oky := value(byTrial[r.Text(rows.ColTrial)], metric)
+			if okx && oky {
+				d, xa, xb = append(d, x-y), append(xa, x), append(xb, y)
+			}
+		}
+		if len(d) >= 2 {
+			s := Summarize(d)
+			pt.Test, pt.NA, pt.NB = TestPaired, s.N, s.N
+			pt.MeanA, pt.MeanB, pt.Diff = mean(xa), mean(xb), s.Mean
+			pt.Lo, pt.Hi, pt.P = diffCI(s.Mean, s.Std/math.Sqrt(float64(s.N)), float64(s.N-1), alpha, sign)
+			return pt, true
+		}
+	}
+	if len(va) < 2 || len(vb) < 2 {
+		return pt, false
+	}
+	sa, sb := Summarize(va), Summarize(vb)
+	pt.Test, pt.NA, pt.NB, pt.MeanA, pt.MeanB, pt.Diff = TestWelch, sa.N, sb.N, sa.Mean, sb.Mean, sa.Mean-sb.Mean
+	v1, v2 := sa.Std*sa.Std/float64(sa.N), sb.Std*sb.Std/float64(sb.N)
+	df := math.Inf(1)
+	if v1+v2 > 0 {
+		df = (v1 + v2) * (v1 + v2) / (v1*v1/float64(sa.N-1) + v2*v2/float64(sb.N-1))
+	}
+	pt.Lo, pt.Hi, pt.P = diffCI(pt.Diff, math.Sqrt(v1+v2), df, alpha, sign)
+	return pt, true
+}
+
+func metricValues(rs []*rows.Record, metric string) []float64 {
+	var out []float64
+	for _, r := range rs {
+		if v, ok := value(r, metric); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// xGroups splits rs by the value of vs (by cell when vs is empty), keeping vs in
+// [xmin, xmax] (0 = unbounded); the keys are sorted. Rows without a vs value are dropped.
+func xGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (map[float64][]*rows.Record, []float64) {
+	out := map[float64][]*rows.Record{}
+	for _, r := range rs {
+		var x float64
+		if vs == "" {
+			cell := r.Text(rows.ColCell)
+			i, ok := cellIndex[cell]
+			if !ok {
+				i = len(cellIndex)
+				cellIndex[cell] = i
+			}
+			x = float64(i)
+		} else {
+			var ok bool
+			if x, ok = value(r, vs); !ok {
+				continue
+			}
+			if (xmin > 0 && x < xmin*(1-1e-12)) || (xmax > 0 && x > xmax*(1+1e-12)) {
+				continue
+			}
+		}
+		out[x] = append(out[x], r)
+	}
+	xs := make([]float64, 0, len(out))
+	for x := range out {
+		xs = append(xs, x)
+	}
+	slices.Sort(xs)
+	return out, xs
+}
+
+func cellsOf(rs []*rows.Record) []string {
+	var cs []string
+	for _, r := range rs {
+		if c := r.Text(rows.ColCell); !slices.Contains(cs, c) {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// runCompareCheck evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥).
+// At each x the difference A − B gets a two-sided CI at confidence c (paired t on the
+// shared trials when the rows share their instances, Welch otherwise). The verdict:
+//   - PASS iff at every x the CI lies on the claim's side of 0 (hi ≤ 0 for ≤): an
+//     intersection-union test, of level (1 − c)/2 without multiplicity adjustment because
+//     the claim is the conjunction over x (Berger 1982, Technometrics 24:295–300;
+//     Berger & Hsu 1996, Statist. Sci. 11:283–319);
+//   - FAIL iff at some x the contradiction (A > B for ≤) is significant at level (1 − c)/2
+//     after Holm's step-down adjustment over the x values (familywise error ≤ (1 − c)/2 of
+//     a false FAIL, Holm 1979);
+//   - INCONCLUSIVE otherwise: some CI straddles 0 and no x contradicts the claim.
+//
+// A missing x (one algorithm has rows there, the other not) keeps the verdict from PASS.
+func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
+	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	conf := c.compareConfidence()
+	alpha := (1 - conf) / 2
+	sign := 1
+	if c.Claim == ClaimLower {
+		sign = -1
+	}
+	selA, selB := filter(rs, c.Algorithm, c.Where), filter(rs, c.Against, c.Where)
+	if len(selA) == 0 || len(selB) == 0 {
+		missing := c.Algorithm
+		if len(selA) > 0 {
+			missing = c.Against
+		}
+		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", missing, whereText(c.Where))
+		return res
+	}
+	cellIndex := map[string]int{}
+	ga, xa := xGroups(selA, c.Vs, c.XMin, c.XMax, cellIndex)
+	gb, xb := xGroups(selB, c.Vs, c.XMin, c.XMax, cellIndex)
+	var notes []string
+	var missing []string
+	var xs []float64
+	for _, x := range xa {
+		if _, ok := gb[x]; ok {
+			xs = append(xs, x)
+		} else {
+			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Against, c.xText(x)))
+		}
+	}
+	for _, x := range xb {
+		if _, ok := ga[x]; !ok {
+			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Algorithm, c.xText(x)))
+		}
+	}
+	for _, x := range xs {
+		if cs := cellsOf(append(slices.Clone(ga[x]), gb[x]...)); len(cs) > 1 && c.Vs != "" {
+			res.Reason = fmt.Sprintf("ambiguous: %s spans %d cells (%s); pin the other swept columns with where",
+				c.xText(x), len(cs), strings.Join(cs, ","))
+			return res
+		}
+	}
+	var pts []ComparePoint
+	for _, x := range xs {
+		pt, ok := comparePoint(ga[x], gb[x], c.Metric, alpha, sign)
+		if !ok {
+			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.xText(x)))
+			continue
+		}
+		pt.X, pt.Cell = x, strings.Join(cellsOf(ga[x]), ",")
+		pts = append(pts, pt)
+	}
+	res.N = len(pts)
+	if len(pts) == 0 {
+		res.Reason = fmt.Sprintf("no x value where both %s and %s have ≥ 2 trials with a value of %s", c.Algorithm, c.Against, c.Metric)
+		if len(missing) > 0 {
+			res.Reason += " (" + strings.Join(missing, "; ") + ")"
+		}
+		return res
+	}
+	ps := make([]float64, len(pts))
+	for i, pt := range pts {
+		ps[i] = pt.P
+	}
+	holm := HolmAdjust(ps)
+	res.TrialsMin, res.TrialsMax = pts[0].NA, pts[0].NA
+	worst := 0
+	var fails, open []string
+	for i := range pts {
+		pt := &pts[i]
+		pt.PHolm = holm[i]
+		onSide := pt.Hi <= 0
+		if sign < 0 {
+			onSide = pt.Lo >= 0
+		}
+		switch {
+		case pt.PHolm <= alpha:
+			pt.Verdict = Fail
+			fails = append(fails, fmt.Sprintf("%s: %s − %s = %s [%s, %s], Holm-adjusted p = %s",
+				c.xText(pt.X), c.Algorithm, c.Against, fmtG(pt.Diff), fmtG(pt.Lo), fmtG(pt.Hi), fmtP(pt.PHolm)))
+		case onSide:
+			pt.Verdict = Pass
+		default:
+			pt.Verdict = Inconclusive
+			open = append(open, fmt.Sprintf("%s: [%s, %s]", c.xText(pt.X), fmtG(pt.Lo), fmtG(pt.Hi)))
+		}
+		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, pt.NA, pt.NB), max(res.TrialsMax, pt.NA, pt.NB)
+		if float64(sign)*pt.Diff > float64(sign)*pts[worst].Diff {
+			worst = i
+		}
+	}
+	res.Fitted, res.Lo, res.Hi = pts[worst].Diff, pts[worst].Lo, pts[worst].Hi
+	res.Points = pts
+	tests := map[string]int{}
+	for _, pt := range pts {
+		tests[pt.Test]++
+	}
+	switch {
+	case len(fails) > 0:
+		res.Verdict = Fail
+		notes = append(notes, fmt.Sprintf("the data contradict %s %s %s at %s", c.Algorithm, c.compareSymbol(), c.Against,
+			strings.Join(fails, "; ")))
+	case len(open) > 0 || len(missing) > 0:
+		res.Verdict = Inconclusive
+		if len(open) > 0 {
+			notes = append(notes, fmt.Sprintf("the %g%% CI of %s − %s straddles 0 at %s (more trials would decide)",
+				100*conf, c.Algorithm, c.Against, strings.Join(open, "; ")))
+		}
+	default:
+		res.Verdict = Pass
+	}
+	notes = append(notes, missing...)
+	notes = append(notes, fmt.Sprintf("largest %s − %s at %s (%s vs %s); %d paired, %d Welch",
+		c.Algorithm, c.Against, c.xText(pts[worst].X), fmtG(pts[worst].MeanA), fmtG(pts[worst].MeanB),
+		tests[TestPaired], tests[TestWelch]))
+	res.Reason = strings.Join(notes, "; ")
+	return res
+}
+
+// xText names an x value of the check: "d=40" (or "cell 3" when vs is empty).
+func (c Check) xText(x float64) string {
+	if c.Vs == "" {
+		return "group " + strconv.Itoa(int(x))
+	}
+	return c.Vs + "=" + strconv.FormatFloat(x, 'g', -1, 64)
+}

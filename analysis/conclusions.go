@@ -1,0 +1,455 @@
+package analysis
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"expmech/rows"
+)
+
+// The Comparison section ranks the methods of each curve figure whose y is an excess risk
+// (lower is better; ratios are left out: at a fixed cell they rank like their numerator),
+// at the figure's own cells (its where filter), one ranking per x value. Methods are
+// grouped by privacy status, read from the rows: guarantee certified or nominal is a
+// private competitor; guarantee none (oracle-tuned: the selection looked at the data, or
+// non-private) is a reference, shown but never ranked against the private methods. Two
+// means whose 95% CIs overlap are called indistinguishable; only disjoint CIs make one
+// "worse" or "better". The Conclusions paragraph of REPORT.md is written from these
+// rankings and from the compare checks, never by hand.
+
+// ComparisonRule is the sentence printed above every Comparison section.
+const ComparisonRule = "For each curve figure of an excess risk, at the figure's cells: the methods at each x ranked by mean " +
+	"(95% CI, Student t over trials) and the ratio of each mean to the best private method's. Private = guarantee " +
+	"certified or nominal; guarantee none (oracle-tuned: the tuning looked at the data; or non-private) marks a " +
+	"reference, not a competitor. Two methods are indistinguishable when their CIs overlap; worse or better only " +
+	"when they are disjoint."
+
+// Relations of a ranked method to the best private method at the same x.
+const (
+	RelBest              = "best"
+	RelIndistinguishable = "indistinguishable"
+	RelWorse             = "worse"
+	RelBetter            = "better"
+)
+
+// RankEntry is one method at one x of a figure comparison.
+type RankEntry struct {
+	Algorithm string `json:"algorithm"`
+	Method    string `json:"method"`    // registry name (expmech, noisy-gd, …)
+	Guarantee string `json:"guarantee"` // certified | nominal | none (from the rows)
+	Tuning    string `json:"tuning"`    // theory | oracle | private | "" (from the rows)
+	Private   bool   `json:"private"`   // guarantee certified or nominal
+	Trials    int    `json:"trials"`
+	Mean      Number `json:"mean"`
+	Lo        Number `json:"ci_lo"`
+	Hi        Number `json:"ci_hi"`
+	Ratio     Number `json:"ratio_to_best_private"` // Mean / the best private mean (null without one)
+	Relation  string `json:"relation"`              // to the best private method: best | indistinguishable | worse | better
+}
+
+// RankPoint is the ranking at one x value: private methods first, each group by mean.
+type RankPoint struct {
+	X           Number      `json:"x"`
+	BestPrivate string      `json:"best_private"` // "" when no private method has rows here
+	Entries     []RankEntry `json:"entries"`
+}
+
+// FigureComparison is the Comparison of one figure.
+type FigureComparison struct {
+	Figure     string      `json:"figure"`
+	X          string      `json:"x"`
+	Y          string      `json:"y"`
+	Where      string      `json:"where"`
+	Points     []RankPoint `json:"points"`
+	Conclusion string      `json:"conclusion"` // the sentences derived from Points
+	Skipped    string      `json:"skipped,omitempty"`
+}
+
+// comparable reports whether figure f gets a Comparison: a curve of an excess risk over
+// the algorithm series.
+func comparable(f Figure) bool {
+	return (f.Kind == "" || f.Kind == FigureCurve) && (f.Series == "" || f.Series == rows.ColAlgorithm) &&
+		strings.HasPrefix(f.Y, "excess_") && !strings.Contains(f.Y, "/")
+}
+
+// overlap reports whether the CIs of a and b overlap (a missing CI overlaps everything).
+func overlap(a, b RankEntry) bool {
+	alo, ahi, blo, bhi := float64(a.Lo), float64(a.Hi), float64(b.Lo), float64(b.Hi)
+	if math.IsNaN(alo) || math.IsNaN(ahi) || math.IsNaN(blo) || math.IsNaN(bhi) {
+		return true
+	}
+	return alo <= bhi && blo <= ahi
+}
+
+// compareFigures ranks the methods of every comparable figure of exp on the ok rows rs.
+func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
+	var out []FigureComparison
+	for _, f := range exp.Figures {
+		if !comparable(f) {
+			continue
+		}
+		out = append(out, compareFigure(exp, f, rs))
+	}
+	return out
+}
+
+func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
+	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(whereText(f.Where)), Points: []RankPoint{}}
+	type key struct {
+		x   float64
+		alg string
+	}
+	groups := map[key][]*rows.Record{}
+	var xs []float64
+	var algs []string
+	for _, r := range filter(rs, "", f.Where) {
+		x, ok := value(r, f.X)
+		if !ok {
+			continue
+		}
+		a := r.Text(rows.ColAlgorithm)
+		k := key{x, a}
+		groups[k] = append(groups[k], r)
+		if !slices.Contains(xs, x) {
+			xs = append(xs, x)
+		}
+		if !slices.Contains(algs, a) {
+			algs = append(algs, a)
+		}
+	}
+	slices.Sort(xs)
+	for k, g := range groups {
+		if cs := cellsOf(g); len(cs) > 1 {
+			fc.Skipped = fmt.Sprintf("%s at %s=%g spans %d cells (%s): the figure's where does not pin one cell per x",
+				k.alg, f.X, k.x, len(cs), strings.Join(cs, ","))
+			fc.Conclusion = "Not ranked: " + fc.Skipped + "."
+			return fc
+		}
+	}
+	for _, x := range xs {
+		pt := RankPoint{X: Number(x)}
+		for _, a := range algs {
+			g := groups[key{x, a}]
+			if len(g) == 0 {
+				continue
+			}
+			s := Summarize(metricValues(g, f.Y))
+			if s.N == 0 {
+				continue
+			}
+			gu := g[0].Text(rows.ColGuarantee)
+			pt.Entries = append(pt.Entries, RankEntry{Algorithm: a, Method: exp.method(a), Guarantee: gu,
+				Tuning: g[0].Text(rows.ColTuning), Private: gu == "certified" || gu == "nominal", Trials: s.N,
+				Mean: Number(s.Mean), Lo: Number(s.Lo), Hi: Number(s.Hi), Ratio: Number(math.NaN())})
+		}
+		slices.SortStableFunc(pt.Entries, func(a, b RankEntry) int {
+			if a.Private != b.Private {
+				if a.Private {
+					return -1
+				}
+				return 1
+			}
+			switch {
+			case a.Mean < b.Mean:
+				return -1
+			case a.Mean > b.Mean:
+				return 1
+			}
+			return 0
+		})
+		if len(pt.Entries) > 0 && pt.Entries[0].Private {
+			best := pt.Entries[0]
+			pt.BestPrivate = best.Algorithm
+			for i := range pt.Entries {
+				e := &pt.Entries[i]
+				if best.Mean > 0 {
+					e.Ratio = e.Mean / best.Mean
+				}
+				switch {
+				case i == 0:
+					e.Relation = RelBest
+				case overlap(*e, best):
+					e.Relation = RelIndistinguishable
+				case e.Mean > best.Mean:
+					e.Relation = RelWorse
+				default:
+					e.Relation = RelBetter
+				}
+			}
+		}
+		fc.Points = append(fc.Points, pt)
+	}
+	fc.Conclusion = fc.conclude()
+	return fc
+}
+
+// xList is "d = 10, 20 and 40" (or "every d" when all of the figure's x are listed).
+func (fc FigureComparison) xList(xs []float64) string {
+	if len(xs) == len(fc.Points) && len(xs) > 1 {
+		return "every " + fc.X
+	}
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	if len(parts) == 1 {
+		return fc.X + " = " + parts[0]
+	}
+	return fc.X + " = " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// ratioRange is "×2.3" or "×2.3–4.1".
+func ratioRange(rs []float64) string {
+	lo, hi := slices.Min(rs), slices.Max(rs)
+	if fmtG(lo) == fmtG(hi) {
+		return "×" + fmtG(lo)
+	}
+	return "×" + fmtG(lo) + "–" + fmtG(hi)
+}
+
+// byRelation collects, for algorithm a, the x values of each relation and the ratios there.
+func (fc FigureComparison) byRelation(a string) (xs map[string][]float64, ratios map[string][]float64) {
+	xs, ratios = map[string][]float64{}, map[string][]float64{}
+	for _, pt := range fc.Points {
+		for _, e := range pt.Entries {
+			if e.Algorithm == a && e.Relation != "" {
+				xs[e.Relation] = append(xs[e.Relation], float64(pt.X))
+				ratios[e.Relation] = append(ratios[e.Relation], float64(e.Ratio))
+			}
+		}
+	}
+	return xs, ratios
+}
+
+// conclude writes the figure's sentences from its rankings: which private method is best
+// where and by how much over the next private one, where each expmech variant stands, and
+// where the references (guarantee none) lie.
+func (fc FigureComparison) conclude() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s vs %s", AxisLabel(fc.Y), fc.X)
+	if fc.Where != "" {
+		fmt.Fprintf(&b, " (%s)", fc.Where)
+	}
+	b.WriteString(": ")
+	// Best private per x, grouped by algorithm in first-appearance order.
+	var bestOrder []string
+	bestAt := map[string][]float64{}
+	margin := map[string][]float64{} // ratio of the next private method to the best, where the CIs are disjoint
+	marginAt := map[string][]float64{}
+	tied := map[string][]float64{} // x where the next private method is indistinguishable
+	var privates, refs, expmechs []string
+	for _, pt := range fc.Points {
+		if pt.BestPrivate == "" {
+			continue
+		}
+		if !slices.Contains(bestOrder, pt.BestPrivate) {
+			bestOrder = append(bestOrder, pt.BestPrivate)
+		}
+		bestAt[pt.BestPrivate] = append(bestAt[pt.BestPrivate], float64(pt.X))
+		for i, e := range pt.Entries {
+			if i == 1 && e.Private {
+				if e.Relation == RelIndistinguishable {
+					tied[pt.BestPrivate] = append(tied[pt.BestPrivate], float64(pt.X))
+				} else {
+					margin[pt.BestPrivate] = append(margin[pt.BestPrivate], float64(e.Ratio))
+					marginAt[pt.BestPrivate] = append(marginAt[pt.BestPrivate], float64(pt.X))
+				}
+			}
+			list := &refs
+			if e.Private {
+				list = &privates
+			}
+			if !slices.Contains(*list, e.Algorithm) {
+				*list = append(*list, e.Algorithm)
+			}
+			if e.Method == "expmech" && e.Private && !slices.Contains(expmechs, e.Algorithm) {
+				expmechs = append(expmechs, e.Algorithm)
+			}
+		}
+	}
+	if len(bestOrder) == 0 {
+		b.WriteString("no private method has rows here.")
+		return b.String()
+	}
+	var parts []string
+	for _, a := range bestOrder {
+		s := fmt.Sprintf("%s's at %s", a, fc.xList(bestAt[a]))
+		var q []string
+		if m := margin[a]; len(m) > 0 {
+			q = append(q, fmt.Sprintf("ahead of the next private method by %s at %s, CIs disjoint", ratioRange(m), fc.xList(marginAt[a])))
+		}
+		if t := tied[a]; len(t) > 0 {
+			q = append(q, fmt.Sprintf("indistinguishable from the next private method at %s", fc.xList(t)))
+		}
+		if len(q) > 0 {
+			s += " (" + strings.Join(q, "; ") + ")"
+		}
+		parts = append(parts, s)
+	}
+	fmt.Fprintf(&b, "the lowest private mean is %s.", strings.Join(parts, "; "))
+	for _, a := range expmechs {
+		xs, rs := fc.byRelation(a)
+		var q []string
+		// Where it is the best, the first sentence said so.
+		if x := xs[RelIndistinguishable]; len(x) > 0 {
+			q = append(q, fmt.Sprintf("is indistinguishable from the best at %s (%s)", fc.xList(x), ratioRange(rs[RelIndistinguishable])))
+		}
+		if x := xs[RelWorse]; len(x) > 0 {
+			q = append(q, fmt.Sprintf("loses at %s: %s the best private mean, CIs disjoint", fc.xList(x), ratioRange(rs[RelWorse])))
+		}
+		if len(q) > 0 {
+			fmt.Fprintf(&b, " %s %s.", a, joinAnd(q))
+		}
+	}
+	for _, a := range refs {
+		xs, rs := fc.byRelation(a)
+		var q []string
+		for _, rel := range []string{RelBetter, RelIndistinguishable, RelWorse} {
+			if x := xs[rel]; len(x) > 0 {
+				word := map[string]string{RelBetter: "below", RelIndistinguishable: "indistinguishable from", RelWorse: "above"}[rel]
+				q = append(q, fmt.Sprintf("%s the best private method at %s (%s)", word, fc.xList(x), ratioRange(rs[rel])))
+			}
+		}
+		if len(q) > 0 {
+			fmt.Fprintf(&b, " Reference %s (guarantee none, not a competitor) is %s.", a, joinAnd(q))
+		}
+	}
+	return b.String()
+}
+
+func joinAnd(q []string) string {
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
+}
+
+// conclusions is the experiment's Conclusions paragraph: the sentences of its figure
+// comparisons and the verdicts of its compare checks.
+func conclusions(fcs []FigureComparison, results []CheckResult) string {
+	var s []string
+	for _, fc := range fcs {
+		s = append(s, fc.Conclusion)
+	}
+	for _, r := range results {
+		if r.Kind != KindCompare {
+			continue
+		}
+		line := fmt.Sprintf("Check %s: %s", r.label(), r.Verdict)
+		if len(r.Points) == 0 {
+			line += " — " + firstClause(r.Reason) + "."
+		} else {
+			line += " — " + comparePointsText(r) + "."
+		}
+		s = append(s, line)
+	}
+	return strings.Join(s, " ")
+}
+
+// comparePointsText says, per verdict of its points, where a compare check's claim is
+// shown, contradicted or undecided, with the ratio of the means there.
+func comparePointsText(r CheckResult) string {
+	byV := map[Verdict][]float64{}
+	ratios := map[Verdict][]float64{}
+	for _, p := range r.Points {
+		byV[p.Verdict] = append(byV[p.Verdict], p.X)
+		if p.MeanB != 0 {
+			ratios[p.Verdict] = append(ratios[p.Verdict], p.MeanA/p.MeanB)
+		}
+	}
+	list := func(xs []float64) string {
+		fc := FigureComparison{X: r.Vs, Points: make([]RankPoint, len(r.Points))}
+		if r.Vs == "" {
+			fc.X = "group"
+		}
+		return fc.xList(xs)
+	}
+	// ratio is " (<A>/<B> ×r; note)" or " (note)".
+	ratio := func(v Verdict, note string) string {
+		if len(ratios[v]) == 0 {
+			return " (" + note + ")"
+		}
+		return fmt.Sprintf(" (%s/%s %s; %s)", r.Algorithm, r.Against, ratioRange(ratios[v]), note)
+	}
+	conf := fmt.Sprintf("%g%%", 100*r.compareConfidence())
+	var q []string
+	if xs := byV[Fail]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("contradicted at %s%s", list(xs), ratio(Fail, "significant after Holm over "+r.Vs)))
+	}
+	if xs := byV[Inconclusive]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("undecided at %s%s", list(xs), ratio(Inconclusive, "the "+conf+" CI of the difference straddles 0")))
+	}
+	if xs := byV[Pass]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("shown at %s%s", list(xs), ratio(Pass, conf+" CI on the claim's side")))
+	}
+	if r.N < len(r.Points) || strings.Contains(r.Reason, "has no rows at") {
+		q = append(q, "some x values lack rows of one algorithm")
+	}
+	return joinAnd(q)
+}
+
+// firstClause is the reason up to its first "; " (the decisive part).
+func firstClause(s string) string {
+	if i := strings.Index(s, "; "); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// writeComparisonMD writes the Comparison section of report.md.
+func writeComparisonMD(b *bytes.Buffer, fcs []FigureComparison) {
+	if len(fcs) == 0 {
+		return
+	}
+	b.WriteString("## Comparison\n\n" + ComparisonRule + "\n\n")
+	for _, fc := range fcs {
+		fmt.Fprintf(b, "### %s\n\n%s\n\n", fc.Figure, mdEscape(fc.Conclusion))
+		if fc.Skipped != "" {
+			continue
+		}
+		fmt.Fprintf(b, "| %s | rank | algorithm | status | mean [95%% CI] | trials | ÷ best private | vs best private |\n|---|---|---|---|---|---|---|---|\n", fc.X)
+		for _, pt := range fc.Points {
+			for i, e := range pt.Entries {
+				fmt.Fprintf(b, "| %s | %d | %s | %s | %s [%s, %s] | %d | %s | %s |\n", pt.X, i+1, e.Algorithm, statusText(e),
+					e.Mean, e.Lo, e.Hi, e.Trials, e.Ratio, e.Relation)
+			}
+		}
+		b.WriteString("\n")
+	}
+}
+
+// statusText is "certified", "nominal" or "reference (tuning oracle)" / "reference".
+func statusText(e RankEntry) string {
+	if e.Private {
+		return e.Guarantee
+	}
+	if e.Tuning != "" && e.Tuning != "theory" {
+		return "reference (" + e.Tuning + ")"
+	}
+	return "reference (" + e.Guarantee + ")"
+}
+
+// htmlComparisons is the Comparison section of report.html.
+func htmlComparisons(fcs []FigureComparison) []htmlComparison {
+	var out []htmlComparison
+	for i, fc := range fcs {
+		hc := htmlComparison{Figure: fc.Figure, Conclusion: fc.Conclusion}
+		if fc.Skipped == "" {
+			t := &htmlTable{ID: "comparison-" + strconv.Itoa(i), Head: []string{fc.X, "rank", "algorithm", "status", "mean", "CI low", "CI high", "trials", "÷ best private", "vs best private"}}
+			for _, pt := range fc.Points {
+				for j, e := range pt.Entries {
+					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), {Text: strconv.Itoa(j + 1), Sort: strconv.Itoa(j + 1), Class: "num"},
+						textCell(e.Algorithm), textCell(statusText(e)), numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)),
+						{Text: strconv.Itoa(e.Trials), Sort: strconv.Itoa(e.Trials), Class: "num"}, numCell(float64(e.Ratio)), textCell(e.Relation)})
+				}
+			}
+			hc.Table = t
+		}
+		out = append(out, hc)
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/algorithms/sampler"
+	"expmech/problems"
+)
+
+// BiasConfig configures sampler-bias: one draw of a registered sampler at a given step
+// constant from the law an exact-law problem declares (issue #13 item 3). K and Mu must
+// equal the problem's (Run refuses another law): they are repeated here so that Plan, which
+// sees only the public constants, predicts the sampler's cost for plan.csv.
+type BiasConfig struct {
+	Sampler string `yaml:"sampler"` // registry name (default proximal-rejection)
+	// StepC is the practical step constant (required > 0 for a sampler with a step —
+	// proximal-rejection, mala — so that every row states its constant; 0 for exact).
+	StepC float64 `yaml:"step_c"`
+	K     float64 `yaml:"k"`  // the problem's k (default 12)
+	Mu    float64 `yaml:"mu"` // the problem's μ (default 1)
+}
+
+// Validate checks the sampler name and the constants.
+func (c *BiasConfig) Validate() error {
+	var errs []error
+	if _, err := sampler.ByName(c.Sampler); err != nil {
+		errs = append(errs, fmt.Errorf("sampler-bias: sampler: %w", err))
+	}
+	switch {
+	case c.Sampler == "exact" && c.StepC != 0:
+		errs = append(errs, fmt.Errorf("sampler-bias: step_c: %v, but the exact sampler has no step (omit it)", c.StepC))
+	case c.Sampler != "exact" && (!(c.StepC > 0) || math.IsInf(c.StepC, 0)):
+		errs = append(errs, fmt.Errorf("sampler-bias: step_c: %v, want a finite value > 0 (required for %s)", c.StepC, c.Sampler))
+	}
+	if !(c.K > 0) || math.IsInf(c.K, 0) || !(c.Mu > 0) || math.IsInf(c.Mu, 0) {
+		errs = append(errs, fmt.Errorf("sampler-bias: k, mu: %v, %v, want finite values > 0", c.K, c.Mu))
+	}
+	return errors.Join(errs...)
+}
+
+// BiasFactory is the registry line of sampler-bias.
+func BiasFactory() algorithms.Factory {
+	return algorithms.Factory{
+		Name: "sampler-bias",
+		Doc:  "sampler bias measurement: one draw of a registered sampler at step_c from an exact-law problem's declared law (not a private mechanism)",
+		NewConfig: func() algorithms.Config {
+			d := DefaultLawParams()
+			return &BiasConfig{Sampler: "proximal-rejection", K: d.K, Mu: d.Mu}
+		},
+		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
+			c, ok := cfg.(*BiasConfig)
+			if !ok {
+				return nil, fmt.Errorf("sampler-bias: config %T", cfg)
+			}
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			s, _ := sampler.ByName(c.Sampler)
+			return Bias{cfg: *c, s: s}, nil
+		},
+	}
+}
+
+// Bias draws once from the configured sampler; see BiasConfig.
+type Bias struct {
+	cfg BiasConfig
+	s   algorithms.Sampler
+}
+
+var _ algorithms.Mechanism = Bias{}
+
+func (b Bias) Name() string { return "sampler-bias" }
+
+// Needs is the data: Run reads the problem's declared law (uncounted) and hands the
+// sampler a view with only the sampler's own capability, so the counted queries are the
+// sampler's.
+func (Bias) Needs() problems.Need { return problems.NeedData }
+
+func (b Bias) target() algorithms.Target {
+	return algorithms.Target{K: b.cfg.K, Mu: b.cfg.Mu, StepC: b.cfg.StepC}
+}
+
+// Plan reports k, μ, the step constant (extra column step_c; empty for exact) and the
+// predicted cost. No privacy is claimed: the law is
+// fixed by the problem, not calibrated to a budget (guarantee none).
+func (b Bias) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+	steps, vq, gq, err := b.s.PlanSteps(c, b.target())
+	if err != nil {
+		return algorithms.Record{}, fmt.Errorf("sampler-bias: %w", err)
+	}
+	r := algorithms.Empty()
+	r.K, r.Mu, r.Steps = b.cfg.K, b.cfg.Mu, steps
+	r.PredictedValueQueries, r.PredictedGradientQueries = vq, gq
+	if b.cfg.StepC > 0 {
+		r.Extra = map[string]float64{"step_c": b.cfg.StepC}
+	}
+	r.Notes = "sampler diagnostic: draws the exact-law problem's declared law, no privacy claim"
+	return r, nil
+}
+
+// lawDeclarer is an exact-law instance (LawInstance).
+type lawDeclarer interface{ Target() algorithms.Target }
+
+// Run draws one point from the declared law through a view of the counted oracle with the
+// sampler's capability only.
+func (b Bias) Run(ctx context.Context, o problems.ValueAccess, bud algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	rec, err := b.Plan(o.Constants(), bud)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	do, err := problems.Data(o)
+	if err != nil {
+		return algorithms.Output{}, fmt.Errorf("sampler-bias: %w", err)
+	}
+	ld, ok := do.Structure().(lawDeclarer)
+	if !ok {
+		return algorithms.Output{}, fmt.Errorf("sampler-bias: problem %T declares no exact law (use the exact-law problem kind)", do.Structure())
+	}
+	if t := ld.Target(); t.K != b.cfg.K || t.Mu != b.cfg.Mu {
+		return algorithms.Output{}, fmt.Errorf("sampler-bias: the problem declares k = %g, μ = %g but the algorithm samples k = %g, μ = %g (set the same k, mu in both)", t.K, t.Mu, b.cfg.K, b.cfg.Mu)
+	}
+	x, err := b.s.Sample(ctx, narrow(do, b.s.Needs()), b.target(), rng, &rec)
+	return algorithms.Output{X: x, Record: rec}, err
+}
+
+// narrow returns a view of o with only the capability need (queries still counted on o).
+func narrow(o problems.DataAccess, need problems.Need) problems.ValueAccess {
+	switch need {
+	case problems.NeedValues:
+		return valueOnly{o}
+	case problems.NeedGradients:
+		return gradientOnly{o}
+	}
+	return o
+}
+
+// valueOnly and gradientOnly have only the methods of their access level (as
+// problems.Counter's views), so the sampler's type assertion to a richer view fails.
+type valueOnly struct{ o problems.DataAccess }
+
+func (v valueOnly) Len() int                         { return v.o.Len() }
+func (v valueOnly) Dim() int                         { return v.o.Dim() }
+func (v valueOnly) Constants() problems.Constants    { return v.o.Constants() }
+func (v valueOnly) Value(i int, x []float64) float64 { return v.o.Value(i, x) }
+
+type gradientOnly struct{ o problems.DataAccess }
+
+func (v gradientOnly) Len() int                               { return v.o.Len() }
+func (v gradientOnly) Dim() int                               { return v.o.Dim() }
+func (v gradientOnly) Constants() problems.Constants          { return v.o.Constants() }
+func (v gradientOnly) Value(i int, x []float64) float64       { return v.o.Value(i, x) }
+func (v gradientOnly) Grad(dst []float64, i int, x []float64) { v.o.Grad(dst, i, x) }
+
+var (
+	_ problems.ValueAccess    = valueOnly{}
+	_ problems.GradientAccess = gradientOnly{}
+)

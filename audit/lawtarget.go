@@ -1,0 +1,330 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"expmech/algorithms"
+	"expmech/algorithms/sampler/samplertest"
+	"expmech/problems"
+)
+
+// The exact-law target (issue #13 item 3, the samplers' bias vs queries): a problem whose
+// sampling law π ∝ exp(−k(F + μ‖x‖²/2)) is known exactly and declared by the generator
+// with the problem, so that each run's statistic is the probability integral transform
+// U = F_0(x_0) of the released point's first coordinate under that law. U is Uniform(0, 1)
+// exactly when x_0 has the exact marginal (for a continuous CDF), so the analysis measures
+// a sampler's distance to the exact law as the KS distance of the pooled U's to Uniform(0, 1)
+// — a closed form it evaluates without the data (analysis/bias.go) — and never reruns a
+// sampler. The law is a property of the public target (the loss family, k and μ), not of
+// private data: this instance is a fixture for measuring samplers, never a private release.
+
+// Families of the exact-law generator.
+const (
+	// LawL1 is the separable ℓ1 target of samplertest.L1Case: f(x; z) = w‖x − z‖₁ with
+	// w = 1/√d (so G_f = 1) and z uniform on [−0.2, 1.2]^d, on the box [−R, R]^d; each
+	// marginal is piecewise Gaussian with n kinks (LLL24 Thm 3.7's instance family).
+	LawL1 = "l1"
+	// LawGaussian is the Gaussian mechanism's target: f(x; z) = ⟨x, z⟩ with z uniform on
+	// [−0.5, 0.5]^d, on R^d, so π = N(−z̄/μ, (kμ)^{-1}I) (SPEC §4.8.1), or on the box
+	// [−R, R]^d, a product of truncated Gaussians: a smooth target (no kinks).
+	LawGaussian = "gaussian"
+)
+
+// LawParams configures the exact-law generator (spec problem: block keys).
+type LawParams struct {
+	Family string  `yaml:"family"` // l1 (default) or gaussian
+	K      float64 `yaml:"k"`      // inverse temperature k of the declared law (default 12)
+	Mu     float64 `yaml:"mu"`     // regulariser μ of the declared law (default 1)
+	// Batch is the number of sampler runs per trial (problems.Audited; default 1000).
+	Batch int `yaml:"batch"`
+}
+
+// DefaultLawParams is the samplertest l1-box-d2 target: k = 12, μ = 1.
+func DefaultLawParams() *LawParams { return &LawParams{Family: LawL1, K: 12, Mu: 1, Batch: 1000} }
+
+// maxLawBatch bounds one row's statistics column (a few hundred kB).
+const maxLawBatch = 100_000
+
+// Validate reports every bad key at once.
+func (p *LawParams) Validate() error {
+	var errs []error
+	if p.Family != LawL1 && p.Family != LawGaussian {
+		errs = append(errs, fmt.Errorf("family: %q, want %s or %s", p.Family, LawL1, LawGaussian))
+	}
+	if !(p.K > 0) || math.IsInf(p.K, 0) {
+		errs = append(errs, fmt.Errorf("k: %v, want a finite value > 0", p.K))
+	}
+	if !(p.Mu > 0) || math.IsInf(p.Mu, 0) {
+		errs = append(errs, fmt.Errorf("mu: %v, want a finite value > 0", p.Mu))
+	}
+	if p.Batch < 1 || p.Batch > maxLawBatch {
+		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, maxLawBatch))
+	}
+	return errors.Join(errs...)
+}
+
+// LawGenerator is the `exact-law` problem kind.
+type LawGenerator struct{}
+
+var _ problems.Generator = LawGenerator{}
+
+// Name is the registry name "exact-law".
+func (LawGenerator) Name() string       { return "exact-law" }
+func (LawGenerator) DefaultParams() any { return DefaultLawParams() }
+
+func lawParams(spec problems.Spec) (*LawParams, error) {
+	p := DefaultLawParams()
+	if spec.Params != nil {
+		q, ok := spec.Params.(*LawParams)
+		if !ok {
+			return nil, fmt.Errorf("exact-law: params: got %T, want *audit.LawParams", spec.Params)
+		}
+		if q != nil {
+			p = q
+		}
+	}
+	var errs []error
+	if err := p.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if spec.Data != "" {
+		errs = append(errs, errors.New("data: the exact-law target draws its own points (no data file)"))
+	}
+	if spec.Task != "" && spec.Task != "erm" {
+		errs = append(errs, fmt.Errorf("task: %q, want erm", spec.Task))
+	}
+	if spec.N < 1 || spec.D < 1 {
+		errs = append(errs, fmt.Errorf("n, d: %d, %d, want ≥ 1", spec.N, spec.D))
+	}
+	switch p.Family {
+	case LawL1:
+		if spec.Domain.Kind != problems.Box || !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+			errs = append(errs, fmt.Errorf("family l1: want domain: box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
+		}
+	case LawGaussian:
+		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && (!(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0)) {
+			errs = append(errs, fmt.Errorf("family gaussian: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("exact-law: %w", err)
+	}
+	return p, nil
+}
+
+func lawConstants(spec problems.Spec, p *LawParams) problems.Constants {
+	d := float64(spec.D)
+	if p.Family == LawGaussian {
+		// ‖z‖ ≤ 0.5√d; a tiny positive β tells first-order samplers the loss is smooth
+		// (as samplertest's Gaussian case).
+		return problems.Constants{N: spec.N, D: spec.D, GF: 0.5 * math.Sqrt(d), GDelta: math.Sqrt(d), Domain: spec.Domain, Smooth: 1e-9}
+	}
+	return problems.Constants{N: spec.N, D: spec.D, GF: 1, GDelta: 2, Domain: spec.Domain}
+}
+
+// Constants are the family's constants (the points' box is fixed, not data-dependent).
+func (LawGenerator) Constants(spec problems.Spec) (problems.Constants, error) {
+	p, err := lawParams(spec)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	return lawConstants(spec, p), nil
+}
+
+// Generate draws the points from rng and tabulates the exact law of the first coordinate.
+func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
+	p, err := lawParams(spec)
+	if err != nil {
+		return nil, err
+	}
+	c := lawConstants(spec, p)
+	lo, hi := -0.2, 1.2
+	if p.Family == LawGaussian {
+		lo, hi = -0.5, 0.5
+	}
+	z := make([][]float64, spec.N)
+	for i := range z {
+		z[i] = make([]float64, spec.D)
+		for j := range z[i] {
+			z[i][j] = lo + (hi-lo)*rng.Float64()
+		}
+	}
+	in := &LawInstance{z: z, c: c, family: p.Family, w: 1 / math.Sqrt(float64(spec.D)), target: algorithms.Target{K: p.K, Mu: p.Mu}, batch: p.Batch}
+	in.law = in.marginal(0)
+	in.law.CDF(0) // tabulate now: Statistic is then read-only (safe for concurrent runs)
+	if p.Family == LawL1 {
+		return lawL1{in}, nil
+	}
+	return in, nil
+}
+
+// LawInstance is one exact-law target: the loss, its declared law and the audit batch.
+type LawInstance struct {
+	z      [][]float64
+	w      float64 // ℓ1 weight (family l1)
+	c      problems.Constants
+	family string
+	target algorithms.Target
+	batch  int
+	law    *samplertest.Marginal // exact law of x_0
+}
+
+var (
+	_ problems.Instance = (*LawInstance)(nil)
+	_ problems.Audited  = (*LawInstance)(nil)
+)
+
+func (in *LawInstance) Len() int                      { return len(in.z) }
+func (in *LawInstance) Dim() int                      { return in.c.D }
+func (in *LawInstance) Constants() problems.Constants { return in.c }
+
+// Points are the z_i (problems.LinearData for gaussian, problems.SeparableL1Data for l1:
+// the exact sampler's structural methods read them).
+func (in *LawInstance) Points() [][]float64 { return in.z }
+
+// Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
+func (in *LawInstance) Value(i int, x []float64) float64 {
+	s := 0.0
+	if in.family == LawGaussian {
+		for j, v := range in.z[i] {
+			s += v * x[j]
+		}
+		return s
+	}
+	for j, v := range in.z[i] {
+		s += math.Abs(x[j] - v)
+	}
+	return in.w * s
+}
+
+// Grad is a (sub)gradient of Value.
+func (in *LawInstance) Grad(dst []float64, i int, x []float64) {
+	if in.family == LawGaussian {
+		copy(dst, in.z[i])
+		return
+	}
+	for j, v := range in.z[i] {
+		switch {
+		case x[j] > v:
+			dst[j] = in.w
+		case x[j] < v:
+			dst[j] = -in.w
+		default:
+			dst[j] = 0
+		}
+	}
+}
+
+// EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
+func (in *LawInstance) EmpiricalRisk(x []float64) float64 {
+	s := 0.0
+	for i := range in.z {
+		s += in.Value(i, x)
+	}
+	return s / float64(len(in.z))
+}
+
+// Optimum: for l1 the coordinate-wise median clamped to the box (1-D convexity, as
+// problems/l1); for the linear loss the box corner against z̄, and on R^d it is unbounded
+// below (NaN; the experiment measures laws, not utility).
+func (in *LawInstance) Optimum() (problems.Optimum, error) {
+	x := make([]float64, in.c.D)
+	if in.family == LawGaussian {
+		if in.c.Domain.Kind != problems.Box {
+			return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
+		}
+		// ⟨x, z̄⟩ on the box: x_j = −R sign(z̄_j)
+		for j := range x {
+			zb := 0.0
+			for i := range in.z {
+				zb += in.z[i][j]
+			}
+			x[j] = -math.Copysign(in.c.Domain.Radius, zb)
+		}
+		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
+	}
+	col := make([]float64, len(in.z))
+	for j := range x {
+		for i := range col {
+			col[i] = in.z[i][j]
+		}
+		slices.Sort(col)
+		r := in.c.Domain.Radius
+		x[j] = math.Max(-r, math.Min(r, col[(len(col)-1)/2]))
+	}
+	return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
+}
+
+// Target is the declared law's (k, μ): sampler-bias refuses to sample another law.
+func (in *LawInstance) Target() algorithms.Target { return in.target }
+
+// Batch is the number of sampler runs per trial.
+func (in *LawInstance) Batch() int { return in.batch }
+
+// Statistic is U = F_0(x_0), the exact CDF of the first coordinate at the draw (the
+// probability integral transform): Uniform(0, 1) under the exact law.
+func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) }
+
+// marginal is the exact law of coordinate j: the law is a product over coordinates (the
+// loss and the regulariser are separable, K is a box or R^d), coordinate j with
+// log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2). The l1 CDF is Gauss–Legendre quadrature
+// between the kinks (samplertest.Marginal, independent of the exact sampler's closed
+// forms); the Gaussian's is the closed form of N(−z̄_j/μ, 1/(kμ)), truncated to [−R, R]
+// on the box.
+func (in *LawInstance) marginal(j int) *samplertest.Marginal {
+	k, mu, n := in.target.K, in.target.Mu, float64(len(in.z))
+	col := make([]float64, len(in.z))
+	for i := range col {
+		col[i] = in.z[i][j]
+	}
+	if in.family == LawGaussian {
+		zb := 0.0
+		for _, v := range col {
+			zb += v
+		}
+		mean, sd := -zb/n/mu, 1/math.Sqrt(k*mu)
+		Phi := func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) }
+		if in.c.Domain.Kind == problems.Box {
+			r := in.c.Domain.Radius
+			a, b := Phi(-r), Phi(r)
+			return &samplertest.Marginal{
+				LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
+				Lo:         -r, Hi: r,
+				CDFFunc: func(x float64) float64 { return math.Min(1, math.Max(0, (Phi(x)-a)/(b-a))) },
+			}
+		}
+		return &samplertest.Marginal{
+			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
+			Lo:         mean - 38*sd, Hi: mean + 38*sd,
+			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) },
+		}
+	}
+	w := in.w
+	return &samplertest.Marginal{
+		LogDensity: func(x float64) float64 {
+			s := 0.0
+			for _, v := range col {
+				s += math.Abs(x - v)
+			}
+			return -k * (w*s/n + mu*x*x/2)
+		},
+		Lo: -in.c.Domain.Radius, Hi: in.c.Domain.Radius, Kinks: col,
+	}
+}
+
+// lawL1 is the l1 family: it adds Weight, so that it is problems.SeparableL1Data (the
+// gaussian family must not be, or the exact sampler would read it as ℓ1).
+type lawL1 struct{ *LawInstance }
+
+// Weight is the ℓ1 weight w.
+func (l lawL1) Weight() float64 { return l.w }
+
+var (
+	_ problems.SeparableL1Data = lawL1{}
+	_ problems.Audited         = lawL1{}
+	_ problems.LinearData      = (*LawInstance)(nil)
+)

@@ -1,0 +1,32 @@
+package dpsgd
+
+import (
+	"fmt"
+
+	"expmech/algorithms"
+	"expmech/baselines/tuning"
+	"expmech/problems"
+)
+
+var _ algorithms.Reducer = (*Mechanism)(nil)
+
+// Reduces reports whether the reduced path is exact (issue 17). On R^d the projection is
+// the identity and every (clipped) gradient φ'·a_i lies in span U, so the complement of
+// span U moves only with the Gaussian noise: x_t⊥ is a random walk started at 0, independent
+// of the span part. A tuning grid selected privately adds noise scaled by ‖x_j − x_0‖,
+// which couples the candidates' complements into the choice, so only the untuned run and
+// the nonprivate selection (by F, which sees span U only) are reduced.
+func (m *Mechanism) Reduces(c problems.Constants, _ algorithms.Budget) bool {
+	return c.Domain.Kind == problems.Unconstrained && (m.cfg.Tuning == nil || m.cfg.TuningMode == tuning.NonPrivate)
+}
+
+// OrthogonalVariance is the variance of the released average iterate's complement: the
+// averaged random walk with per-step std s = η·zC/L = η·Sigma (x_{t+1} = x_t − η(Σ_lot clip(∇f) + N(0, z²C²I))/L),
+// algorithms.AveragedWalkVariance(s, T), from the released run's record.
+func (m *Mechanism) OrthogonalVariance(_ problems.Constants, _ algorithms.Budget, rec algorithms.Record) (float64, error) {
+	eta, ok := rec.Extra["step_size"]
+	if !ok || rec.Steps < 1 {
+		return 0, fmt.Errorf("%s: record without step_size or steps", Name)
+	}
+	return algorithms.AveragedWalkVariance(eta*rec.Sigma, rec.Steps), nil
+}
