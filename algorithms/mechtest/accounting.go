@@ -5,8 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/algorithms"
 	"expmech/algorithms/privacy"
+	"expmech/task"
 )
+
+// Budget is the (ε, δ) budget of the baselines' tests: replace-one (the relation every
+// baseline is calibrated for), task erm.
+func Budget(eps, delta float64) algorithms.Budget {
+	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: task.ERM}
+}
 
 // NaiveDeltaGaussian is δ(ε; s) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Balle–Wang 2018
 // Thm 8; SPEC §1.1) evaluated directly with math.Erfc: an implementation independent of

@@ -3,9 +3,10 @@ package sampler
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 
+	"expmech/algorithms/sampler/samplertest"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 // Test problems of this package (independent of problems/... generators). The linear and
@@ -70,27 +71,12 @@ func newLogistic(n, d int, dom problems.Domain, rng *rand.Rand) *logisticProb {
 }
 
 func randPoints(n, d int, lo, hi float64, rng *rand.Rand) [][]float64 {
-	z := make([][]float64, n)
-	for i := range z {
-		z[i] = make([]float64, d)
-		for j := range z[i] {
-			z[i][j] = lo + (hi-lo)*rng.Float64()
-		}
-	}
-	return z
+	return problemtest.UniformPoints(rng, n, d, lo, hi)
 }
 
 // ksStat returns the one-sample Kolmogorov–Smirnov statistic √n·D_n of xs against cdf.
 func ksStat(xs []float64, cdf func(float64) float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := float64(len(s))
-	D := 0.0
-	for i, x := range s {
-		F := cdf(x)
-		D = math.Max(D, math.Max(F-float64(i)/n, float64(i+1)/n-F))
-	}
-	return math.Sqrt(n) * D
+	return math.Sqrt(float64(len(xs))) * samplertest.KSD(xs, cdf)
 }
 
 // KS critical values K_α of √n·D_n (PRIVACY.md §4.2, Kolmogorov distribution).

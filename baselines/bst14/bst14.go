@@ -46,12 +46,9 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 1000000, Calibration: Ca
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if c.Steps < 0 {
-		errs = append(errs, fmt.Errorf("noisy-sgd-bst14: steps = %d, want ≥ 0 (0 = n²)", c.Steps))
-	}
-	if c.MaxSteps < 1 {
-		errs = append(errs, fmt.Errorf("noisy-sgd-bst14: max_steps = %d, want ≥ 1", c.MaxSteps))
+	errs := []error{
+		calib.AtLeast(Name, "steps", c.Steps, 0, "0 = n²"),
+		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 	}
 	if c.Calibration != CalibrationExact && c.Calibration != CalibrationPaper {
 		errs = append(errs, fmt.Errorf("noisy-sgd-bst14: calibration = %q, want %q or %q", c.Calibration, CalibrationExact, CalibrationPaper))
@@ -221,12 +218,8 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last iterate θ_T, as BST14 does.
 func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	o, err := problems.Gradients(vo)
+	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
-		return algorithms.Output{}, err
-	}
-	c := o.Constants()
-	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
 	p, err := m.calibrate(c, b)

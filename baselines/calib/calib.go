@@ -131,6 +131,43 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 	return algorithms.Certified
 }
 
+// Gradients opens a first-order baseline's Run: the gradient access it declared
+// (problems.Gradients), the public constants, and Check of the constants and the budget,
+// in that order.
+func Gradients(vo problems.ValueAccess, b algorithms.Budget) (problems.GradientAccess, problems.Constants, error) {
+	o, err := problems.Gradients(vo)
+	if err != nil {
+		return nil, problems.Constants{}, err
+	}
+	c := o.Constants()
+	if err := Check(c, b); err != nil {
+		return nil, problems.Constants{}, err
+	}
+	return o, c, nil
+}
+
+// ComposedGDP is the GDP parameter of T adaptive Gaussian releases of a sensitivity-Δ
+// statistic with noise σ each: √T·Δ/σ (exact composition of μ-GDP, Dong–Roth–Su 2019
+// Cor. 3.3; SPEC §6.0), +Inf when σ = 0 (no noise).
+func ComposedGDP(T int, sens, sigma float64) float64 {
+	if sigma > 0 {
+		return math.Sqrt(float64(T)) * sens / sigma
+	}
+	return math.Inf(1)
+}
+
+// Spend records an s-GDP release in r: gdp_s = s and epsilon_spent = ε(s; δ) (Eps). On
+// error r.EpsilonSpent is left as it was.
+func Spend(r *algorithms.Record, s, delta float64) error {
+	r.GDPS = s
+	e, err := Eps(s, delta)
+	if err != nil {
+		return err
+	}
+	r.EpsilonSpent = e
+	return nil
+}
+
 // Certificate fills the certificate fields of a baseline's record (issue 13): δ_spent is
 // the δ at which its accountant computed ε_spent (the budget's δ), and Trusted lists n and
 // the constants named — those whose value sets the noise or the sensitivity argument. The

@@ -39,8 +39,7 @@ type Config struct {
 	Clip float64 `yaml:"clip"`
 	// Tuning grid (steps, step_scale). DP-SGD is not GDP, so only tuning_mode nonprivate
 	// is accepted (labelled in the results).
-	Tuning     *tuning.Grid `yaml:"tuning"`
-	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
@@ -58,22 +57,12 @@ func (c *Config) Validate() error {
 	if (c.Batch > 0) == (c.SamplingRate > 0) {
 		errs = append(errs, fmt.Errorf("dp-sgd: give exactly one of batch (%d) and sampling_rate (%v)", c.Batch, c.SamplingRate))
 	}
-	if c.Steps < 0 {
-		errs = append(errs, fmt.Errorf("dp-sgd: steps = %d, want ≥ 0", c.Steps))
-	}
-	if c.MaxSteps < 1 {
-		errs = append(errs, fmt.Errorf("dp-sgd: max_steps = %d, want ≥ 1", c.MaxSteps))
-	}
-	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
-		errs = append(errs, fmt.Errorf("dp-sgd: step_size = %v, want finite ≥ 0", c.StepSize))
-	}
-	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
-		errs = append(errs, fmt.Errorf("dp-sgd: clip = %v, want finite ≥ 0", c.Clip))
-	}
-	if err := tuning.Validate(c.Tuning, c.TuningMode, false); err != nil {
-		errs = append(errs, fmt.Errorf("dp-sgd: %w", err))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs,
+		calib.AtLeast(Name, "steps", c.Steps, 0, ""),
+		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
+		calib.NonNegative(Name, "step_size", c.StepSize, ""),
+		calib.NonNegative(Name, "clip", c.Clip, ""),
+		c.Check(Name, false))...)
 }
 
 // Factory is the registry line of dp-sgd.
@@ -214,18 +203,14 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	})
 }
 
-// Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // Needs is first order: Run queries gradients.
 func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
+// Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
 func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	o, err := problems.Gradients(vo)
+	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
-		return algorithms.Output{}, err
-	}
-	c := o.Constants()
-	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
 	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, _ float64, rng *rand.Rand) (algorithms.Output, error) {

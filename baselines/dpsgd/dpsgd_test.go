@@ -14,10 +14,6 @@ import (
 	"expmech/problems/problemtest"
 )
 
-func budget(eps, delta float64) algorithms.Budget {
-	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: "erm"}
-}
-
 // TestPoissonBatch: lot sizes are Binomial(n, q) (mean and variance z-tests), every index
 // has inclusion rate q (max over indices of a binomial z-score, Bonferroni), and two
 // indices are included independently (covariance of indicators ≈ 0), the property a
@@ -85,7 +81,7 @@ func TestEmptyLotsStillNoised(t *testing.T) {
 	// n = 20, q = 0.01: P(empty) = 0.99²⁰ = 0.818, so ≥ 10 of 20 empty lots fails w.p. < 1e-4.
 	p := problemtest.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
 	m := &Mechanism{cfg: Config{SamplingRate: 0.01, Steps: 20, MaxSteps: 20}}
-	out, err := m.Run(context.Background(), problems.NewCounter(p), budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
+	out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +144,7 @@ func TestCalibration(t *testing.T) {
 		{1000, 50, 200, 1, 1e-5}, {500, 500, 20, 2, 1e-6},
 	} {
 		c := problems.Constants{N: tc.n, D: 5, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
-		b := budget(tc.eps, tc.delta)
+		b := mechtest.Budget(tc.eps, tc.delta)
 		m := &Mechanism{cfg: Config{Batch: tc.batch, Steps: tc.T, MaxSteps: tc.T}}
 		r, err := m.Plan(c, b)
 		if err != nil {
@@ -185,7 +181,7 @@ func TestConvergence(t *testing.T) {
 		var sum float64
 		var bound float64
 		for seed := range uint64(5) {
-			out, err := m.Run(context.Background(), problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 0)))
+			out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 0)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,7 +236,7 @@ func TestReplaceOneIssueCalibration(t *testing.T) {
 	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 10000, D: 5, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	m := &Mechanism{cfg: Config{Batch: 100, Steps: 1000, MaxSteps: 1000}}
-	r, err := m.Plan(c, budget(1, 1e-5))
+	r, err := m.Plan(c, mechtest.Budget(1, 1e-5))
 	if err != nil {
 		t.Fatal(err)
 	}

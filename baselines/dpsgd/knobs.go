@@ -1,7 +1,6 @@
 package dpsgd
 
 import (
-	"fmt"
 	"math"
 
 	"expmech/algorithms"
@@ -27,20 +26,11 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 // WithKnobs returns dp-sgd with the given knobs set (sharing the accountant's memo).
 func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	cfg := m.cfg
-	for k, x := range v {
-		switch k {
-		case "step_size":
-			cfg.StepSize = x
-		case "clip":
-			cfg.Clip = x
-		case "batch":
-			cfg.Batch, cfg.SamplingRate = int(x), 0
-			if float64(cfg.Batch) != x {
-				return nil, fmt.Errorf("dp-sgd: batch = %v, want an integer", x)
-			}
-		default:
-			return nil, fmt.Errorf("dp-sgd: unknown knob %q", k)
-		}
+	setBatch := tuning.Int(&cfg.Batch)
+	if err := tuning.Set(Name, v, map[string]func(float64) error{
+		"step_size": tuning.Float(&cfg.StepSize), "clip": tuning.Float(&cfg.Clip),
+		"batch": func(x float64) error { cfg.SamplingRate = 0; return setBatch(x) }}); err != nil {
+		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err

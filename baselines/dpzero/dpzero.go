@@ -29,8 +29,7 @@ type Config struct {
 	// Smoothing is the finite-difference radius λ (default 1e-4, > 0; DPZero toy).
 	Smoothing float64 `yaml:"smoothing"`
 	// Tuning grid (steps, step_scale) and its mode (charged | nonprivate).
-	Tuning     *tuning.Grid `yaml:"tuning"`
-	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
@@ -38,23 +37,15 @@ func DefaultConfig() *Config { return &Config{Steps: 1000, Smoothing: 1e-4} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if c.Steps < 1 {
-		errs = append(errs, fmt.Errorf("dpzero: steps = %d, want ≥ 1", c.Steps))
-	}
-	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
-		errs = append(errs, fmt.Errorf("dpzero: step_size = %v, want finite ≥ 0", c.StepSize))
-	}
-	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
-		errs = append(errs, fmt.Errorf("dpzero: clip = %v, want finite ≥ 0", c.Clip))
+	errs := []error{
+		calib.AtLeast(Name, "steps", c.Steps, 1, ""),
+		calib.NonNegative(Name, "step_size", c.StepSize, ""),
+		calib.NonNegative(Name, "clip", c.Clip, ""),
 	}
 	if !(c.Smoothing > 0) || math.IsInf(c.Smoothing, 0) {
 		errs = append(errs, fmt.Errorf("dpzero: smoothing = %v, want finite > 0", c.Smoothing))
 	}
-	if err := tuning.Validate(c.Tuning, c.TuningMode, true); err != nil {
-		errs = append(errs, fmt.Errorf("dpzero: %w", err))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, c.Check(Name, true))...)
 }
 
 // Factory is the registry line of dpzero.
@@ -77,7 +68,9 @@ type params struct {
 	lambda                 float64
 }
 
-func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) params {
+// calibrate derives (T, σ, η) for GDP parameter s from the public constants only; it
+// cannot fail (the error is tuning.Calibrate's).
+func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) (params, error) {
 	p := params{T: m.cfg.Steps, clip: calib.ClipOr(m.cfg.Clip, c), lambda: m.cfg.Smoothing}
 	if cand.Steps > 0 {
 		p.T = cand.Steps
@@ -92,22 +85,16 @@ func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s flo
 		p.eta = calib.Radius(c) / math.Sqrt(float64(p.T)*float64(c.D)*(p.clip*p.clip+p.sigma*p.sigma))
 	}
 	p.eta *= cand.StepScale
-	return p
+	return p, nil
 }
 
 func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.T, c.N, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
-	if p.sigma > 0 {
-		r.GDPS = math.Sqrt(float64(p.T)) * p.sens / p.sigma
-	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	// Replace-one: the mean of n scalars clipped to [−C, C] moves by 2C/n per step; T
 	// scalar Gaussian releases compose to s = √T·Δ/σ-GDP.
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
@@ -120,9 +107,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	return tuning.PlanGDP(c, b, m.cfg.Tuning, m.cfg.TuningMode, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
-		return m.record(c, b, m.calibrate(c, cand, s))
-	})
+	return tuning.PlanCalibrated(c, b, m.cfg.Options, m.calibrate, m.record)
 }
 
 // Needs is values only: DPZero is zeroth order (two value queries per example and step).
@@ -131,12 +116,7 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
 // Run releases the average iterate.
 func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.ValueAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
-		p := m.calibrate(c, cand, s)
-		rec, err := m.record(c, b, p)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
+	return tuning.RunCalibrated(ctx, o, b, m.cfg.Options, m.calibrate, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		d := c.D
 		x, avg, u := make([]float64, d), make([]float64, d), make([]float64, d)
 		xp, xm := make([]float64, d), make([]float64, d)

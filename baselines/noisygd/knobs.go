@@ -1,8 +1,6 @@
 package noisygd
 
 import (
-	"fmt"
-
 	"expmech/algorithms"
 	"expmech/algorithms/tuning"
 	"expmech/problems"
@@ -22,18 +20,9 @@ func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 // WithKnobs returns noisy-gd with step_size and/or steps set.
 func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	cfg := m.cfg
-	for k, x := range v {
-		switch k {
-		case "step_size":
-			cfg.StepSize = x
-		case "steps":
-			cfg.Steps = int(x)
-			if float64(cfg.Steps) != x {
-				return nil, fmt.Errorf("noisy-gd: steps = %v, want an integer", x)
-			}
-		default:
-			return nil, fmt.Errorf("noisy-gd: unknown knob %q", k)
-		}
+	if err := tuning.Set(Name, v, map[string]func(float64) error{
+		"step_size": tuning.Float(&cfg.StepSize), "steps": tuning.Int(&cfg.Steps)}); err != nil {
+		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err

@@ -30,10 +30,8 @@ type Config struct {
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C. 0 (default) = G_f (no clipping bias).
 	Clip float64 `yaml:"clip"`
-	// Tuning is an optional grid over steps and step_scale; TuningMode says how its
-	// selection is paid for (charged | nonprivate; required with a grid).
-	Tuning     *tuning.Grid `yaml:"tuning"`
-	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+	// Tuning (a grid over steps and step_scale) and TuningMode (charged | nonprivate).
+	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the theory defaults.
@@ -41,23 +39,12 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 10000} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if c.Steps < 0 {
-		errs = append(errs, fmt.Errorf("noisy-gd: steps = %d, want ≥ 0 (0 = theory)", c.Steps))
-	}
-	if c.MaxSteps < 1 {
-		errs = append(errs, fmt.Errorf("noisy-gd: max_steps = %d, want ≥ 1", c.MaxSteps))
-	}
-	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
-		errs = append(errs, fmt.Errorf("noisy-gd: step_size = %v, want finite ≥ 0 (0 = theory)", c.StepSize))
-	}
-	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
-		errs = append(errs, fmt.Errorf("noisy-gd: clip = %v, want finite ≥ 0 (0 = G_f)", c.Clip))
-	}
-	if err := tuning.Validate(c.Tuning, c.TuningMode, true); err != nil {
-		errs = append(errs, fmt.Errorf("noisy-gd: %w", err))
-	}
-	return errors.Join(errs...)
+	return errors.Join(
+		calib.AtLeast(Name, "steps", c.Steps, 0, "0 = theory"),
+		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
+		calib.NonNegative(Name, "step_size", c.StepSize, "0 = theory"),
+		calib.NonNegative(Name, "clip", c.Clip, "0 = G_f"),
+		c.Check(Name, true))
 }
 
 // Factory is the registry line of noisy-gd.
@@ -120,15 +107,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Sigma, r.Steps, r.Batch = p.sigma, p.T, c.N
 	r.DeltaMech = b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
-	if p.sigma > 0 {
-		r.GDPS = math.Sqrt(float64(p.T)) * p.sens / p.sigma
-	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	// Replace-one: the clipped mean gradient moves by Δ₂ = 2C/n per step (calib.MeanSensitivity);
 	// T Gaussian releases of σ compose to s = √T·Δ₂/σ-GDP (Dong–Roth–Su Cor. 3.3).
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
@@ -147,13 +128,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent: it uses only the public constants.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	return tuning.PlanGDP(c, b, m.cfg.Tuning, m.cfg.TuningMode, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
-		p, err := m.calibrate(c, cand, s)
-		if err != nil {
-			return algorithms.Record{}, err
-		}
-		return m.record(c, b, p)
-	})
+	return tuning.PlanCalibrated(c, b, m.cfg.Options, m.calibrate, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -166,15 +141,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 		return algorithms.Output{}, err
 	}
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
-		p, err := m.calibrate(c, cand, s)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
-		rec, err := m.record(c, b, p)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
+	return tuning.RunCalibrated(ctx, o, b, m.cfg.Options, m.calibrate, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		x, clipped, err := descend(ctx, o, c, p, rng)
 		if err != nil {
 			return algorithms.Output{}, err
@@ -200,11 +167,7 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 			avg[j] += (x[j] - avg[j]) / float64(t+1)
 		}
 		clipped += update(g, buf, o, x, p.clip)
-		if p.sigma > 0 {
-			for j := range g {
-				g[j] += p.sigma * rng.NormFloat64()
-			}
-		}
+		optim.AddNoise(g, p.sigma, rng)
 		optim.AddScaled(x, -p.eta, g)
 		optim.Project(x, c.Domain)
 	}

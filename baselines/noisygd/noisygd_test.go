@@ -8,16 +8,11 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
-	"expmech/algorithms/privacy"
 	"expmech/baselines/optim"
 	"expmech/baselines/tuning"
 	"expmech/problems"
 	"expmech/problems/problemtest"
 )
-
-func budget(eps, delta float64) algorithms.Budget {
-	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: "erm"}
-}
 
 func TestConformance(t *testing.T) {
 	mechtest.Test(t, Factory(), mechtest.Options{
@@ -37,7 +32,7 @@ func TestConformanceTuned(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
-	b := budget(1, 1e-5)
+	b := mechtest.Budget(1, 1e-5)
 	out, err := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +72,7 @@ func TestCalibration(t *testing.T) {
 	} {
 		p := problemtest.NewLinear(tc.n, tc.d, 2, 1, rand.New(rand.NewPCG(1, 1)))
 		c := p.Constants()
-		b := budget(tc.eps, tc.delta)
+		b := mechtest.Budget(tc.eps, tc.delta)
 		m := &Mechanism{cfg: *DefaultConfig()}
 		r, err := m.Plan(c, b)
 		if err != nil {
@@ -143,7 +138,7 @@ func TestConvergence(t *testing.T) {
 	prev := math.Inf(1)
 	for _, T := range []int{10, 100, 1000} {
 		m := &Mechanism{cfg: Config{Steps: T, MaxSteps: T}}
-		out, err := m.Run(context.Background(), problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(1, 1)))
+		out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +168,7 @@ func TestPrivateRiskBelowBound(t *testing.T) {
 	var sum float64
 	var bound float64
 	for seed := range uint64(20) {
-		out, err := m.Run(context.Background(), problems.NewCounter(p), budget(1, 1e-5), rand.New(rand.NewPCG(seed, 1)))
+		out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(seed, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +210,7 @@ func BenchmarkEpoch(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := m.Run(context.Background(), problems.NewCounter(p), budget(1, 1e-5), rng); err != nil {
+				if _, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(1, 1e-5), rng); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -35,7 +35,7 @@ func TestReducedPath(t *testing.T) {
 	c.Tuning = &tuning.Grid{StepScale: []float64{0.5, 2}}
 	c.TuningMode = tuning.Charged
 	m := &Mechanism{cfg: *c}
-	if m.Reduces(mechtest.LowRankConstants(100, 1000, 4), budget(1, 1e-5)) {
+	if m.Reduces(mechtest.LowRankConstants(100, 1000, 4), mechtest.Budget(1, 1e-5)) {
 		t.Error("charged grid: Reduces = true, want false")
 	}
 }

@@ -2,9 +2,20 @@ package optim
 
 import (
 	"math"
+	"math/rand/v2"
 
 	"expmech/problems"
 )
+
+// AddNoise adds N(0, σ²I) to x in place, one rng.NormFloat64 per coordinate in order;
+// σ = 0 (the non-private limit) draws nothing.
+func AddNoise(x []float64, sigma float64, rng *rand.Rand) {
+	if sigma > 0 {
+		for j := range x {
+			x[j] += sigma * rng.NormFloat64()
+		}
+	}
+}
 
 // Dot returns ⟨x, y⟩. It panics if the lengths differ.
 func Dot(x, y []float64) float64 {

@@ -45,10 +45,7 @@ func DefaultObjectiveConfig() *ObjectiveConfig {
 
 // Validate reports every problem at once.
 func (c *ObjectiveConfig) Validate() error {
-	var errs []error
-	if !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0) {
-		errs = append(errs, fmt.Errorf("objective-perturbation: lambda = %v, want finite ≥ 0", c.Lambda))
-	}
+	errs := []error{calib.NonNegative(ObjectiveName, "lambda", c.Lambda, "")}
 	if !(c.SolverTol > 0 && c.SolverTol < 1) {
 		errs = append(errs, fmt.Errorf("objective-perturbation: solver_tol = %v, want in (0, 1)", c.SolverTol))
 	}
@@ -207,18 +204,14 @@ func (m *Objective) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	return m.record(c, b, p)
 }
 
-// Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // Needs is first order: Run queries gradients.
 func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 
+// Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // releases Π_K(θ̂ + N(0, σ_out² I)).
 func (m *Objective) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	o, err := problems.Gradients(vo)
+	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
-		return algorithms.Output{}, err
-	}
-	c := o.Constants()
-	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
 	if err := m.check(c, true); err != nil {
@@ -239,20 +232,10 @@ func (m *Objective) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 		}
 	}
 	p.reg.Lin = lin
-	sol, err := p.reg.Solve(ctx, o)
+	x, sol, err := release(ctx, ObjectiveName, o, p.reg, p.tol, p.sigmaOut, rng)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	if sol.Residual > 1.01*p.tol+1e-12 {
-		return algorithms.Output{}, fmt.Errorf("objective-perturbation: solver residual %v above the certified %v: G_f or β understated", sol.Residual, p.tol)
-	}
 	rec.Steps = sol.Iters
-	x := sol.X
-	if p.sigmaOut > 0 {
-		for j := range x {
-			x[j] += p.sigmaOut * rng.NormFloat64()
-		}
-	}
-	optim.Project(x, c.Domain)
 	return algorithms.Output{X: x, Record: rec}, nil
 }

@@ -35,17 +35,11 @@ func DefaultOutputConfig() *OutputConfig { return &OutputConfig{SolverTol: 1e-3,
 
 // Validate reports every problem at once.
 func (c *OutputConfig) Validate() error {
-	var errs []error
-	if !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0) {
-		errs = append(errs, fmt.Errorf("output-perturbation: lambda = %v, want finite ≥ 0 (0 = theory)", c.Lambda))
-	}
+	errs := []error{calib.NonNegative(OutputName, "lambda", c.Lambda, "0 = theory")}
 	if !(c.SolverTol > 0 && c.SolverTol <= 1) {
 		errs = append(errs, fmt.Errorf("output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol))
 	}
-	if c.MaxIter < 1 {
-		errs = append(errs, fmt.Errorf("output-perturbation: max_iter = %d, want ≥ 1", c.MaxIter))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, calib.AtLeast(OutputName, "max_iter", c.MaxIter, 1, ""))...)
 }
 
 // OutputFactory is the registry line of output-perturbation.
@@ -109,15 +103,9 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 	r := algorithms.Empty()
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.iters, c.N, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
-	if p.sigma > 0 {
-		r.GDPS = p.sens / p.sigma
-	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, calib.ComposedGDP(1, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	// Replace-one: the λ-strongly convex regularised minimiser moves by ≤ 2G_f/(nλ), plus
 	// twice the solver's certified error (which uses β and the radius): s = Δ/σ.
 	calib.Certificate(&r, c, b, problems.ConstGF, problems.ConstSmooth, problems.ConstDomain)
@@ -151,12 +139,8 @@ func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
 func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	o, err := problems.Gradients(vo)
+	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
-		return algorithms.Output{}, err
-	}
-	c := o.Constants()
-	if err := calib.Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
 	p, err := m.calibrate(c, b)
@@ -167,23 +151,29 @@ func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	sol, err := p.reg.Solve(ctx, o)
+	x, _, err := release(ctx, OutputName, o, p.reg, p.errBound, p.sigma, rng)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	// The data-dependent residual is a diagnostic; a residual above the certified bound
-	// means the public constants (G, β) are wrong for this instance.
-	if !math.IsNaN(sol.Residual) && sol.Residual > 1.01*p.errBound+1e-12 {
-		return algorithms.Output{}, fmt.Errorf("output-perturbation: solver residual %v above the certified %v: the problem's G_f or β is understated", sol.Residual, p.errBound)
-	}
-	x := sol.X
-	if p.sigma > 0 {
-		for j := range x {
-			x[j] += p.sigma * rng.NormFloat64()
-		}
-	}
-	optim.Project(x, c.Domain)
 	return algorithms.Output{X: x, Record: rec}, nil
+}
+
+// release is what both perturbation mechanisms do once calibrated: solve the regularised
+// ERM reg to its certified accuracy tol, add N(0, σ²I) and project onto K. The
+// data-dependent residual is a diagnostic only; one above the certified bound means the
+// public constants (G_f, β) are wrong for this instance, and nothing is released (the
+// error names mech).
+func release(ctx context.Context, mech string, o problems.GradientAccess, reg optim.Regularized, tol, sigma float64, rng *rand.Rand) ([]float64, optim.Solution, error) {
+	sol, err := reg.Solve(ctx, o)
+	if err != nil {
+		return nil, sol, err
+	}
+	if !math.IsNaN(sol.Residual) && sol.Residual > 1.01*tol+1e-12 {
+		return nil, sol, fmt.Errorf("%s: solver residual %v above the certified %v: the problem's G_f or β is understated", mech, sol.Residual, tol)
+	}
+	optim.AddNoise(sol.X, sigma, rng)
+	optim.Project(sol.X, reg.Domain)
+	return sol.X, sol, nil
 }
 
 // exactMinimiser is the noiseless part of Run (for the sensitivity test).

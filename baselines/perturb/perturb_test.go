@@ -9,15 +9,10 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
-	"expmech/algorithms/privacy"
 	"expmech/baselines/optim"
 	"expmech/problems"
 	"expmech/problems/problemtest"
 )
-
-func budget(eps, delta float64) algorithms.Budget {
-	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: "erm"}
-}
 
 func logistic(n, d int, seed uint64) *problemtest.GLM {
 	return problemtest.NewGLM("logistic", n, d, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(seed, 1)))
@@ -44,7 +39,7 @@ func TestOutputCalibration(t *testing.T) {
 	}{{1, 1e-5, 200}, {0.3, 1e-6, 1000}} {
 		p := logistic(tc.n, 4, 3)
 		m := &Output{cfg: *DefaultOutputConfig()}
-		r, err := m.Plan(p.Constants(), budget(tc.eps, tc.delta))
+		r, err := m.Plan(p.Constants(), mechtest.Budget(tc.eps, tc.delta))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +67,7 @@ func TestOutputCalibration(t *testing.T) {
 func TestOutputSensitivity(t *testing.T) {
 	p := logistic(100, 3, 4)
 	m := &Output{cfg: OutputConfig{Lambda: 0.05, SolverTol: 1e-4, MaxIter: 1}}
-	b := budget(1, 1e-5)
+	b := mechtest.Budget(1, 1e-5)
 	x1, par, err := m.exactMinimiser(context.Background(), problems.NewCounter(p), b)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +98,7 @@ func TestOutputConvergence(t *testing.T) {
 	for _, n := range []int{100, 1000} {
 		p := problemtest.NewLinear(n, 4, 1, 1, rand.New(rand.NewPCG(5, 5))).WithSmooth(0.01)
 		m := &Output{cfg: *DefaultOutputConfig()}
-		out, err := m.Run(context.Background(), problems.NewCounter(p), budget(math.Inf(1), 1e-5), nil)
+		out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +115,7 @@ func TestOutputConvergence(t *testing.T) {
 // TestObjectiveRefuses: the conditions of KST12 are checked, not assumed.
 func TestObjectiveRefuses(t *testing.T) {
 	m := &Objective{cfg: *DefaultObjectiveConfig()}
-	b := budget(1, 1e-5)
+	b := mechtest.Budget(1, 1e-5)
 	abs := problemtest.NewGLM("absolute", 30, 2, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
 	lin := problemtest.NewLinear(30, 2, 1, 1, rand.New(rand.NewPCG(1, 1))).WithSmooth(0.1)
 	for name, p := range map[string]problems.Problem{"absolute GLM (non-smooth)": abs, "linear, not a GLM": lin} {
@@ -148,7 +143,7 @@ func TestKSTFormula(t *testing.T) {
 	}
 	p := logistic(50, 2, 6)
 	m := &Objective{cfg: ObjectiveConfig{Lambda: 1e-9, SolverTol: 1e-6, OutputShare: 0.01}}
-	r, err := m.Plan(p.Constants(), budget(1, 1e-5))
+	r, err := m.Plan(p.Constants(), mechtest.Budget(1, 1e-5))
 	if err != nil {
 		t.Fatal(err)
 	}

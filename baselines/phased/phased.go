@@ -29,8 +29,7 @@ type Config struct {
 	// sensitivity argument, which needs true subgradients).
 	Clip float64 `yaml:"clip"`
 	// Tuning grid (step_scale only) and its mode.
-	Tuning     *tuning.Grid `yaml:"tuning"`
-	TuningMode tuning.Mode  `yaml:"tuning_mode"`
+	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
@@ -38,20 +37,14 @@ func DefaultConfig() *Config { return &Config{} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
-		errs = append(errs, fmt.Errorf("phased-sgd: step_size = %v, want finite ≥ 0", c.StepSize))
-	}
-	if !(c.Clip >= 0) || math.IsInf(c.Clip, 0) {
-		errs = append(errs, fmt.Errorf("phased-sgd: clip = %v, want finite ≥ 0", c.Clip))
+	errs := []error{
+		calib.NonNegative(Name, "step_size", c.StepSize, ""),
+		calib.NonNegative(Name, "clip", c.Clip, ""),
 	}
 	if c.Tuning != nil && len(c.Tuning.Steps) > 0 {
 		errs = append(errs, errors.New("phased-sgd: tuning.steps: the phase lengths are fixed by n; tune step_scale"))
 	}
-	if err := tuning.Validate(c.Tuning, c.TuningMode, true); err != nil {
-		errs = append(errs, fmt.Errorf("phased-sgd: %w", err))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, c.Check(Name, true))...)
 }
 
 // Factory is the registry line of phased-sgd.
@@ -133,18 +126,16 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	first, last := p.phases[0], p.phases[len(p.phases)-1]
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = first.sigma, p.steps, 1, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	r.GDPS = math.Inf(1)
+	gdp := math.Inf(1)
 	if first.sigma > 0 {
-		r.GDPS = 0
+		gdp = 0
 		for _, ph := range p.phases { // parallel composition: the max over phases
-			r.GDPS = math.Max(r.GDPS, ph.sens/ph.sigma)
+			gdp = math.Max(gdp, ph.sens/ph.sigma)
 		}
 	}
-	e, err := calib.Eps(r.GDPS, b.Delta)
-	if err != nil {
+	if err := calib.Spend(&r, gdp, b.Delta); err != nil {
 		return r, err
 	}
-	r.EpsilonSpent = e
 	// The phases use disjoint chunks, so a replaced example is in one phase only (parallel
 	// composition, s = max_i Δ_i/σ_i); there the phase's average iterate moves by ≤ Δ_i =
 	// 2Gη_i (smooth, η_i ≤ 2/β) or 2Gη_i√n_i (derivation at calibrate). Both need
@@ -166,13 +157,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	return tuning.PlanGDP(c, b, m.cfg.Tuning, m.cfg.TuningMode, func(cand tuning.Candidate, s float64) (algorithms.Record, error) {
-		p, err := m.calibrate(c, cand, s)
-		if err != nil {
-			return algorithms.Record{}, err
-		}
-		return m.record(c, b, p)
-	})
+	return tuning.PlanCalibrated(c, b, m.cfg.Options, m.calibrate, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -185,15 +170,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 		return algorithms.Output{}, err
 	}
 	c := o.Constants()
-	return tuning.RunGDP(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
-		p, err := m.calibrate(c, cand, s)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
-		rec, err := m.record(c, b, p)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
+	return tuning.RunCalibrated(ctx, o, b, m.cfg.Options, m.calibrate, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		perm := rng.Perm(c.N) // public, data-independent chunking
 		w := make([]float64, c.D)
 		avg, buf := make([]float64, c.D), make([]float64, c.D)
@@ -205,11 +182,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 			onePass(avg, buf, o, w, perm[off:off+ph.size], ph.eta, p.clip, c.Domain)
 			off += ph.size
 			copy(w, avg)
-			if ph.sigma > 0 {
-				for j := range w {
-					w[j] += ph.sigma * rng.NormFloat64()
-				}
-			}
+			optim.AddNoise(w, ph.sigma, rng)
 			optim.Project(w, c.Domain)
 		}
 		return algorithms.Output{X: w, Record: rec}, nil

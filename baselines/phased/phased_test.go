@@ -14,10 +14,14 @@ import (
 	"expmech/baselines/tuning"
 	"expmech/problems"
 	"expmech/problems/problemtest"
+	"expmech/task"
 )
 
+// budget is mechtest.Budget for the task phased-sgd is stated for (FKT20: SCO).
 func budget(eps, delta float64) algorithms.Budget {
-	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: "sco"}
+	b := mechtest.Budget(eps, delta)
+	b.Task = task.SCO
+	return b
 }
 
 func TestConformance(t *testing.T) {

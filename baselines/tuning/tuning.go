@@ -187,13 +187,8 @@ func label(r algorithms.Record, b algorithms.Budget, mode Mode, s float64, m int
 		r.Notes = "hyperparameters selected on the exact empirical risk (tuning: nonprivate): each candidate is calibrated to the budget, the selection is not private"
 		return r, nil
 	}
-	r.GDPS = s
-	e, err := calib.Eps(s, b.Delta)
-	if err != nil {
-		return r, err
-	}
-	r.EpsilonSpent = e
-	return r, nil
+	err := calib.Spend(&r, s, b.Delta)
+	return r, err
 }
 
 // Run runs a possibly tuned GDP mechanism with total GDP s through the counted oracle.
@@ -256,4 +251,57 @@ func selectBest(ctx context.Context, o problems.ValueAccess, outs []algorithms.O
 		}
 	}
 	return best, nil
+}
+
+// Options is the tuning part of a tunable GDP baseline's Config, embedded with
+// `yaml:",inline"` so that its keys stay at the top level of the algorithm block.
+type Options struct {
+	// Tuning is an optional grid over steps and/or step_scale (nil: no tuning).
+	Tuning *Grid `yaml:"tuning"`
+	// TuningMode says how the grid's selection is paid for: charged | nonprivate
+	// (required with a grid, refused without one).
+	TuningMode Mode `yaml:"tuning_mode"`
+}
+
+// Check is Validate of the options, its error prefixed with the mechanism's name.
+func (o Options) Check(mech string, chargeable bool) error {
+	if err := Validate(o.Tuning, o.TuningMode, chargeable); err != nil {
+		return fmt.Errorf("%s: %w", mech, err)
+	}
+	return nil
+}
+
+// A Calibrate derives a mechanism's parameters P for one candidate at GDP parameter s from
+// the public constants only; a RecordFunc derives the Plan/Run record from them.
+type (
+	Calibrate[P any]  func(c problems.Constants, cand Candidate, s float64) (P, error)
+	RecordFunc[P any] func(c problems.Constants, b algorithms.Budget, p P) (algorithms.Record, error)
+)
+
+// PlanCalibrated is PlanGDP for a mechanism described by its calibration and its record.
+func PlanCalibrated[P any](c problems.Constants, b algorithms.Budget, o Options, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Record, error) {
+	return PlanGDP(c, b, o.Tuning, o.TuningMode, func(cand Candidate, s float64) (algorithms.Record, error) {
+		p, err := calibrate(c, cand, s)
+		if err != nil {
+			return algorithms.Record{}, err
+		}
+		return record(c, b, p)
+	})
+}
+
+// RunCalibrated is RunGDP for the same mechanisms: each candidate is calibrated and
+// recorded as in PlanCalibrated, then run releases its output with that record.
+func RunCalibrated[O problems.ValueAccess, P any](ctx context.Context, acc O, b algorithms.Budget, o Options, calibrate Calibrate[P], record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
+	c := acc.Constants()
+	return RunGDP(ctx, acc, b, o.Tuning, o.TuningMode, func(ctx context.Context, acc O, cand Candidate, s float64, rng *rand.Rand) (algorithms.Output, error) {
+		p, err := calibrate(c, cand, s)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		rec, err := record(c, b, p)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		return run(ctx, acc, p, rec, rng)
+	}, rng)
 }

@@ -7,6 +7,7 @@ import (
 
 	"expmech/loss"
 	"expmech/problems"
+	"expmech/problems/losses"
 )
 
 // The canary problems below are the worst-case neighbouring pairs of PRIVACY.md §3 for
@@ -23,10 +24,10 @@ import (
 // with shift 2G/(nμ) over std 1/√(kμ): s = 2G√k/(n√μ), the claimed s (tight, GLL22 Thm 2.1).
 type Linear struct {
 	audited
-	n, d int
-	g    float64
-	dom  problems.Domain
-	z    [][]float64
+	losses.Linear // z_i, and the oracle
+	n, d          int
+	g             float64
+	dom           problems.Domain
 }
 
 // NewLinear returns D (neighbour = false: z_1 = −G e₁) or D′ (z_1 = +G e₁).
@@ -42,20 +43,13 @@ func NewLinear(n, d int, g float64, dom problems.Domain, neighbour bool) *Linear
 	if neighbour {
 		z[0][0] = g
 	}
-	return &Linear{n: n, d: d, g: g, dom: dom, z: z}
+	return &Linear{Linear: losses.Linear{Z: z}, n: n, d: d, g: g, dom: dom}
 }
 
-func (c *Linear) Len() int { return c.n }
-func (c *Linear) Dim() int { return c.d }
-
-// Value is ⟨x, z_i⟩ (only coordinate 0 of z_i can be non-zero).
-func (c *Linear) Value(i int, x []float64) float64 { return x[0] * c.z[i][0] }
-
-// Grad writes z_i.
-func (c *Linear) Grad(dst []float64, i int, x []float64) { copy(dst, c.z[i]) }
-
-// Points returns z_i (problems.LinearData).
-func (c *Linear) Points() [][]float64 { return c.z }
+// Value is ⟨x, z_i⟩ read off coordinate 0, the only one a canary point can have non-zero:
+// O(1) per query instead of losses.Linear's O(d) sum (the audit queries it batch times per
+// trial), the same value.
+func (c *Linear) Value(i int, x []float64) float64 { return x[0] * c.Z[i][0] }
 
 func (c *Linear) Constants() problems.Constants {
 	gk := make([]float64, c.d+1)
@@ -64,17 +58,15 @@ func (c *Linear) Constants() problems.Constants {
 		ValueBound: finiteOrZero(c.g * c.dom.MaxNorm(c.d))}
 }
 
-// L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B).
-// Universe: z ∈ [−r, r]^d for the box radius r of K. Constants: ∇f ∈ w·{−1, 1}^d (a.e.),
-// so G_f = w√d; ∇(f(·; z) − f(·; z′)) ∈ w·{−2, 0, 2}^d, so G_Δ = 2w√d, attained where x
-// lies between z and z′ in every coordinate. |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w√d·max_K ‖x‖₂
-// (w r d on the box; unknown, 0, on R^d).
+// L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B); the
+// oracle is losses.L1. Universe: z ∈ [−r, r]^d for the box radius r of K. Constants:
+// ∇f ∈ w·{−1, 1}^d (a.e.), so G_f = w√d; ∇(f(·; z) − f(·; z′)) ∈ w·{−2, 0, 2}^d, so
+// G_Δ = 2w√d, attained where x lies between z and z′ in every coordinate.
+// |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w√d·max_K ‖x‖₂ (w r d on the box; unknown, 0, on R^d).
 type L1 struct {
 	audited
-	n, d int
-	w    float64
-	dom  problems.Domain
-	z    [][]float64
+	losses.L1 // Z, W and the oracle
+	dom       problems.Domain
 }
 
 // NewL1 returns the instance with points z (copied); K must be a box or a ball.
@@ -90,7 +82,7 @@ func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
 		}
 		cp[i] = append([]float64(nil), z[i]...)
 	}
-	return &L1{n: len(z), d: d, w: w, dom: dom, z: cp}
+	return &L1{L1: losses.L1{Z: cp, W: w}, dom: dom}
 }
 
 // NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1],
@@ -122,39 +114,10 @@ func NewL1Kinks(n, d int, r float64) *L1 {
 	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: r})
 }
 
-func (c *L1) Len() int { return c.n }
-func (c *L1) Dim() int { return c.d }
-
-func (c *L1) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, zj := range c.z[i] {
-		s += math.Abs(x[j] - zj)
-	}
-	return c.w * s
-}
-
-// Grad writes the subgradient w·sign(x − z_i) (0 at a kink).
-func (c *L1) Grad(dst []float64, i int, x []float64) {
-	for j, zj := range c.z[i] {
-		switch {
-		case x[j] > zj:
-			dst[j] = c.w
-		case x[j] < zj:
-			dst[j] = -c.w
-		default:
-			dst[j] = 0
-		}
-	}
-}
-
-// Points and Weight implement problems.SeparableL1Data.
-func (c *L1) Points() [][]float64 { return c.z }
-func (c *L1) Weight() float64     { return c.w }
-
 func (c *L1) Constants() problems.Constants {
-	rd := math.Sqrt(float64(c.d))
-	return problems.Constants{N: c.n, D: c.d, GF: c.w * rd, GDelta: 2 * c.w * rd, Domain: c.dom, Rank: c.d,
-		ValueBound: finiteOrZero(c.w * rd * c.dom.MaxNorm(c.d))}
+	g, d := c.Lipschitz(), c.Dim()
+	return problems.Constants{N: c.Len(), D: d, GF: g, GDelta: 2 * g, Domain: c.dom, Rank: d,
+		ValueBound: finiteOrZero(g * c.dom.MaxNorm(d))}
 }
 
 // Logistic is the 1-D GLM f(x; a_i, y_i) = log(1 + exp(−y_i a_i x)) on K with

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"expmech/problems"
 )
@@ -68,20 +67,7 @@ func (Generator) Name() string       { return "canary" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("canary: params: got %T, want *canary.Params", spec.Params)
-		}
-		if q != nil {
-			p = q
-		}
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("canary: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "canary", DefaultParams, nil)
 }
 
 // build returns the instance of spec without validating the cell twice.
@@ -100,10 +86,7 @@ func build(spec problems.Spec) (problems.Instance, error) {
 	if spec.N < 2 {
 		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
 	}
-	r := spec.Domain.Radius
-	if !(r > 0) || math.IsInf(r, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", r))
-	}
+	errs = append(errs, problems.CheckRadius(spec))
 	switch p.Family {
 	case FamilyLinear:
 		if spec.D < 1 {
@@ -212,8 +195,8 @@ func meanValue(p problems.ValueOracle, x []float64) float64 {
 }
 
 // EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
+// (L1's is losses.L1.EmpiricalRisk, the same mean.)
 func (c *Linear) EmpiricalRisk(x []float64) float64   { return meanValue(c, x) }
-func (c *L1) EmpiricalRisk(x []float64) float64       { return meanValue(c, x) }
 func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
 
 // Optimum of the linear canary: F(x) = ⟨x, z̄⟩ is minimised at x* = −R z̄/‖z̄‖ on the
@@ -222,7 +205,7 @@ func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
 // stay empty (the audit measures privacy, not utility).
 func (c *Linear) Optimum() (problems.Optimum, error) {
 	zbar := make([]float64, c.d)
-	for _, z := range c.z {
+	for _, z := range c.Z {
 		for j, v := range z {
 			zbar[j] += v / float64(c.n)
 		}
@@ -262,15 +245,7 @@ func (c *L1) Optimum() (problems.Optimum, error) {
 	if c.dom.Kind != problems.Box {
 		return problems.Optimum{Value: math.NaN(), Method: "none: only the box is separable"}, nil
 	}
-	x := make([]float64, c.d)
-	col := make([]float64, c.n)
-	for j := range x {
-		for i := range col {
-			col[i] = c.z[i][j]
-		}
-		slices.Sort(col)
-		x[j] = math.Max(-c.dom.Radius, math.Min(c.dom.Radius, col[(c.n-1)/2]))
-	}
+	x := c.Median(c.dom)
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 

@@ -11,52 +11,33 @@ import (
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
+	"expmech/problems/linear"
 	"expmech/task"
 )
 
-// Params configures the generator.
+// Params configures the generator: the point law of package linear (the same keys, at
+// the top level of the problem block) and the held-out sample size.
 type Params struct {
-	// Lipschitz is G ≥ ‖z‖ (so G_f = G). Range > 0; default 1.
-	Lipschitz float64 `yaml:"lipschitz"`
-	// Mode "random" (default; z ∈ {±G/√d}^d with ‖E z‖ = MeanNorm·G, as in package linear)
-	// or "hard" (HardCount copies of one z ∈ {±G/√d}^d, the rest 0; LLL24 Lemma D.1).
-	Mode string `yaml:"mode"`
-	// MeanNorm is ‖E z‖/G in [0, 1]; default 0.5.
-	MeanNorm float64 `yaml:"mean_norm"`
-	// HardCount is n* in [1, n]; 0 (default) means ⌈n/10⌉.
-	HardCount int `yaml:"hard_count"`
+	// Lipschitz, Mode, MeanNorm, HardCount and Rescale are linear.Params: G ≥ ‖z‖ (so
+	// G_f = G); mode "random" (z ∈ {±G/√d}^d with ‖E z‖ = MeanNorm·G) or "hard"
+	// (HardCount copies of one z ∈ {±G/√d}^d, the rest 0; LLL24 Lemma D.1); the rescaling
+	// of data rows with ‖z‖ > G.
+	linear.Params `yaml:",inline"`
 	// PopulationSamples is the size of the held-out sample (task sco, random mode) used for
 	// the population risk of points outside B_R (inside it is exact). Default 20000.
 	PopulationSamples int `yaml:"population_samples"`
-	// Rescale handles data rows with ‖z‖ > G: none (refuse; default), clip, scale.
-	Rescale string `yaml:"rescale"`
 }
 
 // DefaultParams returns the defaults.
 func DefaultParams() *Params {
-	return &Params{Lipschitz: 1, Mode: "random", MeanNorm: 0.5, PopulationSamples: 20000, Rescale: "none"}
+	return &Params{Params: *linear.DefaultParams(), PopulationSamples: 20000}
 }
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
-		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
-	}
-	if p.Mode != "random" && p.Mode != "hard" {
-		errs = append(errs, fmt.Errorf("mode: %q, want random or hard", p.Mode))
-	}
-	if !(p.MeanNorm >= 0 && p.MeanNorm <= 1) {
-		errs = append(errs, fmt.Errorf("mean_norm: %v, want a value in [0, 1]", p.MeanNorm))
-	}
-	if p.HardCount < 0 {
-		errs = append(errs, fmt.Errorf("hard_count: %d, want ≥ 0", p.HardCount))
-	}
+	errs := []error{p.Params.Validate()}
 	if p.PopulationSamples < 2 {
 		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
-	}
-	if !dataset.Rescale(p.Rescale).Valid() {
-		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
 	}
 	return errors.Join(errs...)
 }
@@ -73,45 +54,13 @@ func (Generator) Name() string       { return "extended-linear" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("extended-linear: params: got %T, want *extlinear.Params", spec.Params)
+	return problems.CheckedParams(spec, "extended-linear", DefaultParams, func(p *Params) []error {
+		var errs []error
+		if spec.Domain.Kind != problems.Unconstrained {
+			errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (radius is the ball the linear loss is extended from)", spec.Domain.Kind))
 		}
-		p = q
-	}
-	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (radius is the ball the linear loss is extended from)", spec.Domain.Kind))
-	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
-	if spec.Data == "" {
-		if spec.N < 2 {
-			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-		}
-		if spec.D < 1 {
-			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-		}
-		if p.Mode == "hard" && p.HardCount > spec.N {
-			errs = append(errs, fmt.Errorf("hard_count: %d exceeds n = %d", p.HardCount, spec.N))
-		}
-		if p.Mode == "hard" && spec.Task == task.SCO {
-			errs = append(errs, errors.New("task: sco needs a distribution; mode hard is a fixed dataset"))
-		}
-	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("extended-linear: %w", err)
-	}
-	return p, nil
+		return append(errs, p.CheckCell(spec)...)
+	})
 }
 
 // constants: universe {z : ‖z‖ ≤ G}.
@@ -120,12 +69,7 @@ func params(spec problems.Spec) (*Params, error) {
 //     ⟨·, z − z'⟩, which attains 2G at z' = −z: G_Δ = 2G.
 //   - G_k = G (k < d), 0 at d: gradients fill the ball. ValueBound 0 (R^d is unbounded).
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
-	G := p.Lipschitz
-	gk := make([]float64, d+1)
-	for k := range d {
-		gk[k] = G
-	}
-	c := problems.Constants{N: n, D: d, GF: G, GDelta: 2 * G, Domain: spec.Domain, GK: gk}
+	c := p.BallConstants(spec, n, d)
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
 		// ‖z‖ ≤ G holds only after dividing by the file's largest row norm: not public.
 		c.Measured = problems.MeasuredByScale()
@@ -189,53 +133,14 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 		}
 		return inst, nil
 	}
-	n, d, G := spec.N, spec.D, p.Lipschitz
-	sigma := make([]float64, d)
-	for j := range sigma {
-		sigma[j] = 1
-		if rng.IntN(2) == 0 {
-			sigma[j] = -1
-		}
-	}
-	a := G / math.Sqrt(float64(d))
-	draw := func(m int) [][]float64 {
-		z := make([][]float64, m)
-		pPlus := (1 + p.MeanNorm) / 2
-		for i := range z {
-			z[i] = make([]float64, d)
-			for j := range d {
-				s := sigma[j]
-				if rng.Float64() >= pPlus {
-					s = -s
-				}
-				z[i][j] = a * s
-			}
-		}
-		return z
-	}
+	law := p.NewLaw(spec.D, rng)
 	if p.Mode == "hard" {
-		ns := p.HardCount
-		if ns == 0 {
-			ns = (n + 9) / 10
-		}
-		z := make([][]float64, n)
-		for i := range z {
-			z[i] = make([]float64, d)
-			if i < ns {
-				for j := range d {
-					z[i][j] = a * sigma[j]
-				}
-			}
-		}
-		return newInstance(z, c), nil
+		return newInstance(law.Hard(spec.N), c), nil
 	}
-	inst := newInstance(draw(n), c)
-	inst.popMu = make([]float64, d)
-	for j := range d {
-		inst.popMu[j] = a * p.MeanNorm * sigma[j]
-	}
+	inst := newInstance(law.Draw(spec.N, rng), c)
+	inst.popMu = law.Mean()
 	if spec.Task == task.SCO {
-		inst.rest = newInstance(draw(p.PopulationSamples), c)
+		inst.rest = newInstance(law.Draw(p.PopulationSamples, rng), c)
 	}
 	return inst, nil
 }

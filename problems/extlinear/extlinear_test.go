@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"expmech/problems"
+	"expmech/problems/linear"
 	"expmech/problems/problemtest"
 )
 
@@ -175,7 +176,7 @@ func TestValidate(t *testing.T) {
 	if _, err := New().Constants(problems.Spec{Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, N: 4, D: 2}); err == nil || !strings.Contains(err.Error(), "domain") {
 		t.Errorf("ball: got %v, want an error naming domain", err)
 	}
-	err := (&Params{Lipschitz: 0, Mode: "q", MeanNorm: -1, PopulationSamples: 1, Rescale: "z"}).Validate()
+	err := (&Params{Params: linear.Params{Lipschitz: 0, Mode: "q", MeanNorm: -1, Rescale: "z"}, PopulationSamples: 1}).Validate()
 	for _, key := range []string{"lipschitz", "mode", "mean_norm", "population_samples", "rescale"} {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("got %v, want an error naming %s", err, key)

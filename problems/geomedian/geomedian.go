@@ -70,39 +70,17 @@ func (Generator) Name() string       { return "geometric-median" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("geometric-median: params: got %T, want *geomedian.Params", spec.Params)
+	return problems.CheckedParams(spec, "geometric-median", DefaultParams, func(p *Params) []error {
+		var errs []error
+		if spec.Domain.Kind != problems.Unconstrained {
+			errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (Li et al. 2022)", spec.Domain.Kind))
 		}
-		p = q
-	}
-	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want unconstrained (Li et al. 2022)", spec.Domain.Kind))
-	}
-	if spec.Data == "" {
-		if spec.N < 2 {
-			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-		}
-		if spec.D < 1 {
-			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-		}
-		if spec.D >= 1 && p.DMin > spec.D {
+		errs = append(errs, problems.CheckSize(spec)...)
+		if spec.Data == "" && spec.D >= 1 && p.DMin > spec.D {
 			errs = append(errs, fmt.Errorf("dmin: %d exceeds d = %d", p.DMin, spec.D))
 		}
-	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("geometric-median: %w", err)
-	}
-	return p, nil
+		return append(errs, problems.CheckTask(spec))
+	})
 }
 
 // constants: ∇f(x; z) = Λu with u = Λ(x − z)/‖Λ(x − z)‖ a unit vector (0 at x = z), so

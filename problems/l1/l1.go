@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/heldout"
+	"expmech/problems/losses"
 	"expmech/task"
 )
 
@@ -61,37 +61,15 @@ func (Generator) Name() string       { return "l1" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("l1: params: got %T, want *l1.Params", spec.Params)
+	return problems.CheckedParams(spec, "l1", DefaultParams, func(*Params) []error {
+		var errs []error
+		if spec.Domain.Kind != problems.Box && spec.Domain.Kind != problems.Unconstrained {
+			errs = append(errs, fmt.Errorf("domain: %q, want box or unconstrained", spec.Domain.Kind))
 		}
-		p = q
-	}
-	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	if spec.Domain.Kind != problems.Box && spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want box or unconstrained", spec.Domain.Kind))
-	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
-	if spec.Data == "" && spec.N < 2 {
-		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-	}
-	if spec.Data == "" && spec.D < 1 {
-		errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("l1: %w", err)
-	}
-	return p, nil
+		errs = append(errs, problems.CheckRadius(spec))
+		errs = append(errs, problems.CheckSize(spec)...)
+		return append(errs, problems.CheckTask(spec))
+	})
 }
 
 // constants: a subgradient of w‖x − z‖₁ is w·s with s ∈ [−1, 1]^d, so
@@ -158,14 +136,13 @@ func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 
 // Instance is a generated ℓ1 problem.
 type Instance struct {
-	z    [][]float64
-	w    float64
-	c    problems.Constants
-	a    float64   // half-width of the point set
-	pj   []float64 // population: P(z_j = a | binary), nil if no closed form
-	q    float64   // population: P(z = 0)
-	rest *Instance // held-out data rows
-	opt  *problems.LazyOptimum
+	losses.L1 // z_i, w and the oracle
+	c         problems.Constants
+	a         float64   // half-width of the point set
+	pj        []float64 // population: P(z_j = a | binary), nil if no closed form
+	q         float64   // population: P(z = 0)
+	rest      *Instance // held-out data rows
+	opt       *problems.LazyOptimum
 }
 
 var (
@@ -224,71 +201,16 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 }
 
 func newInstance(z [][]float64, w float64, c problems.Constants) *Instance {
-	in := &Instance{z: z, w: w, c: c}
+	in := &Instance{L1: losses.L1{Z: z, W: w}, c: c}
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
-		x := medianPoint(z, c.Domain)
+		x := in.Median(c.Domain)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	})
 	return in
 }
 
-// medianPoint: Σ_i |x_j − z_ij| is minimised by any median of column j; on the box the
-// minimiser over [−R, R] is the median clamped to the box (1-D convexity).
-func medianPoint(z [][]float64, dm problems.Domain) []float64 {
-	n, d := len(z), len(z[0])
-	col := make([]float64, n)
-	x := make([]float64, d)
-	for j := range d {
-		for i := range z {
-			col[i] = z[i][j]
-		}
-		slices.Sort(col)
-		m := col[(n-1)/2] // lower median
-		if dm.Kind == problems.Box {
-			m = math.Max(-dm.Radius, math.Min(dm.Radius, m))
-		}
-		x[j] = m
-	}
-	return x
-}
-
-func (in *Instance) Len() int                      { return len(in.z) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
-func (in *Instance) Points() [][]float64           { return in.z }
-func (in *Instance) Weight() float64               { return in.w }
-
-// Value is w‖x − z_i‖₁.
-func (in *Instance) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, zj := range in.z[i] {
-		s += math.Abs(x[j] - zj)
-	}
-	return in.w * s
-}
-
-// Grad is w·sign(x − z_i) (0 on a kink: a valid subgradient).
-func (in *Instance) Grad(dst []float64, i int, x []float64) {
-	for j, zj := range in.z[i] {
-		switch {
-		case x[j] > zj:
-			dst[j] = in.w
-		case x[j] < zj:
-			dst[j] = -in.w
-		default:
-			dst[j] = 0
-		}
-	}
-}
-
-// EmpiricalRisk is (1/n) Σ_i w‖x − z_i‖₁.
-func (in *Instance) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range in.z {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.z))
-}
 
 // Optimum is the coordinate-wise median (closed form).
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
@@ -306,7 +228,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	for j, xj := range x {
 		s += in.coordRisk(j, xj)
 	}
-	return in.w * s, 0
+	return in.W * s, 0
 }
 
 func (in *Instance) coordRisk(j int, xj float64) float64 {

@@ -55,7 +55,7 @@ func TestLLLClosedForm(t *testing.T) {
 	inst := problemtest.Generate(t, New(), spec, 3).(*Instance)
 	a := 0.8
 	phat := make([]float64, spec.D)
-	for _, z := range inst.z {
+	for _, z := range inst.Z {
 		for j, v := range z {
 			if v > 0 {
 				phat[j] += 1.0 / float64(spec.N)
@@ -91,10 +91,10 @@ func TestOptimumBruteForce(t *testing.T) {
 	for j := range 3 {
 		emp := func(v float64) float64 {
 			s := 0.0
-			for _, z := range inst.z {
+			for _, z := range inst.Z {
 				s += math.Abs(v - z[j])
 			}
-			return s / float64(len(inst.z))
+			return s / float64(len(inst.Z))
 		}
 		bestE, bestP := math.Inf(1), math.Inf(1)
 		for k := 0; k <= 4000; k++ {
@@ -121,13 +121,13 @@ func TestPopulationMonteCarlo(t *testing.T) {
 	x := []float64{0.3, -0.2, 0.9, 0}
 	got, _ := inst.PopulationRisk(x)
 	var mu, m2 float64
-	for i := range inst.z {
+	for i := range inst.Z {
 		v := inst.Value(i, x)
 		dl := v - mu
 		mu += dl / float64(i+1)
 		m2 += dl * (v - mu)
 	}
-	se := math.Sqrt(m2 / float64(len(inst.z)-1) / float64(len(inst.z)))
+	se := math.Sqrt(m2 / float64(len(inst.Z)-1) / float64(len(inst.Z)))
 	if math.Abs(got-mu) > 4.41717*se {
 		t.Errorf("closed form %v, Monte Carlo %v ± %v", got, mu, se)
 	}

@@ -68,13 +68,9 @@ func (Generator) Name() string       { return "linear" }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("linear: params: got %T, want *linear.Params", spec.Params)
-		}
-		p = q
+	p, err := problems.ParamsOf(spec, "linear", DefaultParams)
+	if err != nil {
+		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("linear: params: %w", err)
@@ -87,30 +83,28 @@ func check(spec problems.Spec, p *Params) error {
 	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Box {
 		errs = append(errs, fmt.Errorf("domain: %q, want ball or box (use extended-linear for unconstrained)", spec.Domain.Kind))
 	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
-	if spec.Data == "" {
-		if spec.N < 2 {
-			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-		}
-		if spec.D < 1 {
-			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-		}
-		if p.Mode == "hard" && p.HardCount > spec.N {
-			errs = append(errs, fmt.Errorf("hard_count: %d exceeds n = %d", p.HardCount, spec.N))
-		}
-		if p.Mode == "hard" && spec.Task == task.SCO {
-			errs = append(errs, errors.New("task: sco needs a distribution; mode hard is a fixed dataset"))
-		}
-	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
+	errs = append(errs, p.CheckCell(spec)...)
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("linear: %w", err)
 	}
 	return nil
+}
+
+// CheckCell reports what the cell's spec must satisfy for these parameters besides the
+// domain kind (shared with package extlinear): the radius, the size of a generated
+// dataset, hard mode's n* ≤ n and its erm-only task, a valid task.
+func (p *Params) CheckCell(spec problems.Spec) []error {
+	errs := []error{problems.CheckRadius(spec)}
+	errs = append(errs, problems.CheckSize(spec)...)
+	if spec.Data == "" && p.Mode == "hard" {
+		if p.HardCount > spec.N {
+			errs = append(errs, fmt.Errorf("hard_count: %d exceeds n = %d", p.HardCount, spec.N))
+		}
+		if spec.Task == task.SCO {
+			errs = append(errs, errors.New("task: sco needs a distribution; mode hard is a fixed dataset"))
+		}
+	}
+	return append(errs, problems.CheckTask(spec))
 }
 
 // constants derives the public constants. Universe: every z with ‖z‖₂ ≤ G (it contains
@@ -122,13 +116,21 @@ func check(spec problems.Spec, p *Params) error {
 //     G_d = 0.
 //   - ValueBound: |f(x; z) − f(0; z)| = |⟨x, z⟩| ≤ G·max_{x∈K}‖x‖.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
+	c := p.BallConstants(spec, n, d)
+	c.ValueBound = p.Lipschitz * spec.Domain.MaxNorm(d)
+	return c
+}
+
+// BallConstants are the constants of every loss whose gradients fill the ball ‖z‖ ≤ G
+// (this linear loss, and its Lipschitz extension in package extlinear): G_f = G,
+// G_Δ = 2G, G_k = G for k < d and G_d = 0; ValueBound is left 0 (unknown).
+func (p *Params) BallConstants(spec problems.Spec, n, d int) problems.Constants {
 	G := p.Lipschitz
 	gk := make([]float64, d+1)
 	for k := range d {
 		gk[k] = G
 	}
-	return problems.Constants{N: n, D: d, GF: G, GDelta: 2 * G, Domain: spec.Domain, GK: gk,
-		ValueBound: G * spec.Domain.MaxNorm(d)}
+	return problems.Constants{N: n, D: d, GF: G, GDelta: 2 * G, Domain: spec.Domain, GK: gk}
 }
 
 // Constants implements problems.Generator (a data file is read, nothing is drawn).
@@ -190,7 +192,33 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 		}
 		return inst, nil
 	}
-	n, d, G := spec.N, spec.D, p.Lipschitz
+	n, d := spec.N, spec.D
+	law := p.NewLaw(d, rng)
+	var z [][]float64
+	var mu []float64
+	switch p.Mode {
+	case "random":
+		z, mu = law.Draw(n, rng), law.Mean()
+	case "hard":
+		z = law.Hard(n)
+	}
+	inst := newInstance(z, constants(spec, p, n, d))
+	inst.popMu = mu
+	return inst, nil
+}
+
+// Law is the point law of Params on R^d, shared with package extlinear: z_ij = a·s_ij
+// with a = G/√d and s_ij = σ_j with probability (1 + MeanNorm)/2, −σ_j otherwise, for a
+// sign vector σ drawn once (random mode); or HardCount copies of a·σ and zeros (hard mode;
+// LLL24 Lemma D.1).
+type Law struct {
+	a, meanNorm float64
+	hardCount   int
+	sigma       []float64
+}
+
+// NewLaw draws σ, d fair signs from rng: the first draws of a generated instance.
+func (p *Params) NewLaw(d int, rng *rand.Rand) *Law {
 	sigma := make([]float64, d)
 	for j := range sigma {
 		sigma[j] = 1
@@ -198,43 +226,54 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 			sigma[j] = -1
 		}
 	}
-	a := G / math.Sqrt(float64(d))
-	z := make([][]float64, n)
-	var mu []float64
-	switch p.Mode {
-	case "random":
-		pPlus := (1 + p.MeanNorm) / 2
-		for i := range z {
-			z[i] = make([]float64, d)
-			for j := range d {
-				s := sigma[j]
-				if rng.Float64() >= pPlus {
-					s = -s
-				}
-				z[i][j] = a * s
+	return &Law{a: p.Lipschitz / math.Sqrt(float64(d)), meanNorm: p.MeanNorm, hardCount: p.HardCount, sigma: sigma}
+}
+
+// Draw returns m rows of the random mode, drawn row by row from rng.
+func (l *Law) Draw(m int, rng *rand.Rand) [][]float64 {
+	d := len(l.sigma)
+	pPlus := (1 + l.meanNorm) / 2
+	z := make([][]float64, m)
+	for i := range z {
+		z[i] = make([]float64, d)
+		for j := range d {
+			s := l.sigma[j]
+			if rng.Float64() >= pPlus {
+				s = -s
 			}
+			z[i][j] = l.a * s
 		}
-		mu = make([]float64, d)
-		for j := range mu {
-			mu[j] = a * p.MeanNorm * sigma[j] // E z_j = a σ_j (2p₊ − 1)
-		}
-	case "hard":
-		ns := p.HardCount
-		if ns == 0 {
-			ns = (n + 9) / 10
-		}
-		for i := range z {
-			z[i] = make([]float64, d)
-			if i < ns {
-				for j := range d {
-					z[i][j] = a * sigma[j]
-				}
+	}
+	return z
+}
+
+// Mean is E z of the random mode: E z_j = a σ_j (2p₊ − 1) = a·MeanNorm·σ_j.
+func (l *Law) Mean() []float64 {
+	mu := make([]float64, len(l.sigma))
+	for j := range mu {
+		mu[j] = l.a * l.meanNorm * l.sigma[j]
+	}
+	return mu
+}
+
+// Hard returns the hard dataset of size n: n* = HardCount (0 means ⌈n/10⌉) copies of a·σ
+// followed by zeros. It draws nothing.
+func (l *Law) Hard(n int) [][]float64 {
+	ns := l.hardCount
+	if ns == 0 {
+		ns = (n + 9) / 10
+	}
+	d := len(l.sigma)
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		if i < ns {
+			for j := range d {
+				z[i][j] = l.a * l.sigma[j]
 			}
 		}
 	}
-	inst := newInstance(z, constants(spec, p, n, d))
-	inst.popMu = mu
-	return inst, nil
+	return z
 }
 
 func newInstance(z [][]float64, c problems.Constants) *Instance {

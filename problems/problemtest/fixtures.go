@@ -2,7 +2,9 @@ package problemtest
 
 // Canary fixtures shared by the mechanism and sampler tests (issue 11): small problems
 // with closed-form or cheaply certified optima, so that tests do not depend on the real
-// generators.
+// generators' data draws, domain checks or population code. Their oracles are the shared
+// ones of package losses (one implementation of each loss); what a fixture adds is its
+// data, its domain and its constants.
 
 import (
 	"math"
@@ -11,6 +13,7 @@ import (
 
 	"expmech/loss"
 	"expmech/problems"
+	"expmech/problems/losses"
 )
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
@@ -18,10 +21,10 @@ import (
 // F* = −R‖z̄‖. Constants: G_f = G, G_Δ = 2G (replace-one: ⟨x, z − z'⟩ with ‖z − z'‖ ≤
 // 2G), β = 0 (affine).
 type Linear struct {
-	Z      [][]float64
-	G, R   float64
-	beta   float64
-	domain problems.Domain
+	losses.Linear // Z, and the oracle
+	G, R          float64
+	beta          float64
+	domain        problems.Domain
 }
 
 // NewLinear draws n points uniformly on the sphere of radius g in R^d, shifted towards a
@@ -44,7 +47,20 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 		}
 		z[i] = v
 	}
-	return &Linear{Z: z, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
+	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
+}
+
+// UniformPoints draws n points uniform on [lo, hi]^d, row by row (one rng.Float64 per
+// coordinate), for fixtures built on given points (NewLinearPoints, NewL1).
+func UniformPoints(rng *rand.Rand, n, d int, lo, hi float64) [][]float64 {
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+		for j := range z[i] {
+			z[i][j] = lo + (hi-lo)*rng.Float64()
+		}
+	}
+	return z
 }
 
 // WithDomain returns a copy with another domain (same points).
@@ -71,17 +87,6 @@ func (l *Linear) WithPoint(i int, z []float64) *Linear {
 	return &c
 }
 
-func (l *Linear) Len() int { return len(l.Z) }
-func (l *Linear) Dim() int { return len(l.Z[0]) }
-func (l *Linear) Value(i int, x []float64) float64 {
-	var s float64
-	for j, v := range l.Z[i] {
-		s += v * x[j]
-	}
-	return s
-}
-func (l *Linear) Grad(dst []float64, i int, _ []float64) { copy(dst, l.Z[i]) }
-func (l *Linear) Points() [][]float64                    { return l.Z }
 func (l *Linear) Constants() problems.Constants {
 	return problems.Constants{N: l.Len(), D: l.Dim(), GF: l.G, GDelta: 2 * l.G, Domain: l.domain, Smooth: l.beta}
 }
@@ -236,59 +241,30 @@ var (
 // NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (not checked)
 // over dom; R is dom.Radius.
 func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
-	return &Linear{Z: z, G: g, R: dom.Radius, domain: dom}
+	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: dom.Radius, domain: dom}
 }
 
 // L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
 // family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
 // exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
+// The oracle is losses.L1, the one shared with the l1 generator and the canary pairs.
 type L1 struct {
-	Z      [][]float64
-	W      float64
-	domain problems.Domain
+	losses.L1 // Z, W and the oracle
+	domain    problems.Domain
 }
 
 // NewL1 returns the ℓ1 canary on points z with weight w over dom.
 func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
-	return &L1{Z: z, W: w, domain: dom}
+	return &L1{L1: losses.L1{Z: z, W: w}, domain: dom}
 }
 
-func (p *L1) Len() int { return len(p.Z) }
-func (p *L1) Dim() int { return len(p.Z[0]) }
-func (p *L1) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, v := range p.Z[i] {
-		s += math.Abs(x[j] - v)
-	}
-	return p.W * s
-}
-func (p *L1) Grad(dst []float64, i int, x []float64) {
-	for j, v := range p.Z[i] {
-		switch {
-		case x[j] > v:
-			dst[j] = p.W
-		case x[j] < v:
-			dst[j] = -p.W
-		default:
-			dst[j] = 0
-		}
-	}
-}
-func (p *L1) Points() [][]float64 { return p.Z }
-func (p *L1) Weight() float64     { return p.W }
 func (p *L1) Constants() problems.Constants {
-	g := p.W * math.Sqrt(float64(p.Dim()))
+	g := p.Lipschitz()
 	return problems.Constants{N: p.Len(), D: p.Dim(), GF: g, GDelta: 2 * g, Domain: p.domain}
 }
 
 // Risk is F(x) (uncounted).
-func (p *L1) Risk(x []float64) float64 {
-	s := 0.0
-	for i := range p.Z {
-		s += p.Value(i, x)
-	}
-	return s / float64(p.Len())
-}
+func (p *L1) Risk(x []float64) float64 { return p.EmpiricalRisk(x) }
 
 var (
 	_ problems.Problem         = (*L1)(nil)

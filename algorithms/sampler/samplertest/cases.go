@@ -10,6 +10,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 // Case is a target with an exact law: the problem (its data), the sampler's target, and the
@@ -136,14 +137,16 @@ func Cases() []Case {
 // GaussianCase is the Gaussian mechanism on R^d: f(x; z) = ⟨x, z⟩ with z uniform on
 // [−0.5, 0.5]^d, π = N(−z̄/μ, (kμ)^{-1}I) (closed-form CDFs).
 func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
-	p := &linear{z: points(rng, n, d, -0.5, 0.5), dom: problems.Domain{Kind: problems.Unconstrained, Radius: 1}}
-	p.gf = 0.5 * math.Sqrt(float64(d))
+	// Smooth: a linear loss has curvature 0; a tiny positive value tells first-order
+	// samplers the loss is smooth (no kinks).
+	p := problemtest.NewLinearPoints(problemtest.UniformPoints(rng, n, d, -0.5, 0.5), 0.5*math.Sqrt(float64(d)),
+		problems.Domain{Kind: problems.Unconstrained, Radius: 1}).WithSmooth(1e-9)
 	sd := 1 / math.Sqrt(k*mu)
 	law := make([]*Marginal, d)
 	for j := range d {
 		zb := 0.0
-		for i := range p.z {
-			zb += p.z[i][j]
+		for i := range p.Z {
+			zb += p.Z[i][j]
 		}
 		mean := -zb / float64(n) / mu
 		law[j] = &Marginal{
@@ -159,14 +162,14 @@ func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
 // [−0.2, 1.2]^d: coordinate j has log-density −k((w/n)Σ_i|x − z_ij| + μx²/2) on the
 // domain's interval (SPEC §4.8.2).
 func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu float64) Case {
-	p := &l1{z: points(rng, n, d, -0.2, 1.2), w: 1 / math.Sqrt(float64(d)), dom: dom}
+	p := problemtest.NewL1(problemtest.UniformPoints(rng, n, d, -0.2, 1.2), 1/math.Sqrt(float64(d)), dom)
 	law := make([]*Marginal, d)
 	for j := range d {
 		col := make([]float64, n)
 		for i := range col {
-			col[i] = p.z[i][j]
+			col[i] = p.Z[i][j]
 		}
-		w := p.w
+		w := p.W
 		ld := func(x float64) float64 {
 			s := 0.0
 			for _, v := range col {
@@ -207,76 +210,6 @@ func LogisticCase(rng *rand.Rand, n int, k, mu float64) Case {
 	}
 	return Case{Name: "logistic-1d", Problem: p, Target: algorithms.Target{K: k, Mu: mu},
 		Law: []*Marginal{{LogDensity: ld, Lo: -2, Hi: 2}}}
-}
-
-func points(rng *rand.Rand, n, d int, lo, hi float64) [][]float64 {
-	z := make([][]float64, n)
-	for i := range z {
-		z[i] = make([]float64, d)
-		for j := range z[i] {
-			z[i][j] = lo + (hi-lo)*rng.Float64()
-		}
-	}
-	return z
-}
-
-// linear: f(x; z_i) = ⟨x, z_i⟩ (problems.LinearData).
-type linear struct {
-	z   [][]float64
-	dom problems.Domain
-	gf  float64
-}
-
-func (p *linear) Len() int { return len(p.z) }
-func (p *linear) Dim() int { return len(p.z[0]) }
-func (p *linear) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, v := range p.z[i] {
-		s += v * x[j]
-	}
-	return s
-}
-func (p *linear) Grad(dst []float64, i int, _ []float64) { copy(dst, p.z[i]) }
-func (p *linear) Points() [][]float64                    { return p.z }
-func (p *linear) Constants() problems.Constants {
-	// Smooth: a linear loss has curvature 0; a tiny positive value tells first-order
-	// samplers the loss is smooth (no kinks).
-	return problems.Constants{N: len(p.z), D: len(p.z[0]), GF: p.gf, GDelta: 2 * p.gf, Domain: p.dom, Smooth: 1e-9}
-}
-
-// l1: f(x; z_i) = w‖x − z_i‖₁ (problems.SeparableL1Data).
-type l1 struct {
-	z   [][]float64
-	w   float64
-	dom problems.Domain
-}
-
-func (p *l1) Len() int { return len(p.z) }
-func (p *l1) Dim() int { return len(p.z[0]) }
-func (p *l1) Value(i int, x []float64) float64 {
-	s := 0.0
-	for j, v := range p.z[i] {
-		s += math.Abs(x[j] - v)
-	}
-	return p.w * s
-}
-func (p *l1) Grad(dst []float64, i int, x []float64) {
-	for j, v := range p.z[i] {
-		switch {
-		case x[j] > v:
-			dst[j] = p.w
-		case x[j] < v:
-			dst[j] = -p.w
-		default:
-			dst[j] = 0
-		}
-	}
-}
-func (p *l1) Points() [][]float64 { return p.z }
-func (p *l1) Weight() float64     { return p.w }
-func (p *l1) Constants() problems.Constants {
-	d := len(p.z[0])
-	return problems.Constants{N: len(p.z), D: d, GF: p.w * math.Sqrt(float64(d)), GDelta: 2 * p.w * math.Sqrt(float64(d)), Domain: p.dom}
 }
 
 // logistic1: f(x; a_i, y_i) = log(1 + e^{−y_i a_i x}) in d = 1, no structure exposed.

@@ -163,7 +163,7 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 	}
 	med := make([]float64, d)
 	for j, law := range c.Law {
-		r.KS = append(r.KS, ksD(xs[j], law.CDF))
+		r.KS = append(r.KS, KSD(xs[j], law.CDF))
 		r.KSMax = math.Max(r.KSMax, r.KS[j])
 		for _, p := range []float64{0.01, 0.1, 0.5, 0.9, 0.99} {
 			q := law.Quantile(p)
@@ -207,8 +207,8 @@ func hash(s string) uint64 {
 	return h
 }
 
-// ksD is the one-sample Kolmogorov–Smirnov statistic D_N of xs against cdf.
-func ksD(xs []float64, cdf func(float64) float64) float64 {
+// KSD is the one-sample Kolmogorov–Smirnov statistic D_N of xs against cdf.
+func KSD(xs []float64, cdf func(float64) float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	n := float64(len(s))
