@@ -379,14 +379,11 @@ func PairedT(d []float64) (t, df, p float64) {
 	return t, df, StudentTwoSided(t, df)
 }
 
-// BenjaminiHochberg returns the adjusted p values q_i = min_{j: p_(j) ≥ p_i} m·p_(j)/j
-// (capped at 1) of the step-up procedure of Benjamini & Hochberg (1995, J. R. Stat. Soc. B
-// 57:289–300): rejecting every q_i ≤ α controls the false discovery rate at α for
-// independent (or positively dependent) tests. NaN p values are not tests: their q is NaN
-// and m counts the others.
-func BenjaminiHochberg(p []float64) []float64 {
-	q := make([]float64, len(p))
-	var order []int
+// ascendingPValues returns q, as long as p and all NaN, and the indices of p's non-NaN
+// values in ascending order of p (ties in index order): the first step of both the
+// step-up (BenjaminiHochberg) and the step-down (HolmAdjust) adjustments.
+func ascendingPValues(p []float64) (q []float64, order []int) {
+	q = make([]float64, len(p))
 	for i, v := range p {
 		q[i] = math.NaN()
 		if !math.IsNaN(v) {
@@ -402,6 +399,16 @@ func BenjaminiHochberg(p []float64) []float64 {
 		}
 		return 0
 	})
+	return q, order
+}
+
+// BenjaminiHochberg returns the adjusted p values q_i = min_{j: p_(j) ≥ p_i} m·p_(j)/j
+// (capped at 1) of the step-up procedure of Benjamini & Hochberg (1995, J. R. Stat. Soc. B
+// 57:289–300): rejecting every q_i ≤ α controls the false discovery rate at α for
+// independent (or positively dependent) tests. NaN p values are not tests: their q is NaN
+// and m counts the others.
+func BenjaminiHochberg(p []float64) []float64 {
+	q, order := ascendingPValues(p)
 	m := float64(len(order))
 	running := 1.0
 	for k := len(order) - 1; k >= 0; k-- {

@@ -62,23 +62,7 @@ func (c Check) compareConfidence() float64 {
 // between the tests. NaN p values are not tests: their adjusted value is NaN and m
 // counts the others.
 func HolmAdjust(p []float64) []float64 {
-	q := make([]float64, len(p))
-	var order []int
-	for i, v := range p {
-		q[i] = math.NaN()
-		if !math.IsNaN(v) {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case p[a] < p[b]:
-			return -1
-		case p[a] > p[b]:
-			return 1
-		}
-		return 0
-	})
+	q, order := ascendingPValues(p)
 	m := len(order)
 	running := 0.0
 	for k, i := range order {
