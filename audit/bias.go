@@ -45,25 +45,16 @@ func (c *BiasConfig) Validate() error {
 
 // BiasFactory is the registry line of sampler-bias.
 func BiasFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name: "sampler-bias",
-		Doc:  "sampler bias measurement: one draw of a registered sampler at step_c from an exact-law problem's declared law (not a private mechanism)",
-		NewConfig: func() algorithms.Config {
+	return algorithms.NewFactory("sampler-bias",
+		"sampler bias measurement: one draw of a registered sampler at step_c from an exact-law problem's declared law (not a private mechanism)",
+		func() *BiasConfig {
 			d := DefaultLawParams()
 			return &BiasConfig{Sampler: "proximal-rejection", K: d.K, Mu: d.Mu}
 		},
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*BiasConfig)
-			if !ok {
-				return nil, fmt.Errorf("sampler-bias: config %T", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
+		func(c BiasConfig) (algorithms.Mechanism, error) {
 			s, _ := sampler.ByName(c.Sampler)
-			return Bias{cfg: *c, s: s}, nil
-		},
-	}
+			return Bias{cfg: c, s: s}, nil
+		})
 }
 
 // Bias draws once from the configured sampler; see BiasConfig.

@@ -37,21 +37,12 @@ func (c *CurveConfig) Validate() error {
 
 // CurveFactory is the registry line of exact-curve.
 func CurveFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      "exact-curve",
-		Doc:       "audit: exact 1-D privacy curve of expmech's law between a canary and its neighbour (releases 0; the curve is in the record)",
-		NewConfig: func() algorithms.Config { return &CurveConfig{PerWidth: 3000, MaxCells: 4_000_000} },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*CurveConfig)
-			if !ok {
-				return nil, fmt.Errorf("exact-curve: config %T", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-			return Curve{cfg: *c}, nil
-		},
-	}
+	return algorithms.NewFactory("exact-curve",
+		"audit: exact 1-D privacy curve of expmech's law between a canary and its neighbour (releases 0; the curve is in the record)",
+		func() *CurveConfig { return &CurveConfig{PerWidth: 3000, MaxCells: 4_000_000} },
+		func(c CurveConfig) (algorithms.Mechanism, error) {
+			return Curve{cfg: c}, nil
+		})
 }
 
 // Curve integrates the exact privacy curve of the regularized exponential mechanism's law

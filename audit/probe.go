@@ -58,22 +58,13 @@ func (c *ProbeConfig) Validate() error {
 
 // ProbeFactory is the registry line of sampler-probe.
 func ProbeFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      "sampler-probe",
-		Doc:       "sampler validation: one draw of a registered sampler at kG²/μ = ratio, width 1/√(kμ) (not a private mechanism)",
-		NewConfig: func() algorithms.Config { return &ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1} },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*ProbeConfig)
-			if !ok {
-				return nil, fmt.Errorf("sampler-probe: config %T", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
+	return algorithms.NewFactory("sampler-probe",
+		"sampler validation: one draw of a registered sampler at kG²/μ = ratio, width 1/√(kμ) (not a private mechanism)",
+		func() *ProbeConfig { return &ProbeConfig{Sampler: "proximal-rejection", Ratio: 16, Width: 0.1} },
+		func(c ProbeConfig) (algorithms.Mechanism, error) {
 			s, _ := sampler.ByName(c.Sampler)
-			return Probe{cfg: *c, s: s}, nil
-		},
-	}
+			return Probe{cfg: c, s: s}, nil
+		})
 }
 
 // Probe draws once from the configured sampler; see ProbeConfig.

@@ -63,21 +63,12 @@ func (c *ReferenceConfig) Validate() error {
 
 // ReferenceFactory is the registry line of reference-gaussian.
 func ReferenceFactory() algorithms.Factory {
-	return algorithms.Factory{
-		Name:      "reference-gaussian",
-		Doc:       "audit yardstick: noisy mean gradient at 0 calibrated to s*(ε, δ) (broken variant: sensitivity add-remove)",
-		NewConfig: func() algorithms.Config { return &ReferenceConfig{Sensitivity: "replace-one"} },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*ReferenceConfig)
-			if !ok {
-				return nil, fmt.Errorf("reference-gaussian: config %T", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
+	return algorithms.NewFactory("reference-gaussian",
+		"audit yardstick: noisy mean gradient at 0 calibrated to s*(ε, δ) (broken variant: sensitivity add-remove)",
+		func() *ReferenceConfig { return &ReferenceConfig{Sensitivity: "replace-one"} },
+		func(c ReferenceConfig) (algorithms.Mechanism, error) {
 			return ReferenceGaussian{AddRemoveBug: c.Sensitivity == "add-remove"}, nil
-		},
-	}
+		})
 }
 
 // ReferenceGaussian is the audit's own yardstick: the Gaussian mechanism on the mean
@@ -197,18 +188,10 @@ func (c *UnderclaimedConfig) Validate() error {
 // UnderclaimedFactory is the registry line of underclaimed over the mechanisms inner.
 func UnderclaimedFactory(inner []algorithms.Factory) algorithms.Factory {
 	inner = slices.Clone(inner)
-	return algorithms.Factory{
-		Name:      "underclaimed",
-		Doc:       "broken variant for the audit: a registered mechanism run with less noise than it claims (needs broken: true)",
-		NewConfig: func() algorithms.Config { return &UnderclaimedConfig{} },
-		New: func(cfg algorithms.Config) (algorithms.Mechanism, error) {
-			c, ok := cfg.(*UnderclaimedConfig)
-			if !ok {
-				return nil, fmt.Errorf("underclaimed: config %T", cfg)
-			}
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
+	return algorithms.NewFactory("underclaimed",
+		"broken variant for the audit: a registered mechanism run with less noise than it claims (needs broken: true)",
+		func() *UnderclaimedConfig { return &UnderclaimedConfig{} },
+		func(c UnderclaimedConfig) (algorithms.Mechanism, error) {
 			i := slices.IndexFunc(inner, func(f algorithms.Factory) bool { return f.Name == c.Inner })
 			if i < 0 {
 				var names []string
@@ -222,8 +205,7 @@ func UnderclaimedFactory(inner []algorithms.Factory) algorithms.Factory {
 				return nil, fmt.Errorf("underclaimed: inner %s: %w", c.Inner, err)
 			}
 			return &Underclaimed{Mechanism: m, SFactor: c.SFactor, RunEpsilon: c.RunEpsilon, cache: map[string]underclaim{}}, nil
-		},
-	}
+		})
 }
 
 // build constructs f with params decoded strictly (unknown keys are errors) over its
