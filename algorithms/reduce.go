@@ -41,6 +41,9 @@ type RadialReducer interface {
 	OrthogonalNorm(rec Record) (rho float64, ok bool)
 }
 
+// ExtraOrthogonalNorm is the Record.Extra key of a RadialReducer's ρ.
+const ExtraOrthogonalNorm = "orthogonal_norm"
+
 // ErrNotReducible is returned by RunReduced when its preconditions fail.
 var ErrNotReducible = errors.New("no exact reduced path")
 
@@ -73,13 +76,30 @@ func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.
 // its own orthogonal_norm = ρ), drawn from rng after the run. The record gets the extra
 // column reduced_rank = r.
 func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand) (Output, error) {
+	return runReduced(o, m, basis, b, rng, func() (Output, error) { return m.Run(ctx, o, b, rng) })
+}
+
+// RunReducedRefereed is RunReduced for a Refereed mechanism (oracle tuning): it calls
+// RunRefereed with ref, which must score reduced points y ∈ R^r (ReducedReferee). On an
+// exactly low-rank instance F(x) = F̃(Uᵀx), so a selection by the exact empirical risk
+// sees the span part of each candidate only, and the complement of the released candidate
+// is independent of the choice: lifting after the run gives the full run's law.
+func RunReducedRefereed(ctx context.Context, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand, ref Referee) (Output, error) {
+	rm, ok := m.(Refereed)
+	if !ok {
+		return Output{Record: Empty()}, fmt.Errorf("%s: RunReducedRefereed on a mechanism that is not Refereed", m.Name())
+	}
+	return runReduced(o, m, basis, b, rng, func() (Output, error) { return rm.RunRefereed(ctx, o, b, rng, ref) })
+}
+
+func runReduced(o problems.ValueAccess, m Reducer, basis *problems.Basis, b Budget, rng *rand.Rand, run func() (Output, error)) (Output, error) {
 	c := o.Constants()
 	d, r := basis.Dims()
 	if !problems.ReducedDim(c, o.Dim()) || o.Dim() != r || c.D != d {
 		return Output{Record: Empty()}, fmt.Errorf("%s: %w: oracle dim %d, basis %d×%d, constants d=%d rank=%d domain %s",
 			m.Name(), ErrNotReducible, o.Dim(), d, r, c.D, c.Rank, c.Domain.Kind)
 	}
-	out, err := m.Run(ctx, o, b, rng)
+	out, err := run()
 	if err != nil {
 		return out, err
 	}
@@ -114,6 +134,28 @@ func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *p
 	out.Record.Extra["orthogonal_variance"] = v
 	return out, nil
 }
+
+// ReducedReferee scores reduced points for RunReducedRefereed: EmpiricalRisk(y) is the
+// mean of the reduced values (1/n) Σ f̃(y; s_i), which equals the instance's F(Uy) by the
+// exact structure f(x; s) = f̃(Uᵀx; s) (problems.LowRank), uncounted like every referee
+// query; Optimum is the instance's.
+type ReducedReferee struct {
+	Reduced problems.ValueOracle
+	Full    Referee
+}
+
+// EmpiricalRisk is (1/n) Σ_i f̃(y; s_i).
+func (r ReducedReferee) EmpiricalRisk(y []float64) float64 {
+	s := 0.0
+	n := r.Reduced.Len()
+	for i := range n {
+		s += r.Reduced.Value(i, y)
+	}
+	return s / float64(n)
+}
+
+// Optimum is the full instance's certified optimum.
+func (r ReducedReferee) Optimum() (problems.Optimum, error) { return r.Full.Optimum() }
 
 // AveragedWalkVariance is the per-coordinate variance of the average (1/T) Σ_{t<T} x_t of
 // the random walk x_0 = 0, x_{t+1} = x_t − s ξ_t, ξ_t ~ N(0, 1) i.i.d.: the complement of

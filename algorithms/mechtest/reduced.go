@@ -95,14 +95,28 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 			}
 		}
 	})
+	// A refereed mechanism (oracle tuning) is run as the runner runs it: with the instance
+	// as referee on the full path, with the reduced referee on the reduced path.
+	refereed, isRef := m.(algorithms.Refereed)
+	isRef = isRef && refereed.NeedsReferee()
 	reduced := func(seed uint64) (algorithms.Output, *problems.Counter, error) {
 		cnt := problems.NewCounter(red.Problem)
-		out, err := algorithms.RunReduced(context.Background(), rm, cnt.Oracle(m.Needs()), red.Basis, b, rand.New(rand.NewPCG(seed, 7)))
+		rng := rand.New(rand.NewPCG(seed, 7))
+		if isRef {
+			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
+			out, err := algorithms.RunReducedRefereed(context.Background(), rm, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
+			return out, cnt, err
+		}
+		out, err := algorithms.RunReduced(context.Background(), rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
 		return out, cnt, err
 	}
 	full := func(seed uint64) (algorithms.Output, error) {
 		cnt := problems.NewCounter(inst)
-		return m.Run(context.Background(), cnt.Oracle(m.Needs()), b, rand.New(rand.NewPCG(seed, 7)))
+		rng := rand.New(rand.NewPCG(seed, 7))
+		if isRef {
+			return refereed.RunRefereed(context.Background(), cnt.Oracle(m.Needs()), b, rng, inst)
+		}
+		return m.Run(context.Background(), cnt.Oracle(m.Needs()), b, rng)
 	}
 	t.Run("determinism", func(t *testing.T) {
 		o1, c1, err1 := reduced(3)

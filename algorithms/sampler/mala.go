@@ -220,7 +220,7 @@ func sampleReducedMALA(ctx context.Context, o problems.GradientAccess, c problem
 	if err := gaussOnDomain(ch.x, ch.xp, 1/math.Sqrt(km), c.Domain, rng, &rej); err != nil {
 		return nil, err
 	}
-	rho2 := chiSquare(rng, m) / km
+	rho2 := algorithms.ChiSquare(rng, m) / km
 	// log π(y, ρ) = eval(y) − kμρ²/2: eval's μ-term covers ‖y‖² only.
 	ch.lp = ch.eval(ch.g, ch.x) - km*rho2/2
 	for i := 0; i < s.Steps; i++ {
@@ -234,7 +234,7 @@ func sampleReducedMALA(ctx context.Context, o problems.GradientAccess, c problem
 		}
 		rho := math.Sqrt(rho2)
 		xi1 := rng.NormFloat64()
-		S := chiSquare(rng, m-1)
+		S := algorithms.ChiSquare(rng, m-1)
 		along := a*rho + sq*xi1
 		rho2p := along*along + 2*h*S
 		lpp := ch.eval(ch.gp, ch.xp) - km*rho2p/2
@@ -265,7 +265,7 @@ func sampleReducedMALA(ctx context.Context, o problems.GradientAccess, c problem
 		rec.Extra["accept_rate"] = float64(ch.accepts) / float64(s.Steps)
 		rec.Extra["domain_rejections"] = float64(rej)
 		rec.Extra["gaussian_draws"] = float64(s.Steps)
-		rec.Extra["orthogonal_norm"] = math.Sqrt(rho2)
+		rec.Extra[algorithms.ExtraOrthogonalNorm] = math.Sqrt(rho2)
 	}
 	if math.IsInf(ch.lp, 0) || math.IsNaN(ch.lp) {
 		return nil, fmt.Errorf("mala: log-density %g at the output", ch.lp)
@@ -276,6 +276,6 @@ func sampleReducedMALA(ctx context.Context, o problems.GradientAccess, c problem
 // OrthogonalNorm returns ρ_T of a reduced MALA run (rec.Extra["orthogonal_norm"]): the
 // complement of its output is ρ_T times a uniform unit vector (sampleReducedMALA).
 func (MALA) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
-	rho, ok := rec.Extra["orthogonal_norm"]
+	rho, ok := rec.Extra[algorithms.ExtraOrthogonalNorm]
 	return rho, ok
 }

@@ -136,13 +136,13 @@ func TestChiSquare(t *testing.T) {
 	for _, k := range []int{1, 2, 3, 7, 100, 99999} {
 		s := make([]float64, m)
 		for i := range s {
-			s[i] = chiSquare(rng, k)
+			s[i] = algorithms.ChiSquare(rng, k)
 		}
 		if D := ks1(s, func(x float64) float64 { return mathext.GammaIncReg(float64(k)/2, x/2) }); D > crit {
 			t.Errorf("k=%d: KS D = %.4f > %.4f", k, D, crit)
 		}
 	}
-	if chiSquare(rng, 0) != 0 {
+	if algorithms.ChiSquare(rng, 0) != 0 {
 		t.Error("χ²_0 ≠ 0")
 	}
 }

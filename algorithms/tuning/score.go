@@ -26,7 +26,9 @@ type scorer struct {
 	gd   float64
 }
 
-func newScorer(c problems.Constants) *scorer {
+// newScorer scores points of an oracle of dimension dim (c.D, or the rank r on the
+// reduced path).
+func newScorer(c problems.Constants, dim int) *scorer {
 	r := c.Domain.MaxNorm(c.D)
 	if math.IsInf(r, 1) || !(r > 0) {
 		r = c.Domain.Radius
@@ -35,16 +37,11 @@ func newScorer(c problems.Constants) *scorer {
 	if !(gd > 0) || gd > 2*c.GF {
 		gd = 2 * c.GF
 	}
-	return &scorer{c: c, zero: make([]float64, c.D), rmax: r, gd: gd}
+	return &scorer{c: c, zero: make([]float64, dim), rmax: r, gd: gd}
 }
 
-// sensitivity returns (B, Δ) for a released x.
-func (s *scorer) sensitivity(x []float64) (b, delta float64) {
-	nx := 0.0
-	for _, v := range x {
-		nx += v * v
-	}
-	nx = math.Sqrt(nx)
+// sensitivity returns (B, Δ) for a released x of norm nx.
+func (s *scorer) sensitivity(nx float64) (b, delta float64) {
 	b = s.c.GF * math.Min(nx, s.rmax)
 	return b, math.Min(2*b, s.gd*nx) / float64(s.c.N)
 }
@@ -59,8 +56,16 @@ func (s *scorer) exact(o problems.ValueOracle, x []float64, b float64) float64 {
 	return sum / float64(o.Len())
 }
 
-// noisy is the released score at GDP parameter sScore.
-func (s *scorer) noisy(o problems.ValueOracle, x []float64, sScore float64, rng *rand.Rand) float64 {
-	b, d := s.sensitivity(x)
+// noisy is the released score at GDP parameter sScore of x, whose full-dimensional norm is
+// √(‖x‖² + rho²): rho = 0 on the full path, and on the reduced path (x = y ∈ R^r) rho is
+// the norm of the run's component orthogonal to span U (reduce.go), which the loss never
+// sees but the sensitivity bound G_Δ‖x‖ must include.
+func (s *scorer) noisy(o problems.ValueOracle, x []float64, rho, sScore float64, rng *rand.Rand) float64 {
+	nx := 0.0
+	for _, v := range x {
+		nx += v * v
+	}
+	nx = math.Sqrt(nx + rho*rho)
+	b, d := s.sensitivity(nx)
 	return s.exact(o, x, b) + rng.NormFloat64()*d/sScore
 }

@@ -148,6 +148,15 @@ func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b a
 	best.Record.PredictedValueQueries, best.Record.PredictedGradientQueries = pv, pg
 	best.Record = m.labelOracle(best.Record, cands[bestJ], len(cands))
 	best.Record.Extra["tuning_failed"] = float64(failed)
+	if problems.ReducedDim(c, o.Dim()) {
+		// the referee saw the span part only (F(x) = F̃(Uᵀx)), so the released
+		// candidate's complement is drawn after the choice, from its own law (reduce.go)
+		rho, err := orthogonalNorm(cands[bestJ], c, b, best.Record, o.Dim(), rng)
+		if err != nil {
+			return algorithms.Output{}, err
+		}
+		best.Record.Extra[algorithms.ExtraOrthogonalNorm] = rho
+	}
 	return best, nil
 }
 
@@ -334,9 +343,10 @@ func (m *Mechanism) runPrivate(ctx context.Context, o problems.ValueAccess, b al
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	sc := newScorer(c)
+	reduced := problems.ReducedDim(c, o.Dim())
+	sc := newScorer(c, o.Dim())
 	var best algorithms.Output
-	bestJ, bestScore := -1, math.Inf(1)
+	bestJ, bestScore, bestRho := -1, math.Inf(1), 0.0
 	for range k {
 		if err := ctx.Err(); err != nil {
 			return algorithms.Output{}, err
@@ -346,12 +356,23 @@ func (m *Mechanism) runPrivate(ctx context.Context, o problems.ValueAccess, b al
 		if err != nil {
 			return algorithms.Output{}, fmt.Errorf("tuning private: grid point %v: %w", p.cands[j].Values, err)
 		}
-		s := sc.noisy(o, out.X, p.sScore, rng)
+		rho := 0.0
+		if reduced {
+			// each run's complement norm is drawn before its score, whose sensitivity
+			// depends on the full ‖x‖ (score.go; reduce.go)
+			if rho, err = orthogonalNorm(p.cands[j], c, p.run, out.Record, o.Dim(), rng); err != nil {
+				return algorithms.Output{}, err
+			}
+		}
+		s := sc.noisy(o, out.X, rho, p.sScore, rng)
 		if s < bestScore || bestJ < 0 {
-			best, bestJ, bestScore = out, j, s
+			best, bestJ, bestScore, bestRho = out, j, s, rho
 		}
 	}
 	best.Record = m.labelPrivate(best.Record, p, p.cands[bestJ], k)
+	if reduced {
+		best.Record.Extra[algorithms.ExtraOrthogonalNorm] = bestRho
+	}
 	return best, nil
 }
 

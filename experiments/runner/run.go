@@ -496,10 +496,17 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 	}
 	if rm, ok := m.(algorithms.Refereed); ok && rm.NeedsReferee() {
 		// oracle tuning / the non-private reference: the instance answers uncounted, and
-		// the mechanism marks its row guarantee none (algorithms.Referee). Full dimension:
-		// the referee scores points of the instance itself.
+		// the mechanism marks its row guarantee none (algorithms.Referee). On the reduced
+		// path the referee scores reduced points (algorithms.ReducedReferee).
 		run = func() (algorithms.Output, error) {
 			return rm.RunRefereed(ctx, cnt.Oracle(m.Needs()), b, rng, inst)
+		}
+		if rr, red, redOK := algorithms.Reducible(m, inst, b); redOK {
+			cnt = problems.NewCounter(red.Problem)
+			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
+			run = func() (algorithms.Output, error) {
+				return algorithms.RunReducedRefereed(ctx, rr, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
+			}
 		}
 	} else if rm, red, ok := algorithms.Reducible(m, inst, b); ok {
 		cnt = problems.NewCounter(red.Problem)

@@ -1,15 +1,15 @@
-package sampler
+package algorithms
 
 import (
 	"math"
 	"math/rand/v2"
 )
 
-// chiSquare draws χ²_k = 2·Gamma(k/2, 1) exactly (k ≥ 0; 0 for k = 0) by Marsaglia and
+// ChiSquare draws χ²_k = 2·Gamma(k/2, 1) exactly (k ≥ 0; 0 for k = 0) by Marsaglia and
 // Tsang's method (ACM TOMS 26(3), 2000: for shape α ≥ 1, with d = α − 1/3, c = 1/√(9d),
 // x ~ N(0, 1), v = (1 + cx)³, accept dv when log u < x²/2 + d − dv + d log v), and for
 // α < 1 Gamma(α) = Gamma(α + 1)·U^{1/α} (same paper, §6). O(1) expected draws for every k.
-func chiSquare(rng *rand.Rand, k int) float64 {
+func ChiSquare(rng *rand.Rand, k int) float64 {
 	if k <= 0 {
 		return 0
 	}

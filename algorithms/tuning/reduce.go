@@ -1,0 +1,92 @@
+package tuning
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// The reduced path of a tuned mechanism (algorithms.RunReduced; issue 17). On an exactly
+// low-rank instance on R^d every grid point that has an exact reduced path runs in the r
+// coordinates y = Uᵀx, and its complement x⊥ ~ N(0, v_j(I − UUᵀ)) given y_j is independent
+// of y_j and of the data. The tuned release is x = U y_J + x⊥_J for the selected J:
+//   - oracle: J = argmin_j F(U y_j + x⊥_j) = argmin_j F̃(y_j) (the loss never sees x⊥), so
+//     J is a function of the y's only and x⊥_J can be drawn after the choice;
+//   - private: the score of run j is a function of F̃(y_j) and of ‖x_j‖² = ‖y_j‖² + ‖x⊥_j‖²
+//     (score.go's sensitivity), so ρ_j = ‖x⊥_j‖ is drawn for every run before its score,
+//     ρ_j² = v_j·χ²_{d−r}, and the released complement is ρ_J·e with e uniform on the unit
+//     sphere of the complement: given ρ_J, the direction of an isotropic Gaussian is uniform
+//     and independent of its norm, so (y_J, ρ_J e) has the full run's joint law.
+// The release is therefore a RadialReducer in both modes (Extra orthogonal_norm = ρ_J).
+
+var _ algorithms.RadialReducer = (*Mechanism)(nil)
+
+// Reduces reports whether every candidate the tuned procedure may run has an exact reduced
+// path at the budget it is run at (b in mode oracle, the per-run budget in mode private).
+func (m *Mechanism) Reduces(c problems.Constants, b algorithms.Budget) bool {
+	var cands []Candidate
+	switch m.cfg.Mode {
+	case Oracle:
+		cs, _, err := m.plannable(c, b)
+		if err != nil {
+			return false
+		}
+		cands = cs
+	case Private:
+		p, err := m.planPrivate(c, b)
+		if err != nil {
+			return false
+		}
+		cands, b = p.cands, p.run
+	default:
+		return false
+	}
+	for _, cd := range cands {
+		r, ok := cd.Mech.(algorithms.Reducer)
+		if !ok || !r.Reduces(c, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// errRadial is OrthogonalVariance's answer: the tuned release's complement is radial.
+var errRadial = errors.New("tuning: the complement of a tuned release is drawn radially (orthogonal_norm)")
+
+// OrthogonalVariance is never used: OrthogonalNorm always answers for a reduced tuned run.
+func (m *Mechanism) OrthogonalVariance(problems.Constants, algorithms.Budget, algorithms.Record) (float64, error) {
+	return 0, errRadial
+}
+
+// OrthogonalNorm is ρ_J of the released candidate (package comment above).
+func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
+	rho, ok := rec.Extra[algorithms.ExtraOrthogonalNorm]
+	return rho, ok
+}
+
+// orthogonalNorm is ρ for one reduced run of candidate cd with record rec at budget b on a
+// problem of rank r: the candidate's own ρ if it is a radial reducer, else
+// ρ = √(v·χ²_{d−r}) with v its orthogonal variance.
+func orthogonalNorm(cd Candidate, c problems.Constants, b algorithms.Budget, rec algorithms.Record, r int, rng *rand.Rand) (float64, error) {
+	red, ok := cd.Mech.(algorithms.Reducer)
+	if !ok {
+		return 0, fmt.Errorf("tuning: grid point %v has no reduced path", cd.Values)
+	}
+	if rr, ok := red.(algorithms.RadialReducer); ok {
+		if rho, ok := rr.OrthogonalNorm(rec); ok {
+			return rho, nil
+		}
+	}
+	v, err := red.OrthogonalVariance(c, b, rec)
+	if err != nil {
+		return 0, fmt.Errorf("tuning: grid point %v: orthogonal law: %w", cd.Values, err)
+	}
+	if !(v >= 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("tuning: grid point %v: orthogonal variance %v", cd.Values, v)
+	}
+	return math.Sqrt(v * algorithms.ChiSquare(rng, c.D-r)), nil
+}

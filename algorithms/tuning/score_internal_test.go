@@ -1,0 +1,56 @@
+package tuning
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"expmech/problems"
+	"expmech/problems/glm"
+)
+
+// TestScoreReducedEqualsFull: on the reduced path the released score of (y, ρ) equals the
+// full path's score of x = Uy + x⊥ with ‖x⊥‖ = ρ under the same noise draw: the same
+// clipped values (F sees span U only) and the same sensitivity (score.go uses the full
+// norm √(‖y‖² + ρ²)). Dropping ρ (scoring as if x⊥ = 0) changes Δ and fails this test.
+func TestScoreReducedEqualsFull(t *testing.T) {
+	p := glm.DefaultParams()
+	p.PlantedNorm = 1
+	spec := problems.Spec{Kind: "lowrank", Loss: glm.Absolute, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 2},
+		N: 25, D: 40, Rank: 3, Params: p}
+	inst, err := glm.LowRank().Generate(spec, rand.New(rand.NewPCG(8, 8)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	red, ok := inst.(problems.LowRank).Reduced()
+	if !ok {
+		t.Fatal("no reduction")
+	}
+	c := inst.Constants()
+	full, reduced := newScorer(c, c.D), newScorer(c, 3)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, scale := range []float64{0.1, 0.5, 3} { // ‖x‖ below and above the clip C = 2
+		y := []float64{scale * rng.NormFloat64(), scale * rng.NormFloat64(), scale * rng.NormFloat64()}
+		x := make([]float64, c.D)
+		red.Basis.Lift(x, y)
+		perp := make([]float64, c.D)
+		red.Basis.AddOrthogonalNormal(perp, scale*scale/4, rng)
+		rho := math.Sqrt(sqNorm(perp))
+		for j := range x {
+			x[j] += perp[j]
+		}
+		a := reduced.noisy(red.Problem, y, rho, 0.3, rand.New(rand.NewPCG(1, 2)))
+		b := full.noisy(inst, x, 0, 0.3, rand.New(rand.NewPCG(1, 2)))
+		if math.Abs(a-b) > 1e-10*(1+math.Abs(b)) {
+			t.Errorf("scale %v: reduced score %v, full score %v", scale, a, b)
+		}
+	}
+}
+
+func sqNorm(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
