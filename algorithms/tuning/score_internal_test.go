@@ -54,3 +54,20 @@ func sqNorm(x []float64) float64 {
 	}
 	return s
 }
+
+// TestMinBound: the oracle's bound is the least finite candidate bound; NaN means none.
+func TestMinBound(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		in   []float64
+		want float64
+	}{{[]float64{nan, nan}, nan}, {[]float64{nan, 3, 2, nan, 5}, 2}, {[]float64{4}, 4}, {[]float64{1, nan}, 1}} {
+		got := nan
+		for _, b := range c.in {
+			got = minBound(got, b)
+		}
+		if !(got == c.want || math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("minBound over %v = %v, want %v", c.in, got, c.want)
+		}
+	}
+}

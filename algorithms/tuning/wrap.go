@@ -81,11 +81,14 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 		}
 		r := recs[0]
 		var pv, pg float64
+		bound := math.NaN()
 		for _, x := range recs {
 			pv += x.PredictedValueQueries
 			pg += x.PredictedGradientQueries
+			bound = minBound(bound, x.TheoryBound)
 		}
 		r.PredictedValueQueries, r.PredictedGradientQueries = pv, pg
+		r.TheoryBound = bound
 		return m.labelOracle(r, cands[0], len(cands)), nil
 	default:
 		p, err := m.planPrivate(c, b)
@@ -121,6 +124,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b a
 	var best algorithms.Output
 	bestJ, bestRisk, failed := -1, math.Inf(1), 0
 	var pv, pg float64
+	bound := math.NaN()
 	var firstErr error
 	for j, cd := range cands {
 		if err := ctx.Err(); err != nil {
@@ -138,6 +142,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b a
 		}
 		pv += out.Record.PredictedValueQueries
 		pg += out.Record.PredictedGradientQueries
+		bound = minBound(bound, out.Record.TheoryBound)
 		if risk := ref.EmpiricalRisk(out.X); risk < bestRisk || bestJ < 0 {
 			best, bestJ, bestRisk = out, j, risk
 		}
@@ -146,6 +151,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b a
 		return algorithms.Output{}, fmt.Errorf("tuning oracle: every grid point failed (first: %w)", firstErr)
 	}
 	best.Record.PredictedValueQueries, best.Record.PredictedGradientQueries = pv, pg
+	best.Record.TheoryBound = bound
 	best.Record = m.labelOracle(best.Record, cands[bestJ], len(cands))
 	best.Record.Extra["tuning_failed"] = float64(failed)
 	if problems.ReducedDim(c, o.Dim()) {
@@ -158,6 +164,19 @@ func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b a
 		best.Record.Extra[algorithms.ExtraOrthogonalNorm] = rho
 	}
 	return best, nil
+}
+
+// minBound folds the candidates' theorem bounds into the oracle's: the released risk is
+// min_j F(x_j) ≤ F(x_j) for every candidate j that ran, so E[min_j F(x_j)] − F* ≤
+// min_j (E F(x_j) − F*) ≤ min_j bound_j. NaN (no bound) entries are skipped; all NaN → NaN.
+func minBound(acc, b float64) float64 {
+	if math.IsNaN(b) {
+		return acc
+	}
+	if math.IsNaN(acc) || b < acc {
+		return b
+	}
+	return acc
 }
 
 func withExtra(r algorithms.Record, cd Candidate, m int) algorithms.Record {
