@@ -121,7 +121,7 @@ func lawConstants(spec problems.Spec, p *LawParams) problems.Constants {
 	if p.Family == LawGaussian {
 		// ‖z‖ ≤ 0.5√d; a tiny positive β tells first-order samplers the loss is smooth
 		// (as samplertest's Gaussian case).
-		return problems.Constants{N: spec.N, D: spec.D, GF: 0.5 * math.Sqrt(d), GDelta: math.Sqrt(d), Domain: spec.Domain, Smooth: 1e-9}
+		return problems.Constants{N: spec.N, D: spec.D, GF: 0.5 * math.Sqrt(d), GDelta: math.Sqrt(d), Domain: spec.Domain, Smooth: problems.BetaSmooth(1e-9)}
 	}
 	return problems.Constants{N: spec.N, D: spec.D, GF: 1, GDelta: 2, Domain: spec.Domain}
 }

@@ -47,8 +47,11 @@ type Constants struct {
 	Domain Domain    // K
 	GK     []float64 // restricted Lipschitz profile G_0 ≥ … ≥ G_d (LLL24 Assumption 2.1); nil if unknown
 	Rank   int       // rank of the gradient span (LLL24 Assumption 1.3) when known, else 0
-	// Smooth is β, the Lipschitz constant of each ∇f(·; s) (0 if the loss is not smooth).
-	Smooth float64
+	// Smooth is the declared smoothness: β, the Lipschitz constant of each ∇f(·; s), when
+	// the generator proves one (BetaSmooth), or undeclared (the zero value) when the loss
+	// is not smooth or the generator cannot prove it. β = 0 is a value: a loss whose
+	// gradient is constant in x (the linear family) is 0-smooth.
+	Smooth Smoothness
 	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
 	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
 	ValueBound float64
@@ -66,6 +69,40 @@ type Constants struct {
 	// norm — so they are not public and a calibration that trusts them is not certified.
 	// nil when every constant is declared by the generator or the spec.
 	Measured []string
+}
+
+// Smoothness is a family's declared smoothness constant β ≥ 0 (‖∇f(x; s) − ∇f(y; s)‖ ≤
+// β‖x − y‖ for every x, y and every example s of the generator's universe), or no
+// declaration at all. The zero value is "not declared" — a non-smooth loss, or one whose
+// smoothness the generator does not prove — so forgetting to declare is never a false
+// claim, and β = 0 (a constant gradient) is distinct from it. Construct a declaration
+// with BetaSmooth; read it with Beta. Comparable with ==.
+type Smoothness struct {
+	beta     float64
+	declared bool
+}
+
+// BetaSmooth declares β-smoothness (β ≥ 0; calib.CheckConstants and the generators'
+// tests reject a negative or NaN β).
+func BetaSmooth(beta float64) Smoothness { return Smoothness{beta: beta, declared: true} }
+
+// Beta returns β and true when smoothness is declared, (NaN, false) otherwise.
+func (s Smoothness) Beta() (float64, bool) {
+	if !s.declared {
+		return math.NaN(), false
+	}
+	return s.beta, true
+}
+
+// Declared reports whether a β is declared.
+func (s Smoothness) Declared() bool { return s.declared }
+
+// String is "β=<value>" when declared, "undeclared" otherwise (error messages).
+func (s Smoothness) String() string {
+	if !s.declared {
+		return "undeclared"
+	}
+	return fmt.Sprintf("β=%g", s.beta)
 }
 
 // Names of the public constants a calibration may trust (algorithms.Record.Trusted, the
@@ -88,7 +125,8 @@ const (
 )
 
 // Value returns the constant called name (the radius for ConstDomain, G_{Rank} or G_0 for
-// ConstGK) and whether name is known.
+// ConstGK) and whether name is known. ConstSmooth is known only when declared: a
+// calibration that trusts an undeclared smoothness is not certified (algorithms.Certify).
 func (c Constants) Value(name string) (float64, bool) {
 	switch name {
 	case ConstN:
@@ -107,7 +145,7 @@ func (c Constants) Value(name string) (float64, bool) {
 	case ConstRank:
 		return float64(c.Rank), true
 	case ConstSmooth:
-		return c.Smooth, true
+		return c.Smooth.Beta()
 	case ConstValueBound:
 		return c.ValueBound, true
 	case ConstStrongConvexity:

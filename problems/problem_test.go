@@ -71,3 +71,35 @@ func TestLazyOptimum(t *testing.T) {
 		t.Errorf("calls = %d, X = %v; want 1 call and an uncorrupted copy", calls.Load(), o.X)
 	}
 }
+
+// TestSmoothness: the zero value declares nothing (so a forgotten declaration is never a
+// false claim), β = 0 is a declaration distinct from it, and problems.ConstSmooth is known, hence
+// trustable, only when declared.
+func TestSmoothness(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		s        problems.Smoothness
+		beta     float64
+		declared bool
+	}{
+		{"zero value", problems.Smoothness{}, math.NaN(), false},
+		{"beta=0", problems.BetaSmooth(0), 0, true},
+		{"beta=0.25", problems.BetaSmooth(0.25), 0.25, true},
+	} {
+		b, ok := tc.s.Beta()
+		if ok != tc.declared || ok != tc.s.Declared() || (ok && b != tc.beta) || (!ok && !math.IsNaN(b)) {
+			t.Errorf("%s: Beta() = %v, %v; Declared() = %v; want %v, %v", tc.name, b, ok, tc.s.Declared(), tc.beta, tc.declared)
+		}
+		c := problems.Constants{N: 3, D: 2, GF: 1, Smooth: tc.s}
+		v, known := c.Value(problems.ConstSmooth)
+		if known != tc.declared || c.Public(problems.ConstSmooth) != tc.declared || (known && v != tc.beta) {
+			t.Errorf("%s: Value(smooth) = %v, %v; Public = %v; want known = public = %v", tc.name, v, known, c.Public(problems.ConstSmooth), tc.declared)
+		}
+	}
+	if (problems.Constants{}).Smooth == problems.BetaSmooth(0) {
+		t.Error("zero Constants compare equal to a β = 0 declaration")
+	}
+	if problems.BetaSmooth(0.5) != problems.BetaSmooth(0.5) || problems.BetaSmooth(0.5) == problems.BetaSmooth(0.25) {
+		t.Error("== does not compare declarations by value")
+	}
+}

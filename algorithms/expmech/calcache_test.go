@@ -15,7 +15,7 @@ import (
 // memo key must notice every one, including fields added after this test was written.
 func TestSameConstantsSeesEveryField(t *testing.T) {
 	base := problems.Constants{N: 10, D: 2, GF: 1, GDelta: 2, Domain: problems.Domain{Kind: problems.Ball, Radius: 1},
-		GK: []float64{1, 1, 0}, Rank: 1, Smooth: 0.25, ValueBound: 1, GLMLoss: "logistic",
+		GK: []float64{1, 1, 0}, Rank: 1, Smooth: problems.BetaSmooth(0.25), ValueBound: 1, GLMLoss: "logistic",
 		StrongConvexity: 0.1, Measured: []string{problems.ConstGF}}
 	if !sameConstants(base, base) {
 		t.Fatal("constants differ from themselves")
@@ -25,6 +25,16 @@ func TestSameConstantsSeesEveryField(t *testing.T) {
 		c := base
 		c.GK = append([]float64(nil), base.GK...)
 		f := reflect.ValueOf(&c).Elem().Field(i)
+		if f.Type() == reflect.TypeFor[problems.Smoothness]() {
+			// Unexported fields: another β, and no declaration at all (≠ any β).
+			for _, s := range []problems.Smoothness{problems.BetaSmooth(0.75), {}} {
+				c.Smooth = s
+				if sameConstants(base, c) {
+					t.Errorf("sameConstants ignores Smooth %v vs %v", base.Smooth, s)
+				}
+			}
+			continue
+		}
 		switch f.Kind() {
 		case reflect.Int:
 			f.SetInt(f.Int() + 1)

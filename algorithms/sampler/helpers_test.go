@@ -44,7 +44,7 @@ func (p *logisticProb) Grad(dst []float64, i int, x []float64) {
 	}
 }
 func (p *logisticProb) Constants() problems.Constants {
-	return problems.Constants{N: len(p.a), D: len(p.a[0]), GF: 1, GDelta: 2, Domain: p.dom, Smooth: 0.25}
+	return problems.Constants{N: len(p.a), D: len(p.a[0]), GF: 1, GDelta: 2, Domain: p.dom, Smooth: problems.BetaSmooth(0.25)}
 }
 
 func newLogistic(n, d int, dom problems.Domain, rng *rand.Rand) *logisticProb {

@@ -17,9 +17,9 @@ import (
 // first-order alternative of issue #5, written against the Sampler interface only.
 //
 // The step size is a documented heuristic, not a theorem (guarantee: nominal):
-// h = StepC/(β_π √d), with β_π = k(β + μ) when the loss is β-smooth (Constants.Smooth > 0)
-// and β_π = (kG_f)² + kμ otherwise (the curvature scale at which a kG_f-Lipschitz kink
-// costs O(1) in log π over one step); StepC defaults to 1/2 (Dwivedi et al. 2019 use
+// h = StepC/(β_π √d), with β_π = k(β + μ) when the loss declares β-smoothness
+// (Constants.Smooth) and k(β + μ) > 0, and β_π = (kG_f)² + kμ otherwise (the curvature
+// scale at which a kG_f-Lipschitz kink costs O(1) in log π over one step); StepC defaults to 1/2 (Dwivedi et al. 2019 use
 // h ∝ 1/(β d^{1/2}) from a warm start). T is the proximal sampler's worst-case formula with
 // h in place of its step (contraction (1 + hkμ)^{-2T} in KL, or (1 + h/C_P)^{-2T} in χ²),
 // which is the right order for a κ-conditioned target but is not proven for MALA.
@@ -44,8 +44,11 @@ func malaSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
 	if cst == 0 {
 		cst = 0.5
 	}
-	beta := t.K * (c.Smooth + t.Mu)
-	if !(c.Smooth > 0) {
+	// A declared β = 0 with μ = 0 gives β_π = 0 (log π is linear: no curvature scale, and
+	// h = ∞); the Lipschitz scale then stands in, as for a non-smooth loss.
+	sb, smooth := c.Smooth.Beta()
+	beta := t.K * (sb + t.Mu)
+	if !smooth || !(beta > 0) {
 		g := t.K * c.GF
 		beta = g*g + t.K*t.Mu
 	}

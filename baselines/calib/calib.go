@@ -48,8 +48,8 @@ func CheckConstants(c problems.Constants) error {
 	if !(c.GF > 0) || math.IsInf(c.GF, 0) {
 		errs = append(errs, fmt.Errorf("%w: G_f = %v, want finite > 0", ErrConstants, c.GF))
 	}
-	if math.IsNaN(c.Smooth) || c.Smooth < 0 {
-		errs = append(errs, fmt.Errorf("%w: smoothness β = %v, want ≥ 0", ErrConstants, c.Smooth))
+	if beta, ok := c.Smooth.Beta(); ok && !(beta >= 0 && !math.IsInf(beta, 1)) {
+		errs = append(errs, fmt.Errorf("%w: smoothness β = %v, want finite ≥ 0 (or undeclared)", ErrConstants, beta))
 	}
 	switch c.Domain.Kind {
 	case problems.Ball, problems.Box, problems.Unconstrained:

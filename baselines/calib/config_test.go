@@ -1,10 +1,12 @@
 package calib
 
 import (
+	"errors"
 	"math"
 	"testing"
 
 	"expmech/algorithms"
+	"expmech/problems"
 )
 
 func TestFieldChecks(t *testing.T) {
@@ -44,5 +46,30 @@ func TestComposedGDPSpend(t *testing.T) {
 	want, err := Eps(0.5, 1e-5)
 	if err != nil || r.GDPS != 0.5 || r.EpsilonSpent != want {
 		t.Errorf("Spend: gdp_s %v, epsilon_spent %v, want 0.5, %v (%v)", r.GDPS, r.EpsilonSpent, want, err)
+	}
+}
+
+// TestCheckConstantsSmooth: an undeclared smoothness and a declared β ≥ 0 (β = 0 included:
+// the linear family) are valid; a declared negative, NaN or infinite β is refused.
+func TestCheckConstantsSmooth(t *testing.T) {
+	for _, tc := range []struct {
+		s  problems.Smoothness
+		ok bool
+	}{
+		{problems.Smoothness{}, true},
+		{problems.BetaSmooth(0), true},
+		{problems.BetaSmooth(0.25), true},
+		{problems.BetaSmooth(-1), false},
+		{problems.BetaSmooth(math.NaN()), false},
+		{problems.BetaSmooth(math.Inf(1)), false},
+	} {
+		c := problems.Constants{N: 10, D: 2, GF: 1, Smooth: tc.s, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
+		err := CheckConstants(c)
+		if (err == nil) != tc.ok {
+			t.Errorf("%v: CheckConstants = %v, want ok = %v", tc.s, err, tc.ok)
+		}
+		if err != nil && !errors.Is(err, ErrConstants) {
+			t.Errorf("%v: error %v does not wrap ErrConstants", tc.s, err)
+		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 // Regularized describes J(x) = (1/n) Σ_i f(x; s_i) + ⟨Lin, x⟩ + (Lambda/2)‖x‖² on K, the
 // objective of output perturbation (CMS11) and objective perturbation (KST12). Each
-// f(·; s) is G-Lipschitz on K; Beta is the smoothness β of f (0 means non-smooth, as in
-// problems.Constants.Smooth).
+// f(·; s) is G-Lipschitz on K; Smooth is the declared smoothness of f, as in
+// problems.Constants.Smooth (undeclared: the subgradient solver; β = 0 is smooth).
 type Regularized struct {
 	Lambda float64   // > 0: strong convexity of J
 	Lin    []float64 // optional data-independent linear term (nil = 0)
@@ -20,7 +20,7 @@ type Regularized struct {
 	// planned before Lin is drawn (from a high-probability bound on its norm) is reused.
 	LinBound float64
 	G        float64 // Lipschitz constant of each f(·; s)
-	Beta     float64
+	Smooth   problems.Smoothness
 	Domain   problems.Domain
 	// Tol is the certified distance ‖x − x*‖ the smooth solver runs to; MaxIter caps the
 	// subgradient solver (non-smooth losses), whose certified distance is then reported.
@@ -44,11 +44,13 @@ type Solution struct {
 // Plan returns the iteration count and certified error bound Solve will use, from the
 // public constants only.
 //
-// Smooth (β > 0): projected gradient descent with step 2/(L+λ), L = β + λ,
+// Smooth (β ≥ 0 declared): projected gradient descent with step 2/(L+λ), L = β + λ,
 // is a contraction with factor q = (L−λ)/(L+λ) = β/(β+2λ) (Nesterov 2004 Thm 2.1.15;
-// projection is non-expansive). From x₀ = 0 ∈ K, the bound ‖x₀ − x*‖ ≤ 2‖∇J(0)‖/λ ≤
-// 2(G + ‖Lin‖)/λ (strong convexity with the gradient-mapping inequality, Nesterov
-// Thm 2.2.7) gives T = ⌈log(R₀/Tol)/log(1/q)⌉ iterations for ‖x_T − x*‖ ≤ Tol.
+// projection is non-expansive). At β = 0 (a linear loss), q = 0: J = (λ/2)‖x + g/λ‖² +
+// const with g the constant gradient of F + ⟨Lin, ·⟩, whose minimiser over K is Π_K(−g/λ),
+// the first iterate (step 1/λ from any point). From x₀ = 0 ∈ K, the bound
+// ‖x₀ − x*‖ ≤ 2‖∇J(0)‖/λ ≤ 2(G + ‖Lin‖)/λ (strong convexity with the gradient-mapping
+// inequality, Nesterov Thm 2.2.7) gives T = ⌈log(R₀/Tol)/log(1/q)⌉ iterations for ‖x_T − x*‖ ≤ Tol.
 //
 // Non-smooth: projected subgradient with η_t = 2/(λ(t+1)) and the t-weighted average
 // satisfies J(x̄) − J* ≤ 2G'²/(λ(T+1)) (Lacoste-Julien, Schmidt, Bach 2012, Sec. 3), so
@@ -63,7 +65,7 @@ func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
 	if r.Lin != nil {
 		g = r.G + math.Max(r.LinBound, Norm(r.Lin))
 	}
-	if r.Beta > 0 {
+	if beta, ok := r.Smooth.Beta(); ok {
 		if !(r.Tol > 0) {
 			return 0, 0, fmt.Errorf("optim: tol = %v, want > 0", r.Tol)
 		}
@@ -74,10 +76,13 @@ func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
 		if r0 <= r.Tol {
 			return 1, r.Tol, nil
 		}
-		q := r.Beta / (r.Beta + 2*r.Lambda)
+		q := beta / (beta + 2*r.Lambda)
+		if q == 0 {
+			return 1, r.Tol, nil // exact after one step (above)
+		}
 		t := math.Ceil(math.Log(r0/r.Tol) / -math.Log(q))
 		if t > 1e9 {
-			return 0, 0, fmt.Errorf("optim: %v iterations needed (condition number β/λ = %v)", t, r.Beta/r.Lambda)
+			return 0, 0, fmt.Errorf("optim: %v iterations needed (condition number β/λ = %v)", t, beta/r.Lambda)
 		}
 		return max(1, int(t)), r.Tol, nil
 	}
@@ -121,8 +126,8 @@ func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solu
 		}
 	}
 	sol := Solution{X: x, ErrBound: eb, Iters: iters, Residual: math.NaN()}
-	if r.Beta > 0 {
-		L := r.Beta + r.Lambda
+	if beta, ok := r.Smooth.Beta(); ok {
+		L := beta + r.Lambda
 		step := 2 / (L + r.Lambda)
 		for range iters {
 			if err := ctx.Err(); err != nil {
@@ -168,5 +173,5 @@ func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solu
 	return sol, nil
 }
 
-// ErrNotSmooth is returned where a recipe needs a smooth loss and the constants say β = 0.
+// ErrNotSmooth is returned where a recipe needs a smooth loss and the constants declare no β.
 var ErrNotSmooth = errors.New("optim: loss is not smooth")

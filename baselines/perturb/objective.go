@@ -111,8 +111,8 @@ func kstEps(zeta, sigma, delta float64) float64 {
 // glm set (in Run), the GLM structure and its loss (problems.Constants.GLMLoss; no data
 // is read).
 func (m *Objective) check(c problems.Constants, glm bool) error {
-	if !(c.Smooth > 0) {
-		return fmt.Errorf("%w: loss is not smooth (β = %v): %w", ErrConditions, c.Smooth, optim.ErrNotSmooth)
+	if !c.Smooth.Declared() {
+		return fmt.Errorf("%w: loss declares no smoothness: %w", ErrConditions, optim.ErrNotSmooth)
 	}
 	if !glm {
 		return nil
@@ -137,7 +137,8 @@ func (m *Objective) calibrate(c problems.Constants, b algorithms.Budget) (objPar
 		p.lambda = math.Max(m.cfg.Lambda, c.GF/(p.R*n))
 	} else {
 		p.sigmaB = kstSigma(c.GF, p.eps1, p.delta1)
-		floor := 2 * c.Smooth / (n * p.eps1) // KST12: Δ ≥ 2β/ε on the sum scale, Λ = Δ/n
+		beta, _ := c.Smooth.Beta()       // declared: check ran in Plan and Run
+		floor := 2 * beta / (n * p.eps1) // KST12: Δ ≥ 2β/ε on the sum scale, Λ = Δ/n
 		lam := m.cfg.Lambda
 		if lam == 0 {
 			lam = p.sigmaB * math.Sqrt(d) / (n * p.R)
@@ -155,7 +156,7 @@ func (m *Objective) calibrate(c problems.Constants, b algorithms.Budget) (objPar
 	}
 	// ‖b/n‖ ≤ σ_b(√d + 10)/n except with probability ≤ e^{−50} (Gaussian norm
 	// concentration): the planned schedule; a larger draw only adds iterations.
-	p.reg = optim.Regularized{Lambda: p.lambda, G: c.GF, Beta: c.Smooth, Domain: c.Domain, Tol: p.tol,
+	p.reg = optim.Regularized{Lambda: p.lambda, G: c.GF, Smooth: c.Smooth, Domain: c.Domain, Tol: p.tol,
 		LinBound: p.sigmaB * (math.Sqrt(d) + 10) / n}
 	var err error
 	if p.iters, _, err = p.reg.Plan(c.D); err != nil {

@@ -64,8 +64,9 @@ type outParams struct {
 	s, R        float64
 }
 
-// calibrate derives λ, the solver schedule and σ from the public constants only (β = 0
-// is treated as non-smooth, so Plan and Run agree without looking at the data).
+// calibrate derives λ, the solver schedule and σ from the public constants only (an
+// undeclared β means the subgradient solver, so Plan and Run agree without looking at the
+// data).
 func (m *Output) calibrate(c problems.Constants, b algorithms.Budget) (outParams, error) {
 	s, err := calib.S(b)
 	if err != nil {
@@ -84,7 +85,7 @@ func (m *Output) calibrate(c problems.Constants, b algorithms.Budget) (outParams
 	// Exact sensitivity (CMS11 Cor. 8, replace-one): J_D − J_D' = (f_i − f_i')/n has
 	// gradient norm ≤ 2G/n and J is λ-strongly convex, so ‖x*(D) − x*(D')‖ ≤ 2G/(nλ).
 	exact := 2 * G / (n * lam)
-	p.reg = optim.Regularized{Lambda: lam, G: G, Beta: c.Smooth, Domain: c.Domain,
+	p.reg = optim.Regularized{Lambda: lam, G: G, Smooth: c.Smooth, Domain: c.Domain,
 		Tol: m.cfg.SolverTol * exact, MaxIter: m.cfg.MaxIter}
 	p.iters, p.errBound, err = p.reg.Plan(c.D)
 	if err != nil {
@@ -107,13 +108,17 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 		return r, err
 	}
 	// Replace-one: the λ-strongly convex regularised minimiser moves by ≤ 2G_f/(nλ), plus
-	// twice the solver's certified error (which uses β and the radius): s = Δ/σ.
-	calib.Certificate(&r, c, b, problems.ConstGF, problems.ConstSmooth, problems.ConstDomain)
+	// twice the solver's certified error (which uses β when declared, and the radius): s = Δ/σ.
+	trust := []string{problems.ConstGF, problems.ConstDomain}
+	if p.reg.Smooth.Declared() {
+		trust = []string{problems.ConstGF, problems.ConstSmooth, problems.ConstDomain}
+	}
+	calib.Certificate(&r, c, b, trust...)
 	// F(x̂ + b) − F(x_opt) ≤ λR²/2 (regularisation bias, ‖x_opt‖ ≤ R) + G(errBound + E‖b‖),
 	// E‖b‖ ≤ σ√d; projecting onto K is non-expansive towards x* ∈ K.
 	r.TheoryBound = p.reg.Lambda*p.R*p.R/2 + c.GF*(p.errBound+p.sigma*math.Sqrt(float64(c.D)))
 	extraPass := 0.0
-	if p.reg.Beta > 0 {
+	if p.reg.Smooth.Declared() {
 		extraPass = 1 // the a-posteriori residual
 	}
 	r.PredictedGradientQueries = (float64(p.iters) + extraPass) * float64(c.N)

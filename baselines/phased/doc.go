@@ -6,12 +6,12 @@
 // the whole run is s-GDP when every phase is (parallel composition; later phases are
 // post-processing of the released points).
 //
-// Without declared smoothness (problems.Constants.Smooth = 0, which is also how the linear
-// family is declared although its gradient is constant, i.e. 0-smooth) the phase
-// sensitivity is the non-smooth 2Gη_i√n_i and the theory step balances it at
-// η = (R/G)/√(n(1 + 128d/s*²)): in experiments/sco.yaml (d = 4, ε = 2) that is η ≈ 1e-3,
-// phase 1 moves the iterate by at most n₁η₁G ≈ 0.04, and the excess population risk stays
-// ≈ 0.49 (x ≈ 0) at every n. That is the algorithm's honest behaviour at its theory
-// constants, not a defect of the step, noise, projection or averaging; the smooth
-// argument (Δ_i = 2Gη_i), sound for a constant gradient, needs β declared.
+// The smooth path (sensitivity Δ_i = 2Gη_i and the step (R/G) min{4/√n, s*/√d}) is taken
+// when the problem declares β-smoothness (problems.Constants.Smooth) and βη_i ≤ 2, which
+// holds for every η at β = 0: the linear family declares β = 0 (a constant gradient). A
+// family that declares nothing (ℓ1, hinge, absolute, extended-linear) gets the non-smooth
+// sensitivity 2Gη_i√n_i and the step (R/G)/√(n(1 + 128d/s*²)), which on
+// experiments/sco.yaml's linear family (d = 4, ε = 2) would be η ≈ 1e-3: phase 1 moves the
+// iterate by at most n₁η₁G ≈ 0.04 and the excess population risk stays ≈ 0.49 (x ≈ 0) at
+// every n, the algorithm's honest behaviour at its non-smooth theory constants.
 package phased

@@ -74,6 +74,13 @@ type params struct {
 	steps     int
 }
 
+// contracts reports FKT20 Phased-SGD's step condition η ≤ 2/β (SPEC §6.4), under which
+// the gradient step x ↦ x − η∇f(x; s) of a convex β-smooth loss is non-expansive
+// (Hardt–Recht–Singer 2016 Lemma 3.7), written as βη ≤ 2 so that β = 0 needs no division:
+// its β → 0 limit (2/β → +∞) holds for every η, and directly, a 0-smooth loss has a
+// constant gradient, so the step is a translation, an isometry for every η.
+func contracts(beta, eta float64) bool { return beta*eta <= 2 }
+
 // calibrate lays out the phases and their noise for GDP parameter s.
 func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c)}
@@ -81,13 +88,13 @@ func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s flo
 		return p, fmt.Errorf("phased-sgd: clip %v < G_f %v: the sensitivity argument needs unclipped subgradients", p.clip, c.GF)
 	}
 	G, R, n, d := p.clip, calib.Radius(c), float64(c.N), float64(c.D)
-	beta := c.Smooth
+	beta, smooth := c.Smooth.Beta()
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
 		ns := R / (G * math.Sqrt(n*(1+128*d/(s*s))))
 		sm := (R / G) * math.Min(4/math.Sqrt(n), s/math.Sqrt(d))
 		p.eta = ns
-		if beta > 0 && sm/4 <= 2/beta {
+		if smooth && contracts(beta, sm/4) { // η₁ = η/4
 			p.eta = sm
 		}
 	}
@@ -103,7 +110,7 @@ func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s flo
 		// later gradient steps are non-expansive (and so is Π_K), so Δ_i = 2Gη_i. Non-smooth:
 		// monotone subgradients give ‖δ_{t+1}‖² ≤ ‖δ_t‖² + 4G²η_i², so ‖δ‖ ≤ 2Gη_i√n_i, and
 		// the average iterate inherits the max (BFGT20-style stability).
-		ph.smooth = beta > 0 && ph.eta <= 2/beta
+		ph.smooth = smooth && contracts(beta, ph.eta)
 		if ph.smooth {
 			ph.sens = 2 * G * ph.eta
 		} else {
@@ -138,8 +145,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	}
 	// The phases use disjoint chunks, so a replaced example is in one phase only (parallel
 	// composition, s = max_i Δ_i/σ_i); there the phase's average iterate moves by ≤ Δ_i =
-	// 2Gη_i (smooth, η_i ≤ 2/β) or 2Gη_i√n_i (derivation at calibrate). Both need
-	// unclipped subgradients (G ≥ G_f), so G_f is trusted, and β when smooth.
+	// 2Gη_i (declared β-smooth, βη_i ≤ 2; β = 0 included) or 2Gη_i√n_i (derivation at
+	// calibrate). Both need unclipped subgradients (G ≥ G_f), so G_f is trusted, and β
+	// when smooth.
 	trust := []string{problems.ConstGF}
 	if first.smooth {
 		trust = append(trust, problems.ConstSmooth)

@@ -174,7 +174,8 @@ func (c *Logistic) Labels() []float64     { return c.y }
 func (c *Logistic) LossName() loss.Kind   { return loss.Logistic }
 
 func (c *Logistic) Constants() problems.Constants {
-	return problems.Constants{N: c.n, D: 1, GF: 1, GDelta: 2, Domain: c.dom, Rank: 1, Smooth: 0.25,
+	return problems.Constants{N: c.n, D: 1, GF: 1, GDelta: 2, Domain: c.dom, Rank: 1,
+		Smooth:     problems.BetaSmooth(0.25), // logistic: φ” = σ(1−σ) ≤ ¼ and |a| ≤ 1
 		ValueBound: finiteOrZero(c.dom.MaxNorm(1))}
 }
 

@@ -68,6 +68,12 @@ func params(spec problems.Spec) (*Params, error) {
 //   - The difference of two G-Lipschitz functions is 2G-Lipschitz; on B_R it is
 //     ⟨·, z − z'⟩, which attains 2G at z' = −z: G_Δ = 2G.
 //   - G_k = G (k < d), 0 at d: gradients fill the ball. ValueBound 0 (R^d is unbounded).
+//   - Smooth: not declared, although ℓ̃ is linear on B_R. The extension has a kink on the
+//     sphere ‖θ‖ = R whenever ‖z‖ < G: on the line θ = t·z/‖z‖ (z ≠ 0), for t > R the
+//     bound ‖θ − y‖ ≥ t − ⟨y, z⟩/‖z‖ gives ℓ̃ ≥ Gt − (G − ‖z‖)⟨y, z⟩/‖z‖ ≥ ‖z‖R + G(t − R),
+//     attained at y = Rz/‖z‖, so the slope along the line jumps from ‖z‖ (inside) to G
+//     (outside) at t = R, and ∇ℓ̃ is not Lipschitz for any β (TestNotSmooth). Declaring
+//     β = 0 here would let a smooth-only recipe (phased-sgd's 2Gη_i sensitivity) under-noise.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {

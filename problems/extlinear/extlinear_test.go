@@ -206,3 +206,34 @@ func BenchmarkValue(b *testing.B) {
 		})
 	}
 }
+
+// TestNotSmooth: the extension declares no smoothness, because it has none. Along
+// θ = t·u, u = z/‖z‖ with ‖z‖ < G, the slope ⟨∇ℓ̃, u⟩ is ‖z‖ inside the ball and G outside
+// (the derivation at constants), so ∇ℓ̃ jumps by G − ‖z‖ across ‖θ‖ = R however close the
+// two points are: no β makes ‖∇ℓ̃(θ) − ∇ℓ̃(θ')‖ ≤ β‖θ − θ'‖. Declaring β = 0 (as for the
+// linear family) would be false here.
+func TestNotSmooth(t *testing.T) {
+	const R, G = 1.0, 1.0
+	z := []float64{0.3, -0.2, 0.1} // ‖z‖ ≈ 0.374 < G
+	in := inst([][]float64{z}, R, G)
+	if in.Constants().Smooth.Declared() {
+		t.Fatalf("extended-linear declares %v; its gradient is not Lipschitz", in.Constants().Smooth)
+	}
+	nz := math.Sqrt(dot(z, z))
+	g := make([]float64, 3)
+	for _, h := range []float64{1e-2, 1e-4, 1e-6} {
+		slope := func(tt float64) float64 {
+			th := []float64{tt * z[0] / nz, tt * z[1] / nz, tt * z[2] / nz}
+			in.Grad(g, 0, th)
+			return dot(g, z) / nz
+		}
+		in1, out1 := slope(R-h), slope(R+h)
+		if math.Abs(in1-nz) > 1e-9 || math.Abs(out1-G) > 1e-6 {
+			t.Errorf("h=%g: slopes %v inside, %v outside; want ‖z‖ = %v and G = %v", h, in1, out1, nz, G)
+		}
+		// Lipschitz quotient of the gradient across the sphere: (G − ‖z‖)/(2h) → ∞.
+		if q := (out1 - in1) / (2 * h); q < (G-nz)/(2*h)*(1-1e-6) {
+			t.Errorf("h=%g: gradient quotient %v, want ≥ %v", h, q, (G-nz)/(2*h))
+		}
+	}
+}

@@ -141,7 +141,9 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 //   - G_f = sup ‖a‖ = A;
 //   - G_Δ = 2A: ‖φ'(⟨a,x⟩,y)a − φ'(⟨a',x⟩,y')a'‖ ≤ 2A, attained for hinge and absolute
 //     (a' = −a, |⟨a, x⟩| < 1) and approached for logistic on R^d (replace-one; SPEC §8.2);
-//   - β = A²/4 for logistic (φ” = σ(1−σ) ≤ ¼), 0 (not smooth) otherwise;
+//   - Smooth: logistic declares β = A²/4: ∇²f = φ”(⟨a, x⟩, y)·aaᵀ with φ” = σ(1−σ) ≤ ¼, so
+//     ‖∇²f‖ ≤ ‖a‖²/4 ≤ A²/4. Hinge and absolute have a kink (φ' jumps by 1 at ⟨a, x⟩ = y
+//     or y⟨a, x⟩ = 1), so they declare nothing (not smooth for any β);
 //   - G_k: glm: A for k < d. lowrank with subspace P = UUᵀ of rank r: ‖(I−P)∇f‖ =
 //     |φ'|·‖(I−P)a‖ ≤ g_k, so G_k = A for k < r, g_k for r ≤ k < d, and G_d = 0
 //     (LLL24 Assumption 2.1); Rank = r when g_k = 0 (Assumption 1.3);
@@ -158,7 +160,7 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 	}
 	c := problems.Constants{N: n, D: d, GF: A, GDelta: 2 * A, Domain: spec.Domain, GK: gk, GLMLoss: spec.Loss}
 	if spec.Loss == Logistic {
-		c.Smooth = A * A / 4
+		c.Smooth = problems.BetaSmooth(A * A / 4)
 	}
 	if g.lowrank && spec.GK == 0 {
 		c.Rank = spec.Rank

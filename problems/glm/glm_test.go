@@ -208,6 +208,28 @@ func TestFeatureNorms(t *testing.T) {
 	}
 }
 
+// TestSmoothness: logistic declares β = A²/4 (φ” ≤ ¼, ‖a‖ ≤ A), and the kinked losses
+// declare nothing; the conformance suite checks the declared β on random pairs.
+func TestSmoothness(t *testing.T) {
+	A := 0.7
+	p := DefaultParams()
+	p.FeatureNorm = A
+	for _, tc := range []struct {
+		loss loss.Kind
+		want problems.Smoothness
+	}{{Logistic, problems.BetaSmooth(A * A / 4)}, {Hinge, problems.Smoothness{}}, {Absolute, problems.Smoothness{}}} {
+		for _, g := range []Generator{GLM(), LowRank()} {
+			c, err := g.Constants(problems.Spec{Loss: tc.loss, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, N: 50, D: 6, Rank: 2, GK: 0.3, Params: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Smooth != tc.want {
+				t.Errorf("%s %s: Smooth = %v, want %v", g.Name(), tc.loss, c.Smooth, tc.want)
+			}
+		}
+	}
+}
+
 // BenchmarkLogisticInstance: generating and solving a 10 000 × 100 logistic instance
 // (issue #4: seconds, not minutes).
 func BenchmarkLogisticInstance(b *testing.B) {

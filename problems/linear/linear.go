@@ -115,15 +115,21 @@ func (p *Params) CheckCell(spec problems.Spec) []error {
 //   - G_k: z ranges over the whole ball, so no rank-k projection helps: G_k = G (k < d),
 //     G_d = 0.
 //   - ValueBound: |f(x; z) − f(0; z)| = |⟨x, z⟩| ≤ G·max_{x∈K}‖x‖.
+//   - Smooth: β = 0 exactly. ∇f(x; z) = z does not depend on x, so ‖∇f(x; z) − ∇f(y; z)‖ =
+//     0 ≤ 0·‖x − y‖ for all x, y ∈ R^d and every z: the loss is 0-smooth on every domain
+//     and for every row (a data file and any row rescaling included, since the argument
+//     never uses the row's norm).
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	c.ValueBound = p.Lipschitz * spec.Domain.MaxNorm(d)
+	c.Smooth = problems.BetaSmooth(0)
 	return c
 }
 
 // BallConstants are the constants of every loss whose gradients fill the ball ‖z‖ ≤ G
 // (this linear loss, and its Lipschitz extension in package extlinear): G_f = G,
-// G_Δ = 2G, G_k = G for k < d and G_d = 0; ValueBound is left 0 (unknown).
+// G_Δ = 2G, G_k = G for k < d and G_d = 0; ValueBound is left 0 (unknown) and Smooth
+// undeclared (the linear loss declares β = 0 itself; its extension is not smooth).
 func (p *Params) BallConstants(spec problems.Spec, n, d int) problems.Constants {
 	G := p.Lipschitz
 	gk := make([]float64, d+1)

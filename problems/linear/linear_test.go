@@ -187,3 +187,27 @@ func BenchmarkOracle(b *testing.B) {
 		})
 	}
 }
+
+// TestSmoothZero: the linear loss declares β = 0 (∇f(x; z) = z for every x), on every
+// domain and in every mode; the conformance suite's smoothness check then tests it on
+// random pairs, and here on two points far apart.
+func TestSmoothZero(t *testing.T) {
+	for _, dm := range []problems.Domain{{Kind: problems.Ball, Radius: 1}, {Kind: problems.Box, Radius: 2}} {
+		c, err := New().Constants(problems.Spec{Kind: "linear", Domain: dm, Task: "erm", N: 10, D: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if beta, ok := c.Smooth.Beta(); !ok || beta != 0 {
+			t.Errorf("%v: Smooth = %v, want β = 0 declared", dm.Kind, c.Smooth)
+		}
+		e := extremes(3, 1, dm)
+		g0, g1 := make([]float64, 3), make([]float64, 3)
+		e.Grad(g0, 0, []float64{-5, 0, 7})
+		e.Grad(g1, 0, []float64{9, 3, -1})
+		for j := range g0 {
+			if g0[j] != g1[j] {
+				t.Errorf("%v: ∇f differs at two points: %v vs %v", dm.Kind, g0, g1)
+			}
+		}
+	}
+}

@@ -19,11 +19,11 @@ import (
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
 // linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
 // F* = −R‖z̄‖. Constants: G_f = G, G_Δ = 2G (replace-one: ⟨x, z − z'⟩ with ‖z − z'‖ ≤
-// 2G), β = 0 (affine).
+// 2G), β = 0 (affine; declared in Constants only by WithSmooth).
 type Linear struct {
 	losses.Linear // Z, and the oracle
 	G, R          float64
-	beta          float64
+	smooth        problems.Smoothness
 	domain        problems.Domain
 }
 
@@ -70,12 +70,13 @@ func (l *Linear) WithDomain(dom problems.Domain) *Linear {
 	return &c
 }
 
-// WithSmooth returns a copy that states smoothness β > 0 in its constants: true of an
-// affine loss for every β ≥ 0, and it lets smooth-only recipes run on the closed-form
-// linear family.
+// WithSmooth returns a copy that declares β-smoothness in its constants: true of an
+// affine loss for every β ≥ 0 (its gradient is constant), and it lets smooth-only recipes
+// run on the closed-form linear family. Without it the fixture declares nothing, like a
+// non-smooth family.
 func (l *Linear) WithSmooth(beta float64) *Linear {
 	c := *l
-	c.beta = beta
+	c.smooth = problems.BetaSmooth(beta)
 	return &c
 }
 
@@ -88,7 +89,7 @@ func (l *Linear) WithPoint(i int, z []float64) *Linear {
 }
 
 func (l *Linear) Constants() problems.Constants {
-	return problems.Constants{N: l.Len(), D: l.Dim(), GF: l.G, GDelta: 2 * l.G, Domain: l.domain, Smooth: l.beta}
+	return problems.Constants{N: l.Len(), D: l.Dim(), GF: l.G, GDelta: 2 * l.G, Domain: l.domain, Smooth: l.smooth}
 }
 
 // Mean returns z̄.
@@ -217,7 +218,7 @@ func (g *GLM) LossName() loss.Kind   { return g.Loss }
 func (g *GLM) Constants() problems.Constants {
 	c := problems.Constants{N: g.Len(), D: g.Dim(), GF: 1, GDelta: 2, Domain: g.domain, GLMLoss: g.Loss}
 	if g.Loss == loss.Logistic {
-		c.Smooth = 0.25
+		c.Smooth = problems.BetaSmooth(0.25) // φ” = σ(1−σ) ≤ ¼ and ‖a‖ ≤ 1
 	}
 	return c
 }

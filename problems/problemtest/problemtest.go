@@ -197,6 +197,38 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 		}
 	})
 
+	// A declared β (Constants.Smooth) is trusted by smooth-only recipes (phased-sgd's 2Gη_i
+	// sensitivity, the perturbation solvers): check ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on
+	// random pairs (on R^d they straddle the prior ball). Its own stream, so the checks
+	// after it draw the same points whether or not a β is declared.
+	t.Run("smoothness", func(t *testing.T) {
+		beta, ok := k.Smooth.Beta()
+		if !ok {
+			return // undeclared: nothing is claimed
+		}
+		if !(beta >= 0) || math.IsInf(beta, 1) {
+			t.Fatalf("declared β = %v, want finite ≥ 0", beta)
+		}
+		srng := rand.New(rand.NewPCG(c.Seed+2, 78))
+		y, gx, gy := make([]float64, d), make([]float64, d), make([]float64, d)
+		for range c.Points {
+			RandomPoint(srng, k.Domain, d, x2)
+			RandomPoint(srng, k.Domain, d, y)
+			i := srng.IntN(n)
+			inst.Grad(gx, i, x2)
+			inst.Grad(gy, i, y)
+			dg, dx := 0.0, 0.0
+			for l := range gx {
+				dg += (gx[l] - gy[l]) * (gx[l] - gy[l])
+				dx += (x2[l] - y[l]) * (x2[l] - y[l])
+			}
+			// Rounding of the two gradients: 1e-12 relative to G_f.
+			if math.Sqrt(dg) > beta*math.Sqrt(dx)*(1+1e-9)+1e-12*k.GF {
+				t.Fatalf("example %d: ‖∇f(x) − ∇f(y)‖ = %v > β‖x − y‖ = %v (β = %v)", i, math.Sqrt(dg), beta*math.Sqrt(dx), beta)
+			}
+		}
+	})
+
 	t.Run("gdelta", func(t *testing.T) {
 		pool := append([]problems.Problem{inst}, c.Others...)
 		worst := 0.0

@@ -231,5 +231,5 @@ func (p *logistic1) Grad(dst []float64, i int, x []float64) {
 	dst[0] = -p.y[i] * p.a[i] / (1 + math.Exp(p.y[i]*p.a[i]*x[0]))
 }
 func (p *logistic1) Constants() problems.Constants {
-	return problems.Constants{N: len(p.a), D: 1, GF: 1, GDelta: 2, Domain: p.dom, Smooth: 0.25}
+	return problems.Constants{N: len(p.a), D: 1, GF: 1, GDelta: 2, Domain: p.dom, Smooth: problems.BetaSmooth(0.25)}
 }
