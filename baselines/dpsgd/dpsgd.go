@@ -11,7 +11,6 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
-	"expmech/baselines/tuning"
 	"expmech/problems"
 )
 
@@ -37,9 +36,6 @@ type Config struct {
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C; 0 = G_f.
 	Clip float64 `yaml:"clip"`
-	// Tuning grid (steps, step_scale). DP-SGD is not GDP, so only tuning_mode nonprivate
-	// is accepted (labelled in the results).
-	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
@@ -61,8 +57,7 @@ func (c *Config) Validate() error {
 		calib.AtLeast(Name, "steps", c.Steps, 0, ""),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
-		calib.NonNegative(Name, "clip", c.Clip, ""),
-		c.Check(Name, false))...)
+		calib.NonNegative(Name, "clip", c.Clip, ""))...)
 }
 
 // Factory is the registry line of dp-sgd.
@@ -120,7 +115,7 @@ func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
 	return calib.PoissonResult{Z: z, Lo: lo, Hi: hi, RDP: rdp}
 }
 
-func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tuning.Candidate) (params, error) {
+func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c)}
 	p.q = m.cfg.SamplingRate
 	if p.q == 0 {
@@ -128,8 +123,6 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tu
 	}
 	p.L = p.q * float64(c.N) // public normaliser: depends on the public N only
 	switch {
-	case cand.Steps > 0:
-		p.T = cand.Steps
 	case m.cfg.Steps > 0:
 		p.T = m.cfg.Steps
 	case math.IsInf(b.Epsilon, 1):
@@ -156,7 +149,6 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tu
 	if p.eta == 0 {
 		p.eta = p.R / (math.Sqrt(p.bound2(c.D)) * math.Sqrt(float64(p.T)))
 	}
-	p.eta *= cand.StepScale
 	return p, nil
 }
 
@@ -194,13 +186,11 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
-	return tuning.Plan(c, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(cand tuning.Candidate, _ float64) (algorithms.Record, error) {
-		p, err := m.calibrate(c, b, cand)
-		if err != nil {
-			return algorithms.Record{}, err
-		}
-		return m.record(c, b, p), nil
-	})
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	return m.record(c, b, p), nil
 }
 
 // Needs is first order: Run queries gradients.
@@ -213,23 +203,21 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, _ float64, rng *rand.Rand) (algorithms.Output, error) {
-		p, err := m.calibrate(c, b, cand)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
-		rec := m.record(c, b, p)
-		x, st, err := descend(ctx, o, c, p, rng)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
-		if st.noiseDraws != p.T { // PRIVACY.md §1.6: accounted steps = noise draws performed
-			return algorithms.Output{}, fmt.Errorf("dp-sgd: %d noise draws, accounted %d", st.noiseDraws, p.T)
-		}
-		rec.Extra["empty_lots"] = float64(st.empty)
-		rec.Extra["clip_rate"] = float64(st.clipped) / math.Max(1, float64(st.grads))
-		return algorithms.Output{X: x, Record: rec}, nil
-	}, rng)
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	rec := m.record(c, b, p)
+	x, st, err := descend(ctx, o, c, p, rng)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	if st.noiseDraws != p.T { // PRIVACY.md §1.6: accounted steps = noise draws performed
+		return algorithms.Output{}, fmt.Errorf("dp-sgd: %d noise draws, accounted %d", st.noiseDraws, p.T)
+	}
+	rec.Extra["empty_lots"] = float64(st.empty)
+	rec.Extra["clip_rate"] = float64(st.clipped) / math.Max(1, float64(st.grads))
+	return algorithms.Output{X: x, Record: rec}, nil
 }
 
 type stats struct{ noiseDraws, empty, clipped, grads int }
