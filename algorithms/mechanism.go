@@ -50,7 +50,7 @@ type Record struct {
 	TheoryBound float64 // the theorem's upper bound on the cell's metric; NaN if none
 	// Predicted oracle calls (plan.csv); the counted ones come from the Counter.
 	PredictedValueQueries, PredictedGradientQueries float64
-	Tuning                                          string // "" (theory) | "oracle" | "private" (package tuning); "charged" | "nonprivate" from baselines/tuning (unreachable from specs)
+	Tuning                                          string // "" (theory) | "oracle" | "private" (package algorithms/tuning)
 	// Extra holds mechanism-specific diagnostics (e.g. "proposals_per_rgo", "rho_neg_rate"),
 	// written as extra columns. Keys are snake_case and must not collide with DESIGN.md names.
 	Extra map[string]float64

@@ -217,6 +217,7 @@ type privatePlan struct {
 	tvDelta        float64 // part of delta for the samplers' TV error over E[K] runs
 	deltaConverted float64 // part of delta for the RDP → (ε, δ) conversion
 	n              int     // dataset size (the score costs 2n value queries per run)
+	rdp            bool    // the base is accounted by its Rényi curve (calibrateRDP), not by GDP
 }
 
 // planPrivate calibrates the per-run budget (package doc; accountant.go):
@@ -227,8 +228,10 @@ type privatePlan struct {
 //   - the per-run GDP s is the largest with Eps(s) ≤ ε at 3δ/4 (PS22 Thm 2), split into
 //     s_score = √share·s and s_train = √(1−share)·s, s_train expressed as the budget
 //     (ε_r, δ_r) = (ε(s_train; δ_r), δ_r) every candidate calibrates to;
-//   - ε and δ are then recomputed from the GDP the candidates report (≤ s_train), which
-//     must be finite: private selection needs a GDP base.
+//   - ε and δ are then recomputed from the GDP the candidates report (≤ s_train);
+//   - a base that is not Gaussian-DP (some candidate reports no finite gdp_s) is
+//     accounted by its Rényi curve instead, with the per-run budget searched again
+//     (calibrateRDP; a candidate with neither is an error naming the mechanism).
 func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	key := fmt.Sprintf("%+v|%+v", c, b)
 	m.mu.Lock()
@@ -286,11 +289,12 @@ func (m *Mechanism) calibratePrivate(c problems.Constants, b algorithms.Budget) 
 	if p.cands, p.recs, err = m.plannable(c, p.run); err != nil {
 		return p, err
 	}
+	if !gdpBase(p.recs) {
+		// not every candidate is Gaussian-DP: the general RDP form of Theorem 2 (rdpbase.go)
+		return m.calibrateRDP(c, b, p)
+	}
 	tau := 0.0
-	for i, r := range p.recs {
-		if !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) || math.IsNaN(r.GDPS) {
-			return p, fmt.Errorf("tuning private: %s at %v reports gdp_s = %v; the PS22 accounting here needs a Gaussian-DP base (finite gdp_s)", m.Name(), p.cands[i].Values, r.GDPS)
-		}
+	for _, r := range p.recs {
 		p.sTrain = math.Max(p.sTrain, r.GDPS)
 		dm := r.DeltaMech
 		if math.IsNaN(dm) {
@@ -347,7 +351,10 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	if runs > 0 {
 		r.Extra["tuning_runs"] = float64(runs)
 	}
-	r.Notes = joinNote(r.Notes, fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, ek, p.sTrain, p.sScore))
+	r.Notes = joinNote(r.Notes, p.note())
+	if p.rdp {
+		r.Extra["tuning_run_epsilon"] = p.run.Epsilon
+	}
 	return r
 }
 

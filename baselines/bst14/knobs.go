@@ -1,8 +1,13 @@
 package bst14
 
 import (
+	"fmt"
+	"math"
+
 	"expmech/algorithms"
+	"expmech/algorithms/privacy"
 	"expmech/algorithms/tuning"
+	"expmech/baselines/calib"
 	"expmech/problems"
 )
 
@@ -27,3 +32,25 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)
+
+var _ tuning.RDPer = (*Mechanism)(nil)
+
+// RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
+// T steps of the Poisson replace-one pair at q = 1/n and the calibrated z = σ/(2nL) of
+// calibrate's derivation, whose per-step reduction (a mixture over the sampled index with
+// data-independent weights) carries to Rényi divergence because exp((λ−1)D_λ) is jointly
+// convex for λ > 1; the curve is privacy.RDPPoissonGaussianCurve (replace-one through
+// Mironov 2017 Prop. 11).
+func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
+	if err := calib.Check(c, b); err != nil {
+		return nil, err
+	}
+	if math.IsInf(b.Epsilon, 1) {
+		return nil, fmt.Errorf("%s: no finite Rényi curve at ε = +Inf (no noise)", Name)
+	}
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return nil, err
+	}
+	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), 1/float64(c.N), p.z, p.T, orders, b.Relation)
+}

@@ -11,7 +11,6 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
-	"expmech/baselines/tuning"
 	"expmech/problems"
 )
 
@@ -20,10 +19,18 @@ const Name = "dp-sgd"
 
 // Config is the dp-sgd configuration.
 type Config struct {
-	// Batch is the expected lot size L = qn (default 256, capped at n). Exclusive with
-	// SamplingRate.
+	// Batch is the expected lot size L = qn, capped at n; 0 (default, with SamplingRate 0)
+	// = ⌈√n⌉. At most one of Batch and SamplingRate is set. Why √n: in the large-noise
+	// regime T subsampled Gaussian steps are ≈ (2q√T/z)-GDP under replace-one (the
+	// central-limit estimate q√(T(e^{Δ²/z²} − 1)) of Bu, Dong, Long & Su 2020 Thm 5 with
+	// shift Δ = 2), so at a fixed budget s the noise on the normalised gradient,
+	// zC/L = 2√T·C/(s n), does not depend on the batch; the batch only trades
+	// the lot's sampling variance C²(1−q)/L against the T·L gradients paid. L = √n keeps
+	// that variance below C²/√n and the work at T√n, a genuine subsampling (q = 1/√n → 0)
+	// at every n, whereas a fixed size (the former 256) was the full batch, q = 1 and
+	// noisy-gd itself, at every n ≤ 256 the suite runs.
 	Batch int `yaml:"batch"`
-	// SamplingRate is q ∈ (0, 1]; 0 = Batch/n.
+	// SamplingRate is q ∈ (0, 1]; 0 = from Batch (or its default).
 	SamplingRate float64 `yaml:"sampling_rate"`
 	// Steps is T; 0 (default) = the noisy-gd theory T = ⌈s*² n²/d⌉ capped at MaxSteps
 	// (in the large-noise regime the subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD then
@@ -37,13 +44,10 @@ type Config struct {
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C; 0 = G_f.
 	Clip float64 `yaml:"clip"`
-	// Tuning grid (steps, step_scale). DP-SGD is not GDP, so only tuning_mode nonprivate
-	// is accepted (labelled in the results).
-	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
-func DefaultConfig() *Config { return &Config{Batch: 256, MaxSteps: 2000} }
+func DefaultConfig() *Config { return &Config{MaxSteps: 2000} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
@@ -54,15 +58,23 @@ func (c *Config) Validate() error {
 	if !(c.SamplingRate >= 0 && c.SamplingRate <= 1) {
 		errs = append(errs, fmt.Errorf("dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate))
 	}
-	if (c.Batch > 0) == (c.SamplingRate > 0) {
-		errs = append(errs, fmt.Errorf("dp-sgd: give exactly one of batch (%d) and sampling_rate (%v)", c.Batch, c.SamplingRate))
+	if c.Batch > 0 && c.SamplingRate > 0 {
+		errs = append(errs, fmt.Errorf("dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate))
 	}
 	return errors.Join(append(errs,
 		calib.AtLeast(Name, "steps", c.Steps, 0, ""),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
-		calib.NonNegative(Name, "clip", c.Clip, ""),
-		c.Check(Name, false))...)
+		calib.NonNegative(Name, "clip", c.Clip, ""))...)
+}
+
+// DefaultBatch is the expected lot size of a configured batch: batch itself, or ⌈√n⌉ when
+// batch is 0 (Config.Batch says why).
+func DefaultBatch(batch, n int) int {
+	if batch > 0 {
+		return batch
+	}
+	return int(math.Ceil(math.Sqrt(float64(n))))
 }
 
 // Factory is the registry line of dp-sgd.
@@ -120,16 +132,14 @@ func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
 	return calib.PoissonResult{Z: z, Lo: lo, Hi: hi, RDP: rdp}
 }
 
-func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tuning.Candidate) (params, error) {
+func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c)}
 	p.q = m.cfg.SamplingRate
 	if p.q == 0 {
-		p.q = math.Min(1, float64(m.cfg.Batch)/float64(c.N))
+		p.q = math.Min(1, float64(DefaultBatch(m.cfg.Batch, c.N))/float64(c.N))
 	}
 	p.L = p.q * float64(c.N) // public normaliser: depends on the public N only
 	switch {
-	case cand.Steps > 0:
-		p.T = cand.Steps
 	case m.cfg.Steps > 0:
 		p.T = m.cfg.Steps
 	case math.IsInf(b.Epsilon, 1):
@@ -156,7 +166,6 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget, cand tu
 	if p.eta == 0 {
 		p.eta = p.R / (math.Sqrt(p.bound2(c.D)) * math.Sqrt(float64(p.T)))
 	}
-	p.eta *= cand.StepScale
 	return p, nil
 }
 
@@ -194,13 +203,11 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
-	return tuning.Plan(c, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(cand tuning.Candidate, _ float64) (algorithms.Record, error) {
-		p, err := m.calibrate(c, b, cand)
-		if err != nil {
-			return algorithms.Record{}, err
-		}
-		return m.record(c, b, p), nil
-	})
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	return m.record(c, b, p), nil
 }
 
 // Needs is first order: Run queries gradients.
@@ -213,23 +220,21 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	return tuning.Run(ctx, o, b, m.cfg.Tuning, m.cfg.TuningMode, math.NaN(), func(ctx context.Context, o problems.GradientAccess, cand tuning.Candidate, _ float64, rng *rand.Rand) (algorithms.Output, error) {
-		p, err := m.calibrate(c, b, cand)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
-		rec := m.record(c, b, p)
-		x, st, err := descend(ctx, o, c, p, rng)
-		if err != nil {
-			return algorithms.Output{}, err
-		}
-		if st.noiseDraws != p.T { // PRIVACY.md §1.6: accounted steps = noise draws performed
-			return algorithms.Output{}, fmt.Errorf("dp-sgd: %d noise draws, accounted %d", st.noiseDraws, p.T)
-		}
-		rec.Extra["empty_lots"] = float64(st.empty)
-		rec.Extra["clip_rate"] = float64(st.clipped) / math.Max(1, float64(st.grads))
-		return algorithms.Output{X: x, Record: rec}, nil
-	}, rng)
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	rec := m.record(c, b, p)
+	x, st, err := descend(ctx, o, c, p, rng)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	if st.noiseDraws != p.T { // PRIVACY.md §1.6: accounted steps = noise draws performed
+		return algorithms.Output{}, fmt.Errorf("dp-sgd: %d noise draws, accounted %d", st.noiseDraws, p.T)
+	}
+	rec.Extra["empty_lots"] = float64(st.empty)
+	rec.Extra["clip_rate"] = float64(st.clipped) / math.Max(1, float64(st.grads))
+	return algorithms.Output{X: x, Record: rec}, nil
 }
 
 type stats struct{ noiseDraws, empty, clipped, grads int }

@@ -196,7 +196,6 @@ func TestConvergence(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	for _, c := range []*Config{
-		{Batch: 0, SamplingRate: 0, MaxSteps: 1},
 		{Batch: 10, SamplingRate: 0.1, MaxSteps: 1},
 		{SamplingRate: 1.5, MaxSteps: 1},
 		{Batch: 10, MaxSteps: 0},
@@ -245,5 +244,40 @@ func TestReplaceOneIssueCalibration(t *testing.T) {
 	}
 	if !(r.EpsilonSpent <= 1 && r.EpsilonSpent >= 0.97) {
 		t.Errorf("epsilon_spent %v, want in [0.97, 1]", r.EpsilonSpent)
+	}
+}
+
+// TestDefaultBatch: with neither batch nor sampling_rate the lot is ⌈√n⌉ (q = ⌈√n⌉/n < 1,
+// a real subsampling); an explicit batch (capped at n) and an explicit sampling_rate are
+// kept.
+func TestDefaultBatch(t *testing.T) {
+	mechtest.RequirePoissonAccountant(t)
+	c := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2))).Constants()
+	b := mechtest.Budget(1, 1e-5)
+	for _, tc := range []struct {
+		name  string
+		cfg   Config
+		wantQ float64
+	}{
+		{"default", Config{}, 7.0 / 40}, // ⌈√40⌉ = 7
+		{"batch", Config{Batch: 10}, 10.0 / 40},
+		{"batch above n", Config{Batch: 256}, 1},
+		{"sampling_rate", Config{SamplingRate: 0.5}, 0.5},
+	} {
+		cfg := tc.cfg
+		cfg.MaxSteps, cfg.Steps = 20, 20
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		r, err := (&Mechanism{cfg: cfg}).Plan(c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Extra["sampling_rate"]; math.Abs(got-tc.wantQ) > 1e-15 {
+			t.Errorf("%s: q = %v, want %v", tc.name, got, tc.wantQ)
+		}
+	}
+	if DefaultBatch(0, 10000) != 100 || DefaultBatch(0, 101) != 11 || DefaultBatch(5, 101) != 5 {
+		t.Errorf("DefaultBatch: %d, %d, %d; want 100, 11, 5", DefaultBatch(0, 10000), DefaultBatch(0, 101), DefaultBatch(5, 101))
 	}
 }

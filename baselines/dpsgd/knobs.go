@@ -1,10 +1,13 @@
 package dpsgd
 
 import (
+	"fmt"
 	"math"
 
 	"expmech/algorithms"
+	"expmech/algorithms/privacy"
 	"expmech/algorithms/tuning"
+	"expmech/baselines/calib"
 	"expmech/problems"
 )
 
@@ -39,3 +42,23 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)
+
+var _ tuning.RDPer = (*Mechanism)(nil)
+
+// RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
+// T steps of the Poisson(q)-subsampled Gaussian at the calibrated noise multiplier z, under
+// b.Relation (privacy.RDPPoissonGaussianCurve: add/remove by MTZ19 §3.3; replace-one from
+// it by Mironov 2017 Prop. 11, exact at q = 1).
+func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
+	if err := calib.Check(c, b); err != nil {
+		return nil, err
+	}
+	if math.IsInf(b.Epsilon, 1) {
+		return nil, fmt.Errorf("%s: no finite Rényi curve at ε = +Inf (no noise)", Name)
+	}
+	p, err := m.calibrate(c, b)
+	if err != nil {
+		return nil, err
+	}
+	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), p.q, p.z, p.T, orders, b.Relation)
+}

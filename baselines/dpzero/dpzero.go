@@ -10,7 +10,6 @@ import (
 	"expmech/algorithms"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
-	"expmech/baselines/tuning"
 	"expmech/problems"
 )
 
@@ -28,8 +27,6 @@ type Config struct {
 	Clip float64 `yaml:"clip"`
 	// Smoothing is the finite-difference radius λ (default 1e-4, > 0; DPZero toy).
 	Smoothing float64 `yaml:"smoothing"`
-	// Tuning grid (steps, step_scale) and its mode (charged | nonprivate).
-	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
@@ -45,7 +42,7 @@ func (c *Config) Validate() error {
 	if !(c.Smoothing > 0) || math.IsInf(c.Smoothing, 0) {
 		errs = append(errs, fmt.Errorf("dpzero: smoothing = %v, want finite > 0", c.Smoothing))
 	}
-	return errors.Join(append(errs, c.Check(Name, true))...)
+	return errors.Join(errs...)
 }
 
 // Factory is the registry line of dpzero.
@@ -69,12 +66,9 @@ type params struct {
 }
 
 // calibrate derives (T, σ, η) for GDP parameter s from the public constants only; it
-// cannot fail (the error is tuning.Calibrate's).
-func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) (params, error) {
+// cannot fail (the error return is calib.Calibrate's signature).
+func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{T: m.cfg.Steps, clip: calib.ClipOr(m.cfg.Clip, c), lambda: m.cfg.Smoothing}
-	if cand.Steps > 0 {
-		p.T = cand.Steps
-	}
 	// Each clipped scalar lies in [−C, C]; replacing one example moves the mean by ≤ 2C/n.
 	p.sens = calib.MeanSensitivity(p.clip, c.N)
 	if !math.IsInf(s, 1) {
@@ -84,7 +78,6 @@ func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s flo
 	if p.eta == 0 {
 		p.eta = calib.Radius(c) / math.Sqrt(float64(p.T)*float64(c.D)*(p.clip*p.clip+p.sigma*p.sigma))
 	}
-	p.eta *= cand.StepScale
 	return p, nil
 }
 
@@ -107,7 +100,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	return tuning.PlanCalibrated(c, b, m.cfg.Options, m.calibrate, m.record)
+	return calib.PlanGDP(c, b, m.calibrate, m.record)
 }
 
 // Needs is values only: DPZero is zeroth order (two value queries per example and step).
@@ -116,7 +109,7 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
 // Run releases the average iterate.
 func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	return tuning.RunCalibrated(ctx, o, b, m.cfg.Options, m.calibrate, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+	return calib.RunGDP(ctx, o, b, m.calibrate, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		d := c.D
 		x, avg, u := make([]float64, d), make([]float64, d), make([]float64, d)
 		xp, xm := make([]float64, d), make([]float64, d)

@@ -10,7 +10,6 @@ import (
 	"expmech/algorithms"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
-	"expmech/baselines/tuning"
 	"expmech/problems"
 )
 
@@ -30,8 +29,6 @@ type Config struct {
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C. 0 (default) = G_f (no clipping bias).
 	Clip float64 `yaml:"clip"`
-	// Tuning (a grid over steps and step_scale) and TuningMode (charged | nonprivate).
-	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the theory defaults.
@@ -43,8 +40,7 @@ func (c *Config) Validate() error {
 		calib.AtLeast(Name, "steps", c.Steps, 0, "0 = theory"),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, "0 = theory"),
-		calib.NonNegative(Name, "clip", c.Clip, "0 = G_f"),
-		c.Check(Name, true))
+		calib.NonNegative(Name, "clip", c.Clip, "0 = G_f"))
 }
 
 // Factory is the registry line of noisy-gd.
@@ -70,14 +66,12 @@ type params struct {
 }
 
 // calibrate derives (T, η, σ) for GDP parameter s from the public constants only.
-func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) (params, error) {
+func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c)}
 	// Replace-one sensitivity of the clipped average gradient (calib.MeanSensitivity):
 	// Δ₂ = 2C/n.
 	p.sens = calib.MeanSensitivity(p.clip, c.N)
 	switch {
-	case cand.Steps > 0:
-		p.T = cand.Steps
 	case m.cfg.Steps > 0:
 		p.T = m.cfg.Steps
 	case math.IsInf(s, 1):
@@ -95,7 +89,6 @@ func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s flo
 	if p.eta == 0 {
 		p.eta = p.R / math.Sqrt(float64(p.T)*(p.clip*p.clip+float64(c.D)*p.sigma*p.sigma))
 	}
-	p.eta *= cand.StepScale
 	if !(p.eta > 0) || math.IsInf(p.eta, 0) {
 		return p, fmt.Errorf("noisy-gd: step size %v", p.eta)
 	}
@@ -128,7 +121,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent: it uses only the public constants.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	return tuning.PlanCalibrated(c, b, m.cfg.Options, m.calibrate, m.record)
+	return calib.PlanGDP(c, b, m.calibrate, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -141,7 +134,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 		return algorithms.Output{}, err
 	}
 	c := o.Constants()
-	return tuning.RunCalibrated(ctx, o, b, m.cfg.Options, m.calibrate, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+	return calib.RunGDP(ctx, o, b, m.calibrate, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		x, clipped, err := descend(ctx, o, c, p, rng)
 		if err != nil {
 			return algorithms.Output{}, err

@@ -9,7 +9,6 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
 	"expmech/baselines/optim"
-	"expmech/baselines/tuning"
 	"expmech/problems"
 	"expmech/problems/problemtest"
 )
@@ -18,47 +17,6 @@ func TestConformance(t *testing.T) {
 	mechtest.Test(t, Factory(), mechtest.Options{
 		Config: func() algorithms.Config { c := DefaultConfig(); c.MaxSteps = 50; return c },
 	})
-}
-
-func TestConformanceTuned(t *testing.T) {
-	// A charged grid changes Run's steps (data-dependent choice), so plan-matches-run is
-	// not expected to hold; run the rest via a direct check instead.
-	c := DefaultConfig()
-	c.Steps = 30
-	c.Tuning = &tuning.Grid{StepScale: []float64{0.5, 1, 2}}
-	c.TuningMode = tuning.Charged
-	m, err := Factory().New(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
-	b := mechtest.Budget(1, 1e-5)
-	out, err := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := out.Record
-	if r.Tuning != "charged" || r.Guarantee != algorithms.Certified {
-		t.Errorf("tuning/guarantee = %q/%q, want charged/certified", r.Tuning, r.Guarantee)
-	}
-	// Total GDP of the charged procedure is s*(ε, δ), so δ(ε; gdp_s) ≤ δ by the independent curve.
-	if got := mechtest.NaiveDeltaGaussian(b.Epsilon, r.GDPS); got > b.Delta*(1+1e-6) {
-		t.Errorf("charged tuning: δ(ε; gdp_s=%v) = %v, want ≤ %v", r.GDPS, got, b.Delta)
-	}
-	// Each of the 3 candidates ran at s/√6: its σ is √6 times the untuned σ.
-	pu, _ := (&Mechanism{cfg: Config{Steps: 30, MaxSteps: 30}}).Plan(p.Constants(), b)
-	if got, want := r.Sigma, pu.Sigma*math.Sqrt(6); math.Abs(got-want) > 1e-9*want {
-		t.Errorf("candidate sigma = %v, want √6·%v = %v", got, pu.Sigma, want)
-	}
-	c.TuningMode = tuning.NonPrivate
-	m, _ = Factory().New(c)
-	out, err = m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Record.Tuning != "nonprivate" || out.Record.Guarantee != algorithms.None {
-		t.Errorf("nonprivate tuning: tuning/guarantee = %q/%q, want nonprivate/none", out.Record.Tuning, out.Record.Guarantee)
-	}
 }
 
 // TestCalibration: σ meets the target by the accountant, checked with the independent
@@ -189,9 +147,6 @@ func TestValidate(t *testing.T) {
 		{"zero max", func(c *Config) { c.MaxSteps = 0 }},
 		{"nan step", func(c *Config) { c.StepSize = math.NaN() }},
 		{"negative clip", func(c *Config) { c.Clip = -1 }},
-		{"mode without grid", func(c *Config) { c.TuningMode = tuning.Charged }},
-		{"grid without mode", func(c *Config) { c.Tuning = &tuning.Grid{Steps: []int{5}} }},
-		{"bad grid", func(c *Config) { c.Tuning = &tuning.Grid{Steps: []int{0}}; c.TuningMode = tuning.Charged }},
 	} {
 		c := DefaultConfig()
 		tc.mod(c)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"expmech/algorithms"
-	"expmech/baselines/tuning"
 	"expmech/problems"
 )
 
@@ -13,11 +12,10 @@ var _ algorithms.Reducer = (*Mechanism)(nil)
 // Reduces reports whether the reduced path is exact (issue 17). On R^d the projection is
 // the identity and every (clipped) gradient φ'·a_i lies in span U, so the complement of
 // span U moves only with the Gaussian noise: x_t⊥ is a random walk started at 0, independent
-// of the span part. A tuning grid selected privately adds noise scaled by ‖x_j − x_0‖,
-// which couples the candidates' complements into the choice, so only the untuned run and
-// the nonprivate selection (by F, which sees span U only) are reduced.
+// of the span part. (Tuning is the wrapper of algorithms/tuning, which decides for itself
+// whether a tuned run reduces.)
 func (m *Mechanism) Reduces(c problems.Constants, _ algorithms.Budget) bool {
-	return c.Domain.Kind == problems.Unconstrained && (m.cfg.Tuning == nil || m.cfg.TuningMode == tuning.NonPrivate)
+	return c.Domain.Kind == problems.Unconstrained
 }
 
 // OrthogonalVariance is the variance of the released average iterate's complement: the

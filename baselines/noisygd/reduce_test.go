@@ -7,37 +7,15 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
-	"expmech/baselines/tuning"
 )
 
-// TestReducedPath runs the reduced-path kit (issue 17): untuned (T = 20, theory η) and with
-// a nonprivate grid (selection by F, which sees span U only); a charged grid is refused
-// (its selection noise depends on ‖x_j − x_0‖, complement included).
+// TestReducedPath runs the reduced-path kit (issue 17) on the untuned run (T = 20, theory η).
 func TestReducedPath(t *testing.T) {
-	t.Run("untuned", func(t *testing.T) {
-		mechtest.TestReduced(t, Factory(), mechtest.ReducedOptions{Samples: 1000, Config: func() algorithms.Config {
-			c := DefaultConfig()
-			c.Steps = 20
-			return c
-		}})
-	})
-	t.Run("nonprivate-grid", func(t *testing.T) {
-		mechtest.TestReduced(t, Factory(), mechtest.ReducedOptions{Samples: 500, Config: func() algorithms.Config {
-			c := DefaultConfig()
-			c.Steps = 20
-			c.Tuning = &tuning.Grid{StepScale: []float64{0.5, 2}}
-			c.TuningMode = tuning.NonPrivate
-			return c
-		}})
-	})
-	c := DefaultConfig()
-	c.Steps = 20
-	c.Tuning = &tuning.Grid{StepScale: []float64{0.5, 2}}
-	c.TuningMode = tuning.Charged
-	m := &Mechanism{cfg: *c}
-	if m.Reduces(mechtest.LowRankConstants(100, 1000, 4), mechtest.Budget(1, 1e-5)) {
-		t.Error("charged grid: Reduces = true, want false")
-	}
+	mechtest.TestReduced(t, Factory(), mechtest.ReducedOptions{Samples: 1000, Config: func() algorithms.Config {
+		c := DefaultConfig()
+		c.Steps = 20
+		return c
+	}})
 }
 
 // TestAveragedWalkVariance checks the closed form s²(T−1)(2T−1)/(6T) against a brute-force

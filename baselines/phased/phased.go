@@ -10,7 +10,6 @@ import (
 	"expmech/algorithms"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
-	"expmech/baselines/tuning"
 	"expmech/problems"
 )
 
@@ -28,8 +27,6 @@ type Config struct {
 	// Clip is the per-example gradient clip (0 = G_f; must be ≥ G_f for the non-smooth
 	// sensitivity argument, which needs true subgradients).
 	Clip float64 `yaml:"clip"`
-	// Tuning grid (step_scale only) and its mode.
-	tuning.Options `yaml:",inline"`
 }
 
 // DefaultConfig returns the defaults.
@@ -41,10 +38,7 @@ func (c *Config) Validate() error {
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
 		calib.NonNegative(Name, "clip", c.Clip, ""),
 	}
-	if c.Tuning != nil && len(c.Tuning.Steps) > 0 {
-		errs = append(errs, errors.New("phased-sgd: tuning.steps: the phase lengths are fixed by n; tune step_scale"))
-	}
-	return errors.Join(append(errs, c.Check(Name, true))...)
+	return errors.Join(errs...)
 }
 
 // Factory is the registry line of phased-sgd.
@@ -82,7 +76,7 @@ type params struct {
 func contracts(beta, eta float64) bool { return beta*eta <= 2 }
 
 // calibrate lays out the phases and their noise for GDP parameter s.
-func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s float64) (params, error) {
+func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c)}
 	if p.clip < c.GF {
 		return p, fmt.Errorf("phased-sgd: clip %v < G_f %v: the sensitivity argument needs unclipped subgradients", p.clip, c.GF)
@@ -98,7 +92,6 @@ func (m *Mechanism) calibrate(c problems.Constants, cand tuning.Candidate, s flo
 			p.eta = sm
 		}
 	}
-	p.eta *= cand.StepScale
 	for i := 1; ; i++ {
 		size := c.N >> i // ⌊2^{−i} n⌋; the chunks are disjoint since Σ 2^{−i} < 1
 		if size == 0 {
@@ -165,7 +158,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 
 // Plan is data-independent.
 func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	return tuning.PlanCalibrated(c, b, m.cfg.Options, m.calibrate, m.record)
+	return calib.PlanGDP(c, b, m.calibrate, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -178,7 +171,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 		return algorithms.Output{}, err
 	}
 	c := o.Constants()
-	return tuning.RunCalibrated(ctx, o, b, m.cfg.Options, m.calibrate, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+	return calib.RunGDP(ctx, o, b, m.calibrate, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		perm := rng.Perm(c.N) // public, data-independent chunking
 		w := make([]float64, c.D)
 		avg, buf := make([]float64, c.D), make([]float64, c.D)

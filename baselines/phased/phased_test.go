@@ -11,7 +11,6 @@ import (
 	"expmech/algorithms/privacy"
 	algtuning "expmech/algorithms/tuning"
 	"expmech/baselines/optim"
-	"expmech/baselines/tuning"
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/problemtest"
@@ -42,7 +41,7 @@ func TestCalibration(t *testing.T) {
 		c := problems.Constants{N: tc.n, D: 4, GF: 1, Smooth: tc.beta, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 		m := &Mechanism{}
 		s, _ := privacy.SForEpsDelta(1, 1e-5)
-		p, err := m.calibrate(c, tuning.Candidate{StepScale: 1}, s)
+		p, err := m.calibrate(c, s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,232 @@
+package tuning
+
+import (
+	"fmt"
+	"math"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/problems"
+)
+
+// RDPer is the optional capability of a mechanism whose privacy is accounted by a Rényi
+// curve rather than a Gaussian-DP parameter (dp-sgd, noisy-sgd-bst14: the Poisson-
+// subsampled Gaussian). RDP returns, for each order λ > 1 in orders, an upper bound ε(λ)
+// on the Rényi divergence of order λ between the mechanism's outputs on neighbouring
+// datasets under b.Relation (both directions), for the configuration it plans at budget b
+// (the one Plan(c, b) describes and Run(·, b, ·) runs). It must use the public constants
+// only. Mode private accounts such a base by the general form of PS22 Theorem 2
+// (TunedRDP); a base that reports a finite Record.GDPS instead keeps the closed-form GDP
+// path (RDP, LambdaHat), byte for byte.
+type RDPer interface {
+	RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error)
+}
+
+// BaseOrders are the Rényi orders of the general accountant, both the λ of the
+// conversion and the grid over which λ̂ is optimised: privacy.HalfIntegerOrders (1.5 to
+// 256), on which the Poisson-subsampled Gaussian's replace-one curve needs integer orders
+// only.
+func BaseOrders() []float64 { return privacy.HalfIntegerOrders() }
+
+// TunedRDP writes into dst (len(dst) = len(orders) = len(base)) PS22 Theorem 2's bound on
+// the RDP of releasing the best of K ~ D_{η,γ} runs of a base Q with RDP curve base
+// (ε(λ_j) at orders λ_j > 1):
+//
+//	ε'(λ) = ε(λ) + min_{λ̂ ∈ orders} (1+η)[(1 − 1/λ̂)ε(λ̂) + log(1/γ)/λ̂] + log E[K]/(λ − 1).
+//
+// Theorem 2 holds for every λ̂ ≥ 1 at which Q is RDP, so the minimum over a grid is sound
+// (it can only be above the minimum over all λ̂: on an s-GDP base, ε(λ) = λs²/2, it is
+// within the grid's resolution of the closed form of LambdaHat). Orders at which base is
+// +Inf are skipped as λ̂ and give +Inf as λ.
+func TunedRDP(dst, orders, base []float64, t TNB) []float64 {
+	if len(dst) != len(orders) || len(base) != len(orders) {
+		panic("tuning: TunedRDP: mismatched lengths")
+	}
+	hat := math.Inf(1)
+	for j, lh := range orders {
+		if math.IsInf(base[j], 1) {
+			continue
+		}
+		hat = math.Min(hat, (1+t.Eta)*((1-1/lh)*base[j]+math.Log(1/t.Gamma)/lh))
+	}
+	lk := math.Log(t.Mean())
+	for i, a := range orders {
+		dst[i] = base[i] + hat + lk/(a-1)
+	}
+	return dst
+}
+
+// EpsRDPBase is the ε at δ of the tuned release of a base with RDP curve base at orders
+// (TunedRDP, converted by privacy.EpsFromRDP: Balle et al. 2020 Thm 21).
+func EpsRDPBase(orders, base []float64, t TNB, delta float64) (float64, error) {
+	for j, a := range orders {
+		if !(a > 1) || !(base[j] >= 0) {
+			return math.NaN(), fmt.Errorf("tuning: base RDP %v at order %v, want order > 1 and RDP ≥ 0", base[j], a)
+		}
+	}
+	e, _, err := privacy.EpsFromRDP(orders, TunedRDP(make([]float64, len(orders)), orders, base, t), delta)
+	if err == nil && math.IsInf(e, 1) {
+		err = fmt.Errorf("tuning: the base's RDP curve gives no finite ε at δ = %v", delta)
+	}
+	return e, err
+}
+
+// GDPCurve writes the RDP curve λs²/2 of an s-GDP mechanism into dst (the curve RDP uses;
+// Dong, Roth & Su 2022 Prop. 2.10 with the data-processing inequality).
+func GDPCurve(dst, orders []float64, s float64) []float64 {
+	for i, a := range orders {
+		dst[i] = a * s * s / 2
+	}
+	return dst
+}
+
+// gdpBase reports whether every candidate's record carries a finite GDP parameter (the
+// closed-form path of calibratePrivate).
+func gdpBase(recs []algorithms.Record) bool {
+	for _, r := range recs {
+		if !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) {
+			return false
+		}
+	}
+	return true
+}
+
+// note is the row's note on the private selection.
+func (p privatePlan) note() string {
+	if p.rdp {
+		return fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point, each calibrated to (ε, δ) = (%.4g, %.3g) and accounted by its Rényi curve, plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2, λ̂ optimised over orders 1.5–256)", p.tnb.Eta, p.tnb.Mean(), p.run.Epsilon, p.run.Delta, p.sScore)
+	}
+	return fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, p.tnb.Mean(), p.sTrain, p.sScore)
+}
+
+// curve is the per-run RDP curve of one candidate at the run budget: its own (RDPer),
+// else λs²/2 from the gdp_s it reports, else an error naming the mechanism.
+func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candidate, rec algorithms.Record, orders []float64) ([]float64, error) {
+	if rp, ok := cd.Mech.(RDPer); ok {
+		e, err := rp.RDP(c, run, orders)
+		if err != nil {
+			return nil, fmt.Errorf("tuning private: %s at %v: RDP curve: %w", m.Name(), cd.Values, err)
+		}
+		if len(e) != len(orders) {
+			return nil, fmt.Errorf("tuning private: %s at %v: RDP curve of %d values for %d orders", m.Name(), cd.Values, len(e), len(orders))
+		}
+		for j, v := range e {
+			if !(v >= 0) {
+				return nil, fmt.Errorf("tuning private: %s at %v: RDP %v at order %v", m.Name(), cd.Values, v, orders[j])
+			}
+		}
+		return e, nil
+	}
+	if s := rec.GDPS; s > 0 && !math.IsInf(s, 1) {
+		return GDPCurve(make([]float64, len(orders)), orders, s), nil
+	}
+	return nil, fmt.Errorf("tuning private: %s at %v reports neither a finite gdp_s (%v) nor a Rényi curve (tuning.RDPer): an (ε, δ) guarantee alone is not covered by Papernot & Steinke 2022 Thm 2, which needs the base's RDP", m.Name(), cd.Values, rec.GDPS)
+}
+
+// rdpAt plans every candidate at the run budget (ε_r, p.run.Delta) and accounts the tuned
+// release by TunedRDP: the base Q draws a grid point uniformly (data-independent) and
+// trains it, then releases its noisy score, so its curve is max_j ε_j(λ) + λ s_score²/2
+// (the maximum because exp((λ−1)D_λ) is jointly convex for λ > 1, so the divergence of a
+// mixture with data-independent weights is at most the largest of its components' — van
+// Erven & Harremoës 2014 Thm 13, quasi-convexity —; the sum by adaptive composition,
+// Mironov 2017 Prop. 1). δ is the conversion's part plus the samplers' TV part, as in the
+// GDP path.
+func (m *Mechanism) rdpAt(c problems.Constants, p privatePlan, eRun float64, orders []float64) (privatePlan, error) {
+	p.run.Epsilon = eRun
+	var err error
+	if p.cands, p.recs, err = m.plannable(c, p.run); err != nil {
+		return p, err
+	}
+	base := make([]float64, len(orders))
+	tau := 0.0
+	for i, r := range p.recs {
+		e, err := m.curve(c, p.run, p.cands[i], r, orders)
+		if err != nil {
+			return p, err
+		}
+		for j := range base {
+			base[j] = math.Max(base[j], e[j])
+		}
+		dm := r.DeltaMech
+		if math.IsNaN(dm) {
+			dm = p.run.Delta
+		}
+		tau = math.Max(tau, math.Max(p.run.Delta-dm, 0)/(1+math.Exp(p.run.Epsilon)))
+	}
+	for j, a := range orders {
+		base[j] += a * p.sScore * p.sScore / 2
+	}
+	if p.eps, err = EpsRDPBase(orders, base, p.tnb, p.deltaConverted); err != nil {
+		return p, err
+	}
+	p.tvDelta = (1 + math.Exp(p.eps)) * p.tnb.Mean() * tau
+	p.delta = p.deltaConverted + p.tvDelta
+	return p, nil
+}
+
+// calibrateRDP is calibratePrivate's per-run budget for a base that is not Gaussian-DP.
+// The score keeps its GDP share s_score of the GDP path, the run's δ_r is unchanged, and
+// the run's ε_r is the largest (to relative precision 1e-3, rounding down) at which the
+// tuned release, accounted from the Rényi curves the candidates report at (ε_r, δ_r),
+// spends at most the target (ε, δ): a geometric search from the GDP path's ε_r (doubling
+// up to 64× or halving down to 1e-4×), then bisection on log ε_r. Spending is not
+// assumed monotone in ε_r: the result is a point where it was evaluated to hold. A
+// candidate with neither gdp_s nor a curve fails at once.
+func (m *Mechanism) calibrateRDP(c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
+	orders := BaseOrders()
+	for i, r := range p.recs {
+		if _, ok := p.cands[i].Mech.(RDPer); !ok && !(r.GDPS > 0 && !math.IsInf(r.GDPS, 1)) {
+			_, err := m.curve(c, p.run, p.cands[i], r, orders)
+			return p, err
+		}
+	}
+	p.rdp, p.sTrain = true, math.NaN()
+	ok := func(q privatePlan) bool { return q.eps <= b.Epsilon && q.delta <= b.Delta }
+	x0 := p.run.Epsilon
+	var best privatePlan
+	var lo, hi float64
+	var firstErr error
+	q, err := m.rdpAt(c, p, x0, orders)
+	switch {
+	case err == nil && ok(q):
+		best, lo, hi = q, x0, math.Inf(1)
+		for x := 2 * x0; x <= 64*x0; x *= 2 {
+			q, err := m.rdpAt(c, p, x, orders)
+			if err != nil || !ok(q) {
+				hi = x
+				break
+			}
+			best, lo = q, x
+		}
+	default:
+		firstErr = err
+		hi = x0
+		for x := x0 / 2; x >= 1e-4*x0; x /= 2 {
+			q, err := m.rdpAt(c, p, x, orders)
+			if err == nil && ok(q) {
+				best, lo = q, x
+				break
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+			hi = x
+		}
+		if lo == 0 {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("spent (%v, %v) at ε_r = %v", q.eps, q.delta, x0)
+			}
+			return p, fmt.Errorf("tuning private: %s: no per-run budget down to ε_r = %.3g fits (ε, δ) = (%v, %v) by the candidates' Rényi curves (%w)", m.Name(), 1e-4*x0, b.Epsilon, b.Delta, firstErr)
+		}
+	}
+	for !math.IsInf(hi, 1) && hi > lo*(1+1e-3) {
+		mid := math.Sqrt(lo * hi)
+		q, err := m.rdpAt(c, p, mid, orders)
+		if err == nil && ok(q) {
+			best, lo = q, mid
+		} else {
+			hi = mid
+		}
+	}
+	return best, nil
+}

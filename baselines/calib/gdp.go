@@ -1,0 +1,57 @@
+package calib
+
+import (
+	"context"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// A Calibrate derives a GDP baseline's parameters P at GDP parameter s from the public
+// constants only; a RecordFunc derives its Plan/Run record from them.
+type (
+	Calibrate[P any]  func(c problems.Constants, s float64) (P, error)
+	RecordFunc[P any] func(c problems.Constants, b algorithms.Budget, p P) (algorithms.Record, error)
+)
+
+// PlanGDP is Plan of an s-GDP baseline whose budget is the Gaussian-curve inversion
+// s = s*(ε, δ) (S): it validates the constants and the budget first (Check), so every
+// GDP baseline refuses bad input the same way, then calibrates and records.
+func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Record, error) {
+	if err := Check(c, b); err != nil {
+		return algorithms.Record{}, err
+	}
+	s, err := S(b)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	p, err := calibrate(c, s)
+	if err != nil {
+		return algorithms.Record{}, err
+	}
+	return record(c, b, p)
+}
+
+// RunGDP is Run of the same baselines: the calibration and record of PlanGDP, then run
+// releases the output with that record through the oracle access O the mechanism declared
+// (problems.ValueAccess or problems.GradientAccess).
+func RunGDP[O problems.ValueAccess, P any](ctx context.Context, acc O, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
+	c := acc.Constants()
+	if err := Check(c, b); err != nil {
+		return algorithms.Output{}, err
+	}
+	s, err := S(b)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	p, err := calibrate(c, s)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	rec, err := record(c, b, p)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	return run(ctx, acc, p, rec, rng)
+}
