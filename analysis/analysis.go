@@ -141,10 +141,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	figs := make([]figureOutcome, len(exp.Figures))
-	forEach(exp.Workers, len(exp.Figures), func(i int) {
-		figs[i] = drawFigure(exp, exp.Figures[i], t.ok, figDir)
-	})
+	figs := drawFigures(exp, t.ok, figDir, exp.Workers)
 	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.counts(), Reference: ref,
 		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.ok)}
 	if err := rep.write(dir, figDir); err != nil {
