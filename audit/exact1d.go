@@ -86,11 +86,13 @@ func privacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g G
 	if g.Cells < 4 || !(g.Hi > g.Lo) {
 		return nil, fmt.Errorf("audit: bad grid %+v", g)
 	}
-	fine, err := curveMidpoint(ld, p, q, k, mu, g, eps, loop)
+	// One set of work arrays for both grids (the coarse one uses the first half).
+	work := [3][]float64{make([]float64, g.Cells), make([]float64, g.Cells), make([]float64, g.Cells)}
+	fine, err := curveMidpoint(ld, p, q, k, mu, g, eps, loop, work)
 	if err != nil {
 		return nil, err
 	}
-	coarse, err := curveMidpoint(ld, p, q, k, mu, Grid1D{Lo: g.Lo, Hi: g.Hi, Cells: g.Cells / 2}, eps, loop)
+	coarse, err := curveMidpoint(ld, p, q, k, mu, Grid1D{Lo: g.Lo, Hi: g.Hi, Cells: g.Cells / 2}, eps, loop, work)
 	if err != nil {
 		return nil, err
 	}
@@ -100,10 +102,11 @@ func privacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g G
 	return fine, nil
 }
 
-func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop) ([]float64, error) {
+// curveMidpoint is the curve on the midpoint grid g; work holds three arrays of at least
+// g.Cells values (every value it reads it has written first).
+func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop, work [3][]float64) ([]float64, error) {
 	dx := (g.Hi - g.Lo) / float64(g.Cells)
-	lp := make([]float64, g.Cells)
-	lq := make([]float64, g.Cells)
+	lp, lq, buf := work[0][:g.Cells], work[1][:g.Cells], work[2][:g.Cells]
 	chunks := (g.Cells + curveChunk - 1) / curveChunk
 	span := func(c int) (int, int) { return c * curveChunk, min((c+1)*curveChunk, g.Cells) }
 	loop(chunks, func(c int) {
@@ -115,7 +118,6 @@ func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Gr
 			lq[j] = ld(q, k, mu, x)
 		}
 	})
-	buf := make([]float64, g.Cells)
 	zp, zq := logSumExp(lp, buf, loop)+math.Log(dx), logSumExp(lq, buf, loop)+math.Log(dx)
 	if math.IsInf(zp, 0) || math.IsInf(zq, 0) || math.IsNaN(zp) || math.IsNaN(zq) {
 		return nil, fmt.Errorf("audit: a density has no mass on the grid %+v", g)
