@@ -75,7 +75,7 @@ func serialLoop(n int, body func(i int)) {
 // curveChunk is the number of grid cells in one piece of a Loop. The pieces depend on the
 // grid only, each writes its own cells, and every sum runs serially in cell order, so the
 // curve is the same bits whoever runs the pieces.
-const curveChunk = 1 << 15
+const curveChunk = 1 << 12
 
 // privacyCurve1D is PrivacyCurve1D with its per-cell work (log-densities, exponentials,
 // and one hockey-stick integral per ε and direction) split into pieces run by loop.
