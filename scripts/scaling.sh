@@ -29,7 +29,9 @@ fi
 
 now() { date +%s.%N; }
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# Hundredths: a quick experiment may take about a second, where tenths would move its
+# speed-up by up to 10%.
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 : >"$TSV"
 for e in $EXPS; do
@@ -86,8 +88,8 @@ table=$OUT/scaling.md
 	echo "|---|---|---|---|---|---|"
 	awk -F'\t' '$1 == "workers" { t[$2, $3] = $4; l[$2, $3] = $5; f[$2, $3] = $6; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
 		END { for (i = 1; i <= n; i++) { e = order[i]; s1 += t[e, 1]; s2 += t[e, 2]
-			printf "| %s | %.1f s | %.1f s | %.2f× | %s | %s / %s |\n", e, t[e, 1], t[e, 2], t[e, 1] / t[e, 2], f[e, 2], l[e, 1], l[e, 2] }
-			printf "| **all** | %.1f s | %.1f s | %.2f× | | |\n", s1, s2, s1 / s2 }' "$TSV"
+			printf "| %s | %.2f s | %.2f s | %.2f× | %s | %s / %s |\n", e, t[e, 1], t[e, 2], t[e, 1] / t[e, 2], f[e, 2], l[e, 1], l[e, 2] }
+			printf "| **all** | %.2f s | %.2f s | %.2f× | | |\n", s1, s2, s1 / s2 }' "$TSV"
 	echo
 	echo "| $SHARD_EXP (quick) in N shards, local processes, -workers 1 each | wall (dry run + shards + merge) | speed-up | load at start |"
 	echo "|---|---|---|---|"
