@@ -427,7 +427,7 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 		fmt.Fprintf(stdout, "merge the %d shards with: expmech -merge %s\n", shards, res.Dir)
 		return nil
 	}
-	return analyse(spec, res.Dir, runner.FigureDir(o.figures, spec), stdout)
+	return analyse(spec, res.Dir, runner.FigureDir(o.figures, spec), o.workers, stdout)
 }
 
 // printShards prints each shard's predicted cost under the LPT deal (-dry-run -shard I/N),
@@ -467,13 +467,14 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 	if o.figuresSet {
 		figDir = runner.FigureDir(o.figures, spec)
 	}
-	return analyse(spec, dir, figDir, stdout)
+	return analyse(spec, dir, figDir, o.workers, stdout)
 }
 
-// analyse runs the analysis of a finished experiment folder and prints the checks.
-func analyse(spec *experiments.Spec, dir, figDir string, stdout io.Writer) error {
+// analyse runs the analysis of a finished experiment folder, its checks and figures on
+// workers goroutines (-workers), and prints the checks.
+func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.Writer) error {
 	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk, Spec: string(spec.Bytes),
-		Methods: map[string]string{}}
+		Methods: map[string]string{}, Workers: workers}
 	for _, a := range spec.Algorithms {
 		exp.Methods[a.Label] = a.Name
 	}

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"expmech/rows"
 )
@@ -125,20 +128,20 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	if err := writePairedCSV(filepath.Join(dir, "paired.csv"), pairs); err != nil {
 		return nil, err
 	}
+	// Checks and figures are independent of one another (each check has its own
+	// generator, checkSeed; each figure its own files): they run on exp.Workers
+	// goroutines, each result in its own slot, so the output does not depend on it.
 	results := make([]CheckResult, len(exp.Checks))
-	for i, c := range exp.Checks {
-		results[i] = runCheck(c, t.ok, checkSeed(exp.Name, i))
-	}
+	forEach(exp.Workers, len(exp.Checks), func(i int) {
+		results[i] = runCheck(exp.Checks[i], t.ok, checkSeed(exp.Name, i))
+	})
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
 	}
 	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	figs := make([]figureOutcome, len(exp.Figures))
-	for i, fg := range exp.Figures {
-		figs[i] = drawFigure(exp, fg, t.ok, figDir)
-	}
+	figs := drawFigures(exp, t.ok, figDir, exp.Workers)
 	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.counts(), Reference: ref,
 		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.ok)}
 	if err := rep.write(dir, figDir); err != nil {
@@ -148,6 +151,31 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 		return nil, err
 	}
 	return results, nil
+}
+
+// forEach calls f(0), …, f(n−1) on min(workers, n) goroutines (workers ≤ 0: one per
+// CPU) and returns when all have returned.
+func forEach(workers, n int, f func(i int)) {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // FormatChecks prints one line per check result (for run.go's stdout).

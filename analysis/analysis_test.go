@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -197,4 +199,65 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+var pdfDate = regexp.MustCompile(`D:[0-9]{14}`)
+
+// TestAnalyzeWorkersInvariant: the checks and figures computed on one goroutine and on
+// four write the same bytes (every file, figures included) and the same results.
+func TestAnalyzeWorkersInvariant(t *testing.T) {
+	exp, rs := synthExperiment()
+	// More checks and figures than goroutines, so that several goroutines share them.
+	for i := range 3 {
+		exp.Figures = append(exp.Figures, Figure{Name: "risk" + strconv.Itoa(i), X: "n", Y: "excess_empirical_risk", LogX: i%2 == 0})
+		exp.Checks = append(exp.Checks, Check{Kind: KindMin, Min: float64(i) * 1e-4, Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n"})
+	}
+	snap := func(workers int) (map[string]string, []CheckResult) {
+		e := exp
+		e.Workers = workers
+		root := t.TempDir()
+		dir, figDir := filepath.Join(root, "r"), filepath.Join(root, "f")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeResults(t, dir, rs)
+		res, err := Analyze(e, dir, figDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string]string{}
+		for _, d := range []string{dir, figDir} {
+			es, err := os.ReadDir(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range es {
+				b, err := os.ReadFile(filepath.Join(d, f.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				// A PDF carries the second it was written (fpdf's CreationDate, ModDate).
+				files[filepath.Base(d)+"/"+f.Name()] = pdfDate.ReplaceAllString(string(b), "D:")
+			}
+		}
+		return files, res
+	}
+	one, r1 := snap(1)
+	four, r4 := snap(4)
+	if len(one) < 5+3*len(exp.Figures) {
+		t.Fatalf("got %d files, want the tables and %d figures × 3 formats", len(one), len(exp.Figures))
+	}
+	if len(four) != len(one) {
+		t.Fatalf("got %d files with 4 goroutines, want %d", len(four), len(one))
+	}
+	for f, b := range one {
+		if four[f] != b {
+			t.Errorf("%s differs between 1 and 4 goroutines", f)
+		}
+	}
+	for i := range r1 {
+		if r1[i].Verdict != r4[i].Verdict || r1[i].Fitted != r4[i].Fitted || r1[i].Reason != r4[i].Reason {
+			t.Errorf("check %d: got %+v with 4 goroutines, want %+v", i, r4[i], r1[i])
+		}
+	}
 }

@@ -180,7 +180,7 @@ func TestBiasFigure(t *testing.T) {
 		t.Errorf("lines %+v, want the exact sampler, the noise floor at N = 2000 and the critical value", pf.Lines)
 	}
 	dir := t.TempDir()
-	o := drawFigure(Experiment{Name: "bias"}, fg, recs(t, rs), dir)
+	o := drawFigures(Experiment{Name: "bias", Figures: []Figure{fg}}, recs(t, rs), dir, 1)[0]
 	if o.Err != "" {
 		t.Fatal(o.Err)
 	}

@@ -166,21 +166,62 @@ func plotSize(s string) plot.Size {
 	return plot.TwoColumn
 }
 
-// drawFigure computes the series of fg from the ok rows and saves it into figDir.
-func drawFigure(exp Experiment, fg Figure, rs []*rows.Record, figDir string) figureOutcome {
-	out := figureOutcome{Figure: fg, Name: fg.Stem()}
-	pf, err := figureData(exp, fg, rs, &out)
-	if err != nil {
-		out.Err = err.Error()
-		return out
+// drawFigures computes the series of every figure from the ok rows and saves them into
+// figDir (which must exist), on workers goroutines (forEach). The pieces are one
+// (figure, format) each, the PDF of the first drawable figure first: the first PDF
+// embeds the fonts (vgpdf makes and caches each font once per process, ≈ 0.1 s, and
+// concurrent first PDFs would each make them), while the other goroutines draw PNGs
+// and SVGs. Every piece writes its own file and its own slot.
+func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) []figureOutcome {
+	n := len(exp.Figures)
+	outs := make([]figureOutcome, n)
+	pfs := make([]plot.Figure, n)
+	forEach(workers, n, func(i int) {
+		fg := exp.Figures[i]
+		outs[i] = figureOutcome{Figure: fg, Name: fg.Stem()}
+		pf, err := figureData(exp, fg, rs, &outs[i])
+		if err != nil {
+			outs[i].Err = err.Error()
+		}
+		pfs[i] = pf
+	})
+	formats := plot.Formats()
+	type piece struct{ fig, format int }
+	var pieces, pdfs []piece
+	for i := range outs {
+		if outs[i].Err != "" {
+			continue
+		}
+		for k, ext := range formats {
+			if ext == "pdf" {
+				pdfs = append(pdfs, piece{i, k})
+			} else {
+				pieces = append(pieces, piece{i, k})
+			}
+		}
 	}
-	base := filepath.Join(figDir, out.Name)
-	if err := plot.Save(pf, base); err != nil {
-		out.Err = err.Error()
-		return out
+	if len(pdfs) > 0 {
+		pieces = append(append([]piece{pdfs[0]}, pieces...), pdfs[1:]...)
 	}
-	out.PNG, out.SVG, out.PDF = out.Name+".png", out.Name+".svg", out.Name+".pdf"
-	return out
+	errs := make([][]error, n)
+	for i := range errs {
+		errs[i] = make([]error, len(formats))
+	}
+	forEach(workers, len(pieces), func(j int) {
+		pc := pieces[j]
+		errs[pc.fig][pc.format] = plot.SaveFormat(pfs[pc.fig], filepath.Join(figDir, outs[pc.fig].Name), formats[pc.format])
+	})
+	for i := range outs {
+		if outs[i].Err != "" {
+			continue
+		}
+		if err := errors.Join(errs[i]...); err != nil {
+			outs[i].Err = err.Error()
+			continue
+		}
+		outs[i].PNG, outs[i].SVG, outs[i].PDF = outs[i].Name+".png", outs[i].Name+".svg", outs[i].Name+".pdf"
+	}
+	return outs
 }
 
 // figureData builds the plot description of fg (and fills out's counts).

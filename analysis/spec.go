@@ -472,4 +472,7 @@ type Experiment struct {
 	Methods map[string]string
 	// Spec is the spec's YAML as written (shown by the HTML report; optional).
 	Spec string
+	// Workers is how many goroutines compute the checks and draw the figures (the run's
+	// -workers; ≤ 0: one per CPU). The outputs do not depend on it.
+	Workers int
 }

@@ -41,7 +41,7 @@ func CurveFactory() algorithms.Factory {
 		"audit: exact 1-D privacy curve of expmech's law between a canary and its neighbour (releases 0; the curve is in the record)",
 		func() *CurveConfig { return &CurveConfig{PerWidth: 3000, MaxCells: 4_000_000} },
 		func(c CurveConfig) (algorithms.Mechanism, error) {
-			return Curve{cfg: c}, nil
+			return &Curve{cfg: c}, nil
 		})
 }
 
@@ -54,7 +54,17 @@ func CurveFactory() algorithms.Factory {
 // the budget ε, max_ratio = max over ε ∈ {ε} ∪ {0, 0.5, 1, 2, 4, 6} of δ(ε)/δ_G(ε; s)
 // (both directions), and grid_cells. GLL22 Thm 2.1/6.2 say delta_num ≤ delta_mech and
 // max_ratio ≤ 1 (up to quadrature error, ≈ 1e-10 relative).
-type Curve struct{ cfg CurveConfig }
+//
+// Its per-grid-cell work is split into pieces (curveChunk cells; one per ε and direction
+// for the hockey-stick integrals) that the runner's parallel loop may share among idle
+// workers (UseParallelLoop); the curve is the same bits however they are shared.
+type Curve struct {
+	cfg  CurveConfig
+	loop Loop // nil: serial
+}
+
+// UseParallelLoop takes the runner's parallel loop (called once, before any Run).
+func (cv *Curve) UseParallelLoop(loop func(n int, body func(i int))) { cv.loop = loop }
 
 func (Curve) Name() string { return "exact-curve" }
 
@@ -98,7 +108,11 @@ func (cv Curve) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Bu
 	}
 	eps := append([]float64{b.Epsilon}, exactEpsGrid...)
 	g := AutoGrid1D(sampler.LogDensity, p, q, rec.K, rec.Mu, cv.cfg.PerWidth, cv.cfg.MaxCells)
-	curve, err := PrivacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps)
+	loop := cv.loop
+	if loop == nil {
+		loop = serialLoop
+	}
+	curve, err := privacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, loop)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("exact-curve: %w", err)
 	}
@@ -112,4 +126,4 @@ func (cv Curve) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Bu
 	return algorithms.Output{X: make([]float64, p.Dim()), Record: rec}, nil
 }
 
-var _ algorithms.Mechanism = Curve{}
+var _ algorithms.Mechanism = (*Curve)(nil)

@@ -59,17 +59,40 @@ var ErrNotOneDimensional = errors.New("audit: exact privacy curve needs d = 1")
 // Richardson extrapolation (4δ_{dx} − δ_{2dx})/3 of the grid with g.Cells cells and the one
 // with half as many. Both problems must be 1-D.
 func PrivacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64) ([]float64, error) {
+	return privacyCurve1D(ld, p, q, k, mu, g, eps, serialLoop)
+}
+
+// A Loop runs body(0), …, body(n−1), each once, possibly on several goroutines, and
+// returns when all have returned (the runner's parallel loop; serialLoop in order).
+type Loop = func(n int, body func(i int))
+
+func serialLoop(n int, body func(i int)) {
+	for i := range n {
+		body(i)
+	}
+}
+
+// curveChunk is the number of grid cells in one piece of a Loop. The pieces depend on the
+// grid only, each writes its own cells, and every sum runs serially in cell order, so the
+// curve is the same bits whoever runs the pieces.
+const curveChunk = 1 << 12
+
+// privacyCurve1D is PrivacyCurve1D with its per-cell work (log-densities, exponentials,
+// and one hockey-stick integral per ε and direction) split into pieces run by loop.
+func privacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop) ([]float64, error) {
 	if p.Dim() != 1 || q.Dim() != 1 {
 		return nil, ErrNotOneDimensional
 	}
 	if g.Cells < 4 || !(g.Hi > g.Lo) {
 		return nil, fmt.Errorf("audit: bad grid %+v", g)
 	}
-	fine, err := curveMidpoint(ld, p, q, k, mu, g, eps)
+	// One set of work arrays for both grids (the coarse one uses the first half).
+	work := [3][]float64{make([]float64, g.Cells), make([]float64, g.Cells), make([]float64, g.Cells)}
+	fine, err := curveMidpoint(ld, p, q, k, mu, g, eps, loop, work)
 	if err != nil {
 		return nil, err
 	}
-	coarse, err := curveMidpoint(ld, p, q, k, mu, Grid1D{Lo: g.Lo, Hi: g.Hi, Cells: g.Cells / 2}, eps)
+	coarse, err := curveMidpoint(ld, p, q, k, mu, Grid1D{Lo: g.Lo, Hi: g.Hi, Cells: g.Cells / 2}, eps, loop, work)
 	if err != nil {
 		return nil, err
 	}
@@ -79,27 +102,45 @@ func PrivacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g G
 	return fine, nil
 }
 
-func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64) ([]float64, error) {
+// curveMidpoint is the curve on the midpoint grid g; work holds three arrays of at least
+// g.Cells values (every value it reads it has written first).
+func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop, work [3][]float64) ([]float64, error) {
 	dx := (g.Hi - g.Lo) / float64(g.Cells)
-	lp := make([]float64, g.Cells)
-	lq := make([]float64, g.Cells)
-	x := []float64{0}
-	for j := range lp {
-		x[0] = g.Lo + (float64(j)+0.5)*dx
-		lp[j] = ld(p, k, mu, x)
-		lq[j] = ld(q, k, mu, x)
-	}
-	zp, zq := logSumExp(lp)+math.Log(dx), logSumExp(lq)+math.Log(dx)
+	lp, lq, buf := work[0][:g.Cells], work[1][:g.Cells], work[2][:g.Cells]
+	chunks := (g.Cells + curveChunk - 1) / curveChunk
+	span := func(c int) (int, int) { return c * curveChunk, min((c+1)*curveChunk, g.Cells) }
+	loop(chunks, func(c int) {
+		x := []float64{0}
+		lo, hi := span(c)
+		for j := lo; j < hi; j++ {
+			x[0] = g.Lo + (float64(j)+0.5)*dx
+			lp[j] = ld(p, k, mu, x)
+			lq[j] = ld(q, k, mu, x)
+		}
+	})
+	zp, zq := logSumExp(lp, buf, loop)+math.Log(dx), logSumExp(lq, buf, loop)+math.Log(dx)
 	if math.IsInf(zp, 0) || math.IsInf(zq, 0) || math.IsNaN(zp) || math.IsNaN(zq) {
 		return nil, fmt.Errorf("audit: a density has no mass on the grid %+v", g)
 	}
-	for j := range lp {
-		lp[j] -= zp
-		lq[j] -= zq
-	}
+	loop(chunks, func(c int) {
+		lo, hi := span(c)
+		for j := lo; j < hi; j++ {
+			lp[j] -= zp
+			lq[j] -= zq
+		}
+	})
+	// One piece per ε and direction: out[i] = max(δ_{p‖q}(ε_i), δ_{q‖p}(ε_i)).
+	hs := make([]float64, 2*len(eps))
+	loop(len(hs), func(t int) {
+		if t%2 == 0 {
+			hs[t] = hockeyStick(lp, lq, eps[t/2], dx)
+		} else {
+			hs[t] = hockeyStick(lq, lp, eps[t/2], dx)
+		}
+	})
 	out := make([]float64, len(eps))
-	for i, e := range eps {
-		out[i] = math.Max(hockeyStick(lp, lq, e, dx), hockeyStick(lq, lp, e, dx))
+	for i := range eps {
+		out[i] = math.Max(hs[2*i], hs[2*i+1])
 	}
 	return out, nil
 }
@@ -132,17 +173,35 @@ func hockeyStick(lp, lq []float64, eps, dx float64) float64 {
 	return s * dx
 }
 
-func logSumExp(v []float64) float64 {
+// logSumExp is log Σ exp(v_j), the maximum taken and the exponentials computed in pieces
+// of curveChunk by loop (into buf, len(buf) ≥ len(v)) and summed serially in index
+// order: the same bits as one serial pass (math.Max is exact and order-free).
+func logSumExp(v, buf []float64, loop Loop) float64 {
+	chunks := (len(v) + curveChunk - 1) / curveChunk
+	span := func(c int) []float64 { return v[c*curveChunk : min((c+1)*curveChunk, len(v))] }
+	maxes := make([]float64, chunks)
+	loop(chunks, func(c int) {
+		m := math.Inf(-1)
+		for _, a := range span(c) {
+			m = math.Max(m, a)
+		}
+		maxes[c] = m
+	})
 	m := math.Inf(-1)
-	for _, a := range v {
+	for _, a := range maxes {
 		m = math.Max(m, a)
 	}
 	if math.IsInf(m, 0) {
 		return m
 	}
+	loop(chunks, func(c int) {
+		for j, a := range span(c) {
+			buf[c*curveChunk+j] = math.Exp(a - m)
+		}
+	})
 	s := 0.0
-	for _, a := range v {
-		s += math.Exp(a - m)
+	for _, e := range buf[:len(v)] {
+		s += e
 	}
 	return m + math.Log(s)
 }

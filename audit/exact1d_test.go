@@ -3,6 +3,7 @@ package audit
 import (
 	"expmech/problems/canary"
 	"math"
+	"sync"
 	"testing"
 
 	"expmech/problems"
@@ -107,6 +108,55 @@ func TestCurveCatchesFactorTwo(t *testing.T) {
 	for i, e := range eps {
 		if claimed := deltaGaussNaive(e, 0.5); got[i] <= claimed {
 			t.Errorf("ε=%v: got δ_num %v ≤ claimed %v; the factor-2 error went unnoticed", e, got[i], claimed)
+		}
+	}
+}
+
+// TestCurvePiecesAnyOrder: the curve whose pieces run on several goroutines in any order
+// (as the runner's parallel loop shares them among idle workers) is the same bits as the
+// serial one, on a grid of several pieces with a partial last one, on the three canaries.
+func TestCurvePiecesAnyOrder(t *testing.T) {
+	box := problems.Domain{Kind: problems.Box, Radius: 1}
+	// Pieces in reverse order on 3 goroutines.
+	scrambled := func(n int, body func(int)) {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range 3 {
+			wg.Go(func() {
+				for i := range next {
+					body(i)
+				}
+			})
+		}
+		for i := n - 1; i >= 0; i-- {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	}
+	eps := []float64{4, 0, 0.5, 1, 2, 4, 6}
+	for _, pq := range [][2]problems.Problem{
+		{canary.NewLinear(5, 1, 1, unconstrained, false), canary.NewLinear(5, 1, 1, unconstrained, true)},
+		{canary.NewL1CaseB(20, false), canary.NewL1CaseB(20, true)},
+		{canary.NewLogistic(10, box, false), canary.NewLogistic(10, box, true)},
+	} {
+		p, q := pq[0], pq[1]
+		g := AutoGrid1D(ReferenceLogDensity, p, q, 50, 1, 20000, 5*curveChunk+123)
+		if g.Cells/2 <= 2*curveChunk {
+			t.Fatalf("%T: %d cells: want several pieces per grid", p, g.Cells)
+		}
+		want, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 50, 1, g, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := privacyCurve1D(ReferenceLogDensity, p, q, 50, 1, g, eps, scrambled)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Errorf("%T ε=%v: got %v in pieces, want %v (the serial bits)", p, eps[i], got[i], want[i])
+			}
 		}
 	}
 }

@@ -29,7 +29,9 @@ fi
 
 now() { date +%s.%N; }
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?'; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+# Hundredths: a quick experiment may take about a second, where tenths would move its
+# speed-up by up to 10%.
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 : >"$TSV"
 for e in $EXPS; do
@@ -41,12 +43,13 @@ for e in $EXPS; do
 		"$BIN" -exp "$e" -quick -workers "$w" -no-cache -out "$d/results" -figures "$d/figures" >"$d.log" 2>&1 ||
 			{ echo "scaling: $e -workers $w failed (see $d.log)" >&2; exit 1; }
 		t=$(secs "$t0" "$(now)")
-		# rows in flight (manifest.json): Σ row seconds / trial seconds, near the worker
-		# count when the schedule keeps every worker busy, whatever the machine's load.
-		f=$(sed -n 's/^ *"rows_in_flight": *\([0-9.eE+-]*\).*/\1/p' "$d/results/quick/$e/manifest.json" 2>/dev/null | head -1)
+		# workers busy (manifest.json): Σ seconds of rows, plans and help to other rows'
+		# parallel loops / elapsed seconds of plans and trials, near the worker count when
+		# the schedule keeps every worker busy, whatever the machine's load.
+		f=$(sed -n 's/^ *"workers_busy": *\([0-9.eE+-]*\).*/\1/p' "$d/results/quick/$e/manifest.json" 2>/dev/null | head -1)
 		f=$(awk -v f="${f:-}" 'BEGIN { if (f == "") print "—"; else printf "%.2f", f }')
 		printf 'workers\t%s\t%s\t%s\t%s\t%s\n' "$e" "$w" "$t" "$l" "$f" >>"$TSV"
-		echo "$e -workers $w: $t s (load $l, rows in flight $f)"
+		echo "$e -workers $w: $t s (load $l, workers busy $f)"
 	done
 done
 for n in 1 2 4 8; do
@@ -77,15 +80,16 @@ table=$OUT/scaling.md
 	echo "Load is the 1-minute load average when the run started: above the CPU count the"
 	echo "machine was shared and the speed-ups understate the harness."
 	echo
-	echo "Rows in flight is Σ row seconds / trial seconds of the -workers 2 run (manifest.json):"
-	echo "2 means both workers always had a row, whatever else loaded the machine."
+	echo "Workers busy is Σ seconds of rows, plans and help / elapsed seconds of the -workers 2"
+	echo "run (manifest.json workers_busy): 2 means both workers always had work, whatever else"
+	echo "loaded the machine."
 	echo
-	echo "| quick experiment | -workers 1 | -workers 2 | speed-up | rows in flight (w2) | load at start (w1 / w2) |"
+	echo "| quick experiment | -workers 1 | -workers 2 | speed-up | workers busy (w2) | load at start (w1 / w2) |"
 	echo "|---|---|---|---|---|---|"
 	awk -F'\t' '$1 == "workers" { t[$2, $3] = $4; l[$2, $3] = $5; f[$2, $3] = $6; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } }
 		END { for (i = 1; i <= n; i++) { e = order[i]; s1 += t[e, 1]; s2 += t[e, 2]
-			printf "| %s | %.1f s | %.1f s | %.2f× | %s | %s / %s |\n", e, t[e, 1], t[e, 2], t[e, 1] / t[e, 2], f[e, 2], l[e, 1], l[e, 2] }
-			printf "| **all** | %.1f s | %.1f s | %.2f× | | |\n", s1, s2, s1 / s2 }' "$TSV"
+			printf "| %s | %.2f s | %.2f s | %.2f× | %s | %s / %s |\n", e, t[e, 1], t[e, 2], t[e, 1] / t[e, 2], f[e, 2], l[e, 1], l[e, 2] }
+			printf "| **all** | %.2f s | %.2f s | %.2f× | | |\n", s1, s2, s1 / s2 }' "$TSV"
 	echo
 	echo "| $SHARD_EXP (quick) in N shards, local processes, -workers 1 each | wall (dry run + shards + merge) | speed-up | load at start |"
 	echo "|---|---|---|---|"

@@ -139,15 +139,22 @@ func Save(f Figure, base string) error {
 		return err
 	}
 	for _, ext := range Formats() {
-		var buf bytes.Buffer
-		if err := Render(f, ext, &buf); err != nil {
-			return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
-		}
-		if err := rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err }); err != nil {
+		if err := SaveFormat(f, base, ext); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// SaveFormat renders f in format ext (one of Formats) and writes base+"."+ext; base's
+// folder must exist. Save is SaveFormat for every format in turn; the formats of one or
+// several figures may be saved concurrently.
+func SaveFormat(f Figure, base, ext string) error {
+	var buf bytes.Buffer
+	if err := Render(f, ext, &buf); err != nil {
+		return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
+	}
+	return rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err })
 }
 
 // Render draws f in format ext ("png", "svg" or "pdf") to w.

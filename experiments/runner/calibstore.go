@@ -19,7 +19,7 @@ import (
 // read), experiments (the same cell in two specs) and reruns. Mechanisms that can share
 // it take a calibrationStore (optional capability calibrationUser) and see only keys and
 // bytes; calibStore answers each distinct key once per process (concurrent askers wait
-// for the one computation) and keeps the answers on disk under
+// for the one computation, giving their worker slot to other work meanwhile) and keeps the answers on disk under
 // CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json, written
 // atomically, so concurrent shards on a shared file system may share it. A file that does
 // not decode or whose key or code version differs is a miss. Without a known code
@@ -43,10 +43,14 @@ type calibStore struct {
 	m       map[string]*calibAnswer
 	// Computed and Loaded count the answers computed here and read from disk.
 	computed, loaded int
+	// wait blocks until an answer another goroutine is computing is there (nil: a plain
+	// receive). A run sets it to its slots' wait, so that the waiting task gives its
+	// worker slot to other work meanwhile. Set before any Calibration call.
+	wait func(<-chan struct{})
 }
 
 type calibAnswer struct {
-	once sync.Once
+	done chan struct{} // closed when b is there
 	b    []byte
 }
 
@@ -68,21 +72,29 @@ var _ calibrationStore = (*calibStore)(nil)
 func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	s.mu.Lock()
 	a := s.m[key]
-	if a == nil {
-		a = &calibAnswer{}
+	mine := a == nil
+	if mine {
+		a = &calibAnswer{done: make(chan struct{})}
 		s.m[key] = a
 	}
 	s.mu.Unlock()
-	a.once.Do(func() {
-		if b := s.load(key); b != nil {
-			a.b = b
-			s.count(&s.loaded)
-			return
+	if !mine {
+		if s.wait != nil {
+			s.wait(a.done)
+		} else {
+			<-a.done
 		}
-		a.b = compute()
-		s.count(&s.computed)
-		s.save(key, a.b)
-	})
+		return a.b
+	}
+	defer close(a.done) // also when compute panics: the waiters get nil, as on a failure
+	if b := s.load(key); b != nil {
+		a.b = b
+		s.count(&s.loaded)
+		return a.b
+	}
+	a.b = compute()
+	s.count(&s.computed)
+	s.save(key, a.b)
 	return a.b
 }
 

@@ -3,9 +3,11 @@
 // dispatched longest-predicted-first by the plans' cost model (schedule.go), the
 // algorithms of a trial sharing its instance, generated once from the problem stream, and
 // each starting afresh on the trial's mechanism stream (common random numbers); the
-// plans, and so the data-independent calibrations, computed in parallel before the
-// trials, once per distinct input through an on-disk calibration cache (calibstore.go);
-// a journal appended
+// plans, and so the data-independent calibrations, computed first on the same worker
+// slots, the rows of a (cell, algorithm) ready as soon as its plan is done, a task that
+// waits for another's calibration lending its slot meanwhile, and idle slots helping a
+// running row's parallel loop (pool.go), each calibration once per distinct input
+// through an on-disk calibration cache (calibstore.go); a journal appended
 // and flushed per finished (cell, algorithm, trial) that -resume reads back (a torn last
 // line is discarded); shards (-shard I/N, dealt by predicted cost) and their merge; and the final results.csv,
 // sorted and written atomically, byte-identical for any worker count, shard split or

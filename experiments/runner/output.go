@@ -76,12 +76,16 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 		"resumed":    res.Skipped,
 		"cached":     res.Cached,
 		"computed":   res.Computed,
-		// Σ wall_seconds of the computed rows over the trials' elapsed time: rows in flight.
+		// Σ wall_seconds of the computed rows over the elapsed time of the plans and
+		// trials: rows in flight; with the plans and the help to other rows' parallel
+		// loops: busy workers.
 		"row_seconds":   res.RowSeconds,
+		"busy_seconds":  res.BusySeconds,
 		"trial_seconds": res.TrialSeconds,
 	}
 	if res.TrialSeconds > 0 {
 		m["rows_in_flight"] = res.RowSeconds / res.TrialSeconds
+		m["workers_busy"] = res.BusySeconds / res.TrialSeconds
 	}
 	addProvenance(m, prov)
 	return m

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -10,12 +11,14 @@ import (
 // progress reports finished rows: one line redrawn in place on a terminal, otherwise one
 // plain line per Interval (DESIGN.md "Command line"). The count is the true number of
 // rows finished (resumed and cached rows included, so it never jumps to the end); the
-// percentage is of the predicted cost (costWeights) of the rows this process computes,
+// percentage is of the predicted cost (planPair) of the rows this process computes, known
+// as their plans finish,
 // and the ETA prices the cost still to compute per algorithm at the seconds per cost unit
 // observed for that algorithm (the overall rate until it has a row), divided by the
 // parallelism observed (row seconds per elapsed second). Resumed and cached rows are
 // never counted as speed.
 type progress struct {
+	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
 	o           Options
 	name        string
 	total, done int     // rows
@@ -53,8 +56,24 @@ func newProgress(o Options, name string, total, done int, left map[string]float6
 	return p
 }
 
+// planned adds cost, the predicted cost of rows of algorithm alg whose plan is now done,
+// to the cost to compute.
+func (p *progress) planned(alg string, cost float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	a := p.algs[alg]
+	if a == nil {
+		a = &algProgress{}
+		p.algs[alg] = a
+	}
+	a.left += cost
+	p.cost += cost
+}
+
 // add counts one computed row of algorithm alg, predicted cost w, that took seconds.
 func (p *progress) add(alg string, w, seconds float64, isErr bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.done++
 	p.spent += w
 	p.work += seconds
@@ -130,6 +149,8 @@ func (p *progress) draw(now time.Time, end string) {
 
 // finish prints the final count; interrupted says so instead of claiming completion.
 func (p *progress) finish(interrupted bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.o.Progress == nil {
 		return
 	}

@@ -59,9 +59,12 @@ type Result struct {
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
 	// RowSeconds is Σ wall_seconds of the computed rows and TrialSeconds the elapsed time
-	// of the trials; their ratio is the mean number of rows in flight, near Workers when
-	// the schedule keeps every worker busy (whatever else loads the machine).
-	RowSeconds, TrialSeconds float64
+	// of the plans and trials; their ratio is the mean number of rows in flight.
+	// BusySeconds adds the seconds workers spent on plans (calibrations) and on pieces of
+	// a row they helped (a parallel loop, pool.go): BusySeconds / TrialSeconds is the mean
+	// number of busy workers, near Workers when the schedule keeps every worker busy
+	// (whatever else loads the machine).
+	RowSeconds, TrialSeconds, BusySeconds float64
 }
 
 // ErrInterrupted is returned (wrapped) when the context is cancelled mid-run; the journal
@@ -159,7 +162,8 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	} else if !o.NoCache && o.Progress != nil {
 		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, prov.CodeVersion)
 	}
-	shareCalibrations(p, calibrationStoreFor(o, prov))
+	calib := calibrationStoreFor(o, prov)
+	shareCalibrations(p, calib)
 	h := header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
 		SpecPath: spec.Path, Spec: string(spec.Bytes), Quick: spec.Shrunk, Trials: spec.Trials, Seed: spec.Seed, Flags: o.Flags}
 	if o.Shards <= 1 {
@@ -223,15 +227,6 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	// cached are computed. Shards are dealt by predicted cost (shardOf), which needs the
 	// cost of every row of the experiment, the same in every shard's process; unsharded,
 	// only the rows to compute are planned.
-	nalg := len(spec.Algorithms)
-	cellIndex := make(map[string]int, len(p.cells))
-	for i, c := range p.cells {
-		cellIndex[c.ID] = i
-	}
-	algIndex := make(map[string]int, nalg)
-	for i, l := range spec.Labels() {
-		algIndex[l] = i
-	}
 	mine := allJobs(p)
 	var weights [][]float64
 	if o.Shards > 1 {
@@ -271,80 +266,87 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		}
 		jobs = append(jobs, jb)
 	}
+	// The rows to compute and the plans they need run on the worker slots (pool.go): the
+	// plans first, each row as soon as its plan is done, longest predicted first. A
+	// sharded run has planned every row already (the deal needs the costs).
+	var plans [][2]int
 	if weights == nil {
-		weights = costWeights(p, jobs, workers)
+		seen := map[[2]int]bool{}
+		for _, jb := range jobs {
+			if k := [2]int{jb.cell, jb.alg}; !seen[k] {
+				seen[k] = true
+				plans = append(plans, k)
+			}
+		}
+	} else {
+		withCosts(jobs, weights)
 	}
-	withCosts(jobs, weights)
 	lptOrder(jobs)
 	left := map[string]float64{}
 	for _, jb := range jobs {
 		left[spec.Algorithms[jb.alg].Label] += jb.cost
 	}
-	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, longest predicted first, journal %s)",
-		spec.Name, rowsTotal, len(done), res.Cached, len(jobs), workers, jpath)
+	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, %d plans first, then longest predicted first, journal %s)",
+		spec.Name, rowsTotal, len(done), res.Cached, len(jobs), workers, len(plans), jpath)
 	prog := newProgress(o, spec.Name, rowsTotal, len(all), left)
 	pool := newInstancePool(p, jobs, instanceLimit(p, workers))
-	jobCh := make(chan job)
-	out := make(chan entry, 4*workers)
-	var wg sync.WaitGroup
+	sl := newSlots(workers, plans, jobs)
+	calib.wait = sl.wait
+	shareLoop(p, sl.parallel)
+	type result struct {
+		e    entry
+		cost float64
+	}
+	out := make(chan result, 4*workers)
 	var cacheErr error
 	var cacheMu sync.Mutex
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range jobCh {
-				if ctx.Err() != nil {
-					continue // drain: a cancelled run starts nothing more
-				}
-				ti := pool.get(jb.cell, jb.trial)
-				e, ok := runRow(ctx, p, ti, jb.cell, jb.alg, jb.trial)
-				pool.done(jb.cell, jb.trial)
-				if !ok {
-					continue // cancelled: not a result
-				}
-				if ch != nil {
-					k := ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(spec, p.cells[jb.cell].Cell, jb.trial), spec.SaveOutputs)
-					if err := ch.put(k, e.Row, p.cells[jb.cell].base, e.X); err != nil {
-						cacheMu.Lock()
-						cacheErr = cmp.Or(cacheErr, err)
-						cacheMu.Unlock()
-					}
-				}
-				out <- e
-			}
-		}()
+	planTask := func(ci, ai int) float64 {
+		pl := planPair(p, ci, ai)
+		prog.planned(spec.Algorithms[ai].Label, pl.cost*float64(sl.rowsOf(ci, ai)))
+		return pl.cost
 	}
-	go func() {
-		defer close(jobCh)
-		for _, jb := range jobs {
-			select {
-			case jobCh <- jb:
-			case <-ctx.Done():
-				return
+	rowTask := func(jb job) {
+		ti := pool.get(jb.cell, jb.trial)
+		e, ok := runRow(ctx, p, ti, jb.cell, jb.alg, jb.trial)
+		pool.done(jb.cell, jb.trial)
+		if !ok {
+			return // cancelled: not a result
+		}
+		if ch != nil {
+			k := ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(spec, p.cells[jb.cell].Cell, jb.trial), spec.SaveOutputs)
+			if err := ch.put(k, e.Row, p.cells[jb.cell].base, e.X); err != nil {
+				cacheMu.Lock()
+				cacheErr = cmp.Or(cacheErr, err)
+				cacheMu.Unlock()
 			}
 		}
+		out <- result{e, jb.cost}
+	}
+	go func() {
+		sl.run(ctx, planTask, rowTask)
+		close(out)
 	}()
-	go func() { wg.Wait(); close(out) }()
 
 	var werr error
-	for e := range out {
+	for r := range out {
+		e := r.e
 		if werr == nil {
 			werr = jr.write(line{Entry: &e})
 		}
 		all = append(all, e)
 		res.Computed++
-		ci := cellIndex[e.Cell]
 		secs, _ := strconv.ParseFloat(e.Row[rows.ColWallSeconds], 64)
-		prog.add(e.Algorithm, weights[ci][algIndex[e.Algorithm]], secs, e.Row[rows.ColStatus] == rows.StatusError)
+		prog.add(e.Algorithm, r.cost, secs, e.Row[rows.ColStatus] == rows.StatusError)
 	}
 	prog.finish(ctx.Err() != nil)
 	res.RowSeconds, res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
+	res.BusySeconds = res.RowSeconds + sl.busySeconds()
 	if el := res.TrialSeconds; len(jobs) > 0 && el > 0 {
-		// Σ row wall time over elapsed time is the mean number of rows in flight: near
-		// the worker count when the schedule keeps every worker busy, whatever the load.
-		logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average (%.0f%% of the workers busy)",
-			spec.Name, res.Computed, el, workers, prog.work, prog.work/el, 100*prog.work/el/float64(workers))
+		// Σ row wall time (plus plans and help) over elapsed time is the mean number of
+		// busy workers: near the worker count when the schedule keeps every worker busy,
+		// whatever the load.
+		logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
+			spec.Name, res.Computed, el, workers, prog.work, prog.work/el, 100*res.BusySeconds/el/float64(workers))
 	}
 	if err := jr.close(); werr == nil {
 		werr = err

@@ -14,9 +14,9 @@ import (
 )
 
 // Scheduling (README "Scaling"). A job is one row: (cell, algorithm, trial). Its predicted
-// cost is its Plan's predicted queries times d (costWeights); jobs are dispatched
-// longest-predicted-first, so that the long ones start early and the last to finish is a
-// short one, and shards are dealt by the same costs with the LPT rule (shardOf), so that
+// cost is its Plan's predicted queries times d (planPair); jobs are dispatched
+// longest-predicted-first among those whose plan is done (pool.go), so that the long ones
+// start early and the last to finish is a short one, and shards are dealt by the same costs with the LPT rule (shardOf), so that
 // every task of an array ends at about the same time. A row is a function of its cell, its
 // algorithm and the seeds of its trial only (runRow), never of the order or the worker
 // that computes it: results are byte-identical for any worker count and any sharding.
@@ -30,19 +30,26 @@ type job struct {
 // lptOrder sorts jobs longest-predicted-first; ties go in (cell, trial, algorithm)
 // order, so that the algorithms of one trial tend to share its instance while it lives.
 func lptOrder(jobs []job) {
-	slices.SortStableFunc(jobs, func(a, b job) int {
-		if c := cmp.Compare(b.cost, a.cost); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.cell, b.cell); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.trial, b.trial); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.alg, b.alg)
-	})
+	slices.SortStableFunc(jobs, lptCompare)
 }
+
+// lptCompare orders a before b when a's predicted cost is larger, then by (cell, trial,
+// algorithm).
+func lptCompare(a, b job) int {
+	if c := cmp.Compare(b.cost, a.cost); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.cell, b.cell); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.trial, b.trial); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.alg, b.alg)
+}
+
+// lptLess reports whether a goes before b (lptCompare).
+func lptLess(a, b job) bool { return lptCompare(a, b) < 0 }
 
 // shardOf deals jobs to n shards by the LPT rule (Graham 1969: longest job first, each to
 // the least loaded shard, ties to the lowest index): a predicted makespan at most
@@ -54,19 +61,7 @@ func shardOf(jobs []job, n int) ([]int, []float64) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ja, jb := jobs[a], jobs[b]
-		if c := cmp.Compare(jb.cost, ja.cost); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(ja.cell, jb.cell); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(ja.trial, jb.trial); c != 0 {
-			return c
-		}
-		return cmp.Compare(ja.alg, jb.alg)
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return lptCompare(jobs[a], jobs[b]) })
 	load := make([]float64, n)
 	of := make([]int, len(jobs))
 	for _, i := range order {
@@ -138,20 +133,7 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 		go func() {
 			defer wg.Done()
 			for pr := range next {
-				c := &p.cells[pr.cell]
-				pl := out[pr.cell][pr.alg] // distinct pairs: no two goroutines share one
-				pl.rec, pl.err = planOne(c.mechs[pr.alg], *c)
-				q := 0.0
-				for _, v := range []float64{pl.rec.PredictedValueQueries, pl.rec.PredictedGradientQueries} {
-					if v > 0 && !math.IsInf(v, 0) {
-						q += v
-					}
-				}
-				dim := max(c.consts.D, 1)
-				if rm, ok := c.mechs[pr.alg].(algorithms.Reducer); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
-					dim = c.consts.Rank // the reduced path works in r coordinates (issue 17)
-				}
-				pl.cost = (1 + q) * float64(dim)
+				*out[pr.cell][pr.alg] = planPair(p, pr.cell, pr.alg) // distinct pairs: no two goroutines share one
 			}
 		}()
 	}
@@ -161,6 +143,27 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// planPair runs the Plan of algorithm ai in cell ci and prices one of its rows: the
+// queries the Plan predicts (at least 1, so that a row without a prediction still counts)
+// times the dimension it works in, since a query costs O(d).
+func planPair(p *plan, ci, ai int) planned {
+	c := &p.cells[ci]
+	var pl planned
+	pl.rec, pl.err = planOne(c.mechs[ai], *c)
+	q := 0.0
+	for _, v := range []float64{pl.rec.PredictedValueQueries, pl.rec.PredictedGradientQueries} {
+		if v > 0 && !math.IsInf(v, 0) {
+			q += v
+		}
+	}
+	dim := max(c.consts.D, 1)
+	if rm, ok := c.mechs[ai].(algorithms.Reducer); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
+		dim = c.consts.Rank // the reduced path works in r coordinates (issue 17)
+	}
+	pl.cost = (1 + q) * float64(dim)
+	return pl
 }
 
 // costWeights is the predicted cost of one row of each (cell, algorithm) that jobs need
