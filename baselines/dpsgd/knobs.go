@@ -12,8 +12,13 @@ import (
 )
 
 // Knobs declares dp-sgd's tunable keys (DESIGN.md "Tuning"): absolute step size, expected
-// batch (capped at n) and clipping norm relative to G_f; 3 × 2 × 2 = tuning.GridSize
-// points. Each point's noise multiplier is calibrated by the accountant at its own (q, T).
+// batch (capped at n), the number of steps and the clipping norm; 3 × 2 × 2 × 1 =
+// tuning.GridSize points. steps holds 0 = the theory T = ⌈s²n²/d⌉ (capped) and n: the
+// theory T falls with d, so on lowrank at d ≥ 10⁴ it is a handful of steps and every grid
+// point without an absolute T returned ≈ x₀ (tuned = untuned); n steps is d-free (≥ one pass
+// at every batch here). The clip grid holds the configured norm only (0 = G_f: for the
+// G_f-Lipschitz losses here no per-example gradient is clipped); `grid: {clip: [...]}` tunes
+// it. Each point's noise multiplier is calibrated by the accountant at its own (q, T).
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	b1, b2 := math.Min(32, float64(c.N)), math.Min(128, float64(c.N))
 	if b1 == b2 {
@@ -22,7 +27,8 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_size", Doc: "η, absolute", Grid: []float64{0.03, 0.3, 3}},
 		{Name: "batch", Doc: "expected lot size L = qn", Grid: []float64{b1, b2}},
-		{Name: "clip", Doc: "clipping norm C, absolute", Grid: []float64{0.5 * c.GF, c.GF}},
+		{Name: "steps", Doc: "T (0 = theory T)", Grid: []float64{0, float64(max(c.N, 1))}},
+		{Name: "clip", Doc: "clipping norm C, absolute (0 = G_f)", Grid: []float64{m.cfg.Clip}},
 	}
 }
 
@@ -31,7 +37,7 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	cfg := m.cfg
 	setBatch := tuning.Int(&cfg.Batch)
 	if err := tuning.Set(Name, v, map[string]func(float64) error{
-		"step_size": tuning.Float(&cfg.StepSize), "clip": tuning.Float(&cfg.Clip),
+		"step_size": tuning.Float(&cfg.StepSize), "clip": tuning.Float(&cfg.Clip), "steps": tuning.Int(&cfg.Steps),
 		"batch": func(x float64) error { cfg.SamplingRate = 0; return setBatch(x) }}); err != nil {
 		return nil, err
 	}
