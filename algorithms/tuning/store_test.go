@@ -1,0 +1,62 @@
+package tuning_test
+
+import (
+	"sync"
+	"testing"
+
+	"expmech/algorithms/mechtest"
+	"expmech/algorithms/tuning"
+	"expmech/baselines/dpsgd"
+)
+
+// countingStore is a calibration store that counts the keys it is asked for.
+type countingStore struct {
+	mu   sync.Mutex
+	keys map[string][]byte
+}
+
+func (s *countingStore) Calibration(key string, compute func() []byte) []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.keys[key]; ok {
+		return b
+	}
+	b := compute()
+	s.keys[key] = b
+	return b
+}
+
+// TestTunedUsesCalibrationStore: a tuned dp-sgd takes the runner's calibration store
+// (the runner hands it to every mechanism with UseCalibrationStore) and its grid points
+// calibrate through it, so cells, shards and reruns share the noise multipliers.
+func TestTunedUsesCalibrationStore(t *testing.T) {
+	f := dpsgd.Factory()
+	base, err := f.New(f.NewConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []tuning.Mode{tuning.Oracle, tuning.Private} {
+		cfg := tuning.DefaultConfig()
+		cfg.Mode = mode
+		m, err := tuning.Wrap(base, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, ok := m.(interface {
+			UseCalibrationStore(interface {
+				Calibration(key string, compute func() []byte) []byte
+			})
+		})
+		if !ok {
+			t.Fatalf("%s: tuned dp-sgd does not take a calibration store", mode)
+		}
+		s := &countingStore{keys: map[string][]byte{}}
+		u.UseCalibrationStore(s)
+		if _, err := m.Plan(mechtest.LowRankConstants(60, 8, 2), mechtest.Budget(1, 1e-5)); err != nil {
+			t.Fatalf("%s: Plan: %v", mode, err)
+		}
+		if len(s.keys) == 0 {
+			t.Errorf("%s: no grid point calibrated through the store", mode)
+		}
+	}
+}
