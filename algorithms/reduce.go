@@ -169,3 +169,15 @@ func AveragedWalkVariance(s float64, T int) float64 {
 	t := float64(T)
 	return s * s * (t - 1) * (2*t - 1) / (6 * t)
 }
+
+// AveragedWalkOfRecord is AveragedWalkVariance(η·Sigma, Steps) of a noisy-(S)GD run's
+// record (η = Extra["step_size"], Sigma the noise std per step on the averaged gradient):
+// the complement variance of DP-GD and DP-SGD with iterate averaging (each derives s = η·Sigma
+// for its own update in its OrthogonalVariance comment).
+func AveragedWalkOfRecord(name string, rec Record) (float64, error) {
+	eta, ok := rec.Extra["step_size"]
+	if !ok || rec.Steps < 1 {
+		return 0, fmt.Errorf("%s: record without step_size or steps", name)
+	}
+	return AveragedWalkVariance(eta*rec.Sigma, rec.Steps), nil
+}

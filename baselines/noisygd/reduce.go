@@ -1,8 +1,6 @@
 package noisygd
 
 import (
-	"fmt"
-
 	"expmech/algorithms"
 	"expmech/problems"
 )
@@ -20,11 +18,7 @@ func (m *Mechanism) Reduces(c problems.Constants, _ algorithms.Budget) bool {
 
 // OrthogonalVariance is the variance of the released average iterate's complement: the
 // averaged random walk with per-step std s = ησ (x_{t+1} = x_t − η(ḡ_t + b_t), b_t ~ N(0, σ²I)),
-// algorithms.AveragedWalkVariance(s, T), from the released run's record.
+// algorithms.AveragedWalkVariance(s, T), from the released run's record (AveragedWalkOfRecord).
 func (m *Mechanism) OrthogonalVariance(_ problems.Constants, _ algorithms.Budget, rec algorithms.Record) (float64, error) {
-	eta, ok := rec.Extra["step_size"]
-	if !ok || rec.Steps < 1 {
-		return 0, fmt.Errorf("%s: record without step_size or steps", Name)
-	}
-	return algorithms.AveragedWalkVariance(eta*rec.Sigma, rec.Steps), nil
+	return algorithms.AveragedWalkOfRecord(Name, rec)
 }
