@@ -1,11 +1,7 @@
 package bst14
 
 import (
-	"fmt"
-	"math"
-
 	"expmech/algorithms"
-	"expmech/algorithms/privacy"
 	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/problems"
@@ -42,15 +38,8 @@ var _ tuning.RDPer = (*Mechanism)(nil)
 // convex for λ > 1; the curve is privacy.RDPPoissonGaussianCurve (replace-one through
 // Mironov 2017 Prop. 11).
 func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
-	if err := calib.Check(c, b); err != nil {
-		return nil, err
-	}
-	if math.IsInf(b.Epsilon, 1) {
-		return nil, fmt.Errorf("%s: no finite Rényi curve at ε = +Inf (no noise)", Name)
-	}
-	p, err := m.calibrate(c, b)
-	if err != nil {
-		return nil, err
-	}
-	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), 1/float64(c.N), p.z, p.T, orders, b.Relation)
+	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
+		p, err := m.calibrate(c, b)
+		return 1 / float64(c.N), p.z, p.T, err
+	})
 }

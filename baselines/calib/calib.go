@@ -186,3 +186,22 @@ func ClipTrust(clip float64) []string {
 	}
 	return []string{problems.ConstGF}
 }
+
+// PoissonRDP is the Rényi curve (algorithms/tuning.RDPer) of T steps of a
+// Poisson(q)-subsampled Gaussian at noise multiplier z under b.Relation
+// (privacy.RDPPoissonGaussianCurve), for the (q, z, T) that plan — the mechanism's own
+// calibration at (c, b) — returns. It refuses invalid constants or budgets and ε = +Inf
+// (no noise, no finite curve), naming the mechanism.
+func PoissonRDP(name string, c problems.Constants, b algorithms.Budget, orders []float64, plan func() (q, z float64, T int, err error)) ([]float64, error) {
+	if err := Check(c, b); err != nil {
+		return nil, err
+	}
+	if math.IsInf(b.Epsilon, 1) {
+		return nil, fmt.Errorf("%s: no finite Rényi curve at ε = +Inf (no noise)", name)
+	}
+	q, z, T, err := plan()
+	if err != nil {
+		return nil, err
+	}
+	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), q, z, T, orders, b.Relation)
+}

@@ -1,11 +1,9 @@
 package dpsgd
 
 import (
-	"fmt"
 	"math"
 
 	"expmech/algorithms"
-	"expmech/algorithms/privacy"
 	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/problems"
@@ -56,15 +54,8 @@ var _ tuning.RDPer = (*Mechanism)(nil)
 // b.Relation (privacy.RDPPoissonGaussianCurve: add/remove by MTZ19 §3.3; replace-one from
 // it by Mironov 2017 Prop. 11, exact at q = 1).
 func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
-	if err := calib.Check(c, b); err != nil {
-		return nil, err
-	}
-	if math.IsInf(b.Epsilon, 1) {
-		return nil, fmt.Errorf("%s: no finite Rényi curve at ε = +Inf (no noise)", Name)
-	}
-	p, err := m.calibrate(c, b)
-	if err != nil {
-		return nil, err
-	}
-	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), p.q, p.z, p.T, orders, b.Relation)
+	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
+		p, err := m.calibrate(c, b)
+		return p.q, p.z, p.T, err
+	})
 }
