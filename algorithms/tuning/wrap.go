@@ -18,10 +18,19 @@ import (
 type Mechanism struct {
 	base Tunable
 	cfg  Config
-	// plans memoises planPrivate per (constants, budget): it is data-independent and the
-	// runner calls Run concurrently for every trial of a cell.
-	mu    sync.Mutex
-	plans map[string]privatePlan
+	// plans memoises planPrivate and planned memoises plannable, per (constants, budget):
+	// both are data-independent, and the runner asks for them from Plan, Reduces and Run
+	// of every trial of a cell, concurrently.
+	mu      sync.Mutex
+	plans   map[string]privatePlan
+	planned map[string]plannedGrid
+}
+
+// plannedGrid is plannable's answer.
+type plannedGrid struct {
+	cands []Candidate
+	recs  []algorithms.Record
+	err   error
 }
 
 var (
@@ -45,8 +54,26 @@ var ErrNoReferee = errors.New("tuning: mode oracle selects on the exact empirica
 
 // plannable returns the candidates whose Plan at b succeeds (data-independent: a grid
 // point whose calibration fails, e.g. a sampler over max_steps, is not a candidate), with
-// their records.
+// their records. Answers are memoised (callers must not modify them).
 func (m *Mechanism) plannable(c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
+	key := fmt.Sprintf("%+v|%+v", c, b)
+	m.mu.Lock()
+	g, ok := m.planned[key]
+	m.mu.Unlock()
+	if !ok {
+		g.cands, g.recs, g.err = m.planGrid(c, b)
+		m.mu.Lock()
+		if m.planned == nil {
+			m.planned = map[string]plannedGrid{}
+		}
+		m.planned[key] = g
+		m.mu.Unlock()
+	}
+	return g.cands, g.recs, g.err
+}
+
+// planGrid plans every grid point at b (plannable, unmemoised).
+func (m *Mechanism) planGrid(c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
 	all, err := Candidates(m.base, c, m.cfg.Grid)
 	if err != nil {
 		return nil, nil, err
