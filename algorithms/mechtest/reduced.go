@@ -70,15 +70,7 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}
 	gen := func(gk float64, dom problems.DomainKind) problems.Instance {
 		t.Helper()
-		p := glm.DefaultParams()
-		p.PlantedNorm = 1
-		spec := problems.Spec{Kind: "lowrank", Loss: glm.Absolute, Domain: problems.Domain{Kind: dom, Radius: 2},
-			N: opt.N, D: opt.D, Rank: opt.Rank, GK: gk, Params: p}
-		inst, err := glm.LowRank().Generate(spec, rand.New(rand.NewPCG(17, 1)))
-		if err != nil {
-			t.Fatalf("generate: %v", err)
-		}
-		return inst
+		return LowRankGLM(t, opt.N, opt.D, opt.Rank, gk, dom, 17)
 	}
 	inst := gen(0, problems.Unconstrained)
 	rm, red, ok := algorithms.Reducible(m, inst, b)
@@ -262,6 +254,21 @@ func KS1(s []float64, cdf func(float64) float64) float64 {
 		D = math.Max(D, math.Max(F-float64(i)/n, float64(i+1)/n-F))
 	}
 	return D
+}
+
+// LowRankGLM generates the kit's low-rank GLM (absolute loss, ‖w₀‖ = 1, radius / prior
+// bound C = 2) with n examples on R^d of rank r, residual g_k, domain dom, from seed.
+func LowRankGLM(t testing.TB, n, d, r int, gk float64, dom problems.DomainKind, seed uint64) problems.Instance {
+	t.Helper()
+	p := glm.DefaultParams()
+	p.PlantedNorm = 1
+	spec := problems.Spec{Kind: "lowrank", Loss: glm.Absolute, Domain: problems.Domain{Kind: dom, Radius: 2},
+		N: n, D: d, Rank: r, GK: gk, Params: p}
+	inst, err := glm.LowRank().Generate(spec, rand.New(rand.NewPCG(seed, 1)))
+	if err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	return inst
 }
 
 // LowRankConstants are the public constants of an exactly rank-r GLM on R^d (G_f = 1,

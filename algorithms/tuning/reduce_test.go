@@ -10,7 +10,6 @@ import (
 	"expmech/algorithms/tuning"
 	"expmech/baselines/noisygd"
 	"expmech/problems"
-	"expmech/problems/glm"
 )
 
 // tunedNoisyGD is noisy-gd wrapped in mode (grid η ∈ {0.03, 0.3}, T ∈ {10, 20}: small, so
@@ -48,14 +47,7 @@ func TestReducedTuned(t *testing.T) {
 // for any z orthogonal to span U (the exact structure the oracle's reduced selection
 // relies on), on the low-rank GLM with absolute loss.
 func TestReducedRefereeIsRisk(t *testing.T) {
-	p := glm.DefaultParams()
-	p.PlantedNorm = 1
-	spec := problems.Spec{Kind: "lowrank", Loss: glm.Absolute, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 2},
-		N: 30, D: 40, Rank: 3, Params: p}
-	inst, err := glm.LowRank().Generate(spec, rand.New(rand.NewPCG(5, 5)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := mechtest.LowRankGLM(t, 30, 40, 3, 0, problems.Unconstrained, 5)
 	red, ok := inst.(problems.LowRank).Reduced()
 	if !ok {
 		t.Fatal("no reduction")

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"expmech/algorithms/mechtest"
 	"expmech/problems"
-	"expmech/problems/glm"
 )
 
 // TestScoreReducedEqualsFull: on the reduced path the released score of (y, ρ) equals the
@@ -14,14 +14,7 @@ import (
 // clipped values (F sees span U only) and the same sensitivity (score.go uses the full
 // norm √(‖y‖² + ρ²)). Dropping ρ (scoring as if x⊥ = 0) changes Δ and fails this test.
 func TestScoreReducedEqualsFull(t *testing.T) {
-	p := glm.DefaultParams()
-	p.PlantedNorm = 1
-	spec := problems.Spec{Kind: "lowrank", Loss: glm.Absolute, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 2},
-		N: 25, D: 40, Rank: 3, Params: p}
-	inst, err := glm.LowRank().Generate(spec, rand.New(rand.NewPCG(8, 8)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	inst := mechtest.LowRankGLM(t, 25, 40, 3, 0, problems.Unconstrained, 8)
 	red, ok := inst.(problems.LowRank).Reduced()
 	if !ok {
 		t.Fatal("no reduction")
