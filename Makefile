@@ -19,7 +19,7 @@ SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 # The privacy audit: three experiments of the same pipeline (README "Privacy audit").
 AUDIT   := audit audit_sampler audit_exact
 
-.PHONY: help build code-version test fuzz reproduce audit bench quick scaling clean clean-cache FORCE
+.PHONY: help build code-version test test-long fuzz reproduce audit bench quick scaling clean clean-cache FORCE
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -41,11 +41,14 @@ code-version: ## the result cache's code version that make build stamps (src:<ha
 bin/expmech.code: FORCE
 	@mkdir -p bin; echo $(SRC_SHA) > $@.tmp; cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-test: ## vet, all tests, the runner under -race, a short decoder fuzz (< 5 min)
+test: ## vet, all short tests, the runner under -race, a short decoder fuzz
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -short -count=1 ./...
 	$(GO) test -count=1 -race ./experiments/...
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=10s ./experiments
+
+test-long: ## every test, the long ones that make test skips (testing.Short) included; CI runs both
+	$(GO) test -count=1 -timeout 30m ./...
 
 fuzz: ## fuzz the spec decoder for 2 minutes
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=2m ./experiments
