@@ -2,13 +2,23 @@ package sampler
 
 import (
 	"fmt"
+	"strings"
 
 	"expmech/algorithms"
 )
 
 // All returns every sampler of this package, in a stable order (the -list order).
 func All() []algorithms.Sampler {
-	return []algorithms.Sampler{ProximalRejection{}, Exact{}, MALA{}}
+	return []algorithms.Sampler{ProximalRejection{}, Exact{}, MALA{}, ULA{}}
+}
+
+// Names returns the registry names of All, in order.
+func Names() []string {
+	var n []string
+	for _, s := range All() {
+		n = append(n, s.Name())
+	}
+	return n
 }
 
 // ByName returns the sampler registered under name.
@@ -18,7 +28,7 @@ func ByName(name string) (algorithms.Sampler, error) {
 			return s, nil
 		}
 	}
-	return nil, fmt.Errorf("sampler: unknown sampler %q (have proximal-rejection, exact, mala)", name)
+	return nil, fmt.Errorf("sampler: unknown sampler %q (have %s)", name, strings.Join(Names(), ", "))
 }
 
 // Certifies reports whether s can back a certified guarantee (an exact law, or a proven TV

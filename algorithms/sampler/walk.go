@@ -1,0 +1,73 @@
+package sampler
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// Shared pieces of the chains added for the sampler field (ula, ball-walk, hit-and-run):
+// the data-independent start, the projection onto K and the refusal of a reduced oracle.
+
+// startPoint writes the chain's data-independent start into x (the proximal sampler's and
+// MALA's: N(0, (kμ)^{-1} I) restricted to K when μ > 0, else uniform on K); buf is scratch
+// of the same length. It returns the domain rejections of the Gaussian draw.
+func startPoint(x, buf []float64, c problems.Constants, t algorithms.Target, rng *rand.Rand) (int64, error) {
+	var rej int64
+	if t.Mu > 0 {
+		for j := range buf {
+			buf[j] = 0
+		}
+		err := gaussOnDomain(x, buf, 1/math.Sqrt(t.K*t.Mu), c.Domain, rng, &rej)
+		return rej, err
+	}
+	uniformOnDomain(x, c.Domain, rng)
+	return 0, nil
+}
+
+// project maps x onto K in place (Euclidean projection: scaling onto the ball, clamping on
+// the box, the identity on R^d).
+func project(dom problems.Domain, x []float64) {
+	switch dom.Kind {
+	case problems.Ball:
+		if s := sumSq(x); s > dom.Radius*dom.Radius {
+			sc := dom.Radius / math.Sqrt(s)
+			for j := range x {
+				x[j] *= sc
+			}
+		}
+	case problems.Box:
+		r := dom.Radius
+		for j, v := range x {
+			x[j] = math.Max(-r, math.Min(r, v))
+		}
+	}
+}
+
+// fullDim refuses a reduced oracle: these chains have no exact reduced path (they do not
+// implement OrthogonalVariance / OrthogonalNorm, so the runner never reduces for them; the
+// check guards a direct caller).
+func fullDim(name string, c problems.Constants, o problems.ValueAccess) error {
+	if o.Dim() != c.D || o.Len() != c.N {
+		return fmt.Errorf("%w: %s needs the full oracle (dimension %d, n %d), got dimension %d, n %d", ErrBadTarget, name, c.D, c.N, o.Dim(), o.Len())
+	}
+	return nil
+}
+
+// walkRecord writes a chain's diagnostics into rec.
+func walkRecord(rec *algorithms.Record, s Schedule, kv ...any) {
+	if rec == nil {
+		return
+	}
+	if rec.Extra == nil {
+		rec.Extra = map[string]float64{}
+	}
+	rec.Steps = s.Steps
+	rec.Extra["h"] = s.H
+	for i := 0; i+1 < len(kv); i += 2 {
+		rec.Extra[kv[i].(string)] = kv[i+1].(float64)
+	}
+}
