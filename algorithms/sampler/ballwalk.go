@@ -1,0 +1,160 @@
+package sampler
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/problems"
+)
+
+// BallWalk is the Metropolis ball walk (Lovász–Simonovits 1993, FOCS, "Random walks in a
+// convex body and an improved volume algorithm", the ball walk; with the Metropolis filter
+// for a log-concave density as in Lovász–Vempala 2007, RSA, "The geometry of logconcave
+// functions and sampling algorithms", §1 "ball walk"): from x propose y uniform in the ball
+// B(x, δ); stay if y ∉ K, else move with probability min(1, π(y)/π(x)). It is zeroth order
+// (value queries only, no smoothness assumption) and exact in law at stationarity
+// (Metropolis–Hastings with a symmetric proposal), so its error is a mixing error only.
+//
+// Constants (a documented heuristic; guarantee nominal): the radius is
+// δ = StepC · min(1/√(kμ), √d/(kG_f), D_K) (StepC = 1 by default): the target's scale,
+// shrunk so that a kG_f-Lipschitz log π changes by O(1) along a random direction
+// (E|⟨∇, u⟩| ≈ kG_f/√d), and at most the diameter of K. A step moves each coordinate by
+// variance δ²/(d + 2) (the uniform law on B(0, δ)), the Langevin diffusion's over time
+// h = δ²/(2(d + 2)); T is the proximal sampler's contraction formula at that h (mixing/
+// stepsFor). For an isotropic Gaussian this is T ≍ d·log(KL₀/τ²)/StepC², the d-linear
+// query count of random-walk Metropolis from a warm start (Dwivedi, Chen, Wainwright, Yu
+// 2019, JMLR, Thm 2 for RWM: O(κ²d) steps; Andrieu, Lee, Power, Wang 2022, spectral gap
+// ≍ 1/(κd)); from a cold start on a convex body the ball walk needs O*(d²) (Kannan–Lovász–
+// Simonovits 1997). Per step: n value queries when y ∈ K, none otherwise.
+type BallWalk struct{}
+
+var _ algorithms.Sampler = BallWalk{}
+
+// Name is the registry name "ball-walk".
+func (BallWalk) Name() string { return "ball-walk" }
+
+// Needs is values only (zeroth order).
+func (BallWalk) Needs() problems.Need { return problems.NeedValues }
+
+// Certifies reports that the ball walk has no certified TV bound here.
+func (BallWalk) Certifies() bool { return false }
+
+// DefaultBallWalkStepC is the ball walk's default radius constant.
+const DefaultBallWalkStepC = 1.0
+
+// walkScale is the target's length scale min(1/√(kμ), √d/(kG_f), D_K) used by the walks.
+func walkScale(c problems.Constants, t algorithms.Target) float64 {
+	s := c.Domain.Diameter(c.D)
+	if t.Mu > 0 {
+		s = math.Min(s, 1/math.Sqrt(t.K*t.Mu))
+	}
+	if g := t.K * c.GF; g > 0 {
+		s = math.Min(s, math.Sqrt(float64(c.D))/g)
+	}
+	return s
+}
+
+func ballWalkSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+	if err := checkTarget(c, t); err != nil {
+		return Schedule{}, err
+	}
+	cst := t.StepC
+	if cst == 0 {
+		cst = DefaultBallWalkStepC
+	}
+	delta := cst * walkScale(c, t)
+	h := delta * delta / (2 * float64(c.D+2))
+	tv := t.TV
+	if tv == 0 {
+		tv = DefaultPracticalTV
+	}
+	rate, ld, kl := mixing(c, t, h)
+	T, err := stepsFor(rate, ld, kl, tv)
+	if err != nil {
+		return Schedule{}, err
+	}
+	// H holds the radius δ (the walk's step), not the equivalent Langevin time.
+	return Schedule{H: delta, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+}
+
+// Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
+func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+	return ballWalkSchedule(c, t)
+}
+
+// PlanSteps returns T and the worst case of n value queries per step (plus n at the start).
+func (BallWalk) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
+	s, err := ballWalkSchedule(c, t)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return s.Steps, float64(c.N) * float64(s.Steps+1), 0, nil
+}
+
+// uniformBall writes into y a uniform point of B(x, δ) (direction × δU^{1/d}).
+func uniformBall(y, x []float64, delta float64, rng *rand.Rand) {
+	s := 0.0
+	for j := range y {
+		y[j] = rng.NormFloat64()
+		s += y[j] * y[j]
+	}
+	sc := delta * math.Pow(rng.Float64(), 1/float64(len(y))) / math.Sqrt(s)
+	for j := range y {
+		y[j] = x[j] + sc*y[j]
+	}
+}
+
+// bwChain holds the ball walk's state and buffers (the step allocates nothing).
+type bwChain struct {
+	o                problems.ValueAccess
+	dom              problems.Domain
+	k, mu, delta     float64
+	x, y             []float64
+	lp               float64
+	accepts, outside int64
+}
+
+// step does one Metropolis ball-walk transition (n value queries when y ∈ K).
+func (c *bwChain) step(rng *rand.Rand) {
+	uniformBall(c.y, c.x, c.delta, rng)
+	if !InDomain(c.dom, c.y) {
+		c.outside++
+		return
+	}
+	lq := logDensity(c.o, c.k, c.mu, c.y)
+	if lq >= c.lp || math.Log(rng.Float64()) < lq-c.lp {
+		c.x, c.y = c.y, c.x
+		c.lp = lq
+		c.accepts++
+	}
+}
+
+// Sample runs T ball-walk steps from the data-independent start.
+func (BallWalk) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
+	c := o.Constants()
+	if err := fullDim("ball-walk", c, o); err != nil {
+		return nil, err
+	}
+	s, err := ballWalkSchedule(c, t)
+	if err != nil {
+		return nil, err
+	}
+	ch := &bwChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, delta: s.H, x: make([]float64, c.D), y: make([]float64, c.D)}
+	rej, err := startPoint(ch.x, ch.y, c, t, rng)
+	if err != nil {
+		return nil, err
+	}
+	ch.lp = logDensity(o, t.K, t.Mu, ch.x)
+	for i := 0; i < s.Steps; i++ {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		ch.step(rng)
+	}
+	walkRecord(rec, s, "accept_rate", float64(ch.accepts)/float64(s.Steps), "domain_rejections", float64(ch.outside+rej))
+	return ch.x, nil
+}
