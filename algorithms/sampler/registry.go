@@ -9,7 +9,7 @@ import (
 
 // All returns every sampler of this package, in a stable order (the -list order).
 func All() []algorithms.Sampler {
-	return []algorithms.Sampler{ProximalRejection{}, Exact{}, MALA{}, ULA{}, BallWalk{}}
+	return []algorithms.Sampler{ProximalRejection{}, Exact{}, MALA{}, ULA{}, BallWalk{}, HitAndRun{}}
 }
 
 // Names returns the registry names of All, in order.
