@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"expmech/algorithms/mechtest"
+	"expmech/algorithms/sampler"
 	"expmech/rows"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestCertificates(t *testing.T) {
 	choices := map[string][]string{
 		// expmech / expmech-pure
-		"sampler":     {"proximal-rejection", "exact", "mala"},
+		"sampler":     sampler.Names(), // every registered sampler
 		"mode":        {"certified", "practical"},
 		"calibration": {"exact", "paper"},
 		"setting":     {"auto", "erm", "sco", "strongly-convex", "lowrank"},

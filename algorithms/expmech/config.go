@@ -74,7 +74,7 @@ const DefaultMaxSteps = 200_000_000
 
 // Config is the configuration of "expmech" (decoded strictly over DefaultConfig).
 type Config struct {
-	// Sampler is the registry name of the sampler: proximal-rejection (default), exact, mala.
+	// Sampler is the registry name of the sampler (sampler.Names(); default proximal-rejection).
 	Sampler string `yaml:"sampler"`
 	// Mode is certified | practical (default practical; SPEC §4.4).
 	Mode Mode `yaml:"mode"`

@@ -7,9 +7,11 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/expmech"
 	"expmech/algorithms/mechtest"
+	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
 	"expmech/problems/problemtest"
+	"expmech/task"
 )
 
 // TestMechanismKit runs the mechanism kit on both exponential mechanisms with each
@@ -31,6 +33,7 @@ func TestMechanismKit(t *testing.T) {
 			opt.QueryUpperBound = true
 		}
 		t.Run("expmech/"+smp.Name(), func(t *testing.T) {
+			skipCostly(t, smp.Name(), lin)
 			mechtest.Test(t, expmech.Factory(sampler.All()...), withSampler(opt, func() algorithms.Config {
 				c := expmech.DefaultConfig()
 				c.Sampler = smp.Name()
@@ -38,12 +41,33 @@ func TestMechanismKit(t *testing.T) {
 			}))
 		})
 		t.Run("expmech-pure/"+smp.Name(), func(t *testing.T) {
+			skipCostly(t, smp.Name(), lin)
 			mechtest.Test(t, expmech.PureFactory(sampler.All()...), withSampler(opt, func() algorithms.Config {
 				c := expmech.DefaultPureConfig()
 				c.Sampler = smp.Name()
 				return c
 			}))
 		})
+	}
+}
+
+// skipCostly skips, under -short, a sampler whose planned queries for one expmech run on
+// the canary exceed 10⁶ (e.g. the ball walk at the proximal step constant 1/16: its radius
+// scales with step_c, its step count with 1/step_c²).
+func skipCostly(t *testing.T, name string, p problems.Problem) {
+	t.Helper()
+	if !testing.Short() {
+		return
+	}
+	c := expmech.DefaultConfig()
+	c.Sampler = name
+	m, err := expmech.Factory(sampler.All()...).New(c)
+	if err != nil {
+		return
+	}
+	r, err := m.Plan(p.Constants(), algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM})
+	if err == nil && r.PredictedValueQueries+r.PredictedGradientQueries > 1e6 {
+		t.Skipf("long: %s plans %.3g queries per run on the canary", name, r.PredictedValueQueries+r.PredictedGradientQueries)
 	}
 }
 

@@ -13,7 +13,11 @@
 //     cylindrical form of Wood 1994's vMF factorisation), and any log-concave 1-D target by
 //     rejection from a secant envelope (Gilks 1992; Table1D): exact, no TV to account for;
 //   - "mala": Metropolis-adjusted Langevin with gradient queries, a first-order alternative
-//     with a heuristic step (nominal guarantee), showing that the interface serves.
+//     with a heuristic step (nominal guarantee), showing that the interface serves;
+//   - the sampler field (SPEC §4.9), nominal, each in one file: "ula" (unadjusted projected
+//     subgradient Langevin: biased, its bias measured), "ball-walk" (the Metropolis ball
+//     walk, value queries only) and "hit-and-run" (with a slice-sampling line move, value
+//     queries only).
 //
 // LogDensity is the mechanism's own log-density, shared with the privacy auditors.
 package sampler

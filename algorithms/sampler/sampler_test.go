@@ -33,24 +33,28 @@ func TestLogDensity(t *testing.T) {
 	}
 }
 
+// The registry is consistent with itself (no hand-kept name list): names unique and
+// non-empty, ByName round-trips, Names lists All in order, at least six samplers.
 func TestRegistry(t *testing.T) {
-	want := []string{"proximal-rejection", "exact", "mala"}
-	all := All()
-	if len(all) != len(want) {
-		t.Fatalf("All: got %d samplers, want %d", len(all), len(want))
+	all, names := All(), Names()
+	if len(all) < 6 || len(names) != len(all) {
+		t.Fatalf("All: %d samplers, Names: %d, want the same count ≥ 6", len(all), len(names))
 	}
+	seen := map[string]bool{}
 	for i, s := range all {
-		if s.Name() != want[i] {
-			t.Errorf("All()[%d]: got %q, want %q", i, s.Name(), want[i])
+		n := s.Name()
+		if n == "" || seen[n] || names[i] != n {
+			t.Errorf("All()[%d]: name %q (Names %q): empty, repeated or out of order", i, n, names[i])
 		}
-		if got, err := ByName(want[i]); err != nil || got.Name() != want[i] {
-			t.Errorf("ByName(%q): got %v, %v", want[i], got, err)
+		seen[n] = true
+		if got, err := ByName(n); err != nil || got.Name() != n {
+			t.Errorf("ByName(%q): got %v, %v", n, got, err)
 		}
 	}
 	if _, err := ByName("nope"); err == nil {
 		t.Error("ByName(nope): got nil error, want an error")
 	}
-	if !Certifies(ProximalRejection{}) || !Certifies(Exact{}) || Certifies(MALA{}) {
+	if !Certifies(ProximalRejection{}) || !Certifies(Exact{}) || Certifies(MALA{}) || Certifies(ULA{}) || Certifies(BallWalk{}) || Certifies(HitAndRun{}) {
 		t.Error("Certifies: got wrong capability flags")
 	}
 }

@@ -113,24 +113,11 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 	tg.TV, tg.Certified = opt.TV, opt.Certified
 	d := len(c.Law)
 	N := opt.Samples
-	xs := make([][]float64, d)
-	for j := range xs {
-		xs[j] = make([]float64, N)
-	}
 	o := problems.NewCounter(c.Problem)
-	rng := rand.New(rand.NewPCG(seed, hash(c.Name)))
 	start := time.Now()
-	for i := range N {
-		x, err := s.Sample(ctx, o, tg, rng, nil)
-		if err != nil {
-			return Report{}, fmt.Errorf("samplertest: %s on %s, sample %d: %w", s.Name(), c.Name, i, err)
-		}
-		if len(x) != d {
-			return Report{}, fmt.Errorf("samplertest: %s on %s: output of length %d, want %d", s.Name(), c.Name, len(x), d)
-		}
-		for j := range d {
-			xs[j][i] = x[j]
-		}
+	xs, err := sample(ctx, s, c, o, tg, N, seed)
+	if err != nil {
+		return Report{}, err
 	}
 	r := Report{Case: c.Name, Sampler: s.Name(), Samples: N, StepC: tg.StepC,
 		ValueQueries:    float64(o.ValueQueries) / float64(N),
@@ -188,6 +175,30 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 		add(fmt.Sprintf("1{x%d ≤ med, x%d ≤ med}", j, j+1), func(i int) float64 { return b2f(a[i] <= ma && b[i] <= mb) }, want, want*(1-want), 1)
 	}
 	return r, nil
+}
+
+// sample draws N outputs of s on c through o (the view s declares it needs), as columns.
+func sample(ctx context.Context, s algorithms.Sampler, c Case, o *problems.Counter, tg algorithms.Target, N int, seed uint64) ([][]float64, error) {
+	d := len(c.Law)
+	xs := make([][]float64, d)
+	for j := range xs {
+		xs[j] = make([]float64, N)
+	}
+	rng := rand.New(rand.NewPCG(seed, hash(c.Name)))
+	view := o.Oracle(s.Needs())
+	for i := range N {
+		x, err := s.Sample(ctx, view, tg, rng, nil)
+		if err != nil {
+			return nil, fmt.Errorf("samplertest: %s on %s, sample %d: %w", s.Name(), c.Name, i, err)
+		}
+		if len(x) != d {
+			return nil, fmt.Errorf("samplertest: %s on %s: output of length %d, want %d", s.Name(), c.Name, len(x), d)
+		}
+		for j := range d {
+			xs[j][i] = x[j]
+		}
+	}
+	return xs, nil
 }
 
 func b2f(b bool) float64 {

@@ -34,14 +34,22 @@ func Test(t *testing.T, s algorithms.Sampler, opt Options) {
 				c.Name, r.Samples, r.KSMax, r.KSCrit, r.ZMax, r.WorstFunc, r.ValueQueries, r.GradientQueries)
 		})
 	}
-	c := cases[0]
+	Contract(t, s, opt)
+}
+
+// Contract runs Test's contract checks of STYLE.md 14 on the first case: determinism under a
+// fixed seed, the generator is used, a cancelled context is reported, and the output has the
+// problem's dimension; the sampler sees only the oracle view its Needs declares.
+func Contract(t *testing.T, s algorithms.Sampler, opt Options) {
+	t.Helper()
+	c := Cases()[0]
 	tg := c.Target
 	if opt.StepC > 0 {
 		tg.StepC = opt.StepC
 	}
 	tg.TV, tg.Certified = opt.TV, opt.Certified
 	draw := func(ctx context.Context, seed uint64) ([]float64, error) {
-		return s.Sample(ctx, problems.NewCounter(c.Problem), tg, rand.New(rand.NewPCG(seed, 7)), nil)
+		return s.Sample(ctx, problems.NewCounter(c.Problem).Oracle(s.Needs()), tg, rand.New(rand.NewPCG(seed, 7)), nil)
 	}
 	a, errA := draw(context.Background(), 3)
 	b, errB := draw(context.Background(), 3)
