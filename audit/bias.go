@@ -21,8 +21,15 @@ type BiasConfig struct {
 	// StepC is the practical step constant (required > 0 for a sampler with a step —
 	// proximal-rejection, mala — so that every row states its constant; 0 for exact).
 	StepC float64 `yaml:"step_c"`
-	K     float64 `yaml:"k"`  // the problem's k (default 12)
-	Mu    float64 `yaml:"mu"` // the problem's μ (default 1)
+	// TV is the nominal TV target that sets the sampler's step count T (0: the sampler's
+	// practical default, 1e-6); nothing is claimed, the experiment measures the law error.
+	TV float64 `yaml:"tv"`
+	// TFraction, when > 0, stops the chain after ⌈TFraction·T⌉ of its T scheduled steps: a
+	// planted under-mixed chain (proximal-rejection only, through sampler.ProximalChain,
+	// which runs the same steps as its Sample). 0: the full T.
+	TFraction float64 `yaml:"t_fraction"`
+	K         float64 `yaml:"k"`  // the problem's k (default 12)
+	Mu        float64 `yaml:"mu"` // the problem's μ (default 1)
 }
 
 // Validate checks the sampler name and the constants.
@@ -36,6 +43,12 @@ func (c *BiasConfig) Validate() error {
 		errs = append(errs, fmt.Errorf("sampler-bias: step_c: %v, but the exact sampler has no step (omit it)", c.StepC))
 	case c.Sampler != "exact" && (!(c.StepC > 0) || math.IsInf(c.StepC, 0)):
 		errs = append(errs, fmt.Errorf("sampler-bias: step_c: %v, want a finite value > 0 (required for %s)", c.StepC, c.Sampler))
+	}
+	if !(c.TFraction >= 0 && c.TFraction <= 1) || c.TFraction > 0 && c.Sampler != "proximal-rejection" {
+		errs = append(errs, fmt.Errorf("sampler-bias: t_fraction: %v, want a value in (0, 1] with sampler proximal-rejection, or 0 (the full T)", c.TFraction))
+	}
+	if !(c.TV >= 0 && c.TV < 1) {
+		errs = append(errs, fmt.Errorf("sampler-bias: tv: %v, want 0 (the sampler's default) or a value in (0, 1)", c.TV))
 	}
 	if !(c.K > 0) || math.IsInf(c.K, 0) || !(c.Mu > 0) || math.IsInf(c.Mu, 0) {
 		errs = append(errs, fmt.Errorf("sampler-bias: k, mu: %v, %v, want finite values > 0", c.K, c.Mu))
@@ -73,7 +86,7 @@ func (b Bias) Name() string { return "sampler-bias" }
 func (Bias) Needs() problems.Need { return problems.NeedData }
 
 func (b Bias) target() algorithms.Target {
-	return algorithms.Target{K: b.cfg.K, Mu: b.cfg.Mu, StepC: b.cfg.StepC}
+	return algorithms.Target{K: b.cfg.K, Mu: b.cfg.Mu, StepC: b.cfg.StepC, TV: b.cfg.TV}
 }
 
 // Plan reports k, μ, the step constant (extra column step_c; empty for exact) and the
@@ -84,11 +97,24 @@ func (b Bias) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Record
 	if err != nil {
 		return algorithms.Record{}, fmt.Errorf("sampler-bias: %w", err)
 	}
+	if f := b.cfg.TFraction; f > 0 {
+		cut := b.cut(steps)
+		vq *= float64(cut) / float64(steps)
+		gq *= float64(cut) / float64(steps)
+		steps = cut
+	}
 	r := algorithms.Empty()
 	r.K, r.Mu, r.Steps = b.cfg.K, b.cfg.Mu, steps
 	r.PredictedValueQueries, r.PredictedGradientQueries = vq, gq
+	r.Extra = map[string]float64{}
 	if b.cfg.StepC > 0 {
-		r.Extra = map[string]float64{"step_c": b.cfg.StepC}
+		r.Extra["step_c"] = b.cfg.StepC
+	}
+	if b.cfg.TV > 0 {
+		r.Extra["tv_target"] = b.cfg.TV
+	}
+	if b.cfg.TFraction > 0 {
+		r.Extra["t_fraction"] = b.cfg.TFraction
 	}
 	r.Notes = "sampler diagnostic: draws the exact-law problem's declared law, no privacy claim"
 	return r, nil
@@ -115,8 +141,32 @@ func (b Bias) Run(ctx context.Context, o problems.ValueAccess, bud algorithms.Bu
 	if t := ld.Target(); t.K != b.cfg.K || t.Mu != b.cfg.Mu {
 		return algorithms.Output{}, fmt.Errorf("sampler-bias: the problem declares k = %g, μ = %g but the algorithm samples k = %g, μ = %g (set the same k, mu in both)", t.K, t.Mu, b.cfg.K, b.cfg.Mu)
 	}
+	if b.cfg.TFraction > 0 {
+		x, err := b.truncated(narrow(do, b.s.Needs()), rec.Steps, rng)
+		return algorithms.Output{X: x, Record: rec}, err
+	}
 	x, err := b.s.Sample(ctx, narrow(do, b.s.Needs()), b.target(), rng, &rec)
 	return algorithms.Output{X: x, Record: rec}, err
+}
+
+// cut is the truncated step count ⌈TFraction·T⌉ (≥ 1).
+func (b Bias) cut(T int) int { return max(1, int(math.Ceil(b.cfg.TFraction*float64(T)))) }
+
+// truncated runs the proximal chain for steps steps from its data-independent start.
+func (b Bias) truncated(o problems.ValueAccess, steps int, rng *rand.Rand) ([]float64, error) {
+	ch, err := sampler.NewProximalChain(o, b.target())
+	if err != nil {
+		return nil, fmt.Errorf("sampler-bias: %w", err)
+	}
+	if err := ch.Init(b.target(), rng); err != nil {
+		return nil, fmt.Errorf("sampler-bias: %w", err)
+	}
+	for range steps {
+		if err := ch.Step(rng); err != nil {
+			return nil, fmt.Errorf("sampler-bias: %w", err)
+		}
+	}
+	return append([]float64(nil), ch.X()...), nil
 }
 
 // narrow returns a view of o with only the capability need (queries still counted on o).

@@ -175,3 +175,100 @@ func TestBiasRefuses(t *testing.T) {
 		t.Errorf("l1 on a ball: got %v", err)
 	}
 }
+
+// The l1-axis family: the declared law of x_0 against the closed-form piecewise-Gaussian
+// CDF of the 1-D ℓ1 target with weight 1 (sampler.SeparableL1Laws on the z_i0), at d = 50;
+// the loss is |x_0 − z_i0| (G_f = 1), its subgradient is on e_0 only, and the instance
+// exposes no structure the exact sampler could misread.
+func TestLawL1Axis(t *testing.T) {
+	g := LawGenerator{}
+	inst, err := g.Generate(lawSpec(LawL1Axis, 7, 50), rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ax := inst.(lawAxis)
+	col := make([][]float64, 7)
+	for i := range col {
+		col[i] = []float64{ax.in.z[i][0]}
+	}
+	laws, err := sampler.SeparableL1Laws(col, 1, inst.Constants().Domain, 12, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, 50)
+	for _, v := range []float64{-0.9, -0.3, 0, 0.1, 0.25, 0.5, 0.8} {
+		x[0] = v
+		if got, want := ax.Statistic(x), laws[0].CDF(v); math.Abs(got-want) > 1e-9 {
+			t.Errorf("F_0(%g): quadrature %.12f, closed form %.12f", v, got, want)
+		}
+	}
+	x[0], x[1] = 2, 5
+	if got, want := ax.Value(0, x), math.Abs(2-ax.in.z[0][0]); got != want {
+		t.Errorf("Value: got %g, want %g", got, want)
+	}
+	gr := make([]float64, 50)
+	ax.Grad(gr, 0, x)
+	if gr[0] != 1 || slices.ContainsFunc(gr[1:], func(v float64) bool { return v != 0 }) {
+		t.Errorf("Grad: got %v, want e_0", gr[:3])
+	}
+	if c := inst.Constants(); c.GF != 1 || c.D != 50 {
+		t.Errorf("constants %+v, want G_f = 1, d = 50", c)
+	}
+	switch any(inst).(type) {
+	case problems.LinearData, problems.SeparableL1Data:
+		t.Errorf("%T exposes a structure the exact sampler would misread", inst)
+	}
+	// on R^d: the same x_0 law without truncation, against the closed form on R
+	sp := lawSpec(LawL1Axis, 7, 50)
+	sp.Domain = problems.Domain{Kind: problems.Unconstrained, Radius: 1}
+	ir, err := g.Generate(sp, rand.New(rand.NewPCG(3, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, err := sampler.SeparableL1Laws(col, 1, sp.Domain, 12, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []float64{-1.5, -0.3, 0.25, 0.8, 1.7} {
+		x[0] = v
+		if got, want := ir.(problems.Audited).Statistic(x), lr[0].CDF(v); math.Abs(got-want) > 1e-9 {
+			t.Errorf("R^d: F_0(%g): quadrature %.12f, closed form %.12f", v, got, want)
+		}
+	}
+}
+
+// t_fraction plants an under-mixed chain: proximal-rejection only, the plan's steps and
+// queries scale with it, and Run makes exactly that many steps (about 4e value queries each).
+func TestBiasTFraction(t *testing.T) {
+	bad := BiasConfig{Sampler: "mala", StepC: 0.5, K: 12, Mu: 1, TFraction: 0.5}
+	if err := bad.Validate(); err == nil {
+		t.Error("t_fraction with mala: no error")
+	}
+	g := LawGenerator{}
+	inst, err := g.Generate(lawSpec(LawL1, 51, 2), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := Bias{cfg: BiasConfig{Sampler: "proximal-rejection", StepC: 1.0 / 16, K: 12, Mu: 1}, s: sampler.ProximalRejection{}}
+	cut := full
+	cut.cfg.TFraction = 0.01
+	rf, err := full.Plan(inst.Constants(), algorithms.Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := cut.Plan(inst.Constants(), algorithms.Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int(math.Ceil(0.01 * float64(rf.Steps))); rc.Steps != want || math.Abs(rc.PredictedValueQueries/rf.PredictedValueQueries-float64(want)/float64(rf.Steps)) > 1e-12 {
+		t.Errorf("plan: %d steps (%g queries), want %d of %d", rc.Steps, rc.PredictedValueQueries, want, rf.Steps)
+	}
+	o := problems.NewCounter(inst)
+	out, err := cut.Run(context.Background(), o, algorithms.Budget{}, rand.New(rand.NewPCG(2, 2)))
+	if err != nil || len(out.X) != 2 {
+		t.Fatalf("Run: %v, %v", out.X, err)
+	}
+	if q := float64(o.ValueQueries) / float64(rc.Steps); q < 2 || q > 30 {
+		t.Errorf("%.1f value queries per step over %d steps, want ≈ 4e", q, rc.Steps)
+	}
+}

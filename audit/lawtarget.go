@@ -32,11 +32,20 @@ const (
 	// [−0.5, 0.5]^d, on R^d, so π = N(−z̄/μ, (kμ)^{-1}I) (SPEC §4.8.1), or on the box
 	// [−R, R]^d, a product of truncated Gaussians: a smooth target (no kinks).
 	LawGaussian = "gaussian"
+	// LawL1Axis is a one-direction non-smooth GLM: f(x; z) = |x_0 − z_0| with z_0 uniform on
+	// [−0.2, 1.2], on the box [−R, R]^d or on R^d (G_f = 1 at every d; on R^d the rank-one
+	// case of the suite's absolute-loss targets, samplertest.AxisCase). The law is x_0 piecewise
+	// Gaussian (the l1 marginal with weight 1) times the Gaussian N(0, 1/(kμ)) truncated to
+	// [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1
+	// family's per-coordinate weight 1/√d fades, so its x_0 law tends to the samplers' start
+	// at large d), and a sampler must move along one direction of R^d. It exposes no
+	// structure (the exact sampler refuses it; the analysis needs only the declared law).
+	LawL1Axis = "l1-axis"
 )
 
 // LawParams configures the exact-law generator (spec problem: block keys).
 type LawParams struct {
-	Family string  `yaml:"family"` // l1 (default) or gaussian
+	Family string  `yaml:"family"` // l1 (default), gaussian or l1-axis
 	K      float64 `yaml:"k"`      // inverse temperature k of the declared law (default 12)
 	Mu     float64 `yaml:"mu"`     // regulariser μ of the declared law (default 1)
 	// Batch is the number of sampler runs per trial (problems.Audited; default 1000).
@@ -52,8 +61,8 @@ const maxLawBatch = 100_000
 // Validate reports every bad key at once.
 func (p *LawParams) Validate() error {
 	var errs []error
-	if p.Family != LawL1 && p.Family != LawGaussian {
-		errs = append(errs, fmt.Errorf("family: %q, want %s or %s", p.Family, LawL1, LawGaussian))
+	if p.Family != LawL1 && p.Family != LawGaussian && p.Family != LawL1Axis {
+		errs = append(errs, fmt.Errorf("family: %q, want %s, %s or %s", p.Family, LawL1, LawGaussian, LawL1Axis))
 	}
 	if !(p.K > 0) || math.IsInf(p.K, 0) {
 		errs = append(errs, fmt.Errorf("k: %v, want a finite value > 0", p.K))
@@ -101,6 +110,10 @@ func lawParams(spec problems.Spec) (*LawParams, error) {
 		errs = append(errs, fmt.Errorf("n, d: %d, %d, want ≥ 1", spec.N, spec.D))
 	}
 	switch p.Family {
+	case LawL1Axis:
+		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && (!(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0)) {
+			errs = append(errs, fmt.Errorf("family l1-axis: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
+		}
 	case LawL1:
 		if spec.Domain.Kind != problems.Box || !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
 			errs = append(errs, fmt.Errorf("family l1: want domain: box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
@@ -154,10 +167,16 @@ func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Insta
 		}
 	}
 	in := &LawInstance{z: z, c: c, family: p.Family, w: 1 / math.Sqrt(float64(spec.D)), target: algorithms.Target{K: p.K, Mu: p.Mu}, batch: p.Batch}
+	if p.Family == LawL1Axis {
+		in.w = 1
+	}
 	in.law = in.marginal(0)
 	in.law.CDF(0) // tabulate now: Statistic is then read-only (safe for concurrent runs)
-	if p.Family == LawL1 {
+	switch p.Family {
+	case LawL1:
 		return lawL1{in}, nil
+	case LawL1Axis:
+		return lawAxis{in}, nil
 	}
 	return in, nil
 }
@@ -304,6 +323,13 @@ func (in *LawInstance) marginal(j int) *samplertest.Marginal {
 		}
 	}
 	w := in.w
+	lo, hi := -in.c.Domain.Radius, in.c.Domain.Radius
+	if in.c.Domain.Kind == problems.Unconstrained {
+		// kμ-strongly log-concave with its mode in [−w/μ, w/μ]: ±38 sd beyond holds all but
+		// e^{-700} of the mass (as samplertest's cases)
+		sd := 1 / math.Sqrt(k*mu)
+		lo, hi = -w/mu-38*sd, w/mu+38*sd
+	}
 	return &samplertest.Marginal{
 		LogDensity: func(x float64) float64 {
 			s := 0.0
@@ -312,7 +338,7 @@ func (in *LawInstance) marginal(j int) *samplertest.Marginal {
 			}
 			return -k * (w*s/n + mu*x*x/2)
 		},
-		Lo: -in.c.Domain.Radius, Hi: in.c.Domain.Radius, Kinks: col,
+		Lo: lo, Hi: hi, Kinks: col,
 	}
 }
 
@@ -328,3 +354,60 @@ var (
 	_ problems.Audited         = lawL1{}
 	_ problems.LinearData      = (*LawInstance)(nil)
 )
+
+// lawAxis is the l1-axis family: f(x; z_i) = |x_0 − z_i0|. It hides Points (it is neither
+// LinearData nor SeparableL1Data: the exact sampler must not read it as either).
+type lawAxis struct{ in *LawInstance }
+
+var (
+	_ problems.Instance = lawAxis{}
+	_ problems.Audited  = lawAxis{}
+)
+
+func (l lawAxis) Len() int                      { return l.in.Len() }
+func (l lawAxis) Dim() int                      { return l.in.Dim() }
+func (l lawAxis) Constants() problems.Constants { return l.in.c }
+func (l lawAxis) Batch() int                    { return l.in.batch }
+func (l lawAxis) Target() algorithms.Target     { return l.in.target }
+
+// Statistic is U = F_0(x_0) under the declared law.
+func (l lawAxis) Statistic(x []float64) float64 { return l.in.law.CDF(x[0]) }
+
+// Value is |x_0 − z_i0|.
+func (l lawAxis) Value(i int, x []float64) float64 { return math.Abs(x[0] - l.in.z[i][0]) }
+
+// Grad is a subgradient of Value: sign(x_0 − z_i0) e_0.
+func (l lawAxis) Grad(dst []float64, i int, x []float64) {
+	for j := range dst {
+		dst[j] = 0
+	}
+	switch v := l.in.z[i][0]; {
+	case x[0] > v:
+		dst[0] = 1
+	case x[0] < v:
+		dst[0] = -1
+	}
+}
+
+// EmpiricalRisk is F(x) = (1/n) Σ |x_0 − z_i0|.
+func (l lawAxis) EmpiricalRisk(x []float64) float64 {
+	s := 0.0
+	for i := range l.in.z {
+		s += l.Value(i, x)
+	}
+	return s / float64(len(l.in.z))
+}
+
+// Optimum: x_0 the median of the z_i0 clamped to the box, the other coordinates 0 (F does
+// not depend on them).
+func (l lawAxis) Optimum() (problems.Optimum, error) {
+	col := make([]float64, len(l.in.z))
+	for i := range col {
+		col[i] = l.in.z[i][0]
+	}
+	slices.Sort(col)
+	x := make([]float64, l.in.c.D)
+	r := l.in.c.Domain.Radius
+	x[0] = math.Max(-r, math.Min(r, col[(len(col)-1)/2]))
+	return problems.Optimum{X: x, Value: l.EmpiricalRisk(x), Method: "closed-form"}, nil
+}
