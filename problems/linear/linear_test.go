@@ -1,7 +1,6 @@
 package linear
 
 import (
-	"gonum.org/v1/gonum/floats"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
 
 	"expmech/problems"
 	"expmech/problems/problemtest"
