@@ -61,7 +61,7 @@ type Constants struct {
 	GLMLoss loss.Kind
 	// StrongConvexity is λ ≥ 0 such that every f(·; s) is λ-strongly convex on K, for every
 	// dataset of the generator's universe; 0 when the generator cannot prove one (linear,
-	// ℓ1, GLM and geometric-median losses have none). A mechanism that calibrates on the
+	// ℓ1, GLM and geometric-median losses have none; quadratic declares its λ). A mechanism that calibrates on the
 	// loss's own curvature (expmech setting strongly-convex) may trust no more than this.
 	StrongConvexity float64
 	// Measured names the constants (ConstGF, ...) that hold only because of a
@@ -287,7 +287,7 @@ type Population interface {
 
 // Spec is what a generator needs from one cell of an experiment.
 type Spec struct {
-	Kind   string    // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median
+	Kind   string    // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median, quadratic
 	Loss   loss.Kind // glm/lowrank: logistic | hinge | absolute
 	Domain Domain
 	Task   task.Kind // erm | sco ("" is erm)

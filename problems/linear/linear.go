@@ -24,6 +24,11 @@ type Params struct {
 	Mode string `yaml:"mode"`
 	// MeanNorm is ‖E z‖/G in [0, 1] (random mode). Default 0.5: x* is well separated.
 	MeanNorm float64 `yaml:"mean_norm"`
+	// MeanDecay is a in ‖E z‖/G = MeanNorm·n^(−a) (random mode), in [0, 1]; default 0. At
+	// a = ½ the mean shrinks with n like the lower-bound family of DP-SCO, where the excess
+	// population risk of any estimator is Θ(G·D/√n) rather than the 1/n of a fixed,
+	// well-separated mean (experiments/sco_rates.yaml).
+	MeanDecay float64 `yaml:"mean_decay"`
 	// HardCount is n* of the hard mode, in [1, n]; 0 (default) means ⌈n/10⌉.
 	HardCount int `yaml:"hard_count"`
 	// Rescale handles data-file rows with ‖z‖ > G: none (refuse; default), clip, scale.
@@ -46,6 +51,9 @@ func (p *Params) Validate() error {
 	}
 	if !(p.MeanNorm >= 0 && p.MeanNorm <= 1) {
 		errs = append(errs, fmt.Errorf("mean_norm: %v, want a value in [0, 1]", p.MeanNorm))
+	}
+	if !(p.MeanDecay >= 0 && p.MeanDecay <= 1) {
+		errs = append(errs, fmt.Errorf("mean_decay: %v, want a value in [0, 1]", p.MeanDecay))
 	}
 	if p.HardCount < 0 {
 		errs = append(errs, fmt.Errorf("hard_count: %d, want ≥ 0", p.HardCount))
@@ -199,7 +207,9 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 		return inst, nil
 	}
 	n, d := spec.N, spec.D
-	law := p.NewLaw(d, rng)
+	lp := *p
+	lp.MeanNorm = p.MeanNorm * math.Pow(float64(n), -p.MeanDecay)
+	law := lp.NewLaw(d, rng)
 	var z [][]float64
 	var mu []float64
 	switch p.Mode {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"expmech/problems"
 	"expmech/problems/problemtest"
 )
@@ -126,6 +128,21 @@ func TestMeanNorm(t *testing.T) {
 	}
 }
 
+// TestMeanDecay: with mean_decay a the population mean has norm MeanNorm·G·n^(−a), in
+// closed form at two n (the norm of a·σ_j·MeanNorm' summed over d coordinates).
+func TestMeanDecay(t *testing.T) {
+	for _, n := range []int{16, 400} {
+		p := DefaultParams()
+		p.MeanNorm, p.MeanDecay, p.Lipschitz = 1, 0.5, 2
+		spec := problems.Spec{Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, N: n, D: 5, Task: "sco", Params: p}
+		inst := problemtest.Generate(t, New(), spec, 3).(*Instance)
+		want := 2 / math.Sqrt(float64(n))
+		if got := floats.Norm(inst.popMu, 2); math.Abs(got-want) > 1e-12 {
+			t.Errorf("n = %d: ‖E z‖ = %v, want 2/√n = %v", n, got, want)
+		}
+	}
+}
+
 func TestData(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "z.csv")
@@ -156,9 +173,9 @@ func TestData(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	p := &Params{Lipschitz: -1, Mode: "x", MeanNorm: 2, HardCount: -1, Rescale: "q"}
+	p := &Params{Lipschitz: -1, Mode: "x", MeanNorm: 2, MeanDecay: 1.5, HardCount: -1, Rescale: "q"}
 	err := p.Validate()
-	for _, key := range []string{"lipschitz", "mode", "mean_norm", "hard_count", "rescale"} {
+	for _, key := range []string{"lipschitz", "mode", "mean_norm", "mean_decay", "hard_count", "rescale"} {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("Validate: got %v, want an error naming %s", err, key)
 		}
