@@ -5,12 +5,13 @@ import (
 	"expmech/problems/extlinear"
 	"expmech/problems/geomedian"
 	"expmech/problems/glm"
+	"expmech/problems/glmdata"
 	"expmech/problems/l1"
 	"expmech/problems/linear"
 )
 
 // All returns the generators in registry order: linear, l1, extended-linear, glm,
-// lowrank, geometric-median.
+// lowrank, geometric-median, glm-data.
 func All() []problems.Generator {
 	return []problems.Generator{
 		linear.New(),
@@ -19,5 +20,6 @@ func All() []problems.Generator {
 		glm.GLM(),
 		glm.LowRank(),
 		geomedian.New(),
+		glmdata.New(),
 	}
 }
