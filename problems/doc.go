@@ -15,8 +15,9 @@
 //
 // Generators live in subpackages: linear (BST14's family), l1 (LLL24 §3.2), extlinear
 // (LLL24 eq. (9), App. D), glm (logistic/hinge/absolute and the low-rank family),
-// geomedian (Li et al. 2022), canary (the privacy audit's neighbouring pairs and sampler
-// canary, whose instances are Audited); dataset loads CSV data, solve holds the certified solvers,
+// geomedian (Li et al. 2022), glmdata (a glm on a real data file with a public feature
+// map and split), canary (the privacy audit's neighbouring pairs and sampler
+// canary, whose instances are Audited); dataset loads CSV and LIBSVM data, solve holds the certified solvers,
 // heldout the sample-based population risk, catalog lists every generator, and
 // problemtest is the generators' conformance kit and holds the canary fixtures the
 // mechanism and sampler tests share.

@@ -285,6 +285,14 @@ type Population interface {
 	PopulationOptimum() (Optimum, error)
 }
 
+// Classifier is implemented by binary-classification instances (labels ±1) of task: sco:
+// PopulationAccuracy is the fraction of held-out examples that sign⟨a, x⟩ labels
+// correctly (a tie counts ½) and its standard error; NaN when it does not apply (a
+// regression loss, or no held-out sample).
+type Classifier interface {
+	PopulationAccuracy(x []float64) (acc, stderr float64)
+}
+
 // Spec is what a generator needs from one cell of an experiment.
 type Spec struct {
 	Kind   string    // registry name: linear, l1, extended-linear, glm, lowrank, geometric-median, quadratic

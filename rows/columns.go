@@ -44,9 +44,13 @@ const (
 	ColWallSeconds          = "wall_seconds"     // wall time of the trial
 
 	// Extra columns the runner writes when they apply.
-	ColTuning                   = "tuning"             // how a baseline's parameters were chosen
-	ColNotes                    = "notes"              // the mechanism's notes, one line
-	ColPopulationRiskSE         = "population_risk_se" // standard error of the population risk estimate
+	ColTuning           = "tuning"             // how a baseline's parameters were chosen
+	ColNotes            = "notes"              // the mechanism's notes, one line
+	ColPopulationRiskSE = "population_risk_se" // standard error of the population risk estimate
+	// ColPopulationAccuracy is the held-out accuracy of sign⟨a, x⟩ of a classification
+	// instance (problems.Classifier), with its standard error.
+	ColPopulationAccuracy       = "population_accuracy"
+	ColPopulationAccuracySE     = "population_accuracy_se"
 	ColPredictedValueQueries    = "predicted_value_queries"
 	ColPredictedGradientQueries = "predicted_gradient_queries"
 	ColDeltaTrue                = "delta_true" // expmech's Gaussian bound δ_s(ε) at its s (extra column)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -561,6 +562,12 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 	}
 	r[rows.ColExcessPopulationRisk] = fmtF(pr - popt.Value)
 	r[rows.ColPopulationRiskSE] = fmtF(se)
+	if c, ok := inst.(problems.Classifier); ok {
+		if acc, ase := c.PopulationAccuracy(x); !math.IsNaN(acc) {
+			r[rows.ColPopulationAccuracy] = fmtF(acc)
+			r[rows.ColPopulationAccuracySE] = fmtF(ase)
+		}
+	}
 }
 
 func generate(g problems.Generator, s problems.Spec, rng *rand.Rand) (inst problems.Instance, err error) {

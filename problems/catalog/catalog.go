@@ -5,13 +5,14 @@ import (
 	"expmech/problems/extlinear"
 	"expmech/problems/geomedian"
 	"expmech/problems/glm"
+	"expmech/problems/glmdata"
 	"expmech/problems/l1"
 	"expmech/problems/linear"
 	"expmech/problems/quadratic"
 )
 
 // All returns the generators in registry order: linear, l1, extended-linear, glm,
-// lowrank, geometric-median, quadratic.
+// lowrank, geometric-median, quadratic, glm-data.
 func All() []problems.Generator {
 	return []problems.Generator{
 		linear.New(),
@@ -21,5 +22,6 @@ func All() []problems.Generator {
 		glm.LowRank(),
 		geomedian.New(),
 		quadratic.New(),
+		glmdata.New(),
 	}
 }

@@ -31,7 +31,7 @@ func TestAll(t *testing.T) {
 			t.Errorf("%s: DefaultParams returns a shared pointer", g.Name())
 		}
 	}
-	want := []string{"linear", "l1", "extended-linear", "glm", "lowrank", "geometric-median", "quadratic"}
+	want := []string{"linear", "l1", "extended-linear", "glm", "lowrank", "geometric-median", "quadratic", "glm-data"}
 	if !slices.Equal(names, want) {
 		t.Errorf("names = %v, want %v", names, want)
 	}
@@ -47,10 +47,14 @@ func TestSmoke(t *testing.T) {
 		"lowrank":          {Loss: "absolute", Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, Rank: 2, GK: 0.01},
 		"geometric-median": {Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}},
 		"quadratic":        {Domain: problems.Domain{Kind: problems.Ball, Radius: 1}},
+		"glm-data":         {Loss: "hinge", Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, Data: filepath.Join("..", "..", "data", "heart_scale.libsvm")},
 	}
 	for _, g := range All() {
 		s := specs[g.Name()]
 		s.Kind, s.Task, s.N, s.D = g.Name(), "erm", 60, 5
+		if s.Data != "" {
+			s.D = 0 // the file's
+		}
 		in := problemtest.Generate(t, g, s, 1)
 		o, err := in.Optimum()
 		if err != nil {

@@ -22,3 +22,31 @@ func Risk(p problems.ValueOracle, x []float64) (mean, stderr float64) {
 	}
 	return mu, math.Sqrt(m2 / float64(m-1) / float64(m))
 }
+
+// Margins is a held-out sample of a linear classifier: Margin(i, x) = y_i·⟨a_i, x⟩.
+type Margins interface {
+	Len() int
+	Margin(i int, x []float64) float64
+}
+
+// Accuracy returns the fraction of held-out examples with a positive margin (a zero
+// margin, an undecided sign, counts ½) and its standard error s/√m (s the sample standard
+// deviation of the per-example scores), computed as Risk does.
+func Accuracy(p Margins, x []float64) (acc, stderr float64) {
+	return Risk(scores{p}, x)
+}
+
+// scores turns margins into per-example 0/½/1 scores for Risk.
+type scores struct{ Margins }
+
+func (s scores) Dim() int { return 0 }
+
+func (s scores) Value(i int, x []float64) float64 {
+	switch m := s.Margin(i, x); {
+	case m > 0:
+		return 1
+	case m == 0:
+		return 0.5
+	}
+	return 0
+}

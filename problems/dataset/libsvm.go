@@ -1,0 +1,200 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// IndexBase says how the feature indices of a LIBSVM file are numbered.
+type IndexBase string
+
+const (
+	// AutoBase is 0-based if any line uses index 0, else 1-based (the rule of
+	// scikit-learn's load_svmlight_file, zero_based="auto"). A 0-based file that never
+	// uses index 0 is then read shifted by one: name the base when it matters.
+	AutoBase IndexBase = "auto"
+	OneBased IndexBase = "1" // LIBSVM's own convention (heart_scale, svm-scale output)
+	ZeroBase IndexBase = "0" // svmlight files written 0-based
+)
+
+// Valid reports whether b is a known base ("" means AutoBase).
+func (b IndexBase) Valid() bool {
+	switch b {
+	case "", AutoBase, OneBased, ZeroBase:
+		return true
+	}
+	return false
+}
+
+// LoadLIBSVM reads a LIBSVM/svmlight file (DESIGN.md "Data files"): one example a line,
+// "label index:value index:value …", indices strictly increasing, absent features 0, and
+// "#" starting a comment to the end of the line. Blank lines are skipped. The label is any
+// finite number (±1 or 0/1 for classification, a real target for regression); d > 0 fixes
+// the dimension (an index beyond it is an error), d = 0 takes the largest index used. The
+// sparse rows are stored dense: n·d floats. Columns are named "f1" … "fd" (1-based, as
+// LIBSVM numbers them, whatever the file's base). Every error names the file and line.
+func LoadLIBSVM(path string, base IndexBase, d int) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	return ReadLIBSVM(f, path, base, d)
+}
+
+type sparseRow struct {
+	idx []int
+	val []float64
+}
+
+// ReadLIBSVM is LoadLIBSVM on an open reader; name is used in errors.
+func ReadLIBSVM(r io.Reader, name string, base IndexBase, d int) (*Table, error) {
+	if !base.Valid() {
+		return nil, fmt.Errorf("dataset: %s: index base %q, want auto, 0 or 1", name, base)
+	}
+	if d < 0 {
+		return nil, fmt.Errorf("dataset: %s: d = %d, want ≥ 0", name, d)
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	var rows []sparseRow
+	var ys []float64
+	var lines []int
+	sawZero := false
+	maxIdx := -1
+	bad := func(line int, col string, format string, args ...any) error {
+		return &Error{File: name, Row: line, Column: col, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadValue}, args...)...)}
+	}
+	for line := 1; sc.Scan(); line++ {
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			continue
+		}
+		y, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil || math.IsNaN(y) || math.IsInf(y, 0) || strings.Contains(fields[0], ":") {
+			return nil, bad(line, "label", "%q is not a finite number (a line starts with its label)", fields[0])
+		}
+		var row sparseRow
+		prev := -1
+		for _, tok := range fields[1:] {
+			k, v, ok := strings.Cut(tok, ":")
+			if !ok {
+				return nil, bad(line, "", "%q is not index:value", tok)
+			}
+			if k == "qid" {
+				return nil, bad(line, "", "%q: query ids (svmlight ranking files) are not supported", tok)
+			}
+			idx, err := strconv.Atoi(k)
+			if err != nil || idx < 0 {
+				return nil, bad(line, "", "index %q is not a non-negative integer", k)
+			}
+			if idx <= prev {
+				return nil, bad(line, "index "+k, "indices must be strictly increasing (after %d)", prev)
+			}
+			prev = idx
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, bad(line, "index "+k, "%q is not a finite number", v)
+			}
+			if idx == 0 {
+				if base == OneBased {
+					return nil, bad(line, "index 0", "index 0 in a 1-based file")
+				}
+				sawZero = true
+			}
+			maxIdx = max(maxIdx, idx)
+			row.idx = append(row.idx, idx)
+			row.val = append(row.val, x)
+		}
+		rows = append(rows, row)
+		ys = append(ys, y)
+		lines = append(lines, line)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	if len(rows) == 0 {
+		return nil, &Error{File: name, Row: 1, Err: fmt.Errorf("%w: no examples", ErrBadValue)}
+	}
+	shift := 1 // file index k is column k − shift
+	if base == ZeroBase || (base != OneBased && sawZero) {
+		shift = 0
+	}
+	dim := maxIdx + 1 - shift
+	if d > 0 {
+		if dim > d {
+			for i, row := range rows {
+				if n := len(row.idx); n > 0 && row.idx[n-1]-shift >= d {
+					return nil, bad(lines[i], fmt.Sprintf("index %d", row.idx[n-1]), "beyond d = %d", d)
+				}
+			}
+		}
+		dim = d
+	}
+	if dim < 1 {
+		return nil, &Error{File: name, Row: lines[0], Err: fmt.Errorf("%w: no feature index in the file (give d)", ErrBadValue)}
+	}
+	t := &Table{Path: name, Y: ys, Line: lines, X: make([][]float64, len(rows))}
+	for j := range dim {
+		t.Columns = append(t.Columns, "f"+strconv.Itoa(j+1))
+	}
+	for i, row := range rows {
+		x := make([]float64, dim)
+		for k, idx := range row.idx {
+			x[idx-shift] = row.val[k]
+		}
+		t.X[i] = x
+	}
+	return t, nil
+}
+
+// Format names a data file's format.
+type Format string
+
+const (
+	AutoFormat Format = "auto"   // by extension: .csv is CSV, anything else LIBSVM
+	CSV        Format = "csv"    // header row, label column "y" (Load)
+	LIBSVM     Format = "libsvm" // sparse "label index:value …" (LoadLIBSVM)
+)
+
+// Valid reports whether f is a known format ("" means AutoFormat).
+func (f Format) Valid() bool {
+	switch f {
+	case "", AutoFormat, CSV, LIBSVM:
+		return true
+	}
+	return false
+}
+
+// Resolve returns the format of path: f itself unless it is auto.
+func (f Format) Resolve(path string) Format {
+	if f != "" && f != AutoFormat {
+		return f
+	}
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		return CSV
+	}
+	return LIBSVM
+}
+
+// LoadLabelled reads a labelled data file in the given format: a CSV file must have the
+// label column "y"; a LIBSVM file always has its labels. base and d apply to LIBSVM only.
+func LoadLabelled(path string, f Format, base IndexBase, d int) (*Table, error) {
+	switch f.Resolve(path) {
+	case CSV:
+		return Load(path, true)
+	case LIBSVM:
+		return LoadLIBSVM(path, base, d)
+	}
+	return nil, fmt.Errorf("dataset: %s: format %q, want auto, csv or libsvm", path, f)
+}

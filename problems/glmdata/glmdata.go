@@ -1,0 +1,327 @@
+package glmdata
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"expmech/problems"
+	"expmech/problems/dataset"
+	"expmech/problems/glm"
+	"expmech/task"
+)
+
+// Name is the registry name.
+const Name = "glm-data"
+
+// Normalisations of the mapped feature vector z ∈ [−1, 1]^d.
+const (
+	// SqrtD sets a = A·z/√d: ‖a‖ ≤ A for every z of the box, with no clipping (the
+	// default).
+	SqrtD = "sqrt_d"
+	// ClipNorm sets a = z·min(1, A/‖z‖), the projection onto the ball of radius A: larger
+	// features than SqrtD when ‖z‖ ≪ √d, and still row-wise and data independent.
+	ClipNorm = "clip"
+)
+
+// Params configures the generator. Every constant of the feature map is public: it is
+// given here (or is the LIBSVM file's [−1, 1] convention), never measured from the data.
+type Params struct {
+	// Format of the data file: auto (by extension: .csv is CSV, anything else LIBSVM),
+	// csv or libsvm. Default auto.
+	Format string `yaml:"format"`
+	// IndexBase of a LIBSVM file's feature indices: auto, 0 or 1. Default auto.
+	IndexBase string `yaml:"index_base"`
+	// FeatureLow and FeatureHigh are public bounds [lo_j, hi_j] of the raw features (from
+	// the data set's documentation or from what the feature measures): one value for every
+	// feature, or one per feature. Feature j maps to z_j = 2(x_j − lo_j)/(hi_j − lo_j) − 1,
+	// clipped to [−1, 1]. Default [−1] and [1] (LIBSVM's svm-scale range: z = x, clipped).
+	FeatureLow  []float64 `yaml:"feature_low"`
+	FeatureHigh []float64 `yaml:"feature_high"`
+	// Intercept appends the constant coordinate z_{d+1} = 1 (an intercept term). Default
+	// false.
+	Intercept bool `yaml:"intercept"`
+	// Normalize maps z to a with ‖a‖ ≤ A: sqrt_d (default) or clip.
+	Normalize string `yaml:"normalize"`
+	// FeatureNorm is A, the bound on ‖a‖ (G_f = A). Default 1.
+	FeatureNorm float64 `yaml:"feature_norm"`
+	// LabelShift and LabelScale map a regression target (loss absolute) to
+	// (y − LabelShift)/LabelScale. Defaults 0 and 1. Classification labels must be ±1 or
+	// 0/1 (0 is read as −1).
+	LabelShift float64 `yaml:"label_shift"`
+	LabelScale float64 `yaml:"label_scale"`
+	// TestEvery fixes the public train/test split by row index: the examples i (0-based,
+	// in file order) with i mod TestEvery = TestEvery − 1 are the held-out test set, the
+	// others the training pool. Default 4 (a quarter held out). ≥ 2.
+	TestEvery int `yaml:"test_every"`
+}
+
+// DefaultParams returns the defaults.
+func DefaultParams() *Params {
+	return &Params{Format: "auto", IndexBase: "auto", FeatureLow: []float64{-1}, FeatureHigh: []float64{1},
+		Normalize: SqrtD, FeatureNorm: 1, LabelScale: 1, TestEvery: 4}
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// Validate reports every invalid field.
+func (p *Params) Validate() error {
+	var errs []error
+	if !dataset.Format(p.Format).Valid() {
+		errs = append(errs, fmt.Errorf("format: %q, want auto, csv or libsvm", p.Format))
+	}
+	if !dataset.IndexBase(p.IndexBase).Valid() {
+		errs = append(errs, fmt.Errorf("index_base: %q, want auto, 0 or 1", p.IndexBase))
+	}
+	if len(p.FeatureLow) == 0 || len(p.FeatureLow) != len(p.FeatureHigh) {
+		errs = append(errs, fmt.Errorf("feature_low, feature_high: %d and %d values, want the same number ≥ 1", len(p.FeatureLow), len(p.FeatureHigh)))
+	} else {
+		for j := range p.FeatureLow {
+			if lo, hi := p.FeatureLow[j], p.FeatureHigh[j]; !finite(lo) || !finite(hi) || !(lo < hi) {
+				errs = append(errs, fmt.Errorf("feature_low[%d], feature_high[%d]: [%v, %v], want finite lo < hi", j, j, lo, hi))
+			}
+		}
+	}
+	if p.Normalize != SqrtD && p.Normalize != ClipNorm {
+		errs = append(errs, fmt.Errorf("normalize: %q, want sqrt_d or clip", p.Normalize))
+	}
+	if !(p.FeatureNorm > 0) || !finite(p.FeatureNorm) {
+		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
+	}
+	if !finite(p.LabelShift) {
+		errs = append(errs, fmt.Errorf("label_shift: %v, want a finite value", p.LabelShift))
+	}
+	if !(p.LabelScale > 0) || !finite(p.LabelScale) {
+		errs = append(errs, fmt.Errorf("label_scale: %v, want a finite value > 0", p.LabelScale))
+	}
+	if p.TestEvery < 2 {
+		errs = append(errs, fmt.Errorf("test_every: %d, want ≥ 2", p.TestEvery))
+	}
+	return errors.Join(errs...)
+}
+
+// Generator is the "glm-data" registry entry.
+type Generator struct{}
+
+var _ problems.Generator = Generator{}
+
+// New returns the generator.
+func New() Generator { return Generator{} }
+
+func (Generator) Name() string       { return Name }
+func (Generator) DefaultParams() any { return DefaultParams() }
+
+func (Generator) params(spec problems.Spec) (*Params, error) {
+	p := DefaultParams()
+	if spec.Params != nil {
+		q, ok := spec.Params.(*Params)
+		if !ok {
+			return nil, fmt.Errorf("%s: params: got %T, want *glmdata.Params", Name, spec.Params)
+		}
+		p = q
+	}
+	var errs []error
+	if err := p.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	switch spec.Loss {
+	case glm.Logistic, glm.Hinge, glm.Absolute:
+	default:
+		errs = append(errs, fmt.Errorf("loss: %q, want logistic, hinge or absolute", spec.Loss))
+	}
+	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Unconstrained {
+		errs = append(errs, fmt.Errorf("domain: %q, want ball or unconstrained", spec.Domain.Kind))
+	}
+	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
+	}
+	if spec.Data == "" {
+		errs = append(errs, errors.New("data: required (the data file this generator reads)"))
+	}
+	if spec.N < 0 {
+		errs = append(errs, fmt.Errorf("n: %d, want ≥ 0 (0: the whole training split)", spec.N))
+	}
+	if spec.Task != "" && !spec.Task.Valid() {
+		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	return p, nil
+}
+
+// split is the prepared data: the training pool and the test set, both mapped.
+type split struct {
+	trainA, testA [][]float64
+	trainY, testY []float64
+	d             int // the dimension of a (the file's d, plus 1 with an intercept)
+}
+
+// load reads the file, maps every row with the public feature map (Map) and the labels,
+// and splits by row index.
+func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
+	t, err := dataset.LoadLabelled(spec.Data, dataset.Format(p.Format), dataset.IndexBase(p.IndexBase), 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: data: %w", Name, err)
+	}
+	if k := len(p.FeatureLow); k != 1 && k != t.Dim() {
+		return nil, fmt.Errorf("%s: feature_low, feature_high: %d values, want 1 or the file's d = %d", Name, k, t.Dim())
+	}
+	d := t.Dim()
+	if p.Intercept {
+		d++
+	}
+	if spec.D > 0 && spec.D != d {
+		return nil, fmt.Errorf("%s: d = %d but the data give d = %d (the file's %d columns%s)", Name, spec.D, d, t.Dim(), map[bool]string{true: " plus the intercept"}[p.Intercept])
+	}
+	ys, err := labels(t, spec, p)
+	if err != nil {
+		return nil, err
+	}
+	s := &split{d: d}
+	for i, x := range t.X {
+		a := Map(p, x)
+		if i%p.TestEvery == p.TestEvery-1 {
+			s.testA, s.testY = append(s.testA, a), append(s.testY, ys[i])
+		} else {
+			s.trainA, s.trainY = append(s.trainA, a), append(s.trainY, ys[i])
+		}
+	}
+	n := spec.N
+	if n == 0 {
+		n = len(s.trainA)
+	}
+	if n < 2 || n > len(s.trainA) {
+		return nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
+	}
+	if spec.Task == task.SCO && len(s.testA) < 2 {
+		return nil, fmt.Errorf("%s: task sco: the test split of %s has %d rows, want ≥ 2", Name, spec.Data, len(s.testA))
+	}
+	return s, nil
+}
+
+// labels maps the file's labels: ±1 or 0/1 (0 → −1) for logistic and hinge, (y −
+// label_shift)/label_scale for absolute.
+func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) {
+	ys := make([]float64, t.Len())
+	if spec.Loss == glm.Absolute {
+		for i, y := range t.Y {
+			ys[i] = (y - p.LabelShift) / p.LabelScale
+		}
+		return ys, nil
+	}
+	var zero, minus bool
+	for i, y := range t.Y {
+		switch y {
+		case 1:
+			ys[i] = 1
+		case -1:
+			ys[i], minus = -1, true
+		case 0:
+			ys[i], zero = -1, true
+		default:
+			return nil, fmt.Errorf("%s: data: %w", Name, &dataset.Error{File: t.Path, Row: t.Line[i], Column: "label",
+				Err: fmt.Errorf("%w: label %v, want ±1 or 0/1 for loss %s", dataset.ErrBadValue, y, spec.Loss)})
+		}
+		if zero && minus {
+			return nil, fmt.Errorf("%s: data: %w", Name, &dataset.Error{File: t.Path, Row: t.Line[i], Column: "label",
+				Err: fmt.Errorf("%w: labels mix 0 and −1 (want ±1 or 0/1)", dataset.ErrBadValue)})
+		}
+	}
+	return ys, nil
+}
+
+// Map is the public feature map (DESIGN.md "Data files"): z_j = clip(2(x_j − lo_j)/(hi_j −
+// lo_j) − 1, −1, 1), then 1 appended with an intercept, then a = A·z/√d (sqrt_d) or
+// a = z·min(1, A/‖z‖) (clip). Every constant is a parameter, so the map is the same for
+// every dataset of the neighbouring universe and ‖a‖ ≤ A holds for every row, whatever it
+// holds: the generator's G_f = A, G_Δ = 2A are then public (SPEC §0, §8.2).
+func Map(p *Params, x []float64) []float64 {
+	d := len(x)
+	if p.Intercept {
+		d++
+	}
+	a := make([]float64, d)
+	for j, v := range x {
+		lo, hi := p.FeatureLow[0], p.FeatureHigh[0]
+		if len(p.FeatureLow) > 1 {
+			lo, hi = p.FeatureLow[j], p.FeatureHigh[j]
+		}
+		a[j] = math.Max(-1, math.Min(1, 2*(v-lo)/(hi-lo)-1))
+	}
+	if p.Intercept {
+		a[d-1] = 1
+	}
+	A := p.FeatureNorm
+	switch p.Normalize {
+	case ClipNorm:
+		s := 0.0
+		for _, v := range a {
+			s += v * v
+		}
+		if nr := math.Sqrt(s); nr > A {
+			for j := range a {
+				a[j] *= A / nr
+			}
+		}
+	default:
+		c := A / math.Sqrt(float64(d))
+		for j := range a {
+			a[j] *= c
+		}
+	}
+	return a
+}
+
+// Constants implements problems.Generator: glm's constants for ‖a‖ ≤ A (glm.DataConstants),
+// with n the subsample size and d the mapped dimension. Nothing is measured from the data.
+func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
+	p, err := g.params(spec)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	s, err := g.load(spec, p)
+	if err != nil {
+		return problems.Constants{}, err
+	}
+	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, nOf(spec, s), s.d), nil
+}
+
+func nOf(spec problems.Spec, s *split) int {
+	if spec.N == 0 {
+		return len(s.trainA)
+	}
+	return spec.N
+}
+
+// Generate implements problems.Generator: the training sample is a uniformly random
+// n-subset of the training split drawn from rng (the problem stream, so every algorithm
+// of a trial sees it; n = the whole split takes it in file order and draws nothing); with
+// task sco the held-out sample is the whole test split, the same in every trial.
+func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
+	p, err := g.params(spec)
+	if err != nil {
+		return nil, err
+	}
+	s, err := g.load(spec, p)
+	if err != nil {
+		return nil, err
+	}
+	n := nOf(spec, s)
+	a, y := s.trainA, s.trainY
+	if n < len(a) {
+		idx := rng.Perm(len(a))[:n]
+		a, y = make([][]float64, n), make([]float64, n)
+		for k, i := range idx {
+			a[k], y[k] = s.trainA[i], s.trainY[i]
+		}
+	}
+	c := glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, n, s.d)
+	var ha [][]float64
+	var hy []float64
+	if spec.Task == task.SCO {
+		ha, hy = s.testA, s.testY
+	}
+	return glm.FromData(a, y, spec.Loss, c, ha, hy), nil
+}
