@@ -18,7 +18,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -170,7 +169,7 @@ func Render(f Figure, ext string, w io.Writer) error {
 	case "svg":
 		c = vgsvg.New(wd, ht)
 	case "pdf":
-		c = vgpdf.New(wd, ht)
+		c = newPDFCanvas(wd, ht)
 	default:
 		return fmt.Errorf("plot: unknown format %q", ext)
 	}
