@@ -87,3 +87,36 @@ func TestFrontierPoints(t *testing.T) {
 		t.Errorf("unknown kind: got %v, want an error naming kind", err)
 	}
 }
+
+// TestBoundOnlyWhereATheoremGivesOne: an oracle-tuned series' theory_bound is the minimum
+// over its grid, no theorem's bound for what ran; the figure draws none for it, and still
+// draws the untuned series' bound.
+func TestBoundOnlyWhereATheoremGivesOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	xs := []float64{100, 200, 400}
+	rs := synthRows(rng, "noisy-gd", "n", xs, -1, 5, 0.1, 4, 0)
+	tuned := synthRows(rng, "noisy-gd-oracle", "n", xs, -1, 7, 0.1, 4, 0)
+	for _, r := range tuned {
+		r[rows.ColTuning] = "oracle"
+	}
+	rs = append(rs, tuned...)
+	exp := Experiment{Name: "t", Methods: map[string]string{"noisy-gd": "noisy-gd", "noisy-gd-oracle": "noisy-gd"}}
+	fg := Figure{X: "n", Y: rows.ColExcessEmpiricalRisk, LogX: true, LogY: true, Theory: true}
+	var out figureOutcome
+	pf, err := figureData(exp, fg, recs(t, rs), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, l := range pf.Lines {
+		labels = append(labels, l.Label)
+	}
+	if want := []string{"theorem's bound (noisy-gd)"}; !slices.Equal(labels, want) {
+		t.Errorf("lines: got %q, want %q", labels, want)
+	}
+	// The two series of one method are told apart by colour and marker.
+	a, b := pf.Series[0].Style, pf.Series[1].Style
+	if a == nil || b == nil || a.Color == b.Color || a.Glyph == b.Glyph {
+		t.Errorf("noisy-gd and noisy-gd-oracle: styles %+v and %+v, want distinct colours and markers", a, b)
+	}
+}

@@ -37,9 +37,14 @@ type Series struct {
 	Points []string
 	// OffFront leaves the series out of the Pareto front (a non-private reference).
 	OffFront bool
+	// Style, when set, is the series' style (from the experiment's Key); else StyleOf.
+	Style *Style
 }
 
 func (s Series) style() Style {
+	if s.Style != nil {
+		return *s.Style
+	}
 	k := s.Key
 	if k == "" {
 		k = s.Label
