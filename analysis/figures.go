@@ -91,7 +91,10 @@ type figureOutcome struct {
 	Points  int
 	Dropped int    // points left out (non-positive on a log axis, or missing)
 	Err     string // why the figure was not drawn
-	Note    string // the caption: interval type and trials per point
+	// WriteErr is set when the figure was drawn but a file of it could not be written:
+	// the analysis fails (exit status 1), after the report has said which.
+	WriteErr error
+	Note     string // the caption: interval type and trials per point
 }
 
 // method is the method of an algorithm label (Experiment.Methods, else plot.MethodOf).
@@ -227,11 +230,26 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 		}
 		if err := errors.Join(errs[i]...); err != nil {
 			outs[i].Err = err.Error()
+			var we plot.WriteError
+			if errors.As(err, &we) {
+				outs[i].WriteErr = err
+			}
 			continue
 		}
 		outs[i].PNG, outs[i].SVG, outs[i].PDF = outs[i].Name+".png", outs[i].Name+".svg", outs[i].Name+".pdf"
 	}
 	return outs
+}
+
+// figureWriteErrors joins the write errors of figs (nil when every drawn file was written).
+func figureWriteErrors(figs []figureOutcome) error {
+	var errs []error
+	for _, f := range figs {
+		if f.WriteErr != nil {
+			errs = append(errs, fmt.Errorf("figure %s: %w", f.Name, f.WriteErr))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // figureData builds the plot description of fg (and fills out's counts).

@@ -158,8 +158,18 @@ func SaveFormat(f Figure, base, ext string) error {
 	if err := Render(f, ext, &buf); err != nil {
 		return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
 	}
-	return rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err })
+	if err := rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err }); err != nil {
+		return WriteError{err}
+	}
+	return nil
 }
+
+// WriteError is a figure that was drawn but could not be written (a full disk, a path in
+// the way): unlike a figure with nothing to draw, the run that asked for it has failed.
+type WriteError struct{ Err error }
+
+func (e WriteError) Error() string { return e.Err.Error() }
+func (e WriteError) Unwrap() error { return e.Err }
 
 // Render draws f in format ext ("png", "svg" or "pdf") to w.
 func Render(f Figure, ext string, w io.Writer) error {
