@@ -215,6 +215,9 @@ func TestOnlyAndVersion(t *testing.T) {
 // tasks with the variables SLURM sets, then merge.sbatch; the merged results.csv equals
 // an unsharded run's.
 func TestSlurmScriptsLocally(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: builds the binary and runs the SLURM scripts with a fake sbatch")
+	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}

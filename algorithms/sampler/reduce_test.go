@@ -69,6 +69,9 @@ func TestOrthogonalVariance(t *testing.T) {
 // oracle (r = 3 coordinates, constants of d = 200) returns y with each coordinate
 // N(0, (kμ)⁻¹), the closed form; one-sample KS at α = 1e-4 (c = 2.2254) per coordinate.
 func TestReducedGaussianTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the reduced Gaussian target against its law")
+	}
 	z := zeroLowRank{n: 20, d: 200, r: 3, dim: 3}
 	if !problems.ReducedDim(z.Constants(), z.Dim()) {
 		t.Fatal("ReducedDim = false on a reduced oracle")

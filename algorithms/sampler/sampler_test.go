@@ -196,6 +196,9 @@ func TestProximalGaussianCase(t *testing.T) {
 // against the exact piecewise-Gaussian CDF (KS, α = 1e-4 per marginal), plus the mean, and
 // the upper tail P(X > q_0.99) by an exact-binomial-style z-test (z = 4.41717).
 func TestProximalSeparableL1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the separable ℓ1 proximal sampler against its law")
+	}
 	for _, tc := range []struct {
 		d, chains int
 		k         float64
@@ -243,6 +246,9 @@ func TestProximalSeparableL1(t *testing.T) {
 // A 1-D non-separable loss (logistic, no structure) on the interval: the proximal output
 // against the quadrature table (KS at α = 1e-3, mean at z = 4.41717).
 func TestProximalLogistic1D(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the 1-D logistic proximal sampler against quadrature")
+	}
 	rng := rand.New(rand.NewPCG(9, 9))
 	dom := problems.Domain{Kind: problems.Box, Radius: 2}
 	p := newLogistic(25, 1, dom, rng)
@@ -578,6 +584,9 @@ func TestCentredGaussBallFarTail(t *testing.T) {
 // (the other coordinate's normal interval mass); CDFs by quadrature; KS at α = 1e-4 per
 // marginal and sampler (4 tests: family-wise 4e-4).
 func TestGaussBallSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: Gaussian-on-a-ball split sampler against its law")
+	}
 	m := []float64{1.3, 0.05}
 	const sd = 0.4
 	cdfs := make([]func(float64) float64, 2)

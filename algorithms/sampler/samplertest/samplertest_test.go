@@ -67,6 +67,9 @@ func TestLaws(t *testing.T) {
 // The exact sampler passes the kit (α = 1e-4 family-wise), and the kit has power: a
 // sampler whose law is shifted by 0.05 sd is rejected.
 func TestExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the exact sampler against its target laws")
+	}
 	// a coarse grid: the 1-D method is exact whatever the grid (secant envelope)
 	Test(t, sampler.Exact{Grid: 129}, Options{Samples: 4000, Seed: 11})
 }
@@ -98,12 +101,18 @@ func (s shifted) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 
 // MALA is exact in law at stationarity (Metropolis–Hastings), run at its default step.
 func TestMALA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: MALA against its target laws")
+	}
 	Test(t, sampler.MALA{}, Options{Samples: 1500, Seed: 12})
 }
 
 // proximal-rejection at step_c = 1/64, where the clipping bias is below what 1000 samples
 // can see (KS ≈ 0.011 at 1/16 and 0.1 at 1/4 are measured by TestBiasTable, not asserted).
 func TestProximalRejection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the proximal rejection sampler against its target laws")
+	}
 	Test(t, sampler.ProximalRejection{}, Options{Samples: 1000, Seed: 13, StepC: 1.0 / 64, TV: 1e-3})
 }
 
