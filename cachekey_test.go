@@ -84,7 +84,7 @@ func TestRowCodeFollowsImports(t *testing.T) {
 	}{
 		{"expmech/algorithms/sampler", []string{"expmech"}},
 		{"expmech/baselines/noisygd", []string{"noisy-gd", "nonprivate"}}, // nonprivate imports noisygd
-		{"expmech/problems/glm", algs}, // the lowrank generator's package
+		{"expmech/problems/glm", algs},                                    // the lowrank generator's package
 		{"expmech/experiments/runner", algs},
 		{"expmech/analysis", nil},
 	} {
