@@ -40,6 +40,9 @@ func TestCertificates(t *testing.T) {
 				k = 48
 			}
 			if testing.Short() {
+				if f.Name == "noisy-sgd-bst14" || f.Name == "dp-sgd" {
+					t.Skip("long: the PLD/RDP accountant takes seconds per config")
+				}
 				k = max(1, k/12) // make test-long draws them all
 			}
 			mechtest.Certificates(t, f, mechtest.CertOptions{Configs: k, Choices: choices})
