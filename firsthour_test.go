@@ -130,7 +130,6 @@ func lastLine(s string) string {
 	return lines[len(lines)-1]
 }
 
-
 // copyTree copies the source tree's tracked and untracked (not ignored) files into a
 // temporary folder, as a fresh clone with this change would have them.
 func copyTree(t *testing.T) string {
