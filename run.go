@@ -122,7 +122,7 @@ type options struct {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs := flag.NewFlagSet("expmech", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o options
 	fs.StringVar(&o.exp, "exp", "", "experiment: a spec file (my.yaml in the current folder, or a path), or a name looked up in ./experiments/, then among the specs built into the binary (-list)")
