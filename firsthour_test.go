@@ -104,14 +104,31 @@ func TestREADMEFirstHour(t *testing.T) {
 			case "sh":
 				sh(b.body)
 			case "python":
-				py, err := exec.LookPath("python3")
-				if err != nil {
-					t.Skip("no python3")
-				}
+				// The first python3 (on PATH, then the system's) that has every module the
+				// block imports; none: skip.
+				var mods []string
 				for _, mod := range []string{"pandas", "polars"} {
-					if strings.Contains(b.body, "import "+mod) && exec.Command(py, "-c", "import "+mod).Run() != nil {
-						t.Skipf("python3 has no %s (apt-get install python3-%s, or pip)", mod, mod)
+					if strings.Contains(b.body, "import "+mod) {
+						mods = append(mods, mod)
 					}
+				}
+				py := ""
+				for _, cand := range []string{"python3", "/usr/bin/python3"} {
+					p, err := exec.LookPath(cand)
+					if err != nil {
+						continue
+					}
+					ok := true
+					for _, mod := range mods {
+						ok = ok && exec.Command(p, "-c", "import "+mod).Run() == nil
+					}
+					if ok {
+						py = p
+						break
+					}
+				}
+				if py == "" {
+					t.Skipf("no python3 with %s (apt-get install python3-pandas, or pip install)", strings.Join(mods, " and "))
 				}
 				c := exec.CommandContext(ctx, py, "-")
 				c.Dir, c.Stdin = dir, strings.NewReader(b.body)
