@@ -164,6 +164,9 @@ func column(xs [][]float64, j int) []float64 {
 // §4.8.1). Mean per coordinate within z·SE (z = 4.41717, two-sided 1e-5), variance within
 // z·√2·var/√m, and KS of each marginal at α = 1e-4 (5 marginals: family-wise 5e-4).
 func TestProximalGaussianCase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the proximal sampler on Gaussian targets")
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	const d = 5
 	p := problemtest.NewLinearPoints(randPoints(40, d, 0, 0.6, rng), 0.6*math.Sqrt(d), problems.Domain{Kind: problems.Unconstrained, Radius: 1})
