@@ -25,7 +25,9 @@ SHARDS=${2:-32}
 shift $(( $# < 2 ? $# : 2 ))
 EXTRA="$*"
 case $SHARDS in '' | *[!0-9]* | 0) echo "submit.sh: SHARDS must be a positive integer, got '$SHARDS'" >&2; exit 2 ;; esac
-BIN=$(realpath "${BIN:-bin/expmech}")
+BIN=${BIN:-bin/expmech}
+[ -x "$BIN" ] || { echo "submit.sh: no binary $BIN (run make build, or set BIN)" >&2; exit 2; }
+BIN=$(realpath "$BIN")
 OUT=$(realpath -m "${OUT:-results}")
 FIGURES=$(realpath -m "${FIGURES:-figures}")
 CPUS=${CPUS:-8}
