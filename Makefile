@@ -45,11 +45,11 @@ code-version: ## the result cache's code version that make build stamps (src:<ha
 bin/expmech.code: FORCE
 	@mkdir -p bin; echo $(SRC_SHA) > $@.tmp; cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-test: ## vet, all short tests, the runner under -race, a short decoder fuzz
+test: ## vet, all short tests, the runner's short tests under -race, a 5 s decoder fuzz
 	$(GO) vet ./...
 	$(GO) test -short -count=1 ./...
 	$(GO) test -short -count=1 -race ./experiments/...
-	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=10s ./experiments
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=5s ./experiments
 
 test-long: ## every test, the long ones that make test skips (testing.Short) included; CI runs both
 	$(GO) test -count=1 -timeout 30m ./...
