@@ -27,10 +27,14 @@ help: ## list the targets
 
 build: $(BIN) ## bin/expmech: the harness with its specs built in (runs without the source tree)
 
-# -X stamps the hash of the Go sources: the result cache's code version (README "Result
-# cache"), so neither a spec edit nor a commit of documents invalidates the cache.
+# -X stamps the hash of the Go sources (the code version -version prints) and the
+# closure key of every package, from `go list -deps` (scripts/codekeys): the result cache
+# keys each row by the packages its algorithm, problem and the runner import (README
+# "Result cache"), so an edit to one sampler or baseline recomputes only the rows that run
+# it, and neither a spec edit nor a commit of documents invalidates the cache.
 $(BIN): $(GO_SRC) $(wildcard experiments/*.yaml) experiments/SUITE
-	$(GO) build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA)" .
+	keys=$$($(GO) run ./scripts/codekeys) && \
+	$(GO) build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA) -X expmech/experiments/runner.packageKeys=$$keys" .
 
 code-version: ## the result cache's code version that make build stamps (src:<hash of the Go sources>)
 	@echo src:$(SRC_SHA)
@@ -41,11 +45,11 @@ code-version: ## the result cache's code version that make build stamps (src:<ha
 bin/expmech.code: FORCE
 	@mkdir -p bin; echo $(SRC_SHA) > $@.tmp; cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-test: ## vet, all short tests, the runner under -race, a short decoder fuzz
+test: ## vet, all short tests, the runner's short tests under -race, a 5 s decoder fuzz
 	$(GO) vet ./...
 	$(GO) test -short -count=1 ./...
-	$(GO) test -count=1 -race ./experiments/...
-	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=10s ./experiments
+	$(GO) test -short -count=1 -race ./experiments/...
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=5s ./experiments
 
 test-long: ## every test, the long ones that make test skips (testing.Short) included; CI runs both
 	$(GO) test -count=1 -timeout 30m ./...
@@ -55,6 +59,7 @@ fuzz: ## fuzz the spec decoder for 2 minutes
 
 quick: $(BIN) ## the one-minute tour: results/quick and figures/quick
 	$(BIN) -exp quick -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) -force
+	@echo "report: $(OUT)/quick/report.md (in a browser: $(OUT)/quick/report.html); figures: $(FIGURES)/quick/"
 
 # One stamp per experiment of the SUITE and of the audit: redone when its spec or the
 # code changes, and only then; rows it already computed come from the result cache

@@ -40,6 +40,9 @@ func TestCertificates(t *testing.T) {
 			if k == 0 {
 				k = 48
 			}
+			if testing.Short() && (f.Name == "noisy-sgd-bst14" || f.Name == "dp-sgd") {
+				t.Skip("long: the PLD/RDP accountant takes seconds per config")
+			}
 			mechtest.Certificates(t, f, mechtest.CertOptions{Configs: k, Choices: choices})
 		})
 	}
@@ -135,6 +138,9 @@ algorithms:
 // the rows by the file's largest row norm, a data-dependent constant, so no row is
 // certified; rescale: clip (row-wise, data independent) keeps the certificate.
 func TestRescaleScaleNotCertified(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: runs rescaled mechanisms through the runner")
+	}
 	data := "z1,z2\n3,0\n0,1\n0.5,0.5\n-1,2\n0.2,0.1\n"
 	for _, mode := range []string{"scale", "clip"} {
 		t.Run(mode, func(t *testing.T) {

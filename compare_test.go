@@ -17,6 +17,9 @@ import (
 // sampler whose practical step constant is 4× larger (steps ∝ 1/h, so value queries ÷ 4)
 // is reported as different in the value queries of every cell.
 func TestCompareRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: two runs of an experiment, then -compare")
+	}
 	dir := t.TempDir()
 	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")
 	runs := []struct {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -215,6 +216,9 @@ func TestOnlyAndVersion(t *testing.T) {
 // tasks with the variables SLURM sets, then merge.sbatch; the merged results.csv equals
 // an unsharded run's.
 func TestSlurmScriptsLocally(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: builds the binary and runs the SLURM scripts with a fake sbatch")
+	}
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -240,7 +244,7 @@ func TestSlurmScriptsLocally(t *testing.T) {
 	log := filepath.Join(dir, "sbatch.log")
 	os.WriteFile(filepath.Join(fake, "sbatch"), []byte("#!/bin/sh\necho \"$*\" >> "+log+"\nwc -l < "+log+" | sed 's/^ */10/'\n"), 0o755)
 	spec, _ := filepath.Abs(tinySpec)
-	env := append(os.Environ(), "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"), "BIN="+bin, "OUT="+out, "FIGURES="+figs, "CPUS=2")
+	env := append(os.Environ(), "PATH="+fake+string(os.PathListSeparator)+os.Getenv("PATH"), "BIN="+bin, "OUT="+out, "FIGURES="+figs, "CPUS=2", "PARTITION=debug")
 	sub := exec.Command("bash", "scripts/slurm/submit.sh", spec, "3", "-quick")
 	sub.Env = env
 	if b, err := sub.CombinedOutput(); err != nil {
@@ -248,26 +252,45 @@ func TestSlurmScriptsLocally(t *testing.T) {
 	}
 	calls, _ := os.ReadFile(log)
 	lines := strings.Split(strings.TrimSpace(string(calls)), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], "--array=0-2") || !strings.Contains(lines[0], "--cpus-per-task=2") ||
-		!strings.Contains(lines[0], "array.sbatch") || !strings.Contains(lines[1], "--dependency=afterok:101") || !strings.Contains(lines[1], "merge.sbatch") {
-		t.Fatalf("sbatch calls:\n%s\nwant the array (0-2, --cpus-per-task=2) then the merge after it", calls)
-	}
 	mdir := filepath.Join(out, "quick", "tiny")
-	if !strings.Contains(lines[1], "DIR="+mdir) {
-		t.Errorf("merge DIR: %s, want %s", lines[1], mdir)
+	arr, mrg := filepath.Join(mdir, "slurm-array.sbatch"), filepath.Join(mdir, "slurm-merge.sbatch")
+	if len(lines) != 2 || !strings.Contains(lines[0], "--array=0-2") || !strings.HasSuffix(lines[0], arr) ||
+		!strings.Contains(lines[1], "--dependency=afterany:101") || !strings.HasSuffix(lines[1], mrg) {
+		t.Fatalf("sbatch calls:\n%s\nwant the array (0-2) of %s then %s after it", calls, arr, mrg)
 	}
-	for i := 0; i < 3; i++ {
-		c := exec.Command("bash", "scripts/slurm/array.sbatch")
-		c.Env = append(env, "EXP="+spec, "EXTRA=-quick", "SLURM_ARRAY_TASK_ID="+string(rune('5'+i)), "SLURM_ARRAY_TASK_MIN=5",
-			"SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
-		if b, err := c.CombinedOutput(); err != nil {
+	// The job scripts fix the shard count and the resources at submission.
+	if b, _ := os.ReadFile(arr); !strings.Contains(string(b), "SHARDS=3") || !strings.Contains(string(b), "--cpus-per-task=2") || !strings.Contains(string(b), "--partition=debug") {
+		t.Errorf("%s:\n%s\nwant SHARDS=3, --cpus-per-task=2 and --partition=debug", arr, b)
+	}
+	task := func(i int) ([]byte, error) {
+		// SLURM sets the task id and none of the array's extent for a retry of one task.
+		c := exec.Command("bash", arr)
+		c.Env = append(env, "SLURM_ARRAY_TASK_ID="+strconv.Itoa(i), "SLURM_CPUS_PER_TASK=1")
+		return c.CombinedOutput()
+	}
+	for _, i := range []int{0, 2} {
+		if b, err := task(i); err != nil {
 			t.Fatalf("array task %d: %v\n%s", i, err, b)
 		}
 	}
-	m := exec.Command("bash", "scripts/slurm/merge.sbatch")
-	m.Env = append(env, "DIR="+mdir)
-	if b, err := m.CombinedOutput(); err != nil {
-		t.Fatalf("merge.sbatch: %v\n%s", err, b)
+	// Task 1 failed: the merge names it and fails; retrying task 1 runs shard 1 of 3.
+	m := exec.Command("bash", mrg)
+	m.Env = env
+	if b, err := m.CombinedOutput(); err == nil || !strings.Contains(string(b), "shard-1-of-3.jsonl") {
+		t.Errorf("merge with shard 1 missing: %v\n%s\nwant a failure naming shard-1-of-3.jsonl", err, b)
+	}
+	if b, err := task(1); err != nil {
+		t.Fatalf("retry of task 1: %v\n%s", err, b)
+	}
+	if b, err := task(1); err != nil || !strings.Contains(string(b), "already done") {
+		t.Errorf("task 1 again: %v\n%s\nwant it to exit at once", err, b)
+	}
+	for _, run := range []string{"merge", "merge again (re-runnable)"} {
+		m := exec.Command("bash", mrg)
+		m.Env = env
+		if b, err := m.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", run, err, b)
+		}
 	}
 	if pngs, _ := filepath.Glob(filepath.Join(figs, "quick", "tiny", "*.png")); len(pngs) == 0 {
 		t.Errorf("merge wrote no figure under %s", filepath.Join(figs, "quick", "tiny"))

@@ -63,7 +63,7 @@ func report(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, "run: "+strings.Join(strings.Fields(err.Error()), " "))
+	fmt.Fprintln(stderr, "expmech: "+strings.Join(strings.Fields(err.Error()), " "))
 	var ue usageError
 	var se *experiments.SpecError
 	if errors.As(err, &ue) || errors.As(err, &se) || errors.Is(err, runner.ErrExists) {
@@ -122,10 +122,10 @@ type options struct {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs := flag.NewFlagSet("expmech", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o options
-	fs.StringVar(&o.exp, "exp", "", "experiment: a bare name (looked up in ./experiments/, then among the specs built into the binary) or a path to a spec")
+	fs.StringVar(&o.exp, "exp", "", "experiment: a spec file (my.yaml in the current folder, or a path), or a name looked up in ./experiments/, then among the specs built into the binary (-list)")
 	fs.StringVar(&o.out, "out", "results", "results root; the experiment folder is OUT/<name> (OUT/quick/<name> with -quick)")
 	fs.StringVar(&o.figures, "figures", "figures", "figures root; figures go to FIGURES/<name> (FIGURES/quick/<name> with -quick)")
 	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0 = number of CPUs)")
@@ -142,7 +142,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.seed, "seed", "", "override the spec's master seed")
 	fs.BoolVar(&o.verbose, "v", false, "verbose")
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
-	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers")
+	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers, and the built-in experiments")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
 	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
@@ -198,6 +198,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch {
 	case o.list:
 		fmt.Fprint(stdout, reg.List())
+		listExperiments(stdout, schema(reg))
 		return nil
 	case o.version:
 		p := runner.ReadProvenance()
@@ -274,28 +275,79 @@ func readSuite(path string) ([]string, error) {
 	return names, nil
 }
 
-// specPath resolves -exp: a bare name (no folder) is looked up in experiments/, with
-// ".yaml" added when missing.
+// specPath is the file -exp names (for messages before the spec is loaded): exp itself
+// when it has a folder or names an existing spec file here, else experiments/NAME.yaml.
 func specPath(exp string) string {
 	if strings.ContainsRune(exp, filepath.Separator) || strings.Contains(exp, "/") {
 		return exp
 	}
-	if !strings.HasSuffix(exp, ".yaml") && !strings.HasSuffix(exp, ".yml") {
+	if isSpecFile(exp) {
+		if _, err := os.Stat(exp); err == nil {
+			return exp
+		}
+	} else {
 		exp += ".yaml"
 	}
-	return filepath.Join("experiments", exp)
+	return filepath.Join(experiments.BuiltinDir, exp)
 }
 
-// loadSpec loads the spec of -exp: the file at specPath, or, for a bare name with no
-// such file (a binary run outside the source tree), the spec built into the binary.
+func isSpecFile(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
+}
+
+// loadSpec loads the spec of -exp: a path with a folder is that file; a file name ending
+// in .yaml or .yml that exists in the current folder is that file (`-exp my.yaml`);
+// otherwise a bare name (with or without .yaml) is experiments/NAME.yaml when it
+// exists — so an edited spec of a checkout wins — and else the spec of that name built
+// into the binary. A name found nowhere is a usage error that says where it looked.
 func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) {
 	path := specPath(exp)
-	if _, err := os.Stat(path); err != nil && filepath.Dir(path) == experiments.BuiltinDir {
-		if b, ok := experiments.Builtin(filepath.Base(path)); ok {
-			return experiments.Decode(path, b, schema)
-		}
+	if filepath.Dir(path) != experiments.BuiltinDir || strings.Contains(exp, "/") {
+		return experiments.Load(path, schema)
 	}
-	return experiments.Load(path, schema)
+	if _, err := os.Stat(path); err == nil {
+		return experiments.Load(path, schema)
+	}
+	if b, ok := experiments.Builtin(filepath.Base(path)); ok {
+		return experiments.Decode(path, b, schema)
+	}
+	here := ""
+	if isSpecFile(exp) {
+		here = fmt.Sprintf("./%s, ", exp)
+	}
+	return nil, usageError{fmt.Sprintf("-exp %s: no spec at %s%s and no built-in experiment %q (expmech -list lists them)",
+		exp, here, path, strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml"))}
+}
+
+// listExperiments prints the experiments built into the binary (the specs of
+// experiments/), one line each with the first sentence of its description.
+func listExperiments(w io.Writer, schema experiments.Schema) {
+	fmt.Fprintln(w, "experiments (-exp NAME; built in, ./experiments/NAME.yaml takes precedence):")
+	for _, name := range experiments.BuiltinNames() {
+		b, _ := experiments.Builtin(name + ".yaml")
+		line := ""
+		if spec, err := experiments.Decode(filepath.Join(experiments.BuiltinDir, name+".yaml"), b, schema); err == nil {
+			line = strings.Join(strings.Fields(spec.Description), " ")
+			for i := 0; i < len(line); {
+				j := strings.Index(line[i:], ". ")
+				if j < 0 {
+					break
+				}
+				if i+j >= 60 { // not an abbreviation such as "et al." early on
+					line = line[:i+j+1]
+					break
+				}
+				i += j + 2
+			}
+			if len(line) > 110 {
+				line = line[:strings.LastIndex(line[:107], " ")] + " …"
+			}
+		}
+		if line != "" {
+			line = " — " + line
+		}
+		fmt.Fprintf(w, "  %s%s\n", name, line)
+	}
 }
 
 // parseOnly parses -only cell=K,algorithm=A,trial=T.

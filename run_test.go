@@ -129,6 +129,9 @@ func TestSuiteSpecsDecode(t *testing.T) {
 // TestQuickEndToEnd runs the quick tour with -quick: results.csv with the DESIGN.md
 // columns and at least one PNG figure.
 func TestQuickEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the quick experiment end to end")
+	}
 	dir := t.TempDir()
 	out, figs := filepath.Join(dir, "results"), filepath.Join(dir, "figures")
 	var stdout, stderr bytes.Buffer

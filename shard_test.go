@@ -17,6 +17,9 @@ import (
 // rows can do better than the costliest row. Its Plans (the calibrations) share one
 // calibration cache, so each distinct calibration is computed once.
 func TestSuiteShardsBalanced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: plans every row of every suite spec (dp-sgd's accountant included)")
+	}
 	t.Parallel()
 	reg := registry()
 	b, err := os.ReadFile("experiments/SUITE")

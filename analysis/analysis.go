@@ -153,6 +153,9 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	if err := rep.writeHTML(dir, figDir); err != nil {
 		return nil, err
 	}
+	if err := figureWriteErrors(figs); err != nil {
+		return results, fmt.Errorf("analysis: %w", err)
+	}
 	return results, nil
 }
 

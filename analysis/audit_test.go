@@ -99,6 +99,9 @@ func TestMuLowerBoundTable(t *testing.T) {
 // threshold-optimised Gaussian audit with expected counts reproduces the ε_lb table
 // (s = 0.5, 1, 2 at N = 1e4: 0.93, 2.20, 4.48; s = 1 at 1e5: 2.81), 95% confidence, δ = 1e-5.
 func TestEpsLowerBoundTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the ε lower-bound table over many simulated audits")
+	}
 	for _, tc := range []struct {
 		n    int
 		want float64

@@ -102,6 +102,9 @@ func biasRows(rng *rand.Rand, alg, cell string, trials, batch int, q float64, dr
 // floor (ks-floor PASS) and a biased one's is not (FAIL); a less biased sampler's distance
 // is below a more biased one's (ks-order PASS; swapped: FAIL; equal laws: not a PASS).
 func TestBiasChecks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: bias checks over many simulated samples")
+	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	unif := func(r *rand.Rand) float64 { return r.Float64() }
 	// pow(a) draws the law with CDF u^(1+a) (inversion)

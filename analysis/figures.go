@@ -91,7 +91,10 @@ type figureOutcome struct {
 	Points  int
 	Dropped int    // points left out (non-positive on a log axis, or missing)
 	Err     string // why the figure was not drawn
-	Note    string // the caption: interval type and trials per point
+	// WriteErr is set when the figure was drawn but a file of it could not be written:
+	// the analysis fails (exit status 1), after the report has said which.
+	WriteErr error
+	Note     string // the caption: interval type and trials per point
 }
 
 // method is the method of an algorithm label (Experiment.Methods, else plot.MethodOf).
@@ -100,6 +103,16 @@ func (e Experiment) method(label string) string {
 		return m
 	}
 	return plot.MethodOf(label)
+}
+
+// styleKey is the experiment's plot.Key over its algorithm labels (Methods).
+func (e Experiment) styleKey() plot.Key {
+	labels := make([]string, 0, len(e.Methods))
+	for l := range e.Methods {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	return plot.NewKey(labels, e.Methods)
 }
 
 // trialsPerPoint is "N trials per point" or "N–M trials per point".
@@ -217,11 +230,26 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 		}
 		if err := errors.Join(errs[i]...); err != nil {
 			outs[i].Err = err.Error()
+			var we plot.WriteError
+			if errors.As(err, &we) {
+				outs[i].WriteErr = err
+			}
 			continue
 		}
 		outs[i].PNG, outs[i].SVG, outs[i].PDF = outs[i].Name+".png", outs[i].Name+".svg", outs[i].Name+".pdf"
 	}
 	return outs
+}
+
+// figureWriteErrors joins the write errors of figs (nil when every drawn file was written).
+func figureWriteErrors(figs []figureOutcome) error {
+	var errs []error
+	for _, f := range figs {
+		if f.WriteErr != nil {
+			errs = append(errs, fmt.Errorf("figure %s: %w", f.Name, f.WriteErr))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // figureData builds the plot description of fg (and fills out's counts).
@@ -274,6 +302,15 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		}
 		return lab, exp.method(lab)
 	}
+	// The experiment's style key: a label is drawn alike in all its figures, and no two
+	// labels share a marker or a colour (tuned variants take shades of their method's).
+	styles := exp.styleKey()
+	styleOf := func(lab string) *plot.Style {
+		if st, ok := styles[lab]; ok && seriesCol == rows.ColAlgorithm {
+			return &st
+		}
+		return nil
+	}
 	tmin, tmax := math.MaxInt, 0
 	if fg.Kind == FigureFrontier {
 		pf.Markers, pf.Frontier, pf.Dodge = true, true, false
@@ -285,7 +322,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		var hidden []string
 		for _, lab := range labels {
 			key, meth := styleKey(lab)
-			s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth,
+			s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab),
 				OffFront: !slices.ContainsFunc(bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })}
 			for _, ca := range byCellAlgorithm(bySeries[lab]) {
 				var xs, ys []float64
@@ -297,7 +334,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 					}
 				}
 				sx, sy := Summarize(xs), Summarize(ys)
-				if sx.N == 0 || (fg.LogX && !(sx.Mean > 0)) || (fg.LogY && !(sy.Mean > 0)) {
+				if sx.N == 0 || (fg.LogX && !(sx.Mean > logFloor)) || (fg.LogY && !(sy.Mean > logFloor)) {
 					out.Dropped++
 					continue
 				}
@@ -341,7 +378,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		gs, dropped := groupBy(bySeries[lab], fg.X, fg.Y, 0, 0)
 		out.Dropped += dropped
 		key, meth := styleKey(lab)
-		s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth}
+		s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab)}
 		for _, g := range gs {
 			st := Summarize(g.Vals)
 			if (fg.LogX && g.X <= 0) || (fg.LogY && !(st.Mean > logFloor)) {
@@ -365,7 +402,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		}
 		// The theorem's bound: mean theory_bound per x, when the column is filled.
 		if fg.Y == rows.ColExcessEmpiricalRisk || fg.Y == rows.ColExcessPopulationRisk || fg.Y == rows.ColEmpiricalRisk {
-			tb, _ := groupBy(bySeries[lab], fg.X, rows.ColTheoryBound, 0, 0)
+			tb, _ := groupBy(theoremRows(bySeries[lab]), fg.X, rows.ColTheoryBound, 0, 0)
 			bl := refLine{kind: "theorem's bound", style: plot.Dashed, labels: []string{lab}}
 			for _, g := range tb {
 				bl.x = append(bl.x, g.X)
@@ -438,6 +475,20 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	}
 	pf.Note = out.Note
 	return pf, nil
+}
+
+// theoremRows are the rows whose theory_bound is a theorem's bound for that row: an
+// untuned run (tuning empty or "theory"). An oracle-tuned row's theory_bound is the minimum
+// of its grid points' bounds, which bounds no procedure that ran (the selection looked at
+// the data), and a privately tuned row has none; neither is drawn.
+func theoremRows(rs []*rows.Record) []*rows.Record {
+	var out []*rows.Record
+	for _, r := range rs {
+		if t := r.Text(rows.ColTuning); t == "" || t == "theory" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.

@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -85,5 +87,67 @@ func TestFrontierPoints(t *testing.T) {
 	}
 	if err := (Figure{X: "n", Y: "r", Kind: "scatter"}).Validate(); err == nil || !strings.Contains(err.Error(), "kind") {
 		t.Errorf("unknown kind: got %v, want an error naming kind", err)
+	}
+}
+
+// TestBoundOnlyWhereATheoremGivesOne: an oracle-tuned series' theory_bound is the minimum
+// over its grid, no theorem's bound for what ran; the figure draws none for it, and still
+// draws the untuned series' bound.
+func TestBoundOnlyWhereATheoremGivesOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	xs := []float64{100, 200, 400}
+	rs := synthRows(rng, "noisy-gd", "n", xs, -1, 5, 0.1, 4, 0)
+	tuned := synthRows(rng, "noisy-gd-oracle", "n", xs, -1, 7, 0.1, 4, 0)
+	for _, r := range tuned {
+		r[rows.ColTuning] = "oracle"
+	}
+	rs = append(rs, tuned...)
+	exp := Experiment{Name: "t", Methods: map[string]string{"noisy-gd": "noisy-gd", "noisy-gd-oracle": "noisy-gd"}}
+	fg := Figure{X: "n", Y: rows.ColExcessEmpiricalRisk, LogX: true, LogY: true, Theory: true}
+	var out figureOutcome
+	pf, err := figureData(exp, fg, recs(t, rs), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, l := range pf.Lines {
+		labels = append(labels, l.Label)
+	}
+	if want := []string{"theorem's bound (noisy-gd)"}; !slices.Equal(labels, want) {
+		t.Errorf("lines: got %q, want %q", labels, want)
+	}
+	// The two series of one method are told apart by colour and marker.
+	a, b := pf.Series[0].Style, pf.Series[1].Style
+	if a == nil || b == nil || a.Color == b.Color || a.Glyph == b.Glyph {
+		t.Errorf("noisy-gd and noisy-gd-oracle: styles %+v and %+v, want distinct colours and markers", a, b)
+	}
+}
+
+// TestFigureWriteFails: a figure that is drawn but cannot be written (here a folder stands
+// where its PDF goes; a full disk is the same error) fails the analysis, after the report
+// has been written; a figure with nothing to draw does not.
+func TestFigureWriteFails(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	rs := synthRows(rng, "expmech", "n", []float64{100, 200}, -1, 5, 0.1, 2, 0)
+	exp := Experiment{Name: "t", Workers: 1, Figures: []Figure{
+		{Name: "risk", X: "n", Y: rows.ColExcessEmpiricalRisk, LogX: true, LogY: true},
+		{Name: "empty", X: "n", Y: rows.ColExcessEmpiricalRisk, Where: map[string]string{"n": "7"}},
+	}}
+	dir, figDir := t.TempDir(), t.TempDir()
+	if _, err := AnalyzeRows(exp, rs, dir, figDir); err != nil {
+		t.Fatalf("a figure with nothing to draw: got %v, want no error", err)
+	}
+	if err := os.Remove(filepath.Join(figDir, "risk.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(figDir, "risk.pdf", "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := AnalyzeRows(exp, rs, dir, figDir)
+	if err == nil || !strings.Contains(err.Error(), "risk.pdf") {
+		t.Errorf("got %v, want an error naming risk.pdf", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "report.md")); serr != nil {
+		t.Errorf("report.md: %v (the report is written before the error)", serr)
 	}
 }

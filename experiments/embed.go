@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"embed"
+	"slices"
 	"strings"
 )
 
@@ -22,4 +23,17 @@ func Builtin(file string) ([]byte, bool) {
 	}
 	b, err := builtin.ReadFile(file)
 	return b, err == nil
+}
+
+// BuiltinNames are the names of the built-in specs (file names without .yaml), sorted.
+func BuiltinNames() []string {
+	ents, _ := builtin.ReadDir(".")
+	var names []string
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
 }

@@ -448,6 +448,9 @@ func TestRunProximal(t *testing.T) {
 // strongly-convex: exp(−kF) with λ-strongly convex quadratic losses; the law is Gaussian
 // N(z̄, 1/(kλ)) restricted to the ball, so the mean of a few hundred runs is checked.
 func TestRunStronglyConvex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: strongly convex runs against the theorem")
+	}
 	rng := rand.New(rand.NewPCG(3, 3))
 	z := make([][]float64, 10)
 	for i := range z {

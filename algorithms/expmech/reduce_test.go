@@ -18,6 +18,9 @@ import (
 // certified constants share the recursion (only h differs; sampler.TestOrthogonalVariance
 // covers it) but take ~10³× more steps, too slow for a law test here.
 func TestReducedPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the reduced path against the full-dimension law")
+	}
 	mechtest.TestReduced(t, expmech.Factory(sampler.All()...), mechtest.ReducedOptions{Samples: 1000, Config: func() algorithms.Config {
 		c := expmech.DefaultConfig()
 		c.Sampler = "proximal-rejection"
@@ -30,6 +33,9 @@ func TestReducedPath(t *testing.T) {
 // TestReducedPathMALA: MALA's reduced chain simulates (Uᵀx, ‖x⊥‖) exactly (one χ² draw per
 // step for the complement); its output law is the full chain's.
 func TestReducedPathMALA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the reduced path with MALA against the full-dimension law")
+	}
 	// Smaller than the kit's default instance: the full chain pays n values and n d-dimensional
 	// gradients per step.
 	mechtest.TestReduced(t, expmech.Factory(sampler.All()...), mechtest.ReducedOptions{N: 10, D: 20, Rank: 2, Samples: 400, Config: func() algorithms.Config {

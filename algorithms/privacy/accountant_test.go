@@ -95,6 +95,9 @@ func TestEpsPoissonGaussianRDPRelations(t *testing.T) {
 // (ε_PLD(z·(1 − 3·relTol)) > ε). A coarse grid keeps it fast; soundness does not depend
 // on the grid.
 func TestCalibratePoissonZNeverOvershoots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: Poisson calibration over a grid of budgets")
+	}
 	t.Parallel()
 	o := PLDOptions{H: 2e-3, TailMass: 1e-15}
 	const relTol = 1e-2

@@ -130,6 +130,9 @@ func TestPLDOpacusPRV(t *testing.T) {
 // reference bracket) must intersect ours and contain our upper end (the P4 row (0.8, 0.001, 100) → [0.25984, 0.26084]
 // is reproduced too, [0.25535, 0.26535] at h = 1e-4, but takes ~3 s and is left out), our width must be ≤ 1.2·T·h, and PLD ε ≤ RDP ε.
 func TestPLDReferenceSamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the PLD accountant against published reference samples")
+	}
 	t.Parallel()
 	tests := []struct {
 		name         string

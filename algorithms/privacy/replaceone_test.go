@@ -69,6 +69,9 @@ func (s substitution) delta2(eps float64) float64 {
 // two steps (composition by the FFT power), δ_lo(ε) ≤ δ_quad(ε) ≤ δ_hi(ε), with
 // δ_hi within 1e-4 relative (no T·h drift).
 func TestReplaceOnePairQuadrature(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: replace-one pairs against quadrature")
+	}
 	t.Parallel()
 	o := PLDOptions{H: 1e-4, TailMass: 1e-15}
 	for _, c := range []substitution{{0.1, 1}, {0.3, 0.7}, {0.05, 2}} {

@@ -117,6 +117,9 @@ func interpCDF(x, c []float64) func(float64) float64 {
 // window comes from the samples (3× their range on each side) and is accepted only if the
 // log-density on its inner edges is ≥ 25 nats below the maximum (truncated mass < 1e-10).
 func TestBallGaussPolar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: Gaussian-on-a-ball polar sampler against its law")
+	}
 	cases := []struct {
 		d      int
 		mn, sd float64

@@ -113,6 +113,9 @@ func TestLogConcaveRefusesNonConcave(t *testing.T) {
 // form (linear loss, exposed without structure so the 1-D method runs): KS at α = 1e-4 and
 // the count beyond the 0.999 quantile within z = 4.41717 binomial standard errors.
 func TestExactTable1DVsClosedForm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the exact sampler on 1-D tables against closed forms")
+	}
 	for _, dom := range []problems.Domain{{Kind: problems.Unconstrained, Radius: 1}, {Kind: problems.Box, Radius: 0.4}} {
 		t.Run(string(dom.Kind), func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(23, 1))

@@ -69,6 +69,9 @@ func TestOrthogonalVariance(t *testing.T) {
 // oracle (r = 3 coordinates, constants of d = 200) returns y with each coordinate
 // N(0, (kμ)⁻¹), the closed form; one-sample KS at α = 1e-4 (c = 2.2254) per coordinate.
 func TestReducedGaussianTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the reduced Gaussian target against its law")
+	}
 	z := zeroLowRank{n: 20, d: 200, r: 3, dim: 3}
 	if !problems.ReducedDim(z.Constants(), z.Dim()) {
 		t.Fatal("ReducedDim = false on a reduced oracle")
@@ -151,6 +154,9 @@ func TestChiSquare(t *testing.T) {
 // d = 200): each coordinate of y is N(0, (kμ)⁻¹) and kμρ² is χ²_{d−r}, the closed forms
 // (one-sample KS, α = 1e-4 each).
 func TestReducedMALAGaussianTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: reduced MALA against a Gaussian target")
+	}
 	z := zeroLowRank{n: 5, d: 200, r: 3, dim: 3}
 	tg := algorithms.Target{K: 10, Mu: 0.5, TV: 1e-2}
 	rng := rand.New(rand.NewPCG(7, 7))

@@ -168,6 +168,9 @@ func column(xs [][]float64, j int) []float64 {
 // §4.8.1). Mean per coordinate within z·SE (z = 4.41717, two-sided 1e-5), variance within
 // z·√2·var/√m, and KS of each marginal at α = 1e-4 (5 marginals: family-wise 5e-4).
 func TestProximalGaussianCase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the proximal sampler on Gaussian targets")
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	const d = 5
 	p := problemtest.NewLinearPoints(randPoints(40, d, 0, 0.6, rng), 0.6*math.Sqrt(d), problems.Domain{Kind: problems.Unconstrained, Radius: 1})
@@ -200,6 +203,9 @@ func TestProximalGaussianCase(t *testing.T) {
 // against the exact piecewise-Gaussian CDF (KS, α = 1e-4 per marginal), plus the mean, and
 // the upper tail P(X > q_0.99) by an exact-binomial-style z-test (z = 4.41717).
 func TestProximalSeparableL1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the separable ℓ1 proximal sampler against its law")
+	}
 	for _, tc := range []struct {
 		d, chains int
 		k         float64
@@ -247,6 +253,9 @@ func TestProximalSeparableL1(t *testing.T) {
 // A 1-D non-separable loss (logistic, no structure) on the interval: the proximal output
 // against the quadrature table (KS at α = 1e-3, mean at z = 4.41717).
 func TestProximalLogistic1D(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the 1-D logistic proximal sampler against quadrature")
+	}
 	rng := rand.New(rand.NewPCG(9, 9))
 	dom := problems.Domain{Kind: problems.Box, Radius: 2}
 	p := newLogistic(25, 1, dom, rng)
@@ -582,6 +591,9 @@ func TestCentredGaussBallFarTail(t *testing.T) {
 // (the other coordinate's normal interval mass); CDFs by quadrature; KS at α = 1e-4 per
 // marginal and sampler (4 tests: family-wise 4e-4).
 func TestGaussBallSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: Gaussian-on-a-ball split sampler against its law")
+	}
 	m := []float64{1.3, 0.05}
 	const sd = 0.4
 	cdfs := make([]func(float64) float64, 2)

@@ -36,6 +36,9 @@ func tunedNoisyGD(mode tuning.Mode) algorithms.Factory {
 // that the private score sees ρ is TestScoreReducedEqualsFull's (internal) job, since at
 // the kit's n = 20 the score noise swamps its effect on the law.
 func TestReducedTuned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: tuned mechanisms on the reduced path")
+	}
 	for _, mode := range []tuning.Mode{tuning.Oracle, tuning.Private} {
 		t.Run(string(mode), func(t *testing.T) {
 			mechtest.TestReduced(t, tunedNoisyGD(mode), mechtest.ReducedOptions{Samples: 600})

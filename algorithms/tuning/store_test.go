@@ -30,6 +30,9 @@ func (s *countingStore) Calibration(key string, compute func() []byte) []byte {
 // (the runner hands it to every mechanism with UseCalibrationStore) and its grid points
 // calibrate through it, so cells, shards and reruns share the noise multipliers.
 func TestTunedUsesCalibrationStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: tuned mechanisms with the calibration store")
+	}
 	f := dpsgd.Factory()
 	base, err := f.New(f.NewConfig())
 	if err != nil {

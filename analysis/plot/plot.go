@@ -18,7 +18,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -38,9 +37,14 @@ type Series struct {
 	Points []string
 	// OffFront leaves the series out of the Pareto front (a non-private reference).
 	OffFront bool
+	// Style, when set, is the series' style (from the experiment's Key); else StyleOf.
+	Style *Style
 }
 
 func (s Series) style() Style {
+	if s.Style != nil {
+		return *s.Style
+	}
 	k := s.Key
 	if k == "" {
 		k = s.Label
@@ -154,8 +158,18 @@ func SaveFormat(f Figure, base, ext string) error {
 	if err := Render(f, ext, &buf); err != nil {
 		return fmt.Errorf("plot %s: %w", filepath.Base(base), err)
 	}
-	return rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err })
+	if err := rows.WriteFile(base+"."+ext, func(out io.Writer) error { _, err := out.Write(buf.Bytes()); return err }); err != nil {
+		return WriteError{err}
+	}
+	return nil
 }
+
+// WriteError is a figure that was drawn but could not be written (a full disk, a path in
+// the way): unlike a figure with nothing to draw, the run that asked for it has failed.
+type WriteError struct{ Err error }
+
+func (e WriteError) Error() string { return e.Err.Error() }
+func (e WriteError) Unwrap() error { return e.Err }
 
 // Render draws f in format ext ("png", "svg" or "pdf") to w.
 func Render(f Figure, ext string, w io.Writer) error {
@@ -170,7 +184,7 @@ func Render(f Figure, ext string, w io.Writer) error {
 	case "svg":
 		c = vgsvg.New(wd, ht)
 	case "pdf":
-		c = vgpdf.New(wd, ht)
+		c = newPDFCanvas(wd, ht)
 	default:
 		return fmt.Errorf("plot: unknown format %q", ext)
 	}

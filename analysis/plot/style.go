@@ -3,6 +3,8 @@ package plot
 import (
 	"hash/fnv"
 	"image/color"
+	"math"
+	"slices"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -111,6 +113,8 @@ func knownVariant(label string) (glyph, dashes int, ok bool) {
 		return 3, 3, true
 	case "oracle":
 		return 0, 0, true
+	case "private":
+		return 1, 3, true
 	}
 	return 0, 0, false
 }
@@ -128,7 +132,7 @@ func StyleOf(method, label string) Style {
 		return s
 	}
 	variant := label
-	if len(label) > len(method) && label[:len(method)] == method && label[len(method)] == '/' {
+	if len(label) > len(method) && label[:len(method)] == method && (label[len(method)] == '/' || label[len(method)] == '-') {
 		variant = label[len(method)+1:]
 	}
 	g, d, ok := knownVariant(variant)
@@ -149,6 +153,125 @@ func MethodOf(label string) string {
 		}
 	}
 	return label
+}
+
+// Key is a spec-level style key: the style of every series label of one experiment,
+// assigned once from all its algorithm labels, so that every figure of the experiment
+// draws a label alike and no two labels of the experiment share a marker (while there are
+// markers to go round: 12) or a colour. A label named after its method keeps the method's
+// colour and marker (StyleOf); a variant (a tuned baseline, a sampler of expmech) keeps
+// its dashes but takes a shade of the method's colour — darker, then lighter, in the
+// variants' sorted order — and the first marker that no earlier label took. Labels are
+// taken methods first, each method's own label before its sorted variants, so the key
+// depends on the set of labels, not on their order in the spec.
+type Key map[string]Style
+
+// NewKey assigns the styles of labels; method maps a label to its method ("" or absent:
+// MethodOf(label)).
+func NewKey(labels []string, method map[string]string) Key {
+	meth := func(l string) string {
+		if m := method[l]; m != "" {
+			return m
+		}
+		return MethodOf(l)
+	}
+	byMethod := map[string][]string{}
+	var methods []string
+	for _, l := range labels {
+		m := meth(l)
+		if _, ok := byMethod[m]; !ok {
+			methods = append(methods, m)
+		}
+		if !slices.Contains(byMethod[m], l) {
+			byMethod[m] = append(byMethod[m], l)
+		}
+	}
+	slices.Sort(methods)
+	k := Key{}
+	var used []draw.GlyphDrawer
+	take := func(g draw.GlyphDrawer) draw.GlyphDrawer {
+		if slices.Contains(used, g) {
+			for _, c := range allGlyphs {
+				if !slices.Contains(used, c) {
+					g = c
+					break
+				}
+			}
+		}
+		used = append(used, g)
+		return g
+	}
+	// The methods' own labels first, so that they keep their markers.
+	for _, m := range methods {
+		if slices.Contains(byMethod[m], m) {
+			s := StyleOf(m, m)
+			s.Glyph = take(s.Glyph)
+			k[m] = s
+		}
+	}
+	for _, m := range methods {
+		vs := slices.DeleteFunc(slices.Clone(byMethod[m]), func(l string) bool { return l == m })
+		slices.Sort(vs)
+		off := 0
+		if slices.Contains(byMethod[m], m) {
+			off = 1
+		}
+		for i, l := range vs {
+			s := StyleOf(m, l)
+			s.Color = shade(methodColor(m), i+off)
+			s.Glyph = take(s.Glyph)
+			k[l] = s
+		}
+	}
+	return k
+}
+
+// shade is the v-th shade of c (v ≥ 1): odd v darker (mixed with black), even v lighter
+// (mixed with white), further from c as v grows.
+func shade(c color.NRGBA, v int) color.NRGBA {
+	if v <= 0 {
+		return c
+	}
+	t := min(0.3+0.15*float64((v-1)/2), 0.7)
+	mix := func(a uint8, to float64) uint8 { return uint8(math.Round(float64(a)*(1-t) + to*t)) }
+	to := 0.0
+	if v%2 == 0 {
+		to = 255
+	}
+	return color.NRGBA{mix(c.R, to), mix(c.G, to), mix(c.B, to), c.A}
+}
+
+// allGlyphs are the markers a Key hands out, in order of preference after a label's own.
+var allGlyphs = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
+	draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{},
+	diamondGlyph{}, diamondGlyph{open: true}, downTriangleGlyph{}, downTriangleGlyph{open: true},
+}
+
+// diamondGlyph is a square on its tip, filled or open.
+type diamondGlyph struct{ open bool }
+
+func (g diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 1.25
+	poly(c, sty, g.open, []vg.Point{{X: pt.X, Y: pt.Y + r}, {X: pt.X + r, Y: pt.Y}, {X: pt.X, Y: pt.Y - r}, {X: pt.X - r, Y: pt.Y}})
+}
+
+// downTriangleGlyph is a triangle pointing down, filled or open.
+type downTriangleGlyph struct{ open bool }
+
+func (g downTriangleGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 1.2
+	h := r * vg.Length(math.Sqrt(3)) / 2
+	poly(c, sty, g.open, []vg.Point{{X: pt.X - h, Y: pt.Y + r/2}, {X: pt.X + h, Y: pt.Y + r/2}, {X: pt.X, Y: pt.Y - r}})
+}
+
+func poly(c *draw.Canvas, sty draw.GlyphStyle, open bool, pts []vg.Point) {
+	if !open {
+		c.FillPolygon(sty.Color, pts)
+		return
+	}
+	ls := draw.LineStyle{Color: sty.Color, Width: vg.Points(0.5)}
+	c.StrokeLines(ls, append(pts, pts[0]))
 }
 
 func hash(s string) uint32 {

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -50,6 +51,48 @@ func TestVariantsDistinct(t *testing.T) {
 				t.Errorf("%s and %s are drawn alike (%s)", l, o, k)
 			}
 			seen[k] = l
+		}
+	}
+}
+
+// TestKeyDistinct: within one experiment's key no two labels share a marker or a colour,
+// a method's own label keeps StyleOf's style, and the key does not depend on the labels'
+// order. The label sets are those of experiments/baselines.yaml and samplers.yaml.
+func TestKeyDistinct(t *testing.T) {
+	sets := []map[string]string{
+		{"dp-sgd": "dp-sgd", "dp-sgd-oracle": "dp-sgd", "dp-sgd-private": "dp-sgd",
+			"noisy-gd": "noisy-gd", "noisy-gd-oracle": "noisy-gd", "noisy-gd-private": "noisy-gd",
+			"expmech": "expmech", "expmech-oracle": "expmech", "expmech-private": "expmech"},
+		{"expmech": "expmech", "prox-certified": "expmech", "prox-practical": "expmech", "exact": "expmech", "mala": "expmech", "nonprivate": "nonprivate"},
+	}
+	for _, set := range sets {
+		var labels []string
+		for l := range set {
+			labels = append(labels, l)
+		}
+		slices.Sort(labels)
+		k := NewKey(labels, set)
+		glyphs, colours := map[string]string{}, map[string]string{}
+		for _, l := range labels {
+			st, ok := k[l]
+			if !ok {
+				t.Fatalf("%s: no style", l)
+			}
+			g, c := fmt.Sprintf("%#v", st.Glyph), fmt.Sprint(st.Color)
+			if o, dup := glyphs[g]; dup {
+				t.Errorf("%s and %s share marker %s", l, o, g)
+			}
+			if o, dup := colours[c]; dup {
+				t.Errorf("%s and %s share colour %s", l, o, c)
+			}
+			glyphs[g], colours[c] = l, l
+			if set[l] == l && (st.Color != StyleOf(l, l).Color || st.Glyph != StyleOf(l, l).Glyph) {
+				t.Errorf("%s: the method's own label changed style", l)
+			}
+		}
+		slices.Reverse(labels)
+		if k2 := NewKey(labels, set); fmt.Sprint(k2) != fmt.Sprint(k) {
+			t.Errorf("the key depends on the labels' order")
 		}
 	}
 }

@@ -99,6 +99,9 @@ func TestConvergence(t *testing.T) {
 // accountant's own certificate, independent PLD evaluation), a steps override changes σ,
 // and σ is far below BST14's formula σ (which, re-accounted, spends much less than ε).
 func TestExactCalibration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: BST14 exact calibration over a grid")
+	}
 	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 50, D: 3, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	var sigmas []float64

@@ -77,6 +77,9 @@ func TestPoissonBatch(t *testing.T) {
 // TestEmptyLotsStillNoised: with q tiny most lots are empty; every step must still draw
 // noise (the iterate moves), and the accounted T equals the draws (checked inside Run).
 func TestEmptyLotsStillNoised(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: dp-sgd runs with empty lots")
+	}
 	mechtest.RequirePoissonAccountant(t)
 	// n = 20, q = 0.01: P(empty) = 0.99²⁰ = 0.818, so ≥ 10 of 20 empty lots fails w.p. < 1e-4.
 	p := problemtest.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))

@@ -31,6 +31,9 @@ func privateFactory() algorithms.Factory {
 // curve by privacy.RDPPoissonGaussianCurve, the maximum plus the score's λs²/2, through
 // tuning.TunedRDP and the RDP conversion.
 func TestPrivateTuningCertifies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: private tuning of dp-sgd end to end")
+	}
 	mechtest.RequirePoissonAccountant(t)
 	p := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
 	c := p.Constants()

@@ -19,6 +19,9 @@ import (
 // optimum (issue 12: the subgradient reference was 0.007–0.011 above it), and the
 // independent subgradient method never beats it by more than the certified gap.
 func TestReferenceIsOptimum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the non-private reference against brute force over a grid of problems")
+	}
 	m, err := Factory().New(DefaultConfig())
 	if err != nil {
 		t.Fatal(err)

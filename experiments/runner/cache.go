@@ -22,7 +22,8 @@ import (
 // trial) row under a SHA-256 key of everything that determines it — the problem of the
 // cell (kind, loss, task, domain, n, d, rank, g_k, params, the data file's bytes), the
 // privacy budget, the algorithm's name and decoded config, the trial and both seeds,
-// whether outputs are saved, and the code's version (Provenance.CodeVersion) — and
+// whether outputs are saved, and the code the row runs (the closure keys of the runner's,
+// the problem's and the mechanism's packages, codekey.go; else Provenance.CodeVersion) — and
 // nothing else: not the experiment's name, the cell's index or the algorithm's label,
 // which an edit of the spec may change without changing the row. A rerun of an edited
 // spec, a resumed run, another shard or another experiment with the same cell takes the
@@ -48,7 +49,7 @@ type cellKey struct {
 }
 
 // cacheVersion changes when the key or the entry format changes.
-const cacheVersion = "expmech-row-cache/1"
+const cacheVersion = "expmech-row-cache/2"
 
 type cacheEntry struct {
 	Key string   `json:"key"`
@@ -56,7 +57,10 @@ type cacheEntry struct {
 	X   []string `json:"x,omitempty"`
 }
 
-func newCache(dir, codeVersion string, p *plan) (*cache, error) {
+// The code part of a row's key is keys.rowCode for its algorithm and problem (the closure
+// keys of the packages it runs: editing one mechanism's package recomputes only its rows),
+// or codeVersion, the whole code's version, when those keys are unknown.
+func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 	c := &cache{dir: dir, version: codeVersion, data: map[string]string{}}
 	for _, cp := range p.cells {
 		pc := cp.Problem
@@ -91,6 +95,11 @@ func newCache(dir, codeVersion string, p *plan) (*cache, error) {
 				return nil, fmt.Errorf("cache key of cell %s, algorithm %s: %w", cp.ID, a.Label, err)
 			}
 			ah := sha256.New()
+			code := keys.rowCode(p.gen, p.facs[i], a)
+			if code == "" {
+				code = codeVersion
+			}
+			putString(ah, code)
 			putString(ah, a.Name)
 			ah.Write(lenPrefix(cfg))
 			// The tuning protocol wraps the mechanism (Registry.Tune): its mode, grid and law
@@ -138,7 +147,6 @@ func (c *cache) dataHash(path string) string {
 func (c *cache) key(ci, ai, trial int, seeds [4]uint64, saveOutputs bool) string {
 	h := sha256.New()
 	putString(h, cacheVersion)
-	putString(h, c.version)
 	h.Write(c.cells[ci].problem)
 	h.Write(c.cells[ci].algs[ai])
 	putInt(h, int64(trial))

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"expmech/rows"
@@ -76,10 +77,16 @@ func merge(dir string) (MergeInfo, []entry, error) {
 	if first == nil {
 		return info, nil, fmt.Errorf("merge: no shard files in %s", dir)
 	}
+	var missing, nums []string
 	for i := 0; i < first.Shards; i++ {
 		if !seen[i] {
-			return info, nil, fmt.Errorf("merge: %s missing (have %d of %d shards)", shardName(i, first.Shards), len(seen), first.Shards)
+			missing = append(missing, shardName(i, first.Shards))
+			nums = append(nums, strconv.Itoa(i))
 		}
+	}
+	if len(missing) > 0 {
+		return info, nil, fmt.Errorf("merge: %d of %d shards missing in %s: %s (rerun them with -shard I/%d; on SLURM: sbatch --array=%s %s, then merge again)",
+			len(missing), first.Shards, dir, strings.Join(missing, ", "), first.Shards, strings.Join(nums, ","), filepath.Join(dir, "slurm-array.sbatch"))
 	}
 	if first.Rows > 0 && len(all) != first.Rows {
 		return info, nil, fmt.Errorf("merge: the %d shards hold %d rows of the run's %d", first.Shards, len(all), first.Rows)

@@ -157,7 +157,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		if cdir == "" {
 			cdir = filepath.Join(o.Out, ".cache")
 		}
-		if ch, err = newCache(cdir, prov.CodeVersion, p); err != nil {
+		if ch, err = newCache(cdir, prov.CodeVersion, p, loadCodeKeys(prov)); err != nil {
 			return res, err
 		}
 	} else if !o.NoCache && o.Progress != nil {

@@ -223,7 +223,7 @@ func TestMergeRejects(t *testing.T) {
 		t.Errorf("merge of an empty folder: got nil error")
 	}
 	run(t, ctx, reg, spec, Options{Out: out, Workers: 2, Shard: 0, Shards: 2})
-	if _, err := MergeDir(dir, nil, false); err == nil || !strings.Contains(err.Error(), "shard-1-of-2.jsonl missing") {
+	if _, err := MergeDir(dir, nil, false); err == nil || !strings.Contains(err.Error(), "missing in "+dir+": shard-1-of-2.jsonl") {
 		t.Errorf("missing shard: got %v", err)
 	}
 	// A shard from another spec (different seed → different identity).

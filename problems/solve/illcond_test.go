@@ -11,6 +11,9 @@ import (
 // multipliers are slightly off Σ u_i a_i = 0 on such an ill-conditioned design. The repaired
 // dual must give a certified gap, and no sampled point may beat the certified lower bound.
 func TestLADNearLowRank(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: LAD solver on near-low-rank instances")
+	}
 	for seed := uint64(1); seed <= 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		n, d, r := 200, 160, 4
