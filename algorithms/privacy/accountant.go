@@ -113,8 +113,9 @@ func scanStart(orders, rdp []float64, delta float64, dAR func(float64) float64) 
 // Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
 // DefaultPLDOptions. hi is certified (connect-the-dots discretisation of a dominating
 // pair, composed by one FFT power with Chernoff-bounded tails moved to +∞; up to
-// floating-point error); lo is a lower bound on the true ε of the same pair (plain
-// optimistic rounding, about T·H/2 below the truth). Relations, with z the raw noise
+// floating-point error); lo is a lower bound on the true ε of the same pair (the
+// tangent-lowered discretisation of lowerStep, second order in H like hi, so it does not
+// drift by T·H/2 as plain optimistic rounding did). Relations, with z the raw noise
 // multiplier for both:
 //   - AddRemove: max over the remove (M, N₀) and add (N₀, M) pairs.
 //   - ReplaceOne, q = 1: exact GDP with s = 2√T/z (lo = hi).
