@@ -279,8 +279,8 @@ type lowerWork struct{ qs, theta, qb []float64 }
 // curve Σ_k p_k(1 − v/v_k)₊, convex and piecewise linear with breakpoints at the v_k.
 // It is built from points (v_k, y_k) below the true curve such that the chord between
 // neighbours stays below it too:
-//   - δ_k = δ(v_k) by the backward recurrence δ_k = δ_{k+1} + (v_{k+1} − v_k)·Q(Y > t_{k+1})
-//   - θ_k Q(B_k)(v_{k+1} − v_k) (every term ≥ 0, so no cancellation), from
+//   - δ_k = δ(v_k) by the backward recurrence δ_k = δ_{k+1} + (v_{k+1} − v_k)·Q(Y > t_{k+1}) +
+//     θ_k Q(B_k)(v_{k+1} − v_k) (every term ≥ 0, so no cancellation), from
 //     δ_top = P(Y > t_top) − v_top Q(Y > t_top).
 //   - On [v_k, v_{k+1}] the curve lies above both end tangents, so the chord exceeds it by
 //     at most the chord's height above the tangents' intersection,
