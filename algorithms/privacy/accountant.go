@@ -206,6 +206,11 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 				return e, nil
 			}
 			e, err := pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
+			if errors.Is(err, ErrLossRange) {
+				// A z so small that one step's loss leaves the representable range is
+				// treated as failing the target (conservative: the search moves up).
+				e, err = math.Inf(1), nil
+			}
 			memo[z] = e
 			return e, err
 		}

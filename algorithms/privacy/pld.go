@@ -143,7 +143,7 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t <= math.Log1p(-q) {
 			return 0, 1, 0, 1
 		}
-		x := z*z*(math.Log(math.Expm1(t)+q)-lq) + 0.5
+		x := z*z*(logExpm1PlusQ(t, q)-lq) + 0.5
 		ac, as := phi2(x / z)
 		bc, bs := phi2((x - 1) / z)
 		pc, ps = mix2(q, ac, as, bc, bs)
@@ -152,7 +152,7 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t >= -math.Log1p(-q) {
 			return 1, 0, 1, 0
 		}
-		x := z*z*(math.Log(math.Expm1(-t)+q)-lq) + 0.5
+		x := z*z*(logExpm1PlusQ(-t, q)-lq) + 0.5
 		// Y > t ⇔ X < x: "sf" of Y is the cdf of X.
 		as, ac := phi2(x / z)
 		bs, bc := phi2((x - 1) / z)
@@ -167,6 +167,25 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 	qc, qs = mix2(q, ac, as, cc, cs)
 	return pc, ps, qc, qs
 }
+
+// logExpm1PlusQ is log(e^t − 1 + q) for t > log(1 − q); above t = 700, where e^t nears
+// overflow, it is t + log1p((q − 1)e^{−t}) (the mass at huge losses of a tiny z must not
+// vanish as +Inf boundaries).
+func logExpm1PlusQ(t, q float64) float64 {
+	if t > 700 {
+		return t + math.Log1p((q-1)*math.Exp(-t))
+	}
+	return math.Log(math.Expm1(t) + q)
+}
+
+// maxStepLoss bounds |loss| on a one-step grid: e^{700} is near float64 overflow, so the
+// grid weights v_k = e^{t_k} would be +Inf (and a loss that large means no meaningful ε).
+const maxStepLoss = 700
+
+// ErrLossRange is returned when one step's privacy loss carries more than the tail mass
+// beyond ±maxStepLoss (z far too small): the discretisation cannot represent it, as
+// Koskela–Jälkö–Honkela's accountant raises on an unstable grid.
+var ErrLossRange = errors.New("privacy: privacy loss of one step out of range")
 
 // pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, plus an
 // atom at +∞.
@@ -233,6 +252,10 @@ func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
 func singleStep(k plPair, q, z float64, T int, o PLDOptions) (stepPMF, error) {
 	h := o.H
 	kmin, kmax := stepGrid(k, q, z, h, o.TailMass/(4*float64(T)))
+	if float64(kmax)*h > maxStepLoss || float64(kmin)*h < -maxStepLoss {
+		return stepPMF{}, fmt.Errorf("%w: one step (q=%v, z=%v) has privacy loss in [%.4g, %.4g] beyond ±%d with mass above the tail bound: z is too small to account",
+			ErrLossRange, q, z, float64(kmin)*h, float64(kmax)*h, maxStepLoss)
+	}
 	n := kmax - kmin + 1
 	if n > o.maxPoints() {
 		return stepPMF{}, fmt.Errorf("%w: one step (q=%v, z=%v) needs %d points at h=%v (> MaxPoints %d, %.2g GB)",
