@@ -347,6 +347,7 @@ func (w lowerWork) lowerStep(kmin int, h, deltaTop float64) []float64 {
 			break
 		}
 	}
+	y[k0] = 0
 	if k0 > 0 {
 		y[k0-1] = math.Min(y[k0-1], d[k0]+w.qs[k0]*(v[k0]-v[k0-1]))
 	}
