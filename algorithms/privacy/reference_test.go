@@ -315,9 +315,16 @@ func checkAnalytic(t *testing.T, r refRow) {
 	switch r.quantity {
 	case "delta":
 		s := 0.0
-		if r.has("s") {
+		switch {
+		case r.has("s"):
 			s = r.f(t, "s")
-		} else {
+		case r.has("sigmas"): // adaptive composition of unit-sensitivity Gaussians (GDP)
+			var mus []float64
+			for _, sg := range r.list(t, "sigmas") {
+				mus = append(mus, 1/sg)
+			}
+			s = ComposeGDP(mus...)
+		default:
 			s = r.f(t, "sens") / r.f(t, "sigma")
 		}
 		got = DeltaGaussian(r.f(t, "eps"), s)
