@@ -113,8 +113,9 @@ func scanStart(orders, rdp []float64, delta float64, dAR func(float64) float64) 
 // Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
 // DefaultPLDOptions. hi is certified (connect-the-dots discretisation of a dominating
 // pair, composed by one FFT power with Chernoff-bounded tails moved to +∞; up to
-// floating-point error); lo is a lower bound on the true ε of the same pair (plain
-// optimistic rounding, about T·H/2 below the truth). Relations, with z the raw noise
+// floating-point error); lo is a lower bound on the true ε of the same pair (the
+// tangent-lowered discretisation of lowerStep, second order in H like hi, so it does not
+// drift by T·H/2 as plain optimistic rounding did). Relations, with z the raw noise
 // multiplier for both:
 //   - AddRemove: max over the remove (M, N₀) and add (N₀, M) pairs.
 //   - ReplaceOne, q = 1: exact GDP with s = 2√T/z (lo = hi).
@@ -205,6 +206,11 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 				return e, nil
 			}
 			e, err := pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
+			if errors.Is(err, ErrLossRange) {
+				// A z so small that one step's loss leaves the representable range is
+				// treated as failing the target (conservative: the search moves up).
+				e, err = math.Inf(1), nil
+			}
 			memo[z] = e
 			return e, err
 		}
@@ -447,4 +453,46 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 		}
 	}
 	return hi
+}
+
+// PLDDeltaBracket is the (lower, upper) bracket of δ(ε) for T-fold Poisson-subsampled
+// Gaussian (q, z = σ/C) under rel, by the same discretisations as PLDBracket with
+// DefaultPLDOptions: hi is the connect-the-dots curve (certified up to floating point), lo
+// the tangent-lowered one (a lower bound on the true δ of the same pair). At q = 1 both are
+// the exact Gaussian curve δ(ε; s) with s = √T·Δ/z (Δ = 1 add/remove, 2 replace-one).
+// ε must be finite and ≥ 0.
+func PLDDeltaBracket(q, z float64, T int, eps float64, rel Relation) (lo, hi float64, err error) {
+	return PLDDeltaBracketWith(q, z, T, eps, rel, DefaultPLDOptions())
+}
+
+// PLDDeltaBracketWith is PLDDeltaBracket with explicit options.
+func PLDDeltaBracketWith(q, z float64, T int, eps float64, rel Relation, o PLDOptions) (lo, hi float64, err error) {
+	if err := errors.Join(checkPoisson(q, z, T), o.validate()); err != nil {
+		return 0, 0, err
+	}
+	if !(eps >= 0) || math.IsInf(eps, 1) {
+		return 0, 0, fmt.Errorf("privacy: PLDDeltaBracket eps = %v, want 0 <= eps < Inf", eps)
+	}
+	pairs, err := pairsFor(rel)
+	if err != nil {
+		return 0, 0, err
+	}
+	if q == 1 {
+		s := math.Sqrt(float64(T)) / z
+		if rel == ReplaceOne {
+			s *= 2
+		}
+		d := DeltaGaussian(eps, s)
+		return d, d, nil
+	}
+	var c convolver
+	for _, k := range pairs {
+		ch, cl, err := pairCurves(&c, k, q, z, T, o, true)
+		if err != nil {
+			return 0, 0, fmt.Errorf("privacy: PLD(q=%v, z=%v, T=%d, %v): %w", q, z, T, rel, err)
+		}
+		hi = math.Max(hi, ch.delta(eps))
+		lo = math.Max(lo, cl.delta(eps))
+	}
+	return lo, hi, nil
 }

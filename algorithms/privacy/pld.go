@@ -12,8 +12,7 @@ import (
 type PLDOptions struct {
 	// H is the loss-grid step (> 0). Default 1e-4 (dp_accounting's
 	// value_discretization_interval). The upper bound uses connect-the-dots, whose error
-	// does not grow like T·H; the lower bound (plain optimistic rounding) drifts about
-	// T·H/2 below the truth.
+	// does not grow like T·H; neither does the lower bound's (lowerStep).
 	H float64
 	// TailMass is the mass (> 0) each truncation may move: the single-step grid ends and
 	// the two Chernoff-bounded tails of the T-fold sum outside the FFT window. It is moved
@@ -144,7 +143,7 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t <= math.Log1p(-q) {
 			return 0, 1, 0, 1
 		}
-		x := z*z*(math.Log(math.Expm1(t)+q)-lq) + 0.5
+		x := z*z*(logExpm1PlusQ(t, q)-lq) + 0.5
 		ac, as := phi2(x / z)
 		bc, bs := phi2((x - 1) / z)
 		pc, ps = mix2(q, ac, as, bc, bs)
@@ -153,7 +152,7 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t >= -math.Log1p(-q) {
 			return 1, 0, 1, 0
 		}
-		x := z*z*(math.Log(math.Expm1(-t)+q)-lq) + 0.5
+		x := z*z*(logExpm1PlusQ(-t, q)-lq) + 0.5
 		// Y > t ⇔ X < x: "sf" of Y is the cdf of X.
 		as, ac := phi2(x / z)
 		bs, bc := phi2((x - 1) / z)
@@ -168,6 +167,25 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 	qc, qs = mix2(q, ac, as, cc, cs)
 	return pc, ps, qc, qs
 }
+
+// logExpm1PlusQ is log(e^t − 1 + q) for t > log(1 − q); above t = 700, where e^t nears
+// overflow, it is t + log1p((q − 1)e^{−t}) (the mass at huge losses of a tiny z must not
+// vanish as +Inf boundaries).
+func logExpm1PlusQ(t, q float64) float64 {
+	if t > 700 {
+		return t + math.Log1p((q-1)*math.Exp(-t))
+	}
+	return math.Log(math.Expm1(t) + q)
+}
+
+// maxStepLoss bounds |loss| on a one-step grid: e^{700} is near float64 overflow, so the
+// grid weights v_k = e^{t_k} would be +Inf (and a loss that large means no meaningful ε).
+const maxStepLoss = 700
+
+// ErrLossRange is returned when one step's privacy loss carries more than the tail mass
+// beyond ±maxStepLoss (z far too small): the discretisation cannot represent it, as
+// Koskela–Jälkö–Honkela's accountant raises on an unstable grid.
+var ErrLossRange = errors.New("privacy: privacy loss of one step out of range")
 
 // pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, plus an
 // atom at +∞.
@@ -193,9 +211,13 @@ type pmf struct {
 //     grid joins the lowest point, and above the top point t_n the mass v_n·Q(Y > t_n)
 //     sits at t_n and δ(t_n) = P(Y > t_n) − v_n·Q(Y > t_n) at +∞. This form has no
 //     second differences of δ, so the masses are non-negative and accurate.
-//   - opt: plain optimistic rounding (P(B_k) at t_k, the top tail at t_n, the bottom
-//     tail dropped): every loss is rounded down, so its δ lower-bounds the true one
-//     after any composition (Meiser–Mohammadi 2018; PRIVACY.md §1.5).
+//   - opt: the mirror image of connect-the-dots, built by lowerStep: a convex
+//     piecewise-linear curve with breakpoints on the grid that lies below the true δ(v)
+//     everywhere (each chord is lowered by the largest gap between the chord and the two
+//     end tangents, θ(1 − θ)·Q(B_k)·(v_{k+1} − v_k), second order in h). Any discrete
+//     P-loss distribution whose curve lies below the true one at every ε ∈ ℝ stays below
+//     after composition (PRIVACY.md §1.5), so it is a lower bound without the T·h/2 drift
+//     of plain optimistic rounding (Meiser–Mohammadi 2018), which rounded every loss down.
 type stepPMF struct {
 	off       int
 	pess, opt []float64
@@ -230,16 +252,22 @@ func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
 func singleStep(k plPair, q, z float64, T int, o PLDOptions) (stepPMF, error) {
 	h := o.H
 	kmin, kmax := stepGrid(k, q, z, h, o.TailMass/(4*float64(T)))
+	if float64(kmax)*h > maxStepLoss || float64(kmin)*h < -maxStepLoss {
+		return stepPMF{}, fmt.Errorf("%w: one step (q=%v, z=%v) has privacy loss in [%.4g, %.4g] beyond ±%d with mass above the tail bound: z is too small to account",
+			ErrLossRange, q, z, float64(kmin)*h, float64(kmax)*h, maxStepLoss)
+	}
 	n := kmax - kmin + 1
 	if n > o.maxPoints() {
 		return stepPMF{}, fmt.Errorf("%w: one step (q=%v, z=%v) needs %d points at h=%v (> MaxPoints %d, %.2g GB)",
 			ErrGridTooLarge, q, z, n, h, o.maxPoints(), float64(n)*bytesPerPoint/1e9)
 	}
-	s := stepPMF{off: kmin, pess: make([]float64, n), opt: make([]float64, n), h: h}
+	s := stepPMF{off: kmin, pess: make([]float64, n), h: h}
 	pcPrev, psPrev, qcPrev, qsPrev := k.tails(q, z, float64(kmin)*h)
 	s.pess[0] = pcPrev
 	thetaPrevQ := 0.0 // θ_{k−1}·Q(B_{k−1})
 	v0 := math.Exp(float64(kmin) * h)
+	lw := lowerWork{qs: make([]float64, n), theta: make([]float64, n-1), qb: make([]float64, n-1)}
+	lw.qs[0] = qsPrev
 	for i := 0; i < n-1; i++ {
 		t1 := float64(kmin+i+1) * h
 		pc, ps, qc, qs := k.tails(q, z, t1)
@@ -252,15 +280,117 @@ func singleStep(k plPair, q, z float64, T int, o PLDOptions) (stepPMF, error) {
 		}
 		s.pess[i] += v0 * ((1-theta)*qb + thetaPrevQ)
 		thetaPrevQ = theta * qb
-		s.opt[i] = pb
+		lw.qs[i+1], lw.theta[i], lw.qb[i] = qs, theta, qb
 		pcPrev, psPrev, qcPrev, qsPrev = pc, ps, qc, qs
 		v0 = v1
 	}
 	vn := math.Exp(float64(kmax) * h)
 	s.pess[n-1] += vn * (qsPrev + thetaPrevQ)
 	s.pessInf = math.Max(0, psPrev-vn*qsPrev)
-	s.opt[n-1] = psPrev
+	s.opt = lw.lowerStep(kmin, h, s.pessInf)
 	return s, nil
+}
+
+// lowerWork holds, per grid point t_k, Q(Y > t_k), and per bin B_k = (t_k, t_{k+1}],
+// Q(B_k) and θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k), from singleStep's pass.
+type lowerWork struct{ qs, theta, qb []float64 }
+
+// lowerStep returns the P-masses on the grid t_k = (kmin + i)h of a one-step loss
+// distribution whose hockey-stick curve lies below the true one at every ε ∈ ℝ.
+// Written in v = e^ε, the true curve δ(v) = E_Q[(e^Y − v)₊] is convex and decreasing,
+// with δ′(v_k) = −Q(Y > t_k); a discrete loss distribution with P-mass p_k at t_k has the
+// curve Σ_k p_k(1 − v/v_k)₊, convex and piecewise linear with breakpoints at the v_k.
+// It is built from points (v_k, y_k) below the true curve such that the chord between
+// neighbours stays below it too:
+//   - δ_k = δ(v_k) by the backward recurrence δ_k = δ_{k+1} + (v_{k+1} − v_k)·Q(Y > t_{k+1}) +
+//     θ_k Q(B_k)(v_{k+1} − v_k) (every term ≥ 0, so no cancellation), from
+//     δ_top = P(Y > t_top) − v_top Q(Y > t_top).
+//   - On [v_k, v_{k+1}] the curve lies above both end tangents, so the chord exceeds it by
+//     at most the chord's height above the tangents' intersection,
+//     g_k = θ_k(1 − θ_k)·Q(B_k)·(v_{k+1} − v_k) (the slopes are −Q(Y > t_k), the chord's and
+//     −Q(Y > t_{k+1}), whose differences are (1 − θ_k)Q(B_k) and θ_k Q(B_k)). So
+//     y_k = δ_k − max(g_{k−1}, g_k) keeps both chords at v_k below the curve.
+//   - From the first y_k ≤ 0 on (the top point at the latest) y = 0, and the point before
+//     it is capped by the right tangent, y_{k−1} ≤ δ_k + Q(Y > t_k)(v_k − v_{k−1}), so the
+//     chord to 0 stays below that tangent.
+//   - The curve left of v_0 is the chord from (0, y_0 + Q(Y > t_0)v_0), which lies on or
+//     below the tangent at v_0.
+//
+// The lower convex hull of these points is convex, has its breakpoints on the grid and
+// lies below their piecewise-linear interpolation, hence below δ(v); its slope changes
+// times v_k are the masses. The gap is second order in h per bin, so ε of the T-fold
+// composition is no longer T·h/2 low (PRIVACY.md §1.5).
+func (w lowerWork) lowerStep(kmin int, h, deltaTop float64) []float64 {
+	n := len(w.qs)
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = math.Exp(float64(kmin+i) * h)
+	}
+	d := make([]float64, n) // δ_k, then y_k
+	d[n-1] = deltaTop
+	for i := n - 2; i >= 0; i-- {
+		dv := v[i+1] - v[i]
+		d[i] = d[i+1] + dv*w.qs[i+1] + w.theta[i]*w.qb[i]*dv
+	}
+	gap := func(i int) float64 {
+		if i < 0 || i >= n-1 {
+			return 0
+		}
+		return w.theta[i] * (1 - w.theta[i]) * w.qb[i] * (v[i+1] - v[i])
+	}
+	y := make([]float64, n)
+	k0 := n - 1
+	for i := range n - 1 {
+		y[i] = d[i] - math.Max(gap(i-1), gap(i))
+		if y[i] <= 0 {
+			k0 = i
+			break
+		}
+	}
+	y[k0] = 0
+	if k0 > 0 {
+		y[k0-1] = math.Min(y[k0-1], d[k0]+w.qs[k0]*(v[k0]-v[k0-1]))
+	}
+	// Lower convex hull (monotone chain) of (0, y0) and (v_i, y_i), i ≤ k0; beyond k0 the
+	// curve is 0, so the hull ends at (v_k0, 0).
+	x0, y0 := 0.0, y[0]+w.qs[0]*v[0]
+	px := func(j int) float64 {
+		if j < 0 {
+			return x0
+		}
+		return v[j]
+	}
+	py := func(j int) float64 {
+		if j < 0 {
+			return y0
+		}
+		return y[j]
+	}
+	hull := []int{-1}
+	for i := 0; i <= k0; i++ {
+		for len(hull) >= 2 {
+			a, b := hull[len(hull)-2], hull[len(hull)-1]
+			// pop b if it lies on or above the segment a → i
+			if (py(b)-py(a))*(px(i)-px(a)) >= (py(i)-py(a))*(px(b)-px(a)) {
+				hull = hull[:len(hull)-1]
+				continue
+			}
+			break
+		}
+		hull = append(hull, i)
+	}
+	p := make([]float64, n)
+	for j := 1; j < len(hull); j++ {
+		a, b := hull[j-1], hull[j]
+		left := (py(b) - py(a)) / (px(b) - px(a))
+		right := 0.0
+		if j+1 < len(hull) {
+			c := hull[j+1]
+			right = (py(c) - py(b)) / (px(c) - px(b))
+		}
+		p[b] = math.Max(0, v[b]*(right-left))
+	}
+	return p
 }
 
 // binMass is the mass of (a, b] from the tails at a and b, from whichever is smaller.

@@ -108,8 +108,10 @@ func TestPLDOpacusPRV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(lo <= 6.7648 && 6.7648 <= hi && hi <= 6.7693) || hi-lo > 1.2*T*o.H {
-		t.Errorf("P2: bracket [%.6g, %.6g], want lo <= 6.7648 <= hi <= 6.7693 and width <= %.3g", lo, hi, 1.2*T*o.H)
+	// Both ends lie in the [V] bracket, and the lower end no longer drifts by T·h/2: the
+	// two ends agree to 1e-4 (second-order discretisation on both sides).
+	if !(6.7648 <= lo && lo <= hi && hi <= 6.7693) || hi-lo > 1e-4 {
+		t.Errorf("P2: bracket [%.7g, %.7g], want 6.7648 <= lo <= hi <= 6.7693 and width <= 1e-4", lo, hi)
 	}
 	if !(hi <= 6.777395712150674 && hi >= 6.777395712150674-0.02) {
 		t.Errorf("P2: hi = %.6g outside Opacus PRV's [eps_upper − 2·eps_error, eps_upper] = [6.7574, 6.7774]", hi)
@@ -216,5 +218,29 @@ func TestPLDErrors(t *testing.T) {
 	}
 	if _, _, err := PLDBracketWith(0.1, 1, 1, 1e-5, AddRemove, PLDOptions{}); err == nil {
 		t.Error("zero PLDOptions: got nil error")
+	}
+}
+
+// TestPLDLowerStepCoarseGrid checks the tangent-lowered one-step curve where its
+// construction matters most: on a coarse grid (h = 0.05, so the lowered chords and the
+// convex hull are far from the true curve's grid values) and at ε between grid points,
+// for the remove and the replace pairs, against independent quadrature: lower ≤ exact ≤
+// upper, and the lower end is not vacuous (within 20% of the exact δ).
+func TestPLDLowerStepCoarseGrid(t *testing.T) {
+	o := PLDOptions{H: 0.05, TailMass: 1e-15}
+	for _, c := range []struct{ q, z float64 }{{0.1, 0.8}, {0.3, 1.5}, {0.05, 0.5}} {
+		rh, rl := stepCurves(t, pairRemove, c.q, c.z, o)
+		sh, sl := stepCurves(t, pairReplace, c.q, c.z, o)
+		sub := substitution{c.q, c.z}
+		for _, eps := range []float64{0, 0.013, 0.07, 0.21, 0.377, 0.61, 1.04} {
+			exact := hockeyStickQuad(c.q, c.z, eps)
+			if lo, hi := rl.delta(eps), rh.delta(eps); !(lo <= exact*(1+1e-9)+1e-15 && exact <= hi*(1+1e-9)+1e-15) || (exact > 1e-6 && lo < 0.8*exact) {
+				t.Errorf("remove %+v eps=%v: [%.10g, %.10g] vs exact %.10g", c, eps, lo, hi, exact)
+			}
+			exact = sub.delta1(eps)
+			if lo, hi := sl.delta(eps), sh.delta(eps); !(lo <= exact*(1+1e-9)+1e-15 && exact <= hi*(1+1e-9)+1e-15) || (exact > 1e-6 && lo < 0.8*exact) {
+				t.Errorf("replace %+v eps=%v: [%.10g, %.10g] vs exact %.10g", c, eps, lo, hi, exact)
+			}
+		}
 	}
 }

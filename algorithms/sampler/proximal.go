@@ -179,10 +179,12 @@ func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, erro
 		}
 		return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
 	}
-	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T); Lemma 5.5 with
-	// per-call TV ≤ 32·2^{-L} (the constant is not in the seed text; SPEC §4.4 assumes 32),
-	// so L = ⌈log2(32/τ_RGO)⌉ and h = 2^-8/(G² L). T and L depend on each other: iterate to
-	// the fixed point (L grows monotonically with T, and T with L).
+	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T). L is chosen as
+	// ⌈log2(32/τ_RGO)⌉ with h = 2^-8/(G² L) (GLL22 Lemma 5.5's step); the per-call TV at that
+	// h is bounded by logRGOTVBound (SPEC §4.4, proved there with explicit constants), which
+	// is far below 32·2^{-L}; the schedule is certified only if that bound is ≤ τ_RGO as
+	// evaluated. T and L depend on each other: iterate to the fixed point (L grows
+	// monotonically with T, and T with L).
 	tvMix := t.TV / 2
 	L := 1
 	var s Schedule
@@ -197,11 +199,71 @@ func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, erro
 		L2 := int(math.Ceil(math.Log2(32 / tvRGO)))
 		s = Schedule{H: h, Steps: T, L: L, TVMix: tvMix, TVRGO: tvRGO, Rate: rate, LogDiv0: ld}
 		if L2 <= L {
+			if lb := logRGOTVBound(h*G*G, L); !(lb <= math.Log(tvRGO)) {
+				return Schedule{}, fmt.Errorf("%w: proven RGO TV bound e^%.4g exceeds the per-call budget %g (h·G² = %g, L = %d)",
+					ErrBadTarget, lb, tvRGO, h*G*G, L)
+			}
 			return s, nil
 		}
 		L = L2
 	}
 	return Schedule{}, fmt.Errorf("%w: certified schedule did not converge", ErrBadTarget)
+}
+
+// logRGOTVBound is the natural log of a proven upper bound on the total-variation distance
+// between the output of one call of the rejection RGO (GLL22 Algorithm 2 as in SPEC §4.3)
+// and its target π_y ∝ G(x)e^{−F(x)}, when h·G² = hG2 and every f_i is G-Lipschitz; L sets
+// the truncation level of the analysis (any level gives a valid bound; SPEC §4.4 derives
+// it):
+//
+//	TV ≤ E(|S| − 1)₊ ≤ c_p·(Σ_{α≤M} (α!)^{−1/p}(2Γ(pα/2 + 1))^{1/p} s^α)^p + Σ_{α>M} 2s^α Γ(α/2 + 1)/α!
+//
+// with s = 2G√h, c_p = (p − 1)^{p−1}/p^p, for every M ≥ 1 and p > 1; the minimum over
+// M = min(L, 64) and p ∈ {2, L/2, L, 2L} is returned. The tail series is summed until its
+// terms fall below 1e-30 of the sum and the rest bounded by a geometric series (the ratio
+// of consecutive terms is < s√((α + 3)/2)/(α + 1), decreasing in α, by Gautschi's
+// inequality Γ(x + 1)/Γ(x + ½) < √(x + 1) at x = (α + 1)/2).
+func logRGOTVBound(hG2 float64, L int) float64 {
+	if !(hG2 > 0) {
+		return math.Inf(-1)
+	}
+	ls := math.Log(2 * math.Sqrt(hG2))
+	M := min(max(L, 1), 64)
+	logAdd := func(a, b float64) float64 {
+		if math.IsInf(a, -1) {
+			return b
+		}
+		m := math.Max(a, b)
+		return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
+	}
+	// Tail Σ_{α>M} 2 s^α Γ(α/2 + 1)/α!.
+	tail := math.Inf(-1)
+	for a := M + 1; ; a++ {
+		lg1, _ := math.Lgamma(float64(a)/2 + 1)
+		lg2, _ := math.Lgamma(float64(a) + 1)
+		term := math.Ln2 + float64(a)*ls + lg1 - lg2
+		tail = logAdd(tail, term)
+		r := math.Exp(ls) * math.Sqrt(float64(a+3)/2) / float64(a+1) // bounds every later ratio
+		if r < 0.5 && term < tail-69 {
+			tail = logAdd(tail, term+math.Log(r/(1-r)))
+			break
+		}
+		if a > M+100000 {
+			return math.Inf(1) // s too large for a useful bound
+		}
+	}
+	best := math.Inf(1)
+	for _, p := range []float64{2, math.Max(2, float64(L)/2), math.Max(2, float64(L)), math.Max(2, 2*float64(L))} {
+		head := math.Inf(-1) // log Σ_{α≤M} ‖1{A ≥ α}P_α‖_p
+		for a := 1; a <= M; a++ {
+			lf, _ := math.Lgamma(float64(a) + 1)
+			lg, _ := math.Lgamma(p*float64(a)/2 + 1)
+			head = logAdd(head, (math.Ln2+lg-lf)/p+float64(a)*ls)
+		}
+		lc := (p-1)*math.Log(p-1) - p*math.Log(p)
+		best = math.Min(best, logAdd(lc+p*head, tail))
+	}
+	return best
 }
 
 // Stats are the per-run diagnostics of SPEC §4.7.

@@ -61,8 +61,11 @@ func (m *Mechanism) Name() string { return Name }
 // infinite is the budget the inner noisy-gd runs at: ε = ∞ gives σ = 0 (δ is unused).
 var infinite = algorithms.Budget{Epsilon: math.Inf(1), Delta: 0.5, Relation: privacy.ReplaceOne}
 
+// fix turns the inner run's record into the non-private reference's: ε_spent = ∞ and every
+// δ column empty (no δ is spent or claimed; the inner budget's δ = 0.5 is a placeholder and
+// must not reach the row as delta_spent).
 func fix(r algorithms.Record) algorithms.Record {
-	r.DeltaMech, r.GDPS, r.EpsilonSpent = math.NaN(), math.NaN(), math.Inf(1)
+	r.DeltaMech, r.GDPS, r.EpsilonSpent, r.DeltaSpent = math.NaN(), math.NaN(), math.Inf(1), math.NaN()
 	r.Guarantee = algorithms.None
 	return r
 }

@@ -40,5 +40,9 @@ func TestConvergence(t *testing.T) {
 		if r := out.Record; r.Guarantee != algorithms.None || !math.IsInf(r.EpsilonSpent, 1) || r.Sigma != 0 {
 			t.Errorf("record guarantee=%q ε=%v σ=%v, want none, +Inf, 0", r.Guarantee, r.EpsilonSpent, r.Sigma)
 		}
+		// No δ column may carry the inner ε = ∞ budget's placeholder δ = 0.5.
+		if r := out.Record; !math.IsNaN(r.DeltaSpent) || !math.IsNaN(r.DeltaMech) {
+			t.Errorf("record delta_spent=%v delta_mech=%v, want both empty (NaN)", r.DeltaSpent, r.DeltaMech)
+		}
 	}
 }
