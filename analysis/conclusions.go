@@ -496,17 +496,31 @@ func joinAnd(q []string) string {
 }
 
 // conclusions is the experiment's Conclusions paragraph: the sentences of its figure
-// comparisons and the verdicts of its compare checks.
+// comparisons and the verdicts of its compare checks, each check naming both sides with
+// their guarantee and tuning mode (read from the figures' rankings; a side that no
+// figure ranks is named bare, with "(guarantee and tuning: see results.csv)").
 func conclusions(fcs []FigureComparison, results []CheckResult) string {
 	var s []string
+	tags := map[string]string{}
 	for _, fc := range fcs {
 		s = append(s, fc.Conclusion)
+		for _, pt := range fc.Points {
+			for _, e := range pt.Entries {
+				tags[e.Algorithm] = e.tag()
+			}
+		}
+	}
+	name := func(a string) string {
+		if t, ok := tags[a]; ok {
+			return t
+		}
+		return a + " (guarantee and tuning: see results.csv)"
 	}
 	for _, r := range results {
 		if r.Kind != KindCompare {
 			continue
 		}
-		line := fmt.Sprintf("Check %s: %s", r.label(), r.Verdict)
+		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.label(), name(r.Algorithm), name(r.Against), r.Verdict)
 		if len(r.Points) == 0 {
 			line += " — " + firstClause(r.Reason) + "."
 		} else {
