@@ -28,8 +28,8 @@ func TestDiagnosticsSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(diag); !strings.Contains(got, "tuning_runs") || !strings.Contains(got, "noisy-gd") || !strings.Contains(got, "7") {
-		t.Errorf("diagnostics.csv:\n%s", got)
+	if got, want := string(diag), "cell,algorithm,trial,tuning_runs,clip_rate\nc0,noisy-gd,3,7,0\n"; got != want {
+		t.Errorf("diagnostics.csv:\n%s\nwant\n%s", got, want)
 	}
 	if row["clip_rate"] != "0" {
 		t.Error("the entry's row was modified")

@@ -33,8 +33,14 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 		return err
 	}
 	if len(diag) > 0 {
+		header := []string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial}
+		for _, c := range rows.DiagnosticColumns {
+			if slices.ContainsFunc(diag, func(r rows.Row) bool { _, ok := r[c]; return ok }) {
+				header = append(header, c)
+			}
+		}
 		if err := rows.WriteFile(filepath.Join(dir, rows.DiagnosticsFile), func(w io.Writer) error {
-			return rows.WriteCSV(w, nil, diag)
+			return rows.WriteCSV(w, header, diag)
 		}); err != nil {
 			return err
 		}
