@@ -25,8 +25,9 @@ import (
 const ComparisonRule = "For each curve figure of an excess risk, at the figure's cells: the methods at each x ranked by mean " +
 	"(95% CI, Student t over trials) and the ratio of each mean to the best private method's. Private = guarantee " +
 	"certified or nominal; guarantee none (oracle-tuned: the tuning looked at the data; or non-private) marks a " +
-	"reference, not a competitor. Two methods are indistinguishable when their CIs overlap; worse or better only " +
-	"when they are disjoint."
+	"reference, not a competitor. Each method is named [guarantee, tuning mode]. A method is indistinguishable from the " +
+	"best private one when the paired 95% CI of the difference (same cells and trials) contains 0; worse or better only " +
+	"when it excludes 0 (unpaired: when the two CIs are disjoint, marked \"unpaired\")."
 
 // Relations of a ranked method to the best private method at the same x.
 const (
@@ -49,6 +50,15 @@ type RankEntry struct {
 	Hi        Number `json:"ci_hi"`
 	Ratio     Number `json:"ratio_to_best_private"` // Mean / the best private mean (null without one)
 	Relation  string `json:"relation"`              // to the best private method: best | indistinguishable | worse | better
+	// Paired is true when Relation was decided by the paired CI of the difference to the
+	// best private method (every trial on both sides), false when by unpaired CIs.
+	Paired bool `json:"paired"`
+	// EdgeRate is the fraction of trials whose tuned point lies on its grid's edge
+	// (tuning_edge; NaN for an untuned method); StartRate the fraction whose release is
+	// the starting point (released_start; NaN when the method does not report it).
+	EdgeRate  Number `json:"edge_rate"`
+	StartRate Number `json:"released_start_rate"`
+	byTrial   map[string]float64
 }
 
 // RankPoint is the ranking at one x value: private methods first, each group by mean.
@@ -144,7 +154,9 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 			gu := g[0].Text(rows.ColGuarantee)
 			pt.Entries = append(pt.Entries, RankEntry{Algorithm: a, Method: exp.method(a), Guarantee: gu,
 				Tuning: g[0].Text(rows.ColTuning), Private: gu == "certified" || gu == "nominal", Trials: s.N,
-				Mean: Number(s.Mean), Lo: Number(s.Lo), Hi: Number(s.Hi), Ratio: Number(math.NaN())})
+				Mean: Number(s.Mean), Lo: Number(s.Lo), Hi: Number(s.Hi), Ratio: Number(math.NaN()),
+				EdgeRate: Number(rate(g, colTuningEdge)), StartRate: Number(rate(g, colReleasedStart)),
+				byTrial: byTrial(g, f.Y)})
 		}
 		slices.SortStableFunc(pt.Entries, func(a, b RankEntry) int {
 			if a.Private != b.Private {
@@ -169,9 +181,23 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 				if best.Mean > 0 {
 					e.Ratio = e.Mean / best.Mean
 				}
+				if i == 0 {
+					e.Relation, e.Paired = RelBest, true
+					continue
+				}
+				if lo, hi, ok := pairedCI(*e, best); ok {
+					e.Paired = true
+					switch {
+					case lo <= 0 && 0 <= hi:
+						e.Relation = RelIndistinguishable
+					case lo > 0:
+						e.Relation = RelWorse
+					default:
+						e.Relation = RelBetter
+					}
+					continue
+				}
 				switch {
-				case i == 0:
-					e.Relation = RelBest
 				case overlap(*e, best):
 					e.Relation = RelIndistinguishable
 				case e.Mean > best.Mean:
@@ -186,6 +212,76 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	fc.Conclusion = fc.conclude()
 	return fc
 }
+
+// The results.csv columns the Conclusions read besides the metric (written by the
+// tuning wrapper, algorithms/tuning.ExtraEdge, and the iterative baselines,
+// baselines/optim.ExtraReleasedStart; analysis does not import them).
+const (
+	colTuningEdge    = "tuning_edge"
+	colReleasedStart = "released_start"
+)
+
+// EdgeWarnShare is the share of a cell's trials above which an oracle-tuned method's
+// choice on its grid's edge is warned about: the optimum may lie outside the grid.
+const EdgeWarnShare = 0.25
+
+// rate is the mean of the 0/1 column col over g, NaN when no row has it.
+func rate(g []*rows.Record, col string) float64 {
+	n, k := 0, 0.0
+	for _, r := range g {
+		if v, ok := r.Float(col); ok && !math.IsNaN(v) {
+			n++
+			k += v
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return k / float64(n)
+}
+
+// byTrial maps each row's (cell, trial) to its metric value.
+func byTrial(g []*rows.Record, metric string) map[string]float64 {
+	m := make(map[string]float64, len(g))
+	for _, r := range g {
+		if v, ok := value(r, metric); ok && !math.IsNaN(v) {
+			m[r.Text(rows.ColCell)+"/"+r.Text(rows.ColTrial)] = v
+		}
+	}
+	return m
+}
+
+// pairedCI is the 95% Student-t CI of the mean of a − b over the (cell, trial) pairs both
+// have; ok is false unless every trial of each side pairs (at least 2 pairs).
+func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
+	if len(a.byTrial) != len(b.byTrial) || len(a.byTrial) < 2 {
+		return 0, 0, false
+	}
+	diffs := make([]float64, 0, len(a.byTrial))
+	for k, va := range a.byTrial {
+		vb, ok := b.byTrial[k]
+		if !ok {
+			return 0, 0, false
+		}
+		diffs = append(diffs, va-vb)
+	}
+	slices.Sort(diffs) // a fixed order: the sum does not depend on map iteration
+	s := Summarize(diffs)
+	if math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
+		return 0, 0, false
+	}
+	return s.Lo, s.Hi, true
+}
+
+// tag is "name [guarantee, tuning]": every method the Conclusions name carries both.
+func tag(name, guarantee, tuning string) string {
+	if tuning == "" {
+		tuning = "theory"
+	}
+	return fmt.Sprintf("%s [%s, %s]", name, guarantee, tuning)
+}
+
+func (e RankEntry) tag() string { return tag(e.Algorithm, e.Guarantee, e.Tuning) }
 
 // xList is "d = 10, 20 and 40" (or "every d" when all of the figure's x are listed).
 func (fc FigureComparison) xList(xs []float64) string {
@@ -235,6 +331,38 @@ func (fc FigureComparison) conclude() string {
 		fmt.Fprintf(&b, " (%s)", fc.Where)
 	}
 	b.WriteString(": ")
+	// Every method's tag, and the guarantees of the private methods ranked together.
+	tags := map[string]string{}
+	guar := map[string][]string{}
+	var edgeWarn, startWarn []string
+	edgeAt, startAt := map[string][]float64{}, map[string][]float64{}
+	for _, pt := range fc.Points {
+		for _, e := range pt.Entries {
+			tags[e.Algorithm] = e.tag()
+			if e.Private && !slices.Contains(guar[e.Guarantee], e.tag()) {
+				guar[e.Guarantee] = append(guar[e.Guarantee], e.tag())
+			}
+			// Only the oracle's choice measures where the optimum lies: the private
+			// selection is close to a uniform draw of the grid here (README "Tuning"), so
+			// its edge share is about the edge's share of the grid, whatever the optimum.
+			if e.Tuning == "oracle" && float64(e.EdgeRate) > EdgeWarnShare {
+				if !slices.Contains(edgeWarn, e.Algorithm) {
+					edgeWarn = append(edgeWarn, e.Algorithm)
+				}
+				edgeAt[e.Algorithm] = append(edgeAt[e.Algorithm], float64(pt.X))
+			}
+			if float64(e.StartRate) > 0 {
+				if !slices.Contains(startWarn, e.Algorithm) {
+					startWarn = append(startWarn, e.Algorithm)
+				}
+				startAt[e.Algorithm] = append(startAt[e.Algorithm], float64(pt.X))
+			}
+		}
+	}
+	if len(guar["nominal"]) > 0 && len(guar["certified"]) > 0 {
+		fmt.Fprintf(&b, "guarantees differ in this ranking — nominal %s (the sampler's law error is not bounded, so δ is not certified) beside certified %s; ",
+			joinAnd(guar["nominal"]), joinAnd(guar["certified"]))
+	}
 	// Best private per x, grouped by algorithm in first-appearance order.
 	var bestOrder []string
 	bestAt := map[string][]float64{}
@@ -277,13 +405,13 @@ func (fc FigureComparison) conclude() string {
 	}
 	var parts []string
 	for _, a := range bestOrder {
-		s := fmt.Sprintf("%s's at %s", a, fc.xList(bestAt[a]))
+		s := fmt.Sprintf("%s's at %s", tags[a], fc.xList(bestAt[a]))
 		var q []string
 		if m := margin[a]; len(m) > 0 {
-			q = append(q, fmt.Sprintf("ahead of the next private method by %s at %s, CIs disjoint", ratioRange(m), fc.xList(marginAt[a])))
+			q = append(q, fmt.Sprintf("ahead of the next private method (%s) by %s at %s, significant", joinAnd(nextOf(fc, a, false)), ratioRange(m), fc.xList(marginAt[a])))
 		}
 		if t := tied[a]; len(t) > 0 {
-			q = append(q, fmt.Sprintf("indistinguishable from the next private method at %s", fc.xList(t)))
+			q = append(q, fmt.Sprintf("indistinguishable from the next private method (%s) at %s", joinAnd(nextOf(fc, a, true)), fc.xList(t)))
 		}
 		if len(q) > 0 {
 			s += " (" + strings.Join(q, "; ") + ")"
@@ -299,10 +427,10 @@ func (fc FigureComparison) conclude() string {
 			q = append(q, fmt.Sprintf("is indistinguishable from the best at %s (%s)", fc.xList(x), ratioRange(rs[RelIndistinguishable])))
 		}
 		if x := xs[RelWorse]; len(x) > 0 {
-			q = append(q, fmt.Sprintf("loses at %s: %s the best private mean, CIs disjoint", fc.xList(x), ratioRange(rs[RelWorse])))
+			q = append(q, fmt.Sprintf("loses at %s: %s the best private mean, significant", fc.xList(x), ratioRange(rs[RelWorse])))
 		}
 		if len(q) > 0 {
-			fmt.Fprintf(&b, " %s %s.", a, joinAnd(q))
+			fmt.Fprintf(&b, " %s %s.", tags[a], joinAnd(q))
 		}
 	}
 	for _, a := range refs {
@@ -315,10 +443,49 @@ func (fc FigureComparison) conclude() string {
 			}
 		}
 		if len(q) > 0 {
-			fmt.Fprintf(&b, " Reference %s (guarantee none, not a competitor) is %s.", a, joinAnd(q))
+			fmt.Fprintf(&b, " Reference %s (not a competitor) is %s.", tags[a], joinAnd(q))
 		}
 	}
+	for _, a := range edgeWarn {
+		fmt.Fprintf(&b, " Warning: %s chose a point on its grid's edge in more than %g%% of the trials at %s — the optimum may lie outside its grid.",
+			tags[a], 100*EdgeWarnShare, fc.xList(edgeAt[a]))
+	}
+	for _, a := range startWarn {
+		fmt.Fprintf(&b, " Warning: %s released its starting point x₀ (released_start) in some trials at %s — those rows measure x₀, not the method.",
+			tags[a], fc.xList(startAt[a]))
+	}
+	if hasUnpaired(fc) {
+		b.WriteString(" Some relations were decided by unpaired CIs (trials missing on one side).")
+	}
 	return b.String()
+}
+
+// nextOf names the private methods ranked second where a is best: tied (indistinguishable)
+// or not, in first-appearance order.
+func nextOf(fc FigureComparison, a string, tied bool) []string {
+	var out []string
+	for _, pt := range fc.Points {
+		if pt.BestPrivate != a || len(pt.Entries) < 2 || !pt.Entries[1].Private {
+			continue
+		}
+		e := pt.Entries[1]
+		if (e.Relation == RelIndistinguishable) == tied && !slices.Contains(out, e.tag()) {
+			out = append(out, e.tag())
+		}
+	}
+	return out
+}
+
+// hasUnpaired reports whether some relation was decided by unpaired CIs.
+func hasUnpaired(fc FigureComparison) bool {
+	for _, pt := range fc.Points {
+		for _, e := range pt.Entries {
+			if e.Relation != "" && !e.Paired {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func joinAnd(q []string) string {
@@ -329,17 +496,31 @@ func joinAnd(q []string) string {
 }
 
 // conclusions is the experiment's Conclusions paragraph: the sentences of its figure
-// comparisons and the verdicts of its compare checks.
+// comparisons and the verdicts of its compare checks, each check naming both sides with
+// their guarantee and tuning mode (read from the figures' rankings; a side that no
+// figure ranks is named bare, with "(guarantee and tuning: see results.csv)").
 func conclusions(fcs []FigureComparison, results []CheckResult) string {
 	var s []string
+	tags := map[string]string{}
 	for _, fc := range fcs {
 		s = append(s, fc.Conclusion)
+		for _, pt := range fc.Points {
+			for _, e := range pt.Entries {
+				tags[e.Algorithm] = e.tag()
+			}
+		}
+	}
+	name := func(a string) string {
+		if t, ok := tags[a]; ok {
+			return t
+		}
+		return a + " (guarantee and tuning: see results.csv)"
 	}
 	for _, r := range results {
 		if r.Kind != KindCompare {
 			continue
 		}
-		line := fmt.Sprintf("Check %s: %s", r.label(), r.Verdict)
+		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.label(), name(r.Algorithm), name(r.Against), r.Verdict)
 		if len(r.Points) == 0 {
 			line += " — " + firstClause(r.Reason) + "."
 		} else {

@@ -53,9 +53,10 @@ func TestCompareFigureRanking(t *testing.T) {
 		}
 	}
 	for _, s := range []string{
-		"the lowest private mean is noisy-gd-private's at every d (ahead of the next private method by ×2 at d = 10 and 20, CIs disjoint; indistinguishable from the next private method at d = 40)",
-		"expmech is indistinguishable from the best at d = 40 (×1.05) and loses at d = 10 and 20: ×2 the best private mean",
-		"Reference noisy-gd-oracle (guarantee none, not a competitor) is below the best private method at every d (×0.5)",
+		"guarantees differ in this ranking — nominal expmech [nominal, theory]",
+		"the lowest private mean is noisy-gd-private [certified, theory]'s at every d (ahead of the next private method (expmech [nominal, theory]) by ×2 at d = 10 and 20, significant; indistinguishable from the next private method (expmech [nominal, theory]) at d = 40)",
+		"expmech [nominal, theory] is indistinguishable from the best at d = 40 (×1.05) and loses at d = 10 and 20: ×2 the best private mean",
+		"Reference noisy-gd-oracle [none, oracle] (not a competitor) is below the best private method at every d (×0.5)",
 	} {
 		if !strings.Contains(fc.Conclusion, s) {
 			t.Errorf("conclusion %q lacks %q", fc.Conclusion, s)
@@ -89,6 +90,44 @@ func TestConclusionsOfCompareChecks(t *testing.T) {
 		"undecided at d = 40 (expmech/noisy-gd-private ×1.05; the 95% CI of the difference straddles 0)"} {
 		if !strings.Contains(got, s) {
 			t.Errorf("conclusion %q lacks %q", got, s)
+		}
+	}
+}
+
+// TestComparisonPairedAndWarnings: unpaired CIs that overlap do not make two methods
+// indistinguishable when the paired difference (same trials) is significant; a tuned
+// method on its grid's edge in more than a quarter of the trials and a release of the
+// starting point are warned about.
+func TestComparisonPairedAndWarnings(t *testing.T) {
+	xs := []float64{10}
+	base := cmpRows("noisy-gd", "certified", "s", xs, [][]float64{{0.5, 1, 1.5, 2}})
+	em := cmpRows("expmech", "certified", "s", xs, [][]float64{{0.6, 1.1, 1.6, 2.1}}) // +0.1 in every trial
+	for i, r := range base {
+		r["released_start"] = "0"
+		if i == 0 {
+			r["released_start"] = "1"
+		}
+	}
+	for i, r := range em {
+		r["tuning"] = "oracle"
+		r["guarantee"] = "certified"
+		r["tuning_edge"] = "0"
+		if i < 2 {
+			r["tuning_edge"] = "1"
+		}
+	}
+	exp := Experiment{Name: "synth", Methods: map[string]string{"expmech": "expmech", "noisy-gd": "noisy-gd"}}
+	fc := compareFigure(exp, Figure{X: "d", Y: rows.ColExcessEmpiricalRisk}, recs(t, append(base, em...)))
+	e := fc.Points[0].Entries[1]
+	if e.Algorithm != "expmech" || e.Relation != RelWorse || !e.Paired {
+		t.Errorf("got %s %s paired=%v, want expmech worse paired (the unpaired CIs overlap)", e.Algorithm, e.Relation, e.Paired)
+	}
+	for _, s := range []string{
+		"Warning: expmech [certified, oracle] chose a point on its grid's edge in more than 25% of the trials at d = 10",
+		"Warning: noisy-gd [certified, theory] released its starting point",
+	} {
+		if !strings.Contains(fc.Conclusion, s) {
+			t.Errorf("conclusion %q lacks %q", fc.Conclusion, s)
 		}
 	}
 }

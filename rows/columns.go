@@ -99,3 +99,17 @@ func IsNumeric(col string) bool {
 	_, ok := units[col]
 	return ok
 }
+
+// DiagnosticsFile holds the DiagnosticColumns of every row, keyed by cell, algorithm
+// and trial, apart from results.csv (PRIVACY.md §8).
+const DiagnosticsFile = "diagnostics.csv"
+
+// DiagnosticColumns are the extra columns the runner moves out of results.csv into
+// DiagnosticsFile: what a mechanism reports beside its release that depends on the data
+// or on its internal randomness beyond the release, and that no guarantee covers — the
+// private selection's number of runs K (Papernot & Steinke 2022 Thm 2 covers the best
+// output only), the oracle's failed grid points, the clipping rate (a count of examples
+// whose gradient exceeded C) and dp-sgd's empty lots. They are the harness's view of how
+// a run went, for debugging and auditing, never part of a release (PRIVACY.md §8 lists
+// the columns of results.csv that are measurements of the harness likewise).
+var DiagnosticColumns = []string{"tuning_runs", "tuning_failed", "clip_rate", "empty_lots"}

@@ -23,7 +23,7 @@ func tunedNoisyGD(mode tuning.Mode) algorithms.Factory {
 		}
 		cfg := tuning.DefaultConfig()
 		cfg.Mode, cfg.Explicit = mode, true
-		cfg.Grid = []tuning.Axis{{Knob: "step_size", Values: []float64{0.03, 0.3}}, {Knob: "steps", Values: []float64{10, 20}}}
+		cfg.Grid = []tuning.Axis{{Knob: "step_size", Values: []float64{0.03, 0.3}}, {Knob: "steps", Values: []float64{10, 20}}, {Knob: "step_factor", Values: []float64{0}}}
 		return tuning.Wrap(m, cfg)
 	}}
 }

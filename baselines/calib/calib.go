@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -205,3 +206,32 @@ func PoissonRDP(name string, c problems.Constants, b algorithms.Budget, orders [
 	}
 	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), q, z, T, orders, b.Relation)
 }
+
+// NoiseDim is the number r̄ of noise coordinates that the loss sees, which the
+// untuned (sub)gradient methods' theory constants (T, η, the bound) put where the
+// constrained analysis has d. On a bounded K it is d. On an unconstrained GLM (every
+// f(x; s) = φ(⟨a, x⟩, y), c.GLMLoss set) the loss depends on x only through its
+// projection P x onto the span of the features, so the descent analysis runs on P x
+// and only tr(P) = rank ≤ min(n, d) of the d noise coordinates enter the bound (Song,
+// Steinke, Thakkar & Thakurta 2021, "Evading the curse of dimensionality in
+// unconstrained private GLMs", AISTATS, §3: DP-GD's excess empirical risk
+// Õ(G‖x*‖√rank/(εn)), no d): r̄ = the generator's declared rank when it declares one
+// (LLL24 Assumption 1.3; a public structural constant), else min(n, d), which needs no
+// data. It sets utility constants only: the privacy calibration (σ for the T chosen)
+// does not depend on it.
+func NoiseDim(c problems.Constants) int {
+	if c.Domain.Kind != problems.Unconstrained || c.GLMLoss == "" {
+		return c.D
+	}
+	if c.Rank > 0 && c.Rank <= c.D {
+		if !slices.Contains(c.Measured, problems.ConstRank) {
+			return c.Rank
+		}
+	}
+	return max(1, min(c.N, c.D))
+}
+
+// MinTheorySteps is the floor of the theory T: one step from x₀ = 0 releases an average
+// iterate equal to the start (no step has moved it), so a default never runs fewer than
+// two (a spec may still ask for steps: 1).
+const MinTheorySteps = 2

@@ -32,7 +32,9 @@ type Config struct {
 	Batch int `yaml:"batch"`
 	// SamplingRate is q ∈ (0, 1]; 0 = from Batch (or its default).
 	SamplingRate float64 `yaml:"sampling_rate"`
-	// Steps is T; 0 (default) = the noisy-gd theory T = ⌈s*² n²/d⌉ capped at MaxSteps
+	// Steps is T; 0 (default) = the noisy-gd theory T = ⌈s*² n²/r̄⌉ capped at MaxSteps and
+	// at least calib.MinTheorySteps, r̄ = calib.NoiseDim (d on a bounded K, the rank on an
+	// unconstrained GLM: SSTT21)
 	// (in the large-noise regime the subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD then
 	// has the same bound as full-batch noisy GD at T·q·n gradients instead of T·n).
 	Steps int `yaml:"steps"`
@@ -40,8 +42,12 @@ type Config struct {
 	// drifted by about T·1e-4; the connect-the-dots accountant no longer drifts, so the
 	// cap now only bounds the run time.
 	MaxSteps int `yaml:"max_steps"`
-	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + d z²C²/L² ≥ E‖g̃‖².
+	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + r̄ z²C²/L² ≥ E‖Pg̃‖² (P the
+	// projection the loss sees, as noisy-gd).
 	StepSize float64 `yaml:"step_size"`
+	// StepFactor multiplies the theory η of the run's (q, T) (as noisy-gd's step_factor:
+	// the tuning grid then runs along the ridge ηT ≈ const); 0 = 1. Not with step_size.
+	StepFactor float64 `yaml:"step_factor"`
 	// Clip is the per-example clipping norm C; 0 = G_f.
 	Clip float64 `yaml:"clip"`
 }
@@ -58,6 +64,9 @@ func (c *Config) Validate() error {
 	if !(c.SamplingRate >= 0 && c.SamplingRate <= 1) {
 		errs = append(errs, fmt.Errorf("dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate))
 	}
+	if c.StepSize > 0 && c.StepFactor > 0 {
+		errs = append(errs, fmt.Errorf("dp-sgd: step_size %v and step_factor %v both set the step size; give one (in a tuning grid: step_factor: [0] with a step_size grid)", c.StepSize, c.StepFactor))
+	}
 	if c.Batch > 0 && c.SamplingRate > 0 {
 		errs = append(errs, fmt.Errorf("dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate))
 	}
@@ -65,7 +74,8 @@ func (c *Config) Validate() error {
 		calib.AtLeast(Name, "steps", c.Steps, 0, ""),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
-		calib.NonNegative(Name, "clip", c.Clip, ""))...)
+		calib.NonNegative(Name, "clip", c.Clip, ""),
+		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"))...)
 }
 
 // DefaultBatch is the expected lot size of a configured batch: batch itself, or ⌈√n⌉ when
@@ -105,6 +115,7 @@ type params struct {
 	z, clip, eta        float64
 	epsHi, epsLo, epsRD float64
 	R                   float64
+	rbar                int // calib.NoiseDim
 }
 
 // account returns the calibrated z (the smallest z whose PLD upper ε at δ is ≤ ε,
@@ -133,7 +144,7 @@ func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
 }
 
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params, error) {
-	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c)}
+	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c), rbar: calib.NoiseDim(c)}
 	p.q = m.cfg.SamplingRate
 	if p.q == 0 {
 		p.q = math.Min(1, float64(DefaultBatch(m.cfg.Batch, c.N))/float64(c.N))
@@ -149,8 +160,8 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params
 		if err != nil {
 			return p, err
 		}
-		t := math.Ceil(s * s * float64(c.N) * float64(c.N) / float64(c.D))
-		p.T = int(math.Max(1, math.Min(t, float64(m.cfg.MaxSteps))))
+		t := math.Ceil(s * s * float64(c.N) * float64(c.N) / float64(p.rbar))
+		p.T = int(math.Max(calib.MinTheorySteps, math.Min(t, float64(m.cfg.MaxSteps))))
 	}
 	if math.IsInf(b.Epsilon, 1) {
 		p.epsHi, p.epsLo, p.epsRD = math.Inf(1), math.Inf(1), math.Inf(1)
@@ -164,13 +175,17 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params
 	}
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
-		p.eta = p.R / (math.Sqrt(p.bound2(c.D)) * math.Sqrt(float64(p.T)))
+		f := m.cfg.StepFactor
+		if f == 0 {
+			f = 1
+		}
+		p.eta = f * p.R / (math.Sqrt(p.bound2(p.rbar)) * math.Sqrt(float64(p.T)))
 	}
 	return p, nil
 }
 
-// bound2 is B² = C²(1 + (1−q)/L) + d z²C²/L² ≥ E‖g̃‖²: E|lot|² = L(1−q) + L² with
-// per-example norm ≤ C, plus the noise (zC/L)² per coordinate.
+// bound2 is B² = C²(1 + (1−q)/L) + d z²C²/L² ≥ E‖Pg̃‖²: E|lot|² = L(1−q) + L² with
+// per-example norm ≤ C, plus the noise (zC/L)² per coordinate the loss sees (d = r̄).
 func (p params) bound2(d int) float64 {
 	return p.clip*p.clip*(1+(1-p.q)/p.L) + float64(d)*p.z*p.z*p.clip*p.clip/(p.L*p.L)
 }
@@ -187,7 +202,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	// under replace-one (they apply the shift ≤ 2C of a replaced example themselves).
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	if p.clip >= c.GF { // unbiased stochastic subgradients: R²/(2ηT) + ηB²/2
-		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*p.bound2(c.D)/2
+		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*p.bound2(p.rbar)/2
 	}
 	r.PredictedGradientQueries = float64(p.T) * p.L
 	r.PredictedValueQueries = 0
@@ -234,6 +249,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 	}
 	rec.Extra["empty_lots"] = float64(st.empty)
 	rec.Extra["clip_rate"] = float64(st.clipped) / math.Max(1, float64(st.grads))
+	rec.Extra[optim.ExtraReleasedStart] = optim.AtStart(x)
 	return algorithms.Output{X: x, Record: rec}, nil
 }
 

@@ -18,17 +18,25 @@ const Name = "noisy-gd"
 
 // Config is the noisy-gd configuration (yaml keys in snake_case).
 type Config struct {
-	// Steps is T. 0 (default) = the theory choice T = ⌈4 s*² C²/(d Δ₂²)⌉ = ⌈s*² n²/d⌉
-	// (SPEC §6.2: it makes C²/T ≤ ¼ dσ², so the bound is within √(5/4) of its T → ∞
-	// limit R√d Δ₂/s*), capped at MaxSteps. Range ≥ 0.
+	// Steps is T. 0 (default) = the theory choice T = ⌈4 s*² C²/(r̄ Δ₂²)⌉ = ⌈s*² n²/r̄⌉
+	// (SPEC §6.2: it makes C²/T ≤ ¼ r̄σ², so the bound is within √(5/4) of its T → ∞
+	// limit R√r̄ Δ₂/s*), capped at MaxSteps and at least calib.MinTheorySteps; r̄ =
+	// calib.NoiseDim, d on a bounded K and the rank on an unconstrained GLM (SSTT21).
+	// Range ≥ 0.
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the theory T (runtime guard). Default 10000; ≥ 1.
 	MaxSteps int `yaml:"max_steps"`
-	// StepSize is η. 0 (default) = the theory η = R/√(T(C² + dσ²)) minimising the bound
-	// R²/(2ηT) + η(C² + dσ²)/2. Range ≥ 0.
+	// StepSize is η. 0 (default) = the theory η = R/√(T(C² + r̄σ²)) minimising the bound
+	// R²/(2ηT) + η(C² + r̄σ²)/2. Range ≥ 0.
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C. 0 (default) = G_f (no clipping bias).
 	Clip float64 `yaml:"clip"`
+	// StepFactor multiplies the theory η of the run's T: η = f·R/√(T(C² + r̄σ²)). At a
+	// fixed factor ηT grows like √T·R/√(C²/T + r̄Δ₂²/s²), nearly constant once T is past
+	// the theory T, so the tuning grid (knobs.go) runs along the ridge ηT ≈ const where
+	// the oracle's choices lie, centred on the theory value f = 1 at every scale of
+	// problem. 0 (default) = 1. Not with step_size. Range ≥ 0.
+	StepFactor float64 `yaml:"step_factor"`
 }
 
 // DefaultConfig returns the theory defaults.
@@ -40,7 +48,17 @@ func (c *Config) Validate() error {
 		calib.AtLeast(Name, "steps", c.Steps, 0, "0 = theory"),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, "0 = theory"),
-		calib.NonNegative(Name, "clip", c.Clip, "0 = G_f"))
+		calib.NonNegative(Name, "clip", c.Clip, "0 = G_f"),
+		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"),
+		exclusive(c))
+}
+
+// exclusive refuses step_size and step_factor together: both set η.
+func exclusive(c *Config) error {
+	if c.StepSize > 0 && c.StepFactor > 0 {
+		return fmt.Errorf("%s: step_size %v and step_factor %v both set the step size; give one (in a tuning grid: step_factor: [0] with a step_size grid)", Name, c.StepSize, c.StepFactor)
+	}
+	return nil
 }
 
 // Factory is the registry line of noisy-gd.
@@ -63,11 +81,12 @@ type params struct {
 	eta, sigma float64
 	clip, sens float64
 	s, R       float64
+	rbar       int // calib.NoiseDim: the noise coordinates the loss sees
 }
 
 // calibrate derives (T, η, σ) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
-	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c)}
+	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c), rbar: calib.NoiseDim(c)}
 	// Replace-one sensitivity of the clipped average gradient (calib.MeanSensitivity):
 	// Δ₂ = 2C/n.
 	p.sens = calib.MeanSensitivity(p.clip, c.N)
@@ -77,9 +96,9 @@ func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	case math.IsInf(s, 1):
 		p.T = m.cfg.MaxSteps
 	default:
-		// SPEC §6.2 [DER]: T ≈ 4 s*² C²/(d Δ₂²).
-		t := math.Ceil(4 * s * s * p.clip * p.clip / (float64(c.D) * p.sens * p.sens))
-		p.T = int(math.Max(1, math.Min(t, float64(m.cfg.MaxSteps))))
+		// SPEC §6.2 [DER]: T ≈ 4 s*² C²/(r̄ Δ₂²).
+		t := math.Ceil(4 * s * s * p.clip * p.clip / (float64(p.rbar) * p.sens * p.sens))
+		p.T = int(math.Max(calib.MinTheorySteps, math.Min(t, float64(m.cfg.MaxSteps))))
 	}
 	// σ = √T·Δ₂/s makes the T-fold composition exactly s-GDP (SPEC §6.0).
 	if !math.IsInf(s, 1) {
@@ -87,7 +106,11 @@ func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	}
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
-		p.eta = p.R / math.Sqrt(float64(p.T)*(p.clip*p.clip+float64(c.D)*p.sigma*p.sigma))
+		f := m.cfg.StepFactor
+		if f == 0 {
+			f = 1
+		}
+		p.eta = f * p.R / math.Sqrt(float64(p.T)*(p.clip*p.clip+float64(p.rbar)*p.sigma*p.sigma))
 	}
 	if !(p.eta > 0) || math.IsInf(p.eta, 0) {
 		return p, fmt.Errorf("noisy-gd: step size %v", p.eta)
@@ -107,10 +130,12 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	// T Gaussian releases of σ compose to s = √T·Δ₂/σ-GDP (Dong–Roth–Su Cor. 3.3).
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	// Projected noisy subgradient with average iterate: E F(x̄) − F* ≤ R²/(2ηT) +
-	// η(C² + dσ²)/2 for any η (E‖g + b‖² ≤ C² + dσ²), = R√(C² + dσ²)/√T at the theory η.
-	// It needs unbiased subgradients, i.e. no clipping: C ≥ G_f.
+	// η(C² + r̄σ²)/2 for any η (E‖P(g + b)‖² ≤ C² + r̄σ², P the projection the loss sees:
+	// the identity on a bounded K, the feature span on an unconstrained GLM, SSTT21), =
+	// R√(C² + r̄σ²)/√T at the theory η. It needs unbiased subgradients, i.e. no
+	// clipping: C ≥ G_f.
 	if p.clip >= c.GF {
-		b2 := p.clip*p.clip + float64(c.D)*p.sigma*p.sigma
+		b2 := p.clip*p.clip + float64(p.rbar)*p.sigma*p.sigma
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*b2/2
 	}
 	r.PredictedGradientQueries = float64(p.T) * float64(c.N)
@@ -140,6 +165,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 			return algorithms.Output{}, err
 		}
 		rec.Extra["clip_rate"] = float64(clipped) / (float64(p.T) * float64(c.N))
+		rec.Extra[optim.ExtraReleasedStart] = optim.AtStart(x)
 		return algorithms.Output{X: x, Record: rec}, nil
 	}, rng)
 }

@@ -122,3 +122,19 @@ func InDomain(x []float64, dom problems.Domain, tol float64) bool {
 	}
 	return true
 }
+
+// ExtraReleasedStart is the record's Extra key (a results.csv column) that an iterative
+// baseline sets to 1 when its release equals its starting point x₀ = 0 (no step moved the
+// average iterate, e.g. T = 1), else 0: such a row measures the start, not the method,
+// and the report says so.
+const ExtraReleasedStart = "released_start"
+
+// AtStart returns 1 if every coordinate of x is 0 (the start x₀ of the baselines), else 0.
+func AtStart(x []float64) float64 {
+	for _, v := range x {
+		if v != 0 {
+			return 0
+		}
+	}
+	return 1
+}

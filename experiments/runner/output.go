@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,16 +19,33 @@ import (
 )
 
 // writeResults writes results.csv (and outputs.csv with save_outputs) atomically from
-// sorted entries, then manifest.json.
+// sorted entries, then manifest.json. The rows.DiagnosticColumns go to diagnostics.csv
+// instead (with the row's cell, algorithm and trial), written when some row has one.
 func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) error {
 	rs := make([]rows.Row, len(es))
+	var diag []rows.Row
 	for i, e := range es {
-		rs[i] = e.Row
+		rs[i], diag = splitDiagnostics(e.Row, diag)
 	}
 	if err := rows.WriteFile(filepath.Join(dir, "results.csv"), func(w io.Writer) error {
 		return rows.WriteCSV(w, nil, rs)
 	}); err != nil {
 		return err
+	}
+	if len(diag) > 0 {
+		header := []string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial}
+		for _, c := range rows.DiagnosticColumns {
+			if slices.ContainsFunc(diag, func(r rows.Row) bool { _, ok := r[c]; return ok }) {
+				header = append(header, c)
+			}
+		}
+		if err := rows.WriteFile(filepath.Join(dir, rows.DiagnosticsFile), func(w io.Writer) error {
+			return rows.WriteCSV(w, header, diag)
+		}); err != nil {
+			return err
+		}
+	} else if err := os.Remove(filepath.Join(dir, rows.DiagnosticsFile)); err != nil && !os.IsNotExist(err) {
+		return err // a stale file of an earlier run (-force) must not pass for this run's
 	}
 	if saveOutputs {
 		if err := rows.WriteFile(filepath.Join(dir, "outputs.csv"), func(w io.Writer) error {
@@ -130,4 +148,25 @@ func firstFrames(stack []byte) string {
 		}
 	}
 	return strings.Join(out, " < ")
+}
+
+// splitDiagnostics returns a copy of r without its rows.DiagnosticColumns and appends
+// them, keyed by cell, algorithm and trial, to diag when r has any.
+func splitDiagnostics(r rows.Row, diag []rows.Row) (rows.Row, []rows.Row) {
+	out := make(rows.Row, len(r))
+	var d rows.Row
+	for k, v := range r {
+		if slices.Contains(rows.DiagnosticColumns, k) {
+			if d == nil {
+				d = rows.Row{rows.ColCell: r[rows.ColCell], rows.ColAlgorithm: r[rows.ColAlgorithm], rows.ColTrial: r[rows.ColTrial]}
+			}
+			d[k] = v
+			continue
+		}
+		out[k] = v
+	}
+	if d != nil {
+		diag = append(diag, d)
+	}
+	return out, diag
 }
