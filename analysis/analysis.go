@@ -208,6 +208,7 @@ func applyRole(r CheckResult) CheckResult {
 		return r
 	}
 	r.Verdict = Measured
+	r.PPass = math.NaN() // nothing is tested
 	if !math.IsNaN(r.Fitted) {
 		r.Reason = "a measurement: the value and its CI are reported, not tested"
 	}

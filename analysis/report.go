@@ -56,8 +56,16 @@ func (rep report) figureFor(c Check) string {
 		if f.PNG == "" || f.Figure.Y != c.Metric {
 			continue
 		}
-		if f.Figure.X != c.Vs && !(c.Vs == "" && f.Figure.Kind == FigureBias) {
-			continue
+		switch c.Kind {
+		case KindKSFloor, KindKSOrder:
+			// The bias figure plots every algorithm's distance (vs is an algorithm here).
+			if f.Figure.Kind != FigureBias {
+				continue
+			}
+		default:
+			if f.Figure.X != c.Vs || f.Figure.Kind == FigureBias {
+				continue
+			}
 		}
 		agree := true
 		for k, v := range f.Figure.Where {
