@@ -303,7 +303,8 @@ func (r CheckResult) summary() string {
 	case KindAuditKS:
 		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
 	case KindKSFloor:
-		fmt.Fprintf(&b, "KS distance %s (95%% CI [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+		fmt.Fprintf(&b, "KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), 100*r.ksFloorConfidence(),
+			fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	case KindKSOrder:
 		fmt.Fprintf(&b, "difference of KS distances %s (95%% CI [%s, %s])", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi))
 	case KindCompare:
