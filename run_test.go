@@ -222,15 +222,16 @@ func TestAuditEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	top, _ := os.ReadFile(rep)
-	if !strings.Contains(string(top), "3 checks over 1 experiments: 3 PASS, 0 FAIL, 0 INCONCLUSIVE") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
+	if !strings.Contains(string(top), "3 checks over 1 experiments: 3 claims: 3 PASS, 0 FAIL, 0 INCONCLUSIVE") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
 		t.Errorf("REPORT.md lacks the audit's verdicts:\n%.600s", top)
 	}
 }
 
 // TestSuiteChecksStateClaims (issue #13 item 2): every slope check of every experiment of
 // experiments/SUITE states its claim form explicitly (the default, equality, is never
-// left implicit in the suite) and has at least analysis.MinSlopePoints values of its vs
-// column in both the full and the -quick sweep, so no suite check is INCONCLUSIVE by design.
+// left implicit in the suite), and every check with an x axis (slope, min, max, compare
+// with a vs) has at least analysis.MinSlopePoints values of its vs column in both the
+// full and the -quick sweep, so no suite check is INCONCLUSIVE by design.
 func TestSuiteChecksStateClaims(t *testing.T) {
 	suite, err := readSuite(suitePath)
 	if err != nil {
@@ -245,10 +246,15 @@ func TestSuiteChecksStateClaims(t *testing.T) {
 		for mode, sp := range map[string]*experiments.Spec{"full": spec, "quick": spec.Shrink()} {
 			for i, c := range sp.Checks {
 				ck := c.(*analysis.Check)
-				if ck.Kind != analysis.KindSlope {
+				switch ck.Kind {
+				case analysis.KindSlope, analysis.KindMin, analysis.KindMax, analysis.KindCompare:
+				default:
 					continue
 				}
-				if ck.Claim == analysis.ClaimUnstated {
+				if ck.Vs == "" || ck.Role == analysis.RoleMeasurement {
+					continue
+				}
+				if ck.Kind == analysis.KindSlope && ck.Claim == analysis.ClaimUnstated {
 					t.Errorf("%s checks[%d]: slope check without claim: (equality, upper or lower)", name, i)
 				}
 				points := 0

@@ -67,6 +67,25 @@ type CheckResult struct {
 	Reason               string // why it failed or is inconclusive, or a note when it passed
 	// Points are the per-x comparisons of a compare check (nil for the other kinds).
 	Points []ComparePoint
+	// PPass is the p value of the test whose rejection is the PASS (the claim shown at
+	// level PPass): for a slope, min or max check the bootstrap p value of the CI's end
+	// nearest the claim's region, max over the two ends of an equivalence; for ks-floor
+	// the DKW–Massart bound; for ks-order the bootstrap's; for compare the
+	// intersection-union max over x. NaN when a PASS is no rejection (the audit kinds, a
+	// consistency that is a failure to reject) or nothing was computed. The suite-level
+	// multiplicity (Holm over the claims, HolmTally) is computed from it.
+	PPass float64
+	// Resamples is the number of defined bootstrap resamples behind Lo, Hi and PPass (0 for
+	// the kinds whose interval is not a bootstrap).
+	Resamples int
+	// LackOfFit is the lack-of-fit statistic of a slope check's power law (NaN otherwise).
+	LackOfFit LackOfFit
+}
+
+// newResult is the result of c before evaluation: every statistic undefined (NaN).
+func newResult(c Check) CheckResult {
+	nan := math.NaN()
+	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: LackOfFit{Chi2: nan, P: nan}}
 }
 
 // verdictOf is Pass or Fail.
@@ -132,11 +151,11 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 		return nil, err
 	}
 	// Checks and figures are independent of one another (each check has its own
-	// generator, checkSeed; each figure its own files): they run on exp.Workers
+	// generator, seeded by its content, checkSeed; each figure its own files): they run on exp.Workers
 	// goroutines, each result in its own slot, so the output does not depend on it.
 	results := make([]CheckResult, len(exp.Checks))
 	forEach(exp.Workers, len(exp.Checks), func(i int) {
-		results[i] = applyRole(runCheck(exp.Checks[i], t.ok, checkSeed(exp.Name, i)))
+		results[i] = applyRole(runCheck(exp.Checks[i], t.ok, checkSeed(exp.Name, exp.Checks[i])))
 	})
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
@@ -192,6 +211,7 @@ func applyRole(r CheckResult) CheckResult {
 		return r
 	}
 	r.Verdict = Measured
+	r.PPass = math.NaN() // nothing is tested
 	if !math.IsNaN(r.Fitted) {
 		r.Reason = "a measurement: the value and its CI are reported, not tested"
 	}
@@ -286,7 +306,8 @@ func (r CheckResult) summary() string {
 	case KindAuditKS:
 		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
 	case KindKSFloor:
-		fmt.Fprintf(&b, "KS distance %s (95%% CI [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+		fmt.Fprintf(&b, "KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), 100*r.ksFloorConfidence(),
+			fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 	case KindKSOrder:
 		fmt.Fprintf(&b, "difference of KS distances %s (95%% CI [%s, %s])", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi))
 	case KindCompare:

@@ -37,8 +37,8 @@ func synthExperiment() (Experiment, []rows.Row) {
 	rs[1]["excess_empirical_risk"] = "1e9" // would break the slope if it were used
 	exp := Experiment{Name: "synth", Description: "Excess empirical risk vs n (GLL22 Thm 6.4)",
 		Checks: []Check{
-			{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.15},
-			{Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n", Slope: -1, Tolerance: 0.1},
+			{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25},
+			{Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n", Slope: -1, Tolerance: 0.05},
 			{Kind: KindMax, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"},
 		},
 		Figures: []Figure{
@@ -62,7 +62,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(res) != 3 || res[0].Verdict != Pass || res[1].Verdict != Fail || res[2].Verdict != Pass {
-		t.Fatalf("got %+v, want PASS, FAIL (noisy-gd slope −0.8 is not −1 ± 0.1), PASS", res)
+		t.Fatalf("got %+v, want PASS, FAIL (noisy-gd slope −0.8: its CI lies outside −1 ± 0.05), PASS", res)
 	}
 	if !strings.Contains(res[1].Reason, "slope out of range") {
 		t.Errorf("reason: got %q, want it to say the slope is out of range", res[1].Reason)

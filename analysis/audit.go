@@ -329,7 +329,7 @@ func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
 	if c.Kind == KindAuditKS {
 		return runKSCheck(c, rs)
 	}
-	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	res := newResult(c)
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
 		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, whereText(c.Where))
@@ -446,7 +446,7 @@ func pooled(rs []*rows.Record, algorithm, metric string, where map[string]string
 // PASSes iff the verdict is as required: p ≥ α for an honest sampler, p < α (FLAGGED) for
 // a deliberately broken one (broken = 1).
 func runKSCheck(c Check, rs []*rows.Record) CheckResult {
-	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	res := newResult(c)
 	x, cell, guarantee, err := pooled(rs, c.Algorithm, c.Metric, c.Where)
 	if err != nil {
 		res.Reason = err.Error()

@@ -15,7 +15,7 @@ func BenchmarkSlopeCheck(b *testing.B) {
 			c := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}
 			b.ReportAllocs()
 			for b.Loop() {
-				runCheck(c, rs, checkSeed("bench", 0))
+				runCheck(c, rs, checkSeed("bench", c))
 			}
 		})
 	}

@@ -31,8 +31,9 @@ import (
 // DefaultBiasAlpha is the level of a ks-floor check (1 − confidence when not set).
 const DefaultBiasAlpha = 1e-3
 
-// biasResamples is the number of bootstrap resamples (trials within a group).
-const biasResamples = 200
+// biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
+// group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
+const biasResamples = 2000
 
 // KSUniform returns D_N = sup_u |F̂_N(u) − u| of u against Uniform(0, 1); it sorts u.
 func KSUniform(u []float64) float64 {
@@ -79,6 +80,11 @@ type biasGroup struct {
 	stepC     string      // the step_c column (sampler-bias), "" if none
 	vq, gq    float64     // value and gradient queries, summed over the rows
 	n         int         // draws in all
+	// merged and owner are every draw, sorted, and its trial (mergeDraws; resample's
+	// cache); weights is resample's scratch.
+	merged  []float64
+	owner   []int32
+	weights []int
 }
 
 // biasGroups collects the (cell, algorithm) groups of rs with statistics in column metric,
@@ -175,13 +181,56 @@ func (g *biasGroup) all() []int {
 func (g *biasGroup) distance() float64 { return KSUniform(g.pooled(g.all())) }
 
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of
-// one trial share an instance and an rng stream).
+// one trial share an instance and an rng stream) and returns D_N of the pooled draws.
+// Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
+// every trial merged and sorted once (mergedDraws) gives the weighted empirical CDF, with
+// no sort per resample; KSUniform of the pooled resample gives the same D.
 func (g *biasGroup) resample(rng *rand.Rand) float64 {
-	p := make([]int, len(g.trials))
-	for i := range p {
-		p[i] = rng.IntN(len(g.trials))
+	if g.merged == nil {
+		g.mergeDraws()
 	}
-	return KSUniform(g.pooled(p))
+	w := g.weights[:0]
+	for range g.trials {
+		w = append(w, 0)
+	}
+	g.weights = w
+	total := 0
+	for range g.trials {
+		j := rng.IntN(len(g.trials))
+		w[j]++
+		total += len(g.trials[j])
+	}
+	n := float64(total)
+	cum, d := 0.0, 0.0
+	for i, v := range g.merged {
+		m := float64(w[g.owner[i]])
+		if m == 0 {
+			continue
+		}
+		d = math.Max(d, v-cum/n)
+		cum += m
+		d = math.Max(d, cum/n-v)
+	}
+	return d
+}
+
+// mergeDraws sorts the draws of every trial into one array, remembering each draw's trial.
+func (g *biasGroup) mergeDraws() {
+	type draw struct {
+		v float64
+		t int32
+	}
+	var ds []draw
+	for j, tr := range g.trials {
+		for _, v := range tr {
+			ds = append(ds, draw{v, int32(j)})
+		}
+	}
+	slices.SortFunc(ds, func(a, b draw) int { return cmp.Compare(a.v, b.v) })
+	g.merged, g.owner = make([]float64, len(ds)), make([]int32, len(ds))
+	for i, d := range ds {
+		g.merged[i], g.owner[i] = d.v, d.t
+	}
 }
 
 // perDraw is the group's cost per draw: Σ cost / N.
@@ -199,8 +248,25 @@ func (g *biasGroup) perDraw() float64 {
 // by e = √(ln(2/0.05)/(2N)). (A bootstrap over trials is biased upward for a KS distance:
 // resampled trials repeat draws, and its percentile interval can exclude the estimate.)
 func distanceCI(d float64, n int) (lo, hi float64) {
-	e := math.Sqrt(math.Log(2/0.05) / (2 * float64(n)))
+	e := dkwRadius(0.05, n)
 	return math.Max(0, d-e), d + e
+}
+
+// dkwRadius is the e with 2e^{−2Ne²} = α: P(sup|F̂_N − F| > e) ≤ α (DKW–Massart).
+func dkwRadius(alpha float64, n int) float64 {
+	return math.Sqrt(math.Log(2/alpha) / (2 * float64(n)))
+}
+
+// DefaultKSFloorConfidence is the confidence of a ks-floor check's DKW bounds when the
+// spec gives none: each bound is a test at level 2.5%, like the end of every other
+// check's 95% CI.
+const DefaultKSFloorConfidence = 0.975
+
+func (c Check) ksFloorConfidence() float64 {
+	if c.Confidence == 0 {
+		return DefaultKSFloorConfidence
+	}
+	return c.Confidence
 }
 
 // percentileCI is the 95% percentile interval of xs (sorted in place).
@@ -231,7 +297,7 @@ func oneGroup(rs []*rows.Record, c Check, alg string) (*biasGroup, error) {
 
 // runBiasCheck evaluates a ks-floor or ks-order check.
 func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
-	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	res := newResult(c)
 	g, err := oneGroup(rs, c, c.Algorithm)
 	if err != nil {
 		res.Reason = err.Error()
@@ -241,15 +307,34 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	d := g.distance()
 	res.Fitted = d
 	if c.Kind == KindKSFloor {
-		alpha := 1 - c.Confidence
-		if c.Confidence == 0 {
-			alpha = DefaultBiasAlpha
+		// An equivalence statement: the distance D(F, U) of the sampler's law to the exact
+		// law is below the declared floor. D_N estimates it with |D_N − D(F, U)| ≤
+		// sup|F̂_N − F| ≤ e with probability ≥ 1 − α (DKW–Massart, Massart 1990), so the
+		// bounds [D_N − e, D_N + e] hold jointly: PASS iff the upper bound is ≤ the floor,
+		// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
+		// p value, reported) is not evidence of it.
+		alpha := 1 - c.ksFloorConfidence()
+		e := dkwRadius(alpha, g.n)
+		res.Lo, res.Hi = math.Max(0, d-e), d+e
+		floor := c.Max
+		res.PPass = 1
+		if d < floor {
+			res.PPass = math.Min(1, 2*math.Exp(-2*float64(g.n)*(floor-d)*(floor-d)))
 		}
-		res.Lo, res.Hi = distanceCI(d, g.n)
-		p := KSPValue(d, g.n)
-		res.Verdict = verdictOf(p >= alpha)
-		res.Reason = fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g, critical value %.4g at α = %.3g, p = %.3g; %s",
-			d, g.n, len(g.trials), KSNoiseFloor(g.n), ksCritical(alpha, g.n), alpha, p, g.queriesText())
+		ci := fmt.Sprintf("[%s, %s]", fmtG(res.Lo), fmtG(res.Hi))
+		switch {
+		case res.Hi <= floor:
+			res.Verdict = Pass
+		case res.Lo > floor:
+			res.Verdict = Fail
+			res.Reason = fmt.Sprintf("above the floor: the whole %g%% DKW interval %s of D exceeds %s; ", 100*(1-alpha), ci, fmtSpec(floor))
+		default:
+			res.Verdict = Inconclusive
+			res.Reason = fmt.Sprintf("distance below the floor not shown: the %g%% DKW interval %s of D straddles %s (more draws would decide); ",
+				100*(1-alpha), ci, fmtSpec(floor))
+		}
+		res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
+			d, g.n, len(g.trials), KSNoiseFloor(g.n), KSPValue(d, g.n), g.queriesText())
 		return res
 	}
 	h, err := oneGroup(rs, c, c.Vs)
@@ -264,6 +349,8 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		diffs[i] = h.resample(rng) - g.resample(rng)
 	}
 	res.Lo, res.Hi = percentileCI(diffs)
+	res.Resamples = len(diffs)
+	res.PPass = tailP(diffs, 0, false) // resamples with D[vs] − D[algorithm] < 0
 	switch {
 	case res.Lo > 0:
 		res.Verdict = Pass
@@ -275,7 +362,10 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws (noise floors %.4g, %.4g) at %s and %s",
 		c.Vs, c.Algorithm, dv, d, h.n, g.n, KSNoiseFloor(h.n), KSNoiseFloor(g.n), h.queriesText(), g.queriesText())
 	if res.Verdict == Inconclusive {
-		res.Reason += "; the bootstrap CI of the difference includes 0"
+		res.Reason += fmt.Sprintf("; the bootstrap CI [%s, %s] of the difference includes 0", fmtG(res.Lo), fmtG(res.Hi))
+	}
+	if f, close := mcUndecided(diffs, 0); close {
+		res.Reason += fmt.Sprintf("; Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below 0", f, len(diffs))
 	}
 	return res
 }

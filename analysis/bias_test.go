@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"expmech/rows"
@@ -121,8 +122,12 @@ func TestBiasChecks(t *testing.T) {
 		c    Check
 		want Verdict
 	}{
-		{Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "exact"}, Pass},
-		{Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "small"}, Fail},
+		// N = 8000: the 97.5% DKW radius is √(ln 80/16000) = 0.0165.
+		{Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "exact", Max: 0.04}, Pass},
+		// D[small] = 0.1·1.1^−11 = 0.035: its bounds [0.019, 0.052] straddle 0.04.
+		{Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "small", Max: 0.04}, Inconclusive},
+		// D[large] = 0.123: its bounds lie above 0.04.
+		{Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "large", Max: 0.04}, Fail},
 		{Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "small", Vs: "large"}, Pass},
 		{Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "large", Vs: "small"}, Fail},
 		{Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "exact", Vs: "small"}, Pass},
@@ -130,7 +135,7 @@ func TestBiasChecks(t *testing.T) {
 		if err := tc.c.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		r := runCheck(tc.c, rec, checkSeed("bias", 0))
+		r := runCheck(tc.c, rec, checkSeed("bias", tc.c))
 		if r.Verdict != tc.want {
 			t.Errorf("%s: got %v, want %v (%s)", tc.c.label(), r.Verdict, tc.want, r.Reason)
 		}
@@ -138,21 +143,27 @@ func TestBiasChecks(t *testing.T) {
 	// the distance of u^(1+a) to Uniform is max_u (u − u^(1+a)) = a·(1+a)^{−(1+a)/a}
 	a := 0.4
 	want := a * math.Pow(1+a, -(1+a)/a)
-	r := runCheck(Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "large"}, rec, checkSeed("bias", 1))
+	big := Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "large", Max: 0.04}
+	r := runCheck(big, rec, checkSeed("bias", big))
 	if math.Abs(r.Fitted-want) > 4*KSNoiseFloor(8000) {
 		t.Errorf("D[large] = %.4f, want %.4f ± %.4f", r.Fitted, want, 4*KSNoiseFloor(8000))
 	}
 	// equal laws: the difference's CI straddles 0 (INCONCLUSIVE) or the order is reversed
 	// (FAIL); never a PASS at more than the 2.5% bootstrap rate (fixed seed).
-	if r := runCheck(Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "exact", Vs: "exact2"}, rec, checkSeed("bias", 2)); r.Verdict == Pass {
+	eq := Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "exact", Vs: "exact2"}
+	if r := runCheck(eq, rec, checkSeed("bias", eq)); r.Verdict == Pass {
 		t.Errorf("two exact samplers ordered: %s", r.Reason)
 	}
 	bad := recs(t, biasRows(rng, "x", "c0", 2, 10, 1, func(*rand.Rand) float64 { return 1.5 }))
-	if r := runCheck(Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "x"}, bad, checkSeed("bias", 3)); r.Verdict == Pass || r.Reason == "" {
+	x := Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "x", Max: 0.04}
+	if r := runCheck(x, bad, checkSeed("bias", x)); r.Verdict == Pass || r.Reason == "" {
 		t.Errorf("statistics outside [0, 1]: got %v %q, want a refusal", r.Verdict, r.Reason)
 	}
 	if err := (Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "a"}).Validate(); err == nil {
 		t.Error("ks-order without vs validated")
+	}
+	if err := (Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "a"}).Validate(); err == nil || !strings.Contains(err.Error(), "max: a ks-floor check declares") {
+		t.Errorf("ks-floor without a floor: got %v, want the max key refused", err)
 	}
 }
 
@@ -189,5 +200,31 @@ func TestBiasFigure(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bias.png")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestResampleWeighted: the weighted one-pass D of a resample equals KSUniform of the
+// pooled copies (the independent method: pool, sort, scan).
+func TestResampleWeighted(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 9))
+	g := &biasGroup{}
+	for range 7 {
+		tr := make([]float64, 50)
+		for i := range tr {
+			tr[i] = math.Pow(rng.Float64(), 1.2)
+		}
+		g.trials = append(g.trials, tr)
+	}
+	for k := range 20 {
+		a, b := rand.New(rand.NewPCG(uint64(k), 3)), rand.New(rand.NewPCG(uint64(k), 3))
+		got := g.resample(a)
+		p := make([]int, len(g.trials))
+		for i := range p {
+			p[i] = b.IntN(len(g.trials))
+		}
+		if want := KSUniform(g.pooled(p)); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("resample %d: got D = %v, want %v", k, got, want)
+		}
 	}
 }

@@ -230,7 +230,7 @@ func cellsOf(rs []*rows.Record) []string {
 //
 // A missing x (one algorithm has rows there, the other not) keeps the verdict from PASS.
 func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
-	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	res := newResult(c)
 	conf := c.compareConfidence()
 	alpha := (1 - conf) / 2
 	sign := 1
@@ -296,7 +296,7 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 	holm := HolmAdjust(ps)
 	res.TrialsMin, res.TrialsMax = pts[0].NA, pts[0].NA
 	worst := 0
-	var fails, open []string
+	var fails, open, notHolm []string
 	for i := range pts {
 		pt := &pts[i]
 		pt.PHolm = holm[i]
@@ -311,6 +311,12 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 				c.xText(pt.X), c.Algorithm, c.Against, fmtG(pt.Diff), fmtG(pt.Lo), fmtG(pt.Hi), fmtP(pt.PHolm)))
 		case onSide:
 			pt.Verdict = Pass
+		case pt.P <= alpha:
+			// The whole CI is on the wrong side of 0, but the contradiction does not
+			// survive Holm's adjustment over the x values.
+			pt.Verdict = Inconclusive
+			notHolm = append(notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.xText(pt.X),
+				fmtG(pt.Lo), fmtG(pt.Hi), fmtP(pt.P), fmtP(pt.PHolm)))
 		default:
 			pt.Verdict = Inconclusive
 			open = append(open, fmt.Sprintf("%s: [%s, %s]", c.xText(pt.X), fmtG(pt.Lo), fmtG(pt.Hi)))
@@ -321,6 +327,16 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 		}
 	}
 	res.Fitted, res.Lo, res.Hi = pts[worst].Diff, pts[worst].Lo, pts[worst].Hi
+	// The intersection-union test's p value: the claim holds at every x, so its p value is
+	// the largest of the per-x one-sided p values of the claim's side (1 − P of the
+	// contradiction's, the t distribution being continuous). A missing x leaves it at 1.
+	res.PPass = 0
+	for _, pt := range pts {
+		res.PPass = math.Max(res.PPass, 1-pt.P)
+	}
+	if len(missing) > 0 {
+		res.PPass = 1
+	}
 	res.Points = pts
 	tests := map[string]int{}
 	for _, pt := range pts {
@@ -331,11 +347,18 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 		res.Verdict = Fail
 		notes = append(notes, fmt.Sprintf("the data contradict %s %s %s at %s", c.Algorithm, c.compareSymbol(), c.Against,
 			strings.Join(fails, "; ")))
-	case len(open) > 0 || len(missing) > 0:
+	case len(open) > 0 || len(notHolm) > 0 || len(missing) > 0 || len(pts) < MinSlopePoints && c.Vs != "":
 		res.Verdict = Inconclusive
+		if len(notHolm) > 0 {
+			notes = append(notes, fmt.Sprintf("%s %s %s is contradicted at %s but not significant after Holm over %s",
+				c.Algorithm, c.compareSymbol(), c.Against, strings.Join(notHolm, "; "), c.Vs))
+		}
 		if len(open) > 0 {
 			notes = append(notes, fmt.Sprintf("the %g%% CI of %s − %s straddles 0 at %s (more trials would decide)",
 				100*conf, c.Algorithm, c.Against, strings.Join(open, "; ")))
+		}
+		if len(pts) < MinSlopePoints && c.Vs != "" && len(open) == 0 && len(notHolm) == 0 && len(missing) == 0 {
+			notes = append(notes, fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(pts), c.Vs, MinSlopePoints))
 		}
 	default:
 		res.Verdict = Pass

@@ -13,17 +13,22 @@
 // e.g. GLL22 Thm 6.4 (excess empirical risk ∝ n^-1 · d^{1/2} · ε^-1) or LLL24 Thm 2.2
 // (risk ∝ rank^{1/2}, flat in d). The fit is ordinary least squares of log(mean metric) on
 // log(vs) over the groups of rows with equal vs; the 95% CI is a percentile bootstrap that
-// resamples trials within each group. Check.Claim says what the theorem supports:
-// equality (the default when a spec states none: the rate is matched by a lower bound on
-// the instance measured) PASSes iff the expected slope lies inside the CI and
-// |fitted − slope| ≤ tolerance; upper ("grows at most like", "decays at least like")
-// PASSes iff the CI's upper end ≤ slope + tolerance; lower iff the CI's lower end ≥
-// slope − tolerance. It FAILs when the data contradict the claim (the expected slope
-// outside the CI; a fit beyond the bound) and is INCONCLUSIVE — a third verdict, counted
-// apart from PASS and FAIL — when the fit agrees but the CI is too wide to show it, or
-// with fewer than MinSlopePoints (4) values of vs.
-// Bound checks (Kind "min" / "max") PASS iff every group's mean metric is ≥ Min / ≤ Max;
-// they test "stays above the Ω curve" and "stays below the theorem's bound".
+// resamples trials within each group. Every check decides from its CI, each end a
+// one-sided test at level 2.5%: PASS iff the CI lies inside the region the claim asserts
+// (Check.acceptRegion), FAIL iff it lies entirely outside, INCONCLUSIVE — a third verdict,
+// counted apart from PASS and FAIL — when it straddles an end. Check.Claim says what the
+// theorem supports: equality (the default when a spec states none) is an equivalence
+// test, slope ± tolerance (Schuirmann's two one-sided tests); upper ("grows at most
+// like", "decays at least like") asserts slope ≤ expected + tolerance; lower slope ≥
+// expected − tolerance. A check with an x axis needs ≥ MinSlopePoints (4) values of vs:
+// a slope on fewer is INCONCLUSIVE, a min, max or compare check cannot PASS.
+// Bound checks (Kind "min" / "max") assert the smallest (largest) group mean is ≥ Min
+// (≤ Max), decided by the bootstrap CI of that extreme mean; they test "stays above the Ω
+// curve" and "stays below the theorem's bound". Each result carries PPass, the p value of
+// the test whose rejection is its PASS; the reports adjust those of the claim checks by
+// Holm's step-down over the suite (multiplicity.go). A check's Role says what its verdict
+// is evidence of: a claim, an invariant (holds by construction; counted apart) or a
+// measurement (value and CI, verdict MEASURED).
 //
 // Compare checks (Kind "compare", compare_check.go) claim metric[Algorithm] ≤ (claim
 // upper, the default) or ≥ (lower) metric[Against] at every vs: per x a CI of the
@@ -42,10 +47,10 @@
 // consistent with their claim, deliberately broken variants (guarantee none) flagged.
 //
 // Sampler-bias checks (bias.go; issue #13 item 3) read the `statistics` column of an
-// exact-law experiment, the exact CDF values of each draw: "ks-floor" PASSes iff the KS
-// test of the pooled values against Uniform(0, 1) does not reject (the distance to the
-// exact law is at the noise floor), "ks-order" iff the bootstrap CI of D[vs] − D[algorithm]
-// lies above 0; the figure kind "bias" plots the distance against a cost per draw.
+// exact-law experiment, the exact CDF values of each draw: "ks-floor" PASSes iff the
+// DKW–Massart upper confidence bound of the KS distance to the exact law is below the
+// declared floor (Check.Max; an equivalence statement, not a failure to reject),
+// "ks-order" iff the bootstrap CI of D[vs] − D[algorithm] lies above 0; the figure kind "bias" plots the distance against a cost per draw.
 //
 // Metrics and figure axes are column names of results.csv, a ratio "a/b" of two of them
 // evaluated per row, or one of the derived columns (computed from the row when the row has
@@ -70,5 +75,6 @@
 // match, else Welch) under Benjamini–Hochberg false-discovery-rate control.
 //
 // Determinism: the bootstrap of each check uses a *rand.Rand (math/rand/v2 PCG) seeded from
-// SHA-256(experiment name, check index), so reruns on the same results.csv are byte-identical.
+// SHA-256(experiment name, the check's content) (checkSeed), so reruns on the same
+// results.csv are byte-identical and a check's CI does not depend on its position.
 package analysis

@@ -3,19 +3,26 @@ package analysis
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"expmech/rows"
 )
 
-// BootstrapResamples is the number of bootstrap resamples per check.
-const BootstrapResamples = 2000
+// BootstrapResamples is the number of bootstrap resamples per slope, min and max check:
+// enough that the Monte-Carlo error of a 2.5% quantile is small (the standard error of
+// the fraction of resamples beyond a bound at 2.5% is 0.0016), and that a bootstrap p
+// value can be as small as 1e-4, which Holm's adjustment over the suite's claims needs.
+// A verdict that the Monte-Carlo error could still move is reported (mcUndecided).
+const BootstrapResamples = 10000
 
 // MinSlopePoints is the fewest vs values on which a slope check gives a verdict: with
 // fewer the check is INCONCLUSIVE (the fit and CI are still reported from ≥ 2 points).
@@ -121,9 +128,19 @@ func groupBy(rs []*rows.Record, vs, metric string, xmin, xmax float64) ([]group,
 	return gs, dropped
 }
 
-// checkSeed derives the bootstrap generator of check i of experiment name.
-func checkSeed(name string, i int) *rand.Rand {
-	h := sha256.Sum256(fmt.Appendf(nil, "expmech/analysis/bootstrap\x00%s\x00%d", name, i))
+// checkSeed derives the bootstrap generator of check c of experiment name from the
+// check's content (metric, algorithm, vs, where, kind, claim, thresholds, x range, …) and
+// never from its position in the spec: the same check written twice, or moved, resamples
+// the same stream and gets the same CI and verdict. The role is left out, so a claim and
+// its measurement twin agree too. The content is the JSON of the Check (encoding/json
+// writes a map's keys sorted, so where: is canonical).
+func checkSeed(name string, c Check) *rand.Rand {
+	c.Role = RoleClaim
+	js, err := json.Marshal(c)
+	if err != nil {
+		panic("analysis: checkSeed: " + err.Error()) // a validated Check always marshals
+	}
+	h := sha256.Sum256(append(fmt.Appendf(nil, "expmech/analysis/bootstrap/v2\x00%s\x00", name), js...))
 	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
 }
 
@@ -142,17 +159,17 @@ func slopeStatistic() groupStatistic {
 func minStatistic(_, means []float64) (float64, bool) { return slices.Min(means), true }
 func maxStatistic(_, means []float64) (float64, bool) { return slices.Max(means), true }
 
-// Bootstrap is a percentile bootstrap of stat over groups: each resample draws, within
-// every group, len(Vals) trials with replacement and recomputes the group means.
-// It returns the 2.5% and 97.5% quantiles and the number of resamples where stat was
-// undefined (those are left out of the quantiles).
-func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo, hi float64, undefined int) {
+// bootstrapDist is a percentile bootstrap of stat over groups: each resample draws, within
+// every group, len(Vals) trials with replacement and recomputes the group means. It
+// returns the defined resampled statistics, sorted, and the number of resamples where
+// stat was undefined (left out).
+func bootstrapDist(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (out []float64, undefined int) {
 	xs := make([]float64, len(gs))
 	means := make([]float64, len(gs))
 	for i, g := range gs {
 		xs[i] = g.X
 	}
-	out := make([]float64, 0, resamples)
+	out = make([]float64, 0, resamples)
 	for range resamples {
 		for i, g := range gs {
 			s := 0.0
@@ -168,11 +185,59 @@ func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo
 		}
 		out = append(out, v)
 	}
-	if len(out) == 0 {
-		return math.NaN(), math.NaN(), undefined
-	}
 	slices.Sort(out)
-	return stat.Quantile(0.025, stat.LinInterp, out, nil), stat.Quantile(0.975, stat.LinInterp, out, nil), undefined
+	return out, undefined
+}
+
+// bootstrap is bootstrapDist's 2.5% and 97.5% quantiles (NaN when no resample is defined).
+func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo, hi float64, undefined int) {
+	out, undefined := bootstrapDist(gs, st, resamples, rng)
+	lo, hi = distCI(out)
+	return lo, hi, undefined
+}
+
+// distCI is the 95% percentile interval of the sorted resamples out.
+func distCI(out []float64) (lo, hi float64) {
+	if len(out) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return stat.Quantile(0.025, stat.LinInterp, out, nil), stat.Quantile(0.975, stat.LinInterp, out, nil)
+}
+
+// tailP is the bootstrap p value of "the statistic is beyond t" on the sorted resamples
+// out: (#{v < t} + 1)/(B + 1) below (above false), (#{v > t} + 1)/(B + 1) above. It is
+// the level at which the percentile CI's end just reaches t, with the +1 that keeps a
+// Monte-Carlo p value valid (Davison & Hinkley 1997, eq. 4.11). 0 when t is infinite on
+// that side (nothing lies beyond it).
+func tailP(out []float64, t float64, above bool) float64 {
+	if math.IsInf(t, 1) && above || math.IsInf(t, -1) && !above {
+		return 0
+	}
+	var k int
+	if above {
+		k = len(out) - sort.SearchFloat64s(out, math.Nextafter(t, math.Inf(1)))
+	} else {
+		k = sort.SearchFloat64s(out, t)
+	}
+	return float64(k+1) / float64(len(out)+1)
+}
+
+// mcUndecided reports whether the Monte-Carlo error of B = len(out) resamples could move
+// a CI end across the bound t: with F = #{v ≤ t}/B, the CI's ends are the 2.5% and 97.5%
+// quantiles, so an end crosses t when F crosses 0.025 or 0.975; F's Monte-Carlo standard
+// error there is √(q(1 − q)/B). It reports F when F lies within 3 standard errors of
+// either. Infinite or NaN bounds never are.
+func mcUndecided(out []float64, t float64) (f float64, close bool) {
+	if len(out) == 0 || math.IsInf(t, 0) || math.IsNaN(t) {
+		return math.NaN(), false
+	}
+	f = float64(sort.SearchFloat64s(out, math.Nextafter(t, math.Inf(1)))) / float64(len(out))
+	for _, q := range []float64{0.025, 0.975} {
+		if math.Abs(f-q) < 3*math.Sqrt(q*(1-q)/float64(len(out))) {
+			return f, true
+		}
+	}
+	return f, false
 }
 
 // runCheck evaluates c on the ok rows rs.
@@ -186,7 +251,7 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	if c.Kind == KindCompare {
 		return runCompareCheck(c, rs)
 	}
-	res := CheckResult{Check: c, Fitted: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	res := newResult(c)
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
 		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, whereText(c.Where))
@@ -217,7 +282,12 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
 	var st groupStatistic
-	tooFew := false
+	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs: a slope fitted on
+	// fewer cannot tell a power law from a curve, and "at every vs" over fewer is a claim
+	// about a handful of points. A slope check is then INCONCLUSIVE whatever its fit; a min
+	// or max check can still FAIL (one point beyond the bound contradicts the claim) but
+	// not PASS.
+	tooFew := c.Vs != "" && len(gs) < MinSlopePoints
 	switch c.Kind {
 	case KindSlope:
 		if len(gs) < 2 {
@@ -225,7 +295,6 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 			res.Reason = fmt.Sprintf("too few points: %d value of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
 			return res
 		}
-		tooFew = len(gs) < MinSlopePoints
 		for i, m := range means {
 			if !(m > 0) {
 				res.Reason = fmt.Sprintf("non-positive mean %s = %g at %s=%g: no log-log fit", c.Metric, m, c.Vs, xs[i])
@@ -237,38 +306,33 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 			}
 		}
 		st = slopeStatistic()
+		res.LackOfFit = lackOfFit(gs)
 	case KindMin:
 		st = minStatistic
 	case KindMax:
 		st = maxStatistic
 	}
 	res.Fitted, _ = st(xs, means)
-	var undefined int
-	res.Lo, res.Hi, undefined = bootstrap(gs, st, BootstrapResamples, rng)
+	dist, undefined := bootstrapDist(gs, st, BootstrapResamples, rng)
+	res.Lo, res.Hi = distCI(dist)
+	res.Resamples = len(dist)
 	if undefined > 0 {
 		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
 	}
-	thr := c.threshold()
-	verdict := Pass
-	var why string // the reason of a FAIL or INCONCLUSIVE
-	switch c.Kind {
-	case KindSlope:
-		verdict, why = slopeVerdict(c, res.Fitted, res.Lo, res.Hi)
-	case KindMin:
-		if !(res.Fitted >= thr) {
-			verdict = Fail
-			why = fmt.Sprintf("below the bound: mean %s = %s < %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
-		}
-	case KindMax:
-		if !(res.Fitted <= thr) {
-			verdict = Fail
-			why = fmt.Sprintf("above the bound: mean %s = %s > %s at %s",
-				c.Metric, fmtG(res.Fitted), fmtSpec(thr), groupAt(c.Vs, xs, means, res.Fitted))
+	lo, hi := c.acceptRegion()
+	res.PPass = math.Max(tailP(dist, lo, false), tailP(dist, hi, true))
+	verdict, why := regionVerdict(c, res.Fitted, res.Lo, res.Hi, groupAt(c.Vs, xs, means, res.Fitted))
+	for _, t := range []float64{lo, hi} {
+		if f, close := mcUndecided(dist, t); close && len(gs) > 0 {
+			notes = append(notes, fmt.Sprintf("Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below %s, "+
+				"within 3 Monte-Carlo standard errors of the CI's 2.5%% or 97.5%% end", f, len(dist), fmtG(t)))
 		}
 	}
-	if tooFew {
-		// No verdict on too few points, whatever the fit says (it is reported).
+	if res.LackOfFit.P < 0.05 {
+		notes = append(notes, fmt.Sprintf("lack of fit: the means depart from a power law (χ²(%d) = %s, p = %s)",
+			res.LackOfFit.DF, fmtG(res.LackOfFit.Chi2), fmtP(res.LackOfFit.P)))
+	}
+	if tooFew && (c.Kind == KindSlope || verdict == Pass) {
 		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
 		if why != "" {
 			lead += " (and " + why + ")"
@@ -283,62 +347,139 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return res
 }
 
-// slopeVerdict decides a slope check from the fitted slope and its 95% CI [lo, hi]
-// according to c.Claim (see Claim). PASS: an equality needs the expected slope inside the
-// CI and the fit within tolerance; an upper (lower) bound needs the CI's upper (lower) end
-// at most (at least) expected + (−) tolerance. FAIL: the data contradict the claim at the
-// same 95% level — the expected slope is outside the CI (equality), or the whole CI lies
-// beyond the bound (upper, lower). INCONCLUSIVE otherwise: the CI straddles what the claim
-// needs (more trials would decide; the reason says on which side the fit lies). A NaN CI
-// decides nothing: FAIL.
-func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
-	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
-		return Fail, "no bootstrap CI (every resample undefined)"
+// acceptRegion is the interval [lo, hi] of the statistic that the claim of a slope, min or
+// max check asserts (±Inf for an open side): an equality's [slope − tolerance, slope +
+// tolerance], an upper bound's (−∞, slope + tolerance], a lower bound's [slope −
+// tolerance, ∞), a min's [min, ∞), a max's (−∞, max].
+func (c Check) acceptRegion() (lo, hi float64) {
+	inf := math.Inf(1)
+	switch c.Kind {
+	case KindMin:
+		return c.threshold(), inf
+	case KindMax:
+		return -inf, c.threshold()
 	}
 	switch c.Claim.Effective() {
 	case ClaimUpper:
-		lim := c.Slope + c.Tolerance
-		switch {
-		case hi <= lim:
-			return Pass, ""
-		case lo > lim:
-			return Fail, fmt.Sprintf("above the bound: the whole CI [%s, %s] exceeds %s + %s", fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
-		}
-		where := "within it"
-		if fitted > lim {
-			where = "above it"
-		}
-		return Inconclusive, fmt.Sprintf("upper bound not shown: the fit %s is %s and the CI [%s, %s] straddles %s + %s (more trials would decide)",
-			fmtG(fitted), where, fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		return -inf, c.Slope + c.Tolerance
 	case ClaimLower:
-		lim := c.Slope - c.Tolerance
-		switch {
-		case lo >= lim:
-			return Pass, ""
-		case hi < lim:
-			return Fail, fmt.Sprintf("below the bound: the whole CI [%s, %s] is below %s − %s", fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
-		}
-		where := "within it"
-		if fitted < lim {
-			where = "below it"
-		}
-		return Inconclusive, fmt.Sprintf("lower bound not shown: the fit %s is %s and the CI [%s, %s] straddles %s − %s (more trials would decide)",
-			fmtG(fitted), where, fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		return c.Slope - c.Tolerance, inf
 	}
-	inCI := lo <= c.Slope && c.Slope <= hi
-	inTol := math.Abs(fitted-c.Slope) <= c.Tolerance
+	return c.Slope - c.Tolerance, c.Slope + c.Tolerance
+}
+
+// regionVerdict decides a slope, min or max check from its statistic and 95% CI [lo, hi]
+// against the claim's region R = acceptRegion(): PASS iff the CI lies inside R, FAIL iff
+// it lies entirely outside R, INCONCLUSIVE otherwise (the CI straddles an end of R: more
+// trials would decide). Each end is a one-sided test at level 2.5%, so an equality is
+// Schuirmann's (1987) two one-sided tests of equivalence within ± tolerance: a wide CI
+// never PASSes, and its FAIL needs the whole CI beyond the margin. at names the point of
+// a min or max. A NaN CI decides nothing: FAIL.
+func regionVerdict(c Check, fitted, lo, hi float64, at string) (Verdict, string) {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
+		return Fail, "no bootstrap CI (every resample undefined)"
+	}
+	rlo, rhi := c.acceptRegion()
+	ci := fmt.Sprintf("[%s, %s]", fmtG(lo), fmtG(hi))
 	switch {
-	case inCI && inTol:
+	case lo >= rlo && hi <= rhi:
 		return Pass, ""
-	case !inCI:
-		why := fmt.Sprintf("the expected slope %s is outside the 95%% CI [%s, %s]", fmtSpec(c.Slope), fmtG(lo), fmtG(hi))
-		if !inTol {
-			why = fmt.Sprintf("slope out of range: fitted %s is outside %s ± %s; ", fmtG(fitted), fmtSpec(c.Slope), fmtSpec(c.Tolerance)) + why
+	case hi < rlo || lo > rhi:
+		side, bound := "above", rhi
+		if hi < rlo {
+			side, bound = "below", rlo
 		}
-		return Fail, why
+		switch c.Kind {
+		case KindMin:
+			return Fail, fmt.Sprintf("below the bound: the smallest mean %s = %s (at %s) has its whole CI %s below %s",
+				c.Metric, fmtG(fitted), at, ci, fmtSpec(bound))
+		case KindMax:
+			return Fail, fmt.Sprintf("above the bound: the largest mean %s = %s (at %s) has its whole CI %s above %s",
+				c.Metric, fmtG(fitted), at, ci, fmtSpec(bound))
+		}
+		if c.Claim.Effective() == ClaimEquality {
+			return Fail, fmt.Sprintf("slope out of range: the whole CI %s of the fit %s lies %s %s ± %s",
+				ci, fmtG(fitted), side, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+		}
+		return Fail, fmt.Sprintf("%s the bound: the whole CI %s lies %s %s", side, ci, side, fmtG(bound))
 	}
-	return Inconclusive, fmt.Sprintf("the CI [%s, %s] contains %s but the fit %s is outside ± %s: the CI is wider than the tolerance (more trials would decide)",
-		fmtG(lo), fmtG(hi), fmtSpec(c.Slope), fmtG(fitted), fmtSpec(c.Tolerance))
+	// The CI straddles an end of the region.
+	bound := rhi
+	if lo < rlo {
+		bound = rlo
+	}
+	inside := (fitted >= rlo && fitted <= rhi)
+	where := "inside it"
+	if !inside {
+		where = "outside it"
+	}
+	switch c.Kind {
+	case KindMin:
+		return Inconclusive, fmt.Sprintf("bound not shown: the CI %s of the smallest mean %s (at %s) straddles %s (more trials would decide)",
+			ci, fmtG(fitted), at, fmtSpec(bound))
+	case KindMax:
+		return Inconclusive, fmt.Sprintf("bound not shown: the CI %s of the largest mean %s (at %s) straddles %s (more trials would decide)",
+			ci, fmtG(fitted), at, fmtSpec(bound))
+	}
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		where = strings.Replace(where, "outside", "above", 1)
+		return Inconclusive, fmt.Sprintf("upper bound not shown: the fit %s is %s and the CI %s straddles %s + %s (more trials would decide)",
+			fmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+	case ClaimLower:
+		where = strings.Replace(where, "outside", "below", 1)
+		return Inconclusive, fmt.Sprintf("lower bound not shown: the fit %s is %s and the CI %s straddles %s − %s (more trials would decide)",
+			fmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+	}
+	return Inconclusive, fmt.Sprintf("equivalence not shown: the CI %s is not inside %s ± %s = [%s, %s] (the fit %s is %s; more trials would decide)",
+		ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance), fmtG(rlo), fmtG(rhi), fmtG(fitted), where)
+}
+
+// slopeVerdict is regionVerdict for a slope check.
+func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
+	return regionVerdict(c, fitted, lo, hi, "")
+}
+
+// LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of
+// squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power-law
+// fit, with w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), which is χ²(k − 2) under
+// the power law for k points with enough trials each (the residual-variance test of a
+// regression with known variances; Draper & Smith 1998 §2.1). With few points the slope's
+// CI alone cannot tell a curve from a line: a small P says the means bend. NaN when
+// undefined (k < 3, a point with < 2 trials or zero spread).
+type LackOfFit struct {
+	Chi2 float64
+	DF   int
+	P    float64
+}
+
+func lackOfFit(gs []group) LackOfFit {
+	out := LackOfFit{Chi2: math.NaN(), P: math.NaN()}
+	k := len(gs)
+	if k < 3 {
+		return out
+	}
+	lx, ly, w := make([]float64, k), make([]float64, k), make([]float64, k)
+	for i, g := range gs {
+		n := len(g.Vals)
+		if n < 2 {
+			return out
+		}
+		m, sd := stat.MeanStdDev(g.Vals, nil)
+		if !(m > 0) || !(sd > 0) || !(g.X > 0) {
+			return out
+		}
+		lx[i], ly[i], w[i] = math.Log(g.X), math.Log(m), float64(n)*m*m/(sd*sd)
+	}
+	a, b := stat.LinearRegression(lx, ly, w, false)
+	chi2 := 0.0
+	for i := range lx {
+		r := ly[i] - a - b*lx[i]
+		chi2 += w[i] * r * r
+	}
+	out.Chi2, out.DF = chi2, k-2
+	out.P = distuv.ChiSquared{K: float64(k - 2)}.Survival(chi2)
+	return out
 }
 
 func groupAt(vs string, xs, means []float64, m float64) string {

@@ -79,9 +79,9 @@ func TestCheckSlopeNoisy(t *testing.T) {
 		{"bound min fails", Check{Kind: KindMin, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"}, false, "below the bound"},
 		{"min threshold", Check{Kind: KindMin, Min: 0.2, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"}, true, ""},
 	}
-	for i, tc := range tests {
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, recs(t, rs), checkSeed("t", i))
+			r := runCheck(tc.check, recs(t, rs), checkSeed("t", tc.check))
 			if r.Passed() != tc.pass {
 				t.Fatalf("pass: got %v (%s), want %v", r.Verdict, r.summary(), tc.pass)
 			}
@@ -125,9 +125,9 @@ func TestCheckReasons(t *testing.T) {
 		{"pinned", append(append([]rows.Row{}, base...), amb...), withClaim(withWhere(c, map[string]string{"n": "2e3"}), ClaimUpper), true, ""},
 		{"non-positive mean", neg, c, false, "non-positive mean"},
 	}
-	for i, tc := range tests {
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, recs(t, tc.rs), checkSeed("r", i))
+			r := runCheck(tc.check, recs(t, tc.rs), checkSeed("r", tc.check))
 			if r.Passed() != tc.pass || (tc.reason != "" && !strings.Contains(r.Reason, tc.reason)) {
 				t.Errorf("got %v reason %q, want pass %v reason containing %q", r.Verdict, r.Reason, tc.pass, tc.reason)
 			}
@@ -231,18 +231,21 @@ func TestSlopeVerdictClaims(t *testing.T) {
 		want   Verdict
 		reason string
 	}{
-		{ClaimEquality, 0.5, Fail, "outside the 95% CI"},
-		{ClaimUnstated, 0.5, Fail, "outside the 95% CI"}, // the default is the equality
+		// An equality is an equivalence test (TOST): the CI must lie inside 0.5 ± 0.25 =
+		// [0.25, 0.75] to PASS and outside it to FAIL; [0.169, 0.408] straddles 0.25.
+		{ClaimEquality, 0.5, Inconclusive, "equivalence not shown"},
+		{ClaimUnstated, 0.5, Inconclusive, "equivalence not shown"}, // the default is the equality
+		{ClaimEquality, 0.7, Fail, "slope out of range"},            // [0.45, 0.95]: the whole CI lies below
 		{ClaimUpper, 0.5, Pass, ""},
-		{ClaimLower, 0.3, Pass, ""},                                     // 0.169 ≥ 0.3 − 0.25
-		{ClaimEquality, 0.3, Pass, ""},                                  // 0.3 in the CI and |0.276 − 0.3| ≤ 0.25
-		{ClaimUpper, 0.0, Inconclusive, "is above it"},                  // fit 0.276 > 0.25, but lo 0.169 < 0.25
-		{ClaimLower, 0.6, Inconclusive, "is below it"},                  // fit 0.276 < 0.35, but hi 0.408 > 0.35
-		{ClaimUpper, -0.1, Fail, "above the bound"},                     // the whole CI > 0.15
-		{ClaimLower, 0.7, Fail, "below the bound"},                      // the whole CI < 0.45
-		{ClaimUpper, 0.1, Inconclusive, "upper bound not shown"},        // fit 0.276 ≤ 0.35 < 0.408
-		{ClaimLower, 0.5, Inconclusive, "lower bound not shown"},        // 0.169 < 0.25 ≤ fit 0.276
-		{ClaimEquality, 0.17, Inconclusive, "wider than the tolerance"}, // tolerance 0.1 below
+		{ClaimLower, 0.3, Pass, ""},                                  // 0.169 ≥ 0.3 − 0.25
+		{ClaimEquality, 0.3, Pass, ""},                               // 0.3 in the CI and |0.276 − 0.3| ≤ 0.25
+		{ClaimUpper, 0.0, Inconclusive, "is above it"},               // fit 0.276 > 0.25, but lo 0.169 < 0.25
+		{ClaimLower, 0.6, Inconclusive, "is below it"},               // fit 0.276 < 0.35, but hi 0.408 > 0.35
+		{ClaimUpper, -0.1, Fail, "above the bound"},                  // the whole CI > 0.15
+		{ClaimLower, 0.7, Fail, "below the bound"},                   // the whole CI < 0.45
+		{ClaimUpper, 0.1, Inconclusive, "upper bound not shown"},     // fit 0.276 ≤ 0.35 < 0.408
+		{ClaimLower, 0.5, Inconclusive, "lower bound not shown"},     // 0.169 < 0.25 ≤ fit 0.276
+		{ClaimEquality, 0.17, Inconclusive, "equivalence not shown"}, // tolerance 0.1 below: [0.07, 0.27]
 	}
 	for _, tc := range tests {
 		c := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "rank", Slope: tc.slope, Tolerance: 0.25, Claim: tc.claim}
@@ -270,19 +273,21 @@ func TestCheckClaimsOnRows(t *testing.T) {
 		claim Claim
 		slope float64
 		want  Verdict
-	}{{ClaimEquality, 0.5, Fail}, {ClaimUpper, 0.5, Pass}, {ClaimLower, 0.6, Fail}, {ClaimLower, 0.5, Pass}} {
-		c.Claim, c.Slope = tc.claim, tc.slope
-		r := runCheck(c, rs, checkSeed("claims", int(tc.claim)))
+		tol   float64
+	}{{ClaimEquality, 0.5, Fail, 0.1}, {ClaimEquality, 0.3, Pass, 0.1}, {ClaimEquality, 0.5, Pass, 0.25},
+		{ClaimUpper, 0.5, Pass, 0.25}, {ClaimLower, 0.6, Fail, 0.25}, {ClaimLower, 0.5, Pass, 0.25}} {
+		c.Claim, c.Slope, c.Tolerance = tc.claim, tc.slope, tc.tol
+		r := runCheck(c, rs, checkSeed("claims", c))
 		if r.Verdict != tc.want || r.N != 4 || r.TrialsMin != 40 || r.TrialsMax != 40 {
 			t.Errorf("%v %g: got %v (%s), want %v over 4 points × 40 trials", tc.claim, tc.slope, r.Verdict, r.summary(), tc.want)
 		}
-		if tc.claim == ClaimEquality && !(r.Lo > 0.28-0.1 && r.Hi < 0.5) {
+		if tc.claim == ClaimEquality && !(r.Lo > 0.28-0.1 && r.Hi < 0.4) {
 			t.Errorf("equality: CI [%v, %v] should exclude ½ (true slope 0.28)", r.Lo, r.Hi)
 		}
 	}
 	three := recs(t, synthRows(rng, "expmech", "rank", []float64{1, 2, 4}, 0.5, 1, 0.01, 40, 0))
 	c.Claim = ClaimEquality
-	r := runCheck(c, three, checkSeed("three", 0))
+	r := runCheck(c, three, checkSeed("three", c))
 	if r.Verdict != Inconclusive || !strings.Contains(r.Reason, "too few points") || math.Abs(r.Fitted-0.5) > 0.01 {
 		t.Errorf("3 points: got %v (%s), want INCONCLUSIVE with the fit ≈ 0.5 reported", r.Verdict, r.summary())
 	}

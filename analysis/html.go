@@ -171,7 +171,7 @@ func inlineSVG(path string) (template.HTML, error) {
 // the paired differences, the spec and the manifest of one experiment.
 func (rep report) writeHTML(dir, figDir string) error {
 	e := rep.Exp
-	pg := htmlPage{Title: e.Name, Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
+	pg := htmlPage{Title: e.Name + " (" + modeText(e.Quick) + " mode)", Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
 		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec}
 	pg.Rows = fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
@@ -183,7 +183,14 @@ func (rep report) writeHTML(dir, figDir string) error {
 	}
 	pg.Rows += "."
 	if len(rep.Results) > 0 {
-		t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "reason", "figure"}}
+		var tally Tally
+		for _, r := range rep.Results {
+			tally.Add(r.Role, r.Verdict)
+		}
+		mult := holmClaims(len(rep.Results), func(i int) Role { return rep.Results[i].Role },
+			func(i int) Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+		pg.Totals = fmt.Sprintf("%d checks: %s. Within this experiment. %s", len(rep.Results), tally.Text(), mult.Text())
+		t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "reason", "figure"}}
 		for i, r := range rep.Results {
 			exp := numCell(r.threshold())
 			if r.Kind == KindSlope {
@@ -192,7 +199,7 @@ func (rep report) writeHTML(dir, figDir string) error {
 			fig := rep.figureFor(r.Check)
 			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.label()),
 				textCell(trimWhere(whereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
-				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), textCell(r.Reason), textCell(fig)})
+				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
 		}
 		pg.Checks = t
 	}
@@ -269,6 +276,17 @@ func (rep report) writeHTML(dir, figDir string) error {
 	return writeFileAtomic(filepath.Join(dir, "report.html"), buf.Bytes())
 }
 
+// indexMode is whether the experiments are QUICK runs, and whether the modes are mixed.
+func indexMode(scs []sidecar) (quick, mixed bool) {
+	for i, sc := range scs {
+		if i > 0 && sc.Quick != quick {
+			return false, true
+		}
+		quick = sc.Quick
+	}
+	return quick, false
+}
+
 // manifestText is manifest.json without the spec (shown in its own section), indented.
 func manifestText(b []byte) string {
 	var m map[string]any
@@ -298,8 +316,9 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 		Description: "Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiment specs. " + DecisionRule + " " + RoleRule}
 	exps := &htmlTable{ID: "experiments", Head: []string{"experiment", "description", "checks", "claims PASS", "claims FAIL",
 		"claims INCONCLUSIVE", "invariants", "measurements", "rows", "ok rows", "report"}}
-	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "reason"}, Filter: true}
+	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "p (Holm)", "reason"}, Filter: true}
 	var tally Tally
+	var scs []sidecar
 	for _, en := range entries {
 		if !en.IsDir() {
 			continue
@@ -318,6 +337,7 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 		if sc.Name == "" {
 			sc.Name = en.Name()
 		}
+		scs = append(scs, sc)
 		var et Tally
 		for _, c := range sc.Checks {
 			et.Add(c.Role, c.Verdict)
@@ -328,7 +348,7 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 			}
 			score.Rows = append(score.Rows, []htmlCell{{Text: sc.Name, Href: relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))}, textCell(c.Label), textCell(c.Where), exp,
 				numCell(float64(c.Fitted)), numCell(float64(c.Lo)), numCell(float64(c.Hi)),
-				{Text: strconv.Itoa(c.Points), Sort: strconv.Itoa(c.Points), Class: "num"}, verdictCell(c.Verdict), textCell(c.Role.String()), textCell(c.Reason)})
+				{Text: strconv.Itoa(c.Points), Sort: strconv.Itoa(c.Points), Class: "num"}, verdictCell(c.Verdict), textCell(c.Role.String()), numCell(float64(c.PPass)), {}, textCell(c.Reason)})
 		}
 		link := relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))
 		count := func(n int) htmlCell { return htmlCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n), Class: "num"} }
@@ -338,7 +358,19 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	}
 	slices.SortFunc(exps.Rows, func(a, b []htmlCell) int { return strings.Compare(a[0].Text, b[0].Text) })
 	pg.Experiments, pg.Scoreboard = exps, score
-	pg.Totals = fmt.Sprintf("%d checks over %d experiment(s): %s.", tally.Total(), len(exps.Rows), tally.Text())
+	mult := suiteMultiplicity(scs)
+	for i, adj := range mult.Adjusted {
+		score.Rows[i][11] = numCell(adj)
+	}
+	pg.Totals = fmt.Sprintf("%d checks over %d experiment(s): %s. %s", tally.Total(), len(exps.Rows), tally.Text(), mult.Text())
+	if quick, mixed := indexMode(scs); mixed {
+		pg.Title += " (QUICK and full results mixed)"
+	} else if quick {
+		pg.Title += " (QUICK mode)"
+		pg.Description = "QUICK mode (-quick): every experiment ran its shrunk quick: sweep and trials; a smoke test of the pipeline, not the reproduction. " + pg.Description
+	} else if len(scs) > 0 {
+		pg.Title += " (full mode)"
+	}
 	var buf bytes.Buffer
 	if err := htmlTmpl.Execute(&buf, pg); err != nil {
 		return fmt.Errorf("analysis: index.html: %w", err)

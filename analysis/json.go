@@ -79,10 +79,23 @@ type sidecarCheck struct {
 	// (verdict MEASURED).
 	Role   Role   `json:"role"`
 	Reason string `json:"reason"`
-	Figure string `json:"figure"` // the figure that shows the claim ("" none)
+	// PPass is the p value of the test whose rejection is the PASS (null when a PASS is
+	// no rejection); Resamples the bootstrap resamples behind it and the CI.
+	PPass     Number `json:"p_pass"`
+	Resamples int    `json:"resamples"`
+	// LackOfFit is a slope check's lack-of-fit χ², its degrees of freedom and p value.
+	LackOfFit sidecarLOF `json:"lack_of_fit"`
+	Figure    string     `json:"figure"` // the figure that shows the claim ("" none)
 	// Against and PerX are a compare check's second algorithm and its per-x comparisons.
 	Against string            `json:"against,omitempty"`
 	PerX    []sidecarCmpPoint `json:"per_x,omitempty"`
+}
+
+// sidecarLOF is a LackOfFit in analysis.json (nulls when undefined).
+type sidecarLOF struct {
+	Chi2 Number `json:"chi2"`
+	DF   int    `json:"df"`
+	P    Number `json:"p"`
 }
 
 // sidecarCmpPoint is a ComparePoint in analysis.json.
@@ -149,7 +162,8 @@ func (rep report) sidecar() sidecar {
 			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
 			Expected: Number(r.threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
 			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
-			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX})
+			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,
+			PPass: Number(r.PPass), Resamples: r.Resamples, LackOfFit: sidecarLOF{Number(r.LackOfFit.Chi2), r.LackOfFit.DF, Number(r.LackOfFit.P)}, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX})
 	}
 	for _, f := range rep.Figures {
 		kind := f.Figure.Kind

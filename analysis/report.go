@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,17 +29,17 @@ type report struct {
 }
 
 // DecisionRule is the sentence every report prints above its checks table.
-const DecisionRule = "A slope check fits the least-squares slope of log(mean metric) on log(vs), with a 95% CI " +
-	"(percentile bootstrap over trials within each point, 2000 resamples, seeded by the experiment name). " +
-	"Its claim says what the theorem supports: an equality (the rate is matched by a lower bound on this " +
-	"instance) PASSes iff the expected slope lies inside the CI and the fit is within the tolerance; an upper " +
-	"bound (\"grows at most like\", \"decays at least like\") PASSes iff the CI's upper end is ≤ expected + " +
-	"tolerance; a lower bound iff the CI's lower end is ≥ expected − tolerance. A slope check FAILs when the data " +
-	"contradict the claim at the same 95% level (an expected value outside the CI, a whole CI beyond the bound) and " +
-	"is INCONCLUSIVE (counted apart, never a PASS) when the CI straddles what the claim needs, or with fewer than 4 " +
-	"values of vs. " +
-	"A min (max) check PASSes iff every point's " +
-	"mean metric is ≥ min (≤ max). Rows whose status is not ok are excluded from every statistic and counted."
+const DecisionRule = "Every check decides from a 95% CI, each end a one-sided test at level 2.5%: PASS iff the CI lies " +
+	"inside the region the claim asserts, FAIL iff it lies entirely outside it, INCONCLUSIVE (counted apart, never a PASS) " +
+	"when it straddles an end of the region (more trials would decide). A slope check fits the least-squares slope of " +
+	"log(mean metric) on log(vs); its CI is a percentile bootstrap over trials within each point (10000 resamples, " +
+	"seeded by the check's content, never its position). An equality claim asserts the slope lies in expected ± tolerance " +
+	"(an equivalence test: two one-sided tests, Schuirmann 1987), an upper bound that it is ≤ expected + tolerance, a " +
+	"lower bound that it is ≥ expected − tolerance. A min (max) check asserts the smallest (largest) point mean is ≥ min " +
+	"(≤ max), with the same bootstrap CI; a ks-floor check that the KS distance to the exact law is ≤ its declared floor " +
+	"(DKW–Massart bounds). Checks with an x axis need ≥ 4 values of vs: a slope on fewer is INCONCLUSIVE, a min, max or " +
+	"compare check cannot PASS on fewer. A verdict that the bootstrap's Monte-Carlo error could move says so in its reason. " +
+	"Rows whose status is not ok are excluded from every statistic and counted."
 
 // RoleRule is the sentence the reports print beside their counts.
 const RoleRule = "A check's role says what its verdict is evidence of: a claim of the papers (counted in the " +
@@ -46,13 +47,25 @@ const RoleRule = "A check's role says what its verdict is evidence of: a claim o
 	"such as a risk whose law does not depend on d: evaluated the same way, counted apart, not evidence for a paper) " +
 	"or a measurement (its value and CI are reported, verdict MEASURED, nothing tested)."
 
-// figureFor is the figure drawn with x = c.Vs and y = c.Metric, preferring one whose
-// where filters agree with the check's.
+// figureFor is the figure that shows check c's cell: drawn with x = c.Vs and y = c.Metric
+// and with where filters that agree with the check's (every filter of the figure is one
+// of the check's, same value), so that its curves include the check's rows. A figure of
+// another cell is never returned: "" when none shows it.
 func (rep report) figureFor(c Check) string {
-	best := ""
 	for _, f := range rep.Figures {
-		if f.PNG == "" || f.Figure.X != c.Vs || f.Figure.Y != c.Metric {
+		if f.PNG == "" || f.Figure.Y != c.Metric {
 			continue
+		}
+		switch c.Kind {
+		case KindKSFloor, KindKSOrder:
+			// The bias figure plots every algorithm's distance (vs is an algorithm here).
+			if f.Figure.Kind != FigureBias {
+				continue
+			}
+		default:
+			if f.Figure.X != c.Vs || f.Figure.Kind == FigureBias {
+				continue
+			}
 		}
 		agree := true
 		for k, v := range f.Figure.Where {
@@ -63,18 +76,8 @@ func (rep report) figureFor(c Check) string {
 		if agree {
 			return f.Name
 		}
-		if best == "" {
-			best = f.Name
-		}
 	}
-	if best == "" && c.Kind != KindSlope {
-		for _, f := range rep.Figures {
-			if f.PNG != "" && f.Figure.Y == c.Metric {
-				return f.Name
-			}
-		}
-	}
-	return best
+	return ""
 }
 
 func relSlash(fromDir, target string) string {
@@ -143,6 +146,9 @@ func (rep report) write(dir, figDir string) error {
 			tally.Add(r.Role, r.Verdict)
 		}
 		b.WriteString(tally.Text() + ".\n\n")
+		mult := holmClaims(len(rep.Results), func(i int) Role { return rep.Results[i].Role },
+			func(i int) Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+		b.WriteString("Within this experiment. " + mult.Text() + " The suite-wide statement is in REPORT.md.\n\n")
 		b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for i, r := range rep.Results {
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.label()),
@@ -371,6 +377,8 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 		}
 	}
 	fmt.Fprintf(&b, "**%d checks over %d experiments: %s.**\n\n", tally.Total(), len(exps), tally.Text())
+	mult := suiteMultiplicity(exps)
+	b.WriteString("**" + mult.Text() + "**\n\n")
 	b.WriteString(RoleRule + "\n\n")
 	count := tally.Claims
 	if len(missing) > 0 {
@@ -382,9 +390,12 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 			"the hard family itself.\n\n")
 	}
 	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below.\n\n" +
-		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | figure |\n|---|---|---|---|---|---|---|---|\n")
+		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | p (Holm) | figure |\n|---|---|---|---|---|---|---|---|---|\n")
+	k := 0
 	for _, e := range exps {
 		for i, c := range e.Checks {
+			adj := mult.Adjusted[k]
+			k++
 			fig := "—"
 			if c.Figure != "" {
 				fig = "[" + c.Figure + "](" + relSlash(outDir, filepath.Join(figuresRoot, e.Name, c.Figure+".png")) + ")"
@@ -393,9 +404,9 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 			if expected == "" {
 				expected = c.Expected.String()
 			}
-			fmt.Fprintf(&b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+			fmt.Fprintf(&b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
-				resultText(c.Verdict, c.Role), fig)
+				resultText(c.Verdict, c.Role), pHolmText(float64(c.PPass), adj), fig)
 		}
 	}
 	b.WriteString("\n")
@@ -426,6 +437,25 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 		}
 	}
 	return writeFileAtomic(outPath, b.Bytes())
+}
+
+// suiteMultiplicity is Holm over the claim checks of every experiment of exps, flattened
+// in order (experiment, then check).
+func suiteMultiplicity(exps []sidecar) Multiplicity {
+	var flat []sidecarCheck
+	for _, e := range exps {
+		flat = append(flat, e.Checks...)
+	}
+	return holmClaims(len(flat), func(i int) Role { return flat[i].Role }, func(i int) Verdict { return flat[i].Verdict },
+		func(i int) float64 { return float64(flat[i].PPass) })
+}
+
+// pHolmText is "p → Holm-adjusted p" of a claim, "—" when it has none.
+func pHolmText(p, adj float64) string {
+	if math.IsNaN(adj) {
+		return "—"
+	}
+	return fmtP(p) + " → " + fmtP(adj)
 }
 
 func whereSuffix(w string) string {

@@ -105,3 +105,33 @@ func TestRoleCountedApart(t *testing.T) {
 		t.Errorf("index.html: want the tally %q", want)
 	}
 }
+
+// TestFigureFor: a check links the figure of its own cell (same x and y, every filter of
+// the figure pinned by the check) or none, never a figure of another cell.
+func TestFigureFor(t *testing.T) {
+	t.Parallel()
+	fig := func(name, x, y, kind string, where map[string]string) figureOutcome {
+		return figureOutcome{Name: name, PNG: name + ".png", Figure: Figure{Name: name, X: x, Y: y, Kind: kind, Where: where}}
+	}
+	rep := report{Figures: []figureOutcome{
+		fig("risk_n100", "d", "excess_empirical_risk", "", map[string]string{"n": "100"}),
+		fig("risk_n200", "d", "excess_empirical_risk", "", map[string]string{"n": "200"}),
+		fig("bias_l1", "value_queries", "statistics", FigureBias, map[string]string{"family": "l1"}),
+	}}
+	for _, tc := range []struct {
+		c    Check
+		want string
+	}{
+		{Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "200", "rank": "4"}}, "risk_n200"},
+		{Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "1e2"}}, "risk_n100"},
+		{Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "400"}}, ""}, // another cell: none
+		{Check{Metric: "excess_empirical_risk", Vs: "d"}, ""},                                       // the figures show a subset
+		{Check{Metric: "excess_empirical_risk", Vs: "rank", Where: map[string]string{"n": "200"}}, ""},
+		{Check{Kind: KindKSOrder, Metric: "statistics", Vs: "prox", Where: map[string]string{"family": "l1"}}, "bias_l1"},
+		{Check{Kind: KindKSFloor, Metric: "statistics", Where: map[string]string{"family": "gaussian"}}, ""},
+	} {
+		if got := rep.figureFor(tc.c); got != tc.want {
+			t.Errorf("figureFor(%s %v): got %q, want %q", tc.c.Vs, tc.c.Where, got, tc.want)
+		}
+	}
+}

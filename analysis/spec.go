@@ -227,6 +227,8 @@ type Check struct {
 	Where map[string]string `yaml:"where"` // extra row filters: column → value (numbers compare numerically)
 	Kind  CheckKind         `yaml:"kind"`  // slope (default), min or max
 	// Min and Max are the thresholds of KindMin/KindMax; 0 means 1 (a ratio to a curve).
+	// Max is also the floor of KindKSFloor: the largest KS distance to the exact law that
+	// the check accepts (required).
 	Min float64 `yaml:"min"`
 	Max float64 `yaml:"max"`
 	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
@@ -236,7 +238,8 @@ type Check struct {
 	// audit-eps, trials < Pilot of each side choose the threshold test and the rest are
 	// audited, at Confidence (0: DefaultAuditConfidence);
 	// for audit-ks, Confidence is 1 − α (0: α = DefaultKSAlpha); for compare, the
-	// two-sided confidence of the per-x CIs (0: DefaultCompareConfidence).
+	// two-sided confidence of the per-x CIs (0: DefaultCompareConfidence); for ks-floor,
+	// the confidence of its DKW bounds (0: DefaultKSFloorConfidence).
 	Pilot      int     `yaml:"pilot"`
 	Confidence float64 `yaml:"confidence"`
 	// Against is the second algorithm label of a compare check (B in "A ≤ B at every vs");
@@ -287,6 +290,10 @@ func (c Check) Validate() error {
 			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
 		}
 	case KindKSFloor, KindKSOrder:
+		if c.Kind == KindKSFloor && (!(c.Max > 0) || !(c.Max < 1)) {
+			errs = append(errs, fieldErr("max", "a ks-floor check declares the largest KS distance to the exact law it accepts, "+
+				"in (0, 1), got %v (failing to reject exactness is not evidence of it)", c.Max))
+		}
 		if c.Kind == KindKSOrder && c.Vs == "" {
 			errs = append(errs, fieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
 		}
@@ -373,7 +380,7 @@ func (c Check) label() string {
 	case KindAuditKS:
 		return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
 	case KindKSFloor:
-		return fmt.Sprintf("KS distance[%s] to the exact law at the noise floor", c.Algorithm)
+		return fmt.Sprintf("KS distance[%s] to the exact law ≤ %g", c.Algorithm, c.Max)
 	case KindKSOrder:
 		return fmt.Sprintf("KS distance[%s] < KS distance[%s]", c.Algorithm, c.Vs)
 	case KindCompare:
@@ -403,7 +410,7 @@ func (c Check) expectedText() string {
 	case KindAuditMu, KindAuditEps, KindAuditKS:
 		return auditExpected(c.Kind)
 	case KindKSFloor:
-		return "KS p ≥ α"
+		return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", fmtSpec(c.Max), 100*c.ksFloorConfidence())
 	case KindKSOrder:
 		return "D[" + c.Vs + "] − D[" + c.Algorithm + "] > 0 (95% CI)"
 	case KindCompare:
@@ -424,7 +431,11 @@ func (c Check) expectedText() string {
 
 func (c Check) threshold() float64 {
 	switch c.Kind {
-	case KindAuditMu, KindAuditEps, KindAuditKS, KindKSFloor, KindKSOrder:
+	case KindKSFloor:
+		return c.Max // the declared floor of the distance
+	case KindKSOrder:
+		return 0 // the difference D[vs] − D[algorithm] is compared with 0
+	case KindAuditMu, KindAuditEps, KindAuditKS:
 		return math.NaN() // the claim is read from the rows (see Reason)
 	case KindCompare:
 		return 0 // the difference A − B is compared with 0

@@ -277,7 +277,7 @@ func writePairedCSV(path string, ps []PairedDiff) error {
 
 func writeChecksCSV(path, exp string, rs []CheckResult) error {
 	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
-		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role"}}
+		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p"}}
 	for i, r := range rs {
 		tol, claim := ff(r.Tolerance), r.Claim.Effective().String()
 		if r.Kind != KindSlope {
@@ -288,9 +288,18 @@ func writeChecksCSV(path, exp string, rs []CheckResult) error {
 		}
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
 			trimWhere(whereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
-			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String()})
+			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String(), ff(r.PPass), strconv.Itoa(r.Resamples),
+			ff(r.LackOfFit.Chi2), lofDF(r.LackOfFit), ff(r.LackOfFit.P)})
 	}
 	return writeCSVFile(path, recs)
+}
+
+// lofDF is the lack-of-fit degrees of freedom, "" when undefined.
+func lofDF(l LackOfFit) string {
+	if math.IsNaN(l.P) {
+		return ""
+	}
+	return strconv.Itoa(l.DF)
 }
 
 func trimWhere(s string) string {
