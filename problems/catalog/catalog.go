@@ -7,10 +7,11 @@ import (
 	"expmech/problems/glm"
 	"expmech/problems/l1"
 	"expmech/problems/linear"
+	"expmech/problems/residual"
 )
 
 // All returns the generators in registry order: linear, l1, extended-linear, glm,
-// lowrank, geometric-median.
+// lowrank, geometric-median, residual.
 func All() []problems.Generator {
 	return []problems.Generator{
 		linear.New(),
@@ -19,5 +20,6 @@ func All() []problems.Generator {
 		glm.GLM(),
 		glm.LowRank(),
 		geomedian.New(),
+		residual.New(),
 	}
 }

@@ -31,7 +31,7 @@ func TestAll(t *testing.T) {
 			t.Errorf("%s: DefaultParams returns a shared pointer", g.Name())
 		}
 	}
-	want := []string{"linear", "l1", "extended-linear", "glm", "lowrank", "geometric-median"}
+	want := []string{"linear", "l1", "extended-linear", "glm", "lowrank", "geometric-median", "residual"}
 	if !slices.Equal(names, want) {
 		t.Errorf("names = %v, want %v", names, want)
 	}
@@ -46,6 +46,7 @@ func TestSmoke(t *testing.T) {
 		"glm":              {Loss: "logistic", Domain: problems.Domain{Kind: problems.Ball, Radius: 1}},
 		"lowrank":          {Loss: "absolute", Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, Rank: 2, GK: 0.01},
 		"geometric-median": {Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}},
+		"residual":         {Loss: "absolute", Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, Rank: 2, GK: 0.01},
 	}
 	for _, g := range All() {
 		s := specs[g.Name()]
