@@ -92,8 +92,8 @@ func params(spec problems.Spec) (*Params, error) {
 // constants. With ∂|t − y| ∈ [−1, 1], ‖c‖ ≤ √(A² − g_k²) and u = Q_bθ/‖Q_bθ‖ a unit vector
 // (or 0) orthogonal to the span:
 //   - G_f = A: ∇f = φ'·(c, 0) + g_k·u has orthogonal parts, ‖∇f‖² ≤ (A² − g_k²) + g_k²;
-//   - G_Δ = 2A (replace-one; SPEC §0, §8.2): ∇f − ∇f' = (φ'c − φ''c', 0) + g_k(u − u') with
-//     ‖φ'c − φ''c'‖ ≤ 2√(A² − g_k²) and ‖u − u'‖ ≤ 2, again orthogonal parts. (With one block
+//   - G_Δ = 2A (replace-one; SPEC §0, §8.2): ∇f − ∇f' = (φ'c − φ”c', 0) + g_k(u − u') with
+//     ‖φ'c − φ”c'‖ ≤ 2√(A² − g_k²) and ‖u − u'‖ ≤ 2, again orthogonal parts. (With one block
 //     u = u' and the residual cancels; 2A stays a valid, slightly loose bound.)
 //   - G_k (LLL24 Assumption 2.1): A for k < r; g_k for r ≤ k < d, since u ranges over the
 //     unit sphere of a block and escapes any k − r < d − r further directions; G_d = 0.
