@@ -12,8 +12,8 @@ import (
 // Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
 // μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
 // k = μn²s²/G² at the same s, so privacy is unchanged) and the practical sampler's step
-// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. On R^d (the
-// lowrank setting) a third knob, rank, is LLL24 Thm 2.2's k, with a one-point default grid
+// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. Unless K is a
+// ball or a box (on R^d: the lowrank setting) a third knob, rank, is LLL24 Thm 2.2's k, with a one-point default grid
 // (the configured rank; 0 = the calibration's own choice), so the default budget stays
 // tuning.GridSize points and a spec tunes k with `grid: {rank: [...]}`. In that setting
 // η = √(2k)ns/(G_Δ C) and μ = G_Δ²η/(n²s²) depend on (k, C) only through √k/C, so the law a
@@ -34,7 +34,8 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},
 		{Name: "step_c", Doc: "practical step constant c", Grid: []float64{1.0 / 16, 1.0 / 4}},
 	}
-	if c.Domain.Kind == problems.Unconstrained {
+	if c.Domain.Kind != problems.Ball && c.Domain.Kind != problems.Box {
+		// R^d, or constants without a domain (the tuning wrapper lists knob names that way)
 		knobs = append(knobs, tuning.Knob{Name: "rank", Doc: "LLL24 Thm 2.2's k (lowrank setting; 0 = the calibration's)", Grid: []float64{float64(m.cfg.Rank)}})
 	}
 	return knobs
