@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -13,7 +14,8 @@ import (
 )
 
 // Verdict is the outcome of a check: PASS, FAIL or INCONCLUSIVE (too few points to
-// decide; counted apart, never as a PASS).
+// decide; counted apart, never as a PASS), or MEASURED for a check of role measurement
+// (its value and CI are reported, nothing is tested).
 type Verdict int
 
 // Verdicts.
@@ -21,9 +23,10 @@ const (
 	Fail Verdict = iota
 	Pass
 	Inconclusive
+	Measured // role measurement: no test
 )
 
-var verdictNames = [...]string{Fail: "FAIL", Pass: "PASS", Inconclusive: "INCONCLUSIVE"}
+var verdictNames = [...]string{Fail: "FAIL", Pass: "PASS", Inconclusive: "INCONCLUSIVE", Measured: "MEASURED"}
 
 func (v Verdict) String() string {
 	if v >= 0 && int(v) < len(verdictNames) {
@@ -48,7 +51,7 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("want PASS, FAIL or INCONCLUSIVE, got %q", b)
+	return fmt.Errorf("want PASS, FAIL, INCONCLUSIVE or MEASURED, got %q", b)
 }
 
 // CheckResult is the outcome of one Check.
@@ -133,7 +136,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	// goroutines, each result in its own slot, so the output does not depend on it.
 	results := make([]CheckResult, len(exp.Checks))
 	forEach(exp.Workers, len(exp.Checks), func(i int) {
-		results[i] = runCheck(exp.Checks[i], t.ok, checkSeed(exp.Name, i))
+		results[i] = applyRole(runCheck(exp.Checks[i], t.ok, checkSeed(exp.Name, i)))
 	})
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
@@ -178,10 +181,88 @@ func forEach(workers, n int, f func(i int)) {
 	wg.Wait()
 }
 
+// applyRole turns the result of a measurement into MEASURED: its value and CI stay, the
+// decision rule's verdict and reason go (a measurement tests nothing). A measurement with
+// no value keeps the reason that says why. Claims and invariants are unchanged.
+func applyRole(r CheckResult) CheckResult {
+	if r.Role != RoleMeasurement {
+		return r
+	}
+	r.Verdict = Measured
+	if !math.IsNaN(r.Fitted) {
+		r.Reason = "a measurement: the value and its CI are reported, not tested"
+	}
+	return r
+}
+
+// Tally counts verdicts apart by role: the claims' PASS / FAIL / INCONCLUSIVE, the
+// invariants' and the number of measurements.
+type Tally struct {
+	Claims, Invariants [len(verdictNames)]int
+	Measurements       int
+}
+
+// Add counts one check of role r with verdict v.
+func (t *Tally) Add(r Role, v Verdict) {
+	if v < 0 || int(v) >= len(verdictNames) {
+		return
+	}
+	switch {
+	case r == RoleMeasurement || v == Measured:
+		t.Measurements++
+	case r == RoleInvariant:
+		t.Invariants[v]++
+	default:
+		t.Claims[v]++
+	}
+}
+
+func (t Tally) invariants() int {
+	return t.Invariants[Pass] + t.Invariants[Fail] + t.Invariants[Inconclusive]
+}
+
+// Total is the number of checks counted.
+func (t Tally) Total() int {
+	n := t.Measurements
+	for i := range t.Claims {
+		n += t.Claims[i] + t.Invariants[i]
+	}
+	return n
+}
+
+// Text is the tally as a sentence: "12 claims: 9 PASS, 1 FAIL, 2 INCONCLUSIVE; 3
+// invariants (hold by construction, counted apart): 3 PASS, 0 FAIL, 0 INCONCLUSIVE; 2
+// measurements (no verdict)". Empty groups other than the claims are left out.
+func (t Tally) Text() string {
+	group := func(c [len(verdictNames)]int) string {
+		return fmt.Sprintf("%d PASS, %d FAIL, %d INCONCLUSIVE", c[Pass], c[Fail], c[Inconclusive])
+	}
+	nc := t.Claims[Pass] + t.Claims[Fail] + t.Claims[Inconclusive]
+	s := fmt.Sprintf("%d claim%s: %s", nc, plural(nc), group(t.Claims))
+	if ni := t.invariants(); ni > 0 {
+		s += fmt.Sprintf("; %d invariant%s (hold by construction, counted apart): %s", ni, plural(ni), group(t.Invariants))
+	}
+	if t.Measurements > 0 {
+		s += fmt.Sprintf("; %d measurement%s (reported, no verdict)", t.Measurements, plural(t.Measurements))
+	}
+	return s
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // FormatChecks prints one line per check result (for run.go's stdout).
 func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
 	for _, r := range rs {
-		fmt.Fprintf(w, "%s %s: %s: %s\n", r.Verdict, exp, r.Check.label(), r.summary())
+		v := r.Verdict.String()
+		if r.Role == RoleInvariant {
+			v += " (invariant)"
+		}
+		fmt.Fprintf(w, "%s %s: %s: %s\n", v, exp, r.Check.label(), r.summary())
 	}
 }
 

@@ -30,7 +30,7 @@ th{background:#f4f4f4;cursor:pointer;user-select:none;white-space:nowrap}
 th.asc::after{content:" ▲"}th.desc::after{content:" ▼"}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr:nth-child(even) td{background:#fafafa}
-.pass{color:#006d3b;font-weight:600}.fail{color:#b00020;font-weight:600}.inconclusive{color:#8a6d00;font-weight:600}
+.pass{color:#006d3b;font-weight:600}.fail{color:#b00020;font-weight:600}.inconclusive{color:#8a6d00;font-weight:600}.measured{color:#1a4f8a;font-weight:600}
 figure{margin:1em 0;padding:.5em;border:1px solid #eee}figure svg{width:100%;max-width:900px;height:auto;display:block}
 figcaption{font-size:.85em;color:#444}
 pre{background:#f6f6f6;padding:.6em;overflow:auto;font-size:.8em;max-height:28em}
@@ -142,6 +142,8 @@ func textCell(s string) htmlCell { return htmlCell{Text: s} }
 
 func verdictCell(v Verdict) htmlCell {
 	switch v {
+	case Measured:
+		return htmlCell{Text: "MEASURED", Class: "measured"}
 	case Pass:
 		return htmlCell{Text: "PASS", Class: "pass"}
 	case Inconclusive:
@@ -170,7 +172,7 @@ func inlineSVG(path string) (template.HTML, error) {
 func (rep report) writeHTML(dir, figDir string) error {
 	e := rep.Exp
 	pg := htmlPage{Title: e.Name, Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
-		DecisionRule: DecisionRule, Spec: e.Spec}
+		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec}
 	pg.Rows = fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
 		var parts []string
@@ -181,7 +183,7 @@ func (rep report) writeHTML(dir, figDir string) error {
 	}
 	pg.Rows += "."
 	if len(rep.Results) > 0 {
-		t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "reason", "figure"}}
+		t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "reason", "figure"}}
 		for i, r := range rep.Results {
 			exp := numCell(r.threshold())
 			if r.Kind == KindSlope {
@@ -190,7 +192,7 @@ func (rep report) writeHTML(dir, figDir string) error {
 			fig := rep.figureFor(r.Check)
 			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.label()),
 				textCell(trimWhere(whereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
-				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Reason), textCell(fig)})
+				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), textCell(r.Reason), textCell(fig)})
 		}
 		pg.Checks = t
 	}
@@ -293,10 +295,11 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	}
 	outDir := filepath.Dir(outPath)
 	pg := htmlPage{Title: "expmech — results", Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
-		Description: "Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiment specs. " + DecisionRule}
-	exps := &htmlTable{ID: "experiments", Head: []string{"experiment", "description", "checks", "PASS", "FAIL", "rows", "ok rows", "report"}}
-	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result", "reason"}, Filter: true}
-	total, pass := 0, 0
+		Description: "Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiment specs. " + DecisionRule + " " + RoleRule}
+	exps := &htmlTable{ID: "experiments", Head: []string{"experiment", "description", "checks", "claims PASS", "claims FAIL",
+		"claims INCONCLUSIVE", "invariants", "measurements", "rows", "ok rows", "report"}}
+	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "reason"}, Filter: true}
+	var tally Tally
 	for _, en := range entries {
 		if !en.IsDir() {
 			continue
@@ -315,29 +318,27 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 		if sc.Name == "" {
 			sc.Name = en.Name()
 		}
-		p := 0
+		var et Tally
 		for _, c := range sc.Checks {
-			if c.Verdict == Pass {
-				p++
-			}
+			et.Add(c.Role, c.Verdict)
+			tally.Add(c.Role, c.Verdict)
 			exp := numCell(float64(c.Expected))
 			if c.Kind == KindSlope {
 				exp.Text += " ± " + c.Tolerance.String()
 			}
 			score.Rows = append(score.Rows, []htmlCell{{Text: sc.Name, Href: relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))}, textCell(c.Label), textCell(c.Where), exp,
 				numCell(float64(c.Fitted)), numCell(float64(c.Lo)), numCell(float64(c.Hi)),
-				{Text: strconv.Itoa(c.Points), Sort: strconv.Itoa(c.Points), Class: "num"}, verdictCell(c.Verdict), textCell(c.Reason)})
+				{Text: strconv.Itoa(c.Points), Sort: strconv.Itoa(c.Points), Class: "num"}, verdictCell(c.Verdict), textCell(c.Role.String()), textCell(c.Reason)})
 		}
-		total += len(sc.Checks)
-		pass += p
 		link := relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))
 		count := func(n int) htmlCell { return htmlCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n), Class: "num"} }
-		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), count(len(sc.Checks)), count(p),
-			count(len(sc.Checks) - p), count(sc.RowsTotal), count(sc.RowsOK), {Text: "report.html", Href: link}})
+		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), count(len(sc.Checks)), count(et.Claims[Pass]),
+			count(et.Claims[Fail]), count(et.Claims[Inconclusive]), count(et.invariants()),
+			count(et.Measurements), count(sc.RowsTotal), count(sc.RowsOK), {Text: "report.html", Href: link}})
 	}
 	slices.SortFunc(exps.Rows, func(a, b []htmlCell) int { return strings.Compare(a[0].Text, b[0].Text) })
 	pg.Experiments, pg.Scoreboard = exps, score
-	pg.Totals = fmt.Sprintf("%d checks over %d experiment(s): %d PASS, %d FAIL.", total, len(exps.Rows), pass, total-pass)
+	pg.Totals = fmt.Sprintf("%d checks over %d experiment(s): %s.", tally.Total(), len(exps.Rows), tally.Text())
 	var buf bytes.Buffer
 	if err := htmlTmpl.Execute(&buf, pg); err != nil {
 		return fmt.Errorf("analysis: index.html: %w", err)

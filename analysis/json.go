@@ -75,8 +75,11 @@ type sidecarCheck struct {
 	Points       int     `json:"points"`
 	Trials       string  `json:"trials"` // ok trials per point, "30" or "28–30"
 	Verdict      Verdict `json:"verdict"`
-	Reason       string  `json:"reason"`
-	Figure       string  `json:"figure"` // the figure that shows the claim ("" none)
+	// Role is claim, invariant (holds by construction, counted apart) or measurement
+	// (verdict MEASURED).
+	Role   Role   `json:"role"`
+	Reason string `json:"reason"`
+	Figure string `json:"figure"` // the figure that shows the claim ("" none)
 	// Against and PerX are a compare check's second algorithm and its per-x comparisons.
 	Against string            `json:"against,omitempty"`
 	PerX    []sidecarCmpPoint `json:"per_x,omitempty"`
@@ -146,7 +149,7 @@ func (rep report) sidecar() sidecar {
 			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
 			Expected: Number(r.threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
 			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
-			Verdict: r.Verdict, Reason: r.Reason, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX})
+			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX})
 	}
 	for _, f := range rep.Figures {
 		kind := f.Figure.Kind

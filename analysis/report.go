@@ -40,6 +40,12 @@ const DecisionRule = "A slope check fits the least-squares slope of log(mean met
 	"A min (max) check PASSes iff every point's " +
 	"mean metric is ≥ min (≤ max). Rows whose status is not ok are excluded from every statistic and counted."
 
+// RoleRule is the sentence the reports print beside their counts.
+const RoleRule = "A check's role says what its verdict is evidence of: a claim of the papers (counted in the " +
+	"PASS / FAIL / INCONCLUSIVE tally), an invariant (a property that holds by construction of the implementation, " +
+	"such as a risk whose law does not depend on d: evaluated the same way, counted apart, not evidence for a paper) " +
+	"or a measurement (its value and CI are reported, verdict MEASURED, nothing tested)."
+
 // figureFor is the figure drawn with x = c.Vs and y = c.Metric, preferring one whose
 // where filters agree with the check's.
 func (rep report) figureFor(c Check) string {
@@ -80,6 +86,15 @@ func relSlash(fromDir, target string) string {
 }
 
 func verdictText(v Verdict) string { return "**" + v.String() + "**" }
+
+// resultText is the verdict in bold, followed by "(invariant)" for an invariant, whose
+// verdict is counted apart from the claims'.
+func resultText(v Verdict, r Role) string {
+	if r == RoleInvariant {
+		return verdictText(v) + " (invariant)"
+	}
+	return verdictText(v)
+}
 
 // modeText names the run mode of an experiment or report.
 func modeText(quick bool) string {
@@ -123,11 +138,16 @@ func (rep report) write(dir, figDir string) error {
 	if len(rep.Results) == 0 {
 		b.WriteString("This experiment has no checks.\n\n")
 	} else {
+		var tally Tally
+		for _, r := range rep.Results {
+			tally.Add(r.Role, r.Verdict)
+		}
+		b.WriteString(tally.Text() + ".\n\n")
 		b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for i, r := range rep.Results {
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.label()),
 				mdEscape(trimWhere(whereText(r.Where))), r.expectedText(), fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
-				trialsText(r.TrialsMin, r.TrialsMax), verdictText(r.Verdict), mdEscape(r.Reason))
+				trialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
 		}
 		b.WriteString("\n")
 	}
@@ -344,14 +364,15 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 	b.WriteString("Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiments of " +
 		"`experiments/SUITE` (" + strings.Join(top.Suite, ", ") + "); assembled by `make reproduce` from `" +
 		relSlash(outDir, resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
-	var count [len(verdictNames)]int
+	var tally Tally
 	for _, e := range exps {
 		for _, c := range e.Checks {
-			count[c.Verdict]++
+			tally.Add(c.Role, c.Verdict)
 		}
 	}
-	fmt.Fprintf(&b, "**%d checks over %d experiments: %d PASS, %d FAIL, %d INCONCLUSIVE.**\n\n",
-		count[Pass]+count[Fail]+count[Inconclusive], len(exps), count[Pass], count[Fail], count[Inconclusive])
+	fmt.Fprintf(&b, "**%d checks over %d experiments: %s.**\n\n", tally.Total(), len(exps), tally.Text())
+	b.WriteString(RoleRule + "\n\n")
+	count := tally.Claims
 	if len(missing) > 0 {
 		fmt.Fprintf(&b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(missing, "; "))
 	}
@@ -374,7 +395,7 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 			}
 			fmt.Fprintf(&b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
-				verdictText(c.Verdict), fig)
+				resultText(c.Verdict, c.Role), fig)
 		}
 	}
 	b.WriteString("\n")

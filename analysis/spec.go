@@ -145,6 +145,57 @@ func (c *Claim) UnmarshalText(b []byte) error {
 	return fmt.Errorf("want equality, upper or lower, got %q", b)
 }
 
+// Role says what a check's verdict is evidence of. Its text form ("claim", "invariant",
+// "measurement"; "" reads as claim) is what specs write under `role:`.
+type Role int
+
+// Roles of a check.
+const (
+	// RoleClaim (the default): a claim of the papers that the data could contradict; its
+	// verdict counts on the scoreboard's PASS / FAIL / INCONCLUSIVE tally.
+	RoleClaim Role = iota
+	// RoleInvariant: a property that holds by construction of the implementation (e.g. the
+	// risk is flat in d at g_k = 0 on the exact reduced path, where nothing depends on d):
+	// evaluated like a claim, but counted apart, since its PASS is not evidence for a paper.
+	RoleInvariant
+	// RoleMeasurement: the value and its CI are reported with no PASS / FAIL (verdict
+	// MEASURED), e.g. the ratio of a risk to an "there exists a dataset" lower bound measured
+	// on one instance, which no outcome could contradict.
+	RoleMeasurement
+)
+
+var roleNames = [...]string{RoleClaim: "claim", RoleInvariant: "invariant", RoleMeasurement: "measurement"}
+
+func (r Role) String() string {
+	if r >= 0 && int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return fmt.Sprintf("Role(%d)", int(r))
+}
+
+// MarshalText writes the role's name.
+func (r Role) MarshalText() ([]byte, error) {
+	if r < 0 || int(r) >= len(roleNames) {
+		return nil, fmt.Errorf("invalid check role %d", int(r))
+	}
+	return []byte(roleNames[r]), nil
+}
+
+// UnmarshalText reads "claim", "invariant" or "measurement" ("" reads as claim).
+func (r *Role) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*r = RoleClaim
+		return nil
+	}
+	for i, n := range roleNames {
+		if n == string(b) {
+			*r = Role(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want claim, invariant or measurement, got %q", b)
+}
+
 // FieldError is a validation error of one field of a Check or Figure; Field is the spec
 // key (metric, tolerance, …), so that the spec decoder can name file:line:key.
 type FieldError struct {
@@ -191,6 +242,9 @@ type Check struct {
 	// Against is the second algorithm label of a compare check (B in "A ≤ B at every vs");
 	// required for compare, refused otherwise.
 	Against string `yaml:"against"`
+	// Role is what the verdict is evidence of: claim (the default), invariant (holds by
+	// construction; counted apart) or measurement (value and CI, no verdict).
+	Role Role `yaml:"role"`
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -265,6 +319,9 @@ func (c Check) Validate() error {
 	}
 	if c.Kind != KindCompare && c.Against != "" {
 		errs = append(errs, fieldErr("against", "applies to compare checks only"))
+	}
+	if c.Role < 0 || int(c.Role) >= len(roleNames) {
+		errs = append(errs, fieldErr("role", "want claim, invariant or measurement, got %v", c.Role))
 	}
 	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
 		errs = append(errs, fieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))

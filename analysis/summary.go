@@ -277,7 +277,7 @@ func writePairedCSV(path string, ps []PairedDiff) error {
 
 func writeChecksCSV(path, exp string, rs []CheckResult) error {
 	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
-		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason"}}
+		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role"}}
 	for i, r := range rs {
 		tol, claim := ff(r.Tolerance), r.Claim.Effective().String()
 		if r.Kind != KindSlope {
@@ -288,7 +288,7 @@ func writeChecksCSV(path, exp string, rs []CheckResult) error {
 		}
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
 			trimWhere(whereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
-			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason})
+			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String()})
 	}
 	return writeCSVFile(path, recs)
 }
