@@ -211,4 +211,3 @@ func TestFingerprint(t *testing.T) {
 		t.Errorf("mode other: got %v", err)
 	}
 }
-
