@@ -12,8 +12,14 @@ import (
 // Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
 // μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
 // k = μn²s²/G² at the same s, so privacy is unchanged) and the practical sampler's step
-// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. expmech-pure
-// has no knobs.
+// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. Unless K is a
+// ball or a box (on R^d: the lowrank setting) a third knob, rank, is LLL24 Thm 2.2's k, with a one-point default grid
+// (the configured rank; 0 = the calibration's own choice), so the default budget stays
+// tuning.GridSize points and a spec tunes k with `grid: {rank: [...]}`. In that setting
+// η = √(2k)ns/(G_Δ C) and μ = G_Δ²η/(n²s²) depend on (k, C) only through √k/C, so the law a
+// rank point releases is also a prior_bound point's (C' = C√(k_cal/k)): tuning k widens no
+// family, it names the knob the paper's calibration chooses (SPEC §5.6). expmech-pure has
+// no knobs.
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	if m.pure != nil {
 		return nil
@@ -24,10 +30,15 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 		// sampler's Gaussian then spills out of K): R·2^{−5..0} instead
 		bounds = []float64{r / 32, r / 16, r / 8, r / 4, r / 2, r}
 	}
-	return []tuning.Knob{
+	knobs := []tuning.Knob{
 		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},
 		{Name: "step_c", Doc: "practical step constant c", Grid: []float64{1.0 / 16, 1.0 / 4}},
 	}
+	if c.Domain.Kind != problems.Ball && c.Domain.Kind != problems.Box {
+		// R^d, or constants without a domain (the tuning wrapper lists knob names that way)
+		knobs = append(knobs, tuning.Knob{Name: "rank", Doc: "LLL24 Thm 2.2's k (lowrank setting; 0 = the calibration's)", Grid: []float64{float64(m.cfg.Rank)}})
+	}
+	return knobs
 }
 
 // WithKnobs returns expmech with prior_bound and/or step_c set.
@@ -42,6 +53,10 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 			cfg.PriorBound = x
 		case "step_c":
 			cfg.StepC = x
+		case "rank":
+			if err := tuning.Int(&cfg.Rank)(x); err != nil {
+				return nil, fmt.Errorf("expmech: knob rank %v: %w", x, err)
+			}
 		default:
 			return nil, fmt.Errorf("expmech: unknown knob %q", k)
 		}

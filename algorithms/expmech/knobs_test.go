@@ -47,3 +47,52 @@ func TestKnobs(t *testing.T) {
 		t.Error("expmech-pure declares knobs")
 	}
 }
+
+// TestRankKnob: on R^d expmech declares rank with a one-point grid (the default budget is
+// still tuning.GridSize points), the knob sets LLL24's k, and the law of a rank point is the
+// law of the prior_bound point C' = C√(k_cal/k) (η and μ depend on √k/C only). On a ball the
+// knob is absent, so tuned rows there are unchanged.
+func TestRankKnob(t *testing.T) {
+	c := problems.Constants{N: 100, D: 40, GF: 1, GDelta: 2, Rank: 4, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 2}}
+	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: "erm"}
+	m, err := New(*DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands, err := tuning.Candidates(m, c, nil)
+	if err != nil || len(cands) != tuning.GridSize {
+		t.Fatalf("%d candidates, err %v; want %d", len(cands), err, tuning.GridSize)
+	}
+	ball := c
+	ball.Domain = problems.Domain{Kind: problems.Ball, Radius: 2}
+	for _, k := range m.Knobs(ball) {
+		if k.Name == "rank" {
+			t.Error("rank knob declared on a ball")
+		}
+	}
+	k16, err := m.WithKnobs(map[string]float64{"rank": 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r16, err := k16.Plan(c, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r16.Extra["rank_used"] != 16 {
+		t.Errorf("rank_used = %v, want 16", r16.Extra["rank_used"])
+	}
+	c1, err := m.WithKnobs(map[string]float64{"prior_bound": 1}) // C' = 2·√(4/16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := c1.Plan(c, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r16.K-rc.K) > 1e-9*rc.K || math.Abs(r16.Mu-rc.Mu) > 1e-9*rc.Mu || r16.GDPS != rc.GDPS {
+		t.Errorf("rank 16: (k, μ) = (%v, %v); prior_bound 1: (%v, %v): want the same law", r16.K, r16.Mu, rc.K, rc.Mu)
+	}
+	if _, err := m.WithKnobs(map[string]float64{"rank": 2.5}); err == nil {
+		t.Error("rank 2.5 accepted")
+	}
+}

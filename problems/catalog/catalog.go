@@ -9,10 +9,11 @@ import (
 	"expmech/problems/l1"
 	"expmech/problems/linear"
 	"expmech/problems/quadratic"
+	"expmech/problems/residual"
 )
 
 // All returns the generators in registry order: linear, l1, extended-linear, glm,
-// lowrank, geometric-median, quadratic, glm-data.
+// lowrank, geometric-median, quadratic, glm-data, residual.
 func All() []problems.Generator {
 	return []problems.Generator{
 		linear.New(),
@@ -23,5 +24,6 @@ func All() []problems.Generator {
 		geomedian.New(),
 		quadratic.New(),
 		glmdata.New(),
+		residual.New(),
 	}
 }

@@ -31,7 +31,7 @@ func TestAll(t *testing.T) {
 			t.Errorf("%s: DefaultParams returns a shared pointer", g.Name())
 		}
 	}
-	want := []string{"linear", "l1", "extended-linear", "glm", "lowrank", "geometric-median", "quadratic", "glm-data"}
+	want := []string{"linear", "l1", "extended-linear", "glm", "lowrank", "geometric-median", "quadratic", "glm-data", "residual"}
 	if !slices.Equal(names, want) {
 		t.Errorf("names = %v, want %v", names, want)
 	}
@@ -48,6 +48,7 @@ func TestSmoke(t *testing.T) {
 		"geometric-median": {Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}},
 		"quadratic":        {Domain: problems.Domain{Kind: problems.Ball, Radius: 1}},
 		"glm-data":         {Loss: "hinge", Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, Data: filepath.Join("..", "..", "data", "heart_scale.libsvm")},
+		"residual":         {Loss: "absolute", Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, Rank: 2, GK: 0.01},
 	}
 	for _, g := range All() {
 		s := specs[g.Name()]

@@ -26,10 +26,21 @@ type Params struct {
 	// Rescale handles data rows with ‖z‖ > C when unconstrained (none, clip, scale). On the
 	// box any row is admissible: G_f and G_Δ do not depend on z.
 	Rescale string `yaml:"rescale"`
+	// Mode is "random" (default: p_j = (1 ± Bias)/2) or "fingerprint": the column law of
+	// LLL24's hard family (Thm 3.7, App. G, after Tardos codes and Bun–Ullman–Vadhan 2014):
+	// p_j = sin² r_j with r_j ~ U[t′, π/2 − t′], sin² t′ = t = 1/(300n), so the biases of
+	// the columns spread over (0, 1) with the arcsine density; Bias is then unused. The
+	// construction's appended constant columns and padding rows are omitted (SPEC §5.5).
+	Mode string `yaml:"mode"`
+	// Copies is the number of identical copies of each distinct row (LLL24 App. G uses
+	// k = Θ(log(1/δ)) copies of ⌊n/k⌋ rows; the last group is cut at n). ≥ 1; default 1.
+	Copies int `yaml:"copies"`
 }
 
 // DefaultParams returns the defaults.
-func DefaultParams() *Params { return &Params{Weight: 1, Bias: 0.5, Rescale: "none"} }
+func DefaultParams() *Params {
+	return &Params{Weight: 1, Bias: 0.5, Rescale: "none", Mode: "random", Copies: 1}
+}
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
@@ -45,6 +56,12 @@ func (p *Params) Validate() error {
 	}
 	if !dataset.Rescale(p.Rescale).Valid() {
 		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
+	}
+	if p.Mode != "random" && p.Mode != "fingerprint" {
+		errs = append(errs, fmt.Errorf("mode: %q, want random or fingerprint", p.Mode))
+	}
+	if p.Copies < 1 {
+		errs = append(errs, fmt.Errorf("copies: %d, want ≥ 1", p.Copies))
 	}
 	return errors.Join(errs...)
 }
@@ -174,15 +191,27 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	n, d := spec.N, spec.D
 	a := halfWidth(spec.Domain, d)
 	pj := make([]float64, d)
-	for j := range pj {
-		s := 1.0
-		if rng.IntN(2) == 0 {
-			s = -1
+	if p.Mode == "fingerprint" {
+		lo := math.Asin(math.Sqrt(1 / (300 * float64(n)))) // t′ with sin² t′ = 1/(300n)
+		for j := range pj {
+			r := lo + (math.Pi/2-2*lo)*rng.Float64()
+			pj[j] = math.Sin(r) * math.Sin(r)
 		}
-		pj[j] = (1 + p.Bias*s) / 2
+	} else {
+		for j := range pj {
+			s := 1.0
+			if rng.IntN(2) == 0 {
+				s = -1
+			}
+			pj[j] = (1 + p.Bias*s) / 2
+		}
 	}
 	z := make([][]float64, n)
 	for i := range z {
+		if i%p.Copies != 0 {
+			z[i] = z[i-1] // a copy of the group's row (rows are never written after this)
+			continue
+		}
 		z[i] = make([]float64, d)
 		if rng.Float64() < p.HalfProb {
 			continue // the {½}^d point maps to 0
@@ -196,7 +225,10 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 		}
 	}
 	inst := newInstance(z, p.Weight, constants(spec, p, n, d))
-	inst.a, inst.pj, inst.q = a, pj, p.HalfProb
+	inst.a, inst.q = a, p.HalfProb
+	if p.Copies == 1 {
+		inst.pj = pj // copies make the rows dependent: no i.i.d. population
+	}
 	return inst, nil
 }
 
