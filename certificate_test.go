@@ -13,7 +13,7 @@ import (
 	"expmech/rows"
 )
 
-// TestCertificates runs the mechanism kit's certificate property (issue 13) on every
+// TestCertificates runs the mechanism kit's certificate property on every
 // mechanism of the real registry: over randomised configs, certified ⇒ the accountant on
 // what ran is within the budget and every trusted constant is public.
 func TestCertificates(t *testing.T) {
@@ -60,7 +60,7 @@ func writeSpec(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// TestStrongConvexityRefused is issue 13's first unsound configuration: setting
+// TestStrongConvexityRefused is the first unsound configuration: setting
 // strongly-convex with strong_convexity: 1 on the linear canary (n = 100, ε = 1,
 // δ = 1e-5, exact sampler). The linear loss declares no strong convexity, so the spec is
 // refused before anything runs, with exit status 2 and the key named.
@@ -98,7 +98,7 @@ func planRows(t *testing.T, dir, spec, name string) []*rows.Record {
 	return rs
 }
 
-// TestBST14StepsOverrideNotCertified is issue 13's second configuration: noisy-sgd-bst14
+// TestBST14StepsOverrideNotCertified is the second unsound configuration: noisy-sgd-bst14
 // keeps BST14's σ (derived for T = n²) under a steps override. At n = 20, ε = 2,
 // steps = 200·n², the issue reports the accountant's ε = 8.43; the row must say none with
 // the reason, while the default T = n² stays certified.
@@ -134,7 +134,7 @@ algorithms:
 	}
 }
 
-// TestRescaleScaleNotCertified is issue 13's third configuration: rescale: scale divides
+// TestRescaleScaleNotCertified is the third unsound configuration: rescale: scale divides
 // the rows by the file's largest row norm, a data-dependent constant, so no row is
 // certified; rescale: clip (row-wise, data independent) keeps the certificate.
 func TestRescaleScaleNotCertified(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestCompareRuns is issue 16's acceptance test of -compare (small fast specs in
+// TestCompareRuns is the acceptance test of -compare (small fast specs in
 // testdata/compare/): two runs of the same spec with different master seeds show no
 // significant difference at FDR 5% in at least 95% of the (cell, algorithm, metric)
 // comparisons, and in 100% of those of a real test (non-constant samples); a proximal

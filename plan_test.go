@@ -33,7 +33,7 @@ func naiveS(eps, delta float64) float64 {
 	return lo
 }
 
-// TestPlanGDPSIndependent (issue #3): for 15 (ε, δ) pairs with ε ∈ [0.1, 8] and
+// TestPlanGDPSIndependent: for 15 (ε, δ) pairs with ε ∈ [0.1, 8] and
 // δ ∈ [1e-10, 1e-3], the gdp_s that -dry-run writes to plan.csv equals an independent
 // inversion of the Gaussian curve to 1e-6 relative: s*(ε, δ) for noisy-gd (all of δ to the
 // Gaussian mechanism) and s*(ε, 2δ/3) for expmech (δ_mech = 2δ/3, SPEC §1.4).

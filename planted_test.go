@@ -16,7 +16,7 @@ import (
 // experiments on a planted wrong theory built from the check itself, and requires FAIL: a
 // slope claim on data whose slope is 0.6 past its tolerance on the wrong side, a max ≤ 1 on
 // a ratio of 2, a compare A ≤ B on A = B + 1. So none of these checks holds whatever the
-// data (issue 23: "a planted violation for each new check"). Measurements are skipped (no
+// data ("a planted violation for each new check"). Measurements are skipped (no
 // verdict); the planted rows use the spec's own sweep values and where filters.
 func TestPlantedViolations(t *testing.T) {
 	if testing.Short() {

@@ -227,7 +227,7 @@ func TestAuditEndToEnd(t *testing.T) {
 	}
 }
 
-// TestSuiteChecksStateClaims (issue #13 item 2): every slope check of every experiment of
+// TestSuiteChecksStateClaims: every slope check of every experiment of
 // experiments/SUITE states its claim form explicitly (the default, equality, is never
 // left implicit in the suite), and every check with an x axis (slope, min, max, compare
 // with a vs) has at least analysis.MinSlopePoints values of its vs column in both the

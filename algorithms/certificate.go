@@ -9,7 +9,7 @@ import (
 	"expmech/problems"
 )
 
-// A certificate is re-derived, not inherited (issue 13): a mechanism reports what ran and
+// A certificate is re-derived, not inherited: a mechanism reports what ran and
 // what it spent (Record.EpsilonSpent, Record.DeltaSpent, Record.Trusted) and claims a
 // Guarantee; the runner keeps the claim only if Certify agrees, else it downgrades the row
 // to None with the reason in the guarantee_reason column.

@@ -25,7 +25,7 @@
 // mechtest, beside this contract, is the conformance suite every registered mechanism
 // runs (STYLE.md 14); its TestReduced checks a Reducer's reduced path against the full one.
 //
-// The reduced execution path (reduce.go, issue 17): on an instance that declares an exact
+// The reduced execution path (reduce.go): on an instance that declares an exact
 // low-rank structure on R^d (problems.LowRank, LLL24 Assumption 1.3 with G_k = 0), a
 // Reducer runs in the r coordinates Uᵀx and RunReduced draws the complement of span U
 // once, from the closed-form Gaussian law the Reducer derives (OrthogonalVariance), or as

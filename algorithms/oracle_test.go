@@ -47,7 +47,7 @@ func (M) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, r
 
 // TestZerothOrderCannotTakeGradient type-checks a zeroth-order mechanism against the
 // compiled contracts (export data from `go list -export`): a value query compiles, a
-// gradient query or a read of the data does not (issue 11 item 4).
+// gradient query or a read of the data does not.
 func TestZerothOrderCannotTakeGradient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list -export")

@@ -10,7 +10,7 @@ import (
 	"expmech/problems"
 )
 
-// The reduced execution path (issue 17). On an exactly low-rank instance on R^d
+// The reduced execution path. On an exactly low-rank instance on R^d
 // (problems.LowRank: f(x; s_i) = f̃(Uᵀx; s_i)), a mechanism whose randomness on the
 // complement of span U is an isotropic Gaussian that the loss never touches can run in the
 // r coordinates y = Uᵀx and draw the complement once, at the end, from its closed-form law.

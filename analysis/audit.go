@@ -13,7 +13,7 @@ import (
 	"expmech/rows"
 )
 
-// The privacy audit's statistics (issue #8, #11; PRIVACY.md §3.2): one-sided
+// The privacy audit's statistics (PRIVACY.md §3.2): one-sided
 // Clopper–Pearson bounds, the μ-GDP lower bound from TPR/FPR, the rigorous (ε, δ) lower
 // bound, and the pre-registered threshold test chosen on a pilot; and the audit checks
 // (kinds audit-mu and audit-eps) that compute them from the rows of an audit experiment:

@@ -15,7 +15,7 @@ import (
 	"expmech/rows"
 )
 
-// Sampler bias against an exact law (issue #13 item 3). The rows of a bias experiment
+// Sampler bias against an exact law. The rows of a bias experiment
 // (problem exact-law, algorithm sampler-bias) carry in their `statistics` column the
 // probability integral transforms U = F(x) of their draws under the exact law the problem
 // declares; U ~ Uniform(0, 1) exactly when the sampler is exact. The distance of a

@@ -227,7 +227,7 @@ func QueryLowerBound(n, d, eps, delta float64) float64 {
 // v = ε/s + s/2 one has e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2).
 // It is a reporting tool here (derived column gauss_delta), not the accountant.
 //
-// Note for the integrator (issue #11): expmech writes the same quantity for its own rows
+// Note for the integrator: expmech writes the same quantity for its own rows
 // (column delta_true), but its value differs from this one in the last bits (≤ 8e-16
 // relative over the quick suite), so reading it would change summary.csv, and the
 // baselines' rows have no delta_true; the curve is therefore still computed here. When the

@@ -1,7 +1,7 @@
 // Package analysis turns result rows into evidence: per-(cell, algorithm) summaries with
 // 95% confidence intervals, paired differences between algorithms on the same instances,
 // log-log rate checks with bootstrap confidence intervals, figures, and the Markdown
-// reports (DESIGN.md "Output files"; issue #7).
+// reports (DESIGN.md "Output files").
 //
 // It reads rows only (expmech/rows: each row parsed once into a rows.Record by a streaming
 // reader that names the file and line of a malformed row) and never reruns a mechanism
@@ -46,7 +46,7 @@
 // Kolmogorov–Smirnov test. Each PASSes iff the verdict is as required: honest mechanisms
 // consistent with their claim, deliberately broken variants (guarantee none) flagged.
 //
-// Sampler-bias checks (bias.go; issue #13 item 3) read the `statistics` column of an
+// Sampler-bias checks (bias.go) read the `statistics` column of an
 // exact-law experiment, the exact CDF values of each draw: "ks-floor" PASSes iff the
 // DKW–Massart upper confidence bound of the KS distance to the exact law is below the
 // declared floor (Check.Max; an equivalence statement, not a failure to reject),
@@ -66,7 +66,7 @@
 //	lb_queries     min(ε²n²/ln(1/δ), n·d): the value-query lower bound of GLL22 §7 (constant 1)
 //	total_queries  value_queries + gradient_queries
 //
-// Outputs besides the CSVs (issue #16): analysis.json (snake_case keys, numbers as
+// Outputs besides the CSVs: analysis.json (snake_case keys, numbers as
 // numbers, null for NaN/Inf), report.html (self-contained: inline SVG figures, sortable
 // tables, the spec and the manifest) and, over a results root, index.html
 // (WriteHTMLIndex). Figures are curves (mean ± 95% CI per x) or cost/quality frontiers

@@ -12,7 +12,7 @@ import (
 )
 
 // TestTheoryLineOncePerCurve: two series whose theorem's bound is the same curve get one
-// dashed line naming both, not one line each (issue 16); a third series with another bound
+// dashed line naming both, not one line each; a third series with another bound
 // keeps its own line.
 func TestTheoryLineOncePerCurve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))

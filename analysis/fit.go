@@ -27,7 +27,7 @@ const BootstrapResamples = 10000
 // MinSlopePoints is the fewest vs values on which a slope check gives a verdict: with
 // fewer the check is INCONCLUSIVE (the fit and CI are still reported from ≥ 2 points).
 // Three points leave one residual degree of freedom, too little to tell a power law from
-// a curve (issue #13: the erm_rates d-slope was fitted on three points).
+// a curve (the erm_rates d-slope was fitted on three points).
 const MinSlopePoints = 4
 
 // LogLogFit is the least-squares fit log y = Intercept + Slope·log x.

@@ -217,7 +217,7 @@ func TestBootstrapCoverage(t *testing.T) {
 	}
 }
 
-// TestSlopeVerdictClaims: issue #13's case — lowrank's rank slope 0.276 with 95% CI
+// TestSlopeVerdictClaims: the case that motivated it — lowrank's rank slope 0.276 with 95% CI
 // [0.169, 0.408] against LLL24's √rank (expected ½, tolerance 0.25) used to PASS on the
 // tolerance alone. As an equality it must FAIL (½ is outside the CI); as the upper bound
 // LLL24 Thm 2.2 states ("grows at most like √rank") it PASSes (0.408 ≤ 0.75). FAIL means

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestPlantedVerdicts (issue 24's planted specs): on noisy rows (σ = 0.8, 4 trials per
+// TestPlantedVerdicts (planted specs): on noisy rows (σ = 0.8, 4 trials per
 // point, a slope CI about ±0.4 wide) a wide-CI equality, a min and a max whose threshold
 // sits inside the CI of the extreme mean are INCONCLUSIVE, never PASS; the same check
 // written at two positions of the spec gets the same CI, p value, verdict and reason; and

@@ -29,7 +29,7 @@ const (
 	// algorithm named by vs (the exact sampler) on the same cell, at level
 	// α = 1 − confidence (default DefaultKSAlpha).
 	KindAuditKS
-	// KindKSFloor (bias.go; issue #13 item 3) is the sampler-bias check "the distance to the
+	// KindKSFloor (bias.go) is the sampler-bias check "the distance to the
 	// exact law is at the noise floor": the statistics column holds exact-CDF values of the
 	// draws, and the one-sample KS test of their pool against Uniform(0, 1) does not reject
 	// at α = 1 − confidence (default DefaultBiasAlpha).

@@ -13,7 +13,7 @@ import (
 )
 
 // BiasConfig configures sampler-bias: one draw of a registered sampler at a given step
-// constant from the law an exact-law problem declares (issue #13 item 3). K and Mu must
+// constant from the law an exact-law problem declares. K and Mu must
 // equal the problem's (Run refuses another law): they are repeated here so that Plan, which
 // sees only the public constants, predicts the sampler's cost for plan.csv.
 type BiasConfig struct {

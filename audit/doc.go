@@ -1,4 +1,4 @@
-// Package audit holds what the privacy audit (issue #8, #11, #13; PRIVACY.md §3–7) needs
+// Package audit holds what the privacy audit (PRIVACY.md §3–7) needs
 // beyond the one pipeline. The audits themselves are the experiments
 // experiments/audit.yaml (Monte Carlo audit of every mechanism, PRIVACY.md §3.2),
 // experiments/audit_sampler.yaml (the sampler validation, §4) and

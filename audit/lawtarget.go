@@ -12,7 +12,7 @@ import (
 	"expmech/problems"
 )
 
-// The exact-law target (issue #13 item 3, the samplers' bias vs queries): a problem whose
+// The exact-law target (the samplers' bias vs queries): a problem whose
 // sampling law π ∝ exp(−k(F + μ‖x‖²/2)) is known exactly and declared by the generator
 // with the problem, so that each run's statistic is the probability integral transform
 // U = F_0(x_0) of the released point's first coordinate under that law. U is Uniform(0, 1)

@@ -14,7 +14,7 @@ import (
 )
 
 // ProbeConfig configures sampler-probe, the registry entry of the sampler validation
-// (PRIVACY.md §4; issue #13 item 3): one draw of a registered sampler from the law
+// (PRIVACY.md §4): one draw of a registered sampler from the law
 // π ∝ exp(−k(F + μ‖x‖²/2)) with k and μ set by the shape of the law rather than by a
 // privacy budget: kG_f²/μ = Ratio (the quantity that sets the chain's cost and its ρ
 // clipping, SPEC §4.4) and posterior width 1/√(kμ) = Width.

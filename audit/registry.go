@@ -19,7 +19,7 @@ import (
 	"expmech/problems"
 )
 
-// Registry entries of the audit (issue #11): the audit's own yardstick and the
+// Registry entries of the audit: the audit's own yardstick and the
 // deliberately broken variants, so that audit specs name every audited mechanism by
 // registry name and the runner runs them like any other. A broken variant refuses to be
 // built unless its config says `broken: true`, and its rows carry guarantee none while
@@ -146,7 +146,7 @@ func (g ReferenceGaussian) Run(ctx context.Context, vo problems.ValueAccess, b a
 
 // UnderclaimedConfig configures underclaimed: the registered mechanism Inner (its config
 // keys under params) run at a larger budget than it claims, i.e. with its noise scaled
-// down (issue #8 "proof that the audit can fail").
+// down: the proof that the audit can fail.
 type UnderclaimedConfig struct {
 	Inner  string         `yaml:"inner"`  // registry name of the wrapped mechanism
 	Params map[string]any `yaml:"params"` // its config keys, decoded strictly over its defaults

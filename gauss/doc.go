@@ -1,5 +1,5 @@
 // Package gauss holds the standard-normal numerics the harness shares between the
-// accountant, the samplers and the analysis (issue 11): the scaled complementary error
+// accountant, the samplers and the analysis: the scaled complementary error
 // function erfcx, Φ, log Φ, log Φ̄ and Φ⁻¹, and the Gaussian privacy curve
 // δ(ε; s) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) of Balle–Wang 2018 Thm 8 (GLL22 Thm 6.2
 // releases a law whose privacy is this curve; PRIVACY.md §1.1, App. A).

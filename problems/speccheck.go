@@ -6,7 +6,7 @@ import (
 	"math"
 )
 
-// The checks below are the ones every generator makes of its cell (issue 11: one copy, not
+// The checks below are the ones every generator makes of its cell (one copy, not
 // one per generator). Each returns the error of one key (nil when it is fine), in the
 // wording the spec errors use, so a generator lists them in its own order and joins them.
 

@@ -61,7 +61,7 @@ const (
 	// ColBroken marks the rows of a privacy audit's deliberately broken variant (1) or of an
 	// honest audited entry (0): the audit's verdict (flagged or not) depends on it.
 	ColBroken = "broken"
-	// The certificate columns (issue 13): the runner re-derives guarantee from them.
+	// The certificate columns: the runner re-derives guarantee from them.
 	ColDeltaSpent       = "delta_spent"       // total δ of the run at epsilon_spent
 	ColGuaranteeReason  = "guarantee_reason"  // why a claimed guarantee was downgraded, one line
 	ColTrustedConstants = "trusted_constants" // "name=value(declared|measured); ..." the calibration relied on

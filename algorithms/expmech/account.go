@@ -15,7 +15,7 @@ var (
 )
 
 // CheckConstants refuses, before anything runs, a config that cannot hold on c: setting
-// strongly-convex with strong_convexity above the problem's declared λ (issue 13). The
+// strongly-convex with strong_convexity above the problem's declared λ. The
 // runner turns the error into a spec error naming algorithms[i].strong_convexity.
 func (m *Mechanism) CheckConstants(c problems.Constants) error {
 	if m.pure != nil || m.cfg.Setting != SettingStronglyConvex {

@@ -91,7 +91,7 @@ func TestAccountMatchesCalibration(t *testing.T) {
 	}
 }
 
-// TestStrongConvexityNotTrusted is issue 13's configuration: strong_convexity: 1 on the
+// TestStrongConvexityNotTrusted is the unsound configuration strong_convexity: 1 on the
 // linear canary (n = 100, ε = 1, δ = 1e-5, exact sampler). The linear loss declares no
 // strong convexity, so CheckConstants and Plan refuse it with a KeyError on the key, and
 // the accountant on the declared constants gives no finite ε for the law it would sample.

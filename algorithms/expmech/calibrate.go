@@ -38,7 +38,7 @@ type Calibration struct {
 	EpsilonSpent float64
 	// DeltaSpent is the total δ at EpsilonSpent: δ_mech + (1 + e^{ε_spent})τ (SPEC §1.4).
 	DeltaSpent float64
-	// Trusted are the constants the privacy calibration relies on (issue 13).
+	// Trusted are the constants the privacy calibration relies on.
 	Trusted []algorithms.Trusted
 	// Tau is the sampler's TV budget: δ_total = δ_mech + (1 + e^ε)τ ≤ δ (SPEC §1.4).
 	Tau float64
@@ -462,7 +462,7 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 // curvature kλ only if every f(·; s) is λ-strongly convex on every dataset of the
 // universe, which only the generator can state (problems.Constants.StrongConvexity).
 // Trusting the config's λ on the linear canary (no curvature) releases a law whose exact
-// privacy curve gives δ(1) = 0.51 for a stated δ = 1e-5 (issue 13).
+// privacy curve gives δ(1) = 0.51 for a stated δ = 1e-5.
 func checkStrongConvexity(lam float64, c problems.Constants) error {
 	if lam > c.StrongConvexity {
 		return &algorithms.KeyError{Key: "strong_convexity", Err: fmt.Errorf("%w: %g exceeds the problem's declared strong convexity %g (setting strongly-convex trusts only the generator's constant): %w",

@@ -425,7 +425,7 @@ func TestRunProximal(t *testing.T) {
 	if r.Guarantee != algorithms.Nominal {
 		t.Errorf("guarantee: got %s, want nominal", r.Guarantee)
 	}
-	// a nominal row claims no δ split (issue #13): delta_mech and tv_budget are empty
+	// a nominal row claims no δ split: delta_mech and tv_budget are empty
 	for _, rec := range []algorithms.Record{plan, r} {
 		if v, ok := rec.Extra["tv_budget"]; ok {
 			t.Errorf("nominal row: tv_budget = %g, want absent", v)
@@ -525,9 +525,9 @@ func TestValidateAndRefusals(t *testing.T) {
 	}
 }
 
-// delta_delivered (issue #13 item 4): the δ the law delivers on the worst-case 1-D instance,
+// delta_delivered: the δ the law delivers on the worst-case 1-D instance,
 // recorded only when asked for. On lll24_printed's cell (n = 200, rank 5, G = 1, C = 1,
-// δ = 1e-6) issue #13's reference computation gives δ(0.8) = 2.92e-2 for the printed
+// δ = 1e-6) the reference computation gives δ(0.8) = 2.92e-2 for the printed
 // preset (three digits; the exact value 2.91496e-2 equals the Gaussian bound, which the
 // printed law, of width 1/√(kμ) = 0.043 ≪ C, attains). The corrected law is wide (1/√(kμ)
 // = 0.32) and its loss saturates at ±C in the tails where δ ≈ 1e-7 lives, so it delivers
@@ -550,7 +550,7 @@ func TestDeltaDelivered(t *testing.T) {
 	}
 	got := cal.Record().Extra["delta_delivered"]
 	if math.Abs(got-2.92e-2) > 3e-3*2.92e-2 || got > cal.DeltaTrue*(1+1e-9) || got < cal.DeltaTrue*(1-1e-6) {
-		t.Errorf("printed preset: got δ_delivered %.6g (bound %.6g), want 2.92e-2 (issue #13) and ≤ the bound", got, cal.DeltaTrue)
+		t.Errorf("printed preset: got δ_delivered %.6g (bound %.6g), want 2.92e-2 and ≤ the bound", got, cal.DeltaTrue)
 	}
 	cfg.Preset = ""
 	if cal, err = Calibrate(c, b, cfg); err != nil {

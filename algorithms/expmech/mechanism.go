@@ -92,7 +92,7 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 func (m *Mechanism) Name() string { return m.name }
 
 // calibrate returns the calibration for (c, b), computed once per mechanism instance: Plan
-// and every Run of a cell ask with the same inputs (issue 11), and Calibrate is a pure
+// and every Run of a cell ask with the same inputs, and Calibrate is a pure
 // function of them, so the memoised value is the one a fresh call would return.
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
 	return m.cals.get(c, b, func() (Calibration, error) {
@@ -177,7 +177,7 @@ func (cal Calibration) Record() algorithms.Record {
 	if cal.Guarantee == algorithms.Nominal {
 		// Practical constants prove nothing about the sampler's distance to the exact law
 		// (its bias is measured, not bounded: samplertest), so the δ split δ_mech +
-		// (1 + e^ε)τ means nothing: leave delta_mech and tv_budget empty (issue #13).
+		// (1 + e^ε)τ means nothing: leave delta_mech and tv_budget empty.
 		r.DeltaMech, r.DeltaSpent = math.NaN(), math.NaN()
 		delete(r.Extra, "tv_budget")
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // TestMechanismKit runs the mechanism kit on both exponential mechanisms with each
-// registered sampler that applies to the linear canary (issue 11: the kit runs on every
+// registered sampler that applies to the linear canary (the kit runs on every
 // mechanism, not only the baselines).
 func TestMechanismKit(t *testing.T) {
 	lin := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))

@@ -21,7 +21,7 @@ type radialLaw interface {
 
 var _ algorithms.RadialReducer = (*Mechanism)(nil)
 
-// Reduces reports whether the reduced path is exact (issue 17): the target
+// Reduces reports whether the reduced path is exact: the target
 // exp(−k(F(x) + μ‖x‖²/2)) on R^d factorises into exp(−k(F̃(Uᵀx) + μ‖Uᵀx‖²/2)) on span U
 // times N(0, (kμ)⁻¹ I) on its complement, and a sampler with a closed-form orthogonal law
 // (the proximal sampler's Gaussian part) or a sampler that simulates the complement's norm

@@ -12,7 +12,7 @@ import (
 	"expmech/task"
 )
 
-// TestReducedPath runs the reduced-path kit (issue 17) on expmech with the proximal sampler
+// TestReducedPath runs the reduced-path kit on expmech with the proximal sampler
 // (practical constants): same law as the full chain in d = 30 dimensions, and the full
 // chain's complement is N(0, v(I − UUᵀ)) with the v of the Gaussian recursion. The
 // certified constants share the recursion (only h differs; sampler.TestOrthogonalVariance

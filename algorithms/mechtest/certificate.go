@@ -73,7 +73,7 @@ const maxDraws = 50
 // pessimistically, so an honest calibration at the budget lands within 1e-6.
 const accountTol = 1e-6
 
-// Certificates is the certificate property (issue 13): it runs the mechanism of f over
+// Certificates is the certificate property: it runs the mechanism of f over
 // randomised configs within their validation ranges (steps overrides up to 200 n²,
 // tuning grids, modes from opt.Choices), on small canaries and budgets, and asserts that
 // whenever the runner's re-derivation (algorithms.Certify) would write certified,

@@ -7,7 +7,7 @@
 // finite in-domain output. Run receives only the oracle capability the mechanism declares
 // (problems.Counter.Oracle). The fixtures it runs on live in problems/problemtest.
 //
-// Certificates is the certificate property of issue 13: over randomised configs (drawn
+// Certificates is the certificate property: over randomised configs (drawn
 // by reflection within their validation ranges), a row the runner would certify
 // (algorithms.Certify) is within the budget by the mechanism's accounting of what ran
 // (and its algorithms.Accountant recomputation) and trusts only public constants.

@@ -149,7 +149,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 		}
 	})
 
-	// A claim the runner would not keep is a bug of the mechanism (issue 13): a claimed
+	// A claim the runner would not keep is a bug of the mechanism: a claimed
 	// certified or nominal must come with ε_spent ≤ ε, δ_spent ≤ δ and the constants it
 	// trusted, all public on the kit's canary.
 	t.Run("certificate", func(t *testing.T) {

@@ -33,7 +33,7 @@ type ReducedOptions struct {
 // it deterministic anyway).
 var ksCrit = math.Sqrt(-math.Log(1e-4/2) / 2)
 
-// TestReduced checks the reduced execution path of a Reducer (issue 17) on an exactly
+// TestReduced checks the reduced execution path of a Reducer on an exactly
 // low-rank GLM on R^d against the full path, which runs the same mechanism in d
 // dimensions on the same instance:
 //   - preconditions: the path is taken for g_k = 0 on R^d, never for g_k > 0 or a ball

@@ -163,7 +163,7 @@ const coarseFactor = 4
 // CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
 // z tolerance relTol ∈ (0, 0.1].
 //
-// Search (PRIVACY.md §1.6; issue 15: bracket from RDP first):
+// Search (PRIVACY.md §1.6; bracket from RDP first):
 //  1. zR, the RDP-calibrated z (calibrateRDPZ: integer orders, no grid). RDP is itself
 //     a certified upper bound, so zR is feasible, and the PLD z is below it.
 //  2. A coarse phase on a grid coarseFactor× coarser (a sound bound too, but only used

@@ -74,7 +74,7 @@ func lll24Printed(eps float64) AbsInstance {
 
 func TestAbsInstanceReference(t *testing.T) {
 	t.Parallel()
-	// Issue #13 reference computation: on ℓ(θ; z) = G|θ − z|, z ∈ {±C}, replace-one, 1-D
+	// Reference computation: on ℓ(θ; z) = G|θ − z|, z ∈ {±C}, replace-one, 1-D
 	// quadrature gives δ(0.1) = 2.64e-3, δ(0.8) = 2.92e-2, δ(1) = 3.96e-2 against a stated
 	// δ = 1e-6 (three significant digits: tolerance 0.3%, as the exact 2.91496e-2 is quoted
 	// as 2.92e-2).
@@ -85,7 +85,7 @@ func TestAbsInstanceReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		if math.Abs(got-tc.want) > 3e-3*tc.want {
-			t.Errorf("ε = %g: got δ = %.5g (plus = %d), want %.3g (issue #13)", tc.eps, got, plus, tc.want)
+			t.Errorf("ε = %g: got δ = %.5g (plus = %d), want %.3g", tc.eps, got, plus, tc.want)
 		}
 		// The worst pair is the balanced one, where the law sits inside (−C, C) and the
 		// privacy loss is exactly Gaussian with s = ε/√2: the exact δ equals GLL22's bound

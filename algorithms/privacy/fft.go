@@ -12,7 +12,7 @@ import (
 // transforms it by an iterative radix-2 Cooley–Tukey FFT with precomputed twiddles, and
 // separates the halves with X_k = E_k + e^{−2πik/n}O_k (the standard real-FFT split).
 // The PLD composition is one forward and one inverse transform per evaluation; gonum's
-// fftpack spent most of the calibration time there (issue 15).
+// fftpack spent most of the calibration time there.
 type realFFT struct {
 	n, m int
 	tw   []complex128 // stage tables: tw[h−1+k] = e^{−2πik/(2h)}, k < h, h = 1, 2, 4, …, m/2

@@ -123,7 +123,7 @@ func TestReplaceOneBounds(t *testing.T) {
 	}
 }
 
-// TestReplaceOneIssueCases replays the three failures of issue 12 item 2 (PRIVACY.md P8, P10):
+// TestReplaceOneIssueCases replays three past failures (PRIVACY.md P8, P10):
 //   - (q, z, T, δ) = (.04, 1.5, 2250, 1e-5): the replace-one ε was +Inf although RDP
 //     gives 20.6 (a doubling search skipped the finite window). Now RDP is 20.6 and the
 //     PLD finite and below it.
@@ -139,7 +139,7 @@ func TestReplaceOneIssueCases(t *testing.T) {
 	t.Parallel()
 	rdp, err := EpsPoissonGaussianRDP(0.04, 1.5, 2250, 1e-5, ReplaceOne)
 	if err != nil || math.Abs(rdp-20.6) > 0.06 {
-		t.Errorf("RDP replace-one (.04, 1.5, 2250): %v (%v), want 20.6 (issue 12)", rdp, err)
+		t.Errorf("RDP replace-one (.04, 1.5, 2250): %v (%v), want 20.6", rdp, err)
 	}
 	lo, hi, err := PLDBracket(0.04, 1.5, 2250, 1e-5, ReplaceOne)
 	if err != nil || math.IsInf(hi, 0) || !(lo <= hi && hi < rdp) {
@@ -160,7 +160,7 @@ func TestReplaceOneIssueCases(t *testing.T) {
 	}
 }
 
-// TestCalibrateReplaceOneTight is issue 12's calibration case (PRIVACY.md P9; q = 0.01, T = 1000,
+// TestCalibrateReplaceOneTight is the replace-one calibration case (PRIVACY.md P9; q = 0.01, T = 1000,
 // ε = 1, δ = 1e-5, replace-one): the group-privacy route returned z = 2.75, which the PLD
 // of the substitution pair says spends only ε ≈ 0.845. dp_accounting's PLD of the same
 // pair calibrates z = 2.364431 (reference row X6). Ours is returned at the safe end of a
@@ -184,7 +184,7 @@ func TestCalibrateReplaceOneTight(t *testing.T) {
 	}
 	_, old, _ := PLDBracket(q, 2.75, T, delta, ReplaceOne)
 	if math.Abs(old-0.845) > 0.005 {
-		t.Errorf("old z = 2.75 spends %v, want ≈ 0.845 (issue 12)", old)
+		t.Errorf("old z = 2.75 spends %v, want ≈ 0.845", old)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // This file holds the exact sampler of a Gaussian restricted to an ℓ2 ball for ANY dimension
-// and ANY mean (issue #13 item 5): the rejection methods of domain.go need about
+// and ANY mean: the rejection methods of domain.go need about
 // 1/P(accept) vectors, which is astronomically many when the mean lies far outside K in high
 // d (erm_rates at d ≥ 32, εn ≥ 400).
 //

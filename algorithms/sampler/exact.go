@@ -332,8 +332,8 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 // nodes are laid where ℓ is within 50 nats of its maximum, and a draw is made by rejection
 // from the derivative-free secant envelope of ℓ on these nodes, extended by exponential
 // tails to the ends of the domain (logConcave, Gilks 1992). The draw is EXACT for every
-// concave ℓ (no interpolation or truncation error, so no TV to account for: issue #13 item
-// 1); ℓ is evaluated (n counted value queries) only when a proposal falls between the chord
+// concave ℓ (no interpolation or truncation error, so no TV to account
+// for); ℓ is evaluated (n counted value queries) only when a proposal falls between the chord
 // squeeze and the envelope, and a value above the envelope fails with ErrNotLogConcave.
 //
 // CDF and Mean are those of the linear interpolation of ℓ between the nodes (within about

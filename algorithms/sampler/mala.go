@@ -14,7 +14,7 @@ import (
 // π ∝ exp(−k(F + μ‖x‖²/2)) restricted to K, with full-batch (sub)gradient queries:
 // propose x' = x + h∇log π(x) + √(2h) ξ, reject x' ∉ K (log π = −∞ there, so the chain
 // stays exact in law on K), otherwise accept with the Metropolis–Hastings ratio. It is the
-// first-order alternative of issue #5, written against the Sampler interface only.
+// first-order alternative, written against the Sampler interface only.
 //
 // The step size is a documented heuristic, not a theorem (guarantee: nominal):
 // h = StepC/(β_π √d), with β_π = k(β + μ) when the loss declares β-smoothness
@@ -195,8 +195,8 @@ func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Ta
 	return append([]float64(nil), ch.x...), nil
 }
 
-// sampleReducedMALA is MALA on the reduced oracle of an exactly low-rank problem on R^d
-// (issue 17): the state is y = Uᵀx ∈ R^r and ρ = ‖x⊥‖, the norm of the complement.
+// sampleReducedMALA is MALA on the reduced oracle of an exactly low-rank problem on R^d:
+// the state is y = Uᵀx ∈ R^r and ρ = ‖x⊥‖, the norm of the complement.
 //
 // Derivation. On the complement (dimension m = d − r) ∇log π = −kμ x⊥, so the proposal is
 // x⊥' = a x⊥ + √(2h) ξ⊥ with a = 1 − hkμ. Split ξ⊥ = ξ₁ e + ξ_rest along e = x⊥/ρ: ξ₁ ~ N(0, 1)

@@ -319,7 +319,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	if err != nil {
 		return nil, err
 	}
-	d := o.Dim() // c.D, or the rank r on a reduced oracle (issue 17)
+	d := o.Dim() // c.D, or the rank r on a reduced oracle
 	hk := s.H * t.K * t.Mu
 	ch := &ProximalChain{
 		o: o, dom: c.Domain, n: c.N, k: t.K,

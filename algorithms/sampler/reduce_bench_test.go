@@ -12,7 +12,7 @@ import (
 )
 
 // BenchmarkReducedStep: one outer proximal step on the reduced oracle of the low-rank GLM
-// (issue 17; absolute loss, R^d, n = 1000, rank 4, practical constants of the lowrank
+// (absolute loss, R^d, n = 1000, rank 4, practical constants of the lowrank
 // experiment's scale) against d. The step works in the r = 4 coordinates, so its time
 // should not depend on d; inst-MB is the instance's live heap (O(n·r + d·r)), which does.
 func BenchmarkReducedStep(b *testing.B) {

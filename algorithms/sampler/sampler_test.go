@@ -438,7 +438,7 @@ func TestMALAGaussian(t *testing.T) {
 	}
 }
 
-// Step allocates nothing (issue #5 performance requirement), on every domain.
+// Step allocates nothing (the sampler's inner loop is allocation-free), on every domain.
 func TestStepAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, dom := range []problems.Domain{{Kind: problems.Unconstrained, Radius: 1}, {Kind: problems.Ball, Radius: 1}, {Kind: problems.Box, Radius: 1}} {

@@ -10,7 +10,7 @@ import (
 	"expmech/problems"
 )
 
-// The reduced path of a tuned mechanism (algorithms.RunReduced; issue 17). On an exactly
+// The reduced path of a tuned mechanism (algorithms.RunReduced). On an exactly
 // low-rank instance on R^d every grid point that has an exact reduced path runs in the r
 // coordinates y = Uᵀx, and its complement x⊥ ~ N(0, v_j(I − UUᵀ)) given y_j is independent
 // of y_j and of the data. The tuned release is x = U y_J + x⊥_J for the selected J:

@@ -1,4 +1,4 @@
-// Package plot draws the harness's figures with gonum/plot (issues #7 and #16): mean ±
+// Package plot draws the harness's figures with gonum/plot: mean ±
 // 95% CI error bars per series on (log-)log axes, the theorem's bound as dashed and the
 // theory's slope as dotted reference lines, frontier scatter plots with two-way error bars
 // and a Pareto front, and forest plots (a categorical y axis). Each figure is written as

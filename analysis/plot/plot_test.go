@@ -106,7 +106,7 @@ func TestTickLabel(t *testing.T) {
 }
 
 // TestTicksOneFormat: an axis from 1e-4 to 1 labels every power of ten as 10^k, never
-// mixing "0.001" with "1e-4" (issue 16).
+// mixing "0.001" with "1e-4".
 func TestTicksOneFormat(t *testing.T) {
 	var got []string
 	for _, tk := range (logTicks{}).Ticks(1e-4, 1) {

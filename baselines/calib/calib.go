@@ -169,7 +169,7 @@ func Spend(r *algorithms.Record, s, delta float64) error {
 	return nil
 }
 
-// Certificate fills the certificate fields of a baseline's record (issue 13): δ_spent is
+// Certificate fills the certificate fields of a baseline's record: δ_spent is
 // the δ at which its accountant computed ε_spent (the budget's δ), and Trusted lists n and
 // the constants named — those whose value sets the noise or the sensitivity argument. The
 // runner certifies the row only if ε_spent ≤ ε and each trusted constant is public.

@@ -230,7 +230,7 @@ func BenchmarkEpoch(b *testing.B) {
 	})
 }
 
-// TestReplaceOneIssueCalibration is issue 12's dp-sgd case through the mechanism:
+// TestReplaceOneIssueCalibration is the replace-one calibration case of dp-sgd through the mechanism:
 // q = 100/10⁴ = 0.01, T = 1000, ε = 1, δ = 1e-5, replace-one. The group-privacy
 // accountant chose z = 2.75 (spending ε ≈ 0.845); the direct substitution-pair PLD needs
 // z ≈ 2.36, and the record's epsilon_spent must be in [0.97ε, ε].

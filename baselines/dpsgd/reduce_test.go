@@ -7,7 +7,7 @@ import (
 	"expmech/algorithms/mechtest"
 )
 
-// TestReducedPath runs the reduced-path kit (issue 17) on DP-SGD (q = 1/4, T = 20): every
+// TestReducedPath runs the reduced-path kit on DP-SGD (q = 1/4, T = 20): every
 // clipped per-example gradient lies in span U, so the complement is the averaged walk of
 // the noise alone.
 func TestReducedPath(t *testing.T) {

@@ -172,7 +172,7 @@ func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorith
 
 // descend runs the T noisy steps; no allocation inside the loop.
 func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
-	d := o.Dim() // c.D, or the rank r on a reduced oracle (issue 17)
+	d := o.Dim() // c.D, or the rank r on a reduced oracle
 	x := make([]float64, d)
 	avg := make([]float64, d)
 	g := make([]float64, d)

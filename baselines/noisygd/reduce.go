@@ -7,7 +7,7 @@ import (
 
 var _ algorithms.Reducer = (*Mechanism)(nil)
 
-// Reduces reports whether the reduced path is exact (issue 17). On R^d the projection is
+// Reduces reports whether the reduced path is exact. On R^d the projection is
 // the identity and every (clipped) gradient φ'·a_i lies in span U, so the complement of
 // span U moves only with the Gaussian noise: x_t⊥ is a random walk started at 0, independent
 // of the span part. (Tuning is the wrapper of algorithms/tuning, which decides for itself

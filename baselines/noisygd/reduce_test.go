@@ -9,7 +9,7 @@ import (
 	"expmech/algorithms/mechtest"
 )
 
-// TestReducedPath runs the reduced-path kit (issue 17) on the untuned run (T = 20, theory η).
+// TestReducedPath runs the reduced-path kit on the untuned run (T = 20, theory η).
 func TestReducedPath(t *testing.T) {
 	mechtest.TestReduced(t, Factory(), mechtest.ReducedOptions{Samples: 1000, Config: func() algorithms.Config {
 		c := DefaultConfig()

@@ -17,7 +17,7 @@ func (m *Mechanism) NeedsReferee() bool { return true }
 
 // RunRefereed releases the instance's certified minimiser (problems.Instance.Optimum:
 // closed form, LP with duality gap, or Newton with a first-order certificate), so that
-// `nonprivate` is the optimum to the solver's certified gap (issue 12) instead of 2000
+// `nonprivate` is the optimum to the solver's certified gap instead of 2000
 // subgradient steps (excess 0.007–0.011 on n = 400 GLMs). The runner supplies the
 // referee; the row is guarantee none like every non-private release. Run (no referee)
 // keeps the subgradient method for callers outside the harness.

@@ -16,7 +16,7 @@ import (
 
 // TestReferenceIsOptimum: on logistic, hinge and absolute GLMs at d = 4 and 32 (ball and
 // unconstrained, n = 400) the reference's empirical risk is within 1e-4 of the certified
-// optimum (issue 12: the subgradient reference was 0.007–0.011 above it), and the
+// optimum (the subgradient reference was 0.007–0.011 above it), and the
 // independent subgradient method never beats it by more than the certified gap.
 func TestReferenceIsOptimum(t *testing.T) {
 	if testing.Short() {

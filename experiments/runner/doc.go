@@ -21,7 +21,7 @@
 // mechanism receives the oracle view it declared (problems.Counter.Oracle); a Refereed
 // one (oracle tuning, the non-private reference) also gets the instance as an uncounted
 // algorithms.Referee; on an instance with an exact low-rank structure on R^d a mechanism
-// with a reduced path runs in r coordinates (algorithms.Reducible/RunReduced; issue 17).
+// with a reduced path runs in r coordinates (algorithms.Reducible/RunReduced).
 // The runner re-derives every row's guarantee (algorithms.Certify). It reaches concrete
 // generators and mechanisms, and the tuning protocol (Registry.Tune), only through a
 // Registry built in run.go.

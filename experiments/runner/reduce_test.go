@@ -40,7 +40,7 @@ func (plainProbe) Reduces() {} // shadows the Reducer method: not a Reducer
 
 // TestRunnerPicksReducedPath: the reduced path is taken for an exactly low-rank instance
 // on R^d and a Reducer, and never when g_k > 0, on a ball, or for a mechanism without the
-// capability (issue 17 item 2, fallback); query counts mean the same on both paths.
+// capability (fallback); query counts mean the same on both paths.
 func TestRunnerPicksReducedPath(t *testing.T) {
 	gen := func(gk float64, dom problems.DomainKind) problems.Instance {
 		p := glm.DefaultParams()

@@ -489,7 +489,7 @@ func instanceLimit(p *plan, workers int) int {
 // runMechanism runs one mechanism on a fresh counter, turning a panic into an error. The
 // counted queries are written into r. When the instance declares an exact low-rank
 // structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
-// in the r reduced coordinates and lifts its output (algorithms.RunReduced; issue 17): the
+// in the r reduced coordinates and lifts its output (algorithms.RunReduced): the
 // same output law at O(r) work per step; the row then has reduced_rank = r.
 func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()

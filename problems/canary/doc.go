@@ -1,4 +1,4 @@
-// Package canary is the privacy audit's problem generator (issue #8, #11; PRIVACY.md §3):
+// Package canary is the privacy audit's problem generator (PRIVACY.md §3):
 // the worst-case neighbouring pairs D / D′ under replace-one, as ordinary instances of the
 // one pipeline. The generator `canary` takes a family (linear, l1-case-b, logistic), a
 // side (`neighbour: false` is D, `true` is D′; sweep it to get both sides as two cells)

@@ -107,7 +107,7 @@ func TestParamsYAML(t *testing.T) {
 // TestRescaleScaleIsMeasured: with rescale: scale a generator's row-norm bound holds only
 // after dividing by the file's largest row norm, so its constants say so (Measured, with
 // ConstRows) in Constants and in the generated instance alike; rescale: clip is row-wise
-// and keeps every constant public (issue 13).
+// and keeps every constant public.
 func TestRescaleScaleIsMeasured(t *testing.T) {
 	dir := t.TempDir()
 	coords := filepath.Join(dir, "z.csv")

@@ -13,7 +13,7 @@ import (
 )
 
 // generateFactored draws the lowrank instance with g_k = 0 keeping the features factored,
-// a_i = U c_i (issue 17): it consumes rng exactly as the dense draw (the planted
+// a_i = U c_i: it consumes rng exactly as the dense draw (the planted
 // coefficients, then per example the r normals of c_i and the label's draw), so the
 // instance is the same up to rounding in ⟨a_i, w₀⟩, at memory O(n·r + d·r).
 func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64, rng *rand.Rand) *Instance {

@@ -97,7 +97,7 @@ func TestGK(t *testing.T) {
 }
 
 // TestLADDataFile: an independent LP (gonum's dense simplex on the primal standard form)
-// on problems/testdata/lad.csv agrees with empirical_risk_opt to 1e-6 relative (issue #4).
+// on problems/testdata/lad.csv agrees with empirical_risk_opt to 1e-6 relative.
 func TestLADDataFile(t *testing.T) {
 	file := filepath.Join("..", "testdata", "lad.csv")
 	spec := problems.Spec{Loss: Absolute, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 5}, Task: "erm", Data: file}
@@ -231,7 +231,7 @@ func TestSmoothness(t *testing.T) {
 }
 
 // BenchmarkLogisticInstance: generating and solving a 10 000 × 100 logistic instance
-// (issue #4: seconds, not minutes).
+// (seconds, not minutes).
 func BenchmarkLogisticInstance(b *testing.B) {
 	for _, dm := range []problems.Domain{{Kind: problems.Unconstrained, Radius: 10}, {Kind: problems.Ball, Radius: 1}} {
 		spec := problems.Spec{Loss: Logistic, Domain: dm, Task: "erm", N: 10000, D: 100}

@@ -1,5 +1,5 @@
 // Package losses holds the one implementation of the oracles of the closed-form loss
-// families that several problems share (issue 11): the linear loss ⟨x, z_i⟩ (BST14's
+// families that several problems share: the linear loss ⟨x, z_i⟩ (BST14's
 // family, SPEC §5.5; the Gaussian-mechanism target of SPEC §4.8.1) and the separable ℓ1
 // loss W‖x − z_i‖₁ (LLL24 §3.2; SPEC §4.8.2, §5.5). The generator instances (problems/l1),
 // the audit's canary pairs (problems/canary) and the test kits' fixtures

@@ -1,6 +1,6 @@
 package problemtest
 
-// Canary fixtures shared by the mechanism and sampler tests (issue 11): small problems
+// Canary fixtures shared by the mechanism and sampler tests: small problems
 // with closed-form or cheaply certified optima, so that tests do not depend on the real
 // generators' data draws, domain checks or population code. Their oracles are the shared
 // ones of package losses (one implementation of each loss); what a fixture adds is its

@@ -168,7 +168,7 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 
 	// The declared strong convexity λ (0 for a merely convex family) is what expmech's
 	// strongly-convex setting trusts: check the subgradient inequality
-	// f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K (issue 13).
+	// f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
 	t.Run("strong-convexity", func(t *testing.T) {
 		lam := k.StrongConvexity
 		if !(lam >= 0) || math.IsInf(lam, 1) {

@@ -3,5 +3,5 @@
 // planes for the ℓ2 ball), a Newton method for logistic regression (unconstrained or on
 // the ball via the trust-region multiplier), and Weiszfeld's method for the geometric
 // median. Each returns a certificate: a duality gap computed from an explicit dual-feasible
-// point, not from the solver's own convergence test (SPEC §8; issue #4).
+// point, not from the solver's own convergence test (SPEC §8).
 package solve

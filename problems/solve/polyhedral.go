@@ -20,12 +20,12 @@ type Result struct {
 }
 
 // Tol is the default relative duality-gap target of the solvers: well below the 1e-6
-// relative accuracy issue #4 asks of empirical_risk_opt.
+// relative accuracy the harness asks of empirical_risk_opt.
 const Tol = 1e-10
 
 // AcceptTol is the second tolerance tier of the cutting-plane loop: when the cut budget
 // is exhausted, a certified gap ≤ AcceptTol·max(1, |L*|) is converged to well below any
-// risk difference the harness reports (issue 12: the hinge GLM at d = 32 on the ball
+// risk difference the harness reports (the hinge GLM at d = 32 on the ball
 // stopped at gap 2.72e-10 > Tol and was refused). The Optimum carries the gap it has.
 const AcceptTol = 1e-8
 

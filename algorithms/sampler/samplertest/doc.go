@@ -21,6 +21,6 @@
 //
 // Power: with N samples the KS statistic of an exact sampler is about 0.87/√N and the
 // indicator functions' standard errors are ≤ 0.5/√N, so a KS bias of 0.0067 (the proximal
-// sampler at step_c = 1/16 on an ℓ1 instance, issue #13) needs N ≈ 10⁵ to stand out;
+// sampler at step_c = 1/16 on an ℓ1 instance) needs N ≈ 10⁵ to stand out;
 // MinSamples computes N for a given bias and false-rejection rate.
 package samplertest
