@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"gopkg.in/yaml.v3"
 
@@ -36,7 +37,7 @@ func Decode(path string, data []byte, schema Schema) (*Spec, error) {
 }
 
 var topKeys = []string{"name", "description", "seed", "trials", "task", "problem", "privacy",
-	"sweep", "algorithms", "save_outputs", "checks", "figures", "quick", "tuning"}
+	"sweep", "only", "algorithms", "save_outputs", "checks", "figures", "quick", "tuning"}
 
 func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *issues) (*Spec, error) {
 	sum := sha256.Sum256(data)
@@ -90,6 +91,8 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		case "sweep":
 			sweepNode = v
 			s.Sweep = decodeAxes(is, "sweep", v)
+		case "only":
+			s.Only = decodeSlices(is, v)
 		case "algorithms":
 			s.decodeAlgorithms(is, v)
 		case "checks":
@@ -133,11 +136,19 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 	if !is.empty() {
 		return nil, is.err()
 	}
+	s.validateOnly(is)
+	if !is.empty() {
+		return nil, is.err()
+	}
 	// Expanding checks every cell (rank ≤ d, sizes, parameter Validate(), ...) of the
 	// full sweep, and of the quick sweep too, so that -quick cannot fail later.
-	s.cells(is)
-	if len(s.Quick.Sweep) > 0 {
-		s.Shrink().cells(is)
+	if len(s.cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
+		is.add(s.lines["@only"], "only", "selects no cell of the sweep")
+	}
+	if len(s.Quick.Sweep) > 0 || len(s.Only) > 0 {
+		if len(s.Shrink().cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
+			is.add(s.lines["@only"], "only", "selects no cell of the -quick sweep")
+		}
 	}
 	if !is.empty() {
 		return nil, is.err()
@@ -290,6 +301,70 @@ func decodeAxes(is *issues, path string, v *yaml.Node) []Axis {
 		out = append(out, ax)
 	}
 	return out
+}
+
+// decodeSlices decodes `only:`, a list of mappings of swept keys to single scalar values.
+func decodeSlices(is *issues, v *yaml.Node) []Slice {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		is.add(v.Line, "only", "want a non-empty list of mappings (swept key → value), got %s", kindName(v))
+		return nil
+	}
+	var out []Slice
+	for i, e := range v.Content {
+		path := "only[" + itoa(i) + "]"
+		if e.Kind != yaml.MappingNode || len(e.Content) == 0 {
+			is.add(e.Line, path, "want a non-empty mapping of swept key → value, got %s", kindName(e))
+			continue
+		}
+		sl := Slice{Line: e.Line}
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			k, val := e.Content[j], e.Content[j+1]
+			if val.Kind != yaml.ScalarNode || val.Tag == "!!null" {
+				is.add(val.Line, path+"."+k.Value, "want a scalar value, got %s", kindName(val))
+				continue
+			}
+			sl.Assign = append(sl.Assign, Assignment{Key: k.Value, Value: val.Value})
+		}
+		out = append(out, sl)
+	}
+	return out
+}
+
+// validateOnly checks that every key of an `only:` entry is swept and every value is one
+// of that key's sweep values.
+func (s *Spec) validateOnly(is *issues) {
+	for i, sl := range s.Only {
+		for _, a := range sl.Assign {
+			path := "only[" + itoa(i) + "]." + a.Key
+			j := slices.IndexFunc(s.Sweep, func(ax Axis) bool { return ax.Key == a.Key })
+			if j < 0 {
+				is.add(sl.Line, path, "not a swept key (sweep: %v)", sweepKeys(s.Sweep))
+				continue
+			}
+			if !slices.ContainsFunc(s.Sweep[j].Values, func(v Value) bool { return sameValue(v.Text, a.Value) }) {
+				is.add(sl.Line, path, "%s is not one of the sweep's values", a.Value)
+			}
+		}
+	}
+}
+
+func sweepKeys(axes []Axis) []string {
+	keys := make([]string, len(axes))
+	for i, ax := range axes {
+		keys[i] = ax.Key
+	}
+	return keys
+}
+
+// sameValue compares two scalar texts: numerically when both parse as numbers (1 = 1.0),
+// else as strings.
+func sameValue(a, b string) bool {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	if errA == nil && errB == nil {
+		return x == y
+	}
+	return a == b
 }
 
 func (s *Spec) decodeQuick(is *issues, v *yaml.Node) {

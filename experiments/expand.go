@@ -49,7 +49,9 @@ type ProblemCell struct {
 }
 
 // Cells expands the sweep into cells, in expansion order: the cartesian product over the
-// sweep keys in file order, the last key varying fastest.
+// sweep keys in file order, the last key varying fastest, less the cells no `only:` entry
+// matches (a kept cell's ID and Index are its position in the whole product, so they do
+// not change when `only:` does).
 func (s *Spec) Cells() ([]Cell, error) {
 	is := newIssues(s.Path)
 	cells := s.cells(is)
@@ -80,12 +82,32 @@ func (s *Spec) cells(is *issues) []Cell {
 			idx[j] = rem % len(s.Sweep[j].Values)
 			rem /= len(s.Sweep[j].Values)
 		}
+		if !s.selected(idx) {
+			continue
+		}
 		cell, ok := s.cell(is, c, idx, width)
 		if ok {
 			out = append(out, cell)
 		}
 	}
 	return out
+}
+
+// selected reports whether the product cell idx matches an `only:` entry (every cell
+// does when there is none).
+func (s *Spec) selected(idx []int) bool {
+	if len(s.Only) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(s.Only, func(sl Slice) bool {
+		for _, a := range sl.Assign {
+			j := slices.IndexFunc(s.Sweep, func(ax Axis) bool { return ax.Key == a.Key })
+			if j < 0 || !sameValue(s.Sweep[j].Values[idx[j]].Text, a.Value) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {

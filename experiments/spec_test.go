@@ -430,3 +430,60 @@ func TestDecodeStrictFile(t *testing.T) {
 		})
 	}
 }
+
+// TestOnly: `only:` keeps exactly the product cells that match one of its slices (checked
+// against a brute-force filter of the whole product), with the IDs, keys and seeds those
+// cells have in the unfiltered spec; a key that is not swept, a value not in the sweep, or
+// slices that select nothing are refused with the file, line and key.
+func TestOnly(t *testing.T) {
+	t.Parallel()
+	head := `name: only
+problem: {kind: l1}
+privacy: {delta: 0}
+sweep:
+  n: [10, 20, 40]
+  d: [1, 2, 3]
+  epsilon: [0.5, 1.0]
+algorithms: [{name: nonprivate}]
+`
+	all, err := Decode("only.yaml", []byte(head), testSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := all.Cells()
+	s, err := Decode("only.yaml", []byte(head+"only:\n  - {d: 2, epsilon: 1}\n  - {n: 40, epsilon: 0.5}\n"), testSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Cells()
+	var want []Cell
+	for _, c := range full {
+		if (c.Problem.D == 2 && c.Epsilon == 1) || (c.Problem.N == 40 && c.Epsilon == 0.5) {
+			want = append(want, c)
+		}
+	}
+	if len(got) != len(want) || len(want) != 6 {
+		t.Fatalf("got %d cells, want %d (= 6)", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].ID != want[i].ID || got[i].Key != want[i].Key || got[i].ProblemKey != want[i].ProblemKey {
+			t.Errorf("cell %d: got %s %q, want %s %q", i, got[i].ID, got[i].Key, want[i].ID, want[i].Key)
+		}
+		if a, b := s.MechanismSeed(got[i], 1); true {
+			if c, d := all.MechanismSeed(want[i], 1); a != c || b != d {
+				t.Errorf("cell %s: the seed changed under only:", got[i].ID)
+			}
+		}
+	}
+	for _, tc := range []struct{ only, want string }{
+		{"only:\n  - {rank: 2}\n", "only.yaml:10: only[0].rank: not a swept key"},
+		{"only:\n  - {d: 7}\n", "only.yaml:10: only[0].d: 7 is not one of the sweep's values"},
+		{"only: {d: 2}\n", "only.yaml:9: only: want a non-empty list"},
+		{"only:\n  - {d: 2}\nquick:\n  sweep: {d: [1]}\n", "only.yaml:10: only: selects no cell of the -quick sweep"},
+	} {
+		_, err := Decode("only.yaml", []byte(head+tc.only), testSchema())
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error containing %q", tc.only, err, tc.want)
+		}
+	}
+}
