@@ -19,7 +19,7 @@ SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 # The privacy audit: three experiments of the same pipeline (README "Privacy audit").
 AUDIT   := audit audit_sampler audit_exact
 
-.PHONY: help build code-version test test-long fuzz reproduce audit bench quick scaling clean clean-cache FORCE
+.PHONY: help build code-version lint test test-long fuzz reproduce audit bench quick scaling clean clean-cache FORCE
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -44,6 +44,16 @@ code-version: ## the result cache's code version that make build stamps (src:<ha
 # would otherwise make one spec edit redo every experiment.
 bin/expmech.code: FORCE
 	@mkdir -p bin; echo $(SRC_SHA) > $@.tmp; cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+# staticcheck pinned (its 2026.2.2 release); installed from the Go module proxy when missing.
+STATICCHECK_VERSION := v0.8.2
+
+lint: ## gofmt (no file may need formatting) and staticcheck (pinned; installed if missing)
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@command -v staticcheck >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/staticcheck" ] || \
+	  $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	PATH="$$($(GO) env GOPATH)/bin:$$PATH" staticcheck ./...
 
 test: ## vet, all short tests, the runner's short tests under -race, a 5 s decoder fuzz
 	$(GO) vet ./...

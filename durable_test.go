@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -224,7 +223,7 @@ func TestSlurmScriptsLocally(t *testing.T) {
 	}
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Skip("no go command on PATH")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "expmech")

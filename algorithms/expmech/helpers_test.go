@@ -7,16 +7,6 @@ import (
 	"expmech/problems"
 )
 
-func sign(v float64) float64 {
-	switch {
-	case v > 0:
-		return 1
-	case v < 0:
-		return -1
-	}
-	return 0
-}
-
 // quadProb: f(x; z_i) = ‖x − z_i‖²/2 on a ball of radius r — 1-strongly convex and
 // (r + max‖z‖)-Lipschitz on K; the difference f(·;z) − f(·;z') = ⟨x, z' − z⟩ + const is
 // ‖z − z'‖ ≤ 2 max‖z‖ Lipschitz.

@@ -199,5 +199,5 @@ func TestPrivateSelectionLaw(t *testing.T) {
 	if tol := z * math.Sqrt(want*(1-want)/trials); math.Abs(got-want) > tol {
 		t.Errorf("P[bad point released] = %v, want PGF(1/2) = %v ± %v (E[K] = %v)", got, want, tol, ek)
 	}
-	t.Log(fmt.Sprintf("P[bad] = %.4f, PGF(1/2) = %.4f", got, want))
+	t.Logf("P[bad] = %.4f, PGF(1/2) = %.4f", got, want)
 }

@@ -321,7 +321,8 @@ func (in *Instance) solve() (problems.Optimum, error) {
 		return -s / (mx * float64(n))
 	}
 	const maxIter = 100000
-	f, lb := val(w), math.Inf(-1)
+	var f float64 // the objective at w, evaluated every 25 iterations and at the end
+	lb := math.Inf(-1)
 	for it := 1; it <= maxIter; it++ {
 		// Weiszfeld / Vardi–Zhang step.
 		den, k := 0.0, 0
