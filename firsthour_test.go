@@ -75,6 +75,7 @@ func TestREADMEFirstHour(t *testing.T) {
 		t.Helper()
 		c := exec.CommandContext(ctx, "sh", "-e", "-c", script)
 		c.Dir = dir
+		c.Env = userEnv()
 		b, err := c.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s\n: %v\n%s", script, err, b)
@@ -174,4 +175,20 @@ func copyTree(t *testing.T) string {
 		}
 	}
 	return dir
+}
+
+// userEnv is this process's environment without what an enclosing make exports
+// (MAKEFLAGS, MAKELEVEL, …): run from `make test-long`, a nested make would otherwise print
+// "Entering/Leaving directory" around its output, which a user's shell does not.
+func userEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }
