@@ -85,6 +85,24 @@ func (g Generator) Name() string {
 
 func (Generator) DefaultParams() any { return DefaultParams() }
 
+// CheckLossDomain reports the spec fields every GLM generator (glm, lowrank, glm-data)
+// checks alike: a GLM loss, a ball or unconstrained domain, a finite radius > 0.
+func CheckLossDomain(spec problems.Spec) []error {
+	var errs []error
+	switch spec.Loss {
+	case Logistic, Hinge, Absolute:
+	default:
+		errs = append(errs, fmt.Errorf("loss: %q, want logistic, hinge or absolute", spec.Loss))
+	}
+	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Unconstrained {
+		errs = append(errs, fmt.Errorf("domain: %q, want ball or unconstrained", spec.Domain.Kind))
+	}
+	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
+	}
+	return errs
+}
+
 func (g Generator) params(spec problems.Spec) (*Params, error) {
 	p := DefaultParams()
 	if spec.Params != nil {
@@ -98,17 +116,7 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 	if err := p.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	switch spec.Loss {
-	case Logistic, Hinge, Absolute:
-	default:
-		errs = append(errs, fmt.Errorf("loss: %q, want logistic, hinge or absolute", spec.Loss))
-	}
-	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want ball or unconstrained", spec.Domain.Kind))
-	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
+	errs = append(errs, CheckLossDomain(spec)...)
 	if spec.Data == "" {
 		if spec.N < 2 {
 			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))

@@ -125,17 +125,7 @@ func (Generator) params(spec problems.Spec) (*Params, error) {
 	if err := p.Validate(); err != nil {
 		errs = append(errs, err)
 	}
-	switch spec.Loss {
-	case glm.Logistic, glm.Hinge, glm.Absolute:
-	default:
-		errs = append(errs, fmt.Errorf("loss: %q, want logistic, hinge or absolute", spec.Loss))
-	}
-	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Unconstrained {
-		errs = append(errs, fmt.Errorf("domain: %q, want ball or unconstrained", spec.Domain.Kind))
-	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
+	errs = append(errs, glm.CheckLossDomain(spec)...)
 	if spec.Data == "" {
 		errs = append(errs, errors.New("data: required (the data file this generator reads)"))
 	}
