@@ -336,7 +336,7 @@ func (s *Spec) validateOnly(is *issues) {
 	for i, sl := range s.Only {
 		for _, a := range sl.Assign {
 			path := "only[" + itoa(i) + "]." + a.Key
-			j := slices.IndexFunc(s.Sweep, func(ax Axis) bool { return ax.Key == a.Key })
+			j := s.axisIndex(a.Key)
 			if j < 0 {
 				is.add(sl.Line, path, "not a swept key (sweep: %v)", sweepKeys(s.Sweep))
 				continue

@@ -101,7 +101,7 @@ func (s *Spec) selected(idx []int) bool {
 	}
 	return slices.ContainsFunc(s.Only, func(sl Slice) bool {
 		for _, a := range sl.Assign {
-			j := slices.IndexFunc(s.Sweep, func(ax Axis) bool { return ax.Key == a.Key })
+			j := s.axisIndex(a.Key)
 			if j < 0 || !sameValue(s.Sweep[j].Values[idx[j]].Text, a.Value) {
 				return false
 			}

@@ -225,8 +225,11 @@ func (s *Spec) validateSweep(is *issues, labels map[string]bool) {
 	}
 }
 
-func (s *Spec) swept(key string) bool {
-	return slices.ContainsFunc(s.Sweep, func(a Axis) bool { return a.Key == key })
+func (s *Spec) swept(key string) bool { return s.axisIndex(key) >= 0 }
+
+// axisIndex is the position of key's axis in s.Sweep, or −1 when key is not swept.
+func (s *Spec) axisIndex(key string) int {
+	return slices.IndexFunc(s.Sweep, func(a Axis) bool { return a.Key == key })
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
