@@ -1,8 +1,9 @@
 // Command samerows checks that two result trees hold the same rows: the check a refactor
 // must pass ("results byte-identical"). For every CSV file under the base directory it
 // reads the file of the same relative path under the new directory, drops the columns
-// whose name ends in "_seconds" (wall-clock times, the one thing a rerun may change) and
-// compares the rest cell by cell, as text. The result cache (.cache) is skipped.
+// whose name ends in "_seconds" and the rows whose "metric" cell does (summary.csv's
+// statistics of wall-clock times: the one thing a rerun may change), and compares the rest
+// cell by cell, as text. The result cache (.cache) is skipped.
 //
 //	go run ./scripts/samerows BASE NEW
 //
@@ -50,7 +51,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "samerows:", err)
 		os.Exit(2)
 	}
-	fmt.Printf("%d CSV files compared (columns *_seconds dropped): %d identical, %d differ\n", files, same, bad)
+	fmt.Printf("%d CSV files compared (*_seconds columns and metric rows dropped): %d identical, %d differ\n", files, same, bad)
 	if bad > 0 || files == 0 {
 		os.Exit(1)
 	}
@@ -83,7 +84,8 @@ func compare(a, b string) string {
 	return ""
 }
 
-// read returns the table of a CSV file without its *_seconds columns.
+// read returns the table of a CSV file without its *_seconds columns and without the rows
+// whose metric is a *_seconds column.
 func read(path string) ([][]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -100,20 +102,27 @@ func read(path string) ([][]string, error) {
 		return recs, nil
 	}
 	var keep []int
+	metric := -1
 	for j, h := range recs[0] {
 		if !strings.HasSuffix(h, "_seconds") {
 			keep = append(keep, j)
 		}
+		if h == "metric" {
+			metric = j
+		}
 	}
-	out := make([][]string, len(recs))
+	out := make([][]string, 0, len(recs))
 	for i, rec := range recs {
+		if i > 0 && metric >= 0 && metric < len(rec) && strings.HasSuffix(rec[metric], "_seconds") {
+			continue
+		}
 		row := make([]string, 0, len(keep))
 		for _, j := range keep {
 			if j < len(rec) {
 				row = append(row, rec[j])
 			}
 		}
-		out[i] = row
+		out = append(out, row)
 	}
 	return out, nil
 }
