@@ -89,7 +89,7 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	})
 	// A refereed mechanism (oracle tuning) is run as the runner runs it: with the instance
 	// as referee on the full path, with the reduced referee on the reduced path.
-	refereed, isRef := m.(algorithms.Refereed)
+	refereed, isRef := algorithms.As[algorithms.Refereed](m)
 	isRef = isRef && refereed.NeedsReferee()
 	reduced := func(seed uint64) (algorithms.Output, *problems.Counter, error) {
 		cnt := problems.NewCounter(red.Problem)
@@ -153,7 +153,7 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 			s.ny = append(s.ny, math.Sqrt(ny2))
 			s.nperp = append(s.nperp, perp2)
 			s.risk = append(s.risk, inst.EmpiricalRisk(x))
-			rr, radial := rm.(algorithms.RadialReducer)
+			rr, radial := algorithms.As[algorithms.RadialReducer](rm)
 			if radial {
 				if rho, ok := rr.OrthogonalNorm(rec); ok { // a reduced radial run: ‖x⊥‖ = ρ exactly
 					if math.Abs(math.Sqrt(perp2)-rho) > 1e-9*(1+rho) {
