@@ -70,3 +70,38 @@ func TestMessagePrefix(t *testing.T) {
 		t.Errorf("got %d %q, want 2 \"expmech: bad flag\\n\"", code, stderr.String())
 	}
 }
+
+// TestStrongConvexityRefusedInEveryTuningMode: the constants check of a tuned mechanism is
+// its base's (algorithms.As through the tuning wrapper's Unwrap), so setting
+// strongly-convex with strong_convexity: 1 on the linear problem (which declares none) is
+// refused before anything runs under every tuning mode, not only theory: exit status 2,
+// the file and key named, no results and no figures written.
+func TestStrongConvexityRefusedInEveryTuningMode(t *testing.T) {
+	for _, mode := range []string{"theory", "oracle", "private"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := writeSpec(t, map[string]string{"sc.yaml": `name: sc
+problem: {kind: linear, domain: ball, radius: 1, n: 20, d: 2}
+privacy: {epsilon: 1, delta: 1.0e-5}
+trials: 1
+algorithms: [{name: expmech, sampler: exact, setting: strongly-convex, strong_convexity: 1, tuning: ` + mode + `}]
+`})
+			out, fig := filepath.Join(dir, "out"), filepath.Join(dir, "fig")
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), []string{"-exp", filepath.Join(dir, "sc.yaml"), "-out", out, "-figures", fig, "-workers", "1"}, &stdout, &stderr)
+			if code := report(err, &stderr); code != 2 {
+				t.Fatalf("exit status %d, want 2 (err %v)", code, err)
+			}
+			msg := stderr.String()
+			for _, want := range []string{"sc.yaml", "algorithms[0].strong_convexity", "declared strong convexity 0"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("stderr %q lacks %q", msg, want)
+				}
+			}
+			for _, p := range []string{out, fig} {
+				if _, err := os.Stat(p); err == nil {
+					t.Errorf("%s written for a refused spec", p)
+				}
+			}
+		})
+	}
+}

@@ -21,6 +21,10 @@
 // mechanism can claim certified but not write it. ConstantsChecker refuses at plan time a
 // config that cannot hold on a problem; Accountant recomputes (ε, δ) from what ran.
 //
+// Optional capabilities (caps.go) are found with As, through the Unwrap chain of
+// wrappers, the way errors.As finds an error; each wrapper says per capability whether it
+// is inherited, overridden or blocked (DESIGN.md "Optional capabilities").
+//
 // NewFactory builds the registry line of a config-driven mechanism. The mechanism kit
 // mechtest, beside this contract, is the conformance suite every registered mechanism
 // runs (STYLE.md 14); its TestReduced checks a Reducer's reduced path against the full one.

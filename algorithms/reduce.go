@@ -59,7 +59,7 @@ func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.
 	if !ok {
 		return nil, problems.Reduction{}, false
 	}
-	rm, ok := m.(Reducer)
+	rm, ok := As[Reducer](m)
 	if !ok {
 		return nil, problems.Reduction{}, false
 	}
@@ -85,7 +85,7 @@ func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *p
 // sees the span part of each candidate only, and the complement of the released candidate
 // is independent of the choice: lifting after the run gives the full run's law.
 func RunReducedRefereed(ctx context.Context, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand, ref Referee) (Output, error) {
-	rm, ok := m.(Refereed)
+	rm, ok := As[Refereed](m)
 	if !ok {
 		return Output{Record: Empty()}, fmt.Errorf("%s: RunReducedRefereed on a mechanism that is not Refereed", m.Name())
 	}
@@ -112,7 +112,7 @@ func runReduced(o problems.ValueAccess, m Reducer, basis *problems.Basis, b Budg
 		out.Record.Extra = map[string]float64{}
 	}
 	out.Record.Extra["reduced_rank"] = float64(r)
-	if rr, ok := m.(RadialReducer); ok {
+	if rr, ok := As[RadialReducer](m); ok {
 		if rho, ok := rr.OrthogonalNorm(out.Record); ok {
 			if !(rho >= 0) || math.IsInf(rho, 0) {
 				return out, fmt.Errorf("%s: orthogonal norm %v", m.Name(), rho)

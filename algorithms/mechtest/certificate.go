@@ -2,6 +2,7 @@ package mechtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -90,93 +91,10 @@ const accountTol = 1e-6
 func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	t.Helper()
 	opt.fill()
+	k := &certKit{f: f, opt: opt, reasons: map[string]int{}}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xce7))
-	var rows, certified, downgraded, refused, invalid int
-	reasons := map[string]int{}
-	refuse := func(err error) {
-		refused++
-		msg := err.Error()
-		if len(msg) > 90 {
-			msg = msg[:90]
-		}
-		reasons[msg]++
-	}
-	check := func(t *testing.T, cfg algorithms.Config, desc string) {
-		t.Helper()
-		m, err := f.New(cfg)
-		if err != nil {
-			invalid++
-			return
-		}
-		for pi, p0 := range opt.Problems {
-			for _, measured := range []bool{false, true} {
-				p := p0
-				if measured {
-					p = measuredProblem{p0}
-				}
-				c := p.Constants()
-				if ck, ok := m.(algorithms.ConstantsChecker); ok {
-					if err := ck.CheckConstants(c); err != nil {
-						refuse(err)
-						continue
-					}
-				}
-				for _, b := range opt.Budgets {
-					rec, err := m.Plan(c, b)
-					if err != nil {
-						refuse(err)
-						continue
-					}
-					ran := "plan"
-					if w := rec.PredictedValueQueries + rec.PredictedGradientQueries; w <= opt.MaxWork {
-						out, err := m.Run(context.Background(), problems.NewCounter(p).Oracle(m.Needs()), b, rand.New(rand.NewPCG(rng.Uint64(), 1)))
-						if err != nil {
-							refuse(err)
-							continue
-						}
-						rec, ran = out.Record, "run"
-					}
-					rows++
-					g, reason := algorithms.Certify(rec, b, c)
-					where := fmt.Sprintf("%s %s, problem %d (measured %v), budget (ε=%g, δ=%g), %s", f.Name, desc, pi, measured, b.Epsilon, b.Delta, ran)
-					if g != algorithms.Certified {
-						if rec.Guarantee == algorithms.Certified {
-							downgraded++
-							if testing.Verbose() && !measured {
-								t.Logf("%s: downgraded: %s", where, reason)
-							}
-						}
-						continue
-					}
-					certified++
-					if measured {
-						t.Errorf("%s: certified on constants measured from the data (trusted %s)", where, algorithms.TrustedText(rec.Trusted))
-					}
-					if !(rec.EpsilonSpent <= b.Epsilon*(1+algorithms.SpentTol)) || !(rec.DeltaSpent <= b.Delta*(1+algorithms.SpentTol)) {
-						t.Errorf("%s: certified with (ε, δ)_spent = (%v, %v) > (%v, %v)", where, rec.EpsilonSpent, rec.DeltaSpent, b.Epsilon, b.Delta)
-					}
-					if len(rec.Trusted) == 0 {
-						t.Errorf("%s: certified with no trusted constants listed", where)
-					}
-					for _, tr := range rec.Trusted {
-						if !c.Public(tr.Name) {
-							t.Errorf("%s: certified trusting %s, which is not public", where, tr.Name)
-						}
-					}
-					if a, ok := m.(algorithms.Accountant); ok {
-						eps, delta, err := a.Account(c, b, rec)
-						switch {
-						case err != nil:
-							t.Errorf("%s: Account: %v", where, err)
-						case !(eps <= b.Epsilon*(1+accountTol)) || !(delta <= b.Delta*(1+accountTol)):
-							t.Errorf("%s: certified, but the accountant on what ran gives (ε, δ) = (%v, %v) > (%v, %v)", where, eps, delta, b.Epsilon, b.Delta)
-						}
-					}
-				}
-			}
-		}
-	}
-	check(t, f.NewConfig(), "default config")
+	k.rng = rng
+	k.config(t, f.NewConfig(), "default config")
 	for i := range opt.Configs {
 		// Redraw until Validate accepts (configs outside the validation ranges are the
 		// decoder's business, not a row's); each rejected draw is counted.
@@ -184,21 +102,137 @@ func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 			cfg := f.NewConfig()
 			desc := randomize(cfg, rng, opt.Choices, opt.Problems[0].Len())
 			if cfg.Validate() != nil {
-				invalid++
+				k.invalid++
 				continue
 			}
-			check(t, cfg, fmt.Sprintf("config %d {%s}", i, desc))
+			k.config(t, cfg, fmt.Sprintf("config %d {%s}", i, desc))
 			break
 		}
 	}
-	t.Logf("%s: %d rows (%d certified, %d claimed certified and downgraded), %d refused, %d invalid configs", f.Name, rows, certified, downgraded, refused, invalid)
+	t.Logf("%s: %d rows (%d certified, %d claimed certified and downgraded), %d refused, %d invalid configs", f.Name, k.rows, k.certified, k.downgraded, k.refused, k.invalid)
 	if testing.Verbose() {
-		for msg, k := range reasons {
-			t.Logf("%s: refused %d× %s", f.Name, k, msg)
+		for msg, n := range k.reasons {
+			t.Logf("%s: refused %d× %s", f.Name, n, msg)
 		}
 	}
-	if rows == 0 {
+	if k.rows == 0 {
 		t.Errorf("%s: no config produced a row: the property was not exercised", f.Name)
+	}
+}
+
+// certKit is the state of one Certificates run: the factory, the options, the draws'
+// rng (it also seeds the runs), and the counts it logs.
+type certKit struct {
+	f   algorithms.Factory
+	opt CertOptions
+	rng *rand.Rand
+
+	rows, certified, downgraded, refused, invalid int
+	reasons                                       map[string]int // refusal message → count
+}
+
+// refuse counts a config the mechanism refused, by its (truncated) message.
+func (k *certKit) refuse(err error) {
+	k.refused++
+	msg := err.Error()
+	if len(msg) > 90 {
+		msg = msg[:90]
+	}
+	k.reasons[msg]++
+}
+
+// config checks one config on every canary, with its constants declared and measured.
+func (k *certKit) config(t *testing.T, cfg algorithms.Config, desc string) {
+	t.Helper()
+	m, err := k.f.New(cfg)
+	if err != nil {
+		k.invalid++
+		return
+	}
+	for pi, p0 := range k.opt.Problems {
+		for _, measured := range []bool{false, true} {
+			p := p0
+			if measured {
+				p = measuredProblem{p0}
+			}
+			c := p.Constants()
+			if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok {
+				if err := ck.CheckConstants(c); err != nil {
+					k.refuse(err)
+					continue
+				}
+			}
+			for _, b := range k.opt.Budgets {
+				where := fmt.Sprintf("%s %s, problem %d (measured %v), budget (ε=%g, δ=%g)", k.f.Name, desc, pi, measured, b.Epsilon, b.Delta)
+				k.row(t, m, p, b, measured, where)
+			}
+		}
+	}
+}
+
+// row plans m on p at b, runs it when its predicted work is at most MaxWork, and checks
+// the row the runner would write.
+func (k *certKit) row(t *testing.T, m algorithms.Mechanism, p problems.Problem, b algorithms.Budget, measured bool, where string) {
+	t.Helper()
+	c := p.Constants()
+	rec, err := m.Plan(c, b)
+	if err != nil {
+		k.refuse(err)
+		return
+	}
+	ran := "plan"
+	if w := rec.PredictedValueQueries + rec.PredictedGradientQueries; w <= k.opt.MaxWork {
+		out, err := m.Run(context.Background(), problems.NewCounter(p).Oracle(m.Needs()), b, rand.New(rand.NewPCG(k.rng.Uint64(), 1)))
+		if err != nil {
+			k.refuse(err)
+			return
+		}
+		rec, ran = out.Record, "run"
+	}
+	k.rows++
+	where += ", " + ran
+	g, reason := algorithms.Certify(rec, b, c)
+	if g != algorithms.Certified {
+		if rec.Guarantee == algorithms.Certified {
+			k.downgraded++
+			if testing.Verbose() && !measured {
+				t.Logf("%s: downgraded: %s", where, reason)
+			}
+		}
+		return
+	}
+	k.certified++
+	if measured {
+		t.Errorf("%s: certified on constants measured from the data (trusted %s)", where, algorithms.TrustedText(rec.Trusted))
+	}
+	checkCertified(t, m, rec, b, c, where)
+}
+
+// checkCertified checks a row the runner would certify: within the budget by its record
+// and by the mechanism's Accountant (when it has one), trusting only public constants.
+func checkCertified(t *testing.T, m algorithms.Mechanism, rec algorithms.Record, b algorithms.Budget, c problems.Constants, where string) {
+	t.Helper()
+	if !(rec.EpsilonSpent <= b.Epsilon*(1+algorithms.SpentTol)) || !(rec.DeltaSpent <= b.Delta*(1+algorithms.SpentTol)) {
+		t.Errorf("%s: certified with (ε, δ)_spent = (%v, %v) > (%v, %v)", where, rec.EpsilonSpent, rec.DeltaSpent, b.Epsilon, b.Delta)
+	}
+	if len(rec.Trusted) == 0 {
+		t.Errorf("%s: certified with no trusted constants listed", where)
+	}
+	for _, tr := range rec.Trusted {
+		if !c.Public(tr.Name) {
+			t.Errorf("%s: certified trusting %s, which is not public", where, tr.Name)
+		}
+	}
+	if a, ok := algorithms.As[algorithms.Accountant](m); ok {
+		eps, delta, err := a.Account(c, b, rec)
+		switch {
+		case errors.Is(err, algorithms.ErrNotAvailable):
+			// a wrapper that blocks its base's accountant (algorithms.As)
+		case err != nil:
+			t.Errorf("%s: Account: %v", where, err)
+		case !(eps <= b.Epsilon*(1+accountTol)) || !(delta <= b.Delta*(1+accountTol)):
+			t.Errorf("%s: certified, but the accountant on what ran gives (ε, δ) = (%v, %v) > (%v, %v)", where, eps, delta, b.Epsilon, b.Delta)
+		}
 	}
 }
 

@@ -48,257 +48,295 @@ func (o *Options) fill() {
 	}
 }
 
-// Test runs the conformance suite on the mechanism built by f.
+// Test runs the conformance suite on the mechanism built by f: one subtest per property
+// (factory, output, certificate, plan-matches-run, determinism, rng-used, bad-budget,
+// bad-constants, cancel, queries).
 func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	t.Helper()
 	opt.fill()
-	freshMech := func(t *testing.T) algorithms.Mechanism {
-		t.Helper()
-		var cfg algorithms.Config
-		if opt.Config != nil {
-			cfg = opt.Config()
+	k := &kit{f: f, opt: opt, b: *opt.Budget, c: opt.Problem.Constants()}
+	for _, p := range []struct {
+		name  string
+		check func(*testing.T)
+	}{
+		{"factory", k.factory}, {"output", k.output}, {"certificate", k.certificate},
+		{"plan-matches-run", k.planMatchesRun}, {"determinism", k.determinism},
+		{"rng-used", k.rngUsed}, {"bad-budget", k.badBudget}, {"bad-constants", k.badConstants},
+		{"cancel", k.cancel}, {"queries", k.queries},
+	} {
+		t.Run(p.name, p.check)
+	}
+}
+
+// kit is the state Test's properties share: the factory, the options, the budget and
+// constants, and one mechanism that serves every check (a mechanism must be reusable
+// across runs, and it may memoise its data-independent calibration; determinism also
+// checks a fresh one).
+type kit struct {
+	f      algorithms.Factory
+	opt    Options
+	b      algorithms.Budget
+	c      problems.Constants
+	shared algorithms.Mechanism
+}
+
+// fresh builds a new mechanism from the configured (or default) config.
+func (k *kit) fresh(t *testing.T) algorithms.Mechanism {
+	t.Helper()
+	var cfg algorithms.Config
+	if k.opt.Config != nil {
+		cfg = k.opt.Config()
+	} else {
+		cfg = k.f.NewConfig()
+	}
+	m, err := k.f.New(cfg)
+	if err != nil {
+		t.Fatalf("%s: New: %v", k.f.Name, err)
+	}
+	return m
+}
+
+// mech is the shared mechanism.
+func (k *kit) mech(t *testing.T) algorithms.Mechanism {
+	t.Helper()
+	if k.shared == nil {
+		k.shared = k.fresh(t)
+	}
+	return k.shared
+}
+
+// run runs m on a fresh counter with seed, handing it only the declared capability, as
+// the runner does.
+func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
+	t.Helper()
+	o := problems.NewCounter(k.opt.Problem)
+	out, err := m.Run(context.Background(), o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
+	if err != nil {
+		t.Fatalf("%s: Run: %v", k.f.Name, err)
+	}
+	return out, o
+}
+
+// factory: the registry line is complete, its default config valid and fresh, and New
+// refuses nil and a wrong config type.
+func (k *kit) factory(t *testing.T) {
+	if k.f.Name == "" || k.f.Doc == "" || k.f.NewConfig == nil || k.f.New == nil {
+		t.Fatalf("factory %q: empty name, doc or constructor", k.f.Name)
+	}
+	cfg := k.f.NewConfig()
+	if err := cfg.Validate(); err != nil {
+		t.Fatalf("%s: default config invalid: %v", k.f.Name, err)
+	}
+	if k.f.NewConfig() == cfg {
+		t.Errorf("%s: NewConfig returned the same pointer twice, want a fresh config", k.f.Name)
+	}
+	m, err := k.f.New(cfg)
+	if err != nil {
+		t.Fatalf("%s: New(default): %v", k.f.Name, err)
+	}
+	if got := m.Name(); got != k.f.Name {
+		t.Errorf("Name() = %q, want %q", got, k.f.Name)
+	}
+	if _, err := k.f.New(nil); err == nil {
+		t.Errorf("%s: New(nil) succeeded, want an error", k.f.Name)
+	}
+	if _, err := k.f.New(wrongConfig{}); err == nil {
+		t.Errorf("%s: New(wrong config type) succeeded, want an error", k.f.Name)
+	}
+}
+
+// output: a finite point in the domain, a claim within the budget, at least one step.
+func (k *kit) output(t *testing.T) {
+	out, _ := k.run(t, k.mech(t), 1)
+	if len(out.X) != k.c.D {
+		t.Fatalf("len(X) = %d, want %d", len(out.X), k.c.D)
+	}
+	for j, v := range out.X {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("X[%d] = %v, want finite", j, v)
+		}
+	}
+	if !inDomain(out.X, k.c.Domain, 1e-9) {
+		t.Errorf("X = %v outside domain %+v", out.X, k.c.Domain)
+	}
+	r := out.Record
+	switch r.Guarantee {
+	case algorithms.Certified, algorithms.Nominal:
+		if !(r.EpsilonSpent <= k.b.Epsilon*(1+1e-9)) {
+			t.Errorf("epsilon_spent = %v, want ≤ ε = %v", r.EpsilonSpent, k.b.Epsilon)
+		}
+		// A nominal row may leave delta_mech empty (the implementation's law is not
+		// proven to be the exact one, so a δ split would mean nothing); a value given
+		// must still fit in δ.
+		if !(r.DeltaMech <= k.b.Delta) && !(r.Guarantee == algorithms.Nominal && math.IsNaN(r.DeltaMech)) {
+			t.Errorf("delta_mech = %v, want ≤ δ = %v", r.DeltaMech, k.b.Delta)
+		}
+	case algorithms.None:
+	default:
+		t.Errorf("guarantee = %q, want certified|nominal|none", r.Guarantee)
+	}
+	if r.Steps < 1 {
+		t.Errorf("steps = %d, want ≥ 1", r.Steps)
+	}
+}
+
+// certificate: a claim the runner would not keep is a bug of the mechanism: a claimed
+// certified or nominal must come with ε_spent ≤ ε, δ_spent ≤ δ and the constants it
+// trusted, all public on the kit's canary.
+func (k *kit) certificate(t *testing.T) {
+	out, _ := k.run(t, k.mech(t), 1)
+	r := out.Record
+	if g, why := algorithms.Certify(r, k.b, k.c); g != r.Guarantee {
+		t.Errorf("claims %q, the runner would write %q: %s", r.Guarantee, g, why)
+	}
+	for _, tr := range r.Trusted {
+		if v, _ := k.c.Value(tr.Name); !same(v, tr.Value) {
+			t.Errorf("trusted %s = %v, the constants say %v", tr.Name, tr.Value, v)
+		}
+	}
+}
+
+// planMatchesRun: the calibration Plan reports is the one Run uses.
+func (k *kit) planMatchesRun(t *testing.T) {
+	m := k.mech(t)
+	p, err := m.Plan(k.c, k.b)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	out, _ := k.run(t, m, 1)
+	r := out.Record
+	for _, x := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"sigma", r.Sigma, p.Sigma}, {"gdp_s", r.GDPS, p.GDPS},
+		{"epsilon_spent", r.EpsilonSpent, p.EpsilonSpent}, {"delta_mech", r.DeltaMech, p.DeltaMech},
+		{"steps", float64(r.Steps), float64(p.Steps)}, {"batch", float64(r.Batch), float64(p.Batch)},
+	} {
+		if !same(x.got, x.want) {
+			t.Errorf("Run %s = %v, Plan %s = %v, want equal", x.name, x.got, x.name, x.want)
+		}
+	}
+	if r.Guarantee != p.Guarantee || r.Tuning != p.Tuning {
+		t.Errorf("Run guarantee/tuning = %q/%q, Plan = %q/%q", r.Guarantee, r.Tuning, p.Guarantee, p.Tuning)
+	}
+}
+
+// determinism: the same seed gives the same point and queries, on the shared and on a
+// fresh mechanism.
+func (k *kit) determinism(t *testing.T) {
+	m := k.mech(t)
+	a, oa := k.run(t, m, 7)
+	bb, ob := k.run(t, m, 7)
+	if !slices.Equal(a.X, bb.X) {
+		t.Errorf("same seed: X = %v then %v, want identical", a.X, bb.X)
+	}
+	if oa.ValueQueries != ob.ValueQueries || oa.GradientQueries != ob.GradientQueries {
+		t.Errorf("same seed: queries (%d, %d) then (%d, %d)", oa.ValueQueries, oa.GradientQueries, ob.ValueQueries, ob.GradientQueries)
+	}
+	if b2, _ := k.run(t, k.fresh(t), 7); !slices.Equal(a.X, b2.X) {
+		t.Errorf("same seed, fresh mechanism: X = %v then %v, want identical", a.X, b2.X)
+	}
+}
+
+// rngUsed: different seeds give different points (equal ones for a deterministic mechanism).
+func (k *kit) rngUsed(t *testing.T) {
+	m := k.mech(t)
+	a, _ := k.run(t, m, 7)
+	bb, _ := k.run(t, m, 8)
+	if eq := slices.Equal(a.X, bb.X); eq != k.opt.Deterministic {
+		if k.opt.Deterministic {
+			t.Errorf("deterministic mechanism: seeds 7 and 8 give %v and %v, want equal", a.X, bb.X)
 		} else {
-			cfg = f.NewConfig()
+			t.Errorf("seeds 7 and 8 both give X = %v: the rng is not used", a.X)
 		}
-		m, err := f.New(cfg)
-		if err != nil {
-			t.Fatalf("%s: New: %v", f.Name, err)
-		}
-		return m
 	}
-	// One mechanism serves every check (a mechanism must be reusable across runs, and it
-	// may memoise its data-independent calibration); determinism also checks a fresh one.
-	var shared algorithms.Mechanism
-	newMech := func(t *testing.T) algorithms.Mechanism {
-		t.Helper()
-		if shared == nil {
-			shared = freshMech(t)
-		}
-		return shared
+}
+
+// badBudget: Plan and Run refuse an invalid budget or another relation.
+func (k *kit) badBudget(t *testing.T) {
+	if k.opt.AcceptsAnyBudget {
+		t.Skip("mechanism ignores the budget")
 	}
-	b := *opt.Budget
-	c := opt.Problem.Constants()
-	run := func(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
-		t.Helper()
-		o := problems.NewCounter(opt.Problem)
-		// Only the declared capability, as the runner hands it out.
-		out, err := m.Run(context.Background(), o.Oracle(m.Needs()), b, rand.New(rand.NewPCG(seed, 99)))
-		if err != nil {
-			t.Fatalf("%s: Run: %v", f.Name, err)
-		}
-		return out, o
+	m := k.mech(t)
+	bad := []algorithms.Budget{
+		{Epsilon: 0, Delta: k.b.Delta}, {Epsilon: -1, Delta: k.b.Delta}, {Epsilon: math.NaN(), Delta: k.b.Delta},
+		{Epsilon: 1, Delta: -1e-5}, {Epsilon: 1, Delta: 1}, {Epsilon: 1, Delta: math.NaN()},
+		{Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove},
 	}
+	for _, bb := range bad {
+		if _, err := m.Plan(k.c, bb); err == nil {
+			t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
+		}
+		if _, err := m.Run(context.Background(), problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
+			t.Errorf("Run(budget %+v) succeeded, want an error", bb)
+		}
+	}
+}
 
-	t.Run("factory", func(t *testing.T) {
-		if f.Name == "" || f.Doc == "" || f.NewConfig == nil || f.New == nil {
-			t.Fatalf("factory %q: empty name, doc or constructor", f.Name)
+// badConstants: Plan refuses invalid constants.
+func (k *kit) badConstants(t *testing.T) {
+	m := k.mech(t)
+	for _, mod := range []func(*problems.Constants){
+		func(c *problems.Constants) { c.N = 0 },
+		func(c *problems.Constants) { c.D = 0 },
+		func(c *problems.Constants) { c.GF = math.NaN() },
+		func(c *problems.Constants) { c.GF = -1 },
+		func(c *problems.Constants) { c.Domain.Radius = 0 },
+		func(c *problems.Constants) { c.Domain.Kind = "simplex" },
+	} {
+		cc := k.c
+		mod(&cc)
+		if _, err := m.Plan(cc, k.b); err == nil {
+			t.Errorf("Plan(constants %+v) succeeded, want an error", cc)
 		}
-		cfg := f.NewConfig()
-		if err := cfg.Validate(); err != nil {
-			t.Fatalf("%s: default config invalid: %v", f.Name, err)
-		}
-		if f.NewConfig() == cfg {
-			t.Errorf("%s: NewConfig returned the same pointer twice, want a fresh config", f.Name)
-		}
-		m, err := f.New(cfg)
-		if err != nil {
-			t.Fatalf("%s: New(default): %v", f.Name, err)
-		}
-		if got := m.Name(); got != f.Name {
-			t.Errorf("Name() = %q, want %q", got, f.Name)
-		}
-		if _, err := f.New(nil); err == nil {
-			t.Errorf("%s: New(nil) succeeded, want an error", f.Name)
-		}
-		if _, err := f.New(wrongConfig{}); err == nil {
-			t.Errorf("%s: New(wrong config type) succeeded, want an error", f.Name)
-		}
-	})
+	}
+}
 
-	t.Run("output", func(t *testing.T) {
-		out, _ := run(t, newMech(t), 1)
-		if len(out.X) != c.D {
-			t.Fatalf("len(X) = %d, want %d", len(out.X), c.D)
-		}
-		for j, v := range out.X {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				t.Fatalf("X[%d] = %v, want finite", j, v)
-			}
-		}
-		if !inDomain(out.X, c.Domain, 1e-9) {
-			t.Errorf("X = %v outside domain %+v", out.X, c.Domain)
-		}
-		r := out.Record
-		switch r.Guarantee {
-		case algorithms.Certified, algorithms.Nominal:
-			if !(r.EpsilonSpent <= b.Epsilon*(1+1e-9)) {
-				t.Errorf("epsilon_spent = %v, want ≤ ε = %v", r.EpsilonSpent, b.Epsilon)
-			}
-			// A nominal row may leave delta_mech empty (the implementation's law is not
-			// proven to be the exact one, so a δ split would mean nothing); a value given
-			// must still fit in δ.
-			if !(r.DeltaMech <= b.Delta) && !(r.Guarantee == algorithms.Nominal && math.IsNaN(r.DeltaMech)) {
-				t.Errorf("delta_mech = %v, want ≤ δ = %v", r.DeltaMech, b.Delta)
-			}
-		case algorithms.None:
-		default:
-			t.Errorf("guarantee = %q, want certified|nominal|none", r.Guarantee)
-		}
-		if r.Steps < 1 {
-			t.Errorf("steps = %d, want ≥ 1", r.Steps)
-		}
-	})
+// cancel: Run on a cancelled context returns context.Canceled.
+func (k *kit) cancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := k.mech(t)
+	_, err := m.Run(ctx, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(1, 1)))
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
+	}
+}
 
-	// A claim the runner would not keep is a bug of the mechanism: a claimed
-	// certified or nominal must come with ε_spent ≤ ε, δ_spent ≤ δ and the constants it
-	// trusted, all public on the kit's canary.
-	t.Run("certificate", func(t *testing.T) {
-		out, _ := run(t, newMech(t), 1)
-		r := out.Record
-		if g, why := algorithms.Certify(r, b, c); g != r.Guarantee {
-			t.Errorf("claims %q, the runner would write %q: %s", r.Guarantee, g, why)
+// queries: the counted oracle queries match the predicted ones (Plan's and Run's).
+func (k *kit) queries(t *testing.T) {
+	m := k.mech(t)
+	p, err := m.Plan(k.c, k.b)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	out, o := k.run(t, m, 3)
+	for _, x := range []struct {
+		name          string
+		counted       int64
+		plan, runPred float64
+	}{
+		{"gradient", o.GradientQueries, p.PredictedGradientQueries, out.Record.PredictedGradientQueries},
+		{"value", o.ValueQueries, p.PredictedValueQueries, out.Record.PredictedValueQueries},
+	} {
+		if math.IsNaN(x.plan) {
+			t.Errorf("predicted %s queries empty", x.name)
+			continue
 		}
-		for _, tr := range r.Trusted {
-			if v, _ := c.Value(tr.Name); !same(v, tr.Value) {
-				t.Errorf("trusted %s = %v, the constants say %v", tr.Name, tr.Value, v)
+		if !same(x.plan, x.runPred) {
+			t.Errorf("predicted %s queries: Plan %v, Run %v", x.name, x.plan, x.runPred)
+		}
+		if k.opt.QueryUpperBound {
+			if float64(x.counted) > x.plan || (x.plan > 0 && x.counted == 0) {
+				t.Errorf("%s queries: counted %d, want in (0, %v] (predicted worst case)", x.name, x.counted, x.plan)
 			}
+			continue
 		}
-	})
-
-	t.Run("plan-matches-run", func(t *testing.T) {
-		m := newMech(t)
-		p, err := m.Plan(c, b)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
+		if d := math.Abs(float64(x.counted) - x.plan); d > k.opt.QueryRelTol*x.plan {
+			t.Errorf("%s queries: counted %d, predicted %v (tolerance %v relative)", x.name, x.counted, x.plan, k.opt.QueryRelTol)
 		}
-		out, _ := run(t, m, 1)
-		r := out.Record
-		for _, x := range []struct {
-			name      string
-			got, want float64
-		}{
-			{"sigma", r.Sigma, p.Sigma}, {"gdp_s", r.GDPS, p.GDPS},
-			{"epsilon_spent", r.EpsilonSpent, p.EpsilonSpent}, {"delta_mech", r.DeltaMech, p.DeltaMech},
-			{"steps", float64(r.Steps), float64(p.Steps)}, {"batch", float64(r.Batch), float64(p.Batch)},
-		} {
-			if !same(x.got, x.want) {
-				t.Errorf("Run %s = %v, Plan %s = %v, want equal", x.name, x.got, x.name, x.want)
-			}
-		}
-		if r.Guarantee != p.Guarantee || r.Tuning != p.Tuning {
-			t.Errorf("Run guarantee/tuning = %q/%q, Plan = %q/%q", r.Guarantee, r.Tuning, p.Guarantee, p.Tuning)
-		}
-	})
-
-	t.Run("determinism", func(t *testing.T) {
-		m := newMech(t)
-		a, oa := run(t, m, 7)
-		bb, ob := run(t, m, 7)
-		if !slices.Equal(a.X, bb.X) {
-			t.Errorf("same seed: X = %v then %v, want identical", a.X, bb.X)
-		}
-		if oa.ValueQueries != ob.ValueQueries || oa.GradientQueries != ob.GradientQueries {
-			t.Errorf("same seed: queries (%d, %d) then (%d, %d)", oa.ValueQueries, oa.GradientQueries, ob.ValueQueries, ob.GradientQueries)
-		}
-		if b2, _ := run(t, freshMech(t), 7); !slices.Equal(a.X, b2.X) {
-			t.Errorf("same seed, fresh mechanism: X = %v then %v, want identical", a.X, b2.X)
-		}
-	})
-
-	t.Run("rng-used", func(t *testing.T) {
-		m := newMech(t)
-		a, _ := run(t, m, 7)
-		bb, _ := run(t, m, 8)
-		if eq := slices.Equal(a.X, bb.X); eq != opt.Deterministic {
-			if opt.Deterministic {
-				t.Errorf("deterministic mechanism: seeds 7 and 8 give %v and %v, want equal", a.X, bb.X)
-			} else {
-				t.Errorf("seeds 7 and 8 both give X = %v: the rng is not used", a.X)
-			}
-		}
-	})
-
-	t.Run("bad-budget", func(t *testing.T) {
-		if opt.AcceptsAnyBudget {
-			t.Skip("mechanism ignores the budget")
-		}
-		m := newMech(t)
-		bad := []algorithms.Budget{
-			{Epsilon: 0, Delta: b.Delta}, {Epsilon: -1, Delta: b.Delta}, {Epsilon: math.NaN(), Delta: b.Delta},
-			{Epsilon: 1, Delta: -1e-5}, {Epsilon: 1, Delta: 1}, {Epsilon: 1, Delta: math.NaN()},
-			{Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove},
-		}
-		for _, bb := range bad {
-			if _, err := m.Plan(c, bb); err == nil {
-				t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
-			}
-			if _, err := m.Run(context.Background(), problems.NewCounter(opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
-				t.Errorf("Run(budget %+v) succeeded, want an error", bb)
-			}
-		}
-	})
-
-	t.Run("bad-constants", func(t *testing.T) {
-		m := newMech(t)
-		for _, mod := range []func(*problems.Constants){
-			func(c *problems.Constants) { c.N = 0 },
-			func(c *problems.Constants) { c.D = 0 },
-			func(c *problems.Constants) { c.GF = math.NaN() },
-			func(c *problems.Constants) { c.GF = -1 },
-			func(c *problems.Constants) { c.Domain.Radius = 0 },
-			func(c *problems.Constants) { c.Domain.Kind = "simplex" },
-		} {
-			cc := c
-			mod(&cc)
-			if _, err := m.Plan(cc, b); err == nil {
-				t.Errorf("Plan(constants %+v) succeeded, want an error", cc)
-			}
-		}
-	})
-
-	t.Run("cancel", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		m := newMech(t)
-		_, err := m.Run(ctx, problems.NewCounter(opt.Problem).Oracle(m.Needs()), b, rand.New(rand.NewPCG(1, 1)))
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
-		}
-	})
-
-	t.Run("queries", func(t *testing.T) {
-		m := newMech(t)
-		p, err := m.Plan(c, b)
-		if err != nil {
-			t.Fatalf("Plan: %v", err)
-		}
-		out, o := run(t, m, 3)
-		for _, x := range []struct {
-			name          string
-			counted       int64
-			plan, runPred float64
-		}{
-			{"gradient", o.GradientQueries, p.PredictedGradientQueries, out.Record.PredictedGradientQueries},
-			{"value", o.ValueQueries, p.PredictedValueQueries, out.Record.PredictedValueQueries},
-		} {
-			if math.IsNaN(x.plan) {
-				t.Errorf("predicted %s queries empty", x.name)
-				continue
-			}
-			if !same(x.plan, x.runPred) {
-				t.Errorf("predicted %s queries: Plan %v, Run %v", x.name, x.plan, x.runPred)
-			}
-			if opt.QueryUpperBound {
-				if float64(x.counted) > x.plan || (x.plan > 0 && x.counted == 0) {
-					t.Errorf("%s queries: counted %d, want in (0, %v] (predicted worst case)", x.name, x.counted, x.plan)
-				}
-				continue
-			}
-			if d := math.Abs(float64(x.counted) - x.plan); d > opt.QueryRelTol*x.plan {
-				t.Errorf("%s queries: counted %d, predicted %v (tolerance %v relative)", x.name, x.counted, x.plan, opt.QueryRelTol)
-			}
-		}
-	})
+	}
 }
 
 func same(a, b float64) bool {

@@ -47,18 +47,45 @@ var ksCrit = math.Sqrt(-math.Log(1e-4/2) / 2)
 //     has no closed form; its reduced outputs must have ‖(I − UUᵀ)x‖ = ρ exactly.
 func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	t.Helper()
-	if opt.N == 0 {
-		opt.N = 20
+	k := newReducedKit(t, f, opt)
+	t.Run("fallback", k.fallback)
+	t.Run("determinism", k.determinism)
+	t.Run("law", k.law)
+}
+
+func (o *ReducedOptions) fill() {
+	if o.N == 0 {
+		o.N = 20
 	}
-	if opt.D == 0 {
-		opt.D = 30
+	if o.D == 0 {
+		o.D = 30
 	}
-	if opt.Rank == 0 {
-		opt.Rank = 3
+	if o.Rank == 0 {
+		o.Rank = 3
 	}
-	if opt.Samples == 0 {
-		opt.Samples = 400
+	if o.Samples == 0 {
+		o.Samples = 400
 	}
+}
+
+// reducedKit is the state TestReduced's properties share: the mechanism, its budget, the
+// exactly low-rank instance and its reduction. A refereed mechanism (oracle tuning) is run
+// as the runner runs it: with the instance as referee on the full path, with the reduced
+// referee on the reduced path.
+type reducedKit struct {
+	f        algorithms.Factory
+	opt      ReducedOptions
+	m        algorithms.Mechanism
+	b        algorithms.Budget
+	inst     problems.Instance
+	rm       algorithms.Reducer
+	red      problems.Reduction
+	refereed algorithms.Refereed // nil unless the mechanism needs the referee
+}
+
+func newReducedKit(t *testing.T, f algorithms.Factory, opt ReducedOptions) *reducedKit {
+	t.Helper()
+	opt.fill()
 	cfg := f.NewConfig()
 	if opt.Config != nil {
 		cfg = opt.Config()
@@ -67,153 +94,187 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	if err != nil {
 		t.Fatalf("%s: New: %v", f.Name, err)
 	}
-	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}
-	gen := func(gk float64, dom problems.DomainKind) problems.Instance {
-		t.Helper()
-		return LowRankGLM(t, opt.N, opt.D, opt.Rank, gk, dom, 17)
-	}
-	inst := gen(0, problems.Unconstrained)
-	rm, red, ok := algorithms.Reducible(m, inst, b)
-	if !ok {
+	k := &reducedKit{f: f, opt: opt, m: m, b: algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}}
+	k.inst = k.gen(t, 0, problems.Unconstrained)
+	var ok bool
+	if k.rm, k.red, ok = algorithms.Reducible(m, k.inst, k.b); !ok {
 		t.Fatalf("%s: no reduced path on an exactly low-rank instance on R^d", f.Name)
 	}
-	t.Run("fallback", func(t *testing.T) {
-		for _, c := range []struct {
-			name string
-			inst problems.Instance
-		}{{"g_k>0", gen(1e-3, problems.Unconstrained)}, {"ball", gen(0, problems.Ball)}} {
-			if _, _, ok := algorithms.Reducible(m, c.inst, b); ok {
-				t.Errorf("%s: reduced path taken on %s, want the full path", f.Name, c.name)
-			}
-		}
-	})
-	// A refereed mechanism (oracle tuning) is run as the runner runs it: with the instance
-	// as referee on the full path, with the reduced referee on the reduced path.
-	refereed, isRef := m.(algorithms.Refereed)
-	isRef = isRef && refereed.NeedsReferee()
-	reduced := func(seed uint64) (algorithms.Output, *problems.Counter, error) {
-		cnt := problems.NewCounter(red.Problem)
-		rng := rand.New(rand.NewPCG(seed, 7))
-		if isRef {
-			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
-			out, err := algorithms.RunReducedRefereed(context.Background(), rm, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
-			return out, cnt, err
-		}
-		out, err := algorithms.RunReduced(context.Background(), rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
+	if r, ok := algorithms.As[algorithms.Refereed](m); ok && r.NeedsReferee() {
+		k.refereed = r
+	}
+	return k
+}
+
+// gen is the kit's low-rank GLM with g_k = gk on a domain of kind dom.
+func (k *reducedKit) gen(t *testing.T, gk float64, dom problems.DomainKind) problems.Instance {
+	t.Helper()
+	return LowRankGLM(t, k.opt.N, k.opt.D, k.opt.Rank, gk, dom, 17)
+}
+
+// reduced is one run on the reduced path with seed, and its counter.
+func (k *reducedKit) reduced(seed uint64) (algorithms.Output, *problems.Counter, error) {
+	cnt := problems.NewCounter(k.red.Problem)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	if k.refereed != nil {
+		ref := algorithms.ReducedReferee{Reduced: k.red.Problem, Full: k.inst}
+		out, err := algorithms.RunReducedRefereed(context.Background(), k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng, ref)
 		return out, cnt, err
 	}
-	full := func(seed uint64) (algorithms.Output, error) {
-		cnt := problems.NewCounter(inst)
-		rng := rand.New(rand.NewPCG(seed, 7))
-		if isRef {
-			return refereed.RunRefereed(context.Background(), cnt.Oracle(m.Needs()), b, rng, inst)
-		}
-		return m.Run(context.Background(), cnt.Oracle(m.Needs()), b, rng)
+	out, err := algorithms.RunReduced(context.Background(), k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng)
+	return out, cnt, err
+}
+
+// full is one run on the full path with seed.
+func (k *reducedKit) full(seed uint64) (algorithms.Output, error) {
+	cnt := problems.NewCounter(k.inst)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	if k.refereed != nil {
+		return k.refereed.RunRefereed(context.Background(), cnt.Oracle(k.m.Needs()), k.b, rng, k.inst)
 	}
-	t.Run("determinism", func(t *testing.T) {
-		o1, c1, err1 := reduced(3)
-		o2, c2, err2 := reduced(3)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("reduced run: %v, %v", err1, err2)
+	return k.m.Run(context.Background(), cnt.Oracle(k.m.Needs()), k.b, rng)
+}
+
+// fallback: the reduced path is not taken for g_k > 0 or on a ball.
+func (k *reducedKit) fallback(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		inst problems.Instance
+	}{{"g_k>0", k.gen(t, 1e-3, problems.Unconstrained)}, {"ball", k.gen(t, 0, problems.Ball)}} {
+		if _, _, ok := algorithms.Reducible(k.m, c.inst, k.b); ok {
+			t.Errorf("%s: reduced path taken on %s, want the full path", k.f.Name, c.name)
 		}
-		if len(o1.X) != opt.D || !slices.Equal(o1.X, o2.X) || c1.ValueQueries != c2.ValueQueries || c1.GradientQueries != c2.GradientQueries {
-			t.Errorf("reduced path: same seed, different outputs or counts (len %d, want %d)", len(o1.X), opt.D)
-		}
-		if o1.Record.Extra["reduced_rank"] != float64(opt.Rank) {
-			t.Errorf("reduced_rank = %v, want %d", o1.Record.Extra["reduced_rank"], opt.Rank)
-		}
-		fo, err := full(3)
+	}
+}
+
+// determinism: a reduced run is deterministic under a seed, of dimension d, and has the
+// full run's calibration.
+func (k *reducedKit) determinism(t *testing.T) {
+	opt := k.opt
+	o1, c1, err1 := k.reduced(3)
+	o2, c2, err2 := k.reduced(3)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("reduced run: %v, %v", err1, err2)
+	}
+	if len(o1.X) != opt.D || !slices.Equal(o1.X, o2.X) || c1.ValueQueries != c2.ValueQueries || c1.GradientQueries != c2.GradientQueries {
+		t.Errorf("reduced path: same seed, different outputs or counts (len %d, want %d)", len(o1.X), opt.D)
+	}
+	if o1.Record.Extra["reduced_rank"] != float64(opt.Rank) {
+		t.Errorf("reduced_rank = %v, want %d", o1.Record.Extra["reduced_rank"], opt.Rank)
+	}
+	fo, err := k.full(3)
+	if err != nil {
+		t.Fatalf("full run: %v", err)
+	}
+	if fo.Record.Steps != o1.Record.Steps || fo.Record.PredictedValueQueries != o1.Record.PredictedValueQueries ||
+		fo.Record.PredictedGradientQueries != o1.Record.PredictedGradientQueries {
+		t.Errorf("calibration differs: full (T=%d, %g, %g), reduced (T=%d, %g, %g)", fo.Record.Steps,
+			fo.Record.PredictedValueQueries, fo.Record.PredictedGradientQueries, o1.Record.Steps,
+			o1.Record.PredictedValueQueries, o1.Record.PredictedGradientQueries)
+	}
+}
+
+// lawStats are the statistics of one path's outputs the law property compares.
+type lawStats struct{ y1, ny, nperp, risk, chi []float64 }
+
+// law: the full and reduced paths' outputs have the same law, and the complement its
+// closed form (TestReduced).
+func (k *reducedKit) law(t *testing.T) {
+	var fs, rs lawStats
+	for i := range k.opt.Samples {
+		fo, err := k.full(uint64(1000 + i))
 		if err != nil {
-			t.Fatalf("full run: %v", err)
+			t.Fatalf("full run %d: %v", i, err)
 		}
-		if fo.Record.Steps != o1.Record.Steps || fo.Record.PredictedValueQueries != o1.Record.PredictedValueQueries ||
-			fo.Record.PredictedGradientQueries != o1.Record.PredictedGradientQueries {
-			t.Errorf("calibration differs: full (T=%d, %g, %g), reduced (T=%d, %g, %g)", fo.Record.Steps,
-				fo.Record.PredictedValueQueries, fo.Record.PredictedGradientQueries, o1.Record.Steps,
-				o1.Record.PredictedValueQueries, o1.Record.PredictedGradientQueries)
+		k.split(t, &fs, fo.X, fo.Record)
+		ro, _, err := k.reduced(uint64(900000 + i))
+		if err != nil {
+			t.Fatalf("reduced run %d: %v", i, err)
 		}
-	})
-	t.Run("law", func(t *testing.T) {
-		_, r := red.Basis.Dims()
-		type stats struct{ y1, ny, nperp, risk, chi []float64 }
-		split := func(s *stats, x []float64, rec algorithms.Record) {
-			y := make([]float64, r)
-			red.Basis.Project(y, x)
-			ny2 := 0.0
-			for _, v := range y {
-				ny2 += v * v
+		k.split(t, &rs, ro.X, ro.Record)
+	}
+	k.sameLaw(t, fs, rs)
+	k.chiSquare(t, fs, rs)
+}
+
+// split adds the statistics of output x (with record rec) to s: (Uᵀx)₁, ‖Uᵀx‖,
+// ‖(I − UUᵀ)x‖², the risk, and ‖(I − UUᵀ)x‖²/v where the complement has a closed form;
+// a reduced radial run's ‖x⊥‖ must be the reported ρ.
+func (k *reducedKit) split(t *testing.T, s *lawStats, x []float64, rec algorithms.Record) {
+	t.Helper()
+	_, r := k.red.Basis.Dims()
+	y := make([]float64, r)
+	k.red.Basis.Project(y, x)
+	ny2 := 0.0
+	for _, v := range y {
+		ny2 += v * v
+	}
+	perp := make([]float64, len(x)) // (I − UUᵀ)x, computed directly (no cancellation)
+	k.red.Basis.Lift(perp, y)
+	for j := range perp {
+		perp[j] = x[j] - perp[j]
+	}
+	perp2 := sq(perp)
+	s.y1 = append(s.y1, y[0])
+	s.ny = append(s.ny, math.Sqrt(ny2))
+	s.nperp = append(s.nperp, perp2)
+	s.risk = append(s.risk, k.inst.EmpiricalRisk(x))
+	rr, radial := algorithms.As[algorithms.RadialReducer](k.rm)
+	if radial {
+		if rho, ok := rr.OrthogonalNorm(rec); ok { // a reduced radial run: ‖x⊥‖ = ρ exactly
+			if math.Abs(math.Sqrt(perp2)-rho) > 1e-9*(1+rho) {
+				t.Errorf("%s: ‖x⊥‖ = %v, reported ρ = %v", k.f.Name, math.Sqrt(perp2), rho)
 			}
-			perp := make([]float64, len(x)) // (I − UUᵀ)x, computed directly (no cancellation)
-			red.Basis.Lift(perp, y)
-			for j := range perp {
-				perp[j] = x[j] - perp[j]
-			}
-			perp2 := sq(perp)
-			s.y1 = append(s.y1, y[0])
-			s.ny = append(s.ny, math.Sqrt(ny2))
-			s.nperp = append(s.nperp, perp2)
-			s.risk = append(s.risk, inst.EmpiricalRisk(x))
-			rr, radial := rm.(algorithms.RadialReducer)
-			if radial {
-				if rho, ok := rr.OrthogonalNorm(rec); ok { // a reduced radial run: ‖x⊥‖ = ρ exactly
-					if math.Abs(math.Sqrt(perp2)-rho) > 1e-9*(1+rho) {
-						t.Errorf("%s: ‖x⊥‖ = %v, reported ρ = %v", f.Name, math.Sqrt(perp2), rho)
-					}
-					return
-				}
-			}
-			// The variance of this run's complement (a tuned run's selected candidate sets it).
-			v, err := rm.OrthogonalVariance(inst.Constants(), b, rec)
-			if err != nil {
-				if radial {
-					return // no closed form for a radial chain: the two-sample tests carry it
-				}
-				t.Fatalf("OrthogonalVariance: %v", err)
-			}
-			if v == 0 {
-				if perp2 > 1e-20 {
-					t.Errorf("%s: orthogonal variance 0 but the complement has norm² %g", f.Name, perp2)
-				}
-				return
-			}
-			s.chi = append(s.chi, perp2/v)
+			return
 		}
-		var fs, rs stats
-		for i := range opt.Samples {
-			fo, err := full(uint64(1000 + i))
-			if err != nil {
-				t.Fatalf("full run %d: %v", i, err)
-			}
-			split(&fs, fo.X, fo.Record)
-			ro, _, err := reduced(uint64(900000 + i))
-			if err != nil {
-				t.Fatalf("reduced run %d: %v", i, err)
-			}
-			split(&rs, ro.X, ro.Record)
+	}
+	// The variance of this run's complement (a tuned run's selected candidate sets it).
+	v, err := k.rm.OrthogonalVariance(k.inst.Constants(), k.b, rec)
+	if err != nil {
+		if radial {
+			return // no closed form for a radial chain: the two-sample tests carry it
 		}
-		for _, c := range []struct {
-			name string
-			a, b []float64
-		}{{"(U^T x)_1", fs.y1, rs.y1}, {"|U^T x|", fs.ny, rs.ny}, {"|x_perp|^2", fs.nperp, rs.nperp}, {"risk", fs.risk, rs.risk}} {
-			D, crit := KS2(c.a, c.b), ksCrit*math.Sqrt(float64(len(c.a)+len(c.b))/float64(len(c.a)*len(c.b)))
-			if D > crit {
-				t.Errorf("%s: full vs reduced %s: KS D = %.4f > %.4f (α = 1e-4)", f.Name, c.name, D, crit)
-			}
+		t.Fatalf("OrthogonalVariance: %v", err)
+	}
+	if v == 0 {
+		if perp2 > 1e-20 {
+			t.Errorf("%s: orthogonal variance 0 but the complement has norm² %g", k.f.Name, perp2)
 		}
-		k := float64(opt.D - opt.Rank)
-		chi2 := func(x float64) float64 { return mathext.GammaIncReg(k/2, x/2) }
-		for _, c := range []struct {
-			name string
-			s    []float64
-		}{{"full", fs.chi}, {"reduced", rs.chi}} {
-			if len(c.s) == 0 {
-				continue
-			}
-			if D, crit := KS1(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
-				t.Errorf("%s: %s path: |x_perp|^2/v vs χ²_%d: KS D = %.4f > %.4f (α = 1e-4)", f.Name, c.name, opt.D-opt.Rank, D, crit)
-			}
+		return
+	}
+	s.chi = append(s.chi, perp2/v)
+}
+
+// sameLaw: two-sample KS of the full and reduced paths on each statistic.
+func (k *reducedKit) sameLaw(t *testing.T, fs, rs lawStats) {
+	t.Helper()
+	for _, c := range []struct {
+		name string
+		a, b []float64
+	}{{"(U^T x)_1", fs.y1, rs.y1}, {"|U^T x|", fs.ny, rs.ny}, {"|x_perp|^2", fs.nperp, rs.nperp}, {"risk", fs.risk, rs.risk}} {
+		D, crit := KS2(c.a, c.b), ksCrit*math.Sqrt(float64(len(c.a)+len(c.b))/float64(len(c.a)*len(c.b)))
+		if D > crit {
+			t.Errorf("%s: full vs reduced %s: KS D = %.4f > %.4f (α = 1e-4)", k.f.Name, c.name, D, crit)
 		}
-	})
+	}
+}
+
+// chiSquare: ‖(I − UUᵀ)x‖²/v is χ²_{d−r} on each path that has the closed form.
+func (k *reducedKit) chiSquare(t *testing.T, fs, rs lawStats) {
+	t.Helper()
+	dof := float64(k.opt.D - k.opt.Rank)
+	chi2 := func(x float64) float64 { return mathext.GammaIncReg(dof/2, x/2) }
+	for _, c := range []struct {
+		name string
+		s    []float64
+	}{{"full", fs.chi}, {"reduced", rs.chi}} {
+		if len(c.s) == 0 {
+			continue
+		}
+		if D, crit := KS1(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
+			t.Errorf("%s: %s path: |x_perp|^2/v vs χ²_%d: KS D = %.4f > %.4f (α = 1e-4)", k.f.Name, c.name, k.opt.D-k.opt.Rank, D, crit)
+		}
+	}
 }
 
 func sq(x []float64) float64 {

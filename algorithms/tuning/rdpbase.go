@@ -102,7 +102,7 @@ func (p privatePlan) note() string {
 // curve is the per-run RDP curve of one candidate at the run budget: its own (RDPer),
 // else λs²/2 from the gdp_s it reports, else an error naming the mechanism.
 func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candidate, rec algorithms.Record, orders []float64) ([]float64, error) {
-	if rp, ok := cd.Mech.(RDPer); ok {
+	if rp, ok := algorithms.As[RDPer](cd.Mech); ok {
 		e, err := rp.RDP(c, run, orders)
 		if err != nil {
 			return nil, fmt.Errorf("tuning private: %s at %v: RDP curve: %w", m.Name(), cd.Values, err)
@@ -175,7 +175,7 @@ func (m *Mechanism) rdpAt(c problems.Constants, p privatePlan, eRun float64, ord
 func (m *Mechanism) calibrateRDP(c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
 	orders := BaseOrders()
 	for i, r := range p.recs {
-		if _, ok := p.cands[i].Mech.(RDPer); !ok && !(r.GDPS > 0 && !math.IsInf(r.GDPS, 1)) {
+		if _, ok := algorithms.As[RDPer](p.cands[i].Mech); !ok && !(r.GDPS > 0 && !math.IsInf(r.GDPS, 1)) {
 			_, err := m.curve(c, p.run, p.cands[i], r, orders)
 			return p, err
 		}

@@ -46,7 +46,7 @@ func (m *Mechanism) Reduces(c problems.Constants, b algorithms.Budget) bool {
 		return false
 	}
 	for _, cd := range cands {
-		r, ok := cd.Mech.(algorithms.Reducer)
+		r, ok := algorithms.As[algorithms.Reducer](cd.Mech)
 		if !ok || !r.Reduces(c, b) {
 			return false
 		}
@@ -72,11 +72,11 @@ func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 // problem of rank r: the candidate's own ρ if it is a radial reducer, else
 // ρ = √(v·χ²_{d−r}) with v its orthogonal variance.
 func orthogonalNorm(cd Candidate, c problems.Constants, b algorithms.Budget, rec algorithms.Record, r int, rng *rand.Rand) (float64, error) {
-	red, ok := cd.Mech.(algorithms.Reducer)
+	red, ok := algorithms.As[algorithms.Reducer](cd.Mech)
 	if !ok {
 		return 0, fmt.Errorf("tuning: grid point %v has no reduced path", cd.Values)
 	}
-	if rr, ok := red.(algorithms.RadialReducer); ok {
+	if rr, ok := algorithms.As[algorithms.RadialReducer](red); ok {
 		if rho, ok := rr.OrthogonalNorm(rec); ok {
 			return rho, nil
 		}

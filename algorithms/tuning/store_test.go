@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
 	"expmech/algorithms/tuning"
 	"expmech/baselines/dpsgd"
@@ -45,11 +46,11 @@ func TestTunedUsesCalibrationStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u, ok := m.(interface {
+		u, ok := algorithms.As[interface {
 			UseCalibrationStore(interface {
 				Calibration(key string, compute func() []byte) []byte
 			})
-		})
+		}](m)
 		if !ok {
 			t.Fatalf("%s: tuned dp-sgd does not take a calibration store", mode)
 		}

@@ -170,7 +170,7 @@ func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 	if cfg.Mode == Theory {
 		return m, nil
 	}
-	t, ok := m.(Tunable)
+	t, ok := algorithms.As[Tunable](m)
 	if !ok {
 		if cfg.Explicit {
 			return nil, fmt.Errorf("tuning: %s declares no knobs, so tuning: %s does not apply (use theory)", m.Name(), cfg.Mode)

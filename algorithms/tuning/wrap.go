@@ -36,6 +36,7 @@ type plannedGrid struct {
 var (
 	_ algorithms.Mechanism = (*Mechanism)(nil)
 	_ algorithms.Refereed  = (*Mechanism)(nil)
+	_ algorithms.Unwrapper = (*Mechanism)(nil)
 )
 
 // Name is the base mechanism's registry name.
@@ -472,19 +473,4 @@ func joinNote(a, b string) string {
 		return b
 	}
 	return a + "; " + b
-}
-
-// calibrationStore is the runner's process-wide (and on-disk) calibration cache, as the
-// baselines take it (baselines/calib.Store; experiments/runner calibstore.go).
-type calibrationStore = interface {
-	Calibration(key string, compute func() []byte) []byte
-}
-
-// UseCalibrationStore hands the runner's calibration store to the base mechanism, whose
-// grid points share its accountant (WithKnobs keeps it): without it a tuned dp-sgd
-// recomputed every candidate's noise multiplier in each process (shards, reruns).
-func (m *Mechanism) UseCalibrationStore(s calibrationStore) {
-	if u, ok := m.base.(interface{ UseCalibrationStore(calibrationStore) }); ok {
-		u.UseCalibrationStore(s)
-	}
 }

@@ -51,7 +51,9 @@ func Factory() algorithms.Factory {
 	})
 }
 
-// Mechanism is a configured nonprivate reference.
+// Mechanism is a configured nonprivate reference. It runs noisy-gd inside but is not a
+// wrapper (no Unwrap, algorithms.As): it releases the certified optimum at ε = ∞, so
+// none of noisy-gd's capabilities (knobs, reduced path, accountant) describe it.
 type Mechanism struct{ inner algorithms.Mechanism }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"expmech/algorithms"
 	"expmech/rows"
 )
 
@@ -148,7 +149,7 @@ func (s *calibStore) save(key string, b []byte) {
 func shareCalibrations(p *plan, s *calibStore) {
 	for i := range p.cells {
 		for _, m := range p.cells[i].mechs {
-			if u, ok := m.(calibrationUser); ok {
+			if u, ok := algorithms.As[calibrationUser](m); ok {
 				u.UseCalibrationStore(s)
 			}
 		}

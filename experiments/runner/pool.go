@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"expmech/algorithms"
 )
 
 // The worker slots of a run (README "Scaling"). A run has Workers slots and three kinds
@@ -45,7 +47,7 @@ type loopUser interface {
 func shareLoop(p *plan, loop parallelLoop) {
 	for i := range p.cells {
 		for _, m := range p.cells[i].mechs {
-			if u, ok := m.(loopUser); ok {
+			if u, ok := algorithms.As[loopUser](m); ok {
 				u.UseParallelLoop(loop)
 			}
 		}

@@ -91,7 +91,7 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 			// A config that cannot hold on these public constants is refused now (exit 2),
 			// not discovered as error rows (e.g. expmech's strong_convexity above the
 			// problem's declared one).
-			if ck, ok := m.(algorithms.ConstantsChecker); ok && err == nil {
+			if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok && err == nil {
 				if err := ck.CheckConstants(consts); err != nil {
 					key := fmt.Sprintf("algorithms[%d]", i)
 					var ke *algorithms.KeyError

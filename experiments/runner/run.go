@@ -497,7 +497,7 @@ func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Ins
 	run := func() (algorithms.Output, error) {
 		return m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
 	}
-	if rm, ok := m.(algorithms.Refereed); ok && rm.NeedsReferee() {
+	if rm, ok := algorithms.As[algorithms.Refereed](m); ok && rm.NeedsReferee() {
 		// oracle tuning / the non-private reference: the instance answers uncounted, and
 		// the mechanism marks its row guarantee none (algorithms.Referee). On the reduced
 		// path the referee scores reduced points (algorithms.ReducedReferee).

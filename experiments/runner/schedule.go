@@ -159,7 +159,7 @@ func planPair(p *plan, ci, ai int) planned {
 		}
 	}
 	dim := max(c.consts.D, 1)
-	if rm, ok := c.mechs[ai].(algorithms.Reducer); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
+	if rm, ok := algorithms.As[algorithms.Reducer](c.mechs[ai]); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
 		dim = c.consts.Rank // the reduced path works in r coordinates
 	}
 	pl.cost = (1 + q) * float64(dim)

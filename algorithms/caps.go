@@ -1,0 +1,94 @@
+package algorithms
+
+import "errors"
+
+// Optional capabilities. A Mechanism has four methods; anything more (ConstantsChecker,
+// Accountant, Refereed, Reducer, RadialReducer, tuning's Tunable and RDPer, the runner's
+// services UseCalibrationStore and UseParallelLoop) is an optional interface that callers
+// find with As, never with a bare type assertion, so that a wrapper need not forward them
+// by hand.
+//
+// A wrapper (a Mechanism built around another, e.g. the tuning wrapper) exposes its base
+// with Unwrap, and for every capability it decides one of three policies, listed in its
+// Capabilities table and checked by the mechanism kit (mechtest.Wrapper):
+//
+//   - Inherited: the wrapper does not implement it; As finds the base's. Only for a
+//     capability whose answer is still true of the wrapper's release: a constants check
+//     (the wrapper runs the base's configuration, so a base that cannot hold cannot
+//     either), or a runner service (a calibration store, a parallel loop).
+//   - Overridden: the wrapper implements it itself, for its own release (the tuning
+//     wrapper's reduced path and referee).
+//   - Blocked: the wrapper implements it and answers "not available" (ErrNotAvailable, no
+//     knobs, ...), so that As stops at the wrapper: a capability that describes the privacy
+//     of what the base releases (its accountant, its Rényi curve) must not pass through a
+//     wrapper that releases something else.
+//
+// A capability that embeds Mechanism (Refereed, Reducer, RadialReducer, Tunable) replaces
+// the wrapper's Run or configuration by the implementer's, so a wrapper that changes what
+// is released must override or block it, never inherit it.
+
+// Unwrapper is a wrapper: Unwrap returns the mechanism it wraps.
+type Unwrapper interface {
+	Unwrap() Mechanism
+}
+
+// As finds the first mechanism in m's chain (m, m.Unwrap(), m.Unwrap().Unwrap(), ...) that
+// implements T and returns it as a T, the way errors.As finds an error: the outermost
+// implementer wins, so a wrapper overrides or blocks a capability by implementing it.
+// It returns the zero T and false when no mechanism of the chain implements T.
+func As[T any](m Mechanism) (T, bool) {
+	impl, ok := Implementer[T](m)
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return impl.(T), true
+}
+
+// Implementer returns the mechanism of m's chain that As[T] takes T from.
+func Implementer[T any](m Mechanism) (Mechanism, bool) {
+	for m != nil {
+		if _, ok := m.(T); ok {
+			return m, true
+		}
+		u, ok := m.(Unwrapper)
+		if !ok {
+			return nil, false
+		}
+		m = u.Unwrap()
+	}
+	return nil, false
+}
+
+// ErrNotAvailable is the answer of a capability a wrapper blocks.
+var ErrNotAvailable = errors.New("capability not available through this wrapper")
+
+// Policy is what a wrapper does with one capability of its base (see As).
+type Policy string
+
+const (
+	Inherited  Policy = "inherited"  // the wrapper does not implement it: As finds the base's
+	Overridden Policy = "overridden" // the wrapper implements it for its own release
+	Blocked    Policy = "blocked"    // the wrapper implements it and answers "not available"
+)
+
+// A Capability is one optional interface with a wrapper's policy for it and why.
+type Capability struct {
+	Name   string // the interface's name, e.g. "ConstantsChecker"
+	Policy Policy
+	Why    string
+	impl   func(Mechanism) (Mechanism, bool)
+}
+
+// Cap describes the capability T under policy p.
+func Cap[T any](name string, p Policy, why string) Capability {
+	return Capability{Name: name, Policy: p, Why: why, impl: Implementer[T]}
+}
+
+// Implementer returns the mechanism of m's chain that As takes the capability from.
+func (c Capability) Implementer(m Mechanism) (Mechanism, bool) {
+	if c.impl == nil {
+		return nil, false
+	}
+	return c.impl(m)
+}
