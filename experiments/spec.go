@@ -7,6 +7,7 @@ import (
 
 	"expmech/domain"
 	"expmech/loss"
+	"expmech/rows"
 	"expmech/task"
 )
 
@@ -52,9 +53,9 @@ type Spec struct {
 	Only        []Slice
 	Algorithms  []Algorithm
 	SaveOutputs bool
-	// Tuning is the spec-wide tuning mode (top-level `tuning:`): theory (default) | oracle |
-	// private; an algorithm entry's own `tuning:` overrides it (README "Tuning").
-	Tuning  string
+	// Tuning is the spec-wide tuning mode (top-level `tuning:`), rows.DefaultTuning when
+	// absent; an algorithm entry's own `tuning:` overrides it (README "Tuning").
+	Tuning  rows.Tuning
 	Checks  []any // one value of Schema.Check per checks: entry
 	Figures []any // one value of Schema.Figure per figures: entry
 	Quick   QuickBlock
@@ -119,10 +120,10 @@ type Algorithm struct {
 	Name  string // registry name
 	Label string // the algorithm column; defaults to Name; unique per spec
 	Line  int
-	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's); TuningExplicit
-	// says the entry named it. Grid overrides knob grids (`grid: {knob: [values]}`), in
-	// file order.
-	Tuning         string
+	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's; decoded and
+	// checked once, by rows.Tuning's UnmarshalText); TuningExplicit says the entry named it.
+	// Grid overrides knob grids (`grid: {knob: [values]}`), in file order.
+	Tuning         rows.Tuning
 	TuningExplicit bool
 	Grid           []GridAxis
 	// TuningRuns (`tuning_runs:`) is E[K] of the private selection, 0 = the grid size;
@@ -137,9 +138,6 @@ type GridAxis struct {
 	Knob   string
 	Values []float64
 }
-
-// TuningModes are the values of `tuning:` (README "Tuning").
-var TuningModes = []string{"theory", "oracle", "private"}
 
 // QuickBlock is the optional quick: block used by Shrink() (-quick).
 type QuickBlock struct {

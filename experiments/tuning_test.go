@@ -3,6 +3,8 @@ package experiments
 import (
 	"slices"
 	"testing"
+
+	"expmech/rows"
 )
 
 // TestTuningKeys: the spec-wide `tuning:` is every entry's default, an entry's own mode
@@ -21,8 +23,8 @@ algorithms:
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []string{s.Algorithms[0].Tuning, s.Algorithms[1].Tuning, s.Algorithms[2].Tuning}
-	if want := []string{"oracle", "private", "theory"}; !slices.Equal(got, want) {
+	got := []rows.Tuning{s.Algorithms[0].Tuning, s.Algorithms[1].Tuning, s.Algorithms[2].Tuning}
+	if want := []rows.Tuning{rows.TuningOracle, rows.TuningPrivate, rows.TuningTheory}; !slices.Equal(got, want) {
 		t.Errorf("modes %v, want %v", got, want)
 	}
 	if s.Algorithms[0].TuningExplicit || !s.Algorithms[1].TuningExplicit {

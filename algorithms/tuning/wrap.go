@@ -264,7 +264,7 @@ func withExtra(r algorithms.Record, cd Candidate, cands []Candidate) algorithms.
 
 func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candidate) algorithms.Record {
 	r = withExtra(r, cd, cands)
-	r.Tuning = string(Oracle)
+	r.Tuning = Oracle
 	r.Guarantee = algorithms.None
 	r.Notes = joinNote(r.Notes, "tuning oracle: the grid point with the lowest exact empirical risk; each point is calibrated to (ε, δ) but the selection looked at the data, so the release is not private")
 	return r
@@ -389,7 +389,7 @@ func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
 
 func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidate, runs int) algorithms.Record {
 	r = withExtra(r, cd, p.cands)
-	r.Tuning = string(Private)
+	r.Tuning = Private
 	g := algorithms.Certified
 	var pv, pg float64
 	for _, x := range p.recs {
