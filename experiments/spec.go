@@ -34,6 +34,11 @@ type Schema struct {
 	// stems (they name the figure files). When nil, entries are kept as map[string]any,
 	// unchecked.
 	Check, Figure func() any
+	// Budget checks a cell's privacy budget: the runner wires algorithms.Budget.Validate, the
+	// module's one check of ε and δ, so this package does not import the algorithms. Each
+	// joined error with a Key() string method ("epsilon", "delta") is reported under
+	// "privacy.<key>". When nil, ε and δ are unchecked.
+	Budget func(epsilon, delta float64) error
 }
 
 // Spec is a decoded, validated experiment spec (DESIGN.md "Spec schema").

@@ -320,11 +320,10 @@ func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (priv
 
 func (m *Mechanism) calibratePrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	p := privatePlan{n: c.N}
-	if b.Relation != privacy.ReplaceOne {
-		return p, fmt.Errorf("tuning private: the score's sensitivity is derived under replace-one, got relation %v", b.Relation)
-	}
-	if !(b.Delta > 0 && b.Delta < 1) || !(b.Epsilon > 0) || math.IsInf(b.Epsilon, 1) {
-		return p, fmt.Errorf("tuning private: needs finite ε > 0 and δ in (0, 1), got (%v, %v)", b.Epsilon, b.Delta)
+	needs := selectionNeeds()
+	needs.ReplaceOne = "the score's sensitivity is derived under replace-one"
+	if err := b.Validate(needs); err != nil {
+		return p, fmt.Errorf("tuning private: %w", err)
 	}
 	all, err := Candidates(m.base, c, m.cfg.Grid)
 	if err != nil {
