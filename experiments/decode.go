@@ -68,7 +68,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		case "save_outputs":
 			decodeStrict(is, "save_outputs", v, &s.SaveOutputs)
 		case "tuning":
-			decodeStrict(is, "tuning", v, &s.Tuning)
+			decodeTuning(is, "tuning", v, &s.Tuning)
 		case "problem":
 			s.decodeProblem(is, v)
 		case "privacy":
@@ -226,7 +226,7 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 					is.add(val.Line, key+".tuning", "the per-baseline grid block was replaced: write `tuning: oracle` or `tuning: private` and `grid: {<knob>: [values]}` on the algorithm entry (README \"Tuning\")")
 					continue
 				}
-				decodeStrict(is, key+".tuning", val, &a.Tuning)
+				decodeTuning(is, key+".tuning", val, &a.Tuning)
 				a.TuningExplicit = true
 			case "tuning_mode":
 				is.add(k.Line, key+".tuning_mode", "replaced by the entry's `tuning:` key: `tuning_mode: nonprivate` is now `tuning: oracle`, `tuning_mode: charged` is now `tuning: private` (README \"Tuning\")")
@@ -458,4 +458,19 @@ func decodeGrid(is *issues, path string, v *yaml.Node) []GridAxis {
 		out = append(out, GridAxis{Knob: k.Value, Values: xs})
 	}
 	return out
+}
+
+// decodeTuning decodes a `tuning:` value into dst through rows.ParseTuning, the one check
+// of the mode (an empty or null value is refused like any other unknown mode).
+func decodeTuning(is *issues, key string, n *yaml.Node, dst *rows.Tuning) {
+	var text string
+	if !decodeStrict(is, key, n, &text) {
+		return
+	}
+	t, err := rows.ParseTuning(text)
+	if err != nil {
+		is.add(n.Line, key, "%v", err)
+		return
+	}
+	*dst = t
 }

@@ -126,7 +126,7 @@ type Algorithm struct {
 	Label string // the algorithm column; defaults to Name; unique per spec
 	Line  int
 	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's; decoded and
-	// checked once, by rows.Tuning's UnmarshalText); TuningExplicit says the entry named it.
+	// checked once, by rows.ParseTuning); TuningExplicit says the entry named it.
 	// Grid overrides knob grids (`grid: {knob: [values]}`), in file order.
 	Tuning         rows.Tuning
 	TuningExplicit bool

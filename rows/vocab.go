@@ -65,17 +65,6 @@ func Statuses() []Status { return []Status{StatusOK, StatusError} }
 // ParseStatus returns s as a Status, or an error listing the valid values.
 func ParseStatus(s string) (Status, error) { return parse(s, Statuses()) }
 
-// UnmarshalText accepts exactly the Tunings, so strict spec decoding refuses any other
-// value naming the valid ones.
-func (t *Tuning) UnmarshalText(b []byte) error {
-	v, err := ParseTuning(string(b))
-	if err != nil {
-		return err
-	}
-	*t = v
-	return nil
-}
-
 // parse returns s as a value of set, or an error "%q, want one of [a b c]".
 func parse[T ~string](s string, set []T) (T, error) {
 	for _, v := range set {

@@ -45,12 +45,8 @@ func TestVocabularies(t *testing.T) {
 	if Tunings()[0] != TuningTheory || Columns()[0] != ColExperiment || IdentityColumns()[0] != ColProblem || DiagnosticColumns()[0] != "tuning_runs" {
 		t.Error("a listing function returned shared state")
 	}
-	var tu Tuning
-	if err := tu.UnmarshalText([]byte("private")); err != nil || tu != TuningPrivate {
-		t.Errorf("UnmarshalText(private) = %q, %v", tu, err)
-	}
-	if err := tu.UnmarshalText([]byte("")); err == nil {
-		t.Error("UnmarshalText(\"\") accepted")
+	if _, err := ParseTuning(""); err == nil {
+		t.Error("ParseTuning(\"\") accepted")
 	}
 	if !IsDiagnostic("clip_rate") || IsDiagnostic(ColEpsilon) {
 		t.Error("IsDiagnostic")
