@@ -10,7 +10,7 @@ import (
 )
 
 // TestTypedEnumErrors: a bad value of a typed enum (task.Kind, loss.Kind, domain.Kind, expmech's Mode,
-// CalibrationMethod, Setting, tuning.Mode) is rejected by strict decoding through its UnmarshalText,
+// CalibrationMethod, Setting; tuning through rows.ParseTuning) is rejected by strict decoding through its UnmarshalText,
 // with exit status 2 and one line naming the file, the line and the key. prob replaces the
 // problem block (line 3) and tail is appended after the algorithms (line 6).
 func TestTypedEnumErrors(t *testing.T) {

@@ -103,7 +103,7 @@ func schema(reg runner.Registry) experiments.Schema {
 // tune wires package tuning into the runner (README "Tuning").
 func tune(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error) {
 	cfg := tuning.DefaultConfig()
-	cfg.Mode, cfg.Explicit, cfg.ExpectedRuns = tuning.Mode(a.Tuning), a.TuningExplicit, a.TuningRuns
+	cfg.Mode, cfg.Explicit, cfg.ExpectedRuns = a.Tuning, a.TuningExplicit, a.TuningRuns
 	if a.TuningEta != nil {
 		cfg.Eta = *a.TuningEta
 	}

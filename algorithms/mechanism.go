@@ -8,16 +8,18 @@ import (
 
 	"expmech/algorithms/privacy"
 	"expmech/problems"
+	"expmech/rows"
 	"expmech/task"
 )
 
-// Guarantee is what a mechanism claims about its (ε, δ) (DESIGN.md results columns).
-type Guarantee string
+// Guarantee is what a mechanism claims about its (ε, δ): the value set of the guarantee
+// column, owned by package rows.
+type Guarantee = rows.Guarantee
 
 const (
-	Certified Guarantee = "certified" // theory constants: the stated (ε, δ) holds, sampler error accounted in δ
-	Nominal   Guarantee = "nominal"   // practical constants: the exact law is private, the implementation is not proven to be
-	None      Guarantee = "none"      // non-private, or a preset known not to be private at the stated δ
+	Certified = rows.GuaranteeCertified // theory constants: the stated (ε, δ) holds, sampler error accounted in δ
+	Nominal   = rows.GuaranteeNominal   // practical constants: the exact law is private, the implementation is not proven to be
+	None      = rows.GuaranteeNone      // non-private, or a preset known not to be private at the stated δ
 )
 
 // Budget is the privacy target of a cell. Delta = 0 is a value (pure DP), not "default".
@@ -50,7 +52,7 @@ type Record struct {
 	TheoryBound float64 // the theorem's upper bound on the cell's metric; NaN if none
 	// Predicted oracle calls (plan.csv); the counted ones come from the Counter.
 	PredictedValueQueries, PredictedGradientQueries float64
-	Tuning                                          string // "" (theory) | "oracle" | "private" (package algorithms/tuning)
+	Tuning                                          rows.Tuning // "" (untuned) | oracle | private (package algorithms/tuning)
 	// Extra holds mechanism-specific diagnostics (e.g. "proposals_per_rgo", "rho_neg_rate"),
 	// written as extra columns. Keys are snake_case and must not collide with DESIGN.md names.
 	Extra map[string]float64

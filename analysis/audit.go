@@ -494,7 +494,7 @@ func auditRole(r *rows.Record) string {
 		}
 		return roleHonest
 	}
-	if r.Text(rows.ColGuarantee) == "none" {
+	if r.Guarantee() == rows.GuaranteeNone {
 		return roleBroken
 	}
 	return roleHonest

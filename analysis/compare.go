@@ -98,7 +98,7 @@ type cmpGroup struct {
 // a swept key, not a mechanism's diagnostic) whose values differ between the cells.
 func discriminators(rs []*rows.Record) []string {
 	canonical := map[string]bool{}
-	for _, c := range rows.Columns {
+	for _, c := range rows.Columns() {
 		canonical[c] = true
 	}
 	type cellInfo struct {

@@ -153,7 +153,7 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 			}
 			gu := g[0].Text(rows.ColGuarantee)
 			pt.Entries = append(pt.Entries, RankEntry{Algorithm: a, Method: exp.method(a), Guarantee: gu,
-				Tuning: g[0].Text(rows.ColTuning), Private: gu == "certified" || gu == "nominal", Trials: s.N,
+				Tuning: g[0].Text(rows.ColTuning), Private: rows.Guarantee(gu).Private(), Trials: s.N,
 				Mean: Number(s.Mean), Lo: Number(s.Lo), Hi: Number(s.Hi), Ratio: Number(math.NaN()),
 				EdgeRate: Number(rate(g, colTuningEdge)), StartRate: Number(rate(g, colReleasedStart)),
 				byTrial: byTrial(g, f.Y)})
@@ -276,7 +276,7 @@ func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
 // tag is "name [guarantee, tuning]": every method the Conclusions name carries both.
 func tag(name, guarantee, tuning string) string {
 	if tuning == "" {
-		tuning = "theory"
+		tuning = string(rows.DefaultTuning)
 	}
 	return fmt.Sprintf("%s [%s, %s]", name, guarantee, tuning)
 }
@@ -345,7 +345,7 @@ func (fc FigureComparison) conclude() string {
 			// Only the oracle's choice measures where the optimum lies: the private
 			// selection is close to a uniform draw of the grid here (README "Tuning"), so
 			// its edge share is about the edge's share of the grid, whatever the optimum.
-			if e.Tuning == "oracle" && float64(e.EdgeRate) > EdgeWarnShare {
+			if e.Tuning == string(rows.TuningOracle) && float64(e.EdgeRate) > EdgeWarnShare {
 				if !slices.Contains(edgeWarn, e.Algorithm) {
 					edgeWarn = append(edgeWarn, e.Algorithm)
 				}
@@ -608,7 +608,7 @@ func statusText(e RankEntry) string {
 	if e.Private {
 		return e.Guarantee
 	}
-	if e.Tuning != "" && e.Tuning != "theory" {
+	if rows.Tuning(e.Tuning).Tuned() {
 		return "reference (" + e.Tuning + ")"
 	}
 	return "reference (" + e.Guarantee + ")"

@@ -35,7 +35,7 @@ type rowCounts struct {
 func (t table) counts() rowCounts {
 	c := rowCounts{Total: len(t.all), OK: len(t.ok), ByStatus: map[string]int{}, Errors: map[string]int{}}
 	for _, r := range t.all {
-		if s := r.Text(rows.ColStatus); s != rows.StatusOK {
+		if s := r.Text(rows.ColStatus); s != string(rows.StatusOK) {
 			if s == "" {
 				s = "(empty)"
 			}
@@ -253,7 +253,7 @@ func GaussianDelta(eps, s float64) float64 {
 func erfcx(x float64) float64 { return gauss.Erfcx(x) }
 
 // identityColumns are the cell columns carried into summaries and tables.
-var identityColumns = rows.IdentityColumns
+var identityColumns = rows.IdentityColumns()
 
 // sweptColumns returns the identity columns whose value varies across ids (each in
 // identityColumns order, as rows.Record.Identity returns it).

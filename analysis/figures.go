@@ -323,7 +323,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		for _, lab := range labels {
 			key, meth := styleKey(lab)
 			s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab),
-				OffFront: !slices.ContainsFunc(bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })}
+				OffFront: !slices.ContainsFunc(bySeries[lab], func(r *rows.Record) bool { return r.Guarantee() != rows.GuaranteeNone })}
 			for _, ca := range byCellAlgorithm(bySeries[lab]) {
 				var xs, ys []float64
 				for _, r := range ca.rs {
@@ -484,7 +484,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 func theoremRows(rs []*rows.Record) []*rows.Record {
 	var out []*rows.Record
 	for _, r := range rs {
-		if t := r.Text(rows.ColTuning); t == "" || t == "theory" {
+		if !r.Tuning().Tuned() {
 			out = append(out, r)
 		}
 	}

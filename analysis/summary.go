@@ -57,7 +57,7 @@ func byCellAlgorithm(rs []*rows.Record) []cellAlg {
 // numeric when every non-empty value of it is a number).
 func metricColumns(rs []*rows.Record) []string {
 	known := map[string]bool{}
-	for _, c := range rows.Columns {
+	for _, c := range rows.Columns() {
 		known[c] = true
 	}
 	extra := map[string]bool{}

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"expmech/domain"
+	"expmech/rows"
 	"expmech/task"
 )
 
@@ -42,7 +43,7 @@ var topKeys = []string{"name", "description", "seed", "trials", "task", "problem
 func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *issues) (*Spec, error) {
 	sum := sha256.Sum256(data)
 	s := &Spec{
-		Trials: 1, Task: task.ERM, Tuning: "theory",
+		Trials: 1, Task: task.ERM, Tuning: rows.DefaultTuning,
 		Problem: ProblemBlock{Domain: domain.Ball, Radius: 1},
 		Path:    path, Dir: filepath.Dir(path), Bytes: data, Hash: hex.EncodeToString(sum[:]),
 		schema: schema, lines: map[string]int{},
@@ -67,9 +68,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		case "save_outputs":
 			decodeStrict(is, "save_outputs", v, &s.SaveOutputs)
 		case "tuning":
-			if decodeStrict(is, "tuning", v, &s.Tuning) && !slices.Contains(TuningModes, s.Tuning) {
-				is.add(v.Line, "tuning", "%q, want one of %v", s.Tuning, TuningModes)
-			}
+			decodeTuning(is, "tuning", v, &s.Tuning)
 		case "problem":
 			s.decodeProblem(is, v)
 		case "privacy":
@@ -113,10 +112,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		if a.Tuning == "" {
 			a.Tuning = s.Tuning
 		}
-		if (a.TuningRuns != 0 || a.TuningEta != nil) && a.Tuning != "private" {
+		if (a.TuningRuns != 0 || a.TuningEta != nil) && a.Tuning != rows.TuningPrivate {
 			is.add(a.Line, "algorithms["+itoa(i)+"]", "tuning_runs and tuning_eta apply to `tuning: private` only (this entry's mode is %s)", a.Tuning)
 		}
-		if len(a.Grid) > 0 && a.Tuning == "theory" && !a.TuningExplicit {
+		if len(a.Grid) > 0 && !a.Tuning.Tuned() && !a.TuningExplicit {
 			is.add(a.Line, "algorithms["+itoa(i)+"].grid", "a grid needs `tuning: oracle` or `tuning: private` (on the entry or the spec)")
 		}
 	}
@@ -227,9 +226,7 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 					is.add(val.Line, key+".tuning", "the per-baseline grid block was replaced: write `tuning: oracle` or `tuning: private` and `grid: {<knob>: [values]}` on the algorithm entry (README \"Tuning\")")
 					continue
 				}
-				if decodeStrict(is, key+".tuning", val, &a.Tuning) && !slices.Contains(TuningModes, a.Tuning) {
-					is.add(val.Line, key+".tuning", "%q, want one of %v", a.Tuning, TuningModes)
-				}
+				decodeTuning(is, key+".tuning", val, &a.Tuning)
 				a.TuningExplicit = true
 			case "tuning_mode":
 				is.add(k.Line, key+".tuning_mode", "replaced by the entry's `tuning:` key: `tuning_mode: nonprivate` is now `tuning: oracle`, `tuning_mode: charged` is now `tuning: private` (README \"Tuning\")")
@@ -257,7 +254,7 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 		if a.Label == "" {
 			a.Label = a.Name
 		}
-		if len(a.Grid) > 0 && (a.Tuning == "" || a.Tuning == "theory") && a.TuningExplicit {
+		if len(a.Grid) > 0 && !a.Tuning.Tuned() && a.TuningExplicit {
 			is.add(e.Line, key+".grid", "a grid needs `tuning: oracle` or `tuning: private` on the entry")
 		}
 		s.Algorithms = append(s.Algorithms, a)
@@ -461,4 +458,19 @@ func decodeGrid(is *issues, path string, v *yaml.Node) []GridAxis {
 		out = append(out, GridAxis{Knob: k.Value, Values: xs})
 	}
 	return out
+}
+
+// decodeTuning decodes a `tuning:` value into dst through rows.ParseTuning, the one check
+// of the mode (an empty or null value is refused like any other unknown mode).
+func decodeTuning(is *issues, key string, n *yaml.Node, dst *rows.Tuning) {
+	var text string
+	if !decodeStrict(is, key, n, &text) {
+		return
+	}
+	t, err := rows.ParseTuning(text)
+	if err != nil {
+		is.add(n.Line, key, "%v", err)
+		return
+	}
+	*dst = t
 }

@@ -177,11 +177,14 @@ func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
 	}
 
 	// Cell values (DESIGN.md "Decoding is strict … out-of-range value").
-	if !(cell.Epsilon > 0) || !finite(cell.Epsilon) {
-		is.add(lines["epsilon"], "privacy.epsilon", "want a finite ε > 0, got %v%s", cell.Epsilon, where)
-	}
-	if !(cell.Delta >= 0 && cell.Delta < 1) {
-		is.add(lines["delta"], "privacy.delta", "want δ in [0, 1), got %v%s", cell.Delta, where)
+	if s.schema.Budget != nil {
+		for _, e := range unjoin(s.schema.Budget(cell.Epsilon, cell.Delta)) {
+			field := "epsilon"
+			if f, ok := e.(interface{ Key() string }); ok && f.Key() != "" {
+				field = f.Key()
+			}
+			is.add(lines[field], "privacy."+field, "%s%s", oneLine(e.Error()), where)
+		}
 	}
 	if pc.Data == "" || pc.N != 0 {
 		if pc.N < 2 || pc.N > MaxN {

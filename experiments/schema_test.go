@@ -3,6 +3,7 @@ package experiments
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 )
 
@@ -127,8 +128,28 @@ func (f *fakeFigure) Validate() error {
 	return nil
 }
 
+// fakeBudget stands in for algorithms.Budget.Validate with the same messages (the root
+// package's TestBudgetSpecErrors runs the invalid corpus's budget files through the real
+// one).
+func fakeBudget(eps, delta float64) error {
+	var errs []error
+	if !(eps > 0) || math.IsInf(eps, 1) {
+		errs = append(errs, budgetErr{"epsilon", fmt.Sprintf("%v: want finite and > 0", eps)})
+	}
+	if !(delta >= 0 && delta < 1) {
+		errs = append(errs, budgetErr{"delta", fmt.Sprintf("%v: want in [0, 1)", delta)})
+	}
+	return errors.Join(errs...)
+}
+
+type budgetErr struct{ key, msg string }
+
+func (e budgetErr) Error() string { return "invalid privacy budget: " + e.key + " " + e.msg }
+func (e budgetErr) Key() string   { return e.key }
+
 func testSchema() Schema {
 	return Schema{
+		Budget: fakeBudget,
 		ProblemParams: func(kind string) (any, bool) {
 			switch kind {
 			case "linear":

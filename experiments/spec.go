@@ -7,6 +7,7 @@ import (
 
 	"expmech/domain"
 	"expmech/loss"
+	"expmech/rows"
 	"expmech/task"
 )
 
@@ -33,6 +34,11 @@ type Schema struct {
 	// stems (they name the figure files). When nil, entries are kept as map[string]any,
 	// unchecked.
 	Check, Figure func() any
+	// Budget checks a cell's privacy budget: the runner wires algorithms.Budget.Validate, the
+	// module's one check of ε and δ, so this package does not import the algorithms. Each
+	// joined error with a Key() string method ("epsilon", "delta") is reported under
+	// "privacy.<key>". When nil, ε and δ are unchecked.
+	Budget func(epsilon, delta float64) error
 }
 
 // Spec is a decoded, validated experiment spec (DESIGN.md "Spec schema").
@@ -52,9 +58,9 @@ type Spec struct {
 	Only        []Slice
 	Algorithms  []Algorithm
 	SaveOutputs bool
-	// Tuning is the spec-wide tuning mode (top-level `tuning:`): theory (default) | oracle |
-	// private; an algorithm entry's own `tuning:` overrides it (README "Tuning").
-	Tuning  string
+	// Tuning is the spec-wide tuning mode (top-level `tuning:`), rows.DefaultTuning when
+	// absent; an algorithm entry's own `tuning:` overrides it (README "Tuning").
+	Tuning  rows.Tuning
 	Checks  []any // one value of Schema.Check per checks: entry
 	Figures []any // one value of Schema.Figure per figures: entry
 	Quick   QuickBlock
@@ -119,10 +125,10 @@ type Algorithm struct {
 	Name  string // registry name
 	Label string // the algorithm column; defaults to Name; unique per spec
 	Line  int
-	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's); TuningExplicit
-	// says the entry named it. Grid overrides knob grids (`grid: {knob: [values]}`), in
-	// file order.
-	Tuning         string
+	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's; decoded and
+	// checked once, by rows.ParseTuning); TuningExplicit says the entry named it.
+	// Grid overrides knob grids (`grid: {knob: [values]}`), in file order.
+	Tuning         rows.Tuning
 	TuningExplicit bool
 	Grid           []GridAxis
 	// TuningRuns (`tuning_runs:`) is E[K] of the private selection, 0 = the grid size;
@@ -137,9 +143,6 @@ type GridAxis struct {
 	Knob   string
 	Values []float64
 }
-
-// TuningModes are the values of `tuning:` (README "Tuning").
-var TuningModes = []string{"theory", "oracle", "private"}
 
 // QuickBlock is the optional quick: block used by Shrink() (-quick).
 type QuickBlock struct {

@@ -174,11 +174,7 @@ func validateValue(is *issues, line int, key string, v any) {
 	if err == nil {
 		return
 	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
-	for _, e := range errs {
+	for _, e := range unjoin(err) {
 		// A field error names its key below key (analysis.FieldError does).
 		if f, ok := e.(interface{ Key() string }); ok && f.Key() != "" {
 			msg := e.Error()
@@ -190,6 +186,17 @@ func validateValue(is *issues, line int, key string, v any) {
 		}
 		is.add(line, key, "%s", oneLine(e.Error()))
 	}
+}
+
+// unjoin returns the errors errors.Join joined into err, err alone otherwise, nil for nil.
+func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

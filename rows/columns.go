@@ -1,5 +1,7 @@
 package rows
 
+import "slices"
+
 // Column names of results.csv (DESIGN.md "Output files"). Every package that reads or
 // writes a column spells it through these constants.
 const (
@@ -38,13 +40,13 @@ const (
 	ColTheoryBound          = "theory_bound"     // the theorem's bound on the excess risk
 	ColValueQueries         = "value_queries"    // counted zeroth-order queries
 	ColGradientQueries      = "gradient_queries" // counted first-order queries
-	ColGuarantee            = "guarantee"        // algorithms.Guarantee, re-derived by the runner (algorithms.Certify)
-	ColStatus               = "status"           // StatusOK | StatusError
+	ColGuarantee            = "guarantee"        // Guarantee, re-derived by the runner (algorithms.Certify)
+	ColStatus               = "status"           // Status: StatusOK | StatusError
 	ColError                = "error"            // the error of a failed trial, one line
 	ColWallSeconds          = "wall_seconds"     // wall time of the trial
 
 	// Extra columns the runner writes when they apply.
-	ColTuning           = "tuning"             // how a baseline's parameters were chosen
+	ColTuning           = "tuning"             // Tuning of a tuned mechanism's knobs (empty: DefaultTuning)
 	ColNotes            = "notes"              // the mechanism's notes, one line
 	ColPopulationRiskSE = "population_risk_se" // standard error of the population risk estimate
 	// ColPopulationAccuracy is the held-out accuracy of sign⟨a, x⟩ of a classification
@@ -67,15 +69,12 @@ const (
 	ColTrustedConstants = "trusted_constants" // "name=value(declared|measured); ..." the calibration relied on
 )
 
-// Values of the status column.
-const (
-	StatusOK    = "ok"
-	StatusError = "error"
-)
-
-// IdentityColumns are the cell's identity columns carried into summaries and tables, in
-// this order. With ColCell, ColAlgorithm and ColTrial (the key) they identify a row.
-var IdentityColumns = []string{ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK, ColEpsilon, ColDelta}
+// IdentityColumns returns the cell's identity columns carried into summaries and tables,
+// in this order (a fresh slice). With ColCell, ColAlgorithm and ColTrial (the key) they
+// identify a row.
+func IdentityColumns() []string {
+	return []string{ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK, ColEpsilon, ColDelta}
+}
 
 // Unit is the unit of a numeric canonical column: "1" for dimensionless quantities
 // (privacy parameters, probabilities), "loss" for risks (the problem's loss units),
@@ -100,11 +99,11 @@ func IsNumeric(col string) bool {
 	return ok
 }
 
-// DiagnosticsFile holds the DiagnosticColumns of every row, keyed by cell, algorithm
+// DiagnosticsFile holds the DiagnosticColumns() of every row, keyed by cell, algorithm
 // and trial, apart from results.csv (PRIVACY.md §8).
 const DiagnosticsFile = "diagnostics.csv"
 
-// DiagnosticColumns are the extra columns the runner moves out of results.csv into
+// DiagnosticColumns returns (a fresh slice) the extra columns the runner moves out of results.csv into
 // DiagnosticsFile: what a mechanism reports beside its release that depends on the data
 // or on its internal randomness beyond the release, and that no guarantee covers — the
 // private selection's number of runs K (Papernot & Steinke 2022 Thm 2 covers the best
@@ -112,4 +111,10 @@ const DiagnosticsFile = "diagnostics.csv"
 // whose gradient exceeded C) and dp-sgd's empty lots. They are the harness's view of how
 // a run went, for debugging and auditing, never part of a release (PRIVACY.md §8 lists
 // the columns of results.csv that are measurements of the harness likewise).
-var DiagnosticColumns = []string{"tuning_runs", "tuning_failed", "clip_rate", "empty_lots"}
+func DiagnosticColumns() []string { return slices.Clone(diagnosticColumns) }
+
+// diagnosticColumns is read-only after initialisation (DiagnosticColumns).
+var diagnosticColumns = []string{"tuning_runs", "tuning_failed", "clip_rate", "empty_lots"}
+
+// IsDiagnostic reports whether col is one of the DiagnosticColumns.
+func IsDiagnostic(col string) bool { return slices.Contains(diagnosticColumns, col) }

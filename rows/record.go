@@ -88,12 +88,29 @@ func (r *Record) Key() Key {
 }
 
 // OK reports whether the row's status is StatusOK.
-func (r *Record) OK() bool { return r.Text(ColStatus) == StatusOK }
+func (r *Record) OK() bool { return r.Status() == StatusOK }
+
+// Status is the row's status column as written (the Reader does not check its value; see
+// ParseStatus).
+func (r *Record) Status() Status { return Status(r.Text(ColStatus)) }
+
+// Guarantee is the row's guarantee column as written (see ParseGuarantee).
+func (r *Record) Guarantee() Guarantee { return Guarantee(r.Text(ColGuarantee)) }
+
+// Tuning is the row's tuning column, DefaultTuning when it is empty or absent (an untuned
+// mechanism's row).
+func (r *Record) Tuning() Tuning {
+	if t := r.Text(ColTuning); t != "" {
+		return Tuning(t)
+	}
+	return DefaultTuning
+}
 
 // Identity is the row's identity pairs, in IdentityColumns order.
 func (r *Record) Identity() []KV {
-	out := make([]KV, len(IdentityColumns))
-	for i, c := range IdentityColumns {
+	ids := IdentityColumns()
+	out := make([]KV, len(ids))
+	for i, c := range ids {
 		out[i] = KV{Col: c, Value: r.Text(c)}
 	}
 	return out

@@ -13,9 +13,9 @@ import (
 func TestReaderRecords(t *testing.T) {
 	t.Parallel()
 	rs := []Row{
-		{ColCell: "c0", ColAlgorithm: "expmech", ColTrial: "0", ColStatus: StatusOK, ColN: "100", ColEpsilon: "0.5",
+		{ColCell: "c0", ColAlgorithm: "expmech", ColTrial: "0", ColStatus: string(StatusOK), ColN: "100", ColEpsilon: "0.5",
 			ColDelta: "1e-05", ColExcessEmpiricalRisk: "inf", ColNotes: "a,\"quoted\"\nnote", "radius": "2", "label": "x"},
-		{ColCell: "c1", ColAlgorithm: "noisy-gd", ColTrial: "1", ColStatus: StatusError, ColError: "boom", ColN: "200"},
+		{ColCell: "c1", ColAlgorithm: "noisy-gd", ColTrial: "1", ColStatus: string(StatusError), ColError: "boom", ColN: "200"},
 	}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, nil, rs); err != nil {
@@ -75,7 +75,7 @@ func TestReaderRecords(t *testing.T) {
 		t.Errorf("key: got %+v", k)
 	}
 	id := r0.Identity()
-	if len(id) != len(IdentityColumns) || id[4] != (KV{ColN, "100"}) || id[8] != (KV{ColEpsilon, "0.5"}) {
+	if len(id) != len(IdentityColumns()) || id[4] != (KV{ColN, "100"}) || id[8] != (KV{ColEpsilon, "0.5"}) {
 		t.Errorf("identity: got %v", id)
 	}
 	mem, err := Records(rs)
@@ -117,13 +117,13 @@ func TestColumnsAndUnits(t *testing.T) {
 	t.Parallel()
 	text := []string{ColExperiment, ColCell, ColAlgorithm, ColSeed, ColProblemSeed, ColNeighbours, ColProblem, ColLossKind, ColDomain, ColTask,
 		ColGuarantee, ColStatus, ColError}
-	for _, c := range Columns {
+	for _, c := range Columns() {
 		if IsNumeric(c) == slices.Contains(text, c) {
 			t.Errorf("%s: IsNumeric %v, want %v", c, IsNumeric(c), !slices.Contains(text, c))
 		}
 	}
-	for _, c := range IdentityColumns {
-		if !slices.Contains(Columns, c) {
+	for _, c := range IdentityColumns() {
+		if !slices.Contains(Columns(), c) {
 			t.Errorf("identity column %s is not a canonical column", c)
 		}
 	}

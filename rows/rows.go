@@ -8,8 +8,12 @@ import (
 	"strconv"
 )
 
-// Columns is the canonical order of the DESIGN.md columns; extra columns follow, sorted.
-var Columns = []string{
+// Columns returns the canonical order of the DESIGN.md columns (a fresh slice); extra
+// columns follow, sorted.
+func Columns() []string { return slices.Clone(columns) }
+
+// columns is read-only after initialisation (Columns).
+var columns = []string{
 	ColExperiment, ColCell, ColAlgorithm, ColTrial, ColSeed, ColProblemSeed,
 	ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK,
 	ColEpsilon, ColDelta, ColNeighbours, ColDeltaMech, ColGDPS, ColEpsilonSpent,
@@ -50,8 +54,8 @@ func ParseFloat(s string) (float64, error) {
 
 // Header returns the canonical columns followed by every extra column present in rs, sorted.
 func Header(rs []Row) []string {
-	known := make(map[string]bool, len(Columns))
-	for _, c := range Columns {
+	known := make(map[string]bool, len(columns))
+	for _, c := range columns {
 		known[c] = true
 	}
 	var extra []string
@@ -65,7 +69,7 @@ func Header(rs []Row) []string {
 		}
 	}
 	slices.Sort(extra)
-	return append(slices.Clone(Columns), extra...)
+	return append(Columns(), extra...)
 }
 
 // WriteCSV writes rs under header (Header(rs) if nil).

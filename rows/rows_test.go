@@ -21,7 +21,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	h := Header(rs)
 	if h[len(h)-2] != "alpha" || h[len(h)-1] != "zeta" {
-		t.Fatalf("extras not sorted after canonical columns: %v", h[len(Columns):])
+		t.Fatalf("extras not sorted after canonical columns: %v", h[len(Columns()):])
 	}
 }
 

@@ -26,7 +26,7 @@ func (m *Mechanism) CheckConstants(c problems.Constants) error {
 
 // Account recomputes the (ε, δ) of what ran from the record (k, μ, δ_mech, the sampler's
 // TV budget τ) and the problem's declared constants, independently of Calibrate's
-// inversion. Relation: replace-one (the only one checkBudget accepts).
+// inversion. Relation: replace-one (the only one algorithms.Budget.Validate accepts here).
 //
 // Regularized mechanism (GLL22 Thm 6.2; SPEC §2.1). On replace-one neighbours D, D'
 // differing in example i, F(·; D) − F(·; D') = (f(·; s_i) − f(·; s_i'))/n is

@@ -12,8 +12,9 @@ import (
 	"expmech/task"
 )
 
-// ErrBudget reports a budget or constants the mechanism cannot calibrate for.
-var ErrBudget = errors.New("expmech: cannot calibrate")
+// ErrCalibrate reports a budget, constants or setting the mechanism cannot calibrate for;
+// a budget problem also wraps algorithms.ErrBudget.
+var ErrCalibrate = errors.New("expmech: cannot calibrate")
 
 // Calibration is everything Plan reports and Run uses, computed from public constants only.
 type Calibration struct {
@@ -61,27 +62,21 @@ type Calibration struct {
 
 func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
 	var errs []error
-	if !(b.Epsilon > 0) || math.IsInf(b.Epsilon, 1) {
-		errs = append(errs, fmt.Errorf("%w: epsilon %g: want positive and finite", ErrBudget, b.Epsilon))
+	needs := algorithms.BudgetNeeds{FiniteEpsilon: true, ReplaceOne: "G_Δ is the replace-one constant"}
+	if !pure {
+		needs.PositiveDelta = "use expmech-pure for δ = 0"
 	}
-	if pure {
-		if !(b.Delta >= 0 && b.Delta < 1) {
-			errs = append(errs, fmt.Errorf("%w: delta %g: want in [0, 1)", ErrBudget, b.Delta))
-		}
-	} else if !(b.Delta > 0 && b.Delta < 1) {
-		errs = append(errs, fmt.Errorf("%w: delta %g: want in (0, 1) (use expmech-pure for δ = 0)", ErrBudget, b.Delta))
-	}
-	if b.Relation != privacy.ReplaceOne {
-		errs = append(errs, fmt.Errorf("%w: relation %s: G_Δ is the replace-one constant: %w", ErrBudget, b.Relation, privacy.ErrUnsupported))
+	if err := b.Validate(needs); err != nil {
+		errs = append(errs, fmt.Errorf("%w: %w", ErrCalibrate, err))
 	}
 	if c.N < 1 || c.D < 1 {
-		errs = append(errs, fmt.Errorf("%w: n=%d, d=%d", ErrBudget, c.N, c.D))
+		errs = append(errs, fmt.Errorf("%w: n=%d, d=%d", ErrCalibrate, c.N, c.D))
 	}
 	if !(c.GDelta > 0) || math.IsInf(c.GDelta, 1) {
-		errs = append(errs, fmt.Errorf("%w: G_Δ=%g: want positive and finite", ErrBudget, c.GDelta))
+		errs = append(errs, fmt.Errorf("%w: G_Δ=%g: want positive and finite", ErrCalibrate, c.GDelta))
 	}
 	if !(c.GF > 0) || math.IsInf(c.GF, 1) {
-		errs = append(errs, fmt.Errorf("%w: G_f=%g: want positive and finite", ErrBudget, c.GF))
+		errs = append(errs, fmt.Errorf("%w: G_f=%g: want positive and finite", ErrCalibrate, c.GF))
 	}
 	return errors.Join(errs...)
 }
@@ -142,7 +137,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	}
 	needBounded := func() error {
 		if !bounded {
-			return fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrBudget, cal.Setting, c.Domain.Kind)
+			return fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrCalibrate, cal.Setting, c.Domain.Kind)
 		}
 		return nil
 	}
@@ -152,7 +147,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 			return cal, err
 		}
 		if cfg.Preset != "" {
-			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrBudget, cfg.Preset)
+			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
 		}
 		s, err := sFor()
 		if err != nil {
@@ -178,7 +173,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 			return cal, err
 		}
 		if cfg.Preset != "" {
-			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrBudget, cfg.Preset)
+			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
 		}
 		if cfg.Calibration == CalibPaper {
 			// GLL22 Thm 6.9 [SEED]: L_δ = log(3/(4δ)), μ = (G/D_K)√(2(2L_δ d/(ε²n²) + 1/(2n))),
@@ -207,7 +202,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 			return cal, err
 		}
 		if cfg.Preset != "" {
-			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrBudget, cfg.Preset)
+			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
 		}
 		lam := cfg.StrongConvexity
 		if err := checkStrongConvexity(lam, c); err != nil {
@@ -231,11 +226,11 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 			return cal, err
 		}
 	default:
-		return cal, fmt.Errorf("%w: setting %q", ErrBudget, cal.Setting)
+		return cal, fmt.Errorf("%w: setting %q", ErrCalibrate, cal.Setting)
 	}
 	if cfg.DeltaDelivered {
 		if cal.Setting != SettingLowRank {
-			return cal, fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrBudget, cal.Setting)
+			return cal, fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrCalibrate, cal.Setting)
 		}
 		// The calibration reads only public constants (n, G_f, C, ε, δ, rank), so on the 1-D
 		// instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C) it would
@@ -307,10 +302,10 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		C = cfg.PriorBound // tuning knob (package tuning)
 	}
 	if c.Domain.Kind != problems.Unconstrained {
-		return fmt.Errorf("%w: setting lowrank is LLL24's unconstrained setting, got domain %s", ErrBudget, c.Domain.Kind)
+		return fmt.Errorf("%w: setting lowrank is LLL24's unconstrained setting, got domain %s", ErrCalibrate, c.Domain.Kind)
 	}
 	if !(C > 0) || math.IsInf(C, 1) {
-		return fmt.Errorf("%w: lowrank needs the prior bound C = radius > 0, got %g", ErrBudget, C)
+		return fmt.Errorf("%w: lowrank needs the prior bound C = radius > 0, got %g", ErrCalibrate, C)
 	}
 	// rank: the config, else Constants.Rank, else the smallest k with G_k ≤ G_f/(nε√d)
 	// (LLL24 Thm 2.2's condition).
@@ -331,7 +326,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		}
 	}
 	if r < 1 {
-		return fmt.Errorf("%w: lowrank: no rank (config rank, Constants.Rank, or G_k ≤ G_f/(nε√d) from Constants.GK)", ErrBudget)
+		return fmt.Errorf("%w: lowrank: no rank (config rank, Constants.Rank, or G_k ≤ G_f/(nε√d) from Constants.GK)", ErrCalibrate)
 	}
 	cal.Rank = r
 	fr := float64(r)
@@ -421,7 +416,7 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 	cal := Calibration{Setting: SettingPure, Calibration: string(CalibExact), S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
 	if math.IsInf(R, 1) || !(R > 0) {
-		return cal, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrBudget, c.Domain.Kind)
+		return cal, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrCalibrate, c.Domain.Kind)
 	}
 	n := float64(c.N)
 	dF := c.GDelta * R / n
@@ -437,8 +432,10 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 		smp, _ = sampler.ByName(cfg.Sampler)
 	}
 	certified := cfg.Mode == ModeCertified
-	if certified && !sampler.IsExact(smp) && !(b.Delta > 0) {
-		return cal, fmt.Errorf("%w: expmech-pure certified with an approximate sampler needs δ > 0 for its TV budget", ErrBudget)
+	if certified && !sampler.IsExact(smp) {
+		if err := b.Validate(algorithms.BudgetNeeds{FiniteEpsilon: true, PositiveDelta: "expmech-pure certified with an approximate sampler spends δ on its TV budget"}); err != nil {
+			return cal, fmt.Errorf("%w: %w", ErrCalibrate, err)
+		}
 	}
 	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
 		return cal, err
@@ -466,7 +463,7 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 func checkStrongConvexity(lam float64, c problems.Constants) error {
 	if lam > c.StrongConvexity {
 		return &algorithms.KeyError{Key: "strong_convexity", Err: fmt.Errorf("%w: %g exceeds the problem's declared strong convexity %g (setting strongly-convex trusts only the generator's constant): %w",
-			ErrBudget, lam, c.StrongConvexity, algorithms.ErrNotPublic)}
+			ErrCalibrate, lam, c.StrongConvexity, algorithms.ErrNotPublic)}
 	}
 	return nil
 }

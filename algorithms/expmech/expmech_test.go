@@ -250,7 +250,7 @@ func TestPure(t *testing.T) {
 		t.Errorf("pure exact: guarantee %s, δ_mech %g, s %g", cal.Guarantee, cal.DeltaMech, cal.S)
 	}
 	cfg.Sampler, cfg.Mode = "proximal-rejection", ModeCertified
-	if _, err := CalibratePure(c, algorithms.Budget{Epsilon: 1, Delta: 0}, cfg); !errors.Is(err, ErrBudget) {
+	if _, err := CalibratePure(c, algorithms.Budget{Epsilon: 1, Delta: 0}, cfg); !errors.Is(err, algorithms.ErrBudget) {
 		t.Errorf("pure certified proximal at δ=0: got %v, want ErrBudget", err)
 	}
 }
@@ -519,7 +519,7 @@ func TestValidateAndRefusals(t *testing.T) {
 		t.Errorf("certified run: got %v, want a max_steps refusal", err)
 	}
 	for _, bb := range []algorithms.Budget{{Epsilon: 0, Delta: 1e-5}, {Epsilon: 1, Delta: 0}, {Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove}} {
-		if _, err := m.Plan(p.Constants(), bb); !errors.Is(err, ErrBudget) {
+		if _, err := m.Plan(p.Constants(), bb); !errors.Is(err, algorithms.ErrBudget) {
 			t.Errorf("budget %+v: got %v, want ErrBudget", bb, err)
 		}
 	}

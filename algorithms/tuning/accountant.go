@@ -4,8 +4,15 @@ import (
 	"fmt"
 	"math"
 
+	"expmech/algorithms"
 	"expmech/algorithms/privacy"
 )
+
+// selectionNeeds are what the private selection requires of its budget: it divides by ε
+// and converts RDP to (ε, δ), which needs δ > 0.
+func selectionNeeds() algorithms.BudgetNeeds {
+	return algorithms.BudgetNeeds{FiniteEpsilon: true, PositiveDelta: "the private selection converts RDP to (ε, δ)"}
+}
 
 // Orders returns the Rényi orders λ at which the tuned RDP curve is converted to (ε, δ):
 // 400 points log-spaced on (1, 1e5], dense near 1 where small-ε conversions land.
@@ -56,11 +63,8 @@ func Eps(s float64, t TNB, delta float64) (float64, error) {
 // PerRunS is the largest per-run GDP parameter s whose tuned release spends at most eps
 // at delta (bisection on the monotone Eps, to relative precision 1e-9, rounding down).
 func PerRunS(eps, delta float64, t TNB) (float64, error) {
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return 0, fmt.Errorf("tuning: private selection needs a finite ε > 0, got %v", eps)
-	}
-	if !(delta > 0 && delta < 1) {
-		return 0, fmt.Errorf("tuning: private selection converts RDP to (ε, δ) and needs δ in (0, 1), got %v", delta)
+	if err := (algorithms.Budget{Epsilon: eps, Delta: delta}).Validate(selectionNeeds()); err != nil {
+		return 0, fmt.Errorf("tuning: private selection: %w", err)
 	}
 	if err := t.Validate(); err != nil {
 		return 0, err

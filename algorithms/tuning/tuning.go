@@ -9,19 +9,18 @@ import (
 
 	"expmech/algorithms"
 	"expmech/problems"
+	"expmech/rows"
 )
 
-// Mode says how a mechanism's knobs are chosen (package doc).
-type Mode string
+// Mode says how a mechanism's knobs are chosen (package doc): the value set of the spec's
+// `tuning:` and of the tuning column, owned by package rows.
+type Mode = rows.Tuning
 
 const (
-	Theory  Mode = "theory"  // the paper's constants; the mechanism runs unwrapped
-	Oracle  Mode = "oracle"  // best grid point by the exact empirical risk; guarantee none
-	Private Mode = "private" // PS22 Thm 2 random-stopping selection paid from (ε, δ)
+	Theory  = rows.TuningTheory  // the paper's constants; the mechanism runs unwrapped
+	Oracle  = rows.TuningOracle  // best grid point by the exact empirical risk; guarantee none
+	Private = rows.TuningPrivate // PS22 Thm 2 random-stopping selection paid from (ε, δ)
 )
-
-// Modes lists the modes in documentation order.
-func Modes() []Mode { return []Mode{Theory, Oracle, Private} }
 
 // GridSize is the number of grid points every mechanism's default grid has (the product
 // of its knobs' grid lengths), so that every method is tuned over as many candidates.
@@ -51,7 +50,7 @@ type Axis struct {
 
 // Config is the tuning of one algorithm entry.
 type Config struct {
-	// Mode is theory (default), oracle or private.
+	// Mode is theory (rows.DefaultTuning), oracle or private.
 	Mode Mode
 	// Grid overrides default knob grids by name; knobs not listed keep their default grid.
 	Grid []Axis
@@ -75,18 +74,17 @@ const (
 	DefaultScoreShare = 0.25
 )
 
-// DefaultConfig returns mode theory with the documented private-selection defaults.
+// DefaultConfig returns mode rows.DefaultTuning with the documented private-selection
+// defaults.
 func DefaultConfig() Config {
-	return Config{Mode: Theory, Eta: DefaultEta, ScoreShare: DefaultScoreShare}
+	return Config{Mode: rows.DefaultTuning, Eta: DefaultEta, ScoreShare: DefaultScoreShare}
 }
 
 // Validate reports every problem at once.
 func (c Config) Validate() error {
 	var errs []error
-	switch c.Mode {
-	case Theory, Oracle, Private:
-	default:
-		errs = append(errs, fmt.Errorf("tuning: mode %q, want theory | oracle | private", c.Mode))
+	if _, err := rows.ParseTuning(string(c.Mode)); err != nil {
+		errs = append(errs, fmt.Errorf("tuning: mode %w", err))
 	}
 	if c.Mode == Theory && len(c.Grid) > 0 {
 		errs = append(errs, errors.New("tuning: a grid is given with mode theory (nothing is tuned); use oracle or private"))

@@ -265,7 +265,7 @@ func withExtra(r algorithms.Record, cd Candidate, cands []Candidate) algorithms.
 
 func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candidate) algorithms.Record {
 	r = withExtra(r, cd, cands)
-	r.Tuning = string(Oracle)
+	r.Tuning = Oracle
 	r.Guarantee = algorithms.None
 	r.Notes = joinNote(r.Notes, "tuning oracle: the grid point with the lowest exact empirical risk; each point is calibrated to (ε, δ) but the selection looked at the data, so the release is not private")
 	return r
@@ -321,11 +321,10 @@ func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (priv
 
 func (m *Mechanism) calibratePrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	p := privatePlan{n: c.N}
-	if b.Relation != privacy.ReplaceOne {
-		return p, fmt.Errorf("tuning private: the score's sensitivity is derived under replace-one, got relation %v", b.Relation)
-	}
-	if !(b.Delta > 0 && b.Delta < 1) || !(b.Epsilon > 0) || math.IsInf(b.Epsilon, 1) {
-		return p, fmt.Errorf("tuning private: needs finite ε > 0 and δ in (0, 1), got (%v, %v)", b.Epsilon, b.Delta)
+	needs := selectionNeeds()
+	needs.ReplaceOne = "the score's sensitivity is derived under replace-one"
+	if err := b.Validate(needs); err != nil {
+		return p, fmt.Errorf("tuning private: %w", err)
 	}
 	all, err := Candidates(m.base, c, m.cfg.Grid)
 	if err != nil {
@@ -390,7 +389,7 @@ func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
 
 func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidate, runs int) algorithms.Record {
 	r = withExtra(r, cd, p.cands)
-	r.Tuning = string(Private)
+	r.Tuning = Private
 	g := algorithms.Certified
 	var pv, pg float64
 	for _, x := range p.recs {

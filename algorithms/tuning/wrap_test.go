@@ -104,7 +104,7 @@ func TestWrapModes(t *testing.T) {
 		mech algorithms.Mechanism
 		want string
 	}{
-		{"unknown mode", func(c *Config) { c.Mode = "charged" }, f, "theory | oracle | private"},
+		{"unknown mode", func(c *Config) { c.Mode = "charged" }, f, "[theory oracle private]"},
 		{"grid in theory", func(c *Config) { c.Grid = []Axis{{"a", []float64{1}}} }, f, "grid"},
 		{"unknown knob", func(c *Config) { c.Mode, c.Grid = Oracle, []Axis{{"b", []float64{1}}} }, f, `no knob "b"`},
 		{"explicit without knobs", func(c *Config) { c.Mode, c.Explicit = Oracle, true }, &fake{}, "declares no knobs"},

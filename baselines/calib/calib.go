@@ -11,9 +11,6 @@ import (
 	"expmech/problems"
 )
 
-// ErrBudget is wrapped by every budget validation error.
-var ErrBudget = errors.New("invalid privacy budget")
-
 // ErrConstants is wrapped by every public-constants validation error.
 var ErrConstants = errors.New("invalid problem constants")
 
@@ -22,17 +19,10 @@ var ErrConstants = errors.New("invalid problem constants")
 // so δ = 0 is refused, not defaulted), and the replace-one relation every calibration in
 // this tree is derived for (SPEC §8.3). All problems are reported at once.
 func CheckBudget(b algorithms.Budget) error {
-	var errs []error
-	if math.IsNaN(b.Epsilon) || b.Epsilon <= 0 {
-		errs = append(errs, fmt.Errorf("%w: epsilon = %v, want > 0", ErrBudget, b.Epsilon))
-	}
-	if math.IsNaN(b.Delta) || b.Delta <= 0 || b.Delta >= 1 {
-		errs = append(errs, fmt.Errorf("%w: delta = %v, want in (0, 1) (Gaussian noise cannot give pure DP)", ErrBudget, b.Delta))
-	}
-	if b.Relation != privacy.ReplaceOne {
-		errs = append(errs, fmt.Errorf("%w: relation %v: baselines are calibrated for replace-one only: %w", ErrBudget, b.Relation, privacy.ErrUnsupported))
-	}
-	return errors.Join(errs...)
+	return b.Validate(algorithms.BudgetNeeds{
+		PositiveDelta: "Gaussian noise cannot give pure DP",
+		ReplaceOne:    "baselines are calibrated for replace-one only",
+	})
 }
 
 // CheckConstants validates the public constants every baseline relies on: n ≥ 1, d ≥ 1,

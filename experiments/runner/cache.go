@@ -105,7 +105,7 @@ func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 			// The tuning protocol wraps the mechanism (Registry.Tune): its mode, grid and law
 			// of the number of runs determine the row as much as the config does.
 			putString(ah, "tuning")
-			putString(ah, a.Tuning)
+			putString(ah, string(a.Tuning))
 			putString(ah, strconv.FormatBool(a.TuningExplicit))
 			for _, g := range a.Grid {
 				putString(ah, g.Knob)

@@ -218,7 +218,7 @@ func (k codeKeys) rowCode(gen problems.Generator, f algorithms.Factory, a experi
 		return ""
 	}
 	pkgs = append(pkgs, ap)
-	if (a.Tuning != "" && a.Tuning != "theory") || len(a.Grid) > 0 {
+	if a.Tuning.Tuned() || len(a.Grid) > 0 {
 		pkgs = append(pkgs, "expmech/algorithms/tuning")
 	}
 	h := sha256.New()

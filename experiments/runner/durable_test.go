@@ -255,7 +255,7 @@ func TestRunOne(t *testing.T) {
 			want = w
 		}
 	}
-	for _, c := range rows.Columns {
+	for _, c := range rows.Columns() {
 		if c != "wall_seconds" && r[c] != want[c] {
 			t.Errorf("column %s: got %q, want %q", c, r[c], want[c])
 		}

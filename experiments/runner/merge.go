@@ -111,7 +111,7 @@ func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv"), Rows: len(es)}
 	save := false
 	for _, e := range es {
-		if e.Row[rows.ColStatus] == rows.StatusError {
+		if e.Row[rows.ColStatus] == string(rows.StatusError) {
 			res.Errors++
 		}
 		save = save || len(e.X) > 0

@@ -34,7 +34,7 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 	}
 	if len(diag) > 0 {
 		header := []string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial}
-		for _, c := range rows.DiagnosticColumns {
+		for _, c := range rows.DiagnosticColumns() {
 			if slices.ContainsFunc(diag, func(r rows.Row) bool { _, ok := r[c]; return ok }) {
 				header = append(header, c)
 			}
@@ -156,7 +156,7 @@ func splitDiagnostics(r rows.Row, diag []rows.Row) (rows.Row, []rows.Row) {
 	out := make(rows.Row, len(r))
 	var d rows.Row
 	for k, v := range r {
-		if slices.Contains(rows.DiagnosticColumns, k) {
+		if rows.IsDiagnostic(k) {
 			if d == nil {
 				d = rows.Row{rows.ColCell: r[rows.ColCell], rows.ColAlgorithm: r[rows.ColAlgorithm], rows.ColTrial: r[rows.ColTrial]}
 			}

@@ -74,14 +74,14 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 			for k, v := range c.base {
 				r[k] = v
 			}
-			r[rows.ColAlgorithm], r[rows.ColStatus] = a.Label, rows.StatusOK
+			r[rows.ColAlgorithm], r[rows.ColStatus] = a.Label, string(rows.StatusOK)
 			rec, err := pl[ci][i].rec, pl[ci][i].err
 			recordColumns(r, rec)
 			certifyColumns(r, rec, c.budget, c.consts)
 			r[rows.ColPredictedValueQueries] = fmtF(rec.PredictedValueQueries)
 			r[rows.ColPredictedGradientQueries] = fmtF(rec.PredictedGradientQueries)
 			if err != nil {
-				r[rows.ColStatus], r[rows.ColError] = rows.StatusError, oneLine(err.Error())
+				r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
 			}
 			rs = append(rs, r)
 		}
@@ -92,7 +92,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	}
 	out.Path = filepath.Join(dir, "plan.csv")
 	header := append([]string(nil), planColumns...)
-	extra := rows.Header(rs)[len(rows.Columns):]
+	extra := rows.Header(rs)[len(rows.Columns()):]
 	for _, e := range extra {
 		if !slices.Contains(header, e) && e != rows.ColNotes && e != rows.ColTuning {
 			header = append(header, e)

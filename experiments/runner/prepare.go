@@ -167,16 +167,11 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 // tune applies the entry's tuning mode (README "Tuning"); theory without a grid leaves the
 // mechanism untouched, so untuned results are unchanged byte for byte.
 func tune(reg Registry, m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error) {
-	mode := a.Tuning
-	if mode == "" {
-		mode = "theory"
-	}
-	if mode == "theory" && len(a.Grid) == 0 {
+	if !a.Tuning.Tuned() && len(a.Grid) == 0 {
 		return m, nil
 	}
 	if reg.Tune == nil {
-		return nil, fmt.Errorf("tuning %s: no tuner registered", mode)
+		return nil, fmt.Errorf("tuning %s: no tuner registered", a.Tuning)
 	}
-	a.Tuning = mode
 	return reg.Tune(m, a)
 }

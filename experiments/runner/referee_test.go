@@ -29,7 +29,7 @@ func (m *refMech) Run(context.Context, problems.ValueAccess, algorithms.Budget, 
 func (m *refMech) RunRefereed(_ context.Context, o problems.ValueAccess, _ algorithms.Budget, _ *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	opt, err := ref.Optimum()
 	r := algorithms.Empty()
-	r.Tuning = m.mode
+	r.Tuning = rows.Tuning(m.mode)
 	return algorithms.Output{X: opt.X, Record: r}, err
 }
 
@@ -42,8 +42,8 @@ func TestRefereeAndTune(t *testing.T) {
 		New: func(algorithms.Config) (algorithms.Mechanism, error) { return &refMech{}, nil }})
 	var tuned []string
 	reg.Tune = func(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error) {
-		tuned = append(tuned, a.Tuning)
-		return &refMech{mode: a.Tuning}, nil
+		tuned = append(tuned, string(a.Tuning))
+		return &refMech{mode: string(a.Tuning)}, nil
 	}
 	src := `name: refs
 problem: {kind: quad, n: 20, d: 2}

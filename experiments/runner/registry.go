@@ -42,7 +42,7 @@ func (r Registry) Factory(name string) (algorithms.Factory, bool) {
 
 // Schema is what the spec decoder needs: fresh default parameter values by name.
 func (r Registry) Schema() experiments.Schema {
-	s := experiments.Schema{Samplers: slices.Clone(r.Samplers)}
+	s := experiments.Schema{Samplers: slices.Clone(r.Samplers), Budget: specBudget}
 	for _, g := range r.Problems {
 		s.ProblemNames = append(s.ProblemNames, g.Name())
 	}
@@ -67,6 +67,12 @@ func (r Registry) Schema() experiments.Schema {
 		return nilIfNil(f.NewConfig()), true
 	}
 	return s
+}
+
+// specBudget is a spec's budget check: a spec states a finite ε (the non-private
+// reference is an algorithm, not a budget) and any δ ∈ [0, 1).
+func specBudget(epsilon, delta float64) error {
+	return algorithms.Budget{Epsilon: epsilon, Delta: delta}.Validate(algorithms.BudgetNeeds{FiniteEpsilon: true})
 }
 
 // nilIfNil turns a typed nil pointer into an untyped nil.

@@ -10,8 +10,9 @@ import (
 )
 
 var canonical = func() map[string]bool {
-	m := make(map[string]bool, len(rows.Columns))
-	for _, c := range rows.Columns {
+	cols := rows.Columns()
+	m := make(map[string]bool, len(cols))
+	for _, c := range cols {
 		m[c] = true
 	}
 	return m
@@ -42,7 +43,7 @@ func recordColumns(r rows.Row, rec algorithms.Record) {
 	r[rows.ColTheoryBound] = fmtF(rec.TheoryBound)
 	r[rows.ColGuarantee] = string(rec.Guarantee)
 	if rec.Tuning != "" {
-		r[rows.ColTuning] = rec.Tuning
+		r[rows.ColTuning] = string(rec.Tuning)
 	}
 	if rec.Notes != "" {
 		r[rows.ColNotes] = oneLine(rec.Notes)

@@ -337,7 +337,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		all = append(all, e)
 		res.Computed++
 		secs, _ := strconv.ParseFloat(e.Row[rows.ColWallSeconds], 64)
-		prog.add(e.Algorithm, r.cost, secs, e.Row[rows.ColStatus] == rows.StatusError)
+		prog.add(e.Algorithm, r.cost, secs, e.Row[rows.ColStatus] == string(rows.StatusError))
 	}
 	prog.finish(ctx.Err() != nil)
 	res.RowSeconds, res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
@@ -366,7 +366,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	}
 	sortEntries(all)
 	for _, e := range all {
-		if e.Row[rows.ColStatus] == rows.StatusError {
+		if e.Row[rows.ColStatus] == string(rows.StatusError) {
 			res.Errors++
 		}
 	}
@@ -432,15 +432,15 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	mhi, mlo := spec.MechanismSeed(c.Cell, trial)
 	a := spec.Algorithms[ai]
 	e = entry{Cell: c.ID, Algorithm: a.Label, Trial: trial}
-	r := make(rows.Row, len(rows.Columns)+8)
+	r := make(rows.Row, len(rows.Columns())+8)
 	for k, v := range c.base {
 		r[k] = v
 	}
 	r[rows.ColAlgorithm], r[rows.ColTrial] = a.Label, strconv.Itoa(trial)
 	r[rows.ColSeed], r[rows.ColProblemSeed] = fmt.Sprintf("%016x%016x", mhi, mlo), fmt.Sprintf("%016x%016x", phi, plo)
-	r[rows.ColStatus] = rows.StatusOK
+	r[rows.ColStatus] = string(rows.StatusOK)
 	fail := func(err error) {
-		r[rows.ColStatus], r[rows.ColError] = rows.StatusError, oneLine(err.Error())
+		r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
 	}
 	if ti.genErr != nil {
 		fail(fmt.Errorf("generate: %w", ti.genErr))

@@ -111,7 +111,7 @@ func TestResultsContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	hdr := rows.Header(rs)
-	for _, c := range rows.Columns {
+	for _, c := range rows.Columns() {
 		if _, ok := rs[0][c]; !ok {
 			t.Errorf("column %q missing; header %v", c, hdr)
 		}
