@@ -78,7 +78,7 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
-// TestNoTestCodeShipped enforces DESIGN.md "Package layout": the test kits (the packages
+// TestNoTestCodeShipped enforces DESIGN.md "Data flow": the test kits (the packages
 // whose name ends in "test": algorithms/mechtest, algorithms/sampler/samplertest,
 // problems/problemtest) are the only non-test code of the module that may depend on the
 // standard package testing or on a kit, so the binary (package main, expmech) links
