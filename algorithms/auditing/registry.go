@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"expmech/rows"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -16,6 +15,7 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
 	"expmech/problems"
+	"expmech/rows"
 )
 
 // Registry entries of the audit: the audit's own yardstick and the
