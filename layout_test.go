@@ -20,21 +20,20 @@ func TestImportDirection(t *testing.T) {
 		root string
 		not  []string
 	}{
-		{"expmech/experiments", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/audit"}},
-		{"expmech/rows", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/audit", "expmech/experiments"}},
-		{"expmech/problems", []string{"expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit"}},
-		{"expmech/algorithms", []string{"expmech/baselines", "expmech/experiments", "expmech/analysis", "expmech/audit", "gonum.org/v1/plot"}},
-		{"expmech/baselines", []string{"expmech/algorithms/expmech", "expmech/algorithms/sampler", "expmech/experiments", "expmech/analysis", "expmech/audit"}},
-		{"expmech/analysis", []string{"expmech/algorithms", "expmech/baselines", "expmech/problems", "expmech/experiments", "expmech/audit"}},
-		{"expmech/audit", []string{"expmech/experiments", "expmech/analysis"}},
+		{"expmech/experiments", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis"}},
+		{"expmech/rows", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments"}},
+		{"expmech/problems", []string{"expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments"}},
+		{"expmech/algorithms", []string{"expmech/baselines", "expmech/experiments", "expmech/analysis", "gonum.org/v1/plot"}},
+		{"expmech/baselines", []string{"expmech/algorithms/expmech", "expmech/algorithms/sampler", "expmech/experiments", "expmech/analysis"}},
+		{"expmech/analysis", []string{"expmech/algorithms", "expmech/baselines", "expmech/problems", "expmech/experiments"}},
 		// gauss (numerics shared by algorithms and analysis), task (the erm|sco enum shared
 		// by the spec decoder, problems and mechanisms), loss (the GLM loss enum shared by
 		// the spec decoder, problems and baselines) and domain (the ball|box|unconstrained
 		// enum shared by the spec decoder and problems) are leaves.
-		{"expmech/gauss", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/task", "expmech/loss", "expmech/domain"}},
-		{"expmech/task", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/gauss", "expmech/loss", "expmech/domain"}},
-		{"expmech/loss", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/gauss", "expmech/task", "expmech/domain"}},
-		{"expmech/domain", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/audit", "expmech/rows", "expmech/gauss", "expmech/task", "expmech/loss"}},
+		{"expmech/gauss", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/rows", "expmech/task", "expmech/loss", "expmech/domain"}},
+		{"expmech/task", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/rows", "expmech/gauss", "expmech/loss", "expmech/domain"}},
+		{"expmech/loss", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/rows", "expmech/gauss", "expmech/task", "expmech/domain"}},
+		{"expmech/domain", []string{"expmech/problems", "expmech/algorithms", "expmech/baselines", "expmech/analysis", "expmech/experiments", "expmech/rows", "expmech/gauss", "expmech/task", "expmech/loss"}},
 	}
 	// The runner reaches components only through the registry: its module dependencies
 	// are exactly the contracts (and the leaves gauss, through privacy, task, loss and domain).
@@ -66,8 +65,8 @@ func TestImportDirection(t *testing.T) {
 					t.Errorf("%s depends on %s; the runner may use only the contracts %v", pkg, dep, runnerMay)
 				}
 			}
-			// Only main wires the runner, the analysis and the audit.
-			for _, top := range []string{"expmech/experiments/runner", "expmech/analysis", "expmech/audit"} {
+			// Only main wires the runner, the analysis and the audit's registry entries.
+			for _, top := range []string{"expmech/experiments/runner", "expmech/analysis", "expmech/algorithms/auditing"} {
 				if under(dep, top) && !under(pkg, top) {
 					t.Errorf("%s depends on %s; only run.go may", pkg, dep)
 				}
@@ -76,5 +75,39 @@ func TestImportDirection(t *testing.T) {
 	}
 	if seen < 5 {
 		t.Fatalf("go list returned %d packages, want the whole module", seen)
+	}
+}
+
+// TestNoTestCodeShipped enforces DESIGN.md "Data flow": the test kits (the packages
+// whose name ends in "test": algorithms/mechtest, algorithms/sampler/samplertest,
+// problems/problemtest) are the only non-test code of the module that may depend on the
+// standard package testing or on a kit, so the binary (package main, expmech) links
+// neither. It reads the non-test dependency closure of every package with `go list -deps`.
+func TestNoTestCodeShipped(t *testing.T) {
+	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	kit := func(pkg string) bool { return strings.HasPrefix(pkg, "expmech/") && strings.HasSuffix(pkg, "test") }
+	testCode := func(dep string) bool { return dep == "testing" || strings.HasPrefix(dep, "testing/") || kit(dep) }
+	seen, binary := 0, false
+	for _, ln := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, deps, _ := strings.Cut(ln, ":")
+		if kit(pkg) {
+			continue
+		}
+		seen++
+		binary = binary || pkg == "expmech"
+		for _, dep := range strings.Fields(deps) {
+			switch {
+			case testCode(dep) && pkg == "expmech":
+				t.Errorf("the binary links %s (via a non-test package; only the kits and _test.go files may import testing or a kit)", dep)
+			case testCode(dep):
+				t.Errorf("%s depends on %s; only the test kits and _test.go files may", pkg, dep)
+			}
+		}
+	}
+	if seen < 5 || !binary {
+		t.Fatalf("go list returned %d packages (main among them: %v), want the whole module", seen, binary)
 	}
 }

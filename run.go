@@ -33,11 +33,11 @@ import (
 	"golang.org/x/term"
 
 	"expmech/algorithms"
+	"expmech/algorithms/auditing"
 	"expmech/algorithms/expmech"
 	"expmech/algorithms/sampler"
 	"expmech/algorithms/tuning"
 	"expmech/analysis"
-	"expmech/audit"
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
@@ -84,8 +84,8 @@ func registry() runner.Registry {
 	// The privacy audit's canary pairs and its yardstick and broken variants are
 	// registry entries like any other; underclaimed may wrap every mechanism above.
 	return runner.Registry{
-		Problems:   append(pcatalog.All(), canary.New(), audit.LawGenerator{}),
-		Mechanisms: append(append(mechs, audit.Factories(mechs)...), audit.BiasFactory()),
+		Problems:   append(pcatalog.All(), canary.New(), canary.LawGenerator{}),
+		Mechanisms: append(append(mechs, auditing.Factories(mechs)...), auditing.BiasFactory()),
 		Samplers:   samplers,
 		Tune:       tune,
 	}

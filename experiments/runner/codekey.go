@@ -200,7 +200,7 @@ func loadCodeKeys(prov *Provenance) codeKeys {
 // wrapperPackages hold mechanisms that wrap other registered mechanisms passed in as
 // values (the audit's underclaimed and broken variants): their rows depend on code their
 // package does not import, so they key by every package.
-var wrapperPackages = []string{"expmech/audit"}
+var wrapperPackages = []string{"expmech/algorithms/auditing"}
 
 // rowCode is the code key of the rows of algorithm a (factory f) on problems of gen: the
 // closure keys of the runner, of the package defining the problem generator, of the

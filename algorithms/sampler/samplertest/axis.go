@@ -7,6 +7,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/problems"
+	"expmech/problems/canary"
 )
 
 // AxisCase is the rank-one absolute-loss GLM f(x; z_i) = |x_0 − z_i| on R^d (G_f = 1) with
@@ -24,8 +25,8 @@ func AxisCase(rng *rand.Rand, name string, d, n int, k, mu float64) Case {
 	}
 	col := p.z
 	sd := 1 / math.Sqrt(k*mu)
-	law := make([]*Marginal, d)
-	law[0] = &Marginal{
+	law := make([]*canary.Marginal, d)
+	law[0] = &canary.Marginal{
 		LogDensity: func(x float64) float64 {
 			s := 0.0
 			for _, v := range col {
@@ -37,7 +38,7 @@ func AxisCase(rng *rand.Rand, name string, d, n int, k, mu float64) Case {
 		Lo: -1/mu - 38*sd, Hi: 1/mu + 38*sd, Kinks: col,
 	}
 	for j := 1; j < d; j++ {
-		law[j] = &Marginal{
+		law[j] = &canary.Marginal{
 			LogDensity: func(x float64) float64 { return -x * x / (2 * sd * sd) },
 			Lo:         -38 * sd, Hi: 38 * sd,
 			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-x/(sd*math.Sqrt2)) },

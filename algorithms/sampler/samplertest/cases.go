@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
-
-	"gonum.org/v1/gonum/integrate/quad"
 
 	"expmech/algorithms"
 	"expmech/problems"
+	"expmech/problems/canary"
 	"expmech/problems/problemtest"
 )
 
@@ -19,103 +17,7 @@ type Case struct {
 	Name    string
 	Problem problems.Problem // exposes problems.LinearData / SeparableL1Data where it has that structure
 	Target  algorithms.Target
-	Law     []*Marginal // one per coordinate; the law is their product
-}
-
-// Marginal is an exact 1-D law ∝ exp(LogDensity) on [Lo, Hi] (finite; the mass outside is
-// below e^{-700} of the total when the support is wider), smooth between the Kinks.
-type Marginal struct {
-	LogDensity func(float64) float64
-	Lo, Hi     float64
-	Kinks      []float64
-	// CDFFunc, when set, is a closed-form CDF used instead of quadrature.
-	CDFFunc func(float64) float64
-
-	nodes, cdf []float64 // CDF at the quadrature nodes
-	lmax, z    float64   // density scale and normaliser
-}
-
-// quadPoints is the Gauss–Legendre order per cell: the density is analytic inside a cell,
-// so 20 points give machine precision on the ~4000 cells used.
-const quadPoints = 20
-
-func (m *Marginal) dens(x float64) float64 { return math.Exp(m.LogDensity(x) - m.lmax) }
-
-// prepare tabulates the CDF at nodes (the kinks and a uniform grid).
-func (m *Marginal) prepare() {
-	if m.nodes != nil {
-		return
-	}
-	const cells = 4000
-	nodes := make([]float64, 0, cells+len(m.Kinks)+1)
-	for i := range cells + 1 {
-		nodes = append(nodes, m.Lo+(m.Hi-m.Lo)*float64(i)/cells)
-	}
-	for _, k := range m.Kinks {
-		if k > m.Lo && k < m.Hi {
-			nodes = append(nodes, k)
-		}
-	}
-	slices.Sort(nodes)
-	nodes = slices.Compact(nodes)
-	m.lmax = math.Inf(-1)
-	for _, x := range nodes {
-		m.lmax = math.Max(m.lmax, m.LogDensity(x))
-	}
-	m.cdf = make([]float64, len(nodes))
-	for i := 1; i < len(nodes); i++ {
-		m.cdf[i] = m.cdf[i-1] + quad.Fixed(m.dens, nodes[i-1], nodes[i], quadPoints, nil, 0)
-	}
-	m.z = m.cdf[len(nodes)-1]
-	for i := range m.cdf {
-		m.cdf[i] /= m.z
-	}
-	m.nodes = nodes
-}
-
-// CDF returns P(X ≤ x).
-func (m *Marginal) CDF(x float64) float64 {
-	if m.CDFFunc != nil {
-		return m.CDFFunc(x)
-	}
-	m.prepare()
-	if x <= m.Lo {
-		return 0
-	}
-	if x >= m.Hi {
-		return 1
-	}
-	i, _ := slices.BinarySearch(m.nodes, x)
-	i = max(i-1, 0)
-	return math.Min(m.cdf[i]+quad.Fixed(m.dens, m.nodes[i], x, quadPoints, nil, 0)/m.z, 1)
-}
-
-// Quantile returns the p-quantile by bisection on the CDF.
-func (m *Marginal) Quantile(p float64) float64 {
-	lo, hi := m.Lo, m.Hi
-	for range 200 {
-		mid := (lo + hi) / 2
-		if mid == lo || mid == hi {
-			break
-		}
-		if m.CDF(mid) < p {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2
-}
-
-// Expect returns E f(X) by quadrature of f·density (f smooth).
-func (m *Marginal) Expect(f func(float64) float64) float64 {
-	m.prepare()
-	s := 0.0
-	g := func(x float64) float64 { return f(x) * m.dens(x) }
-	for i := 1; i < len(m.nodes); i++ {
-		s += quad.Fixed(g, m.nodes[i-1], m.nodes[i], quadPoints, nil, 0)
-	}
-	return s / m.z
+	Law     []*canary.Marginal // one per coordinate; the law is their product
 }
 
 // Cases returns the standard targets, built from a fixed seed (deterministic):
@@ -142,14 +44,14 @@ func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
 	p := problemtest.NewLinearPoints(problemtest.UniformPoints(rng, n, d, -0.5, 0.5), 0.5*math.Sqrt(float64(d)),
 		problems.Domain{Kind: problems.Unconstrained, Radius: 1}).WithSmooth(1e-9)
 	sd := 1 / math.Sqrt(k*mu)
-	law := make([]*Marginal, d)
+	law := make([]*canary.Marginal, d)
 	for j := range d {
 		zb := 0.0
 		for i := range p.Z {
 			zb += p.Z[i][j]
 		}
 		mean := -zb / float64(n) / mu
-		law[j] = &Marginal{
+		law[j] = &canary.Marginal{
 			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
 			Lo:         mean - 38*sd, Hi: mean + 38*sd,
 			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) },
@@ -163,7 +65,7 @@ func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
 // domain's interval (SPEC §4.8.2).
 func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu float64) Case {
 	p := problemtest.NewL1(problemtest.UniformPoints(rng, n, d, -0.2, 1.2), 1/math.Sqrt(float64(d)), dom)
-	law := make([]*Marginal, d)
+	law := make([]*canary.Marginal, d)
 	for j := range d {
 		col := make([]float64, n)
 		for i := range col {
@@ -184,7 +86,7 @@ func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu fl
 			sd := 1 / math.Sqrt(k*mu)
 			lo, hi = -w/mu-38*sd, w/mu+38*sd
 		}
-		law[j] = &Marginal{LogDensity: ld, Lo: lo, Hi: hi, Kinks: col}
+		law[j] = &canary.Marginal{LogDensity: ld, Lo: lo, Hi: hi, Kinks: col}
 	}
 	return Case{Name: name, Problem: p, Target: algorithms.Target{K: k, Mu: mu}, Law: law}
 }
@@ -209,7 +111,7 @@ func LogisticCase(rng *rand.Rand, n int, k, mu float64) Case {
 		return -k * (s/float64(n) + mu*x*x/2)
 	}
 	return Case{Name: "logistic-1d", Problem: p, Target: algorithms.Target{K: k, Mu: mu},
-		Law: []*Marginal{{LogDensity: ld, Lo: -2, Hi: 2}}}
+		Law: []*canary.Marginal{{LogDensity: ld, Lo: -2, Hi: 2}}}
 }
 
 // logistic1: f(x; a_i, y_i) = log(1 + e^{−y_i a_i x}) in d = 1, no structure exposed.

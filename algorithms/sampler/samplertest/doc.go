@@ -4,8 +4,9 @@
 //
 //   - the Gaussian mechanism (linear losses on R^d): π = N(−z̄/μ, (kμ)^{-1}I), closed form;
 //   - the separable ℓ1 target (LLL24 Thm 3.7 instance) on a box and on R^d: a product of
-//     piecewise-Gaussian 1-D laws, whose CDFs the kit computes by Gauss–Legendre quadrature
-//     between the kinks (independently of the exact sampler's closed forms);
+//     piecewise-Gaussian 1-D laws, whose CDFs are Gauss–Legendre quadrature between the
+//     kinks (problems/canary's Marginal, the laws the exact-law targets declare too;
+//     independently of the exact sampler's closed forms);
 //   - a 1-D logistic target with no exposed structure, by quadrature —
 //
 // and reports the distance of its output law to the exact one: the Kolmogorov–Smirnov

@@ -1,4 +1,4 @@
-package audit
+package auditing
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
+	"expmech/problems/canary"
 )
 
 // BiasConfig configures sampler-bias: one draw of a registered sampler at a given step
@@ -61,7 +62,7 @@ func BiasFactory() algorithms.Factory {
 	return algorithms.NewFactory("sampler-bias",
 		"sampler bias measurement: one draw of a registered sampler at step_c from an exact-law problem's declared law (not a private mechanism)",
 		func() *BiasConfig {
-			d := DefaultLawParams()
+			d := canary.DefaultLawParams()
 			return &BiasConfig{Sampler: "proximal-rejection", K: d.K, Mu: d.Mu}
 		},
 		func(c BiasConfig) (algorithms.Mechanism, error) {
@@ -120,8 +121,8 @@ func (b Bias) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Record
 	return r, nil
 }
 
-// lawDeclarer is an exact-law instance (LawInstance).
-type lawDeclarer interface{ Target() algorithms.Target }
+// lawDeclarer is an exact-law instance (canary.LawGenerator's).
+type lawDeclarer interface{ DeclaredLaw() (k, mu float64) }
 
 // Run draws one point from the declared law through a view of the counted oracle with the
 // sampler's capability only.
@@ -138,8 +139,8 @@ func (b Bias) Run(ctx context.Context, o problems.ValueAccess, bud algorithms.Bu
 	if !ok {
 		return algorithms.Output{}, fmt.Errorf("sampler-bias: problem %T declares no exact law (use the exact-law problem kind)", do.Structure())
 	}
-	if t := ld.Target(); t.K != b.cfg.K || t.Mu != b.cfg.Mu {
-		return algorithms.Output{}, fmt.Errorf("sampler-bias: the problem declares k = %g, μ = %g but the algorithm samples k = %g, μ = %g (set the same k, mu in both)", t.K, t.Mu, b.cfg.K, b.cfg.Mu)
+	if k, mu := ld.DeclaredLaw(); k != b.cfg.K || mu != b.cfg.Mu {
+		return algorithms.Output{}, fmt.Errorf("sampler-bias: the problem declares k = %g, μ = %g but the algorithm samples k = %g, μ = %g (set the same k, mu in both)", k, mu, b.cfg.K, b.cfg.Mu)
 	}
 	if b.cfg.TFraction > 0 {
 		x, err := b.truncated(narrow(do, b.s.Needs()), rec.Steps, rng)

@@ -1,4 +1,4 @@
-package audit
+package auditing
 
 import (
 	"context"

@@ -1,10 +1,9 @@
-package audit
+package auditing
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"expmech/rows"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,8 +14,8 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/calib"
 	"expmech/problems"
+	"expmech/rows"
 )
 
 // Registry entries of the audit: the audit's own yardstick and the
@@ -290,10 +289,17 @@ func (u *Underclaimed) resolve(c problems.Constants, b algorithms.Budget) (under
 	return v, nil
 }
 
+// calibrationStore is baselines/calib.Store, the runner's calibration store: an alias of
+// the same interface literal, so that the type assertion below matches what the baselines
+// declare without importing them (mechanisms do not import baselines).
+type calibrationStore = interface {
+	Calibration(key string, compute func() []byte) []byte
+}
+
 // UseCalibrationStore hands the runner's calibration store to the inner mechanism when it
 // takes one (baselines/calib.Store), so a wrapped dp-sgd shares its calibrations.
-func (u *Underclaimed) UseCalibrationStore(s calib.Store) {
-	if m, ok := u.Mechanism.(interface{ UseCalibrationStore(calib.Store) }); ok {
+func (u *Underclaimed) UseCalibrationStore(s calibrationStore) {
+	if m, ok := u.Mechanism.(interface{ UseCalibrationStore(calibrationStore) }); ok {
 		m.UseCalibrationStore(s)
 	}
 }

@@ -1,4 +1,4 @@
-package audit
+package canary
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"expmech/algorithms"
-	"expmech/algorithms/sampler/samplertest"
 	"expmech/problems"
 )
 
@@ -24,7 +22,7 @@ import (
 
 // Families of the exact-law generator.
 const (
-	// LawL1 is the separable ℓ1 target of samplertest.L1Case: f(x; z) = w‖x − z‖₁ with
+	// LawL1 is the separable ℓ1 target of the sampler kit's L1Case: f(x; z) = w‖x − z‖₁ with
 	// w = 1/√d (so G_f = 1) and z uniform on [−0.2, 1.2]^d, on the box [−R, R]^d; each
 	// marginal is piecewise Gaussian with n kinks (LLL24 Thm 3.7's instance family).
 	LawL1 = "l1"
@@ -34,9 +32,9 @@ const (
 	LawGaussian = "gaussian"
 	// LawL1Axis is a one-direction non-smooth GLM: f(x; z) = |x_0 − z_0| with z_0 uniform on
 	// [−0.2, 1.2], on the box [−R, R]^d or on R^d (G_f = 1 at every d; on R^d the rank-one
-	// case of the suite's absolute-loss targets, samplertest.AxisCase). The law is x_0 piecewise
-	// Gaussian (the l1 marginal with weight 1) times the Gaussian N(0, 1/(kμ)) truncated to
-	// [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1
+	// case of the suite's absolute-loss targets, the sampler kit's AxisCase). The law is
+	// x_0 piecewise Gaussian (the l1 marginal with weight 1) times the Gaussian
+	// N(0, 1/(kμ)) truncated to [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1
 	// family's per-coordinate weight 1/√d fades, so its x_0 law tends to the samplers' start
 	// at large d), and a sampler must move along one direction of R^d. It exposes no
 	// structure (the exact sampler refuses it; the analysis needs only the declared law).
@@ -90,7 +88,7 @@ func lawParams(spec problems.Spec) (*LawParams, error) {
 	if spec.Params != nil {
 		q, ok := spec.Params.(*LawParams)
 		if !ok {
-			return nil, fmt.Errorf("exact-law: params: got %T, want *audit.LawParams", spec.Params)
+			return nil, fmt.Errorf("exact-law: params: got %T, want *canary.LawParams", spec.Params)
 		}
 		if q != nil {
 			p = q
@@ -166,7 +164,7 @@ func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Insta
 			z[i][j] = lo + (hi-lo)*rng.Float64()
 		}
 	}
-	in := &LawInstance{z: z, c: c, family: p.Family, w: 1 / math.Sqrt(float64(spec.D)), target: algorithms.Target{K: p.K, Mu: p.Mu}, batch: p.Batch}
+	in := &LawInstance{z: z, c: c, family: p.Family, w: 1 / math.Sqrt(float64(spec.D)), k: p.K, mu: p.Mu, batch: p.Batch}
 	if p.Family == LawL1Axis {
 		in.w = 1
 	}
@@ -187,9 +185,9 @@ type LawInstance struct {
 	w      float64 // ℓ1 weight (family l1)
 	c      problems.Constants
 	family string
-	target algorithms.Target
+	k, mu  float64 // the declared law's inverse temperature and regulariser
 	batch  int
-	law    *samplertest.Marginal // exact law of x_0
+	law    *Marginal // exact law of x_0
 }
 
 var (
@@ -278,8 +276,8 @@ func (in *LawInstance) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Target is the declared law's (k, μ): sampler-bias refuses to sample another law.
-func (in *LawInstance) Target() algorithms.Target { return in.target }
+// DeclaredLaw is the declared law's (k, μ): sampler-bias refuses to sample another law.
+func (in *LawInstance) DeclaredLaw() (k, mu float64) { return in.k, in.mu }
 
 // Batch is the number of sampler runs per trial.
 func (in *LawInstance) Batch() int { return in.batch }
@@ -291,11 +289,11 @@ func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) 
 // marginal is the exact law of coordinate j: the law is a product over coordinates (the
 // loss and the regulariser are separable, K is a box or R^d), coordinate j with
 // log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2). The l1 CDF is Gauss–Legendre quadrature
-// between the kinks (samplertest.Marginal, independent of the exact sampler's closed
+// between the kinks (Marginal, independent of the exact sampler's closed
 // forms); the Gaussian's is the closed form of N(−z̄_j/μ, 1/(kμ)), truncated to [−R, R]
 // on the box.
-func (in *LawInstance) marginal(j int) *samplertest.Marginal {
-	k, mu, n := in.target.K, in.target.Mu, float64(len(in.z))
+func (in *LawInstance) marginal(j int) *Marginal {
+	k, mu, n := in.k, in.mu, float64(len(in.z))
 	col := make([]float64, len(in.z))
 	for i := range col {
 		col[i] = in.z[i][j]
@@ -310,13 +308,13 @@ func (in *LawInstance) marginal(j int) *samplertest.Marginal {
 		if in.c.Domain.Kind == problems.Box {
 			r := in.c.Domain.Radius
 			a, b := Phi(-r), Phi(r)
-			return &samplertest.Marginal{
+			return &Marginal{
 				LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
 				Lo:         -r, Hi: r,
 				CDFFunc: func(x float64) float64 { return math.Min(1, math.Max(0, (Phi(x)-a)/(b-a))) },
 			}
 		}
-		return &samplertest.Marginal{
+		return &Marginal{
 			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
 			Lo:         mean - 38*sd, Hi: mean + 38*sd,
 			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) },
@@ -330,7 +328,7 @@ func (in *LawInstance) marginal(j int) *samplertest.Marginal {
 		sd := 1 / math.Sqrt(k*mu)
 		lo, hi = -w/mu-38*sd, w/mu+38*sd
 	}
-	return &samplertest.Marginal{
+	return &Marginal{
 		LogDensity: func(x float64) float64 {
 			s := 0.0
 			for _, v := range col {
@@ -368,7 +366,7 @@ func (l lawAxis) Len() int                      { return l.in.Len() }
 func (l lawAxis) Dim() int                      { return l.in.Dim() }
 func (l lawAxis) Constants() problems.Constants { return l.in.c }
 func (l lawAxis) Batch() int                    { return l.in.batch }
-func (l lawAxis) Target() algorithms.Target     { return l.in.target }
+func (l lawAxis) DeclaredLaw() (k, mu float64)  { return l.in.DeclaredLaw() }
 
 // Statistic is U = F_0(x_0) under the declared law.
 func (l lawAxis) Statistic(x []float64) float64 { return l.in.law.CDF(x[0]) }

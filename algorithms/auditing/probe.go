@@ -1,9 +1,8 @@
-package audit
+package auditing
 
 import (
 	"context"
 	"errors"
-	"expmech/rows"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -11,6 +10,7 @@ import (
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
+	"expmech/rows"
 )
 
 // ProbeConfig configures sampler-probe, the registry entry of the sampler validation
