@@ -15,7 +15,6 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
-	"expmech/baselines/calib"
 	"expmech/problems"
 )
 
@@ -291,9 +290,9 @@ func (u *Underclaimed) resolve(c problems.Constants, b algorithms.Budget) (under
 }
 
 // UseCalibrationStore hands the runner's calibration store to the inner mechanism when it
-// takes one (baselines/calib.Store), so a wrapped dp-sgd shares its calibrations.
-func (u *Underclaimed) UseCalibrationStore(s calib.Store) {
-	if m, ok := u.Mechanism.(interface{ UseCalibrationStore(calib.Store) }); ok {
+// takes one (algorithms.Store), so a wrapped dp-sgd shares its calibrations.
+func (u *Underclaimed) UseCalibrationStore(s algorithms.Store) {
+	if m, ok := u.Mechanism.(interface{ UseCalibrationStore(algorithms.Store) }); ok {
 		m.UseCalibrationStore(s)
 	}
 }

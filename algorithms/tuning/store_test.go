@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
 	"expmech/algorithms/tuning"
 	"expmech/baselines/dpsgd"
@@ -45,11 +46,7 @@ func TestTunedUsesCalibrationStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u, ok := m.(interface {
-			UseCalibrationStore(interface {
-				Calibration(key string, compute func() []byte) []byte
-			})
-		})
+		u, ok := m.(interface{ UseCalibrationStore(algorithms.Store) })
 		if !ok {
 			t.Fatalf("%s: tuned dp-sgd does not take a calibration store", mode)
 		}

@@ -474,17 +474,11 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// calibrationStore is the runner's process-wide (and on-disk) calibration cache, as the
-// baselines take it (baselines/calib.Store; experiments/runner calibstore.go).
-type calibrationStore = interface {
-	Calibration(key string, compute func() []byte) []byte
-}
-
 // UseCalibrationStore hands the runner's calibration store to the base mechanism, whose
 // grid points share its accountant (WithKnobs keeps it): without it a tuned dp-sgd
 // recomputed every candidate's noise multiplier in each process (shards, reruns).
-func (m *Mechanism) UseCalibrationStore(s calibrationStore) {
-	if u, ok := m.base.(interface{ UseCalibrationStore(calibrationStore) }); ok {
+func (m *Mechanism) UseCalibrationStore(s algorithms.Store) {
+	if u, ok := m.base.(interface{ UseCalibrationStore(algorithms.Store) }); ok {
 		u.UseCalibrationStore(s)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 
+	"expmech/algorithms"
 	"expmech/algorithms/privacy"
 )
 
@@ -31,24 +32,13 @@ type PoissonResult struct {
 type PoissonCache struct {
 	mu    sync.Mutex
 	m     map[PoissonKey]PoissonResult
-	store Store  // shared beyond this mechanism (UseStore); nil: this cache only
-	space string // who computes, part of the store key
-}
-
-// Store is the calibration store a runner may hand a mechanism (optional capability
-// UseCalibrationStore(Store)): Calibration returns the bytes stored under key, or calls
-// compute, stores what it returns (nil: nothing, e.g. on error) and returns it; concurrent
-// calls with one key compute once. The mechanism sees no disk: the runner keeps the bytes
-// where it likes (its on-disk cache, keyed by content and code version). Store is an alias
-// of an interface literal so that the runner, which imports no baseline, names the same
-// type in its type assertion.
-type Store = interface {
-	Calibration(key string, compute func() []byte) []byte
+	store algorithms.Store // shared beyond this mechanism (UseStore); nil: this cache only
+	space string           // who computes, part of the store key
 }
 
 // UseStore shares the answers of c through s, under keys that start with space (the
 // mechanism's name: two accountants never share a key). Call it before the first Get.
-func (c *PoissonCache) UseStore(s Store, space string) {
+func (c *PoissonCache) UseStore(s algorithms.Store, space string) {
 	if c != nil {
 		c.store, c.space = s, space
 	}

@@ -103,9 +103,9 @@ type Mechanism struct {
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
 // UseCalibrationStore shares the accountant's answers beyond this mechanism through s
-// (calib.Store): the runner's calibration cache, so one calibration is computed once per
+// (algorithms.Store): the runner's calibration cache, so one calibration is computed once per
 // distinct input across cells, experiments and reruns.
-func (m *Mechanism) UseCalibrationStore(s calib.Store) { m.cache.UseStore(s, Name) }
+func (m *Mechanism) UseCalibrationStore(s algorithms.Store) { m.cache.UseStore(s, Name) }
 
 func (m *Mechanism) Name() string { return Name }
 

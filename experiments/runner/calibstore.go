@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"expmech/algorithms"
 	"expmech/rows"
 )
 
@@ -17,20 +18,17 @@ import (
 // calibration (dp-sgd's PLD noise multiplier: a second or so each) depends only on its
 // inputs, which recur across cells (cells that differ in what the calibration does not
 // read), experiments (the same cell in two specs) and reruns. Mechanisms that can share
-// it take a calibrationStore (optional capability calibrationUser) and see only keys and
+// it take an algorithms.Store (optional capability calibrationUser) and see only keys and
 // bytes; calibStore answers each distinct key once per process (concurrent askers wait
 // for the one computation, giving their worker slot to other work meanwhile) and keeps the answers on disk under
 // CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json, written
 // atomically, so concurrent shards on a shared file system may share it. A file that does
 // not decode or whose key or code version differs is a miss. Without a known code
 // version the store lives in memory only.
-type calibrationStore = interface {
-	Calibration(key string, compute func() []byte) []byte
-}
 
-// calibrationUser is a mechanism that takes a calibrationStore (baselines/calib.Store).
+// calibrationUser is a mechanism that takes the store (algorithms.Store).
 type calibrationUser interface {
-	UseCalibrationStore(calibrationStore)
+	UseCalibrationStore(algorithms.Store)
 }
 
 // calibVersion changes when the file format or the key's derivation changes.
@@ -64,7 +62,7 @@ func newCalibStore(dir, codeVersion string) *calibStore {
 	return &calibStore{dir: dir, version: codeVersion, m: map[string]*calibAnswer{}}
 }
 
-var _ calibrationStore = (*calibStore)(nil)
+var _ algorithms.Store = (*calibStore)(nil)
 
 // Calibration returns the answer stored under key, computing it with compute on a miss.
 // compute's nil (a failure) is returned to this caller and not stored; the next caller

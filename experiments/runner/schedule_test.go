@@ -198,11 +198,11 @@ func TestCalibStore(t *testing.T) {
 // epsilon only, asked through the runner's store when it has one.
 type calibMech struct {
 	noiseMech
-	store calibrationStore
+	store algorithms.Store
 	count *atomic.Int64 // computations
 }
 
-func (m *calibMech) UseCalibrationStore(s calibrationStore) { m.store = s }
+func (m *calibMech) UseCalibrationStore(s algorithms.Store) { m.store = s }
 func (m *calibMech) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r, err := m.noiseMech.Plan(c, b)
 	compute := func() []byte { m.count.Add(1); return []byte(strconv.FormatFloat(1/b.Epsilon, 'g', -1, 64)) }
