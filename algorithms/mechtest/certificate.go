@@ -122,14 +122,14 @@ func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 					}
 				}
 				for _, b := range opt.Budgets {
-					rec, err := m.Plan(c, b)
+					rec, err := m.Plan(algorithms.Env{}, c, b)
 					if err != nil {
 						refuse(err)
 						continue
 					}
 					ran := "plan"
 					if w := rec.PredictedValueQueries + rec.PredictedGradientQueries; w <= opt.MaxWork {
-						out, err := m.Run(context.Background(), problems.NewCounter(p).Oracle(m.Needs()), b, rand.New(rand.NewPCG(rng.Uint64(), 1)))
+						out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p).Oracle(m.Needs()), b, rand.New(rand.NewPCG(rng.Uint64(), 1)))
 						if err != nil {
 							refuse(err)
 							continue

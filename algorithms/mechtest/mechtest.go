@@ -82,7 +82,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 		t.Helper()
 		o := problems.NewCounter(opt.Problem)
 		// Only the declared capability, as the runner hands it out.
-		out, err := m.Run(context.Background(), o.Oracle(m.Needs()), b, rand.New(rand.NewPCG(seed, 99)))
+		out, err := m.Run(context.Background(), algorithms.Env{}, o.Oracle(m.Needs()), b, rand.New(rand.NewPCG(seed, 99)))
 		if err != nil {
 			t.Fatalf("%s: Run: %v", f.Name, err)
 		}
@@ -167,7 +167,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 
 	t.Run("plan-matches-run", func(t *testing.T) {
 		m := newMech(t)
-		p, err := m.Plan(c, b)
+		p, err := m.Plan(algorithms.Env{}, c, b)
 		if err != nil {
 			t.Fatalf("Plan: %v", err)
 		}
@@ -229,10 +229,10 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 			{Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove},
 		}
 		for _, bb := range bad {
-			if _, err := m.Plan(c, bb); err == nil {
+			if _, err := m.Plan(algorithms.Env{}, c, bb); err == nil {
 				t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
 			}
-			if _, err := m.Run(context.Background(), problems.NewCounter(opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
+			if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
 				t.Errorf("Run(budget %+v) succeeded, want an error", bb)
 			}
 		}
@@ -250,7 +250,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 		} {
 			cc := c
 			mod(&cc)
-			if _, err := m.Plan(cc, b); err == nil {
+			if _, err := m.Plan(algorithms.Env{}, cc, b); err == nil {
 				t.Errorf("Plan(constants %+v) succeeded, want an error", cc)
 			}
 		}
@@ -260,7 +260,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		m := newMech(t)
-		_, err := m.Run(ctx, problems.NewCounter(opt.Problem).Oracle(m.Needs()), b, rand.New(rand.NewPCG(1, 1)))
+		_, err := m.Run(ctx, algorithms.Env{}, problems.NewCounter(opt.Problem).Oracle(m.Needs()), b, rand.New(rand.NewPCG(1, 1)))
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
 		}
@@ -268,7 +268,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 
 	t.Run("queries", func(t *testing.T) {
 		m := newMech(t)
-		p, err := m.Plan(c, b)
+		p, err := m.Plan(algorithms.Env{}, c, b)
 		if err != nil {
 			t.Fatalf("Plan: %v", err)
 		}

@@ -96,19 +96,19 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		if isRef {
 			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
-			out, err := algorithms.RunReducedRefereed(context.Background(), rm, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
+			out, err := algorithms.RunReducedRefereed(context.Background(), algorithms.Env{}, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
 			return out, cnt, err
 		}
-		out, err := algorithms.RunReduced(context.Background(), rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
+		out, err := algorithms.RunReduced(context.Background(), algorithms.Env{}, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
 		return out, cnt, err
 	}
 	full := func(seed uint64) (algorithms.Output, error) {
 		cnt := problems.NewCounter(inst)
 		rng := rand.New(rand.NewPCG(seed, 7))
 		if isRef {
-			return refereed.RunRefereed(context.Background(), cnt.Oracle(m.Needs()), b, rng, inst)
+			return refereed.RunRefereed(context.Background(), algorithms.Env{}, cnt.Oracle(m.Needs()), b, rng, inst)
 		}
-		return m.Run(context.Background(), cnt.Oracle(m.Needs()), b, rng)
+		return m.Run(context.Background(), algorithms.Env{}, cnt.Oracle(m.Needs()), b, rng)
 	}
 	t.Run("determinism", func(t *testing.T) {
 		o1, c1, err1 := reduced(3)

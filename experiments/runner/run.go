@@ -164,7 +164,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, prov.CodeVersion)
 	}
 	calib := calibrationStoreFor(o, prov)
-	shareCalibrations(p, calib)
+	p.env.Store = calib
 	h := header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
 		SpecPath: spec.Path, Spec: string(spec.Bytes), Quick: spec.Shrunk, Trials: spec.Trials, Seed: spec.Seed, Flags: o.Flags}
 	if o.Shards <= 1 {
@@ -293,7 +293,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	pool := newInstancePool(p, jobs, instanceLimit(p, workers))
 	sl := newSlots(workers, plans, jobs)
 	calib.wait = sl.wait
-	shareLoop(p, sl.parallel)
+	p.env.Loop = sl.parallel
 	type result struct {
 		e    entry
 		cost float64
@@ -447,7 +447,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		e.Row = r
 		return e, true
 	}
-	x, rec, wall, err := runTrial(ctx, c.mechs[ai], ti.inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
+	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
 	if ctx.Err() != nil {
 		return e, false
 	}
@@ -491,30 +491,30 @@ func instanceLimit(p *plan, workers int) int {
 // structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
 // in the r reduced coordinates and lifts its output (algorithms.RunReduced): the
 // same output law at O(r) work per step; the row then has reduced_rank = r.
-func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
+func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()
 	cnt := problems.NewCounter(inst)
 	run := func() (algorithms.Output, error) {
-		return m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
+		return m.Run(ctx, env, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
 	}
 	if rm, ok := m.(algorithms.Refereed); ok && rm.NeedsReferee() {
 		// oracle tuning / the non-private reference: the instance answers uncounted, and
 		// the mechanism marks its row guarantee none (algorithms.Referee). On the reduced
 		// path the referee scores reduced points (algorithms.ReducedReferee).
 		run = func() (algorithms.Output, error) {
-			return rm.RunRefereed(ctx, cnt.Oracle(m.Needs()), b, rng, inst)
+			return rm.RunRefereed(ctx, env, cnt.Oracle(m.Needs()), b, rng, inst)
 		}
 		if rr, red, redOK := algorithms.Reducible(m, inst, b); redOK {
 			cnt = problems.NewCounter(red.Problem)
 			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
 			run = func() (algorithms.Output, error) {
-				return algorithms.RunReducedRefereed(ctx, rr, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
+				return algorithms.RunReducedRefereed(ctx, env, rr, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
 			}
 		}
 	} else if rm, red, ok := algorithms.Reducible(m, inst, b); ok {
 		cnt = problems.NewCounter(red.Problem)
 		run = func() (algorithms.Output, error) {
-			return algorithms.RunReduced(ctx, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
+			return algorithms.RunReduced(ctx, env, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
 		}
 	}
 	t0 := time.Now()
