@@ -91,6 +91,13 @@ func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	return a.b
 }
 
+// counts returns the answers computed here and read from disk so far.
+func (s *calibStore) counts() (computed, loaded int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.computed, s.loaded
+}
+
 func (s *calibStore) count(n *int) {
 	s.mu.Lock()
 	*n++

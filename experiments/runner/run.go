@@ -433,6 +433,8 @@ func (r *runState) timed(prog *progress, sl *slots) {
 		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
 			r.spec.Name, r.res.Computed, el, r.workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.workers))
 	}
+	computed, loaded := r.calib.counts()
+	r.logf("%s: calibrations: %d computed, %d read from the calibration cache", r.spec.Name, computed, loaded)
 }
 
 // finish checks that every row of the shard is there and writes them: results.csv and
