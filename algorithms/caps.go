@@ -3,10 +3,10 @@ package algorithms
 import "errors"
 
 // Optional capabilities. A Mechanism has four methods; anything more (ConstantsChecker,
-// Accountant, Refereed, Reducer, RadialReducer, tuning's Tunable and RDPer, the runner's
-// services UseCalibrationStore and UseParallelLoop) is an optional interface that callers
-// find with As, never with a bare type assertion, so that a wrapper need not forward them
-// by hand.
+// Accountant, Refereed, Reducer, RadialReducer, tuning's Tunable and RDPer) is an optional
+// interface that callers find with As, never with a bare type assertion, so that a wrapper
+// need not forward them by hand. The runner's services are not capabilities: they arrive
+// as an Env, which a wrapper passes on to its base.
 //
 // A wrapper (a Mechanism built around another, e.g. the tuning wrapper) exposes its base
 // with Unwrap, and for every capability it decides one of three policies, listed in its
@@ -15,7 +15,7 @@ import "errors"
 //   - Inherited: the wrapper does not implement it; As finds the base's. Only for a
 //     capability whose answer is still true of the wrapper's release: a constants check
 //     (the wrapper runs the base's configuration, so a base that cannot hold cannot
-//     either), or a runner service (a calibration store, a parallel loop).
+//     either).
 //   - Overridden: the wrapper implements it itself, for its own release (the tuning
 //     wrapper's reduced path and referee).
 //   - Blocked: the wrapper implements it and answers "not available" (ErrNotAvailable, no

@@ -75,7 +75,9 @@ type Output struct {
 
 // A Mechanism is one configured algorithm. Plan is data-independent (it may use only the
 // public constants) and must return the same calibration Run uses. Run reads the data only
-// through o and draws randomness only from rng.
+// through o and draws randomness only from rng. Both receive the runner's services in env
+// (the calibration store, the parallel loop; the zero Env is serial and in-memory), which
+// never change a result.
 //
 // Needs declares the oracle capability Run uses; the runner hands Run a view of the
 // trial's counter with exactly that capability (problems.Counter.Oracle). Run is written
@@ -85,8 +87,8 @@ type Output struct {
 type Mechanism interface {
 	Name() string
 	Needs() problems.Need
-	Plan(c problems.Constants, b Budget) (Record, error)
-	Run(ctx context.Context, o problems.ValueAccess, b Budget, rng *rand.Rand) (Output, error)
+	Plan(env Env, c problems.Constants, b Budget) (Record, error)
+	Run(ctx context.Context, env Env, o problems.ValueAccess, b Budget, rng *rand.Rand) (Output, error)
 }
 
 // Config is a mechanism's parameter struct, decoded strictly from the spec over its

@@ -75,8 +75,8 @@ func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.
 // orthogonal_variance = v), or x = U y + ρ·e for a RadialReducer's run (the record carries
 // its own orthogonal_norm = ρ), drawn from rng after the run. The record gets the extra
 // column reduced_rank = r.
-func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand) (Output, error) {
-	return runReduced(o, m, basis, b, rng, func() (Output, error) { return m.Run(ctx, o, b, rng) })
+func RunReduced(ctx context.Context, env Env, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand) (Output, error) {
+	return runReduced(o, m, basis, b, rng, func() (Output, error) { return m.Run(ctx, env, o, b, rng) })
 }
 
 // RunReducedRefereed is RunReduced for a Refereed mechanism (oracle tuning): it calls
@@ -84,12 +84,12 @@ func RunReduced(ctx context.Context, m Reducer, o problems.ValueAccess, basis *p
 // exactly low-rank instance F(x) = F̃(Uᵀx), so a selection by the exact empirical risk
 // sees the span part of each candidate only, and the complement of the released candidate
 // is independent of the choice: lifting after the run gives the full run's law.
-func RunReducedRefereed(ctx context.Context, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand, ref Referee) (Output, error) {
+func RunReducedRefereed(ctx context.Context, env Env, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand, ref Referee) (Output, error) {
 	rm, ok := As[Refereed](m)
 	if !ok {
 		return Output{Record: Empty()}, fmt.Errorf("%s: RunReducedRefereed on a mechanism that is not Refereed", m.Name())
 	}
-	return runReduced(o, m, basis, b, rng, func() (Output, error) { return rm.RunRefereed(ctx, o, b, rng, ref) })
+	return runReduced(o, m, basis, b, rng, func() (Output, error) { return rm.RunRefereed(ctx, env, o, b, rng, ref) })
 }
 
 func runReduced(o problems.ValueAccess, m Reducer, basis *problems.Basis, b Budget, rng *rand.Rand, run func() (Output, error)) (Output, error) {

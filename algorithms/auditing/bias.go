@@ -93,7 +93,7 @@ func (b Bias) target() algorithms.Target {
 // Plan reports k, μ, the step constant (extra column step_c; empty for exact) and the
 // predicted cost. No privacy is claimed: the law is
 // fixed by the problem, not calibrated to a budget (guarantee none).
-func (b Bias) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+func (b Bias) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
 	steps, vq, gq, err := b.s.PlanSteps(c, b.target())
 	if err != nil {
 		return algorithms.Record{}, fmt.Errorf("sampler-bias: %w", err)
@@ -126,8 +126,8 @@ type lawDeclarer interface{ DeclaredLaw() (k, mu float64) }
 
 // Run draws one point from the declared law through a view of the counted oracle with the
 // sampler's capability only.
-func (b Bias) Run(ctx context.Context, o problems.ValueAccess, bud algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	rec, err := b.Plan(o.Constants(), bud)
+func (b Bias) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, bud algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	rec, err := b.Plan(env, o.Constants(), bud)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

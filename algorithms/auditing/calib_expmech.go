@@ -16,7 +16,7 @@ func mechanismCalibration(c problems.Constants, b algorithms.Budget) (cal1D, boo
 	if err != nil {
 		return cal1D{}, false
 	}
-	r, err := m.Plan(c, b)
+	r, err := m.Plan(algorithms.Env{}, c, b) // expmech keeps no calibration in a store
 	if err != nil || !(r.K > 0) || !(r.Mu > 0) || !(r.GDPS > 0) {
 		return cal1D{}, false
 	}

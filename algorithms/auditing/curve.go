@@ -57,19 +57,15 @@ func CurveFactory() algorithms.Factory {
 //
 // Its per-grid-cell work is split into pieces (curveChunk cells; one per ε and direction
 // for the hockey-stick integrals) that the runner's parallel loop may share among idle
-// workers (UseParallelLoop); the curve is the same bits however they are shared.
+// workers (Run's algorithms.Env); the curve is the same bits however they are shared.
 type Curve struct {
-	cfg  CurveConfig
-	loop Loop // nil: serial
+	cfg CurveConfig
 }
-
-// UseParallelLoop takes the runner's parallel loop (called once, before any Run).
-func (cv *Curve) UseParallelLoop(loop func(n int, body func(i int))) { cv.loop = loop }
 
 func (Curve) Name() string { return "exact-curve" }
 
 // Plan is expmech's calibration for the constants, guarantee none.
-func (Curve) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (Curve) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	cal, err := calibrate1D(c, b)
 	if err != nil {
 		return algorithms.Record{}, fmt.Errorf("exact-curve: %w", err)
@@ -85,7 +81,7 @@ func (Curve) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record,
 func (Curve) Needs() problems.Need { return problems.NeedData }
 
 // Run integrates the curve; the data are read through the declared data view.
-func (cv Curve) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, _ *rand.Rand) (algorithms.Output, error) {
+func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, _ *rand.Rand) (algorithms.Output, error) {
 	do, err := problems.Data(o)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("exact-curve: %w", err)
@@ -99,7 +95,7 @@ func (cv Curve) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Bu
 	if p.Dim() != 1 {
 		return algorithms.Output{}, ErrNotOneDimensional
 	}
-	rec, err := cv.Plan(p.Constants(), b)
+	rec, err := cv.Plan(env, p.Constants(), b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -108,11 +104,7 @@ func (cv Curve) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Bu
 	}
 	eps := append([]float64{b.Epsilon}, exactEpsGrid...)
 	g := AutoGrid1D(sampler.LogDensity, p, q, rec.K, rec.Mu, cv.cfg.PerWidth, cv.cfg.MaxCells)
-	loop := cv.loop
-	if loop == nil {
-		loop = serialLoop
-	}
-	curve, err := privacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, loop)
+	curve, err := privacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, env.Parallel)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("exact-curve: %w", err)
 	}

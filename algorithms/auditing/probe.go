@@ -87,7 +87,7 @@ func (p Probe) target(c problems.Constants) (algorithms.Target, error) {
 // Plan reports k, μ and the predicted cost. The budget is not used: the probe is a
 // diagnostic of the sampler, with guarantee nominal (the law is the one a practical-mode
 // mechanism samples; the sampler is what is under test), none when Broken.
-func (p Probe) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+func (p Probe) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
 	t, err := p.target(c)
 	if err != nil {
 		return algorithms.Record{}, err
@@ -113,8 +113,8 @@ func (p Probe) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Recor
 func (p Probe) Needs() problems.Need { return p.s.Needs() }
 
 // Run draws one point through the counted oracle.
-func (p Probe) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	rec, err := p.Plan(o.Constants(), b)
+func (p Probe) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	rec, err := p.Plan(env, o.Constants(), b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

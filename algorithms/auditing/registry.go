@@ -93,7 +93,7 @@ func (g ReferenceGaussian) sigma(c problems.Constants, b algorithms.Budget) (s, 
 }
 
 // Plan claims s-GDP at the budget.
-func (g ReferenceGaussian) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (g ReferenceGaussian) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	s, sigma, err := g.sigma(c, b)
 	if err != nil {
 		return algorithms.Record{}, err
@@ -118,13 +118,13 @@ func (g ReferenceGaussian) Plan(c problems.Constants, b algorithms.Budget) (algo
 func (ReferenceGaussian) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the noisy mean gradient at 0.
-func (g ReferenceGaussian) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (g ReferenceGaussian) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	o, err := problems.Gradients(vo)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("reference-gaussian: %w", err)
 	}
 	c := o.Constants()
-	rec, err := g.Plan(c, b)
+	rec, err := g.Plan(env, c, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -253,24 +253,24 @@ type underclaim struct {
 
 func (u *Underclaimed) Name() string { return "underclaimed(" + u.Mechanism.Name() + ")" }
 
-func (u *Underclaimed) resolve(c problems.Constants, b algorithms.Budget) (underclaim, error) {
+func (u *Underclaimed) resolve(env algorithms.Env, c problems.Constants, b algorithms.Budget) (underclaim, error) {
 	key := fmt.Sprintf("%+v|%+v", c, b)
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if v, ok := u.cache[key]; ok {
 		return v, nil
 	}
-	claim, err := u.Mechanism.Plan(c, b)
+	claim, err := u.Mechanism.Plan(env, c, b)
 	if err != nil {
 		return underclaim{}, err
 	}
 	run := b
 	if u.RunEpsilon > 0 {
 		run.Epsilon = u.RunEpsilon
-	} else if run, err = inflated(u.Mechanism, c, b, u.SFactor); err != nil {
+	} else if run, err = inflated(env, u.Mechanism, c, b, u.SFactor); err != nil {
 		return underclaim{}, err
 	}
-	rr, err := u.Mechanism.Plan(c, run)
+	rr, err := u.Mechanism.Plan(env, c, run)
 	if err != nil {
 		return underclaim{}, fmt.Errorf("plan at the run budget ε = %g: %w", run.Epsilon, err)
 	}
@@ -289,42 +289,27 @@ func (u *Underclaimed) resolve(c problems.Constants, b algorithms.Budget) (under
 	return v, nil
 }
 
-// calibrationStore is baselines/calib.Store, the runner's calibration store: an alias of
-// the same interface literal, so that the type assertion below matches what the baselines
-// declare without importing them (mechanisms do not import baselines).
-type calibrationStore = interface {
-	Calibration(key string, compute func() []byte) []byte
-}
-
-// UseCalibrationStore hands the runner's calibration store to the inner mechanism when it
-// takes one (baselines/calib.Store), so a wrapped dp-sgd shares its calibrations.
-func (u *Underclaimed) UseCalibrationStore(s calibrationStore) {
-	if m, ok := u.Mechanism.(interface{ UseCalibrationStore(calibrationStore) }); ok {
-		m.UseCalibrationStore(s)
-	}
-}
-
 // Plan is the inner plan at b (the claim), marked guarantee none.
-func (u *Underclaimed) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	v, err := u.resolve(c, b)
+func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	v, err := u.resolve(env, c, b)
 	return v.claim, err
 }
 
 // Run runs the inner mechanism at the larger run budget and reports the claim.
-func (u *Underclaimed) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	v, err := u.resolve(o.Constants(), b)
+func (u *Underclaimed) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	v, err := u.resolve(env, o.Constants(), b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	out, err := u.Mechanism.Run(ctx, o, v.run, rng)
+	out, err := u.Mechanism.Run(ctx, env, o, v.run, rng)
 	out.Record = v.claim
 	return out, err
 }
 
 // inflated returns a budget at which m plans at least factor × its GDP parameter at b
 // (doubling then 50 bisection steps on ε), for the noise-scaled-down broken variants.
-func inflated(m algorithms.Mechanism, c problems.Constants, b algorithms.Budget, factor float64) (algorithms.Budget, error) {
-	r, err := m.Plan(c, b)
+func inflated(env algorithms.Env, m algorithms.Mechanism, c problems.Constants, b algorithms.Budget, factor float64) (algorithms.Budget, error) {
+	r, err := m.Plan(env, c, b)
 	if err != nil {
 		return b, err
 	}
@@ -335,7 +320,7 @@ func inflated(m algorithms.Mechanism, c problems.Constants, b algorithms.Budget,
 	s := func(e float64) (float64, error) {
 		bb := b
 		bb.Epsilon = e
-		rr, err := m.Plan(c, bb)
+		rr, err := m.Plan(env, c, bb)
 		return rr.GDPS, err
 	}
 	lo, hi := b.Epsilon, 2*b.Epsilon

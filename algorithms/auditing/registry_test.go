@@ -69,11 +69,11 @@ func TestUnderclaimedRecords(t *testing.T) {
 	}
 	inner, _ := noisygd.Factory().New(noisygd.Factory().NewConfig())
 	p := canary.NewLinear(5, 1, 1, problems.Domain{Kind: problems.Unconstrained, Radius: 1}, true)
-	honest, err := inner.Plan(p.Constants(), budget())
+	honest, err := inner.Plan(algorithms.Env{}, p.Constants(), budget())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := m.Plan(p.Constants(), budget())
+	rec, err := m.Plan(algorithms.Env{}, p.Constants(), budget())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +85,11 @@ func TestUnderclaimedRecords(t *testing.T) {
 	}
 	rb := budget()
 	rb.Epsilon = rec.Extra["run_epsilon"]
-	out, err := m.Run(context.Background(), problems.NewCounter(p), budget(), rand.New(rand.NewPCG(4, 5)))
+	out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget(), rand.New(rand.NewPCG(4, 5)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := inner.Run(context.Background(), problems.NewCounter(p), rb, rand.New(rand.NewPCG(4, 5)))
+	want, _ := inner.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), rb, rand.New(rand.NewPCG(4, 5)))
 	if out.X[0] != want.X[0] || out.Record.Guarantee != algorithms.None {
 		t.Errorf("run: got x %v (%s), want the inner run at ε = %v: %v", out.X, out.Record.Guarantee, rb.Epsilon, want.X)
 	}
@@ -111,7 +111,7 @@ func TestReferenceGaussianLaw(t *testing.T) {
 		const n = 20000
 		m1, m2 := 0.0, 0.0
 		for range n {
-			out, err := g.Run(context.Background(), problems.NewCounter(p), budget(), rng)
+			out, err := g.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget(), rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +122,7 @@ func TestReferenceGaussianLaw(t *testing.T) {
 		if math.Abs(m1+0.2) > 5*sigma/math.Sqrt(n) || math.Abs(v/(sigma*sigma)-1) > 5*math.Sqrt(2.0/n) {
 			t.Errorf("bug %v: mean %v var %v, want −0.2, %v", bug, m1, v, sigma*sigma)
 		}
-		rec, _ := g.Plan(p.Constants(), budget())
+		rec, _ := g.Plan(algorithms.Env{}, p.Constants(), budget())
 		if rec.GDPS != s || (rec.Guarantee == algorithms.None) != bug {
 			t.Errorf("bug %v: claims s %v (%s), want %v", bug, rec.GDPS, rec.Guarantee, s)
 		}
@@ -163,7 +163,7 @@ func TestProbe(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := m.Plan(p.Constants(), budget())
+		rec, err := m.Plan(algorithms.Env{}, p.Constants(), budget())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +177,7 @@ func TestProbe(t *testing.T) {
 	}
 	ex, _ := f.New(&ProbeConfig{Sampler: "exact", Ratio: 16, Width: 0.1})
 	o := problems.NewCounter(p)
-	out, err := ex.Run(context.Background(), o, budget(), rand.New(rand.NewPCG(1, 2)))
+	out, err := ex.Run(context.Background(), algorithms.Env{}, o, budget(), rand.New(rand.NewPCG(1, 2)))
 	if err != nil || len(out.X) != 10 {
 		t.Fatalf("exact probe: %v, %v", out.X, err)
 	}

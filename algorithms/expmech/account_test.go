@@ -64,7 +64,7 @@ func TestAccountMatchesCalibration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec, err := m.Plan(tc.c, b)
+			rec, err := m.Plan(algorithms.Env{}, tc.c, b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,13 +110,13 @@ func TestStrongConvexityNotTrusted(t *testing.T) {
 	if err := m.CheckConstants(c); !errors.As(err, &ke) || ke.Key != "strong_convexity" || !errors.Is(err, algorithms.ErrNotPublic) {
 		t.Errorf("CheckConstants: got %v, want a KeyError on strong_convexity wrapping ErrNotPublic", err)
 	}
-	if _, err := m.Plan(c, b); err == nil {
+	if _, err := m.Plan(algorithms.Env{}, c, b); err == nil {
 		t.Error("Plan accepted λ = 1 on a loss with no declared strong convexity")
 	}
 	// What the unsound calibration would have released: k for λ = 1, μ = 0.
 	declared := c
 	declared.StrongConvexity = 1
-	rec, err := m.Plan(declared, b)
+	rec, err := m.Plan(algorithms.Env{}, declared, b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,136 +113,185 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 		return Calibration{}, err
 	}
 	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: string(cfg.Calibration)}
-	eps, delta := b.Epsilon, b.Delta
-	n, d := float64(c.N), float64(c.D)
-	G := c.GDelta
+	rc := newRecipe(c, b, cfg)
+	cal.DeltaMech = rc.dMech
+	var err error
+	switch cal.Setting {
+	case SettingERM, SettingSCO, SettingStronglyConvex:
+		if !rc.bounded {
+			return cal, fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrCalibrate, cal.Setting, c.Domain.Kind)
+		}
+		if cfg.Preset != "" {
+			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
+		}
+		switch cal.Setting {
+		case SettingERM:
+			err = rc.erm(&cal)
+		case SettingSCO:
+			err = rc.sco(&cal)
+		default:
+			err = rc.stronglyConvex(&cal)
+		}
+	case SettingLowRank:
+		err = calibrateLowRank(&cal, c, b, cfg, rc.dMech)
+	default:
+		err = fmt.Errorf("%w: setting %q", ErrCalibrate, cal.Setting)
+	}
+	if err != nil {
+		return cal, err
+	}
+	if cfg.DeltaDelivered {
+		if err := deltaDelivered(&cal, c, b.Epsilon); err != nil {
+			return cal, err
+		}
+	}
+	if err := rc.account(&cal, smp); err != nil {
+		return cal, err
+	}
+	if cal.Steps > cfg.MaxSteps {
+		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
+	}
+	return cal, nil
+}
+
+// recipe holds the inputs every setting's calibration reads: the budget split, n, d,
+// G = G_Δ, R = max_{x∈K} ‖x‖ (or the prior bound) and D_K.
+type recipe struct {
+	c          problems.Constants
+	b          algorithms.Budget
+	cfg        Config
+	eps, delta float64
+	dMech      float64 // δ_mech = split·δ
+	n, d, G    float64
+	R, DK      float64
+	bounded    bool // K is bounded (R finite and positive)
+}
+
+func newRecipe(c problems.Constants, b algorithms.Budget, cfg Config) recipe {
+	rc := recipe{c: c, b: b, cfg: cfg, eps: b.Epsilon, delta: b.Delta, n: float64(c.N), d: float64(c.D), G: c.GDelta}
 	split := cfg.DeltaSplit
 	if cfg.Calibration == CalibPaper {
 		split = 2.0 / 3 // GLL22 Thm 6.4 / 6.9: δ_mech = 2δ/3
 	}
-	dMech := split * delta
-	cal.DeltaMech = dMech
-	// s: exact inversion of the Gaussian curve, or GLL22 Lemma 6.3 at δ_mech (SPEC §1.3).
-	sFor := func() (float64, error) {
-		if cfg.Calibration == CalibPaper {
-			return privacy.SPaper(eps, dMech), nil
-		}
-		return privacy.SForEpsDelta(eps, dMech)
+	rc.dMech = split * rc.delta
+	rc.R = c.Domain.MaxNorm(c.D)   // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
+	rc.DK = c.Domain.Diameter(c.D) // D_K
+	rc.bounded = !math.IsInf(rc.R, 1) && rc.R > 0
+	if cfg.PriorBound > 0 && rc.bounded {
+		rc.R = cfg.PriorBound // tuning knob: μ for a prior bound on ‖x*‖ tighter than K (exact recipes only)
 	}
-	R := c.Domain.MaxNorm(c.D)   // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
-	DK := c.Domain.Diameter(c.D) // D_K
-	bounded := !math.IsInf(R, 1) && R > 0
-	if cfg.PriorBound > 0 && bounded {
-		R = cfg.PriorBound // tuning knob: μ for a prior bound on ‖x*‖ tighter than K (exact recipes only)
+	return rc
+}
+
+// s is the Gaussian-DP parameter at (ε, δ_mech): exact inversion of the Gaussian curve, or
+// GLL22 Lemma 6.3 (SPEC §1.3).
+func (rc recipe) s() (float64, error) {
+	if rc.cfg.Calibration == CalibPaper {
+		return privacy.SPaper(rc.eps, rc.dMech), nil
 	}
-	needBounded := func() error {
-		if !bounded {
-			return fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrCalibrate, cal.Setting, c.Domain.Kind)
-		}
+	return privacy.SForEpsDelta(rc.eps, rc.dMech)
+}
+
+// erm is the empirical-risk calibration (GLL22 Thm 6.4, or the exact recipe).
+func (rc recipe) erm(cal *Calibration) error {
+	n, d, G, R, DK := rc.n, rc.d, rc.G, rc.R, rc.DK
+	s, err := rc.s()
+	if err != nil {
+		return err
+	}
+	if rc.cfg.Calibration == CalibPaper {
+		// GLL22 Thm 6.4: a = s/√2 = √(L_δ+ε) − √L_δ, μ = G√d/(n D_K a),
+		// k = 2μn²a²/G², bound d/k + μD_K²/2 = G D_K √d/(n a) (SPEC §2.3).
+		a := s / math.Sqrt2
+		cal.Mu = G * math.Sqrt(d) / (n * DK * a)
+		cal.K = 2 * cal.Mu * n * n * a * a / (G * G)
+		cal.TheoryBound = G * DK * math.Sqrt(d) / (n * a)
+	} else {
+		// Exact recipe (SPEC §2.3 with R = max‖x‖ in place of D_K, valid since
+		// E F − F* ≤ d/k + μ max‖x‖²/2 by Lemma 6.1): minimise d/k + μR²/2 subject to
+		// s = G√k/(n√μ), i.e. k = μn²s²/G²: μ* = √(2d) G/(n s R).
+		cal.Mu = math.Sqrt(2*d) * G / (n * s * R)
+		cal.K = cal.Mu * n * n * s * s / (G * G)
+		cal.TheoryBound = d/cal.K + cal.Mu*R*R/2
+	}
+	return nil
+}
+
+// sco is the population-risk calibration (GLL22 Thm 6.9, or Thm 6.8 minimised numerically).
+func (rc recipe) sco(cal *Calibration) error {
+	eps, delta := rc.eps, rc.delta
+	n, d, G, R, DK := rc.n, rc.d, rc.G, rc.R, rc.DK
+	if rc.cfg.Calibration == CalibPaper {
+		// GLL22 Thm 6.9 [SEED]: L_δ = log(3/(4δ)), μ = (G/D_K)√(2(2L_δ d/(ε²n²) + 1/(2n))),
+		// k = (μ/G²) min{ε²n²/(2L_δ), 2nd}; bound of Thm 6.8 (corrected G²/(nμ); SPEC §3.1).
+		Ld := math.Log(3 / (4 * delta))
+		cal.Mu = G / DK * math.Sqrt(2*(2*Ld*d/(eps*eps*n*n)+1/(2*n)))
+		cal.K = cal.Mu / (G * G) * math.Min(eps*eps*n*n/(2*Ld), 2*n*d)
+		cal.TheoryBound = G*G/(n*cal.Mu) + d/cal.K + cal.Mu*DK*DK/2
 		return nil
 	}
-	switch cal.Setting {
-	case SettingERM:
-		if err := needBounded(); err != nil {
-			return cal, err
-		}
-		if cfg.Preset != "" {
-			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
-		}
-		s, err := sFor()
-		if err != nil {
-			return cal, err
-		}
-		if cfg.Calibration == CalibPaper {
-			// GLL22 Thm 6.4: a = s/√2 = √(L_δ+ε) − √L_δ, μ = G√d/(n D_K a),
-			// k = 2μn²a²/G², bound d/k + μD_K²/2 = G D_K √d/(n a) (SPEC §2.3).
-			a := s / math.Sqrt2
-			cal.Mu = G * math.Sqrt(d) / (n * DK * a)
-			cal.K = 2 * cal.Mu * n * n * a * a / (G * G)
-			cal.TheoryBound = G * DK * math.Sqrt(d) / (n * a)
-		} else {
-			// Exact recipe (SPEC §2.3 with R = max‖x‖ in place of D_K, valid since
-			// E F − F* ≤ d/k + μ max‖x‖²/2 by Lemma 6.1): minimise d/k + μR²/2 subject to
-			// s = G√k/(n√μ), i.e. k = μn²s²/G²: μ* = √(2d) G/(n s R).
-			cal.Mu = math.Sqrt(2*d) * G / (n * s * R)
-			cal.K = cal.Mu * n * n * s * s / (G * G)
-			cal.TheoryBound = d/cal.K + cal.Mu*R*R/2
-		}
-	case SettingSCO:
-		if err := needBounded(); err != nil {
-			return cal, err
-		}
-		if cfg.Preset != "" {
-			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
-		}
-		if cfg.Calibration == CalibPaper {
-			// GLL22 Thm 6.9 [SEED]: L_δ = log(3/(4δ)), μ = (G/D_K)√(2(2L_δ d/(ε²n²) + 1/(2n))),
-			// k = (μ/G²) min{ε²n²/(2L_δ), 2nd}; bound of Thm 6.8 (corrected G²/(nμ); SPEC §3.1).
-			Ld := math.Log(3 / (4 * delta))
-			cal.Mu = G / DK * math.Sqrt(2*(2*Ld*d/(eps*eps*n*n)+1/(2*n)))
-			cal.K = cal.Mu / (G * G) * math.Min(eps*eps*n*n/(2*Ld), 2*n*d)
-			cal.TheoryBound = G*G/(n*cal.Mu) + d/cal.K + cal.Mu*DK*DK/2
-		} else {
-			s, err := sFor()
-			if err != nil {
-				return cal, err
-			}
-			// GLL22 Thm 6.8 (corrected, c_g = 1): B(μ) = G²/(nμ) + d/k(μ) + μR²/2 with the
-			// privacy-limited k(μ) = μn²s²/G²; minimised numerically (SPEC §3.3).
-			B := func(mu float64) float64 {
-				k := mu * n * n * s * s / (G * G)
-				return G*G/(n*mu) + d/k + mu*R*R/2
-			}
-			cal.Mu = goldenMinLog(B, 1e-12, 1e12)
-			cal.K = cal.Mu * n * n * s * s / (G * G)
-			cal.TheoryBound = B(cal.Mu)
-		}
-	case SettingStronglyConvex:
-		if err := needBounded(); err != nil {
-			return cal, err
-		}
-		if cfg.Preset != "" {
-			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
-		}
-		lam := cfg.StrongConvexity
-		if err := checkStrongConvexity(lam, c); err != nil {
-			return cal, err
-		}
-		s, err := sFor()
-		if err != nil {
-			return cal, err
-		}
-		// exp(−kF) with F λ-strongly convex: s = G√k/(n√λ) (GLL22 Thm 6.2 remark; SPEC §2.1),
-		// so k = λn²s²/G²; risk d/k (Lemma 6.1) plus G²/(nλ) for sco (Thm 6.7–6.8).
-		cal.Lambda = lam
-		cal.Mu = 0
-		cal.K = lam * n * n * s * s / (G * G)
-		cal.TheoryBound = d / cal.K
-		if b.Task == task.SCO {
-			cal.TheoryBound += G * G / (n * lam)
-		}
-	case SettingLowRank:
-		if err := calibrateLowRank(&cal, c, b, cfg, dMech); err != nil {
-			return cal, err
-		}
-	default:
-		return cal, fmt.Errorf("%w: setting %q", ErrCalibrate, cal.Setting)
+	s, err := rc.s()
+	if err != nil {
+		return err
 	}
-	if cfg.DeltaDelivered {
-		if cal.Setting != SettingLowRank {
-			return cal, fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrCalibrate, cal.Setting)
-		}
-		// The calibration reads only public constants (n, G_f, C, ε, δ, rank), so on the 1-D
-		// instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C) it would
-		// choose the same k and μ; the δ it delivers there is a lower bound on its δ(ε), and
-		// equals GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
-		in := privacy.AbsInstance{N: c.N, G: c.GF, C: c.Domain.Radius, K: cal.K, Mu: cal.Mu}
-		d, _, err := in.Delta(eps)
-		if err != nil {
-			return cal, fmt.Errorf("expmech: delta_delivered: %w", err)
-		}
-		cal.DeltaDelivered, cal.HasDeltaDelivered = d, true
+	// GLL22 Thm 6.8 (corrected, c_g = 1): B(μ) = G²/(nμ) + d/k(μ) + μR²/2 with the
+	// privacy-limited k(μ) = μn²s²/G²; minimised numerically (SPEC §3.3).
+	B := func(mu float64) float64 {
+		k := mu * n * n * s * s / (G * G)
+		return G*G/(n*mu) + d/k + mu*R*R/2
 	}
+	cal.Mu = goldenMinLog(B, 1e-12, 1e12)
+	cal.K = cal.Mu * n * n * s * s / (G * G)
+	cal.TheoryBound = B(cal.Mu)
+	return nil
+}
+
+// stronglyConvex is the calibration of exp(−kF) for a λ-strongly convex F (no regulariser).
+func (rc recipe) stronglyConvex(cal *Calibration) error {
+	n, d, G := rc.n, rc.d, rc.G
+	lam := rc.cfg.StrongConvexity
+	if err := checkStrongConvexity(lam, rc.c); err != nil {
+		return err
+	}
+	s, err := rc.s()
+	if err != nil {
+		return err
+	}
+	// exp(−kF) with F λ-strongly convex: s = G√k/(n√λ) (GLL22 Thm 6.2 remark; SPEC §2.1),
+	// so k = λn²s²/G²; risk d/k (Lemma 6.1) plus G²/(nλ) for sco (Thm 6.7–6.8).
+	cal.Lambda = lam
+	cal.Mu = 0
+	cal.K = lam * n * n * s * s / (G * G)
+	cal.TheoryBound = d / cal.K
+	if rc.b.Task == task.SCO {
+		cal.TheoryBound += G * G / (n * lam)
+	}
+	return nil
+}
+
+// deltaDelivered computes the δ the lowrank calibration delivers at ε on its 1-D
+// worst-case instance. The calibration reads only public constants (n, G_f, C, ε, δ,
+// rank), so on the 1-D instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f,
+// ‖θ*‖ ≤ C) it would choose the same k and μ; the δ it delivers there is a lower bound on
+// its δ(ε), and equals GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
+func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
+	if cal.Setting != SettingLowRank {
+		return fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrCalibrate, cal.Setting)
+	}
+	in := privacy.AbsInstance{N: c.N, G: c.GF, C: c.Domain.Radius, K: cal.K, Mu: cal.Mu}
+	d, _, err := in.Delta(eps)
+	if err != nil {
+		return fmt.Errorf("expmech: delta_delivered: %w", err)
+	}
+	cal.DeltaDelivered, cal.HasDeltaDelivered = d, true
+	return nil
+}
+
+// account derives what every setting reports from (k, μ): the GDP parameter s, the true
+// δ(ε) of the exact law, ε_spent, the sampler's TV budget and plan, δ_spent, the trusted
+// constants and the claimed guarantee.
+func (rc recipe) account(cal *Calibration, smp algorithms.Sampler) error {
+	eps, delta, n, G := rc.eps, rc.delta, rc.n, rc.G
 	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
 	curv := cal.Mu
 	if cal.Setting == SettingStronglyConvex {
@@ -257,27 +306,27 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	}
 	var err error
 	if cal.EpsilonSpent, err = privacy.EpsForSDelta(cal.S, math.Min(cal.DeltaMech, 1-1e-12)); err != nil {
-		return cal, fmt.Errorf("expmech: epsilon_spent: %w", err)
+		return fmt.Errorf("expmech: epsilon_spent: %w", err)
 	}
 	if !private {
 		// report the ε actually needed at the stated δ
 		if cal.EpsilonSpent, err = privacy.EpsForSDelta(cal.S, delta); err != nil {
-			return cal, fmt.Errorf("expmech: epsilon_spent: %w", err)
+			return fmt.Errorf("expmech: epsilon_spent: %w", err)
 		}
 	}
 	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
-	cal.Tau = math.Max(delta-dMech, 0) / (1 + math.Exp(eps))
+	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps))
 	if smp == nil {
-		smp, _ = sampler.ByName(cfg.Sampler)
+		smp, _ = sampler.ByName(rc.cfg.Sampler)
 	}
-	certified := cfg.Mode == ModeCertified
-	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
-		return cal, err
+	certified := rc.cfg.Mode == ModeCertified
+	if err := planSampler(cal, rc.c, smp, certified, rc.cfg.StepC); err != nil {
+		return err
 	}
 	// δ_spent = δ_mech + (1 + e^{ε_spent})τ: the exact law is (ε_spent, δ_mech)-DP and the
 	// sampled law is within τ of it in TV (SPEC §1.4).
 	cal.DeltaSpent = cal.DeltaMech + (1+math.Exp(cal.EpsilonSpent))*cal.Tau
-	cal.Trusted = trusted(c, cal.Setting, smp)
+	cal.Trusted = trusted(rc.c, cal.Setting, smp)
 	switch {
 	case !private:
 		cal.Guarantee = algorithms.None
@@ -286,10 +335,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	default:
 		cal.Guarantee = algorithms.Nominal
 	}
-	if cal.Steps > cfg.MaxSteps {
-		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
-	}
-	return cal, nil
+	return nil
 }
 
 // calibrateLowRank implements LLL24 Thm 2.2 on R^d (SPEC §5.2).

@@ -355,7 +355,7 @@ func TestExcessRiskRateL1(t *testing.T) {
 		sum := 0.0
 		var bound float64
 		for range trials {
-			out, err := m.Run(context.Background(), problems.NewCounter(p), b, rng)
+			out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -398,12 +398,12 @@ func TestRunProximal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := m.Plan(p.Constants(), b)
+	plan, err := m.Plan(algorithms.Env{}, p.Constants(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := problems.NewCounter(p)
-	out, err := m.Run(context.Background(), o, b, rand.New(rand.NewPCG(2, 2)))
+	out, err := m.Run(context.Background(), algorithms.Env{}, o, b, rand.New(rand.NewPCG(2, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,13 +434,13 @@ func TestRunProximal(t *testing.T) {
 			t.Errorf("nominal row: delta_mech = %g, want empty (NaN)", rec.DeltaMech)
 		}
 	}
-	out2, _ := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(2, 2)))
+	out2, _ := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(2, 2)))
 	if fmt.Sprint(out2.X) != fmt.Sprint(out.X) {
 		t.Errorf("same seed: got %v and %v", out.X, out2.X)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := m.Run(ctx, problems.NewCounter(p), b, rng); !errors.Is(err, context.Canceled) {
+	if _, err := m.Run(ctx, algorithms.Env{}, problems.NewCounter(p), b, rng); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v, want context.Canceled", err)
 	}
 }
@@ -468,7 +468,7 @@ func TestRunStronglyConvex(t *testing.T) {
 	mean := 0.0
 	var rec algorithms.Record
 	for range runs {
-		out, err := m.Run(context.Background(), problems.NewCounter(p), b, rng)
+		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -508,18 +508,18 @@ func TestValidateAndRefusals(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	p := problemtest.NewL1(signPoints(1000, 10, 0.7, rng), 0.3, ball(1))
 	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5}
-	plan, err := m.Plan(p.Constants(), b)
+	plan, err := m.Plan(algorithms.Env{}, p.Constants(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plan.Guarantee != algorithms.Certified || !strings.Contains(plan.Notes, "max_steps") {
 		t.Errorf("certified plan: guarantee %s, notes %q", plan.Guarantee, plan.Notes)
 	}
-	if _, err := m.Run(context.Background(), problems.NewCounter(p), b, rng); err == nil || !strings.Contains(err.Error(), "max_steps") {
+	if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rng); err == nil || !strings.Contains(err.Error(), "max_steps") {
 		t.Errorf("certified run: got %v, want a max_steps refusal", err)
 	}
 	for _, bb := range []algorithms.Budget{{Epsilon: 0, Delta: 1e-5}, {Epsilon: 1, Delta: 0}, {Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove}} {
-		if _, err := m.Plan(p.Constants(), bb); !errors.Is(err, algorithms.ErrBudget) {
+		if _, err := m.Plan(algorithms.Env{}, p.Constants(), bb); !errors.Is(err, algorithms.ErrBudget) {
 			t.Errorf("budget %+v: got %v, want ErrBudget", bb, err)
 		}
 	}

@@ -24,7 +24,7 @@ func TestKnobs(t *testing.T) {
 	if err != nil || len(cands) != tuning.GridSize {
 		t.Fatalf("%d candidates, err %v; want %d", len(cands), err, tuning.GridSize)
 	}
-	base, err := m.Plan(c, b)
+	base, err := m.Plan(algorithms.Env{}, c, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestKnobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := tm.Plan(c, b)
+	r, err := tm.Plan(algorithms.Env{}, c, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestRankKnob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r16, err := k16.Plan(c, b)
+	r16, err := k16.Plan(algorithms.Env{}, c, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestRankKnob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc, err := c1.Plan(c, b)
+	rc, err := c1.Plan(algorithms.Env{}, c, b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -197,7 +197,7 @@ func (cal Calibration) Record() algorithms.Record {
 }
 
 // Plan calibrates from public constants only.
-func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	cal, err := m.calibrate(c, b)
 	if err != nil {
 		return algorithms.Empty(), err
@@ -209,7 +209,7 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 func (m *Mechanism) Needs() problems.Need { return m.smp.Needs() }
 
 // Run calibrates exactly as Plan, then draws one sample through the counted oracle o.
-func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
 	cal, err := m.calibrate(c, b)
 	if err != nil {

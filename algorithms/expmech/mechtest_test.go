@@ -65,7 +65,7 @@ func skipCostly(t *testing.T, name string, p problems.Problem) {
 	if err != nil {
 		return
 	}
-	r, err := m.Plan(p.Constants(), algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM})
+	r, err := m.Plan(algorithms.Env{}, p.Constants(), algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM})
 	if err == nil && r.PredictedValueQueries+r.PredictedGradientQueries > 1e6 {
 		t.Skipf("long: %s plans %.3g queries per run on the canary", name, r.PredictedValueQueries+r.PredictedGradientQueries)
 	}

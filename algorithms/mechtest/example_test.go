@@ -42,7 +42,7 @@ func (m *search) Name() string         { return "random-search" }
 func (m *search) Needs() problems.Need { return problems.NeedValues }
 
 // Plan validates the budget and the constants and predicts Points·n value queries.
-func (m *search) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *search) Plan(_ algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	switch {
 	case !(b.Epsilon > 0) || !(b.Delta >= 0 && b.Delta < 1) || b.Relation != privacy.ReplaceOne:
 		return algorithms.Record{}, fmt.Errorf("random-search: budget %+v", b)
@@ -65,9 +65,9 @@ func (m *search) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Rec
 
 // Run draws each point uniformly in the cube of the domain's radius (clipped to the ball)
 // and keeps the best.
-func (m *search) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *search) Run(ctx context.Context, _ algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	rec, err := m.Plan(c, b)
+	rec, err := m.Plan(algorithms.Env{}, c, b)
 	if err != nil {
 		return algorithms.Output{Record: rec}, err
 	}
@@ -119,13 +119,13 @@ func ExampleTest() {
 	}
 	p := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
 	b := mechtest.Budget(1, 1e-5)
-	rec, err := m.Plan(p.Constants(), b)
+	rec, err := m.Plan(algorithms.Env{}, p.Constants(), b)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	cnt := problems.NewCounter(p)
-	out, err := m.Run(context.Background(), cnt.Oracle(m.Needs()), b, rand.New(rand.NewPCG(7, 99)))
+	out, err := m.Run(context.Background(), algorithms.Env{}, cnt.Oracle(m.Needs()), b, rand.New(rand.NewPCG(7, 99)))
 	if err != nil {
 		fmt.Println(err)
 		return

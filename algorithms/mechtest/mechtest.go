@@ -110,7 +110,7 @@ func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
 	t.Helper()
 	o := problems.NewCounter(k.opt.Problem)
-	out, err := m.Run(context.Background(), o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
+	out, err := m.Run(context.Background(), algorithms.Env{}, o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
 	if err != nil {
 		t.Fatalf("%s: Run: %v", k.f.Name, err)
 	}
@@ -199,7 +199,7 @@ func (k *kit) certificate(t *testing.T) {
 // planMatchesRun: the calibration Plan reports is the one Run uses.
 func (k *kit) planMatchesRun(t *testing.T) {
 	m := k.mech(t)
-	p, err := m.Plan(k.c, k.b)
+	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -265,10 +265,10 @@ func (k *kit) badBudget(t *testing.T) {
 		{Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove},
 	}
 	for _, bb := range bad {
-		if _, err := m.Plan(k.c, bb); err == nil {
+		if _, err := m.Plan(algorithms.Env{}, k.c, bb); err == nil {
 			t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
 		}
-		if _, err := m.Run(context.Background(), problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
+		if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
 			t.Errorf("Run(budget %+v) succeeded, want an error", bb)
 		}
 	}
@@ -287,7 +287,7 @@ func (k *kit) badConstants(t *testing.T) {
 	} {
 		cc := k.c
 		mod(&cc)
-		if _, err := m.Plan(cc, k.b); err == nil {
+		if _, err := m.Plan(algorithms.Env{}, cc, k.b); err == nil {
 			t.Errorf("Plan(constants %+v) succeeded, want an error", cc)
 		}
 	}
@@ -298,7 +298,7 @@ func (k *kit) cancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	m := k.mech(t)
-	_, err := m.Run(ctx, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(1, 1)))
+	_, err := m.Run(ctx, algorithms.Env{}, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(1, 1)))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
 	}
@@ -307,7 +307,7 @@ func (k *kit) cancel(t *testing.T) {
 // queries: the counted oracle queries match the predicted ones (Plan's and Run's).
 func (k *kit) queries(t *testing.T) {
 	m := k.mech(t)
-	p, err := m.Plan(k.c, k.b)
+	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}

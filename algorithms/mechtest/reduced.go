@@ -118,10 +118,10 @@ func (k *reducedKit) reduced(seed uint64) (algorithms.Output, *problems.Counter,
 	rng := rand.New(rand.NewPCG(seed, 7))
 	if k.refereed != nil {
 		ref := algorithms.ReducedReferee{Reduced: k.red.Problem, Full: k.inst}
-		out, err := algorithms.RunReducedRefereed(context.Background(), k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng, ref)
+		out, err := algorithms.RunReducedRefereed(context.Background(), algorithms.Env{}, k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng, ref)
 		return out, cnt, err
 	}
-	out, err := algorithms.RunReduced(context.Background(), k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng)
+	out, err := algorithms.RunReduced(context.Background(), algorithms.Env{}, k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng)
 	return out, cnt, err
 }
 
@@ -130,9 +130,9 @@ func (k *reducedKit) full(seed uint64) (algorithms.Output, error) {
 	cnt := problems.NewCounter(k.inst)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	if k.refereed != nil {
-		return k.refereed.RunRefereed(context.Background(), cnt.Oracle(k.m.Needs()), k.b, rng, k.inst)
+		return k.refereed.RunRefereed(context.Background(), algorithms.Env{}, cnt.Oracle(k.m.Needs()), k.b, rng, k.inst)
 	}
-	return k.m.Run(context.Background(), cnt.Oracle(k.m.Needs()), k.b, rng)
+	return k.m.Run(context.Background(), algorithms.Env{}, cnt.Oracle(k.m.Needs()), k.b, rng)
 }
 
 // fallback: the reduced path is not taken for g_k > 0 or on a ball.

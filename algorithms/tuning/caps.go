@@ -8,14 +8,12 @@ import (
 // Capabilities of the tuned mechanism (algorithms.As). The wrapper exposes its base with
 // Unwrap; for each optional capability of the base it does one of:
 //
-//	capability           policy      why
+//	capability           policy      why (the runner's services arrive as algorithms.Env,
+//	                                 passed through to the base, not as capabilities)
 //	ConstantsChecker     inherited   every grid point runs the base's configuration with
 //	                                 knobs that do not change what the check reads, so a
 //	                                 base that cannot hold on the constants refuses the
 //	                                 tuned spec too (exit 2 in every tuning mode)
-//	UseCalibrationStore  inherited   a runner service: the grid points share the base's
-//	                                 accountant cache (WithKnobs keeps it)
-//	UseParallelLoop      inherited   a runner service
 //	Refereed             overridden  the wrapper's own: mode oracle selects on the referee
 //	Reducer              overridden  the tuned release's reduced path (reduce.go)
 //	RadialReducer        overridden  its complement is radial (orthogonal_norm)
@@ -38,10 +36,6 @@ func Capabilities() []algorithms.Capability {
 	)
 	return []algorithms.Capability{
 		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", in, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
-		algorithms.Cap[interface{ UseCalibrationStore(calibrationStore) }]("UseCalibrationStore", in, "runner service: the grid points share the base's accountant cache"),
-		algorithms.Cap[interface {
-			UseParallelLoop(func(n int, body func(i int)))
-		}]("UseParallelLoop", in, "runner service"),
 		algorithms.Cap[algorithms.Refereed]("Refereed", ovr, "mode oracle selects on the referee"),
 		algorithms.Cap[algorithms.Reducer]("Reducer", ovr, "the tuned release's own reduced path"),
 		algorithms.Cap[algorithms.RadialReducer]("RadialReducer", ovr, "the tuned release's complement is radial"),
@@ -49,12 +43,6 @@ func Capabilities() []algorithms.Capability {
 		algorithms.Cap[RDPer]("RDPer", blk, "the base's Rényi curve describes one run, not the tuned release"),
 		algorithms.Cap[Tunable]("Tunable", blk, "the knobs are chosen by the wrapper"),
 	}
-}
-
-// calibrationStore is the runner's calibration store as mechanisms take it
-// (baselines/calib.Store; experiments/runner calibstore.go).
-type calibrationStore = interface {
-	Calibration(key string, compute func() []byte) []byte
 }
 
 var (

@@ -46,10 +46,10 @@ func (everyCap) CheckConstants(c problems.Constants) error {
 	}
 	return nil
 }
-func (everyCap) Plan(problems.Constants, algorithms.Budget) (algorithms.Record, error) {
+func (everyCap) Plan(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
 	return algorithms.Empty(), nil
 }
-func (everyCap) Run(context.Context, problems.ValueAccess, algorithms.Budget, *rand.Rand) (algorithms.Output, error) {
+func (everyCap) Run(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Budget, *rand.Rand) (algorithms.Output, error) {
 	return algorithms.Output{Record: algorithms.Empty()}, nil
 }
 func (everyCap) Account(problems.Constants, algorithms.Budget, algorithms.Record) (float64, float64, error) {
@@ -65,22 +65,17 @@ func (everyCap) OrthogonalVariance(problems.Constants, algorithms.Budget, algori
 func (everyCap) OrthogonalNorm(algorithms.Record) (float64, bool) { return 1, true }
 func (everyCap) NeedsReferee() bool                               { return false }
 func (m everyCap) RunRefereed(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand, _ algorithms.Referee) (algorithms.Output, error) {
-	return m.Run(ctx, o, b, rng)
+	return m.Run(ctx, algorithms.Env{}, o, b, rng)
 }
 func (everyCap) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{{Name: "c", Grid: []float64{1, 2}}}
 }
 func (m everyCap) WithKnobs(map[string]float64) (algorithms.Mechanism, error) { return m, nil }
-func (everyCap) UseCalibrationStore(interface {
-	Calibration(key string, compute func() []byte) []byte
-}) {
-}
-func (everyCap) UseParallelLoop(func(n int, body func(i int))) {}
 
 // TestWrapperKeepsCapabilities runs the kit's wrapper property on the tuning wrapper over
 // bases with different capabilities: expmech (constants check, accountant, radial
 // reduced path), expmech strongly-convex λ = 1 (refused on a problem declaring λ = 0),
-// noisy-gd (reduced path), dp-sgd and bst14 (Rényi curve, calibration store, accountant),
+// noisy-gd (reduced path), dp-sgd and bst14 (Rényi curve, accountant),
 // and a stub with every capability.
 func TestWrapperKeepsCapabilities(t *testing.T) {
 	var bases []algorithms.Mechanism

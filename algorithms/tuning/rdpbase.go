@@ -131,10 +131,10 @@ func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candid
 // Erven & Harremoës 2014 Thm 13, quasi-convexity —; the sum by adaptive composition,
 // Mironov 2017 Prop. 1). δ is the conversion's part plus the samplers' TV part, as in the
 // GDP path.
-func (m *Mechanism) rdpAt(c problems.Constants, p privatePlan, eRun float64, orders []float64) (privatePlan, error) {
+func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePlan, eRun float64, orders []float64) (privatePlan, error) {
 	p.run.Epsilon = eRun
 	var err error
-	if p.cands, p.recs, err = m.plannable(c, p.run); err != nil {
+	if p.cands, p.recs, err = m.plannable(env, c, p.run); err != nil {
 		return p, err
 	}
 	base := make([]float64, len(orders))
@@ -172,7 +172,7 @@ func (m *Mechanism) rdpAt(c problems.Constants, p privatePlan, eRun float64, ord
 // up to 64× or halving down to 1e-4×), then bisection on log ε_r. Spending is not
 // assumed monotone in ε_r: the result is a point where it was evaluated to hold. A
 // candidate with neither gdp_s nor a curve fails at once.
-func (m *Mechanism) calibrateRDP(c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
+func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
 	orders := BaseOrders()
 	for i, r := range p.recs {
 		if _, ok := algorithms.As[RDPer](p.cands[i].Mech); !ok && !(r.GDPS > 0 && !math.IsInf(r.GDPS, 1)) {
@@ -186,12 +186,12 @@ func (m *Mechanism) calibrateRDP(c problems.Constants, b algorithms.Budget, p pr
 	var best privatePlan
 	var lo, hi float64
 	var firstErr error
-	q, err := m.rdpAt(c, p, x0, orders)
+	q, err := m.rdpAt(env, c, p, x0, orders)
 	switch {
 	case err == nil && ok(q):
 		best, lo, hi = q, x0, math.Inf(1)
 		for x := 2 * x0; x <= 64*x0; x *= 2 {
-			q, err := m.rdpAt(c, p, x, orders)
+			q, err := m.rdpAt(env, c, p, x, orders)
 			if err != nil || !ok(q) {
 				hi = x
 				break
@@ -202,7 +202,7 @@ func (m *Mechanism) calibrateRDP(c problems.Constants, b algorithms.Budget, p pr
 		firstErr = err
 		hi = x0
 		for x := x0 / 2; x >= 1e-4*x0; x /= 2 {
-			q, err := m.rdpAt(c, p, x, orders)
+			q, err := m.rdpAt(env, c, p, x, orders)
 			if err == nil && ok(q) {
 				best, lo = q, x
 				break
@@ -221,7 +221,7 @@ func (m *Mechanism) calibrateRDP(c problems.Constants, b algorithms.Budget, p pr
 	}
 	for !math.IsInf(hi, 1) && hi > lo*(1+1e-3) {
 		mid := math.Sqrt(lo * hi)
-		q, err := m.rdpAt(c, p, mid, orders)
+		q, err := m.rdpAt(env, c, p, mid, orders)
 		if err == nil && ok(q) {
 			best, lo = q, mid
 		} else {

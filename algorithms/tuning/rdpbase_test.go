@@ -80,8 +80,8 @@ func TestEpsRDPBaseMonotone(t *testing.T) {
 // than the GDP it would invert to, as a subsampled Gaussian's is at high orders).
 type rdpFake struct{ fake }
 
-func (f *rdpFake) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	r, err := f.fake.Plan(c, b)
+func (f *rdpFake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	r, err := f.fake.Plan(algorithms.Env{}, c, b)
 	r.GDPS = math.NaN()
 	return r, err
 }
@@ -110,7 +110,7 @@ func TestPrivateRDPBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := m.Plan(p.Constants(), budget)
+	r, err := m.Plan(algorithms.Env{}, p.Constants(), budget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestPrivateRDPBase(t *testing.T) {
 		t.Errorf("RDP base: notes %q, tuning_run_gdp_s %v; want the Rényi-curve note and NaN", r.Notes, r.Extra["tuning_run_gdp_s"])
 	}
 	// the GDP base: the closed form, exactly (no tuning_run_epsilon column)
-	g, err := wrap(t, &fake{nKnobs: 1}, Private).Plan(p.Constants(), budget)
+	g, err := wrap(t, &fake{nKnobs: 1}, Private).Plan(algorithms.Env{}, p.Constants(), budget)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,16 +28,19 @@ var _ algorithms.RadialReducer = (*Mechanism)(nil)
 // Reduces reports whether every candidate the tuned procedure may run has an exact reduced
 // path at the budget it is run at (b in mode oracle, the per-run budget in mode private).
 func (m *Mechanism) Reduces(c problems.Constants, b algorithms.Budget) bool {
+	// The runner asks after Plan, whose answers (at the store's bits) the memo holds:
+	// the zero Env here computes nothing the store would have given.
+	env := algorithms.Env{}
 	var cands []Candidate
 	switch m.cfg.Mode {
 	case Oracle:
-		cs, _, err := m.plannable(c, b)
+		cs, _, err := m.plannable(env, c, b)
 		if err != nil {
 			return false
 		}
 		cands = cs
 	case Private:
-		p, err := m.planPrivate(c, b)
+		p, err := m.planPrivate(env, c, b)
 		if err != nil {
 			return false
 		}

@@ -27,9 +27,9 @@ func (s *countingStore) Calibration(key string, compute func() []byte) []byte {
 	return b
 }
 
-// TestTunedUsesCalibrationStore: a tuned dp-sgd takes the runner's calibration store
-// (the runner hands it to every mechanism with UseCalibrationStore) and its grid points
-// calibrate through it, so cells, shards and reruns share the noise multipliers.
+// TestTunedUsesCalibrationStore: a tuned dp-sgd hands the runner's calibration store (the
+// Store of the algorithms.Env its Plan receives) to its grid points, which calibrate
+// through it, so cells, shards and reruns share the noise multipliers.
 func TestTunedUsesCalibrationStore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: tuned mechanisms with the calibration store")
@@ -46,17 +46,8 @@ func TestTunedUsesCalibrationStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		u, ok := algorithms.As[interface {
-			UseCalibrationStore(interface {
-				Calibration(key string, compute func() []byte) []byte
-			})
-		}](m)
-		if !ok {
-			t.Fatalf("%s: tuned dp-sgd does not take a calibration store", mode)
-		}
 		s := &countingStore{keys: map[string][]byte{}}
-		u.UseCalibrationStore(s)
-		if _, err := m.Plan(mechtest.LowRankConstants(60, 8, 2), mechtest.Budget(1, 1e-5)); err != nil {
+		if _, err := m.Plan(algorithms.Env{Store: s}, mechtest.LowRankConstants(60, 8, 2), mechtest.Budget(1, 1e-5)); err != nil {
 			t.Fatalf("%s: Plan: %v", mode, err)
 		}
 		if len(s.keys) == 0 {

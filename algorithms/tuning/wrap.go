@@ -56,13 +56,13 @@ var ErrNoReferee = errors.New("tuning: mode oracle selects on the exact empirica
 // plannable returns the candidates whose Plan at b succeeds (data-independent: a grid
 // point whose calibration fails, e.g. a sampler over max_steps, is not a candidate), with
 // their records. Answers are memoised (callers must not modify them).
-func (m *Mechanism) plannable(c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
+func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
 	key := fmt.Sprintf("%+v|%+v", c, b)
 	m.mu.Lock()
 	g, ok := m.planned[key]
 	m.mu.Unlock()
 	if !ok {
-		g.cands, g.recs, g.err = m.planGrid(c, b)
+		g.cands, g.recs, g.err = m.planGrid(env, c, b)
 		m.mu.Lock()
 		if m.planned == nil {
 			m.planned = map[string]plannedGrid{}
@@ -74,7 +74,7 @@ func (m *Mechanism) plannable(c problems.Constants, b algorithms.Budget) ([]Cand
 }
 
 // planGrid plans every grid point at b (plannable, unmemoised).
-func (m *Mechanism) planGrid(c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
+func (m *Mechanism) planGrid(env algorithms.Env, c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
 	all, err := Candidates(m.base, c, m.cfg.Grid)
 	if err != nil {
 		return nil, nil, err
@@ -83,7 +83,7 @@ func (m *Mechanism) planGrid(c problems.Constants, b algorithms.Budget) ([]Candi
 	var recs []algorithms.Record
 	var first error
 	for _, cd := range all {
-		r, err := cd.Mech.Plan(c, b)
+		r, err := cd.Mech.Plan(env, c, b)
 		if err != nil {
 			if first == nil {
 				first = fmt.Errorf("grid point %v: %w", cd.Values, err)
@@ -100,10 +100,10 @@ func (m *Mechanism) planGrid(c problems.Constants, b algorithms.Budget) ([]Candi
 }
 
 // Plan returns the record of the tuned procedure from public constants only.
-func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	switch m.cfg.Mode {
 	case Oracle:
-		cands, recs, err := m.plannable(c, b)
+		cands, recs, err := m.plannable(env, c, b)
 		if err != nil {
 			return algorithms.Record{}, err
 		}
@@ -119,7 +119,7 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 		r.TheoryBound = bound
 		return m.labelOracle(r, cands[0], cands), nil
 	default:
-		p, err := m.planPrivate(c, b)
+		p, err := m.planPrivate(env, c, b)
 		if err != nil {
 			return algorithms.Record{}, err
 		}
@@ -129,23 +129,23 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 }
 
 // Run runs mode private; mode oracle needs RunRefereed.
-func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	if m.cfg.Mode == Oracle {
 		return algorithms.Output{}, ErrNoReferee
 	}
-	return m.runPrivate(ctx, o, b, rng)
+	return m.runPrivate(ctx, env, o, b, rng)
 }
 
 // RunRefereed runs the tuned procedure; only mode oracle reads ref.
-func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
+func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	if m.cfg.Mode != Oracle {
-		return m.runPrivate(ctx, o, b, rng)
+		return m.runPrivate(ctx, env, o, b, rng)
 	}
 	if ref == nil {
 		return algorithms.Output{}, ErrNoReferee
 	}
 	c := o.Constants()
-	cands, _, err := m.plannable(c, b)
+	cands, _, err := m.plannable(env, c, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -158,7 +158,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, o problems.ValueAccess, b a
 		if err := ctx.Err(); err != nil {
 			return algorithms.Output{}, err
 		}
-		out, err := cd.Mech.Run(ctx, o, b, rng)
+		out, err := cd.Mech.Run(ctx, env, o, b, rng)
 		if err != nil {
 			// the oracle is a reference: a grid point that fails at run time is skipped
 			// and counted (tuning_failed), the release is the best of the others.
@@ -298,7 +298,7 @@ type privatePlan struct {
 //   - a base that is not Gaussian-DP (some candidate reports no finite gdp_s) is
 //     accounted by its Rényi curve instead, with the per-run budget searched again
 //     (calibrateRDP; a candidate with neither is an error naming the mechanism).
-func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
+func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	key := fmt.Sprintf("%+v|%+v", c, b)
 	m.mu.Lock()
 	p, ok := m.plans[key]
@@ -306,7 +306,7 @@ func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (priv
 	if ok {
 		return p, nil
 	}
-	p, err := m.calibratePrivate(c, b)
+	p, err := m.calibratePrivate(env, c, b)
 	if err != nil {
 		return p, err
 	}
@@ -319,7 +319,7 @@ func (m *Mechanism) planPrivate(c problems.Constants, b algorithms.Budget) (priv
 	return p, nil
 }
 
-func (m *Mechanism) calibratePrivate(c problems.Constants, b algorithms.Budget) (privatePlan, error) {
+func (m *Mechanism) calibratePrivate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	p := privatePlan{n: c.N}
 	needs := selectionNeeds()
 	needs.ReplaceOne = "the score's sensitivity is derived under replace-one"
@@ -351,12 +351,12 @@ func (m *Mechanism) calibratePrivate(c problems.Constants, b algorithms.Budget) 
 		return p, fmt.Errorf("tuning private: per-run budget: %w", err)
 	}
 	p.run = algorithms.Budget{Epsilon: eRun, Delta: dRun, Relation: b.Relation, Task: b.Task}
-	if p.cands, p.recs, err = m.plannable(c, p.run); err != nil {
+	if p.cands, p.recs, err = m.plannable(env, c, p.run); err != nil {
 		return p, err
 	}
 	if !gdpBase(p.recs) {
 		// not every candidate is Gaussian-DP: the general RDP form of Theorem 2 (rdpbase.go)
-		return m.calibrateRDP(c, b, p)
+		return m.calibrateRDP(env, c, b, p)
 	}
 	tau := 0.0
 	for _, r := range p.recs {
@@ -424,9 +424,9 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 }
 
 // runPrivate is PS22's A: K ~ D_{η,γ} runs of Q, the best noisy score released.
-func (m *Mechanism) runPrivate(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	p, err := m.planPrivate(c, b)
+	p, err := m.planPrivate(env, c, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -443,7 +443,7 @@ func (m *Mechanism) runPrivate(ctx context.Context, o problems.ValueAccess, b al
 			return algorithms.Output{}, err
 		}
 		j := rng.IntN(len(p.cands))
-		out, err := p.cands[j].Mech.Run(ctx, o, p.run, rng)
+		out, err := p.cands[j].Mech.Run(ctx, env, o, p.run, rng)
 		if err != nil {
 			return algorithms.Output{}, fmt.Errorf("tuning private: grid point %v: %w", p.cands[j].Values, err)
 		}

@@ -48,7 +48,7 @@ type fake struct {
 
 func (f *fake) Name() string         { return "fake" }
 func (f *fake) Needs() problems.Need { return problems.NeedValues }
-func (f *fake) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (f *fake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	s, err := privacy.SForEpsDelta(b.Epsilon, b.Delta)
 	if err != nil {
@@ -60,8 +60,8 @@ func (f *fake) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Recor
 	}
 	return r, nil
 }
-func (f *fake) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	r, err := f.Plan(o.Constants(), b)
+func (f *fake) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	r, err := f.Plan(algorithms.Env{}, o.Constants(), b)
 	return algorithms.Output{X: []float64{f.a}, Record: r}, err
 }
 func (f *fake) Knobs(problems.Constants) []Knob {
@@ -126,10 +126,10 @@ func TestWrapModes(t *testing.T) {
 func TestOracleSelects(t *testing.T) {
 	p := &absProblem{z: []float64{0, 0.1, -0.1, 0}}
 	m := wrap(t, &fake{nKnobs: 1}, Oracle)
-	if _, err := m.Run(context.Background(), problems.NewCounter(p), budget, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNoReferee) {
+	if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNoReferee) {
 		t.Errorf("Run without referee: err = %v, want ErrNoReferee", err)
 	}
-	out, err := m.RunRefereed(context.Background(), problems.NewCounter(p), budget, rand.New(rand.NewPCG(1, 1)), p)
+	out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget, rand.New(rand.NewPCG(1, 1)), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestPrivateAccounting(t *testing.T) {
 	p := &absProblem{z: make([]float64, 50)}
 	m := wrap(t, &fake{nKnobs: 1}, Private)
 	cnt := problems.NewCounter(p)
-	out, err := m.RunRefereed(context.Background(), cnt, budget, rand.New(rand.NewPCG(3, 4)), nil)
+	out, err := m.RunRefereed(context.Background(), algorithms.Env{}, cnt, budget, rand.New(rand.NewPCG(3, 4)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestPrivateAccounting(t *testing.T) {
 	if k := r.Extra["tuning_runs"]; k < 1 || cnt.ValueQueries != int64(2*len(p.z))*int64(k) {
 		t.Errorf("K = %v runs, %d value queries; want 2n·K = %v", k, cnt.ValueQueries, 2*float64(len(p.z))*k)
 	}
-	if _, err := wrap(t, &fake{nKnobs: 1, noGDP: true}, Private).Plan(p.Constants(), budget); err == nil || !strings.Contains(err.Error(), "gdp_s") {
+	if _, err := wrap(t, &fake{nKnobs: 1, noGDP: true}, Private).Plan(algorithms.Env{}, p.Constants(), budget); err == nil || !strings.Contains(err.Error(), "gdp_s") {
 		t.Errorf("private on a non-GDP base: err = %v, want a gdp_s error", err)
 	}
 }
@@ -183,7 +183,7 @@ func TestPrivateSelectionLaw(t *testing.T) {
 	var ek float64
 	var law TNB
 	for range trials {
-		out, err := m.RunRefereed(context.Background(), problems.NewCounter(p), budget, rng, nil)
+		out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget, rng, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

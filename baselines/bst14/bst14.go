@@ -59,7 +59,7 @@ func (c *Config) Validate() error {
 // Factory is the registry line of noisy-sgd-bst14.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "BST14 noisy SGD (n² single-example steps), σ calibrated by the exact accountant (calibration: paper keeps BST14's formula)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, cache: calib.NewPoissonCache()}, nil
+		return &Mechanism{cfg: c, cache: calib.NewPoissonCache(Name)}, nil
 	})
 }
 
@@ -70,11 +70,6 @@ type Mechanism struct {
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
-
-// UseCalibrationStore shares the accountant's answers beyond this mechanism through s
-// (calib.Store): the runner's calibration cache, so one calibration is computed once per
-// distinct input across cells, experiments and reruns.
-func (m *Mechanism) UseCalibrationStore(s calib.Store) { m.cache.UseStore(s, Name) }
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -94,7 +89,7 @@ func Sigma(L float64, n int, eps, delta float64) float64 {
 	return math.Sqrt(32*L*L*nf*nf*math.Log(nf/delta)*math.Log(1/delta)) / eps
 }
 
-func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params, error) {
+func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (params, error) {
 	p := params{L: c.GF, DK: c.Domain.Diameter(c.D)}
 	if c.Domain.Kind == problems.Unconstrained {
 		p.DK = 2 * c.Domain.Radius
@@ -123,7 +118,7 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params
 		p.z = p.sigma / (2 * n * p.L)
 	} else {
 		k := calib.PoissonKey{Q: q, T: p.T, Epsilon: b.Epsilon, Delta: b.Delta, Relation: b.Relation}
-		res := m.cache.Get(k, func() calib.PoissonResult {
+		res := m.cache.Get(env.Store, k, func() calib.PoissonResult {
 			z, err := privacy.CalibratePoissonZ(q, p.T, b.Epsilon, b.Delta, b.Relation)
 			if err != nil {
 				return calib.PoissonResult{Err: fmt.Errorf("calibrate z(q=%v, T=%d): %w", q, p.T, err)}
@@ -137,7 +132,7 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params
 		p.sigma = 2 * n * p.L * p.z
 	}
 	k := calib.PoissonKey{Q: q, T: p.T, Z: p.z, Delta: b.Delta, Relation: b.Relation}
-	res := m.cache.Get(k, func() calib.PoissonResult {
+	res := m.cache.Get(env.Store, k, func() calib.PoissonResult {
 		lo, hi, err := privacy.PLDBracket(q, p.z, p.T, b.Delta, b.Relation)
 		if err != nil {
 			return calib.PoissonResult{Err: fmt.Errorf("PLD re-accounting: %w", err)}
@@ -202,11 +197,11 @@ func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algor
 }
 
 // Plan is data-independent.
-func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
-	p, err := m.calibrate(c, b)
+	p, err := m.calibrate(env, c, b)
 	if err != nil {
 		return algorithms.Record{}, err
 	}
@@ -217,12 +212,12 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last iterate θ_T, as BST14 does.
-func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	p, err := m.calibrate(c, b)
+	p, err := m.calibrate(env, c, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

@@ -37,7 +37,7 @@ func TestReaccounting(t *testing.T) {
 	c := problems.Constants{N: 50, D: 3, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	cfg := *DefaultConfig()
 	cfg.Calibration = CalibrationPaper
-	r, err := (&Mechanism{cfg: cfg}).Plan(c, mechtest.Budget(1, 1e-5))
+	r, err := (&Mechanism{cfg: cfg}).Plan(algorithms.Env{}, c, mechtest.Budget(1, 1e-5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestConvergence(t *testing.T) {
 	p := problemtest.NewLinear(60, 3, 1, 1, rand.New(rand.NewPCG(2, 2)))
 	run := func(T int) float64 {
 		m := &Mechanism{cfg: Config{Steps: T, MaxSteps: T}}
-		out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(3, 3)))
+		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(3, 3)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestExactCalibration(t *testing.T) {
 		for _, eps := range []float64{0.5, 2} {
 			cfg := *DefaultConfig()
 			cfg.Steps = steps
-			r, err := (&Mechanism{cfg: cfg}).Plan(c, mechtest.Budget(eps, 1e-5))
+			r, err := (&Mechanism{cfg: cfg}).Plan(algorithms.Env{}, c, mechtest.Budget(eps, 1e-5))
 			if err != nil {
 				t.Fatal(err)
 			}

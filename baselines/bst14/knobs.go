@@ -39,7 +39,7 @@ var _ tuning.RDPer = (*Mechanism)(nil)
 // Mironov 2017 Prop. 11).
 func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
 	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
-		p, err := m.calibrate(c, b)
+		p, err := m.calibrate(algorithms.Env{}, c, b) // after Plan: the memo has it
 		return 1 / float64(c.N), p.z, p.T, err
 	})
 }

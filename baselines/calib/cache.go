@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 
+	"expmech/algorithms"
 	"expmech/algorithms/privacy"
 )
 
@@ -25,33 +26,15 @@ type PoissonResult struct {
 	Err            error
 }
 
-// PoissonCache memoises the (slow, data-independent) Poisson accountant per mechanism, so
-// that Plan and every trial's Run of one cell calibrate once. Safe for concurrent use; a
-// nil *PoissonCache computes every time.
+// PoissonCache memoises the (slow, data-independent) Poisson accountant of one mechanism
+// and the grid points tuning derives from it (WithKnobs shares the cache), so that Plan,
+// the tuning's Rényi curve (RDP) and Reduces, which ask again for what Plan computed, do
+// not recompute it; answers also go through the runner's store (algorithms.Store) when a
+// Get is handed one. Safe for concurrent use; a nil *PoissonCache computes every time.
 type PoissonCache struct {
 	mu    sync.Mutex
 	m     map[PoissonKey]PoissonResult
-	store Store  // shared beyond this mechanism (UseStore); nil: this cache only
 	space string // who computes, part of the store key
-}
-
-// Store is the calibration store a runner may hand a mechanism (optional capability
-// UseCalibrationStore(Store)): Calibration returns the bytes stored under key, or calls
-// compute, stores what it returns (nil: nothing, e.g. on error) and returns it; concurrent
-// calls with one key compute once. The mechanism sees no disk: the runner keeps the bytes
-// where it likes (its on-disk cache, keyed by content and code version). Store is an alias
-// of an interface literal so that the runner, which imports no baseline, names the same
-// type in its type assertion.
-type Store = interface {
-	Calibration(key string, compute func() []byte) []byte
-}
-
-// UseStore shares the answers of c through s, under keys that start with space (the
-// mechanism's name: two accountants never share a key). Call it before the first Get.
-func (c *PoissonCache) UseStore(s Store, space string) {
-	if c != nil {
-		c.store, c.space = s, space
-	}
 }
 
 // storeKey spells k exactly (floats in the shortest form that round-trips).
@@ -65,10 +48,10 @@ func (c *PoissonCache) storeKey(k PoissonKey) string {
 type storedPoisson struct{ Z, Lo, Hi, RDP float64 }
 
 // viaStore answers k from the store, computing with f on a miss.
-func (c *PoissonCache) viaStore(k PoissonKey, f func() PoissonResult) PoissonResult {
+func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
 	var r PoissonResult
 	computed := false
-	b := c.store.Calibration(c.storeKey(k), func() []byte {
+	b := s.Calibration(c.storeKey(k), func() []byte {
 		r, computed = f(), true
 		if r.Err != nil {
 			return nil
@@ -82,19 +65,23 @@ func (c *PoissonCache) viaStore(k PoissonKey, f func() PoissonResult) PoissonRes
 	if computed {
 		return r
 	}
-	var s storedPoisson
-	if b == nil || json.Unmarshal(b, &s) != nil {
+	var sp storedPoisson
+	if b == nil || json.Unmarshal(b, &sp) != nil {
 		return f() // another caller failed, or foreign bytes: compute here
 	}
-	return PoissonResult{Z: s.Z, Lo: s.Lo, Hi: s.Hi, RDP: s.RDP}
+	return PoissonResult{Z: sp.Z, Lo: sp.Lo, Hi: sp.Hi, RDP: sp.RDP}
 }
 
-// NewPoissonCache returns an empty cache.
-func NewPoissonCache() *PoissonCache { return &PoissonCache{m: map[PoissonKey]PoissonResult{}} }
+// NewPoissonCache returns an empty cache whose store keys start with space (the
+// mechanism's name: two accountants never share a key).
+func NewPoissonCache(space string) *PoissonCache {
+	return &PoissonCache{m: map[PoissonKey]PoissonResult{}, space: space}
+}
 
-// Get returns the cached result for k, computing it with f on a miss (outside the lock;
-// a concurrent miss may compute twice, with the same deterministic result).
-func (c *PoissonCache) Get(k PoissonKey, f func() PoissonResult) PoissonResult {
+// Get returns the cached result for k; on a miss it asks s (nil: none), which computes
+// with f on its own miss (outside the lock; a concurrent miss may compute twice, with the
+// same deterministic result).
+func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
 	if c == nil {
 		return f()
 	}
@@ -104,8 +91,8 @@ func (c *PoissonCache) Get(k PoissonKey, f func() PoissonResult) PoissonResult {
 	if ok {
 		return r
 	}
-	if c.store != nil {
-		r = c.viaStore(k, f)
+	if s != nil {
+		r = c.viaStore(s, k, f)
 	} else {
 		r = f()
 	}

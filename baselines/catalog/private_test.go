@@ -39,7 +39,7 @@ func TestPrivateEveryBaseline(t *testing.T) {
 			t.Errorf("%s: Wrap: %v", f.Name, err)
 			continue
 		}
-		r, err := w.Plan(c, b)
+		r, err := w.Plan(algorithms.Env{}, c, b)
 		if f.Name == "objective-perturbation" {
 			if err == nil || !strings.Contains(err.Error(), f.Name) || !strings.Contains(err.Error(), "Rényi") {
 				t.Errorf("%s: err = %v, want an error naming it and the missing Rényi curve", f.Name, err)

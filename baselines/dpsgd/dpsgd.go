@@ -90,7 +90,7 @@ func DefaultBatch(batch, n int) int {
 // Factory is the registry line of dp-sgd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "Poisson-subsampled clipped DP-SGD, PLD accountant with RDP cross-check (Abadi et al. 2016; SPEC §6.3)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, cache: calib.NewPoissonCache()}, nil
+		return &Mechanism{cfg: c, cache: calib.NewPoissonCache(Name)}, nil
 	})
 }
 
@@ -101,11 +101,6 @@ type Mechanism struct {
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
-
-// UseCalibrationStore shares the accountant's answers beyond this mechanism through s
-// (calib.Store): the runner's calibration cache, so one calibration is computed once per
-// distinct input across cells, experiments and reruns.
-func (m *Mechanism) UseCalibrationStore(s calib.Store) { m.cache.UseStore(s, Name) }
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -143,7 +138,7 @@ func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
 	return calib.PoissonResult{Z: z, Lo: lo, Hi: hi, RDP: rdp}
 }
 
-func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params, error) {
+func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c), rbar: calib.NoiseDim(c)}
 	p.q = m.cfg.SamplingRate
 	if p.q == 0 {
@@ -167,7 +162,7 @@ func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (params
 		p.epsHi, p.epsLo, p.epsRD = math.Inf(1), math.Inf(1), math.Inf(1)
 	} else {
 		k := calib.PoissonKey{Q: p.q, T: p.T, Epsilon: b.Epsilon, Delta: b.Delta, Relation: b.Relation}
-		r := m.cache.Get(k, func() calib.PoissonResult { return account(p.q, p.T, b) })
+		r := m.cache.Get(env.Store, k, func() calib.PoissonResult { return account(p.q, p.T, b) })
 		if r.Err != nil {
 			return p, fmt.Errorf("dp-sgd: %w", r.Err)
 		}
@@ -214,11 +209,11 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 }
 
 // Plan is data-independent.
-func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
-	p, err := m.calibrate(c, b)
+	p, err := m.calibrate(env, c, b)
 	if err != nil {
 		return algorithms.Record{}, err
 	}
@@ -230,12 +225,12 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
-func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	p, err := m.calibrate(c, b)
+	p, err := m.calibrate(env, c, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

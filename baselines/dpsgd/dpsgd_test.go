@@ -84,7 +84,7 @@ func TestEmptyLotsStillNoised(t *testing.T) {
 	// n = 20, q = 0.01: P(empty) = 0.99²⁰ = 0.818, so ≥ 10 of 20 empty lots fails w.p. < 1e-4.
 	p := problemtest.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
 	m := &Mechanism{cfg: Config{SamplingRate: 0.01, Steps: 20, MaxSteps: 20}}
-	out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
+	out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestCalibration(t *testing.T) {
 		c := problems.Constants{N: tc.n, D: 5, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 		b := mechtest.Budget(tc.eps, tc.delta)
 		m := &Mechanism{cfg: Config{Batch: tc.batch, Steps: tc.T, MaxSteps: tc.T}}
-		r, err := m.Plan(c, b)
+		r, err := m.Plan(algorithms.Env{}, c, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestConvergence(t *testing.T) {
 		var sum float64
 		var bound float64
 		for seed := range uint64(5) {
-			out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 0)))
+			out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 0)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +238,7 @@ func TestReplaceOneIssueCalibration(t *testing.T) {
 	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 10000, D: 5, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	m := &Mechanism{cfg: Config{Batch: 100, Steps: 1000, MaxSteps: 1000}}
-	r, err := m.Plan(c, mechtest.Budget(1, 1e-5))
+	r, err := m.Plan(algorithms.Env{}, c, mechtest.Budget(1, 1e-5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestDefaultBatch(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		r, err := (&Mechanism{cfg: cfg}).Plan(c, b)
+		r, err := (&Mechanism{cfg: cfg}).Plan(algorithms.Env{}, c, b)
 		if err != nil {
 			t.Fatal(err)
 		}

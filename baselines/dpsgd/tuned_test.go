@@ -20,7 +20,7 @@ func privateFactory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "dp-sgd tuned privately", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
 		cfg := tuning.DefaultConfig()
 		cfg.Mode = tuning.Private
-		return tuning.Wrap(&Mechanism{cfg: c, cache: calib.NewPoissonCache()}, cfg)
+		return tuning.Wrap(&Mechanism{cfg: c, cache: calib.NewPoissonCache(Name)}, cfg)
 	})
 }
 
@@ -38,7 +38,7 @@ func TestPrivateTuningCertifies(t *testing.T) {
 	p := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
 	c := p.Constants()
 	b := mechtest.Budget(1, 1e-5)
-	base := &Mechanism{cfg: *DefaultConfig(), cache: calib.NewPoissonCache()}
+	base := &Mechanism{cfg: *DefaultConfig(), cache: calib.NewPoissonCache(Name)}
 	base.cfg.MaxSteps = 200
 	cfg := tuning.DefaultConfig()
 	cfg.Mode = tuning.Private
@@ -46,7 +46,7 @@ func TestPrivateTuningCertifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
+	out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestPrivateTuningCertifies(t *testing.T) {
 	curve := make([]float64, len(ords))
 	one := make([]float64, len(ords))
 	for _, cd := range cands {
-		rec, err := cd.Mech.Plan(c, run)
+		rec, err := cd.Mech.Plan(algorithms.Env{}, c, run)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -99,7 +99,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 }
 
 // Plan is data-independent.
-func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	return calib.PlanGDP(c, b, m.calibrate, m.record)
 }
 
@@ -107,7 +107,7 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
 
 // Run releases the average iterate.
-func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
 	return calib.RunGDP(ctx, o, b, m.calibrate, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		d := c.D

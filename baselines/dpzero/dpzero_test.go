@@ -24,7 +24,7 @@ func TestCalibration(t *testing.T) {
 	for _, d := range []int{2, 200} {
 		p := problemtest.NewLinear(100, d, 1, 1, rand.New(rand.NewPCG(1, 1)))
 		m := &Mechanism{cfg: *DefaultConfig()}
-		r, err := m.Plan(p.Constants(), mechtest.Budget(1, 1e-5))
+		r, err := m.Plan(algorithms.Env{}, p.Constants(), mechtest.Budget(1, 1e-5))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestConvergence(t *testing.T) {
 		m := &Mechanism{cfg: Config{Steps: T, Clip: 10, Smoothing: 1e-4}}
 		var sum float64
 		for seed := range uint64(8) {
-			out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 7)))
+			out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 7)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
@@ -22,7 +23,7 @@ func TestDimensionFreeDefault(t *testing.T) {
 		c := mechtest.LowRankConstants(100, d, 4)
 		for _, eps := range []float64{1, 0.01} {
 			b := mechtest.Budget(eps, 1e-5)
-			r, err := m.Plan(c, b)
+			r, err := m.Plan(algorithms.Env{}, c, b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +46,7 @@ func TestReleasedStartFlag(t *testing.T) {
 	for _, tc := range []struct{ steps, want int }{{1, 1}, {2, 0}} {
 		cfg := *DefaultConfig()
 		cfg.Steps = tc.steps
-		out, err := (&Mechanism{cfg: cfg}).Run(context.Background(), problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 1)))
+		out, err := (&Mechanism{cfg: cfg}).Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}

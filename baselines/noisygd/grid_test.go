@@ -69,7 +69,7 @@ func TestGridContainsOptimum(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, m := range []algorithms.Refereed{def, wide} {
-				out, err := m.RunRefereed(context.Background(), problems.NewCounter(red.Problem), b, rand.New(rand.NewPCG(uint64(d), uint64(tr))), ref)
+				out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(red.Problem), b, rand.New(rand.NewPCG(uint64(d), uint64(tr))), ref)
 				if err != nil {
 					t.Fatal(err)
 				}

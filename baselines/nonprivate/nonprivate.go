@@ -73,11 +73,11 @@ func fix(r algorithms.Record) algorithms.Record {
 }
 
 // Plan ignores the budget (the reference is not private) but validates the constants.
-func (m *Mechanism) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
 	if err := calib.CheckConstants(c); err != nil {
 		return algorithms.Record{}, err
 	}
-	r, err := m.inner.Plan(c, infinite)
+	r, err := m.inner.Plan(env, c, infinite)
 	return fix(r), err
 }
 
@@ -85,8 +85,8 @@ func (m *Mechanism) Plan(c problems.Constants, _ algorithms.Budget) (algorithms.
 func (m *Mechanism) Needs() problems.Need { return m.inner.Needs() }
 
 // Run is deterministic: it draws nothing from rng.
-func (m *Mechanism) Run(ctx context.Context, o problems.ValueAccess, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	out, err := m.inner.Run(ctx, o, infinite, rng)
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	out, err := m.inner.Run(ctx, env, o, infinite, rng)
 	out.Record = fix(out.Record)
 	return out, err
 }

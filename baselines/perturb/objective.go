@@ -191,7 +191,7 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 
 // Plan is data-independent; it checks the smoothness condition. The GLM structure is
 // checked in Run only, as before it became a public constant, so that plan.csv is unchanged.
-func (m *Objective) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Objective) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
@@ -210,7 +210,7 @@ func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 
 // Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // releases Π_K(θ̂ + N(0, σ_out² I)).
-func (m *Objective) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err

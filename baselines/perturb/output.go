@@ -128,7 +128,7 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 }
 
 // Plan is data-independent.
-func (m *Output) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Output) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	if err := calib.Check(c, b); err != nil {
 		return algorithms.Record{}, err
 	}
@@ -143,7 +143,7 @@ func (m *Output) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Rec
 func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
-func (m *Output) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err

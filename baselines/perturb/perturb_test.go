@@ -39,7 +39,7 @@ func TestOutputCalibration(t *testing.T) {
 	}{{1, 1e-5, 200}, {0.3, 1e-6, 1000}} {
 		p := logistic(tc.n, 4, 3)
 		m := &Output{cfg: *DefaultOutputConfig()}
-		r, err := m.Plan(p.Constants(), mechtest.Budget(tc.eps, tc.delta))
+		r, err := m.Plan(algorithms.Env{}, p.Constants(), mechtest.Budget(tc.eps, tc.delta))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestOutputConvergence(t *testing.T) {
 	for _, n := range []int{100, 1000} {
 		p := problemtest.NewLinear(n, 4, 1, 1, rand.New(rand.NewPCG(5, 5))).WithSmooth(0.01)
 		m := &Output{cfg: *DefaultOutputConfig()}
-		out, err := m.Run(context.Background(), problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), nil)
+		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,12 +119,12 @@ func TestObjectiveRefuses(t *testing.T) {
 	abs := problemtest.NewGLM("absolute", 30, 2, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
 	lin := problemtest.NewLinear(30, 2, 1, 1, rand.New(rand.NewPCG(1, 1))).WithSmooth(0.1)
 	for name, p := range map[string]problems.Problem{"absolute GLM (non-smooth)": abs, "linear, not a GLM": lin} {
-		_, err := m.Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(1, 1)))
+		_, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(1, 1)))
 		if !errors.Is(err, ErrConditions) {
 			t.Errorf("%s: error %v, want ErrConditions", name, err)
 		}
 	}
-	if _, err := m.Plan(abs.Constants(), b); !errors.Is(err, ErrConditions) {
+	if _, err := m.Plan(algorithms.Env{}, abs.Constants(), b); !errors.Is(err, ErrConditions) {
 		t.Errorf("Plan(β = 0): error %v, want ErrConditions", err)
 	}
 }
@@ -143,7 +143,7 @@ func TestKSTFormula(t *testing.T) {
 	}
 	p := logistic(50, 2, 6)
 	m := &Objective{cfg: ObjectiveConfig{Lambda: 1e-9, SolverTol: 1e-6, OutputShare: 0.01}}
-	r, err := m.Plan(p.Constants(), mechtest.Budget(1, 1e-5))
+	r, err := m.Plan(algorithms.Env{}, p.Constants(), mechtest.Budget(1, 1e-5))
 	if err != nil {
 		t.Fatal(err)
 	}

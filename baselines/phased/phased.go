@@ -157,7 +157,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 }
 
 // Plan is data-independent.
-func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	return calib.PlanGDP(c, b, m.calibrate, m.record)
 }
 
@@ -165,7 +165,7 @@ func (m *Mechanism) Plan(c problems.Constants, b algorithms.Budget) (algorithms.
 func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last phase's noisy output.
-func (m *Mechanism) Run(ctx context.Context, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
 	o, err := problems.Gradients(vo)
 	if err != nil {
 		return algorithms.Output{}, err

@@ -123,7 +123,7 @@ func TestConvergence(t *testing.T) {
 		p := problemtest.NewLinear(n, 3, 1, 1, rand.New(rand.NewPCG(6, 6)))
 		var sum float64
 		for seed := range uint64(5) {
-			out, err := (&Mechanism{}).Run(context.Background(), problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 1)))
+			out, err := (&Mechanism{}).Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +160,7 @@ func TestKnobsPlan(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, cd := range cands {
-			r, err := cd.Mech.Plan(c, budget(1, 1e-5))
+			r, err := cd.Mech.Plan(algorithms.Env{}, c, budget(1, 1e-5))
 			if err != nil {
 				t.Errorf("β=%v grid point %v: Plan: %v", beta, cd.Values, err)
 				continue
@@ -207,7 +207,7 @@ func TestLinearRate(t *testing.T) {
 	mean := func(p *problemtest.Linear) (float64, float64) {
 		var sum, smooth float64
 		for seed := range uint64(seeds) {
-			out, err := (&Mechanism{}).Run(context.Background(), problems.NewCounter(p), b, rand.New(rand.NewPCG(seed, 2)))
+			out, err := (&Mechanism{}).Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(seed, 2)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +246,7 @@ func TestNonSmoothFamilies(t *testing.T) {
 		smooth float64
 	}{{"hinge", 0}, {"absolute", 0}, {"logistic", 1}} {
 		p := problemtest.NewGLM(loss.Kind(tc.loss), 256, 3, dom, rand.New(rand.NewPCG(3, 3)))
-		r, err := (&Mechanism{}).Plan(p.Constants(), budget(1, 1e-5))
+		r, err := (&Mechanism{}).Plan(algorithms.Env{}, p.Constants(), budget(1, 1e-5))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,21 +18,13 @@ import (
 // calibration (dp-sgd's PLD noise multiplier: a second or so each) depends only on its
 // inputs, which recur across cells (cells that differ in what the calibration does not
 // read), experiments (the same cell in two specs) and reruns. Mechanisms that can share
-// it take a calibrationStore (optional capability calibrationUser) and see only keys and
+// it through algorithms.Env (Plan and Run receive it) and see only keys and
 // bytes; calibStore answers each distinct key once per process (concurrent askers wait
 // for the one computation, giving their worker slot to other work meanwhile) and keeps the answers on disk under
 // CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json, written
 // atomically, so concurrent shards on a shared file system may share it. A file that does
 // not decode or whose key or code version differs is a miss. Without a known code
 // version the store lives in memory only.
-type calibrationStore = interface {
-	Calibration(key string, compute func() []byte) []byte
-}
-
-// calibrationUser is a mechanism that takes a calibrationStore (baselines/calib.Store).
-type calibrationUser interface {
-	UseCalibrationStore(calibrationStore)
-}
 
 // calibVersion changes when the file format or the key's derivation changes.
 const calibVersion = "expmech-calibration-cache/1"
@@ -65,7 +57,7 @@ func newCalibStore(dir, codeVersion string) *calibStore {
 	return &calibStore{dir: dir, version: codeVersion, m: map[string]*calibAnswer{}}
 }
 
-var _ calibrationStore = (*calibStore)(nil)
+var _ algorithms.Store = (*calibStore)(nil)
 
 // Calibration returns the answer stored under key, computing it with compute on a miss.
 // compute's nil (a failure) is returned to this caller and not stored; the next caller
@@ -97,6 +89,13 @@ func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	s.count(&s.computed)
 	s.save(key, a.b)
 	return a.b
+}
+
+// counts returns the answers computed here and read from disk so far.
+func (s *calibStore) counts() (computed, loaded int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.computed, s.loaded
 }
 
 func (s *calibStore) count(n *int) {
@@ -143,17 +142,6 @@ func (s *calibStore) save(key string, b []byte) {
 		return
 	}
 	_ = rows.WriteFile(p, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
-}
-
-// shareCalibrations hands s to every mechanism of p that takes a calibration store.
-func shareCalibrations(p *plan, s *calibStore) {
-	for i := range p.cells {
-		for _, m := range p.cells[i].mechs {
-			if u, ok := algorithms.As[calibrationUser](m); ok {
-				u.UseCalibrationStore(s)
-			}
-		}
-	}
 }
 
 // calibrationStoreFor is the calibration store of a run: under the result cache's

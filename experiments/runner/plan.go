@@ -49,7 +49,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 		pv := ReadProvenance()
 		prov = &pv
 	}
-	shareCalibrations(p, calibrationStoreFor(o, prov))
+	p.env.Store = calibrationStoreFor(o, prov)
 	workers := o.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -101,14 +101,14 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	return out, rows.WriteFile(out.Path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
 }
 
-func planOne(m algorithms.Mechanism, c cellPlan) (rec algorithms.Record, err error) {
+func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (rec algorithms.Record, err error) {
 	rec = algorithms.Empty()
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v", v)
 		}
 	}()
-	r, err := m.Plan(c.consts, c.budget)
+	r, err := m.Plan(env, c.consts, c.budget)
 	if err == nil || r.Guarantee != "" {
 		rec = r
 	}

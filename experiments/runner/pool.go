@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"expmech/algorithms"
 )
 
 // The worker slots of a run (README "Scaling"). A run has Workers slots and three kinds
@@ -31,28 +29,10 @@ import (
 
 // parallelLoop runs body(0), …, body(n−1), each once, on the calling goroutine and on
 // idle slots of the run, and returns when all have returned; a panic in a piece is
-// raised again in the caller. It is how a long row splits into pieces (optional
-// capability loopUser); the pieces are the mechanism's, fixed by its input alone, each
+// raised again in the caller. It is how a long row splits into pieces (it is the Loop of
+// the algorithms.Env every Run receives); the pieces are the mechanism's, fixed by its input alone, each
 // writing its own part of the result, so the result does not depend on who ran them.
 type parallelLoop = func(n int, body func(i int))
-
-// loopUser is a mechanism that takes the run's parallelLoop (audit's exact-curve). It is
-// called once, before any row, and the mechanism runs its loops serially without it
-// (RunOne, tests).
-type loopUser interface {
-	UseParallelLoop(parallelLoop)
-}
-
-// shareLoop hands loop to every mechanism of p that takes one.
-func shareLoop(p *plan, loop parallelLoop) {
-	for i := range p.cells {
-		for _, m := range p.cells[i].mechs {
-			if u, ok := algorithms.As[loopUser](m); ok {
-				u.UseParallelLoop(loop)
-			}
-		}
-	}
-}
 
 // slots schedules the tasks of one run on a fixed number of worker slots (see above).
 type slots struct {

@@ -203,24 +203,22 @@ func TestWaitGivesSlot(t *testing.T) {
 }
 
 // loopMech is a fake mechanism that splits its row into pieces through the run's parallel
-// loop (loopUser): x_0 = Σ_i piece_i in piece order, each piece a deterministic function
+// loop (the Loop of the algorithms.Env Run receives): x_0 = Σ_i piece_i in piece order, each piece a deterministic function
 // of a draw made before the loop, so the row is the same for any schedule.
 type loopMech struct {
-	loop       parallelLoop
 	concurrent *atomic.Bool // set when two pieces of one row ran at once
 }
 
-func (m *loopMech) UseParallelLoop(l parallelLoop) { m.loop = l }
-func (m *loopMech) Name() string                   { return "loop" }
-func (m *loopMech) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *loopMech) Name() string { return "loop" }
+func (m *loopMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	r.Guarantee = algorithms.Nominal
 	r.PredictedValueQueries = float64(c.N)
 	return r, nil
 }
 func (m *loopMech) Needs() problems.Need { return problems.NeedValues }
-func (m *loopMech) Run(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	rec, _ := m.Plan(o.Constants(), b)
+func (m *loopMech) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+	rec, _ := m.Plan(env, o.Constants(), b)
 	x := make([]float64, o.Dim())
 	base := 0.0
 	for i := 0; i < o.Len(); i++ {
@@ -230,14 +228,7 @@ func (m *loopMech) Run(ctx context.Context, o problems.ValueAccess, b algorithms
 	for i := range draws {
 		draws[i] = rng.NormFloat64()
 	}
-	loop := m.loop
-	if loop == nil {
-		loop = func(n int, body func(int)) {
-			for i := range n {
-				body(i)
-			}
-		}
-	}
+	loop := env.Parallel
 	pieces := make([]float64, len(draws))
 	var inFlight atomic.Int64
 	loop(len(draws), func(i int) {

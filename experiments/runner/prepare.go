@@ -21,6 +21,10 @@ type plan struct {
 	cells []cellPlan
 	facs  []algorithms.Factory // aligned with spec.Algorithms
 	gen   problems.Generator
+	// env is the runner's services handed to every Plan and Run (algorithms.Env): the
+	// zero value (RunOne, Validate) is serial and in memory; Run and DryRun set the
+	// calibration store before planning and Run the parallel loop before the first row.
+	env algorithms.Env
 }
 
 type cellPlan struct {

@@ -17,10 +17,10 @@ type dimProbe struct{ ran *int }
 
 func (dimProbe) Name() string         { return "dim-probe" }
 func (dimProbe) Needs() problems.Need { return problems.NeedValues }
-func (dimProbe) Plan(problems.Constants, algorithms.Budget) (algorithms.Record, error) {
+func (dimProbe) Plan(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
 	return algorithms.Empty(), nil
 }
-func (p dimProbe) Run(_ context.Context, o problems.ValueAccess, _ algorithms.Budget, _ *rand.Rand) (algorithms.Output, error) {
+func (p dimProbe) Run(_ context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Budget, _ *rand.Rand) (algorithms.Output, error) {
 	*p.ran = o.Dim()
 	x := make([]float64, o.Dim())
 	for i := range o.Len() {
@@ -64,7 +64,7 @@ func TestRunnerPicksReducedPath(t *testing.T) {
 		{"not a Reducer", plainProbe{dimProbe{&ran}}, gen(0, problems.Unconstrained), 40},
 	} {
 		r := rows.Row{}
-		x, rec, _, err := runMechanism(context.Background(), tc.m, tc.inst, algorithms.Budget{Epsilon: 1, Delta: 1e-5}, rand.New(rand.NewPCG(2, 2)), r)
+		x, rec, _, err := runMechanism(context.Background(), algorithms.Env{}, tc.m, tc.inst, algorithms.Budget{Epsilon: 1, Delta: 1e-5}, rand.New(rand.NewPCG(2, 2)), r)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

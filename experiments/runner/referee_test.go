@@ -20,13 +20,13 @@ type refMech struct{ mode string }
 func (m *refMech) Name() string         { return "ref" }
 func (m *refMech) Needs() problems.Need { return problems.NeedValues }
 func (m *refMech) NeedsReferee() bool   { return true }
-func (m *refMech) Plan(problems.Constants, algorithms.Budget) (algorithms.Record, error) {
+func (m *refMech) Plan(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
 	return algorithms.Empty(), nil
 }
-func (m *refMech) Run(context.Context, problems.ValueAccess, algorithms.Budget, *rand.Rand) (algorithms.Output, error) {
+func (m *refMech) Run(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Budget, *rand.Rand) (algorithms.Output, error) {
 	panic("Run called on a mechanism that needs the referee")
 }
-func (m *refMech) RunRefereed(_ context.Context, o problems.ValueAccess, _ algorithms.Budget, _ *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
+func (m *refMech) RunRefereed(_ context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Budget, _ *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	opt, err := ref.Optimum()
 	r := algorithms.Empty()
 	r.Tuning = rows.Tuning(m.mode)

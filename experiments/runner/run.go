@@ -127,178 +127,244 @@ func refuseFinished(file string, force bool) error {
 
 // Run executes spec (DESIGN.md "Output files"). Spec errors are *experiments.SpecError
 // and are reported before anything is written; other errors are failures while running.
+// Its steps: startRun resolves the spec and opens the caches, openJournal starts or
+// resumes the journal, selectJobs sorts the rows into resumed, cached and to compute,
+// execute computes the rest on the worker slots, and finish writes the results.
 func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (Result, error) {
+	r, err := startRun(reg, spec, o)
+	if r == nil {
+		return Result{}, err
+	}
+	if err == nil {
+		err = r.openJournal()
+	}
+	if err == nil {
+		err = r.selectJobs()
+	}
+	if err == nil {
+		err = r.execute(ctx)
+	}
+	if err != nil {
+		return r.res, err
+	}
+	return r.finish(ctx)
+}
+
+// runState is one Run between its steps.
+type runState struct {
+	spec      *experiments.Spec
+	o         Options
+	p         *plan
+	workers   int
+	dir       string // the experiment folder
+	jpath     string // the journal
+	start     time.Time
+	prov      *Provenance
+	ch        *cache      // the result cache; nil when off
+	calib     *calibStore // the calibration store (p.env.Store)
+	h         header      // the journal's (and a shard file's) header
+	res       Result
+	done      []entry  // rows resumed from the journal
+	jr        *journal // the journal being written
+	all       []entry  // every row of this shard known so far: resumed, cached, computed
+	jobs      []job    // rows to compute, longest predicted first
+	plans     [][2]int // (cell, algorithm) pairs to plan on the slots before their rows
+	rowsTotal int      // rows of this shard
+}
+
+// startRun resolves spec, fixes the output paths, and opens the result cache and the
+// calibration store. A nil runState means nothing is known about the run (a bad shard,
+// a spec error); otherwise its res names the folder and file even on error.
+func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error) {
 	if o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards) {
-		return Result{}, fmt.Errorf("runner: shard %d of %d out of range", o.Shard, o.Shards)
+		return nil, fmt.Errorf("runner: shard %d of %d out of range", o.Shard, o.Shards)
 	}
 	p, err := prepare(reg, spec)
 	if err != nil {
-		return Result{}, err
+		return nil, err
 	}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
+	r := &runState{spec: spec, o: o, p: p, workers: o.Workers, dir: ExperimentDir(o.Out, spec), prov: o.Provenance}
+	if r.workers <= 0 {
+		r.workers = runtime.NumCPU()
 	}
-	dir := ExperimentDir(o.Out, spec)
-	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv")}
+	r.res = Result{Dir: r.dir, File: filepath.Join(r.dir, "results.csv")}
 	if o.Shards > 1 {
-		res.File = filepath.Join(dir, shardName(o.Shard, o.Shards))
+		r.res.File = filepath.Join(r.dir, shardName(o.Shard, o.Shards))
 	}
-	jpath := filepath.Join(dir, journalName(o))
-	start := time.Now()
-	prov := o.Provenance
-	if prov == nil {
+	r.jpath = filepath.Join(r.dir, journalName(o))
+	r.start = time.Now()
+	if r.prov == nil {
 		pv := ReadProvenance()
-		prov = &pv
+		r.prov = &pv
 	}
-	var ch *cache
-	if !o.NoCache && prov.CodeVersion != "" && prov.CodeVersion != "sha256:unknown" {
+	if !o.NoCache && r.prov.CodeVersion != "" && r.prov.CodeVersion != "sha256:unknown" {
 		cdir := o.CacheDir
 		if cdir == "" {
 			cdir = filepath.Join(o.Out, ".cache")
 		}
-		if ch, err = newCache(cdir, prov.CodeVersion, p, loadCodeKeys(prov)); err != nil {
-			return res, err
+		if r.ch, err = newCache(cdir, r.prov.CodeVersion, p, loadCodeKeys(r.prov)); err != nil {
+			return r, err
 		}
 	} else if !o.NoCache && o.Progress != nil {
-		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, prov.CodeVersion)
+		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, r.prov.CodeVersion)
 	}
-	calib := calibrationStoreFor(o, prov)
-	shareCalibrations(p, calib)
-	h := header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
+	r.calib = calibrationStoreFor(o, r.prov)
+	p.env.Store = r.calib
+	r.h = header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
 		SpecPath: spec.Path, Spec: string(spec.Bytes), Quick: spec.Shrunk, Trials: spec.Trials, Seed: spec.Seed, Flags: o.Flags}
 	if o.Shards <= 1 {
-		h.Shard, h.Shards = 0, 0
+		r.h.Shard, r.h.Shards = 0, 0
 	}
-	logf := func(format string, args ...any) {
-		if o.Log != nil {
-			fmt.Fprintf(o.Log, format+"\n", args...)
-		}
-	}
+	return r, nil
+}
 
-	// -resume continues the journal of the same run. A journal of another run (an edited
-	// spec) is an error without the cache; with it the journal starts afresh, since the
-	// unchanged rows are in the cache, so -resume is not all-or-nothing.
-	var done []entry
+func (r *runState) logf(format string, args ...any) {
+	if r.o.Log != nil {
+		fmt.Fprintf(r.o.Log, format+"\n", args...)
+	}
+}
+
+// openJournal starts the journal, or with -resume continues the journal of the same run.
+// A journal of another run (an edited spec) is an error without the cache; with it the
+// journal starts afresh, since the unchanged rows are in the cache, so -resume is not
+// all-or-nothing. A finished run is replaced only with Force, or by resuming its own
+// journal.
+func (r *runState) openJournal() error {
 	var good int64
 	resume := false
-	_, jerr := os.Stat(jpath)
-	if o.Resume {
-		if oh, es, n, err := readJournal(jpath); err == nil {
+	_, jerr := os.Stat(r.jpath)
+	if r.o.Resume {
+		if oh, es, n, err := readJournal(r.jpath); err == nil {
 			switch {
-			case oh.Identity == h.Identity && oh.Shard == h.Shard && oh.Shards == h.Shards:
-				done, good, resume = es, n, true
-			case ch != nil:
-				logf("%s: %s is the journal of another run (%s); continuing from the result cache", spec.Name, jpath, oh.Identity)
+			case oh.Identity == r.h.Identity && oh.Shard == r.h.Shard && oh.Shards == r.h.Shards:
+				r.done, good, resume = es, n, true
+			case r.ch != nil:
+				r.logf("%s: %s is the journal of another run (%s); continuing from the result cache", r.spec.Name, r.jpath, oh.Identity)
 			default:
-				return res, fmt.Errorf("runner: %s belongs to another run (%s, shard %d/%d); remove it or drop -resume", jpath, oh.Identity, oh.Shard, oh.Shards)
+				return fmt.Errorf("runner: %s belongs to another run (%s, shard %d/%d); remove it or drop -resume", r.jpath, oh.Identity, oh.Shard, oh.Shards)
 			}
 		} else if !errors.Is(err, os.ErrNotExist) {
-			return res, err
+			return err
 		}
 	}
-	// A finished run is replaced only with Force, or by resuming its own journal.
-	if err := refuseFinished(res.File, o.Force || resume); err != nil {
-		return res, err
+	if err := refuseFinished(r.res.File, r.o.Force || resume); err != nil {
+		return err
 	}
-	if err := rows.MkdirAll(dir); err != nil {
-		return res, err
+	if err := rows.MkdirAll(r.dir); err != nil {
+		return err
 	}
-	var jr *journal
+	var err error
 	if resume {
-		logf("%s: resuming %s: %d rows already done", spec.Name, jpath, len(done))
-		if jr, err = appendJournal(jpath, good); err != nil {
-			return res, err
-		}
-	} else {
-		if jerr == nil && o.Progress != nil && ch == nil {
-			fmt.Fprintf(o.Progress, "%s: starting afresh over the previous journal %s (use -resume to continue it)\n", spec.Name, jpath)
-		}
-		if jr, err = createJournal(jpath, h); err != nil {
-			return res, err
-		}
+		r.logf("%s: resuming %s: %d rows already done", r.spec.Name, r.jpath, len(r.done))
+		r.jr, err = appendJournal(r.jpath, good)
+		return err
 	}
-	finished := make(map[string]bool, len(done))
-	for _, e := range done {
-		finished[e.id()] = true
+	if jerr == nil && r.o.Progress != nil && r.ch == nil {
+		fmt.Fprintf(r.o.Progress, "%s: starting afresh over the previous journal %s (use -resume to continue it)\n", r.spec.Name, r.jpath)
 	}
-	res.Skipped = len(done)
+	r.jr, err = createJournal(r.jpath, r.h)
+	return err
+}
 
-	// Rows of this shard, each a job (cell, algorithm, trial); rows neither journaled nor
-	// cached are computed. Shards are dealt by predicted cost (shardOf), which needs the
-	// cost of every row of the experiment, the same in every shard's process; unsharded,
-	// only the rows to compute are planned.
-	mine := allJobs(p)
+// selectJobs lists the rows of this shard, each a job (cell, algorithm, trial); rows
+// neither journaled nor cached are computed. Shards are dealt by predicted cost
+// (shardOf), which needs the cost of every row of the experiment, the same in every
+// shard's process, so a sharded run plans every pair here; unsharded, only the rows to
+// compute are planned, on the worker slots, each pair before its rows (r.plans).
+func (r *runState) selectJobs() error {
+	r.res.Skipped = len(r.done)
+	mine := allJobs(r.p)
 	var weights [][]float64
-	if o.Shards > 1 {
-		weights = costWeights(p, mine, workers)
+	if r.o.Shards > 1 {
+		weights = costWeights(r.p, mine, r.workers)
 		withCosts(mine, weights)
-		of, _ := shardOf(mine, o.Shards)
-		h.Rows, h.Deal = len(mine), dealHash(of, o.Shards)
+		of, _ := shardOf(mine, r.o.Shards)
+		r.h.Rows, r.h.Deal = len(mine), dealHash(of, r.o.Shards)
 		k := 0
 		for i, jb := range mine {
-			if of[i] == o.Shard {
+			if of[i] == r.o.Shard {
 				mine[k] = jb
 				k++
 			}
 		}
 		mine = mine[:k]
 	}
-	all := done
-	var jobs []job
-	rowsTotal := len(mine)
-	for _, jb := range mine {
-		c := &p.cells[jb.cell]
-		e := entry{Cell: c.ID, Algorithm: spec.Algorithms[jb.alg].Label, Trial: jb.trial}
-		if finished[e.id()] {
-			continue
-		}
-		if ch != nil {
-			ce, err := ch.get(ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(spec, c.Cell, jb.trial), spec.SaveOutputs))
-			if err != nil {
-				return res, fmt.Errorf("runner: cache: %w", err)
-			}
-			if ce != nil {
-				e.Row, e.X = ce.row(c.base, e.Algorithm), ce.X
-				all = append(all, e)
-				res.Cached++
-				continue
-			}
-		}
-		jobs = append(jobs, jb)
+	r.rowsTotal = len(mine)
+	if err := r.takeKnown(mine); err != nil {
+		return err
 	}
-	// The rows to compute and the plans they need run on the worker slots (pool.go): the
-	// plans first, each row as soon as its plan is done, longest predicted first. A
-	// sharded run has planned every row already (the deal needs the costs).
-	var plans [][2]int
 	if weights == nil {
 		seen := map[[2]int]bool{}
-		for _, jb := range jobs {
+		for _, jb := range r.jobs {
 			if k := [2]int{jb.cell, jb.alg}; !seen[k] {
 				seen[k] = true
-				plans = append(plans, k)
+				r.plans = append(r.plans, k)
 			}
 		}
 	} else {
-		withCosts(jobs, weights)
+		withCosts(r.jobs, weights)
 	}
-	lptOrder(jobs)
+	lptOrder(r.jobs)
+	return nil
+}
+
+// takeKnown puts the rows of mine that the journal resumed or the cache holds into r.all
+// and the others into r.jobs.
+func (r *runState) takeKnown(mine []job) error {
+	finished := make(map[string]bool, len(r.done))
+	for _, e := range r.done {
+		finished[e.id()] = true
+	}
+	r.all = r.done
+	for _, jb := range mine {
+		c := &r.p.cells[jb.cell]
+		e := entry{Cell: c.ID, Algorithm: r.spec.Algorithms[jb.alg].Label, Trial: jb.trial}
+		if finished[e.id()] {
+			continue
+		}
+		if r.ch != nil {
+			ce, err := r.ch.get(r.cacheKey(jb))
+			if err != nil {
+				return fmt.Errorf("runner: cache: %w", err)
+			}
+			if ce != nil {
+				e.Row, e.X = ce.row(c.base, e.Algorithm), ce.X
+				r.all = append(r.all, e)
+				r.res.Cached++
+				continue
+			}
+		}
+		r.jobs = append(r.jobs, jb)
+	}
+	return nil
+}
+
+// cacheKey is the result-cache key of the row jb.
+func (r *runState) cacheKey(jb job) string {
+	return r.ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(r.spec, r.p.cells[jb.cell].Cell, jb.trial), r.spec.SaveOutputs)
+}
+
+// execute computes r.jobs and the plans they need on the worker slots (pool.go): the
+// plans first, each row as soon as its plan is done, longest predicted first. Each row
+// goes to the journal and the cache as it comes, and into r.all.
+func (r *runState) execute(ctx context.Context) error {
+	spec, p := r.spec, r.p
 	left := map[string]float64{}
-	for _, jb := range jobs {
+	for _, jb := range r.jobs {
 		left[spec.Algorithms[jb.alg].Label] += jb.cost
 	}
-	logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, %d plans first, then longest predicted first, journal %s)",
-		spec.Name, rowsTotal, len(done), res.Cached, len(jobs), workers, len(plans), jpath)
-	prog := newProgress(o, spec.Name, rowsTotal, len(all), left)
-	pool := newInstancePool(p, jobs, instanceLimit(p, workers))
-	sl := newSlots(workers, plans, jobs)
-	calib.wait = sl.wait
-	shareLoop(p, sl.parallel)
+	r.logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, %d plans first, then longest predicted first, journal %s)",
+		spec.Name, r.rowsTotal, len(r.done), r.res.Cached, len(r.jobs), r.workers, len(r.plans), r.jpath)
+	prog := newProgress(r.o, spec.Name, r.rowsTotal, len(r.all), left)
+	pool := newInstancePool(p, r.jobs, instanceLimit(p, r.workers))
+	sl := newSlots(r.workers, r.plans, r.jobs)
+	r.calib.wait = sl.wait
+	p.env.Loop = sl.parallel
 	type result struct {
 		e    entry
 		cost float64
 	}
-	out := make(chan result, 4*workers)
+	out := make(chan result, 4*r.workers)
 	var cacheErr error
 	var cacheMu sync.Mutex
 	planTask := func(ci, ai int) float64 {
@@ -307,74 +373,90 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		return pl.cost
 	}
 	rowTask := func(jb job) {
-		ti := pool.get(jb.cell, jb.trial)
-		e, ok := runRow(ctx, p, ti, jb.cell, jb.alg, jb.trial)
-		pool.done(jb.cell, jb.trial)
-		if !ok {
-			return // cancelled: not a result
+		e, ok, err := r.computeRow(ctx, pool, jb)
+		if err != nil {
+			cacheMu.Lock()
+			cacheErr = cmp.Or(cacheErr, err)
+			cacheMu.Unlock()
 		}
-		if ch != nil {
-			k := ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(spec, p.cells[jb.cell].Cell, jb.trial), spec.SaveOutputs)
-			if err := ch.put(k, e.Row, p.cells[jb.cell].base, e.X); err != nil {
-				cacheMu.Lock()
-				cacheErr = cmp.Or(cacheErr, err)
-				cacheMu.Unlock()
-			}
+		if ok {
+			out <- result{e, jb.cost}
 		}
-		out <- result{e, jb.cost}
 	}
 	go func() {
 		sl.run(ctx, planTask, rowTask)
 		close(out)
 	}()
-
 	var werr error
-	for r := range out {
-		e := r.e
+	for x := range out {
 		if werr == nil {
-			werr = jr.write(line{Entry: &e})
+			werr = r.jr.write(line{Entry: &x.e})
 		}
-		all = append(all, e)
-		res.Computed++
-		secs, _ := strconv.ParseFloat(e.Row[rows.ColWallSeconds], 64)
-		prog.add(e.Algorithm, r.cost, secs, e.Row[rows.ColStatus] == string(rows.StatusError))
+		r.all = append(r.all, x.e)
+		r.res.Computed++
+		secs, _ := strconv.ParseFloat(x.e.Row[rows.ColWallSeconds], 64)
+		prog.add(x.e.Algorithm, x.cost, secs, x.e.Row[rows.ColStatus] == string(rows.StatusError))
 	}
 	prog.finish(ctx.Err() != nil)
-	res.RowSeconds, res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
-	res.BusySeconds = res.RowSeconds + sl.busySeconds()
-	if el := res.TrialSeconds; len(jobs) > 0 && el > 0 {
-		// Σ row wall time (plus plans and help) over elapsed time is the mean number of
-		// busy workers: near the worker count when the schedule keeps every worker busy,
-		// whatever the load.
-		logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
-			spec.Name, res.Computed, el, workers, prog.work, prog.work/el, 100*res.BusySeconds/el/float64(workers))
-	}
-	if err := jr.close(); werr == nil {
+	r.timed(prog, sl)
+	if err := r.jr.close(); werr == nil {
 		werr = err
 	}
 	if werr != nil {
-		return res, fmt.Errorf("runner: journal %s: %w", jpath, werr)
+		return fmt.Errorf("runner: journal %s: %w", r.jpath, werr)
 	}
 	if cacheErr != nil {
-		return res, fmt.Errorf("runner: cache: %w", cacheErr)
+		return fmt.Errorf("runner: cache: %w", cacheErr)
 	}
+	return nil
+}
+
+// computeRow computes the row jb on the trial's shared instance and puts it in the
+// cache; ok is false when ctx was cancelled (not a result), err a failed cache write.
+func (r *runState) computeRow(ctx context.Context, pool *instancePool, jb job) (e entry, ok bool, err error) {
+	ti := pool.get(jb.cell, jb.trial)
+	e, ok = runRow(ctx, r.p, ti, jb.cell, jb.alg, jb.trial)
+	pool.done(jb.cell, jb.trial)
+	if ok && r.ch != nil {
+		err = r.ch.put(r.cacheKey(jb), e.Row, r.p.cells[jb.cell].base, e.X)
+	}
+	return e, ok, err
+}
+
+// timed fills the run's times into r.res and logs the workers' occupancy: Σ row wall time
+// (plus plans and help) over elapsed time is the mean number of busy workers, near the
+// worker count when the schedule keeps every worker busy, whatever the load.
+func (r *runState) timed(prog *progress, sl *slots) {
+	r.res.RowSeconds, r.res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
+	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
+	if el := r.res.TrialSeconds; len(r.jobs) > 0 && el > 0 {
+		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
+			r.spec.Name, r.res.Computed, el, r.workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.workers))
+	}
+	computed, loaded := r.calib.counts()
+	r.logf("%s: calibrations: %d computed, %d read from the calibration cache", r.spec.Name, computed, loaded)
+}
+
+// finish checks that every row of the shard is there and writes them: results.csv and
+// manifest.json, or this shard's file.
+func (r *runState) finish(ctx context.Context) (Result, error) {
 	if ctx.Err() != nil {
-		return res, fmt.Errorf("runner: %s: %w", spec.Name, ErrInterrupted)
+		return r.res, fmt.Errorf("runner: %s: %w", r.spec.Name, ErrInterrupted)
 	}
-	if len(all) != rowsTotal {
-		return res, fmt.Errorf("runner: %d rows for %d expected (journal %s holds rows of another job set?)", len(all), rowsTotal, jpath)
+	if len(r.all) != r.rowsTotal {
+		return r.res, fmt.Errorf("runner: %d rows for %d expected (journal %s holds rows of another job set?)", len(r.all), r.rowsTotal, r.jpath)
 	}
-	sortEntries(all)
-	for _, e := range all {
+	sortEntries(r.all)
+	for _, e := range r.all {
 		if e.Row[rows.ColStatus] == string(rows.StatusError) {
-			res.Errors++
+			r.res.Errors++
 		}
 	}
-	res.Rows = len(all)
-	if o.Shards > 1 {
-		return res, writeShardFile(res.File, h, all)
+	r.res.Rows = len(r.all)
+	if r.o.Shards > 1 {
+		return r.res, writeShardFile(r.res.File, r.h, r.all)
 	}
-	return res, writeResults(dir, spec.SaveOutputs, all, manifest(spec, o.Flags, start, workers, res, *prov))
+	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, manifest(r.spec, r.o.Flags, r.start, r.workers, r.res, *r.prov))
 }
 
 // trialSeeds are the problem and mechanism seeds of a trial (hi, lo each).
@@ -447,7 +529,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		e.Row = r
 		return e, true
 	}
-	x, rec, wall, err := runTrial(ctx, c.mechs[ai], ti.inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
+	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
 	if ctx.Err() != nil {
 		return e, false
 	}
@@ -491,30 +573,30 @@ func instanceLimit(p *plan, workers int) int {
 // structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
 // in the r reduced coordinates and lifts its output (algorithms.RunReduced): the
 // same output law at O(r) work per step; the row then has reduced_rank = r.
-func runMechanism(ctx context.Context, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
+func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()
 	cnt := problems.NewCounter(inst)
 	run := func() (algorithms.Output, error) {
-		return m.Run(ctx, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
+		return m.Run(ctx, env, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
 	}
 	if rm, ok := algorithms.As[algorithms.Refereed](m); ok && rm.NeedsReferee() {
 		// oracle tuning / the non-private reference: the instance answers uncounted, and
 		// the mechanism marks its row guarantee none (algorithms.Referee). On the reduced
 		// path the referee scores reduced points (algorithms.ReducedReferee).
 		run = func() (algorithms.Output, error) {
-			return rm.RunRefereed(ctx, cnt.Oracle(m.Needs()), b, rng, inst)
+			return rm.RunRefereed(ctx, env, cnt.Oracle(m.Needs()), b, rng, inst)
 		}
 		if rr, red, redOK := algorithms.Reducible(m, inst, b); redOK {
 			cnt = problems.NewCounter(red.Problem)
 			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
 			run = func() (algorithms.Output, error) {
-				return algorithms.RunReducedRefereed(ctx, rr, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
+				return algorithms.RunReducedRefereed(ctx, env, rr, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
 			}
 		}
 	} else if rm, red, ok := algorithms.Reducible(m, inst, b); ok {
 		cnt = problems.NewCounter(red.Problem)
 		run = func() (algorithms.Output, error) {
-			return algorithms.RunReduced(ctx, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
+			return algorithms.RunReduced(ctx, env, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
 		}
 	}
 	t0 := time.Now()

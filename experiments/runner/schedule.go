@@ -151,7 +151,7 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 func planPair(p *plan, ci, ai int) planned {
 	c := &p.cells[ci]
 	var pl planned
-	pl.rec, pl.err = planOne(c.mechs[ai], *c)
+	pl.rec, pl.err = planOne(p.env, c.mechs[ai], *c)
 	q := 0.0
 	for _, v := range []float64{pl.rec.PredictedValueQueries, pl.rec.PredictedGradientQueries} {
 		if v > 0 && !math.IsInf(v, 0) {

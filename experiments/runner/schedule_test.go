@@ -198,20 +198,13 @@ func TestCalibStore(t *testing.T) {
 // epsilon only, asked through the runner's store when it has one.
 type calibMech struct {
 	noiseMech
-	store calibrationStore
 	count *atomic.Int64 // computations
 }
 
-func (m *calibMech) UseCalibrationStore(s calibrationStore) { m.store = s }
-func (m *calibMech) Plan(c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	r, err := m.noiseMech.Plan(c, b)
+func (m *calibMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	r, err := m.noiseMech.Plan(algorithms.Env{}, c, b)
 	compute := func() []byte { m.count.Add(1); return []byte(strconv.FormatFloat(1/b.Epsilon, 'g', -1, 64)) }
-	var v []byte
-	if m.store != nil {
-		v = m.store.Calibration(fmt.Sprintf("calib epsilon=%v", b.Epsilon), compute)
-	} else {
-		v = compute()
-	}
+	v := env.Calibration(fmt.Sprintf("calib epsilon=%v", b.Epsilon), compute)
 	r.Sigma, _ = strconv.ParseFloat(string(v), 64)
 	return r, err
 }
