@@ -128,13 +128,8 @@ func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float6
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
 
-// pldEpsPessimistic is the certified PLD ε (the hi end of the bracket only).
-func pldEpsPessimistic(q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
-	var c convolver
-	return pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
-}
-
-// pldEpsPessimisticC is pldEpsPessimistic with the caller's FFT work space.
+// pldEpsPessimisticC is the certified PLD ε (the hi end of the bracket only), computed in
+// the caller's FFT work space.
 func pldEpsPessimisticC(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
 	if q == 1 {
 		_, hi, err := PLDBracketWith(q, z, T, delta, rel, o)
@@ -453,46 +448,4 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 		}
 	}
 	return hi
-}
-
-// PLDDeltaBracket is the (lower, upper) bracket of δ(ε) for T-fold Poisson-subsampled
-// Gaussian (q, z = σ/C) under rel, by the same discretisations as PLDBracket with
-// DefaultPLDOptions: hi is the connect-the-dots curve (certified up to floating point), lo
-// the tangent-lowered one (a lower bound on the true δ of the same pair). At q = 1 both are
-// the exact Gaussian curve δ(ε; s) with s = √T·Δ/z (Δ = 1 add/remove, 2 replace-one).
-// ε must be finite and ≥ 0.
-func PLDDeltaBracket(q, z float64, T int, eps float64, rel Relation) (lo, hi float64, err error) {
-	return PLDDeltaBracketWith(q, z, T, eps, rel, DefaultPLDOptions())
-}
-
-// PLDDeltaBracketWith is PLDDeltaBracket with explicit options.
-func PLDDeltaBracketWith(q, z float64, T int, eps float64, rel Relation, o PLDOptions) (lo, hi float64, err error) {
-	if err := errors.Join(checkPoisson(q, z, T), o.validate()); err != nil {
-		return 0, 0, err
-	}
-	if !(eps >= 0) || math.IsInf(eps, 1) {
-		return 0, 0, fmt.Errorf("privacy: PLDDeltaBracket eps = %v, want 0 <= eps < Inf", eps)
-	}
-	pairs, err := pairsFor(rel)
-	if err != nil {
-		return 0, 0, err
-	}
-	if q == 1 {
-		s := math.Sqrt(float64(T)) / z
-		if rel == ReplaceOne {
-			s *= 2
-		}
-		d := DeltaGaussian(eps, s)
-		return d, d, nil
-	}
-	var c convolver
-	for _, k := range pairs {
-		ch, cl, err := pairCurves(&c, k, q, z, T, o, true)
-		if err != nil {
-			return 0, 0, fmt.Errorf("privacy: PLD(q=%v, z=%v, T=%d, %v): %w", q, z, T, rel, err)
-		}
-		hi = math.Max(hi, ch.delta(eps))
-		lo = math.Max(lo, cl.delta(eps))
-	}
-	return lo, hi, nil
 }

@@ -195,15 +195,6 @@ func (g *BallGauss) buildEnvelope() error {
 	}
 }
 
-// Acceptance is the envelope's guaranteed acceptance rate (chord mass over envelope mass);
-// the expected number of ρ proposals per draw is at most its inverse.
-func (g *BallGauss) Acceptance() float64 {
-	if g.env == nil {
-		return 1
-	}
-	return g.env.acceptance()
-}
-
 // Draw writes one exact draw into dst (len d); rej counts rejected proposals.
 func (g *BallGauss) Draw(dst []float64, rng *rand.Rand, rej *int64) error {
 	d := len(g.m)

@@ -199,7 +199,8 @@ func (p *PiecewiseLaw) Draw(rng *rand.Rand) float64 {
 	return math.Min(math.Max(x, l), r)
 }
 
-// CDF returns P(X ≤ x).
+// CDF returns P(X ≤ x). The binary only draws; the tests of samplertest and audit
+// compare their quadratures with it.
 func (p *PiecewiseLaw) CDF(x float64) float64 {
 	M := len(p.A)
 	if x <= p.Edges[0] {
@@ -368,12 +369,6 @@ func NewTable1D(p problems.ValueAccess, k, mu float64, grid int) (*Table1D, erro
 	return newTable1D(ell, lo, hi, lo, hi, grid)
 }
 
-// NewTable1DFunc prepares the exact sampler of a log-concave density exp(ell) on the finite
-// interval [lo, hi].
-func NewTable1DFunc(ell func(float64) float64, lo, hi float64, grid int) (*Table1D, error) {
-	return newTable1D(ell, lo, hi, lo, hi, grid)
-}
-
 // newTable1D searches the mode and lays the nodes in [lo, hi] ⊆ [dlo, dhi], the support.
 func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (*Table1D, error) {
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || grid < 3 {
@@ -478,51 +473,4 @@ func cellMass(l0, l1, w float64) float64 {
 func (t *Table1D) Draw(rng *rand.Rand) (float64, error) {
 	var rej int64
 	return t.env.draw(rng, &rej)
-}
-
-// CDF returns the table's P(X ≤ x).
-func (t *Table1D) CDF(x float64) float64 {
-	n := len(t.X)
-	if x <= t.X[0] {
-		return 0
-	}
-	if x >= t.X[n-1] {
-		return 1
-	}
-	i := sort.SearchFloat64s(t.X, x) - 1
-	i = min(max(i, 0), n-2)
-	w := t.X[i+1] - t.X[i]
-	dl := t.L[i+1] - t.L[i]
-	s := (x - t.X[i]) / w
-	var frac float64
-	switch {
-	case math.IsInf(dl, 0) || math.IsNaN(dl):
-		frac = s
-	case math.Abs(dl) < 1e-10:
-		frac = s
-	default:
-		frac = math.Expm1(dl*s) / math.Expm1(dl)
-	}
-	return t.cum[i] + t.cellW[i]*frac
-}
-
-// Mean returns the table's mean (cell by cell, exact for the interpolated density).
-func (t *Table1D) Mean() float64 {
-	m := 0.0
-	for i, w := range t.cellW {
-		if w == 0 {
-			continue
-		}
-		a, b := t.X[i], t.X[i+1]
-		dl := t.L[i+1] - t.L[i]
-		// mean of the density ∝ e^{dl·s} on s ∈ [0,1]
-		var ms float64
-		if math.Abs(dl) < 1e-6 || math.IsInf(dl, 0) {
-			ms = 0.5 + dl/12
-		} else {
-			ms = 1/(-math.Expm1(-dl)) - 1/dl
-		}
-		m += w * (a + (b-a)*ms)
-	}
-	return m
 }
