@@ -374,7 +374,32 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || grid < 3 {
 		return nil, fmt.Errorf("%w: Table1D interval [%g, %g], grid %d", ErrNoExact, lo, hi, grid)
 	}
-	// golden section for the maximum of the concave ℓ
+	xm, lm := concaveMax(ell, lo, hi)
+	cut := lm - 50
+	L, R := levelEdge(ell, cut, xm, lo), levelEdge(ell, cut, xm, hi)
+	if !(L < R) {
+		return nil, fmt.Errorf("%w: Table1D: degenerate support [%g, %g]", ErrNoExact, L, R)
+	}
+	t := tabulate(ell, L, R, lm, grid)
+	// Concavity of ℓ at the nodes (the secants must not increase, up to rounding): the
+	// envelope is an upper bound only for a concave ℓ.
+	pad := 1e-9 * (1 + math.Abs(lm))
+	for i := 1; i+1 < grid; i++ {
+		if t.L[i-1]+t.L[i+1]-2*t.L[i] > 2*pad {
+			return nil, fmt.Errorf("%w: ℓ at %g, %g, %g", ErrNotLogConcave, t.X[i-1], t.X[i], t.X[i+1])
+		}
+	}
+	env, err := newLogConcave(ell, t.X, t.L, dlo, dhi)
+	if err != nil {
+		return nil, err
+	}
+	t.env = env
+	return t, nil
+}
+
+// concaveMax is the mode xm of the concave ℓ on [lo, hi] by golden section (an end when
+// the maximum is there) and lm, the largest of ℓ at xm and at the ends.
+func concaveMax(ell func(float64) float64, lo, hi float64) (xm, lm float64) {
 	a, b := lo, hi
 	const gr = 0.6180339887498949
 	x1, x2 := b-gr*(b-a), a+gr*(b-a)
@@ -390,35 +415,40 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 			f1 = ell(x1)
 		}
 	}
-	xm := (a + b) / 2
-	lm := math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
+	xm = (a + b) / 2
+	lm = math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
 	if ell(lo) == lm {
 		xm = lo
 	} else if ell(hi) == lm {
 		xm = hi
 	}
-	cut := lm - 50
-	edge := func(inside, outside float64) float64 { // ℓ(inside) ≥ cut
-		if ell(outside) >= cut {
-			return outside
-		}
-		for it := 0; it < 200; it++ {
-			mid := (inside + outside) / 2
-			if mid == inside || mid == outside {
-				break
-			}
-			if ell(mid) >= cut {
-				inside = mid
-			} else {
-				outside = mid
-			}
-		}
+	return xm, lm
+}
+
+// levelEdge is where the concave ℓ falls below cut between inside (ℓ(inside) ≥ cut) and
+// outside, by bisection (outside itself when ℓ(outside) ≥ cut): the end, on that side, of
+// the region within 50 nats of the maximum.
+func levelEdge(ell func(float64) float64, cut, inside, outside float64) float64 {
+	if ell(outside) >= cut {
 		return outside
 	}
-	L, R := edge(xm, lo), edge(xm, hi)
-	if !(L < R) {
-		return nil, fmt.Errorf("%w: Table1D: degenerate support [%g, %g]", ErrNoExact, L, R)
+	for it := 0; it < 200; it++ {
+		mid := (inside + outside) / 2
+		if mid == inside || mid == outside {
+			break
+		}
+		if ell(mid) >= cut {
+			inside = mid
+		} else {
+			outside = mid
+		}
 	}
+	return outside
+}
+
+// tabulate lays grid equally spaced nodes on [L, R] with ℓ at each and the normalised
+// cell masses of the linear interpolation of ℓ − lm.
+func tabulate(ell func(float64) float64, L, R, lm float64, grid int) *Table1D {
 	t := &Table1D{X: make([]float64, grid), L: make([]float64, grid), cum: make([]float64, grid), cellW: make([]float64, grid-1)}
 	dx := (R - L) / float64(grid-1)
 	for i := range grid {
@@ -438,20 +468,7 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 		t.cellW[i] /= tot
 		t.cum[i+1] = t.cum[i] + t.cellW[i]
 	}
-	// Concavity of ℓ at the nodes (the secants must not increase, up to rounding): the
-	// envelope is an upper bound only for a concave ℓ.
-	pad := 1e-9 * (1 + math.Abs(lm))
-	for i := 1; i+1 < grid; i++ {
-		if t.L[i-1]+t.L[i+1]-2*t.L[i] > 2*pad {
-			return nil, fmt.Errorf("%w: ℓ at %g, %g, %g", ErrNotLogConcave, t.X[i-1], t.X[i], t.X[i+1])
-		}
-	}
-	env, err := newLogConcave(ell, t.X, t.L, dlo, dhi)
-	if err != nil {
-		return nil, err
-	}
-	t.env = env
-	return t, nil
+	return t
 }
 
 // cellMass is ∫ of exp(linear from l0 to l1) over a cell of width w.
