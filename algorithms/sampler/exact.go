@@ -427,7 +427,7 @@ func concaveMax(ell func(float64) float64, lo, hi float64) (xm, lm float64) {
 
 // levelEdge is where the concave ℓ falls below cut between inside (ℓ(inside) ≥ cut) and
 // outside, by bisection (outside itself when ℓ(outside) ≥ cut): the end, on that side, of
-// the region within 50 nats of the maximum.
+// the region where ℓ ≥ cut (Table1D's and the ball envelope's nodes are laid there).
 func levelEdge(ell func(float64) float64, cut, inside, outside float64) float64 {
 	if ell(outside) >= cut {
 		return outside
