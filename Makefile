@@ -19,7 +19,7 @@ SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 # The privacy audit: three experiments of the same pipeline (README "Privacy audit").
 AUDIT   := audit audit_sampler audit_exact
 
-.PHONY: help build code-version lint test test-long fuzz reproduce audit bench quick scaling clean clean-cache FORCE
+.PHONY: help build code-version lint deadcode test test-long cover fuzz reproduce audit bench quick scaling clean clean-cache FORCE
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -45,15 +45,46 @@ code-version: ## the result cache's code version that make build stamps (src:<ha
 bin/expmech.code: FORCE
 	@mkdir -p bin; echo $(SRC_SHA) > $@.tmp; cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-# staticcheck pinned (its 2026.2.2 release); installed from the Go module proxy when missing.
+# The linters, pinned and installed from the Go module proxy into GOBIN (else GOPATH/bin)
+# when missing or of another version: staticcheck v0.8.2 (its 2026.2.2 release) and
+# deadcode from golang.org/x/tools v0.52.0.
 STATICCHECK_VERSION := v0.8.2
+DEADCODE_VERSION    := v0.52.0
+TOOLS_BIN = $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
+# $(call pinned,NAME,MODULE,PACKAGE,VERSION): a recipe line that installs PACKAGE@VERSION
+# unless TOOLS_BIN/NAME was built from MODULE at VERSION (go version -m reads the binary).
+pinned = $(GO) version -m $(TOOLS_BIN)/$(1) 2>/dev/null | \
+  awk '$$1 == "mod" && $$2 == "$(2)" && $$3 == "$(4)" { ok = 1 } END { exit !ok }' || \
+  $(GO) install $(3)@$(4)
 
-lint: ## gofmt (no file may need formatting) and staticcheck (pinned; installed if missing)
+lint: ## gofmt (no file may need formatting), staticcheck and make deadcode (pinned tools; installed if missing)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	@command -v staticcheck >/dev/null 2>&1 || [ -x "$$($(GO) env GOPATH)/bin/staticcheck" ] || \
-	  $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
-	PATH="$$($(GO) env GOPATH)/bin:$$PATH" staticcheck ./...
+	@$(call pinned,staticcheck,honnef.co/go/tools,honnef.co/go/tools/cmd/staticcheck,$(STATICCHECK_VERSION))
+	$(TOOLS_BIN)/staticcheck ./...
+	@$(MAKE) --no-print-directory deadcode
+
+# deadcode walks the call graph (RTA) from the module's main packages, not from the tests,
+# so a function that only tests reach is reported as well: it belongs in a _test.go file
+# of its package (the test kits, whose job is to be called from tests, are allowed whole).
+# `deadcode -test` would root at the tests too and never see a test-only helper in a
+# production file. An entry of .ci/deadcode.allow that no longer matches is an error too,
+# so the list stays short.
+DEADCODE_ALLOW := .ci/deadcode.allow
+deadcode: ## dead code: functions no binary reaches, less the commented .ci/deadcode.allow (pinned deadcode; installed if missing)
+	@$(call pinned,deadcode,golang.org/x/tools,golang.org/x/tools/cmd/deadcode,$(DEADCODE_VERSION))
+	@found=$$(mktemp) && trap 'rm -f "$$found"' EXIT && \
+	  $(TOOLS_BIN)/deadcode -f '{{range .Funcs}}{{printf "%s.%s\t%s\n" $$.Path .Name .Position}}{{end}}' ./... > "$$found" && \
+	  awk -F'\t' ' \
+	    FNR == NR { sub(/#.*/, ""); gsub(/[ \t]/, ""); if ($$0 != "") allow[$$0] = 0; next } \
+	    { match($$1, /.*\//); rest = substr($$1, RLENGTH + 1); \
+	      pkg = substr($$1, 1, RLENGTH + index(rest, ".") - 1); \
+	      if ($$1 in allow) { allow[$$1]++; next } \
+	      if ((pkg ".*") in allow) { allow[pkg ".*"]++; next } \
+	      print $$2 ": unreachable from the binaries: " $$1; bad++ } \
+	    END { for (a in allow) if (allow[a] == 0) { print "$(DEADCODE_ALLOW): no longer dead, remove it: " a; bad++ } \
+	      if (bad) { print "deadcode: " bad " finding(s): delete the code, move test-only helpers into a _test.go file, or allow it with a reason in $(DEADCODE_ALLOW)"; exit 1 } \
+	      print "deadcode: nothing unreachable beyond $(DEADCODE_ALLOW)" }' $(DEADCODE_ALLOW) "$$found"
 
 test: ## vet, all short tests, the runner's short tests under -race, a 5 s decoder fuzz
 	$(GO) vet ./...
@@ -63,6 +94,15 @@ test: ## vet, all short tests, the runner's short tests under -race, a 5 s decod
 
 test-long: ## every test, the long ones that make test skips (testing.Short) included; CI runs both
 	$(GO) test -count=1 -timeout 30m ./...
+
+# Coverage does not gate: it is printed (per package by go test, then the total) so that a
+# change that leaves code untested shows. -coverpkg is left at its default (each package's
+# own tests), so a package's figure counts only what its own tests exercise.
+COVERPROFILE := bin/coverage.out
+cover: ## the short tests with coverage: per package, the total, and the profile bin/coverage.out (go tool cover -html=bin/coverage.out)
+	@mkdir -p $(dir $(COVERPROFILE))
+	$(GO) test -short -coverprofile=$(COVERPROFILE) ./...
+	@$(GO) tool cover -func=$(COVERPROFILE) | tail -n 1
 
 fuzz: ## fuzz the spec decoder for 2 minutes
 	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=2m ./experiments

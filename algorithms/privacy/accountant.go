@@ -128,13 +128,8 @@ func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float6
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
 
-// pldEpsPessimistic is the certified PLD ε (the hi end of the bracket only).
-func pldEpsPessimistic(q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
-	var c convolver
-	return pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
-}
-
-// pldEpsPessimisticC is pldEpsPessimistic with the caller's FFT work space.
+// pldEpsPessimisticC is the certified PLD ε (the hi end of the bracket only), computed in
+// the caller's FFT work space.
 func pldEpsPessimisticC(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
 	if q == 1 {
 		_, hi, err := PLDBracketWith(q, z, T, delta, rel, o)
@@ -169,8 +164,8 @@ const coarseFactor = 4
 //  2. A coarse phase on a grid coarseFactor× coarser (a sound bound too, but only used
 //     as a guide) brackets the root from zR and closes it to relative width 1e-3
 //     (searchZ: expanding steps, then Illinois regula falsi on log ε(z) − log ε in log z).
-//  3. The fine phase at o predicts the fine root by Richardson extrapolation (see the
-//     comment in the body) and evaluates z·(1 ± 0.4·relTol) around it; if they do not
+//  3. The fine phase at o predicts the fine root by Richardson extrapolation (fineZ and
+//     fineBracket) and evaluates z·(1 ± 0.4·relTol) around it; if they do not
 //     bracket the root, searchZ continues from the evaluated points to relTol. It
 //     returns hi with ε_PLD(hi) ≤ ε evaluated at o and a failing point within relTol·hi
 //     below it.
@@ -179,17 +174,8 @@ const coarseFactor = 4
 // one FFT work space is reused by all evaluations of one call; it is local to the call,
 // so concurrent calls share nothing.
 func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
-	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
+	if err := checkCalibratePoissonZ(q, T, eps, delta, rel, o, relTol); err != nil {
 		return 0, err
-	}
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return 0, fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
-	}
-	if !(relTol > 0 && relTol <= 0.1) {
-		return 0, fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
-	}
-	if rel != AddRemove && rel != ReplaceOne {
-		return 0, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
 	}
 	if q == 1 {
 		sens := 1.0
@@ -198,30 +184,14 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		}
 		return CalibrateGaussianSigma(sens, T, eps, delta)
 	}
-	var c convolver
-	epsAtWith := func(o PLDOptions) func(float64) (float64, error) {
-		memo := map[float64]float64{}
-		return func(z float64) (float64, error) {
-			if e, ok := memo[z]; ok {
-				return e, nil
-			}
-			e, err := pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
-			if errors.Is(err, ErrLossRange) {
-				// A z so small that one step's loss leaves the representable range is
-				// treated as failing the target (conservative: the search moves up).
-				e, err = math.Inf(1), nil
-			}
-			memo[z] = e
-			return e, err
-		}
-	}
+	ev := &pldEvaluator{q: q, T: T, delta: delta, rel: rel}
 	hi := calibrateRDPZ(q, T, eps, delta, rel)
 	if math.IsInf(hi, 1) || hi > 1e4 {
 		hi = 1e4
 	}
 	coarse := o
 	coarse.H *= coarseFactor
-	epsCoarse := epsAtWith(coarse)
+	epsCoarse := ev.at(coarse)
 	lo, hi, err := searchZ(epsCoarse, eps, 0, hi, 0.8, math.Max(relTol, 1e-3))
 	if err != nil {
 		return 0, err
@@ -229,52 +199,64 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 	if lo == 0 {
 		return hi, nil // tiny z: certified at the coarse grid (a sound bound at any H)
 	}
-	// Fine phase. The connect-the-dots error is second order in the grid step (ε_H ≈
-	// ε* + cH²: at (q, z, T) = (0.01, 2.36, 1000) the upper end is 1.003339, 1.002082 and
-	// 1.002069 at H = 1e-3, 1e-4, 1e-5), so the fine ε at the coarse hi is predicted by
-	// Richardson extrapolation from the coarse grid and one twice as coarse,
-	// ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48, and the fine root from it with the coarse slope
-	// d log ε / d log z. Two fine evaluations ±0.4·relTol around the prediction then
-	// certify and bound the answer; searchZ takes over from the evaluated points if the
-	// prediction misses. Only fine evaluations decide: the prediction is a guess.
-	epsFine := epsAtWith(o)
-	elo, _ := epsCoarse(lo)
-	ehi, _ := epsCoarse(hi)
-	slope := (math.Log(elo) - math.Log(ehi)) / (math.Log(lo) - math.Log(hi))
-	coarser := o
-	coarser.H *= 2 * coarseFactor
-	e8, err := epsAtWith(coarser)(hi)
+	return ev.fineZ(o, epsCoarse, lo, hi, eps, relTol)
+}
+
+// checkCalibratePoissonZ reports invalid arguments of CalibratePoissonZWith.
+func checkCalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) error {
+	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
+		return err
+	}
+	if !(eps > 0) || math.IsInf(eps, 1) {
+		return fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
+	}
+	if !(relTol > 0 && relTol <= 0.1) {
+		return fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
+	}
+	if rel != AddRemove && rel != ReplaceOne {
+		return fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
+	}
+	return nil
+}
+
+// pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel), all
+// evaluations in one FFT work space; it is local to the call, so concurrent calls share
+// nothing.
+type pldEvaluator struct {
+	c     convolver
+	q     float64
+	T     int
+	delta float64
+	rel   Relation
+}
+
+// at is ε(z) on the grid of o, memoised per z. A z so small that one step's loss leaves
+// the representable range is treated as failing the target (ε = +Inf: conservative, the
+// search moves up).
+func (ev *pldEvaluator) at(o PLDOptions) func(float64) (float64, error) {
+	memo := map[float64]float64{}
+	return func(z float64) (float64, error) {
+		if e, ok := memo[z]; ok {
+			return e, nil
+		}
+		e, err := pldEpsPessimisticC(&ev.c, ev.q, z, ev.T, ev.delta, ev.rel, o)
+		if errors.Is(err, ErrLossRange) {
+			e, err = math.Inf(1), nil
+		}
+		memo[z] = e
+		return e, err
+	}
+}
+
+// fineZ is the fine phase of CalibratePoissonZWith at o, from the coarse bracket
+// [lo, hi] of epsCoarse: fineBracket's two evaluations around the predicted root, and
+// searchZ from the evaluated points when they do not bracket the root to relTol. It
+// returns hi with ε_PLD(hi) ≤ eps evaluated at o.
+func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (float64, error) {
+	epsFine := ev.at(o)
+	fineLo, fineHi, err := ev.fineBracket(o, epsFine, epsCoarse, lo, hi, eps, relTol)
 	if err != nil {
 		return 0, err
-	}
-	est := ehi - (e8-ehi)*15/48
-	fineLo, fineHi := 0.0, 0.0
-	if !(est > 0) || e8 < ehi || math.IsInf(e8, 1) {
-		e1, err := epsFine(hi) // no usable extrapolation: measure the offset instead
-		if err != nil {
-			return 0, err
-		}
-		if e1 <= eps {
-			fineHi = hi
-		} else {
-			fineLo = hi
-		}
-		est = e1
-	}
-	if slope < 0 && est > 0 && !math.IsInf(est, 1) {
-		zp := hi * math.Exp((math.Log(eps)-math.Log(est))/slope)
-		for _, z := range []float64{zp * (1 + 0.4*relTol), zp * (1 - 0.4*relTol)} {
-			e, err := epsFine(z)
-			if err != nil {
-				return 0, err
-			}
-			if e <= eps && (fineHi == 0 || z < fineHi) {
-				fineHi = z
-			}
-			if e > eps && z > fineLo {
-				fineLo = z
-			}
-		}
 	}
 	if fineHi == 0 && fineLo == 0 {
 		fineHi = hi
@@ -295,32 +277,92 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 	return hi, nil
 }
 
+// fineBracket predicts the fine root and evaluates epsFine around it, returning the
+// largest failing z (fineLo) and the smallest passing z (fineHi) it evaluated (0 for
+// none). The connect-the-dots error is second order in the grid step (ε_H ≈ ε* + cH²: at
+// (q, z, T) = (0.01, 2.36, 1000) the upper end is 1.003339, 1.002082 and 1.002069 at
+// H = 1e-3, 1e-4, 1e-5), so the fine ε at the coarse hi is predicted by Richardson
+// extrapolation from the coarse grid and one twice as coarse,
+// ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48, and the fine root from it with the coarse slope
+// d log ε / d log z. Two fine evaluations ±0.4·relTol around the prediction then certify
+// and bound the answer. Only fine evaluations decide: the prediction is a guess.
+func (ev *pldEvaluator) fineBracket(o PLDOptions, epsFine, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (fineLo, fineHi float64, err error) {
+	elo, _ := epsCoarse(lo)
+	ehi, _ := epsCoarse(hi)
+	slope := (math.Log(elo) - math.Log(ehi)) / (math.Log(lo) - math.Log(hi))
+	coarser := o
+	coarser.H *= 2 * coarseFactor
+	e8, err := ev.at(coarser)(hi)
+	if err != nil {
+		return 0, 0, err
+	}
+	est := ehi - (e8-ehi)*15/48
+	if !(est > 0) || e8 < ehi || math.IsInf(e8, 1) {
+		e1, err := epsFine(hi) // no usable extrapolation: measure the offset instead
+		if err != nil {
+			return 0, 0, err
+		}
+		if e1 <= eps {
+			fineHi = hi
+		} else {
+			fineLo = hi
+		}
+		est = e1
+	}
+	if slope < 0 && est > 0 && !math.IsInf(est, 1) {
+		zp := hi * math.Exp((math.Log(eps)-math.Log(est))/slope)
+		for _, z := range []float64{zp * (1 + 0.4*relTol), zp * (1 - 0.4*relTol)} {
+			e, err := epsFine(z)
+			if err != nil {
+				return 0, 0, err
+			}
+			if e <= eps && (fineHi == 0 || z < fineHi) {
+				fineHi = z
+			}
+			if e > eps && z > fineLo {
+				fineLo = z
+			}
+		}
+	}
+	return fineLo, fineHi, nil
+}
+
 // searchZ brackets and solves ε(z) = eps for the decreasing function epsAt, starting
 // from hi (and lo, if > 0): hi is raised by factors 1/shrink (squared each time) until
 // ok, lo lowered by factors shrink until not ok, then Illinois regula falsi on
 // g(u) = log ε(e^u) − log eps closes the bracket to hi − lo ≤ relTol·hi. It returns
 // (lo, hi) with ¬ok(lo) ∧ ok(hi) as evaluated, or lo = 0 when z < 1e-3 already works.
 func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol float64) (float64, float64, error) {
+	lo, elo, hi, ehi, err := bracketZ(epsAt, eps, lo, hi, shrink)
+	if err != nil || lo == 0 {
+		return lo, hi, err
+	}
+	return illinoisZ(epsAt, eps, lo, elo, hi, ehi, relTol)
+}
+
+// bracketZ is searchZ's bracketing: it returns lo < hi with their ε values, ε(lo) > eps ≥
+// ε(hi), or lo = 0 when a z below 1e-3 already meets eps.
+func bracketZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink float64) (float64, float64, float64, float64, error) {
 	ehi, err := epsAt(hi)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, 0, err
 	}
 	f := 1 / shrink
 	for ehi > eps {
 		if hi >= 1e4 {
-			return 0, 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
+			return 0, 0, 0, 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
 		}
 		lo = hi
 		hi = math.Min(1e4, hi*f)
 		f *= f
 		if ehi, err = epsAt(hi); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, 0, err
 		}
 	}
 	var elo float64
 	if lo > 0 {
 		if elo, err = epsAt(lo); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, 0, err
 		}
 	} else {
 		lo, elo = hi, ehi
@@ -329,15 +371,20 @@ func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol f
 	for elo <= eps {
 		hi, ehi = lo, elo
 		if hi < 1e-3 {
-			return 0, hi, nil // any z ≥ hi works; tiny z needs no finer answer
+			return 0, 0, hi, ehi, nil // any z ≥ hi works; tiny z needs no finer answer
 		}
 		lo *= f
 		f *= f
 		if elo, err = epsAt(lo); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, 0, err
 		}
 	}
-	// Illinois regula falsi on g(u) = log ε(e^u) − log ε, u = log z; g(lo) > 0 ≥ g(hi).
+	return lo, elo, hi, ehi, nil
+}
+
+// illinoisZ is searchZ's closing: Illinois regula falsi on g(u) = log ε(e^u) − log eps,
+// u = log z, from g(lo) > 0 ≥ g(hi), until hi − lo ≤ relTol·hi.
+func illinoisZ(epsAt func(float64) (float64, error), eps, lo, elo, hi, ehi, relTol float64) (float64, float64, error) {
 	target := math.Log(eps)
 	glo, ghi := logOr(elo, 60)-target, logOr(ehi, -60)-target
 	side := 0 // last end moved: -1 hi, +1 lo, 2 = bisect next
@@ -453,46 +500,4 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 		}
 	}
 	return hi
-}
-
-// PLDDeltaBracket is the (lower, upper) bracket of δ(ε) for T-fold Poisson-subsampled
-// Gaussian (q, z = σ/C) under rel, by the same discretisations as PLDBracket with
-// DefaultPLDOptions: hi is the connect-the-dots curve (certified up to floating point), lo
-// the tangent-lowered one (a lower bound on the true δ of the same pair). At q = 1 both are
-// the exact Gaussian curve δ(ε; s) with s = √T·Δ/z (Δ = 1 add/remove, 2 replace-one).
-// ε must be finite and ≥ 0.
-func PLDDeltaBracket(q, z float64, T int, eps float64, rel Relation) (lo, hi float64, err error) {
-	return PLDDeltaBracketWith(q, z, T, eps, rel, DefaultPLDOptions())
-}
-
-// PLDDeltaBracketWith is PLDDeltaBracket with explicit options.
-func PLDDeltaBracketWith(q, z float64, T int, eps float64, rel Relation, o PLDOptions) (lo, hi float64, err error) {
-	if err := errors.Join(checkPoisson(q, z, T), o.validate()); err != nil {
-		return 0, 0, err
-	}
-	if !(eps >= 0) || math.IsInf(eps, 1) {
-		return 0, 0, fmt.Errorf("privacy: PLDDeltaBracket eps = %v, want 0 <= eps < Inf", eps)
-	}
-	pairs, err := pairsFor(rel)
-	if err != nil {
-		return 0, 0, err
-	}
-	if q == 1 {
-		s := math.Sqrt(float64(T)) / z
-		if rel == ReplaceOne {
-			s *= 2
-		}
-		d := DeltaGaussian(eps, s)
-		return d, d, nil
-	}
-	var c convolver
-	for _, k := range pairs {
-		ch, cl, err := pairCurves(&c, k, q, z, T, o, true)
-		if err != nil {
-			return 0, 0, fmt.Errorf("privacy: PLD(q=%v, z=%v, T=%d, %v): %w", q, z, T, rel, err)
-		}
-		hi = math.Max(hi, ch.delta(eps))
-		lo = math.Max(lo, cl.delta(eps))
-	}
-	return lo, hi, nil
 }

@@ -3,15 +3,17 @@ package privacy
 import (
 	"math"
 	"testing"
+
+	"expmech/gauss"
 )
 
 // logDiffPhi is log(Φ(ub) − Φ(ua)) for ua < ub, through the tail that keeps precision.
 func logDiffPhi(ua, ub float64) float64 {
 	if ub <= -ua { // mostly in the lower tail
-		lb, la := LogStdNormalCDF(ub), LogStdNormalCDF(ua)
+		lb, la := gauss.LogCDF(ub), gauss.LogCDF(ua)
 		return lb + math.Log1p(-math.Exp(la-lb))
 	}
-	la, lb := LogStdNormalCDF(-ua), LogStdNormalCDF(-ub)
+	la, lb := gauss.LogCDF(-ua), gauss.LogCDF(-ub)
 	return la + math.Log1p(-math.Exp(lb-la))
 }
 

@@ -18,31 +18,8 @@ const (
 // The standard-normal numerics live in package gauss (one copy for the accountant, the
 // samplers and the analysis); these names keep the accountant's call sites.
 
-// Erfcx is gauss.Erfcx, e^{x²}·erfc(x).
-func Erfcx(x float64) float64 { return gauss.Erfcx(x) }
-
+// logErfc is gauss.LogErfc, log erfc(x).
 func logErfc(x float64) float64 { return gauss.LogErfc(x) }
-
-// StdNormalCDF is gauss.CDF, Φ(x).
-func StdNormalCDF(x float64) float64 { return gauss.CDF(x) }
-
-// LogStdNormalCDF is gauss.LogCDF, log Φ(x).
-func LogStdNormalCDF(x float64) float64 { return gauss.LogCDF(x) }
-
-func stdNormalQuantile(p float64) float64 { return gauss.Quantile(p) }
-
-// GaussianTradeoff is the μ-GDP trade-off curve TPR = Φ(Φ⁻¹(fpr) + μ) (Dong–Roth–Su 2019;
-// PRIVACY.md §1.3): the largest power of any test at false-positive rate fpr against an
-// s = μ Gaussian pair. fpr ∈ [0, 1].
-func GaussianTradeoff(fpr, mu float64) float64 {
-	switch {
-	case fpr <= 0:
-		return 0
-	case fpr >= 1:
-		return 1
-	}
-	return StdNormalCDF(stdNormalQuantile(fpr) + mu)
-}
 
 // DeltaGaussian is the Gaussian privacy curve δ(ε; s) (gauss.Delta; Balle–Wang 2018
 // Thm 8, PRIVACY.md §1.1).
@@ -142,17 +119,6 @@ func EpsForSDelta(s, delta float64) (float64, error) {
 	return hi, nil
 }
 
-// ComposeGDP returns √(Σ s_i²): the exact GDP parameter of adaptively composed
-// s_i-GDP mechanisms (Dong–Roth–Su 2019 Cor. 3.3; PRIVACY.md §1.3). It uses math.Hypot
-// so that no square overflows.
-func ComposeGDP(s ...float64) float64 {
-	tot := 0.0
-	for _, v := range s {
-		tot = math.Hypot(tot, v)
-	}
-	return tot
-}
-
 // SPaper is GLL22 Lemma 6.3's closed form √(2 log(1/(2δ)) + 2ε) − √(2 log(1/(2δ))): a
 // sufficient s for (ε, δ) (SPEC §1.3), valid for 0 < δ < 1/2 and ε > 0 (NaN otherwise).
 // Callers pass δ_mech. The difference is written as 2ε/(√(L+2ε) + √L) to avoid cancellation.
@@ -196,13 +162,4 @@ func CalibrateGaussianSigma(sens float64, T int, eps, delta float64) (float64, e
 		}
 	}
 	return sigma, nil
-}
-
-// PoissonGDPCLT is the central-limit GDP POINT ESTIMATE μ = q·√(T·(e^{1/z²} − 1)) for T
-// steps of the Poisson(q)-subsampled Gaussian with noise multiplier z (Bu–Dong–Long–Su
-// 2020 Thm 5; Opacus gdp.py; PRIVACY.md §1.3). It is NOT an upper bound: at
-// (z = 1.5, q = 0.04, T = 2249, δ = 1e-5) it gives ε = 6.5998 while the true ε is
-// ≥ 6.7648 (D1, P2). Never use it for a certified guarantee. Add/remove relation.
-func PoissonGDPCLT(q, z float64, T int) float64 {
-	return q * math.Sqrt(float64(T)*math.Expm1(1/(z*z)))
 }

@@ -3,6 +3,8 @@ package privacy
 import (
 	"math"
 	"testing"
+
+	"expmech/gauss"
 )
 
 // relErr is |got − want|/|want| (|got − want| when want = 0).
@@ -61,7 +63,7 @@ func TestDeltaGaussianReference(t *testing.T) {
 // accurate (moderate ε, δ not tiny): an independent evaluation path.
 func TestDeltaGaussianNaiveAgreement(t *testing.T) {
 	naive := func(eps, s float64) float64 {
-		return StdNormalCDF(-eps/s+s/2) - math.Exp(eps)*StdNormalCDF(-eps/s-s/2)
+		return gauss.CDF(-eps/s+s/2) - math.Exp(eps)*gauss.CDF(-eps/s-s/2)
 	}
 	for _, s := range []float64{0.3, 0.7, 1, 1.5, 3, 8} {
 		for _, eps := range []float64{0, 0.05, 0.5, 1, 2, 4} {
@@ -141,26 +143,26 @@ func TestLogDeltaGaussianRange(t *testing.T) {
 // erfcx(x) ~ 1/(x√π)·(1 − 1/(2x²) + 3/(4x⁴) − 15/(8x⁶)) for large x (asymptotic series,
 // error < 105/(16x⁸)), and continuity across the x = 26 switch.
 func TestErfcxGolden(t *testing.T) {
-	if got := Erfcx(0); got != 1 {
-		t.Errorf("Erfcx(0) = %v, want 1", got)
+	if got := gauss.Erfcx(0); got != 1 {
+		t.Errorf("gauss.Erfcx(0) = %v, want 1", got)
 	}
 	for _, x := range []float64{30, 50, 100, 1e3, 1e6} {
 		x2 := x * x
 		want := 1 / (math.SqrtPi * x) * (1 - 1/(2*x2) + 3/(4*x2*x2) - 15/(8*x2*x2*x2))
-		if e := relErr(Erfcx(x), want); e > 105/(16*x2*x2*x2*x2)+2e-15 {
-			t.Errorf("Erfcx(%v) = %.17g, want %.17g (rel %.2g)", x, Erfcx(x), want, e)
+		if e := relErr(gauss.Erfcx(x), want); e > 105/(16*x2*x2*x2*x2)+2e-15 {
+			t.Errorf("gauss.Erfcx(%v) = %.17g, want %.17g (rel %.2g)", x, gauss.Erfcx(x), want, e)
 		}
 	}
-	lo, hi := Erfcx(math.Nextafter(26, 0)), Erfcx(26)
+	lo, hi := gauss.Erfcx(math.Nextafter(26, 0)), gauss.Erfcx(26)
 	if e := relErr(lo, hi); e > 1e-14 {
 		t.Errorf("Erfcx discontinuous at 26: %.17g vs %.17g", lo, hi)
 	}
 	// erfcx(1) = e·erfc(1) = 0.42758357615580700442 (mpmath; A&M Table 7.1 gives erfc(1)).
-	if e := relErr(Erfcx(1), 0.42758357615580700442); e > 1e-15 {
-		t.Errorf("Erfcx(1) = %.17g, want 0.42758357615580700442", Erfcx(1))
+	if e := relErr(gauss.Erfcx(1), 0.42758357615580700442); e > 1e-15 {
+		t.Errorf("gauss.Erfcx(1) = %.17g, want 0.42758357615580700442", gauss.Erfcx(1))
 	}
-	if e := relErr(Erfcx(-1), 2*math.E-0.42758357615580700442); e > 1e-15 {
-		t.Errorf("Erfcx(-1) = %.17g, want %.17g", Erfcx(-1), 2*math.E-0.42758357615580700442)
+	if e := relErr(gauss.Erfcx(-1), 2*math.E-0.42758357615580700442); e > 1e-15 {
+		t.Errorf("gauss.Erfcx(-1) = %.17g, want %.17g", gauss.Erfcx(-1), 2*math.E-0.42758357615580700442)
 	}
 }
 
@@ -169,20 +171,20 @@ func TestErfcxGolden(t *testing.T) {
 // in the far tail.
 func TestLogStdNormalCDF(t *testing.T) {
 	for _, x := range []float64{-30, -10, -3, -1, -0.5, 0, 0.5, 1, 3, 8} {
-		want := math.Log(StdNormalCDF(x))
-		if e := math.Abs(LogStdNormalCDF(x) - want); e > 1e-13*math.Max(1, math.Abs(want)) {
-			t.Errorf("LogStdNormalCDF(%v) = %.16g, want %.16g", x, LogStdNormalCDF(x), want)
+		want := math.Log(gauss.CDF(x))
+		if e := math.Abs(gauss.LogCDF(x) - want); e > 1e-13*math.Max(1, math.Abs(want)) {
+			t.Errorf("gauss.LogCDF(%v) = %.16g, want %.16g", x, gauss.LogCDF(x), want)
 		}
 	}
 	for _, x := range []float64{-100, -1e3, -1e5} {
 		want := -x*x/2 - math.Log(-x*math.Sqrt(2*math.Pi)) - 1/(x*x)
-		if e := math.Abs(LogStdNormalCDF(x) - want); e > 3/(x*x*x*x)+4e-16*math.Abs(want) {
-			t.Errorf("LogStdNormalCDF(%v) = %.16g, want %.16g (err %.2g)", x, LogStdNormalCDF(x), want, e)
+		if e := math.Abs(gauss.LogCDF(x) - want); e > 3/(x*x*x*x)+4e-16*math.Abs(want) {
+			t.Errorf("gauss.LogCDF(%v) = %.16g, want %.16g (err %.2g)", x, gauss.LogCDF(x), want, e)
 		}
 	}
 	// log Φ(8) = log1p(−Φ̄(8)) ≈ −Φ̄(8) = −6.22096057427178e-16 (mpmath).
-	if got := LogStdNormalCDF(8); relErr(got, -6.22096057427178e-16) > 1e-12 {
-		t.Errorf("LogStdNormalCDF(8) = %v, want -6.22096057427178e-16", got)
+	if got := gauss.LogCDF(8); relErr(got, -6.22096057427178e-16) > 1e-12 {
+		t.Errorf("gauss.LogCDF(8) = %v, want -6.22096057427178e-16", got)
 	}
 }
 

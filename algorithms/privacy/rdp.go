@@ -19,29 +19,9 @@ const (
 	FracSigned
 )
 
-func (f FracSum) String() string {
-	if f == FracSigned {
-		return "signed"
-	}
-	return "abs-terms"
-}
-
 // maxFracTerms caps the fractional series; an order that has not converged by then is
 // excluded (+Inf), as dp_accounting commit 6f7deb3 does.
 const maxFracTerms = 1000
-
-// OpacusOrders returns Opacus's DEFAULT_ALPHAS: 1 + x/10 for x = 1..99, then 12..63
-// (opacus/accountants/rdp.py). A fresh slice each call.
-func OpacusOrders() []float64 {
-	o := make([]float64, 0, 99+52)
-	for x := 1; x <= 99; x++ {
-		o = append(o, 1+float64(x)/10)
-	}
-	for a := 12; a < 64; a++ {
-		o = append(o, float64(a))
-	}
-	return o
-}
 
 // DPAccountingOrders returns dp_accounting's DEFAULT_RDP_ORDERS: 1 + x/10 for x = 1..99,
 // 11..63, and 128, 256, 512, 1024 (rdp_privacy_accountant.py). A fresh slice each call.
@@ -55,16 +35,6 @@ func DPAccountingOrders() []float64 {
 		o = append(o, float64(a))
 	}
 	return append(o, 128, 256, 512, 1024)
-}
-
-// TFOrders returns TF-Privacy compute_dp_sgd_privacy's orders: 1.25, 1.5, 1.75, 2, 2.25,
-// 2.5, 3, 3.5, 4, 4.5, 5..63, 128, 256, 512 (compute_dp_sgd_privacy_lib.py). Fresh slice.
-func TFOrders() []float64 {
-	o := []float64{1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 3.5, 4, 4.5}
-	for a := 5; a < 64; a++ {
-		o = append(o, float64(a))
-	}
-	return append(o, 128, 256, 512)
 }
 
 // logAdd is log(e^a + e^b) without overflow.
@@ -262,27 +232,6 @@ func EpsFromRDP(orders, rdp []float64, delta float64) (eps, order float64, err e
 			e = r + math.Log1p(-1/a) - math.Log(delta*a)/(a-1)
 		}
 		if e < eps {
-			eps, order = e, a
-		}
-	}
-	return math.Max(0, eps), order, nil
-}
-
-// EpsFromRDPClassic is Mironov 2017 Prop. 3: ε = min_α RDP(α) + log(1/δ)/(α − 1). Looser
-// than EpsFromRDP; the TF-Privacy tutorial README numbers (R11) use it.
-func EpsFromRDPClassic(orders, rdp []float64, delta float64) (eps, order float64, err error) {
-	if err := checkRDP(orders, rdp); err != nil {
-		return 0, 0, err
-	}
-	if err := checkDelta(delta); err != nil {
-		return 0, 0, err
-	}
-	eps, order = math.Inf(1), math.NaN()
-	for i, a := range orders {
-		if a <= 1 {
-			continue
-		}
-		if e := rdp[i] - math.Log(delta)/(a-1); e < eps {
 			eps, order = e, a
 		}
 	}

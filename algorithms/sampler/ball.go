@@ -147,24 +147,7 @@ func (g *BallGauss) buildEnvelope() error {
 		return fmt.Errorf("%w: ball Gaussian radial law has no mass (sd=%g, |m|=%g, r=%g)", ErrDomainRejection, g.sd, g.mn, g.r)
 	}
 	cut := fm - ballDrop
-	drop := func(in, out float64) float64 {
-		if f(out) >= cut {
-			return out
-		}
-		for it := 0; it < 200; it++ {
-			mid := (in + out) / 2
-			if mid == in || mid == out {
-				break
-			}
-			if f(mid) >= cut {
-				in = mid
-			} else {
-				out = mid
-			}
-		}
-		return out
-	}
-	lc, rc := drop(xm, 0), drop(xm, g.r)
+	lc, rc := levelEdge(f, cut, xm, 0), levelEdge(f, cut, xm, g.r)
 	if !(lc < rc) {
 		return fmt.Errorf("%w: ball Gaussian radial support [%g, %g] is degenerate", ErrDomainRejection, lc, rc)
 	}
@@ -193,15 +176,6 @@ func (g *BallGauss) buildEnvelope() error {
 			return nil
 		}
 	}
-}
-
-// Acceptance is the envelope's guaranteed acceptance rate (chord mass over envelope mass);
-// the expected number of ρ proposals per draw is at most its inverse.
-func (g *BallGauss) Acceptance() float64 {
-	if g.env == nil {
-		return 1
-	}
-	return g.env.acceptance()
 }
 
 // Draw writes one exact draw into dst (len d); rej counts rejected proposals.

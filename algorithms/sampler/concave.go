@@ -66,69 +66,107 @@ func newLogConcave(ell func(float64) float64, x, l []float64, lo, hi float64) (*
 		return nil, fmt.Errorf("%w: ℓ = −Inf at every node", ErrBadTarget)
 	}
 	e.pad = 1e-9 * (1 + e.pad)
-	fin := func(i int) bool { return i >= 0 && i < N && !math.IsInf(l[i], -1) }
-	slope := func(i int) float64 { return (l[i+1] - l[i]) / (x[i+1] - x[i]) } // secant of cell i
-	add := func(a, b, ref, c, s float64) {
-		if b > a {
-			e.a, e.b, e.ref, e.c, e.s = append(e.a, a), append(e.b, b), append(e.ref, ref), append(e.c, c+e.pad), append(e.s, s)
-		}
+	if err := e.pieces(lo, hi); err != nil {
+		return nil, err
 	}
+	if err := e.masses(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// fin reports whether node i exists and ℓ is finite there.
+func (e *logConcave) fin(i int) bool { return i >= 0 && i < len(e.x) && !math.IsInf(e.l[i], -1) }
+
+// slope is the secant slope of node cell i, [x_i, x_{i+1}].
+func (e *logConcave) slope(i int) float64 {
+	return (e.l[i+1] - e.l[i]) / (e.x[i+1] - e.x[i])
+}
+
+// add appends the envelope piece [a, b] (if not empty) on the line through (ref, c) with
+// slope s, c padded by e.pad.
+func (e *logConcave) add(a, b, ref, c, s float64) {
+	if b > a {
+		e.a, e.b, e.ref, e.c, e.s = append(e.a, a), append(e.b, b), append(e.ref, ref), append(e.c, c+e.pad), append(e.s, s)
+	}
+}
+
+// pieces lays the envelope on [lo, hi]: the outer secants extended over the tails beyond
+// the end nodes, and on each node cell the secants of its neighbour cells (cell).
+func (e *logConcave) pieces(lo, hi float64) error {
+	x, l, N := e.x, e.l, len(e.x)
 	// left tail [lo, x_0]: the secant of cell 0 extended to the left of x_0
-	if lo < x[0] && fin(0) && fin(1) {
-		add(lo, x[0], x[0], l[0], slope(0))
+	if lo < x[0] && e.fin(0) && e.fin(1) {
+		e.add(lo, x[0], x[0], l[0], e.slope(0))
 	}
 	for i := 0; i+1 < N; i++ {
-		if !fin(i) && !fin(i+1) {
-			continue // both ends outside the support: the cell has no mass (ℓ concave)
-		}
-		okL, okR := fin(i-1) && fin(i), fin(i+1) && fin(i+2)
-		var sL, sR float64
-		if okL {
-			sL = slope(i - 1)
-		}
-		if okR {
-			sR = slope(i + 1)
-		}
-		switch {
-		case okL && okR:
-			// lines ℓ_i + sL(t − x_i) and ℓ_{i+1} + sR(t − x_{i+1}); they cross at z
-			z := math.NaN()
-			if sL > sR {
-				z = (l[i+1] - l[i] - sR*x[i+1] + sL*x[i]) / (sL - sR)
-			}
-			if z > x[i] && z < x[i+1] {
-				add(x[i], z, x[i], l[i], sL)
-				add(z, x[i+1], x[i+1], l[i+1], sR)
-			} else {
-				m := (x[i] + x[i+1]) / 2
-				if l[i]+sL*(m-x[i]) <= l[i+1]+sR*(m-x[i+1]) {
-					add(x[i], x[i+1], x[i], l[i], sL)
-				} else {
-					add(x[i], x[i+1], x[i+1], l[i+1], sR)
-				}
-			}
-		case okL:
-			add(x[i], x[i+1], x[i], l[i], sL)
-		case okR:
-			add(x[i], x[i+1], x[i+1], l[i+1], sR)
-		default:
-			return nil, fmt.Errorf("%w: cell [%g, %g] has no finite secant beside it", ErrBadTarget, x[i], x[i+1])
+		if err := e.cell(i); err != nil {
+			return err
 		}
 	}
 	// right tail [x_N, hi]
-	if hi > x[N-1] && fin(N-1) && fin(N-2) {
-		add(x[N-1], hi, x[N-1], l[N-1], slope(N-2))
+	if hi > x[N-1] && e.fin(N-1) && e.fin(N-2) {
+		e.add(x[N-1], hi, x[N-1], l[N-1], e.slope(N-2))
 	}
-	// masses: ∫_a^b e^{c + s(t − ref)} dt relative to e^{lmax}
+	return nil
+}
+
+// cell lays the envelope on node cell i: by concavity ℓ lies below the secants of the
+// cells beside it, so the envelope is the lower of the two lines (their crossing splits
+// the cell), or the one that exists.
+func (e *logConcave) cell(i int) error {
+	x, l := e.x, e.l
+	if !e.fin(i) && !e.fin(i+1) {
+		return nil // both ends outside the support: the cell has no mass (ℓ concave)
+	}
+	okL, okR := e.fin(i-1) && e.fin(i), e.fin(i+1) && e.fin(i+2)
+	var sL, sR float64
+	if okL {
+		sL = e.slope(i - 1)
+	}
+	if okR {
+		sR = e.slope(i + 1)
+	}
+	switch {
+	case okL && okR:
+		// lines ℓ_i + sL(t − x_i) and ℓ_{i+1} + sR(t − x_{i+1}); they cross at z
+		z := math.NaN()
+		if sL > sR {
+			z = (l[i+1] - l[i] - sR*x[i+1] + sL*x[i]) / (sL - sR)
+		}
+		if z > x[i] && z < x[i+1] {
+			e.add(x[i], z, x[i], l[i], sL)
+			e.add(z, x[i+1], x[i+1], l[i+1], sR)
+		} else {
+			m := (x[i] + x[i+1]) / 2
+			if l[i]+sL*(m-x[i]) <= l[i+1]+sR*(m-x[i+1]) {
+				e.add(x[i], x[i+1], x[i], l[i], sL)
+			} else {
+				e.add(x[i], x[i+1], x[i+1], l[i+1], sR)
+			}
+		}
+	case okL:
+		e.add(x[i], x[i+1], x[i], l[i], sL)
+	case okR:
+		e.add(x[i], x[i+1], x[i+1], l[i+1], sR)
+	default:
+		return fmt.Errorf("%w: cell [%g, %g] has no finite secant beside it", ErrBadTarget, x[i], x[i+1])
+	}
+	return nil
+}
+
+// masses sets the pieces' normalised cumulative mass and the envelope's log total mass:
+// ∫_a^b e^{c + s(t − ref)} dt relative to e^{lmax}. An infinite tail must decay.
+func (e *logConcave) masses() error {
 	P := len(e.a)
 	if P == 0 {
-		return nil, fmt.Errorf("%w: empty envelope", ErrBadTarget)
+		return fmt.Errorf("%w: empty envelope", ErrBadTarget)
 	}
 	lm := make([]float64, P)
 	tot := math.Inf(-1)
 	for p := range P {
 		if (math.IsInf(e.a[p], -1) && !(e.s[p] > 0)) || (math.IsInf(e.b[p], 1) && !(e.s[p] < 0)) {
-			return nil, fmt.Errorf("%w: envelope tail on [%g, %g] has slope %g (improper)", ErrBadTarget, e.a[p], e.b[p], e.s[p])
+			return fmt.Errorf("%w: envelope tail on [%g, %g] has slope %g (improper)", ErrBadTarget, e.a[p], e.b[p], e.s[p])
 		}
 		lm[p] = e.c[p] - e.lmax + logExpIntegral(-e.s[p], e.a[p]-e.ref[p], e.b[p]-e.ref[p])
 		tot = logAddExp(tot, lm[p])
@@ -141,7 +179,7 @@ func newLogConcave(ell func(float64) float64, x, l []float64, lo, hi float64) (*
 	for p := range e.cum {
 		e.cum[p] /= e.cum[P]
 	}
-	return e, nil
+	return nil
 }
 
 // chord returns the squeeze (chord of the node cell holding t; −Inf outside the nodes).

@@ -199,7 +199,8 @@ func (p *PiecewiseLaw) Draw(rng *rand.Rand) float64 {
 	return math.Min(math.Max(x, l), r)
 }
 
-// CDF returns P(X ≤ x).
+// CDF returns P(X ≤ x). The binary only draws; the tests of samplertest and audit
+// compare their quadratures with it.
 func (p *PiecewiseLaw) CDF(x float64) float64 {
 	M := len(p.A)
 	if x <= p.Edges[0] {
@@ -368,18 +369,37 @@ func NewTable1D(p problems.ValueAccess, k, mu float64, grid int) (*Table1D, erro
 	return newTable1D(ell, lo, hi, lo, hi, grid)
 }
 
-// NewTable1DFunc prepares the exact sampler of a log-concave density exp(ell) on the finite
-// interval [lo, hi].
-func NewTable1DFunc(ell func(float64) float64, lo, hi float64, grid int) (*Table1D, error) {
-	return newTable1D(ell, lo, hi, lo, hi, grid)
-}
-
 // newTable1D searches the mode and lays the nodes in [lo, hi] ⊆ [dlo, dhi], the support.
 func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (*Table1D, error) {
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || grid < 3 {
 		return nil, fmt.Errorf("%w: Table1D interval [%g, %g], grid %d", ErrNoExact, lo, hi, grid)
 	}
-	// golden section for the maximum of the concave ℓ
+	xm, lm := concaveMax(ell, lo, hi)
+	cut := lm - 50
+	L, R := levelEdge(ell, cut, xm, lo), levelEdge(ell, cut, xm, hi)
+	if !(L < R) {
+		return nil, fmt.Errorf("%w: Table1D: degenerate support [%g, %g]", ErrNoExact, L, R)
+	}
+	t := tabulate(ell, L, R, lm, grid)
+	// Concavity of ℓ at the nodes (the secants must not increase, up to rounding): the
+	// envelope is an upper bound only for a concave ℓ.
+	pad := 1e-9 * (1 + math.Abs(lm))
+	for i := 1; i+1 < grid; i++ {
+		if t.L[i-1]+t.L[i+1]-2*t.L[i] > 2*pad {
+			return nil, fmt.Errorf("%w: ℓ at %g, %g, %g", ErrNotLogConcave, t.X[i-1], t.X[i], t.X[i+1])
+		}
+	}
+	env, err := newLogConcave(ell, t.X, t.L, dlo, dhi)
+	if err != nil {
+		return nil, err
+	}
+	t.env = env
+	return t, nil
+}
+
+// concaveMax is the mode xm of the concave ℓ on [lo, hi] by golden section (an end when
+// the maximum is there) and lm, the largest of ℓ at xm and at the ends.
+func concaveMax(ell func(float64) float64, lo, hi float64) (xm, lm float64) {
 	a, b := lo, hi
 	const gr = 0.6180339887498949
 	x1, x2 := b-gr*(b-a), a+gr*(b-a)
@@ -395,35 +415,40 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 			f1 = ell(x1)
 		}
 	}
-	xm := (a + b) / 2
-	lm := math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
+	xm = (a + b) / 2
+	lm = math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
 	if ell(lo) == lm {
 		xm = lo
 	} else if ell(hi) == lm {
 		xm = hi
 	}
-	cut := lm - 50
-	edge := func(inside, outside float64) float64 { // ℓ(inside) ≥ cut
-		if ell(outside) >= cut {
-			return outside
-		}
-		for it := 0; it < 200; it++ {
-			mid := (inside + outside) / 2
-			if mid == inside || mid == outside {
-				break
-			}
-			if ell(mid) >= cut {
-				inside = mid
-			} else {
-				outside = mid
-			}
-		}
+	return xm, lm
+}
+
+// levelEdge is where the concave ℓ falls below cut between inside (ℓ(inside) ≥ cut) and
+// outside, by bisection (outside itself when ℓ(outside) ≥ cut): the end, on that side, of
+// the region where ℓ ≥ cut (Table1D's and the ball envelope's nodes are laid there).
+func levelEdge(ell func(float64) float64, cut, inside, outside float64) float64 {
+	if ell(outside) >= cut {
 		return outside
 	}
-	L, R := edge(xm, lo), edge(xm, hi)
-	if !(L < R) {
-		return nil, fmt.Errorf("%w: Table1D: degenerate support [%g, %g]", ErrNoExact, L, R)
+	for it := 0; it < 200; it++ {
+		mid := (inside + outside) / 2
+		if mid == inside || mid == outside {
+			break
+		}
+		if ell(mid) >= cut {
+			inside = mid
+		} else {
+			outside = mid
+		}
 	}
+	return outside
+}
+
+// tabulate lays grid equally spaced nodes on [L, R] with ℓ at each and the normalised
+// cell masses of the linear interpolation of ℓ − lm.
+func tabulate(ell func(float64) float64, L, R, lm float64, grid int) *Table1D {
 	t := &Table1D{X: make([]float64, grid), L: make([]float64, grid), cum: make([]float64, grid), cellW: make([]float64, grid-1)}
 	dx := (R - L) / float64(grid-1)
 	for i := range grid {
@@ -443,20 +468,7 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 		t.cellW[i] /= tot
 		t.cum[i+1] = t.cum[i] + t.cellW[i]
 	}
-	// Concavity of ℓ at the nodes (the secants must not increase, up to rounding): the
-	// envelope is an upper bound only for a concave ℓ.
-	pad := 1e-9 * (1 + math.Abs(lm))
-	for i := 1; i+1 < grid; i++ {
-		if t.L[i-1]+t.L[i+1]-2*t.L[i] > 2*pad {
-			return nil, fmt.Errorf("%w: ℓ at %g, %g, %g", ErrNotLogConcave, t.X[i-1], t.X[i], t.X[i+1])
-		}
-	}
-	env, err := newLogConcave(ell, t.X, t.L, dlo, dhi)
-	if err != nil {
-		return nil, err
-	}
-	t.env = env
-	return t, nil
+	return t
 }
 
 // cellMass is ∫ of exp(linear from l0 to l1) over a cell of width w.
@@ -478,51 +490,4 @@ func cellMass(l0, l1, w float64) float64 {
 func (t *Table1D) Draw(rng *rand.Rand) (float64, error) {
 	var rej int64
 	return t.env.draw(rng, &rej)
-}
-
-// CDF returns the table's P(X ≤ x).
-func (t *Table1D) CDF(x float64) float64 {
-	n := len(t.X)
-	if x <= t.X[0] {
-		return 0
-	}
-	if x >= t.X[n-1] {
-		return 1
-	}
-	i := sort.SearchFloat64s(t.X, x) - 1
-	i = min(max(i, 0), n-2)
-	w := t.X[i+1] - t.X[i]
-	dl := t.L[i+1] - t.L[i]
-	s := (x - t.X[i]) / w
-	var frac float64
-	switch {
-	case math.IsInf(dl, 0) || math.IsNaN(dl):
-		frac = s
-	case math.Abs(dl) < 1e-10:
-		frac = s
-	default:
-		frac = math.Expm1(dl*s) / math.Expm1(dl)
-	}
-	return t.cum[i] + t.cellW[i]*frac
-}
-
-// Mean returns the table's mean (cell by cell, exact for the interpolated density).
-func (t *Table1D) Mean() float64 {
-	m := 0.0
-	for i, w := range t.cellW {
-		if w == 0 {
-			continue
-		}
-		a, b := t.X[i], t.X[i+1]
-		dl := t.L[i+1] - t.L[i]
-		// mean of the density ∝ e^{dl·s} on s ∈ [0,1]
-		var ms float64
-		if math.Abs(dl) < 1e-6 || math.IsInf(dl, 0) {
-			ms = 0.5 + dl/12
-		} else {
-			ms = 1/(-math.Expm1(-dl)) - 1/dl
-		}
-		m += w * (a + (b-a)*ms)
-	}
-	return m
 }

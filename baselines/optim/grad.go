@@ -38,12 +38,3 @@ func ClippedMean(dst, buf []float64, o problems.GradientOracle, x []float64, c f
 	}
 	return clipped
 }
-
-// MeanValue returns (1/n) Σ_i f(x; s_i) through the counted oracle (n value queries).
-func MeanValue(o problems.ValueOracle, x []float64) float64 {
-	var s float64
-	for i := range o.Len() {
-		s += o.Value(i, x)
-	}
-	return s / float64(o.Len())
-}

@@ -107,22 +107,6 @@ func ProjectBall(x, centre []float64, r float64) {
 	}
 }
 
-// InDomain reports whether x ∈ K up to a relative tolerance tol.
-func InDomain(x []float64, dom problems.Domain, tol float64) bool {
-	lim := dom.Radius * (1 + tol)
-	switch dom.Kind {
-	case problems.Ball:
-		return Norm(x) <= lim
-	case problems.Box:
-		for _, v := range x {
-			if math.Abs(v) > lim {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // ExtraReleasedStart is the record's Extra key (a results.csv column) that an iterative
 // baseline sets to 1 when its release equals its starting point x₀ = 0 (no step moved the
 // average iterate, e.g. T = 1), else 0: such a row measures the start, not the method,

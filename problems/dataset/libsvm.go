@@ -61,16 +61,36 @@ func ReadLIBSVM(r io.Reader, name string, base IndexBase, d int) (*Table, error)
 	if d < 0 {
 		return nil, fmt.Errorf("dataset: %s: d = %d, want ≥ 0", name, d)
 	}
+	f, err := scanLIBSVM(r, name, base)
+	if err != nil {
+		return nil, err
+	}
+	return f.table(base, d)
+}
+
+// libsvmFile is a LIBSVM file as read, before its index base and dimension are fixed:
+// the sparse rows with their labels and line numbers, whether index 0 occurs, and the
+// largest index (−1 when none).
+type libsvmFile struct {
+	name    string
+	rows    []sparseRow
+	ys      []float64
+	lines   []int
+	sawZero bool
+	maxIdx  int
+}
+
+// bad is the error for a bad value at line and column col of the file.
+func (f *libsvmFile) bad(line int, col string, format string, args ...any) error {
+	return &Error{File: f.name, Row: line, Column: col, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadValue}, args...)...)}
+}
+
+// scanLIBSVM reads every example of r (comments and blank lines skipped); a file without
+// one is an error.
+func scanLIBSVM(r io.Reader, name string, base IndexBase) (*libsvmFile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	var rows []sparseRow
-	var ys []float64
-	var lines []int
-	sawZero := false
-	maxIdx := -1
-	bad := func(line int, col string, format string, args ...any) error {
-		return &Error{File: name, Row: line, Column: col, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadValue}, args...)...)}
-	}
+	f := &libsvmFile{name: name, maxIdx: -1}
 	for line := 1; sc.Scan(); line++ {
 		text := sc.Text()
 		if i := strings.IndexByte(text, '#'); i >= 0 {
@@ -80,75 +100,91 @@ func ReadLIBSVM(r io.Reader, name string, base IndexBase, d int) (*Table, error)
 		if len(fields) == 0 {
 			continue
 		}
-		y, err := strconv.ParseFloat(fields[0], 64)
-		if err != nil || math.IsNaN(y) || math.IsInf(y, 0) || strings.Contains(fields[0], ":") {
-			return nil, bad(line, "label", "%q is not a finite number (a line starts with its label)", fields[0])
+		if err := f.parseLine(line, fields, base); err != nil {
+			return nil, err
 		}
-		var row sparseRow
-		prev := -1
-		for _, tok := range fields[1:] {
-			k, v, ok := strings.Cut(tok, ":")
-			if !ok {
-				return nil, bad(line, "", "%q is not index:value", tok)
-			}
-			if k == "qid" {
-				return nil, bad(line, "", "%q: query ids (svmlight ranking files) are not supported", tok)
-			}
-			idx, err := strconv.Atoi(k)
-			if err != nil || idx < 0 {
-				return nil, bad(line, "", "index %q is not a non-negative integer", k)
-			}
-			if idx <= prev {
-				return nil, bad(line, "index "+k, "indices must be strictly increasing (after %d)", prev)
-			}
-			prev = idx
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, bad(line, "index "+k, "%q is not a finite number", v)
-			}
-			if idx == 0 {
-				if base == OneBased {
-					return nil, bad(line, "index 0", "index 0 in a 1-based file")
-				}
-				sawZero = true
-			}
-			maxIdx = max(maxIdx, idx)
-			row.idx = append(row.idx, idx)
-			row.val = append(row.val, x)
-		}
-		rows = append(rows, row)
-		ys = append(ys, y)
-		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("dataset: %s: %w", name, err)
 	}
-	if len(rows) == 0 {
+	if len(f.rows) == 0 {
 		return nil, &Error{File: name, Row: 1, Err: fmt.Errorf("%w: no examples", ErrBadValue)}
 	}
+	return f, nil
+}
+
+// parseLine appends the example of one non-blank line, "label index:value …" split into
+// fields: a finite label, then strictly increasing non-negative indices with finite
+// values (no index 0 in a 1-based file, no svmlight query ids).
+func (f *libsvmFile) parseLine(line int, fields []string, base IndexBase) error {
+	y, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil || math.IsNaN(y) || math.IsInf(y, 0) || strings.Contains(fields[0], ":") {
+		return f.bad(line, "label", "%q is not a finite number (a line starts with its label)", fields[0])
+	}
+	var row sparseRow
+	prev := -1
+	for _, tok := range fields[1:] {
+		k, v, ok := strings.Cut(tok, ":")
+		if !ok {
+			return f.bad(line, "", "%q is not index:value", tok)
+		}
+		if k == "qid" {
+			return f.bad(line, "", "%q: query ids (svmlight ranking files) are not supported", tok)
+		}
+		idx, err := strconv.Atoi(k)
+		if err != nil || idx < 0 {
+			return f.bad(line, "", "index %q is not a non-negative integer", k)
+		}
+		if idx <= prev {
+			return f.bad(line, "index "+k, "indices must be strictly increasing (after %d)", prev)
+		}
+		prev = idx
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return f.bad(line, "index "+k, "%q is not a finite number", v)
+		}
+		if idx == 0 {
+			if base == OneBased {
+				return f.bad(line, "index 0", "index 0 in a 1-based file")
+			}
+			f.sawZero = true
+		}
+		f.maxIdx = max(f.maxIdx, idx)
+		row.idx = append(row.idx, idx)
+		row.val = append(row.val, x)
+	}
+	f.rows = append(f.rows, row)
+	f.ys = append(f.ys, y)
+	f.lines = append(f.lines, line)
+	return nil
+}
+
+// table fixes the index base (1-based unless the base says 0 or, under auto, index 0
+// occurs) and the dimension (d > 0, or the largest index), and stores the rows dense.
+func (f *libsvmFile) table(base IndexBase, d int) (*Table, error) {
 	shift := 1 // file index k is column k − shift
-	if base == ZeroBase || (base != OneBased && sawZero) {
+	if base == ZeroBase || (base != OneBased && f.sawZero) {
 		shift = 0
 	}
-	dim := maxIdx + 1 - shift
+	dim := f.maxIdx + 1 - shift
 	if d > 0 {
 		if dim > d {
-			for i, row := range rows {
+			for i, row := range f.rows {
 				if n := len(row.idx); n > 0 && row.idx[n-1]-shift >= d {
-					return nil, bad(lines[i], fmt.Sprintf("index %d", row.idx[n-1]), "beyond d = %d", d)
+					return nil, f.bad(f.lines[i], fmt.Sprintf("index %d", row.idx[n-1]), "beyond d = %d", d)
 				}
 			}
 		}
 		dim = d
 	}
 	if dim < 1 {
-		return nil, &Error{File: name, Row: lines[0], Err: fmt.Errorf("%w: no feature index in the file (give d)", ErrBadValue)}
+		return nil, &Error{File: f.name, Row: f.lines[0], Err: fmt.Errorf("%w: no feature index in the file (give d)", ErrBadValue)}
 	}
-	t := &Table{Path: name, Y: ys, Line: lines, X: make([][]float64, len(rows))}
+	t := &Table{Path: f.name, Y: f.ys, Line: f.lines, X: make([][]float64, len(f.rows))}
 	for j := range dim {
 		t.Columns = append(t.Columns, "f"+strconv.Itoa(j+1))
 	}
-	for i, row := range rows {
+	for i, row := range f.rows {
 		x := make([]float64, dim)
 		for k, idx := range row.idx {
 			x[idx-shift] = row.val[k]

@@ -230,17 +230,8 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 //
 // with v_i the unit residuals at the final w, recentred and rescaled to be feasible.
 func (in *Instance) solve() (problems.Optimum, error) {
-	n, d := len(in.z), in.c.D
-	var S []int
-	for j := range d {
-		for _, z := range in.z {
-			if z[j] != 0 {
-				S = append(S, j)
-				break
-			}
-		}
-	}
-	x := make([]float64, d)
+	n, S := len(in.z), in.support()
+	x := make([]float64, in.c.D)
 	switch len(S) {
 	case 0:
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
@@ -253,128 +244,180 @@ func (in *Instance) solve() (problems.Optimum, error) {
 		x[S[0]] = col[(n-1)/2]
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	}
-	m := len(S)
-	b := make([][]float64, n)
-	w := make([]float64, m)
-	for i, z := range in.z {
-		b[i] = make([]float64, m)
-		for k, j := range S {
-			b[i][k] = in.lam[j] * z[j]
-			w[k] += b[i][k] / float64(n)
-		}
-	}
-	val := func(w []float64) float64 {
-		s := 0.0
-		for _, bi := range b {
-			s += dist(w, bi)
-		}
-		return s / float64(n)
-	}
-	num := make([]float64, m)
-	rt := make([]float64, m)
-	v := make([][]float64, n)
-	for i := range v {
-		v[i] = make([]float64, m)
-	}
-	lower := func(w []float64) float64 {
-		mean := make([]float64, m)
-		var coinc []int
-		for i, bi := range b {
-			dd := dist(w, bi)
-			if dd == 0 {
-				coinc = append(coinc, i)
-				continue
-			}
-			for k := range v[i] {
-				v[i][k] = (w[k] - bi[k]) / dd
-				mean[k] += v[i][k]
-			}
-		}
-		for _, i := range coinc { // share −Σ v among the coincident points
-			for k := range v[i] {
-				v[i][k] = -mean[k] / float64(len(coinc))
-			}
-		}
-		for k := range mean {
-			mean[k] = 0
-		}
-		for i := range v {
-			for k := range mean {
-				mean[k] += v[i][k] / float64(n)
-			}
-		}
-		mx := 1.0
-		for i := range v {
-			s := 0.0
-			for k := range v[i] {
-				v[i][k] -= mean[k]
-				s += v[i][k] * v[i][k]
-			}
-			mx = math.Max(mx, math.Sqrt(s))
-		}
-		s := 0.0
-		for i, bi := range b {
-			for k := range bi {
-				s += v[i][k] * bi[k]
-			}
-		}
-		return -s / (mx * float64(n))
-	}
-	const maxIter = 100000
-	var f float64 // the objective at w, evaluated every 25 iterations and at the end
-	lb := math.Inf(-1)
-	for it := 1; it <= maxIter; it++ {
-		// Weiszfeld / Vardi–Zhang step.
-		den, k := 0.0, 0
-		for kk := range num {
-			num[kk], rt[kk] = 0, 0
-		}
-		for _, bi := range b {
-			dd := dist(w, bi)
-			if dd == 0 {
-				k++
-				continue
-			}
-			den += 1 / dd
-			for kk := range num {
-				num[kk] += bi[kk] / dd
-				rt[kk] += (bi[kk] - w[kk]) / dd
-			}
-		}
-		r := 0.0
-		for kk := range rt {
-			r += rt[kk] * rt[kk]
-		}
-		r = math.Sqrt(r)
-		if k > 0 && r <= float64(k) {
-			break // w is a data point satisfying the optimality condition: exact
-		}
-		a := 1.0
-		if k > 0 {
-			a = 1 - float64(k)/r
-		}
-		for kk := range w {
-			w[kk] = a*num[kk]/den + (1-a)*w[kk]
-		}
-		if it%25 == 0 || it == maxIter {
-			f = val(w)
-			lb = math.Max(lb, lower(w))
-			if f-lb <= 1e-11*math.Max(1, math.Abs(f)) {
-				break
-			}
-		}
-	}
-	f = val(w)
-	lb = math.Max(lb, lower(w))
+	ws, w := newWeiszfeld(in.z, in.lam, S)
+	f, lb := ws.run(w)
 	for k, j := range S {
 		x[j] = w[k] / in.lam[j]
 	}
 	v0 := in.EmpiricalRisk(x)
 	gap := math.Max(0, math.Max(f, v0)-lb)
 	if gap > 1e-6*math.Max(1, math.Abs(v0)) {
-		return problems.Optimum{X: x, Value: v0, Gap: gap, Method: "weiszfeld"}, fmt.Errorf("geometric-median: Weiszfeld gap %.3g after %d iterations", gap, maxIter)
+		return problems.Optimum{X: x, Value: v0, Gap: gap, Method: "weiszfeld"}, fmt.Errorf("geometric-median: Weiszfeld gap %.3g after %d iterations", gap, maxWeiszfeld)
 	}
 	return problems.Optimum{X: x, Value: v0, Gap: gap, Method: "weiszfeld"}, nil
+}
+
+// support is S, the coordinates j where some z_ij ≠ 0, in increasing order.
+func (in *Instance) support() []int {
+	var S []int
+	for j := range in.c.D {
+		for _, z := range in.z {
+			if z[j] != 0 {
+				S = append(S, j)
+				break
+			}
+		}
+	}
+	return S
+}
+
+// maxWeiszfeld caps the Weiszfeld iterations of solve.
+const maxWeiszfeld = 100000
+
+// weiszfeld is the geometric-median problem min_w (1/n)Σ‖w − b_i‖ on the support S
+// (b_i = Λz_i restricted to S) with the work space of its iteration and its dual bound.
+type weiszfeld struct {
+	b       [][]float64
+	num, rt []float64   // the step's Σ b_i/‖w − b_i‖ and Σ (b_i − w)/‖w − b_i‖
+	v       [][]float64 // the dual's residuals v_i
+}
+
+// newWeiszfeld builds the problem on S and returns it with the starting point w, the
+// mean of the b_i.
+func newWeiszfeld(z [][]float64, lam []float64, S []int) (*weiszfeld, []float64) {
+	n, m := len(z), len(S)
+	b := make([][]float64, n)
+	w := make([]float64, m)
+	for i, zi := range z {
+		b[i] = make([]float64, m)
+		for k, j := range S {
+			b[i][k] = lam[j] * zi[j]
+			w[k] += b[i][k] / float64(n)
+		}
+	}
+	v := make([][]float64, n)
+	for i := range v {
+		v[i] = make([]float64, m)
+	}
+	return &weiszfeld{b: b, num: make([]float64, m), rt: make([]float64, m), v: v}, w
+}
+
+// run iterates from w in place until the certified gap is below 1e-11 relative (checked
+// every 25 iterations), w is an exact data-point optimum, or maxWeiszfeld iterations are
+// done, and returns the objective f at the final w and the best dual lower bound lb.
+func (s *weiszfeld) run(w []float64) (f, lb float64) {
+	lb = math.Inf(-1)
+	for it := 1; it <= maxWeiszfeld; it++ {
+		if !s.step(w) {
+			break // w is a data point satisfying the optimality condition: exact
+		}
+		if it%25 == 0 || it == maxWeiszfeld {
+			f = s.value(w)
+			lb = math.Max(lb, s.lower(w))
+			if f-lb <= 1e-11*math.Max(1, math.Abs(f)) {
+				break
+			}
+		}
+	}
+	f = s.value(w)
+	lb = math.Max(lb, s.lower(w))
+	return f, lb
+}
+
+// step is one Weiszfeld step with the Vardi–Zhang (2000) modification at a data point,
+// in place. It returns false, leaving w unchanged, when w is a data point satisfying the
+// optimality condition (‖Σ_{b_i ≠ w} (b_i − w)/‖w − b_i‖‖ ≤ the number of b_i = w).
+func (s *weiszfeld) step(w []float64) bool {
+	num, rt := s.num, s.rt
+	den, k := 0.0, 0
+	for kk := range num {
+		num[kk], rt[kk] = 0, 0
+	}
+	for _, bi := range s.b {
+		dd := dist(w, bi)
+		if dd == 0 {
+			k++
+			continue
+		}
+		den += 1 / dd
+		for kk := range num {
+			num[kk] += bi[kk] / dd
+			rt[kk] += (bi[kk] - w[kk]) / dd
+		}
+	}
+	r := 0.0
+	for kk := range rt {
+		r += rt[kk] * rt[kk]
+	}
+	r = math.Sqrt(r)
+	if k > 0 && r <= float64(k) {
+		return false
+	}
+	a := 1.0
+	if k > 0 {
+		a = 1 - float64(k)/r
+	}
+	for kk := range w {
+		w[kk] = a*num[kk]/den + (1-a)*w[kk]
+	}
+	return true
+}
+
+// value is the objective (1/n)Σ‖w − b_i‖.
+func (s *weiszfeld) value(w []float64) float64 {
+	t := 0.0
+	for _, bi := range s.b {
+		t += dist(w, bi)
+	}
+	return t / float64(len(s.b))
+}
+
+// lower is the Fenchel dual bound −(1/n)Σ⟨v_i, b_i⟩ at the unit residuals v_i of w (the
+// coincident points sharing −Σ v), recentred to Σ v_i = 0 and scaled to ‖v_i‖ ≤ 1.
+func (s *weiszfeld) lower(w []float64) float64 {
+	b, v, n := s.b, s.v, len(s.b)
+	mean := make([]float64, len(w))
+	var coinc []int
+	for i, bi := range b {
+		dd := dist(w, bi)
+		if dd == 0 {
+			coinc = append(coinc, i)
+			continue
+		}
+		for k := range v[i] {
+			v[i][k] = (w[k] - bi[k]) / dd
+			mean[k] += v[i][k]
+		}
+	}
+	for _, i := range coinc { // share −Σ v among the coincident points
+		for k := range v[i] {
+			v[i][k] = -mean[k] / float64(len(coinc))
+		}
+	}
+	for k := range mean {
+		mean[k] = 0
+	}
+	for i := range v {
+		for k := range mean {
+			mean[k] += v[i][k] / float64(n)
+		}
+	}
+	mx := 1.0
+	for i := range v {
+		t := 0.0
+		for k := range v[i] {
+			v[i][k] -= mean[k]
+			t += v[i][k] * v[i][k]
+		}
+		mx = math.Max(mx, math.Sqrt(t))
+	}
+	t := 0.0
+	for i, bi := range b {
+		for k := range bi {
+			t += v[i][k] * bi[k]
+		}
+	}
+	return -t / (mx * float64(n))
 }
 
 func dist(a, b []float64) float64 {

@@ -71,8 +71,41 @@ func norm(x []float64) float64 {
 	return math.Sqrt(s)
 }
 
-// Check runs the suite.
+// Check runs the suite: one subtest per property of a generator's instance, in this
+// order (the properties after "constants" share one stream of random points, so each
+// draws the points it always drew): constants, determinism, lipschitz,
+// strong-convexity, smoothness, gdelta, allocs, optimum, and population for task sco.
 func Check(t *testing.T, g problems.Generator, c Config) {
+	t.Helper()
+	ck := newChecker(t, g, c)
+	t.Run("constants", ck.constants)
+	t.Run("determinism", ck.determinism)
+	t.Run("lipschitz", ck.lipschitz)
+	t.Run("strong-convexity", ck.strongConvexity)
+	t.Run("smoothness", ck.smoothness)
+	t.Run("gdelta", ck.gDelta)
+	t.Run("allocs", ck.allocs)
+	t.Run("optimum", ck.optimum)
+	if c.Spec.Task == task.SCO {
+		t.Run("population", ck.population)
+	}
+}
+
+// checker is one Check call's state: the instance generated twice from the seed, its
+// constants, the shared point stream and the work buffers the properties reuse.
+type checker struct {
+	g           problems.Generator
+	c           Config
+	inst, again problems.Instance
+	k           problems.Constants
+	n, d        int
+	rng         *rand.Rand
+	x, x2       []float64
+	gr, gr2, v  []float64
+}
+
+// newChecker fills in the Config defaults and generates the instance twice.
+func newChecker(t *testing.T, g problems.Generator, c Config) *checker {
 	t.Helper()
 	if c.Points == 0 {
 		c.Points = 200
@@ -80,277 +113,307 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 	if c.KinkFraction == 0 {
 		c.KinkFraction = 0.02
 	}
-	inst := Generate(t, g, c.Spec, c.Seed)
-	again := Generate(t, g, c.Spec, c.Seed)
-	k := inst.Constants()
-	n, d := inst.Len(), inst.Dim()
-	rng := rand.New(rand.NewPCG(c.Seed+1, 77))
+	ck := &checker{g: g, c: c, inst: Generate(t, g, c.Spec, c.Seed), again: Generate(t, g, c.Spec, c.Seed)}
+	ck.k = ck.inst.Constants()
+	ck.n, ck.d = ck.inst.Len(), ck.inst.Dim()
+	ck.rng = rand.New(rand.NewPCG(c.Seed+1, 77))
+	d := ck.d
+	ck.x, ck.x2 = make([]float64, d), make([]float64, d)
+	ck.gr, ck.gr2, ck.v = make([]float64, d), make([]float64, d), make([]float64, d)
+	return ck
+}
 
-	t.Run("constants", func(t *testing.T) {
-		want, err := g.Constants(c.Spec)
-		if err != nil {
-			t.Fatalf("Constants: %v", err)
+// constants: Constants(spec) equals the instance's, N and D match the oracle, and
+// 0 < G_Δ ≤ 2G_f; a declared GK profile has length d+1, ends at 0, starts at most at G_f
+// and does not increase.
+func (ck *checker) constants(t *testing.T) {
+	k, n, d := ck.k, ck.n, ck.d
+	want, err := ck.g.Constants(ck.c.Spec)
+	if err != nil {
+		t.Fatalf("Constants: %v", err)
+	}
+	if !reflect.DeepEqual(want, k) {
+		t.Errorf("Constants(spec) = %+v, want the instance's %+v", want, k)
+	}
+	if k.N != n || k.D != d {
+		t.Errorf("Constants N, D = %d, %d; oracle Len, Dim = %d, %d", k.N, k.D, n, d)
+	}
+	if k.GF <= 0 || k.GDelta <= 0 || k.GDelta > 2*k.GF*(1+1e-12) {
+		t.Errorf("G_f = %v, G_Δ = %v: want 0 < G_Δ ≤ 2G_f", k.GF, k.GDelta)
+	}
+	if k.GK != nil {
+		if len(k.GK) != d+1 || k.GK[d] != 0 || k.GK[0] > k.GF*(1+1e-12) {
+			t.Errorf("GK has length %d (want %d), GK[d] = %v, GK[0] = %v (G_f %v)", len(k.GK), d+1, k.GK[d], k.GK[0], k.GF)
 		}
-		if !reflect.DeepEqual(want, k) {
-			t.Errorf("Constants(spec) = %+v, want the instance's %+v", want, k)
-		}
-		if k.N != n || k.D != d {
-			t.Errorf("Constants N, D = %d, %d; oracle Len, Dim = %d, %d", k.N, k.D, n, d)
-		}
-		if k.GF <= 0 || k.GDelta <= 0 || k.GDelta > 2*k.GF*(1+1e-12) {
-			t.Errorf("G_f = %v, G_Δ = %v: want 0 < G_Δ ≤ 2G_f", k.GF, k.GDelta)
-		}
-		if k.GK != nil {
-			if len(k.GK) != d+1 || k.GK[d] != 0 || k.GK[0] > k.GF*(1+1e-12) {
-				t.Errorf("GK has length %d (want %d), GK[d] = %v, GK[0] = %v (G_f %v)", len(k.GK), d+1, k.GK[d], k.GK[0], k.GF)
+		for j := 1; j < len(k.GK); j++ {
+			if k.GK[j] > k.GK[j-1] {
+				t.Errorf("GK not nonincreasing at %d: %v > %v", j, k.GK[j], k.GK[j-1])
 			}
-			for j := 1; j < len(k.GK); j++ {
-				if k.GK[j] > k.GK[j-1] {
-					t.Errorf("GK not nonincreasing at %d: %v > %v", j, k.GK[j], k.GK[j-1])
-				}
-			}
 		}
-	})
+	}
+}
 
-	x := make([]float64, d)
-	x2 := make([]float64, d)
-	gr := make([]float64, d)
-	gr2 := make([]float64, d)
-	v := make([]float64, d)
+// determinism: the same spec and seed give the same values.
+func (ck *checker) determinism(t *testing.T) {
+	for range 5 {
+		RandomPoint(ck.rng, ck.k.Domain, ck.d, ck.x)
+		i := ck.rng.IntN(ck.n)
+		if a, b := ck.inst.Value(i, ck.x), ck.again.Value(i, ck.x); a != b {
+			t.Fatalf("same seed, example %d: got %v and %v", i, a, b)
+		}
+	}
+}
 
-	t.Run("determinism", func(t *testing.T) {
-		for range 5 {
-			RandomPoint(rng, k.Domain, d, x)
-			i := rng.IntN(n)
-			if a, b := inst.Value(i, x), again.Value(i, x); a != b {
-				t.Fatalf("same seed, example %d: got %v and %v", i, a, b)
-			}
+// lipschitz: ‖∇f(x; s)‖ ≤ G_f, and the gradient agrees with a central finite difference
+// along a random direction except at a KinkFraction of the points.
+func (ck *checker) lipschitz(t *testing.T) {
+	inst, k, rng := ck.inst, ck.k, ck.rng
+	x, x2, gr, v := ck.x, ck.x2, ck.gr, ck.v
+	bad := 0
+	for range ck.c.Points {
+		RandomPoint(rng, k.Domain, ck.d, x)
+		i := rng.IntN(ck.n)
+		inst.Grad(gr, i, x)
+		if gn := norm(gr); gn > k.GF*(1+1e-9) {
+			t.Fatalf("‖∇f(x; s_%d)‖ = %v, want ≤ G_f = %v", i, gn, k.GF)
 		}
-	})
+		// Directional derivative against a central difference.
+		for j := range v {
+			v[j] = rng.NormFloat64()
+		}
+		nv := norm(v)
+		h := 1e-6 * math.Max(1, norm(x))
+		for j := range v {
+			v[j] /= nv
+			x2[j] = x[j] + h*v[j]
+		}
+		fp := inst.Value(i, x2)
+		for j := range v {
+			x2[j] = x[j] - h*v[j]
+		}
+		fm := inst.Value(i, x2)
+		fd := (fp - fm) / (2 * h)
+		dd := 0.0
+		for j := range v {
+			dd += gr[j] * v[j]
+		}
+		if math.Abs(fd-dd) > 1e-5*(1+k.GF) {
+			bad++
+		}
+	}
+	if float64(bad) > ck.c.KinkFraction*float64(ck.c.Points) {
+		t.Errorf("gradient ≠ finite difference at %d of %d points (tolerated %.0f%% kinks)", bad, ck.c.Points, 100*ck.c.KinkFraction)
+	}
+}
 
-	t.Run("lipschitz", func(t *testing.T) {
-		bad := 0
-		for range c.Points {
-			RandomPoint(rng, k.Domain, d, x)
-			i := rng.IntN(n)
-			inst.Grad(gr, i, x)
-			if gn := norm(gr); gn > k.GF*(1+1e-9) {
-				t.Fatalf("‖∇f(x; s_%d)‖ = %v, want ≤ G_f = %v", i, gn, k.GF)
-			}
-			// Directional derivative against a central difference.
-			for j := range v {
-				v[j] = rng.NormFloat64()
-			}
-			nv := norm(v)
-			h := 1e-6 * math.Max(1, norm(x))
-			for j := range v {
-				v[j] /= nv
-				x2[j] = x[j] + h*v[j]
-			}
-			fp := inst.Value(i, x2)
-			for j := range v {
-				x2[j] = x[j] - h*v[j]
-			}
-			fm := inst.Value(i, x2)
-			fd := (fp - fm) / (2 * h)
-			dd := 0.0
-			for j := range v {
-				dd += gr[j] * v[j]
-			}
-			if math.Abs(fd-dd) > 1e-5*(1+k.GF) {
-				bad++
-			}
+// strongConvexity: the declared strong convexity λ (0 for a merely convex family) is what
+// expmech's strongly-convex setting trusts: check the subgradient inequality
+// f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
+func (ck *checker) strongConvexity(t *testing.T) {
+	inst, k, rng := ck.inst, ck.k, ck.rng
+	x, x2, gr := ck.x, ck.x2, ck.gr
+	lam := k.StrongConvexity
+	if !(lam >= 0) || math.IsInf(lam, 1) {
+		t.Fatalf("StrongConvexity = %v, want finite ≥ 0", lam)
+	}
+	for _, nm := range k.Measured {
+		if _, ok := k.Value(nm); !ok {
+			t.Errorf("Measured names %q, not a constant", nm)
 		}
-		if float64(bad) > c.KinkFraction*float64(c.Points) {
-			t.Errorf("gradient ≠ finite difference at %d of %d points (tolerated %.0f%% kinks)", bad, c.Points, 100*c.KinkFraction)
+	}
+	for range ck.c.Points {
+		RandomPoint(rng, k.Domain, ck.d, x)
+		RandomPoint(rng, k.Domain, ck.d, x2)
+		i := rng.IntN(ck.n)
+		inst.Grad(gr, i, x)
+		fx, fy := inst.Value(i, x), inst.Value(i, x2)
+		lin, dx2 := 0.0, 0.0
+		for l := range x {
+			lin += gr[l] * (x2[l] - x[l])
+			dx2 += (x2[l] - x[l]) * (x2[l] - x[l])
 		}
-	})
+		// Rounding of f at the two points: 1e-9 relative to their size.
+		if gap := fy - fx - lin - lam*dx2/2; gap < -1e-9*(1+math.Abs(fx)+math.Abs(fy)) {
+			t.Fatalf("example %d: f(y) − f(x) − ⟨g, y − x⟩ − λ‖y − x‖²/2 = %v < 0 at λ = %v", i, gap, lam)
+		}
+	}
+}
 
-	// The declared strong convexity λ (0 for a merely convex family) is what expmech's
-	// strongly-convex setting trusts: check the subgradient inequality
-	// f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
-	t.Run("strong-convexity", func(t *testing.T) {
-		lam := k.StrongConvexity
-		if !(lam >= 0) || math.IsInf(lam, 1) {
-			t.Fatalf("StrongConvexity = %v, want finite ≥ 0", lam)
+// smoothness: a declared β (Constants.Smooth) is trusted by smooth-only recipes
+// (phased-sgd's 2Gη_i sensitivity, the perturbation solvers): check
+// ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on random pairs (on R^d they straddle the prior ball).
+// Its own stream, so the properties after it draw the same points whether or not a β is
+// declared.
+func (ck *checker) smoothness(t *testing.T) {
+	inst, k, d, x2 := ck.inst, ck.k, ck.d, ck.x2
+	beta, ok := k.Smooth.Beta()
+	if !ok {
+		return // undeclared: nothing is claimed
+	}
+	if !(beta >= 0) || math.IsInf(beta, 1) {
+		t.Fatalf("declared β = %v, want finite ≥ 0", beta)
+	}
+	srng := rand.New(rand.NewPCG(ck.c.Seed+2, 78))
+	y, gx, gy := make([]float64, d), make([]float64, d), make([]float64, d)
+	for range ck.c.Points {
+		RandomPoint(srng, k.Domain, d, x2)
+		RandomPoint(srng, k.Domain, d, y)
+		i := srng.IntN(ck.n)
+		inst.Grad(gx, i, x2)
+		inst.Grad(gy, i, y)
+		dg, dx := 0.0, 0.0
+		for l := range gx {
+			dg += (gx[l] - gy[l]) * (gx[l] - gy[l])
+			dx += (x2[l] - y[l]) * (x2[l] - y[l])
 		}
-		for _, nm := range k.Measured {
-			if _, ok := k.Value(nm); !ok {
-				t.Errorf("Measured names %q, not a constant", nm)
-			}
+		// Rounding of the two gradients: 1e-12 relative to G_f.
+		if math.Sqrt(dg) > beta*math.Sqrt(dx)*(1+1e-9)+1e-12*k.GF {
+			t.Fatalf("example %d: ‖∇f(x) − ∇f(y)‖ = %v > β‖x − y‖ = %v (β = %v)", i, math.Sqrt(dg), beta*math.Sqrt(dx), beta)
 		}
-		for range c.Points {
-			RandomPoint(rng, k.Domain, d, x)
-			RandomPoint(rng, k.Domain, d, x2)
-			i := rng.IntN(n)
-			inst.Grad(gr, i, x)
-			fx, fy := inst.Value(i, x), inst.Value(i, x2)
-			lin, dx2 := 0.0, 0.0
-			for l := range x {
-				lin += gr[l] * (x2[l] - x[l])
-				dx2 += (x2[l] - x[l]) * (x2[l] - x[l])
-			}
-			// Rounding of f at the two points: 1e-9 relative to their size.
-			if gap := fy - fx - lin - lam*dx2/2; gap < -1e-9*(1+math.Abs(fx)+math.Abs(fy)) {
-				t.Fatalf("example %d: f(y) − f(x) − ⟨g, y − x⟩ − λ‖y − x‖²/2 = %v < 0 at λ = %v", i, gap, lam)
-			}
-		}
-	})
+	}
+}
 
-	// A declared β (Constants.Smooth) is trusted by smooth-only recipes (phased-sgd's 2Gη_i
-	// sensitivity, the perturbation solvers): check ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on
-	// random pairs (on R^d they straddle the prior ball). Its own stream, so the checks
-	// after it draw the same points whether or not a β is declared.
-	t.Run("smoothness", func(t *testing.T) {
-		beta, ok := k.Smooth.Beta()
-		if !ok {
-			return // undeclared: nothing is claimed
+// gDelta: the difference f(·; s) − f(·; s′) of two examples, from the instance or
+// Config.Others, has Lipschitz quotient along a chord and gradient difference ≤ G_Δ.
+func (ck *checker) gDelta(t *testing.T) {
+	k, rng := ck.k, ck.rng
+	x, x2, gr, gr2 := ck.x, ck.x2, ck.gr, ck.gr2
+	pool := append([]problems.Problem{ck.inst}, ck.c.Others...)
+	worst := 0.0
+	for range ck.c.Points {
+		p1 := pool[rng.IntN(len(pool))]
+		p2 := pool[rng.IntN(len(pool))]
+		i, j := rng.IntN(p1.Len()), rng.IntN(p2.Len())
+		RandomPoint(rng, k.Domain, ck.d, x)
+		RandomPoint(rng, k.Domain, ck.d, x2)
+		// Lipschitz quotient of the difference along a chord, and the gradient difference.
+		dx := 0.0
+		for l := range x {
+			dx += (x[l] - x2[l]) * (x[l] - x2[l])
 		}
-		if !(beta >= 0) || math.IsInf(beta, 1) {
-			t.Fatalf("declared β = %v, want finite ≥ 0", beta)
+		dx = math.Sqrt(dx)
+		q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / dx
+		p1.Grad(gr, i, x)
+		p2.Grad(gr2, j, x)
+		gd := 0.0
+		for l := range gr {
+			gd += (gr[l] - gr2[l]) * (gr[l] - gr2[l])
 		}
-		srng := rand.New(rand.NewPCG(c.Seed+2, 78))
-		y, gx, gy := make([]float64, d), make([]float64, d), make([]float64, d)
-		for range c.Points {
-			RandomPoint(srng, k.Domain, d, x2)
-			RandomPoint(srng, k.Domain, d, y)
-			i := srng.IntN(n)
-			inst.Grad(gx, i, x2)
-			inst.Grad(gy, i, y)
-			dg, dx := 0.0, 0.0
-			for l := range gx {
-				dg += (gx[l] - gy[l]) * (gx[l] - gy[l])
-				dx += (x2[l] - y[l]) * (x2[l] - y[l])
-			}
-			// Rounding of the two gradients: 1e-12 relative to G_f.
-			if math.Sqrt(dg) > beta*math.Sqrt(dx)*(1+1e-9)+1e-12*k.GF {
-				t.Fatalf("example %d: ‖∇f(x) − ∇f(y)‖ = %v > β‖x − y‖ = %v (β = %v)", i, math.Sqrt(dg), beta*math.Sqrt(dx), beta)
-			}
-		}
-	})
+		worst = math.Max(worst, math.Max(q, math.Sqrt(gd)))
+	}
+	if worst > k.GDelta*(1+1e-9) {
+		t.Errorf("difference f(·;s) − f(·;s') has Lipschitz quotient %v, want ≤ G_Δ = %v", worst, k.GDelta)
+	}
+}
 
-	t.Run("gdelta", func(t *testing.T) {
-		pool := append([]problems.Problem{inst}, c.Others...)
-		worst := 0.0
-		for range c.Points {
-			p1 := pool[rng.IntN(len(pool))]
-			p2 := pool[rng.IntN(len(pool))]
-			i, j := rng.IntN(p1.Len()), rng.IntN(p2.Len())
-			RandomPoint(rng, k.Domain, d, x)
-			RandomPoint(rng, k.Domain, d, x2)
-			// Lipschitz quotient of the difference along a chord, and the gradient difference.
-			dx := 0.0
-			for l := range x {
-				dx += (x[l] - x2[l]) * (x[l] - x2[l])
-			}
-			dx = math.Sqrt(dx)
-			q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / dx
-			p1.Grad(gr, i, x)
-			p2.Grad(gr2, j, x)
-			gd := 0.0
-			for l := range gr {
-				gd += (gr[l] - gr2[l]) * (gr[l] - gr2[l])
-			}
-			worst = math.Max(worst, math.Max(q, math.Sqrt(gd)))
-		}
-		if worst > k.GDelta*(1+1e-9) {
-			t.Errorf("difference f(·;s) − f(·;s') has Lipschitz quotient %v, want ≤ G_Δ = %v", worst, k.GDelta)
-		}
-	})
+// allocs: Value and Grad allocate nothing.
+func (ck *checker) allocs(t *testing.T) {
+	inst, n, x, gr := ck.inst, ck.n, ck.x, ck.gr
+	RandomPoint(ck.rng, ck.k.Domain, ck.d, x)
+	if a := testing.AllocsPerRun(50, func() { inst.Value(1%n, x) }); a != 0 {
+		t.Errorf("Value allocates %v times per call, want 0", a)
+	}
+	if a := testing.AllocsPerRun(50, func() { inst.Grad(gr, 1%n, x) }); a != 0 {
+		t.Errorf("Grad allocates %v times per call, want 0", a)
+	}
+}
 
-	t.Run("allocs", func(t *testing.T) {
-		RandomPoint(rng, k.Domain, d, x)
-		if a := testing.AllocsPerRun(50, func() { inst.Value(1%n, x) }); a != 0 {
-			t.Errorf("Value allocates %v times per call, want 0", a)
+// optimum: concurrent Optimum calls agree; the optimum is feasible, its value is the
+// empirical risk and the mean of the per-example values at X* (SPEC §0's average
+// convention); no sampled point of K, near X* or not, lies below value − gap; and the
+// certified gap is at most 1e-7 relative.
+func (ck *checker) optimum(t *testing.T) {
+	inst, k, rng := ck.inst, ck.k, ck.rng
+	x, x2 := ck.x, ck.x2
+	o := concurrentOptimum(t, inst)
+	if o.Gap < 0 || math.IsNaN(o.Value) || len(o.X) != ck.d {
+		t.Fatalf("Optimum = %+v: want Gap ≥ 0, finite Value, len(X) = d", o)
+	}
+	if got := inst.EmpiricalRisk(o.X); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
+		t.Errorf("EmpiricalRisk(X*) = %.15g, want Optimum.Value %.15g", got, o.Value)
+	}
+	sum := 0.0
+	for i := range ck.n {
+		sum += inst.Value(i, o.X)
+	}
+	if got := sum / float64(ck.n); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
+		t.Errorf("mean of Value(i, X*) = %.15g, want %.15g (average convention, SPEC §0)", got, o.Value)
+	}
+	switch k.Domain.Kind {
+	case problems.Ball:
+		if norm(o.X) > k.Domain.Radius*(1+1e-9) {
+			t.Errorf("X* outside the ball: ‖X*‖ = %v", norm(o.X))
 		}
-		if a := testing.AllocsPerRun(50, func() { inst.Grad(gr, 1%n, x) }); a != 0 {
-			t.Errorf("Grad allocates %v times per call, want 0", a)
+	case problems.Box:
+		for _, xv := range o.X {
+			if math.Abs(xv) > k.Domain.Radius*(1+1e-9) {
+				t.Errorf("X* outside the box: %v", xv)
+			}
 		}
-	})
+	}
+	for range ck.c.Points {
+		RandomPoint(rng, k.Domain, ck.d, x)
+		// Also probe near the optimum, where a wrong optimum is most visible.
+		s := 1e-3 * rng.Float64()
+		for j := range x2 {
+			x2[j] = o.X[j] + s*(x[j]-o.X[j])
+		}
+		for _, p := range [][]float64{x, x2} {
+			if r := inst.EmpiricalRisk(p); r < o.Value-o.Gap-1e-12*math.Max(1, math.Abs(o.Value)) {
+				t.Fatalf("F(x) = %.15g below the certified optimum %.15g − gap %.3g", r, o.Value, o.Gap)
+			}
+		}
+	}
+	if o.Gap > 1e-7*math.Max(1, math.Abs(o.Value)) {
+		t.Errorf("certified gap %.3g exceeds 1e-7 relative (value %.15g)", o.Gap, o.Value)
+	}
+}
 
-	t.Run("optimum", func(t *testing.T) {
-		var wg sync.WaitGroup
-		opts := make([]problems.Optimum, 4)
-		errs := make([]error, 4)
-		for w := range opts {
-			wg.Add(1)
-			go func() { defer wg.Done(); opts[w], errs[w] = inst.Optimum() }()
+// concurrentOptimum calls inst.Optimum from 4 goroutines at once and returns the answer
+// after checking that every call succeeded with the same value.
+func concurrentOptimum(t *testing.T, inst problems.Instance) problems.Optimum {
+	t.Helper()
+	var wg sync.WaitGroup
+	opts := make([]problems.Optimum, 4)
+	errs := make([]error, 4)
+	for w := range opts {
+		wg.Add(1)
+		go func() { defer wg.Done(); opts[w], errs[w] = inst.Optimum() }()
+	}
+	wg.Wait()
+	for w := range opts {
+		if errs[w] != nil {
+			t.Fatalf("Optimum: %v", errs[w])
 		}
-		wg.Wait()
-		for w := range opts {
-			if errs[w] != nil {
-				t.Fatalf("Optimum: %v", errs[w])
-			}
-			if opts[w].Value != opts[0].Value {
-				t.Fatalf("concurrent Optimum calls disagree: %v vs %v", opts[w].Value, opts[0].Value)
-			}
+		if opts[w].Value != opts[0].Value {
+			t.Fatalf("concurrent Optimum calls disagree: %v vs %v", opts[w].Value, opts[0].Value)
 		}
-		o := opts[0]
-		if o.Gap < 0 || math.IsNaN(o.Value) || len(o.X) != d {
-			t.Fatalf("Optimum = %+v: want Gap ≥ 0, finite Value, len(X) = d", o)
-		}
-		if got := inst.EmpiricalRisk(o.X); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
-			t.Errorf("EmpiricalRisk(X*) = %.15g, want Optimum.Value %.15g", got, o.Value)
-		}
-		sum := 0.0
-		for i := range n {
-			sum += inst.Value(i, o.X)
-		}
-		if got := sum / float64(n); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
-			t.Errorf("mean of Value(i, X*) = %.15g, want %.15g (average convention, SPEC §0)", got, o.Value)
-		}
-		switch k.Domain.Kind {
-		case problems.Ball:
-			if norm(o.X) > k.Domain.Radius*(1+1e-9) {
-				t.Errorf("X* outside the ball: ‖X*‖ = %v", norm(o.X))
-			}
-		case problems.Box:
-			for _, xv := range o.X {
-				if math.Abs(xv) > k.Domain.Radius*(1+1e-9) {
-					t.Errorf("X* outside the box: %v", xv)
-				}
-			}
-		}
-		for range c.Points {
-			RandomPoint(rng, k.Domain, d, x)
-			// Also probe near the optimum, where a wrong optimum is most visible.
-			s := 1e-3 * rng.Float64()
-			for j := range x2 {
-				x2[j] = o.X[j] + s*(x[j]-o.X[j])
-			}
-			for _, p := range [][]float64{x, x2} {
-				if r := inst.EmpiricalRisk(p); r < o.Value-o.Gap-1e-12*math.Max(1, math.Abs(o.Value)) {
-					t.Fatalf("F(x) = %.15g below the certified optimum %.15g − gap %.3g", r, o.Value, o.Gap)
-				}
-			}
-		}
-		if o.Gap > 1e-7*math.Max(1, math.Abs(o.Value)) {
-			t.Errorf("certified gap %.3g exceeds 1e-7 relative (value %.15g)", o.Gap, o.Value)
-		}
-	})
+	}
+	return opts[0]
+}
 
-	if c.Spec.Task == task.SCO {
-		t.Run("population", func(t *testing.T) {
-			pop, ok := inst.(problems.Population)
-			if !ok {
-				t.Fatalf("task sco: instance does not implement problems.Population")
-			}
-			po, err := pop.PopulationOptimum()
-			if err != nil {
-				t.Fatal(err)
-			}
-			r0, se0 := pop.PopulationRisk(po.X)
-			if math.Abs(r0-po.Value) > 4.41717*se0+1e-9*math.Max(1, math.Abs(po.Value)) {
-				t.Errorf("PopulationRisk(X*) = %v ± %v, want PopulationOptimum.Value %v", r0, se0, po.Value)
-			}
-			for range 20 {
-				RandomPoint(rng, k.Domain, d, x)
-				// z = 4.41717: two-sided 1e-5 false-rejection rate for the sampled case.
-				r, se := pop.PopulationRisk(x)
-				if r < po.Value-po.Gap-4.41717*math.Hypot(se, se0)-1e-9 {
-					t.Errorf("population risk %v ± %v below the population optimum %v", r, se, po.Value)
-				}
-			}
-		})
+// population (task sco): the instance is a problems.Population whose PopulationRisk at
+// the population optimum matches its value, and no sampled point of K has population risk
+// below it (z = 4.41717: a two-sided 1e-5 false-rejection rate for sampled risks).
+func (ck *checker) population(t *testing.T) {
+	pop, ok := ck.inst.(problems.Population)
+	if !ok {
+		t.Fatalf("task sco: instance does not implement problems.Population")
+	}
+	po, err := pop.PopulationOptimum()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r0, se0 := pop.PopulationRisk(po.X)
+	if math.Abs(r0-po.Value) > 4.41717*se0+1e-9*math.Max(1, math.Abs(po.Value)) {
+		t.Errorf("PopulationRisk(X*) = %v ± %v, want PopulationOptimum.Value %v", r0, se0, po.Value)
+	}
+	for range 20 {
+		RandomPoint(ck.rng, ck.k.Domain, ck.d, ck.x)
+		// z = 4.41717: two-sided 1e-5 false-rejection rate for the sampled case.
+		r, se := pop.PopulationRisk(ck.x)
+		if r < po.Value-po.Gap-4.41717*math.Hypot(se, se0)-1e-9 {
+			t.Errorf("population risk %v ± %v below the population optimum %v", r, se, po.Value)
+		}
 	}
 }

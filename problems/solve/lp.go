@@ -182,6 +182,10 @@ const (
 	lpBlandTrig = 50    // switch to Bland's rule after this many degenerate steps in a row
 )
 
+// iterate runs primal simplex iterations from the current basis (at most maxIter): price
+// an entering column, move it by the ratio test, and either flip its bound or pivot it
+// into the basis; B⁻¹ is refactored every lpRefactor pivots. It returns nil at
+// optimality (no column prices out).
 func (lp *BoundedLP) iterate(maxIter int) error {
 	m := lp.m
 	pi := make([]float64, m)
@@ -191,85 +195,13 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 	for it := 0; it < maxIter; it++ {
 		lp.Iters++
 		lp.Pi(pi)
-		// Pricing: partial Dantzig (the best of a window of columns, scanned cyclically;
-		// a full cycle without a candidate proves optimality), Bland's rule (lowest index)
-		// after a degenerate streak, which guarantees termination.
-		q, dir, best := -1, 0.0, 0.0
-		N := len(lp.cols)
-		window := max(128, N/16)
-		start := lp.next
-		bland := degenerate > lpBlandTrig
-		if bland {
-			start = 0
-		}
-		for c := 0; c < N; c++ {
-			j := start + c
-			if j >= N {
-				j -= N
-			}
-			if q >= 0 && c >= window {
-				lp.next = j
-				break
-			}
-			if lp.inB[j] >= 0 || lp.lo[j] == lp.hi[j] {
-				continue
-			}
-			dj := lp.cost(j)
-			col := lp.cols[j]
-			for k := range m {
-				dj -= pi[k] * col[k]
-			}
-			var s float64
-			switch {
-			case lp.u[j] <= lp.lo[j] && dj > lpDualTol:
-				s = 1
-			case lp.u[j] >= lp.hi[j] && dj < -lpDualTol:
-				s = -1
-			case lp.u[j] > lp.lo[j] && lp.u[j] < lp.hi[j] && math.Abs(dj) > lpDualTol: // free nonbasic (not produced here)
-				s = math.Copysign(1, dj)
-			default:
-				continue
-			}
-			if bland {
-				q, dir = j, s
-				break
-			}
-			if math.Abs(dj) > best {
-				q, dir, best = j, s, math.Abs(dj)
-			}
-		}
+		q, dir := lp.price(pi, degenerate > lpBlandTrig)
 		if q < 0 {
 			return nil
 		}
 		// w = B⁻¹ col_q; moving u_q by dir·t changes x_B by −dir·t·w.
-		col := lp.cols[q]
-		for r := range m {
-			s := 0.0
-			for k := range m {
-				s += lp.binv.At(r, k) * col[k]
-			}
-			w[r] = s
-		}
-		t := lp.hi[q] - lp.lo[q]
-		leave := -1
-		for r, j := range lp.basis {
-			g := dir * w[r]
-			var lim float64
-			switch {
-			case g > lpPivotTol:
-				lim = (lp.u[j] - lp.lo[j]) / g
-			case g < -lpPivotTol:
-				lim = (lp.hi[j] - lp.u[j]) / -g
-			default:
-				continue
-			}
-			if lim < 0 {
-				lim = 0
-			}
-			if lim < t || (lim == t && leave >= 0 && j < lp.basis[leave]) {
-				t, leave = lim, r
-			}
-		}
+		lp.ftran(w, lp.cols[q])
+		t, leave := lp.ratioTest(w, q, dir)
 		if math.IsInf(t, 1) {
 			return errors.New("LP unbounded")
 		}
@@ -285,30 +217,7 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 		if leave < 0 { // bound flip
 			continue
 		}
-		out := lp.basis[leave]
-		// Snap the leaving variable onto the bound it hit.
-		if dir*w[leave] > 0 {
-			lp.u[out] = lp.lo[out]
-		} else {
-			lp.u[out] = lp.hi[out]
-		}
-		lp.inB[out] = -1
-		lp.inB[q] = leave
-		lp.basis[leave] = q
-		// Product-form update of B⁻¹ with pivot w[leave].
-		pr := w[leave]
-		for k := range m {
-			lp.binv.Set(leave, k, lp.binv.At(leave, k)/pr)
-		}
-		for r := range m {
-			if r == leave || w[r] == 0 {
-				continue
-			}
-			f := w[r]
-			for k := range m {
-				lp.binv.Set(r, k, lp.binv.At(r, k)-f*lp.binv.At(leave, k))
-			}
-		}
+		lp.pivot(w, q, leave, dir)
 		sincePivot++
 		if sincePivot >= lpRefactor {
 			lp.refactor()
@@ -316,6 +225,126 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 		}
 	}
 	return ErrNotConverged
+}
+
+// price chooses the entering column q and its direction dir = ±1 (q = −1: none prices
+// out, the basis is optimal) from the duals pi. Partial Dantzig: the best reduced cost of
+// a window of columns, scanned cyclically from lp.next (a full cycle without a candidate
+// proves optimality); with bland (after a degenerate streak), Bland's rule instead, the
+// lowest index from 0, which guarantees termination.
+func (lp *BoundedLP) price(pi []float64, bland bool) (q int, dir float64) {
+	q, dir, best := -1, 0.0, 0.0
+	N := len(lp.cols)
+	window := max(128, N/16)
+	start := lp.next
+	if bland {
+		start = 0
+	}
+	for c := 0; c < N; c++ {
+		j := start + c
+		if j >= N {
+			j -= N
+		}
+		if q >= 0 && c >= window {
+			lp.next = j
+			break
+		}
+		if lp.inB[j] >= 0 || lp.lo[j] == lp.hi[j] {
+			continue
+		}
+		dj := lp.cost(j)
+		col := lp.cols[j]
+		for k := range lp.m {
+			dj -= pi[k] * col[k]
+		}
+		var s float64
+		switch {
+		case lp.u[j] <= lp.lo[j] && dj > lpDualTol:
+			s = 1
+		case lp.u[j] >= lp.hi[j] && dj < -lpDualTol:
+			s = -1
+		case lp.u[j] > lp.lo[j] && lp.u[j] < lp.hi[j] && math.Abs(dj) > lpDualTol: // free nonbasic (not produced here)
+			s = math.Copysign(1, dj)
+		default:
+			continue
+		}
+		if bland {
+			q, dir = j, s
+			break
+		}
+		if math.Abs(dj) > best {
+			q, dir, best = j, s, math.Abs(dj)
+		}
+	}
+	return q, dir
+}
+
+// ftran writes w = B⁻¹ col.
+func (lp *BoundedLP) ftran(w, col []float64) {
+	for r := range lp.m {
+		s := 0.0
+		for k := range lp.m {
+			s += lp.binv.At(r, k) * col[k]
+		}
+		w[r] = s
+	}
+}
+
+// ratioTest is the step t by which u_q can move in direction dir before a basic variable
+// hits a bound (the smallest basic index on a tie), and the basis row leave of that
+// variable; leave = −1 when u_q reaches its own other bound first (a bound flip), and
+// t = +Inf when nothing limits the step.
+func (lp *BoundedLP) ratioTest(w []float64, q int, dir float64) (t float64, leave int) {
+	t = lp.hi[q] - lp.lo[q]
+	leave = -1
+	for r, j := range lp.basis {
+		g := dir * w[r]
+		var lim float64
+		switch {
+		case g > lpPivotTol:
+			lim = (lp.u[j] - lp.lo[j]) / g
+		case g < -lpPivotTol:
+			lim = (lp.hi[j] - lp.u[j]) / -g
+		default:
+			continue
+		}
+		if lim < 0 {
+			lim = 0
+		}
+		if lim < t || (lim == t && leave >= 0 && j < lp.basis[leave]) {
+			t, leave = lim, r
+		}
+	}
+	return t, leave
+}
+
+// pivot brings column q into the basis at row leave (w = B⁻¹ col_q): the leaving
+// variable is snapped onto the bound it hit, and B⁻¹ gets the product-form update with
+// pivot w[leave].
+func (lp *BoundedLP) pivot(w []float64, q, leave int, dir float64) {
+	m := lp.m
+	out := lp.basis[leave]
+	if dir*w[leave] > 0 {
+		lp.u[out] = lp.lo[out]
+	} else {
+		lp.u[out] = lp.hi[out]
+	}
+	lp.inB[out] = -1
+	lp.inB[q] = leave
+	lp.basis[leave] = q
+	pr := w[leave]
+	for k := range m {
+		lp.binv.Set(leave, k, lp.binv.At(leave, k)/pr)
+	}
+	for r := range m {
+		if r == leave || w[r] == 0 {
+			continue
+		}
+		f := w[r]
+		for k := range m {
+			lp.binv.Set(r, k, lp.binv.At(r, k)-f*lp.binv.At(leave, k))
+		}
+	}
 }
 
 // refactor recomputes B⁻¹ from the basis columns and the basic values from the
