@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-
 	"expmech/analysis/plot"
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -34,43 +33,6 @@ const DefaultBiasAlpha = 1e-3
 // biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
 // group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
 const biasResamples = 2000
-
-// KSUniform returns D_N = sup_u |F̂_N(u) − u| of u against Uniform(0, 1); it sorts u.
-func KSUniform(u []float64) float64 {
-	slices.Sort(u)
-	n := float64(len(u))
-	d := 0.0
-	for i, v := range u {
-		d = math.Max(d, math.Max(float64(i+1)/n-v, v-float64(i)/n))
-	}
-	return d
-}
-
-// KSNoiseFloor is E[D_N] for an exact sampler, √(π/2)·ln 2/√N ≈ 0.8687/√N (the mean of
-// the limiting Kolmogorov distribution, √N·D_N → K; samplertest.Report.KSNoise).
-func KSNoiseFloor(n int) float64 { return math.Sqrt(math.Pi/2) * math.Ln2 / math.Sqrt(float64(n)) }
-
-// KSPValue is the asymptotic one-sample p-value P(D_N ≥ d) under the null,
-// KolmogorovSurvival((√N + 0.12 + 0.11/√N)·d) (Stephens 1970's correction).
-func KSPValue(d float64, n int) float64 {
-	rn := math.Sqrt(float64(n))
-	return KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)
-}
-
-// ksCritical is the level-α critical value of D_N: the λ with P(K > λ) = α, over √N
-// (bisection on KolmogorovSurvival; 1.9495/√N at α = 1e-3).
-func ksCritical(alpha float64, n int) float64 {
-	lo, hi := 0.2, 10.0
-	for range 100 {
-		mid := (lo + hi) / 2
-		if KolmogorovSurvival(mid) > alpha {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2 / math.Sqrt(float64(n))
-}
 
 // biasGroup is one (cell, algorithm): its trials' statistics and costs.
 type biasGroup struct {
@@ -178,7 +140,7 @@ func (g *biasGroup) all() []int {
 }
 
 // distance is D_N of the pooled statistics.
-func (g *biasGroup) distance() float64 { return KSUniform(g.pooled(g.all())) }
+func (g *biasGroup) distance() float64 { return stats.KSUniform(g.pooled(g.all())) }
 
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of
 // one trial share an instance and an rng stream) and returns D_N of the pooled draws.
@@ -248,13 +210,8 @@ func (g *biasGroup) perDraw() float64 {
 // by e = √(ln(2/0.05)/(2N)). (A bootstrap over trials is biased upward for a KS distance:
 // resampled trials repeat draws, and its percentile interval can exclude the estimate.)
 func distanceCI(d float64, n int) (lo, hi float64) {
-	e := dkwRadius(0.05, n)
+	e := stats.DKWRadius(0.05, n)
 	return math.Max(0, d-e), d + e
-}
-
-// dkwRadius is the e with 2e^{−2Ne²} = α: P(sup|F̂_N − F| > e) ≤ α (DKW–Massart).
-func dkwRadius(alpha float64, n int) float64 {
-	return math.Sqrt(math.Log(2/alpha) / (2 * float64(n)))
 }
 
 // DefaultKSFloorConfidence is the confidence of a ks-floor check's DKW bounds when the
@@ -267,12 +224,6 @@ func (c Check) ksFloorConfidence() float64 {
 		return DefaultKSFloorConfidence
 	}
 	return c.Confidence
-}
-
-// percentileCI is the 95% percentile interval of xs (sorted in place).
-func percentileCI(xs []float64) (lo, hi float64) {
-	slices.Sort(xs)
-	return stat.Quantile(0.025, stat.LinInterp, xs, nil), stat.Quantile(0.975, stat.LinInterp, xs, nil)
 }
 
 // oneGroup selects the single (cell, algorithm) group of label alg in rs (after where).
@@ -314,7 +265,7 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
 		// p value, reported) is not evidence of it.
 		alpha := 1 - c.ksFloorConfidence()
-		e := dkwRadius(alpha, g.n)
+		e := stats.DKWRadius(alpha, g.n)
 		res.Lo, res.Hi = math.Max(0, d-e), d+e
 		floor := c.Max
 		res.PPass = 1
@@ -334,7 +285,7 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 				100*(1-alpha), ci, fmtSpec(floor))
 		}
 		res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
-			d, g.n, len(g.trials), KSNoiseFloor(g.n), KSPValue(d, g.n), g.queriesText())
+			d, g.n, len(g.trials), stats.KSNoiseFloor(g.n), stats.KSPValue(d, g.n), g.queriesText())
 		return res
 	}
 	h, err := oneGroup(rs, c, c.Vs)
@@ -348,9 +299,9 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	for i := range diffs {
 		diffs[i] = h.resample(rng) - g.resample(rng)
 	}
-	res.Lo, res.Hi = percentileCI(diffs)
+	res.Lo, res.Hi = stats.PercentileCI(diffs)
 	res.Resamples = len(diffs)
-	res.PPass = tailP(diffs, 0, false) // resamples with D[vs] − D[algorithm] < 0
+	res.PPass = stats.TailP(diffs, 0, false) // resamples with D[vs] − D[algorithm] < 0
 	switch {
 	case res.Lo > 0:
 		res.Verdict = Pass
@@ -360,11 +311,11 @@ func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		res.Verdict = Inconclusive
 	}
 	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws (noise floors %.4g, %.4g) at %s and %s",
-		c.Vs, c.Algorithm, dv, d, h.n, g.n, KSNoiseFloor(h.n), KSNoiseFloor(g.n), h.queriesText(), g.queriesText())
+		c.Vs, c.Algorithm, dv, d, h.n, g.n, stats.KSNoiseFloor(h.n), stats.KSNoiseFloor(g.n), h.queriesText(), g.queriesText())
 	if res.Verdict == Inconclusive {
 		res.Reason += fmt.Sprintf("; the bootstrap CI [%s, %s] of the difference includes 0", fmtG(res.Lo), fmtG(res.Hi))
 	}
-	if f, close := mcUndecided(diffs, 0); close {
+	if f, close := stats.MCUndecided(diffs, 0); close {
 		res.Reason += fmt.Sprintf("; Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below 0", f, len(diffs))
 	}
 	return res
@@ -430,8 +381,8 @@ func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		out.Points++
 	}
 	pf.Lines = append(pf.Lines,
-		plot.Line{Label: fmt.Sprintf("noise floor E D_N (N = %d)", nmin), X: lx, Y: []float64{KSNoiseFloor(nmin), KSNoiseFloor(nmin)}, Style: plot.Dashed},
-		plot.Line{Label: "exact: 99.9% quantile of D_N", X: lx, Y: []float64{ksCritical(1e-3, nmin), ksCritical(1e-3, nmin)}, Style: plot.Dotted})
+		plot.Line{Label: fmt.Sprintf("noise floor E D_N (N = %d)", nmin), X: lx, Y: []float64{stats.KSNoiseFloor(nmin), stats.KSNoiseFloor(nmin)}, Style: plot.Dashed},
+		plot.Line{Label: "exact: 99.9% quantile of D_N", X: lx, Y: []float64{stats.KSCritical(1e-3, nmin), stats.KSCritical(1e-3, nmin)}, Style: plot.Dotted})
 	slices.SortStableFunc(pf.Series, func(a, b plot.Series) int { return cmp.Compare(a.X[0], b.X[0]) })
 	out.Note = fmt.Sprintf("KS distance of the pooled draws to the exact law, with its 95%% DKW–Massart interval; N = %s draws per point", trialsText(nmin, nmax))
 	pf.Note = out.Note

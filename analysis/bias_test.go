@@ -5,84 +5,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
-
-// KSUniform against the brute-force supremum over a fine grid (the supremum of
-// |F̂_N(u) − u| is attained at the sample points, from the left or the right).
-func TestKSUniform(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 7, 50} {
-		u := make([]float64, n)
-		for i := range u {
-			u[i] = rng.Float64()
-		}
-		brute := 0.0
-		for k := 0; k <= 200000; k++ {
-			x := float64(k) / 200000
-			c := 0
-			for _, v := range u {
-				if v <= x {
-					c++
-				}
-			}
-			brute = math.Max(brute, math.Abs(float64(c)/float64(n)-x))
-		}
-		got := KSUniform(slices.Clone(u))
-		// the grid misses the left limit at each point by ≤ one grid step
-		if got < brute-1e-12 || got > brute+1.0/float64(n)+1e-5 {
-			t.Errorf("n=%d: KSUniform %.6f, grid sup %.6f", n, got, brute)
-		}
-		if n == 1 {
-			if want := math.Max(u[0], 1-u[0]); math.Abs(got-want) > 1e-15 {
-				t.Errorf("n=1: got %v, want max(u, 1−u) = %v", got, want)
-			}
-		}
-	}
-}
-
-// The noise floor E D_N = √(π/2)·ln 2/√N and the 99.9% critical value 1.9495/√N
-// (Kolmogorov distribution quantile; e.g. Smirnov 1948, Ann. Math. Stat. 19(2), Table:
-// K(1.95) ≈ 0.999) against a Monte Carlo of exact-sampler distances: 4000 replicates of
-// D_1000; the mean's tolerance is 4.41717 standard errors (two-sided 1e-5) plus 1% of the
-// floor for the finite-N correction (√N·E D_N approaches its limit like 1/√N).
-func TestKSNoiseFloorAndCritical(t *testing.T) {
-	if c := ksCritical(1e-3, 1); math.Abs(c-1.9495) > 5e-4 {
-		t.Errorf("ksCritical(1e-3, 1) = %.5f, want 1.9495", c)
-	}
-	if p := KSPValue(ksCritical(0.05, 1e6), 1e6); math.Abs(p-0.05) > 1e-3 {
-		t.Errorf("KSPValue at the 5%% critical value = %.4f, want 0.05", p)
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	const n, reps = 1000, 4000
-	u := make([]float64, n)
-	s, ss, over := 0.0, 0.0, 0
-	crit := ksCritical(0.05, n)
-	for range reps {
-		for i := range u {
-			u[i] = rng.Float64()
-		}
-		d := KSUniform(u)
-		s, ss = s+d, ss+d*d
-		if d > crit {
-			over++
-		}
-	}
-	m := s / reps
-	se := math.Sqrt((ss/reps - m*m) / reps)
-	if floor := KSNoiseFloor(n); math.Abs(m-floor) > 4.41717*se+0.01*floor {
-		t.Errorf("mean D_%d = %.5f ± %.5f, noise floor %.5f", n, m, se, floor)
-	}
-	// rejection rate at α = 0.05: binomial(4000, 0.05) sd 0.0034; allow 4.41717 sd
-	if r := float64(over) / reps; math.Abs(r-0.05) > 4.41717*math.Sqrt(0.05*0.95/reps)+0.005 {
-		t.Errorf("rejection rate at the 5%% critical value %.4f, want 0.05", r)
-	}
-}
 
 // biasRows builds the rows of one algorithm: trials rows of batch exact-CDF values, drawn
 // by draw, with value_queries q per draw.
@@ -145,8 +74,8 @@ func TestBiasChecks(t *testing.T) {
 	want := a * math.Pow(1+a, -(1+a)/a)
 	big := Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "large", Max: 0.04}
 	r := runCheck(big, rec, checkSeed("bias", big))
-	if math.Abs(r.Fitted-want) > 4*KSNoiseFloor(8000) {
-		t.Errorf("D[large] = %.4f, want %.4f ± %.4f", r.Fitted, want, 4*KSNoiseFloor(8000))
+	if math.Abs(r.Fitted-want) > 4*stats.KSNoiseFloor(8000) {
+		t.Errorf("D[large] = %.4f, want %.4f ± %.4f", r.Fitted, want, 4*stats.KSNoiseFloor(8000))
 	}
 	// equal laws: the difference's CI straddles 0 (INCONCLUSIVE) or the order is reversed
 	// (FAIL); never a PASS at more than the 2.5% bootstrap rate (fixed seed).
@@ -190,7 +119,7 @@ func TestBiasFigure(t *testing.T) {
 	if d := pf.Series[0].Y[0]; math.Abs(d-0.25) > 0.05 { // CDF u², distance max(u − u²) = 1/4
 		t.Errorf("D[p] = %.4f, want ≈ 0.25", d)
 	}
-	if len(pf.Lines) != 3 || pf.Lines[1].Y[0] != KSNoiseFloor(2000) {
+	if len(pf.Lines) != 3 || pf.Lines[1].Y[0] != stats.KSNoiseFloor(2000) {
 		t.Errorf("lines %+v, want the exact sampler, the noise floor at N = 2000 and the critical value", pf.Lines)
 	}
 	dir := t.TempDir()
@@ -223,7 +152,7 @@ func TestResampleWeighted(t *testing.T) {
 		for i := range p {
 			p[i] = b.IntN(len(g.trials))
 		}
-		if want := KSUniform(g.pooled(p)); math.Abs(got-want) > 1e-12 {
+		if want := stats.KSUniform(g.pooled(p)); math.Abs(got-want) > 1e-12 {
 			t.Fatalf("resample %d: got D = %v, want %v", k, got, want)
 		}
 	}

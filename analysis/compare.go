@@ -10,9 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"expmech/analysis/plot"
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -53,7 +52,7 @@ type Comparison struct {
 	Extra     []rows.KV
 	Algorithm string
 	Metric    string
-	Old, New  Stats
+	Old, New  stats.Stats
 	Ratio     float64 // New.Mean / Old.Mean (NaN when Old.Mean = 0)
 	// RatioLo and RatioHi are a 95% interval of the ratio: for a paired test
 	// 1 + CI(mean difference)/Old.Mean (Student t; Old.Mean taken as fixed), else the delta
@@ -245,7 +244,7 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]Comparison, error) 
 	for i, c := range out {
 		ps[i] = c.P
 	}
-	qs := BenjaminiHochberg(ps)
+	qs := stats.BenjaminiHochberg(ps)
 	for i := range out {
 		out[i].Q = qs[i]
 		out[i].Significant = qs[i] <= alpha
@@ -288,7 +287,7 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 	if len(ov) == 0 || len(nv) == 0 {
 		return Comparison{}, false
 	}
-	c := Comparison{Identity: g.id, Extra: g.extra, Algorithm: g.alg, Metric: metric, Old: Summarize(ov), New: Summarize(nv),
+	c := Comparison{Identity: g.id, Extra: g.extra, Algorithm: g.alg, Metric: metric, Old: stats.Summarize(ov), New: stats.Summarize(nv),
 		Ratio: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Test: TestNone}
 	c.RatioLo, c.RatioHi = math.NaN(), math.NaN()
 	if c.Old.Mean != 0 {
@@ -305,8 +304,8 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 		}
 		slices.Sort(d) // map order must not reach the sums
 		c.Test, c.Pairs = TestPaired, len(d)
-		c.T, c.DF, c.P = PairedT(d)
-		if ds := Summarize(d); c.Old.Mean != 0 {
+		c.T, c.DF, c.P = stats.PairedT(d)
+		if ds := stats.Summarize(d); c.Old.Mean != 0 {
 			lo, hi := ds.Lo, ds.Hi
 			if ds.Std == 0 {
 				lo, hi = ds.Mean, ds.Mean
@@ -323,100 +322,12 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 	}
 	if c.Old.N >= 2 && c.New.N >= 2 {
 		c.Test = TestWelch
-		c.T, c.DF, c.P = WelchT(c.Old.Mean, c.Old.Std, c.Old.N, c.New.Mean, c.New.Std, c.New.N)
+		c.T, c.DF, c.P = stats.WelchT(c.Old.Mean, c.Old.Std, c.Old.N, c.New.Mean, c.New.Std, c.New.N)
 	}
 	if math.IsNaN(c.P) {
 		c.Test = TestNone // an infinite or undefined mean (e.g. epsilon_spent of a non-private run)
 	}
 	return c, true
-}
-
-// StudentTwoSided is the two-sided p value P(|T| ≥ |t|) of Student's t with nu degrees of
-// freedom: I_{ν/(ν+t²)}(ν/2, ½) (Abramowitz–Stegun 26.7.1 and 26.5.27).
-func StudentTwoSided(t, nu float64) float64 {
-	if math.IsNaN(t) || !(nu > 0) {
-		return math.NaN()
-	}
-	if math.IsInf(t, 0) {
-		return 0
-	}
-	return mathext.RegIncBeta(nu/2, 0.5, nu/(nu+t*t))
-}
-
-// WelchT is Welch's t test of equal means (Welch 1947, Biometrika 34:28–35): t =
-// (m2 − m1)/√(s1²/n1 + s2²/n2) with the Welch–Satterthwaite degrees of freedom. Two
-// samples without spread are equal (p = 1) or different (p = 0) exactly.
-func WelchT(m1, s1 float64, n1 int, m2, s2 float64, n2 int) (t, df, p float64) {
-	v1, v2 := s1*s1/float64(n1), s2*s2/float64(n2)
-	se := math.Sqrt(v1 + v2)
-	if se == 0 {
-		if m1 == m2 {
-			return 0, math.Inf(1), 1
-		}
-		return math.Copysign(math.Inf(1), m2-m1), math.Inf(1), 0
-	}
-	t = (m2 - m1) / se
-	df = (v1 + v2) * (v1 + v2) / (v1*v1/float64(n1-1) + v2*v2/float64(n2-1))
-	return t, df, StudentTwoSided(t, df)
-}
-
-// PairedT is the paired t test of mean zero of the differences d (Student 1908): t =
-// mean/(sd/√n) with n − 1 degrees of freedom; differences without spread are zero (p = 1)
-// or a constant shift (p = 0).
-func PairedT(d []float64) (t, df, p float64) {
-	s := Summarize(d)
-	if s.N < 2 {
-		return math.NaN(), math.NaN(), math.NaN()
-	}
-	df = float64(s.N - 1)
-	if s.Std == 0 {
-		if s.Mean == 0 {
-			return 0, df, 1
-		}
-		return math.Copysign(math.Inf(1), s.Mean), df, 0
-	}
-	t = s.Mean / (s.Std / math.Sqrt(float64(s.N)))
-	return t, df, StudentTwoSided(t, df)
-}
-
-// ascendingPValues returns q, as long as p and all NaN, and the indices of p's non-NaN
-// values in ascending order of p (ties in index order): the first step of both the
-// step-up (BenjaminiHochberg) and the step-down (HolmAdjust) adjustments.
-func ascendingPValues(p []float64) (q []float64, order []int) {
-	q = make([]float64, len(p))
-	for i, v := range p {
-		q[i] = math.NaN()
-		if !math.IsNaN(v) {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case p[a] < p[b]:
-			return -1
-		case p[a] > p[b]:
-			return 1
-		}
-		return 0
-	})
-	return q, order
-}
-
-// BenjaminiHochberg returns the adjusted p values q_i = min_{j: p_(j) ≥ p_i} m·p_(j)/j
-// (capped at 1) of the step-up procedure of Benjamini & Hochberg (1995, J. R. Stat. Soc. B
-// 57:289–300): rejecting every q_i ≤ α controls the false discovery rate at α for
-// independent (or positively dependent) tests. NaN p values are not tests: their q is NaN
-// and m counts the others.
-func BenjaminiHochberg(p []float64) []float64 {
-	q, order := ascendingPValues(p)
-	m := float64(len(order))
-	running := 1.0
-	for k := len(order) - 1; k >= 0; k-- {
-		i := order[k]
-		running = math.Min(running, p[i]*m/float64(k+1))
-		q[i] = running
-	}
-	return q
 }
 
 // compareSwept are the identity columns that vary among the comparisons (the cell's name
@@ -455,7 +366,7 @@ func pctText(r float64) string {
 	return fmt.Sprintf("%+.1f%%", 100*(r-1))
 }
 
-func ciPct(s Stats) string {
+func ciPct(s stats.Stats) string {
 	if math.IsNaN(s.HalfWidth) || s.Mean == 0 {
 		return ""
 	}
@@ -622,7 +533,7 @@ func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 }
 
 // relVar is the squared relative standard error of a mean (0 without spread).
-func relVar(s Stats) float64 {
+func relVar(s stats.Stats) float64 {
 	if math.IsNaN(s.Std) || s.N < 1 {
 		return 0
 	}

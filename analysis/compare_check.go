@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -56,72 +57,6 @@ func (c Check) compareConfidence() float64 {
 	return c.Confidence
 }
 
-// HolmAdjust returns Holm's (1979, Scand. J. Statist. 6:65–70) step-down adjusted p
-// values: with p_(1) ≤ … ≤ p_(m), p̃_(k) = max_{j ≤ k} min(1, (m − j + 1)·p_(j)).
-// Rejecting every p̃_i ≤ α controls the familywise error rate at α under any dependence
-// between the tests. NaN p values are not tests: their adjusted value is NaN and m
-// counts the others.
-func HolmAdjust(p []float64) []float64 {
-	q, order := ascendingPValues(p)
-	m := len(order)
-	running := 0.0
-	for k, i := range order {
-		running = math.Max(running, math.Min(1, float64(m-k)*p[i]))
-		q[i] = running
-	}
-	return q
-}
-
-// oneSidedP is P(T ≥ t) for Student's t with nu degrees of freedom (nu = +Inf: the
-// normal). t = ±Inf gives 0 or 1.
-func oneSidedP(t, nu float64) float64 {
-	switch {
-	case math.IsNaN(t):
-		return math.NaN()
-	case math.IsInf(t, 1):
-		return 0
-	case math.IsInf(t, -1):
-		return 1
-	}
-	var two float64
-	if math.IsInf(nu, 1) {
-		two = math.Erfc(math.Abs(t) / math.Sqrt2)
-	} else {
-		two = StudentTwoSided(t, nu)
-	}
-	if t >= 0 {
-		return two / 2
-	}
-	return 1 - two/2
-}
-
-// tCrit is the (1 − α)-quantile of Student's t with nu degrees of freedom (nu = +Inf:
-// the normal).
-func tCrit(alpha, nu float64) float64 {
-	if math.IsInf(nu, 1) || nu > 1e7 {
-		return -normalQuantile(alpha)
-	}
-	return TQuantile(1-alpha, nu)
-}
-
-// normalQuantile is Φ⁻¹(p) = −√2·erfc⁻¹(2p).
-func normalQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
-
-// diffCI is the mean difference est with standard error se and df degrees of freedom:
-// its two-sided CI at level 1 − 2α and the one-sided p value of the contradiction
-// (sign +1: est > 0 contradicts; −1: est < 0 does). se = 0 gives a point CI and p ∈ {0, 1}.
-func diffCI(est, se, df, alpha float64, sign int) (lo, hi, p float64) {
-	if se == 0 {
-		p = 1
-		if float64(sign)*est > 0 {
-			p = 0
-		}
-		return est, est, p
-	}
-	h := tCrit(alpha, df) * se
-	return est - h, est + h, oneSidedP(float64(sign)*est/se, df)
-}
-
 // comparePoint compares the rows a (algorithm A) and b (B) of one x value on metric.
 // It pairs them when they hold the same trials of the same cell with the same seed (the
 // same problem instance: DESIGN.md "Seeds"), else uses Welch's unequal-variance t.
@@ -142,24 +77,24 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 			}
 		}
 		if len(d) >= 2 {
-			s := Summarize(d)
+			s := stats.Summarize(d)
 			pt.Test, pt.NA, pt.NB = TestPaired, s.N, s.N
-			pt.MeanA, pt.MeanB, pt.Diff = mean(xa), mean(xb), s.Mean
-			pt.Lo, pt.Hi, pt.P = diffCI(s.Mean, s.Std/math.Sqrt(float64(s.N)), float64(s.N-1), alpha, sign)
+			pt.MeanA, pt.MeanB, pt.Diff = stats.Mean(xa), stats.Mean(xb), s.Mean
+			pt.Lo, pt.Hi, pt.P = stats.DiffCI(s.Mean, s.Std/math.Sqrt(float64(s.N)), float64(s.N-1), alpha, sign)
 			return pt, true
 		}
 	}
 	if len(va) < 2 || len(vb) < 2 {
 		return pt, false
 	}
-	sa, sb := Summarize(va), Summarize(vb)
+	sa, sb := stats.Summarize(va), stats.Summarize(vb)
 	pt.Test, pt.NA, pt.NB, pt.MeanA, pt.MeanB, pt.Diff = TestWelch, sa.N, sb.N, sa.Mean, sb.Mean, sa.Mean-sb.Mean
 	v1, v2 := sa.Std*sa.Std/float64(sa.N), sb.Std*sb.Std/float64(sb.N)
 	df := math.Inf(1)
 	if v1+v2 > 0 {
 		df = (v1 + v2) * (v1 + v2) / (v1*v1/float64(sa.N-1) + v2*v2/float64(sb.N-1))
 	}
-	pt.Lo, pt.Hi, pt.P = diffCI(pt.Diff, math.Sqrt(v1+v2), df, alpha, sign)
+	pt.Lo, pt.Hi, pt.P = stats.DiffCI(pt.Diff, math.Sqrt(v1+v2), df, alpha, sign)
 	return pt, true
 }
 
@@ -293,7 +228,7 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 	for i, pt := range pts {
 		ps[i] = pt.P
 	}
-	holm := HolmAdjust(ps)
+	holm := stats.HolmAdjust(ps)
 	res.TrialsMin, res.TrialsMax = pts[0].NA, pts[0].NA
 	worst := 0
 	var fails, open, notHolm []string

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -147,7 +148,7 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 			if len(g) == 0 {
 				continue
 			}
-			s := Summarize(metricValues(g, f.Y))
+			s := stats.Summarize(metricValues(g, f.Y))
 			if s.N == 0 {
 				continue
 			}
@@ -266,7 +267,7 @@ func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
 		diffs = append(diffs, va-vb)
 	}
 	slices.Sort(diffs) // a fixed order: the sum does not depend on map iteration
-	s := Summarize(diffs)
+	s := stats.Summarize(diffs)
 	if math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
 		return 0, 0, false
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"expmech/analysis/plot"
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -333,7 +334,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 						xs, ys = append(xs, x), append(ys, y)
 					}
 				}
-				sx, sy := Summarize(xs), Summarize(ys)
+				sx, sy := stats.Summarize(xs), stats.Summarize(ys)
 				if sx.N == 0 || (fg.LogX && !(sx.Mean > logFloor)) || (fg.LogY && !(sy.Mean > logFloor)) {
 					out.Dropped++
 					continue
@@ -380,7 +381,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		key, meth := styleKey(lab)
 		s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab)}
 		for _, g := range gs {
-			st := Summarize(g.Vals)
+			st := stats.Summarize(g.Vals)
 			if (fg.LogX && g.X <= 0) || (fg.LogY && !(st.Mean > logFloor)) {
 				out.Dropped++
 				continue
@@ -406,7 +407,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 			bl := refLine{kind: "theorem's bound", style: plot.Dashed, labels: []string{lab}}
 			for _, g := range tb {
 				bl.x = append(bl.x, g.X)
-				bl.y = append(bl.y, mean(g.Vals))
+				bl.y = append(bl.y, stats.Mean(g.Vals))
 			}
 			if len(bl.x) >= 2 {
 				refs = append(refs, bl)

@@ -8,12 +8,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -30,40 +30,6 @@ const BootstrapResamples = 10000
 // a curve (the erm_rates d-slope was fitted on three points).
 const MinSlopePoints = 4
 
-// LogLogFit is the least-squares fit log y = Intercept + Slope·log x.
-type LogLogFit struct {
-	Slope, Intercept float64
-}
-
-// FitLogLog fits log y on log x by ordinary least squares (gonum stat.LinearRegression).
-// Every x and y must be > 0; ok is false otherwise or with fewer than two distinct x.
-func FitLogLog(x, y []float64) (fit LogLogFit, ok bool) {
-	if len(x) != len(y) {
-		panic("analysis: FitLogLog: len(x) != len(y)")
-	}
-	lx := make([]float64, len(x))
-	ly := make([]float64, len(y))
-	return fitLogLogInto(lx, ly, x, y)
-}
-
-func fitLogLogInto(lx, ly, x, y []float64) (LogLogFit, bool) {
-	distinct := false
-	for i := range x {
-		if !(x[i] > 0) || !(y[i] > 0) || math.IsInf(y[i], 1) || math.IsInf(x[i], 1) {
-			return LogLogFit{math.NaN(), math.NaN()}, false
-		}
-		lx[i], ly[i] = math.Log(x[i]), math.Log(y[i])
-		if x[i] != x[0] {
-			distinct = true
-		}
-	}
-	if !distinct {
-		return LogLogFit{math.NaN(), math.NaN()}, false
-	}
-	a, b := stat.LinearRegression(lx, ly, nil, false)
-	return LogLogFit{Slope: b, Intercept: a}, true
-}
-
 // group is the rows of one vs value: the metric of each trial.
 type group struct {
 	X     float64
@@ -71,7 +37,7 @@ type group struct {
 	Cells []string // distinct cell ids (more than one means the check is ambiguous)
 }
 
-func (g group) mean() float64 { return mean(g.Vals) }
+func (g group) mean() float64 { return stats.Mean(g.Vals) }
 
 // groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
 // X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
@@ -151,7 +117,7 @@ func slopeStatistic() groupStatistic {
 	var lx, ly []float64
 	return func(xs, means []float64) (float64, bool) {
 		lx, ly = slices.Grow(lx[:0], len(xs))[:len(xs)], slices.Grow(ly[:0], len(xs))[:len(xs)]
-		f, ok := fitLogLogInto(lx, ly, xs, means)
+		f, ok := stats.FitLogLogInto(lx, ly, xs, means)
 		return f.Slope, ok
 	}
 }
@@ -192,52 +158,8 @@ func bootstrapDist(gs []group, st groupStatistic, resamples int, rng *rand.Rand)
 // bootstrap is bootstrapDist's 2.5% and 97.5% quantiles (NaN when no resample is defined).
 func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo, hi float64, undefined int) {
 	out, undefined := bootstrapDist(gs, st, resamples, rng)
-	lo, hi = distCI(out)
+	lo, hi = stats.BootstrapCI(out)
 	return lo, hi, undefined
-}
-
-// distCI is the 95% percentile interval of the sorted resamples out.
-func distCI(out []float64) (lo, hi float64) {
-	if len(out) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	return stat.Quantile(0.025, stat.LinInterp, out, nil), stat.Quantile(0.975, stat.LinInterp, out, nil)
-}
-
-// tailP is the bootstrap p value of "the statistic is beyond t" on the sorted resamples
-// out: (#{v < t} + 1)/(B + 1) below (above false), (#{v > t} + 1)/(B + 1) above. It is
-// the level at which the percentile CI's end just reaches t, with the +1 that keeps a
-// Monte-Carlo p value valid (Davison & Hinkley 1997, eq. 4.11). 0 when t is infinite on
-// that side (nothing lies beyond it).
-func tailP(out []float64, t float64, above bool) float64 {
-	if math.IsInf(t, 1) && above || math.IsInf(t, -1) && !above {
-		return 0
-	}
-	var k int
-	if above {
-		k = len(out) - sort.SearchFloat64s(out, math.Nextafter(t, math.Inf(1)))
-	} else {
-		k = sort.SearchFloat64s(out, t)
-	}
-	return float64(k+1) / float64(len(out)+1)
-}
-
-// mcUndecided reports whether the Monte-Carlo error of B = len(out) resamples could move
-// a CI end across the bound t: with F = #{v ≤ t}/B, the CI's ends are the 2.5% and 97.5%
-// quantiles, so an end crosses t when F crosses 0.025 or 0.975; F's Monte-Carlo standard
-// error there is √(q(1 − q)/B). It reports F when F lies within 3 standard errors of
-// either. Infinite or NaN bounds never are.
-func mcUndecided(out []float64, t float64) (f float64, close bool) {
-	if len(out) == 0 || math.IsInf(t, 0) || math.IsNaN(t) {
-		return math.NaN(), false
-	}
-	f = float64(sort.SearchFloat64s(out, math.Nextafter(t, math.Inf(1)))) / float64(len(out))
-	for _, q := range []float64{0.025, 0.975} {
-		if math.Abs(f-q) < 3*math.Sqrt(q*(1-q)/float64(len(out))) {
-			return f, true
-		}
-	}
-	return f, false
 }
 
 // runCheck evaluates c on the ok rows rs.
@@ -314,16 +236,16 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	}
 	res.Fitted, _ = st(xs, means)
 	dist, undefined := bootstrapDist(gs, st, BootstrapResamples, rng)
-	res.Lo, res.Hi = distCI(dist)
+	res.Lo, res.Hi = stats.BootstrapCI(dist)
 	res.Resamples = len(dist)
 	if undefined > 0 {
 		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
 	}
 	lo, hi := c.acceptRegion()
-	res.PPass = math.Max(tailP(dist, lo, false), tailP(dist, hi, true))
+	res.PPass = math.Max(stats.TailP(dist, lo, false), stats.TailP(dist, hi, true))
 	verdict, why := regionVerdict(c, res.Fitted, res.Lo, res.Hi, groupAt(c.Vs, xs, means, res.Fitted))
 	for _, t := range []float64{lo, hi} {
-		if f, close := mcUndecided(dist, t); close && len(gs) > 0 {
+		if f, close := stats.MCUndecided(dist, t); close && len(gs) > 0 {
 			notes = append(notes, fmt.Sprintf("Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below %s, "+
 				"within 3 Monte-Carlo standard errors of the CI's 2.5%% or 97.5%% end", f, len(dist), fmtG(t)))
 		}

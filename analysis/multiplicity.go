@@ -3,6 +3,8 @@ package analysis
 import (
 	"fmt"
 	"math"
+
+	"expmech/analysis/stats"
 )
 
 // SuiteAlpha is the family-wise error rate of the suite-level multiplicity statement: the
@@ -41,7 +43,7 @@ func holmClaims(n int, role func(int) Role, verdict func(int) Verdict, p func(in
 		idx, ps = append(idx, i), append(ps, p(i))
 	}
 	m.Claims = len(idx)
-	for k, q := range HolmAdjust(ps) {
+	for k, q := range stats.HolmAdjust(ps) {
 		i := idx[k]
 		m.Adjusted[i] = q
 		if verdict(i) == Pass {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -20,13 +21,13 @@ var summaryMetrics = []string{
 	colGaussDelta,
 }
 
-// Summary is the Stats of one metric over the trials of one (cell, algorithm).
+// Summary is the stats.Stats of one metric over the trials of one (cell, algorithm).
 type Summary struct {
 	Cell, Algorithm string
 	Identity        []rows.KV // the identity pairs of the cell (identityColumns order)
 	Guarantee       string
 	Metric          string
-	Stats
+	stats.Stats
 }
 
 // cellAlg is the records of one (cell, algorithm), in first-appearance order.
@@ -84,7 +85,7 @@ func metricColumns(rs []*rows.Record) []string {
 	return append(slices.Clone(summaryMetrics), ex...)
 }
 
-// Summaries returns, per (cell, algorithm) and metric with at least one value, the Stats
+// Summaries returns, per (cell, algorithm) and metric with at least one value, the stats.Stats
 // over trials. rs should be the ok rows.
 func Summaries(rs []*rows.Record) []Summary {
 	metrics := metricColumns(rs)
@@ -103,14 +104,14 @@ func Summaries(rs []*rows.Record) []Summary {
 				continue
 			}
 			out = append(out, Summary{Cell: ca.cell, Algorithm: ca.alg, Identity: id,
-				Guarantee: ca.rs[0].Text(rows.ColGuarantee), Metric: m, Stats: Summarize(vals)})
+				Guarantee: ca.rs[0].Text(rows.ColGuarantee), Metric: m, Stats: stats.Summarize(vals)})
 		}
 	}
 	return out
 }
 
 // PairedDiff compares Algorithm with Reference on the same instances (same cell and
-// trial; DESIGN.md "Seeds": common random numbers): Stats of metric(Algorithm) −
+// trial; DESIGN.md "Seeds": common random numbers): stats.Stats of metric(Algorithm) −
 // metric(Reference) over the matched trials.
 type PairedDiff struct {
 	Cell             string
@@ -120,7 +121,7 @@ type PairedDiff struct {
 	Reference        string
 	RefMean, AlgMean float64 // means over the matched trials
 	RefBetter        int     // trials where the reference's metric is strictly smaller
-	Stats                    // of the differences
+	stats.Stats              // of the differences
 }
 
 // Paired returns the paired differences of every algorithm against ref for each metric,
@@ -170,7 +171,7 @@ func Paired(rs []*rows.Record, ref string, metrics []string) []PairedDiff {
 				continue
 			}
 			out = append(out, PairedDiff{Cell: ca.cell, Identity: id, Metric: m, Algorithm: ca.alg,
-				Reference: ref, RefMean: mean(b), AlgMean: mean(a), RefBetter: better, Stats: Summarize(diffs)})
+				Reference: ref, RefMean: stats.Mean(b), AlgMean: stats.Mean(a), RefBetter: better, Stats: stats.Summarize(diffs)})
 		}
 	}
 	return out
