@@ -291,29 +291,7 @@ func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
 
 func (r CheckResult) summary() string {
 	var b strings.Builder
-	switch r.Kind {
-	case KindSlope:
-		fmt.Fprintf(&b, "fitted %s (95%% CI [%s, %s]) vs %s (%s) over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.Claim.Effective(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindMin:
-		fmt.Fprintf(&b, "smallest group mean %s (95%% CI [%s, %s]) vs ≥ %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindMax:
-		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindAuditMu, KindAuditEps:
-		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
-	case KindAuditKS:
-		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
-	case KindKSFloor:
-		fmt.Fprintf(&b, "KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), 100*r.ksFloorConfidence(),
-			fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindKSOrder:
-		fmt.Fprintf(&b, "difference of KS distances %s (95%% CI [%s, %s])", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi))
-	case KindCompare:
-		fmt.Fprintf(&b, "largest difference %s (95%% CI [%s, %s]) vs %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	}
+	b.WriteString(r.kind().summary(r))
 	if r.Reason != "" {
 		b.WriteString("; " + r.Reason)
 	}

@@ -28,24 +28,11 @@ const AuditRule = "An audit check PASSes iff its verdict is as required. audit-m
 	"the counts. audit-ks: an honest sampler's two-sample KS p-value against the exact sampler (fitted) is ≥ α, a broken " +
 	"one's is < α (FLAGGED)."
 
-// auditExpected is the expected column of an audit check.
-func auditExpected(kind CheckKind) string {
-	if kind == KindAuditKS {
-		return "p ≥ α (broken: p < α)"
-	}
-	return "≤ claim (broken: > claim)"
-}
-
 // DefaultAuditConfidence is the confidence of every audit bound unless the check says
 // otherwise; each one-sided Clopper–Pearson bound is at (1 − confidence)/2.
 const DefaultAuditConfidence = 0.95
 
-func isAuditKind(k CheckKind) bool { return k == KindAuditMu || k == KindAuditEps || k == KindAuditKS }
-
 func (c Check) auditConfidence() float64 {
-	if c.Confidence == 0 && c.Kind == KindAuditKS {
-		return 1 - DefaultKSAlpha
-	}
 	if c.Confidence == 0 {
 		return DefaultAuditConfidence
 	}
@@ -73,10 +60,7 @@ func ParseStatistics(s string) ([]float64, error) {
 // which must be one value; a variant whose rows say broken = 1 (auditRole) is a deliberately
 // broken one. The check PASSes iff the verdict is as required: an honest mechanism's
 // bound is ≤ its claim, a broken variant's bound exceeds it (FLAGGED).
-func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
-	if c.Kind == KindAuditKS {
-		return runKSCheck(c, rs)
-	}
+func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	res := newResult(c)
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
@@ -84,7 +68,7 @@ func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
 		return res
 	}
 	claimCol := "gdp_s"
-	if c.Kind == KindAuditEps {
+	if eps {
 		claimCol = "epsilon_spent"
 	}
 	var pilot, audit [2][]float64
@@ -136,7 +120,7 @@ func runAuditCheck(c Check, rs []*rows.Record) CheckResult {
 	conf := c.auditConfidence()
 	var a stats.AuditResult
 	sym := "μ"
-	if c.Kind == KindAuditEps {
+	if eps {
 		delta, ok := num(deltaText)
 		if !ok {
 			res.Reason = "no delta column"
@@ -209,7 +193,7 @@ func runKSCheck(c Check, rs []*rows.Record) CheckResult {
 		res.Reason = fmt.Sprintf("the reference %q is in cell %s, the algorithm in %s", c.Vs, rcell, cell)
 		return res
 	}
-	alpha := 1 - c.auditConfidence()
+	alpha := 1 - c.ksAuditConfidence()
 	d := stats.KSTwoSample(x, y)
 	p := stats.KSPValueTwoSample(d, len(x), len(y))
 	broken := guarantee == roleBroken

@@ -156,5 +156,5 @@ func runAuditRows(t *testing.T, c Check, rs []rows.Row) CheckResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runAuditCheck(c, recs)
+	return runCheck(c, recs, nil)
 }

@@ -246,48 +246,66 @@ func oneGroup(rs []*rows.Record, c Check, alg string) (*biasGroup, error) {
 	return gs[0], nil
 }
 
-// runBiasCheck evaluates a ks-floor or ks-order check.
-func runBiasCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
-	res := newResult(c)
+// biasStart is the start of a ks-floor or ks-order check: the result with the
+// algorithm's group, its size and its distance D; nil g (and the reason in res) when the
+// rows do not give one group.
+func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *biasGroup) {
+	res = newResult(c)
 	g, err := oneGroup(rs, c, c.Algorithm)
 	if err != nil {
 		res.Reason = err.Error()
-		return res
+		return res, nil
 	}
 	res.N, res.TrialsMin, res.TrialsMax = g.n, len(g.trials), len(g.trials)
-	d := g.distance()
-	res.Fitted = d
-	if c.Kind == KindKSFloor {
-		// An equivalence statement: the distance D(F, U) of the sampler's law to the exact
-		// law is below the declared floor. D_N estimates it with |D_N − D(F, U)| ≤
-		// sup|F̂_N − F| ≤ e with probability ≥ 1 − α (DKW–Massart, Massart 1990), so the
-		// bounds [D_N − e, D_N + e] hold jointly: PASS iff the upper bound is ≤ the floor,
-		// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
-		// p value, reported) is not evidence of it.
-		alpha := 1 - c.ksFloorConfidence()
-		e := stats.DKWRadius(alpha, g.n)
-		res.Lo, res.Hi = math.Max(0, d-e), d+e
-		floor := c.Max
-		res.PPass = 1
-		if d < floor {
-			res.PPass = math.Min(1, 2*math.Exp(-2*float64(g.n)*(floor-d)*(floor-d)))
-		}
-		ci := fmt.Sprintf("[%s, %s]", fmtG(res.Lo), fmtG(res.Hi))
-		switch {
-		case res.Hi <= floor:
-			res.Verdict = Pass
-		case res.Lo > floor:
-			res.Verdict = Fail
-			res.Reason = fmt.Sprintf("above the floor: the whole %g%% DKW interval %s of D exceeds %s; ", 100*(1-alpha), ci, fmtSpec(floor))
-		default:
-			res.Verdict = Inconclusive
-			res.Reason = fmt.Sprintf("distance below the floor not shown: the %g%% DKW interval %s of D straddles %s (more draws would decide); ",
-				100*(1-alpha), ci, fmtSpec(floor))
-		}
-		res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
-			d, g.n, len(g.trials), stats.KSNoiseFloor(g.n), stats.KSPValue(d, g.n), g.queriesText())
+	res.Fitted = g.distance()
+	return res, g
+}
+
+// runKSFloorCheck evaluates a ks-floor check.
+func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
+	res, g := biasStart(c, rs)
+	if g == nil {
 		return res
 	}
+	d := res.Fitted
+	// An equivalence statement: the distance D(F, U) of the sampler's law to the exact
+	// law is below the declared floor. D_N estimates it with |D_N − D(F, U)| ≤
+	// sup|F̂_N − F| ≤ e with probability ≥ 1 − α (DKW–Massart, Massart 1990), so the
+	// bounds [D_N − e, D_N + e] hold jointly: PASS iff the upper bound is ≤ the floor,
+	// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
+	// p value, reported) is not evidence of it.
+	alpha := 1 - c.ksFloorConfidence()
+	e := stats.DKWRadius(alpha, g.n)
+	res.Lo, res.Hi = math.Max(0, d-e), d+e
+	floor := c.Max
+	res.PPass = 1
+	if d < floor {
+		res.PPass = math.Min(1, 2*math.Exp(-2*float64(g.n)*(floor-d)*(floor-d)))
+	}
+	ci := fmt.Sprintf("[%s, %s]", fmtG(res.Lo), fmtG(res.Hi))
+	switch {
+	case res.Hi <= floor:
+		res.Verdict = Pass
+	case res.Lo > floor:
+		res.Verdict = Fail
+		res.Reason = fmt.Sprintf("above the floor: the whole %g%% DKW interval %s of D exceeds %s; ", 100*(1-alpha), ci, fmtSpec(floor))
+	default:
+		res.Verdict = Inconclusive
+		res.Reason = fmt.Sprintf("distance below the floor not shown: the %g%% DKW interval %s of D straddles %s (more draws would decide); ",
+			100*(1-alpha), ci, fmtSpec(floor))
+	}
+	res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
+		d, g.n, len(g.trials), stats.KSNoiseFloor(g.n), stats.KSPValue(d, g.n), g.queriesText())
+	return res
+}
+
+// runKSOrderCheck evaluates a ks-order check.
+func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	res, g := biasStart(c, rs)
+	if g == nil {
+		return res
+	}
+	d := res.Fitted
 	h, err := oneGroup(rs, c, c.Vs)
 	if err != nil {
 		res.Reason = "vs: " + err.Error()

@@ -164,15 +164,28 @@ func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo
 
 // runCheck evaluates c on the ok rows rs.
 func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
-	if isAuditKind(c.Kind) {
-		return runAuditCheck(c, rs)
-	}
-	if c.Kind == KindKSFloor || c.Kind == KindKSOrder {
-		return runBiasCheck(c, rs, rng)
-	}
-	if c.Kind == KindCompare {
-		return runCompareCheck(c, rs)
-	}
+	return c.kind().run(c, rs, rng)
+}
+
+// A groupKind is a kind decided from the means of the groups of rows with equal vs (slope,
+// min, max): a statistic of the means, its bootstrap CI and the region the claim asserts.
+type groupKind interface {
+	// statistic is the statistic of the group means; false (with res.Verdict and
+	// res.Reason set) when the groups cannot give it.
+	statistic(c Check, gs []group, xs, means []float64, res *CheckResult) (groupStatistic, bool)
+	// region is the interval of the statistic the claim asserts (±Inf for an open side).
+	region(c Check) (lo, hi float64)
+	// outside says why a CI entirely outside the region (below or above bound) FAILs;
+	// straddles why a CI across bound is INCONCLUSIVE (inside: the fit is in the region).
+	outside(c Check, fitted float64, ci, side string, bound float64, at string) string
+	straddles(c Check, fitted float64, ci string, bound, rlo, rhi float64, inside bool, at string) string
+	// tooFew reports whether verdict v on fewer than MinSlopePoints values of vs becomes
+	// INCONCLUSIVE.
+	tooFew(v Verdict) bool
+}
+
+// runGroupCheck evaluates the group kind k of c on the ok rows rs.
+func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res := newResult(c)
 	sel := filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
@@ -203,36 +216,15 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		xs[i], means[i] = g.X, g.mean()
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
-	var st groupStatistic
 	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs: a slope fitted on
 	// fewer cannot tell a power law from a curve, and "at every vs" over fewer is a claim
 	// about a handful of points. A slope check is then INCONCLUSIVE whatever its fit; a min
 	// or max check can still FAIL (one point beyond the bound contradicts the claim) but
 	// not PASS.
 	tooFew := c.Vs != "" && len(gs) < MinSlopePoints
-	switch c.Kind {
-	case KindSlope:
-		if len(gs) < 2 {
-			res.Verdict = Inconclusive
-			res.Reason = fmt.Sprintf("too few points: %d value of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
-			return res
-		}
-		for i, m := range means {
-			if !(m > 0) {
-				res.Reason = fmt.Sprintf("non-positive mean %s = %g at %s=%g: no log-log fit", c.Metric, m, c.Vs, xs[i])
-				return res
-			}
-			if !(xs[i] > 0) {
-				res.Reason = fmt.Sprintf("non-positive %s = %g: no log-log fit", c.Vs, xs[i])
-				return res
-			}
-		}
-		st = slopeStatistic()
-		res.LackOfFit = lackOfFit(gs)
-	case KindMin:
-		st = minStatistic
-	case KindMax:
-		st = maxStatistic
+	st, ok := k.statistic(c, gs, xs, means, &res)
+	if !ok {
+		return res
 	}
 	res.Fitted, _ = st(xs, means)
 	dist, undefined := bootstrapDist(gs, st, BootstrapResamples, rng)
@@ -241,9 +233,9 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	if undefined > 0 {
 		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
 	}
-	lo, hi := c.acceptRegion()
+	lo, hi := k.region(c)
 	res.PPass = math.Max(stats.TailP(dist, lo, false), stats.TailP(dist, hi, true))
-	verdict, why := regionVerdict(c, res.Fitted, res.Lo, res.Hi, groupAt(c.Vs, xs, means, res.Fitted))
+	verdict, why := regionVerdict(c, k, res.Fitted, res.Lo, res.Hi, groupAt(c.Vs, xs, means, res.Fitted))
 	for _, t := range []float64{lo, hi} {
 		if f, close := stats.MCUndecided(dist, t); close && len(gs) > 0 {
 			notes = append(notes, fmt.Sprintf("Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below %s, "+
@@ -254,7 +246,7 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		notes = append(notes, fmt.Sprintf("lack of fit: the means depart from a power law (χ²(%d) = %s, p = %s)",
 			res.LackOfFit.DF, fmtG(res.LackOfFit.Chi2), fmtP(res.LackOfFit.P)))
 	}
-	if tooFew && (c.Kind == KindSlope || verdict == Pass) {
+	if tooFew && k.tooFew(verdict) {
 		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
 		if why != "" {
 			lead += " (and " + why + ")"
@@ -269,39 +261,18 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return res
 }
 
-// acceptRegion is the interval [lo, hi] of the statistic that the claim of a slope, min or
-// max check asserts (±Inf for an open side): an equality's [slope − tolerance, slope +
-// tolerance], an upper bound's (−∞, slope + tolerance], a lower bound's [slope −
-// tolerance, ∞), a min's [min, ∞), a max's (−∞, max].
-func (c Check) acceptRegion() (lo, hi float64) {
-	inf := math.Inf(1)
-	switch c.Kind {
-	case KindMin:
-		return c.threshold(), inf
-	case KindMax:
-		return -inf, c.threshold()
-	}
-	switch c.Claim.Effective() {
-	case ClaimUpper:
-		return -inf, c.Slope + c.Tolerance
-	case ClaimLower:
-		return c.Slope - c.Tolerance, inf
-	}
-	return c.Slope - c.Tolerance, c.Slope + c.Tolerance
-}
-
 // regionVerdict decides a slope, min or max check from its statistic and 95% CI [lo, hi]
-// against the claim's region R = acceptRegion(): PASS iff the CI lies inside R, FAIL iff
+// against the claim's region R = k.region(c): PASS iff the CI lies inside R, FAIL iff
 // it lies entirely outside R, INCONCLUSIVE otherwise (the CI straddles an end of R: more
 // trials would decide). Each end is a one-sided test at level 2.5%, so an equality is
 // Schuirmann's (1987) two one-sided tests of equivalence within ± tolerance: a wide CI
 // never PASSes, and its FAIL needs the whole CI beyond the margin. at names the point of
 // a min or max. A NaN CI decides nothing: FAIL.
-func regionVerdict(c Check, fitted, lo, hi float64, at string) (Verdict, string) {
+func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Verdict, string) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
 		return Fail, "no bootstrap CI (every resample undefined)"
 	}
-	rlo, rhi := c.acceptRegion()
+	rlo, rhi := k.region(c)
 	ci := fmt.Sprintf("[%s, %s]", fmtG(lo), fmtG(hi))
 	switch {
 	case lo >= rlo && hi <= rhi:
@@ -311,19 +282,7 @@ func regionVerdict(c Check, fitted, lo, hi float64, at string) (Verdict, string)
 		if hi < rlo {
 			side, bound = "below", rlo
 		}
-		switch c.Kind {
-		case KindMin:
-			return Fail, fmt.Sprintf("below the bound: the smallest mean %s = %s (at %s) has its whole CI %s below %s",
-				c.Metric, fmtG(fitted), at, ci, fmtSpec(bound))
-		case KindMax:
-			return Fail, fmt.Sprintf("above the bound: the largest mean %s = %s (at %s) has its whole CI %s above %s",
-				c.Metric, fmtG(fitted), at, ci, fmtSpec(bound))
-		}
-		if c.Claim.Effective() == ClaimEquality {
-			return Fail, fmt.Sprintf("slope out of range: the whole CI %s of the fit %s lies %s %s ± %s",
-				ci, fmtG(fitted), side, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
-		}
-		return Fail, fmt.Sprintf("%s the bound: the whole CI %s lies %s %s", side, ci, side, fmtG(bound))
+		return Fail, k.outside(c, fitted, ci, side, bound, at)
 	}
 	// The CI straddles an end of the region.
 	bound := rhi
@@ -331,35 +290,12 @@ func regionVerdict(c Check, fitted, lo, hi float64, at string) (Verdict, string)
 		bound = rlo
 	}
 	inside := (fitted >= rlo && fitted <= rhi)
-	where := "inside it"
-	if !inside {
-		where = "outside it"
-	}
-	switch c.Kind {
-	case KindMin:
-		return Inconclusive, fmt.Sprintf("bound not shown: the CI %s of the smallest mean %s (at %s) straddles %s (more trials would decide)",
-			ci, fmtG(fitted), at, fmtSpec(bound))
-	case KindMax:
-		return Inconclusive, fmt.Sprintf("bound not shown: the CI %s of the largest mean %s (at %s) straddles %s (more trials would decide)",
-			ci, fmtG(fitted), at, fmtSpec(bound))
-	}
-	switch c.Claim.Effective() {
-	case ClaimUpper:
-		where = strings.Replace(where, "outside", "above", 1)
-		return Inconclusive, fmt.Sprintf("upper bound not shown: the fit %s is %s and the CI %s straddles %s + %s (more trials would decide)",
-			fmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
-	case ClaimLower:
-		where = strings.Replace(where, "outside", "below", 1)
-		return Inconclusive, fmt.Sprintf("lower bound not shown: the fit %s is %s and the CI %s straddles %s − %s (more trials would decide)",
-			fmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
-	}
-	return Inconclusive, fmt.Sprintf("equivalence not shown: the CI %s is not inside %s ± %s = [%s, %s] (the fit %s is %s; more trials would decide)",
-		ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance), fmtG(rlo), fmtG(rhi), fmtG(fitted), where)
+	return Inconclusive, k.straddles(c, fitted, ci, bound, rlo, rhi, inside, at)
 }
 
 // slopeVerdict is regionVerdict for a slope check.
 func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
-	return regionVerdict(c, fitted, lo, hi, "")
+	return regionVerdict(c, slopeKind{}, fitted, lo, hi, "")
 }
 
 // LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of

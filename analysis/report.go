@@ -135,7 +135,7 @@ func (rep report) write(dir, figDir string) error {
 	}
 
 	b.WriteString("## Checks\n\n" + DecisionRule + "\n\n")
-	if slices.ContainsFunc(rep.Results, func(r CheckResult) bool { return isAuditKind(r.Kind) }) {
+	if slices.ContainsFunc(rep.Results, func(r CheckResult) bool { return r.kind().audit() }) {
 		b.WriteString(AuditRule + "\n\n")
 	}
 	if len(rep.Results) == 0 {
