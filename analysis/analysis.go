@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -79,13 +80,13 @@ type CheckResult struct {
 	// the kinds whose interval is not a bootstrap).
 	Resamples int
 	// LackOfFit is the lack-of-fit statistic of a slope check's power law (NaN otherwise).
-	LackOfFit LackOfFit
+	LackOfFit table.LackOfFit
 }
 
 // newResult is the result of c before evaluation: every statistic undefined (NaN).
 func newResult(c Check) CheckResult {
 	nan := math.NaN()
-	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: LackOfFit{Chi2: nan, P: nan}}
+	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: table.LackOfFit{Chi2: nan, P: nan}}
 }
 
 // verdictOf is Pass or Fail.
@@ -140,13 +141,13 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 			return nil, fmt.Errorf("analysis: figures[%d] %s: %w", i, f.Stem(), err)
 		}
 	}
-	t := newTable(rs)
-	sums := Summaries(t.ok)
+	t := table.New(rs)
+	sums := table.Summaries(t.OK)
 	if err := writeSummaryCSV(filepath.Join(dir, "summary.csv"), sums); err != nil {
 		return nil, err
 	}
-	ref := referenceAlgorithm(exp, t.ok)
-	pairs := Paired(t.ok, ref, pairedMetrics(exp, t.ok))
+	ref := referenceAlgorithm(exp, t.OK)
+	pairs := table.Paired(t.OK, ref, pairedMetrics(exp, t.OK))
 	if err := writePairedCSV(filepath.Join(dir, "paired.csv"), pairs); err != nil {
 		return nil, err
 	}
@@ -155,7 +156,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	// goroutines, each result in its own slot, so the output does not depend on it.
 	results := make([]CheckResult, len(exp.Checks))
 	forEach(exp.Workers, len(exp.Checks), func(i int) {
-		results[i] = applyRole(runCheck(exp.Checks[i], t.ok, checkSeed(exp.Name, exp.Checks[i])))
+		results[i] = applyRole(runCheck(exp.Checks[i], t.OK, checkSeed(exp.Name, exp.Checks[i])))
 	})
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
@@ -163,9 +164,9 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	figs := drawFigures(exp, t.ok, figDir, exp.Workers)
-	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.counts(), Reference: ref,
-		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.ok)}
+	figs := drawFigures(exp, t.OK, figDir, exp.Workers)
+	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.Counts(), Reference: ref,
+		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.OK)}
 	if err := rep.write(dir, figDir); err != nil {
 		return nil, err
 	}

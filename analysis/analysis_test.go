@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -157,11 +158,11 @@ func TestSummariesAndPaired(t *testing.T) {
 		return rows.Row{"cell": "c0", "algorithm": alg, "trial": trial, "status": "ok", "n": "100", "excess_empirical_risk": risk}
 	}
 	rs := []rows.Row{mk("a", "0", "1"), mk("a", "1", "3"), mk("a", "2", "2"), mk("b", "0", "2"), mk("b", "1", "7"), mk("b", "2", "2")}
-	ss := Summaries(recs(t, rs))
+	ss := table.Summaries(recs(t, rs))
 	if len(ss) != 2 || ss[0].Algorithm != "a" || ss[0].Mean != 2 || ss[0].Median != 2 || ss[1].Mean != 11.0/3 {
 		t.Fatalf("got %+v, want a: mean 2 median 2; b: mean 11/3", ss)
 	}
-	ps := Paired(recs(t, rs), "a", []string{"excess_empirical_risk"})
+	ps := table.Paired(recs(t, rs), "a", []string{"excess_empirical_risk"})
 	// Differences b − a per trial: 1, 4, 0 → mean 5/3; a strictly better in 2 of 3.
 	if len(ps) != 1 || ps[0].N != 3 || ps[0].Mean != 5.0/3 || ps[0].RefBetter != 2 || ps[0].Algorithm != "b" {
 		t.Fatalf("got %+v, want one pair b−a with mean 5/3 and ref better 2/3", ps)
@@ -184,12 +185,12 @@ func TestDerivedColumns(t *testing.T) {
 		{"value_queries/d", 10.0 / 16},
 	}
 	for _, tc := range tests {
-		got, ok := value(r, tc.expr)
+		got, ok := table.Value(r, tc.expr)
 		if !ok || abs(got-tc.want) > 1e-6*tc.want {
 			t.Errorf("%s: got %v (ok %v), want %v", tc.expr, got, ok, tc.want)
 		}
 	}
-	if _, ok := value(r, "gradient_queries"); ok {
+	if _, ok := table.Value(r, "gradient_queries"); ok {
 		t.Errorf("empty column: got ok, want missing")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -62,9 +63,9 @@ func ParseStatistics(s string) ([]float64, error) {
 // bound is ≤ its claim, a broken variant's bound exceeds it (FLAGGED).
 func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	res := newResult(c)
-	sel := filter(rs, c.Algorithm, c.Where)
+	sel := table.Filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
-		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, whereText(c.Where))
+		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, table.WhereText(c.Where))
 		return res
 	}
 	claimCol := "gdp_s"
@@ -106,7 +107,7 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 			audit[side] = append(audit[side], st...)
 		}
 	}
-	claim, ok := num(claimText)
+	claim, ok := table.Num(claimText)
 	if !ok {
 		res.Reason = fmt.Sprintf("no claim: column %s is empty or not a number", claimCol)
 		return res
@@ -121,7 +122,7 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	var a stats.AuditResult
 	sym := "μ"
 	if eps {
-		delta, ok := num(deltaText)
+		delta, ok := table.Num(deltaText)
 		if !ok {
 			res.Reason = "no delta column"
 			return res
@@ -151,9 +152,9 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 // pooled returns the statistics of the rows of algorithm (and where), the cell they lie in
 // and their guarantee; an error when they span several cells or guarantees.
 func pooled(rs []*rows.Record, algorithm, metric string, where map[string]string) (st []float64, cell, guarantee string, err error) {
-	sel := filter(rs, algorithm, where)
+	sel := table.Filter(rs, algorithm, where)
 	if len(sel) == 0 {
-		return nil, "", "", fmt.Errorf("no ok rows for algorithm %q%s", algorithm, whereText(where))
+		return nil, "", "", fmt.Errorf("no ok rows for algorithm %q%s", algorithm, table.WhereText(where))
 	}
 	cell, guarantee = sel[0].Text(rows.ColCell), auditRole(sel[0])
 	for _, r := range sel {

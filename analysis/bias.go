@@ -11,6 +11,7 @@ import (
 
 	"expmech/analysis/plot"
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -84,7 +85,7 @@ func biasGroups(rs []*rows.Record, metric, costCol string) ([]*biasGroup, error)
 		}
 		g.n += len(st)
 		if costCol != "" {
-			v, ok := value(r, costCol)
+			v, ok := table.Value(r, costCol)
 			if !ok {
 				v = math.NaN()
 			}
@@ -120,7 +121,7 @@ func (g *biasGroup) label() string {
 	if g.stepC == "" {
 		return g.alg
 	}
-	return g.alg + " (step_c " + fmtShort(g.stepC) + ")"
+	return g.alg + " (step_c " + table.FmtShort(g.stepC) + ")"
 }
 
 func (g *biasGroup) pooled(pick []int) []float64 {
@@ -228,9 +229,9 @@ func (c Check) ksFloorConfidence() float64 {
 
 // oneGroup selects the single (cell, algorithm) group of label alg in rs (after where).
 func oneGroup(rs []*rows.Record, c Check, alg string) (*biasGroup, error) {
-	sel := filter(rs, alg, c.Where)
+	sel := table.Filter(rs, alg, c.Where)
 	if len(sel) == 0 {
-		return nil, fmt.Errorf("no ok rows for algorithm %q%s", alg, whereText(c.Where))
+		return nil, fmt.Errorf("no ok rows for algorithm %q%s", alg, table.WhereText(c.Where))
 	}
 	gs, err := biasGroups(sel, c.Metric, "")
 	if err != nil {
@@ -282,17 +283,17 @@ func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
 	if d < floor {
 		res.PPass = math.Min(1, 2*math.Exp(-2*float64(g.n)*(floor-d)*(floor-d)))
 	}
-	ci := fmt.Sprintf("[%s, %s]", fmtG(res.Lo), fmtG(res.Hi))
+	ci := fmt.Sprintf("[%s, %s]", table.FmtG(res.Lo), table.FmtG(res.Hi))
 	switch {
 	case res.Hi <= floor:
 		res.Verdict = Pass
 	case res.Lo > floor:
 		res.Verdict = Fail
-		res.Reason = fmt.Sprintf("above the floor: the whole %g%% DKW interval %s of D exceeds %s; ", 100*(1-alpha), ci, fmtSpec(floor))
+		res.Reason = fmt.Sprintf("above the floor: the whole %g%% DKW interval %s of D exceeds %s; ", 100*(1-alpha), ci, table.FmtSpec(floor))
 	default:
 		res.Verdict = Inconclusive
 		res.Reason = fmt.Sprintf("distance below the floor not shown: the %g%% DKW interval %s of D straddles %s (more draws would decide); ",
-			100*(1-alpha), ci, fmtSpec(floor))
+			100*(1-alpha), ci, table.FmtSpec(floor))
 	}
 	res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
 		d, g.n, len(g.trials), stats.KSNoiseFloor(g.n), stats.KSPValue(d, g.n), g.queriesText())
@@ -331,7 +332,7 @@ func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws (noise floors %.4g, %.4g) at %s and %s",
 		c.Vs, c.Algorithm, dv, d, h.n, g.n, stats.KSNoiseFloor(h.n), stats.KSNoiseFloor(g.n), h.queriesText(), g.queriesText())
 	if res.Verdict == Inconclusive {
-		res.Reason += fmt.Sprintf("; the bootstrap CI [%s, %s] of the difference includes 0", fmtG(res.Lo), fmtG(res.Hi))
+		res.Reason += fmt.Sprintf("; the bootstrap CI [%s, %s] of the difference includes 0", table.FmtG(res.Lo), table.FmtG(res.Hi))
 	}
 	if f, close := stats.MCUndecided(diffs, 0); close {
 		res.Reason += fmt.Sprintf("; Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below 0", f, len(diffs))
@@ -345,9 +346,9 @@ func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 // algorithm with no cost (the exact sampler's structural draws make no counted queries)
 // cannot sit on a log x axis: it is drawn as a horizontal line at its distance.
 func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
-	sel := filter(rs, "", fg.Where)
+	sel := table.Filter(rs, "", fg.Where)
 	if len(sel) == 0 {
-		return plot.Figure{}, errors.New("no ok rows" + whereText(fg.Where))
+		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
 	}
 	gs, err := biasGroups(sel, fg.Y, fg.X)
 	if err != nil {
@@ -357,7 +358,7 @@ func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
 	if pf.Title == "" {
 		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
-		if c := constantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
+		if c := table.ConstantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
 			pf.Title += " (" + strings.Join(c, ", ") + ")"
 		}
 	}

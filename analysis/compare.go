@@ -12,6 +12,7 @@ import (
 
 	"expmech/analysis/plot"
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -73,7 +74,7 @@ type Comparison struct {
 // "1e-5" and "1.0e-05" match), never its positional cell id.
 func cellKey(r *rows.Record) string {
 	var b strings.Builder
-	for _, c := range identityColumns {
+	for _, c := range table.IdentityColumns {
 		b.WriteString(c)
 		b.WriteByte('=')
 		if v, ok := r.Float(c); ok {
@@ -120,7 +121,7 @@ func discriminators(rs []*rows.Record) []string {
 				continue
 			}
 			v := strings.TrimSpace(r.Text(col))
-			if prev, seen := ci.vals[col]; seen && !sameValue(prev, v) {
+			if prev, seen := ci.vals[col]; seen && !table.SameValue(prev, v) {
 				ci.bad[col] = true
 			}
 			ci.vals[col] = v
@@ -140,7 +141,7 @@ func discriminators(rs []*rows.Record) []string {
 					ok = false
 					break
 				}
-				if !sameValue(ci.vals[col], first.vals[col]) {
+				if !table.SameValue(ci.vals[col], first.vals[col]) {
 					differs = true
 				}
 			}
@@ -166,7 +167,7 @@ func extraKey(r *rows.Record, cols []string) ([]rows.KV, string) {
 	var b strings.Builder
 	for i, c := range cols {
 		v := strings.TrimSpace(r.Text(c))
-		if x, ok := num(v); ok {
+		if x, ok := table.Num(v); ok {
 			v = strconv.FormatFloat(x, 'g', -1, 64)
 		}
 		kv[i] = rows.KV{Col: c, Value: r.Text(c)}
@@ -275,7 +276,7 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 		byTrial := map[string]float64{}
 		var v []float64
 		for _, r := range rs {
-			if x, ok := value(r, metric); ok {
+			if x, ok := table.Value(r, metric); ok {
 				byTrial[r.Text(rows.ColTrial)] = x
 				v = append(v, x)
 			}
@@ -340,18 +341,18 @@ func compareSwept(cs []Comparison) []string {
 	if len(ids) == 0 {
 		return nil
 	}
-	return sweptColumns(ids)
+	return table.SweptColumns(ids)
 }
 
 func cellName(id, extra []rows.KV, swept []string) string {
 	var parts []string
 	for _, kv := range id {
 		if slices.Contains(swept, kv.Col) {
-			parts = append(parts, symbol(kv.Col)+"="+fmtShort(kv.Value))
+			parts = append(parts, table.Symbol(kv.Col)+"="+table.FmtShort(kv.Value))
 		}
 	}
 	for _, kv := range extra {
-		parts = append(parts, kv.Col+"="+fmtShort(kv.Value))
+		parts = append(parts, kv.Col+"="+table.FmtShort(kv.Value))
 	}
 	if len(parts) == 0 {
 		return "(one cell)"
@@ -409,7 +410,7 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 				change = "~"
 			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, c.Extra, swept), c.Algorithm,
-				fmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, fmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test,
+				table.FmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, table.FmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test,
 				fmtP(c.P), fmtP(c.Q))
 		}
 		tw.Flush()
@@ -439,7 +440,7 @@ func WriteCompareCSV(path string, cs []Comparison) error {
 			}
 		}
 	}
-	head := append(slices.Clone(identityColumns), extra...)
+	head := append(slices.Clone(table.IdentityColumns), extra...)
 	head = append(head, rows.ColAlgorithm, "metric",
 		"old_trials", "old_mean", "old_ci_lo", "old_ci_hi", "new_trials", "new_mean", "new_ci_lo", "new_ci_hi",
 		"ratio", "ratio_ci_lo", "ratio_ci_hi", "test", "pairs", "t", "df", "p", "q_bh", "significant")

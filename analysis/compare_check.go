@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -62,7 +63,7 @@ func (c Check) compareConfidence() float64 {
 // same problem instance: DESIGN.md "Seeds"), else uses Welch's unequal-variance t.
 func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (ComparePoint, bool) {
 	var pt ComparePoint
-	va, vb := metricValues(a, metric), metricValues(b, metric)
+	va, vb := table.MetricValues(a, metric), table.MetricValues(b, metric)
 	if pairable(a, b) {
 		byTrial := map[string]*rows.Record{}
 		for _, r := range b {
@@ -70,8 +71,8 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 		}
 		var d, xa, xb []float64
 		for _, r := range a {
-			x, okx := value(r, metric)
-			y, oky := value(byTrial[r.Text(rows.ColTrial)], metric)
+			x, okx := table.Value(r, metric)
+			y, oky := table.Value(byTrial[r.Text(rows.ColTrial)], metric)
 			if okx && oky {
 				d, xa, xb = append(d, x-y), append(xa, x), append(xb, y)
 			}
@@ -98,59 +99,6 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 	return pt, true
 }
 
-func metricValues(rs []*rows.Record, metric string) []float64 {
-	var out []float64
-	for _, r := range rs {
-		if v, ok := value(r, metric); ok {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// xGroups splits rs by the value of vs (by cell when vs is empty), keeping vs in
-// [xmin, xmax] (0 = unbounded); the keys are sorted. Rows without a vs value are dropped.
-func xGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (map[float64][]*rows.Record, []float64) {
-	out := map[float64][]*rows.Record{}
-	for _, r := range rs {
-		var x float64
-		if vs == "" {
-			cell := r.Text(rows.ColCell)
-			i, ok := cellIndex[cell]
-			if !ok {
-				i = len(cellIndex)
-				cellIndex[cell] = i
-			}
-			x = float64(i)
-		} else {
-			var ok bool
-			if x, ok = value(r, vs); !ok {
-				continue
-			}
-			if (xmin > 0 && x < xmin*(1-1e-12)) || (xmax > 0 && x > xmax*(1+1e-12)) {
-				continue
-			}
-		}
-		out[x] = append(out[x], r)
-	}
-	xs := make([]float64, 0, len(out))
-	for x := range out {
-		xs = append(xs, x)
-	}
-	slices.Sort(xs)
-	return out, xs
-}
-
-func cellsOf(rs []*rows.Record) []string {
-	var cs []string
-	for _, r := range rs {
-		if c := r.Text(rows.ColCell); !slices.Contains(cs, c) {
-			cs = append(cs, c)
-		}
-	}
-	return cs
-}
-
 // runCompareCheck evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥).
 // At each x the difference A − B gets a two-sided CI at confidence c (paired t on the
 // shared trials when the rows share their instances, Welch otherwise). The verdict:
@@ -172,18 +120,18 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 	if c.Claim == ClaimLower {
 		sign = -1
 	}
-	selA, selB := filter(rs, c.Algorithm, c.Where), filter(rs, c.Against, c.Where)
+	selA, selB := table.Filter(rs, c.Algorithm, c.Where), table.Filter(rs, c.Against, c.Where)
 	if len(selA) == 0 || len(selB) == 0 {
 		missing := c.Algorithm
 		if len(selA) > 0 {
 			missing = c.Against
 		}
-		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", missing, whereText(c.Where))
+		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", missing, table.WhereText(c.Where))
 		return res
 	}
 	cellIndex := map[string]int{}
-	ga, xa := xGroups(selA, c.Vs, c.XMin, c.XMax, cellIndex)
-	gb, xb := xGroups(selB, c.Vs, c.XMin, c.XMax, cellIndex)
+	ga, xa := table.XGroups(selA, c.Vs, c.XMin, c.XMax, cellIndex)
+	gb, xb := table.XGroups(selB, c.Vs, c.XMin, c.XMax, cellIndex)
 	var notes []string
 	var missing []string
 	var xs []float64
@@ -200,7 +148,7 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 		}
 	}
 	for _, x := range xs {
-		if cs := cellsOf(append(slices.Clone(ga[x]), gb[x]...)); len(cs) > 1 && c.Vs != "" {
+		if cs := table.CellsOf(append(slices.Clone(ga[x]), gb[x]...)); len(cs) > 1 && c.Vs != "" {
 			res.Reason = fmt.Sprintf("ambiguous: %s spans %d cells (%s); pin the other swept columns with where",
 				c.xText(x), len(cs), strings.Join(cs, ","))
 			return res
@@ -213,7 +161,7 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.xText(x)))
 			continue
 		}
-		pt.X, pt.Cell = x, strings.Join(cellsOf(ga[x]), ",")
+		pt.X, pt.Cell = x, strings.Join(table.CellsOf(ga[x]), ",")
 		pts = append(pts, pt)
 	}
 	res.N = len(pts)
@@ -243,7 +191,7 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 		case pt.PHolm <= alpha:
 			pt.Verdict = Fail
 			fails = append(fails, fmt.Sprintf("%s: %s − %s = %s [%s, %s], Holm-adjusted p = %s",
-				c.xText(pt.X), c.Algorithm, c.Against, fmtG(pt.Diff), fmtG(pt.Lo), fmtG(pt.Hi), fmtP(pt.PHolm)))
+				c.xText(pt.X), c.Algorithm, c.Against, table.FmtG(pt.Diff), table.FmtG(pt.Lo), table.FmtG(pt.Hi), fmtP(pt.PHolm)))
 		case onSide:
 			pt.Verdict = Pass
 		case pt.P <= alpha:
@@ -251,10 +199,10 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 			// survive Holm's adjustment over the x values.
 			pt.Verdict = Inconclusive
 			notHolm = append(notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.xText(pt.X),
-				fmtG(pt.Lo), fmtG(pt.Hi), fmtP(pt.P), fmtP(pt.PHolm)))
+				table.FmtG(pt.Lo), table.FmtG(pt.Hi), fmtP(pt.P), fmtP(pt.PHolm)))
 		default:
 			pt.Verdict = Inconclusive
-			open = append(open, fmt.Sprintf("%s: [%s, %s]", c.xText(pt.X), fmtG(pt.Lo), fmtG(pt.Hi)))
+			open = append(open, fmt.Sprintf("%s: [%s, %s]", c.xText(pt.X), table.FmtG(pt.Lo), table.FmtG(pt.Hi)))
 		}
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, pt.NA, pt.NB), max(res.TrialsMax, pt.NA, pt.NB)
 		if float64(sign)*pt.Diff > float64(sign)*pts[worst].Diff {
@@ -300,7 +248,7 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 	}
 	notes = append(notes, missing...)
 	notes = append(notes, fmt.Sprintf("largest %s − %s at %s (%s vs %s); %d paired, %d Welch",
-		c.Algorithm, c.Against, c.xText(pts[worst].X), fmtG(pts[worst].MeanA), fmtG(pts[worst].MeanB),
+		c.Algorithm, c.Against, c.xText(pts[worst].X), table.FmtG(pts[worst].MeanA), table.FmtG(pts[worst].MeanB),
 		tests[TestPaired], tests[TestWelch]))
 	res.Reason = strings.Join(notes, "; ")
 	return res

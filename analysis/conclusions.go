@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -109,7 +110,7 @@ func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
 }
 
 func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
-	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(whereText(f.Where)), Points: []RankPoint{}}
+	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(table.WhereText(f.Where)), Points: []RankPoint{}}
 	type key struct {
 		x   float64
 		alg string
@@ -117,8 +118,8 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	groups := map[key][]*rows.Record{}
 	var xs []float64
 	var algs []string
-	for _, r := range filter(rs, "", f.Where) {
-		x, ok := value(r, f.X)
+	for _, r := range table.Filter(rs, "", f.Where) {
+		x, ok := table.Value(r, f.X)
 		if !ok {
 			continue
 		}
@@ -134,7 +135,7 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	}
 	slices.Sort(xs)
 	for k, g := range groups {
-		if cs := cellsOf(g); len(cs) > 1 {
+		if cs := table.CellsOf(g); len(cs) > 1 {
 			fc.Skipped = fmt.Sprintf("%s at %s=%g spans %d cells (%s): the figure's where does not pin one cell per x",
 				k.alg, f.X, k.x, len(cs), strings.Join(cs, ","))
 			fc.Conclusion = "Not ranked: " + fc.Skipped + "."
@@ -148,7 +149,7 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 			if len(g) == 0 {
 				continue
 			}
-			s := stats.Summarize(metricValues(g, f.Y))
+			s := stats.Summarize(table.MetricValues(g, f.Y))
 			if s.N == 0 {
 				continue
 			}
@@ -245,7 +246,7 @@ func rate(g []*rows.Record, col string) float64 {
 func byTrial(g []*rows.Record, metric string) map[string]float64 {
 	m := make(map[string]float64, len(g))
 	for _, r := range g {
-		if v, ok := value(r, metric); ok && !math.IsNaN(v) {
+		if v, ok := table.Value(r, metric); ok && !math.IsNaN(v) {
 			m[r.Text(rows.ColCell)+"/"+r.Text(rows.ColTrial)] = v
 		}
 	}
@@ -302,10 +303,10 @@ func (fc FigureComparison) xList(xs []float64) string {
 // ratioRange is "×2.3" or "×2.3–4.1".
 func ratioRange(rs []float64) string {
 	lo, hi := slices.Min(rs), slices.Max(rs)
-	if fmtG(lo) == fmtG(hi) {
-		return "×" + fmtG(lo)
+	if table.FmtG(lo) == table.FmtG(hi) {
+		return "×" + table.FmtG(lo)
 	}
-	return "×" + fmtG(lo) + "–" + fmtG(hi)
+	return "×" + table.FmtG(lo) + "–" + table.FmtG(hi)
 }
 
 // byRelation collects, for algorithm a, the x values of each relation and the ratios there.

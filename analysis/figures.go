@@ -10,6 +10,7 @@ import (
 
 	"expmech/analysis/plot"
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -28,19 +29,19 @@ var axisLabels = map[string]string{
 	rows.ColTheoryBound:          "theorem's bound (risk)",
 	rows.ColValueQueries:         "value queries (count)",
 	rows.ColGradientQueries:      "gradient queries (count)",
-	colTotalQueries:              "value + gradient queries (count)",
+	table.ColTotalQueries:        "value + gradient queries (count)",
 	rows.ColWallSeconds:          "wall time (s)",
 	rows.ColEpsilonSpent:         "ε spent at δ",
 	rows.ColDeltaTrue:            "Gaussian bound δ_s(ε)",
-	colGaussDelta:                "Gaussian bound δ_s(ε)",
+	table.ColGaussDelta:          "Gaussian bound δ_s(ε)",
 	rows.ColDeltaDelivered:       "δ delivered at the stated ε (exact)",
 	rows.ColDeltaMech:            "δ of the exact law",
 	rows.ColGDPS:                 "GDP parameter s",
 	rows.ColSteps:                "steps (count)",
-	colLBRate:                    "√(d log(1/δ))/(nε)",
-	colLBLinear:                  "lower bound min(1, √(d log(1/δ))/(nε))",
-	colLBL1:                      "lower bound d·min(1, √(d log(1/δ))/(nε))",
-	colLBQueries:                 "query lower bound min(ε²n²/log(1/δ), nd)",
+	table.ColLBRate:              "√(d log(1/δ))/(nε)",
+	table.ColLBLinear:            "lower bound min(1, √(d log(1/δ))/(nε))",
+	table.ColLBL1:                "lower bound d·min(1, √(d log(1/δ))/(nε))",
+	table.ColLBQueries:           "query lower bound min(ε²n²/log(1/δ), nd)",
 	"proposals_per_rgo":          "proposals per RGO call",
 	"rho_neg_rate":               "rate of ρ < 0",
 }
@@ -58,13 +59,13 @@ func AxisLabel(expr string) string {
 
 // shortNames name the derived curves inside ratios and titles.
 var shortNames = map[string]string{
-	colLBLinear:            "lower-bound curve",
-	colLBL1:                "lower-bound curve",
-	colLBRate:              "√(d log(1/δ))/(nε)",
-	colLBQueries:           "query lower bound",
+	table.ColLBLinear:      "lower-bound curve",
+	table.ColLBL1:          "lower-bound curve",
+	table.ColLBRate:        "√(d log(1/δ))/(nε)",
+	table.ColLBQueries:     "query lower bound",
 	rows.ColTheoryBound:    "theorem's bound",
 	rows.ColDelta:          "stated δ",
-	colGaussDelta:          "Gaussian δ bound",
+	table.ColGaussDelta:    "Gaussian δ bound",
 	rows.ColDeltaTrue:      "Gaussian δ bound",
 	rows.ColDeltaDelivered: "δ delivered",
 }
@@ -139,7 +140,7 @@ func sameCurve(a, b refLine) bool {
 		return false
 	}
 	for i := range a.x {
-		if !sameParsed("", a.x[i], true, "", b.x[i], true) || !sameParsed("", a.y[i], true, "", b.y[i], true) {
+		if !table.SameParsed("", a.x[i], true, "", b.x[i], true) || !table.SameParsed("", a.y[i], true, "", b.y[i], true) {
 			return false
 		}
 	}
@@ -262,9 +263,9 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	if seriesCol == "" {
 		seriesCol = rows.ColAlgorithm
 	}
-	sel := filter(rs, "", fg.Where)
+	sel := table.Filter(rs, "", fg.Where)
 	if len(sel) == 0 {
-		return plot.Figure{}, errors.New("no ok rows" + whereText(fg.Where))
+		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
 	}
 	// Series in first-appearance order (rows are sorted by cell, algorithm, trial); the
 	// colours do not depend on it (plot.StyleOf).
@@ -293,7 +294,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		if fg.Kind == FigureFrontier {
 			skip = nil
 		}
-		if c := constantColumns(sel, skip...); len(c) > 0 {
+		if c := table.ConstantColumns(sel, skip...); len(c) > 0 {
 			pf.Title += " (" + strings.Join(c, ", ") + ")"
 		}
 	}
@@ -319,17 +320,17 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		for i, r := range sel {
 			ids[i] = r.Identity()
 		}
-		swept := sweptColumns(ids)
+		swept := table.SweptColumns(ids)
 		var hidden []string
 		for _, lab := range labels {
 			key, meth := styleKey(lab)
 			s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab),
 				OffFront: !slices.ContainsFunc(bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })}
-			for _, ca := range byCellAlgorithm(bySeries[lab]) {
+			for _, ca := range table.ByCellAlgorithm(bySeries[lab]) {
 				var xs, ys []float64
-				for _, r := range ca.rs {
-					x, okx := value(r, fg.X)
-					y, oky := value(r, fg.Y)
+				for _, r := range ca.Recs {
+					x, okx := table.Value(r, fg.X)
+					y, oky := table.Value(r, fg.Y)
 					if okx && oky {
 						xs, ys = append(xs, x), append(ys, y)
 					}
@@ -343,9 +344,9 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 				s.XLo, s.XHi = append(s.XLo, sx.Lo), append(s.XHi, sx.Hi)
 				s.Lo, s.Hi = append(s.Lo, sy.Lo), append(s.Hi, sy.Hi)
 				var name []string
-				for _, kv := range ca.rs[0].Identity() {
+				for _, kv := range ca.Recs[0].Identity() {
 					if slices.Contains(swept, kv.Col) {
-						name = append(name, symbol(kv.Col)+"="+fmtShort(kv.Value))
+						name = append(name, table.Symbol(kv.Col)+"="+table.FmtShort(kv.Value))
 					}
 				}
 				s.Points = append(s.Points, strings.Join(name, " "))
@@ -376,7 +377,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	var refs []refLine
 	var hidden []string
 	for _, lab := range labels {
-		gs, dropped := groupBy(bySeries[lab], fg.X, fg.Y, 0, 0)
+		gs, dropped := table.GroupBy(bySeries[lab], fg.X, fg.Y, 0, 0)
 		out.Dropped += dropped
 		key, meth := styleKey(lab)
 		s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab)}
@@ -403,7 +404,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		}
 		// The theorem's bound: mean theory_bound per x, when the column is filled.
 		if fg.Y == rows.ColExcessEmpiricalRisk || fg.Y == rows.ColExcessPopulationRisk || fg.Y == rows.ColEmpiricalRisk {
-			tb, _ := groupBy(theoremRows(bySeries[lab]), fg.X, rows.ColTheoryBound, 0, 0)
+			tb, _ := table.GroupBy(theoremRows(bySeries[lab]), fg.X, rows.ColTheoryBound, 0, 0)
 			bl := refLine{kind: "theorem's bound", style: plot.Dashed, labels: []string{lab}}
 			for _, g := range tb {
 				bl.x = append(bl.x, g.X)

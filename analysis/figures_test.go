@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -76,7 +77,7 @@ func TestFrontierPoints(t *testing.T) {
 			v, _ := rows.ParseFloat(r[rows.ColExcessEmpiricalRisk])
 			ys = append(ys, v)
 		}
-		if got, want := s.Y[i], stats.Mean(ys); !sameParsed("", got, true, "", want, true) {
+		if got, want := s.Y[i], stats.Mean(ys); !table.SameParsed("", got, true, "", want, true) {
 			t.Errorf("point %d: got risk %g, want the mean %g", i, got, want)
 		}
 		if s.Points[i] != "" && !strings.HasPrefix(s.Points[i], "n=") {

@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -29,70 +26,6 @@ const BootstrapResamples = 10000
 // Three points leave one residual degree of freedom, too little to tell a power law from
 // a curve (the erm_rates d-slope was fitted on three points).
 const MinSlopePoints = 4
-
-// group is the rows of one vs value: the metric of each trial.
-type group struct {
-	X     float64
-	Vals  []float64
-	Cells []string // distinct cell ids (more than one means the check is ambiguous)
-}
-
-func (g group) mean() float64 { return stats.Mean(g.Vals) }
-
-// groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
-// X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
-// sorted by X and the number of rows that had no usable metric or vs value.
-func groupBy(rs []*rows.Record, vs, metric string, xmin, xmax float64) ([]group, int) {
-	idx := map[float64]int{}
-	cellIdx := map[string]int{}
-	var gs []group
-	dropped := 0
-	for _, r := range rs {
-		var x float64
-		if vs == "" {
-			i, seen := cellIdx[r.Text(rows.ColCell)]
-			if !seen {
-				i = len(cellIdx)
-				cellIdx[r.Text(rows.ColCell)] = i
-			}
-			x = float64(i)
-		} else {
-			var ok bool
-			if x, ok = value(r, vs); !ok {
-				dropped++
-				continue
-			}
-			if (xmin > 0 && x < xmin*(1-1e-12)) || (xmax > 0 && x > xmax*(1+1e-12)) {
-				continue
-			}
-		}
-		y, ok := value(r, metric)
-		if !ok {
-			dropped++
-			continue
-		}
-		i, seen := idx[x]
-		if !seen {
-			i = len(gs)
-			idx[x] = i
-			gs = append(gs, group{X: x})
-		}
-		gs[i].Vals = append(gs[i].Vals, y)
-		if cell := r.Text(rows.ColCell); !slices.Contains(gs[i].Cells, cell) {
-			gs[i].Cells = append(gs[i].Cells, cell)
-		}
-	}
-	slices.SortFunc(gs, func(a, b group) int {
-		switch {
-		case a.X < b.X:
-			return -1
-		case a.X > b.X:
-			return 1
-		}
-		return 0
-	})
-	return gs, dropped
-}
 
 // checkSeed derives the bootstrap generator of check c of experiment name from the
 // check's content (metric, algorithm, vs, where, kind, claim, thresholds, x range, …) and
@@ -110,58 +43,6 @@ func checkSeed(name string, c Check) *rand.Rand {
 	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
 }
 
-// groupStatistic maps the per-group means to the checked statistic; ok false = undefined.
-type groupStatistic func(xs, means []float64) (float64, bool)
-
-func slopeStatistic() groupStatistic {
-	var lx, ly []float64
-	return func(xs, means []float64) (float64, bool) {
-		lx, ly = slices.Grow(lx[:0], len(xs))[:len(xs)], slices.Grow(ly[:0], len(xs))[:len(xs)]
-		f, ok := stats.FitLogLogInto(lx, ly, xs, means)
-		return f.Slope, ok
-	}
-}
-
-func minStatistic(_, means []float64) (float64, bool) { return slices.Min(means), true }
-func maxStatistic(_, means []float64) (float64, bool) { return slices.Max(means), true }
-
-// bootstrapDist is a percentile bootstrap of stat over groups: each resample draws, within
-// every group, len(Vals) trials with replacement and recomputes the group means. It
-// returns the defined resampled statistics, sorted, and the number of resamples where
-// stat was undefined (left out).
-func bootstrapDist(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (out []float64, undefined int) {
-	xs := make([]float64, len(gs))
-	means := make([]float64, len(gs))
-	for i, g := range gs {
-		xs[i] = g.X
-	}
-	out = make([]float64, 0, resamples)
-	for range resamples {
-		for i, g := range gs {
-			s := 0.0
-			for range g.Vals {
-				s += g.Vals[rng.IntN(len(g.Vals))]
-			}
-			means[i] = s / float64(len(g.Vals))
-		}
-		v, ok := st(xs, means)
-		if !ok || math.IsNaN(v) {
-			undefined++
-			continue
-		}
-		out = append(out, v)
-	}
-	slices.Sort(out)
-	return out, undefined
-}
-
-// bootstrap is bootstrapDist's 2.5% and 97.5% quantiles (NaN when no resample is defined).
-func bootstrap(gs []group, st groupStatistic, resamples int, rng *rand.Rand) (lo, hi float64, undefined int) {
-	out, undefined := bootstrapDist(gs, st, resamples, rng)
-	lo, hi = stats.BootstrapCI(out)
-	return lo, hi, undefined
-}
-
 // runCheck evaluates c on the ok rows rs.
 func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return c.kind().run(c, rs, rng)
@@ -172,7 +53,7 @@ func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 type groupKind interface {
 	// statistic is the statistic of the group means; false (with res.Verdict and
 	// res.Reason set) when the groups cannot give it.
-	statistic(c Check, gs []group, xs, means []float64, res *CheckResult) (groupStatistic, bool)
+	statistic(c Check, gs []table.Group, xs, means []float64, res *CheckResult) (table.Statistic, bool)
 	// region is the interval of the statistic the claim asserts (±Inf for an open side).
 	region(c Check) (lo, hi float64)
 	// outside says why a CI entirely outside the region (below or above bound) FAILs;
@@ -187,12 +68,12 @@ type groupKind interface {
 // runGroupCheck evaluates the group kind k of c on the ok rows rs.
 func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res := newResult(c)
-	sel := filter(rs, c.Algorithm, c.Where)
+	sel := table.Filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
-		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, whereText(c.Where))
+		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, table.WhereText(c.Where))
 		return res
 	}
-	gs, dropped := groupBy(sel, c.Vs, c.Metric, c.XMin, c.XMax)
+	gs, dropped := table.GroupBy(sel, c.Vs, c.Metric, c.XMin, c.XMax)
 	res.N = len(gs)
 	var notes []string
 	if dropped > 0 {
@@ -213,7 +94,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 	means := make([]float64, len(gs))
 	res.TrialsMin, res.TrialsMax = len(gs[0].Vals), len(gs[0].Vals)
 	for i, g := range gs {
-		xs[i], means[i] = g.X, g.mean()
+		xs[i], means[i] = g.X, g.Mean()
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
 	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs: a slope fitted on
@@ -227,7 +108,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 		return res
 	}
 	res.Fitted, _ = st(xs, means)
-	dist, undefined := bootstrapDist(gs, st, BootstrapResamples, rng)
+	dist, undefined := table.BootstrapDist(gs, st, BootstrapResamples, rng)
 	res.Lo, res.Hi = stats.BootstrapCI(dist)
 	res.Resamples = len(dist)
 	if undefined > 0 {
@@ -235,16 +116,16 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 	}
 	lo, hi := k.region(c)
 	res.PPass = math.Max(stats.TailP(dist, lo, false), stats.TailP(dist, hi, true))
-	verdict, why := regionVerdict(c, k, res.Fitted, res.Lo, res.Hi, groupAt(c.Vs, xs, means, res.Fitted))
+	verdict, why := regionVerdict(c, k, res.Fitted, res.Lo, res.Hi, table.GroupAt(c.Vs, xs, means, res.Fitted))
 	for _, t := range []float64{lo, hi} {
 		if f, close := stats.MCUndecided(dist, t); close && len(gs) > 0 {
 			notes = append(notes, fmt.Sprintf("Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below %s, "+
-				"within 3 Monte-Carlo standard errors of the CI's 2.5%% or 97.5%% end", f, len(dist), fmtG(t)))
+				"within 3 Monte-Carlo standard errors of the CI's 2.5%% or 97.5%% end", f, len(dist), table.FmtG(t)))
 		}
 	}
 	if res.LackOfFit.P < 0.05 {
 		notes = append(notes, fmt.Sprintf("lack of fit: the means depart from a power law (χ²(%d) = %s, p = %s)",
-			res.LackOfFit.DF, fmtG(res.LackOfFit.Chi2), fmtP(res.LackOfFit.P)))
+			res.LackOfFit.DF, table.FmtG(res.LackOfFit.Chi2), fmtP(res.LackOfFit.P)))
 	}
 	if tooFew && k.tooFew(verdict) {
 		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
@@ -273,7 +154,7 @@ func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Ver
 		return Fail, "no bootstrap CI (every resample undefined)"
 	}
 	rlo, rhi := k.region(c)
-	ci := fmt.Sprintf("[%s, %s]", fmtG(lo), fmtG(hi))
+	ci := fmt.Sprintf("[%s, %s]", table.FmtG(lo), table.FmtG(hi))
 	switch {
 	case lo >= rlo && hi <= rhi:
 		return Pass, ""
@@ -296,74 +177,4 @@ func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Ver
 // slopeVerdict is regionVerdict for a slope check.
 func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
 	return regionVerdict(c, slopeKind{}, fitted, lo, hi, "")
-}
-
-// LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of
-// squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power-law
-// fit, with w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), which is χ²(k − 2) under
-// the power law for k points with enough trials each (the residual-variance test of a
-// regression with known variances; Draper & Smith 1998 §2.1). With few points the slope's
-// CI alone cannot tell a curve from a line: a small P says the means bend. NaN when
-// undefined (k < 3, a point with < 2 trials or zero spread).
-type LackOfFit struct {
-	Chi2 float64
-	DF   int
-	P    float64
-}
-
-func lackOfFit(gs []group) LackOfFit {
-	out := LackOfFit{Chi2: math.NaN(), P: math.NaN()}
-	k := len(gs)
-	if k < 3 {
-		return out
-	}
-	lx, ly, w := make([]float64, k), make([]float64, k), make([]float64, k)
-	for i, g := range gs {
-		n := len(g.Vals)
-		if n < 2 {
-			return out
-		}
-		m, sd := stat.MeanStdDev(g.Vals, nil)
-		if !(m > 0) || !(sd > 0) || !(g.X > 0) {
-			return out
-		}
-		lx[i], ly[i], w[i] = math.Log(g.X), math.Log(m), float64(n)*m*m/(sd*sd)
-	}
-	a, b := stat.LinearRegression(lx, ly, w, false)
-	chi2 := 0.0
-	for i := range lx {
-		r := ly[i] - a - b*lx[i]
-		chi2 += w[i] * r * r
-	}
-	out.Chi2, out.DF = chi2, k-2
-	out.P = distuv.ChiSquared{K: float64(k - 2)}.Survival(chi2)
-	return out
-}
-
-func groupAt(vs string, xs, means []float64, m float64) string {
-	for i := range means {
-		if means[i] == m {
-			if vs == "" {
-				return fmt.Sprintf("group %d", i)
-			}
-			return fmt.Sprintf("%s=%g", vs, xs[i])
-		}
-	}
-	return "?"
-}
-
-func whereText(where map[string]string) string {
-	if len(where) == 0 {
-		return ""
-	}
-	keys := make([]string, 0, len(where))
-	for k := range where {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + where[k]
-	}
-	return " where " + strings.Join(parts, ", ")
 }

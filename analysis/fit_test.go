@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -132,17 +133,17 @@ func TestBootstrapCoverage(t *testing.T) {
 	brng := rand.New(rand.NewPCG(17, 19))
 	covered := 0
 	width := 0.0
-	st := slopeStatistic()
-	gs := make([]group, len(xs))
+	st := table.SlopeStatistic()
+	gs := make([]table.Group, len(xs))
 	for range reps {
 		for i, x := range xs {
-			g := group{X: x, Vals: make([]float64, m)}
+			g := table.Group{X: x, Vals: make([]float64, m)}
 			for j := range g.Vals {
 				g.Vals[j] = math.Pow(x, slope) * math.Exp(sigma*rng.NormFloat64())
 			}
 			gs[i] = g
 		}
-		lo, hi, und := bootstrap(gs, st, 500, brng)
+		lo, hi, und := table.Bootstrap(gs, st, 500, brng)
 		if und != 0 {
 			t.Fatalf("got %d undefined resamples, want 0", und)
 		}

@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"expmech/analysis/table"
 )
 
 // The HTML reports are static and self-contained: figures inlined as SVG, one inline
@@ -135,7 +137,7 @@ var htmlTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 `))
 
 func numCell(v float64) htmlCell {
-	return htmlCell{Text: fmtG(v), Sort: ff(v), Class: "num"}
+	return htmlCell{Text: table.FmtG(v), Sort: ff(v), Class: "num"}
 }
 
 func textCell(s string) htmlCell { return htmlCell{Text: s} }
@@ -194,11 +196,11 @@ func (rep report) writeHTML(dir, figDir string) error {
 		for i, r := range rep.Results {
 			exp := numCell(r.threshold())
 			if r.Kind == KindSlope {
-				exp.Text += " ± " + fmtG(r.Tolerance)
+				exp.Text += " ± " + table.FmtG(r.Tolerance)
 			}
 			fig := rep.figureFor(r.Check)
 			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.label()),
-				textCell(trimWhere(whereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
+				textCell(trimWhere(table.WhereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
 				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
 		}
 		pg.Checks = t
@@ -224,7 +226,7 @@ func (rep report) writeHTML(dir, figDir string) error {
 		}
 		pg.Figures = append(pg.Figures, hf)
 	}
-	swept := sweptColumns(identities(rep.Summaries))
+	swept := table.SweptColumns(identities(rep.Summaries))
 	if len(rep.Summaries) > 0 {
 		head := []string{"cell"}
 		head = append(head, swept...)
@@ -238,8 +240,8 @@ func (rep report) writeHTML(dir, figDir string) error {
 			for _, c := range swept {
 				for _, kv := range s.Identity {
 					if kv.Col == c {
-						v, _ := num(kv.Value)
-						row = append(row, htmlCell{Text: fmtShort(kv.Value), Sort: ff(v), Class: "num"})
+						v, _ := table.Num(kv.Value)
+						row = append(row, htmlCell{Text: table.FmtShort(kv.Value), Sort: ff(v), Class: "num"})
 					}
 				}
 			}

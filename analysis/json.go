@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+
+	"expmech/analysis/table"
 )
 
 // Number is a statistic in analysis.json: a JSON number, or null for NaN and ±Inf (JSON
@@ -34,7 +36,7 @@ func (x *Number) UnmarshalJSON(b []byte) error {
 }
 
 // String formats x for tables (4 significant digits, "—" for NaN).
-func (x Number) String() string { return fmtG(float64(x)) }
+func (x Number) String() string { return table.FmtG(float64(x)) }
 
 // sidecar is analysis.json (DESIGN.md "Output files"): snake_case keys, numbers as
 // numbers (null when undefined); what WriteTopReport and the HTML index read from one
@@ -159,7 +161,7 @@ func (rep report) sidecar() sidecar {
 				P: Number(p.P), PHolm: Number(p.PHolm), Verdict: p.Verdict})
 		}
 		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
-			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
+			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(table.WhereText(r.Where)),
 			Expected: Number(r.threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
 			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
 			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,

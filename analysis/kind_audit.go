@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -45,7 +46,7 @@ func (thresholdAuditKind) expected(Check) string { return "≤ claim (broken: > 
 func (thresholdAuditKind) threshold(Check) float64 { return math.NaN() }
 
 func (thresholdAuditKind) summary(r CheckResult) string {
-	return fmt.Sprintf("lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
+	return fmt.Sprintf("lower bound %s over %d runs per side", table.FmtG(r.Fitted), r.N)
 }
 
 func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
@@ -72,7 +73,7 @@ func (ksAuditKind) expected(Check) string { return "p ≥ α (broken: p < α)" }
 func (ksAuditKind) threshold(Check) float64 { return math.NaN() }
 
 func (ksAuditKind) summary(r CheckResult) string {
-	return fmt.Sprintf("KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
+	return fmt.Sprintf("KS p-value %s over %d draws", table.FmtG(r.Fitted), r.N)
 }
 
 func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -28,15 +29,15 @@ func (ksFloorKind) label(c Check) string {
 }
 
 func (ksFloorKind) expected(c Check) string {
-	return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", fmtSpec(c.Max), 100*c.ksFloorConfidence())
+	return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", table.FmtSpec(c.Max), 100*c.ksFloorConfidence())
 }
 
 // threshold is the declared floor of the distance.
 func (ksFloorKind) threshold(c Check) float64 { return c.Max }
 
 func (ksFloorKind) summary(r CheckResult) string {
-	return fmt.Sprintf("KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), 100*r.ksFloorConfidence(),
-		fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+	return fmt.Sprintf("KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", table.FmtG(r.Fitted), 100*r.ksFloorConfidence(),
+		table.FmtG(r.Lo), table.FmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
@@ -69,7 +70,7 @@ func (ksOrderKind) expected(c Check) string {
 func (ksOrderKind) threshold(Check) float64 { return 0 }
 
 func (ksOrderKind) summary(r CheckResult) string {
-	return fmt.Sprintf("difference of KS distances %s (95%% CI [%s, %s])", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi))
+	return fmt.Sprintf("difference of KS distances %s (95%% CI [%s, %s])", table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi))
 }
 
 func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {

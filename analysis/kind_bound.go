@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -37,7 +38,7 @@ func (k boundKind) label(c Check) string {
 	return fmt.Sprintf("%s[%s] %s %g", c.Metric, c.Algorithm, k.op(), k.threshold(c))
 }
 
-func (k boundKind) expected(c Check) string { return k.op() + " " + fmtSpec(k.threshold(c)) }
+func (k boundKind) expected(c Check) string { return k.op() + " " + table.FmtSpec(k.threshold(c)) }
 
 func (k boundKind) threshold(c Check) float64 {
 	t := c.Max
@@ -60,18 +61,18 @@ func (k boundKind) extreme() string {
 
 func (k boundKind) summary(r CheckResult) string {
 	return fmt.Sprintf("%s group mean %s (95%% CI [%s, %s]) vs %s %s over %d points × %s trials", k.extreme(),
-		fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), k.op(), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), k.op(), table.FmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (k boundKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return runGroupCheck(c, k, rs, rng)
 }
 
-func (k boundKind) statistic(Check, []group, []float64, []float64, *CheckResult) (groupStatistic, bool) {
+func (k boundKind) statistic(Check, []table.Group, []float64, []float64, *CheckResult) (table.Statistic, bool) {
 	if k.lower {
-		return minStatistic, true
+		return table.MinStatistic, true
 	}
-	return maxStatistic, true
+	return table.MaxStatistic, true
 }
 
 // region is a min's [min, ∞), a max's (−∞, max].
@@ -89,12 +90,12 @@ func (k boundKind) outside(c Check, fitted float64, ci, _ string, bound float64,
 		side = "below"
 	}
 	return fmt.Sprintf("%s the bound: the %s mean %s = %s (at %s) has its whole CI %s %s %s",
-		side, k.extreme(), c.Metric, fmtG(fitted), at, ci, side, fmtSpec(bound))
+		side, k.extreme(), c.Metric, table.FmtG(fitted), at, ci, side, table.FmtSpec(bound))
 }
 
 func (k boundKind) straddles(_ Check, fitted float64, ci string, bound, _, _ float64, _ bool, at string) string {
 	return fmt.Sprintf("bound not shown: the CI %s of the %s mean %s (at %s) straddles %s (more trials would decide)",
-		ci, k.extreme(), fmtG(fitted), at, fmtSpec(bound))
+		ci, k.extreme(), table.FmtG(fitted), at, table.FmtSpec(bound))
 }
 
 // tooFew: a bound on fewer than MinSlopePoints values of vs can still FAIL (one point

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -54,7 +55,7 @@ func (compareKind) threshold(Check) float64 { return 0 }
 
 func (compareKind) summary(r CheckResult) string {
 	return fmt.Sprintf("largest difference %s (95%% CI [%s, %s]) vs %s over %d points × %s trials",
-		fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.expectedText(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (compareKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {

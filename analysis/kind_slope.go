@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -44,18 +45,18 @@ func (slopeKind) label(c Check) string {
 func (slopeKind) expected(c Check) string {
 	switch c.Claim.Effective() {
 	case ClaimUpper:
-		return "slope ≤ " + fmtSpec(c.Slope) + " + " + fmtSpec(c.Tolerance)
+		return "slope ≤ " + table.FmtSpec(c.Slope) + " + " + table.FmtSpec(c.Tolerance)
 	case ClaimLower:
-		return "slope ≥ " + fmtSpec(c.Slope) + " − " + fmtSpec(c.Tolerance)
+		return "slope ≥ " + table.FmtSpec(c.Slope) + " − " + table.FmtSpec(c.Tolerance)
 	}
-	return "slope = " + fmtSpec(c.Slope) + " ± " + fmtSpec(c.Tolerance)
+	return "slope = " + table.FmtSpec(c.Slope) + " ± " + table.FmtSpec(c.Tolerance)
 }
 
 func (slopeKind) threshold(c Check) float64 { return c.Slope }
 
 func (slopeKind) summary(r CheckResult) string {
 	return fmt.Sprintf("fitted %s (95%% CI [%s, %s]) vs %s (%s) over %d points × %s trials",
-		fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.Claim.Effective(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.expectedText(), r.Claim.Effective(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (k slopeKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
@@ -63,7 +64,7 @@ func (k slopeKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 }
 
 // statistic is the log-log slope; it needs two points with positive x and mean.
-func (slopeKind) statistic(c Check, gs []group, xs, means []float64, res *CheckResult) (groupStatistic, bool) {
+func (slopeKind) statistic(c Check, gs []table.Group, xs, means []float64, res *CheckResult) (table.Statistic, bool) {
 	if len(gs) < 2 {
 		res.Verdict = Inconclusive
 		res.Reason = fmt.Sprintf("too few points: %d value of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
@@ -79,8 +80,8 @@ func (slopeKind) statistic(c Check, gs []group, xs, means []float64, res *CheckR
 			return nil, false
 		}
 	}
-	res.LackOfFit = lackOfFit(gs)
-	return slopeStatistic(), true
+	res.LackOfFit = table.LackOfFitOf(gs)
+	return table.SlopeStatistic(), true
 }
 
 // region is an equality's [slope − tolerance, slope + tolerance], an upper bound's (−∞,
@@ -99,9 +100,9 @@ func (slopeKind) region(c Check) (lo, hi float64) {
 func (slopeKind) outside(c Check, fitted float64, ci, side string, bound float64, _ string) string {
 	if c.Claim.Effective() == ClaimEquality {
 		return fmt.Sprintf("slope out of range: the whole CI %s of the fit %s lies %s %s ± %s",
-			ci, fmtG(fitted), side, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+			ci, table.FmtG(fitted), side, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance))
 	}
-	return fmt.Sprintf("%s the bound: the whole CI %s lies %s %s", side, ci, side, fmtG(bound))
+	return fmt.Sprintf("%s the bound: the whole CI %s lies %s %s", side, ci, side, table.FmtG(bound))
 }
 
 func (slopeKind) straddles(c Check, fitted float64, ci string, _, rlo, rhi float64, inside bool, _ string) string {
@@ -113,14 +114,14 @@ func (slopeKind) straddles(c Check, fitted float64, ci string, _, rlo, rhi float
 	case ClaimUpper:
 		where = strings.Replace(where, "outside", "above", 1)
 		return fmt.Sprintf("upper bound not shown: the fit %s is %s and the CI %s straddles %s + %s (more trials would decide)",
-			fmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+			table.FmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance))
 	case ClaimLower:
 		where = strings.Replace(where, "outside", "below", 1)
 		return fmt.Sprintf("lower bound not shown: the fit %s is %s and the CI %s straddles %s − %s (more trials would decide)",
-			fmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance))
+			table.FmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance))
 	}
 	return fmt.Sprintf("equivalence not shown: the CI %s is not inside %s ± %s = [%s, %s] (the fit %s is %s; more trials would decide)",
-		ci, fmtSpec(c.Slope), fmtSpec(c.Tolerance), fmtG(rlo), fmtG(rhi), fmtG(fitted), where)
+		ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance), table.FmtG(rlo), table.FmtG(rhi), table.FmtG(fitted), where)
 }
 
 // tooFew: a slope on fewer than MinSlopePoints values of vs is INCONCLUSIVE whatever its fit.

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"expmech/analysis/table"
 )
 
 // TestPlantedVerdicts (planted specs): on noisy rows (σ = 0.8, 4 trials per
@@ -21,10 +23,10 @@ func TestPlantedVerdicts(t *testing.T) {
 	xs := []float64{250, 500, 1000, 2000}
 	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.8, 4, 0)
 	// The extreme means, to plant the thresholds inside their CIs.
-	gs, _ := groupBy(recs(t, rs), "n", "excess_empirical_risk", 0, 0)
+	gs, _ := table.GroupBy(recs(t, rs), "n", "excess_empirical_risk", 0, 0)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, g := range gs {
-		lo, hi = math.Min(lo, g.mean()), math.Max(hi, g.mean())
+		lo, hi = math.Min(lo, g.Mean()), math.Max(hi, g.Mean())
 	}
 	eq := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25, Claim: ClaimEquality}
 	exp := Experiment{Name: "planted", Checks: []Check{

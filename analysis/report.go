@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -20,10 +21,10 @@ type report struct {
 	Exp       Experiment
 	Results   []CheckResult
 	Figures   []figureOutcome
-	Rows      rowCounts
+	Rows      table.RowCounts
 	Reference string
-	Summaries []Summary
-	Paired    []PairedDiff
+	Summaries []table.Summary
+	Paired    []table.PairedDiff
 	// Comparisons rank the methods of each excess-risk curve figure (conclusions.go).
 	Comparisons []FigureComparison
 }
@@ -69,7 +70,7 @@ func (rep report) figureFor(c Check) string {
 		}
 		agree := true
 		for k, v := range f.Figure.Where {
-			if w, ok := c.Where[k]; !ok || !sameValue(v, w) {
+			if w, ok := c.Where[k]; !ok || !table.SameValue(v, w) {
 				agree = false
 			}
 		}
@@ -152,7 +153,7 @@ func (rep report) write(dir, figDir string) error {
 		b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for i, r := range rep.Results {
 			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.label()),
-				mdEscape(trimWhere(whereText(r.Where))), r.expectedText(), fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
+				mdEscape(trimWhere(table.WhereText(r.Where))), r.expectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
 				trialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
 		}
 		b.WriteString("\n")
@@ -201,13 +202,13 @@ func (rep report) write(dir, figDir string) error {
 		b.WriteString("Same cell and trial, hence the same problem instance (common random numbers). " +
 			"diff = algorithm − reference; \"ref better\" counts trials where the reference's value is smaller. All pairs are in paired.csv.\n\n")
 		b.WriteString("| cell | algorithm | metric | pairs | mean diff | 95% CI | ref better |\n|---|---|---|---|---|---|---|\n")
-		swept := sweptColumns(identities(rep.Summaries))
+		swept := table.SweptColumns(identities(rep.Summaries))
 		for _, p := range rep.Paired {
 			if !isPrimary(p.Metric, rep.Exp) {
 				continue
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | [%s, %s] | %d/%d |\n", cellText(p.Cell, p.Identity, swept), p.Algorithm,
-				mdEscape(p.Metric), p.N, fmtG(p.Mean), fmtG(p.Lo), fmtG(p.Hi), p.RefBetter, p.N)
+				mdEscape(p.Metric), p.N, table.FmtG(p.Mean), table.FmtG(p.Lo), table.FmtG(p.Hi), p.RefBetter, p.N)
 		}
 		b.WriteString("\n")
 	}
@@ -242,7 +243,7 @@ func isPrimary(m string, e Experiment) bool {
 	return false
 }
 
-func identities(ss []Summary) [][]rows.KV {
+func identities(ss []table.Summary) [][]rows.KV {
 	out := make([][]rows.KV, len(ss))
 	for i, s := range ss {
 		out[i] = s.Identity
@@ -255,7 +256,7 @@ func cellText(cell string, id []rows.KV, swept []string) string {
 	for _, c := range swept {
 		for _, kv := range id {
 			if kv.Col == c {
-				parts = append(parts, symbol(c)+"="+fmtShort(kv.Value))
+				parts = append(parts, table.Symbol(c)+"="+table.FmtShort(kv.Value))
 			}
 		}
 	}
@@ -265,7 +266,7 @@ func cellText(cell string, id []rows.KV, swept []string) string {
 // writePivot writes one table: a row per cell, a column per algorithm.
 func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	var cells, algs []string
-	val := map[[2]string]Summary{}
+	val := map[[2]string]table.Summary{}
 	ids := map[string][]rows.KV{}
 	for _, s := range rep.Summaries {
 		if s.Metric != metric {
@@ -283,7 +284,7 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	if len(cells) == 0 {
 		return
 	}
-	swept := sweptColumns(identities(rep.Summaries))
+	swept := table.SweptColumns(identities(rep.Summaries))
 	fmt.Fprintf(b, "### %s\n\n| cell |", mdEscape(metric))
 	for _, a := range algs {
 		fmt.Fprintf(b, " %s |", a)
@@ -297,7 +298,7 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 				b.WriteString(" |")
 				continue
 			}
-			fmt.Fprintf(b, " %s ± %s (%d) |", fmtG(s.Mean), fmtG(s.HalfWidth), s.N)
+			fmt.Fprintf(b, " %s ± %s (%d) |", table.FmtG(s.Mean), table.FmtG(s.HalfWidth), s.N)
 		}
 		b.WriteString("\n")
 	}
