@@ -13,6 +13,8 @@ import (
 
 	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // writeResults writes rs as dir/results.csv.
@@ -37,10 +39,10 @@ func synthExperiment() (Experiment, []rows.Row) {
 	rs[1]["status"], rs[1]["error"] = "error", "sampler: context deadline exceeded"
 	rs[1]["excess_empirical_risk"] = "1e9" // would break the slope if it were used
 	exp := Experiment{Name: "synth", Description: "Excess empirical risk vs n (GLL22 Thm 6.4)",
-		Checks: []Check{
+		Checks: []check.Check{
 			{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25},
 			{Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n", Slope: -1, Tolerance: 0.05},
-			{Kind: KindMax, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"},
+			{Kind: check.KindMax, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"},
 		},
 		Figures: []Figure{
 			{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true},
@@ -62,7 +64,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 3 || res[0].Verdict != Pass || res[1].Verdict != Fail || res[2].Verdict != Pass {
+	if len(res) != 3 || res[0].Verdict != check.Pass || res[1].Verdict != check.Fail || res[2].Verdict != check.Pass {
 		t.Fatalf("got %+v, want PASS, FAIL (noisy-gd slope −0.8: its CI lies outside −1 ± 0.05), PASS", res)
 	}
 	if !strings.Contains(res[1].Reason, "slope out of range") {
@@ -211,9 +213,9 @@ func TestAnalyzeWorkersInvariant(t *testing.T) {
 	// More checks and figures than goroutines, so that several goroutines share them.
 	for i := range 3 {
 		exp.Figures = append(exp.Figures, Figure{Name: "risk" + strconv.Itoa(i), X: "n", Y: "excess_empirical_risk", LogX: i%2 == 0})
-		exp.Checks = append(exp.Checks, Check{Kind: KindMin, Min: float64(i) * 1e-4, Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n"})
+		exp.Checks = append(exp.Checks, check.Check{Kind: check.KindMin, Min: float64(i) * 1e-4, Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n"})
 	}
-	snap := func(workers int) (map[string]string, []CheckResult) {
+	snap := func(workers int) (map[string]string, []check.CheckResult) {
 		e := exp
 		e.Workers = workers
 		root := t.TempDir()

@@ -14,6 +14,8 @@ import (
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // DefaultCompareMetrics are the metrics Compare tests when CompareOptions.Metrics is
@@ -34,13 +36,6 @@ type CompareOptions struct {
 	// defaults to 0.05.
 	Alpha float64
 }
-
-// Test names of Comparison.Test.
-const (
-	TestWelch  = "welch"  // Welch's unequal-variance t test
-	TestPaired = "paired" // paired t test on the per-trial differences
-	TestNone   = "none"   // fewer than 2 trials on a side: no test
-)
 
 // Comparison is one (cell, algorithm, metric) of two runs: the two means with their 95%
 // CIs, the ratio of the means and a two-sided t test, the p value adjusted for the number
@@ -233,7 +228,7 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]Comparison, error) 
 		if len(g.new) == 0 {
 			continue
 		}
-		paired := pairable(g.old, g.new)
+		paired := check.Pairable(g.old, g.new)
 		for _, m := range metrics {
 			c, ok := compareGroup(g, m, paired)
 			if ok {
@@ -251,24 +246,6 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]Comparison, error) 
 		out[i].Significant = qs[i] <= alpha
 	}
 	return out, nil
-}
-
-// pairable: both sides hold the same trial indices, each with the same seed.
-func pairable(a, b []*rows.Record) bool {
-	if len(a) != len(b) || len(a) < 2 {
-		return false
-	}
-	seeds := map[string]string{}
-	for _, r := range a {
-		seeds[r.Text(rows.ColTrial)] = r.Text(rows.ColSeed)
-	}
-	for _, r := range b {
-		s, ok := seeds[r.Text(rows.ColTrial)]
-		if !ok || s == "" || s != r.Text(rows.ColSeed) {
-			return false
-		}
-	}
-	return true
 }
 
 func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
@@ -289,7 +266,7 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 		return Comparison{}, false
 	}
 	c := Comparison{Identity: g.id, Extra: g.extra, Algorithm: g.alg, Metric: metric, Old: stats.Summarize(ov), New: stats.Summarize(nv),
-		Ratio: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Test: TestNone}
+		Ratio: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Test: check.TestNone}
 	c.RatioLo, c.RatioHi = math.NaN(), math.NaN()
 	if c.Old.Mean != 0 {
 		c.Ratio = c.New.Mean / c.Old.Mean
@@ -304,7 +281,7 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 			d = append(d, nt[tr]-x)
 		}
 		slices.Sort(d) // map order must not reach the sums
-		c.Test, c.Pairs = TestPaired, len(d)
+		c.Test, c.Pairs = check.TestPaired, len(d)
 		c.T, c.DF, c.P = stats.PairedT(d)
 		if ds := stats.Summarize(d); c.Old.Mean != 0 {
 			lo, hi := ds.Lo, ds.Hi
@@ -317,16 +294,16 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 			}
 		}
 		if math.IsNaN(c.P) {
-			c.Test, c.Pairs = TestNone, 0
+			c.Test, c.Pairs = check.TestNone, 0
 		}
 		return c, true
 	}
 	if c.Old.N >= 2 && c.New.N >= 2 {
-		c.Test = TestWelch
+		c.Test = check.TestWelch
 		c.T, c.DF, c.P = stats.WelchT(c.Old.Mean, c.Old.Std, c.Old.N, c.New.Mean, c.New.Std, c.New.N)
 	}
 	if math.IsNaN(c.P) {
-		c.Test = TestNone // an infinite or undefined mean (e.g. epsilon_spent of a non-private run)
+		c.Test = check.TestNone // an infinite or undefined mean (e.g. epsilon_spent of a non-private run)
 	}
 	return c, true
 }
@@ -411,7 +388,7 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, c.Extra, swept), c.Algorithm,
 				table.FmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, table.FmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test,
-				fmtP(c.P), fmtP(c.Q))
+				check.FmtP(c.P), check.FmtP(c.Q))
 		}
 		tw.Flush()
 		fmt.Fprintln(w)
@@ -419,13 +396,6 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 	fmt.Fprintf(w, "%d comparisons, %d significant at false discovery rate %g (Benjamini–Hochberg); "+
 		"old/new: mean ± 95%% CI half-width (Student t) in %% of the mean; change: new/old − 1; ~: no significant difference.\n",
 		len(cs), sig, alpha)
-}
-
-func fmtP(p float64) string {
-	if math.IsNaN(p) {
-		return "—"
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
 // WriteCompareCSV writes the comparisons, one row each: the identity columns, the

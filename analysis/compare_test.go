@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // TestCompareMatchesIdentity: rows are matched on their cell identity, not on the
@@ -43,7 +45,7 @@ func TestCompareMatchesIdentity(t *testing.T) {
 	for _, c := range cs {
 		n := c.Identity[slices.IndexFunc(c.Identity, func(kv rows.KV) bool { return kv.Col == rows.ColN })].Value
 		wantSig := n == "400"
-		if c.Significant != wantSig || c.Test != TestWelch {
+		if c.Significant != wantSig || c.Test != check.TestWelch {
 			t.Errorf("n=%s: got significant=%v (ratio %.3g, q %.3g, %s), want %v (welch)", n, c.Significant, c.Ratio, c.Q, c.Test, wantSig)
 		}
 		if wantSig && math.Abs(c.Ratio-3) > 0.5 {

@@ -11,6 +11,8 @@ import (
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // The Comparison section ranks the methods of each curve figure whose y is an excess risk
@@ -501,7 +503,7 @@ func joinAnd(q []string) string {
 // comparisons and the verdicts of its compare checks, each check naming both sides with
 // their guarantee and tuning mode (read from the figures' rankings; a side that no
 // figure ranks is named bare, with "(guarantee and tuning: see results.csv)").
-func conclusions(fcs []FigureComparison, results []CheckResult) string {
+func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 	var s []string
 	tags := map[string]string{}
 	for _, fc := range fcs {
@@ -519,10 +521,10 @@ func conclusions(fcs []FigureComparison, results []CheckResult) string {
 		return a + " (guarantee and tuning: see results.csv)"
 	}
 	for _, r := range results {
-		if r.Kind != KindCompare {
+		if r.Kind != check.KindCompare {
 			continue
 		}
-		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.label(), name(r.Algorithm), name(r.Against), r.Verdict)
+		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.Label(), name(r.Algorithm), name(r.Against), r.Verdict)
 		if len(r.Points) == 0 {
 			line += " — " + firstClause(r.Reason) + "."
 		} else {
@@ -535,9 +537,9 @@ func conclusions(fcs []FigureComparison, results []CheckResult) string {
 
 // comparePointsText says, per verdict of its points, where a compare check's claim is
 // shown, contradicted or undecided, with the ratio of the means there.
-func comparePointsText(r CheckResult) string {
-	byV := map[Verdict][]float64{}
-	ratios := map[Verdict][]float64{}
+func comparePointsText(r check.CheckResult) string {
+	byV := map[check.Verdict][]float64{}
+	ratios := map[check.Verdict][]float64{}
 	for _, p := range r.Points {
 		byV[p.Verdict] = append(byV[p.Verdict], p.X)
 		if p.MeanB != 0 {
@@ -552,22 +554,22 @@ func comparePointsText(r CheckResult) string {
 		return fc.xList(xs)
 	}
 	// ratio is " (<A>/<B> ×r; note)" or " (note)".
-	ratio := func(v Verdict, note string) string {
+	ratio := func(v check.Verdict, note string) string {
 		if len(ratios[v]) == 0 {
 			return " (" + note + ")"
 		}
 		return fmt.Sprintf(" (%s/%s %s; %s)", r.Algorithm, r.Against, ratioRange(ratios[v]), note)
 	}
-	conf := fmt.Sprintf("%g%%", 100*r.compareConfidence())
+	conf := fmt.Sprintf("%g%%", 100*r.CompareConfidence())
 	var q []string
-	if xs := byV[Fail]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("contradicted at %s%s", list(xs), ratio(Fail, "significant after Holm over "+r.Vs)))
+	if xs := byV[check.Fail]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("contradicted at %s%s", list(xs), ratio(check.Fail, "significant after Holm over "+r.Vs)))
 	}
-	if xs := byV[Inconclusive]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("undecided at %s%s", list(xs), ratio(Inconclusive, "the "+conf+" CI of the difference straddles 0")))
+	if xs := byV[check.Inconclusive]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("undecided at %s%s", list(xs), ratio(check.Inconclusive, "the "+conf+" CI of the difference straddles 0")))
 	}
-	if xs := byV[Pass]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("shown at %s%s", list(xs), ratio(Pass, conf+" CI on the claim's side")))
+	if xs := byV[check.Pass]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("shown at %s%s", list(xs), ratio(check.Pass, conf+" CI on the claim's side")))
 	}
 	if r.N < len(r.Points) || strings.Contains(r.Reason, "has no rows at") {
 		q = append(q, "some x values lack rows of one algorithm")

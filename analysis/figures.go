@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -12,6 +13,8 @@ import (
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // axisLabels are the axis titles, with units, of the common columns.
@@ -118,7 +121,7 @@ func (e Experiment) styleKey() plot.Key {
 }
 
 // trialsPerPoint is "N trials per point" or "N–M trials per point".
-func trialsPerPoint(lo, hi int) string { return trialsText(lo, hi) + " trials per point" }
+func trialsPerPoint(lo, hi int) string { return check.TrialsText(lo, hi) + " trials per point" }
 
 // maxNamedPoints is the most points a frontier figure names (by their swept values).
 const maxNamedPoints = 16
@@ -416,7 +419,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		}
 		// The theory's slope, anchored at the series' first point.
 		for _, c := range exp.Checks {
-			if c.Kind != KindSlope || c.Vs != fg.X || c.Metric != fg.Y || c.Algorithm != lab {
+			if c.Kind != check.KindSlope || c.Vs != fg.X || c.Metric != fg.Y || c.Algorithm != lab {
 				continue
 			}
 			xs := slices.Clone(s.X)
@@ -523,3 +526,71 @@ func fmtSlope(s float64) string {
 // logFloor: a group mean at or below it is rounding zero (e.g. the non-private reference,
 // which is the certified optimum, has excess risk ±1e-16) and is dropped from a log axis.
 const logFloor = 1e-12
+
+// biasFigure is the figure kind "bias": one point per (cell, algorithm) at (fg.X per
+// draw, D_N of the pooled fg.Y statistics) with the DKW–Massart 95% interval (distanceCI), the noise
+// floor E D_N (dashed) and the α = 1e-3 critical value (dotted) of an exact sampler. An
+// algorithm with no cost (the exact sampler's structural draws make no counted queries)
+// cannot sit on a log x axis: it is drawn as a horizontal line at its distance.
+func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
+	sel := table.Filter(rs, "", fg.Where)
+	if len(sel) == 0 {
+		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
+	}
+	gs, err := check.BiasGroups(sel, fg.Y, fg.X)
+	if err != nil {
+		return plot.Figure{}, err
+	}
+	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X) + " per draw", YLabel: "KS distance to the exact law",
+		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
+	if pf.Title == "" {
+		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
+		if c := table.ConstantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
+			pf.Title += " (" + strings.Join(c, ", ") + ")"
+		}
+	}
+	nmin, nmax := math.MaxInt, 0
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	type flat struct {
+		lab  string
+		d    float64
+		meth string
+	}
+	var flats []flat
+	for _, g := range gs {
+		d := g.Distance()
+		lo, hi := check.DistanceCI(d, g.N)
+		x := g.PerDraw()
+		nmin, nmax = min(nmin, g.N), max(nmax, g.N)
+		out.Series = append(out.Series, g.Alg)
+		if fg.LogX && !(x > 0) || math.IsNaN(x) {
+			flats = append(flats, flat{g.Label(), d, check.Family(g.Alg)})
+			continue
+		}
+		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+		// The algorithms of a bias experiment share one registry entry (sampler-bias): the
+		// colour is the label's family (its part before "-": prox, mala, exact), the
+		// marker the label.
+		pf.Series = append(pf.Series, plot.Series{Label: g.Label(), Key: g.Alg, Method: check.Family(g.Alg),
+			X: []float64{x}, Y: []float64{d}, Lo: []float64{lo}, Hi: []float64{hi}})
+		out.Points++
+	}
+	if out.Points == 0 {
+		return pf, plot.ErrNoData
+	}
+	if !(xhi > xlo) {
+		xlo, xhi = xlo/2, xhi*2
+	}
+	lx := []float64{xlo, xhi}
+	for _, f := range flats {
+		pf.Lines = append(pf.Lines, plot.Line{Label: f.lab + " (no counted queries)", X: lx, Y: []float64{f.d, f.d}, Method: f.meth})
+		out.Points++
+	}
+	pf.Lines = append(pf.Lines,
+		plot.Line{Label: fmt.Sprintf("noise floor E D_N (N = %d)", nmin), X: lx, Y: []float64{stats.KSNoiseFloor(nmin), stats.KSNoiseFloor(nmin)}, Style: plot.Dashed},
+		plot.Line{Label: "exact: 99.9% quantile of D_N", X: lx, Y: []float64{stats.KSCritical(1e-3, nmin), stats.KSCritical(1e-3, nmin)}, Style: plot.Dotted})
+	slices.SortStableFunc(pf.Series, func(a, b plot.Series) int { return cmp.Compare(a.X[0], b.X[0]) })
+	out.Note = fmt.Sprintf("KS distance of the pooled draws to the exact law, with its 95%% DKW–Massart interval; N = %s draws per point", check.TrialsText(nmin, nmax))
+	pf.Note = out.Note
+	return pf, nil
+}

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"expmech/analysis/table"
+
+	"expmech/analysis/check"
 )
 
 // The HTML reports are static and self-contained: figures inlined as SVG, one inline
@@ -142,13 +144,13 @@ func numCell(v float64) htmlCell {
 
 func textCell(s string) htmlCell { return htmlCell{Text: s} }
 
-func verdictCell(v Verdict) htmlCell {
+func verdictCell(v check.Verdict) htmlCell {
 	switch v {
-	case Measured:
+	case check.Measured:
 		return htmlCell{Text: "MEASURED", Class: "measured"}
-	case Pass:
+	case check.Pass:
 		return htmlCell{Text: "PASS", Class: "pass"}
-	case Inconclusive:
+	case check.Inconclusive:
 		return htmlCell{Text: "INCONCLUSIVE", Class: "inconclusive"}
 	}
 	return htmlCell{Text: "FAIL", Class: "fail"}
@@ -185,21 +187,21 @@ func (rep report) writeHTML(dir, figDir string) error {
 	}
 	pg.Rows += "."
 	if len(rep.Results) > 0 {
-		var tally Tally
+		var tally check.Tally
 		for _, r := range rep.Results {
 			tally.Add(r.Role, r.Verdict)
 		}
-		mult := holmClaims(len(rep.Results), func(i int) Role { return rep.Results[i].Role },
-			func(i int) Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+		mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
+			func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 		pg.Totals = fmt.Sprintf("%d checks: %s. Within this experiment. %s", len(rep.Results), tally.Text(), mult.Text())
 		t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "reason", "figure"}}
 		for i, r := range rep.Results {
-			exp := numCell(r.threshold())
-			if r.Kind == KindSlope {
+			exp := numCell(r.Threshold())
+			if r.Kind == check.KindSlope {
 				exp.Text += " ± " + table.FmtG(r.Tolerance)
 			}
 			fig := rep.figureFor(r.Check)
-			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.label()),
+			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.Label()),
 				textCell(trimWhere(table.WhereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
 				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
 		}
@@ -319,7 +321,7 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	exps := &htmlTable{ID: "experiments", Head: []string{"experiment", "description", "checks", "claims PASS", "claims FAIL",
 		"claims INCONCLUSIVE", "invariants", "measurements", "rows", "ok rows", "report"}}
 	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "p (Holm)", "reason"}, Filter: true}
-	var tally Tally
+	var tally check.Tally
 	var scs []sidecar
 	for _, en := range entries {
 		if !en.IsDir() {
@@ -340,12 +342,12 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 			sc.Name = en.Name()
 		}
 		scs = append(scs, sc)
-		var et Tally
+		var et check.Tally
 		for _, c := range sc.Checks {
 			et.Add(c.Role, c.Verdict)
 			tally.Add(c.Role, c.Verdict)
 			exp := numCell(float64(c.Expected))
-			if c.Kind == KindSlope {
+			if c.Kind == check.KindSlope {
 				exp.Text += " ± " + c.Tolerance.String()
 			}
 			score.Rows = append(score.Rows, []htmlCell{{Text: sc.Name, Href: relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))}, textCell(c.Label), textCell(c.Where), exp,
@@ -354,8 +356,8 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 		}
 		link := relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))
 		count := func(n int) htmlCell { return htmlCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n), Class: "num"} }
-		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), count(len(sc.Checks)), count(et.Claims[Pass]),
-			count(et.Claims[Fail]), count(et.Claims[Inconclusive]), count(et.invariants()),
+		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), count(len(sc.Checks)), count(et.Claims[check.Pass]),
+			count(et.Claims[check.Fail]), count(et.Claims[check.Inconclusive]), count(et.InvariantChecks()),
 			count(et.Measurements), count(sc.RowsTotal), count(sc.RowsOK), {Text: "report.html", Href: link}})
 	}
 	slices.SortFunc(exps.Rows, func(a, b []htmlCell) int { return strings.Compare(a[0].Text, b[0].Text) })

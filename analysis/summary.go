@@ -11,6 +11,8 @@ import (
 
 	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // referenceAlgorithm is the algorithm the paired differences are taken against: the first
@@ -112,19 +114,19 @@ func writePairedCSV(path string, ps []table.PairedDiff) error {
 	return writeCSVFile(path, recs)
 }
 
-func writeChecksCSV(path, exp string, rs []CheckResult) error {
+func writeChecksCSV(path, exp string, rs []check.CheckResult) error {
 	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
 		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p"}}
 	for i, r := range rs {
 		tol, claim := ff(r.Tolerance), r.Claim.Effective().String()
-		if r.Kind != KindSlope {
+		if r.Kind != check.KindSlope {
 			tol, claim = "", ""
 		}
-		if r.Kind == KindCompare {
-			claim = compareClaim(r.Claim).String() // against is named in the reason
+		if r.Kind == check.KindCompare {
+			claim = check.CompareClaim(r.Claim).String() // against is named in the reason
 		}
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
-			trimWhere(table.WhereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
+			trimWhere(table.WhereText(r.Where)), ff(r.Threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
 			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String(), ff(r.PPass), strconv.Itoa(r.Resamples),
 			ff(r.LackOfFit.Chi2), lofDF(r.LackOfFit), ff(r.LackOfFit.P)})
 	}

@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"fmt"
@@ -18,16 +18,16 @@ type slopeKind struct{ kindDefaults }
 func (slopeKind) validate(c Check) []error {
 	var errs []error
 	if c.Vs == "" {
-		errs = append(errs, fieldErr("vs", "required for a slope check"))
+		errs = append(errs, FieldErr("vs", "required for a slope check"))
 	}
 	if !finite(c.Slope) {
-		errs = append(errs, fieldErr("slope", "want a finite number"))
+		errs = append(errs, FieldErr("slope", "want a finite number"))
 	}
 	if !(c.Tolerance > 0) || !finite(c.Tolerance) {
-		errs = append(errs, fieldErr("tolerance", "want a finite number > 0, got %v", c.Tolerance))
+		errs = append(errs, FieldErr("tolerance", "want a finite number > 0, got %v", c.Tolerance))
 	}
 	if c.Claim < 0 || int(c.Claim) >= len(claimNames) {
-		errs = append(errs, fieldErr("claim", "want equality, upper or lower, got %v", c.Claim))
+		errs = append(errs, FieldErr("claim", "want equality, upper or lower, got %v", c.Claim))
 	}
 	return append(errs, noAgainst(c)...)
 }
@@ -56,7 +56,7 @@ func (slopeKind) threshold(c Check) float64 { return c.Slope }
 
 func (slopeKind) summary(r CheckResult) string {
 	return fmt.Sprintf("fitted %s (95%% CI [%s, %s]) vs %s (%s) over %d points × %s trials",
-		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.expectedText(), r.Claim.Effective(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.ExpectedText(), r.Claim.Effective(), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (k slopeKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {

@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"fmt"

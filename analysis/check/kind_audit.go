@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"fmt"
@@ -21,10 +21,10 @@ type thresholdAuditKind struct {
 func auditValidate(c Check, piloted bool) []error {
 	var errs []error
 	if c.Vs == "" {
-		errs = append(errs, fieldErr("vs", "required for an audit check (the side column: false = D, true = D′; for audit-ks the reference algorithm)"))
+		errs = append(errs, FieldErr("vs", "required for an audit check (the side column: false = D, true = D′; for audit-ks the reference algorithm)"))
 	}
 	if c.Pilot < 1 && piloted {
-		errs = append(errs, fieldErr("pilot", "want ≥ 1 trial, got %d", c.Pilot))
+		errs = append(errs, FieldErr("pilot", "want ≥ 1 trial, got %d", c.Pilot))
 	}
 	errs = append(errs, confidenceErr(c)...)
 	errs = append(errs, noClaim(c)...)

@@ -1,10 +1,8 @@
-package analysis
+package check
 
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,28 +62,28 @@ func TestBiasChecks(t *testing.T) {
 		if err := tc.c.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		r := runCheck(tc.c, rec, checkSeed("bias", tc.c))
+		r := Run(tc.c, rec, Seed("bias", tc.c))
 		if r.Verdict != tc.want {
-			t.Errorf("%s: got %v, want %v (%s)", tc.c.label(), r.Verdict, tc.want, r.Reason)
+			t.Errorf("%s: got %v, want %v (%s)", tc.c.Label(), r.Verdict, tc.want, r.Reason)
 		}
 	}
 	// the distance of u^(1+a) to Uniform is max_u (u − u^(1+a)) = a·(1+a)^{−(1+a)/a}
 	a := 0.4
 	want := a * math.Pow(1+a, -(1+a)/a)
 	big := Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "large", Max: 0.04}
-	r := runCheck(big, rec, checkSeed("bias", big))
+	r := Run(big, rec, Seed("bias", big))
 	if math.Abs(r.Fitted-want) > 4*stats.KSNoiseFloor(8000) {
 		t.Errorf("D[large] = %.4f, want %.4f ± %.4f", r.Fitted, want, 4*stats.KSNoiseFloor(8000))
 	}
 	// equal laws: the difference's CI straddles 0 (INCONCLUSIVE) or the order is reversed
 	// (FAIL); never a PASS at more than the 2.5% bootstrap rate (fixed seed).
 	eq := Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "exact", Vs: "exact2"}
-	if r := runCheck(eq, rec, checkSeed("bias", eq)); r.Verdict == Pass {
+	if r := Run(eq, rec, Seed("bias", eq)); r.Verdict == Pass {
 		t.Errorf("two exact samplers ordered: %s", r.Reason)
 	}
 	bad := recs(t, biasRows(rng, "x", "c0", 2, 10, 1, func(*rand.Rand) float64 { return 1.5 }))
 	x := Check{Kind: KindKSFloor, Metric: "statistics", Algorithm: "x", Max: 0.04}
-	if r := runCheck(x, bad, checkSeed("bias", x)); r.Verdict == Pass || r.Reason == "" {
+	if r := Run(x, bad, Seed("bias", x)); r.Verdict == Pass || r.Reason == "" {
 		t.Errorf("statistics outside [0, 1]: got %v %q, want a refusal", r.Verdict, r.Reason)
 	}
 	if err := (Check{Kind: KindKSOrder, Metric: "statistics", Algorithm: "a"}).Validate(); err == nil {
@@ -96,48 +94,12 @@ func TestBiasChecks(t *testing.T) {
 	}
 }
 
-// The bias figure draws one point per algorithm at its queries per draw, the zero-cost
-// exact sampler as a line, and the noise floor.
-func TestBiasFigure(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	var rs []rows.Row
-	rs = append(rs, biasRows(rng, "exact", "c0", 4, 500, 0, func(r *rand.Rand) float64 { return r.Float64() })...)
-	rs = append(rs, biasRows(rng, "p", "c0", 4, 500, 3000, func(r *rand.Rand) float64 { return math.Sqrt(r.Float64()) })...)
-	rs = append(rs, biasRows(rng, "q", "c0", 4, 500, 6000, func(r *rand.Rand) float64 { return r.Float64() })...)
-	fg := Figure{Name: "bias", Kind: FigureBias, X: "value_queries", Y: "statistics", LogX: true, LogY: true}
-	if err := fg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	var out figureOutcome
-	pf, err := biasFigure(Experiment{Name: "bias"}, fg, recs(t, rs), &out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(pf.Series) != 2 || pf.Series[0].X[0] != 3000 || pf.Series[1].X[0] != 6000 {
-		t.Fatalf("series %+v, want p at 3000 and q at 6000 value queries per draw", pf.Series)
-	}
-	if d := pf.Series[0].Y[0]; math.Abs(d-0.25) > 0.05 { // CDF u², distance max(u − u²) = 1/4
-		t.Errorf("D[p] = %.4f, want ≈ 0.25", d)
-	}
-	if len(pf.Lines) != 3 || pf.Lines[1].Y[0] != stats.KSNoiseFloor(2000) {
-		t.Errorf("lines %+v, want the exact sampler, the noise floor at N = 2000 and the critical value", pf.Lines)
-	}
-	dir := t.TempDir()
-	o := drawFigures(Experiment{Name: "bias", Figures: []Figure{fg}}, recs(t, rs), dir, 1)[0]
-	if o.Err != "" {
-		t.Fatal(o.Err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "bias.png")); err != nil {
-		t.Error(err)
-	}
-}
-
 // TestResampleWeighted: the weighted one-pass D of a resample equals KSUniform of the
 // pooled copies (the independent method: pool, sort, scan).
 func TestResampleWeighted(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 9))
-	g := &biasGroup{}
+	g := &BiasGroup{}
 	for range 7 {
 		tr := make([]float64, 50)
 		for i := range tr {
@@ -147,12 +109,12 @@ func TestResampleWeighted(t *testing.T) {
 	}
 	for k := range 20 {
 		a, b := rand.New(rand.NewPCG(uint64(k), 3)), rand.New(rand.NewPCG(uint64(k), 3))
-		got := g.resample(a)
+		got := g.Resample(a)
 		p := make([]int, len(g.trials))
 		for i := range p {
 			p[i] = b.IntN(len(g.trials))
 		}
-		if want := stats.KSUniform(g.pooled(p)); math.Abs(got-want) > 1e-12 {
+		if want := stats.KSUniform(g.Pooled(p)); math.Abs(got-want) > 1e-12 {
 			t.Fatalf("resample %d: got D = %v, want %v", k, got, want)
 		}
 	}

@@ -1,15 +1,13 @@
-package analysis
+package check
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 
-	"expmech/analysis/plot"
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
@@ -35,14 +33,14 @@ const DefaultBiasAlpha = 1e-3
 // group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
 const biasResamples = 2000
 
-// biasGroup is one (cell, algorithm): its trials' statistics and costs.
-type biasGroup struct {
-	cell, alg string
+// BiasGroup is one (cell, algorithm): its trials' statistics and costs.
+type BiasGroup struct {
+	Cell, Alg string
 	trials    [][]float64 // statistics per row
 	cost      []float64   // the cost column per row (summed over the row's draws)
 	stepC     string      // the step_c column (sampler-bias), "" if none
 	vq, gq    float64     // value and gradient queries, summed over the rows
-	n         int         // draws in all
+	N         int         // draws in all
 	// merged and owner are every draw, sorted, and its trial (mergeDraws; resample's
 	// cache); weights is resample's scratch.
 	merged  []float64
@@ -53,9 +51,9 @@ type biasGroup struct {
 // biasGroups collects the (cell, algorithm) groups of rs with statistics in column metric,
 // the cost column costCol ("" for none); a row whose statistics do not parse, or lie
 // outside [0, 1], is an error (the column is not a probability integral transform).
-func biasGroups(rs []*rows.Record, metric, costCol string) ([]*biasGroup, error) {
-	var out []*biasGroup
-	idx := map[[2]string]*biasGroup{}
+func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error) {
+	var out []*BiasGroup
+	idx := map[[2]string]*BiasGroup{}
 	for _, r := range rs {
 		st, err := ParseStatistics(r.Text(metric))
 		if err != nil {
@@ -72,7 +70,7 @@ func biasGroups(rs []*rows.Record, metric, costCol string) ([]*biasGroup, error)
 		key := [2]string{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
 		g := idx[key]
 		if g == nil {
-			g = &biasGroup{cell: key[0], alg: key[1], stepC: r.Text("step_c")}
+			g = &BiasGroup{Cell: key[0], Alg: key[1], stepC: r.Text("step_c")}
 			idx[key] = g
 			out = append(out, g)
 		}
@@ -83,7 +81,7 @@ func biasGroups(rs []*rows.Record, metric, costCol string) ([]*biasGroup, error)
 		if v, ok := r.Float(rows.ColGradientQueries); ok {
 			g.gq += v
 		}
-		g.n += len(st)
+		g.N += len(st)
 		if costCol != "" {
 			v, ok := table.Value(r, costCol)
 			if !ok {
@@ -98,7 +96,7 @@ func biasGroups(rs []*rows.Record, metric, costCol string) ([]*biasGroup, error)
 // family is the colour key of an algorithm label: its part before the first "-", named
 // so that the three sampler families of experiments/sampler_bias.yaml get distinct
 // palette colours (plot.StyleOf hashes unregistered methods).
-func family(label string) string {
+func Family(label string) string {
 	f, _, _ := strings.Cut(label, "-")
 	switch f {
 	case "prox":
@@ -112,19 +110,19 @@ func family(label string) string {
 }
 
 // queriesText is the group's counted queries per draw.
-func (g *biasGroup) queriesText() string {
-	return fmt.Sprintf("%.4g value + %.4g gradient queries per draw", g.vq/float64(g.n), g.gq/float64(g.n))
+func (g *BiasGroup) QueriesText() string {
+	return fmt.Sprintf("%.4g value + %.4g gradient queries per draw", g.vq/float64(g.N), g.gq/float64(g.N))
 }
 
 // label is the legend text: the algorithm and its step constant.
-func (g *biasGroup) label() string {
+func (g *BiasGroup) Label() string {
 	if g.stepC == "" {
-		return g.alg
+		return g.Alg
 	}
-	return g.alg + " (step_c " + table.FmtShort(g.stepC) + ")"
+	return g.Alg + " (step_c " + table.FmtShort(g.stepC) + ")"
 }
 
-func (g *biasGroup) pooled(pick []int) []float64 {
+func (g *BiasGroup) Pooled(pick []int) []float64 {
 	var u []float64
 	for _, i := range pick {
 		u = append(u, g.trials[i]...)
@@ -132,7 +130,7 @@ func (g *biasGroup) pooled(pick []int) []float64 {
 	return u
 }
 
-func (g *biasGroup) all() []int {
+func (g *BiasGroup) all() []int {
 	p := make([]int, len(g.trials))
 	for i := range p {
 		p[i] = i
@@ -141,16 +139,16 @@ func (g *biasGroup) all() []int {
 }
 
 // distance is D_N of the pooled statistics.
-func (g *biasGroup) distance() float64 { return stats.KSUniform(g.pooled(g.all())) }
+func (g *BiasGroup) Distance() float64 { return stats.KSUniform(g.Pooled(g.all())) }
 
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of
 // one trial share an instance and an rng stream) and returns D_N of the pooled draws.
 // Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
 // every trial merged and sorted once (mergedDraws) gives the weighted empirical CDF, with
 // no sort per resample; KSUniform of the pooled resample gives the same D.
-func (g *biasGroup) resample(rng *rand.Rand) float64 {
+func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
-		g.mergeDraws()
+		g.MergeDraws()
 	}
 	w := g.weights[:0]
 	for range g.trials {
@@ -178,7 +176,7 @@ func (g *biasGroup) resample(rng *rand.Rand) float64 {
 }
 
 // mergeDraws sorts the draws of every trial into one array, remembering each draw's trial.
-func (g *biasGroup) mergeDraws() {
+func (g *BiasGroup) MergeDraws() {
 	type draw struct {
 		v float64
 		t int32
@@ -197,12 +195,12 @@ func (g *biasGroup) mergeDraws() {
 }
 
 // perDraw is the group's cost per draw: Σ cost / N.
-func (g *biasGroup) perDraw() float64 {
+func (g *BiasGroup) PerDraw() float64 {
 	s := 0.0
 	for _, c := range g.cost {
 		s += c
 	}
-	return s / float64(g.n)
+	return s / float64(g.N)
 }
 
 // distanceCI is a 95% interval for the distance D(F, U) of the sampler's law F to the
@@ -210,7 +208,7 @@ func (g *biasGroup) perDraw() float64 {
 // which the DKW–Massart inequality P(sup|F̂_N − F| > e) ≤ 2e^{−2Ne²} (Massart 1990) bounds
 // by e = √(ln(2/0.05)/(2N)). (A bootstrap over trials is biased upward for a KS distance:
 // resampled trials repeat draws, and its percentile interval can exclude the estimate.)
-func distanceCI(d float64, n int) (lo, hi float64) {
+func DistanceCI(d float64, n int) (lo, hi float64) {
 	e := stats.DKWRadius(0.05, n)
 	return math.Max(0, d-e), d + e
 }
@@ -220,7 +218,7 @@ func distanceCI(d float64, n int) (lo, hi float64) {
 // check's 95% CI.
 const DefaultKSFloorConfidence = 0.975
 
-func (c Check) ksFloorConfidence() float64 {
+func (c Check) KSFloorConfidence() float64 {
 	if c.Confidence == 0 {
 		return DefaultKSFloorConfidence
 	}
@@ -228,19 +226,19 @@ func (c Check) ksFloorConfidence() float64 {
 }
 
 // oneGroup selects the single (cell, algorithm) group of label alg in rs (after where).
-func oneGroup(rs []*rows.Record, c Check, alg string) (*biasGroup, error) {
+func oneGroup(rs []*rows.Record, c Check, alg string) (*BiasGroup, error) {
 	sel := table.Filter(rs, alg, c.Where)
 	if len(sel) == 0 {
 		return nil, fmt.Errorf("no ok rows for algorithm %q%s", alg, table.WhereText(c.Where))
 	}
-	gs, err := biasGroups(sel, c.Metric, "")
+	gs, err := BiasGroups(sel, c.Metric, "")
 	if err != nil {
 		return nil, err
 	}
 	if len(gs) > 1 {
 		var cells []string
 		for _, g := range gs {
-			cells = append(cells, g.cell)
+			cells = append(cells, g.Cell)
 		}
 		return nil, fmt.Errorf("ambiguous: %s spans %d cells (%s); pin them with where", alg, len(gs), strings.Join(cells, ","))
 	}
@@ -250,15 +248,15 @@ func oneGroup(rs []*rows.Record, c Check, alg string) (*biasGroup, error) {
 // biasStart is the start of a ks-floor or ks-order check: the result with the
 // algorithm's group, its size and its distance D; nil g (and the reason in res) when the
 // rows do not give one group.
-func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *biasGroup) {
+func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
 	res = newResult(c)
 	g, err := oneGroup(rs, c, c.Algorithm)
 	if err != nil {
 		res.Reason = err.Error()
 		return res, nil
 	}
-	res.N, res.TrialsMin, res.TrialsMax = g.n, len(g.trials), len(g.trials)
-	res.Fitted = g.distance()
+	res.N, res.TrialsMin, res.TrialsMax = g.N, len(g.trials), len(g.trials)
+	res.Fitted = g.Distance()
 	return res, g
 }
 
@@ -275,13 +273,13 @@ func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
 	// bounds [D_N − e, D_N + e] hold jointly: PASS iff the upper bound is ≤ the floor,
 	// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
 	// p value, reported) is not evidence of it.
-	alpha := 1 - c.ksFloorConfidence()
-	e := stats.DKWRadius(alpha, g.n)
+	alpha := 1 - c.KSFloorConfidence()
+	e := stats.DKWRadius(alpha, g.N)
 	res.Lo, res.Hi = math.Max(0, d-e), d+e
 	floor := c.Max
 	res.PPass = 1
 	if d < floor {
-		res.PPass = math.Min(1, 2*math.Exp(-2*float64(g.n)*(floor-d)*(floor-d)))
+		res.PPass = math.Min(1, 2*math.Exp(-2*float64(g.N)*(floor-d)*(floor-d)))
 	}
 	ci := fmt.Sprintf("[%s, %s]", table.FmtG(res.Lo), table.FmtG(res.Hi))
 	switch {
@@ -296,7 +294,7 @@ func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
 			100*(1-alpha), ci, table.FmtSpec(floor))
 	}
 	res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
-		d, g.n, len(g.trials), stats.KSNoiseFloor(g.n), stats.KSPValue(d, g.n), g.queriesText())
+		d, g.N, len(g.trials), stats.KSNoiseFloor(g.N), stats.KSPValue(d, g.N), g.QueriesText())
 	return res
 }
 
@@ -312,11 +310,11 @@ func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		res.Reason = "vs: " + err.Error()
 		return res
 	}
-	dv := h.distance()
+	dv := h.Distance()
 	res.Fitted = dv - d
 	diffs := make([]float64, biasResamples)
 	for i := range diffs {
-		diffs[i] = h.resample(rng) - g.resample(rng)
+		diffs[i] = h.Resample(rng) - g.Resample(rng)
 	}
 	res.Lo, res.Hi = stats.PercentileCI(diffs)
 	res.Resamples = len(diffs)
@@ -330,7 +328,7 @@ func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		res.Verdict = Inconclusive
 	}
 	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws (noise floors %.4g, %.4g) at %s and %s",
-		c.Vs, c.Algorithm, dv, d, h.n, g.n, stats.KSNoiseFloor(h.n), stats.KSNoiseFloor(g.n), h.queriesText(), g.queriesText())
+		c.Vs, c.Algorithm, dv, d, h.N, g.N, stats.KSNoiseFloor(h.N), stats.KSNoiseFloor(g.N), h.QueriesText(), g.QueriesText())
 	if res.Verdict == Inconclusive {
 		res.Reason += fmt.Sprintf("; the bootstrap CI [%s, %s] of the difference includes 0", table.FmtG(res.Lo), table.FmtG(res.Hi))
 	}
@@ -338,72 +336,4 @@ func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 		res.Reason += fmt.Sprintf("; Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below 0", f, len(diffs))
 	}
 	return res
-}
-
-// biasFigure is the figure kind "bias": one point per (cell, algorithm) at (fg.X per
-// draw, D_N of the pooled fg.Y statistics) with the DKW–Massart 95% interval (distanceCI), the noise
-// floor E D_N (dashed) and the α = 1e-3 critical value (dotted) of an exact sampler. An
-// algorithm with no cost (the exact sampler's structural draws make no counted queries)
-// cannot sit on a log x axis: it is drawn as a horizontal line at its distance.
-func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
-	sel := table.Filter(rs, "", fg.Where)
-	if len(sel) == 0 {
-		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
-	}
-	gs, err := biasGroups(sel, fg.Y, fg.X)
-	if err != nil {
-		return plot.Figure{}, err
-	}
-	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X) + " per draw", YLabel: "KS distance to the exact law",
-		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
-	if pf.Title == "" {
-		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
-		if c := table.ConstantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
-			pf.Title += " (" + strings.Join(c, ", ") + ")"
-		}
-	}
-	nmin, nmax := math.MaxInt, 0
-	xlo, xhi := math.Inf(1), math.Inf(-1)
-	type flat struct {
-		lab  string
-		d    float64
-		meth string
-	}
-	var flats []flat
-	for _, g := range gs {
-		d := g.distance()
-		lo, hi := distanceCI(d, g.n)
-		x := g.perDraw()
-		nmin, nmax = min(nmin, g.n), max(nmax, g.n)
-		out.Series = append(out.Series, g.alg)
-		if fg.LogX && !(x > 0) || math.IsNaN(x) {
-			flats = append(flats, flat{g.label(), d, family(g.alg)})
-			continue
-		}
-		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
-		// The algorithms of a bias experiment share one registry entry (sampler-bias): the
-		// colour is the label's family (its part before "-": prox, mala, exact), the
-		// marker the label.
-		pf.Series = append(pf.Series, plot.Series{Label: g.label(), Key: g.alg, Method: family(g.alg),
-			X: []float64{x}, Y: []float64{d}, Lo: []float64{lo}, Hi: []float64{hi}})
-		out.Points++
-	}
-	if out.Points == 0 {
-		return pf, plot.ErrNoData
-	}
-	if !(xhi > xlo) {
-		xlo, xhi = xlo/2, xhi*2
-	}
-	lx := []float64{xlo, xhi}
-	for _, f := range flats {
-		pf.Lines = append(pf.Lines, plot.Line{Label: f.lab + " (no counted queries)", X: lx, Y: []float64{f.d, f.d}, Method: f.meth})
-		out.Points++
-	}
-	pf.Lines = append(pf.Lines,
-		plot.Line{Label: fmt.Sprintf("noise floor E D_N (N = %d)", nmin), X: lx, Y: []float64{stats.KSNoiseFloor(nmin), stats.KSNoiseFloor(nmin)}, Style: plot.Dashed},
-		plot.Line{Label: "exact: 99.9% quantile of D_N", X: lx, Y: []float64{stats.KSCritical(1e-3, nmin), stats.KSCritical(1e-3, nmin)}, Style: plot.Dotted})
-	slices.SortStableFunc(pf.Series, func(a, b plot.Series) int { return cmp.Compare(a.X[0], b.X[0]) })
-	out.Note = fmt.Sprintf("KS distance of the pooled draws to the exact law, with its 95%% DKW–Massart interval; N = %s draws per point", trialsText(nmin, nmax))
-	pf.Note = out.Note
-	return pf, nil
 }

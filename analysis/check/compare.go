@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"fmt"
@@ -36,7 +36,7 @@ type ComparePoint struct {
 }
 
 // compareSymbol is "≤" for a claim A ≤ B (ClaimUpper, the default) and "≥" for ClaimLower.
-func (c Check) compareSymbol() string {
+func (c Check) CompareSymbol() string {
 	if c.Claim == ClaimLower {
 		return "≥"
 	}
@@ -44,14 +44,14 @@ func (c Check) compareSymbol() string {
 }
 
 // compareClaim is the effective claim of a compare check: upper unless lower.
-func compareClaim(c Claim) Claim {
+func CompareClaim(c Claim) Claim {
 	if c == ClaimLower {
 		return ClaimLower
 	}
 	return ClaimUpper
 }
 
-func (c Check) compareConfidence() float64 {
+func (c Check) CompareConfidence() float64 {
 	if c.Confidence == 0 {
 		return DefaultCompareConfidence
 	}
@@ -64,7 +64,7 @@ func (c Check) compareConfidence() float64 {
 func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (ComparePoint, bool) {
 	var pt ComparePoint
 	va, vb := table.MetricValues(a, metric), table.MetricValues(b, metric)
-	if pairable(a, b) {
+	if Pairable(a, b) {
 		byTrial := map[string]*rows.Record{}
 		for _, r := range b {
 			byTrial[r.Text(rows.ColTrial)] = r
@@ -112,9 +112,9 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 //   - INCONCLUSIVE otherwise: some CI straddles 0 and no x contradicts the claim.
 //
 // A missing x (one algorithm has rows there, the other not) keeps the verdict from PASS.
-func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
+func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res := newResult(c)
-	conf := c.compareConfidence()
+	conf := c.CompareConfidence()
 	alpha := (1 - conf) / 2
 	sign := 1
 	if c.Claim == ClaimLower {
@@ -139,18 +139,18 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 		if _, ok := gb[x]; ok {
 			xs = append(xs, x)
 		} else {
-			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Against, c.xText(x)))
+			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Against, c.XText(x)))
 		}
 	}
 	for _, x := range xb {
 		if _, ok := ga[x]; !ok {
-			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Algorithm, c.xText(x)))
+			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Algorithm, c.XText(x)))
 		}
 	}
 	for _, x := range xs {
 		if cs := table.CellsOf(append(slices.Clone(ga[x]), gb[x]...)); len(cs) > 1 && c.Vs != "" {
 			res.Reason = fmt.Sprintf("ambiguous: %s spans %d cells (%s); pin the other swept columns with where",
-				c.xText(x), len(cs), strings.Join(cs, ","))
+				c.XText(x), len(cs), strings.Join(cs, ","))
 			return res
 		}
 	}
@@ -158,7 +158,7 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 	for _, x := range xs {
 		pt, ok := comparePoint(ga[x], gb[x], c.Metric, alpha, sign)
 		if !ok {
-			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.xText(x)))
+			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.XText(x)))
 			continue
 		}
 		pt.X, pt.Cell = x, strings.Join(table.CellsOf(ga[x]), ",")
@@ -191,18 +191,18 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 		case pt.PHolm <= alpha:
 			pt.Verdict = Fail
 			fails = append(fails, fmt.Sprintf("%s: %s − %s = %s [%s, %s], Holm-adjusted p = %s",
-				c.xText(pt.X), c.Algorithm, c.Against, table.FmtG(pt.Diff), table.FmtG(pt.Lo), table.FmtG(pt.Hi), fmtP(pt.PHolm)))
+				c.XText(pt.X), c.Algorithm, c.Against, table.FmtG(pt.Diff), table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.PHolm)))
 		case onSide:
 			pt.Verdict = Pass
 		case pt.P <= alpha:
 			// The whole CI is on the wrong side of 0, but the contradiction does not
 			// survive Holm's adjustment over the x values.
 			pt.Verdict = Inconclusive
-			notHolm = append(notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.xText(pt.X),
-				table.FmtG(pt.Lo), table.FmtG(pt.Hi), fmtP(pt.P), fmtP(pt.PHolm)))
+			notHolm = append(notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.XText(pt.X),
+				table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.P), FmtP(pt.PHolm)))
 		default:
 			pt.Verdict = Inconclusive
-			open = append(open, fmt.Sprintf("%s: [%s, %s]", c.xText(pt.X), table.FmtG(pt.Lo), table.FmtG(pt.Hi)))
+			open = append(open, fmt.Sprintf("%s: [%s, %s]", c.XText(pt.X), table.FmtG(pt.Lo), table.FmtG(pt.Hi)))
 		}
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, pt.NA, pt.NB), max(res.TrialsMax, pt.NA, pt.NB)
 		if float64(sign)*pt.Diff > float64(sign)*pts[worst].Diff {
@@ -228,13 +228,13 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 	switch {
 	case len(fails) > 0:
 		res.Verdict = Fail
-		notes = append(notes, fmt.Sprintf("the data contradict %s %s %s at %s", c.Algorithm, c.compareSymbol(), c.Against,
+		notes = append(notes, fmt.Sprintf("the data contradict %s %s %s at %s", c.Algorithm, c.CompareSymbol(), c.Against,
 			strings.Join(fails, "; ")))
 	case len(open) > 0 || len(notHolm) > 0 || len(missing) > 0 || len(pts) < MinSlopePoints && c.Vs != "":
 		res.Verdict = Inconclusive
 		if len(notHolm) > 0 {
 			notes = append(notes, fmt.Sprintf("%s %s %s is contradicted at %s but not significant after Holm over %s",
-				c.Algorithm, c.compareSymbol(), c.Against, strings.Join(notHolm, "; "), c.Vs))
+				c.Algorithm, c.CompareSymbol(), c.Against, strings.Join(notHolm, "; "), c.Vs))
 		}
 		if len(open) > 0 {
 			notes = append(notes, fmt.Sprintf("the %g%% CI of %s − %s straddles 0 at %s (more trials would decide)",
@@ -248,16 +248,48 @@ func runCompareCheck(c Check, rs []*rows.Record) CheckResult {
 	}
 	notes = append(notes, missing...)
 	notes = append(notes, fmt.Sprintf("largest %s − %s at %s (%s vs %s); %d paired, %d Welch",
-		c.Algorithm, c.Against, c.xText(pts[worst].X), table.FmtG(pts[worst].MeanA), table.FmtG(pts[worst].MeanB),
+		c.Algorithm, c.Against, c.XText(pts[worst].X), table.FmtG(pts[worst].MeanA), table.FmtG(pts[worst].MeanB),
 		tests[TestPaired], tests[TestWelch]))
 	res.Reason = strings.Join(notes, "; ")
 	return res
 }
 
 // xText names an x value of the check: "d=40" (or "cell 3" when vs is empty).
-func (c Check) xText(x float64) string {
+func (c Check) XText(x float64) string {
 	if c.Vs == "" {
 		return "group " + strconv.Itoa(int(x))
 	}
 	return c.Vs + "=" + strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// Test names of Comparison.Test.
+const (
+	TestWelch  = "welch"  // Welch's unequal-variance t test
+	TestPaired = "paired" // paired t test on the per-trial differences
+	TestNone   = "none"   // fewer than 2 trials on a side: no test
+)
+
+// pairable: both sides hold the same trial indices, each with the same seed.
+func Pairable(a, b []*rows.Record) bool {
+	if len(a) != len(b) || len(a) < 2 {
+		return false
+	}
+	seeds := map[string]string{}
+	for _, r := range a {
+		seeds[r.Text(rows.ColTrial)] = r.Text(rows.ColSeed)
+	}
+	for _, r := range b {
+		s, ok := seeds[r.Text(rows.ColTrial)]
+		if !ok || s == "" || s != r.Text(rows.ColSeed) {
+			return false
+		}
+	}
+	return true
+}
+
+func FmtP(p float64) string {
+	if math.IsNaN(p) {
+		return "—"
+	}
+	return strconv.FormatFloat(p, 'g', 2, 64)
 }

@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"math"
@@ -103,7 +103,7 @@ func TestCompareCheckVerdicts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := cmpRows("a", "certified", "s", tc.xa, tc.a)
 			rs = append(rs, cmpRows("b", "certified", tc.seedB, xs, tc.b)...)
-			res := runCompareCheck(tc.c, recs(t, rs))
+			res := RunCompare(tc.c, recs(t, rs))
 			if res.Verdict != tc.want || !strings.Contains(res.Reason, tc.reason) {
 				t.Errorf("got %v (%s), want %v with %q", res.Verdict, res.Reason, tc.want, tc.reason)
 			}
@@ -141,14 +141,14 @@ func TestCompareCheckErrorRates(t *testing.T) {
 	var fails, passes, powerPasses int
 	for range reps {
 		rs := append(cmpRows("a", "certified", "s", xs, draw(0)), cmpRows("b", "certified", "s", xs, draw(0))...)
-		switch runCompareCheck(c, recs(t, rs)).Verdict {
+		switch RunCompare(c, recs(t, rs)).Verdict {
 		case Fail:
 			fails++
 		case Pass:
 			passes++
 		}
 		rs = append(cmpRows("a", "certified", "s", xs, draw(-2)), cmpRows("b", "certified", "s", xs, draw(0))...)
-		if runCompareCheck(c, recs(t, rs)).Verdict == Pass {
+		if RunCompare(c, recs(t, rs)).Verdict == Pass {
 			powerPasses++
 		}
 	}

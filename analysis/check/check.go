@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"crypto/sha256"
@@ -33,7 +33,7 @@ const MinSlopePoints = 4
 // the same stream and gets the same CI and verdict. The role is left out, so a claim and
 // its measurement twin agree too. The content is the JSON of the Check (encoding/json
 // writes a map's keys sorted, so where: is canonical).
-func checkSeed(name string, c Check) *rand.Rand {
+func Seed(name string, c Check) *rand.Rand {
 	c.Role = RoleClaim
 	js, err := json.Marshal(c)
 	if err != nil {
@@ -44,7 +44,7 @@ func checkSeed(name string, c Check) *rand.Rand {
 }
 
 // runCheck evaluates c on the ok rows rs.
-func runCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return c.kind().run(c, rs, rng)
 }
 
@@ -125,7 +125,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 	}
 	if res.LackOfFit.P < 0.05 {
 		notes = append(notes, fmt.Sprintf("lack of fit: the means depart from a power law (χ²(%d) = %s, p = %s)",
-			res.LackOfFit.DF, table.FmtG(res.LackOfFit.Chi2), fmtP(res.LackOfFit.P)))
+			res.LackOfFit.DF, table.FmtG(res.LackOfFit.Chi2), FmtP(res.LackOfFit.P)))
 	}
 	if tooFew && k.tooFew(verdict) {
 		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)

@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"math/rand/v2"
@@ -156,5 +156,5 @@ func runAuditRows(t *testing.T, c Check, rs []rows.Row) CheckResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runCheck(c, recs, nil)
+	return Run(c, recs, nil)
 }

@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"math"
@@ -36,9 +36,9 @@ func TestCheckSlopeNoisy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, recs(t, rs), checkSeed("t", tc.check))
+			r := Run(tc.check, recs(t, rs), Seed("t", tc.check))
 			if r.Passed() != tc.pass {
-				t.Fatalf("pass: got %v (%s), want %v", r.Verdict, r.summary(), tc.pass)
+				t.Fatalf("pass: got %v (%s), want %v", r.Verdict, r.Summary(), tc.pass)
 			}
 			if tc.reason != "" && !strings.Contains(r.Reason, tc.reason) {
 				t.Errorf("reason: got %q, want it to contain %q", r.Reason, tc.reason)
@@ -82,7 +82,7 @@ func TestCheckReasons(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, recs(t, tc.rs), checkSeed("r", tc.check))
+			r := Run(tc.check, recs(t, tc.rs), Seed("r", tc.check))
 			if r.Passed() != tc.pass || (tc.reason != "" && !strings.Contains(r.Reason, tc.reason)) {
 				t.Errorf("got %v reason %q, want pass %v reason containing %q", r.Verdict, r.Reason, tc.pass, tc.reason)
 			}
@@ -232,9 +232,9 @@ func TestCheckClaimsOnRows(t *testing.T) {
 	}{{ClaimEquality, 0.5, Fail, 0.1}, {ClaimEquality, 0.3, Pass, 0.1}, {ClaimEquality, 0.5, Pass, 0.25},
 		{ClaimUpper, 0.5, Pass, 0.25}, {ClaimLower, 0.6, Fail, 0.25}, {ClaimLower, 0.5, Pass, 0.25}} {
 		c.Claim, c.Slope, c.Tolerance = tc.claim, tc.slope, tc.tol
-		r := runCheck(c, rs, checkSeed("claims", c))
+		r := Run(c, rs, Seed("claims", c))
 		if r.Verdict != tc.want || r.N != 4 || r.TrialsMin != 40 || r.TrialsMax != 40 {
-			t.Errorf("%v %g: got %v (%s), want %v over 4 points × 40 trials", tc.claim, tc.slope, r.Verdict, r.summary(), tc.want)
+			t.Errorf("%v %g: got %v (%s), want %v over 4 points × 40 trials", tc.claim, tc.slope, r.Verdict, r.Summary(), tc.want)
 		}
 		if tc.claim == ClaimEquality && !(r.Lo > 0.28-0.1 && r.Hi < 0.4) {
 			t.Errorf("equality: CI [%v, %v] should exclude ½ (true slope 0.28)", r.Lo, r.Hi)
@@ -242,9 +242,9 @@ func TestCheckClaimsOnRows(t *testing.T) {
 	}
 	three := recs(t, synthRows(rng, "expmech", "rank", []float64{1, 2, 4}, 0.5, 1, 0.01, 40, 0))
 	c.Claim = ClaimEquality
-	r := runCheck(c, three, checkSeed("three", c))
+	r := Run(c, three, Seed("three", c))
 	if r.Verdict != Inconclusive || !strings.Contains(r.Reason, "too few points") || math.Abs(r.Fitted-0.5) > 0.01 {
-		t.Errorf("3 points: got %v (%s), want INCONCLUSIVE with the fit ≈ 0.5 reported", r.Verdict, r.summary())
+		t.Errorf("3 points: got %v (%s), want INCONCLUSIVE with the fit ≈ 0.5 reported", r.Verdict, r.Summary())
 	}
 }
 

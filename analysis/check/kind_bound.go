@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ type boundKind struct {
 func (boundKind) validate(c Check) []error {
 	var errs []error
 	if !finite(c.Min) || !finite(c.Max) {
-		errs = append(errs, fieldErr(c.Kind.String(), "want a finite number"))
+		errs = append(errs, FieldErr(c.Kind.String(), "want a finite number"))
 	}
 	errs = append(errs, noClaim(c)...)
 	return append(errs, noAgainst(c)...)
@@ -61,7 +61,7 @@ func (k boundKind) extreme() string {
 
 func (k boundKind) summary(r CheckResult) string {
 	return fmt.Sprintf("%s group mean %s (95%% CI [%s, %s]) vs %s %s over %d points × %s trials", k.extreme(),
-		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), k.op(), table.FmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), k.op(), table.FmtSpec(r.Threshold()), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (k boundKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {

@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ type ksFloorKind struct{ kindDefaults }
 func (ksFloorKind) validate(c Check) []error {
 	var errs []error
 	if !(c.Max > 0) || !(c.Max < 1) {
-		errs = append(errs, fieldErr("max", "a ks-floor check declares the largest KS distance to the exact law it accepts, "+
+		errs = append(errs, FieldErr("max", "a ks-floor check declares the largest KS distance to the exact law it accepts, "+
 			"in (0, 1), got %v (failing to reject exactness is not evidence of it)", c.Max))
 	}
 	errs = append(errs, confidenceErr(c)...)
@@ -29,15 +29,15 @@ func (ksFloorKind) label(c Check) string {
 }
 
 func (ksFloorKind) expected(c Check) string {
-	return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", table.FmtSpec(c.Max), 100*c.ksFloorConfidence())
+	return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", table.FmtSpec(c.Max), 100*c.KSFloorConfidence())
 }
 
 // threshold is the declared floor of the distance.
 func (ksFloorKind) threshold(c Check) float64 { return c.Max }
 
 func (ksFloorKind) summary(r CheckResult) string {
-	return fmt.Sprintf("KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", table.FmtG(r.Fitted), 100*r.ksFloorConfidence(),
-		table.FmtG(r.Lo), table.FmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
+	return fmt.Sprintf("KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", table.FmtG(r.Fitted), 100*r.KSFloorConfidence(),
+		table.FmtG(r.Lo), table.FmtG(r.Hi), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
@@ -51,7 +51,7 @@ type ksOrderKind struct{ kindDefaults }
 func (ksOrderKind) validate(c Check) []error {
 	var errs []error
 	if c.Vs == "" {
-		errs = append(errs, fieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
+		errs = append(errs, FieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
 	}
 	errs = append(errs, confidenceErr(c)...)
 	errs = append(errs, noClaim(c)...)

@@ -1,10 +1,9 @@
-package analysis
+package check
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 )
 
@@ -209,7 +208,7 @@ func (e *FieldError) Unwrap() error { return e.Err }
 // Key is the spec key of the field (the spec decoder appends it to the entry's key).
 func (e *FieldError) Key() string { return e.Field }
 
-func fieldErr(field, format string, args ...any) error {
+func FieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
 }
 
@@ -256,23 +255,23 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 func (c Check) Validate() error {
 	var errs []error
 	if c.Metric == "" {
-		errs = append(errs, fieldErr("metric", "required"))
+		errs = append(errs, FieldErr("metric", "required"))
 	}
 	if c.Algorithm == "" {
-		errs = append(errs, fieldErr("algorithm", "required"))
+		errs = append(errs, FieldErr("algorithm", "required"))
 	}
 	if c.Kind.known() {
 		errs = append(errs, c.kind().validate(c)...)
 	} else {
-		errs = append(errs, fieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
+		errs = append(errs, FieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
 		errs = append(errs, noClaim(c)...)
 		errs = append(errs, noAgainst(c)...)
 	}
 	if c.Role < 0 || int(c.Role) >= len(roleNames) {
-		errs = append(errs, fieldErr("role", "want claim, invariant or measurement, got %v", c.Role))
+		errs = append(errs, FieldErr("role", "want claim, invariant or measurement, got %v", c.Role))
 	}
 	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
-		errs = append(errs, fieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
+		errs = append(errs, FieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
 	}
 	return errors.Join(errs...)
 }
@@ -302,102 +301,13 @@ func (c Check) PilotTrials() (n int, used bool) {
 	return c.Pilot, c.kind().piloted()
 }
 
-func (c Check) label() string { return c.kind().label(c) }
+func (c Check) Label() string { return c.kind().label(c) }
+
+// IsAudit reports whether c is a privacy-audit kind (reported under AuditRule).
+func (c Check) IsAudit() bool { return c.kind().audit() }
 
 // expectedText is the check's expected value with its claim: "= 0.5 ± 0.25",
 // "≤ 0.5 + 0.25", "≥ 1", ….
-func (c Check) expectedText() string { return c.kind().expected(c) }
+func (c Check) ExpectedText() string { return c.kind().expected(c) }
 
-func (c Check) threshold() float64 { return c.kind().threshold(c) }
-
-// Figure is one plot of an experiment: an entry of the spec's figures: list, decoded by
-// package experiments through its Schema and drawn here.
-type Figure struct {
-	Name   string `yaml:"name"`   // file stem; defaults to Stem()'s "<y>_vs_<x>"
-	X      string `yaml:"x"`      // column; required
-	Y      string `yaml:"y"`      // column, derived column or ratio, as Check.Metric; required
-	Series string `yaml:"series"` // column whose values make the series; defaults to "algorithm"
-	Title  string `yaml:"title"`  // defaults to "<y label> vs <x label>" plus the constant cell parameters
-	// LogX, LogY select log axes; Theory adds the theorem's bound (mean theory_bound per x,
-	// dashed) and, for each slope check on the same (x, y), the expected slope (dotted).
-	LogX   bool              `yaml:"logx"`
-	LogY   bool              `yaml:"logy"`
-	Theory bool              `yaml:"theory"`
-	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
-	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
-	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
-	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
-	// "bias" (bias.go: the KS distance of the pooled y statistics to the exact law vs x per
-	// draw, with the noise floor).
-	Kind string `yaml:"kind"`
-	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
-	Size string `yaml:"size"`
-}
-
-// Figure kinds.
-const (
-	FigureCurve    = "curve"
-	FigureFrontier = "frontier"
-	// FigureBias (bias.go): one point per algorithm and cell at (x per draw, KS distance of
-	// the pooled y statistics to the exact law), with the noise floor; y is the statistics
-	// column of an exact-law experiment.
-	FigureBias = "bias"
-)
-
-var (
-	stemRE     = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
-	stemReplRE = regexp.MustCompile(`[^a-z0-9_-]+`)
-)
-
-// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased with every run of
-// characters outside [a-z0-9_-] replaced by "_" (y may be a ratio "a/b").
-func (f Figure) Stem() string {
-	if f.Name != "" {
-		return f.Name
-	}
-	return stemReplRE.ReplaceAllString(strings.ToLower(f.Y+"_vs_"+f.X), "_")
-}
-
-// Validate reports every problem of f at once, each a *FieldError.
-func (f Figure) Validate() error {
-	var errs []error
-	if f.X == "" {
-		errs = append(errs, fieldErr("x", "required"))
-	}
-	if f.Y == "" {
-		errs = append(errs, fieldErr("y", "required"))
-	}
-	switch f.Kind {
-	case "", FigureCurve, FigureFrontier, FigureBias:
-	default:
-		errs = append(errs, fieldErr("kind", "want curve, frontier or bias, got %q", f.Kind))
-	}
-	switch f.Size {
-	case "", "two-column", "one-column":
-	default:
-		errs = append(errs, fieldErr("size", "want two-column or one-column, got %q", f.Size))
-	}
-	if s := f.Stem(); !stemRE.MatchString(s) {
-		errs = append(errs, fieldErr("name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", s))
-	}
-	return errors.Join(errs...)
-}
-
-// Experiment is what analysis needs from a spec.
-type Experiment struct {
-	Name, Description string
-	// Quick is true when the spec was shrunk by -quick (its quick: block); the reports
-	// say which mode their numbers come from.
-	Quick   bool
-	Checks  []Check
-	Figures []Figure
-	// Methods maps an algorithm label to its method (the registry name, e.g. label
-	// prox-practical → expmech), so that a method keeps one colour across the suite;
-	// a label it lacks is its own method (or the part before "/", as in noisy-gd/oracle).
-	Methods map[string]string
-	// Spec is the spec's YAML as written (shown by the HTML report; optional).
-	Spec string
-	// Workers is how many goroutines compute the checks and draw the figures (the run's
-	// -workers; ≤ 0: one per CPU). The outputs do not depend on it.
-	Workers int
-}
+func (c Check) Threshold() float64 { return c.kind().threshold(c) }

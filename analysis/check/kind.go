@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"math/rand/v2"
@@ -69,7 +69,7 @@ func (kindDefaults) audit() bool                      { return false }
 // compare).
 func noClaim(c Check) []error {
 	if c.Claim != ClaimUnstated {
-		return []error{fieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}
+		return []error{FieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}
 	}
 	return nil
 }
@@ -77,7 +77,7 @@ func noClaim(c Check) []error {
 // noAgainst refuses against: on every kind but compare.
 func noAgainst(c Check) []error {
 	if c.Against != "" {
-		return []error{fieldErr("against", "applies to compare checks only")}
+		return []error{FieldErr("against", "applies to compare checks only")}
 	}
 	return nil
 }
@@ -85,7 +85,7 @@ func noAgainst(c Check) []error {
 // confidenceErr refuses a confidence outside [0, 1) (0: the kind's default).
 func confidenceErr(c Check) []error {
 	if !(c.Confidence >= 0 && c.Confidence < 1) {
-		return []error{fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence)}
+		return []error{FieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence)}
 	}
 	return nil
 }
