@@ -57,7 +57,7 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]ch
 		return nil, err
 	}
 	// Checks and figures are independent of one another (each check has its own
-	// generator, seeded by its content, checkSeed; each figure its own files): they run on exp.Workers
+	// generator, seeded by its content, check.Seed; each figure its own files): they run on exp.Workers
 	// goroutines, each result in its own slot, so the output does not depend on it.
 	results := make([]check.CheckResult, len(exp.Checks))
 	forEach(exp.Workers, len(exp.Checks), func(i int) {

@@ -27,7 +27,7 @@ const BootstrapResamples = 10000
 // a curve (the erm_rates d-slope was fitted on three points).
 const MinSlopePoints = 4
 
-// checkSeed derives the bootstrap generator of check c of experiment name from the
+// Seed derives the bootstrap generator of check c of experiment name from the
 // check's content (metric, algorithm, vs, where, kind, claim, thresholds, x range, …) and
 // never from its position in the spec: the same check written twice, or moved, resamples
 // the same stream and gets the same CI and verdict. The role is left out, so a claim and
@@ -37,13 +37,13 @@ func Seed(name string, c Check) *rand.Rand {
 	c.Role = RoleClaim
 	js, err := json.Marshal(c)
 	if err != nil {
-		panic("analysis: checkSeed: " + err.Error()) // a validated Check always marshals
+		panic("check: Seed: " + err.Error()) // a validated Check always marshals
 	}
 	h := sha256.Sum256(append(fmt.Appendf(nil, "expmech/analysis/bootstrap/v2\x00%s\x00", name), js...))
 	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
 }
 
-// runCheck evaluates c on the ok rows rs.
+// Run evaluates c on the ok rows rs.
 func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return c.kind().run(c, rs, rng)
 }

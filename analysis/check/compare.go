@@ -99,7 +99,7 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 	return pt, true
 }
 
-// runCompareCheck evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥).
+// RunCompare evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥).
 // At each x the difference A − B gets a two-sided CI at confidence c (paired t on the
 // shared trials when the rows share their instances, Welch otherwise). The verdict:
 //   - PASS iff at every x the CI lies on the claim's side of 0 (hi ≤ 0 for ≤): an
@@ -120,95 +120,16 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	if c.Claim == ClaimLower {
 		sign = -1
 	}
-	selA, selB := table.Filter(rs, c.Algorithm, c.Where), table.Filter(rs, c.Against, c.Where)
-	if len(selA) == 0 || len(selB) == 0 {
-		missing := c.Algorithm
-		if len(selA) > 0 {
-			missing = c.Against
-		}
-		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", missing, table.WhereText(c.Where))
+	pts, missing, why := comparePoints(c, rs, alpha, sign)
+	if why != "" {
+		res.Reason = why
 		return res
-	}
-	cellIndex := map[string]int{}
-	ga, xa := table.XGroups(selA, c.Vs, c.XMin, c.XMax, cellIndex)
-	gb, xb := table.XGroups(selB, c.Vs, c.XMin, c.XMax, cellIndex)
-	var notes []string
-	var missing []string
-	var xs []float64
-	for _, x := range xa {
-		if _, ok := gb[x]; ok {
-			xs = append(xs, x)
-		} else {
-			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Against, c.XText(x)))
-		}
-	}
-	for _, x := range xb {
-		if _, ok := ga[x]; !ok {
-			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Algorithm, c.XText(x)))
-		}
-	}
-	for _, x := range xs {
-		if cs := table.CellsOf(append(slices.Clone(ga[x]), gb[x]...)); len(cs) > 1 && c.Vs != "" {
-			res.Reason = fmt.Sprintf("ambiguous: %s spans %d cells (%s); pin the other swept columns with where",
-				c.XText(x), len(cs), strings.Join(cs, ","))
-			return res
-		}
-	}
-	var pts []ComparePoint
-	for _, x := range xs {
-		pt, ok := comparePoint(ga[x], gb[x], c.Metric, alpha, sign)
-		if !ok {
-			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.XText(x)))
-			continue
-		}
-		pt.X, pt.Cell = x, strings.Join(table.CellsOf(ga[x]), ",")
-		pts = append(pts, pt)
 	}
 	res.N = len(pts)
-	if len(pts) == 0 {
-		res.Reason = fmt.Sprintf("no x value where both %s and %s have ≥ 2 trials with a value of %s", c.Algorithm, c.Against, c.Metric)
-		if len(missing) > 0 {
-			res.Reason += " (" + strings.Join(missing, "; ") + ")"
-		}
-		return res
-	}
-	ps := make([]float64, len(pts))
-	for i, pt := range pts {
-		ps[i] = pt.P
-	}
-	holm := stats.HolmAdjust(ps)
-	res.TrialsMin, res.TrialsMax = pts[0].NA, pts[0].NA
-	worst := 0
-	var fails, open, notHolm []string
-	for i := range pts {
-		pt := &pts[i]
-		pt.PHolm = holm[i]
-		onSide := pt.Hi <= 0
-		if sign < 0 {
-			onSide = pt.Lo >= 0
-		}
-		switch {
-		case pt.PHolm <= alpha:
-			pt.Verdict = Fail
-			fails = append(fails, fmt.Sprintf("%s: %s − %s = %s [%s, %s], Holm-adjusted p = %s",
-				c.XText(pt.X), c.Algorithm, c.Against, table.FmtG(pt.Diff), table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.PHolm)))
-		case onSide:
-			pt.Verdict = Pass
-		case pt.P <= alpha:
-			// The whole CI is on the wrong side of 0, but the contradiction does not
-			// survive Holm's adjustment over the x values.
-			pt.Verdict = Inconclusive
-			notHolm = append(notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.XText(pt.X),
-				table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.P), FmtP(pt.PHolm)))
-		default:
-			pt.Verdict = Inconclusive
-			open = append(open, fmt.Sprintf("%s: [%s, %s]", c.XText(pt.X), table.FmtG(pt.Lo), table.FmtG(pt.Hi)))
-		}
-		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, pt.NA, pt.NB), max(res.TrialsMax, pt.NA, pt.NB)
-		if float64(sign)*pt.Diff > float64(sign)*pts[worst].Diff {
-			worst = i
-		}
-	}
+	j := judgePoints(c, pts, alpha, sign)
+	res.TrialsMin, res.TrialsMax = j.trialsMin, j.trialsMax
+	worst, fails, open, notHolm := j.worst, j.fails, j.open, j.notHolm
+	var notes []string
 	res.Fitted, res.Lo, res.Hi = pts[worst].Diff, pts[worst].Lo, pts[worst].Hi
 	// The intersection-union test's p value: the claim holds at every x, so its p value is
 	// the largest of the per-x one-sided p values of the claim's side (1 − P of the
@@ -252,6 +173,109 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 		tests[TestPaired], tests[TestWelch]))
 	res.Reason = strings.Join(notes, "; ")
 	return res
+}
+
+// comparePoints is the per-x comparison of a compare check: the rows of A and B, grouped by
+// x, compared at every x both have (comparePoint), with the x values one side lacks or
+// where a side has fewer than 2 trials (missing). why says why there is nothing to compare
+// (no rows, an x spanning several cells, no x with both).
+func comparePoints(c Check, rs []*rows.Record, alpha float64, sign int) (pts []ComparePoint, missing []string, why string) {
+	selA, selB := table.Filter(rs, c.Algorithm, c.Where), table.Filter(rs, c.Against, c.Where)
+	if len(selA) == 0 || len(selB) == 0 {
+		missing := c.Algorithm
+		if len(selA) > 0 {
+			missing = c.Against
+		}
+		return nil, nil, fmt.Sprintf("no ok rows for algorithm %q%s", missing, table.WhereText(c.Where))
+	}
+	cellIndex := map[string]int{}
+	ga, xa := table.XGroups(selA, c.Vs, c.XMin, c.XMax, cellIndex)
+	gb, xb := table.XGroups(selB, c.Vs, c.XMin, c.XMax, cellIndex)
+	var xs []float64
+	for _, x := range xa {
+		if _, ok := gb[x]; ok {
+			xs = append(xs, x)
+		} else {
+			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Against, c.XText(x)))
+		}
+	}
+	for _, x := range xb {
+		if _, ok := ga[x]; !ok {
+			missing = append(missing, fmt.Sprintf("%s has no rows at %s", c.Algorithm, c.XText(x)))
+		}
+	}
+	for _, x := range xs {
+		if cs := table.CellsOf(append(slices.Clone(ga[x]), gb[x]...)); len(cs) > 1 && c.Vs != "" {
+			return nil, nil, fmt.Sprintf("ambiguous: %s spans %d cells (%s); pin the other swept columns with where",
+				c.XText(x), len(cs), strings.Join(cs, ","))
+		}
+	}
+	for _, x := range xs {
+		pt, ok := comparePoint(ga[x], gb[x], c.Metric, alpha, sign)
+		if !ok {
+			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.XText(x)))
+			continue
+		}
+		pt.X, pt.Cell = x, strings.Join(table.CellsOf(ga[x]), ",")
+		pts = append(pts, pt)
+	}
+	if len(pts) == 0 {
+		why := fmt.Sprintf("no x value where both %s and %s have ≥ 2 trials with a value of %s", c.Algorithm, c.Against, c.Metric)
+		if len(missing) > 0 {
+			why += " (" + strings.Join(missing, "; ") + ")"
+		}
+		return nil, nil, why
+	}
+	return pts, missing, ""
+}
+
+// judgement is the per-x verdicts of a compare check gathered for its summary.
+type judgement struct {
+	worst                int      // the x with the largest difference on the contradiction's side
+	fails, open, notHolm []string // x values that contradict (Holm), straddle 0, contradict before Holm
+	trialsMin, trialsMax int
+}
+
+// judgePoints adjusts the points' contradiction p values by Holm's step-down over x and
+// gives each x its verdict: FAIL when the adjusted p is ≤ alpha, PASS when the CI is on the
+// claim's side (sign +1: ≤ 0), INCONCLUSIVE otherwise.
+func judgePoints(c Check, pts []ComparePoint, alpha float64, sign int) judgement {
+	ps := make([]float64, len(pts))
+	for i, pt := range pts {
+		ps[i] = pt.P
+	}
+	holm := stats.HolmAdjust(ps)
+	j := judgement{trialsMin: pts[0].NA, trialsMax: pts[0].NA}
+	for i := range pts {
+		pt := &pts[i]
+		pt.PHolm = holm[i]
+		onSide := pt.Hi <= 0
+		if sign < 0 {
+			onSide = pt.Lo >= 0
+		}
+		switch {
+		case pt.PHolm <= alpha:
+			pt.Verdict = Fail
+			j.fails = append(j.fails, fmt.Sprintf("%s: %s − %s = %s [%s, %s], Holm-adjusted p = %s",
+				c.XText(pt.X), c.Algorithm, c.Against, table.FmtG(pt.Diff), table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.PHolm)))
+		case onSide:
+			pt.Verdict = Pass
+		case pt.P <= alpha:
+			// The whole CI is on the wrong side of 0, but the contradiction does not
+			// survive Holm's adjustment over the x values.
+			pt.Verdict = Inconclusive
+			j.notHolm = append(j.notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.XText(pt.X),
+				table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.P), FmtP(pt.PHolm)))
+		default:
+			pt.Verdict = Inconclusive
+			j.open = append(j.open, fmt.Sprintf("%s: [%s, %s]", c.XText(pt.X), table.FmtG(pt.Lo), table.FmtG(pt.Hi)))
+		}
+		j.trialsMin, j.trialsMax = min(j.trialsMin, pt.NA, pt.NB), max(j.trialsMax, pt.NA, pt.NB)
+		if float64(sign)*pt.Diff > float64(sign)*pts[j.worst].Diff {
+			j.worst = i
+		}
+	}
+	return j
 }
 
 // xText names an x value of the check: "d=40" (or "cell 3" when vs is empty).

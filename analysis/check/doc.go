@@ -26,7 +26,7 @@
 // is evidence of: a claim, an invariant (holds by construction; counted apart) or a
 // measurement (value and CI, verdict MEASURED).
 //
-// Compare checks (Kind "compare", compare_check.go) claim metric[Algorithm] ≤ (claim
+// Compare checks (Kind "compare", compare.go) claim metric[Algorithm] ≤ (claim
 // upper, the default) or ≥ (lower) metric[Against] at every vs: per x a CI of the
 // difference (paired t on shared instances, else Welch), PASS iff every CI lies on the
 // claim's side (intersection-union test, Berger 1982), FAIL iff a contradiction survives

@@ -217,7 +217,7 @@ func TestSlopeVerdictClaims(t *testing.T) {
 	}
 }
 
-// TestCheckClaimsOnRows runs the same decision through runCheck on synthetic rows whose
+// TestCheckClaimsOnRows runs the same decision through Run on synthetic rows whose
 // true slope is 0.28 (4 points, a CI far narrower than 0.5 − 0.28), and checks that a
 // well-fitted slope on 3 points is INCONCLUSIVE, never PASS.
 func TestCheckClaimsOnRows(t *testing.T) {

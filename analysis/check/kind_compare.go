@@ -11,7 +11,7 @@ import (
 // compareKind is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at every
 // vs" (Kind "compare"; claim upper, the default; claim lower: ≥), decided per x by a CI
 // of the difference (paired on shared instances, else Welch) with Holm control over x
-// (compare_check.go, runCompareCheck).
+// (compare.go, RunCompare).
 type compareKind struct{ kindDefaults }
 
 func (compareKind) validate(c Check) []error {

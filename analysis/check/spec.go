@@ -39,7 +39,7 @@ const (
 	// KindCompare is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at
 	// every vs" (claim upper, the default; claim lower: ≥), decided per x by a CI of the
 	// difference (paired on shared instances, else Welch) with Holm control over x
-	// (compare_check.go, runCompareCheck).
+	// (compare.go, RunCompare).
 	KindCompare
 )
 
