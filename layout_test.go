@@ -76,6 +76,39 @@ func TestImportDirection(t *testing.T) {
 	if seen < 5 {
 		t.Fatalf("go list returned %d packages, want the whole module", seen)
 	}
+	analysisFloors(t, string(out))
+}
+
+// analysisFloors enforces the floors inside expmech/analysis (DESIGN.md "Data flow"): stats
+// (numbers only) → table (rows into groups) → check (the check kinds) → analysis (reports,
+// figures, Analyze, Compare). A package may depend only on the floors below its own; plot,
+// the drawing package, stands beside stats and depends on none of them.
+func analysisFloors(t *testing.T, golist string) {
+	t.Helper()
+	floor := map[string]int{
+		"expmech/analysis/stats": 0, "expmech/analysis/plot": 0,
+		"expmech/analysis/table": 1, "expmech/analysis/check": 2, "expmech/analysis": 3,
+	}
+	seen := 0
+	for _, ln := range strings.Split(strings.TrimSpace(golist), "\n") {
+		pkg, deps, _ := strings.Cut(ln, ":")
+		fp, ok := floor[pkg]
+		if !ok {
+			if strings.HasPrefix(pkg, "expmech/analysis/") {
+				t.Errorf("%s has no floor in analysisFloors: give it one", pkg)
+			}
+			continue
+		}
+		seen++
+		for _, dep := range strings.Fields(deps) {
+			if fd, ok := floor[dep]; ok && fd >= fp {
+				t.Errorf("%s (floor %d) depends on %s (floor %d): analysis imports flow stats → table → check → analysis", pkg, fp, dep, fd)
+			}
+		}
+	}
+	if seen != len(floor) {
+		t.Errorf("go list listed %d of the %d analysis packages", seen, len(floor))
+	}
 }
 
 // TestNoTestCodeShipped enforces DESIGN.md "Data flow": the test kits (the packages

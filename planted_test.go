@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"expmech/analysis"
+	"expmech/analysis/check"
 	"expmech/experiments"
 	"expmech/rows"
 )
@@ -29,8 +30,8 @@ func TestPlantedViolations(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, c := range spec.Checks {
-			ck := *c.(*analysis.Check)
-			if ck.Role == analysis.RoleMeasurement {
+			ck := *c.(*check.Check)
+			if ck.Role == check.RoleMeasurement {
 				continue
 			}
 			xs := sweepValues(t, spec, ck.Vs)
@@ -38,13 +39,13 @@ func TestPlantedViolations(t *testing.T) {
 			// violation is the claim's doing, not malformed rows.
 			for _, wrong := range []bool{true, false} {
 				rs := plant(t, ck, xs, wrong, rand.New(rand.NewPCG(uint64(i), 7)))
-				res, err := analysis.AnalyzeRows(analysis.Experiment{Name: "planted", Checks: []analysis.Check{ck}}, rs, t.TempDir(), t.TempDir())
+				res, err := analysis.AnalyzeRows(analysis.Experiment{Name: "planted", Checks: []check.Check{ck}}, rs, t.TempDir(), t.TempDir())
 				if err != nil {
 					t.Fatalf("%s checks[%d]: %v", name, i, err)
 				}
-				want := analysis.Pass
+				want := check.Pass
 				if wrong {
-					want = analysis.Fail
+					want = check.Fail
 				}
 				if res[0].Verdict != want {
 					t.Errorf("%s checks[%d] (%s %s %s), planted violation %v: got %s, want %s: %s", name, i, ck.Kind, ck.Metric, ck.Algorithm, wrong, res[0].Verdict, want, res[0].Reason)
@@ -79,7 +80,7 @@ func sweepValues(t *testing.T, spec *experiments.Spec, vs string) []float64 {
 
 // plant builds 8 trials per x of the check's algorithm (and its against) with the where
 // columns set, violating the check's claim when wrong and satisfying it otherwise.
-func plant(t *testing.T, ck analysis.Check, xs []float64, wrong bool, rng *rand.Rand) []rows.Row {
+func plant(t *testing.T, ck check.Check, xs []float64, wrong bool, rng *rand.Rand) []rows.Row {
 	var out []rows.Row
 	num, den, ratio := strings.Cut(ck.Metric, "/")
 	cell := 0
@@ -92,26 +93,26 @@ func plant(t *testing.T, ck analysis.Check, xs []float64, wrong bool, rng *rand.
 			noise := math.Exp(0.05 * rng.NormFloat64())
 			var y float64
 			switch ck.Kind {
-			case analysis.KindSlope:
+			case check.KindSlope:
 				s := ck.Slope + ck.Tolerance + 0.6 // above an upper claim, off an equality
-				if ck.Claim == analysis.ClaimLower {
+				if ck.Claim == check.ClaimLower {
 					s = ck.Slope - ck.Tolerance - 0.6
 				}
 				if !wrong {
 					s = ck.Slope
 				}
 				y = 0.1 * math.Pow(x, s) * noise
-			case analysis.KindMax:
+			case check.KindMax:
 				y = 2 * ck.Max * noise
 				if !wrong {
 					y = ck.Max / 2 * noise
 				}
-			case analysis.KindMin:
+			case check.KindMin:
 				y = ck.Min / 2 * noise
 				if !wrong {
 					y = 2 * ck.Min * noise
 				}
-			case analysis.KindCompare:
+			case check.KindCompare:
 				y = 1 * noise
 			default:
 				t.Fatalf("kind %s not planted", ck.Kind)
@@ -123,7 +124,7 @@ func plant(t *testing.T, ck analysis.Check, xs []float64, wrong bool, rng *rand.
 				v := y
 				if alg == ck.Against {
 					gap := 1.0 // A = B + 1: A ≤ B is violated (claim upper)
-					if ck.Claim == analysis.ClaimLower {
+					if ck.Claim == check.ClaimLower {
 						gap = -1
 					}
 					if !wrong {

@@ -38,6 +38,7 @@ import (
 	"expmech/algorithms/sampler"
 	"expmech/algorithms/tuning"
 	"expmech/analysis"
+	"expmech/analysis/check"
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
@@ -95,7 +96,7 @@ func registry() runner.Registry {
 // spec decoder fills and validates (experiments does not import the analysis).
 func schema(reg runner.Registry) experiments.Schema {
 	s := reg.Schema()
-	s.Check = func() any { return &analysis.Check{} }
+	s.Check = func() any { return &check.Check{} }
 	s.Figure = func() any { return &analysis.Figure{} }
 	return s
 }
@@ -531,7 +532,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.
 		exp.Methods[a.Label] = a.Name
 	}
 	for _, c := range spec.Checks {
-		exp.Checks = append(exp.Checks, *c.(*analysis.Check)) // schema(reg) decoded it
+		exp.Checks = append(exp.Checks, *c.(*check.Check)) // schema(reg) decoded it
 	}
 	for _, f := range spec.Figures {
 		exp.Figures = append(exp.Figures, *f.(*analysis.Figure))
@@ -543,7 +544,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.
 	if err != nil {
 		return fmt.Errorf("analysis of %s: %w", dir, err)
 	}
-	analysis.FormatChecks(stdout, spec.Name, results)
+	check.FormatChecks(stdout, spec.Name, results)
 	fmt.Fprintf(stdout, "analysis: %s/report.md, figures in %s\n", dir, figDir)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"expmech/analysis"
+	"expmech/analysis/check"
 	"expmech/experiments"
 	"expmech/experiments/runner"
 )
@@ -230,7 +231,7 @@ func TestAuditEndToEnd(t *testing.T) {
 // TestSuiteChecksStateClaims: every slope check of every experiment of
 // experiments/SUITE states its claim form explicitly (the default, equality, is never
 // left implicit in the suite), and every check with an x axis (slope, min, max, compare
-// with a vs) has at least analysis.MinSlopePoints values of its vs column in both the
+// with a vs) has at least check.MinSlopePoints values of its vs column in both the
 // full and the -quick sweep, so no suite check is INCONCLUSIVE by design.
 func TestSuiteChecksStateClaims(t *testing.T) {
 	suite, err := readSuite(suitePath)
@@ -245,16 +246,16 @@ func TestSuiteChecksStateClaims(t *testing.T) {
 		}
 		for mode, sp := range map[string]*experiments.Spec{"full": spec, "quick": spec.Shrink()} {
 			for i, c := range sp.Checks {
-				ck := c.(*analysis.Check)
+				ck := c.(*check.Check)
 				switch ck.Kind {
-				case analysis.KindSlope, analysis.KindMin, analysis.KindMax, analysis.KindCompare:
+				case check.KindSlope, check.KindMin, check.KindMax, check.KindCompare:
 				default:
 					continue
 				}
-				if ck.Vs == "" || ck.Role == analysis.RoleMeasurement {
+				if ck.Vs == "" || ck.Role == check.RoleMeasurement {
 					continue
 				}
-				if ck.Kind == analysis.KindSlope && ck.Claim == analysis.ClaimUnstated {
+				if ck.Kind == check.KindSlope && ck.Claim == check.ClaimUnstated {
 					t.Errorf("%s checks[%d]: slope check without claim: (equality, upper or lower)", name, i)
 				}
 				points := 0
@@ -269,8 +270,8 @@ func TestSuiteChecksStateClaims(t *testing.T) {
 						}
 					}
 				}
-				if points < analysis.MinSlopePoints {
-					t.Errorf("%s (%s) checks[%d]: %d values of %s, want ≥ %d", name, mode, i, points, ck.Vs, analysis.MinSlopePoints)
+				if points < check.MinSlopePoints {
+					t.Errorf("%s (%s) checks[%d]: %d values of %s, want ≥ %d", name, mode, i, points, ck.Vs, check.MinSlopePoints)
 				}
 			}
 		}

@@ -2,116 +2,22 @@ package analysis
 
 import (
 	"fmt"
-	"io"
-	"math"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
-
-// Verdict is the outcome of a check: PASS, FAIL or INCONCLUSIVE (too few points to
-// decide; counted apart, never as a PASS), or MEASURED for a check of role measurement
-// (its value and CI are reported, nothing is tested).
-type Verdict int
-
-// Verdicts.
-const (
-	Fail Verdict = iota
-	Pass
-	Inconclusive
-	Measured // role measurement: no test
-)
-
-var verdictNames = [...]string{Fail: "FAIL", Pass: "PASS", Inconclusive: "INCONCLUSIVE", Measured: "MEASURED"}
-
-func (v Verdict) String() string {
-	if v >= 0 && int(v) < len(verdictNames) {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
-
-// MarshalText writes PASS, FAIL or INCONCLUSIVE.
-func (v Verdict) MarshalText() ([]byte, error) {
-	if v < 0 || int(v) >= len(verdictNames) {
-		return nil, fmt.Errorf("invalid verdict %d", int(v))
-	}
-	return []byte(verdictNames[v]), nil
-}
-
-// UnmarshalText reads PASS, FAIL or INCONCLUSIVE.
-func (v *Verdict) UnmarshalText(b []byte) error {
-	for i, name := range verdictNames {
-		if string(b) == name {
-			*v = Verdict(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("want PASS, FAIL, INCONCLUSIVE or MEASURED, got %q", b)
-}
-
-// CheckResult is the outcome of one Check.
-type CheckResult struct {
-	Check
-	// Fitted is the fitted slope (Kind "slope") or the extreme group mean (min: the
-	// smallest, max: the largest); Lo and Hi its bootstrap 95% CI.
-	Fitted, Lo, Hi float64
-	N              int // number of vs groups (points) used
-	// TrialsMin and TrialsMax are the fewest and most ok trials of a point.
-	TrialsMin, TrialsMax int
-	Verdict              Verdict
-	Reason               string // why it failed or is inconclusive, or a note when it passed
-	// Points are the per-x comparisons of a compare check (nil for the other kinds).
-	Points []ComparePoint
-	// PPass is the p value of the test whose rejection is the PASS (the claim shown at
-	// level PPass): for a slope, min or max check the bootstrap p value of the CI's end
-	// nearest the claim's region, max over the two ends of an equivalence; for ks-floor
-	// the DKW–Massart bound; for ks-order the bootstrap's; for compare the
-	// intersection-union max over x. NaN when a PASS is no rejection (the audit kinds, a
-	// consistency that is a failure to reject) or nothing was computed. The suite-level
-	// multiplicity (Holm over the claims, HolmTally) is computed from it.
-	PPass float64
-	// Resamples is the number of defined bootstrap resamples behind Lo, Hi and PPass (0 for
-	// the kinds whose interval is not a bootstrap).
-	Resamples int
-	// LackOfFit is the lack-of-fit statistic of a slope check's power law (NaN otherwise).
-	LackOfFit LackOfFit
-}
-
-// newResult is the result of c before evaluation: every statistic undefined (NaN).
-func newResult(c Check) CheckResult {
-	nan := math.NaN()
-	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: LackOfFit{Chi2: nan, P: nan}}
-}
-
-// verdictOf is Pass or Fail.
-func verdictOf(pass bool) Verdict {
-	if pass {
-		return Pass
-	}
-	return Fail
-}
-
-// Passed reports whether the verdict is PASS.
-func (r CheckResult) Passed() bool { return r.Verdict == Pass }
-
-// trialsText is "30" or "28–30": the ok trials per point.
-func trialsText(lo, hi int) string {
-	if lo == hi {
-		return fmt.Sprint(lo)
-	}
-	return fmt.Sprintf("%d–%d", lo, hi)
-}
 
 // Analyze reads dir/results.csv and writes dir/summary.csv, dir/paired.csv,
 // dir/checks.csv, dir/report.md, dir/analysis.json, dir/report.html (self-contained, the
 // figures inlined as SVG) and the figures (PNG, SVG and PDF) into figDir.
 // It returns the check results; a failed check is a result, not an error. Deterministic.
-func Analyze(exp Experiment, dir, figDir string) ([]CheckResult, error) {
+func Analyze(exp Experiment, dir, figDir string) ([]check.CheckResult, error) {
 	rs, err := rows.ReadFile(filepath.Join(dir, "results.csv"))
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
@@ -120,7 +26,7 @@ func Analyze(exp Experiment, dir, figDir string) ([]CheckResult, error) {
 }
 
 // AnalyzeRows is Analyze on rows already in memory.
-func AnalyzeRows(exp Experiment, rs []rows.Row, dir, figDir string) ([]CheckResult, error) {
+func AnalyzeRows(exp Experiment, rs []rows.Row, dir, figDir string) ([]check.CheckResult, error) {
 	recs, err := rows.Records(rs)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
@@ -129,10 +35,10 @@ func AnalyzeRows(exp Experiment, rs []rows.Row, dir, figDir string) ([]CheckResu
 }
 
 // AnalyzeRecords is Analyze on records already parsed.
-func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]CheckResult, error) {
+func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]check.CheckResult, error) {
 	for i, c := range exp.Checks {
 		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("analysis: checks[%d] %s: %w", i, c.label(), err)
+			return nil, fmt.Errorf("analysis: checks[%d] %s: %w", i, c.Label(), err)
 		}
 	}
 	for i, f := range exp.Figures {
@@ -140,22 +46,22 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 			return nil, fmt.Errorf("analysis: figures[%d] %s: %w", i, f.Stem(), err)
 		}
 	}
-	t := newTable(rs)
-	sums := Summaries(t.ok)
+	t := table.New(rs)
+	sums := table.Summaries(t.OK)
 	if err := writeSummaryCSV(filepath.Join(dir, "summary.csv"), sums); err != nil {
 		return nil, err
 	}
-	ref := referenceAlgorithm(exp, t.ok)
-	pairs := Paired(t.ok, ref, pairedMetrics(exp, t.ok))
+	ref := referenceAlgorithm(exp, t.OK)
+	pairs := table.Paired(t.OK, ref, pairedMetrics(exp, t.OK))
 	if err := writePairedCSV(filepath.Join(dir, "paired.csv"), pairs); err != nil {
 		return nil, err
 	}
 	// Checks and figures are independent of one another (each check has its own
-	// generator, seeded by its content, checkSeed; each figure its own files): they run on exp.Workers
+	// generator, seeded by its content, check.Seed; each figure its own files): they run on exp.Workers
 	// goroutines, each result in its own slot, so the output does not depend on it.
-	results := make([]CheckResult, len(exp.Checks))
+	results := make([]check.CheckResult, len(exp.Checks))
 	forEach(exp.Workers, len(exp.Checks), func(i int) {
-		results[i] = applyRole(runCheck(exp.Checks[i], t.ok, checkSeed(exp.Name, exp.Checks[i])))
+		results[i] = check.ApplyRole(check.Run(exp.Checks[i], t.OK, check.Seed(exp.Name, exp.Checks[i])))
 	})
 	if err := writeChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
@@ -163,9 +69,9 @@ func AnalyzeRecords(exp Experiment, rs []*rows.Record, dir, figDir string) ([]Ch
 	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	figs := drawFigures(exp, t.ok, figDir, exp.Workers)
-	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.counts(), Reference: ref,
-		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.ok)}
+	figs := drawFigures(exp, t.OK, figDir, exp.Workers)
+	rep := report{Exp: exp, Results: results, Figures: figs, Rows: t.Counts(), Reference: ref,
+		Summaries: sums, Paired: pairs, Comparisons: compareFigures(exp, t.OK)}
 	if err := rep.write(dir, figDir); err != nil {
 		return nil, err
 	}
@@ -201,121 +107,4 @@ func forEach(workers, n int, f func(i int)) {
 		})
 	}
 	wg.Wait()
-}
-
-// applyRole turns the result of a measurement into MEASURED: its value and CI stay, the
-// decision rule's verdict and reason go (a measurement tests nothing). A measurement with
-// no value keeps the reason that says why. Claims and invariants are unchanged.
-func applyRole(r CheckResult) CheckResult {
-	if r.Role != RoleMeasurement {
-		return r
-	}
-	r.Verdict = Measured
-	r.PPass = math.NaN() // nothing is tested
-	if !math.IsNaN(r.Fitted) {
-		r.Reason = "a measurement: the value and its CI are reported, not tested"
-	}
-	return r
-}
-
-// Tally counts verdicts apart by role: the claims' PASS / FAIL / INCONCLUSIVE, the
-// invariants' and the number of measurements.
-type Tally struct {
-	Claims, Invariants [len(verdictNames)]int
-	Measurements       int
-}
-
-// Add counts one check of role r with verdict v.
-func (t *Tally) Add(r Role, v Verdict) {
-	if v < 0 || int(v) >= len(verdictNames) {
-		return
-	}
-	switch {
-	case r == RoleMeasurement || v == Measured:
-		t.Measurements++
-	case r == RoleInvariant:
-		t.Invariants[v]++
-	default:
-		t.Claims[v]++
-	}
-}
-
-func (t Tally) invariants() int {
-	return t.Invariants[Pass] + t.Invariants[Fail] + t.Invariants[Inconclusive]
-}
-
-// Total is the number of checks counted.
-func (t Tally) Total() int {
-	n := t.Measurements
-	for i := range t.Claims {
-		n += t.Claims[i] + t.Invariants[i]
-	}
-	return n
-}
-
-// Text is the tally as a sentence: "12 claims: 9 PASS, 1 FAIL, 2 INCONCLUSIVE; 3
-// invariants (hold by construction, counted apart): 3 PASS, 0 FAIL, 0 INCONCLUSIVE; 2
-// measurements (no verdict)". Empty groups other than the claims are left out.
-func (t Tally) Text() string {
-	group := func(c [len(verdictNames)]int) string {
-		return fmt.Sprintf("%d PASS, %d FAIL, %d INCONCLUSIVE", c[Pass], c[Fail], c[Inconclusive])
-	}
-	nc := t.Claims[Pass] + t.Claims[Fail] + t.Claims[Inconclusive]
-	s := fmt.Sprintf("%d claim%s: %s", nc, plural(nc), group(t.Claims))
-	if ni := t.invariants(); ni > 0 {
-		s += fmt.Sprintf("; %d invariant%s (hold by construction, counted apart): %s", ni, plural(ni), group(t.Invariants))
-	}
-	if t.Measurements > 0 {
-		s += fmt.Sprintf("; %d measurement%s (reported, no verdict)", t.Measurements, plural(t.Measurements))
-	}
-	return s
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// FormatChecks prints one line per check result (for run.go's stdout).
-func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
-	for _, r := range rs {
-		v := r.Verdict.String()
-		if r.Role == RoleInvariant {
-			v += " (invariant)"
-		}
-		fmt.Fprintf(w, "%s %s: %s: %s\n", v, exp, r.Check.label(), r.summary())
-	}
-}
-
-func (r CheckResult) summary() string {
-	var b strings.Builder
-	switch r.Kind {
-	case KindSlope:
-		fmt.Fprintf(&b, "fitted %s (95%% CI [%s, %s]) vs %s (%s) over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.Claim.Effective(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindMin:
-		fmt.Fprintf(&b, "smallest group mean %s (95%% CI [%s, %s]) vs ≥ %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindMax:
-		fmt.Fprintf(&b, "largest group mean %s (95%% CI [%s, %s]) vs ≤ %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), fmtSpec(r.threshold()), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindAuditMu, KindAuditEps:
-		fmt.Fprintf(&b, "lower bound %s over %d runs per side", fmtG(r.Fitted), r.N)
-	case KindAuditKS:
-		fmt.Fprintf(&b, "KS p-value %s over %d draws", fmtG(r.Fitted), r.N)
-	case KindKSFloor:
-		fmt.Fprintf(&b, "KS distance %s (%g%% DKW bounds [%s, %s]) over %d draws × %s trials", fmtG(r.Fitted), 100*r.ksFloorConfidence(),
-			fmtG(r.Lo), fmtG(r.Hi), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	case KindKSOrder:
-		fmt.Fprintf(&b, "difference of KS distances %s (95%% CI [%s, %s])", fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi))
-	case KindCompare:
-		fmt.Fprintf(&b, "largest difference %s (95%% CI [%s, %s]) vs %s over %d points × %s trials",
-			fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.expectedText(), r.N, trialsText(r.TrialsMin, r.TrialsMax))
-	}
-	if r.Reason != "" {
-		b.WriteString("; " + r.Reason)
-	}
-	return b.String()
 }

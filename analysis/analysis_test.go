@@ -11,7 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // writeResults writes rs as dir/results.csv.
@@ -36,10 +39,10 @@ func synthExperiment() (Experiment, []rows.Row) {
 	rs[1]["status"], rs[1]["error"] = "error", "sampler: context deadline exceeded"
 	rs[1]["excess_empirical_risk"] = "1e9" // would break the slope if it were used
 	exp := Experiment{Name: "synth", Description: "Excess empirical risk vs n (GLL22 Thm 6.4)",
-		Checks: []Check{
+		Checks: []check.Check{
 			{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25},
 			{Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n", Slope: -1, Tolerance: 0.05},
-			{Kind: KindMax, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"},
+			{Kind: check.KindMax, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"},
 		},
 		Figures: []Figure{
 			{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true},
@@ -61,7 +64,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 3 || res[0].Verdict != Pass || res[1].Verdict != Fail || res[2].Verdict != Pass {
+	if len(res) != 3 || res[0].Verdict != check.Pass || res[1].Verdict != check.Fail || res[2].Verdict != check.Pass {
 		t.Fatalf("got %+v, want PASS, FAIL (noisy-gd slope −0.8: its CI lies outside −1 ± 0.05), PASS", res)
 	}
 	if !strings.Contains(res[1].Reason, "slope out of range") {
@@ -157,11 +160,11 @@ func TestSummariesAndPaired(t *testing.T) {
 		return rows.Row{"cell": "c0", "algorithm": alg, "trial": trial, "status": "ok", "n": "100", "excess_empirical_risk": risk}
 	}
 	rs := []rows.Row{mk("a", "0", "1"), mk("a", "1", "3"), mk("a", "2", "2"), mk("b", "0", "2"), mk("b", "1", "7"), mk("b", "2", "2")}
-	ss := Summaries(recs(t, rs))
+	ss := table.Summaries(recs(t, rs))
 	if len(ss) != 2 || ss[0].Algorithm != "a" || ss[0].Mean != 2 || ss[0].Median != 2 || ss[1].Mean != 11.0/3 {
 		t.Fatalf("got %+v, want a: mean 2 median 2; b: mean 11/3", ss)
 	}
-	ps := Paired(recs(t, rs), "a", []string{"excess_empirical_risk"})
+	ps := table.Paired(recs(t, rs), "a", []string{"excess_empirical_risk"})
 	// Differences b − a per trial: 1, 4, 0 → mean 5/3; a strictly better in 2 of 3.
 	if len(ps) != 1 || ps[0].N != 3 || ps[0].Mean != 5.0/3 || ps[0].RefBetter != 2 || ps[0].Algorithm != "b" {
 		t.Fatalf("got %+v, want one pair b−a with mean 5/3 and ref better 2/3", ps)
@@ -184,12 +187,12 @@ func TestDerivedColumns(t *testing.T) {
 		{"value_queries/d", 10.0 / 16},
 	}
 	for _, tc := range tests {
-		got, ok := value(r, tc.expr)
+		got, ok := table.Value(r, tc.expr)
 		if !ok || abs(got-tc.want) > 1e-6*tc.want {
 			t.Errorf("%s: got %v (ok %v), want %v", tc.expr, got, ok, tc.want)
 		}
 	}
-	if _, ok := value(r, "gradient_queries"); ok {
+	if _, ok := table.Value(r, "gradient_queries"); ok {
 		t.Errorf("empty column: got ok, want missing")
 	}
 }
@@ -210,9 +213,9 @@ func TestAnalyzeWorkersInvariant(t *testing.T) {
 	// More checks and figures than goroutines, so that several goroutines share them.
 	for i := range 3 {
 		exp.Figures = append(exp.Figures, Figure{Name: "risk" + strconv.Itoa(i), X: "n", Y: "excess_empirical_risk", LogX: i%2 == 0})
-		exp.Checks = append(exp.Checks, Check{Kind: KindMin, Min: float64(i) * 1e-4, Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n"})
+		exp.Checks = append(exp.Checks, check.Check{Kind: check.KindMin, Min: float64(i) * 1e-4, Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n"})
 	}
-	snap := func(workers int) (map[string]string, []CheckResult) {
+	snap := func(workers int) (map[string]string, []check.CheckResult) {
 		e := exp
 		e.Workers = workers
 		root := t.TempDir()

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"expmech/analysis/check"
 )
 
 func BenchmarkSlopeCheck(b *testing.B) {
@@ -12,10 +14,10 @@ func BenchmarkSlopeCheck(b *testing.B) {
 		b.Run(fmt.Sprintf("points=5/trials=%d", trials), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
 			rs := recs(b, synthRows(rng, "expmech", "n", []float64{250, 500, 1000, 2000, 4000}, -1, 5, 0.2, trials, 0))
-			c := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}
+			c := check.Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}
 			b.ReportAllocs()
 			for b.Loop() {
-				runCheck(c, rs, checkSeed("bench", c))
+				check.Run(c, rs, check.Seed("bench", c))
 			}
 		})
 	}

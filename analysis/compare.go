@@ -10,10 +10,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"gonum.org/v1/gonum/mathext"
-
 	"expmech/analysis/plot"
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // DefaultCompareMetrics are the metrics Compare tests when CompareOptions.Metrics is
@@ -35,13 +37,6 @@ type CompareOptions struct {
 	Alpha float64
 }
 
-// Test names of Comparison.Test.
-const (
-	TestWelch  = "welch"  // Welch's unequal-variance t test
-	TestPaired = "paired" // paired t test on the per-trial differences
-	TestNone   = "none"   // fewer than 2 trials on a side: no test
-)
-
 // Comparison is one (cell, algorithm, metric) of two runs: the two means with their 95%
 // CIs, the ratio of the means and a two-sided t test, the p value adjusted for the number
 // of tests by Benjamini–Hochberg.
@@ -53,7 +48,7 @@ type Comparison struct {
 	Extra     []rows.KV
 	Algorithm string
 	Metric    string
-	Old, New  Stats
+	Old, New  stats.Stats
 	Ratio     float64 // New.Mean / Old.Mean (NaN when Old.Mean = 0)
 	// RatioLo and RatioHi are a 95% interval of the ratio: for a paired test
 	// 1 + CI(mean difference)/Old.Mean (Student t; Old.Mean taken as fixed), else the delta
@@ -74,7 +69,7 @@ type Comparison struct {
 // "1e-5" and "1.0e-05" match), never its positional cell id.
 func cellKey(r *rows.Record) string {
 	var b strings.Builder
-	for _, c := range identityColumns {
+	for _, c := range rows.IdentityColumns() {
 		b.WriteString(c)
 		b.WriteByte('=')
 		if v, ok := r.Float(c); ok {
@@ -121,7 +116,7 @@ func discriminators(rs []*rows.Record) []string {
 				continue
 			}
 			v := strings.TrimSpace(r.Text(col))
-			if prev, seen := ci.vals[col]; seen && !sameValue(prev, v) {
+			if prev, seen := ci.vals[col]; seen && !table.SameValue(prev, v) {
 				ci.bad[col] = true
 			}
 			ci.vals[col] = v
@@ -141,7 +136,7 @@ func discriminators(rs []*rows.Record) []string {
 					ok = false
 					break
 				}
-				if !sameValue(ci.vals[col], first.vals[col]) {
+				if !table.SameValue(ci.vals[col], first.vals[col]) {
 					differs = true
 				}
 			}
@@ -167,7 +162,7 @@ func extraKey(r *rows.Record, cols []string) ([]rows.KV, string) {
 	var b strings.Builder
 	for i, c := range cols {
 		v := strings.TrimSpace(r.Text(c))
-		if x, ok := num(v); ok {
+		if x, ok := table.Num(v); ok {
 			v = strconv.FormatFloat(x, 'g', -1, 64)
 		}
 		kv[i] = rows.KV{Col: c, Value: r.Text(c)}
@@ -233,7 +228,7 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]Comparison, error) 
 		if len(g.new) == 0 {
 			continue
 		}
-		paired := pairable(g.old, g.new)
+		paired := check.Pairable(g.old, g.new)
 		for _, m := range metrics {
 			c, ok := compareGroup(g, m, paired)
 			if ok {
@@ -245,7 +240,7 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]Comparison, error) 
 	for i, c := range out {
 		ps[i] = c.P
 	}
-	qs := BenjaminiHochberg(ps)
+	qs := stats.BenjaminiHochberg(ps)
 	for i := range out {
 		out[i].Q = qs[i]
 		out[i].Significant = qs[i] <= alpha
@@ -253,30 +248,12 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]Comparison, error) 
 	return out, nil
 }
 
-// pairable: both sides hold the same trial indices, each with the same seed.
-func pairable(a, b []*rows.Record) bool {
-	if len(a) != len(b) || len(a) < 2 {
-		return false
-	}
-	seeds := map[string]string{}
-	for _, r := range a {
-		seeds[r.Text(rows.ColTrial)] = r.Text(rows.ColSeed)
-	}
-	for _, r := range b {
-		s, ok := seeds[r.Text(rows.ColTrial)]
-		if !ok || s == "" || s != r.Text(rows.ColSeed) {
-			return false
-		}
-	}
-	return true
-}
-
 func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 	vals := func(rs []*rows.Record) (map[string]float64, []float64) {
 		byTrial := map[string]float64{}
 		var v []float64
 		for _, r := range rs {
-			if x, ok := value(r, metric); ok {
+			if x, ok := table.Value(r, metric); ok {
 				byTrial[r.Text(rows.ColTrial)] = x
 				v = append(v, x)
 			}
@@ -288,8 +265,8 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 	if len(ov) == 0 || len(nv) == 0 {
 		return Comparison{}, false
 	}
-	c := Comparison{Identity: g.id, Extra: g.extra, Algorithm: g.alg, Metric: metric, Old: Summarize(ov), New: Summarize(nv),
-		Ratio: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Test: TestNone}
+	c := Comparison{Identity: g.id, Extra: g.extra, Algorithm: g.alg, Metric: metric, Old: stats.Summarize(ov), New: stats.Summarize(nv),
+		Ratio: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Test: check.TestNone}
 	c.RatioLo, c.RatioHi = math.NaN(), math.NaN()
 	if c.Old.Mean != 0 {
 		c.Ratio = c.New.Mean / c.Old.Mean
@@ -304,9 +281,9 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 			d = append(d, nt[tr]-x)
 		}
 		slices.Sort(d) // map order must not reach the sums
-		c.Test, c.Pairs = TestPaired, len(d)
-		c.T, c.DF, c.P = PairedT(d)
-		if ds := Summarize(d); c.Old.Mean != 0 {
+		c.Test, c.Pairs = check.TestPaired, len(d)
+		c.T, c.DF, c.P = stats.PairedT(d)
+		if ds := stats.Summarize(d); c.Old.Mean != 0 {
 			lo, hi := ds.Lo, ds.Hi
 			if ds.Std == 0 {
 				lo, hi = ds.Mean, ds.Mean
@@ -317,106 +294,18 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (Comparison, bool) {
 			}
 		}
 		if math.IsNaN(c.P) {
-			c.Test, c.Pairs = TestNone, 0
+			c.Test, c.Pairs = check.TestNone, 0
 		}
 		return c, true
 	}
 	if c.Old.N >= 2 && c.New.N >= 2 {
-		c.Test = TestWelch
-		c.T, c.DF, c.P = WelchT(c.Old.Mean, c.Old.Std, c.Old.N, c.New.Mean, c.New.Std, c.New.N)
+		c.Test = check.TestWelch
+		c.T, c.DF, c.P = stats.WelchT(c.Old.Mean, c.Old.Std, c.Old.N, c.New.Mean, c.New.Std, c.New.N)
 	}
 	if math.IsNaN(c.P) {
-		c.Test = TestNone // an infinite or undefined mean (e.g. epsilon_spent of a non-private run)
+		c.Test = check.TestNone // an infinite or undefined mean (e.g. epsilon_spent of a non-private run)
 	}
 	return c, true
-}
-
-// StudentTwoSided is the two-sided p value P(|T| ≥ |t|) of Student's t with nu degrees of
-// freedom: I_{ν/(ν+t²)}(ν/2, ½) (Abramowitz–Stegun 26.7.1 and 26.5.27).
-func StudentTwoSided(t, nu float64) float64 {
-	if math.IsNaN(t) || !(nu > 0) {
-		return math.NaN()
-	}
-	if math.IsInf(t, 0) {
-		return 0
-	}
-	return mathext.RegIncBeta(nu/2, 0.5, nu/(nu+t*t))
-}
-
-// WelchT is Welch's t test of equal means (Welch 1947, Biometrika 34:28–35): t =
-// (m2 − m1)/√(s1²/n1 + s2²/n2) with the Welch–Satterthwaite degrees of freedom. Two
-// samples without spread are equal (p = 1) or different (p = 0) exactly.
-func WelchT(m1, s1 float64, n1 int, m2, s2 float64, n2 int) (t, df, p float64) {
-	v1, v2 := s1*s1/float64(n1), s2*s2/float64(n2)
-	se := math.Sqrt(v1 + v2)
-	if se == 0 {
-		if m1 == m2 {
-			return 0, math.Inf(1), 1
-		}
-		return math.Copysign(math.Inf(1), m2-m1), math.Inf(1), 0
-	}
-	t = (m2 - m1) / se
-	df = (v1 + v2) * (v1 + v2) / (v1*v1/float64(n1-1) + v2*v2/float64(n2-1))
-	return t, df, StudentTwoSided(t, df)
-}
-
-// PairedT is the paired t test of mean zero of the differences d (Student 1908): t =
-// mean/(sd/√n) with n − 1 degrees of freedom; differences without spread are zero (p = 1)
-// or a constant shift (p = 0).
-func PairedT(d []float64) (t, df, p float64) {
-	s := Summarize(d)
-	if s.N < 2 {
-		return math.NaN(), math.NaN(), math.NaN()
-	}
-	df = float64(s.N - 1)
-	if s.Std == 0 {
-		if s.Mean == 0 {
-			return 0, df, 1
-		}
-		return math.Copysign(math.Inf(1), s.Mean), df, 0
-	}
-	t = s.Mean / (s.Std / math.Sqrt(float64(s.N)))
-	return t, df, StudentTwoSided(t, df)
-}
-
-// ascendingPValues returns q, as long as p and all NaN, and the indices of p's non-NaN
-// values in ascending order of p (ties in index order): the first step of both the
-// step-up (BenjaminiHochberg) and the step-down (HolmAdjust) adjustments.
-func ascendingPValues(p []float64) (q []float64, order []int) {
-	q = make([]float64, len(p))
-	for i, v := range p {
-		q[i] = math.NaN()
-		if !math.IsNaN(v) {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case p[a] < p[b]:
-			return -1
-		case p[a] > p[b]:
-			return 1
-		}
-		return 0
-	})
-	return q, order
-}
-
-// BenjaminiHochberg returns the adjusted p values q_i = min_{j: p_(j) ≥ p_i} m·p_(j)/j
-// (capped at 1) of the step-up procedure of Benjamini & Hochberg (1995, J. R. Stat. Soc. B
-// 57:289–300): rejecting every q_i ≤ α controls the false discovery rate at α for
-// independent (or positively dependent) tests. NaN p values are not tests: their q is NaN
-// and m counts the others.
-func BenjaminiHochberg(p []float64) []float64 {
-	q, order := ascendingPValues(p)
-	m := float64(len(order))
-	running := 1.0
-	for k := len(order) - 1; k >= 0; k-- {
-		i := order[k]
-		running = math.Min(running, p[i]*m/float64(k+1))
-		q[i] = running
-	}
-	return q
 }
 
 // compareSwept are the identity columns that vary among the comparisons (the cell's name
@@ -429,18 +318,18 @@ func compareSwept(cs []Comparison) []string {
 	if len(ids) == 0 {
 		return nil
 	}
-	return sweptColumns(ids)
+	return table.SweptColumns(ids)
 }
 
 func cellName(id, extra []rows.KV, swept []string) string {
 	var parts []string
 	for _, kv := range id {
 		if slices.Contains(swept, kv.Col) {
-			parts = append(parts, symbol(kv.Col)+"="+fmtShort(kv.Value))
+			parts = append(parts, table.Symbol(kv.Col)+"="+table.FmtShort(kv.Value))
 		}
 	}
 	for _, kv := range extra {
-		parts = append(parts, kv.Col+"="+fmtShort(kv.Value))
+		parts = append(parts, kv.Col+"="+table.FmtShort(kv.Value))
 	}
 	if len(parts) == 0 {
 		return "(one cell)"
@@ -455,7 +344,7 @@ func pctText(r float64) string {
 	return fmt.Sprintf("%+.1f%%", 100*(r-1))
 }
 
-func ciPct(s Stats) string {
+func ciPct(s stats.Stats) string {
 	if math.IsNaN(s.HalfWidth) || s.Mean == 0 {
 		return ""
 	}
@@ -498,8 +387,8 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 				change = "~"
 			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, c.Extra, swept), c.Algorithm,
-				fmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, fmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test,
-				fmtP(c.P), fmtP(c.Q))
+				table.FmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, table.FmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test,
+				check.FmtP(c.P), check.FmtP(c.Q))
 		}
 		tw.Flush()
 		fmt.Fprintln(w)
@@ -507,13 +396,6 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 	fmt.Fprintf(w, "%d comparisons, %d significant at false discovery rate %g (Benjamini–Hochberg); "+
 		"old/new: mean ± 95%% CI half-width (Student t) in %% of the mean; change: new/old − 1; ~: no significant difference.\n",
 		len(cs), sig, alpha)
-}
-
-func fmtP(p float64) string {
-	if math.IsNaN(p) {
-		return "—"
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64)
 }
 
 // WriteCompareCSV writes the comparisons, one row each: the identity columns, the
@@ -528,7 +410,7 @@ func WriteCompareCSV(path string, cs []Comparison) error {
 			}
 		}
 	}
-	head := append(slices.Clone(identityColumns), extra...)
+	head := append(rows.IdentityColumns(), extra...)
 	head = append(head, rows.ColAlgorithm, "metric",
 		"old_trials", "old_mean", "old_ci_lo", "old_ci_hi", "new_trials", "new_mean", "new_ci_lo", "new_ci_hi",
 		"ratio", "ratio_ci_lo", "ratio_ci_hi", "test", "pairs", "t", "df", "p", "q_bh", "significant")
@@ -622,7 +504,7 @@ func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 }
 
 // relVar is the squared relative standard error of a mean (0 without spread).
-func relVar(s Stats) float64 {
+func relVar(s stats.Stats) float64 {
 	if math.IsNaN(s.Std) || s.N < 1 {
 		return 0
 	}

@@ -8,81 +8,9 @@ import (
 	"testing"
 
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
-
-// TestStudentTwoSided against closed forms of Student's t: ν = 1 (Cauchy) P(|T| ≥ t) =
-// 1 − (2/π)·atan t; ν = 2: 1 − t/√(2 + t²); ν → ∞: the normal 2Φ(−t) = erfc(t/√2).
-func TestStudentTwoSided(t *testing.T) {
-	const tol = 1e-12
-	for _, x := range []float64{0, 0.3, 1, 2.5, 10} {
-		if got, want := StudentTwoSided(x, 1), 1-2/math.Pi*math.Atan(x); math.Abs(got-want) > tol {
-			t.Errorf("ν=1, t=%g: got %g, want %g", x, got, want)
-		}
-		if got, want := StudentTwoSided(-x, 2), 1-x/math.Sqrt(2+x*x); math.Abs(got-want) > tol {
-			t.Errorf("ν=2, t=%g: got %g, want %g", -x, got, want)
-		}
-		// ν = 1e7: the t law is the normal within O(1/ν).
-		if got, want := StudentTwoSided(x, 1e7), math.Erfc(x/math.Sqrt2); math.Abs(got-want) > 1e-6 {
-			t.Errorf("ν=1e7, t=%g: got %g, want the normal %g", x, got, want)
-		}
-	}
-}
-
-// TestWelchT: the statistic and the Welch–Satterthwaite degrees of freedom computed by
-// hand for m1 = 1, s1 = 1, n1 = 5, m2 = 2, s2 = 2, n2 = 10: v1 = 0.2, v2 = 0.4,
-// t = 1/√0.6, df = 0.36/(0.04/4 + 0.16/9).
-func TestWelchT(t *testing.T) {
-	tt, df, p := WelchT(1, 1, 5, 2, 2, 10)
-	wantT, wantDF := 1/math.Sqrt(0.6), 0.36/(0.04/4+0.16/9)
-	if math.Abs(tt-wantT) > 1e-12 || math.Abs(df-wantDF) > 1e-12 {
-		t.Errorf("got t=%g df=%g, want t=%g df=%g", tt, df, wantT, wantDF)
-	}
-	if want := StudentTwoSided(wantT, wantDF); p != want {
-		t.Errorf("p: got %g, want %g", p, want)
-	}
-	if _, _, p := WelchT(3, 0, 4, 3, 0, 4); p != 1 {
-		t.Errorf("equal constants: got p=%g, want 1", p)
-	}
-	if _, _, p := WelchT(3, 0, 4, 4, 0, 4); p != 0 {
-		t.Errorf("different constants: got p=%g, want 0", p)
-	}
-}
-
-// TestBenjaminiHochberg against the definition: with p sorted, reject the k smallest for
-// the largest k with p_(k) ≤ kα/m; q_i ≤ α iff p_i is rejected.
-func TestBenjaminiHochberg(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for trial := range 200 {
-		m := 1 + rng.IntN(30)
-		p := make([]float64, m)
-		for i := range p {
-			p[i] = math.Pow(rng.Float64(), 3) // many small p values
-		}
-		q := BenjaminiHochberg(p)
-		sorted := slices.Clone(p)
-		slices.Sort(sorted)
-		const alpha = 0.05
-		k := 0
-		for j := m; j >= 1; j-- {
-			if sorted[j-1] <= float64(j)*alpha/float64(m) {
-				k = j
-				break
-			}
-		}
-		for i := range p {
-			rejected := k > 0 && p[i] <= sorted[k-1]
-			if (q[i] <= alpha) != rejected {
-				t.Fatalf("trial %d: p=%v: q[%d]=%g, rejected by the step-up rule: %v", trial, p, i, q[i], rejected)
-			}
-			if q[i] < p[i]*(1-1e-12) || q[i] > 1 {
-				t.Fatalf("trial %d: q[%d]=%g outside [p, 1] (p=%g)", trial, i, q[i], p[i])
-			}
-		}
-	}
-	if q := BenjaminiHochberg([]float64{math.NaN(), 0.01}); !math.IsNaN(q[0]) || q[1] != 0.01 {
-		t.Errorf("NaN: got %v, want [NaN 0.01] (NaN is not a test)", q)
-	}
-}
 
 // TestCompareMatchesIdentity: rows are matched on their cell identity, not on the
 // positional cell id: the new run numbers its cells in the opposite order.
@@ -117,7 +45,7 @@ func TestCompareMatchesIdentity(t *testing.T) {
 	for _, c := range cs {
 		n := c.Identity[slices.IndexFunc(c.Identity, func(kv rows.KV) bool { return kv.Col == rows.ColN })].Value
 		wantSig := n == "400"
-		if c.Significant != wantSig || c.Test != TestWelch {
+		if c.Significant != wantSig || c.Test != check.TestWelch {
 			t.Errorf("n=%s: got significant=%v (ratio %.3g, q %.3g, %s), want %v (welch)", n, c.Significant, c.Ratio, c.Q, c.Test, wantSig)
 		}
 		if wantSig && math.Abs(c.Ratio-3) > 0.5 {

@@ -8,7 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // The Comparison section ranks the methods of each curve figure whose y is an excess risk
@@ -108,7 +112,7 @@ func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
 }
 
 func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
-	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(whereText(f.Where)), Points: []RankPoint{}}
+	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(table.WhereText(f.Where)), Points: []RankPoint{}}
 	type key struct {
 		x   float64
 		alg string
@@ -116,8 +120,8 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	groups := map[key][]*rows.Record{}
 	var xs []float64
 	var algs []string
-	for _, r := range filter(rs, "", f.Where) {
-		x, ok := value(r, f.X)
+	for _, r := range table.Filter(rs, "", f.Where) {
+		x, ok := table.Value(r, f.X)
 		if !ok {
 			continue
 		}
@@ -133,7 +137,7 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	}
 	slices.Sort(xs)
 	for k, g := range groups {
-		if cs := cellsOf(g); len(cs) > 1 {
+		if cs := table.CellsOf(g); len(cs) > 1 {
 			fc.Skipped = fmt.Sprintf("%s at %s=%g spans %d cells (%s): the figure's where does not pin one cell per x",
 				k.alg, f.X, k.x, len(cs), strings.Join(cs, ","))
 			fc.Conclusion = "Not ranked: " + fc.Skipped + "."
@@ -147,7 +151,7 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 			if len(g) == 0 {
 				continue
 			}
-			s := Summarize(metricValues(g, f.Y))
+			s := stats.Summarize(table.MetricValues(g, f.Y))
 			if s.N == 0 {
 				continue
 			}
@@ -244,7 +248,7 @@ func rate(g []*rows.Record, col string) float64 {
 func byTrial(g []*rows.Record, metric string) map[string]float64 {
 	m := make(map[string]float64, len(g))
 	for _, r := range g {
-		if v, ok := value(r, metric); ok && !math.IsNaN(v) {
+		if v, ok := table.Value(r, metric); ok && !math.IsNaN(v) {
 			m[r.Text(rows.ColCell)+"/"+r.Text(rows.ColTrial)] = v
 		}
 	}
@@ -266,7 +270,7 @@ func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
 		diffs = append(diffs, va-vb)
 	}
 	slices.Sort(diffs) // a fixed order: the sum does not depend on map iteration
-	s := Summarize(diffs)
+	s := stats.Summarize(diffs)
 	if math.IsNaN(s.Lo) || math.IsNaN(s.Hi) {
 		return 0, 0, false
 	}
@@ -301,10 +305,10 @@ func (fc FigureComparison) xList(xs []float64) string {
 // ratioRange is "×2.3" or "×2.3–4.1".
 func ratioRange(rs []float64) string {
 	lo, hi := slices.Min(rs), slices.Max(rs)
-	if fmtG(lo) == fmtG(hi) {
-		return "×" + fmtG(lo)
+	if table.FmtG(lo) == table.FmtG(hi) {
+		return "×" + table.FmtG(lo)
 	}
-	return "×" + fmtG(lo) + "–" + fmtG(hi)
+	return "×" + table.FmtG(lo) + "–" + table.FmtG(hi)
 }
 
 // byRelation collects, for algorithm a, the x values of each relation and the ratios there.
@@ -499,7 +503,7 @@ func joinAnd(q []string) string {
 // comparisons and the verdicts of its compare checks, each check naming both sides with
 // their guarantee and tuning mode (read from the figures' rankings; a side that no
 // figure ranks is named bare, with "(guarantee and tuning: see results.csv)").
-func conclusions(fcs []FigureComparison, results []CheckResult) string {
+func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 	var s []string
 	tags := map[string]string{}
 	for _, fc := range fcs {
@@ -517,10 +521,10 @@ func conclusions(fcs []FigureComparison, results []CheckResult) string {
 		return a + " (guarantee and tuning: see results.csv)"
 	}
 	for _, r := range results {
-		if r.Kind != KindCompare {
+		if r.Kind != check.KindCompare {
 			continue
 		}
-		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.label(), name(r.Algorithm), name(r.Against), r.Verdict)
+		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.Label(), name(r.Algorithm), name(r.Against), r.Verdict)
 		if len(r.Points) == 0 {
 			line += " — " + firstClause(r.Reason) + "."
 		} else {
@@ -533,9 +537,9 @@ func conclusions(fcs []FigureComparison, results []CheckResult) string {
 
 // comparePointsText says, per verdict of its points, where a compare check's claim is
 // shown, contradicted or undecided, with the ratio of the means there.
-func comparePointsText(r CheckResult) string {
-	byV := map[Verdict][]float64{}
-	ratios := map[Verdict][]float64{}
+func comparePointsText(r check.CheckResult) string {
+	byV := map[check.Verdict][]float64{}
+	ratios := map[check.Verdict][]float64{}
 	for _, p := range r.Points {
 		byV[p.Verdict] = append(byV[p.Verdict], p.X)
 		if p.MeanB != 0 {
@@ -550,22 +554,22 @@ func comparePointsText(r CheckResult) string {
 		return fc.xList(xs)
 	}
 	// ratio is " (<A>/<B> ×r; note)" or " (note)".
-	ratio := func(v Verdict, note string) string {
+	ratio := func(v check.Verdict, note string) string {
 		if len(ratios[v]) == 0 {
 			return " (" + note + ")"
 		}
 		return fmt.Sprintf(" (%s/%s %s; %s)", r.Algorithm, r.Against, ratioRange(ratios[v]), note)
 	}
-	conf := fmt.Sprintf("%g%%", 100*r.compareConfidence())
+	conf := fmt.Sprintf("%g%%", 100*r.CompareConfidence())
 	var q []string
-	if xs := byV[Fail]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("contradicted at %s%s", list(xs), ratio(Fail, "significant after Holm over "+r.Vs)))
+	if xs := byV[check.Fail]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("contradicted at %s%s", list(xs), ratio(check.Fail, "significant after Holm over "+r.Vs)))
 	}
-	if xs := byV[Inconclusive]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("undecided at %s%s", list(xs), ratio(Inconclusive, "the "+conf+" CI of the difference straddles 0")))
+	if xs := byV[check.Inconclusive]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("undecided at %s%s", list(xs), ratio(check.Inconclusive, "the "+conf+" CI of the difference straddles 0")))
 	}
-	if xs := byV[Pass]; len(xs) > 0 {
-		q = append(q, fmt.Sprintf("shown at %s%s", list(xs), ratio(Pass, conf+" CI on the claim's side")))
+	if xs := byV[check.Pass]; len(xs) > 0 {
+		q = append(q, fmt.Sprintf("shown at %s%s", list(xs), ratio(check.Pass, conf+" CI on the claim's side")))
 	}
 	if r.N < len(r.Points) || strings.Contains(r.Reason, "has no rows at") {
 		q = append(q, "some x values lack rows of one algorithm")

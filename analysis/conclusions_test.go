@@ -2,10 +2,13 @@ package analysis
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // rankRows: at d = 10, 20, 40 the private baseline has mean 1 (trials 0.9, 1, 1.1), expmech
@@ -81,9 +84,9 @@ func TestComparisonSkipsAmbiguousAndRatios(t *testing.T) {
 
 func TestConclusionsOfCompareChecks(t *testing.T) {
 	rs := rankRows(t)
-	c := Check{Kind: KindCompare, Metric: rows.ColExcessEmpiricalRisk, Algorithm: "expmech", Against: "noisy-gd-private", Vs: "d"}
-	res := runCompareCheck(c, rs)
-	got := conclusions(nil, []CheckResult{res})
+	c := check.Check{Kind: check.KindCompare, Metric: rows.ColExcessEmpiricalRisk, Algorithm: "expmech", Against: "noisy-gd-private", Vs: "d"}
+	res := check.RunCompare(c, rs)
+	got := conclusions(nil, []check.CheckResult{res})
 	// d = 10, 20: expmech − baseline = 1 exactly on every trial (paired, no spread): FAIL.
 	// d = 40: differences −0.4, 0.05, 0.5: CI straddles 0.
 	for _, s := range []string{"FAIL", "contradicted at d = 10 and 20 (expmech/noisy-gd-private ×2; significant after Holm over d)",
@@ -130,4 +133,22 @@ func TestComparisonPairedAndWarnings(t *testing.T) {
 			t.Errorf("conclusion %q lacks %q", fc.Conclusion, s)
 		}
 	}
+}
+
+// cmpRows builds ok rows of algorithm alg: vals[i] are the trials at d = xs[i] (cell
+// "c<i>"); every trial's seed is seedPrefix+trial, so two algorithms built with the same
+// prefix share their instances (a paired comparison) and different prefixes do not.
+func cmpRows(alg, guarantee, seedPrefix string, xs []float64, vals [][]float64) []rows.Row {
+	var out []rows.Row
+	for i, x := range xs {
+		for t, v := range vals[i] {
+			out = append(out, rows.Row{
+				"experiment": "synth", "cell": "c" + strconv.Itoa(i), "algorithm": alg,
+				"trial": strconv.Itoa(t), "seed": seedPrefix + strconv.Itoa(t), "problem": "linear", "domain": "ball",
+				"task": "erm", "n": "100", "d": rows.Float(x), "epsilon": "1", "delta": "1e-05", "status": "ok",
+				"guarantee": guarantee, "excess_empirical_risk": rows.Float(v),
+			})
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -9,7 +10,11 @@ import (
 	"strings"
 
 	"expmech/analysis/plot"
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // axisLabels are the axis titles, with units, of the common columns.
@@ -27,19 +32,19 @@ var axisLabels = map[string]string{
 	rows.ColTheoryBound:          "theorem's bound (risk)",
 	rows.ColValueQueries:         "value queries (count)",
 	rows.ColGradientQueries:      "gradient queries (count)",
-	colTotalQueries:              "value + gradient queries (count)",
+	table.ColTotalQueries:        "value + gradient queries (count)",
 	rows.ColWallSeconds:          "wall time (s)",
 	rows.ColEpsilonSpent:         "ε spent at δ",
 	rows.ColDeltaTrue:            "Gaussian bound δ_s(ε)",
-	colGaussDelta:                "Gaussian bound δ_s(ε)",
+	table.ColGaussDelta:          "Gaussian bound δ_s(ε)",
 	rows.ColDeltaDelivered:       "δ delivered at the stated ε (exact)",
 	rows.ColDeltaMech:            "δ of the exact law",
 	rows.ColGDPS:                 "GDP parameter s",
 	rows.ColSteps:                "steps (count)",
-	colLBRate:                    "√(d log(1/δ))/(nε)",
-	colLBLinear:                  "lower bound min(1, √(d log(1/δ))/(nε))",
-	colLBL1:                      "lower bound d·min(1, √(d log(1/δ))/(nε))",
-	colLBQueries:                 "query lower bound min(ε²n²/log(1/δ), nd)",
+	table.ColLBRate:              "√(d log(1/δ))/(nε)",
+	table.ColLBLinear:            "lower bound min(1, √(d log(1/δ))/(nε))",
+	table.ColLBL1:                "lower bound d·min(1, √(d log(1/δ))/(nε))",
+	table.ColLBQueries:           "query lower bound min(ε²n²/log(1/δ), nd)",
 	"proposals_per_rgo":          "proposals per RGO call",
 	"rho_neg_rate":               "rate of ρ < 0",
 }
@@ -57,13 +62,13 @@ func AxisLabel(expr string) string {
 
 // shortNames name the derived curves inside ratios and titles.
 var shortNames = map[string]string{
-	colLBLinear:            "lower-bound curve",
-	colLBL1:                "lower-bound curve",
-	colLBRate:              "√(d log(1/δ))/(nε)",
-	colLBQueries:           "query lower bound",
+	table.ColLBLinear:      "lower-bound curve",
+	table.ColLBL1:          "lower-bound curve",
+	table.ColLBRate:        "√(d log(1/δ))/(nε)",
+	table.ColLBQueries:     "query lower bound",
 	rows.ColTheoryBound:    "theorem's bound",
 	rows.ColDelta:          "stated δ",
-	colGaussDelta:          "Gaussian δ bound",
+	table.ColGaussDelta:    "Gaussian δ bound",
 	rows.ColDeltaTrue:      "Gaussian δ bound",
 	rows.ColDeltaDelivered: "δ delivered",
 }
@@ -116,7 +121,7 @@ func (e Experiment) styleKey() plot.Key {
 }
 
 // trialsPerPoint is "N trials per point" or "N–M trials per point".
-func trialsPerPoint(lo, hi int) string { return trialsText(lo, hi) + " trials per point" }
+func trialsPerPoint(lo, hi int) string { return check.TrialsText(lo, hi) + " trials per point" }
 
 // maxNamedPoints is the most points a frontier figure names (by their swept values).
 const maxNamedPoints = 16
@@ -138,7 +143,7 @@ func sameCurve(a, b refLine) bool {
 		return false
 	}
 	for i := range a.x {
-		if !sameParsed("", a.x[i], true, "", b.x[i], true) || !sameParsed("", a.y[i], true, "", b.y[i], true) {
+		if !table.SameParsed("", a.x[i], true, "", b.x[i], true) || !table.SameParsed("", a.y[i], true, "", b.y[i], true) {
 			return false
 		}
 	}
@@ -257,25 +262,49 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	if fg.Kind == FigureBias {
 		return biasFigure(exp, fg, rs, out)
 	}
-	seriesCol := fg.Series
-	if seriesCol == "" {
-		seriesCol = rows.ColAlgorithm
+	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: fg.Series, styles: exp.styleKey(), tmin: math.MaxInt}
+	if b.seriesCol == "" {
+		b.seriesCol = rows.ColAlgorithm
 	}
-	sel := filter(rs, "", fg.Where)
-	if len(sel) == 0 {
-		return plot.Figure{}, errors.New("no ok rows" + whereText(fg.Where))
+	b.sel = table.Filter(rs, "", fg.Where)
+	if len(b.sel) == 0 {
+		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
 	}
 	// Series in first-appearance order (rows are sorted by cell, algorithm, trial); the
 	// colours do not depend on it (plot.StyleOf).
-	var labels []string
-	bySeries := map[string][]*rows.Record{}
-	for _, r := range sel {
-		k := r.Text(seriesCol)
-		if _, ok := bySeries[k]; !ok {
-			labels = append(labels, k)
+	b.bySeries = map[string][]*rows.Record{}
+	for _, r := range b.sel {
+		k := r.Text(b.seriesCol)
+		if _, ok := b.bySeries[k]; !ok {
+			b.labels = append(b.labels, k)
 		}
-		bySeries[k] = append(bySeries[k], r)
+		b.bySeries[k] = append(b.bySeries[k], r)
 	}
+	pf := b.header()
+	if fg.Kind == FigureFrontier {
+		return b.frontier(pf)
+	}
+	return b.curves(pf)
+}
+
+// figureBuild is one curve or frontier figure being built: its rows by series and the
+// counts it reports (out; the fewest and most trials of a point, tmin and tmax).
+type figureBuild struct {
+	exp        Experiment
+	fg         Figure
+	out        *figureOutcome
+	seriesCol  string
+	sel        []*rows.Record
+	labels     []string // series in first-appearance order
+	bySeries   map[string][]*rows.Record
+	styles     plot.Key // the experiment's style key (Experiment.styleKey)
+	tmin, tmax int
+}
+
+// header is the figure's title, axes and size: the title defaults to "y vs x" with the
+// identity columns constant over the rows.
+func (b *figureBuild) header() plot.Figure {
+	fg := b.fg
 	pf := plot.Figure{
 		Title:  fg.Title,
 		XLabel: AxisLabel(fg.X),
@@ -292,156 +321,115 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		if fg.Kind == FigureFrontier {
 			skip = nil
 		}
-		if c := constantColumns(sel, skip...); len(c) > 0 {
+		if c := table.ConstantColumns(b.sel, skip...); len(c) > 0 {
 			pf.Title += " (" + strings.Join(c, ", ") + ")"
 		}
 	}
-	styleKey := func(lab string) (key, meth string) {
-		if seriesCol != rows.ColAlgorithm {
-			return lab, lab
-		}
-		return lab, exp.method(lab)
+	return pf
+}
+
+// styleKey is the colour key and method of series lab.
+func (b *figureBuild) styleKey(lab string) (key, meth string) {
+	if b.seriesCol != rows.ColAlgorithm {
+		return lab, lab
 	}
-	// The experiment's style key: a label is drawn alike in all its figures, and no two
-	// labels share a marker or a colour (tuned variants take shades of their method's).
-	styles := exp.styleKey()
-	styleOf := func(lab string) *plot.Style {
-		if st, ok := styles[lab]; ok && seriesCol == rows.ColAlgorithm {
-			return &st
-		}
-		return nil
+	return lab, b.exp.method(lab)
+}
+
+// styleOf is lab's style in the experiment's style key: a label is drawn alike in all its
+// figures, and no two labels share a marker or a colour (tuned variants take shades of
+// their method's).
+func (b *figureBuild) styleOf(lab string) *plot.Style {
+	if st, ok := b.styles[lab]; ok && b.seriesCol == rows.ColAlgorithm {
+		return &st
 	}
-	tmin, tmax := math.MaxInt, 0
-	if fg.Kind == FigureFrontier {
-		pf.Markers, pf.Frontier, pf.Dodge = true, true, false
-		ids := make([][]rows.KV, len(sel))
-		for i, r := range sel {
-			ids[i] = r.Identity()
-		}
-		swept := sweptColumns(ids)
-		var hidden []string
-		for _, lab := range labels {
-			key, meth := styleKey(lab)
-			s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab),
-				OffFront: !slices.ContainsFunc(bySeries[lab], func(r *rows.Record) bool { return r.Guarantee() != rows.GuaranteeNone })}
-			for _, ca := range byCellAlgorithm(bySeries[lab]) {
-				var xs, ys []float64
-				for _, r := range ca.rs {
-					x, okx := value(r, fg.X)
-					y, oky := value(r, fg.Y)
-					if okx && oky {
-						xs, ys = append(xs, x), append(ys, y)
-					}
-				}
-				sx, sy := Summarize(xs), Summarize(ys)
-				if sx.N == 0 || (fg.LogX && !(sx.Mean > logFloor)) || (fg.LogY && !(sy.Mean > logFloor)) {
-					out.Dropped++
-					continue
-				}
-				s.X, s.Y = append(s.X, sx.Mean), append(s.Y, sy.Mean)
-				s.XLo, s.XHi = append(s.XLo, sx.Lo), append(s.XHi, sx.Hi)
-				s.Lo, s.Hi = append(s.Lo, sy.Lo), append(s.Hi, sy.Hi)
-				var name []string
-				for _, kv := range ca.rs[0].Identity() {
-					if slices.Contains(swept, kv.Col) {
-						name = append(name, symbol(kv.Col)+"="+fmtShort(kv.Value))
-					}
-				}
-				s.Points = append(s.Points, strings.Join(name, " "))
-				tmin, tmax = min(tmin, sy.N), max(tmax, sy.N)
-				out.Points++
-			}
-			if len(s.X) == 0 {
-				hidden = append(hidden, lab)
-			}
-			pf.Series = append(pf.Series, s)
-			out.Series = append(out.Series, s.Label)
-		}
-		if out.Points == 0 {
-			return pf, plot.ErrNoData
-		}
-		if out.Points > maxNamedPoints {
-			for i := range pf.Series {
-				pf.Series[i].Points = nil // too many names to read; summary.csv has every cell
-			}
-		}
-		out.Note = CINote + " in both coordinates, " + trialsPerPoint(tmin, tmax) + "; one point per algorithm and cell"
-		if len(hidden) > 0 {
-			out.Note += "; not shown (no positive cost or risk on the log axes): " + strings.Join(hidden, ", ")
-		}
-		pf.Note = out.Note
-		return pf, nil
+	return nil
+}
+
+// frontier is a cost/quality frontier: one point per algorithm and cell.
+func (b *figureBuild) frontier(pf plot.Figure) (plot.Figure, error) {
+	pf.Markers, pf.Frontier, pf.Dodge = true, true, false
+	ids := make([][]rows.KV, len(b.sel))
+	for i, r := range b.sel {
+		ids[i] = r.Identity()
 	}
-	var refs []refLine
+	swept := table.SweptColumns(ids)
 	var hidden []string
-	for _, lab := range labels {
-		gs, dropped := groupBy(bySeries[lab], fg.X, fg.Y, 0, 0)
-		out.Dropped += dropped
-		key, meth := styleKey(lab)
-		s := plot.Series{Label: seriesLabel(lab, bySeries[lab]), Key: key, Method: meth, Style: styleOf(lab)}
-		for _, g := range gs {
-			st := Summarize(g.Vals)
-			if (fg.LogX && g.X <= 0) || (fg.LogY && !(st.Mean > logFloor)) {
-				out.Dropped++
+	for _, lab := range b.labels {
+		key, meth := b.styleKey(lab)
+		s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: key, Method: meth, Style: b.styleOf(lab),
+			OffFront: !slices.ContainsFunc(b.bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })}
+		for _, ca := range table.ByCellAlgorithm(b.bySeries[lab]) {
+			var xs, ys []float64
+			for _, r := range ca.Recs {
+				x, okx := table.Value(r, b.fg.X)
+				y, oky := table.Value(r, b.fg.Y)
+				if okx && oky {
+					xs, ys = append(xs, x), append(ys, y)
+				}
+			}
+			sx, sy := stats.Summarize(xs), stats.Summarize(ys)
+			if sx.N == 0 || (b.fg.LogX && !(sx.Mean > logFloor)) || (b.fg.LogY && !(sy.Mean > logFloor)) {
+				b.out.Dropped++
 				continue
 			}
-			s.X = append(s.X, g.X)
-			s.Y = append(s.Y, st.Mean)
-			s.Lo = append(s.Lo, st.Lo)
-			s.Hi = append(s.Hi, st.Hi)
-			tmin, tmax = min(tmin, st.N), max(tmax, st.N)
-			out.Points++
+			s.X, s.Y = append(s.X, sx.Mean), append(s.Y, sy.Mean)
+			s.XLo, s.XHi = append(s.XLo, sx.Lo), append(s.XHi, sx.Hi)
+			s.Lo, s.Hi = append(s.Lo, sy.Lo), append(s.Hi, sy.Hi)
+			var name []string
+			for _, kv := range ca.Recs[0].Identity() {
+				if slices.Contains(swept, kv.Col) {
+					name = append(name, table.Symbol(kv.Col)+"="+table.FmtShort(kv.Value))
+				}
+			}
+			s.Points = append(s.Points, strings.Join(name, " "))
+			b.tmin, b.tmax = min(b.tmin, sy.N), max(b.tmax, sy.N)
+			b.out.Points++
 		}
 		if len(s.X) == 0 {
 			hidden = append(hidden, lab)
 		}
 		pf.Series = append(pf.Series, s)
-		out.Series = append(out.Series, s.Label)
-		if !fg.Theory || len(s.X) == 0 {
-			continue
-		}
-		// The theorem's bound: mean theory_bound per x, when the column is filled.
-		if fg.Y == rows.ColExcessEmpiricalRisk || fg.Y == rows.ColExcessPopulationRisk || fg.Y == rows.ColEmpiricalRisk {
-			tb, _ := groupBy(theoremRows(bySeries[lab]), fg.X, rows.ColTheoryBound, 0, 0)
-			bl := refLine{kind: "theorem's bound", style: plot.Dashed, labels: []string{lab}}
-			for _, g := range tb {
-				bl.x = append(bl.x, g.X)
-				bl.y = append(bl.y, mean(g.Vals))
-			}
-			if len(bl.x) >= 2 {
-				refs = append(refs, bl)
-			}
-		}
-		// The theory's slope, anchored at the series' first point.
-		for _, c := range exp.Checks {
-			if c.Kind != KindSlope || c.Vs != fg.X || c.Metric != fg.Y || c.Algorithm != lab {
-				continue
-			}
-			xs := slices.Clone(s.X)
-			if c.XMin > 0 || c.XMax > 0 {
-				xs = slices.DeleteFunc(xs, func(x float64) bool {
-					return (c.XMin > 0 && x < c.XMin) || (c.XMax > 0 && x > c.XMax)
-				})
-			}
-			if len(xs) < 2 {
-				continue
-			}
-			i0 := slices.Index(s.X, xs[0])
-			x0, y0 := s.X[i0], s.Y[i0]
-			rl := refLine{kind: "theory slope " + fmtSlope(c.Slope), style: plot.Dotted, labels: []string{lab}}
-			for _, x := range xs {
-				rl.x = append(rl.x, x)
-				rl.y = append(rl.y, y0*math.Pow(x/x0, c.Slope))
-			}
-			refs = append(refs, rl)
-			break
-		}
+		b.out.Series = append(b.out.Series, s.Label)
 	}
-	if out.Points == 0 {
+	if b.out.Points == 0 {
 		return pf, plot.ErrNoData
 	}
-	pf.Lines = dedupLines(exp, refs)
-	if _, _, isRatio := strings.Cut(fg.Y, "/"); isRatio && fg.LogY {
+	if b.out.Points > maxNamedPoints {
+		for i := range pf.Series {
+			pf.Series[i].Points = nil // too many names to read; summary.csv has every cell
+		}
+	}
+	b.out.Note = CINote + " in both coordinates, " + trialsPerPoint(b.tmin, b.tmax) + "; one point per algorithm and cell"
+	if len(hidden) > 0 {
+		b.out.Note += "; not shown (no positive cost or risk on the log axes): " + strings.Join(hidden, ", ")
+	}
+	pf.Note = b.out.Note
+	return pf, nil
+}
+
+// curves is a curve figure: mean ± CI per x for each series, with the theorem's bound
+// and the theory's slope where the spec gives them, and the reference level 1 of a ratio.
+func (b *figureBuild) curves(pf plot.Figure) (plot.Figure, error) {
+	var refs []refLine
+	var hidden []string
+	for _, lab := range b.labels {
+		s := b.curve(lab)
+		if len(s.X) == 0 {
+			hidden = append(hidden, lab)
+		}
+		pf.Series = append(pf.Series, s)
+		b.out.Series = append(b.out.Series, s.Label)
+		if !b.fg.Theory || len(s.X) == 0 {
+			continue
+		}
+		refs = append(refs, b.theoryLines(lab, s)...)
+	}
+	if b.out.Points == 0 {
+		return pf, plot.ErrNoData
+	}
+	pf.Lines = dedupLines(b.exp, refs)
+	if _, _, isRatio := strings.Cut(b.fg.Y, "/"); isRatio && b.fg.LogY {
 		// A ratio to a curve or bound: the reference level 1.
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, s := range pf.Series {
@@ -466,15 +454,81 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		slices.Sort(xticks)
 		pf.XTicks = xticks
 	}
-	out.Note = CINote + ", " + trialsPerPoint(tmin, tmax)
-	if fg.LogY {
-		out.Note += "; ▼ at the axis: the interval extends below it"
+	b.out.Note = CINote + ", " + trialsPerPoint(b.tmin, b.tmax)
+	if b.fg.LogY {
+		b.out.Note += "; ▼ at the axis: the interval extends below it"
 	}
 	if len(hidden) > 0 {
-		out.Note += "; not shown (no value, or none positive on a log axis): " + strings.Join(hidden, ", ")
+		b.out.Note += "; not shown (no value, or none positive on a log axis): " + strings.Join(hidden, ", ")
 	}
-	pf.Note = out.Note
+	pf.Note = b.out.Note
 	return pf, nil
+}
+
+// curve is the series lab of a curve figure: the group means with their CIs per x.
+func (b *figureBuild) curve(lab string) plot.Series {
+	gs, dropped := table.GroupBy(b.bySeries[lab], b.fg.X, b.fg.Y, 0, 0)
+	b.out.Dropped += dropped
+	key, meth := b.styleKey(lab)
+	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: key, Method: meth, Style: b.styleOf(lab)}
+	for _, g := range gs {
+		st := stats.Summarize(g.Vals)
+		if (b.fg.LogX && g.X <= 0) || (b.fg.LogY && !(st.Mean > logFloor)) {
+			b.out.Dropped++
+			continue
+		}
+		s.X = append(s.X, g.X)
+		s.Y = append(s.Y, st.Mean)
+		s.Lo = append(s.Lo, st.Lo)
+		s.Hi = append(s.Hi, st.Hi)
+		b.tmin, b.tmax = min(b.tmin, st.N), max(b.tmax, st.N)
+		b.out.Points++
+	}
+	return s
+}
+
+// theoryLines are the reference lines of series s (label lab): the theorem's bound (mean
+// theory_bound per x, when the column is filled) and the theory's slope of the first
+// slope check on this curve, anchored at the series' first point.
+func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
+	var refs []refLine
+	// The theorem's bound: mean theory_bound per x, when the column is filled.
+	if b.fg.Y == rows.ColExcessEmpiricalRisk || b.fg.Y == rows.ColExcessPopulationRisk || b.fg.Y == rows.ColEmpiricalRisk {
+		tb, _ := table.GroupBy(theoremRows(b.bySeries[lab]), b.fg.X, rows.ColTheoryBound, 0, 0)
+		bl := refLine{kind: "theorem's bound", style: plot.Dashed, labels: []string{lab}}
+		for _, g := range tb {
+			bl.x = append(bl.x, g.X)
+			bl.y = append(bl.y, stats.Mean(g.Vals))
+		}
+		if len(bl.x) >= 2 {
+			refs = append(refs, bl)
+		}
+	}
+	// The theory's slope, anchored at the series' first point.
+	for _, c := range b.exp.Checks {
+		if c.Kind != check.KindSlope || c.Vs != b.fg.X || c.Metric != b.fg.Y || c.Algorithm != lab {
+			continue
+		}
+		xs := slices.Clone(s.X)
+		if c.XMin > 0 || c.XMax > 0 {
+			xs = slices.DeleteFunc(xs, func(x float64) bool {
+				return (c.XMin > 0 && x < c.XMin) || (c.XMax > 0 && x > c.XMax)
+			})
+		}
+		if len(xs) < 2 {
+			continue
+		}
+		i0 := slices.Index(s.X, xs[0])
+		x0, y0 := s.X[i0], s.Y[i0]
+		rl := refLine{kind: "theory slope " + fmtSlope(c.Slope), style: plot.Dotted, labels: []string{lab}}
+		for _, x := range xs {
+			rl.x = append(rl.x, x)
+			rl.y = append(rl.y, y0*math.Pow(x/x0, c.Slope))
+		}
+		refs = append(refs, rl)
+		break
+	}
+	return refs
 }
 
 // theoremRows are the rows whose theory_bound is a theorem's bound for that row: an
@@ -521,3 +575,71 @@ func fmtSlope(s float64) string {
 // logFloor: a group mean at or below it is rounding zero (e.g. the non-private reference,
 // which is the certified optimum, has excess risk ±1e-16) and is dropped from a log axis.
 const logFloor = 1e-12
+
+// biasFigure is the figure kind "bias": one point per (cell, algorithm) at (fg.X per
+// draw, D_N of the pooled fg.Y statistics) with the DKW–Massart 95% interval (distanceCI), the noise
+// floor E D_N (dashed) and the α = 1e-3 critical value (dotted) of an exact sampler. An
+// algorithm with no cost (the exact sampler's structural draws make no counted queries)
+// cannot sit on a log x axis: it is drawn as a horizontal line at its distance.
+func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
+	sel := table.Filter(rs, "", fg.Where)
+	if len(sel) == 0 {
+		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
+	}
+	gs, err := check.BiasGroups(sel, fg.Y, fg.X)
+	if err != nil {
+		return plot.Figure{}, err
+	}
+	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X) + " per draw", YLabel: "KS distance to the exact law",
+		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
+	if pf.Title == "" {
+		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
+		if c := table.ConstantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
+			pf.Title += " (" + strings.Join(c, ", ") + ")"
+		}
+	}
+	nmin, nmax := math.MaxInt, 0
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	type flat struct {
+		lab  string
+		d    float64
+		meth string
+	}
+	var flats []flat
+	for _, g := range gs {
+		d := g.Distance()
+		lo, hi := check.DistanceCI(d, g.N)
+		x := g.PerDraw()
+		nmin, nmax = min(nmin, g.N), max(nmax, g.N)
+		out.Series = append(out.Series, g.Alg)
+		if fg.LogX && !(x > 0) || math.IsNaN(x) {
+			flats = append(flats, flat{g.Label(), d, check.Family(g.Alg)})
+			continue
+		}
+		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+		// The algorithms of a bias experiment share one registry entry (sampler-bias): the
+		// colour is the label's family (its part before "-": prox, mala, exact), the
+		// marker the label.
+		pf.Series = append(pf.Series, plot.Series{Label: g.Label(), Key: g.Alg, Method: check.Family(g.Alg),
+			X: []float64{x}, Y: []float64{d}, Lo: []float64{lo}, Hi: []float64{hi}})
+		out.Points++
+	}
+	if out.Points == 0 {
+		return pf, plot.ErrNoData
+	}
+	if !(xhi > xlo) {
+		xlo, xhi = xlo/2, xhi*2
+	}
+	lx := []float64{xlo, xhi}
+	for _, f := range flats {
+		pf.Lines = append(pf.Lines, plot.Line{Label: f.lab + " (no counted queries)", X: lx, Y: []float64{f.d, f.d}, Method: f.meth})
+		out.Points++
+	}
+	pf.Lines = append(pf.Lines,
+		plot.Line{Label: fmt.Sprintf("noise floor E D_N (N = %d)", nmin), X: lx, Y: []float64{stats.KSNoiseFloor(nmin), stats.KSNoiseFloor(nmin)}, Style: plot.Dashed},
+		plot.Line{Label: "exact: 99.9% quantile of D_N", X: lx, Y: []float64{stats.KSCritical(1e-3, nmin), stats.KSCritical(1e-3, nmin)}, Style: plot.Dotted})
+	slices.SortStableFunc(pf.Series, func(a, b plot.Series) int { return cmp.Compare(a.X[0], b.X[0]) })
+	out.Note = fmt.Sprintf("KS distance of the pooled draws to the exact law, with its 95%% DKW–Massart interval; N = %s draws per point", check.TrialsText(nmin, nmax))
+	pf.Note = out.Note
+	return pf, nil
+}

@@ -1,13 +1,17 @@
 package analysis
 
 import (
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
 	"expmech/rows"
 )
 
@@ -75,7 +79,7 @@ func TestFrontierPoints(t *testing.T) {
 			v, _ := rows.ParseFloat(r[rows.ColExcessEmpiricalRisk])
 			ys = append(ys, v)
 		}
-		if got, want := s.Y[i], mean(ys); !sameParsed("", got, true, "", want, true) {
+		if got, want := s.Y[i], stats.Mean(ys); !table.SameParsed("", got, true, "", want, true) {
 			t.Errorf("point %d: got risk %g, want the mean %g", i, got, want)
 		}
 		if s.Points[i] != "" && !strings.HasPrefix(s.Points[i], "n=") {
@@ -150,4 +154,64 @@ func TestFigureWriteFails(t *testing.T) {
 	if _, serr := os.Stat(filepath.Join(dir, "report.md")); serr != nil {
 		t.Errorf("report.md: %v (the report is written before the error)", serr)
 	}
+}
+
+// The bias figure draws one point per algorithm at its queries per draw, the zero-cost
+// exact sampler as a line, and the noise floor.
+func TestBiasFigure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var rs []rows.Row
+	rs = append(rs, biasRows(rng, "exact", "c0", 4, 500, 0, func(r *rand.Rand) float64 { return r.Float64() })...)
+	rs = append(rs, biasRows(rng, "p", "c0", 4, 500, 3000, func(r *rand.Rand) float64 { return math.Sqrt(r.Float64()) })...)
+	rs = append(rs, biasRows(rng, "q", "c0", 4, 500, 6000, func(r *rand.Rand) float64 { return r.Float64() })...)
+	fg := Figure{Name: "bias", Kind: FigureBias, X: "value_queries", Y: "statistics", LogX: true, LogY: true}
+	if err := fg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var out figureOutcome
+	pf, err := biasFigure(Experiment{Name: "bias"}, fg, recs(t, rs), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pf.Series) != 2 || pf.Series[0].X[0] != 3000 || pf.Series[1].X[0] != 6000 {
+		t.Fatalf("series %+v, want p at 3000 and q at 6000 value queries per draw", pf.Series)
+	}
+	if d := pf.Series[0].Y[0]; math.Abs(d-0.25) > 0.05 { // CDF u², distance max(u − u²) = 1/4
+		t.Errorf("D[p] = %.4f, want ≈ 0.25", d)
+	}
+	if len(pf.Lines) != 3 || pf.Lines[1].Y[0] != stats.KSNoiseFloor(2000) {
+		t.Errorf("lines %+v, want the exact sampler, the noise floor at N = 2000 and the critical value", pf.Lines)
+	}
+	dir := t.TempDir()
+	o := drawFigures(Experiment{Name: "bias", Figures: []Figure{fg}}, recs(t, rs), dir, 1)[0]
+	if o.Err != "" {
+		t.Fatal(o.Err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bias.png")); err != nil {
+		t.Error(err)
+	}
+}
+
+// biasRows builds the rows of one algorithm: trials rows of batch exact-CDF values, drawn
+// by draw, with value_queries q per draw.
+func biasRows(rng *rand.Rand, alg, cell string, trials, batch int, q float64, draw func(*rand.Rand) float64) []rows.Row {
+	var out []rows.Row
+	for tr := range trials {
+		out = append(out, rows.Row{
+			"experiment": "bias", "cell": cell, "algorithm": alg, "trial": strconv.Itoa(tr), "seed": "1",
+			"problem": "exact-law", "domain": "box", "task": "erm", "n": "51", "d": "2", "epsilon": "1", "delta": "1e-05",
+			"status": "ok", "guarantee": "none", "value_queries": rows.Float(q * float64(batch)), "gradient_queries": "0",
+			"step_c": rows.Float(q / 1000), "statistics": statistics(batch, func() float64 { return draw(rng) }),
+		})
+	}
+	return out
+}
+
+// statistics formats n draws of draw as a statistics cell.
+func statistics(n int, draw func() float64) string {
+	f := make([]string, n)
+	for k := range f {
+		f[k] = rows.Float(draw())
+	}
+	return strings.Join(f, " ")
 }

@@ -13,6 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"expmech/analysis/table"
+
+	"expmech/analysis/check"
 )
 
 // The HTML reports are static and self-contained: figures inlined as SVG, one inline
@@ -135,18 +139,18 @@ var htmlTmpl = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 `))
 
 func numCell(v float64) htmlCell {
-	return htmlCell{Text: fmtG(v), Sort: ff(v), Class: "num"}
+	return htmlCell{Text: table.FmtG(v), Sort: ff(v), Class: "num"}
 }
 
 func textCell(s string) htmlCell { return htmlCell{Text: s} }
 
-func verdictCell(v Verdict) htmlCell {
+func verdictCell(v check.Verdict) htmlCell {
 	switch v {
-	case Measured:
+	case check.Measured:
 		return htmlCell{Text: "MEASURED", Class: "measured"}
-	case Pass:
+	case check.Pass:
 		return htmlCell{Text: "PASS", Class: "pass"}
-	case Inconclusive:
+	case check.Inconclusive:
 		return htmlCell{Text: "INCONCLUSIVE", Class: "inconclusive"}
 	}
 	return htmlCell{Text: "FAIL", Class: "fail"}
@@ -183,22 +187,22 @@ func (rep report) writeHTML(dir, figDir string) error {
 	}
 	pg.Rows += "."
 	if len(rep.Results) > 0 {
-		var tally Tally
+		var tally check.Tally
 		for _, r := range rep.Results {
 			tally.Add(r.Role, r.Verdict)
 		}
-		mult := holmClaims(len(rep.Results), func(i int) Role { return rep.Results[i].Role },
-			func(i int) Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+		mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
+			func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 		pg.Totals = fmt.Sprintf("%d checks: %s. Within this experiment. %s", len(rep.Results), tally.Text(), mult.Text())
 		t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "reason", "figure"}}
 		for i, r := range rep.Results {
-			exp := numCell(r.threshold())
-			if r.Kind == KindSlope {
-				exp.Text += " ± " + fmtG(r.Tolerance)
+			exp := numCell(r.Threshold())
+			if r.Kind == check.KindSlope {
+				exp.Text += " ± " + table.FmtG(r.Tolerance)
 			}
 			fig := rep.figureFor(r.Check)
-			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.label()),
-				textCell(trimWhere(whereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
+			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.Label()),
+				textCell(trimWhere(table.WhereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
 				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
 		}
 		pg.Checks = t
@@ -224,7 +228,7 @@ func (rep report) writeHTML(dir, figDir string) error {
 		}
 		pg.Figures = append(pg.Figures, hf)
 	}
-	swept := sweptColumns(identities(rep.Summaries))
+	swept := table.SweptColumns(identities(rep.Summaries))
 	if len(rep.Summaries) > 0 {
 		head := []string{"cell"}
 		head = append(head, swept...)
@@ -238,8 +242,8 @@ func (rep report) writeHTML(dir, figDir string) error {
 			for _, c := range swept {
 				for _, kv := range s.Identity {
 					if kv.Col == c {
-						v, _ := num(kv.Value)
-						row = append(row, htmlCell{Text: fmtShort(kv.Value), Sort: ff(v), Class: "num"})
+						v, _ := table.Num(kv.Value)
+						row = append(row, htmlCell{Text: table.FmtShort(kv.Value), Sort: ff(v), Class: "num"})
 					}
 				}
 			}
@@ -317,7 +321,7 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	exps := &htmlTable{ID: "experiments", Head: []string{"experiment", "description", "checks", "claims PASS", "claims FAIL",
 		"claims INCONCLUSIVE", "invariants", "measurements", "rows", "ok rows", "report"}}
 	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "p (Holm)", "reason"}, Filter: true}
-	var tally Tally
+	var tally check.Tally
 	var scs []sidecar
 	for _, en := range entries {
 		if !en.IsDir() {
@@ -338,12 +342,12 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 			sc.Name = en.Name()
 		}
 		scs = append(scs, sc)
-		var et Tally
+		var et check.Tally
 		for _, c := range sc.Checks {
 			et.Add(c.Role, c.Verdict)
 			tally.Add(c.Role, c.Verdict)
 			exp := numCell(float64(c.Expected))
-			if c.Kind == KindSlope {
+			if c.Kind == check.KindSlope {
 				exp.Text += " ± " + c.Tolerance.String()
 			}
 			score.Rows = append(score.Rows, []htmlCell{{Text: sc.Name, Href: relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))}, textCell(c.Label), textCell(c.Where), exp,
@@ -352,8 +356,8 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 		}
 		link := relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))
 		count := func(n int) htmlCell { return htmlCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n), Class: "num"} }
-		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), count(len(sc.Checks)), count(et.Claims[Pass]),
-			count(et.Claims[Fail]), count(et.Claims[Inconclusive]), count(et.invariants()),
+		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), count(len(sc.Checks)), count(et.Claims[check.Pass]),
+			count(et.Claims[check.Fail]), count(et.Claims[check.Inconclusive]), count(et.InvariantChecks()),
 			count(et.Measurements), count(sc.RowsTotal), count(sc.RowsOK), {Text: "report.html", Href: link}})
 	}
 	slices.SortFunc(exps.Rows, func(a, b []htmlCell) int { return strings.Compare(a[0].Text, b[0].Text) })

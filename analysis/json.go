@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+
+	"expmech/analysis/table"
+
+	"expmech/analysis/check"
 )
 
 // Number is a statistic in analysis.json: a JSON number, or null for NaN and ±Inf (JSON
@@ -34,7 +38,7 @@ func (x *Number) UnmarshalJSON(b []byte) error {
 }
 
 // String formats x for tables (4 significant digits, "—" for NaN).
-func (x Number) String() string { return fmtG(float64(x)) }
+func (x Number) String() string { return table.FmtG(float64(x)) }
 
 // sidecar is analysis.json (DESIGN.md "Output files"): snake_case keys, numbers as
 // numbers (null when undefined); what WriteTopReport and the HTML index read from one
@@ -58,27 +62,27 @@ type sidecar struct {
 }
 
 type sidecarCheck struct {
-	Label     string    `json:"label"`
-	Kind      CheckKind `json:"kind"`
-	Metric    string    `json:"metric"`
-	Algorithm string    `json:"algorithm"`
-	Vs        string    `json:"vs"`
-	Where     string    `json:"where"`
-	Expected  Number    `json:"expected"`  // the slope, or the min/max threshold
-	Tolerance Number    `json:"tolerance"` // null unless kind is slope
-	Fitted    Number    `json:"fitted"`
-	Lo        Number    `json:"ci_lo"`
-	Hi        Number    `json:"ci_hi"`
-	Claim     Claim     `json:"claim,omitempty"` // equality | upper | lower (slope checks)
+	Label     string          `json:"label"`
+	Kind      check.CheckKind `json:"kind"`
+	Metric    string          `json:"metric"`
+	Algorithm string          `json:"algorithm"`
+	Vs        string          `json:"vs"`
+	Where     string          `json:"where"`
+	Expected  Number          `json:"expected"`  // the slope, or the min/max threshold
+	Tolerance Number          `json:"tolerance"` // null unless kind is slope
+	Fitted    Number          `json:"fitted"`
+	Lo        Number          `json:"ci_lo"`
+	Hi        Number          `json:"ci_hi"`
+	Claim     check.Claim     `json:"claim,omitempty"` // equality | upper | lower (slope checks)
 	// ExpectedText is the claim's form and expected value, e.g. "slope ≤ 0.5 + 0.25".
-	ExpectedText string  `json:"expected_text"`
-	Points       int     `json:"points"`
-	Trials       string  `json:"trials"` // ok trials per point, "30" or "28–30"
-	Verdict      Verdict `json:"verdict"`
+	ExpectedText string        `json:"expected_text"`
+	Points       int           `json:"points"`
+	Trials       string        `json:"trials"` // ok trials per point, "30" or "28–30"
+	Verdict      check.Verdict `json:"verdict"`
 	// Role is claim, invariant (holds by construction, counted apart) or measurement
 	// (verdict MEASURED).
-	Role   Role   `json:"role"`
-	Reason string `json:"reason"`
+	Role   check.Role `json:"role"`
+	Reason string     `json:"reason"`
 	// PPass is the p value of the test whose rejection is the PASS (null when a PASS is
 	// no rejection); Resamples the bootstrap resamples behind it and the CI.
 	PPass     Number `json:"p_pass"`
@@ -100,19 +104,19 @@ type sidecarLOF struct {
 
 // sidecarCmpPoint is a ComparePoint in analysis.json.
 type sidecarCmpPoint struct {
-	X       Number  `json:"x"`
-	Cell    string  `json:"cell"`
-	Test    string  `json:"test"`
-	TrialsA int     `json:"trials_a"`
-	TrialsB int     `json:"trials_b"`
-	MeanA   Number  `json:"mean_a"`
-	MeanB   Number  `json:"mean_b"`
-	Diff    Number  `json:"diff"`
-	Lo      Number  `json:"ci_lo"`
-	Hi      Number  `json:"ci_hi"`
-	P       Number  `json:"p_one_sided"`
-	PHolm   Number  `json:"p_holm"`
-	Verdict Verdict `json:"verdict"`
+	X       Number        `json:"x"`
+	Cell    string        `json:"cell"`
+	Test    string        `json:"test"`
+	TrialsA int           `json:"trials_a"`
+	TrialsB int           `json:"trials_b"`
+	MeanA   Number        `json:"mean_a"`
+	MeanB   Number        `json:"mean_b"`
+	Diff    Number        `json:"diff"`
+	Lo      Number        `json:"ci_lo"`
+	Hi      Number        `json:"ci_hi"`
+	P       Number        `json:"p_one_sided"`
+	PHolm   Number        `json:"p_holm"`
+	Verdict check.Verdict `json:"verdict"`
 }
 
 type sidecarFigure struct {
@@ -142,15 +146,15 @@ func (rep report) sidecar() sidecar {
 	}
 	for _, r := range rep.Results {
 		tol := math.NaN()
-		if r.Kind == KindSlope {
+		if r.Kind == check.KindSlope {
 			tol = r.Tolerance
 		}
-		claim := ClaimUnstated
+		claim := check.ClaimUnstated
 		switch r.Kind {
-		case KindSlope:
+		case check.KindSlope:
 			claim = r.Claim.Effective()
-		case KindCompare:
-			claim = compareClaim(r.Claim)
+		case check.KindCompare:
+			claim = check.CompareClaim(r.Claim)
 		}
 		var perX []sidecarCmpPoint
 		for _, p := range r.Points {
@@ -158,10 +162,10 @@ func (rep report) sidecar() sidecar {
 				MeanA: Number(p.MeanA), MeanB: Number(p.MeanB), Diff: Number(p.Diff), Lo: Number(p.Lo), Hi: Number(p.Hi),
 				P: Number(p.P), PHolm: Number(p.PHolm), Verdict: p.Verdict})
 		}
-		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
-			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(whereText(r.Where)),
-			Expected: Number(r.threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
-			ExpectedText: r.expectedText(), Points: r.N, Trials: trialsText(r.TrialsMin, r.TrialsMax),
+		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.Label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
+			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(table.WhereText(r.Where)),
+			Expected: Number(r.Threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
+			ExpectedText: r.ExpectedText(), Points: r.N, Trials: check.TrialsText(r.TrialsMin, r.TrialsMax),
 			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,
 			PPass: Number(r.PPass), Resamples: r.Resamples, LackOfFit: sidecarLOF{Number(r.LackOfFit.Chi2), r.LackOfFit.DF, Number(r.LackOfFit.P)}, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX})
 	}

@@ -9,6 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"expmech/analysis/table"
+
+	"expmech/analysis/check"
 )
 
 // TestPlantedVerdicts (planted specs): on noisy rows (σ = 0.8, 4 trials per
@@ -21,17 +25,17 @@ func TestPlantedVerdicts(t *testing.T) {
 	xs := []float64{250, 500, 1000, 2000}
 	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.8, 4, 0)
 	// The extreme means, to plant the thresholds inside their CIs.
-	gs, _ := groupBy(recs(t, rs), "n", "excess_empirical_risk", 0, 0)
+	gs, _ := table.GroupBy(recs(t, rs), "n", "excess_empirical_risk", 0, 0)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, g := range gs {
-		lo, hi = math.Min(lo, g.mean()), math.Max(hi, g.mean())
+		lo, hi = math.Min(lo, g.Mean()), math.Max(hi, g.Mean())
 	}
-	eq := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25, Claim: ClaimEquality}
-	exp := Experiment{Name: "planted", Checks: []Check{
+	eq := check.Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25, Claim: check.ClaimEquality}
+	exp := Experiment{Name: "planted", Checks: []check.Check{
 		eq,
-		{Kind: KindMin, Min: lo, Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n"},
-		{Kind: KindMax, Max: hi, Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n"},
-		{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25, Claim: ClaimUpper},
+		{Kind: check.KindMin, Min: lo, Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n"},
+		{Kind: check.KindMax, Max: hi, Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n"},
+		{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25, Claim: check.ClaimUpper},
 		eq, // the twin of check 0
 	}}
 	root := t.TempDir()
@@ -54,8 +58,8 @@ func TestPlantedVerdicts(t *testing.T) {
 		t.Fatalf("the planted min and max: %v ≥ %v and %v ≤ %v should hold on the means", res[1].Fitted, lo, res[2].Fitted, hi)
 	}
 	for i, want := range []string{"equivalence not shown", "bound not shown", "bound not shown"} {
-		if res[i].Verdict != Inconclusive || !strings.Contains(res[i].Reason, want) {
-			t.Errorf("check %d %s: got %v (%s), want INCONCLUSIVE (%s)", i, res[i].label(), res[i].Verdict, res[i].Reason, want)
+		if res[i].Verdict != check.Inconclusive || !strings.Contains(res[i].Reason, want) {
+			t.Errorf("check %d %s: got %v (%s), want INCONCLUSIVE (%s)", i, res[i].Label(), res[i].Verdict, res[i].Reason, want)
 		}
 	}
 	a, b := res[0], res[4]
@@ -64,7 +68,7 @@ func TestPlantedVerdicts(t *testing.T) {
 			b.Fitted, b.Lo, b.Hi, b.PPass, b.Verdict)
 	}
 	// Counts: checks.csv is the reference.
-	var tally Tally
+	var tally check.Tally
 	csvb, _ := os.ReadFile(filepath.Join(dir, "checks.csv"))
 	recsCSV, err := csv.NewReader(bytes.NewReader(csvb)).ReadAll()
 	if err != nil {
@@ -75,8 +79,8 @@ func TestPlantedVerdicts(t *testing.T) {
 		col[h] = j
 	}
 	for _, r := range recsCSV[1:] {
-		var v Verdict
-		var role Role
+		var v check.Verdict
+		var role check.Role
 		if v.UnmarshalText([]byte(r[col["result"]])) != nil || role.UnmarshalText([]byte(r[col["role"]])) != nil {
 			t.Fatalf("checks.csv row %v", r)
 		}
@@ -111,18 +115,18 @@ func TestPlantedVerdicts(t *testing.T) {
 // TestCheckSeedContent: the stream is the check's content, not its position or role.
 func TestCheckSeedContent(t *testing.T) {
 	t.Parallel()
-	c := Check{Metric: "m", Algorithm: "a", Vs: "n", Slope: 1, Tolerance: 0.1, Where: map[string]string{"d": "4", "epsilon": "1"}}
+	c := check.Check{Metric: "m", Algorithm: "a", Vs: "n", Slope: 1, Tolerance: 0.1, Where: map[string]string{"d": "4", "epsilon": "1"}}
 	d := c
 	d.Where = map[string]string{"epsilon": "1", "d": "4"}
-	d.Role = RoleMeasurement
-	if checkSeed("e", c).Uint64() != checkSeed("e", d).Uint64() {
+	d.Role = check.RoleMeasurement
+	if check.Seed("e", c).Uint64() != check.Seed("e", d).Uint64() {
 		t.Error("same content, another map order or role: streams differ")
 	}
 	d.Slope = 0.5
-	if checkSeed("e", c).Uint64() == checkSeed("e", d).Uint64() {
+	if check.Seed("e", c).Uint64() == check.Seed("e", d).Uint64() {
 		t.Error("another slope: same stream")
 	}
-	if checkSeed("e", c).Uint64() == checkSeed("f", c).Uint64() {
+	if check.Seed("e", c).Uint64() == check.Seed("f", c).Uint64() {
 		t.Error("another experiment: same stream")
 	}
 }

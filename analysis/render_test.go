@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"expmech/analysis/check"
 )
 
 func TestRenderSample(t *testing.T) {
@@ -17,7 +19,7 @@ func TestRenderSample(t *testing.T) {
 	rs = append(rs, synthRows(rng, "noisy-gd", "n", xs, -0.8, 8, 0.3, 10, 0)...)
 	rs = append(rs, synthRows(rng, "dp-sgd", "n", xs, -0.9, 12, 0.4, 10, 0)...)
 	exp := Experiment{Name: "sample", Description: "sample (GLL22 Thm 6.4)",
-		Checks: []Check{{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}},
+		Checks: []check.Check{{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}},
 		Figures: []Figure{{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true},
 			{Name: "ratio", X: "n", Y: "excess_empirical_risk/lb_linear", LogX: true, LogY: true}}}
 	if err := os.MkdirAll(dir+"/results/sample", 0o755); err != nil {

@@ -12,18 +12,21 @@ import (
 	"slices"
 	"strings"
 
+	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
 
 // report is everything report.md and analysis.json are written from.
 type report struct {
 	Exp       Experiment
-	Results   []CheckResult
+	Results   []check.CheckResult
 	Figures   []figureOutcome
-	Rows      rowCounts
+	Rows      table.RowCounts
 	Reference string
-	Summaries []Summary
-	Paired    []PairedDiff
+	Summaries []table.Summary
+	Paired    []table.PairedDiff
 	// Comparisons rank the methods of each excess-risk curve figure (conclusions.go).
 	Comparisons []FigureComparison
 }
@@ -51,13 +54,13 @@ const RoleRule = "A check's role says what its verdict is evidence of: a claim o
 // and with where filters that agree with the check's (every filter of the figure is one
 // of the check's, same value), so that its curves include the check's rows. A figure of
 // another cell is never returned: "" when none shows it.
-func (rep report) figureFor(c Check) string {
+func (rep report) figureFor(c check.Check) string {
 	for _, f := range rep.Figures {
 		if f.PNG == "" || f.Figure.Y != c.Metric {
 			continue
 		}
 		switch c.Kind {
-		case KindKSFloor, KindKSOrder:
+		case check.KindKSFloor, check.KindKSOrder:
 			// The bias figure plots every algorithm's distance (vs is an algorithm here).
 			if f.Figure.Kind != FigureBias {
 				continue
@@ -69,7 +72,7 @@ func (rep report) figureFor(c Check) string {
 		}
 		agree := true
 		for k, v := range f.Figure.Where {
-			if w, ok := c.Where[k]; !ok || !sameValue(v, w) {
+			if w, ok := c.Where[k]; !ok || !table.SameValue(v, w) {
 				agree = false
 			}
 		}
@@ -88,12 +91,12 @@ func relSlash(fromDir, target string) string {
 	return filepath.ToSlash(r)
 }
 
-func verdictText(v Verdict) string { return "**" + v.String() + "**" }
+func verdictText(v check.Verdict) string { return "**" + v.String() + "**" }
 
 // resultText is the verdict in bold, followed by "(invariant)" for an invariant, whose
 // verdict is counted apart from the claims'.
-func resultText(v Verdict, r Role) string {
-	if r == RoleInvariant {
+func resultText(v check.Verdict, r check.Role) string {
+	if r == check.RoleInvariant {
 		return verdictText(v) + " (invariant)"
 	}
 	return verdictText(v)
@@ -135,25 +138,25 @@ func (rep report) write(dir, figDir string) error {
 	}
 
 	b.WriteString("## Checks\n\n" + DecisionRule + "\n\n")
-	if slices.ContainsFunc(rep.Results, func(r CheckResult) bool { return isAuditKind(r.Kind) }) {
-		b.WriteString(AuditRule + "\n\n")
+	if slices.ContainsFunc(rep.Results, func(r check.CheckResult) bool { return r.IsAudit() }) {
+		b.WriteString(check.AuditRule + "\n\n")
 	}
 	if len(rep.Results) == 0 {
 		b.WriteString("This experiment has no checks.\n\n")
 	} else {
-		var tally Tally
+		var tally check.Tally
 		for _, r := range rep.Results {
 			tally.Add(r.Role, r.Verdict)
 		}
 		b.WriteString(tally.Text() + ".\n\n")
-		mult := holmClaims(len(rep.Results), func(i int) Role { return rep.Results[i].Role },
-			func(i int) Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+		mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
+			func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 		b.WriteString("Within this experiment. " + mult.Text() + " The suite-wide statement is in REPORT.md.\n\n")
 		b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for i, r := range rep.Results {
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.label()),
-				mdEscape(trimWhere(whereText(r.Where))), r.expectedText(), fmtG(r.Fitted), fmtG(r.Lo), fmtG(r.Hi), r.N,
-				trialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
+			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.Label()),
+				mdEscape(trimWhere(table.WhereText(r.Where))), r.ExpectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
+				check.TrialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
 		}
 		b.WriteString("\n")
 	}
@@ -201,13 +204,13 @@ func (rep report) write(dir, figDir string) error {
 		b.WriteString("Same cell and trial, hence the same problem instance (common random numbers). " +
 			"diff = algorithm − reference; \"ref better\" counts trials where the reference's value is smaller. All pairs are in paired.csv.\n\n")
 		b.WriteString("| cell | algorithm | metric | pairs | mean diff | 95% CI | ref better |\n|---|---|---|---|---|---|---|\n")
-		swept := sweptColumns(identities(rep.Summaries))
+		swept := table.SweptColumns(identities(rep.Summaries))
 		for _, p := range rep.Paired {
 			if !isPrimary(p.Metric, rep.Exp) {
 				continue
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | [%s, %s] | %d/%d |\n", cellText(p.Cell, p.Identity, swept), p.Algorithm,
-				mdEscape(p.Metric), p.N, fmtG(p.Mean), fmtG(p.Lo), fmtG(p.Hi), p.RefBetter, p.N)
+				mdEscape(p.Metric), p.N, table.FmtG(p.Mean), table.FmtG(p.Lo), table.FmtG(p.Hi), p.RefBetter, p.N)
 		}
 		b.WriteString("\n")
 	}
@@ -242,7 +245,7 @@ func isPrimary(m string, e Experiment) bool {
 	return false
 }
 
-func identities(ss []Summary) [][]rows.KV {
+func identities(ss []table.Summary) [][]rows.KV {
 	out := make([][]rows.KV, len(ss))
 	for i, s := range ss {
 		out[i] = s.Identity
@@ -255,7 +258,7 @@ func cellText(cell string, id []rows.KV, swept []string) string {
 	for _, c := range swept {
 		for _, kv := range id {
 			if kv.Col == c {
-				parts = append(parts, symbol(c)+"="+fmtShort(kv.Value))
+				parts = append(parts, table.Symbol(c)+"="+table.FmtShort(kv.Value))
 			}
 		}
 	}
@@ -265,7 +268,7 @@ func cellText(cell string, id []rows.KV, swept []string) string {
 // writePivot writes one table: a row per cell, a column per algorithm.
 func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	var cells, algs []string
-	val := map[[2]string]Summary{}
+	val := map[[2]string]table.Summary{}
 	ids := map[string][]rows.KV{}
 	for _, s := range rep.Summaries {
 		if s.Metric != metric {
@@ -283,7 +286,7 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	if len(cells) == 0 {
 		return
 	}
-	swept := sweptColumns(identities(rep.Summaries))
+	swept := table.SweptColumns(identities(rep.Summaries))
 	fmt.Fprintf(b, "### %s\n\n| cell |", mdEscape(metric))
 	for _, a := range algs {
 		fmt.Fprintf(b, " %s |", a)
@@ -297,7 +300,7 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 				b.WriteString(" |")
 				continue
 			}
-			fmt.Fprintf(b, " %s ± %s (%d) |", fmtG(s.Mean), fmtG(s.HalfWidth), s.N)
+			fmt.Fprintf(b, " %s ± %s (%d) |", table.FmtG(s.Mean), table.FmtG(s.HalfWidth), s.N)
 		}
 		b.WriteString("\n")
 	}
@@ -370,7 +373,7 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 	b.WriteString("Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiments of " +
 		"`experiments/SUITE` (" + strings.Join(top.Suite, ", ") + "); assembled by `make reproduce` from `" +
 		relSlash(outDir, resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
-	var tally Tally
+	var tally check.Tally
 	for _, e := range exps {
 		for _, c := range e.Checks {
 			tally.Add(c.Role, c.Verdict)
@@ -384,7 +387,7 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 	if len(missing) > 0 {
 		fmt.Fprintf(&b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(missing, "; "))
 	}
-	if count[Fail] > 0 || count[Inconclusive] > 0 {
+	if count[check.Fail] > 0 || count[check.Inconclusive] > 0 {
 		b.WriteString("A FAIL or INCONCLUSIVE is reported with its reason in the experiment's section. A lower-bound (min) " +
 			"check that fails on a generated instance does not contradict a worst-case lower bound unless the instance is " +
 			"the hard family itself.\n\n")
@@ -441,12 +444,12 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 
 // suiteMultiplicity is Holm over the claim checks of every experiment of exps, flattened
 // in order (experiment, then check).
-func suiteMultiplicity(exps []sidecar) Multiplicity {
+func suiteMultiplicity(exps []sidecar) check.Multiplicity {
 	var flat []sidecarCheck
 	for _, e := range exps {
 		flat = append(flat, e.Checks...)
 	}
-	return holmClaims(len(flat), func(i int) Role { return flat[i].Role }, func(i int) Verdict { return flat[i].Verdict },
+	return check.HolmClaims(len(flat), func(i int) check.Role { return flat[i].Role }, func(i int) check.Verdict { return flat[i].Verdict },
 		func(i int) float64 { return float64(flat[i].PPass) })
 }
 
@@ -455,7 +458,7 @@ func pHolmText(p, adj float64) string {
 	if math.IsNaN(adj) {
 		return "—"
 	}
-	return fmtP(p) + " → " + fmtP(adj)
+	return check.FmtP(p) + " → " + check.FmtP(adj)
 }
 
 func whereSuffix(w string) string {

@@ -8,25 +8,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"expmech/analysis/check"
 )
 
 func TestRoleText(t *testing.T) {
 	t.Parallel()
-	for text, want := range map[string]Role{"": RoleClaim, "claim": RoleClaim, "invariant": RoleInvariant, "measurement": RoleMeasurement} {
-		var r Role = 99
+	for text, want := range map[string]check.Role{"": check.RoleClaim, "claim": check.RoleClaim, "invariant": check.RoleInvariant, "measurement": check.RoleMeasurement} {
+		var r check.Role = 99
 		if err := r.UnmarshalText([]byte(text)); err != nil || r != want {
 			t.Errorf("UnmarshalText(%q): got %v, %v, want %v", text, r, err, want)
 		}
 	}
-	var r Role
+	var r check.Role
 	if err := r.UnmarshalText([]byte("Invariant")); err == nil || !strings.Contains(err.Error(), "want claim, invariant or measurement") {
 		t.Errorf("unknown role: got %v, want an error listing the roles", err)
 	}
-	b, err := json.Marshal(struct{ Role Role }{RoleInvariant})
+	b, err := json.Marshal(struct{ Role check.Role }{check.RoleInvariant})
 	if err != nil || string(b) != `{"Role":"invariant"}` {
 		t.Errorf("JSON: got %s, %v", b, err)
 	}
-	c := Check{Metric: "m", Algorithm: "a", Vs: "n", Tolerance: 1, Role: 7}
+	c := check.Check{Metric: "m", Algorithm: "a", Vs: "n", Tolerance: 1, Role: 7}
 	if got := strings.Join(fields(t, c.Validate()), ","); got != "role" {
 		t.Errorf("invalid role: got field errors %s, want role", got)
 	}
@@ -38,7 +40,7 @@ func TestRoleText(t *testing.T) {
 func TestRoleCountedApart(t *testing.T) {
 	exp, rs := synthExperiment()
 	inv, meas := exp.Checks[0], exp.Checks[2]
-	inv.Role, meas.Role = RoleInvariant, RoleMeasurement
+	inv.Role, meas.Role = check.RoleInvariant, check.RoleMeasurement
 	exp.Checks = append(exp.Checks, inv, meas)
 	root := t.TempDir()
 	dir, figDir := filepath.Join(root, "results", "synth"), filepath.Join(root, "figures", "synth")
@@ -50,10 +52,10 @@ func TestRoleCountedApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res[3].Verdict != res[0].Verdict || res[3].Role != RoleInvariant {
+	if res[3].Verdict != res[0].Verdict || res[3].Role != check.RoleInvariant {
 		t.Errorf("invariant: got %v (%v), want the claim's verdict %v", res[3].Verdict, res[3].Role, res[0].Verdict)
 	}
-	if res[4].Verdict != Measured || res[4].Fitted != res[2].Fitted || !(res[4].Lo <= res[4].Fitted && res[4].Fitted <= res[4].Hi) {
+	if res[4].Verdict != check.Measured || res[4].Fitted != res[2].Fitted || !(res[4].Lo <= res[4].Fitted && res[4].Fitted <= res[4].Hi) {
 		t.Errorf("measurement: got %v fitted %v [%v, %v], want MEASURED with the value %v and its CI", res[4].Verdict,
 			res[4].Fitted, res[4].Lo, res[4].Hi, res[2].Fitted)
 	}
@@ -85,7 +87,7 @@ func TestRoleCountedApart(t *testing.T) {
 	}
 	var sc sidecar
 	js, _ := os.ReadFile(filepath.Join(dir, "analysis.json"))
-	if err := json.Unmarshal(js, &sc); err != nil || sc.Checks[3].Role != RoleInvariant || sc.Checks[4].Verdict != Measured {
+	if err := json.Unmarshal(js, &sc); err != nil || sc.Checks[3].Role != check.RoleInvariant || sc.Checks[4].Verdict != check.Measured {
 		t.Errorf("analysis.json: got %+v, %v, want role invariant and verdict MEASURED", sc.Checks, err)
 	}
 	top := filepath.Join(root, "REPORT.md")
@@ -119,16 +121,16 @@ func TestFigureFor(t *testing.T) {
 		fig("bias_l1", "value_queries", "statistics", FigureBias, map[string]string{"family": "l1"}),
 	}}
 	for _, tc := range []struct {
-		c    Check
+		c    check.Check
 		want string
 	}{
-		{Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "200", "rank": "4"}}, "risk_n200"},
-		{Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "1e2"}}, "risk_n100"},
-		{Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "400"}}, ""}, // another cell: none
-		{Check{Metric: "excess_empirical_risk", Vs: "d"}, ""},                                       // the figures show a subset
-		{Check{Metric: "excess_empirical_risk", Vs: "rank", Where: map[string]string{"n": "200"}}, ""},
-		{Check{Kind: KindKSOrder, Metric: "statistics", Vs: "prox", Where: map[string]string{"family": "l1"}}, "bias_l1"},
-		{Check{Kind: KindKSFloor, Metric: "statistics", Where: map[string]string{"family": "gaussian"}}, ""},
+		{check.Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "200", "rank": "4"}}, "risk_n200"},
+		{check.Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "1e2"}}, "risk_n100"},
+		{check.Check{Metric: "excess_empirical_risk", Vs: "d", Where: map[string]string{"n": "400"}}, ""}, // another cell: none
+		{check.Check{Metric: "excess_empirical_risk", Vs: "d"}, ""},                                       // the figures show a subset
+		{check.Check{Metric: "excess_empirical_risk", Vs: "rank", Where: map[string]string{"n": "200"}}, ""},
+		{check.Check{Kind: check.KindKSOrder, Metric: "statistics", Vs: "prox", Where: map[string]string{"family": "l1"}}, "bias_l1"},
+		{check.Check{Kind: check.KindKSFloor, Metric: "statistics", Where: map[string]string{"family": "gaussian"}}, ""},
 	} {
 		if got := rep.figureFor(tc.c); got != tc.want {
 			t.Errorf("figureFor(%s %v): got %q, want %q", tc.c.Vs, tc.c.Where, got, tc.want)

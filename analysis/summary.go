@@ -9,172 +9,11 @@ import (
 	"slices"
 	"strconv"
 
+	"expmech/analysis/table"
 	"expmech/rows"
+
+	"expmech/analysis/check"
 )
-
-// summaryMetrics are the columns summarised per (cell, algorithm), in this order; numeric
-// extra columns follow, sorted.
-var summaryMetrics = []string{
-	rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk, rows.ColEmpiricalRisk, rows.ColTheoryBound,
-	rows.ColValueQueries, rows.ColGradientQueries, rows.ColWallSeconds, rows.ColEpsilonSpent, rows.ColDeltaMech, rows.ColGDPS,
-	colGaussDelta,
-}
-
-// Summary is the Stats of one metric over the trials of one (cell, algorithm).
-type Summary struct {
-	Cell, Algorithm string
-	Identity        []rows.KV // the identity pairs of the cell (identityColumns order)
-	Guarantee       string
-	Metric          string
-	Stats
-}
-
-// cellAlg is the records of one (cell, algorithm), in first-appearance order.
-type cellAlg struct {
-	cell, alg string
-	rs        []*rows.Record
-}
-
-// byCellAlgorithm groups rs by (cell, algorithm), groups in first-appearance order.
-func byCellAlgorithm(rs []*rows.Record) []cellAlg {
-	type key struct{ cell, alg string }
-	idx := map[key]int{}
-	var out []cellAlg
-	for _, r := range rs {
-		k := key{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
-		i, ok := idx[k]
-		if !ok {
-			i = len(out)
-			idx[k] = i
-			out = append(out, cellAlg{cell: k.cell, alg: k.alg})
-		}
-		out[i].rs = append(out[i].rs, r)
-	}
-	return out
-}
-
-// metricColumns is summaryMetrics plus the numeric extra columns of rs (a column is
-// numeric when every non-empty value of it is a number).
-func metricColumns(rs []*rows.Record) []string {
-	known := map[string]bool{}
-	for _, c := range rows.Columns() {
-		known[c] = true
-	}
-	extra := map[string]bool{}
-	bad := map[string]bool{}
-	for _, r := range rs {
-		for _, k := range r.Layout().Columns() {
-			if known[k] || bad[k] || r.Text(k) == "" {
-				continue
-			}
-			if _, ok := r.Float(k); ok {
-				extra[k] = true
-			} else {
-				bad[k] = true
-			}
-		}
-	}
-	var ex []string
-	for k := range extra {
-		if !bad[k] && !slices.Contains(summaryMetrics, k) {
-			ex = append(ex, k)
-		}
-	}
-	slices.Sort(ex)
-	return append(slices.Clone(summaryMetrics), ex...)
-}
-
-// Summaries returns, per (cell, algorithm) and metric with at least one value, the Stats
-// over trials. rs should be the ok rows.
-func Summaries(rs []*rows.Record) []Summary {
-	metrics := metricColumns(rs)
-	var out []Summary
-	vals := make([]float64, 0, 64)
-	for _, ca := range byCellAlgorithm(rs) {
-		id := ca.rs[0].Identity()
-		for _, m := range metrics {
-			vals = vals[:0]
-			for _, r := range ca.rs {
-				if v, ok := value(r, m); ok {
-					vals = append(vals, v)
-				}
-			}
-			if len(vals) == 0 {
-				continue
-			}
-			out = append(out, Summary{Cell: ca.cell, Algorithm: ca.alg, Identity: id,
-				Guarantee: ca.rs[0].Text(rows.ColGuarantee), Metric: m, Stats: Summarize(vals)})
-		}
-	}
-	return out
-}
-
-// PairedDiff compares Algorithm with Reference on the same instances (same cell and
-// trial; DESIGN.md "Seeds": common random numbers): Stats of metric(Algorithm) −
-// metric(Reference) over the matched trials.
-type PairedDiff struct {
-	Cell             string
-	Identity         []rows.KV
-	Metric           string
-	Algorithm        string
-	Reference        string
-	RefMean, AlgMean float64 // means over the matched trials
-	RefBetter        int     // trials where the reference's metric is strictly smaller
-	Stats                    // of the differences
-}
-
-// Paired returns the paired differences of every algorithm against ref for each metric,
-// per cell.
-func Paired(rs []*rows.Record, ref string, metrics []string) []PairedDiff {
-	if ref == "" {
-		return nil
-	}
-	groups := byCellAlgorithm(rs)
-	refRows := map[string]map[string]*rows.Record{} // cell → trial → row
-	for _, ca := range groups {
-		if ca.alg != ref {
-			continue
-		}
-		m := map[string]*rows.Record{}
-		for _, r := range ca.rs {
-			m[r.Text(rows.ColTrial)] = r
-		}
-		refRows[ca.cell] = m
-	}
-	var out []PairedDiff
-	for _, ca := range groups {
-		rr, ok := refRows[ca.cell]
-		if ca.alg == ref || !ok {
-			continue
-		}
-		id := ca.rs[0].Identity()
-		for _, m := range metrics {
-			var diffs, a, b []float64
-			better := 0
-			for _, r := range ca.rs {
-				q, ok := rr[r.Text(rows.ColTrial)]
-				if !ok {
-					continue
-				}
-				x, okx := value(r, m)
-				y, oky := value(q, m)
-				if !okx || !oky {
-					continue
-				}
-				diffs, a, b = append(diffs, x-y), append(a, x), append(b, y)
-				if y < x {
-					better++
-				}
-			}
-			if len(diffs) == 0 {
-				continue
-			}
-			out = append(out, PairedDiff{Cell: ca.cell, Identity: id, Metric: m, Algorithm: ca.alg,
-				Reference: ref, RefMean: mean(b), AlgMean: mean(a), RefBetter: better, Stats: Summarize(diffs)})
-		}
-	}
-	return out
-}
 
 // referenceAlgorithm is the algorithm the paired differences are taken against: the first
 // check's algorithm, else expmech, else the first algorithm in the rows.
@@ -203,7 +42,7 @@ func pairedMetrics(exp Experiment, rs []*rows.Record) []string {
 		if m == "" || slices.Contains(out, m) {
 			return
 		}
-		if slices.ContainsFunc(rs, func(r *rows.Record) bool { _, ok := value(r, m); return ok }) {
+		if slices.ContainsFunc(rs, func(r *rows.Record) bool { _, ok := table.Value(r, m); return ok }) {
 			out = append(out, m)
 		}
 	}
@@ -242,8 +81,8 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-func writeSummaryCSV(path string, ss []Summary) error {
-	head := append([]string{rows.ColCell, rows.ColAlgorithm}, identityColumns...)
+func writeSummaryCSV(path string, ss []table.Summary) error {
+	head := append([]string{rows.ColCell, rows.ColAlgorithm}, rows.IdentityColumns()...)
 	head = append(head, "guarantee", "metric", "trials", "mean", "std", "median", "ci_lo", "ci_hi", "min", "max")
 	recs := [][]string{head}
 	for _, s := range ss {
@@ -258,8 +97,8 @@ func writeSummaryCSV(path string, ss []Summary) error {
 	return writeCSVFile(path, recs)
 }
 
-func writePairedCSV(path string, ps []PairedDiff) error {
-	head := append([]string{rows.ColCell}, identityColumns...)
+func writePairedCSV(path string, ps []table.PairedDiff) error {
+	head := append([]string{rows.ColCell}, rows.IdentityColumns()...)
 	head = append(head, "metric", "algorithm", "reference", "pairs", "algorithm_mean", "reference_mean",
 		"mean_diff", "std_diff", "ci_lo", "ci_hi", "reference_better")
 	recs := [][]string{head}
@@ -275,19 +114,19 @@ func writePairedCSV(path string, ps []PairedDiff) error {
 	return writeCSVFile(path, recs)
 }
 
-func writeChecksCSV(path, exp string, rs []CheckResult) error {
+func writeChecksCSV(path, exp string, rs []check.CheckResult) error {
 	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
 		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p"}}
 	for i, r := range rs {
 		tol, claim := ff(r.Tolerance), r.Claim.Effective().String()
-		if r.Kind != KindSlope {
+		if r.Kind != check.KindSlope {
 			tol, claim = "", ""
 		}
-		if r.Kind == KindCompare {
-			claim = compareClaim(r.Claim).String() // against is named in the reason
+		if r.Kind == check.KindCompare {
+			claim = check.CompareClaim(r.Claim).String() // against is named in the reason
 		}
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
-			trimWhere(whereText(r.Where)), ff(r.threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
+			trimWhere(table.WhereText(r.Where)), ff(r.Threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
 			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String(), ff(r.PPass), strconv.Itoa(r.Resamples),
 			ff(r.LackOfFit.Chi2), lofDF(r.LackOfFit), ff(r.LackOfFit.P)})
 	}
@@ -295,7 +134,7 @@ func writeChecksCSV(path, exp string, rs []CheckResult) error {
 }
 
 // lofDF is the lack-of-fit degrees of freedom, "" when undefined.
-func lofDF(l LackOfFit) string {
+func lofDF(l table.LackOfFit) string {
 	if math.IsNaN(l.P) {
 		return ""
 	}

@@ -1,10 +1,9 @@
-package analysis
+package check
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 )
 
@@ -40,7 +39,7 @@ const (
 	// KindCompare is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at
 	// every vs" (claim upper, the default; claim lower: ≥), decided per x by a CI of the
 	// difference (paired on shared instances, else Welch) with Holm control over x
-	// (compare_check.go, runCompareCheck).
+	// (compare.go, RunCompare).
 	KindCompare
 )
 
@@ -209,7 +208,7 @@ func (e *FieldError) Unwrap() error { return e.Err }
 // Key is the spec key of the field (the spec decoder appends it to the entry's key).
 func (e *FieldError) Key() string { return e.Field }
 
-func fieldErr(field, format string, args ...any) error {
+func FieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
 }
 
@@ -256,82 +255,23 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 func (c Check) Validate() error {
 	var errs []error
 	if c.Metric == "" {
-		errs = append(errs, fieldErr("metric", "required"))
+		errs = append(errs, FieldErr("metric", "required"))
 	}
 	if c.Algorithm == "" {
-		errs = append(errs, fieldErr("algorithm", "required"))
+		errs = append(errs, FieldErr("algorithm", "required"))
 	}
-	switch c.Kind {
-	case KindSlope:
-		if c.Vs == "" {
-			errs = append(errs, fieldErr("vs", "required for a slope check"))
-		}
-		if !finite(c.Slope) {
-			errs = append(errs, fieldErr("slope", "want a finite number"))
-		}
-		if !(c.Tolerance > 0) || !finite(c.Tolerance) {
-			errs = append(errs, fieldErr("tolerance", "want a finite number > 0, got %v", c.Tolerance))
-		}
-		if c.Claim < 0 || int(c.Claim) >= len(claimNames) {
-			errs = append(errs, fieldErr("claim", "want equality, upper or lower, got %v", c.Claim))
-		}
-	case KindMin, KindMax:
-		if !finite(c.Min) || !finite(c.Max) {
-			errs = append(errs, fieldErr(c.Kind.String(), "want a finite number"))
-		}
-	case KindAuditMu, KindAuditEps, KindAuditKS:
-		if c.Vs == "" {
-			errs = append(errs, fieldErr("vs", "required for an audit check (the side column: false = D, true = D′; for audit-ks the reference algorithm)"))
-		}
-		if c.Pilot < 1 && c.Kind != KindAuditKS {
-			errs = append(errs, fieldErr("pilot", "want ≥ 1 trial, got %d", c.Pilot))
-		}
-		if !(c.Confidence >= 0 && c.Confidence < 1) {
-			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
-		}
-	case KindKSFloor, KindKSOrder:
-		if c.Kind == KindKSFloor && (!(c.Max > 0) || !(c.Max < 1)) {
-			errs = append(errs, fieldErr("max", "a ks-floor check declares the largest KS distance to the exact law it accepts, "+
-				"in (0, 1), got %v (failing to reject exactness is not evidence of it)", c.Max))
-		}
-		if c.Kind == KindKSOrder && c.Vs == "" {
-			errs = append(errs, fieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
-		}
-		if !(c.Confidence >= 0 && c.Confidence < 1) {
-			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
-		}
-	case KindCompare:
-		if c.Against == "" {
-			errs = append(errs, fieldErr("against", "required for a compare check (the algorithm compared with)"))
-		} else if c.Against == c.Algorithm {
-			errs = append(errs, fieldErr("against", "%q compares the algorithm with itself", c.Against))
-		}
-		if c.Claim == ClaimEquality {
-			errs = append(errs, fieldErr("claim", "a compare check claims upper (algorithm ≤ against, the default) or lower (≥); "+
-				"equality cannot be shown by a test of difference"))
-		} else if c.Claim < 0 || int(c.Claim) >= len(claimNames) {
-			errs = append(errs, fieldErr("claim", "want upper or lower, got %v", c.Claim))
-		}
-		if !(c.Confidence >= 0 && c.Confidence < 1) {
-			errs = append(errs, fieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence))
-		}
-		if c.Tolerance != 0 || c.Slope != 0 {
-			errs = append(errs, fieldErr("tolerance", "a compare check has no slope or tolerance (its decision rule is the CI of the difference)"))
-		}
-	default:
-		errs = append(errs, fieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
-	}
-	if c.Kind != KindSlope && c.Kind != KindCompare && c.Claim != ClaimUnstated {
-		errs = append(errs, fieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind))
-	}
-	if c.Kind != KindCompare && c.Against != "" {
-		errs = append(errs, fieldErr("against", "applies to compare checks only"))
+	if c.Kind.known() {
+		errs = append(errs, c.kind().validate(c)...)
+	} else {
+		errs = append(errs, FieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
+		errs = append(errs, noClaim(c)...)
+		errs = append(errs, noAgainst(c)...)
 	}
 	if c.Role < 0 || int(c.Role) >= len(roleNames) {
-		errs = append(errs, fieldErr("role", "want claim, invariant or measurement, got %v", c.Role))
+		errs = append(errs, FieldErr("role", "want claim, invariant or measurement, got %v", c.Role))
 	}
 	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
-		errs = append(errs, fieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
+		errs = append(errs, FieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
 	}
 	return errors.Join(errs...)
 }
@@ -340,207 +280,34 @@ func (c Check) Validate() error {
 // it names an algorithm of the spec.
 func (c Check) AlgorithmLabel() string { return c.Algorithm }
 
-// ReferenceLabel is the second algorithm a check compares with (audit-ks: its vs;
-// compare: its against); the spec decoder verifies that it names an algorithm of the spec.
+// ReferenceLabel is the second algorithm a check compares with (audit-ks, ks-order: its
+// vs; compare: its against); the spec decoder verifies that it names an algorithm of the
+// spec.
 func (c Check) ReferenceLabel() string {
-	switch c.Kind {
-	case KindAuditKS, KindKSOrder:
-		return c.Vs
-	case KindCompare:
-		return c.Against
-	}
-	return ""
+	label, _ := c.kind().reference(c)
+	return label
 }
 
 // ReferenceKey is the spec key of ReferenceLabel ("vs" or "against"), for the spec
 // decoder's error messages.
 func (c Check) ReferenceKey() string {
-	if c.Kind == KindCompare {
-		return "against"
-	}
-	return "vs"
+	_, key := c.kind().reference(c)
+	return key
 }
 
 // PilotTrials is the pilot of an audit-mu/audit-eps check (the trials that choose the
 // threshold test); the spec decoder verifies it leaves trials to audit.
 func (c Check) PilotTrials() (n int, used bool) {
-	return c.Pilot, c.Kind == KindAuditMu || c.Kind == KindAuditEps
+	return c.Pilot, c.kind().piloted()
 }
 
-func (c Check) label() string {
-	switch c.Kind {
-	case KindMin:
-		return fmt.Sprintf("%s[%s] ≥ %g", c.Metric, c.Algorithm, c.threshold())
-	case KindMax:
-		return fmt.Sprintf("%s[%s] ≤ %g", c.Metric, c.Algorithm, c.threshold())
-	case KindAuditMu:
-		return fmt.Sprintf("audit μ-GDP[%s]", c.Algorithm)
-	case KindAuditEps:
-		return fmt.Sprintf("audit (ε, δ)[%s]", c.Algorithm)
-	case KindAuditKS:
-		return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
-	case KindKSFloor:
-		return fmt.Sprintf("KS distance[%s] to the exact law ≤ %g", c.Algorithm, c.Max)
-	case KindKSOrder:
-		return fmt.Sprintf("KS distance[%s] < KS distance[%s]", c.Algorithm, c.Vs)
-	case KindCompare:
-		at := "at every " + c.Vs
-		if c.Vs == "" {
-			at = "in every cell"
-		}
-		return fmt.Sprintf("%s[%s] %s %s[%s] %s", c.Metric, c.Algorithm, c.compareSymbol(), c.Metric, c.Against, at)
-	}
-	switch c.Claim.Effective() {
-	case ClaimUpper:
-		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≤ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
-	case ClaimLower:
-		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≥ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
-	}
-	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
-}
+func (c Check) Label() string { return c.kind().label(c) }
+
+// IsAudit reports whether c is a privacy-audit kind (reported under AuditRule).
+func (c Check) IsAudit() bool { return c.kind().audit() }
 
 // expectedText is the check's expected value with its claim: "= 0.5 ± 0.25",
 // "≤ 0.5 + 0.25", "≥ 1", ….
-func (c Check) expectedText() string {
-	switch c.Kind {
-	case KindMin:
-		return "≥ " + fmtSpec(c.threshold())
-	case KindMax:
-		return "≤ " + fmtSpec(c.threshold())
-	case KindAuditMu, KindAuditEps, KindAuditKS:
-		return auditExpected(c.Kind)
-	case KindKSFloor:
-		return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", fmtSpec(c.Max), 100*c.ksFloorConfidence())
-	case KindKSOrder:
-		return "D[" + c.Vs + "] − D[" + c.Algorithm + "] > 0 (95% CI)"
-	case KindCompare:
-		over := c.Vs
-		if over == "" {
-			over = "cells"
-		}
-		return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.compareSymbol(), 100*c.compareConfidence(), over)
-	}
-	switch c.Claim.Effective() {
-	case ClaimUpper:
-		return "slope ≤ " + fmtSpec(c.Slope) + " + " + fmtSpec(c.Tolerance)
-	case ClaimLower:
-		return "slope ≥ " + fmtSpec(c.Slope) + " − " + fmtSpec(c.Tolerance)
-	}
-	return "slope = " + fmtSpec(c.Slope) + " ± " + fmtSpec(c.Tolerance)
-}
+func (c Check) ExpectedText() string { return c.kind().expected(c) }
 
-func (c Check) threshold() float64 {
-	switch c.Kind {
-	case KindKSFloor:
-		return c.Max // the declared floor of the distance
-	case KindKSOrder:
-		return 0 // the difference D[vs] − D[algorithm] is compared with 0
-	case KindAuditMu, KindAuditEps, KindAuditKS:
-		return math.NaN() // the claim is read from the rows (see Reason)
-	case KindCompare:
-		return 0 // the difference A − B is compared with 0
-	case KindMin:
-		if c.Min == 0 {
-			return 1
-		}
-		return c.Min
-	case KindMax:
-		if c.Max == 0 {
-			return 1
-		}
-		return c.Max
-	}
-	return c.Slope
-}
-
-// Figure is one plot of an experiment: an entry of the spec's figures: list, decoded by
-// package experiments through its Schema and drawn here.
-type Figure struct {
-	Name   string `yaml:"name"`   // file stem; defaults to Stem()'s "<y>_vs_<x>"
-	X      string `yaml:"x"`      // column; required
-	Y      string `yaml:"y"`      // column, derived column or ratio, as Check.Metric; required
-	Series string `yaml:"series"` // column whose values make the series; defaults to "algorithm"
-	Title  string `yaml:"title"`  // defaults to "<y label> vs <x label>" plus the constant cell parameters
-	// LogX, LogY select log axes; Theory adds the theorem's bound (mean theory_bound per x,
-	// dashed) and, for each slope check on the same (x, y), the expected slope (dotted).
-	LogX   bool              `yaml:"logx"`
-	LogY   bool              `yaml:"logy"`
-	Theory bool              `yaml:"theory"`
-	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
-	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
-	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
-	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
-	// "bias" (bias.go: the KS distance of the pooled y statistics to the exact law vs x per
-	// draw, with the noise floor).
-	Kind string `yaml:"kind"`
-	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
-	Size string `yaml:"size"`
-}
-
-// Figure kinds.
-const (
-	FigureCurve    = "curve"
-	FigureFrontier = "frontier"
-	// FigureBias (bias.go): one point per algorithm and cell at (x per draw, KS distance of
-	// the pooled y statistics to the exact law), with the noise floor; y is the statistics
-	// column of an exact-law experiment.
-	FigureBias = "bias"
-)
-
-var (
-	stemRE     = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
-	stemReplRE = regexp.MustCompile(`[^a-z0-9_-]+`)
-)
-
-// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased with every run of
-// characters outside [a-z0-9_-] replaced by "_" (y may be a ratio "a/b").
-func (f Figure) Stem() string {
-	if f.Name != "" {
-		return f.Name
-	}
-	return stemReplRE.ReplaceAllString(strings.ToLower(f.Y+"_vs_"+f.X), "_")
-}
-
-// Validate reports every problem of f at once, each a *FieldError.
-func (f Figure) Validate() error {
-	var errs []error
-	if f.X == "" {
-		errs = append(errs, fieldErr("x", "required"))
-	}
-	if f.Y == "" {
-		errs = append(errs, fieldErr("y", "required"))
-	}
-	switch f.Kind {
-	case "", FigureCurve, FigureFrontier, FigureBias:
-	default:
-		errs = append(errs, fieldErr("kind", "want curve, frontier or bias, got %q", f.Kind))
-	}
-	switch f.Size {
-	case "", "two-column", "one-column":
-	default:
-		errs = append(errs, fieldErr("size", "want two-column or one-column, got %q", f.Size))
-	}
-	if s := f.Stem(); !stemRE.MatchString(s) {
-		errs = append(errs, fieldErr("name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", s))
-	}
-	return errors.Join(errs...)
-}
-
-// Experiment is what analysis needs from a spec.
-type Experiment struct {
-	Name, Description string
-	// Quick is true when the spec was shrunk by -quick (its quick: block); the reports
-	// say which mode their numbers come from.
-	Quick   bool
-	Checks  []Check
-	Figures []Figure
-	// Methods maps an algorithm label to its method (the registry name, e.g. label
-	// prox-practical → expmech), so that a method keeps one colour across the suite;
-	// a label it lacks is its own method (or the part before "/", as in noisy-gd/oracle).
-	Methods map[string]string
-	// Spec is the spec's YAML as written (shown by the HTML report; optional).
-	Spec string
-	// Workers is how many goroutines compute the checks and draw the figures (the run's
-	// -workers; ≤ 0: one per CPU). The outputs do not depend on it.
-	Workers int
-}
+func (c Check) Threshold() float64 { return c.kind().threshold(c) }

@@ -1,8 +1,10 @@
-package analysis
+package check
 
 import (
 	"fmt"
 	"math"
+
+	"expmech/analysis/stats"
 )
 
 // SuiteAlpha is the family-wise error rate of the suite-level multiplicity statement: the
@@ -25,7 +27,7 @@ type Multiplicity struct {
 
 // holmClaims adjusts the PASS p values of the checks of role claim among n checks, the
 // i-th with role(i), verdict(i) and PASS p value p(i).
-func holmClaims(n int, role func(int) Role, verdict func(int) Verdict, p func(int) float64) Multiplicity {
+func HolmClaims(n int, role func(int) Role, verdict func(int) Verdict, p func(int) float64) Multiplicity {
 	m := Multiplicity{Adjusted: make([]float64, n)}
 	var idx []int
 	var ps []float64
@@ -41,7 +43,7 @@ func holmClaims(n int, role func(int) Role, verdict func(int) Verdict, p func(in
 		idx, ps = append(idx, i), append(ps, p(i))
 	}
 	m.Claims = len(idx)
-	for k, q := range HolmAdjust(ps) {
+	for k, q := range stats.HolmAdjust(ps) {
 		i := idx[k]
 		m.Adjusted[i] = q
 		if verdict(i) == Pass {
@@ -59,23 +61,23 @@ func (m Multiplicity) Text() string {
 	s := fmt.Sprintf("Multiplicity: Holm's step-down over the %d claims with a p value (family-wise error %g, one-sided, "+
 		"the level of each CI end): %d of their %d PASSes remain shown after Holm", m.Claims, SuiteAlpha, m.PassHolm, m.Pass)
 	if m.Pass > m.PassHolm {
-		s += fmt.Sprintf("; %d PASS%s only without the adjustment", m.Pass-m.PassHolm, pluralES(m.Pass-m.PassHolm))
+		s += fmt.Sprintf("; %d PASS%s only without the adjustment", m.Pass-m.PassHolm, PluralES(m.Pass-m.PassHolm))
 	}
 	if m.Unadjusted > 0 {
 		s += fmt.Sprintf("; %d claim%s without a p value (audit checks: their PASS is a consistency with the claimed guarantee, "+
-			"a failure to reject) %s not adjusted", m.Unadjusted, plural(m.Unadjusted), isAre(m.Unadjusted))
+			"a failure to reject) %s not adjusted", m.Unadjusted, Plural(m.Unadjusted), IsAre(m.Unadjusted))
 	}
 	return s + "."
 }
 
-func pluralES(n int) string {
+func PluralES(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "es"
 }
 
-func isAre(n int) string {
+func IsAre(n int) string {
 	if n == 1 {
 		return "is"
 	}

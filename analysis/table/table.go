@@ -1,4 +1,4 @@
-package analysis
+package table
 
 import (
 	"math"
@@ -11,30 +11,30 @@ import (
 )
 
 // table holds the records of one results.csv, split by status.
-type table struct {
-	all, ok []*rows.Record
+type Table struct {
+	All, OK []*rows.Record
 }
 
-func newTable(rs []*rows.Record) table {
-	t := table{all: rs}
+func New(rs []*rows.Record) Table {
+	t := Table{All: rs}
 	for _, r := range rs {
 		if r.OK() {
-			t.ok = append(t.ok, r)
+			t.OK = append(t.OK, r)
 		}
 	}
 	return t
 }
 
 // rowCounts is what the report says about excluded rows.
-type rowCounts struct {
+type RowCounts struct {
 	Total, OK int
 	ByStatus  map[string]int // status (≠ ok) → rows
 	Errors    map[string]int // "algorithm: error" → rows, for the failure table
 }
 
-func (t table) counts() rowCounts {
-	c := rowCounts{Total: len(t.all), OK: len(t.ok), ByStatus: map[string]int{}, Errors: map[string]int{}}
-	for _, r := range t.all {
+func (t Table) Counts() RowCounts {
+	c := RowCounts{Total: len(t.All), OK: len(t.OK), ByStatus: map[string]int{}, Errors: map[string]int{}}
+	for _, r := range t.All {
 		if s := r.Text(rows.ColStatus); s != string(rows.StatusOK) {
 			if s == "" {
 				s = "(empty)"
@@ -51,7 +51,7 @@ func (t table) counts() rowCounts {
 }
 
 // num parses s as a float; ok is false for "" or a non-number.
-func num(s string) (float64, bool) {
+func Num(s string) (float64, bool) {
 	if s == "" {
 		return math.NaN(), false
 	}
@@ -64,14 +64,14 @@ func num(s string) (float64, bool) {
 
 // sameValue compares two cell values: numerically (relative 1e-9) when both are numbers,
 // as strings otherwise, so "1e-5" matches "1.0e-05".
-func sameValue(a, b string) bool {
-	x, okx := num(a)
-	y, oky := num(b)
-	return sameParsed(a, x, okx, b, y, oky)
+func SameValue(a, b string) bool {
+	x, okx := Num(a)
+	y, oky := Num(b)
+	return SameParsed(a, x, okx, b, y, oky)
 }
 
-// sameParsed is sameValue on values already parsed.
-func sameParsed(a string, x float64, okx bool, b string, y float64, oky bool) bool {
+// SameParsed is sameValue on values already parsed.
+func SameParsed(a string, x float64, okx bool, b string, y float64, oky bool) bool {
 	if okx && oky {
 		if x == y {
 			return true
@@ -82,10 +82,10 @@ func sameParsed(a string, x float64, okx bool, b string, y float64, oky bool) bo
 }
 
 // sameColumn is sameValue of column col in two records.
-func sameColumn(r, q *rows.Record, col string) bool {
+func SameColumn(r, q *rows.Record, col string) bool {
 	x, okx := r.Float(col)
 	y, oky := q.Float(col)
-	return sameParsed(r.Text(col), x, okx, q.Text(col), y, oky)
+	return SameParsed(r.Text(col), x, okx, q.Text(col), y, oky)
 }
 
 // cond is one where filter, its value parsed once.
@@ -95,34 +95,34 @@ type cond struct {
 	ok        bool
 }
 
-func compileWhere(where map[string]string) []cond {
+func CompileWhere(where map[string]string) []cond {
 	out := make([]cond, 0, len(where))
 	for k, v := range where {
-		x, ok := num(v)
+		x, ok := Num(v)
 		out = append(out, cond{col: k, text: v, v: x, ok: ok})
 	}
 	return out
 }
 
 // matches reports whether r satisfies every condition.
-func matches(r *rows.Record, where []cond) bool {
+func Matches(r *rows.Record, where []cond) bool {
 	for _, c := range where {
 		x, ok := r.Float(c.col)
-		if !sameParsed(r.Text(c.col), x, ok, c.text, c.v, c.ok) {
+		if !SameParsed(r.Text(c.col), x, ok, c.text, c.v, c.ok) {
 			return false
 		}
 	}
 	return true
 }
 
-func filter(rs []*rows.Record, algorithm string, where map[string]string) []*rows.Record {
-	conds := compileWhere(where)
+func Filter(rs []*rows.Record, algorithm string, where map[string]string) []*rows.Record {
+	conds := CompileWhere(where)
 	var out []*rows.Record
 	for _, r := range rs {
 		if algorithm != "" && r.Text(rows.ColAlgorithm) != algorithm {
 			continue
 		}
-		if matches(r, conds) {
+		if Matches(r, conds) {
 			out = append(out, r)
 		}
 	}
@@ -131,10 +131,10 @@ func filter(rs []*rows.Record, algorithm string, where map[string]string) []*row
 
 // value evaluates expr on r: a column, a derived column (package doc), or "a/b".
 // ok is false when the value is missing or not a number.
-func value(r *rows.Record, expr string) (float64, bool) {
+func Value(r *rows.Record, expr string) (float64, bool) {
 	if a, b, isRatio := strings.Cut(expr, "/"); isRatio {
-		x, okx := value(r, strings.TrimSpace(a))
-		y, oky := value(r, strings.TrimSpace(b))
+		x, okx := Value(r, strings.TrimSpace(a))
+		y, oky := Value(r, strings.TrimSpace(b))
 		if !okx || !oky || y == 0 {
 			return math.NaN(), false
 		}
@@ -143,24 +143,24 @@ func value(r *rows.Record, expr string) (float64, bool) {
 	if r.Text(expr) != "" {
 		return r.Float(expr)
 	}
-	return derived(r, expr)
+	return Derived(r, expr)
 }
 
 // Derived columns (package doc).
 const (
-	colLBRate       = "lb_rate"
-	colLBLinear     = "lb_linear"
-	colLBL1         = "lb_l1"
-	colLBQueries    = "lb_queries"
-	colGaussDelta   = "gauss_delta"
-	colTotalQueries = "total_queries"
+	ColLBRate       = "lb_rate"
+	ColLBLinear     = "lb_linear"
+	ColLBL1         = "lb_l1"
+	ColLBQueries    = "lb_queries"
+	ColGaussDelta   = "gauss_delta"
+	ColTotalQueries = "total_queries"
 )
 
 // derived computes the derived columns of the package doc from r's columns.
-func derived(r *rows.Record, name string) (float64, bool) {
+func Derived(r *rows.Record, name string) (float64, bool) {
 	get := r.Float
 	switch name {
-	case colLBRate, colLBLinear, colLBL1:
+	case ColLBRate, ColLBLinear, ColLBL1:
 		n, ok1 := get(rows.ColN)
 		d, ok2 := get(rows.ColD)
 		eps, ok3 := get(rows.ColEpsilon)
@@ -170,13 +170,13 @@ func derived(r *rows.Record, name string) (float64, bool) {
 		}
 		rate := LowerBoundRate(n, d, eps, delta)
 		switch name {
-		case colLBLinear:
+		case ColLBLinear:
 			return math.Min(1, rate), true
-		case colLBL1:
+		case ColLBL1:
 			return d * math.Min(1, rate), true
 		}
 		return rate, true
-	case colLBQueries:
+	case ColLBQueries:
 		n, ok1 := get(rows.ColN)
 		d, ok2 := get(rows.ColD)
 		eps, ok3 := get(rows.ColEpsilon)
@@ -185,14 +185,14 @@ func derived(r *rows.Record, name string) (float64, bool) {
 			return math.NaN(), false
 		}
 		return QueryLowerBound(n, d, eps, delta), true
-	case colGaussDelta:
+	case ColGaussDelta:
 		s, ok1 := get(rows.ColGDPS)
 		eps, ok2 := get(rows.ColEpsilon)
 		if !ok1 || !ok2 {
 			return math.NaN(), false
 		}
 		return GaussianDelta(eps, s), true
-	case colTotalQueries:
+	case ColTotalQueries:
 		v, ok1 := get(rows.ColValueQueries)
 		g, ok2 := get(rows.ColGradientQueries)
 		if !ok1 && !ok2 {
@@ -252,17 +252,14 @@ func GaussianDelta(eps, s float64) float64 {
 // erfcx is gauss.Erfcx (one copy in the module).
 func erfcx(x float64) float64 { return gauss.Erfcx(x) }
 
-// identityColumns are the cell columns carried into summaries and tables.
-var identityColumns = rows.IdentityColumns()
-
 // sweptColumns returns the identity columns whose value varies across ids (each in
 // identityColumns order, as rows.Record.Identity returns it).
-func sweptColumns(ids [][]rows.KV) []string {
+func SweptColumns(ids [][]rows.KV) []string {
 	var out []string
-	for j, c := range identityColumns {
+	for j, c := range rows.IdentityColumns() {
 		varies := false
 		for _, id := range ids[min(1, len(ids)):] {
-			if !sameValue(id[j].Value, ids[0][j].Value) {
+			if !SameValue(id[j].Value, ids[0][j].Value) {
 				varies = true
 				break
 			}
@@ -276,7 +273,7 @@ func sweptColumns(ids [][]rows.KV) []string {
 
 // constantColumns returns "col=value" for the numeric identity columns constant across rs
 // (excluding skip), for figure subtitles.
-func constantColumns(rs []*rows.Record, skip ...string) []string {
+func ConstantColumns(rs []*rows.Record, skip ...string) []string {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -287,26 +284,26 @@ func constantColumns(rs []*rows.Record, skip ...string) []string {
 		}
 		const0 := true
 		for _, r := range rs[1:] {
-			if !sameColumn(r, rs[0], c) {
+			if !SameColumn(r, rs[0], c) {
 				const0 = false
 				break
 			}
 		}
 		if const0 {
-			out = append(out, symbol(c)+"="+fmtShort(rs[0].Text(c)))
+			out = append(out, Symbol(c)+"="+FmtShort(rs[0].Text(c)))
 		}
 	}
 	return out
 }
 
-func fmtShort(s string) string {
-	if v, ok := num(s); ok {
+func FmtShort(s string) string {
+	if v, ok := Num(s); ok {
 		return strconv.FormatFloat(v, 'g', 4, 64)
 	}
 	return s
 }
 
-func symbol(c string) string {
+func Symbol(c string) string {
 	switch c {
 	case rows.ColEpsilon:
 		return "ε"
@@ -320,10 +317,10 @@ func symbol(c string) string {
 
 // fmtSpec formats a value written in the spec (expected slope, tolerance, threshold) in
 // full, so that a threshold of 1.000000001 does not print as 1.
-func fmtSpec(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+func FmtSpec(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // fmtG formats a statistic for tables: 4 significant digits, "—" for NaN.
-func fmtG(v float64) string {
+func FmtG(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}

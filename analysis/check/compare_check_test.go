@@ -1,9 +1,8 @@
-package analysis
+package check
 
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,67 +26,6 @@ func cmpRows(alg, guarantee, seedPrefix string, xs []float64, vals [][]float64) 
 		}
 	}
 	return out
-}
-
-func TestHolmAdjustClosedForm(t *testing.T) {
-	// Sorted 0.005, 0.01, 0.03, 0.04 (m = 4): 4·0.005 = 0.02, 3·0.01 = 0.03,
-	// 2·0.03 = 0.06, max(0.06, 1·0.04) = 0.06; NaN is not a test.
-	got := HolmAdjust([]float64{0.01, 0.04, math.NaN(), 0.03, 0.005})
-	want := []float64{0.03, 0.06, math.NaN(), 0.06, 0.02}
-	for i := range want {
-		if math.IsNaN(want[i]) != math.IsNaN(got[i]) || (!math.IsNaN(want[i]) && math.Abs(got[i]-want[i]) > 1e-15) {
-			t.Errorf("HolmAdjust[%d] = %v, want %v", i, got[i], want[i])
-		}
-	}
-}
-
-// holmRejects is Holm's procedure as written in Holm (1979): order the p values, reject
-// H_(1), H_(2), … while p_(k) ≤ α/(m − k + 1), stop at the first that is not.
-func holmRejects(p []float64, alpha float64) []bool {
-	idx := make([]int, len(p))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case p[a] < p[b]:
-			return -1
-		case p[a] > p[b]:
-			return 1
-		}
-		return 0
-	})
-	rej := make([]bool, len(p))
-	for k, i := range idx {
-		if !(p[i] <= alpha/float64(len(p)-k)) {
-			break
-		}
-		rej[i] = true
-	}
-	return rej
-}
-
-func TestHolmAdjustBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(12, 5))
-	for rep := range 500 {
-		m := 1 + rng.IntN(8)
-		p := make([]float64, m)
-		for i := range p {
-			p[i] = math.Pow(rng.Float64(), 3) // many small p values
-			if rng.IntN(5) == 0 && i > 0 {
-				p[i] = p[i-1] // ties
-			}
-		}
-		q := HolmAdjust(p)
-		for _, alpha := range []float64{0.001, 0.01, 0.025, 0.05, 0.1, 0.3} {
-			want := holmRejects(p, alpha)
-			for i := range p {
-				if got := q[i] <= alpha; got != want[i] {
-					t.Fatalf("rep %d p=%v α=%g: adjusted %v rejects %d = %v, step-down says %v", rep, p, alpha, q, i, got, want[i])
-				}
-			}
-		}
-	}
 }
 
 func TestComparePointClosedForm(t *testing.T) {
@@ -165,7 +103,7 @@ func TestCompareCheckVerdicts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := cmpRows("a", "certified", "s", tc.xa, tc.a)
 			rs = append(rs, cmpRows("b", "certified", tc.seedB, xs, tc.b)...)
-			res := runCompareCheck(tc.c, recs(t, rs))
+			res := RunCompare(tc.c, recs(t, rs))
 			if res.Verdict != tc.want || !strings.Contains(res.Reason, tc.reason) {
 				t.Errorf("got %v (%s), want %v with %q", res.Verdict, res.Reason, tc.want, tc.reason)
 			}
@@ -203,14 +141,14 @@ func TestCompareCheckErrorRates(t *testing.T) {
 	var fails, passes, powerPasses int
 	for range reps {
 		rs := append(cmpRows("a", "certified", "s", xs, draw(0)), cmpRows("b", "certified", "s", xs, draw(0))...)
-		switch runCompareCheck(c, recs(t, rs)).Verdict {
+		switch RunCompare(c, recs(t, rs)).Verdict {
 		case Fail:
 			fails++
 		case Pass:
 			passes++
 		}
 		rs = append(cmpRows("a", "certified", "s", xs, draw(-2)), cmpRows("b", "certified", "s", xs, draw(0))...)
-		if runCompareCheck(c, recs(t, rs)).Verdict == Pass {
+		if RunCompare(c, recs(t, rs)).Verdict == Pass {
 			powerPasses++
 		}
 	}

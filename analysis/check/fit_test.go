@@ -1,4 +1,4 @@
-package analysis
+package check
 
 import (
 	"math"
@@ -6,54 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/analysis/table"
 	"expmech/rows"
 )
-
-func TestFitLogLogExact(t *testing.T) {
-	xs := []float64{250, 500, 1000, 2000, 4000}
-	for _, slope := range []float64{-1, -0.5, 0, 0.5, 2} {
-		ys := make([]float64, len(xs))
-		for i, x := range xs {
-			ys[i] = 3.7 * math.Pow(x, slope)
-		}
-		fit, ok := FitLogLog(xs, ys)
-		if !ok || math.Abs(fit.Slope-slope) > 1e-12 || math.Abs(fit.Intercept-math.Log(3.7)) > 1e-10 {
-			t.Errorf("slope %g: got %+v (ok %v), want slope %g, intercept %g", slope, fit, ok, slope, math.Log(3.7))
-		}
-	}
-}
-
-func TestFitLogLogClosedForm(t *testing.T) {
-	// Independent method: the textbook OLS slope Σ(u−ū)(v−v̄)/Σ(u−ū)² on the logs.
-	rng := rand.New(rand.NewPCG(7, 7))
-	xs := []float64{2, 3, 5, 8, 13, 21}
-	ys := make([]float64, len(xs))
-	for i, x := range xs {
-		ys[i] = math.Pow(x, 0.7) * math.Exp(0.3*rng.NormFloat64())
-	}
-	var ub, vb float64
-	for i := range xs {
-		ub += math.Log(xs[i]) / float64(len(xs))
-		vb += math.Log(ys[i]) / float64(len(xs))
-	}
-	var sxy, sxx float64
-	for i := range xs {
-		du, dv := math.Log(xs[i])-ub, math.Log(ys[i])-vb
-		sxy += du * dv
-		sxx += du * du
-	}
-	want := sxy / sxx
-	fit, ok := FitLogLog(xs, ys)
-	if !ok || math.Abs(fit.Slope-want) > 1e-12 {
-		t.Errorf("got slope %v, want %v", fit.Slope, want)
-	}
-	if _, ok := FitLogLog([]float64{1, 2}, []float64{1, -1}); ok {
-		t.Errorf("non-positive y: got ok, want not ok")
-	}
-	if _, ok := FitLogLog([]float64{2, 2}, []float64{1, 3}); ok {
-		t.Errorf("one distinct x: got ok, want not ok")
-	}
-}
 
 func TestCheckSlopeNoisy(t *testing.T) {
 	// Log-normal noise σ = 0.2 with 10 trials per point: the SE of each log-mean is about
@@ -81,9 +36,9 @@ func TestCheckSlopeNoisy(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, recs(t, rs), checkSeed("t", tc.check))
+			r := Run(tc.check, recs(t, rs), Seed("t", tc.check))
 			if r.Passed() != tc.pass {
-				t.Fatalf("pass: got %v (%s), want %v", r.Verdict, r.summary(), tc.pass)
+				t.Fatalf("pass: got %v (%s), want %v", r.Verdict, r.Summary(), tc.pass)
 			}
 			if tc.reason != "" && !strings.Contains(r.Reason, tc.reason) {
 				t.Errorf("reason: got %q, want it to contain %q", r.Reason, tc.reason)
@@ -127,7 +82,7 @@ func TestCheckReasons(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := runCheck(tc.check, recs(t, tc.rs), checkSeed("r", tc.check))
+			r := Run(tc.check, recs(t, tc.rs), Seed("r", tc.check))
 			if r.Passed() != tc.pass || (tc.reason != "" && !strings.Contains(r.Reason, tc.reason)) {
 				t.Errorf("got %v reason %q, want pass %v reason containing %q", r.Verdict, r.Reason, tc.pass, tc.reason)
 			}
@@ -178,17 +133,17 @@ func TestBootstrapCoverage(t *testing.T) {
 	brng := rand.New(rand.NewPCG(17, 19))
 	covered := 0
 	width := 0.0
-	st := slopeStatistic()
-	gs := make([]group, len(xs))
+	st := table.SlopeStatistic()
+	gs := make([]table.Group, len(xs))
 	for range reps {
 		for i, x := range xs {
-			g := group{X: x, Vals: make([]float64, m)}
+			g := table.Group{X: x, Vals: make([]float64, m)}
 			for j := range g.Vals {
 				g.Vals[j] = math.Pow(x, slope) * math.Exp(sigma*rng.NormFloat64())
 			}
 			gs[i] = g
 		}
-		lo, hi, und := bootstrap(gs, st, 500, brng)
+		lo, hi, und := table.Bootstrap(gs, st, 500, brng)
 		if und != 0 {
 			t.Fatalf("got %d undefined resamples, want 0", und)
 		}
@@ -262,7 +217,7 @@ func TestSlopeVerdictClaims(t *testing.T) {
 	}
 }
 
-// TestCheckClaimsOnRows runs the same decision through runCheck on synthetic rows whose
+// TestCheckClaimsOnRows runs the same decision through Run on synthetic rows whose
 // true slope is 0.28 (4 points, a CI far narrower than 0.5 − 0.28), and checks that a
 // well-fitted slope on 3 points is INCONCLUSIVE, never PASS.
 func TestCheckClaimsOnRows(t *testing.T) {
@@ -277,9 +232,9 @@ func TestCheckClaimsOnRows(t *testing.T) {
 	}{{ClaimEquality, 0.5, Fail, 0.1}, {ClaimEquality, 0.3, Pass, 0.1}, {ClaimEquality, 0.5, Pass, 0.25},
 		{ClaimUpper, 0.5, Pass, 0.25}, {ClaimLower, 0.6, Fail, 0.25}, {ClaimLower, 0.5, Pass, 0.25}} {
 		c.Claim, c.Slope, c.Tolerance = tc.claim, tc.slope, tc.tol
-		r := runCheck(c, rs, checkSeed("claims", c))
+		r := Run(c, rs, Seed("claims", c))
 		if r.Verdict != tc.want || r.N != 4 || r.TrialsMin != 40 || r.TrialsMax != 40 {
-			t.Errorf("%v %g: got %v (%s), want %v over 4 points × 40 trials", tc.claim, tc.slope, r.Verdict, r.summary(), tc.want)
+			t.Errorf("%v %g: got %v (%s), want %v over 4 points × 40 trials", tc.claim, tc.slope, r.Verdict, r.Summary(), tc.want)
 		}
 		if tc.claim == ClaimEquality && !(r.Lo > 0.28-0.1 && r.Hi < 0.4) {
 			t.Errorf("equality: CI [%v, %v] should exclude ½ (true slope 0.28)", r.Lo, r.Hi)
@@ -287,9 +242,9 @@ func TestCheckClaimsOnRows(t *testing.T) {
 	}
 	three := recs(t, synthRows(rng, "expmech", "rank", []float64{1, 2, 4}, 0.5, 1, 0.01, 40, 0))
 	c.Claim = ClaimEquality
-	r := runCheck(c, three, checkSeed("three", c))
+	r := Run(c, three, Seed("three", c))
 	if r.Verdict != Inconclusive || !strings.Contains(r.Reason, "too few points") || math.Abs(r.Fitted-0.5) > 0.01 {
-		t.Errorf("3 points: got %v (%s), want INCONCLUSIVE with the fit ≈ 0.5 reported", r.Verdict, r.summary())
+		t.Errorf("3 points: got %v (%s), want INCONCLUSIVE with the fit ≈ 0.5 reported", r.Verdict, r.Summary())
 	}
 }
 

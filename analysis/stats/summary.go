@@ -1,4 +1,4 @@
-package analysis
+package stats
 
 import (
 	"math"
@@ -61,10 +61,9 @@ func TQuantile(p, nu float64) float64 {
 	return math.Sqrt(nu * (1 - x) / x)
 }
 
-func mean(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s / float64(len(v))
+// Mean is the arithmetic mean of v (montanaflynn/stats: the sum in order over the
+// length); NaN for an empty v.
+func Mean(v []float64) float64 {
+	m, _ := mstats.Mean(v)
+	return m
 }

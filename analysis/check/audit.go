@@ -1,0 +1,234 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
+	"expmech/rows"
+)
+
+// The privacy audit's statistics (PRIVACY.md §3.2): one-sided
+// Clopper–Pearson bounds, the μ-GDP lower bound from TPR/FPR, the rigorous (ε, δ) lower
+// bound, and the pre-registered threshold test chosen on a pilot; and the audit checks
+// (kinds audit-mu and audit-eps) that compute them from the rows of an audit experiment:
+// a canary generator (problems/canary) swept over both sides D / D′, whose rows carry the
+// statistics S of every run (column "statistics", space-separated).
+
+// DefaultKSAlpha is the false-rejection rate of one sampler-validation check (PRIVACY.md
+// §4.3 per-test α).
+const DefaultKSAlpha = 1e-6
+
+// AuditRule is printed under DecisionRule in a report with audit checks.
+const AuditRule = "An audit check PASSes iff its verdict is as required. audit-mu, audit-eps: an honest mechanism's " +
+	"Clopper–Pearson lower bound (fitted) is ≤ the privacy parameter it claims (PASS), a deliberately broken variant " +
+	"(column broken = 1) has a lower bound above its claim (FLAGGED); the reason gives the claim, the pre-registered test and " +
+	"the counts. audit-ks: an honest sampler's two-sample KS p-value against the exact sampler (fitted) is ≥ α, a broken " +
+	"one's is < α (FLAGGED)."
+
+// DefaultAuditConfidence is the confidence of every audit bound unless the check says
+// otherwise; each one-sided Clopper–Pearson bound is at (1 − confidence)/2.
+const DefaultAuditConfidence = 0.95
+
+func (c Check) auditConfidence() float64 {
+	if c.Confidence == 0 {
+		return DefaultAuditConfidence
+	}
+	return c.Confidence
+}
+
+// ParseStatistics parses a statistics cell (space-separated numbers).
+func ParseStatistics(s string) ([]float64, error) {
+	f := strings.Fields(s)
+	out := make([]float64, len(f))
+	for i, v := range f {
+		x, err := rows.ParseFloat(v)
+		if err != nil || math.IsNaN(x) {
+			return nil, fmt.Errorf("statistic %d: %q is not a number", i, v)
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// runAuditCheck evaluates an audit check on the ok rows rs. The rows of c.Algorithm
+// (and c.Where) are split by side (column c.Vs: "false" = D, "true" = D′) and by phase
+// (trial < c.Pilot: pilot, else audit); the statistics of column c.Metric are pooled per
+// side and phase. The claim is the rows' gdp_s (audit-mu) or epsilon_spent (audit-eps),
+// which must be one value; a variant whose rows say broken = 1 (auditRole) is a deliberately
+// broken one. The check PASSes iff the verdict is as required: an honest mechanism's
+// bound is ≤ its claim, a broken variant's bound exceeds it (FLAGGED).
+func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
+	res := newResult(c)
+	sel := table.Filter(rs, c.Algorithm, c.Where)
+	if len(sel) == 0 {
+		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, table.WhereText(c.Where))
+		return res
+	}
+	claimCol := "gdp_s"
+	if eps {
+		claimCol = "epsilon_spent"
+	}
+	var pilot, audit [2][]float64
+	var claimText, deltaText, guarantee string
+	for i, r := range sel {
+		side := 0
+		switch r.Text(c.Vs) {
+		case "false":
+		case "true":
+			side = 1
+		default:
+			res.Reason = fmt.Sprintf("column %s = %q, want false (D) or true (D′)", c.Vs, r.Text(c.Vs))
+			return res
+		}
+		trial, err := strconv.Atoi(r.Text(rows.ColTrial))
+		if err != nil {
+			res.Reason = fmt.Sprintf("trial %q is not an integer", r.Text(rows.ColTrial))
+			return res
+		}
+		st, err := ParseStatistics(r.Text(c.Metric))
+		if err != nil {
+			res.Reason = fmt.Sprintf("column %s of trial %d: %v", c.Metric, trial, err)
+			return res
+		}
+		if i == 0 {
+			claimText, deltaText, guarantee = r.Text(claimCol), r.Text(rows.ColDelta), auditRole(r)
+		}
+		if r.Text(claimCol) != claimText || r.Text(rows.ColDelta) != deltaText || auditRole(r) != guarantee {
+			res.Reason = fmt.Sprintf("rows disagree on %s, delta or role (%q/%q vs %q/%q): one audit is one claim", claimCol, r.Text(claimCol), auditRole(r), claimText, guarantee)
+			return res
+		}
+		if trial < c.Pilot {
+			pilot[side] = append(pilot[side], st...)
+		} else {
+			audit[side] = append(audit[side], st...)
+		}
+	}
+	claim, ok := table.Num(claimText)
+	if !ok {
+		res.Reason = fmt.Sprintf("no claim: column %s is empty or not a number", claimCol)
+		return res
+	}
+	for s, name := range []string{"D", "D′"} {
+		if len(pilot[s]) == 0 || len(audit[s]) == 0 {
+			res.Reason = fmt.Sprintf("side %s has %d pilot and %d audit statistics; want both > 0 (pilot: trials < %d)", name, len(pilot[s]), len(audit[s]), c.Pilot)
+			return res
+		}
+	}
+	conf := c.auditConfidence()
+	var a stats.AuditResult
+	sym := "μ"
+	if eps {
+		delta, ok := table.Num(deltaText)
+		if !ok {
+			res.Reason = "no delta column"
+			return res
+		}
+		a = stats.AuditEps(pilot[0], pilot[1], audit[0], audit[1], delta, conf)
+		sym = "ε"
+	} else {
+		a = stats.AuditMu(pilot[0], pilot[1], audit[0], audit[1], conf)
+	}
+	broken := guarantee == roleBroken
+	flagged := a.Bound > claim
+	res.Fitted, res.N = a.Bound, min(a.N0, a.N1)
+	res.Verdict = verdictOf(flagged == broken)
+	verdict := map[[2]bool]string{{false, false}: "PASS", {false, true}: "FAIL", {true, true}: "FLAGGED (expected)", {true, false}: "MISSED"}[[2]bool{broken, flagged}]
+	dir := ">"
+	if !a.Threshold.Greater {
+		dir = "<"
+	}
+	res.Reason = fmt.Sprintf("%s; claimed %s = %.6g (%s), %s_lb = %.6g at %g confidence; test S %s %.6g chosen on a pilot of %d/%d runs (pilot bound %.4f); TP = %d of %d on D′, FP = %d of %d on D",
+		verdict, sym, claim, claimCol, sym, a.Bound, conf, dir, a.Threshold.T, len(pilot[0]), len(pilot[1]), a.PilotBound, a.TP, a.N1, a.FP, a.N0)
+	if broken {
+		res.Reason += "; deliberately broken variant: must be flagged"
+	}
+	return res
+}
+
+// pooled returns the statistics of the rows of algorithm (and where), the cell they lie in
+// and their guarantee; an error when they span several cells or guarantees.
+func pooled(rs []*rows.Record, algorithm, metric string, where map[string]string) (st []float64, cell, guarantee string, err error) {
+	sel := table.Filter(rs, algorithm, where)
+	if len(sel) == 0 {
+		return nil, "", "", fmt.Errorf("no ok rows for algorithm %q%s", algorithm, table.WhereText(where))
+	}
+	cell, guarantee = sel[0].Text(rows.ColCell), auditRole(sel[0])
+	for _, r := range sel {
+		if r.Text(rows.ColCell) != cell {
+			return nil, "", "", fmt.Errorf("rows of %q span cells %s and %s: pin one with where", algorithm, cell, r.Text(rows.ColCell))
+		}
+		if auditRole(r) != guarantee {
+			return nil, "", "", fmt.Errorf("rows of %q disagree on their role (%q vs %q)", algorithm, guarantee, auditRole(r))
+		}
+		v, err := ParseStatistics(r.Text(metric))
+		if err != nil {
+			return nil, "", "", fmt.Errorf("column %s of %s trial %s: %v", metric, algorithm, r.Text(rows.ColTrial), err)
+		}
+		st = append(st, v...)
+	}
+	return st, cell, guarantee, nil
+}
+
+// runKSCheck is the sampler validation: the two-sample KS test of c.Algorithm's pooled
+// statistics against those of the reference algorithm c.Vs in the same cell, at level
+// α = 1 − confidence. Fitted is the p-value, N the algorithm's sample size. The check
+// PASSes iff the verdict is as required: p ≥ α for an honest sampler, p < α (FLAGGED) for
+// a deliberately broken one (broken = 1).
+func runKSCheck(c Check, rs []*rows.Record) CheckResult {
+	res := newResult(c)
+	x, cell, guarantee, err := pooled(rs, c.Algorithm, c.Metric, c.Where)
+	if err != nil {
+		res.Reason = err.Error()
+		return res
+	}
+	y, rcell, _, err := pooled(rs, c.Vs, c.Metric, c.Where)
+	if err != nil {
+		res.Reason = "reference: " + err.Error()
+		return res
+	}
+	if rcell != cell {
+		res.Reason = fmt.Sprintf("the reference %q is in cell %s, the algorithm in %s", c.Vs, rcell, cell)
+		return res
+	}
+	alpha := 1 - c.ksAuditConfidence()
+	d := stats.KSTwoSample(x, y)
+	p := stats.KSPValueTwoSample(d, len(x), len(y))
+	broken := guarantee == roleBroken
+	flagged := p < alpha
+	res.Fitted, res.N, res.Verdict = p, len(x), verdictOf(flagged == broken)
+	verdict := map[[2]bool]string{{false, false}: "PASS", {false, true}: "FAIL", {true, true}: "FLAGGED (expected)", {true, false}: "MISSED"}[[2]bool{broken, flagged}]
+	res.Reason = fmt.Sprintf("%s; two-sample KS of %s against %s (cell %s): D = %.4g over %d vs %d draws, p = %.3g vs α = %.3g",
+		verdict, c.Metric, c.Vs, cell, d, len(x), len(y), p, alpha)
+	if broken {
+		res.Reason += "; deliberately broken variant: must be flagged"
+	}
+	return res
+}
+
+// Roles of an audited algorithm: a deliberately broken variant must be flagged, an honest
+// one must pass.
+const (
+	roleBroken = "broken"
+	roleHonest = "honest"
+)
+
+// auditRole says whether a row comes from a deliberately broken variant: the audit's
+// registry entries write the column broken (1 or 0), which the runner's re-derived
+// guarantee cannot change; rows without it (other mechanisms) are broken iff their
+// guarantee is none.
+func auditRole(r *rows.Record) string {
+	if v := r.Text(rows.ColBroken); v != "" {
+		if v == "1" {
+			return roleBroken
+		}
+		return roleHonest
+	}
+	if r.Text(rows.ColGuarantee) == "none" {
+		return roleBroken
+	}
+	return roleHonest
+}

@@ -1,0 +1,339 @@
+package check
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
+	"expmech/rows"
+)
+
+// Sampler bias against an exact law. The rows of a bias experiment
+// (problem exact-law, algorithm sampler-bias) carry in their `statistics` column the
+// probability integral transforms U = F(x) of their draws under the exact law the problem
+// declares; U ~ Uniform(0, 1) exactly when the sampler is exact. The distance of a
+// sampler's output law to the exact law is the one-sample Kolmogorov–Smirnov distance
+// D_N = sup_u |F̂_N(u) − u| of the U's pooled over the trials of a (cell, algorithm) —
+// equal to sup_x |F̂_N(x) − F(x)| of the draws themselves (F continuous) — so the exact
+// CDF the analysis needs is the Uniform's, a closed form. Kinds: the check "ks-floor"
+// (the distance is at the noise floor: the KS test does not reject Uniform at α), the
+// check "ks-order" (the algorithm's distance is below vs's, the bootstrap CI of the
+// difference excluding 0), and the figure "bias" (distance vs a per-draw cost, with the
+// noise floor).
+
+// DefaultBiasAlpha is the level of a ks-floor check (1 − confidence when not set).
+const DefaultBiasAlpha = 1e-3
+
+// biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
+// group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
+const biasResamples = 2000
+
+// BiasGroup is one (cell, algorithm): its trials' statistics and costs.
+type BiasGroup struct {
+	Cell, Alg string
+	trials    [][]float64 // statistics per row
+	cost      []float64   // the cost column per row (summed over the row's draws)
+	stepC     string      // the step_c column (sampler-bias), "" if none
+	vq, gq    float64     // value and gradient queries, summed over the rows
+	N         int         // draws in all
+	// merged and owner are every draw, sorted, and its trial (mergeDraws; resample's
+	// cache); weights is resample's scratch.
+	merged  []float64
+	owner   []int32
+	weights []int
+}
+
+// biasGroups collects the (cell, algorithm) groups of rs with statistics in column metric,
+// the cost column costCol ("" for none); a row whose statistics do not parse, or lie
+// outside [0, 1], is an error (the column is not a probability integral transform).
+func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error) {
+	var out []*BiasGroup
+	idx := map[[2]string]*BiasGroup{}
+	for _, r := range rs {
+		st, err := ParseStatistics(r.Text(metric))
+		if err != nil {
+			return nil, fmt.Errorf("column %s of %s trial %s: %w", metric, r.Text(rows.ColAlgorithm), r.Text(rows.ColTrial), err)
+		}
+		if len(st) == 0 {
+			return nil, fmt.Errorf("column %s of %s trial %s is empty", metric, r.Text(rows.ColAlgorithm), r.Text(rows.ColTrial))
+		}
+		for _, u := range st {
+			if !(u >= 0 && u <= 1) {
+				return nil, fmt.Errorf("column %s of %s trial %s: %v is not in [0, 1] (want exact-CDF values, problem exact-law)", metric, r.Text(rows.ColAlgorithm), r.Text(rows.ColTrial), u)
+			}
+		}
+		key := [2]string{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
+		g := idx[key]
+		if g == nil {
+			g = &BiasGroup{Cell: key[0], Alg: key[1], stepC: r.Text("step_c")}
+			idx[key] = g
+			out = append(out, g)
+		}
+		g.trials = append(g.trials, st)
+		if v, ok := r.Float(rows.ColValueQueries); ok {
+			g.vq += v
+		}
+		if v, ok := r.Float(rows.ColGradientQueries); ok {
+			g.gq += v
+		}
+		g.N += len(st)
+		if costCol != "" {
+			v, ok := table.Value(r, costCol)
+			if !ok {
+				v = math.NaN()
+			}
+			g.cost = append(g.cost, v)
+		}
+	}
+	return out, nil
+}
+
+// family is the colour key of an algorithm label: its part before the first "-", named
+// so that the three sampler families of experiments/sampler_bias.yaml get distinct
+// palette colours (plot.StyleOf hashes unregistered methods).
+func Family(label string) string {
+	f, _, _ := strings.Cut(label, "-")
+	switch f {
+	case "prox":
+		return "proximal-rejection"
+	case "mala":
+		return "mala-sampler"
+	case "exact":
+		return "exact-sampler"
+	}
+	return f
+}
+
+// queriesText is the group's counted queries per draw.
+func (g *BiasGroup) QueriesText() string {
+	return fmt.Sprintf("%.4g value + %.4g gradient queries per draw", g.vq/float64(g.N), g.gq/float64(g.N))
+}
+
+// label is the legend text: the algorithm and its step constant.
+func (g *BiasGroup) Label() string {
+	if g.stepC == "" {
+		return g.Alg
+	}
+	return g.Alg + " (step_c " + table.FmtShort(g.stepC) + ")"
+}
+
+func (g *BiasGroup) Pooled(pick []int) []float64 {
+	var u []float64
+	for _, i := range pick {
+		u = append(u, g.trials[i]...)
+	}
+	return u
+}
+
+func (g *BiasGroup) all() []int {
+	p := make([]int, len(g.trials))
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// distance is D_N of the pooled statistics.
+func (g *BiasGroup) Distance() float64 { return stats.KSUniform(g.Pooled(g.all())) }
+
+// resample draws the trials with replacement (the bootstrap unit is the trial: draws of
+// one trial share an instance and an rng stream) and returns D_N of the pooled draws.
+// Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
+// every trial merged and sorted once (mergedDraws) gives the weighted empirical CDF, with
+// no sort per resample; KSUniform of the pooled resample gives the same D.
+func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
+	if g.merged == nil {
+		g.MergeDraws()
+	}
+	w := g.weights[:0]
+	for range g.trials {
+		w = append(w, 0)
+	}
+	g.weights = w
+	total := 0
+	for range g.trials {
+		j := rng.IntN(len(g.trials))
+		w[j]++
+		total += len(g.trials[j])
+	}
+	n := float64(total)
+	cum, d := 0.0, 0.0
+	for i, v := range g.merged {
+		m := float64(w[g.owner[i]])
+		if m == 0 {
+			continue
+		}
+		d = math.Max(d, v-cum/n)
+		cum += m
+		d = math.Max(d, cum/n-v)
+	}
+	return d
+}
+
+// mergeDraws sorts the draws of every trial into one array, remembering each draw's trial.
+func (g *BiasGroup) MergeDraws() {
+	type draw struct {
+		v float64
+		t int32
+	}
+	var ds []draw
+	for j, tr := range g.trials {
+		for _, v := range tr {
+			ds = append(ds, draw{v, int32(j)})
+		}
+	}
+	slices.SortFunc(ds, func(a, b draw) int { return cmp.Compare(a.v, b.v) })
+	g.merged, g.owner = make([]float64, len(ds)), make([]int32, len(ds))
+	for i, d := range ds {
+		g.merged[i], g.owner[i] = d.v, d.t
+	}
+}
+
+// perDraw is the group's cost per draw: Σ cost / N.
+func (g *BiasGroup) PerDraw() float64 {
+	s := 0.0
+	for _, c := range g.cost {
+		s += c
+	}
+	return s / float64(g.N)
+}
+
+// distanceCI is a 95% interval for the distance D(F, U) of the sampler's law F to the
+// exact law, valid at every N: by the triangle inequality |D_N − D(F, U)| ≤ sup|F̂_N − F|,
+// which the DKW–Massart inequality P(sup|F̂_N − F| > e) ≤ 2e^{−2Ne²} (Massart 1990) bounds
+// by e = √(ln(2/0.05)/(2N)). (A bootstrap over trials is biased upward for a KS distance:
+// resampled trials repeat draws, and its percentile interval can exclude the estimate.)
+func DistanceCI(d float64, n int) (lo, hi float64) {
+	e := stats.DKWRadius(0.05, n)
+	return math.Max(0, d-e), d + e
+}
+
+// DefaultKSFloorConfidence is the confidence of a ks-floor check's DKW bounds when the
+// spec gives none: each bound is a test at level 2.5%, like the end of every other
+// check's 95% CI.
+const DefaultKSFloorConfidence = 0.975
+
+func (c Check) KSFloorConfidence() float64 {
+	if c.Confidence == 0 {
+		return DefaultKSFloorConfidence
+	}
+	return c.Confidence
+}
+
+// oneGroup selects the single (cell, algorithm) group of label alg in rs (after where).
+func oneGroup(rs []*rows.Record, c Check, alg string) (*BiasGroup, error) {
+	sel := table.Filter(rs, alg, c.Where)
+	if len(sel) == 0 {
+		return nil, fmt.Errorf("no ok rows for algorithm %q%s", alg, table.WhereText(c.Where))
+	}
+	gs, err := BiasGroups(sel, c.Metric, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(gs) > 1 {
+		var cells []string
+		for _, g := range gs {
+			cells = append(cells, g.Cell)
+		}
+		return nil, fmt.Errorf("ambiguous: %s spans %d cells (%s); pin them with where", alg, len(gs), strings.Join(cells, ","))
+	}
+	return gs[0], nil
+}
+
+// biasStart is the start of a ks-floor or ks-order check: the result with the
+// algorithm's group, its size and its distance D; nil g (and the reason in res) when the
+// rows do not give one group.
+func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
+	res = newResult(c)
+	g, err := oneGroup(rs, c, c.Algorithm)
+	if err != nil {
+		res.Reason = err.Error()
+		return res, nil
+	}
+	res.N, res.TrialsMin, res.TrialsMax = g.N, len(g.trials), len(g.trials)
+	res.Fitted = g.Distance()
+	return res, g
+}
+
+// runKSFloorCheck evaluates a ks-floor check.
+func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
+	res, g := biasStart(c, rs)
+	if g == nil {
+		return res
+	}
+	d := res.Fitted
+	// An equivalence statement: the distance D(F, U) of the sampler's law to the exact
+	// law is below the declared floor. D_N estimates it with |D_N − D(F, U)| ≤
+	// sup|F̂_N − F| ≤ e with probability ≥ 1 − α (DKW–Massart, Massart 1990), so the
+	// bounds [D_N − e, D_N + e] hold jointly: PASS iff the upper bound is ≤ the floor,
+	// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
+	// p value, reported) is not evidence of it.
+	alpha := 1 - c.KSFloorConfidence()
+	e := stats.DKWRadius(alpha, g.N)
+	res.Lo, res.Hi = math.Max(0, d-e), d+e
+	floor := c.Max
+	res.PPass = 1
+	if d < floor {
+		res.PPass = math.Min(1, 2*math.Exp(-2*float64(g.N)*(floor-d)*(floor-d)))
+	}
+	ci := fmt.Sprintf("[%s, %s]", table.FmtG(res.Lo), table.FmtG(res.Hi))
+	switch {
+	case res.Hi <= floor:
+		res.Verdict = Pass
+	case res.Lo > floor:
+		res.Verdict = Fail
+		res.Reason = fmt.Sprintf("above the floor: the whole %g%% DKW interval %s of D exceeds %s; ", 100*(1-alpha), ci, table.FmtSpec(floor))
+	default:
+		res.Verdict = Inconclusive
+		res.Reason = fmt.Sprintf("distance below the floor not shown: the %g%% DKW interval %s of D straddles %s (more draws would decide); ",
+			100*(1-alpha), ci, table.FmtSpec(floor))
+	}
+	res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
+		d, g.N, len(g.trials), stats.KSNoiseFloor(g.N), stats.KSPValue(d, g.N), g.QueriesText())
+	return res
+}
+
+// runKSOrderCheck evaluates a ks-order check.
+func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	res, g := biasStart(c, rs)
+	if g == nil {
+		return res
+	}
+	d := res.Fitted
+	h, err := oneGroup(rs, c, c.Vs)
+	if err != nil {
+		res.Reason = "vs: " + err.Error()
+		return res
+	}
+	dv := h.Distance()
+	res.Fitted = dv - d
+	diffs := make([]float64, biasResamples)
+	for i := range diffs {
+		diffs[i] = h.Resample(rng) - g.Resample(rng)
+	}
+	res.Lo, res.Hi = stats.PercentileCI(diffs)
+	res.Resamples = len(diffs)
+	res.PPass = stats.TailP(diffs, 0, false) // resamples with D[vs] − D[algorithm] < 0
+	switch {
+	case res.Lo > 0:
+		res.Verdict = Pass
+	case res.Fitted <= 0:
+		res.Verdict = Fail
+	default:
+		res.Verdict = Inconclusive
+	}
+	res.Reason = fmt.Sprintf("D[%s] − D[%s] = %.4g − %.4g over N = %d and %d draws (noise floors %.4g, %.4g) at %s and %s",
+		c.Vs, c.Algorithm, dv, d, h.N, g.N, stats.KSNoiseFloor(h.N), stats.KSNoiseFloor(g.N), h.QueriesText(), g.QueriesText())
+	if res.Verdict == Inconclusive {
+		res.Reason += fmt.Sprintf("; the bootstrap CI [%s, %s] of the difference includes 0", table.FmtG(res.Lo), table.FmtG(res.Hi))
+	}
+	if f, close := stats.MCUndecided(diffs, 0); close {
+		res.Reason += fmt.Sprintf("; Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below 0", f, len(diffs))
+	}
+	return res
+}

@@ -1,0 +1,180 @@
+package check
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
+	"expmech/rows"
+)
+
+// BootstrapResamples is the number of bootstrap resamples per slope, min and max check:
+// enough that the Monte-Carlo error of a 2.5% quantile is small (the standard error of
+// the fraction of resamples beyond a bound at 2.5% is 0.0016), and that a bootstrap p
+// value can be as small as 1e-4, which Holm's adjustment over the suite's claims needs.
+// A verdict that the Monte-Carlo error could still move is reported (mcUndecided).
+const BootstrapResamples = 10000
+
+// MinSlopePoints is the fewest vs values on which a slope check gives a verdict: with
+// fewer the check is INCONCLUSIVE (the fit and CI are still reported from ≥ 2 points).
+// Three points leave one residual degree of freedom, too little to tell a power law from
+// a curve (the erm_rates d-slope was fitted on three points).
+const MinSlopePoints = 4
+
+// Seed derives the bootstrap generator of check c of experiment name from the
+// check's content (metric, algorithm, vs, where, kind, claim, thresholds, x range, …) and
+// never from its position in the spec: the same check written twice, or moved, resamples
+// the same stream and gets the same CI and verdict. The role is left out, so a claim and
+// its measurement twin agree too. The content is the JSON of the Check (encoding/json
+// writes a map's keys sorted, so where: is canonical).
+func Seed(name string, c Check) *rand.Rand {
+	c.Role = RoleClaim
+	js, err := json.Marshal(c)
+	if err != nil {
+		panic("check: Seed: " + err.Error()) // a validated Check always marshals
+	}
+	h := sha256.Sum256(append(fmt.Appendf(nil, "expmech/analysis/bootstrap/v2\x00%s\x00", name), js...))
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(h[:8]), binary.LittleEndian.Uint64(h[8:16])))
+}
+
+// Run evaluates c on the ok rows rs.
+func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	return c.kind().run(c, rs, rng)
+}
+
+// A groupKind is a kind decided from the means of the groups of rows with equal vs (slope,
+// min, max): a statistic of the means, its bootstrap CI and the region the claim asserts.
+type groupKind interface {
+	// statistic is the statistic of the group means; false (with res.Verdict and
+	// res.Reason set) when the groups cannot give it.
+	statistic(c Check, gs []table.Group, xs, means []float64, res *CheckResult) (table.Statistic, bool)
+	// region is the interval of the statistic the claim asserts (±Inf for an open side).
+	region(c Check) (lo, hi float64)
+	// outside says why a CI entirely outside the region (below or above bound) FAILs;
+	// straddles why a CI across bound is INCONCLUSIVE (inside: the fit is in the region).
+	outside(c Check, fitted float64, ci, side string, bound float64, at string) string
+	straddles(c Check, fitted float64, ci string, bound, rlo, rhi float64, inside bool, at string) string
+	// tooFew reports whether verdict v on fewer than MinSlopePoints values of vs becomes
+	// INCONCLUSIVE.
+	tooFew(v Verdict) bool
+}
+
+// runGroupCheck evaluates the group kind k of c on the ok rows rs.
+func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	res := newResult(c)
+	sel := table.Filter(rs, c.Algorithm, c.Where)
+	if len(sel) == 0 {
+		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, table.WhereText(c.Where))
+		return res
+	}
+	gs, dropped := table.GroupBy(sel, c.Vs, c.Metric, c.XMin, c.XMax)
+	res.N = len(gs)
+	var notes []string
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d rows without a value of %s", dropped, c.Metric))
+	}
+	for _, g := range gs {
+		if len(g.Cells) > 1 && c.Vs != "" {
+			res.Reason = fmt.Sprintf("ambiguous: %s=%g spans %d cells (%s); pin the other swept columns with where",
+				c.Vs, g.X, len(g.Cells), strings.Join(g.Cells, ","))
+			return res
+		}
+	}
+	if len(gs) == 0 {
+		res.Reason = fmt.Sprintf("no rows with a value of %s", c.Metric)
+		return res
+	}
+	xs := make([]float64, len(gs))
+	means := make([]float64, len(gs))
+	res.TrialsMin, res.TrialsMax = len(gs[0].Vals), len(gs[0].Vals)
+	for i, g := range gs {
+		xs[i], means[i] = g.X, g.Mean()
+		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
+	}
+	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs: a slope fitted on
+	// fewer cannot tell a power law from a curve, and "at every vs" over fewer is a claim
+	// about a handful of points. A slope check is then INCONCLUSIVE whatever its fit; a min
+	// or max check can still FAIL (one point beyond the bound contradicts the claim) but
+	// not PASS.
+	tooFew := c.Vs != "" && len(gs) < MinSlopePoints
+	st, ok := k.statistic(c, gs, xs, means, &res)
+	if !ok {
+		return res
+	}
+	res.Fitted, _ = st(xs, means)
+	dist, undefined := table.BootstrapDist(gs, st, BootstrapResamples, rng)
+	res.Lo, res.Hi = stats.BootstrapCI(dist)
+	res.Resamples = len(dist)
+	if undefined > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %d bootstrap resamples had a non-positive mean and were left out", undefined, BootstrapResamples))
+	}
+	lo, hi := k.region(c)
+	res.PPass = math.Max(stats.TailP(dist, lo, false), stats.TailP(dist, hi, true))
+	verdict, why := regionVerdict(c, k, res.Fitted, res.Lo, res.Hi, table.GroupAt(c.Vs, xs, means, res.Fitted))
+	for _, t := range []float64{lo, hi} {
+		if f, close := stats.MCUndecided(dist, t); close && len(gs) > 0 {
+			notes = append(notes, fmt.Sprintf("Monte-Carlo error could decide this verdict: %.4g of the %d resamples lie at or below %s, "+
+				"within 3 Monte-Carlo standard errors of the CI's 2.5%% or 97.5%% end", f, len(dist), table.FmtG(t)))
+		}
+	}
+	if res.LackOfFit.P < 0.05 {
+		notes = append(notes, fmt.Sprintf("lack of fit: the means depart from a power law (χ²(%d) = %s, p = %s)",
+			res.LackOfFit.DF, table.FmtG(res.LackOfFit.Chi2), FmtP(res.LackOfFit.P)))
+	}
+	if tooFew && k.tooFew(verdict) {
+		lead := fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
+		if why != "" {
+			lead += " (and " + why + ")"
+		}
+		verdict, why = Inconclusive, lead
+	}
+	res.Verdict = verdict
+	if why != "" {
+		notes = append([]string{why}, notes...)
+	}
+	res.Reason = strings.Join(notes, "; ")
+	return res
+}
+
+// regionVerdict decides a slope, min or max check from its statistic and 95% CI [lo, hi]
+// against the claim's region R = k.region(c): PASS iff the CI lies inside R, FAIL iff
+// it lies entirely outside R, INCONCLUSIVE otherwise (the CI straddles an end of R: more
+// trials would decide). Each end is a one-sided test at level 2.5%, so an equality is
+// Schuirmann's (1987) two one-sided tests of equivalence within ± tolerance: a wide CI
+// never PASSes, and its FAIL needs the whole CI beyond the margin. at names the point of
+// a min or max. A NaN CI decides nothing: FAIL.
+func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Verdict, string) {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
+		return Fail, "no bootstrap CI (every resample undefined)"
+	}
+	rlo, rhi := k.region(c)
+	ci := fmt.Sprintf("[%s, %s]", table.FmtG(lo), table.FmtG(hi))
+	switch {
+	case lo >= rlo && hi <= rhi:
+		return Pass, ""
+	case hi < rlo || lo > rhi:
+		side, bound := "above", rhi
+		if hi < rlo {
+			side, bound = "below", rlo
+		}
+		return Fail, k.outside(c, fitted, ci, side, bound, at)
+	}
+	// The CI straddles an end of the region.
+	bound := rhi
+	if lo < rlo {
+		bound = rlo
+	}
+	inside := (fitted >= rlo && fitted <= rhi)
+	return Inconclusive, k.straddles(c, fitted, ci, bound, rlo, rhi, inside, at)
+}
+
+// slopeVerdict is regionVerdict for a slope check.
+func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
+	return regionVerdict(c, slopeKind{}, fitted, lo, hi, "")
+}

@@ -1,0 +1,200 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"expmech/analysis/table"
+)
+
+// Verdict is the outcome of a check: PASS, FAIL or INCONCLUSIVE (too few points to
+// decide; counted apart, never as a PASS), or MEASURED for a check of role measurement
+// (its value and CI are reported, nothing is tested).
+type Verdict int
+
+// Verdicts.
+const (
+	Fail Verdict = iota
+	Pass
+	Inconclusive
+	Measured // role measurement: no test
+)
+
+var verdictNames = [...]string{Fail: "FAIL", Pass: "PASS", Inconclusive: "INCONCLUSIVE", Measured: "MEASURED"}
+
+func (v Verdict) String() string {
+	if v >= 0 && int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", int(v))
+}
+
+// MarshalText writes PASS, FAIL or INCONCLUSIVE.
+func (v Verdict) MarshalText() ([]byte, error) {
+	if v < 0 || int(v) >= len(verdictNames) {
+		return nil, fmt.Errorf("invalid verdict %d", int(v))
+	}
+	return []byte(verdictNames[v]), nil
+}
+
+// UnmarshalText reads PASS, FAIL or INCONCLUSIVE.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, name := range verdictNames {
+		if string(b) == name {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("want PASS, FAIL, INCONCLUSIVE or MEASURED, got %q", b)
+}
+
+// CheckResult is the outcome of one Check.
+type CheckResult struct {
+	Check
+	// Fitted is the fitted slope (Kind "slope") or the extreme group mean (min: the
+	// smallest, max: the largest); Lo and Hi its bootstrap 95% CI.
+	Fitted, Lo, Hi float64
+	N              int // number of vs groups (points) used
+	// TrialsMin and TrialsMax are the fewest and most ok trials of a point.
+	TrialsMin, TrialsMax int
+	Verdict              Verdict
+	Reason               string // why it failed or is inconclusive, or a note when it passed
+	// Points are the per-x comparisons of a compare check (nil for the other kinds).
+	Points []ComparePoint
+	// PPass is the p value of the test whose rejection is the PASS (the claim shown at
+	// level PPass): for a slope, min or max check the bootstrap p value of the CI's end
+	// nearest the claim's region, max over the two ends of an equivalence; for ks-floor
+	// the DKW–Massart bound; for ks-order the bootstrap's; for compare the
+	// intersection-union max over x. NaN when a PASS is no rejection (the audit kinds, a
+	// consistency that is a failure to reject) or nothing was computed. The suite-level
+	// multiplicity (Holm over the claims, HolmTally) is computed from it.
+	PPass float64
+	// Resamples is the number of defined bootstrap resamples behind Lo, Hi and PPass (0 for
+	// the kinds whose interval is not a bootstrap).
+	Resamples int
+	// LackOfFit is the lack-of-fit statistic of a slope check's power law (NaN otherwise).
+	LackOfFit table.LackOfFit
+}
+
+// newResult is the result of c before evaluation: every statistic undefined (NaN).
+func newResult(c Check) CheckResult {
+	nan := math.NaN()
+	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: table.LackOfFit{Chi2: nan, P: nan}}
+}
+
+// verdictOf is Pass or Fail.
+func verdictOf(pass bool) Verdict {
+	if pass {
+		return Pass
+	}
+	return Fail
+}
+
+// Passed reports whether the verdict is PASS.
+func (r CheckResult) Passed() bool { return r.Verdict == Pass }
+
+// trialsText is "30" or "28–30": the ok trials per point.
+func TrialsText(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// applyRole turns the result of a measurement into MEASURED: its value and CI stay, the
+// decision rule's verdict and reason go (a measurement tests nothing). A measurement with
+// no value keeps the reason that says why. Claims and invariants are unchanged.
+func ApplyRole(r CheckResult) CheckResult {
+	if r.Role != RoleMeasurement {
+		return r
+	}
+	r.Verdict = Measured
+	r.PPass = math.NaN() // nothing is tested
+	if !math.IsNaN(r.Fitted) {
+		r.Reason = "a measurement: the value and its CI are reported, not tested"
+	}
+	return r
+}
+
+// Tally counts verdicts apart by role: the claims' PASS / FAIL / INCONCLUSIVE, the
+// invariants' and the number of measurements.
+type Tally struct {
+	Claims, Invariants [len(verdictNames)]int
+	Measurements       int
+}
+
+// Add counts one check of role r with verdict v.
+func (t *Tally) Add(r Role, v Verdict) {
+	if v < 0 || int(v) >= len(verdictNames) {
+		return
+	}
+	switch {
+	case r == RoleMeasurement || v == Measured:
+		t.Measurements++
+	case r == RoleInvariant:
+		t.Invariants[v]++
+	default:
+		t.Claims[v]++
+	}
+}
+
+// InvariantChecks is the number of invariant checks counted.
+func (t Tally) InvariantChecks() int {
+	return t.Invariants[Pass] + t.Invariants[Fail] + t.Invariants[Inconclusive]
+}
+
+// Total is the number of checks counted.
+func (t Tally) Total() int {
+	n := t.Measurements
+	for i := range t.Claims {
+		n += t.Claims[i] + t.Invariants[i]
+	}
+	return n
+}
+
+// Text is the tally as a sentence: "12 claims: 9 PASS, 1 FAIL, 2 INCONCLUSIVE; 3
+// invariants (hold by construction, counted apart): 3 PASS, 0 FAIL, 0 INCONCLUSIVE; 2
+// measurements (no verdict)". Empty groups other than the claims are left out.
+func (t Tally) Text() string {
+	group := func(c [len(verdictNames)]int) string {
+		return fmt.Sprintf("%d PASS, %d FAIL, %d INCONCLUSIVE", c[Pass], c[Fail], c[Inconclusive])
+	}
+	nc := t.Claims[Pass] + t.Claims[Fail] + t.Claims[Inconclusive]
+	s := fmt.Sprintf("%d claim%s: %s", nc, Plural(nc), group(t.Claims))
+	if ni := t.InvariantChecks(); ni > 0 {
+		s += fmt.Sprintf("; %d invariant%s (hold by construction, counted apart): %s", ni, Plural(ni), group(t.Invariants))
+	}
+	if t.Measurements > 0 {
+		s += fmt.Sprintf("; %d measurement%s (reported, no verdict)", t.Measurements, Plural(t.Measurements))
+	}
+	return s
+}
+
+func Plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// FormatChecks prints one line per check result (for run.go's stdout).
+func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
+	for _, r := range rs {
+		v := r.Verdict.String()
+		if r.Role == RoleInvariant {
+			v += " (invariant)"
+		}
+		fmt.Fprintf(w, "%s %s: %s: %s\n", v, exp, r.Check.Label(), r.Summary())
+	}
+}
+
+func (r CheckResult) Summary() string {
+	var b strings.Builder
+	b.WriteString(r.kind().summary(r))
+	if r.Reason != "" {
+		b.WriteString("; " + r.Reason)
+	}
+	return b.String()
+}

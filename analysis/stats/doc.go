@@ -1,0 +1,14 @@
+// Package stats holds the statistics of the analysis, free of rows, checks and reports
+// (the benchmath of golang.org/x/perf's split): sample summaries with Student-t
+// confidence intervals (Summarize, TQuantile), t tests (WelchT, PairedT, DiffCI), the
+// multiplicity adjustments (HolmAdjust, BenjaminiHochberg), log-log least squares
+// (FitLogLog), the percentile-bootstrap primitives (BootstrapCI, TailP, MCUndecided), the
+// privacy audit's binomial bounds and threshold tests (Clopper–Pearson, MuLowerBound,
+// EpsLowerBound, ChooseThreshold; PRIVACY.md §3.2), the Kolmogorov–Smirnov statistics and
+// their p values (PRIVACY.md §4.2), and the one normal quantile (NormalQuantile, gonum
+// distuv).
+//
+// Numerics come from gonum (stat, distuv, mathext); Mean and the median of Summarize from
+// montanaflynn/stats. Every function is a pure function of its arguments; the bootstrap
+// primitives take a sorted sample of resamples, drawn by the caller's *rand.Rand.
+package stats
