@@ -3,7 +3,6 @@ package experiments
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"math/rand/v2"
 )
 
 // Stream names of DESIGN.md "Seeds and determinism".
@@ -29,11 +28,6 @@ func Seed(master uint64, stream, key string, trial int) (hi, lo uint64) {
 	h.Write(b[:])
 	sum := h.Sum(nil)
 	return binary.BigEndian.Uint64(sum[0:8]), binary.BigEndian.Uint64(sum[8:16])
-}
-
-// NewRand returns the generator of Seed(master, stream, key, trial).
-func NewRand(master uint64, stream, key string, trial int) *rand.Rand {
-	return rand.New(rand.NewPCG(Seed(master, stream, key, trial)))
 }
 
 // ProblemSeed is the problem stream of a trial: it depends on the problem part of the

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -486,4 +487,25 @@ algorithms: [{name: nonprivate}]
 			t.Errorf("%q: got %v, want an error containing %q", tc.only, err, tc.want)
 		}
 	}
+}
+
+// NewRand returns the generator of Seed(master, stream, key, trial).
+func NewRand(master uint64, stream, key string, trial int) *rand.Rand {
+	return rand.New(rand.NewPCG(Seed(master, stream, key, trial)))
+}
+
+// DecodeStrictFile decodes the YAML file at path into dst (a pointer to a struct) as the
+// spec decoder does: unknown keys, wrong types, duplicate keys, non-integral integers and
+// syntax errors are all reported, each with the file, line and key, in a *SpecError. If
+// dst implements Validate() error, it is called after decoding.
+func DecodeStrictFile(path string, dst any) error {
+	is := newIssues(path)
+	root, _ := readYAML(path, is)
+	if root != nil {
+		decodeStrict(is, "", root, dst)
+		if is.empty() {
+			validateValue(is, root.Line, "", dst)
+		}
+	}
+	return is.err()
 }

@@ -148,22 +148,6 @@ func kindName(n *yaml.Node) string {
 	return "an unsupported node"
 }
 
-// DecodeStrictFile decodes the YAML file at path into dst (a pointer to a struct) as the
-// spec decoder does: unknown keys, wrong types, duplicate keys, non-integral integers and
-// syntax errors are all reported, each with the file, line and key, in a *SpecError. If
-// dst implements Validate() error, it is called after decoding.
-func DecodeStrictFile(path string, dst any) error {
-	is := newIssues(path)
-	root, _ := readYAML(path, is)
-	if root != nil {
-		decodeStrict(is, "", root, dst)
-		if is.empty() {
-			validateValue(is, root.Line, "", dst)
-		}
-	}
-	return is.err()
-}
-
 // validateValue calls v.Validate() when v has one, adding its (possibly joined) errors.
 func validateValue(is *issues, line int, key string, v any) {
 	val, ok := v.(interface{ Validate() error })

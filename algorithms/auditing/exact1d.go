@@ -15,32 +15,6 @@ import (
 // bullet), and tests can pass an independent re-typed formula to cross-check it.
 type LogDensityFunc func(p problems.Problem, k, mu float64, x []float64) float64
 
-// ReferenceLogDensity is an independent transcription of SPEC §2.1's exponent, used only
-// to cross-check the sampler's LogDensity in tests.
-func ReferenceLogDensity(p problems.Problem, k, mu float64, x []float64) float64 {
-	dm := p.Constants().Domain
-	nrm2, inf := 0.0, 0.0
-	for _, v := range x {
-		nrm2 += v * v
-		inf = math.Max(inf, math.Abs(v))
-	}
-	switch dm.Kind {
-	case problems.Ball:
-		if nrm2 > dm.Radius*dm.Radius {
-			return math.Inf(-1)
-		}
-	case problems.Box:
-		if inf > dm.Radius {
-			return math.Inf(-1)
-		}
-	}
-	f := 0.0
-	for i := 0; i < p.Len(); i++ {
-		f += p.Value(i, x)
-	}
-	return -k * (f/float64(p.Len()) + mu*nrm2/2)
-}
-
 // Grid1D is a midpoint rule on [Lo, Hi] with Cells cells.
 type Grid1D struct {
 	Lo, Hi float64

@@ -173,8 +173,3 @@ func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Ver
 	inside := (fitted >= rlo && fitted <= rhi)
 	return Inconclusive, k.straddles(c, fitted, ci, bound, rlo, rhi, inside, at)
 }
-
-// slopeVerdict is regionVerdict for a slope check.
-func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
-	return regionVerdict(c, slopeKind{}, fitted, lo, hi, "")
-}

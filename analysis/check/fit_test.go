@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
 )
@@ -143,7 +144,7 @@ func TestBootstrapCoverage(t *testing.T) {
 			}
 			gs[i] = g
 		}
-		lo, hi, und := table.Bootstrap(gs, st, 500, brng)
+		lo, hi, und := tableBootstrap(gs, st, 500, brng)
 		if und != 0 {
 			t.Fatalf("got %d undefined resamples, want 0", und)
 		}
@@ -270,4 +271,17 @@ func TestClaimText(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "claim: applies to slope and compare checks only") {
 		t.Errorf("claim on a max check: got %v, want a claim field error", err)
 	}
+}
+
+// slopeVerdict is regionVerdict for a slope check.
+func slopeVerdict(c Check, fitted, lo, hi float64) (Verdict, string) {
+	return regionVerdict(c, slopeKind{}, fitted, lo, hi, "")
+}
+
+// tableBootstrap is table.BootstrapDist's 2.5% and 97.5% quantiles (NaN when no resample
+// is defined): the percentile interval the checks use, for the coverage test.
+func tableBootstrap(gs []table.Group, st table.Statistic, resamples int, rng *rand.Rand) (lo, hi float64, undefined int) {
+	out, undefined := table.BootstrapDist(gs, st, resamples, rng)
+	lo, hi = stats.BootstrapCI(out)
+	return lo, hi, undefined
 }

@@ -2,7 +2,7 @@
 // (the benchmath of golang.org/x/perf's split): sample summaries with Student-t
 // confidence intervals (Summarize, TQuantile), t tests (WelchT, PairedT, DiffCI), the
 // multiplicity adjustments (HolmAdjust, BenjaminiHochberg), log-log least squares
-// (FitLogLog), the percentile-bootstrap primitives (BootstrapCI, TailP, MCUndecided), the
+// (FitLogLogInto), the percentile-bootstrap primitives (BootstrapCI, TailP, MCUndecided), the
 // privacy audit's binomial bounds and threshold tests (Clopper–Pearson, MuLowerBound,
 // EpsLowerBound, ChooseThreshold; PRIVACY.md §3.2), the Kolmogorov–Smirnov statistics and
 // their p values (PRIVACY.md §4.2), and the one normal quantile (NormalQuantile, gonum

@@ -11,17 +11,10 @@ type LogLogFit struct {
 	Slope, Intercept float64
 }
 
-// FitLogLog fits log y on log x by ordinary least squares (gonum stat.LinearRegression).
-// Every x and y must be > 0; ok is false otherwise or with fewer than two distinct x.
-func FitLogLog(x, y []float64) (fit LogLogFit, ok bool) {
-	if len(x) != len(y) {
-		panic("stats: FitLogLog: len(x) != len(y)")
-	}
-	lx := make([]float64, len(x))
-	ly := make([]float64, len(y))
-	return FitLogLogInto(lx, ly, x, y)
-}
-
+// FitLogLogInto fits log y on log x by ordinary least squares (gonum
+// stat.LinearRegression), using lx and ly (len(x) each) for the logarithms so that a
+// bootstrap loop allocates nothing. Every x and y must be > 0 and finite; ok is false
+// otherwise or with fewer than two distinct x.
 func FitLogLogInto(lx, ly, x, y []float64) (LogLogFit, bool) {
 	distinct := false
 	for i := range x {

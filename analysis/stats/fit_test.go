@@ -51,3 +51,14 @@ func TestFitLogLogClosedForm(t *testing.T) {
 		t.Errorf("one distinct x: got ok, want not ok")
 	}
 }
+
+// FitLogLog fits log y on log x by ordinary least squares (gonum stat.LinearRegression).
+// Every x and y must be > 0; ok is false otherwise or with fewer than two distinct x.
+func FitLogLog(x, y []float64) (fit LogLogFit, ok bool) {
+	if len(x) != len(y) {
+		panic("stats: FitLogLog: len(x) != len(y)")
+	}
+	lx := make([]float64, len(x))
+	ly := make([]float64, len(y))
+	return FitLogLogInto(lx, ly, x, y)
+}

@@ -3,7 +3,7 @@
 // RowCounts), row filters on the spec's where: (Filter), metric expressions — a column, a
 // ratio "a/b" or a derived column such as lb_rate or gauss_delta (Value, Derived) — the
 // groups of rows with equal vs (GroupBy, XGroups) with the percentile bootstrap over them
-// that resamples trials within each group (BootstrapDist, Bootstrap), the lack-of-fit
+// that resamples trials within each group (BootstrapDist), the lack-of-fit
 // statistic of a power law over groups, and the per-(cell, algorithm) summaries and paired
 // differences of summary.csv and paired.csv (Summaries, Paired). It reads rows only
 // (expmech/rows) and the statistics of expmech/analysis/stats.

@@ -124,13 +124,6 @@ func BootstrapDist(gs []Group, st Statistic, resamples int, rng *rand.Rand) (out
 	return out, undefined
 }
 
-// bootstrap is bootstrapDist's 2.5% and 97.5% quantiles (NaN when no resample is defined).
-func Bootstrap(gs []Group, st Statistic, resamples int, rng *rand.Rand) (lo, hi float64, undefined int) {
-	out, undefined := BootstrapDist(gs, st, resamples, rng)
-	lo, hi = stats.BootstrapCI(out)
-	return lo, hi, undefined
-}
-
 // LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of
 // squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power-law
 // fit, with w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), which is χ²(k − 2) under

@@ -169,3 +169,13 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// exactMinimiser is the noiseless part of Run (for the sensitivity test).
+func (m *Output) exactMinimiser(ctx context.Context, o problems.GradientAccess, b algorithms.Budget) ([]float64, outParams, error) {
+	p, err := m.calibrate(o.Constants(), b)
+	if err != nil {
+		return nil, p, err
+	}
+	sol, err := p.reg.Solve(ctx, o)
+	return sol.X, p, err
+}
