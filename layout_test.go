@@ -80,14 +80,16 @@ func TestImportDirection(t *testing.T) {
 }
 
 // analysisFloors enforces the floors inside expmech/analysis (DESIGN.md "Data flow"): stats
-// (numbers only) → table (rows into groups) → check (the check kinds) → analysis (reports,
-// figures, Analyze, Compare). A package may depend only on the floors below its own; plot,
+// (numbers only) → table (rows into groups) → check (the check kinds) → report (the
+// Markdown, HTML and JSON reports, the CSVs, the figure wiring) → analysis (Analyze,
+// Compare). A package may depend only on the floors below its own; plot,
 // the drawing package, stands beside stats and depends on none of them.
 func analysisFloors(t *testing.T, golist string) {
 	t.Helper()
 	floor := map[string]int{
 		"expmech/analysis/stats": 0, "expmech/analysis/plot": 0,
-		"expmech/analysis/table": 1, "expmech/analysis/check": 2, "expmech/analysis": 3,
+		"expmech/analysis/table": 1, "expmech/analysis/check": 2,
+		"expmech/analysis/report": 3, "expmech/analysis": 4,
 	}
 	seen := 0
 	for _, ln := range strings.Split(strings.TrimSpace(golist), "\n") {
@@ -102,7 +104,7 @@ func analysisFloors(t *testing.T, golist string) {
 		seen++
 		for _, dep := range strings.Fields(deps) {
 			if fd, ok := floor[dep]; ok && fd >= fp {
-				t.Errorf("%s (floor %d) depends on %s (floor %d): analysis imports flow stats → table → check → analysis", pkg, fp, dep, fd)
+				t.Errorf("%s (floor %d) depends on %s (floor %d): analysis imports flow stats → table → check → report → analysis", pkg, fp, dep, fd)
 			}
 		}
 	}

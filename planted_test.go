@@ -9,6 +9,7 @@ import (
 
 	"expmech/analysis"
 	"expmech/analysis/check"
+	anreport "expmech/analysis/report"
 	"expmech/experiments"
 	"expmech/rows"
 )
@@ -39,7 +40,7 @@ func TestPlantedViolations(t *testing.T) {
 			// violation is the claim's doing, not malformed rows.
 			for _, wrong := range []bool{true, false} {
 				rs := plant(t, ck, xs, wrong, rand.New(rand.NewPCG(uint64(i), 7)))
-				res, err := analysis.AnalyzeRows(analysis.Experiment{Name: "planted", Checks: []check.Check{ck}}, rs, t.TempDir(), t.TempDir())
+				res, err := analysis.AnalyzeRows(anreport.Experiment{Name: "planted", Checks: []check.Check{ck}}, rs, t.TempDir(), t.TempDir())
 				if err != nil {
 					t.Fatalf("%s checks[%d]: %v", name, i, err)
 				}

@@ -39,6 +39,7 @@ import (
 	"expmech/algorithms/tuning"
 	"expmech/analysis"
 	"expmech/analysis/check"
+	anreport "expmech/analysis/report"
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
@@ -97,7 +98,7 @@ func registry() runner.Registry {
 func schema(reg runner.Registry) experiments.Schema {
 	s := reg.Schema()
 	s.Check = func() any { return &check.Check{} }
-	s.Figure = func() any { return &analysis.Figure{} }
+	s.Figure = func() any { return &anreport.Figure{} }
 	return s
 }
 
@@ -225,12 +226,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		top := analysis.TopReport{Suite: append(suite, auditExperiments...), Quick: o.quick}
-		if err := analysis.WriteTopReport(res, fig, out, top); err != nil {
+		top := anreport.TopReport{Suite: append(suite, auditExperiments...), Quick: o.quick}
+		if err := anreport.WriteTopReport(res, fig, out, top); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 		idx := filepath.Join(res, "index.html")
-		if err := analysis.WriteHTMLIndex(res, idx); err != nil {
+		if err := anreport.WriteHTMLIndex(res, idx); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
 		fmt.Fprintln(stdout, "wrote", out, "and", idx)
@@ -526,7 +527,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 // analyse runs the analysis of a finished experiment folder, its checks and figures on
 // workers goroutines (-workers), and prints the checks.
 func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.Writer) error {
-	exp := analysis.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk, Spec: string(spec.Bytes),
+	exp := anreport.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk, Spec: string(spec.Bytes),
 		Methods: map[string]string{}, Workers: workers}
 	for _, a := range spec.Algorithms {
 		exp.Methods[a.Label] = a.Name
@@ -535,7 +536,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.
 		exp.Checks = append(exp.Checks, *c.(*check.Check)) // schema(reg) decoded it
 	}
 	for _, f := range spec.Figures {
-		exp.Figures = append(exp.Figures, *f.(*analysis.Figure))
+		exp.Figures = append(exp.Figures, *f.(*anreport.Figure))
 	}
 	if err := rows.MkdirAll(figDir); err != nil {
 		return err

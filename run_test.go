@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"expmech/analysis"
 	"expmech/analysis/check"
+	anreport "expmech/analysis/report"
 	"expmech/experiments"
 	"expmech/experiments/runner"
 )
@@ -219,7 +219,7 @@ func TestAuditEndToEnd(t *testing.T) {
 		t.Error("results.csv lacks the broken variant's guarantee none or the statistics column")
 	}
 	rep := filepath.Join(dir, "REPORT.md")
-	if err := analysis.WriteTopReport(out, figs, rep, analysis.TopReport{Suite: []string{"mini_audit"}}); err != nil {
+	if err := anreport.WriteTopReport(out, figs, rep, anreport.TopReport{Suite: []string{"mini_audit"}}); err != nil {
 		t.Fatal(err)
 	}
 	top, _ := os.ReadFile(rep)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/analysis/report"
 	"expmech/analysis/table"
 	"expmech/rows"
 
@@ -29,7 +30,7 @@ func writeResults(t *testing.T, dir string, rs []rows.Row) {
 	}
 }
 
-func synthExperiment() (Experiment, []rows.Row) {
+func synthExperiment() (report.Experiment, []rows.Row) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	xs := []float64{250, 500, 1000, 2000}
 	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.2, 6, 0)
@@ -38,13 +39,13 @@ func synthExperiment() (Experiment, []rows.Row) {
 	rs[0]["status"], rs[0]["error"] = "error", "sampler: context deadline exceeded"
 	rs[1]["status"], rs[1]["error"] = "error", "sampler: context deadline exceeded"
 	rs[1]["excess_empirical_risk"] = "1e9" // would break the slope if it were used
-	exp := Experiment{Name: "synth", Description: "Excess empirical risk vs n (GLL22 Thm 6.4)",
+	exp := report.Experiment{Name: "synth", Description: "Excess empirical risk vs n (GLL22 Thm 6.4)",
 		Checks: []check.Check{
 			{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25},
 			{Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n", Slope: -1, Tolerance: 0.05},
 			{Kind: check.KindMax, Metric: "excess_empirical_risk/theory_bound", Algorithm: "expmech", Vs: "n"},
 		},
-		Figures: []Figure{
+		Figures: []report.Figure{
 			{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true},
 			{Name: "queries", X: "n", Y: "value_queries", LogX: true, LogY: true},
 		}}
@@ -121,8 +122,8 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 	os.MkdirAll(stray, 0o755)
 	os.WriteFile(filepath.Join(stray, "analysis.json"), []byte(`{"name":"stray","description":"STRAY CLAIM","checks":[]}`), 0o644)
 	top := filepath.Join(root, "REPORT.md")
-	full := TopReport{Suite: []string{"synth", "absent"}}
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, full); err != nil {
+	full := report.TopReport{Suite: []string{"synth", "absent"}}
+	if err := report.WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, full); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(top)
@@ -141,7 +142,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		t.Errorf("REPORT.md: want no stray experiment")
 	}
 	// The QUICK report leaves out the full-mode results and says so.
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, TopReport{Suite: []string{"synth"}, Quick: true}); err != nil {
+	if err := report.WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, report.TopReport{Suite: []string{"synth"}, Quick: true}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(top)
@@ -150,7 +151,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 			t.Errorf("QUICK REPORT.md: want it to contain %q", want)
 		}
 	}
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, TopReport{}); err == nil {
+	if err := report.WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, report.TopReport{}); err == nil {
 		t.Errorf("empty suite: got nil error")
 	}
 }
@@ -212,7 +213,7 @@ func TestAnalyzeWorkersInvariant(t *testing.T) {
 	exp, rs := synthExperiment()
 	// More checks and figures than goroutines, so that several goroutines share them.
 	for i := range 3 {
-		exp.Figures = append(exp.Figures, Figure{Name: "risk" + strconv.Itoa(i), X: "n", Y: "excess_empirical_risk", LogX: i%2 == 0})
+		exp.Figures = append(exp.Figures, report.Figure{Name: "risk" + strconv.Itoa(i), X: "n", Y: "excess_empirical_risk", LogX: i%2 == 0})
 		exp.Checks = append(exp.Checks, check.Check{Kind: check.KindMin, Min: float64(i) * 1e-4, Metric: "excess_empirical_risk", Algorithm: "noisy-gd", Vs: "n"})
 	}
 	snap := func(workers int) (map[string]string, []check.CheckResult) {

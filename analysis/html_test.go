@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"expmech/analysis/report"
 )
 
 // analyzedSynth runs Analyze on the synthetic experiment and the HTML index over it; it
@@ -32,7 +34,7 @@ func analyzedSynth(t *testing.T) string {
 	if _, err := Analyze(exp, dir, filepath.Join(root, "figures", "synth")); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteHTMLIndex(filepath.Join(root, "results"), filepath.Join(root, "results", "index.html")); err != nil {
+	if err := report.WriteHTMLIndex(filepath.Join(root, "results"), filepath.Join(root, "results", "index.html")); err != nil {
 		t.Fatal(err)
 	}
 	return filepath.Join(root, "results")

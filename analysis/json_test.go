@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"expmech/analysis/report"
 )
 
 // TestAnalysisJSON: analysis.json has snake_case keys and numbers as JSON numbers (null
@@ -62,23 +64,23 @@ func TestAnalysisJSON(t *testing.T) {
 		t.Errorf("rows_total: got %v, want %d", doc["rows_total"], len(rs))
 	}
 	// The top report still reads it.
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), filepath.Join(root, "REPORT.md"), TopReport{Suite: []string{"synth"}}); err != nil {
+	if err := report.WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), filepath.Join(root, "REPORT.md"), report.TopReport{Suite: []string{"synth"}}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestNumberJSON(t *testing.T) {
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		b, _ := json.Marshal(Number(v))
+		b, _ := json.Marshal(report.Number(v))
 		if string(b) != "null" {
 			t.Errorf("%v: got %s, want null", v, b)
 		}
 	}
-	var x Number
+	var x report.Number
 	if err := json.Unmarshal([]byte("null"), &x); err != nil || !math.IsNaN(float64(x)) {
 		t.Errorf("null: got %v (err %v), want NaN", x, err)
 	}
-	b, _ := json.Marshal(Number(0.1))
+	b, _ := json.Marshal(report.Number(0.1))
 	if err := json.Unmarshal(b, &x); err != nil || float64(x) != 0.1 {
 		t.Errorf("0.1: got %s → %v, want a round trip", b, x)
 	}

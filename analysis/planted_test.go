@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/analysis/report"
 	"expmech/analysis/table"
 
 	"expmech/analysis/check"
@@ -31,7 +32,7 @@ func TestPlantedVerdicts(t *testing.T) {
 		lo, hi = math.Min(lo, g.Mean()), math.Max(hi, g.Mean())
 	}
 	eq := check.Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.25, Claim: check.ClaimEquality}
-	exp := Experiment{Name: "planted", Checks: []check.Check{
+	exp := report.Experiment{Name: "planted", Checks: []check.Check{
 		eq,
 		{Kind: check.KindMin, Min: lo, Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n"},
 		{Kind: check.KindMax, Max: hi, Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n"},
@@ -92,12 +93,12 @@ func TestPlantedVerdicts(t *testing.T) {
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
 	top := filepath.Join(root, "REPORT.md")
-	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, TopReport{Suite: []string{"planted"}}); err != nil {
+	if err := report.WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, report.TopReport{Suite: []string{"planted"}}); err != nil {
 		t.Fatal(err)
 	}
 	tb, _ := os.ReadFile(top)
 	idx := filepath.Join(root, "index.html")
-	if err := WriteHTMLIndex(filepath.Join(root, "results"), idx); err != nil {
+	if err := report.WriteHTMLIndex(filepath.Join(root, "results"), idx); err != nil {
 		t.Fatal(err)
 	}
 	hb, _ := os.ReadFile(idx)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"expmech/analysis/check"
+	"expmech/analysis/report"
 )
 
 func TestRenderSample(t *testing.T) {
@@ -18,9 +19,9 @@ func TestRenderSample(t *testing.T) {
 	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.3, 10, 0)
 	rs = append(rs, synthRows(rng, "noisy-gd", "n", xs, -0.8, 8, 0.3, 10, 0)...)
 	rs = append(rs, synthRows(rng, "dp-sgd", "n", xs, -0.9, 12, 0.4, 10, 0)...)
-	exp := Experiment{Name: "sample", Description: "sample (GLL22 Thm 6.4)",
+	exp := report.Experiment{Name: "sample", Description: "sample (GLL22 Thm 6.4)",
 		Checks: []check.Check{{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.2}},
-		Figures: []Figure{{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true},
+		Figures: []report.Figure{{X: "n", Y: "excess_empirical_risk", LogX: true, LogY: true, Theory: true},
 			{Name: "ratio", X: "n", Y: "excess_empirical_risk/lb_linear", LogX: true, LogY: true}}}
 	if err := os.MkdirAll(dir+"/results/sample", 0o755); err != nil {
 		t.Fatal(err)
@@ -29,7 +30,7 @@ func TestRenderSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteTopReport(dir+"/results", dir+"/figures", dir+"/REPORT.md", TopReport{Suite: []string{"sample"}}); err != nil {
+	if err := report.WriteTopReport(dir+"/results", dir+"/figures", dir+"/REPORT.md", report.TopReport{Suite: []string{"sample"}}); err != nil {
 		t.Fatal(err)
 	}
 	t.Log(res)

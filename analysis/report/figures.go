@@ -1,4 +1,4 @@
-package analysis
+package report
 
 import (
 	"cmp"
@@ -185,7 +185,7 @@ func plotSize(s string) plot.Size {
 }
 
 // drawFigures computes the series of every figure from the ok rows and saves them into
-// figDir (which must exist), on workers goroutines (forEach). The pieces are one
+// figDir (which must exist), on workers goroutines (check.ForEach). The pieces are one
 // (figure, format) each, the PDF of the first drawable figure first: the first PDF
 // embeds the fonts (vgpdf makes and caches each font once per process, ≈ 0.1 s, and
 // concurrent first PDFs would each make them), while the other goroutines draw PNGs
@@ -194,7 +194,7 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	n := len(exp.Figures)
 	outs := make([]figureOutcome, n)
 	pfs := make([]plot.Figure, n)
-	forEach(workers, n, func(i int) {
+	check.ForEach(workers, n, func(i int) {
 		fg := exp.Figures[i]
 		outs[i] = figureOutcome{Figure: fg, Name: fg.Stem()}
 		pf, err := figureData(exp, fg, rs, &outs[i])
@@ -225,7 +225,7 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	for i := range errs {
 		errs[i] = make([]error, len(formats))
 	}
-	forEach(workers, len(pieces), func(j int) {
+	check.ForEach(workers, len(pieces), func(j int) {
 		pc := pieces[j]
 		errs[pc.fig][pc.format] = plot.SaveFormat(pfs[pc.fig], filepath.Join(figDir, outs[pc.fig].Name), formats[pc.format])
 	})

@@ -1,4 +1,4 @@
-package analysis
+package report
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 
 	"expmech/analysis/table"
@@ -15,48 +14,7 @@ import (
 	"expmech/analysis/check"
 )
 
-// referenceAlgorithm is the algorithm the paired differences are taken against: the first
-// check's algorithm, else expmech, else the first algorithm in the rows.
-func referenceAlgorithm(exp Experiment, rs []*rows.Record) string {
-	has := func(a string) bool {
-		return slices.ContainsFunc(rs, func(r *rows.Record) bool { return r.Text(rows.ColAlgorithm) == a })
-	}
-	for _, c := range exp.Checks {
-		if has(c.Algorithm) {
-			return c.Algorithm
-		}
-	}
-	if has("expmech") {
-		return "expmech"
-	}
-	if len(rs) > 0 {
-		return rs[0].Text(rows.ColAlgorithm)
-	}
-	return ""
-}
-
-// pairedMetrics are the metrics of the checks and figures plus the two risks, each once.
-func pairedMetrics(exp Experiment, rs []*rows.Record) []string {
-	var out []string
-	add := func(m string) {
-		if m == "" || slices.Contains(out, m) {
-			return
-		}
-		if slices.ContainsFunc(rs, func(r *rows.Record) bool { _, ok := table.Value(r, m); return ok }) {
-			out = append(out, m)
-		}
-	}
-	add(rows.ColExcessEmpiricalRisk)
-	add(rows.ColExcessPopulationRisk)
-	for _, c := range exp.Checks {
-		add(c.Metric)
-	}
-	for _, f := range exp.Figures {
-		add(f.Y)
-	}
-	return out
-}
-
+// ff formats a number for the CSVs: shortest round-trip form, "" for NaN.
 func ff(v float64) string {
 	if math.IsNaN(v) {
 		return ""
@@ -81,7 +39,8 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-func writeSummaryCSV(path string, ss []table.Summary) error {
+// WriteSummaryCSV writes summary.csv: one row per (cell, algorithm, metric) summary.
+func WriteSummaryCSV(path string, ss []table.Summary) error {
 	head := append([]string{rows.ColCell, rows.ColAlgorithm}, rows.IdentityColumns()...)
 	head = append(head, "guarantee", "metric", "trials", "mean", "std", "median", "ci_lo", "ci_hi", "min", "max")
 	recs := [][]string{head}
@@ -97,7 +56,8 @@ func writeSummaryCSV(path string, ss []table.Summary) error {
 	return writeCSVFile(path, recs)
 }
 
-func writePairedCSV(path string, ps []table.PairedDiff) error {
+// WritePairedCSV writes paired.csv: one row per paired difference against the reference algorithm.
+func WritePairedCSV(path string, ps []table.PairedDiff) error {
 	head := append([]string{rows.ColCell}, rows.IdentityColumns()...)
 	head = append(head, "metric", "algorithm", "reference", "pairs", "algorithm_mean", "reference_mean",
 		"mean_diff", "std_diff", "ci_lo", "ci_hi", "reference_better")
@@ -114,7 +74,8 @@ func writePairedCSV(path string, ps []table.PairedDiff) error {
 	return writeCSVFile(path, recs)
 }
 
-func writeChecksCSV(path, exp string, rs []check.CheckResult) error {
+// WriteChecksCSV writes checks.csv: one row per check result of experiment exp, in spec order.
+func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
 	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
 		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p"}}
 	for i, r := range rs {

@@ -1,0 +1,30 @@
+// Package report writes what package analysis computed: summary.csv, paired.csv and
+// checks.csv, the figures (drawn by expmech/analysis/plot), report.md, analysis.json and
+// report.html per experiment, REPORT.md and index.html over a results root, and the
+// -compare table, CSV and figures (DESIGN.md "Output files"). It owns the Experiment and
+// Figure types (the Figure of the spec's figures: list, decoded by package experiments
+// through its Schema, wired in run.go) and the figure comparisons and conclusions
+// (conclusions.go). It is the floor above expmech/analysis/check and below analysis
+// (layout_test.go).
+//
+// Metrics and figure axes (evaluated by package table) are column names of results.csv, a ratio "a/b" of two of them
+// evaluated per row, or one of the derived columns (computed from the row when the row has
+// no column of that name):
+//
+//	lb_rate        √(d·ln(1/δ))/(n·ε), the DP-ERM lower-bound rate (BST14; Steinke–Ullman 16; LLL24 Table 1)
+//	lb_linear      min(1, lb_rate): the bound for the unit-ball linear family (G = 1, radius 1)
+//	lb_l1          d·min(1, lb_rate): LLL24 Thm 3.7 for ‖θ − z‖₁ on a box, where G·C = d
+//	gauss_delta    δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) with s = gdp_s (Balle–Wang 2018;
+//	               SPEC §1.1): the bound a gdp_s-GDP guarantee gives at the stated ε (what a
+//	               mechanism delivers is at most this; expmech's exact delta_delivered column
+//	               measures it on a worst-case instance)
+//	lb_queries     min(ε²n²/ln(1/δ), n·d): the value-query lower bound of GLL22 §7 (constant 1)
+//	total_queries  value_queries + gradient_queries
+//
+// Outputs besides the CSVs: analysis.json (snake_case keys, numbers as
+// numbers, null for NaN/Inf), report.html (self-contained: inline SVG figures, sortable
+// tables, the spec and the manifest) and, over a results root, index.html
+// (WriteHTMLIndex). Figures are curves (mean ± 95% CI per x) or cost/quality frontiers
+// (Figure.Kind "frontier": one point per algorithm and cell). The -compare outputs are
+// FormatCompare's table, WriteCompareCSV's compare.csv and SaveCompareFigures' forest plots.
+package report
