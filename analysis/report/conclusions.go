@@ -111,31 +111,16 @@ func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
 	return out
 }
 
+// rankKey is one group of a figure comparison: an x value and an algorithm.
+type rankKey struct {
+	x   float64
+	alg string
+}
+
+// compareFigure ranks the methods at each x of the curve figure f and concludes.
 func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
 	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(table.WhereText(f.Where)), Points: []RankPoint{}}
-	type key struct {
-		x   float64
-		alg string
-	}
-	groups := map[key][]*rows.Record{}
-	var xs []float64
-	var algs []string
-	for _, r := range table.Filter(rs, "", f.Where) {
-		x, ok := table.Value(r, f.X)
-		if !ok {
-			continue
-		}
-		a := r.Text(rows.ColAlgorithm)
-		k := key{x, a}
-		groups[k] = append(groups[k], r)
-		if !slices.Contains(xs, x) {
-			xs = append(xs, x)
-		}
-		if !slices.Contains(algs, a) {
-			algs = append(algs, a)
-		}
-	}
-	slices.Sort(xs)
+	groups, xs, algs := rankGroups(f, rs)
 	for k, g := range groups {
 		if cs := table.CellsOf(g); len(cs) > 1 {
 			fc.Skipped = fmt.Sprintf("%s at %s=%g spans %d cells (%s): the figure's where does not pin one cell per x",
@@ -145,76 +130,114 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 		}
 	}
 	for _, x := range xs {
-		pt := RankPoint{X: Number(x)}
-		for _, a := range algs {
-			g := groups[key{x, a}]
-			if len(g) == 0 {
-				continue
-			}
-			s := stats.Summarize(table.MetricValues(g, f.Y))
-			if s.N == 0 {
-				continue
-			}
-			gu := g[0].Text(rows.ColGuarantee)
-			pt.Entries = append(pt.Entries, RankEntry{Algorithm: a, Method: exp.method(a), Guarantee: gu,
-				Tuning: g[0].Text(rows.ColTuning), Private: rows.Guarantee(gu).Private(), Trials: s.N,
-				Mean: Number(s.Mean), Lo: Number(s.Lo), Hi: Number(s.Hi), Ratio: Number(math.NaN()),
-				EdgeRate: Number(rate(g, colTuningEdge)), StartRate: Number(rate(g, colReleasedStart)),
-				byTrial: byTrial(g, f.Y)})
-		}
-		slices.SortStableFunc(pt.Entries, func(a, b RankEntry) int {
-			if a.Private != b.Private {
-				if a.Private {
-					return -1
-				}
-				return 1
-			}
-			switch {
-			case a.Mean < b.Mean:
-				return -1
-			case a.Mean > b.Mean:
-				return 1
-			}
-			return 0
-		})
-		if len(pt.Entries) > 0 && pt.Entries[0].Private {
-			best := pt.Entries[0]
-			pt.BestPrivate = best.Algorithm
-			for i := range pt.Entries {
-				e := &pt.Entries[i]
-				if best.Mean > 0 {
-					e.Ratio = e.Mean / best.Mean
-				}
-				if i == 0 {
-					e.Relation, e.Paired = RelBest, true
-					continue
-				}
-				if lo, hi, ok := pairedCI(*e, best); ok {
-					e.Paired = true
-					switch {
-					case lo <= 0 && 0 <= hi:
-						e.Relation = RelIndistinguishable
-					case lo > 0:
-						e.Relation = RelWorse
-					default:
-						e.Relation = RelBetter
-					}
-					continue
-				}
-				switch {
-				case overlap(*e, best):
-					e.Relation = RelIndistinguishable
-				case e.Mean > best.Mean:
-					e.Relation = RelWorse
-				default:
-					e.Relation = RelBetter
-				}
-			}
-		}
+		pt := rankPoint(exp, f, groups, x, algs)
+		pt.relate()
 		fc.Points = append(fc.Points, pt)
 	}
 	fc.Conclusion = fc.conclude()
 	return fc
+}
+
+// rankGroups groups the figure's rows with an x value by (x, algorithm); xs are the x
+// values in increasing order, algs the algorithms in first-appearance order.
+func rankGroups(f Figure, rs []*rows.Record) (groups map[rankKey][]*rows.Record, xs []float64, algs []string) {
+	groups = map[rankKey][]*rows.Record{}
+	for _, r := range table.Filter(rs, "", f.Where) {
+		x, ok := table.Value(r, f.X)
+		if !ok {
+			continue
+		}
+		a := r.Text(rows.ColAlgorithm)
+		k := rankKey{x, a}
+		groups[k] = append(groups[k], r)
+		if !slices.Contains(xs, x) {
+			xs = append(xs, x)
+		}
+		if !slices.Contains(algs, a) {
+			algs = append(algs, a)
+		}
+	}
+	slices.Sort(xs)
+	return groups, xs, algs
+}
+
+// rankPoint summarises each algorithm's rows at x and sorts them: the private methods
+// first, each part by increasing mean.
+func rankPoint(exp Experiment, f Figure, groups map[rankKey][]*rows.Record, x float64, algs []string) RankPoint {
+	pt := RankPoint{X: Number(x)}
+	for _, a := range algs {
+		g := groups[rankKey{x, a}]
+		if len(g) == 0 {
+			continue
+		}
+		s := stats.Summarize(table.MetricValues(g, f.Y))
+		if s.N == 0 {
+			continue
+		}
+		gu := g[0].Text(rows.ColGuarantee)
+		pt.Entries = append(pt.Entries, RankEntry{Algorithm: a, Method: exp.method(a), Guarantee: gu,
+			Tuning: g[0].Text(rows.ColTuning), Private: rows.Guarantee(gu).Private(), Trials: s.N,
+			Mean: Number(s.Mean), Lo: Number(s.Lo), Hi: Number(s.Hi), Ratio: Number(math.NaN()),
+			EdgeRate: Number(rate(g, colTuningEdge)), StartRate: Number(rate(g, colReleasedStart)),
+			byTrial: byTrial(g, f.Y)})
+	}
+	slices.SortStableFunc(pt.Entries, func(a, b RankEntry) int {
+		if a.Private != b.Private {
+			if a.Private {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case a.Mean < b.Mean:
+			return -1
+		case a.Mean > b.Mean:
+			return 1
+		}
+		return 0
+	})
+	return pt
+}
+
+// relate sets, when the first entry is private (the best private method), every entry's
+// ratio to it and its relation: from the paired CI of the difference when the trials
+// pair, else from the overlap of the two CIs.
+func (pt *RankPoint) relate() {
+	if len(pt.Entries) == 0 || !pt.Entries[0].Private {
+		return
+	}
+	best := pt.Entries[0]
+	pt.BestPrivate = best.Algorithm
+	for i := range pt.Entries {
+		e := &pt.Entries[i]
+		if best.Mean > 0 {
+			e.Ratio = e.Mean / best.Mean
+		}
+		if i == 0 {
+			e.Relation, e.Paired = RelBest, true
+			continue
+		}
+		if lo, hi, ok := pairedCI(*e, best); ok {
+			e.Paired = true
+			switch {
+			case lo <= 0 && 0 <= hi:
+				e.Relation = RelIndistinguishable
+			case lo > 0:
+				e.Relation = RelWorse
+			default:
+				e.Relation = RelBetter
+			}
+			continue
+		}
+		switch {
+		case overlap(*e, best):
+			e.Relation = RelIndistinguishable
+		case e.Mean > best.Mean:
+			e.Relation = RelWorse
+		default:
+			e.Relation = RelBetter
+		}
+	}
 }
 
 // The results.csv columns the Conclusions read besides the metric (written by the
@@ -325,6 +348,24 @@ func (fc FigureComparison) byRelation(a string) (xs map[string][]float64, ratios
 	return xs, ratios
 }
 
+// conclusion is what conclude gathers from a figure comparison's points, per algorithm,
+// before it writes a sentence.
+type conclusion struct {
+	fc   FigureComparison
+	tags map[string]string   // every method's tag
+	guar map[string][]string // the tags of the private methods, by guarantee
+	// edgeWarn and startWarn are the algorithms with an edge or released-start warning,
+	// edgeAt and startAt the x values where it holds.
+	edgeWarn, startWarn []string
+	edgeAt, startAt     map[string][]float64
+	// bestOrder are the best private methods in first-appearance order, bestAt their x
+	// values; margin is the ratio of the next private method to the best where the CIs
+	// are disjoint (at marginAt), tied the x where the next one is indistinguishable.
+	bestOrder                      []string
+	bestAt, margin, marginAt, tied map[string][]float64
+	refs, expmechs                 []string // the references and the private expmech variants
+}
+
 // conclude writes the figure's sentences from its rankings: which private method is best
 // where and by how much over the next private one, where each expmech variant stands, and
 // where the references (guarantee none) lie.
@@ -335,86 +376,96 @@ func (fc FigureComparison) conclude() string {
 		fmt.Fprintf(&b, " (%s)", fc.Where)
 	}
 	b.WriteString(": ")
-	// Every method's tag, and the guarantees of the private methods ranked together.
-	tags := map[string]string{}
-	guar := map[string][]string{}
-	var edgeWarn, startWarn []string
-	edgeAt, startAt := map[string][]float64{}, map[string][]float64{}
-	for _, pt := range fc.Points {
+	c := conclusion{fc: fc, tags: map[string]string{}, guar: map[string][]string{},
+		edgeAt: map[string][]float64{}, startAt: map[string][]float64{}, bestAt: map[string][]float64{},
+		margin: map[string][]float64{}, marginAt: map[string][]float64{}, tied: map[string][]float64{}}
+	c.tagsAndWarnings()
+	if len(c.guar["nominal"]) > 0 && len(c.guar["certified"]) > 0 {
+		fmt.Fprintf(&b, "guarantees differ in this ranking — nominal %s (the sampler's law error is not bounded, so δ is not certified) beside certified %s; ",
+			joinAnd(c.guar["nominal"]), joinAnd(c.guar["certified"]))
+	}
+	c.best()
+	if len(c.bestOrder) == 0 {
+		b.WriteString("no private method has rows here.")
+		return b.String()
+	}
+	c.writeBest(&b)
+	c.writeExpmech(&b)
+	c.writeReferences(&b)
+	c.writeWarnings(&b)
+	return b.String()
+}
+
+// tagsAndWarnings records every method's tag, the guarantees of the private methods
+// ranked together, and where the oracle chose its grid's edge or a method released x₀.
+func (c *conclusion) tagsAndWarnings() {
+	for _, pt := range c.fc.Points {
 		for _, e := range pt.Entries {
-			tags[e.Algorithm] = e.tag()
-			if e.Private && !slices.Contains(guar[e.Guarantee], e.tag()) {
-				guar[e.Guarantee] = append(guar[e.Guarantee], e.tag())
+			c.tags[e.Algorithm] = e.tag()
+			if e.Private && !slices.Contains(c.guar[e.Guarantee], e.tag()) {
+				c.guar[e.Guarantee] = append(c.guar[e.Guarantee], e.tag())
 			}
 			// Only the oracle's choice measures where the optimum lies: the private
 			// selection is close to a uniform draw of the grid here (README "Tuning"), so
 			// its edge share is about the edge's share of the grid, whatever the optimum.
 			if e.Tuning == string(rows.TuningOracle) && float64(e.EdgeRate) > EdgeWarnShare {
-				if !slices.Contains(edgeWarn, e.Algorithm) {
-					edgeWarn = append(edgeWarn, e.Algorithm)
+				if !slices.Contains(c.edgeWarn, e.Algorithm) {
+					c.edgeWarn = append(c.edgeWarn, e.Algorithm)
 				}
-				edgeAt[e.Algorithm] = append(edgeAt[e.Algorithm], float64(pt.X))
+				c.edgeAt[e.Algorithm] = append(c.edgeAt[e.Algorithm], float64(pt.X))
 			}
 			if float64(e.StartRate) > 0 {
-				if !slices.Contains(startWarn, e.Algorithm) {
-					startWarn = append(startWarn, e.Algorithm)
+				if !slices.Contains(c.startWarn, e.Algorithm) {
+					c.startWarn = append(c.startWarn, e.Algorithm)
 				}
-				startAt[e.Algorithm] = append(startAt[e.Algorithm], float64(pt.X))
+				c.startAt[e.Algorithm] = append(c.startAt[e.Algorithm], float64(pt.X))
 			}
 		}
 	}
-	if len(guar["nominal"]) > 0 && len(guar["certified"]) > 0 {
-		fmt.Fprintf(&b, "guarantees differ in this ranking — nominal %s (the sampler's law error is not bounded, so δ is not certified) beside certified %s; ",
-			joinAnd(guar["nominal"]), joinAnd(guar["certified"]))
-	}
-	// Best private per x, grouped by algorithm in first-appearance order.
-	var bestOrder []string
-	bestAt := map[string][]float64{}
-	margin := map[string][]float64{} // ratio of the next private method to the best, where the CIs are disjoint
-	marginAt := map[string][]float64{}
-	tied := map[string][]float64{} // x where the next private method is indistinguishable
-	var privates, refs, expmechs []string
-	for _, pt := range fc.Points {
+}
+
+// best records the best private method per x (grouped by algorithm in first-appearance
+// order) with its margin over the next private method, the references and the private
+// expmech variants.
+func (c *conclusion) best() {
+	for _, pt := range c.fc.Points {
 		if pt.BestPrivate == "" {
 			continue
 		}
-		if !slices.Contains(bestOrder, pt.BestPrivate) {
-			bestOrder = append(bestOrder, pt.BestPrivate)
+		if !slices.Contains(c.bestOrder, pt.BestPrivate) {
+			c.bestOrder = append(c.bestOrder, pt.BestPrivate)
 		}
-		bestAt[pt.BestPrivate] = append(bestAt[pt.BestPrivate], float64(pt.X))
+		c.bestAt[pt.BestPrivate] = append(c.bestAt[pt.BestPrivate], float64(pt.X))
 		for i, e := range pt.Entries {
 			if i == 1 && e.Private {
 				if e.Relation == RelIndistinguishable {
-					tied[pt.BestPrivate] = append(tied[pt.BestPrivate], float64(pt.X))
+					c.tied[pt.BestPrivate] = append(c.tied[pt.BestPrivate], float64(pt.X))
 				} else {
-					margin[pt.BestPrivate] = append(margin[pt.BestPrivate], float64(e.Ratio))
-					marginAt[pt.BestPrivate] = append(marginAt[pt.BestPrivate], float64(pt.X))
+					c.margin[pt.BestPrivate] = append(c.margin[pt.BestPrivate], float64(e.Ratio))
+					c.marginAt[pt.BestPrivate] = append(c.marginAt[pt.BestPrivate], float64(pt.X))
 				}
 			}
-			list := &refs
-			if e.Private {
-				list = &privates
+			if !e.Private && !slices.Contains(c.refs, e.Algorithm) {
+				c.refs = append(c.refs, e.Algorithm)
 			}
-			if !slices.Contains(*list, e.Algorithm) {
-				*list = append(*list, e.Algorithm)
-			}
-			if e.Method == "expmech" && e.Private && !slices.Contains(expmechs, e.Algorithm) {
-				expmechs = append(expmechs, e.Algorithm)
+			if e.Method == "expmech" && e.Private && !slices.Contains(c.expmechs, e.Algorithm) {
+				c.expmechs = append(c.expmechs, e.Algorithm)
 			}
 		}
 	}
-	if len(bestOrder) == 0 {
-		b.WriteString("no private method has rows here.")
-		return b.String()
-	}
+}
+
+// writeBest writes the sentence of the lowest private mean per x.
+func (c *conclusion) writeBest(b *strings.Builder) {
+	fc := c.fc
 	var parts []string
-	for _, a := range bestOrder {
-		s := fmt.Sprintf("%s's at %s", tags[a], fc.xList(bestAt[a]))
+	for _, a := range c.bestOrder {
+		s := fmt.Sprintf("%s's at %s", c.tags[a], fc.xList(c.bestAt[a]))
 		var q []string
-		if m := margin[a]; len(m) > 0 {
-			q = append(q, fmt.Sprintf("ahead of the next private method (%s) by %s at %s, significant", joinAnd(nextOf(fc, a, false)), ratioRange(m), fc.xList(marginAt[a])))
+		if m := c.margin[a]; len(m) > 0 {
+			q = append(q, fmt.Sprintf("ahead of the next private method (%s) by %s at %s, significant", joinAnd(nextOf(fc, a, false)), ratioRange(m), fc.xList(c.marginAt[a])))
 		}
-		if t := tied[a]; len(t) > 0 {
+		if t := c.tied[a]; len(t) > 0 {
 			q = append(q, fmt.Sprintf("indistinguishable from the next private method (%s) at %s", joinAnd(nextOf(fc, a, true)), fc.xList(t)))
 		}
 		if len(q) > 0 {
@@ -422,46 +473,59 @@ func (fc FigureComparison) conclude() string {
 		}
 		parts = append(parts, s)
 	}
-	fmt.Fprintf(&b, "the lowest private mean is %s.", strings.Join(parts, "; "))
-	for _, a := range expmechs {
-		xs, rs := fc.byRelation(a)
+	fmt.Fprintf(b, "the lowest private mean is %s.", strings.Join(parts, "; "))
+}
+
+// writeExpmech says where each private expmech variant ties with or loses to the best
+// (where it is the best, writeBest said so).
+func (c *conclusion) writeExpmech(b *strings.Builder) {
+	for _, a := range c.expmechs {
+		xs, rs := c.fc.byRelation(a)
 		var q []string
-		// Where it is the best, the first sentence said so.
 		if x := xs[RelIndistinguishable]; len(x) > 0 {
-			q = append(q, fmt.Sprintf("is indistinguishable from the best at %s (%s)", fc.xList(x), ratioRange(rs[RelIndistinguishable])))
+			q = append(q, fmt.Sprintf("is indistinguishable from the best at %s (%s)", c.fc.xList(x), ratioRange(rs[RelIndistinguishable])))
 		}
 		if x := xs[RelWorse]; len(x) > 0 {
-			q = append(q, fmt.Sprintf("loses at %s: %s the best private mean, significant", fc.xList(x), ratioRange(rs[RelWorse])))
+			q = append(q, fmt.Sprintf("loses at %s: %s the best private mean, significant", c.fc.xList(x), ratioRange(rs[RelWorse])))
 		}
 		if len(q) > 0 {
-			fmt.Fprintf(&b, " %s %s.", tags[a], joinAnd(q))
+			fmt.Fprintf(b, " %s %s.", c.tags[a], joinAnd(q))
 		}
 	}
-	for _, a := range refs {
-		xs, rs := fc.byRelation(a)
+}
+
+// writeReferences says where each reference (not a competitor) lies against the best
+// private method.
+func (c *conclusion) writeReferences(b *strings.Builder) {
+	for _, a := range c.refs {
+		xs, rs := c.fc.byRelation(a)
 		var q []string
 		for _, rel := range []string{RelBetter, RelIndistinguishable, RelWorse} {
 			if x := xs[rel]; len(x) > 0 {
 				word := map[string]string{RelBetter: "below", RelIndistinguishable: "indistinguishable from", RelWorse: "above"}[rel]
-				q = append(q, fmt.Sprintf("%s the best private method at %s (%s)", word, fc.xList(x), ratioRange(rs[rel])))
+				q = append(q, fmt.Sprintf("%s the best private method at %s (%s)", word, c.fc.xList(x), ratioRange(rs[rel])))
 			}
 		}
 		if len(q) > 0 {
-			fmt.Fprintf(&b, " Reference %s (not a competitor) is %s.", tags[a], joinAnd(q))
+			fmt.Fprintf(b, " Reference %s (not a competitor) is %s.", c.tags[a], joinAnd(q))
 		}
 	}
-	for _, a := range edgeWarn {
-		fmt.Fprintf(&b, " Warning: %s chose a point on its grid's edge in more than %g%% of the trials at %s — the optimum may lie outside its grid.",
-			tags[a], 100*EdgeWarnShare, fc.xList(edgeAt[a]))
+}
+
+// writeWarnings writes the grid-edge and released-start warnings and the note on
+// unpaired CIs.
+func (c *conclusion) writeWarnings(b *strings.Builder) {
+	for _, a := range c.edgeWarn {
+		fmt.Fprintf(b, " Warning: %s chose a point on its grid's edge in more than %g%% of the trials at %s — the optimum may lie outside its grid.",
+			c.tags[a], 100*EdgeWarnShare, c.fc.xList(c.edgeAt[a]))
 	}
-	for _, a := range startWarn {
-		fmt.Fprintf(&b, " Warning: %s released its starting point x₀ (released_start) in some trials at %s — those rows measure x₀, not the method.",
-			tags[a], fc.xList(startAt[a]))
+	for _, a := range c.startWarn {
+		fmt.Fprintf(b, " Warning: %s released its starting point x₀ (released_start) in some trials at %s — those rows measure x₀, not the method.",
+			c.tags[a], c.fc.xList(c.startAt[a]))
 	}
-	if hasUnpaired(fc) {
+	if hasUnpaired(c.fc) {
 		b.WriteString(" Some relations were decided by unpaired CIs (trials missing on one side).")
 	}
-	return b.String()
 }
 
 // nextOf names the private methods ranked second where a is best: tied (indistinguishable)

@@ -177,37 +177,74 @@ func (rep report) writeHTML(dir, figDir string) error {
 	e := rep.Exp
 	pg := htmlPage{Title: e.Name + " (" + modeText(e.Quick) + " mode)", Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
 		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec}
-	pg.Rows = fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
+	pg.Rows = rep.htmlRows()
+	if len(rep.Results) > 0 {
+		pg.Totals, pg.Checks = rep.htmlChecks()
+	}
+	pg.Comparison, pg.ComparisonRule = htmlComparisons(rep.Comparisons), ComparisonRule
+	pg.Figures = rep.htmlFigures(dir, figDir)
+	swept := table.SweptColumns(identities(rep.Summaries))
+	if len(rep.Summaries) > 0 {
+		pg.Summary = rep.htmlSummary(swept)
+	}
+	if len(rep.Paired) > 0 {
+		pg.Paired = rep.htmlPaired(swept)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
+		pg.Manifest = manifestText(b)
+	}
+	for _, f := range []string{"results.csv", "summary.csv", "paired.csv", "checks.csv", "analysis.json", "report.md", "manifest.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil || f == "report.md" || f == "analysis.json" {
+			pg.Files = append(pg.Files, f)
+		}
+	}
+	var buf bytes.Buffer
+	if err := htmlTmpl.Execute(&buf, pg); err != nil {
+		return fmt.Errorf("analysis: report.html: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(dir, "report.html"), buf.Bytes())
+}
+
+// htmlRows is the sentence of the row counts and the excluded rows by status.
+func (rep report) htmlRows() string {
+	s := fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
 		var parts []string
 		for _, k := range sortedKeys(rep.Rows.ByStatus) {
 			parts = append(parts, fmt.Sprintf("%s: %d", k, rep.Rows.ByStatus[k]))
 		}
-		pg.Rows += fmt.Sprintf(", %d excluded (%s)", ex, strings.Join(parts, ", "))
+		s += fmt.Sprintf(", %d excluded (%s)", ex, strings.Join(parts, ", "))
 	}
-	pg.Rows += "."
-	if len(rep.Results) > 0 {
-		var tally check.Tally
-		for _, r := range rep.Results {
-			tally.Add(r.Role, r.Verdict)
-		}
-		mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
-			func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
-		pg.Totals = fmt.Sprintf("%d checks: %s. Within this experiment. %s", len(rep.Results), tally.Text(), mult.Text())
-		t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "reason", "figure"}}
-		for i, r := range rep.Results {
-			exp := numCell(r.Threshold())
-			if r.Kind == check.KindSlope {
-				exp.Text += " ± " + table.FmtG(r.Tolerance)
-			}
-			fig := rep.figureFor(r.Check)
-			t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.Label()),
-				textCell(trimWhere(table.WhereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
-				{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
-		}
-		pg.Checks = t
+	return s + "."
+}
+
+// htmlChecks is the checks' tally with the multiplicity statement, and their table.
+func (rep report) htmlChecks() (string, *htmlTable) {
+	var tally check.Tally
+	for _, r := range rep.Results {
+		tally.Add(r.Role, r.Verdict)
 	}
-	pg.Comparison, pg.ComparisonRule = htmlComparisons(rep.Comparisons), ComparisonRule
+	mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
+		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+	totals := fmt.Sprintf("%d checks: %s. Within this experiment. %s", len(rep.Results), tally.Text(), mult.Text())
+	t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "reason", "figure"}}
+	for i, r := range rep.Results {
+		exp := numCell(r.Threshold())
+		if r.Kind == check.KindSlope {
+			exp.Text += " ± " + table.FmtG(r.Tolerance)
+		}
+		fig := rep.figureFor(r.Check)
+		t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.Label()),
+			textCell(trimWhere(table.WhereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
+			{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
+	}
+	return totals, t
+}
+
+// htmlFigures are the figures inlined as SVG with links to their PNG and PDF, or why
+// they were not drawn.
+func (rep report) htmlFigures(dir, figDir string) []htmlFigure {
+	var out []htmlFigure
 	for _, f := range rep.Figures {
 		hf := htmlFigure{Name: f.Name, Err: f.Err}
 		if f.SVG != "" {
@@ -226,58 +263,50 @@ func (rep report) writeHTML(dir, figDir string) error {
 		if f.Dropped > 0 {
 			hf.Caption += fmt.Sprintf("; %d points left out (missing, or non-positive on a log axis)", f.Dropped)
 		}
-		pg.Figures = append(pg.Figures, hf)
+		out = append(out, hf)
 	}
-	swept := table.SweptColumns(identities(rep.Summaries))
-	if len(rep.Summaries) > 0 {
-		head := []string{"cell"}
-		head = append(head, swept...)
-		head = append(head, "algorithm", "metric", "trials", "mean", "CI low", "CI high", "std", "median")
-		t := &htmlTable{ID: "summary", Head: head, Filter: true}
-		for _, s := range rep.Summaries {
-			if !isPrimary(s.Metric, e) {
-				continue
-			}
-			row := []htmlCell{textCell(s.Cell)}
-			for _, c := range swept {
-				for _, kv := range s.Identity {
-					if kv.Col == c {
-						v, _ := table.Num(kv.Value)
-						row = append(row, htmlCell{Text: table.FmtShort(kv.Value), Sort: ff(v), Class: "num"})
-					}
+	return out
+}
+
+// htmlSummary is the table of the primary metrics' summaries, the swept columns as
+// numbers.
+func (rep report) htmlSummary(swept []string) *htmlTable {
+	head := []string{"cell"}
+	head = append(head, swept...)
+	head = append(head, "algorithm", "metric", "trials", "mean", "CI low", "CI high", "std", "median")
+	t := &htmlTable{ID: "summary", Head: head, Filter: true}
+	for _, s := range rep.Summaries {
+		if !isPrimary(s.Metric, rep.Exp) {
+			continue
+		}
+		row := []htmlCell{textCell(s.Cell)}
+		for _, c := range swept {
+			for _, kv := range s.Identity {
+				if kv.Col == c {
+					v, _ := table.Num(kv.Value)
+					row = append(row, htmlCell{Text: table.FmtShort(kv.Value), Sort: ff(v), Class: "num"})
 				}
 			}
-			row = append(row, textCell(s.Algorithm), textCell(s.Metric), htmlCell{Text: strconv.Itoa(s.N), Sort: strconv.Itoa(s.N), Class: "num"},
-				numCell(s.Mean), numCell(s.Lo), numCell(s.Hi), numCell(s.Std), numCell(s.Median))
-			t.Rows = append(t.Rows, row)
 		}
-		pg.Summary = t
+		row = append(row, textCell(s.Algorithm), textCell(s.Metric), htmlCell{Text: strconv.Itoa(s.N), Sort: strconv.Itoa(s.N), Class: "num"},
+			numCell(s.Mean), numCell(s.Lo), numCell(s.Hi), numCell(s.Std), numCell(s.Median))
+		t.Rows = append(t.Rows, row)
 	}
-	if len(rep.Paired) > 0 {
-		t := &htmlTable{ID: "paired", Head: []string{"cell", "algorithm", "reference", "metric", "pairs", "mean diff", "CI low", "CI high", "reference better"}, Filter: true}
-		for _, p := range rep.Paired {
-			if !isPrimary(p.Metric, e) {
-				continue
-			}
-			t.Rows = append(t.Rows, []htmlCell{textCell(cellText(p.Cell, p.Identity, swept)), textCell(p.Algorithm), textCell(p.Reference),
-				textCell(p.Metric), {Text: strconv.Itoa(p.N), Sort: strconv.Itoa(p.N), Class: "num"}, numCell(p.Mean), numCell(p.Lo), numCell(p.Hi),
-				textCell(fmt.Sprintf("%d/%d", p.RefBetter, p.N))})
+	return t
+}
+
+// htmlPaired is the table of the primary metrics' paired differences.
+func (rep report) htmlPaired(swept []string) *htmlTable {
+	t := &htmlTable{ID: "paired", Head: []string{"cell", "algorithm", "reference", "metric", "pairs", "mean diff", "CI low", "CI high", "reference better"}, Filter: true}
+	for _, p := range rep.Paired {
+		if !isPrimary(p.Metric, rep.Exp) {
+			continue
 		}
-		pg.Paired = t
+		t.Rows = append(t.Rows, []htmlCell{textCell(cellText(p.Cell, p.Identity, swept)), textCell(p.Algorithm), textCell(p.Reference),
+			textCell(p.Metric), {Text: strconv.Itoa(p.N), Sort: strconv.Itoa(p.N), Class: "num"}, numCell(p.Mean), numCell(p.Lo), numCell(p.Hi),
+			textCell(fmt.Sprintf("%d/%d", p.RefBetter, p.N))})
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
-		pg.Manifest = manifestText(b)
-	}
-	for _, f := range []string{"results.csv", "summary.csv", "paired.csv", "checks.csv", "analysis.json", "report.md", "manifest.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err == nil || f == "report.md" || f == "analysis.json" {
-			pg.Files = append(pg.Files, f)
-		}
-	}
-	var buf bytes.Buffer
-	if err := htmlTmpl.Execute(&buf, pg); err != nil {
-		return fmt.Errorf("analysis: report.html: %w", err)
-	}
-	return writeFileAtomic(filepath.Join(dir, "report.html"), buf.Bytes())
+	return t
 }
 
 // indexMode is whether the experiments are QUICK runs, and whether the modes are mixed.

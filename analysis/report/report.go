@@ -116,15 +116,36 @@ func (rep report) write(dir, figDir string) error {
 	var b bytes.Buffer
 	e := rep.Exp
 	fmt.Fprintf(&b, "# %s (%s mode)\n\n%s\n\n", e.Name, modeText(e.Quick), e.Description)
-	fmt.Fprintf(&b, "Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
+	rep.writeRows(&b)
+	rep.writeChecks(&b)
+	writeComparisonMD(&b, rep.Comparisons)
+	rep.writeFigures(&b, dir, figDir)
+	rep.writeSummary(&b)
+	rep.writePaired(&b)
+	b.WriteString("## Files\n\nresults.csv (rows), summary.csv, paired.csv, checks.csv, analysis.json; figures as PNG and SVG in " +
+		relSlash(dir, figDir) + "/.\n")
+	if err := writeFileAtomic(filepath.Join(dir, "report.md"), b.Bytes()); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(rep.sidecar(), "", "  ")
+	if err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	return writeFileAtomic(filepath.Join(dir, "analysis.json"), append(js, '\n'))
+}
+
+// writeRows writes the row counts, the excluded rows by status and the errors by
+// algorithm.
+func (rep report) writeRows(b *bytes.Buffer) {
+	fmt.Fprintf(b, "Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
-		fmt.Fprintf(&b, ", %d excluded (", ex)
+		fmt.Fprintf(b, ", %d excluded (", ex)
 		keys := sortedKeys(rep.Rows.ByStatus)
 		for i, k := range keys {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			fmt.Fprintf(&b, "%s: %d", k, rep.Rows.ByStatus[k])
+			fmt.Fprintf(b, "%s: %d", k, rep.Rows.ByStatus[k])
 		}
 		b.WriteString(")")
 	}
@@ -132,59 +153,69 @@ func (rep report) write(dir, figDir string) error {
 	if len(rep.Rows.Errors) > 0 {
 		b.WriteString("| algorithm: error | rows |\n|---|---|\n")
 		for _, k := range sortedKeys(rep.Rows.Errors) {
-			fmt.Fprintf(&b, "| %s | %d |\n", mdEscape(k), rep.Rows.Errors[k])
+			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Errors[k])
 		}
 		b.WriteString("\n")
 	}
+}
 
+// writeChecks writes the Checks section: the decision rule, the tally, the multiplicity
+// statement and one table row per check.
+func (rep report) writeChecks(b *bytes.Buffer) {
 	b.WriteString("## Checks\n\n" + DecisionRule + "\n\n")
 	if slices.ContainsFunc(rep.Results, func(r check.CheckResult) bool { return r.IsAudit() }) {
 		b.WriteString(check.AuditRule + "\n\n")
 	}
 	if len(rep.Results) == 0 {
 		b.WriteString("This experiment has no checks.\n\n")
-	} else {
-		var tally check.Tally
-		for _, r := range rep.Results {
-			tally.Add(r.Role, r.Verdict)
-		}
-		b.WriteString(tally.Text() + ".\n\n")
-		mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
-			func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
-		b.WriteString("Within this experiment. " + mult.Text() + " The suite-wide statement is in REPORT.md.\n\n")
-		b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
-		for i, r := range rep.Results {
-			fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.Label()),
-				mdEscape(trimWhere(table.WhereText(r.Where))), r.ExpectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
-				check.TrialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
-		}
-		b.WriteString("\n")
+		return
 	}
-
-	writeComparisonMD(&b, rep.Comparisons)
-
-	if len(rep.Figures) > 0 {
-		b.WriteString("## Figures\n\n")
-		for _, f := range rep.Figures {
-			fmt.Fprintf(&b, "### %s\n\n", f.Name)
-			if f.PNG == "" {
-				fmt.Fprintf(&b, "Not drawn: %s.\n\n", f.Err)
-				continue
-			}
-			png := relSlash(dir, filepath.Join(figDir, f.PNG))
-			svg := relSlash(dir, filepath.Join(figDir, f.SVG))
-			fmt.Fprintf(&b, "![%s](%s)\n\n[SVG](%s) — %s vs %s; mean ± 95%% CI over trials", f.Name, png, svg,
-				AxisLabel(f.Figure.Y), AxisLabel(f.Figure.X))
-			if f.Figure.Theory {
-				b.WriteString("; dashed: the theorem's bound (mean theory_bound); dotted: the theory's slope anchored at the first point")
-			}
-			if f.Dropped > 0 {
-				fmt.Fprintf(&b, "; %d points left out (missing, or non-positive on a log axis)", f.Dropped)
-			}
-			b.WriteString(".\n\n")
-		}
+	var tally check.Tally
+	for _, r := range rep.Results {
+		tally.Add(r.Role, r.Verdict)
 	}
+	b.WriteString(tally.Text() + ".\n\n")
+	mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
+		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+	b.WriteString("Within this experiment. " + mult.Text() + " The suite-wide statement is in REPORT.md.\n\n")
+	b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for i, r := range rep.Results {
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.Label()),
+			mdEscape(trimWhere(table.WhereText(r.Where))), r.ExpectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
+			check.TrialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
+	}
+	b.WriteString("\n")
+}
 
+// writeFigures writes the Figures section: each figure's PNG embedded with a link to its
+// SVG and a caption, or why it was not drawn.
+func (rep report) writeFigures(b *bytes.Buffer, dir, figDir string) {
+	if len(rep.Figures) == 0 {
+		return
+	}
+	b.WriteString("## Figures\n\n")
+	for _, f := range rep.Figures {
+		fmt.Fprintf(b, "### %s\n\n", f.Name)
+		if f.PNG == "" {
+			fmt.Fprintf(b, "Not drawn: %s.\n\n", f.Err)
+			continue
+		}
+		png := relSlash(dir, filepath.Join(figDir, f.PNG))
+		svg := relSlash(dir, filepath.Join(figDir, f.SVG))
+		fmt.Fprintf(b, "![%s](%s)\n\n[SVG](%s) — %s vs %s; mean ± 95%% CI over trials", f.Name, png, svg,
+			AxisLabel(f.Figure.Y), AxisLabel(f.Figure.X))
+		if f.Figure.Theory {
+			b.WriteString("; dashed: the theorem's bound (mean theory_bound); dotted: the theory's slope anchored at the first point")
+		}
+		if f.Dropped > 0 {
+			fmt.Fprintf(b, "; %d points left out (missing, or non-positive on a log axis)", f.Dropped)
+		}
+		b.WriteString(".\n\n")
+	}
+}
+
+// writeSummary writes the Summary section: one pivot table per primary metric.
+func (rep report) writeSummary(b *bytes.Buffer) {
 	var metrics []string
 	seen := map[string]bool{}
 	for _, s := range rep.Summaries {
@@ -196,34 +227,30 @@ func (rep report) write(dir, figDir string) error {
 	if len(metrics) > 0 {
 		b.WriteString("## Summary\n\nMean ± 95% CI half-width (trials) per cell and algorithm; all metrics are in summary.csv.\n\n")
 		for _, m := range metrics {
-			rep.writePivot(&b, m)
+			rep.writePivot(b, m)
 		}
 	}
-	if len(rep.Paired) > 0 {
-		fmt.Fprintf(&b, "## Paired differences against %s\n\n", rep.Reference)
-		b.WriteString("Same cell and trial, hence the same problem instance (common random numbers). " +
-			"diff = algorithm − reference; \"ref better\" counts trials where the reference's value is smaller. All pairs are in paired.csv.\n\n")
-		b.WriteString("| cell | algorithm | metric | pairs | mean diff | 95% CI | ref better |\n|---|---|---|---|---|---|---|\n")
-		swept := table.SweptColumns(identities(rep.Summaries))
-		for _, p := range rep.Paired {
-			if !isPrimary(p.Metric, rep.Exp) {
-				continue
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | [%s, %s] | %d/%d |\n", cellText(p.Cell, p.Identity, swept), p.Algorithm,
-				mdEscape(p.Metric), p.N, table.FmtG(p.Mean), table.FmtG(p.Lo), table.FmtG(p.Hi), p.RefBetter, p.N)
+}
+
+// writePaired writes the paired differences of the primary metrics against the
+// reference algorithm.
+func (rep report) writePaired(b *bytes.Buffer) {
+	if len(rep.Paired) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Paired differences against %s\n\n", rep.Reference)
+	b.WriteString("Same cell and trial, hence the same problem instance (common random numbers). " +
+		"diff = algorithm − reference; \"ref better\" counts trials where the reference's value is smaller. All pairs are in paired.csv.\n\n")
+	b.WriteString("| cell | algorithm | metric | pairs | mean diff | 95% CI | ref better |\n|---|---|---|---|---|---|---|\n")
+	swept := table.SweptColumns(identities(rep.Summaries))
+	for _, p := range rep.Paired {
+		if !isPrimary(p.Metric, rep.Exp) {
+			continue
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | [%s, %s] | %d/%d |\n", cellText(p.Cell, p.Identity, swept), p.Algorithm,
+			mdEscape(p.Metric), p.N, table.FmtG(p.Mean), table.FmtG(p.Lo), table.FmtG(p.Hi), p.RefBetter, p.N)
 	}
-	b.WriteString("## Files\n\nresults.csv (rows), summary.csv, paired.csv, checks.csv, analysis.json; figures as PNG and SVG in " +
-		relSlash(dir, figDir) + "/.\n")
-	if err := writeFileAtomic(filepath.Join(dir, "report.md"), b.Bytes()); err != nil {
-		return err
-	}
-	js, err := json.MarshalIndent(rep.sidecar(), "", "  ")
-	if err != nil {
-		return fmt.Errorf("analysis: %w", err)
-	}
-	return writeFileAtomic(filepath.Join(dir, "analysis.json"), append(js, '\n'))
+	b.WriteString("\n")
 }
 
 // isPrimary: the metrics the report tabulates (the rest are in summary.csv).
@@ -335,15 +362,33 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 	if len(top.Suite) == 0 {
 		return fmt.Errorf("analysis: top report: no experiments in the suite")
 	}
-	outDir := filepath.Dir(outPath)
-	mode := modeText(top.Quick)
-	var exps []sidecar
-	var missing []string // suite experiments without results of this mode, with why
-	for _, name := range top.Suite {
-		path := filepath.Join(resultsRoot, name, "analysis.json")
+	t := topWriter{TopReport: top, resultsRoot: resultsRoot, figuresRoot: figuresRoot, outDir: filepath.Dir(outPath)}
+	if err := t.read(); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	mult := t.writeHeader(&b)
+	t.writeScoreboard(&b, mult)
+	t.writeSections(&b)
+	return writeFileAtomic(outPath, b.Bytes())
+}
+
+// topWriter is WriteTopReport's state: where it reads and writes, and the experiments read.
+type topWriter struct {
+	TopReport
+	resultsRoot, figuresRoot, outDir string
+	exps                             []sidecar
+	missing                          []string // suite experiments without results of this mode, with why
+}
+
+// read reads the analysis.json of every experiment of the suite run in t.Quick's mode
+// into t.exps, and names the others in t.missing.
+func (t *topWriter) read() error {
+	for _, name := range t.Suite {
+		path := filepath.Join(t.resultsRoot, name, "analysis.json")
 		js, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			missing = append(missing, name+" (no "+relSlash(outDir, path)+")")
+			t.missing = append(t.missing, name+" (no "+relSlash(t.outDir, path)+")")
 			continue
 		}
 		if err != nil {
@@ -356,70 +401,86 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 		if sc.Name == "" {
 			sc.Name = name
 		}
-		if sc.Quick != top.Quick {
-			missing = append(missing, fmt.Sprintf("%s (its results are of the %s mode)", name, modeText(sc.Quick)))
+		if sc.Quick != t.Quick {
+			t.missing = append(t.missing, fmt.Sprintf("%s (its results are of the %s mode)", name, modeText(sc.Quick)))
 			continue
 		}
-		exps = append(exps, sc)
+		t.exps = append(t.exps, sc)
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "# expmech — reproduction report (%s mode)\n\n", mode)
-	if top.Quick {
+	return nil
+}
+
+// writeHeader writes the title, the mode, the suite's tally and multiplicity statement,
+// the missing experiments and the note on failures; it returns the multiplicity.
+func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
+	mode := modeText(t.Quick)
+	fmt.Fprintf(b, "# expmech — reproduction report (%s mode)\n\n", mode)
+	if t.Quick {
 		b.WriteString("**QUICK mode** (`-quick`): every experiment ran its shrunk `quick:` sweep and trials; " +
 			"these numbers are a smoke test of the pipeline, not the reproduction (`make reproduce` without QUICK=1). ")
 	} else {
 		b.WriteString("**Full mode**: every experiment ran its full sweep and trials. ")
 	}
 	b.WriteString("Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiments of " +
-		"`experiments/SUITE` (" + strings.Join(top.Suite, ", ") + "); assembled by `make reproduce` from `" +
-		relSlash(outDir, resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
+		"`experiments/SUITE` (" + strings.Join(t.Suite, ", ") + "); assembled by `make reproduce` from `" +
+		relSlash(t.outDir, t.resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
 	var tally check.Tally
-	for _, e := range exps {
+	for _, e := range t.exps {
 		for _, c := range e.Checks {
 			tally.Add(c.Role, c.Verdict)
 		}
 	}
-	fmt.Fprintf(&b, "**%d checks over %d experiments: %s.**\n\n", tally.Total(), len(exps), tally.Text())
-	mult := suiteMultiplicity(exps)
+	fmt.Fprintf(b, "**%d checks over %d experiments: %s.**\n\n", tally.Total(), len(t.exps), tally.Text())
+	mult := suiteMultiplicity(t.exps)
 	b.WriteString("**" + mult.Text() + "**\n\n")
 	b.WriteString(RoleRule + "\n\n")
 	count := tally.Claims
-	if len(missing) > 0 {
-		fmt.Fprintf(&b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(missing, "; "))
+	if len(t.missing) > 0 {
+		fmt.Fprintf(b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(t.missing, "; "))
 	}
 	if count[check.Fail] > 0 || count[check.Inconclusive] > 0 {
 		b.WriteString("A FAIL or INCONCLUSIVE is reported with its reason in the experiment's section. A lower-bound (min) " +
 			"check that fails on a generated instance does not contradict a worst-case lower bound unless the instance is " +
 			"the hard family itself.\n\n")
 	}
+	return mult
+}
+
+// writeScoreboard writes one row per check of the suite, with its Holm-adjusted p.
+func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below.\n\n" +
 		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | p (Holm) | figure |\n|---|---|---|---|---|---|---|---|---|\n")
 	k := 0
-	for _, e := range exps {
+	for _, e := range t.exps {
 		for i, c := range e.Checks {
 			adj := mult.Adjusted[k]
 			k++
 			fig := "—"
 			if c.Figure != "" {
-				fig = "[" + c.Figure + "](" + relSlash(outDir, filepath.Join(figuresRoot, e.Name, c.Figure+".png")) + ")"
+				fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
 			}
 			expected := c.ExpectedText
 			if expected == "" {
 				expected = c.Expected.String()
 			}
-			fmt.Fprintf(&b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
 				resultText(c.Verdict, c.Role), pHolmText(float64(c.PPass), adj), fig)
 		}
 	}
 	b.WriteString("\n")
-	for _, e := range exps {
-		fmt.Fprintf(&b, "## %s\n\n**Claim.** %s\n\n", e.Name, e.Description)
-		fmt.Fprintf(&b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK,
-			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")),
-			relSlash(outDir, filepath.Join(resultsRoot, e.Name, "report.md")))
+}
+
+// writeSections writes one section per experiment: its claim, rows, conclusions, the
+// reasons of its checks and its figures.
+func (t *topWriter) writeSections(b *bytes.Buffer) {
+	for _, e := range t.exps {
+		fmt.Fprintf(b, "## %s\n\n**Claim.** %s\n\n", e.Name, e.Description)
+		fmt.Fprintf(b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK,
+			relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md")),
+			relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md")))
 		if e.Conclusions != "" {
-			fmt.Fprintf(&b, "**Conclusions** (derived from the data: %s mode, 95%% CIs; see the Comparison section of the detailed report). %s\n\n",
+			fmt.Fprintf(b, "**Conclusions** (derived from the data: %s mode, 95%% CIs; see the Comparison section of the detailed report). %s\n\n",
 				modeText(e.Quick), mdEscape(e.Conclusions))
 		}
 		var notes []string
@@ -433,13 +494,12 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 		}
 		for _, f := range e.Figures {
 			if f.PNG == "" {
-				fmt.Fprintf(&b, "Figure %s not drawn: %s.\n\n", f.Name, f.Err)
+				fmt.Fprintf(b, "Figure %s not drawn: %s.\n\n", f.Name, f.Err)
 				continue
 			}
-			fmt.Fprintf(&b, "![%s](%s)\n\n", f.Name, relSlash(outDir, filepath.Join(figuresRoot, e.Name, f.PNG)))
+			fmt.Fprintf(b, "![%s](%s)\n\n", f.Name, relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, f.PNG)))
 		}
 	}
-	return writeFileAtomic(outPath, b.Bytes())
 }
 
 // suiteMultiplicity is Holm over the claim checks of every experiment of exps, flattened
