@@ -72,49 +72,19 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	if eps {
 		claimCol = "epsilon_spent"
 	}
-	var pilot, audit [2][]float64
-	var claimText, deltaText, guarantee string
-	for i, r := range sel {
-		side := 0
-		switch r.Text(c.Vs) {
-		case "false":
-		case "true":
-			side = 1
-		default:
-			res.Reason = fmt.Sprintf("column %s = %q, want false (D) or true (D′)", c.Vs, r.Text(c.Vs))
-			return res
-		}
-		trial, err := strconv.Atoi(r.Text(rows.ColTrial))
-		if err != nil {
-			res.Reason = fmt.Sprintf("trial %q is not an integer", r.Text(rows.ColTrial))
-			return res
-		}
-		st, err := ParseStatistics(r.Text(c.Metric))
-		if err != nil {
-			res.Reason = fmt.Sprintf("column %s of trial %d: %v", c.Metric, trial, err)
-			return res
-		}
-		if i == 0 {
-			claimText, deltaText, guarantee = r.Text(claimCol), r.Text(rows.ColDelta), auditRole(r)
-		}
-		if r.Text(claimCol) != claimText || r.Text(rows.ColDelta) != deltaText || auditRole(r) != guarantee {
-			res.Reason = fmt.Sprintf("rows disagree on %s, delta or role (%q/%q vs %q/%q): one audit is one claim", claimCol, r.Text(claimCol), auditRole(r), claimText, guarantee)
-			return res
-		}
-		if trial < c.Pilot {
-			pilot[side] = append(pilot[side], st...)
-		} else {
-			audit[side] = append(audit[side], st...)
-		}
+	smp, reason := readAudit(c, claimCol, sel)
+	if reason != "" {
+		res.Reason = reason
+		return res
 	}
-	claim, ok := table.Num(claimText)
+	claim, ok := table.Num(smp.claimText)
 	if !ok {
 		res.Reason = fmt.Sprintf("no claim: column %s is empty or not a number", claimCol)
 		return res
 	}
 	for s, name := range []string{"D", "D′"} {
-		if len(pilot[s]) == 0 || len(audit[s]) == 0 {
-			res.Reason = fmt.Sprintf("side %s has %d pilot and %d audit statistics; want both > 0 (pilot: trials < %d)", name, len(pilot[s]), len(audit[s]), c.Pilot)
+		if len(smp.pilot[s]) == 0 || len(smp.audit[s]) == 0 {
+			res.Reason = fmt.Sprintf("side %s has %d pilot and %d audit statistics; want both > 0 (pilot: trials < %d)", name, len(smp.pilot[s]), len(smp.audit[s]), c.Pilot)
 			return res
 		}
 	}
@@ -122,17 +92,17 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	var a stats.AuditResult
 	sym := "μ"
 	if eps {
-		delta, ok := table.Num(deltaText)
+		delta, ok := table.Num(smp.deltaText)
 		if !ok {
 			res.Reason = "no delta column"
 			return res
 		}
-		a = stats.AuditEps(pilot[0], pilot[1], audit[0], audit[1], delta, conf)
+		a = stats.AuditEps(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], delta, conf)
 		sym = "ε"
 	} else {
-		a = stats.AuditMu(pilot[0], pilot[1], audit[0], audit[1], conf)
+		a = stats.AuditMu(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], conf)
 	}
-	broken := guarantee == roleBroken
+	broken := smp.guarantee == roleBroken
 	flagged := a.Bound > claim
 	res.Fitted, res.N = a.Bound, min(a.N0, a.N1)
 	res.Verdict = verdictOf(flagged == broken)
@@ -142,11 +112,54 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 		dir = "<"
 	}
 	res.Reason = fmt.Sprintf("%s; claimed %s = %.6g (%s), %s_lb = %.6g at %g confidence; test S %s %.6g chosen on a pilot of %d/%d runs (pilot bound %.4f); TP = %d of %d on D′, FP = %d of %d on D",
-		verdict, sym, claim, claimCol, sym, a.Bound, conf, dir, a.Threshold.T, len(pilot[0]), len(pilot[1]), a.PilotBound, a.TP, a.N1, a.FP, a.N0)
+		verdict, sym, claim, claimCol, sym, a.Bound, conf, dir, a.Threshold.T, len(smp.pilot[0]), len(smp.pilot[1]), a.PilotBound, a.TP, a.N1, a.FP, a.N0)
 	if broken {
 		res.Reason += "; deliberately broken variant: must be flagged"
 	}
 	return res
+}
+
+// auditSample is what an audit check reads from its rows: each side's statistics (D:
+// column Vs false, D′: true), from the pilot trials (< Pilot) and the audit trials, and
+// the claim, δ and role every row shares.
+type auditSample struct {
+	pilot, audit                    [2][]float64
+	claimText, deltaText, guarantee string
+}
+
+// readAudit reads the audit's statistics from the rows sel; a non-empty reason says why
+// it could not (a bad side, trial or statistics cell, or rows that disagree on the claim).
+func readAudit(c Check, claimCol string, sel []*rows.Record) (smp auditSample, reason string) {
+	for i, r := range sel {
+		side := 0
+		switch r.Text(c.Vs) {
+		case "false":
+		case "true":
+			side = 1
+		default:
+			return smp, fmt.Sprintf("column %s = %q, want false (D) or true (D′)", c.Vs, r.Text(c.Vs))
+		}
+		trial, err := strconv.Atoi(r.Text(rows.ColTrial))
+		if err != nil {
+			return smp, fmt.Sprintf("trial %q is not an integer", r.Text(rows.ColTrial))
+		}
+		st, err := ParseStatistics(r.Text(c.Metric))
+		if err != nil {
+			return smp, fmt.Sprintf("column %s of trial %d: %v", c.Metric, trial, err)
+		}
+		if i == 0 {
+			smp.claimText, smp.deltaText, smp.guarantee = r.Text(claimCol), r.Text(rows.ColDelta), auditRole(r)
+		}
+		if r.Text(claimCol) != smp.claimText || r.Text(rows.ColDelta) != smp.deltaText || auditRole(r) != smp.guarantee {
+			return smp, fmt.Sprintf("rows disagree on %s, delta or role (%q/%q vs %q/%q): one audit is one claim", claimCol, r.Text(claimCol), auditRole(r), smp.claimText, smp.guarantee)
+		}
+		if trial < c.Pilot {
+			smp.pilot[side] = append(smp.pilot[side], st...)
+		} else {
+			smp.audit[side] = append(smp.audit[side], st...)
+		}
+	}
+	return smp, ""
 }
 
 // pooled returns the statistics of the rows of algorithm (and where), the cell they lie in

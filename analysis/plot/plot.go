@@ -209,11 +209,19 @@ func draw1(f Figure, c draw.Canvas) error {
 	if err != nil {
 		return err
 	}
-	fTitle, _, _, fLeg := f.Size.fonts()
-	width := c.Max.X - c.Min.X
 	pad := vg.Points(4)
+	top := drawTitle(f, p, c, pad)
+	bottom := drawLegend(f, p, entries, c, pad)
+	left, bottom := drawAxisTitles(p, c, pad, top, bottom)
+	p.Draw(draw.Crop(c, left-c.Min.X, -pad, bottom-c.Min.Y, top-c.Max.Y))
+	return nil
+}
 
-	// Title: wrapped to the width, shrunk if one word is still too wide.
+// drawTitle draws the title at the top of c, wrapped to the width and shrunk if one word
+// is still too wide; it returns the top of the space left below it.
+func drawTitle(f Figure, p *gplot.Plot, c draw.Canvas, pad vg.Length) (top vg.Length) {
+	fTitle, _, _, _ := f.Size.fonts()
+	width := c.Max.X - c.Min.X
 	ts := p.Title.TextStyle
 	ts.Font.Size = vg.Points(fTitle)
 	title := wrap(ts, f.Title, width-2*pad)
@@ -222,14 +230,20 @@ func draw1(f Figure, c draw.Canvas) error {
 		title = wrap(ts, f.Title, width-2*pad)
 	}
 	p.Title.Text = ""
-	top := c.Max.Y - pad
+	top = c.Max.Y - pad
 	if title != "" {
 		ts.XAlign, ts.YAlign = draw.XCenter, draw.YTop
 		c.FillText(ts, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, title)
 		top -= ts.Height(title) + 2*pad
 	}
+	return top
+}
 
-	// Legend and caption at the bottom.
+// drawLegend draws the caption (f.Note) at the bottom of c and the legend above it, in
+// as many columns as fit; it returns the bottom of the space left above them.
+func drawLegend(f Figure, p *gplot.Plot, entries []legendEntry, c draw.Canvas, pad vg.Length) (bottom vg.Length) {
+	_, _, _, fLeg := f.Size.fonts()
+	width := c.Max.X - c.Min.X
 	ls := p.Title.TextStyle
 	ls.Font.Size = vg.Points(fLeg)
 	ls.XAlign, ls.YAlign = draw.XLeft, draw.YCenter
@@ -252,7 +266,7 @@ func draw1(f Figure, c draw.Canvas) error {
 		ns := ls
 		note = wrap(ns, f.Note, width-2*pad)
 	}
-	bottom := c.Min.Y + pad
+	bottom = c.Min.Y + pad
 	if note != "" {
 		ns := ls
 		ns.XAlign, ns.YAlign = draw.XLeft, draw.YBottom
@@ -272,10 +286,15 @@ func draw1(f Figure, c draw.Canvas) error {
 		}
 		c.FillText(ls, vg.Point{X: x + thumb + vg.Points(4), Y: y}, e.label)
 	}
-	bottom += legH + pad
-	// The axis titles are drawn here, not by gonum/plot: on a log axis gonum places their
-	// glyph box at the arithmetic midpoint of the range (near one end), which pads the data
-	// area with a wide empty band. The y title wraps (and shrinks) to the plot's height.
+	return bottom + legH + pad
+}
+
+// drawAxisTitles draws the axis titles here, not by gonum/plot: on a log axis gonum
+// places their glyph box at the arithmetic midpoint of the range (near one end), which
+// pads the data area with a wide empty band. The y title wraps (and shrinks) to the
+// plot's height. It returns the left and bottom edges of the data area's canvas.
+func drawAxisTitles(p *gplot.Plot, c draw.Canvas, pad, top, bottom vg.Length) (vg.Length, vg.Length) {
+	width := c.Max.X - c.Min.X
 	left := c.Min.X + pad
 	if xl := p.X.Label.Text; xl != "" {
 		xs := p.X.Label.TextStyle
@@ -299,8 +318,7 @@ func draw1(f Figure, c draw.Canvas) error {
 		left += ys.Height(yl) + vg.Points(3)
 		p.Y.Label.Text = ""
 	}
-	p.Draw(draw.Crop(c, left-c.Min.X, -pad, bottom-c.Min.Y, top-c.Max.Y))
-	return nil
+	return left, bottom
 }
 
 // wrap breaks s into lines no wider than w (greedy, at spaces).
@@ -329,32 +347,12 @@ func wrap(sty draw.TextStyle, s string, w vg.Length) string {
 // build makes the gonum plot (without title) and the legend entries.
 func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	_, fLabel, fTick, _ := f.Size.fonts()
-	p := gplot.New()
-	p.X.Label.Text = f.XLabel
-	p.Y.Label.Text = f.YLabel
-	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
-		ax.Label.TextStyle.Font.Size = vg.Points(fLabel)
-		ax.Tick.Label.Font.Size = vg.Points(fTick)
-		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
-			ax.Tick.Label.Handler = supText{Plain: pl}
-		}
-		ax.Padding = vg.Points(3)
-	}
-	p.X.Label.Padding = vg.Points(2)
-	p.Y.Label.Padding = vg.Points(2)
-	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 225}
-	grid.Horizontal.Color = color.Gray{Y: 225}
-	grid.Vertical.Width, grid.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
-	p.Add(grid)
-
-	lw, gr := vg.Points(1.3), vg.Points(3)
+	p, grid := newPlot(f, fLabel, fTick)
+	b := builder{f: f, p: p, fTick: fTick, lw: vg.Points(1.3), gr: vg.Points(3),
+		yClamp: clampRange(f, true), xClamp: clampRange(f, false)}
 	if f.Size == OneColumn {
-		lw, gr = vg.Points(1), vg.Points(2.2)
+		b.lw, b.gr = vg.Points(1), vg.Points(2.2)
 	}
-	yClamp := clampRange(f, true)
-	xClamp := clampRange(f, false)
-	var entries []legendEntry
 	var all plotter.XYs
 	drawn := 0
 	m := len(f.Series)
@@ -374,101 +372,181 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 			all = append(all, pts...)
 		}
 		drawn++
-		st := s.style()
-		if f.recolor != nil {
-			k := s.Key
-			if k == "" {
-				k = s.Label
-			}
-			m := s.Method
-			if m == "" {
-				m = MethodOf(k)
-			}
-			st.Color = f.recolor(m, st.Color)
-		}
-		e := legendEntry{label: s.Label}
-		gs := draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: gr}
-		if !f.Markers {
-			line, err := plotter.NewLine(pts)
-			if err != nil {
-				return nil, nil, err
-			}
-			line.Color, line.Width, line.Dashes = st.Color, lw, st.Dashes
-			p.Add(line)
-			e.line = &line.LineStyle
-		}
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
+		if err := b.series(s, pts, bars); err != nil {
 			return nil, nil, err
 		}
-		sc.GlyphStyle = gs
-		p.Add(sc)
-		e.glyph = &gs
-		p.Add(&ciBars{bars: bars, color: st.Color, width: lw * 0.8, cap: gr * 1.6,
-			logX: f.LogX, logY: f.LogY, xClamp: xClamp, yClamp: yClamp})
-		if len(s.Points) > 0 {
-			var lab plotter.XYLabels
-			for _, b := range bars {
-				if b.idx < len(s.Points) {
-					lab.XYs = append(lab.XYs, plotter.XY{X: b.x, Y: b.y})
-					lab.Labels = append(lab.Labels, s.Points[b.idx])
-				}
-			}
-			if len(lab.XYs) > 0 {
-				l, err := plotter.NewLabels(lab)
-				if err != nil {
-					return nil, nil, err
-				}
-				for j := range l.TextStyle {
-					l.TextStyle[j].Font.Size = vg.Points(fTick - 2)
-					l.TextStyle[j].Color = st.Color
-				}
-				l.Offset = vg.Point{X: gr * 1.3, Y: gr * 0.6}
-				p.Add(l)
-			}
-		}
-		entries = append(entries, e)
 	}
 	if drawn == 0 {
 		return nil, nil, ErrNoData
 	}
 	if f.Frontier {
-		if fr := pareto(all); len(fr) >= 2 {
-			ln, err := plotter.NewLine(fr)
-			if err != nil {
-				return nil, nil, err
-			}
-			ln.Color, ln.Width, ln.Dashes = grey, lw, []vg.Length{vg.Points(4), vg.Points(2)}
-			ln.StepStyle = plotter.PostStep
-			p.Add(ln)
-			entries = append(entries, legendEntry{label: "Pareto front of the private algorithms (lower left is better)", line: &ln.LineStyle})
+		if err := b.front(all); err != nil {
+			return nil, nil, err
 		}
 	}
 	for _, l := range f.Lines {
-		pts := linePoints(l, f)
-		if len(pts) < 2 {
-			continue
-		}
-		ln, err := plotter.NewLine(pts)
-		if err != nil {
+		if err := b.line(l); err != nil {
 			return nil, nil, err
 		}
-		ln.Color, ln.Width = color.Color(okabeBlack), lw*0.9
-		if l.Method != "" {
-			ln.Color = methodColor(l.Method)
+	}
+	setAxes(p, grid, f)
+	return p, b.entries, nil
+}
+
+// newPlot is an empty plot with f's axis labels, the fonts of its size and a light grid.
+func newPlot(f Figure, fLabel, fTick float64) (*gplot.Plot, *plotter.Grid) {
+	p := gplot.New()
+	p.X.Label.Text = f.XLabel
+	p.Y.Label.Text = f.YLabel
+	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle.Font.Size = vg.Points(fLabel)
+		ax.Tick.Label.Font.Size = vg.Points(fTick)
+		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
+			ax.Tick.Label.Handler = supText{Plain: pl}
 		}
-		switch l.Style {
-		case Dashed:
-			ln.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-		case Dotted:
-			ln.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
-			ln.Width = lw * 1.2
+		ax.Padding = vg.Points(3)
+	}
+	p.X.Label.Padding = vg.Points(2)
+	p.Y.Label.Padding = vg.Points(2)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Gray{Y: 225}
+	grid.Horizontal.Color = color.Gray{Y: 225}
+	grid.Vertical.Width, grid.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
+	p.Add(grid)
+	return p, grid
+}
+
+// builder adds the series, front and lines of a figure to its plot and collects their
+// legend entries.
+type builder struct {
+	f              Figure
+	p              *gplot.Plot
+	fTick          float64
+	lw, gr         vg.Length // line width and glyph radius
+	xClamp, yClamp [2]float64
+	entries        []legendEntry
+}
+
+// series adds one series: its line (unless markers only), its points, their CI bars and
+// their point labels.
+func (b *builder) series(s Series, pts plotter.XYs, bars []bar) error {
+	f := b.f
+	st := s.style()
+	if f.recolor != nil {
+		k := s.Key
+		if k == "" {
+			k = s.Label
 		}
-		p.Add(ln)
-		if l.Label != "" {
-			entries = append(entries, legendEntry{label: l.Label, line: &ln.LineStyle})
+		m := s.Method
+		if m == "" {
+			m = MethodOf(k)
+		}
+		st.Color = f.recolor(m, st.Color)
+	}
+	e := legendEntry{label: s.Label}
+	gs := draw.GlyphStyle{Color: st.Color, Shape: st.Glyph, Radius: b.gr}
+	if !f.Markers {
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		line.Color, line.Width, line.Dashes = st.Color, b.lw, st.Dashes
+		b.p.Add(line)
+		e.line = &line.LineStyle
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle = gs
+	b.p.Add(sc)
+	e.glyph = &gs
+	b.p.Add(&ciBars{bars: bars, color: st.Color, width: b.lw * 0.8, cap: b.gr * 1.6,
+		logX: f.LogX, logY: f.LogY, xClamp: b.xClamp, yClamp: b.yClamp})
+	if len(s.Points) > 0 {
+		if err := b.pointLabels(s, bars, st.Color); err != nil {
+			return err
 		}
 	}
+	b.entries = append(b.entries, e)
+	return nil
+}
+
+// pointLabels names the points of s (Series.Points) beside them, in the series' colour.
+func (b *builder) pointLabels(s Series, bars []bar, c color.Color) error {
+	var lab plotter.XYLabels
+	for _, br := range bars {
+		if br.idx < len(s.Points) {
+			lab.XYs = append(lab.XYs, plotter.XY{X: br.x, Y: br.y})
+			lab.Labels = append(lab.Labels, s.Points[br.idx])
+		}
+	}
+	if len(lab.XYs) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLabels(lab)
+	if err != nil {
+		return err
+	}
+	for j := range l.TextStyle {
+		l.TextStyle[j].Font.Size = vg.Points(b.fTick - 2)
+		l.TextStyle[j].Color = c
+	}
+	l.Offset = vg.Point{X: b.gr * 1.3, Y: b.gr * 0.6}
+	b.p.Add(l)
+	return nil
+}
+
+// front adds the Pareto front of the points all (a dashed grey step line) when it has
+// at least two points.
+func (b *builder) front(all plotter.XYs) error {
+	fr := pareto(all)
+	if len(fr) < 2 {
+		return nil
+	}
+	ln, err := plotter.NewLine(fr)
+	if err != nil {
+		return err
+	}
+	ln.Color, ln.Width, ln.Dashes = grey, b.lw, []vg.Length{vg.Points(4), vg.Points(2)}
+	ln.StepStyle = plotter.PostStep
+	b.p.Add(ln)
+	b.entries = append(b.entries, legendEntry{label: "Pareto front of the private algorithms (lower left is better)", line: &ln.LineStyle})
+	return nil
+}
+
+// line adds a reference line (dashed or dotted, in its method's colour) with at least
+// two drawable points.
+func (b *builder) line(l Line) error {
+	pts := linePoints(l, b.f)
+	if len(pts) < 2 {
+		return nil
+	}
+	ln, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	ln.Color, ln.Width = color.Color(okabeBlack), b.lw*0.9
+	if l.Method != "" {
+		ln.Color = methodColor(l.Method)
+	}
+	switch l.Style {
+	case Dashed:
+		ln.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	case Dotted:
+		ln.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+		ln.Width = b.lw * 1.2
+	}
+	b.p.Add(ln)
+	if l.Label != "" {
+		b.entries = append(b.entries, legendEntry{label: l.Label, line: &ln.LineStyle})
+	}
+	return nil
+}
+
+// setAxes sets the scales and tick markers of f's axes, pads their ranges, and for
+// categorical y (f.YCategories) names the rows and lightens the horizontal grid.
+func setAxes(p *gplot.Plot, grid *plotter.Grid, f Figure) {
 	if f.LogX {
 		p.X.Scale = gplot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
@@ -495,7 +573,6 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 		p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
 		grid.Horizontal.Color = color.Gray{Y: 240}
 	}
-	return p, entries, nil
 }
 
 // pareto is the lower-left envelope of pts: the points not dominated in (x, y), sorted by x.
