@@ -25,7 +25,7 @@ type Figure struct {
 	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
 	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
 	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
-	// "bias" (bias.go: the KS distance of the pooled y statistics to the exact law vs x per
+	// "bias" (biasFigure, from check.BiasGroups: the KS distance of the pooled y statistics to the exact law vs x per
 	// draw, with the noise floor).
 	Kind string `yaml:"kind"`
 	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
@@ -36,7 +36,7 @@ type Figure struct {
 const (
 	FigureCurve    = "curve"
 	FigureFrontier = "frontier"
-	// FigureBias (bias.go): one point per algorithm and cell at (x per draw, KS distance of
+	// FigureBias (biasFigure): one point per algorithm and cell at (x per draw, KS distance of
 	// the pooled y statistics to the exact law), with the noise floor; y is the statistics
 	// column of an exact-law experiment.
 	FigureBias = "bias"
