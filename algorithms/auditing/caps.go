@@ -9,11 +9,11 @@ import (
 	"expmech/problems"
 )
 
-// UnderclaimedCapabilities is underclaimed's capability table (algorithms.As). Underclaimed
-// is a wrapper: Unwrap is its inner mechanism. Its release is the inner's run at a larger
-// budget than the one it plans and claims at, so every capability that describes the
-// inner's privacy at a budget, or that would run the inner in its place (at the claimed
-// budget, dropping the underclaim), is blocked:
+// Capabilities of underclaimed (algorithms.As). Underclaimed is a wrapper: Unwrap is its
+// inner mechanism. Its release is the inner's run at a larger budget than the one it
+// plans and claims at, so every capability that describes the inner's privacy at a
+// budget, or that would run the inner in its place (at the claimed budget, dropping the
+// underclaim), is blocked:
 //
 //	capability         policy     why
 //	ConstantsChecker   inherited  it runs the inner's configuration, so constants the
@@ -28,22 +28,7 @@ import (
 //	Tunable            blocked    WithKnobs would return the inner without the underclaim
 //	                              (no knobs; WithKnobs: ErrNotAvailable)
 //
-// The kit property mechtest.Wrapper checks underclaimed against it.
-func UnderclaimedCapabilities() []algorithms.Capability {
-	const (
-		in  = algorithms.Inherited
-		blk = algorithms.Blocked
-	)
-	return []algorithms.Capability{
-		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", in, "it runs the inner's configuration"),
-		algorithms.Cap[algorithms.Accountant]("Accountant", blk, "the inner's accountant describes another budget than the one run"),
-		algorithms.Cap[tuning.RDPer]("RDPer", blk, "the inner's Rényi curve describes another budget than the one run"),
-		algorithms.Cap[algorithms.Refereed]("Refereed", blk, "it would run the inner at the claimed budget"),
-		algorithms.Cap[algorithms.Reducer]("Reducer", blk, "the reduced path would run the inner at the claimed budget"),
-		algorithms.Cap[algorithms.RadialReducer]("RadialReducer", blk, "the reduced path would run the inner at the claimed budget"),
-		algorithms.Cap[tuning.Tunable]("Tunable", blk, "WithKnobs would drop the underclaim"),
-	}
-}
+// The kit property mechtest.Wrapper checks underclaimed against this table (caps_test.go).
 
 var (
 	_ algorithms.Unwrapper     = (*Underclaimed)(nil)
@@ -57,39 +42,39 @@ var (
 // Unwrap is the inner mechanism (algorithms.As).
 func (u *Underclaimed) Unwrap() algorithms.Mechanism { return u.Mechanism }
 
-// Account blocks the inner's accountant (UnderclaimedCapabilities).
+// Account blocks the inner's accountant (the table above).
 func (u *Underclaimed) Account(problems.Constants, algorithms.Budget, algorithms.Record) (eps, delta float64, err error) {
 	return 0, 0, algorithms.ErrNotAvailable
 }
 
-// RDP blocks the inner's Rényi curve (UnderclaimedCapabilities).
+// RDP blocks the inner's Rényi curve (the table above).
 func (u *Underclaimed) RDP(problems.Constants, algorithms.Budget, []float64) ([]float64, error) {
 	return nil, algorithms.ErrNotAvailable
 }
 
-// NeedsReferee is false: underclaimed runs without the referee (UnderclaimedCapabilities).
+// NeedsReferee is false: underclaimed runs without the referee (the table above).
 func (u *Underclaimed) NeedsReferee() bool { return false }
 
-// RunRefereed blocks the inner's refereed run (UnderclaimedCapabilities).
+// RunRefereed blocks the inner's refereed run (the table above).
 func (u *Underclaimed) RunRefereed(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Budget, *rand.Rand, algorithms.Referee) (algorithms.Output, error) {
 	return algorithms.Output{}, algorithms.ErrNotAvailable
 }
 
-// Reduces is false: underclaimed has no reduced path (UnderclaimedCapabilities).
+// Reduces is false: underclaimed has no reduced path (the table above).
 func (u *Underclaimed) Reduces(problems.Constants, algorithms.Budget) bool { return false }
 
-// OrthogonalVariance blocks the inner's reduced path (UnderclaimedCapabilities).
+// OrthogonalVariance blocks the inner's reduced path (the table above).
 func (u *Underclaimed) OrthogonalVariance(problems.Constants, algorithms.Budget, algorithms.Record) (float64, error) {
 	return 0, algorithms.ErrNotAvailable
 }
 
-// OrthogonalNorm blocks the inner's radial complement (UnderclaimedCapabilities).
+// OrthogonalNorm blocks the inner's radial complement (the table above).
 func (u *Underclaimed) OrthogonalNorm(algorithms.Record) (float64, bool) { return 0, false }
 
-// Knobs is empty: underclaimed is not tunable (UnderclaimedCapabilities).
+// Knobs is empty: underclaimed is not tunable (the table above).
 func (u *Underclaimed) Knobs(problems.Constants) []tuning.Knob { return nil }
 
-// WithKnobs blocks the inner's knobs (UnderclaimedCapabilities).
+// WithKnobs blocks the inner's knobs (the table above).
 func (u *Underclaimed) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
 	return nil, algorithms.ErrNotAvailable
 }

@@ -16,6 +16,23 @@ import (
 	"expmech/problems/problemtest"
 )
 
+// underclaimedCapabilities is the table of caps.go, for the kit property mechtest.Wrapper.
+func underclaimedCapabilities() []algorithms.Capability {
+	const (
+		in  = algorithms.Inherited
+		blk = algorithms.Blocked
+	)
+	return []algorithms.Capability{
+		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", in, "it runs the inner's configuration"),
+		algorithms.Cap[algorithms.Accountant]("Accountant", blk, "the inner's accountant describes another budget than the one run"),
+		algorithms.Cap[tuning.RDPer]("RDPer", blk, "the inner's Rényi curve describes another budget than the one run"),
+		algorithms.Cap[algorithms.Refereed]("Refereed", blk, "it would run the inner at the claimed budget"),
+		algorithms.Cap[algorithms.Reducer]("Reducer", blk, "the reduced path would run the inner at the claimed budget"),
+		algorithms.Cap[algorithms.RadialReducer]("RadialReducer", blk, "the reduced path would run the inner at the claimed budget"),
+		algorithms.Cap[tuning.Tunable]("Tunable", blk, "WithKnobs would drop the underclaim"),
+	}
+}
+
 // underclaimedKind wraps a base as the audit's underclaimed entries do (run_epsilon).
 func underclaimedKind() mechtest.WrapperKind {
 	return mechtest.WrapperKind{
@@ -23,11 +40,11 @@ func underclaimedKind() mechtest.WrapperKind {
 		Wrap: func(base algorithms.Mechanism) (algorithms.Mechanism, error) {
 			return &Underclaimed{Mechanism: base, RunEpsilon: 40, cache: map[string]underclaim{}}, nil
 		},
-		Caps: UnderclaimedCapabilities(),
+		Caps: underclaimedCapabilities(),
 	}
 }
 
-// everyCap is a base with every capability of UnderclaimedCapabilities, so that each row
+// everyCap is a base with every capability of underclaimedCapabilities, so that each row
 // of the table is exercised.
 type everyCap struct{}
 

@@ -239,7 +239,7 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 // its claim. Its records are the inner mechanism's plan at the claimed budget with
 // guarantee none, plus run_epsilon (and run_gdp_s when finite) in Extra. It is a wrapper
 // (Unwrap is the inner mechanism) that inherits only the inner's constants check and
-// blocks every other capability (UnderclaimedCapabilities).
+// blocks every other capability (caps.go).
 type Underclaimed struct {
 	algorithms.Mechanism
 	SFactor, RunEpsilon float64
