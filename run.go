@@ -124,72 +124,14 @@ type options struct {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("expmech", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var o options
-	fs.StringVar(&o.exp, "exp", "", "experiment: a spec file (my.yaml in the current folder, or a path), or a name looked up in ./experiments/, then among the specs built into the binary (-list)")
-	fs.StringVar(&o.out, "out", "results", "results root; the experiment folder is OUT/<name> (OUT/quick/<name> with -quick)")
-	fs.StringVar(&o.figures, "figures", "figures", "figures root; figures go to FIGURES/<name> (FIGURES/quick/<name> with -quick)")
-	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0 = number of CPUs)")
-	fs.IntVar(&o.trials, "trials", 0, "override the spec's trials (0 = keep)")
-	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2 (with -report: report the QUICK runs)")
-	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing (with -shard I/N: print every shard's predicted cost)")
-	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run (the result cache already skips finished rows)")
-	fs.BoolVar(&o.force, "force", false, "replace a finished run (results.csv, a shard file, a merge); without it such a run is refused (exit 2)")
-	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the result cache: compute every row")
-	fs.StringVar(&o.cache, "cache", "", "result cache folder (default OUT/.cache; remove it to clear the cache)")
-	fs.StringVar(&o.only, "only", "", "cell=K,algorithm=A,trial=T: compute that one row afresh and print it as CSV; write nothing")
-	fs.BoolVar(&o.version, "version", false, "print the module, its commit, dirty flag, Go version and cache code version")
-	fs.StringVar(&o.shard, "shard", "", "I/N: run only shard I of N (0-based; rows dealt by predicted cost) and write a shard file")
-	fs.StringVar(&o.seed, "seed", "", "override the spec's master seed")
-	fs.BoolVar(&o.verbose, "v", false, "verbose")
-	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
-	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers, and the built-in experiments")
-	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
-	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
-	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
-	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
-			fs.PrintDefaults()
-			return nil
-		}
-		return usageError{err.Error()}
+	fs := newFlagSet(&o)
+	newRun, help, err := parseFlags(fs, &o, args, stdout)
+	if help || err != nil {
+		return err
 	}
-	newRun := ""
-	if o.compare != "" {
-		// -compare OLD NEW: NEW is the one positional argument; flags may follow it.
-		if fs.NArg() == 0 {
-			return usageError{"-compare OLD NEW: give the new run after the old one"}
-		}
-		newRun = fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return usageError{err.Error()}
-		}
-	}
-	fs.Visit(func(f *flag.Flag) { o.figuresSet = o.figuresSet || f.Name == "figures" })
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	if o.audit != "" {
-		return usageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `-exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
-	}
-	modes := 0
-	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.version, o.compare != ""} {
-		if on {
-			modes++
-		}
-	}
-	if modes > 1 {
-		return usageError{"give only one of -exp, -merge, -list, -version, -compare"}
-	}
-	if modes == 0 && !o.report {
-		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -compare OLD NEW (-h for help)"}
-	}
-	if o.workers < 0 || o.trials < 0 {
-		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
+	if err := o.check(); err != nil {
+		return err
 	}
 	reg := registry()
 	var log io.Writer = io.Discard
@@ -235,6 +177,88 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("report: %w", err)
 		}
 		fmt.Fprintln(stdout, "wrote", out, "and", idx)
+	}
+	return nil
+}
+
+// newFlagSet declares the command's flags, each stored into o.
+func newFlagSet(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("expmech", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.exp, "exp", "", "experiment: a spec file (my.yaml in the current folder, or a path), or a name looked up in ./experiments/, then among the specs built into the binary (-list)")
+	fs.StringVar(&o.out, "out", "results", "results root; the experiment folder is OUT/<name> (OUT/quick/<name> with -quick)")
+	fs.StringVar(&o.figures, "figures", "figures", "figures root; figures go to FIGURES/<name> (FIGURES/quick/<name> with -quick)")
+	fs.IntVar(&o.workers, "workers", 0, "worker goroutines (0 = number of CPUs)")
+	fs.IntVar(&o.trials, "trials", 0, "override the spec's trials (0 = keep)")
+	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2 (with -report: report the QUICK runs)")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing (with -shard I/N: print every shard's predicted cost)")
+	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run (the result cache already skips finished rows)")
+	fs.BoolVar(&o.force, "force", false, "replace a finished run (results.csv, a shard file, a merge); without it such a run is refused (exit 2)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the result cache: compute every row")
+	fs.StringVar(&o.cache, "cache", "", "result cache folder (default OUT/.cache; remove it to clear the cache)")
+	fs.StringVar(&o.only, "only", "", "cell=K,algorithm=A,trial=T: compute that one row afresh and print it as CSV; write nothing")
+	fs.BoolVar(&o.version, "version", false, "print the module, its commit, dirty flag, Go version and cache code version")
+	fs.StringVar(&o.shard, "shard", "", "I/N: run only shard I of N (0-based; rows dealt by predicted cost) and write a shard file")
+	fs.StringVar(&o.seed, "seed", "", "override the spec's master seed")
+	fs.BoolVar(&o.verbose, "v", false, "verbose")
+	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
+	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers, and the built-in experiments")
+	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
+	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
+	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
+	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
+	return fs
+}
+
+// parseFlags parses args into o. help reports that -h was given (the usage is then
+// printed on stdout and there is nothing else to do). With -compare, the new run is the
+// one positional argument, returned as newRun.
+func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (newRun string, help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
+			fs.PrintDefaults()
+			return "", true, nil
+		}
+		return "", false, usageError{err.Error()}
+	}
+	if o.compare != "" {
+		// -compare OLD NEW: NEW is the one positional argument; flags may follow it.
+		if fs.NArg() == 0 {
+			return "", false, usageError{"-compare OLD NEW: give the new run after the old one"}
+		}
+		newRun = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return "", false, usageError{err.Error()}
+		}
+	}
+	fs.Visit(func(f *flag.Flag) { o.figuresSet = o.figuresSet || f.Name == "figures" })
+	if fs.NArg() > 0 {
+		return "", false, usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	return newRun, false, nil
+}
+
+// check refuses flag combinations that name no mode, several modes, or negative counts.
+func (o options) check() error {
+	if o.audit != "" {
+		return usageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `-exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
+	}
+	modes := 0
+	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.version, o.compare != ""} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usageError{"give only one of -exp, -merge, -list, -version, -compare"}
+	}
+	if modes == 0 && !o.report {
+		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -compare OLD NEW (-h for help)"}
+	}
+	if o.workers < 0 || o.trials < 0 {
+		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
 	}
 	return nil
 }

@@ -40,16 +40,52 @@ func Decode(path string, data []byte, schema Schema) (*Spec, error) {
 var topKeys = []string{"name", "description", "seed", "trials", "task", "problem", "privacy",
 	"sweep", "only", "algorithms", "save_outputs", "checks", "figures", "quick", "tuning"}
 
+// decodeSpec decodes the parsed spec root strictly over the defaults, then validates it
+// in stages (keys, values, only:, every cell of the full and the quick sweep), stopping
+// at the first stage that finds an issue.
 func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *issues) (*Spec, error) {
+	s := newSpec(path, data, schema)
+	seen, sweepNode, quickNode := s.decodeTop(is, root)
+	s.inheritTuning(is)
+	for _, key := range []string{"name", "algorithms", "problem"} {
+		if !seen[key] {
+			is.add(0, key, "required")
+		}
+	}
+	if !is.empty() {
+		return nil, is.err()
+	}
+	s.validate(is, sweepNode, quickNode)
+	if !is.empty() {
+		return nil, is.err()
+	}
+	s.validateOnly(is)
+	if !is.empty() {
+		return nil, is.err()
+	}
+	s.expandAll(is)
+	if !is.empty() {
+		return nil, is.err()
+	}
+	return s, nil
+}
+
+// newSpec is the spec of the file path (bytes data) before decoding: every default set.
+func newSpec(path string, data []byte, schema Schema) *Spec {
 	sum := sha256.Sum256(data)
-	s := &Spec{
+	return &Spec{
 		Trials: 1, Task: task.ERM, Tuning: rows.DefaultTuning,
 		Problem: ProblemBlock{Domain: domain.Ball, Radius: 1},
 		Path:    path, Dir: filepath.Dir(path), Bytes: data, Hash: hex.EncodeToString(sum[:]),
 		schema: schema, lines: map[string]int{},
 	}
-	var sweepNode, quickNode *yaml.Node
-	seen := map[string]bool{}
+}
+
+// decodeTop decodes the top-level keys of root in file order, recording each value's
+// line. It returns the keys seen and the sweep and quick nodes (nil when absent), which
+// validation needs for its line numbers.
+func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, sweepNode, quickNode *yaml.Node) {
+	seen = map[string]bool{}
 	for j := 0; j+1 < len(root.Content); j += 2 {
 		k, v := root.Content[j], root.Content[j+1]
 		seen[k.Value] = true
@@ -72,21 +108,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		case "problem":
 			s.decodeProblem(is, v)
 		case "privacy":
-			var p struct {
-				Epsilon *float64 `yaml:"epsilon"`
-				Delta   *float64 `yaml:"delta"`
-			}
-			for i := 0; i+1 < len(v.Content); i += 2 {
-				s.lines[v.Content[i].Value] = v.Content[i+1].Line
-			}
-			if decodeStrict(is, "privacy", v, &p) {
-				if p.Epsilon != nil {
-					s.Epsilon, s.hasEps = *p.Epsilon, true
-				}
-				if p.Delta != nil {
-					s.Delta, s.hasDelta = *p.Delta, true
-				}
-			}
+			s.decodePrivacy(is, v)
 		case "sweep":
 			sweepNode = v
 			s.Sweep = decodeAxes(is, "sweep", v)
@@ -95,10 +117,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		case "algorithms":
 			s.decodeAlgorithms(is, v)
 		case "checks":
-			s.Checks = decodeEntries(is, "checks", v, schema.Check)
+			s.Checks = decodeEntries(is, "checks", v, s.schema.Check)
 			s.checkLines = elementLines(v)
 		case "figures":
-			s.Figures = decodeEntries(is, "figures", v, schema.Figure)
+			s.Figures = decodeEntries(is, "figures", v, s.schema.Figure)
 			s.figureLines = elementLines(v)
 		case "quick":
 			quickNode = v
@@ -107,6 +129,32 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 			is.add(k.Line, k.Value, "unknown key (known: %v)", topKeys)
 		}
 	}
+	return seen, sweepNode, quickNode
+}
+
+// decodePrivacy decodes the privacy block (ε and δ, each optional here), recording which
+// were given and their lines.
+func (s *Spec) decodePrivacy(is *issues, v *yaml.Node) {
+	var p struct {
+		Epsilon *float64 `yaml:"epsilon"`
+		Delta   *float64 `yaml:"delta"`
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		s.lines[v.Content[i].Value] = v.Content[i+1].Line
+	}
+	if decodeStrict(is, "privacy", v, &p) {
+		if p.Epsilon != nil {
+			s.Epsilon, s.hasEps = *p.Epsilon, true
+		}
+		if p.Delta != nil {
+			s.Delta, s.hasDelta = *p.Delta, true
+		}
+	}
+}
+
+// inheritTuning gives each algorithm entry without its own tuning mode the spec's, and
+// refuses tuning keys its mode does not use.
+func (s *Spec) inheritTuning(is *issues) {
 	for i := range s.Algorithms {
 		a := &s.Algorithms[i]
 		if a.Tuning == "" {
@@ -119,28 +167,12 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 			is.add(a.Line, "algorithms["+itoa(i)+"].grid", "a grid needs `tuning: oracle` or `tuning: private` (on the entry or the spec)")
 		}
 	}
-	if !seen["name"] {
-		is.add(0, "name", "required")
-	}
-	if !seen["algorithms"] {
-		is.add(0, "algorithms", "required")
-	}
-	if !seen["problem"] {
-		is.add(0, "problem", "required")
-	}
-	if !is.empty() {
-		return nil, is.err()
-	}
-	s.validate(is, sweepNode, quickNode)
-	if !is.empty() {
-		return nil, is.err()
-	}
-	s.validateOnly(is)
-	if !is.empty() {
-		return nil, is.err()
-	}
-	// Expanding checks every cell (rank ≤ d, sizes, parameter Validate(), ...) of the
-	// full sweep, and of the quick sweep too, so that -quick cannot fail later.
+}
+
+// expandAll expands every cell (rank ≤ d, sizes, parameter Validate(), ...) of the full
+// sweep, and of the quick sweep too, so that -quick cannot fail later; an `only:` that
+// selects no cell of either is an issue.
+func (s *Spec) expandAll(is *issues) {
 	if len(s.cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
 		is.add(s.lines["@only"], "only", "selects no cell of the sweep")
 	}
@@ -149,10 +181,6 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 			is.add(s.lines["@only"], "only", "selects no cell of the -quick sweep")
 		}
 	}
-	if !is.empty() {
-		return nil, is.err()
-	}
-	return s, nil
 }
 
 // decodeProblem splits the problem block into the named fields and the generator's

@@ -110,6 +110,8 @@ func (s *Spec) selected(idx []int) bool {
 	})
 }
 
+// cell builds and validates the product cell idx (expansion index index, ID zero-padded
+// to width digits), adding an issue for every invalid value; ok is false if it added one.
 func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
 	before := len(is.list)
 	p := s.Problem
@@ -119,73 +121,117 @@ func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
 	}
 	pc := ProblemCell{Kind: p.Kind, Loss: p.Loss, Domain: p.Domain, Radius: p.Radius,
 		Data: s.DataPath(), N: p.N, D: p.D, Rank: p.Rank, GK: p.GK, HasRank: s.hasRank, HasGK: s.hasGK}
-	var all, prob []string
-	paramOver := map[string]*yaml.Node{}
-	algOver := make([]map[string]*yaml.Node, len(s.Algorithms))
-	lines := map[string]int{}
-	for k, v := range s.lines {
-		lines[k] = v
+	sw := s.assignSweep(is, idx, &cell, &pc)
+	where := ""
+	if cell.Key != "" {
+		where = " (cell " + cell.Key + ")"
 	}
+	s.checkBudget(is, cell, sw.lines, where)
+	checkProblemCell(is, pc, sw.lines, where)
+	s.decodeComponents(is, &cell, pc, sw, where)
+	return cell, len(is.list) == before
+}
+
+// sweptValues is what a cell's swept values leave for the later steps: the source line
+// of every key (the spec's, overridden by the swept value's), and the swept values of
+// the problem's parameters and of each algorithm's config (aligned with Spec.Algorithms).
+type sweptValues struct {
+	lines     map[string]int
+	paramOver map[string]*yaml.Node
+	algOver   []map[string]*yaml.Node
+}
+
+// assignSweep applies the swept values of the product cell idx to cell and pc, records
+// them in cell.Assign, and sets cell.Key and cell.ProblemKey.
+func (s *Spec) assignSweep(is *issues, idx []int, cell *Cell, pc *ProblemCell) sweptValues {
+	sw := sweptValues{
+		lines:     map[string]int{},
+		paramOver: map[string]*yaml.Node{},
+		algOver:   make([]map[string]*yaml.Node, len(s.Algorithms)),
+	}
+	for k, v := range s.lines {
+		sw.lines[k] = v
+	}
+	var all, prob []string
 	for j, ax := range s.Sweep {
 		v := ax.Values[idx[j]]
-		key := "sweep." + ax.Key
-		lines[ax.Key] = v.Line
+		sw.lines[ax.Key] = v.Line
 		cell.Assign = append(cell.Assign, Assignment{Key: ax.Key, Value: v.Text})
 		kv := ax.Key + "=" + v.Text
 		all = append(all, kv)
-		switch ax.Key {
-		case "n":
-			decodeStrict(is, key, v.node, &pc.N)
-		case "d":
-			decodeStrict(is, key, v.node, &pc.D)
-		case "rank":
-			pc.HasRank = decodeStrict(is, key, v.node, &pc.Rank)
-		case "g_k":
-			pc.HasGK = decodeStrict(is, key, v.node, &pc.GK)
-		case "radius":
-			decodeStrict(is, key, v.node, &pc.Radius)
-		case "loss":
-			decodeStrict(is, key, v.node, &pc.Loss)
-		case "domain":
-			decodeStrict(is, key, v.node, &pc.Domain)
-		case "epsilon":
-			decodeStrict(is, key, v.node, &cell.Epsilon)
-			continue
-		case "delta":
-			decodeStrict(is, key, v.node, &cell.Delta)
-			continue
-		default:
-			if label, param, ok := strings.Cut(ax.Key, "."); ok {
-				i := slices.IndexFunc(s.Algorithms, func(a Algorithm) bool { return a.Label == label })
-				if algOver[i] == nil {
-					algOver[i] = map[string]*yaml.Node{}
-				}
-				algOver[i][param] = v.node
-				continue
-			}
-			paramOver[ax.Key] = v.node
+		if s.assignValue(is, ax.Key, v.node, cell, pc, &sw) {
+			prob = append(prob, kv)
 		}
-		prob = append(prob, kv)
 	}
 	slices.Sort(all)
 	slices.Sort(prob)
 	cell.Key = strings.Join(all, ",")
 	cell.ProblemKey = strings.Join(prob, ",")
-	where := ""
-	if cell.Key != "" {
-		where = " (cell " + cell.Key + ")"
-	}
+	return sw
+}
 
-	// Cell values (DESIGN.md "Decoding is strict … out-of-range value").
-	if s.schema.Budget != nil {
-		for _, e := range unjoin(s.schema.Budget(cell.Epsilon, cell.Delta)) {
-			field := "epsilon"
-			if f, ok := e.(interface{ Key() string }); ok && f.Key() != "" {
-				field = f.Key()
+// assignValue decodes the swept value node of key into its place: a field of pc or
+// cell, or an override of an algorithm's config ("label.param") or of a problem
+// parameter in sw. It reports whether key defines the problem instance (and so belongs
+// in the ProblemKey).
+func (s *Spec) assignValue(is *issues, key string, node *yaml.Node, cell *Cell, pc *ProblemCell, sw *sweptValues) bool {
+	path := "sweep." + key
+	switch key {
+	case "n":
+		decodeStrict(is, path, node, &pc.N)
+	case "d":
+		decodeStrict(is, path, node, &pc.D)
+	case "rank":
+		pc.HasRank = decodeStrict(is, path, node, &pc.Rank)
+	case "g_k":
+		pc.HasGK = decodeStrict(is, path, node, &pc.GK)
+	case "radius":
+		decodeStrict(is, path, node, &pc.Radius)
+	case "loss":
+		decodeStrict(is, path, node, &pc.Loss)
+	case "domain":
+		decodeStrict(is, path, node, &pc.Domain)
+	case "epsilon":
+		decodeStrict(is, path, node, &cell.Epsilon)
+		return false
+	case "delta":
+		decodeStrict(is, path, node, &cell.Delta)
+		return false
+	default:
+		if label, param, ok := strings.Cut(key, "."); ok {
+			i := slices.IndexFunc(s.Algorithms, func(a Algorithm) bool { return a.Label == label })
+			if sw.algOver[i] == nil {
+				sw.algOver[i] = map[string]*yaml.Node{}
 			}
-			is.add(lines[field], "privacy."+field, "%s%s", oneLine(e.Error()), where)
+			sw.algOver[i][param] = node
+			return false
 		}
+		sw.paramOver[key] = node
 	}
+	return true
+}
+
+// checkBudget checks the cell's (ε, δ) with the schema's Budget (DESIGN.md "Decoding is
+// strict … out-of-range value"), one issue per error at the line of the key it names.
+func (s *Spec) checkBudget(is *issues, cell Cell, lines map[string]int, where string) {
+	if s.schema.Budget == nil {
+		return
+	}
+	for _, e := range unjoin(s.schema.Budget(cell.Epsilon, cell.Delta)) {
+		field := "epsilon"
+		if f, ok := e.(interface{ Key() string }); ok && f.Key() != "" {
+			field = f.Key()
+		}
+		is.add(lines[field], "privacy."+field, "%s%s", oneLine(e.Error()), where)
+	}
+}
+
+// checkProblemCell checks the cell's problem sizes and shape against the limits
+// (DESIGN.md "Decoding is strict … out-of-range value"). pc.Domain and pc.Loss need no
+// check here: the UnmarshalText of domain.Kind and loss.Kind rejected a bad value,
+// top-level (problem.domain, problem.loss) or swept (sweep.domain, sweep.loss), at its
+// own line.
+func checkProblemCell(is *issues, pc ProblemCell, lines map[string]int, where string) {
 	if pc.Data == "" || pc.N != 0 {
 		if pc.N < 2 || pc.N > MaxN {
 			is.add(lines["n"], "problem.n", "want 2 ≤ n ≤ %d, got %d%s", MaxN, pc.N, where)
@@ -207,14 +253,15 @@ func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
 	if !(pc.Radius > 0) || !finite(pc.Radius) {
 		is.add(lines["radius"], "problem.radius", "want a finite radius > 0, got %v%s", pc.Radius, where)
 	}
-	// pc.Domain and pc.Loss need no check here: the UnmarshalText of domain.Kind and
-	// loss.Kind rejected a bad value, top-level (problem.domain, problem.loss) or swept
-	// (sweep.domain, sweep.loss), at its own line.
+}
 
-	// Component parameters, decoded strictly over fresh defaults, then validated.
+// decodeComponents decodes the problem's parameters and each algorithm's config strictly
+// over fresh defaults, with the cell's swept overrides, and validates them; it sets
+// cell.Problem (pc with its Params) and cell.Configs.
+func (s *Spec) decodeComponents(is *issues, cell *Cell, pc ProblemCell, sw sweptValues, where string) {
 	if s.schema.ProblemParams != nil {
 		params, _ := s.schema.ProblemParams(pc.Kind)
-		pc.Params = decodeComponent(is, "problem", s.problemLine, params, s.paramPairs, paramOver, where, fmt.Sprintf("problem %q", pc.Kind))
+		pc.Params = decodeComponent(is, "problem", s.problemLine, params, s.paramPairs, sw.paramOver, where, fmt.Sprintf("problem %q", pc.Kind))
 	}
 	cell.Problem = pc
 	cell.Configs = make([]any, len(s.Algorithms))
@@ -223,9 +270,8 @@ func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
 			continue
 		}
 		cfg, _ := s.schema.AlgorithmParams(a.Name)
-		cell.Configs[i] = decodeComponent(is, "algorithms["+itoa(i)+"]", a.Line, cfg, a.pairs, algOver[i], where, fmt.Sprintf("algorithm %q", a.Name))
+		cell.Configs[i] = decodeComponent(is, "algorithms["+itoa(i)+"]", a.Line, cfg, a.pairs, sw.algOver[i], where, fmt.Sprintf("algorithm %q", a.Name))
 	}
-	return cell, len(is.list) == before
 }
 
 // decodeComponent decodes the key/value pairs (with the cell's swept overrides) into the

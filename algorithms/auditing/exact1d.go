@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"expmech/algorithms/privacy"
 	"expmech/problems"
 )
 
@@ -125,13 +126,7 @@ func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Gr
 // positive part of the linear interpolant, h⁺²dx/(2|h_j − h_{j+1}|). This removes the
 // O(dx²) error of the kink of (·)₊ (1.5e-8 relative at dx = w/1e4 on Case A otherwise).
 func hockeyStick(lp, lq []float64, eps, dx float64) float64 {
-	h := func(j int) float64 {
-		a := lp[j]
-		if math.IsInf(a, -1) {
-			return -math.Exp(eps + lq[j])
-		}
-		return math.Exp(a) * -math.Expm1(eps-(a-lq[j])) // = p_j when q_j = 0
-	}
+	h := func(j int) float64 { return privacy.HockeyStickIntegrand(lp[j], lq[j], eps) }
 	s := 0.0
 	prev := h(0)
 	s += math.Max(prev, 0)

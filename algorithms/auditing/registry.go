@@ -237,7 +237,9 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 // Underclaimed wraps a mechanism so that it RUNS at a larger budget than the one it PLANS
 // (and so claims) at: a deliberately broken variant whose noise is scaled down relative to
 // its claim. Its records are the inner mechanism's plan at the claimed budget with
-// guarantee none, plus run_epsilon (and run_gdp_s when finite) in Extra.
+// guarantee none, plus run_epsilon (and run_gdp_s when finite) in Extra. It is a wrapper
+// (Unwrap is the inner mechanism) that inherits only the inner's constants check and
+// blocks every other capability (caps.go).
 type Underclaimed struct {
 	algorithms.Mechanism
 	SFactor, RunEpsilon float64

@@ -122,6 +122,20 @@ func HockeyStick1D(lp, lq func(float64) float64, lo, hi float64, breaks []float6
 	return math.Max(0, math.Max(d1, d2)), nil
 }
 
+// HockeyStickIntegrand is p − e^ε q at a point where the normalised log-densities are
+// lp = log p and lq = log q, written as p·(−expm1(ε − L)), L = lp − lq, so that no
+// cancellation occurs near L = ε; it is p where q = 0 (L = +∞) and −e^{ε+lq} where p = 0.
+// Both 1-D integrators of the hockey-stick divergence take their integrand from it:
+// HockeyStick1D (adaptive Gauss–Legendre on closures, for delta_delivered) and the
+// audit's privacy curve (auditing.PrivacyCurve1D, a Richardson-extrapolated midpoint rule
+// on a grid of sampler.LogDensity values).
+func HockeyStickIntegrand(lp, lq, eps float64) float64 {
+	if math.IsInf(lp, -1) {
+		return -math.Exp(eps + lq)
+	}
+	return math.Exp(lp) * -math.Expm1(eps-(lp-lq))
+}
+
 // hockeyStick is ∫ (p − e^ε q)₊ for normalised log-densities lp, lq on the panels.
 func hockeyStick(lp, lq func(float64) float64, panels, xs, ws []float64, eps float64) float64 {
 	// g > 0 exactly where the integrand is positive: L − ε, with L = +Inf where q = 0.
@@ -135,17 +149,13 @@ func hockeyStick(lp, lq func(float64) float64, panels, xs, ws []float64, eps flo
 		}
 		return a - b - eps
 	}
-	// h is p·(1 − e^{ε − L})₊, written with expm1 so that no cancellation occurs near L = ε.
+	// h is the positive part of HockeyStickIntegrand (lq is not evaluated where p = 0).
 	h := func(x float64) float64 {
 		a := lp(x)
 		if math.IsInf(a, -1) {
 			return 0
 		}
-		b := lq(x)
-		if math.IsInf(b, -1) {
-			return math.Exp(a)
-		}
-		return math.Exp(a) * math.Max(0, -math.Expm1(eps-(a-b)))
+		return math.Max(0, HockeyStickIntegrand(a, lq(x), eps))
 	}
 	piece := func(a, b float64) float64 {
 		half := (b - a) / 2
