@@ -110,7 +110,7 @@ func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
 	t.Helper()
 	o := problems.NewCounter(k.opt.Problem)
-	out, err := m.Run(context.Background(), algorithms.Env{}, o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
 	if err != nil {
 		t.Fatalf("%s: Run: %v", k.f.Name, err)
 	}
@@ -268,7 +268,7 @@ func (k *kit) badBudget(t *testing.T) {
 		if _, err := m.Plan(algorithms.Env{}, k.c, bb); err == nil {
 			t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
 		}
-		if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
+		if _, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
 			t.Errorf("Run(budget %+v) succeeded, want an error", bb)
 		}
 	}
@@ -298,7 +298,7 @@ func (k *kit) cancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	m := k.mech(t)
-	_, err := m.Run(ctx, algorithms.Env{}, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(1, 1)))
+	_, err := algorithms.PlanRun(ctx, algorithms.Env{}, m, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(1, 1)))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
 	}
