@@ -35,16 +35,10 @@ var _ algorithms.Mechanism = M{}
 
 func (M) Name() string         { return "zo" }
 func (M) Needs() problems.Need { return problems.NeedValues }
-func (m M) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	r, err := m.planRecord(env, c, b)
-	return algorithms.Plan{Record: r, Budget: b}, err
+func (M) Plan(_ algorithms.Env, _ problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	return algorithms.Plan{Record: algorithms.Empty(), Budget: b}, nil
 }
-
-func (M) planRecord(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
-	return algorithms.Empty(), nil
-}
-func (M) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	b := pl.Budget
+func (M) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	x := make([]float64, o.Dim())
 	CALL
 	return algorithms.Output{X: x, Record: algorithms.Empty()}, nil
