@@ -17,7 +17,7 @@ import (
 //     plan's predicted cost, and ready rows go longest-predicted-first (lptOrder's rule);
 //     so a long calibration delays only its own rows, and the other slots compute the
 //     rows already planned (before, the trials waited for the slowest calibration);
-//   - pieces of a row's parallel loop (parallelLoop): a slot that neither a plan nor a
+//   - pieces of a row's parallel loop (slots.parallel): a slot that neither a plan nor a
 //     ready row wants helps the rows still running, so that one long row at the end of a
 //     run no longer leaves the other slots idle.
 //
@@ -26,13 +26,6 @@ import (
 // task). None of this changes a number: a row is a function of its cell, algorithm and
 // trial seeds only (runRow), a plan of its cell and algorithm, and a parallel loop must
 // give the same result whichever goroutine runs which piece.
-
-// parallelLoop runs body(0), …, body(n−1), each once, on the calling goroutine and on
-// idle slots of the run, and returns when all have returned; a panic in a piece is
-// raised again in the caller. It is how a long row splits into pieces (it is the Loop of
-// the algorithms.Env every Run receives); the pieces are the mechanism's, fixed by its input alone, each
-// writing its own part of the result, so the result does not depend on who ran them.
-type parallelLoop = func(n int, body func(i int))
 
 // slots schedules the tasks of one run on a fixed number of worker slots (see above).
 type slots struct {
@@ -196,7 +189,12 @@ type loop struct {
 	panic   any // the first panic of a piece run by a helper
 }
 
-// parallel is the run's parallelLoop.
+// parallel runs body(0), …, body(n−1), each once, on the calling goroutine and on idle
+// slots of the run, and returns when all have returned; a panic in a piece is raised again
+// in the caller. It is how a long row splits into pieces (it is the Loop of the
+// algorithms.Env every Run receives); the pieces are the mechanism's, fixed by its input
+// alone, each writing its own part of the result, so the result does not depend on who ran
+// them.
 func (s *slots) parallel(n int, body func(i int)) {
 	if n <= 1 {
 		for i := range n {
