@@ -1,5 +1,6 @@
 // Package algorithms holds the contracts of the private mechanisms and their samplers
-// (DESIGN.md "Data flow"): Mechanism, Factory, Config, Record, Budget and Guarantee, and the
+// (DESIGN.md "Data flow"): Mechanism and the Plan its Plan returns and its Run consumes,
+// Factory, Config, Record, Budget and Guarantee, and the
 // Sampler/Target pair for π(x) ∝ exp(−k(F(x; D) + μ‖x‖²/2)) of GLL22 Thm 6.2, and the
 // Referee/Refereed pair for the two methods that see the instance uncounted (oracle
 // tuning and the non-private reference; their rows say guarantee none). The

@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -74,10 +75,11 @@ type Output struct {
 }
 
 // A Mechanism is one configured algorithm. Plan is data-independent (it may use only the
-// public constants) and must return the same calibration Run uses. Run reads the data only
-// through o and draws randomness only from rng. Both receive the runner's services in env
-// (the calibration store, the parallel loop; the zero Env is serial and in-memory), which
-// never change a result.
+// public constants) and returns the Plan that Run consumes: Run computes nothing Plan
+// computed, it releases under the plan's budget with the plan's calibration. Run reads the
+// data only through o and draws randomness only from rng. Both receive the runner's
+// services in env (the calibration store, the parallel loop; the zero Env is serial and
+// in-memory), which never change a result.
 //
 // Needs declares the oracle capability Run uses; the runner hands Run a view of the
 // trial's counter with exactly that capability (problems.Counter.Oracle). Run is written
@@ -87,8 +89,48 @@ type Output struct {
 type Mechanism interface {
 	Name() string
 	Needs() problems.Need
-	Plan(env Env, c problems.Constants, b Budget) (Record, error)
-	Run(ctx context.Context, env Env, o problems.ValueAccess, b Budget, rng *rand.Rand) (Output, error)
+	Plan(env Env, c problems.Constants, b Budget) (Plan, error)
+	Run(ctx context.Context, env Env, o problems.ValueAccess, p Plan, rng *rand.Rand) (Output, error)
+}
+
+// A Plan is what a mechanism's Plan computed from the public constants and the budget, and
+// what its Run consumes: the record of the calibration (plan.csv's columns, promoted), the
+// budget it is for, and the mechanism's own prepared state (its calibration, noise
+// multiplier, a tuned wrapper's candidates with their plans). State is opaque: only the
+// mechanism that made the plan reads it, and a plan is handed only to the mechanism that
+// made it. A plan is read-only once made, so the runner hands one plan to every row of a
+// (cell, mechanism), concurrently.
+type Plan struct {
+	Record
+	Budget Budget
+	State  any
+}
+
+// ErrForeignPlan is returned by a Run handed a plan another mechanism made.
+var ErrForeignPlan = errors.New("a plan this mechanism did not make")
+
+// StateOf is the state of type S that a mechanism's Plan kept in p, or an error wrapping
+// ErrForeignPlan when p holds no S.
+func StateOf[S any](p Plan) (S, error) {
+	s, ok := p.State.(S)
+	if !ok {
+		return s, fmt.Errorf("%w (state %T)", ErrForeignPlan, p.State)
+	}
+	return s, nil
+}
+
+// PlanRun plans m at the constants of o and budget b and runs the plan: one row without a
+// runner (tests, examples).
+func PlanRun(ctx context.Context, env Env, m Mechanism, o problems.ValueAccess, b Budget, rng *rand.Rand) (Output, error) {
+	p, err := m.Plan(env, o.Constants(), b)
+	if err != nil {
+		rec := p.Record
+		if rec.Guarantee == "" {
+			rec = Empty()
+		}
+		return Output{Record: rec}, err
+	}
+	return m.Run(ctx, env, o, p, rng)
 }
 
 // Config is a mechanism's parameter struct, decoded strictly from the spec over its

@@ -35,10 +35,10 @@ var _ algorithms.Mechanism = M{}
 
 func (M) Name() string         { return "zo" }
 func (M) Needs() problems.Need { return problems.NeedValues }
-func (M) Plan(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
-	return algorithms.Empty(), nil
+func (M) Plan(_ algorithms.Env, _ problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	return algorithms.Plan{Record: algorithms.Empty(), Budget: b}, nil
 }
-func (M) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (M) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	x := make([]float64, o.Dim())
 	CALL
 	return algorithms.Output{X: x, Record: algorithms.Empty()}, nil

@@ -24,11 +24,13 @@ import (
 // Each implementation derives v in a comment.
 type Reducer interface {
 	Mechanism
-	// Reduces reports whether the derivation holds for this configuration on (c, b): the
-	// caller has already checked the instance's exact structure and the domain R^d.
-	Reduces(c problems.Constants, b Budget) bool
-	// OrthogonalVariance is v for the run described by rec (the record Run returned).
-	OrthogonalVariance(c problems.Constants, b Budget, rec Record) (float64, error)
+	// Reduces reports whether the derivation holds for the run of plan p (its own Plan at
+	// the constants c): the caller has already checked the instance's exact structure and
+	// the domain R^d.
+	Reduces(c problems.Constants, p Plan) bool
+	// OrthogonalVariance is v for the run of plan p described by rec (the record Run
+	// returned).
+	OrthogonalVariance(c problems.Constants, p Plan, rec Record) (float64, error)
 }
 
 // A RadialReducer is a Reducer whose complement is not Gaussian but, given the reduced
@@ -50,7 +52,7 @@ var ErrNotReducible = errors.New("no exact reduced path")
 // Reducible reports whether the runner may take the reduced path for m on inst, and
 // returns the reduction: inst declares an exact low-rank structure on R^d, m is a Reducer,
 // and m accepts the configuration.
-func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.Reduction, bool) {
+func Reducible(m Mechanism, inst problems.Problem, p Plan) (Reducer, problems.Reduction, bool) {
 	lr, ok := inst.(problems.LowRank)
 	if !ok {
 		return nil, problems.Reduction{}, false
@@ -64,7 +66,7 @@ func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.
 		return nil, problems.Reduction{}, false
 	}
 	c := inst.Constants()
-	if !problems.ReducedDim(c, red.Problem.Dim()) || !rm.Reduces(c, b) {
+	if !problems.ReducedDim(c, red.Problem.Dim()) || !rm.Reduces(c, p) {
 		return nil, problems.Reduction{}, false
 	}
 	return rm, red, true
@@ -75,8 +77,8 @@ func Reducible(m Mechanism, inst problems.Problem, b Budget) (Reducer, problems.
 // orthogonal_variance = v), or x = U y + ρ·e for a RadialReducer's run (the record carries
 // its own orthogonal_norm = ρ), drawn from rng after the run. The record gets the extra
 // column reduced_rank = r.
-func RunReduced(ctx context.Context, env Env, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand) (Output, error) {
-	return runReduced(o, m, basis, b, rng, func() (Output, error) { return m.Run(ctx, env, o, b, rng) })
+func RunReduced(ctx context.Context, env Env, m Reducer, o problems.ValueAccess, basis *problems.Basis, p Plan, rng *rand.Rand) (Output, error) {
+	return runReduced(o, m, basis, p, rng, func() (Output, error) { return m.Run(ctx, env, o, p, rng) })
 }
 
 // RunReducedRefereed is RunReduced for a Refereed mechanism (oracle tuning): it calls
@@ -84,15 +86,15 @@ func RunReduced(ctx context.Context, env Env, m Reducer, o problems.ValueAccess,
 // exactly low-rank instance F(x) = F̃(Uᵀx), so a selection by the exact empirical risk
 // sees the span part of each candidate only, and the complement of the released candidate
 // is independent of the choice: lifting after the run gives the full run's law.
-func RunReducedRefereed(ctx context.Context, env Env, m Reducer, o problems.ValueAccess, basis *problems.Basis, b Budget, rng *rand.Rand, ref Referee) (Output, error) {
+func RunReducedRefereed(ctx context.Context, env Env, m Reducer, o problems.ValueAccess, basis *problems.Basis, p Plan, rng *rand.Rand, ref Referee) (Output, error) {
 	rm, ok := As[Refereed](m)
 	if !ok {
 		return Output{Record: Empty()}, fmt.Errorf("%s: RunReducedRefereed on a mechanism that is not Refereed", m.Name())
 	}
-	return runReduced(o, m, basis, b, rng, func() (Output, error) { return rm.RunRefereed(ctx, env, o, b, rng, ref) })
+	return runReduced(o, m, basis, p, rng, func() (Output, error) { return rm.RunRefereed(ctx, env, o, p, rng, ref) })
 }
 
-func runReduced(o problems.ValueAccess, m Reducer, basis *problems.Basis, b Budget, rng *rand.Rand, run func() (Output, error)) (Output, error) {
+func runReduced(o problems.ValueAccess, m Reducer, basis *problems.Basis, p Plan, rng *rand.Rand, run func() (Output, error)) (Output, error) {
 	c := o.Constants()
 	d, r := basis.Dims()
 	if !problems.ReducedDim(c, o.Dim()) || o.Dim() != r || c.D != d {
@@ -122,7 +124,7 @@ func runReduced(o problems.ValueAccess, m Reducer, basis *problems.Basis, b Budg
 			return out, nil
 		}
 	}
-	v, err := m.OrthogonalVariance(c, b, out.Record)
+	v, err := m.OrthogonalVariance(c, p, out.Record)
 	if err != nil {
 		return out, fmt.Errorf("%s: orthogonal law: %w", m.Name(), err)
 	}

@@ -26,5 +26,5 @@ type Refereed interface {
 	// NeedsReferee reports whether this configured mechanism uses the referee (an oracle-
 	// tuned wrapper does, the same wrapper in mode theory does not).
 	NeedsReferee() bool
-	RunRefereed(ctx context.Context, env Env, o problems.ValueAccess, b Budget, rng *rand.Rand, ref Referee) (Output, error)
+	RunRefereed(ctx context.Context, env Env, o problems.ValueAccess, p Plan, rng *rand.Rand, ref Referee) (Output, error)
 }

@@ -93,10 +93,10 @@ func (b Bias) target() algorithms.Target {
 // Plan reports k, μ, the step constant (extra column step_c; empty for exact) and the
 // predicted cost. No privacy is claimed: the law is
 // fixed by the problem, not calibrated to a budget (guarantee none).
-func (b Bias) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+func (b Bias) Plan(env algorithms.Env, c problems.Constants, bud algorithms.Budget) (algorithms.Plan, error) {
 	steps, vq, gq, err := b.s.PlanSteps(c, b.target())
 	if err != nil {
-		return algorithms.Record{}, fmt.Errorf("sampler-bias: %w", err)
+		return algorithms.Plan{Budget: bud}, fmt.Errorf("sampler-bias: %w", err)
 	}
 	if f := b.cfg.TFraction; f > 0 {
 		cut := b.cut(steps)
@@ -118,7 +118,7 @@ func (b Bias) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget
 		r.Extra["t_fraction"] = b.cfg.TFraction
 	}
 	r.Notes = "sampler diagnostic: draws the exact-law problem's declared law, no privacy claim"
-	return r, nil
+	return algorithms.Plan{Record: r, Budget: bud}, nil
 }
 
 // lawDeclarer is an exact-law instance (canary.LawGenerator's).
@@ -126,8 +126,9 @@ type lawDeclarer interface{ DeclaredLaw() (k, mu float64) }
 
 // Run draws one point from the declared law through a view of the counted oracle with the
 // sampler's capability only.
-func (b Bias) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, bud algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	rec, err := b.Plan(env, o.Constants(), bud)
+func (b Bias) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	rp, err := b.Plan(env, o.Constants(), p.Budget) // cheap; a fresh record for the sampler to fill
+	rec := rp.Record
 	if err != nil {
 		return algorithms.Output{}, err
 	}

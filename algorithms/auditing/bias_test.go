@@ -57,7 +57,7 @@ func TestBiasStatisticUniform(t *testing.T) {
 		var vq int64
 		for i := range u {
 			cnt := problems.NewCounter(inst)
-			out, err := m.Run(context.Background(), algorithms.Env{}, cnt.Oracle(m.Needs()), algorithms.Budget{Epsilon: 1, Delta: 1e-5}, rng)
+			out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, cnt.Oracle(m.Needs()), algorithms.Budget{Epsilon: 1, Delta: 1e-5}, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +107,7 @@ func TestBiasRefuses(t *testing.T) {
 	cfg := f.NewConfig().(*BiasConfig)
 	cfg.StepC, cfg.K = 0.1, 6
 	m, _ := f.New(cfg)
-	_, err = m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(inst).Oracle(problems.NeedData), algorithms.Budget{}, rand.New(rand.NewPCG(1, 1)))
+	_, err = algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(inst).Oracle(problems.NeedData), algorithms.Budget{}, rand.New(rand.NewPCG(1, 1)))
 	if err == nil || !strings.Contains(err.Error(), "declares k = 12") {
 		t.Errorf("mismatched k: got %v", err)
 	}
@@ -142,7 +142,7 @@ func TestBiasTFraction(t *testing.T) {
 		t.Errorf("plan: %d steps (%g queries), want %d of %d", rc.Steps, rc.PredictedValueQueries, want, rf.Steps)
 	}
 	o := problems.NewCounter(inst)
-	out, err := cut.Run(context.Background(), algorithms.Env{}, o, algorithms.Budget{}, rand.New(rand.NewPCG(2, 2)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, cut, o, algorithms.Budget{}, rand.New(rand.NewPCG(2, 2)))
 	if err != nil || len(out.X) != 2 {
 		t.Fatalf("Run: %v, %v", out.X, err)
 	}

@@ -56,15 +56,15 @@ func (u *Underclaimed) RDP(problems.Constants, algorithms.Budget, []float64) ([]
 func (u *Underclaimed) NeedsReferee() bool { return false }
 
 // RunRefereed blocks the inner's refereed run (the table above).
-func (u *Underclaimed) RunRefereed(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Budget, *rand.Rand, algorithms.Referee) (algorithms.Output, error) {
+func (u *Underclaimed) RunRefereed(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Plan, *rand.Rand, algorithms.Referee) (algorithms.Output, error) {
 	return algorithms.Output{}, algorithms.ErrNotAvailable
 }
 
 // Reduces is false: underclaimed has no reduced path (the table above).
-func (u *Underclaimed) Reduces(problems.Constants, algorithms.Budget) bool { return false }
+func (u *Underclaimed) Reduces(problems.Constants, algorithms.Plan) bool { return false }
 
 // OrthogonalVariance blocks the inner's reduced path (the table above).
-func (u *Underclaimed) OrthogonalVariance(problems.Constants, algorithms.Budget, algorithms.Record) (float64, error) {
+func (u *Underclaimed) OrthogonalVariance(problems.Constants, algorithms.Plan, algorithms.Record) (float64, error) {
 	return 0, algorithms.ErrNotAvailable
 }
 

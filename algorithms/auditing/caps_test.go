@@ -39,7 +39,7 @@ func underclaimedKind() mechtest.WrapperKind {
 	return mechtest.WrapperKind{
 		Name: "underclaimed",
 		Wrap: func(base algorithms.Mechanism) (algorithms.Mechanism, error) {
-			return &Underclaimed{Mechanism: base, RunEpsilon: 40, cache: map[string]underclaim{}}, nil
+			return &Underclaimed{Mechanism: base, RunEpsilon: 40}, nil
 		},
 		Caps: underclaimedCapabilities(),
 	}
@@ -106,11 +106,11 @@ func TestUnderclaimedBlocks(t *testing.T) {
 	} else if _, _, err := a.Account(c, b, algorithms.Empty()); !errors.Is(err, algorithms.ErrNotAvailable) {
 		t.Errorf("Account: %v, want ErrNotAvailable", err)
 	}
-	if r, ok := algorithms.As[algorithms.RadialReducer](w); !ok || r.Reduces(c, b) {
+	if r, ok := algorithms.As[algorithms.RadialReducer](w); !ok || r.Reduces(c, algorithms.Plan{Budget: b}) {
 		t.Errorf("RadialReducer: found %v, want found and not reducing", ok)
 	} else if _, ok := r.OrthogonalNorm(algorithms.Empty()); ok {
 		t.Error("OrthogonalNorm: ok, want not available")
-	} else if _, err := r.OrthogonalVariance(c, b, algorithms.Empty()); !errors.Is(err, algorithms.ErrNotAvailable) {
+	} else if _, err := r.OrthogonalVariance(c, algorithms.Plan{Budget: b}, algorithms.Empty()); !errors.Is(err, algorithms.ErrNotAvailable) {
 		t.Errorf("OrthogonalVariance: %v, want ErrNotAvailable", err)
 	}
 	cfg := tuning.DefaultConfig()
@@ -132,7 +132,7 @@ func TestUnderclaimedBlocks(t *testing.T) {
 	})
 	if r, ok := algorithms.As[algorithms.Refereed](w); !ok || r.NeedsReferee() {
 		t.Errorf("Refereed: found %v, want found and no referee needed", ok)
-	} else if _, err := r.RunRefereed(context.Background(), algorithms.Env{}, nil, b, nil, nil); !errors.Is(err, algorithms.ErrNotAvailable) {
+	} else if _, err := r.RunRefereed(context.Background(), algorithms.Env{}, nil, algorithms.Plan{Budget: b}, nil, nil); !errors.Is(err, algorithms.ErrNotAvailable) {
 		t.Errorf("RunRefereed: %v, want ErrNotAvailable", err)
 	}
 }

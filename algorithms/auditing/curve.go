@@ -65,15 +65,15 @@ type Curve struct {
 func (Curve) Name() string { return "exact-curve" }
 
 // Plan is expmech's calibration for the constants, guarantee none.
-func (Curve) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (Curve) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	cal, err := calibrate1D(c, b)
 	if err != nil {
-		return algorithms.Record{}, fmt.Errorf("exact-curve: %w", err)
+		return algorithms.Plan{Budget: b}, fmt.Errorf("exact-curve: %w", err)
 	}
 	r := algorithms.Empty()
 	r.K, r.Mu, r.GDPS, r.DeltaMech = cal.k, cal.mu, cal.s, cal.deltaMech
 	r.Notes = "not a mechanism: the exact privacy curve of expmech's law (" + cal.source + ")"
-	return r, nil
+	return algorithms.Plan{Record: r, Budget: b}, nil
 }
 
 // Needs: the curve integrates the whole density of both neighbours, so it reads the data
@@ -81,7 +81,8 @@ func (Curve) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget)
 func (Curve) Needs() problems.Need { return problems.NeedData }
 
 // Run integrates the curve; the data are read through the declared data view.
-func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, _ *rand.Rand) (algorithms.Output, error) {
+func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, _ *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
 	do, err := problems.Data(o)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("exact-curve: %w", err)
@@ -95,7 +96,8 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 	if p.Dim() != 1 {
 		return algorithms.Output{}, ErrNotOneDimensional
 	}
-	rec, err := cv.Plan(env, p.Constants(), b)
+	rp, err := cv.Plan(env, p.Constants(), b) // at the structure's constants, cheap
+	rec := rp.Record
 	if err != nil {
 		return algorithms.Output{}, err
 	}

@@ -38,7 +38,7 @@ func TestCurveEntry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(inst), b, nil)
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(inst), b, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.fam, err)
 		}
@@ -56,7 +56,7 @@ func TestCurveEntry(t *testing.T) {
 		}
 	}
 	// A problem without a neighbour is refused.
-	if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(canary.NewL1CaseB(10, false)), b, nil); err == nil {
+	if _, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(canary.NewL1CaseB(10, false)), b, nil); err == nil {
 		t.Error("a problem without Neighbour: got no error")
 	}
 }

@@ -87,14 +87,14 @@ func (p Probe) target(c problems.Constants) (algorithms.Target, error) {
 // Plan reports k, μ and the predicted cost. The budget is not used: the probe is a
 // diagnostic of the sampler, with guarantee nominal (the law is the one a practical-mode
 // mechanism samples; the sampler is what is under test), none when Broken.
-func (p Probe) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+func (p Probe) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	t, err := p.target(c)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	steps, vq, gq, err := p.s.PlanSteps(c, t)
 	if err != nil {
-		return algorithms.Record{}, fmt.Errorf("sampler-probe: %w", err)
+		return algorithms.Plan{Budget: b}, fmt.Errorf("sampler-probe: %w", err)
 	}
 	r := algorithms.Empty()
 	r.K, r.Mu, r.Steps = t.K, t.Mu, steps
@@ -106,15 +106,16 @@ func (p Probe) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budge
 		r.Extra[rows.ColBroken] = 1
 		r.Notes = fmt.Sprintf("deliberately broken: step_c = %g", p.cfg.StepC)
 	}
-	return r, nil
+	return algorithms.Plan{Record: r, Budget: b}, nil
 }
 
 // Needs is the probed sampler's own declaration.
 func (p Probe) Needs() problems.Need { return p.s.Needs() }
 
 // Run draws one point through the counted oracle.
-func (p Probe) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	rec, err := p.Plan(env, o.Constants(), b)
+func (p Probe) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	rp, err := p.Plan(env, o.Constants(), pl.Budget) // cheap; a fresh record for the sampler to fill
+	rec := rp.Record
 	if err != nil {
 		return algorithms.Output{}, err
 	}

@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -93,10 +92,10 @@ func (g ReferenceGaussian) sigma(c problems.Constants, b algorithms.Budget) (s, 
 }
 
 // Plan claims s-GDP at the budget.
-func (g ReferenceGaussian) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (g ReferenceGaussian) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	s, sigma, err := g.sigma(c, b)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	r := algorithms.Empty()
 	r.GDPS, r.Sigma, r.DeltaMech, r.EpsilonSpent, r.Steps = s, sigma, b.Delta, b.Epsilon, 1
@@ -111,20 +110,21 @@ func (g ReferenceGaussian) Plan(env algorithms.Env, c problems.Constants, b algo
 		r.Guarantee = algorithms.None
 		r.Notes = "deliberately broken: add/remove sensitivity G_f/n under replace-one (true s = 2 gdp_s)"
 	}
-	return r, nil
+	return algorithms.Plan{Record: r, Budget: b}, nil
 }
 
 // Needs: the yardstick releases a noisy mean gradient (first order).
 func (ReferenceGaussian) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the noisy mean gradient at 0.
-func (g ReferenceGaussian) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (g ReferenceGaussian) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	o, err := problems.Gradients(vo)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("reference-gaussian: %w", err)
 	}
 	c := o.Constants()
-	rec, err := g.Plan(env, c, b)
+	rp, err := g.Plan(env, c, p.Budget) // cheap; the record at the oracle's constants
+	rec := rp.Record
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -203,7 +203,7 @@ func UnderclaimedFactory(inner []algorithms.Factory) algorithms.Factory {
 			if err != nil {
 				return nil, fmt.Errorf("underclaimed: inner %s: %w", c.Inner, err)
 			}
-			return &Underclaimed{Mechanism: m, SFactor: c.SFactor, RunEpsilon: c.RunEpsilon, cache: map[string]underclaim{}}, nil
+			return &Underclaimed{Mechanism: m, SFactor: c.SFactor, RunEpsilon: c.RunEpsilon}, nil
 		})
 }
 
@@ -243,38 +243,32 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 type Underclaimed struct {
 	algorithms.Mechanism
 	SFactor, RunEpsilon float64
-
-	mu    sync.Mutex
-	cache map[string]underclaim // by constants and claimed budget
 }
 
+// underclaim is the state of an Underclaimed plan: the inner plan at the run budget.
 type underclaim struct {
-	run   algorithms.Budget
-	claim algorithms.Record
+	run algorithms.Plan
 }
 
 func (u *Underclaimed) Name() string { return "underclaimed(" + u.Mechanism.Name() + ")" }
 
-func (u *Underclaimed) resolve(env algorithms.Env, c problems.Constants, b algorithms.Budget) (underclaim, error) {
-	key := fmt.Sprintf("%+v|%+v", c, b)
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if v, ok := u.cache[key]; ok {
-		return v, nil
-	}
-	claim, err := u.Mechanism.Plan(env, c, b)
+// Plan is the inner plan at b (the claim), marked guarantee none; its state is the inner
+// plan at the run budget, which Run runs.
+func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	cp, err := u.Mechanism.Plan(env, c, b)
 	if err != nil {
-		return underclaim{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
+	claim := cp.Record
 	run := b
 	if u.RunEpsilon > 0 {
 		run.Epsilon = u.RunEpsilon
 	} else if run, err = inflated(env, u.Mechanism, c, b, u.SFactor); err != nil {
-		return underclaim{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	rr, err := u.Mechanism.Plan(env, c, run)
 	if err != nil {
-		return underclaim{}, fmt.Errorf("plan at the run budget ε = %g: %w", run.Epsilon, err)
+		return algorithms.Plan{Budget: b}, fmt.Errorf("plan at the run budget ε = %g: %w", run.Epsilon, err)
 	}
 	extra := map[string]float64{"run_epsilon": run.Epsilon, rows.ColBroken: 1}
 	for k, v := range claim.Extra {
@@ -286,25 +280,17 @@ func (u *Underclaimed) resolve(env algorithms.Env, c problems.Constants, b algor
 	claim.Extra = extra
 	claim.Guarantee = algorithms.None
 	claim.Notes = fmt.Sprintf("deliberately broken: %s runs at ε = %.6g and claims ε = %g", u.Mechanism.Name(), run.Epsilon, b.Epsilon)
-	v := underclaim{run: run, claim: claim}
-	u.cache[key] = v
-	return v, nil
+	return algorithms.Plan{Record: claim, Budget: b, State: underclaim{run: rr}}, nil
 }
 
-// Plan is the inner plan at b (the claim), marked guarantee none.
-func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	v, err := u.resolve(env, c, b)
-	return v.claim, err
-}
-
-// Run runs the inner mechanism at the larger run budget and reports the claim.
-func (u *Underclaimed) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	v, err := u.resolve(env, o.Constants(), b)
+// Run runs the inner mechanism's plan at the larger run budget and reports the claim.
+func (u *Underclaimed) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	v, err := algorithms.StateOf[underclaim](p)
 	if err != nil {
-		return algorithms.Output{}, err
+		return algorithms.Output{}, fmt.Errorf("%s: %w", u.Name(), err)
 	}
 	out, err := u.Mechanism.Run(ctx, env, o, v.run, rng)
-	out.Record = v.claim
+	out.Record = p.Record
 	return out, err
 }
 

@@ -85,11 +85,11 @@ func TestUnderclaimedRecords(t *testing.T) {
 	}
 	rb := budget()
 	rb.Epsilon = rec.Extra["run_epsilon"]
-	out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget(), rand.New(rand.NewPCG(4, 5)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), budget(), rand.New(rand.NewPCG(4, 5)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := inner.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), rb, rand.New(rand.NewPCG(4, 5)))
+	want, _ := algorithms.PlanRun(context.Background(), algorithms.Env{}, inner, problems.NewCounter(p), rb, rand.New(rand.NewPCG(4, 5)))
 	if out.X[0] != want.X[0] || out.Record.Guarantee != algorithms.None {
 		t.Errorf("run: got x %v (%s), want the inner run at ε = %v: %v", out.X, out.Record.Guarantee, rb.Epsilon, want.X)
 	}
@@ -111,7 +111,7 @@ func TestReferenceGaussianLaw(t *testing.T) {
 		const n = 20000
 		m1, m2 := 0.0, 0.0
 		for range n {
-			out, err := g.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget(), rng)
+			out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, g, problems.NewCounter(p), budget(), rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +177,7 @@ func TestProbe(t *testing.T) {
 	}
 	ex, _ := f.New(&ProbeConfig{Sampler: "exact", Ratio: 16, Width: 0.1})
 	o := problems.NewCounter(p)
-	out, err := ex.Run(context.Background(), algorithms.Env{}, o, budget(), rand.New(rand.NewPCG(1, 2)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, ex, o, budget(), rand.New(rand.NewPCG(1, 2)))
 	if err != nil || len(out.X) != 10 {
 		t.Fatalf("exact probe: %v, %v", out.X, err)
 	}

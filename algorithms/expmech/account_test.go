@@ -68,7 +68,7 @@ func TestAccountMatchesCalibration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			eps, delta, err := m.Account(tc.c, b, rec)
+			eps, delta, err := m.Account(tc.c, b, rec.Record)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestAccountMatchesCalibration(t *testing.T) {
 			if !(eps <= b.Epsilon*(1+1e-9)) || !(delta <= b.Delta*(1+1e-9)) {
 				t.Errorf("(ε, δ) spent = (%v, %v) > budget (%v, %v)", eps, delta, b.Epsilon, b.Delta)
 			}
-			if g, why := algorithms.Certify(rec, b, tc.c); rec.Guarantee == algorithms.Certified && g != algorithms.Certified {
+			if g, why := algorithms.Certify(rec.Record, b, tc.c); rec.Guarantee == algorithms.Certified && g != algorithms.Certified {
 				t.Errorf("re-derived %q (%s), want certified", g, why)
 			}
 		})
@@ -120,7 +120,7 @@ func TestStrongConvexityNotTrusted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps, delta, err := m.Account(c, b, rec)
+	eps, delta, err := m.Account(c, b, rec.Record)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -355,7 +355,7 @@ func TestExcessRiskRateL1(t *testing.T) {
 		sum := 0.0
 		var bound float64
 		for range trials {
-			out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rng)
+			out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), b, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -403,7 +403,7 @@ func TestRunProximal(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := problems.NewCounter(p)
-	out, err := m.Run(context.Background(), algorithms.Env{}, o, b, rand.New(rand.NewPCG(2, 2)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, o, b, rand.New(rand.NewPCG(2, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +426,7 @@ func TestRunProximal(t *testing.T) {
 		t.Errorf("guarantee: got %s, want nominal", r.Guarantee)
 	}
 	// a nominal row claims no δ split: delta_mech and tv_budget are empty
-	for _, rec := range []algorithms.Record{plan, r} {
+	for _, rec := range []algorithms.Record{plan.Record, r} {
 		if v, ok := rec.Extra["tv_budget"]; ok {
 			t.Errorf("nominal row: tv_budget = %g, want absent", v)
 		}
@@ -434,13 +434,13 @@ func TestRunProximal(t *testing.T) {
 			t.Errorf("nominal row: delta_mech = %g, want empty (NaN)", rec.DeltaMech)
 		}
 	}
-	out2, _ := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(2, 2)))
+	out2, _ := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), b, rand.New(rand.NewPCG(2, 2)))
 	if fmt.Sprint(out2.X) != fmt.Sprint(out.X) {
 		t.Errorf("same seed: got %v and %v", out.X, out2.X)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := m.Run(ctx, algorithms.Env{}, problems.NewCounter(p), b, rng); !errors.Is(err, context.Canceled) {
+	if _, err := algorithms.PlanRun(ctx, algorithms.Env{}, m, problems.NewCounter(p), b, rng); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v, want context.Canceled", err)
 	}
 }
@@ -468,7 +468,7 @@ func TestRunStronglyConvex(t *testing.T) {
 	mean := 0.0
 	var rec algorithms.Record
 	for range runs {
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rng)
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), b, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -515,7 +515,7 @@ func TestValidateAndRefusals(t *testing.T) {
 	if plan.Guarantee != algorithms.Certified || !strings.Contains(plan.Notes, "max_steps") {
 		t.Errorf("certified plan: guarantee %s, notes %q", plan.Guarantee, plan.Notes)
 	}
-	if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rng); err == nil || !strings.Contains(err.Error(), "max_steps") {
+	if _, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), b, rng); err == nil || !strings.Contains(err.Error(), "max_steps") {
 		t.Errorf("certified run: got %v, want a max_steps refusal", err)
 	}
 	for _, bb := range []algorithms.Budget{{Epsilon: 0, Delta: 1e-5}, {Epsilon: 1, Delta: 0}, {Epsilon: 1, Delta: 1e-5, Relation: privacy.AddRemove}} {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
-	"sync"
 
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
@@ -19,7 +17,6 @@ type Mechanism struct {
 	cfg  Config
 	pure *PureConfig
 	smp  algorithms.Sampler
-	cals calCache
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
@@ -91,60 +88,21 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 // Name returns the registry name.
 func (m *Mechanism) Name() string { return m.name }
 
-// calibrate returns the calibration for (c, b), computed once per mechanism instance: Plan
-// and every Run of a cell ask with the same inputs, and Calibrate is a pure
-// function of them, so the memoised value is the one a fresh call would return.
+// calibrate computes the calibration for (c, b): Plan's work, kept in the plan's state.
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
-	return m.cals.get(c, b, func() (Calibration, error) {
-		if m.pure != nil {
-			return calibratePureWith(c, b, *m.pure, m.smp)
-		}
-		return calibrateWith(c, b, m.cfg, m.smp)
-	})
-}
-
-// calCache memoises calibrations; safe for concurrent Runs. A mechanism is built per cell,
-// so it holds one or a few entries; past maxCalEntries it computes without storing.
-type calCache struct {
-	mu      sync.Mutex
-	entries []calEntry
-}
-
-type calEntry struct {
-	c   problems.Constants
-	b   algorithms.Budget
-	cal Calibration
-	err error
-}
-
-const maxCalEntries = 16
-
-func (cc *calCache) get(c problems.Constants, b algorithms.Budget, compute func() (Calibration, error)) (Calibration, error) {
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	for _, e := range cc.entries {
-		if e.b == b && sameConstants(e.c, c) {
-			return e.cal, e.err
-		}
+	if m.pure != nil {
+		return calibratePureWith(c, b, *m.pure, m.smp)
 	}
-	cal, err := compute()
-	if len(cc.entries) < maxCalEntries {
-		// Own copy of the profile, so a caller mutating its Constants cannot alias the key.
-		key := c
-		key.GK = slices.Clone(c.GK)
-		key.Measured = slices.Clone(c.Measured)
-		cc.entries = append(cc.entries, calEntry{c: key, b: b, cal: cal, err: err})
-	}
-	return cal, err
+	return calibrateWith(c, b, m.cfg, m.smp)
 }
 
-// sameConstants is field-wise equality (GK by elements; NaN never matches, so it is
-// recomputed rather than wrongly shared).
-func sameConstants(a, b problems.Constants) bool {
-	return a.N == b.N && a.D == b.D && a.GF == b.GF && a.GDelta == b.GDelta && a.Domain == b.Domain &&
-		slices.Equal(a.GK, b.GK) && a.Rank == b.Rank && a.Smooth == b.Smooth &&
-		a.ValueBound == b.ValueBound && a.GLMLoss == b.GLMLoss &&
-		a.StrongConvexity == b.StrongConvexity && slices.Equal(a.Measured, b.Measured)
+// calibration is the calibration Plan kept in p.
+func (m *Mechanism) calibration(p algorithms.Plan) (Calibration, error) {
+	cal, err := algorithms.StateOf[Calibration](p)
+	if err != nil {
+		return cal, fmt.Errorf("%s: %w", m.name, err)
+	}
+	return cal, nil
 }
 
 func (m *Mechanism) maxSteps() int {
@@ -196,22 +154,21 @@ func (cal Calibration) Record() algorithms.Record {
 	return r
 }
 
-// Plan calibrates from public constants only.
-func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+// Plan calibrates from public constants only; the plan keeps the calibration for Run.
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	cal, err := m.calibrate(c, b)
 	if err != nil {
-		return algorithms.Empty(), err
+		return algorithms.Plan{Record: algorithms.Empty(), Budget: b}, err
 	}
-	return cal.Record(), nil
+	return algorithms.Plan{Record: cal.Record(), Budget: b, State: cal}, nil
 }
 
 // Needs is the sampler's need: the mechanism touches the data only through its sampler.
 func (m *Mechanism) Needs() problems.Need { return m.smp.Needs() }
 
-// Run calibrates exactly as Plan, then draws one sample through the counted oracle o.
-func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	c := o.Constants()
-	cal, err := m.calibrate(c, b)
+// Run draws one sample through the counted oracle o from the target p's calibration fixed.
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	cal, err := m.calibration(p)
 	if err != nil {
 		return algorithms.Output{Record: algorithms.Empty()}, err
 	}

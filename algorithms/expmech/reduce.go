@@ -28,7 +28,7 @@ var _ algorithms.RadialReducer = (*Mechanism)(nil)
 // exactly (MALA, whose accept step sees ‖x⊥‖) draws it; not the exact samplers, which read
 // the data. The strongly convex setting's shift F − λ‖x‖²/2 and the pure mechanism (μ = 0)
 // are excluded.
-func (m *Mechanism) Reduces(c problems.Constants, b algorithms.Budget) bool {
+func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
 	if m.pure != nil {
 		return false
 	}
@@ -37,21 +37,21 @@ func (m *Mechanism) Reduces(c problems.Constants, b algorithms.Budget) bool {
 	if !gauss && !radial {
 		return false
 	}
-	cal, err := m.calibrate(c, b)
+	cal, err := m.calibration(p)
 	if err != nil {
 		return false
 	}
 	return cal.Setting != SettingStronglyConvex && cal.Target.Mu > 0 && cal.Steps <= m.maxSteps()
 }
 
-// OrthogonalVariance is the sampler's orthogonal variance for the calibrated target (a
+// OrthogonalVariance is the sampler's orthogonal variance for p's calibrated target (a
 // function of the public constants only; rec is not needed).
-func (m *Mechanism) OrthogonalVariance(c problems.Constants, b algorithms.Budget, _ algorithms.Record) (float64, error) {
+func (m *Mechanism) OrthogonalVariance(c problems.Constants, p algorithms.Plan, _ algorithms.Record) (float64, error) {
 	ol, ok := m.smp.(orthogonalLaw)
 	if !ok {
 		return 0, fmt.Errorf("%s: sampler %s has no orthogonal law", m.name, m.smp.Name())
 	}
-	cal, err := m.calibrate(c, b)
+	cal, err := m.calibration(p)
 	if err != nil {
 		return 0, err
 	}

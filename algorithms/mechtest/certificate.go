@@ -175,14 +175,14 @@ func (k *certKit) config(t *testing.T, cfg algorithms.Config, desc string) {
 func (k *certKit) row(t *testing.T, m algorithms.Mechanism, p problems.Problem, b algorithms.Budget, measured bool, where string) {
 	t.Helper()
 	c := p.Constants()
-	rec, err := m.Plan(algorithms.Env{}, c, b)
+	pl, err := m.Plan(algorithms.Env{}, c, b)
 	if err != nil {
 		k.refuse(err)
 		return
 	}
-	ran := "plan"
+	rec, ran := pl.Record, "plan"
 	if w := rec.PredictedValueQueries + rec.PredictedGradientQueries; w <= k.opt.MaxWork {
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p).Oracle(m.Needs()), b, rand.New(rand.NewPCG(k.rng.Uint64(), 1)))
+		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p).Oracle(m.Needs()), pl, rand.New(rand.NewPCG(k.rng.Uint64(), 1)))
 		if err != nil {
 			k.refuse(err)
 			return

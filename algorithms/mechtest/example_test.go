@@ -41,36 +41,34 @@ type search struct{ cfg searchConfig }
 func (m *search) Name() string         { return "random-search" }
 func (m *search) Needs() problems.Need { return problems.NeedValues }
 
-// Plan validates the budget and the constants and predicts Points·n value queries.
-func (m *search) Plan(_ algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+// Plan validates the budget and the constants and predicts Points·n value queries; the
+// record is all Run needs of it (a mechanism with a calibration keeps it in State).
+func (m *search) Plan(_ algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	switch {
 	case !(b.Epsilon > 0) || !(b.Delta >= 0 && b.Delta < 1) || b.Relation != privacy.ReplaceOne:
-		return algorithms.Record{}, fmt.Errorf("random-search: budget %+v", b)
+		return algorithms.Plan{Budget: b}, fmt.Errorf("random-search: budget %+v", b)
 	case c.N < 1 || c.D < 1 || !(c.GF > 0) || math.IsInf(c.GF, 0):
-		return algorithms.Record{}, fmt.Errorf("random-search: constants n = %d, d = %d, G_f = %v", c.N, c.D, c.GF)
+		return algorithms.Plan{Budget: b}, fmt.Errorf("random-search: constants n = %d, d = %d, G_f = %v", c.N, c.D, c.GF)
 	case !(c.Domain.Radius > 0) || math.IsInf(c.Domain.Radius, 0):
-		return algorithms.Record{}, fmt.Errorf("random-search: domain radius %v", c.Domain.Radius)
+		return algorithms.Plan{Budget: b}, fmt.Errorf("random-search: domain radius %v", c.Domain.Radius)
 	}
 	switch c.Domain.Kind {
 	case problems.Ball, problems.Box, problems.Unconstrained:
 	default:
-		return algorithms.Record{}, fmt.Errorf("random-search: domain %q", c.Domain.Kind)
+		return algorithms.Plan{Budget: b}, fmt.Errorf("random-search: domain %q", c.Domain.Kind)
 	}
 	rec := algorithms.Empty()
 	rec.Steps = m.cfg.Points
 	rec.PredictedValueQueries, rec.PredictedGradientQueries = float64(m.cfg.Points*c.N), 0
 	rec.Notes = "random search: not private"
-	return rec, nil
+	return algorithms.Plan{Record: rec, Budget: b}, nil
 }
 
 // Run draws each point uniformly in the cube of the domain's radius (clipped to the ball)
 // and keeps the best.
-func (m *search) Run(ctx context.Context, _ algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *search) Run(ctx context.Context, _ algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	rec, err := m.Plan(algorithms.Env{}, c, b)
-	if err != nil {
-		return algorithms.Output{Record: rec}, err
-	}
+	rec := p.Record
 	var best []float64
 	bestRisk := math.Inf(1)
 	for range m.cfg.Points {
@@ -125,7 +123,7 @@ func ExampleTest() {
 		return
 	}
 	cnt := problems.NewCounter(p)
-	out, err := m.Run(context.Background(), algorithms.Env{}, cnt.Oracle(m.Needs()), b, rand.New(rand.NewPCG(7, 99)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, cnt.Oracle(m.Needs()), b, rand.New(rand.NewPCG(7, 99)))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package mechtest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -70,8 +71,7 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 
 // kit is the state Test's properties share: the factory, the options, the budget and
 // constants, and one mechanism that serves every check (a mechanism must be reusable
-// across runs, and it may memoise its data-independent calibration; determinism also
-// checks a fresh one).
+// across runs; determinism also checks a fresh one).
 type kit struct {
 	f      algorithms.Factory
 	opt    Options
@@ -110,7 +110,18 @@ func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
 	t.Helper()
 	o := problems.NewCounter(k.opt.Problem)
-	out, err := m.Run(context.Background(), algorithms.Env{}, o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
+	if err != nil {
+		t.Fatalf("%s: Run: %v", k.f.Name, err)
+	}
+	return out, o
+}
+
+// runPlan is run with the plan p made beforehand.
+func (k *kit) runPlan(t *testing.T, m algorithms.Mechanism, p algorithms.Plan, seed uint64) (algorithms.Output, *problems.Counter) {
+	t.Helper()
+	o := problems.NewCounter(k.opt.Problem)
+	out, err := m.Run(context.Background(), algorithms.Env{}, o.Oracle(m.Needs()), p, rand.New(rand.NewPCG(seed, 99)))
 	if err != nil {
 		t.Fatalf("%s: Run: %v", k.f.Name, err)
 	}
@@ -222,12 +233,21 @@ func (k *kit) planMatchesRun(t *testing.T) {
 	}
 }
 
-// determinism: the same seed gives the same point and queries, on the shared and on a
-// fresh mechanism.
+// determinism: the same seed gives the same point and queries, from one plan run twice
+// (as the runner hands one plan to every row of a cell: Run must not write to it) and on
+// a fresh mechanism.
 func (k *kit) determinism(t *testing.T) {
 	m := k.mech(t)
-	a, oa := k.run(t, m, 7)
-	bb, ob := k.run(t, m, 7)
+	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	before := fmt.Sprintf("%+v", p.Record)
+	a, oa := k.runPlan(t, m, p, 7)
+	bb, ob := k.runPlan(t, m, p, 7)
+	if after := fmt.Sprintf("%+v", p.Record); after != before {
+		t.Errorf("Run wrote to its plan's record: %s, then %s", before, after)
+	}
 	if !slices.Equal(a.X, bb.X) {
 		t.Errorf("same seed: X = %v then %v, want identical", a.X, bb.X)
 	}
@@ -268,7 +288,7 @@ func (k *kit) badBudget(t *testing.T) {
 		if _, err := m.Plan(algorithms.Env{}, k.c, bb); err == nil {
 			t.Errorf("Plan(budget %+v) succeeded, want an error", bb)
 		}
-		if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
+		if _, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), bb, rand.New(rand.NewPCG(1, 1))); err == nil {
 			t.Errorf("Run(budget %+v) succeeded, want an error", bb)
 		}
 	}
@@ -298,7 +318,7 @@ func (k *kit) cancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	m := k.mech(t)
-	_, err := m.Run(ctx, algorithms.Env{}, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(1, 1)))
+	_, err := algorithms.PlanRun(ctx, algorithms.Env{}, m, problems.NewCounter(k.opt.Problem).Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(1, 1)))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run(cancelled ctx) error = %v, want context.Canceled", err)
 	}

@@ -77,6 +77,7 @@ type reducedKit struct {
 	opt      ReducedOptions
 	m        algorithms.Mechanism
 	b        algorithms.Budget
+	p        algorithms.Plan // m's plan at b on inst's constants
 	inst     problems.Instance
 	rm       algorithms.Reducer
 	red      problems.Reduction
@@ -96,8 +97,11 @@ func newReducedKit(t *testing.T, f algorithms.Factory, opt ReducedOptions) *redu
 	}
 	k := &reducedKit{f: f, opt: opt, m: m, b: algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}}
 	k.inst = k.gen(t, 0, problems.Unconstrained)
+	if k.p, err = m.Plan(algorithms.Env{}, k.inst.Constants(), k.b); err != nil {
+		t.Fatalf("%s: Plan: %v", f.Name, err)
+	}
 	var ok bool
-	if k.rm, k.red, ok = algorithms.Reducible(m, k.inst, k.b); !ok {
+	if k.rm, k.red, ok = algorithms.Reducible(m, k.inst, k.p); !ok {
 		t.Fatalf("%s: no reduced path on an exactly low-rank instance on R^d", f.Name)
 	}
 	if r, ok := algorithms.As[algorithms.Refereed](m); ok && r.NeedsReferee() {
@@ -118,10 +122,10 @@ func (k *reducedKit) reduced(seed uint64) (algorithms.Output, *problems.Counter,
 	rng := rand.New(rand.NewPCG(seed, 7))
 	if k.refereed != nil {
 		ref := algorithms.ReducedReferee{Reduced: k.red.Problem, Full: k.inst}
-		out, err := algorithms.RunReducedRefereed(context.Background(), algorithms.Env{}, k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng, ref)
+		out, err := algorithms.RunReducedRefereed(context.Background(), algorithms.Env{}, k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.p, rng, ref)
 		return out, cnt, err
 	}
-	out, err := algorithms.RunReduced(context.Background(), algorithms.Env{}, k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.b, rng)
+	out, err := algorithms.RunReduced(context.Background(), algorithms.Env{}, k.rm, cnt.Oracle(k.m.Needs()), k.red.Basis, k.p, rng)
 	return out, cnt, err
 }
 
@@ -130,9 +134,9 @@ func (k *reducedKit) full(seed uint64) (algorithms.Output, error) {
 	cnt := problems.NewCounter(k.inst)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	if k.refereed != nil {
-		return k.refereed.RunRefereed(context.Background(), algorithms.Env{}, cnt.Oracle(k.m.Needs()), k.b, rng, k.inst)
+		return k.refereed.RunRefereed(context.Background(), algorithms.Env{}, cnt.Oracle(k.m.Needs()), k.p, rng, k.inst)
 	}
-	return k.m.Run(context.Background(), algorithms.Env{}, cnt.Oracle(k.m.Needs()), k.b, rng)
+	return k.m.Run(context.Background(), algorithms.Env{}, cnt.Oracle(k.m.Needs()), k.p, rng)
 }
 
 // fallback: the reduced path is not taken for g_k > 0 or on a ball.
@@ -141,7 +145,11 @@ func (k *reducedKit) fallback(t *testing.T) {
 		name string
 		inst problems.Instance
 	}{{"g_k>0", k.gen(t, 1e-3, problems.Unconstrained)}, {"ball", k.gen(t, 0, problems.Ball)}} {
-		if _, _, ok := algorithms.Reducible(k.m, c.inst, k.b); ok {
+		p, err := k.m.Plan(algorithms.Env{}, c.inst.Constants(), k.b)
+		if err != nil {
+			continue // no plan, no run: certainly not the reduced path
+		}
+		if _, _, ok := algorithms.Reducible(k.m, c.inst, p); ok {
 			t.Errorf("%s: reduced path taken on %s, want the full path", k.f.Name, c.name)
 		}
 	}
@@ -229,7 +237,7 @@ func (k *reducedKit) split(t *testing.T, s *lawStats, x []float64, rec algorithm
 		}
 	}
 	// The variance of this run's complement (a tuned run's selected candidate sets it).
-	v, err := k.rm.OrthogonalVariance(k.inst.Constants(), k.b, rec)
+	v, err := k.rm.OrthogonalVariance(k.inst.Constants(), k.p, rec)
 	if err != nil {
 		if radial {
 			return // no closed form for a radial chain: the two-sample tests carry it

@@ -46,10 +46,15 @@ func (everyCap) CheckConstants(c problems.Constants) error {
 	}
 	return nil
 }
-func (everyCap) Plan(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
+func (m everyCap) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := m.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (everyCap) planRecord(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
 	return algorithms.Empty(), nil
 }
-func (everyCap) Run(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Budget, *rand.Rand) (algorithms.Output, error) {
+func (everyCap) Run(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Plan, *rand.Rand) (algorithms.Output, error) {
 	return algorithms.Output{Record: algorithms.Empty()}, nil
 }
 func (everyCap) Account(problems.Constants, algorithms.Budget, algorithms.Record) (float64, float64, error) {
@@ -58,14 +63,14 @@ func (everyCap) Account(problems.Constants, algorithms.Budget, algorithms.Record
 func (everyCap) RDP(_ problems.Constants, _ algorithms.Budget, orders []float64) ([]float64, error) {
 	return make([]float64, len(orders)), nil
 }
-func (everyCap) Reduces(problems.Constants, algorithms.Budget) bool { return true }
-func (everyCap) OrthogonalVariance(problems.Constants, algorithms.Budget, algorithms.Record) (float64, error) {
+func (everyCap) Reduces(problems.Constants, algorithms.Plan) bool { return true }
+func (everyCap) OrthogonalVariance(problems.Constants, algorithms.Plan, algorithms.Record) (float64, error) {
 	return 1, nil
 }
 func (everyCap) OrthogonalNorm(algorithms.Record) (float64, bool) { return 1, true }
 func (everyCap) NeedsReferee() bool                               { return false }
-func (m everyCap) RunRefereed(ctx context.Context, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand, _ algorithms.Referee) (algorithms.Output, error) {
-	return m.Run(ctx, algorithms.Env{}, o, b, rng)
+func (m everyCap) RunRefereed(ctx context.Context, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand, _ algorithms.Referee) (algorithms.Output, error) {
+	return m.Run(ctx, algorithms.Env{}, o, pl, rng)
 }
 func (everyCap) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{{Name: "c", Grid: []float64{1, 2}}}

@@ -134,7 +134,7 @@ func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candid
 func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePlan, eRun float64, orders []float64) (privatePlan, error) {
 	p.run.Epsilon = eRun
 	var err error
-	if p.cands, p.recs, err = m.plannable(env, c, p.run); err != nil {
+	if p.cands, p.plans, p.recs, err = m.plannable(env, c, p.run); err != nil {
 		return p, err
 	}
 	base := make([]float64, len(orders))

@@ -80,8 +80,13 @@ func TestEpsRDPBaseMonotone(t *testing.T) {
 // than the GDP it would invert to, as a subsampled Gaussian's is at high orders).
 type rdpFake struct{ fake }
 
-func (f *rdpFake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	r, err := f.fake.Plan(algorithms.Env{}, c, b)
+func (f *rdpFake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := f.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (f *rdpFake) planRecord(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	r, err := f.fake.planRecord(algorithms.Env{}, c, b)
 	r.GDPS = math.NaN()
 	return r, err
 }

@@ -27,30 +27,20 @@ var _ algorithms.RadialReducer = (*Mechanism)(nil)
 
 // Reduces reports whether every candidate the tuned procedure may run has an exact reduced
 // path at the budget it is run at (b in mode oracle, the per-run budget in mode private).
-func (m *Mechanism) Reduces(c problems.Constants, b algorithms.Budget) bool {
-	// The runner asks after Plan, whose answers (at the store's bits) the memo holds:
-	// the zero Env here computes nothing the store would have given.
-	env := algorithms.Env{}
+func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
 	var cands []Candidate
-	switch m.cfg.Mode {
-	case Oracle:
-		cs, _, err := m.plannable(env, c, b)
-		if err != nil {
-			return false
-		}
-		cands = cs
-	case Private:
-		p, err := m.planPrivate(env, c, b)
-		if err != nil {
-			return false
-		}
-		cands, b = p.cands, p.run
+	var plans []algorithms.Plan
+	switch st := p.State.(type) {
+	case oraclePlan:
+		cands, plans = st.cands, st.plans
+	case privatePlan:
+		cands, plans = st.cands, st.plans
 	default:
 		return false
 	}
-	for _, cd := range cands {
+	for i, cd := range cands {
 		r, ok := algorithms.As[algorithms.Reducer](cd.Mech)
-		if !ok || !r.Reduces(c, b) {
+		if !ok || !r.Reduces(c, plans[i]) {
 			return false
 		}
 	}
@@ -61,7 +51,7 @@ func (m *Mechanism) Reduces(c problems.Constants, b algorithms.Budget) bool {
 var errRadial = errors.New("tuning: the complement of a tuned release is drawn radially (orthogonal_norm)")
 
 // OrthogonalVariance is never used: OrthogonalNorm always answers for a reduced tuned run.
-func (m *Mechanism) OrthogonalVariance(problems.Constants, algorithms.Budget, algorithms.Record) (float64, error) {
+func (m *Mechanism) OrthogonalVariance(problems.Constants, algorithms.Plan, algorithms.Record) (float64, error) {
 	return 0, errRadial
 }
 
@@ -71,10 +61,10 @@ func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 	return rho, ok
 }
 
-// orthogonalNorm is ρ for one reduced run of candidate cd with record rec at budget b on a
-// problem of rank r: the candidate's own ρ if it is a radial reducer, else
+// orthogonalNorm is ρ for one reduced run of candidate cd with record rec, run from its
+// plan p, on a problem of rank r: the candidate's own ρ if it is a radial reducer, else
 // ρ = √(v·χ²_{d−r}) with v its orthogonal variance.
-func orthogonalNorm(cd Candidate, c problems.Constants, b algorithms.Budget, rec algorithms.Record, r int, rng *rand.Rand) (float64, error) {
+func orthogonalNorm(cd Candidate, c problems.Constants, p algorithms.Plan, rec algorithms.Record, r int, rng *rand.Rand) (float64, error) {
 	red, ok := algorithms.As[algorithms.Reducer](cd.Mech)
 	if !ok {
 		return 0, fmt.Errorf("tuning: grid point %v has no reduced path", cd.Values)
@@ -84,7 +74,7 @@ func orthogonalNorm(cd Candidate, c problems.Constants, b algorithms.Budget, rec
 			return rho, nil
 		}
 	}
-	v, err := red.OrthogonalVariance(c, b, rec)
+	v, err := red.OrthogonalVariance(c, p, rec)
 	if err != nil {
 		return 0, fmt.Errorf("tuning: grid point %v: orthogonal law: %w", cd.Values, err)
 	}

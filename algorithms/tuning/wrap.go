@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
-	"sync"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -18,19 +17,13 @@ import (
 type Mechanism struct {
 	base Tunable
 	cfg  Config
-	// plans memoises planPrivate and planned memoises plannable, per (constants, budget):
-	// both are data-independent, and the runner asks for them from Plan, Reduces and Run
-	// of every trial of a cell, concurrently.
-	mu      sync.Mutex
-	plans   map[string]privatePlan
-	planned map[string]plannedGrid
 }
 
-// plannedGrid is plannable's answer.
-type plannedGrid struct {
+// oraclePlan is the state of a plan in mode oracle: the grid points that plan at the
+// budget, each with its plan.
+type oraclePlan struct {
 	cands []Candidate
-	recs  []algorithms.Record
-	err   error
+	plans []algorithms.Plan
 }
 
 var (
@@ -55,35 +48,18 @@ var ErrNoReferee = errors.New("tuning: mode oracle selects on the exact empirica
 
 // plannable returns the candidates whose Plan at b succeeds (data-independent: a grid
 // point whose calibration fails, e.g. a sampler over max_steps, is not a candidate), with
-// their records. Answers are memoised (callers must not modify them).
-func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
-	key := fmt.Sprintf("%+v|%+v", c, b)
-	m.mu.Lock()
-	g, ok := m.planned[key]
-	m.mu.Unlock()
-	if !ok {
-		g.cands, g.recs, g.err = m.planGrid(env, c, b)
-		m.mu.Lock()
-		if m.planned == nil {
-			m.planned = map[string]plannedGrid{}
-		}
-		m.planned[key] = g
-		m.mu.Unlock()
-	}
-	return g.cands, g.recs, g.err
-}
-
-// planGrid plans every grid point at b (plannable, unmemoised).
-func (m *Mechanism) planGrid(env algorithms.Env, c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Record, error) {
+// their plans and records.
+func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Plan, []algorithms.Record, error) {
 	all, err := Candidates(m.base, c, m.cfg.Grid)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var cands []Candidate
+	var plans []algorithms.Plan
 	var recs []algorithms.Record
 	var first error
 	for _, cd := range all {
-		r, err := cd.Mech.Plan(env, c, b)
+		p, err := cd.Mech.Plan(env, c, b)
 		if err != nil {
 			if first == nil {
 				first = fmt.Errorf("grid point %v: %w", cd.Values, err)
@@ -91,21 +67,23 @@ func (m *Mechanism) planGrid(env algorithms.Env, c problems.Constants, b algorit
 			continue
 		}
 		cands = append(cands, cd)
-		recs = append(recs, r)
+		plans = append(plans, p)
+		recs = append(recs, p.Record)
 	}
 	if len(cands) == 0 {
-		return nil, nil, fmt.Errorf("tuning: no grid point of %s plans at this budget (first failure: %w)", m.Name(), first)
+		return nil, nil, nil, fmt.Errorf("tuning: no grid point of %s plans at this budget (first failure: %w)", m.Name(), first)
 	}
-	return cands, recs, nil
+	return cands, plans, recs, nil
 }
 
-// Plan returns the record of the tuned procedure from public constants only.
-func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+// Plan plans the tuned procedure from public constants only: every grid point's plan (and
+// in mode private the per-run budget they are planned at) is kept in the plan for Run.
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	switch m.cfg.Mode {
 	case Oracle:
-		cands, recs, err := m.plannable(env, c, b)
+		cands, plans, recs, err := m.plannable(env, c, b)
 		if err != nil {
-			return algorithms.Record{}, err
+			return algorithms.Plan{Budget: b}, err
 		}
 		r := recs[0]
 		var pv, pg float64
@@ -117,38 +95,44 @@ func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 		}
 		r.PredictedValueQueries, r.PredictedGradientQueries = pv, pg
 		r.TheoryBound = bound
-		return m.labelOracle(r, cands[0], cands), nil
+		return algorithms.Plan{Record: m.labelOracle(r, cands[0], cands), Budget: b, State: oraclePlan{cands, plans}}, nil
 	default:
 		p, err := m.planPrivate(env, c, b)
 		if err != nil {
-			return algorithms.Record{}, err
+			return algorithms.Plan{Budget: b}, err
 		}
 		r := p.recs[0]
-		return m.labelPrivate(r, p, p.cands[0], 0), nil
+		return algorithms.Plan{Record: m.labelPrivate(r, p, p.cands[0], 0), Budget: b, State: p}, nil
 	}
+}
+
+// errForeignPlan is returned for a plan another mechanism made.
+func (m *Mechanism) errForeignPlan(p algorithms.Plan) error {
+	return fmt.Errorf("tuning %s: %w (state %T)", m.Name(), algorithms.ErrForeignPlan, p.State)
 }
 
 // Run runs mode private; mode oracle needs RunRefereed.
-func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	if m.cfg.Mode == Oracle {
 		return algorithms.Output{}, ErrNoReferee
 	}
-	return m.runPrivate(ctx, env, o, b, rng)
+	return m.runPrivate(ctx, env, o, p, rng)
 }
 
 // RunRefereed runs the tuned procedure; only mode oracle reads ref.
-func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
+func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	if m.cfg.Mode != Oracle {
-		return m.runPrivate(ctx, env, o, b, rng)
+		return m.runPrivate(ctx, env, o, p, rng)
 	}
 	if ref == nil {
 		return algorithms.Output{}, ErrNoReferee
 	}
 	c := o.Constants()
-	cands, _, err := m.plannable(env, c, b)
-	if err != nil {
-		return algorithms.Output{}, err
+	op, ok := p.State.(oraclePlan)
+	if !ok {
+		return algorithms.Output{}, m.errForeignPlan(p)
 	}
+	cands := op.cands
 	var best algorithms.Output
 	bestJ, bestRisk, failed := -1, math.Inf(1), 0
 	var pv, pg float64
@@ -158,7 +142,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 		if err := ctx.Err(); err != nil {
 			return algorithms.Output{}, err
 		}
-		out, err := cd.Mech.Run(ctx, env, o, b, rng)
+		out, err := cd.Mech.Run(ctx, env, o, op.plans[j], rng)
 		if err != nil {
 			// the oracle is a reference: a grid point that fails at run time is skipped
 			// and counted (tuning_failed), the release is the best of the others.
@@ -185,7 +169,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	if problems.ReducedDim(c, o.Dim()) {
 		// the referee saw the span part only (F(x) = F̃(Uᵀx)), so the released
 		// candidate's complement is drawn after the choice, from its own law (reduce.go)
-		rho, err := orthogonalNorm(cands[bestJ], c, b, best.Record, o.Dim(), rng)
+		rho, err := orthogonalNorm(cands[bestJ], c, op.plans[bestJ], best.Record, o.Dim(), rng)
 		if err != nil {
 			return algorithms.Output{}, err
 		}
@@ -278,6 +262,7 @@ type privatePlan struct {
 	sTrain         float64 // max GDP the candidates report at the run budget
 	run            algorithms.Budget
 	cands          []Candidate
+	plans          []algorithms.Plan // each candidate's plan at the run budget
 	recs           []algorithms.Record
 	eps, delta     float64 // spent, recomputed from what the candidates report
 	tvDelta        float64 // part of delta for the samplers' TV error over E[K] runs
@@ -299,27 +284,6 @@ type privatePlan struct {
 //     accounted by its Rényi curve instead, with the per-run budget searched again
 //     (calibrateRDP; a candidate with neither is an error naming the mechanism).
 func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (privatePlan, error) {
-	key := fmt.Sprintf("%+v|%+v", c, b)
-	m.mu.Lock()
-	p, ok := m.plans[key]
-	m.mu.Unlock()
-	if ok {
-		return p, nil
-	}
-	p, err := m.calibratePrivate(env, c, b)
-	if err != nil {
-		return p, err
-	}
-	m.mu.Lock()
-	if m.plans == nil {
-		m.plans = map[string]privatePlan{}
-	}
-	m.plans[key] = p
-	m.mu.Unlock()
-	return p, nil
-}
-
-func (m *Mechanism) calibratePrivate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	p := privatePlan{n: c.N}
 	needs := selectionNeeds()
 	needs.ReplaceOne = "the score's sensitivity is derived under replace-one"
@@ -351,7 +315,7 @@ func (m *Mechanism) calibratePrivate(env algorithms.Env, c problems.Constants, b
 		return p, fmt.Errorf("tuning private: per-run budget: %w", err)
 	}
 	p.run = algorithms.Budget{Epsilon: eRun, Delta: dRun, Relation: b.Relation, Task: b.Task}
-	if p.cands, p.recs, err = m.plannable(env, c, p.run); err != nil {
+	if p.cands, p.plans, p.recs, err = m.plannable(env, c, p.run); err != nil {
 		return p, err
 	}
 	if !gdpBase(p.recs) {
@@ -424,11 +388,11 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 }
 
 // runPrivate is PS22's A: K ~ D_{η,γ} runs of Q, the best noisy score released.
-func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	p, err := m.planPrivate(env, c, b)
-	if err != nil {
-		return algorithms.Output{}, err
+	p, ok := pl.State.(privatePlan)
+	if !ok {
+		return algorithms.Output{}, m.errForeignPlan(pl)
 	}
 	k, err := p.tnb.Sample(rng)
 	if err != nil {
@@ -443,7 +407,7 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 			return algorithms.Output{}, err
 		}
 		j := rng.IntN(len(p.cands))
-		out, err := p.cands[j].Mech.Run(ctx, env, o, p.run, rng)
+		out, err := p.cands[j].Mech.Run(ctx, env, o, p.plans[j], rng)
 		if err != nil {
 			return algorithms.Output{}, fmt.Errorf("tuning private: grid point %v: %w", p.cands[j].Values, err)
 		}
@@ -451,7 +415,7 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 		if reduced {
 			// each run's complement norm is drawn before its score, whose sensitivity
 			// depends on the full ‖x‖ (score.go; reduce.go)
-			if rho, err = orthogonalNorm(p.cands[j], c, p.run, out.Record, o.Dim(), rng); err != nil {
+			if rho, err = orthogonalNorm(p.cands[j], c, p.plans[j], out.Record, o.Dim(), rng); err != nil {
 				return algorithms.Output{}, err
 			}
 		}

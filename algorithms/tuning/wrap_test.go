@@ -48,7 +48,12 @@ type fake struct {
 
 func (f *fake) Name() string         { return "fake" }
 func (f *fake) Needs() problems.Need { return problems.NeedValues }
-func (f *fake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (f *fake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := f.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (f *fake) planRecord(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	s, err := privacy.SForEpsDelta(b.Epsilon, b.Delta)
 	if err != nil {
@@ -60,8 +65,9 @@ func (f *fake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budge
 	}
 	return r, nil
 }
-func (f *fake) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	r, err := f.Plan(algorithms.Env{}, o.Constants(), b)
+func (f *fake) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
+	r, err := f.planRecord(algorithms.Env{}, o.Constants(), b)
 	return algorithms.Output{X: []float64{f.a}, Record: r}, err
 }
 func (f *fake) Knobs(problems.Constants) []Knob {
@@ -126,10 +132,10 @@ func TestWrapModes(t *testing.T) {
 func TestOracleSelects(t *testing.T) {
 	p := &absProblem{z: []float64{0, 0.1, -0.1, 0}}
 	m := wrap(t, &fake{nKnobs: 1}, Oracle)
-	if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNoReferee) {
+	if _, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), budget, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrNoReferee) {
 		t.Errorf("Run without referee: err = %v, want ErrNoReferee", err)
 	}
-	out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget, rand.New(rand.NewPCG(1, 1)), p)
+	out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(p), planAt(m, problems.NewCounter(p), budget), rand.New(rand.NewPCG(1, 1)), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +151,7 @@ func TestPrivateAccounting(t *testing.T) {
 	p := &absProblem{z: make([]float64, 50)}
 	m := wrap(t, &fake{nKnobs: 1}, Private)
 	cnt := problems.NewCounter(p)
-	out, err := m.RunRefereed(context.Background(), algorithms.Env{}, cnt, budget, rand.New(rand.NewPCG(3, 4)), nil)
+	out, err := m.RunRefereed(context.Background(), algorithms.Env{}, cnt, planAt(m, cnt, budget), rand.New(rand.NewPCG(3, 4)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +189,7 @@ func TestPrivateSelectionLaw(t *testing.T) {
 	var ek float64
 	var law TNB
 	for range trials {
-		out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget, rng, nil)
+		out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(p), planAt(m, problems.NewCounter(p), budget), rng, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,4 +205,11 @@ func TestPrivateSelectionLaw(t *testing.T) {
 		t.Errorf("P[bad point released] = %v, want PGF(1/2) = %v ± %v (E[K] = %v)", got, want, tol, ek)
 	}
 	t.Logf("P[bad] = %.4f, PGF(1/2) = %.4f", got, want)
+}
+
+// planAt is m's plan at the constants of o and budget b (a failed plan is returned as is,
+// for Run to refuse).
+func planAt(m algorithms.Mechanism, o problems.ValueAccess, b algorithms.Budget) algorithms.Plan {
+	p, _ := m.Plan(algorithms.Env{}, o.Constants(), b)
+	return p
 }

@@ -196,30 +196,31 @@ func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algor
 	return math.Min(hi, rdp), b.Delta, nil
 }
 
-// Plan is data-independent.
-func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+// Plan is data-independent; the plan keeps the calibrated parameters for Run.
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	if err := calib.Check(c, b); err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	p, err := m.calibrate(env, c, b)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
-	return m.record(c, b, p), nil
+	return algorithms.Plan{Record: m.record(c, b, p), Budget: b, State: p}, nil
 }
 
 // Needs is first order: Run queries gradients.
 func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last iterate θ_T, as BST14 does.
-func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	p, err := m.calibrate(env, c, b)
+	p, err := algorithms.StateOf[params](pl)
 	if err != nil {
-		return algorithms.Output{}, err
+		return algorithms.Output{}, fmt.Errorf("%s: %w", Name, err)
 	}
 	rec := m.record(c, b, p)
 	d, n := c.D, float64(c.N)

@@ -82,7 +82,7 @@ func TestConvergence(t *testing.T) {
 	p := problemtest.NewLinear(60, 3, 1, 1, rand.New(rand.NewPCG(2, 2)))
 	run := func(T int) float64 {
 		m := &Mechanism{cfg: Config{Steps: T, MaxSteps: T}}
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(3, 3)))
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(3, 3)))
 		if err != nil {
 			t.Fatal(err)
 		}

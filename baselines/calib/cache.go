@@ -27,10 +27,12 @@ type PoissonResult struct {
 }
 
 // PoissonCache memoises the (slow, data-independent) Poisson accountant of one mechanism
-// and the grid points tuning derives from it (WithKnobs shares the cache), so that Plan,
-// the tuning's Rényi curve (RDP) and Reduces, which ask again for what Plan computed, do
-// not recompute it; answers also go through the runner's store (algorithms.Store) when a
-// Get is handed one. Safe for concurrent use; a nil *PoissonCache computes every time.
+// and the grid points tuning derives from it (WithKnobs shares the cache). It is the one
+// in-process memo a plan does not replace: the tuning's Rényi curve (RDP) asks, at a
+// budget rather than with a plan, for what the grid point's Plan computed. Answers also go through the runner's store
+// (algorithms.Store) when a Get is handed one, which keeps them across cells and runs but
+// costs a hash and a decode per question. Safe for concurrent use; a nil *PoissonCache
+// computes every time.
 type PoissonCache struct {
 	mu    sync.Mutex
 	m     map[PoissonKey]PoissonResult

@@ -17,35 +17,33 @@ type (
 
 // PlanGDP is Plan of an s-GDP baseline whose budget is the Gaussian-curve inversion
 // s = s*(ε, δ) (S): it validates the constants and the budget first (Check), so every
-// GDP baseline refuses bad input the same way, then calibrates and records.
-func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Record, error) {
+// GDP baseline refuses bad input the same way, then calibrates and records; the plan keeps
+// the parameters P for RunGDP.
+func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Plan, error) {
 	if err := Check(c, b); err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	s, err := S(b)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	p, err := calibrate(c, s)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
-	return record(c, b, p)
+	rec, err := record(c, b, p)
+	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
 }
 
-// RunGDP is Run of the same baselines: the calibration and record of PlanGDP, then run
-// releases the output with that record through the oracle access O the mechanism declared
-// (problems.ValueAccess or problems.GradientAccess).
-func RunGDP[O problems.ValueAccess, P any](ctx context.Context, acc O, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
-	c := acc.Constants()
+// RunGDP is Run of the same baselines: the parameters PlanGDP kept in pl and their record
+// at the oracle's constants, then run releases the output with that record through the
+// oracle access O the mechanism declared (problems.ValueAccess or problems.GradientAccess).
+func RunGDP[O problems.ValueAccess, P any](ctx context.Context, acc O, pl algorithms.Plan, record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
+	c, b := acc.Constants(), pl.Budget
 	if err := Check(c, b); err != nil {
 		return algorithms.Output{}, err
 	}
-	s, err := S(b)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	p, err := calibrate(c, s)
+	p, err := algorithms.StateOf[P](pl)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

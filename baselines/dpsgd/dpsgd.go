@@ -208,16 +208,16 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	return r
 }
 
-// Plan is data-independent.
-func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+// Plan is data-independent; the plan keeps the calibrated parameters for Run.
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	if err := calib.Check(c, b); err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	p, err := m.calibrate(env, c, b)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
-	return m.record(c, b, p), nil
+	return algorithms.Plan{Record: m.record(c, b, p), Budget: b, State: p}, nil
 }
 
 // Needs is first order: Run queries gradients.
@@ -225,14 +225,15 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
-func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	p, err := m.calibrate(env, c, b)
+	p, err := algorithms.StateOf[params](pl)
 	if err != nil {
-		return algorithms.Output{}, err
+		return algorithms.Output{}, fmt.Errorf("%s: %w", Name, err)
 	}
 	rec := m.record(c, b, p)
 	x, st, err := descend(ctx, o, c, p, rng)

@@ -84,7 +84,7 @@ func TestEmptyLotsStillNoised(t *testing.T) {
 	// n = 20, q = 0.01: P(empty) = 0.99²⁰ = 0.818, so ≥ 10 of 20 empty lots fails w.p. < 1e-4.
 	p := problemtest.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
 	m := &Mechanism{cfg: Config{SamplingRate: 0.01, Steps: 20, MaxSteps: 20}}
-	out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestConvergence(t *testing.T) {
 		var sum float64
 		var bound float64
 		for seed := range uint64(5) {
-			out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 0)))
+			out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 0)))
 			if err != nil {
 				t.Fatal(err)
 			}

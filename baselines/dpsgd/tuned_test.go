@@ -46,7 +46,7 @@ func TestPrivateTuningCertifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
+	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), b, rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		t.Fatal(err)
 	}

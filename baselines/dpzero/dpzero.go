@@ -99,7 +99,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 }
 
 // Plan is data-independent.
-func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	return calib.PlanGDP(c, b, m.calibrate, m.record)
 }
 
@@ -107,9 +107,9 @@ func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
 
 // Run releases the average iterate.
-func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	return calib.RunGDP(ctx, o, b, m.calibrate, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+	return calib.RunGDP(ctx, o, pl, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		d := c.D
 		x, avg, u := make([]float64, d), make([]float64, d), make([]float64, d)
 		xp, xm := make([]float64, d), make([]float64, d)

@@ -78,7 +78,7 @@ func TestConvergence(t *testing.T) {
 		m := &Mechanism{cfg: Config{Steps: T, Clip: 10, Smoothing: 1e-4}}
 		var sum float64
 		for seed := range uint64(8) {
-			out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 7)))
+			out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 7)))
 			if err != nil {
 				t.Fatal(err)
 			}

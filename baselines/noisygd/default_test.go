@@ -46,7 +46,7 @@ func TestReleasedStartFlag(t *testing.T) {
 	for _, tc := range []struct{ steps, want int }{{1, 1}, {2, 0}} {
 		cfg := *DefaultConfig()
 		cfg.Steps = tc.steps
-		out, err := (&Mechanism{cfg: cfg}).Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 1)))
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, (&Mechanism{cfg: cfg}), problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}

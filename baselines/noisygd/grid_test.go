@@ -69,7 +69,7 @@ func TestGridContainsOptimum(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, m := range []algorithms.Refereed{def, wide} {
-				out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(red.Problem), b, rand.New(rand.NewPCG(uint64(d), uint64(tr))), ref)
+				out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(red.Problem), planAt(m, problems.NewCounter(red.Problem), b), rand.New(rand.NewPCG(uint64(d), uint64(tr))), ref)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -86,4 +86,11 @@ func TestGridContainsOptimum(t *testing.T) {
 		}
 	}
 	t.Logf("default grid: selected point on the grid's edge in %d of %d trials", edges, 4*trials)
+}
+
+// planAt is m's plan at the constants of o and budget b (a failed plan is returned as is,
+// for Run to refuse).
+func planAt(m algorithms.Mechanism, o problems.ValueAccess, b algorithms.Budget) algorithms.Plan {
+	p, _ := m.Plan(algorithms.Env{}, o.Constants(), b)
+	return p
 }

@@ -96,7 +96,7 @@ func TestConvergence(t *testing.T) {
 	prev := math.Inf(1)
 	for _, T := range []int{10, 100, 1000} {
 		m := &Mechanism{cfg: Config{Steps: T, MaxSteps: T}}
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(1, 1)))
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestPrivateRiskBelowBound(t *testing.T) {
 	var sum float64
 	var bound float64
 	for seed := range uint64(20) {
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(seed, 1)))
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rand.New(rand.NewPCG(seed, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func BenchmarkEpoch(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rng); err != nil {
+				if _, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(1, 1e-5), rng); err != nil {
 					b.Fatal(err)
 				}
 			}

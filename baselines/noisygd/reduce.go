@@ -12,13 +12,13 @@ var _ algorithms.Reducer = (*Mechanism)(nil)
 // span U moves only with the Gaussian noise: x_t⊥ is a random walk started at 0, independent
 // of the span part. (Tuning is the wrapper of algorithms/tuning, which decides for itself
 // whether a tuned run reduces.)
-func (m *Mechanism) Reduces(c problems.Constants, _ algorithms.Budget) bool {
+func (m *Mechanism) Reduces(c problems.Constants, _ algorithms.Plan) bool {
 	return c.Domain.Kind == problems.Unconstrained
 }
 
 // OrthogonalVariance is the variance of the released average iterate's complement: the
 // averaged random walk with per-step std s = ησ (x_{t+1} = x_t − η(ḡ_t + b_t), b_t ~ N(0, σ²I)),
 // algorithms.AveragedWalkVariance(s, T), from the released run's record (AveragedWalkOfRecord).
-func (m *Mechanism) OrthogonalVariance(_ problems.Constants, _ algorithms.Budget, rec algorithms.Record) (float64, error) {
+func (m *Mechanism) OrthogonalVariance(_ problems.Constants, _ algorithms.Plan, rec algorithms.Record) (float64, error) {
 	return algorithms.AveragedWalkOfRecord(Name, rec)
 }

@@ -72,21 +72,23 @@ func fix(r algorithms.Record) algorithms.Record {
 	return r
 }
 
-// Plan ignores the budget (the reference is not private) but validates the constants.
-func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Record, error) {
+// Plan ignores the budget (the reference is not private) but validates the constants: it
+// is the inner noisy-gd's plan at the infinite budget, with the reference's record.
+func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Plan, error) {
 	if err := calib.CheckConstants(c); err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: infinite}, err
 	}
-	r, err := m.inner.Plan(env, c, infinite)
-	return fix(r), err
+	p, err := m.inner.Plan(env, c, infinite)
+	p.Record = fix(p.Record)
+	return p, err
 }
 
 // Needs is the wrapped mechanism's need.
 func (m *Mechanism) Needs() problems.Need { return m.inner.Needs() }
 
 // Run is deterministic: it draws nothing from rng.
-func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	out, err := m.inner.Run(ctx, env, o, infinite, rng)
+func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	out, err := m.inner.Run(ctx, env, o, p, rng)
 	out.Record = fix(out.Record)
 	return out, err
 }

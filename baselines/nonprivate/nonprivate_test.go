@@ -29,7 +29,7 @@ func TestConvergence(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), algorithms.Budget{}, nil)
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), algorithms.Budget{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,14 +21,11 @@ func (m *Mechanism) NeedsReferee() bool { return true }
 // subgradient steps (excess 0.007–0.011 on n = 400 GLMs). The runner supplies the
 // referee; the row is guarantee none like every non-private release. Run (no referee)
 // keeps the subgradient method for callers outside the harness.
-func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
+func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	if ref == nil {
 		return algorithms.Output{}, errors.New("nonprivate: no referee")
 	}
-	rec, err := m.Plan(env, o.Constants(), b)
-	if err != nil {
-		return algorithms.Output{Record: rec}, err
-	}
+	rec := p.Record
 	opt, err := ref.Optimum()
 	if err != nil {
 		return algorithms.Output{Record: rec}, fmt.Errorf("nonprivate: certified optimum: %w", err)

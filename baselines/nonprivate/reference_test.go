@@ -43,7 +43,7 @@ func TestReferenceIsOptimum(t *testing.T) {
 					if err != nil {
 						t.Fatalf("certified optimum: %v", err)
 					}
-					out, err := ref.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(inst), b, rand.New(rand.NewPCG(1, 2)), inst)
+					out, err := ref.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(inst), planAt(ref, problems.NewCounter(inst), b), rand.New(rand.NewPCG(1, 2)), inst)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -53,7 +53,7 @@ func TestReferenceIsOptimum(t *testing.T) {
 					if out.Record.Guarantee != algorithms.None {
 						t.Errorf("guarantee %q, want none", out.Record.Guarantee)
 					}
-					sub, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(inst), b, rand.New(rand.NewPCG(1, 2)))
+					sub, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(inst), b, rand.New(rand.NewPCG(1, 2)))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -64,4 +64,11 @@ func TestReferenceIsOptimum(t *testing.T) {
 			}
 		}
 	}
+}
+
+// planAt is m's plan at the constants of o and budget b (a failed plan is returned as is,
+// for Run to refuse).
+func planAt(m algorithms.Mechanism, o problems.ValueAccess, b algorithms.Budget) algorithms.Plan {
+	p, _ := m.Plan(algorithms.Env{}, o.Constants(), b)
+	return p
 }

@@ -191,18 +191,19 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 
 // Plan is data-independent; it checks the smoothness condition. The GLM structure is
 // checked in Run only, as before it became a public constant, so that plan.csv is unchanged.
-func (m *Objective) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Objective) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	if err := calib.Check(c, b); err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	if err := m.check(c, false); err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	p, err := m.calibrate(c, b)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
-	return m.record(c, b, p)
+	rec, err := m.record(c, b, p)
+	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
 }
 
 // Needs is first order: Run queries gradients.
@@ -210,7 +211,8 @@ func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 
 // Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // releases Π_K(θ̂ + N(0, σ_out² I)).
-func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err
@@ -218,9 +220,9 @@ func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 	if err := m.check(c, true); err != nil {
 		return algorithms.Output{}, err
 	}
-	p, err := m.calibrate(c, b)
+	p, err := algorithms.StateOf[objParams](pl)
 	if err != nil {
-		return algorithms.Output{}, err
+		return algorithms.Output{}, fmt.Errorf("%s: %w", ObjectiveName, err)
 	}
 	rec, err := m.record(c, b, p)
 	if err != nil {

@@ -128,29 +128,31 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 }
 
 // Plan is data-independent.
-func (m *Output) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *Output) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	if err := calib.Check(c, b); err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	p, err := m.calibrate(c, b)
 	if err != nil {
-		return algorithms.Record{}, err
+		return algorithms.Plan{Budget: b}, err
 	}
-	return m.record(c, b, p)
+	rec, err := m.record(c, b, p)
+	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
 }
 
 // Needs is first order: Run queries gradients.
 func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
-func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
 	o, c, err := calib.Gradients(vo, b)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	p, err := m.calibrate(c, b)
+	p, err := algorithms.StateOf[outParams](pl)
 	if err != nil {
-		return algorithms.Output{}, err
+		return algorithms.Output{}, fmt.Errorf("%s: %w", OutputName, err)
 	}
 	rec, err := m.record(c, b, p)
 	if err != nil {

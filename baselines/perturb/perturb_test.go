@@ -98,7 +98,7 @@ func TestOutputConvergence(t *testing.T) {
 	for _, n := range []int{100, 1000} {
 		p := problemtest.NewLinear(n, 4, 1, 1, rand.New(rand.NewPCG(5, 5))).WithSmooth(0.01)
 		m := &Output{cfg: *DefaultOutputConfig()}
-		out, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), nil)
+		out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), mechtest.Budget(math.Inf(1), 1e-5), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func TestObjectiveRefuses(t *testing.T) {
 	abs := problemtest.NewGLM("absolute", 30, 2, problems.Domain{Kind: problems.Ball, Radius: 1}, rand.New(rand.NewPCG(1, 1)))
 	lin := problemtest.NewLinear(30, 2, 1, 1, rand.New(rand.NewPCG(1, 1))).WithSmooth(0.1)
 	for name, p := range map[string]problems.Problem{"absolute GLM (non-smooth)": abs, "linear, not a GLM": lin} {
-		_, err := m.Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(1, 1)))
+		_, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), b, rand.New(rand.NewPCG(1, 1)))
 		if !errors.Is(err, ErrConditions) {
 			t.Errorf("%s: error %v, want ErrConditions", name, err)
 		}

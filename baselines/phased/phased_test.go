@@ -123,7 +123,7 @@ func TestConvergence(t *testing.T) {
 		p := problemtest.NewLinear(n, 3, 1, 1, rand.New(rand.NewPCG(6, 6)))
 		var sum float64
 		for seed := range uint64(5) {
-			out, err := (&Mechanism{}).Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 1)))
+			out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, (&Mechanism{}), problems.NewCounter(p), budget(math.Inf(1), 1e-5), rand.New(rand.NewPCG(seed, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +207,7 @@ func TestLinearRate(t *testing.T) {
 	mean := func(p *problemtest.Linear) (float64, float64) {
 		var sum, smooth float64
 		for seed := range uint64(seeds) {
-			out, err := (&Mechanism{}).Run(context.Background(), algorithms.Env{}, problems.NewCounter(p), b, rand.New(rand.NewPCG(seed, 2)))
+			out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, (&Mechanism{}), problems.NewCounter(p), b, rand.New(rand.NewPCG(seed, 2)))
 			if err != nil {
 				t.Fatal(err)
 			}

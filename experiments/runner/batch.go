@@ -23,10 +23,10 @@ const StatisticsColumn = "statistics"
 // the row then holds the statistics of every run (StatisticsColumn), the summed query
 // counts and wall time, and the Record and point of the last run (the calibration is the
 // same for every run). The first failing run fails the row.
-func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
+func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
 	au, ok := inst.(problems.Audited)
 	if !ok {
-		return runMechanism(ctx, env, m, inst, b, rng, r)
+		return runMechanism(ctx, env, m, inst, pl, rng, r)
 	}
 	n := au.Batch()
 	var sb strings.Builder
@@ -40,7 +40,7 @@ func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, i
 	)
 	for k := 0; k < n; k++ {
 		var wall time.Duration
-		x, rec, wall, err = runMechanism(ctx, env, m, inst, b, rng, r)
+		x, rec, wall, err = runMechanism(ctx, env, m, inst, pl, rng, r)
 		total += wall
 		v, _ := strconv.ParseInt(r["value_queries"], 10, 64)
 		g, _ := strconv.ParseInt(r["gradient_queries"], 10, 64)

@@ -93,7 +93,7 @@ func TestAuditedBatch(t *testing.T) {
 		phi, plo := spec.ProblemSeed(c.Cell, 0)
 		mhi, mlo := spec.MechanismSeed(c.Cell, 0)
 		inst, _ := p.gen.Generate(c.pspec, rand.New(rand.NewPCG(phi, plo)))
-		out, err := c.mechs[0].Run(ctx, algorithms.Env{}, problems.NewCounter(inst), c.budget, rand.New(rand.NewPCG(mhi, mlo)))
+		out, err := algorithms.PlanRun(ctx, algorithms.Env{}, c.mechs[0], problems.NewCounter(inst), c.budget, rand.New(rand.NewPCG(mhi, mlo)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,7 +36,12 @@ func (m *claimMech) CheckConstants(problems.Constants) error {
 	}
 	return nil
 }
-func (m *claimMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *claimMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := m.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (m *claimMech) planRecord(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	r.Guarantee = algorithms.Guarantee(m.cfg.Claim)
 	r.Steps = 1
@@ -49,8 +54,9 @@ func (m *claimMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 	}
 	return r, nil
 }
-func (m *claimMech) Run(_ context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, _ *rand.Rand) (algorithms.Output, error) {
-	rec, err := m.Plan(algorithms.Env{}, o.Constants(), b)
+func (m *claimMech) Run(_ context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, _ *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
+	rec, err := m.planRecord(algorithms.Env{}, o.Constants(), b)
 	return algorithms.Output{X: make([]float64, o.Dim()), Record: rec}, err
 }
 

@@ -125,7 +125,12 @@ type noiseMech struct {
 }
 
 func (m *noiseMech) Name() string { return "noise" }
-func (m *noiseMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *noiseMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := m.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (m *noiseMech) planRecord(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	r.Sigma = m.cfg.Sigma
 	r.Steps = 1
@@ -137,7 +142,8 @@ func (m *noiseMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 	return r, nil
 }
 func (m *noiseMech) Needs() problems.Need { return problems.NeedGradients }
-func (m *noiseMech) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
+func (m *noiseMech) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	b := pl.Budget
 	o, err := problems.Gradients(vo)
 	if err != nil {
 		return algorithms.Output{}, err
@@ -154,7 +160,7 @@ func (m *noiseMech) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 	if m.cfg.Panic {
 		panic("fake panic")
 	}
-	rec, _ := m.Plan(algorithms.Env{}, o.Constants(), b)
+	rec, _ := m.planRecord(algorithms.Env{}, o.Constants(), b)
 	if m.cfg.Fail {
 		return algorithms.Output{Record: rec}, errors.New("fake failure")
 	}

@@ -101,16 +101,18 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	return out, rows.WriteFile(out.Path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
 }
 
-func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (rec algorithms.Record, err error) {
+// planOne is m's Plan for the cell c and the record its row shows (Empty when a failed
+// Plan reports none), turning a panic into an error.
+func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (pl algorithms.Plan, rec algorithms.Record, err error) {
 	rec = algorithms.Empty()
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("panic: %v", v)
 		}
 	}()
-	r, err := m.Plan(env, c.consts, c.budget)
-	if err == nil || r.Guarantee != "" {
-		rec = r
+	pl, err = m.Plan(env, c.consts, c.budget)
+	if err == nil || pl.Guarantee != "" {
+		rec = pl.Record
 	}
-	return rec, err
+	return pl, rec, err
 }

@@ -210,15 +210,20 @@ type loopMech struct {
 }
 
 func (m *loopMech) Name() string { return "loop" }
-func (m *loopMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+func (m *loopMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := m.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (m *loopMech) planRecord(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	r.Guarantee = algorithms.Nominal
 	r.PredictedValueQueries = float64(c.N)
 	return r, nil
 }
 func (m *loopMech) Needs() problems.Need { return problems.NeedValues }
-func (m *loopMech) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, b algorithms.Budget, rng *rand.Rand) (algorithms.Output, error) {
-	rec, _ := m.Plan(env, o.Constants(), b)
+func (m *loopMech) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	rec := pl.Record
 	x := make([]float64, o.Dim())
 	base := 0.0
 	for i := 0; i < o.Len(); i++ {

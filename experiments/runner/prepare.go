@@ -33,9 +33,12 @@ type cellPlan struct {
 	consts problems.Constants
 	budget algorithms.Budget
 	// mechs holds one mechanism per algorithm, built once and shared by every trial and
-	// worker of the cell, so data-independent work (a mechanism's memoised accountant) is
-	// done once per cell. Run is therefore called concurrently on one Mechanism.
+	// worker of the cell. Run is therefore called concurrently on one Mechanism.
 	mechs []algorithms.Mechanism
+	// plans holds each mechanism's Plan, made once (planPair) and handed to every row of
+	// the cell, so data-independent work (a calibration, an accountant) is done once per
+	// (cell, algorithm) and Run computes none of it again.
+	plans []*pairPlan
 	// base holds the row columns shared by every algorithm and trial of the cell.
 	base map[string]string
 }
@@ -81,6 +84,10 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		}
 		cp.consts = consts
 		cp.mechs = make([]algorithms.Mechanism, len(p.facs))
+		cp.plans = make([]*pairPlan, len(p.facs))
+		for i := range cp.plans {
+			cp.plans[i] = &pairPlan{}
+		}
 		for i, f := range p.facs {
 			m, err := newMechanism(f, c.Configs[i])
 			if err == nil && m == nil {

@@ -17,10 +17,15 @@ type dimProbe struct{ ran *int }
 
 func (dimProbe) Name() string         { return "dim-probe" }
 func (dimProbe) Needs() problems.Need { return problems.NeedValues }
-func (dimProbe) Plan(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
+func (m dimProbe) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := m.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (dimProbe) planRecord(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
 	return algorithms.Empty(), nil
 }
-func (p dimProbe) Run(_ context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Budget, _ *rand.Rand) (algorithms.Output, error) {
+func (p dimProbe) Run(_ context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Plan, _ *rand.Rand) (algorithms.Output, error) {
 	*p.ran = o.Dim()
 	x := make([]float64, o.Dim())
 	for i := range o.Len() {
@@ -28,8 +33,8 @@ func (p dimProbe) Run(_ context.Context, env algorithms.Env, o problems.ValueAcc
 	}
 	return algorithms.Output{X: x, Record: algorithms.Empty()}, nil
 }
-func (dimProbe) Reduces(problems.Constants, algorithms.Budget) bool { return true }
-func (dimProbe) OrthogonalVariance(problems.Constants, algorithms.Budget, algorithms.Record) (float64, error) {
+func (dimProbe) Reduces(problems.Constants, algorithms.Plan) bool { return true }
+func (dimProbe) OrthogonalVariance(problems.Constants, algorithms.Plan, algorithms.Record) (float64, error) {
 	return 1, nil
 }
 
@@ -64,7 +69,9 @@ func TestRunnerPicksReducedPath(t *testing.T) {
 		{"not a Reducer", plainProbe{dimProbe{&ran}}, gen(0, problems.Unconstrained), 40},
 	} {
 		r := rows.Row{}
-		x, rec, _, err := runMechanism(context.Background(), algorithms.Env{}, tc.m, tc.inst, algorithms.Budget{Epsilon: 1, Delta: 1e-5}, rand.New(rand.NewPCG(2, 2)), r)
+		var pl planned
+		pl.plan, pl.rec, pl.err = planOne(algorithms.Env{}, tc.m, cellPlan{consts: tc.inst.Constants(), budget: algorithms.Budget{Epsilon: 1, Delta: 1e-5}})
+		x, rec, _, err := runMechanism(context.Background(), algorithms.Env{}, tc.m, tc.inst, pl, rand.New(rand.NewPCG(2, 2)), r)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -20,13 +20,18 @@ type refMech struct{ mode string }
 func (m *refMech) Name() string         { return "ref" }
 func (m *refMech) Needs() problems.Need { return problems.NeedValues }
 func (m *refMech) NeedsReferee() bool   { return true }
-func (m *refMech) Plan(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
+func (m *refMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := m.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (m *refMech) planRecord(algorithms.Env, problems.Constants, algorithms.Budget) (algorithms.Record, error) {
 	return algorithms.Empty(), nil
 }
-func (m *refMech) Run(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Budget, *rand.Rand) (algorithms.Output, error) {
+func (m *refMech) Run(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Plan, *rand.Rand) (algorithms.Output, error) {
 	panic("Run called on a mechanism that needs the referee")
 }
-func (m *refMech) RunRefereed(_ context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Budget, _ *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
+func (m *refMech) RunRefereed(_ context.Context, env algorithms.Env, o problems.ValueAccess, _ algorithms.Plan, _ *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	opt, err := ref.Optimum()
 	r := algorithms.Empty()
 	r.Tuning = rows.Tuning(m.mode)

@@ -529,7 +529,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		e.Row = r
 		return e, true
 	}
-	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, c.budget, rand.New(rand.NewPCG(mhi, mlo)), r)
+	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, planPair(p, ci, ai), rand.New(rand.NewPCG(mhi, mlo)), r)
 	if ctx.Err() != nil {
 		return e, false
 	}
@@ -568,35 +568,37 @@ func instanceLimit(p *plan, workers int) int {
 	return max(4*workers, int(min(instanceMemory/est, 1<<20)))
 }
 
-// runMechanism runs one mechanism on a fresh counter, turning a panic into an error. The
-// counted queries are written into r. When the instance declares an exact low-rank
+// runMechanism runs one mechanism's plan pl on a fresh counter, turning a panic into an
+// error; a failed plan fails the row with the plan's error and record, running nothing.
+// The counted queries are written into r. When the instance declares an exact low-rank
 // structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
 // in the r reduced coordinates and lifts its output (algorithms.RunReduced): the
 // same output law at O(r) work per step; the row then has reduced_rank = r.
-func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, b algorithms.Budget, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
+func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()
 	cnt := problems.NewCounter(inst)
+	p := pl.plan
 	run := func() (algorithms.Output, error) {
-		return m.Run(ctx, env, cnt.Oracle(m.Needs()), b, rng) // only the declared capability
+		return m.Run(ctx, env, cnt.Oracle(m.Needs()), p, rng) // only the declared capability
 	}
 	if rm, ok := algorithms.As[algorithms.Refereed](m); ok && rm.NeedsReferee() {
 		// oracle tuning / the non-private reference: the instance answers uncounted, and
 		// the mechanism marks its row guarantee none (algorithms.Referee). On the reduced
 		// path the referee scores reduced points (algorithms.ReducedReferee).
 		run = func() (algorithms.Output, error) {
-			return rm.RunRefereed(ctx, env, cnt.Oracle(m.Needs()), b, rng, inst)
+			return rm.RunRefereed(ctx, env, cnt.Oracle(m.Needs()), p, rng, inst)
 		}
-		if rr, red, redOK := algorithms.Reducible(m, inst, b); redOK {
+		if rr, red, redOK := algorithms.Reducible(m, inst, p); redOK {
 			cnt = problems.NewCounter(red.Problem)
 			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
 			run = func() (algorithms.Output, error) {
-				return algorithms.RunReducedRefereed(ctx, env, rr, cnt.Oracle(m.Needs()), red.Basis, b, rng, ref)
+				return algorithms.RunReducedRefereed(ctx, env, rr, cnt.Oracle(m.Needs()), red.Basis, p, rng, ref)
 			}
 		}
-	} else if rm, red, ok := algorithms.Reducible(m, inst, b); ok {
+	} else if rm, red, ok := algorithms.Reducible(m, inst, p); ok {
 		cnt = problems.NewCounter(red.Problem)
 		run = func() (algorithms.Output, error) {
-			return algorithms.RunReduced(ctx, env, rm, cnt.Oracle(m.Needs()), red.Basis, b, rng)
+			return algorithms.RunReduced(ctx, env, rm, cnt.Oracle(m.Needs()), red.Basis, p, rng)
 		}
 	}
 	t0 := time.Now()
@@ -608,6 +610,9 @@ func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanis
 			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
 		}
 	}()
+	if pl.err != nil {
+		return nil, pl.rec, 0, pl.err
+	}
 	out, err := run()
 	if out.Record.Guarantee != "" || err == nil {
 		rec = out.Record

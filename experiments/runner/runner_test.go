@@ -120,8 +120,9 @@ func TestResultsContent(t *testing.T) {
 	for _, r := range rs {
 		switch r["algorithm"] {
 		case "broken":
-			if r["status"] != "error" || !strings.Contains(r["error"], "fake failure") {
-				t.Errorf("broken: got status %q error %q, want error/fake failure", r["status"], r["error"])
+			// its Plan fails, so the row fails with the plan's error and Run never runs
+			if r["status"] != "error" || !strings.Contains(r["error"], "plan failed") {
+				t.Errorf("broken: got status %q error %q, want error/plan failed", r["status"], r["error"])
 			}
 		case "crashy":
 			if r["status"] != "error" || !strings.Contains(r["error"], "panic: fake panic") {

@@ -102,11 +102,20 @@ func allJobs(p *plan) []job {
 	return js
 }
 
-// A planned pair is the Plan of one (cell, algorithm) and the predicted cost of its row.
+// A planned pair is the Plan of one (cell, algorithm), its record as plan.csv and a row
+// that failed to plan show it, and the predicted cost of its row.
 type planned struct {
+	plan algorithms.Plan
 	rec  algorithms.Record
 	err  error
 	cost float64
+}
+
+// pairPlan makes the Plan of one (cell, algorithm) once, whoever asks first: the plan task
+// of the worker slots, costWeights for a sharded run, or the row itself (RunOne).
+type pairPlan struct {
+	once sync.Once
+	pl   planned
 }
 
 // planPairs runs the Plan of every (cell, algorithm) that jobs need on workers goroutines,
@@ -145,13 +154,21 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 	return out
 }
 
-// planPair runs the Plan of algorithm ai in cell ci and prices one of its rows: the
+// planPair returns the Plan of algorithm ai in cell ci, made on the first call
+// (makePlan).
+func planPair(p *plan, ci, ai int) planned {
+	pp := p.cells[ci].plans[ai]
+	pp.once.Do(func() { pp.pl = makePlan(p, ci, ai) })
+	return pp.pl
+}
+
+// makePlan runs the Plan of algorithm ai in cell ci and prices one of its rows: the
 // queries the Plan predicts (at least 1, so that a row without a prediction still counts)
 // times the dimension it works in, since a query costs O(d).
-func planPair(p *plan, ci, ai int) planned {
+func makePlan(p *plan, ci, ai int) planned {
 	c := &p.cells[ci]
 	var pl planned
-	pl.rec, pl.err = planOne(p.env, c.mechs[ai], *c)
+	pl.plan, pl.rec, pl.err = planOne(p.env, c.mechs[ai], *c)
 	q := 0.0
 	for _, v := range []float64{pl.rec.PredictedValueQueries, pl.rec.PredictedGradientQueries} {
 		if v > 0 && !math.IsInf(v, 0) {
@@ -159,7 +176,7 @@ func planPair(p *plan, ci, ai int) planned {
 		}
 	}
 	dim := max(c.consts.D, 1)
-	if rm, ok := algorithms.As[algorithms.Reducer](c.mechs[ai]); ok && problems.ReducedDim(c.consts, c.consts.Rank) && rm.Reduces(c.consts, c.budget) {
+	if rm, ok := algorithms.As[algorithms.Reducer](c.mechs[ai]); ok && problems.ReducedDim(c.consts, c.consts.Rank) && pl.err == nil && rm.Reduces(c.consts, pl.plan) {
 		dim = c.consts.Rank // the reduced path works in r coordinates
 	}
 	pl.cost = (1 + q) * float64(dim)

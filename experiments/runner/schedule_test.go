@@ -201,8 +201,13 @@ type calibMech struct {
 	count *atomic.Int64 // computations
 }
 
-func (m *calibMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
-	r, err := m.noiseMech.Plan(algorithms.Env{}, c, b)
+func (m *calibMech) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	r, err := m.planRecord(env, c, b)
+	return algorithms.Plan{Record: r, Budget: b}, err
+}
+
+func (m *calibMech) planRecord(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
+	r, err := m.noiseMech.planRecord(algorithms.Env{}, c, b)
 	compute := func() []byte { m.count.Add(1); return []byte(strconv.FormatFloat(1/b.Epsilon, 'g', -1, 64)) }
 	v := env.Calibration(fmt.Sprintf("calib epsilon=%v", b.Epsilon), compute)
 	r.Sigma, _ = strconv.ParseFloat(string(v), 64)
