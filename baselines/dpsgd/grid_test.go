@@ -28,7 +28,7 @@ func TestGridContainsOptimum(t *testing.T) {
 	}
 	mechtest.RequirePoissonAccountant(t)
 	b := mechtest.Budget(1, 1e-5)
-	cache := calib.NewPoissonCache() // data-independent: shared by both oracles
+	cache := calib.NewPoissonCache(Name) // data-independent: shared by both oracles
 	oracle := func(grid []tuning.Axis) algorithms.Refereed {
 		cfg := tuning.DefaultConfig()
 		cfg.Mode, cfg.Grid = tuning.Oracle, grid
@@ -63,7 +63,7 @@ func TestGridContainsOptimum(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i, m := range []algorithms.Refereed{def, wide} {
-					out, err := m.RunRefereed(context.Background(), problems.NewCounter(red.Problem), b, rand.New(rand.NewPCG(uint64(n+d), uint64(tr))), ref)
+					out, err := m.RunRefereed(context.Background(), algorithms.Env{}, problems.NewCounter(red.Problem), b, rand.New(rand.NewPCG(uint64(n+d), uint64(tr))), ref)
 					if err != nil {
 						t.Fatal(err)
 					}
