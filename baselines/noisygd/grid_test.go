@@ -14,7 +14,7 @@ import (
 
 // wideGrid is the reference grid of TestGridContainsOptimum at n: the absolute step η ∈
 // {0.03, 0.1, 0.3, 1, 3} × T ∈ {¼, ½, 1, 2}·n, 20 points (at n = 100 the grid
-// issue 22 measured the former default against).
+// the former default ½ … 4 was first measured against).
 func wideGrid(n int) []tuning.Axis {
 	f := float64(n)
 	return []tuning.Axis{
