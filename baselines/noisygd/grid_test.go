@@ -13,8 +13,8 @@ import (
 )
 
 // wideGrid is the reference grid of TestGridContainsOptimum at n: the absolute step η ∈
-// {0.03, 0.1, 0.3, 1, 3} × T ∈ {¼, ½, 1, 2}·n, 20 points (at n = 100 the grid
-// the former default ½ … 4 was first measured against).
+// {0.03, 0.1, 0.3, 1, 3} × T ∈ {¼, ½, 1, 2}·n, 20 points (at n = 100 the wide
+// grid the older defaults on LLL24's setting were measured against).
 func wideGrid(n int) []tuning.Axis {
 	f := float64(n)
 	return []tuning.Axis{
