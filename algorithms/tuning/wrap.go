@@ -95,7 +95,7 @@ func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 		}
 		r.PredictedValueQueries, r.PredictedGradientQueries = pv, pg
 		r.TheoryBound = bound
-		return algorithms.Plan{Record: m.labelOracle(r, cands[0], cands), Budget: b, State: oraclePlan{cands, plans}}, nil
+		return algorithms.Plan{Record: m.labelOracle(r, cands[0], cands, nil), Budget: b, State: oraclePlan{cands, plans}}, nil
 	default:
 		p, err := m.planPrivate(env, c, b)
 		if err != nil {
@@ -138,7 +138,9 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	var pv, pg float64
 	bound := math.NaN()
 	var firstErr error
+	risks := make([]float64, len(cands)) // each point's exact risk, NaN where it failed (Edge)
 	for j, cd := range cands {
+		risks[j] = math.NaN()
 		if err := ctx.Err(); err != nil {
 			return algorithms.Output{}, err
 		}
@@ -155,7 +157,9 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 		pv += out.Record.PredictedValueQueries
 		pg += out.Record.PredictedGradientQueries
 		bound = minBound(bound, out.Record.TheoryBound)
-		if risk := ref.EmpiricalRisk(out.X); risk < bestRisk || bestJ < 0 {
+		risk := ref.EmpiricalRisk(out.X)
+		risks[j] = risk
+		if risk < bestRisk || bestJ < 0 {
 			best, bestJ, bestRisk = out, j, risk
 		}
 	}
@@ -164,7 +168,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	}
 	best.Record.PredictedValueQueries, best.Record.PredictedGradientQueries = pv, pg
 	best.Record.TheoryBound = bound
-	best.Record = m.labelOracle(best.Record, cands[bestJ], cands)
+	best.Record = m.labelOracle(best.Record, cands[bestJ], cands, risks)
 	best.Record.Extra["tuning_failed"] = float64(failed)
 	if problems.ReducedDim(c, o.Dim()) {
 		// the referee saw the span part only (F(x) = F̃(Uᵀx)), so the released
@@ -191,40 +195,7 @@ func minBound(acc, b float64) float64 {
 	return acc
 }
 
-// ExtraEdge is the Extra key (results.csv column tuning_edge) of a tuned row: 1 when the
-// selected point lies on the edge of its grid in some knob, else 0 (Edge).
-const ExtraEdge = "tuning_edge"
-
-// Edge reports whether the chosen point lies on the edge of the grid the candidates span:
-// for some knob with at least four distinct non-zero values among cands, the chosen
-// value is the smallest or the largest of them. 0 is skipped (it stands for a theory
-// value, not a position on the axis); a knob with one or two values has no interior to
-// miss, and on a three-value axis the edge is two of the three points, so a flat
-// response (noisy-gd's T, measured) would put two thirds of the choices there by chance. A selection on the edge says the optimum may lie outside the grid: the tuned
-// row is then a lower bound on what tuning buys (the report warns when it happens in
-// more than a quarter of a cell's trials).
-func Edge(chosen map[string]float64, cands []Candidate) bool {
-	for k, v := range chosen {
-		if v == 0 {
-			continue
-		}
-		lo, hi, distinct := math.Inf(1), math.Inf(-1), map[float64]bool{}
-		for _, cd := range cands {
-			x, ok := cd.Values[k]
-			if !ok || x == 0 {
-				continue
-			}
-			distinct[x] = true
-			lo, hi = math.Min(lo, x), math.Max(hi, x)
-		}
-		if len(distinct) >= 4 && (v == lo || v == hi) {
-			return true
-		}
-	}
-	return false
-}
-
-func withExtra(r algorithms.Record, cd Candidate, cands []Candidate) algorithms.Record {
+func withExtra(r algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
 	m := len(cands)
 	extra := make(map[string]float64, len(r.Extra)+len(cd.Values)+5)
 	for k, v := range r.Extra {
@@ -240,15 +211,15 @@ func withExtra(r algorithms.Record, cd Candidate, cands []Candidate) algorithms.
 	}
 	extra["tuning_candidates"] = float64(m)
 	extra[ExtraEdge] = 0
-	if Edge(cd.Values, cands) {
+	if Edge(cd.Values, cands, risk) {
 		extra[ExtraEdge] = 1
 	}
 	r.Extra = extra
 	return r
 }
 
-func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candidate) algorithms.Record {
-	r = withExtra(r, cd, cands)
+func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
+	r = withExtra(r, cd, cands, risk)
 	r.Tuning = Oracle
 	r.Guarantee = algorithms.None
 	r.Notes = joinNote(r.Notes, "tuning oracle: the grid point with the lowest exact empirical risk; each point is calibrated to (ε, δ) but the selection looked at the data, so the release is not private")
@@ -352,7 +323,7 @@ func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
 }
 
 func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidate, runs int) algorithms.Record {
-	r = withExtra(r, cd, p.cands)
+	r = withExtra(r, cd, p.cands, nil) // position only: the other runs' scores are not released
 	r.Tuning = Private
 	g := algorithms.Certified
 	var pv, pg float64
