@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,15 +42,7 @@ func TestCompareRuns(t *testing.T) {
 		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
 			t.Fatalf("-compare: %v\n%s", err, stderr.String())
 		}
-		f, err := os.Open(filepath.Join(cmpDir, "compare.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		recs, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		recs, _ := readTable(t, filepath.Join(cmpDir, "compare.csv"))
 		var rs []map[string]string
 		for _, rec := range recs[1:] {
 			m := map[string]string{}

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -43,19 +41,7 @@ func TestPlanGDPSIndependent(t *testing.T) {
 	if err := run(context.Background(), []string{"-exp", "testdata/gdp_s_pairs.yaml", "-dry-run", "-out", out}, &stdout, &stderr); err != nil {
 		t.Fatalf("dry run: %v\n%s", err, stderr.String())
 	}
-	f, err := os.Open(filepath.Join(out, "gdp_s_pairs", "plan.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for j, c := range recs[0] {
-		col[c] = j
-	}
+	recs, col := readTable(t, filepath.Join(out, "gdp_s_pairs", "plan.csv"))
 	num := func(r []string, c string) float64 {
 		v, err := strconv.ParseFloat(r[col[c]], 64)
 		if err != nil {

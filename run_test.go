@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -191,19 +190,7 @@ func TestAuditEndToEnd(t *testing.T) {
 	if err := run(context.Background(), []string{"-exp", spec, "-workers", "2", "-out", out, "-figures", figs}, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	f, err := os.Open(filepath.Join(out, "mini_audit", "checks.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for j, c := range recs[0] {
-		col[c] = j
-	}
+	recs, col := readTable(t, filepath.Join(out, "mini_audit", "checks.csv"))
 	want := map[string]string{"reference-gaussian": "PASS;", "broken": "FLAGGED (expected);", "expmech": "PASS;"}
 	for _, r := range recs[1:] {
 		alg, reason := r[col["algorithm"]], r[col["reason"]]

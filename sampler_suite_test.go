@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -42,15 +40,7 @@ func TestSamplerSuitePlanted(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	f, err := os.Open(filepath.Join(out, "quick", "sampler_suite_planted", "checks.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, _ := readTable(t, filepath.Join(out, "quick", "sampler_suite_planted", "checks.csv"))
 	// the verdicts each check may take
 	want := map[string][]string{
 		"prox-default": {"PASS", "INCONCLUSIVE"},
