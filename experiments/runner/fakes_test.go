@@ -135,6 +135,8 @@ func (m *noiseMech) planRecord(env algorithms.Env, c problems.Constants, b algor
 	r.Sigma = m.cfg.Sigma
 	r.Steps = 1
 	r.Guarantee = algorithms.Nominal
+	// a claim the runner keeps (algorithms.Certify) on a successful row
+	r.EpsilonSpent, r.DeltaSpent, r.Trusted = b.Epsilon, b.Delta, algorithms.Trust(c, problems.ConstN)
 	r.PredictedGradientQueries = float64(c.N)
 	if m.cfg.Fail {
 		return r, errors.New("plan failed")

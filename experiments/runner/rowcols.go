@@ -76,4 +76,12 @@ func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c pr
 	}
 }
 
+// failColumns marks r as a failed trial: status error, the error on one line, and
+// guarantee none. A failed trial releases nothing, so no guarantee is claimed for its row,
+// whatever its plan calibrated (PRIVACY.md §8).
+func failColumns(r rows.Row, err error) {
+	r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
+	r[rows.ColGuarantee] = string(algorithms.None)
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

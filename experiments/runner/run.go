@@ -521,9 +521,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	r[rows.ColAlgorithm], r[rows.ColTrial] = a.Label, strconv.Itoa(trial)
 	r[rows.ColSeed], r[rows.ColProblemSeed] = fmt.Sprintf("%016x%016x", mhi, mlo), fmt.Sprintf("%016x%016x", phi, plo)
 	r[rows.ColStatus] = string(rows.StatusOK)
-	fail := func(err error) {
-		r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
-	}
+	fail := func(err error) { failColumns(r, err) }
 	if ti.genErr != nil {
 		fail(fmt.Errorf("generate: %w", ti.genErr))
 		e.Row = r

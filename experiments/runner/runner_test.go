@@ -118,6 +118,10 @@ func TestResultsContent(t *testing.T) {
 	}
 	bySeed := map[string]map[string]string{} // seed → label → excess risk
 	for _, r := range rs {
+		if r["status"] == "error" && r["guarantee"] != "none" {
+			// the fakes claim nominal: a failed trial releases nothing and claims nothing
+			t.Errorf("%s: error row has guarantee %q, want none", r["algorithm"], r["guarantee"])
+		}
 		switch r["algorithm"] {
 		case "broken":
 			// its Plan fails, so the row fails with the plan's error and Run never runs
