@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"expmech/experiments"
+	"expmech/experiments/runner"
 )
 
 // TestExpInCurrentFolder: `-exp my.yaml` finds the spec file in the current folder (a
@@ -69,6 +72,10 @@ func TestMessagePrefix(t *testing.T) {
 	if code := report(usageError{"bad flag"}, &stderr); code != 2 || stderr.String() != "expmech: bad flag\n" {
 		t.Errorf("got %d %q, want 2 \"expmech: bad flag\\n\"", code, stderr.String())
 	}
+	// a folder another run is writing is refused like a finished run in the way
+	if code := report(fmt.Errorf("runner: busy: %w", runner.ErrBusy), io.Discard); code != 2 {
+		t.Errorf("ErrBusy: exit %d, want 2", code)
+	}
 }
 
 // TestStrongConvexityRefusedInEveryTuningMode: the constants check of a tuned mechanism is
@@ -104,4 +111,35 @@ algorithms: [{name: expmech, sampler: exact, setting: strongly-convex, strong_co
 			}
 		})
 	}
+}
+
+// TestEmptyOutRefused: `-out ""` would write into the working folder; it is refused with
+// exit status 2 before anything is written, in every mode that writes.
+func TestEmptyOutRefused(t *testing.T) {
+	spec := tinySpecAbs(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"-exp", spec, "-out", ""},
+		{"-exp", spec, "-out", "", "-dry-run"},
+		{"-report", "-out", ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), args, &stdout, &stderr)
+		if code := report(err, &stderr); code != 2 || !strings.Contains(stderr.String(), `-out ""`) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 naming -out \"\"", args, code, stderr.String())
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("%q wrote %d entries into the working folder", args, len(ents))
+		}
+	}
+}
+
+func tinySpecAbs(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(tinySpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

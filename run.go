@@ -1,8 +1,8 @@
 // Command run is the harness's entry point (DESIGN.md "Command line"): it builds the
 // registry of problems, mechanisms and samplers, decodes and validates a spec, hands it
 // to the runner and then to the analysis. It is deliberately thin: main only maps the
-// error of run to an exit status (0 ok, 2 invalid spec or flags or a finished run in the
-// way, 1 failure while running). `make build` installs it as bin/expmech; `go run
+// error of run to an exit status (0 ok, 2 invalid spec or flags, a finished run in the
+// way or a folder another run is writing, 1 failure while running). `make build` installs it as bin/expmech; `go run
 // ./run.go` takes the same flags.
 //
 //	expmech -exp NAME|PATH [-out DIR] [-figures DIR] [-workers N] [-trials N]
@@ -68,7 +68,7 @@ func report(err error, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "expmech: "+strings.Join(strings.Fields(err.Error()), " "))
 	var ue usageError
 	var se *experiments.SpecError
-	if errors.As(err, &ue) || errors.As(err, &se) || errors.Is(err, runner.ErrExists) {
+	if errors.As(err, &ue) || errors.As(err, &se) || errors.Is(err, runner.ErrExists) || errors.Is(err, runner.ErrBusy) {
 		return 2
 	}
 	return 1
@@ -256,6 +256,10 @@ func (o options) check() error {
 	}
 	if modes == 0 && !o.report {
 		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -compare OLD NEW (-h for help)"}
+	}
+	if o.out == "" {
+		// "" would write into the working folder (and its .cache), wherever the user stands
+		return usageError{`-out "": want the results root, a folder (default "results")`}
 	}
 	if o.workers < 0 || o.trials < 0 {
 		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}

@@ -117,6 +117,10 @@ func appendJournal(path string, good int64) (*journal, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := f.Chmod(JournalMode); err != nil { // a journal of an older version was 0644
+		f.Close()
+		return nil, err
+	}
 	return &journal{f: f}, nil
 }
 

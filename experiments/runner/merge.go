@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -98,9 +99,18 @@ func merge(dir string) (MergeInfo, []entry, error) {
 }
 
 // MergeDir merges the shards in dir and writes results.csv, outputs.csv (when the spec
-// saves outputs) and manifest.json.
+// saves outputs) and manifest.json, holding the folder's lock (ErrBusy while a run or
+// another merge writes results.csv there).
 func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	start := time.Now()
+	if _, err := os.Stat(dir); err != nil {
+		return MergeInfo{}, fmt.Errorf("merge: %w", err) // the lock would create dir
+	}
+	lk, err := lockFolder(dir, lockName(Options{}))
+	if err != nil {
+		return MergeInfo{}, err
+	}
+	defer lk.release()
 	info, es, err := merge(dir)
 	if err != nil {
 		return info, err

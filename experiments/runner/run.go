@@ -127,6 +127,7 @@ func refuseFinished(file string, force bool) error {
 
 // Run executes spec (DESIGN.md "Output files"). Spec errors are *experiments.SpecError
 // and are reported before anything is written; other errors are failures while running.
+// A folder another run is writing is refused with ErrBusy (lockFolder).
 // Its steps: startRun resolves the spec and opens the caches, openJournal starts or
 // resumes the journal, selectJobs sorts the rows into resumed, cached and to compute,
 // execute computes the rest on the worker slots, and finish writes the results.
@@ -134,6 +135,12 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	r, err := startRun(reg, spec, o)
 	if r == nil {
 		return Result{}, err
+	}
+	if err == nil {
+		// one writer per folder: held until the results are written (or the run fails)
+		var lk *folderLock
+		lk, err = lockFolder(r.dir, lockName(o))
+		defer lk.release()
 	}
 	if err == nil {
 		err = r.openJournal()

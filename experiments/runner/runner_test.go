@@ -443,3 +443,54 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// TestOneWriter: while one run writes a folder, a second run into the same folder and a
+// merge of it are refused with ErrBusy and change nothing; the first run finishes as if
+// alone, and once it has, the lock is free again. (A killed holder leaves no stale lock:
+// TestKillAndResume resumes the folder of a SIGKILLed process.)
+func TestOneWriter(t *testing.T) {
+	t.Parallel()
+	src := strings.Replace(testSpec, "  - {name: exact}\n", "  - {name: exact}\n  - {name: noise, label: slow, sleep: 0.01}\n", 1)
+	reg := testRegistry(nil, 0)
+	spec := loadSpec(t, reg, writeSpec(t, src))
+	want := stable(t, run(t, context.Background(), reg, spec, Options{Out: t.TempDir(), Workers: 2, NoCache: true}).File)
+
+	out := t.TempDir()
+	dir := ExperimentDir(out, spec)
+	jpath := filepath.Join(dir, "journal.jsonl")
+	first := make(chan error, 1)
+	var res Result
+	go func() {
+		var err error
+		res, err = Run(context.Background(), reg, spec, Options{Out: out, Workers: 1, NoCache: true})
+		first <- err
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if b, _ := os.ReadFile(jpath); bytes.Count(b, []byte("\n")) > 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first run wrote no journal line in 20 s")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	for name, second := range map[string]func() error{
+		"run":        func() error { _, err := Run(context.Background(), reg, spec, Options{Out: out, Workers: 1, NoCache: true}); return err },
+		"run -force": func() error { _, err := Run(context.Background(), reg, spec, Options{Out: out, Force: true, NoCache: true}); return err },
+		"merge":      func() error { _, err := MergeDir(dir, nil, true); return err },
+	} {
+		if err := second(); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), dir) {
+			t.Errorf("second %s while the first writes: got %v, want ErrBusy naming %s", name, err, dir)
+		}
+	}
+	if err := <-first; err != nil {
+		t.Fatalf("first run: %v", err)
+	}
+	if got := stable(t, res.File); got != want {
+		t.Errorf("the first run's results differ from a run alone")
+	}
+	if _, err := Run(context.Background(), reg, spec, Options{Out: out, Force: true, NoCache: true, Workers: 2}); err != nil {
+		t.Errorf("a run after the first finished: %v, want the lock free", err)
+	}
+}
