@@ -476,9 +476,15 @@ func TestOneWriter(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 	}
 	for name, second := range map[string]func() error{
-		"run":        func() error { _, err := Run(context.Background(), reg, spec, Options{Out: out, Workers: 1, NoCache: true}); return err },
-		"run -force": func() error { _, err := Run(context.Background(), reg, spec, Options{Out: out, Force: true, NoCache: true}); return err },
-		"merge":      func() error { _, err := MergeDir(dir, nil, true); return err },
+		"run": func() error {
+			_, err := Run(context.Background(), reg, spec, Options{Out: out, Workers: 1, NoCache: true})
+			return err
+		},
+		"run -force": func() error {
+			_, err := Run(context.Background(), reg, spec, Options{Out: out, Force: true, NoCache: true})
+			return err
+		},
+		"merge": func() error { _, err := MergeDir(dir, nil, true); return err },
 	} {
 		if err := second(); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), dir) {
 			t.Errorf("second %s while the first writes: got %v, want ErrBusy naming %s", name, err, dir)
