@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"expmech/experiments/runner"
 )
 
 const tinySpec = "testdata/tiny.yaml"
@@ -69,8 +71,8 @@ func maskSeconds(t *testing.T, path string) string {
 // TestFullSurvivesQuick: a full run's results and figures are untouched by a later quick
 // run with the same -out and -figures, and a rerun without -force is refused with exit
 // status 2 and leaves them untouched too. Every file written — results, journal, cache,
-// analysis, figures — is exactly 0644 and every folder 0755, even under umask 077
-// (rows.WriteFile, rows.MkdirAll). Not
+// analysis, figures — is exactly 0644 (the journal 0600, runner.JournalMode) and every
+// folder 0755, even under umask 077 (rows.WriteFile, rows.MkdirAll). Not
 // parallel: the umask is per process.
 func TestFullSurvivesQuick(t *testing.T) {
 	old := syscall.Umask(0o077)
@@ -103,8 +105,11 @@ func TestFullSurvivesQuick(t *testing.T) {
 			return err
 		}
 		want := os.FileMode(0o644)
-		if d.IsDir() {
+		switch {
+		case d.IsDir():
 			want = 0o755
+		case strings.HasPrefix(d.Name(), "journal"):
+			want = runner.JournalMode // the writer's own log: it holds every row's diagnostics
 		}
 		if info, _ := d.Info(); info.Mode().Perm() != want {
 			t.Errorf("%s: mode %v, want %v", p, info.Mode().Perm(), want)
