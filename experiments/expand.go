@@ -237,14 +237,15 @@ func checkProblemCell(is *issues, pc ProblemCell, lines map[string]int, where st
 			is.add(lines["n"], "problem.n", "want 2 ≤ n ≤ %d, got %d%s", MaxN, pc.N, where)
 		}
 	}
-	if pc.Data == "" {
-		if pc.D < 1 || pc.D > MaxD {
-			is.add(lines["d"], "problem.d", "want 1 ≤ d ≤ %d, got %d%s", MaxD, pc.D, where)
-		} else if pc.N >= 2 && pc.N <= MaxN && float64(pc.N)*float64(pc.D) > MaxElements {
-			is.add(lines["d"], "problem.d", "n·d = %d·%d is more than %d numbers per instance%s", pc.N, pc.D, MaxElements, where)
-		}
+	switch {
+	case pc.Data != "" && pc.D == 0:
+		// missing: validateProblem says so once
+	case pc.D < 1 || pc.D > MaxD:
+		is.add(lines["d"], "problem.d", "want 1 ≤ d ≤ %d, got %d%s", MaxD, pc.D, where)
+	case pc.N >= 2 && pc.N <= MaxN && float64(pc.N)*float64(pc.D) > MaxElements:
+		is.add(lines["d"], "problem.d", "n·d = %d·%d is more than %d numbers per instance%s", pc.N, pc.D, MaxElements, where)
 	}
-	if pc.HasRank && (pc.Rank < 1 || (pc.Data == "" && pc.Rank > pc.D)) {
+	if pc.HasRank && (pc.Rank < 1 || pc.Rank > pc.D) {
 		is.add(lines["rank"], "problem.rank", "want 1 ≤ rank ≤ d = %d, got %d%s", pc.D, pc.Rank, where)
 	}
 	if pc.HasGK && (!(pc.GK >= 0) || !finite(pc.GK)) {

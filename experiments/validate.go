@@ -104,8 +104,14 @@ func (s *Spec) validateProblem(is *issues) {
 		}
 	}
 	if p.Data != "" {
-		if s.hasD || s.swept("d") {
-			is.add(s.lines["data"], "problem.d", "d is set by the data file's columns; do not give it")
+		// d is published with every row: it must be the spec's, the same for every dataset
+		// of the neighbouring universe, never read off the file (whose largest feature
+		// index one row can change); the generator refuses a file that disagrees.
+		switch {
+		case s.swept("d"):
+			is.add(s.lines["data"], "problem.d", "one d per data file: give it as problem.d, do not sweep it")
+		case !s.hasD:
+			is.add(s.lines["data"], "problem.d", "required with problem.data (the dimension is the spec's, never read off the file)")
 		}
 		path := s.DataPath()
 		st, err := os.Stat(path)
