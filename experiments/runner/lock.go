@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"expmech/rows"
 )
@@ -30,8 +31,11 @@ func lockName(o Options) string {
 // removing it would let a second writer lock a new file while the first holds the old.
 type folderLock struct{ f *os.File }
 
-// lockFolder creates dir and takes the lock name in it without waiting: a lock held by
-// another process — or by another open of the same file in this one — is ErrBusy.
+// lockPatience is how long lockFolder retries a held lock before ErrBusy.
+const lockPatience = 500 * time.Millisecond
+
+// lockFolder creates dir and takes the lock name in it: a lock held by another process —
+// or by another open of the same file in this one — for lockPatience is ErrBusy.
 func lockFolder(dir, name string) (*folderLock, error) {
 	if err := rows.MkdirAll(dir); err != nil {
 		return nil, err
@@ -45,7 +49,15 @@ func lockFolder(dir, name string) (*folderLock, error) {
 		f.Close()
 		return nil, err
 	}
-	if err := tryLock(f); err != nil {
+	err = tryLock(f)
+	// A fork(2) of this process (git for the provenance, a test's child) copies every
+	// descriptor, this lock's included, until the child's exec closes it: a lock just
+	// released may look held for that moment. A real writer holds it for its whole run.
+	for deadline := time.Now().Add(lockPatience); errors.Is(err, errLocked) && time.Now().Before(deadline); {
+		time.Sleep(lockPatience / 50)
+		err = tryLock(f)
+	}
+	if err != nil {
 		f.Close()
 		if errors.Is(err, errLocked) {
 			return nil, fmt.Errorf("runner: %s is being written by another run (it holds %s); wait for it to finish or give another -out: %w", dir, path, ErrBusy)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -450,10 +451,12 @@ func BenchmarkRun(b *testing.B) {
 // TestKillAndResume resumes the folder of a SIGKILLed process.)
 func TestOneWriter(t *testing.T) {
 	t.Parallel()
-	src := strings.Replace(testSpec, "  - {name: exact}\n", "  - {name: exact}\n  - {name: noise, label: slow, sleep: 0.01}\n", 1)
+	// 24 slow rows of 0.1 s on one worker: the first run outlasts the refused attempts,
+	// made side by side, each of which waits lockPatience before giving up
+	src := strings.Replace(testSpec, "  - {name: exact}\n", "  - {name: exact}\n  - {name: noise, label: slow, sleep: 0.1}\n", 1)
 	reg := testRegistry(nil, 0)
 	spec := loadSpec(t, reg, writeSpec(t, src))
-	want := stable(t, run(t, context.Background(), reg, spec, Options{Out: t.TempDir(), Workers: 2, NoCache: true}).File)
+	want := stable(t, run(t, context.Background(), reg, spec, Options{Out: t.TempDir(), Workers: 4, NoCache: true}).File)
 
 	out := t.TempDir()
 	dir := ExperimentDir(out, spec)
@@ -475,6 +478,7 @@ func TestOneWriter(t *testing.T) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+	var wg sync.WaitGroup
 	for name, second := range map[string]func() error{
 		"run": func() error {
 			_, err := Run(context.Background(), reg, spec, Options{Out: out, Workers: 1, NoCache: true})
@@ -486,9 +490,17 @@ func TestOneWriter(t *testing.T) {
 		},
 		"merge": func() error { _, err := MergeDir(dir, nil, true); return err },
 	} {
-		if err := second(); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), dir) {
-			t.Errorf("second %s while the first writes: got %v, want ErrBusy naming %s", name, err, dir)
-		}
+		wg.Go(func() {
+			if err := second(); !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), dir) {
+				t.Errorf("second %s while the first writes: got %v, want ErrBusy naming %s", name, err, dir)
+			}
+		})
+	}
+	wg.Wait()
+	select {
+	case err := <-first:
+		t.Fatalf("the first run ended (%v) before the refusals were checked; make it slower", err)
+	default:
 	}
 	if err := <-first; err != nil {
 		t.Fatalf("first run: %v", err)

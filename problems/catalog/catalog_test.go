@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"expmech/problems"
+	"expmech/problems/glmdata"
 	"expmech/problems/problemtest"
 )
 
@@ -47,14 +48,15 @@ func TestSmoke(t *testing.T) {
 		"lowrank":          {Loss: "absolute", Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, Rank: 2, GK: 0.01},
 		"geometric-median": {Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}},
 		"quadratic":        {Domain: problems.Domain{Kind: problems.Ball, Radius: 1}},
-		"glm-data":         {Loss: "hinge", Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, Data: filepath.Join("..", "..", "data", "heart_scale.libsvm")},
-		"residual":         {Loss: "absolute", Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, Rank: 2, GK: 0.01},
+		"glm-data": {Loss: "hinge", Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, Data: filepath.Join("..", "..", "data", "heart_scale.libsvm"),
+			Params: &glmdata.Params{IndexBase: "1", FeatureLow: []float64{-1}, FeatureHigh: []float64{1}, Intercept: new(bool), Normalize: glmdata.SqrtD, FeatureNorm: 1, TestEvery: 4}},
+		"residual": {Loss: "absolute", Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 1}, Rank: 2, GK: 0.01},
 	}
 	for _, g := range All() {
 		s := specs[g.Name()]
 		s.Kind, s.Task, s.N, s.D = g.Name(), "erm", 60, 5
 		if s.Data != "" {
-			s.D = 0 // the file's
+			s.D = 13 // heart_scale's features
 		}
 		in := problemtest.Generate(t, g, s, 1)
 		o, err := in.Optimum()

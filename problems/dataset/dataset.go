@@ -271,7 +271,8 @@ func scaleBy(x []float64, c float64) {
 
 // Prepare loads path for a generator: label says whether the column "y" is required;
 // n > 0 takes the first n rows (the rest is returned as the held-out sample); wantD > 0
-// must equal the number of coordinate columns; bound > 0 enforces ‖row‖ ≤ bound with mode
+// must equal the number of coordinate columns (else an error at the header, row 1; the
+// harness's specs always give d with a data file); bound > 0 enforces ‖row‖ ≤ bound with mode
 // (0: no norm constraint).
 func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale) (train, rest *Table, err error) {
 	if !mode.Valid() {
@@ -282,7 +283,7 @@ func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale)
 		return nil, nil, err
 	}
 	if wantD > 0 && wantD != t.Dim() {
-		return nil, nil, fmt.Errorf("dataset: %s: d = %d but the file has %d coordinate columns", path, wantD, t.Dim())
+		return nil, nil, &Error{File: path, Row: 1, Err: fmt.Errorf("%w: %d coordinate columns, want d = %d", ErrBadValue, t.Dim(), wantD)}
 	}
 	train, rest, err = t.Split(n)
 	if err != nil {

@@ -224,11 +224,17 @@ func (f Format) Resolve(path string) Format {
 }
 
 // LoadLabelled reads a labelled data file in the given format: a CSV file must have the
-// label column "y"; a LIBSVM file always has its labels. base and d apply to LIBSVM only.
+// label column "y"; a LIBSVM file always has its labels. d > 0 fixes the number of
+// features (a CSV header of another width, or a LIBSVM index beyond d, is an error naming
+// the file and line); base applies to LIBSVM only.
 func LoadLabelled(path string, f Format, base IndexBase, d int) (*Table, error) {
 	switch f.Resolve(path) {
 	case CSV:
-		return Load(path, true)
+		t, err := Load(path, true)
+		if err == nil && d > 0 && t.Dim() != d {
+			return nil, &Error{File: path, Row: 1, Err: fmt.Errorf("%w: %d feature columns, want d = %d", ErrBadValue, t.Dim(), d)}
+		}
+		return t, err
 	case LIBSVM:
 		return LoadLIBSVM(path, base, d)
 	}

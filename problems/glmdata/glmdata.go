@@ -25,57 +25,66 @@ const (
 	ClipNorm = "clip"
 )
 
-// Params configures the generator. Every constant of the feature map is public: it is
-// given here (or is the LIBSVM file's [−1, 1] convention), never measured from the data.
+// Params configures the generator. Every constant of the feature map is public and is
+// the spec's: the keys below are required (apart from format), with the dimension d of
+// the spec (problem.d), so that nothing of what the rows publish — d above all — is read
+// off the file, where one changed row could change it (DESIGN.md "Data files").
 type Params struct {
 	// Format of the data file: auto (by extension: .csv is CSV, anything else LIBSVM),
 	// csv or libsvm. Default auto.
 	Format string `yaml:"format"`
-	// IndexBase of a LIBSVM file's feature indices: auto, 0 or 1. Default auto.
+	// IndexBase of a LIBSVM file's feature indices: 0 or 1 (required for LIBSVM; auto,
+	// which guesses the base from whether index 0 occurs, is refused).
 	IndexBase string `yaml:"index_base"`
 	// FeatureLow and FeatureHigh are public bounds [lo_j, hi_j] of the raw features (from
 	// the data set's documentation or from what the feature measures): one value for every
 	// feature, or one per feature. Feature j maps to z_j = 2(x_j − lo_j)/(hi_j − lo_j) − 1,
-	// clipped to [−1, 1]. Default [−1] and [1] (LIBSVM's svm-scale range: z = x, clipped).
-	FeatureLow  []float64 `yaml:"feature_low"`
-	FeatureHigh []float64 `yaml:"feature_high"`
-	// Intercept appends the constant coordinate z_{d+1} = 1 (an intercept term). Default
-	// false.
-	Intercept bool `yaml:"intercept"`
-	// Normalize maps z to a with ‖a‖ ≤ A: sqrt_d (default) or clip.
+	// clipped to [−1, 1]. Required ([−1] and [1] is LIBSVM's svm-scale range: z = x,
+	// clipped).
+	FeatureLow  []float64 `yaml:"feature_low,omitempty"`
+	FeatureHigh []float64 `yaml:"feature_high,omitempty"`
+	// Intercept appends the constant coordinate z_{d+1} = 1 (an intercept term); d counts
+	// it. Required.
+	Intercept *bool `yaml:"intercept"`
+	// Normalize maps z to a with ‖a‖ ≤ A: sqrt_d or clip. Required.
 	Normalize string `yaml:"normalize"`
-	// FeatureNorm is A, the bound on ‖a‖ (G_f = A). Default 1.
+	// FeatureNorm is A, the bound on ‖a‖ (G_f = A). Required.
 	FeatureNorm float64 `yaml:"feature_norm"`
-	// LabelShift and LabelScale map a regression target (loss absolute) to
-	// (y − LabelShift)/LabelScale. Defaults 0 and 1. Classification labels must be ±1 or
-	// 0/1 (0 is read as −1).
-	LabelShift float64 `yaml:"label_shift"`
-	LabelScale float64 `yaml:"label_scale"`
+	// LabelShift and LabelScale map a regression target (loss absolute, where both are
+	// required) to (y − LabelShift)/LabelScale. Classification labels must be ±1 or 0/1
+	// (0 is read as −1), and these keys are then refused.
+	LabelShift *float64 `yaml:"label_shift"`
+	LabelScale *float64 `yaml:"label_scale"`
 	// TestEvery fixes the public train/test split by row index: the examples i (0-based,
 	// in file order) with i mod TestEvery = TestEvery − 1 are the held-out test set, the
-	// others the training pool. Default 4 (a quarter held out). ≥ 2.
+	// others the training pool. Required, ≥ 2 (4 holds a quarter out).
 	TestEvery int `yaml:"test_every"`
 }
 
-// DefaultParams returns the defaults.
-func DefaultParams() *Params {
-	return &Params{Format: "auto", IndexBase: "auto", FeatureLow: []float64{-1}, FeatureHigh: []float64{1},
-		Normalize: SqrtD, FeatureNorm: 1, LabelScale: 1, TestEvery: 4}
-}
+// DefaultParams returns the defaults: format auto, every other key unset (required).
+func DefaultParams() *Params { return &Params{Format: "auto"} }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// Validate reports every invalid field.
+// hasIntercept is Intercept, false when unset (Validate refuses that).
+func (p *Params) hasIntercept() bool { return p.Intercept != nil && *p.Intercept }
+
+// Validate reports every invalid field given; the required ones that are missing are
+// reported with the cell (missing, Generator.params), so that the defaults validate.
 func (p *Params) Validate() error {
 	var errs []error
 	if !dataset.Format(p.Format).Valid() {
 		errs = append(errs, fmt.Errorf("format: %q, want auto, csv or libsvm", p.Format))
 	}
-	if !dataset.IndexBase(p.IndexBase).Valid() {
-		errs = append(errs, fmt.Errorf("index_base: %q, want auto, 0 or 1", p.IndexBase))
+	switch dataset.IndexBase(p.IndexBase) {
+	case "", dataset.ZeroBase, dataset.OneBased:
+	case dataset.AutoBase:
+		errs = append(errs, errors.New("index_base: auto guesses the base from the file (one row's index 0 changes it), want 0 or 1"))
+	default:
+		errs = append(errs, fmt.Errorf("index_base: %q, want 0 or 1", p.IndexBase))
 	}
-	if len(p.FeatureLow) == 0 || len(p.FeatureLow) != len(p.FeatureHigh) {
-		errs = append(errs, fmt.Errorf("feature_low, feature_high: %d and %d values, want the same number ≥ 1", len(p.FeatureLow), len(p.FeatureHigh)))
+	if len(p.FeatureLow) != len(p.FeatureHigh) {
+		errs = append(errs, fmt.Errorf("feature_low, feature_high: %d and %d values, want the same number", len(p.FeatureLow), len(p.FeatureHigh)))
 	} else {
 		for j := range p.FeatureLow {
 			if lo, hi := p.FeatureLow[j], p.FeatureHigh[j]; !finite(lo) || !finite(hi) || !(lo < hi) {
@@ -83,22 +92,43 @@ func (p *Params) Validate() error {
 			}
 		}
 	}
-	if p.Normalize != SqrtD && p.Normalize != ClipNorm {
+	if p.Normalize != "" && p.Normalize != SqrtD && p.Normalize != ClipNorm {
 		errs = append(errs, fmt.Errorf("normalize: %q, want sqrt_d or clip", p.Normalize))
 	}
-	if !(p.FeatureNorm > 0) || !finite(p.FeatureNorm) {
+	if p.FeatureNorm != 0 && (!(p.FeatureNorm > 0) || !finite(p.FeatureNorm)) {
 		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
 	}
-	if !finite(p.LabelShift) {
-		errs = append(errs, fmt.Errorf("label_shift: %v, want a finite value", p.LabelShift))
+	if p.LabelShift != nil && !finite(*p.LabelShift) {
+		errs = append(errs, fmt.Errorf("label_shift: %v, want a finite value", *p.LabelShift))
 	}
-	if !(p.LabelScale > 0) || !finite(p.LabelScale) {
-		errs = append(errs, fmt.Errorf("label_scale: %v, want a finite value > 0", p.LabelScale))
+	if p.LabelScale != nil && (!(*p.LabelScale > 0) || !finite(*p.LabelScale)) {
+		errs = append(errs, fmt.Errorf("label_scale: %v, want a finite value > 0", *p.LabelScale))
 	}
-	if p.TestEvery < 2 {
+	if p.TestEvery != 0 && p.TestEvery < 2 {
 		errs = append(errs, fmt.Errorf("test_every: %d, want ≥ 2", p.TestEvery))
 	}
 	return errors.Join(errs...)
+}
+
+// missing reports the required keys that are not given.
+func (p *Params) missing() []error {
+	var errs []error
+	if len(p.FeatureLow) == 0 || len(p.FeatureHigh) == 0 {
+		errs = append(errs, errors.New("feature_low, feature_high: required (the public range of the raw features)"))
+	}
+	if p.Intercept == nil {
+		errs = append(errs, errors.New("intercept: required (true or false)"))
+	}
+	if p.Normalize == "" {
+		errs = append(errs, errors.New("normalize: required (sqrt_d or clip)"))
+	}
+	if p.FeatureNorm == 0 {
+		errs = append(errs, errors.New("feature_norm: required (A, the bound on ‖a‖)"))
+	}
+	if p.TestEvery == 0 {
+		errs = append(errs, errors.New("test_every: required (≥ 2: every test_every-th row is held out)"))
+	}
+	return errs
 }
 
 // Generator is the "glm-data" registry entry.
@@ -125,9 +155,25 @@ func (Generator) params(spec problems.Spec) (*Params, error) {
 	if err := p.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	errs = append(errs, p.missing()...)
 	errs = append(errs, glm.CheckLossDomain(spec)...)
 	if spec.Data == "" {
 		errs = append(errs, errors.New("data: required (the data file this generator reads)"))
+	} else if p.IndexBase == "" && dataset.Format(p.Format).Resolve(spec.Data) == dataset.LIBSVM {
+		errs = append(errs, fmt.Errorf("index_base: required for the LIBSVM file %s (0 or 1)", spec.Data))
+	}
+	if fd := fileDim(spec, p); spec.D < 1 || fd < 1 {
+		errs = append(errs, fmt.Errorf("d: %d, want the dimension of a ≥ 1%s (required: the file's feature count%s, which the file must then match)",
+			spec.D, map[bool]string{true: " + 1"}[p.hasIntercept()], map[bool]string{true: " plus the intercept"}[p.hasIntercept()]))
+	} else if k := len(p.FeatureLow); k > 1 && k != fd {
+		errs = append(errs, fmt.Errorf("feature_low, feature_high: %d values, want 1 or the file's feature count d%s = %d", k, map[bool]string{true: " − 1"}[p.hasIntercept()], fd))
+	}
+	if spec.Loss == glm.Absolute {
+		if p.LabelShift == nil || p.LabelScale == nil {
+			errs = append(errs, errors.New("label_shift, label_scale: required with loss absolute (the public affine map of the target)"))
+		}
+	} else if p.LabelShift != nil || p.LabelScale != nil {
+		errs = append(errs, fmt.Errorf("label_shift, label_scale: only for loss absolute (loss %s reads ±1 or 0/1 labels)", spec.Loss))
 	}
 	if spec.N < 0 {
 		errs = append(errs, fmt.Errorf("n: %d, want ≥ 0 (0: the whole training split)", spec.N))
@@ -145,26 +191,27 @@ func (Generator) params(spec problems.Spec) (*Params, error) {
 type split struct {
 	trainA, testA [][]float64
 	trainY, testY []float64
-	d             int // the dimension of a (the file's d, plus 1 with an intercept)
+	d             int // the dimension of a (the spec's d: the file's features, plus 1 with an intercept)
 }
 
-// load reads the file, maps every row with the public feature map (Map) and the labels,
-// and splits by row index.
+// fileDim is the number of raw features the file must have: d, less the intercept.
+func fileDim(spec problems.Spec, p *Params) int {
+	if p.hasIntercept() {
+		return spec.D - 1
+	}
+	return spec.D
+}
+
+// load reads the file with the spec's dimension and index base (a feature index beyond
+// d, index 0 in a 1-based file, or a CSV header of another width is refused with the
+// file and line), maps every row with the public feature map (Map) and the labels, and
+// splits by row index.
 func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
-	t, err := dataset.LoadLabelled(spec.Data, dataset.Format(p.Format), dataset.IndexBase(p.IndexBase), 0)
+	t, err := dataset.LoadLabelled(spec.Data, dataset.Format(p.Format), dataset.IndexBase(p.IndexBase), fileDim(spec, p))
 	if err != nil {
 		return nil, fmt.Errorf("%s: data: %w", Name, err)
 	}
-	if k := len(p.FeatureLow); k != 1 && k != t.Dim() {
-		return nil, fmt.Errorf("%s: feature_low, feature_high: %d values, want 1 or the file's d = %d", Name, k, t.Dim())
-	}
-	d := t.Dim()
-	if p.Intercept {
-		d++
-	}
-	if spec.D > 0 && spec.D != d {
-		return nil, fmt.Errorf("%s: d = %d but the data give d = %d (the file's %d columns%s)", Name, spec.D, d, t.Dim(), map[bool]string{true: " plus the intercept"}[p.Intercept])
-	}
+	d := spec.D
 	ys, err := labels(t, spec, p)
 	if err != nil {
 		return nil, err
@@ -197,7 +244,7 @@ func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) 
 	ys := make([]float64, t.Len())
 	if spec.Loss == glm.Absolute {
 		for i, y := range t.Y {
-			ys[i] = (y - p.LabelShift) / p.LabelScale
+			ys[i] = (y - *p.LabelShift) / *p.LabelScale
 		}
 		return ys, nil
 	}
@@ -229,7 +276,7 @@ func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) 
 // holds: the generator's G_f = A, G_Δ = 2A are then public (SPEC §0, §8.2).
 func Map(p *Params, x []float64) []float64 {
 	d := len(x)
-	if p.Intercept {
+	if p.hasIntercept() {
 		d++
 	}
 	a := make([]float64, d)
@@ -240,7 +287,7 @@ func Map(p *Params, x []float64) []float64 {
 		}
 		a[j] = math.Max(-1, math.Min(1, 2*(v-lo)/(hi-lo)-1))
 	}
-	if p.Intercept {
+	if p.hasIntercept() {
 		a[d-1] = 1
 	}
 	A := p.FeatureNorm

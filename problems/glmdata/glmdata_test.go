@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,29 +23,43 @@ var (
 	diabetes = filepath.Join("..", "..", "data", "diabetes.libsvm")
 )
 
-// diabetesParams are the public bounds of the realdata experiment (experiments/realdata.yaml).
-func diabetesParams() *Params {
+// heartParams is the public feature map of the realdata experiment
+// (experiments/realdata.yaml): svm-scale's range, no intercept, a = x/√13, every 4th row
+// held out, 1-based indices.
+func heartParams() *Params {
 	p := DefaultParams()
-	p.FeatureLow = []float64{0, 1, 10, 50, 50, 0, 0, 0, 2, 50}
-	p.FeatureHigh = []float64{100, 2, 50, 150, 350, 300, 150, 10, 7, 150}
-	p.Intercept = true
-	p.LabelShift, p.LabelScale = 150, 100
+	p.IndexBase, p.FeatureLow, p.FeatureHigh, p.Intercept = "1", []float64{-1}, []float64{1}, ptr(false)
+	p.Normalize, p.FeatureNorm, p.TestEvery = SqrtD, 1, 4
 	return p
 }
+
+// diabetesParams are the public bounds of the realdata_reg experiment
+// (experiments/realdata_reg.yaml).
+func diabetesParams() *Params {
+	p := heartParams()
+	p.FeatureLow = []float64{0, 1, 10, 50, 50, 0, 0, 0, 2, 50}
+	p.FeatureHigh = []float64{100, 2, 50, 150, 350, 300, 150, 10, 7, 150}
+	p.Intercept = ptr(true)
+	p.LabelShift, p.LabelScale = ptr(150.0), ptr(100.0)
+	return p
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // TestConformance runs the generators' kit on both shipped data files, the three losses,
 // both normalisations and a subsample (n < the training split).
 func TestConformance(t *testing.T) {
 	ball := problems.Domain{Kind: problems.Ball, Radius: 4}
-	clip := DefaultParams()
-	clip.Normalize, clip.Intercept = ClipNorm, true
+	clip := heartParams()
+	clip.Normalize, clip.Intercept = ClipNorm, ptr(true)
+	hp := heartParams()
 	for name, s := range map[string]problems.Spec{
-		"heart/logistic":        {Loss: glm.Logistic, Domain: ball, Data: heart, Task: task.SCO, N: 100},
-		"heart/hinge/clip":      {Loss: glm.Hinge, Domain: ball, Data: heart, Task: task.SCO, Params: clip},
-		"diabetes/absolute":     {Loss: glm.Absolute, Domain: ball, Data: diabetes, Task: task.SCO, N: 120, Params: diabetesParams()},
-		"heart/unconstrained":   {Loss: glm.Logistic, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 4}, Data: heart, N: 60},
-		"diabetes/erm/full":     {Loss: glm.Absolute, Domain: ball, Data: diabetes, Params: diabetesParams()},
-		"heart/hinge/subsample": {Loss: glm.Hinge, Domain: ball, Data: heart, N: 50},
+		"heart/logistic":        {Loss: glm.Logistic, Domain: ball, Data: heart, D: 13, Task: task.SCO, N: 100, Params: hp},
+		"heart/hinge/clip":      {Loss: glm.Hinge, Domain: ball, Data: heart, D: 14, Task: task.SCO, Params: clip},
+		"diabetes/absolute":     {Loss: glm.Absolute, Domain: ball, Data: diabetes, D: 11, Task: task.SCO, N: 120, Params: diabetesParams()},
+		"heart/unconstrained":   {Loss: glm.Logistic, Domain: problems.Domain{Kind: problems.Unconstrained, Radius: 4}, Data: heart, D: 13, N: 60, Params: hp},
+		"diabetes/erm/full":     {Loss: glm.Absolute, Domain: ball, Data: diabetes, D: 11, Params: diabetesParams()},
+		"heart/hinge/subsample": {Loss: glm.Hinge, Domain: ball, Data: heart, D: 13, N: 50, Params: hp},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s.Kind = Name
@@ -58,7 +73,7 @@ func TestConformance(t *testing.T) {
 // an n-subset of the training split drawn from the problem stream.
 func TestSplitAndSubsample(t *testing.T) {
 	g := New()
-	spec := problems.Spec{Kind: Name, Loss: glm.Logistic, Domain: problems.Domain{Kind: problems.Ball, Radius: 4}, Data: heart, Task: task.SCO}
+	spec := problems.Spec{Kind: Name, Loss: glm.Logistic, Domain: problems.Domain{Kind: problems.Ball, Radius: 4}, Data: heart, D: 13, Task: task.SCO, Params: heartParams()}
 	full, err := g.Generate(spec, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +82,7 @@ func TestSplitAndSubsample(t *testing.T) {
 	if in.Len() != 203 || in.Dim() != 13 {
 		t.Fatalf("n, d = %d, %d, want 203, 13", in.Len(), in.Dim())
 	}
-	tb, err := dataset.LoadLIBSVM(heart, dataset.AutoBase, 0)
+	tb, err := dataset.LoadLIBSVM(heart, dataset.OneBased, 13)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +127,7 @@ func TestSplitAndSubsample(t *testing.T) {
 		t.Errorf("held-out accuracy depends on the subsample: %v vs %v", acc1, acc)
 	}
 	d := diabetesParams()
-	spec = problems.Spec{Kind: Name, Loss: glm.Absolute, Domain: problems.Domain{Kind: problems.Ball, Radius: 4}, Data: diabetes, Task: task.SCO, Params: d}
+	spec = problems.Spec{Kind: Name, Loss: glm.Absolute, Domain: problems.Domain{Kind: problems.Ball, Radius: 4}, Data: diabetes, D: 11, Task: task.SCO, Params: d}
 	c, err := g.Constants(spec)
 	if err != nil || c.N != 332 || c.D != 11 || c.GF != 1 || c.GDelta != 2 || len(c.Measured) != 0 {
 		t.Errorf("diabetes constants %+v, %v: want n 332, d 11 (10 + intercept), G_f 1, G_Δ 2, nothing measured", c, err)
@@ -130,14 +145,14 @@ func TestSplitAndSubsample(t *testing.T) {
 // TestMap checks the feature map against hand-computed values and the norm bound on the
 // corners of the box (the worst rows of the universe) and beyond it.
 func TestMap(t *testing.T) {
-	p := DefaultParams()
+	p := heartParams()
 	p.FeatureLow, p.FeatureHigh = []float64{0, 10}, []float64{4, 20}
 	// x = (1, 25): z = (2·1/4 − 1, clip(2·15/10 − 1)) = (−0.5, 1); a = z/√2.
 	a := Map(p, []float64{1, 25})
 	if math.Abs(a[0]+0.5/math.Sqrt2) > 1e-15 || math.Abs(a[1]-1/math.Sqrt2) > 1e-15 {
 		t.Errorf("sqrt_d: got %v", a)
 	}
-	p.Intercept, p.Normalize, p.FeatureNorm = true, ClipNorm, 1
+	p.Intercept, p.Normalize, p.FeatureNorm = ptr(true), ClipNorm, 1
 	// z = (−0.5, 1, 1), ‖z‖ = 1.5: a = z/1.5.
 	a = Map(p, []float64{1, 25})
 	if len(a) != 3 || math.Abs(a[0]+1.0/3) > 1e-15 || math.Abs(a[2]-2.0/3) > 1e-15 {
@@ -145,8 +160,8 @@ func TestMap(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, norm := range []string{SqrtD, ClipNorm} {
-		q := DefaultParams()
-		q.Normalize, q.FeatureNorm, q.Intercept = norm, 2.5, true
+		q := heartParams()
+		q.Normalize, q.FeatureNorm, q.Intercept = norm, 2.5, ptr(true)
 		for range 200 {
 			x := make([]float64, 7)
 			for j := range x {
@@ -173,23 +188,36 @@ func TestErrors(t *testing.T) {
 		return p
 	}
 	ball := problems.Domain{Kind: problems.Ball, Radius: 1}
+	hp := heartParams()
 	three := write("three.svm", "1 1:0.5\n2 1:0.1\n-1 2:1\n1 1:1\n")
 	mixed := write("mixed.svm", "1 1:0.5\n0 1:0.1\n-1 2:1\n1 1:1\n")
 	bad := write("bad.svm", "1 1:0.5\n-1 1:x\n")
+	wide := write("wide.csv", "a,b,c,y\n1,0,0,1\n0,1,0,-1\n")
+	auto, noBase, noIntercept, labelled := heartParams(), heartParams(), heartParams(), heartParams()
+	auto.IndexBase, noBase.IndexBase, noIntercept.Intercept = "auto", "", nil
+	labelled.LabelShift = ptr(0.0)
 	for _, tc := range []struct {
 		name string
 		spec problems.Spec
 		want string
 	}{
-		{"label 2", problems.Spec{Loss: glm.Logistic, Domain: ball, Data: three}, "three.svm: row 2, column \"label\""},
-		{"0 and -1", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: mixed}, "mixed.svm: row 3"},
-		{"malformed", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: bad}, "bad.svm: row 2, column \"index 1\""},
-		{"no data", problems.Spec{Loss: glm.Hinge, Domain: ball}, "data: required"},
-		{"n too large", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, N: 204}, "2 ≤ n ≤ 203"},
-		{"d mismatch", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 14}, "d = 14"},
-		{"loss", problems.Spec{Loss: "squared", Domain: ball, Data: heart}, "loss"},
-		{"bounds per feature", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, Params: &Params{Format: "auto", IndexBase: "auto",
-			FeatureLow: []float64{0, 0}, FeatureHigh: []float64{1, 1}, Normalize: SqrtD, FeatureNorm: 1, LabelScale: 1, TestEvery: 4}}, "want 1 or the file's d = 13"},
+		{"label 2", problems.Spec{Loss: glm.Logistic, Domain: ball, Data: three, D: 2, Params: hp}, "three.svm: row 2, column \"label\""},
+		{"0 and -1", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: mixed, D: 2, Params: hp}, "mixed.svm: row 3"},
+		{"malformed", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: bad, D: 1, Params: hp}, "bad.svm: row 2, column \"index 1\""},
+		{"no data", problems.Spec{Loss: glm.Hinge, Domain: ball, D: 13, Params: hp}, "data: required"},
+		{"no d", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, Params: hp}, "d: 0, want"},
+		{"no params", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 13}, "feature_low, feature_high: required"},
+		{"index_base auto", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 13, Params: auto}, "index_base: auto guesses"},
+		{"index_base missing", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 13, Params: noBase}, "index_base: required for the LIBSVM file"},
+		{"intercept missing", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 13, Params: noIntercept}, "intercept: required"},
+		{"labels for absolute", problems.Spec{Loss: glm.Absolute, Domain: ball, Data: heart, D: 13, Params: hp}, "label_shift, label_scale: required with loss absolute"},
+		{"label map for hinge", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 13, Params: labelled}, "only for loss absolute"},
+		{"n too large", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 13, N: 204, Params: hp}, "2 ≤ n ≤ 203"},
+		{"d smaller than the file", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 12, Params: hp}, "heart_scale.libsvm: row 1, column \"index 13\""},
+		{"csv header wider than d", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: wide, D: 2, Params: hp}, "wide.csv: row 1: bad data value: 3 feature columns, want d = 2"},
+		{"loss", problems.Spec{Loss: "squared", Domain: ball, Data: heart, D: 13, Params: hp}, "loss"},
+		{"bounds per feature", problems.Spec{Loss: glm.Hinge, Domain: ball, Data: heart, D: 13, Params: &Params{Format: "auto", IndexBase: "1", Intercept: ptr(false),
+			FeatureLow: []float64{0, 0}, FeatureHigh: []float64{1, 1}, Normalize: SqrtD, FeatureNorm: 1, TestEvery: 4}}, "want 1 or the file's feature count d = 13"},
 	} {
 		tc.spec.Kind = Name
 		_, err := New().Constants(tc.spec)
@@ -201,8 +229,47 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	p := DefaultParams()
-	p.FeatureLow, p.FeatureHigh, p.TestEvery, p.Normalize, p.LabelScale = []float64{1}, []float64{1}, 1, "max", 0
-	if err := p.Validate(); err == nil || strings.Count(err.Error(), "\n") < 3 {
+	p.FeatureLow, p.FeatureHigh, p.TestEvery, p.Normalize, p.LabelScale, p.IndexBase = []float64{1}, []float64{1}, 1, "max", ptr(0.0), "2"
+	if err := p.Validate(); err == nil || strings.Count(err.Error(), "\n") < 4 {
 		t.Errorf("Validate: got %v, want every invalid field", err)
+	}
+}
+
+// TestNeighbourCannotChangeD: the neighbouring datasets of the privacy audit that tell
+// themselves apart by d alone when d is read off the file — heart_scale with one training
+// row given a 14th feature, or with one row's index 1 written 0 (which made the auto base
+// read every row 0-based) — are refused at that row, naming file and line; the published
+// d is the spec's on the untouched file.
+func TestNeighbourCannotChangeD(t *testing.T) {
+	b, err := os.ReadFile(heart)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	dir := t.TempDir()
+	edit := func(name string, f func(string) string) string {
+		ls := slices.Clone(lines)
+		ls[4] = f(ls[4]) // file line 5, training example 4
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(ls, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	extra := edit("extra.libsvm", func(l string) string { return strings.TrimRight(l, " \n") + " 14:0.5\n" })
+	zero := edit("zero.libsvm", func(l string) string { return strings.Replace(l, " 1:", " 0:", 1) })
+	ball := problems.Domain{Kind: problems.Ball, Radius: 4}
+	spec := problems.Spec{Kind: Name, Loss: glm.Logistic, Domain: ball, Data: heart, D: 13, Task: task.SCO, Params: heartParams()}
+	if c, err := New().Constants(spec); err != nil || c.D != 13 {
+		t.Fatalf("heart_scale: d = %d (%v), want 13", c.D, err)
+	}
+	for file, want := range map[string]string{
+		extra: "extra.libsvm: row 5, column \"index 14\"",
+		zero:  "zero.libsvm: row 5, column \"index 0\"",
+	} {
+		spec.Data = file
+		if _, err := New().Constants(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want the row refused: %q", filepath.Base(file), err, want)
+		}
 	}
 }
