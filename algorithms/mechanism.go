@@ -53,7 +53,13 @@ type Record struct {
 	TheoryBound float64 // the theorem's upper bound on the cell's metric; NaN if none
 	// Predicted oracle calls (plan.csv); the counted ones come from the Counter.
 	PredictedValueQueries, PredictedGradientQueries float64
-	Tuning                                          rows.Tuning // "" (untuned) | oracle | private (package algorithms/tuning)
+	// PlannedCounts says that the counted calls would let a data-dependent quantity the
+	// accountant keeps secret be read off the row (private tuning's number of runs K,
+	// DP-SGD's realised Poisson lot sizes): the runner then publishes the predicted counts
+	// (data-independent, computed by Plan) as value_queries and gradient_queries and moves
+	// the counted ones to diagnostics.csv (PRIVACY.md §8).
+	PlannedCounts bool
+	Tuning        rows.Tuning // "" (untuned) | oracle | private (package algorithms/tuning)
 	// Extra holds mechanism-specific diagnostics (e.g. "proposals_per_rgo", "rho_neg_rate"),
 	// written as extra columns. Keys are snake_case and must not collide with DESIGN.md names.
 	Extra map[string]float64

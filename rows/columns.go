@@ -108,13 +108,23 @@ const DiagnosticsFile = "diagnostics.csv"
 // or on its internal randomness beyond the release, and that no guarantee covers — the
 // private selection's number of runs K (Papernot & Steinke 2022 Thm 2 covers the best
 // output only), the oracle's failed grid points, the clipping rate (a count of examples
-// whose gradient exceeded C) and dp-sgd's empty lots. They are the harness's view of how
+// whose gradient exceeded C), dp-sgd's empty lots and the counted queries of a row that
+// publishes its planned counts instead (ColCountedValueQueries). They are the harness's view of how
 // a run went, for debugging and auditing, never part of a release (PRIVACY.md §8 lists
 // the columns of results.csv that are measurements of the harness likewise).
 func DiagnosticColumns() []string { return slices.Clone(diagnosticColumns) }
 
 // diagnosticColumns is read-only after initialisation (DiagnosticColumns).
-var diagnosticColumns = []string{"tuning_runs", "tuning_failed", "clip_rate", "empty_lots"}
+var diagnosticColumns = []string{"tuning_runs", "tuning_failed", "clip_rate", "empty_lots",
+	ColCountedValueQueries, ColCountedGradientQueries}
+
+// The counted queries of a row whose published value_queries and gradient_queries are
+// the plan's (algorithms.Record.PlannedCounts): diagnostics, since the count reveals K or
+// the realised lot sizes.
+const (
+	ColCountedValueQueries    = "counted_value_queries"
+	ColCountedGradientQueries = "counted_gradient_queries"
+)
 
 // IsDiagnostic reports whether col is one of the DiagnosticColumns.
 func IsDiagnostic(col string) bool { return slices.Contains(diagnosticColumns, col) }

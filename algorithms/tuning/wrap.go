@@ -337,6 +337,9 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	// each run: one candidate's queries on average, plus 2n values for the score
 	r.PredictedValueQueries = ek * (pv/n + 2*float64(p.n))
 	r.PredictedGradientQueries = ek * pg / n
+	// the counted queries grow with K (2n score values per run), which PS22 Thm 2 does
+	// not release: the row publishes these expected counts instead
+	r.PlannedCounts = true
 	r.Guarantee = g
 	r.EpsilonSpent = p.eps
 	r.DeltaMech = p.delta

@@ -60,6 +60,7 @@ func (f *fake) planRecord(env algorithms.Env, c problems.Constants, b algorithms
 		return r, err
 	}
 	r.GDPS, r.DeltaMech, r.EpsilonSpent, r.Guarantee = s, b.Delta, b.Epsilon, algorithms.Certified
+	r.PredictedValueQueries, r.PredictedGradientQueries = 0, 0 // it reads nothing
 	if f.noGDP {
 		r.GDPS = math.NaN()
 	}
@@ -170,6 +171,24 @@ func TestPrivateAccounting(t *testing.T) {
 	}
 	if k := r.Extra["tuning_runs"]; k < 1 || cnt.ValueQueries != int64(2*len(p.z))*int64(k) {
 		t.Errorf("K = %v runs, %d value queries; want 2n·K = %v", k, cnt.ValueQueries, 2*float64(len(p.z))*k)
+	}
+	// The counted 2n·K would publish K: the row publishes the planned counts instead,
+	// the same whatever K a seed draws.
+	ks := map[float64]bool{}
+	for seed := range uint64(40) {
+		c2 := problems.NewCounter(p)
+		o2, err := m.RunRefereed(context.Background(), algorithms.Env{}, c2, planAt(m, c2, budget), rand.New(rand.NewPCG(seed, 9)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks[o2.Record.Extra["tuning_runs"]] = true
+		if !o2.Record.PlannedCounts || !(o2.Record.PredictedValueQueries > 0) || o2.Record.PredictedValueQueries != r.PredictedValueQueries || o2.Record.PredictedGradientQueries != r.PredictedGradientQueries {
+			t.Fatalf("seed %d (K = %v): planned counts %v, predicted (%v, %v); want planned, (%v, %v) as at K = %v", seed, o2.Record.Extra["tuning_runs"],
+				o2.Record.PlannedCounts, o2.Record.PredictedValueQueries, o2.Record.PredictedGradientQueries, r.PredictedValueQueries, r.PredictedGradientQueries, r.Extra["tuning_runs"])
+		}
+	}
+	if len(ks) < 2 {
+		t.Errorf("40 seeds drew one K (%v): the check above compared nothing", ks)
 	}
 	if _, err := wrap(t, &fake{nKnobs: 1, noGDP: true}, Private).Plan(algorithms.Env{}, p.Constants(), budget); err == nil || !strings.Contains(err.Error(), "gdp_s") {
 		t.Errorf("private on a non-GDP base: err = %v, want a gdp_s error", err)

@@ -201,6 +201,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	}
 	r.PredictedGradientQueries = float64(p.T) * p.L
 	r.PredictedValueQueries = 0
+	// the counted Σ_t |B_t| are the realised Poisson lot sizes, which the amplification
+	// by subsampling keeps secret: the row publishes the expected T·q·n instead
+	r.PlannedCounts = true
 	r.Extra = map[string]float64{
 		"noise_multiplier": p.z, "sampling_rate": p.q, "step_size": p.eta, "clip": p.clip,
 		"epsilon_pld_lo": p.epsLo, "epsilon_pld_hi": p.epsHi, "epsilon_rdp": p.epsRD,

@@ -161,6 +161,10 @@ func TestCalibration(t *testing.T) {
 		if hi > tc.eps*(1+1e-9) || r.EpsilonSpent > tc.eps*(1+1e-9) {
 			t.Errorf("%+v: PLD ε = %v (record %v), want ≤ %v", tc, hi, r.EpsilonSpent, tc.eps)
 		}
+		// the counted Σ|B_t| would publish the realised lot sizes: the row publishes T·q·n
+		if !r.PlannedCounts || r.PredictedGradientQueries != float64(tc.T)*q*float64(tc.n) {
+			t.Errorf("%+v: planned counts %v, predicted gradient queries %v; want planned, T·q·n = %v", tc, r.PlannedCounts, r.PredictedGradientQueries, float64(tc.T)*q*float64(tc.n))
+		}
 		if want := math.Min(hi, r.Extra["epsilon_rdp"]); r.EpsilonSpent != want {
 			t.Errorf("%+v: epsilon_spent %v, want min(PLD hi, RDP) = %v", tc, r.EpsilonSpent, want)
 		}

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,5 +41,56 @@ func TestDiagnosticsSplit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, rows.DiagnosticsFile)); !os.IsNotExist(err) {
 		t.Errorf("stale diagnostics.csv kept: %v", err)
+	}
+}
+
+// TestPlannedCounts: a row whose mechanism publishes its planned counts
+// (algorithms.Record.PlannedCounts) has them as value_queries and gradient_queries in
+// results.csv, and the counted ones only in diagnostics.csv.
+func TestPlannedCounts(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry(nil, 0)
+	src := strings.Replace(testSpec, "  - {name: exact}\n", "  - {name: exact}\n  - {name: noise, label: planned, planned: true}\n", 1)
+	spec := loadSpec(t, reg, writeSpec(t, src))
+	res := run(t, context.Background(), reg, spec, Options{Out: t.TempDir(), Workers: 2, NoCache: true})
+	read := func(path string) []rows.Row {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rs, err := rows.ReadCSV(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs
+	}
+	counted := map[string]string{}
+	for _, r := range read(filepath.Join(res.Dir, rows.DiagnosticsFile)) {
+		if r[rows.ColAlgorithm] == "planned" {
+			counted[r[rows.ColCell]+"/"+r[rows.ColTrial]] = r[rows.ColCountedGradientQueries]
+		}
+	}
+	seen := 0
+	for _, r := range read(res.File) {
+		if _, ok := r[rows.ColCountedGradientQueries]; ok {
+			t.Fatalf("results.csv has the column %s", rows.ColCountedGradientQueries)
+		}
+		n, _ := strconv.Atoi(r[rows.ColN])
+		switch r[rows.ColAlgorithm] {
+		case "planned":
+			seen++
+			if r[rows.ColGradientQueries] != strconv.Itoa(3*n) || r[rows.ColValueQueries] != "0" || counted[r[rows.ColCell]+"/"+r[rows.ColTrial]] != strconv.Itoa(n) {
+				t.Errorf("planned row: gradient %s, value %s, counted %s; want the planned 3n = %d, 0, and the counted n in diagnostics",
+					r[rows.ColGradientQueries], r[rows.ColValueQueries], counted[r[rows.ColCell]+"/"+r[rows.ColTrial]], 3*n)
+			}
+		case "noise":
+			if r[rows.ColGradientQueries] != strconv.Itoa(n) {
+				t.Errorf("noise row: gradient %s, want the counted n = %d", r[rows.ColGradientQueries], n)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no planned row")
 	}
 }

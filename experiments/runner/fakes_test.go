@@ -108,6 +108,9 @@ type noiseConfig struct {
 	Panic  bool    `yaml:"panic"`
 	Sleep  float64 `yaml:"sleep"` // seconds per run (for the kill test)
 	Reject bool    `yaml:"reject"`
+	// Planned publishes the planned counts (algorithms.Record.PlannedCounts), here 3n
+	// gradient queries against the n it makes.
+	Planned bool `yaml:"planned"`
 }
 
 func (c *noiseConfig) Validate() error {
@@ -138,6 +141,9 @@ func (m *noiseMech) planRecord(env algorithms.Env, c problems.Constants, b algor
 	// a claim the runner keeps (algorithms.Certify) on a successful row
 	r.EpsilonSpent, r.DeltaSpent, r.Trusted = b.Epsilon, b.Delta, algorithms.Trust(c, problems.ConstN)
 	r.PredictedGradientQueries = float64(c.N)
+	if m.cfg.Planned {
+		r.PlannedCounts, r.PredictedGradientQueries, r.PredictedValueQueries = true, 3*float64(c.N), 0
+	}
 	if m.cfg.Fail {
 		return r, errors.New("plan failed")
 	}

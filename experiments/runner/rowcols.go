@@ -76,6 +76,20 @@ func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c pr
 	}
 }
 
+// plannedCounts publishes the predicted query counts of a row whose mechanism says the
+// counted ones reveal a data-dependent quantity its guarantee does not cover
+// (algorithms.Record.PlannedCounts): value_queries and gradient_queries become the
+// plan's counts, computed before the data were read, and the counted ones move to the
+// diagnostics (rows.ColCountedValueQueries).
+func plannedCounts(r rows.Row, rec algorithms.Record) {
+	if !rec.PlannedCounts {
+		return
+	}
+	r[rows.ColCountedValueQueries], r[rows.ColCountedGradientQueries] = r[rows.ColValueQueries], r[rows.ColGradientQueries]
+	r[rows.ColValueQueries] = fmtF(rec.PredictedValueQueries)
+	r[rows.ColGradientQueries] = fmtF(rec.PredictedGradientQueries)
+}
+
 // failColumns marks r as a failed trial: status error, the error on one line, and
 // guarantee none. A failed trial releases nothing, so no guarantee is claimed for its row,
 // whatever its plan calibrated (PRIVACY.md §8).

@@ -540,6 +540,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	}
 	r[rows.ColWallSeconds] = strconv.FormatFloat(wall.Seconds(), 'f', 6, 64)
 	recordColumns(r, rec)
+	plannedCounts(r, rec)
 	certifyColumns(r, rec, c.budget, c.consts)
 	if err != nil {
 		fail(err)
