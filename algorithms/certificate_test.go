@@ -32,7 +32,9 @@ func TestCertify(t *testing.T) {
 		reason string // substring of the reason ("" = empty reason)
 	}{
 		{"certified at the budget", nil, c, b, algorithms.Certified, ""},
-		{"rounding within SpentTol", func(r *algorithms.Record) { r.EpsilonSpent = 1 + 1e-12 }, c, b, algorithms.Certified, ""},
+		{"rounding within SpentTol", func(r *algorithms.Record) { r.EpsilonSpent = 1 + 5e-13 }, c, b, algorithms.Certified, ""},
+		// the size of the overspend the Gaussian curve's cancellation once let through at ε = 1e-6
+		{"3.4e-10 over", func(r *algorithms.Record) { r.EpsilonSpent = 1 + 3.4e-10 }, c, b, algorithms.None, "epsilon_spent 1.00000000034 > epsilon 1"},
 		{"nominal kept", func(r *algorithms.Record) { r.Guarantee = algorithms.Nominal }, c, b, algorithms.Nominal, ""},
 		{"none stays none", func(r *algorithms.Record) { r.Guarantee = algorithms.None }, c, b, algorithms.None, ""},
 		{"epsilon over", func(r *algorithms.Record) { r.EpsilonSpent = 8.43 }, c, b, algorithms.None, "epsilon_spent 8.43 > epsilon 1"},

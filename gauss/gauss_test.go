@@ -39,6 +39,27 @@ func TestDeltaReference(t *testing.T) {
 	}
 }
 
+// TestDeltaTinyEpsilon: δ(ε; s) where ε ≪ s ≪ 1 and erfcx(a) − erfcx(b) cancels (the
+// calibrations of noisy-gd at ε = 1e-6 land here), against mpmath 1.3.0 at 60 digits
+// (ncdf(−ε/s + s/2) − exp(ε)·ncdf(−ε/s − s/2)): relative error ≤ 1e-14. The erfcx
+// difference alone was 1.6e-12 off at the first point, enough to move a calibrated ε by
+// 3.4e-10 relative. The last point stays on the erfcx branch (its cancellation factor
+// 2800 < illConditioned), with its 1e-12.
+func TestDeltaTinyEpsilon(t *testing.T) {
+	for _, tc := range []struct{ eps, s, want, tol float64 }{
+		{1e-6, 2.6300575650895064e-05, 1.0000000000164849e-5, 1e-14},
+		{1e-6, 3.6227958838156252e-06, 1.000000000025501e-6, 1e-14},
+		{1e-8, 1e-5, 3.9844248186310644e-6, 1e-14},
+		{1e-4, 1.066797144528841e-4, 9.9999999999360268e-6, 1e-14},
+		{1e-6, 5.800146015937158e-07, 9.9999999906084742e-9, 1e-14},
+		{1e-3, 1e-3, 8.3357132125208494e-5, 1e-12}, // erfcx branch, cancellation ≈ 2800
+	} {
+		if got := Delta(tc.eps, tc.s); relErr(got, tc.want) > tc.tol {
+			t.Errorf("Delta(%v, %v) = %.17g, want %.17g (rel. error %.2g)", tc.eps, tc.s, got, tc.want, relErr(got, tc.want))
+		}
+	}
+}
+
 // TestDeltaNaive: the stable evaluation agrees with the direct formula built from CDF
 // where the latter is accurate (an independent evaluation path).
 func TestDeltaNaive(t *testing.T) {

@@ -173,7 +173,7 @@ func (k *kit) output(t *testing.T) {
 	r := out.Record
 	switch r.Guarantee {
 	case algorithms.Certified, algorithms.Nominal:
-		if !(r.EpsilonSpent <= k.b.Epsilon*(1+1e-9)) {
+		if !(r.EpsilonSpent <= k.b.Epsilon*(1+algorithms.SpentTol)) {
 			t.Errorf("epsilon_spent = %v, want ≤ ε = %v", r.EpsilonSpent, k.b.Epsilon)
 		}
 		// A nominal row may leave delta_mech empty (the implementation's law is not

@@ -308,7 +308,7 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	}
 	p.tvDelta = (1 + math.Exp(p.eps)) * p.tnb.Mean() * tau
 	p.delta = p.deltaConverted + p.tvDelta
-	if p.eps > b.Epsilon*(1+1e-9) || p.delta > b.Delta*(1+1e-9) {
+	if p.eps > b.Epsilon*(1+algorithms.SpentTol) || p.delta > b.Delta*(1+algorithms.SpentTol) {
 		return p, fmt.Errorf("tuning private: the candidates' reported gdp_s = %v exceeds the per-run target %v: spent (%v, %v) > (%v, %v)", p.sTrain, sTrain, p.eps, p.delta, b.Epsilon, b.Delta)
 	}
 	return p, nil

@@ -172,3 +172,23 @@ func BenchmarkEpoch(b *testing.B) {
 		})
 	}
 }
+
+// TestTinyEpsilonSpend: at ε = 1e-6 (δ = 1e-5) the curve's cancellation once let the
+// calibration spend 3.4e-10 over the budget while epsilon_spent said 1.05e-10 over, both
+// inside the old SpentTol; the exact curve (gauss.TestDeltaTinyEpsilon, against mpmath)
+// now gives an epsilon_spent within SpentTol of ε, and the row certifies.
+func TestTinyEpsilonSpend(t *testing.T) {
+	p := problemtest.NewLinear(100, 5, 2, 1, rand.New(rand.NewPCG(1, 1)))
+	c := p.Constants()
+	for _, delta := range []float64{1e-5, 1e-6, 1e-8} {
+		b := mechtest.Budget(1e-6, delta)
+		r, err := (&Mechanism{cfg: *DefaultConfig()}).Plan(algorithms.Env{}, c, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, why := algorithms.Certify(r.Record, b, c); !(r.EpsilonSpent <= b.Epsilon*(1+algorithms.SpentTol)) || g != algorithms.Certified {
+			t.Errorf("δ = %v: epsilon_spent %.17g for ε = 1e-6 (relative %.2g), guarantee %s (%s); want within SpentTol, certified",
+				delta, r.EpsilonSpent, r.EpsilonSpent/b.Epsilon-1, g, why)
+		}
+	}
+}
