@@ -14,15 +14,19 @@
 // interruption (only the *_seconds columns differ). A content-addressed result cache
 // (cache.go) keys each row by what determines it, so an edited spec or an interrupted run
 // recomputes only missing rows; quick runs live in a quick/ folder of their own, a
-// finished run is not replaced without Force, and every output goes through WriteFile
-// (atomic, fsynced, mode 0644). Provenance names the code (commit, dirty flag, cache
+// finished run is not replaced without Force, one run (or merge) at a time writes a
+// folder (an flock on its .lock; ErrBusy otherwise, lock.go), and every output goes
+// through WriteFile (atomic, fsynced, mode 0644; the journal 0600). Provenance names the code (commit, dirty flag, cache
 // version). On a problems.Audited instance (a privacy-audit canary) each algorithm runs
 // Batch() times per trial and the row keeps the statistic of every run (batch.go). Each
 // mechanism receives the oracle view it declared (problems.Counter.Oracle); a Refereed
 // one (oracle tuning, the non-private reference) also gets the instance as an uncounted
 // algorithms.Referee; on an instance with an exact low-rank structure on R^d a mechanism
 // with a reduced path runs in r coordinates (algorithms.Reducible/RunReduced).
-// The runner re-derives every row's guarantee (algorithms.Certify). It reaches concrete
+// The runner re-derives every row's guarantee (algorithms.Certify), sets none on a
+// failed row, and publishes the planned query counts of a mechanism whose counted ones
+// would reveal a secret (algorithms.Record.PlannedCounts; the counted ones are
+// diagnostics). It reaches concrete
 // generators and mechanisms, and the tuning protocol (Registry.Tune), only through a
 // Registry built in run.go.
 package runner
