@@ -222,6 +222,7 @@ func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candi
 	r = withExtra(r, cd, cands, risk)
 	r.Tuning = Oracle
 	r.Guarantee = algorithms.None
+	r.PlannedCounts = false // a reference, private in no sense: it shows what it counted
 	r.Notes = joinNote(r.Notes, "tuning oracle: the grid point with the lowest exact empirical risk; each point is calibrated to (ε, δ) but the selection looked at the data, so the release is not private")
 	return r
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -79,15 +80,15 @@ func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c pr
 // plannedCounts publishes the predicted query counts of a row whose mechanism says the
 // counted ones reveal a data-dependent quantity its guarantee does not cover
 // (algorithms.Record.PlannedCounts): value_queries and gradient_queries become the
-// plan's counts, computed before the data were read, and the counted ones move to the
-// diagnostics (rows.ColCountedValueQueries).
+// plan's (expected) counts rounded to the nearest integer, computed before the data were
+// read, and the counted ones move to the diagnostics (rows.ColCountedValueQueries).
 func plannedCounts(r rows.Row, rec algorithms.Record) {
 	if !rec.PlannedCounts {
 		return
 	}
 	r[rows.ColCountedValueQueries], r[rows.ColCountedGradientQueries] = r[rows.ColValueQueries], r[rows.ColGradientQueries]
-	r[rows.ColValueQueries] = fmtF(rec.PredictedValueQueries)
-	r[rows.ColGradientQueries] = fmtF(rec.PredictedGradientQueries)
+	r[rows.ColValueQueries] = fmtF(math.Round(rec.PredictedValueQueries))
+	r[rows.ColGradientQueries] = fmtF(math.Round(rec.PredictedGradientQueries))
 }
 
 // failColumns marks r as a failed trial: status error, the error on one line, and
