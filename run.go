@@ -500,7 +500,7 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d rows: %d computed, %d cached, %d resumed; %d errors)\n", res.File, res.Rows, res.Computed, res.Cached, res.Skipped, res.Errors)
+	fmt.Fprintf(stdout, "wrote %s (%s: %d computed, %d cached, %d resumed; %s%s)\n", res.File, check.Count(res.Rows, "row"), res.Computed, res.Cached, res.Skipped, check.Count(res.Errors, "error"), refusedNote(res.Refused))
 	if shards > 1 {
 		fmt.Fprintf(stdout, "merge the %d shards with: expmech -merge %s\n", shards, res.Dir)
 		return nil
@@ -530,7 +530,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged %d shards into %s (%d rows, %d errors)\n", info.Shards, info.Result.File, info.Result.Rows, info.Result.Errors)
+	fmt.Fprintf(stdout, "merged %s into %s (%s, %s%s)\n", check.Count(info.Shards, "shard"), info.Result.File, check.Count(info.Result.Rows, "row"), check.Count(info.Result.Errors, "error"), refusedNote(info.Result.Refused))
 	spec, err := experiments.Decode(info.SpecPath, info.Spec, schema(reg))
 	if err != nil {
 		return err
@@ -615,11 +615,19 @@ func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s and %d figures (%s_*.png/.svg/.pdf)\n", res.CSV, len(res.Figures), filepath.Join(outDir, "compare"))
+	fmt.Fprintf(stdout, "wrote %s and %s (%s_*.png/.svg/.pdf)\n", res.CSV, check.Count(len(res.Figures), "figure"), filepath.Join(outDir, "compare"))
 	return nil
 }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// refusedNote is ", N refused" for the rows refused by design (none: "").
+func refusedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d refused by design", n)
 }

@@ -130,9 +130,9 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%d comparisons, %d significant at false discovery rate %g (Benjamini–Hochberg); "+
+	fmt.Fprintf(w, "%s, %d significant at false discovery rate %g (Benjamini–Hochberg); "+
 		"old/new: mean ± 95%% CI half-width (Student t) in %% of the mean; change: new/old − 1; ~: no significant difference.\n",
-		len(cs), sig, alpha)
+		check.Count(len(cs), "comparison"), sig, alpha)
 }
 
 // WriteCompareCSV writes the comparisons, one row each: the identity columns, the

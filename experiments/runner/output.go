@@ -90,7 +90,7 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 		"start":      start.UTC().Format(time.RFC3339Nano),
 		"end":        time.Now().UTC().Format(time.RFC3339Nano),
 		"rows":       res.Rows,
-		"error_rows": res.Errors,
+		"error_rows": res.Errors, "refused_rows": res.Refused,
 		"resumed":    res.Skipped,
 		"cached":     res.Cached,
 		"computed":   res.Computed,

@@ -81,7 +81,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 			r[rows.ColPredictedValueQueries] = fmtF(rec.PredictedValueQueries)
 			r[rows.ColPredictedGradientQueries] = fmtF(rec.PredictedGradientQueries)
 			if err != nil {
-				r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
+				r[rows.ColStatus], r[rows.ColError] = string(failStatus(err)), oneLine(err.Error())
 			}
 			rs = append(rs, r)
 		}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -77,3 +78,12 @@ func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c pr
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// failStatus is the status of a row whose plan or run failed with err: refused for a
+// refusal by design (algorithms.ErrRefused), error for a fault.
+func failStatus(err error) rows.Status {
+	if errors.Is(err, algorithms.ErrRefused) {
+		return rows.StatusRefused
+	}
+	return rows.StatusError
+}

@@ -56,6 +56,7 @@ type Result struct {
 	File     string // results.csv, or the shard file
 	Rows     int    // rows in File
 	Errors   int    // rows with status error
+	Refused  int    // rows with status refused (by design, not faults)
 	Skipped  int    // rows taken from the journal (-resume)
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
@@ -448,8 +449,11 @@ func (r *runState) finish(ctx context.Context) (Result, error) {
 	}
 	sortEntries(r.all)
 	for _, e := range r.all {
-		if e.Row[rows.ColStatus] == string(rows.StatusError) {
+		switch e.Row[rows.ColStatus] {
+		case string(rows.StatusError):
 			r.res.Errors++
+		case string(rows.StatusRefused):
+			r.res.Refused++
 		}
 	}
 	r.res.Rows = len(r.all)
@@ -522,7 +526,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	r[rows.ColSeed], r[rows.ColProblemSeed] = fmt.Sprintf("%016x%016x", mhi, mlo), fmt.Sprintf("%016x%016x", phi, plo)
 	r[rows.ColStatus] = string(rows.StatusOK)
 	fail := func(err error) {
-		r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
+		r[rows.ColStatus], r[rows.ColError] = string(failStatus(err)), oneLine(err.Error())
 	}
 	if ti.genErr != nil {
 		fail(fmt.Errorf("generate: %w", ti.genErr))
