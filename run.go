@@ -204,7 +204,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers, and the built-in experiments")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
-	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
+	fs.StringVar(&o.audit, "audit", "", removedFlag+" the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
 	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
 	return fs
@@ -218,7 +218,16 @@ func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
 			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
-			fs.PrintDefaults()
+			// A removed flag is still parsed (to say what replaced it) but not listed.
+			shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+			shown.SetOutput(stdout)
+			fs.VisitAll(func(f *flag.Flag) {
+				if !strings.HasPrefix(f.Usage, removedFlag) {
+					shown.Var(f.Value, f.Name, f.Usage)
+					shown.Lookup(f.Name).DefValue = f.DefValue
+				}
+			})
+			shown.PrintDefaults()
 			return "", true, nil
 		}
 		return "", false, usageError{err.Error()}
@@ -631,3 +640,6 @@ func refusedNote(n int) string {
 	}
 	return fmt.Sprintf(", %d refused by design", n)
 }
+
+// removedFlag starts the usage of a flag that no longer works: -h does not list it.
+const removedFlag = "removed:"
