@@ -209,5 +209,5 @@ func Refuse(err error) error { return refusal{err} }
 
 type refusal struct{ error }
 
-func (r refusal) Unwrap() error       { return r.error }
+func (r refusal) Unwrap() error      { return r.error }
 func (refusal) Is(target error) bool { return target == ErrRefused }
