@@ -12,9 +12,8 @@ QFLAG   := $(if $(filter 1,$(QUICK)),-quick,)
 MODE    := $(if $(QFLAG),quick,full)
 STAMPS  := $(OUT)/.stamps/$(MODE)
 REPORT  := $(if $(QFLAG),REPORT-quick.md,REPORT.md)
-# The binary's code: non-test Go sources, go.mod, go.sum (not the specs it embeds, nor the
-# manifest validator, its own module).
-GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*' ! -path './figures/*' ! -path './bin/*' ! -path './scripts/k8s/validate/*' | LC_ALL=C sort) go.mod go.sum
+# The binary's code: non-test Go sources, go.mod, go.sum (not the specs it embeds).
+GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*' ! -path './figures/*' ! -path './bin/*' | LC_ALL=C sort) go.mod go.sum
 SHA256  := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
 SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 # The privacy audit: three experiments of the same pipeline (README "Privacy audit").
