@@ -143,3 +143,19 @@ func tinySpecAbs(t *testing.T) string {
 	}
 	return p
 }
+
+// TestHelpListsNoRemovedFlag: -h prints the usage and the working flags, not a removed
+// one (-audit, which only says what replaced it).
+func TestHelpListsNoRemovedFlag(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if err := run(context.Background(), []string{"-h"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	if !strings.HasPrefix(out, "usage: expmech") || !strings.Contains(out, "  -exp string") || !strings.Contains(out, `(default "results")`) {
+		t.Errorf("-h: want the usage line and the flags with their defaults:\n%s", out)
+	}
+	if strings.Contains(out, "-audit") || strings.Contains(out, "removed") {
+		t.Errorf("-h lists a removed flag:\n%s", out)
+	}
+}

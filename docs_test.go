@@ -437,3 +437,25 @@ func checkReferences(root string, files []string) (broken []string, refs int, er
 
 // path joins a relative reference to the folder of the file that makes it.
 func path(dir, p string) string { return filepath.ToSlash(filepath.Clean(filepath.Join(dir, p))) }
+
+// TestREADMEPythonModulesNamed: every module a Python snippet of the README imports is
+// named with its install command (`pip install MODULE`), so a reader knows what to install.
+func TestREADMEPythonModulesNamed(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	blocks := regexp.MustCompile("(?s)```python\n(.*?)```").FindAllStringSubmatch(readme, -1)
+	if len(blocks) == 0 {
+		t.Fatal("README has no python snippet")
+	}
+	std := map[string]bool{"os": true, "sys": true, "json": true, "csv": true, "math": true, "pathlib": true}
+	for _, bl := range blocks {
+		for _, m := range regexp.MustCompile(`(?m)^(?:import|from) (\w+)`).FindAllStringSubmatch(bl[1], -1) {
+			if !std[m[1]] && !strings.Contains(readme, "pip install "+m[1]) {
+				t.Errorf("README: a snippet imports %s but never says to install it (pip install %s)", m[1], m[1])
+			}
+		}
+	}
+}

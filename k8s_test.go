@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -21,7 +22,9 @@ func TestK8sManifests(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	out, err := exec.Command("bash", "scripts/k8s/render.sh", "lowrank_gk", "5", "-quick").Output()
+	cmd := exec.Command("bash", "scripts/k8s/render.sh", "lowrank_gk", "5", "-quick")
+	cmd.Env = append(cmd.Environ(), "IMAGE=registry.example/expmech:v1")
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,16 +70,53 @@ func TestK8sManifests(t *testing.T) {
 	if env["SHARDS"] != "5" || env["EXP"] != "lowrank_gk" || env["FLAGS"] != "-quick" {
 		t.Errorf("shard env %v", env)
 	}
-	if args := get(c, "args", 0).(string); !strings.Contains(args, `-shard "$JOB_COMPLETION_INDEX/$SHARDS"`) {
-		t.Errorf("shard args %q", args)
-	}
 	dir := filepath.Join("/data/results", runner.QuickFolder, "lowrank_gk")
+	if args := get(c, "args", 0).(string); !strings.Contains(args, `-shard "$JOB_COMPLETION_INDEX/$SHARDS"`) ||
+		!strings.Contains(args, `test -e "`+dir+`/shard-$JOB_COMPLETION_INDEX-of-$SHARDS.jsonl"`) {
+		t.Errorf("shard args %q, want shard $JOB_COMPLETION_INDEX of $SHARDS skipped when its file is in %s", args, dir)
+	}
+	if get(c, "image") != "registry.example/expmech:v1" || get(c, "imagePullPolicy") != "IfNotPresent" {
+		t.Errorf("shard image %v pulled %v, want IMAGE and IfNotPresent", get(c, "image"), get(c, "imagePullPolicy"))
+	}
 	wait := get(merge, "spec", "template", "spec", "initContainers", 0, "args", 0).(string)
 	if !strings.Contains(wait, dir+"/shard-*-of-5.jsonl") || !strings.Contains(wait, "-ge 5") {
 		t.Errorf("merge waits with %q, want 5 shard files in %s", wait, dir)
 	}
-	cmd := get(merge, "spec", "template", "spec", "containers", 0, "command").([]any)
-	if len(cmd) < 3 || cmd[1] != "-merge" || cmd[2] != dir {
-		t.Errorf("merge command %v, want -merge %s", cmd, dir)
+	mcmd := get(merge, "spec", "template", "spec", "containers", 0, "command").([]any)
+	if len(mcmd) < 3 || mcmd[1] != "-merge" || mcmd[2] != dir {
+		t.Errorf("merge command %v, want -merge %s", mcmd, dir)
+	}
+}
+
+// TestK8sResultsFolderFromSpecName renders the Jobs for a user's spec on the volume whose
+// file name differs from its name: (the binary names the results folder by name:): the
+// merge must wait on, and the shards skip on, that folder — else the merge waits for its
+// deadline and pods rerun finished shards. A moving or missing image tag is refused.
+func TestK8sResultsFolderFromSpecName(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	spec := filepath.Join(t.TempDir(), "my-study.yaml")
+	if err := os.WriteFile(spec, []byte("name: \"study_two\"  # not the file name\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "scripts/k8s/render.sh", "/data/specs/my-study.yaml", "3")
+	cmd.Env = append(cmd.Environ(), "SPEC="+spec, "IMAGE=expmech:v2")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`test -e "/data/results/study_two/shard-`, `ls /data/results/study_two/shard-*-of-3.jsonl`,
+		`"-merge", "/data/results/study_two"`, `{name: EXP, value: "/data/specs/my-study.yaml"}`, "name: expmech-study-two\n"} {
+		if !bytes.Contains(out, []byte(want)) {
+			t.Errorf("rendered manifests lack %q:\n%s", want, out)
+		}
+	}
+	for _, image := range []string{"expmech:latest", "expmech", "registry.example:5000/expmech"} {
+		cmd := exec.Command("bash", "scripts/k8s/render.sh", "lowrank", "2")
+		cmd.Env = append(cmd.Environ(), "IMAGE="+image)
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "explicit") {
+			t.Errorf("IMAGE=%s: err %v, output %q; want a refusal asking for an explicit tag", image, err, out)
+		}
 	}
 }

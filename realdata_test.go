@@ -13,7 +13,7 @@ import (
 // line that disagrees with the spec's d or index base (DESIGN.md "Data files": the
 // dimension is the spec's, never the file's), is refused with exit status 2, one line on
 // stderr naming the spec and the data file's line and field, and nothing written under
-// -out or -figures.
+// -out or -figures; over a sweep of three cells the line names the file's fault once.
 func TestMalformedDataFileExit2(t *testing.T) {
 	for name, tc := range map[string]struct{ body, want string }{
 		"malformed":    {"+1 1:0.5 2:1\n-1 1:0.2 2:oops\n", `bad.libsvm: row 2, column "index 2"`},
@@ -28,7 +28,7 @@ func TestMalformedDataFileExit2(t *testing.T) {
 				"bad.yaml": "name: bad\ntrials: 1\ntask: sco\n" +
 					"problem: {kind: glm-data, data: bad.libsvm, loss: logistic, domain: ball, radius: 1, d: 2, index_base: 1,\n" +
 					"  feature_low: [-1], feature_high: [1], intercept: false, normalize: sqrt_d, feature_norm: 1, test_every: 4}\n" +
-					"privacy: {epsilon: 1, delta: 1.0e-5}\nalgorithms: [{name: nonprivate}]\n",
+					"privacy: {epsilon: 1, delta: 1.0e-5}\nsweep: {epsilon: [0.5, 1, 2]}\nalgorithms: [{name: nonprivate}]\n",
 			}
 			for name, body := range files {
 				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -42,8 +42,8 @@ func TestMalformedDataFileExit2(t *testing.T) {
 				t.Errorf("exit status: got %d, want 2 (err %v)", code, err)
 			}
 			msg := stderr.String()
-			if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, spec) || !strings.Contains(msg, tc.want) {
-				t.Errorf("stderr: got %q, want one line naming %s and %s", msg, spec, tc.want)
+			if strings.Count(msg, "\n") != 1 || !strings.Contains(msg, spec) || strings.Count(msg, tc.want) != 1 || !strings.Contains(msg, "(every cell)") {
+				t.Errorf("stderr: got %q, want one line naming %s and %s once, in every cell", msg, spec, tc.want)
 			}
 			for _, p := range []string{out, figs} {
 				if _, err := os.Stat(p); err == nil {

@@ -204,7 +204,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers, and the built-in experiments")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")
-	fs.StringVar(&o.audit, "audit", "", "removed: the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
+	fs.StringVar(&o.audit, "audit", "", removedFlag+" the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
 	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
 	return fs
@@ -218,7 +218,16 @@ func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
 			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
-			fs.PrintDefaults()
+			// A removed flag is still parsed (to say what replaced it) but not listed.
+			shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+			shown.SetOutput(stdout)
+			fs.VisitAll(func(f *flag.Flag) {
+				if !strings.HasPrefix(f.Usage, removedFlag) {
+					shown.Var(f.Value, f.Name, f.Usage)
+					shown.Lookup(f.Name).DefValue = f.DefValue
+				}
+			})
+			shown.PrintDefaults()
 			return "", true, nil
 		}
 		return "", false, usageError{err.Error()}
@@ -504,7 +513,7 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s (%d rows: %d computed, %d cached, %d resumed; %d errors)\n", res.File, res.Rows, res.Computed, res.Cached, res.Skipped, res.Errors)
+	fmt.Fprintf(stdout, "wrote %s (%s: %d computed, %d cached, %d resumed; %s%s)\n", res.File, check.Count(res.Rows, "row"), res.Computed, res.Cached, res.Skipped, check.Count(res.Errors, "error"), refusedNote(res.Refused))
 	if shards > 1 {
 		fmt.Fprintf(stdout, "merge the %d shards with: expmech -merge %s\n", shards, res.Dir)
 		return nil
@@ -534,7 +543,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged %d shards into %s (%d rows, %d errors)\n", info.Shards, info.Result.File, info.Result.Rows, info.Result.Errors)
+	fmt.Fprintf(stdout, "merged %s into %s (%s, %s%s)\n", check.Count(info.Shards, "shard"), info.Result.File, check.Count(info.Result.Rows, "row"), check.Count(info.Result.Errors, "error"), refusedNote(info.Result.Refused))
 	spec, err := experiments.Decode(info.SpecPath, info.Spec, schema(reg))
 	if err != nil {
 		return err
@@ -619,7 +628,7 @@ func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s and %d figures (%s_*.png/.svg/.pdf)\n", res.CSV, len(res.Figures), filepath.Join(outDir, "compare"))
+	fmt.Fprintf(stdout, "wrote %s and %s (%s_*.png/.svg/.pdf)\n", res.CSV, check.Count(len(res.Figures), "figure"), filepath.Join(outDir, "compare"))
 	return nil
 }
 
@@ -627,3 +636,14 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// refusedNote is ", N refused" for the rows refused by design (none: "").
+func refusedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d refused by design", n)
+}
+
+// removedFlag starts the usage of a flag that no longer works: -h does not list it.
+const removedFlag = "removed:"

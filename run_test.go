@@ -210,7 +210,7 @@ func TestAuditEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	top, _ := os.ReadFile(rep)
-	if !strings.Contains(string(top), "3 checks over 1 experiments: 3 claims: 3 PASS, 0 FAIL, 0 INCONCLUSIVE") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
+	if !strings.Contains(string(top), "3 checks over 1 experiment: 3 claims: 3 PASS, 0 FAIL, 0 INCONCLUSIVE") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
 		t.Errorf("REPORT.md lacks the audit's verdicts:\n%.600s", top)
 	}
 }

@@ -202,3 +202,18 @@ type Target struct {
 	// the sampler's documented default. Ignored when Certified (theory constants).
 	StepC float64
 }
+
+// ErrRefused marks a refusal by design: the configuration cannot run at this cell (its
+// theorem's conditions fail on the problem, or its worst-case cost exceeds a cap the spec
+// declares), which the plan knows before any data is touched. The runner writes such a
+// row with status refused (rows.StatusRefused), counted apart from errors, which are
+// faults. Test with errors.Is(err, ErrRefused); mark with Refuse.
+var ErrRefused = errors.New("refused")
+
+// Refuse marks err as a refusal by design (ErrRefused); its message is err's.
+func Refuse(err error) error { return refusal{err} }
+
+type refusal struct{ error }
+
+func (r refusal) Unwrap() error      { return r.error }
+func (refusal) Is(target error) bool { return target == ErrRefused }

@@ -98,7 +98,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		t.Errorf("checks.csv: got %v (err %v), want header + PASS, FAIL, PASS", recs, err)
 	}
 	rep := string(snap["report.md"])
-	for _, want := range []string{"# synth (full mode)", "GLL22 Thm 6.4", "| 4 | 4–6 |", "2 excluded (error: 2)", "context deadline exceeded",
+	for _, want := range []string{"# Experiment synth: full run", "GLL22 Thm 6.4", "| 4 | 4–6 |", "2 excluded (error: 2)", "context deadline exceeded",
 		"**PASS**", "**FAIL**", "../../figures/synth/excess_empirical_risk_vs_n.png", "## Paired differences against expmech",
 		"## Comparison", "the lowest private mean is"} {
 		if !strings.Contains(rep, want) {
@@ -127,7 +127,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(top)
-	for _, want := range []string{"# expmech — reproduction report (full mode)", "3 checks over 1 experiments: 3 claims: 2 PASS, 1 FAIL, 0 INCONCLUSIVE",
+	for _, want := range []string{"# expmech — reproduction report (full mode)", "3 checks over 1 experiment: 3 claims: 2 PASS, 1 FAIL, 0 INCONCLUSIVE",
 		"figures/synth/excess_empirical_risk_vs_n.png", "results/synth/report.md", "absent (no results/absent/analysis.json)",
 		"| 4 × 4–6 |", "**Conclusions** (derived from the data: full mode", "the lowest private mean is"} {
 		if !strings.Contains(string(b), want) {

@@ -239,6 +239,7 @@ func compareGroup(g *cmpGroup, metric string, paired bool) (report.Comparison, b
 	c := report.Comparison{Identity: g.id, Extra: g.extra, Algorithm: g.alg, Metric: metric, Old: stats.Summarize(ov), New: stats.Summarize(nv),
 		Ratio: math.NaN(), T: math.NaN(), DF: math.NaN(), P: math.NaN(), Test: check.TestNone}
 	c.RatioLo, c.RatioHi = math.NaN(), math.NaN()
+	c.Identical = slices.Equal(slices.Sorted(slices.Values(ov)), slices.Sorted(slices.Values(nv)))
 	if c.Old.Mean != 0 {
 		c.Ratio = c.New.Mean / c.Old.Mean
 	}
@@ -323,7 +324,8 @@ func CompareDirs(oldPath, newPath, outDir string, opt CompareOptions, w io.Write
 		return res, fmt.Errorf("compare: %s and %s share no (cell identity, algorithm) with values of the metrics", oldPath, newPath)
 	}
 	res.Comparisons = cs
-	report.FormatCompare(w, cs, opt.Alpha)
+	// The files first, the table last: a reader that closes stdout early (`| head`) ends
+	// the process at the next write (SIGPIPE), which must not cost compare.csv.
 	res.CSV = filepath.Join(outDir, "compare.csv")
 	if err := report.WriteCompareCSV(res.CSV, cs); err != nil {
 		return res, err
@@ -332,5 +334,9 @@ func CompareDirs(oldPath, newPath, outDir string, opt CompareOptions, w io.Write
 	for _, s := range stems {
 		res.Figures = append(res.Figures, filepath.Join(outDir, s))
 	}
-	return res, err
+	if err != nil {
+		return res, err
+	}
+	report.FormatCompare(w, cs, opt.Alpha)
+	return res, nil
 }

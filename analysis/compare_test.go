@@ -3,8 +3,11 @@ package analysis
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"expmech/rows"
@@ -96,5 +99,49 @@ func TestCompareSweptParameter(t *testing.T) {
 		if c.Significant || math.Abs(c.Ratio-1) > 0.05 {
 			t.Errorf("step_c=%s: got ratio %g (significant %v), want the same cell matched (ratio ≈ 1)", c.Extra[0].Value, c.Ratio, c.Significant)
 		}
+	}
+}
+
+// stdoutProbe is a stdout that records, at its first write, whether compare.csv was
+// already written.
+type stdoutProbe struct {
+	csv              string
+	wrote, csvBefore bool
+	text             []byte
+}
+
+func (p *stdoutProbe) Write(b []byte) (int, error) {
+	if !p.wrote {
+		_, err := os.Stat(p.csv)
+		p.wrote, p.csvBefore = true, err == nil
+	}
+	p.text = append(p.text, b...)
+	return len(b), nil
+}
+
+// TestCompareDirsFilesFirstIdentical: -compare writes compare.csv before it prints the
+// table (so `-compare … | head`, which ends the process at a write after head exits,
+// keeps it), and a rerun that changed nothing reads "identical", not "~ … p 1".
+func TestCompareDirsFilesFirstIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	rs := synthRows(rng, "expmech", "n", []float64{100, 200}, -1, 5, 0.1, 4, 0)
+	dir := t.TempDir()
+	oldDir, newDir := filepath.Join(dir, "old"), filepath.Join(dir, "new")
+	for _, d := range []string{oldDir, newDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeResults(t, d, rs)
+	}
+	p := &stdoutProbe{csv: filepath.Join(newDir, "compare.csv")}
+	if _, err := CompareDirs(oldDir, newDir, newDir, CompareOptions{Metrics: []string{rows.ColExcessEmpiricalRisk}}, p); err != nil {
+		t.Fatal(err)
+	}
+	if !p.wrote || !p.csvBefore {
+		t.Errorf("compare.csv written after the table began (wrote %v, csv before %v)", p.wrote, p.csvBefore)
+	}
+	text := string(p.text)
+	if strings.Count(text, "identical") != 2+1 || strings.Contains(text, "  ~  ") {
+		t.Errorf("an unchanged rerun: want 2 rows reading identical (and the legend):\n%s", text)
 	}
 }

@@ -56,11 +56,15 @@ type Status string
 
 const (
 	StatusOK    Status = "ok"
-	StatusError Status = "error" // the error column says why
+	StatusError Status = "error" // a fault; the error column says why
+	// StatusRefused is a configuration the plan knows cannot run at this cell by design
+	// (algorithms.ErrRefused: a theorem's condition fails, a declared cap is exceeded);
+	// the error column says why. Counted apart from errors.
+	StatusRefused Status = "refused"
 )
 
 // Statuses lists the statuses.
-func Statuses() []Status { return []Status{StatusOK, StatusError} }
+func Statuses() []Status { return []Status{StatusOK, StatusError, StatusRefused} }
 
 // ParseStatus returns s as a Status, or an error listing the valid values.
 func ParseStatus(s string) (Status, error) { return parse(s, Statuses()) }

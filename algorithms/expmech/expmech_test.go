@@ -566,3 +566,26 @@ func TestDeltaDelivered(t *testing.T) {
 		t.Errorf("erm with delta_delivered: got %v, want an error", err)
 	}
 }
+
+// TestRefusesPastMaxSteps: a calibration whose worst-case T exceeds max_steps is refused
+// by design (algorithms.ErrRefused: the row's status is refused, not error), before any
+// query.
+func TestRefusesPastMaxSteps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	p := problemtest.NewL1(signPoints(30, 2, 0.7, rng), 0.5, problems.Domain{Kind: problems.Box, Radius: 1})
+	f := Factory()
+	cfg := f.NewConfig()
+	cfg.(*Config).MaxSteps = 1
+	m, err := f.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := problems.NewCounter(p)
+	_, err = algorithms.PlanRun(context.Background(), algorithms.Env{}, m, o, algorithms.Budget{Epsilon: 1, Delta: 1e-5}, rng)
+	if !errors.Is(err, algorithms.ErrRefused) || !strings.Contains(err.Error(), "exceeds max_steps = 1") {
+		t.Errorf("err = %v, want a refusal by design naming max_steps", err)
+	}
+	if o.ValueQueries != 0 {
+		t.Errorf("%d value queries before the refusal, want 0", o.ValueQueries)
+	}
+}

@@ -174,7 +174,7 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	}
 	rec := cal.Record()
 	if cal.Steps > m.maxSteps() {
-		return algorithms.Output{Record: rec}, fmt.Errorf("%s: worst-case T = %d exceeds max_steps = %d", m.name, cal.Steps, m.maxSteps())
+		return algorithms.Output{Record: rec}, algorithms.Refuse(fmt.Errorf("%s: worst-case T = %d exceeds max_steps = %d", m.name, cal.Steps, m.maxSteps()))
 	}
 	so := o
 	if cal.Setting == SettingStronglyConvex {

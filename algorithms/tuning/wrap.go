@@ -57,11 +57,13 @@ func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algori
 	var cands []Candidate
 	var plans []algorithms.Plan
 	var recs []algorithms.Record
+	// first is the first fault, else the first refusal by design: the tuned procedure
+	// is refused (algorithms.ErrRefused) only when every grid point is.
 	var first error
 	for _, cd := range all {
 		p, err := cd.Mech.Plan(env, c, b)
 		if err != nil {
-			if first == nil {
+			if first == nil || errors.Is(first, algorithms.ErrRefused) && !errors.Is(err, algorithms.ErrRefused) {
 				first = fmt.Errorf("grid point %v: %w", cd.Values, err)
 			}
 			continue

@@ -44,6 +44,7 @@ type fake struct {
 	a      float64
 	noGDP  bool
 	nKnobs int
+	fail   func(a float64) error // Plan's error at knob a (nil: none)
 }
 
 func (f *fake) Name() string         { return "fake" }
@@ -55,6 +56,11 @@ func (f *fake) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budge
 
 func (f *fake) planRecord(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Record, error) {
 	r := algorithms.Empty()
+	if f.fail != nil {
+		if err := f.fail(f.a); err != nil {
+			return r, err
+		}
+	}
 	s, err := privacy.SForEpsDelta(b.Epsilon, b.Delta)
 	if err != nil {
 		return r, err
@@ -231,4 +237,28 @@ func TestPrivateSelectionLaw(t *testing.T) {
 func planAt(m algorithms.Mechanism, o problems.ValueAccess, b algorithms.Budget) algorithms.Plan {
 	p, _ := m.Plan(algorithms.Env{}, o.Constants(), b)
 	return p
+}
+
+// TestRefusedOnlyWhenEveryGridPointIs: a tuned procedure none of whose grid points plans
+// is refused by design (algorithms.ErrRefused) when every grid point was refused, and a
+// fault (naming the fault) when any grid point failed otherwise.
+func TestRefusedOnlyWhenEveryGridPointIs(t *testing.T) {
+	p := &absProblem{z: make([]float64, 5)}
+	refuse := func(float64) error { return algorithms.Refuse(errors.New("infeasible")) }
+	mixed := func(a float64) error {
+		if a == 0 {
+			return errors.New("boom")
+		}
+		return refuse(a)
+	}
+	for _, tc := range []struct {
+		fail    func(float64) error
+		refused bool
+		msg     string
+	}{{refuse, true, "infeasible"}, {mixed, false, "boom"}} {
+		_, err := wrap(t, &fake{nKnobs: 1, fail: tc.fail}, Oracle).Plan(algorithms.Env{}, p.Constants(), budget)
+		if err == nil || errors.Is(err, algorithms.ErrRefused) != tc.refused || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("err = %v; want refused %v, naming %q", err, tc.refused, tc.msg)
+		}
+	}
 }

@@ -172,6 +172,10 @@ func (t Tally) Text() string {
 	return s
 }
 
+// Count is "n noun" with noun pluralised by an s unless n = 1 ("1 check", "3 checks").
+func Count(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, Plural(n)) }
+
+// Plural is the s of a plural noun counted n: "" for n = 1.
 func Plural(n int) string {
 	if n == 1 {
 		return ""

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
@@ -37,6 +38,10 @@ type Series struct {
 	Points []string
 	// OffFront leaves the series out of the Pareto front (a non-private reference).
 	OffFront bool
+	// Fronts optionally names the front each point belongs to (frontier figures: its
+	// cell, so that a front never joins points of different problems); a Pareto front is
+	// drawn per name over the points of every series that carry it. nil: one front.
+	Fronts []string
 	// Style, when set, is the series' style (from the experiment's Key); else StyleOf.
 	Style *Style
 }
@@ -71,6 +76,11 @@ type Line struct {
 	X, Y   []float64
 	Style  LineStyle
 	Method string
+	// EndLabel, when set (a theorem's bound), draws the line thin and grey, so that it
+	// never looks like a dashed variant series of its method, and names it at its right
+	// end in the Method's colour (ends that nearly coincide share one name, "a, b"); the
+	// legend holds one entry, Label, for all such lines.
+	EndLabel string
 }
 
 // Size is a figure size preset.
@@ -107,7 +117,7 @@ type Figure struct {
 	// Markers draws the points without connecting lines (frontier figures).
 	Markers bool
 	// Frontier adds the lower-left Pareto envelope over all series' points (smaller x and
-	// smaller y are better), in grey.
+	// smaller y are better), in grey: one per front name of the points (Series.Fronts).
 	Frontier bool
 	// XTicks, when set, are the labelled x ticks (usually the swept values).
 	XTicks []float64
@@ -353,7 +363,8 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	if f.Size == OneColumn {
 		b.lw, b.gr = vg.Points(1), vg.Points(2.2)
 	}
-	var all plotter.XYs
+	fronts := map[string]plotter.XYs{}
+	var frontOrder []string
 	drawn := 0
 	m := len(f.Series)
 	for i, s := range f.Series {
@@ -369,7 +380,16 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 			}
 		}
 		if !s.OffFront {
-			all = append(all, pts...)
+			for j, pt := range pts {
+				g := ""
+				if k := bars[j].idx; k < len(s.Fronts) {
+					g = s.Fronts[k]
+				}
+				if _, ok := fronts[g]; !ok {
+					frontOrder = append(frontOrder, g)
+				}
+				fronts[g] = append(fronts[g], pt)
+			}
 		}
 		drawn++
 		if err := b.series(s, pts, bars); err != nil {
@@ -380,7 +400,7 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 		return nil, nil, ErrNoData
 	}
 	if f.Frontier {
-		if err := b.front(all); err != nil {
+		if err := b.front(fronts, frontOrder); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -388,6 +408,9 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 		if err := b.line(l); err != nil {
 			return nil, nil, err
 		}
+	}
+	if err := b.endLabels(); err != nil {
+		return nil, nil, err
 	}
 	setAxes(p, grid, f)
 	return p, b.entries, nil
@@ -425,6 +448,14 @@ type builder struct {
 	lw, gr         vg.Length // line width and glyph radius
 	xClamp, yClamp [2]float64
 	entries        []legendEntry
+	ends           []lineEnd // the right ends of the lines with an EndLabel
+}
+
+// lineEnd is the right end of a labelled line: where, what and in which colour.
+type lineEnd struct {
+	at    plotter.XY
+	text  string
+	color color.Color
 }
 
 // series adds one series: its line (unless markers only), its points, their CI bars and
@@ -497,21 +528,31 @@ func (b *builder) pointLabels(s Series, bars []bar, c color.Color) error {
 	return nil
 }
 
-// front adds the Pareto front of the points all (a dashed grey step line) when it has
-// at least two points.
-func (b *builder) front(all plotter.XYs) error {
-	fr := pareto(all)
-	if len(fr) < 2 {
-		return nil
+// front adds the Pareto front of each group of points (a dashed grey step line) that has
+// at least two points on it, and one legend entry.
+func (b *builder) front(groups map[string]plotter.XYs, order []string) error {
+	var style *draw.LineStyle
+	for _, g := range order {
+		fr := pareto(groups[g])
+		if len(fr) < 2 {
+			continue
+		}
+		ln, err := plotter.NewLine(fr)
+		if err != nil {
+			return err
+		}
+		ln.Color, ln.Width, ln.Dashes = grey, b.lw, []vg.Length{vg.Points(4), vg.Points(2)}
+		ln.StepStyle = plotter.PostStep
+		b.p.Add(ln)
+		style = &ln.LineStyle
 	}
-	ln, err := plotter.NewLine(fr)
-	if err != nil {
-		return err
+	if style != nil {
+		label := "Pareto front (private)"
+		if len(order) > 1 {
+			label = "Pareto front per cell (private)"
+		}
+		b.entries = append(b.entries, legendEntry{label: label, line: style})
 	}
-	ln.Color, ln.Width, ln.Dashes = grey, b.lw, []vg.Length{vg.Points(4), vg.Points(2)}
-	ln.StepStyle = plotter.PostStep
-	b.p.Add(ln)
-	b.entries = append(b.entries, legendEntry{label: "Pareto front of the private algorithms (lower left is better)", line: &ln.LineStyle})
 	return nil
 }
 
@@ -529,6 +570,16 @@ func (b *builder) line(l Line) error {
 	ln.Color, ln.Width = color.Color(okabeBlack), b.lw*0.9
 	if l.Method != "" {
 		ln.Color = methodColor(l.Method)
+	}
+	if l.EndLabel != "" {
+		end := lineEnd{at: slices.MaxFunc(pts, func(p, q plotter.XY) int { return cmp.Compare(p.X, q.X) }), text: l.EndLabel, color: ln.Color}
+		ln.Color, ln.Width, ln.Dashes = grey, b.lw*0.7, []vg.Length{vg.Points(6), vg.Points(3)}
+		b.p.Add(ln)
+		if len(b.ends) == 0 && l.Label != "" {
+			b.entries = append(b.entries, legendEntry{label: l.Label, line: &ln.LineStyle})
+		}
+		b.ends = append(b.ends, end)
+		return nil
 	}
 	switch l.Style {
 	case Dashed:
@@ -799,4 +850,51 @@ func (e *ciBars) Plot(c draw.Canvas, plt *gplot.Plot) {
 			}
 		}
 	}
+}
+
+// mergeEnds sorts the ends by y and merges those within 4% of each other (relative in y)
+// into one, "a, b", black when their colours differ, so that a bound hidden under another
+// is still named.
+func mergeEnds(ends []lineEnd) []lineEnd {
+	es := slices.Clone(ends)
+	slices.SortStableFunc(es, func(p, q lineEnd) int { return cmp.Compare(p.at.Y, q.at.Y) })
+	var out []lineEnd
+	for i := 0; i < len(es); {
+		m, j := es[i], i+1
+		for ; j < len(es) && math.Abs(es[j].at.Y-es[i].at.Y) <= 0.04*math.Max(math.Abs(es[i].at.Y), math.Abs(es[j].at.Y)); j++ {
+			m.text += ", " + es[j].text
+			if es[j].color != m.color {
+				m.color = okabeBlack
+			}
+		}
+		out = append(out, m)
+		i = j
+	}
+	return out
+}
+
+// endLabels names the labelled lines at their right ends (mergeEnds).
+func (b *builder) endLabels() error {
+	if len(b.ends) == 0 {
+		return nil
+	}
+	es := mergeEnds(b.ends)
+	var lab plotter.XYLabels
+	for _, e := range es {
+		lab.XYs = append(lab.XYs, e.at)
+		lab.Labels = append(lab.Labels, e.text)
+	}
+	l, err := plotter.NewLabels(lab)
+	if err != nil {
+		return err
+	}
+	for j := range l.TextStyle {
+		l.TextStyle[j].Font.Size = vg.Points(b.fTick - 1.5)
+		l.TextStyle[j].Color = es[j].color
+		l.TextStyle[j].XAlign = draw.XRight
+		l.TextStyle[j].YAlign = draw.YBottom
+	}
+	l.Offset = vg.Point{Y: b.gr * 0.5}
+	b.p.Add(l)
+	return nil
 }

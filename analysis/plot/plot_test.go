@@ -3,13 +3,17 @@ package plot
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot/font/liberation"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 func TestSaveWritesPNGAndSVG(t *testing.T) {
@@ -135,5 +139,61 @@ func TestLabelGlyphs(t *testing.T) {
 				t.Errorf("%q (U+%04X): no glyph in %s", r, r, face.Font.Typeface)
 			}
 		}
+	}
+}
+
+// TestBoundsApartFromSeries is the figure test of erm_rates' risk_vs_n and lowrank's
+// risk_vs_d: theorem's bounds (Line.EndLabel) are drawn thin and grey with one legend
+// entry, so that none looks like a dashed variant series in its method's colour; no two
+// series share a colour or a line style; and a bound that coincides with another (dp-sgd's
+// under expmech's) is still named, at the shared end.
+func TestBoundsApartFromSeries(t *testing.T) {
+	xs := []float64{50, 100, 200, 400}
+	labels := []string{"expmech", "expmech-private", "noisy-gd", "noisy-gd-oracle"}
+	method := map[string]string{"expmech-private": "expmech", "noisy-gd-oracle": "noisy-gd"}
+	key := NewKey(labels, method)
+	f := Figure{LogX: true, LogY: true}
+	for i, l := range labels {
+		st := key[l]
+		ys := make([]float64, len(xs))
+		for j, x := range xs {
+			ys[j] = float64(i+1) / x
+		}
+		f.Series = append(f.Series, Series{Label: l, Method: method[l], X: xs, Y: ys, Style: &st})
+	}
+	for _, b := range []struct {
+		m string
+		c float64
+	}{{"expmech", 10}, {"dp-sgd", 10.1}, {"noisy-gd", 30}} {
+		f.Lines = append(f.Lines, Line{Label: "theorem's bound (named at its end)", X: []float64{50, 400}, Y: []float64{b.c / 50, b.c / 400},
+			Style: Dashed, Method: b.m, EndLabel: b.m})
+	}
+	_, entries, err := build(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(labels)+1 {
+		t.Errorf("%d legend entries, want one per series and one for every bound", len(entries))
+	}
+	seen := map[string]string{}
+	for _, e := range entries[:len(labels)] {
+		k := fmt.Sprint(e.line.Color, e.line.Dashes)
+		if o, dup := seen[k]; dup {
+			t.Errorf("%s and %s are drawn alike (%s)", e.label, o, k)
+		}
+		seen[k] = e.label
+		if e.line.Color == color.Color(grey) {
+			t.Errorf("series %s is grey, the bounds' colour", e.label)
+		}
+	}
+	if b := entries[len(labels)]; b.line.Color != color.Color(grey) || b.line.Width >= entries[0].line.Width {
+		t.Errorf("bound entry %q: colour %v width %v, want grey and thinner than a series", b.label, b.line.Color, b.line.Width)
+	}
+	// The ends: expmech's and dp-sgd's (1% apart) share one name, noisy-gd's has its own.
+	ends := mergeEnds([]lineEnd{{at: plotter.XY{X: 400, Y: 30.0 / 400}, text: "noisy-gd", color: okabeVermilion},
+		{at: plotter.XY{X: 400, Y: 10.0 / 400}, text: "expmech", color: okabeBlue},
+		{at: plotter.XY{X: 400, Y: 10.1 / 400}, text: "dp-sgd", color: okabeGreen}})
+	if len(ends) != 2 || ends[0].text != "expmech, dp-sgd" || ends[0].color != color.Color(okabeBlack) || ends[1].text != "noisy-gd" {
+		t.Errorf("end names %+v, want [expmech, dp-sgd (black)] [noisy-gd]", ends)
 	}
 }

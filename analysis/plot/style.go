@@ -32,29 +32,42 @@ type Style struct {
 	Dashes []vg.Length
 }
 
-// methodColor is the fixed colour of a registered method. A method's colour never depends
-// on which methods a figure holds or their order; unknown methods hash into the palette.
+// methodColor is the colour of a method outside a Key: its registered colour, else a hash
+// into the palette (which may repeat another method's; a Key, as every experiment's
+// figures use, never does).
 func methodColor(method string) color.NRGBA {
-	switch method {
-	case "expmech":
-		return okabeBlue
-	case "noisy-gd":
-		return okabeVermilion
-	case "dp-sgd":
-		return okabeGreen
-	case "phased-sgd":
-		return okabePurple
-	case "output-perturbation":
-		return okabeOrange
-	case "dpzero":
-		return okabeSkyBlue
-	case "expmech-pure":
-		return okabeBlue
-	case "nonprivate":
-		return okabeBlack
+	if c, ok := registeredColor(method); ok {
+		return c
 	}
-	cs := [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeBlue, okabeVermilion, okabePurple, grey}
-	return cs[hash(method)%uint32(len(cs))]
+	return spareColors[hash(method)%uint32(len(spareColors))]
+}
+
+// spareColors are the colours a Key gives, in this order, to the methods that have none
+// registered: the palette's, then three of Tol's muted scheme (P. Tol, "Colour schemes",
+// SRON/EPS/TN/09-002, 2021: wine, olive, teal), then grey.
+var spareColors = [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeBlue, okabeVermilion, okabePurple,
+	{0x88, 0x22, 0x55, 0xff}, {0x99, 0x99, 0x33, 0xff}, {0x44, 0xAA, 0x99, 0xff}, grey}
+
+// registeredColor is the fixed colour of a method of the suite: it never depends on which
+// methods a figure holds or their order.
+func registeredColor(method string) (color.NRGBA, bool) {
+	switch method {
+	case "expmech", "expmech-pure":
+		return okabeBlue, true
+	case "noisy-gd":
+		return okabeVermilion, true
+	case "dp-sgd":
+		return okabeGreen, true
+	case "phased-sgd":
+		return okabePurple, true
+	case "output-perturbation":
+		return okabeOrange, true
+	case "dpzero":
+		return okabeSkyBlue, true
+	case "nonprivate":
+		return okabeBlack, true
+	}
+	return color.NRGBA{}, false
 }
 
 // methodGlyph is the marker of a method's untuned series (label = method).
@@ -187,6 +200,30 @@ func NewKey(labels []string, method map[string]string) Key {
 		}
 	}
 	slices.Sort(methods)
+	// Each method's colour: its registered one, else the first spare colour no other
+	// method of the key has (a new sampler or mechanism never takes another's colour).
+	colorOf := map[string]color.NRGBA{}
+	var taken []color.NRGBA
+	for _, m := range methods {
+		if c, ok := registeredColor(m); ok {
+			colorOf[m] = c
+			taken = append(taken, c)
+		}
+	}
+	for _, m := range methods {
+		if _, ok := colorOf[m]; ok {
+			continue
+		}
+		c := methodColor(m)
+		for _, s := range spareColors {
+			if !slices.Contains(taken, s) {
+				c = s
+				break
+			}
+		}
+		colorOf[m] = c
+		taken = append(taken, c)
+	}
 	k := Key{}
 	var used []draw.GlyphDrawer
 	take := func(g draw.GlyphDrawer) draw.GlyphDrawer {
@@ -205,7 +242,7 @@ func NewKey(labels []string, method map[string]string) Key {
 	for _, m := range methods {
 		if slices.Contains(byMethod[m], m) {
 			s := StyleOf(m, m)
-			s.Glyph = take(s.Glyph)
+			s.Color, s.Glyph = colorOf[m], take(s.Glyph)
 			k[m] = s
 		}
 	}
@@ -218,7 +255,7 @@ func NewKey(labels []string, method map[string]string) Key {
 		}
 		for i, l := range vs {
 			s := StyleOf(m, l)
-			s.Color = shade(methodColor(m), i+off)
+			s.Color = shade(colorOf[m], i+off)
 			s.Glyph = take(s.Glyph)
 			k[l] = s
 		}

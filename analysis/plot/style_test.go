@@ -57,13 +57,16 @@ func TestVariantsDistinct(t *testing.T) {
 
 // TestKeyDistinct: within one experiment's key no two labels share a marker or a colour,
 // a method's own label keeps StyleOf's style, and the key does not depend on the labels'
-// order. The label sets are those of experiments/baselines.yaml and samplers.yaml.
+// order. The label sets are those of experiments/baselines.yaml and samplers.yaml, and a
+// newcomer's: two methods of their own (rwm and hmc hash onto dp-sgd's and expmech's
+// colours) beside the baselines, which must each get a colour no other method has.
 func TestKeyDistinct(t *testing.T) {
 	sets := []map[string]string{
 		{"dp-sgd": "dp-sgd", "dp-sgd-oracle": "dp-sgd", "dp-sgd-private": "dp-sgd",
 			"noisy-gd": "noisy-gd", "noisy-gd-oracle": "noisy-gd", "noisy-gd-private": "noisy-gd",
 			"expmech": "expmech", "expmech-oracle": "expmech", "expmech-private": "expmech"},
 		{"expmech": "expmech", "prox-certified": "expmech", "prox-practical": "expmech", "exact": "expmech", "mala": "expmech", "nonprivate": "nonprivate"},
+		{"expmech": "expmech", "dp-sgd": "dp-sgd", "noisy-gd": "noisy-gd", "rwm": "rwm", "hmc": "hmc", "rwm-tuned": "rwm"},
 	}
 	for _, set := range sets {
 		var labels []string
@@ -86,7 +89,7 @@ func TestKeyDistinct(t *testing.T) {
 				t.Errorf("%s and %s share colour %s", l, o, c)
 			}
 			glyphs[g], colours[c] = l, l
-			if set[l] == l && (st.Color != StyleOf(l, l).Color || st.Glyph != StyleOf(l, l).Glyph) {
+			if _, reg := registeredColor(l); reg && set[l] == l && (st.Color != StyleOf(l, l).Color || st.Glyph != StyleOf(l, l).Glyph) {
 				t.Errorf("%s: the method's own label changed style", l)
 			}
 		}

@@ -43,6 +43,9 @@ type Comparison struct {
 	// Significant reports Q ≤ Alpha: the false discovery rate over all the tests of the
 	// comparison is at most Alpha (Benjamini & Hochberg 1995).
 	Significant bool
+	// Identical reports that the new sample equals the old one value for value (a rerun of
+	// unchanged code): the table says "identical" instead of a test's p = 1.
+	Identical bool
 }
 
 // compareSwept are the identity columns that vary among the comparisons (the cell's name
@@ -119,20 +122,22 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 			if c.Metric != m {
 				continue
 			}
-			change := pctText(c.Ratio)
-			if !c.Significant {
+			change, p, q := pctText(c.Ratio), check.FmtP(c.P), check.FmtP(c.Q)
+			switch {
+			case c.Identical:
+				change, p, q = "identical", "—", "—"
+			case !c.Significant:
 				change = "~"
 			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, c.Extra, swept), c.Algorithm,
-				table.FmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, table.FmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test,
-				check.FmtP(c.P), check.FmtP(c.Q))
+				table.FmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, table.FmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test, p, q)
 		}
 		tw.Flush()
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%d comparisons, %d significant at false discovery rate %g (Benjamini–Hochberg); "+
-		"old/new: mean ± 95%% CI half-width (Student t) in %% of the mean; change: new/old − 1; ~: no significant difference.\n",
-		len(cs), sig, alpha)
+	fmt.Fprintf(w, "%s, %d significant at false discovery rate %g (Benjamini–Hochberg); "+
+		"old/new: mean ± 95%% CI half-width (Student t) in %% of the mean; change: new/old − 1; ~: no significant difference; identical: the same values.\n",
+		check.Count(len(cs), "comparison"), sig, alpha)
 }
 
 // WriteCompareCSV writes the comparisons, one row each: the identity columns, the

@@ -325,14 +325,28 @@ func (fc FigureComparison) xList(xs []float64) string {
 	return fc.X + " = " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// ratioRange is "×2.3" or "×2.3–4.1".
+// ratioRange is "×2.3" or "×2.3–4.1". A ratio below negligibleRatio in magnitude is a
+// mean at zero to rounding (the non-private optimum's excess risk, ±1e-15): it reads
+// "≈ 0", and a range of such ratios only "mean ≈ 0", not a rounding error's digits.
 func ratioRange(rs []float64) string {
 	lo, hi := slices.Min(rs), slices.Max(rs)
-	if table.FmtG(lo) == table.FmtG(hi) {
-		return "×" + table.FmtG(lo)
+	end := func(r float64) string {
+		if math.Abs(r) < negligibleRatio {
+			return "≈ 0"
+		}
+		return table.FmtG(r)
 	}
-	return "×" + table.FmtG(lo) + "–" + table.FmtG(hi)
+	switch {
+	case math.Abs(lo) < negligibleRatio && math.Abs(hi) < negligibleRatio:
+		return "mean ≈ 0, no ratio"
+	case end(lo) == end(hi):
+		return "×" + end(lo)
+	}
+	return "×" + end(lo) + "–" + end(hi)
 }
+
+// negligibleRatio is the ratio to the best private mean below which a mean counts as 0.
+const negligibleRatio = 1e-6
 
 // byRelation collects, for algorithm a, the x values of each relation and the ratios there.
 func (fc FigureComparison) byRelation(a string) (xs map[string][]float64, ratios map[string][]float64) {
@@ -660,10 +674,10 @@ func writeComparisonMD(b *bytes.Buffer, fcs []FigureComparison) {
 		if fc.Skipped != "" {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | rank | algorithm | status | mean [95%% CI] | trials | ÷ best private | vs best private |\n|---|---|---|---|---|---|---|---|\n", fc.X)
+		fmt.Fprintf(b, "| %s | rank | algorithm | guarantee | mean [95%% CI] | trials | ÷ best private | vs best private |\n|---|---|---|---|---|---|---|---|\n", fc.X)
 		for _, pt := range fc.Points {
 			for i, e := range pt.Entries {
-				fmt.Fprintf(b, "| %s | %d | %s | %s | %s [%s, %s] | %d | %s | %s |\n", pt.X, i+1, e.Algorithm, statusText(e),
+				fmt.Fprintf(b, "| %s | %d | %s | %s | %s [%s, %s] | %d | %s | %s |\n", pt.X, i+1, e.Algorithm, guaranteeText(e),
 					e.Mean, e.Lo, e.Hi, e.Trials, e.Ratio, e.Relation)
 			}
 		}
@@ -671,8 +685,9 @@ func writeComparisonMD(b *bytes.Buffer, fcs []FigureComparison) {
 	}
 }
 
-// statusText is "certified", "nominal" or "reference (tuning oracle)" / "reference".
-func statusText(e RankEntry) string {
+// guaranteeText, the guarantee column, is "certified" or "nominal" for a private method
+// and "reference (oracle)" / "reference (none)" for one that is not a competitor.
+func guaranteeText(e RankEntry) string {
 	if e.Private {
 		return e.Guarantee
 	}
@@ -688,11 +703,11 @@ func htmlComparisons(fcs []FigureComparison) []htmlComparison {
 	for i, fc := range fcs {
 		hc := htmlComparison{Figure: fc.Figure, Conclusion: fc.Conclusion}
 		if fc.Skipped == "" {
-			t := &htmlTable{ID: "comparison-" + strconv.Itoa(i), Head: []string{fc.X, "rank", "algorithm", "status", "mean", "CI low", "CI high", "trials", "÷ best private", "vs best private"}}
+			t := &htmlTable{ID: "comparison-" + strconv.Itoa(i), Head: []string{fc.X, "rank", "algorithm", "guarantee", "mean", "CI low", "CI high", "trials", "÷ best private", "vs best private"}}
 			for _, pt := range fc.Points {
 				for j, e := range pt.Entries {
 					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), {Text: strconv.Itoa(j + 1), Sort: strconv.Itoa(j + 1), Class: "num"},
-						textCell(e.Algorithm), textCell(statusText(e)), numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)),
+						textCell(e.Algorithm), textCell(guaranteeText(e)), numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)),
 						{Text: strconv.Itoa(e.Trials), Sort: strconv.Itoa(e.Trials), Class: "num"}, numCell(float64(e.Ratio)), textCell(e.Relation)})
 				}
 			}

@@ -51,8 +51,8 @@ func TestCompareFigureRanking(t *testing.T) {
 				t.Errorf("d=%v rank %d: got %s %s ×%v, want %s %s ×%v", pt.X, j+1, e.Algorithm, e.Relation, e.Ratio, w.alg, w.rel, w.ratio)
 			}
 		}
-		if pt.Entries[2].Private || statusText(pt.Entries[2]) != "reference (oracle)" {
-			t.Errorf("oracle row: private %v, status %q", pt.Entries[2].Private, statusText(pt.Entries[2]))
+		if pt.Entries[2].Private || guaranteeText(pt.Entries[2]) != "reference (oracle)" {
+			t.Errorf("oracle row: private %v, guarantee %q", pt.Entries[2].Private, guaranteeText(pt.Entries[2]))
 		}
 	}
 	for _, s := range []string{

@@ -150,6 +150,9 @@ func sameCurve(a, b refLine) bool {
 	return true
 }
 
+// boundKind is the kind (and legend text) of a theorem's bound line.
+const boundKind = "theorem's bound"
+
 // dedupLines merges identical curves: a theory line is drawn once per distinct curve, its
 // legend naming every series it belongs to; it takes the method's colour when all of them
 // share one method, black otherwise.
@@ -171,8 +174,12 @@ func dedupLines(exp Experiment, ls []refLine) []plot.Line {
 				meth = ""
 			}
 		}
-		out = append(out, plot.Line{Label: m.kind + " (" + strings.Join(m.labels, ", ") + ")", X: m.x, Y: m.y,
-			Style: m.style, Method: meth})
+		l := plot.Line{Label: m.kind + " (" + strings.Join(m.labels, ", ") + ")", X: m.x, Y: m.y, Style: m.style, Method: meth}
+		if m.kind == boundKind {
+			// thin grey, named at its end (plot.Line.EndLabel): not a dashed variant series
+			l.Label, l.EndLabel = boundKind+" (named at its end)", strings.Join(m.labels, ", ")
+		}
+		out = append(out, l)
 	}
 	return out
 }
@@ -346,6 +353,18 @@ func (b *figureBuild) styleOf(lab string) *plot.Style {
 	return nil
 }
 
+// ciOnAxis is the 95% CI of a mean as drawn on its axis: s.Lo, s.Hi on a linear axis; on a
+// log axis, for a positive mean, mean·exp(∓HalfWidth/mean) — the Student t interval of
+// log(mean) by the delta method (se(log m) ≈ se(m)/m) — which is positive, so a cost
+// such as wall time never gets a bound below 0 that a log axis cannot draw.
+func ciOnAxis(s stats.Stats, log bool) (lo, hi float64) {
+	if !log || !(s.Mean > 0) || !(s.HalfWidth >= 0) {
+		return s.Lo, s.Hi
+	}
+	r := math.Exp(s.HalfWidth / s.Mean)
+	return s.Mean / r, s.Mean * r
+}
+
 // frontier is a cost/quality frontier: one point per algorithm and cell.
 func (b *figureBuild) frontier(pf plot.Figure) (plot.Figure, error) {
 	pf.Markers, pf.Frontier, pf.Dodge = true, true, false
@@ -374,8 +393,10 @@ func (b *figureBuild) frontier(pf plot.Figure) (plot.Figure, error) {
 				continue
 			}
 			s.X, s.Y = append(s.X, sx.Mean), append(s.Y, sy.Mean)
-			s.XLo, s.XHi = append(s.XLo, sx.Lo), append(s.XHi, sx.Hi)
-			s.Lo, s.Hi = append(s.Lo, sy.Lo), append(s.Hi, sy.Hi)
+			xlo, xhi := ciOnAxis(sx, b.fg.LogX)
+			ylo, yhi := ciOnAxis(sy, b.fg.LogY)
+			s.XLo, s.XHi = append(s.XLo, xlo), append(s.XHi, xhi)
+			s.Lo, s.Hi = append(s.Lo, ylo), append(s.Hi, yhi)
 			var name []string
 			for _, kv := range ca.Recs[0].Identity() {
 				if slices.Contains(swept, kv.Col) {
@@ -383,6 +404,7 @@ func (b *figureBuild) frontier(pf plot.Figure) (plot.Figure, error) {
 				}
 			}
 			s.Points = append(s.Points, strings.Join(name, " "))
+			s.Fronts = append(s.Fronts, strings.Join(name, " "))
 			b.tmin, b.tmax = min(b.tmin, sy.N), max(b.tmax, sy.N)
 			b.out.Points++
 		}
@@ -400,7 +422,8 @@ func (b *figureBuild) frontier(pf plot.Figure) (plot.Figure, error) {
 			pf.Series[i].Points = nil // too many names to read; summary.csv has every cell
 		}
 	}
-	b.out.Note = CINote + " in both coordinates, " + trialsPerPoint(b.tmin, b.tmax) + "; one point per algorithm and cell"
+	b.out.Note = CINote + " in both coordinates (on a log axis mean·exp(±half-width/mean), the delta method on the log of the mean: positive), " +
+		trialsPerPoint(b.tmin, b.tmax) + "; one point per algorithm and cell; lower left is better"
 	if len(hidden) > 0 {
 		b.out.Note += "; not shown (no positive cost or risk on the log axes): " + strings.Join(hidden, ", ")
 	}
@@ -495,7 +518,7 @@ func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 	// The theorem's bound: mean theory_bound per x, when the column is filled.
 	if b.fg.Y == rows.ColExcessEmpiricalRisk || b.fg.Y == rows.ColExcessPopulationRisk || b.fg.Y == rows.ColEmpiricalRisk {
 		tb, _ := table.GroupBy(theoremRows(b.bySeries[lab]), b.fg.X, rows.ColTheoryBound, 0, 0)
-		bl := refLine{kind: "theorem's bound", style: plot.Dashed, labels: []string{lab}}
+		bl := refLine{kind: boundKind, style: plot.Dashed, labels: []string{lab}}
 		for _, g := range tb {
 			bl.x = append(bl.x, g.X)
 			bl.y = append(bl.y, stats.Mean(g.Vals))

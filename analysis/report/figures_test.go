@@ -34,9 +34,10 @@ func TestTheoryLineOncePerCurve(t *testing.T) {
 	}
 	var labels []string
 	for _, l := range pf.Lines {
-		labels = append(labels, l.Label)
+		labels = append(labels, l.Label+": "+l.EndLabel)
 	}
-	want := []string{"theorem's bound (expmech, prox-practical)", "theorem's bound (noisy-gd)"}
+	// A bound is grey and named at its end (never a dashed line in a series' colour).
+	want := []string{"theorem's bound (named at its end): expmech, prox-practical", "theorem's bound (named at its end): noisy-gd"}
 	if !slices.Equal(labels, want) {
 		t.Fatalf("lines: got %q, want %q", labels, want)
 	}
@@ -53,12 +54,17 @@ func TestTheoryLineOncePerCurve(t *testing.T) {
 }
 
 // TestFrontierPoints: a frontier figure has one point per algorithm and cell at the mean
-// cost and mean risk of its trials.
+// cost and mean risk of its trials, each point in the front of its own cell (a front never
+// joins n = 100 to n = 400), and a cost CI that stays positive on the log axis even when
+// the trials' spread puts the Student t interval below 0 (wall time).
 func TestFrontierPoints(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	xs := []float64{100, 200, 400}
 	rs := synthRows(rng, "expmech", "n", xs, -1, 5, 0.1, 4, 0)
 	rs = append(rs, synthRows(rng, "noisy-gd", "n", xs, -1, 7, 0.1, 4, 0)...)
+	for i, r := range rs[:4] { // a wild spread in one cell's cost: t interval below 0
+		r["value_queries"] = rows.Float([]float64{1, 1, 1, 4e4}[i])
+	}
 	fg := Figure{Kind: FigureFrontier, X: "value_queries", Y: rows.ColExcessEmpiricalRisk, LogX: true, LogY: true}
 	var out figureOutcome
 	pf, err := figureData(Experiment{Name: "t"}, fg, recs(t, rs), &out)
@@ -69,8 +75,19 @@ func TestFrontierPoints(t *testing.T) {
 		t.Fatalf("got %d series, %d points (frontier %v), want 2 series, 6 points, markers and front", len(pf.Series), out.Points, pf.Frontier)
 	}
 	s := pf.Series[0]
+	if s0 := stats.Summarize([]float64{1, 1, 1, 4e4}); !(s0.Lo < 0) || !(s.XLo[0] > 0) || !(s.XLo[0] < s.X[0] && s.X[0] < s.XHi[0]) {
+		t.Errorf("cost CI [%g, %g] around %g (Student t low end %g): want a positive interval around the mean", s.XLo[0], s.XHi[0], s.X[0], s0.Lo)
+	}
+	for i := range xs {
+		if s.Fronts[i] != pf.Series[1].Fronts[i] || (i > 0 && s.Fronts[i] == s.Fronts[i-1]) {
+			t.Errorf("fronts %q and %q: want one front per cell, shared by the algorithms", s.Fronts, pf.Series[1].Fronts)
+		}
+	}
 	// synthRows: value_queries = 100·x in every trial; the risk is the trials' mean.
 	for i, x := range xs {
+		if i == 0 {
+			continue // its cost was replaced above
+		}
 		if s.X[i] != 100*x {
 			t.Errorf("point %d: got cost %g, want %g", i, s.X[i], 100*x)
 		}
@@ -115,9 +132,9 @@ func TestBoundOnlyWhereATheoremGivesOne(t *testing.T) {
 	}
 	var labels []string
 	for _, l := range pf.Lines {
-		labels = append(labels, l.Label)
+		labels = append(labels, l.EndLabel)
 	}
-	if want := []string{"theorem's bound (noisy-gd)"}; !slices.Equal(labels, want) {
+	if want := []string{"noisy-gd"}; !slices.Equal(labels, want) {
 		t.Errorf("lines: got %q, want %q", labels, want)
 	}
 	// The two series of one method are told apart by colour and marker.

@@ -175,7 +175,7 @@ func inlineSVG(path string) (template.HTML, error) {
 // the paired differences, the spec and the manifest of one experiment.
 func (rep report) writeHTML(dir, figDir string) error {
 	e := rep.Exp
-	pg := htmlPage{Title: e.Name + " (" + modeText(e.Quick) + " mode)", Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
+	pg := htmlPage{Title: experimentTitle(e), Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
 		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec}
 	pg.Rows = rep.htmlRows()
 	if len(rep.Results) > 0 {
@@ -226,7 +226,7 @@ func (rep report) htmlChecks() (string, *htmlTable) {
 	}
 	mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
 		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
-	totals := fmt.Sprintf("%d checks: %s. Within this experiment. %s", len(rep.Results), tally.Text(), mult.Text())
+	totals := fmt.Sprintf("%s: %s. Within this experiment. %s", check.Count(len(rep.Results), "check"), tally.Text(), mult.Text())
 	t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "reason", "figure"}}
 	for i, r := range rep.Results {
 		exp := numCell(r.Threshold())
@@ -395,7 +395,7 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	for i, adj := range mult.Adjusted {
 		score.Rows[i][11] = numCell(adj)
 	}
-	pg.Totals = fmt.Sprintf("%d checks over %d experiment(s): %s. %s", tally.Total(), len(exps.Rows), tally.Text(), mult.Text())
+	pg.Totals = fmt.Sprintf("%s over %s: %s. %s", check.Count(tally.Total(), "check"), check.Count(len(exps.Rows), "experiment"), tally.Text(), mult.Text())
 	if quick, mixed := indexMode(scs); mixed {
 		pg.Title += " (QUICK and full results mixed)"
 	} else if quick {

@@ -44,6 +44,10 @@ const DecisionRule = "Every check decides from a 95% CI, each end a one-sided te
 	"compare check cannot PASS on fewer. A verdict that the bootstrap's Monte-Carlo error could move says so in its reason. " +
 	"Rows whose status is not ok are excluded from every statistic and counted."
 
+// RefusedRule introduces the table of rows refused by design (status refused).
+const RefusedRule = "Refused rows are configurations the plan knows cannot run at their cell (a theorem's condition " +
+	"fails on the problem, or the worst-case cost exceeds a cap the spec declares): by design, not faults, and apart from errors."
+
 // RoleRule is the sentence the reports print beside their counts.
 const RoleRule = "A check's role says what its verdict is evidence of: a claim of the papers (counted in the " +
 	"PASS / FAIL / INCONCLUSIVE tally), an invariant (a property that holds by construction of the implementation, " +
@@ -110,12 +114,18 @@ func modeText(quick bool) string {
 	return "full"
 }
 
+// experimentTitle heads an experiment's report: "Experiment NAME: full run" (or QUICK
+// run), so that an experiment named after a mode ("quick") does not read as one.
+func experimentTitle(e Experiment) string {
+	return "Experiment " + e.Name + ": " + modeText(e.Quick) + " run"
+}
+
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
 func (rep report) write(dir, figDir string) error {
 	var b bytes.Buffer
 	e := rep.Exp
-	fmt.Fprintf(&b, "# %s (%s mode)\n\n%s\n\n", e.Name, modeText(e.Quick), e.Description)
+	fmt.Fprintf(&b, "# %s\n\n%s\n\n", experimentTitle(e), e.Description)
 	rep.writeRows(&b)
 	rep.writeChecks(&b)
 	writeComparisonMD(&b, rep.Comparisons)
@@ -154,6 +164,13 @@ func (rep report) writeRows(b *bytes.Buffer) {
 		b.WriteString("| algorithm: error | rows |\n|---|---|\n")
 		for _, k := range sortedKeys(rep.Rows.Errors) {
 			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Errors[k])
+		}
+		b.WriteString("\n")
+	}
+	if len(rep.Rows.Refused) > 0 {
+		b.WriteString(RefusedRule + "\n\n| algorithm: refused | rows |\n|---|---|\n")
+		for _, k := range sortedKeys(rep.Rows.Refused) {
+			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Refused[k])
 		}
 		b.WriteString("\n")
 	}
@@ -430,7 +447,7 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 			tally.Add(c.Role, c.Verdict)
 		}
 	}
-	fmt.Fprintf(b, "**%d checks over %d experiments: %s.**\n\n", tally.Total(), len(t.exps), tally.Text())
+	fmt.Fprintf(b, "**%s over %s: %s.**\n\n", check.Count(tally.Total(), "check"), check.Count(len(t.exps), "experiment"), tally.Text())
 	mult := suiteMultiplicity(t.exps)
 	b.WriteString("**" + mult.Text() + "**\n\n")
 	b.WriteString(RoleRule + "\n\n")

@@ -29,11 +29,12 @@ func New(rs []*rows.Record) Table {
 type RowCounts struct {
 	Total, OK int
 	ByStatus  map[string]int // status (≠ ok) → rows
-	Errors    map[string]int // "algorithm: error" → rows, for the failure table
+	Errors    map[string]int // "algorithm: error" → rows of status error, for the failure table
+	Refused   map[string]int // the same for the rows of status refused (by design)
 }
 
 func (t Table) Counts() RowCounts {
-	c := RowCounts{Total: len(t.All), OK: len(t.OK), ByStatus: map[string]int{}, Errors: map[string]int{}}
+	c := RowCounts{Total: len(t.All), OK: len(t.OK), ByStatus: map[string]int{}, Errors: map[string]int{}, Refused: map[string]int{}}
 	for _, r := range t.All {
 		if s := r.Text(rows.ColStatus); s != string(rows.StatusOK) {
 			if s == "" {
@@ -44,7 +45,11 @@ func (t Table) Counts() RowCounts {
 			if len(msg) > 120 {
 				msg = msg[:120] + "…"
 			}
-			c.Errors[r.Text(rows.ColAlgorithm)+": "+msg]++
+			m := c.Errors
+			if s == string(rows.StatusRefused) {
+				m = c.Refused
+			}
+			m[r.Text(rows.ColAlgorithm)+": "+msg]++
 		}
 	}
 	return c

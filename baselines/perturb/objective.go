@@ -17,8 +17,9 @@ import (
 // ObjectiveName is the registry name of objective perturbation.
 const ObjectiveName = "objective-perturbation"
 
-// ErrConditions is returned when objective perturbation's theorem does not apply.
-var ErrConditions = errors.New("objective-perturbation: conditions of KST12 Thm 2 fail")
+// ErrConditions is returned when objective perturbation's theorem does not apply: a
+// refusal by design (algorithms.ErrRefused), not a fault.
+var ErrConditions = algorithms.Refuse(errors.New("objective-perturbation: conditions of KST12 Thm 2 fail"))
 
 // smoothGLMLosses are the GLM losses φ(t, y) that are twice differentiable with |φ'| ≤ 1
 // and φ” ≤ β (so ∇²f = φ” a aᵀ has rank one and norm ≤ β for ‖a‖ ≤ 1): the losses KST12's

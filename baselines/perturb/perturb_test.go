@@ -120,8 +120,8 @@ func TestObjectiveRefuses(t *testing.T) {
 	lin := problemtest.NewLinear(30, 2, 1, 1, rand.New(rand.NewPCG(1, 1))).WithSmooth(0.1)
 	for name, p := range map[string]problems.Problem{"absolute GLM (non-smooth)": abs, "linear, not a GLM": lin} {
 		_, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, problems.NewCounter(p), b, rand.New(rand.NewPCG(1, 1)))
-		if !errors.Is(err, ErrConditions) {
-			t.Errorf("%s: error %v, want ErrConditions", name, err)
+		if !errors.Is(err, ErrConditions) || !errors.Is(err, algorithms.ErrRefused) {
+			t.Errorf("%s: error %v, want ErrConditions, a refusal by design (algorithms.ErrRefused)", name, err)
 		}
 	}
 	if _, err := m.Plan(algorithms.Env{}, abs.Constants(), b); !errors.Is(err, ErrConditions) {

@@ -120,7 +120,8 @@ algorithms:
 }
 
 // TestConstantsCheckerRefusesSpec: a ConstantsChecker error is a spec error (exit 2)
-// naming algorithms[i].<key> and the cell, before anything is written.
+// naming algorithms[i].<key> and the cells (once, "every cell" here), before anything is
+// written.
 func TestConstantsCheckerRefusesSpec(t *testing.T) {
 	t.Parallel()
 	reg := claimRegistry()
@@ -135,7 +136,7 @@ algorithms: [{name: claim}, {name: claim, label: bad, refuse: true}]
 	if !errors.As(err, &se) {
 		t.Fatalf("got %v, want a SpecError", err)
 	}
-	for _, want := range []string{"algorithms[1].refuse", "cannot hold", "n=10"} {
+	for _, want := range []string{"algorithms[1].refuse", "cannot hold", "(every cell)"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}

@@ -105,6 +105,7 @@ func (q *quad) PopulationOptimum() (problems.Optimum, error) {
 type noiseConfig struct {
 	Sigma  float64 `yaml:"sigma"`
 	Fail   bool    `yaml:"fail"`
+	Refuse bool    `yaml:"refuse"` // Plan refuses by design (algorithms.ErrRefused)
 	Panic  bool    `yaml:"panic"`
 	Sleep  float64 `yaml:"sleep"` // seconds per run (for the kill test)
 	Reject bool    `yaml:"reject"`
@@ -146,6 +147,9 @@ func (m *noiseMech) planRecord(env algorithms.Env, c problems.Constants, b algor
 	}
 	if m.cfg.Fail {
 		return r, errors.New("plan failed")
+	}
+	if m.cfg.Refuse {
+		return r, algorithms.Refuse(errors.New("infeasible here"))
 	}
 	return r, nil
 }

@@ -121,8 +121,11 @@ func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv"), Rows: len(es)}
 	save := false
 	for _, e := range es {
-		if e.Row[rows.ColStatus] == string(rows.StatusError) {
+		switch e.Row[rows.ColStatus] {
+		case string(rows.StatusError):
 			res.Errors++
+		case string(rows.StatusRefused):
+			res.Refused++
 		}
 		save = save || len(e.X) > 0
 	}
@@ -130,7 +133,7 @@ func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	man := map[string]any{
 		"spec_path": info.SpecPath, "spec": string(info.Spec), "merged_shards": info.Shards,
 		"quick": info.Quick, "trials": info.Trials, "seed": info.Seed, "flags": flags,
-		"rows": res.Rows, "error_rows": res.Errors,
+		"rows": res.Rows, "error_rows": res.Errors, "refused_rows": res.Refused,
 		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),
 	}
 	addProvenance(man, ReadProvenance())

@@ -90,10 +90,10 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 		"start":      start.UTC().Format(time.RFC3339Nano),
 		"end":        time.Now().UTC().Format(time.RFC3339Nano),
 		"rows":       res.Rows,
-		"error_rows": res.Errors,
-		"resumed":    res.Skipped,
-		"cached":     res.Cached,
-		"computed":   res.Computed,
+		"error_rows": res.Errors, "refused_rows": res.Refused,
+		"resumed":  res.Skipped,
+		"cached":   res.Cached,
+		"computed": res.Computed,
 		// Σ wall_seconds of the computed rows over the elapsed time of the plans and
 		// trials: rows in flight; with the plans and the help to other rows' parallel
 		// loops: busy workers.

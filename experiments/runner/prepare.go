@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -71,15 +72,23 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 	if len(se.Issues) > 0 {
 		return nil, se
 	}
+	// A problem found in a cell is reported once, with the cells it holds in (a bad data
+	// file is bad in every cell of the sweep).
+	type issue struct{ key, msg string }
+	var found []issue
+	in := map[issue][]string{}
+	badCell := func(c experiments.Cell, key, format string, args ...any) {
+		is := issue{key, fmt.Sprintf(format, args...)}
+		if _, ok := in[is]; !ok {
+			found = append(found, is)
+		}
+		in[is] = append(in[is], c.Key)
+	}
 	for _, c := range cells {
 		cp := cellPlan{Cell: c, pspec: problemSpec(c)}
-		where := ""
-		if c.Key != "" {
-			where = " (cell " + c.Key + ")"
-		}
 		consts, err := gen.Constants(cp.pspec)
 		if err != nil {
-			bad("problem", "%v%s", err, where)
+			badCell(c, "problem", "%v", err)
 			continue
 		}
 		cp.consts = consts
@@ -97,7 +106,7 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 				m, err = tune(reg, m, spec.Algorithms[i])
 			}
 			if err != nil {
-				bad(fmt.Sprintf("algorithms[%d]", i), "%s: %v%s", spec.Algorithms[i].Label, err, where)
+				badCell(c, fmt.Sprintf("algorithms[%d]", i), "%s: %v", spec.Algorithms[i].Label, err)
 			}
 			// A config that cannot hold on these public constants is refused now (exit 2),
 			// not discovered as error rows (e.g. expmech's strong_convexity above the
@@ -109,7 +118,7 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 					if errors.As(err, &ke) {
 						key += "." + ke.Key
 					}
-					bad(key, "%s: %v%s", spec.Algorithms[i].Label, err, where)
+					badCell(c, key, "%s: %v", spec.Algorithms[i].Label, err)
 				}
 			}
 			cp.mechs[i] = m
@@ -118,6 +127,18 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		cp.base = baseColumns(spec, c, consts)
 		cp.base[rows.ColNeighbours] = cp.budget.Relation.String() // the relation every mechanism is accounted under
 		p.cells = append(p.cells, cp)
+	}
+	for _, is := range found {
+		where := ""
+		switch cs := in[is]; {
+		case len(cells) > 1 && len(cs) == len(cells):
+			where = " (every cell)"
+		case len(cs) == 1 && cs[0] != "":
+			where = " (cell " + cs[0] + ")"
+		case len(cs) > 1:
+			where = " (cells " + strings.Join(cs, "; ") + ")"
+		}
+		bad(is.key, "%s%s", is.msg, where)
 	}
 	if len(se.Issues) > 0 {
 		return nil, se

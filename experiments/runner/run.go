@@ -56,6 +56,7 @@ type Result struct {
 	File     string // results.csv, or the shard file
 	Rows     int    // rows in File
 	Errors   int    // rows with status error
+	Refused  int    // rows with status refused (by design, not faults)
 	Skipped  int    // rows taken from the journal (-resume)
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
@@ -455,8 +456,11 @@ func (r *runState) finish(ctx context.Context) (Result, error) {
 	}
 	sortEntries(r.all)
 	for _, e := range r.all {
-		if e.Row[rows.ColStatus] == string(rows.StatusError) {
+		switch e.Row[rows.ColStatus] {
+		case string(rows.StatusError):
 			r.res.Errors++
+		case string(rows.StatusRefused):
+			r.res.Refused++
 		}
 	}
 	r.res.Rows = len(r.all)

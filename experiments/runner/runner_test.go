@@ -512,3 +512,35 @@ func TestOneWriter(t *testing.T) {
 		t.Errorf("a run after the first finished: %v, want the lock free", err)
 	}
 }
+
+// TestRefusedRowsApartFromErrors: a plan refused by design (algorithms.ErrRefused) gives
+// rows of status refused, counted apart from the rows of a fault (status error).
+func TestRefusedRowsApartFromErrors(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry(nil, 0)
+	spec := loadSpec(t, reg, writeSpec(t, `name: refusals
+trials: 2
+problem: {kind: quad, n: 20, d: 2}
+privacy: {epsilon: 1, delta: 1.0e-5}
+algorithms:
+  - {name: noise}
+  - {name: noise, label: broken, fail: true}
+  - {name: noise, label: infeasible, refuse: true}
+`))
+	res := run(t, context.Background(), reg, spec, Options{Out: t.TempDir(), Workers: 1})
+	if res.Rows != 6 || res.Errors != 2 || res.Refused != 2 {
+		t.Errorf("rows %d, errors %d, refused %d; want 6, 2, 2", res.Rows, res.Errors, res.Refused)
+	}
+	f, _ := os.Open(res.File)
+	rs, err := rows.ReadCSV(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"noise": "ok", "broken": "error", "infeasible": "refused"}
+	for _, r := range rs {
+		if r["status"] != want[r["algorithm"]] {
+			t.Errorf("%s: status %q (%s), want %q", r["algorithm"], r["status"], r["error"], want[r["algorithm"]])
+		}
+	}
+}
