@@ -61,7 +61,10 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 			return nil, fmt.Errorf("expmech: unknown knob %q", k)
 		}
 	}
-	return New(cfg)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Mechanism{name: m.name, cfg: cfg, smp: m.smp}, nil // the sampler this one was built with (a caller's own included)
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)
