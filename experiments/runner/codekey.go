@@ -146,6 +146,9 @@ func ScanPackages(root string) ([]Package, error) {
 		if rel != "." && (rel == "results" || rel == "figures" || rel == "bin" || base == "testdata" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
 			return filepath.SkipDir
 		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && rel != "." {
+			return filepath.SkipDir // another module (examples/*): not a package of this one
+		}
 		bp, err := build.Default.ImportDir(path, 0)
 		if err != nil {
 			if _, none := err.(*build.NoGoError); none {
