@@ -1,20 +1,4 @@
-// Command run is the harness's entry point (DESIGN.md "Command line"): it builds the
-// registry of problems, mechanisms and samplers, decodes and validates a spec, hands it
-// to the runner and then to the analysis. It is deliberately thin: main only maps the
-// error of run to an exit status (0 ok, 2 invalid spec or flags or a finished run in the
-// way, 1 failure while running). `make build` installs it as bin/expmech; `go run
-// ./run.go` takes the same flags.
-//
-//	expmech -exp NAME|PATH [-out DIR] [-figures DIR] [-workers N] [-trials N]
-//	        [-quick] [-dry-run] [-resume] [-force] [-no-cache] [-cache DIR]
-//	        [-shard I/N] [-seed S] [-only cell=K,algorithm=A,trial=T] [-v]
-//	expmech -merge DIR/NAME [-figures DIR] [-force]
-//	expmech -list | -version
-//	expmech -report [-quick]          # REPORT.md (REPORT-quick.md): experiments/SUITE and the audit of that mode; OUT/index.html
-//	expmech -compare OLD NEW [-metrics m1,m2] [-out DIR]   # OLD, NEW: experiment folders
-//
-// The privacy audit is the experiments audit, audit_sampler and audit_exact (`make audit`).
-package main
+package cli
 
 import (
 	"context"
@@ -31,6 +15,7 @@ import (
 	"syscall"
 
 	"golang.org/x/term"
+	"gopkg.in/yaml.v3"
 
 	"expmech/algorithms"
 	"expmech/algorithms/auditing"
@@ -43,30 +28,45 @@ import (
 	bcatalog "expmech/baselines/catalog"
 	"expmech/experiments"
 	"expmech/experiments/runner"
+	"expmech/problems"
 	"expmech/problems/canary"
 	pcatalog "expmech/problems/catalog"
 	"expmech/rows"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(report(err, os.Stderr))
+// Components are a caller's own registry entries, added to the built-in catalog: problem
+// generators, mechanism factories and samplers (which expmech and expmech-pure may then
+// name in `sampler:`). Registration is by value, per call: there is no global registry.
+// A name already taken is an error (exit status 2).
+type Components struct {
+	Problems   []problems.Generator
+	Mechanisms []algorithms.Factory
+	Samplers   []algorithms.Sampler
 }
 
-// usageError is an invalid flag or flag combination (exit status 2).
-type usageError struct{ msg string }
+// Main runs the command line on args (without the program name) with the built-in
+// catalog and c, writing to stdout and stderr, and returns the exit status. Ctrl-C and
+// SIGTERM stop a run cleanly (exit status 1). A command is
+//
+//	func main() { os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr, cli.Components{...})) }
+func Main(args []string, stdout, stderr io.Writer, c Components) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Exit(Run(ctx, args, stdout, stderr, c), stderr)
+}
 
-func (e usageError) Error() string { return e.msg }
+// UsageError is an invalid flag or flag combination (exit status 2).
+type UsageError struct{ Msg string }
 
-// report prints err on one line and returns the exit status.
-func report(err error, stderr io.Writer) int {
+func (e UsageError) Error() string { return e.Msg }
+
+// Exit prints err (if any) on one line of stderr and returns the exit status.
+func Exit(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
 	fmt.Fprintln(stderr, "expmech: "+strings.Join(strings.Fields(err.Error()), " "))
-	var ue usageError
+	var ue UsageError
 	var se *experiments.SpecError
 	if errors.As(err, &ue) || errors.As(err, &se) || errors.Is(err, runner.ErrExists) {
 		return 2
@@ -74,28 +74,48 @@ func report(err error, stderr io.Writer) int {
 	return 1
 }
 
-// registry is the one place where concrete components are wired (DESIGN.md "Data flow").
-func registry() runner.Registry {
-	smps := sampler.All()
+// Registry is the one place where concrete components are wired (DESIGN.md "Data flow"):
+// the built-in catalog followed by c's components. A name registered twice is a
+// UsageError.
+func Registry(c Components) (runner.Registry, error) {
+	smps := append(sampler.All(), c.Samplers...)
 	var samplers []string
 	for _, s := range smps {
 		samplers = append(samplers, s.Name())
 	}
 	mechs := []algorithms.Factory{expmech.Factory(smps...), expmech.PureFactory(smps...)}
-	mechs = append(mechs, bcatalog.All()...)
+	mechs = append(append(mechs, bcatalog.All()...), c.Mechanisms...)
 	// The privacy audit's canary pairs and its yardstick and broken variants are
 	// registry entries like any other; underclaimed may wrap every mechanism above.
-	return runner.Registry{
-		Problems:   append(pcatalog.All(), canary.New(), canary.LawGenerator{}),
+	reg := runner.Registry{
+		Problems:   append(append(pcatalog.All(), c.Problems...), canary.New(), canary.LawGenerator{}),
 		Mechanisms: append(append(mechs, auditing.Factories(mechs)...), auditing.BiasFactory()),
 		Samplers:   samplers,
 		Tune:       tune,
 	}
+	var names []string
+	for _, g := range reg.Problems {
+		names = append(names, "problem "+g.Name())
+	}
+	for _, f := range reg.Mechanisms {
+		names = append(names, "algorithm "+f.Name)
+	}
+	for _, s := range samplers {
+		names = append(names, "sampler "+s)
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return reg, UsageError{fmt.Sprintf("%s is registered twice (a component of your own must take a name of its own; -list lists the taken ones)", n)}
+		}
+		seen[n] = true
+	}
+	return reg, nil
 }
 
-// schema is the registry's schema plus the analysis's check and figure types, which the
+// Schema is the registry's schema plus the analysis's check and figure types, which the
 // spec decoder fills and validates (experiments does not import the analysis).
-func schema(reg runner.Registry) experiments.Schema {
+func Schema(reg runner.Registry) experiments.Schema {
 	s := reg.Schema()
 	s.Check = func() any { return &check.Check{} }
 	s.Figure = func() any { return &anreport.Figure{} }
@@ -123,7 +143,9 @@ type options struct {
 	force, noCache, version, figuresSet                       bool
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Run runs the command line on args with the built-in catalog and c (Main without the
+// signal handling and the exit status).
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Components) error {
 	var o options
 	fs := newFlagSet(&o)
 	newRun, help, err := parseFlags(fs, &o, args, stdout)
@@ -133,7 +155,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	reg := registry()
+	reg, err := Registry(c)
+	if err != nil {
+		return err
+	}
 	var log io.Writer = io.Discard
 	if o.verbose {
 		log = stderr
@@ -141,8 +166,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := append([]string{"run"}, args...)
 	switch {
 	case o.list:
-		fmt.Fprint(stdout, reg.List())
-		listExperiments(stdout, schema(reg))
+		list(stdout, reg, append(sampler.All(), c.Samplers...))
+		listExperiments(stdout)
 		return nil
 	case o.version:
 		p := runner.ReadProvenance()
@@ -164,7 +189,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if o.quick {
 			out, res, fig = "REPORT-quick.md", filepath.Join(o.out, runner.QuickFolder), filepath.Join(o.figures, runner.QuickFolder)
 		}
-		suite, err := readSuite(suitePath)
+		suite, err := ReadSuite(SuitePath)
 		if err != nil {
 			return err
 		}
@@ -221,21 +246,21 @@ func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (
 			fs.PrintDefaults()
 			return "", true, nil
 		}
-		return "", false, usageError{err.Error()}
+		return "", false, UsageError{err.Error()}
 	}
 	if o.compare != "" {
 		// -compare OLD NEW: NEW is the one positional argument; flags may follow it.
 		if fs.NArg() == 0 {
-			return "", false, usageError{"-compare OLD NEW: give the new run after the old one"}
+			return "", false, UsageError{"-compare OLD NEW: give the new run after the old one"}
 		}
 		newRun = fs.Arg(0)
 		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return "", false, usageError{err.Error()}
+			return "", false, UsageError{err.Error()}
 		}
 	}
 	fs.Visit(func(f *flag.Flag) { o.figuresSet = o.figuresSet || f.Name == "figures" })
 	if fs.NArg() > 0 {
-		return "", false, usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return "", false, UsageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	return newRun, false, nil
 }
@@ -243,7 +268,7 @@ func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (
 // check refuses flag combinations that name no mode, several modes, or negative counts.
 func (o options) check() error {
 	if o.audit != "" {
-		return usageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `-exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
+		return UsageError{fmt.Sprintf("-audit %s: the privacy audit is now an ordinary experiment: run `-exp audit` (CI scale: add -quick; `make audit`)", o.audit)}
 	}
 	modes := 0
 	for _, on := range []bool{o.exp != "", o.merge != "", o.list, o.version, o.compare != ""} {
@@ -252,28 +277,28 @@ func (o options) check() error {
 		}
 	}
 	if modes > 1 {
-		return usageError{"give only one of -exp, -merge, -list, -version, -compare"}
+		return UsageError{"give only one of -exp, -merge, -list, -version, -compare"}
 	}
 	if modes == 0 && !o.report {
-		return usageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -compare OLD NEW (-h for help)"}
+		return UsageError{"nothing to do: give -exp NAME, -merge DIR/NAME, -list, -report or -compare OLD NEW (-h for help)"}
 	}
 	if o.workers < 0 || o.trials < 0 {
-		return usageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
+		return UsageError{fmt.Sprintf("-workers and -trials must be ≥ 0 (got %d, %d)", o.workers, o.trials)}
 	}
 	return nil
 }
 
-// suitePath lists the experiments of `make reproduce` and of REPORT.md.
-const suitePath = "experiments/SUITE"
+// SuitePath lists the experiments of `make reproduce` and of REPORT.md.
+const SuitePath = "experiments/SUITE"
 
 // auditExperiments are the privacy audit's experiments, reported after the suite's (the
 // Makefile's AUDIT list).
 var auditExperiments = []string{"audit", "audit_sampler", "audit_exact"}
 
-// readSuite reads the experiment names of path (or of the built-in copy when path does
+// ReadSuite reads the experiment names of path (or of the built-in copy when path does
 // not exist): one per line; blank lines and lines starting with # are skipped (as the
 // Makefile does).
-func readSuite(path string) ([]string, error) {
+func ReadSuite(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		var ok bool
@@ -291,19 +316,19 @@ func readSuite(path string) ([]string, error) {
 			continue
 		}
 		if strings.ContainsAny(ln, " \t/") {
-			return nil, usageError{fmt.Sprintf("%s:%d: %q is not an experiment name", path, i+1, ln)}
+			return nil, UsageError{fmt.Sprintf("%s:%d: %q is not an experiment name", path, i+1, ln)}
 		}
 		names = append(names, ln)
 	}
 	if len(names) == 0 {
-		return nil, usageError{fmt.Sprintf("%s: lists no experiment", path)}
+		return nil, UsageError{fmt.Sprintf("%s: lists no experiment", path)}
 	}
 	return names, nil
 }
 
-// specPath is the file -exp names (for messages before the spec is loaded): exp itself
+// SpecPath is the file -exp names (for messages before the spec is loaded): exp itself
 // when it has a folder or names an existing spec file here, else experiments/NAME.yaml.
-func specPath(exp string) string {
+func SpecPath(exp string) string {
 	if strings.ContainsRune(exp, filepath.Separator) || strings.Contains(exp, "/") {
 		return exp
 	}
@@ -327,7 +352,7 @@ func isSpecFile(name string) bool {
 // exists — so an edited spec of a checkout wins — and else the spec of that name built
 // into the binary. A name found nowhere is a usage error that says where it looked.
 func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) {
-	path := specPath(exp)
+	path := SpecPath(exp)
 	if filepath.Dir(path) != experiments.BuiltinDir || strings.Contains(exp, "/") {
 		return experiments.Load(path, schema)
 	}
@@ -341,18 +366,56 @@ func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) 
 	if isSpecFile(exp) {
 		here = fmt.Sprintf("./%s, ", exp)
 	}
-	return nil, usageError{fmt.Sprintf("-exp %s: no spec at %s%s and no built-in experiment %q (expmech -list lists them)",
+	return nil, UsageError{fmt.Sprintf("-exp %s: no spec at %s%s and no built-in experiment %q (expmech -list lists them)",
 		exp, here, path, strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml"))}
+}
+
+// documented is a registry entry that describes itself in one line for -list: every
+// problem generator and sampler should (a factory has its Doc field).
+type documented interface{ Doc() string }
+
+// list prints the registered problems, algorithms and samplers, one line each with its
+// description (-list).
+func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
+	line := func(name, doc string) {
+		if doc != "" {
+			doc = " — " + doc
+		}
+		fmt.Fprintf(w, "  %s%s\n", name, doc)
+	}
+	docOf := func(v any) string {
+		if d, ok := v.(documented); ok {
+			return d.Doc()
+		}
+		return ""
+	}
+	fmt.Fprintln(w, "problems:")
+	for _, g := range reg.Problems {
+		line(g.Name(), docOf(g))
+	}
+	fmt.Fprintln(w, "algorithms:")
+	for _, f := range reg.Mechanisms {
+		line(f.Name, f.Doc)
+	}
+	fmt.Fprintln(w, "samplers:")
+	for _, s := range smps {
+		line(s.Name(), docOf(s))
+	}
 }
 
 // listExperiments prints the experiments built into the binary (the specs of
 // experiments/), one line each with the first sentence of its description.
-func listExperiments(w io.Writer, schema experiments.Schema) {
+func listExperiments(w io.Writer) {
 	fmt.Fprintln(w, "experiments (-exp NAME; built in, ./experiments/NAME.yaml takes precedence):")
 	for _, name := range experiments.BuiltinNames() {
 		b, _ := experiments.Builtin(name + ".yaml")
+		// only the description: a full decode would check the data files a spec names,
+		// which need not be here (a binary run outside the source tree)
+		var spec struct {
+			Description string `yaml:"description"`
+		}
 		line := ""
-		if spec, err := experiments.Decode(filepath.Join(experiments.BuiltinDir, name+".yaml"), b, schema); err == nil {
+		if yaml.Unmarshal(b, &spec) == nil {
 			line = strings.Join(strings.Fields(spec.Description), " ")
 			for i := 0; i < len(line); {
 				j := strings.Index(line[i:], ". ")
@@ -380,7 +443,7 @@ func listExperiments(w io.Writer, schema experiments.Schema) {
 func parseOnly(s, path string) (runner.Selector, error) {
 	var sel runner.Selector
 	seen := map[string]bool{}
-	bad := usageError{fmt.Sprintf("%s: -only %q: want cell=K,algorithm=A,trial=T (K a cell id such as c0003, A a label)", path, s)}
+	bad := UsageError{fmt.Sprintf("%s: -only %q: want cell=K,algorithm=A,trial=T (K a cell id such as c0003, A a label)", path, s)}
 	for _, kv := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok || seen[k] {
@@ -415,14 +478,14 @@ func applyOverrides(spec *experiments.Spec, quick bool, trials int, seed string)
 	}
 	if trials > 0 {
 		if trials > experiments.MaxTrials {
-			return nil, usageError{fmt.Sprintf("%s: -trials %d is more than %d", spec.Path, trials, experiments.MaxTrials)}
+			return nil, UsageError{fmt.Sprintf("%s: -trials %d is more than %d", spec.Path, trials, experiments.MaxTrials)}
 		}
 		spec.Trials = trials
 	}
 	if seed != "" {
 		s, err := strconv.ParseUint(seed, 10, 64)
 		if err != nil {
-			return nil, usageError{fmt.Sprintf("%s: -seed %q is not a non-negative integer", spec.Path, seed)}
+			return nil, UsageError{fmt.Sprintf("%s: -seed %q is not a non-negative integer", spec.Path, seed)}
 		}
 		spec.Seed = s
 	}
@@ -437,24 +500,24 @@ func parseShard(s, path string) (i, n int, err error) {
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, usageError{fmt.Sprintf("%s: -shard %q: want I/N with 0 ≤ I < N", path, s)}
+		return 0, 0, UsageError{fmt.Sprintf("%s: -shard %q: want I/N with 0 ≤ I < N", path, s)}
 	}
 	return i, n, nil
 }
 
 func experiment(ctx context.Context, reg runner.Registry, o options, flags []string, stdout, stderr, log io.Writer) error {
-	path := specPath(o.exp)
+	path := SpecPath(o.exp)
 	shard, shards, err := parseShard(o.shard, path)
 	if err != nil {
 		return err
 	}
 	if o.dryRun && o.resume {
-		return usageError{fmt.Sprintf("%s: -dry-run runs nothing; drop -resume", path)}
+		return UsageError{fmt.Sprintf("%s: -dry-run runs nothing; drop -resume", path)}
 	}
 	if o.only != "" && (o.dryRun || o.resume || shards > 0) {
-		return usageError{fmt.Sprintf("%s: -only computes one row; drop -dry-run, -resume and -shard", path)}
+		return UsageError{fmt.Sprintf("%s: -only computes one row; drop -dry-run, -resume and -shard", path)}
 	}
-	spec, err := loadSpec(o.exp, schema(reg))
+	spec, err := loadSpec(o.exp, Schema(reg))
 	if err != nil {
 		return err
 	}
@@ -477,7 +540,7 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 			if errors.Is(err, runner.ErrInterrupted) {
 				return err
 			}
-			return usageError{err.Error()}
+			return UsageError{err.Error()}
 		}
 		return rows.WriteCSV(stdout, nil, []rows.Row{r})
 	}
@@ -531,7 +594,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d shards into %s (%d rows, %d errors)\n", info.Shards, info.Result.File, info.Result.Rows, info.Result.Errors)
-	spec, err := experiments.Decode(info.SpecPath, info.Spec, schema(reg))
+	spec, err := experiments.Decode(info.SpecPath, info.Spec, Schema(reg))
 	if err != nil {
 		return err
 	}
@@ -557,7 +620,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.
 		exp.Methods[a.Label] = a.Name
 	}
 	for _, c := range spec.Checks {
-		exp.Checks = append(exp.Checks, *c.(*check.Check)) // schema(reg) decoded it
+		exp.Checks = append(exp.Checks, *c.(*check.Check)) // Schema(reg) decoded it
 	}
 	for _, f := range spec.Figures {
 		exp.Figures = append(exp.Figures, *f.(*anreport.Figure))
@@ -597,7 +660,7 @@ func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
 			rp = filepath.Join(p, "results.csv")
 		}
 		if _, err := os.Stat(rp); err != nil {
-			return usageError{fmt.Sprintf("-compare: %s: no results.csv of a run (%v)", p, err)}
+			return UsageError{fmt.Sprintf("-compare: %s: no results.csv of a run (%v)", p, err)}
 		}
 	}
 	if err := rows.MkdirAll(outDir); err != nil {

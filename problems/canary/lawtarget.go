@@ -80,7 +80,12 @@ type LawGenerator struct{}
 var _ problems.Generator = LawGenerator{}
 
 // Name is the registry name "exact-law".
-func (LawGenerator) Name() string       { return "exact-law" }
+func (LawGenerator) Name() string { return "exact-law" }
+
+// Doc is the one line -list prints.
+func (LawGenerator) Doc() string {
+	return "sampler validation: targets whose exact law is declared, to measure a sampler's bias (PRIVACY.md §4)"
+}
 func (LawGenerator) DefaultParams() any { return DefaultLawParams() }
 
 func lawParams(spec problems.Spec) (*LawParams, error) {

@@ -83,6 +83,14 @@ func (g Generator) Name() string {
 	return "glm"
 }
 
+// Doc is the one line -list prints.
+func (g Generator) Doc() string {
+	if g.lowrank {
+		return "GLM on R^d with exactly low-rank features (g_k = 0; LLL24 Thm 2.2, Assumption 1.3)"
+	}
+	return "generalised linear model φ(⟨a, x⟩, y), logistic, hinge or absolute loss, planted labels (GLL22 §6)"
+}
+
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 // CheckLossDomain reports the spec fields every GLM generator (glm, lowrank, glm-data)

@@ -72,7 +72,12 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "linear" }
+func (Generator) Name() string { return "linear" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "linear loss ⟨x, z⟩ on the ℓ2 ball or the box: BST14's hard family (LLL24 Table 1, App. D)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {

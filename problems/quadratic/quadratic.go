@@ -50,7 +50,12 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "quadratic" }
+func (Generator) Name() string { return "quadratic" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "the linear family plus a ridge (λ/2)‖x‖²: strongly convex losses (GLL22 remark after Thm 6.2)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
