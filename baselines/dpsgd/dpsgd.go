@@ -227,13 +227,9 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	b := pl.Budget
-	o, c, err := calib.Gradients(vo, b)
+	o, c, p, err := calib.Open[params](Name, vo, pl)
 	if err != nil {
 		return algorithms.Output{}, err
-	}
-	p, err := algorithms.StateOf[params](pl)
-	if err != nil {
-		return algorithms.Output{}, fmt.Errorf("%s: %w", Name, err)
 	}
 	rec := m.record(c, b, p)
 	x, st, err := descend(ctx, o, c, p, rng)
