@@ -81,14 +81,7 @@ func (Generator) Doc() string {
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p, err := problems.ParamsOf(spec, "linear", DefaultParams)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("linear: params: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "linear", DefaultParams, nil)
 }
 
 func check(spec problems.Spec, p *Params) error {
