@@ -198,14 +198,10 @@ func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algor
 
 // Plan is data-independent; the plan keeps the calibrated parameters for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	if err := calib.Check(c, b); err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	p, err := m.calibrate(env, c, b)
-	if err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	return algorithms.Plan{Record: m.record(c, b, p), Budget: b, State: p}, nil
+	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (params, error) { return m.calibrate(env, c, b) },
+		func(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
+			return m.record(c, b, p), nil
+		})
 }
 
 // Needs is first order: Run queries gradients.
