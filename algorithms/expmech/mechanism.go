@@ -66,18 +66,6 @@ func pick(samplers []algorithms.Sampler, name string, mode Mode) (algorithms.Sam
 	return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", name)
 }
 
-// New returns "expmech" with cfg and the built-in samplers.
-func New(cfg Config) (*Mechanism, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	smp, err := pick(nil, cfg.Sampler, cfg.Mode)
-	if err != nil {
-		return nil, err
-	}
-	return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
-}
-
 // NewPure returns "expmech-pure" with cfg and the built-in samplers.
 func NewPure(cfg PureConfig) (*Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
