@@ -99,6 +99,13 @@ test-long: ## every test, the long ones that make test skips (testing.Short) inc
 # change that leaves code untested shows. -coverpkg is left at its default (each package's
 # own tests), so a package's figure counts only what its own tests exercise.
 COVERPROFILE := bin/coverage.out
+# Each folder of examples/ is a module of its own (go.mod with replace expmech => ../..)
+# that imports expmech and runs its command line with components of its own
+# (EXTENDING.md "Your own module"): vetted and tested from its own folder, as a user would.
+.PHONY: examples
+examples: ## vet and test the example modules under examples/ (their own go.mod: a sampler registered from outside)
+	@for m in examples/*/; do echo "examples: $$m"; (cd $$m && $(GO) vet ./... && $(GO) test -count=1 ./...) || exit 1; done
+
 cover: ## the short tests with coverage: per package, the total, and the profile bin/coverage.out (go tool cover -html=bin/coverage.out)
 	@mkdir -p $(dir $(COVERPROFILE))
 	$(GO) test -short -coverprofile=$(COVERPROFILE) ./...

@@ -69,7 +69,7 @@ func TestListExperiments(t *testing.T) {
 // internal function ("run: …").
 func TestMessagePrefix(t *testing.T) {
 	var stderr bytes.Buffer
-	if code := report(usageError{"bad flag"}, &stderr); code != 2 || stderr.String() != "expmech: bad flag\n" {
+	if code := report(usageError{Msg: "bad flag"}, &stderr); code != 2 || stderr.String() != "expmech: bad flag\n" {
 		t.Errorf("got %d %q, want 2 \"expmech: bad flag\\n\"", code, stderr.String())
 	}
 	// a folder another run is writing is refused like a finished run in the way

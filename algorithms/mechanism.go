@@ -217,3 +217,15 @@ type refusal struct{ error }
 
 func (r refusal) Unwrap() error      { return r.error }
 func (refusal) Is(target error) bool { return target == ErrRefused }
+
+// StepCGrid is the pair of step constants expmech's tuning tries for sampler s (its
+// step_c knob; tuning.GridSize counts two): the sampler's own when it declares them with a
+// StepCGrid() [2]float64 method, else {1/16, 1/4}, proximal-rejection's c of
+// h = c/(k² G_f²) (SPEC §4.4). The sampler kit runs s at each, and at its default.
+func StepCGrid(s Sampler) []float64 {
+	if g, ok := s.(interface{ StepCGrid() [2]float64 }); ok {
+		v := g.StepCGrid()
+		return v[:]
+	}
+	return []float64{1.0 / 16, 1.0 / 4}
+}

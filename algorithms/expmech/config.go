@@ -83,7 +83,9 @@ type Config struct {
 	// Setting is auto (default) | erm | sco | strongly-convex | lowrank; auto = sco if the
 	// task is sco, lowrank if the domain is unconstrained, else erm.
 	Setting Setting `yaml:"setting"`
-	// StepC is the practical step constant c of h = c/(k² G_f²); > 0; default 1/16.
+	// StepC is the practical step constant the sampler is run at (algorithms.Target.StepC,
+	// e.g. proximal-rejection's c of h = c/(k² G_f²)); ≥ 0; 0 (default) = the sampler's
+	// own default (proximal-rejection's sampler.DefaultStepC = 1/16, MALA's 1/2, ...).
 	StepC float64 `yaml:"step_c"`
 	// Rank is LLL24 Thm 2.2's k for the lowrank setting; 0 (default) = Constants.Rank if
 	// known, else the smallest k with G_k ≤ G_f/(nε√d) from Constants.GK.
@@ -115,23 +117,25 @@ type Config struct {
 func DefaultConfig() *Config {
 	return &Config{
 		Sampler: "proximal-rejection", Mode: ModePractical, Calibration: CalibExact,
-		Setting: SettingAuto, StepC: sampler.DefaultStepC, DeltaSplit: 2.0 / 3, MaxSteps: DefaultMaxSteps,
+		Setting: SettingAuto, DeltaSplit: 2.0 / 3, MaxSteps: DefaultMaxSteps,
 	}
 }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
 	var errs []error
-	smp, err := sampler.ByName(c.Sampler)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("expmech: sampler: %w", err))
+	if c.Sampler == "" {
+		errs = append(errs, errors.New("expmech: sampler: empty, want a registered sampler's name"))
+	}
+	// A built-in sampler is checked here; one passed to Factory by the caller, when the
+	// mechanism is built (pick).
+	if smp, err := sampler.ByName(c.Sampler); err == nil {
+		if err := samplerFits(smp, c.Mode); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	switch c.Mode {
-	case ModeCertified:
-		if smp != nil && !sampler.Certifies(smp) {
-			errs = append(errs, fmt.Errorf("expmech: mode certified: sampler %q has no certified TV bound", c.Sampler))
-		}
-	case ModePractical:
+	case ModeCertified, ModePractical:
 	default:
 		errs = append(errs, fmt.Errorf("expmech: mode %q: want certified or practical", c.Mode))
 	}
@@ -147,8 +151,8 @@ func (c *Config) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("expmech: setting %q: want auto, erm, sco, strongly-convex or lowrank", c.Setting))
 	}
-	if !(c.StepC > 0) || math.IsInf(c.StepC, 1) {
-		errs = append(errs, fmt.Errorf("expmech: step_c %g: want a positive finite number", c.StepC))
+	if !(c.StepC >= 0) || math.IsInf(c.StepC, 1) {
+		errs = append(errs, fmt.Errorf("expmech: step_c %g: want a finite number ≥ 0 (0 = the sampler's default)", c.StepC))
 	}
 	if c.Rank < 0 {
 		errs = append(errs, fmt.Errorf("expmech: rank %d: want ≥ 0", c.Rank))
@@ -177,13 +181,21 @@ func (c *Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// samplerFits refuses a sampler without a certified TV bound in mode certified.
+func samplerFits(smp algorithms.Sampler, mode Mode) error {
+	if mode == ModeCertified && !sampler.Certifies(smp) {
+		return fmt.Errorf("expmech: mode certified: sampler %q has no certified TV bound", smp.Name())
+	}
+	return nil
+}
+
 // PureConfig is the configuration of "expmech-pure" (SPEC §2.4).
 type PureConfig struct {
 	// Sampler: proximal-rejection (default), exact, mala.
 	Sampler string `yaml:"sampler"`
 	// Mode: certified | practical (default practical).
 	Mode Mode `yaml:"mode"`
-	// StepC: practical step constant (default 1/16).
+	// StepC: practical step constant (default 0: the sampler's own).
 	StepC float64 `yaml:"step_c"`
 	// MaxSteps: cap on the worst-case outer steps (default 2e8).
 	MaxSteps int `yaml:"max_steps"`
@@ -191,7 +203,7 @@ type PureConfig struct {
 
 // DefaultPureConfig returns the defaults of "expmech-pure".
 func DefaultPureConfig() *PureConfig {
-	return &PureConfig{Sampler: "proximal-rejection", Mode: ModePractical, StepC: sampler.DefaultStepC, MaxSteps: DefaultMaxSteps}
+	return &PureConfig{Sampler: "proximal-rejection", Mode: ModePractical, MaxSteps: DefaultMaxSteps}
 }
 
 // Validate reports every problem at once.

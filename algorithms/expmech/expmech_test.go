@@ -489,9 +489,9 @@ func TestRunStronglyConvex(t *testing.T) {
 }
 
 func TestValidateAndRefusals(t *testing.T) {
-	bad := Config{Sampler: "nope", Mode: "x", Calibration: "y", Setting: "z", StepC: -1, Rank: -1, DeltaSplit: 2, Preset: "p", MaxSteps: 0}
+	bad := Config{Sampler: "", Mode: "x", Calibration: "y", Setting: "z", StepC: -1, Rank: -1, DeltaSplit: 2, Preset: "p", MaxSteps: 0}
 	err := bad.Validate()
-	for _, key := range []string{"sampler", "mode", "calibration", "setting", "step_c", "rank", "delta_split", "preset", "max_steps"} {
+	for _, key := range []string{"sampler: empty", "mode", "calibration", "setting", "step_c", "rank", "delta_split", "preset", "max_steps"} {
 		if err == nil || !strings.Contains(err.Error(), key) {
 			t.Errorf("Validate: error %v does not name %q", err, key)
 		}

@@ -54,3 +54,16 @@ func deltaNaive(eps, s float64) float64 {
 	Phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 	return Phi(-eps/s+s/2) - math.Exp(eps)*Phi(-eps/s-s/2)
 }
+
+// New returns "expmech" with cfg and the built-in samplers (the tests' shortcut for
+// Factory().New).
+func New(cfg Config) (*Mechanism, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	smp, err := pick(nil, cfg.Sampler, cfg.Mode)
+	if err != nil {
+		return nil, err
+	}
+	return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
+}

@@ -32,7 +32,7 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	}
 	knobs := []tuning.Knob{
 		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},
-		{Name: "step_c", Doc: "practical step constant c", Grid: []float64{1.0 / 16, 1.0 / 4}},
+		{Name: "step_c", Doc: "practical step constant c", Grid: algorithms.StepCGrid(m.smp)},
 	}
 	if c.Domain.Kind != problems.Ball && c.Domain.Kind != problems.Box {
 		// R^d, or constants without a domain (the tuning wrapper lists knob names that way)
@@ -61,7 +61,10 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 			return nil, fmt.Errorf("expmech: unknown knob %q", k)
 		}
 	}
-	return New(cfg)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Mechanism{name: m.name, cfg: cfg, smp: m.smp}, nil // the sampler this one was built with (a caller's own included)
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)

@@ -27,7 +27,7 @@ func Factory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech",
 		"regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
 		DefaultConfig, func(cfg Config) (algorithms.Mechanism, error) {
-			smp, err := pick(samplers, cfg.Sampler)
+			smp, err := pick(samplers, cfg.Sampler, cfg.Mode)
 			if err != nil {
 				return nil, err
 			}
@@ -40,7 +40,7 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech-pure",
 		"pure eps-DP exponential mechanism exp(-kF), k = eps/(2 Delta_F) (SPEC 2.4)",
 		DefaultPureConfig, func(cfg PureConfig) (algorithms.Mechanism, error) {
-			smp, err := pick(samplers, cfg.Sampler)
+			smp, err := pick(samplers, cfg.Sampler, cfg.Mode)
 			if err != nil {
 				return nil, err
 			}
@@ -48,29 +48,22 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 		})
 }
 
-// pick returns the sampler called name among samplers (the built-in catalog if none).
-func pick(samplers []algorithms.Sampler, name string) (algorithms.Sampler, error) {
+// pick returns the sampler called name among samplers (the built-in catalog if none),
+// refused if it cannot serve mode.
+func pick(samplers []algorithms.Sampler, name string, mode Mode) (algorithms.Sampler, error) {
 	if len(samplers) == 0 {
-		return sampler.ByName(name)
+		smp, err := sampler.ByName(name)
+		if err != nil {
+			return nil, fmt.Errorf("expmech: sampler: %w", err)
+		}
+		return smp, samplerFits(smp, mode)
 	}
 	for _, s := range samplers {
 		if s.Name() == name {
-			return s, nil
+			return s, samplerFits(s, mode)
 		}
 	}
 	return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", name)
-}
-
-// New returns "expmech" with cfg and the built-in samplers.
-func New(cfg Config) (*Mechanism, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	smp, err := sampler.ByName(cfg.Sampler)
-	if err != nil {
-		return nil, err
-	}
-	return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
 }
 
 // NewPure returns "expmech-pure" with cfg and the built-in samplers.
@@ -78,7 +71,7 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	smp, err := sampler.ByName(cfg.Sampler)
+	smp, err := pick(nil, cfg.Sampler, cfg.Mode)
 	if err != nil {
 		return nil, err
 	}

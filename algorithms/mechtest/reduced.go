@@ -8,9 +8,11 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mathext"
+	"gonum.org/v1/gonum/stat"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
+	"expmech/algorithms/sampler/samplertest"
 	"expmech/problems"
 	"expmech/problems/glm"
 	"expmech/task"
@@ -260,7 +262,7 @@ func (k *reducedKit) sameLaw(t *testing.T, fs, rs lawStats) {
 		name string
 		a, b []float64
 	}{{"(U^T x)_1", fs.y1, rs.y1}, {"|U^T x|", fs.ny, rs.ny}, {"|x_perp|^2", fs.nperp, rs.nperp}, {"risk", fs.risk, rs.risk}} {
-		D, crit := KS2(c.a, c.b), ksCrit*math.Sqrt(float64(len(c.a)+len(c.b))/float64(len(c.a)*len(c.b)))
+		D, crit := stat.KolmogorovSmirnov(slices.Sorted(slices.Values(c.a)), nil, slices.Sorted(slices.Values(c.b)), nil), ksCrit*math.Sqrt(float64(len(c.a)+len(c.b))/float64(len(c.a)*len(c.b)))
 		if D > crit {
 			t.Errorf("%s: full vs reduced %s: KS D = %.4f > %.4f (α = 1e-4)", k.f.Name, c.name, D, crit)
 		}
@@ -279,7 +281,7 @@ func (k *reducedKit) chiSquare(t *testing.T, fs, rs lawStats) {
 		if len(c.s) == 0 {
 			continue
 		}
-		if D, crit := KS1(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
+		if D, crit := samplertest.KSD(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
 			t.Errorf("%s: %s path: |x_perp|^2/v vs χ²_%d: KS D = %.4f > %.4f (α = 1e-4)", k.f.Name, c.name, k.opt.D-k.opt.Rank, D, crit)
 		}
 	}
@@ -291,38 +293,6 @@ func sq(x []float64) float64 {
 		s += v * v
 	}
 	return s
-}
-
-// KS2 is the two-sample Kolmogorov–Smirnov statistic sup_x |F_a(x) − F_b(x)|.
-func KS2(a, b []float64) float64 {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	i, j, D := 0, 0, 0.0
-	for i < len(a) && j < len(b) {
-		x := math.Min(a[i], b[j])
-		for i < len(a) && a[i] == x {
-			i++
-		}
-		for j < len(b) && b[j] == x {
-			j++
-		}
-		D = math.Max(D, math.Abs(float64(i)/float64(len(a))-float64(j)/float64(len(b))))
-	}
-	return D
-}
-
-// KS1 is the one-sample Kolmogorov–Smirnov statistic of s against the continuous CDF cdf.
-func KS1(s []float64, cdf func(float64) float64) float64 {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	n := float64(len(s))
-	D := 0.0
-	for i, x := range s {
-		F := cdf(x)
-		D = math.Max(D, math.Max(F-float64(i)/n, float64(i+1)/n-F))
-	}
-	return D
 }
 
 // LowRankGLM generates the kit's low-rank GLM (absolute loss, ‖w₀‖ = 1, radius / prior

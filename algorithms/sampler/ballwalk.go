@@ -35,6 +35,11 @@ var _ algorithms.Sampler = BallWalk{}
 // Name is the registry name "ball-walk".
 func (BallWalk) Name() string { return "ball-walk" }
 
+// Doc is the one line -list prints.
+func (BallWalk) Doc() string {
+	return "Metropolis ball walk, value queries (nominal; default radius constant 1)"
+}
+
 // Needs is values only (zeroth order).
 func (BallWalk) Needs() problems.Need { return problems.NeedValues }
 

@@ -37,6 +37,11 @@ var _ algorithms.Sampler = HitAndRun{}
 // Name is the registry name "hit-and-run".
 func (HitAndRun) Name() string { return "hit-and-run" }
 
+// Doc is the one line -list prints.
+func (HitAndRun) Doc() string {
+	return "hit-and-run with a stepping-out slice on each chord, value queries (nominal; default bracket constant 2)"
+}
+
 // Needs is values only (zeroth order).
 func (HitAndRun) Needs() problems.Need { return problems.NeedValues }
 

@@ -30,6 +30,11 @@ var _ algorithms.Sampler = MALA{}
 // Name is the registry name "mala".
 func (MALA) Name() string { return "mala" }
 
+// Doc is the one line -list prints.
+func (MALA) Doc() string {
+	return "Metropolis-adjusted Langevin, gradient queries (nominal; default step constant 1/2)"
+}
+
 // Needs is first order: MALA queries n values and n gradients per step.
 func (MALA) Needs() problems.Need { return problems.NeedGradients }
 

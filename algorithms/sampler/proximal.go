@@ -61,6 +61,11 @@ type Scheduler interface {
 // Name is the registry name "proximal-rejection".
 func (ProximalRejection) Name() string { return "proximal-rejection" }
 
+// Doc is the one line -list prints.
+func (ProximalRejection) Doc() string {
+	return "the proximal sampler with the rejection RGO, value queries only (GLL22 Alg. 1 + 2, Thm 5.6; certified or practical)"
+}
+
 // Needs is values only: the sampler is zeroth order (GLL22 Alg. 2 uses value queries).
 func (ProximalRejection) Needs() problems.Need { return problems.NeedValues }
 

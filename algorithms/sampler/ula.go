@@ -39,6 +39,11 @@ var _ algorithms.Sampler = ULA{}
 // Name is the registry name "ula".
 func (ULA) Name() string { return "ula" }
 
+// Doc is the one line -list prints.
+func (ULA) Doc() string {
+	return "unadjusted Langevin, gradient queries, biased by design (nominal; default step constant 1/2)"
+}
+
 // Needs is first order (gradients only; ULA never evaluates a value).
 func (ULA) Needs() problems.Need { return problems.NeedGradients }
 

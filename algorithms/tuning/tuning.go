@@ -42,6 +42,14 @@ type Tunable interface {
 	WithKnobs(values map[string]float64) (algorithms.Mechanism, error)
 }
 
+// Untuned is implemented by a mechanism that has no knobs by design, with the reason (the
+// non-private reference releases the certified optimum: there is nothing to tune). The
+// catalogs' tests require every other registered mechanism to be Tunable.
+type Untuned interface {
+	algorithms.Mechanism
+	Untuned() string
+}
+
 // Axis overrides the default grid of one knob.
 type Axis struct {
 	Knob   string
@@ -171,7 +179,11 @@ func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 	t, ok := algorithms.As[Tunable](m)
 	if !ok {
 		if cfg.Explicit {
-			return nil, fmt.Errorf("tuning: %s declares no knobs, so tuning: %s does not apply (use theory)", m.Name(), cfg.Mode)
+			why := ""
+			if u, ok := algorithms.As[Untuned](m); ok {
+				why = ": " + u.Untuned()
+			}
+			return nil, fmt.Errorf("tuning: %s declares no knobs%s, so tuning: %s does not apply (use theory)", m.Name(), why, cfg.Mode)
 		}
 		return m, nil
 	}

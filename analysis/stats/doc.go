@@ -1,6 +1,6 @@
 // Package stats holds the statistics of the analysis, free of rows, checks and reports
 // (the benchmath of golang.org/x/perf's split): sample summaries with Student-t
-// confidence intervals (Summarize, TQuantile), t tests (WelchT, PairedT, DiffCI), the
+// confidence intervals (Summarize, TCrit), t tests (WelchT, PairedT, DiffCI), the
 // multiplicity adjustments (HolmAdjust, BenjaminiHochberg), log-log least squares
 // (FitLogLogInto), the percentile-bootstrap primitives (BootstrapCI, TailP, MCUndecided), the
 // privacy audit's binomial bounds and threshold tests (Clopper–Pearson, MuLowerBound,

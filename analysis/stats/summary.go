@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	mstats "github.com/montanaflynn/stats"
-	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Stats summarises one sample: the trials of a (cell, algorithm) for one metric.
@@ -42,23 +42,15 @@ func Summarize(xs []float64) Stats {
 		return s
 	}
 	s.Mean, s.Std = stat.MeanStdDev(v, nil)
-	hw := TQuantile(0.975, float64(len(v)-1)) * s.Std / math.Sqrt(float64(len(v)))
+	hw := studentT(len(v)-1).Quantile(0.975) * s.Std / math.Sqrt(float64(len(v)))
 	s.Lo, s.Hi, s.HalfWidth = s.Mean-hw, s.Mean+hw, hw
 	return s
 }
 
-// TQuantile is the p-quantile of Student's t with nu degrees of freedom, from the
-// inverse regularized incomplete beta function: for p > ½, with x = I⁻¹_{2(1−p)}(ν/2, ½),
-// t = √(ν(1 − x)/x) (Abramowitz–Stegun 26.7.1 inverted).
-func TQuantile(p, nu float64) float64 {
-	switch {
-	case p == 0.5:
-		return 0
-	case p < 0.5:
-		return -TQuantile(1-p, nu)
-	}
-	x := mathext.InvRegIncBeta(nu/2, 0.5, 2*(1-p))
-	return math.Sqrt(nu * (1 - x) / x)
+// studentT is Student's t law with nu degrees of freedom (gonum's quantile inverts the
+// regularized incomplete beta function, Abramowitz–Stegun 26.7.1).
+func studentT[N int | float64](nu N) distuv.StudentsT {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(nu)}
 }
 
 // Mean is the arithmetic mean of v (montanaflynn/stats: the sum in order over the

@@ -40,16 +40,16 @@ func TestSummarizeByHand(t *testing.T) {
 	}
 }
 
-func TestTQuantileTable(t *testing.T) {
+func TestTCritTable(t *testing.T) {
 	// Two-sided 95% critical values of Student's t (NIST/SEMATECH e-Handbook, Table 1.3.6.7.2).
 	tests := []struct{ nu, want float64 }{
 		{1, 12.706}, {2, 4.303}, {5, 2.571}, {9, 2.262}, {19, 2.093}, {30, 2.042}, {100, 1.984}, {1e7, 1.960},
 	}
 	for _, tc := range tests {
-		if got := TQuantile(0.975, tc.nu); math.Abs(got-tc.want) > 6e-4 {
+		if got := TCrit(0.025, tc.nu); math.Abs(got-tc.want) > 6e-4 {
 			t.Errorf("t_{0.975,%g}: got %.5f, want %.3f", tc.nu, got, tc.want)
 		}
-		if got := TQuantile(0.025, tc.nu); math.Abs(got+tc.want) > 6e-4 {
+		if got := TCrit(0.975, tc.nu); math.Abs(got+tc.want) > 6e-4 {
 			t.Errorf("t_{0.025,%g}: got %.5f, want %.3f", tc.nu, got, -tc.want)
 		}
 	}

@@ -83,7 +83,7 @@ func TCrit(alpha, nu float64) float64 {
 	if math.IsInf(nu, 1) || nu > 1e7 {
 		return -NormalQuantile(alpha)
 	}
-	return TQuantile(1-alpha, nu)
+	return studentT(nu).Quantile(1 - alpha)
 }
 
 // DiffCI is the mean difference est with standard error se and df degrees of freedom:

@@ -198,14 +198,10 @@ func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algor
 
 // Plan is data-independent; the plan keeps the calibrated parameters for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	if err := calib.Check(c, b); err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	p, err := m.calibrate(env, c, b)
-	if err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	return algorithms.Plan{Record: m.record(c, b, p), Budget: b, State: p}, nil
+	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (params, error) { return m.calibrate(env, c, b) },
+		func(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
+			return m.record(c, b, p), nil
+		})
 }
 
 // Needs is first order: Run queries gradients.
@@ -214,13 +210,9 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 // Run releases the last iterate θ_T, as BST14 does.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	b := pl.Budget
-	o, c, err := calib.Gradients(vo, b)
+	o, c, p, err := calib.Open[params](Name, vo, pl)
 	if err != nil {
 		return algorithms.Output{}, err
-	}
-	p, err := algorithms.StateOf[params](pl)
-	if err != nil {
-		return algorithms.Output{}, fmt.Errorf("%s: %w", Name, err)
 	}
 	rec := m.record(c, b, p)
 	d, n := c.D, float64(c.N)

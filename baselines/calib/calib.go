@@ -137,6 +137,21 @@ func Gradients(vo problems.ValueAccess, b algorithms.Budget) (problems.GradientA
 	return o, c, nil
 }
 
+// Open is the start of a first-order baseline's Run: the gradient view of vo checked
+// against the plan's budget (Gradients) and the parameters P its Plan kept (an error
+// naming mech for a plan it did not make).
+func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan) (problems.GradientAccess, problems.Constants, P, error) {
+	var p P
+	o, c, err := Gradients(vo, pl.Budget)
+	if err != nil {
+		return nil, c, p, err
+	}
+	if p, err = algorithms.StateOf[P](pl); err != nil {
+		return nil, c, p, fmt.Errorf("%s: %w", mech, err)
+	}
+	return o, c, p, nil
+}
+
 // ComposedGDP is the GDP parameter of T adaptive Gaussian releases of a sensitivity-Δ
 // statistic with noise σ each: √T·Δ/σ (exact composition of μ-GDP, Dong–Roth–Su 2019
 // Cor. 3.3; SPEC §6.0), +Inf when σ = 0 (no noise).

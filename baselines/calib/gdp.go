@@ -16,18 +16,26 @@ type (
 )
 
 // PlanGDP is Plan of an s-GDP baseline whose budget is the Gaussian-curve inversion
-// s = s*(ε, δ) (S): it validates the constants and the budget first (Check), so every
-// GDP baseline refuses bad input the same way, then calibrates and records; the plan keeps
-// the parameters P for RunGDP.
+// s = s*(ε, δ) (S): Plan with the calibration at that s.
 func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Plan, error) {
+	return Plan(c, b, func(c problems.Constants, b algorithms.Budget) (P, error) {
+		s, err := S(b)
+		if err != nil {
+			var zero P
+			return zero, err
+		}
+		return calibrate(c, s)
+	}, record)
+}
+
+// Plan is Plan of a baseline: it validates the constants and the budget first (Check), so
+// every baseline refuses bad input the same way, then calibrates from the public
+// constants and the budget and records; the plan keeps the parameters P for Run.
+func Plan[P any](c problems.Constants, b algorithms.Budget, calibrate func(problems.Constants, algorithms.Budget) (P, error), record RecordFunc[P]) (algorithms.Plan, error) {
 	if err := Check(c, b); err != nil {
 		return algorithms.Plan{Budget: b}, err
 	}
-	s, err := S(b)
-	if err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	p, err := calibrate(c, s)
+	p, err := calibrate(c, b)
 	if err != nil {
 		return algorithms.Plan{Budget: b}, err
 	}

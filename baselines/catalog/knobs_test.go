@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"expmech/algorithms"
 	"expmech/algorithms/tuning"
 	"expmech/problems"
 )
@@ -24,7 +25,8 @@ func yamlKeys(cfg any) map[string]bool {
 	return keys
 }
 
-// TestKnobs: every baseline but the non-private reference is tunable, over a default grid
+// TestKnobs: every baseline but one that declares itself untuned (tuning.Untuned: the
+// non-private reference) is tunable, over a default grid
 // of exactly tuning.GridSize points whose knobs are keys of its config, and every grid
 // point builds.
 func TestKnobs(t *testing.T) {
@@ -35,9 +37,9 @@ func TestKnobs(t *testing.T) {
 			t.Fatal(err)
 		}
 		tm, ok := m.(tuning.Tunable)
-		if f.Name == "nonprivate" {
-			if ok {
-				t.Errorf("nonprivate declares knobs; it is the certified optimum")
+		if u, untuned := algorithms.As[tuning.Untuned](m); untuned {
+			if ok || u.Untuned() == "" {
+				t.Errorf("%s: declares itself untuned (%q) and has knobs (%v), or gives no reason", f.Name, u.Untuned(), ok)
 			}
 			continue
 		}

@@ -24,13 +24,13 @@ func TestPrivateEveryBaseline(t *testing.T) {
 		Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	b := algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: "erm"}
 	for _, f := range All() {
-		if f.Name == "nonprivate" {
-			continue
-		}
 		cfg := f.NewConfig()
 		m, err := f.New(cfg)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if _, untuned := algorithms.As[tuning.Untuned](m); untuned {
+			continue
 		}
 		tc := tuning.DefaultConfig()
 		tc.Mode, tc.Explicit = tuning.Private, true

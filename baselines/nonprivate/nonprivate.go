@@ -60,6 +60,11 @@ var _ algorithms.Mechanism = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
+// Untuned says why the reference has no knobs (tuning.Untuned).
+func (m *Mechanism) Untuned() string {
+	return "the non-private reference releases the instance's certified optimum: nothing to tune"
+}
+
 // infinite is the budget the inner noisy-gd runs at: ε = ∞ gives σ = 0 (δ is unused).
 var infinite = algorithms.Budget{Epsilon: math.Inf(1), Delta: 0.5, Relation: privacy.ReplaceOne}
 

@@ -193,18 +193,12 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 // Plan is data-independent; it checks the smoothness condition. The GLM structure is
 // checked in Run only, as before it became a public constant, so that plan.csv is unchanged.
 func (m *Objective) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	if err := calib.Check(c, b); err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	if err := m.check(c, false); err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	p, err := m.calibrate(c, b)
-	if err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	rec, err := m.record(c, b, p)
-	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
+	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (objParams, error) {
+		if err := m.check(c, false); err != nil {
+			return objParams{}, err
+		}
+		return m.calibrate(c, b)
+	}, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -214,16 +208,12 @@ func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 // releases Π_K(θ̂ + N(0, σ_out² I)).
 func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	b := pl.Budget
-	o, c, err := calib.Gradients(vo, b)
+	o, c, p, err := calib.Open[objParams](ObjectiveName, vo, pl)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
 	if err := m.check(c, true); err != nil {
 		return algorithms.Output{}, err
-	}
-	p, err := algorithms.StateOf[objParams](pl)
-	if err != nil {
-		return algorithms.Output{}, fmt.Errorf("%s: %w", ObjectiveName, err)
 	}
 	rec, err := m.record(c, b, p)
 	if err != nil {

@@ -129,15 +129,7 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 
 // Plan is data-independent.
 func (m *Output) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	if err := calib.Check(c, b); err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	p, err := m.calibrate(c, b)
-	if err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
-	rec, err := m.record(c, b, p)
-	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
+	return calib.Plan(c, b, m.calibrate, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -146,13 +138,9 @@ func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
 func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	b := pl.Budget
-	o, c, err := calib.Gradients(vo, b)
+	o, c, p, err := calib.Open[outParams](OutputName, vo, pl)
 	if err != nil {
 		return algorithms.Output{}, err
-	}
-	p, err := algorithms.StateOf[outParams](pl)
-	if err != nil {
-		return algorithms.Output{}, fmt.Errorf("%s: %w", OutputName, err)
 	}
 	rec, err := m.record(c, b, p)
 	if err != nil {

@@ -147,7 +147,7 @@ func ScanPackages(root string) ([]Package, error) {
 			return filepath.SkipDir
 		}
 		if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && rel != "." {
-			return filepath.SkipDir // a module of its own (scripts/k8s/validate), as go list sees it
+			return filepath.SkipDir // a module of its own (examples/*, scripts/k8s/validate), as go list sees it
 		}
 		bp, err := build.Default.ImportDir(path, 0)
 		if err != nil {

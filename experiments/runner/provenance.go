@@ -30,7 +30,8 @@ type Provenance struct {
 	// now, so the tree's hash is the code's), so neither an edited spec, which the binary
 	// embeds, nor a commit of documents invalidates the cache; else "git:<commit>" for a
 	// `go build` of a clean commit; else "sha256:<hash of the running executable>" (a
-	// `go build` of a dirty tree: the binary is then the only faithful name of the code).
+	// `go build` of a dirty tree: the binary is then the only faithful name of the code,
+	// as it is for a binary of another module that imports expmech).
 	CodeVersion string
 }
 
@@ -69,6 +70,12 @@ func ReadProvenance() Provenance {
 }
 
 func codeVersion(stamped bool, root string, p Provenance) string {
+	if p.Module != "" && p.Module != "expmech" {
+		// A module of one's own that imports expmech (cli.Main with its own components):
+		// neither this tree's sources nor the main module's commit (which does not pin a
+		// replaced expmech folder) name all of its code; the binary does.
+		return "sha256:" + executableHash()
+	}
 	if sourceHash != "" {
 		return "src:" + sourceHash
 	}

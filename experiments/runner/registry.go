@@ -3,7 +3,6 @@ package runner
 import (
 	"reflect"
 	"slices"
-	"strings"
 
 	"expmech/algorithms"
 	"expmech/experiments"
@@ -84,26 +83,4 @@ func nilIfNil(v any) any {
 		return nil
 	}
 	return v
-}
-
-// List writes the registered names and one-line docs, for -list.
-func (r Registry) List() string {
-	var b strings.Builder
-	b.WriteString("problems:\n")
-	for _, g := range r.Problems {
-		b.WriteString("  " + g.Name() + "\n")
-	}
-	b.WriteString("algorithms:\n")
-	for _, f := range r.Mechanisms {
-		b.WriteString("  " + f.Name)
-		if f.Doc != "" {
-			b.WriteString(" — " + f.Doc)
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("samplers:\n")
-	for _, s := range r.Samplers {
-		b.WriteString("  " + s + "\n")
-	}
-	return b.String()
 }

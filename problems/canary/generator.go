@@ -63,7 +63,12 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "canary" }
+func (Generator) Name() string { return "canary" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "privacy audit: worst-case replace-one neighbouring pairs D / D′ (neighbour: false | true), the released statistic recorded (PRIVACY.md §3)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {

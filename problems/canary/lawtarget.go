@@ -80,24 +80,21 @@ type LawGenerator struct{}
 var _ problems.Generator = LawGenerator{}
 
 // Name is the registry name "exact-law".
-func (LawGenerator) Name() string       { return "exact-law" }
+func (LawGenerator) Name() string { return "exact-law" }
+
+// Doc is the one line -list prints.
+func (LawGenerator) Doc() string {
+	return "sampler validation: targets whose exact law is declared, to measure a sampler's bias (PRIVACY.md §4)"
+}
 func (LawGenerator) DefaultParams() any { return DefaultLawParams() }
 
 func lawParams(spec problems.Spec) (*LawParams, error) {
-	p := DefaultLawParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*LawParams)
-		if !ok {
-			return nil, fmt.Errorf("exact-law: params: got %T, want *canary.LawParams", spec.Params)
-		}
-		if q != nil {
-			p = q
-		}
-	}
+	return problems.CheckedParams(spec, "exact-law", DefaultLawParams, func(p *LawParams) []error { return lawCell(spec, p) })
+}
+
+// lawCell is what the cell's spec must satisfy for the law family p.Family.
+func lawCell(spec problems.Spec, p *LawParams) []error {
 	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
 	if spec.Data != "" {
 		errs = append(errs, errors.New("data: the exact-law target draws its own points (no data file)"))
 	}
@@ -121,10 +118,7 @@ func lawParams(spec problems.Spec) (*LawParams, error) {
 			errs = append(errs, fmt.Errorf("family gaussian: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("exact-law: %w", err)
-	}
-	return p, nil
+	return errs
 }
 
 func lawConstants(spec problems.Spec, p *LawParams) problems.Constants {

@@ -50,7 +50,12 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "extended-linear" }
+func (Generator) Name() string { return "extended-linear" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "the Lipschitz extension of the linear loss to R^d (LLL24 eq. (2), Lemma 3.2)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {

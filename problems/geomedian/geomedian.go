@@ -66,7 +66,12 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "geometric-median" }
+func (Generator) Name() string { return "geometric-median" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "geometric median with a spectrum ‖Λ(x − z)‖₂ (Li et al. 2022; DPZero's toy problem)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {

@@ -83,6 +83,14 @@ func (g Generator) Name() string {
 	return "glm"
 }
 
+// Doc is the one line -list prints.
+func (g Generator) Doc() string {
+	if g.lowrank {
+		return "GLM on R^d with exactly low-rank features (g_k = 0; LLL24 Thm 2.2, Assumption 1.3)"
+	}
+	return "generalised linear model φ(⟨a, x⟩, y), logistic, hinge or absolute loss, planted labels (GLL22 §6)"
+}
+
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 // CheckLossDomain reports the spec fields every GLM generator (glm, lowrank, glm-data)
@@ -104,27 +112,14 @@ func CheckLossDomain(spec problems.Spec) []error {
 }
 
 func (g Generator) params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("%s: params: got %T, want *glm.Params", g.Name(), spec.Params)
-		}
-		p = q
-	}
-	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	errs = append(errs, CheckLossDomain(spec)...)
-	if spec.Data == "" {
-		if spec.N < 2 {
-			errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-		}
-		if spec.D < 1 {
-			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-		}
-	}
+	return problems.CheckedParams(spec, g.Name(), DefaultParams, func(p *Params) []error {
+		return g.checkCell(spec, p)
+	})
+}
+
+// checkCell is what the cell's spec must satisfy besides the parameters themselves.
+func (g Generator) checkCell(spec problems.Spec, p *Params) []error {
+	errs := append(CheckLossDomain(spec), problems.CheckSize(spec)...)
 	if g.lowrank {
 		if spec.Rank < 1 || (spec.D > 0 && spec.Rank > spec.D) {
 			errs = append(errs, fmt.Errorf("rank: %d, want 1 ≤ rank ≤ d = %d", spec.Rank, spec.D))
@@ -136,13 +131,7 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 			errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
 		}
 	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("%s: %w", g.Name(), err)
-	}
-	return p, nil
+	return append(errs, problems.CheckTask(spec))
 }
 
 // constants. For all three losses |∂_t φ(t, y)| ≤ 1, so ∇f = φ'·a has

@@ -139,7 +139,12 @@ var _ problems.Generator = Generator{}
 // New returns the generator.
 func New() Generator { return Generator{} }
 
-func (Generator) Name() string       { return Name }
+func (Generator) Name() string { return Name }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "a GLM (logistic, hinge or absolute loss) on your own data file, CSV or LIBSVM, with a public feature map"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func (Generator) params(spec problems.Spec) (*Params, error) {

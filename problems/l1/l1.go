@@ -74,7 +74,12 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "l1" }
+func (Generator) Name() string { return "l1" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "LLL24's ℓ1 family w‖x − z‖₁ (LLL24 §3.2, Thm 3.7/3.9)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {

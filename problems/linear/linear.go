@@ -72,18 +72,16 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "linear" }
+func (Generator) Name() string { return "linear" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "linear loss ⟨x, z⟩ on the ℓ2 ball or the box: BST14's hard family (LLL24 Table 1, App. D)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p, err := problems.ParamsOf(spec, "linear", DefaultParams)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("linear: params: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "linear", DefaultParams, nil)
 }
 
 func check(spec problems.Spec, p *Params) error {

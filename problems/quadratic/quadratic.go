@@ -50,31 +50,27 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "quadratic" }
+func (Generator) Name() string { return "quadratic" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "the linear family plus a ridge (λ/2)‖x‖²: strongly convex losses (GLL22 remark after Thm 6.2)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
-	p, err := problems.ParamsOf(spec, "quadratic", DefaultParams)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("quadratic: params: %w", err)
-	}
-	var errs []error
-	if spec.Domain.Kind != problems.Ball {
-		errs = append(errs, fmt.Errorf("domain: %q, want ball", spec.Domain.Kind))
-	}
-	if spec.Data != "" {
-		errs = append(errs, errors.New("data: the quadratic family is generated only"))
-	}
-	errs = append(errs, problems.CheckRadius(spec))
-	errs = append(errs, problems.CheckSize(spec)...)
-	errs = append(errs, problems.CheckTask(spec))
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("quadratic: %w", err)
-	}
-	return p, nil
+	return problems.CheckedParams(spec, "quadratic", DefaultParams, func(*Params) []error {
+		var errs []error
+		if spec.Domain.Kind != problems.Ball {
+			errs = append(errs, fmt.Errorf("domain: %q, want ball", spec.Domain.Kind))
+		}
+		if spec.Data != "" {
+			errs = append(errs, errors.New("data: the quadratic family is generated only"))
+		}
+		errs = append(errs, problems.CheckRadius(spec))
+		errs = append(errs, problems.CheckSize(spec)...)
+		return append(errs, problems.CheckTask(spec))
+	})
 }
 
 // constants derives the public constants. Universe: every z with ‖z‖₂ ≤ G, on the ball

@@ -57,7 +57,12 @@ func New() Generator { return Generator{} }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string       { return "residual" }
+func (Generator) Name() string { return "residual" }
+
+// Doc is the one line -list prints.
+func (Generator) Doc() string {
+	return "LLL24's residual regime: a low-rank GLM plus a structured residual G_k > 0 on R^d (Assumption 2.1)"
+}
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {

@@ -37,16 +37,27 @@ func Test(t *testing.T, s algorithms.Sampler, opt Options) {
 	Contract(t, s, opt)
 }
 
-// Contract runs Test's contract checks of STYLE.md 14 on the first case: determinism under a
-// fixed seed, the generator is used, a cancelled context is reported, and the output has the
+// Contract runs Test's contract checks of STYLE.md 14 on the first case at every step
+// constant expmech runs s at — its default (StepC 0) and the tuning grid
+// algorithms.StepCGrid(s) — or at opt.StepC alone when set: determinism under a fixed seed,
+// the generator is used, a cancelled context is reported, and the output has the
 // problem's dimension; the sampler sees only the oracle view its Needs declares.
 func Contract(t *testing.T, s algorithms.Sampler, opt Options) {
 	t.Helper()
+	steps := append([]float64{0}, algorithms.StepCGrid(s)...)
+	if opt.StepC > 0 {
+		steps = []float64{opt.StepC}
+	}
+	for _, c := range steps {
+		contractAt(t, s, opt, c)
+	}
+}
+
+func contractAt(t *testing.T, s algorithms.Sampler, opt Options, stepC float64) {
+	t.Helper()
 	c := Cases()[0]
 	tg := c.Target
-	if opt.StepC > 0 {
-		tg.StepC = opt.StepC
-	}
+	tg.StepC = stepC
 	tg.TV, tg.Certified = opt.TV, opt.Certified
 	draw := func(ctx context.Context, seed uint64) ([]float64, error) {
 		return s.Sample(ctx, problems.NewCounter(c.Problem).Oracle(s.Needs()), tg, rand.New(rand.NewPCG(seed, 7)), nil)
@@ -55,13 +66,13 @@ func Contract(t *testing.T, s algorithms.Sampler, opt Options) {
 	b, errB := draw(context.Background(), 3)
 	e, errE := draw(context.Background(), 4)
 	if errA != nil || errB != nil || errE != nil {
-		t.Fatalf("contract draws: %v, %v, %v", errA, errB, errE)
+		t.Fatalf("step_c %v: contract draws: %v, %v, %v", stepC, errA, errB, errE)
 	}
 	if fmt.Sprint(a) != fmt.Sprint(b) {
-		t.Errorf("same seed, different outputs: %v vs %v", a, b)
+		t.Errorf("step_c %v: same seed, different outputs: %v vs %v", stepC, a, b)
 	}
 	if fmt.Sprint(a) == fmt.Sprint(e) {
-		t.Errorf("different seeds, same output %v: the generator is not used", a)
+		t.Errorf("step_c %v: different seeds, same output %v: the generator is not used", stepC, a)
 	}
 	if len(a) != c.Problem.Dim() {
 		t.Errorf("output length %d, want %d", len(a), c.Problem.Dim())
