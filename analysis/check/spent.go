@@ -82,6 +82,9 @@ type rowSpend struct {
 //     the row's (q, z, T, δ) — a proven lower bound on the true ε (privacy.PLDBracket) —
 //     must be ≤ ε.
 //
+// A check that names its algorithm (not "*") also requires every ok row of it to claim a
+// guarantee: a row the mechanism or the runner downgraded to none is a violation.
+//
 // PASS iff every row is within (1 + SpentRelTol) of its budget; FAIL otherwise, naming
 // the worst row. Fitted is the largest ratio of a re-derived spend to its budget. No
 // row with a claimed guarantee is INCONCLUSIVE (nothing to re-derive is not evidence).
@@ -99,9 +102,20 @@ func runSpentCheck(c Check, rs []*rows.Record) CheckResult {
 	skipped := 0
 	cache := &spentCache{}
 	for _, r := range table.Filter(rs, algo, c.Where) {
-		g := r.Guarantee()
-		if !g.Private() {
-			skipped++
+		if !r.Guarantee().Private() {
+			if algo == "" {
+				skipped++
+				continue
+			}
+			// A check naming its algorithm asserts the algorithm is private on every row: a
+			// row without a guarantee is a calibration that spent more than its budget.
+			res.N++
+			routes[routeNone]++
+			violations++
+			if worstRow == nil || worst.why == "" {
+				worst, worstRow = rowSpend{ratio: math.Inf(1), why: fmt.Sprintf("guarantee %s (%s)", r.Guarantee(),
+					firstNonEmpty(r.Text(rows.ColGuaranteeReason), r.Text(rows.ColNotes), "no reason given"))}, r
+			}
 			continue
 		}
 		sp := spendOf(r, cache)
@@ -144,9 +158,10 @@ const (
 	routeGDP      = "recorded gdp_s + hockey-stick quadrature"
 	routePLD      = "PLD lower bound of (q, z, T)"
 	routeBudget   = "reported spend only"
+	routeNone     = "no guarantee claimed"
 )
 
-var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routePLD, routeBudget}
+var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routePLD, routeBudget, routeNone}
 
 // spendOf re-derives one row's spend (runSpentCheck).
 func spendOf(r *rows.Record, cache *spentCache) rowSpend {
@@ -362,4 +377,13 @@ func WithDefaults(cs []Check, rs []*rows.Record) []Check {
 		}
 	}
 	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }

@@ -56,7 +56,8 @@ func spentRow(t *testing.T, eps, delta, tau float64) rows.Row {
 // reported × ½ with k × 4 (the row consistent with itself but not with its budget), a
 // strongly convex row whose κ is missing, a noisy-gd row whose σ is halved, a dp-sgd row
 // whose noise multiplier is halved, an ε_spent over the budget. Rows without a claimed
-// guarantee are not read; none at all is INCONCLUSIVE.
+// guarantee are not read by the check over every algorithm (none at all is INCONCLUSIVE);
+// a check that names its algorithm FAILs on a row of it without one.
 func TestSpentCheck(t *testing.T) {
 	c := Check{Kind: KindSpent, Metric: "epsilon_spent", Algorithm: "*"}
 	if err := c.Validate(); err != nil {
@@ -113,6 +114,22 @@ func TestSpentCheck(t *testing.T) {
 		{"none only", []rows.Row{edit(exact, "guarantee", "none", "mu", "0")}, Inconclusive, "no ok row"},
 	} {
 		r := Run(c, recs(t, tc.rs), nil)
+		if r.Verdict != tc.want || !strings.Contains(r.Reason, tc.why) {
+			t.Errorf("%s: %s (%s), want %s containing %q", tc.name, r.Verdict, r.Summary(), tc.want, tc.why)
+		}
+	}
+	// Named: every row of the algorithm must claim a guarantee.
+	named := Check{Kind: KindSpent, Metric: "epsilon_spent", Algorithm: "expmech"}
+	for _, tc := range []struct {
+		name string
+		rs   []rows.Row
+		want Verdict
+		why  string
+	}{
+		{"named honest", []rows.Row{honest, exact, honestGD}, Pass, ""},
+		{"named downgraded", []rows.Row{honest, edit(exact, "guarantee", "none", "notes", "NOT (ε, δ)-DP")}, Fail, "NOT (ε, δ)-DP"},
+	} {
+		r := Run(named, recs(t, tc.rs), nil)
 		if r.Verdict != tc.want || !strings.Contains(r.Reason, tc.why) {
 			t.Errorf("%s: %s (%s), want %s containing %q", tc.name, r.Verdict, r.Summary(), tc.want, tc.why)
 		}
