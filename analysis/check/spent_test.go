@@ -135,3 +135,23 @@ func TestSpentCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestHolmVerdict: a claim's PASS not shown after Holm reads INCONCLUSIVE; a PASS that
+// survives, a FAIL, an invariant, an audit claim without a p value are unchanged. With
+// three claims whose PASS p values are 0.001, 0.02 and 0.02, Holm's adjusted p are 0.003,
+// 0.04, 0.04 (Holm 1979: (m − i + 1)·p_(i), made monotone): the first survives at 0.025, the
+// other two do not.
+func TestHolmVerdict(t *testing.T) {
+	ps := []float64{0.001, 0.02, 0.02, math.NaN()}
+	vs := []Verdict{Pass, Pass, Fail, Pass}
+	m := HolmClaims(4, func(int) Role { return RoleClaim }, func(i int) Verdict { return vs[i] }, func(i int) float64 { return ps[i] })
+	want := []Verdict{Pass, Inconclusive, Fail, Pass}
+	for i := range ps {
+		if got := HolmVerdict(vs[i], RoleClaim, m.Adjusted[i]); got != want[i] {
+			t.Errorf("claim %d (p %v, adjusted %v): %s, want %s", i, ps[i], m.Adjusted[i], got, want[i])
+		}
+	}
+	if got := HolmVerdict(Pass, RoleInvariant, 0.9); got != Pass {
+		t.Errorf("invariant: %s, want PASS (not adjusted)", got)
+	}
+}
