@@ -224,9 +224,11 @@ func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 		// T Gaussian releases of std σ with sensitivity Δ compose to √T·Δ/σ-GDP
 		// (Dong–Roth–Su 2022 Cor. 3.3); a clipped-gradient method's Δ is at least 2C/n
 		// under replace-one (C/n under add-remove), whatever sensitivity it records.
+		// An iterative method (noisy-gd, dpzero: a step_size column) releases one Gaussian
+		// per step; a one-shot one (output perturbation, whose steps are its solver's) one.
 		sigma, T, sens, clip := f(rows.ColSigma), f(rows.ColSteps), f("sensitivity"), f("clip")
 		if sigma > 0 && sens > 0 {
-			if math.IsNaN(T) {
+			if math.IsNaN(T) || math.IsNaN(f("step_size")) {
 				T = 1
 			}
 			if clip > 0 && n > 0 && T > 1 {

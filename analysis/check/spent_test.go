@@ -64,7 +64,7 @@ func TestSpentCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	honestGD := rows.Row{"algorithm": "noisy-gd", "cell": "c1", "trial": "0", "status": "ok", "guarantee": "certified",
-		"epsilon": "1", "delta": "1e-05", "steps": "180", "sensitivity": "0.02", "clip": "1", "neighbours": "replace-one",
+		"epsilon": "1", "delta": "1e-05", "steps": "180", "sensitivity": "0.02", "clip": "1", "neighbours": "replace-one", "step_size": "0.1",
 		"trusted_constants": "n=100(declared); G_f=1(declared)"}
 	s, _ := privacy.SForEpsDelta(1, 1e-5)
 	honestGD["sigma"] = rows.Float(math.Sqrt(180) * 0.02 / s)
@@ -94,6 +94,10 @@ func TestSpentCheck(t *testing.T) {
 		}
 		return rows.Float(v * f)
 	}
+	// Output perturbation: one release; its steps are the solver's.
+	honestOut := rows.Row{"algorithm": "output-perturbation", "cell": "c3", "trial": "0", "status": "ok", "guarantee": "certified",
+		"epsilon": "1", "delta": "1e-05", "steps": "2000", "sensitivity": "1.3", "sigma": rows.Float(1.3 / s), "gdp_s": rows.Float(s),
+		"epsilon_spent": "1", "lambda": "0.1"}
 	honest := spentRow(t, 1, 1e-5, 1e-7)
 	exact := spentRow(t, 0.5, 1e-6, 0)
 	for _, tc := range []struct {
@@ -102,7 +106,8 @@ func TestSpentCheck(t *testing.T) {
 		want Verdict
 		why  string
 	}{
-		{"honest", []rows.Row{honest, exact, honestGD, honestSGD}, Pass, ""},
+		{"honest", []rows.Row{honest, exact, honestGD, honestSGD, honestOut}, Pass, ""},
+		{"output perturbation σ halved", []rows.Row{edit(honestOut, "sigma", mul(honestOut, "sigma", 0.5))}, Fail, "√T·Δ/σ"},
 		{"s × 2 in the law, gdp_s as calibrated", []rows.Row{honest, edit(honest, "k", mul(honest, "k", 4))}, Fail, "the law that ran"},
 		{"gdp_s × ½ reported with it", []rows.Row{edit(exact, "k", mul(exact, "k", 4), "gdp_s", mul(exact, "gdp_s", 2))}, Fail, "by quadrature"},
 		{"no curvature", []rows.Row{edit(exact, "mu", "0")}, Fail, "the law that ran"},
