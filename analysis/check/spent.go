@@ -23,7 +23,7 @@ import (
 const SpentRelTol = 1e-6
 
 // spentKind is the privacy re-derivation of every certified or nominal row (Kind "spent";
-// DESIGN.md "Check kinds"): each row's spend is recomputed from the mechanism
+// DESIGN.md "Spec schema"): each row's spend is recomputed from the mechanism
 // parameters it records, by an accountant path other than the one that calibrated it,
 // and compared with the absolute budget of the row (columns epsilon, delta) — never with
 // the mechanism's own epsilon_spent.

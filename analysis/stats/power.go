@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// The power of a check's one-sided CI decision (DESIGN.md "Check kinds"): a claim FAILs
+// The power of a check's one-sided CI decision (DESIGN.md "Spec schema"): a claim FAILs
 // when its whole 95% CI lies beyond the claim's bound b, i.e. when the estimate exceeds
 // b by more than the CI's half-width w = z·σ (z = 1.96, σ the estimate's standard
 // error). If the truth lies beyond b by the smallest violation the claim must detect, Δ,
