@@ -181,7 +181,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := anreport.WriteVerdicts(res, vs, top); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-		fmt.Fprintln(stdout, "wrote", out, ",", idx, "and", vs)
+		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", out, idx, vs)
 	}
 	return nil
 }

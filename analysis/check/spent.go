@@ -22,6 +22,10 @@ import (
 // one part in a million is not looked for.
 const SpentRelTol = 1e-6
 
+// trustedRelTol is the relative precision of a value read from the trusted_constants
+// column, written with 6 significant digits (%.6g: a relative rounding error ≤ 5e-6).
+const trustedRelTol = 1e-5
+
 // spentKind is the privacy re-derivation of every certified or nominal row (Kind "spent";
 // DESIGN.md "Spec schema"): each row's spend is recomputed from the mechanism
 // parameters it records, by an accountant path other than the one that calibrated it,
@@ -212,8 +216,13 @@ func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 		if !(kappa > 0) {
 			s = math.Inf(1)
 		}
-		if s > gdp*(1+SpentRelTol) {
+		// trusted_constants carries 6 significant digits (algorithms.TrustedText): s agrees
+		// with gdp_s to that precision, or the law that ran is not the one the row claims;
+		// within it the quadrature uses the row's full-precision gdp_s.
+		if s > gdp*(1+trustedRelTol) {
 			worse(s/gdp, fmt.Sprintf("the law that ran is s = G_Δ√k/(n√κ) = %.6g-GDP, the row claims gdp_s = %.6g", s, gdp))
+		} else if s > gdp {
+			s = gdp
 		}
 		dq := cache.delta(s, eps)
 		worse((dq+(1+math.Exp(eps))*tau)/delta, fmt.Sprintf("δ(ε = %g) of s = %.6g by quadrature is %.4g, + (1 + e^ε)τ = %.4g > delta %g",

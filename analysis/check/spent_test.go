@@ -107,6 +107,9 @@ func TestSpentCheck(t *testing.T) {
 		why  string
 	}{
 		{"honest", []rows.Row{honest, exact, honestGD, honestSGD, honestOut}, Pass, ""},
+		// G_Δ written to 6 digits (trusted_constants) 4e-6 above the value the calibration
+		// used: the recomputed s is that much above gdp_s, within the column's precision.
+		{"trusted rounding", []rows.Row{edit(exact, "gdp_s", mul(exact, "gdp_s", 1-4e-6))}, Pass, ""},
 		{"output perturbation σ halved", []rows.Row{edit(honestOut, "sigma", mul(honestOut, "sigma", 0.5))}, Fail, "√T·Δ/σ"},
 		{"s × 2 in the law, gdp_s as calibrated", []rows.Row{honest, edit(honest, "k", mul(honest, "k", 4))}, Fail, "the law that ran"},
 		{"gdp_s × ½ reported with it", []rows.Row{edit(exact, "k", mul(exact, "k", 4), "gdp_s", mul(exact, "gdp_s", 2))}, Fail, "by quadrature"},
