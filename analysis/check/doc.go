@@ -52,8 +52,8 @@
 //
 // Spent checks (spent.go; Kind "spent") re-derive every certified or nominal row's
 // (ε, δ) from the mechanism parameters it records, by an accountant path other than the
-// calibration's (hockey-stick quadrature for Gaussian-DP mechanisms, the PLD lower bound
-// for Poisson-subsampled ones), against the row's absolute budget; one over every
+// calibration's (hockey-stick quadrature for the Gaussian-DP mechanisms; Poisson-subsampled
+// rows on their reported spend), against the row's absolute budget; one over every
 // algorithm runs by default wherever rows claim a guarantee (WithDefaults).
 //
 // Determinism: the bootstrap of each check uses a *rand.Rand (math/rand/v2 PCG) seeded from

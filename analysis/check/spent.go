@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"expmech/algorithms/privacy"
+	"gonum.org/v1/gonum/integrate/quad"
+
 	"expmech/analysis/table"
-	"expmech/problems"
 	"expmech/rows"
 )
 
@@ -21,6 +21,14 @@ import (
 // of the columns, written with %g to 17 significant digits; an overspend of less than
 // one part in a million is not looked for.
 const SpentRelTol = 1e-6
+
+// The names of the trusted_constants column the spent check reads (the problems.Const*
+// names, spelled here: package analysis does not import problems).
+const (
+	constN               = "n"
+	constGDelta          = "G_delta"
+	constStrongConvexity = "strong_convexity"
+)
 
 // trustedRelTol is the relative precision of a value read from the trusted_constants
 // column, written with 6 significant digits (%.6g: a relative rounding error ≤ 5e-6).
@@ -80,6 +88,9 @@ type rowSpend struct {
 //     Gaussian curve (Dong–Roth–Su 2022 Cor. 2.13) the calibration inverts; with the
 //     sampler's TV budget τ (column tv_budget) the row needs δ_quad + (1 + e^ε)τ ≤ δ
 //     (SPEC §1.4). A recorded gdp_s smaller than the recomputed s is a violation too.
+//     (Poisson-subsampled rows such as dp-sgd's are checked on their reported spend only:
+//     their second route, the PLD lower bound at (q, z, T), lives in algorithms/privacy,
+//     which package analysis does not import.)
 //   - the GDP baselines (gdp_s recorded, no k): δ_quad(ε; gdp_s) ≤ δ likewise;
 //   - Poisson-subsampled rows (sampling_rate, noise_multiplier, steps recorded; dp-sgd,
 //     calibrated by the PLD upper end and the RDP bound): the PLD bracket's lower end at
@@ -160,12 +171,11 @@ const (
 	routeExpmech  = "s from (k, μ) + hockey-stick quadrature"
 	routeComposed = "s = √T·Δ/σ from (steps, sigma, sensitivity, clip) + hockey-stick quadrature"
 	routeGDP      = "recorded gdp_s + hockey-stick quadrature"
-	routePLD      = "PLD lower bound of (q, z, T)"
 	routeBudget   = "reported spend only"
 	routeNone     = "no guarantee claimed"
 )
 
-var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routePLD, routeBudget, routeNone}
+var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routeBudget, routeNone}
 
 // spendOf re-derives one row's spend (runSpentCheck).
 func spendOf(r *rows.Record, cache *spentCache) rowSpend {
@@ -200,7 +210,7 @@ func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 	}
 	trusted := parseTrusted(r.Text(rows.ColTrustedConstants))
 	k, mu, gdp := f(rows.ColK), f(rows.ColMu), f(rows.ColGDPS)
-	n, G := trusted[problems.ConstN], trusted[problems.ConstGDelta]
+	n, G := trusted[constN], trusted[constGDelta]
 	tau := f("tv_budget")
 	if math.IsNaN(tau) {
 		tau = 0
@@ -210,7 +220,7 @@ func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 		sp.route = routeExpmech
 		kappa := mu
 		if !(mu > 0) {
-			kappa = trusted[problems.ConstStrongConvexity]
+			kappa = trusted[constStrongConvexity]
 		}
 		s := G * math.Sqrt(k) / (n * math.Sqrt(kappa))
 		if !(kappa > 0) {
@@ -242,7 +252,7 @@ func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 			}
 			if clip > 0 && n > 0 && T > 1 {
 				m := 2.0
-				if r.Text(rows.ColNeighbours) == privacy.AddRemove.String() {
+				if r.Text(rows.ColNeighbours) == "add-remove" {
 					m = 1
 				}
 				sens = math.Max(sens, m*clip/n)
@@ -254,22 +264,6 @@ func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 		}
 		dq := cache.delta(s, eps)
 		worse((dq+(1+math.Exp(eps))*tau)/delta, fmt.Sprintf("δ(ε = %g) of s = %.6g by quadrature is %.4g > delta %g", eps, s, dq, delta))
-	default:
-		q, z, T := f("sampling_rate"), f("noise_multiplier"), f(rows.ColSteps)
-		if !(q > 0 && q <= 1 && z > 0 && T >= 1) || !(delta > 0) {
-			break
-		}
-		sp.route = routePLD
-		rel := privacy.ReplaceOne
-		if r.Text(rows.ColNeighbours) == privacy.AddRemove.String() {
-			rel = privacy.AddRemove
-		}
-		lo, err := cache.pldLo(q, z, int(T), delta, rel)
-		if err != nil {
-			worse(math.Inf(1), fmt.Sprintf("PLD at (q, z, T) = (%g, %g, %g): %v", q, z, T, err))
-			break
-		}
-		worse(lo/eps, fmt.Sprintf("PLD lower bound of ε at (q, z, T) = (%g, %g, %g) is %.6g > epsilon %g", q, z, T, lo, eps))
 	}
 	return sp
 }
@@ -291,15 +285,14 @@ func parseTrusted(s string) map[string]float64 {
 	return out
 }
 
-// GaussianDeltaQuadrature is δ(ε) of s-GDP, H_ε(N(s,1)‖N(0,1)) = ∫ (p − e^ε q)₊ (equal
-// to H_ε(N(0,1)‖N(s,1)) by symmetry), computed by composite Gauss–Legendre quadrature of
-// the hockey-stick divergence (privacy.HockeyStick1D; Balle–Wang 2018 Thm 5) instead of
-// the closed form Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13): the
-// second route of the spent check. HockeyStick1D normalises the two laws over its range,
-// so the range [−40, max(c, s) + 40], c = ε/s + s/2 the point where the privacy loss
-// sx − s²/2 crosses ε, holds both laws and the integrand up to a mass below
-// Φ(−40) ≈ 4e-350. When c − s > 38, δ ≤ Φ(−38) < 3e-316 and 0 is returned. s = 0 gives 0;
-// s = +Inf gives 1.
+// GaussianDeltaQuadrature is δ(ε) of s-GDP, H_ε(N(s,1)‖N(0,1)) = ∫ (p − e^ε q)₊ (equal to
+// H_ε(N(0,1)‖N(s,1)) by symmetry; Balle–Wang 2018 Thm 5), computed by 20-point
+// Gauss–Legendre quadrature on unit panels (gonum's quad.Fixed) instead of the closed form
+// Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13) the calibrations invert:
+// the second route of the spent check. The integrand vanishes below c = ε/s + s/2, where
+// the privacy loss sx − s²/2 crosses ε, and is written p(x)·(−expm1(−(sx − s²/2 − ε))) so
+// that nothing cancels; the range [c, max(c, s) + 40] leaves out a mass below Φ(−40). When
+// c − s > 38, δ ≤ Φ(−38) < 3e-316 and 0 is returned. s = 0 gives 0; s = +Inf gives 1.
 func GaussianDeltaQuadrature(s, eps float64) float64 {
 	switch {
 	case s == 0:
@@ -307,37 +300,25 @@ func GaussianDeltaQuadrature(s, eps float64) float64 {
 	case !(s > 0) || math.IsInf(s, 1):
 		return 1
 	}
-	cross := eps/s + s/2
-	if cross-s > 38 {
+	c := eps/s + s/2
+	if c-s > 38 {
 		return 0
 	}
-	const half = 0.9189385332046727 // log √(2π)
-	lp := func(x float64) float64 { return -(x-s)*(x-s)/2 - half }
-	lq := func(x float64) float64 { return -x*x/2 - half }
-	d, err := privacy.HockeyStick1D(lp, lq, -40, math.Max(cross, s)+40, nil, 1, eps)
-	if err != nil {
-		return math.NaN()
+	const invSqrt2Pi = 0.3989422804014327
+	f := func(x float64) float64 {
+		return invSqrt2Pi * math.Exp(-(x-s)*(x-s)/2) * -math.Expm1(-(s*x - s*s/2 - eps))
 	}
-	return d
+	hi := math.Max(c, s) + 40
+	sum := 0.0
+	for a := c; a < hi; a++ {
+		sum += quad.Fixed(f, a, math.Min(a+1, hi), 20, quad.Legendre{}, 0)
+	}
+	return sum
 }
 
-// spentCache memoises the second routes over the rows of one check: the trials of a cell
+// spentCache memoises the quadrature over the rows of one check: the trials of a cell
 // share their mechanism parameters.
-type spentCache struct {
-	deltas map[[2]float64]float64
-	plds   map[pldKey]pldVal
-}
-
-type pldKey struct {
-	q, z, delta float64
-	T           int
-	rel         privacy.Relation
-}
-
-type pldVal struct {
-	lo  float64
-	err error
-}
+type spentCache struct{ deltas map[[2]float64]float64 }
 
 func (c *spentCache) delta(s, eps float64) float64 {
 	if c.deltas == nil {
@@ -352,17 +333,13 @@ func (c *spentCache) delta(s, eps float64) float64 {
 	return v
 }
 
-func (c *spentCache) pldLo(q, z float64, T int, delta float64, rel privacy.Relation) (float64, error) {
-	if c.plds == nil {
-		c.plds = map[pldKey]pldVal{}
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
 	}
-	k := pldKey{q, z, delta, T, rel}
-	if v, ok := c.plds[k]; ok {
-		return v.lo, v.err
-	}
-	lo, _, err := privacy.PLDBracket(q, z, T, delta, rel)
-	c.plds[k] = pldVal{lo, err}
-	return lo, err
+	return ""
 }
 
 // SpentDefault is the spent check every experiment gets when one of its ok rows claims a
@@ -388,13 +365,4 @@ func WithDefaults(cs []Check, rs []*rows.Record) []Check {
 		}
 	}
 	return out
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
