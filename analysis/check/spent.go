@@ -16,8 +16,8 @@ import (
 // SpentRelTol is the relative slack of the spent check (Kind "spent"): a re-derived
 // spend up to (1 + SpentRelTol) × the budget is accepted. The second routes are
 // accurate far beyond it (the hockey-stick quadrature of two Gaussians agrees with the
-// closed-form curve to ≤ 1e-9 relative on the tested range, TestGaussianDeltaQuadrature;
-// the PLD bracket's lower end is a proven lower bound), so it only absorbs the round-off
+// closed-form curve to ≤ 1e-9 relative on the tested range, TestGaussianDeltaQuadrature),
+// so it only absorbs the round-off
 // of the columns, written with %g to 17 significant digits; an overspend of less than
 // one part in a million is not looked for.
 const SpentRelTol = 1e-6
@@ -88,14 +88,11 @@ type rowSpend struct {
 //     Gaussian curve (Dong–Roth–Su 2022 Cor. 2.13) the calibration inverts; with the
 //     sampler's TV budget τ (column tv_budget) the row needs δ_quad + (1 + e^ε)τ ≤ δ
 //     (SPEC §1.4). A recorded gdp_s smaller than the recomputed s is a violation too.
-//     (Poisson-subsampled rows such as dp-sgd's are checked on their reported spend only:
-//     their second route, the PLD lower bound at (q, z, T), lives in algorithms/privacy,
-//     which package analysis does not import.)
-//   - the GDP baselines (gdp_s recorded, no k): δ_quad(ε; gdp_s) ≤ δ likewise;
-//   - Poisson-subsampled rows (sampling_rate, noise_multiplier, steps recorded; dp-sgd,
-//     calibrated by the PLD upper end and the RDP bound): the PLD bracket's lower end at
-//     the row's (q, z, T, δ) — a proven lower bound on the true ε (privacy.PLDBracket) —
-//     must be ≤ ε.
+//   - the GDP baselines (gdp_s recorded, no k): s = √T·Δ/σ recomputed from steps, sigma
+//     and sensitivity when recorded, and δ_quad(ε; s) ≤ δ likewise;
+//   - Poisson-subsampled rows (dp-sgd) on their reported spend only: their second route,
+//     the PLD lower bound at (q, z, T), lives in algorithms/privacy, which package
+//     analysis does not import.
 //
 // A check that names its algorithm (not "*") also requires every ok row of it to claim a
 // guarantee: a row the mechanism or the runner downgraded to none is a violation.
