@@ -198,8 +198,8 @@ func TestAuditEndToEnd(t *testing.T) {
 			t.Errorf("%s: result %s, reason %q; want PASS with verdict %s", alg, r[col["result"]], reason, want[alg])
 		}
 	}
-	if len(recs) != 4 {
-		t.Errorf("checks.csv: %d checks, want 3", len(recs)-1)
+	if len(recs) != 5 {
+		t.Errorf("checks.csv: %d checks, want 3 and the default spent check", len(recs)-1)
 	}
 	b, _ := os.ReadFile(filepath.Join(out, "mini_audit", "results.csv"))
 	if !strings.Contains(string(b), ",none,") || !strings.Contains(strings.SplitN(string(b), "\n", 2)[0], "statistics") {
@@ -210,7 +210,7 @@ func TestAuditEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	top, _ := os.ReadFile(rep)
-	if !strings.Contains(string(top), "3 checks over 1 experiment: 3 claims: 3 PASS, 0 FAIL, 0 INCONCLUSIVE") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
+	if !strings.Contains(string(top), "4 checks over 1 experiment, verdicts after the Holm adjustment: 3 claims: 3 PASS, 0 FAIL, 0 INCONCLUSIVE; 1 invariant") || !strings.Contains(string(top), "audit μ-GDP[broken]") {
 		t.Errorf("REPORT.md lacks the audit's verdicts:\n%.600s", top)
 	}
 }
@@ -246,8 +246,12 @@ func TestSuiteChecksStateClaims(t *testing.T) {
 					t.Errorf("%s checks[%d]: slope check without claim: (equality, upper or lower)", name, i)
 				}
 				points := 0
+				axis := ck.Vs
+				if axis == "inv_gauss_s" { // a derived column of (ε, δ): rates_delta sweeps δ
+					axis = "delta"
+				}
 				for _, ax := range sp.Sweep {
-					if ax.Key != ck.Vs {
+					if ax.Key != axis {
 						continue
 					}
 					for _, v := range ax.Values {

@@ -127,7 +127,7 @@ func TestAnalyzeWritesFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(top)
-	for _, want := range []string{"# expmech — reproduction report (full mode)", "3 checks over 1 experiment: 3 claims: 2 PASS, 1 FAIL, 0 INCONCLUSIVE",
+	for _, want := range []string{"# expmech — reproduction report (full mode)", "3 checks over 1 experiment, verdicts after the Holm adjustment: 3 claims: 2 PASS, 1 FAIL, 0 INCONCLUSIVE", "Before it (raw): 3 claims: 2 PASS, 1 FAIL, 0 INCONCLUSIVE",
 		"figures/synth/excess_empirical_risk_vs_n.png", "results/synth/report.md", "absent (no results/absent/analysis.json)",
 		"| 4 × 4–6 |", "**Conclusions** (derived from the data: full mode", "the lowest private mean is"} {
 		if !strings.Contains(string(b), want) {

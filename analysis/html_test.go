@@ -77,7 +77,7 @@ func TestHTMLSelfContained(t *testing.T) {
 		}
 	}
 	idx, _ := os.ReadFile(filepath.Join(root, "index.html"))
-	if !strings.Contains(string(idx), `href="synth/report.html"`) || !strings.Contains(string(idx), "3 checks over 1 experiment: 3 claims: 2 PASS, 1 FAIL") {
+	if !strings.Contains(string(idx), `href="synth/report.html"`) || !strings.Contains(string(idx), "3 checks over 1 experiment, verdicts after the Holm adjustment: 3 claims: 2 PASS, 1 FAIL") {
 		t.Errorf("index.html: want a link to synth/report.html and the tally; got\n%s", idx)
 	}
 }

@@ -79,7 +79,7 @@ func TestRoleCountedApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	tb, _ := os.ReadFile(top)
-	if !strings.Contains(string(tb), "**5 checks over 1 experiment: "+want+".**") {
+	if !strings.Contains(string(tb), "**5 checks over 1 experiment, verdicts after the Holm adjustment: "+want+".**") {
 		t.Errorf("REPORT.md: want the tally %q", want)
 	}
 	idx := filepath.Join(root, "index.html")
@@ -87,7 +87,7 @@ func TestRoleCountedApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	hb, _ := os.ReadFile(idx)
-	if !strings.Contains(string(hb), "5 checks over 1 experiment: "+want+".") {
+	if !strings.Contains(string(hb), "5 checks over 1 experiment, verdicts after the Holm adjustment: "+want+".") {
 		t.Errorf("index.html: want the tally %q", want)
 	}
 }

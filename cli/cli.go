@@ -201,7 +201,12 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 		if err := anreport.WriteHTMLIndex(res, idx); err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-		fmt.Fprintln(stdout, "wrote", out, "and", idx)
+		// The verdicts file SPEC §12 is generated from (scripts/spec12).
+		vs := filepath.Join(res, "verdicts.csv")
+		if err := anreport.WriteVerdicts(res, vs, top); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", out, idx, vs)
 	}
 	return nil
 }

@@ -124,6 +124,10 @@ func (cal Calibration) Record() algorithms.Record {
 		"h":          cal.H,
 		"tv_budget":  cal.Tau,
 		"delta_true": cal.DeltaTrue,
+		// The plan beside what ran (steps, value_queries): data-independent, so released;
+		// the queries checks compare the two.
+		"planned_steps":         float64(cal.Steps),
+		"planned_value_queries": cal.PredictedValueQueries,
 	}
 	if cal.Guarantee == algorithms.Nominal {
 		// Practical constants prove nothing about the sampler's distance to the exact law
@@ -177,7 +181,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	if err != nil {
 		return algorithms.Output{Record: rec}, fmt.Errorf("%s: %w", m.name, err)
 	}
-	rec.Steps = cal.Steps
+	// rec.Steps is what the sampler reports it ran (cal.Record's planned T otherwise): the
+	// steps column is a measurement, compared with the plan by the queries checks.
 	return algorithms.Output{X: x, Record: rec}, nil
 }
 

@@ -517,7 +517,7 @@ func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t
 			rec.Extra["tv_budget"] = t.TV
 		}
 		rec.Extra["trunc_level"] = float64(ch.Sched.L)
-		rec.Steps = ch.Sched.Steps
+		rec.Steps = int(ch.Stats.Steps) // the steps that ran, not the schedule's T
 	}
 	return append([]float64(nil), ch.x...), nil
 }

@@ -46,7 +46,15 @@
 // exact-law experiment, the exact CDF values of each draw: "ks-floor" PASSes iff the
 // DKW–Massart upper confidence bound of the KS distance to the exact law is below the
 // declared floor (Check.Max; an equivalence statement, not a failure to reject),
-// "ks-order" iff the bootstrap CI of D[vs] − D[algorithm] lies above 0; the figure kind "bias" plots the distance against a cost per draw.
+// "ks-order" iff the bootstrap CI of D[vs] − D[algorithm] lies above 0 (FAIL iff it lies
+// below 0, INCONCLUSIVE otherwise); the figure kind "bias" plots the distance against a
+// cost per draw.
+//
+// Spent checks (spent.go; Kind "spent") re-derive every certified or nominal row's
+// (ε, δ) from the mechanism parameters it records, by an accountant path other than the
+// calibration's (hockey-stick quadrature for the Gaussian-DP mechanisms; Poisson-subsampled
+// rows on their reported spend), against the row's absolute budget; one over every
+// algorithm runs by default wherever rows claim a guarantee (WithDefaults).
 //
 // Determinism: the bootstrap of each check uses a *rand.Rand (math/rand/v2 PCG) seeded from
 // SHA-256(experiment name, the check's content) (Seed), so reruns on the same

@@ -44,6 +44,7 @@ var kinds = [...]checkKind{
 	KindKSFloor:  ksFloorKind{},
 	KindKSOrder:  ksOrderKind{},
 	KindCompare:  compareKind{},
+	KindSpent:    spentKind{},
 }
 
 // known reports whether k is a kind of kinds.

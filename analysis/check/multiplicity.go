@@ -83,3 +83,15 @@ func IsAre(n int) string {
 	}
 	return "are"
 }
+
+// HolmVerdict is the verdict a check shows after Holm's adjustment over the suite: a
+// claim's PASS whose adjusted p (adj) exceeds SuiteAlpha is not shown at the family-wise
+// level and reads INCONCLUSIVE; every other verdict (FAIL, INCONCLUSIVE, a claim without
+// a p value, an invariant, a measurement) is unchanged. The raw verdict is reported
+// beside it.
+func HolmVerdict(v Verdict, r Role, adj float64) Verdict {
+	if r == RoleClaim && v == Pass && !math.IsNaN(adj) && adj > SuiteAlpha {
+		return Inconclusive
+	}
+	return v
+}

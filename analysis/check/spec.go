@@ -41,11 +41,15 @@ const (
 	// difference (paired on shared instances, else Welch) with Holm control over x
 	// (compare.go, RunCompare).
 	KindCompare
+	// KindSpent (spent.go) re-derives every certified or nominal row's (ε, δ) from the
+	// mechanism parameters it records, by an accountant path other than the calibration's,
+	// against the row's budget: PASS iff no row spends more than it claims.
+	KindSpent
 )
 
 var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max",
 	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks",
-	KindKSFloor: "ks-floor", KindKSOrder: "ks-order", KindCompare: "compare"}
+	KindKSFloor: "ks-floor", KindKSOrder: "ks-order", KindCompare: "compare", KindSpent: "spent"}
 
 func (k CheckKind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {

@@ -18,6 +18,9 @@
 //	               SPEC §1.1): the bound a gdp_s-GDP guarantee gives at the stated ε (what a
 //	               mechanism delivers is at most this; expmech's exact delta_delivered column
 //	               measures it on a worst-case instance)
+//	inv_gauss_s    1/s with δ_s(ε) = δ at the row's stated ε and δ: the absolute
+//	               √(2 ln(1/δ))/ε-type law of a Gaussian-DP risk (≈ √(2 ln(1/δ))/ε as δ → 0),
+//	               computed from the budget alone, never from the mechanism's calibration
 //	lb_queries     min(ε²n²/ln(1/δ), n·d): the value-query lower bound of GLL22 §7 (constant 1)
 //	total_queries  value_queries + gradient_queries
 //

@@ -349,7 +349,7 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 		Description: "Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiment specs. " + DecisionRule + " " + RoleRule}
 	exps := &htmlTable{ID: "experiments", Head: []string{"experiment", "description", "checks", "claims PASS", "claims FAIL",
 		"claims INCONCLUSIVE", "invariants", "measurements", "rows", "ok rows", "report"}}
-	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "p (Holm)", "reason"}, Filter: true}
+	score := &htmlTable{ID: "scoreboard", Head: []string{"experiment", "check", "where", "expected", "fitted", "CI low", "CI high", "points", "result (Holm)", "raw", "role", "p (PASS)", "p (Holm)", "reason"}, Filter: true}
 	var tally check.Tally
 	var scs []sidecar
 	for _, en := range entries {
@@ -381,7 +381,7 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 			}
 			score.Rows = append(score.Rows, []htmlCell{{Text: sc.Name, Href: relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))}, textCell(c.Label), textCell(c.Where), exp,
 				numCell(float64(c.Fitted)), numCell(float64(c.Lo)), numCell(float64(c.Hi)),
-				{Text: strconv.Itoa(c.Points), Sort: strconv.Itoa(c.Points), Class: "num"}, verdictCell(c.Verdict), textCell(c.Role.String()), numCell(float64(c.PPass)), {}, textCell(c.Reason)})
+				{Text: strconv.Itoa(c.Points), Sort: strconv.Itoa(c.Points), Class: "num"}, {}, verdictCell(c.Verdict), textCell(c.Role.String()), numCell(float64(c.PPass)), {}, textCell(c.Reason)})
 		}
 		link := relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))
 		count := func(n int) htmlCell { return htmlCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n), Class: "num"} }
@@ -392,10 +392,19 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	slices.SortFunc(exps.Rows, func(a, b []htmlCell) int { return strings.Compare(a[0].Text, b[0].Text) })
 	pg.Experiments, pg.Scoreboard = exps, score
 	mult := suiteMultiplicity(scs)
-	for i, adj := range mult.Adjusted {
-		score.Rows[i][11] = numCell(adj)
+	var holm check.Tally
+	k := 0
+	for _, sc := range scs {
+		for _, c := range sc.Checks {
+			adj := mult.Adjusted[k]
+			v := check.HolmVerdict(c.Verdict, c.Role, adj)
+			holm.Add(c.Role, v)
+			score.Rows[k][8], score.Rows[k][12] = verdictCell(v), numCell(adj)
+			k++
+		}
 	}
-	pg.Totals = fmt.Sprintf("%s over %s: %s. %s", check.Count(tally.Total(), "check"), check.Count(len(exps.Rows), "experiment"), tally.Text(), mult.Text())
+	pg.Totals = fmt.Sprintf("%s over %s, verdicts after the Holm adjustment: %s. Before it (raw): %s. %s",
+		check.Count(holm.Total(), "check"), check.Count(len(exps.Rows), "experiment"), holm.Text(), tally.Text(), mult.Text())
 	if quick, mixed := indexMode(scs); mixed {
 		pg.Title += " (QUICK and full results mixed)"
 	} else if quick {

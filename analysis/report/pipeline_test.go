@@ -79,7 +79,7 @@ func TestReportsOfAnExperiment(t *testing.T) {
 	dir := writeExperiment(t, root, exp, rs)
 
 	md := read(t, filepath.Join(dir, "report.md"))
-	for _, want := range []string{"# synth (full mode)", "GLL22 Thm 6.4", "1 excluded (error: 1)", "context deadline exceeded",
+	for _, want := range []string{"# Experiment synth: full run", "GLL22 Thm 6.4", "1 excluded (error: 1)", "context deadline exceeded",
 		"**PASS**", "**FAIL**", "../../figures/synth/excess_empirical_risk_vs_n.png", "## Paired differences against expmech"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report.md lacks %q", want)
@@ -105,7 +105,7 @@ func TestReportsOfAnExperiment(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := read(t, top)
-	for _, want := range []string{"2 checks over 1 experiments", "1 PASS, 1 FAIL", "results/synth/report.md", "absent (no results/absent/analysis.json)"} {
+	for _, want := range []string{"2 checks over 1 experiment,", "1 PASS, 1 FAIL", "results/synth/report.md", "absent (no results/absent/analysis.json)"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}

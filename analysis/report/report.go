@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"expmech/analysis/table"
@@ -441,14 +442,18 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	b.WriteString("Claims of Gopi–Lee–Liu 2022 (GLL22) and Lee–Liu–Lu 2024 (LLL24) checked by the experiments of " +
 		"`experiments/SUITE` (" + strings.Join(t.Suite, ", ") + "); assembled by `make reproduce` from `" +
 		relSlash(t.outDir, t.resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
-	var tally check.Tally
+	mult := suiteMultiplicity(t.exps)
+	var tally, raw check.Tally
+	k := 0
 	for _, e := range t.exps {
 		for _, c := range e.Checks {
-			tally.Add(c.Role, c.Verdict)
+			raw.Add(c.Role, c.Verdict)
+			tally.Add(c.Role, check.HolmVerdict(c.Verdict, c.Role, mult.Adjusted[k]))
+			k++
 		}
 	}
-	fmt.Fprintf(b, "**%s over %s: %s.**\n\n", check.Count(tally.Total(), "check"), check.Count(len(t.exps), "experiment"), tally.Text())
-	mult := suiteMultiplicity(t.exps)
+	fmt.Fprintf(b, "**%s over %s, verdicts after the Holm adjustment: %s.** Before it (raw): %s.\n\n",
+		check.Count(tally.Total(), "check"), check.Count(len(t.exps), "experiment"), tally.Text(), raw.Text())
 	b.WriteString("**" + mult.Text() + "**\n\n")
 	b.WriteString(RoleRule + "\n\n")
 	count := tally.Claims
@@ -465,8 +470,10 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 
 // writeScoreboard writes one row per check of the suite, with its Holm-adjusted p.
 func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
-	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below.\n\n" +
-		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | p (Holm) | figure |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below. **result** is the " +
+		"verdict after Holm's adjustment over the suite's claims (a PASS whose adjusted p exceeds " + strconv.FormatFloat(check.SuiteAlpha, 'g', -1, 64) +
+		" reads INCONCLUSIVE); **raw** is the check's own verdict.\n\n" +
+		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | raw | p (Holm) | figure |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	k := 0
 	for _, e := range t.exps {
 		for i, c := range e.Checks {
@@ -480,9 +487,9 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 			if expected == "" {
 				expected = c.Expected.String()
 			}
-			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
-				resultText(c.Verdict, c.Role), pHolmText(float64(c.PPass), adj), fig)
+				resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), fig)
 		}
 	}
 	b.WriteString("\n")

@@ -159,6 +159,7 @@ const (
 	ColLBQueries    = "lb_queries"
 	ColGaussDelta   = "gauss_delta"
 	ColTotalQueries = "total_queries"
+	ColInvGaussS    = "inv_gauss_s"
 )
 
 // derived computes the derived columns of the package doc from r's columns.
@@ -197,6 +198,13 @@ func Derived(r *rows.Record, name string) (float64, bool) {
 			return math.NaN(), false
 		}
 		return GaussianDelta(eps, s), true
+	case ColInvGaussS:
+		eps, ok1 := get(rows.ColEpsilon)
+		delta, ok2 := get(rows.ColDelta)
+		if !ok1 || !ok2 || !(eps > 0) || math.IsInf(eps, 1) || !(delta > 0 && delta < 1) {
+			return math.NaN(), false
+		}
+		return 1 / GaussianS(eps, delta), true
 	case ColTotalQueries:
 		v, ok1 := get(rows.ColValueQueries)
 		g, ok2 := get(rows.ColGradientQueries)
@@ -224,6 +232,29 @@ func LowerBoundRate(n, d, eps, delta float64) float64 {
 // (Ω̃ hides constants and logarithms; the curve is drawn with constant 1).
 func QueryLowerBound(n, d, eps, delta float64) float64 {
 	return math.Min(eps*eps*n*n/math.Log(1/delta), n*d)
+}
+
+// GaussianS is the s with δ_s(ε) = δ (GaussianDelta), by bisection on log s to 1e-12
+// relative: the absolute GDP parameter of an (ε, δ) budget, computed from the stated ε and
+// δ alone (derived column inv_gauss_s = 1/s), never from a mechanism's calibration. δ_s(ε)
+// increases with s (Dong–Roth–Su 2022 Cor. 2.13).
+func GaussianS(eps, delta float64) float64 {
+	lo, hi := 1e-12, 1.0
+	for GaussianDelta(eps, hi) < delta && hi < 1e12 {
+		lo, hi = hi, hi*2
+	}
+	for range 200 {
+		mid := math.Sqrt(lo * hi)
+		if hi-lo <= 1e-12*hi {
+			break
+		}
+		if GaussianDelta(eps, mid) < delta {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Sqrt(lo * hi)
 }
 
 // GaussianDelta is the Gaussian privacy curve δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2)

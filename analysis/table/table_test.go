@@ -60,3 +60,22 @@ func TestErfcxContinuedFraction(t *testing.T) {
 		}
 	}
 }
+
+// TestGaussianS: the inversion reproduces the SPEC §1.1 test vectors above read backwards
+// (s from (ε, δ_s(ε)), to the 7 digits they carry), and as δ → 0 the absolute law
+// 1/s ≈ √(2 ln(1/δ))/ε is approached from below (Dong–Roth–Su 2022 Cor. 2.13: s ≈
+// ε/√(2 ln(1/δ)) for small s and δ): within 15% at δ = 1e-16 and closer at 1e-300 (ε = 0.1).
+func TestGaussianS(t *testing.T) {
+	for _, tc := range []struct{ s, eps, delta float64 }{
+		{0.5, 0.5, 5.244032e-02}, {1, 1, 1.269367e-01}, {2, 2, 3.318980e-01}, {0.5, 2, 9.439169e-06},
+	} {
+		if got := GaussianS(tc.eps, tc.delta); math.Abs(got-tc.s) > 1e-5*tc.s {
+			t.Errorf("s(ε = %g, δ = %g) = %.8g, want %g", tc.eps, tc.delta, got, tc.s)
+		}
+	}
+	r16 := 1 / GaussianS(0.1, 1e-16) / (math.Sqrt(2*math.Log(1e16)) / 0.1)
+	r300 := 1 / GaussianS(0.1, 1e-300) / (math.Sqrt(2*math.Log(1e300)) / 0.1)
+	if !(r16 > 0.85 && r16 < 1 && r300 > r16 && r300 < 1) {
+		t.Errorf("1/s over the asymptotic law: %.4g at δ = 1e-16, %.4g at 1e-300", r16, r300)
+	}
+}

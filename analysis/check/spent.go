@@ -1,0 +1,365 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/integrate/quad"
+
+	"expmech/analysis/table"
+	"expmech/rows"
+)
+
+// SpentRelTol is the relative slack of the spent check (Kind "spent"): a re-derived
+// spend up to (1 + SpentRelTol) × the budget is accepted. The second routes are
+// accurate far beyond it (the hockey-stick quadrature of two Gaussians agrees with the
+// closed-form curve to ≤ 1e-9 relative on the tested range, TestGaussianDeltaQuadrature),
+// so it only absorbs the round-off
+// of the columns, written with %g to 17 significant digits; an overspend of less than
+// one part in a million is not looked for.
+const SpentRelTol = 1e-6
+
+// The names of the trusted_constants column the spent check reads (the problems.Const*
+// names, spelled here: package analysis does not import problems).
+const (
+	constN               = "n"
+	constGDelta          = "G_delta"
+	constStrongConvexity = "strong_convexity"
+)
+
+// trustedRelTol is the relative precision of a value read from the trusted_constants
+// column, written with 6 significant digits (%.6g: a relative rounding error ≤ 5e-6).
+const trustedRelTol = 1e-5
+
+// spentKind is the privacy re-derivation of every certified or nominal row (Kind "spent";
+// DESIGN.md "Spec schema"): each row's spend is recomputed from the mechanism
+// parameters it records, by an accountant path other than the one that calibrated it,
+// and compared with the absolute budget of the row (columns epsilon, delta) — never with
+// the mechanism's own epsilon_spent.
+type spentKind struct{ kindDefaults }
+
+func (spentKind) validate(c Check) []error {
+	var errs []error
+	if c.Vs != "" {
+		errs = append(errs, FieldErr("vs", "a spent check reads every row on its own; it has no vs"))
+	}
+	errs = append(errs, noClaim(c)...)
+	return append(errs, noAgainst(c)...)
+}
+
+func (spentKind) label(c Check) string {
+	return fmt.Sprintf("(ε, δ) re-derived ≤ budget[%s]", c.Algorithm)
+}
+
+func (spentKind) expected(Check) string {
+	return fmt.Sprintf("max spend/budget ≤ 1 (+%g)", SpentRelTol)
+}
+
+func (spentKind) threshold(Check) float64 { return 1 }
+
+func (spentKind) summary(r CheckResult) string {
+	return fmt.Sprintf("largest re-derived spend/budget %s over %d rows", table.FmtG(r.Fitted), r.N)
+}
+
+func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
+	return runSpentCheck(c, rs)
+}
+
+// rowSpend is one row's re-derivation: the largest ratio of a spend to its budget and
+// the route that gave it.
+type rowSpend struct {
+	ratio float64
+	route string
+	why   string // the violation, "" when within the budget
+}
+
+// runSpentCheck re-derives the spend of every ok row of c.Algorithm ("*": every
+// algorithm) whose guarantee is certified or nominal (rows.Guarantee). For each row:
+//
+//   - the reported spend against the budget: epsilon_spent ≤ epsilon, delta_spent ≤ delta;
+//   - expmech's rows (k, mu and the trusted n and G_delta recorded): s is recomputed from
+//     what ran, s = G_Δ√k/(n√κ) with κ = μ, or the trusted strong_convexity when μ = 0
+//     (GLL22 Thm 6.2; SPEC §2.1), and δ(ε) of s-GDP at the row's budget ε is computed by
+//     composite Gauss–Legendre quadrature of the hockey-stick divergence of N(s, 1) and
+//     N(0, 1) (privacy.HockeyStick1D; Balle–Wang 2018 Thm 5) — not by the closed-form
+//     Gaussian curve (Dong–Roth–Su 2022 Cor. 2.13) the calibration inverts; with the
+//     sampler's TV budget τ (column tv_budget) the row needs δ_quad + (1 + e^ε)τ ≤ δ
+//     (SPEC §1.4). A recorded gdp_s smaller than the recomputed s is a violation too.
+//   - the GDP baselines (gdp_s recorded, no k): s = √T·Δ/σ recomputed from steps, sigma
+//     and sensitivity when recorded, and δ_quad(ε; s) ≤ δ likewise;
+//   - Poisson-subsampled rows (dp-sgd) on their reported spend only: their second route,
+//     the PLD lower bound at (q, z, T), lives in algorithms/privacy, which package
+//     analysis does not import.
+//
+// A check that names its algorithm (not "*") also requires every ok row of it to claim a
+// guarantee: a row the mechanism or the runner downgraded to none is a violation.
+//
+// PASS iff every row is within (1 + SpentRelTol) of its budget; FAIL otherwise, naming
+// the worst row. Fitted is the largest ratio of a re-derived spend to its budget. No
+// row with a claimed guarantee is INCONCLUSIVE (nothing to re-derive is not evidence).
+func runSpentCheck(c Check, rs []*rows.Record) CheckResult {
+	res := newResult(c)
+	res.Verdict = Inconclusive
+	algo := c.Algorithm
+	if algo == "*" {
+		algo = ""
+	}
+	routes := map[string]int{}
+	var worst rowSpend
+	var worstRow *rows.Record
+	var violations int
+	skipped := 0
+	cache := &spentCache{}
+	for _, r := range table.Filter(rs, algo, c.Where) {
+		if !r.Guarantee().Private() {
+			if algo == "" {
+				skipped++
+				continue
+			}
+			// A check naming its algorithm asserts the algorithm is private on every row: a
+			// row without a guarantee is a calibration that spent more than its budget.
+			res.N++
+			routes[routeNone]++
+			violations++
+			if worstRow == nil || worst.why == "" {
+				worst, worstRow = rowSpend{ratio: math.Inf(1), why: fmt.Sprintf("guarantee %s (%s)", r.Guarantee(),
+					firstNonEmpty(r.Text(rows.ColGuaranteeReason), r.Text(rows.ColNotes), "no reason given"))}, r
+			}
+			continue
+		}
+		sp := spendOf(r, cache)
+		res.N++
+		routes[sp.route]++
+		if sp.why != "" {
+			violations++
+		}
+		if worstRow == nil || sp.ratio > worst.ratio || (sp.why != "" && worst.why == "") {
+			worst, worstRow = sp, r
+		}
+	}
+	res.TrialsMin, res.TrialsMax = res.N, res.N
+	if res.N == 0 {
+		res.Reason = fmt.Sprintf("no ok row of %s claims a guarantee (%d without one)", c.Algorithm, skipped)
+		return res
+	}
+	res.Fitted, res.Lo, res.Hi = worst.ratio, worst.ratio, worst.ratio
+	keys := make([]string, 0, len(routes))
+	for _, k := range spentRoutes {
+		if routes[k] > 0 {
+			keys = append(keys, fmt.Sprintf("%d by %s", routes[k], k))
+		}
+	}
+	at := fmt.Sprintf("%s cell %s trial %s", worstRow.Text(rows.ColAlgorithm), worstRow.Text(rows.ColCell), worstRow.Text(rows.ColTrial))
+	if violations > 0 {
+		res.Verdict = Fail
+		res.Reason = fmt.Sprintf("%d of %d rows spend more than their budget; worst %s: %s (routes: %s)", violations, res.N, at, worst.why, strings.Join(keys, ", "))
+		return res
+	}
+	res.Verdict = Pass
+	res.Reason = fmt.Sprintf("routes: %s; largest ratio at %s", strings.Join(keys, ", "), at)
+	return res
+}
+
+// The routes of spendOf, in report order.
+const (
+	routeExpmech  = "s from (k, μ) + hockey-stick quadrature"
+	routeComposed = "s = √T·Δ/σ from (steps, sigma, sensitivity, clip) + hockey-stick quadrature"
+	routeGDP      = "recorded gdp_s + hockey-stick quadrature"
+	routeBudget   = "reported spend only"
+	routeNone     = "no guarantee claimed"
+)
+
+var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routeBudget, routeNone}
+
+// spendOf re-derives one row's spend (runSpentCheck).
+func spendOf(r *rows.Record, cache *spentCache) rowSpend {
+	f := func(col string) float64 {
+		v, ok := r.Float(col)
+		if !ok {
+			return math.NaN()
+		}
+		return v
+	}
+	eps, delta := f(rows.ColEpsilon), f(rows.ColDelta)
+	sp := rowSpend{route: routeBudget, ratio: math.Inf(-1)}
+	worse := func(ratio float64, why string) {
+		if math.IsNaN(ratio) {
+			ratio = math.Inf(1)
+		}
+		if ratio > sp.ratio {
+			sp.ratio = ratio
+		}
+		if ratio > 1+SpentRelTol && sp.why == "" {
+			sp.why = why
+		}
+	}
+	if !(eps > 0) || math.IsInf(eps, 1) || !(delta >= 0) {
+		worse(math.Inf(1), fmt.Sprintf("budget (ε, δ) = (%g, %g) is no finite guarantee", eps, delta))
+		return sp
+	}
+	es := f(rows.ColEpsilonSpent)
+	worse(es/eps, fmt.Sprintf("epsilon_spent %.10g > epsilon %g", es, eps))
+	if ds := f(rows.ColDeltaSpent); !math.IsNaN(ds) && delta > 0 {
+		worse(ds/delta, fmt.Sprintf("delta_spent %.6g > delta %g", ds, delta))
+	}
+	trusted := parseTrusted(r.Text(rows.ColTrustedConstants))
+	k, mu, gdp := f(rows.ColK), f(rows.ColMu), f(rows.ColGDPS)
+	n, G := trusted[constN], trusted[constGDelta]
+	tau := f("tv_budget")
+	if math.IsNaN(tau) {
+		tau = 0
+	}
+	switch {
+	case k > 0 && n > 0 && G > 0 && !math.IsNaN(gdp):
+		sp.route = routeExpmech
+		kappa := mu
+		if !(mu > 0) {
+			kappa = trusted[constStrongConvexity]
+		}
+		s := G * math.Sqrt(k) / (n * math.Sqrt(kappa))
+		if !(kappa > 0) {
+			s = math.Inf(1)
+		}
+		// trusted_constants carries 6 significant digits (algorithms.TrustedText): s agrees
+		// with gdp_s to that precision, or the law that ran is not the one the row claims;
+		// within it the quadrature uses the row's full-precision gdp_s.
+		if s > gdp*(1+trustedRelTol) {
+			worse(s/gdp, fmt.Sprintf("the law that ran is s = G_Δ√k/(n√κ) = %.6g-GDP, the row claims gdp_s = %.6g", s, gdp))
+		} else if s > gdp {
+			s = gdp
+		}
+		dq := cache.delta(s, eps)
+		worse((dq+(1+math.Exp(eps))*tau)/delta, fmt.Sprintf("δ(ε = %g) of s = %.6g by quadrature is %.4g, + (1 + e^ε)τ = %.4g > delta %g",
+			eps, s, dq, dq+(1+math.Exp(eps))*tau, delta))
+	case !math.IsNaN(gdp):
+		sp.route = routeGDP
+		s := gdp
+		// T Gaussian releases of std σ with sensitivity Δ compose to √T·Δ/σ-GDP
+		// (Dong–Roth–Su 2022 Cor. 3.3); a clipped-gradient method's Δ is at least 2C/n
+		// under replace-one (C/n under add-remove), whatever sensitivity it records.
+		// An iterative method (noisy-gd, dpzero: a step_size column) releases one Gaussian
+		// per step; a one-shot one (output perturbation, whose steps are its solver's) one.
+		sigma, T, sens, clip := f(rows.ColSigma), f(rows.ColSteps), f("sensitivity"), f("clip")
+		if sigma > 0 && sens > 0 {
+			if math.IsNaN(T) || math.IsNaN(f("step_size")) {
+				T = 1
+			}
+			if clip > 0 && n > 0 && T > 1 {
+				m := 2.0
+				if r.Text(rows.ColNeighbours) == "add-remove" {
+					m = 1
+				}
+				sens = math.Max(sens, m*clip/n)
+			}
+			sp.route = routeComposed
+			if s = math.Sqrt(T) * sens / sigma; s > gdp*(1+SpentRelTol) {
+				worse(s/gdp, fmt.Sprintf("the releases that ran are √T·Δ/σ = %.6g-GDP (T = %g, Δ = %.6g, σ = %.6g), the row claims gdp_s = %.6g", s, T, sens, sigma, gdp))
+			}
+		}
+		dq := cache.delta(s, eps)
+		worse((dq+(1+math.Exp(eps))*tau)/delta, fmt.Sprintf("δ(ε = %g) of s = %.6g by quadrature is %.4g > delta %g", eps, s, dq, delta))
+	}
+	return sp
+}
+
+// parseTrusted reads the trusted_constants column, "name=value(provenance); …", into a
+// map from name to value (the names the text does not hold read as 0).
+func parseTrusted(s string) map[string]float64 {
+	out := map[string]float64{}
+	for _, part := range strings.Split(s, ";") {
+		name, rest, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok {
+			continue
+		}
+		val, _, _ := strings.Cut(rest, "(")
+		if v, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
+			out[name] = v
+		}
+	}
+	return out
+}
+
+// GaussianDeltaQuadrature is δ(ε) of s-GDP, H_ε(N(s,1)‖N(0,1)) = ∫ (p − e^ε q)₊ (equal to
+// H_ε(N(0,1)‖N(s,1)) by symmetry; Balle–Wang 2018 Thm 5), computed by 20-point
+// Gauss–Legendre quadrature on unit panels (gonum's quad.Fixed) instead of the closed form
+// Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13) the calibrations invert:
+// the second route of the spent check. The integrand vanishes below c = ε/s + s/2, where
+// the privacy loss sx − s²/2 crosses ε, and is written p(x)·(−expm1(−(sx − s²/2 − ε))) so
+// that nothing cancels; the range [c, max(c, s) + 40] leaves out a mass below Φ(−40). When
+// c − s > 38, δ ≤ Φ(−38) < 3e-316 and 0 is returned. s = 0 gives 0; s = +Inf gives 1.
+func GaussianDeltaQuadrature(s, eps float64) float64 {
+	switch {
+	case s == 0:
+		return 0
+	case !(s > 0) || math.IsInf(s, 1):
+		return 1
+	}
+	c := eps/s + s/2
+	if c-s > 38 {
+		return 0
+	}
+	const invSqrt2Pi = 0.3989422804014327
+	f := func(x float64) float64 {
+		return invSqrt2Pi * math.Exp(-(x-s)*(x-s)/2) * -math.Expm1(-(s*x - s*s/2 - eps))
+	}
+	hi := math.Max(c, s) + 40
+	sum := 0.0
+	for a := c; a < hi; a++ {
+		sum += quad.Fixed(f, a, math.Min(a+1, hi), 20, quad.Legendre{}, 0)
+	}
+	return sum
+}
+
+// spentCache memoises the quadrature over the rows of one check: the trials of a cell
+// share their mechanism parameters.
+type spentCache struct{ deltas map[[2]float64]float64 }
+
+func (c *spentCache) delta(s, eps float64) float64 {
+	if c.deltas == nil {
+		c.deltas = map[[2]float64]float64{}
+	}
+	k := [2]float64{s, eps}
+	if v, ok := c.deltas[k]; ok {
+		return v
+	}
+	v := GaussianDeltaQuadrature(s, eps)
+	c.deltas[k] = v
+	return v
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// SpentDefault is the spent check every experiment gets when one of its ok rows claims a
+// guarantee (WithDefaults): every algorithm's certified and nominal rows re-derived. It is
+// an invariant: the accounting holds by construction of a correct implementation, so its
+// PASS is no evidence for a paper, while its FAIL is a privacy bug.
+var SpentDefault = Check{Kind: KindSpent, Metric: rows.ColEpsilonSpent, Algorithm: "*", Role: RoleInvariant}
+
+// WithDefaults returns cs with the default checks appended (a fresh slice): SpentDefault
+// when some row of rs claims a guarantee with an accounting (epsilon_spent; the runner
+// certifies no row without one, algorithms.Certify) and cs has no spent check over every
+// algorithm.
+func WithDefaults(cs []Check, rs []*rows.Record) []Check {
+	out := append([]Check(nil), cs...)
+	for _, c := range cs {
+		if c.Kind == KindSpent && c.Algorithm == "*" && len(c.Where) == 0 {
+			return out
+		}
+	}
+	for _, r := range rs {
+		if _, ok := r.Float(rows.ColEpsilonSpent); ok && r.Guarantee().Private() {
+			return append(out, SpentDefault)
+		}
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+
+	"expmech/analysis/check"
+)
+
+// VerdictsColumns is the header of the verdicts file WriteVerdicts writes: one row per
+// check of the suite, numbered like the REPORT.md scoreboard (experiment, #), with the
+// verdict shown after Holm's adjustment over the suite (holm) beside the check's own
+// (raw). SPEC §12's verdict column is generated from it (scripts/spec12).
+var VerdictsColumns = []string{"experiment", "index", "label", "role", "holm", "raw", "fitted", "ci_lo", "ci_hi", "p_holm"}
+
+// WriteVerdicts writes the verdicts file of the suite run in top's mode under
+// resultsRoot to outPath (CSV, VerdictsColumns): what SPEC §12 is generated from.
+func WriteVerdicts(resultsRoot, outPath string, top TopReport) error {
+	if len(top.Suite) == 0 {
+		return fmt.Errorf("analysis: verdicts: no experiments in the suite")
+	}
+	t := topWriter{TopReport: top, resultsRoot: resultsRoot}
+	if err := t.read(); err != nil {
+		return err
+	}
+	mult := suiteMultiplicity(t.exps)
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write(VerdictsColumns)
+	k := 0
+	num := func(v Number) string { return strconv.FormatFloat(float64(v), 'g', 4, 64) }
+	for _, e := range t.exps {
+		for i, c := range e.Checks {
+			adj := mult.Adjusted[k]
+			k++
+			w.Write([]string{e.Name, strconv.Itoa(i), c.Label + whereSuffix(c.Where), c.Role.String(),
+				check.HolmVerdict(c.Verdict, c.Role, adj).String(), c.Verdict.String(), num(c.Fitted), num(c.Lo), num(c.Hi),
+				strconv.FormatFloat(adj, 'g', 3, 64)})
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return fmt.Errorf("analysis: verdicts: %w", err)
+	}
+	return writeFileAtomic(outPath, b.Bytes())
+}
