@@ -13,7 +13,7 @@
 //	expmech -report [-quick]          # REPORT.md (REPORT-quick.md): experiments/SUITE and the audit of that mode; OUT/index.html
 //	expmech -compare OLD NEW [-metrics m1,m2] [-out DIR]   # OLD, NEW: experiment folders
 //
-// The privacy audit is the experiments audit, audit_sampler and audit_exact (`make audit`).
+// The privacy audit is the experiments audit, audit_paths, audit_sampler and audit_exact (`make audit`).
 package main
 
 import (
@@ -268,7 +268,7 @@ const suitePath = "experiments/SUITE"
 
 // auditExperiments are the privacy audit's experiments, reported after the suite's (the
 // Makefile's AUDIT list).
-var auditExperiments = []string{"audit", "audit_sampler", "audit_exact"}
+var auditExperiments = []string{"audit", "audit_paths", "audit_sampler", "audit_exact"}
 
 // readSuite reads the experiment names of path (or of the built-in copy when path does
 // not exist): one per line; blank lines and lines starting with # are skipped (as the
