@@ -16,7 +16,7 @@ REPORT  := $(if $(QFLAG),REPORT-quick.md,REPORT.md)
 GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*' ! -path './figures/*' ! -path './bin/*' | LC_ALL=C sort) go.mod go.sum
 SHA256  := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
 SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
-# The privacy audit: three experiments of the same pipeline (README "Privacy audit").
+# The privacy audit: four experiments of the same pipeline (README "Privacy audit").
 AUDIT   := audit audit_paths audit_sampler audit_exact
 
 .PHONY: help build code-version lint deadcode test test-long cover fuzz reproduce audit bench quick scaling clean clean-cache FORCE
