@@ -26,9 +26,9 @@ type CurveConfig struct {
 	// Draws is the number of expmech runs per side whose outputs are compared with the
 	// integrated law (default 2000; 0: no comparison, and ks_p is not written).
 	Draws int `yaml:"draws"`
-	// MaxQueries bounds the predicted value queries of those runs per side (default 2e7):
+	// MaxQueries bounds the counted value queries of those runs per side (default 1e7):
 	// an exact sampler that tabulates the density (d = 1, a non-structural loss) gets
-	// fewer draws, at least 50.
+	// fewer draws, at least minDraws.
 	MaxQueries float64 `yaml:"max_queries"`
 }
 
@@ -55,7 +55,7 @@ func CurveFactory() algorithms.Factory {
 	return algorithms.NewFactory("exact-curve",
 		"audit: exact 1-D privacy curve of expmech's law between a canary and its neighbour, and a KS test that Run samples that law (releases 0; the results are in the record)",
 		func() *CurveConfig {
-			return &CurveConfig{PerWidth: 3000, MaxCells: 4_000_000, Draws: 2000, MaxQueries: 2e7}
+			return &CurveConfig{PerWidth: 3000, MaxCells: 4_000_000, Draws: 2000, MaxQueries: 1e7}
 		},
 		func(c CurveConfig) (algorithms.Mechanism, error) {
 			f := expmech.Factory()
@@ -180,10 +180,16 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 // midpoint error (≈ 1e-4) is far below the test's resolution 1/√draws.
 const ksGridCells = 1 << 16
 
+// minDraws is the fewest runs per side the KS test takes: enough to reject a law that
+// misses the integrated one grossly (a Run at μ × 1e-3 puts every draw outside the
+// integrated law's range, D ≈ 1, p ≈ 1e-17), which is what a costly tabulated sampler can
+// afford within the audit's budget.
+const minDraws = 20
+
 // lawKS draws expmech's Run on side (its own counted oracle; Run sees nothing else) and
 // returns the one-sample KS p-value of the draws against the distribution function of
 // exp(−k(F + μx²/2)) on side, integrated by the midpoint rule on g's range, and the number
-// of draws: Draws, or fewer (at least 50) when the first run's counted value queries say
+// of draws: Draws, or fewer (at least minDraws) when the first run's counted value queries say
 // that Draws runs would exceed MaxQueries.
 func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Problem, mp algorithms.Plan, k, mu float64, g Grid1D, rng *rand.Rand) (float64, int, error) {
 	cells := min(ksGridCells, max(g.Cells, 1024))
@@ -221,7 +227,7 @@ func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Pro
 			return 0, 0, fmt.Errorf("exact-curve: expmech's Run: %w", err)
 		}
 		if len(u) == 0 && cnt.ValueQueries > 0 {
-			n = min(n, max(50, int(cv.cfg.MaxQueries/float64(cnt.ValueQueries))))
+			n = min(n, max(minDraws, int(cv.cfg.MaxQueries/float64(cnt.ValueQueries))))
 		}
 		u = append(u, F(out.X[0]))
 	}
