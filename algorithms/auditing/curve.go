@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"expmech/algorithms"
+	"expmech/algorithms/expmech"
 	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
@@ -21,9 +23,16 @@ type CurveConfig struct {
 	PerWidth float64 `yaml:"per_width"`
 	// MaxCells bounds the grid (default 4e6).
 	MaxCells int `yaml:"max_cells"`
+	// Draws is the number of expmech runs per side whose outputs are compared with the
+	// integrated law (default 2000; 0: no comparison, and ks_p is not written).
+	Draws int `yaml:"draws"`
+	// MaxQueries bounds the counted value queries of those runs per side (default 1e7):
+	// an exact sampler that tabulates the density (d = 1, a non-structural loss) gets
+	// fewer draws, at least minDraws.
+	MaxQueries float64 `yaml:"max_queries"`
 }
 
-// Validate checks the grid.
+// Validate checks the grid and the draws.
 func (c *CurveConfig) Validate() error {
 	var errs []error
 	if !(c.PerWidth >= 10) || math.IsInf(c.PerWidth, 0) {
@@ -32,56 +41,85 @@ func (c *CurveConfig) Validate() error {
 	if c.MaxCells < 100 || c.MaxCells > 50_000_000 {
 		errs = append(errs, fmt.Errorf("exact-curve: max_cells: %d, want 100 … 5e7", c.MaxCells))
 	}
+	if c.Draws < 0 || c.Draws > 1_000_000 {
+		errs = append(errs, fmt.Errorf("exact-curve: draws: %d, want 0 … 1e6", c.Draws))
+	}
+	if !(c.MaxQueries >= 1) || math.IsInf(c.MaxQueries, 0) {
+		errs = append(errs, fmt.Errorf("exact-curve: max_queries: %v, want a finite value ≥ 1", c.MaxQueries))
+	}
 	return errors.Join(errs...)
 }
 
 // CurveFactory is the registry line of exact-curve.
 func CurveFactory() algorithms.Factory {
 	return algorithms.NewFactory("exact-curve",
-		"audit: exact 1-D privacy curve of expmech's law between a canary and its neighbour (releases 0; the curve is in the record)",
-		func() *CurveConfig { return &CurveConfig{PerWidth: 3000, MaxCells: 4_000_000} },
+		"audit: exact 1-D privacy curve of expmech's law between a canary and its neighbour, and a KS test that Run samples that law (releases 0; the results are in the record)",
+		func() *CurveConfig {
+			return &CurveConfig{PerWidth: 3000, MaxCells: 4_000_000, Draws: 2000, MaxQueries: 1e7}
+		},
 		func(c CurveConfig) (algorithms.Mechanism, error) {
-			return &Curve{cfg: c}, nil
+			f := expmech.Factory()
+			cfg := f.NewConfig()
+			cfg.(*expmech.Config).Sampler = "exact"
+			m, err := f.New(cfg)
+			if err != nil {
+				return nil, fmt.Errorf("exact-curve: %w", err)
+			}
+			return &Curve{cfg: c, mech: m}, nil
 		})
 }
 
 // Curve integrates the exact privacy curve of the regularized exponential mechanism's law
 // exp(−k(F + μ‖x‖²/2)) between the instance D and its neighbour D′ (a canary's structural
-// capability Neighbour), at expmech's own calibration (k, μ, s, δ_mech) for the budget,
-// with the shipped sampler.LogDensity (PRIVACY.md §3.1: the code path is checked). It is
-// not a private mechanism: it releases the origin (guarantee none), and its record holds
-// the calibration (k, mu, gdp_s, delta_mech) and, in Extra, delta_num = δ(ε) integrated at
-// the budget ε, max_ratio = max over ε ∈ {ε} ∪ {0, 0.5, 1, 2, 4, 6} of δ(ε)/δ_G(ε; s)
-// (both directions), and grid_cells. GLL22 Thm 2.1/6.2 say delta_num ≤ delta_mech and
-// max_ratio ≤ 1 (up to quadrature error, ≈ 1e-10 relative).
+// capability Neighbour), at expmech's own plan (k, μ) for the budget (exact sampler),
+// with the shipped sampler.LogDensity (PRIVACY.md §3.1: the code path is checked), and
+// tests that the law integrated is the law that runs: expmech's Run, given only the
+// oracle of each side, is drawn Draws times, and the draws are compared with the
+// integrated law's distribution function by the one-sample Kolmogorov–Smirnov test
+// (ks_p, the smaller p-value of the two sides), so that a Run that samples another law
+// than its Plan says is caught. It is not a private mechanism: it releases the origin
+// (guarantee none), and its record holds the plan's (k, mu, gdp_s, delta_mech) and, in
+// Extra, delta_num = δ(ε) integrated at the budget ε, max_ratio = max over ε ∈ {ε} ∪ {0,
+// 0.5, 1, 2, 4, 6} of δ(ε)/δ_G(ε; gdp_s) (both directions; GLL22 Thm 2.1/6.2 say ≤ 1, = 1
+// on the linear pair up to quadrature error ≈ 1e-10), claim_ratio = δ(ε_spent)/δ_spent at
+// expmech's published (epsilon_spent, delta_spent) (≤ 1: the exact law keeps the row's
+// claim whatever the plan's numbers say), grid_cells, ks_p and ks_draws. A plan with
+// guarantee none claims nothing, and Plan refuses it.
 //
 // Its per-grid-cell work is split into pieces (curveChunk cells; one per ε and direction
 // for the hockey-stick integrals) that the runner's parallel loop may share among idle
 // workers (Run's algorithms.Env); the curve is the same bits however they are shared.
 type Curve struct {
-	cfg CurveConfig
+	cfg  CurveConfig
+	mech algorithms.Mechanism // expmech with the exact sampler
 }
 
 func (Curve) Name() string { return "exact-curve" }
 
-// Plan is expmech's calibration for the constants, guarantee none.
-func (Curve) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	cal, err := calibrate1D(c, b)
+// Plan is expmech's plan for the constants, guarantee none; its state is expmech's plan.
+func (cv Curve) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	mp, err := cv.mech.Plan(env, c, b)
 	if err != nil {
 		return algorithms.Plan{Budget: b}, fmt.Errorf("exact-curve: %w", err)
 	}
+	m := mp.Record
+	if m.Guarantee == algorithms.None || !(m.K > 0) || !(m.Mu > 0) || !(m.GDPS > 0) {
+		return algorithms.Plan{Budget: b}, fmt.Errorf("exact-curve: expmech's plan claims no guarantee or no (k, μ, s) at ε = %g, δ = %g (guarantee %s, k %v, μ %v): %s", b.Epsilon, b.Delta, m.Guarantee, m.K, m.Mu, m.Notes)
+	}
 	r := algorithms.Empty()
-	r.K, r.Mu, r.GDPS, r.DeltaMech = cal.k, cal.mu, cal.s, cal.deltaMech
-	r.Notes = "not a mechanism: the exact privacy curve of expmech's law (" + cal.source + ")"
-	return algorithms.Plan{Record: r, Budget: b}, nil
+	r.K, r.Mu, r.GDPS, r.DeltaMech = m.K, m.Mu, m.GDPS, m.DeltaMech
+	r.Notes = "not a mechanism: the exact privacy curve of expmech's law (expmech Plan) and a KS test of its Run"
+	r.Extra = map[string]float64{"claim_epsilon": m.EpsilonSpent, "claim_delta": m.DeltaSpent}
+	return algorithms.Plan{Record: r, Budget: b, State: mp}, nil
 }
 
 // Needs: the curve integrates the whole density of both neighbours, so it reads the data
 // (uncounted), as an exact sampler does.
 func (Curve) Needs() problems.Need { return problems.NeedData }
 
-// Run integrates the curve; the data are read through the declared data view.
-func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, _ *rand.Rand) (algorithms.Output, error) {
+// Run integrates the curve and draws expmech on both sides; the data are read through the
+// declared data view.
+func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	b := pl.Budget
 	do, err := problems.Data(o)
 	if err != nil {
@@ -97,14 +135,15 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 		return algorithms.Output{}, ErrNotOneDimensional
 	}
 	rp, err := cv.Plan(env, p.Constants(), b) // at the structure's constants, cheap
-	rec := rp.Record
 	if err != nil {
 		return algorithms.Output{}, err
 	}
+	rec := rp.Record
 	if err := ctx.Err(); err != nil {
 		return algorithms.Output{}, err
 	}
-	eps := append([]float64{b.Epsilon}, exactEpsGrid...)
+	epsSpent, deltaSpent := rec.Extra["claim_epsilon"], rec.Extra["claim_delta"]
+	eps := append([]float64{b.Epsilon, epsSpent}, exactEpsGrid...)
 	g := AutoGrid1D(sampler.LogDensity, p, q, rec.K, rec.Mu, cv.cfg.PerWidth, cv.cfg.MaxCells)
 	curve, err := privacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, env.Parallel)
 	if err != nil {
@@ -116,8 +155,111 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 			worst = math.Max(worst, curve[i]/dg)
 		}
 	}
-	rec.Extra = map[string]float64{"delta_num": curve[0], "max_ratio": worst, "grid_cells": float64(g.Cells)}
+	rec.Extra = map[string]float64{"delta_num": curve[0], "max_ratio": worst, "grid_cells": float64(g.Cells),
+		"claim_epsilon": epsSpent, "claim_delta": deltaSpent, "claim_ratio": curve[1] / deltaSpent}
+	if cv.cfg.Draws > 0 {
+		mp, err := algorithms.StateOf[algorithms.Plan](rp)
+		if err != nil {
+			return algorithms.Output{}, fmt.Errorf("exact-curve: %w", err)
+		}
+		pv, draws := 1.0, cv.cfg.Draws
+		for _, side := range []problems.Problem{p, q} {
+			pr, n, err := cv.lawKS(ctx, env, side, mp, rec.K, rec.Mu, g, rng)
+			if err != nil {
+				return algorithms.Output{}, err
+			}
+			pv, draws = math.Min(pv, pr), min(draws, n)
+		}
+		rec.Extra["ks_p"], rec.Extra["ks_draws"] = pv, float64(draws)
+	}
 	return algorithms.Output{X: make([]float64, p.Dim()), Record: rec}, nil
+}
+
+// ksGridCells is the resolution of the distribution function the KS test compares with:
+// on AutoGrid1D's range (≥ 60 posterior widths) a cell is ≤ 1e-3 widths, so the CDF's
+// midpoint error (≈ 1e-4) is far below the test's resolution 1/√draws.
+const ksGridCells = 1 << 16
+
+// minDraws is the fewest runs per side the KS test takes: enough to reject a law that
+// misses the integrated one grossly (a Run at μ × 1e-3 puts every draw outside the
+// integrated law's range, D ≈ 1, p ≈ 1e-17), which is what a costly tabulated sampler can
+// afford within the audit's budget.
+const minDraws = 20
+
+// lawKS draws expmech's Run on side (its own counted oracle; Run sees nothing else) and
+// returns the one-sample KS p-value of the draws against the distribution function of
+// exp(−k(F + μx²/2)) on side, integrated by the midpoint rule on g's range, and the number
+// of draws: Draws, or fewer (at least minDraws) when the first run's counted value queries say
+// that Draws runs would exceed MaxQueries.
+func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Problem, mp algorithms.Plan, k, mu float64, g Grid1D, rng *rand.Rand) (float64, int, error) {
+	cells := min(ksGridCells, max(g.Cells, 1024))
+	dx := (g.Hi - g.Lo) / float64(cells)
+	lp := make([]float64, cells)
+	top := math.Inf(-1)
+	for i := range lp {
+		lp[i] = sampler.LogDensity(side, k, mu, []float64{g.Lo + (float64(i)+0.5)*dx})
+		top = math.Max(top, lp[i])
+	}
+	cdf := make([]float64, cells+1) // cdf[i] = F(g.Lo + i·dx)
+	for i, v := range lp {
+		cdf[i+1] = cdf[i] + math.Exp(v-top)
+	}
+	for i := range cdf {
+		cdf[i] /= cdf[cells]
+	}
+	F := func(x float64) float64 {
+		t := (x - g.Lo) / dx
+		switch {
+		case !(t > 0):
+			return 0
+		case t >= float64(cells):
+			return 1
+		}
+		i := int(t)
+		return cdf[i] + (t-float64(i))*(cdf[i+1]-cdf[i])
+	}
+	n := cv.cfg.Draws
+	u := make([]float64, 0, n)
+	cnt := problems.NewCounter(side)
+	for len(u) < n {
+		out, err := cv.mech.Run(ctx, env, cnt.Oracle(cv.mech.Needs()), mp, rng)
+		if err != nil {
+			return 0, 0, fmt.Errorf("exact-curve: expmech's Run: %w", err)
+		}
+		if len(u) == 0 && cnt.ValueQueries > 0 {
+			n = min(n, max(minDraws, int(cv.cfg.MaxQueries/float64(cnt.ValueQueries))))
+		}
+		u = append(u, F(out.X[0]))
+	}
+	slices.Sort(u)
+	d := 0.0
+	for i, v := range u {
+		d = math.Max(d, math.Max(float64(i+1)/float64(n)-v, v-float64(i)/float64(n)))
+	}
+	return kolmogorovP(d, n), n, nil
+}
+
+// kolmogorovP is the one-sample KS p-value P(D_n ≥ d) by the Kolmogorov limit law with
+// Stephens' finite-n correction λ = (√n + 0.12 + 0.11/√n)·d (Stephens 1970, JRSS B 32;
+// Numerical Recipes §14.3): Q(λ) = 2 Σ_{j≥1} (−1)^{j−1} e^{−2j²λ²}, 1 for small λ.
+func kolmogorovP(d float64, n int) float64 {
+	sn := math.Sqrt(float64(n))
+	l := (sn + 0.12 + 0.11/sn) * d
+	if l < 0.2 {
+		return 1
+	}
+	q := 0.0
+	for j := 1; j <= 100; j++ {
+		t := 2 * math.Exp(-2*float64(j*j)*l*l)
+		if j%2 == 0 {
+			t = -t
+		}
+		q += t
+		if math.Abs(t) < 1e-300 {
+			break
+		}
+	}
+	return math.Min(1, math.Max(0, q))
 }
 
 var _ algorithms.Mechanism = (*Curve)(nil)

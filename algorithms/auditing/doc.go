@@ -12,13 +12,14 @@
 //   - sampler-bias (bias.go): one draw of a registered sampler at a stated step constant from
 //     the law an exact-law problem declares (problems/canary), the samplers' bias vs queries
 //     (experiments/sampler_bias.yaml);
-//   - exact-curve (curve.go): the exact 1-D privacy curve of expmech's law between a canary
-//     and its replace-one neighbour at expmech's own calibration (calib1d.go,
-//     calib_expmech.go), integrated on a grid (exact1d.go) and compared with δ_G(ε; s)
-//     (GLL22 Thm 2.1 and Thm 6.2; PRIVACY.md §3.1, experiments/audit_exact.yaml).
+//   - exact-curve (curve.go): the exact 1-D privacy curve of the law expmech plans between a
+//     canary and its replace-one neighbour, integrated on a grid (exact1d.go) and compared
+//     with δ_G(ε; s) and with the row's published (ε_spent, δ_spent) (GLL22 Thm 2.1 and
+//     Thm 6.2), and a one-sample KS test that expmech's Run samples that law (PRIVACY.md
+//     §3.1, experiments/audit_exact.yaml).
 //
-// Broken variants need `broken: true` and their records say guarantee none. The canaries
+// Broken variants need `broken: true` and their records say broken = 1 and guarantee none. The canaries
 // and exact-law targets are problem generators (problems/canary); the bounds and tests are
-// the analysis's (analysis/audit.go, analysis/bias.go). The neighbouring relation is
+// the analysis's (analysis/check/audit.go, analysis/check/bias.go). The neighbouring relation is
 // replace-one throughout (GLL22, LLL24).
 package auditing

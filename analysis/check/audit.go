@@ -8,6 +8,7 @@ import (
 
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
+	"expmech/gauss"
 	"expmech/rows"
 )
 
@@ -23,11 +24,12 @@ import (
 const DefaultKSAlpha = 1e-6
 
 // AuditRule is printed under DecisionRule in a report with audit checks.
-const AuditRule = "An audit check PASSes iff its verdict is as required. audit-mu, audit-eps: an honest mechanism's " +
-	"Clopper–Pearson lower bound (fitted) is ≤ the privacy parameter it claims (PASS), a deliberately broken variant " +
-	"(column broken = 1) has a lower bound above its claim (FLAGGED); the reason gives the claim, the pre-registered test and " +
-	"the counts. audit-ks: an honest sampler's two-sample KS p-value against the exact sampler (fitted) is ≥ α, a broken " +
-	"one's is < α (FLAGGED)."
+const AuditRule = "An audit check PASSes iff its verdict is as required. audit-mu, audit-eps: the distinguisher sees only " +
+	"the released statistics; the claim is the row's published (epsilon_spent, delta_spent or delta), as μ = s*(ε, δ) for audit-mu. An " +
+	"honest mechanism's Clopper–Pearson lower bound (fitted) is ≤ that claim (PASS), a deliberately broken variant " +
+	"(column broken = 1) has a lower bound above it (FLAGGED); an honest row with guarantee none, or an audit with a missing " +
+	"or errored trial, FAILs; the reason gives the claim, the pre-registered test and the counts. audit-ks: an honest " +
+	"sampler's two-sample KS p-value against the exact sampler (fitted) is ≥ α, a broken one's is < α (FLAGGED)."
 
 // DefaultAuditConfidence is the confidence of every audit bound unless the check says
 // otherwise; each one-sided Clopper–Pearson bound is at (1 − confidence)/2.
@@ -57,10 +59,15 @@ func ParseStatistics(s string) ([]float64, error) {
 // runAuditCheck evaluates an audit check on the ok rows rs. The rows of c.Algorithm
 // (and c.Where) are split by side (column c.Vs: "false" = D, "true" = D′) and by phase
 // (trial < c.Pilot: pilot, else audit); the statistics of column c.Metric are pooled per
-// side and phase. The claim is the rows' gdp_s (audit-mu) or epsilon_spent (audit-eps),
-// which must be one value; a variant whose rows say broken = 1 (auditRole) is a deliberately
-// broken one. The check PASSes iff the verdict is as required: an honest mechanism's
-// bound is ≤ its claim, a broken variant's bound exceeds it (FLAGGED).
+// side and phase. Only what Run released enters the test, and the claim is the row's
+// published guarantee, never the plan's (k, μ, σ): (ε, δ) = (epsilon_spent, delta_spent),
+// δ = delta when delta_spent is empty (a nominal row's δ is its budget), one value for all
+// rows; audit-mu tests μ = s*(ε, δ), the largest μ whose Gaussian curve gives (ε, δ)
+// (Dong–Roth–Su 2019, Cor. 2.13), audit-eps tests ε at δ. The role is the rows' column
+// broken (1: a deliberately broken variant, which must be flagged; absent or 0: an honest
+// mechanism, which must pass). An honest row with guarantee none claims nothing and FAILs,
+// and so does an audit whose rows do not cover every trial on both sides with equal
+// counts (a run that errored or is missing cannot PASS).
 func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	res := newResult(c)
 	sel := table.Filter(rs, c.Algorithm, c.Where)
@@ -68,19 +75,26 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 		res.Reason = fmt.Sprintf("no ok rows for algorithm %q%s", c.Algorithm, table.WhereText(c.Where))
 		return res
 	}
-	claimCol := "gdp_s"
-	if eps {
-		claimCol = "epsilon_spent"
-	}
-	smp, reason := readAudit(c, claimCol, sel)
+	smp, reason := readAudit(c, sel)
 	if reason != "" {
 		res.Reason = reason
 		return res
 	}
-	claim, ok := table.Num(smp.claimText)
-	if !ok {
-		res.Reason = fmt.Sprintf("no claim: column %s is empty or not a number", claimCol)
+	broken := smp.role == roleBroken
+	if !broken && smp.guarantee == "none" {
+		res.Reason = "FAIL; the rows say guarantee none: an honest mechanism that claims nothing cannot pass its audit"
 		return res
+	}
+	claimEps, okE := table.Num(smp.epsText)
+	delta, okD := table.Num(smp.deltaText)
+	if !okE || !okD || !(claimEps > 0) || !(delta > 0 && delta < 1) {
+		res.Reason = fmt.Sprintf("no claim: (epsilon_spent, delta_spent or delta) = (%q, %q), want ε > 0 and 0 < δ < 1", smp.epsText, smp.deltaText)
+		return res
+	}
+	claim, sym, claimText := claimEps, "ε", fmt.Sprintf("ε = %.6g at δ = %.3g (epsilon_spent, %s)", claimEps, delta, smp.deltaCol)
+	if !eps {
+		claim, sym = sForEpsDelta(claimEps, delta), "μ"
+		claimText = fmt.Sprintf("μ = s*(ε, δ) = %.6g from ε = %.6g (epsilon_spent), δ = %.3g (%s)", claim, claimEps, delta, smp.deltaCol)
 	}
 	for s, name := range []string{"D", "D′"} {
 		if len(smp.pilot[s]) == 0 || len(smp.audit[s]) == 0 {
@@ -90,19 +104,11 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	}
 	conf := c.auditConfidence()
 	var a stats.AuditResult
-	sym := "μ"
 	if eps {
-		delta, ok := table.Num(smp.deltaText)
-		if !ok {
-			res.Reason = "no delta column"
-			return res
-		}
 		a = stats.AuditEps(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], delta, conf)
-		sym = "ε"
 	} else {
 		a = stats.AuditMu(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], conf)
 	}
-	broken := smp.guarantee == roleBroken
 	flagged := a.Bound > claim
 	res.Fitted, res.N = a.Bound, min(a.N0, a.N1)
 	res.Verdict = verdictOf(flagged == broken)
@@ -111,25 +117,53 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	if !a.Threshold.Greater {
 		dir = "<"
 	}
-	res.Reason = fmt.Sprintf("%s; claimed %s = %.6g (%s), %s_lb = %.6g at %g confidence; test S %s %.6g chosen on a pilot of %d/%d runs (pilot bound %.4f); TP = %d of %d on D′, FP = %d of %d on D",
-		verdict, sym, claim, claimCol, sym, a.Bound, conf, dir, a.Threshold.T, len(smp.pilot[0]), len(smp.pilot[1]), a.PilotBound, a.TP, a.N1, a.FP, a.N0)
+	res.Reason = fmt.Sprintf("%s; claimed %s, %s_lb = %.6g at %g confidence; test S %s %.6g chosen on a pilot of %d/%d runs (pilot bound %.4f); TP = %d of %d on D′, FP = %d of %d on D",
+		verdict, claimText, sym, a.Bound, conf, dir, a.Threshold.T, len(smp.pilot[0]), len(smp.pilot[1]), a.PilotBound, a.TP, a.N1, a.FP, a.N0)
+	if a.TP == a.N1 && a.FP == 0 {
+		res.Reason += "; the sides separate perfectly"
+	}
 	if broken {
 		res.Reason += "; deliberately broken variant: must be flagged"
 	}
 	return res
 }
 
+// sForEpsDelta is s*(ε, δ): the μ with δ_μ(ε) = δ on the Gaussian curve δ_μ(ε) =
+// Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Dong–Roth–Su 2019, Cor. 2.13), increasing in μ; by
+// bisection in log μ on gauss.LogDelta to 1e-12 relative.
+func sForEpsDelta(eps, delta float64) float64 {
+	ld := math.Log(delta)
+	lo, hi := 1e-6, 1.0
+	for gauss.LogDelta(eps, hi) < ld {
+		lo, hi = hi, 2*hi
+	}
+	for hi-lo > 1e-12*hi {
+		mid := 0.5 * (lo + hi)
+		if gauss.LogDelta(eps, mid) < ld {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return 0.5 * (lo + hi)
+}
+
 // auditSample is what an audit check reads from its rows: each side's statistics (D:
 // column Vs false, D′: true), from the pilot trials (< Pilot) and the audit trials, and
-// the claim, δ and role every row shares.
+// the published claim (epsilon_spent, and delta_spent or else delta: deltaCol), guarantee
+// and role every row shares.
 type auditSample struct {
-	pilot, audit                    [2][]float64
-	claimText, deltaText, guarantee string
+	pilot, audit                 [2][]float64
+	epsText, deltaText, deltaCol string
+	guarantee, role              string
 }
 
 // readAudit reads the audit's statistics from the rows sel; a non-empty reason says why
-// it could not (a bad side, trial or statistics cell, or rows that disagree on the claim).
-func readAudit(c Check, claimCol string, sel []*rows.Record) (smp auditSample, reason string) {
+// it could not (a bad side, trial or statistics cell, rows that disagree on the claim, or
+// trials that are missing or of unequal size: every trial 0 … T−1 must be there on both
+// sides with the same number of statistics).
+func readAudit(c Check, sel []*rows.Record) (smp auditSample, reason string) {
+	seen := [2]map[int]int{{}, {}}
 	for i, r := range sel {
 		side := 0
 		switch r.Text(c.Vs) {
@@ -147,16 +181,44 @@ func readAudit(c Check, claimCol string, sel []*rows.Record) (smp auditSample, r
 		if err != nil {
 			return smp, fmt.Sprintf("column %s of trial %d: %v", c.Metric, trial, err)
 		}
-		if i == 0 {
-			smp.claimText, smp.deltaText, smp.guarantee = r.Text(claimCol), r.Text(rows.ColDelta), auditRole(r)
+		if _, dup := seen[side][trial]; dup {
+			return smp, fmt.Sprintf("trial %d appears twice on one side: one audit is one cell", trial)
 		}
-		if r.Text(claimCol) != smp.claimText || r.Text(rows.ColDelta) != smp.deltaText || auditRole(r) != smp.guarantee {
-			return smp, fmt.Sprintf("rows disagree on %s, delta or role (%q/%q vs %q/%q): one audit is one claim", claimCol, r.Text(claimCol), auditRole(r), smp.claimText, smp.guarantee)
+		seen[side][trial] = len(st)
+		dcol := rows.ColDeltaSpent
+		if _, ok := table.Num(r.Text(dcol)); !ok {
+			dcol = rows.ColDelta
+		}
+		if i == 0 {
+			smp.epsText, smp.deltaText, smp.deltaCol = r.Text(rows.ColEpsilonSpent), r.Text(dcol), dcol
+			smp.guarantee, smp.role = r.Text(rows.ColGuarantee), auditRole(r)
+		}
+		if r.Text(rows.ColEpsilonSpent) != smp.epsText || r.Text(dcol) != smp.deltaText || auditRole(r) != smp.role || r.Text(rows.ColGuarantee) != smp.guarantee {
+			return smp, fmt.Sprintf("rows disagree on epsilon_spent, %s, guarantee or role (%q/%q/%q/%q vs %q/%q/%q/%q): one audit is one claim",
+				dcol, r.Text(rows.ColEpsilonSpent), r.Text(dcol), r.Text(rows.ColGuarantee), auditRole(r), smp.epsText, smp.deltaText, smp.guarantee, smp.role)
 		}
 		if trial < c.Pilot {
 			smp.pilot[side] = append(smp.pilot[side], st...)
 		} else {
 			smp.audit[side] = append(smp.audit[side], st...)
+		}
+	}
+	if len(seen[0]) != len(seen[1]) {
+		return smp, fmt.Sprintf("side D has %d trials, D′ %d: a run is missing or errored, the audit did not run in full", len(seen[0]), len(seen[1]))
+	}
+	want := -1
+	for side := range seen {
+		for tr := range len(seen[side]) {
+			n, ok := seen[side][tr]
+			if !ok {
+				return smp, fmt.Sprintf("trial %d is missing on side %d of %d trials: a run errored or is missing, the audit did not run in full", tr, side, len(seen[side]))
+			}
+			if want < 0 {
+				want = n
+			}
+			if n != want || n == 0 {
+				return smp, fmt.Sprintf("trial %d has %d statistics, trial 0 %d: every run of the audit must release its batch", tr, n, want)
+			}
 		}
 	}
 	return smp, ""
@@ -231,16 +293,10 @@ const (
 
 // auditRole says whether a row comes from a deliberately broken variant: the audit's
 // registry entries write the column broken (1 or 0), which the runner's re-derived
-// guarantee cannot change; rows without it (other mechanisms) are broken iff their
-// guarantee is none.
+// guarantee cannot change; rows without it (other mechanisms) are honest, so a guarantee
+// of none cannot turn a mechanism broken by a bug into an expected FLAGGED.
 func auditRole(r *rows.Record) string {
-	if v := r.Text(rows.ColBroken); v != "" {
-		if v == "1" {
-			return roleBroken
-		}
-		return roleHonest
-	}
-	if r.Text(rows.ColGuarantee) == "none" {
+	if r.Text(rows.ColBroken) == "1" {
 		return roleBroken
 	}
 	return roleHonest

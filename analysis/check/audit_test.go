@@ -1,11 +1,13 @@
 package check
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 
+	"expmech/gauss"
 	"expmech/rows"
 )
 
@@ -20,14 +22,20 @@ func statistics(n int, draw func() float64) string {
 
 // auditRows builds the rows of one audit: pilot trials of batch draws per side, S ~ N(0, 1)
 // under D and N(shift, 1) under D′ (the Gaussian mechanism with μ = shift, the exact GDP
-// trade-off: Dong–Roth–Su 2019 Prop. 2.5), claiming gdp_s = claim.
+// trade-off: Dong–Roth–Su 2019 Prop. 2.5), publishing the (ε, δ = 1e-5) of a claim-GDP
+// mechanism; guarantee none marks a deliberately broken variant (broken = 1).
 func auditRows(rng *rand.Rand, shift, claim float64, guarantee string, trials, batch int) []rows.Row {
 	var out []rows.Row
+	eps := epsForMu(claim, 1e-5)
+	broken := "0"
+	if guarantee == "none" {
+		broken = "1"
+	}
 	for side, nb := range []string{"false", "true"} {
 		for tr := 0; tr < trials; tr++ {
 			st := statistics(batch, func() float64 { return rng.NormFloat64() + float64(side)*shift })
 			out = append(out, rows.Row{"algorithm": "g", "trial": strconv.Itoa(tr), "neighbour": nb, "status": "ok",
-				"gdp_s": rows.Float(claim), "epsilon_spent": "4", "delta": "1e-05", "guarantee": guarantee, "statistics": st})
+				"epsilon_spent": rows.Float(eps), "delta": "1e-05", "guarantee": guarantee, "broken": broken, "statistics": st})
 		}
 	}
 	return out
@@ -79,11 +87,19 @@ func TestAuditCheckRefuses(t *testing.T) {
 	base := func() []rows.Row { return auditRows(rand.New(rand.NewPCG(1, 2)), 1, 1, "certified", 4, 50) }
 	for name, edit := range map[string]func([]rows.Row) []rows.Row{
 		"bad side":        func(rs []rows.Row) []rows.Row { rs[0]["neighbour"] = "maybe"; return rs },
-		"claims differ":   func(rs []rows.Row) []rows.Row { rs[3]["gdp_s"] = "2"; return rs },
+		"claims differ":   func(rs []rows.Row) []rows.Row { rs[3]["epsilon_spent"] = "2"; return rs },
+		"a trial errored": func(rs []rows.Row) []rows.Row { return append(rs[:1:1], rs[2:]...) },
+		"trials unequal":  func(rs []rows.Row) []rows.Row { rs[6]["statistics"] = "0.5"; return rs },
+		"honest, claims nothing": func(rs []rows.Row) []rows.Row {
+			for _, r := range rs {
+				r["guarantee"] = "none"
+			}
+			return rs
+		},
 		"mixed guarantee": func(rs []rows.Row) []rows.Row { rs[3]["guarantee"] = "none"; return rs },
 		"no claim": func(rs []rows.Row) []rows.Row {
 			for _, r := range rs {
-				r["gdp_s"] = ""
+				r["epsilon_spent"] = ""
 			}
 			return rs
 		},
@@ -115,10 +131,11 @@ func TestAuditCheckRefuses(t *testing.T) {
 func TestKSCheck(t *testing.T) {
 	mk := func(alg, cell, guarantee string, scale float64, seed uint64) []rows.Row {
 		rng := rand.New(rand.NewPCG(seed, 1))
+		broken := map[bool]string{true: "1", false: "0"}[guarantee == "none"]
 		var out []rows.Row
 		for tr := 0; tr < 2; tr++ {
 			out = append(out, rows.Row{"algorithm": alg, "cell": cell, "trial": strconv.Itoa(tr), "status": "ok",
-				"guarantee": guarantee, "statistics": statistics(1000, func() float64 { return scale * rng.NormFloat64() })})
+				"guarantee": guarantee, "broken": broken, "statistics": statistics(1000, func() float64 { return scale * rng.NormFloat64() })})
 		}
 		return out
 	}
@@ -157,4 +174,56 @@ func runAuditRows(t *testing.T, c Check, rs []rows.Row) CheckResult {
 		t.Fatal(err)
 	}
 	return Run(c, recs, nil)
+}
+
+// epsForMu is the ε at which the μ-GDP curve reaches δ, by bisection in ε on the closed
+// form δ_μ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Dong–Roth–Su 2019, Cor. 2.13): the
+// other direction of the check's inversion, to build rows from a μ.
+func epsForMu(mu, delta float64) float64 {
+	d := func(e float64) float64 {
+		return gauss.CDF(-e/mu+mu/2) - math.Exp(e)*gauss.CDF(-e/mu-mu/2)
+	}
+	lo, hi := 0.0, 100.0
+	for range 200 {
+		m := 0.5 * (lo + hi)
+		if d(m) > delta {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return 0.5 * (lo + hi)
+}
+
+// TestSForEpsDelta: the check's inversion reproduces s*(4, 1e-5) = 0.9249308976669361
+// (algorithms/privacy's exact inversion, the audit rows' gdp_s) and s*(4.377, 1e-5) ≈ 1
+// (PRIVACY.md §3.2 table), and inverts the closed form at other points.
+func TestSForEpsDelta(t *testing.T) {
+	if got := sForEpsDelta(4, 1e-5); math.Abs(got-0.9249308976669361) > 1e-9 {
+		t.Errorf("s*(4, 1e-5) = %.16g, want 0.9249308976669361", got)
+	}
+	if got := sForEpsDelta(4.377, 1e-5); math.Abs(got-1) > 1e-3 {
+		t.Errorf("s*(4.377, 1e-5) = %v, want ≈ 1", got)
+	}
+	for _, mu := range []float64{0.05, 0.5, 2, 8} {
+		if got := sForEpsDelta(epsForMu(mu, 1e-6), 1e-6); math.Abs(got-mu) > 1e-8*mu {
+			t.Errorf("s*(ε(μ = %v)) = %v", mu, got)
+		}
+	}
+}
+
+// TestAuditCheckPerfectSeparation: neighbours 40 standard deviations apart are a
+// violation with a finite bound (6.76 at N = 1e4), FAIL for an honest claim and FLAGGED
+// for a broken variant — never an empty test at −Inf that passes.
+func TestAuditCheckPerfectSeparation(t *testing.T) {
+	c := Check{Kind: KindAuditMu, Metric: "statistics", Algorithm: "g", Vs: "neighbour", Pilot: 2}
+	for _, g := range []string{"certified", "none"} {
+		r := runAuditRows(t, c, auditRows(rand.New(rand.NewPCG(9, 10)), 40, 1, g, 12, 1000))
+		if math.IsInf(r.Fitted, 0) || !(r.Fitted > 6.7 && r.Fitted < 6.8) || !strings.Contains(r.Reason, "separate perfectly") {
+			t.Errorf("%s: got μ_lb %v (%s), want ≈ 6.76 with perfect separation", g, r.Fitted, r.Reason)
+		}
+		if r.Passed() != (g == "none") {
+			t.Errorf("%s: got pass %v (%s)", g, r.Passed(), r.Reason)
+		}
+	}
 }

@@ -97,21 +97,49 @@ type AuditResult struct {
 }
 
 // AuditMu is the μ-GDP audit on pilot statistics (p0 under D, p1 under D′) and disjoint
-// audit statistics (s0, s1). The pilot score is the bound the audit would give at the
-// audit's size if the pilot rates were exact, restricted to cuts with at least 2% of each
-// side's pilot runs on each side of the cut: for a Gaussian shift the best cut is central
-// (t = μ/2), and without the restriction the pilot overfits tail noise (a cut at
-// TPR ≈ 0.996 gave μ_lb 0.896 against 0.949 expected at N = 1e4).
+// audit statistics (s0, s1): the threshold test is chosen on the pilot (Jagielski et al.
+// 2020, "Auditing differentially private machine learning", §4; Nasr et al. 2021,
+// "Adversary instantiation", §4, and 2023, "Tight auditing of differentially private
+// machine learning", which choose the test on held-out runs) and the bound is
+// MuLowerBound on the audit counts. Every cut is eligible, with no minimum-mass floor, so
+// that neighbours that separate perfectly give the largest finite bound the audit size
+// allows (TP = N1, FP = 0: μ_lb = Φ⁻¹(α^{1/N1}) − Φ⁻¹(1 − α^{1/N0}), 6.76 at N = 1e4 and
+// 95%), never an empty test. The pilot scores a cut by the bound PilotMuScore projects at
+// the audit's size from pessimistic pilot rates, which keeps the pilot from chasing tail
+// noise (the overfitting a bare projection shows on a Gaussian shift).
 func AuditMu(p0, p1, s0, s1 []float64, conf float64) AuditResult {
 	score := func(tp, n1, fp, n0 int) float64 { return MuLowerBound(tp, n1, fp, n0, conf) }
-	pilot := func(tp, n1, fp, n0 int) float64 {
-		m := max(1, min(n1, n0)/50)
-		if min(tp, n1-tp, fp, n0-fp) < m {
-			return math.Inf(-1)
-		}
-		return score(scaleCount(tp, n1, len(s1)), len(s1), scaleCount(fp, n0, len(s0)), len(s0))
-	}
+	z := NormalQuantile(1 - (1-conf)/2)
+	pilot := func(tp, n1, fp, n0 int) float64 { return PilotMuScore(tp, n1, fp, n0, len(s1), len(s0), z) }
 	return thresholdAudit(p0, p1, s0, s1, pilot, score)
+}
+
+// pilotShrink is the number of pilot standard errors by which PilotMuScore makes each
+// pilot rate pessimistic. Measured on the Gaussian shift μ = 0.925 (the canary audit's
+// claim) with 2000 pilot and 1e4 audit runs per side, 40 repetitions (mean μ_lb ± sd):
+// 0 (bare projection) 0.795 ± 0.091, 1: 0.855 ± 0.040, 2: 0.867 ± 0.026, and the former
+// rule (cuts with ≥ 2% of each side's pilot runs on each side) 0.861 ± 0.029, −Inf at μ = 6.
+const pilotShrink = 2
+
+// PilotMuScore is the pilot's score of a cut with tp of n1 pilot runs positive on D′ and
+// fp of n0 on D: the rates are shrunk towards the pilot's pessimistic end, p̂ = (k + ½)/(n
+// + 1) moved pilotShrink standard errors by the Wilson score interval (Wilson 1927,
+// JASA 22), and the μ bound is projected at the audit sizes m1, m0 with Wilson bounds at
+// z (the audit's one-sided quantile), Φ⁻¹(TPR⁻) − Φ⁻¹(FPR⁺). It is finite for every cut
+// (perfect separation included) and costs no quantile inversion of a Beta law.
+func PilotMuScore(tp, n1, fp, n0, m1, m0 int, z float64) float64 {
+	pt := wilson((float64(tp)+0.5)/(float64(n1)+1), n1, -pilotShrink)
+	pf := wilson((float64(fp)+0.5)/(float64(n0)+1), n0, pilotShrink)
+	return NormalQuantile(wilson(pt, m1, -z)) - NormalQuantile(wilson(pf, m0, z))
+}
+
+// wilson is the end of the Wilson score interval of a proportion p observed in n trials
+// at z standard errors (z < 0: the lower end, z > 0: the upper end).
+func wilson(p float64, n int, z float64) float64 {
+	nn := float64(n)
+	c := p + z*z/(2*nn)
+	r := z * math.Sqrt(p*(1-p)/nn+z*z/(4*nn*nn))
+	return (c + r) / (1 + z*z/nn)
 }
 
 // AuditEps is the (ε, δ) audit with the same pilot/audit split; its best cuts lie in the
