@@ -303,6 +303,7 @@ type ProximalChain struct {
 	x, y   []float64
 	m      []float64
 	xp, zp []float64
+	gp     gaussPart // the RGO's Gaussian part at the current step's mean m
 	Sched  Schedule
 	Stats  Stats
 }
@@ -326,6 +327,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 		sd:     math.Sqrt(s.H / (1 + hk)),
 		x:      make([]float64, d), y: make([]float64, d), m: make([]float64, d),
 		xp: make([]float64, d), zp: make([]float64, d),
+		gp:    newGaussPart(c.Domain, d),
 		Sched: s,
 	}
 	return ch, nil
@@ -440,11 +442,12 @@ func (c *ProximalChain) Step(rng *rand.Rand) error {
 func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	c.Stats.RGOCalls++
 	o, n, k := c.o, c.n, c.k
+	c.gp.set(c.m, c.sd)
 	for {
-		if err := gaussOnDomain(c.xp, c.m, c.sd, c.dom, rng, &c.Stats.DomainRejections); err != nil {
+		if err := c.gp.draw(c.xp, rng, &c.Stats.DomainRejections); err != nil {
 			return err
 		}
-		if err := gaussOnDomain(c.zp, c.m, c.sd, c.dom, rng, &c.Stats.DomainRejections); err != nil {
+		if err := c.gp.draw(c.zp, rng, &c.Stats.DomainRejections); err != nil {
 			return err
 		}
 		c.Stats.GaussianDraws += 2
