@@ -10,7 +10,7 @@ import (
 // oracle once per index and using buf (length d) as scratch. It returns how many of the
 // gradients were clipped. With idx == nil it sums over all n examples. No allocation.
 func ClippedSum(dst, buf []float64, o problems.GradientOracle, idx []int, x []float64, c float64) (clipped int) {
-	buf, dst = buf[:len(dst)], dst[:len(dst)]
+	buf = buf[:len(dst)]
 	add := func(i int) {
 		o.Grad(buf, i, x)
 		// Clip(buf, c) with the sum of squares of Norm, written out: this loop runs once
@@ -19,7 +19,7 @@ func ClippedSum(dst, buf []float64, o problems.GradientOracle, idx []int, x []fl
 		for _, v := range buf {
 			s += v * v
 		}
-		if n := math.Sqrt(s); n > c {
+		if n := math.Sqrt(s); !(n <= c) { // as Clip: a NaN norm takes this branch
 			clipped++
 			f := c / n
 			for j, v := range buf {

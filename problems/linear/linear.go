@@ -328,16 +328,12 @@ func linearOptimum(m []float64, dm problems.Domain) problems.Optimum {
 	}
 }
 
-func (in *Instance) Len() int                         { return len(in.z) }
-func (in *Instance) Dim() int                         { return in.c.D }
-func (in *Instance) Constants() problems.Constants    { return in.c }
-func (in *Instance) Value(i int, x []float64) float64 { return floats.Dot(x, in.z[i]) }
-func (in *Instance) Grad(dst []float64, i int, _ []float64) {
-	for j, v := range in.z[i] { // a loop, not copy: at small d a call to memmove costs more
-		dst[j] = v
-	}
-}
-func (in *Instance) Points() [][]float64 { return in.z }
+func (in *Instance) Len() int                               { return len(in.z) }
+func (in *Instance) Dim() int                               { return in.c.D }
+func (in *Instance) Constants() problems.Constants          { return in.c }
+func (in *Instance) Value(i int, x []float64) float64       { return floats.Dot(x, in.z[i]) }
+func (in *Instance) Grad(dst []float64, i int, _ []float64) { copy(dst, in.z[i]) }
+func (in *Instance) Points() [][]float64                    { return in.z }
 
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ (the average, SPEC §0).
 func (in *Instance) EmpiricalRisk(x []float64) float64 { return floats.Dot(x, in.mean) }
