@@ -66,25 +66,116 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 		if s <= r2 {
 			return nil
 		}
-		*rej++
-		ok, err := gaussBallSplit(dst, m, math.Sqrt(mm), sd, dom.Radius, splitTries, rng, rej)
-		if ok || err != nil {
-			return err
-		}
-		// The ball holds too little of the Gaussian for rejection (mean far outside K in
-		// high d): the exact cylindrical sampler. The mixture stays exact: every branch
-		// outputs the target law conditional on being taken, and which branch is taken
-		// depends only on draws independent of the output.
-		g, err := NewBallGauss(m, sd, dom.Radius)
-		if err != nil {
-			return err
-		}
-		return g.Draw(dst, rng, rej)
+		return ballAfterMiss(dst, m, mm, sd, dom.Radius, rng, rej)
 	case problems.Box:
 		r := dom.Radius
 		for j, mj := range m {
 			a, b := (-r-mj)/sd, (r-mj)/sd
-			if a < -3 && b > 3 {
+			dst[j] = boxCoord(mj, sd, r, a, b, rng, rej)
+		}
+		return nil
+	default:
+		for j, mj := range m {
+			dst[j] = mj + sd*rng.NormFloat64()
+		}
+		return nil
+	}
+}
+
+// ballAfterMiss is the ball case of gaussOnDomain after its plain attempt left K (mm =
+// ‖m‖²): the radial split, then the exact cylindrical sampler.
+func ballAfterMiss(dst, m []float64, mm, sd, r float64, rng *rand.Rand, rej *int64) error {
+	*rej++
+	ok, err := gaussBallSplit(dst, m, math.Sqrt(mm), sd, r, splitTries, rng, rej)
+	if ok || err != nil {
+		return err
+	}
+	// The ball holds too little of the Gaussian for rejection (mean far outside K in
+	// high d): the exact cylindrical sampler. The mixture stays exact: every branch
+	// outputs the target law conditional on being taken, and which branch is taken
+	// depends only on draws independent of the output.
+	g, err := NewBallGauss(m, sd, r)
+	if err != nil {
+		return err
+	}
+	return g.Draw(dst, rng, rej)
+}
+
+// boxCoord draws one coordinate of the box case: N(mj, sd²) on [−r, r], whose standardised
+// ends are a = (−r − mj)/sd and b = (r − mj)/sd; plain rejection when [a, b] ⊃ [−3, 3]
+// (≥ 99.7% of the mass), else the exact truncated draw.
+func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
+	if a < -3 && b > 3 {
+		for {
+			v := mj + sd*rng.NormFloat64()
+			if v >= -r && v <= r {
+				return v
+			}
+			*rej++
+		}
+	}
+	return math.Min(math.Max(mj+sd*truncStdNormal(rng, a, b, rej), -r), r)
+}
+
+// gaussPart is gaussOnDomain for many draws at one mean (the proposals of one RGO call):
+// set computes once what depends on (m, sd, K) only — ‖m‖² on the ball, the standardised
+// interval ends on the box — so a draw costs its normals and a comparison per coordinate.
+// Its draws are bitwise gaussOnDomain's: the same arithmetic on the same random numbers
+// in the same order.
+type gaussPart struct {
+	dom  problems.Domain
+	m    []float64
+	sd   float64
+	mm   float64   // ‖m‖² (ball)
+	a, b []float64 // (∓r − m_j)/sd (box)
+}
+
+func newGaussPart(dom problems.Domain, d int) gaussPart {
+	g := gaussPart{dom: dom}
+	if dom.Kind == problems.Box {
+		g.a, g.b = make([]float64, d), make([]float64, d)
+	}
+	return g
+}
+
+// set fixes the mean m (kept, not copied) and the sd for the following draws.
+func (g *gaussPart) set(m []float64, sd float64) {
+	g.m, g.sd = m, sd
+	switch g.dom.Kind {
+	case problems.Ball:
+		mm := 0.0
+		for _, mj := range m {
+			mm += mj * mj
+		}
+		g.mm = mm
+	case problems.Box:
+		r := g.dom.Radius
+		for j, mj := range m {
+			g.a[j], g.b[j] = (-r-mj)/sd, (r-mj)/sd
+		}
+	}
+}
+
+// draw writes one draw of N(m, sd² I) on K into dst; rej counts rejected proposals.
+func (g *gaussPart) draw(dst []float64, rng *rand.Rand, rej *int64) error {
+	m, sd := g.m, g.sd
+	switch g.dom.Kind {
+	case problems.Ball:
+		r := g.dom.Radius
+		s := 0.0
+		for j, mj := range m {
+			v := mj + sd*rng.NormFloat64()
+			dst[j] = v
+			s += v * v
+		}
+		if s <= r*r {
+			return nil
+		}
+		return ballAfterMiss(dst, m, g.mm, sd, r, rng, rej)
+	case problems.Box:
+		r, a, b := g.dom.Radius, g.a[:len(m)], g.b[:len(m)]
+		for j, mj := range m {
+			if a[j] < -3 && b[j] > 3 { // boxCoord's rejection branch, inlined
 				for {
 					v := mj + sd*rng.NormFloat64()
 					if v >= -r && v <= r {
@@ -95,15 +186,14 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 				}
 				continue
 			}
-			dst[j] = math.Min(math.Max(mj+sd*truncStdNormal(rng, a, b, rej), -r), r)
+			dst[j] = boxCoord(mj, sd, r, a[j], b[j], rng, rej)
 		}
-		return nil
 	default:
 		for j, mj := range m {
 			dst[j] = mj + sd*rng.NormFloat64()
 		}
-		return nil
 	}
+	return nil
 }
 
 // gaussBallSplit draws N(m, sd² I) restricted to the ball ‖x‖ ≤ r exactly, with about one

@@ -184,16 +184,15 @@ func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, erro
 		}
 		return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
 	}
-	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T). L is chosen as
-	// ⌈log2(32/τ_RGO)⌉ with h = 2^-8/(G² L) (GLL22 Lemma 5.5's step); the per-call TV at that
-	// h is bounded by logRGOTVBound (SPEC §4.4, proved there with explicit constants), which
-	// is far below 32·2^{-L}; the schedule is certified only if that bound is ≤ τ_RGO as
-	// evaluated. T and L depend on each other: iterate to the fixed point (L grows
-	// monotonically with T, and T with L).
+	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T), at GLL22 Lemma
+	// 5.5's step h = 2^-8/(G² L). L is the smallest level at which the proven per-call bound
+	// logRGOTVBound(h G², L) (SPEC §4.4, derived there with explicit constants) is ≤ τ_RGO,
+	// with T the mixing steps at that h: the largest step the proof certifies. The bound
+	// falls as L grows (h shrinks) while T only grows like L, so the search stops at the
+	// first level that passes; none up to maxCertifiedL refuses the target.
 	tvMix := t.TV / 2
-	L := 1
-	var s Schedule
-	for it := 0; it < 100; it++ {
+	var lb float64
+	for L := 1; L <= maxCertifiedL; L++ {
 		h := math.Min(math.Ldexp(1, -8)/(G*G*float64(L)), hmax)
 		rate, ld, kl := mixing(c, t, h)
 		T, err := stepsFor(rate, ld, kl, tvMix)
@@ -201,19 +200,18 @@ func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, erro
 			return Schedule{}, err
 		}
 		tvRGO := t.TV / (2 * float64(T))
-		L2 := int(math.Ceil(math.Log2(32 / tvRGO)))
-		s = Schedule{H: h, Steps: T, L: L, TVMix: tvMix, TVRGO: tvRGO, Rate: rate, LogDiv0: ld}
-		if L2 <= L {
-			if lb := logRGOTVBound(h*G*G, L); !(lb <= math.Log(tvRGO)) {
-				return Schedule{}, fmt.Errorf("%w: proven RGO TV bound e^%.4g exceeds the per-call budget %g (h·G² = %g, L = %d)",
-					ErrBadTarget, lb, tvRGO, h*G*G, L)
-			}
-			return s, nil
+		if lb = logRGOTVBound(h*G*G, L); lb <= math.Log(tvRGO) {
+			return Schedule{H: h, Steps: T, L: L, TVMix: tvMix, TVRGO: tvRGO, Rate: rate, LogDiv0: ld}, nil
 		}
-		L = L2
 	}
-	return Schedule{}, fmt.Errorf("%w: certified schedule did not converge", ErrBadTarget)
+	return Schedule{}, fmt.Errorf("%w: proven RGO TV bound e^%.4g exceeds the per-call budget at every level L ≤ %d",
+		ErrBadTarget, lb, maxCertifiedL)
 }
+
+// maxCertifiedL bounds the certified schedule's search over the level L (h = 2^-8/(G² L)):
+// at L = 400 the proven bound is below 2^-395·32 (TestRGOTVBoundProvesTheoryConstant), far
+// below any per-call budget a schedule with T < maxSteps can ask for.
+const maxCertifiedL = 400
 
 // logRGOTVBound is the natural log of a proven upper bound on the total-variation distance
 // between the output of one call of the rejection RGO (GLL22 Algorithm 2 as in SPEC §4.3)
@@ -310,6 +308,7 @@ type ProximalChain struct {
 	x, y   []float64
 	m      []float64
 	xp, zp []float64
+	gp     gaussPart // the RGO's Gaussian part at the current step's mean m
 	Sched  Schedule
 	Stats  Stats
 }
@@ -333,6 +332,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 		sd:     math.Sqrt(s.H / (1 + hk)),
 		x:      make([]float64, d), y: make([]float64, d), m: make([]float64, d),
 		xp: make([]float64, d), zp: make([]float64, d),
+		gp:    newGaussPart(c.Domain, d),
 		Sched: s,
 	}
 	return ch, nil
@@ -447,11 +447,12 @@ func (c *ProximalChain) Step(rng *rand.Rand) error {
 func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	c.Stats.RGOCalls++
 	o, n, k := c.o, c.n, c.k
+	c.gp.set(c.m, c.sd)
 	for {
-		if err := gaussOnDomain(c.xp, c.m, c.sd, c.dom, rng, &c.Stats.DomainRejections); err != nil {
+		if err := c.gp.draw(c.xp, rng, &c.Stats.DomainRejections); err != nil {
 			return err
 		}
-		if err := gaussOnDomain(c.zp, c.m, c.sd, c.dom, rng, &c.Stats.DomainRejections); err != nil {
+		if err := c.gp.draw(c.zp, rng, &c.Stats.DomainRejections); err != nil {
 			return err
 		}
 		c.Stats.GaussianDraws += 2

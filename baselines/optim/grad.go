@@ -1,15 +1,31 @@
 package optim
 
-import "expmech/problems"
+import (
+	"math"
+
+	"expmech/problems"
+)
 
 // ClippedSum adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (not zeroed), querying the counted
 // oracle once per index and using buf (length d) as scratch. It returns how many of the
 // gradients were clipped. With idx == nil it sums over all n examples. No allocation.
 func ClippedSum(dst, buf []float64, o problems.GradientOracle, idx []int, x []float64, c float64) (clipped int) {
+	buf = buf[:len(dst)]
 	add := func(i int) {
 		o.Grad(buf, i, x)
-		if Clip(buf, c) {
+		// Clip(buf, c) with the sum of squares of Norm, written out: this loop runs once
+		// per example per step of noisy GD.
+		s := 0.0
+		for _, v := range buf {
+			s += v * v
+		}
+		if n := math.Sqrt(s); !(n <= c) { // as Clip: a NaN norm takes this branch
 			clipped++
+			f := c / n
+			for j, v := range buf {
+				dst[j] += float64(v * f) // rounded as Clip rounds buf[j] *= f
+			}
+			return
 		}
 		for j, v := range buf {
 			dst[j] += v

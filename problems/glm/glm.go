@@ -265,6 +265,7 @@ type Instance struct {
 	a    [][]float64 // features (n×d); nil while a factored instance has not materialised them
 	y    []float64
 	loss loss.Kind
+	code lossCode // loss as an integer, for φ and ∂φ on every query
 	c    problems.Constants
 	U    *mat.Dense // lowrank subspace basis (d×r), nil for glm
 	rest *Instance  // held-out sample (task sco)
@@ -434,7 +435,7 @@ func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 }
 
 func newInstance(a [][]float64, y []float64, phi loss.Kind, c problems.Constants) *Instance {
-	in := &Instance{a: a, y: y, loss: phi, c: c}
+	in := &Instance{a: a, y: y, loss: phi, code: codeOf(phi), c: c}
 	in.opt = problems.NewLazyOptimum(in.solve)
 	return in
 }
@@ -495,11 +496,32 @@ func (in *Instance) Subspace() *mat.Dense {
 	return in.U
 }
 
-func (in *Instance) phi(t, y float64) float64 {
-	switch in.loss {
+// lossCode is a loss.Kind as a small integer: φ and ∂φ run on every value and gradient
+// query, where a switch on the name would compare strings.
+type lossCode uint8
+
+const (
+	absoluteCode lossCode = iota // loss.Absolute, and the default of phi and dphi
+	logisticCode
+	hingeCode
+)
+
+func codeOf(k loss.Kind) lossCode {
+	switch k {
 	case Logistic:
-		return solve.Softplus(-y * t)
+		return logisticCode
 	case Hinge:
+		return hingeCode
+	default:
+		return absoluteCode
+	}
+}
+
+func (in *Instance) phi(t, y float64) float64 {
+	switch in.code {
+	case logisticCode:
+		return solve.Softplus(-y * t)
+	case hingeCode:
 		return math.Max(0, 1-y*t)
 	default:
 		return math.Abs(t - y)
@@ -508,10 +530,10 @@ func (in *Instance) phi(t, y float64) float64 {
 
 // dphi is a (sub)derivative ∂_t φ(t, y) ∈ [−1, 1].
 func (in *Instance) dphi(t, y float64) float64 {
-	switch in.loss {
-	case Logistic:
+	switch in.code {
+	case logisticCode:
 		return -y * solve.Sigmoid(-y*t)
-	case Hinge:
+	case hingeCode:
 		if y*t < 1 {
 			return -y
 		}
