@@ -32,9 +32,12 @@ build: $(BIN) ## bin/expmech: the harness with its specs built in (runs without 
 # keys each row by the packages its algorithm, problem and the runner import (README
 # "Result cache"), so an edit to one sampler or baseline recomputes only the rows that run
 # it, and neither a spec edit nor a commit of documents invalidates the cache.
+# scripts/gobuild runs go run/build -v and prints a line every 5 s while it compiles: a
+# first build with a cold cache takes a minute or more and is not silent.
 $(BIN): $(GO_SRC) $(wildcard experiments/*.yaml) experiments/SUITE
-	keys=$$($(GO) run ./scripts/codekeys) && \
-	$(GO) build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA) -X expmech/experiments/runner.packageKeys=$$keys" .
+	@echo "building $@ (a minute or more the first time: a line every 5 s while it compiles)"
+	keys=$$(GO=$(GO) scripts/gobuild "package keys" run ./scripts/codekeys) && \
+	GO=$(GO) scripts/gobuild $@ build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA) -X expmech/experiments/runner.packageKeys=$$keys" .
 
 code-version: ## the result cache's code version that make build stamps (src:<hash of the Go sources>)
 	@echo src:$(SRC_SHA)
