@@ -8,12 +8,12 @@
 // prints one line per experiment: its rows, the CPU time (user + system, of the whole run:
 // plans, rows, analysis and figures) per row and the rows per CPU-second.
 //
-//	bench compare [-max 1.25] [-alpha 0.05] [-gate UNITS] [-ref A:B] OLD NEW
+//	bench compare [-max 1.25] [-alpha 0.01] [-gate UNITS] [-ref A:B] OLD NEW
 //
 // compares every benchmark and cost unit found in both files (ns/op, cpu-ns/row, B/op,
 // allocs/op: lower is better) like benchstat: the ratio of the medians new/old and a
 // one-sided Mann–Whitney U test of "new is slower". A clear regression — ratio > max and
-// p < alpha, with at least 4 runs on each side — fails (exit status 1) when its unit is
+// p < alpha, with at least 4 runs on each side (6 give p down to 1/924) — fails (exit status 1) when its unit is
 // in -gate (default: every unit). -ref A:B adds, for each A/S and B/S measured in the same
 // runs (run i of A paired with run i of B), the unit "×B": A's ns/op over B's, a speed
 // relative to a floor measured beside it, which a slower or busier machine leaves nearly
@@ -205,7 +205,7 @@ func compare(args []string, stdout io.Writer) (bool, error) {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	rule := Rule{MinRuns: 4}
 	fs.Float64Var(&rule.Max, "max", 1.25, "largest tolerated ratio new/old of the medians")
-	fs.Float64Var(&rule.Alpha, "alpha", 0.05, "significance level of the one-sided Mann–Whitney U test")
+	fs.Float64Var(&rule.Alpha, "alpha", 0.01, "significance level of the one-sided Mann–Whitney U test")
 	gate := fs.String("gate", "", "comma-separated units whose regressions fail (default: all)")
 	ref := fs.String("ref", "", "A:B: also compare A/S's ns/op relative to B/S's, run by run (unit ×B)")
 	if err := fs.Parse(args); err != nil {
