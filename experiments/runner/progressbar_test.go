@@ -34,11 +34,14 @@ func TestProgressTicksWithoutRows(t *testing.T) {
 	var out syncBuffer
 	p := newProgress(Options{Progress: &out, Interval: 20 * time.Millisecond}, "exp", 4, 0, map[string]float64{"a": 4})
 	p.tick()
-	time.Sleep(150 * time.Millisecond)
+	const line = "0/4 rows, 0% of the predicted cost"
+	for deadline := time.Now().Add(5 * time.Second); strings.Count(out.String(), line) < 2 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	p.finish(false)
 	got := out.String()
-	if n := strings.Count(got, "0/4 rows, 0% of the predicted cost"); n < 2 {
-		t.Errorf("after 150 ms at a 20 ms interval with no row: %d progress lines, want several:\n%s", n, got)
+	if n := strings.Count(got, line); n < 2 {
+		t.Errorf("5 s at a 20 ms interval with no row: %d progress lines, want several:\n%s", n, got)
 	}
 	time.Sleep(60 * time.Millisecond)
 	if after := out.String(); after != got || !strings.HasSuffix(got, "done\n") {
