@@ -19,10 +19,10 @@ SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 # The privacy audit: four experiments of the same pipeline (README "Privacy audit").
 AUDIT   := audit audit_paths audit_sampler audit_exact
 
-.PHONY: help build code-version lint deadcode test test-long cover fuzz reproduce audit bench quick scaling clean clean-cache FORCE
+.PHONY: help build code-version lint deadcode test test-long cover fuzz reproduce audit bench bench-ci bench-baseline quick scaling clean clean-cache FORCE
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 	@echo "  variables: QUICK=1 (shrunk sweeps, into $(OUT)/quick, $(FIGURES)/quick, REPORT-quick.md), WORKERS=$(WORKERS), OUT=$(OUT), FIGURES=$(FIGURES)"
 
 build: $(BIN) ## bin/expmech: the harness with its specs built in (runs without the source tree)
@@ -32,9 +32,12 @@ build: $(BIN) ## bin/expmech: the harness with its specs built in (runs without 
 # keys each row by the packages its algorithm, problem and the runner import (README
 # "Result cache"), so an edit to one sampler or baseline recomputes only the rows that run
 # it, and neither a spec edit nor a commit of documents invalidates the cache.
+# scripts/gobuild runs go run/build -v and prints a line every 5 s while it compiles: a
+# first build with a cold cache takes a minute or more and is not silent.
 $(BIN): $(GO_SRC) $(wildcard experiments/*.yaml) experiments/SUITE
-	keys=$$($(GO) run ./scripts/codekeys) && \
-	$(GO) build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA) -X expmech/experiments/runner.packageKeys=$$keys" .
+	@echo "building $@ (a minute or more the first time: a line every 5 s while it compiles)"
+	keys=$$(GO=$(GO) scripts/gobuild "package keys" run ./scripts/codekeys) && \
+	GO=$(GO) scripts/gobuild $@ build -o $@ -ldflags "-X expmech/experiments/runner.sourceHash=$(SRC_SHA) -X expmech/experiments/runner.packageKeys=$$keys" .
 
 code-version: ## the result cache's code version that make build stamps (src:<hash of the Go sources>)
 	@echo src:$(SRC_SHA)
@@ -57,9 +60,10 @@ pinned = $(GO) version -m $(TOOLS_BIN)/$(1) 2>/dev/null | \
   awk '$$1 == "mod" && $$2 == "$(2)" && $$3 == "$(4)" { ok = 1 } END { exit !ok }' || \
   $(GO) install $(3)@$(4)
 
-lint: ## gofmt (no file may need formatting), staticcheck and make deadcode (pinned tools; installed if missing)
+lint: ## gofmt (no file may need formatting), go vet, staticcheck and make deadcode (pinned tools; installed if missing)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
 	@$(call pinned,staticcheck,honnef.co/go/tools,honnef.co/go/tools/cmd/staticcheck,$(STATICCHECK_VERSION))
 	$(TOOLS_BIN)/staticcheck ./...
 	@$(MAKE) --no-print-directory deadcode
@@ -86,14 +90,19 @@ deadcode: ## dead code: functions no binary reaches, less the commented .ci/dead
 	      if (bad) { print "deadcode: " bad " finding(s): delete the code, move test-only helpers into a _test.go file, or allow it with a reason in $(DEADCODE_ALLOW)"; exit 1 } \
 	      print "deadcode: nothing unreachable beyond $(DEADCODE_ALLOW)" }' $(DEADCODE_ALLOW) "$$found"
 
-test: ## vet, all short tests, the runner's short tests under -race, a 5 s decoder fuzz
-	$(GO) vet ./...
-	$(GO) test -short -count=1 ./...
-	$(GO) test -short -count=1 -race ./experiments/...
-	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=5s ./experiments
+# make test is the check before a commit: every package's short tests, afresh (-count=1:
+# some tests read what Go's test cache does not track — git ls-files, go list, make and
+# the scripts they run — so a cached pass could be stale). Most of its time with a warm
+# build cache is linking one test binary per package. go test runs vet's high-confidence
+# checks on every package it tests; the full go vet is in make lint, the race detector
+# and the fuzzing in make test-long, and CI runs all three.
+test: ## all short tests, afresh (go test -short -count=1, 5 min timeout per package); make lint has vet, make test-long the race run and the fuzz
+	$(GO) test -short -count=1 -timeout 5m ./...
 
-test-long: ## every test, the long ones that make test skips (testing.Short) included; CI runs both
+test-long: ## every test (the long ones make test skips too), the runner's short tests under -race, a 5 s decoder fuzz; CI runs it
 	$(GO) test -count=1 -timeout 30m ./...
+	$(GO) test -short -count=1 -timeout 10m -race ./experiments/...
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=5s -timeout 5m ./experiments
 
 # Coverage does not gate: it is printed (per package by go test, then the total) so that a
 # change that leaves code untested shows. -coverpkg is left at its default (each package's
@@ -108,11 +117,11 @@ examples: ## vet and test the example modules under examples/ (their own go.mod:
 
 cover: ## the short tests with coverage: per package, the total, and the profile bin/coverage.out (go tool cover -html=bin/coverage.out)
 	@mkdir -p $(dir $(COVERPROFILE))
-	$(GO) test -short -coverprofile=$(COVERPROFILE) ./...
+	$(GO) test -short -timeout 5m -coverprofile=$(COVERPROFILE) ./...
 	@$(GO) tool cover -func=$(COVERPROFILE) | tail -n 1
 
 fuzz: ## fuzz the spec decoder for 2 minutes
-	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=2m ./experiments
+	$(GO) test -run='^$$' -fuzz=FuzzDecode -fuzztime=2m -timeout 10m ./experiments
 
 quick: $(BIN) ## the one-minute tour: results/quick and figures/quick
 	$(BIN) -exp quick -workers $(WORKERS) -out $(OUT) -figures $(FIGURES) -force
@@ -138,8 +147,47 @@ reproduce: ## every experiment of experiments/SUITE and the audit that changed (
 audit: ## the privacy audit: the experiments audit, audit_paths, audit_sampler, audit_exact (QUICK=1: CI scale)
 	@$(MAKE) --no-print-directory $(foreach e,$(AUDIT),$(STAMPS)/$(e).done)
 
-bench: ## all benchmarks (benchstat-friendly key=value names)
-	$(GO) test -run='^$$' -bench=. -benchmem ./...
+# make bench: each SUITE experiment's rows per CPU-second (one quick run on one worker, no
+# result cache; CPU = user + system of the whole run) and the sampler's ns/step beside the
+# kernel floor, in the Go benchmark format (benchstat reads it), compared with the
+# committed BENCH_BASELINE by scripts/bench: a regression is a ratio of medians > 1.25 with
+# a one-sided Mann–Whitney p < 0.01 (≥ 4 runs a side, so the suite's single runs are shown,
+# not judged). make bench-ci is its cheap part, which CI runs: the sampler only, judged on
+# the step relative to the kernel run beside it (a busy or slower machine slows both)
+# and on allocs/op. make bench-baseline rewrites the baseline after a deliberate change.
+BENCH_BASELINE := testdata/bench/baseline.txt
+BENCH_RUNS     ?= 6
+BENCH_TIME     ?= 0.3s
+BENCH_DIR      := bin/bench
+BENCH_CMP      := $(GO) run ./scripts/bench compare
+BENCH_CI_RULE  := -ref BenchmarkStep:BenchmarkTightKernel -gate '×BenchmarkTightKernel,allocs/op'
+
+# BENCH_RUNS separate runs of the test binary, so that the step and the kernel of each
+# run are measured seconds apart and the runs spread over the machine's ups and downs.
+$(BENCH_DIR)/sampler.txt: FORCE
+	@mkdir -p $(BENCH_DIR)
+	$(GO) test -c -o $(BENCH_DIR)/sampler.test ./algorithms/sampler
+	@echo "sampler: BenchmarkStep and BenchmarkTightKernel at d = 10, 100, 1000, $(BENCH_RUNS) runs of $(BENCH_TIME) each"
+	@cd algorithms/sampler && for i in $$(seq $(BENCH_RUNS)); do \
+	  ../../$(BENCH_DIR)/sampler.test -test.run='^$$' -test.bench='^Benchmark(Step|TightKernel)$$' -test.benchmem -test.benchtime=$(BENCH_TIME) -test.timeout=5m || exit 1; \
+	done | grep '^Benchmark' > ../../$@.tmp && mv ../../$@.tmp ../../$@
+
+$(BENCH_DIR)/suite.txt: $(BIN) FORCE
+	@mkdir -p $(BENCH_DIR)
+	$(GO) run ./scripts/bench suite -bin $(BIN) -tmp $(BENCH_DIR)/runs $(SUITE) > $@.tmp && mv $@.tmp $@
+
+bench: $(BENCH_DIR)/suite.txt $(BENCH_DIR)/sampler.txt ## rows per CPU-second of each SUITE experiment (quick) and the sampler's ns/step beside the kernel floor, against testdata/bench/baseline.txt (minutes)
+	@cat $^ > $(BENCH_DIR)/new.txt
+	@cat $(BENCH_DIR)/new.txt
+	$(BENCH_CMP) $(BENCH_BASELINE) $(BENCH_DIR)/new.txt
+
+bench-ci: $(BENCH_DIR)/sampler.txt ## the sampler's step relative to the kernel floor and its allocs against the baseline; fails on a clear regression (CI runs it; under a minute)
+	$(BENCH_CMP) $(BENCH_CI_RULE) $(BENCH_BASELINE) $(BENCH_DIR)/sampler.txt
+
+bench-baseline: $(BENCH_DIR)/suite.txt $(BENCH_DIR)/sampler.txt ## rewrite testdata/bench/baseline.txt from a fresh make bench measurement (after a deliberate speed change; commit it)
+	@mkdir -p $(dir $(BENCH_BASELINE))
+	@{ echo "# make bench-baseline, $$(date -u +%F), $$(nproc) CPUs, $$($(GO) env GOVERSION)"; cat $^; } > $(BENCH_BASELINE)
+	@echo "wrote $(BENCH_BASELINE)"
 
 scaling: $(BIN) ## README "Scaling": time the quick suite with 1 and 2 workers and one experiment in 1, 2, 4, 8 local shards (minutes; SHARD_EXP=erm_rates)
 	scripts/scaling.sh

@@ -9,7 +9,7 @@ import (
 
 // FuzzDecode feeds arbitrary bytes to the decoder: it must never panic, every error must
 // be a *SpecError naming the file, and an accepted spec must expand without error.
-// CI runs it briefly: go test -run='^$' -fuzz=FuzzDecode -fuzztime=10s ./experiments
+// CI runs it briefly (make test-long): go test -run='^$' -fuzz=FuzzDecode -fuzztime=5s ./experiments
 func FuzzDecode(f *testing.F) {
 	for _, pattern := range []string{"testdata/valid/*.yaml", "testdata/invalid/*.yaml", "*.yaml"} {
 		files, _ := filepath.Glob(pattern)

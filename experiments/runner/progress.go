@@ -30,6 +30,8 @@ type progress struct {
 	// bar draws the terminal bar (schollz/progressbar) over permille of the predicted
 	// cost; its own count, rate and ETA are off: the description carries ours.
 	bar *progressbar.ProgressBar
+	// stop ends the ticker (tick) and stopped says it has; nil without a ticker.
+	stop, stopped chan struct{}
 }
 
 // algProgress is one algorithm's predicted cost left and observed cost and seconds.
@@ -54,6 +56,34 @@ func newProgress(o Options, name string, total, done int, left map[string]float6
 		fmt.Fprintf(o.Progress, "%s: %d of %d rows already done (journal or cache)\n", name, done, total)
 	}
 	return p
+}
+
+// tick redraws the report whenever Interval passes with no row finished (plans and long
+// rows would leave the run silent otherwise), until finish.
+func (p *progress) tick() {
+	if p.o.Progress == nil {
+		return
+	}
+	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+	period := max(p.o.Interval/10, time.Millisecond)
+	go func() {
+		defer close(p.stopped)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case now := <-t.C:
+				p.mu.Lock()
+				if now.Sub(p.last) >= p.o.Interval-period {
+					p.last = now
+					p.draw(now, "")
+				}
+				p.mu.Unlock()
+			}
+		}
+	}()
 }
 
 // planned adds cost, the predicted cost of rows of algorithm alg whose plan is now done,
@@ -149,6 +179,11 @@ func (p *progress) draw(now time.Time, end string) {
 
 // finish prints the final count; interrupted says so instead of claiming completion.
 func (p *progress) finish(interrupted bool) {
+	if p.stop != nil {
+		close(p.stop)
+		<-p.stopped
+		p.stop = nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.o.Progress == nil {

@@ -364,6 +364,7 @@ func (r *runState) execute(ctx context.Context) error {
 	r.logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, %d plans first, then longest predicted first, journal %s)",
 		spec.Name, r.rowsTotal, len(r.done), r.res.Cached, len(r.jobs), r.workers, len(r.plans), r.jpath)
 	prog := newProgress(r.o, spec.Name, r.rowsTotal, len(r.all), left)
+	prog.tick()
 	pool := newInstancePool(p, r.jobs, instanceLimit(p, r.workers))
 	sl := newSlots(r.workers, r.plans, r.jobs)
 	r.calib.wait = sl.wait
