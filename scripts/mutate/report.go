@@ -52,7 +52,8 @@ func mdCell(s string) string {
 	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
 }
 
-// writeOutputs writes NAME.csv (one row per plant) and NAME.md (the table) into dir.
+// writeOutputs writes the CSV (one row per plant) and the Markdown table into dir, as
+// name + ".csv" and name + ".md".
 func writeOutputs(dir, name string, res []Result, table string) error {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
