@@ -93,17 +93,26 @@ func run(args []string) int {
 	if *check {
 		return checkPlants(root, plants)
 	}
-	res, err := runPlants(ctx, root, plants, options{jobs: *jobs, timeout: *timeout, keep: *keep})
+	progress := func(done []Result) {
+		// The table so far, replaced after each plant: an interrupted run keeps its verdicts.
+		t := fmt.Sprintf("partial: %d of %d plants\n\n", len(done), len(plants)) + plantTable(done)
+		if err := writeOutputs(*out, "mutate", done, t); err != nil {
+			fmt.Fprintln(os.Stderr, "mutate:", err)
+		}
+	}
+	start := time.Now()
+	res, err := runPlants(ctx, root, plants, options{jobs: *jobs, timeout: *timeout, keep: *keep, progress: progress})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		return 1
 	}
-	table := plantTable(res)
+	table := plantTable(res) + fmt.Sprintf("wall time of the whole run (controls included, %d jobs): %.0f s\n", *jobs, time.Since(start).Seconds())
 	fmt.Print(table)
 	if err := writeOutputs(*out, "mutate", res, table); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		return 1
 	}
+	fmt.Fprintf(os.Stderr, "mutate: wrote %s\n", filepath.Join(*out, "mutate.{csv,md}"))
 	for _, r := range res {
 		if r.Verdict == Broken {
 			return 1

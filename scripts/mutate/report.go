@@ -79,6 +79,5 @@ func writeBoth(dir, name string, csvBytes []byte, md string) error {
 	if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(md), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "mutate: wrote %s and %s\n", filepath.Join(dir, name+".csv"), filepath.Join(dir, name+".md"))
 	return nil
 }

@@ -335,9 +335,10 @@ type Result struct {
 }
 
 type options struct {
-	jobs    int
-	timeout time.Duration
-	keep    bool
+	jobs     int
+	timeout  time.Duration
+	keep     bool
+	progress func(done []Result) // called (serialised) after each plant with those finished so far
 }
 
 // runPlants runs the controls and the plants, opts.jobs at a time.
@@ -382,8 +383,18 @@ func runPlants(ctx context.Context, root string, plants []Plant, opts options) (
 			}
 		}
 	}
-	controls := make(map[ctlKey]ExpRun, len(keys))
+	// Each control closes done when it has run; a plant waits for its controls, then is
+	// classified at once, so the table on disk grows as plants finish.
+	type ctlRun struct {
+		done chan struct{}
+		run  ExpRun
+	}
+	controls := make(map[ctlKey]*ctlRun, len(keys))
+	for _, k := range keys {
+		controls[k] = &ctlRun{done: make(chan struct{})}
+	}
 	results := make([]Result, len(plants))
+	finished := make([]bool, len(plants))
 	var mu sync.Mutex
 	var jobs []func()
 	for i, k := range keys {
@@ -398,31 +409,40 @@ func runPlants(ctx context.Context, root string, plants []Plant, opts options) (
 			if !opts.keep {
 				os.RemoveAll(out)
 			}
-			mu.Lock()
-			controls[k] = r
-			mu.Unlock()
-			fmt.Fprintf(os.Stderr, "mutate: control %s (trials %d): exit %d, %d checks, %.0f s\n", k.exp, k.trials, r.Exit, len(r.Checks), r.Seconds)
+			c := controls[k]
+			c.run = r
+			close(c.done)
+			fmt.Fprintf(os.Stderr, "mutate: control %s (trials %d): exit %d, %d checks, %.0f s %s\n", k.exp, k.trials, r.Exit, len(r.Checks), r.Seconds, r.Err)
 		})
 	}
 	for i, p := range plants {
 		jobs = append(jobs, func() {
-			results[i] = runPlant(ctx, root, files, filepath.Join(tmp, fmt.Sprintf("p%02d-%s", i, p.Name)), p, opts)
-			fmt.Fprintf(os.Stderr, "mutate: %s: ran in %.0f s\n", p.Name, results[i].Seconds)
+			r := runPlant(ctx, root, files, filepath.Join(tmp, fmt.Sprintf("p%02d-%s", i, p.Name)), p, opts)
+			if r.Verdict != Broken {
+				var ctl []ExpRun
+				for _, e := range p.catchers() {
+					c := controls[ctlKey{e, p.Trials}]
+					<-c.done
+					ctl = append(ctl, c.run)
+				}
+				r.Verdict, r.Reason = classify(r.Runs, ctl)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			results[i], finished[i] = r, true
+			fmt.Fprintf(os.Stderr, "mutate: %-30s %-8s %4.0f s  %s\n", p.Name, r.Verdict, r.Seconds, abbrev(r.Reason))
+			if opts.progress != nil {
+				var done []Result
+				for j, f := range finished {
+					if f {
+						done = append(done, results[j])
+					}
+				}
+				opts.progress(done)
+			}
 		})
 	}
 	parallel(jobs, opts.jobs)
-	for i := range results {
-		r := &results[i]
-		if r.Verdict == Broken {
-			continue
-		}
-		var ctl []ExpRun
-		for _, e := range r.Plant.catchers() {
-			ctl = append(ctl, controls[ctlKey{e, r.Plant.Trials}])
-		}
-		r.Verdict, r.Reason = classify(r.Runs, ctl)
-		fmt.Fprintf(os.Stderr, "mutate: %-28s %s\n", r.Plant.Name, r.Verdict)
-	}
 	return results, nil
 }
 
