@@ -139,6 +139,20 @@ func (c CheckRow) Label() string {
 	return s
 }
 
+// fitText is the fitted value with its CI when it has one, shortened to 4 digits.
+func (c CheckRow) fitText() string {
+	short := func(v string) string {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return strconv.FormatFloat(f, 'g', 4, 64)
+		}
+		return v
+	}
+	if c.CILo == "" && c.CIHi == "" {
+		return short(c.Fitted)
+	}
+	return fmt.Sprintf("%s [%s, %s]", short(c.Fitted), short(c.CILo), short(c.CIHi))
+}
+
 // decides reports whether the check has a verdict the suite counts (claims and
 // invariants; measurements have none).
 func (c CheckRow) decides() bool { return c.Role != "measurement" && c.Result != "MEASURED" }
@@ -301,7 +315,7 @@ func classify(plant, control []ExpRun) (Verdict, string) {
 			was := before[k.Index]
 			switch {
 			case k.Result == "FAIL" && was != "FAIL":
-				kills = append(kills, fmt.Sprintf("%s %s FAIL (control %s; fitted %s [%s, %s])", r.Exp, k.Label(), orDash(was), k.Fitted, k.CILo, k.CIHi))
+				kills = append(kills, fmt.Sprintf("%s %s FAIL (control %s; fitted %s)", r.Exp, k.Label(), orDash(was), k.fitText()))
 			case k.Result == "INCONCLUSIVE" && was == "PASS":
 				weaks = append(weaks, fmt.Sprintf("%s %s INCONCLUSIVE (control PASS)", r.Exp, k.Label()))
 			}
