@@ -205,6 +205,9 @@ func selectPlants(all []Plant, names []string, fast bool) ([]Plant, error) {
 		var f []Plant
 		for _, p := range out {
 			if p.Fast {
+				if len(p.FastExperiments) > 0 {
+					p.Experiments = p.FastExperiments
+				}
 				f = append(f, p)
 			}
 		}

@@ -115,11 +115,31 @@ func TestPlantTable(t *testing.T) {
 		"plants:\n  - {name: a, family: privacy, why: w, edits: [{file: f.go, old: a, new: b}]}\n",
 		"plants:\n  - {name: a, family: nosuch, why: w, experiments: [x], edits: [{file: f.go, old: a, new: b}]}\n",
 		"plants:\n  - {name: a, family: privacy, why: w, experiments: [x], edits: [{file: ../f.go, old: a, new: b}]}\n",
+		"plants:\n  - {name: a, family: privacy, why: w, experiments: [x], fast: true, fast_experiments: [y], edits: [{file: f.go, old: a, new: b}]}\n",
 	}
 	for _, b := range bad {
 		if _, err := parsePlants("t.yaml", []byte(b)); err == nil {
 			t.Errorf("accepted %q", b)
 		}
+	}
+}
+
+// TestFastSubset: -fast keeps the fast plants and runs their fast_experiments.
+func TestFastSubset(t *testing.T) {
+	ps := []Plant{
+		{Name: "a", Experiments: []string{"x", "y"}, Fast: true, FastExperiments: []string{"y"}},
+		{Name: "b", Experiments: []string{"x"}},
+		{Name: "c", Experiments: []string{"z"}, Fast: true},
+	}
+	got, err := selectPlants(ps, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Name != "a" || strings.Join(got[0].Experiments, ",") != "y" || got[1].Name != "c" {
+		t.Errorf("fast subset: %+v", got)
+	}
+	if _, err := selectPlants(ps, []string{"nosuch"}, false); err == nil {
+		t.Error("-only with an unknown plant accepted")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -28,8 +29,11 @@ type Plant struct {
 	// Trials overrides the quick trials of every experiment of the plant (0: the spec's).
 	Trials int `yaml:"trials"`
 	// Fast marks the plants of the CI subset (make mutate-fast).
-	Fast  bool   `yaml:"fast"`
-	Edits []Edit `yaml:"edits"`
+	Fast bool `yaml:"fast"`
+	// FastExperiments, when given, are the experiments the CI subset runs for the plant:
+	// the cheapest of Experiments that kills it.
+	FastExperiments []string `yaml:"fast_experiments"`
+	Edits           []Edit   `yaml:"edits"`
 }
 
 // An Edit replaces the one occurrence of Old in File (a slash path from the module root)
@@ -101,6 +105,14 @@ func parsePlants(path string, b []byte) ([]Plant, error) {
 		}
 		if strings.TrimSpace(p.Why) == "" {
 			errs = append(errs, fmt.Errorf("%s: no why", where))
+		}
+		for _, e := range p.FastExperiments {
+			if !slices.Contains(p.Experiments, e) {
+				errs = append(errs, fmt.Errorf("%s: fast_experiments: %s is not among its experiments", where, e))
+			}
+		}
+		if len(p.FastExperiments) > 0 && !p.Fast {
+			errs = append(errs, fmt.Errorf("%s: fast_experiments without fast: true", where))
 		}
 		if p.Trials < 0 {
 			errs = append(errs, fmt.Errorf("%s: trials %d < 0", where, p.Trials))
