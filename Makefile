@@ -152,10 +152,10 @@ MUTATE_JOBS ?= 2
 SEEDS       ?= 5
 SEED_EXPS   ?= sco_rates,strongly_convex
 .PHONY: mutate mutate-fast mutate-check seeds
-mutate: ## the mutation suite: every plant of scripts/mutate/plants.yaml, killed/weak/survived and the kill rate per family (about an hour on 2 loaded cores)
+mutate: ## the mutation suite: every plant of scripts/mutate/plants.yaml, killed/weak/survived and the kill rate per family (budget: DESIGN.md)
 	$(GO) run ./scripts/mutate -jobs $(MUTATE_JOBS) -out $(OUT)/mutate
 
-mutate-fast: ## the CI subset of the mutation suite: the plants marked fast (minutes)
+mutate-fast: ## the CI subset of the mutation suite: the 4 plants marked fast, each on its cheapest catching experiment
 	$(GO) run ./scripts/mutate -fast -jobs $(MUTATE_JOBS) -out $(OUT)/mutate/fast
 
 mutate-check: ## every plant still applies to the tree (old text found exactly once); runs nothing
