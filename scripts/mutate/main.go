@@ -15,7 +15,8 @@
 //	         non-zero, or rows end in error where the control's did not;
 //	weak     not killed, but a check that PASSes on the control is INCONCLUSIVE;
 //	survived neither;
-//	broken   the plant does not apply or does not build (a defect of the table, no catch);
+//	broken   the plant does not apply or does not build, or a run exits 0 without
+//	         checks.csv (a defect of the table or the run, no catch);
 //	timeout  a run exceeded -timeout.
 //
 // It prints the table and the kill rate per family and overall, and writes mutate.csv and

@@ -41,6 +41,7 @@ func TestClassify(t *testing.T) {
 		{"exit", ExpRun{Exp: "e", Exit: 1, Err: "boom"}, Killed},
 		{"refused rows", ExpRun{Exp: "e", Checks: checks(t, row("0", "PASS", "claim")), RowsTotal: 10, RowsOK: 7}, Killed},
 		{"timeout", ExpRun{Exp: "e", Exit: -1, TimedOut: true}, Timeout},
+		{"no checks.csv", ExpRun{Exp: "e", RowsTotal: 10, RowsOK: 10}, Broken},
 	}
 	for _, c := range cases {
 		got, why := classify([]ExpRun{c.run}, ctl)

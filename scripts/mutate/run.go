@@ -301,6 +301,10 @@ func classify(plant, control []ExpRun) (Verdict, string) {
 			kills = append(kills, fmt.Sprintf("%s: exit %d (%s)", r.Exp, r.Exit, r.Err))
 			continue
 		}
+		if len(r.Checks) == 0 && len(c.Checks) > 0 {
+			// Exit 0 without checks.csv: nothing was decided, which is no catch.
+			return Broken, fmt.Sprintf("%s: exit 0 but no checks.csv", r.Exp)
+		}
 		if r.RowsOK < r.RowsTotal && !(c.RowsOK < c.RowsTotal) {
 			kills = append(kills, fmt.Sprintf("%s: %d of %d rows refused", r.Exp, r.RowsTotal-r.RowsOK, r.RowsTotal))
 		}
