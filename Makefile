@@ -197,3 +197,24 @@ clean: ## remove results (with the result cache and stamps), figures, the report
 
 clean-cache: ## remove the result cache OUT/.cache only (the next runs recompute every row)
 	rm -rf $(OUT)/.cache
+
+# The mutation suite and seed stability (DESIGN.md "Mutation suite and seed stability"):
+# scripts/mutate applies each plant of scripts/mutate/plants.yaml to a copy of the tree,
+# runs the experiments that should catch it (-quick, -no-cache) and an unmutated control,
+# and writes OUT/mutate/mutate.{csv,md}; seeds reruns SEED_EXPS under SEEDS master seeds
+# into OUT/mutate/seeds.{csv,md}. MUTATE_JOBS plants (seed runs) at a time.
+MUTATE_JOBS ?= 2
+SEEDS       ?= 5
+SEED_EXPS   ?= sco_rates,strongly_convex
+.PHONY: mutate mutate-fast mutate-check seeds
+mutate: ## the mutation suite: every plant of scripts/mutate/plants.yaml, killed/weak/survived and the kill rate per family (budget: DESIGN.md)
+	$(GO) run ./scripts/mutate -jobs $(MUTATE_JOBS) -out $(OUT)/mutate
+
+mutate-fast: ## the CI subset of the mutation suite: the 4 plants marked fast, each on its cheapest catching experiment
+	$(GO) run ./scripts/mutate -fast -jobs $(MUTATE_JOBS) -out $(OUT)/mutate/fast
+
+mutate-check: ## every plant still applies to the tree (old text found exactly once); runs nothing
+	$(GO) run ./scripts/mutate -check
+
+seeds: ## seed stability: SEED_EXPS (quick) under SEEDS master seeds, each check's verdict fraction, flips flagged
+	$(GO) run ./scripts/mutate -seeds $(SEEDS) -exp $(SEED_EXPS) -jobs $(MUTATE_JOBS) -out $(OUT)/mutate

@@ -1,0 +1,221 @@
+// Command mutate is the harness's mutation suite and its seed-stability table (DESIGN.md
+// "Mutation suite and seed stability").
+//
+// Mutation suite: each plant of the table (plants.yaml beside this file) is one small,
+// realistic wrong implementation written as exact text edits. For every plant mutate copies
+// the source tree (the files git lists, tracked and untracked, so results/, figures/ and
+// bin/ stay out) into a temporary folder, applies the edits — refusing a plant whose old
+// text does not occur exactly once in its file: a stale plant is an error —, builds it with
+// -trimpath (the Go build cache is shared and the copy's folder is not part of its keys),
+// runs the plant's experiments in -quick mode with -no-cache (each plant computes every row
+// itself) and reads each experiment's checks.csv and analysis.json. The same experiments
+// run once on an unmutated copy (the control, with the same seed and trials), and a plant is
+//
+//	killed   a claim or invariant that does not FAIL on the control FAILs, or the run exits
+//	         non-zero, or rows end in error where the control's did not;
+//	weak     not killed, but a check that PASSes on the control is INCONCLUSIVE;
+//	survived neither;
+//	broken   the plant does not apply or does not build, or a run exits 0 without
+//	         checks.csv (a defect of the table or the run, no catch);
+//	timeout  a run exceeded -timeout.
+//
+// It prints the table and the kill rate per family and overall, and writes mutate.csv and
+// mutate.md into -out.
+//
+//	go run ./scripts/mutate [-plants FILE] [-only a,b] [-fast] [-jobs 2] [-out DIR] [-check]
+//
+// Seed stability: with -seeds N it runs the experiments of -exp (comma-separated) in -quick
+// mode under the master seeds 1..N of -seed-base (the -seed flag of the harness), and
+// reports per check the fraction of seeds giving each verdict; a check whose verdict differs
+// between seeds is flagged unstable. It writes seeds.csv and seeds.md into -out.
+//
+//	go run ./scripts/mutate -seeds 5 -exp sco_rates,strongly_convex [-jobs 2] [-out DIR]
+//
+// Exit status: 0 when every plant ran (whatever its verdict) or the seed table was written,
+// 1 when a plant is broken or a run failed to start, 2 on bad usage or a bad plant table.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	plantsPath := fs.String("plants", "scripts/mutate/plants.yaml", "the plant table")
+	only := fs.String("only", "", "comma-separated plant names to run (default: all)")
+	fast := fs.Bool("fast", false, "run only the plants marked fast: true (the CI subset)")
+	jobs := fs.Int("jobs", 2, "plants (or seed runs) in parallel; each run uses -workers 1")
+	out := fs.String("out", "results/mutate", "where mutate.csv/mutate.md (seeds.csv/seeds.md) go")
+	check := fs.Bool("check", false, "only apply every plant to a copy (stale or duplicate old text is an error); build and run nothing")
+	timeout := fs.Duration("timeout", 20*time.Minute, "limit on one experiment run")
+	keep := fs.Bool("keep", false, "keep the temporary copies (their paths are printed)")
+	seeds := fs.Int("seeds", 0, "seed stability: run -exp under this many master seeds instead of the plants")
+	seedBase := fs.Uint64("seed-base", 1, "the first master seed of -seeds (then +1, +2, …)")
+	exps := fs.String("exp", "", "with -seeds: comma-separated experiments")
+	trials := fs.Int("trials", 0, "with -seeds: override the quick trials (0: the spec's)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		return 2
+	}
+	ctx := context.Background()
+	if *seeds > 0 {
+		names := splitList(*exps)
+		if len(names) == 0 {
+			fmt.Fprintln(os.Stderr, "mutate: -seeds needs -exp NAME[,NAME…]")
+			return 2
+		}
+		return runSeeds(ctx, root, seedOptions{exps: names, seeds: *seeds, base: *seedBase, trials: *trials, jobs: *jobs, out: *out, timeout: *timeout})
+	}
+	plants, err := loadPlants(*plantsPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		return 2
+	}
+	plants, err = selectPlants(plants, splitList(*only), *fast)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		return 2
+	}
+	if *check {
+		return checkPlants(root, plants)
+	}
+	progress := func(done []Result) {
+		// The table so far, replaced after each plant: an interrupted run keeps its verdicts.
+		t := fmt.Sprintf("partial: %d of %d plants\n\n", len(done), len(plants)) + plantTable(done)
+		if err := writeOutputs(*out, "mutate", done, t); err != nil {
+			fmt.Fprintln(os.Stderr, "mutate:", err)
+		}
+	}
+	start := time.Now()
+	res, err := runPlants(ctx, root, plants, options{jobs: *jobs, timeout: *timeout, keep: *keep, progress: progress})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		return 1
+	}
+	table := plantTable(res) + fmt.Sprintf("wall time of the whole run (controls included, %d jobs): %.0f s\n", *jobs, time.Since(start).Seconds())
+	fmt.Print(table)
+	if err := writeOutputs(*out, "mutate", res, table); err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "mutate: wrote %s\n", filepath.Join(*out, "mutate.{csv,md}"))
+	for _, r := range res {
+		if r.Verdict == Broken {
+			return 1
+		}
+	}
+	return 0
+}
+
+// checkPlants applies every plant to one copy of the tree each and reports the stale ones.
+func checkPlants(root string, plants []Plant) int {
+	files, err := treeFiles(root)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutate:", err)
+		return 2
+	}
+	bad := 0
+	for _, p := range plants {
+		if err := p.applyCheck(root, files); err != nil {
+			fmt.Printf("STALE  %-28s %v\n", p.Name, err)
+			bad++
+			continue
+		}
+		fmt.Printf("ok     %-28s %s\n", p.Name, strings.Join(p.Experiments, ","))
+	}
+	fmt.Printf("%d plants, %d stale\n", len(plants), bad)
+	if bad > 0 {
+		return 1
+	}
+	return 0
+}
+
+// applyCheck applies p's edits to the file texts in memory (nothing is written).
+func (p Plant) applyCheck(root string, files []string) error {
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f] = true
+	}
+	texts := map[string]string{}
+	for _, e := range p.Edits {
+		if !have[e.File] {
+			return fmt.Errorf("%s: not a file of the tree", e.File)
+		}
+		t, ok := texts[e.File]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(root, e.File))
+			if err != nil {
+				return err
+			}
+			t = string(b)
+		}
+		nt, err := e.apply(t)
+		if err != nil {
+			return err
+		}
+		texts[e.File] = nt
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// selectPlants keeps the named plants (all when names is empty) and, with fast, only the
+// fast ones; a name that is no plant is an error.
+func selectPlants(all []Plant, names []string, fast bool) ([]Plant, error) {
+	byName := map[string]Plant{}
+	for _, p := range all {
+		byName[p.Name] = p
+	}
+	var out []Plant
+	if len(names) > 0 {
+		for _, n := range names {
+			p, ok := byName[n]
+			if !ok {
+				return nil, fmt.Errorf("-only: no plant %q", n)
+			}
+			out = append(out, p)
+		}
+	} else {
+		out = all
+	}
+	if fast {
+		var f []Plant
+		for _, p := range out {
+			if p.Fast {
+				if len(p.FastExperiments) > 0 {
+					p.Experiments = p.FastExperiments
+				}
+				f = append(f, p)
+			}
+		}
+		out = f
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no plant selected")
+	}
+	return out, nil
+}

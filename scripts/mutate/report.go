@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// plantTable is the Markdown table of the plants and the kill rate per family and overall.
+func plantTable(res []Result) string {
+	var b strings.Builder
+	b.WriteString("| plant | family | verdict | experiments | seconds | evidence |\n|---|---|---|---|---|---|\n")
+	total := 0.0
+	for _, r := range res {
+		total += r.Seconds
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.0f | %s |\n", r.Plant.Name, r.Plant.Family, r.Verdict,
+			strings.Join(r.Plant.Experiments, ", "), r.Seconds, mdCell(r.Reason))
+	}
+	b.WriteString("\n| family | plants | killed | weak | survived | broken/timeout | kill rate |\n|---|---|---|---|---|---|---|\n")
+	fams := append(append([]string{}, Families...), "all")
+	for _, f := range fams {
+		var n, k, w, s, o int
+		for _, r := range res {
+			if f != "all" && r.Plant.Family != f {
+				continue
+			}
+			n++
+			switch r.Verdict {
+			case Killed:
+				k++
+			case Weak:
+				w++
+			case Survived:
+				s++
+			default:
+				o++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.0f%% |\n", f, n, k, w, s, o, 100*float64(k)/float64(n))
+	}
+	fmt.Fprintf(&b, "\nplant time (sum over plants, each building and running its experiments; the controls apart): %.0f s\n", total)
+	return b.String()
+}
+
+func mdCell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
+}
+
+// writeOutputs writes the CSV (one row per plant) and the Markdown table into dir, as
+// name + ".csv" and name + ".md".
+func writeOutputs(dir, name string, res []Result, table string) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write([]string{"plant", "family", "verdict", "experiments", "seconds", "evidence", "why"})
+	for _, r := range res {
+		w.Write([]string{r.Plant.Name, r.Plant.Family, string(r.Verdict), strings.Join(r.Plant.Experiments, " "),
+			fmt.Sprintf("%.0f", r.Seconds), r.Reason, strings.TrimSpace(r.Plant.Why)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return writeBoth(dir, name, buf.Bytes(), table)
+}
+
+func writeBoth(dir, name string, csvBytes []byte, md string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".csv"), csvBytes, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(md), 0o644); err != nil {
+		return err
+	}
+	return nil
+}
