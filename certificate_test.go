@@ -152,7 +152,7 @@ func TestRescaleScaleNotCertified(t *testing.T) {
 	for _, mode := range []string{"scale", "clip"} {
 		t.Run(mode, func(t *testing.T) {
 			dir := writeSpec(t, map[string]string{"pts.csv": data, "r.yaml": `name: r
-problem: {kind: extended-linear, domain: unconstrained, radius: 1, data: pts.csv, lipschitz: 1, rescale: ` + mode + `}
+problem: {kind: extended-linear, domain: unconstrained, radius: 1, data: pts.csv, d: 2, lipschitz: 1, rescale: ` + mode + `}
 privacy: {epsilon: 1, delta: 1.0e-5}
 algorithms: [{name: noisy-gd}, {name: dp-sgd}, {name: expmech, sampler: exact}]
 `})
