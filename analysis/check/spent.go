@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -126,7 +127,7 @@ func runSpentCheck(c Check, rs []*rows.Record) CheckResult {
 			violations++
 			if worstRow == nil || worst.why == "" {
 				worst, worstRow = rowSpend{ratio: math.Inf(1), why: fmt.Sprintf("guarantee %s (%s)", r.Guarantee(),
-					firstNonEmpty(r.Text(rows.ColGuaranteeReason), r.Text(rows.ColNotes), "no reason given"))}, r
+					cmp.Or(r.Text(rows.ColGuaranteeReason), r.Text(rows.ColNotes), "no reason given"))}, r
 			}
 			continue
 		}
@@ -328,15 +329,6 @@ func (c *spentCache) delta(s, eps float64) float64 {
 	v := GaussianDeltaQuadrature(s, eps)
 	c.deltas[k] = v
 	return v
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // SpentDefault is the spent check every experiment gets when one of its ok rows claims a
