@@ -331,6 +331,15 @@ type LinearData interface {
 	Points() [][]float64 // z_i, i < n
 }
 
+// RidgeData is implemented by f(x; s_i) = ⟨x, z_i⟩ + (Ridge/2)‖x‖² (+ a constant). It is
+// deliberately not LinearData: a reader of the points alone would drop the ridge. Only a
+// caller that removes exactly Ridge·‖x‖²/2 (expmech's strongly-convex shift) may read the
+// remainder as linear.
+type RidgeData interface {
+	RidgePoints() [][]float64 // z_i, i < n
+	Ridge() float64
+}
+
 // SeparableL1Data is implemented by f(x; s_i) = Weight · ‖x − z_i‖₁.
 type SeparableL1Data interface {
 	Points() [][]float64

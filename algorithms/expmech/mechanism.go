@@ -234,4 +234,21 @@ func (s *shifted) Grad(dst []float64, i int, x []float64) {
 
 type shiftedData struct{ *shifted }
 
-func (s shiftedData) Structure() problems.Problem { return s.shifted }
+// Structure is the shifted loss's structure: linear, f̃(x; z_i) = ⟨x, z_i⟩, when the
+// original is a ridge loss whose ridge is exactly the λ removed (problems.RidgeData), so
+// that the exact sampler draws exp(−k(F̃ + λ‖x‖²/2)) = N(−z̄/λ, I/(kλ)) cut to K at any d;
+// none otherwise (a smaller λ leaves part of the ridge in f̃).
+func (s shiftedData) Structure() problems.Problem {
+	if r, ok := s.o.(problems.DataAccess).Structure().(problems.RidgeData); ok && r.Ridge() == s.lam {
+		return shiftedLinear{shifted: s.shifted, pts: r.RidgePoints()}
+	}
+	return s.shifted
+}
+
+// shiftedLinear is the shifted ridge loss with its points (problems.LinearData).
+type shiftedLinear struct {
+	*shifted
+	pts [][]float64
+}
+
+func (s shiftedLinear) Points() [][]float64 { return s.pts }

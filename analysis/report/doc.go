@@ -23,6 +23,8 @@
 //	               computed from the budget alone, never from the mechanism's calibration
 //	lb_queries     min(ε²n²/ln(1/δ), n·d): the value-query lower bound of GLL22 §7 (constant 1)
 //	total_queries  value_queries + gradient_queries
+//	generalization_gap  excess_population_risk − excess_empirical_risk of the same release
+//	               (task sco): what the population adds, e.g. GLL22 Thm 6.7's term
 //
 // Outputs besides the CSVs: analysis.json (snake_case keys, numbers as
 // numbers, null for NaN/Inf), report.html (self-contained: inline SVG figures, sortable

@@ -33,6 +33,7 @@ var axisLabels = map[string]string{
 	rows.ColValueQueries:         "value queries (count)",
 	rows.ColGradientQueries:      "gradient queries (count)",
 	table.ColTotalQueries:        "value + gradient queries (count)",
+	table.ColGenGap:              "population − empirical excess risk",
 	rows.ColWallSeconds:          "wall time (s)",
 	rows.ColEpsilonSpent:         "ε spent at δ",
 	rows.ColDeltaTrue:            "Gaussian bound δ_s(ε)",

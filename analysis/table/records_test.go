@@ -97,6 +97,16 @@ func TestValuesAndDerived(t *testing.T) {
 	if _, ok := Derived(tiny, ColTotalQueries); ok {
 		t.Error("total_queries without any query column: want not ok")
 	}
+	// generalization_gap: population minus empirical, of the same row; undefined without
+	// either (task erm has no population risk).
+	if _, ok := Derived(a0, ColGenGap); ok {
+		t.Error("generalization_gap without excess_population_risk: want not ok")
+	}
+	sco := analysistest.Recs(t, []rows.Row{{"experiment": "x", "cell": "c", "algorithm": "a", "trial": "0", "status": "ok",
+		"excess_empirical_risk": "0.25", "excess_population_risk": "0.375"}})[0]
+	if v, ok := Value(sco, ColGenGap); !ok || v != 0.125 {
+		t.Errorf("generalization_gap = %v, %v; want 0.125 (0.375 − 0.25), true", v, ok)
+	}
 }
 
 func TestSameValueAndFormats(t *testing.T) {

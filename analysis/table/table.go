@@ -160,6 +160,7 @@ const (
 	ColGaussDelta   = "gauss_delta"
 	ColTotalQueries = "total_queries"
 	ColInvGaussS    = "inv_gauss_s"
+	ColGenGap       = "generalization_gap"
 )
 
 // derived computes the derived columns of the package doc from r's columns.
@@ -205,6 +206,15 @@ func Derived(r *rows.Record, name string) (float64, bool) {
 			return math.NaN(), false
 		}
 		return 1 / GaussianS(eps, delta), true
+	case ColGenGap:
+		// per row, not per group: the mean of the differences is the difference of the
+		// means, and the bootstrap resamples the rows' differences
+		p, ok1 := get(rows.ColExcessPopulationRisk)
+		e, ok2 := get(rows.ColExcessEmpiricalRisk)
+		if !ok1 || !ok2 {
+			return math.NaN(), false
+		}
+		return p - e, true
 	case ColTotalQueries:
 		v, ok1 := get(rows.ColValueQueries)
 		g, ok2 := get(rows.ColGradientQueries)

@@ -113,6 +113,7 @@ type Instance struct {
 var (
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)
+	_ problems.RidgeData  = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator: the points of package linear's random mode.
@@ -150,6 +151,12 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 		dst[j] = in.z[i][j] + in.lambda*x[j]
 	}
 }
+
+// RidgePoints returns the z_i (problems.RidgeData; shared, not copied: read only).
+func (in *Instance) RidgePoints() [][]float64 { return in.z }
+
+// Ridge is λ (problems.RidgeData).
+func (in *Instance) Ridge() float64 { return in.lambda }
 
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ + (λ/2)‖x‖².
 func (in *Instance) EmpiricalRisk(x []float64) float64 {
