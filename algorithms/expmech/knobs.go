@@ -12,7 +12,8 @@ import (
 // Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
 // μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
 // k = μn²s²/G² at the same s, so privacy is unchanged) and the practical sampler's step
-// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. Unless K is a
+// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. The prior
+// bounds are multiples of the stated bound: R·2^{−5..0} on a ball or box, C·2^{−4..1} on R^d. Unless K is a
 // ball or a box (on R^d: the lowrank setting) a third knob, rank, is LLL24 Thm 2.2's k, with a one-point default grid
 // (the configured rank; 0 = the calibration's own choice), so the default budget stays
 // tuning.GridSize points and a spec tunes k with `grid: {rank: [...]}`. In that setting
@@ -24,11 +25,16 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	if m.pure != nil {
 		return nil
 	}
-	bounds := []float64{0.125, 0.25, 0.5, 1, 2, 4}
+	bounds := []float64{0.125, 0.25, 0.5, 1, 2, 4} // constants without a domain (knob names only)
 	if r := c.Domain.MaxNorm(c.D); r > 0 && !math.IsInf(r, 1) {
 		// on a bounded K a bound above max‖x‖ is looser than K itself (and the exact
 		// sampler's Gaussian then spills out of K): R·2^{−5..0} instead
 		bounds = []float64{r / 32, r / 16, r / 8, r / 4, r / 2, r}
+	} else if C := c.Domain.Radius; c.Domain.Kind == problems.Unconstrained && C > 0 && !math.IsInf(C, 1) {
+		// on R^d, multiples C·2^{−4..1} of the stated prior bound, as the baselines' step
+		// factor is a multiple of their radius (η ∝ f·R): a misspecified C moves every
+		// method's grid alike, and no grid reads the true ‖x*‖ (C = 2 gives 0.125 … 4)
+		bounds = []float64{C / 16, C / 8, C / 4, C / 2, C, 2 * C}
 	}
 	knobs := []tuning.Knob{
 		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},

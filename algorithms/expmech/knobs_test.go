@@ -96,3 +96,41 @@ func TestRankKnob(t *testing.T) {
 		t.Error("rank 2.5 accepted")
 	}
 }
+
+// TestPriorBoundGridFollowsStatedC: on R^d the prior_bound grid is C·2^{−4..1} of the stated
+// prior bound C (so a misspecified C moves it as it moves the baselines' η ∝ R), equal to
+// the former absolute grid 0.125 … 4 at C = 2; on a ball it is R·2^{−5..0}.
+func TestPriorBoundGridFollowsStatedC(t *testing.T) {
+	m, err := New(*DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := func(d problems.Domain) []float64 {
+		for _, k := range m.Knobs(problems.Constants{N: 100, D: 40, GF: 1, GDelta: 2, Domain: d}) {
+			if k.Name == "prior_bound" {
+				return k.Grid
+			}
+		}
+		t.Fatal("no prior_bound knob")
+		return nil
+	}
+	for _, tc := range []struct {
+		d    problems.Domain
+		want []float64
+	}{
+		{problems.Domain{Kind: problems.Unconstrained, Radius: 2}, []float64{0.125, 0.25, 0.5, 1, 2, 4}},
+		{problems.Domain{Kind: problems.Unconstrained, Radius: 0.5}, []float64{1. / 32, 1. / 16, 1. / 8, 0.25, 0.5, 1}},
+		{problems.Domain{Kind: problems.Ball, Radius: 4}, []float64{0.125, 0.25, 0.5, 1, 2, 4}},
+	} {
+		got := grid(tc.d)
+		if len(got) != len(tc.want) {
+			t.Fatalf("%v: grid %v, want %v", tc.d, got, tc.want)
+		}
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-15 {
+				t.Errorf("%v: grid %v, want %v", tc.d, got, tc.want)
+				break
+			}
+		}
+	}
+}
