@@ -12,7 +12,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
-	"expmech/algorithms/sampler/samplertest"
+	"expmech/gauss"
 	"expmech/problems"
 	"expmech/problems/glm"
 	"expmech/task"
@@ -281,7 +281,7 @@ func (k *reducedKit) chiSquare(t *testing.T, fs, rs lawStats) {
 		if len(c.s) == 0 {
 			continue
 		}
-		if D, crit := samplertest.KSD(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
+		if D, crit := gauss.KSD(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
 			t.Errorf("%s: %s path: |x_perp|^2/v vs χ²_%d: KS D = %.4f > %.4f (α = 1e-4)", k.f.Name, c.name, k.opt.D-k.opt.Rank, D, crit)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
+	"expmech/gauss"
 	"expmech/rows"
 )
 
@@ -139,13 +140,15 @@ func (g *BiasGroup) all() []int {
 }
 
 // distance is D_N of the pooled statistics.
-func (g *BiasGroup) Distance() float64 { return stats.KSUniform(g.Pooled(g.all())) }
+func (g *BiasGroup) Distance() float64 {
+	return gauss.KSD(g.Pooled(g.all()), func(u float64) float64 { return u })
+}
 
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of
 // one trial share an instance and an rng stream) and returns D_N of the pooled draws.
 // Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
 // every trial merged and sorted once (mergedDraws) gives the weighted empirical CDF, with
-// no sort per resample; KSUniform of the pooled resample gives the same D.
+// no sort per resample; D_N of the pooled resample gives the same D.
 func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
 		g.MergeDraws()
@@ -294,7 +297,7 @@ func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
 			100*(1-alpha), ci, table.FmtSpec(floor))
 	}
 	res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
-		d, g.N, len(g.trials), stats.KSNoiseFloor(g.N), stats.KSPValue(d, g.N), g.QueriesText())
+		d, g.N, len(g.trials), stats.KSNoiseFloor(g.N), gauss.KSPValue(d, g.N), g.QueriesText())
 	return res
 }
 

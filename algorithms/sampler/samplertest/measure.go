@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"expmech/algorithms"
+	"expmech/gauss"
 	"expmech/problems"
 )
 
@@ -150,7 +150,7 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 	}
 	med := make([]float64, d)
 	for j, law := range c.Law {
-		r.KS = append(r.KS, KSD(xs[j], law.CDF))
+		r.KS = append(r.KS, gauss.KSD(xs[j], law.CDF))
 		r.KSMax = math.Max(r.KSMax, r.KS[j])
 		for _, p := range []float64{0.01, 0.1, 0.5, 0.9, 0.99} {
 			q := law.Quantile(p)
@@ -216,17 +216,4 @@ func hash(s string) uint64 {
 		h *= 1099511628211
 	}
 	return h
-}
-
-// KSD is the one-sample Kolmogorov–Smirnov statistic D_N of xs against cdf.
-func KSD(xs []float64, cdf func(float64) float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := float64(len(s))
-	D := 0.0
-	for i, x := range s {
-		F := cdf(x)
-		D = math.Max(D, math.Max(F-float64(i)/n, float64(i+1)/n-F))
-	}
-	return D
 }
