@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"reflect"
@@ -251,7 +252,7 @@ func checkNode(is *issues, path string, n *yaml.Node, t reflect.Type) {
 			ft, ok := fields[k.Value]
 			if !ok {
 				if !anyKey {
-					is.add(k.Line, join(path, k.Value), "unknown key (known: %s)", strings.Join(sortedKeys(fields), ", "))
+					is.add(k.Line, join(path, k.Value), "unknown key (known: %s)", strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
 				}
 				continue
 			}
@@ -380,15 +381,6 @@ func paramKeys(v any) (map[string]reflect.Type, bool) {
 		return nil, true
 	}
 	return yamlFields(t)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 func join(path, key string) string {

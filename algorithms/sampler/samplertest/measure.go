@@ -3,6 +3,7 @@ package samplertest
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -184,7 +185,9 @@ func sample(ctx context.Context, s algorithms.Sampler, c Case, o *problems.Count
 	for j := range xs {
 		xs[j] = make([]float64, N)
 	}
-	rng := rand.New(rand.NewPCG(seed, hash(c.Name)))
+	h := fnv.New64a() // FNV-1a of the case's name: a stable stream per case
+	h.Write([]byte(c.Name))
+	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
 	view := o.Oracle(s.Needs())
 	for i := range N {
 		x, err := s.Sample(ctx, view, tg, rng, nil)
@@ -206,14 +209,4 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// hash is FNV-1a of a case name (a stable stream per case).
-func hash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
 }
