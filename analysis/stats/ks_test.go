@@ -77,3 +77,22 @@ func TestKSNoiseFloorAndCritical(t *testing.T) {
 		t.Errorf("rejection rate at the 5%% critical value %.4f, want 0.05", r)
 	}
 }
+
+// TestKSPValueTwoSample: at the tabulated 5% and 1% points of the Kolmogorov law
+// (λ = 1.3581, 1.6276; Smirnov 1948, Ann. Math. Stat. 19, Table 1) the two-sample p value
+// with Stephens' correction on the effective size nm/(n + m) is 5% and 1%; and the DKW–
+// Massart radius e solves 2e^{−2Ne²} = α.
+func TestKSPValueTwoSample(t *testing.T) {
+	n, m := 300, 600
+	rn := math.Sqrt(float64(n*m) / float64(n+m))
+	for _, c := range []struct{ lam, p float64 }{{1.3581, 0.05}, {1.6276, 0.01}} {
+		if got := KSPValueTwoSample(c.lam/(rn+0.12+0.11/rn), n, m); math.Abs(got-c.p) > 2e-4 {
+			t.Errorf("λ = %v: got %v, want %v", c.lam, got, c.p)
+		}
+	}
+	for _, a := range []float64{0.05, 1e-3} {
+		if e := DKWRadius(a, 500); math.Abs(2*math.Exp(-2*500*e*e)-a) > 1e-12*a {
+			t.Errorf("DKWRadius(%v, 500) = %v: 2exp(−2Ne²) = %v", a, e, 2*math.Exp(-2*500*e*e))
+		}
+	}
+}
