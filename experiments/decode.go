@@ -86,23 +86,17 @@ func newSpec(path string, data []byte, schema Schema) *Spec {
 // validation needs for its line numbers.
 func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, sweepNode, quickNode *yaml.Node) {
 	seen = map[string]bool{}
+	plain := map[string]any{"name": &s.Name, "description": &s.Description, "seed": &s.Seed,
+		"trials": &s.Trials, "task": &s.Task, "save_outputs": &s.SaveOutputs}
 	for j := 0; j+1 < len(root.Content); j += 2 {
 		k, v := root.Content[j], root.Content[j+1]
 		seen[k.Value] = true
 		s.lines["@"+k.Value] = v.Line
+		if dst, ok := plain[k.Value]; ok {
+			decodeStrict(is, k.Value, v, dst)
+			continue
+		}
 		switch k.Value {
-		case "name":
-			decodeStrict(is, "name", v, &s.Name)
-		case "description":
-			decodeStrict(is, "description", v, &s.Description)
-		case "seed":
-			decodeStrict(is, "seed", v, &s.Seed)
-		case "trials":
-			decodeStrict(is, "trials", v, &s.Trials)
-		case "task":
-			decodeStrict(is, "task", v, &s.Task)
-		case "save_outputs":
-			decodeStrict(is, "save_outputs", v, &s.SaveOutputs)
 		case "tuning":
 			decodeTuning(is, "tuning", v, &s.Tuning)
 		case "problem":
@@ -192,21 +186,16 @@ func (s *Spec) decodeProblem(is *issues, v *yaml.Node) {
 		return
 	}
 	p := &s.Problem
+	plain := map[string]any{"kind": &p.Kind, "loss": &p.Loss, "domain": &p.Domain, "radius": &p.Radius, "data": &p.Data}
 	for j := 0; j+1 < len(v.Content); j += 2 {
 		k, val := v.Content[j], v.Content[j+1]
 		key := "problem." + k.Value
 		s.lines[k.Value] = val.Line
+		if dst, ok := plain[k.Value]; ok {
+			decodeStrict(is, key, val, dst)
+			continue
+		}
 		switch k.Value {
-		case "kind":
-			decodeStrict(is, key, val, &p.Kind)
-		case "loss":
-			decodeStrict(is, key, val, &p.Loss)
-		case "domain":
-			decodeStrict(is, key, val, &p.Domain)
-		case "radius":
-			decodeStrict(is, key, val, &p.Radius)
-		case "data":
-			decodeStrict(is, key, val, &p.Data)
 		case "n":
 			s.hasN = decodeStrict(is, key, val, &p.N)
 		case "d":
