@@ -221,12 +221,7 @@ func DistanceCI(d float64, n int) (lo, hi float64) {
 // check's 95% CI.
 const DefaultKSFloorConfidence = 0.975
 
-func (c Check) KSFloorConfidence() float64 {
-	if c.Confidence == 0 {
-		return DefaultKSFloorConfidence
-	}
-	return c.Confidence
-}
+func (c Check) KSFloorConfidence() float64 { return cmp.Or(c.Confidence, DefaultKSFloorConfidence) }
 
 // oneGroup selects the single (cell, algorithm) group of label alg in rs (after where).
 func oneGroup(rs []*rows.Record, c Check, alg string) (*BiasGroup, error) {
