@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
@@ -151,9 +152,7 @@ func (s *Spec) decodePrivacy(is *issues, v *yaml.Node) {
 func (s *Spec) inheritTuning(is *issues) {
 	for i := range s.Algorithms {
 		a := &s.Algorithms[i]
-		if a.Tuning == "" {
-			a.Tuning = s.Tuning
-		}
+		a.Tuning = cmp.Or(a.Tuning, s.Tuning)
 		if (a.TuningRuns != 0 || a.TuningEta != nil) && a.Tuning != rows.TuningPrivate {
 			is.add(a.Line, "algorithms["+itoa(i)+"]", "tuning_runs and tuning_eta apply to `tuning: private` only (this entry's mode is %s)", a.Tuning)
 		}
@@ -268,9 +267,7 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 		if a.Name == "" {
 			is.add(e.Line, key+".name", "required")
 		}
-		if a.Label == "" {
-			a.Label = a.Name
-		}
+		a.Label = cmp.Or(a.Label, a.Name)
 		if len(a.Grid) > 0 && !a.Tuning.Tuned() && a.TuningExplicit {
 			is.add(e.Line, key+".grid", "a grid needs `tuning: oracle` or `tuning: private` on the entry")
 		}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"cmp"
 	"encoding"
 	"errors"
 	"fmt"
@@ -359,9 +360,7 @@ func yamlFields(t reflect.Type) (fields map[string]reflect.Type, anyKey bool) {
 			}
 			continue
 		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
+		name = cmp.Or(name, strings.ToLower(f.Name))
 		fields[name] = f.Type
 	}
 	return fields, anyKey

@@ -1,6 +1,7 @@
 package mechtest
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -56,18 +57,10 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 }
 
 func (o *ReducedOptions) fill() {
-	if o.N == 0 {
-		o.N = 20
-	}
-	if o.D == 0 {
-		o.D = 30
-	}
-	if o.Rank == 0 {
-		o.Rank = 3
-	}
-	if o.Samples == 0 {
-		o.Samples = 400
-	}
+	o.N = cmp.Or(o.N, 20)
+	o.D = cmp.Or(o.D, 30)
+	o.Rank = cmp.Or(o.Rank, 3)
+	o.Samples = cmp.Or(o.Samples, 400)
 }
 
 // reducedKit is the state TestReduced's properties share: the mechanism, its budget, the

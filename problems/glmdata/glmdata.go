@@ -1,6 +1,7 @@
 package glmdata
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -218,9 +219,7 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 		}
 	}
 	n := spec.N
-	if n == 0 {
-		n = len(s.trainA)
-	}
+	n = cmp.Or(n, len(s.trainA))
 	if n < 2 || n > len(s.trainA) {
 		return nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
 	}

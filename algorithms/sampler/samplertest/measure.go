@@ -1,6 +1,7 @@
 package samplertest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -104,9 +105,7 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 		return Report{}, fmt.Errorf("samplertest: Samples = %d, want ≥ 100", opt.Samples)
 	}
 	seed := opt.Seed
-	if seed == 0 {
-		seed = 1
-	}
+	seed = cmp.Or(seed, 1)
 	tg := c.Target
 	if opt.StepC > 0 {
 		tg.StepC = opt.StepC
