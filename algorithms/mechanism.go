@@ -229,3 +229,11 @@ func StepCGrid(s Sampler) []float64 {
 	}
 	return []float64{1.0 / 16, 1.0 / 4}
 }
+
+// JoinNote appends note b to the notes a ("; " between them).
+func JoinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -154,9 +155,7 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]report.Comparison, 
 		metrics = DefaultCompareMetrics()
 	}
 	alpha := opt.Alpha
-	if alpha == 0 {
-		alpha = 0.05
-	}
+	alpha = cmp.Or(alpha, 0.05)
 	if !(alpha > 0 && alpha < 1) {
 		return nil, fmt.Errorf("analysis: compare: alpha %v not in (0, 1)", alpha)
 	}

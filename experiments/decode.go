@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"path/filepath"
@@ -86,23 +87,17 @@ func newSpec(path string, data []byte, schema Schema) *Spec {
 // validation needs for its line numbers.
 func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, sweepNode, quickNode *yaml.Node) {
 	seen = map[string]bool{}
+	plain := map[string]any{"name": &s.Name, "description": &s.Description, "seed": &s.Seed,
+		"trials": &s.Trials, "task": &s.Task, "save_outputs": &s.SaveOutputs}
 	for j := 0; j+1 < len(root.Content); j += 2 {
 		k, v := root.Content[j], root.Content[j+1]
 		seen[k.Value] = true
 		s.lines["@"+k.Value] = v.Line
+		if dst, ok := plain[k.Value]; ok {
+			decodeStrict(is, k.Value, v, dst)
+			continue
+		}
 		switch k.Value {
-		case "name":
-			decodeStrict(is, "name", v, &s.Name)
-		case "description":
-			decodeStrict(is, "description", v, &s.Description)
-		case "seed":
-			decodeStrict(is, "seed", v, &s.Seed)
-		case "trials":
-			decodeStrict(is, "trials", v, &s.Trials)
-		case "task":
-			decodeStrict(is, "task", v, &s.Task)
-		case "save_outputs":
-			decodeStrict(is, "save_outputs", v, &s.SaveOutputs)
 		case "tuning":
 			decodeTuning(is, "tuning", v, &s.Tuning)
 		case "problem":
@@ -157,9 +152,7 @@ func (s *Spec) decodePrivacy(is *issues, v *yaml.Node) {
 func (s *Spec) inheritTuning(is *issues) {
 	for i := range s.Algorithms {
 		a := &s.Algorithms[i]
-		if a.Tuning == "" {
-			a.Tuning = s.Tuning
-		}
+		a.Tuning = cmp.Or(a.Tuning, s.Tuning)
 		if (a.TuningRuns != 0 || a.TuningEta != nil) && a.Tuning != rows.TuningPrivate {
 			is.add(a.Line, "algorithms["+itoa(i)+"]", "tuning_runs and tuning_eta apply to `tuning: private` only (this entry's mode is %s)", a.Tuning)
 		}
@@ -192,21 +185,16 @@ func (s *Spec) decodeProblem(is *issues, v *yaml.Node) {
 		return
 	}
 	p := &s.Problem
+	plain := map[string]any{"kind": &p.Kind, "loss": &p.Loss, "domain": &p.Domain, "radius": &p.Radius, "data": &p.Data}
 	for j := 0; j+1 < len(v.Content); j += 2 {
 		k, val := v.Content[j], v.Content[j+1]
 		key := "problem." + k.Value
 		s.lines[k.Value] = val.Line
+		if dst, ok := plain[k.Value]; ok {
+			decodeStrict(is, key, val, dst)
+			continue
+		}
 		switch k.Value {
-		case "kind":
-			decodeStrict(is, key, val, &p.Kind)
-		case "loss":
-			decodeStrict(is, key, val, &p.Loss)
-		case "domain":
-			decodeStrict(is, key, val, &p.Domain)
-		case "radius":
-			decodeStrict(is, key, val, &p.Radius)
-		case "data":
-			decodeStrict(is, key, val, &p.Data)
 		case "n":
 			s.hasN = decodeStrict(is, key, val, &p.N)
 		case "d":
@@ -279,9 +267,7 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 		if a.Name == "" {
 			is.add(e.Line, key+".name", "required")
 		}
-		if a.Label == "" {
-			a.Label = a.Name
-		}
+		a.Label = cmp.Or(a.Label, a.Name)
 		if len(a.Grid) > 0 && !a.Tuning.Tuned() && a.TuningExplicit {
 			is.add(e.Line, key+".grid", "a grid needs `tuning: oracle` or `tuning: private` on the entry")
 		}

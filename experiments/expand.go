@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -294,7 +295,7 @@ func decodeComponent(is *issues, path string, line int, dst any, pairs []*yaml.N
 		}
 		m.Content = append(m.Content, k, v)
 	}
-	for _, k := range sortedKeys(over) {
+	for _, k := range slices.Sorted(maps.Keys(over)) {
 		if !done[k] {
 			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Line: over[k].Line}, over[k])
 		}

@@ -2,10 +2,12 @@ package experiments
 
 import (
 	"bytes"
+	"cmp"
 	"encoding"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"reflect"
@@ -251,7 +253,7 @@ func checkNode(is *issues, path string, n *yaml.Node, t reflect.Type) {
 			ft, ok := fields[k.Value]
 			if !ok {
 				if !anyKey {
-					is.add(k.Line, join(path, k.Value), "unknown key (known: %s)", strings.Join(sortedKeys(fields), ", "))
+					is.add(k.Line, join(path, k.Value), "unknown key (known: %s)", strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
 				}
 				continue
 			}
@@ -358,9 +360,7 @@ func yamlFields(t reflect.Type) (fields map[string]reflect.Type, anyKey bool) {
 			}
 			continue
 		}
-		if name == "" {
-			name = strings.ToLower(f.Name)
-		}
+		name = cmp.Or(name, strings.ToLower(f.Name))
 		fields[name] = f.Type
 	}
 	return fields, anyKey
@@ -380,15 +380,6 @@ func paramKeys(v any) (map[string]reflect.Type, bool) {
 		return nil, true
 	}
 	return yamlFields(t)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 func join(path, key string) string {

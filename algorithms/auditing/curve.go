@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/expmech"
 	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
+	"expmech/gauss"
 	"expmech/problems"
 )
 
@@ -231,35 +231,7 @@ func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Pro
 		}
 		u = append(u, F(out.X[0]))
 	}
-	slices.Sort(u)
-	d := 0.0
-	for i, v := range u {
-		d = math.Max(d, math.Max(float64(i+1)/float64(n)-v, v-float64(i)/float64(n)))
-	}
-	return kolmogorovP(d, n), n, nil
-}
-
-// kolmogorovP is the one-sample KS p-value P(D_n ≥ d) by the Kolmogorov limit law with
-// Stephens' finite-n correction λ = (√n + 0.12 + 0.11/√n)·d (Stephens 1970, JRSS B 32;
-// Numerical Recipes §14.3): Q(λ) = 2 Σ_{j≥1} (−1)^{j−1} e^{−2j²λ²}, 1 for small λ.
-func kolmogorovP(d float64, n int) float64 {
-	sn := math.Sqrt(float64(n))
-	l := (sn + 0.12 + 0.11/sn) * d
-	if l < 0.2 {
-		return 1
-	}
-	q := 0.0
-	for j := 1; j <= 100; j++ {
-		t := 2 * math.Exp(-2*float64(j*j)*l*l)
-		if j%2 == 0 {
-			t = -t
-		}
-		q += t
-		if math.Abs(t) < 1e-300 {
-			break
-		}
-	}
-	return math.Min(1, math.Max(0, q))
+	return gauss.KSPValue(gauss.KSD(u, func(u float64) float64 { return u }), n), n, nil
 }
 
 var _ algorithms.Mechanism = (*Curve)(nil)

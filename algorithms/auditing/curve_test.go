@@ -139,18 +139,3 @@ func TestCurveCatchesRunLaw(t *testing.T) {
 		}
 	}
 }
-
-// TestKolmogorovP: Stephens' corrected Kolmogorov law gives the tabulated critical
-// values λ = 1.3581 (5%) and 1.6276 (1%) (Smirnov 1948, Ann. Math. Stat. 19, Table 1).
-func TestKolmogorovP(t *testing.T) {
-	for _, c := range []struct{ lam, p float64 }{{1.3581, 0.05}, {1.6276, 0.01}} {
-		n := 400
-		sn := math.Sqrt(float64(n))
-		if got := kolmogorovP(c.lam/(sn+0.12+0.11/sn), n); math.Abs(got-c.p) > 2e-4 {
-			t.Errorf("λ = %v: got %v, want %v", c.lam, got, c.p)
-		}
-	}
-	if kolmogorovP(0.001, 100) != 1 || kolmogorovP(1, 1000) > 1e-100 {
-		t.Error("extremes")
-	}
-}

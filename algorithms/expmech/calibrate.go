@@ -149,7 +149,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 		return cal, err
 	}
 	if cal.Steps > cfg.MaxSteps {
-		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
+		cal.Notes = algorithms.JoinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
 	}
 	return cal, nil
 }
@@ -302,7 +302,7 @@ func (rc recipe) account(cal *Calibration, smp algorithms.Sampler) error {
 	private := cal.DeltaTrue <= cal.DeltaMech*(1+1e-9)
 	if !private {
 		cal.DeltaMech = cal.DeltaTrue
-		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("NOT (ε, δ)-DP: s = %.6g gives δ(ε=%g) = %.4g > stated δ = %g", cal.S, eps, cal.DeltaTrue, delta))
+		cal.Notes = algorithms.JoinNote(cal.Notes, fmt.Sprintf("NOT (ε, δ)-DP: s = %.6g gives δ(ε=%g) = %.4g > stated δ = %g", cal.S, eps, cal.DeltaTrue, delta))
 	}
 	var err error
 	if cal.EpsilonSpent, err = privacy.EpsForSDelta(cal.S, math.Min(cal.DeltaMech, 1-1e-12)); err != nil {
@@ -384,7 +384,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		cal.Calibration = PresetLLL24Printed
 		cal.K = n * eps * math.Sqrt(fr*math.Log(1/delta)) / (Gl * C)
 		cal.Mu = 8 * cal.K * Gl * Gl / (n * n * eps * eps)
-		cal.Notes = joinNote(cal.Notes, "preset lll24-printed: LLL24 Algorithm 1's printed constants (missing a log(1/δ) factor in μ)")
+		cal.Notes = algorithms.JoinNote(cal.Notes, "preset lll24-printed: LLL24 Algorithm 1's printed constants (missing a log(1/δ) factor in μ)")
 	default:
 		var s float64
 		if cfg.Calibration == CalibPaper {
@@ -408,7 +408,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		gk := c.GK[r]
 		cal.TheoryBound += gk * gk / cal.Mu * (fr + cal.K*cal.Mu*C*C) * d
 	}
-	cal.Notes = joinNote(cal.Notes, "theory_bound: LLL24 Thm 2.2 terms with its unstated constants set to 1")
+	cal.Notes = algorithms.JoinNote(cal.Notes, "theory_bound: LLL24 Thm 2.2 terms with its unstated constants set to 1")
 	_ = delta
 	return nil
 }
@@ -496,7 +496,7 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 		cal.Guarantee = algorithms.Nominal
 	}
 	if cal.Steps > cfg.MaxSteps {
-		cal.Notes = joinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
+		cal.Notes = algorithms.JoinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
 	}
 	return cal, nil
 }
@@ -559,11 +559,4 @@ func goldenMinLog(f func(float64) float64, lo, hi float64) float64 {
 		}
 	}
 	return math.Exp((a + b) / 2)
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

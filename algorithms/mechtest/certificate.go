@@ -1,6 +1,7 @@
 package mechtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,12 +44,8 @@ type CertOptions struct {
 }
 
 func (o *CertOptions) fill() {
-	if o.Configs == 0 {
-		o.Configs = 24
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-	}
+	o.Configs = cmp.Or(o.Configs, 24)
+	o.Seed = cmp.Or(o.Seed, 1)
 	if o.Problems == nil {
 		rng := rand.New(rand.NewPCG(3, 5))
 		o.Problems = []problems.Problem{
@@ -61,9 +58,7 @@ func (o *CertOptions) fill() {
 			o.Budgets = append(o.Budgets, algorithms.Budget{Epsilon: e.eps, Delta: e.delta, Relation: privacy.ReplaceOne, Task: task.ERM})
 		}
 	}
-	if o.MaxWork == 0 {
-		o.MaxWork = 2e5
-	}
+	o.MaxWork = cmp.Or(o.MaxWork, 2e5)
 }
 
 // maxDraws bounds the redraws of one randomised config that Validate rejects.

@@ -1,6 +1,7 @@
 package mechtest
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -12,7 +13,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
-	"expmech/algorithms/sampler/samplertest"
+	"expmech/gauss"
 	"expmech/problems"
 	"expmech/problems/glm"
 	"expmech/task"
@@ -56,18 +57,10 @@ func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 }
 
 func (o *ReducedOptions) fill() {
-	if o.N == 0 {
-		o.N = 20
-	}
-	if o.D == 0 {
-		o.D = 30
-	}
-	if o.Rank == 0 {
-		o.Rank = 3
-	}
-	if o.Samples == 0 {
-		o.Samples = 400
-	}
+	o.N = cmp.Or(o.N, 20)
+	o.D = cmp.Or(o.D, 30)
+	o.Rank = cmp.Or(o.Rank, 3)
+	o.Samples = cmp.Or(o.Samples, 400)
 }
 
 // reducedKit is the state TestReduced's properties share: the mechanism, its budget, the
@@ -281,7 +274,7 @@ func (k *reducedKit) chiSquare(t *testing.T, fs, rs lawStats) {
 		if len(c.s) == 0 {
 			continue
 		}
-		if D, crit := samplertest.KSD(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
+		if D, crit := gauss.KSD(c.s, chi2), ksCrit/math.Sqrt(float64(len(c.s))); D > crit {
 			t.Errorf("%s: %s path: |x_perp|^2/v vs χ²_%d: KS D = %.4f > %.4f (α = 1e-4)", k.f.Name, c.name, k.opt.D-k.opt.Rank, D, crit)
 		}
 	}

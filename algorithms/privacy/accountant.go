@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -265,9 +266,7 @@ func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, er
 		return fineHi, nil
 	}
 	start := fineHi
-	if start == 0 {
-		start = fineLo
-	}
+	start = cmp.Or(start, fineLo)
 	if fineHi == 0 {
 		fineLo = 0 // searchZ raises hi from start and keeps the failed point as lo
 	}

@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -51,12 +52,7 @@ func (o PLDOptions) validate() error {
 	return nil
 }
 
-func (o PLDOptions) maxPoints() int {
-	if o.MaxPoints == 0 {
-		return DefaultMaxPoints
-	}
-	return o.MaxPoints
-}
+func (o PLDOptions) maxPoints() int { return cmp.Or(o.MaxPoints, DefaultMaxPoints) }
 
 // plPair selects a dominating pair (P, Q) of one Poisson-subsampled Gaussian step, in
 // units of the clipping norm C (noise N(0, z²), z = σ/C), with M = (1−q)N(0, z²) + qN(1, z²)

@@ -120,16 +120,9 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 			rec.Extra = map[string]float64{}
 		}
 		rec.Steps = 1
-		rec.Notes = joinNote(rec.Notes, note)
+		rec.Notes = algorithms.JoinNote(rec.Notes, note)
 	}
 	return x, nil
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }
 
 // isLinear: LinearData's method set (Points) is a subset of SeparableL1Data's, so an ℓ1

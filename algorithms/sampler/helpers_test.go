@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"expmech/algorithms/sampler/samplertest"
+	"expmech/gauss"
 	"expmech/problems"
 	"expmech/problems/problemtest"
 )
@@ -76,7 +76,7 @@ func randPoints(n, d int, lo, hi float64, rng *rand.Rand) [][]float64 {
 
 // ksStat returns the one-sample Kolmogorov–Smirnov statistic √n·D_n of xs against cdf.
 func ksStat(xs []float64, cdf func(float64) float64) float64 {
-	return math.Sqrt(float64(len(xs))) * samplertest.KSD(xs, cdf)
+	return math.Sqrt(float64(len(xs))) * gauss.KSD(xs, cdf)
 }
 
 // KS critical values K_α of √n·D_n (PRIVACY.md §4.2, Kolmogorov distribution).

@@ -225,7 +225,7 @@ func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candi
 	r.Tuning = Oracle
 	r.Guarantee = algorithms.None
 	r.PlannedCounts = false // a reference, private in no sense: it shows what it counted
-	r.Notes = joinNote(r.Notes, "tuning oracle: the grid point with the lowest exact empirical risk; each point is calibrated to (ε, δ) but the selection looked at the data, so the release is not private")
+	r.Notes = algorithms.JoinNote(r.Notes, "tuning oracle: the grid point with the lowest exact empirical risk; each point is calibrated to (ε, δ) but the selection looked at the data, so the release is not private")
 	return r
 }
 
@@ -357,7 +357,7 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	if runs > 0 {
 		r.Extra["tuning_runs"] = float64(runs)
 	}
-	r.Notes = joinNote(r.Notes, p.note())
+	r.Notes = algorithms.JoinNote(r.Notes, p.note())
 	if p.rdp {
 		r.Extra["tuning_run_epsilon"] = p.run.Epsilon
 	}
@@ -406,11 +406,4 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 		best.Record.Extra[algorithms.ExtraOrthogonalNorm] = bestRho
 	}
 	return best, nil
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -35,12 +36,7 @@ const AuditRule = "An audit check PASSes iff its verdict is as required. audit-m
 // otherwise; each one-sided Clopper–Pearson bound is at (1 − confidence)/2.
 const DefaultAuditConfidence = 0.95
 
-func (c Check) auditConfidence() float64 {
-	if c.Confidence == 0 {
-		return DefaultAuditConfidence
-	}
-	return c.Confidence
-}
+func (c Check) auditConfidence() float64 { return cmp.Or(c.Confidence, DefaultAuditConfidence) }
 
 // ParseStatistics parses a statistics cell (space-separated numbers).
 func ParseStatistics(s string) ([]float64, error) {

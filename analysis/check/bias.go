@@ -10,6 +10,7 @@ import (
 
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
+	"expmech/gauss"
 	"expmech/rows"
 )
 
@@ -139,13 +140,15 @@ func (g *BiasGroup) all() []int {
 }
 
 // distance is D_N of the pooled statistics.
-func (g *BiasGroup) Distance() float64 { return stats.KSUniform(g.Pooled(g.all())) }
+func (g *BiasGroup) Distance() float64 {
+	return gauss.KSD(g.Pooled(g.all()), func(u float64) float64 { return u })
+}
 
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of
 // one trial share an instance and an rng stream) and returns D_N of the pooled draws.
 // Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
 // every trial merged and sorted once (mergedDraws) gives the weighted empirical CDF, with
-// no sort per resample; KSUniform of the pooled resample gives the same D.
+// no sort per resample; D_N of the pooled resample gives the same D.
 func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
 		g.MergeDraws()
@@ -218,12 +221,7 @@ func DistanceCI(d float64, n int) (lo, hi float64) {
 // check's 95% CI.
 const DefaultKSFloorConfidence = 0.975
 
-func (c Check) KSFloorConfidence() float64 {
-	if c.Confidence == 0 {
-		return DefaultKSFloorConfidence
-	}
-	return c.Confidence
-}
+func (c Check) KSFloorConfidence() float64 { return cmp.Or(c.Confidence, DefaultKSFloorConfidence) }
 
 // oneGroup selects the single (cell, algorithm) group of label alg in rs (after where).
 func oneGroup(rs []*rows.Record, c Check, alg string) (*BiasGroup, error) {
@@ -294,7 +292,7 @@ func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
 			100*(1-alpha), ci, table.FmtSpec(floor))
 	}
 	res.Reason += fmt.Sprintf("D = %.4g over N = %d draws (%d trials): noise floor E D_N = %.4g; KS test of exactness p = %.3g; %s",
-		d, g.N, len(g.trials), stats.KSNoiseFloor(g.N), stats.KSPValue(d, g.N), g.QueriesText())
+		d, g.N, len(g.trials), stats.KSNoiseFloor(g.N), gauss.KSPValue(d, g.N), g.QueriesText())
 	return res
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"expmech/analysis/stats"
+	"expmech/gauss"
 	"expmech/rows"
 )
 
@@ -96,7 +97,7 @@ func TestBiasChecks(t *testing.T) {
 	}
 }
 
-// TestResampleWeighted: the weighted one-pass D of a resample equals KSUniform of the
+// TestResampleWeighted: the weighted one-pass D of a resample equals the KSD of the
 // pooled copies (the independent method: pool, sort, scan).
 func TestResampleWeighted(t *testing.T) {
 	t.Parallel()
@@ -116,7 +117,7 @@ func TestResampleWeighted(t *testing.T) {
 		for i := range p {
 			p[i] = b.IntN(len(g.trials))
 		}
-		if want := stats.KSUniform(g.Pooled(p)); math.Abs(got-want) > 1e-12 {
+		if want := gauss.KSD(g.Pooled(p), func(u float64) float64 { return u }); math.Abs(got-want) > 1e-12 {
 			t.Fatalf("resample %d: got D = %v, want %v", k, got, want)
 		}
 	}

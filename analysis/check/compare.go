@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -51,12 +52,7 @@ func CompareClaim(c Claim) Claim {
 	return ClaimUpper
 }
 
-func (c Check) CompareConfidence() float64 {
-	if c.Confidence == 0 {
-		return DefaultCompareConfidence
-	}
-	return c.Confidence
-}
+func (c Check) CompareConfidence() float64 { return cmp.Or(c.Confidence, DefaultCompareConfidence) }
 
 // comparePoint compares the rows a (algorithm A) and b (B) of one x value on metric.
 // It pairs them when they hold the same trials of the same cell with the same seed (the

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -84,9 +85,4 @@ func (ksAuditKind) reference(c Check) (string, string) { return c.Vs, "vs" }
 func (ksAuditKind) audit() bool                        { return true }
 
 // ksAuditConfidence is 1 − α of an audit-ks check (0: α = DefaultKSAlpha).
-func (c Check) ksAuditConfidence() float64 {
-	if c.Confidence == 0 {
-		return 1 - DefaultKSAlpha
-	}
-	return c.Confidence
-}
+func (c Check) ksAuditConfidence() float64 { return cmp.Or(c.Confidence, 1-DefaultKSAlpha) }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 
@@ -44,9 +45,7 @@ func (compareKind) label(c Check) string {
 
 func (compareKind) expected(c Check) string {
 	over := c.Vs
-	if over == "" {
-		over = "cells"
-	}
+	over = cmp.Or(over, "cells")
 	return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.CompareSymbol(), 100*c.CompareConfidence(), over)
 }
 

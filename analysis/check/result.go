@@ -24,30 +24,14 @@ const (
 
 var verdictNames = [...]string{Fail: "FAIL", Pass: "PASS", Inconclusive: "INCONCLUSIVE", Measured: "MEASURED"}
 
-func (v Verdict) String() string {
-	if v >= 0 && int(v) < len(verdictNames) {
-		return verdictNames[v]
-	}
-	return fmt.Sprintf("Verdict(%d)", int(v))
-}
+func (v Verdict) String() string { return enumString(verdictNames[:], v, "Verdict") }
 
-// MarshalText writes PASS, FAIL or INCONCLUSIVE.
-func (v Verdict) MarshalText() ([]byte, error) {
-	if v < 0 || int(v) >= len(verdictNames) {
-		return nil, fmt.Errorf("invalid verdict %d", int(v))
-	}
-	return []byte(verdictNames[v]), nil
-}
+// MarshalText writes PASS, FAIL, INCONCLUSIVE or MEASURED.
+func (v Verdict) MarshalText() ([]byte, error) { return enumMarshal(verdictNames[:], v, "verdict") }
 
-// UnmarshalText reads PASS, FAIL or INCONCLUSIVE.
+// UnmarshalText reads PASS, FAIL, INCONCLUSIVE or MEASURED.
 func (v *Verdict) UnmarshalText(b []byte) error {
-	for i, name := range verdictNames {
-		if string(b) == name {
-			*v = Verdict(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("want PASS, FAIL, INCONCLUSIVE or MEASURED, got %q", b)
+	return enumUnmarshal(v, verdictNames[:], b, "PASS, FAIL, INCONCLUSIVE or MEASURED")
 }
 
 // CheckResult is the outcome of one Check.

@@ -51,34 +51,17 @@ var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max",
 	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks",
 	KindKSFloor: "ks-floor", KindKSOrder: "ks-order", KindCompare: "compare", KindSpent: "spent"}
 
-func (k CheckKind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("CheckKind(%d)", int(k))
-}
+func (k CheckKind) String() string { return enumString(kindNames[:], k, "CheckKind") }
 
 // MarshalText writes the kind's name.
-func (k CheckKind) MarshalText() ([]byte, error) {
-	if k < 0 || int(k) >= len(kindNames) {
-		return nil, fmt.Errorf("invalid check kind %d", int(k))
-	}
-	return []byte(kindNames[k]), nil
-}
+func (k CheckKind) MarshalText() ([]byte, error) { return enumMarshal(kindNames[:], k, "check kind") }
 
 // UnmarshalText reads a kind's name ("" reads as slope).
 func (k *CheckKind) UnmarshalText(b []byte) error {
 	if len(b) == 0 {
-		*k = KindSlope
-		return nil
+		b = []byte(kindNames[KindSlope])
 	}
-	for i, n := range kindNames {
-		if n == string(b) {
-			*k = CheckKind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("want one of %s, got %q", strings.Join(kindNames[:], ", "), b)
+	return enumUnmarshal(k, kindNames[:], b, "one of "+strings.Join(kindNames[:], ", "))
 }
 
 // Claim is the form of a slope check's claim: what the theorem says about the exponent.
@@ -120,32 +103,18 @@ func (c Claim) Effective() Claim {
 }
 
 func (c Claim) String() string {
-	if c >= 0 && int(c) < len(claimNames) {
-		if c == ClaimUnstated {
-			return "equality (unstated)"
-		}
-		return claimNames[c]
+	if c == ClaimUnstated {
+		return "equality (unstated)"
 	}
-	return fmt.Sprintf("Claim(%d)", int(c))
+	return enumString(claimNames[:], c, "Claim")
 }
 
 // MarshalText writes the claim's name ("" when unstated).
-func (c Claim) MarshalText() ([]byte, error) {
-	if c < 0 || int(c) >= len(claimNames) {
-		return nil, fmt.Errorf("invalid claim %d", int(c))
-	}
-	return []byte(claimNames[c]), nil
-}
+func (c Claim) MarshalText() ([]byte, error) { return enumMarshal(claimNames[:], c, "claim") }
 
 // UnmarshalText reads "equality", "upper", "lower" or "" (unstated).
 func (c *Claim) UnmarshalText(b []byte) error {
-	for i, name := range claimNames {
-		if string(b) == name {
-			*c = Claim(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("want equality, upper or lower, got %q", b)
+	return enumUnmarshal(c, claimNames[:], b, "equality, upper or lower")
 }
 
 // Role says what a check's verdict is evidence of. Its text form ("claim", "invariant",
@@ -169,34 +138,17 @@ const (
 
 var roleNames = [...]string{RoleClaim: "claim", RoleInvariant: "invariant", RoleMeasurement: "measurement"}
 
-func (r Role) String() string {
-	if r >= 0 && int(r) < len(roleNames) {
-		return roleNames[r]
-	}
-	return fmt.Sprintf("Role(%d)", int(r))
-}
+func (r Role) String() string { return enumString(roleNames[:], r, "Role") }
 
 // MarshalText writes the role's name.
-func (r Role) MarshalText() ([]byte, error) {
-	if r < 0 || int(r) >= len(roleNames) {
-		return nil, fmt.Errorf("invalid check role %d", int(r))
-	}
-	return []byte(roleNames[r]), nil
-}
+func (r Role) MarshalText() ([]byte, error) { return enumMarshal(roleNames[:], r, "check role") }
 
 // UnmarshalText reads "claim", "invariant" or "measurement" ("" reads as claim).
 func (r *Role) UnmarshalText(b []byte) error {
 	if len(b) == 0 {
-		*r = RoleClaim
-		return nil
+		b = []byte(roleNames[RoleClaim])
 	}
-	for i, n := range roleNames {
-		if n == string(b) {
-			*r = Role(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("want claim, invariant or measurement, got %q", b)
+	return enumUnmarshal(r, roleNames[:], b, "claim, invariant or measurement")
 }
 
 // FieldError is a validation error of one field of a Check or Figure; Field is the spec

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"expmech/rows"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -20,6 +19,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"expmech/rows"
 )
 
 // Series is one set of points with optional confidence bounds (absolute values, not
@@ -46,18 +47,17 @@ type Series struct {
 	Style *Style
 }
 
+// keyMethod is the series' style key (Key, else Label) and method (Method, else the key's).
+func (s Series) keyMethod() (key, method string) {
+	key = cmp.Or(s.Key, s.Label)
+	return key, cmp.Or(s.Method, MethodOf(key))
+}
+
 func (s Series) style() Style {
 	if s.Style != nil {
 		return *s.Style
 	}
-	k := s.Key
-	if k == "" {
-		k = s.Label
-	}
-	m := s.Method
-	if m == "" {
-		m = MethodOf(k)
-	}
+	k, m := s.keyMethod()
 	return StyleOf(m, k)
 }
 
@@ -464,14 +464,7 @@ func (b *builder) series(s Series, pts plotter.XYs, bars []bar) error {
 	f := b.f
 	st := s.style()
 	if f.recolor != nil {
-		k := s.Key
-		if k == "" {
-			k = s.Label
-		}
-		m := s.Method
-		if m == "" {
-			m = MethodOf(k)
-		}
+		_, m := s.keyMethod()
 		st.Color = f.recolor(m, st.Color)
 	}
 	e := legendEntry{label: s.Label}

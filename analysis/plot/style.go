@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"cmp"
 	"hash/fnv"
 	"image/color"
 	"math"
@@ -137,9 +138,7 @@ func knownVariant(label string) (glyph, dashes int, ok bool) {
 // label is the method itself, else (a variant) a marker and dashes that depend on the
 // label alone.
 func StyleOf(method, label string) Style {
-	if method == "" {
-		method = MethodOf(label)
-	}
+	method = cmp.Or(method, MethodOf(label))
 	s := Style{Color: methodColor(method), Glyph: methodGlyph(method)}
 	if label == method {
 		return s

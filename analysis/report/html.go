@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -210,7 +211,7 @@ func (rep report) htmlRows() string {
 	s := fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
 		var parts []string
-		for _, k := range sortedKeys(rep.Rows.ByStatus) {
+		for _, k := range slices.Sorted(maps.Keys(rep.Rows.ByStatus)) {
 			parts = append(parts, fmt.Sprintf("%s: %d", k, rep.Rows.ByStatus[k]))
 		}
 		s += fmt.Sprintf(", %d excluded (%s)", ex, strings.Join(parts, ", "))

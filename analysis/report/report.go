@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -151,7 +152,7 @@ func (rep report) writeRows(b *bytes.Buffer) {
 	fmt.Fprintf(b, "Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
 		fmt.Fprintf(b, ", %d excluded (", ex)
-		keys := sortedKeys(rep.Rows.ByStatus)
+		keys := slices.Sorted(maps.Keys(rep.Rows.ByStatus))
 		for i, k := range keys {
 			if i > 0 {
 				b.WriteString(", ")
@@ -163,14 +164,14 @@ func (rep report) writeRows(b *bytes.Buffer) {
 	b.WriteString(".\n\n")
 	if len(rep.Rows.Errors) > 0 {
 		b.WriteString("| algorithm: error | rows |\n|---|---|\n")
-		for _, k := range sortedKeys(rep.Rows.Errors) {
+		for _, k := range slices.Sorted(maps.Keys(rep.Rows.Errors)) {
 			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Errors[k])
 		}
 		b.WriteString("\n")
 	}
 	if len(rep.Rows.Refused) > 0 {
 		b.WriteString(RefusedRule + "\n\n| algorithm: refused | rows |\n|---|---|\n")
-		for _, k := range sortedKeys(rep.Rows.Refused) {
+		for _, k := range slices.Sorted(maps.Keys(rep.Rows.Refused)) {
 			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Refused[k])
 		}
 		b.WriteString("\n")
@@ -350,15 +351,6 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // TopReport says what REPORT.md covers: the suite's experiments, in order, of one mode.

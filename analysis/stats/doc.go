@@ -4,8 +4,9 @@
 // multiplicity adjustments (HolmAdjust, BenjaminiHochberg), log-log least squares
 // (FitLogLogInto), the percentile-bootstrap primitives (BootstrapCI, TailP, MCUndecided), the
 // privacy audit's binomial bounds and threshold tests (Clopper–Pearson, MuLowerBound,
-// EpsLowerBound, ChooseThreshold; PRIVACY.md §3.2), the Kolmogorov–Smirnov statistics and
-// their p values (PRIVACY.md §4.2), and the one normal quantile (NormalQuantile, gonum
+// EpsLowerBound, ChooseThreshold; PRIVACY.md §3.2), the two-sample Kolmogorov–Smirnov
+// statistic, its p value and the one-sample noise floor and critical value (PRIVACY.md §4.2;
+// the one-sample statistic is gauss.KSD), and the one normal quantile (NormalQuantile, gonum
 // distuv).
 //
 // Numerics come from gonum (stat, distuv, mathext); Mean and the median of Summarize from

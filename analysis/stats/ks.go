@@ -3,6 +3,8 @@ package stats
 import (
 	"math"
 	"slices"
+
+	"expmech/gauss"
 )
 
 // KSTwoSample returns the two-sample Kolmogorov–Smirnov statistic sup|F_x − F_y|; x and
@@ -25,59 +27,18 @@ func KSTwoSample(x, y []float64) float64 {
 	return d
 }
 
-// KolmogorovSurvival is P(K > lambda) for the limiting Kolmogorov distribution,
-// 2 Σ_{k≥1} (−1)^{k−1} exp(−2k²λ²) (Kolmogorov 1933; PRIVACY.md §4.2; scipy
-// kstwobign.sf).
-func KolmogorovSurvival(lambda float64) float64 {
-	if lambda <= 0.2 {
-		return 1
-	}
-	s := 0.0
-	for k := 1; k <= 100; k++ {
-		fk := float64(k)
-		t := math.Exp(-2 * fk * fk * lambda * lambda)
-		if k%2 == 1 {
-			s += t
-		} else {
-			s -= t
-		}
-		if t < 1e-17 {
-			break
-		}
-	}
-	return math.Min(1, math.Max(0, 2*s))
-}
-
 // KSPValueTwoSample is the asymptotic p-value of the two-sample statistic d of samples of
-// sizes n and m: KolmogorovSurvival((√ne + 0.12 + 0.11/√ne)·d) with the effective size
+// sizes n and m: gauss.KolmogorovSurvival((√ne + 0.12 + 0.11/√ne)·d) with the effective size
 // ne = nm/(n+m) (Stephens 1970's correction).
 func KSPValueTwoSample(d float64, n, m int) float64 {
 	ne := float64(n) * float64(m) / float64(n+m)
 	rn := math.Sqrt(ne)
-	return KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)
-}
-
-// KSUniform returns D_N = sup_u |F̂_N(u) − u| of u against Uniform(0, 1); it sorts u.
-func KSUniform(u []float64) float64 {
-	slices.Sort(u)
-	n := float64(len(u))
-	d := 0.0
-	for i, v := range u {
-		d = math.Max(d, math.Max(float64(i+1)/n-v, v-float64(i)/n))
-	}
-	return d
+	return gauss.KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)
 }
 
 // KSNoiseFloor is E[D_N] for an exact sampler, √(π/2)·ln 2/√N ≈ 0.8687/√N (the mean of
 // the limiting Kolmogorov distribution, √N·D_N → K; samplertest.Report.KSNoise).
 func KSNoiseFloor(n int) float64 { return math.Sqrt(math.Pi/2) * math.Ln2 / math.Sqrt(float64(n)) }
-
-// KSPValue is the asymptotic one-sample p-value P(D_N ≥ d) under the null,
-// KolmogorovSurvival((√N + 0.12 + 0.11/√N)·d) (Stephens 1970's correction).
-func KSPValue(d float64, n int) float64 {
-	rn := math.Sqrt(float64(n))
-	return KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)
-}
 
 // KSCritical is the level-α critical value of D_N: the λ with P(K > λ) = α, over √N
 // (bisection on KolmogorovSurvival; 1.9495/√N at α = 1e-3).
@@ -85,7 +46,7 @@ func KSCritical(alpha float64, n int) float64 {
 	lo, hi := 0.2, 10.0
 	for range 100 {
 		mid := (lo + hi) / 2
-		if KolmogorovSurvival(mid) > alpha {
+		if gauss.KolmogorovSurvival(mid) > alpha {
 			lo = mid
 		} else {
 			hi = mid

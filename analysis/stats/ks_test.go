@@ -3,29 +3,10 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
-)
 
-// TestKolmogorov: the survival function at the asymptotic critical values
-// K_α = √(−½ ln(α/2)) (the series' leading term) is α to 2e-3 relative (PRIVACY.md §4.2:
-// 1.3581 at 0.05, 1.9495 at 1e-3, 2.6934 at 1e-6), and Q(1) = 0.2699996716735
-// (scipy kstwobign.sf(1), where the alternating terms matter).
-func TestKolmogorov(t *testing.T) {
-	for _, tc := range []struct{ alpha, k float64 }{
-		{0.05, 1.3581}, {0.01, 1.6276}, {1e-3, 1.9495}, {1e-4, 2.2253}, {1e-5, 2.4704}, {1e-6, 2.6934},
-	} {
-		if got := math.Sqrt(-0.5 * math.Log(tc.alpha/2)); math.Abs(got-tc.k) > 1e-4 {
-			t.Errorf("K(%v): got %v, want %v", tc.alpha, got, tc.k)
-		}
-		if got := KolmogorovSurvival(tc.k); math.Abs(got-tc.alpha)/tc.alpha > 2e-3 {
-			t.Errorf("Q(%v): got %v, want %v", tc.k, got, tc.alpha)
-		}
-	}
-	if got := KolmogorovSurvival(1); math.Abs(got-0.2699996716735) > 1e-9 {
-		t.Errorf("Q(1): got %v, want 0.2699996716735", got)
-	}
-}
+	"expmech/gauss"
+)
 
 // TestKSTwoSample compares the merge with a brute force over every evaluation point, ties
 // included.
@@ -59,39 +40,6 @@ func TestKSTwoSample(t *testing.T) {
 	}
 }
 
-// KSUniform against the brute-force supremum over a fine grid (the supremum of
-// |F̂_N(u) − u| is attained at the sample points, from the left or the right).
-func TestKSUniform(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 7, 50} {
-		u := make([]float64, n)
-		for i := range u {
-			u[i] = rng.Float64()
-		}
-		brute := 0.0
-		for k := 0; k <= 200000; k++ {
-			x := float64(k) / 200000
-			c := 0
-			for _, v := range u {
-				if v <= x {
-					c++
-				}
-			}
-			brute = math.Max(brute, math.Abs(float64(c)/float64(n)-x))
-		}
-		got := KSUniform(slices.Clone(u))
-		// the grid misses the left limit at each point by ≤ one grid step
-		if got < brute-1e-12 || got > brute+1.0/float64(n)+1e-5 {
-			t.Errorf("n=%d: KSUniform %.6f, grid sup %.6f", n, got, brute)
-		}
-		if n == 1 {
-			if want := math.Max(u[0], 1-u[0]); math.Abs(got-want) > 1e-15 {
-				t.Errorf("n=1: got %v, want max(u, 1−u) = %v", got, want)
-			}
-		}
-	}
-}
-
 // The noise floor E D_N = √(π/2)·ln 2/√N and the 99.9% critical value 1.9495/√N
 // (Kolmogorov distribution quantile; e.g. Smirnov 1948, Ann. Math. Stat. 19(2), Table:
 // K(1.95) ≈ 0.999) against a Monte Carlo of exact-sampler distances: 4000 replicates of
@@ -101,7 +49,7 @@ func TestKSNoiseFloorAndCritical(t *testing.T) {
 	if c := KSCritical(1e-3, 1); math.Abs(c-1.9495) > 5e-4 {
 		t.Errorf("KSCritical(1e-3, 1) = %.5f, want 1.9495", c)
 	}
-	if p := KSPValue(KSCritical(0.05, 1e6), 1e6); math.Abs(p-0.05) > 1e-3 {
+	if p := gauss.KSPValue(KSCritical(0.05, 1e6), 1e6); math.Abs(p-0.05) > 1e-3 {
 		t.Errorf("KSPValue at the 5%% critical value = %.4f, want 0.05", p)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -113,7 +61,7 @@ func TestKSNoiseFloorAndCritical(t *testing.T) {
 		for i := range u {
 			u[i] = rng.Float64()
 		}
-		d := KSUniform(u)
+		d := gauss.KSD(u, func(u float64) float64 { return u })
 		s, ss = s+d, ss+d*d
 		if d > crit {
 			over++
@@ -127,5 +75,24 @@ func TestKSNoiseFloorAndCritical(t *testing.T) {
 	// rejection rate at α = 0.05: binomial(4000, 0.05) sd 0.0034; allow 4.41717 sd
 	if r := float64(over) / reps; math.Abs(r-0.05) > 4.41717*math.Sqrt(0.05*0.95/reps)+0.005 {
 		t.Errorf("rejection rate at the 5%% critical value %.4f, want 0.05", r)
+	}
+}
+
+// TestKSPValueTwoSample: at the tabulated 5% and 1% points of the Kolmogorov law
+// (λ = 1.3581, 1.6276; Smirnov 1948, Ann. Math. Stat. 19, Table 1) the two-sample p value
+// with Stephens' correction on the effective size nm/(n + m) is 5% and 1%; and the DKW–
+// Massart radius e solves 2e^{−2Ne²} = α.
+func TestKSPValueTwoSample(t *testing.T) {
+	n, m := 300, 600
+	rn := math.Sqrt(float64(n*m) / float64(n+m))
+	for _, c := range []struct{ lam, p float64 }{{1.3581, 0.05}, {1.6276, 0.01}} {
+		if got := KSPValueTwoSample(c.lam/(rn+0.12+0.11/rn), n, m); math.Abs(got-c.p) > 2e-4 {
+			t.Errorf("λ = %v: got %v, want %v", c.lam, got, c.p)
+		}
+	}
+	for _, a := range []float64{0.05, 1e-3} {
+		if e := DKWRadius(a, 500); math.Abs(2*math.Exp(-2*500*e*e)-a) > 1e-12*a {
+			t.Errorf("DKWRadius(%v, 500) = %v: 2exp(−2Ne²) = %v", a, e, 2*math.Exp(-2*500*e*e))
+		}
 	}
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -182,11 +183,7 @@ func WhereText(where map[string]string) string {
 	if len(where) == 0 {
 		return ""
 	}
-	keys := make([]string, 0, len(where))
-	for k := range where {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(where))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + where[k]

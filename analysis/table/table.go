@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -37,9 +38,7 @@ func (t Table) Counts() RowCounts {
 	c := RowCounts{Total: len(t.All), OK: len(t.OK), ByStatus: map[string]int{}, Errors: map[string]int{}, Refused: map[string]int{}}
 	for _, r := range t.All {
 		if s := r.Text(rows.ColStatus); s != string(rows.StatusOK) {
-			if s == "" {
-				s = "(empty)"
-			}
+			s = cmp.Or(s, "(empty)")
 			c.ByStatus[s]++
 			msg := r.Text(rows.ColError)
 			if len(msg) > 120 {

@@ -1,6 +1,7 @@
 package dpsgd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -171,9 +172,7 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
 		f := m.cfg.StepFactor
-		if f == 0 {
-			f = 1
-		}
+		f = cmp.Or(f, 1)
 		p.eta = f * p.R / (math.Sqrt(p.bound2(p.rbar)) * math.Sqrt(float64(p.T)))
 	}
 	return p, nil

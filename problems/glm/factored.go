@@ -8,7 +8,6 @@ import (
 
 	"expmech/loss"
 	"expmech/problems"
-	"expmech/problems/solve"
 	"expmech/task"
 )
 
@@ -32,15 +31,7 @@ func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64
 		for i := range c {
 			c[i] = make([]float64, r)
 			lowrankCoeffs(rng, c[i], A)
-			t := floats.Dot(c[i], wc)
-			if spec.Loss == Absolute {
-				y[i] = t + p.Noise*rng.NormFloat64()
-			} else {
-				y[i] = -1
-				if rng.Float64() < solve.Sigmoid(t) {
-					y[i] = 1
-				}
-			}
+			y[i] = plantedLabel(rng, spec.Loss, floats.Dot(c[i], wc), p.Noise)
 		}
 		return c, y
 	}

@@ -338,15 +338,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 			} else {
 				gaussBall(rng, a[i], A)
 			}
-			t := floats.Dot(a[i], w0)
-			if spec.Loss == Absolute {
-				y[i] = t + p.Noise*rng.NormFloat64()
-			} else {
-				y[i] = -1
-				if rng.Float64() < solve.Sigmoid(t) {
-					y[i] = 1
-				}
-			}
+			y[i] = plantedLabel(rng, spec.Loss, floats.Dot(a[i], w0), p.Noise)
 		}
 		return a, y
 	}
@@ -602,4 +594,16 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	o, err := in.rest.Optimum()
 	o.Method = "held-out " + o.Method
 	return o, err
+}
+
+// plantedLabel draws the label of a feature with planted score t: t plus N(0, noise²) for
+// the absolute loss, else ±1 with P(+1) = σ(t) (GLL22 §6).
+func plantedLabel(rng *rand.Rand, l loss.Kind, t, noise float64) float64 {
+	if l == Absolute {
+		return t + noise*rng.NormFloat64()
+	}
+	if rng.Float64() < solve.Sigmoid(t) {
+		return 1
+	}
+	return -1
 }

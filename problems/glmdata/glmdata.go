@@ -1,6 +1,7 @@
 package glmdata
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -148,19 +149,12 @@ func (Generator) Doc() string {
 func (Generator) DefaultParams() any { return DefaultParams() }
 
 func (Generator) params(spec problems.Spec) (*Params, error) {
-	p := DefaultParams()
-	if spec.Params != nil {
-		q, ok := spec.Params.(*Params)
-		if !ok {
-			return nil, fmt.Errorf("%s: params: got %T, want *glmdata.Params", Name, spec.Params)
-		}
-		p = q
-	}
-	var errs []error
-	if err := p.Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	errs = append(errs, p.missing()...)
+	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error { return cell(spec, p) })
+}
+
+// cell reports the required keys that are missing and the checks of p against the cell.
+func cell(spec problems.Spec, p *Params) []error {
+	errs := p.missing()
 	errs = append(errs, glm.CheckLossDomain(spec)...)
 	if spec.Data == "" {
 		errs = append(errs, errors.New("data: required (the data file this generator reads)"))
@@ -183,13 +177,7 @@ func (Generator) params(spec problems.Spec) (*Params, error) {
 	if spec.N < 0 {
 		errs = append(errs, fmt.Errorf("n: %d, want ≥ 0 (0: the whole training split)", spec.N))
 	}
-	if spec.Task != "" && !spec.Task.Valid() {
-		errs = append(errs, fmt.Errorf("task: %q, want erm or sco", spec.Task))
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
-	}
-	return p, nil
+	return append(errs, problems.CheckTask(spec))
 }
 
 // split is the prepared data: the training pool and the test set, both mapped.
@@ -231,9 +219,7 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 		}
 	}
 	n := spec.N
-	if n == 0 {
-		n = len(s.trainA)
-	}
+	n = cmp.Or(n, len(s.trainA))
 	if n < 2 || n > len(s.trainA) {
 		return nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
 	}

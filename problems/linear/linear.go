@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -274,9 +275,7 @@ func (l *Law) Mean() []float64 {
 // followed by zeros. It draws nothing.
 func (l *Law) Hard(n int) [][]float64 {
 	ns := l.hardCount
-	if ns == 0 {
-		ns = (n + 9) / 10
-	}
+	ns = cmp.Or(ns, (n+9)/10)
 	d := len(l.sigma)
 	z := make([][]float64, n)
 	for i := range z {

@@ -1,6 +1,7 @@
 package problemtest
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -107,12 +108,8 @@ type checker struct {
 // newChecker fills in the Config defaults and generates the instance twice.
 func newChecker(t *testing.T, g problems.Generator, c Config) *checker {
 	t.Helper()
-	if c.Points == 0 {
-		c.Points = 200
-	}
-	if c.KinkFraction == 0 {
-		c.KinkFraction = 0.02
-	}
+	c.Points = cmp.Or(c.Points, 200)
+	c.KinkFraction = cmp.Or(c.KinkFraction, 0.02)
 	ck := &checker{g: g, c: c, inst: Generate(t, g, c.Spec, c.Seed), again: Generate(t, g, c.Spec, c.Seed)}
 	ck.k = ck.inst.Constants()
 	ck.n, ck.d = ck.inst.Len(), ck.inst.Dim()

@@ -36,6 +36,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	mstats "github.com/montanaflynn/stats"
 )
 
 func main() {
@@ -289,17 +291,13 @@ func report(w io.Writer, rule Rule, vs []verdict) bool {
 	return bad > 0
 }
 
+// median is the sample median (montanaflynn/stats), NaN of no value.
 func median(x []float64) float64 {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
+	m, err := mstats.Median(x)
+	if err != nil {
 		return math.NaN()
 	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
+	return m
 }
 
 // mannWhitneyGreater is the exact one-sided p-value of the Mann–Whitney U (Wilcoxon

@@ -548,25 +548,13 @@ func runTests(ctx context.Context, dir, name string, pkgs []string, timeout time
 	return r
 }
 
-// parallel runs jobs, n at a time, and waits for all.
+// parallel runs jobs, n at a time (at least one), in order, and waits for all.
 func parallel(jobs []func(), n int) {
-	if n < 1 {
-		n = 1
-	}
-	ch := make(chan func())
+	slots := make(chan struct{}, max(n, 1))
 	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range ch {
-				j()
-			}
-		}()
-	}
 	for _, j := range jobs {
-		ch <- j
+		slots <- struct{}{}
+		wg.Go(func() { defer func() { <-slots }(); j() })
 	}
-	close(ch)
 	wg.Wait()
 }

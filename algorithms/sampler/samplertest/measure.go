@@ -1,14 +1,16 @@
 package samplertest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"expmech/algorithms"
+	"expmech/gauss"
 	"expmech/problems"
 )
 
@@ -103,9 +105,7 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 		return Report{}, fmt.Errorf("samplertest: Samples = %d, want ≥ 100", opt.Samples)
 	}
 	seed := opt.Seed
-	if seed == 0 {
-		seed = 1
-	}
+	seed = cmp.Or(seed, 1)
 	tg := c.Target
 	if opt.StepC > 0 {
 		tg.StepC = opt.StepC
@@ -150,7 +150,7 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 	}
 	med := make([]float64, d)
 	for j, law := range c.Law {
-		r.KS = append(r.KS, KSD(xs[j], law.CDF))
+		r.KS = append(r.KS, gauss.KSD(xs[j], law.CDF))
 		r.KSMax = math.Max(r.KSMax, r.KS[j])
 		for _, p := range []float64{0.01, 0.1, 0.5, 0.9, 0.99} {
 			q := law.Quantile(p)
@@ -184,7 +184,9 @@ func sample(ctx context.Context, s algorithms.Sampler, c Case, o *problems.Count
 	for j := range xs {
 		xs[j] = make([]float64, N)
 	}
-	rng := rand.New(rand.NewPCG(seed, hash(c.Name)))
+	h := fnv.New64a() // FNV-1a of the case's name: a stable stream per case
+	h.Write([]byte(c.Name))
+	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
 	view := o.Oracle(s.Needs())
 	for i := range N {
 		x, err := s.Sample(ctx, view, tg, rng, nil)
@@ -206,27 +208,4 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// hash is FNV-1a of a case name (a stable stream per case).
-func hash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
-	}
-	return h
-}
-
-// KSD is the one-sample Kolmogorov–Smirnov statistic D_N of xs against cdf.
-func KSD(xs []float64, cdf func(float64) float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := float64(len(s))
-	D := 0.0
-	for i, x := range s {
-		F := cdf(x)
-		D = math.Max(D, math.Max(F-float64(i)/n, float64(i+1)/n-F))
-	}
-	return D
 }
