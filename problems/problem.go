@@ -331,6 +331,14 @@ type LinearData interface {
 	Points() [][]float64 // z_i, i < n
 }
 
+// RidgeData is implemented by f(x; s_i) = ⟨x, z_i⟩ + (Ridge/2)‖x‖². Its method is not
+// named Points: a type with Points() is LinearData, and a reference sampler that read
+// these points as a linear loss would drop the ridge.
+type RidgeData interface {
+	RidgePoints() [][]float64 // z_i, i < n
+	Ridge() float64           // λ > 0
+}
+
 // SeparableL1Data is implemented by f(x; s_i) = Weight · ‖x − z_i‖₁.
 type SeparableL1Data interface {
 	Points() [][]float64

@@ -234,4 +234,23 @@ func (s *shifted) Grad(dst []float64, i int, x []float64) {
 
 type shiftedData struct{ *shifted }
 
-func (s shiftedData) Structure() problems.Problem { return s.shifted }
+// Structure is the shifted loss, which has none of the original's structural
+// capabilities, except one it provably has: a ridge loss ⟨x, z_i⟩ + (λ/2)‖x‖²
+// (problems.RidgeData) shifted by exactly its λ is the linear loss ⟨x, z_i⟩
+// (problems.LinearData), so a reference sampler draws the law in closed form.
+func (s shiftedData) Structure() problems.Problem {
+	if d, ok := s.g.(problems.DataAccess); ok {
+		if r, ok := d.Structure().(problems.RidgeData); ok && r.Ridge() == s.lam {
+			return linearShifted{shifted: s.shifted, points: r.RidgePoints()}
+		}
+	}
+	return s.shifted
+}
+
+// linearShifted is the shifted ridge loss with its linear structure (problems.LinearData).
+type linearShifted struct {
+	*shifted
+	points [][]float64
+}
+
+func (l linearShifted) Points() [][]float64 { return l.points }
