@@ -17,7 +17,7 @@ GO_SRC  := $(shell find . -name '*.go' ! -name '*_test.go' ! -path './results/*'
 SHA256  := $(shell command -v sha256sum >/dev/null 2>&1 && echo sha256sum || echo 'shasum -a 256')
 SRC_SHA  = $(shell cat $(GO_SRC) | $(SHA256) | cut -c1-64)
 # The privacy audit: four experiments of the same pipeline (README "Privacy audit").
-AUDIT   := audit audit_paths audit_sampler audit_exact
+AUDIT   := audit audit_paths audit_smooth audit_strongly_convex audit_sampler audit_exact
 
 .PHONY: help build code-version lint deadcode test test-long cover fuzz reproduce audit bench bench-ci bench-baseline quick scaling clean clean-cache FORCE
 
@@ -144,7 +144,7 @@ reproduce: ## every experiment of experiments/SUITE and the audit that changed (
 	@test -n "$(SUITE)" || { echo "experiments/SUITE lists no experiment"; exit 2; }
 	@$(MAKE) --no-print-directory $(REPORT)
 
-audit: ## the privacy audit: the experiments audit, audit_paths, audit_sampler, audit_exact (QUICK=1: CI scale)
+audit: ## the privacy audit: the experiments audit, audit_paths, audit_smooth, audit_strongly_convex, audit_sampler, audit_exact (QUICK=1: CI scale)
 	@$(MAKE) --no-print-directory $(foreach e,$(AUDIT),$(STAMPS)/$(e).done)
 
 # make bench: each SUITE experiment's rows per CPU-second (one quick run on one worker, no

@@ -32,7 +32,7 @@ func TestSuiteShardsBalanced(t *testing.T) {
 			names = append(names, ln)
 		}
 	}
-	names = append(names, "audit", "audit_paths", "audit_sampler", "audit_exact")
+	names = append(names, "audit", "audit_paths", "audit_smooth", "audit_strongly_convex", "audit_sampler", "audit_exact")
 	cache := t.TempDir()
 	prov := &runner.Provenance{CodeVersion: "src:shard-test"}
 	for _, name := range names {

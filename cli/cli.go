@@ -311,7 +311,7 @@ const SuitePath = "experiments/SUITE"
 
 // auditExperiments are the privacy audit's experiments, reported after the suite's (the
 // Makefile's AUDIT list).
-var auditExperiments = []string{"audit", "audit_paths", "audit_sampler", "audit_exact"}
+var auditExperiments = []string{"audit", "audit_paths", "audit_smooth", "audit_strongly_convex", "audit_sampler", "audit_exact"}
 
 // ReadSuite reads the experiment names of path (or of the built-in copy when path does
 // not exist): one per line; blank lines and lines starting with # are skipped (as the

@@ -14,5 +14,5 @@
 //	expmech -report [-quick]          # REPORT.md (REPORT-quick.md): experiments/SUITE and the audit of that mode; OUT/index.html
 //	expmech -compare OLD NEW [-metrics m1,m2] [-out DIR]   # OLD, NEW: experiment folders
 //
-// The privacy audit is the experiments audit, audit_paths, audit_sampler and audit_exact (`make audit`).
+// The privacy audit is the experiments audit, audit_paths, audit_smooth, audit_strongly_convex, audit_sampler and audit_exact (`make audit`).
 package cli

@@ -13,6 +13,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
+	"expmech/algorithms/tuning"
 	"expmech/problems"
 	"expmech/rows"
 )
@@ -154,6 +155,12 @@ type UnderclaimedConfig struct {
 	SFactor float64 `yaml:"s_factor"`
 	// RunEpsilon > 0 runs at ε = RunEpsilon instead (for mechanisms without a GDP claim).
 	RunEpsilon float64 `yaml:"run_epsilon"`
+	// SelectionRuns > 1 wraps Inner in the private selection (PS22 Thm 2, algorithms/tuning;
+	// E[K] = SelectionRuns, the defaults of η and the score share) before the underclaim: the
+	// claim is the tuned release's at the budget, the run is its selection at RunEpsilon,
+	// a broken twin of the tuned release (a spec's tuning: key applies to the entry, not to
+	// the mechanism underclaimed wraps). 0 (default): no tuning.
+	SelectionRuns float64 `yaml:"selection_runs"`
 	// Broken must be true: this entry exists only as a deliberately broken variant.
 	Broken bool `yaml:"broken"`
 }
@@ -181,6 +188,12 @@ func (c *UnderclaimedConfig) Validate() error {
 	default:
 		errs = append(errs, errors.New("underclaimed: one of s_factor (> 1) or run_epsilon (> 0) is required"))
 	}
+	if c.SelectionRuns != 0 && !(c.SelectionRuns > 1 && !math.IsInf(c.SelectionRuns, 0)) {
+		errs = append(errs, fmt.Errorf("underclaimed: selection_runs: %v, want a finite E[K] > 1 (or 0: no tuning)", c.SelectionRuns))
+	}
+	if c.SelectionRuns != 0 && c.SFactor != 0 {
+		errs = append(errs, errors.New("underclaimed: selection_runs needs run_epsilon (the tuned release claims no GDP parameter to scale)"))
+	}
 	return errors.Join(errs...)
 }
 
@@ -202,6 +215,13 @@ func UnderclaimedFactory(inner []algorithms.Factory) algorithms.Factory {
 			m, err := build(inner[i], c.Params)
 			if err != nil {
 				return nil, fmt.Errorf("underclaimed: inner %s: %w", c.Inner, err)
+			}
+			if c.SelectionRuns > 0 {
+				cfg := tuning.DefaultConfig()
+				cfg.Mode, cfg.ExpectedRuns, cfg.Explicit = rows.TuningPrivate, c.SelectionRuns, true
+				if m, err = tuning.Wrap(m, cfg); err != nil {
+					return nil, fmt.Errorf("underclaimed: inner %s: %w", c.Inner, err)
+				}
 			}
 			return &Underclaimed{Mechanism: m, SFactor: c.SFactor, RunEpsilon: c.RunEpsilon}, nil
 		})

@@ -47,6 +47,15 @@ func TestBrokenNeedsFlag(t *testing.T) {
 		{UnderclaimedFactory(inner), func(c algorithms.Config) {
 			*c.(*UnderclaimedConfig) = UnderclaimedConfig{Inner: "dp-sgd", Params: map[string]any{"steps": 16, "batch": 0, "sampling_rate": 0.5}, RunEpsilon: 40, Broken: true}
 		}, ""},
+		{UnderclaimedFactory(inner), func(c algorithms.Config) {
+			*c.(*UnderclaimedConfig) = UnderclaimedConfig{Inner: "noisy-gd", SelectionRuns: 3, RunEpsilon: 12, Broken: true}
+		}, ""},
+		{UnderclaimedFactory(inner), func(c algorithms.Config) {
+			*c.(*UnderclaimedConfig) = UnderclaimedConfig{Inner: "noisy-gd", SelectionRuns: 3, SFactor: 1.5, Broken: true}
+		}, "selection_runs needs run_epsilon"},
+		{UnderclaimedFactory(inner), func(c algorithms.Config) {
+			*c.(*UnderclaimedConfig) = UnderclaimedConfig{Inner: "noisy-gd", SelectionRuns: 1, RunEpsilon: 12, Broken: true}
+		}, "E[K] > 1"},
 	} {
 		cfg := tc.f.NewConfig()
 		tc.edit(cfg)

@@ -21,6 +21,8 @@ var ErrNoExact = errors.New("sampler: no exact sampler for this target")
 //   - linear losses f = ⟨x, z_i⟩ (+const) (problems.LinearData): π = N(−z̄/μ, (kμ)^{-1} I) on
 //     R^d, a product of 1-D truncated laws on the box, and on the ball the Gaussian restricted
 //     to it (rejection, else the cylindrical sampler BallGauss: any d, any mean);
+//   - ridge losses f = ⟨x, z_i⟩ + (λ/2)‖x‖² (problems.RidgeData) on the box or the 1-D
+//     ball: the linear laws at regulariser μ + λ;
 //   - separable ℓ1 losses f = w‖x − z_i‖₁ (problems.SeparableL1Data) on the box or R^d: a
 //     product of piecewise-Gaussian 1-D laws (piecewise exponential when μ = 0);
 //   - any convex loss in d = 1: rejection from the secant envelope of the log-density on a
@@ -92,6 +94,15 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 	case isLinear(st) && !isL1(st) && t.Mu > 0:
 		x, err = linearBall(st.(problems.LinearData).Points(), c.Domain.Radius, t.K, t.Mu, rng)
 		note = "exact: linear, Gaussian rejected to the ball (structural read, uncounted)"
+	case isRidge(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
+		// f = ⟨x, z_i⟩ + (λ/2)‖x‖²: π ∝ exp(−k(⟨x, z̄⟩ + (λ + μ)‖x‖²/2)), the linear laws at μ + λ.
+		rd := st.(problems.RidgeData)
+		var pl []PiecewiseLaw
+		pl, err = LinearLaws(rd.RidgePoints(), c.Domain, t.K, t.Mu+rd.Ridge())
+		if err == nil {
+			x = drawProduct(pl, rng)
+		}
+		note = "exact: ridge, product of 1-D laws (structural read, uncounted)"
 	case isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
 		l1 := st.(problems.SeparableL1Data)
 		var pl []PiecewiseLaw
@@ -129,6 +140,7 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 // problem also asserts as LinearData; callers must test isL1 first.
 func isLinear(p problems.Problem) bool { _, ok := p.(problems.LinearData); return ok }
 func isL1(p problems.Problem) bool     { _, ok := p.(problems.SeparableL1Data); return ok }
+func isRidge(p problems.Problem) bool  { _, ok := p.(problems.RidgeData); return ok }
 
 // PiecewiseLaw is the 1-D law ∝ exp(−k(a_m x + b_m + μx²/2)) on consecutive pieces
 // [Edges[m], Edges[m+1]] (SPEC §4.8.2): each piece is a truncated Gaussian N(−a_m/μ, 1/(kμ))

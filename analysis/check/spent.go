@@ -91,9 +91,15 @@ type rowSpend struct {
 //     (SPEC §1.4). A recorded gdp_s smaller than the recomputed s is a violation too.
 //   - the GDP baselines (gdp_s recorded, no k): s = √T·Δ/σ recomputed from steps, sigma
 //     and sensitivity when recorded, and δ_quad(ε; s) ≤ δ likewise;
-//   - Poisson-subsampled rows (dp-sgd) on their reported spend only: their second route,
-//     the PLD lower bound at (q, z, T), lives in algorithms/privacy, which package
-//     analysis does not import.
+//   - Poisson-subsampled rows (dp-sgd: noise_multiplier z, sampling_rate q, steps T
+//     recorded): a proven lower bound on δ(ε) of the T-fold composition of the pair the
+//     accountant certifies, at the row's budget ε, by a route that shares nothing with the
+//     calibration's PLD (PoissonDeltaLower: the exact law of a linear statistic, no
+//     discretisation); the row FAILs when that lower bound exceeds its budget δ, which
+//     proves the recorded noise spends more than the row claims. z is the smaller of the
+//     recorded noise_multiplier and the one its sigma column implies (σ = zC/(qn)).
+//     A PASS here is no upper bound (that is the calibration's connect-the-dots PLD, and
+//     the reported spend above): the route can only catch an overspend.
 //
 // A check that names its algorithm (not "*") also requires every ok row of it to claim a
 // guarantee: a row the mechanism or the runner downgraded to none is a violation.
@@ -169,11 +175,12 @@ const (
 	routeExpmech  = "s from (k, μ) + hockey-stick quadrature"
 	routeComposed = "s = √T·Δ/σ from (steps, sigma, sensitivity, clip) + hockey-stick quadrature"
 	routeGDP      = "recorded gdp_s + hockey-stick quadrature"
+	routePoisson  = "(q, z, T) + lower bound on δ by a linear statistic"
 	routeBudget   = "reported spend only"
 	routeNone     = "no guarantee claimed"
 )
 
-var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routeBudget, routeNone}
+var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routePoisson, routeBudget, routeNone}
 
 // spendOf re-derives one row's spend (runSpentCheck).
 func spendOf(r *rows.Record, cache *spentCache) rowSpend {
@@ -235,6 +242,18 @@ func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 		dq := cache.delta(s, eps)
 		worse((dq+(1+math.Exp(eps))*tau)/delta, fmt.Sprintf("δ(ε = %g) of s = %.6g by quadrature is %.4g, + (1 + e^ε)τ = %.4g > delta %g",
 			eps, s, dq, dq+(1+math.Exp(eps))*tau, delta))
+	case math.IsNaN(gdp) && f("sampling_rate") > 0 && f("noise_multiplier") > 0 && f(rows.ColSteps) >= 1:
+		sp.route = routePoisson
+		q, z, T := f("sampling_rate"), f("noise_multiplier"), f(rows.ColSteps)
+		// The released noise: σ = zC/(qn) on the average scale (dp-sgd's sigma column);
+		// a sigma that implies less noise than z is the noise that ran.
+		if sigma, clip := f(rows.ColSigma), f("clip"); sigma > 0 && clip > 0 && n > 0 {
+			z = math.Min(z, sigma*q*n/clip)
+		}
+		replace := r.Text(rows.ColNeighbours) != "add-remove"
+		dl := cache.poisson(q, z, int(math.Round(T)), eps, replace)
+		worse(dl/delta, fmt.Sprintf("δ(ε = %g) of the Poisson-subsampled Gaussian (q = %.6g, z = %.6g, T = %g, %s) is at least %.4g (a linear statistic's exact law) > delta %g",
+			eps, q, z, T, r.Text(rows.ColNeighbours), dl, delta))
 	case !math.IsNaN(gdp):
 		sp.route = routeGDP
 		s := gdp
@@ -314,9 +333,101 @@ func GaussianDeltaQuadrature(s, eps float64) float64 {
 	return sum
 }
 
-// spentCache memoises the quadrature over the rows of one check: the trials of a cell
-// share their mechanism parameters.
-type spentCache struct{ deltas map[[2]float64]float64 }
+// PoissonDeltaLower is a proven lower bound on δ(ε) of T compositions of the pair the
+// Poisson-subsampled Gaussian's accountant certifies (PRIVACY.md §1.5), in units of the
+// clipping norm C: replace-one, P = (1 − q)N(0, z²) + qN(1, z²) against Q = (1 − q)N(0, z²)
+// + qN(−1, z²) (Zhu, Dong, Wang 2022); add/remove ("remove"), P the same mixture against
+// Q = N(0, z²). It is the second route of the spent check for dp-sgd rows, and shares
+// nothing with the calibration's PLD (privacy loss grid, connect-the-dots, FFT):
+//
+// The linear statistic S = Σ_t x_t is a post-processing of the T outputs, so for every
+// threshold t, P(S > t) − e^ε Q(S > t) ≤ H_{e^ε}(P^T ‖ Q^T) = δ(ε) (the hockey-stick
+// divergence decreases under post-processing; Balle et al. 2018, Thm 5 form). Given the
+// number m ~ Bin(T, q) of steps that drew the replaced example, S is Gaussian:
+// P(S > t) = Σ_m b(m) Φ̄((t − m)/(z√T)), Q(S > t) = Σ_m b(m) Φ̄((t + m)/(z√T)) (replace-one)
+// or Φ̄(t/(z√T)) (remove) — closed forms, no discretisation. The bound is the largest
+// over 801 thresholds spanning S's range under P. Numerical error: the binomial weights
+// come from lgamma and exp (relative error ≤ 1e-13 each), Φ̄ from math.Erfc (≤ 1e-15
+// relative); so P is lowered and Q raised by the relative pad (T + 1)·1e-12, and the
+// binomial mass left out (beyond 12 standard deviations of m, ≤ 1e-30) is added to Q: the
+// value returned is ≤ the true δ(ε) of the pair. At q = 1 the statistic is the likelihood
+// ratio's and the bound is the exact Gaussian δ(ε; 2√T/z) up to the threshold grid.
+// Returns 0 for inputs without a bound (q ∉ (0, 1], z ≤ 0, T < 1).
+func PoissonDeltaLower(q, z float64, T int, eps float64, replace bool) float64 {
+	if !(q > 0 && q <= 1) || !(z > 0) || T < 1 || math.IsNaN(eps) {
+		return 0
+	}
+	tf := float64(T)
+	sd := z * math.Sqrt(tf)
+	lt, _ := math.Lgamma(tf + 1)
+	// m's range: 12 standard deviations of Bin(T, q) around its mean (all of it when small).
+	mean, msd := tf*q, math.Sqrt(tf*q*(1-q))
+	lo, hi := max(0, int(math.Floor(mean-12*msd-1))), min(T, int(math.Ceil(mean+12*msd+1)))
+	w := make([]float64, hi-lo+1)
+	kept := 0.0
+	for m := lo; m <= hi; m++ {
+		fm := float64(m)
+		a, _ := math.Lgamma(fm + 1)
+		b, _ := math.Lgamma(tf - fm + 1)
+		lw := lt - a - b + fm*math.Log(q)
+		if m < T {
+			lw += (tf - fm) * math.Log1p(-q)
+		}
+		w[m-lo] = math.Exp(lw)
+		kept += w[m-lo]
+	}
+	left := math.Max(0, 1-kept) + 1e-30
+	pad := float64(T+1) * 1e-12
+	sf := func(x float64) float64 { return 0.5 * math.Erfc(x/math.Sqrt2) }
+	tMin, tMax := float64(lo)-3*sd, float64(hi)+40*sd
+	best := 0.0
+	const grid = 800
+	for i := 0; i <= grid; i++ {
+		t := tMin + (tMax-tMin)*float64(i)/grid
+		var p, qq float64
+		for m := lo; m <= hi; m++ {
+			p += w[m-lo] * sf((t-float64(m))/sd)
+			if replace {
+				qq += w[m-lo] * sf((t+float64(m))/sd)
+			}
+		}
+		if !replace {
+			qq = sf(t / sd)
+		}
+		p *= 1 - pad
+		qq = qq*(1+pad) + left
+		if v := p - math.Exp(eps)*qq; v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// spentCache memoises the quadrature (and the Poisson lower bound) over the rows of one
+// check: the trials of a cell share their mechanism parameters.
+type spentCache struct {
+	deltas map[[2]float64]float64
+	lower  map[poissonKey]float64
+}
+
+type poissonKey struct {
+	q, z, eps float64
+	T         int
+	replace   bool
+}
+
+func (c *spentCache) poisson(q, z float64, T int, eps float64, replace bool) float64 {
+	if c.lower == nil {
+		c.lower = map[poissonKey]float64{}
+	}
+	k := poissonKey{q, z, eps, T, replace}
+	if v, ok := c.lower[k]; ok {
+		return v
+	}
+	v := PoissonDeltaLower(q, z, T, eps, replace)
+	c.lower[k] = v
+	return v
+}
 
 func (c *spentCache) delta(s, eps float64) float64 {
 	if c.deltas == nil {

@@ -154,3 +154,79 @@ func TestHolmVerdict(t *testing.T) {
 		t.Errorf("invariant: %s, want PASS (not adjusted)", got)
 	}
 }
+
+// TestPoissonDeltaLower: the dp-sgd route's bound is a lower bound on the pair's δ(ε) and an
+// informative one. At q = 1 it is the exact Gaussian δ(ε; 2√T/z) (privacy.DeltaGaussian)
+// to the threshold grid's resolution, never above it; for q < 1 it never exceeds the δ
+// the calibration's connect-the-dots PLD certifies at its upper ε (privacy.PLDBracket),
+// under replace-one and add/remove, and at the calibrated z it is within a factor 2 of
+// the budget (it sees the pair, not a caricature of it).
+func TestPoissonDeltaLower(t *testing.T) {
+	for _, tc := range []struct{ z, eps float64 }{{3, 1}, {1, 4}, {10, 0.5}} {
+		T := 10
+		want := privacy.DeltaGaussian(tc.eps, 2*math.Sqrt(float64(T))/tc.z)
+		got := PoissonDeltaLower(1, tc.z, T, tc.eps, true)
+		if got > want || got < 0.999*want {
+			t.Errorf("q = 1, z %g, ε %g: lower bound %.10g, exact %.10g", tc.z, tc.eps, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		q   float64
+		T   int
+		rel privacy.Relation
+	}{{0.5, 16, privacy.ReplaceOne}, {0.01, 1000, privacy.ReplaceOne}, {0.1, 50, privacy.AddRemove}} {
+		const delta = 1e-5
+		z, err := privacy.CalibratePoissonZ(tc.q, tc.T, 2, delta, tc.rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, hi, err := privacy.PLDBracket(tc.q, z, tc.T, delta, tc.rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lb := PoissonDeltaLower(tc.q, z, tc.T, hi, tc.rel == privacy.ReplaceOne)
+		if lb > delta || (tc.rel == privacy.ReplaceOne && lb < delta/2) {
+			t.Errorf("q %g T %d %v z %g: lower bound δ(ε_hi = %g) = %g, the PLD certifies δ = %g", tc.q, tc.T, tc.rel, z, hi, lb, delta)
+		}
+	}
+	if PoissonDeltaLower(0, 1, 10, 1, true) != 0 || PoissonDeltaLower(0.5, 0, 10, 1, true) != 0 || PoissonDeltaLower(0.5, 1, 0, 1, true) != 0 {
+		t.Error("inputs without a bound must give 0")
+	}
+}
+
+// TestSpentPoisson: a dp-sgd row calibrated by the PLD (q = 0.5, T = 16, ε = 4, δ = 1e-5,
+// the audit's) PASSes the spent check; the planted overspends FAIL: the noise multiplier
+// halved (σ halved in the accounting's record), 10% less noise, and a sigma column that
+// implies half the recorded noise multiplier.
+func TestSpentPoisson(t *testing.T) {
+	z, err := privacy.CalibratePoissonZ(0.5, 16, 4, 1e-5, privacy.ReplaceOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, hi, err := privacy.PLDBracket(0.5, z, 16, 1e-5, privacy.ReplaceOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(z, sigma float64) rows.Row {
+		return rows.Row{"algorithm": "dp-sgd", "cell": "c0", "trial": "0", "status": "ok", "guarantee": "certified",
+			"epsilon": "4", "delta": "1e-05", "delta_spent": "1e-05", "epsilon_spent": rows.Float(hi), "neighbours": "replace-one",
+			"steps": "16", "sampling_rate": "0.5", "noise_multiplier": rows.Float(z), "clip": "1", "sigma": rows.Float(sigma),
+			"trusted_constants": "n=5(declared); G_f=1(declared)"}
+	}
+	c := Check{Kind: KindSpent, Metric: "epsilon_spent", Algorithm: "*"}
+	for _, tc := range []struct {
+		name string
+		r    rows.Row
+		want Verdict
+	}{
+		{"honest", row(z, z/2.5), Pass},
+		{"z halved", row(z/2, z/5), Fail},
+		{"z × 0.9", row(0.9*z, 0.9*z/2.5), Fail},
+		{"sigma halved", row(z, z/5), Fail},
+	} {
+		r := Run(c, recs(t, []rows.Row{tc.r}), nil)
+		if r.Verdict != tc.want || !strings.Contains(r.Reason, "linear statistic") {
+			t.Errorf("%s: %s (%s), want %s by the linear statistic's route", tc.name, r.Verdict, r.Reason, tc.want)
+		}
+	}
+}

@@ -10,7 +10,7 @@
 // The family l1-kinks is the sampler canary of the sampler validation (S = ‖x‖², no
 // neighbour). An instance also exposes its replace-one neighbour, through which the
 // audit's exact-curve entry (algorithms/auditing) integrates the exact 1-D privacy curve
-// (PRIVACY.md §3.1). The experiments audit, audit_sampler and audit_exact use it
+// (PRIVACY.md §3.1). The experiments audit, audit_paths, audit_smooth, audit_strongly_convex, audit_sampler and audit_exact use it
 // (DESIGN.md "Output files").
 //
 // The generator `exact-law` (lawtarget.go) builds targets whose sampling law

@@ -22,6 +22,10 @@ import (
 // gradient lies in span{e₁}: rank 1, G_0 = G, G_1 = … = G_d = 0. With K = R^d the law
 // exp(−k(F + μ‖x‖²/2)) is exactly N(−z̄/μ, (kμ)⁻¹I), so the pair is a Gaussian mechanism
 // with shift 2G/(nμ) over std 1/√(kμ): s = 2G√k/(n√μ), the claimed s (tight, GLL22 Thm 2.1).
+// Smooth: β = 0 exactly (∇f = z does not depend on x), declared like problems/linear, so
+// that a mechanism with a smooth route (output perturbation's certified solver, phased
+// SGD's non-expansive steps) takes it: output perturbation's sensitivity is then the exact
+// 2G/(nλ) up to its solver tolerance, and the μ-audit on this pair is tight for it.
 type Linear struct {
 	audited
 	losses.Linear // z_i, and the oracle
@@ -55,7 +59,70 @@ func (c *Linear) Constants() problems.Constants {
 	gk := make([]float64, c.d+1)
 	gk[0] = c.g
 	return problems.Constants{N: c.n, D: c.d, GF: c.g, GDelta: 2 * c.g, Domain: c.dom, GK: gk, Rank: 1,
-		ValueBound: finiteOrZero(c.g * c.dom.MaxNorm(c.d))}
+		Smooth: problems.BetaSmooth(0), ValueBound: finiteOrZero(c.g * c.dom.MaxNorm(c.d))}
+}
+
+// Ridge is f(x; z_i) = ⟨x, z_i⟩ + (λ/2)‖x‖² on a bounded K with z_1 = ∓G·e₁ (D / D′) and
+// z_i = 0 for i ≥ 2: the linear pair made λ-strongly convex, the worst case of expmech's
+// strongly convex recipe (GLL22 Thm 6.2 remark; PRIVACY.md §3.2). Universe: z ∈ {t·e₁ :
+// |t| ≤ G}. Constants: ∇f = z + λx, so G_f = G + λR on K (R its largest norm);
+// f(·; z) − f(·; z′) = ⟨·, z − z′⟩, so G_Δ = 2G, attained by the pair at every x; every
+// f is λ-strongly convex and λ-smooth. The law exp(−kF) is N(−z̄/λ, (kλ)⁻¹I) restricted to
+// K, so the pair is a Gaussian shift 2G/(nλ) over std 1/√(kλ): s = 2G√k/(n√λ), the recipe's
+// s, up to K's truncation. It exposes RidgeData (not LinearData), through which the exact
+// sampler draws that law without tabulating it.
+type Ridge struct {
+	audited
+	z      [][]float64
+	n, d   int
+	g, lam float64
+	dom    problems.Domain
+}
+
+// NewRidge returns D (neighbour = false: z_1 = −G e₁) or D′ (z_1 = +G e₁).
+func NewRidge(n, d int, g, lam float64, dom problems.Domain, neighbour bool) *Ridge {
+	if n < 1 || d < 1 || !(g > 0) || !(lam > 0) {
+		panic(fmt.Sprintf("canary: NewRidge(n=%d, d=%d, G=%v, λ=%v)", n, d, g, lam))
+	}
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+	}
+	z[0][0] = -g
+	if neighbour {
+		z[0][0] = g
+	}
+	return &Ridge{z: z, n: n, d: d, g: g, lam: lam, dom: dom}
+}
+
+func (c *Ridge) Len() int { return c.n }
+func (c *Ridge) Dim() int { return c.d }
+
+// Value is ⟨x, z_i⟩ + (λ/2)‖x‖² (z_i lies along e₁).
+func (c *Ridge) Value(i int, x []float64) float64 {
+	q := 0.0
+	for _, v := range x {
+		q += v * v
+	}
+	return x[0]*c.z[i][0] + c.lam/2*q
+}
+
+// Grad writes z_i + λx.
+func (c *Ridge) Grad(dst []float64, i int, x []float64) {
+	for j := range dst {
+		dst[j] = c.z[i][j] + c.lam*x[j]
+	}
+}
+
+// RidgePoints and Ridge implement problems.RidgeData.
+func (c *Ridge) RidgePoints() [][]float64 { return c.z }
+func (c *Ridge) Ridge() float64           { return c.lam }
+
+func (c *Ridge) Constants() problems.Constants {
+	r := c.dom.MaxNorm(c.d)
+	return problems.Constants{N: c.n, D: c.d, GF: c.g + c.lam*r, GDelta: 2 * c.g, Domain: c.dom, Rank: c.d,
+		Smooth: problems.BetaSmooth(c.lam), StrongConvexity: c.lam,
+		ValueBound: finiteOrZero(c.g*r + c.lam*r*r/2)}
 }
 
 // L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B); the
@@ -124,7 +191,11 @@ func (c *L1) Constants() problems.Constants {
 // |a| ≤ 1, y ∈ {±1}. Data: a_i = 1 − i/n, y_i alternating; the neighbour flips y_1 (the
 // largest-margin row, a_1 = 1). Constants: f′ = −y a σ(−y a x) ∈ (−1, 1), so G_f = 1;
 // a difference of two such derivatives lies in (−2, 2), so G_Δ = 2 (replace-one);
-// f″ = a² σ(1−σ) ≤ ¼ = β; |f(x) − f(0)| ≤ |a x| ≤ R.
+// f″ = a² σ(1−σ) ≤ ¼ = β; |f(x) − f(0)| ≤ |a x| ≤ R. In d = 1 the declared G_Δ = 2 is
+// conservative: over the universe {(a, y) : |a| ≤ 1, y = ±1} the derivatives −yaσ(−yax) at
+// one x span σ(x) + σ(−x) = 1, so no replacement moves f′ by more than 1, and the label
+// flip of a_1 = 1 moves it by exactly 1 at every x: the pair is worst case for the 1-D
+// logistic universe (PRIVACY.md §3.2, audit_smooth).
 type Logistic struct {
 	audited
 	n   int
@@ -176,6 +247,7 @@ func (c *Logistic) LossName() loss.Kind   { return loss.Logistic }
 func (c *Logistic) Constants() problems.Constants {
 	return problems.Constants{N: c.n, D: 1, GF: 1, GDelta: 2, Domain: c.dom, Rank: 1,
 		Smooth:     problems.BetaSmooth(0.25), // logistic: φ” = σ(1−σ) ≤ ¼ and |a| ≤ 1
+		GLMLoss:    loss.Logistic,             // f = φ(a x, y), φ logistic: a GLM (objective perturbation's KST12 condition)
 		ValueBound: finiteOrZero(c.dom.MaxNorm(1))}
 }
 
@@ -193,4 +265,6 @@ var (
 	_ problems.SeparableL1Data = (*L1)(nil)
 	_ problems.Problem         = (*Logistic)(nil)
 	_ problems.GLMData         = (*Logistic)(nil)
+	_ problems.Problem         = (*Ridge)(nil)
+	_ problems.RidgeData       = (*Ridge)(nil)
 )

@@ -14,6 +14,7 @@ const (
 	FamilyLinear   = "linear"    // Linear: z_1 = ∓G e₁, z_i = 0 otherwise (PRIVACY.md §3.2 recipe (a))
 	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1; Case B proper is K = [−1, 1])
 	FamilyLogistic = "logistic"  // NewLogistic: the 1-D logistic GLM, y_1 flipped (d = 1)
+	FamilyRidge    = "ridge"     // NewRidge: the linear pair plus (λ/2)‖x‖², λ-strongly convex (bounded K)
 	// FamilyL1Kinks is NewL1Kinks: the sampler canary, an ℓ1 loss whose kinks lie inside
 	// the bulk of the law, so a proximal sampler clips ρ at a rate typical of real
 	// instances; its statistic is S = ‖x‖² (it has no neighbour: the side is ignored).
@@ -29,22 +30,27 @@ type Params struct {
 	Family string `yaml:"family"`
 	// Neighbour selects the side: false is D, true is D′ (the replaced example).
 	Neighbour bool `yaml:"neighbour"`
-	// Lipschitz is G of the linear family (default 1).
+	// Lipschitz is G of the linear and ridge families (default 1).
 	Lipschitz float64 `yaml:"lipschitz"`
+	// Ridge is λ of the ridge family (default 1): every loss is λ-strongly convex.
+	Ridge float64 `yaml:"ridge"`
 	// Batch is the number of mechanism runs per trial (problems.Audited); default 1.
 	Batch int `yaml:"batch"`
 }
 
 // DefaultParams returns the defaults: the linear canary's side D, G = 1, batch 1.
-func DefaultParams() *Params { return &Params{Family: FamilyLinear, Lipschitz: 1, Batch: 1} }
+func DefaultParams() *Params { return &Params{Family: FamilyLinear, Lipschitz: 1, Ridge: 1, Batch: 1} }
 
 // Validate reports every bad key at once.
 func (p *Params) Validate() error {
 	var errs []error
 	switch p.Family {
-	case FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks:
+	case FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks, FamilyRidge:
 	default:
-		errs = append(errs, fmt.Errorf("family: %q, want %s, %s, %s or %s", p.Family, FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks))
+		errs = append(errs, fmt.Errorf("family: %q, want %s, %s, %s, %s or %s", p.Family, FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks, FamilyRidge))
+	}
+	if p.Family == FamilyRidge && (!(p.Ridge > 0) || math.IsInf(p.Ridge, 0)) {
+		errs = append(errs, fmt.Errorf("ridge: %v, want a finite value > 0", p.Ridge))
 	}
 	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
 		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
@@ -97,6 +103,10 @@ func build(spec problems.Spec) (problems.Instance, error) {
 		if spec.D < 1 {
 			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
 		}
+	case FamilyRidge:
+		if spec.D < 1 || spec.Domain.Kind == problems.Unconstrained {
+			errs = append(errs, fmt.Errorf("family ridge needs d ≥ 1 and a bounded domain (its G_f = G + λR): got d %d, %s", spec.D, spec.Domain.Kind))
+		}
 	case FamilyL1CaseB:
 		if spec.D != 1 {
 			errs = append(errs, fmt.Errorf("family l1-case-b is one-dimensional: want d: 1 (got %d)", spec.D))
@@ -129,6 +139,7 @@ type fixture interface {
 func (c *Linear) setAudited(a audited)   { c.audited = a }
 func (c *L1) setAudited(a audited)       { c.audited = a }
 func (c *Logistic) setAudited(a audited) { c.audited = a }
+func (c *Ridge) setAudited(a audited)    { c.audited = a }
 
 // side builds one side of the validated family.
 func side(spec problems.Spec, p *Params, neighbour bool) fixture {
@@ -139,6 +150,8 @@ func side(spec problems.Spec, p *Params, neighbour bool) fixture {
 		return c
 	case FamilyLogistic:
 		return NewLogistic(spec.N, spec.Domain, neighbour)
+	case FamilyRidge:
+		return NewRidge(spec.N, spec.D, p.Lipschitz, p.Ridge, spec.Domain, neighbour)
 	case FamilyL1Kinks:
 		c := NewL1Kinks(spec.N, spec.D, spec.Domain.Radius)
 		c.audited = audited{batch: p.Batch, norm2: true}
@@ -203,6 +216,37 @@ func meanValue(p problems.ValueOracle, x []float64) float64 {
 // (L1's is losses.L1.EmpiricalRisk, the same mean.)
 func (c *Linear) EmpiricalRisk(x []float64) float64   { return meanValue(c, x) }
 func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
+func (c *Ridge) EmpiricalRisk(x []float64) float64    { return meanValue(c, x) }
+
+// Optimum of the ridge canary: F(x) = ⟨x, z̄⟩ + (λ/2)‖x‖² is minimised over R^d at −z̄/λ,
+// which lies in K when ‖z̄‖/λ ≤ R on the ball, or every |z̄_j|/λ ≤ R on the box (each
+// coordinate then clipped to the box is the minimiser, F being separable there).
+func (c *Ridge) Optimum() (problems.Optimum, error) {
+	x := make([]float64, c.d)
+	nz := 0.0
+	for _, z := range c.z {
+		for j, v := range z {
+			x[j] -= v / (float64(c.n) * c.lam)
+		}
+	}
+	for _, v := range x {
+		nz += v * v
+	}
+	r := c.dom.Radius
+	switch c.dom.Kind {
+	case problems.Ball:
+		if nz = math.Sqrt(nz); nz > r {
+			for j := range x {
+				x[j] *= r / nz
+			}
+		}
+	case problems.Box:
+		for j, v := range x {
+			x[j] = math.Max(-r, math.Min(r, v))
+		}
+	}
+	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
+}
 
 // Optimum of the linear canary: F(x) = ⟨x, z̄⟩ is minimised at x* = −R z̄/‖z̄‖ on the
 // ball, x*_j = −R sign(z̄_j) on the box (closed forms); on R^d it is unbounded below
@@ -303,4 +347,6 @@ var (
 	_ problems.Audited  = (*Linear)(nil)
 	_ problems.Audited  = (*L1)(nil)
 	_ problems.Audited  = (*Logistic)(nil)
+	_ problems.Instance = (*Ridge)(nil)
+	_ problems.Audited  = (*Ridge)(nil)
 )

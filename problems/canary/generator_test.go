@@ -30,14 +30,16 @@ func TestFamiliesConform(t *testing.T) {
 		{"l1-case-b", 100, 1, box1, FamilyL1CaseB},
 		{"logistic", 10, 1, box5, FamilyLogistic},
 		{"l1-kinks", 5, 10, box1, FamilyL1Kinks},
+		{"ridge-box", 5, 1, problems.Domain{Kind: problems.Box, Radius: 2}, FamilyRidge},
+		{"ridge-d3", 4, 3, problems.Domain{Kind: problems.Ball, Radius: 2}, FamilyRidge},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			other := &Params{Family: tc.fam, Lipschitz: 1, Batch: 1, Neighbour: true}
+			other := &Params{Family: tc.fam, Lipschitz: 1, Ridge: 1, Batch: 1, Neighbour: true}
 			op, err := New().Generate(spec(tc.n, tc.d, tc.dom, other), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			problemtest.Check(t, New(), problemtest.Config{Spec: spec(tc.n, tc.d, tc.dom, &Params{Family: tc.fam, Lipschitz: 1, Batch: 7}),
+			problemtest.Check(t, New(), problemtest.Config{Spec: spec(tc.n, tc.d, tc.dom, &Params{Family: tc.fam, Lipschitz: 1, Ridge: 1, Batch: 7}),
 				Seed: 3, Others: []problems.Problem{op}, KinkFraction: 0.05})
 		})
 	}
