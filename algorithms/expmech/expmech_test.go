@@ -255,6 +255,45 @@ func TestPure(t *testing.T) {
 	}
 }
 
+// The pure mechanism's privacy loss from its exact law, independent of the Δ_F
+// derivation: on K = [−1, 1] (d = 1, G_f = 1, G_Δ = 2) the empirical loss of z_i x is
+// F(x; D) = b x with b the mean of z, the law exp(−kbx)/Z(kb) with Z(c) = ∫_{−1}^{1}
+// e^{−cx} dx = 2 sinh(c)/c, and the privacy loss log p_D(x)/p_D′(x) = k(b′ − b)x +
+// log Z(kb′) − log Z(kb) is largest at an end of K. On the neighbours D = (1, …, 1), D′ its
+// first point replaced by −1 (b′ = b − 2/n, the normaliser pulled hardest: McSherry &
+// Talwar 2007 Thm 6's factor 2 is attained as kb → ∞), the largest loss over x and both
+// directions must be at most ε and, at n = 1000 (kb = 250), above 0.9ε: a k off by a
+// factor (Δ_F halved doubles k and the loss) is seen.
+func TestPurePrivacyLossExact(t *testing.T) {
+	logZ := func(c float64) float64 { // log(2 sinh(c)/c), c ≠ 0, stable for large |c|
+		a := math.Abs(c)
+		return a + math.Log1p(-math.Exp(-2*a)) - math.Log(a)
+	}
+	for _, n := range []int{5, 100, 1000} {
+		c := problems.Constants{N: n, D: 1, GF: 1, GDelta: 2, Domain: problems.Domain{Kind: problems.Box, Radius: 1}}
+		cfg := *DefaultPureConfig()
+		cfg.Sampler = "exact"
+		const eps = 1.0
+		cal, err := CalibratePure(c, algorithms.Budget{Epsilon: eps, Delta: 0}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := cal.K
+		b, bp := 1.0, 1.0-2/float64(n)
+		worst := 0.0
+		for _, x := range []float64{-1, 1} {
+			l := k*(bp-b)*x + logZ(k*bp) - logZ(k*b)
+			worst = math.Max(worst, math.Abs(l))
+		}
+		if worst > eps*(1+1e-9) {
+			t.Errorf("n=%d: k = %g gives a privacy loss %.4f > ε = %g", n, k, worst, eps)
+		}
+		if n == 1000 && worst < 0.9*eps {
+			t.Errorf("n=%d: the worst pair's loss %.4f, want within 10%% of ε = %g (the pair is not worst-case?)", n, worst, eps)
+		}
+	}
+}
+
 // The exact privacy curve of the mechanism's own law between worst-case 1-D neighbours
 // (replace a_0 = −0.5 by +0.5 in f_i = |x − a_i|; PRIVACY.md §3.1 Case B), by quadrature of
 // sampler.LogDensity, stays below the claimed δ_G(ε'; s) at every ε', both directions.
