@@ -57,7 +57,7 @@ type Calibration struct {
 	// planned η is the bound-optimal one exactly when TheoryBound equals it. 0 elsewhere.
 	BoundBestEta float64
 	Guarantee    algorithms.Guarantee
-	Notes       string
+	Notes        string
 	// SamplerConstants are the constants the sampler sees (differs from the problem's for
 	// strongly-convex, where λ‖x‖²/2 moves from the loss into the Gaussian part).
 	SamplerConstants problems.Constants
