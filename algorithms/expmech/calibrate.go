@@ -52,8 +52,12 @@ type Calibration struct {
 	// erm, excess population risk for sco), plus τ·G_f·D_K for the sampler's TV error when
 	// D_K is finite.
 	TheoryBound float64
-	Guarantee   algorithms.Guarantee
-	Notes       string
+	// BoundBestEta (lowrank, corrected calibration, G_k = 0) is the minimum over η of the
+	// bound μC²/2 + k/η at the calibrated s, √(2k)·G_Δ·C/(n s), written without η: the
+	// planned η is the bound-optimal one exactly when TheoryBound equals it. 0 elsewhere.
+	BoundBestEta float64
+	Guarantee    algorithms.Guarantee
+	Notes        string
 	// SamplerConstants are the constants the sampler sees (differs from the problem's for
 	// strongly-convex, where λ‖x‖²/2 moves from the loss into the Gaussian part).
 	SamplerConstants problems.Constants
@@ -400,6 +404,10 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		// minimising μC²/2 + k/η gives η* = √(2k) n s/(G_Δ C).
 		cal.K = math.Sqrt(2*fr) * n * s / (G * C)
 		cal.Mu = G * G * cal.K / (n * n * s * s)
+		if r >= len(c.GK) || c.GK[r] == 0 {
+			// AM–GM on G_Δ²ηC²/(2n²s²) + k/η (the bound below without its G_k term)
+			cal.BoundBestEta = math.Sqrt(2*fr) * G * C / (n * s)
+		}
 	}
 	// LLL24 Lemma 2.8 / Thm 2.2, hidden constants (≲) set to 1: μC²/2 + k/η, plus the
 	// residual (G_k²/μ)(k + ημC²)·d when G_k is known and positive.

@@ -136,6 +136,9 @@ func (cal Calibration) Record() algorithms.Record {
 		r.DeltaMech, r.DeltaSpent = math.NaN(), math.NaN()
 		delete(r.Extra, "tv_budget")
 	}
+	if cal.BoundBestEta > 0 {
+		r.Extra["bound_best_step"] = cal.BoundBestEta
+	}
 	if cal.L > 0 {
 		r.Extra["trunc_level"] = float64(cal.L)
 	}

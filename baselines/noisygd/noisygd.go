@@ -134,13 +134,18 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	// the identity on a bounded K, the feature span on an unconstrained GLM, SSTT21), =
 	// R√(C² + r̄σ²)/√T at the theory η. It needs unbiased subgradients, i.e. no
 	// clipping: C ≥ G_f.
+	r.Extra = map[string]float64{"step_size": p.eta, "clip": p.clip, "sensitivity": p.sens}
 	if p.clip >= c.GF {
 		b2 := p.clip*p.clip + float64(p.rbar)*p.sigma*p.sigma
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*b2/2
+		// The same bound's minimum over η (AM–GM: attained at η = R/√(T b²)), written
+		// without the step: theory_bound/bound_best_step = 1 exactly when the step the run
+		// used is the bound-optimal one, whatever the step formula says (a baseline held
+		// below its own theory's strength shows a ratio above 1).
+		r.Extra["bound_best_step"] = p.R * math.Sqrt(b2/float64(p.T))
 	}
 	r.PredictedGradientQueries = float64(p.T) * float64(c.N)
 	r.PredictedValueQueries = 0
-	r.Extra = map[string]float64{"step_size": p.eta, "clip": p.clip, "sensitivity": p.sens}
 	return r, nil
 }
 
