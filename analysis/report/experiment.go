@@ -22,7 +22,7 @@ type Figure struct {
 	LogY   bool              `yaml:"logy"`
 	Theory bool              `yaml:"theory"`
 	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
-	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
+	// Kind "phase" is a phase diagram of the regime map (phaseFigure). Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
 	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
 	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
 	// "bias" (biasFigure, from check.BiasGroups: the KS distance of the pooled y statistics to the exact law vs x per
@@ -66,9 +66,9 @@ func (f Figure) Validate() error {
 		errs = append(errs, check.FieldErr("y", "required"))
 	}
 	switch f.Kind {
-	case "", FigureCurve, FigureFrontier, FigureBias:
+	case "", FigureCurve, FigureFrontier, FigureBias, FigurePhase:
 	default:
-		errs = append(errs, check.FieldErr("kind", "want curve, frontier or bias, got %q", f.Kind))
+		errs = append(errs, check.FieldErr("kind", "want curve, frontier, bias or phase, got %q", f.Kind))
 	}
 	switch f.Size {
 	case "", "two-column", "one-column":

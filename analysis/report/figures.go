@@ -33,6 +33,7 @@ var axisLabels = map[string]string{
 	rows.ColValueQueries:         "value queries (count)",
 	rows.ColGradientQueries:      "gradient queries (count)",
 	table.ColTotalQueries:        "value + gradient queries (count)",
+	table.ColGradientCoords:      "gradient queries × d (coordinates)",
 	rows.ColWallSeconds:          "wall time (s)",
 	rows.ColEpsilonSpent:         "ε spent at δ",
 	rows.ColDeltaTrue:            "Gaussian bound δ_s(ε)",
@@ -268,6 +269,9 @@ func figureWriteErrors(figs []figureOutcome) error {
 func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	if fg.Kind == FigureBias {
 		return biasFigure(exp, fg, rs, out)
+	}
+	if fg.Kind == FigurePhase {
+		return phaseFigure(exp, fg, rs, out)
 	}
 	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: fg.Series, styles: exp.styleKey(), tmin: math.MaxInt}
 	if b.seriesCol == "" {
