@@ -22,11 +22,12 @@ type Figure struct {
 	LogY   bool              `yaml:"logy"`
 	Theory bool              `yaml:"theory"`
 	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
-	// Kind "phase" is a phase diagram of the regime map (phaseFigure). Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
+	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
 	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
 	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
 	// "bias" (biasFigure, from check.BiasGroups: the KS distance of the pooled y statistics to the exact law vs x per
-	// draw, with the noise floor).
+	// draw, with the noise floor) or "phase" (phaseFigure: the regime map's best private
+	// method per cell at (x, y)).
 	Kind string `yaml:"kind"`
 	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
 	Size string `yaml:"size"`
