@@ -12,7 +12,7 @@ import (
 )
 
 // Analyze reads dir/results.csv and writes dir/summary.csv, dir/paired.csv,
-// dir/checks.csv, dir/report.md, dir/analysis.json, dir/report.html (self-contained, the
+// dir/checks.csv, dir/map.csv and dir/which.md (an experiment with a regime check), dir/report.md, dir/analysis.json, dir/report.html (self-contained, the
 // figures inlined as SVG) and the figures (PNG, SVG and PDF) into figDir.
 // It returns the check results; a failed check is a result, not an error. Deterministic.
 func Analyze(exp report.Experiment, dir, figDir string) ([]check.CheckResult, error) {
@@ -65,6 +65,16 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 	})
 	if err := report.WriteChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
+	}
+	// The regime map (its check's metric and where): map.csv beside the results.
+	if rc, ok := report.RegimeCheck(exp); ok {
+		m := check.RegimeMap(table.Filter(t.OK, "", rc.Where), rc.Metric)
+		if err := report.WriteRegimeCSV(filepath.Join(dir, "map.csv"), rc.Metric, m); err != nil {
+			return nil, err
+		}
+		if err := report.WriteRegimeSection(filepath.Join(dir, report.RegimeFile), exp, m); err != nil {
+			return nil, err
+		}
 	}
 	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -137,7 +139,7 @@ func tune(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism
 
 type options struct {
 	exp, out, figures, merge, shard, seed, audit, cache, only string
-	compare, metrics                                          string
+	compare, metrics, price                                   string
 	workers, trials                                           int
 	quick, dryRun, resume, verbose, list, report              bool
 	force, noCache, version, figuresSet                       bool
@@ -222,6 +224,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.IntVar(&o.trials, "trials", 0, "override the spec's trials (0 = keep)")
 	fs.BoolVar(&o.quick, "quick", false, "shrink the spec: each sweep list → quick.sweep or its first 3 values; trials → quick.trials or 2 (with -report: report the QUICK runs)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "validate and write plan.csv (calibration and predicted cost per cell × algorithm); run nothing (with -shard I/N: print every shard's predicted cost)")
+	fs.StringVar(&o.price, "price", "", "with -dry-run: price each algorithm's predicted cost at the seconds per unit cost of its rows in this results.csv (a run of the same algorithms) and print the total CPU-hours")
 	fs.BoolVar(&o.resume, "resume", false, "continue the journal of an interrupted run (the result cache already skips finished rows)")
 	fs.BoolVar(&o.force, "force", false, "replace a finished run (results.csv, a shard file, a merge); without it such a run is refused (exit 2)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the result cache: compute every row")
@@ -529,6 +532,9 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	if err != nil {
 		return err
 	}
+	if o.price != "" && !o.dryRun {
+		return UsageError{fmt.Sprintf("%s: -price prices a -dry-run's plan; add -dry-run", path)}
+	}
 	if o.dryRun && o.resume {
 		return UsageError{fmt.Sprintf("%s: -dry-run runs nothing; drop -resume", path)}
 	}
@@ -572,6 +578,11 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 		}
 		fmt.Fprintln(stdout, "wrote", p.Path)
 		fmt.Fprintf(stdout, "predicted cost %.4g (queries × d, all rows)\n", p.Cost)
+		if o.price != "" {
+			if err := printPrice(stdout, p, o.price); err != nil {
+				return err
+			}
+		}
 		if len(p.ShardCosts) > 0 {
 			printShards(stdout, p, shard)
 		}
@@ -587,6 +598,33 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 		return nil
 	}
 	return analyse(spec, res.Dir, runner.FigureDir(o.figures, spec), o.workers, stdout)
+}
+
+// printPrice prints the plan's CPU-hours: each algorithm's predicted cost times the
+// seconds per unit cost of its rows in the results file path (runner.CostRates), and the
+// labels it could not price.
+func printPrice(w io.Writer, p runner.DryRunResult, path string) error {
+	rs, err := rows.ReadFile(path)
+	if err != nil {
+		return UsageError{fmt.Sprintf("-price: %v", err)}
+	}
+	rates := runner.CostRates(rs)
+	var secs float64
+	var unpriced []string
+	for _, a := range slices.Sorted(maps.Keys(p.CostByAlgorithm)) {
+		if r, ok := rates[a]; ok {
+			secs += p.CostByAlgorithm[a] * r
+			fmt.Fprintf(w, "  %s: predicted cost %.4g × %.3g s per unit = %.3g CPU-hours\n", a, p.CostByAlgorithm[a], r, p.CostByAlgorithm[a]*r/3600)
+		} else {
+			unpriced = append(unpriced, a)
+		}
+	}
+	fmt.Fprintf(w, "predicted CPU time %.3g CPU-hours (each algorithm's predicted cost × its seconds per unit cost in %s; "+
+		"a row its mechanism refuses at run time, such as a certified schedule beyond max_steps, is priced as if it ran: an upper bound)\n", secs/3600, path)
+	if len(unpriced) > 0 {
+		fmt.Fprintf(w, "not priced (no ok row in %s): %s\n", path, strings.Join(unpriced, ", "))
+	}
+	return nil
 }
 
 // printShards prints each shard's predicted cost under the LPT deal (-dry-run -shard I/N),

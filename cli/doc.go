@@ -7,7 +7,7 @@
 // (EXTENDING.md "Your own module"), and gets every flag below.
 //
 //	expmech -exp NAME|PATH [-out DIR] [-figures DIR] [-workers N] [-trials N]
-//	        [-quick] [-dry-run] [-resume] [-force] [-no-cache] [-cache DIR]
+//	        [-quick] [-dry-run [-price RESULTS.csv]] [-resume] [-force] [-no-cache] [-cache DIR]
 //	        [-shard I/N] [-seed S] [-only cell=K,algorithm=A,trial=T] [-v]
 //	expmech -merge DIR/NAME [-figures DIR] [-force]
 //	expmech -list | -version

@@ -56,6 +56,12 @@
 // rows on their reported spend), against the row's absolute budget; one over every
 // algorithm runs by default wherever rows claim a guarantee (WithDefaults).
 //
+// Regime checks (regime.go, kind_regime.go; Kind "regime") compute the regime map
+// (RegimeMap: per cell and ordered pair of methods the paired P(A < B) with its percentile
+// bootstrap CI, the best private method and the label winner / indistinguishable; its
+// bootstrap is seeded by the cell's identity, not by Seed) and hold every winner label to
+// an exact one-sided sign test on the same rows (VerifyRegime).
+//
 // Determinism: the bootstrap of each check uses a *rand.Rand (math/rand/v2 PCG) seeded from
 // SHA-256(experiment name, the check's content) (Seed), so reruns on the same
 // results.csv are byte-identical and a check's CI does not depend on its position.

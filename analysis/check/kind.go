@@ -45,6 +45,7 @@ var kinds = [...]checkKind{
 	KindKSOrder:  ksOrderKind{},
 	KindCompare:  compareKind{},
 	KindSpent:    spentKind{},
+	KindRegime:   regimeKind{},
 }
 
 // known reports whether k is a kind of kinds.

@@ -45,11 +45,15 @@ const (
 	// mechanism parameters it records, by an accountant path other than the calibration's,
 	// against the row's budget: PASS iff no row spends more than it claims.
 	KindSpent
+	// KindRegime (regime.go) is the regime map's self-consistency: every cell the map
+	// labels winner is confirmed by an exact one-sided sign test on the same rows
+	// (VerifyRegime); PASS iff no label disagrees.
+	KindRegime
 )
 
 var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max",
 	KindAuditMu: "audit-mu", KindAuditEps: "audit-eps", KindAuditKS: "audit-ks",
-	KindKSFloor: "ks-floor", KindKSOrder: "ks-order", KindCompare: "compare", KindSpent: "spent"}
+	KindKSFloor: "ks-floor", KindKSOrder: "ks-order", KindCompare: "compare", KindSpent: "spent", KindRegime: "regime"}
 
 func (k CheckKind) String() string { return enumString(kindNames[:], k, "CheckKind") }
 

@@ -25,11 +25,14 @@
 //	total_queries  value_queries + gradient_queries
 //	generalization_gap  excess_population_risk − excess_empirical_risk of the same release
 //	               (task sco): what the population adds, e.g. GLL22 Thm 6.7's term
+//	gradient_queries_d  gradient_queries × d: the coordinates of gradient read
 //
 // Outputs besides the CSVs: analysis.json (snake_case keys, numbers as
 // numbers, null for NaN/Inf), report.html (self-contained: inline SVG figures, sortable
 // tables, the spec and the manifest) and, over a results root, index.html
 // (WriteHTMLIndex). Figures are curves (mean ± 95% CI per x) or cost/quality frontiers
-// (Figure.Kind "frontier": one point per algorithm and cell). The -compare outputs are
+// (Figure.Kind "frontier": one point per algorithm and cell) or phase diagrams of the regime
+// map (Figure.Kind "phase", phase.go); an experiment with a regime check also gets map.csv
+// and which.md, its "Which method should I use" section of REPORT.md (regime.go). The -compare outputs are
 // FormatCompare's table, WriteCompareCSV's compare.csv and SaveCompareFigures' forest plots.
 package report

@@ -26,7 +26,8 @@ type Figure struct {
 	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
 	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
 	// "bias" (biasFigure, from check.BiasGroups: the KS distance of the pooled y statistics to the exact law vs x per
-	// draw, with the noise floor).
+	// draw, with the noise floor) or "phase" (phaseFigure: the regime map's best private
+	// method per cell at (x, y)).
 	Kind string `yaml:"kind"`
 	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
 	Size string `yaml:"size"`
@@ -66,9 +67,9 @@ func (f Figure) Validate() error {
 		errs = append(errs, check.FieldErr("y", "required"))
 	}
 	switch f.Kind {
-	case "", FigureCurve, FigureFrontier, FigureBias:
+	case "", FigureCurve, FigureFrontier, FigureBias, FigurePhase:
 	default:
-		errs = append(errs, check.FieldErr("kind", "want curve, frontier or bias, got %q", f.Kind))
+		errs = append(errs, check.FieldErr("kind", "want curve, frontier, bias or phase, got %q", f.Kind))
 	}
 	switch f.Size {
 	case "", "two-column", "one-column":

@@ -34,6 +34,7 @@ var axisLabels = map[string]string{
 	rows.ColGradientQueries:      "gradient queries (count)",
 	table.ColTotalQueries:        "value + gradient queries (count)",
 	table.ColGenGap:              "population − empirical excess risk",
+	table.ColGradientCoords:      "gradient queries × d (coordinates)",
 	rows.ColWallSeconds:          "wall time (s)",
 	rows.ColEpsilonSpent:         "ε spent at δ",
 	rows.ColDeltaTrue:            "Gaussian bound δ_s(ε)",
@@ -269,6 +270,9 @@ func figureWriteErrors(figs []figureOutcome) error {
 func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	if fg.Kind == FigureBias {
 		return biasFigure(exp, fg, rs, out)
+	}
+	if fg.Kind == FigurePhase {
+		return phaseFigure(exp, fg, rs, out)
 	}
 	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: fg.Series, styles: exp.styleKey(), tmin: math.MaxInt}
 	if b.seriesCol == "" {

@@ -101,11 +101,16 @@ func TestReportsOfAnExperiment(t *testing.T) {
 	}
 
 	top := filepath.Join(root, "REPORT.md")
+	// An experiment's regime-map section (which.md) is copied into REPORT.md.
+	which := "## Which method should I use (synth)\n\nplanted section\n"
+	if err := os.WriteFile(filepath.Join(dir, RegimeFile), []byte(which), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := WriteTopReport(filepath.Join(root, "results"), filepath.Join(root, "figures"), top, TopReport{Suite: []string{"synth", "absent"}}); err != nil {
 		t.Fatal(err)
 	}
 	rep := read(t, top)
-	for _, want := range []string{"2 checks over 1 experiment,", "1 PASS, 1 FAIL", "results/synth/report.md", "absent (no results/absent/analysis.json)"} {
+	for _, want := range []string{"2 checks over 1 experiment,", "1 PASS, 1 FAIL", "results/synth/report.md", "absent (no results/absent/analysis.json)", which} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}

@@ -367,7 +367,9 @@ type TopReport struct {
 // for the experiments of top.Suite run in top.Quick's mode: the mode in the title, a
 // scoreboard with one row per check (its claim form, fit, points × trials, verdict and
 // figure), one section per experiment stating its claim (the description) once, and a
-// "Privacy audit" section copied from resultsRoot/audit/report.md when that file exists.
+// "Privacy audit" section copied from resultsRoot/audit/report.md when that file exists,
+// and the "Which method should I use" section of each experiment with a regime map
+// (resultsRoot/<experiment>/which.md, RegimeSection).
 func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) error {
 	if len(top.Suite) == 0 {
 		return fmt.Errorf("analysis: top report: no experiments in the suite")
@@ -514,6 +516,13 @@ func (t *topWriter) writeSections(b *bytes.Buffer) {
 				continue
 			}
 			fmt.Fprintf(b, "![%s](%s)\n\n", f.Name, relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, f.PNG)))
+		}
+	}
+	// The "Which method should I use" sections of the experiments with a regime map.
+	for _, e := range t.exps {
+		if md, err := os.ReadFile(filepath.Join(t.resultsRoot, e.Name, RegimeFile)); err == nil {
+			b.Write(md)
+			b.WriteString("\n")
 		}
 	}
 }

@@ -3,6 +3,8 @@
 // confidence intervals (Summarize, TCrit), t tests (WelchT, PairedT, DiffCI), the
 // multiplicity adjustments (HolmAdjust, BenjaminiHochberg), log-log least squares
 // (FitLogLogInto), the percentile-bootstrap primitives (BootstrapCI, TailP, MCUndecided), the
+// paired probability of improvement with its bootstrap CI and the exact sign test of the
+// regime map (ProbImprovement, ProbImprovementCI, SignTestP), the
 // privacy audit's binomial bounds and threshold tests (Clopper–Pearson, MuLowerBound,
 // EpsLowerBound, ChooseThreshold; PRIVACY.md §3.2), the two-sample Kolmogorov–Smirnov
 // statistic, its p value and the one-sample noise floor and critical value (PRIVACY.md §4.2;

@@ -160,6 +160,9 @@ const (
 	ColTotalQueries = "total_queries"
 	ColInvGaussS    = "inv_gauss_s"
 	ColGenGap       = "generalization_gap"
+	// ColGradientCoords is gradient queries × d: the coordinates of gradient read, the
+	// first-order cost on the scale of d scalar value queries.
+	ColGradientCoords = "gradient_queries_d"
 )
 
 // derived computes the derived columns of the package doc from r's columns.
@@ -214,6 +217,13 @@ func Derived(r *rows.Record, name string) (float64, bool) {
 			return math.NaN(), false
 		}
 		return p - e, true
+	case ColGradientCoords:
+		g, ok1 := get(rows.ColGradientQueries)
+		d, ok2 := get(rows.ColD)
+		if !ok1 || !ok2 {
+			return math.NaN(), false
+		}
+		return g * d, true
 	case ColTotalQueries:
 		v, ok1 := get(rows.ColValueQueries)
 		g, ok2 := get(rows.ColGradientQueries)

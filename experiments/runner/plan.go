@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -32,6 +33,8 @@ type DryRunResult struct {
 	// and Ideal is the least makespan a deal of rows can have, max(Cost / Shards, Longest).
 	Cost, Longest, Ideal float64
 	ShardCosts           []float64
+	// CostByAlgorithm is Cost split by algorithm label (CostRates prices it).
+	CostByAlgorithm map[string]float64
 }
 
 // DryRun validates spec against reg and writes Out/<name>/plan.csv: one row per cell ×
@@ -59,7 +62,9 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	for i := range jobs {
 		jobs[i].cost = pl[jobs[i].cell][jobs[i].alg].cost
 	}
+	out.CostByAlgorithm = map[string]float64{}
 	for _, jb := range jobs {
+		out.CostByAlgorithm[spec.Algorithms[jb.alg].Label] += jb.cost
 		out.Cost += jb.cost
 		out.Longest = max(out.Longest, jb.cost)
 	}
@@ -115,4 +120,45 @@ func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (pl algorit
 		rec = pl.Record
 	}
 	return pl, rec, err
+}
+
+// CostRates is the seconds per unit of cost of each algorithm label in the ok rows rs of
+// a finished run: Σ wall_seconds over Σ of each row's cost in makePlan's units, from the
+// queries it counted ((1 + value + gradient queries) × the dimension the row worked in:
+// reduced_rank when set, else d; results.csv holds no predicted counts). Labels without
+// such a row are absent.
+func CostRates(rs []*rows.Record) map[string]float64 {
+	secs, cost := map[string]float64{}, map[string]float64{}
+	for _, r := range rs {
+		if !r.OK() {
+			continue
+		}
+		w, ok := r.Float(rows.ColWallSeconds)
+		if !ok {
+			continue
+		}
+		q := 0.0
+		for _, c := range []string{rows.ColValueQueries, rows.ColGradientQueries} {
+			if v, ok := r.Float(c); ok && v > 0 && !math.IsInf(v, 0) {
+				q += v
+			}
+		}
+		dim, ok := r.Float("reduced_rank")
+		if !ok || dim <= 0 {
+			dim, ok = r.Float(rows.ColD)
+		}
+		if !ok {
+			continue
+		}
+		a := r.Text(rows.ColAlgorithm)
+		secs[a] += w
+		cost[a] += (1 + q) * max(dim, 1)
+	}
+	out := map[string]float64{}
+	for a, c := range cost {
+		if c > 0 {
+			out[a] = secs[a] / c
+		}
+	}
+	return out
 }

@@ -1,0 +1,259 @@
+package check
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"expmech/analysis/stats"
+	"expmech/analysis/table"
+	"expmech/rows"
+)
+
+// RegimeResamples is the number of bootstrap resamples of each pair's P(A < B).
+const RegimeResamples = 2000
+
+// Regime labels of a map cell (RegimeCell.Label).
+const (
+	LabelWinner            = "winner"            // the best private method beats every other private one
+	LabelIndistinguishable = "indistinguishable" // some CI of P(best < other) reaches 0.5
+)
+
+// A RegimePair is one ordered pair (A, B) of methods in one cell of the regime map.
+type RegimePair struct {
+	A, B         string
+	Trials       int     // trials where both have an ok row
+	P, Lo, Hi    float64 // P(A < B) over paired trials and its 95% percentile bootstrap CI
+	MeanA, MeanB float64 // mean metric over those trials
+}
+
+// A RegimeCell is one cell of the regime map: every ordered pair of its methods, the best
+// private method (lowest mean metric among rows with a private guarantee) and the label.
+type RegimeCell struct {
+	Cell   string            // cell id
+	Params map[string]string // the cell's identity columns (n, d, rank, g_k, epsilon, loss_kind, domain, …)
+	Means  map[string]float64
+	// Private lists the private methods (guarantee certified or nominal on every ok row),
+	// in algorithm order; Best is the one of lowest mean.
+	Private []string
+	Best    string
+	Label   string
+	Pairs   []RegimePair
+}
+
+// Pair returns the pair (a, b) of the cell.
+func (c RegimeCell) Pair(a, b string) (RegimePair, bool) {
+	i := slices.IndexFunc(c.Pairs, func(p RegimePair) bool { return p.A == a && p.B == b })
+	if i < 0 {
+		return RegimePair{}, false
+	}
+	return c.Pairs[i], true
+}
+
+// Ratio is the method's mean metric over the best private method's (NaN without one).
+func (c RegimeCell) Ratio(m string) float64 {
+	if c.Best == "" {
+		return math.NaN()
+	}
+	return c.Means[m] / c.Means[c.Best]
+}
+
+// RegimeMap computes the regime map of metric over the ok rows rs: per cell, per ordered
+// pair of methods, the paired P(A < B) with its bootstrap CI (stats.ProbImprovementCI,
+// trials paired by the trial column: the same instance), and the label winner when the CI
+// of P(best < other) lies entirely above ½ for every other private method, else
+// indistinguishable. Each cell's bootstrap has its own generator, seeded by the cell's
+// identity columns and the metric (never its id or the experiment's name), so a cell's
+// numbers depend on its rows only: two experiments that share a cell (the same seed and
+// cell key, hence the same rows) give it the same map rows.
+func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
+	type key struct{ cell, alg string }
+	vals := map[key]map[int]float64{}
+	var cells, algs []string
+	params := map[string]map[string]string{}
+	private := map[string]bool{}
+	notPrivate := map[string]bool{}
+	for _, r := range rs {
+		v, ok := table.Value(r, metric)
+		t, err := strconv.Atoi(r.Text(rows.ColTrial))
+		if !ok || err != nil || math.IsNaN(v) {
+			continue
+		}
+		c, a := r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)
+		if _, ok := params[c]; !ok {
+			cells = append(cells, c)
+			p := map[string]string{}
+			for _, kv := range r.Identity() {
+				p[kv.Col] = kv.Value
+			}
+			params[c] = p
+		}
+		if !slices.Contains(algs, a) {
+			algs = append(algs, a)
+		}
+		k := key{c, a}
+		if vals[k] == nil {
+			vals[k] = map[int]float64{}
+		}
+		vals[k][t] = v
+		if r.Guarantee().Private() {
+			private[a] = true
+		} else {
+			notPrivate[a] = true
+		}
+	}
+	var out []RegimeCell
+	for _, c := range cells {
+		rc := RegimeCell{Cell: c, Params: params[c], Means: map[string]float64{}}
+		var here []string
+		for _, a := range algs {
+			m := vals[key{c, a}]
+			if len(m) == 0 {
+				continue
+			}
+			here = append(here, a)
+			var s float64
+			for _, t := range slices.Sorted(maps.Keys(m)) { // in trial order: a deterministic sum
+				s += m[t]
+			}
+			rc.Means[a] = s / float64(len(m))
+			if private[a] && !notPrivate[a] {
+				rc.Private = append(rc.Private, a)
+			}
+		}
+		rng := rand.New(rand.NewPCG(cellSeed(metric), cellSeed(identityText(rc.Params))))
+		for _, a := range here {
+			for _, b := range here {
+				if a == b {
+					continue
+				}
+				xa, xb := pairedValues(vals[key{c, a}], vals[key{c, b}])
+				p := RegimePair{A: a, B: b, Trials: len(xa), P: math.NaN(), Lo: math.NaN(), Hi: math.NaN(),
+					MeanA: rc.Means[a], MeanB: rc.Means[b]}
+				if len(xa) > 0 {
+					p.P, p.Lo, p.Hi = stats.ProbImprovementCI(xa, xb, RegimeResamples, rng)
+				}
+				rc.Pairs = append(rc.Pairs, p)
+			}
+		}
+		if len(rc.Private) > 0 {
+			rc.Best = slices.MinFunc(rc.Private, func(a, b string) int { return cmp.Compare(rc.Means[a], rc.Means[b]) })
+			rc.Label = LabelWinner
+			for _, o := range rc.Private {
+				if o == rc.Best {
+					continue
+				}
+				if p, ok := rc.Pair(rc.Best, o); !ok || !(p.Lo > 0.5) {
+					rc.Label = LabelIndistinguishable
+				}
+			}
+			if len(rc.Private) == 1 {
+				rc.Label = LabelIndistinguishable // nothing to beat
+			}
+		}
+		out = append(out, rc)
+	}
+	return out
+}
+
+// pairedValues aligns two methods' values by trial (the trials both have), in trial order.
+func pairedValues(a, b map[int]float64) (xa, xb []float64) {
+	var ts []int
+	for t := range a {
+		if _, ok := b[t]; ok {
+			ts = append(ts, t)
+		}
+	}
+	slices.Sort(ts)
+	for _, t := range ts {
+		xa, xb = append(xa, a[t]), append(xb, b[t])
+	}
+	return xa, xb
+}
+
+// identityText is the identity columns as sorted "col=value" pairs.
+func identityText(p map[string]string) string {
+	keys := slices.Sorted(maps.Keys(p))
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(k + "=" + p[k] + ",")
+	}
+	return b.String()
+}
+
+// cellSeed is a 64-bit FNV-1a hash of c.
+func cellSeed(c string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := range len(c) {
+		h ^= uint64(c[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// RegimeAlpha is the level of the sign test that VerifyRegime holds a winner label to.
+const RegimeAlpha = 0.05
+
+// VerifyRegime checks the map's labels against an independent test on the same rows: a
+// cell labelled winner must have, against every other private method, an exact one-sided
+// sign test (stats.SignTestP, ties dropped) of "best < other" at level RegimeAlpha, and its
+// best must have the lowest mean among the private methods. It returns one line per
+// disagreement (none: the labels hold).
+func VerifyRegime(cells []RegimeCell, rs []*rows.Record, metric string) []string {
+	type key struct{ cell, alg string }
+	vals := map[key]map[int]float64{}
+	for _, r := range rs {
+		v, ok := table.Value(r, metric)
+		t, err := strconv.Atoi(r.Text(rows.ColTrial))
+		if !ok || err != nil || math.IsNaN(v) {
+			continue
+		}
+		k := key{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
+		if vals[k] == nil {
+			vals[k] = map[int]float64{}
+		}
+		vals[k][t] = v
+	}
+	var bad []string
+	for _, c := range cells {
+		if c.Label != LabelWinner {
+			continue
+		}
+		for _, o := range c.Private {
+			if o == c.Best {
+				continue
+			}
+			if c.Means[o] < c.Means[c.Best] {
+				bad = append(bad, fmt.Sprintf("cell %s: winner %s has a higher mean than %s", c.Cell, c.Best, o))
+			}
+			xa, xb := pairedValues(vals[key{c.Cell, c.Best}], vals[key{c.Cell, o}])
+			if len(xa) == 0 {
+				bad = append(bad, fmt.Sprintf("cell %s: winner %s shares no trial with %s", c.Cell, c.Best, o))
+				continue
+			}
+			if p := stats.SignTestP(xa, xb); p > RegimeAlpha {
+				bad = append(bad, fmt.Sprintf("cell %s: winner %s vs %s: one-sided sign test p = %.3g > %g", c.Cell, c.Best, o, p, RegimeAlpha))
+			}
+		}
+	}
+	return bad
+}
+
+// Structure names a cell's gradient structure from its identity columns: "full" (rank = d
+// or no rank), "rank+residual" (g_k > 0: LLL24 Assumption 2.1 with a residual) or "rank"
+// (g_k = 0: Assumption 1.3).
+func Structure(p map[string]string) string {
+	gk, _ := strconv.ParseFloat(p[rows.ColGK], 64)
+	switch {
+	case p[rows.ColRank] == "" || p[rows.ColRank] == p[rows.ColD]:
+		return "full"
+	case gk > 0:
+		return "rank+residual"
+	}
+	return "rank"
+}

@@ -1,0 +1,282 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"expmech/analysis/check"
+	"expmech/analysis/table"
+	"expmech/rows"
+)
+
+// RegimeCheck returns the experiment's first regime check (Kind "regime"): its metric and
+// where select the regime map that map.csv, the phase diagrams and the report's "Which
+// method should I use" section show.
+func RegimeCheck(exp Experiment) (check.Check, bool) {
+	for _, c := range exp.Checks {
+		if c.Kind == check.KindRegime {
+			return c, true
+		}
+	}
+	return check.Check{}, false
+}
+
+// WriteRegimeCSV writes map.csv: one row per (cell, ordered pair of methods) of the regime
+// map: the paired P(A < B) over trials with its 95% percentile bootstrap CI, both means,
+// the cell's best private method, A's ratio to it and the cell's label.
+func WriteRegimeCSV(path, metric string, cells []check.RegimeCell) error {
+	head := append([]string{rows.ColCell}, rows.IdentityColumns()...)
+	head = append(head, "structure", "metric", "method_a", "method_b", "trials", "mean_a", "mean_b",
+		"p_a_better", "p_ci_lo", "p_ci_hi", "best", "ratio_a_to_best", "label")
+	recs := [][]string{head}
+	for _, c := range cells {
+		for _, p := range c.Pairs {
+			rec := []string{c.Cell}
+			for _, col := range rows.IdentityColumns() {
+				rec = append(rec, c.Params[col])
+			}
+			rec = append(rec, check.Structure(c.Params), metric, p.A, p.B, strconv.Itoa(p.Trials), ff(p.MeanA), ff(p.MeanB),
+				ff(p.P), ff(p.Lo), ff(p.Hi), c.Best, ff(c.Ratio(p.A)), c.Label)
+			recs = append(recs, rec)
+		}
+	}
+	return writeCSVFile(path, recs)
+}
+
+// RegimeFile is the file of an experiment's results folder that holds its "Which method
+// should I use" section (RegimeSection), copied into REPORT.md.
+const RegimeFile = "which.md"
+
+// WriteRegimeSection writes RegimeSection(exp, cells) to path.
+func WriteRegimeSection(path string, exp Experiment, cells []check.RegimeCell) error {
+	return writeFileAtomic(path, []byte(RegimeSection(exp, cells)))
+}
+
+// RegimeSection writes the "Which method should I use" section of REPORT.md from the
+// regime map: per phase figure of exp (a slice), one line per cell with its best private
+// method, P(best < runner-up) with its CI, the runner-up's ratio to the best and the
+// label; then the tally of winners and best-by-mean per method; then what the slices say
+// about GLL22's √d gain (expmech over noisy-gd as d grows on the n × d slice) and LLL24's
+// rank dependence (expmech at rank 2 against full rank on the structure slice), stated only
+// as the measured ratios and their direction.
+func RegimeSection(exp Experiment, cells []check.RegimeCell) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## Which method should I use (%s)\n\n", exp.Name)
+	b.WriteString("From the regime map (map.csv): per cell, the private method of lowest mean " + regimeMetricText(exp) +
+		" (best), P(best < runner-up) over paired trials with its 95% percentile bootstrap CI, and the runner-up's mean over the best's. " +
+		"**winner**: the CI of P(best < other) lies above ½ against every other private method; otherwise **indistinguishable** " +
+		"(the data do not separate the best from some other private method). Oracle-tuned rows are references, never the best.\n\n")
+	for _, fg := range exp.Figures {
+		if fg.Kind != FigurePhase {
+			continue
+		}
+		sel := regimeSlice(cells, fg.Where)
+		if len(sel) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "**Slice %s** (%s):\n\n", fg.Stem(), table.WhereText(fg.Where)[1:])
+		for _, c := range sel {
+			fmt.Fprintf(&b, "- %s: %s\n", regimeCellText(c, fg), bestText(c))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(tallyText(cells) + "\n\n")
+	if s := trendText(cells); s != "" {
+		b.WriteString(s + "\n")
+	}
+	return b.String()
+}
+
+func regimeMetricText(exp Experiment) string { return shortLabel(regimeMetric(exp)) }
+
+// regimeSlice is the cells matching where (values compared as numbers when both parse).
+func regimeSlice(cells []check.RegimeCell, where map[string]string) []check.RegimeCell {
+	var out []check.RegimeCell
+	for _, c := range cells {
+		ok := true
+		for k, v := range where {
+			if k == "loss" { // the spec's sweep key of the loss_kind column
+				k = rows.ColLossKind
+			}
+			if !table.SameValue(c.Params[k], v) {
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// regimeCellText names a cell by the phase figure's axes.
+func regimeCellText(c check.RegimeCell, fg Figure) string {
+	val := func(k string) string {
+		if k == StructureAxis {
+			return check.Structure(c.Params)
+		}
+		return c.Params[k]
+	}
+	return fmt.Sprintf("%s = %s, %s = %s", fg.X, val(fg.X), fg.Y, val(fg.Y))
+}
+
+// runnerUp is the private method of second-lowest mean ("" with fewer than two).
+func runnerUp(c check.RegimeCell) string {
+	ru := ""
+	for _, m := range c.Private {
+		if m != c.Best && (ru == "" || c.Means[m] < c.Means[ru]) {
+			ru = m
+		}
+	}
+	return ru
+}
+
+// bestText is "best (label): P(best < runner-up) = p [lo, hi], runner-up ×ratio".
+func bestText(c check.RegimeCell) string {
+	if c.Best == "" {
+		return "no private method"
+	}
+	ru := runnerUp(c)
+	if ru == "" {
+		return c.Best + " (the only private method)"
+	}
+	p, _ := c.Pair(c.Best, ru)
+	return fmt.Sprintf("**%s** (%s): P(%s < %s) = %.2f [%.2f, %.2f], %s ×%.2f", c.Best, c.Label, c.Best, ru, p.P, p.Lo, p.Hi, ru, c.Ratio(ru))
+}
+
+// tallyText counts, per method, the cells it wins (label winner) and those where it is the
+// best by mean only.
+func tallyText(cells []check.RegimeCell) string {
+	wins, best := map[string]int{}, map[string]int{}
+	var methods []string
+	for _, c := range cells {
+		if c.Best == "" {
+			continue
+		}
+		if !slices.Contains(methods, c.Best) {
+			methods = append(methods, c.Best)
+		}
+		if c.Label == check.LabelWinner {
+			wins[c.Best]++
+		} else {
+			best[c.Best]++
+		}
+	}
+	slices.SortFunc(methods, func(a, b string) int {
+		return cmp.Or(cmp.Compare(wins[b]+best[b], wins[a]+best[a]), cmp.Compare(a, b))
+	})
+	var parts []string
+	for _, m := range methods {
+		parts = append(parts, fmt.Sprintf("%s %d (winner in %d)", m, wins[m]+best[m], wins[m]))
+	}
+	return fmt.Sprintf("**Tally over the %d cells** (best by mean, of which labelled winner): %s.", len(cells), strings.Join(parts, "; "))
+}
+
+// trendPoint is one measured ratio r at dimension d.
+type trendPoint struct{ d, r float64 }
+
+// trendShift is the least change of a ratio from the smallest to the largest d (a factor)
+// that trendText calls a trend; a smaller or non-monotone change is "not shown".
+const trendShift = 1.5
+
+// trendText states the measured ratios behind the papers' two predictions, where the map
+// holds the cells: expmech over noisy-gd along d (rank 2, g_k = 0, ε = 1, absolute loss on
+// R^d, at the largest n with ≥ 2 values of d), which GLL22's √d gain predicts to fall; and
+// expmech's full-rank risk over its rank-2 risk along d (ε = 1, the n of the full-rank
+// cells), which LLL24's rank (not d) bound predicts to grow. A trend is claimed only when
+// the ratio moves monotonically and by at least trendShift from the smallest to the
+// largest d.
+func trendText(cells []check.RegimeCell) string {
+	const a, b = "expmech", "noisy-gd"
+	is := func(c check.RegimeCell, k, v string) bool { return table.SameValue(c.Params[k], v) }
+	plain := func(c check.RegimeCell) bool {
+		return is(c, rows.ColEpsilon, "1") && is(c, rows.ColLossKind, "absolute") && is(c, rows.ColDomain, "unconstrained")
+	}
+	dOf := func(c check.RegimeCell) float64 { d, _ := strconv.ParseFloat(c.Params[rows.ColD], 64); return d }
+	sorted := func(ps []trendPoint) []trendPoint {
+		slices.SortFunc(ps, func(x, y trendPoint) int { return cmp.Compare(x.d, y.d) })
+		return ps
+	}
+	var out []string
+	// GLL22: at the largest n with two or more d.
+	byN := map[float64][]trendPoint{}
+	for _, c := range cells {
+		if !plain(c) || check.Structure(c.Params) != "rank" {
+			continue
+		}
+		x, ok1 := c.Means[a]
+		y, ok2 := c.Means[b]
+		n, err := strconv.ParseFloat(c.Params[rows.ColN], 64)
+		if ok1 && ok2 && y > 0 && err == nil {
+			byN[n] = append(byN[n], trendPoint{dOf(c), x / y})
+		}
+	}
+	bestN := -1.0
+	for n, ps := range byN {
+		if len(ps) >= 2 && n > bestN {
+			bestN = n
+		}
+	}
+	if bestN > 0 {
+		ps := sorted(byN[bestN])
+		out = append(out, fmt.Sprintf("- GLL22's √d gain (%s mean over %s's, rank 2, g_k = 0, n = %g, ε = 1): %s; %s.", a, b, bestN, pointsText(ps),
+			trendVerdict(ps, false, "the ratio falls as d grows, the direction of the predicted gain",
+				"not shown: the ratio does not fall by ×1.5 monotonically over these d, so constants, not √d, decide here")))
+	}
+	// LLL24: full rank over rank 2 at the full-rank cells' n.
+	full := map[float64]float64{}
+	fullN := ""
+	for _, c := range cells {
+		if plain(c) && check.Structure(c.Params) == "full" {
+			if v, ok := c.Means[a]; ok {
+				full[dOf(c)] = v
+				fullN = c.Params[rows.ColN]
+			}
+		}
+	}
+	var ps []trendPoint
+	for _, c := range cells {
+		if plain(c) && check.Structure(c.Params) == "rank" && c.Params[rows.ColN] == fullN {
+			if f, ok := full[dOf(c)]; ok && c.Means[a] > 0 {
+				ps = append(ps, trendPoint{dOf(c), f / c.Means[a]})
+			}
+		}
+	}
+	if len(ps) > 0 {
+		ps = sorted(ps)
+		out = append(out, fmt.Sprintf("- LLL24's rank dependence (%s mean at full rank over rank 2, g_k = 0, n = %s, ε = 1): %s; %s.", a, fullN, pointsText(ps),
+			trendVerdict(ps, true, "the full-rank risk pulls away from the rank-2 risk as d grows, as a bound in the rank (not d) predicts",
+				"not shown: the gap does not grow by ×1.5 monotonically over these d")))
+	}
+	return strings.Join(out, "\n")
+}
+
+func pointsText(ps []trendPoint) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, fmt.Sprintf("×%.2f at d = %g", p.r, p.d))
+	}
+	return strings.Join(s, ", ")
+}
+
+// trendVerdict is yes when ps moves monotonically (rising: up, else down) along d and its
+// last ratio is at least trendShift times (rising) or at most 1/trendShift times the
+// first; else no.
+func trendVerdict(ps []trendPoint, rising bool, yes, no string) string {
+	if len(ps) < 2 {
+		return no
+	}
+	for i := 1; i < len(ps); i++ {
+		if (ps[i].r > ps[i-1].r) != rising {
+			return no
+		}
+	}
+	q := ps[len(ps)-1].r / ps[0].r
+	if rising && q >= trendShift || !rising && q <= 1/trendShift {
+		return yes
+	}
+	return no
+}
