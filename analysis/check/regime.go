@@ -76,6 +76,8 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 	vals := map[key]map[int]float64{}
 	var cells, algs []string
 	params := map[string]map[string]string{}
+	extra := map[string][]string{}
+	canonical := rows.Columns()
 	private := map[string]bool{}
 	notPrivate := map[string]bool{}
 	for _, r := range rs {
@@ -91,7 +93,22 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 			for _, kv := range r.Identity() {
 				p[kv.Col] = kv.Value
 			}
+			// A swept key that is not a DESIGN.md column (a problem parameter such as the
+			// geometric median's power) is a column of its own (the runner's cell columns):
+			// part of the cell's identity. Extra columns that some row of the cell leaves
+			// empty or sets otherwise are per-algorithm outputs, dropped below.
+			for _, col := range r.Layout().Columns() {
+				if v := r.Text(col); v != "" && !slices.Contains(canonical, col) {
+					p[col] = v
+					extra[c] = append(extra[c], col)
+				}
+			}
 			params[c] = p
+		}
+		for _, col := range extra[c] {
+			if r.Text(col) != params[c][col] {
+				delete(params[c], col)
+			}
 		}
 		if !slices.Contains(algs, a) {
 			algs = append(algs, a)

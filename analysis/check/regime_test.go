@@ -108,3 +108,26 @@ func TestRegimePlantedLabels(t *testing.T) {
 		t.Errorf("a method missing from the map: %v, want FAIL", r.Verdict)
 	}
 }
+
+// TestRegimeMapSweptExtraColumn: a swept problem parameter is an extra column that every
+// row of a cell shares (the geometric median's power); it belongs to the cell's Params, as
+// n and d do, so that the phase figures and the "which method" section can read it. An
+// extra column that only one method writes (a per-algorithm output) is not.
+func TestRegimeMapSweptExtraColumn(t *testing.T) {
+	raw := regimeRows(6)
+	for _, r := range raw {
+		r["power"] = map[string]string{"c0": "0", "c1": "2"}[r["cell"]]
+		if r["algorithm"] == "good" {
+			r["clip"] = "1"
+		}
+	}
+	m := RegimeMap(recs(t, raw), rows.ColExcessEmpiricalRisk)
+	for i, want := range []string{"0", "2"} {
+		if got := m[i].Params["power"]; got != want {
+			t.Errorf("cell %d: Params[power] = %q, want %q", i, got, want)
+		}
+		if v, ok := m[i].Params["clip"]; ok {
+			t.Errorf("cell %d: Params[clip] = %q, a per-method column kept", i, v)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"expmech/analysis/check"
@@ -75,7 +76,7 @@ func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcom
 	bySeries := map[string]*plot.Series{}
 	var order []string
 	ring := plot.Series{Label: "indistinguishable", Key: "indistinguishable", OffFront: true,
-		Style: &plot.Style{Color: color.NRGBA{R: 90, G: 90, B: 90, A: 255}, Glyph: draw.RingGlyph{}}}
+		Style: &plot.Style{Color: color.NRGBA{R: 90, G: 90, B: 90, A: 255}, Glyph: haloGlyph{}}}
 	for _, c := range cells {
 		x, errX := strconv.ParseFloat(c.Params[fg.X], 64)
 		y, okY := yOf(c.Params)
@@ -169,4 +170,13 @@ func thresholdLine(fg Figure, rs []*rows.Record) (plot.Line, bool) {
 		l.X, l.Y = append(l.X, x), append(l.Y, y)
 	}
 	return l, true
+}
+
+// haloGlyph is a ring at 1.9× the marker's radius: drawn around a cell's marker, it stays
+// visible on filled glyphs, where a ring of the marker's own size is hidden.
+type haloGlyph struct{}
+
+func (haloGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	sty.Radius *= 1.9
+	draw.RingGlyph{}.DrawGlyph(c, sty, pt)
 }
