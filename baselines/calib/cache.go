@@ -103,3 +103,39 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 	c.mu.Unlock()
 	return r
 }
+
+// EpsCache memoises Eps(s, δ) for one mechanism and the grid points tuning derives from
+// it (WithKnobs shares it). Its Plan and every Run of that plan (one per trial) spend the
+// same GDP parameter s at the same δ, and the root-find behind Eps (privacy.EpsForSDelta,
+// on Balle–Wang 2018 Thm 8's curve) was a fifth of the audit's CPU when each trial redid
+// it. Eps is deterministic, so a memoised ε is the computed one bit for bit. Safe for
+// concurrent use; a nil *EpsCache computes every time.
+type EpsCache struct {
+	mu sync.Mutex
+	m  map[[2]float64]float64 // (s, δ) → ε
+}
+
+// NewEpsCache returns an empty cache.
+func NewEpsCache() *EpsCache { return &EpsCache{m: map[[2]float64]float64{}} }
+
+// Spend is Spend(r, s, delta) with the ε memoised (errors are not).
+func (c *EpsCache) Spend(r *algorithms.Record, s, delta float64) error {
+	if c == nil {
+		return Spend(r, s, delta)
+	}
+	k := [2]float64{s, delta}
+	c.mu.Lock()
+	e, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		r.GDPS, r.EpsilonSpent = s, e
+		return nil
+	}
+	if err := Spend(r, s, delta); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.m[k] = r.EpsilonSpent
+	c.mu.Unlock()
+	return nil
+}

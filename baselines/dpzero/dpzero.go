@@ -48,12 +48,15 @@ func (c *Config) Validate() error {
 // Factory is the registry line of dpzero.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "zeroth-order DP-SGD with one clipped scalar Gaussian release per step (DPZero textbook form; SPEC §6.6)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c}, nil
+		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
 	})
 }
 
 // Mechanism is a configured dpzero.
-type Mechanism struct{ cfg Config }
+type Mechanism struct {
+	cfg Config
+	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
+}
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
@@ -85,7 +88,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r := algorithms.Empty()
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.T, c.N, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	if err := calib.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
+	if err := m.eps.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
 	// Replace-one: the mean of n scalars clipped to [−C, C] moves by 2C/n per step; T

@@ -25,7 +25,7 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Mechanism{cfg: cfg}, nil
+	return &Mechanism{cfg: cfg, eps: m.eps}, nil
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)

@@ -64,12 +64,15 @@ func exclusive(c *Config) error {
 // Factory is the registry line of noisy-gd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c}, nil
+		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
 	})
 }
 
 // Mechanism is a configured noisy-gd.
-type Mechanism struct{ cfg Config }
+type Mechanism struct {
+	cfg Config
+	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
+}
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
@@ -123,7 +126,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Sigma, r.Steps, r.Batch = p.sigma, p.T, c.N
 	r.DeltaMech = b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	if err := calib.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
+	if err := m.eps.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
 	// Replace-one: the clipped mean gradient moves by Δ₂ = 2C/n per step (calib.MeanSensitivity);

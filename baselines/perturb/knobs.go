@@ -26,7 +26,7 @@ func (m *Output) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return &Output{cfg: cfg}, nil
+	return &Output{cfg: cfg, eps: m.eps}, nil
 }
 
 // Knobs declares objective-perturbation's tunable key: Λ (raised to KST12's floor).

@@ -45,12 +45,15 @@ func (c *OutputConfig) Validate() error {
 // OutputFactory is the registry line of output-perturbation.
 func OutputFactory() algorithms.Factory {
 	return algorithms.NewFactory(OutputName, "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)", DefaultOutputConfig, func(c OutputConfig) (algorithms.Mechanism, error) {
-		return &Output{cfg: c}, nil
+		return &Output{cfg: c, eps: calib.NewEpsCache()}, nil
 	})
 }
 
 // Output is a configured output-perturbation mechanism.
-type Output struct{ cfg OutputConfig }
+type Output struct {
+	cfg OutputConfig
+	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
+}
 
 var _ algorithms.Mechanism = (*Output)(nil)
 
@@ -104,7 +107,7 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 	r := algorithms.Empty()
 	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.iters, c.N, b.Delta
 	r.Guarantee = calib.Guarantee(b)
-	if err := calib.Spend(&r, calib.ComposedGDP(1, p.sens, p.sigma), b.Delta); err != nil {
+	if err := m.eps.Spend(&r, calib.ComposedGDP(1, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
 	// Replace-one: the λ-strongly convex regularised minimiser moves by ≤ 2G_f/(nλ), plus

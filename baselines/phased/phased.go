@@ -44,12 +44,15 @@ func (c *Config) Validate() error {
 // Factory is the registry line of phased-sgd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "FKT20 phased (localized) one-pass SGD on disjoint chunks with Gaussian output noise per phase (SPEC §6.4)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c}, nil
+		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
 	})
 }
 
 // Mechanism is a configured phased-sgd.
-type Mechanism struct{ cfg Config }
+type Mechanism struct {
+	cfg Config
+	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
+}
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
 
@@ -133,7 +136,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 			gdp = math.Max(gdp, ph.sens/ph.sigma)
 		}
 	}
-	if err := calib.Spend(&r, gdp, b.Delta); err != nil {
+	if err := m.eps.Spend(&r, gdp, b.Delta); err != nil {
 		return r, err
 	}
 	// The phases use disjoint chunks, so a replaced example is in one phase only (parallel
