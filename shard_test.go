@@ -13,8 +13,8 @@ import (
 
 // TestSuiteShardsBalanced: for every experiment of the SUITE and the audit at full scale,
 // a 32-shard array dealt by predicted cost (LPT, the deal Run uses) has a predicted
-// makespan within 10% of the ideal max(Σ cost / 32, the costliest row) — no deal of whole
-// rows can do better than the costliest row. Its Plans (the calibrations) share one
+// makespan within 10% of the ideal max(Σ cost / 32, the costliest row, the sum of the 32nd
+// and 33rd costliest rows) — no deal of whole rows can do better (runner.DryRunResult). Its Plans (the calibrations) share one
 // calibration cache, so each distinct calibration is computed once.
 func TestSuiteShardsBalanced(t *testing.T) {
 	if testing.Short() {

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -30,7 +31,9 @@ type DryRunResult struct {
 	// Cost is the predicted cost of every row (Σ over cells × algorithms × trials of the
 	// predicted queries × d) and Longest that of the costliest row; with Options.Shards
 	// > 1, ShardCosts holds each shard's predicted cost under the LPT deal that Run uses,
-	// and Ideal is the least makespan a deal of rows can have, max(Cost / Shards, Longest).
+	// and Ideal is a lower bound on the makespan of any deal of whole rows: max(Cost /
+	// Shards, Longest, c_S + c_{S+1}) with c the row costs in decreasing order — with more
+	// rows than S shards, one shard holds two of the S + 1 costliest (pigeonhole).
 	Cost, Longest, Ideal float64
 	ShardCosts           []float64
 	// CostByAlgorithm is Cost split by algorithm label (CostRates prices it).
@@ -71,6 +74,14 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	if o.Shards > 1 {
 		_, out.ShardCosts = shardOf(jobs, o.Shards)
 		out.Ideal = max(out.Cost/float64(o.Shards), out.Longest)
+		if len(jobs) > o.Shards {
+			cs := make([]float64, len(jobs))
+			for i, jb := range jobs {
+				cs[i] = jb.cost
+			}
+			slices.SortFunc(cs, func(a, b float64) int { return cmp.Compare(b, a) })
+			out.Ideal = max(out.Ideal, cs[o.Shards-1]+cs[o.Shards])
+		}
 	}
 	var rs []rows.Row
 	for ci, c := range p.cells {

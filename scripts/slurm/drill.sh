@@ -9,7 +9,16 @@
 #   4. the retry `sbatch --array=1 DIR/slurm-array.sbatch` and a merge after it;
 #   5. asserts the merged results.csv equals the reference (wall_seconds apart);
 #   6. submit.sh again into the same OUT: every task exits at once, the merge reruns, and
-#      the results are unchanged (resume, not hang).
+#      the results are unchanged (resume, not hang);
+#   7. with DRILL_OVERLAP=SPEC2: an unsharded run of SPEC2 with the same flags, and the rows
+#      the two runs share — the same identity columns (problem, loss, domain, task, n, d,
+#      rank, g_k, ε, δ, neighbours), algorithm label and trial — are equal in every column
+#      but experiment, cell and wall_seconds (at least one row must be shared).
+# DRILL_SPEC (default testdata/tiny.yaml) and DRILL_ARGS (default -quick) choose what is
+# sharded: CI also drills the full regime map at reduced trials, DRILL_SPEC=
+# experiments/regime_map_full.yaml DRILL_ARGS="-quick -trials 2", against the suite map
+# (DRILL_OVERLAP=experiments/regime_map.yaml). DRILL_WAIT is the longest wait for a
+# submission's jobs in seconds (default 300).
 # Run as root from anywhere: scripts/slurm/drill.sh (BIN defaults to a fresh
 # `make build`). Needs slurmctld, slurmd, munged, sbatch and python3; .ci/run installs them.
 set -euo pipefail
@@ -29,7 +38,7 @@ cleanup() {
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   if [ $rc -ne 0 ]; then
     echo "drill.sh: FAILED (rc $rc); logs:" >&2
-    tail -n 20 "$T"/*.log "$T"/results/quick/tiny/slurm-*.out 2>/dev/null >&2 || true
+    tail -n 20 "$T"/*.log "$T"/results/quick/*/slurm-*.out 2>/dev/null >&2 || true
   fi
   [ -n "${KEEP:-}" ] || rm -rf "$T"
   exit $rc
@@ -92,13 +101,14 @@ done
 [ "$(sinfo -h -o %t | head -1)" = idle ] || { echo "drill.sh: the node did not come up" >&2; exit 1; }
 say "one-node SLURM up ($(sinfo -V))"
 
-# waitjobs ID…: until none of the jobs is pending or running (max 5 min).
+# waitjobs ID…: until none of the jobs is pending or running (max DRILL_WAIT seconds).
+WAIT=${DRILL_WAIT:-300}
 waitjobs() {
-  for i in $(seq 600); do
+  for i in $(seq $(( 2 * WAIT ))); do
     [ -z "$(squeue -h -j "$(IFS=,; echo "$*")" 2>/dev/null)" ] && return 0
     sleep 0.5
   done
-  echo "drill.sh: jobs $* still queued after 5 min:" >&2; squeue >&2; return 1
+  echo "drill.sh: jobs $* still queued after $WAIT s:" >&2; squeue >&2; return 1
 }
 # same A B: results.csv A and B hold the same rows, wall_seconds apart.
 same() {
@@ -116,15 +126,18 @@ if a != b or not a:
 PY
 }
 
-SPEC=$ROOT/testdata/tiny.yaml
-"$BIN" -exp "$SPEC" -quick -no-cache -out "$T/ref" -figures "$T/reffig" >/dev/null
-say "reference run done"
+SPEC=$(realpath "${DRILL_SPEC:-$ROOT/testdata/tiny.yaml}")
+read -r -a ARGS <<<"${DRILL_ARGS:--quick}"
+NAME=$(sed -n 's/^name: *//p' "$SPEC" | head -1)
+"$BIN" -exp "$SPEC" "${ARGS[@]}" -no-cache -out "$T/ref" -figures "$T/reffig" >/dev/null
+REF=$T/ref/quick/$NAME/results.csv
+say "reference run of $NAME done"
 
 export BIN OUT=$T/results FIGURES=$T/figures CPUS=1 PARTITION=drill
-sub=$(SBATCH_EXTRA=--hold scripts/slurm/submit.sh "$SPEC" 3 -quick)
+sub=$(SBATCH_EXTRA=--hold scripts/slurm/submit.sh "$SPEC" 3 "${ARGS[@]}")
 array=$(sed -n 's/^submitted array \([0-9]*\) .*/\1/p' <<<"$sub")
 merge=$(sed -n 's/.* and merge \([0-9]*\) after it$/\1/p' <<<"$sub")
-DIR=$OUT/quick/tiny
+DIR=$OUT/quick/$NAME
 [ -n "$array" ] && [ -n "$merge" ] || { echo "drill.sh: submit.sh said: $sub" >&2; exit 1; }
 scancel "${array}_1"
 scontrol release "$array" "$merge" 2>/dev/null || scontrol release "$array"
@@ -141,14 +154,41 @@ merge2=$(sbatch --parsable --dependency="afterok:$retry" "$DIR/slurm-merge.sbatc
 merge2=${merge2%%;*}
 waitjobs "$retry" "$merge2"
 [ -e "$DIR/shard-1-of-3.jsonl" ] || { echo "drill.sh: the retry of task 1 wrote no shard 1 of 3" >&2; ls "$DIR" >&2; exit 1; }
-same "$DIR/results.csv" "$T/ref/quick/tiny/results.csv"
+same "$DIR/results.csv" "$REF"
 say "retry of task 1 and merge: results.csv equals the unsharded run"
 
-sub=$(scripts/slurm/submit.sh "$SPEC" 3 -quick)
+sub=$(scripts/slurm/submit.sh "$SPEC" 3 "${ARGS[@]}")
 array=$(sed -n 's/^submitted array \([0-9]*\) .*/\1/p' <<<"$sub")
 merge=$(sed -n 's/.* and merge \([0-9]*\) after it$/\1/p' <<<"$sub")
 waitjobs "$array" "$merge"
 state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p' | head -1)
 [ "$state" = COMPLETED ] || [ -z "$state" ] || { echo "drill.sh: the merge of the resubmission ended $state" >&2; exit 1; }
-same "$DIR/results.csv" "$T/ref/quick/tiny/results.csv"
-say "resubmission into the same OUT resumed and merged again; PASS"
+same "$DIR/results.csv" "$REF"
+say "resubmission into the same OUT resumed and merged again"
+
+if [ -n "${DRILL_OVERLAP:-}" ]; then
+  OV=$(realpath "$DRILL_OVERLAP")
+  ovname=$(sed -n 's/^name: *//p' "$OV" | head -1)
+  "$BIN" -exp "$OV" "${ARGS[@]}" -no-cache -out "$T/ov" -figures "$T/ovfig" >/dev/null
+  python3 - "$DIR/results.csv" "$T/ov/quick/$ovname/results.csv" <<'PY'
+import csv, sys
+ID = ["problem", "loss_kind", "domain", "task", "n", "d", "rank", "g_k", "epsilon", "delta",
+      "neighbours", "algorithm", "trial"]
+SKIP = {"experiment", "cell", "wall_seconds"}
+def rows(p):
+    with open(p, newline="") as f:
+        return {tuple(x.get(c, "") for c in ID): x for x in csv.DictReader(f)}
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+shared = sorted(set(a) & set(b))
+if not shared:
+    sys.exit(f"no row of {sys.argv[2]} is in {sys.argv[1]}")
+for k in shared:
+    cols = (set(a[k]) | set(b[k])) - SKIP
+    diff = [c for c in sorted(cols) if a[k].get(c, "") != b[k].get(c, "")]
+    if diff:
+        sys.exit(f"shared row {k} differs in {diff}")
+print(f"{len(shared)} shared rows equal (of {len(a)} and {len(b)})")
+PY
+  say "the merged $NAME equals the unsharded $ovname on their shared rows"
+fi
+say "PASS"
