@@ -53,26 +53,14 @@ func TestPlannedCounts(t *testing.T) {
 	src := strings.Replace(testSpec, "  - {name: exact}\n", "  - {name: exact}\n  - {name: noise, label: planned, planned: true}\n", 1)
 	spec := loadSpec(t, reg, writeSpec(t, src))
 	res := run(t, context.Background(), reg, spec, Options{Out: t.TempDir(), Workers: 2, NoCache: true})
-	read := func(path string) []rows.Row {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rs, err := rows.ReadCSV(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rs
-	}
 	counted := map[string]string{}
-	for _, r := range read(filepath.Join(res.Dir, rows.DiagnosticsFile)) {
+	for _, r := range readRows(t, filepath.Join(res.Dir, rows.DiagnosticsFile)) {
 		if r[rows.ColAlgorithm] == "planned" {
 			counted[r[rows.ColCell]+"/"+r[rows.ColTrial]] = r[rows.ColCountedGradientQueries]
 		}
 	}
 	seen := 0
-	for _, r := range read(res.File) {
+	for _, r := range readRows(t, res.File) {
 		if _, ok := r[rows.ColCountedGradientQueries]; ok {
 			t.Fatalf("results.csv has the column %s", rows.ColCountedGradientQueries)
 		}

@@ -39,14 +39,7 @@ func NewLinear(n, d int, g float64, dom problems.Domain, neighbour bool) *Linear
 	if n < 1 || d < 1 || !(g > 0) {
 		panic(fmt.Sprintf("canary: NewLinear(n=%d, d=%d, G=%v)", n, d, g))
 	}
-	z := make([][]float64, n)
-	for i := range z {
-		z[i] = make([]float64, d)
-	}
-	z[0][0] = -g
-	if neighbour {
-		z[0][0] = g
-	}
+	z := pairPoints(n, d, g, neighbour)
 	return &Linear{Linear: losses.Linear{Z: z}, n: n, d: d, g: g, dom: dom}
 }
 
@@ -84,14 +77,7 @@ func NewRidge(n, d int, g, lam float64, dom problems.Domain, neighbour bool) *Ri
 	if n < 1 || d < 1 || !(g > 0) || !(lam > 0) {
 		panic(fmt.Sprintf("canary: NewRidge(n=%d, d=%d, G=%v, λ=%v)", n, d, g, lam))
 	}
-	z := make([][]float64, n)
-	for i := range z {
-		z[i] = make([]float64, d)
-	}
-	z[0][0] = -g
-	if neighbour {
-		z[0][0] = g
-	}
+	z := pairPoints(n, d, g, neighbour)
 	return &Ridge{z: z, n: n, d: d, g: g, lam: lam, dom: dom}
 }
 
@@ -268,3 +254,17 @@ var (
 	_ problems.Problem         = (*Ridge)(nil)
 	_ problems.RidgeData       = (*Ridge)(nil)
 )
+
+// pairPoints is the canaries' neighbouring pair of point sets: n points of R^d at 0 but
+// z_0 = −g·e_1 on D and +g·e_1 on the neighbour D' (replace-one, PRIVACY.md).
+func pairPoints(n, d int, g float64, neighbour bool) [][]float64 {
+	z := make([][]float64, n)
+	for i := range z {
+		z[i] = make([]float64, d)
+	}
+	z[0][0] = -g
+	if neighbour {
+		z[0][0] = g
+	}
+	return z
+}
