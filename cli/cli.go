@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +140,7 @@ func tune(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism
 
 type options struct {
 	exp, out, figures, merge, shard, seed, audit, cache, only string
-	compare, metrics, price                                   string
+	compare, metrics, price, cpuProfile                       string
 	workers, trials                                           int
 	quick, dryRun, resume, verbose, list, report              bool
 	force, noCache, version, figuresSet                       bool
@@ -160,6 +161,19 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 	reg, err := Registry(c)
 	if err != nil {
 		return err
+	}
+	if o.cpuProfile != "" {
+		// A CPU profile of this whole command (go tool pprof bin/expmech FILE): where a
+		// run's time goes, for the profiles DESIGN.md "Performance" cites.
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	var log io.Writer = io.Discard
 	if o.verbose {
@@ -234,6 +248,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.shard, "shard", "", "I/N: run only shard I of N (0-based; rows dealt by predicted cost) and write a shard file")
 	fs.StringVar(&o.seed, "seed", "", "override the spec's master seed")
 	fs.BoolVar(&o.verbose, "v", false, "verbose")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the command to this file (go tool pprof bin/expmech FILE)")
 	fs.StringVar(&o.merge, "merge", "", "DIR/NAME: merge the shard files of an experiment folder into results.csv, then analyse (figures in DIR/NAME/figures unless -figures is given)")
 	fs.BoolVar(&o.list, "list", false, "list registered problems, algorithms and samplers, and the built-in experiments")
 	fs.BoolVar(&o.report, "report", false, "assemble REPORT.md from the -out and -figures roots (with -quick: REPORT-quick.md from their quick/ folders)")

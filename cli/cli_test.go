@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,5 +59,22 @@ func TestRegistryRefusesATakenName(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("wrote %q before refusing", out.String())
+	}
+}
+
+// TestCPUProfileIsWritten: -cpuprofile leaves a profile go tool pprof reads (it starts
+// with the gzip magic of the profile.proto encoding).
+func TestCPUProfileIsWritten(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
+	var out, errb bytes.Buffer
+	if err := Run(context.Background(), []string{"-list", "-cpuprofile", prof}, &out, &errb, Components{}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("-cpuprofile wrote %d bytes, not a gzip-encoded profile", len(b))
 	}
 }
