@@ -90,6 +90,9 @@ const chromium = "/usr/bin/chromium"
 // size with enough non-white pixels. Skipped where Chromium is not installed. Set
 // EXPMECH_SCREENSHOT_DIR to keep the screenshots and look at them.
 func TestHTMLScreenshot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: starts Chromium twice (about 5 s); make test-long and CI run it")
+	}
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skip("no " + chromium + " (apt-get install -y chromium to run this test)")
 	}
@@ -150,6 +153,9 @@ func TestHTMLScreenshot(t *testing.T) {
 // (a script appended to a copy of the page) and reads the DOM back: the rows are sorted by
 // that column, numerically. Skipped where Chromium is not installed.
 func TestHTMLSortInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: starts Chromium (about 2 s); make test-long and CI run it")
+	}
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skip("no " + chromium)
 	}

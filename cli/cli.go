@@ -164,7 +164,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 	}
 	if o.cpuProfile != "" {
 		// A CPU profile of this whole command (go tool pprof bin/expmech FILE): where a
-		// run's time goes, for the profiles DESIGN.md "Performance" cites.
+		// run's time goes, for the profiles DESIGN.md "Scale and budgets" cites.
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
 			return fmt.Errorf("-cpuprofile: %w", err)

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"expmech/algorithms"
 	"expmech/experiments"
@@ -185,6 +186,13 @@ func loadCodeKeys(prov *Provenance) codeKeys {
 	if prov == nil || !strings.HasPrefix(prov.CodeVersion, "src:") {
 		return nil
 	}
+	return sourceKeysOnce()
+}
+
+// sourceKeysOnce scans the module's source folder for its package keys once per process
+// (as provenanceOnce reads the provenance): nil when there is no such folder or it does
+// not scan. Set at initialisation, never reassigned; callers do not modify the map.
+var sourceKeysOnce = sync.OnceValue(func() codeKeys {
 	root := moduleRoot()
 	if root == "" {
 		return nil
@@ -198,7 +206,7 @@ func loadCodeKeys(prov *Provenance) codeKeys {
 		return nil
 	}
 	return keys
-}
+})
 
 // wrapperPackages hold mechanisms that wrap other registered mechanisms passed in as
 // values (the audit's underclaimed and broken variants): their rows depend on code their

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // sourceHash is the SHA-256 of the module's Go sources (non-test .go files, go.mod,
@@ -39,7 +40,16 @@ type Provenance struct {
 // When it has none (`go run`, `go test`), it asks git about the module's own source
 // folder — found from this file's compile-time path and checked by its go.mod — never
 // about the working directory's repository.
-func ReadProvenance() Provenance {
+//
+// It is read once per process and remembered: the binary and the source tree it reads
+// do not change while it runs, and reading them (git twice, a hash of every source
+// file) would otherwise be paid by every run and plan a process makes.
+func ReadProvenance() Provenance { return provenanceOnce() }
+
+// provenanceOnce memoises readProvenance: set at initialisation, never reassigned.
+var provenanceOnce = sync.OnceValue(readProvenance)
+
+func readProvenance() Provenance {
 	p := Provenance{GoVersion: runtime.Version()}
 	stamped := false
 	if bi, ok := debug.ReadBuildInfo(); ok {
