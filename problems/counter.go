@@ -31,6 +31,17 @@ func (c *Counter) Grad(dst []float64, i int, x []float64) {
 	c.p.Grad(dst, i, x)
 }
 
+// SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (ClippedGradSummer) and counts
+// one gradient query per example summed.
+func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl float64) int {
+	if idx == nil {
+		c.GradientQueries += int64(c.p.Len())
+	} else {
+		c.GradientQueries += int64(len(idx))
+	}
+	return SumClippedGrads(dst, buf, c.p, idx, x, cl)
+}
+
 // Structure returns the wrapped problem for type assertions on the structural
 // capabilities (LinearData, ...). Reading data through it is not counted: only reference
 // samplers, exact solvers and audits may use it, and they must say so in their records.
@@ -66,12 +77,18 @@ func (v gradientView) Dim() int                               { return v.c.Dim()
 func (v gradientView) Constants() Constants                   { return v.c.Constants() }
 func (v gradientView) Value(i int, x []float64) float64       { return v.c.Value(i, x) }
 func (v gradientView) Grad(dst []float64, i int, x []float64) { v.c.Grad(dst, i, x) }
+func (v gradientView) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
+	return v.c.SumClippedGrads(dst, buf, idx, x, c)
+}
 
 var (
 	_ Problem        = (*Counter)(nil)
 	_ DataAccess     = (*Counter)(nil)
 	_ GradientAccess = gradientView{}
 	_ ValueAccess    = valueView{}
+
+	_ ClippedGradSummer = (*Counter)(nil)
+	_ ClippedGradSummer = gradientView{}
 )
 
 func diameter(dm Domain, d int) float64 {

@@ -1,46 +1,14 @@
 package optim
 
-import (
-	"math"
-
-	"expmech/problems"
-)
+import "expmech/problems"
 
 // ClippedSum adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (not zeroed), querying the counted
 // oracle once per index and using buf (length d) as scratch. It returns how many of the
 // gradients were clipped. With idx == nil it sums over all n examples. No allocation.
+// The batch is the oracle's own (problems.SumClippedGrads: one call per batch where the
+// problem has a faster path, the same floating-point result either way).
 func ClippedSum(dst, buf []float64, o problems.GradientOracle, idx []int, x []float64, c float64) (clipped int) {
-	buf = buf[:len(dst)]
-	add := func(i int) {
-		o.Grad(buf, i, x)
-		// Clip(buf, c) with the sum of squares of Norm, written out: this loop runs once
-		// per example per step of noisy GD.
-		s := 0.0
-		for _, v := range buf {
-			s += v * v
-		}
-		if n := math.Sqrt(s); !(n <= c) { // as Clip: a NaN norm takes this branch
-			clipped++
-			f := c / n
-			for j, v := range buf {
-				dst[j] += float64(v * f) // rounded as Clip rounds buf[j] *= f
-			}
-			return
-		}
-		for j, v := range buf {
-			dst[j] += v
-		}
-	}
-	if idx == nil {
-		for i := range o.Len() {
-			add(i)
-		}
-		return clipped
-	}
-	for _, i := range idx {
-		add(i)
-	}
-	return clipped
+	return problems.SumClippedGrads(dst, buf, o, idx, x, c)
 }
 
 // ClippedMean sets dst = (1/n) Σ_i clip_c(∇f(x; s_i)) over all n examples: the full-batch

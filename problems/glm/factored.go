@@ -132,6 +132,9 @@ func (p reduced) Constants() problems.Constants { return p.in.c }
 func (p reduced) Value(i int, y []float64) float64 {
 	return p.in.phi(floats.Dot(p.in.fc[i], y), p.in.y[i])
 }
+func (p reduced) SumClippedGrads(dst, buf []float64, idx []int, y []float64, c float64) int {
+	return p.in.sumClipped(p.in.fc, dst, buf, idx, y, c)
+}
 func (p reduced) Grad(dst []float64, i int, y []float64) {
 	ci := p.in.fc[i]
 	s := p.in.dphi(floats.Dot(ci, y), p.in.y[i])

@@ -562,6 +562,47 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 	}
 }
 
+// SumClippedGrads is problems.ClippedGradSummer: the generic batch with the gradient
+// φ'(⟨a_i, x⟩, y_i)·a_i and its squared norm formed in one pass (the same operations in the
+// same order, so the same sum bit for bit).
+func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
+	if in.fc != nil {
+		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
+	}
+	return in.sumClipped(in.a, dst, buf, idx, x, c)
+}
+
+// sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r (all when idx is nil).
+func (in *Instance) sumClipped(r [][]float64, dst, buf []float64, idx []int, x []float64, c float64) (clipped int) {
+	if idx == nil {
+		for i := range r {
+			if in.addClipped(r[i], in.y[i], dst, buf, x, c) {
+				clipped++
+			}
+		}
+		return clipped
+	}
+	for _, i := range idx {
+		if in.addClipped(r[i], in.y[i], dst, buf, x, c) {
+			clipped++
+		}
+	}
+	return clipped
+}
+
+// addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst, buf as scratch.
+func (in *Instance) addClipped(a []float64, y float64, dst, buf, x []float64, c float64) bool {
+	s := in.dphi(floats.Dot(a, x), y)
+	g := buf[:len(a)]
+	ss := 0.0
+	for k, v := range a {
+		gk := s * v
+		g[k] = gk
+		ss += gk * gk
+	}
+	return problems.AddClipped(dst, g, ss, c)
+}
+
 // EmpiricalRisk is the average loss.
 func (in *Instance) EmpiricalRisk(x []float64) float64 {
 	if in.fc != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -174,12 +175,15 @@ type Instance struct {
 	popMu []float64 // E z (nil: no closed-form population)
 	rest  *Instance // held-out rows of a data file (task sco)
 	opt   *problems.LazyOptimum
+	clips clipMemo
 }
 
 var (
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.LinearData = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)
+
+	_ problems.ClippedGradSummer = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator.
@@ -331,6 +335,52 @@ func (in *Instance) Constants() problems.Constants          { return in.c }
 func (in *Instance) Value(i int, x []float64) float64       { return floats.Dot(x, in.z[i]) }
 func (in *Instance) Grad(dst []float64, i int, _ []float64) { copy(dst, in.z[i]) }
 func (in *Instance) Points() [][]float64                    { return in.z }
+
+// SumClippedGrads is problems.ClippedGradSummer. A linear loss's gradients z_i do not
+// depend on x, so the full-batch sum into a zeroed dst (noisy GD's, once per step) is the
+// same at every step: it is computed once per clip norm, one Grad per example in order as
+// problems.SumClippedGradsEach does (so the same bits), and copied thereafter. A lot (idx)
+// or a dst that is not zero is summed afresh. Either way the caller's Counter counts one
+// gradient query per example, as the algorithm asks for them.
+func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
+	if idx != nil || math.IsNaN(c) || !allZero(dst) {
+		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
+	}
+	in.clips.mu.Lock()
+	defer in.clips.mu.Unlock()
+	s, ok := in.clips.m[c]
+	if !ok {
+		s.sum = make([]float64, len(dst))
+		s.clipped = problems.SumClippedGradsEach(s.sum, buf, in, nil, x, c)
+		if in.clips.m == nil {
+			in.clips.m = map[float64]clipSum{}
+		}
+		in.clips.m[c] = s
+	}
+	copy(dst, s.sum)
+	return s.clipped
+}
+
+// clipMemo holds the full-batch clipped gradient sums by clip norm (SumClippedGrads).
+type clipMemo struct {
+	mu sync.Mutex
+	m  map[float64]clipSum
+}
+
+type clipSum struct {
+	sum     []float64
+	clipped int
+}
+
+// allZero reports whether every entry is +0 (not −0: −0 + −0 keeps the sign).
+func allZero(v []float64) bool {
+	for _, x := range v {
+		if math.Float64bits(x) != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ (the average, SPEC §0).
 func (in *Instance) EmpiricalRisk(x []float64) float64 { return floats.Dot(x, in.mean) }

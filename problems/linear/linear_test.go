@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -226,5 +227,52 @@ func TestSmoothZero(t *testing.T) {
 				t.Errorf("%v: ∇f differs at two points: %v vs %v", dm.Kind, g0, g1)
 			}
 		}
+	}
+}
+
+// TestSumClippedGradsMemo: the memoised full-batch clipped sum is the one-by-one sum bit
+// for bit at every call and clip norm, a lot or a non-zero dst is summed afresh, and a
+// Counter counts n gradient queries per full-batch call (the algorithm's queries, not the
+// memo's).
+func TestSumClippedGradsMemo(t *testing.T) {
+	inst := problemtest.Generate(t, New(), problems.Spec{Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, N: 60, D: 5, Task: "erm"}, 4).(*Instance)
+	ctr := problems.NewCounter(inst)
+	o := ctr.Oracle(problems.NeedGradients).(problems.GradientAccess)
+	x := []float64{0.1, -0.2, 0.3, 0, 0.5}
+	buf := make([]float64, 5)
+	same := func(what string, got, want []float64) {
+		t.Helper()
+		for j := range want {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("%s: coordinate %d = %v, one by one %v", what, j, got[j], want[j])
+			}
+		}
+	}
+	calls := 0
+	for rep := range 3 {
+		for _, c := range []float64{0.05, 0.2, 10} {
+			want, got := make([]float64, 5), make([]float64, 5)
+			nw := problems.SumClippedGradsEach(want, buf, inst, nil, x, c)
+			ng := problems.SumClippedGrads(got, buf, o, nil, x, c)
+			calls++
+			if nw != ng {
+				t.Fatalf("rep %d c %v: clipped %d, one by one %d", rep, c, ng, nw)
+			}
+			same(fmt.Sprintf("rep %d c %v", rep, c), got, want)
+			want[0], got[0] = 0.5, 0.5 // not zero: summed afresh, not copied
+			problems.SumClippedGradsEach(want, buf, inst, nil, x, c)
+			problems.SumClippedGrads(got, buf, o, nil, x, c)
+			calls++
+			same("non-zero dst", got, want)
+			lot := []int{3, 3, 59, 0}
+			clear(want)
+			clear(got)
+			problems.SumClippedGradsEach(want, buf, inst, lot, x, c)
+			problems.SumClippedGrads(got, buf, o, lot, x, c)
+			same("lot", got, want)
+		}
+	}
+	if want := int64(calls*60 + 9*4); ctr.GradientQueries != want {
+		t.Errorf("counted %d gradient queries, want %d (n per full batch, |lot| per lot)", ctr.GradientQueries, want)
 	}
 }

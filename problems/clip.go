@@ -1,0 +1,77 @@
+package problems
+
+import "math"
+
+// ClippedGradSummer is an optional capability of a Problem (and of the first-order view a
+// gradient mechanism receives): SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst
+// (over all n examples when idx is nil), using buf (length ≥ len(dst)) as scratch, and
+// returns how many of the gradients were clipped, clip_c(g) = g·min(1, c/‖g‖₂). A problem
+// implements it when a batch is cheaper than one Grad call per example (the GLMs: no
+// interface call and no second pass for the norm); it must perform the floating-point
+// operations of the generic SumClippedGrads in the same order, so that a row is the same
+// bit for bit with and without it. Through a Counter each index counts one gradient query.
+type ClippedGradSummer interface {
+	SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (clipped int)
+}
+
+// SumClippedGrads is the batch through p's own SumClippedGrads when p has one, else
+// SumClippedGradsEach.
+func SumClippedGrads(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
+	if s, ok := p.(ClippedGradSummer); ok {
+		return s.SumClippedGrads(dst, buf, idx, x, c)
+	}
+	return SumClippedGradsEach(dst, buf, p, idx, x, c)
+}
+
+// SumClippedGradsEach is the generic batch, the reference a problem's own must match: one
+// Grad call per index, its squared norm, then AddClipped.
+func SumClippedGradsEach(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
+	buf = buf[:len(dst)]
+	if idx == nil {
+		for i := range p.Len() {
+			p.Grad(buf, i, x)
+			if AddClipped(dst, buf, SquaredNorm(buf), c) {
+				clipped++
+			}
+		}
+		return clipped
+	}
+	for _, i := range idx {
+		p.Grad(buf, i, x)
+		if AddClipped(dst, buf, SquaredNorm(buf), c) {
+			clipped++
+		}
+	}
+	return clipped
+}
+
+// SquaredNorm is Σ_j g_j², summed in index order.
+func SquaredNorm(g []float64) float64 {
+	s := 0.0
+	for _, v := range g {
+		s += v * v
+	}
+	return s
+}
+
+// AddClipped adds clip_c(g) to dst, given ss = SquaredNorm(g), and reports whether g was
+// clipped (a NaN norm counts as clipped, as n ≤ c is then false). The clipped sum adds
+// g_j·(c/‖g‖) rounded per coordinate, as scaling g in place and then adding would.
+func AddClipped(dst, g []float64, ss, c float64) bool {
+	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and of c² (relative
+	// errors of 2⁻⁵³ each), so the common unclipped case skips the square root; the
+	// decision is the one √ss ≤ c makes.
+	if !(ss < c*c*(1-0x1p-40)) {
+		if n := math.Sqrt(ss); !(n <= c) {
+			f := c / n
+			for j, v := range g {
+				dst[j] += float64(v * f)
+			}
+			return true
+		}
+	}
+	for j, v := range g {
+		dst[j] += v
+	}
+	return false
+}
