@@ -2,6 +2,9 @@
 GO      ?= go
 QUICK   ?=
 WORKERS ?= 2
+# Experiments make reproduce runs at once (each with WORKERS workers): two keep both cores
+# busy through one experiment's serial phases (its last rows, analysis and figures).
+JOBS    ?= 2
 OUT     ?= results
 FIGURES ?= figures
 BIN     := bin/expmech
@@ -23,7 +26,7 @@ AUDIT   := audit audit_paths audit_smooth audit_strongly_convex audit_sampler au
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
-	@echo "  variables: QUICK=1 (shrunk sweeps, into $(OUT)/quick, $(FIGURES)/quick, REPORT-quick.md), WORKERS=$(WORKERS), OUT=$(OUT), FIGURES=$(FIGURES)"
+	@echo "  variables: QUICK=1 (shrunk sweeps, into $(OUT)/quick, $(FIGURES)/quick, REPORT-quick.md), WORKERS=$(WORKERS), JOBS=$(JOBS), OUT=$(OUT), FIGURES=$(FIGURES)"
 
 build: $(BIN) ## bin/expmech: the harness with its specs built in (runs without the source tree)
 
@@ -140,9 +143,9 @@ $(STAMPS)/%.done: experiments/%.yaml bin/expmech.code | $(BIN)
 $(REPORT): $(foreach e,$(SUITE) $(AUDIT),$(STAMPS)/$(e).done) | $(BIN)
 	$(BIN) -report $(QFLAG) -out $(OUT) -figures $(FIGURES)
 
-reproduce: ## every experiment of experiments/SUITE and the audit that changed (make -j2: in parallel), then REPORT.md (QUICK=1: shrunk, REPORT-quick.md)
+reproduce: ## every experiment of experiments/SUITE and the audit that changed, JOBS=2 at a time, then REPORT.md (QUICK=1: shrunk, REPORT-quick.md)
 	@test -n "$(SUITE)" || { echo "experiments/SUITE lists no experiment"; exit 2; }
-	@$(MAKE) --no-print-directory $(REPORT)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(REPORT)
 
 audit: ## the privacy audit: the experiments audit, audit_paths, audit_smooth, audit_strongly_convex, audit_sampler, audit_exact (QUICK=1: CI scale)
 	@$(MAKE) --no-print-directory $(foreach e,$(AUDIT),$(STAMPS)/$(e).done)
