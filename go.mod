@@ -6,7 +6,7 @@ require (
 	codeberg.org/go-pdf/fpdf v0.11.1
 	github.com/google/renameio/v2 v2.0.2
 	github.com/montanaflynn/stats v0.14.0
-	github.com/schollz/progressbar/v3 v3.15.0
+	github.com/schollz/progressbar/v3 v3.15.0 // pinned: v3.18 and later import net/http (docs/DESIGN.md "Scale and budgets")
 	golang.org/x/image v0.30.0
 	golang.org/x/term v0.48.0
 	gonum.org/v1/gonum v0.17.0
