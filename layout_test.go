@@ -3,14 +3,21 @@ package main_test
 import (
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 )
+
+// goListDeps is `go list -e -f '{{.ImportPath}}:{{join .Deps " "}}' ./...` (every
+// package's non-test dependency closure), run once for the tests of this file.
+var goListDeps = sync.OnceValues(func() ([]byte, error) {
+	return exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", "./...").Output()
+})
 
 // TestImportDirection enforces DESIGN.md "Data flow": every package imports only toward
 // the leaves, and only run.go (package main) wires everything together. It reads the
 // non-test dependency closure of every package with `go list -deps`.
 func TestImportDirection(t *testing.T) {
-	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", "./...").Output()
+	out, err := goListDeps()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
@@ -119,7 +126,7 @@ func analysisFloors(t *testing.T, golist string) {
 // standard package testing or on a kit, so the binary (package main, expmech) links
 // neither. It reads the non-test dependency closure of every package with `go list -deps`.
 func TestNoTestCodeShipped(t *testing.T) {
-	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}:{{join .Deps \" \"}}", "./...").Output()
+	out, err := goListDeps()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
