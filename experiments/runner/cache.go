@@ -184,14 +184,22 @@ func (c *cache) put(key string, r rows.Row, base map[string]string, x []string) 
 		}
 	}
 	p := c.path(key)
-	if err := rows.MkdirAll(filepath.Dir(p)); err != nil {
-		return err
-	}
 	b, err := json.Marshal(cacheEntry{Key: key, Row: stored, X: x})
 	if err != nil {
 		return err
 	}
-	return writeUnsynced(p, append(b, '\n'))
+	b = append(b, '\n')
+	// The entry's folder exists but for the first entry of its two-hex prefix: try the
+	// write first and make the folder only when it is missing (a stat and a mkdir per row
+	// were a third of the cache's system time).
+	err = writeUnsynced(p, b)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := rows.MkdirAll(filepath.Dir(p)); err != nil {
+			return err
+		}
+		err = writeUnsynced(p, b)
+	}
+	return err
 }
 
 // writeUnsynced writes b to path through a temporary file renamed over it, with

@@ -451,9 +451,9 @@ func BenchmarkRun(b *testing.B) {
 // TestKillAndResume resumes the folder of a SIGKILLed process.)
 func TestOneWriter(t *testing.T) {
 	t.Parallel()
-	// 24 slow rows of 0.1 s on one worker: the first run outlasts the refused attempts,
-	// made side by side, each of which waits lockPatience before giving up
-	src := strings.Replace(testSpec, "  - {name: exact}\n", "  - {name: exact}\n  - {name: noise, label: slow, sleep: 0.1}\n", 1)
+	// 24 slow rows of 0.05 s on one worker (1.2 s): the first run outlasts the refused
+	// attempts, made side by side, each of which waits lockPatience (0.5 s) before giving up
+	src := strings.Replace(testSpec, "  - {name: exact}\n", "  - {name: exact}\n  - {name: noise, label: slow, sleep: 0.05}\n", 1)
 	reg := testRegistry(nil, 0)
 	spec := loadSpec(t, reg, writeSpec(t, src))
 	want := stable(t, run(t, context.Background(), reg, spec, Options{Out: t.TempDir(), Workers: 4, NoCache: true}).File)
