@@ -99,8 +99,12 @@ deadcode: ## dead code: functions no binary reaches, less the commented .ci/dead
 # build cache is linking one test binary per package. go test runs vet's high-confidence
 # checks on every package it tests; the full go vet is in make lint, the race detector
 # and the fuzzing in make test-long, and CI runs all three.
-test: ## all short tests, afresh (go test -short -count=1, 5 min timeout per package); make lint has vet, make test-long the race run and the fuzz
-	$(GO) test -short -count=1 -timeout 5m ./...
+# Where /dev/shm is a RAM disk, the tests' temporary folders (TMPDIR) and go test's test
+# binaries (GOTMPDIR) go there: each file a test makes and removes costs far less system
+# time than on this machine's disk (about 1 s of the 30 s).
+TESTTMP := $(if $(wildcard /dev/shm/.),TMPDIR=/dev/shm GOTMPDIR=/dev/shm,)
+test: ## all short tests, afresh (go test -short -count=1, 5 min timeout per package; temporary files in /dev/shm where it exists); make lint has vet, make test-long the race run and the fuzz
+	$(TESTTMP) $(GO) test -short -count=1 -timeout 5m ./...
 
 test-long: ## every test (the long ones make test skips too), the runner's short tests under -race, a 5 s decoder fuzz; CI runs it
 	$(GO) test -count=1 -timeout 30m ./...
