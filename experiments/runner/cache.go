@@ -190,8 +190,8 @@ func (c *cache) put(key string, r rows.Row, base map[string]string, x []string) 
 	}
 	b = append(b, '\n')
 	// The entry's folder exists but for the first entry of its two-hex prefix: try the
-	// write first and make the folder only when it is missing (a stat and a mkdir per row
-	// were a third of the cache's system time).
+	// write first and make the folder only when it is missing, rather than a stat and a
+	// mkdir before every row's write.
 	err = writeUnsynced(p, b)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := rows.MkdirAll(filepath.Dir(p)); err != nil {
