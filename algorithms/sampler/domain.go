@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"expmech/gauss"
 	"expmech/problems"
 )
 
@@ -120,8 +121,10 @@ func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
 // gaussPart is gaussOnDomain for many draws at one mean (the proposals of one RGO call):
 // set computes once what depends on (m, sd, K) only — ‖m‖² on the ball, the standardised
 // interval ends on the box — so a draw costs its normals and a comparison per coordinate.
-// Its draws are bitwise gaussOnDomain's: the same arithmetic on the same random numbers
-// in the same order.
+// Its plain normals come from a gauss.Normals (a vector at a time, about 1.6× faster than
+// rand's NormFloat64, which dominated the proximal step); the rare branches (the ball's
+// radial split and cylindrical sampler, the box's truncated coordinates) take theirs from
+// rng. Each branch is gaussOnDomain's, so the law is the same (tested), not the bits.
 type gaussPart struct {
 	dom  problems.Domain
 	m    []float64
@@ -156,15 +159,17 @@ func (g *gaussPart) set(m []float64, sd float64) {
 	}
 }
 
-// draw writes one draw of N(m, sd² I) on K into dst; rej counts rejected proposals.
-func (g *gaussPart) draw(dst []float64, rng *rand.Rand, rej *int64) error {
+// draw writes one draw of N(m, sd² I) on K into dst, its plain normals from nz and the
+// rest from rng; rej counts rejected proposals.
+func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *int64) error {
 	m, sd := g.m, g.sd
+	nz.Fill(dst)
 	switch g.dom.Kind {
 	case problems.Ball:
 		r := g.dom.Radius
 		s := 0.0
 		for j, mj := range m {
-			v := mj + sd*rng.NormFloat64()
+			v := mj + sd*dst[j]
 			dst[j] = v
 			s += v * v
 		}
@@ -176,21 +181,19 @@ func (g *gaussPart) draw(dst []float64, rng *rand.Rand, rej *int64) error {
 		r, a, b := g.dom.Radius, g.a[:len(m)], g.b[:len(m)]
 		for j, mj := range m {
 			if a[j] < -3 && b[j] > 3 { // boxCoord's rejection branch, inlined
-				for {
-					v := mj + sd*rng.NormFloat64()
-					if v >= -r && v <= r {
-						dst[j] = v
-						break
-					}
+				v := mj + sd*dst[j]
+				for v < -r || v > r {
 					*rej++
+					v = mj + sd*nz.Norm()
 				}
+				dst[j] = v
 				continue
 			}
 			dst[j] = boxCoord(mj, sd, r, a[j], b[j], rng, rej)
 		}
 	default:
 		for j, mj := range m {
-			dst[j] = mj + sd*rng.NormFloat64()
+			dst[j] = mj + sd*dst[j]
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/gauss"
 	"expmech/problems"
 
 	"gonum.org/v1/gonum/mathext"
@@ -308,7 +309,9 @@ type ProximalChain struct {
 	x, y   []float64
 	m      []float64
 	xp, zp []float64
-	gp     gaussPart // the RGO's Gaussian part at the current step's mean m
+	gp     gaussPart     // the RGO's Gaussian part at the current step's mean m
+	nz     gauss.Normals // the step's plain normals, seeded from the rng by Init
+	xi     []float64     // the forward step's normals
 	Sched  Schedule
 	Stats  Stats
 }
@@ -331,7 +334,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 		shrink: 1 / (1 + hk),
 		sd:     math.Sqrt(s.H / (1 + hk)),
 		x:      make([]float64, d), y: make([]float64, d), m: make([]float64, d),
-		xp: make([]float64, d), zp: make([]float64, d),
+		xp: make([]float64, d), zp: make([]float64, d), xi: make([]float64, d),
 		gp:    newGaussPart(c.Domain, d),
 		Sched: s,
 	}
@@ -339,8 +342,10 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 }
 
 // Init draws the data-independent start x_0 (SPEC §4.2, §8.8): N(0, (kμ)^{-1} I) restricted
-// to K when μ > 0, the uniform law on K when μ = 0.
+// to K when μ > 0, the uniform law on K when μ = 0. It first seeds the chain's normal
+// generator (gauss.Normals) from rng, so a chain is reproducible from its rng alone.
 func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
+	c.nz.SeedFrom(rng)
 	if t.Mu > 0 {
 		sd := 1 / math.Sqrt(t.K*t.Mu)
 		if c.dom.Kind == problems.Ball {
@@ -425,11 +430,14 @@ func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
 // X returns the current point (the chain's buffer; copy it to keep it).
 func (c *ProximalChain) X() []float64 { return c.x }
 
-// Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO.
+// Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO. The
+// Gaussian vectors come from the chain's generator (seeded by Init), the indices and
+// uniforms of the RGO from rng.
 func (c *ProximalChain) Step(rng *rand.Rand) error {
 	sh, shr := c.sqrtH, c.shrink
+	c.nz.Fill(c.xi)
 	for j, xj := range c.x {
-		yj := xj + sh*rng.NormFloat64()
+		yj := xj + sh*c.xi[j]
 		c.y[j] = yj
 		c.m[j] = yj * shr
 	}
@@ -449,10 +457,10 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	o, n, k := c.o, c.n, c.k
 	c.gp.set(c.m, c.sd)
 	for {
-		if err := c.gp.draw(c.xp, rng, &c.Stats.DomainRejections); err != nil {
+		if err := c.gp.draw(c.xp, &c.nz, rng, &c.Stats.DomainRejections); err != nil {
 			return err
 		}
-		if err := c.gp.draw(c.zp, rng, &c.Stats.DomainRejections); err != nil {
+		if err := c.gp.draw(c.zp, &c.nz, rng, &c.Stats.DomainRejections); err != nil {
 			return err
 		}
 		c.Stats.GaussianDraws += 2
