@@ -2,6 +2,7 @@ package gauss
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -95,6 +96,30 @@ func (g *Normals) next() uint32 {
 // unit returns a uniform draw on (0, 1] (never 0: the tail takes its logarithm).
 func (g *Normals) unit() float64 {
 	return float64(g.src.Uint64()>>11+1) * (1.0 / (1 << 53))
+}
+
+// Float64 returns a uniform draw on [0, 1) (53 bits), from the same generator: a sampler
+// that draws its uniforms here rather than from a *rand.Rand saves the interface call.
+func (g *Normals) Float64() float64 {
+	return float64(g.src.Uint64()>>11) * (1.0 / (1 << 53))
+}
+
+// IntN returns a uniform draw on {0, …, n − 1}, n ≥ 1, by Lemire's multiply-shift with
+// rejection (Lemire 2019, "Fast Random Integer Generation in an Interval", ACM TOMACS
+// 29(1), Algorithm 5: unbiased, one multiplication and almost never a division).
+func (g *Normals) IntN(n int) int {
+	if n <= 0 {
+		panic("gauss: Normals.IntN: n ≤ 0")
+	}
+	un := uint64(n)
+	hi, lo := bits.Mul64(g.src.Uint64(), un)
+	if lo < un {
+		thresh := -un % un // 2⁶⁴ mod n
+		for lo < thresh {
+			hi, lo = bits.Mul64(g.src.Uint64(), un)
+		}
+	}
+	return int(hi)
 }
 
 // Norm returns one standard normal variate.

@@ -3,8 +3,11 @@ package gauss
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // TestZigTables: r solves the ziggurat's defining equations, re-derived here by bisection
@@ -137,6 +140,72 @@ func TestNormalsFillIsNorm(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNormalsUniforms: IntN(n) is uniform on {0, …, n−1} (a χ² test at α = 1e-6 over
+// 10⁶ draws, for n = 1, 2, 3, 7, 1000 and for n = 3·2⁶¹ > 2⁶³, where the rejection step
+// matters: without it the draw is ⌊3u/8⌋ for a 64-bit u, so its residues mod 3 come 3, 3
+// and 2 times in 8), and Float64 lies in [0, 1) with mean ½ and variance 1/12 within 5 sd.
+// The same χ² test flags IntN without the rejection step.
+func TestNormalsUniforms(t *testing.T) {
+	var g Normals
+	g.Seed(3, 4)
+	const m = 1000000
+	for _, n := range []int{1, 2, 3, 7, 1000} {
+		counts := make([]float64, n)
+		for range m {
+			counts[g.IntN(n)]++
+		}
+		if n == 1 {
+			continue // IntN(1) is 0 or it would have indexed out of range
+		}
+		if p := chi2Uniform(counts); p < 1e-6 {
+			t.Errorf("IntN(%d): χ² p = %.3g", n, p)
+		}
+	}
+	big := 3 << 61
+	residues := func(draw func() uint64) float64 { // χ² p of the residues mod 3
+		c := make([]float64, 3)
+		for range m {
+			c[draw()%3]++
+		}
+		return chi2Uniform(c)
+	}
+	if p := residues(func() uint64 { return uint64(g.IntN(big)) }); p < 1e-6 {
+		t.Errorf("IntN(3·2⁶¹): χ² p = %.3g over its residues mod 3", p)
+	}
+	var h Normals
+	h.Seed(3, 4)
+	noReject := func() uint64 { hi, _ := bits.Mul64(h.src.Uint64(), uint64(big)); return hi }
+	if p := residues(noReject); p >= 1e-6 {
+		t.Errorf("the χ² test does not flag IntN without rejection: p = %.3g", p)
+	}
+	s, s2 := 0.0, 0.0
+	for range m {
+		u := g.Float64()
+		if u < 0 || u >= 1 {
+			t.Fatalf("Float64 = %v outside [0, 1)", u)
+		}
+		s += u
+		s2 += u * u
+	}
+	mean, v := s/m, s2/m-(s/m)*(s/m)
+	if math.Abs(mean-0.5) > 5*math.Sqrt(1.0/12/m) || math.Abs(v-1.0/12) > 5*math.Sqrt(1.0/180/m) {
+		t.Errorf("Float64: mean %v, variance %v; want ½ and 1/12", mean, v)
+	}
+}
+
+// chi2Uniform is the p value of Pearson's χ² test of equal cell probabilities.
+func chi2Uniform(counts []float64) float64 {
+	total := 0.0
+	for _, c := range counts {
+		total += c
+	}
+	e, x := total/float64(len(counts)), 0.0
+	for _, c := range counts {
+		x += (c - e) * (c - e) / e
+	}
+	return distuv.ChiSquared{K: float64(len(counts) - 1)}.Survival(x)
 }
 
 // BenchmarkNormals: Normals.Fill against rand.(*Rand).NormFloat64 for 100 variates.

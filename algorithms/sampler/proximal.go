@@ -310,7 +310,7 @@ type ProximalChain struct {
 	m      []float64
 	xp, zp []float64
 	gp     gaussPart     // the RGO's Gaussian part at the current step's mean m
-	nz     gauss.Normals // the step's plain normals, seeded from the rng by Init
+	nz     gauss.Normals // the step's normals, indices and uniforms, seeded from the rng by Init
 	xi     []float64     // the forward step's normals
 	Sched  Schedule
 	Stats  Stats
@@ -431,8 +431,8 @@ func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
 func (c *ProximalChain) X() []float64 { return c.x }
 
 // Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO. The
-// Gaussian vectors come from the chain's generator (seeded by Init), the indices and
-// uniforms of the RGO from rng.
+// Gaussian vectors and the RGO's indices and uniforms come from the chain's generator
+// (seeded by Init); rng serves the rare branches of a draw restricted to K.
 func (c *ProximalChain) Step(rng *rand.Rand) error {
 	sh, shr := c.sqrtH, c.shrink
 	c.nz.Fill(c.xi)
@@ -470,7 +470,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 		for {
 			prod := 1.0
 			for j := 0; j < alpha; j++ {
-				i := rng.IntN(n)
+				i := c.nz.IntN(n)
 				prod *= k * (o.Value(i, c.zp) - o.Value(i, c.xp))
 			}
 			rho += prod
@@ -479,7 +479,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 			}
 			alpha++
 			// continue to level α with probability 1/α
-			if rng.Float64()*float64(alpha) >= 1 {
+			if c.nz.Float64()*float64(alpha) >= 1 {
 				break
 			}
 		}
@@ -489,7 +489,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 		case rho > 2:
 			c.Stats.RhoHigh++
 		}
-		if 2*rng.Float64() <= rho {
+		if 2*c.nz.Float64() <= rho {
 			copy(c.x, c.xp)
 			return nil
 		}
