@@ -119,27 +119,22 @@ func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
 }
 
 // gaussPart is gaussOnDomain for many draws at one mean (the proposals of one RGO call):
-// set computes once what depends on (m, sd, K) only — ‖m‖² on the ball, the standardised
-// interval ends on the box — so a draw costs its normals and a comparison per coordinate.
+// set computes once what depends on (m, sd, K) only — ‖m‖² on the ball, the box's bound
+// r − 3sd on |m_j| under which a coordinate takes the plain branch — so a draw costs its
+// normals and a comparison per coordinate.
 // Its plain normals come from a gauss.Normals (a vector at a time, about 1.6× faster than
 // rand's NormFloat64, which dominated the proximal step); the rare branches (the ball's
 // radial split and cylindrical sampler, the box's truncated coordinates) take theirs from
 // rng. Each branch is gaussOnDomain's, so the law is the same (tested), not the bits.
 type gaussPart struct {
-	dom  problems.Domain
-	m    []float64
-	sd   float64
-	mm   float64   // ‖m‖² (ball)
-	a, b []float64 // (∓r − m_j)/sd (box)
+	dom   problems.Domain
+	m     []float64
+	sd    float64
+	mm    float64 // ‖m‖² (ball)
+	plain float64 // r − 3sd (box): |m_j| below it means [−r, r] ⊃ m_j ± 3sd
 }
 
-func newGaussPart(dom problems.Domain, d int) gaussPart {
-	g := gaussPart{dom: dom}
-	if dom.Kind == problems.Box {
-		g.a, g.b = make([]float64, d), make([]float64, d)
-	}
-	return g
-}
+func newGaussPart(dom problems.Domain) gaussPart { return gaussPart{dom: dom} }
 
 // set fixes the mean m (kept, not copied) and the sd for the following draws.
 func (g *gaussPart) set(m []float64, sd float64) {
@@ -152,10 +147,7 @@ func (g *gaussPart) set(m []float64, sd float64) {
 		}
 		g.mm = mm
 	case problems.Box:
-		r := g.dom.Radius
-		for j, mj := range m {
-			g.a[j], g.b[j] = (-r-mj)/sd, (r-mj)/sd
-		}
+		g.plain = g.dom.Radius - 3*sd
 	}
 }
 
@@ -178,9 +170,9 @@ func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *
 		}
 		return ballAfterMiss(dst, m, g.mm, sd, r, rng, rej)
 	case problems.Box:
-		r, a, b := g.dom.Radius, g.a[:len(m)], g.b[:len(m)]
+		r, plain := g.dom.Radius, g.plain
 		for j, mj := range m {
-			if a[j] < -3 && b[j] > 3 { // boxCoord's rejection branch, inlined
+			if math.Abs(mj) < plain { // boxCoord's rejection branch, inlined
 				v := mj + sd*dst[j]
 				for v < -r || v > r {
 					*rej++
@@ -189,7 +181,7 @@ func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *
 				dst[j] = v
 				continue
 			}
-			dst[j] = boxCoord(mj, sd, r, a[j], b[j], rng, rej)
+			dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
 		}
 	default:
 		for j, mj := range m {

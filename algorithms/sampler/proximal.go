@@ -335,7 +335,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 		sd:     math.Sqrt(s.H / (1 + hk)),
 		x:      make([]float64, d), y: make([]float64, d), m: make([]float64, d),
 		xp: make([]float64, d), zp: make([]float64, d), xi: make([]float64, d),
-		gp:    newGaussPart(c.Domain, d),
+		gp:    newGaussPart(c.Domain),
 		Sched: s,
 	}
 	return ch, nil
