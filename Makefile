@@ -165,7 +165,7 @@ audit: ## the privacy audit: the experiments audit, audit_paths, audit_smooth, a
 
 # make bench: each SUITE experiment's rows per CPU-second (one quick run on one worker, no
 # result cache; CPU = user + system of the whole run) and the sampler's ns/step beside the
-# kernel floor, in the Go benchmark format (benchstat reads it), compared with the
+# plain-Go kernel, in the Go benchmark format (benchstat reads it), compared with the
 # committed BENCH_BASELINE by scripts/bench: a regression is a ratio of medians > 1.25 with
 # a one-sided Mann–Whitney p < 0.01 (≥ 4 runs a side, so the suite's single runs are shown,
 # not judged). make bench-ci is its cheap part, which CI runs: the sampler only, judged on
@@ -192,12 +192,12 @@ $(BENCH_DIR)/suite.txt: $(BIN) FORCE
 	@mkdir -p $(BENCH_DIR)
 	$(GO) run ./scripts/bench suite -bin $(BIN) -tmp $(BENCH_DIR)/runs $(SUITE) > $@.tmp && mv $@.tmp $@
 
-bench: $(BENCH_DIR)/suite.txt $(BENCH_DIR)/sampler.txt ## rows per CPU-second of each SUITE experiment (quick) and the sampler's ns/step beside the kernel floor, against testdata/bench/baseline.txt (minutes)
+bench: $(BENCH_DIR)/suite.txt $(BENCH_DIR)/sampler.txt ## rows per CPU-second of each SUITE experiment (quick) and the sampler's ns/step beside the plain-Go kernel, against testdata/bench/baseline.txt (minutes)
 	@cat $^ > $(BENCH_DIR)/new.txt
 	@cat $(BENCH_DIR)/new.txt
 	$(BENCH_CMP) $(BENCH_BASELINE) $(BENCH_DIR)/new.txt
 
-bench-ci: $(BENCH_DIR)/sampler.txt ## the sampler's step relative to the kernel floor and its allocs against the baseline; fails on a clear regression (CI runs it; under a minute)
+bench-ci: $(BENCH_DIR)/sampler.txt ## the sampler's step relative to the plain-Go kernel and its allocs against the baseline; fails on a clear regression (CI runs it; under a minute)
 	$(BENCH_CMP) $(BENCH_CI_RULE) $(BENCH_BASELINE) $(BENCH_DIR)/sampler.txt
 
 bench-baseline: $(BENCH_DIR)/suite.txt $(BENCH_DIR)/sampler.txt ## rewrite testdata/bench/baseline.txt from a fresh make bench measurement (after a deliberate speed change; commit it)
