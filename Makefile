@@ -93,18 +93,27 @@ deadcode: ## dead code: functions no binary reaches, less the commented .ci/dead
 	      if (bad) { print "deadcode: " bad " finding(s): delete the code, move test-only helpers into a _test.go file, or allow it with a reason in $(DEADCODE_ALLOW)"; exit 1 } \
 	      print "deadcode: nothing unreachable beyond $(DEADCODE_ALLOW)" }' $(DEADCODE_ALLOW) "$$found"
 
-# make test is the check before a commit: every package's short tests, afresh (-count=1:
-# some tests read what Go's test cache does not track — git ls-files, go list, make and
-# the scripts they run — so a cached pass could be stale). Most of its time with a warm
-# build cache is linking one test binary per package. go test runs vet's high-confidence
-# checks on every package it tests; the full go vet is in make lint, the race detector
-# and the fuzzing in make test-long, and CI runs all three.
+# make test is the check before a commit: every package's short tests. Go's test cache
+# reruns a package's tests when its code, its test files, or a file or environment
+# variable its tests read has changed, but it cannot see what a subprocess reads (git,
+# go list, make, pdftotext, a browser, the harness's git provenance): the packages whose
+# test binaries link os/exec (FRESH_TESTS, found by go list -test at each run, so the
+# list cannot go stale) run afresh (-count=1), the others through the cache. With a warm
+# build cache most of the time is linking one test binary per package that runs. go test
+# runs vet's high-confidence checks on every package it tests; the full go vet is in make
+# lint, the race detector and the fuzzing in make test-long, and CI runs all three.
 # Where /dev/shm is a RAM disk, the tests' temporary folders (TMPDIR) and go test's test
 # binaries (GOTMPDIR) go there: each file a test makes and removes costs far less system
 # time than on this machine's disk (about 1 s of the 30 s).
 TESTTMP := $(if $(wildcard /dev/shm/.),TMPDIR=/dev/shm GOTMPDIR=/dev/shm,)
-test: ## all short tests, afresh (go test -short -count=1, 5 min timeout per package; temporary files in /dev/shm where it exists); make lint has vet, make test-long the race run and the fuzz
-	$(TESTTMP) $(GO) test -short -count=1 -timeout 5m ./...
+FRESH_TESTS = $(shell $(GO) list -test -f '{{if .ForTest}}{{.ForTest}}|{{join .Deps " "}}{{end}}' ./... | awk -F'|' '$$2 ~ /(^| )os\/exec( |$$)/ { print $$1 }' | LC_ALL=C sort -u)
+test: ## all short tests (go test -short, 5 min timeout per package): afresh (-count=1) where a test binary links os/exec, else through go's test cache; temporary files in /dev/shm where it exists; make lint has vet, make test-long the race run and the fuzz
+	@fresh="$(FRESH_TESTS)"; [ -n "$$fresh" ] || { echo "make test: go list found no package to run afresh"; exit 1; }; \
+	  cached=$$($(GO) list ./... | grep -vxF $$(printf -- '-e %s ' $$fresh)); \
+	  echo "$(TESTTMP) $(GO) test -short -timeout 5m <$$(echo $$cached | wc -w) packages, through the test cache>"; \
+	  $(TESTTMP) $(GO) test -short -timeout 5m $$cached && \
+	  echo "$(TESTTMP) $(GO) test -short -count=1 -timeout 5m $$fresh" && \
+	  $(TESTTMP) $(GO) test -short -count=1 -timeout 5m $$fresh
 
 test-long: ## every test (the long ones make test skips too), the runner's short tests under -race, a 5 s decoder fuzz; CI runs it
 	$(GO) test -count=1 -timeout 30m ./...
