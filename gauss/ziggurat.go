@@ -125,10 +125,8 @@ func (g *Normals) IntN(n int) int {
 // Norm returns one standard normal variate.
 func (g *Normals) Norm() float64 {
 	h := g.next()
-	j := int32(h &^ 0xFF)
-	i := h & 0xFF
-	if abs32(j) < zig.k[i] {
-		return float64(j) * zig.w[i]
+	if x, ok := rect(h); ok {
+		return x
 	}
 	return g.outside(h)
 }
@@ -145,53 +143,49 @@ func (g *Normals) Fill(dst []float64) {
 		}
 		u := g.src.Uint64()
 		lo, hi := uint32(u), uint32(u>>32)
-		j, i := int32(lo&^0xFF), lo&0xFF
-		if abs32(j) >= zig.k[i] {
+		x, ok := rect(lo)
+		if !ok {
 			g.half, g.have = hi, true // as Norm leaves it: outside may use hi next
 			dst[k] = g.outside(lo)
 			k++
 			continue
 		}
-		dst[k] = float64(j) * zig.w[i]
-		if j, i = int32(hi&^0xFF), hi&0xFF; abs32(j) < zig.k[i] {
-			dst[k+1] = float64(j) * zig.w[i]
-		} else {
-			dst[k+1] = g.outside(hi)
+		dst[k] = x
+		if x, ok = rect(hi); !ok {
+			x = g.outside(hi)
 		}
+		dst[k+1] = x
 		k += 2
 	}
 }
 
+// rect returns candidate h's abscissa x = j·w_i (j = int32(h with its low 8 bits cleared),
+// i = h mod 256) and whether it lies in strip i's rectangle, |j| < k_i.
+func rect(h uint32) (float64, bool) {
+	j, i := int32(h&^0xFF), h&0xFF
+	return float64(j) * zig.w[i], abs32(j) < zig.k[i]
+}
+
 // outside finishes a candidate h that missed its strip's rectangle: the tail beyond r for
-// the base strip, else the wedge test; a rejected candidate is replaced by a fresh draw.
+// the base strip, else the wedge test; a rejected candidate is replaced by a fresh
+// variate (Norm), as the ziggurat's loop would draw one.
 func (g *Normals) outside(h uint32) float64 {
-	for {
-		j := int32(h &^ 0xFF)
-		i := h & 0xFF
-		x := float64(j) * zig.w[i]
-		if i == 0 {
-			// Marsaglia (1964): for x = −log(U₁)/r, y = −log(U₂), accept when 2y ≥ x²;
-			// r + x is then distributed as N(0, 1) conditioned on exceeding r.
-			for {
-				x = -math.Log(g.unit()) / zigR
-				y := -math.Log(g.unit())
-				if y+y >= x*x {
-					break
-				}
-			}
-			if j > 0 {
-				return zigR + x
-			}
-			return -zigR - x
-		}
+	x, _ := rect(h)
+	if i := h & 0xFF; i != 0 {
 		if zig.f[i]+g.unit()*(zig.f[i-1]-zig.f[i]) < math.Exp(-0.5*x*x) {
 			return x
 		}
-		h = g.next()
-		j = int32(h &^ 0xFF)
-		i = h & 0xFF
-		if abs32(j) < zig.k[i] {
-			return float64(j) * zig.w[i]
+		return g.Norm()
+	}
+	// The base strip: Marsaglia (1964): for t = −log(U₁)/r, y = −log(U₂), accept when
+	// 2y ≥ t²; r + t is then distributed as N(0, 1) conditioned on exceeding r.
+	for {
+		t := -math.Log(g.unit()) / zigR
+		if y := -math.Log(g.unit()); y+y >= t*t {
+			if x > 0 {
+				return zigR + t
+			}
+			return -zigR - t
 		}
 	}
 }
