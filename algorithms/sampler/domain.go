@@ -122,7 +122,7 @@ func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
 // set computes once what depends on (m, sd, K) only — ‖m‖² on the ball, the box's bound
 // r − 3sd on |m_j| under which a coordinate takes the plain branch — so a draw costs its
 // normals and a comparison per coordinate.
-// Its plain normals come from a gauss.Normals (a vector at a time, about 1.6× faster than
+// Its plain normals come from a gauss.Normals (a vector at a time, about 2× faster than
 // rand's NormFloat64, which dominated the proximal step); the rare branches (the ball's
 // radial split and cylindrical sampler, the box's truncated coordinates) take theirs from
 // rng. Each branch is gaussOnDomain's, so the law is the same (tested), not the bits.

@@ -311,7 +311,6 @@ type ProximalChain struct {
 	xp, zp []float64
 	gp     gaussPart     // the RGO's Gaussian part at the current step's mean m
 	nz     gauss.Normals // the step's normals, indices and uniforms, seeded from the rng by Init
-	xi     []float64     // the forward step's normals
 	Sched  Schedule
 	Stats  Stats
 }
@@ -334,7 +333,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 		shrink: 1 / (1 + hk),
 		sd:     math.Sqrt(s.H / (1 + hk)),
 		x:      make([]float64, d), y: make([]float64, d), m: make([]float64, d),
-		xp: make([]float64, d), zp: make([]float64, d), xi: make([]float64, d),
+		xp: make([]float64, d), zp: make([]float64, d),
 		gp:    newGaussPart(c.Domain),
 		Sched: s,
 	}
@@ -435,9 +434,9 @@ func (c *ProximalChain) X() []float64 { return c.x }
 // (seeded by Init); rng serves the rare branches of a draw restricted to K.
 func (c *ProximalChain) Step(rng *rand.Rand) error {
 	sh, shr := c.sqrtH, c.shrink
-	c.nz.Fill(c.xi)
+	c.nz.Fill(c.y) // the forward step's normals, turned into y in place
 	for j, xj := range c.x {
-		yj := xj + sh*c.xi[j]
+		yj := xj + sh*c.y[j]
 		c.y[j] = yj
 		c.m[j] = yj * shr
 	}
