@@ -252,6 +252,10 @@ func (s *Spec) decodeAlgorithms(is *issues, v *yaml.Node) {
 				if decodeStrict(is, key+".tuning_runs", val, &a.TuningRuns) && !(a.TuningRuns > 1 && a.TuningRuns < 1e6) {
 					is.add(val.Line, key+".tuning_runs", "%v, want E[K] in (1, 1e6)", a.TuningRuns)
 				}
+			case "audit_batch":
+				if decodeStrict(is, key+".audit_batch", val, &a.AuditBatch) && !(a.AuditBatch >= 1 && a.AuditBatch <= MaxAuditBatch) {
+					is.add(val.Line, key+".audit_batch", "%d, want runs per trial in 1 … %d", a.AuditBatch, MaxAuditBatch)
+				}
 			case "tuning_eta":
 				var eta float64
 				if decodeStrict(is, key+".tuning_eta", val, &eta) {

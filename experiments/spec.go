@@ -135,8 +135,17 @@ type Algorithm struct {
 	// TuningEta (`tuning_eta:`) its TNB shape η, nil = the default (README "Tuning").
 	TuningRuns float64
 	TuningEta  *float64
+	// AuditBatch (`audit_batch:`) is this entry's runs per trial on an audited problem
+	// (problems.Audited), 0 = the problem's batch: a cheap reference (the exact sampler)
+	// can take many more draws than the chain it is compared with, which buys a two-sample
+	// test's power (effective size nm/(n + m)) where draws cost least.
+	AuditBatch int
 	pairs      []*yaml.Node // config key/value pairs
 }
+
+// MaxAuditBatch bounds audit_batch as the canaries bound their batch: one row's
+// statistics column stays a few hundred kB.
+const MaxAuditBatch = 100_000
 
 // GridAxis is one knob of an algorithm entry's `grid:` block.
 type GridAxis struct {

@@ -169,7 +169,7 @@ func (s *Spec) validateAlgorithms(is *issues) map[string]bool {
 				if cfg == nil {
 					is.add(k.Line, key+"."+k.Value, "algorithm %q takes no parameters", a.Name)
 				} else {
-					is.add(k.Line, key+"."+k.Value, "unknown key for %q (known: name, label, tuning, grid, tuning_runs, tuning_eta, %s)", a.Name, strings.Join(slices.Sorted(maps.Keys(keys)), ", "))
+					is.add(k.Line, key+"."+k.Value, "unknown key for %q (known: name, label, tuning, grid, tuning_runs, tuning_eta, audit_batch, %s)", a.Name, strings.Join(slices.Sorted(maps.Keys(keys)), ", "))
 				}
 			}
 			if k.Value == "sampler" && len(s.schema.Samplers) > 0 && v.Kind == yaml.ScalarNode &&

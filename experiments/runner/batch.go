@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"strconv"
@@ -18,17 +19,17 @@ const StatisticsColumn = "statistics"
 
 // runTrial runs one algorithm for one trial. On an ordinary instance that is one
 // runMechanism. On a problems.Audited instance (a privacy-audit canary) the mechanism runs
-// Batch() times, each run on a fresh counter and all drawing in order from the trial's one
+// batch times (the entry's audit_batch, else the instance's Batch()), each run on a fresh counter and all drawing in order from the trial's one
 // mechanism stream rng, so the batch is a deterministic function of the trial's seed;
 // the row then holds the statistics of every run (StatisticsColumn), the summed query
 // counts and wall time, and the Record and point of the last run (the calibration is the
 // same for every run). The first failing run fails the row.
-func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
+func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, batch int, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
 	au, ok := inst.(problems.Audited)
 	if !ok {
 		return runMechanism(ctx, env, m, inst, pl, rng, r)
 	}
-	n := au.Batch()
+	n := cmp.Or(batch, au.Batch())
 	var sb strings.Builder
 	sb.Grow(24 * n)
 	var vq, gq int64

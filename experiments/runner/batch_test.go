@@ -102,3 +102,42 @@ func TestAuditedBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditBatchOverride: an entry's audit_batch replaces the instance's Batch() for that
+// entry only, and it is part of the row's cache key (a cached row of batch 4 is not
+// reused for the entry that asks for 6).
+func TestAuditBatchOverride(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry(nil, 0)
+	reg.Problems = append(reg.Problems, auditedGen{})
+	out := t.TempDir()
+	// The sweep is over the problem, so that both entries have the same config: only
+	// audit_batch tells their rows apart.
+	one := strings.Replace(batchSpec, "noise.sigma: [0.5, 1]", "n: [10, 12]", 1)
+	base := loadSpec(t, reg, writeSpec(t, one))
+	run(t, context.Background(), reg, base, Options{Out: out, Workers: 2})
+	src := strings.Replace(one, "  - {name: noise}\n", "  - {name: noise}\n  - {name: noise, label: more, audit_batch: 6}\n", 1)
+	spec := loadSpec(t, reg, writeSpec(t, src))
+	res, err := Run(context.Background(), reg, spec, Options{Out: out, Workers: 2, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cached != 6 || res.Computed != 6 {
+		t.Errorf("cached %d, computed %d: want the 6 rows of noise from the cache and more's 6 computed", res.Cached, res.Computed)
+	}
+	f, err := os.Open(res.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs, err := rows.ReadCSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		want := map[string]int{"noise": 4, "more": 6}[r["algorithm"]]
+		if got := len(strings.Fields(r[StatisticsColumn])); got != want {
+			t.Errorf("%s trial %s: %d statistics, want %d", r["algorithm"], r["trial"], got, want)
+		}
+	}
+}

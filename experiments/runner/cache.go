@@ -119,6 +119,10 @@ func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 			} else {
 				putString(ah, "eta:default")
 			}
+			if a.AuditBatch > 0 { // absent from older keys: their rows stay valid
+				putString(ah, "audit_batch")
+				putInt(ah, int64(a.AuditBatch))
+			}
 			ck.algs = append(ck.algs, ah.Sum(nil))
 		}
 		c.cells = append(c.cells, ck)

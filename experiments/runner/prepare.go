@@ -3,6 +3,8 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,6 +86,10 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		}
 		in[is] = append(in[is], c.Key)
 	}
+	if err := checkAuditBatch(gen, spec, cells); err != nil {
+		se.Issues = append(se.Issues, *err)
+		return nil, se
+	}
 	for _, c := range cells {
 		cp := cellPlan{Cell: c, pspec: problemSpec(c)}
 		consts, err := gen.Constants(cp.pspec)
@@ -144,6 +150,25 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		return nil, se
 	}
 	return p, nil
+}
+
+// checkAuditBatch refuses an entry's audit_batch when the problem is not an audited canary
+// (problems.Audited), where it would mean nothing: it draws the first cell's instance
+// (problem instances are not drawn at planning otherwise) only when some entry sets it.
+func checkAuditBatch(gen problems.Generator, spec *experiments.Spec, cells []experiments.Cell) *experiments.Issue {
+	i := slices.IndexFunc(spec.Algorithms, func(a experiments.Algorithm) bool { return a.AuditBatch > 0 })
+	if i < 0 || len(cells) == 0 {
+		return nil
+	}
+	inst, err := gen.Generate(problemSpec(cells[0]), rand.New(rand.NewPCG(0, 0)))
+	if err != nil {
+		return nil // reported with the cell's other problem errors, or as error rows
+	}
+	if _, ok := inst.(problems.Audited); !ok {
+		return &experiments.Issue{File: spec.Path, Key: fmt.Sprintf("algorithms[%d].audit_batch", i),
+			Msg: fmt.Sprintf("problem %q is not an audited canary: audit_batch sets the runs per trial of an audit", spec.Problem.Kind)}
+	}
+	return nil
 }
 
 func problemSpec(c experiments.Cell) problems.Spec {

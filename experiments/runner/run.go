@@ -539,7 +539,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		e.Row = r
 		return e, true
 	}
-	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, planPair(p, ci, ai), rand.New(rand.NewPCG(mhi, mlo)), r)
+	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, planPair(p, ci, ai), a.AuditBatch, rand.New(rand.NewPCG(mhi, mlo)), r)
 	if ctx.Err() != nil {
 		return e, false
 	}

@@ -366,6 +366,7 @@ func TestSpecErrorsBeforeWriting(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"constants", strings.Replace(testSpec, "n: [20, 40]", "n: [20, 9000]", 1), "quad: n > 5000"},
 		{"constructor", strings.Replace(testSpec, "fail: true", "reject: true", 1), "rejected config"},
+		{"audit_batch", strings.Replace(testSpec, "  - {name: exact}", "  - {name: exact, audit_batch: 40}", 1), "algorithms[1].audit_batch"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
