@@ -8,12 +8,17 @@ import "math"
 // One Counter per trial and goroutine: the counts are not synchronised.
 type Counter struct {
 	p               Problem
+	vd              ValueDiffer // p's own ValueDiff, nil when it has none
 	ValueQueries    int64
 	GradientQueries int64
 }
 
 // NewCounter returns a fresh counting oracle over p.
-func NewCounter(p Problem) *Counter { return &Counter{p: p} }
+func NewCounter(p Problem) *Counter {
+	c := &Counter{p: p}
+	c.vd, _ = p.(ValueDiffer)
+	return c
+}
 
 func (c *Counter) Len() int             { return c.p.Len() }
 func (c *Counter) Dim() int             { return c.p.Dim() }
@@ -23,6 +28,15 @@ func (c *Counter) Constants() Constants { return c.p.Constants() }
 func (c *Counter) Value(i int, x []float64) float64 {
 	c.ValueQueries++
 	return c.p.Value(i, x)
+}
+
+// ValueDiff answers f(z; s_i) − f(x; s_i) (ValueDiffer) and counts two value queries.
+func (c *Counter) ValueDiff(i int, z, x []float64) float64 {
+	c.ValueQueries += 2
+	if c.vd != nil {
+		return c.vd.ValueDiff(i, z, x)
+	}
+	return c.p.Value(i, z) - c.p.Value(i, x)
 }
 
 // Grad writes ∇f(x; s_i) into dst and counts one gradient query.
@@ -65,18 +79,20 @@ func (c *Counter) Oracle(need Need) ValueAccess {
 // assertion to a richer interface fails.
 type valueView struct{ c *Counter }
 
-func (v valueView) Len() int                         { return v.c.Len() }
-func (v valueView) Dim() int                         { return v.c.Dim() }
-func (v valueView) Constants() Constants             { return v.c.Constants() }
-func (v valueView) Value(i int, x []float64) float64 { return v.c.Value(i, x) }
+func (v valueView) Len() int                                { return v.c.Len() }
+func (v valueView) Dim() int                                { return v.c.Dim() }
+func (v valueView) Constants() Constants                    { return v.c.Constants() }
+func (v valueView) Value(i int, x []float64) float64        { return v.c.Value(i, x) }
+func (v valueView) ValueDiff(i int, z, x []float64) float64 { return v.c.ValueDiff(i, z, x) }
 
 type gradientView struct{ c *Counter }
 
-func (v gradientView) Len() int                               { return v.c.Len() }
-func (v gradientView) Dim() int                               { return v.c.Dim() }
-func (v gradientView) Constants() Constants                   { return v.c.Constants() }
-func (v gradientView) Value(i int, x []float64) float64       { return v.c.Value(i, x) }
-func (v gradientView) Grad(dst []float64, i int, x []float64) { v.c.Grad(dst, i, x) }
+func (v gradientView) Len() int                                { return v.c.Len() }
+func (v gradientView) Dim() int                                { return v.c.Dim() }
+func (v gradientView) Constants() Constants                    { return v.c.Constants() }
+func (v gradientView) Value(i int, x []float64) float64        { return v.c.Value(i, x) }
+func (v gradientView) ValueDiff(i int, z, x []float64) float64 { return v.c.ValueDiff(i, z, x) }
+func (v gradientView) Grad(dst []float64, i int, x []float64)  { v.c.Grad(dst, i, x) }
 func (v gradientView) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
 	return v.c.SumClippedGrads(dst, buf, idx, x, c)
 }
@@ -88,6 +104,9 @@ var (
 	_ ValueAccess    = valueView{}
 
 	_ ClippedGradSummer = (*Counter)(nil)
+	_ ValueDiffer       = (*Counter)(nil)
+	_ ValueDiffer       = valueView{}
+	_ ValueDiffer       = gradientView{}
 	_ ClippedGradSummer = gradientView{}
 )
 

@@ -299,7 +299,7 @@ func (s Stats) put(extra map[string]float64) {
 // ProximalChain is the state of one proximal-rejection run: the current point and the
 // preallocated work buffers, so that Step allocates nothing. Not safe for concurrent use.
 type ProximalChain struct {
-	o      problems.ValueAccess // zeroth order: values only
+	vd     problems.ValueDiffer // the oracle's differences f_i(z) − f_i(x), the RGO's queries (zeroth order)
 	dom    problems.Domain
 	n      int
 	k      float64
@@ -328,7 +328,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	d := o.Dim() // c.D, or the rank r on a reduced oracle
 	hk := s.H * t.K * t.Mu
 	ch := &ProximalChain{
-		o: o, dom: c.Domain, n: c.N, k: t.K,
+		vd: problems.ValueDifferOf(o), dom: c.Domain, n: c.N, k: t.K,
 		sqrtH:  math.Sqrt(s.H),
 		shrink: 1 / (1 + hk),
 		sd:     math.Sqrt(s.H / (1 + hk)),
@@ -453,7 +453,7 @@ func (c *ProximalChain) Step(rng *rand.Rand) error {
 // accepted x is exactly ∝ G(x) e^{−F(x)} = π_y.
 func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	c.Stats.RGOCalls++
-	o, n, k := c.o, c.n, c.k
+	vd, n, k := c.vd, c.n, c.k
 	c.gp.set(c.m, c.sd)
 	for {
 		if err := c.gp.draw(c.xp, &c.nz, rng, &c.Stats.DomainRejections); err != nil {
@@ -470,7 +470,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 			prod := 1.0
 			for j := 0; j < alpha; j++ {
 				i := c.nz.IntN(n)
-				prod *= k * (o.Value(i, c.zp) - o.Value(i, c.xp))
+				prod *= k * vd.ValueDiff(i, c.zp, c.xp) // f_i(z) − f_i(x), two value queries
 			}
 			rho += prod
 			if alpha > c.Stats.MaxAlpha {

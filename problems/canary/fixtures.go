@@ -48,6 +48,12 @@ func NewLinear(n, d int, g float64, dom problems.Domain, neighbour bool) *Linear
 // trial), the same value.
 func (c *Linear) Value(i int, x []float64) float64 { return x[0] * c.Z[i][0] }
 
+// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer; it overrides the promoted
+// losses.Linear sum, as Value does).
+func (c *Linear) ValueDiff(i int, z, x []float64) float64 {
+	return z[0]*c.Z[i][0] - x[0]*c.Z[i][0]
+}
+
 func (c *Linear) Constants() problems.Constants {
 	gk := make([]float64, c.d+1)
 	gk[0] = c.g

@@ -9,6 +9,7 @@ import (
 
 	"expmech/algorithms/sampler"
 	"expmech/problems"
+	"expmech/problems/problemtest"
 )
 
 func lawSpec(family string, n, d int) problems.Spec {
@@ -140,5 +141,14 @@ func TestLawL1Axis(t *testing.T) {
 func TestLawRefusesDomain(t *testing.T) {
 	if _, err := (LawGenerator{}).Constants(problems.Spec{Kind: "exact-law", Domain: problems.Domain{Kind: problems.Ball, Radius: 1}, N: 5, D: 2}); err == nil || !strings.Contains(err.Error(), "box") {
 		t.Errorf("l1 on a ball: got %v", err)
+	}
+}
+
+// TestLawValueDiff: both families' ValueDiff is Value − Value bit for bit.
+func TestLawValueDiff(t *testing.T) {
+	for _, f := range []string{LawL1, LawGaussian} {
+		s := lawSpec(f, 5, 3)
+		inst := problemtest.Generate(t, LawGenerator{}, s, 1)
+		problemtest.CheckValueDiff(t, inst, s.Domain, rand.New(rand.NewPCG(3, 4)))
 	}
 }

@@ -130,8 +130,9 @@ type Instance struct {
 }
 
 var (
-	_ problems.Instance   = (*Instance)(nil)
-	_ problems.Population = (*Instance)(nil)
+	_ problems.Instance    = (*Instance)(nil)
+	_ problems.Population  = (*Instance)(nil)
+	_ problems.ValueDiffer = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator.
@@ -198,6 +199,18 @@ func (in *Instance) Value(i int, x []float64) float64 {
 		s += v * v
 	}
 	return math.Sqrt(s)
+}
+
+// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer), both sums in one pass.
+func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
+	sz, sx := 0.0, 0.0
+	for j, zj := range in.z[i] {
+		u := in.lam[j] * (z[j] - zj)
+		v := in.lam[j] * (x[j] - zj)
+		sz += u * u
+		sx += v * v
+	}
+	return math.Sqrt(sz) - math.Sqrt(sx)
 }
 
 // Grad is Λ²(x − z_i)/‖Λ(x − z_i)‖, and 0 (a subgradient) at x = z_i.

@@ -124,13 +124,20 @@ func (in *Instance) Reduced() (problems.Reduction, bool) {
 // reduced is f̃(y; s_i) = φ(⟨c_i, y⟩, y_i) = f(Uy; s_i) on R^r, with the full constants.
 type reduced struct{ in *Instance }
 
-var _ problems.Problem = reduced{}
+var (
+	_ problems.Problem     = reduced{}
+	_ problems.ValueDiffer = reduced{}
+)
 
 func (p reduced) Len() int                      { return len(p.in.fc) }
 func (p reduced) Dim() int                      { _, r := p.in.basis.Dims(); return r }
 func (p reduced) Constants() problems.Constants { return p.in.c }
 func (p reduced) Value(i int, y []float64) float64 {
 	return p.in.phi(floats.Dot(p.in.fc[i], y), p.in.y[i])
+}
+func (p reduced) ValueDiff(i int, z, y []float64) float64 {
+	ci, yi := p.in.fc[i], p.in.y[i]
+	return p.in.phi(floats.Dot(ci, z), yi) - p.in.phi(floats.Dot(ci, y), yi)
 }
 func (p reduced) SumClippedGrads(dst, buf []float64, idx []int, y []float64, c float64) int {
 	return p.in.sumClipped(p.in.fc, dst, buf, idx, y, c)

@@ -279,10 +279,11 @@ type Instance struct {
 }
 
 var (
-	_ problems.Instance   = (*Instance)(nil)
-	_ problems.GLMData    = (*Instance)(nil)
-	_ problems.Population = (*Instance)(nil)
-	_ problems.LowRank    = (*Instance)(nil)
+	_ problems.Instance    = (*Instance)(nil)
+	_ problems.GLMData     = (*Instance)(nil)
+	_ problems.Population  = (*Instance)(nil)
+	_ problems.LowRank     = (*Instance)(nil)
+	_ problems.ValueDiffer = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator.
@@ -547,6 +548,14 @@ func (in *Instance) Value(i int, x []float64) float64 {
 		return in.phi(in.factoredDot(i, x), in.y[i])
 	}
 	return in.phi(floats.Dot(in.a[i], x), in.y[i])
+}
+
+// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
+func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
+	if in.fc != nil {
+		return in.phi(in.factoredDot(i, z), in.y[i]) - in.phi(in.factoredDot(i, x), in.y[i])
+	}
+	return in.phi(floats.Dot(in.a[i], z), in.y[i]) - in.phi(floats.Dot(in.a[i], x), in.y[i])
 }
 
 // Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i.

@@ -184,6 +184,7 @@ var (
 	_ problems.Population = (*Instance)(nil)
 
 	_ problems.ClippedGradSummer = (*Instance)(nil)
+	_ problems.ValueDiffer       = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator.
@@ -329,10 +330,13 @@ func linearOptimum(m []float64, dm problems.Domain) problems.Optimum {
 	}
 }
 
-func (in *Instance) Len() int                               { return len(in.z) }
-func (in *Instance) Dim() int                               { return in.c.D }
-func (in *Instance) Constants() problems.Constants          { return in.c }
-func (in *Instance) Value(i int, x []float64) float64       { return floats.Dot(x, in.z[i]) }
+func (in *Instance) Len() int                         { return len(in.z) }
+func (in *Instance) Dim() int                         { return in.c.D }
+func (in *Instance) Constants() problems.Constants    { return in.c }
+func (in *Instance) Value(i int, x []float64) float64 { return floats.Dot(x, in.z[i]) }
+func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
+	return floats.Dot(z, in.z[i]) - floats.Dot(x, in.z[i])
+}
 func (in *Instance) Grad(dst []float64, i int, _ []float64) { copy(dst, in.z[i]) }
 func (in *Instance) Points() [][]float64                    { return in.z }
 

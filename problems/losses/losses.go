@@ -51,6 +51,17 @@ func (l L1) Value(i int, x []float64) float64 {
 	return l.W * s
 }
 
+// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer): both sums in one pass,
+// each in Value's order.
+func (l L1) ValueDiff(i int, z, x []float64) float64 {
+	sz, sx := 0.0, 0.0
+	for j, v := range l.Z[i] {
+		sz += math.Abs(z[j] - v)
+		sx += math.Abs(x[j] - v)
+	}
+	return l.W*sz - l.W*sx
+}
+
 // Grad writes the subgradient W·sign(x − z_i) (0 on a kink: a valid subgradient).
 func (l L1) Grad(dst []float64, i int, x []float64) {
 	for j, zj := range l.Z[i] {
@@ -106,4 +117,5 @@ func (l L1) Lipschitz() float64 { return l.W * math.Sqrt(float64(l.Dim())) }
 var (
 	_ problems.LinearData      = Linear{}
 	_ problems.SeparableL1Data = L1{}
+	_ problems.ValueDiffer     = L1{}
 )

@@ -75,7 +75,8 @@ func norm(x []float64) float64 {
 // Check runs the suite: one subtest per property of a generator's instance, in this
 // order (the properties after "constants" share one stream of random points, so each
 // draws the points it always drew): constants, determinism, lipschitz,
-// strong-convexity, smoothness, gdelta, allocs, optimum, and population for task sco.
+// strong-convexity, smoothness, gdelta, allocs, optimum, population for task sco, and
+// valuediff (its own stream, so that adding it moved no other property's points).
 func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Helper()
 	ck := newChecker(t, g, c)
@@ -89,6 +90,43 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Run("optimum", ck.optimum)
 	if c.Spec.Task == task.SCO {
 		t.Run("population", ck.population)
+	}
+	t.Run("valuediff", ck.valueDiff)
+}
+
+// valueDiff: where the instance, or its exact low-rank reduction, has its own ValueDiff
+// (problems.ValueDiffer), ValueDiff(i, z, x) equals Value(i, z) − Value(i, x) bit for bit
+// at random points, so that a mechanism asking for differences sees the problem it would
+// see through Value (a ValueDiff promoted from an embedded loss whose Value the instance
+// overrides fails here).
+func (ck *checker) valueDiff(t *testing.T) {
+	rng := rand.New(rand.NewPCG(ck.c.Seed+2, 78))
+	CheckValueDiff(t, ck.inst, ck.k.Domain, rng)
+	if lr, ok := ck.inst.(problems.LowRank); ok {
+		if red, ok := lr.Reduced(); ok {
+			CheckValueDiff(t, red.Problem, ck.k.Domain, rng)
+		}
+	}
+}
+
+// CheckValueDiff is Check's valuediff property for one problem (no-op without its own
+// ValueDiff): 50 random pairs of points of dm, ValueDiff against Value − Value bit for bit.
+func CheckValueDiff(t *testing.T, p problems.ValueOracle, dm problems.Domain, rng *rand.Rand) {
+	t.Helper()
+	vd, ok := p.(problems.ValueDiffer)
+	if !ok {
+		return
+	}
+	d := p.Dim()
+	z, x := make([]float64, d), make([]float64, d)
+	for range 50 {
+		RandomPoint(rng, dm, d, z)
+		RandomPoint(rng, dm, d, x)
+		i := rng.IntN(p.Len())
+		got, want := vd.ValueDiff(i, z, x), p.Value(i, z)-p.Value(i, x)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%T: ValueDiff(%d, z, x) = %v, want Value(z) − Value(x) = %v bit for bit", p, i, got, want)
+		}
 	}
 }
 
