@@ -57,21 +57,27 @@ func SquaredNorm(g []float64) float64 {
 // AddClipped adds clip_c(g) to dst, given ss = SquaredNorm(g), and reports whether g was
 // clipped (a NaN norm counts as clipped, as n ≤ c is then false). The clipped sum adds
 // g_j·(c/‖g‖) rounded per coordinate, as scaling g in place and then adding would.
-func AddClipped(dst, g []float64, ss, c float64) bool {
+func AddClipped(dst, g []float64, ss, c float64) bool { return AddClippedScaled(dst, g, 1, ss, c) }
+
+// AddClippedScaled is AddClipped of the vector s·a without forming it: given ss, the
+// squared norm of the products s·a_j (each rounded), it adds clip_c(s·a) to dst with the
+// bits AddClipped gives on a copy holding those products (s = 1 is AddClipped: 1·v = v).
+// A GLM's per-example gradient φ′·a_i is such a vector (no scratch pass).
+func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
 	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and of c² (relative
 	// errors of 2⁻⁵³ each), so the common unclipped case skips the square root; the
 	// decision is the one √ss ≤ c makes.
 	if !(ss < c*c*(1-0x1p-40)) {
 		if n := math.Sqrt(ss); !(n <= c) {
 			f := c / n
-			for j, v := range g {
-				dst[j] += float64(v * f)
+			for j, v := range a {
+				dst[j] += float64(float64(s*v) * f)
 			}
 			return true
 		}
 	}
-	for j, v := range g {
-		dst[j] += v
+	for j, v := range a {
+		dst[j] += float64(s * v)
 	}
 	return false
 }

@@ -32,8 +32,9 @@ func InDomain(dom problems.Domain, x []float64) bool {
 		}
 		return s <= dom.Radius*dom.Radius
 	case problems.Box:
+		r := dom.Radius
 		for _, v := range x {
-			if v < -dom.Radius || v > dom.Radius {
+			if math.Abs(v) > r { // v < −r or v > r; false for NaN as both are
 				return false
 			}
 		}

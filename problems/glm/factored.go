@@ -139,8 +139,8 @@ func (p reduced) ValueDiff(i int, z, y []float64) float64 {
 	ci, yi := p.in.fc[i], p.in.y[i]
 	return p.in.phi(floats.Dot(ci, z), yi) - p.in.phi(floats.Dot(ci, y), yi)
 }
-func (p reduced) SumClippedGrads(dst, buf []float64, idx []int, y []float64, c float64) int {
-	return p.in.sumClipped(p.in.fc, dst, buf, idx, y, c)
+func (p reduced) SumClippedGrads(dst, _ []float64, idx []int, y []float64, c float64) int {
+	return p.in.sumClipped(p.in.fc, dst, idx, y, c)
 }
 func (p reduced) Grad(dst []float64, i int, y []float64) {
 	ci := p.in.fc[i]
