@@ -175,31 +175,42 @@ func (b Bias) truncated(o problems.ValueAccess, steps int, rng *rand.Rand) ([]fl
 func narrow(o problems.DataAccess, need problems.Need) problems.ValueAccess {
 	switch need {
 	case problems.NeedValues:
-		return valueOnly{o}
+		return valueOnly{o, problems.ValueDifferOf(o)}
 	case problems.NeedGradients:
-		return gradientOnly{o}
+		return gradientOnly{o, problems.ValueDifferOf(o)}
 	}
 	return o
 }
 
 // valueOnly and gradientOnly have only the methods of their access level (as
 // problems.Counter's views), so the sampler's type assertion to a richer view fails.
-type valueOnly struct{ o problems.DataAccess }
+// Both pass on the Counter's ValueDiff (problems.ValueDiffer: two counted value queries).
+type valueOnly struct {
+	o  problems.DataAccess
+	vd problems.ValueDiffer
+}
 
-func (v valueOnly) Len() int                         { return v.o.Len() }
-func (v valueOnly) Dim() int                         { return v.o.Dim() }
-func (v valueOnly) Constants() problems.Constants    { return v.o.Constants() }
-func (v valueOnly) Value(i int, x []float64) float64 { return v.o.Value(i, x) }
+func (v valueOnly) Len() int                                { return v.o.Len() }
+func (v valueOnly) Dim() int                                { return v.o.Dim() }
+func (v valueOnly) Constants() problems.Constants           { return v.o.Constants() }
+func (v valueOnly) Value(i int, x []float64) float64        { return v.o.Value(i, x) }
+func (v valueOnly) ValueDiff(i int, z, x []float64) float64 { return v.vd.ValueDiff(i, z, x) }
 
-type gradientOnly struct{ o problems.DataAccess }
+type gradientOnly struct {
+	o  problems.DataAccess
+	vd problems.ValueDiffer
+}
 
-func (v gradientOnly) Len() int                               { return v.o.Len() }
-func (v gradientOnly) Dim() int                               { return v.o.Dim() }
-func (v gradientOnly) Constants() problems.Constants          { return v.o.Constants() }
-func (v gradientOnly) Value(i int, x []float64) float64       { return v.o.Value(i, x) }
-func (v gradientOnly) Grad(dst []float64, i int, x []float64) { v.o.Grad(dst, i, x) }
+func (v gradientOnly) Len() int                                { return v.o.Len() }
+func (v gradientOnly) Dim() int                                { return v.o.Dim() }
+func (v gradientOnly) Constants() problems.Constants           { return v.o.Constants() }
+func (v gradientOnly) Value(i int, x []float64) float64        { return v.o.Value(i, x) }
+func (v gradientOnly) Grad(dst []float64, i int, x []float64)  { v.o.Grad(dst, i, x) }
+func (v gradientOnly) ValueDiff(i int, z, x []float64) float64 { return v.vd.ValueDiff(i, z, x) }
 
 var (
 	_ problems.ValueAccess    = valueOnly{}
 	_ problems.GradientAccess = gradientOnly{}
+	_ problems.ValueDiffer    = valueOnly{}
+	_ problems.ValueDiffer    = gradientOnly{}
 )
