@@ -45,7 +45,30 @@ func Seed(name string, c Check) *rand.Rand {
 
 // Run evaluates c on the ok rows rs.
 func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
-	return c.kind().run(c, rs, rng)
+	return withPower(c.kind().run(c, rs, rng))
+}
+
+// withPower states, for a check with a stated smallest violation Δ (Detect), the power of
+// its decision at Δ and the trials per point that give 80%: the CI's half-width w at the
+// run's trials n stands for the statistic's standard error (w = 1.96σ), so the FAIL owed
+// at a truth Δ beyond the region has probability Φ(Δ/σ − 1.96), and σ shrinks like 1/√n
+// (stats.Power, stats.PowerTrials). The run is its own pilot: only its spread is used,
+// never its estimate, so the statement does not depend on the verdict.
+func withPower(r CheckResult) CheckResult {
+	r.Power, r.PowerTrials = math.NaN(), 0
+	w := (r.Hi - r.Lo) / 2
+	if !(r.Detect > 0) || !(w > 0) || math.IsInf(w, 0) || r.TrialsMin < 1 {
+		return r
+	}
+	r.Power = stats.Power(r.Detect, w)
+	r.PowerTrials = stats.PowerTrials(w, r.TrialsMin, r.Detect, 0.8)
+	note := fmt.Sprintf("power %.2f at the smallest violation %g (80%% needs %d trials per point)", r.Power, r.Detect, r.PowerTrials)
+	if r.Reason == "" {
+		r.Reason = note
+	} else {
+		r.Reason += "; " + note
+	}
+	return r
 }
 
 // A groupKind is a kind decided from the means of the groups of rows with equal vs (slope,

@@ -107,6 +107,8 @@ func TestCheckValidate(t *testing.T) {
 		{"NaN max", Check{Kind: KindMax, Metric: "m", Algorithm: "a", Max: math.NaN()}, "max: want a finite number"},
 		{"bad kind", Check{Metric: "m", Algorithm: "a", Kind: CheckKind(99)}, "kind"},
 		{"bad range", Check{Metric: "m", Algorithm: "a", Vs: "n", Tolerance: 0.1, XMin: 5, XMax: 2}, "x_min: x range"},
+		{"negative detect", Check{Metric: "m", Algorithm: "a", Vs: "n", Tolerance: 0.1, Detect: -0.1}, "detect: want a finite violation"},
+		{"detect on ks-floor", Check{Kind: KindKSFloor, Metric: "m", Algorithm: "a", Max: 0.04, Detect: 0.1}, "detect: applies to slope"},
 	}
 	for _, tc := range tests {
 		err := tc.check.Validate()
@@ -284,4 +286,43 @@ func tableBootstrap(gs []table.Group, st table.Statistic, resamples int, rng *ra
 	out, undefined := table.BootstrapDist(gs, st, resamples, rng)
 	lo, hi = stats.BootstrapCI(out)
 	return lo, hi, undefined
+}
+
+// TestDetectPower: a check that states its smallest violation reports the power of its
+// decision there from its own CI (stats.Power at the half-width, PowerTrials for 80%),
+// the statement is in the reason, it changes neither the interval nor the verdict (the
+// bootstrap seed ignores Detect), and a planted truth that far beyond the claim FAILs
+// about as often as stated.
+func TestDetectPower(t *testing.T) {
+	xs := []float64{250, 500, 1000, 2000, 4000}
+	base := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.1, Claim: ClaimUpper}
+	withD := base
+	withD.Detect = 0.1
+	rs := recs(t, synthRows(rand.New(rand.NewPCG(3, 4)), "expmech", "n", xs, -1, 5, 0.2, 6, 0))
+	r0, r := Run(base, rs, Seed("t", base)), Run(withD, rs, Seed("t", withD))
+	if r0.Lo != r.Lo || r0.Hi != r.Hi || r0.Verdict != r.Verdict || !math.IsNaN(r0.Power) {
+		t.Fatalf("stating detect moved the result: [%v, %v] %v vs [%v, %v] %v (power %v without it)", r0.Lo, r0.Hi, r0.Verdict, r.Lo, r.Hi, r.Verdict, r0.Power)
+	}
+	w := (r.Hi - r.Lo) / 2
+	if want := stats.Power(0.1, w); r.Power != want || r.PowerTrials != stats.PowerTrials(w, r.TrialsMin, 0.1, 0.8) {
+		t.Errorf("power %v, trials %d; want %v, %d", r.Power, r.PowerTrials, want, stats.PowerTrials(w, r.TrialsMin, 0.1, 0.8))
+	}
+	if !strings.Contains(r.Reason, "power") || !strings.Contains(r.Reason, "trials per point") {
+		t.Errorf("reason %q does not state the power", r.Reason)
+	}
+	// The truth at the claim's edge plus Δ: slope −1 + 0.1 + 0.1 = −0.8, an upper claim
+	// of −1 ± 0.1. Over 60 replications the FAIL rate is near the stated power.
+	fails, pw := 0, 0.0
+	const reps = 60
+	for k := range reps {
+		rs := recs(t, synthRows(rand.New(rand.NewPCG(uint64(k), 9)), "expmech", "n", xs, -0.8, 5, 0.2, 6, 0))
+		r := Run(withD, rs, Seed("t", withD))
+		if r.Verdict == Fail {
+			fails++
+		}
+		pw += r.Power / reps
+	}
+	if got := float64(fails) / reps; math.Abs(got-pw) > 0.2 {
+		t.Errorf("FAIL rate %v at the stated violation, stated power %v", got, pw)
+	}
 }

@@ -60,12 +60,17 @@ type CheckResult struct {
 	Resamples int
 	// LackOfFit is the lack-of-fit statistic of a slope check's power law (NaN otherwise).
 	LackOfFit table.LackOfFit
+	// Power is the probability that this design (its trials, its CI's spread) FAILs when
+	// the truth lies Detect beyond the region, and PowerTrials the trials per point that
+	// give 80%; NaN and 0 when the check states no Detect or has no CI (withPower).
+	Power       float64
+	PowerTrials int
 }
 
 // newResult is the result of c before evaluation: every statistic undefined (NaN).
 func newResult(c Check) CheckResult {
 	nan := math.NaN()
-	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: table.LackOfFit{Chi2: nan, P: nan}}
+	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: table.LackOfFit{Chi2: nan, P: nan}, Power: nan}
 }
 
 // verdictOf is Pass or Fail.
@@ -96,6 +101,7 @@ func ApplyRole(r CheckResult) CheckResult {
 	}
 	r.Verdict = Measured
 	r.PPass = math.NaN() // nothing is tested
+	r.Power, r.PowerTrials = math.NaN(), 0
 	if !math.IsNaN(r.Fitted) {
 		r.Reason = "a measurement: the value and its CI are reported, not tested"
 	}

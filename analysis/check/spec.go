@@ -207,6 +207,14 @@ type Check struct {
 	// Role is what the verdict is evidence of: claim (the default), invariant (holds by
 	// construction; counted apart) or measurement (value and CI, no verdict).
 	Role Role `yaml:"role"`
+	// Detect is the smallest violation the check must detect: how far beyond the region
+	// it asserts the truth may lie before a FAIL is owed, in the units of its statistic
+	// (the slope, the extreme group mean, the largest difference); 0 = not stated. Slope,
+	// min, max and compare only. The result states the power of this run's decision at
+	// that violation and the trials per point that give 80% (CheckResult.Power). Not part
+	// of the check's bootstrap seed (Seed hashes the check's JSON): stating it changes no
+	// interval.
+	Detect float64 `yaml:"detect" json:"-"`
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -229,6 +237,12 @@ func (c Check) Validate() error {
 	}
 	if c.Role < 0 || int(c.Role) >= len(roleNames) {
 		errs = append(errs, FieldErr("role", "want claim, invariant or measurement, got %v", c.Role))
+	}
+	switch {
+	case !(c.Detect >= 0) || !finite(c.Detect):
+		errs = append(errs, FieldErr("detect", "want a finite violation ≥ 0, got %v", c.Detect))
+	case c.Detect > 0 && c.Kind != KindSlope && c.Kind != KindMin && c.Kind != KindMax && c.Kind != KindCompare:
+		errs = append(errs, FieldErr("detect", "applies to slope, min, max and compare checks (a %s check decides on its own test)", c.Kind))
 	}
 	if !(c.XMin >= 0) || !(c.XMax >= 0) || !finite(c.XMin) || !finite(c.XMax) || (c.XMax > 0 && c.XMin > c.XMax) {
 		errs = append(errs, FieldErr("x_min", "x range [%v, %v] is invalid", c.XMin, c.XMax))
