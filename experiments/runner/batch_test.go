@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -56,15 +55,7 @@ func TestAuditedBatch(t *testing.T) {
 	if a, b := stable(t, r1.File), stable(t, r3.File); a != b {
 		t.Fatal("workers 3 differs from workers 1")
 	}
-	f, err := os.Open(r1.File)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rs, err := rows.ReadCSV(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := readRows(t, r1.File)
 	if len(rs) != 6 {
 		t.Fatalf("got %d rows, want 2 cells × 3 trials", len(rs))
 	}
@@ -125,16 +116,7 @@ func TestAuditBatchOverride(t *testing.T) {
 	if res.Cached != 6 || res.Computed != 6 {
 		t.Errorf("cached %d, computed %d: want the 6 rows of noise from the cache and more's 6 computed", res.Cached, res.Computed)
 	}
-	f, err := os.Open(res.File)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rs, err := rows.ReadCSV(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range rs {
+	for _, r := range readRows(t, res.File) {
 		want := map[string]int{"noise": 4, "more": 6}[r["algorithm"]]
 		if got := len(strings.Fields(r[StatisticsColumn])); got != want {
 			t.Errorf("%s trial %s: %d statistics, want %d", r["algorithm"], r["trial"], got, want)
