@@ -8,16 +8,14 @@ import "math"
 // One Counter per trial and goroutine: the counts are not synchronised.
 type Counter struct {
 	p               Problem
-	vd              ValueDiffer // p's own ValueDiff, nil when it has none
+	vd              ValueDiffer // ValueDifferOf(p): p's own ValueDiff, else two Value calls
 	ValueQueries    int64
 	GradientQueries int64
 }
 
 // NewCounter returns a fresh counting oracle over p.
 func NewCounter(p Problem) *Counter {
-	c := &Counter{p: p}
-	c.vd, _ = p.(ValueDiffer)
-	return c
+	return &Counter{p: p, vd: ValueDifferOf(p)}
 }
 
 func (c *Counter) Len() int             { return c.p.Len() }
@@ -33,10 +31,7 @@ func (c *Counter) Value(i int, x []float64) float64 {
 // ValueDiff answers f(z; s_i) − f(x; s_i) (ValueDiffer) and counts two value queries.
 func (c *Counter) ValueDiff(i int, z, x []float64) float64 {
 	c.ValueQueries += 2
-	if c.vd != nil {
-		return c.vd.ValueDiff(i, z, x)
-	}
-	return c.p.Value(i, z) - c.p.Value(i, x)
+	return c.vd.ValueDiff(i, z, x)
 }
 
 // Grad writes ∇f(x; s_i) into dst and counts one gradient query.

@@ -177,14 +177,15 @@ func narrow(o problems.DataAccess, need problems.Need) problems.ValueAccess {
 	case problems.NeedValues:
 		return valueOnly{o, problems.ValueDifferOf(o)}
 	case problems.NeedGradients:
-		return gradientOnly{o, problems.ValueDifferOf(o)}
+		return gradientOnly{valueOnly{o, problems.ValueDifferOf(o)}}
 	}
 	return o
 }
 
 // valueOnly and gradientOnly have only the methods of their access level (as
 // problems.Counter's views), so the sampler's type assertion to a richer view fails.
-// Both pass on the Counter's ValueDiff (problems.ValueDiffer: two counted value queries).
+// Both pass on the Counter's ValueDiff (problems.ValueDiffer: two counted value queries);
+// gradientOnly is valueOnly with Grad.
 type valueOnly struct {
 	o  problems.DataAccess
 	vd problems.ValueDiffer
@@ -196,17 +197,9 @@ func (v valueOnly) Constants() problems.Constants           { return v.o.Constan
 func (v valueOnly) Value(i int, x []float64) float64        { return v.o.Value(i, x) }
 func (v valueOnly) ValueDiff(i int, z, x []float64) float64 { return v.vd.ValueDiff(i, z, x) }
 
-type gradientOnly struct {
-	o  problems.DataAccess
-	vd problems.ValueDiffer
-}
+type gradientOnly struct{ valueOnly }
 
-func (v gradientOnly) Len() int                                { return v.o.Len() }
-func (v gradientOnly) Dim() int                                { return v.o.Dim() }
-func (v gradientOnly) Constants() problems.Constants           { return v.o.Constants() }
-func (v gradientOnly) Value(i int, x []float64) float64        { return v.o.Value(i, x) }
-func (v gradientOnly) Grad(dst []float64, i int, x []float64)  { v.o.Grad(dst, i, x) }
-func (v gradientOnly) ValueDiff(i int, z, x []float64) float64 { return v.vd.ValueDiff(i, z, x) }
+func (v gradientOnly) Grad(dst []float64, i int, x []float64) { v.o.Grad(dst, i, x) }
 
 var (
 	_ problems.ValueAccess    = valueOnly{}

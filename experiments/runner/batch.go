@@ -19,8 +19,9 @@ const StatisticsColumn = "statistics"
 
 // runTrial runs one algorithm for one trial. On an ordinary instance that is one
 // runMechanism. On a problems.Audited instance (a privacy-audit canary) the mechanism runs
-// batch times (the entry's audit_batch, else the instance's Batch()), each run on a fresh counter and all drawing in order from the trial's one
-// mechanism stream rng, so the batch is a deterministic function of the trial's seed;
+// batch times (the entry's audit_batch, else the instance's Batch()), each run on a fresh
+// counter and all drawing in order from the trial's one mechanism stream rng, so the
+// batch is a deterministic function of the trial's seed;
 // the row then holds the statistics of every run (StatisticsColumn), the summed query
 // counts and wall time, and the Record and point of the last run (the calibration is the
 // same for every run). The first failing run fails the row.

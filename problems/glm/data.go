@@ -3,8 +3,6 @@ package glm
 import (
 	"math"
 
-	"gonum.org/v1/gonum/floats"
-
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/heldout"
@@ -36,12 +34,7 @@ var (
 )
 
 // Margin is y_i·⟨a_i, x⟩, the classification margin of example i.
-func (in *Instance) Margin(i int, x []float64) float64 {
-	if in.fc != nil {
-		return in.y[i] * in.factoredDot(i, x)
-	}
-	return in.y[i] * floats.Dot(in.a[i], x)
-}
+func (in *Instance) Margin(i int, x []float64) float64 { return in.y[i] * in.rowDot(i, x) }
 
 // PopulationAccuracy is the held-out accuracy of sign⟨a, x⟩ and its standard error, for
 // the classification losses (logistic, hinge) of task sco; NaN otherwise.

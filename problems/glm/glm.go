@@ -546,19 +546,19 @@ func (in *Instance) dphi(t, y float64) float64 {
 }
 
 // Value is φ(⟨a_i, x⟩, y_i).
-func (in *Instance) Value(i int, x []float64) float64 {
-	if in.fc != nil {
-		return in.phi(in.factoredDot(i, x), in.y[i])
-	}
-	return in.phi(floats.Dot(in.a[i], x), in.y[i])
-}
+func (in *Instance) Value(i int, x []float64) float64 { return in.phi(in.rowDot(i, x), in.y[i]) }
 
 // ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
 func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
+	return in.phi(in.rowDot(i, z), in.y[i]) - in.phi(in.rowDot(i, x), in.y[i])
+}
+
+// rowDot is ⟨a_i, x⟩, through the factors when the features are stored factored.
+func (in *Instance) rowDot(i int, x []float64) float64 {
 	if in.fc != nil {
-		return in.phi(in.factoredDot(i, z), in.y[i]) - in.phi(in.factoredDot(i, x), in.y[i])
+		return in.factoredDot(i, x)
 	}
-	return in.phi(floats.Dot(in.a[i], z), in.y[i]) - in.phi(floats.Dot(in.a[i], x), in.y[i])
+	return floats.Dot(in.a[i], x)
 }
 
 // Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i.
