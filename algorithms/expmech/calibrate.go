@@ -182,7 +182,7 @@ func newRecipe(c problems.Constants, b algorithms.Budget, cfg Config) recipe {
 	rc.DK = c.Domain.Diameter(c.D) // D_K
 	rc.bounded = !math.IsInf(rc.R, 1) && rc.R > 0
 	if cfg.PriorBound > 0 && rc.bounded {
-		rc.R = cfg.PriorBound // tuning knob: μ for a prior bound on ‖x*‖ tighter than K (exact recipes only)
+		rc.R = cfg.PriorBound // tuning knob: μ for another bound on ‖x*‖ than K's (exact recipes only)
 	}
 	return rc
 }

@@ -99,7 +99,7 @@ func TestRankKnob(t *testing.T) {
 
 // TestPriorBoundGridFollowsStatedC: on R^d the prior_bound grid is C·2^{−4..1} of the stated
 // prior bound C (so a misspecified C moves it as it moves the baselines' η ∝ R), equal to
-// the former absolute grid 0.125 … 4 at C = 2; on a ball it is R·2^{−5..0}.
+// the former absolute grid 0.125 … 4 at C = 2; on a ball it is R·2^{−4..1} alike.
 func TestPriorBoundGridFollowsStatedC(t *testing.T) {
 	m, err := New(*DefaultConfig())
 	if err != nil {
@@ -114,13 +114,15 @@ func TestPriorBoundGridFollowsStatedC(t *testing.T) {
 		t.Fatal("no prior_bound knob")
 		return nil
 	}
+	r40 := math.Sqrt(40)
 	for _, tc := range []struct {
 		d    problems.Domain
 		want []float64
 	}{
 		{problems.Domain{Kind: problems.Unconstrained, Radius: 2}, []float64{0.125, 0.25, 0.5, 1, 2, 4}},
 		{problems.Domain{Kind: problems.Unconstrained, Radius: 0.5}, []float64{1. / 32, 1. / 16, 1. / 8, 0.25, 0.5, 1}},
-		{problems.Domain{Kind: problems.Ball, Radius: 4}, []float64{0.125, 0.25, 0.5, 1, 2, 4}},
+		{problems.Domain{Kind: problems.Ball, Radius: 4}, []float64{0.25, 0.5, 1, 2, 4, 8}},
+		{problems.Domain{Kind: problems.Box, Radius: 1}, []float64{r40 / 16, r40 / 8, r40 / 4, r40 / 2, r40, 2 * r40}}, // max‖x‖ = √d on [−1, 1]^40
 	} {
 		got := grid(tc.d)
 		if len(got) != len(tc.want) {
