@@ -106,7 +106,7 @@ func TestHTMLScreenshot(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 			"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-			"--user-data-dir="+t.TempDir(), "--window-size=1200,2000", "--screenshot="+out, "file://"+page)
+			"--user-data-dir="+t.TempDir(), "--window-size=1200,3000", "--screenshot="+out, "file://"+page)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()
@@ -124,8 +124,8 @@ func TestHTMLScreenshot(t *testing.T) {
 			t.Fatalf("%s: %v", out, err)
 		}
 		b := img.Bounds()
-		if b.Dx() != 1200 || b.Dy() != 2000 {
-			t.Errorf("%s: got a %dx%d screenshot, want 1200x2000", filepath.Base(page), b.Dx(), b.Dy())
+		if b.Dx() != 1200 || b.Dy() != 3000 {
+			t.Errorf("%s: got a %dx%d screenshot, want 1200x3000", filepath.Base(page), b.Dx(), b.Dy())
 		}
 		ink, coloured := 0, 0
 		for y := b.Min.Y; y < b.Max.Y; y += 2 {

@@ -48,27 +48,60 @@ func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return withPower(c.kind().run(c, rs, rng))
 }
 
-// withPower states, for a check with a stated smallest violation Δ (Detect), the power of
-// its decision at Δ and the trials per point that give 80%: the CI's half-width w at the
-// run's trials n stands for the statistic's standard error (w = 1.96σ), so the FAIL owed
-// at a truth Δ beyond the region has probability Φ(Δ/σ − 1.96), and σ shrinks like 1/√n
-// (stats.Power, stats.PowerTrials). The run is its own pilot: only its spread is used,
-// never its estimate, so the statement does not depend on the verdict.
+// withPower states, for a check of kind slope, min, max or compare, the power of its
+// decision at its smallest violation Δ (Detect, or DefaultDetect when the spec states none)
+// and the trials per point that give 80%: the CI's half-width w at the run's trials n
+// stands for the statistic's standard error (w = 1.96σ), so the FAIL owed at a truth Δ
+// beyond the region has probability Φ(Δ/σ − 1.96), and σ shrinks like 1/√n (stats.Power,
+// stats.PowerTrials). The run is its own pilot: only its spread is used, never its
+// estimate, so the statement does not depend on the verdict. A statistic with no spread
+// over ≥ 2 trials per point is computed, not estimated: any violation FAILs (power 1).
 func withPower(r CheckResult) CheckResult {
 	r.Power, r.PowerTrials = math.NaN(), 0
+	how := ""
+	if !(r.Detect > 0) {
+		r.Detect, how = DefaultDetect(r), ", the default of its kind"
+	}
 	w := (r.Hi - r.Lo) / 2
-	if !(r.Detect > 0) || !(w > 0) || math.IsInf(w, 0) || r.TrialsMin < 1 {
+	if !(r.Detect > 0) || !(w >= 0) || math.IsInf(w, 0) || r.TrialsMin < 1 || (w == 0 && r.TrialsMin < 2) {
 		return r
 	}
-	r.Power = stats.Power(r.Detect, w)
-	r.PowerTrials = stats.PowerTrials(w, r.TrialsMin, r.Detect, 0.8)
-	note := fmt.Sprintf("power %.2f at the smallest violation %g (80%% needs %d trials per point)", r.Power, r.Detect, r.PowerTrials)
+	var note string
+	if w == 0 {
+		r.Power, r.PowerTrials = 1, r.TrialsMin
+		note = fmt.Sprintf("power 1 at the smallest violation %.3g%s (no spread over %d trials per point: the statistic is computed, not estimated)", r.Detect, how, r.TrialsMin)
+	} else {
+		r.Power = stats.Power(r.Detect, w)
+		r.PowerTrials = stats.PowerTrials(w, r.TrialsMin, r.Detect, 0.8)
+		note = fmt.Sprintf("power %.2f at the smallest violation %.3g%s (80%% needs %d trials per point)", r.Power, r.Detect, how, r.PowerTrials)
+	}
 	if r.Reason == "" {
 		r.Reason = note
 	} else {
 		r.Reason += "; " + note
 	}
 	return r
+}
+
+// DefaultDetect is the smallest violation a check that states none must detect (DESIGN.md
+// "Spec schema"): a slope beyond its region by its tolerance (twice the tolerance from the claimed
+// exponent); a min or max bound crossed by a quarter of its value; a compare claim
+// contradicted by a quarter of B's mean at the decisive x (A 25% worse than B). 0 when
+// the check has no such scale (a slope without tolerance, a bound at 0, another kind).
+func DefaultDetect(r CheckResult) float64 {
+	switch r.Kind {
+	case KindSlope:
+		return r.Tolerance
+	case KindMin, KindMax:
+		return math.Abs(r.Threshold()) / 4
+	case KindCompare:
+		for _, p := range r.Points {
+			if p.Diff == r.Fitted && p.Lo == r.Lo && p.Hi == r.Hi {
+				return math.Abs(p.MeanB) / 4
+			}
+		}
+	}
+	return 0
 }
 
 // A groupKind is a kind decided from the means of the groups of rows with equal vs (slope,

@@ -300,8 +300,13 @@ func TestDetectPower(t *testing.T) {
 	withD.Detect = 0.1
 	rs := recs(t, synthRows(rand.New(rand.NewPCG(3, 4)), "expmech", "n", xs, -1, 5, 0.2, 6, 0))
 	r0, r := Run(base, rs, Seed("t", base)), Run(withD, rs, Seed("t", withD))
-	if r0.Lo != r.Lo || r0.Hi != r.Hi || r0.Verdict != r.Verdict || !math.IsNaN(r0.Power) {
-		t.Fatalf("stating detect moved the result: [%v, %v] %v vs [%v, %v] %v (power %v without it)", r0.Lo, r0.Hi, r0.Verdict, r.Lo, r.Hi, r.Verdict, r0.Power)
+	if r0.Lo != r.Lo || r0.Hi != r.Hi || r0.Verdict != r.Verdict {
+		t.Fatalf("stating detect moved the result: [%v, %v] %v vs [%v, %v] %v", r0.Lo, r0.Hi, r0.Verdict, r.Lo, r.Hi, r.Verdict)
+	}
+	// Unstated, a slope's smallest violation is its tolerance (DefaultDetect): here the
+	// same 0.1, so the same power, said to be the default.
+	if r0.Power != r.Power || r0.Detect != 0.1 || !strings.Contains(r0.Reason, "the default of its kind") || strings.Contains(r.Reason, "default") {
+		t.Errorf("default detect: power %v (stated: %v), Δ %v; reasons %q / %q", r0.Power, r.Power, r0.Detect, r0.Reason, r.Reason)
 	}
 	w := (r.Hi - r.Lo) / 2
 	if want := stats.Power(0.1, w); r.Power != want || r.PowerTrials != stats.PowerTrials(w, r.TrialsMin, 0.1, 0.8) {
@@ -324,5 +329,34 @@ func TestDetectPower(t *testing.T) {
 	}
 	if got := float64(fails) / reps; math.Abs(got-pw) > 0.2 {
 		t.Errorf("FAIL rate %v at the stated violation, stated power %v", got, pw)
+	}
+}
+
+// TestDefaultDetect: a claim that states no smallest violation takes its kind's (DESIGN.md
+// "Spec schema"), and a statistic with no spread over ≥ 2 trials states power 1, over one trial none.
+func TestDefaultDetect(t *testing.T) {
+	cmpRes := CheckResult{Check: Check{Kind: KindCompare}, Fitted: 3, Lo: 2, Hi: 4,
+		Points: []ComparePoint{{Diff: 1, Lo: 0, Hi: 2, MeanB: 8}, {Diff: 3, Lo: 2, Hi: 4, MeanB: -20}}}
+	for _, tc := range []struct {
+		r    CheckResult
+		want float64
+	}{
+		{CheckResult{Check: Check{Kind: KindSlope, Slope: -1, Tolerance: 0.2}}, 0.2},
+		{CheckResult{Check: Check{Kind: KindMax, Max: 2}}, 0.5},
+		{CheckResult{Check: Check{Kind: KindMin, Min: -4}}, 1},
+		{cmpRes, 5},
+		{CheckResult{Check: Check{Kind: KindKSFloor, Max: 0.04}}, 0},
+	} {
+		if got := DefaultDetect(tc.r); got != tc.want {
+			t.Errorf("%v: DefaultDetect %v, want %v", tc.r.Kind, got, tc.want)
+		}
+	}
+	flat := CheckResult{Check: Check{Kind: KindMax, Max: 1}, Fitted: 0.5, Lo: 0.5, Hi: 0.5, TrialsMin: 3}
+	if r := withPower(flat); r.Power != 1 || r.PowerTrials != 3 {
+		t.Errorf("no spread over 3 trials: power %v, trials %d; want 1, 3", r.Power, r.PowerTrials)
+	}
+	flat.TrialsMin = 1
+	if r := withPower(flat); !math.IsNaN(r.Power) {
+		t.Errorf("one trial: power %v, want none (NaN)", r.Power)
 	}
 }

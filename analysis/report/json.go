@@ -90,6 +90,12 @@ type sidecarCheck struct {
 	// LackOfFit is a slope check's lack-of-fit χ², its degrees of freedom and p value.
 	LackOfFit sidecarLOF `json:"lack_of_fit"`
 	Figure    string     `json:"figure"` // the figure that shows the claim ("" none)
+	// Detect is the smallest violation the check must detect (stated, or its kind's
+	// default), Power the probability of a FAIL there at this run's spread and PowerTrials
+	// the trials per point for 80% (null and 0 when not estimable; check.Run).
+	Detect      Number `json:"detect"`
+	Power       Number `json:"power"`
+	PowerTrials int    `json:"power_trials"`
 	// Against and PerX are a compare check's second algorithm and its per-x comparisons.
 	Against string            `json:"against,omitempty"`
 	PerX    []sidecarCmpPoint `json:"per_x,omitempty"`
@@ -167,7 +173,8 @@ func (rep report) sidecar() sidecar {
 			Expected: Number(r.Threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
 			ExpectedText: r.ExpectedText(), Points: r.N, Trials: check.TrialsText(r.TrialsMin, r.TrialsMax),
 			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,
-			PPass: Number(r.PPass), Resamples: r.Resamples, LackOfFit: sidecarLOF{Number(r.LackOfFit.Chi2), r.LackOfFit.DF, Number(r.LackOfFit.P)}, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX})
+			PPass: Number(r.PPass), Resamples: r.Resamples, LackOfFit: sidecarLOF{Number(r.LackOfFit.Chi2), r.LackOfFit.DF, Number(r.LackOfFit.P)}, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX,
+			Detect: Number(r.Detect), Power: Number(r.Power), PowerTrials: r.PowerTrials})
 	}
 	for _, f := range rep.Figures {
 		kind := f.Figure.Kind

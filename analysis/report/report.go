@@ -450,6 +450,7 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 		check.Count(tally.Total(), "check"), check.Count(len(t.exps), "experiment"), tally.Text(), raw.Text())
 	b.WriteString("**" + mult.Text() + "**\n\n")
 	b.WriteString(RoleRule + "\n\n")
+	t.writePower(b)
 	count := tally.Claims
 	if len(t.missing) > 0 {
 		fmt.Fprintf(b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(t.missing, "; "))
@@ -462,12 +463,52 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	return mult
 }
 
+// writePower states how many claims have 80% power at their smallest violation (stated
+// in the spec or their kind's default, check.DefaultDetect) and names the others with the trials per
+// point they need.
+func (t *topWriter) writePower(b *bytes.Buffer) {
+	var n, ok int
+	var low []string
+	for _, e := range t.exps {
+		for i, c := range e.Checks {
+			if c.Role != check.RoleClaim || math.IsNaN(float64(c.Power)) {
+				continue
+			}
+			n++
+			if c.Power >= 0.8 {
+				ok++
+				continue
+			}
+			low = append(low, fmt.Sprintf("%s #%d (%.2f; %d trials per point)", e.Name, i, float64(c.Power), c.PowerTrials))
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(b, "**Power:** %d of the %d claims with a smallest violation to detect (the spec's `detect`, or its kind's default: "+
+		"the tolerance of a slope, a quarter of a bound, a quarter of B's mean in a compare) FAIL with probability ≥ 0.8 "+
+		"when the truth lies that far beyond the claim, estimated from this run's spread.", ok, n)
+	if len(low) > 0 {
+		b.WriteString(" Below 0.8: " + strings.Join(low, ", ") + ".")
+	}
+	b.WriteString("\n\n")
+}
+
+// powerText is a claim's power at its smallest violation, "—" when not estimable.
+func powerText(c sidecarCheck) string {
+	if c.Role != check.RoleClaim || math.IsNaN(float64(c.Power)) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f at %.3g", float64(c.Power), float64(c.Detect))
+}
+
 // writeScoreboard writes one row per check of the suite, with its Holm-adjusted p.
 func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below. **result** is the " +
 		"verdict after Holm's adjustment over the suite's claims (a PASS whose adjusted p exceeds " + strconv.FormatFloat(check.SuiteAlpha, 'g', -1, 64) +
 		" reads INCONCLUSIVE); **raw** is the check's own verdict.\n\n" +
-		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | raw | p (Holm) | figure |\n|---|---|---|---|---|---|---|---|---|---|\n")
+		"**power** is the claim's probability of a FAIL at its smallest violation (see above).\n\n" +
+		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | raw | p (Holm) | power | figure |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	k := 0
 	for _, e := range t.exps {
 		for i, c := range e.Checks {
@@ -481,9 +522,9 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 			if expected == "" {
 				expected = c.Expected.String()
 			}
-			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
-				resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), fig)
+				resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
 		}
 	}
 	b.WriteString("\n")
