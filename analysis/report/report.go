@@ -463,7 +463,7 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	return mult
 }
 
-// writePower states how many claims have 80% power at their smallest violation (stated
+// writePower states how many claims that did not FAIL have 80% power at their smallest violation (stated
 // in the spec or their kind's default, check.DefaultDetect) and names the others with the trials per
 // point they need.
 func (t *topWriter) writePower(b *bytes.Buffer) {
@@ -471,7 +471,8 @@ func (t *topWriter) writePower(b *bytes.Buffer) {
 	var low []string
 	for _, e := range t.exps {
 		for i, c := range e.Checks {
-			if c.Role != check.RoleClaim || math.IsNaN(float64(c.Power)) {
+			// a FAIL has detected its violation: its power is moot
+			if c.Role != check.RoleClaim || c.Verdict == check.Fail || math.IsNaN(float64(c.Power)) {
 				continue
 			}
 			n++
@@ -485,9 +486,9 @@ func (t *topWriter) writePower(b *bytes.Buffer) {
 	if n == 0 {
 		return
 	}
-	fmt.Fprintf(b, "**Power:** %d of the %d claims with a smallest violation to detect (the spec's `detect`, or its kind's default: "+
-		"the tolerance of a slope, a quarter of a bound, a quarter of B's mean in a compare) FAIL with probability ≥ 0.8 "+
-		"when the truth lies that far beyond the claim, estimated from this run's spread.", ok, n)
+	fmt.Fprintf(b, "**Power:** %d of %s (claims that did not FAIL, each with a smallest violation to detect: the spec's `detect`, "+
+		"or its kind's default, the tolerance of a slope, a quarter of a bound, a quarter of B's mean in a compare) would FAIL "+
+		"with probability ≥ 0.8 if the truth lay that far beyond the claim, estimated from this run's spread.", ok, check.Count(n, "claim"))
 	if len(low) > 0 {
 		b.WriteString(" Below 0.8: " + strings.Join(low, ", ") + ".")
 	}
