@@ -232,10 +232,12 @@ clean-cache: ## remove the result cache OUT/.cache only (the next runs recompute
 # scripts/mutate applies each plant of scripts/mutate/plants.yaml to a copy of the tree,
 # runs the experiments that should catch it (-quick, -no-cache) and an unmutated control,
 # and writes OUT/mutate/mutate.{csv,md}; seeds reruns SEED_EXPS under SEEDS master seeds
-# into OUT/mutate/seeds.{csv,md}. MUTATE_JOBS plants (seed runs) at a time.
+# into OUT/mutate/seeds.{csv,md} (SEED_FULL=1: the full sweeps and trials, not -quick).
+# MUTATE_JOBS plants (seed runs) at a time.
 MUTATE_JOBS ?= 2
 SEEDS       ?= 5
 SEED_EXPS   ?= sco_rates,strongly_convex
+SEED_FULL   ?=
 .PHONY: mutate mutate-fast mutate-check seeds
 mutate: ## the mutation suite: every plant of scripts/mutate/plants.yaml, killed/weak/survived and the kill rate per family (budget: DESIGN.md)
 	$(GO) run ./scripts/mutate -jobs $(MUTATE_JOBS) -out $(OUT)/mutate
@@ -246,5 +248,5 @@ mutate-fast: ## the CI subset of the mutation suite: the 6 plants marked fast (o
 mutate-check: ## every plant still applies to the tree (old text found exactly once); runs nothing
 	$(GO) run ./scripts/mutate -check
 
-seeds: ## seed stability: SEED_EXPS (quick) under SEEDS master seeds, each check's verdict fraction, flips flagged
-	$(GO) run ./scripts/mutate -seeds $(SEEDS) -exp $(SEED_EXPS) -jobs $(MUTATE_JOBS) -out $(OUT)/mutate
+seeds: ## seed stability: SEED_EXPS (quick; SEED_FULL=1 full) under SEEDS master seeds, each check's verdict fraction, flips flagged
+	$(GO) run ./scripts/mutate -seeds $(SEEDS) -exp $(SEED_EXPS) -jobs $(MUTATE_JOBS) -out $(OUT)/mutate $(if $(SEED_FULL),-full)

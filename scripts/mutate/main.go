@@ -64,7 +64,8 @@ func run(args []string) int {
 	seeds := fs.Int("seeds", 0, "seed stability: run -exp under this many master seeds instead of the plants")
 	seedBase := fs.Uint64("seed-base", 1, "the first master seed of -seeds (then +1, +2, …)")
 	exps := fs.String("exp", "", "with -seeds: comma-separated experiments")
-	trials := fs.Int("trials", 0, "with -seeds: override the quick trials (0: the spec's)")
+	trials := fs.Int("trials", 0, "with -seeds: override the trials (0: the spec's)")
+	full := fs.Bool("full", false, "with -seeds: run the full sweeps and trials instead of -quick")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -80,7 +81,7 @@ func run(args []string) int {
 			fmt.Fprintln(os.Stderr, "mutate: -seeds needs -exp NAME[,NAME…]")
 			return 2
 		}
-		return runSeeds(ctx, root, seedOptions{exps: names, seeds: *seeds, base: *seedBase, trials: *trials, jobs: *jobs, out: *out, timeout: *timeout})
+		return runSeeds(ctx, root, seedOptions{exps: names, seeds: *seeds, base: *seedBase, trials: *trials, jobs: *jobs, out: *out, timeout: *timeout, full: *full})
 	}
 	plants, err := loadPlants(*plantsPath)
 	if err != nil {

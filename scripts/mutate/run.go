@@ -206,14 +206,19 @@ type ExpRun struct {
 	Seconds   float64
 }
 
-// runExp runs experiment exp with bin in dir (the tree whose experiments/ it reads) in
-// quick mode, every row computed (-no-cache), into dir's own out and figures folders.
-func runExp(ctx context.Context, bin, dir, outDir, exp string, trials int, seed string, timeout time.Duration) ExpRun {
+// runExp runs experiment exp with bin in dir (the tree whose experiments/ it reads), in
+// quick mode unless quick is false, every row computed (-no-cache), into outDir.
+func runExp(ctx context.Context, bin, dir, outDir, exp string, trials int, seed string, timeout time.Duration, quick bool) ExpRun {
 	r := ExpRun{Exp: exp, Exit: -1}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	args := []string{"-exp", exp, "-quick", "-workers", "1", "-no-cache", "-force",
+	args := []string{"-exp", exp, "-workers", "1", "-no-cache", "-force",
 		"-out", filepath.Join(outDir, "out"), "-figures", filepath.Join(outDir, "fig")}
+	folder := filepath.Join(outDir, "out", exp)
+	if quick {
+		args = append(args, "-quick")
+		folder = filepath.Join(outDir, "out", "quick", exp)
+	}
 	if trials > 0 {
 		args = append(args, "-trials", strconv.Itoa(trials))
 	}
@@ -241,7 +246,6 @@ func runExp(ctx context.Context, bin, dir, outDir, exp string, trials int, seed 
 	default:
 		r.Exit = 0
 	}
-	folder := filepath.Join(outDir, "out", "quick", exp)
 	if f, err := os.Open(filepath.Join(folder, "checks.csv")); err == nil {
 		r.Checks, err = readChecks(f)
 		f.Close()
@@ -422,7 +426,7 @@ func runPlants(ctx context.Context, root string, plants []Plant, opts options) (
 			if pkgs, ok := testPackages(k.exp); ok {
 				r = runTests(ctx, ctlDir, k.exp, pkgs, opts.timeout)
 			} else {
-				r = runExp(ctx, ctlBin, ctlDir, out, k.exp, k.trials, "", opts.timeout)
+				r = runExp(ctx, ctlBin, ctlDir, out, k.exp, k.trials, "", opts.timeout, true)
 			}
 			if !opts.keep {
 				os.RemoveAll(out)
@@ -486,7 +490,7 @@ func runPlant(ctx context.Context, root string, files []string, dir string, p Pl
 		return res
 	}
 	for _, e := range p.Experiments {
-		res.Runs = append(res.Runs, runExp(ctx, bin, dir, filepath.Join(dir, "run-"+e), e, p.Trials, "", opts.timeout))
+		res.Runs = append(res.Runs, runExp(ctx, bin, dir, filepath.Join(dir, "run-"+e), e, p.Trials, "", opts.timeout, true))
 	}
 	if len(p.Tests) > 0 {
 		res.Runs = append(res.Runs, runTests(ctx, dir, testRun(p.Tests), p.Tests, opts.timeout))

@@ -21,6 +21,7 @@ type seedOptions struct {
 	jobs    int
 	out     string
 	timeout time.Duration
+	full    bool // the full sweeps and trials, not -quick
 }
 
 // A seedRow is one check's verdicts over the seeds.
@@ -59,7 +60,7 @@ func runSeeds(ctx context.Context, root string, o seedOptions) int {
 			seed := strconv.FormatUint(o.base+uint64(s), 10)
 			jobs = append(jobs, func() {
 				out := filepath.Join(tmp, fmt.Sprintf("%s-seed%s", e, seed))
-				runs[i][s] = runExp(ctx, bin, root, out, e, o.trials, seed, o.timeout)
+				runs[i][s] = runExp(ctx, bin, root, out, e, o.trials, seed, o.timeout, !o.full)
 				os.RemoveAll(out)
 				fmt.Fprintf(os.Stderr, "mutate: %s seed %s: exit %d, %d checks, %.0f s\n", e, seed, runs[i][s].Exit, len(runs[i][s].Checks), runs[i][s].Seconds)
 			})
@@ -131,8 +132,12 @@ func seedTable(exp string, runs []ExpRun) []seedRow {
 
 func seedMarkdown(rows []seedRow, o seedOptions) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "seeds %d…%d, quick mode\n\n| experiment | check | role | PASS | FAIL | INCONCLUSIVE | MEASURED | stable |\n|---|---|---|---|---|---|---|---|\n",
-		o.base, o.base+uint64(o.seeds)-1)
+	mode := "quick"
+	if o.full {
+		mode = "full"
+	}
+	fmt.Fprintf(&b, "seeds %d…%d, %s mode\n\n| experiment | check | role | PASS | FAIL | INCONCLUSIVE | MEASURED | stable |\n|---|---|---|---|---|---|---|---|\n",
+		o.base, o.base+uint64(o.seeds)-1, mode)
 	unstable := 0
 	for _, r := range rows {
 		frac := func(v string) string {
