@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
@@ -78,6 +79,12 @@ func TestReportsOfAnExperiment(t *testing.T) {
 	root := t.TempDir()
 	dir := writeExperiment(t, root, exp, rs)
 
+	// checks.csv carries each claim's smallest violation (here its tolerance) and power.
+	if cr, err := csv.NewReader(strings.NewReader(read(t, filepath.Join(dir, "checks.csv")))).ReadAll(); err != nil || len(cr) != 3 {
+		t.Errorf("checks.csv: %v, %d lines", err, len(cr))
+	} else if h, r := cr[0], cr[1]; h[len(h)-3] != "detect" || h[len(h)-2] != "power" || r[len(r)-3] != "0.25" || r[len(r)-2] == "" {
+		t.Errorf("checks.csv: header %v, first check %v: want detect 0.25 and a power", h[len(h)-3:], r[len(r)-3:])
+	}
 	md := read(t, filepath.Join(dir, "report.md"))
 	for _, want := range []string{"# Experiment synth: full run", "GLL22 Thm 6.4", "1 excluded (error: 1)", "context deadline exceeded",
 		"**PASS**", "**FAIL**", "../../figures/synth/excess_empirical_risk_vs_n.png", "## Paired differences against expmech"} {

@@ -77,7 +77,8 @@ func WritePairedCSV(path string, ps []table.PairedDiff) error {
 // WriteChecksCSV writes checks.csv: one row per check result of experiment exp, in spec order.
 func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
 	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
-		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p"}}
+		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p",
+		"detect", "power", "power_trials"}}
 	for i, r := range rs {
 		tol, claim := ff(r.Tolerance), r.Claim.Effective().String()
 		if r.Kind != check.KindSlope {
@@ -89,9 +90,25 @@ func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
 			trimWhere(table.WhereText(r.Where)), ff(r.Threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
 			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String(), ff(r.PPass), strconv.Itoa(r.Resamples),
-			ff(r.LackOfFit.Chi2), lofDF(r.LackOfFit), ff(r.LackOfFit.P)})
+			ff(r.LackOfFit.Chi2), lofDF(r.LackOfFit), ff(r.LackOfFit.P), ffPositive(r.Detect), ff(r.Power), powerTrials(r.PowerTrials)})
 	}
 	return writeCSVFile(path, recs)
+}
+
+// ffPositive is ff of x > 0, "" otherwise (a stated detect of 0 means none).
+func ffPositive(x float64) string {
+	if !(x > 0) {
+		return ""
+	}
+	return ff(x)
+}
+
+// powerTrials is the trials per point for 80% power, "" when not estimated.
+func powerTrials(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // lofDF is the lack-of-fit degrees of freedom, "" when undefined.
