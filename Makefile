@@ -163,9 +163,9 @@ $(STAMPS)/%.done: experiments/%.yaml bin/expmech.code | $(BIN)
 # longest first, from the full run's time on this machine (docs/DESIGN.md "Scale and budgets"); it
 # orders the work only (the report's order is the SUITE's), and an experiment missing from
 # it runs after those in it.
-LONGEST := lowrank audit baselines sampler_bias audit_sampler sampler_field lowrank_tuned \
-  regime_map lowrank_gk realdata rates_delta samplers queries lowrank_rates \
-  regime_map_geomedian lowrank_prior erm_rates realdata_reg
+LONGEST := lowrank audit realdata baselines sampler_bias audit_sampler sampler_field lowrank_gk \
+  regime_map lowrank_tuned realdata_reg lowrank_rates rates_delta queries samplers erm_rates \
+  regime_map_geomedian lowrank_prior
 ORDERED := $(filter $(AUDIT) $(SUITE),$(LONGEST)) $(filter-out $(LONGEST),$(AUDIT) $(SUITE))
 $(REPORT): $(foreach e,$(ORDERED),$(STAMPS)/$(e).done) | $(BIN)
 	$(BIN) -report $(QFLAG) -out $(OUT) -figures $(FIGURES)
