@@ -68,7 +68,8 @@ func RegimeSection(exp Experiment, cells []check.RegimeCell) string {
 	b.WriteString("From the regime map (map.csv): per cell, the private method of lowest mean " + regimeMetricText(exp) +
 		" (best), P(best < runner-up) over paired trials with its 95% percentile bootstrap CI, and the runner-up's mean over the best's. " +
 		"**winner**: the CI of P(best < other) lies above ½ against every other private method; otherwise **indistinguishable** " +
-		"(the data do not separate the best from some other private method). Oracle-tuned rows are references, never the best.\n\n")
+		"(the data do not separate the best from some other private method; those are named after it: with the best, the cell's top group). " +
+		"Oracle-tuned rows are references, never the best.\n\n")
 	for _, fg := range exp.Figures {
 		if fg.Kind != FigurePhase {
 			continue
@@ -134,7 +135,8 @@ func runnerUp(c check.RegimeCell) string {
 	return ru
 }
 
-// bestText is "best (label): P(best < runner-up) = p [lo, hi], runner-up ×ratio".
+// bestText is "best (label): P(best < runner-up) = p [lo, hi], runner-up ×ratio", then the
+// cell's top group: the other private methods the data do not separate from the best.
 func bestText(c check.RegimeCell) string {
 	if c.Best == "" {
 		return "no private method"
@@ -144,7 +146,30 @@ func bestText(c check.RegimeCell) string {
 		return c.Best + " (the only private method)"
 	}
 	p, _ := c.Pair(c.Best, ru)
-	return fmt.Sprintf("**%s** (%s): P(%s < %s) = %.2f [%.2f, %.2f], %s ×%.2f", c.Best, c.Label, c.Best, ru, p.P, p.Lo, p.Hi, ru, c.Ratio(ru))
+	s := fmt.Sprintf("**%s** (%s): P(%s < %s) = %.2f [%.2f, %.2f], %s ×%.2f", c.Best, c.Label, c.Best, ru, p.P, p.Lo, p.Hi, ru, c.Ratio(ru))
+	top := topGroup(c)
+	if len(top) > 1 {
+		s += "; not separated from " + strings.Join(top[1:], ", ")
+		if rest := len(c.Private) - len(top); rest > 0 {
+			s += fmt.Sprintf(", ahead of the other %d", rest)
+		}
+	}
+	return s
+}
+
+// topGroup is the best private method, then (in algorithm order) every other private
+// method m whose CI of P(best < m) reaches ½: those the data do not separate from the best.
+func topGroup(c check.RegimeCell) []string {
+	if c.Best == "" {
+		return nil
+	}
+	top := []string{c.Best}
+	for _, m := range c.Private {
+		if p, ok := c.Pair(c.Best, m); m != c.Best && (!ok || p.Lo <= 0.5) {
+			top = append(top, m)
+		}
+	}
+	return top
 }
 
 // tallyText counts, per method, the cells it wins (label winner) and those where it is the
@@ -172,7 +197,23 @@ func tallyText(cells []check.RegimeCell) string {
 	for _, m := range methods {
 		parts = append(parts, fmt.Sprintf("%s %d (winner in %d)", m, wins[m]+best[m], wins[m]))
 	}
-	return fmt.Sprintf("**Tally over the %d cells** (best by mean, of which labelled winner): %s.", len(cells), strings.Join(parts, "; "))
+	// the top group: a method the data do not separate from the cell's best counts too
+	inTop := map[string]int{}
+	var members []string
+	for _, c := range cells {
+		for _, m := range topGroup(c) {
+			if inTop[m]++; inTop[m] == 1 {
+				members = append(members, m)
+			}
+		}
+	}
+	slices.SortFunc(members, func(a, b string) int { return cmp.Or(cmp.Compare(inTop[b], inTop[a]), cmp.Compare(a, b)) })
+	var tops []string
+	for _, m := range members {
+		tops = append(tops, fmt.Sprintf("%s %d", m, inTop[m]))
+	}
+	return fmt.Sprintf("**Tally over the %d cells** (best by mean, of which labelled winner): %s. **In the top group** "+
+		"(the best, or not separated from it by the CI of P(best < it)): %s.", len(cells), strings.Join(parts, "; "), strings.Join(tops, "; "))
 }
 
 // trendPoint is one measured ratio r at dimension d.

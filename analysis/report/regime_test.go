@@ -4,6 +4,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"expmech/analysis/check"
@@ -58,5 +60,23 @@ func TestTrendVerdict(t *testing.T) {
 		if got := trendVerdict(c.ps, c.rising, "yes", "no"); got != c.want {
 			t.Errorf("%v rising=%v: %s, want %s", c.ps, c.rising, got, c.want)
 		}
+	}
+}
+
+// TestTopGroup: the top group is the best and every private method whose CI of
+// P(best < it) reaches ½; the cell's line names it and counts the methods it is ahead of.
+func TestTopGroup(t *testing.T) {
+	c := check.RegimeCell{Private: []string{"a", "b", "c", "d"}, Best: "a", Label: check.LabelIndistinguishable,
+		Means: map[string]float64{"a": 1, "b": 1.1, "c": 2, "d": 3},
+		Pairs: []check.RegimePair{{A: "a", B: "b", P: 0.6, Lo: 0.4, Hi: 0.8}, {A: "a", B: "c", P: 0.9, Lo: 0.6, Hi: 1},
+			{A: "a", B: "d", P: 0.7, Lo: 0.5, Hi: 0.9}}}
+	if got := topGroup(c); !slices.Equal(got, []string{"a", "b", "d"}) {
+		t.Errorf("topGroup %v, want [a b d] (Lo 0.5 reaches ½)", got)
+	}
+	if s := bestText(c); !strings.HasSuffix(s, "; not separated from b, d, ahead of the other 1") {
+		t.Errorf("bestText %q", s)
+	}
+	if s := tallyText([]check.RegimeCell{c}); !strings.Contains(s, "**In the top group** (the best, or not separated from it by the CI of P(best < it)): a 1; b 1; d 1.") {
+		t.Errorf("tallyText %q", s)
 	}
 }
