@@ -73,7 +73,7 @@ func withPower(r CheckResult) CheckResult {
 	} else {
 		r.Power = stats.Power(r.Detect, w)
 		r.PowerTrials = stats.PowerTrials(w, r.TrialsMin, r.Detect, 0.8)
-		note = fmt.Sprintf("power %.2f at the smallest violation %.3g%s (80%% needs %d trials per point)", r.Power, r.Detect, how, r.PowerTrials)
+		note = fmt.Sprintf("power %.2f at the smallest violation %.3g%s (80%% needs %s per point)", r.Power, r.Detect, how, Count(r.PowerTrials, "trial"))
 	}
 	if r.Reason == "" {
 		r.Reason = note

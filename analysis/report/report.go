@@ -480,7 +480,7 @@ func (t *topWriter) writePower(b *bytes.Buffer) {
 				ok++
 				continue
 			}
-			low = append(low, fmt.Sprintf("%s #%d (%.2f; %d trials per point)", e.Name, i, float64(c.Power), c.PowerTrials))
+			low = append(low, fmt.Sprintf("%s #%d (%.2f; %s per point)", e.Name, i, float64(c.Power), check.Count(c.PowerTrials, "trial")))
 		}
 	}
 	if n == 0 {
