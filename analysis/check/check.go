@@ -56,8 +56,12 @@ func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 // stats.PowerTrials). The run is its own pilot: only its spread is used, never its
 // estimate, so the statement does not depend on the verdict. A statistic with no spread
 // over ≥ 2 trials per point is computed, not estimated: any violation FAILs (power 1).
+// A measurement tests nothing, so it gets neither a default violation nor a power.
 func withPower(r CheckResult) CheckResult {
 	r.Power, r.PowerTrials = math.NaN(), 0
+	if r.Role == RoleMeasurement {
+		return r
+	}
 	how := ""
 	if !(r.Detect > 0) {
 		r.Detect, how = DefaultDetect(r), ", the default of its kind"

@@ -360,3 +360,15 @@ func TestDefaultDetect(t *testing.T) {
 		t.Errorf("one trial: power %v, want none (NaN)", r.Power)
 	}
 }
+
+// TestMeasurementHasNoPower: a measurement tests nothing, so Run states no default
+// violation and no power for it, and ApplyRole keeps it that way.
+func TestMeasurementHasNoPower(t *testing.T) {
+	xs := []float64{250, 500, 1000, 2000, 4000}
+	c := Check{Metric: "excess_empirical_risk", Algorithm: "expmech", Vs: "n", Slope: -1, Tolerance: 0.1, Claim: ClaimUpper, Role: RoleMeasurement}
+	rs := recs(t, synthRows(rand.New(rand.NewPCG(3, 4)), "expmech", "n", xs, -1, 5, 0.2, 6, 0))
+	r := ApplyRole(Run(c, rs, Seed("t", c)))
+	if r.Detect != 0 || !math.IsNaN(r.Power) || r.PowerTrials != 0 || strings.Contains(r.Reason, "power") {
+		t.Errorf("measurement: detect %v, power %v, trials %d, reason %q", r.Detect, r.Power, r.PowerTrials, r.Reason)
+	}
+}

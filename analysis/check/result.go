@@ -62,7 +62,7 @@ type CheckResult struct {
 	LackOfFit table.LackOfFit
 	// Power is the probability that this design (its trials, its CI's spread) FAILs when
 	// the truth lies Detect beyond the region, and PowerTrials the trials per point that
-	// give 80%; NaN and 0 when the check states no Detect or has no CI (withPower).
+	// give 80%; NaN and 0 for a measurement, or when there is no Detect or no CI (withPower).
 	Power       float64
 	PowerTrials int
 }
@@ -101,7 +101,6 @@ func ApplyRole(r CheckResult) CheckResult {
 	}
 	r.Verdict = Measured
 	r.PPass = math.NaN() // nothing is tested
-	r.Power, r.PowerTrials = math.NaN(), 0
 	if !math.IsNaN(r.Fitted) {
 		r.Reason = "a measurement: the value and its CI are reported, not tested"
 	}
