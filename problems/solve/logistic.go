@@ -24,6 +24,9 @@ func Sigmoid(t float64) float64 {
 	return e / (1 + e)
 }
 
+// epsMach is the spacing of float64 at 1, 2⁻⁵².
+const epsMach = 0x1p-52
+
 // negEntropy is h(u) = u log u + (1−u) log(1−u), the convex conjugate of softplus on [0,1].
 func negEntropy(u float64) float64 {
 	s := 0.0
@@ -105,17 +108,19 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 			l.p[j] = -l.p[j]
 		}
 		dec2 := -dot(l.g, l.p) // Newton decrement²
-		// Quadratic convergence stalls at the rounding floor of the gradient sum: stop when
-		// the decrement is tiny and no longer shrinking.
-		if dec2 <= 1e-30 || (dec2 < 1e-16 && dec2 > 0.25*prevDec) { // F(x) − min ≲ dec2/2 (self-concordance-type bound); below rounding
+		// The rounding floor: below it the decrease F(x) − F(x+p) ≈ dec2/2 is within a few
+		// ulps of F (or of the gradient sum's rounding, the absolute 1e-16), so Armijo cannot
+		// be verified. Quadratic convergence stalls there: stop when the decrement is under
+		// the floor and no longer shrinking (F(x) − min ≲ dec2/2, a self-concordance-type
+		// bound).
+		floor := math.Max(1e-16, 8*epsMach*math.Abs(f))
+		if dec2 <= 1e-30 || (dec2 < floor && dec2 > 0.25*prevDec) {
 			return it, nil
 		}
 		prevDec = dec2
 		step := 1.0
-		// Below dec2 ≈ 1e-16 the decrease F(x) − F(x+p) ≈ dec2/2 is under the rounding of F,
-		// so Armijo cannot be verified; there Newton is in its quadratic regime and takes
-		// the full step.
-		for dec2 > 1e-16 {
+		// Under the floor Newton is in its quadratic regime and takes the full step.
+		for dec2 > floor {
 			for j := range xt {
 				xt[j] = x[j] + step*l.p[j]
 			}
