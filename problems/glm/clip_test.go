@@ -62,3 +62,24 @@ func TestSumClippedGradsMatchesEach(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSumClippedGrads: noisy GD's full-batch clipped sum, the inner loop of the
+// baselines experiment (the reduced coordinates of LLL24's rank-4 GLM, n = 1000).
+func BenchmarkSumClippedGrads(b *testing.B) {
+	for _, l := range []loss.Kind{Logistic, Absolute} {
+		inst, err := LowRank().Generate(lowrankSpec(1000, 40, 4, 0, problems.Unconstrained, l), rand.New(rand.NewPCG(3, 3)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		red, _ := inst.(*Instance).Reduced()
+		p := red.Problem.(problems.ClippedGradSummer)
+		x := []float64{0.1, -0.2, 0.3, 0.05}
+		dst := make([]float64, 4)
+		b.Run("loss="+l.String()+"/n=1000/rank=4", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.SumClippedGrads(dst, nil, nil, x, 1)
+			}
+		})
+	}
+}

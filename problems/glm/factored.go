@@ -140,7 +140,8 @@ func (p reduced) ValueDiff(i int, z, y []float64) float64 {
 	return p.in.phi(floats.Dot(ci, z), yi) - p.in.phi(floats.Dot(ci, y), yi)
 }
 func (p reduced) SumClippedGrads(dst, _ []float64, idx []int, y []float64, c float64) int {
-	return p.in.sumClipped(p.in.fc, dst, idx, y, c)
+	p.in.sqFCOnce.Do(func() { p.in.sqFC = rowSquares(p.in.fc) })
+	return p.in.sumClipped(p.in.fc, p.in.sqFC, dst, idx, y, c)
 }
 func (p reduced) Grad(dst []float64, i int, y []float64) {
 	ci := p.in.fc[i]

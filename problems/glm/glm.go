@@ -276,6 +276,22 @@ type Instance struct {
 	fc    [][]float64
 	basis *problems.Basis
 	dense sync.Once // materialises a for Features (reference methods only)
+
+	// Squared row norms of a and fc for the clipped sums, computed on first use.
+	sqA, sqFC         []float64
+	sqAOnce, sqFCOnce sync.Once
+}
+
+// rowSquares returns Σ_k r_ik² per row, summed in k order: for |s| = 1 it is bit for bit
+// the Σ_k (s·r_ik)² that the clip decision needs, since s·v = ±v and (±v)² = v·v exactly.
+func rowSquares(r [][]float64) []float64 {
+	sq := make([]float64, len(r))
+	for i, row := range r {
+		for _, v := range row {
+			sq[i] += v * v
+		}
+	}
+	return sq
 }
 
 var (
@@ -581,35 +597,42 @@ func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, 
 	if in.fc != nil {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
 	}
-	return in.sumClipped(in.a, dst, idx, x, c)
+	in.sqAOnce.Do(func() { in.sqA = rowSquares(in.a) })
+	return in.sumClipped(in.a, in.sqA, dst, idx, x, c)
 }
 
-// sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r (all when idx is nil).
-func (in *Instance) sumClipped(r [][]float64, dst []float64, idx []int, x []float64, c float64) (clipped int) {
+// sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r (all when idx is nil);
+// sq holds the rows' squared norms (rowSquares).
+func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []float64, c float64) (clipped int) {
 	if idx == nil {
 		for i := range r {
-			if in.addClipped(r[i], in.y[i], dst, x, c) {
+			if in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
 				clipped++
 			}
 		}
 		return clipped
 	}
 	for _, i := range idx {
-		if in.addClipped(r[i], in.y[i], dst, x, c) {
+		if in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
 			clipped++
 		}
 	}
 	return clipped
 }
 
-// addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst: the norm of the products s·a_k, then
-// AddClippedScaled (the bits of Grad, SquaredNorm and AddClipped, without a scratch copy).
-func (in *Instance) addClipped(a []float64, y float64, dst, x []float64, c float64) bool {
+// addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst: the squared norm of the products s·a_k
+// (the row's sq when |s| = 1, as for every absolute- and hinge-loss gradient that is not
+// 0), then AddClippedScaled (the bits of Grad, SquaredNorm and AddClipped, without a
+// scratch copy).
+func (in *Instance) addClipped(a []float64, sq, y float64, dst, x []float64, c float64) bool {
 	s := in.dphi(floats.Dot(a, x), y)
-	ss := 0.0
-	for _, v := range a {
-		gk := s * v
-		ss += gk * gk
+	ss := sq
+	if s != 1 && s != -1 {
+		ss = 0
+		for _, v := range a {
+			gk := s * v
+			ss += gk * gk
+		}
 	}
 	return problems.AddClippedScaled(dst, a, s, ss, c)
 }
