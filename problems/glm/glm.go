@@ -282,14 +282,13 @@ type Instance struct {
 	sqAOnce, sqFCOnce sync.Once
 }
 
-// rowSquares returns Σ_k r_ik² per row, summed in k order: for |s| = 1 it is bit for bit
-// the Σ_k (s·r_ik)² that the clip decision needs, since s·v = ±v and (±v)² = v·v exactly.
+// rowSquares returns problems.SquaredNorm of each row: for |s| = 1 it is bit for bit the
+// SquaredNorm of the gradient s·r_i that the clip decision needs, since s·v = ±v and
+// (±v)² = v·v exactly, summed in the same order.
 func rowSquares(r [][]float64) []float64 {
 	sq := make([]float64, len(r))
 	for i, row := range r {
-		for _, v := range row {
-			sq[i] += v * v
-		}
+		sq[i] = problems.SquaredNorm(row)
 	}
 	return sq
 }
