@@ -18,13 +18,8 @@ func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 // WithKnobs returns the mechanism with steps set (sharing the accountant's memo).
 func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	cfg := m.cfg
-	if err := tuning.Set(Name, v, map[string]func(float64) error{"steps": tuning.Int(&cfg.Steps)}); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &Mechanism{cfg: cfg, cache: m.cache}, nil
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"steps": tuning.Int(&cfg.Steps)},
+		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, cache: m.cache} })
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)

@@ -39,15 +39,10 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	cfg := m.cfg
 	setBatch := tuning.Int(&cfg.Batch)
-	if err := tuning.Set(Name, v, map[string]func(float64) error{
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{
 		"step_size": tuning.Float(&cfg.StepSize), "step_factor": tuning.Float(&cfg.StepFactor), "clip": tuning.Float(&cfg.Clip), "steps": tuning.Int(&cfg.Steps),
-		"batch": func(x float64) error { cfg.SamplingRate = 0; return setBatch(x) }}); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &Mechanism{cfg: cfg, cache: m.cache}, nil
+		"batch": func(x float64) error { cfg.SamplingRate = 0; return setBatch(x) }},
+		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, cache: m.cache} })
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)

@@ -3,6 +3,7 @@ package dpzero
 import (
 	"expmech/algorithms"
 	"expmech/algorithms/tuning"
+	"expmech/baselines/calib"
 	"expmech/problems"
 )
 
@@ -18,14 +19,8 @@ func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 // WithKnobs returns dpzero with step_size and/or steps set.
 func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	cfg := m.cfg
-	if err := tuning.Set(Name, v, map[string]func(float64) error{
-		"step_size": tuning.Float(&cfg.StepSize), "steps": tuning.Int(&cfg.Steps)}); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &Mechanism{cfg: cfg, eps: m.eps}, nil
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"step_size": tuning.Float(&cfg.StepSize), "steps": tuning.Int(&cfg.Steps)},
+		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, eps: m.eps} })
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)

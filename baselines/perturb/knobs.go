@@ -3,6 +3,7 @@ package perturb
 import (
 	"expmech/algorithms"
 	"expmech/algorithms/tuning"
+	"expmech/baselines/calib"
 	"expmech/problems"
 )
 
@@ -20,13 +21,8 @@ func (m *Output) Knobs(problems.Constants) []tuning.Knob {
 // WithKnobs returns output-perturbation with λ set.
 func (m *Output) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	cfg := m.cfg
-	if err := tuning.Set(OutputName, v, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)}); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &Output{cfg: cfg, eps: m.eps}, nil
+	return calib.Variant(OutputName, v, &cfg, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)},
+		func() algorithms.Mechanism { return &Output{cfg: cfg, eps: m.eps} })
 }
 
 // Knobs declares objective-perturbation's tunable key: Λ (raised to KST12's floor).
@@ -37,13 +33,8 @@ func (m *Objective) Knobs(problems.Constants) []tuning.Knob {
 // WithKnobs returns objective-perturbation with Λ set.
 func (m *Objective) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
 	cfg := m.cfg
-	if err := tuning.Set(ObjectiveName, v, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)}); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &Objective{cfg: cfg}, nil
+	return calib.Variant(ObjectiveName, v, &cfg, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)},
+		func() algorithms.Mechanism { return &Objective{cfg: cfg} })
 }
 
 var (
