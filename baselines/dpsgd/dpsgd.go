@@ -58,16 +58,11 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 2000} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if c.Batch < 0 {
-		errs = append(errs, fmt.Errorf("dp-sgd: batch = %d, want ≥ 0", c.Batch))
-	}
+	errs := []error{calib.AtLeast(Name, "batch", c.Batch, 0, "")}
 	if !(c.SamplingRate >= 0 && c.SamplingRate <= 1) {
 		errs = append(errs, fmt.Errorf("dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate))
 	}
-	if c.StepSize > 0 && c.StepFactor > 0 {
-		errs = append(errs, fmt.Errorf("dp-sgd: step_size %v and step_factor %v both set the step size; give one (in a tuning grid: step_factor: [0] with a step_size grid)", c.StepSize, c.StepFactor))
-	}
+	errs = append(errs, calib.OneStep(Name, c.StepSize, c.StepFactor))
 	if c.Batch > 0 && c.SamplingRate > 0 {
 		errs = append(errs, fmt.Errorf("dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate))
 	}

@@ -50,15 +50,7 @@ func (c *Config) Validate() error {
 		calib.NonNegative(Name, "step_size", c.StepSize, "0 = theory"),
 		calib.NonNegative(Name, "clip", c.Clip, "0 = G_f"),
 		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"),
-		exclusive(c))
-}
-
-// exclusive refuses step_size and step_factor together: both set η.
-func exclusive(c *Config) error {
-	if c.StepSize > 0 && c.StepFactor > 0 {
-		return fmt.Errorf("%s: step_size %v and step_factor %v both set the step size; give one (in a tuning grid: step_factor: [0] with a step_size grid)", Name, c.StepSize, c.StepFactor)
-	}
-	return nil
+		calib.OneStep(Name, c.StepSize, c.StepFactor))
 }
 
 // Factory is the registry line of noisy-gd.

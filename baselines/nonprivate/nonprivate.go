@@ -3,7 +3,6 @@ package nonprivate
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -30,14 +29,9 @@ func DefaultConfig() *Config { return &Config{Steps: 2000} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if c.Steps < 1 {
-		errs = append(errs, fmt.Errorf("nonprivate: steps = %d, want ≥ 1", c.Steps))
-	}
-	if !(c.StepSize >= 0) || math.IsInf(c.StepSize, 0) {
-		errs = append(errs, fmt.Errorf("nonprivate: step_size = %v, want finite ≥ 0", c.StepSize))
-	}
-	return errors.Join(errs...)
+	return errors.Join(
+		calib.AtLeast(Name, "steps", c.Steps, 1, ""),
+		calib.NonNegative(Name, "step_size", c.StepSize, ""))
 }
 
 // Factory is the registry line of nonprivate.

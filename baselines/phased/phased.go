@@ -34,11 +34,9 @@ func DefaultConfig() *Config { return &Config{} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	errs := []error{
+	return errors.Join(
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
-		calib.NonNegative(Name, "clip", c.Clip, ""),
-	}
-	return errors.Join(errs...)
+		calib.NonNegative(Name, "clip", c.Clip, ""))
 }
 
 // Factory is the registry line of phased-sgd.
