@@ -263,7 +263,7 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 			st.empty++
 		}
 		clear(g)
-		st.clipped += optim.ClippedSum(g, buf, o, lot, x, p.clip)
+		st.clipped += problems.SumClippedGrads(g, buf, o, lot, x, p.clip)
 		st.grads += len(lot)
 		// Noise is added even to an empty lot (Opacus #161): the accountant counts it.
 		st.noiseDraws++

@@ -117,8 +117,8 @@ func TestSensitivity(t *testing.T) {
 		q2 := p.WithPoint(i, z)
 		clear(g1)
 		clear(g2)
-		optim.ClippedSum(g1, buf, p, lot, x, C)
-		optim.ClippedSum(g2, buf, q2, lot, x, C)
+		problems.SumClippedGrads(g1, buf, p, lot, x, C)
+		problems.SumClippedGrads(g2, buf, q2, lot, x, C)
 		if got, max := optim.Dist(g1, g2)/L, 2*C/L; got > max*(1+1e-12) {
 			t.Errorf("trial %d: ‖Δ aggregate‖ = %v, want ≤ 2C/L = %v", trial, got, max)
 		}

@@ -17,9 +17,10 @@ func (g gradTable) Constants() problems.Constants          { return problems.Con
 func (g gradTable) Value(int, []float64) float64           { return 0 }
 func (g gradTable) Grad(dst []float64, i int, _ []float64) { copy(dst, g[i]) }
 
-// ClippedSum must equal, bitwise, the sum of Clip(∇f_i) accumulated in index order (its
-// definition, with Clip and the plain loop as the independent reference), and count the
-// clipped gradients as Clip reports them, NaN norms included.
+// problems.SumClippedGrads, the batch dp-sgd and ClippedMean sum through, must equal,
+// bitwise, the sum of Clip(∇f_i) accumulated in index order (its definition, with Clip
+// and the plain loop as the independent reference), and count the clipped gradients as
+// Clip reports them, NaN norms included.
 func TestClippedSumMatchesClip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, d := range []int{1, 4, 7} {
@@ -47,7 +48,7 @@ func TestClippedSumMatchesClip(t *testing.T) {
 				}
 			}
 			got := make([]float64, d)
-			n := ClippedSum(got, make([]float64, d), g, nil, make([]float64, d), c)
+			n := problems.SumClippedGrads(got, make([]float64, d), g, nil, make([]float64, d), c)
 			if n != wantN {
 				t.Errorf("d=%d c=%g: clipped %d, want %d", d, c, n, wantN)
 			}

@@ -166,7 +166,7 @@ func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solu
 		AddScaled(x, -2/(r.Lambda*float64(t+1)), grad)
 		Project(x, r.Domain)
 		if r.Domain.Kind == problems.Unconstrained {
-			ProjectBall(x, nil, rad)
+			Clip(x, rad)
 		}
 	}
 	sol.X = avg

@@ -3,6 +3,7 @@ package optim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"expmech/problems"
 )
@@ -74,35 +75,11 @@ func Clip(g []float64, c float64) bool {
 func Project(x []float64, dom problems.Domain) {
 	switch dom.Kind {
 	case problems.Ball:
-		ProjectBall(x, nil, dom.Radius)
+		Clip(x, dom.Radius) // radial scaling: the ball's projection is the clip
 	case problems.Box:
 		r := dom.Radius
 		for i, v := range x {
 			x[i] = math.Max(-r, math.Min(r, v))
-		}
-	}
-}
-
-// ProjectBall replaces x by its projection onto the ℓ2 ball of radius r around centre
-// (0 if centre is nil).
-func ProjectBall(x, centre []float64, r float64) {
-	var s float64
-	for i, v := range x {
-		if centre != nil {
-			v -= centre[i]
-		}
-		s += v * v
-	}
-	n := math.Sqrt(s)
-	if n <= r {
-		return
-	}
-	f := r / n
-	for i := range x {
-		if centre != nil {
-			x[i] = centre[i] + f*(x[i]-centre[i])
-		} else {
-			x[i] *= f
 		}
 	}
 }
@@ -115,10 +92,8 @@ const ExtraReleasedStart = "released_start"
 
 // AtStart returns 1 if every coordinate of x is 0 (the start x₀ of the baselines), else 0.
 func AtStart(x []float64) float64 {
-	for _, v := range x {
-		if v != 0 {
-			return 0
-		}
+	if slices.ContainsFunc(x, func(v float64) bool { return v != 0 }) {
+		return 0
 	}
 	return 1
 }
