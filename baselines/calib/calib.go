@@ -14,17 +14,6 @@ import (
 // ErrConstants is wrapped by every public-constants validation error.
 var ErrConstants = errors.New("invalid problem constants")
 
-// CheckBudget validates a budget for an (ε, δ) Gaussian-noise baseline: ε ∈ (0, +∞]
-// (+∞ = the non-private limit, σ = 0), δ ∈ (0, 1) (a Gaussian release is never pure DP,
-// so δ = 0 is refused, not defaulted), and the replace-one relation every calibration in
-// this tree is derived for (SPEC §8.3). All problems are reported at once.
-func CheckBudget(b algorithms.Budget) error {
-	return b.Validate(algorithms.BudgetNeeds{
-		PositiveDelta: "Gaussian noise cannot give pure DP",
-		ReplaceOne:    "baselines are calibrated for replace-one only",
-	})
-}
-
 // CheckConstants validates the public constants every baseline relies on: n ≥ 1, d ≥ 1,
 // 0 < G_f < ∞, and a known domain with a positive finite radius (the prior bound C when
 // unconstrained, LLL24 Assumption 1.2).
@@ -53,9 +42,16 @@ func CheckConstants(c problems.Constants) error {
 	return errors.Join(errs...)
 }
 
-// Check runs CheckConstants and CheckBudget and joins their errors.
+// Check runs CheckConstants and validates the budget for an (ε, δ) Gaussian-noise
+// baseline: ε ∈ (0, +∞] (+∞ = the non-private limit, σ = 0), δ ∈ (0, 1) (a Gaussian
+// release is never pure DP, so δ = 0 is refused, not defaulted), and the replace-one
+// relation every calibration in this tree is derived for (SPEC §8.3). All problems are
+// reported at once.
 func Check(c problems.Constants, b algorithms.Budget) error {
-	return errors.Join(CheckConstants(c), CheckBudget(b))
+	return errors.Join(CheckConstants(c), b.Validate(algorithms.BudgetNeeds{
+		PositiveDelta: "Gaussian noise cannot give pure DP",
+		ReplaceOne:    "baselines are calibrated for replace-one only",
+	}))
 }
 
 // S is the GDP parameter a budget allows: s*(ε, δ) = sup{s : δ(ε; s) ≤ δ} by the exact
@@ -122,29 +118,19 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 	return algorithms.Certified
 }
 
-// Gradients opens a first-order baseline's Run: the gradient access it declared
-// (problems.Gradients), the public constants, and Check of the constants and the budget,
-// in that order.
-func Gradients(vo problems.ValueAccess, b algorithms.Budget) (problems.GradientAccess, problems.Constants, error) {
-	o, err := problems.Gradients(vo)
-	if err != nil {
-		return nil, problems.Constants{}, err
-	}
-	c := o.Constants()
-	if err := Check(c, b); err != nil {
-		return nil, problems.Constants{}, err
-	}
-	return o, c, nil
-}
-
-// Open is the start of a first-order baseline's Run: the gradient view of vo checked
-// against the plan's budget (Gradients) and the parameters P its Plan kept (an error
-// naming mech for a plan it did not make).
+// Open is the start of a first-order baseline's Run: the gradient access it declared
+// (problems.Gradients), its public constants and Check of them and the plan's budget, in
+// that order, then the parameters P its Plan kept (an error naming mech for a plan it
+// did not make).
 func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan) (problems.GradientAccess, problems.Constants, P, error) {
 	var p P
-	o, c, err := Gradients(vo, pl.Budget)
+	o, err := problems.Gradients(vo)
 	if err != nil {
-		return nil, c, p, err
+		return nil, problems.Constants{}, p, err
+	}
+	c := o.Constants()
+	if err := Check(c, pl.Budget); err != nil {
+		return nil, problems.Constants{}, p, err
 	}
 	if p, err = algorithms.StateOf[P](pl); err != nil {
 		return nil, c, p, fmt.Errorf("%s: %w", mech, err)
@@ -228,10 +214,8 @@ func NoiseDim(c problems.Constants) int {
 	if c.Domain.Kind != problems.Unconstrained || c.GLMLoss == "" {
 		return c.D
 	}
-	if c.Rank > 0 && c.Rank <= c.D {
-		if !slices.Contains(c.Measured, problems.ConstRank) {
-			return c.Rank
-		}
+	if c.Rank > 0 && c.Rank <= c.D && !slices.Contains(c.Measured, problems.ConstRank) {
+		return c.Rank
 	}
 	return max(1, min(c.N, c.D))
 }

@@ -166,8 +166,7 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	}
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
-		f := m.cfg.StepFactor
-		f = cmp.Or(f, 1)
+		f := cmp.Or(m.cfg.StepFactor, 1)
 		p.eta = f * p.R / (math.Sqrt(p.bound2(p.rbar)) * math.Sqrt(float64(p.T)))
 	}
 	return p, nil

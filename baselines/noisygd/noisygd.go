@@ -1,6 +1,7 @@
 package noisygd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -101,10 +102,7 @@ func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	}
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
-		f := m.cfg.StepFactor
-		if f == 0 {
-			f = 1
-		}
+		f := cmp.Or(m.cfg.StepFactor, 1)
 		p.eta = f * p.R / math.Sqrt(float64(p.T)*(p.clip*p.clip+float64(p.rbar)*p.sigma*p.sigma))
 	}
 	if !(p.eta > 0) || math.IsInf(p.eta, 0) {
