@@ -86,17 +86,20 @@ func DefaultBatch(batch, n int) int {
 // Factory is the registry line of dp-sgd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "Poisson-subsampled clipped DP-SGD, PLD accountant with RDP cross-check (Abadi et al. 2016; SPEC §6.3)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, cache: calib.NewPoissonCache(Name)}, nil
+		return &Mechanism{AveragedWalk: Name, cfg: c, cache: calib.NewPoissonCache(Name)}, nil
 	})
 }
 
 // Mechanism is a configured dp-sgd.
 type Mechanism struct {
+	// The reduced path's complement is the averaged walk of s = η·zC/L = η·Sigma per step:
+	// x_{t+1} = x_t − η(Σ_lot clip(∇f) + N(0, z²C²I))/L.
+	calib.AveragedWalk
 	cfg   Config
 	cache *calib.PoissonCache // memoised accountant (data-independent)
 }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
+var _ algorithms.Reducer = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 

@@ -42,7 +42,7 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{
 		"step_size": tuning.Float(&cfg.StepSize), "step_factor": tuning.Float(&cfg.StepFactor), "clip": tuning.Float(&cfg.Clip), "steps": tuning.Int(&cfg.Steps),
 		"batch": func(x float64) error { cfg.SamplingRate = 0; return setBatch(x) }},
-		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, cache: m.cache} })
+		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, cache: m.cache} })
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)

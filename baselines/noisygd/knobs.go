@@ -40,7 +40,7 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	cfg := m.cfg
 	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{
 		"step_size": tuning.Float(&cfg.StepSize), "step_factor": tuning.Float(&cfg.StepFactor), "steps": tuning.Int(&cfg.Steps)},
-		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, eps: m.eps} })
+		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, eps: m.eps} })
 }
 
 var _ tuning.Tunable = (*Mechanism)(nil)

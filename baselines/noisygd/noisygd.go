@@ -57,17 +57,20 @@ func (c *Config) Validate() error {
 // Factory is the registry line of noisy-gd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Mechanism{AveragedWalk: Name, cfg: c, eps: calib.NewEpsCache()}, nil
 	})
 }
 
 // Mechanism is a configured noisy-gd.
 type Mechanism struct {
+	// The reduced path's complement is the averaged walk of s = ησ per step:
+	// x_{t+1} = x_t − η(ḡ_t + b_t), b_t ~ N(0, σ²I).
+	calib.AveragedWalk
 	cfg Config
 	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
 }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
+var _ algorithms.Reducer = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
