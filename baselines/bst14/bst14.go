@@ -160,8 +160,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	// not BST14's target: a steps override past n² spends more than ε and the runner
 	// downgrades the row. Gradients are clipped at L = G_f, so G_f is trusted.
 	calib.Certificate(&r, c, b, problems.ConstGF)
-	r.PredictedGradientQueries = float64(p.T)
-	r.PredictedValueQueries = 0
+	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T), 0
 	paper := 0.0
 	if p.calibrationIsPaper {
 		paper = 1

@@ -195,8 +195,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if p.clip >= c.GF { // unbiased stochastic subgradients: R²/(2ηT) + ηB²/2
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*p.bound2(p.rbar)/2
 	}
-	r.PredictedGradientQueries = float64(p.T) * p.L
-	r.PredictedValueQueries = 0
+	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T)*p.L, 0
 	// the counted Σ_t |B_t| are the realised Poisson lot sizes, which the amplification
 	// by subsampling keeps secret: the row publishes the expected T·q·n instead
 	r.PlannedCounts = true

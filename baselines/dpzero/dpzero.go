@@ -95,8 +95,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	// scalar Gaussian releases compose to s = √T·Δ/σ-GDP.
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	// No theory_bound: clipping and the finite difference bias the estimator.
-	r.PredictedValueQueries = 2 * float64(p.T) * float64(c.N)
-	r.PredictedGradientQueries = 0
+	r.PredictedValueQueries, r.PredictedGradientQueries = 2*float64(p.T)*float64(c.N), 0
 	r.Extra = map[string]float64{"step_size": p.eta, "clip": p.clip, "smoothing": p.lambda, "sensitivity": p.sens}
 	return r, nil
 }

@@ -140,8 +140,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		// below its own theory's strength shows a ratio above 1).
 		r.Extra["bound_best_step"] = p.R * math.Sqrt(b2/float64(p.T))
 	}
-	r.PredictedGradientQueries = float64(p.T) * float64(c.N)
-	r.PredictedValueQueries = 0
+	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T)*float64(c.N), 0
 	return r, nil
 }
 

@@ -184,8 +184,7 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 	}
 	// KST12 Thm 2 (δ₁) plus the Gaussian output step (δ₂), δ₁ + δ₂ = δ; trusts G_f and β.
 	calib.Certificate(&r, c, b, problems.ConstGF, problems.ConstSmooth)
-	r.PredictedGradientQueries = float64(p.iters+1) * float64(c.N)
-	r.PredictedValueQueries = 0
+	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.iters+1)*float64(c.N), 0
 	r.Extra = map[string]float64{"lambda": p.lambda, "sigma_output": p.sigmaOut, "solver_tol": p.tol, "epsilon_objective": p.eps1}
 	return r, nil
 }

@@ -112,20 +112,15 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 	}
 	// Replace-one: the λ-strongly convex regularised minimiser moves by ≤ 2G_f/(nλ), plus
 	// twice the solver's certified error (which uses β when declared, and the radius): s = Δ/σ.
-	trust := []string{problems.ConstGF, problems.ConstDomain}
-	if p.reg.Smooth.Declared() {
-		trust = []string{problems.ConstGF, problems.ConstSmooth, problems.ConstDomain}
+	trust, extraPass := []string{problems.ConstGF, problems.ConstDomain}, 0.0
+	if p.reg.Smooth.Declared() { // and one more pass for the a-posteriori residual
+		trust, extraPass = []string{problems.ConstGF, problems.ConstSmooth, problems.ConstDomain}, 1
 	}
 	calib.Certificate(&r, c, b, trust...)
 	// F(x̂ + b) − F(x_opt) ≤ λR²/2 (regularisation bias, ‖x_opt‖ ≤ R) + G(errBound + E‖b‖),
 	// E‖b‖ ≤ σ√d; projecting onto K is non-expansive towards x* ∈ K.
 	r.TheoryBound = p.reg.Lambda*p.R*p.R/2 + c.GF*(p.errBound+p.sigma*math.Sqrt(float64(c.D)))
-	extraPass := 0.0
-	if p.reg.Smooth.Declared() {
-		extraPass = 1 // the a-posteriori residual
-	}
-	r.PredictedGradientQueries = (float64(p.iters) + extraPass) * float64(c.N)
-	r.PredictedValueQueries = 0
+	r.PredictedGradientQueries, r.PredictedValueQueries = (float64(p.iters)+extraPass)*float64(c.N), 0
 	r.Extra = map[string]float64{"lambda": p.reg.Lambda, "sensitivity": p.sens, "solver_error_bound": p.errBound}
 	return r, nil
 }

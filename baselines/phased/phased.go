@@ -147,8 +147,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		trust = append(trust, problems.ConstSmooth)
 	}
 	calib.Certificate(&r, c, b, trust...)
-	r.PredictedGradientQueries = float64(p.steps)
-	r.PredictedValueQueries = 0
+	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.steps), 0
 	smooth := 0.0
 	if first.smooth {
 		smooth = 1
