@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
-	"expmech/algorithms/privacy"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
@@ -118,13 +117,7 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 		p.z = p.sigma / (2 * n * p.L)
 	} else {
 		k := calib.PoissonKey{Q: q, T: p.T, Epsilon: b.Epsilon, Delta: b.Delta, Relation: b.Relation}
-		res := m.cache.Get(env.Store, k, func() calib.PoissonResult {
-			z, err := privacy.CalibratePoissonZ(q, p.T, b.Epsilon, b.Delta, b.Relation)
-			if err != nil {
-				return calib.PoissonResult{Err: fmt.Errorf("calibrate z(q=%v, T=%d): %w", q, p.T, err)}
-			}
-			return calib.PoissonResult{Z: z}
-		})
+		res := m.cache.Get(env.Store, k, func() calib.PoissonResult { return calib.PoissonZ(q, p.T, b) })
 		if res.Err != nil {
 			return p, fmt.Errorf("noisy-sgd-bst14: %w", res.Err)
 		}
@@ -133,15 +126,7 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	}
 	k := calib.PoissonKey{Q: q, T: p.T, Z: p.z, Delta: b.Delta, Relation: b.Relation}
 	res := m.cache.Get(env.Store, k, func() calib.PoissonResult {
-		lo, hi, err := privacy.PLDBracket(q, p.z, p.T, b.Delta, b.Relation)
-		if err != nil {
-			return calib.PoissonResult{Err: fmt.Errorf("PLD re-accounting: %w", err)}
-		}
-		rdp, err := privacy.EpsPoissonGaussianRDP(q, p.z, p.T, b.Delta, b.Relation)
-		if err != nil {
-			return calib.PoissonResult{Err: fmt.Errorf("RDP re-accounting: %w", err)}
-		}
-		return calib.PoissonResult{Z: p.z, Lo: lo, Hi: hi, RDP: rdp}
+		return calib.PoissonEps(q, p.z, p.T, b, "PLD re-accounting", "RDP re-accounting")
 	})
 	if res.Err != nil {
 		return p, fmt.Errorf("noisy-sgd-bst14: %w", res.Err)
@@ -182,17 +167,11 @@ var _ algorithms.Accountant = (*Mechanism)(nil)
 // T steps. Returns the smaller of the PLD upper bound and RDP at δ = b.Delta.
 func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algorithms.Record) (eps, delta float64, err error) {
 	n := float64(c.N)
-	z := rec.Sigma * n / (2 * n * c.GF)
-	q := 1 / n
-	_, hi, err := privacy.PLDBracket(q, z, rec.Steps, b.Delta, b.Relation)
-	if err != nil {
-		return math.NaN(), math.NaN(), fmt.Errorf("noisy-sgd-bst14: account: %w", err)
+	r := calib.PoissonEps(1/n, rec.Sigma*n/(2*n*c.GF), rec.Steps, b, "account", "account")
+	if r.Err != nil {
+		return math.NaN(), math.NaN(), fmt.Errorf("noisy-sgd-bst14: %w", r.Err)
 	}
-	rdp, err := privacy.EpsPoissonGaussianRDP(q, z, rec.Steps, b.Delta, b.Relation)
-	if err != nil {
-		return math.NaN(), math.NaN(), fmt.Errorf("noisy-sgd-bst14: account: %w", err)
-	}
-	return math.Min(hi, rdp), b.Delta, nil
+	return math.Min(r.Hi, r.RDP), b.Delta, nil
 }
 
 // Plan is data-independent; the plan keeps the calibrated parameters for Run.

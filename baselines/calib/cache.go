@@ -26,6 +26,30 @@ type PoissonResult struct {
 	Err            error
 }
 
+// PoissonZ is the noise multiplier z of T Poisson(q)-subsampled Gaussian steps calibrated
+// to b (privacy.CalibratePoissonZ: the smallest z whose PLD upper ε at δ is ≤ ε).
+func PoissonZ(q float64, T int, b algorithms.Budget) PoissonResult {
+	z, err := privacy.CalibratePoissonZ(q, T, b.Epsilon, b.Delta, b.Relation)
+	if err != nil {
+		return PoissonResult{Err: fmt.Errorf("calibrate z(q=%v, T=%d): %w", q, T, err)}
+	}
+	return PoissonResult{Z: z}
+}
+
+// PoissonEps re-accounts T such steps at z under b.Relation: the PLD bracket and the RDP ε
+// at δ = b.Delta. An accountant's error is wrapped by the caller's name for it, pld or rdp.
+func PoissonEps(q, z float64, T int, b algorithms.Budget, pld, rdp string) PoissonResult {
+	lo, hi, err := privacy.PLDBracket(q, z, T, b.Delta, b.Relation)
+	if err != nil {
+		return PoissonResult{Err: fmt.Errorf("%s: %w", pld, err)}
+	}
+	eps, err := privacy.EpsPoissonGaussianRDP(q, z, T, b.Delta, b.Relation)
+	if err != nil {
+		return PoissonResult{Err: fmt.Errorf("%s: %w", rdp, err)}
+	}
+	return PoissonResult{Z: z, Lo: lo, Hi: hi, RDP: eps}
+}
+
 // PoissonCache memoises the (slow, data-independent) Poisson accountant of one mechanism
 // and the grid points tuning derives from it (WithKnobs shares the cache). It is the one
 // in-process memo a plan does not replace: the tuning's Rényi curve (RDP) asks, at a

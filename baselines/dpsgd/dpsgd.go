@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
-	"expmech/algorithms/privacy"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
@@ -119,22 +118,14 @@ type params struct {
 // RDP are upper bounds on the true ε, so their minimum is too (epsilon_spent); a
 // bracket with lo > hi is an accountant inconsistency and fails.
 func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
-	z, err := privacy.CalibratePoissonZ(q, T, b.Epsilon, b.Delta, b.Relation)
-	if err != nil {
-		return calib.PoissonResult{Err: fmt.Errorf("calibrate z(q=%v, T=%d): %w", q, T, err)}
+	r := calib.PoissonZ(q, T, b)
+	if r.Err == nil {
+		r = calib.PoissonEps(q, r.Z, T, b, "PLD", "RDP")
 	}
-	lo, hi, err := privacy.PLDBracket(q, z, T, b.Delta, b.Relation)
-	if err != nil {
-		return calib.PoissonResult{Err: fmt.Errorf("PLD: %w", err)}
+	if r.Err == nil && r.Lo > r.Hi*(1+1e-9)+1e-12 {
+		return calib.PoissonResult{Err: fmt.Errorf("PLD bracket [%v, %v] inverted: accountant inconsistency", r.Lo, r.Hi)}
 	}
-	rdp, err := privacy.EpsPoissonGaussianRDP(q, z, T, b.Delta, b.Relation)
-	if err != nil {
-		return calib.PoissonResult{Err: fmt.Errorf("RDP: %w", err)}
-	}
-	if lo > hi*(1+1e-9)+1e-12 {
-		return calib.PoissonResult{Err: fmt.Errorf("PLD bracket [%v, %v] inverted: accountant inconsistency", lo, hi)}
-	}
-	return calib.PoissonResult{Z: z, Lo: lo, Hi: hi, RDP: rdp}
+	return r
 }
 
 func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (params, error) {
