@@ -187,12 +187,11 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last iterate θ_T, as BST14 does.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	b := pl.Budget
 	o, c, p, err := calib.Open[params](Name, vo, pl)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	rec := m.record(c, b, p)
+	rec := m.record(c, pl.Budget, p)
 	d, n := c.D, float64(c.N)
 	x, g := make([]float64, d), make([]float64, d)
 	scale := n*n*p.L*p.L + float64(d)*p.sigma*p.sigma

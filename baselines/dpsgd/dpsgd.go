@@ -175,8 +175,7 @@ func (p params) bound2(d int) float64 {
 func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) algorithms.Record {
 	r := algorithms.Empty()
 	r.Sigma = p.z * p.clip / p.L // noise std per coordinate of the normalised gradient g̃
-	r.Steps, r.Batch = p.T, int(math.Round(p.L))
-	r.DeltaMech = b.Delta
+	r.Steps, r.Batch, r.DeltaMech = p.T, int(math.Round(p.L)), b.Delta
 	r.EpsilonSpent = math.Min(p.epsHi, p.epsRD)
 	r.Guarantee = calib.Guarantee(b)
 	// Poisson-subsampled Gaussian at rate q on the clipped sum (per-example norm ≤ C), raw
@@ -211,12 +210,11 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 // Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	b := pl.Budget
 	o, c, p, err := calib.Open[params](Name, vo, pl)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	rec := m.record(c, b, p)
+	rec := m.record(c, pl.Budget, p)
 	x, st, err := descend(ctx, o, c, p, rng)
 	if err != nil {
 		return algorithms.Output{}, err
@@ -234,10 +232,7 @@ type stats struct{ noiseDraws, empty, clipped, grads int }
 
 func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, stats, error) {
 	d := o.Dim() // c.D, or the rank r on a reduced oracle
-	x := make([]float64, d)
-	avg := make([]float64, d)
-	g := make([]float64, d)
-	buf := make([]float64, d)
+	x, avg, g, buf := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
 	lot := make([]int, 0, int(p.L+6*math.Sqrt(p.L)+16))
 	noise := p.z * p.clip
 	var st stats

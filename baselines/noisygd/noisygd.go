@@ -116,8 +116,7 @@ func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 
 func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
 	r := algorithms.Empty()
-	r.Sigma, r.Steps, r.Batch = p.sigma, p.T, c.N
-	r.DeltaMech = b.Delta
+	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.T, c.N, b.Delta
 	r.Guarantee = calib.Guarantee(b)
 	if err := m.eps.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
@@ -173,10 +172,7 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 // descend runs the T noisy steps; no allocation inside the loop.
 func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
 	d := o.Dim() // c.D, or the rank r on a reduced oracle
-	x := make([]float64, d)
-	avg := make([]float64, d)
-	g := make([]float64, d)
-	buf := make([]float64, d)
+	x, avg, g, buf := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
 	clipped := 0
 	for t := range p.T {
 		if err := ctx.Err(); err != nil {

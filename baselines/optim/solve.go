@@ -73,12 +73,9 @@ func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
 		if dk := r.Domain.Diameter(d); dk < r0 {
 			r0 = dk
 		}
-		if r0 <= r.Tol {
-			return 1, r.Tol, nil
-		}
 		q := beta / (beta + 2*r.Lambda)
-		if q == 0 {
-			return 1, r.Tol, nil // exact after one step (above)
+		if r0 <= r.Tol || q == 0 { // already within Tol, or exact after one step (above)
+			return 1, r.Tol, nil
 		}
 		t := math.Ceil(math.Log(r0/r.Tol) / -math.Log(q))
 		if t > 1e9 {
@@ -108,9 +105,7 @@ func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solu
 	if err != nil {
 		return Solution{}, err
 	}
-	x := make([]float64, d)
-	grad := make([]float64, d)
-	buf := make([]float64, d)
+	x, grad, buf := make([]float64, d), make([]float64, d), make([]float64, d)
 	full := func(x []float64) {
 		clear(grad)
 		for i := range n {

@@ -206,7 +206,6 @@ func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 // Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // releases Π_K(θ̂ + N(0, σ_out² I)).
 func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	b := pl.Budget
 	o, c, p, err := calib.Open[objParams](ObjectiveName, vo, pl)
 	if err != nil {
 		return algorithms.Output{}, err
@@ -214,7 +213,7 @@ func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 	if err := m.check(c, true); err != nil {
 		return algorithms.Output{}, err
 	}
-	rec, err := m.record(c, b, p)
+	rec, err := m.record(c, pl.Budget, p)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

@@ -142,16 +142,12 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	// 2Gη_i (declared β-smooth, βη_i ≤ 2; β = 0 included) or 2Gη_i√n_i (derivation at
 	// calibrate). Both need unclipped subgradients (G ≥ G_f), so G_f is trusted, and β
 	// when smooth.
-	trust := []string{problems.ConstGF}
+	trust, smooth := []string{problems.ConstGF}, 0.0
 	if first.smooth {
-		trust = append(trust, problems.ConstSmooth)
+		trust, smooth = append(trust, problems.ConstSmooth), 1
 	}
 	calib.Certificate(&r, c, b, trust...)
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.steps), 0
-	smooth := 0.0
-	if first.smooth {
-		smooth = 1
-	}
 	r.Extra = map[string]float64{"phases": float64(len(p.phases)), "step_size": p.eta, "sigma_last": last.sigma, "smooth_sensitivity": smooth}
 	return r, nil
 }
