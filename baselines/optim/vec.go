@@ -18,20 +18,8 @@ func AddNoise(x []float64, sigma float64, rng *rand.Rand) {
 	}
 }
 
-// Dot returns ⟨x, y⟩. It panics if the lengths differ.
-func Dot(x, y []float64) float64 {
-	if len(x) != len(y) {
-		panic("optim: length mismatch")
-	}
-	var s float64
-	for i, v := range x {
-		s += v * y[i]
-	}
-	return s
-}
-
 // Norm returns ‖x‖₂.
-func Norm(x []float64) float64 { return math.Sqrt(Dot(x, x)) }
+func Norm(x []float64) float64 { return math.Sqrt(problems.SquaredNorm(x)) }
 
 // Dist returns ‖x − y‖₂.
 func Dist(x, y []float64) float64 {
