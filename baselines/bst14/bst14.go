@@ -73,13 +73,9 @@ var _ algorithms.Mechanism = (*Mechanism)(nil)
 func (m *Mechanism) Name() string { return Name }
 
 type params struct {
-	T                  int
-	sigma, sigmaPaper  float64
-	L, DK              float64
-	epsExact, epsRDP   float64
-	z                  float64
-	epsLo              float64
-	calibrationIsPaper bool
+	T                              int
+	sigma, sigmaPaper, L, DK, z    float64
+	epsExact, epsRDP, epsLo, paper float64 // paper: 1 with calibration: paper, else 0
 }
 
 // Sigma is BST14's σ = √(32 L² n² log(n/δ) log(1/δ))/ε (sum scale) [REC: SPEC §6.1].
@@ -111,8 +107,8 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	// per-step domination to the mixture, so the privacy package's Poisson replace-one
 	// accountant at q = 1/n, z = σ/(2nL) bounds all T steps (T = noise draws).
 	q := 1 / n
-	p.calibrationIsPaper = m.cfg.Calibration == CalibrationPaper
-	if p.calibrationIsPaper {
+	if m.cfg.Calibration == CalibrationPaper {
+		p.paper = 1
 		p.sigma = p.sigmaPaper
 		p.z = p.sigma / (2 * n * p.L)
 	} else {
@@ -146,14 +142,10 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	// downgrades the row. Gradients are clipped at L = G_f, so G_f is trusted.
 	calib.Certificate(&r, c, b, problems.ConstGF)
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T), 0
-	paper := 0.0
-	if p.calibrationIsPaper {
-		paper = 1
-	}
 	r.Extra = map[string]float64{
 		"sigma_bst14": p.sigmaPaper, "epsilon_bst14_formula": b.Epsilon, "epsilon_rdp": p.epsRDP,
 		"epsilon_pld_lo": p.epsLo, "epsilon_pld_hi": p.epsExact, "noise_multiplier": p.z,
-		"calibration_paper": paper,
+		"calibration_paper": p.paper,
 	}
 	return r
 }

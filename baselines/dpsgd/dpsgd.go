@@ -103,12 +103,8 @@ var _ algorithms.Reducer = (*Mechanism)(nil)
 func (m *Mechanism) Name() string { return Name }
 
 type params struct {
-	T                   int
-	q, L                float64
-	z, clip, eta        float64
-	epsHi, epsLo, epsRD float64
-	R                   float64
-	rbar                int // calib.NoiseDim
+	T, rbar                                    int // rbar: calib.NoiseDim
+	q, L, z, clip, eta, epsHi, epsLo, epsRD, R float64
 }
 
 // account returns the calibrated z (the smallest z whose PLD upper ε at δ is ≤ ε,
@@ -160,8 +156,7 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	}
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
-		f := cmp.Or(m.cfg.StepFactor, 1)
-		p.eta = f * p.R / (math.Sqrt(p.bound2(p.rbar)) * math.Sqrt(float64(p.T)))
+		p.eta = cmp.Or(m.cfg.StepFactor, 1) * p.R / (math.Sqrt(p.bound2(p.rbar)) * math.Sqrt(float64(p.T)))
 	}
 	return p, nil
 }

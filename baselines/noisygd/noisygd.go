@@ -76,11 +76,8 @@ func (m *Mechanism) Name() string { return Name }
 
 // params is the calibration of one run.
 type params struct {
-	T          int
-	eta, sigma float64
-	clip, sens float64
-	s, R       float64
-	rbar       int // calib.NoiseDim: the noise coordinates the loss sees
+	T, rbar                      int // rbar: calib.NoiseDim, the noise coordinates the loss sees
+	eta, sigma, clip, sens, s, R float64
 }
 
 // calibrate derives (T, η, σ) for GDP parameter s from the public constants only.

@@ -60,11 +60,9 @@ var _ algorithms.Mechanism = (*Output)(nil)
 func (m *Output) Name() string { return OutputName }
 
 type outParams struct {
-	reg         optim.Regularized
-	iters       int
-	errBound    float64
-	sens, sigma float64
-	s, R        float64
+	reg                         optim.Regularized
+	iters                       int
+	errBound, sens, sigma, s, R float64
 }
 
 // calibrate derives λ, the solver schedule and σ from the public constants only (an
