@@ -57,10 +57,9 @@ var _ algorithms.Mechanism = (*Mechanism)(nil)
 func (m *Mechanism) Name() string { return Name }
 
 type phase struct {
-	size        int
-	eta         float64
-	sens, sigma float64
-	smooth      bool
+	size             int
+	eta, sens, sigma float64
+	smooth           bool
 }
 
 type params struct {
@@ -86,18 +85,14 @@ func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	beta, smooth := c.Smooth.Beta()
 	p.eta = m.cfg.StepSize
 	if p.eta == 0 {
-		ns := R / (G * math.Sqrt(n*(1+128*d/(s*s))))
+		p.eta = R / (G * math.Sqrt(n*(1+128*d/(s*s))))
 		sm := (R / G) * math.Min(4/math.Sqrt(n), s/math.Sqrt(d))
-		p.eta = ns
 		if smooth && contracts(beta, sm/4) { // η₁ = η/4
 			p.eta = sm
 		}
 	}
-	for i := 1; ; i++ {
+	for i := 1; c.N>>i > 0; i++ {
 		size := c.N >> i // ⌊2^{−i} n⌋; the chunks are disjoint since Σ 2^{−i} < 1
-		if size == 0 {
-			break
-		}
 		ph := phase{size: size, eta: p.eta * math.Pow(4, -float64(i))}
 		// Sensitivity of the phase's average iterate on replace-one neighbours [DER]: the
 		// changed example is used once; that step differs by ≤ 2Gη_i. Smooth with η_i ≤ 2/β:
