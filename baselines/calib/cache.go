@@ -23,7 +23,7 @@ type PoissonKey struct {
 // PoissonResult is the answer: the calibrated z (if asked), the PLD bracket and the RDP ε.
 type PoissonResult struct {
 	Z, Lo, Hi, RDP float64
-	Err            error
+	Err            error `json:"-"` // failures are not stored
 }
 
 // PoissonZ is the noise multiplier z of T Poisson(q)-subsampled Gaussian steps calibrated
@@ -70,9 +70,6 @@ func (c *PoissonCache) storeKey(k PoissonKey) string {
 		c.space, f(k.Q), k.T, f(k.Z), f(k.Epsilon), f(k.Delta), k.Relation)
 }
 
-// storedPoisson is a PoissonResult without its error (failures are not stored).
-type storedPoisson struct{ Z, Lo, Hi, RDP float64 }
-
 // viaStore answers k from the store, computing with f on a miss.
 func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
 	var r PoissonResult
@@ -82,7 +79,7 @@ func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() Poiss
 		if r.Err != nil {
 			return nil
 		}
-		b, err := json.Marshal(storedPoisson{r.Z, r.Lo, r.Hi, r.RDP})
+		b, err := json.Marshal(r)
 		if err != nil { // ±Inf or NaN: not storable, still the answer
 			return nil
 		}
@@ -91,11 +88,11 @@ func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() Poiss
 	if computed {
 		return r
 	}
-	var sp storedPoisson
+	var sp PoissonResult
 	if b == nil || json.Unmarshal(b, &sp) != nil {
 		return f() // another caller failed, or foreign bytes: compute here
 	}
-	return PoissonResult{Z: sp.Z, Lo: sp.Lo, Hi: sp.Hi, RDP: sp.RDP}
+	return sp
 }
 
 // NewPoissonCache returns an empty cache whose store keys start with space (the

@@ -86,15 +86,11 @@ func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
 	if r.MaxIter < 1 {
 		return 0, 0, fmt.Errorf("optim: max_iter = %d, want ≥ 1", r.MaxIter)
 	}
-	gp := g + r.Lambda*r.sup(d, g)
-	return r.MaxIter, 2 * gp / (r.Lambda * math.Sqrt(float64(r.MaxIter)+1)), nil
-}
-
-func (r Regularized) sup(d int, g float64) float64 {
-	if r.Domain.Kind == problems.Unconstrained {
-		return g / r.Lambda
+	sup := g / r.Lambda // R^d: the iterates are kept in this ball
+	if r.Domain.Kind != problems.Unconstrained {
+		sup = r.Domain.MaxNorm(d)
 	}
-	return r.Domain.MaxNorm(d)
+	return r.MaxIter, 2 * (g + r.Lambda*sup) / (r.Lambda * math.Sqrt(float64(r.MaxIter)+1)), nil
 }
 
 // Solve minimises J through the counted oracle o (n gradient queries per iteration), with
