@@ -91,8 +91,8 @@ func Factory() algorithms.Factory {
 
 // Mechanism is a configured dp-sgd.
 type Mechanism struct {
-	// The reduced path's complement is the averaged walk of s = η·zC/L = η·Sigma per step:
-	// x_{t+1} = x_t − η(Σ_lot clip(∇f) + N(0, z²C²I))/L.
+	// The reduced path; its OrthogonalVariance is the averaged walk of s = η·zC/L = η·Sigma
+	// per step: x_{t+1} = x_t − η(Σ_lot clip(∇f) + N(0, z²C²I))/L.
 	calib.AveragedWalk
 	cfg   Config
 	cache *calib.PoissonCache // memoised accountant (data-independent)

@@ -63,7 +63,7 @@ func Factory() algorithms.Factory {
 
 // Mechanism is a configured noisy-gd.
 type Mechanism struct {
-	// The reduced path's complement is the averaged walk of s = ησ per step:
+	// The reduced path; its OrthogonalVariance is the averaged walk of s = ησ per step:
 	// x_{t+1} = x_t − η(ḡ_t + b_t), b_t ~ N(0, σ²I).
 	calib.AveragedWalk
 	cfg Config
