@@ -65,14 +65,10 @@ type outParams struct {
 	errBound, sens, sigma, s, R float64
 }
 
-// calibrate derives λ, the solver schedule and σ from the public constants only (an
-// undeclared β means the subgradient solver, so Plan and Run agree without looking at the
-// data).
-func (m *Output) calibrate(c problems.Constants, b algorithms.Budget) (outParams, error) {
-	s, err := calib.S(b)
-	if err != nil {
-		return outParams{}, err
-	}
+// calibrate derives λ, the solver schedule and σ for GDP parameter s from the public
+// constants only (an undeclared β means the subgradient solver, so Plan and Run agree
+// without looking at the data).
+func (m *Output) calibrate(c problems.Constants, s float64) (outParams, error) {
 	p := outParams{s: s, R: calib.Radius(c)}
 	G, n, d := c.GF, float64(c.N), float64(c.D)
 	lam := m.cfg.Lambda
@@ -88,8 +84,8 @@ func (m *Output) calibrate(c problems.Constants, b algorithms.Budget) (outParams
 	exact := 2 * G / (n * lam)
 	p.reg = optim.Regularized{Lambda: lam, G: G, Smooth: c.Smooth, Domain: c.Domain,
 		Tol: m.cfg.SolverTol * exact, MaxIter: m.cfg.MaxIter}
-	p.iters, p.errBound, err = p.reg.Plan(c.D)
-	if err != nil {
+	var err error
+	if p.iters, p.errBound, err = p.reg.Plan(c.D); err != nil {
 		return p, fmt.Errorf("output-perturbation: %w", err)
 	}
 	// The released x̂ is within errBound of x* on each neighbour (a data-independent
@@ -125,7 +121,7 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 
 // Plan is data-independent.
 func (m *Output) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	return calib.Plan(c, b, m.calibrate, m.record)
+	return calib.PlanGDP(c, b, m.calibrate, m.record)
 }
 
 // Needs is first order: Run queries gradients.

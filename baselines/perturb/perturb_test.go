@@ -9,6 +9,7 @@ import (
 
 	"expmech/algorithms"
 	"expmech/algorithms/mechtest"
+	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
 	"expmech/problems/problemtest"
@@ -172,7 +173,11 @@ func TestValidate(t *testing.T) {
 
 // exactMinimiser is the noiseless part of Run (for the sensitivity test).
 func (m *Output) exactMinimiser(ctx context.Context, o problems.GradientAccess, b algorithms.Budget) ([]float64, outParams, error) {
-	p, err := m.calibrate(o.Constants(), b)
+	s, err := calib.S(b)
+	if err != nil {
+		return nil, outParams{}, err
+	}
+	p, err := m.calibrate(o.Constants(), s)
 	if err != nil {
 		return nil, p, err
 	}
