@@ -49,12 +49,10 @@ func (p *Params) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("family: %q, want %s, %s, %s, %s or %s", p.Family, FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks, FamilyRidge))
 	}
-	if p.Family == FamilyRidge && (!(p.Ridge > 0) || math.IsInf(p.Ridge, 0)) {
-		errs = append(errs, fmt.Errorf("ridge: %v, want a finite value > 0", p.Ridge))
+	if p.Family == FamilyRidge {
+		errs = append(errs, problems.Positive("ridge", p.Ridge))
 	}
-	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
-		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
-	}
+	errs = append(errs, problems.Positive("lipschitz", p.Lipschitz))
 	if p.Batch < 1 || p.Batch > MaxBatch {
 		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, MaxBatch))
 	}
@@ -94,15 +92,10 @@ func build(spec problems.Spec) (problems.Instance, error) {
 	if spec.Task != "" && spec.Task != "erm" {
 		errs = append(errs, fmt.Errorf("task: %q, want erm (the audit releases one point per run)", spec.Task))
 	}
-	if spec.N < 2 {
-		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-	}
-	errs = append(errs, problems.CheckRadius(spec))
+	errs = append(errs, problems.AtLeast("n", spec.N, 2), problems.CheckRadius(spec))
 	switch p.Family {
 	case FamilyLinear:
-		if spec.D < 1 {
-			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-		}
+		errs = append(errs, problems.AtLeast("d", spec.D, 1))
 	case FamilyRidge:
 		if spec.D < 1 || spec.Domain.Kind == problems.Unconstrained {
 			errs = append(errs, fmt.Errorf("family ridge needs d ≥ 1 and a bounded domain (its G_f = G + λR): got d %d, %s", spec.D, spec.Domain.Kind))

@@ -62,12 +62,7 @@ func (p *LawParams) Validate() error {
 	if p.Family != LawL1 && p.Family != LawGaussian && p.Family != LawL1Axis {
 		errs = append(errs, fmt.Errorf("family: %q, want %s, %s or %s", p.Family, LawL1, LawGaussian, LawL1Axis))
 	}
-	if !(p.K > 0) || math.IsInf(p.K, 0) {
-		errs = append(errs, fmt.Errorf("k: %v, want a finite value > 0", p.K))
-	}
-	if !(p.Mu > 0) || math.IsInf(p.Mu, 0) {
-		errs = append(errs, fmt.Errorf("mu: %v, want a finite value > 0", p.Mu))
-	}
+	errs = append(errs, problems.Positive("k", p.K), problems.Positive("mu", p.Mu))
 	if p.Batch < 1 || p.Batch > maxLawBatch {
 		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, maxLawBatch))
 	}
@@ -104,18 +99,15 @@ func lawCell(spec problems.Spec, p *LawParams) []error {
 	if spec.N < 1 || spec.D < 1 {
 		errs = append(errs, fmt.Errorf("n, d: %d, %d, want ≥ 1", spec.N, spec.D))
 	}
+	badR := problems.CheckRadius(spec) != nil
 	switch p.Family {
-	case LawL1Axis:
-		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && (!(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0)) {
-			errs = append(errs, fmt.Errorf("family l1-axis: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
+	case LawL1Axis, LawGaussian:
+		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && badR {
+			errs = append(errs, fmt.Errorf("family %s: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", p.Family, spec.Domain.Kind, spec.Domain.Radius))
 		}
 	case LawL1:
-		if spec.Domain.Kind != problems.Box || !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+		if spec.Domain.Kind != problems.Box || badR {
 			errs = append(errs, fmt.Errorf("family l1: want domain: box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
-		}
-	case LawGaussian:
-		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && (!(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0)) {
-			errs = append(errs, fmt.Errorf("family gaussian: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
 		}
 	}
 	return errs

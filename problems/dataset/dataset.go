@@ -187,20 +187,20 @@ const (
 	Scale Rescale = "scale"
 )
 
-// Valid reports whether r is a known mode ("" means Refuse).
-func (r Rescale) Valid() bool {
+// Check is nil when r is a known mode ("" means Refuse), else the rescale key's error.
+func (r Rescale) Check() error {
 	switch r {
 	case "", Refuse, Clip, Scale:
-		return true
+		return nil
 	}
-	return false
+	return fmt.Errorf("rescale: %q, want none, clip or scale", string(r))
 }
 
 // Bound enforces ‖row‖₂ ≤ bound on X (of t and of any extra tables sharing the bound,
 // e.g. the held-out rest) according to mode. A Scale factor is computed over all tables
 // together. tol is a relative slack for rounding in the file (1e-12 is typical).
 func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
-	if !mode.Valid() {
+	if mode.Check() != nil {
 		return fmt.Errorf("dataset: unknown rescale mode %q (want none, clip or scale)", mode)
 	}
 	lim := bound * (1 + tol)
@@ -275,7 +275,7 @@ func scaleBy(x []float64, c float64) {
 // harness's specs always give d with a data file); bound > 0 enforces ‖row‖ ≤ bound with mode
 // (0: no norm constraint).
 func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale) (train, rest *Table, err error) {
-	if !mode.Valid() {
+	if mode.Check() != nil {
 		return nil, nil, fmt.Errorf("dataset: rescale: unknown mode %q (want none, clip or scale)", mode)
 	}
 	t, err := Load(path, label)

@@ -35,11 +35,7 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	errs := []error{p.Params.Validate()}
-	if p.PopulationSamples < 2 {
-		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
-	}
-	return errors.Join(errs...)
+	return errors.Join(p.Params.Validate(), problems.AtLeast("population_samples", p.PopulationSamples, 2))
 }
 
 // Generator is the "extended-linear" registry entry.

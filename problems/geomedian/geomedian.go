@@ -36,26 +36,9 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.G0 > 0) || math.IsInf(p.G0, 0) {
-		errs = append(errs, fmt.Errorf("g0: %v, want a finite value > 0", p.G0))
-	}
-	if !(p.Power >= 0) || math.IsInf(p.Power, 0) {
-		errs = append(errs, fmt.Errorf("power: %v, want a finite value ≥ 0", p.Power))
-	}
-	if p.DMin < 1 {
-		errs = append(errs, fmt.Errorf("dmin: %d, want ≥ 1", p.DMin))
-	}
-	if math.IsNaN(p.Mean) || math.IsInf(p.Mean, 0) {
-		errs = append(errs, fmt.Errorf("mean: %v, want a finite value", p.Mean))
-	}
-	if !(p.Std >= 0) || math.IsInf(p.Std, 0) {
-		errs = append(errs, fmt.Errorf("std: %v, want a finite value ≥ 0", p.Std))
-	}
-	if p.PopulationSamples < 2 {
-		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems.Positive("g0", p.G0), problems.NonNegative("power", p.Power),
+		problems.AtLeast("dmin", p.DMin, 1), problems.Finite("mean", p.Mean), problems.NonNegative("std", p.Std),
+		problems.AtLeast("population_samples", p.PopulationSamples, 2))
 }
 
 // Generator is the "geometric-median" registry entry.

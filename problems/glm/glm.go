@@ -48,23 +48,9 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.FeatureNorm > 0) || math.IsInf(p.FeatureNorm, 0) {
-		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
-	}
-	if !(p.PlantedNorm >= 0) || math.IsInf(p.PlantedNorm, 0) {
-		errs = append(errs, fmt.Errorf("planted_norm: %v, want a finite value ≥ 0", p.PlantedNorm))
-	}
-	if !(p.Noise >= 0) || math.IsInf(p.Noise, 0) {
-		errs = append(errs, fmt.Errorf("noise: %v, want a finite value ≥ 0", p.Noise))
-	}
-	if p.PopulationSamples < 2 {
-		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
-	}
-	if !dataset.Rescale(p.Rescale).Valid() {
-		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems.Positive("feature_norm", p.FeatureNorm), problems.NonNegative("planted_norm", p.PlantedNorm),
+		problems.NonNegative("noise", p.Noise), problems.AtLeast("population_samples", p.PopulationSamples, 2),
+		dataset.Rescale(p.Rescale).Check())
 }
 
 // Generator is the "glm" or "lowrank" registry entry.
@@ -105,10 +91,7 @@ func CheckLossDomain(spec problems.Spec) []error {
 	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Unconstrained {
 		errs = append(errs, fmt.Errorf("domain: %q, want ball or unconstrained", spec.Domain.Kind))
 	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
-	return errs
+	return append(errs, problems.CheckRadius(spec))
 }
 
 func (g Generator) params(spec problems.Spec) (*Params, error) {

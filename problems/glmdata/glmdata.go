@@ -96,17 +96,17 @@ func (p *Params) Validate() error {
 	if p.Normalize != "" && p.Normalize != SqrtD && p.Normalize != ClipNorm {
 		errs = append(errs, fmt.Errorf("normalize: %q, want sqrt_d or clip", p.Normalize))
 	}
-	if p.FeatureNorm != 0 && (!(p.FeatureNorm > 0) || !finite(p.FeatureNorm)) {
-		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
+	if p.FeatureNorm != 0 {
+		errs = append(errs, problems.Positive("feature_norm", p.FeatureNorm))
 	}
-	if p.LabelShift != nil && !finite(*p.LabelShift) {
-		errs = append(errs, fmt.Errorf("label_shift: %v, want a finite value", *p.LabelShift))
+	if p.LabelShift != nil {
+		errs = append(errs, problems.Finite("label_shift", *p.LabelShift))
 	}
-	if p.LabelScale != nil && (!(*p.LabelScale > 0) || !finite(*p.LabelScale)) {
-		errs = append(errs, fmt.Errorf("label_scale: %v, want a finite value > 0", *p.LabelScale))
+	if p.LabelScale != nil {
+		errs = append(errs, problems.Positive("label_scale", *p.LabelScale))
 	}
-	if p.TestEvery != 0 && p.TestEvery < 2 {
-		errs = append(errs, fmt.Errorf("test_every: %d, want ≥ 2", p.TestEvery))
+	if p.TestEvery != 0 {
+		errs = append(errs, problems.AtLeast("test_every", p.TestEvery, 2))
 	}
 	return errors.Join(errs...)
 }

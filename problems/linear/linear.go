@@ -44,26 +44,12 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
-		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
-	}
+	errs := []error{problems.Positive("lipschitz", p.Lipschitz)}
 	if p.Mode != "random" && p.Mode != "hard" {
 		errs = append(errs, fmt.Errorf("mode: %q, want random or hard", p.Mode))
 	}
-	if !(p.MeanNorm >= 0 && p.MeanNorm <= 1) {
-		errs = append(errs, fmt.Errorf("mean_norm: %v, want a value in [0, 1]", p.MeanNorm))
-	}
-	if !(p.MeanDecay >= 0 && p.MeanDecay <= 1) {
-		errs = append(errs, fmt.Errorf("mean_decay: %v, want a value in [0, 1]", p.MeanDecay))
-	}
-	if p.HardCount < 0 {
-		errs = append(errs, fmt.Errorf("hard_count: %d, want ≥ 0", p.HardCount))
-	}
-	if !dataset.Rescale(p.Rescale).Valid() {
-		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, problems.Unit("mean_norm", p.MeanNorm), problems.Unit("mean_decay", p.MeanDecay),
+		problems.AtLeast("hard_count", p.HardCount, 0), dataset.Rescale(p.Rescale).Check())...)
 }
 
 // Generator is the "linear" registry entry.

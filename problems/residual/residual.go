@@ -33,20 +33,8 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.FeatureNorm > 0) || math.IsInf(p.FeatureNorm, 0) {
-		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
-	}
-	if !(p.PlantedNorm >= 0) || math.IsInf(p.PlantedNorm, 0) {
-		errs = append(errs, fmt.Errorf("planted_norm: %v, want a finite value ≥ 0", p.PlantedNorm))
-	}
-	if !(p.Noise >= 0) || math.IsInf(p.Noise, 0) {
-		errs = append(errs, fmt.Errorf("noise: %v, want a finite value ≥ 0", p.Noise))
-	}
-	if p.Blocks < 1 {
-		errs = append(errs, fmt.Errorf("blocks: %d, want ≥ 1", p.Blocks))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems.Positive("feature_norm", p.FeatureNorm), problems.NonNegative("planted_norm", p.PlantedNorm),
+		problems.NonNegative("noise", p.Noise), problems.AtLeast("blocks", p.Blocks, 1))
 }
 
 // Generator is the "residual" registry entry.
