@@ -197,19 +197,11 @@ func (a audited) Statistic(x []float64) float64 {
 	return s
 }
 
-func meanValue(p problems.ValueOracle, x []float64) float64 {
-	s := 0.0
-	for i := 0; i < p.Len(); i++ {
-		s += p.Value(i, x)
-	}
-	return s / float64(p.Len())
-}
-
 // EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
 // (L1's is losses.L1.EmpiricalRisk, the same mean.)
-func (c *Linear) EmpiricalRisk(x []float64) float64   { return meanValue(c, x) }
-func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
-func (c *Ridge) EmpiricalRisk(x []float64) float64    { return meanValue(c, x) }
+func (c *Linear) EmpiricalRisk(x []float64) float64   { return problems.MeanValue(c, x) }
+func (c *Logistic) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(c, x) }
+func (c *Ridge) EmpiricalRisk(x []float64) float64    { return problems.MeanValue(c, x) }
 
 // Optimum of the ridge canary: F(x) = ⟨x, z̄⟩ + (λ/2)‖x‖² is minimised over R^d at −z̄/λ,
 // which lies in K when ‖z̄‖/λ ≤ R on the ball, or every |z̄_j|/λ ≤ R on the box (each

@@ -241,13 +241,7 @@ func (in *LawInstance) Grad(dst []float64, i int, x []float64) {
 }
 
 // EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
-func (in *LawInstance) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range in.z {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.z))
-}
+func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
 // Optimum: for l1 the coordinate-wise median clamped to the box (1-D convexity, as
 // problems/l1); for the linear loss the box corner against z̄, and on R^d it is unbounded
@@ -392,13 +386,7 @@ func (l lawAxis) Grad(dst []float64, i int, x []float64) {
 }
 
 // EmpiricalRisk is F(x) = (1/n) Σ |x_0 − z_i0|.
-func (l lawAxis) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range l.in.z {
-		s += l.Value(i, x)
-	}
-	return s / float64(len(l.in.z))
-}
+func (l lawAxis) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(l, x) }
 
 // Optimum: x_0 the median of the z_i0 clamped to the box, the other coordinates 0 (F does
 // not depend on them).

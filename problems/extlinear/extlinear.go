@@ -258,13 +258,7 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 }
 
 // EmpiricalRisk is the average of Value.
-func (in *Instance) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range in.z {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.z))
-}
+func (in *Instance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
 // Optimum is ballLinearOptimum of the mean (closed form).
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }

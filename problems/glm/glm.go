@@ -624,11 +624,7 @@ func (in *Instance) EmpiricalRisk(x []float64) float64 {
 	if in.fc != nil {
 		return in.factoredRisk(x)
 	}
-	s := 0.0
-	for i := range in.a {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.a))
+	return problems.MeanValue(in, x)
 }
 
 // Optimum is the certified solver's optimum, computed once.
