@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"expmech/problems"
+	"expmech/problems/losses"
 )
 
 // The exact-law target (the samplers' bias vs queries): a problem whose
@@ -190,36 +191,24 @@ func (in *LawInstance) Constants() problems.Constants { return in.c }
 // the exact sampler's structural methods read them).
 func (in *LawInstance) Points() [][]float64 { return in.z }
 
+// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is losses.Linear.
+func (in *LawInstance) l1() losses.L1 { return losses.L1{Z: in.z, W: in.w} }
+
 // Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
 func (in *LawInstance) Value(i int, x []float64) float64 {
-	s := 0.0
 	if in.family == LawGaussian {
-		for j, v := range in.z[i] {
-			s += v * x[j]
-		}
-		return s
+		return losses.Linear{Z: in.z}.Value(i, x)
 	}
-	for j, v := range in.z[i] {
-		s += math.Abs(x[j] - v)
-	}
-	return in.w * s
+	return in.l1().Value(i, x)
 }
 
-// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer), both sums in one pass.
+// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
 func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 {
-	sz, sx := 0.0, 0.0
 	if in.family == LawGaussian {
-		for j, v := range in.z[i] {
-			sz += v * z[j]
-			sx += v * x[j]
-		}
-		return sz - sx
+		lin := losses.Linear{Z: in.z}
+		return lin.Value(i, z) - lin.Value(i, x)
 	}
-	for j, v := range in.z[i] {
-		sz += math.Abs(z[j] - v)
-		sx += math.Abs(x[j] - v)
-	}
-	return in.w*sz - in.w*sx
+	return in.l1().ValueDiff(i, z, x)
 }
 
 // Grad is a (sub)gradient of Value.
@@ -228,16 +217,7 @@ func (in *LawInstance) Grad(dst []float64, i int, x []float64) {
 		copy(dst, in.z[i])
 		return
 	}
-	for j, v := range in.z[i] {
-		switch {
-		case x[j] > v:
-			dst[j] = in.w
-		case x[j] < v:
-			dst[j] = -in.w
-		default:
-			dst[j] = 0
-		}
-	}
+	in.l1().Grad(dst, i, x)
 }
 
 // EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
@@ -247,29 +227,20 @@ func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.Mean
 // problems/l1); for the linear loss the box corner against z̄, and on R^d it is unbounded
 // below (NaN; the experiment measures laws, not utility).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
-	x := make([]float64, in.c.D)
-	if in.family == LawGaussian {
-		if in.c.Domain.Kind != problems.Box {
-			return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
-		}
-		// ⟨x, z̄⟩ on the box: x_j = −R sign(z̄_j)
-		for j := range x {
-			zb := 0.0
-			for i := range in.z {
-				zb += in.z[i][j]
-			}
-			x[j] = -math.Copysign(in.c.Domain.Radius, zb)
-		}
+	if in.family != LawGaussian {
+		x := in.l1().Median(in.c.Domain) // the l1 family's domain is a box (lawCell)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	}
-	col := make([]float64, len(in.z))
+	if in.c.Domain.Kind != problems.Box {
+		return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
+	}
+	x := make([]float64, in.c.D) // ⟨x, z̄⟩ on the box: x_j = −R sign(z̄_j)
 	for j := range x {
-		for i := range col {
-			col[i] = in.z[i][j]
+		zb := 0.0
+		for i := range in.z {
+			zb += in.z[i][j]
 		}
-		slices.Sort(col)
-		r := in.c.Domain.Radius
-		x[j] = math.Max(-r, math.Min(r, col[(len(col)-1)/2]))
+		x[j] = -math.Copysign(in.c.Domain.Radius, zb)
 	}
 	return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
@@ -303,20 +274,17 @@ func (in *LawInstance) marginal(j int) *Marginal {
 		}
 		mean, sd := -zb/n/mu, 1/math.Sqrt(k*mu)
 		Phi := func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) }
+		m := &Marginal{
+			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
+			Lo:         mean - 38*sd, Hi: mean + 38*sd, CDFFunc: Phi,
+		}
 		if in.c.Domain.Kind == problems.Box {
 			r := in.c.Domain.Radius
 			a, b := Phi(-r), Phi(r)
-			return &Marginal{
-				LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
-				Lo:         -r, Hi: r,
-				CDFFunc: func(x float64) float64 { return math.Min(1, math.Max(0, (Phi(x)-a)/(b-a))) },
-			}
+			m.Lo, m.Hi = -r, r
+			m.CDFFunc = func(x float64) float64 { return math.Min(1, math.Max(0, (Phi(x)-a)/(b-a))) }
 		}
-		return &Marginal{
-			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
-			Lo:         mean - 38*sd, Hi: mean + 38*sd,
-			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) },
-		}
+		return m
 	}
 	w := in.w
 	lo, hi := -in.c.Domain.Radius, in.c.Domain.Radius
@@ -374,9 +342,7 @@ func (l lawAxis) Value(i int, x []float64) float64 { return math.Abs(x[0] - l.in
 
 // Grad is a subgradient of Value: sign(x_0 − z_i0) e_0.
 func (l lawAxis) Grad(dst []float64, i int, x []float64) {
-	for j := range dst {
-		dst[j] = 0
-	}
+	clear(dst)
 	switch v := l.in.z[i][0]; {
 	case x[0] > v:
 		dst[0] = 1
