@@ -200,9 +200,7 @@ func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
 func (in *Instance) Grad(dst []float64, i int, x []float64) {
 	nr := in.Value(i, x)
 	if nr == 0 {
-		for j := range dst {
-			dst[j] = 0
-		}
+		clear(dst)
 		return
 	}
 	for j, zj := range in.z[i] {
@@ -325,9 +323,8 @@ func (s *weiszfeld) run(w []float64) (f, lb float64) {
 func (s *weiszfeld) step(w []float64) bool {
 	num, rt := s.num, s.rt
 	den, k := 0.0, 0
-	for kk := range num {
-		num[kk], rt[kk] = 0, 0
-	}
+	clear(num)
+	clear(rt)
 	for _, bi := range s.b {
 		dd := dist(w, bi)
 		if dd == 0 {
@@ -389,9 +386,7 @@ func (s *weiszfeld) lower(w []float64) float64 {
 			v[i][k] = -mean[k] / float64(len(coinc))
 		}
 	}
-	for k := range mean {
-		mean[k] = 0
-	}
+	clear(mean)
 	for i := range v {
 		for k := range mean {
 			mean[k] += v[i][k] / float64(n)

@@ -30,7 +30,7 @@ func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64
 		y := make([]float64, m)
 		for i := range c {
 			c[i] = make([]float64, r)
-			lowrankCoeffs(rng, c[i], A)
+			lowrankCoeffs(rng, c[i], math.Sqrt(A*A))
 			y[i] = plantedLabel(rng, spec.Loss, floats.Dot(c[i], wc), p.Noise)
 		}
 		return c, y
@@ -45,14 +45,14 @@ func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64
 	return inst
 }
 
-// lowrankCoeffs is the coefficient draw of lowrankFeature (same normals, same scaling):
-// c = A·N(0, I_r/r)/max(1, ‖·‖), so ‖a‖ = ‖U c‖ = ‖c‖ ≤ A.
-func lowrankCoeffs(rng *rand.Rand, c []float64, A float64) {
+// lowrankCoeffs is the coefficient draw of lowrankFeature: c = rad·N(0, I_r/r)/max(1, ‖·‖),
+// with rad = √(A² − g_k²) = √(A²) here (g_k = 0, the same bits), so ‖a‖ = ‖U c‖ = ‖c‖ ≤ A.
+func lowrankCoeffs(rng *rand.Rand, c []float64, rad float64) {
 	r := len(c)
 	for k := range c {
 		c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
 	}
-	floats.Scale(math.Sqrt(A*A)/math.Max(1, floats.Norm(c, 2)), c)
+	floats.Scale(rad/math.Max(1, floats.Norm(c, 2)), c)
 }
 
 func newFactored(c [][]float64, y []float64, phi loss.Kind, cons problems.Constants, basis *problems.Basis) *Instance {

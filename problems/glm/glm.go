@@ -364,51 +364,22 @@ func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	floats.Scale(A/math.Max(1, floats.Norm(a, 2)), a)
 }
 
-// orthonormal returns r orthonormal vectors of R^d (Gram–Schmidt of Gaussians, twice for
-// stability): a uniformly random rank-r subspace.
+// orthonormal returns r orthonormal vectors of R^d (orthogonalNormal, normalised): a
+// uniformly random rank-r subspace.
 func orthonormal(rng *rand.Rand, r, d int) [][]float64 {
 	U := make([][]float64, r)
 	for k := range U {
-		for {
-			u := make([]float64, d)
-			for j := range u {
-				u[j] = rng.NormFloat64()
-			}
-			for range 2 {
-				for _, v := range U[:k] {
-					floats.AddScaled(u, -floats.Dot(u, v), v)
-				}
-			}
-			if nu := floats.Norm(u, 2); nu > 1e-8 {
-				floats.Scale(1/nu, u)
-				U[k] = u
-				break
-			}
-		}
+		u, nu := orthogonalNormal(rng, U[:k], d)
+		floats.Scale(1/nu, u)
+		U[k] = u
 	}
 	return U
 }
 
-// lowrankFeature sets a = U c + g_k v with ‖c‖ ≤ √(A² − g_k²) (c = that radius times a
-// clipped N(0, I_r/r) draw) and v a uniform unit vector orthogonal to span U, so
-// ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
-func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
-	r := len(U)
-	c := make([]float64, r)
-	for k := range c {
-		c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
-	}
-	floats.Scale(math.Sqrt(A*A-gk*gk)/math.Max(1, floats.Norm(c, 2)), c)
-	for j := range a {
-		a[j] = 0
-	}
-	for k, u := range U {
-		floats.AddScaled(a, c[k], u)
-	}
-	if gk == 0 {
-		return
-	}
-	v := make([]float64, len(a))
+// orthogonalNormal draws v ~ N(0, I_d) and removes its components along the orthonormal
+// U (Gram–Schmidt, twice for stability), redrawing until ‖v‖ > 1e-8; it returns v, ‖v‖.
+func orthogonalNormal(rng *rand.Rand, U [][]float64, d int) ([]float64, float64) {
+	v := make([]float64, d)
 	for {
 		for j := range v {
 			v[j] = rng.NormFloat64()
@@ -419,9 +390,24 @@ func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 			}
 		}
 		if nv := floats.Norm(v, 2); nv > 1e-8 {
-			floats.AddScaled(a, gk/nv, v)
-			return
+			return v, nv
 		}
+	}
+}
+
+// lowrankFeature sets a = U c + g_k v with ‖c‖ ≤ √(A² − g_k²) (c = that radius times a
+// clipped N(0, I_r/r) draw) and v a uniform unit vector orthogonal to span U, so
+// ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
+func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
+	c := make([]float64, len(U))
+	lowrankCoeffs(rng, c, math.Sqrt(A*A-gk*gk))
+	clear(a)
+	for k, u := range U {
+		floats.AddScaled(a, c[k], u)
+	}
+	if gk > 0 {
+		v, nv := orthogonalNormal(rng, U, len(a))
+		floats.AddScaled(a, gk/nv, v)
 	}
 }
 

@@ -229,9 +229,7 @@ func (in *Instance) Value(i int, x []float64) float64 {
 
 // Grad is sign(⟨c_i, θ_U⟩ − y_i)·(c_i, 0) + g_k·Q_bθ/‖Q_bθ‖ (0 at the kinks).
 func (in *Instance) Grad(dst []float64, i int, x []float64) {
-	for j := range dst {
-		dst[j] = 0
-	}
+	clear(dst)
 	s := 0.0
 	switch t := in.dot(i, x) - in.y[i]; {
 	case t > 0:
