@@ -8,6 +8,7 @@ import (
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/losses"
+	"expmech/problems/solve"
 )
 
 // The canary problems below are the worst-case neighbouring pairs of PRIVACY.md §3 for
@@ -219,10 +220,7 @@ func (c *Logistic) Dim() int { return 1 }
 // Value is log(1 + e^{−m}), m = y a x, evaluated without overflow.
 func (c *Logistic) Value(i int, x []float64) float64 {
 	m := c.y[i] * c.a[i][0] * x[0]
-	if m > 0 {
-		return math.Log1p(math.Exp(-m))
-	}
-	return -m + math.Log1p(math.Exp(m))
+	return solve.Softplus(-m)
 }
 
 // Grad writes −y a σ(−m) with σ(−m) = 1/(1 + e^m).

@@ -14,6 +14,7 @@ import (
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/losses"
+	"expmech/problems/solve"
 )
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
@@ -190,11 +191,7 @@ func (g *GLM) dot(i int, x []float64) float64 {
 func (g *GLM) Value(i int, x []float64) float64 {
 	t, y := g.dot(i, x), g.Y[i]
 	if g.Loss == loss.Logistic {
-		m := -y * t
-		if m > 0 {
-			return m + math.Log1p(math.Exp(-m))
-		}
-		return math.Log1p(math.Exp(m))
+		return solve.Softplus(-y * t)
 	}
 	return math.Abs(t - y)
 }
@@ -224,13 +221,7 @@ func (g *GLM) Constants() problems.Constants {
 }
 
 // Risk is F(x) (uncounted).
-func (g *GLM) Risk(x []float64) float64 {
-	var s float64
-	for i := range g.A {
-		s += g.Value(i, x)
-	}
-	return s / float64(g.Len())
-}
+func (g *GLM) Risk(x []float64) float64 { return problems.MeanValue(g, x) }
 
 var (
 	_ problems.Problem    = (*Linear)(nil)

@@ -367,11 +367,7 @@ func (ck *checker) optimum(t *testing.T) {
 	if got := inst.EmpiricalRisk(o.X); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
 		t.Errorf("EmpiricalRisk(X*) = %.15g, want Optimum.Value %.15g", got, o.Value)
 	}
-	sum := 0.0
-	for i := range ck.n {
-		sum += inst.Value(i, o.X)
-	}
-	if got := sum / float64(ck.n); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
+	if got := problems.MeanValue(inst, o.X); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
 		t.Errorf("mean of Value(i, X*) = %.15g, want %.15g (average convention, SPEC §0)", got, o.Value)
 	}
 	switch k.Domain.Kind {
