@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -242,13 +243,7 @@ func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 // Labels checks that every label is in allowed (e.g. {−1, +1} for logistic/hinge).
 func Labels(t *Table, allowed ...float64) error {
 	for i, y := range t.Y {
-		ok := false
-		for _, a := range allowed {
-			if y == a {
-				ok = true
-			}
-		}
-		if !ok {
+		if !slices.Contains(allowed, y) {
 			return &Error{File: t.Path, Row: t.Line[i], Column: LabelColumn, Err: fmt.Errorf("%w: label %v not in %v", ErrBadValue, y, allowed)}
 		}
 	}

@@ -281,9 +281,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 		return ballLinearOptimum(in.popMu, in.R), nil
 	}
 	if in.rest != nil {
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	return problems.Optimum{}, errors.New("extended-linear: no population (task erm or hard mode)")
 }

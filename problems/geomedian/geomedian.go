@@ -435,9 +435,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 		return problems.Optimum{}, errors.New("geometric-median: no population (task erm)")
 	}
 	if !in.gen {
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	x := make([]float64, in.c.D)
 	for j := range in.p.DMin {

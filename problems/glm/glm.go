@@ -630,9 +630,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.rest == nil {
 		return problems.Optimum{}, errors.New("glm: no population (task erm)")
 	}
-	o, err := in.rest.Optimum()
-	o.Method = "held-out " + o.Method
-	return o, err
+	return heldout.Optimum(in.rest)
 }
 
 // plantedLabel draws the label of a feature with planted score t: t plus N(0, noise²) for

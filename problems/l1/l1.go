@@ -266,9 +266,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 		if in.rest == nil {
 			return problems.Optimum{}, errors.New("l1: no population (task erm)")
 		}
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	x := make([]float64, len(in.pj))
 	for j, p := range in.pj {

@@ -396,9 +396,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	case in.popMu != nil:
 		return linearOptimum(in.popMu, in.c.Domain), nil
 	case in.rest != nil:
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	return problems.Optimum{}, errors.New("linear: no population (task erm or hard mode)")
 }
