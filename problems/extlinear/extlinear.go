@@ -170,12 +170,7 @@ func newInstance(z [][]float64, c problems.Constants) *Instance {
 // (‖Πθ − y‖ ≤ ‖θ − y‖ for y ∈ B_R). So x* = −R m/‖m‖ and L* = −R‖m‖ (SPEC §5.5:
 // θ* = z, L* = −n*/n for the hard dataset, up to our sign convention).
 func ballLinearOptimum(m []float64, R float64) problems.Optimum {
-	x := make([]float64, len(m))
-	nm := floats.Norm(m, 2)
-	if nm > 0 {
-		floats.AddScaled(x, -R/nm, m)
-	}
-	return problems.Optimum{X: x, Value: -R * nm, Method: "closed-form"}
+	return linear.Minimum(m, problems.Domain{Kind: problems.Ball, Radius: R})
 }
 
 // solve returns, for ‖θ'‖ > 1 in normalised units θ' = θ/R, w = −z/G, the root t of the

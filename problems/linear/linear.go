@@ -287,14 +287,15 @@ func newInstance(z [][]float64, c problems.Constants) *Instance {
 	}
 	floats.Scale(1/float64(len(z)), inst.mean)
 	inst.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
-		return linearOptimum(inst.mean, c.Domain), nil
+		return Minimum(inst.mean, c.Domain), nil
 	})
 	return inst
 }
 
-// linearOptimum minimises ⟨x, m⟩ over K in closed form: on the ball x* = −R m/‖m‖ with
-// value −R‖m‖; on the box x* = −R sign(m) with value −R‖m‖₁ (any x* if m = 0).
-func linearOptimum(m []float64, dm problems.Domain) problems.Optimum {
+// Minimum minimises ⟨x, m⟩ over K in closed form (also package extlinear's): on the ball
+// x* = −R m/‖m‖ with value −R‖m‖; on the box x* = −R sign(m) with value −R‖m‖₁ (any x*
+// if m = 0).
+func Minimum(m []float64, dm problems.Domain) problems.Optimum {
 	x := make([]float64, len(m))
 	R := dm.Radius
 	switch dm.Kind {
@@ -375,7 +376,7 @@ func allZero(v []float64) bool {
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ (the average, SPEC §0).
 func (in *Instance) EmpiricalRisk(x []float64) float64 { return floats.Dot(x, in.mean) }
 
-// Optimum is the closed form of linearOptimum, computed once.
+// Optimum is the closed form of Minimum, computed once.
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is ⟨x, E z⟩ exactly for generated data (stderr 0), or the held-out mean
@@ -390,11 +391,11 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return math.NaN(), math.NaN()
 }
 
-// PopulationOptimum is linearOptimum of E z (closed form), or the held-out sample's.
+// PopulationOptimum is Minimum of E z (closed form), or the held-out sample's.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	switch {
 	case in.popMu != nil:
-		return linearOptimum(in.popMu, in.c.Domain), nil
+		return Minimum(in.popMu, in.c.Domain), nil
 	case in.rest != nil:
 		return heldout.Optimum(in.rest)
 	}
