@@ -93,11 +93,7 @@ func (c *Ridge) Dim() int { return c.d }
 
 // Value is ⟨x, z_i⟩ + (λ/2)‖x‖² (z_i lies along e₁).
 func (c *Ridge) Value(i int, x []float64) float64 {
-	q := 0.0
-	for _, v := range x {
-		q += v * v
-	}
-	return x[0]*c.z[i][0] + c.lam/2*q
+	return x[0]*c.z[i][0] + c.lam/2*problems.SquaredNorm(x)
 }
 
 // Grad writes z_i + λx.

@@ -190,11 +190,7 @@ func (a audited) Statistic(x []float64) float64 {
 	if !a.norm2 {
 		return x[0]
 	}
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return s
+	return problems.SquaredNorm(x)
 }
 
 // EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
@@ -208,19 +204,15 @@ func (c *Ridge) EmpiricalRisk(x []float64) float64    { return problems.MeanValu
 // coordinate then clipped to the box is the minimiser, F being separable there).
 func (c *Ridge) Optimum() (problems.Optimum, error) {
 	x := make([]float64, c.d)
-	nz := 0.0
 	for _, z := range c.z {
 		for j, v := range z {
 			x[j] -= v / (float64(c.n) * c.lam)
 		}
 	}
-	for _, v := range x {
-		nz += v * v
-	}
 	r := c.dom.Radius
 	switch c.dom.Kind {
 	case problems.Ball:
-		if nz = math.Sqrt(nz); nz > r {
+		if nz := math.Sqrt(problems.SquaredNorm(x)); nz > r {
 			for j := range x {
 				x[j] *= r / nz
 			}
@@ -248,11 +240,7 @@ func (c *Linear) Optimum() (problems.Optimum, error) {
 	r := c.dom.Radius
 	switch c.dom.Kind {
 	case problems.Ball:
-		nz := 0.0
-		for _, v := range zbar {
-			nz += v * v
-		}
-		if nz = math.Sqrt(nz); nz > 0 {
+		if nz := math.Sqrt(problems.SquaredNorm(zbar)); nz > 0 {
 			for j, v := range zbar {
 				x[j] = -r * v / nz
 			}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"expmech/problems"
 )
 
 // LabelColumn is the name of the label column of glm/lowrank data (DESIGN.md "Data files").
@@ -250,13 +252,7 @@ func Labels(t *Table, allowed ...float64) error {
 	return nil
 }
 
-func norm(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return math.Sqrt(s)
-}
+func norm(x []float64) float64 { return math.Sqrt(problems.SquaredNorm(x)) }
 
 func scaleBy(x []float64, c float64) {
 	for j := range x {

@@ -337,11 +337,7 @@ func (s *weiszfeld) step(w []float64) bool {
 			rt[kk] += (bi[kk] - w[kk]) / dd
 		}
 	}
-	r := 0.0
-	for kk := range rt {
-		r += rt[kk] * rt[kk]
-	}
-	r = math.Sqrt(r)
+	r := math.Sqrt(problems.SquaredNorm(rt))
 	if k > 0 && r <= float64(k) {
 		return false
 	}

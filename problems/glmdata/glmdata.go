@@ -284,11 +284,7 @@ func Map(p *Params, x []float64) []float64 {
 	A := p.FeatureNorm
 	switch p.Normalize {
 	case ClipNorm:
-		s := 0.0
-		for _, v := range a {
-			s += v * v
-		}
-		if nr := math.Sqrt(s); nr > A {
+		if nr := math.Sqrt(problems.SquaredNorm(a)); nr > A {
 			for j := range a {
 				a[j] *= A / nr
 			}

@@ -116,12 +116,7 @@ func (l *Linear) Risk(x []float64) float64 {
 
 // Opt is the closed-form minimum of F over the ball: −R‖z̄‖ (ball domain only).
 func (l *Linear) Opt() float64 {
-	m := l.Mean()
-	var s float64
-	for _, v := range m {
-		s += v * v
-	}
-	return -l.R * math.Sqrt(s)
+	return -l.R * math.Sqrt(problems.SquaredNorm(l.Mean()))
 }
 
 // GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and a named loss:

@@ -65,11 +65,7 @@ func RandomPoint(rng *rand.Rand, dm problems.Domain, d int, x []float64) {
 }
 
 func norm(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return math.Sqrt(s)
+	return math.Sqrt(problems.SquaredNorm(x))
 }
 
 // Check runs the suite: one subtest per property of a generator's instance, in this

@@ -203,11 +203,7 @@ func (in *Instance) Constants() problems.Constants { return in.c }
 
 // BlockNorm is ‖Q_bθ‖.
 func (in *Instance) blockNorm(b int, x []float64) float64 {
-	s := 0.0
-	for _, v := range x[in.edges[b]:in.edges[b+1]] {
-		s += v * v
-	}
-	return math.Sqrt(s)
+	return math.Sqrt(problems.SquaredNorm(x[in.edges[b]:in.edges[b+1]]))
 }
 
 func (in *Instance) dot(i int, x []float64) float64 {
