@@ -159,10 +159,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 }
 
 func newInstance(z [][]float64, c problems.Constants, p *Params) *Instance {
-	in := &Instance{z: z, c: c, p: p, lam: make([]float64, c.D)}
-	for j := range in.lam {
-		in.lam[j] = p.G0 * math.Pow(float64(j+1), -p.Power)
-	}
+	in := &Instance{z: z, c: c, p: p, lam: slices.Clone(c.GK[:c.D])} // Λ_j = G_j (constants)
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) { return in.solve() })
 	return in
 }
