@@ -484,14 +484,7 @@ const (
 )
 
 func codeOf(k loss.Kind) lossCode {
-	switch k {
-	case Logistic:
-		return logisticCode
-	case Hinge:
-		return hingeCode
-	default:
-		return absoluteCode
-	}
+	return map[loss.Kind]lossCode{Logistic: logisticCode, Hinge: hingeCode}[k] // else absoluteCode (0)
 }
 
 func (in *Instance) phi(t, y float64) float64 {
