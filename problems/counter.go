@@ -41,11 +41,7 @@ func (c *Counter) Grad(dst []float64, i int, x []float64) {
 // SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (ClippedGradSummer) and counts
 // one gradient query per example summed.
 func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl float64) int {
-	if idx == nil {
-		c.GradientQueries += int64(c.p.Len())
-	} else {
-		c.GradientQueries += int64(len(idx))
-	}
+	c.GradientQueries += int64(BatchLen(idx, c.p.Len()))
 	return SumClippedGrads(dst, buf, c.p, idx, x, cl)
 }
 

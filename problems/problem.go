@@ -229,13 +229,8 @@ const (
 
 // String names the level for error messages.
 func (n Need) String() string {
-	switch n {
-	case NeedValues:
-		return "values"
-	case NeedGradients:
-		return "gradients"
-	case NeedData:
-		return "data"
+	if n >= NeedValues && n <= NeedData {
+		return [...]string{"values", "gradients", "data"}[n]
 	}
 	return fmt.Sprintf("Need(%d)", int(n))
 }

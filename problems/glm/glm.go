@@ -565,16 +565,8 @@ func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, 
 // sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r (all when idx is nil);
 // sq holds the rows' squared norms (rowSquares).
 func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []float64, c float64) (clipped int) {
-	if idx == nil {
-		for i := range r {
-			if in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
-				clipped++
-			}
-		}
-		return clipped
-	}
-	for _, i := range idx {
-		if in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
+	for k := range problems.BatchLen(idx, len(r)) {
+		if i := problems.BatchIndex(idx, k); in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
 			clipped++
 		}
 	}
