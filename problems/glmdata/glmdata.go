@@ -218,8 +218,7 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 			s.trainA, s.trainY = append(s.trainA, a), append(s.trainY, ys[i])
 		}
 	}
-	n := spec.N
-	n = cmp.Or(n, len(s.trainA))
+	n := cmp.Or(spec.N, len(s.trainA))
 	if n < 2 || n > len(s.trainA) {
 		return nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
 	}
@@ -309,14 +308,7 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 	if err != nil {
 		return problems.Constants{}, err
 	}
-	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, nOf(spec, s), s.d), nil
-}
-
-func nOf(spec problems.Spec, s *split) int {
-	if spec.N == 0 {
-		return len(s.trainA)
-	}
-	return spec.N
+	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, cmp.Or(spec.N, len(s.trainA)), s.d), nil
 }
 
 // Generate implements problems.Generator: the training sample is a uniformly random
@@ -332,7 +324,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	if err != nil {
 		return nil, err
 	}
-	n := nOf(spec, s)
+	n := cmp.Or(spec.N, len(s.trainA))
 	a, y := s.trainA, s.trainY
 	if n < len(a) {
 		idx := rng.Perm(len(a))[:n]

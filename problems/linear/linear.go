@@ -265,8 +265,7 @@ func (l *Law) Mean() []float64 {
 // Hard returns the hard dataset of size n: n* = HardCount (0 means ⌈n/10⌉) copies of a·σ
 // followed by zeros. It draws nothing.
 func (l *Law) Hard(n int) [][]float64 {
-	ns := l.hardCount
-	ns = cmp.Or(ns, (n+9)/10)
+	ns := cmp.Or(l.hardCount, (n+9)/10)
 	d := len(l.sigma)
 	z := make([][]float64, n)
 	for i := range z {
