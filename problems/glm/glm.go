@@ -356,7 +356,8 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	return inst, nil
 }
 
-// gaussBall draws g ~ N(0, I/d) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A, typically ≈ A.
+// gaussBall draws g ~ N(0, I/d) (d = len(a)) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A,
+// typically ≈ A. The glm features, and the lowrank coefficients c (A = √(A² − g_k²)).
 func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	for j := range a {
 		a[j] = rng.NormFloat64() / math.Sqrt(float64(len(a)))
@@ -400,7 +401,7 @@ func orthogonalNormal(rng *rand.Rand, U [][]float64, d int) ([]float64, float64)
 // ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
 func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 	c := make([]float64, len(U))
-	lowrankCoeffs(rng, c, math.Sqrt(A*A-gk*gk))
+	gaussBall(rng, c, math.Sqrt(A*A-gk*gk))
 	clear(a)
 	for k, u := range U {
 		floats.AddScaled(a, c[k], u)
