@@ -200,16 +200,11 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	lp := *p
 	lp.MeanNorm = p.MeanNorm * math.Pow(float64(n), -p.MeanDecay)
 	law := lp.NewLaw(d, rng)
-	var z [][]float64
-	var mu []float64
-	switch p.Mode {
-	case "random":
-		z, mu = law.Draw(n, rng), law.Mean()
-	case "hard":
-		z = law.Hard(n)
+	if p.Mode == "hard" {
+		return newInstance(law.Hard(n), constants(spec, p, n, d)), nil
 	}
-	inst := newInstance(z, constants(spec, p, n, d))
-	inst.popMu = mu
+	inst := newInstance(law.Draw(n, rng), constants(spec, p, n, d))
+	inst.popMu = law.Mean()
 	return inst, nil
 }
 
