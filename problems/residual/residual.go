@@ -140,12 +140,10 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	}
 	n, d, r := spec.N, spec.D, spec.Rank
 	w0 := make([]float64, r)
-	nw := 0.0
 	for k := range w0 {
 		w0[k] = rng.NormFloat64()
-		nw += w0[k] * w0[k]
 	}
-	if nw = math.Sqrt(nw); nw > 0 {
+	if nw := math.Sqrt(problems.SquaredNorm(w0)); nw > 0 {
 		for k := range w0 {
 			w0[k] *= p.PlantedNorm / nw
 		}
@@ -155,12 +153,10 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	for i := range n {
 		// c = radius · g/max(1, ‖g‖), g ~ N(0, I_r/r): typically ‖c‖ ≈ radius (as lowrank).
 		c := make([]float64, r)
-		s := 0.0
 		for k := range c {
 			c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
-			s += c[k] * c[k]
 		}
-		scale := radius / math.Max(1, math.Sqrt(s))
+		scale := radius / math.Max(1, math.Sqrt(problems.SquaredNorm(c)))
 		t := 0.0
 		for k := range c {
 			c[k] *= scale
