@@ -34,15 +34,13 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 	z := make([][]float64, n)
 	for i := range z {
 		v := make([]float64, d)
-		var s float64
 		for j := range v {
 			v[j] = rng.NormFloat64()
 			if j == 0 {
 				v[j] += 1.5
 			}
-			s += v[j] * v[j]
 		}
-		f := g / math.Max(math.Sqrt(s), 1e-300)
+		f := g / math.Max(math.Sqrt(problems.SquaredNorm(v)), 1e-300)
 		for j := range v {
 			v[j] *= f
 		}
@@ -140,12 +138,10 @@ func NewGLM(phi loss.Kind, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
 	y := make([]float64, n)
 	for i := range a {
 		v := make([]float64, d)
-		var s float64
 		for j := range v {
 			v[j] = rng.NormFloat64()
-			s += v[j] * v[j]
 		}
-		f := math.Sqrt(rng.Float64()) / math.Sqrt(s)
+		f := math.Sqrt(rng.Float64()) / math.Sqrt(problems.SquaredNorm(v))
 		var t float64
 		for j := range v {
 			v[j] *= f

@@ -46,12 +46,10 @@ func RandomPoint(rng *rand.Rand, dm problems.Domain, d int, x []float64) {
 			x[j] = dm.Radius * (2*rng.Float64() - 1)
 		}
 	default:
-		s := 0.0
 		for j := range x {
 			x[j] = rng.NormFloat64()
-			s += x[j] * x[j]
 		}
-		r := dm.Radius * rng.Float64() / math.Sqrt(s)
+		r := dm.Radius * rng.Float64() / math.Sqrt(problems.SquaredNorm(x))
 		if dm.Kind == problems.Unconstrained {
 			r = 2 * dm.Radius / math.Sqrt(float64(d))
 			if dm.Radius == 0 {
