@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/floats"
+
 	"expmech/problems"
 )
 
@@ -220,7 +222,7 @@ func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 		for _, t := range ts {
 			for _, x := range t.X {
 				if nr := norm(x); nr > bound {
-					scaleBy(x, bound/nr)
+					floats.Scale(bound/nr, x)
 				}
 			}
 		}
@@ -234,7 +236,7 @@ func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 		if m > bound {
 			for _, t := range ts {
 				for _, x := range t.X {
-					scaleBy(x, bound/m)
+					floats.Scale(bound/m, x)
 				}
 			}
 		}
@@ -253,12 +255,6 @@ func Labels(t *Table, allowed ...float64) error {
 }
 
 func norm(x []float64) float64 { return math.Sqrt(problems.SquaredNorm(x)) }
-
-func scaleBy(x []float64, c float64) {
-	for j := range x {
-		x[j] *= c
-	}
-}
 
 // Prepare loads path for a generator: label says whether the column "y" is required;
 // n > 0 takes the first n rows (the rest is returned as the held-out sample); wantD > 0

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
+
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/glm"
@@ -284,15 +286,10 @@ func Map(p *Params, x []float64) []float64 {
 	switch p.Normalize {
 	case ClipNorm:
 		if nr := math.Sqrt(problems.SquaredNorm(a)); nr > A {
-			for j := range a {
-				a[j] *= A / nr
-			}
+			floats.Scale(A/nr, a)
 		}
 	default:
-		c := A / math.Sqrt(float64(d))
-		for j := range a {
-			a[j] *= c
-		}
+		floats.Scale(A/math.Sqrt(float64(d)), a)
 	}
 	return a
 }
