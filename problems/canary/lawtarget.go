@@ -54,9 +54,6 @@ type LawParams struct {
 // DefaultLawParams is the samplertest l1-box-d2 target: k = 12, μ = 1.
 func DefaultLawParams() *LawParams { return &LawParams{Family: LawL1, K: 12, Mu: 1, Batch: 1000} }
 
-// maxLawBatch bounds one row's statistics column (a few hundred kB).
-const maxLawBatch = 100_000
-
 // Validate reports every bad key at once.
 func (p *LawParams) Validate() error {
 	var errs []error
@@ -64,8 +61,8 @@ func (p *LawParams) Validate() error {
 		errs = append(errs, fmt.Errorf("family: %q, want %s, %s or %s", p.Family, LawL1, LawGaussian, LawL1Axis))
 	}
 	errs = append(errs, problems.Positive("k", p.K), problems.Positive("mu", p.Mu))
-	if p.Batch < 1 || p.Batch > maxLawBatch {
-		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, maxLawBatch))
+	if p.Batch < 1 || p.Batch > MaxBatch { // the canary's bound on one row's statistics column
+		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, MaxBatch))
 	}
 	return errors.Join(errs...)
 }
