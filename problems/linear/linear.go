@@ -68,8 +68,14 @@ func (Generator) Doc() string {
 }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
+// params decodes and validates the parameters, then checks the cell (check: reported
+// only once the parameters are valid).
 func params(spec problems.Spec) (*Params, error) {
-	return problems.CheckedParams(spec, "linear", DefaultParams, nil)
+	p, err := problems.CheckedParams(spec, "linear", DefaultParams, nil)
+	if err != nil {
+		return nil, err
+	}
+	return p, check(spec, p)
 }
 
 func check(spec problems.Spec, p *Params) error {
@@ -139,9 +145,6 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 	if err != nil {
 		return problems.Constants{}, err
 	}
-	if err := check(spec, p); err != nil {
-		return problems.Constants{}, err
-	}
 	n, d := spec.N, spec.D
 	if spec.Data != "" {
 		tr, _, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, p.Lipschitz, dataset.Rescale(p.Rescale))
@@ -177,9 +180,6 @@ var (
 func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
 	p, err := params(spec)
 	if err != nil {
-		return nil, err
-	}
-	if err := check(spec, p); err != nil {
 		return nil, err
 	}
 	if spec.Data != "" {
