@@ -51,6 +51,15 @@ func BatchIndex(idx []int, k int) int {
 	return idx[k]
 }
 
+// Dist is ‖a − b‖₂, the squared differences summed in index order.
+func Dist(a, b []float64) float64 {
+	s := 0.0
+	for j, v := range a {
+		s += (v - b[j]) * (v - b[j])
+	}
+	return math.Sqrt(s)
+}
+
 // SquaredNorm is Σ_j g_j², summed in index order.
 func SquaredNorm(g []float64) float64 {
 	s := 0.0

@@ -323,7 +323,7 @@ func (s *weiszfeld) step(w []float64) bool {
 	clear(num)
 	clear(rt)
 	for _, bi := range s.b {
-		dd := dist(w, bi)
+		dd := problems.Dist(w, bi)
 		if dd == 0 {
 			k++
 			continue
@@ -352,7 +352,7 @@ func (s *weiszfeld) step(w []float64) bool {
 func (s *weiszfeld) value(w []float64) float64 {
 	t := 0.0
 	for _, bi := range s.b {
-		t += dist(w, bi)
+		t += problems.Dist(w, bi)
 	}
 	return t / float64(len(s.b))
 }
@@ -364,7 +364,7 @@ func (s *weiszfeld) lower(w []float64) float64 {
 	mean := make([]float64, len(w))
 	var coinc []int
 	for i, bi := range b {
-		dd := dist(w, bi)
+		dd := problems.Dist(w, bi)
 		if dd == 0 {
 			coinc = append(coinc, i)
 			continue
@@ -401,14 +401,6 @@ func (s *weiszfeld) lower(w []float64) float64 {
 		}
 	}
 	return -t / (mx * float64(n))
-}
-
-func dist(a, b []float64) float64 {
-	s := 0.0
-	for k := range a {
-		s += (a[k] - b[k]) * (a[k] - b[k])
-	}
-	return math.Sqrt(s)
 }
 
 // PopulationRisk is the held-out mean and its standard error (task sco).

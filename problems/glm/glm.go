@@ -209,7 +209,6 @@ func principal(t *dataset.Table, r int) (*mat.Dense, error) {
 // residual is ‖(I − UUᵀ)a‖.
 func residual(U *mat.Dense, a []float64) float64 {
 	d, r := U.Dims()
-	s := 0.0
 	proj := make([]float64, d)
 	for k := range r {
 		c := 0.0
@@ -220,10 +219,7 @@ func residual(U *mat.Dense, a []float64) float64 {
 			proj[j] += c * U.At(j, k)
 		}
 	}
-	for j := range d {
-		s += (a[j] - proj[j]) * (a[j] - proj[j])
-	}
-	return math.Sqrt(s)
+	return problems.Dist(a, proj)
 }
 
 // Constants implements problems.Generator.

@@ -290,14 +290,10 @@ func (ck *checker) smoothness(t *testing.T) {
 		i := srng.IntN(ck.n)
 		inst.Grad(gx, i, x2)
 		inst.Grad(gy, i, y)
-		dg, dx := 0.0, 0.0
-		for l := range gx {
-			dg += (gx[l] - gy[l]) * (gx[l] - gy[l])
-			dx += (x2[l] - y[l]) * (x2[l] - y[l])
-		}
+		dg, dx := problems.Dist(gx, gy), problems.Dist(x2, y)
 		// Rounding of the two gradients: 1e-12 relative to G_f.
-		if math.Sqrt(dg) > beta*math.Sqrt(dx)*(1+1e-9)+1e-12*k.GF {
-			t.Fatalf("example %d: ‖∇f(x) − ∇f(y)‖ = %v > β‖x − y‖ = %v (β = %v)", i, math.Sqrt(dg), beta*math.Sqrt(dx), beta)
+		if dg > beta*dx*(1+1e-9)+1e-12*k.GF {
+			t.Fatalf("example %d: ‖∇f(x) − ∇f(y)‖ = %v > β‖x − y‖ = %v (β = %v)", i, dg, beta*dx, beta)
 		}
 	}
 }
@@ -316,19 +312,10 @@ func (ck *checker) gDelta(t *testing.T) {
 		RandomPoint(rng, k.Domain, ck.d, x)
 		RandomPoint(rng, k.Domain, ck.d, x2)
 		// Lipschitz quotient of the difference along a chord, and the gradient difference.
-		dx := 0.0
-		for l := range x {
-			dx += (x[l] - x2[l]) * (x[l] - x2[l])
-		}
-		dx = math.Sqrt(dx)
-		q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / dx
+		q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / problems.Dist(x, x2)
 		p1.Grad(gr, i, x)
 		p2.Grad(gr2, j, x)
-		gd := 0.0
-		for l := range gr {
-			gd += (gr[l] - gr2[l]) * (gr[l] - gr2[l])
-		}
-		worst = math.Max(worst, math.Max(q, math.Sqrt(gd)))
+		worst = math.Max(worst, math.Max(q, problems.Dist(gr, gr2)))
 	}
 	if worst > k.GDelta*(1+1e-9) {
 		t.Errorf("difference f(·;s) − f(·;s') has Lipschitz quotient %v, want ≤ G_Δ = %v", worst, k.GDelta)
