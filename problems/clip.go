@@ -27,22 +27,37 @@ func SumClippedGrads(dst, buf []float64, p GradientOracle, idx []int, x []float6
 // Grad call per index, its squared norm, then AddClipped.
 func SumClippedGradsEach(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
 	buf = buf[:len(dst)]
-	if idx == nil {
-		for i := range p.Len() {
-			p.Grad(buf, i, x)
-			if AddClipped(dst, buf, SquaredNorm(buf), c) {
-				clipped++
-			}
-		}
-		return clipped
-	}
-	for _, i := range idx {
+	for k := range BatchLen(idx, p.Len()) {
+		i := BatchIndex(idx, k)
 		p.Grad(buf, i, x)
 		if AddClipped(dst, buf, SquaredNorm(buf), c) {
 			clipped++
 		}
 	}
 	return clipped
+}
+
+// BatchLen and BatchIndex walk a batch idx in order, or all n examples when idx is nil.
+func BatchLen(idx []int, n int) int {
+	if idx == nil {
+		return n
+	}
+	return len(idx)
+}
+func BatchIndex(idx []int, k int) int {
+	if idx == nil {
+		return k
+	}
+	return idx[k]
+}
+
+// Dist is ‖a − b‖₂, the squared differences summed in index order.
+func Dist(a, b []float64) float64 {
+	s := 0.0
+	for j, v := range a {
+		s += (v - b[j]) * (v - b[j])
+	}
+	return math.Sqrt(s)
 }
 
 // SquaredNorm is Σ_j g_j², summed in index order.

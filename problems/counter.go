@@ -1,7 +1,5 @@
 package problems
 
-import "math"
-
 // Counter wraps a Problem and counts every value and gradient query (DESIGN.md "Oracles
 // and counting"). A mechanism receives a view of a Counter (Oracle), never the Instance,
 // and the result row's value_queries/gradient_queries come from here, not from formulas.
@@ -43,11 +41,7 @@ func (c *Counter) Grad(dst []float64, i int, x []float64) {
 // SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (ClippedGradSummer) and counts
 // one gradient query per example summed.
 func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl float64) int {
-	if idx == nil {
-		c.GradientQueries += int64(c.p.Len())
-	} else {
-		c.GradientQueries += int64(len(idx))
-	}
+	c.GradientQueries += int64(BatchLen(idx, c.p.Len()))
 	return SumClippedGrads(dst, buf, c.p, idx, x, cl)
 }
 
@@ -64,7 +58,7 @@ func (c *Counter) Oracle(need Need) ValueAccess {
 	case NeedValues:
 		return valueView{c}
 	case NeedGradients:
-		return gradientView{c}
+		return gradientView{valueView{c}}
 	default:
 		return c
 	}
@@ -80,14 +74,9 @@ func (v valueView) Constants() Constants                    { return v.c.Constan
 func (v valueView) Value(i int, x []float64) float64        { return v.c.Value(i, x) }
 func (v valueView) ValueDiff(i int, z, x []float64) float64 { return v.c.ValueDiff(i, z, x) }
 
-type gradientView struct{ c *Counter }
+type gradientView struct{ valueView }
 
-func (v gradientView) Len() int                                { return v.c.Len() }
-func (v gradientView) Dim() int                                { return v.c.Dim() }
-func (v gradientView) Constants() Constants                    { return v.c.Constants() }
-func (v gradientView) Value(i int, x []float64) float64        { return v.c.Value(i, x) }
-func (v gradientView) ValueDiff(i int, z, x []float64) float64 { return v.c.ValueDiff(i, z, x) }
-func (v gradientView) Grad(dst []float64, i int, x []float64)  { v.c.Grad(dst, i, x) }
+func (v gradientView) Grad(dst []float64, i int, x []float64) { v.c.Grad(dst, i, x) }
 func (v gradientView) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
 	return v.c.SumClippedGrads(dst, buf, idx, x, c)
 }
@@ -104,25 +93,3 @@ var (
 	_ ValueDiffer       = gradientView{}
 	_ ClippedGradSummer = gradientView{}
 )
-
-func diameter(dm Domain, d int) float64 {
-	switch dm.Kind {
-	case Ball:
-		return 2 * dm.Radius
-	case Box:
-		return 2 * dm.Radius * math.Sqrt(float64(d))
-	default:
-		return math.Inf(1)
-	}
-}
-
-func maxNorm(dm Domain, d int) float64 {
-	switch dm.Kind {
-	case Ball:
-		return dm.Radius
-	case Box:
-		return dm.Radius * math.Sqrt(float64(d))
-	default:
-		return math.Inf(1)
-	}
-}

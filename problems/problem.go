@@ -28,13 +28,22 @@ type Domain struct {
 	Radius float64 // ball/box radius; the prior bound C on ‖x*‖ when Unconstrained
 }
 
-// Diameter is the ℓ2 diameter D_K of K (GLL22's D); +Inf when Unconstrained.
-// A box [−r, r]^d has ℓ2 diameter 2r√d.
-func (dm Domain) Diameter(d int) float64 { return diameter(dm, d) }
+// Diameter is the ℓ2 diameter D_K of K (GLL22's D), twice MaxNorm (K is symmetric about
+// 0): 2r for the ball, 2r√d for the box, +Inf when Unconstrained. (2·(r√d) is (2r)·√d bit
+// for bit: doubling is exact.)
+func (dm Domain) Diameter(d int) float64 { return 2 * dm.MaxNorm(d) }
 
 // MaxNorm is sup_{x∈K} ‖x‖₂ (r for the ball, r√d for the box, +Inf unconstrained),
 // the quantity in the utility term μ max‖x‖²/2 of GLL22 Thm 6.2.
-func (dm Domain) MaxNorm(d int) float64 { return maxNorm(dm, d) }
+func (dm Domain) MaxNorm(d int) float64 {
+	switch dm.Kind {
+	case Ball:
+		return dm.Radius
+	case Box:
+		return dm.Radius * math.Sqrt(float64(d))
+	}
+	return math.Inf(1)
+}
 
 // Constants are the public constants a mechanism may use (DESIGN.md "Oracles and
 // counting"). They must be true for every dataset in the neighbouring universe the
@@ -220,13 +229,8 @@ const (
 
 // String names the level for error messages.
 func (n Need) String() string {
-	switch n {
-	case NeedValues:
-		return "values"
-	case NeedGradients:
-		return "gradients"
-	case NeedData:
-		return "data"
+	if n >= NeedValues && n <= NeedData {
+		return [...]string{"values", "gradients", "data"}[n]
 	}
 	return fmt.Sprintf("Need(%d)", int(n))
 }

@@ -135,11 +135,7 @@ func (b *Basis) AddOrthogonalRadial(dst []float64, rho float64, rng *rand.Rand) 
 	}
 	g := make([]float64, b.d)
 	b.AddOrthogonalNormal(g, 1, rng)
-	s := 0.0
-	for _, v := range g {
-		s += v * v
-	}
-	sc := rho / math.Sqrt(s)
+	sc := rho / math.Sqrt(SquaredNorm(g))
 	for j, v := range g {
 		dst[j] += sc * v
 	}

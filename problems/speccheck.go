@@ -47,29 +47,41 @@ func CheckedParams[T any, P interface {
 	return p, nil
 }
 
-// CheckRadius: the domain radius (or the prior bound C when unconstrained) must be a
-// finite value > 0.
-func CheckRadius(spec Spec) error {
-	if r := spec.Domain.Radius; !(r > 0) || math.IsInf(r, 0) {
-		return fmt.Errorf("radius: %v, want a finite value > 0", r)
-	}
-	return nil
+// Positive, NonNegative, Finite, Unit and AtLeast check the value v of key name: nil
+// when it is a finite value > 0 (a finite value ≥ 0, any finite value, a value in [0, 1],
+// an integer ≥ lo), else the key's error "name: v, want …".
+func Positive(name string, v float64) error {
+	return want(v > 0 && !math.IsInf(v, 0), name, v, "a finite value > 0")
+}
+func NonNegative(name string, v float64) error {
+	return want(v >= 0 && !math.IsInf(v, 0), name, v, "a finite value ≥ 0")
+}
+func Finite(name string, v float64) error {
+	return want(!math.IsNaN(v) && !math.IsInf(v, 0), name, v, "a finite value")
+}
+func Unit(name string, v float64) error { return want(v >= 0 && v <= 1, name, v, "a value in [0, 1]") }
+func AtLeast(name string, v, lo int) error {
+	return want(v >= lo, name, v, fmt.Sprintf("≥ %d", lo))
 }
 
-// CheckSize: a generated dataset (no data file) needs n ≥ 2 and d ≥ 1; with a data file
-// both come from the file.
+func want[V any](ok bool, name string, v V, wanted string) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf("%s: %v, want %s", name, v, wanted)
+}
+
+// CheckRadius: the domain radius (or the prior bound C when unconstrained) must be a
+// finite value > 0.
+func CheckRadius(spec Spec) error { return Positive("radius", spec.Domain.Radius) }
+
+// CheckSize: a generated dataset (no data file) needs n ≥ 2 and d ≥ 1 (a nil entry for
+// each that holds: join them); with a data file both come from the file.
 func CheckSize(spec Spec) []error {
 	if spec.Data != "" {
 		return nil
 	}
-	var errs []error
-	if spec.N < 2 {
-		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-	}
-	if spec.D < 1 {
-		errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-	}
-	return errs
+	return []error{AtLeast("n", spec.N, 2), AtLeast("d", spec.D, 1)}
 }
 
 // CheckTask: the task is erm, sco or unset (erm).

@@ -21,6 +21,16 @@ func ValueDifferOf(p ValueOracle) ValueDiffer {
 	return twoValues{p}
 }
 
+// MeanValue is (1/n) Σ_i p.Value(i, x), summed in index order: the empirical risk F(x) of
+// a problem whose examples p answers.
+func MeanValue(p ValueOracle, x []float64) float64 {
+	s := 0.0
+	for i := range p.Len() {
+		s += p.Value(i, x)
+	}
+	return s / float64(p.Len())
+}
+
 // twoValues is ValueDiff by two Value calls.
 type twoValues struct{ p ValueOracle }
 

@@ -8,6 +8,7 @@ import (
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/losses"
+	"expmech/problems/solve"
 )
 
 // The canary problems below are the worst-case neighbouring pairs of PRIVACY.md §3 for
@@ -92,11 +93,7 @@ func (c *Ridge) Dim() int { return c.d }
 
 // Value is ⟨x, z_i⟩ + (λ/2)‖x‖² (z_i lies along e₁).
 func (c *Ridge) Value(i int, x []float64) float64 {
-	q := 0.0
-	for _, v := range x {
-		q += v * v
-	}
-	return x[0]*c.z[i][0] + c.lam/2*q
+	return x[0]*c.z[i][0] + c.lam/2*problems.SquaredNorm(x)
 }
 
 // Grad writes z_i + λx.
@@ -219,10 +216,7 @@ func (c *Logistic) Dim() int { return 1 }
 // Value is log(1 + e^{−m}), m = y a x, evaluated without overflow.
 func (c *Logistic) Value(i int, x []float64) float64 {
 	m := c.y[i] * c.a[i][0] * x[0]
-	if m > 0 {
-		return math.Log1p(math.Exp(-m))
-	}
-	return -m + math.Log1p(math.Exp(m))
+	return solve.Softplus(-m)
 }
 
 // Grad writes −y a σ(−m) with σ(−m) = 1/(1 + e^m).

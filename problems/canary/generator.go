@@ -49,12 +49,10 @@ func (p *Params) Validate() error {
 	default:
 		errs = append(errs, fmt.Errorf("family: %q, want %s, %s, %s, %s or %s", p.Family, FamilyLinear, FamilyL1CaseB, FamilyLogistic, FamilyL1Kinks, FamilyRidge))
 	}
-	if p.Family == FamilyRidge && (!(p.Ridge > 0) || math.IsInf(p.Ridge, 0)) {
-		errs = append(errs, fmt.Errorf("ridge: %v, want a finite value > 0", p.Ridge))
+	if p.Family == FamilyRidge {
+		errs = append(errs, problems.Positive("ridge", p.Ridge))
 	}
-	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
-		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
-	}
+	errs = append(errs, problems.Positive("lipschitz", p.Lipschitz))
 	if p.Batch < 1 || p.Batch > MaxBatch {
 		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, MaxBatch))
 	}
@@ -94,15 +92,10 @@ func build(spec problems.Spec) (problems.Instance, error) {
 	if spec.Task != "" && spec.Task != "erm" {
 		errs = append(errs, fmt.Errorf("task: %q, want erm (the audit releases one point per run)", spec.Task))
 	}
-	if spec.N < 2 {
-		errs = append(errs, fmt.Errorf("n: %d, want ≥ 2", spec.N))
-	}
-	errs = append(errs, problems.CheckRadius(spec))
+	errs = append(errs, problems.AtLeast("n", spec.N, 2), problems.CheckRadius(spec))
 	switch p.Family {
 	case FamilyLinear:
-		if spec.D < 1 {
-			errs = append(errs, fmt.Errorf("d: %d, want ≥ 1", spec.D))
-		}
+		errs = append(errs, problems.AtLeast("d", spec.D, 1))
 	case FamilyRidge:
 		if spec.D < 1 || spec.Domain.Kind == problems.Unconstrained {
 			errs = append(errs, fmt.Errorf("family ridge needs d ≥ 1 and a bounded domain (its G_f = G + λR): got d %d, %s", spec.D, spec.Domain.Kind))
@@ -136,10 +129,8 @@ type fixture interface {
 	setAudited(audited)
 }
 
-func (c *Linear) setAudited(a audited)   { c.audited = a }
-func (c *L1) setAudited(a audited)       { c.audited = a }
-func (c *Logistic) setAudited(a audited) { c.audited = a }
-func (c *Ridge) setAudited(a audited)    { c.audited = a }
+// setAudited is promoted to every canary type, which embeds audited.
+func (a *audited) setAudited(b audited) { *a = b }
 
 // side builds one side of the validated family.
 func side(spec problems.Spec, p *Params, neighbour bool) fixture {
@@ -197,45 +188,29 @@ func (a audited) Statistic(x []float64) float64 {
 	if !a.norm2 {
 		return x[0]
 	}
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return s
-}
-
-func meanValue(p problems.ValueOracle, x []float64) float64 {
-	s := 0.0
-	for i := 0; i < p.Len(); i++ {
-		s += p.Value(i, x)
-	}
-	return s / float64(p.Len())
+	return problems.SquaredNorm(x)
 }
 
 // EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
 // (L1's is losses.L1.EmpiricalRisk, the same mean.)
-func (c *Linear) EmpiricalRisk(x []float64) float64   { return meanValue(c, x) }
-func (c *Logistic) EmpiricalRisk(x []float64) float64 { return meanValue(c, x) }
-func (c *Ridge) EmpiricalRisk(x []float64) float64    { return meanValue(c, x) }
+func (c *Linear) EmpiricalRisk(x []float64) float64   { return problems.MeanValue(c, x) }
+func (c *Logistic) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(c, x) }
+func (c *Ridge) EmpiricalRisk(x []float64) float64    { return problems.MeanValue(c, x) }
 
 // Optimum of the ridge canary: F(x) = ⟨x, z̄⟩ + (λ/2)‖x‖² is minimised over R^d at −z̄/λ,
 // which lies in K when ‖z̄‖/λ ≤ R on the ball, or every |z̄_j|/λ ≤ R on the box (each
 // coordinate then clipped to the box is the minimiser, F being separable there).
 func (c *Ridge) Optimum() (problems.Optimum, error) {
 	x := make([]float64, c.d)
-	nz := 0.0
 	for _, z := range c.z {
 		for j, v := range z {
 			x[j] -= v / (float64(c.n) * c.lam)
 		}
 	}
-	for _, v := range x {
-		nz += v * v
-	}
 	r := c.dom.Radius
 	switch c.dom.Kind {
 	case problems.Ball:
-		if nz = math.Sqrt(nz); nz > r {
+		if nz := math.Sqrt(problems.SquaredNorm(x)); nz > r {
 			for j := range x {
 				x[j] *= r / nz
 			}
@@ -263,11 +238,7 @@ func (c *Linear) Optimum() (problems.Optimum, error) {
 	r := c.dom.Radius
 	switch c.dom.Kind {
 	case problems.Ball:
-		nz := 0.0
-		for _, v := range zbar {
-			nz += v * v
-		}
-		if nz = math.Sqrt(nz); nz > 0 {
+		if nz := math.Sqrt(problems.SquaredNorm(zbar)); nz > 0 {
 			for j, v := range zbar {
 				x[j] = -r * v / nz
 			}

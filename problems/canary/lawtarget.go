@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"expmech/problems"
+	"expmech/problems/losses"
 )
 
 // The exact-law target (the samplers' bias vs queries): a problem whose
@@ -53,23 +54,15 @@ type LawParams struct {
 // DefaultLawParams is the samplertest l1-box-d2 target: k = 12, μ = 1.
 func DefaultLawParams() *LawParams { return &LawParams{Family: LawL1, K: 12, Mu: 1, Batch: 1000} }
 
-// maxLawBatch bounds one row's statistics column (a few hundred kB).
-const maxLawBatch = 100_000
-
 // Validate reports every bad key at once.
 func (p *LawParams) Validate() error {
 	var errs []error
 	if p.Family != LawL1 && p.Family != LawGaussian && p.Family != LawL1Axis {
 		errs = append(errs, fmt.Errorf("family: %q, want %s, %s or %s", p.Family, LawL1, LawGaussian, LawL1Axis))
 	}
-	if !(p.K > 0) || math.IsInf(p.K, 0) {
-		errs = append(errs, fmt.Errorf("k: %v, want a finite value > 0", p.K))
-	}
-	if !(p.Mu > 0) || math.IsInf(p.Mu, 0) {
-		errs = append(errs, fmt.Errorf("mu: %v, want a finite value > 0", p.Mu))
-	}
-	if p.Batch < 1 || p.Batch > maxLawBatch {
-		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, maxLawBatch))
+	errs = append(errs, problems.Positive("k", p.K), problems.Positive("mu", p.Mu))
+	if p.Batch < 1 || p.Batch > MaxBatch { // the canary's bound on one row's statistics column
+		errs = append(errs, fmt.Errorf("batch: %d, want 1 … %d", p.Batch, MaxBatch))
 	}
 	return errors.Join(errs...)
 }
@@ -104,18 +97,15 @@ func lawCell(spec problems.Spec, p *LawParams) []error {
 	if spec.N < 1 || spec.D < 1 {
 		errs = append(errs, fmt.Errorf("n, d: %d, %d, want ≥ 1", spec.N, spec.D))
 	}
+	badR := problems.CheckRadius(spec) != nil
 	switch p.Family {
-	case LawL1Axis:
-		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && (!(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0)) {
-			errs = append(errs, fmt.Errorf("family l1-axis: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
+	case LawL1Axis, LawGaussian:
+		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && badR {
+			errs = append(errs, fmt.Errorf("family %s: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", p.Family, spec.Domain.Kind, spec.Domain.Radius))
 		}
 	case LawL1:
-		if spec.Domain.Kind != problems.Box || !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
+		if spec.Domain.Kind != problems.Box || badR {
 			errs = append(errs, fmt.Errorf("family l1: want domain: box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
-		}
-	case LawGaussian:
-		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && (!(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0)) {
-			errs = append(errs, fmt.Errorf("family gaussian: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
 		}
 	}
 	return errs
@@ -198,36 +188,24 @@ func (in *LawInstance) Constants() problems.Constants { return in.c }
 // the exact sampler's structural methods read them).
 func (in *LawInstance) Points() [][]float64 { return in.z }
 
+// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is losses.Linear.
+func (in *LawInstance) l1() losses.L1 { return losses.L1{Z: in.z, W: in.w} }
+
 // Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
 func (in *LawInstance) Value(i int, x []float64) float64 {
-	s := 0.0
 	if in.family == LawGaussian {
-		for j, v := range in.z[i] {
-			s += v * x[j]
-		}
-		return s
+		return losses.Linear{Z: in.z}.Value(i, x)
 	}
-	for j, v := range in.z[i] {
-		s += math.Abs(x[j] - v)
-	}
-	return in.w * s
+	return in.l1().Value(i, x)
 }
 
-// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer), both sums in one pass.
+// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
 func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 {
-	sz, sx := 0.0, 0.0
 	if in.family == LawGaussian {
-		for j, v := range in.z[i] {
-			sz += v * z[j]
-			sx += v * x[j]
-		}
-		return sz - sx
+		lin := losses.Linear{Z: in.z}
+		return lin.Value(i, z) - lin.Value(i, x)
 	}
-	for j, v := range in.z[i] {
-		sz += math.Abs(z[j] - v)
-		sx += math.Abs(x[j] - v)
-	}
-	return in.w*sz - in.w*sx
+	return in.l1().ValueDiff(i, z, x)
 }
 
 // Grad is a (sub)gradient of Value.
@@ -236,54 +214,30 @@ func (in *LawInstance) Grad(dst []float64, i int, x []float64) {
 		copy(dst, in.z[i])
 		return
 	}
-	for j, v := range in.z[i] {
-		switch {
-		case x[j] > v:
-			dst[j] = in.w
-		case x[j] < v:
-			dst[j] = -in.w
-		default:
-			dst[j] = 0
-		}
-	}
+	in.l1().Grad(dst, i, x)
 }
 
 // EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
-func (in *LawInstance) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range in.z {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.z))
-}
+func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
 // Optimum: for l1 the coordinate-wise median clamped to the box (1-D convexity, as
 // problems/l1); for the linear loss the box corner against z̄, and on R^d it is unbounded
 // below (NaN; the experiment measures laws, not utility).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
-	x := make([]float64, in.c.D)
-	if in.family == LawGaussian {
-		if in.c.Domain.Kind != problems.Box {
-			return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
-		}
-		// ⟨x, z̄⟩ on the box: x_j = −R sign(z̄_j)
-		for j := range x {
-			zb := 0.0
-			for i := range in.z {
-				zb += in.z[i][j]
-			}
-			x[j] = -math.Copysign(in.c.Domain.Radius, zb)
-		}
+	if in.family != LawGaussian {
+		x := in.l1().Median(in.c.Domain) // the l1 family's domain is a box (lawCell)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	}
-	col := make([]float64, len(in.z))
+	if in.c.Domain.Kind != problems.Box {
+		return problems.Optimum{Value: math.NaN(), Method: "none: unbounded below on R^d"}, nil
+	}
+	x := make([]float64, in.c.D) // ⟨x, z̄⟩ on the box: x_j = −R sign(z̄_j)
 	for j := range x {
-		for i := range col {
-			col[i] = in.z[i][j]
+		zb := 0.0
+		for i := range in.z {
+			zb += in.z[i][j]
 		}
-		slices.Sort(col)
-		r := in.c.Domain.Radius
-		x[j] = math.Max(-r, math.Min(r, col[(len(col)-1)/2]))
+		x[j] = -math.Copysign(in.c.Domain.Radius, zb)
 	}
 	return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
@@ -317,20 +271,17 @@ func (in *LawInstance) marginal(j int) *Marginal {
 		}
 		mean, sd := -zb/n/mu, 1/math.Sqrt(k*mu)
 		Phi := func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) }
+		m := &Marginal{
+			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
+			Lo:         mean - 38*sd, Hi: mean + 38*sd, CDFFunc: Phi,
+		}
 		if in.c.Domain.Kind == problems.Box {
 			r := in.c.Domain.Radius
 			a, b := Phi(-r), Phi(r)
-			return &Marginal{
-				LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
-				Lo:         -r, Hi: r,
-				CDFFunc: func(x float64) float64 { return math.Min(1, math.Max(0, (Phi(x)-a)/(b-a))) },
-			}
+			m.Lo, m.Hi = -r, r
+			m.CDFFunc = func(x float64) float64 { return math.Min(1, math.Max(0, (Phi(x)-a)/(b-a))) }
 		}
-		return &Marginal{
-			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
-			Lo:         mean - 38*sd, Hi: mean + 38*sd,
-			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) },
-		}
+		return m
 	}
 	w := in.w
 	lo, hi := -in.c.Domain.Radius, in.c.Domain.Radius
@@ -388,9 +339,7 @@ func (l lawAxis) Value(i int, x []float64) float64 { return math.Abs(x[0] - l.in
 
 // Grad is a subgradient of Value: sign(x_0 − z_i0) e_0.
 func (l lawAxis) Grad(dst []float64, i int, x []float64) {
-	for j := range dst {
-		dst[j] = 0
-	}
+	clear(dst)
 	switch v := l.in.z[i][0]; {
 	case x[0] > v:
 		dst[0] = 1
@@ -400,13 +349,7 @@ func (l lawAxis) Grad(dst []float64, i int, x []float64) {
 }
 
 // EmpiricalRisk is F(x) = (1/n) Σ |x_0 − z_i0|.
-func (l lawAxis) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range l.in.z {
-		s += l.Value(i, x)
-	}
-	return s / float64(len(l.in.z))
-}
+func (l lawAxis) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(l, x) }
 
 // Optimum: x_0 the median of the z_i0 clamped to the box, the other coordinates 0 (F does
 // not depend on them).

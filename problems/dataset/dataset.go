@@ -7,8 +7,13 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+
+	"gonum.org/v1/gonum/floats"
+
+	"expmech/problems"
 )
 
 // LabelColumn is the name of the label column of glm/lowrank data (DESIGN.md "Data files").
@@ -187,20 +192,20 @@ const (
 	Scale Rescale = "scale"
 )
 
-// Valid reports whether r is a known mode ("" means Refuse).
-func (r Rescale) Valid() bool {
+// Check is nil when r is a known mode ("" means Refuse), else the rescale key's error.
+func (r Rescale) Check() error {
 	switch r {
 	case "", Refuse, Clip, Scale:
-		return true
+		return nil
 	}
-	return false
+	return fmt.Errorf("rescale: %q, want none, clip or scale", string(r))
 }
 
 // Bound enforces ‖row‖₂ ≤ bound on X (of t and of any extra tables sharing the bound,
 // e.g. the held-out rest) according to mode. A Scale factor is computed over all tables
 // together. tol is a relative slack for rounding in the file (1e-12 is typical).
 func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
-	if !mode.Valid() {
+	if mode.Check() != nil {
 		return fmt.Errorf("dataset: unknown rescale mode %q (want none, clip or scale)", mode)
 	}
 	lim := bound * (1 + tol)
@@ -217,7 +222,7 @@ func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 		for _, t := range ts {
 			for _, x := range t.X {
 				if nr := norm(x); nr > bound {
-					scaleBy(x, bound/nr)
+					floats.Scale(bound/nr, x)
 				}
 			}
 		}
@@ -231,7 +236,7 @@ func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 		if m > bound {
 			for _, t := range ts {
 				for _, x := range t.X {
-					scaleBy(x, bound/m)
+					floats.Scale(bound/m, x)
 				}
 			}
 		}
@@ -242,32 +247,14 @@ func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 // Labels checks that every label is in allowed (e.g. {−1, +1} for logistic/hinge).
 func Labels(t *Table, allowed ...float64) error {
 	for i, y := range t.Y {
-		ok := false
-		for _, a := range allowed {
-			if y == a {
-				ok = true
-			}
-		}
-		if !ok {
+		if !slices.Contains(allowed, y) {
 			return &Error{File: t.Path, Row: t.Line[i], Column: LabelColumn, Err: fmt.Errorf("%w: label %v not in %v", ErrBadValue, y, allowed)}
 		}
 	}
 	return nil
 }
 
-func norm(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return math.Sqrt(s)
-}
-
-func scaleBy(x []float64, c float64) {
-	for j := range x {
-		x[j] *= c
-	}
-}
+func norm(x []float64) float64 { return math.Sqrt(problems.SquaredNorm(x)) }
 
 // Prepare loads path for a generator: label says whether the column "y" is required;
 // n > 0 takes the first n rows (the rest is returned as the held-out sample); wantD > 0
@@ -275,7 +262,7 @@ func scaleBy(x []float64, c float64) {
 // harness's specs always give d with a data file); bound > 0 enforces ‖row‖ ≤ bound with mode
 // (0: no norm constraint).
 func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale) (train, rest *Table, err error) {
-	if !mode.Valid() {
+	if mode.Check() != nil {
 		return nil, nil, fmt.Errorf("dataset: rescale: unknown mode %q (want none, clip or scale)", mode)
 	}
 	t, err := Load(path, label)

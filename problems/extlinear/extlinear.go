@@ -35,11 +35,7 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	errs := []error{p.Params.Validate()}
-	if p.PopulationSamples < 2 {
-		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
-	}
-	return errors.Join(errs...)
+	return errors.Join(p.Params.Validate(), problems.AtLeast("population_samples", p.PopulationSamples, 2))
 }
 
 // Generator is the "extended-linear" registry entry.
@@ -174,12 +170,7 @@ func newInstance(z [][]float64, c problems.Constants) *Instance {
 // (‖Πθ − y‖ ≤ ‖θ − y‖ for y ∈ B_R). So x* = −R m/‖m‖ and L* = −R‖m‖ (SPEC §5.5:
 // θ* = z, L* = −n*/n for the hard dataset, up to our sign convention).
 func ballLinearOptimum(m []float64, R float64) problems.Optimum {
-	x := make([]float64, len(m))
-	nm := floats.Norm(m, 2)
-	if nm > 0 {
-		floats.AddScaled(x, -R/nm, m)
-	}
-	return problems.Optimum{X: x, Value: -R * nm, Method: "closed-form"}
+	return linear.Minimum(m, problems.Domain{Kind: problems.Ball, Radius: R})
 }
 
 // solve returns, for ‖θ'‖ > 1 in normalised units θ' = θ/R, w = −z/G, the root t of the
@@ -262,13 +253,7 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 }
 
 // EmpiricalRisk is the average of Value.
-func (in *Instance) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range in.z {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.z))
-}
+func (in *Instance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
 // Optimum is ballLinearOptimum of the mean (closed form).
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
@@ -291,9 +276,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 		return ballLinearOptimum(in.popMu, in.R), nil
 	}
 	if in.rest != nil {
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	return problems.Optimum{}, errors.New("extended-linear: no population (task erm or hard mode)")
 }

@@ -36,26 +36,9 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.G0 > 0) || math.IsInf(p.G0, 0) {
-		errs = append(errs, fmt.Errorf("g0: %v, want a finite value > 0", p.G0))
-	}
-	if !(p.Power >= 0) || math.IsInf(p.Power, 0) {
-		errs = append(errs, fmt.Errorf("power: %v, want a finite value ≥ 0", p.Power))
-	}
-	if p.DMin < 1 {
-		errs = append(errs, fmt.Errorf("dmin: %d, want ≥ 1", p.DMin))
-	}
-	if math.IsNaN(p.Mean) || math.IsInf(p.Mean, 0) {
-		errs = append(errs, fmt.Errorf("mean: %v, want a finite value", p.Mean))
-	}
-	if !(p.Std >= 0) || math.IsInf(p.Std, 0) {
-		errs = append(errs, fmt.Errorf("std: %v, want a finite value ≥ 0", p.Std))
-	}
-	if p.PopulationSamples < 2 {
-		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems.Positive("g0", p.G0), problems.NonNegative("power", p.Power),
+		problems.AtLeast("dmin", p.DMin, 1), problems.Finite("mean", p.Mean), problems.NonNegative("std", p.Std),
+		problems.AtLeast("population_samples", p.PopulationSamples, 2))
 }
 
 // Generator is the "geometric-median" registry entry.
@@ -176,10 +159,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 }
 
 func newInstance(z [][]float64, c problems.Constants, p *Params) *Instance {
-	in := &Instance{z: z, c: c, p: p, lam: make([]float64, c.D)}
-	for j := range in.lam {
-		in.lam[j] = p.G0 * math.Pow(float64(j+1), -p.Power)
-	}
+	in := &Instance{z: z, c: c, p: p, lam: slices.Clone(c.GK[:c.D])} // Λ_j = G_j (constants)
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) { return in.solve() })
 	return in
 }
@@ -217,9 +197,7 @@ func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
 func (in *Instance) Grad(dst []float64, i int, x []float64) {
 	nr := in.Value(i, x)
 	if nr == 0 {
-		for j := range dst {
-			dst[j] = 0
-		}
+		clear(dst)
 		return
 	}
 	for j, zj := range in.z[i] {
@@ -228,13 +206,7 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 }
 
 // EmpiricalRisk is the average of Value.
-func (in *Instance) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range in.z {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.z))
-}
+func (in *Instance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
 // Optimum is computed once by solve.
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
@@ -348,11 +320,10 @@ func (s *weiszfeld) run(w []float64) (f, lb float64) {
 func (s *weiszfeld) step(w []float64) bool {
 	num, rt := s.num, s.rt
 	den, k := 0.0, 0
-	for kk := range num {
-		num[kk], rt[kk] = 0, 0
-	}
+	clear(num)
+	clear(rt)
 	for _, bi := range s.b {
-		dd := dist(w, bi)
+		dd := problems.Dist(w, bi)
 		if dd == 0 {
 			k++
 			continue
@@ -363,11 +334,7 @@ func (s *weiszfeld) step(w []float64) bool {
 			rt[kk] += (bi[kk] - w[kk]) / dd
 		}
 	}
-	r := 0.0
-	for kk := range rt {
-		r += rt[kk] * rt[kk]
-	}
-	r = math.Sqrt(r)
+	r := math.Sqrt(problems.SquaredNorm(rt))
 	if k > 0 && r <= float64(k) {
 		return false
 	}
@@ -385,7 +352,7 @@ func (s *weiszfeld) step(w []float64) bool {
 func (s *weiszfeld) value(w []float64) float64 {
 	t := 0.0
 	for _, bi := range s.b {
-		t += dist(w, bi)
+		t += problems.Dist(w, bi)
 	}
 	return t / float64(len(s.b))
 }
@@ -397,7 +364,7 @@ func (s *weiszfeld) lower(w []float64) float64 {
 	mean := make([]float64, len(w))
 	var coinc []int
 	for i, bi := range b {
-		dd := dist(w, bi)
+		dd := problems.Dist(w, bi)
 		if dd == 0 {
 			coinc = append(coinc, i)
 			continue
@@ -412,9 +379,7 @@ func (s *weiszfeld) lower(w []float64) float64 {
 			v[i][k] = -mean[k] / float64(len(coinc))
 		}
 	}
-	for k := range mean {
-		mean[k] = 0
-	}
+	clear(mean)
 	for i := range v {
 		for k := range mean {
 			mean[k] += v[i][k] / float64(n)
@@ -438,14 +403,6 @@ func (s *weiszfeld) lower(w []float64) float64 {
 	return -t / (mx * float64(n))
 }
 
-func dist(a, b []float64) float64 {
-	s := 0.0
-	for k := range a {
-		s += (a[k] - b[k]) * (a[k] - b[k])
-	}
-	return math.Sqrt(s)
-}
-
 // PopulationRisk is the held-out mean and its standard error (task sco).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.rest == nil {
@@ -463,9 +420,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 		return problems.Optimum{}, errors.New("geometric-median: no population (task erm)")
 	}
 	if !in.gen {
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	x := make([]float64, in.c.D)
 	for j := range in.p.DMin {

@@ -30,7 +30,7 @@ func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64
 		y := make([]float64, m)
 		for i := range c {
 			c[i] = make([]float64, r)
-			lowrankCoeffs(rng, c[i], A)
+			gaussBall(rng, c[i], math.Sqrt(A*A)) // lowrankFeature's coefficients at g_k = 0: ‖a‖ = ‖c‖ ≤ A
 			y[i] = plantedLabel(rng, spec.Loss, floats.Dot(c[i], wc), p.Noise)
 		}
 		return c, y
@@ -43,16 +43,6 @@ func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64
 		inst.rest = newFactored(hc, hy, spec.Loss, cons, basis)
 	}
 	return inst
-}
-
-// lowrankCoeffs is the coefficient draw of lowrankFeature (same normals, same scaling):
-// c = A·N(0, I_r/r)/max(1, ‖·‖), so ‖a‖ = ‖U c‖ = ‖c‖ ≤ A.
-func lowrankCoeffs(rng *rand.Rand, c []float64, A float64) {
-	r := len(c)
-	for k := range c {
-		c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
-	}
-	floats.Scale(math.Sqrt(A*A)/math.Max(1, floats.Norm(c, 2)), c)
 }
 
 func newFactored(c [][]float64, y []float64, phi loss.Kind, cons problems.Constants, basis *problems.Basis) *Instance {

@@ -48,23 +48,9 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.FeatureNorm > 0) || math.IsInf(p.FeatureNorm, 0) {
-		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
-	}
-	if !(p.PlantedNorm >= 0) || math.IsInf(p.PlantedNorm, 0) {
-		errs = append(errs, fmt.Errorf("planted_norm: %v, want a finite value ≥ 0", p.PlantedNorm))
-	}
-	if !(p.Noise >= 0) || math.IsInf(p.Noise, 0) {
-		errs = append(errs, fmt.Errorf("noise: %v, want a finite value ≥ 0", p.Noise))
-	}
-	if p.PopulationSamples < 2 {
-		errs = append(errs, fmt.Errorf("population_samples: %d, want ≥ 2", p.PopulationSamples))
-	}
-	if !dataset.Rescale(p.Rescale).Valid() {
-		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems.Positive("feature_norm", p.FeatureNorm), problems.NonNegative("planted_norm", p.PlantedNorm),
+		problems.NonNegative("noise", p.Noise), problems.AtLeast("population_samples", p.PopulationSamples, 2),
+		dataset.Rescale(p.Rescale).Check())
 }
 
 // Generator is the "glm" or "lowrank" registry entry.
@@ -105,10 +91,7 @@ func CheckLossDomain(spec problems.Spec) []error {
 	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Unconstrained {
 		errs = append(errs, fmt.Errorf("domain: %q, want ball or unconstrained", spec.Domain.Kind))
 	}
-	if !(spec.Domain.Radius > 0) || math.IsInf(spec.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("radius: %v, want a finite value > 0", spec.Domain.Radius))
-	}
-	return errs
+	return append(errs, problems.CheckRadius(spec))
 }
 
 func (g Generator) params(spec problems.Spec) (*Params, error) {
@@ -226,7 +209,6 @@ func principal(t *dataset.Table, r int) (*mat.Dense, error) {
 // residual is ‖(I − UUᵀ)a‖.
 func residual(U *mat.Dense, a []float64) float64 {
 	d, r := U.Dims()
-	s := 0.0
 	proj := make([]float64, d)
 	for k := range r {
 		c := 0.0
@@ -237,10 +219,7 @@ func residual(U *mat.Dense, a []float64) float64 {
 			proj[j] += c * U.At(j, k)
 		}
 	}
-	for j := range d {
-		s += (a[j] - proj[j]) * (a[j] - proj[j])
-	}
-	return math.Sqrt(s)
+	return problems.Dist(a, proj)
 }
 
 // Constants implements problems.Generator.
@@ -373,7 +352,8 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	return inst, nil
 }
 
-// gaussBall draws g ~ N(0, I/d) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A, typically ≈ A.
+// gaussBall draws g ~ N(0, I/d) (d = len(a)) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A,
+// typically ≈ A. The glm features, and the lowrank coefficients c (A = √(A² − g_k²)).
 func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	for j := range a {
 		a[j] = rng.NormFloat64() / math.Sqrt(float64(len(a)))
@@ -381,51 +361,22 @@ func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	floats.Scale(A/math.Max(1, floats.Norm(a, 2)), a)
 }
 
-// orthonormal returns r orthonormal vectors of R^d (Gram–Schmidt of Gaussians, twice for
-// stability): a uniformly random rank-r subspace.
+// orthonormal returns r orthonormal vectors of R^d (orthogonalNormal, normalised): a
+// uniformly random rank-r subspace.
 func orthonormal(rng *rand.Rand, r, d int) [][]float64 {
 	U := make([][]float64, r)
 	for k := range U {
-		for {
-			u := make([]float64, d)
-			for j := range u {
-				u[j] = rng.NormFloat64()
-			}
-			for range 2 {
-				for _, v := range U[:k] {
-					floats.AddScaled(u, -floats.Dot(u, v), v)
-				}
-			}
-			if nu := floats.Norm(u, 2); nu > 1e-8 {
-				floats.Scale(1/nu, u)
-				U[k] = u
-				break
-			}
-		}
+		u, nu := orthogonalNormal(rng, U[:k], d)
+		floats.Scale(1/nu, u)
+		U[k] = u
 	}
 	return U
 }
 
-// lowrankFeature sets a = U c + g_k v with ‖c‖ ≤ √(A² − g_k²) (c = that radius times a
-// clipped N(0, I_r/r) draw) and v a uniform unit vector orthogonal to span U, so
-// ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
-func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
-	r := len(U)
-	c := make([]float64, r)
-	for k := range c {
-		c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
-	}
-	floats.Scale(math.Sqrt(A*A-gk*gk)/math.Max(1, floats.Norm(c, 2)), c)
-	for j := range a {
-		a[j] = 0
-	}
-	for k, u := range U {
-		floats.AddScaled(a, c[k], u)
-	}
-	if gk == 0 {
-		return
-	}
-	v := make([]float64, len(a))
+// orthogonalNormal draws v ~ N(0, I_d) and removes its components along the orthonormal
+// U (Gram–Schmidt, twice for stability), redrawing until ‖v‖ > 1e-8; it returns v, ‖v‖.
+func orthogonalNormal(rng *rand.Rand, U [][]float64, d int) ([]float64, float64) {
+	v := make([]float64, d)
 	for {
 		for j := range v {
 			v[j] = rng.NormFloat64()
@@ -436,9 +387,24 @@ func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 			}
 		}
 		if nv := floats.Norm(v, 2); nv > 1e-8 {
-			floats.AddScaled(a, gk/nv, v)
-			return
+			return v, nv
 		}
+	}
+}
+
+// lowrankFeature sets a = U c + g_k v with ‖c‖ ≤ √(A² − g_k²) (c = that radius times a
+// clipped N(0, I_r/r) draw) and v a uniform unit vector orthogonal to span U, so
+// ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
+func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
+	c := make([]float64, len(U))
+	gaussBall(rng, c, math.Sqrt(A*A-gk*gk))
+	clear(a)
+	for k, u := range U {
+		floats.AddScaled(a, c[k], u)
+	}
+	if gk > 0 {
+		v, nv := orthogonalNormal(rng, U, len(a))
+		floats.AddScaled(a, gk/nv, v)
 	}
 }
 
@@ -515,14 +481,7 @@ const (
 )
 
 func codeOf(k loss.Kind) lossCode {
-	switch k {
-	case Logistic:
-		return logisticCode
-	case Hinge:
-		return hingeCode
-	default:
-		return absoluteCode
-	}
+	return map[loss.Kind]lossCode{Logistic: logisticCode, Hinge: hingeCode}[k] // else absoluteCode (0)
 }
 
 func (in *Instance) phi(t, y float64) float64 {
@@ -603,16 +562,8 @@ func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, 
 // sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r (all when idx is nil);
 // sq holds the rows' squared norms (rowSquares).
 func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []float64, c float64) (clipped int) {
-	if idx == nil {
-		for i := range r {
-			if in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
-				clipped++
-			}
-		}
-		return clipped
-	}
-	for _, i := range idx {
-		if in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
+	for k := range problems.BatchLen(idx, len(r)) {
+		if i := problems.BatchIndex(idx, k); in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
 			clipped++
 		}
 	}
@@ -641,11 +592,7 @@ func (in *Instance) EmpiricalRisk(x []float64) float64 {
 	if in.fc != nil {
 		return in.factoredRisk(x)
 	}
-	s := 0.0
-	for i := range in.a {
-		s += in.Value(i, x)
-	}
-	return s / float64(len(in.a))
+	return problems.MeanValue(in, x)
 }
 
 // Optimum is the certified solver's optimum, computed once.
@@ -665,9 +612,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.rest == nil {
 		return problems.Optimum{}, errors.New("glm: no population (task erm)")
 	}
-	o, err := in.rest.Optimum()
-	o.Method = "held-out " + o.Method
-	return o, err
+	return heldout.Optimum(in.rest)
 }
 
 // plantedLabel draws the label of a feature with planted score t: t plus N(0, noise²) for

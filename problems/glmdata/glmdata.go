@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
+
 	"expmech/problems"
 	"expmech/problems/dataset"
 	"expmech/problems/glm"
@@ -96,17 +98,17 @@ func (p *Params) Validate() error {
 	if p.Normalize != "" && p.Normalize != SqrtD && p.Normalize != ClipNorm {
 		errs = append(errs, fmt.Errorf("normalize: %q, want sqrt_d or clip", p.Normalize))
 	}
-	if p.FeatureNorm != 0 && (!(p.FeatureNorm > 0) || !finite(p.FeatureNorm)) {
-		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
+	if p.FeatureNorm != 0 {
+		errs = append(errs, problems.Positive("feature_norm", p.FeatureNorm))
 	}
-	if p.LabelShift != nil && !finite(*p.LabelShift) {
-		errs = append(errs, fmt.Errorf("label_shift: %v, want a finite value", *p.LabelShift))
+	if p.LabelShift != nil {
+		errs = append(errs, problems.Finite("label_shift", *p.LabelShift))
 	}
-	if p.LabelScale != nil && (!(*p.LabelScale > 0) || !finite(*p.LabelScale)) {
-		errs = append(errs, fmt.Errorf("label_scale: %v, want a finite value > 0", *p.LabelScale))
+	if p.LabelScale != nil {
+		errs = append(errs, problems.Positive("label_scale", *p.LabelScale))
 	}
-	if p.TestEvery != 0 && p.TestEvery < 2 {
-		errs = append(errs, fmt.Errorf("test_every: %d, want ≥ 2", p.TestEvery))
+	if p.TestEvery != 0 {
+		errs = append(errs, problems.AtLeast("test_every", p.TestEvery, 2))
 	}
 	return errors.Join(errs...)
 }
@@ -218,8 +220,7 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 			s.trainA, s.trainY = append(s.trainA, a), append(s.trainY, ys[i])
 		}
 	}
-	n := spec.N
-	n = cmp.Or(n, len(s.trainA))
+	n := cmp.Or(spec.N, len(s.trainA))
 	if n < 2 || n > len(s.trainA) {
 		return nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
 	}
@@ -284,20 +285,11 @@ func Map(p *Params, x []float64) []float64 {
 	A := p.FeatureNorm
 	switch p.Normalize {
 	case ClipNorm:
-		s := 0.0
-		for _, v := range a {
-			s += v * v
-		}
-		if nr := math.Sqrt(s); nr > A {
-			for j := range a {
-				a[j] *= A / nr
-			}
+		if nr := math.Sqrt(problems.SquaredNorm(a)); nr > A {
+			floats.Scale(A/nr, a)
 		}
 	default:
-		c := A / math.Sqrt(float64(d))
-		for j := range a {
-			a[j] *= c
-		}
+		floats.Scale(A/math.Sqrt(float64(d)), a)
 	}
 	return a
 }
@@ -313,14 +305,7 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 	if err != nil {
 		return problems.Constants{}, err
 	}
-	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, nOf(spec, s), s.d), nil
-}
-
-func nOf(spec problems.Spec, s *split) int {
-	if spec.N == 0 {
-		return len(s.trainA)
-	}
-	return spec.N
+	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, cmp.Or(spec.N, len(s.trainA)), s.d), nil
 }
 
 // Generate implements problems.Generator: the training sample is a uniformly random
@@ -336,7 +321,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	if err != nil {
 		return nil, err
 	}
-	n := nOf(spec, s)
+	n := cmp.Or(spec.N, len(s.trainA))
 	a, y := s.trainA, s.trainY
 	if n < len(a) {
 		idx := rng.Perm(len(a))[:n]

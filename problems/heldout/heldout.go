@@ -23,6 +23,14 @@ func Risk(p problems.ValueOracle, x []float64) (mean, stderr float64) {
 	return mu, math.Sqrt(m2 / float64(m-1) / float64(m))
 }
 
+// Optimum is the certified optimum of the held-out sample p (an estimate of the population
+// optimum), its Method prefixed "held-out ".
+func Optimum(p problems.Instance) (problems.Optimum, error) {
+	o, err := p.Optimum()
+	o.Method = "held-out " + o.Method
+	return o, err
+}
+
 // Margins is a held-out sample of a linear classifier: Margin(i, x) = y_i·⟨a_i, x⟩.
 type Margins interface {
 	Len() int

@@ -44,26 +44,12 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.Weight > 0) || math.IsInf(p.Weight, 0) {
-		errs = append(errs, fmt.Errorf("weight: %v, want a finite value > 0", p.Weight))
-	}
-	if !(p.Bias >= 0 && p.Bias <= 1) {
-		errs = append(errs, fmt.Errorf("bias: %v, want a value in [0, 1]", p.Bias))
-	}
-	if !(p.HalfProb >= 0 && p.HalfProb <= 1) {
-		errs = append(errs, fmt.Errorf("half_prob: %v, want a value in [0, 1]", p.HalfProb))
-	}
-	if !dataset.Rescale(p.Rescale).Valid() {
-		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
-	}
+	errs := []error{problems.Positive("weight", p.Weight), problems.Unit("bias", p.Bias),
+		problems.Unit("half_prob", p.HalfProb), dataset.Rescale(p.Rescale).Check()}
 	if p.Mode != "random" && p.Mode != "fingerprint" {
 		errs = append(errs, fmt.Errorf("mode: %q, want random or fingerprint", p.Mode))
 	}
-	if p.Copies < 1 {
-		errs = append(errs, fmt.Errorf("copies: %d, want ≥ 1", p.Copies))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, problems.AtLeast("copies", p.Copies, 1))...)
 }
 
 // Generator is the "l1" registry entry.
@@ -280,9 +266,7 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 		if in.rest == nil {
 			return problems.Optimum{}, errors.New("l1: no population (task erm)")
 		}
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	x := make([]float64, len(in.pj))
 	for j, p := range in.pj {

@@ -44,26 +44,12 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
-		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
-	}
+	errs := []error{problems.Positive("lipschitz", p.Lipschitz)}
 	if p.Mode != "random" && p.Mode != "hard" {
 		errs = append(errs, fmt.Errorf("mode: %q, want random or hard", p.Mode))
 	}
-	if !(p.MeanNorm >= 0 && p.MeanNorm <= 1) {
-		errs = append(errs, fmt.Errorf("mean_norm: %v, want a value in [0, 1]", p.MeanNorm))
-	}
-	if !(p.MeanDecay >= 0 && p.MeanDecay <= 1) {
-		errs = append(errs, fmt.Errorf("mean_decay: %v, want a value in [0, 1]", p.MeanDecay))
-	}
-	if p.HardCount < 0 {
-		errs = append(errs, fmt.Errorf("hard_count: %d, want ≥ 0", p.HardCount))
-	}
-	if !dataset.Rescale(p.Rescale).Valid() {
-		errs = append(errs, fmt.Errorf("rescale: %q, want none, clip or scale", p.Rescale))
-	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, problems.Unit("mean_norm", p.MeanNorm), problems.Unit("mean_decay", p.MeanDecay),
+		problems.AtLeast("hard_count", p.HardCount, 0), dataset.Rescale(p.Rescale).Check())...)
 }
 
 // Generator is the "linear" registry entry.
@@ -82,8 +68,14 @@ func (Generator) Doc() string {
 }
 func (Generator) DefaultParams() any { return DefaultParams() }
 
+// params decodes and validates the parameters, then checks the cell (check: reported
+// only once the parameters are valid).
 func params(spec problems.Spec) (*Params, error) {
-	return problems.CheckedParams(spec, "linear", DefaultParams, nil)
+	p, err := problems.CheckedParams(spec, "linear", DefaultParams, nil)
+	if err != nil {
+		return nil, err
+	}
+	return p, check(spec, p)
 }
 
 func check(spec problems.Spec, p *Params) error {
@@ -153,9 +145,6 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 	if err != nil {
 		return problems.Constants{}, err
 	}
-	if err := check(spec, p); err != nil {
-		return problems.Constants{}, err
-	}
 	n, d := spec.N, spec.D
 	if spec.Data != "" {
 		tr, _, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, p.Lipschitz, dataset.Rescale(p.Rescale))
@@ -193,9 +182,6 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	if err != nil {
 		return nil, err
 	}
-	if err := check(spec, p); err != nil {
-		return nil, err
-	}
 	if spec.Data != "" {
 		tr, rest, err := dataset.Prepare(spec.Data, false, spec.N, spec.D, p.Lipschitz, dataset.Rescale(p.Rescale))
 		if err != nil {
@@ -214,16 +200,11 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	lp := *p
 	lp.MeanNorm = p.MeanNorm * math.Pow(float64(n), -p.MeanDecay)
 	law := lp.NewLaw(d, rng)
-	var z [][]float64
-	var mu []float64
-	switch p.Mode {
-	case "random":
-		z, mu = law.Draw(n, rng), law.Mean()
-	case "hard":
-		z = law.Hard(n)
+	if p.Mode == "hard" {
+		return newInstance(law.Hard(n), constants(spec, p, n, d)), nil
 	}
-	inst := newInstance(z, constants(spec, p, n, d))
-	inst.popMu = mu
+	inst := newInstance(law.Draw(n, rng), constants(spec, p, n, d))
+	inst.popMu = law.Mean()
 	return inst, nil
 }
 
@@ -279,8 +260,7 @@ func (l *Law) Mean() []float64 {
 // Hard returns the hard dataset of size n: n* = HardCount (0 means ⌈n/10⌉) copies of a·σ
 // followed by zeros. It draws nothing.
 func (l *Law) Hard(n int) [][]float64 {
-	ns := l.hardCount
-	ns = cmp.Or(ns, (n+9)/10)
+	ns := cmp.Or(l.hardCount, (n+9)/10)
 	d := len(l.sigma)
 	z := make([][]float64, n)
 	for i := range z {
@@ -301,14 +281,15 @@ func newInstance(z [][]float64, c problems.Constants) *Instance {
 	}
 	floats.Scale(1/float64(len(z)), inst.mean)
 	inst.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
-		return linearOptimum(inst.mean, c.Domain), nil
+		return Minimum(inst.mean, c.Domain), nil
 	})
 	return inst
 }
 
-// linearOptimum minimises ⟨x, m⟩ over K in closed form: on the ball x* = −R m/‖m‖ with
-// value −R‖m‖; on the box x* = −R sign(m) with value −R‖m‖₁ (any x* if m = 0).
-func linearOptimum(m []float64, dm problems.Domain) problems.Optimum {
+// Minimum minimises ⟨x, m⟩ over K in closed form (also package extlinear's): on the ball
+// x* = −R m/‖m‖ with value −R‖m‖; on the box x* = −R sign(m) with value −R‖m‖₁ (any x*
+// if m = 0).
+func Minimum(m []float64, dm problems.Domain) problems.Optimum {
 	x := make([]float64, len(m))
 	R := dm.Radius
 	switch dm.Kind {
@@ -389,7 +370,7 @@ func allZero(v []float64) bool {
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ (the average, SPEC §0).
 func (in *Instance) EmpiricalRisk(x []float64) float64 { return floats.Dot(x, in.mean) }
 
-// Optimum is the closed form of linearOptimum, computed once.
+// Optimum is the closed form of Minimum, computed once.
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is ⟨x, E z⟩ exactly for generated data (stderr 0), or the held-out mean
@@ -404,15 +385,13 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return math.NaN(), math.NaN()
 }
 
-// PopulationOptimum is linearOptimum of E z (closed form), or the held-out sample's.
+// PopulationOptimum is Minimum of E z (closed form), or the held-out sample's.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	switch {
 	case in.popMu != nil:
-		return linearOptimum(in.popMu, in.c.Domain), nil
+		return Minimum(in.popMu, in.c.Domain), nil
 	case in.rest != nil:
-		o, err := in.rest.Optimum()
-		o.Method = "held-out " + o.Method
-		return o, err
+		return heldout.Optimum(in.rest)
 	}
 	return problems.Optimum{}, errors.New("linear: no population (task erm or hard mode)")
 }

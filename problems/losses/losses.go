@@ -81,13 +81,7 @@ func (l L1) Points() [][]float64 { return l.Z }
 func (l L1) Weight() float64     { return l.W }
 
 // EmpiricalRisk is F(x) = (1/n) Σ_i W‖x − z_i‖₁ (uncounted: callers own the data).
-func (l L1) EmpiricalRisk(x []float64) float64 {
-	s := 0.0
-	for i := range l.Z {
-		s += l.Value(i, x)
-	}
-	return s / float64(len(l.Z))
-}
+func (l L1) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(l, x) }
 
 // Median is the minimiser of F over K for a box or R^d (any other K is treated as R^d):
 // Σ_i |x_j − z_ij| is minimised by any median of column j (the lower one is taken), and

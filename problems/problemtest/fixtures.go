@@ -14,6 +14,7 @@ import (
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/losses"
+	"expmech/problems/solve"
 )
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
@@ -33,15 +34,13 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 	z := make([][]float64, n)
 	for i := range z {
 		v := make([]float64, d)
-		var s float64
 		for j := range v {
 			v[j] = rng.NormFloat64()
 			if j == 0 {
 				v[j] += 1.5
 			}
-			s += v[j] * v[j]
 		}
-		f := g / math.Max(math.Sqrt(s), 1e-300)
+		f := g / math.Max(math.Sqrt(problems.SquaredNorm(v)), 1e-300)
 		for j := range v {
 			v[j] *= f
 		}
@@ -115,12 +114,7 @@ func (l *Linear) Risk(x []float64) float64 {
 
 // Opt is the closed-form minimum of F over the ball: −R‖z̄‖ (ball domain only).
 func (l *Linear) Opt() float64 {
-	m := l.Mean()
-	var s float64
-	for _, v := range m {
-		s += v * v
-	}
-	return -l.R * math.Sqrt(s)
+	return -l.R * math.Sqrt(problems.SquaredNorm(l.Mean()))
 }
 
 // GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and a named loss:
@@ -144,12 +138,10 @@ func NewGLM(phi loss.Kind, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
 	y := make([]float64, n)
 	for i := range a {
 		v := make([]float64, d)
-		var s float64
 		for j := range v {
 			v[j] = rng.NormFloat64()
-			s += v[j] * v[j]
 		}
-		f := math.Sqrt(rng.Float64()) / math.Sqrt(s)
+		f := math.Sqrt(rng.Float64()) / math.Sqrt(problems.SquaredNorm(v))
 		var t float64
 		for j := range v {
 			v[j] *= f
@@ -190,11 +182,7 @@ func (g *GLM) dot(i int, x []float64) float64 {
 func (g *GLM) Value(i int, x []float64) float64 {
 	t, y := g.dot(i, x), g.Y[i]
 	if g.Loss == loss.Logistic {
-		m := -y * t
-		if m > 0 {
-			return m + math.Log1p(math.Exp(-m))
-		}
-		return math.Log1p(math.Exp(m))
+		return solve.Softplus(-y * t)
 	}
 	return math.Abs(t - y)
 }
@@ -224,13 +212,7 @@ func (g *GLM) Constants() problems.Constants {
 }
 
 // Risk is F(x) (uncounted).
-func (g *GLM) Risk(x []float64) float64 {
-	var s float64
-	for i := range g.A {
-		s += g.Value(i, x)
-	}
-	return s / float64(g.Len())
-}
+func (g *GLM) Risk(x []float64) float64 { return problems.MeanValue(g, x) }
 
 var (
 	_ problems.Problem    = (*Linear)(nil)

@@ -46,12 +46,10 @@ func RandomPoint(rng *rand.Rand, dm problems.Domain, d int, x []float64) {
 			x[j] = dm.Radius * (2*rng.Float64() - 1)
 		}
 	default:
-		s := 0.0
 		for j := range x {
 			x[j] = rng.NormFloat64()
-			s += x[j] * x[j]
 		}
-		r := dm.Radius * rng.Float64() / math.Sqrt(s)
+		r := dm.Radius * rng.Float64() / math.Sqrt(problems.SquaredNorm(x))
 		if dm.Kind == problems.Unconstrained {
 			r = 2 * dm.Radius / math.Sqrt(float64(d))
 			if dm.Radius == 0 {
@@ -65,11 +63,7 @@ func RandomPoint(rng *rand.Rand, dm problems.Domain, d int, x []float64) {
 }
 
 func norm(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return math.Sqrt(s)
+	return math.Sqrt(problems.SquaredNorm(x))
 }
 
 // Check runs the suite: one subtest per property of a generator's instance, in this
@@ -296,14 +290,10 @@ func (ck *checker) smoothness(t *testing.T) {
 		i := srng.IntN(ck.n)
 		inst.Grad(gx, i, x2)
 		inst.Grad(gy, i, y)
-		dg, dx := 0.0, 0.0
-		for l := range gx {
-			dg += (gx[l] - gy[l]) * (gx[l] - gy[l])
-			dx += (x2[l] - y[l]) * (x2[l] - y[l])
-		}
+		dg, dx := problems.Dist(gx, gy), problems.Dist(x2, y)
 		// Rounding of the two gradients: 1e-12 relative to G_f.
-		if math.Sqrt(dg) > beta*math.Sqrt(dx)*(1+1e-9)+1e-12*k.GF {
-			t.Fatalf("example %d: ‖∇f(x) − ∇f(y)‖ = %v > β‖x − y‖ = %v (β = %v)", i, math.Sqrt(dg), beta*math.Sqrt(dx), beta)
+		if dg > beta*dx*(1+1e-9)+1e-12*k.GF {
+			t.Fatalf("example %d: ‖∇f(x) − ∇f(y)‖ = %v > β‖x − y‖ = %v (β = %v)", i, dg, beta*dx, beta)
 		}
 	}
 }
@@ -322,19 +312,10 @@ func (ck *checker) gDelta(t *testing.T) {
 		RandomPoint(rng, k.Domain, ck.d, x)
 		RandomPoint(rng, k.Domain, ck.d, x2)
 		// Lipschitz quotient of the difference along a chord, and the gradient difference.
-		dx := 0.0
-		for l := range x {
-			dx += (x[l] - x2[l]) * (x[l] - x2[l])
-		}
-		dx = math.Sqrt(dx)
-		q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / dx
+		q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / problems.Dist(x, x2)
 		p1.Grad(gr, i, x)
 		p2.Grad(gr2, j, x)
-		gd := 0.0
-		for l := range gr {
-			gd += (gr[l] - gr2[l]) * (gr[l] - gr2[l])
-		}
-		worst = math.Max(worst, math.Max(q, math.Sqrt(gd)))
+		worst = math.Max(worst, math.Max(q, problems.Dist(gr, gr2)))
 	}
 	if worst > k.GDelta*(1+1e-9) {
 		t.Errorf("difference f(·;s) − f(·;s') has Lipschitz quotient %v, want ≤ G_Δ = %v", worst, k.GDelta)
@@ -367,11 +348,7 @@ func (ck *checker) optimum(t *testing.T) {
 	if got := inst.EmpiricalRisk(o.X); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
 		t.Errorf("EmpiricalRisk(X*) = %.15g, want Optimum.Value %.15g", got, o.Value)
 	}
-	sum := 0.0
-	for i := range ck.n {
-		sum += inst.Value(i, o.X)
-	}
-	if got := sum / float64(ck.n); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
+	if got := problems.MeanValue(inst, o.X); math.Abs(got-o.Value) > 1e-9*math.Max(1, math.Abs(o.Value)) {
 		t.Errorf("mean of Value(i, X*) = %.15g, want %.15g (average convention, SPEC §0)", got, o.Value)
 	}
 	switch k.Domain.Kind {

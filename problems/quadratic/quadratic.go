@@ -29,17 +29,8 @@ func DefaultParams() *Params { return &Params{Lipschitz: 1, MeanNorm: 0.2, Lambd
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.Lipschitz > 0) || math.IsInf(p.Lipschitz, 0) {
-		errs = append(errs, fmt.Errorf("lipschitz: %v, want a finite value > 0", p.Lipschitz))
-	}
-	if !(p.MeanNorm >= 0 && p.MeanNorm <= 1) {
-		errs = append(errs, fmt.Errorf("mean_norm: %v, want a value in [0, 1]", p.MeanNorm))
-	}
-	if !(p.Lambda > 0) || math.IsInf(p.Lambda, 0) {
-		errs = append(errs, fmt.Errorf("lambda: %v, want a finite value > 0", p.Lambda))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems.Positive("lipschitz", p.Lipschitz), problems.Unit("mean_norm", p.MeanNorm),
+		problems.Positive("lambda", p.Lambda))
 }
 
 // Generator is the "quadratic" registry entry.

@@ -33,20 +33,8 @@ func DefaultParams() *Params {
 
 // Validate reports every invalid field.
 func (p *Params) Validate() error {
-	var errs []error
-	if !(p.FeatureNorm > 0) || math.IsInf(p.FeatureNorm, 0) {
-		errs = append(errs, fmt.Errorf("feature_norm: %v, want a finite value > 0", p.FeatureNorm))
-	}
-	if !(p.PlantedNorm >= 0) || math.IsInf(p.PlantedNorm, 0) {
-		errs = append(errs, fmt.Errorf("planted_norm: %v, want a finite value ≥ 0", p.PlantedNorm))
-	}
-	if !(p.Noise >= 0) || math.IsInf(p.Noise, 0) {
-		errs = append(errs, fmt.Errorf("noise: %v, want a finite value ≥ 0", p.Noise))
-	}
-	if p.Blocks < 1 {
-		errs = append(errs, fmt.Errorf("blocks: %d, want ≥ 1", p.Blocks))
-	}
-	return errors.Join(errs...)
+	return errors.Join(problems.Positive("feature_norm", p.FeatureNorm), problems.NonNegative("planted_norm", p.PlantedNorm),
+		problems.NonNegative("noise", p.Noise), problems.AtLeast("blocks", p.Blocks, 1))
 }
 
 // Generator is the "residual" registry entry.
@@ -152,12 +140,10 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	}
 	n, d, r := spec.N, spec.D, spec.Rank
 	w0 := make([]float64, r)
-	nw := 0.0
 	for k := range w0 {
 		w0[k] = rng.NormFloat64()
-		nw += w0[k] * w0[k]
 	}
-	if nw = math.Sqrt(nw); nw > 0 {
+	if nw := math.Sqrt(problems.SquaredNorm(w0)); nw > 0 {
 		for k := range w0 {
 			w0[k] *= p.PlantedNorm / nw
 		}
@@ -167,12 +153,10 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	for i := range n {
 		// c = radius · g/max(1, ‖g‖), g ~ N(0, I_r/r): typically ‖c‖ ≈ radius (as lowrank).
 		c := make([]float64, r)
-		s := 0.0
 		for k := range c {
 			c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
-			s += c[k] * c[k]
 		}
-		scale := radius / math.Max(1, math.Sqrt(s))
+		scale := radius / math.Max(1, math.Sqrt(problems.SquaredNorm(c)))
 		t := 0.0
 		for k := range c {
 			c[k] *= scale
@@ -215,11 +199,7 @@ func (in *Instance) Constants() problems.Constants { return in.c }
 
 // BlockNorm is ‖Q_bθ‖.
 func (in *Instance) blockNorm(b int, x []float64) float64 {
-	s := 0.0
-	for _, v := range x[in.edges[b]:in.edges[b+1]] {
-		s += v * v
-	}
-	return math.Sqrt(s)
+	return math.Sqrt(problems.SquaredNorm(x[in.edges[b]:in.edges[b+1]]))
 }
 
 func (in *Instance) dot(i int, x []float64) float64 {
@@ -241,9 +221,7 @@ func (in *Instance) Value(i int, x []float64) float64 {
 
 // Grad is sign(⟨c_i, θ_U⟩ − y_i)·(c_i, 0) + g_k·Q_bθ/‖Q_bθ‖ (0 at the kinks).
 func (in *Instance) Grad(dst []float64, i int, x []float64) {
-	for j := range dst {
-		dst[j] = 0
-	}
+	clear(dst)
 	s := 0.0
 	switch t := in.dot(i, x) - in.y[i]; {
 	case t > 0:

@@ -173,9 +173,7 @@ func Logistic(a [][]float64, y []float64, radius float64) (Result, error) {
 	}
 	if constrained && (err != nil || norm(x) > radius) {
 		// Multiplier search. ‖x(ν)‖ ≤ ‖∇F(0)‖/ν by ν-strong convexity, so ν_hi brackets.
-		for j := range x {
-			x[j] = 0
-		}
+		clear(x)
 		l.value(x, 0)
 		g0 := make([]float64, d)
 		for i := range n {
