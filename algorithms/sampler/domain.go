@@ -26,11 +26,7 @@ const splitTries = 1 << 12
 func InDomain(dom problems.Domain, x []float64) bool {
 	switch dom.Kind {
 	case problems.Ball:
-		s := 0.0
-		for _, v := range x {
-			s += v * v
-		}
-		return s <= dom.Radius*dom.Radius
+		return sumSq(x) <= dom.Radius*dom.Radius
 	case problems.Box:
 		r := dom.Radius
 		for _, v := range x {
@@ -142,11 +138,7 @@ func (g *gaussPart) set(m []float64, sd float64) {
 	g.m, g.sd = m, sd
 	switch g.dom.Kind {
 	case problems.Ball:
-		mm := 0.0
-		for _, mj := range m {
-			mm += mj * mj
-		}
-		g.mm = mm
+		g.mm = sumSq(m)
 	case problems.Box:
 		g.plain = g.dom.Radius - 3*sd
 	}
@@ -240,21 +232,28 @@ func gaussBallSplit(dst, m []float64, mn, sd, r float64, tries int, rng *rand.Ra
 			dst[j] = m[j] + sd*(dst[j]-xi1*e+t*e)
 		}
 		// guard the last ulp: project a rounding excursion back onto the sphere
-		if s := sumSq(dst); s > r*r {
-			sc := r / math.Sqrt(s)
-			for j := range dst {
-				dst[j] *= sc
-			}
-		}
+		project(problems.Domain{Kind: problems.Ball, Radius: r}, dst)
 		return true, nil
 	}
 	return false, nil
 }
 
+// sumSq is ‖x‖².
 func sumSq(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
 		s += v * v
+	}
+	return s
+}
+
+// normals fills x with independent N(0, 1) draws and returns ‖x‖² (a uniform direction
+// once divided by its root).
+func normals(x []float64, rng *rand.Rand) float64 {
+	s := 0.0
+	for j := range x {
+		x[j] = rng.NormFloat64()
+		s += x[j] * x[j]
 	}
 	return s
 }
@@ -277,9 +276,5 @@ func logDensity(p problems.ValueAccess, k, mu float64, x []float64) float64 {
 	for i := 0; i < n; i++ {
 		s += p.Value(i, x)
 	}
-	nx := 0.0
-	for _, v := range x {
-		nx += v * v
-	}
-	return -k * (s/float64(n) + mu*nx/2)
+	return -k * (s/float64(n) + mu*sumSq(x)/2)
 }

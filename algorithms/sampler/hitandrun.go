@@ -58,25 +58,12 @@ const (
 )
 
 func hitAndRunSchedule(c problems.Constants, t algorithms.Target) (Schedule, float64, error) {
-	if err := checkTarget(c, t); err != nil {
-		return Schedule{}, 0, err
-	}
-	cst := t.StepC
-	if cst == 0 {
-		cst = DefaultHitAndRunStepC
-	}
 	sigma := walkScale(c, t)
-	h := sigma * sigma / (2 * float64(c.D))
-	tv := t.TV
-	if tv == 0 {
-		tv = DefaultPracticalTV
-	}
-	rate, ld, kl := mixing(c, t, h)
-	T, err := stepsFor(rate, ld, kl, tv)
+	s, err := nominalSchedule(c, t, sigma*sigma/(2*float64(c.D)))
 	if err != nil {
 		return Schedule{}, 0, err
 	}
-	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, cst * sigma, nil
+	return s, orDefault(t.StepC, DefaultHitAndRunStepC) * sigma, nil
 }
 
 // Schedule returns hit-and-run's (h, T) (h the equivalent Langevin time of a step).
@@ -117,12 +104,7 @@ func (c *harChain) at(s float64) float64 {
 
 // step does one hit-and-run transition with a slice-sampling line move (Neal 2003 Fig. 3, 5).
 func (c *harChain) step(rng *rand.Rand) {
-	nu := 0.0
-	for j := range c.u {
-		c.u[j] = rng.NormFloat64()
-		nu += c.u[j] * c.u[j]
-	}
-	nu = 1 / math.Sqrt(nu)
+	nu := 1 / math.Sqrt(normals(c.u, rng))
 	for j := range c.u {
 		c.u[j] *= nu
 	}
@@ -170,13 +152,8 @@ func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 		return nil, err
 	}
 	ch.lp = logDensity(o, t.K, t.Mu, ch.x)
-	for i := 0; i < s.Steps; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		ch.step(rng)
+	if err := runSteps(ctx, s.Steps, rng, ch.step); err != nil {
+		return nil, err
 	}
 	walkRecord(rec, s, "width", w, "evaluations_per_step", float64(ch.evals)/float64(s.Steps),
 		"shrink_capped", float64(ch.caps), "domain_rejections", float64(rej))

@@ -169,21 +169,9 @@ func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, erro
 		hmax = 1 / (t.K * t.Mu)
 	}
 	if !t.Certified {
-		cst := t.StepC
-		if cst == 0 {
-			cst = DefaultStepC
-		}
-		tv := t.TV
-		if tv == 0 {
-			tv = DefaultPracticalTV
-		}
+		cst := orDefault(t.StepC, DefaultStepC)
 		h := math.Min(cst/(G*G), hmax)
-		rate, ld, kl := mixing(c, t, h)
-		T, err := stepsFor(rate, ld, kl, tv)
-		if err != nil {
-			return Schedule{}, err
-		}
-		return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+		return nominalSchedule(c, t, h)
 	}
 	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T), at GLL22 Lemma
 	// 5.5's step h = 2^-8/(G² L). L is the smallest level at which the proven per-call bound
@@ -394,12 +382,7 @@ func centredGaussBall(dst []float64, sd, r float64, rng *rand.Rand) error {
 		}
 	}
 	rad := math.Min(sd*math.Sqrt(t), r)
-	s := 0.0
-	for j := range dst {
-		dst[j] = rng.NormFloat64()
-		s += dst[j] * dst[j]
-	}
-	sc := rad / math.Sqrt(s)
+	sc := rad / math.Sqrt(normals(dst, rng))
 	for j := range dst {
 		dst[j] *= sc
 	}
@@ -415,11 +398,7 @@ func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
 		}
 		return
 	}
-	s := 0.0
-	for j := range dst {
-		dst[j] = rng.NormFloat64()
-		s += dst[j] * dst[j]
-	}
+	s := normals(dst, rng)
 	sc := r * math.Pow(rng.Float64(), 1/float64(len(dst))) / math.Sqrt(s)
 	for j := range dst {
 		dst[j] *= sc

@@ -54,29 +54,13 @@ func (ULA) Certifies() bool { return false }
 const DefaultULAStepC = 0.5
 
 func ulaSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	if err := checkTarget(c, t); err != nil {
-		return Schedule{}, err
-	}
-	cst := t.StepC
-	if cst == 0 {
-		cst = DefaultULAStepC
-	}
-	h := cst / (piCurvature(c, t) * float64(c.D))
-	tv := t.TV
-	if tv == 0 {
-		tv = DefaultPracticalTV
-	}
-	rate, ld, kl := mixing(c, t, h)
-	T, err := stepsFor(rate, ld, kl, tv)
-	if err != nil {
-		return Schedule{}, err
-	}
-	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+	return nominalSchedule(c, t, orDefault(t.StepC, DefaultULAStepC)/(piCurvature(c, t)*float64(c.D)))
 }
 
 // piCurvature is MALA's curvature scale β_π of log π: k(β + μ) for a declared β-smooth loss
 // with k(β + μ) > 0, else (kG_f)² + kμ (the scale at which a kG_f-Lipschitz kink costs O(1)
-// in log π over one step).
+// in log π over one step). A declared β = 0 with μ = 0 gives k(β + μ) = 0 (log π is linear:
+// no curvature scale, and h = ∞); the Lipschitz scale then stands in, as for a non-smooth loss.
 func piCurvature(c problems.Constants, t algorithms.Target) float64 {
 	sb, smooth := c.Smooth.Beta()
 	beta := t.K * (sb + t.Mu)
@@ -152,13 +136,8 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < s.Steps; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		ch.step(rng)
+	if err := runSteps(ctx, s.Steps, rng, ch.step); err != nil {
+		return nil, err
 	}
 	walkRecord(rec, s, "domain_rejections", float64(rej), "gaussian_draws", float64(s.Steps))
 	return append([]float64(nil), ch.x...), nil
