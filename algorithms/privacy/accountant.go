@@ -85,6 +85,12 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 		eps, _, err := EpsFromRDP(orders, rdp, delta)
 		return eps, err
 	}
+	return replaceOneRDP(orders, rdp, delta), nil
+}
+
+// replaceOneRDP is the replace-one ε at δ of the add/remove RDP curve rdp: replaceOneEps
+// on its δ-curve DeltaFromRDP (1 where that fails), from scanStart.
+func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 	dAR := func(e float64) float64 {
 		d, _, err := DeltaFromRDP(orders, rdp, e)
 		if err != nil {
@@ -92,7 +98,7 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 		}
 		return d
 	}
-	return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR)), nil
+	return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR))
 }
 
 // scanStart is a start for replaceOneEps: twice the largest ε′ ≤ the add/remove RDP ε
@@ -457,14 +463,7 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 			e, _, err := EpsFromRDP(orders, rdp, delta)
 			return err == nil && e <= eps
 		}
-		dAR := func(e float64) float64 {
-			d, _, err := DeltaFromRDP(orders, rdp, e)
-			if err != nil {
-				return 1
-			}
-			return d
-		}
-		return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR)) <= eps
+		return replaceOneRDP(orders, rdp, delta) <= eps
 	}
 	// Start at the large-noise (Gaussian-DP) guess z ≈ q√T·Δ/s*(ε, δ), Δ = 2 under
 	// replace-one (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when z ≫ 1), then
