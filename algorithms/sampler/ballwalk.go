@@ -61,7 +61,8 @@ func walkScale(c problems.Constants, t algorithms.Target) float64 {
 	return s
 }
 
-func ballWalkSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+// Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
+func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
 	delta := orDefault(t.StepC, DefaultBallWalkStepC) * walkScale(c, t)
 	s, err := nominalSchedule(c, t, delta*delta/(2*float64(c.D+2)))
 	if err != nil {
@@ -71,14 +72,9 @@ func ballWalkSchedule(c problems.Constants, t algorithms.Target) (Schedule, erro
 	return s, nil
 }
 
-// Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
-func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return ballWalkSchedule(c, t)
-}
-
 // PlanSteps returns T and the worst case of n value queries per step (plus n at the start).
 func (BallWalk) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := ballWalkSchedule(c, t)
+	s, err := BallWalk{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -125,7 +121,7 @@ func (BallWalk) Sample(ctx context.Context, o problems.ValueAccess, t algorithms
 	if err := fullDim("ball-walk", c, o); err != nil {
 		return nil, err
 	}
-	s, err := ballWalkSchedule(c, t)
+	s, err := BallWalk{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}

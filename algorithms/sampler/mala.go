@@ -41,19 +41,14 @@ func (MALA) Needs() problems.Need { return problems.NeedGradients }
 // Certifies reports that MALA has no certified TV bound here.
 func (MALA) Certifies() bool { return false }
 
-// malaSchedule is h = StepC/(β_π √d) (piCurvature) with StepC = 1/2 by default.
-func malaSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return nominalSchedule(c, t, orDefault(t.StepC, 0.5)/(piCurvature(c, t)*math.Sqrt(float64(c.D))))
-}
-
-// Schedule returns MALA's (h, T).
+// Schedule returns MALA's (h, T): h = StepC/(β_π √d) (piCurvature), StepC = 1/2 by default.
 func (MALA) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return malaSchedule(c, t)
+	return nominalSchedule(c, t, orDefault(t.StepC, 0.5)/(piCurvature(c, t)*math.Sqrt(float64(c.D))))
 }
 
 // PlanSteps returns T with n value and n gradient queries per step (plus n of each at the start).
 func (MALA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := malaSchedule(c, t)
+	s, err := MALA{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -164,7 +159,7 @@ func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Ta
 		return nil, fmt.Errorf("sampler mala: %w", err)
 	}
 	c := o.Constants()
-	s, err := malaSchedule(c, t)
+	s, err := MALA{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}

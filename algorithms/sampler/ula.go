@@ -53,10 +53,6 @@ func (ULA) Certifies() bool { return false }
 // DefaultULAStepC is ULA's default step constant c of h = c/(β_π d).
 const DefaultULAStepC = 0.5
 
-func ulaSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return nominalSchedule(c, t, orDefault(t.StepC, DefaultULAStepC)/(piCurvature(c, t)*float64(c.D)))
-}
-
 // piCurvature is MALA's curvature scale β_π of log π: k(β + μ) for a declared β-smooth loss
 // with k(β + μ) > 0, else (kG_f)² + kμ (the scale at which a kG_f-Lipschitz kink costs O(1)
 // in log π over one step). A declared β = 0 with μ = 0 gives k(β + μ) = 0 (log π is linear:
@@ -73,12 +69,12 @@ func piCurvature(c problems.Constants, t algorithms.Target) float64 {
 
 // Schedule returns ULA's (h, T).
 func (ULA) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return ulaSchedule(c, t)
+	return nominalSchedule(c, t, orDefault(t.StepC, DefaultULAStepC)/(piCurvature(c, t)*float64(c.D)))
 }
 
 // PlanSteps returns T with n gradient queries per step and no value query.
 func (ULA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := ulaSchedule(c, t)
+	s, err := ULA{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -125,7 +121,7 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 	if err := fullDim("ula", c, o); err != nil {
 		return nil, err
 	}
-	s, err := ulaSchedule(c, t)
+	s, err := ULA{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
