@@ -110,7 +110,7 @@ func (g *BallGauss) LogRadial(rho float64) float64 {
 	// P(−w ≤ N(M, σ²) ≤ w) = Φ̄(xl) − Φ̄(xr) with xl = (M − w)/σ ≥ 1, xr = (M + w)/σ;
 	// log Φ̄(x) = log(½ erfcx(x/√2)) − x²/2, and the two quadratics are merged (see above).
 	xr := (M + w) / sd
-	la, lb := logPhiBar(xl), logPhiBar(xr)
+	la, lb := gauss.LogSF(xl), gauss.LogSF(xr)
 	quad := -M * rho * rho / ((g.r + w) * sd * sd)
 	if M <= g.r {
 		quad -= (M - g.r) * (M - g.r) / (2 * sd * sd)

@@ -76,9 +76,7 @@ type malaChain struct {
 // eval writes ∇log π(x) into g and returns log π(x) (n value + n gradient queries).
 func (c *malaChain) eval(g, x []float64) float64 {
 	n := c.o.Len()
-	for j := range g {
-		g[j] = 0
-	}
+	clear(g)
 	s := 0.0
 	for i := 0; i < n; i++ {
 		s += c.o.Value(i, x)

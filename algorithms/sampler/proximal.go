@@ -11,6 +11,7 @@ import (
 	"expmech/gauss"
 	"expmech/problems"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -338,9 +339,7 @@ func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 		if c.dom.Kind == problems.Ball {
 			return centredGaussBall(c.x, sd, c.dom.Radius, rng)
 		}
-		for j := range c.m {
-			c.m[j] = 0
-		}
+		clear(c.m)
 		return gaussOnDomain(c.x, c.m, sd, c.dom, rng, &c.Stats.DomainRejections)
 	}
 	uniformOnDomain(c.x, c.dom, rng)
@@ -383,9 +382,7 @@ func centredGaussBall(dst []float64, sd, r float64, rng *rand.Rand) error {
 	}
 	rad := math.Min(sd*math.Sqrt(t), r)
 	sc := rad / math.Sqrt(normals(dst, rng))
-	for j := range dst {
-		dst[j] *= sc
-	}
+	floats.Scale(sc, dst)
 	return nil
 }
 
@@ -400,9 +397,7 @@ func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
 	}
 	s := normals(dst, rng)
 	sc := r * math.Pow(rng.Float64(), 1/float64(len(dst))) / math.Sqrt(s)
-	for j := range dst {
-		dst[j] *= sc
-	}
+	floats.Scale(sc, dst)
 }
 
 // X returns the current point (the chain's buffer; copy it to keep it).

@@ -94,9 +94,7 @@ type ulaChain struct {
 // step does one projected ULA transition (n gradient queries).
 func (c *ulaChain) step(rng *rand.Rand) {
 	n := c.o.Len()
-	for j := range c.g {
-		c.g[j] = 0
-	}
+	clear(c.g)
 	for i := 0; i < n; i++ {
 		c.o.Grad(c.gi, i, c.x)
 		for j, v := range c.gi {

@@ -57,9 +57,7 @@ func runSteps(ctx context.Context, T int, rng *rand.Rand, step func(*rand.Rand))
 func startPoint(x, buf []float64, c problems.Constants, t algorithms.Target, rng *rand.Rand) (int64, error) {
 	var rej int64
 	if t.Mu > 0 {
-		for j := range buf {
-			buf[j] = 0
-		}
+		clear(buf)
 		err := gaussOnDomain(x, buf, 1/math.Sqrt(t.K*t.Mu), c.Domain, rng, &rej)
 		return rej, err
 	}
