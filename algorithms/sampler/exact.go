@@ -225,18 +225,25 @@ func domainInterval(dom problems.Domain) (lo, hi float64) {
 // LinearLaws returns the coordinate laws of π for f = ⟨x, z_i⟩: coordinate j has density
 // ∝ exp(−k(z̄_j x + μx²/2)) on the domain's interval (box, R, or the 1-D ball).
 func LinearLaws(z [][]float64, dom problems.Domain, k, mu float64) ([]PiecewiseLaw, error) {
-	if len(z) == 0 {
-		return nil, fmt.Errorf("%w: no data", ErrNoExact)
-	}
-	d := len(z[0])
-	lo, hi := domainInterval(dom)
-	pl := make([]PiecewiseLaw, d)
-	for j := range d {
+	return coordinateLaws(z, dom, func(j int, lo, hi float64) PiecewiseLaw {
 		s := 0.0
 		for i := range z {
 			s += z[i][j]
 		}
-		pl[j] = PiecewiseLaw{Edges: []float64{lo, hi}, A: []float64{s / float64(len(z))}, B: []float64{0}, K: k, Mu: mu}
+		return PiecewiseLaw{Edges: []float64{lo, hi}, A: []float64{s / float64(len(z))}, B: []float64{0}, K: k, Mu: mu}
+	})
+}
+
+// coordinateLaws builds and prepares the law(j, lo, hi) of every coordinate j of the data
+// z on the domain's interval [lo, hi].
+func coordinateLaws(z [][]float64, dom problems.Domain, law func(j int, lo, hi float64) PiecewiseLaw) ([]PiecewiseLaw, error) {
+	if len(z) == 0 {
+		return nil, fmt.Errorf("%w: no data", ErrNoExact)
+	}
+	lo, hi := domainInterval(dom)
+	pl := make([]PiecewiseLaw, len(z[0]))
+	for j := range pl {
+		pl[j] = law(j, lo, hi)
 		if err := pl[j].init(); err != nil {
 			return nil, err
 		}
@@ -264,15 +271,9 @@ func linearBall(z [][]float64, r, k, mu float64, rng *rand.Rand) ([]float64, err
 // (w/n)Σ_i|x − z_ij| = (w/n)((2m − n)x + S_right − S_left).
 func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float64) ([]PiecewiseLaw, error) {
 	n := len(z)
-	if n == 0 {
-		return nil, fmt.Errorf("%w: no data", ErrNoExact)
-	}
-	d := len(z[0])
-	lo, hi := domainInterval(dom)
 	col := make([]float64, n)
-	pl := make([]PiecewiseLaw, d)
 	fn := float64(n)
-	for j := range d {
+	return coordinateLaws(z, dom, func(j int, lo, hi float64) PiecewiseLaw {
 		for i := range z {
 			col[i] = z[i][j]
 		}
@@ -306,12 +307,8 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 				m++
 			}
 		}
-		pl[j] = PiecewiseLaw{Edges: edges, A: A, B: B, K: k, Mu: mu}
-		if err := pl[j].init(); err != nil {
-			return nil, err
-		}
-	}
-	return pl, nil
+		return PiecewiseLaw{Edges: edges, A: A, B: B, K: k, Mu: mu}
+	})
 }
 
 // Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3) on its

@@ -489,16 +489,12 @@ func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t
 			return nil, fmt.Errorf("proximal-rejection: step %d: %w", s, err)
 		}
 	}
+	walkRecord(rec, ch.Sched, "trunc_level", float64(ch.Sched.L))
 	if rec != nil {
-		if rec.Extra == nil {
-			rec.Extra = map[string]float64{}
-		}
 		ch.Stats.put(rec.Extra)
-		rec.Extra["h"] = ch.Sched.H
 		if t.Certified { // a practical run's TV is not bounded: no budget to report
 			rec.Extra["tv_budget"] = t.TV
 		}
-		rec.Extra["trunc_level"] = float64(ch.Sched.L)
 		rec.Steps = int(ch.Stats.Steps) // the steps that ran, not the schedule's T
 	}
 	return append([]float64(nil), ch.x...), nil

@@ -94,7 +94,8 @@ func fullDim(name string, c problems.Constants, o problems.ValueAccess) error {
 	return nil
 }
 
-// walkRecord writes a chain's diagnostics into rec.
+// walkRecord writes a chain's diagnostics into rec: Steps and Extra["h"] from s, then the
+// (name, value) pairs kv.
 func walkRecord(rec *algorithms.Record, s Schedule, kv ...any) {
 	if rec == nil {
 		return
