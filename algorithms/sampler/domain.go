@@ -44,40 +44,24 @@ func InDomain(dom problems.Domain, x []float64) bool {
 // R^d directly; the ball by one plain attempt, then the radial split, then (mean far outside
 // K, any d) the exact cylindrical sampler BallGauss; the box coordinate-wise (a product of
 // 1-D truncated normals: rejection when the coordinate's interval holds ≥ 99.7% of its mass,
-// else an exact truncated draw). rej counts rejected proposals.
+// else an exact truncated draw). rej counts rejected proposals; dst must not alias m.
 func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.Rand, rej *int64) error {
 	if len(dst) != len(m) {
 		panic("sampler: gaussOnDomain: length mismatch")
 	}
-	switch dom.Kind {
-	case problems.Ball:
-		// One plain attempt (exact when it lands in K), then the radial-split method;
-		// the mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
-		r2 := dom.Radius * dom.Radius
-		s, mm := 0.0, 0.0
-		for j, mj := range m {
-			v := mj + sd*rng.NormFloat64()
-			dst[j] = v
-			s += v * v
-			mm += mj * mj
-		}
-		if s <= r2 {
-			return nil
-		}
-		return ballAfterMiss(dst, m, mm, sd, dom.Radius, rng, rej)
-	case problems.Box:
+	if dom.Kind == problems.Box {
 		r := dom.Radius
 		for j, mj := range m {
-			a, b := (-r-mj)/sd, (r-mj)/sd
-			dst[j] = boxCoord(mj, sd, r, a, b, rng, rej)
-		}
-		return nil
-	default:
-		for j, mj := range m {
-			dst[j] = mj + sd*rng.NormFloat64()
+			dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
 		}
 		return nil
 	}
+	for j := range dst {
+		dst[j] = rng.NormFloat64()
+	}
+	g := gaussPart{dom: dom}
+	g.set(m, sd)
+	return g.shift(dst, rng, rej)
 }
 
 // ballAfterMiss is the ball case of gaussOnDomain after its plain attempt left K (mm =
@@ -147,41 +131,49 @@ func (g *gaussPart) set(m []float64, sd float64) {
 // draw writes one draw of N(m, sd² I) on K into dst, its plain normals from nz and the
 // rest from rng; rej counts rejected proposals.
 func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *int64) error {
-	m, sd := g.m, g.sd
 	nz.Fill(dst)
-	switch g.dom.Kind {
-	case problems.Ball:
-		r := g.dom.Radius
-		s := 0.0
-		for j, mj := range m {
+	if g.dom.Kind != problems.Box {
+		return g.shift(dst, rng, rej)
+	}
+	m, sd := g.m, g.sd
+	r, plain := g.dom.Radius, g.plain
+	for j, mj := range m {
+		if math.Abs(mj) < plain { // boxCoord's rejection branch, inlined
 			v := mj + sd*dst[j]
-			dst[j] = v
-			s += v * v
-		}
-		if s <= r*r {
-			return nil
-		}
-		return ballAfterMiss(dst, m, g.mm, sd, r, rng, rej)
-	case problems.Box:
-		r, plain := g.dom.Radius, g.plain
-		for j, mj := range m {
-			if math.Abs(mj) < plain { // boxCoord's rejection branch, inlined
-				v := mj + sd*dst[j]
-				for v < -r || v > r {
-					*rej++
-					v = mj + sd*nz.Norm()
-				}
-				dst[j] = v
-				continue
+			for v < -r || v > r {
+				*rej++
+				v = mj + sd*nz.Norm()
 			}
-			dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+			dst[j] = v
+			continue
 		}
-	default:
+		dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+	}
+	return nil
+}
+
+// shift turns the standard normals in dst (not aliasing m) into the draw on R^d or on the
+// ball: there one plain attempt (exact when it lands in K), then ballAfterMiss; the
+// mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
+func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
+	m, sd := g.m, g.sd
+	if g.dom.Kind != problems.Ball {
 		for j, mj := range m {
 			dst[j] = mj + sd*dst[j]
 		}
+		return nil
 	}
-	return nil
+	r := g.dom.Radius
+	s := 0.0
+	for j, mj := range m {
+		v := mj + sd*dst[j]
+		dst[j] = v
+		s += v * v
+	}
+	if s <= r*r {
+		return nil
+	}
+	return ballAfterMiss(dst, m, g.mm, sd, r, rng, rej)
 }
 
 // gaussBallSplit draws N(m, sd² I) restricted to the ball ‖x‖ ≤ r exactly, with about one
