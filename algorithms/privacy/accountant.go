@@ -271,8 +271,7 @@ func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, er
 	if fineHi > 0 && fineLo > 0 && fineHi-fineLo <= relTol*fineHi {
 		return fineHi, nil
 	}
-	start := fineHi
-	start = cmp.Or(start, fineLo)
+	start := cmp.Or(fineHi, fineLo)
 	if fineHi == 0 {
 		fineLo = 0 // searchZ raises hi from start and keeps the failed point as lo
 	}
