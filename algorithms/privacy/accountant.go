@@ -40,14 +40,7 @@ func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
 			return math.Inf(1)
 		}
 	}
-	for i := 0; i < 200 && hi-lo > 1e-12*hi; i++ {
-		m := lo + (hi-lo)/2
-		if ok(m) {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 1e-12 * hi })
 	return hi
 }
 
@@ -488,13 +481,7 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 			hi = lo
 		}
 	}
-	for hi-lo > 3e-2*hi {
-		m := lo + (hi-lo)/2
-		if ok(m) {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
+	// The cap of 200 never binds: lo ≥ 5e-4 and hi ≤ 1e4 here, so ≤ 30 halvings reach 3e-2·hi.
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 3e-2 * hi })
 	return hi
 }

@@ -661,14 +661,7 @@ func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
 		return 0
 	}
 	lo, hi := 0.0, math.Max(c.d.h, float64(c.d.off+len(c.d.p))*c.d.h)
-	for i := 0; i < 200 && hi-lo > 1e-13*math.Max(1, hi); i++ {
-		m := lo + (hi-lo)/2
-		if c.delta(m) <= delta {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
+	lo, hi = bisect(func(e float64) bool { return c.delta(e) <= delta }, lo, hi, 200, func(_, hi float64) float64 { return 1e-13 * math.Max(1, hi) })
 	if pessimistic {
 		return hi
 	}
