@@ -74,11 +74,6 @@ func (ProximalRejection) Needs() problems.Need { return problems.NeedValues }
 // Certifies reports that certified targets are served with a proven TV bound.
 func (ProximalRejection) Certifies() bool { return true }
 
-// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4).
-func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return proximalSchedule(c, t)
-}
-
 // valuesPerStep is the expected value queries per outer step: ≤ 2 proposals per RGO call
 // (acceptance ≥ 1/2 by Jensen) × 2 Σ_{α≥1} α/α! = 2e values per proposal (SPEC §4.3).
 const valuesPerStep = 4 * math.E
@@ -86,7 +81,7 @@ const valuesPerStep = 4 * math.E
 // PlanSteps returns T and the predicted value queries 4e·T (an upper estimate, tight for
 // small h G²).
 func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := proximalSchedule(c, t)
+	s, err := ProximalRejection{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -159,7 +154,8 @@ func checkTarget(c problems.Constants, t algorithms.Target) error {
 	return errors.Join(errs...)
 }
 
-func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4).
+func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
 	if err := checkTarget(c, t); err != nil {
 		return Schedule{}, err
 	}
@@ -310,7 +306,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	if c.N != o.Len() || (c.D != o.Dim() && !problems.ReducedDim(c, o.Dim())) {
 		return nil, fmt.Errorf("%w: constants (n=%d, d=%d) disagree with the oracle (%d, %d)", ErrBadTarget, c.N, c.D, o.Len(), o.Dim())
 	}
-	s, err := proximalSchedule(c, t)
+	s, err := ProximalRejection{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +515,7 @@ func (ProximalRejection) OrthogonalVariance(c problems.Constants, t algorithms.T
 	if c.Domain.Kind != problems.Unconstrained || !(t.Mu > 0) {
 		return 0, fmt.Errorf("%w: the orthogonal law needs R^d and μ > 0 (domain %s, μ = %g)", ErrBadTarget, c.Domain.Kind, t.Mu)
 	}
-	s, err := proximalSchedule(c, t)
+	s, err := ProximalRejection{}.Schedule(c, t)
 	if err != nil {
 		return 0, err
 	}
