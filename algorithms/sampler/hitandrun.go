@@ -57,24 +57,15 @@ const (
 	maxShrink = 100
 )
 
-func hitAndRunSchedule(c problems.Constants, t algorithms.Target) (Schedule, float64, error) {
-	sigma := walkScale(c, t)
-	s, err := nominalSchedule(c, t, sigma*sigma/(2*float64(c.D)))
-	if err != nil {
-		return Schedule{}, 0, err
-	}
-	return s, orDefault(t.StepC, DefaultHitAndRunStepC) * sigma, nil
-}
-
 // Schedule returns hit-and-run's (h, T) (h the equivalent Langevin time of a step).
 func (HitAndRun) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	s, _, err := hitAndRunSchedule(c, t)
-	return s, err
+	sigma := walkScale(c, t)
+	return nominalSchedule(c, t, sigma*sigma/(2*float64(c.D)))
 }
 
 // PlanSteps returns T and the worst case n(m + 1 + maxShrink) value queries per step.
 func (HitAndRun) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, _, err := hitAndRunSchedule(c, t)
+	s, err := HitAndRun{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -141,10 +132,11 @@ func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 	if err := fullDim("hit-and-run", c, o); err != nil {
 		return nil, err
 	}
-	s, w, err := hitAndRunSchedule(c, t)
+	s, err := HitAndRun{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
+	w := orDefault(t.StepC, DefaultHitAndRunStepC) * walkScale(c, t) // the bracket width
 	d := c.D
 	ch := &harChain{o: o, k: t.K, mu: t.Mu, w: w, x: make([]float64, d), u: make([]float64, d), z: make([]float64, d)}
 	rej, err := startPoint(ch.x, ch.z, c, t, rng)
