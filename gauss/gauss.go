@@ -51,17 +51,13 @@ func LogErfc(x float64) float64 {
 // CDF is Φ(x) = ½·erfc(−x/√2), accurate (relative) in the lower tail.
 func CDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-// LogCDF is log Φ(x), finite for every finite x: the lower tail uses
-// log(½·erfcx(t)) − t² with t = −x/√2, the upper tail log1p(−½·erfc(x/√2)).
+// LogCDF is log Φ(x), finite for every finite x: the upper tail is log1p(−½·erfc(x/√2)),
+// the rest log Φ̄(−x) (LogSF).
 func LogCDF(x float64) float64 {
-	switch {
-	case x > 1:
+	if x > 1 {
 		return math.Log1p(-0.5 * math.Erfc(x/math.Sqrt2))
-	case x > -1:
-		return math.Log(0.5 * math.Erfc(-x/math.Sqrt2))
 	}
-	t := -x / math.Sqrt2
-	return math.Log(0.5*Erfcx(t)) - t*t
+	return LogSF(-x)
 }
 
 // LogSF is log Φ̄(x) = log P(N(0,1) > x), finite for every finite x (−Inf at +Inf).

@@ -40,14 +40,7 @@ func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
 			return math.Inf(1)
 		}
 	}
-	for i := 0; i < 200 && hi-lo > 1e-12*hi; i++ {
-		m := lo + (hi-lo)/2
-		if ok(m) {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 1e-12 * hi })
 	return hi
 }
 
@@ -85,6 +78,12 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 		eps, _, err := EpsFromRDP(orders, rdp, delta)
 		return eps, err
 	}
+	return replaceOneRDP(orders, rdp, delta), nil
+}
+
+// replaceOneRDP is the replace-one ε at δ of the add/remove RDP curve rdp: replaceOneEps
+// on its δ-curve DeltaFromRDP (1 where that fails), from scanStart.
+func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 	dAR := func(e float64) float64 {
 		d, _, err := DeltaFromRDP(orders, rdp, e)
 		if err != nil {
@@ -92,7 +91,7 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 		}
 		return d
 	}
-	return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR)), nil
+	return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR))
 }
 
 // scanStart is a start for replaceOneEps: twice the largest ε′ ≤ the add/remove RDP ε
@@ -265,8 +264,7 @@ func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, er
 	if fineHi > 0 && fineLo > 0 && fineHi-fineLo <= relTol*fineHi {
 		return fineHi, nil
 	}
-	start := fineHi
-	start = cmp.Or(start, fineLo)
+	start := cmp.Or(fineHi, fineLo)
 	if fineHi == 0 {
 		fineLo = 0 // searchZ raises hi from start and keeps the failed point as lo
 	}
@@ -457,14 +455,7 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 			e, _, err := EpsFromRDP(orders, rdp, delta)
 			return err == nil && e <= eps
 		}
-		dAR := func(e float64) float64 {
-			d, _, err := DeltaFromRDP(orders, rdp, e)
-			if err != nil {
-				return 1
-			}
-			return d
-		}
-		return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR)) <= eps
+		return replaceOneRDP(orders, rdp, delta) <= eps
 	}
 	// Start at the large-noise (Gaussian-DP) guess z ≈ q√T·Δ/s*(ε, δ), Δ = 2 under
 	// replace-one (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when z ≫ 1), then
@@ -490,13 +481,7 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 			hi = lo
 		}
 	}
-	for hi-lo > 3e-2*hi {
-		m := lo + (hi-lo)/2
-		if ok(m) {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
+	// The cap of 200 never binds: lo ≥ 5e-4 and hi ≤ 1e4 here, so ≤ 30 halvings reach 3e-2·hi.
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 3e-2 * hi })
 	return hi
 }

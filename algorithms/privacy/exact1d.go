@@ -179,18 +179,7 @@ func hockeyStick(lp, lq func(float64) float64, panels, xs, ws []float64, eps flo
 		}
 		// One sign change on the panel: bisect to the root r and integrate the positive side
 		// (the other side's integrand is 0 up to the kink).
-		l, r := a, b
-		for range 200 {
-			m := l + (r-l)/2
-			if m <= l || m >= r {
-				break
-			}
-			if (g(m) > 0) == (ga > 0) {
-				l = m
-			} else {
-				r = m
-			}
-		}
+		l, r := bisect(func(m float64) bool { return (g(m) > 0) != (ga > 0) }, a, b, 200, func(_, _ float64) float64 { return 0 })
 		root := l + (r-l)/2
 		if ga > 0 {
 			total += piece(a, root)

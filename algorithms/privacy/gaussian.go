@@ -68,17 +68,7 @@ func SForEpsDelta(eps, delta float64) (float64, error) {
 			}
 		}
 	}
-	for i := 0; i < maxBisect && hi-lo > bisectRelTol*lo; i++ {
-		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			break
-		}
-		if ok(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
+	lo, _ = bisect(func(s float64) bool { return !ok(s) }, lo, hi, maxBisect, func(lo, _ float64) float64 { return bisectRelTol * lo })
 	return lo, nil
 }
 
@@ -105,18 +95,26 @@ func EpsForSDelta(s, delta float64) (float64, error) {
 			return 0, errors.New("privacy: EpsForSDelta: no upper bracket")
 		}
 	}
-	for i := 0; i < maxBisect && hi-lo > bisectRelTol*hi; i++ {
+	_, hi = bisect(ok, lo, hi, maxBisect, func(_, hi float64) float64 { return bisectRelTol * hi })
+	return hi, nil
+}
+
+// bisect halves [lo, hi], the bracket of a monotone test (pass(lo) false, pass(hi) true as
+// evaluated), at most n times, while hi − lo > tol(lo, hi) and the midpoint still moves,
+// and returns it: each end keeps the side of the test it was evaluated on.
+func bisect(pass func(float64) bool, lo, hi float64, n int, tol func(lo, hi float64) float64) (float64, float64) {
+	for i := 0; i < n && hi-lo > tol(lo, hi); i++ {
 		mid := lo + (hi-lo)/2
 		if mid <= lo || mid >= hi {
 			break
 		}
-		if ok(mid) {
+		if pass(mid) {
 			hi = mid
 		} else {
 			lo = mid
 		}
 	}
-	return hi, nil
+	return lo, hi
 }
 
 // SPaper is GLL22 Lemma 6.3's closed form √(2 log(1/(2δ)) + 2ε) − √(2 log(1/(2δ))): a

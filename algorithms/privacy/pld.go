@@ -560,13 +560,8 @@ func goldenMin(f func(float64) float64, a, b float64) float64 {
 func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out pmf, alias float64, err error) {
 	L, U := chernoffWindow(d, T, tau)
 	base := T * d.off // index of loss T·off·h
-	mL := int(math.Floor(L/d.h)) - base
-	mU := int(math.Ceil(U/d.h)) - base
-	mL = max(0, mL)
-	mU = min(T*(len(d.p)-1), mU)
-	if mU < mL {
-		mU = mL
-	}
+	mL := max(0, int(math.Floor(L/d.h))-base)
+	mU := max(mL, min(T*(len(d.p)-1), int(math.Ceil(U/d.h))-base))
 	w := mU - mL + 1
 	N, err := nextFFTLen(w)
 	if err != nil {
@@ -647,9 +642,7 @@ func (c *deltaCurve) delta(eps float64) float64 {
 	for i < len(c.d.p) && float64(c.d.off+i)*h <= eps {
 		i++
 	}
-	if i < 0 {
-		i = 0
-	}
+	i = max(i, 0)
 	v := c.d.inf
 	if i < len(c.d.p) {
 		v += math.Max(0, c.s1[i]-math.Exp(eps-float64(c.d.off+i)*h)*c.s2[i])
@@ -668,14 +661,7 @@ func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
 		return 0
 	}
 	lo, hi := 0.0, math.Max(c.d.h, float64(c.d.off+len(c.d.p))*c.d.h)
-	for i := 0; i < 200 && hi-lo > 1e-13*math.Max(1, hi); i++ {
-		m := lo + (hi-lo)/2
-		if c.delta(m) <= delta {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
+	lo, hi = bisect(func(e float64) bool { return c.delta(e) <= delta }, lo, hi, 200, func(_, hi float64) float64 { return 1e-13 * math.Max(1, hi) })
 	if pessimistic {
 		return hi
 	}

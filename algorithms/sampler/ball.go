@@ -110,7 +110,7 @@ func (g *BallGauss) LogRadial(rho float64) float64 {
 	// P(−w ≤ N(M, σ²) ≤ w) = Φ̄(xl) − Φ̄(xr) with xl = (M − w)/σ ≥ 1, xr = (M + w)/σ;
 	// log Φ̄(x) = log(½ erfcx(x/√2)) − x²/2, and the two quadratics are merged (see above).
 	xr := (M + w) / sd
-	la, lb := logPhiBar(xl), logPhiBar(xr)
+	la, lb := gauss.LogSF(xl), gauss.LogSF(xr)
 	quad := -M * rho * rho / ((g.r + w) * sd * sd)
 	if M <= g.r {
 		quad -= (M - g.r) * (M - g.r) / (2 * sd * sd)
@@ -123,22 +123,7 @@ func (g *BallGauss) LogRadial(rho float64) float64 {
 // (doubled until the envelope's acceptance reaches ballAccept), and the ends 0 and R.
 func (g *BallGauss) buildEnvelope() error {
 	f := g.LogRadial
-	a, b := 0.0, g.r
-	const gr = 0.6180339887498949
-	x1, x2 := b-gr*(b-a), a+gr*(b-a)
-	f1, f2 := f(x1), f(x2)
-	for it := 0; it < 300 && b-a > 1e-15*b; it++ {
-		if f1 < f2 {
-			a, x1, f1 = x1, x2, f2
-			x2 = a + gr*(b-a)
-			f2 = f(x2)
-		} else {
-			b, x2, f2 = x2, x1, f1
-			x1 = b - gr*(b-a)
-			f1 = f(x1)
-		}
-	}
-	xm := (a + b) / 2
+	xm := goldenMax(f, 0, g.r, 300, func(_, b float64) float64 { return b })
 	fm := f(xm)
 	if f0 := f(0); f0 >= fm {
 		xm, fm = 0, f0

@@ -61,37 +61,20 @@ func walkScale(c problems.Constants, t algorithms.Target) float64 {
 	return s
 }
 
-func ballWalkSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	if err := checkTarget(c, t); err != nil {
-		return Schedule{}, err
-	}
-	cst := t.StepC
-	if cst == 0 {
-		cst = DefaultBallWalkStepC
-	}
-	delta := cst * walkScale(c, t)
-	h := delta * delta / (2 * float64(c.D+2))
-	tv := t.TV
-	if tv == 0 {
-		tv = DefaultPracticalTV
-	}
-	rate, ld, kl := mixing(c, t, h)
-	T, err := stepsFor(rate, ld, kl, tv)
+// Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
+func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+	delta := orDefault(t.StepC, DefaultBallWalkStepC) * walkScale(c, t)
+	s, err := nominalSchedule(c, t, delta*delta/(2*float64(c.D+2)))
 	if err != nil {
 		return Schedule{}, err
 	}
-	// H holds the radius δ (the walk's step), not the equivalent Langevin time.
-	return Schedule{H: delta, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
-}
-
-// Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
-func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return ballWalkSchedule(c, t)
+	s.H = delta // the radius δ (the walk's step), not the equivalent Langevin time
+	return s, nil
 }
 
 // PlanSteps returns T and the worst case of n value queries per step (plus n at the start).
 func (BallWalk) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := ballWalkSchedule(c, t)
+	s, err := BallWalk{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -100,11 +83,7 @@ func (BallWalk) PlanSteps(c problems.Constants, t algorithms.Target) (int, float
 
 // uniformBall writes into y a uniform point of B(x, δ) (direction × δU^{1/d}).
 func uniformBall(y, x []float64, delta float64, rng *rand.Rand) {
-	s := 0.0
-	for j := range y {
-		y[j] = rng.NormFloat64()
-		s += y[j] * y[j]
-	}
+	s := normals(y, rng)
 	sc := delta * math.Pow(rng.Float64(), 1/float64(len(y))) / math.Sqrt(s)
 	for j := range y {
 		y[j] = x[j] + sc*y[j]
@@ -142,7 +121,7 @@ func (BallWalk) Sample(ctx context.Context, o problems.ValueAccess, t algorithms
 	if err := fullDim("ball-walk", c, o); err != nil {
 		return nil, err
 	}
-	s, err := ballWalkSchedule(c, t)
+	s, err := BallWalk{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
@@ -152,13 +131,8 @@ func (BallWalk) Sample(ctx context.Context, o problems.ValueAccess, t algorithms
 		return nil, err
 	}
 	ch.lp = logDensity(o, t.K, t.Mu, ch.x)
-	for i := 0; i < s.Steps; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		ch.step(rng)
+	if err := runSteps(ctx, s.Steps, rng, ch.step); err != nil {
+		return nil, err
 	}
 	walkRecord(rec, s, "accept_rate", float64(ch.accepts)/float64(s.Steps), "domain_rejections", float64(ch.outside+rej))
 	return ch.x, nil

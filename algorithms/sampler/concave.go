@@ -163,23 +163,42 @@ func (e *logConcave) masses() error {
 		return fmt.Errorf("%w: empty envelope", ErrBadTarget)
 	}
 	lm := make([]float64, P)
-	tot := math.Inf(-1)
 	for p := range P {
 		if (math.IsInf(e.a[p], -1) && !(e.s[p] > 0)) || (math.IsInf(e.b[p], 1) && !(e.s[p] < 0)) {
 			return fmt.Errorf("%w: envelope tail on [%g, %g] has slope %g (improper)", ErrBadTarget, e.a[p], e.b[p], e.s[p])
 		}
 		lm[p] = e.c[p] - e.lmax + logExpIntegral(-e.s[p], e.a[p]-e.ref[p], e.b[p]-e.ref[p])
-		tot = logAddExp(tot, lm[p])
 	}
-	e.logEnv = tot
-	e.cum = make([]float64, P+1)
-	for p := range P {
-		e.cum[p+1] = e.cum[p] + math.Exp(lm[p]-tot)
-	}
-	for p := range e.cum {
-		e.cum[p] /= e.cum[P]
-	}
+	e.cum, e.logEnv = cumMass(lm)
 	return nil
+}
+
+// cumMass returns the normalised cumulative masses (len M + 1) of M pieces of log masses
+// lm, and log Σ e^{lm}.
+func cumMass(lm []float64) (cum []float64, tot float64) {
+	tot = math.Inf(-1)
+	for _, v := range lm {
+		tot = logAddExp(tot, v)
+	}
+	cum = make([]float64, len(lm)+1)
+	for m, v := range lm {
+		cum[m+1] = cum[m] + math.Exp(v-tot)
+	}
+	for m := range cum {
+		cum[m] /= cum[len(lm)]
+	}
+	return cum, tot
+}
+
+// pickPiece returns the piece m with cum[m] < u ≤ cum[m+1], skipping empty pieces (u on
+// an edge).
+func pickPiece(cum []float64, u float64) int {
+	last := len(cum) - 2
+	m := min(max(sort.SearchFloat64s(cum, u)-1, 0), last)
+	for cum[m+1] == cum[m] && m < last {
+		m++
+	}
+	return m
 }
 
 // chord returns the squeeze (chord of the node cell holding t; −Inf outside the nodes).
@@ -200,12 +219,7 @@ func (e *logConcave) chord(t float64) float64 {
 // draw returns one exact draw; rej counts rejected proposals.
 func (e *logConcave) draw(rng *rand.Rand, rej *int64) (float64, error) {
 	for try := 0; try < envelopeMaxTries; try++ {
-		u := rng.Float64()
-		p := sort.SearchFloat64s(e.cum, u) - 1
-		p = min(max(p, 0), len(e.a)-1)
-		for e.cum[p+1] == e.cum[p] && p+1 < len(e.a) {
-			p++
-		}
+		p := pickPiece(e.cum, rng.Float64())
 		r := e.ref[p]
 		v := truncExp(rng, -e.s[p], e.a[p]-r, e.b[p]-r)
 		t := math.Min(math.Max(r+v, e.a[p]), e.b[p])

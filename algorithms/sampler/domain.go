@@ -26,11 +26,7 @@ const splitTries = 1 << 12
 func InDomain(dom problems.Domain, x []float64) bool {
 	switch dom.Kind {
 	case problems.Ball:
-		s := 0.0
-		for _, v := range x {
-			s += v * v
-		}
-		return s <= dom.Radius*dom.Radius
+		return sumSq(x) <= dom.Radius*dom.Radius
 	case problems.Box:
 		r := dom.Radius
 		for _, v := range x {
@@ -48,40 +44,24 @@ func InDomain(dom problems.Domain, x []float64) bool {
 // R^d directly; the ball by one plain attempt, then the radial split, then (mean far outside
 // K, any d) the exact cylindrical sampler BallGauss; the box coordinate-wise (a product of
 // 1-D truncated normals: rejection when the coordinate's interval holds ≥ 99.7% of its mass,
-// else an exact truncated draw). rej counts rejected proposals.
+// else an exact truncated draw). rej counts rejected proposals; dst must not alias m.
 func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.Rand, rej *int64) error {
 	if len(dst) != len(m) {
 		panic("sampler: gaussOnDomain: length mismatch")
 	}
-	switch dom.Kind {
-	case problems.Ball:
-		// One plain attempt (exact when it lands in K), then the radial-split method;
-		// the mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
-		r2 := dom.Radius * dom.Radius
-		s, mm := 0.0, 0.0
-		for j, mj := range m {
-			v := mj + sd*rng.NormFloat64()
-			dst[j] = v
-			s += v * v
-			mm += mj * mj
-		}
-		if s <= r2 {
-			return nil
-		}
-		return ballAfterMiss(dst, m, mm, sd, dom.Radius, rng, rej)
-	case problems.Box:
+	if dom.Kind == problems.Box {
 		r := dom.Radius
 		for j, mj := range m {
-			a, b := (-r-mj)/sd, (r-mj)/sd
-			dst[j] = boxCoord(mj, sd, r, a, b, rng, rej)
-		}
-		return nil
-	default:
-		for j, mj := range m {
-			dst[j] = mj + sd*rng.NormFloat64()
+			dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
 		}
 		return nil
 	}
+	for j := range dst {
+		dst[j] = rng.NormFloat64()
+	}
+	g := gaussPart{dom: dom}
+	g.set(m, sd)
+	return g.shift(dst, rng, rej)
 }
 
 // ballAfterMiss is the ball case of gaussOnDomain after its plain attempt left K (mm =
@@ -142,11 +122,7 @@ func (g *gaussPart) set(m []float64, sd float64) {
 	g.m, g.sd = m, sd
 	switch g.dom.Kind {
 	case problems.Ball:
-		mm := 0.0
-		for _, mj := range m {
-			mm += mj * mj
-		}
-		g.mm = mm
+		g.mm = sumSq(m)
 	case problems.Box:
 		g.plain = g.dom.Radius - 3*sd
 	}
@@ -155,41 +131,49 @@ func (g *gaussPart) set(m []float64, sd float64) {
 // draw writes one draw of N(m, sd² I) on K into dst, its plain normals from nz and the
 // rest from rng; rej counts rejected proposals.
 func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *int64) error {
-	m, sd := g.m, g.sd
 	nz.Fill(dst)
-	switch g.dom.Kind {
-	case problems.Ball:
-		r := g.dom.Radius
-		s := 0.0
-		for j, mj := range m {
+	if g.dom.Kind != problems.Box {
+		return g.shift(dst, rng, rej)
+	}
+	m, sd := g.m, g.sd
+	r, plain := g.dom.Radius, g.plain
+	for j, mj := range m {
+		if math.Abs(mj) < plain { // boxCoord's rejection branch, inlined
 			v := mj + sd*dst[j]
-			dst[j] = v
-			s += v * v
-		}
-		if s <= r*r {
-			return nil
-		}
-		return ballAfterMiss(dst, m, g.mm, sd, r, rng, rej)
-	case problems.Box:
-		r, plain := g.dom.Radius, g.plain
-		for j, mj := range m {
-			if math.Abs(mj) < plain { // boxCoord's rejection branch, inlined
-				v := mj + sd*dst[j]
-				for v < -r || v > r {
-					*rej++
-					v = mj + sd*nz.Norm()
-				}
-				dst[j] = v
-				continue
+			for v < -r || v > r {
+				*rej++
+				v = mj + sd*nz.Norm()
 			}
-			dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+			dst[j] = v
+			continue
 		}
-	default:
+		dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+	}
+	return nil
+}
+
+// shift turns the standard normals in dst (not aliasing m) into the draw on R^d or on the
+// ball: there one plain attempt (exact when it lands in K), then ballAfterMiss; the
+// mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
+func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
+	m, sd := g.m, g.sd
+	if g.dom.Kind != problems.Ball {
 		for j, mj := range m {
 			dst[j] = mj + sd*dst[j]
 		}
+		return nil
 	}
-	return nil
+	r := g.dom.Radius
+	s := 0.0
+	for j, mj := range m {
+		v := mj + sd*dst[j]
+		dst[j] = v
+		s += v * v
+	}
+	if s <= r*r {
+		return nil
+	}
+	return ballAfterMiss(dst, m, g.mm, sd, r, rng, rej)
 }
 
 // gaussBallSplit draws N(m, sd² I) restricted to the ball ‖x‖ ≤ r exactly, with about one
@@ -240,21 +224,28 @@ func gaussBallSplit(dst, m []float64, mn, sd, r float64, tries int, rng *rand.Ra
 			dst[j] = m[j] + sd*(dst[j]-xi1*e+t*e)
 		}
 		// guard the last ulp: project a rounding excursion back onto the sphere
-		if s := sumSq(dst); s > r*r {
-			sc := r / math.Sqrt(s)
-			for j := range dst {
-				dst[j] *= sc
-			}
-		}
+		project(problems.Domain{Kind: problems.Ball, Radius: r}, dst)
 		return true, nil
 	}
 	return false, nil
 }
 
+// sumSq is ‖x‖².
 func sumSq(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
 		s += v * v
+	}
+	return s
+}
+
+// normals fills x with independent N(0, 1) draws and returns ‖x‖² (a uniform direction
+// once divided by its root).
+func normals(x []float64, rng *rand.Rand) float64 {
+	s := 0.0
+	for j := range x {
+		x[j] = rng.NormFloat64()
+		s += x[j] * x[j]
 	}
 	return s
 }
@@ -277,9 +268,5 @@ func logDensity(p problems.ValueAccess, k, mu float64, x []float64) float64 {
 	for i := 0; i < n; i++ {
 		s += p.Value(i, x)
 	}
-	nx := 0.0
-	for _, v := range x {
-		nx += v * v
-	}
-	return -k * (s/float64(n) + mu*nx/2)
+	return -k * (s/float64(n) + mu*sumSq(x)/2)
 }

@@ -80,16 +80,13 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 	st := do.Structure()
 	var (
 		x    []float64
+		pl   []PiecewiseLaw // the coordinate laws of a product method
 		err  error
 		note string
 	)
 	switch {
 	case isLinear(st) && !isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
-		var pl []PiecewiseLaw
 		pl, err = LinearLaws(st.(problems.LinearData).Points(), c.Domain, t.K, t.Mu)
-		if err == nil {
-			x = drawProduct(pl, rng)
-		}
 		note = "exact: linear, product of 1-D laws (structural read, uncounted)"
 	case isLinear(st) && !isL1(st) && t.Mu > 0:
 		x, err = linearBall(st.(problems.LinearData).Points(), c.Domain.Radius, t.K, t.Mu, rng)
@@ -97,19 +94,11 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 	case isRidge(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
 		// f = ⟨x, z_i⟩ + (λ/2)‖x‖²: π ∝ exp(−k(⟨x, z̄⟩ + (λ + μ)‖x‖²/2)), the linear laws at μ + λ.
 		rd := st.(problems.RidgeData)
-		var pl []PiecewiseLaw
 		pl, err = LinearLaws(rd.RidgePoints(), c.Domain, t.K, t.Mu+rd.Ridge())
-		if err == nil {
-			x = drawProduct(pl, rng)
-		}
 		note = "exact: ridge, product of 1-D laws (structural read, uncounted)"
 	case isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
 		l1 := st.(problems.SeparableL1Data)
-		var pl []PiecewiseLaw
 		pl, err = SeparableL1Laws(l1.Points(), l1.Weight(), c.Domain, t.K, t.Mu)
-		if err == nil {
-			x = drawProduct(pl, rng)
-		}
 		note = "exact: separable l1, product of piecewise-Gaussian laws (structural read, uncounted)"
 	case c.D == 1:
 		var tab *Table1D
@@ -125,6 +114,9 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 	}
 	if err != nil {
 		return nil, err
+	}
+	if pl != nil {
+		x = drawProduct(pl, rng)
 	}
 	if rec != nil {
 		if rec.Extra == nil {
@@ -176,29 +168,16 @@ func (p *PiecewiseLaw) init() error {
 		return fmt.Errorf("%w: mu=0 on an unbounded domain is improper", ErrNoExact)
 	}
 	p.logMass = make([]float64, M)
-	tot := math.Inf(-1)
 	for m := range M {
 		p.logMass[m] = p.logPieceMass(p.A[m], p.B[m], p.Edges[m], p.Edges[m+1])
-		tot = logAddExp(tot, p.logMass[m])
 	}
-	p.cum = make([]float64, M+1)
-	for m := range M {
-		p.cum[m+1] = p.cum[m] + math.Exp(p.logMass[m]-tot)
-	}
-	for m := range p.cum {
-		p.cum[m] /= p.cum[M]
-	}
+	p.cum, _ = cumMass(p.logMass)
 	return nil
 }
 
 // Draw returns one exact draw.
 func (p *PiecewiseLaw) Draw(rng *rand.Rand) float64 {
-	u := rng.Float64()
-	m := sort.SearchFloat64s(p.cum, u) - 1 // cum[m] < u ≤ cum[m+1]
-	m = min(max(m, 0), len(p.A)-1)
-	for p.cum[m+1] == p.cum[m] && m+1 < len(p.A) { // skip empty pieces (u hit an edge)
-		m++
-	}
+	m := pickPiece(p.cum, rng.Float64())
 	l, r := p.Edges[m], p.Edges[m+1]
 	var rej int64
 	if p.Mu == 0 {
@@ -221,10 +200,7 @@ func (p *PiecewiseLaw) CDF(x float64) float64 {
 	}
 	m := sort.SearchFloat64s(p.Edges, x) - 1
 	m = min(max(m, 0), M-1)
-	tot := math.Inf(-1)
-	for j := range M {
-		tot = logAddExp(tot, p.logMass[j])
-	}
+	_, tot := cumMass(p.logMass)
 	part := math.Exp(p.logPieceMass(p.A[m], p.B[m], p.Edges[m], x) - tot)
 	return math.Min(p.cum[m]+part, 1)
 }
@@ -249,18 +225,25 @@ func domainInterval(dom problems.Domain) (lo, hi float64) {
 // LinearLaws returns the coordinate laws of π for f = ⟨x, z_i⟩: coordinate j has density
 // ∝ exp(−k(z̄_j x + μx²/2)) on the domain's interval (box, R, or the 1-D ball).
 func LinearLaws(z [][]float64, dom problems.Domain, k, mu float64) ([]PiecewiseLaw, error) {
-	if len(z) == 0 {
-		return nil, fmt.Errorf("%w: no data", ErrNoExact)
-	}
-	d := len(z[0])
-	lo, hi := domainInterval(dom)
-	pl := make([]PiecewiseLaw, d)
-	for j := range d {
+	return coordinateLaws(z, dom, func(j int, lo, hi float64) PiecewiseLaw {
 		s := 0.0
 		for i := range z {
 			s += z[i][j]
 		}
-		pl[j] = PiecewiseLaw{Edges: []float64{lo, hi}, A: []float64{s / float64(len(z))}, B: []float64{0}, K: k, Mu: mu}
+		return PiecewiseLaw{Edges: []float64{lo, hi}, A: []float64{s / float64(len(z))}, B: []float64{0}, K: k, Mu: mu}
+	})
+}
+
+// coordinateLaws builds and prepares the law(j, lo, hi) of every coordinate j of the data
+// z on the domain's interval [lo, hi].
+func coordinateLaws(z [][]float64, dom problems.Domain, law func(j int, lo, hi float64) PiecewiseLaw) ([]PiecewiseLaw, error) {
+	if len(z) == 0 {
+		return nil, fmt.Errorf("%w: no data", ErrNoExact)
+	}
+	lo, hi := domainInterval(dom)
+	pl := make([]PiecewiseLaw, len(z[0]))
+	for j := range pl {
+		pl[j] = law(j, lo, hi)
 		if err := pl[j].init(); err != nil {
 			return nil, err
 		}
@@ -288,15 +271,9 @@ func linearBall(z [][]float64, r, k, mu float64, rng *rand.Rand) ([]float64, err
 // (w/n)Σ_i|x − z_ij| = (w/n)((2m − n)x + S_right − S_left).
 func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float64) ([]PiecewiseLaw, error) {
 	n := len(z)
-	if n == 0 {
-		return nil, fmt.Errorf("%w: no data", ErrNoExact)
-	}
-	d := len(z[0])
-	lo, hi := domainInterval(dom)
 	col := make([]float64, n)
-	pl := make([]PiecewiseLaw, d)
 	fn := float64(n)
-	for j := range d {
+	return coordinateLaws(z, dom, func(j int, lo, hi float64) PiecewiseLaw {
 		for i := range z {
 			col[i] = z[i][j]
 		}
@@ -330,12 +307,8 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 				m++
 			}
 		}
-		pl[j] = PiecewiseLaw{Edges: edges, A: A, B: B, K: k, Mu: mu}
-		if err := pl[j].init(); err != nil {
-			return nil, err
-		}
-	}
-	return pl, nil
+		return PiecewiseLaw{Edges: edges, A: A, B: B, K: k, Mu: mu}
+	})
 }
 
 // Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3) on its
@@ -410,22 +383,7 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 // concaveMax is the mode xm of the concave ℓ on [lo, hi] by golden section (an end when
 // the maximum is there) and lm, the largest of ℓ at xm and at the ends.
 func concaveMax(ell func(float64) float64, lo, hi float64) (xm, lm float64) {
-	a, b := lo, hi
-	const gr = 0.6180339887498949
-	x1, x2 := b-gr*(b-a), a+gr*(b-a)
-	f1, f2 := ell(x1), ell(x2)
-	for it := 0; it < 200 && b-a > 1e-15*(math.Abs(a)+math.Abs(b)+1e-300); it++ {
-		if f1 < f2 {
-			a, x1, f1 = x1, x2, f2
-			x2 = a + gr*(b-a)
-			f2 = ell(x2)
-		} else {
-			b, x2, f2 = x2, x1, f1
-			x1 = b - gr*(b-a)
-			f1 = ell(x1)
-		}
-	}
-	xm = (a + b) / 2
+	xm = goldenMax(ell, lo, hi, 200, func(a, b float64) float64 { return math.Abs(a) + math.Abs(b) + 1e-300 })
 	lm = math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
 	if ell(lo) == lm {
 		xm = lo
@@ -433,6 +391,26 @@ func concaveMax(ell func(float64) float64, lo, hi float64) (xm, lm float64) {
 		xm = hi
 	}
 	return xm, lm
+}
+
+// goldenMax is the midpoint of [a, b] narrowed around the maximum of the concave f by
+// golden section, for at most iters steps or until b − a ≤ 1e-15·scale(a, b).
+func goldenMax(f func(float64) float64, a, b float64, iters int, scale func(a, b float64) float64) float64 {
+	const gr = 0.6180339887498949
+	x1, x2 := b-gr*(b-a), a+gr*(b-a)
+	f1, f2 := f(x1), f(x2)
+	for it := 0; it < iters && b-a > 1e-15*scale(a, b); it++ {
+		if f1 < f2 {
+			a, x1, f1 = x1, x2, f2
+			x2 = a + gr*(b-a)
+			f2 = f(x2)
+		} else {
+			b, x2, f2 = x2, x1, f1
+			x1 = b - gr*(b-a)
+			f1 = f(x1)
+		}
+	}
+	return (a + b) / 2
 }
 
 // levelEdge is where the concave ℓ falls below cut between inside (ℓ(inside) ≥ cut) and
@@ -483,9 +461,6 @@ func tabulate(ell func(float64) float64, L, R, lm float64, grid int) *Table1D {
 
 // cellMass is ∫ of exp(linear from l0 to l1) over a cell of width w.
 func cellMass(l0, l1, w float64) float64 {
-	if math.IsInf(l0, -1) && math.IsInf(l1, -1) {
-		return 0
-	}
 	if math.IsInf(l0, -1) || math.IsInf(l1, -1) { // an edge just outside K
 		return 0
 	}

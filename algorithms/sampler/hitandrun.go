@@ -57,37 +57,15 @@ const (
 	maxShrink = 100
 )
 
-func hitAndRunSchedule(c problems.Constants, t algorithms.Target) (Schedule, float64, error) {
-	if err := checkTarget(c, t); err != nil {
-		return Schedule{}, 0, err
-	}
-	cst := t.StepC
-	if cst == 0 {
-		cst = DefaultHitAndRunStepC
-	}
-	sigma := walkScale(c, t)
-	h := sigma * sigma / (2 * float64(c.D))
-	tv := t.TV
-	if tv == 0 {
-		tv = DefaultPracticalTV
-	}
-	rate, ld, kl := mixing(c, t, h)
-	T, err := stepsFor(rate, ld, kl, tv)
-	if err != nil {
-		return Schedule{}, 0, err
-	}
-	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, cst * sigma, nil
-}
-
 // Schedule returns hit-and-run's (h, T) (h the equivalent Langevin time of a step).
 func (HitAndRun) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	s, _, err := hitAndRunSchedule(c, t)
-	return s, err
+	sigma := walkScale(c, t)
+	return nominalSchedule(c, t, sigma*sigma/(2*float64(c.D)))
 }
 
 // PlanSteps returns T and the worst case n(m + 1 + maxShrink) value queries per step.
 func (HitAndRun) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, _, err := hitAndRunSchedule(c, t)
+	s, err := HitAndRun{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -117,12 +95,7 @@ func (c *harChain) at(s float64) float64 {
 
 // step does one hit-and-run transition with a slice-sampling line move (Neal 2003 Fig. 3, 5).
 func (c *harChain) step(rng *rand.Rand) {
-	nu := 0.0
-	for j := range c.u {
-		c.u[j] = rng.NormFloat64()
-		nu += c.u[j] * c.u[j]
-	}
-	nu = 1 / math.Sqrt(nu)
+	nu := 1 / math.Sqrt(normals(c.u, rng))
 	for j := range c.u {
 		c.u[j] *= nu
 	}
@@ -159,10 +132,11 @@ func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 	if err := fullDim("hit-and-run", c, o); err != nil {
 		return nil, err
 	}
-	s, w, err := hitAndRunSchedule(c, t)
+	s, err := HitAndRun{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
+	w := orDefault(t.StepC, DefaultHitAndRunStepC) * walkScale(c, t) // the bracket width
 	d := c.D
 	ch := &harChain{o: o, k: t.K, mu: t.Mu, w: w, x: make([]float64, d), u: make([]float64, d), z: make([]float64, d)}
 	rej, err := startPoint(ch.x, ch.z, c, t, rng)
@@ -170,13 +144,8 @@ func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 		return nil, err
 	}
 	ch.lp = logDensity(o, t.K, t.Mu, ch.x)
-	for i := 0; i < s.Steps; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		ch.step(rng)
+	if err := runSteps(ctx, s.Steps, rng, ch.step); err != nil {
+		return nil, err
 	}
 	walkRecord(rec, s, "width", w, "evaluations_per_step", float64(ch.evals)/float64(s.Steps),
 		"shrink_capped", float64(ch.caps), "domain_rejections", float64(rej))

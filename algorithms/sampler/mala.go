@@ -41,43 +41,14 @@ func (MALA) Needs() problems.Need { return problems.NeedGradients }
 // Certifies reports that MALA has no certified TV bound here.
 func (MALA) Certifies() bool { return false }
 
-func malaSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	if err := checkTarget(c, t); err != nil {
-		return Schedule{}, err
-	}
-	cst := t.StepC
-	if cst == 0 {
-		cst = 0.5
-	}
-	// A declared β = 0 with μ = 0 gives β_π = 0 (log π is linear: no curvature scale, and
-	// h = ∞); the Lipschitz scale then stands in, as for a non-smooth loss.
-	sb, smooth := c.Smooth.Beta()
-	beta := t.K * (sb + t.Mu)
-	if !smooth || !(beta > 0) {
-		g := t.K * c.GF
-		beta = g*g + t.K*t.Mu
-	}
-	h := cst / (beta * math.Sqrt(float64(c.D)))
-	tv := t.TV
-	if tv == 0 {
-		tv = DefaultPracticalTV
-	}
-	rate, ld, kl := mixing(c, t, h)
-	T, err := stepsFor(rate, ld, kl, tv)
-	if err != nil {
-		return Schedule{}, err
-	}
-	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
-}
-
-// Schedule returns MALA's (h, T).
+// Schedule returns MALA's (h, T): h = StepC/(β_π √d) (piCurvature), StepC = 1/2 by default.
 func (MALA) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return malaSchedule(c, t)
+	return nominalSchedule(c, t, orDefault(t.StepC, 0.5)/(piCurvature(c, t)*math.Sqrt(float64(c.D))))
 }
 
 // PlanSteps returns T with n value and n gradient queries per step (plus n of each at the start).
 func (MALA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := malaSchedule(c, t)
+	s, err := MALA{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -85,7 +56,8 @@ func (MALA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, 
 	return s.Steps, q, q, nil
 }
 
-// malaChain holds MALA's state and buffers.
+// malaChain holds MALA's state and buffers; on a reduced oracle (see Sample) also the
+// complement's dimension m and squared norm ρ².
 type malaChain struct {
 	o       problems.GradientAccess
 	dom     problems.Domain
@@ -97,14 +69,14 @@ type malaChain struct {
 	gi      []float64 // per-example gradient buffer
 	accepts int64
 	outside int64
+	m       int     // dimension of the complement (0 on the full oracle)
+	rho2    float64 // ρ² = ‖x⊥‖² (reduced only)
 }
 
 // eval writes ∇log π(x) into g and returns log π(x) (n value + n gradient queries).
 func (c *malaChain) eval(g, x []float64) float64 {
 	n := c.o.Len()
-	for j := range g {
-		g[j] = 0
-	}
+	clear(g)
 	s := 0.0
 	for i := 0; i < n; i++ {
 		s += c.o.Value(i, x)
@@ -122,7 +94,8 @@ func (c *malaChain) eval(g, x []float64) float64 {
 	return -c.k * (s*inv + c.mu*nx/2)
 }
 
-// step does one MALA transition.
+// step does one MALA transition; on a reduced oracle (m > 0) it moves ρ² with it as
+// derived at Sample.
 func (c *malaChain) step(rng *rand.Rand) {
 	sq := math.Sqrt(2 * c.h)
 	for j, xj := range c.x {
@@ -135,6 +108,19 @@ func (c *malaChain) step(rng *rand.Rand) {
 	lpp := c.eval(c.gp, c.xp)
 	// log q(x | x') − log q(x' | x), q(a | b) = N(a; b + h∇log π(b), 2h I)
 	fwd, bwd := 0.0, 0.0
+	var rho2p float64
+	if c.m > 0 {
+		km := c.k * c.mu
+		a := 1 - c.h*km
+		rho := math.Sqrt(c.rho2)
+		xi1 := rng.NormFloat64()
+		S := algorithms.ChiSquare(rng, c.m-1)
+		along := a*rho + sq*xi1
+		rho2p = along*along + 2*c.h*S
+		lpp -= km * rho2p / 2
+		fwd = 2 * c.h * (xi1*xi1 + S)
+		bwd = c.rho2 - 2*a*rho*along + a*a*rho2p
+	}
 	for j := range c.x {
 		u := c.xp[j] - c.x[j] - c.h*c.g[j]
 		v := c.x[j] - c.xp[j] - c.h*c.gp[j]
@@ -146,134 +132,63 @@ func (c *malaChain) step(rng *rand.Rand) {
 		c.x, c.xp = c.xp, c.x
 		c.g, c.gp = c.gp, c.g
 		c.lp = lpp
+		c.rho2 = rho2p
 		c.accepts++
 	}
 }
 
 // Sample runs T MALA steps from the data-independent start of the proximal sampler.
+//
+// On the reduced oracle of an exactly low-rank problem on R^d the state is
+// y = Uᵀx ∈ R^r and ρ = ‖x⊥‖, the norm of the complement. Derivation. On the complement
+// (dimension m = d − r) ∇log π = −kμ x⊥, so the proposal is x⊥' = a x⊥ + √(2h) ξ⊥ with
+// a = 1 − hkμ. Split ξ⊥ = ξ₁ e + ξ_rest along e = x⊥/ρ: ξ₁ ~ N(0, 1) and S = ‖ξ_rest‖² ~
+// χ²_{m−1}, independent. Then ρ'² = (aρ + √(2h)ξ₁)² + 2hS, and the acceptance ratio needs
+// only ‖x⊥‖², ‖x⊥'‖², the forward residual ‖√(2h)ξ⊥‖² = 2h(ξ₁² + S) and the backward one
+// ‖x⊥ − a x⊥'‖² = ρ² − 2aρ(aρ + √(2h)ξ₁) + a²ρ'². So (y, ρ) is itself a Markov chain with
+// the law of (Uᵀx_t, ‖x⊥_t‖) of the full chain; the kernel and the start N(0, (kμ)⁻¹ I)
+// commute with rotations of the complement, so given the whole (y, ρ) path the direction
+// of x⊥_T is uniform. The output is y_T, with ρ_T in rec.Extra["orthogonal_norm"] for
+// algorithms.RunReduced. Per step: r-dimensional work, one normal and one χ² draw for the
+// complement.
 func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	o, err := problems.Gradients(vo)
 	if err != nil {
 		return nil, fmt.Errorf("sampler mala: %w", err)
 	}
 	c := o.Constants()
-	s, err := malaSchedule(c, t)
+	s, err := MALA{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
-	if problems.ReducedDim(c, o.Dim()) {
-		return sampleReducedMALA(ctx, o, c, t, s, rng, rec)
+	d, reduced := c.D, problems.ReducedDim(c, o.Dim())
+	if reduced {
+		if !(t.Mu > 0) {
+			return nil, fmt.Errorf("%w: reduced MALA needs μ > 0", ErrBadTarget)
+		}
+		d = o.Dim()
 	}
-	d := c.D
 	ch := &malaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: s.H,
 		x: make([]float64, d), g: make([]float64, d), xp: make([]float64, d), gp: make([]float64, d), gi: make([]float64, d)}
-	var rej int64
-	if t.Mu > 0 {
-		if err := gaussOnDomain(ch.x, ch.xp, 1/math.Sqrt(t.K*t.Mu), c.Domain, rng, &rej); err != nil {
-			return nil, err
-		}
-	} else {
-		uniformOnDomain(ch.x, c.Domain, rng)
-	}
-	ch.lp = ch.eval(ch.g, ch.x)
-	for i := 0; i < s.Steps; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		ch.step(rng)
-	}
-	if rec != nil {
-		if rec.Extra == nil {
-			rec.Extra = map[string]float64{}
-		}
-		rec.Steps = s.Steps
-		rec.Extra["h"] = s.H
-		rec.Extra["accept_rate"] = float64(ch.accepts) / float64(s.Steps)
-		rec.Extra["domain_rejections"] = float64(ch.outside + rej)
-		rec.Extra["gaussian_draws"] = float64(s.Steps)
-	}
-	if math.IsInf(ch.lp, 0) || math.IsNaN(ch.lp) {
-		return nil, fmt.Errorf("mala: log-density %g at the output", ch.lp)
-	}
-	return append([]float64(nil), ch.x...), nil
-}
-
-// sampleReducedMALA is MALA on the reduced oracle of an exactly low-rank problem on R^d:
-// the state is y = Uᵀx ∈ R^r and ρ = ‖x⊥‖, the norm of the complement.
-//
-// Derivation. On the complement (dimension m = d − r) ∇log π = −kμ x⊥, so the proposal is
-// x⊥' = a x⊥ + √(2h) ξ⊥ with a = 1 − hkμ. Split ξ⊥ = ξ₁ e + ξ_rest along e = x⊥/ρ: ξ₁ ~ N(0, 1)
-// and S = ‖ξ_rest‖² ~ χ²_{m−1}, independent. Then ρ'² = (aρ + √(2h)ξ₁)² + 2hS, and the
-// acceptance ratio needs only ‖x⊥‖², ‖x⊥'‖², the forward residual ‖√(2h)ξ⊥‖² = 2h(ξ₁² + S) and
-// the backward one ‖x⊥ − a x⊥'‖² = ρ² − 2aρ(aρ + √(2h)ξ₁) + a²ρ'². So (y, ρ) is itself a
-// Markov chain with the law of (Uᵀx_t, ‖x⊥_t‖) of the full chain; the kernel and the start
-// N(0, (kμ)⁻¹ I) commute with rotations of the complement, so given the whole (y, ρ) path
-// the direction of x⊥_T is uniform. The output is y_T, with ρ_T in rec.Extra
-// ["orthogonal_norm"] for algorithms.RunReduced. Per step: r-dimensional work, one normal
-// and one χ² draw for the complement.
-func sampleReducedMALA(ctx context.Context, o problems.GradientAccess, c problems.Constants, t algorithms.Target, s Schedule, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
-	if !(t.Mu > 0) {
-		return nil, fmt.Errorf("%w: reduced MALA needs μ > 0", ErrBadTarget)
-	}
-	r, m := o.Dim(), c.D-o.Dim()
-	km := t.K * t.Mu
-	h := s.H
-	a := 1 - h*km
-	sq := math.Sqrt(2 * h)
-	ch := &malaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: h,
-		x: make([]float64, r), g: make([]float64, r), xp: make([]float64, r), gp: make([]float64, r), gi: make([]float64, r)}
-	var rej int64
-	if err := gaussOnDomain(ch.x, ch.xp, 1/math.Sqrt(km), c.Domain, rng, &rej); err != nil {
+	rej, err := startPoint(ch.x, ch.xp, c, t, rng)
+	if err != nil {
 		return nil, err
 	}
-	rho2 := algorithms.ChiSquare(rng, m) / km
-	// log π(y, ρ) = eval(y) − kμρ²/2: eval's μ-term covers ‖y‖² only.
-	ch.lp = ch.eval(ch.g, ch.x) - km*rho2/2
-	for i := 0; i < s.Steps; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		for j, xj := range ch.x {
-			ch.xp[j] = xj + h*ch.g[j] + sq*rng.NormFloat64()
-		}
-		rho := math.Sqrt(rho2)
-		xi1 := rng.NormFloat64()
-		S := algorithms.ChiSquare(rng, m-1)
-		along := a*rho + sq*xi1
-		rho2p := along*along + 2*h*S
-		lpp := ch.eval(ch.gp, ch.xp) - km*rho2p/2
-		fwd := 2 * h * (xi1*xi1 + S)
-		bwd := rho2 - 2*a*rho*along + a*a*rho2p
-		for j := range ch.x {
-			u := ch.xp[j] - ch.x[j] - h*ch.g[j]
-			v := ch.x[j] - ch.xp[j] - h*ch.gp[j]
-			fwd += u * u
-			bwd += v * v
-		}
-		logA := lpp - ch.lp + (fwd-bwd)/(4*h)
-		if logA >= 0 || math.Log(rng.Float64()) < logA {
-			ch.x, ch.xp = ch.xp, ch.x
-			ch.g, ch.gp = ch.gp, ch.g
-			ch.lp = lpp
-			rho2 = rho2p
-			ch.accepts++
-		}
+	ch.lp = ch.eval(ch.g, ch.x)
+	if reduced {
+		km := t.K * t.Mu
+		ch.m = c.D - d
+		ch.rho2 = algorithms.ChiSquare(rng, ch.m) / km
+		ch.lp -= km * ch.rho2 / 2 // log π(y, ρ): eval's μ-term covers ‖y‖² only
 	}
-	if rec != nil {
-		if rec.Extra == nil {
-			rec.Extra = map[string]float64{}
-		}
-		rec.Steps = s.Steps
-		rec.Extra["h"] = s.H
+	if err := runSteps(ctx, s.Steps, rng, ch.step); err != nil {
+		return nil, err
+	}
+	walkRecord(rec, s, "accept_rate", float64(ch.accepts)/float64(s.Steps),
+		"domain_rejections", float64(ch.outside+rej), "gaussian_draws", float64(s.Steps))
+	if reduced && rec != nil {
 		rec.Extra["tv_budget"] = t.TV
-		rec.Extra["accept_rate"] = float64(ch.accepts) / float64(s.Steps)
-		rec.Extra["domain_rejections"] = float64(rej)
-		rec.Extra["gaussian_draws"] = float64(s.Steps)
-		rec.Extra[algorithms.ExtraOrthogonalNorm] = math.Sqrt(rho2)
+		rec.Extra[algorithms.ExtraOrthogonalNorm] = math.Sqrt(ch.rho2)
 	}
 	if math.IsInf(ch.lp, 0) || math.IsNaN(ch.lp) {
 		return nil, fmt.Errorf("mala: log-density %g at the output", ch.lp)
@@ -282,7 +197,7 @@ func sampleReducedMALA(ctx context.Context, o problems.GradientAccess, c problem
 }
 
 // OrthogonalNorm returns ρ_T of a reduced MALA run (rec.Extra["orthogonal_norm"]): the
-// complement of its output is ρ_T times a uniform unit vector (sampleReducedMALA).
+// complement of its output is ρ_T times a uniform unit vector (Sample).
 func (MALA) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 	rho, ok := rec.Extra[algorithms.ExtraOrthogonalNorm]
 	return rho, ok

@@ -11,9 +11,6 @@ import (
 // from: log-space tail masses and exact truncated draws. Everything is in log space where a
 // tail can underflow (STYLE.md 10).
 
-// logPhiBar returns log P(N(0,1) > x), finite for every finite x (gauss.LogSF).
-func logPhiBar(x float64) float64 { return gauss.LogSF(x) }
-
 // log1mexp returns log(1 − e^x) for x ≤ 0 (Mächler 2012: switch at −ln 2).
 func log1mexp(x float64) float64 {
 	if x > -math.Ln2 {
@@ -43,7 +40,7 @@ func logMassStd(a, b float64) float64 {
 		return math.Inf(-1)
 	}
 	if a >= 0 { // right tail: Φ̄(a) − Φ̄(b)
-		la, lb := logPhiBar(a), logPhiBar(b)
+		la, lb := gauss.LogSF(a), gauss.LogSF(b)
 		return la + log1mexp(lb-la)
 	}
 	if b <= 0 { // mirror into the right tail
@@ -94,7 +91,7 @@ func rightTail(rng *rand.Rand, a, b float64, rej *int64) float64 {
 		}
 	}
 	if a < 30 { // inverse survival function, in log space
-		la, lb := logPhiBar(a), logPhiBar(b)
+		la, lb := gauss.LogSF(a), gauss.LogSF(b)
 		u := rng.Float64()
 		lp := la + math.Log1p(-u*(-math.Expm1(lb-la)))
 		x := -gauss.Quantile(math.Exp(lp))

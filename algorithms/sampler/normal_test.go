@@ -6,16 +6,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"expmech/gauss"
+
 	"gonum.org/v1/gonum/integrate/quad"
 )
 
-// logPhiBar against two independent methods: adaptive-free fixed Gauss–Legendre quadrature
+// gauss.LogSF (log Φ̄) against two independent methods: adaptive-free fixed Gauss–Legendre quadrature
 // of the normal density (moderate x) and the asymptotic series
 // Φ̄(x) = φ(x)/x (1 − 1/x² + 3/x⁴ − 15/x⁶ + 105/x⁸ − …), truncation error ≤ 945/x¹⁰.
 func TestLogPhiBar(t *testing.T) {
 	pdf := func(x float64) float64 { return math.Exp(-x*x/2) / math.Sqrt(2*math.Pi) }
 	for _, x := range []float64{-3, -0.5, 0, 0.7, 2, 5, 8} {
-		got := math.Exp(logPhiBar(x))
+		got := math.Exp(gauss.LogSF(x))
 		want := quad.Fixed(pdf, x, x+40, 2000, nil, 0)
 		if math.Abs(got-want) > 1e-12*want+1e-300 {
 			t.Errorf("Φ̄(%g): got %.15g, want %.15g (quadrature)", x, got, want)
@@ -25,7 +27,7 @@ func TestLogPhiBar(t *testing.T) {
 		x2 := x * x
 		series := 1 - 1/x2 + 3/(x2*x2) - 15/(x2*x2*x2) + 105/(x2*x2*x2*x2)
 		want := -x2/2 - 0.5*math.Log(2*math.Pi) - math.Log(x) + math.Log(series)
-		if got := logPhiBar(x); math.Abs(got-want) > 1e-12*math.Abs(want) {
+		if got := gauss.LogSF(x); math.Abs(got-want) > 1e-12*math.Abs(want) {
 			t.Errorf("log Φ̄(%g): got %.15g, want %.15g (asymptotic series)", x, got, want)
 		}
 	}

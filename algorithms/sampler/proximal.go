@@ -11,6 +11,7 @@ import (
 	"expmech/gauss"
 	"expmech/problems"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -73,11 +74,6 @@ func (ProximalRejection) Needs() problems.Need { return problems.NeedValues }
 // Certifies reports that certified targets are served with a proven TV bound.
 func (ProximalRejection) Certifies() bool { return true }
 
-// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4).
-func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return proximalSchedule(c, t)
-}
-
 // valuesPerStep is the expected value queries per outer step: ≤ 2 proposals per RGO call
 // (acceptance ≥ 1/2 by Jensen) × 2 Σ_{α≥1} α/α! = 2e values per proposal (SPEC §4.3).
 const valuesPerStep = 4 * math.E
@@ -85,7 +81,7 @@ const valuesPerStep = 4 * math.E
 // PlanSteps returns T and the predicted value queries 4e·T (an upper estimate, tight for
 // small h G²).
 func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := proximalSchedule(c, t)
+	s, err := ProximalRejection{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -158,7 +154,8 @@ func checkTarget(c problems.Constants, t algorithms.Target) error {
 	return errors.Join(errs...)
 }
 
-func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
+// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4).
+func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
 	if err := checkTarget(c, t); err != nil {
 		return Schedule{}, err
 	}
@@ -169,21 +166,9 @@ func proximalSchedule(c problems.Constants, t algorithms.Target) (Schedule, erro
 		hmax = 1 / (t.K * t.Mu)
 	}
 	if !t.Certified {
-		cst := t.StepC
-		if cst == 0 {
-			cst = DefaultStepC
-		}
-		tv := t.TV
-		if tv == 0 {
-			tv = DefaultPracticalTV
-		}
+		cst := orDefault(t.StepC, DefaultStepC)
 		h := math.Min(cst/(G*G), hmax)
-		rate, ld, kl := mixing(c, t, h)
-		T, err := stepsFor(rate, ld, kl, tv)
-		if err != nil {
-			return Schedule{}, err
-		}
-		return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+		return nominalSchedule(c, t, h)
 	}
 	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T), at GLL22 Lemma
 	// 5.5's step h = 2^-8/(G² L). L is the smallest level at which the proven per-call bound
@@ -321,7 +306,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	if c.N != o.Len() || (c.D != o.Dim() && !problems.ReducedDim(c, o.Dim())) {
 		return nil, fmt.Errorf("%w: constants (n=%d, d=%d) disagree with the oracle (%d, %d)", ErrBadTarget, c.N, c.D, o.Len(), o.Dim())
 	}
-	s, err := proximalSchedule(c, t)
+	s, err := ProximalRejection{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
@@ -350,9 +335,7 @@ func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 		if c.dom.Kind == problems.Ball {
 			return centredGaussBall(c.x, sd, c.dom.Radius, rng)
 		}
-		for j := range c.m {
-			c.m[j] = 0
-		}
+		clear(c.m)
 		return gaussOnDomain(c.x, c.m, sd, c.dom, rng, &c.Stats.DomainRejections)
 	}
 	uniformOnDomain(c.x, c.dom, rng)
@@ -394,15 +377,8 @@ func centredGaussBall(dst []float64, sd, r float64, rng *rand.Rand) error {
 		}
 	}
 	rad := math.Min(sd*math.Sqrt(t), r)
-	s := 0.0
-	for j := range dst {
-		dst[j] = rng.NormFloat64()
-		s += dst[j] * dst[j]
-	}
-	sc := rad / math.Sqrt(s)
-	for j := range dst {
-		dst[j] *= sc
-	}
+	sc := rad / math.Sqrt(normals(dst, rng))
+	floats.Scale(sc, dst)
 	return nil
 }
 
@@ -415,15 +391,9 @@ func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
 		}
 		return
 	}
-	s := 0.0
-	for j := range dst {
-		dst[j] = rng.NormFloat64()
-		s += dst[j] * dst[j]
-	}
+	s := normals(dst, rng)
 	sc := r * math.Pow(rng.Float64(), 1/float64(len(dst))) / math.Sqrt(s)
-	for j := range dst {
-		dst[j] *= sc
-	}
+	floats.Scale(sc, dst)
 }
 
 // X returns the current point (the chain's buffer; copy it to keep it).
@@ -515,16 +485,12 @@ func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t
 			return nil, fmt.Errorf("proximal-rejection: step %d: %w", s, err)
 		}
 	}
+	walkRecord(rec, ch.Sched, "trunc_level", float64(ch.Sched.L))
 	if rec != nil {
-		if rec.Extra == nil {
-			rec.Extra = map[string]float64{}
-		}
 		ch.Stats.put(rec.Extra)
-		rec.Extra["h"] = ch.Sched.H
 		if t.Certified { // a practical run's TV is not bounded: no budget to report
 			rec.Extra["tv_budget"] = t.TV
 		}
-		rec.Extra["trunc_level"] = float64(ch.Sched.L)
 		rec.Steps = int(ch.Stats.Steps) // the steps that ran, not the schedule's T
 	}
 	return append([]float64(nil), ch.x...), nil
@@ -549,7 +515,7 @@ func (ProximalRejection) OrthogonalVariance(c problems.Constants, t algorithms.T
 	if c.Domain.Kind != problems.Unconstrained || !(t.Mu > 0) {
 		return 0, fmt.Errorf("%w: the orthogonal law needs R^d and μ > 0 (domain %s, μ = %g)", ErrBadTarget, c.Domain.Kind, t.Mu)
 	}
-	s, err := proximalSchedule(c, t)
+	s, err := ProximalRejection{}.Schedule(c, t)
 	if err != nil {
 		return 0, err
 	}

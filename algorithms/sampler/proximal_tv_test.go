@@ -143,7 +143,7 @@ func TestCertifiedLevel(t *testing.T) {
 		{problems.Constants{N: 1000, D: 10, GF: 2, Domain: unc},
 			algorithms.Target{K: 500, Mu: 0.01, TV: 1e-9, Certified: true}, 0},
 	} {
-		s, err := proximalSchedule(tc.c, tc.tg)
+		s, err := ProximalRejection{}.Schedule(tc.c, tc.tg)
 		if err != nil {
 			t.Fatalf("%+v: %v", tc.tg, err)
 		}

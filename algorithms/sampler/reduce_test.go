@@ -48,7 +48,7 @@ func TestOrthogonalVariance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sch, err := proximalSchedule(c, tg)
+		sch, err := ProximalRejection{}.Schedule(c, tg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -69,7 +69,7 @@ func TestScheduleMinimalT(t *testing.T) {
 		{K: 5, Mu: 1, TV: 1e-4, Certified: true},
 		{K: 20, Mu: 0, TV: 1e-3},
 	} {
-		s, err := proximalSchedule(c, tg)
+		s, err := ProximalRejection{}.Schedule(c, tg)
 		if err != nil {
 			t.Fatalf("%+v: %v", tg, err)
 		}
@@ -112,12 +112,12 @@ func TestScheduleMinimalT(t *testing.T) {
 			}
 		}
 	}
-	if _, err := proximalSchedule(c, algorithms.Target{K: 1, Mu: 1, Certified: true}); !errors.Is(err, ErrBadTarget) {
+	if _, err := (ProximalRejection{}).Schedule(c, algorithms.Target{K: 1, Mu: 1, Certified: true}); !errors.Is(err, ErrBadTarget) {
 		t.Errorf("certified with TV=0: got %v, want ErrBadTarget", err)
 	}
 	cu := c
 	cu.Domain = problems.Domain{Kind: problems.Unconstrained, Radius: 1}
-	if _, err := proximalSchedule(cu, algorithms.Target{K: 1, Mu: 0}); !errors.Is(err, ErrBadTarget) {
+	if _, err := (ProximalRejection{}).Schedule(cu, algorithms.Target{K: 1, Mu: 0}); !errors.Is(err, ErrBadTarget) {
 		t.Errorf("mu=0 on R^d: got %v, want ErrBadTarget", err)
 	}
 }

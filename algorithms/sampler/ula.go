@@ -53,30 +53,10 @@ func (ULA) Certifies() bool { return false }
 // DefaultULAStepC is ULA's default step constant c of h = c/(β_π d).
 const DefaultULAStepC = 0.5
 
-func ulaSchedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	if err := checkTarget(c, t); err != nil {
-		return Schedule{}, err
-	}
-	cst := t.StepC
-	if cst == 0 {
-		cst = DefaultULAStepC
-	}
-	h := cst / (piCurvature(c, t) * float64(c.D))
-	tv := t.TV
-	if tv == 0 {
-		tv = DefaultPracticalTV
-	}
-	rate, ld, kl := mixing(c, t, h)
-	T, err := stepsFor(rate, ld, kl, tv)
-	if err != nil {
-		return Schedule{}, err
-	}
-	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
-}
-
 // piCurvature is MALA's curvature scale β_π of log π: k(β + μ) for a declared β-smooth loss
 // with k(β + μ) > 0, else (kG_f)² + kμ (the scale at which a kG_f-Lipschitz kink costs O(1)
-// in log π over one step).
+// in log π over one step). A declared β = 0 with μ = 0 gives k(β + μ) = 0 (log π is linear:
+// no curvature scale, and h = ∞); the Lipschitz scale then stands in, as for a non-smooth loss.
 func piCurvature(c problems.Constants, t algorithms.Target) float64 {
 	sb, smooth := c.Smooth.Beta()
 	beta := t.K * (sb + t.Mu)
@@ -89,12 +69,12 @@ func piCurvature(c problems.Constants, t algorithms.Target) float64 {
 
 // Schedule returns ULA's (h, T).
 func (ULA) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	return ulaSchedule(c, t)
+	return nominalSchedule(c, t, orDefault(t.StepC, DefaultULAStepC)/(piCurvature(c, t)*float64(c.D)))
 }
 
 // PlanSteps returns T with n gradient queries per step and no value query.
 func (ULA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := ulaSchedule(c, t)
+	s, err := ULA{}.Schedule(c, t)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -114,9 +94,7 @@ type ulaChain struct {
 // step does one projected ULA transition (n gradient queries).
 func (c *ulaChain) step(rng *rand.Rand) {
 	n := c.o.Len()
-	for j := range c.g {
-		c.g[j] = 0
-	}
+	clear(c.g)
 	for i := 0; i < n; i++ {
 		c.o.Grad(c.gi, i, c.x)
 		for j, v := range c.gi {
@@ -141,7 +119,7 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 	if err := fullDim("ula", c, o); err != nil {
 		return nil, err
 	}
-	s, err := ulaSchedule(c, t)
+	s, err := ULA{}.Schedule(c, t)
 	if err != nil {
 		return nil, err
 	}
@@ -152,13 +130,8 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < s.Steps; i++ {
-		if i&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		ch.step(rng)
+	if err := runSteps(ctx, s.Steps, rng, ch.step); err != nil {
+		return nil, err
 	}
 	walkRecord(rec, s, "domain_rejections", float64(rej), "gaussian_draws", float64(s.Steps))
 	return append([]float64(nil), ch.x...), nil

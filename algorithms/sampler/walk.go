@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,8 +10,46 @@ import (
 	"expmech/problems"
 )
 
-// Shared pieces of the chains added for the sampler field (ula, ball-walk, hit-and-run):
-// the data-independent start, the projection onto K and the refusal of a reduced oracle.
+// Shared pieces of the nominal chains (mala and the sampler field: ula, ball-walk,
+// hit-and-run): the schedule, the step loop, the data-independent start, the projection
+// onto K, the refusal of a reduced oracle and the diagnostics.
+
+// orDefault returns v, or def when v is 0 (an unset Target.StepC or Target.TV).
+func orDefault(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// nominalSchedule checks the target and plans a chain of step h (or equivalent Langevin
+// time h): T is the proximal sampler's contraction formula at h (mixing, stepsFor) for the
+// TV budget t.TV, DefaultPracticalTV when it is 0.
+func nominalSchedule(c problems.Constants, t algorithms.Target, h float64) (Schedule, error) {
+	if err := checkTarget(c, t); err != nil {
+		return Schedule{}, err
+	}
+	tv := orDefault(t.TV, DefaultPracticalTV)
+	rate, ld, kl := mixing(c, t, h)
+	T, err := stepsFor(rate, ld, kl, tv)
+	if err != nil {
+		return Schedule{}, err
+	}
+	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+}
+
+// runSteps does T steps of a chain, checking ctx every 1024 steps.
+func runSteps(ctx context.Context, T int, rng *rand.Rand, step func(*rand.Rand)) error {
+	for i := 0; i < T; i++ {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		step(rng)
+	}
+	return nil
+}
 
 // startPoint writes the chain's data-independent start into x (the proximal sampler's and
 // MALA's: N(0, (kμ)^{-1} I) restricted to K when μ > 0, else uniform on K); buf is scratch
@@ -18,9 +57,7 @@ import (
 func startPoint(x, buf []float64, c problems.Constants, t algorithms.Target, rng *rand.Rand) (int64, error) {
 	var rej int64
 	if t.Mu > 0 {
-		for j := range buf {
-			buf[j] = 0
-		}
+		clear(buf)
 		err := gaussOnDomain(x, buf, 1/math.Sqrt(t.K*t.Mu), c.Domain, rng, &rej)
 		return rej, err
 	}
@@ -57,7 +94,8 @@ func fullDim(name string, c problems.Constants, o problems.ValueAccess) error {
 	return nil
 }
 
-// walkRecord writes a chain's diagnostics into rec.
+// walkRecord writes a chain's diagnostics into rec: Steps and Extra["h"] from s, then the
+// (name, value) pairs kv.
 func walkRecord(rec *algorithms.Record, s Schedule, kv ...any) {
 	if rec == nil {
 		return

@@ -60,9 +60,7 @@ func (p *axisProblem) Len() int                         { return len(p.z) }
 func (p *axisProblem) Dim() int                         { return p.d }
 func (p *axisProblem) Value(i int, x []float64) float64 { return math.Abs(x[0] - p.z[i]) }
 func (p *axisProblem) Grad(dst []float64, i int, x []float64) {
-	for j := range dst {
-		dst[j] = 0
-	}
+	clear(dst)
 	switch {
 	case x[0] > p.z[i]:
 		dst[0] = 1

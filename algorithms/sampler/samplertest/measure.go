@@ -104,8 +104,7 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 	if opt.Samples < 100 {
 		return Report{}, fmt.Errorf("samplertest: Samples = %d, want ≥ 100", opt.Samples)
 	}
-	seed := opt.Seed
-	seed = cmp.Or(seed, 1)
+	seed := cmp.Or(opt.Seed, 1)
 	tg := c.Target
 	if opt.StepC > 0 {
 		tg.StepC = opt.StepC
