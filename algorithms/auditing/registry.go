@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -291,9 +292,7 @@ func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorith
 		return algorithms.Plan{Budget: b}, fmt.Errorf("plan at the run budget ε = %g: %w", run.Epsilon, err)
 	}
 	extra := map[string]float64{"run_epsilon": run.Epsilon, rows.ColBroken: 1}
-	for k, v := range claim.Extra {
-		extra[k] = v
-	}
+	maps.Copy(extra, claim.Extra)
 	if g := rr.GDPS; g > 0 && !math.IsInf(g, 0) {
 		extra["run_gdp_s"] = g
 	}

@@ -417,7 +417,6 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		cal.TheoryBound += gk * gk / cal.Mu * (fr + cal.K*cal.Mu*C*C) * d
 	}
 	cal.Notes = algorithms.JoinNote(cal.Notes, "theory_bound: LLL24 Thm 2.2 terms with its unstated constants set to 1")
-	_ = delta
 	return nil
 }
 

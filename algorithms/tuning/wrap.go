@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"maps"
 	"math/rand/v2"
-	"sort"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -200,16 +200,9 @@ func minBound(acc, b float64) float64 {
 func withExtra(r algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
 	m := len(cands)
 	extra := make(map[string]float64, len(r.Extra)+len(cd.Values)+5)
-	for k, v := range r.Extra {
-		extra[k] = v
-	}
-	names := make([]string, 0, len(cd.Values))
-	for k := range cd.Values {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		extra["tuned_"+k] = cd.Values[k]
+	maps.Copy(extra, r.Extra)
+	for k, v := range cd.Values {
+		extra["tuned_"+k] = v
 	}
 	extra["tuning_candidates"] = float64(m)
 	extra[ExtraEdge] = 0
