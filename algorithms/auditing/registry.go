@@ -263,6 +263,7 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 // blocks every other capability (caps.go).
 type Underclaimed struct {
 	algorithms.Mechanism
+	tuning.Blocked      // Accountant, RDPer and Tunable (caps.go)
 	SFactor, RunEpsilon float64
 }
 

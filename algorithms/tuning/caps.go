@@ -54,20 +54,25 @@ var (
 // Unwrap is the base mechanism (algorithms.As).
 func (m *Mechanism) Unwrap() algorithms.Mechanism { return m.base }
 
-// Account blocks the base's accountant (Capabilities).
-func (m *Mechanism) Account(problems.Constants, algorithms.Budget, algorithms.Record) (eps, delta float64, err error) {
+// Blocked blocks, for the wrapper that embeds it (this one, and the audit's underclaimed),
+// the capabilities that describe or re-tune its base's own release: Accountant and RDPer
+// answer algorithms.ErrNotAvailable, Tunable has no knobs (Capabilities).
+type Blocked struct{}
+
+// Account blocks the base's accountant.
+func (Blocked) Account(problems.Constants, algorithms.Budget, algorithms.Record) (eps, delta float64, err error) {
 	return 0, 0, algorithms.ErrNotAvailable
 }
 
-// RDP blocks the base's Rényi curve (Capabilities).
-func (m *Mechanism) RDP(problems.Constants, algorithms.Budget, []float64) ([]float64, error) {
+// RDP blocks the base's Rényi curve.
+func (Blocked) RDP(problems.Constants, algorithms.Budget, []float64) ([]float64, error) {
 	return nil, algorithms.ErrNotAvailable
 }
 
-// Knobs is empty: the wrapper has chosen them (Capabilities).
-func (m *Mechanism) Knobs(problems.Constants) []Knob { return nil }
+// Knobs is empty: the wrapper has chosen them.
+func (Blocked) Knobs(problems.Constants) []Knob { return nil }
 
-// WithKnobs blocks the base's knobs (Capabilities).
-func (m *Mechanism) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
+// WithKnobs blocks the base's knobs.
+func (Blocked) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
 	return nil, algorithms.ErrNotAvailable
 }

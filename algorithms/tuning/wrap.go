@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"maps"
+	"math"
 	"math/rand/v2"
 
 	"expmech/algorithms"
@@ -15,8 +15,9 @@ import (
 
 // Mechanism is a tuned mechanism (mode oracle or private); see the package doc.
 type Mechanism struct {
-	base Tunable
-	cfg  Config
+	Blocked // Accountant, RDPer and Tunable (caps.go)
+	base    Tunable
+	cfg     Config
 }
 
 // oraclePlan is the state of a plan in mode oracle: the grid points that plan at the
