@@ -109,11 +109,6 @@ func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 	}
 }
 
-// errForeignPlan is returned for a plan another mechanism made.
-func (m *Mechanism) errForeignPlan(p algorithms.Plan) error {
-	return fmt.Errorf("tuning %s: %w (state %T)", m.Name(), algorithms.ErrForeignPlan, p.State)
-}
-
 // Run runs mode private; mode oracle needs RunRefereed.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	if m.cfg.Mode == Oracle {
@@ -131,9 +126,9 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 		return algorithms.Output{}, ErrNoReferee
 	}
 	c := o.Constants()
-	op, ok := p.State.(oraclePlan)
-	if !ok {
-		return algorithms.Output{}, m.errForeignPlan(p)
+	op, err := algorithms.StateOf[oraclePlan](p)
+	if err != nil {
+		return algorithms.Output{}, fmt.Errorf("tuning %s: %w", m.Name(), err)
 	}
 	cands := op.cands
 	var best algorithms.Output
@@ -361,9 +356,9 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 // runPrivate is PS22's A: K ~ D_{η,γ} runs of Q, the best noisy score released.
 func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	p, ok := pl.State.(privatePlan)
-	if !ok {
-		return algorithms.Output{}, m.errForeignPlan(pl)
+	p, err := algorithms.StateOf[privatePlan](pl)
+	if err != nil {
+		return algorithms.Output{}, fmt.Errorf("tuning %s: %w", m.Name(), err)
 	}
 	k, err := p.tnb.Sample(rng)
 	if err != nil {
