@@ -145,12 +145,9 @@ func (k *certKit) config(t *testing.T, cfg algorithms.Config, desc string) {
 			if measured {
 				p = measuredProblem{p0}
 			}
-			c := p.Constants()
-			if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok {
-				if err := ck.CheckConstants(c); err != nil {
-					k.refuse(err)
-					continue
-				}
+			if err := checkConstants(m, p.Constants()); err != nil {
+				k.refuse(err)
+				continue
 			}
 			for _, b := range k.opt.Budgets {
 				where := fmt.Sprintf("%s %s, problem %d (measured %v), budget (ε=%g, δ=%g)", k.f.Name, desc, pi, measured, b.Epsilon, b.Delta)

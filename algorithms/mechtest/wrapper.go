@@ -115,6 +115,7 @@ func keepsConstantsCheck(t *testing.T, w, base algorithms.Mechanism, consts []pr
 	return refused
 }
 
+// checkConstants is m's ConstantsChecker's answer on c (as As finds it), nil without one.
 func checkConstants(m algorithms.Mechanism, c problems.Constants) error {
 	if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok {
 		return ck.CheckConstants(c)
