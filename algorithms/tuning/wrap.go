@@ -88,24 +88,13 @@ func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 		if err != nil {
 			return algorithms.Plan{Budget: b}, err
 		}
-		r := recs[0]
-		var pv, pg float64
-		bound := math.NaN()
-		for _, x := range recs {
-			pv += x.PredictedValueQueries
-			pg += x.PredictedGradientQueries
-			bound = minBound(bound, x.TheoryBound)
-		}
-		r.PredictedValueQueries, r.PredictedGradientQueries = pv, pg
-		r.TheoryBound = bound
-		return algorithms.Plan{Record: m.labelOracle(r, cands[0], cands, nil), Budget: b, State: oraclePlan{cands, plans}}, nil
+		return algorithms.Plan{Record: m.labelOracle(recs[0], recs, cands[0], cands, nil), Budget: b, State: oraclePlan{cands, plans}}, nil
 	default:
 		p, err := m.planPrivate(env, c, b)
 		if err != nil {
 			return algorithms.Plan{Budget: b}, err
 		}
-		r := p.recs[0]
-		return algorithms.Plan{Record: m.labelPrivate(r, p, p.cands[0], 0), Budget: b, State: p}, nil
+		return algorithms.Plan{Record: m.labelPrivate(p.recs[0], p, p.cands[0], 0), Budget: b, State: p}, nil
 	}
 }
 
@@ -133,8 +122,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	cands := op.cands
 	var best algorithms.Output
 	bestJ, bestRisk, failed := -1, math.Inf(1), 0
-	var pv, pg float64
-	bound := math.NaN()
+	var ran []algorithms.Record // the records of the points that ran
 	var firstErr error
 	risks := make([]float64, len(cands)) // each point's exact risk, NaN where it failed (Edge)
 	for j, cd := range cands {
@@ -152,9 +140,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 			}
 			continue
 		}
-		pv += out.Record.PredictedValueQueries
-		pg += out.Record.PredictedGradientQueries
-		bound = minBound(bound, out.Record.TheoryBound)
+		ran = append(ran, out.Record)
 		risk := ref.EmpiricalRisk(out.X)
 		risks[j] = risk
 		if risk < bestRisk || bestJ < 0 {
@@ -164,9 +150,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	if bestJ < 0 {
 		return algorithms.Output{}, fmt.Errorf("tuning oracle: every grid point failed (first: %w)", firstErr)
 	}
-	best.Record.PredictedValueQueries, best.Record.PredictedGradientQueries = pv, pg
-	best.Record.TheoryBound = bound
-	best.Record = m.labelOracle(best.Record, cands[bestJ], cands, risks)
+	best.Record = m.labelOracle(best.Record, ran, cands[bestJ], cands, risks)
 	best.Record.Extra["tuning_failed"] = float64(failed)
 	if problems.ReducedDim(c, o.Dim()) {
 		// the referee saw the span part only (F(x) = F̃(Uᵀx)), so the released
@@ -209,8 +193,16 @@ func withExtra(r algorithms.Record, cd Candidate, cands []Candidate, risk []floa
 	return r
 }
 
-func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
+// labelOracle labels r, the record of candidate cd, as the oracle's release, with the
+// predicted queries of the points that ran summed and their bounds folded (minBound).
+func (m *Mechanism) labelOracle(r algorithms.Record, ran []algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
 	r = withExtra(r, cd, cands, risk)
+	r.PredictedValueQueries, r.PredictedGradientQueries, r.TheoryBound = 0, 0, math.NaN()
+	for _, x := range ran {
+		r.PredictedValueQueries += x.PredictedValueQueries
+		r.PredictedGradientQueries += x.PredictedGradientQueries
+		r.TheoryBound = minBound(r.TheoryBound, x.TheoryBound)
+	}
 	r.Tuning = Oracle
 	r.Guarantee = algorithms.None
 	r.PlannedCounts = false // a reference, private in no sense: it shows what it counted
