@@ -19,13 +19,6 @@ import (
 	"expmech/rows"
 )
 
-// Registry entries of the audit: the audit's own yardstick and the
-// deliberately broken variants, so that audit specs name every audited mechanism by
-// registry name and the runner runs them like any other. A broken variant refuses to be
-// built unless its config says `broken: true`, and its rows carry guarantee none while
-// gdp_s / epsilon_spent hold what it CLAIMS; the analysis flags it when the audited lower
-// bound exceeds that claim (analysis/audit.go).
-
 // Factories returns the audit's registry lines: reference-gaussian, underclaimed,
 // sampler-probe and exact-curve. inner is the rest of the registry: the mechanisms
 // underclaimed may wrap (run.go passes it).
