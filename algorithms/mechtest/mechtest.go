@@ -80,18 +80,15 @@ type kit struct {
 	shared algorithms.Mechanism
 }
 
-// fresh builds a new mechanism from the configured (or default) config.
-func (k *kit) fresh(t *testing.T) algorithms.Mechanism {
+// newMechanism builds f's mechanism from config() (nil: f.NewConfig()), failing t on error.
+func newMechanism(t *testing.T, f algorithms.Factory, config func() algorithms.Config) algorithms.Mechanism {
 	t.Helper()
-	var cfg algorithms.Config
-	if k.opt.Config != nil {
-		cfg = k.opt.Config()
-	} else {
-		cfg = k.f.NewConfig()
+	if config == nil {
+		config = f.NewConfig
 	}
-	m, err := k.f.New(cfg)
+	m, err := f.New(config())
 	if err != nil {
-		t.Fatalf("%s: New: %v", k.f.Name, err)
+		t.Fatalf("%s: New: %v", f.Name, err)
 	}
 	return m
 }
@@ -100,7 +97,7 @@ func (k *kit) fresh(t *testing.T) algorithms.Mechanism {
 func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 	t.Helper()
 	if k.shared == nil {
-		k.shared = k.fresh(t)
+		k.shared = newMechanism(t, k.f, k.opt.Config)
 	}
 	return k.shared
 }
@@ -253,7 +250,7 @@ func (k *kit) determinism(t *testing.T) {
 	if oa.ValueQueries != ob.ValueQueries || oa.GradientQueries != ob.GradientQueries {
 		t.Errorf("same seed: queries (%d, %d) then (%d, %d)", oa.ValueQueries, oa.GradientQueries, ob.ValueQueries, ob.GradientQueries)
 	}
-	if b2, _ := k.run(t, k.fresh(t), 7); !slices.Equal(a.X, b2.X) {
+	if b2, _ := k.run(t, newMechanism(t, k.f, k.opt.Config), 7); !slices.Equal(a.X, b2.X) {
 		t.Errorf("same seed, fresh mechanism: X = %v then %v, want identical", a.X, b2.X)
 	}
 }

@@ -80,16 +80,10 @@ type reducedKit struct {
 func newReducedKit(t *testing.T, f algorithms.Factory, opt ReducedOptions) *reducedKit {
 	t.Helper()
 	opt.fill()
-	cfg := f.NewConfig()
-	if opt.Config != nil {
-		cfg = opt.Config()
-	}
-	m, err := f.New(cfg)
-	if err != nil {
-		t.Fatalf("%s: New: %v", f.Name, err)
-	}
+	m := newMechanism(t, f, opt.Config)
 	k := &reducedKit{f: f, opt: opt, m: m, b: Budget(1, 1e-5)}
 	k.inst = k.gen(t, 0, problems.Unconstrained)
+	var err error
 	if k.p, err = m.Plan(algorithms.Env{}, k.inst.Constants(), k.b); err != nil {
 		t.Fatalf("%s: Plan: %v", f.Name, err)
 	}
