@@ -1,6 +1,7 @@
 package expmech
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -344,9 +345,7 @@ func (rc recipe) account(cal *Calibration, smp algorithms.Sampler) error {
 
 // calibrateLowRank implements LLL24 Thm 2.2 on R^d (SPEC §5.2).
 func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budget, cfg Config, dMech float64) error {
-	eps, delta := b.Epsilon, b.Delta
-	n, d := float64(c.N), float64(c.D)
-	G := c.GDelta
+	eps, delta, n, d, G := b.Epsilon, b.Delta, float64(c.N), float64(c.D), c.GDelta
 	C := c.Domain.Radius // the prior bound on ‖x*‖ (LLL24 Assumption 1.2)
 	if cfg.PriorBound > 0 {
 		C = cfg.PriorBound // tuning knob (package tuning)
@@ -359,10 +358,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 	}
 	// rank: the config, else Constants.Rank, else the smallest k with G_k ≤ G_f/(nε√d)
 	// (LLL24 Thm 2.2's condition).
-	r := cfg.Rank
-	if r == 0 {
-		r = c.Rank
-	}
+	r := cmp.Or(cfg.Rank, c.Rank)
 	if r == 0 {
 		thr := c.GF / (n * eps * math.Sqrt(d))
 		for k, gk := range c.GK {
