@@ -1,6 +1,7 @@
 package tuning
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -249,10 +250,7 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	if err != nil {
 		return p, err
 	}
-	ek := m.cfg.ExpectedRuns
-	if ek == 0 {
-		ek = math.Max(float64(len(all)), 2)
-	}
+	ek := cmp.Or(m.cfg.ExpectedRuns, math.Max(float64(len(all)), 2))
 	if p.tnb, err = ForMean(m.cfg.Eta, ek); err != nil {
 		return p, err
 	}
