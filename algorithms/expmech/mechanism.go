@@ -125,17 +125,11 @@ func (cal Calibration) Record() algorithms.Record {
 		r.DeltaMech, r.DeltaSpent = math.NaN(), math.NaN()
 		delete(r.Extra, "tv_budget")
 	}
-	if cal.BoundBestEta > 0 {
-		r.Extra["bound_best_step"] = cal.BoundBestEta
-	}
-	if cal.L > 0 {
-		r.Extra["trunc_level"] = float64(cal.L)
-	}
-	if cal.Rank > 0 {
-		r.Extra["rank_used"] = float64(cal.Rank)
-	}
-	if cal.Lambda > 0 {
-		r.Extra["lambda"] = cal.Lambda
+	for k, v := range map[string]float64{"bound_best_step": cal.BoundBestEta, "trunc_level": float64(cal.L),
+		"rank_used": float64(cal.Rank), "lambda": cal.Lambda} {
+		if v > 0 { // written only where the setting has it
+			r.Extra[k] = v
+		}
 	}
 	if cal.HasDeltaDelivered {
 		r.Extra["delta_delivered"] = cal.DeltaDelivered

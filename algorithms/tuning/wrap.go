@@ -328,11 +328,8 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	r.DeltaSpent = p.delta // the whole δ of the tuned release: RDP conversion plus the samplers' TV error
 	r.GDPS = math.NaN()    // the tuned release is RDP-accounted, not Gaussian-DP
 	r.TheoryBound = math.NaN()
-	r.Extra["tuning_expected_runs"] = ek
-	r.Extra["tuning_eta"] = p.tnb.Eta
-	r.Extra["tuning_run_gdp_s"] = p.sTrain
-	r.Extra["tuning_score_gdp_s"] = p.sScore
-	r.Extra["tuning_tv_delta"] = p.tvDelta
+	maps.Copy(r.Extra, map[string]float64{"tuning_expected_runs": ek, "tuning_eta": p.tnb.Eta,
+		"tuning_run_gdp_s": p.sTrain, "tuning_score_gdp_s": p.sScore, "tuning_tv_delta": p.tvDelta})
 	if runs > 0 {
 		r.Extra["tuning_runs"] = float64(runs)
 	}
