@@ -350,9 +350,8 @@ func inflated(env algorithms.Env, m algorithms.Mechanism, c problems.Constants, 
 			lo = mid
 		}
 	}
-	out := b
-	out.Epsilon = hi
-	return out, nil
+	b.Epsilon = hi
+	return b, nil
 }
 
 var (
