@@ -200,7 +200,6 @@ func (k *reducedKit) split(t *testing.T, s *lawStats, x []float64, rec algorithm
 	_, r := k.red.Basis.Dims()
 	y := make([]float64, r)
 	k.red.Basis.Project(y, x)
-	ny2 := problems.SquaredNorm(y)
 	perp := make([]float64, len(x)) // (I − UUᵀ)x, computed directly (no cancellation)
 	k.red.Basis.Lift(perp, y)
 	for j := range perp {
@@ -208,7 +207,7 @@ func (k *reducedKit) split(t *testing.T, s *lawStats, x []float64, rec algorithm
 	}
 	perp2 := problems.SquaredNorm(perp)
 	s.y1 = append(s.y1, y[0])
-	s.ny = append(s.ny, math.Sqrt(ny2))
+	s.ny = append(s.ny, math.Sqrt(problems.SquaredNorm(y)))
 	s.nperp = append(s.nperp, perp2)
 	s.risk = append(s.risk, k.inst.EmpiricalRisk(x))
 	rr, radial := algorithms.As[algorithms.RadialReducer](k.rm)
