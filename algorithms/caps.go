@@ -2,30 +2,21 @@ package algorithms
 
 import "errors"
 
-// Optional capabilities. A Mechanism has four methods; anything more (ConstantsChecker,
-// Accountant, Refereed, Reducer, RadialReducer, tuning's Tunable and RDPer) is an optional
-// interface that callers find with As, never with a bare type assertion, so that a wrapper
-// need not forward them by hand. The runner's services are not capabilities: they arrive
-// as an Env, which a wrapper passes on to its base.
+// Optional capabilities (DESIGN.md "Optional capabilities"). A Mechanism has four
+// methods; anything more (ConstantsChecker, Accountant, Refereed, Reducer, RadialReducer,
+// tuning's Tunable and RDPer) is an optional interface that callers find with As, never
+// with a bare type assertion, so that a wrapper need not forward them by hand. The
+// runner's services are not capabilities: they arrive as an Env, which a wrapper passes on
+// to its base.
 //
 // A wrapper (a Mechanism built around another, e.g. the tuning wrapper) exposes its base
-// with Unwrap, and for every capability it decides one of three policies, listed in its
-// Capabilities table and checked by the mechanism kit (mechtest.Wrapper):
-//
-//   - Inherited: the wrapper does not implement it; As finds the base's. Only for a
-//     capability whose answer is still true of the wrapper's release: a constants check
-//     (the wrapper runs the base's configuration, so a base that cannot hold cannot
-//     either).
-//   - Overridden: the wrapper implements it itself, for its own release (the tuning
-//     wrapper's reduced path and referee).
-//   - Blocked: the wrapper implements it and answers "not available" (ErrNotAvailable, no
-//     knobs, ...), so that As stops at the wrapper: a capability that describes the privacy
-//     of what the base releases (its accountant, its Rényi curve) must not pass through a
-//     wrapper that releases something else.
-//
-// A capability that embeds Mechanism (Refereed, Reducer, RadialReducer, Tunable) replaces
-// the wrapper's Run or configuration by the implementer's, so a wrapper that changes what
-// is released must override or block it, never inherit it.
+// with Unwrap and gives every capability a Policy in its Capabilities table, checked by the
+// mechanism kit (mechtest.Wrapper). It inherits one only when the answer is still true of
+// its release (a constants check: it runs the base's configuration, so a base that cannot
+// hold cannot either). One that describes the privacy of what the base releases (its
+// accountant, its Rényi curve), or that embeds Mechanism and so replaces the wrapper's Run
+// or configuration by the implementer's (Refereed, Reducer, RadialReducer, Tunable), it
+// overrides for its own release or blocks, never inherits, when it changes what is released.
 
 // Unwrapper is a wrapper: Unwrap returns the mechanism it wraps.
 type Unwrapper interface {
@@ -38,11 +29,8 @@ type Unwrapper interface {
 // It returns the zero T and false when no mechanism of the chain implements T.
 func As[T any](m Mechanism) (T, bool) {
 	impl, ok := Implementer[T](m)
-	if !ok {
-		var zero T
-		return zero, false
-	}
-	return impl.(T), true
+	t, _ := impl.(T) // the zero T when no mechanism implements T
+	return t, ok
 }
 
 // Implementer returns the mechanism of m's chain that As[T] takes T from.

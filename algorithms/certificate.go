@@ -35,10 +35,8 @@ type Trusted struct {
 }
 
 func (t Trusted) String() string {
-	return fmt.Sprintf("%s=%s(%s)", t.Name, formatG(t.Value), t.Source)
+	return fmt.Sprintf("%s=%.6g(%s)", t.Name, t.Value, t.Source)
 }
-
-func formatG(v float64) string { return fmt.Sprintf("%.6g", v) }
 
 // Trust lists the constants called names with their values and provenance in c.
 func Trust(c problems.Constants, names ...string) []Trusted {
@@ -133,8 +131,8 @@ func Certify(rec Record, b Budget, c problems.Constants) (g Guarantee, reason st
 	if len(rec.Trusted) == 0 {
 		why = append(why, "no trusted constants listed")
 	}
-	for _, t := range Trust(c, names(rec.Trusted)...) {
-		if t.Source != Declared {
+	for _, tr := range rec.Trusted {
+		if t := Trust(c, tr.Name)[0]; t.Source != Declared {
 			why = append(why, fmt.Sprintf("trusted constant %s is %s, not public", t.Name, t.Source))
 		}
 	}
@@ -151,14 +149,6 @@ func over(spent, budget float64) string {
 		return t
 	}
 	return fmt.Sprint(spent)
-}
-
-func names(ts []Trusted) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.Name
-	}
-	return out
 }
 
 // A ConstantsChecker is a Mechanism that can tell from the public constants alone, before

@@ -58,15 +58,9 @@ func Reducible(m Mechanism, inst problems.Problem, p Plan) (Reducer, problems.Re
 		return nil, problems.Reduction{}, false
 	}
 	red, ok := lr.Reduced()
-	if !ok {
-		return nil, problems.Reduction{}, false
-	}
-	rm, ok := As[Reducer](m)
-	if !ok {
-		return nil, problems.Reduction{}, false
-	}
+	rm, isReducer := As[Reducer](m)
 	c := inst.Constants()
-	if !problems.ReducedDim(c, red.Problem.Dim()) || !rm.Reduces(c, p) {
+	if !ok || !isReducer || !problems.ReducedDim(c, red.Problem.Dim()) || !rm.Reduces(c, p) {
 		return nil, problems.Reduction{}, false
 	}
 	return rm, red, true

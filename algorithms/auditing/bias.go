@@ -108,14 +108,10 @@ func (b Bias) Plan(env algorithms.Env, c problems.Constants, bud algorithms.Budg
 	r.K, r.Mu, r.Steps = b.cfg.K, b.cfg.Mu, steps
 	r.PredictedValueQueries, r.PredictedGradientQueries = vq, gq
 	r.Extra = map[string]float64{}
-	if b.cfg.StepC > 0 {
-		r.Extra["step_c"] = b.cfg.StepC
-	}
-	if b.cfg.TV > 0 {
-		r.Extra["tv_target"] = b.cfg.TV
-	}
-	if b.cfg.TFraction > 0 {
-		r.Extra["t_fraction"] = b.cfg.TFraction
+	for k, v := range map[string]float64{"step_c": b.cfg.StepC, "tv_target": b.cfg.TV, "t_fraction": b.cfg.TFraction} {
+		if v > 0 { // the knobs set (0: the default)
+			r.Extra[k] = v
+		}
 	}
 	r.Notes = "sampler diagnostic: draws the exact-law problem's declared law, no privacy claim"
 	return algorithms.Plan{Record: r, Budget: bud}, nil

@@ -28,7 +28,8 @@ import (
 //	Tunable            blocked    WithKnobs would return the inner without the underclaim
 //	                              (no knobs; WithKnobs: ErrNotAvailable)
 //
-// The kit property mechtest.Wrapper checks underclaimed against this table (caps_test.go).
+// Account, RDP, Knobs and WithKnobs are the embedded tuning.Blocked's. The kit property
+// mechtest.Wrapper checks underclaimed against this table (caps_test.go).
 
 var (
 	_ algorithms.Unwrapper     = (*Underclaimed)(nil)
@@ -41,16 +42,6 @@ var (
 
 // Unwrap is the inner mechanism (algorithms.As).
 func (u *Underclaimed) Unwrap() algorithms.Mechanism { return u.Mechanism }
-
-// Account blocks the inner's accountant (the table above).
-func (u *Underclaimed) Account(problems.Constants, algorithms.Budget, algorithms.Record) (eps, delta float64, err error) {
-	return 0, 0, algorithms.ErrNotAvailable
-}
-
-// RDP blocks the inner's Rényi curve (the table above).
-func (u *Underclaimed) RDP(problems.Constants, algorithms.Budget, []float64) ([]float64, error) {
-	return nil, algorithms.ErrNotAvailable
-}
 
 // NeedsReferee is false: underclaimed runs without the referee (the table above).
 func (u *Underclaimed) NeedsReferee() bool { return false }
@@ -70,11 +61,3 @@ func (u *Underclaimed) OrthogonalVariance(problems.Constants, algorithms.Plan, a
 
 // OrthogonalNorm blocks the inner's radial complement (the table above).
 func (u *Underclaimed) OrthogonalNorm(algorithms.Record) (float64, bool) { return 0, false }
-
-// Knobs is empty: underclaimed is not tunable (the table above).
-func (u *Underclaimed) Knobs(problems.Constants) []tuning.Knob { return nil }
-
-// WithKnobs blocks the inner's knobs (the table above).
-func (u *Underclaimed) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
-	return nil, algorithms.ErrNotAvailable
-}

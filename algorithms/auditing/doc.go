@@ -18,7 +18,9 @@
 //     Thm 6.2), and a one-sample KS test that expmech's Run samples that law (PRIVACY.md
 //     §3.1, experiments/audit_exact.yaml).
 //
-// Broken variants need `broken: true` and their records say broken = 1 and guarantee none. The canaries
+// Broken variants need `broken: true` and their records say broken = 1 and guarantee none,
+// while gdp_s / epsilon_spent hold what they CLAIM: the analysis flags a variant when the
+// audited lower bound exceeds that claim (analysis/check/audit.go). The canaries
 // and exact-law targets are problem generators (problems/canary); the bounds and tests are
 // the analysis's (analysis/check/audit.go, analysis/check/bias.go). The neighbouring relation is
 // replace-one throughout (GLL22, LLL24).

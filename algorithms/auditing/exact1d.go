@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"expmech/algorithms"
 	"expmech/algorithms/privacy"
 	"expmech/problems"
 )
@@ -34,18 +35,12 @@ var ErrNotOneDimensional = errors.New("audit: exact privacy curve needs d = 1")
 // Richardson extrapolation (4δ_{dx} − δ_{2dx})/3 of the grid with g.Cells cells and the one
 // with half as many. Both problems must be 1-D.
 func PrivacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64) ([]float64, error) {
-	return privacyCurve1D(ld, p, q, k, mu, g, eps, serialLoop)
+	return privacyCurve1D(ld, p, q, k, mu, g, eps, algorithms.Env{}.Parallel) // in order, serially
 }
 
 // A Loop runs body(0), …, body(n−1), each once, possibly on several goroutines, and
-// returns when all have returned (the runner's parallel loop; serialLoop in order).
+// returns when all have returned (the runner's parallel loop, algorithms.Env.Parallel).
 type Loop = func(n int, body func(i int))
-
-func serialLoop(n int, body func(i int)) {
-	for i := range n {
-		body(i)
-	}
-}
 
 // curveChunk is the number of grid cells in one piece of a Loop. The pieces depend on the
 // grid only, each writes its own cells, and every sum runs serially in cell order, so the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -17,13 +18,6 @@ import (
 	"expmech/problems"
 	"expmech/rows"
 )
-
-// Registry entries of the audit: the audit's own yardstick and the
-// deliberately broken variants, so that audit specs name every audited mechanism by
-// registry name and the runner runs them like any other. A broken variant refuses to be
-// built unless its config says `broken: true`, and its rows carry guarantee none while
-// gdp_s / epsilon_spent hold what it CLAIMS; the analysis flags it when the audited lower
-// bound exceeds that claim (analysis/audit.go).
 
 // Factories returns the audit's registry lines: reference-gaussian, underclaimed,
 // sampler-probe and exact-curve. inner is the rest of the registry: the mechanisms
@@ -262,6 +256,7 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 // blocks every other capability (caps.go).
 type Underclaimed struct {
 	algorithms.Mechanism
+	tuning.Blocked      // Accountant, RDPer and Tunable (caps.go)
 	SFactor, RunEpsilon float64
 }
 
@@ -291,9 +286,7 @@ func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorith
 		return algorithms.Plan{Budget: b}, fmt.Errorf("plan at the run budget ε = %g: %w", run.Epsilon, err)
 	}
 	extra := map[string]float64{"run_epsilon": run.Epsilon, rows.ColBroken: 1}
-	for k, v := range claim.Extra {
-		extra[k] = v
-	}
+	maps.Copy(extra, claim.Extra)
 	if g := rr.GDPS; g > 0 && !math.IsInf(g, 0) {
 		extra["run_gdp_s"] = g
 	}
@@ -357,9 +350,8 @@ func inflated(env algorithms.Env, m algorithms.Mechanism, c problems.Constants, 
 			lo = mid
 		}
 	}
-	out := b
-	out.Epsilon = hi
-	return out, nil
+	b.Epsilon = hi
+	return b, nil
 }
 
 var (

@@ -1,6 +1,7 @@
 package expmech
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -104,11 +105,11 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setti
 // constants only; the same function feeds Plan and Run. The sampler is cfg.Sampler of the
 // built-in catalog (sampler.All).
 func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
-	return calibrateWith(c, b, cfg, nil)
+	smp, _ := sampler.ByName(cfg.Sampler)
+	return calibrateWith(c, b, cfg, smp)
 }
 
-// calibrateWith is Calibrate with the sampler the mechanism was built with (nil: look
-// cfg.Sampler up in the built-in catalog).
+// calibrateWith is Calibrate with the sampler the mechanism was built with.
 func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
@@ -320,9 +321,6 @@ func (rc recipe) account(cal *Calibration, smp algorithms.Sampler) error {
 	}
 	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
 	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps))
-	if smp == nil {
-		smp, _ = sampler.ByName(rc.cfg.Sampler)
-	}
 	certified := rc.cfg.Mode == ModeCertified
 	if err := planSampler(cal, rc.c, smp, certified, rc.cfg.StepC); err != nil {
 		return err
@@ -344,9 +342,7 @@ func (rc recipe) account(cal *Calibration, smp algorithms.Sampler) error {
 
 // calibrateLowRank implements LLL24 Thm 2.2 on R^d (SPEC §5.2).
 func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budget, cfg Config, dMech float64) error {
-	eps, delta := b.Epsilon, b.Delta
-	n, d := float64(c.N), float64(c.D)
-	G := c.GDelta
+	eps, delta, n, d, G := b.Epsilon, b.Delta, float64(c.N), float64(c.D), c.GDelta
 	C := c.Domain.Radius // the prior bound on ‖x*‖ (LLL24 Assumption 1.2)
 	if cfg.PriorBound > 0 {
 		C = cfg.PriorBound // tuning knob (package tuning)
@@ -359,10 +355,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 	}
 	// rank: the config, else Constants.Rank, else the smallest k with G_k ≤ G_f/(nε√d)
 	// (LLL24 Thm 2.2's condition).
-	r := cfg.Rank
-	if r == 0 {
-		r = c.Rank
-	}
+	r := cmp.Or(cfg.Rank, c.Rank)
 	if r == 0 {
 		thr := c.GF / (n * eps * math.Sqrt(d))
 		for k, gk := range c.GK {
@@ -417,7 +410,6 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		cal.TheoryBound += gk * gk / cal.Mu * (fr + cal.K*cal.Mu*C*C) * d
 	}
 	cal.Notes = algorithms.JoinNote(cal.Notes, "theory_bound: LLL24 Thm 2.2 terms with its unstated constants set to 1")
-	_ = delta
 	return nil
 }
 
@@ -457,7 +449,8 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 // (which leaves the law unchanged), or 2·ValueBound/n when that is smaller; k = ε/(2Δ_F);
 // risk ≤ d/k (GLL22 Lemma 6.1). An approximate sampler turns it into (ε, (1+e^ε)τ)-DP.
 func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (Calibration, error) {
-	return calibratePureWith(c, b, cfg, nil)
+	smp, _ := sampler.ByName(cfg.Sampler)
+	return calibratePureWith(c, b, cfg, smp)
 }
 
 func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig, smp algorithms.Sampler) (Calibration, error) {
@@ -482,9 +475,6 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 	cal.EpsilonSpent = 2 * cal.K * dF
 	cal.TheoryBound = float64(c.D) / cal.K
 	cal.Tau = b.Delta / (1 + math.Exp(b.Epsilon))
-	if smp == nil {
-		smp, _ = sampler.ByName(cfg.Sampler)
-	}
 	certified := cfg.Mode == ModeCertified
 	if certified && !sampler.IsExact(smp) {
 		if err := b.Validate(algorithms.BudgetNeeds{FiniteEpsilon: true, PositiveDelta: "expmech-pure certified with an approximate sampler spends δ on its TV budget"}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
@@ -39,32 +40,28 @@ const (
 // UnmarshalText accepts certified or practical, so strict spec decoding rejects anything
 // else with this message (the decoder adds file, line and key).
 func (m *Mode) UnmarshalText(b []byte) error {
-	switch v := Mode(b); v {
-	case ModeCertified, ModePractical:
-		*m = v
-		return nil
-	}
-	return fmt.Errorf("mode %q: want certified or practical", string(b))
+	return oneOf(m, b, "mode", "certified or practical", ModeCertified, ModePractical)
 }
 
 // UnmarshalText accepts exact or paper.
 func (c *CalibrationMethod) UnmarshalText(b []byte) error {
-	switch v := CalibrationMethod(b); v {
-	case CalibExact, CalibPaper:
-		*c = v
-		return nil
-	}
-	return fmt.Errorf("calibration %q: want exact or paper", string(b))
+	return oneOf(c, b, "calibration", "exact or paper", CalibExact, CalibPaper)
 }
 
 // UnmarshalText accepts auto, erm, sco, strongly-convex or lowrank (pure is internal).
 func (s *Setting) UnmarshalText(b []byte) error {
-	switch v := Setting(b); v {
-	case SettingAuto, SettingERM, SettingSCO, SettingStronglyConvex, SettingLowRank:
-		*s = v
-		return nil
+	return oneOf(s, b, "setting", "auto, erm, sco, strongly-convex or lowrank",
+		SettingAuto, SettingERM, SettingSCO, SettingStronglyConvex, SettingLowRank)
+}
+
+// oneOf stores b in *dst if it is one of ok, else returns `what "b": want want`, the
+// message of UnmarshalText and (after "expmech: ") of Validate.
+func oneOf[T ~string](dst *T, b []byte, what, want string, ok ...T) error {
+	if !slices.Contains(ok, T(b)) {
+		return fmt.Errorf("%s %q: want %s", what, string(b), want)
 	}
-	return fmt.Errorf("setting %q: want auto, erm, sco, strongly-convex or lowrank", string(b))
+	*dst = T(b)
+	return nil
 }
 
 // DefaultMaxSteps is the default cap on the outer steps of one run: a cell whose worst-case
@@ -134,22 +131,16 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
-	switch c.Mode {
-	case ModeCertified, ModePractical:
-	default:
-		errs = append(errs, fmt.Errorf("expmech: mode %q: want certified or practical", c.Mode))
-	}
-	if c.Calibration != CalibExact && c.Calibration != CalibPaper {
-		errs = append(errs, fmt.Errorf("expmech: calibration %q: want exact or paper", c.Calibration))
-	}
-	switch c.Setting {
-	case SettingAuto, SettingERM, SettingSCO, SettingLowRank:
-	case SettingStronglyConvex:
-		if !(c.StrongConvexity > 0) {
-			errs = append(errs, fmt.Errorf("expmech: setting strongly-convex needs strong_convexity > 0, got %g", c.StrongConvexity))
+	var mode Mode
+	var cal CalibrationMethod
+	var set Setting
+	for _, err := range []error{mode.UnmarshalText([]byte(c.Mode)), cal.UnmarshalText([]byte(c.Calibration)), set.UnmarshalText([]byte(c.Setting))} {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expmech: %w", err))
 		}
-	default:
-		errs = append(errs, fmt.Errorf("expmech: setting %q: want auto, erm, sco, strongly-convex or lowrank", c.Setting))
+	}
+	if c.Setting == SettingStronglyConvex && !(c.StrongConvexity > 0) {
+		errs = append(errs, fmt.Errorf("expmech: setting strongly-convex needs strong_convexity > 0, got %g", c.StrongConvexity))
 	}
 	if !(c.StepC >= 0) || math.IsInf(c.StepC, 1) {
 		errs = append(errs, fmt.Errorf("expmech: step_c %g: want a finite number ≥ 0 (0 = the sampler's default)", c.StepC))

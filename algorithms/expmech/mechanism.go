@@ -68,14 +68,11 @@ func pick(samplers []algorithms.Sampler, name string, mode Mode) (algorithms.Sam
 
 // NewPure returns "expmech-pure" with cfg and the built-in samplers.
 func NewPure(cfg PureConfig) (*Mechanism, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	smp, err := pick(nil, cfg.Sampler, cfg.Mode)
+	m, err := PureFactory().New(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Mechanism{name: "expmech-pure", pure: &cfg, smp: smp}, nil
+	return m.(*Mechanism), nil
 }
 
 // Name returns the registry name.
@@ -108,18 +105,10 @@ func (m *Mechanism) maxSteps() int {
 // Record converts the calibration into the result-row record.
 func (cal Calibration) Record() algorithms.Record {
 	r := algorithms.Empty()
-	r.DeltaMech = cal.DeltaMech
-	r.GDPS = cal.S
-	r.EpsilonSpent = cal.EpsilonSpent
-	r.DeltaSpent = cal.DeltaSpent
-	r.Trusted = cal.Trusted
-	r.K, r.Mu = cal.K, cal.Mu
-	r.Steps = cal.Steps
-	r.Guarantee = cal.Guarantee
-	r.TheoryBound = cal.TheoryBound
-	r.PredictedValueQueries = cal.PredictedValueQueries
-	r.PredictedGradientQueries = cal.PredictedGradientQueries
-	r.Notes = cal.Notes
+	r.DeltaMech, r.GDPS, r.EpsilonSpent, r.DeltaSpent = cal.DeltaMech, cal.S, cal.EpsilonSpent, cal.DeltaSpent
+	r.Trusted, r.K, r.Mu, r.Steps, r.Guarantee = cal.Trusted, cal.K, cal.Mu, cal.Steps, cal.Guarantee
+	r.TheoryBound, r.Notes = cal.TheoryBound, cal.Notes
+	r.PredictedValueQueries, r.PredictedGradientQueries = cal.PredictedValueQueries, cal.PredictedGradientQueries
 	r.Extra = map[string]float64{
 		"h":          cal.H,
 		"tv_budget":  cal.Tau,
@@ -136,17 +125,11 @@ func (cal Calibration) Record() algorithms.Record {
 		r.DeltaMech, r.DeltaSpent = math.NaN(), math.NaN()
 		delete(r.Extra, "tv_budget")
 	}
-	if cal.BoundBestEta > 0 {
-		r.Extra["bound_best_step"] = cal.BoundBestEta
-	}
-	if cal.L > 0 {
-		r.Extra["trunc_level"] = float64(cal.L)
-	}
-	if cal.Rank > 0 {
-		r.Extra["rank_used"] = float64(cal.Rank)
-	}
-	if cal.Lambda > 0 {
-		r.Extra["lambda"] = cal.Lambda
+	for k, v := range map[string]float64{"bound_best_step": cal.BoundBestEta, "trunc_level": float64(cal.L),
+		"rank_used": float64(cal.Rank), "lambda": cal.Lambda} {
+		if v > 0 { // written only where the setting has it
+			r.Extra[k] = v
+		}
 	}
 	if cal.HasDeltaDelivered {
 		r.Extra["delta_delivered"] = cal.DeltaDelivered
@@ -216,11 +199,7 @@ func (s *shiftedValues) Len() int                      { return s.o.Len() }
 func (s *shiftedValues) Dim() int                      { return s.o.Dim() }
 func (s *shiftedValues) Constants() problems.Constants { return s.c }
 func (s *shiftedValues) Value(i int, x []float64) float64 {
-	nx := 0.0
-	for _, v := range x {
-		nx += v * v
-	}
-	return s.o.Value(i, x) - s.lam*nx/2
+	return s.o.Value(i, x) - s.lam*problems.SquaredNorm(x)/2
 }
 
 type shifted struct {

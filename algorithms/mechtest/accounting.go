@@ -2,8 +2,6 @@ package mechtest
 
 import (
 	"math"
-	"strings"
-	"testing"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -26,22 +24,4 @@ func NaiveDeltaGaussian(eps, s float64) float64 {
 	}
 	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 	return phi(-eps/s+s/2) - math.Exp(eps)*phi(-eps/s-s/2)
-}
-
-// RequirePoissonAccountant skips t while the Poisson-subsampled accountant of
-// expmech/algorithms/privacy still panics as "not implemented" (it lands separately from
-// the Gaussian curve); any other panic is re-raised.
-func RequirePoissonAccountant(t testing.TB) {
-	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			if s, ok := r.(string); ok && strings.Contains(s, "not implemented") {
-				t.Skipf("privacy accountant pending: %s", s)
-			}
-			panic(r)
-		}
-	}()
-	_, _, _ = privacy.PLDBracket(0.1, 2, 3, 1e-5, privacy.AddRemove)
-	_, _ = privacy.EpsPoissonGaussianRDP(0.1, 2, 3, 1e-5, privacy.AddRemove)
-	_, _ = privacy.CalibratePoissonZ(0.1, 3, 1, 1e-5, privacy.AddRemove)
 }

@@ -12,10 +12,8 @@ import (
 	"testing"
 
 	"expmech/algorithms"
-	"expmech/algorithms/privacy"
 	"expmech/problems"
 	"expmech/problems/problemtest"
-	"expmech/task"
 )
 
 // CertOptions configure Certificates. The zero value draws 24 configs per mechanism (seed
@@ -54,9 +52,7 @@ func (o *CertOptions) fill() {
 		}
 	}
 	if o.Budgets == nil {
-		for _, e := range []struct{ eps, delta float64 }{{1, 1e-5}, {0.5, 1e-6}, {4, 1e-3}} {
-			o.Budgets = append(o.Budgets, algorithms.Budget{Epsilon: e.eps, Delta: e.delta, Relation: privacy.ReplaceOne, Task: task.ERM})
-		}
+		o.Budgets = []algorithms.Budget{Budget(1, 1e-5), Budget(0.5, 1e-6), Budget(4, 1e-3)}
 	}
 	o.MaxWork = cmp.Or(o.MaxWork, 2e5)
 }
@@ -86,9 +82,8 @@ const accountTol = 1e-6
 func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	t.Helper()
 	opt.fill()
-	k := &certKit{f: f, opt: opt, reasons: map[string]int{}}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xce7))
-	k.rng = rng
+	k := &certKit{f: f, opt: opt, rng: rng, reasons: map[string]int{}}
 	k.config(t, f.NewConfig(), "default config")
 	for i := range opt.Configs {
 		// Redraw until Validate accepts (configs outside the validation ranges are the
@@ -150,12 +145,9 @@ func (k *certKit) config(t *testing.T, cfg algorithms.Config, desc string) {
 			if measured {
 				p = measuredProblem{p0}
 			}
-			c := p.Constants()
-			if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok {
-				if err := ck.CheckConstants(c); err != nil {
-					k.refuse(err)
-					continue
-				}
+			if err := checkConstants(m, p.Constants()); err != nil {
+				k.refuse(err)
+				continue
 			}
 			for _, b := range k.opt.Budgets {
 				where := fmt.Sprintf("%s %s, problem %d (measured %v), budget (ε=%g, δ=%g)", k.f.Name, desc, pi, measured, b.Epsilon, b.Delta)

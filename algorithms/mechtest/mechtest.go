@@ -13,7 +13,6 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/problems"
 	"expmech/problems/problemtest"
-	"expmech/task"
 )
 
 // Options configure Test. The zero value runs every check on a small linear problem
@@ -45,7 +44,8 @@ func (o *Options) fill() {
 		o.Problem = problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
 	}
 	if o.Budget == nil {
-		o.Budget = &algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}
+		b := Budget(1, 1e-5)
+		o.Budget = &b
 	}
 }
 
@@ -80,18 +80,15 @@ type kit struct {
 	shared algorithms.Mechanism
 }
 
-// fresh builds a new mechanism from the configured (or default) config.
-func (k *kit) fresh(t *testing.T) algorithms.Mechanism {
+// newMechanism builds f's mechanism from config() (nil: f.NewConfig()), failing t on error.
+func newMechanism(t *testing.T, f algorithms.Factory, config func() algorithms.Config) algorithms.Mechanism {
 	t.Helper()
-	var cfg algorithms.Config
-	if k.opt.Config != nil {
-		cfg = k.opt.Config()
-	} else {
-		cfg = k.f.NewConfig()
+	if config == nil {
+		config = f.NewConfig
 	}
-	m, err := k.f.New(cfg)
+	m, err := f.New(config())
 	if err != nil {
-		t.Fatalf("%s: New: %v", k.f.Name, err)
+		t.Fatalf("%s: New: %v", f.Name, err)
 	}
 	return m
 }
@@ -100,24 +97,29 @@ func (k *kit) fresh(t *testing.T) algorithms.Mechanism {
 func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 	t.Helper()
 	if k.shared == nil {
-		k.shared = k.fresh(t)
+		k.shared = newMechanism(t, k.f, k.opt.Config)
 	}
 	return k.shared
 }
 
-// run runs m on a fresh counter with seed, handing it only the declared capability, as
-// the runner does.
-func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
+// plan is m's plan at the kit's constants and budget.
+func (k *kit) plan(t *testing.T, m algorithms.Mechanism) algorithms.Plan {
 	t.Helper()
-	o := problems.NewCounter(k.opt.Problem)
-	out, err := algorithms.PlanRun(context.Background(), algorithms.Env{}, m, o.Oracle(m.Needs()), k.b, rand.New(rand.NewPCG(seed, 99)))
+	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
 	if err != nil {
-		t.Fatalf("%s: Run: %v", k.f.Name, err)
+		t.Fatalf("%s: Plan: %v", k.f.Name, err)
 	}
-	return out, o
+	return p
 }
 
-// runPlan is run with the plan p made beforehand.
+// run plans m and runs the plan (runPlan).
+func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
+	t.Helper()
+	return k.runPlan(t, m, k.plan(t, m), seed)
+}
+
+// runPlan runs m's plan p on a fresh counter with seed, handing it only the declared
+// capability, as the runner does.
 func (k *kit) runPlan(t *testing.T, m algorithms.Mechanism, p algorithms.Plan, seed uint64) (algorithms.Output, *problems.Counter) {
 	t.Helper()
 	o := problems.NewCounter(k.opt.Problem)
@@ -210,10 +212,7 @@ func (k *kit) certificate(t *testing.T) {
 // planMatchesRun: the calibration Plan reports is the one Run uses.
 func (k *kit) planMatchesRun(t *testing.T) {
 	m := k.mech(t)
-	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
-	if err != nil {
-		t.Fatalf("Plan: %v", err)
-	}
+	p := k.plan(t, m)
 	out, _ := k.run(t, m, 1)
 	r := out.Record
 	for _, x := range []struct {
@@ -238,10 +237,7 @@ func (k *kit) planMatchesRun(t *testing.T) {
 // a fresh mechanism.
 func (k *kit) determinism(t *testing.T) {
 	m := k.mech(t)
-	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
-	if err != nil {
-		t.Fatalf("Plan: %v", err)
-	}
+	p := k.plan(t, m)
 	before := fmt.Sprintf("%+v", p.Record)
 	a, oa := k.runPlan(t, m, p, 7)
 	bb, ob := k.runPlan(t, m, p, 7)
@@ -254,7 +250,7 @@ func (k *kit) determinism(t *testing.T) {
 	if oa.ValueQueries != ob.ValueQueries || oa.GradientQueries != ob.GradientQueries {
 		t.Errorf("same seed: queries (%d, %d) then (%d, %d)", oa.ValueQueries, oa.GradientQueries, ob.ValueQueries, ob.GradientQueries)
 	}
-	if b2, _ := k.run(t, k.fresh(t), 7); !slices.Equal(a.X, b2.X) {
+	if b2, _ := k.run(t, newMechanism(t, k.f, k.opt.Config), 7); !slices.Equal(a.X, b2.X) {
 		t.Errorf("same seed, fresh mechanism: X = %v then %v, want identical", a.X, b2.X)
 	}
 }
@@ -327,10 +323,7 @@ func (k *kit) cancel(t *testing.T) {
 // queries: the counted oracle queries match the predicted ones (Plan's and Run's).
 func (k *kit) queries(t *testing.T) {
 	m := k.mech(t)
-	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
-	if err != nil {
-		t.Fatalf("Plan: %v", err)
-	}
+	p := k.plan(t, m)
 	out, o := k.run(t, m, 3)
 	for _, x := range []struct {
 		name          string
@@ -372,11 +365,7 @@ func inDomain(x []float64, dom problems.Domain, tol float64) bool {
 	lim := dom.Radius * (1 + tol)
 	switch dom.Kind {
 	case problems.Ball:
-		s := 0.0
-		for _, v := range x {
-			s += v * v
-		}
-		return math.Sqrt(s) <= lim
+		return math.Sqrt(problems.SquaredNorm(x)) <= lim
 	case problems.Box:
 		for _, v := range x {
 			if math.Abs(v) > lim {

@@ -12,11 +12,9 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"expmech/algorithms"
-	"expmech/algorithms/privacy"
 	"expmech/gauss"
 	"expmech/problems"
 	"expmech/problems/glm"
-	"expmech/task"
 )
 
 // ReducedOptions configure TestReduced. Zero fields take the defaults.
@@ -82,16 +80,10 @@ type reducedKit struct {
 func newReducedKit(t *testing.T, f algorithms.Factory, opt ReducedOptions) *reducedKit {
 	t.Helper()
 	opt.fill()
-	cfg := f.NewConfig()
-	if opt.Config != nil {
-		cfg = opt.Config()
-	}
-	m, err := f.New(cfg)
-	if err != nil {
-		t.Fatalf("%s: New: %v", f.Name, err)
-	}
-	k := &reducedKit{f: f, opt: opt, m: m, b: algorithms.Budget{Epsilon: 1, Delta: 1e-5, Relation: privacy.ReplaceOne, Task: task.ERM}}
+	m := newMechanism(t, f, opt.Config)
+	k := &reducedKit{f: f, opt: opt, m: m, b: Budget(1, 1e-5)}
 	k.inst = k.gen(t, 0, problems.Unconstrained)
+	var err error
 	if k.p, err = m.Plan(algorithms.Env{}, k.inst.Constants(), k.b); err != nil {
 		t.Fatalf("%s: Plan: %v", f.Name, err)
 	}
@@ -208,18 +200,14 @@ func (k *reducedKit) split(t *testing.T, s *lawStats, x []float64, rec algorithm
 	_, r := k.red.Basis.Dims()
 	y := make([]float64, r)
 	k.red.Basis.Project(y, x)
-	ny2 := 0.0
-	for _, v := range y {
-		ny2 += v * v
-	}
 	perp := make([]float64, len(x)) // (I − UUᵀ)x, computed directly (no cancellation)
 	k.red.Basis.Lift(perp, y)
 	for j := range perp {
 		perp[j] = x[j] - perp[j]
 	}
-	perp2 := sq(perp)
+	perp2 := problems.SquaredNorm(perp)
 	s.y1 = append(s.y1, y[0])
-	s.ny = append(s.ny, math.Sqrt(ny2))
+	s.ny = append(s.ny, math.Sqrt(problems.SquaredNorm(y)))
 	s.nperp = append(s.nperp, perp2)
 	s.risk = append(s.risk, k.inst.EmpiricalRisk(x))
 	rr, radial := algorithms.As[algorithms.RadialReducer](k.rm)
@@ -278,14 +266,6 @@ func (k *reducedKit) chiSquare(t *testing.T, fs, rs lawStats) {
 			t.Errorf("%s: %s path: |x_perp|^2/v vs χ²_%d: KS D = %.4f > %.4f (α = 1e-4)", k.f.Name, c.name, k.opt.D-k.opt.Rank, D, crit)
 		}
 	}
-}
-
-func sq(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return s
 }
 
 // LowRankGLM generates the kit's low-rank GLM (absolute loss, ‖w₀‖ = 1, radius / prior

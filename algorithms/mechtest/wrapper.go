@@ -18,12 +18,6 @@ type WrapperKind struct {
 	Caps []algorithms.Capability
 }
 
-// ownCaps are the capabilities package algorithms declares: every wrapper's table must
-// decide each of them.
-func ownCaps() []string {
-	return []string{"ConstantsChecker", "Accountant", "Refereed", "Reducer", "RadialReducer"}
-}
-
 // Wrapper is the property "a wrapper keeps its base's capabilities": for every kind and
 // every base, the wrapped mechanism's Unwrap chain reaches the base, and for each
 // capability C of the kind's table, As on the wrapper finds C where the table says —
@@ -73,7 +67,8 @@ func checkTable(t *testing.T, k WrapperKind) {
 		}
 		names = append(names, c.Name)
 	}
-	for _, n := range ownCaps() {
+	// the capabilities package algorithms declares: every wrapper's table decides each
+	for _, n := range []string{"ConstantsChecker", "Accountant", "Refereed", "Reducer", "RadialReducer"} {
 		if !slices.Contains(names, n) {
 			t.Errorf("capability %s undecided (inherited, overridden or blocked)", n)
 		}
@@ -115,6 +110,7 @@ func keepsConstantsCheck(t *testing.T, w, base algorithms.Mechanism, consts []pr
 	return refused
 }
 
+// checkConstants is m's ConstantsChecker's answer on c (as As finds it), nil without one.
 func checkConstants(m algorithms.Mechanism, c problems.Constants) error {
 	if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok {
 		return ck.CheckConstants(c)

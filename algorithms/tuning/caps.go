@@ -5,43 +5,24 @@ import (
 	"expmech/problems"
 )
 
-// Capabilities of the tuned mechanism (algorithms.As). The wrapper exposes its base with
-// Unwrap; for each optional capability of the base it does one of:
-//
-//	capability           policy      why (the runner's services arrive as algorithms.Env,
-//	                                 passed through to the base, not as capabilities)
-//	ConstantsChecker     inherited   every grid point runs the base's configuration with
-//	                                 knobs that do not change what the check reads, so a
-//	                                 base that cannot hold on the constants refuses the
-//	                                 tuned spec too (exit 2 in every tuning mode)
-//	Refereed             overridden  the wrapper's own: mode oracle selects on the referee
-//	Reducer              overridden  the tuned release's reduced path (reduce.go)
-//	RadialReducer        overridden  its complement is radial (orthogonal_norm)
-//	Accountant           blocked     the base's accountant describes one run; the tuned
-//	                                 release is K runs and a selection (Account answers
-//	                                 algorithms.ErrNotAvailable)
-//	RDPer                blocked     likewise for the base's Rényi curve (RDP answers
-//	                                 algorithms.ErrNotAvailable)
-//	Tunable              blocked     the knobs are already chosen by the wrapper; tuning it
-//	                                 again would tune the base and drop this selection
-//	                                 (Knobs is empty, WithKnobs answers ErrNotAvailable)
-//
-// Capabilities returns this table; the mechanism kit (mechtest.Wrapper) checks that the
+// Capabilities is the tuned mechanism's table (algorithms.As; the wrapper exposes its base
+// with Unwrap): the constants check is inherited (every grid point runs the base's
+// configuration, so a base that cannot hold on the constants refuses the tuned spec in
+// every mode), the referee and the reduced path are overridden (reduce.go; the complement
+// is radial), and the base's accountant, Rényi curve and knobs are blocked (Blocked): they
+// describe or re-tune one run, not K runs and a selection. The runner's services arrive as
+// algorithms.Env, passed through to the base, not as capabilities. DESIGN.md "Optional
+// capabilities" has the table; the mechanism kit (mechtest.Wrapper) checks that the
 // wrapper behaves as it says.
 func Capabilities() []algorithms.Capability {
-	const (
-		in  = algorithms.Inherited
-		ovr = algorithms.Overridden
-		blk = algorithms.Blocked
-	)
 	return []algorithms.Capability{
-		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", in, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
-		algorithms.Cap[algorithms.Refereed]("Refereed", ovr, "mode oracle selects on the referee"),
-		algorithms.Cap[algorithms.Reducer]("Reducer", ovr, "the tuned release's own reduced path"),
-		algorithms.Cap[algorithms.RadialReducer]("RadialReducer", ovr, "the tuned release's complement is radial"),
-		algorithms.Cap[algorithms.Accountant]("Accountant", blk, "the base's accountant describes one run, not the tuned release"),
-		algorithms.Cap[RDPer]("RDPer", blk, "the base's Rényi curve describes one run, not the tuned release"),
-		algorithms.Cap[Tunable]("Tunable", blk, "the knobs are chosen by the wrapper"),
+		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", algorithms.Inherited, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
+		algorithms.Cap[algorithms.Refereed]("Refereed", algorithms.Overridden, "mode oracle selects on the referee"),
+		algorithms.Cap[algorithms.Reducer]("Reducer", algorithms.Overridden, "the tuned release's own reduced path"),
+		algorithms.Cap[algorithms.RadialReducer]("RadialReducer", algorithms.Overridden, "the tuned release's complement is radial"),
+		algorithms.Cap[algorithms.Accountant]("Accountant", algorithms.Blocked, "the base's accountant describes one run, not the tuned release"),
+		algorithms.Cap[RDPer]("RDPer", algorithms.Blocked, "the base's Rényi curve describes one run, not the tuned release"),
+		algorithms.Cap[Tunable]("Tunable", algorithms.Blocked, "the knobs are chosen by the wrapper"),
 	}
 }
 
@@ -54,20 +35,25 @@ var (
 // Unwrap is the base mechanism (algorithms.As).
 func (m *Mechanism) Unwrap() algorithms.Mechanism { return m.base }
 
-// Account blocks the base's accountant (Capabilities).
-func (m *Mechanism) Account(problems.Constants, algorithms.Budget, algorithms.Record) (eps, delta float64, err error) {
+// Blocked blocks, for the wrapper that embeds it (this one, and the audit's underclaimed),
+// the capabilities that describe or re-tune its base's own release: Accountant and RDPer
+// answer algorithms.ErrNotAvailable, Tunable has no knobs (Capabilities).
+type Blocked struct{}
+
+// Account blocks the base's accountant.
+func (Blocked) Account(problems.Constants, algorithms.Budget, algorithms.Record) (eps, delta float64, err error) {
 	return 0, 0, algorithms.ErrNotAvailable
 }
 
-// RDP blocks the base's Rényi curve (Capabilities).
-func (m *Mechanism) RDP(problems.Constants, algorithms.Budget, []float64) ([]float64, error) {
+// RDP blocks the base's Rényi curve.
+func (Blocked) RDP(problems.Constants, algorithms.Budget, []float64) ([]float64, error) {
 	return nil, algorithms.ErrNotAvailable
 }
 
-// Knobs is empty: the wrapper has chosen them (Capabilities).
-func (m *Mechanism) Knobs(problems.Constants) []Knob { return nil }
+// Knobs is empty: the wrapper has chosen them.
+func (Blocked) Knobs(problems.Constants) []Knob { return nil }
 
-// WithKnobs blocks the base's knobs (Capabilities).
-func (m *Mechanism) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
+// WithKnobs blocks the base's knobs.
+func (Blocked) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
 	return nil, algorithms.ErrNotAvailable
 }

@@ -2,7 +2,7 @@ package tuning
 
 import (
 	"math"
-	"sort"
+	"slices"
 )
 
 // ExtraEdge is the Extra key (results.csv column tuning_edge) of a tuned row: 1 when the
@@ -59,16 +59,14 @@ func Edge(chosen map[string]float64, cands []Candidate, risk []float64) bool {
 
 // axisValues are knob k's distinct non-zero values among cands, increasing.
 func axisValues(k string, cands []Candidate) []float64 {
-	seen := map[float64]bool{}
 	var vals []float64
 	for _, cd := range cands {
-		if x, ok := cd.Values[k]; ok && x != 0 && !seen[x] {
-			seen[x] = true
+		if x, ok := cd.Values[k]; ok && x != 0 {
 			vals = append(vals, x)
 		}
 	}
-	sort.Float64s(vals)
-	return vals
+	slices.Sort(vals)
+	return slices.Compact(vals)
 }
 
 // fallsToward reports whether every candidate with knob k at the edge value v is strictly

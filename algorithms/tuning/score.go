@@ -61,11 +61,7 @@ func (s *scorer) exact(o problems.ValueOracle, x []float64, b float64) float64 {
 // the norm of the run's component orthogonal to span U (reduce.go), which the loss never
 // sees but the sensitivity bound G_Δ‖x‖ must include.
 func (s *scorer) noisy(o problems.ValueOracle, x []float64, rho, sScore float64, rng *rand.Rand) float64 {
-	nx := 0.0
-	for _, v := range x {
-		nx += v * v
-	}
-	nx = math.Sqrt(nx + rho*rho)
+	nx := math.Sqrt(problems.SquaredNorm(x) + rho*rho)
 	b, d := s.sensitivity(nx)
 	return s.exact(o, x, b) + rng.NormFloat64()*d/sScore
 }

@@ -3,6 +3,7 @@ package tuning
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -146,9 +147,7 @@ func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, erro
 		for _, base := range cands {
 			for _, v := range k.Grid {
 				m := make(map[string]float64, len(base)+1)
-				for kk, vv := range base {
-					m[kk] = vv
-				}
+				maps.Copy(m, base)
 				m[k.Name] = v
 				next = append(next, m)
 			}

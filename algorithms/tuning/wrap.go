@@ -1,12 +1,13 @@
 package tuning
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -15,8 +16,9 @@ import (
 
 // Mechanism is a tuned mechanism (mode oracle or private); see the package doc.
 type Mechanism struct {
-	base Tunable
-	cfg  Config
+	Blocked // Accountant, RDPer and Tunable (caps.go)
+	base    Tunable
+	cfg     Config
 }
 
 // oraclePlan is the state of a plan in mode oracle: the grid points that plan at the
@@ -87,30 +89,14 @@ func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.
 		if err != nil {
 			return algorithms.Plan{Budget: b}, err
 		}
-		r := recs[0]
-		var pv, pg float64
-		bound := math.NaN()
-		for _, x := range recs {
-			pv += x.PredictedValueQueries
-			pg += x.PredictedGradientQueries
-			bound = minBound(bound, x.TheoryBound)
-		}
-		r.PredictedValueQueries, r.PredictedGradientQueries = pv, pg
-		r.TheoryBound = bound
-		return algorithms.Plan{Record: m.labelOracle(r, cands[0], cands, nil), Budget: b, State: oraclePlan{cands, plans}}, nil
+		return algorithms.Plan{Record: m.labelOracle(recs[0], recs, cands[0], cands, nil), Budget: b, State: oraclePlan{cands, plans}}, nil
 	default:
 		p, err := m.planPrivate(env, c, b)
 		if err != nil {
 			return algorithms.Plan{Budget: b}, err
 		}
-		r := p.recs[0]
-		return algorithms.Plan{Record: m.labelPrivate(r, p, p.cands[0], 0), Budget: b, State: p}, nil
+		return algorithms.Plan{Record: m.labelPrivate(p.recs[0], p, p.cands[0], 0), Budget: b, State: p}, nil
 	}
-}
-
-// errForeignPlan is returned for a plan another mechanism made.
-func (m *Mechanism) errForeignPlan(p algorithms.Plan) error {
-	return fmt.Errorf("tuning %s: %w (state %T)", m.Name(), algorithms.ErrForeignPlan, p.State)
 }
 
 // Run runs mode private; mode oracle needs RunRefereed.
@@ -130,15 +116,14 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 		return algorithms.Output{}, ErrNoReferee
 	}
 	c := o.Constants()
-	op, ok := p.State.(oraclePlan)
-	if !ok {
-		return algorithms.Output{}, m.errForeignPlan(p)
+	op, err := algorithms.StateOf[oraclePlan](p)
+	if err != nil {
+		return algorithms.Output{}, fmt.Errorf("tuning %s: %w", m.Name(), err)
 	}
 	cands := op.cands
 	var best algorithms.Output
 	bestJ, bestRisk, failed := -1, math.Inf(1), 0
-	var pv, pg float64
-	bound := math.NaN()
+	var ran []algorithms.Record // the records of the points that ran
 	var firstErr error
 	risks := make([]float64, len(cands)) // each point's exact risk, NaN where it failed (Edge)
 	for j, cd := range cands {
@@ -156,9 +141,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 			}
 			continue
 		}
-		pv += out.Record.PredictedValueQueries
-		pg += out.Record.PredictedGradientQueries
-		bound = minBound(bound, out.Record.TheoryBound)
+		ran = append(ran, out.Record)
 		risk := ref.EmpiricalRisk(out.X)
 		risks[j] = risk
 		if risk < bestRisk || bestJ < 0 {
@@ -168,9 +151,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	if bestJ < 0 {
 		return algorithms.Output{}, fmt.Errorf("tuning oracle: every grid point failed (first: %w)", firstErr)
 	}
-	best.Record.PredictedValueQueries, best.Record.PredictedGradientQueries = pv, pg
-	best.Record.TheoryBound = bound
-	best.Record = m.labelOracle(best.Record, cands[bestJ], cands, risks)
+	best.Record = m.labelOracle(best.Record, ran, cands[bestJ], cands, risks)
 	best.Record.Extra["tuning_failed"] = float64(failed)
 	if problems.ReducedDim(c, o.Dim()) {
 		// the referee saw the span part only (F(x) = F̃(Uᵀx)), so the released
@@ -200,16 +181,9 @@ func minBound(acc, b float64) float64 {
 func withExtra(r algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
 	m := len(cands)
 	extra := make(map[string]float64, len(r.Extra)+len(cd.Values)+5)
-	for k, v := range r.Extra {
-		extra[k] = v
-	}
-	names := make([]string, 0, len(cd.Values))
-	for k := range cd.Values {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		extra["tuned_"+k] = cd.Values[k]
+	maps.Copy(extra, r.Extra)
+	for k, v := range cd.Values {
+		extra["tuned_"+k] = v
 	}
 	extra["tuning_candidates"] = float64(m)
 	extra[ExtraEdge] = 0
@@ -220,8 +194,16 @@ func withExtra(r algorithms.Record, cd Candidate, cands []Candidate, risk []floa
 	return r
 }
 
-func (m *Mechanism) labelOracle(r algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
+// labelOracle labels r, the record of candidate cd, as the oracle's release, with the
+// predicted queries of the points that ran summed and their bounds folded (minBound).
+func (m *Mechanism) labelOracle(r algorithms.Record, ran []algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
 	r = withExtra(r, cd, cands, risk)
+	r.PredictedValueQueries, r.PredictedGradientQueries, r.TheoryBound = 0, 0, math.NaN()
+	for _, x := range ran {
+		r.PredictedValueQueries += x.PredictedValueQueries
+		r.PredictedGradientQueries += x.PredictedGradientQueries
+		r.TheoryBound = minBound(r.TheoryBound, x.TheoryBound)
+	}
 	r.Tuning = Oracle
 	r.Guarantee = algorithms.None
 	r.PlannedCounts = false // a reference, private in no sense: it shows what it counted
@@ -268,10 +250,7 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	if err != nil {
 		return p, err
 	}
-	ek := m.cfg.ExpectedRuns
-	if ek == 0 {
-		ek = math.Max(float64(len(all)), 2)
-	}
+	ek := cmp.Or(m.cfg.ExpectedRuns, math.Max(float64(len(all)), 2))
 	if p.tnb, err = ForMean(m.cfg.Eta, ek); err != nil {
 		return p, err
 	}
@@ -349,11 +328,8 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	r.DeltaSpent = p.delta // the whole δ of the tuned release: RDP conversion plus the samplers' TV error
 	r.GDPS = math.NaN()    // the tuned release is RDP-accounted, not Gaussian-DP
 	r.TheoryBound = math.NaN()
-	r.Extra["tuning_expected_runs"] = ek
-	r.Extra["tuning_eta"] = p.tnb.Eta
-	r.Extra["tuning_run_gdp_s"] = p.sTrain
-	r.Extra["tuning_score_gdp_s"] = p.sScore
-	r.Extra["tuning_tv_delta"] = p.tvDelta
+	maps.Copy(r.Extra, map[string]float64{"tuning_expected_runs": ek, "tuning_eta": p.tnb.Eta,
+		"tuning_run_gdp_s": p.sTrain, "tuning_score_gdp_s": p.sScore, "tuning_tv_delta": p.tvDelta})
 	if runs > 0 {
 		r.Extra["tuning_runs"] = float64(runs)
 	}
@@ -367,9 +343,9 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 // runPrivate is PS22's A: K ~ D_{η,γ} runs of Q, the best noisy score released.
 func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	c := o.Constants()
-	p, ok := pl.State.(privatePlan)
-	if !ok {
-		return algorithms.Output{}, m.errForeignPlan(pl)
+	p, err := algorithms.StateOf[privatePlan](pl)
+	if err != nil {
+		return algorithms.Output{}, fmt.Errorf("tuning %s: %w", m.Name(), err)
 	}
 	k, err := p.tnb.Sample(rng)
 	if err != nil {

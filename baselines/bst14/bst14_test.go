@@ -15,7 +15,6 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	mechtest.Test(t, Factory(), mechtest.Options{
 		Config: func() algorithms.Config { return &Config{Steps: 400, MaxSteps: 400, Calibration: CalibrationExact} },
 	})
@@ -33,7 +32,6 @@ func TestSigmaFormula(t *testing.T) {
 // TestReaccounting: with calibration: paper the exact ε of BST14's σ is below its
 // formula's ε (the formula is loose), and the RDP cross-check is above the PLD value.
 func TestReaccounting(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 50, D: 3, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	cfg := *DefaultConfig()
 	cfg.Calibration = CalibrationPaper
@@ -102,7 +100,6 @@ func TestExactCalibration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: BST14 exact calibration over a grid")
 	}
-	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 50, D: 3, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	var sigmas []float64
 	for _, steps := range []int{0, 400} {

@@ -80,7 +80,6 @@ func TestEmptyLotsStillNoised(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: dp-sgd runs with empty lots")
 	}
-	mechtest.RequirePoissonAccountant(t)
 	// n = 20, q = 0.01: P(empty) = 0.99²⁰ = 0.818, so ≥ 10 of 20 empty lots fails w.p. < 1e-4.
 	p := problemtest.NewLinear(20, 2, 1, 1, rand.New(rand.NewPCG(1, 1)))
 	m := &Mechanism{cfg: Config{SamplingRate: 0.01, Steps: 20, MaxSteps: 20}}
@@ -126,7 +125,6 @@ func TestSensitivity(t *testing.T) {
 }
 
 func TestConformance(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	n, T, q := 40, 30, 0.25
 	mean := float64(T) * q * float64(n)
 	mechtest.Test(t, Factory(), mechtest.Options{
@@ -139,7 +137,6 @@ func TestConformance(t *testing.T) {
 // TestCalibration: the calibrated z meets the target by the PLD accountant (its upper
 // end), the RDP bound is above it, and 2% less noise violates the target (tightness).
 func TestCalibration(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	for _, tc := range []struct {
 		n, batch, T int
 		eps, delta  float64
@@ -239,7 +236,6 @@ func BenchmarkEpoch(b *testing.B) {
 // accountant chose z = 2.75 (spending ε ≈ 0.845); the direct substitution-pair PLD needs
 // z ≈ 2.36, and the record's epsilon_spent must be in [0.97ε, ε].
 func TestReplaceOneIssueCalibration(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	c := problems.Constants{N: 10000, D: 5, GF: 1, Domain: problems.Domain{Kind: problems.Ball, Radius: 1}}
 	m := &Mechanism{cfg: Config{Batch: 100, Steps: 1000, MaxSteps: 1000}}
 	r, err := m.Plan(algorithms.Env{}, c, mechtest.Budget(1, 1e-5))
@@ -258,7 +254,6 @@ func TestReplaceOneIssueCalibration(t *testing.T) {
 // a real subsampling); an explicit batch (capped at n) and an explicit sampling_rate are
 // kept.
 func TestDefaultBatch(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	c := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2))).Constants()
 	b := mechtest.Budget(1, 1e-5)
 	for _, tc := range []struct {

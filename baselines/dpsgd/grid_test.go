@@ -26,7 +26,6 @@ func TestGridContainsOptimum(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: 64 instances × 48 grid points of dp-sgd")
 	}
-	mechtest.RequirePoissonAccountant(t)
 	b := mechtest.Budget(1, 1e-5)
 	cache := calib.NewPoissonCache(Name) // data-independent: shared by both oracles
 	oracle := func(grid []tuning.Axis) algorithms.Refereed {

@@ -11,7 +11,6 @@ import (
 // clipped per-example gradient lies in span U, so the complement is the averaged walk of
 // the noise alone.
 func TestReducedPath(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	mechtest.TestReduced(t, Factory(), mechtest.ReducedOptions{Samples: 1000, Config: func() algorithms.Config {
 		return &Config{SamplingRate: 0.25, Steps: 20, MaxSteps: 20}
 	}})

@@ -34,7 +34,6 @@ func TestPrivateTuningCertifies(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: private tuning of dp-sgd end to end")
 	}
-	mechtest.RequirePoissonAccountant(t)
 	p := problemtest.NewLinear(40, 3, 1, 1, rand.New(rand.NewPCG(1, 2)))
 	c := p.Constants()
 	b := mechtest.Budget(1, 1e-5)
@@ -97,7 +96,6 @@ func TestPrivateTuningCertifies(t *testing.T) {
 // tuned privately (two randomised configs besides the default, one budget, to keep make
 // test fast): every row the runner would certify spends at most its budget.
 func TestPrivateTuningCertificates(t *testing.T) {
-	mechtest.RequirePoissonAccountant(t)
 	if testing.Short() {
 		t.Skip("private tuning of dp-sgd calibrates 12 grid points per searched budget")
 	}
