@@ -84,10 +84,7 @@ func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error)
 		}
 		g.N += len(st)
 		if costCol != "" {
-			v, ok := table.Value(r, costCol)
-			if !ok {
-				v = math.NaN()
-			}
+			v, _ := table.Value(r, costCol) // NaN when missing
 			g.cost = append(g.cost, v)
 		}
 	}
@@ -99,15 +96,7 @@ func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error)
 // palette colours (plot.StyleOf hashes unregistered methods).
 func Family(label string) string {
 	f, _, _ := strings.Cut(label, "-")
-	switch f {
-	case "prox":
-		return "proximal-rejection"
-	case "mala":
-		return "mala-sampler"
-	case "exact":
-		return "exact-sampler"
-	}
-	return f
+	return cmp.Or(map[string]string{"prox": "proximal-rejection", "mala": "mala-sampler", "exact": "exact-sampler"}[f], f)
 }
 
 // queriesText is the group's counted queries per draw.
@@ -131,17 +120,9 @@ func (g *BiasGroup) Pooled(pick []int) []float64 {
 	return u
 }
 
-func (g *BiasGroup) all() []int {
-	p := make([]int, len(g.trials))
-	for i := range p {
-		p[i] = i
-	}
-	return p
-}
-
 // distance is D_N of the pooled statistics.
 func (g *BiasGroup) Distance() float64 {
-	return gauss.KSD(g.Pooled(g.all()), func(u float64) float64 { return u })
+	return gauss.KSD(slices.Concat(g.trials...), func(u float64) float64 { return u })
 }
 
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of

@@ -67,13 +67,13 @@ func (kindDefaults) reference(Check) (string, string) { return "", "vs" }
 func (kindDefaults) piloted() bool                    { return false }
 func (kindDefaults) audit() bool                      { return false }
 
-// noClaim refuses a claim: on a kind with its own decision rule (every kind but slope and
-// compare).
+// noClaim refuses a claim and then against (noAgainst): on a kind with its own decision
+// rule (every kind but slope and compare).
 func noClaim(c Check) []error {
 	if c.Claim != ClaimUnstated {
-		return []error{FieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}
+		return append([]error{FieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}, noAgainst(c)...)
 	}
-	return nil
+	return noAgainst(c)
 }
 
 // noAgainst refuses against: on every kind but compare.

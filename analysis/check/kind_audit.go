@@ -28,8 +28,7 @@ func auditValidate(c Check, piloted bool) []error {
 		errs = append(errs, FieldErr("pilot", "want ≥ 1 trial, got %d", c.Pilot))
 	}
 	errs = append(errs, confidenceErr(c)...)
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (thresholdAuditKind) validate(c Check) []error { return auditValidate(c, true) }

@@ -20,8 +20,7 @@ func (ksFloorKind) validate(c Check) []error {
 			"in (0, 1), got %v (failing to reject exactness is not evidence of it)", c.Max))
 	}
 	errs = append(errs, confidenceErr(c)...)
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (ksFloorKind) label(c Check) string {
@@ -54,8 +53,7 @@ func (ksOrderKind) validate(c Check) []error {
 		errs = append(errs, FieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
 	}
 	errs = append(errs, confidenceErr(c)...)
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (ksOrderKind) label(c Check) string {

@@ -22,8 +22,7 @@ func (boundKind) validate(c Check) []error {
 	if !finite(c.Min) || !finite(c.Max) {
 		errs = append(errs, FieldErr(c.Kind.String(), "want a finite number"))
 	}
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 // op is the claim's relation: ≥ for min, ≤ for max.

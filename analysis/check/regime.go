@@ -195,9 +195,8 @@ func pairedValues(a, b map[int]float64) (xa, xb []float64) {
 
 // identityText is the identity columns as sorted "col=value" pairs.
 func identityText(p map[string]string) string {
-	keys := slices.Sorted(maps.Keys(p))
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		b.WriteString(k + "=" + p[k] + ",")
 	}
 	return b.String()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"expmech/analysis/table"
 )
@@ -184,10 +183,9 @@ func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
 }
 
 func (r CheckResult) Summary() string {
-	var b strings.Builder
-	b.WriteString(r.kind().summary(r))
+	s := r.kind().summary(r)
 	if r.Reason != "" {
-		b.WriteString("; " + r.Reason)
+		s += "; " + r.Reason
 	}
-	return b.String()
+	return s
 }
