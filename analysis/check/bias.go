@@ -239,8 +239,8 @@ func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
 	return res, g
 }
 
-// runKSFloorCheck evaluates a ks-floor check.
-func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
+// run evaluates a ks-floor check.
+func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
 		return res
@@ -277,8 +277,8 @@ func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
 	return res
 }
 
-// runKSOrderCheck evaluates a ks-order check.
-func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+// run evaluates a ks-order check.
+func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
 		return res

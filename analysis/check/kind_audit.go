@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"expmech/analysis/table"
-	"expmech/rows"
 )
 
 // thresholdAuditKind is the privacy audit by a threshold test (audit.go; PRIVACY.md §3.2):
@@ -49,10 +47,6 @@ func (thresholdAuditKind) summary(r CheckResult) string {
 	return fmt.Sprintf("lower bound %s over %d runs per side", table.FmtG(r.Fitted), r.N)
 }
 
-func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runAuditCheck(c, k.eps, rs)
-}
-
 func (thresholdAuditKind) piloted() bool { return true }
 func (thresholdAuditKind) audit() bool   { return true }
 
@@ -74,10 +68,6 @@ func (ksAuditKind) threshold(Check) float64 { return math.NaN() }
 
 func (ksAuditKind) summary(r CheckResult) string {
 	return fmt.Sprintf("KS p-value %s over %d draws", table.FmtG(r.Fitted), r.N)
-}
-
-func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runKSCheck(c, rs)
 }
 
 func (ksAuditKind) reference(c Check) (string, string) { return c.Vs, "vs" }

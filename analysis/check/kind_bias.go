@@ -2,10 +2,8 @@ package check
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"expmech/analysis/table"
-	"expmech/rows"
 )
 
 // ksFloorKind is the sampler-bias check "the distance to the exact law is at the noise
@@ -39,10 +37,6 @@ func (ksFloorKind) summary(r CheckResult) string {
 		table.FmtG(r.Lo), table.FmtG(r.Hi), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
 }
 
-func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runKSFloorCheck(c, rs)
-}
-
 // ksOrderKind is "the algorithm's distance to the exact law is smaller than vs's" (Kind
 // "ks-order", bias.go): PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
 type ksOrderKind struct{ kindDefaults }
@@ -69,10 +63,6 @@ func (ksOrderKind) threshold(Check) float64 { return 0 }
 
 func (ksOrderKind) summary(r CheckResult) string {
 	return fmt.Sprintf("difference of KS distances %s (95%% CI [%s, %s])", table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi))
-}
-
-func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
-	return runKSOrderCheck(c, rs, rng)
 }
 
 func (ksOrderKind) reference(c Check) (string, string) { return c.Vs, "vs" }

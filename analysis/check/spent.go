@@ -65,10 +65,6 @@ func (spentKind) summary(r CheckResult) string {
 	return fmt.Sprintf("largest re-derived spend/budget %s over %d rows", table.FmtG(r.Fitted), r.N)
 }
 
-func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runSpentCheck(c, rs)
-}
-
 // rowSpend is one row's re-derivation: the largest ratio of a spend to its budget and
 // the route that gave it.
 type rowSpend struct {
@@ -77,7 +73,7 @@ type rowSpend struct {
 	why   string // the violation, "" when within the budget
 }
 
-// runSpentCheck re-derives the spend of every ok row of c.Algorithm ("*": every
+// run re-derives the spend of every ok row of c.Algorithm ("*": every
 // algorithm) whose guarantee is certified or nominal (rows.Guarantee). For each row:
 //
 //   - the reported spend against the budget: epsilon_spent ≤ epsilon, delta_spent ≤ delta;
@@ -107,7 +103,7 @@ type rowSpend struct {
 // PASS iff every row is within (1 + SpentRelTol) of its budget; FAIL otherwise, naming
 // the worst row. Fitted is the largest ratio of a re-derived spend to its budget. No
 // row with a claimed guarantee is INCONCLUSIVE (nothing to re-derive is not evidence).
-func runSpentCheck(c Check, rs []*rows.Record) CheckResult {
+func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	res.Verdict = Inconclusive
 	algo := c.Algorithm
@@ -182,7 +178,7 @@ const (
 
 var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routePoisson, routeBudget, routeNone}
 
-// spendOf re-derives one row's spend (runSpentCheck).
+// spendOf re-derives one row's spend (spentKind.run).
 func spendOf(r *rows.Record, cache *spentCache) rowSpend {
 	f := func(col string) float64 { v, _ := r.Float(col); return v } // NaN when missing
 	eps, delta := f(rows.ColEpsilon), f(rows.ColDelta)
