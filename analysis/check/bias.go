@@ -134,11 +134,8 @@ func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
 		g.MergeDraws()
 	}
-	w := g.weights[:0]
-	for range g.trials {
-		w = append(w, 0)
-	}
-	g.weights = w
+	g.weights = append(g.weights[:0], make([]int, len(g.trials))...) // zeroed, reusing the scratch
+	w := g.weights
 	total := 0
 	for range g.trials {
 		j := rng.IntN(len(g.trials))

@@ -44,9 +44,7 @@ func (compareKind) label(c Check) string {
 }
 
 func (compareKind) expected(c Check) string {
-	over := c.Vs
-	over = cmp.Or(over, "cells")
-	return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.CompareSymbol(), 100*c.CompareConfidence(), over)
+	return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.CompareSymbol(), 100*c.CompareConfidence(), cmp.Or(c.Vs, "cells"))
 }
 
 // threshold: the difference A − B is compared with 0.

@@ -153,14 +153,18 @@ const (
 // derived computes the derived columns of the package doc from r's columns.
 func Derived(r *rows.Record, name string) (float64, bool) {
 	get := r.Float
+	// get2 reads two columns; ok when both hold a number.
+	get2 := func(a, b string) (x, y float64, ok bool) {
+		x, okx := get(a)
+		y, oky := get(b)
+		return x, y, okx && oky
+	}
 	switch name {
 	case ColLBRate, ColLBLinear, ColLBL1, ColLBQueries:
-		n, ok1 := get(rows.ColN)
-		d, ok2 := get(rows.ColD)
-		eps, ok3 := get(rows.ColEpsilon)
-		delta, ok4 := get(rows.ColDelta)
+		n, d, ok1 := get2(rows.ColN, rows.ColD)
+		eps, delta, ok2 := get2(rows.ColEpsilon, rows.ColDelta)
 		switch {
-		case !(ok1 && ok2 && ok3 && ok4) || delta <= 0 || delta >= 1:
+		case !(ok1 && ok2) || delta <= 0 || delta >= 1:
 			return math.NaN(), false
 		case name == ColLBQueries:
 			return QueryLowerBound(n, d, eps, delta), true
@@ -176,35 +180,23 @@ func Derived(r *rows.Record, name string) (float64, bool) {
 		}
 		return rate, true
 	case ColGaussDelta:
-		s, ok1 := get(rows.ColGDPS)
-		eps, ok2 := get(rows.ColEpsilon)
-		if !ok1 || !ok2 {
-			return math.NaN(), false
+		if s, eps, ok := get2(rows.ColGDPS, rows.ColEpsilon); ok {
+			return GaussianDelta(eps, s), true
 		}
-		return GaussianDelta(eps, s), true
 	case ColInvGaussS:
-		eps, ok1 := get(rows.ColEpsilon)
-		delta, ok2 := get(rows.ColDelta)
-		if !ok1 || !ok2 || !(eps > 0) || math.IsInf(eps, 1) || !(delta > 0 && delta < 1) {
-			return math.NaN(), false
+		if eps, delta, ok := get2(rows.ColEpsilon, rows.ColDelta); ok && eps > 0 && !math.IsInf(eps, 1) && delta > 0 && delta < 1 {
+			return 1 / GaussianS(eps, delta), true
 		}
-		return 1 / GaussianS(eps, delta), true
 	case ColGenGap:
 		// per row, not per group: the mean of the differences is the difference of the
 		// means, and the bootstrap resamples the rows' differences
-		p, ok1 := get(rows.ColExcessPopulationRisk)
-		e, ok2 := get(rows.ColExcessEmpiricalRisk)
-		if !ok1 || !ok2 {
-			return math.NaN(), false
+		if p, e, ok := get2(rows.ColExcessPopulationRisk, rows.ColExcessEmpiricalRisk); ok {
+			return p - e, true
 		}
-		return p - e, true
 	case ColGradientCoords:
-		g, ok1 := get(rows.ColGradientQueries)
-		d, ok2 := get(rows.ColD)
-		if !ok1 || !ok2 {
-			return math.NaN(), false
+		if g, d, ok := get2(rows.ColGradientQueries, rows.ColD); ok {
+			return g * d, true
 		}
-		return g * d, true
 	case ColTotalQueries:
 		v, ok1 := get(rows.ColValueQueries)
 		g, ok2 := get(rows.ColGradientQueries)
