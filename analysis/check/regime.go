@@ -161,16 +161,11 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 		if len(rc.Private) > 0 {
 			rc.Best = slices.MinFunc(rc.Private, func(a, b string) int { return cmp.Compare(rc.Means[a], rc.Means[b]) })
 			rc.Label = LabelWinner
-			for _, o := range rc.Private {
-				if o == rc.Best {
-					continue
-				}
-				if p, ok := rc.Pair(rc.Best, o); !ok || !(p.Lo > 0.5) {
-					rc.Label = LabelIndistinguishable
-				}
-			}
-			if len(rc.Private) == 1 {
-				rc.Label = LabelIndistinguishable // nothing to beat
+			if len(rc.Private) == 1 || slices.ContainsFunc(rc.Private, func(o string) bool {
+				p, ok := rc.Pair(rc.Best, o)
+				return o != rc.Best && (!ok || !(p.Lo > 0.5))
+			}) {
+				rc.Label = LabelIndistinguishable // (a lone private method has nothing to beat)
 			}
 		}
 		out = append(out, rc)
