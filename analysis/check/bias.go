@@ -112,14 +112,6 @@ func (g *BiasGroup) Label() string {
 	return g.Alg + " (step_c " + table.FmtShort(g.stepC) + ")"
 }
 
-func (g *BiasGroup) Pooled(pick []int) []float64 {
-	var u []float64
-	for _, i := range pick {
-		u = append(u, g.trials[i]...)
-	}
-	return u
-}
-
 // distance is D_N of the pooled statistics.
 func (g *BiasGroup) Distance() float64 {
 	return gauss.KSD(slices.Concat(g.trials...), func(u float64) float64 { return u })
