@@ -78,8 +78,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 	params := map[string]map[string]string{}
 	extra := map[string][]string{}
 	canonical := rows.Columns()
-	private := map[string]bool{}
-	notPrivate := map[string]bool{}
+	notPrivate := map[string]bool{} // algorithms with an ok row of no private guarantee
 	for _, r := range rs {
 		v, ok := table.Value(r, metric)
 		t, err := strconv.Atoi(r.Text(rows.ColTrial))
@@ -118,11 +117,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 			vals[k] = map[int]float64{}
 		}
 		vals[k][t] = v
-		if r.Guarantee().Private() {
-			private[a] = true
-		} else {
-			notPrivate[a] = true
-		}
+		notPrivate[a] = notPrivate[a] || !r.Guarantee().Private()
 	}
 	var out []RegimeCell
 	for _, c := range cells {
@@ -139,7 +134,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				s += m[t]
 			}
 			rc.Means[a] = s / float64(len(m))
-			if private[a] && !notPrivate[a] {
+			if !notPrivate[a] { // every row of a (it has one here) private
 				rc.Private = append(rc.Private, a)
 			}
 		}
