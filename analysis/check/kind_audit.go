@@ -50,9 +50,7 @@ func (thresholdAuditKind) summary(r CheckResult) string {
 func (thresholdAuditKind) piloted() bool { return true }
 func (thresholdAuditKind) audit() bool   { return true }
 
-// ksAuditKind is the sampler validation (Kind "audit-ks"; PRIVACY.md §4.2): the
-// two-sample Kolmogorov–Smirnov test of the algorithm's statistics against those of the
-// reference algorithm named by vs on the same cell.
+// ksAuditKind is the sampler validation, Kind "audit-ks" (see KindAuditKS).
 type ksAuditKind struct{ kindDefaults }
 
 func (ksAuditKind) validate(c Check) []error { return auditValidate(c, false) }

@@ -37,8 +37,7 @@ func (ksFloorKind) summary(r CheckResult) string {
 		table.FmtG(r.Lo), table.FmtG(r.Hi), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
 }
 
-// ksOrderKind is "the algorithm's distance to the exact law is smaller than vs's" (Kind
-// "ks-order", bias.go): PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
+// ksOrderKind is Kind "ks-order", decided in bias.go (see KindKSOrder).
 type ksOrderKind struct{ kindDefaults }
 
 func (ksOrderKind) validate(c Check) []error {

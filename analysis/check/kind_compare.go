@@ -9,10 +9,7 @@ import (
 	"expmech/rows"
 )
 
-// compareKind is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at every
-// vs" (Kind "compare"; claim upper, the default; claim lower: ≥), decided per x by a CI
-// of the difference (paired on shared instances, else Welch) with Holm control over x
-// (compare.go, RunCompare).
+// compareKind is the cross-algorithm claim of Kind "compare" (see KindCompare, RunCompare).
 type compareKind struct{ kindDefaults }
 
 func (compareKind) validate(c Check) []error {
