@@ -170,15 +170,10 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 
 // pairedValues aligns two methods' values by trial (the trials both have), in trial order.
 func pairedValues(a, b map[int]float64) (xa, xb []float64) {
-	var ts []int
-	for t := range a {
-		if _, ok := b[t]; ok {
-			ts = append(ts, t)
+	for _, t := range slices.Sorted(maps.Keys(a)) {
+		if y, ok := b[t]; ok {
+			xa, xb = append(xa, a[t]), append(xb, y)
 		}
-	}
-	slices.Sort(ts)
-	for _, t := range ts {
-		xa, xb = append(xa, a[t]), append(xb, b[t])
 	}
 	return xa, xb
 }
