@@ -4,18 +4,18 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"expmech/analysis/check"
 	"expmech/analysis/report"
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
-
-	"expmech/analysis/check"
 )
 
 // DefaultCompareMetrics are the metrics Compare tests when CompareOptions.Metrics is
@@ -117,12 +117,7 @@ func discriminators(rs []*rows.Record) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(set))
-	for c := range set {
-		out = append(out, c)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // extraKey is the values of cols in r, numbers normalised as in cellKey.
@@ -154,20 +149,13 @@ func Compare(old, new []*rows.Record, opt CompareOptions) ([]report.Comparison, 
 	if len(metrics) == 0 {
 		metrics = DefaultCompareMetrics()
 	}
-	alpha := opt.Alpha
-	alpha = cmp.Or(alpha, 0.05)
+	alpha := cmp.Or(opt.Alpha, 0.05)
 	if !(alpha > 0 && alpha < 1) {
 		return nil, fmt.Errorf("analysis: compare: alpha %v not in (0, 1)", alpha)
 	}
 	var groups []*cmpGroup
 	idx := map[string]*cmpGroup{}
-	cols := discriminators(old)
-	for _, c := range discriminators(new) {
-		if !slices.Contains(cols, c) {
-			cols = append(cols, c)
-		}
-	}
-	slices.Sort(cols)
+	cols := slices.Compact(slices.Sorted(slices.Values(append(discriminators(old), discriminators(new)...)))) // both runs', once each
 	add := func(rs []*rows.Record, isNew bool) {
 		for _, r := range rs {
 			if !r.OK() {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -52,7 +53,7 @@ func ParseStatistics(s string) ([]float64, error) {
 	return out, nil
 }
 
-// runAuditCheck evaluates an audit check on the ok rows rs. The rows of c.Algorithm
+// run evaluates an audit check on the ok rows rs. The rows of c.Algorithm
 // (and c.Where) are split by side (column c.Vs: "false" = D, "true" = D′) and by phase
 // (trial < c.Pilot: pilot, else audit); the statistics of column c.Metric are pooled per
 // side and phase. Only what Run released enters the test, and the claim is the row's
@@ -64,7 +65,7 @@ func ParseStatistics(s string) ([]float64, error) {
 // mechanism, which must pass). An honest row with guarantee none claims nothing and FAILs,
 // and so does an audit whose rows do not cover every trial on both sides with equal
 // counts (a run that errored or is missing cannot PASS).
-func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
+func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	sel := table.Filter(rs, c.Algorithm, c.Where)
 	if len(sel) == 0 {
@@ -88,7 +89,7 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 		return res
 	}
 	claim, sym, claimText := claimEps, "ε", fmt.Sprintf("ε = %.6g at δ = %.3g (epsilon_spent, %s)", claimEps, delta, smp.deltaCol)
-	if !eps {
+	if !k.eps {
 		claim, sym = sForEpsDelta(claimEps, delta), "μ"
 		claimText = fmt.Sprintf("μ = s*(ε, δ) = %.6g from ε = %.6g (epsilon_spent), δ = %.3g (%s)", claim, claimEps, delta, smp.deltaCol)
 	}
@@ -100,7 +101,7 @@ func runAuditCheck(c Check, eps bool, rs []*rows.Record) CheckResult {
 	}
 	conf := c.auditConfidence()
 	var a stats.AuditResult
-	if eps {
+	if k.eps {
 		a = stats.AuditEps(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], delta, conf)
 	} else {
 		a = stats.AuditMu(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], conf)
@@ -244,12 +245,12 @@ func pooled(rs []*rows.Record, algorithm, metric string, where map[string]string
 	return st, cell, guarantee, nil
 }
 
-// runKSCheck is the sampler validation: the two-sample KS test of c.Algorithm's pooled
+// run is the sampler validation: the two-sample KS test of c.Algorithm's pooled
 // statistics against those of the reference algorithm c.Vs in the same cell, at level
 // α = 1 − confidence. Fitted is the p-value, N the algorithm's sample size. The check
 // PASSes iff the verdict is as required: p ≥ α for an honest sampler, p < α (FLAGGED) for
 // a deliberately broken one (broken = 1).
-func runKSCheck(c Check, rs []*rows.Record) CheckResult {
+func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	x, cell, guarantee, err := pooled(rs, c.Algorithm, c.Metric, c.Where)
 	if err != nil {

@@ -84,10 +84,7 @@ func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error)
 		}
 		g.N += len(st)
 		if costCol != "" {
-			v, ok := table.Value(r, costCol)
-			if !ok {
-				v = math.NaN()
-			}
+			v, _ := table.Value(r, costCol) // NaN when missing
 			g.cost = append(g.cost, v)
 		}
 	}
@@ -99,15 +96,7 @@ func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error)
 // palette colours (plot.StyleOf hashes unregistered methods).
 func Family(label string) string {
 	f, _, _ := strings.Cut(label, "-")
-	switch f {
-	case "prox":
-		return "proximal-rejection"
-	case "mala":
-		return "mala-sampler"
-	case "exact":
-		return "exact-sampler"
-	}
-	return f
+	return cmp.Or(map[string]string{"prox": "proximal-rejection", "mala": "mala-sampler", "exact": "exact-sampler"}[f], f)
 }
 
 // queriesText is the group's counted queries per draw.
@@ -123,25 +112,9 @@ func (g *BiasGroup) Label() string {
 	return g.Alg + " (step_c " + table.FmtShort(g.stepC) + ")"
 }
 
-func (g *BiasGroup) Pooled(pick []int) []float64 {
-	var u []float64
-	for _, i := range pick {
-		u = append(u, g.trials[i]...)
-	}
-	return u
-}
-
-func (g *BiasGroup) all() []int {
-	p := make([]int, len(g.trials))
-	for i := range p {
-		p[i] = i
-	}
-	return p
-}
-
 // distance is D_N of the pooled statistics.
 func (g *BiasGroup) Distance() float64 {
-	return gauss.KSD(g.Pooled(g.all()), func(u float64) float64 { return u })
+	return gauss.KSD(slices.Concat(g.trials...), func(u float64) float64 { return u })
 }
 
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of
@@ -153,11 +126,8 @@ func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
 		g.MergeDraws()
 	}
-	w := g.weights[:0]
-	for range g.trials {
-		w = append(w, 0)
-	}
-	g.weights = w
+	g.weights = append(g.weights[:0], make([]int, len(g.trials))...) // zeroed, reusing the scratch
+	w := g.weights
 	total := 0
 	for range g.trials {
 		j := rng.IntN(len(g.trials))
@@ -258,8 +228,8 @@ func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
 	return res, g
 }
 
-// runKSFloorCheck evaluates a ks-floor check.
-func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
+// run evaluates a ks-floor check.
+func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
 		return res
@@ -296,8 +266,8 @@ func runKSFloorCheck(c Check, rs []*rows.Record) CheckResult {
 	return res
 }
 
-// runKSOrderCheck evaluates a ks-order check.
-func runKSOrderCheck(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+// run evaluates a ks-order check.
+func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
 		return res

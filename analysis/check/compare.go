@@ -124,9 +124,8 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res.N = len(pts)
 	j := judgePoints(c, pts, alpha, sign)
 	res.TrialsMin, res.TrialsMax = j.trialsMin, j.trialsMax
-	worst, fails, open, notHolm := j.worst, j.fails, j.open, j.notHolm
 	var notes []string
-	res.Fitted, res.Lo, res.Hi = pts[worst].Diff, pts[worst].Lo, pts[worst].Hi
+	res.Fitted, res.Lo, res.Hi = pts[j.worst].Diff, pts[j.worst].Lo, pts[j.worst].Hi
 	// The intersection-union test's p value: the claim holds at every x, so its p value is
 	// the largest of the per-x one-sided p values of the claim's side (1 − P of the
 	// contradiction's, the t distribution being continuous). A missing x leaves it at 1.
@@ -143,21 +142,21 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 		tests[pt.Test]++
 	}
 	switch {
-	case len(fails) > 0:
+	case len(j.fails) > 0:
 		res.Verdict = Fail
 		notes = append(notes, fmt.Sprintf("the data contradict %s %s %s at %s", c.Algorithm, c.CompareSymbol(), c.Against,
-			strings.Join(fails, "; ")))
-	case len(open) > 0 || len(notHolm) > 0 || len(missing) > 0 || len(pts) < MinSlopePoints && c.Vs != "":
+			strings.Join(j.fails, "; ")))
+	case len(j.open) > 0 || len(j.notHolm) > 0 || len(missing) > 0 || len(pts) < MinSlopePoints && c.Vs != "":
 		res.Verdict = Inconclusive
-		if len(notHolm) > 0 {
+		if len(j.notHolm) > 0 {
 			notes = append(notes, fmt.Sprintf("%s %s %s is contradicted at %s but not significant after Holm over %s",
-				c.Algorithm, c.CompareSymbol(), c.Against, strings.Join(notHolm, "; "), c.Vs))
+				c.Algorithm, c.CompareSymbol(), c.Against, strings.Join(j.notHolm, "; "), c.Vs))
 		}
-		if len(open) > 0 {
+		if len(j.open) > 0 {
 			notes = append(notes, fmt.Sprintf("the %g%% CI of %s − %s straddles 0 at %s (more trials would decide)",
-				100*conf, c.Algorithm, c.Against, strings.Join(open, "; ")))
+				100*conf, c.Algorithm, c.Against, strings.Join(j.open, "; ")))
 		}
-		if len(pts) < MinSlopePoints && c.Vs != "" && len(open) == 0 && len(notHolm) == 0 && len(missing) == 0 {
+		if len(pts) < MinSlopePoints && c.Vs != "" && len(j.open) == 0 && len(j.notHolm) == 0 && len(missing) == 0 {
 			notes = append(notes, fmt.Sprintf("too few points: %d values of %s, need ≥ %d", len(pts), c.Vs, MinSlopePoints))
 		}
 	default:
@@ -165,7 +164,7 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	}
 	notes = append(notes, missing...)
 	notes = append(notes, fmt.Sprintf("largest %s − %s at %s (%s vs %s); %d paired, %d Welch",
-		c.Algorithm, c.Against, c.XText(pts[worst].X), table.FmtG(pts[worst].MeanA), table.FmtG(pts[worst].MeanB),
+		c.Algorithm, c.Against, c.XText(pts[j.worst].X), table.FmtG(pts[j.worst].MeanA), table.FmtG(pts[j.worst].MeanB),
 		tests[TestPaired], tests[TestWelch]))
 	res.Reason = strings.Join(notes, "; ")
 	return res

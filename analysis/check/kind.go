@@ -8,8 +8,9 @@ import (
 
 // A checkKind is everything one kind of check (Check.Kind) decides: which spec keys it
 // takes, how it reads in the reports, and how it evaluates the rows. Each kind is one file
-// (kind_*.go); Check's methods dispatch through kinds, so a new kind is a new file and one
-// entry in kinds, not an arm in every switch.
+// (kind_*.go; the audit, bias and spent kinds' run lies beside their statistics in audit.go,
+// bias.go, spent.go); Check's methods dispatch through kinds, so a new kind is a new file
+// and one entry in kinds, not an arm in every switch.
 type checkKind interface {
 	// validate reports the kind's own field problems, each a *FieldError (Check.Validate
 	// adds the keys every kind shares).
@@ -67,13 +68,13 @@ func (kindDefaults) reference(Check) (string, string) { return "", "vs" }
 func (kindDefaults) piloted() bool                    { return false }
 func (kindDefaults) audit() bool                      { return false }
 
-// noClaim refuses a claim: on a kind with its own decision rule (every kind but slope and
-// compare).
+// noClaim refuses a claim and then against (noAgainst): on a kind with its own decision
+// rule (every kind but slope and compare).
 func noClaim(c Check) []error {
 	if c.Claim != ClaimUnstated {
-		return []error{FieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}
+		return append([]error{FieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}, noAgainst(c)...)
 	}
-	return nil
+	return noAgainst(c)
 }
 
 // noAgainst refuses against: on every kind but compare.

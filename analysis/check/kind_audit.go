@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"expmech/analysis/table"
-	"expmech/rows"
 )
 
 // thresholdAuditKind is the privacy audit by a threshold test (audit.go; PRIVACY.md §3.2):
@@ -28,8 +26,7 @@ func auditValidate(c Check, piloted bool) []error {
 		errs = append(errs, FieldErr("pilot", "want ≥ 1 trial, got %d", c.Pilot))
 	}
 	errs = append(errs, confidenceErr(c)...)
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (thresholdAuditKind) validate(c Check) []error { return auditValidate(c, true) }
@@ -50,16 +47,10 @@ func (thresholdAuditKind) summary(r CheckResult) string {
 	return fmt.Sprintf("lower bound %s over %d runs per side", table.FmtG(r.Fitted), r.N)
 }
 
-func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runAuditCheck(c, k.eps, rs)
-}
-
 func (thresholdAuditKind) piloted() bool { return true }
 func (thresholdAuditKind) audit() bool   { return true }
 
-// ksAuditKind is the sampler validation (Kind "audit-ks"; PRIVACY.md §4.2): the
-// two-sample Kolmogorov–Smirnov test of the algorithm's statistics against those of the
-// reference algorithm named by vs on the same cell.
+// ksAuditKind is the sampler validation, Kind "audit-ks" (see KindAuditKS).
 type ksAuditKind struct{ kindDefaults }
 
 func (ksAuditKind) validate(c Check) []error { return auditValidate(c, false) }
@@ -75,10 +66,6 @@ func (ksAuditKind) threshold(Check) float64 { return math.NaN() }
 
 func (ksAuditKind) summary(r CheckResult) string {
 	return fmt.Sprintf("KS p-value %s over %d draws", table.FmtG(r.Fitted), r.N)
-}
-
-func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runKSCheck(c, rs)
 }
 
 func (ksAuditKind) reference(c Check) (string, string) { return c.Vs, "vs" }

@@ -2,10 +2,8 @@ package check
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"expmech/analysis/table"
-	"expmech/rows"
 )
 
 // ksFloorKind is the sampler-bias check "the distance to the exact law is at the noise
@@ -20,8 +18,7 @@ func (ksFloorKind) validate(c Check) []error {
 			"in (0, 1), got %v (failing to reject exactness is not evidence of it)", c.Max))
 	}
 	errs = append(errs, confidenceErr(c)...)
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (ksFloorKind) label(c Check) string {
@@ -40,12 +37,7 @@ func (ksFloorKind) summary(r CheckResult) string {
 		table.FmtG(r.Lo), table.FmtG(r.Hi), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
 }
 
-func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runKSFloorCheck(c, rs)
-}
-
-// ksOrderKind is "the algorithm's distance to the exact law is smaller than vs's" (Kind
-// "ks-order", bias.go): PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
+// ksOrderKind is Kind "ks-order", decided in bias.go (see KindKSOrder).
 type ksOrderKind struct{ kindDefaults }
 
 func (ksOrderKind) validate(c Check) []error {
@@ -54,8 +46,7 @@ func (ksOrderKind) validate(c Check) []error {
 		errs = append(errs, FieldErr("vs", "required for a ks-order check (the algorithm whose distance is larger)"))
 	}
 	errs = append(errs, confidenceErr(c)...)
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (ksOrderKind) label(c Check) string {
@@ -71,10 +62,6 @@ func (ksOrderKind) threshold(Check) float64 { return 0 }
 
 func (ksOrderKind) summary(r CheckResult) string {
 	return fmt.Sprintf("difference of KS distances %s (95%% CI [%s, %s])", table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi))
-}
-
-func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
-	return runKSOrderCheck(c, rs, rng)
 }
 
 func (ksOrderKind) reference(c Check) (string, string) { return c.Vs, "vs" }

@@ -22,8 +22,7 @@ func (boundKind) validate(c Check) []error {
 	if !finite(c.Min) || !finite(c.Max) {
 		errs = append(errs, FieldErr(c.Kind.String(), "want a finite number"))
 	}
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 // op is the claim's relation: ≥ for min, ≤ for max.
@@ -84,11 +83,8 @@ func (k boundKind) region(c Check) (lo, hi float64) {
 	return -inf, k.threshold(c)
 }
 
-func (k boundKind) outside(c Check, fitted float64, ci, _ string, bound float64, at string) string {
-	side := "above"
-	if k.lower {
-		side = "below"
-	}
+// outside: side is below for a min, above for a max (the region is open on the other side).
+func (k boundKind) outside(c Check, fitted float64, ci, side string, bound float64, at string) string {
 	return fmt.Sprintf("%s the bound: the %s mean %s = %s (at %s) has its whole CI %s %s %s",
 		side, k.extreme(), c.Metric, table.FmtG(fitted), at, ci, side, table.FmtSpec(bound))
 }

@@ -9,10 +9,7 @@ import (
 	"expmech/rows"
 )
 
-// compareKind is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at every
-// vs" (Kind "compare"; claim upper, the default; claim lower: ≥), decided per x by a CI
-// of the difference (paired on shared instances, else Welch) with Holm control over x
-// (compare.go, RunCompare).
+// compareKind is the cross-algorithm claim of Kind "compare" (see KindCompare, RunCompare).
 type compareKind struct{ kindDefaults }
 
 func (compareKind) validate(c Check) []error {
@@ -44,9 +41,7 @@ func (compareKind) label(c Check) string {
 }
 
 func (compareKind) expected(c Check) string {
-	over := c.Vs
-	over = cmp.Or(over, "cells")
-	return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.CompareSymbol(), 100*c.CompareConfidence(), over)
+	return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.CompareSymbol(), 100*c.CompareConfidence(), cmp.Or(c.Vs, "cells"))
 }
 
 // threshold: the difference A − B is compared with 0.

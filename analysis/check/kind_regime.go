@@ -22,8 +22,7 @@ func (regimeKind) validate(c Check) []error {
 	if c.Tolerance != 0 || c.Slope != 0 {
 		errs = append(errs, FieldErr("tolerance", "a regime check has no slope or tolerance (its decision rule is the sign test)"))
 	}
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (regimeKind) label(c Check) string {

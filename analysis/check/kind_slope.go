@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"expmech/analysis/table"
 	"expmech/rows"
@@ -106,19 +105,20 @@ func (slopeKind) outside(c Check, fitted float64, ci, side string, bound float64
 }
 
 func (slopeKind) straddles(c Check, fitted float64, ci string, _, rlo, rhi float64, inside bool, _ string) string {
+	if claim := c.Claim.Effective(); claim != ClaimEquality {
+		name, op, where := "upper", "+", "above it"
+		if claim == ClaimLower {
+			name, op, where = "lower", "−", "below it"
+		}
+		if inside {
+			where = "within it"
+		}
+		return fmt.Sprintf("%s bound not shown: the fit %s is %s and the CI %s straddles %s %s %s (more trials would decide)",
+			name, table.FmtG(fitted), where, ci, table.FmtSpec(c.Slope), op, table.FmtSpec(c.Tolerance))
+	}
 	where := "inside it"
 	if !inside {
 		where = "outside it"
-	}
-	switch c.Claim.Effective() {
-	case ClaimUpper:
-		where = strings.Replace(where, "outside", "above", 1)
-		return fmt.Sprintf("upper bound not shown: the fit %s is %s and the CI %s straddles %s + %s (more trials would decide)",
-			table.FmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance))
-	case ClaimLower:
-		where = strings.Replace(where, "outside", "below", 1)
-		return fmt.Sprintf("lower bound not shown: the fit %s is %s and the CI %s straddles %s − %s (more trials would decide)",
-			table.FmtG(fitted), strings.Replace(where, "inside", "within", 1), ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance))
 	}
 	return fmt.Sprintf("equivalence not shown: the CI %s is not inside %s ± %s = [%s, %s] (the fit %s is %s; more trials would decide)",
 		ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance), table.FmtG(rlo), table.FmtG(rhi), table.FmtG(fitted), where)

@@ -61,27 +61,13 @@ func (m Multiplicity) Text() string {
 	s := fmt.Sprintf("Multiplicity: Holm's step-down over the %d claims with a p value (family-wise error %g, one-sided, "+
 		"the level of each CI end): %d of their %d PASSes remain shown after Holm", m.Claims, SuiteAlpha, m.PassHolm, m.Pass)
 	if m.Pass > m.PassHolm {
-		s += fmt.Sprintf("; %d PASS%s only without the adjustment", m.Pass-m.PassHolm, PluralES(m.Pass-m.PassHolm))
+		s += fmt.Sprintf("; %d PASS%s only without the adjustment", m.Pass-m.PassHolm, pick(m.Pass-m.PassHolm, "", "es"))
 	}
 	if m.Unadjusted > 0 {
 		s += fmt.Sprintf("; %d claim%s without a p value (audit checks: their PASS is a consistency with the claimed guarantee, "+
-			"a failure to reject) %s not adjusted", m.Unadjusted, Plural(m.Unadjusted), IsAre(m.Unadjusted))
+			"a failure to reject) %s not adjusted", m.Unadjusted, Plural(m.Unadjusted), pick(m.Unadjusted, "is", "are"))
 	}
 	return s + "."
-}
-
-func PluralES(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "es"
-}
-
-func IsAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 // HolmVerdict is the verdict a check shows after Holm's adjustment over the suite: a

@@ -78,8 +78,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 	params := map[string]map[string]string{}
 	extra := map[string][]string{}
 	canonical := rows.Columns()
-	private := map[string]bool{}
-	notPrivate := map[string]bool{}
+	notPrivate := map[string]bool{} // algorithms with an ok row of no private guarantee
 	for _, r := range rs {
 		v, ok := table.Value(r, metric)
 		t, err := strconv.Atoi(r.Text(rows.ColTrial))
@@ -118,11 +117,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 			vals[k] = map[int]float64{}
 		}
 		vals[k][t] = v
-		if r.Guarantee().Private() {
-			private[a] = true
-		} else {
-			notPrivate[a] = true
-		}
+		notPrivate[a] = notPrivate[a] || !r.Guarantee().Private()
 	}
 	var out []RegimeCell
 	for _, c := range cells {
@@ -139,7 +134,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				s += m[t]
 			}
 			rc.Means[a] = s / float64(len(m))
-			if private[a] && !notPrivate[a] {
+			if !notPrivate[a] { // every row of a (it has one here) private
 				rc.Private = append(rc.Private, a)
 			}
 		}
@@ -161,16 +156,11 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 		if len(rc.Private) > 0 {
 			rc.Best = slices.MinFunc(rc.Private, func(a, b string) int { return cmp.Compare(rc.Means[a], rc.Means[b]) })
 			rc.Label = LabelWinner
-			for _, o := range rc.Private {
-				if o == rc.Best {
-					continue
-				}
-				if p, ok := rc.Pair(rc.Best, o); !ok || !(p.Lo > 0.5) {
-					rc.Label = LabelIndistinguishable
-				}
-			}
-			if len(rc.Private) == 1 {
-				rc.Label = LabelIndistinguishable // nothing to beat
+			if len(rc.Private) == 1 || slices.ContainsFunc(rc.Private, func(o string) bool {
+				p, ok := rc.Pair(rc.Best, o)
+				return o != rc.Best && (!ok || !(p.Lo > 0.5))
+			}) {
+				rc.Label = LabelIndistinguishable // (a lone private method has nothing to beat)
 			}
 		}
 		out = append(out, rc)
@@ -180,24 +170,18 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 
 // pairedValues aligns two methods' values by trial (the trials both have), in trial order.
 func pairedValues(a, b map[int]float64) (xa, xb []float64) {
-	var ts []int
-	for t := range a {
-		if _, ok := b[t]; ok {
-			ts = append(ts, t)
+	for _, t := range slices.Sorted(maps.Keys(a)) {
+		if y, ok := b[t]; ok {
+			xa, xb = append(xa, a[t]), append(xb, y)
 		}
-	}
-	slices.Sort(ts)
-	for _, t := range ts {
-		xa, xb = append(xa, a[t]), append(xb, b[t])
 	}
 	return xa, xb
 }
 
 // identityText is the identity columns as sorted "col=value" pairs.
 func identityText(p map[string]string) string {
-	keys := slices.Sorted(maps.Keys(p))
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p)) {
 		b.WriteString(k + "=" + p[k] + ",")
 	}
 	return b.String()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"expmech/analysis/table"
 )
@@ -165,11 +164,14 @@ func (t Tally) Text() string {
 func Count(n int, noun string) string { return fmt.Sprintf("%d %s%s", n, noun, Plural(n)) }
 
 // Plural is the s of a plural noun counted n: "" for n = 1.
-func Plural(n int) string {
+func Plural(n int) string { return pick(n, "", "s") }
+
+// pick is one for n = 1, else many: a noun's or verb's number.
+func pick(n int, one, many string) string {
 	if n == 1 {
-		return ""
+		return one
 	}
-	return "s"
+	return many
 }
 
 // FormatChecks prints one line per check result (for run.go's stdout).
@@ -184,10 +186,9 @@ func FormatChecks(w io.Writer, exp string, rs []CheckResult) {
 }
 
 func (r CheckResult) Summary() string {
-	var b strings.Builder
-	b.WriteString(r.kind().summary(r))
+	s := r.kind().summary(r)
 	if r.Reason != "" {
-		b.WriteString("; " + r.Reason)
+		s += "; " + r.Reason
 	}
-	return b.String()
+	return s
 }

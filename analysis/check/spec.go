@@ -233,7 +233,6 @@ func (c Check) Validate() error {
 	} else {
 		errs = append(errs, FieldErr("kind", "want one of %s, got %v", strings.Join(kindNames[:], ", "), c.Kind))
 		errs = append(errs, noClaim(c)...)
-		errs = append(errs, noAgainst(c)...)
 	}
 	if c.Role < 0 || int(c.Role) >= len(roleNames) {
 		errs = append(errs, FieldErr("role", "want claim, invariant or measurement, got %v", c.Role))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,8 +48,7 @@ func (spentKind) validate(c Check) []error {
 	if c.Vs != "" {
 		errs = append(errs, FieldErr("vs", "a spent check reads every row on its own; it has no vs"))
 	}
-	errs = append(errs, noClaim(c)...)
-	return append(errs, noAgainst(c)...)
+	return append(errs, noClaim(c)...)
 }
 
 func (spentKind) label(c Check) string {
@@ -65,10 +65,6 @@ func (spentKind) summary(r CheckResult) string {
 	return fmt.Sprintf("largest re-derived spend/budget %s over %d rows", table.FmtG(r.Fitted), r.N)
 }
 
-func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
-	return runSpentCheck(c, rs)
-}
-
 // rowSpend is one row's re-derivation: the largest ratio of a spend to its budget and
 // the route that gave it.
 type rowSpend struct {
@@ -77,7 +73,7 @@ type rowSpend struct {
 	why   string // the violation, "" when within the budget
 }
 
-// runSpentCheck re-derives the spend of every ok row of c.Algorithm ("*": every
+// run re-derives the spend of every ok row of c.Algorithm ("*": every
 // algorithm) whose guarantee is certified or nominal (rows.Guarantee). For each row:
 //
 //   - the reported spend against the budget: epsilon_spent ≤ epsilon, delta_spent ≤ delta;
@@ -107,7 +103,7 @@ type rowSpend struct {
 // PASS iff every row is within (1 + SpentRelTol) of its budget; FAIL otherwise, naming
 // the worst row. Fitted is the largest ratio of a re-derived spend to its budget. No
 // row with a claimed guarantee is INCONCLUSIVE (nothing to re-derive is not evidence).
-func runSpentCheck(c Check, rs []*rows.Record) CheckResult {
+func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	res.Verdict = Inconclusive
 	algo := c.Algorithm
@@ -182,15 +178,9 @@ const (
 
 var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routePoisson, routeBudget, routeNone}
 
-// spendOf re-derives one row's spend (runSpentCheck).
+// spendOf re-derives one row's spend (spentKind.run).
 func spendOf(r *rows.Record, cache *spentCache) rowSpend {
-	f := func(col string) float64 {
-		v, ok := r.Float(col)
-		if !ok {
-			return math.NaN()
-		}
-		return v
-	}
+	f := func(col string) float64 { v, _ := r.Float(col); return v } // NaN when missing
 	eps, delta := f(rows.ColEpsilon), f(rows.ColDelta)
 	sp := rowSpend{route: routeBudget, ratio: math.Inf(-1)}
 	worse := func(ratio float64, why string) {
@@ -417,28 +407,23 @@ type poissonKey struct {
 }
 
 func (c *spentCache) poisson(q, z float64, T int, eps float64, replace bool) float64 {
-	if c.lower == nil {
-		c.lower = map[poissonKey]float64{}
-	}
-	k := poissonKey{q, z, eps, T, replace}
-	if v, ok := c.lower[k]; ok {
-		return v
-	}
-	v := PoissonDeltaLower(q, z, T, eps, replace)
-	c.lower[k] = v
-	return v
+	return memo(&c.lower, poissonKey{q, z, eps, T, replace}, func() float64 { return PoissonDeltaLower(q, z, T, eps, replace) })
 }
 
 func (c *spentCache) delta(s, eps float64) float64 {
-	if c.deltas == nil {
-		c.deltas = map[[2]float64]float64{}
+	return memo(&c.deltas, [2]float64{s, eps}, func() float64 { return GaussianDeltaQuadrature(s, eps) })
+}
+
+// memo is (*m)[k], computed by f (and *m made) on the first call.
+func memo[K comparable](m *map[K]float64, k K, f func() float64) float64 {
+	if *m == nil {
+		*m = map[K]float64{}
 	}
-	k := [2]float64{s, eps}
-	if v, ok := c.deltas[k]; ok {
-		return v
+	v, ok := (*m)[k]
+	if !ok {
+		v = f()
+		(*m)[k] = v
 	}
-	v := GaussianDeltaQuadrature(s, eps)
-	c.deltas[k] = v
 	return v
 }
 
@@ -454,15 +439,14 @@ var SpentDefault = Check{Kind: KindSpent, Metric: rows.ColEpsilonSpent, Algorith
 // algorithm.
 func WithDefaults(cs []Check, rs []*rows.Record) []Check {
 	out := append([]Check(nil), cs...)
-	for _, c := range cs {
-		if c.Kind == KindSpent && c.Algorithm == "*" && len(c.Where) == 0 {
-			return out
-		}
+	if slices.ContainsFunc(cs, func(c Check) bool { return c.Kind == KindSpent && c.Algorithm == "*" && len(c.Where) == 0 }) {
+		return out
 	}
-	for _, r := range rs {
-		if _, ok := r.Float(rows.ColEpsilonSpent); ok && r.Guarantee().Private() {
-			return append(out, SpentDefault)
-		}
+	if slices.ContainsFunc(rs, func(r *rows.Record) bool {
+		_, ok := r.Float(rows.ColEpsilonSpent)
+		return ok && r.Guarantee().Private()
+	}) {
+		return append(out, SpentDefault)
 	}
 	return out
 }

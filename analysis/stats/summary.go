@@ -22,12 +22,7 @@ type Stats struct {
 // Summarize computes Stats of xs, ignoring NaNs. Mean and Std come from gonum/stat,
 // the median from montanaflynn/stats (mean of the two middle values for even N).
 func Summarize(xs []float64) Stats {
-	var v []float64
-	for _, x := range xs {
-		if !math.IsNaN(x) {
-			v = append(v, x)
-		}
-	}
+	v := slices.DeleteFunc(slices.Clone(xs), math.IsNaN)
 	s := Stats{N: len(v), Mean: math.NaN(), Std: math.NaN(), Median: math.NaN(),
 		Lo: math.NaN(), Hi: math.NaN(), Min: math.NaN(), Max: math.NaN(), HalfWidth: math.NaN()}
 	if len(v) == 0 {

@@ -33,23 +33,12 @@ func GroupBy(rs []*rows.Record, vs, metric string, xmin, xmax float64) ([]Group,
 	var gs []Group
 	dropped := 0
 	for _, r := range rs {
-		var x float64
-		if vs == "" {
-			i, seen := cellIdx[r.Text(rows.ColCell)]
-			if !seen {
-				i = len(cellIdx)
-				cellIdx[r.Text(rows.ColCell)] = i
-			}
-			x = float64(i)
-		} else {
-			var ok bool
-			if x, ok = Value(r, vs); !ok {
-				dropped++
-				continue
-			}
-			if (xmin > 0 && x < xmin*(1-1e-12)) || (xmax > 0 && x > xmax*(1+1e-12)) {
-				continue
-			}
+		x, ok, in := groupX(r, vs, xmin, xmax, cellIdx)
+		if !ok {
+			dropped++
+		}
+		if !in {
+			continue
 		}
 		y, ok := Value(r, metric)
 		if !ok {
@@ -206,32 +195,28 @@ func MetricValues(rs []*rows.Record, metric string) []float64 {
 func XGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (map[float64][]*rows.Record, []float64) {
 	out := map[float64][]*rows.Record{}
 	for _, r := range rs {
-		var x float64
-		if vs == "" {
-			cell := r.Text(rows.ColCell)
-			i, ok := cellIndex[cell]
-			if !ok {
-				i = len(cellIndex)
-				cellIndex[cell] = i
-			}
-			x = float64(i)
-		} else {
-			var ok bool
-			if x, ok = Value(r, vs); !ok {
-				continue
-			}
-			if (xmin > 0 && x < xmin*(1-1e-12)) || (xmax > 0 && x > xmax*(1+1e-12)) {
-				continue
-			}
+		if x, _, in := groupX(r, vs, xmin, xmax, cellIndex); in {
+			out[x] = append(out[x], r)
 		}
-		out[x] = append(out[x], r)
 	}
-	xs := make([]float64, 0, len(out))
-	for x := range out {
-		xs = append(xs, x)
+	return out, slices.Sorted(maps.Keys(out))
+}
+
+// groupX is r's x when grouping by vs: its value of vs, or its cell's index in cellIndex
+// (in first-appearance order) when vs is empty. ok is false when r has no value of vs, in
+// false when it has none or lies outside [xmin, xmax] (0 = unbounded).
+func groupX(r *rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (x float64, ok, in bool) {
+	if vs == "" {
+		cell := r.Text(rows.ColCell)
+		i, seen := cellIndex[cell]
+		if !seen {
+			i = len(cellIndex)
+			cellIndex[cell] = i
+		}
+		return float64(i), true, true
 	}
-	slices.Sort(xs)
-	return out, xs
+	x, ok = Value(r, vs)
+	return x, ok, ok && !((xmin > 0 && x < xmin*(1-1e-12)) || (xmax > 0 && x > xmax*(1+1e-12)))
 }
 
 func CellsOf(rs []*rows.Record) []string {

@@ -54,11 +54,8 @@ func (t Table) Counts() RowCounts {
 	return c
 }
 
-// num parses s as a float; ok is false for "" or a non-number.
+// num parses s as a float; ok is false for "" or a non-number (rows.ParseFloat reads "" as NaN).
 func Num(s string) (float64, bool) {
-	if s == "" {
-		return math.NaN(), false
-	}
 	v, err := rows.ParseFloat(s)
 	if err != nil || math.IsNaN(v) {
 		return math.NaN(), false
@@ -99,34 +96,22 @@ type cond struct {
 	ok        bool
 }
 
-func CompileWhere(where map[string]string) []cond {
-	out := make([]cond, 0, len(where))
+// Filter is the rows of rs of algorithm ("" for any) that satisfy every where condition.
+func Filter(rs []*rows.Record, algorithm string, where map[string]string) []*rows.Record {
+	conds := make([]cond, 0, len(where))
 	for k, v := range where {
 		x, ok := Num(v)
-		out = append(out, cond{col: k, text: v, v: x, ok: ok})
+		conds = append(conds, cond{col: k, text: v, v: x, ok: ok})
 	}
-	return out
-}
-
-// matches reports whether r satisfies every condition.
-func Matches(r *rows.Record, where []cond) bool {
-	for _, c := range where {
-		x, ok := r.Float(c.col)
-		if !SameParsed(r.Text(c.col), x, ok, c.text, c.v, c.ok) {
-			return false
-		}
-	}
-	return true
-}
-
-func Filter(rs []*rows.Record, algorithm string, where map[string]string) []*rows.Record {
-	conds := CompileWhere(where)
 	var out []*rows.Record
 	for _, r := range rs {
 		if algorithm != "" && r.Text(rows.ColAlgorithm) != algorithm {
 			continue
 		}
-		if Matches(r, conds) {
+		if !slices.ContainsFunc(conds, func(c cond) bool {
+			x, ok := r.Float(c.col)
+			return !SameParsed(r.Text(c.col), x, ok, c.text, c.v, c.ok)
+		}) {
 			out = append(out, r)
 		}
 	}
@@ -168,13 +153,22 @@ const (
 // derived computes the derived columns of the package doc from r's columns.
 func Derived(r *rows.Record, name string) (float64, bool) {
 	get := r.Float
+	// get2 reads two columns; ok when both hold a number.
+	get2 := func(a, b string) (x, y float64, ok bool) {
+		x, okx := get(a)
+		y, oky := get(b)
+		return x, y, okx && oky
+	}
 	switch name {
-	case ColLBRate, ColLBLinear, ColLBL1:
-		n, ok1 := get(rows.ColN)
-		d, ok2 := get(rows.ColD)
-		eps, ok3 := get(rows.ColEpsilon)
-		delta, ok4 := get(rows.ColDelta)
-		if !(ok1 && ok2 && ok3 && ok4) || n <= 0 || eps <= 0 || delta <= 0 || delta >= 1 {
+	case ColLBRate, ColLBLinear, ColLBL1, ColLBQueries:
+		n, d, ok1 := get2(rows.ColN, rows.ColD)
+		eps, delta, ok2 := get2(rows.ColEpsilon, rows.ColDelta)
+		switch {
+		case !(ok1 && ok2) || delta <= 0 || delta >= 1:
+			return math.NaN(), false
+		case name == ColLBQueries:
+			return QueryLowerBound(n, d, eps, delta), true
+		case n <= 0 || eps <= 0:
 			return math.NaN(), false
 		}
 		rate := LowerBoundRate(n, d, eps, delta)
@@ -185,45 +179,24 @@ func Derived(r *rows.Record, name string) (float64, bool) {
 			return d * math.Min(1, rate), true
 		}
 		return rate, true
-	case ColLBQueries:
-		n, ok1 := get(rows.ColN)
-		d, ok2 := get(rows.ColD)
-		eps, ok3 := get(rows.ColEpsilon)
-		delta, ok4 := get(rows.ColDelta)
-		if !(ok1 && ok2 && ok3 && ok4) || delta <= 0 || delta >= 1 {
-			return math.NaN(), false
-		}
-		return QueryLowerBound(n, d, eps, delta), true
 	case ColGaussDelta:
-		s, ok1 := get(rows.ColGDPS)
-		eps, ok2 := get(rows.ColEpsilon)
-		if !ok1 || !ok2 {
-			return math.NaN(), false
+		if s, eps, ok := get2(rows.ColGDPS, rows.ColEpsilon); ok {
+			return GaussianDelta(eps, s), true
 		}
-		return GaussianDelta(eps, s), true
 	case ColInvGaussS:
-		eps, ok1 := get(rows.ColEpsilon)
-		delta, ok2 := get(rows.ColDelta)
-		if !ok1 || !ok2 || !(eps > 0) || math.IsInf(eps, 1) || !(delta > 0 && delta < 1) {
-			return math.NaN(), false
+		if eps, delta, ok := get2(rows.ColEpsilon, rows.ColDelta); ok && eps > 0 && !math.IsInf(eps, 1) && delta > 0 && delta < 1 {
+			return 1 / GaussianS(eps, delta), true
 		}
-		return 1 / GaussianS(eps, delta), true
 	case ColGenGap:
 		// per row, not per group: the mean of the differences is the difference of the
 		// means, and the bootstrap resamples the rows' differences
-		p, ok1 := get(rows.ColExcessPopulationRisk)
-		e, ok2 := get(rows.ColExcessEmpiricalRisk)
-		if !ok1 || !ok2 {
-			return math.NaN(), false
+		if p, e, ok := get2(rows.ColExcessPopulationRisk, rows.ColExcessEmpiricalRisk); ok {
+			return p - e, true
 		}
-		return p - e, true
 	case ColGradientCoords:
-		g, ok1 := get(rows.ColGradientQueries)
-		d, ok2 := get(rows.ColD)
-		if !ok1 || !ok2 {
-			return math.NaN(), false
+		if g, d, ok := get2(rows.ColGradientQueries, rows.ColD); ok {
+			return g * d, true
 		}
-		return g * d, true
 	case ColTotalQueries:
 		v, ok1 := get(rows.ColValueQueries)
 		g, ok2 := get(rows.ColGradientQueries)
@@ -287,7 +260,7 @@ func GaussianS(eps, delta float64) float64 {
 // relative over the quick suite), so reading it would change summary.csv, and the
 // baselines' rows have no delta_true; the curve is therefore still computed here. When the
 // shared numeric package (erfcx, Φ, the Gaussian privacy curve) lands, replace this
-// function and erfcx by calls to it and regenerate the baseline summaries.
+// function and its gauss.Erfcx by calls to it and regenerate the baseline summaries.
 func GaussianDelta(eps, s float64) float64 {
 	switch {
 	case s <= 0:
@@ -299,27 +272,17 @@ func GaussianDelta(eps, s float64) float64 {
 	v := eps/s + s/2
 	a, b := u/math.Sqrt2, v/math.Sqrt2
 	if u > 0 {
-		return 0.5 * math.Exp(-u*u/2) * (erfcx(a) - erfcx(b))
+		return 0.5 * math.Exp(-u*u/2) * (gauss.Erfcx(a) - gauss.Erfcx(b))
 	}
 	return 0.5*(math.Erf(b)-math.Erf(a)) - 0.5*math.Expm1(eps)*math.Erfc(b)
 }
-
-// erfcx is gauss.Erfcx (one copy in the module).
-func erfcx(x float64) float64 { return gauss.Erfcx(x) }
 
 // sweptColumns returns the identity columns whose value varies across ids (each in
 // identityColumns order, as rows.Record.Identity returns it).
 func SweptColumns(ids [][]rows.KV) []string {
 	var out []string
 	for j, c := range rows.IdentityColumns() {
-		varies := false
-		for _, id := range ids[min(1, len(ids)):] {
-			if !SameValue(id[j].Value, ids[0][j].Value) {
-				varies = true
-				break
-			}
-		}
-		if varies {
+		if slices.ContainsFunc(ids[min(1, len(ids)):], func(id []rows.KV) bool { return !SameValue(id[j].Value, ids[0][j].Value) }) {
 			out = append(out, c)
 		}
 	}
@@ -337,14 +300,7 @@ func ConstantColumns(rs []*rows.Record, skip ...string) []string {
 		if slices.Contains(skip, c) || rs[0].Text(c) == "" {
 			continue
 		}
-		const0 := true
-		for _, r := range rs[1:] {
-			if !SameColumn(r, rs[0], c) {
-				const0 = false
-				break
-			}
-		}
-		if const0 {
+		if !slices.ContainsFunc(rs[1:], func(r *rows.Record) bool { return !SameColumn(r, rs[0], c) }) {
 			out = append(out, Symbol(c)+"="+FmtShort(rs[0].Text(c)))
 		}
 	}
@@ -358,16 +314,9 @@ func FmtShort(s string) string {
 	return s
 }
 
+// Symbol is the symbol of column c in figure and table labels (ε, δ, G_k), else c.
 func Symbol(c string) string {
-	switch c {
-	case rows.ColEpsilon:
-		return "ε"
-	case rows.ColDelta:
-		return "δ"
-	case rows.ColGK:
-		return "G_k"
-	}
-	return c
+	return cmp.Or(map[string]string{rows.ColEpsilon: "ε", rows.ColDelta: "δ", rows.ColGK: "G_k"}[c], c)
 }
 
 // fmtSpec formats a value written in the spec (expected slope, tolerance, threshold) in
