@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"runtime"
@@ -86,10 +87,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	var rs []rows.Row
 	for ci, c := range p.cells {
 		for i, a := range spec.Algorithms {
-			r := rows.Row{}
-			for k, v := range c.base {
-				r[k] = v
-			}
+			r := rows.Row(maps.Clone(c.base))
 			r[rows.ColAlgorithm], r[rows.ColStatus] = a.Label, string(rows.StatusOK)
 			rec, err := pl[ci][i].rec, pl[ci][i].err
 			recordColumns(r, rec)

@@ -214,7 +214,7 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 	// Swept keys that are not DESIGN.md columns become columns of their own (radius, a
 	// problem parameter, "<label>.<param>"), so analysis can group and fit by them.
 	for _, a := range c.Assign {
-		if _, ok := m[a.Key]; !ok && !isCanonical(a.Key) {
+		if _, ok := m[a.Key]; !ok && !canonical[a.Key] {
 			m[a.Key] = a.Value
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -82,21 +83,12 @@ var ErrExists = errors.New("a finished run is there")
 const QuickFolder = "quick"
 
 // ExperimentDir is the output folder of a spec under root: root/<name>, or
-// root/quick/<name> for a shrunk spec. FigureDir is the same under the figures root.
+// root/quick/<name> for a shrunk spec; under the figures root, its figures folder.
 func ExperimentDir(root string, spec *experiments.Spec) string {
-	return experimentDir(root, spec.Name, spec.Shrunk)
-}
-
-// FigureDir is the figures folder of a spec under root (see ExperimentDir).
-func FigureDir(root string, spec *experiments.Spec) string {
-	return experimentDir(root, spec.Name, spec.Shrunk)
-}
-
-func experimentDir(root, name string, quick bool) string {
-	if quick {
-		return filepath.Join(root, QuickFolder, name)
+	if spec.Shrunk {
+		return filepath.Join(root, QuickFolder, spec.Name)
 	}
-	return filepath.Join(root, name)
+	return filepath.Join(root, spec.Name)
 }
 
 func journalName(o Options) string {
@@ -206,10 +198,7 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 		r.prov = &pv
 	}
 	if !o.NoCache && r.prov.CodeVersion != "" && r.prov.CodeVersion != "sha256:unknown" {
-		cdir := o.CacheDir
-		if cdir == "" {
-			cdir = filepath.Join(o.Out, ".cache")
-		}
+		cdir := cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
 		if r.ch, err = newCache(cdir, r.prov.CodeVersion, p, loadCodeKeys(r.prov)); err != nil {
 			return r, err
 		}
@@ -312,7 +301,7 @@ func (r *runState) selectJobs() error {
 	} else {
 		withCosts(r.jobs, weights)
 	}
-	lptOrder(r.jobs)
+	slices.SortStableFunc(r.jobs, lptCompare)
 	return nil
 }
 
@@ -456,19 +445,24 @@ func (r *runState) finish(ctx context.Context) (Result, error) {
 		return r.res, fmt.Errorf("runner: %d rows for %d expected (journal %s holds rows of another job set?)", len(r.all), r.rowsTotal, r.jpath)
 	}
 	sortEntries(r.all)
-	for _, e := range r.all {
-		switch e.Row[rows.ColStatus] {
-		case string(rows.StatusError):
-			r.res.Errors++
-		case string(rows.StatusRefused):
-			r.res.Refused++
-		}
-	}
-	r.res.Rows = len(r.all)
+	r.res.tally(r.all)
 	if r.o.Shards > 1 {
 		return r.res, writeShardFile(r.res.File, r.h, r.all)
 	}
 	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, manifest(r.spec, r.o.Flags, r.start, r.workers, r.res, *r.prov))
+}
+
+// tally sets res.Rows to the rows of es and counts its error and refused rows.
+func (res *Result) tally(es []entry) {
+	res.Rows = len(es)
+	for _, e := range es {
+		switch e.Row[rows.ColStatus] {
+		case string(rows.StatusError):
+			res.Errors++
+		case string(rows.StatusRefused):
+			res.Refused++
+		}
+	}
 }
 
 // trialSeeds are the problem and mechanism seeds of a trial (hi, lo each).
@@ -527,9 +521,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	a := spec.Algorithms[ai]
 	e = entry{Cell: c.ID, Algorithm: a.Label, Trial: trial}
 	r := make(rows.Row, len(rows.Columns())+8)
-	for k, v := range c.base {
-		r[k] = v
-	}
+	maps.Copy(r, c.base)
 	r[rows.ColAlgorithm], r[rows.ColTrial] = a.Label, strconv.Itoa(trial)
 	r[rows.ColSeed], r[rows.ColProblemSeed] = fmt.Sprintf("%016x%016x", mhi, mlo), fmt.Sprintf("%016x%016x", phi, plo)
 	r[rows.ColStatus] = string(rows.StatusOK)
