@@ -43,6 +43,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -156,13 +157,9 @@ func checkPlants(root string, plants []Plant) int {
 
 // applyCheck applies p's edits to the file texts in memory (nothing is written).
 func (p Plant) applyCheck(root string, files []string) error {
-	have := map[string]bool{}
-	for _, f := range files {
-		have[f] = true
-	}
 	texts := map[string]string{}
 	for _, e := range p.Edits {
-		if !have[e.File] {
+		if !slices.Contains(files, e.File) {
 			return fmt.Errorf("%s: not a file of the tree", e.File)
 		}
 		t, ok := texts[e.File]

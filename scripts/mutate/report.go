@@ -76,8 +76,5 @@ func writeBoth(dir, name string, csvBytes []byte, md string) error {
 	if err := os.WriteFile(filepath.Join(dir, name+".csv"), csvBytes, 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(md), 0o644); err != nil {
-		return err
-	}
-	return nil
+	return os.WriteFile(filepath.Join(dir, name+".md"), []byte(md), 0o644)
 }
