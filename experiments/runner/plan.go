@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"path/filepath"
-	"runtime"
 	"slices"
 
 	"expmech/algorithms"
@@ -51,18 +50,10 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	if err != nil {
 		return out, err
 	}
-	prov := o.Provenance
-	if prov == nil {
-		pv := ReadProvenance()
-		prov = &pv
-	}
-	p.env.Store = calibrationStoreFor(o, prov)
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
+	o = o.withDefaults()
+	p.env.Store = calibrationStoreFor(o, o.Provenance)
 	jobs := allJobs(p)
-	pl := planPairs(p, jobs, workers)
+	pl := planPairs(p, jobs, o.Workers)
 	for i := range jobs {
 		jobs[i].cost = pl[jobs[i].cell][jobs[i].alg].cost
 	}

@@ -183,20 +183,14 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 	if err != nil {
 		return nil, err
 	}
+	o = o.withDefaults()
 	r := &runState{spec: spec, o: o, p: p, workers: o.Workers, dir: ExperimentDir(o.Out, spec), prov: o.Provenance}
-	if r.workers <= 0 {
-		r.workers = runtime.NumCPU()
-	}
 	r.res = Result{Dir: r.dir, File: filepath.Join(r.dir, "results.csv")}
 	if o.Shards > 1 {
 		r.res.File = filepath.Join(r.dir, shardName(o.Shard, o.Shards))
 	}
 	r.jpath = filepath.Join(r.dir, journalName(o))
 	r.start = time.Now()
-	if r.prov == nil {
-		pv := ReadProvenance()
-		r.prov = &pv
-	}
 	if !o.NoCache && r.prov.CodeVersion != "" && r.prov.CodeVersion != "sha256:unknown" {
 		cdir := cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
 		if r.ch, err = newCache(cdir, r.prov.CodeVersion, p, loadCodeKeys(r.prov)); err != nil {
@@ -213,6 +207,19 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 		r.h.Shard, r.h.Shards = 0, 0
 	}
 	return r, nil
+}
+
+// withDefaults is o with Workers ≤ 0 replaced by runtime.NumCPU() and a nil Provenance by
+// ReadProvenance().
+func (o Options) withDefaults() Options {
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if o.Provenance == nil {
+		pv := ReadProvenance()
+		o.Provenance = &pv
+	}
+	return o
 }
 
 func (r *runState) logf(format string, args ...any) {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -80,19 +78,15 @@ func runSeeds(ctx context.Context, root string, o seedOptions) int {
 	}
 	md := seedMarkdown(rows, o)
 	fmt.Print(md)
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write(append(append([]string{"experiment", "check", "label", "role"}, verdicts...), "seeds", "stable"))
+	recs := [][]string{append(append([]string{"experiment", "check", "label", "role"}, verdicts...), "seeds", "stable")}
 	for _, r := range rows {
 		rec := []string{r.Exp, r.Check.Index, r.Check.Label(), r.Check.Role}
 		for _, v := range verdicts {
 			rec = append(rec, strconv.Itoa(r.Counts[v]))
 		}
-		rec = append(rec, strconv.Itoa(r.Seeds), strconv.FormatBool(r.stable()))
-		w.Write(rec)
+		recs = append(recs, append(rec, strconv.Itoa(r.Seeds), strconv.FormatBool(r.stable())))
 	}
-	w.Flush()
-	if err := writeBoth(o.out, "seeds", buf.Bytes(), md); err != nil {
+	if err := writeBoth(o.out, "seeds", recs, md); err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 		return 1
 	}
