@@ -91,13 +91,6 @@ func ExperimentDir(root string, spec *experiments.Spec) string {
 	return filepath.Join(root, spec.Name)
 }
 
-func journalName(o Options) string {
-	if o.Shards > 1 {
-		return fmt.Sprintf("journal-%d-of-%d.jsonl", o.Shard, o.Shards)
-	}
-	return "journal.jsonl"
-}
-
 func shardName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.jsonl", i, n) }
 
 // Validate resolves spec against reg without running or writing anything: the check
@@ -186,10 +179,11 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 	o = o.withDefaults()
 	r := &runState{spec: spec, o: o, p: p, workers: o.Workers, dir: ExperimentDir(o.Out, spec), prov: o.Provenance}
 	r.res = Result{Dir: r.dir, File: filepath.Join(r.dir, "results.csv")}
+	r.jpath = filepath.Join(r.dir, "journal.jsonl")
 	if o.Shards > 1 {
 		r.res.File = filepath.Join(r.dir, shardName(o.Shard, o.Shards))
+		r.jpath = filepath.Join(r.dir, fmt.Sprintf("journal-%d-of-%d.jsonl", o.Shard, o.Shards))
 	}
-	r.jpath = filepath.Join(r.dir, journalName(o))
 	r.start = time.Now()
 	if !o.NoCache && r.prov.CodeVersion != "" && r.prov.CodeVersion != "sha256:unknown" {
 		cdir := cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
@@ -343,9 +337,13 @@ func (r *runState) takeKnown(mine []job) error {
 	return nil
 }
 
-// cacheKey is the result-cache key of the row jb.
+// cacheKey is the result-cache key of the row jb, with the problem and mechanism seeds of
+// its trial (hi, lo each).
 func (r *runState) cacheKey(jb job) string {
-	return r.ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(r.spec, r.p.cells[jb.cell].Cell, jb.trial), r.spec.SaveOutputs)
+	c := r.p.cells[jb.cell].Cell
+	phi, plo := r.spec.ProblemSeed(c, jb.trial)
+	mhi, mlo := r.spec.MechanismSeed(c, jb.trial)
+	return r.ch.key(jb.cell, jb.alg, jb.trial, [4]uint64{phi, plo, mhi, mlo}, r.spec.SaveOutputs)
 }
 
 // execute computes r.jobs and the plans they need on the worker slots (pool.go): the
@@ -470,13 +468,6 @@ func (res *Result) tally(es []entry) {
 			res.Refused++
 		}
 	}
-}
-
-// trialSeeds are the problem and mechanism seeds of a trial (hi, lo each).
-func trialSeeds(spec *experiments.Spec, c experiments.Cell, trial int) [4]uint64 {
-	phi, plo := spec.ProblemSeed(c, trial)
-	mhi, mlo := spec.MechanismSeed(c, trial)
-	return [4]uint64{phi, plo, mhi, mlo}
 }
 
 // A Selector names one row: a cell id (c0003), an algorithm label and a trial.
