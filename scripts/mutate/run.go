@@ -459,11 +459,11 @@ func runPlant(ctx context.Context, root string, files []string, dir string, p Pl
 	if !opts.keep {
 		defer os.RemoveAll(dir)
 	}
-	if err := copyTree(root, dir, files); err != nil {
-		res.Verdict, res.Reason = Broken, err.Error()
-		return res
+	err := copyTree(root, dir, files)
+	if err == nil {
+		err = p.applyEdits(dir)
 	}
-	if err := p.applyEdits(dir); err != nil {
+	if err != nil {
 		res.Verdict, res.Reason = Broken, err.Error()
 		return res
 	}

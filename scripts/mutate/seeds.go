@@ -39,14 +39,12 @@ var verdicts = []string{"PASS", "FAIL", "INCONCLUSIVE", "MEASURED"}
 func runSeeds(ctx context.Context, root string, o seedOptions) int {
 	tmp, err := os.MkdirTemp("", "expmech-seeds-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+		return fail(1, err)
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "expmech")
 	if err := buildTo(ctx, root, bin); err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+		return fail(1, err)
 	}
 	runs := make([][]ExpRun, len(o.exps))
 	for i := range runs {
@@ -87,8 +85,7 @@ func runSeeds(ctx context.Context, root string, o seedOptions) int {
 		recs = append(recs, append(rec, strconv.Itoa(r.Seeds), strconv.FormatBool(r.stable())))
 	}
 	if err := writeBoth(o.out, "seeds", recs, md); err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+		return fail(1, err)
 	}
 	if bad > 0 {
 		return 1
