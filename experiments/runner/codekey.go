@@ -209,8 +209,7 @@ func (k codeKeys) rowCode(gen problems.Generator, f algorithms.Factory, a experi
 		return ""
 	}
 	pkgs := []string{runnerPackage, typePackage(gen)}
-	cfg := f.NewConfig()
-	ap := typePackage(cfg)
+	ap := typePackage(f.NewConfig())
 	if slices.Contains(wrapperPackages, ap) {
 		return ""
 	}

@@ -100,10 +100,8 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		cp.consts = consts
 		cp.mechs = make([]algorithms.Mechanism, len(p.facs))
 		cp.plans = make([]*pairPlan, len(p.facs))
-		for i := range cp.plans {
-			cp.plans[i] = &pairPlan{}
-		}
 		for i, f := range p.facs {
+			cp.plans[i] = &pairPlan{}
 			m, err := newMechanism(f, c.Configs[i])
 			if err == nil && m == nil {
 				err = fmt.Errorf("constructor returned no mechanism")
