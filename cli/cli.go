@@ -106,12 +106,10 @@ func Registry(c Components) (runner.Registry, error) {
 	for _, s := range samplers {
 		names = append(names, "sampler "+s)
 	}
-	seen := map[string]bool{}
-	for _, n := range names {
-		if seen[n] {
+	for i, n := range names {
+		if slices.Contains(names[:i], n) {
 			return reg, UsageError{fmt.Sprintf("%s is registered twice (a component of your own must take a name of its own; -list lists the taken ones)", n)}
 		}
-		seen[n] = true
 	}
 	return reg, nil
 }
@@ -143,7 +141,7 @@ type options struct {
 	compare, metrics, price, cpuProfile                       string
 	workers, trials                                           int
 	quick, dryRun, resume, verbose, list, report              bool
-	force, noCache, version, figuresSet                       bool
+	force, noCache, version, figuresSet, outSet               bool
 }
 
 // Run runs the command line on args with the built-in catalog and c (Main without the
@@ -190,7 +188,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 		fmt.Fprintf(stdout, "module %s\ncommit %s\ndirty %s\ngo %s\ncode_version %s\n", p.Module, p.Commit, p.Dirty, p.GoVersion, p.CodeVersion)
 		return nil
 	case o.compare != "":
-		return compare(o, newRun, stdout, outGiven(fs))
+		return compare(o, newRun, stdout)
 	case o.merge != "":
 		if err := merge(reg, o, flags, stdout, log); err != nil {
 			return err
@@ -290,7 +288,10 @@ func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (
 			return "", false, UsageError{err.Error()}
 		}
 	}
-	fs.Visit(func(f *flag.Flag) { o.figuresSet = o.figuresSet || f.Name == "figures" })
+	fs.Visit(func(f *flag.Flag) {
+		o.figuresSet = o.figuresSet || f.Name == "figures"
+		o.outSet = o.outSet || f.Name == "out"
+	})
 	if fs.NArg() > 0 {
 		return "", false, UsageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
@@ -612,7 +613,7 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 		fmt.Fprintf(stdout, "merge the %d shards with: expmech -merge %s\n", shards, res.Dir)
 		return nil
 	}
-	return analyse(spec, res.Dir, runner.FigureDir(o.figures, spec), o.workers, stdout)
+	return analyse(spec, res.Dir, runner.ExperimentDir(o.figures, spec), o.workers, stdout)
 }
 
 // printPrice prints the plan's CPU-hours: each algorithm's predicted cost times the
@@ -677,7 +678,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 	// folder must not replace the figures of the run under ./figures.
 	figDir := filepath.Join(dir, "figures")
 	if o.figuresSet {
-		figDir = runner.FigureDir(o.figures, spec)
+		figDir = runner.ExperimentDir(o.figures, spec)
 	}
 	return analyse(spec, dir, figDir, o.workers, stdout)
 }
@@ -708,21 +709,14 @@ func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.
 	return nil
 }
 
-// outGiven reports whether -out was set on the command line.
-func outGiven(fs *flag.FlagSet) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "out" })
-	return given
-}
-
 // compare runs -compare OLD NEW: the table on stdout, compare.csv and the figures into
 // NEW's folder (or -out).
-func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
+func compare(o options, newPath string, stdout io.Writer) error {
 	outDir := newPath
 	if filepath.Ext(newPath) == ".csv" {
 		outDir = filepath.Dir(newPath)
 	}
-	if toOut {
+	if o.outSet {
 		outDir = o.out
 	}
 	for _, p := range []string{o.compare, newPath} {
@@ -738,11 +732,9 @@ func compare(o options, newPath string, stdout io.Writer, toOut bool) error {
 		return err
 	}
 	var opt analysis.CompareOptions
-	if o.metrics != "" {
-		for _, m := range strings.Split(o.metrics, ",") {
-			if m = strings.TrimSpace(m); m != "" {
-				opt.Metrics = append(opt.Metrics, m)
-			}
+	for _, m := range strings.Split(o.metrics, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			opt.Metrics = append(opt.Metrics, m)
 		}
 	}
 	res, err := analysis.CompareDirs(o.compare, newPath, outDir, opt, stdout)

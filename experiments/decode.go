@@ -21,9 +21,6 @@ import (
 func Load(path string, schema Schema) (*Spec, error) {
 	is := newIssues(path)
 	root, data := readYAML(path, is)
-	if root == nil {
-		return nil, is.err()
-	}
 	return decodeSpec(path, data, root, schema, is)
 }
 
@@ -31,20 +28,19 @@ func Load(path string, schema Schema) (*Spec, error) {
 // relative data paths.
 func Decode(path string, data []byte, schema Schema) (*Spec, error) {
 	is := newIssues(path)
-	root := parseYAML(data, is)
-	if root == nil {
-		return nil, is.err()
-	}
-	return decodeSpec(path, data, root, schema, is)
+	return decodeSpec(path, data, parseYAML(data, is), schema, is)
 }
 
 var topKeys = []string{"name", "description", "seed", "trials", "task", "problem", "privacy",
 	"sweep", "only", "algorithms", "save_outputs", "checks", "figures", "quick", "tuning"}
 
-// decodeSpec decodes the parsed spec root strictly over the defaults, then validates it
-// in stages (keys, values, only:, every cell of the full and the quick sweep), stopping
-// at the first stage that finds an issue.
+// decodeSpec decodes the parsed spec root (nil: the file did not parse) strictly over the
+// defaults, then validates it in stages (keys, values, only:, every cell of the full and
+// the quick sweep), stopping at the first stage that finds an issue.
 func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *issues) (*Spec, error) {
+	if root == nil {
+		return nil, is.err()
+	}
 	s := newSpec(path, data, schema)
 	seen, sweepNode, quickNode := s.decodeTop(is, root)
 	s.inheritTuning(is)
@@ -56,17 +52,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 	if !is.empty() {
 		return nil, is.err()
 	}
-	s.validate(is, sweepNode, quickNode)
-	if !is.empty() {
-		return nil, is.err()
-	}
-	s.validateOnly(is)
-	if !is.empty() {
-		return nil, is.err()
-	}
-	s.expandAll(is)
-	if !is.empty() {
-		return nil, is.err()
+	for _, stage := range []func(*issues){func(is *issues) { s.validate(is, sweepNode, quickNode) }, s.validateOnly, s.expandAll} {
+		if stage(is); !is.empty() {
+			return nil, is.err()
+		}
 	}
 	return s, nil
 }
@@ -418,10 +407,7 @@ func (s *Spec) Shrink() *Spec {
 		}
 		q.Sweep[i] = nax
 	}
-	q.Trials = 2
-	if s.Quick.Trials > 0 {
-		q.Trials = s.Quick.Trials
-	}
+	q.Trials = cmp.Or(s.Quick.Trials, 2) // quick.trials ≥ 1 when given
 	return &q
 }
 

@@ -55,8 +55,7 @@ type ProblemCell struct {
 // not change when `only:` does).
 func (s *Spec) Cells() ([]Cell, error) {
 	is := newIssues(s.Path)
-	cells := s.cells(is)
-	return cells, is.err()
+	return s.cells(is), is.err()
 }
 
 // cells expands and validates every cell, adding issues for invalid ones.
@@ -86,8 +85,7 @@ func (s *Spec) cells(is *issues) []Cell {
 		if !s.selected(idx) {
 			continue
 		}
-		cell, ok := s.cell(is, c, idx, width)
-		if ok {
+		if cell, ok := s.cell(is, c, idx, width); ok {
 			out = append(out, cell)
 		}
 	}
@@ -146,12 +144,9 @@ type sweptValues struct {
 // them in cell.Assign, and sets cell.Key and cell.ProblemKey.
 func (s *Spec) assignSweep(is *issues, idx []int, cell *Cell, pc *ProblemCell) sweptValues {
 	sw := sweptValues{
-		lines:     map[string]int{},
+		lines:     maps.Clone(s.lines), // newSpec makes s.lines
 		paramOver: map[string]*yaml.Node{},
 		algOver:   make([]map[string]*yaml.Node, len(s.Algorithms)),
-	}
-	for k, v := range s.lines {
-		sw.lines[k] = v
 	}
 	var all, prob []string
 	for j, ax := range s.Sweep {

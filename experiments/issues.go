@@ -16,19 +16,14 @@ type Issue struct {
 }
 
 func (i Issue) String() string {
-	var b strings.Builder
-	b.WriteString(i.File)
+	s := i.File
 	if i.Line > 0 {
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(i.Line))
+		s += ":" + strconv.Itoa(i.Line)
 	}
-	b.WriteString(": ")
 	if i.Key != "" {
-		b.WriteString(i.Key)
-		b.WriteString(": ")
+		return s + ": " + i.Key + ": " + i.Msg
 	}
-	b.WriteString(i.Msg)
-	return b.String()
+	return s + ": " + i.Msg
 }
 
 // SpecError reports every problem of an invalid spec (STYLE.md 7: all at once). Its Error

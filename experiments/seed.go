@@ -15,18 +15,11 @@ const (
 // bytes of SHA-256 over the master seed (8 bytes, big endian), the stream name and key
 // (each length-prefixed, so that no two tuples share an encoding) and the trial (8 bytes).
 func Seed(master uint64, stream, key string, trial int) (hi, lo uint64) {
-	h := sha256.New()
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], master)
-	h.Write(b[:])
+	b := binary.BigEndian.AppendUint64(nil, master)
 	for _, s := range []string{stream, key} {
-		binary.BigEndian.PutUint64(b[:], uint64(len(s)))
-		h.Write(b[:])
-		h.Write([]byte(s))
+		b = append(binary.BigEndian.AppendUint64(b, uint64(len(s))), s...)
 	}
-	binary.BigEndian.PutUint64(b[:], uint64(trial))
-	h.Write(b[:])
-	sum := h.Sum(nil)
+	sum := sha256.Sum256(binary.BigEndian.AppendUint64(b, uint64(trial)))
 	return binary.BigEndian.Uint64(sum[0:8]), binary.BigEndian.Uint64(sum[8:16])
 }
 

@@ -1,8 +1,6 @@
 package experiments
 
 import (
-	"reflect"
-
 	"gopkg.in/yaml.v3"
 
 	"expmech/domain"
@@ -166,15 +164,4 @@ func (s *Spec) Labels() []string {
 		out[i] = a.Label
 	}
 	return out
-}
-
-// named problem fields that may be swept, with the Go type their values decode to.
-var problemScalars = map[string]reflect.Type{
-	"n": reflect.TypeFor[int](), "d": reflect.TypeFor[int](), "rank": reflect.TypeFor[int](),
-	"g_k": reflect.TypeFor[float64](), "radius": reflect.TypeFor[float64](),
-	"loss": reflect.TypeFor[loss.Kind](), "domain": reflect.TypeFor[domain.Kind](),
-}
-
-var privacyScalars = map[string]reflect.Type{
-	"epsilon": reflect.TypeFor[float64](), "delta": reflect.TypeFor[float64](),
 }

@@ -353,9 +353,7 @@ func yamlFields(t reflect.Type) (fields map[string]reflect.Type, anyKey bool) {
 				anyKey = true
 			case reflect.Struct:
 				sub, subAny := yamlFields(ft)
-				for k, v := range sub {
-					fields[k] = v
-				}
+				maps.Copy(fields, sub)
 				anyKey = anyKey || subAny
 			}
 			continue

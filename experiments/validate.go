@@ -191,10 +191,11 @@ func (s *Spec) validateSweep(is *issues, labels map[string]bool) {
 	}
 	for _, ax := range s.Sweep {
 		key := "sweep." + ax.Key
-		if _, ok := problemScalars[ax.Key]; ok {
+		switch ax.Key {
+		case "n", "d", "rank", "g_k", "radius", "loss", "domain", "epsilon", "delta": // the named fields (assignValue)
 			continue
-		}
-		if _, ok := privacyScalars[ax.Key]; ok {
+		case "kind", "data", "task", "name", "seed", "trials":
+			is.add(ax.Line, key, "%q cannot be swept", ax.Key)
 			continue
 		}
 		if label, param, ok := strings.Cut(ax.Key, "."); ok {
@@ -216,11 +217,6 @@ func (s *Spec) validateSweep(is *issues, labels map[string]bool) {
 					is.add(ax.Line, key, "%q is not a parameter of %q", param, s.Algorithms[i].Name)
 				}
 			}
-			continue
-		}
-		switch ax.Key {
-		case "kind", "data", "task", "name", "seed", "trials":
-			is.add(ax.Line, key, "%q cannot be swept", ax.Key)
 			continue
 		}
 		if s.schema.ProblemParams == nil {

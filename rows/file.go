@@ -20,18 +20,16 @@ const FileMode os.FileMode = 0o644
 // and a crash after WriteFile returns does not lose it.
 func WriteFile(path string, write func(w io.Writer) error) error {
 	pf, err := renameio.NewPendingFile(path, renameio.WithStaticPermissions(FileMode))
+	if err == nil {
+		defer pf.Cleanup()
+		bw := bufio.NewWriter(pf)
+		if err = write(bw); err == nil {
+			if err = bw.Flush(); err == nil {
+				err = pf.CloseAtomicallyReplace()
+			}
+		}
+	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer pf.Cleanup()
-	bw := bufio.NewWriter(pf)
-	if err := write(bw); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return syncDir(filepath.Dir(path))

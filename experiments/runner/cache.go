@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -237,12 +238,8 @@ func writeUnsynced(path string, b []byte) error {
 // row rebuilds the full row of a cached entry under the current cell and label.
 func (e *cacheEntry) row(base map[string]string, label string) rows.Row {
 	r := make(rows.Row, len(e.Row)+len(base)+1)
-	for k, v := range base {
-		r[k] = v
-	}
-	for k, v := range e.Row {
-		r[k] = v
-	}
+	maps.Copy(r, base)
+	maps.Copy(r, e.Row)
 	r[rows.ColAlgorithm] = label
 	return r
 }
@@ -250,14 +247,9 @@ func (e *cacheEntry) row(base map[string]string, label string) rows.Row {
 func putString(h hash.Hash, s string) { h.Write(lenPrefix([]byte(s))) }
 
 func lenPrefix(b []byte) []byte {
-	out := binary.BigEndian.AppendUint64(nil, uint64(len(b)))
-	return append(out, b...)
+	return append(binary.BigEndian.AppendUint64(nil, uint64(len(b))), b...)
 }
 
-func putInt(h hash.Hash, v int64) {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(v))
-	h.Write(b[:])
-}
+func putInt(h hash.Hash, v int64) { h.Write(binary.BigEndian.AppendUint64(nil, uint64(v))) }
 
 func putFloat(h hash.Hash, v float64) { putInt(h, int64(math.Float64bits(v))) }

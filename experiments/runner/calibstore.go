@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -151,9 +152,6 @@ func calibrationStoreFor(o Options, prov *Provenance) *calibStore {
 	if o.NoCache || prov == nil || prov.CodeVersion == "" || prov.CodeVersion == "sha256:unknown" {
 		return newCalibStore("", "")
 	}
-	dir := o.CacheDir
-	if dir == "" {
-		dir = filepath.Join(o.Out, ".cache")
-	}
+	dir := cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
 	return newCalibStore(filepath.Join(dir, "calib"), prov.CodeVersion)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/build"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -89,13 +90,7 @@ func PackageKeys(root string, pkgs []Package) (map[string]string, error) {
 		h := sha256.New()
 		putString(h, "expmech-package-closure/1")
 		h.Write(modSum)
-		for _, q := range slices.Sorted(func(yield func(string) bool) {
-			for q := range seen {
-				if !yield(q) {
-					return
-				}
-			}
-		}) {
+		for _, q := range slices.Sorted(maps.Keys(seen)) {
 			putString(h, q)
 			h.Write(own[q])
 		}
@@ -107,13 +102,7 @@ func PackageKeys(root string, pkgs []Package) (map[string]string, error) {
 // EncodePackageKeys is the stamp of keys: "path=key;…" in path order.
 func EncodePackageKeys(keys map[string]string) string {
 	var parts []string
-	for _, p := range slices.Sorted(func(yield func(string) bool) {
-		for p := range keys {
-			if !yield(p) {
-				return
-			}
-		}
-	}) {
+	for _, p := range slices.Sorted(maps.Keys(keys)) {
 		parts = append(parts, p+"="+keys[p])
 	}
 	return strings.Join(parts, ";")
@@ -201,10 +190,7 @@ var sourceKeysOnce = sync.OnceValue(func() codeKeys {
 	if err != nil {
 		return nil
 	}
-	keys, err := PackageKeys(root, pkgs)
-	if err != nil {
-		return nil
-	}
+	keys, _ := PackageKeys(root, pkgs) // nil on error
 	return keys
 })
 
@@ -223,8 +209,7 @@ func (k codeKeys) rowCode(gen problems.Generator, f algorithms.Factory, a experi
 		return ""
 	}
 	pkgs := []string{runnerPackage, typePackage(gen)}
-	cfg := f.NewConfig()
-	ap := typePackage(cfg)
+	ap := typePackage(f.NewConfig())
 	if slices.Contains(wrapperPackages, ap) {
 		return ""
 	}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -96,7 +97,7 @@ type journal struct {
 }
 
 func createJournal(path string, h header) (*journal, error) {
-	f, err := createAppend(path)
+	f, err := openMode(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, JournalMode)
 	if err != nil {
 		return nil, err
 	}
@@ -113,12 +114,8 @@ func appendJournal(path string, good int64) (*journal, error) {
 	if err := os.Truncate(path, good); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openMode(path, os.O_WRONLY|os.O_APPEND, JournalMode) // a journal of an older version was 0644
 	if err != nil {
-		return nil, err
-	}
-	if err := f.Chmod(JournalMode); err != nil { // a journal of an older version was 0644
-		f.Close()
 		return nil, err
 	}
 	return &journal{f: f}, nil
@@ -126,8 +123,7 @@ func appendJournal(path string, good int64) (*journal, error) {
 
 func (j *journal) write(l line) error {
 	j.buf.Reset()
-	enc := json.NewEncoder(&j.buf)
-	if err := enc.Encode(l); err != nil {
+	if err := json.NewEncoder(&j.buf).Encode(l); err != nil {
 		return err
 	}
 	_, err := j.f.Write(j.buf.Bytes())
@@ -145,13 +141,7 @@ func (j *journal) close() error {
 // sortEntries orders entries by cell, algorithm, trial (DESIGN.md results.csv).
 func sortEntries(es []entry) {
 	slices.SortFunc(es, func(a, b entry) int {
-		if c := strings.Compare(a.Cell, b.Cell); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Algorithm, b.Algorithm); c != 0 {
-			return c
-		}
-		return a.Trial - b.Trial
+		return cmp.Or(strings.Compare(a.Cell, b.Cell), strings.Compare(a.Algorithm, b.Algorithm), a.Trial-b.Trial)
 	})
 }
 

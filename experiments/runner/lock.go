@@ -41,12 +41,8 @@ func lockFolder(dir, name string) (*folderLock, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, name)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, rows.FileMode)
+	f, err := openMode(path, os.O_RDWR|os.O_CREATE, rows.FileMode)
 	if err != nil {
-		return nil, err
-	}
-	if err := f.Chmod(rows.FileMode); err != nil {
-		f.Close()
 		return nil, err
 	}
 	err = tryLock(f)

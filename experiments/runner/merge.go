@@ -5,11 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"expmech/rows"
 )
 
 // MergeInfo is what a merge learned from the shard files: the spec they ran (so run.go
@@ -118,17 +117,8 @@ func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	if err := refuseFinished(filepath.Join(dir, "results.csv"), force); err != nil {
 		return info, err
 	}
-	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv"), Rows: len(es)}
-	save := false
-	for _, e := range es {
-		switch e.Row[rows.ColStatus] {
-		case string(rows.StatusError):
-			res.Errors++
-		case string(rows.StatusRefused):
-			res.Refused++
-		}
-		save = save || len(e.X) > 0
-	}
+	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv")}
+	res.tally(es)
 	info.Result = res
 	man := map[string]any{
 		"spec_path": info.SpecPath, "spec": string(info.Spec), "merged_shards": info.Shards,
@@ -137,5 +127,6 @@ func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),
 	}
 	addProvenance(man, ReadProvenance())
+	save := slices.ContainsFunc(es, func(e entry) bool { return len(e.X) > 0 })
 	return info, writeResults(dir, save, es, man)
 }

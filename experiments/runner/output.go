@@ -115,15 +115,7 @@ func addProvenance(m map[string]any, prov Provenance) {
 	m["go_version"] = prov.GoVersion
 	m["main_module"] = prov.Module
 	m["git_commit"] = prov.Commit
-	// A JSON boolean, null when unknown (no VCS stamp and no git).
-	switch prov.Dirty {
-	case "true":
-		m["git_dirty"] = true
-	case "false":
-		m["git_dirty"] = false
-	default:
-		m["git_dirty"] = nil
-	}
+	m["git_dirty"] = map[string]any{"true": true, "false": false}[prov.Dirty] // a JSON boolean, null when unknown (no VCS stamp and no git)
 	m["code_version"] = prov.CodeVersion
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		mods := map[string]string{}

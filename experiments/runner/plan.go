@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
-	"runtime"
 	"slices"
 
 	"expmech/algorithms"
@@ -50,18 +50,10 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	if err != nil {
 		return out, err
 	}
-	prov := o.Provenance
-	if prov == nil {
-		pv := ReadProvenance()
-		prov = &pv
-	}
-	p.env.Store = calibrationStoreFor(o, prov)
-	workers := o.Workers
-	if workers <= 0 {
-		workers = runtime.NumCPU()
-	}
+	o = o.withDefaults()
+	p.env.Store = calibrationStoreFor(o, o.Provenance)
 	jobs := allJobs(p)
-	pl := planPairs(p, jobs, workers)
+	pl := planPairs(p, jobs, o.Workers)
 	for i := range jobs {
 		jobs[i].cost = pl[jobs[i].cell][jobs[i].alg].cost
 	}
@@ -86,10 +78,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	var rs []rows.Row
 	for ci, c := range p.cells {
 		for i, a := range spec.Algorithms {
-			r := rows.Row{}
-			for k, v := range c.base {
-				r[k] = v
-			}
+			r := rows.Row(maps.Clone(c.base))
 			r[rows.ColAlgorithm], r[rows.ColStatus] = a.Label, string(rows.StatusOK)
 			rec, err := pl[ci][i].rec, pl[ci][i].err
 			recordColumns(r, rec)

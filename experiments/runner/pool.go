@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -14,7 +15,7 @@ import (
 //   - plans: the Plan of each (cell, algorithm) the rows need, where the data-independent
 //     calibrations happen; they go first, in the order given;
 //   - rows: a row becomes ready when the plan of its (cell, algorithm) is done, with that
-//     plan's predicted cost, and ready rows go longest-predicted-first (lptOrder's rule);
+//     plan's predicted cost, and ready rows go longest-predicted-first (lptCompare's rule);
 //     so a long calibration delays only its own rows, and the other slots compute the
 //     rows already planned (before, the trials waited for the slowest calibration);
 //   - pieces of a row's parallel loop (slots.parallel): a slot that neither a plan nor a
@@ -256,11 +257,8 @@ func (s *slots) drop(l *loop) {
 }
 
 func (s *slots) dropLocked(l *loop) {
-	for k, m := range s.loops {
-		if m == l {
-			s.loops = append(s.loops[:k], s.loops[k+1:]...)
-			return
-		}
+	if k := slices.Index(s.loops, l); k >= 0 {
+		s.loops = slices.Delete(s.loops, k, k+1)
 	}
 }
 
@@ -275,11 +273,11 @@ func (s *slots) busySeconds() float64 {
 	return (s.busy - s.waited).Seconds()
 }
 
-// jobHeap orders ready rows longest-predicted-first, ties as lptOrder breaks them.
+// jobHeap orders ready rows longest-predicted-first, ties as lptCompare breaks them.
 type jobHeap []job
 
 func (h jobHeap) Len() int           { return len(h) }
-func (h jobHeap) Less(i, j int) bool { return lptLess(h[i], h[j]) }
+func (h jobHeap) Less(i, j int) bool { return lptCompare(h[i], h[j]) < 0 }
 func (h jobHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *jobHeap) Push(x any)        { *h = append(*h, x.(job)) }
 func (h *jobHeap) Pop() any {

@@ -161,7 +161,7 @@ func TestRowsAfterTheirPlan(t *testing.T) {
 				}
 			}
 			for i := 1; i < len(rowsRun); i++ {
-				if lptLess(rowsRun[i], rowsRun[i-1]) {
+				if lptCompare(rowsRun[i], rowsRun[i-1]) < 0 {
 					t.Fatalf("one slot: row %+v after %+v: not longest predicted first", rowsRun[i], rowsRun[i-1])
 				}
 			}

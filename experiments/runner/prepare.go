@@ -100,10 +100,8 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		cp.consts = consts
 		cp.mechs = make([]algorithms.Mechanism, len(p.facs))
 		cp.plans = make([]*pairPlan, len(p.facs))
-		for i := range cp.plans {
-			cp.plans[i] = &pairPlan{}
-		}
 		for i, f := range p.facs {
+			cp.plans[i] = &pairPlan{}
 			m, err := newMechanism(f, c.Configs[i])
 			if err == nil && m == nil {
 				err = fmt.Errorf("constructor returned no mechanism")
@@ -214,7 +212,7 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 	// Swept keys that are not DESIGN.md columns become columns of their own (radius, a
 	// problem parameter, "<label>.<param>"), so analysis can group and fit by them.
 	for _, a := range c.Assign {
-		if _, ok := m[a.Key]; !ok && !isCanonical(a.Key) {
+		if _, ok := m[a.Key]; !ok && !canonical[a.Key] {
 			m[a.Key] = a.Value
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -65,13 +66,11 @@ func readProvenance() Provenance {
 		}
 	}
 	root := moduleRoot()
-	if p.Commit == "" {
-		if root != "" {
-			if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil {
-				p.Commit = strings.TrimSpace(string(out))
-				if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
-					p.Dirty = map[bool]string{true: "true", false: "false"}[len(strings.TrimSpace(string(st))) > 0]
-				}
+	if p.Commit == "" && root != "" {
+		if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil {
+			p.Commit = strings.TrimSpace(string(out))
+			if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+				p.Dirty = strconv.FormatBool(len(strings.TrimSpace(string(st))) > 0)
 			}
 		}
 	}

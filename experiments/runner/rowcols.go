@@ -20,8 +20,6 @@ var canonical = func() map[string]bool {
 	return m
 }()
 
-func isCanonical(col string) bool { return canonical[col] }
-
 func fmtF(v float64) string { return rows.Float(v) }
 
 func fmtI(v int) string {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -82,28 +83,12 @@ var ErrExists = errors.New("a finished run is there")
 const QuickFolder = "quick"
 
 // ExperimentDir is the output folder of a spec under root: root/<name>, or
-// root/quick/<name> for a shrunk spec. FigureDir is the same under the figures root.
+// root/quick/<name> for a shrunk spec; under the figures root, its figures folder.
 func ExperimentDir(root string, spec *experiments.Spec) string {
-	return experimentDir(root, spec.Name, spec.Shrunk)
-}
-
-// FigureDir is the figures folder of a spec under root (see ExperimentDir).
-func FigureDir(root string, spec *experiments.Spec) string {
-	return experimentDir(root, spec.Name, spec.Shrunk)
-}
-
-func experimentDir(root, name string, quick bool) string {
-	if quick {
-		return filepath.Join(root, QuickFolder, name)
+	if spec.Shrunk {
+		return filepath.Join(root, QuickFolder, spec.Name)
 	}
-	return filepath.Join(root, name)
-}
-
-func journalName(o Options) string {
-	if o.Shards > 1 {
-		return fmt.Sprintf("journal-%d-of-%d.jsonl", o.Shard, o.Shards)
-	}
-	return "journal.jsonl"
+	return filepath.Join(root, spec.Name)
 }
 
 func shardName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.jsonl", i, n) }
@@ -191,25 +176,17 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 	if err != nil {
 		return nil, err
 	}
+	o = o.withDefaults()
 	r := &runState{spec: spec, o: o, p: p, workers: o.Workers, dir: ExperimentDir(o.Out, spec), prov: o.Provenance}
-	if r.workers <= 0 {
-		r.workers = runtime.NumCPU()
-	}
 	r.res = Result{Dir: r.dir, File: filepath.Join(r.dir, "results.csv")}
+	r.jpath = filepath.Join(r.dir, "journal.jsonl")
 	if o.Shards > 1 {
 		r.res.File = filepath.Join(r.dir, shardName(o.Shard, o.Shards))
+		r.jpath = filepath.Join(r.dir, fmt.Sprintf("journal-%d-of-%d.jsonl", o.Shard, o.Shards))
 	}
-	r.jpath = filepath.Join(r.dir, journalName(o))
 	r.start = time.Now()
-	if r.prov == nil {
-		pv := ReadProvenance()
-		r.prov = &pv
-	}
 	if !o.NoCache && r.prov.CodeVersion != "" && r.prov.CodeVersion != "sha256:unknown" {
-		cdir := o.CacheDir
-		if cdir == "" {
-			cdir = filepath.Join(o.Out, ".cache")
-		}
+		cdir := cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
 		if r.ch, err = newCache(cdir, r.prov.CodeVersion, p, loadCodeKeys(r.prov)); err != nil {
 			return r, err
 		}
@@ -224,6 +201,19 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 		r.h.Shard, r.h.Shards = 0, 0
 	}
 	return r, nil
+}
+
+// withDefaults is o with Workers ≤ 0 replaced by runtime.NumCPU() and a nil Provenance by
+// ReadProvenance().
+func (o Options) withDefaults() Options {
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if o.Provenance == nil {
+		pv := ReadProvenance()
+		o.Provenance = &pv
+	}
+	return o
 }
 
 func (r *runState) logf(format string, args ...any) {
@@ -312,7 +302,7 @@ func (r *runState) selectJobs() error {
 	} else {
 		withCosts(r.jobs, weights)
 	}
-	lptOrder(r.jobs)
+	slices.SortStableFunc(r.jobs, lptCompare)
 	return nil
 }
 
@@ -347,9 +337,13 @@ func (r *runState) takeKnown(mine []job) error {
 	return nil
 }
 
-// cacheKey is the result-cache key of the row jb.
+// cacheKey is the result-cache key of the row jb, with the problem and mechanism seeds of
+// its trial (hi, lo each).
 func (r *runState) cacheKey(jb job) string {
-	return r.ch.key(jb.cell, jb.alg, jb.trial, trialSeeds(r.spec, r.p.cells[jb.cell].Cell, jb.trial), r.spec.SaveOutputs)
+	c := r.p.cells[jb.cell].Cell
+	phi, plo := r.spec.ProblemSeed(c, jb.trial)
+	mhi, mlo := r.spec.MechanismSeed(c, jb.trial)
+	return r.ch.key(jb.cell, jb.alg, jb.trial, [4]uint64{phi, plo, mhi, mlo}, r.spec.SaveOutputs)
 }
 
 // execute computes r.jobs and the plans they need on the worker slots (pool.go): the
@@ -456,26 +450,24 @@ func (r *runState) finish(ctx context.Context) (Result, error) {
 		return r.res, fmt.Errorf("runner: %d rows for %d expected (journal %s holds rows of another job set?)", len(r.all), r.rowsTotal, r.jpath)
 	}
 	sortEntries(r.all)
-	for _, e := range r.all {
-		switch e.Row[rows.ColStatus] {
-		case string(rows.StatusError):
-			r.res.Errors++
-		case string(rows.StatusRefused):
-			r.res.Refused++
-		}
-	}
-	r.res.Rows = len(r.all)
+	r.res.tally(r.all)
 	if r.o.Shards > 1 {
 		return r.res, writeShardFile(r.res.File, r.h, r.all)
 	}
 	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, manifest(r.spec, r.o.Flags, r.start, r.workers, r.res, *r.prov))
 }
 
-// trialSeeds are the problem and mechanism seeds of a trial (hi, lo each).
-func trialSeeds(spec *experiments.Spec, c experiments.Cell, trial int) [4]uint64 {
-	phi, plo := spec.ProblemSeed(c, trial)
-	mhi, mlo := spec.MechanismSeed(c, trial)
-	return [4]uint64{phi, plo, mhi, mlo}
+// tally sets res.Rows to the rows of es and counts its error and refused rows.
+func (res *Result) tally(es []entry) {
+	res.Rows = len(es)
+	for _, e := range es {
+		switch e.Row[rows.ColStatus] {
+		case string(rows.StatusError):
+			res.Errors++
+		case string(rows.StatusRefused):
+			res.Refused++
+		}
+	}
 }
 
 // A Selector names one row: a cell id (c0003), an algorithm label and a trial.
@@ -527,9 +519,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	a := spec.Algorithms[ai]
 	e = entry{Cell: c.ID, Algorithm: a.Label, Trial: trial}
 	r := make(rows.Row, len(rows.Columns())+8)
-	for k, v := range c.base {
-		r[k] = v
-	}
+	maps.Copy(r, c.base)
 	r[rows.ColAlgorithm], r[rows.ColTrial] = a.Label, strconv.Itoa(trial)
 	r[rows.ColSeed], r[rows.ColProblemSeed] = fmt.Sprintf("%016x%016x", mhi, mlo), fmt.Sprintf("%016x%016x", phi, plo)
 	r[rows.ColStatus] = string(rows.StatusOK)

@@ -27,29 +27,11 @@ type job struct {
 	cost             float64
 }
 
-// lptOrder sorts jobs longest-predicted-first; ties go in (cell, trial, algorithm)
+// lptCompare orders jobs longest-predicted-first; ties go in (cell, trial, algorithm)
 // order, so that the algorithms of one trial tend to share its instance while it lives.
-func lptOrder(jobs []job) {
-	slices.SortStableFunc(jobs, lptCompare)
-}
-
-// lptCompare orders a before b when a's predicted cost is larger, then by (cell, trial,
-// algorithm).
 func lptCompare(a, b job) int {
-	if c := cmp.Compare(b.cost, a.cost); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.cell, b.cell); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.trial, b.trial); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.alg, b.alg)
+	return cmp.Or(cmp.Compare(b.cost, a.cost), cmp.Compare(a.cell, b.cell), cmp.Compare(a.trial, b.trial), cmp.Compare(a.alg, b.alg))
 }
-
-// lptLess reports whether a goes before b (lptCompare).
-func lptLess(a, b job) bool { return lptCompare(a, b) < 0 }
 
 // shardOf deals jobs to n shards by the LPT rule (Graham 1969: longest job first, each to
 // the least loaded shard, ties to the lowest index): a predicted makespan at most

@@ -7,14 +7,15 @@ import "os"
 // writer's own log for -resume, never a result to share.
 const JournalMode os.FileMode = 0o600
 
-// createAppend creates (truncating) an append-only log (a journal) with JournalMode.
-// Every other file goes through rows.WriteFile.
-func createAppend(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, JournalMode)
+// openMode opens path with flag and sets its mode to mode whatever the umask or an older
+// file's mode: the journal (JournalMode) and the lock files. Every other file goes through
+// rows.WriteFile.
+func openMode(path string, flag int, mode os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag, mode)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.Chmod(JournalMode); err != nil {
+	if err := f.Chmod(mode); err != nil {
 		f.Close()
 		return nil, err
 	}

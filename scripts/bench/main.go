@@ -22,6 +22,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"flag"
@@ -260,11 +261,8 @@ func diff(rule Rule, old, new samples, units, gated []string) []verdict {
 		v.bad = v.bad && v.gated
 		vs = append(vs, v)
 	}
-	sort.Slice(vs, func(i, j int) bool {
-		if vs[i].name != vs[j].name {
-			return vs[i].name < vs[j].name
-		}
-		return vs[i].unit < vs[j].unit
+	slices.SortFunc(vs, func(a, b verdict) int {
+		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.unit, b.unit))
 	})
 	return vs
 }
@@ -339,10 +337,7 @@ func mannWhitneyGreater(x, y []float64) float64 {
 			obsSum += rank2[i]
 		}
 	}
-	total := 0
-	for _, r := range rank2 {
-		total += r
-	}
+	total := len(all) * (len(all) + 1) // Σ rank2 = 2 × (1 + … + (m + n))
 	// ways[k][s]: ways to choose k of the values seen so far with doubled rank sum s.
 	ways := make([][]float64, m+1)
 	for k := range ways {

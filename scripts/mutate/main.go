@@ -43,6 +43,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -71,8 +72,7 @@ func run(args []string) int {
 	}
 	root, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 2
+		return fail(2, err)
 	}
 	ctx := context.Background()
 	if *seeds > 0 {
@@ -85,13 +85,11 @@ func run(args []string) int {
 	}
 	plants, err := loadPlants(*plantsPath)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 2
+		return fail(2, err)
 	}
 	plants, err = selectPlants(plants, splitList(*only), *fast)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 2
+		return fail(2, err)
 	}
 	if *check {
 		return checkPlants(root, plants)
@@ -106,14 +104,12 @@ func run(args []string) int {
 	start := time.Now()
 	res, err := runPlants(ctx, root, plants, options{jobs: *jobs, timeout: *timeout, keep: *keep, progress: progress})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+		return fail(1, err)
 	}
 	table := plantTable(res) + fmt.Sprintf("wall time of the whole run (controls included, %d jobs): %.0f s\n", *jobs, time.Since(start).Seconds())
 	fmt.Print(table)
 	if err := writeOutputs(*out, "mutate", res, table); err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+		return fail(1, err)
 	}
 	fmt.Fprintf(os.Stderr, "mutate: wrote %s\n", filepath.Join(*out, "mutate.{csv,md}"))
 	status := 0
@@ -131,12 +127,17 @@ func run(args []string) int {
 	return status
 }
 
+// fail prints err and returns the exit status code.
+func fail(code int, err error) int {
+	fmt.Fprintln(os.Stderr, "mutate:", err)
+	return code
+}
+
 // checkPlants applies every plant to one copy of the tree each and reports the stale ones.
 func checkPlants(root string, plants []Plant) int {
 	files, err := treeFiles(root)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 2
+		return fail(2, err)
 	}
 	bad := 0
 	for _, p := range plants {
@@ -156,13 +157,9 @@ func checkPlants(root string, plants []Plant) int {
 
 // applyCheck applies p's edits to the file texts in memory (nothing is written).
 func (p Plant) applyCheck(root string, files []string) error {
-	have := map[string]bool{}
-	for _, f := range files {
-		have[f] = true
-	}
 	texts := map[string]string{}
 	for _, e := range p.Edits {
-		if !have[e.File] {
+		if !slices.Contains(files, e.File) {
 			return fmt.Errorf("%s: not a file of the tree", e.File)
 		}
 		t, ok := texts[e.File]

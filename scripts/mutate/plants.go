@@ -84,10 +84,6 @@ func parsePlants(path string, b []byte) ([]Plant, error) {
 	}
 	var errs []error
 	seen := map[string]bool{}
-	fam := map[string]bool{}
-	for _, f := range Families {
-		fam[f] = true
-	}
 	for i, p := range doc.Plants {
 		where := fmt.Sprintf("%s: plant %d (%s)", path, i, p.Name)
 		switch {
@@ -97,7 +93,7 @@ func parsePlants(path string, b []byte) ([]Plant, error) {
 			errs = append(errs, fmt.Errorf("%s: duplicate name", where))
 		}
 		seen[p.Name] = true
-		if !fam[p.Family] {
+		if !slices.Contains(Families, p.Family) {
 			errs = append(errs, fmt.Errorf("%s: family %q is none of %s", where, p.Family, strings.Join(Families, ", ")))
 		}
 		if len(p.Experiments) == 0 && len(p.Tests) == 0 {

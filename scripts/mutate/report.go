@@ -55,29 +55,25 @@ func mdCell(s string) string {
 // writeOutputs writes the CSV (one row per plant) and the Markdown table into dir, as
 // name + ".csv" and name + ".md".
 func writeOutputs(dir, name string, res []Result, table string) error {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write([]string{"plant", "family", "verdict", "experiments", "seconds", "evidence", "why"})
+	recs := [][]string{{"plant", "family", "verdict", "experiments", "seconds", "evidence", "why"}}
 	for _, r := range res {
-		w.Write([]string{r.Plant.Name, r.Plant.Family, string(r.Verdict), strings.Join(r.Plant.Experiments, " "),
+		recs = append(recs, []string{r.Plant.Name, r.Plant.Family, string(r.Verdict), strings.Join(r.Plant.Experiments, " "),
 			fmt.Sprintf("%.0f", r.Seconds), r.Reason, strings.TrimSpace(r.Plant.Why)})
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	return writeBoth(dir, name, buf.Bytes(), table)
+	return writeBoth(dir, name, recs, table)
 }
 
-func writeBoth(dir, name string, csvBytes []byte, md string) error {
+// writeBoth writes the records recs as name.csv and md as name.md into dir.
+func writeBoth(dir, name string, recs [][]string, md string) error {
+	var buf bytes.Buffer
+	if err := csv.NewWriter(&buf).WriteAll(recs); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, name+".csv"), csvBytes, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name+".csv"), buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte(md), 0o644); err != nil {
-		return err
-	}
-	return nil
+	return os.WriteFile(filepath.Join(dir, name+".md"), []byte(md), 0o644)
 }

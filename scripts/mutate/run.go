@@ -210,8 +210,6 @@ type ExpRun struct {
 // quick mode unless quick is false, every row computed (-no-cache), into outDir.
 func runExp(ctx context.Context, bin, dir, outDir, exp string, trials int, seed string, timeout time.Duration, quick bool) ExpRun {
 	r := ExpRun{Exp: exp, Exit: -1}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	args := []string{"-exp", exp, "-workers", "1", "-no-cache", "-force",
 		"-out", filepath.Join(outDir, "out"), "-figures", filepath.Join(outDir, "fig")}
 	folder := filepath.Join(outDir, "out", exp)
@@ -225,26 +223,12 @@ func runExp(ctx context.Context, bin, dir, outDir, exp string, trials int, seed 
 	if seed != "" {
 		args = append(args, "-seed", seed)
 	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	r.Seconds = time.Since(start).Seconds()
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		r.TimedOut = true
-		r.Err = fmt.Sprintf("timed out after %s", timeout)
+	stderr, failed := r.run(ctx, timeout, dir, false, bin, args...)
+	if r.TimedOut {
 		return r
-	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			r.Exit = ee.ExitCode()
-		}
-		r.Err = lastLines(stderr.String(), 3)
-	default:
-		r.Exit = 0
+	}
+	if failed {
+		r.Err = lastLines(stderr, 3)
 	}
 	if f, err := os.Open(filepath.Join(folder, "checks.csv")); err == nil {
 		r.Checks, err = readChecks(f)
@@ -472,15 +456,14 @@ func runPlants(ctx context.Context, root string, plants []Plant, opts options) (
 func runPlant(ctx context.Context, root string, files []string, dir string, p Plant, opts options) Result {
 	res := Result{Plant: p}
 	start := time.Now()
-	defer func() { res.Seconds = time.Since(start).Seconds() }()
 	if !opts.keep {
 		defer os.RemoveAll(dir)
 	}
-	if err := copyTree(root, dir, files); err != nil {
-		res.Verdict, res.Reason = Broken, err.Error()
-		return res
+	err := copyTree(root, dir, files)
+	if err == nil {
+		err = p.applyEdits(dir)
 	}
-	if err := p.applyEdits(dir); err != nil {
+	if err != nil {
 		res.Verdict, res.Reason = Broken, err.Error()
 		return res
 	}
@@ -522,34 +505,46 @@ func testPackages(name string) ([]string, bool) {
 // runTests runs the short tests of pkgs in the tree at dir.
 func runTests(ctx context.Context, dir, name string, pkgs []string, timeout time.Duration) ExpRun {
 	r := ExpRun{Exp: name, Exit: -1}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", append([]string{"test", "-short", "-count=1", "-trimpath"}, pkgs...)...)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err := cmd.Run()
-	r.Seconds = time.Since(start).Seconds()
-	switch {
-	case ctx.Err() == context.DeadlineExceeded:
-		r.TimedOut, r.Err = true, fmt.Sprintf("timed out after %s", timeout)
-	case err != nil:
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			r.Exit = ee.ExitCode()
-		}
+	out, failed := r.run(ctx, timeout, dir, true, "go", append([]string{"test", "-short", "-count=1", "-trimpath"}, pkgs...)...)
+	if failed {
 		var fails []string
-		for _, l := range strings.Split(out.String(), "\n") {
+		for _, l := range strings.Split(out, "\n") {
 			if strings.HasPrefix(l, "--- FAIL") {
 				fails = append(fails, strings.TrimSpace(strings.TrimPrefix(l, "--- FAIL:")))
 			}
 		}
 		r.Err = "failing tests: " + strings.Join(fails, ", ")
-	default:
-		r.Exit = 0
 	}
 	return r
+}
+
+// run runs name args in dir, killed after timeout, and sets r's Seconds, and its Exit (0,
+// or the exit status of a failure) or TimedOut and Err. It returns what the command wrote
+// on stderr (and on stdout, with both) and whether it failed other than by timing out.
+func (r *ExpRun) run(ctx context.Context, timeout time.Duration, dir string, both bool, name string, args ...string) (string, bool) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stderr = &out
+	if both {
+		cmd.Stdout = &out
+	}
+	start := time.Now()
+	err := cmd.Run()
+	r.Seconds = time.Since(start).Seconds()
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		r.TimedOut, r.Err = true, fmt.Sprintf("timed out after %s", timeout)
+		return out.String(), false
+	case errors.As(err, &ee):
+		r.Exit = ee.ExitCode()
+	case err == nil:
+		r.Exit = 0
+	}
+	return out.String(), err != nil
 }
 
 // parallel runs jobs, n at a time (at least one), in order, and waits for all.

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,14 +39,12 @@ var verdicts = []string{"PASS", "FAIL", "INCONCLUSIVE", "MEASURED"}
 func runSeeds(ctx context.Context, root string, o seedOptions) int {
 	tmp, err := os.MkdirTemp("", "expmech-seeds-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+		return fail(1, err)
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "expmech")
 	if err := buildTo(ctx, root, bin); err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+		return fail(1, err)
 	}
 	runs := make([][]ExpRun, len(o.exps))
 	for i := range runs {
@@ -80,21 +76,16 @@ func runSeeds(ctx context.Context, root string, o seedOptions) int {
 	}
 	md := seedMarkdown(rows, o)
 	fmt.Print(md)
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	w.Write(append(append([]string{"experiment", "check", "label", "role"}, verdicts...), "seeds", "stable"))
+	recs := [][]string{append(append([]string{"experiment", "check", "label", "role"}, verdicts...), "seeds", "stable")}
 	for _, r := range rows {
 		rec := []string{r.Exp, r.Check.Index, r.Check.Label(), r.Check.Role}
 		for _, v := range verdicts {
 			rec = append(rec, strconv.Itoa(r.Counts[v]))
 		}
-		rec = append(rec, strconv.Itoa(r.Seeds), strconv.FormatBool(r.stable()))
-		w.Write(rec)
+		recs = append(recs, append(rec, strconv.Itoa(r.Seeds), strconv.FormatBool(r.stable())))
 	}
-	w.Flush()
-	if err := writeBoth(o.out, "seeds", buf.Bytes(), md); err != nil {
-		fmt.Fprintln(os.Stderr, "mutate:", err)
-		return 1
+	if err := writeBoth(o.out, "seeds", recs, md); err != nil {
+		return fail(1, err)
 	}
 	if bad > 0 {
 		return 1
