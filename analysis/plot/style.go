@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -159,12 +160,8 @@ func StyleOf(method, label string) Style {
 // MethodOf splits a label "method/variant" (the convention of tuned baselines, e.g.
 // noisy-gd/oracle); a label without "/" is its own method.
 func MethodOf(label string) string {
-	for i := 0; i < len(label); i++ {
-		if label[i] == '/' {
-			return label[:i]
-		}
-	}
-	return label
+	method, _, _ := strings.Cut(label, "/")
+	return method
 }
 
 // Key is a spec-level style key: the style of every series label of one experiment,
