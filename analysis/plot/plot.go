@@ -425,13 +425,10 @@ func newPlot(f Figure, fLabel, fTick float64) (*gplot.Plot, *plotter.Grid) {
 		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
 			ax.Tick.Label.Handler = supText{Plain: pl}
 		}
-		ax.Padding = vg.Points(3)
+		ax.Padding, ax.Label.Padding = vg.Points(3), vg.Points(2)
 	}
-	p.X.Label.Padding = vg.Points(2)
-	p.Y.Label.Padding = vg.Points(2)
 	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 225}
-	grid.Horizontal.Color = color.Gray{Y: 225}
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	grid.Vertical.Width, grid.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
 	p.Add(grid)
 	return p, grid

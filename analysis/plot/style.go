@@ -118,7 +118,7 @@ var (
 // other variants hash their label.
 func knownVariant(label string) (glyph, dashes int, ok bool) {
 	switch label {
-	case "prox-practical", "expmech-prox", "corrected":
+	case "prox-practical", "expmech-prox", "corrected", "oracle":
 		return 0, 0, true
 	case "prox-certified", "lll24-printed":
 		return 1, 1, true
@@ -126,8 +126,6 @@ func knownVariant(label string) (glyph, dashes int, ok bool) {
 		return 2, 2, true
 	case "mala":
 		return 3, 3, true
-	case "oracle":
-		return 0, 0, true
 	case "private":
 		return 1, 3, true
 	}

@@ -83,9 +83,9 @@ type FigureComparison struct {
 	Skipped    string      `json:"skipped,omitempty"`
 }
 
-// comparable reports whether figure f gets a Comparison: a curve of an excess risk over
+// rankable reports whether figure f gets a Comparison: a curve of an excess risk over
 // the algorithm series.
-func comparable(f Figure) bool {
+func rankable(f Figure) bool {
 	return (f.Kind == "" || f.Kind == FigureCurve) && (f.Series == "" || f.Series == rows.ColAlgorithm) &&
 		strings.HasPrefix(f.Y, "excess_") && !strings.Contains(f.Y, "/")
 }
@@ -103,7 +103,7 @@ func overlap(a, b RankEntry) bool {
 func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
 	var out []FigureComparison
 	for _, f := range exp.Figures {
-		if !comparable(f) {
+		if !rankable(f) {
 			continue
 		}
 		out = append(out, compareFigure(exp, f, rs))
@@ -150,12 +150,8 @@ func rankGroups(f Figure, rs []*rows.Record) (groups map[rankKey][]*rows.Record,
 		a := r.Text(rows.ColAlgorithm)
 		k := rankKey{x, a}
 		groups[k] = append(groups[k], r)
-		if !slices.Contains(xs, x) {
-			xs = append(xs, x)
-		}
-		if !slices.Contains(algs, a) {
-			algs = append(algs, a)
-		}
+		xs = appendNew(xs, x)
+		algs = appendNew(algs, a)
 	}
 	slices.Sort(xs)
 	return groups, xs, algs
@@ -423,15 +419,11 @@ func (c *conclusion) tagsAndWarnings() {
 			// selection is close to a uniform draw of the grid here (README "Tuning"), so
 			// its edge share is about the edge's share of the grid, whatever the optimum.
 			if e.Tuning == string(rows.TuningOracle) && float64(e.EdgeRate) > EdgeWarnShare {
-				if !slices.Contains(c.edgeWarn, e.Algorithm) {
-					c.edgeWarn = append(c.edgeWarn, e.Algorithm)
-				}
+				c.edgeWarn = appendNew(c.edgeWarn, e.Algorithm)
 				c.edgeAt[e.Algorithm] = append(c.edgeAt[e.Algorithm], float64(pt.X))
 			}
 			if float64(e.StartRate) > 0 {
-				if !slices.Contains(c.startWarn, e.Algorithm) {
-					c.startWarn = append(c.startWarn, e.Algorithm)
-				}
+				c.startWarn = appendNew(c.startWarn, e.Algorithm)
 				c.startAt[e.Algorithm] = append(c.startAt[e.Algorithm], float64(pt.X))
 			}
 		}
@@ -446,9 +438,7 @@ func (c *conclusion) best() {
 		if pt.BestPrivate == "" {
 			continue
 		}
-		if !slices.Contains(c.bestOrder, pt.BestPrivate) {
-			c.bestOrder = append(c.bestOrder, pt.BestPrivate)
-		}
+		c.bestOrder = appendNew(c.bestOrder, pt.BestPrivate)
 		c.bestAt[pt.BestPrivate] = append(c.bestAt[pt.BestPrivate], float64(pt.X))
 		for i, e := range pt.Entries {
 			if i == 1 && e.Private {
@@ -706,9 +696,9 @@ func htmlComparisons(fcs []FigureComparison) []htmlComparison {
 			t := &htmlTable{ID: "comparison-" + strconv.Itoa(i), Head: []string{fc.X, "rank", "algorithm", "guarantee", "mean", "CI low", "CI high", "trials", "÷ best private", "vs best private"}}
 			for _, pt := range fc.Points {
 				for j, e := range pt.Entries {
-					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), {Text: strconv.Itoa(j + 1), Sort: strconv.Itoa(j + 1), Class: "num"},
+					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), intCell(j + 1),
 						textCell(e.Algorithm), textCell(guaranteeText(e)), numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)),
-						{Text: strconv.Itoa(e.Trials), Sort: strconv.Itoa(e.Trials), Class: "num"}, numCell(float64(e.Ratio)), textCell(e.Relation)})
+						intCell(e.Trials), numCell(float64(e.Ratio)), textCell(e.Relation)})
 				}
 			}
 			hc.Table = t

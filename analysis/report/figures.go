@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -114,12 +115,7 @@ func (e Experiment) method(label string) string {
 
 // styleKey is the experiment's plot.Key over its algorithm labels (Methods).
 func (e Experiment) styleKey() plot.Key {
-	labels := make([]string, 0, len(e.Methods))
-	for l := range e.Methods {
-		labels = append(labels, l)
-	}
-	slices.Sort(labels)
-	return plot.NewKey(labels, e.Methods)
+	return plot.NewKey(slices.Sorted(maps.Keys(e.Methods)), e.Methods)
 }
 
 // trialsPerPoint is "N trials per point" or "N–M trials per point".
@@ -274,10 +270,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	if fg.Kind == FigurePhase {
 		return phaseFigure(exp, fg, rs, out)
 	}
-	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: fg.Series, styles: exp.styleKey(), tmin: math.MaxInt}
-	if b.seriesCol == "" {
-		b.seriesCol = rows.ColAlgorithm
-	}
+	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: cmp.Or(fg.Series, rows.ColAlgorithm), styles: exp.styleKey(), tmin: math.MaxInt}
 	b.sel = table.Filter(rs, "", fg.Where)
 	if len(b.sel) == 0 {
 		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
@@ -333,11 +326,18 @@ func (b *figureBuild) header() plot.Figure {
 		if fg.Kind == FigureFrontier {
 			skip = nil
 		}
-		if c := table.ConstantColumns(b.sel, skip...); len(c) > 0 {
-			pf.Title += " (" + strings.Join(c, ", ") + ")"
-		}
+		pf.Title += constantsText(b.sel, skip...)
 	}
 	return pf
+}
+
+// constantsText is " (a=1, b=2)" for the identity columns constant over rs outside skip
+// (table.ConstantColumns), "" when none: a default title's suffix.
+func constantsText(rs []*rows.Record, skip ...string) string {
+	if c := table.ConstantColumns(rs, skip...); len(c) > 0 {
+		return " (" + strings.Join(c, ", ") + ")"
+	}
+	return ""
 }
 
 // styleKey is the colour key and method of series lab.
@@ -473,9 +473,7 @@ func (b *figureBuild) curves(pf plot.Figure) (plot.Figure, error) {
 	var xticks []float64
 	for _, s := range pf.Series {
 		for _, x := range s.X {
-			if !slices.Contains(xticks, x) {
-				xticks = append(xticks, x)
-			}
+			xticks = appendNew(xticks, x)
 		}
 	}
 	if len(xticks) <= 8 {
@@ -505,10 +503,8 @@ func (b *figureBuild) curve(lab string) plot.Series {
 			b.out.Dropped++
 			continue
 		}
-		s.X = append(s.X, g.X)
-		s.Y = append(s.Y, st.Mean)
-		s.Lo = append(s.Lo, st.Lo)
-		s.Hi = append(s.Hi, st.Hi)
+		s.X, s.Y = append(s.X, g.X), append(s.Y, st.Mean)
+		s.Lo, s.Hi = append(s.Lo, st.Lo), append(s.Hi, st.Hi)
 		b.tmin, b.tmax = min(b.tmin, st.N), max(b.tmax, st.N)
 		b.out.Points++
 	}
@@ -596,8 +592,7 @@ func fmtSlope(s float64) string {
 	case -0.5:
 		return "−½"
 	}
-	str := fmt.Sprintf("%+g", s)
-	return strings.Replace(str, "-", "−", 1)
+	return strings.Replace(fmt.Sprintf("%+g", s), "-", "−", 1)
 }
 
 // logFloor: a group mean at or below it is rounding zero (e.g. the non-private reference,
@@ -622,9 +617,7 @@ func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
 	if pf.Title == "" {
 		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
-		if c := table.ConstantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
-			pf.Title += " (" + strings.Join(c, ", ") + ")"
-		}
+		pf.Title += constantsText(sel, rows.ColEpsilon, rows.ColDelta)
 	}
 	nmin, nmax := math.MaxInt, 0
 	xlo, xhi := math.Inf(1), math.Inf(-1)

@@ -181,9 +181,7 @@ func tallyText(cells []check.RegimeCell) string {
 		if c.Best == "" {
 			continue
 		}
-		if !slices.Contains(methods, c.Best) {
-			methods = append(methods, c.Best)
-		}
+		methods = appendNew(methods, c.Best)
 		if c.Label == check.LabelWinner {
 			wins[c.Best]++
 		} else {

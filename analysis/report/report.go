@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -124,6 +125,14 @@ func experimentTitle(e Experiment) string {
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
+// appendNew appends v to s unless s holds it: the distinct values in first-appearance order.
+func appendNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
 func (rep report) write(dir, figDir string) error {
 	var b bytes.Buffer
 	e := rep.Exp
@@ -149,33 +158,34 @@ func (rep report) write(dir, figDir string) error {
 // writeRows writes the row counts, the excluded rows by status and the errors by
 // algorithm.
 func (rep report) writeRows(b *bytes.Buffer) {
-	fmt.Fprintf(b, "Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
+	b.WriteString(rep.rowsText() + "\n\n")
+	writeRowTable(b, "", "error", rep.Rows.Errors)
+	writeRowTable(b, RefusedRule+"\n\n", "refused", rep.Rows.Refused)
+}
+
+// rowsText is the sentence of the row counts and the excluded rows by status.
+func (rep report) rowsText() string {
+	s := fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
-		fmt.Fprintf(b, ", %d excluded (", ex)
-		keys := slices.Sorted(maps.Keys(rep.Rows.ByStatus))
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(b, "%s: %d", k, rep.Rows.ByStatus[k])
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(rep.Rows.ByStatus)) {
+			parts = append(parts, fmt.Sprintf("%s: %d", k, rep.Rows.ByStatus[k]))
 		}
-		b.WriteString(")")
+		s += fmt.Sprintf(", %d excluded (%s)", ex, strings.Join(parts, ", "))
 	}
-	b.WriteString(".\n\n")
-	if len(rep.Rows.Errors) > 0 {
-		b.WriteString("| algorithm: error | rows |\n|---|---|\n")
-		for _, k := range slices.Sorted(maps.Keys(rep.Rows.Errors)) {
-			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Errors[k])
-		}
-		b.WriteString("\n")
+	return s + "."
+}
+
+// writeRowTable writes, after intro, the table of rows by "algorithm: <what>" (none when empty).
+func writeRowTable(b *bytes.Buffer, intro, what string, byAlg map[string]int) {
+	if len(byAlg) == 0 {
+		return
 	}
-	if len(rep.Rows.Refused) > 0 {
-		b.WriteString(RefusedRule + "\n\n| algorithm: refused | rows |\n|---|---|\n")
-		for _, k := range slices.Sorted(maps.Keys(rep.Rows.Refused)) {
-			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Refused[k])
-		}
-		b.WriteString("\n")
+	fmt.Fprintf(b, "%s| algorithm: %s | rows |\n|---|---|\n", intro, what)
+	for _, k := range slices.Sorted(maps.Keys(byAlg)) {
+		fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), byAlg[k])
 	}
+	b.WriteString("\n")
 }
 
 // writeChecks writes the Checks section: the decision rule, the tally, the multiplicity
@@ -189,13 +199,8 @@ func (rep report) writeChecks(b *bytes.Buffer) {
 		b.WriteString("This experiment has no checks.\n\n")
 		return
 	}
-	var tally check.Tally
-	for _, r := range rep.Results {
-		tally.Add(r.Role, r.Verdict)
-	}
+	tally, mult := rep.tally()
 	b.WriteString(tally.Text() + ".\n\n")
-	mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
-		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 	b.WriteString("Within this experiment. " + mult.Text() + " The suite-wide statement is in REPORT.md.\n\n")
 	b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for i, r := range rep.Results {
@@ -204,6 +209,16 @@ func (rep report) writeChecks(b *bytes.Buffer) {
 			check.TrialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
 	}
 	b.WriteString("\n")
+}
+
+// tally is the tally of the checks' verdicts and the Holm multiplicity over their claims.
+func (rep report) tally() (check.Tally, check.Multiplicity) {
+	var tally check.Tally
+	for _, r := range rep.Results {
+		tally.Add(r.Role, r.Verdict)
+	}
+	return tally, check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
+		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 }
 
 // writeFigures writes the Figures section: each figure's PNG embedded with a link to its
@@ -324,9 +339,7 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 			cells = append(cells, s.Cell)
 			ids[s.Cell] = s.Identity
 		}
-		if !slices.Contains(algs, s.Algorithm) {
-			algs = append(algs, s.Algorithm)
-		}
+		algs = appendNew(algs, s.Algorithm)
 		val[[2]string{s.Cell, s.Algorithm}] = s
 	}
 	if len(cells) == 0 {
@@ -397,21 +410,13 @@ type topWriter struct {
 // into t.exps, and names the others in t.missing.
 func (t *topWriter) read() error {
 	for _, name := range t.Suite {
-		path := filepath.Join(t.resultsRoot, name, "analysis.json")
-		js, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			t.missing = append(t.missing, name+" (no "+relSlash(t.outDir, path)+")")
+		sc, ok, err := readSidecar(t.resultsRoot, name)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			t.missing = append(t.missing, name+" (no "+relSlash(t.outDir, filepath.Join(t.resultsRoot, name, "analysis.json"))+")")
 			continue
-		}
-		if err != nil {
-			return fmt.Errorf("analysis: %w", err)
-		}
-		var sc sidecar
-		if err := json.Unmarshal(js, &sc); err != nil {
-			return fmt.Errorf("analysis: %s: %w", path, err)
-		}
-		if sc.Name == "" {
-			sc.Name = name
 		}
 		if sc.Quick != t.Quick {
 			t.missing = append(t.missing, fmt.Sprintf("%s (its results are of the %s mode)", name, modeText(sc.Quick)))
@@ -420,6 +425,24 @@ func (t *topWriter) read() error {
 		t.exps = append(t.exps, sc)
 	}
 	return nil
+}
+
+// readSidecar reads root/name/analysis.json (its Name defaults to name); ok is false when
+// the file does not exist.
+func readSidecar(root, name string) (sc sidecar, ok bool, err error) {
+	path := filepath.Join(root, name, "analysis.json")
+	js, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return sc, false, nil
+	}
+	if err != nil {
+		return sc, false, fmt.Errorf("analysis: %w", err)
+	}
+	if err := json.Unmarshal(js, &sc); err != nil {
+		return sc, false, fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	sc.Name = cmp.Or(sc.Name, name)
+	return sc, true, nil
 }
 
 // writeHeader writes the title, the mode, the suite's tally and multiplicity statement,
@@ -519,10 +542,7 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 			if c.Figure != "" {
 				fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
 			}
-			expected := c.ExpectedText
-			if expected == "" {
-				expected = c.Expected.String()
-			}
+			expected := cmp.Or(c.ExpectedText, c.Expected.String())
 			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
 				resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
@@ -536,9 +556,8 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 func (t *topWriter) writeSections(b *bytes.Buffer) {
 	for _, e := range t.exps {
 		fmt.Fprintf(b, "## %s\n\n**Claim.** %s\n\n", e.Name, e.Description)
-		fmt.Fprintf(b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK,
-			relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md")),
-			relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md")))
+		md := relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md"))
+		fmt.Fprintf(b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK, md, md)
 		if e.Conclusions != "" {
 			fmt.Fprintf(b, "**Conclusions** (derived from the data: %s mode, 95%% CIs; see the Comparison section of the detailed report). %s\n\n",
 				modeText(e.Quick), mdEscape(e.Conclusions))
