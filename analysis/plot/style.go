@@ -176,12 +176,7 @@ type Key map[string]Style
 // NewKey assigns the styles of labels; method maps a label to its method ("" or absent:
 // MethodOf(label)).
 func NewKey(labels []string, method map[string]string) Key {
-	meth := func(l string) string {
-		if m := method[l]; m != "" {
-			return m
-		}
-		return MethodOf(l)
-	}
+	meth := func(l string) string { return cmp.Or(method[l], MethodOf(l)) }
 	byMethod := map[string][]string{}
 	var methods []string
 	for _, l := range labels {
@@ -209,11 +204,8 @@ func NewKey(labels []string, method map[string]string) Key {
 			continue
 		}
 		c := methodColor(m)
-		for _, s := range spareColors {
-			if !slices.Contains(taken, s) {
-				c = s
-				break
-			}
+		if i := slices.IndexFunc(spareColors[:], func(s color.NRGBA) bool { return !slices.Contains(taken, s) }); i >= 0 {
+			c = spareColors[i]
 		}
 		colorOf[m] = c
 		taken = append(taken, c)
@@ -221,13 +213,8 @@ func NewKey(labels []string, method map[string]string) Key {
 	k := Key{}
 	var used []draw.GlyphDrawer
 	take := func(g draw.GlyphDrawer) draw.GlyphDrawer {
-		if slices.Contains(used, g) {
-			for _, c := range allGlyphs {
-				if !slices.Contains(used, c) {
-					g = c
-					break
-				}
-			}
+		if i := slices.IndexFunc(allGlyphs, func(c draw.GlyphDrawer) bool { return !slices.Contains(used, c) }); i >= 0 && slices.Contains(used, g) {
+			g = allGlyphs[i]
 		}
 		used = append(used, g)
 		return g

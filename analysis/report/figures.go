@@ -560,13 +560,7 @@ func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 // of its grid points' bounds, which bounds no procedure that ran (the selection looked at
 // the data), and a privately tuned row has none; neither is drawn.
 func theoremRows(rs []*rows.Record) []*rows.Record {
-	var out []*rows.Record
-	for _, r := range rs {
-		if !r.Tuning().Tuned() {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(rs), func(r *rows.Record) bool { return r.Tuning().Tuned() })
 }
 
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"strconv"
 
@@ -177,11 +178,7 @@ func (rep report) sidecar() sidecar {
 			Detect: Number(r.Detect), Power: Number(r.Power), PowerTrials: r.PowerTrials})
 	}
 	for _, f := range rep.Figures {
-		kind := f.Figure.Kind
-		if kind == "" {
-			kind = FigureCurve
-		}
-		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, Kind: kind, X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG,
+		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, Kind: cmp.Or(f.Figure.Kind, FigureCurve), X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG,
 			SVG: f.SVG, PDF: f.PDF, Points: f.Points, Dropped: f.Dropped, Note: f.Note, Err: f.Err})
 	}
 	return sc

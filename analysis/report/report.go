@@ -98,15 +98,14 @@ func relSlash(fromDir, target string) string {
 	return filepath.ToSlash(r)
 }
 
-func verdictText(v check.Verdict) string { return "**" + v.String() + "**" }
-
 // resultText is the verdict in bold, followed by "(invariant)" for an invariant, whose
 // verdict is counted apart from the claims'.
 func resultText(v check.Verdict, r check.Role) string {
+	s := "**" + v.String() + "**"
 	if r == check.RoleInvariant {
-		return verdictText(v) + " (invariant)"
+		s += " (invariant)"
 	}
-	return verdictText(v)
+	return s
 }
 
 // modeText names the run mode of an experiment or report.
@@ -251,11 +250,9 @@ func (rep report) writeFigures(b *bytes.Buffer, dir, figDir string) {
 // writeSummary writes the Summary section: one pivot table per primary metric.
 func (rep report) writeSummary(b *bytes.Buffer) {
 	var metrics []string
-	seen := map[string]bool{}
 	for _, s := range rep.Summaries {
-		if !seen[s.Metric] && isPrimary(s.Metric, rep.Exp) {
-			seen[s.Metric] = true
-			metrics = append(metrics, s.Metric)
+		if isPrimary(s.Metric, rep.Exp) {
+			metrics = appendNew(metrics, s.Metric)
 		}
 	}
 	if len(metrics) > 0 {
@@ -289,21 +286,9 @@ func (rep report) writePaired(b *bytes.Buffer) {
 
 // isPrimary: the metrics the report tabulates (the rest are in summary.csv).
 func isPrimary(m string, e Experiment) bool {
-	switch m {
-	case rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk:
-		return true
-	}
-	for _, c := range e.Checks {
-		if c.Metric == m {
-			return true
-		}
-	}
-	for _, f := range e.Figures {
-		if f.Y == m {
-			return true
-		}
-	}
-	return false
+	return m == rows.ColExcessEmpiricalRisk || m == rows.ColExcessPopulationRisk ||
+		slices.ContainsFunc(e.Checks, func(c check.Check) bool { return c.Metric == m }) ||
+		slices.ContainsFunc(e.Figures, func(f Figure) bool { return f.Y == m })
 }
 
 func identities(ss []table.Summary) [][]rows.KV {
