@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -298,10 +299,7 @@ func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
 
 // tag is "name [guarantee, tuning]": every method the Conclusions name carries both.
 func tag(name, guarantee, tuning string) string {
-	if tuning == "" {
-		tuning = string(rows.DefaultTuning)
-	}
-	return fmt.Sprintf("%s [%s, %s]", name, guarantee, tuning)
+	return fmt.Sprintf("%s [%s, %s]", name, guarantee, cmp.Or(tuning, string(rows.DefaultTuning)))
 }
 
 func (e RankEntry) tag() string { return tag(e.Algorithm, e.Guarantee, e.Tuning) }
@@ -615,10 +613,7 @@ func comparePointsText(r check.CheckResult) string {
 		}
 	}
 	list := func(xs []float64) string {
-		fc := FigureComparison{X: r.Vs, Points: make([]RankPoint, len(r.Points))}
-		if r.Vs == "" {
-			fc.X = "group"
-		}
+		fc := FigureComparison{X: cmp.Or(r.Vs, "group"), Points: make([]RankPoint, len(r.Points))}
 		return fc.xList(xs)
 	}
 	// ratio is " (<A>/<B> ×r; note)" or " (note)".

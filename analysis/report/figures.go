@@ -310,21 +310,13 @@ type figureBuild struct {
 // identity columns constant over the rows.
 func (b *figureBuild) header() plot.Figure {
 	fg := b.fg
-	pf := plot.Figure{
-		Title:  fg.Title,
-		XLabel: AxisLabel(fg.X),
-		YLabel: AxisLabel(fg.Y),
-		LogX:   fg.LogX, LogY: fg.LogY, Dodge: true,
-		Size: plotSize(fg.Size),
-	}
+	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X), YLabel: AxisLabel(fg.Y), LogX: fg.LogX, LogY: fg.LogY, Dodge: true,
+		Size: plotSize(fg.Size)}
 	if pf.Title == "" {
 		pf.Title = shortLabel(fg.Y) + " vs " + shortLabel(fg.X)
-		if fg.Kind == FigureFrontier {
-			pf.Title = "cost/quality frontier: " + pf.Title
-		}
 		skip := []string{fg.X}
 		if fg.Kind == FigureFrontier {
-			skip = nil
+			pf.Title, skip = "cost/quality frontier: "+pf.Title, nil
 		}
 		pf.Title += constantsText(b.sel, skip...)
 	}
@@ -610,8 +602,7 @@ func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X) + " per draw", YLabel: "KS distance to the exact law",
 		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
 	if pf.Title == "" {
-		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
-		pf.Title += constantsText(sel, rows.ColEpsilon, rows.ColDelta)
+		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw" + constantsText(sel, rows.ColEpsilon, rows.ColDelta)
 	}
 	nmin, nmax := math.MaxInt, 0
 	xlo, xhi := math.Inf(1), math.Inf(-1)

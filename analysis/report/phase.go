@@ -55,8 +55,7 @@ func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcom
 		Note:    "colour: the best private method (lowest mean); ringed: indistinguishable (95% CI of P(best < some other private method) reaches ½)",
 	}
 	if pf.Title == "" {
-		pf.Title = "who wins where: " + shortLabel(fg.Y) + " vs " + shortLabel(fg.X)
-		pf.Title += constantsText(sel, fg.X, fg.Y)
+		pf.Title = "who wins where: " + shortLabel(fg.Y) + " vs " + shortLabel(fg.X) + constantsText(sel, fg.X, fg.Y)
 	}
 	if fg.Y == StructureAxis {
 		pf.YCategories = structures
