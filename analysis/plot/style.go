@@ -53,44 +53,31 @@ var spareColors = [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeB
 // registeredColor is the fixed colour of a method of the suite: it never depends on which
 // methods a figure holds or their order.
 func registeredColor(method string) (color.NRGBA, bool) {
-	switch method {
-	case "expmech", "expmech-pure":
-		return okabeBlue, true
-	case "noisy-gd":
-		return okabeVermilion, true
-	case "dp-sgd":
-		return okabeGreen, true
-	case "phased-sgd":
-		return okabePurple, true
-	case "output-perturbation":
-		return okabeOrange, true
-	case "dpzero":
-		return okabeSkyBlue, true
-	case "nonprivate":
-		return okabeBlack, true
-	}
-	return color.NRGBA{}, false
+	c, ok := map[string]color.NRGBA{
+		"expmech": okabeBlue, "expmech-pure": okabeBlue,
+		"noisy-gd":            okabeVermilion,
+		"dp-sgd":              okabeGreen,
+		"phased-sgd":          okabePurple,
+		"output-perturbation": okabeOrange,
+		"dpzero":              okabeSkyBlue,
+		"nonprivate":          okabeBlack,
+	}[method]
+	return c, ok
 }
 
 // methodGlyph is the marker of a method's untuned series (label = method).
 func methodGlyph(method string) draw.GlyphDrawer {
-	switch method {
-	case "expmech":
-		return draw.CircleGlyph{}
-	case "noisy-gd":
-		return draw.SquareGlyph{}
-	case "dp-sgd":
-		return draw.TriangleGlyph{}
-	case "phased-sgd":
-		return draw.PyramidGlyph{}
-	case "output-perturbation":
-		return draw.CrossGlyph{}
-	case "dpzero":
-		return draw.PlusGlyph{}
-	case "nonprivate":
-		return draw.BoxGlyph{}
-	case "expmech-pure":
-		return draw.RingGlyph{}
+	if g, ok := map[string]draw.GlyphDrawer{
+		"expmech":             draw.CircleGlyph{},
+		"noisy-gd":            draw.SquareGlyph{},
+		"dp-sgd":              draw.TriangleGlyph{},
+		"phased-sgd":          draw.PyramidGlyph{},
+		"output-perturbation": draw.CrossGlyph{},
+		"dpzero":              draw.PlusGlyph{},
+		"nonprivate":          draw.BoxGlyph{},
+		"expmech-pure":        draw.RingGlyph{},
+	}[method]; ok {
+		return g
 	}
 	return variantGlyphs[hash(method)%uint32(len(variantGlyphs))]
 }

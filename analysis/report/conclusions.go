@@ -17,14 +17,10 @@ import (
 )
 
 // The Comparison section ranks the methods of each curve figure whose y is an excess risk
-// (lower is better; ratios are left out: at a fixed cell they rank like their numerator),
-// at the figure's own cells (its where filter), one ranking per x value. Methods are
-// grouped by privacy status, read from the rows: guarantee certified or nominal is a
-// private competitor; guarantee none (oracle-tuned: the selection looked at the data, or
-// non-private) is a reference, shown but never ranked against the private methods. Two
-// means whose 95% CIs overlap are called indistinguishable; only disjoint CIs make one
-// "worse" or "better". The Conclusions paragraph of REPORT.md is written from these
-// rankings and from the compare checks, never by hand.
+// (lower is better; ratios are left out: at a fixed cell they rank like their numerator)
+// as ComparisonRule states: privacy status is read from the rows, and a reference is shown
+// but never ranked against the private methods. The Conclusions paragraph of REPORT.md is
+// written from these rankings and from the compare checks, never by hand.
 
 // ComparisonRule is the sentence printed above every Comparison section.
 const ComparisonRule = "For each curve figure of an excess risk, at the figure's cells: the methods at each x ranked by mean " +

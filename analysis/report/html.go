@@ -172,13 +172,11 @@ func inlineSVG(path string) (template.HTML, error) {
 func (rep report) writeHTML(dir, figDir string) error {
 	e := rep.Exp
 	pg := htmlPage{Title: experimentTitle(e), Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
-		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec}
-	pg.Rows = rep.rowsText()
+		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec, Rows: rep.rowsText(),
+		Comparison: htmlComparisons(rep.Comparisons), ComparisonRule: ComparisonRule, Figures: rep.htmlFigures(dir, figDir)}
 	if len(rep.Results) > 0 {
 		pg.Totals, pg.Checks = rep.htmlChecks()
 	}
-	pg.Comparison, pg.ComparisonRule = htmlComparisons(rep.Comparisons), ComparisonRule
-	pg.Figures = rep.htmlFigures(dir, figDir)
 	swept := table.SweptColumns(identities(rep.Summaries))
 	if len(rep.Summaries) > 0 {
 		pg.Summary = rep.htmlSummary(swept)

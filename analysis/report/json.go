@@ -152,14 +152,10 @@ func (rep report) sidecar() sidecar {
 		sc.RowsExcluded = map[string]int{}
 	}
 	for _, r := range rep.Results {
-		tol := math.NaN()
-		if r.Kind == check.KindSlope {
-			tol = r.Tolerance
-		}
-		claim := check.ClaimUnstated
+		tol, claim := math.NaN(), check.ClaimUnstated
 		switch r.Kind {
 		case check.KindSlope:
-			claim = r.Claim.Effective()
+			tol, claim = r.Tolerance, r.Claim.Effective()
 		case check.KindCompare:
 			claim = check.CompareClaim(r.Claim)
 		}
