@@ -44,16 +44,9 @@ func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcom
 	if len(cells) == 0 {
 		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
 	}
-	pf := plot.Figure{
-		Title:   fg.Title,
-		XLabel:  AxisLabel(fg.X),
-		YLabel:  AxisLabel(fg.Y),
-		LogX:    fg.LogX,
-		LogY:    fg.LogY && fg.Y != StructureAxis,
-		Markers: true,
-		Size:    plotSize(fg.Size),
-		Note:    "colour: the best private method (lowest mean); ringed: indistinguishable (95% CI of P(best < some other private method) reaches ½)",
-	}
+	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X), YLabel: AxisLabel(fg.Y), LogX: fg.LogX, LogY: fg.LogY && fg.Y != StructureAxis,
+		Markers: true, Size: plotSize(fg.Size),
+		Note: "colour: the best private method (lowest mean); ringed: indistinguishable (95% CI of P(best < some other private method) reaches ½)"}
 	if pf.Title == "" {
 		pf.Title = "who wins where: " + shortLabel(fg.Y) + " vs " + shortLabel(fg.X) + constantsText(sel, fg.X, fg.Y)
 	}

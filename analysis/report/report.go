@@ -233,10 +233,8 @@ func (rep report) writeFigures(b *bytes.Buffer, dir, figDir string) {
 			fmt.Fprintf(b, "Not drawn: %s.\n\n", f.Err)
 			continue
 		}
-		png := relSlash(dir, filepath.Join(figDir, f.PNG))
-		svg := relSlash(dir, filepath.Join(figDir, f.SVG))
-		fmt.Fprintf(b, "![%s](%s)\n\n[SVG](%s) — %s vs %s; mean ± 95%% CI over trials", f.Name, png, svg,
-			AxisLabel(f.Figure.Y), AxisLabel(f.Figure.X))
+		fmt.Fprintf(b, "![%s](%s)\n\n[SVG](%s) — %s vs %s; mean ± 95%% CI over trials", f.Name, relSlash(dir, filepath.Join(figDir, f.PNG)),
+			relSlash(dir, filepath.Join(figDir, f.SVG)), AxisLabel(f.Figure.Y), AxisLabel(f.Figure.X))
 		if f.Figure.Theory {
 			b.WriteString("; dashed: the theorem's bound (mean theory_bound); dotted: the theory's slope anchored at the first point")
 		}
