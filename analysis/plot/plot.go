@@ -682,6 +682,8 @@ type bar struct {
 	idx        int // index of the point in its Series
 }
 
+// seriesPoints are the drawable points of s (finite, and positive on a log axis) with their
+// bars; a reference line's are those of the Series of its X and Y.
 func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 	var pts plotter.XYs
 	var bars []bar
