@@ -449,28 +449,21 @@ func (b *figureBuild) curves(pf plot.Figure) (plot.Figure, error) {
 		return pf, plot.ErrNoData
 	}
 	pf.Lines = dedupLines(b.exp, refs)
-	if _, _, isRatio := strings.Cut(b.fg.Y, "/"); isRatio && b.fg.LogY {
-		// A ratio to a curve or bound: the reference level 1.
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, s := range pf.Series {
-			for _, x := range s.X {
-				lo, hi = math.Min(lo, x), math.Max(hi, x)
-			}
-		}
-		if hi > lo {
-			pf.Lines = append(pf.Lines, plot.Line{Label: "ratio = 1", X: []float64{lo, hi}, Y: []float64{1, 1},
-				Style: plot.Dashed})
-		}
-	}
-	var xticks []float64
+	var xs []float64 // the distinct x values drawn (some: Points > 0)
 	for _, s := range pf.Series {
 		for _, x := range s.X {
-			xticks = appendNew(xticks, x)
+			xs = appendNew(xs, x)
 		}
 	}
-	if len(xticks) <= 8 {
-		slices.Sort(xticks)
-		pf.XTicks = xticks
+	if _, _, isRatio := strings.Cut(b.fg.Y, "/"); isRatio && b.fg.LogY {
+		// A ratio to a curve or bound: the reference level 1.
+		if lo, hi := slices.Min(xs), slices.Max(xs); hi > lo {
+			pf.Lines = append(pf.Lines, plot.Line{Label: "ratio = 1", X: []float64{lo, hi}, Y: []float64{1, 1}, Style: plot.Dashed})
+		}
+	}
+	if len(xs) <= 8 {
+		slices.Sort(xs)
+		pf.XTicks = xs
 	}
 	b.out.Note = CINote + ", " + trialsPerPoint(b.tmin, b.tmax)
 	if b.fg.LogY {
