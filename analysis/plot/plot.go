@@ -363,7 +363,6 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	}
 	fronts := map[string]plotter.XYs{}
 	var frontOrder []string
-	drawn := 0
 	m := len(f.Series)
 	for i, s := range f.Series {
 		pts, bars := seriesPoints(s, f)
@@ -389,12 +388,11 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 				fronts[g] = append(fronts[g], pt)
 			}
 		}
-		drawn++
 		if err := b.series(s, pts, bars); err != nil {
 			return nil, nil, err
 		}
 	}
-	if drawn == 0 {
+	if len(b.entries) == 0 { // one legend entry per series drawn
 		return nil, nil, ErrNoData
 	}
 	if f.Frontier {
