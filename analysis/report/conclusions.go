@@ -116,7 +116,7 @@ type rankKey struct {
 
 // compareFigure ranks the methods at each x of the curve figure f and concludes.
 func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
-	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(table.WhereText(f.Where)), Points: []RankPoint{}}
+	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: whereText(f.Where), Points: []RankPoint{}}
 	groups, xs, algs := rankGroups(f, rs)
 	for k, g := range groups {
 		if cs := table.CellsOf(g); len(cs) > 1 {

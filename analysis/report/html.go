@@ -211,7 +211,7 @@ func (rep report) htmlChecks() (string, *htmlTable) {
 		}
 		fig := rep.figureFor(r.Check)
 		t.Rows = append(t.Rows, []htmlCell{intCell(i), textCell(r.Label()),
-			textCell(trimWhere(table.WhereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
+			textCell(whereText(r.Where)), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
 			intCell(r.N), verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
 	}
 	return totals, t

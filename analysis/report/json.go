@@ -166,7 +166,7 @@ func (rep report) sidecar() sidecar {
 				P: Number(p.P), PHolm: Number(p.PHolm), Verdict: p.Verdict})
 		}
 		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.Label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
-			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(table.WhereText(r.Where)),
+			Algorithm: r.Algorithm, Vs: r.Vs, Where: whereText(r.Where),
 			Expected: Number(r.Threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
 			ExpectedText: r.ExpectedText(), Points: r.N, Trials: check.TrialsText(r.TrialsMin, r.TrialsMax),
 			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,

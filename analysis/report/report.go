@@ -204,7 +204,7 @@ func (rep report) writeChecks(b *bytes.Buffer) {
 	b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for i, r := range rep.Results {
 		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.Label()),
-			mdEscape(trimWhere(table.WhereText(r.Where))), r.ExpectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
+			mdEscape(whereText(r.Where)), r.ExpectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
 			check.TrialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
 	}
 	b.WriteString("\n")
