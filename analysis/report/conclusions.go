@@ -687,9 +687,8 @@ func htmlComparisons(fcs []FigureComparison) []htmlComparison {
 			t := &htmlTable{ID: "comparison-" + strconv.Itoa(i), Head: []string{fc.X, "rank", "algorithm", "guarantee", "mean", "CI low", "CI high", "trials", "÷ best private", "vs best private"}}
 			for _, pt := range fc.Points {
 				for j, e := range pt.Entries {
-					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), intCell(j + 1),
-						textCell(e.Algorithm), textCell(guaranteeText(e)), numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)),
-						intCell(e.Trials), numCell(float64(e.Ratio)), textCell(e.Relation)})
+					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), intCell(j + 1), textCell(e.Algorithm), textCell(guaranteeText(e)),
+						numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)), intCell(e.Trials), numCell(float64(e.Ratio)), textCell(e.Relation)})
 				}
 			}
 			hc.Table = t

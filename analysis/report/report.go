@@ -21,15 +21,11 @@ import (
 	"expmech/analysis/check"
 )
 
-// report is everything report.md and analysis.json are written from.
+// report is everything report.md and analysis.json are written from: what Analyze
+// computed, and the figures drawn from it.
 type report struct {
-	Exp       Experiment
-	Results   []check.CheckResult
-	Figures   []figureOutcome
-	Rows      table.RowCounts
-	Reference string
-	Summaries []table.Summary
-	Paired    []table.PairedDiff
+	Input
+	Figures []figureOutcome
 	// Comparisons rank the methods of each excess-risk curve figure (conclusions.go).
 	Comparisons []FigureComparison
 }
