@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"image"
 	"image/color"
@@ -166,9 +167,7 @@ func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, txt string) {
 	if !c.fonts[fam] {
 		var raw bytes.Buffer
 		if _, err := f.Face.WriteSourceTo(nil, &raw); err != nil {
-			if c.err == nil {
-				c.err = fmt.Errorf("plot: pdf: font %s: %w", fam, err)
-			}
+			c.err = cmp.Or(c.err, fmt.Errorf("plot: pdf: font %s: %w", fam, err)) // keep the first
 			return
 		}
 		c.doc.AddUTF8FontFromBytes(fam, "", raw.Bytes())
@@ -185,9 +184,7 @@ func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, txt string) {
 func (c *pdfCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
-		if c.err == nil {
-			c.err = fmt.Errorf("plot: pdf: image: %w", err)
-		}
+		c.err = cmp.Or(c.err, fmt.Errorf("plot: pdf: image: %w", err))
 		return
 	}
 	c.imgs++

@@ -234,11 +234,7 @@ func drawTitle(f Figure, p *gplot.Plot, c draw.Canvas, pad vg.Length) (top vg.Le
 	width := c.Max.X - c.Min.X
 	ts := p.Title.TextStyle
 	ts.Font.Size = vg.Points(fTitle)
-	title := wrap(ts, f.Title, width-2*pad)
-	for ts.Width(title) > width-2*pad && ts.Font.Size > vg.Points(6) {
-		ts.Font.Size -= vg.Points(0.5)
-		title = wrap(ts, f.Title, width-2*pad)
-	}
+	title := fitText(&ts, f.Title, width-2*pad)
 	p.Title.Text = ""
 	top = c.Max.Y - pad
 	if title != "" {
@@ -271,11 +267,7 @@ func drawLegend(f Figure, p *gplot.Plot, entries []legendEntry, c draw.Canvas, p
 		cols = max(1, min(len(entries), int((width-2*pad)/colW)))
 	}
 	rowsN := (len(entries) + cols - 1) / cols
-	note := ""
-	if f.Note != "" {
-		ns := ls
-		note = wrap(ns, f.Note, width-2*pad)
-	}
+	note := wrap(ls, f.Note, width-2*pad)
 	bottom = c.Min.Y + pad
 	if note != "" {
 		ns := ls
@@ -316,12 +308,7 @@ func drawAxisTitles(p *gplot.Plot, c draw.Canvas, pad, top, bottom vg.Length) (v
 	}
 	if yl := p.Y.Label.Text; yl != "" {
 		ys := p.Y.Label.TextStyle
-		avail := top - bottom
-		yl = wrap(ys, yl, avail)
-		for ys.Width(yl) > avail && ys.Font.Size > vg.Points(6) {
-			ys.Font.Size -= vg.Points(0.5)
-			yl = wrap(ys, yl, avail)
-		}
+		yl = fitText(&ys, yl, top-bottom)
 		ys.Rotation = math.Pi / 2
 		ys.XAlign, ys.YAlign = draw.XCenter, draw.YTop
 		c.FillText(ys, vg.Point{X: left, Y: (top + bottom) / 2}, yl)
@@ -329,6 +316,17 @@ func drawAxisTitles(p *gplot.Plot, c draw.Canvas, pad, top, bottom vg.Length) (v
 		p.Y.Label.Text = ""
 	}
 	return left, bottom
+}
+
+// fitText wraps s to the width w and, while one word is still wider, shrinks sty's font
+// by half a point (down to 6 pt) and wraps again.
+func fitText(sty *draw.TextStyle, s string, w vg.Length) string {
+	t := wrap(*sty, s, w)
+	for sty.Width(t) > w && sty.Font.Size > vg.Points(6) {
+		sty.Font.Size -= vg.Points(0.5)
+		t = wrap(*sty, s, w)
+	}
+	return t
 }
 
 // wrap breaks s into lines no wider than w (greedy, at spaces).
@@ -365,7 +363,6 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	}
 	fronts := map[string]plotter.XYs{}
 	var frontOrder []string
-	drawn := 0
 	m := len(f.Series)
 	for i, s := range f.Series {
 		pts, bars := seriesPoints(s, f)
@@ -391,12 +388,11 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 				fronts[g] = append(fronts[g], pt)
 			}
 		}
-		drawn++
 		if err := b.series(s, pts, bars); err != nil {
 			return nil, nil, err
 		}
 	}
-	if drawn == 0 {
+	if len(b.entries) == 0 { // one legend entry per series drawn
 		return nil, nil, ErrNoData
 	}
 	if f.Frontier {
@@ -427,13 +423,10 @@ func newPlot(f Figure, fLabel, fTick float64) (*gplot.Plot, *plotter.Grid) {
 		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
 			ax.Tick.Label.Handler = supText{Plain: pl}
 		}
-		ax.Padding = vg.Points(3)
+		ax.Padding, ax.Label.Padding = vg.Points(3), vg.Points(2)
 	}
-	p.X.Label.Padding = vg.Points(2)
-	p.Y.Label.Padding = vg.Points(2)
 	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Gray{Y: 225}
-	grid.Horizontal.Color = color.Gray{Y: 225}
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
 	grid.Vertical.Width, grid.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
 	p.Add(grid)
 	return p, grid
@@ -552,7 +545,7 @@ func (b *builder) front(groups map[string]plotter.XYs, order []string) error {
 // line adds a reference line (dashed or dotted, in its method's colour) with at least
 // two drawable points.
 func (b *builder) line(l Line) error {
-	pts := linePoints(l, b.f)
+	pts, _ := seriesPoints(Series{X: l.X, Y: l.Y}, b.f)
 	if len(pts) < 2 {
 		return nil
 	}
@@ -591,23 +584,19 @@ func (b *builder) line(l Line) error {
 // setAxes sets the scales and tick markers of f's axes, pads their ranges, and for
 // categorical y (f.YCategories) names the rows and lightens the horizontal grid.
 func setAxes(p *gplot.Plot, grid *plotter.Grid, f Figure) {
-	if f.LogX {
-		p.X.Scale = gplot.LogScale{}
-		p.X.Tick.Marker = logTicks{}
-	} else {
-		p.X.Tick.Marker = linTicks{}
+	for _, a := range []struct {
+		ax  *gplot.Axis
+		log bool
+	}{{&p.X, f.LogX}, {&p.Y, f.LogY}} {
+		a.ax.Tick.Marker = linTicks{}
+		if a.log {
+			a.ax.Scale, a.ax.Tick.Marker = gplot.LogScale{}, logTicks{}
+		}
+		padRange(a.ax, a.log)
 	}
 	if len(f.XTicks) > 0 {
 		p.X.Tick.Marker = valueTicks{values: f.XTicks, log: f.LogX}
 	}
-	if f.LogY {
-		p.Y.Scale = gplot.LogScale{}
-		p.Y.Tick.Marker = logTicks{}
-	} else {
-		p.Y.Tick.Marker = linTicks{}
-	}
-	padRange(&p.X, f.LogX)
-	padRange(&p.Y, f.LogY)
 	if k := len(f.YCategories); k > 0 {
 		var ticks gplot.ConstantTicks
 		for i, c := range f.YCategories {
@@ -622,21 +611,8 @@ func setAxes(p *gplot.Plot, grid *plotter.Grid, f Figure) {
 // pareto is the lower-left envelope of pts: the points not dominated in (x, y), sorted by x.
 func pareto(pts plotter.XYs) plotter.XYs {
 	s := slices.Clone(pts)
-	slices.SortFunc(s, func(a, b plotter.XY) int {
-		if a.X != b.X {
-			if a.X < b.X {
-				return -1
-			}
-			return 1
-		}
-		if a.Y < b.Y {
-			return -1
-		}
-		if a.Y > b.Y {
-			return 1
-		}
-		return 0
-	})
+	// The points are finite (seriesPoints): cmp.Compare orders them as < and > do.
+	slices.SortFunc(s, func(a, b plotter.XY) int { return cmp.Or(cmp.Compare(a.X, b.X), cmp.Compare(a.Y, b.Y)) })
 	var out plotter.XYs
 	best := math.Inf(1)
 	for _, q := range s {
@@ -704,6 +680,8 @@ type bar struct {
 	idx        int // index of the point in its Series
 }
 
+// seriesPoints are the drawable points of s (finite, and positive on a log axis) with their
+// bars; a reference line's are those of the Series of its X and Y.
 func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 	var pts plotter.XYs
 	var bars []bar
@@ -735,18 +713,6 @@ func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 		bars = append(bars, b)
 	}
 	return pts, bars
-}
-
-func linePoints(l Line, f Figure) plotter.XYs {
-	var pts plotter.XYs
-	for i := range l.X {
-		x, y := l.X[i], l.Y[i]
-		if !finite(x) || !finite(y) || (f.LogX && x <= 0) || (f.LogY && y <= 0) {
-			continue
-		}
-		pts = append(pts, plotter.XY{X: x, Y: y})
-	}
-	return pts
 }
 
 // ciBars draws confidence intervals; a bound beyond the clamp range (on a log axis: more
@@ -795,52 +761,44 @@ func (e *ciBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (e *ciBars) Plot(c draw.Canvas, plt *gplot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	ls := draw.LineStyle{Color: e.color, Width: e.width}
-	ah := e.cap * 0.7 // arrow head half-width
+	yAlong := func(along, across vg.Length) vg.Point { return vg.Point{X: across, Y: along} }
+	xAlong := func(along, across vg.Length) vg.Point { return vg.Point{X: along, Y: across} }
 	for _, b := range e.bars {
 		px, py := trX(b.x), trY(b.y)
 		if b.hasY && (b.yhi > b.y || b.ylo < b.y) {
-			lo, loOut := b.ylo, b.ylo < plt.Y.Min || (e.logY && b.ylo <= 0)
-			hi, hiOut := b.yhi, b.yhi > plt.Y.Max
-			ylo, yhi := c.Min.Y, c.Max.Y
-			if !loOut {
-				ylo = trY(lo)
-			}
-			if !hiOut {
-				yhi = trY(hi)
-			}
-			c.StrokeLine2(ls, px, ylo, px, yhi)
-			if loOut {
-				c.FillPolygon(e.color, []vg.Point{{X: px - ah, Y: ylo + 2*ah}, {X: px + ah, Y: ylo + 2*ah}, {X: px, Y: ylo}})
-			} else {
-				c.StrokeLine2(ls, px-e.cap/2, ylo, px+e.cap/2, ylo)
-			}
-			if hiOut {
-				c.FillPolygon(e.color, []vg.Point{{X: px - ah, Y: yhi - 2*ah}, {X: px + ah, Y: yhi - 2*ah}, {X: px, Y: yhi}})
-			} else {
-				c.StrokeLine2(ls, px-e.cap/2, yhi, px+e.cap/2, yhi)
-			}
+			e.interval(c, ls, yAlong, px, b.ylo, b.yhi, plt.Y.Min, plt.Y.Max, e.logY, trY, c.Min.Y, c.Max.Y)
 		}
 		if b.hasX && (b.xhi > b.x || b.xlo < b.x) {
-			loOut := b.xlo < plt.X.Min || (e.logX && b.xlo <= 0)
-			hiOut := b.xhi > plt.X.Max
-			xlo, xhi := c.Min.X, c.Max.X
-			if !loOut {
-				xlo = trX(b.xlo)
-			}
-			if !hiOut {
-				xhi = trX(b.xhi)
-			}
-			c.StrokeLine2(ls, xlo, py, xhi, py)
-			if loOut {
-				c.FillPolygon(e.color, []vg.Point{{X: xlo + 2*ah, Y: py - ah}, {X: xlo + 2*ah, Y: py + ah}, {X: xlo, Y: py}})
-			} else {
-				c.StrokeLine2(ls, xlo, py-e.cap/2, xlo, py+e.cap/2)
-			}
-			if hiOut {
-				c.FillPolygon(e.color, []vg.Point{{X: xhi - 2*ah, Y: py - ah}, {X: xhi - 2*ah, Y: py + ah}, {X: xhi, Y: py}})
-			} else {
-				c.StrokeLine2(ls, xhi, py-e.cap/2, xhi, py+e.cap/2)
-			}
+			e.interval(c, ls, xAlong, py, b.xlo, b.xhi, plt.X.Min, plt.X.Max, e.logX, trX, c.Min.X, c.Max.X)
+		}
+	}
+}
+
+// interval draws one bar from lo to hi (data values; the axis range is [amin, amax], tr
+// its transform) at canvas position at across the axis; pt maps (along, across) to a
+// canvas point. A bound outside the range (or non-positive on a log axis) is drawn to the
+// canvas edge (edgeLo, edgeHi) and ends in an arrow head, else in a cap.
+func (e *ciBars) interval(c draw.Canvas, ls draw.LineStyle, pt func(along, across vg.Length) vg.Point, at vg.Length,
+	lo, hi, amin, amax float64, log bool, tr func(float64) vg.Length, edgeLo, edgeHi vg.Length) {
+	ah := e.cap * 0.7 // arrow head half-width
+	loOut, hiOut := lo < amin || (log && lo <= 0), hi > amax
+	if !loOut {
+		edgeLo = tr(lo)
+	}
+	if !hiOut {
+		edgeHi = tr(hi)
+	}
+	a, b := pt(edgeLo, at), pt(edgeHi, at)
+	c.StrokeLine2(ls, a.X, a.Y, b.X, b.Y)
+	for _, end := range []struct {
+		v, dir vg.Length // the end and the direction into the bar
+		out    bool
+	}{{edgeLo, 1, loOut}, {edgeHi, -1, hiOut}} {
+		if end.out {
+			c.FillPolygon(e.color, []vg.Point{pt(end.v+end.dir*2*ah, at-ah), pt(end.v+end.dir*2*ah, at+ah), pt(end.v, at)})
+		} else {
+			a, b := pt(end.v, at-e.cap/2), pt(end.v, at+e.cap/2)
+			c.StrokeLine2(ls, a.X, a.Y, b.X, b.Y)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -52,44 +53,31 @@ var spareColors = [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeB
 // registeredColor is the fixed colour of a method of the suite: it never depends on which
 // methods a figure holds or their order.
 func registeredColor(method string) (color.NRGBA, bool) {
-	switch method {
-	case "expmech", "expmech-pure":
-		return okabeBlue, true
-	case "noisy-gd":
-		return okabeVermilion, true
-	case "dp-sgd":
-		return okabeGreen, true
-	case "phased-sgd":
-		return okabePurple, true
-	case "output-perturbation":
-		return okabeOrange, true
-	case "dpzero":
-		return okabeSkyBlue, true
-	case "nonprivate":
-		return okabeBlack, true
-	}
-	return color.NRGBA{}, false
+	c, ok := map[string]color.NRGBA{
+		"expmech": okabeBlue, "expmech-pure": okabeBlue,
+		"noisy-gd":            okabeVermilion,
+		"dp-sgd":              okabeGreen,
+		"phased-sgd":          okabePurple,
+		"output-perturbation": okabeOrange,
+		"dpzero":              okabeSkyBlue,
+		"nonprivate":          okabeBlack,
+	}[method]
+	return c, ok
 }
 
 // methodGlyph is the marker of a method's untuned series (label = method).
 func methodGlyph(method string) draw.GlyphDrawer {
-	switch method {
-	case "expmech":
-		return draw.CircleGlyph{}
-	case "noisy-gd":
-		return draw.SquareGlyph{}
-	case "dp-sgd":
-		return draw.TriangleGlyph{}
-	case "phased-sgd":
-		return draw.PyramidGlyph{}
-	case "output-perturbation":
-		return draw.CrossGlyph{}
-	case "dpzero":
-		return draw.PlusGlyph{}
-	case "nonprivate":
-		return draw.BoxGlyph{}
-	case "expmech-pure":
-		return draw.RingGlyph{}
+	if g, ok := map[string]draw.GlyphDrawer{
+		"expmech":             draw.CircleGlyph{},
+		"noisy-gd":            draw.SquareGlyph{},
+		"dp-sgd":              draw.TriangleGlyph{},
+		"phased-sgd":          draw.PyramidGlyph{},
+		"output-perturbation": draw.CrossGlyph{},
+		"dpzero":              draw.PlusGlyph{},
+		"nonprivate":          draw.BoxGlyph{},
+		"expmech-pure":        draw.RingGlyph{},
+	}[method]; ok {
+		return g
 	}
 	return variantGlyphs[hash(method)%uint32(len(variantGlyphs))]
 }
@@ -117,7 +105,7 @@ var (
 // other variants hash their label.
 func knownVariant(label string) (glyph, dashes int, ok bool) {
 	switch label {
-	case "prox-practical", "expmech-prox", "corrected":
+	case "prox-practical", "expmech-prox", "corrected", "oracle":
 		return 0, 0, true
 	case "prox-certified", "lll24-printed":
 		return 1, 1, true
@@ -125,8 +113,6 @@ func knownVariant(label string) (glyph, dashes int, ok bool) {
 		return 2, 2, true
 	case "mala":
 		return 3, 3, true
-	case "oracle":
-		return 0, 0, true
 	case "private":
 		return 1, 3, true
 	}
@@ -159,12 +145,8 @@ func StyleOf(method, label string) Style {
 // MethodOf splits a label "method/variant" (the convention of tuned baselines, e.g.
 // noisy-gd/oracle); a label without "/" is its own method.
 func MethodOf(label string) string {
-	for i := 0; i < len(label); i++ {
-		if label[i] == '/' {
-			return label[:i]
-		}
-	}
-	return label
+	method, _, _ := strings.Cut(label, "/")
+	return method
 }
 
 // Key is a spec-level style key: the style of every series label of one experiment,
@@ -181,12 +163,7 @@ type Key map[string]Style
 // NewKey assigns the styles of labels; method maps a label to its method ("" or absent:
 // MethodOf(label)).
 func NewKey(labels []string, method map[string]string) Key {
-	meth := func(l string) string {
-		if m := method[l]; m != "" {
-			return m
-		}
-		return MethodOf(l)
-	}
+	meth := func(l string) string { return cmp.Or(method[l], MethodOf(l)) }
 	byMethod := map[string][]string{}
 	var methods []string
 	for _, l := range labels {
@@ -214,11 +191,8 @@ func NewKey(labels []string, method map[string]string) Key {
 			continue
 		}
 		c := methodColor(m)
-		for _, s := range spareColors {
-			if !slices.Contains(taken, s) {
-				c = s
-				break
-			}
+		if i := slices.IndexFunc(spareColors[:], func(s color.NRGBA) bool { return !slices.Contains(taken, s) }); i >= 0 {
+			c = spareColors[i]
 		}
 		colorOf[m] = c
 		taken = append(taken, c)
@@ -226,13 +200,8 @@ func NewKey(labels []string, method map[string]string) Key {
 	k := Key{}
 	var used []draw.GlyphDrawer
 	take := func(g draw.GlyphDrawer) draw.GlyphDrawer {
-		if slices.Contains(used, g) {
-			for _, c := range allGlyphs {
-				if !slices.Contains(used, c) {
-					g = c
-					break
-				}
-			}
+		if i := slices.IndexFunc(allGlyphs, func(c draw.GlyphDrawer) bool { return !slices.Contains(used, c) }); i >= 0 && slices.Contains(used, g) {
+			g = allGlyphs[i]
 		}
 		used = append(used, g)
 		return g

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -55,10 +56,7 @@ func compareSwept(cs []Comparison) []string {
 	for i, c := range cs {
 		ids[i] = c.Identity
 	}
-	if len(ids) == 0 {
-		return nil
-	}
-	return table.SweptColumns(ids)
+	return table.SweptColumns(ids) // nil when cs is empty
 }
 
 func cellName(id, extra []rows.KV, swept []string) string {
@@ -99,15 +97,11 @@ func ciPct(s stats.Stats) string {
 // new means ± their 95% CI half-width (in % of the mean), the change of the mean, the test
 // and its p and BH-adjusted q; "~" marks no significant difference at level alpha.
 func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
-	if alpha == 0 {
-		alpha = 0.05
-	}
+	alpha = cmp.Or(alpha, 0.05)
 	swept := compareSwept(cs)
 	var metrics []string
 	for _, c := range cs {
-		if !slices.Contains(metrics, c.Metric) {
-			metrics = append(metrics, c.Metric)
-		}
+		metrics = appendNew(metrics, c.Metric)
 	}
 	sig := 0
 	for _, c := range cs {
@@ -147,9 +141,7 @@ func WriteCompareCSV(path string, cs []Comparison) error {
 	var extra []string
 	for _, c := range cs {
 		for _, kv := range c.Extra {
-			if !slices.Contains(extra, kv.Col) {
-				extra = append(extra, kv.Col)
-			}
+			extra = appendNew(extra, kv.Col)
 		}
 	}
 	head := append(rows.IdentityColumns(), extra...)
@@ -196,9 +188,7 @@ func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 	swept := compareSwept(cs)
 	var metrics []string
 	for _, c := range cs {
-		if !slices.Contains(metrics, c.Metric) {
-			metrics = append(metrics, c.Metric)
-		}
+		metrics = appendNew(metrics, c.Metric)
 	}
 	var written []string
 	for _, m := range metrics {
@@ -229,11 +219,8 @@ func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 				f.Series = append(f.Series, plot.Series{Label: c.Algorithm})
 			}
 			s := &f.Series[si]
-			y := float64(k - 1 - i)
-			s.X = append(s.X, c.Ratio)
-			s.Y = append(s.Y, y)
-			s.XLo = append(s.XLo, c.RatioLo)
-			s.XHi = append(s.XHi, c.RatioHi)
+			s.X, s.Y = append(s.X, c.Ratio), append(s.Y, float64(k-1-i))
+			s.XLo, s.XHi = append(s.XLo, c.RatioLo), append(s.XHi, c.RatioHi)
 		}
 		f.Lines = []plot.Line{{Label: "no change", X: []float64{1, 1}, Y: []float64{-0.5, float64(k) - 0.5}, Style: plot.Dashed}}
 		stem := filepath.Base(base) + "_" + stemReplRE.ReplaceAllString(strings.ToLower(m), "_")

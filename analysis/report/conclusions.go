@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -16,14 +17,10 @@ import (
 )
 
 // The Comparison section ranks the methods of each curve figure whose y is an excess risk
-// (lower is better; ratios are left out: at a fixed cell they rank like their numerator),
-// at the figure's own cells (its where filter), one ranking per x value. Methods are
-// grouped by privacy status, read from the rows: guarantee certified or nominal is a
-// private competitor; guarantee none (oracle-tuned: the selection looked at the data, or
-// non-private) is a reference, shown but never ranked against the private methods. Two
-// means whose 95% CIs overlap are called indistinguishable; only disjoint CIs make one
-// "worse" or "better". The Conclusions paragraph of REPORT.md is written from these
-// rankings and from the compare checks, never by hand.
+// (lower is better; ratios are left out: at a fixed cell they rank like their numerator)
+// as ComparisonRule states: privacy status is read from the rows, and a reference is shown
+// but never ranked against the private methods. The Conclusions paragraph of REPORT.md is
+// written from these rankings and from the compare checks, never by hand.
 
 // ComparisonRule is the sentence printed above every Comparison section.
 const ComparisonRule = "For each curve figure of an excess risk, at the figure's cells: the methods at each x ranked by mean " +
@@ -83,9 +80,9 @@ type FigureComparison struct {
 	Skipped    string      `json:"skipped,omitempty"`
 }
 
-// comparable reports whether figure f gets a Comparison: a curve of an excess risk over
+// rankable reports whether figure f gets a Comparison: a curve of an excess risk over
 // the algorithm series.
-func comparable(f Figure) bool {
+func rankable(f Figure) bool {
 	return (f.Kind == "" || f.Kind == FigureCurve) && (f.Series == "" || f.Series == rows.ColAlgorithm) &&
 		strings.HasPrefix(f.Y, "excess_") && !strings.Contains(f.Y, "/")
 }
@@ -103,7 +100,7 @@ func overlap(a, b RankEntry) bool {
 func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
 	var out []FigureComparison
 	for _, f := range exp.Figures {
-		if !comparable(f) {
+		if !rankable(f) {
 			continue
 		}
 		out = append(out, compareFigure(exp, f, rs))
@@ -119,7 +116,7 @@ type rankKey struct {
 
 // compareFigure ranks the methods at each x of the curve figure f and concludes.
 func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
-	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: trimWhere(table.WhereText(f.Where)), Points: []RankPoint{}}
+	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: whereText(f.Where), Points: []RankPoint{}}
 	groups, xs, algs := rankGroups(f, rs)
 	for k, g := range groups {
 		if cs := table.CellsOf(g); len(cs) > 1 {
@@ -150,12 +147,8 @@ func rankGroups(f Figure, rs []*rows.Record) (groups map[rankKey][]*rows.Record,
 		a := r.Text(rows.ColAlgorithm)
 		k := rankKey{x, a}
 		groups[k] = append(groups[k], r)
-		if !slices.Contains(xs, x) {
-			xs = append(xs, x)
-		}
-		if !slices.Contains(algs, a) {
-			algs = append(algs, a)
-		}
+		xs = appendNew(xs, x)
+		algs = appendNew(algs, a)
 	}
 	slices.Sort(xs)
 	return groups, xs, algs
@@ -302,10 +295,7 @@ func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
 
 // tag is "name [guarantee, tuning]": every method the Conclusions name carries both.
 func tag(name, guarantee, tuning string) string {
-	if tuning == "" {
-		tuning = string(rows.DefaultTuning)
-	}
-	return fmt.Sprintf("%s [%s, %s]", name, guarantee, tuning)
+	return fmt.Sprintf("%s [%s, %s]", name, guarantee, cmp.Or(tuning, string(rows.DefaultTuning)))
 }
 
 func (e RankEntry) tag() string { return tag(e.Algorithm, e.Guarantee, e.Tuning) }
@@ -423,15 +413,11 @@ func (c *conclusion) tagsAndWarnings() {
 			// selection is close to a uniform draw of the grid here (README "Tuning"), so
 			// its edge share is about the edge's share of the grid, whatever the optimum.
 			if e.Tuning == string(rows.TuningOracle) && float64(e.EdgeRate) > EdgeWarnShare {
-				if !slices.Contains(c.edgeWarn, e.Algorithm) {
-					c.edgeWarn = append(c.edgeWarn, e.Algorithm)
-				}
+				c.edgeWarn = appendNew(c.edgeWarn, e.Algorithm)
 				c.edgeAt[e.Algorithm] = append(c.edgeAt[e.Algorithm], float64(pt.X))
 			}
 			if float64(e.StartRate) > 0 {
-				if !slices.Contains(c.startWarn, e.Algorithm) {
-					c.startWarn = append(c.startWarn, e.Algorithm)
-				}
+				c.startWarn = appendNew(c.startWarn, e.Algorithm)
 				c.startAt[e.Algorithm] = append(c.startAt[e.Algorithm], float64(pt.X))
 			}
 		}
@@ -446,9 +432,7 @@ func (c *conclusion) best() {
 		if pt.BestPrivate == "" {
 			continue
 		}
-		if !slices.Contains(c.bestOrder, pt.BestPrivate) {
-			c.bestOrder = append(c.bestOrder, pt.BestPrivate)
-		}
+		c.bestOrder = appendNew(c.bestOrder, pt.BestPrivate)
 		c.bestAt[pt.BestPrivate] = append(c.bestAt[pt.BestPrivate], float64(pt.X))
 		for i, e := range pt.Entries {
 			if i == 1 && e.Private {
@@ -625,10 +609,7 @@ func comparePointsText(r check.CheckResult) string {
 		}
 	}
 	list := func(xs []float64) string {
-		fc := FigureComparison{X: r.Vs, Points: make([]RankPoint, len(r.Points))}
-		if r.Vs == "" {
-			fc.X = "group"
-		}
+		fc := FigureComparison{X: cmp.Or(r.Vs, "group"), Points: make([]RankPoint, len(r.Points))}
 		return fc.xList(xs)
 	}
 	// ratio is " (<A>/<B> ×r; note)" or " (note)".
@@ -706,9 +687,8 @@ func htmlComparisons(fcs []FigureComparison) []htmlComparison {
 			t := &htmlTable{ID: "comparison-" + strconv.Itoa(i), Head: []string{fc.X, "rank", "algorithm", "guarantee", "mean", "CI low", "CI high", "trials", "÷ best private", "vs best private"}}
 			for _, pt := range fc.Points {
 				for j, e := range pt.Entries {
-					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), {Text: strconv.Itoa(j + 1), Sort: strconv.Itoa(j + 1), Class: "num"},
-						textCell(e.Algorithm), textCell(guaranteeText(e)), numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)),
-						{Text: strconv.Itoa(e.Trials), Sort: strconv.Itoa(e.Trials), Class: "num"}, numCell(float64(e.Ratio)), textCell(e.Relation)})
+					t.Rows = append(t.Rows, []htmlCell{numCell(float64(pt.X)), intCell(j + 1), textCell(e.Algorithm), textCell(guaranteeText(e)),
+						numCell(float64(e.Mean)), numCell(float64(e.Lo)), numCell(float64(e.Hi)), intCell(e.Trials), numCell(float64(e.Ratio)), textCell(e.Relation)})
 				}
 			}
 			hc.Table = t

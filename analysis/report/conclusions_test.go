@@ -76,8 +76,8 @@ func TestComparisonSkipsAmbiguousAndRatios(t *testing.T) {
 	}
 	for _, f := range []Figure{{X: "d", Y: "excess_empirical_risk/theory_bound"}, {X: "d", Y: "value_queries"},
 		{X: "total_queries", Y: rows.ColExcessEmpiricalRisk, Kind: FigureFrontier}} {
-		if comparable(f) {
-			t.Errorf("%+v: comparable, want not", f)
+		if rankable(f) {
+			t.Errorf("%+v: rankable, want not", f)
 		}
 	}
 }

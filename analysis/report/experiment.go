@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"expmech/analysis/check"
@@ -66,14 +67,10 @@ func (f Figure) Validate() error {
 	if f.Y == "" {
 		errs = append(errs, check.FieldErr("y", "required"))
 	}
-	switch f.Kind {
-	case "", FigureCurve, FigureFrontier, FigureBias, FigurePhase:
-	default:
+	if !slices.Contains([]string{"", FigureCurve, FigureFrontier, FigureBias, FigurePhase}, f.Kind) {
 		errs = append(errs, check.FieldErr("kind", "want curve, frontier, bias or phase, got %q", f.Kind))
 	}
-	switch f.Size {
-	case "", "two-column", "one-column":
-	default:
+	if !slices.Contains([]string{"", "two-column", "one-column"}, f.Size) {
 		errs = append(errs, check.FieldErr("size", "want two-column or one-column, got %q", f.Size))
 	}
 	if s := f.Stem(); !stemRE.MatchString(s) {

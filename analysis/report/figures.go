@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -114,12 +115,7 @@ func (e Experiment) method(label string) string {
 
 // styleKey is the experiment's plot.Key over its algorithm labels (Methods).
 func (e Experiment) styleKey() plot.Key {
-	labels := make([]string, 0, len(e.Methods))
-	for l := range e.Methods {
-		labels = append(labels, l)
-	}
-	slices.Sort(labels)
-	return plot.NewKey(labels, e.Methods)
+	return plot.NewKey(slices.Sorted(maps.Keys(e.Methods)), e.Methods)
 }
 
 // trialsPerPoint is "N trials per point" or "N–M trials per point".
@@ -274,10 +270,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	if fg.Kind == FigurePhase {
 		return phaseFigure(exp, fg, rs, out)
 	}
-	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: fg.Series, styles: exp.styleKey(), tmin: math.MaxInt}
-	if b.seriesCol == "" {
-		b.seriesCol = rows.ColAlgorithm
-	}
+	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: cmp.Or(fg.Series, rows.ColAlgorithm), styles: exp.styleKey(), tmin: math.MaxInt}
 	b.sel = table.Filter(rs, "", fg.Where)
 	if len(b.sel) == 0 {
 		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
@@ -317,27 +310,26 @@ type figureBuild struct {
 // identity columns constant over the rows.
 func (b *figureBuild) header() plot.Figure {
 	fg := b.fg
-	pf := plot.Figure{
-		Title:  fg.Title,
-		XLabel: AxisLabel(fg.X),
-		YLabel: AxisLabel(fg.Y),
-		LogX:   fg.LogX, LogY: fg.LogY, Dodge: true,
-		Size: plotSize(fg.Size),
-	}
+	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X), YLabel: AxisLabel(fg.Y), LogX: fg.LogX, LogY: fg.LogY, Dodge: true,
+		Size: plotSize(fg.Size)}
 	if pf.Title == "" {
 		pf.Title = shortLabel(fg.Y) + " vs " + shortLabel(fg.X)
-		if fg.Kind == FigureFrontier {
-			pf.Title = "cost/quality frontier: " + pf.Title
-		}
 		skip := []string{fg.X}
 		if fg.Kind == FigureFrontier {
-			skip = nil
+			pf.Title, skip = "cost/quality frontier: "+pf.Title, nil
 		}
-		if c := table.ConstantColumns(b.sel, skip...); len(c) > 0 {
-			pf.Title += " (" + strings.Join(c, ", ") + ")"
-		}
+		pf.Title += constantsText(b.sel, skip...)
 	}
 	return pf
+}
+
+// constantsText is " (a=1, b=2)" for the identity columns constant over rs outside skip
+// (table.ConstantColumns), "" when none: a default title's suffix.
+func constantsText(rs []*rows.Record, skip ...string) string {
+	if c := table.ConstantColumns(rs, skip...); len(c) > 0 {
+		return " (" + strings.Join(c, ", ") + ")"
+	}
+	return ""
 }
 
 // styleKey is the colour key and method of series lab.
@@ -457,30 +449,21 @@ func (b *figureBuild) curves(pf plot.Figure) (plot.Figure, error) {
 		return pf, plot.ErrNoData
 	}
 	pf.Lines = dedupLines(b.exp, refs)
-	if _, _, isRatio := strings.Cut(b.fg.Y, "/"); isRatio && b.fg.LogY {
-		// A ratio to a curve or bound: the reference level 1.
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, s := range pf.Series {
-			for _, x := range s.X {
-				lo, hi = math.Min(lo, x), math.Max(hi, x)
-			}
-		}
-		if hi > lo {
-			pf.Lines = append(pf.Lines, plot.Line{Label: "ratio = 1", X: []float64{lo, hi}, Y: []float64{1, 1},
-				Style: plot.Dashed})
-		}
-	}
-	var xticks []float64
+	var xs []float64 // the distinct x values drawn (some: Points > 0)
 	for _, s := range pf.Series {
 		for _, x := range s.X {
-			if !slices.Contains(xticks, x) {
-				xticks = append(xticks, x)
-			}
+			xs = appendNew(xs, x)
 		}
 	}
-	if len(xticks) <= 8 {
-		slices.Sort(xticks)
-		pf.XTicks = xticks
+	if _, _, isRatio := strings.Cut(b.fg.Y, "/"); isRatio && b.fg.LogY {
+		// A ratio to a curve or bound: the reference level 1.
+		if lo, hi := slices.Min(xs), slices.Max(xs); hi > lo {
+			pf.Lines = append(pf.Lines, plot.Line{Label: "ratio = 1", X: []float64{lo, hi}, Y: []float64{1, 1}, Style: plot.Dashed})
+		}
+	}
+	if len(xs) <= 8 {
+		slices.Sort(xs)
+		pf.XTicks = xs
 	}
 	b.out.Note = CINote + ", " + trialsPerPoint(b.tmin, b.tmax)
 	if b.fg.LogY {
@@ -505,10 +488,8 @@ func (b *figureBuild) curve(lab string) plot.Series {
 			b.out.Dropped++
 			continue
 		}
-		s.X = append(s.X, g.X)
-		s.Y = append(s.Y, st.Mean)
-		s.Lo = append(s.Lo, st.Lo)
-		s.Hi = append(s.Hi, st.Hi)
+		s.X, s.Y = append(s.X, g.X), append(s.Y, st.Mean)
+		s.Lo, s.Hi = append(s.Lo, st.Lo), append(s.Hi, st.Hi)
 		b.tmin, b.tmax = min(b.tmin, st.N), max(b.tmax, st.N)
 		b.out.Points++
 	}
@@ -564,13 +545,7 @@ func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 // of its grid points' bounds, which bounds no procedure that ran (the selection looked at
 // the data), and a privately tuned row has none; neither is drawn.
 func theoremRows(rs []*rows.Record) []*rows.Record {
-	var out []*rows.Record
-	for _, r := range rs {
-		if !r.Tuning().Tuned() {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(rs), func(r *rows.Record) bool { return r.Tuning().Tuned() })
 }
 
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.
@@ -596,8 +571,7 @@ func fmtSlope(s float64) string {
 	case -0.5:
 		return "−½"
 	}
-	str := fmt.Sprintf("%+g", s)
-	return strings.Replace(str, "-", "−", 1)
+	return strings.Replace(fmt.Sprintf("%+g", s), "-", "−", 1)
 }
 
 // logFloor: a group mean at or below it is rounding zero (e.g. the non-private reference,
@@ -621,10 +595,7 @@ func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X) + " per draw", YLabel: "KS distance to the exact law",
 		LogX: fg.LogX, LogY: fg.LogY, Markers: true, Size: plotSize(fg.Size)}
 	if pf.Title == "" {
-		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw"
-		if c := table.ConstantColumns(sel, rows.ColEpsilon, rows.ColDelta); len(c) > 0 {
-			pf.Title += " (" + strings.Join(c, ", ") + ")"
-		}
+		pf.Title = "sampler bias vs " + shortLabel(fg.X) + " per draw" + constantsText(sel, rows.ColEpsilon, rows.ColDelta)
 	}
 	nmin, nmax := math.MaxInt, 0
 	xlo, xhi := math.Inf(1), math.Inf(-1)

@@ -3,11 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -143,18 +140,16 @@ func numCell(v float64) htmlCell {
 	return htmlCell{Text: table.FmtG(v), Sort: ff(v), Class: "num"}
 }
 
+func intCell(n int) htmlCell {
+	return htmlCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n), Class: "num"}
+}
+
 func textCell(s string) htmlCell { return htmlCell{Text: s} }
 
+// verdictCell is the verdict (PASS, FAIL, INCONCLUSIVE or MEASURED) in the style sheet's
+// class of the same name in lower case.
 func verdictCell(v check.Verdict) htmlCell {
-	switch v {
-	case check.Measured:
-		return htmlCell{Text: "MEASURED", Class: "measured"}
-	case check.Pass:
-		return htmlCell{Text: "PASS", Class: "pass"}
-	case check.Inconclusive:
-		return htmlCell{Text: "INCONCLUSIVE", Class: "inconclusive"}
-	}
-	return htmlCell{Text: "FAIL", Class: "fail"}
+	return htmlCell{Text: v.String(), Class: strings.ToLower(v.String())}
 }
 
 var svgProlog = regexp.MustCompile(`(?s)^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)?(<!DOCTYPE[^>]*>\s*)?`)
@@ -177,13 +172,11 @@ func inlineSVG(path string) (template.HTML, error) {
 func (rep report) writeHTML(dir, figDir string) error {
 	e := rep.Exp
 	pg := htmlPage{Title: experimentTitle(e), Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
-		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec}
-	pg.Rows = rep.htmlRows()
+		DecisionRule: DecisionRule + " " + RoleRule, Spec: e.Spec, Rows: rep.rowsText(),
+		Comparison: htmlComparisons(rep.Comparisons), ComparisonRule: ComparisonRule, Figures: rep.htmlFigures(dir, figDir)}
 	if len(rep.Results) > 0 {
 		pg.Totals, pg.Checks = rep.htmlChecks()
 	}
-	pg.Comparison, pg.ComparisonRule = htmlComparisons(rep.Comparisons), ComparisonRule
-	pg.Figures = rep.htmlFigures(dir, figDir)
 	swept := table.SweptColumns(identities(rep.Summaries))
 	if len(rep.Summaries) > 0 {
 		pg.Summary = rep.htmlSummary(swept)
@@ -206,27 +199,9 @@ func (rep report) writeHTML(dir, figDir string) error {
 	return writeFileAtomic(filepath.Join(dir, "report.html"), buf.Bytes())
 }
 
-// htmlRows is the sentence of the row counts and the excluded rows by status.
-func (rep report) htmlRows() string {
-	s := fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
-	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
-		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(rep.Rows.ByStatus)) {
-			parts = append(parts, fmt.Sprintf("%s: %d", k, rep.Rows.ByStatus[k]))
-		}
-		s += fmt.Sprintf(", %d excluded (%s)", ex, strings.Join(parts, ", "))
-	}
-	return s + "."
-}
-
 // htmlChecks is the checks' tally with the multiplicity statement, and their table.
 func (rep report) htmlChecks() (string, *htmlTable) {
-	var tally check.Tally
-	for _, r := range rep.Results {
-		tally.Add(r.Role, r.Verdict)
-	}
-	mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
-		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
+	tally, mult := rep.tally()
 	totals := fmt.Sprintf("%s: %s. Within this experiment. %s", check.Count(len(rep.Results), "check"), tally.Text(), mult.Text())
 	t := &htmlTable{ID: "checks", Head: []string{"#", "claim", "where", "kind", "expected", "fitted", "CI low", "CI high", "points", "result", "role", "p (PASS)", "reason", "figure"}}
 	for i, r := range rep.Results {
@@ -235,9 +210,9 @@ func (rep report) htmlChecks() (string, *htmlTable) {
 			exp.Text += " ± " + table.FmtG(r.Tolerance)
 		}
 		fig := rep.figureFor(r.Check)
-		t.Rows = append(t.Rows, []htmlCell{{Text: strconv.Itoa(i), Sort: strconv.Itoa(i), Class: "num"}, textCell(r.Label()),
-			textCell(trimWhere(table.WhereText(r.Where))), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
-			{Text: strconv.Itoa(r.N), Sort: strconv.Itoa(r.N), Class: "num"}, verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
+		t.Rows = append(t.Rows, []htmlCell{intCell(i), textCell(r.Label()),
+			textCell(whereText(r.Where)), textCell(r.Kind.String()), exp, numCell(r.Fitted), numCell(r.Lo), numCell(r.Hi),
+			intCell(r.N), verdictCell(r.Verdict), textCell(r.Role.String()), numCell(r.PPass), textCell(r.Reason), textCell(fig)})
 	}
 	return totals, t
 }
@@ -289,7 +264,7 @@ func (rep report) htmlSummary(swept []string) *htmlTable {
 				}
 			}
 		}
-		row = append(row, textCell(s.Algorithm), textCell(s.Metric), htmlCell{Text: strconv.Itoa(s.N), Sort: strconv.Itoa(s.N), Class: "num"},
+		row = append(row, textCell(s.Algorithm), textCell(s.Metric), intCell(s.N),
 			numCell(s.Mean), numCell(s.Lo), numCell(s.Hi), numCell(s.Std), numCell(s.Median))
 		t.Rows = append(t.Rows, row)
 	}
@@ -304,7 +279,7 @@ func (rep report) htmlPaired(swept []string) *htmlTable {
 			continue
 		}
 		t.Rows = append(t.Rows, []htmlCell{textCell(cellText(p.Cell, p.Identity, swept)), textCell(p.Algorithm), textCell(p.Reference),
-			textCell(p.Metric), {Text: strconv.Itoa(p.N), Sort: strconv.Itoa(p.N), Class: "num"}, numCell(p.Mean), numCell(p.Lo), numCell(p.Hi),
+			textCell(p.Metric), intCell(p.N), numCell(p.Mean), numCell(p.Lo), numCell(p.Hi),
 			textCell(fmt.Sprintf("%d/%d", p.RefBetter, p.N))})
 	}
 	return t
@@ -357,21 +332,15 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 		if !en.IsDir() {
 			continue
 		}
-		js, err := os.ReadFile(filepath.Join(resultsRoot, en.Name(), "analysis.json"))
-		if errors.Is(err, fs.ErrNotExist) {
+		sc, ok, err := readSidecar(resultsRoot, en.Name())
+		if err != nil {
+			return err
+		}
+		if !ok {
 			continue
 		}
-		if err != nil {
-			return fmt.Errorf("analysis: %w", err)
-		}
-		var sc sidecar
-		if err := json.Unmarshal(js, &sc); err != nil {
-			return fmt.Errorf("analysis: %s: %w", filepath.Join(resultsRoot, en.Name(), "analysis.json"), err)
-		}
-		if sc.Name == "" {
-			sc.Name = en.Name()
-		}
 		scs = append(scs, sc)
+		link := relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))
 		var et check.Tally
 		for _, c := range sc.Checks {
 			et.Add(c.Role, c.Verdict)
@@ -380,15 +349,13 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 			if c.Kind == check.KindSlope {
 				exp.Text += " ± " + c.Tolerance.String()
 			}
-			score.Rows = append(score.Rows, []htmlCell{{Text: sc.Name, Href: relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))}, textCell(c.Label), textCell(c.Where), exp,
+			score.Rows = append(score.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(c.Label), textCell(c.Where), exp,
 				numCell(float64(c.Fitted)), numCell(float64(c.Lo)), numCell(float64(c.Hi)),
-				{Text: strconv.Itoa(c.Points), Sort: strconv.Itoa(c.Points), Class: "num"}, {}, verdictCell(c.Verdict), textCell(c.Role.String()), numCell(float64(c.PPass)), {}, textCell(c.Reason)})
+				intCell(c.Points), {}, verdictCell(c.Verdict), textCell(c.Role.String()), numCell(float64(c.PPass)), {}, textCell(c.Reason)})
 		}
-		link := relSlash(outDir, filepath.Join(resultsRoot, en.Name(), "report.html"))
-		count := func(n int) htmlCell { return htmlCell{Text: strconv.Itoa(n), Sort: strconv.Itoa(n), Class: "num"} }
-		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), count(len(sc.Checks)), count(et.Claims[check.Pass]),
-			count(et.Claims[check.Fail]), count(et.Claims[check.Inconclusive]), count(et.InvariantChecks()),
-			count(et.Measurements), count(sc.RowsTotal), count(sc.RowsOK), {Text: "report.html", Href: link}})
+		exps.Rows = append(exps.Rows, []htmlCell{{Text: sc.Name, Href: link}, textCell(sc.Description), intCell(len(sc.Checks)), intCell(et.Claims[check.Pass]),
+			intCell(et.Claims[check.Fail]), intCell(et.Claims[check.Inconclusive]), intCell(et.InvariantChecks()),
+			intCell(et.Measurements), intCell(sc.RowsTotal), intCell(sc.RowsOK), {Text: "report.html", Href: link}})
 	}
 	slices.SortFunc(exps.Rows, func(a, b []htmlCell) int { return strings.Compare(a[0].Text, b[0].Text) })
 	pg.Experiments, pg.Scoreboard = exps, score

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"strconv"
 
@@ -151,14 +152,10 @@ func (rep report) sidecar() sidecar {
 		sc.RowsExcluded = map[string]int{}
 	}
 	for _, r := range rep.Results {
-		tol := math.NaN()
-		if r.Kind == check.KindSlope {
-			tol = r.Tolerance
-		}
-		claim := check.ClaimUnstated
+		tol, claim := math.NaN(), check.ClaimUnstated
 		switch r.Kind {
 		case check.KindSlope:
-			claim = r.Claim.Effective()
+			tol, claim = r.Tolerance, r.Claim.Effective()
 		case check.KindCompare:
 			claim = check.CompareClaim(r.Claim)
 		}
@@ -169,7 +166,7 @@ func (rep report) sidecar() sidecar {
 				P: Number(p.P), PHolm: Number(p.PHolm), Verdict: p.Verdict})
 		}
 		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.Label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
-			Algorithm: r.Algorithm, Vs: r.Vs, Where: trimWhere(table.WhereText(r.Where)),
+			Algorithm: r.Algorithm, Vs: r.Vs, Where: whereText(r.Where),
 			Expected: Number(r.Threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
 			ExpectedText: r.ExpectedText(), Points: r.N, Trials: check.TrialsText(r.TrialsMin, r.TrialsMax),
 			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,
@@ -177,11 +174,7 @@ func (rep report) sidecar() sidecar {
 			Detect: Number(r.Detect), Power: Number(r.Power), PowerTrials: r.PowerTrials})
 	}
 	for _, f := range rep.Figures {
-		kind := f.Figure.Kind
-		if kind == "" {
-			kind = FigureCurve
-		}
-		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, Kind: kind, X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG,
+		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, Kind: cmp.Or(f.Figure.Kind, FigureCurve), X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG,
 			SVG: f.SVG, PDF: f.PDF, Points: f.Points, Dropped: f.Dropped, Note: f.Note, Err: f.Err})
 	}
 	return sc

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -45,21 +44,11 @@ func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcom
 	if len(cells) == 0 {
 		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
 	}
-	pf := plot.Figure{
-		Title:   fg.Title,
-		XLabel:  AxisLabel(fg.X),
-		YLabel:  AxisLabel(fg.Y),
-		LogX:    fg.LogX,
-		LogY:    fg.LogY && fg.Y != StructureAxis,
-		Markers: true,
-		Size:    plotSize(fg.Size),
-		Note:    "colour: the best private method (lowest mean); ringed: indistinguishable (95% CI of P(best < some other private method) reaches ½)",
-	}
+	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X), YLabel: AxisLabel(fg.Y), LogX: fg.LogX, LogY: fg.LogY && fg.Y != StructureAxis,
+		Markers: true, Size: plotSize(fg.Size),
+		Note: "colour: the best private method (lowest mean); ringed: indistinguishable (95% CI of P(best < some other private method) reaches ½)"}
 	if pf.Title == "" {
-		pf.Title = "who wins where: " + shortLabel(fg.Y) + " vs " + shortLabel(fg.X)
-		if c := table.ConstantColumns(sel, fg.X, fg.Y); len(c) > 0 {
-			pf.Title += " (" + strings.Join(c, ", ") + ")"
-		}
+		pf.Title = "who wins where: " + shortLabel(fg.Y) + " vs " + shortLabel(fg.X) + constantsText(sel, fg.X, fg.Y)
 	}
 	if fg.Y == StructureAxis {
 		pf.YCategories = structures
@@ -153,8 +142,7 @@ func thresholdLine(fg Figure, rs []*rows.Record) (plot.Line, bool) {
 	lo, hi := slices.Min(xs), slices.Max(xs)
 	// solve √d = n·ε for the y variable given x and the third.
 	val := map[string]float64{third: t}
-	var l plot.Line
-	l.Label, l.Style = "√d/(nε) = 1 (GLL22 Thm 6.4's rate at the trivial risk)", plot.Dashed
+	l := plot.Line{Label: "√d/(nε) = 1 (GLL22 Thm 6.4's rate at the trivial risk)", Style: plot.Dashed}
 	for k := range 24 {
 		x := lo * math.Pow(hi/lo, float64(k)/23)
 		val[fg.X] = x

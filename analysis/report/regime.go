@@ -65,7 +65,7 @@ func WriteRegimeSection(path string, exp Experiment, cells []check.RegimeCell) e
 func RegimeSection(exp Experiment, cells []check.RegimeCell) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Which method should I use (%s)\n\n", exp.Name)
-	b.WriteString("From the regime map (map.csv): per cell, the private method of lowest mean " + regimeMetricText(exp) +
+	b.WriteString("From the regime map (map.csv): per cell, the private method of lowest mean " + shortLabel(regimeMetric(exp)) +
 		" (best), P(best < runner-up) over paired trials with its 95% percentile bootstrap CI, and the runner-up's mean over the best's. " +
 		"**winner**: the CI of P(best < other) lies above ½ against every other private method; otherwise **indistinguishable** " +
 		"(the data do not separate the best from some other private method; those are named after it: with the best, the cell's top group). " +
@@ -90,8 +90,6 @@ func RegimeSection(exp Experiment, cells []check.RegimeCell) string {
 	}
 	return b.String()
 }
-
-func regimeMetricText(exp Experiment) string { return shortLabel(regimeMetric(exp)) }
 
 // regimeSlice is the cells matching where (values compared as numbers when both parse).
 func regimeSlice(cells []check.RegimeCell, where map[string]string) []check.RegimeCell {
@@ -181,9 +179,7 @@ func tallyText(cells []check.RegimeCell) string {
 		if c.Best == "" {
 			continue
 		}
-		if !slices.Contains(methods, c.Best) {
-			methods = append(methods, c.Best)
-		}
+		methods = appendNew(methods, c.Best)
 		if c.Label == check.LabelWinner {
 			wins[c.Best]++
 		} else {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,15 +21,11 @@ import (
 	"expmech/analysis/check"
 )
 
-// report is everything report.md and analysis.json are written from.
+// report is everything report.md and analysis.json are written from: what Analyze
+// computed, and the figures drawn from it.
 type report struct {
-	Exp       Experiment
-	Results   []check.CheckResult
-	Figures   []figureOutcome
-	Rows      table.RowCounts
-	Reference string
-	Summaries []table.Summary
-	Paired    []table.PairedDiff
+	Input
+	Figures []figureOutcome
 	// Comparisons rank the methods of each excess-risk curve figure (conclusions.go).
 	Comparisons []FigureComparison
 }
@@ -97,15 +94,14 @@ func relSlash(fromDir, target string) string {
 	return filepath.ToSlash(r)
 }
 
-func verdictText(v check.Verdict) string { return "**" + v.String() + "**" }
-
 // resultText is the verdict in bold, followed by "(invariant)" for an invariant, whose
 // verdict is counted apart from the claims'.
 func resultText(v check.Verdict, r check.Role) string {
+	s := "**" + v.String() + "**"
 	if r == check.RoleInvariant {
-		return verdictText(v) + " (invariant)"
+		s += " (invariant)"
 	}
-	return verdictText(v)
+	return s
 }
 
 // modeText names the run mode of an experiment or report.
@@ -123,6 +119,14 @@ func experimentTitle(e Experiment) string {
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// appendNew appends v to s unless s holds it: the distinct values in first-appearance order.
+func appendNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
 
 func (rep report) write(dir, figDir string) error {
 	var b bytes.Buffer
@@ -149,33 +153,34 @@ func (rep report) write(dir, figDir string) error {
 // writeRows writes the row counts, the excluded rows by status and the errors by
 // algorithm.
 func (rep report) writeRows(b *bytes.Buffer) {
-	fmt.Fprintf(b, "Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
+	b.WriteString(rep.rowsText() + "\n\n")
+	writeRowTable(b, "", "error", rep.Rows.Errors)
+	writeRowTable(b, RefusedRule+"\n\n", "refused", rep.Rows.Refused)
+}
+
+// rowsText is the sentence of the row counts and the excluded rows by status.
+func (rep report) rowsText() string {
+	s := fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
-		fmt.Fprintf(b, ", %d excluded (", ex)
-		keys := slices.Sorted(maps.Keys(rep.Rows.ByStatus))
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(b, "%s: %d", k, rep.Rows.ByStatus[k])
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(rep.Rows.ByStatus)) {
+			parts = append(parts, fmt.Sprintf("%s: %d", k, rep.Rows.ByStatus[k]))
 		}
-		b.WriteString(")")
+		s += fmt.Sprintf(", %d excluded (%s)", ex, strings.Join(parts, ", "))
 	}
-	b.WriteString(".\n\n")
-	if len(rep.Rows.Errors) > 0 {
-		b.WriteString("| algorithm: error | rows |\n|---|---|\n")
-		for _, k := range slices.Sorted(maps.Keys(rep.Rows.Errors)) {
-			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Errors[k])
-		}
-		b.WriteString("\n")
+	return s + "."
+}
+
+// writeRowTable writes, after intro, the table of rows by "algorithm: <what>" (none when empty).
+func writeRowTable(b *bytes.Buffer, intro, what string, byAlg map[string]int) {
+	if len(byAlg) == 0 {
+		return
 	}
-	if len(rep.Rows.Refused) > 0 {
-		b.WriteString(RefusedRule + "\n\n| algorithm: refused | rows |\n|---|---|\n")
-		for _, k := range slices.Sorted(maps.Keys(rep.Rows.Refused)) {
-			fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), rep.Rows.Refused[k])
-		}
-		b.WriteString("\n")
+	fmt.Fprintf(b, "%s| algorithm: %s | rows |\n|---|---|\n", intro, what)
+	for _, k := range slices.Sorted(maps.Keys(byAlg)) {
+		fmt.Fprintf(b, "| %s | %d |\n", mdEscape(k), byAlg[k])
 	}
+	b.WriteString("\n")
 }
 
 // writeChecks writes the Checks section: the decision rule, the tally, the multiplicity
@@ -189,21 +194,26 @@ func (rep report) writeChecks(b *bytes.Buffer) {
 		b.WriteString("This experiment has no checks.\n\n")
 		return
 	}
-	var tally check.Tally
-	for _, r := range rep.Results {
-		tally.Add(r.Role, r.Verdict)
-	}
+	tally, mult := rep.tally()
 	b.WriteString(tally.Text() + ".\n\n")
-	mult := check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
-		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 	b.WriteString("Within this experiment. " + mult.Text() + " The suite-wide statement is in REPORT.md.\n\n")
 	b.WriteString("| # | check | where | expected | fitted | 95% CI | points | trials | result | reason |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for i, r := range rep.Results {
 		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | [%s, %s] | %d | %s | %s | %s |\n", i, mdEscape(r.Label()),
-			mdEscape(trimWhere(table.WhereText(r.Where))), r.ExpectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
+			mdEscape(whereText(r.Where)), r.ExpectedText(), table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.N,
 			check.TrialsText(r.TrialsMin, r.TrialsMax), resultText(r.Verdict, r.Role), mdEscape(r.Reason))
 	}
 	b.WriteString("\n")
+}
+
+// tally is the tally of the checks' verdicts and the Holm multiplicity over their claims.
+func (rep report) tally() (check.Tally, check.Multiplicity) {
+	var tally check.Tally
+	for _, r := range rep.Results {
+		tally.Add(r.Role, r.Verdict)
+	}
+	return tally, check.HolmClaims(len(rep.Results), func(i int) check.Role { return rep.Results[i].Role },
+		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 }
 
 // writeFigures writes the Figures section: each figure's PNG embedded with a link to its
@@ -219,10 +229,8 @@ func (rep report) writeFigures(b *bytes.Buffer, dir, figDir string) {
 			fmt.Fprintf(b, "Not drawn: %s.\n\n", f.Err)
 			continue
 		}
-		png := relSlash(dir, filepath.Join(figDir, f.PNG))
-		svg := relSlash(dir, filepath.Join(figDir, f.SVG))
-		fmt.Fprintf(b, "![%s](%s)\n\n[SVG](%s) — %s vs %s; mean ± 95%% CI over trials", f.Name, png, svg,
-			AxisLabel(f.Figure.Y), AxisLabel(f.Figure.X))
+		fmt.Fprintf(b, "![%s](%s)\n\n[SVG](%s) — %s vs %s; mean ± 95%% CI over trials", f.Name, relSlash(dir, filepath.Join(figDir, f.PNG)),
+			relSlash(dir, filepath.Join(figDir, f.SVG)), AxisLabel(f.Figure.Y), AxisLabel(f.Figure.X))
 		if f.Figure.Theory {
 			b.WriteString("; dashed: the theorem's bound (mean theory_bound); dotted: the theory's slope anchored at the first point")
 		}
@@ -236,11 +244,9 @@ func (rep report) writeFigures(b *bytes.Buffer, dir, figDir string) {
 // writeSummary writes the Summary section: one pivot table per primary metric.
 func (rep report) writeSummary(b *bytes.Buffer) {
 	var metrics []string
-	seen := map[string]bool{}
 	for _, s := range rep.Summaries {
-		if !seen[s.Metric] && isPrimary(s.Metric, rep.Exp) {
-			seen[s.Metric] = true
-			metrics = append(metrics, s.Metric)
+		if isPrimary(s.Metric, rep.Exp) {
+			metrics = appendNew(metrics, s.Metric)
 		}
 	}
 	if len(metrics) > 0 {
@@ -274,21 +280,9 @@ func (rep report) writePaired(b *bytes.Buffer) {
 
 // isPrimary: the metrics the report tabulates (the rest are in summary.csv).
 func isPrimary(m string, e Experiment) bool {
-	switch m {
-	case rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk:
-		return true
-	}
-	for _, c := range e.Checks {
-		if c.Metric == m {
-			return true
-		}
-	}
-	for _, f := range e.Figures {
-		if f.Y == m {
-			return true
-		}
-	}
-	return false
+	return m == rows.ColExcessEmpiricalRisk || m == rows.ColExcessPopulationRisk ||
+		slices.ContainsFunc(e.Checks, func(c check.Check) bool { return c.Metric == m }) ||
+		slices.ContainsFunc(e.Figures, func(f Figure) bool { return f.Y == m })
 }
 
 func identities(ss []table.Summary) [][]rows.KV {
@@ -324,9 +318,7 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 			cells = append(cells, s.Cell)
 			ids[s.Cell] = s.Identity
 		}
-		if !slices.Contains(algs, s.Algorithm) {
-			algs = append(algs, s.Algorithm)
-		}
+		algs = appendNew(algs, s.Algorithm)
 		val[[2]string{s.Cell, s.Algorithm}] = s
 	}
 	if len(cells) == 0 {
@@ -397,21 +389,13 @@ type topWriter struct {
 // into t.exps, and names the others in t.missing.
 func (t *topWriter) read() error {
 	for _, name := range t.Suite {
-		path := filepath.Join(t.resultsRoot, name, "analysis.json")
-		js, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			t.missing = append(t.missing, name+" (no "+relSlash(t.outDir, path)+")")
+		sc, ok, err := readSidecar(t.resultsRoot, name)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			t.missing = append(t.missing, name+" (no "+relSlash(t.outDir, filepath.Join(t.resultsRoot, name, "analysis.json"))+")")
 			continue
-		}
-		if err != nil {
-			return fmt.Errorf("analysis: %w", err)
-		}
-		var sc sidecar
-		if err := json.Unmarshal(js, &sc); err != nil {
-			return fmt.Errorf("analysis: %s: %w", path, err)
-		}
-		if sc.Name == "" {
-			sc.Name = name
 		}
 		if sc.Quick != t.Quick {
 			t.missing = append(t.missing, fmt.Sprintf("%s (its results are of the %s mode)", name, modeText(sc.Quick)))
@@ -420,6 +404,24 @@ func (t *topWriter) read() error {
 		t.exps = append(t.exps, sc)
 	}
 	return nil
+}
+
+// readSidecar reads root/name/analysis.json (its Name defaults to name); ok is false when
+// the file does not exist.
+func readSidecar(root, name string) (sc sidecar, ok bool, err error) {
+	path := filepath.Join(root, name, "analysis.json")
+	js, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return sc, false, nil
+	}
+	if err != nil {
+		return sc, false, fmt.Errorf("analysis: %w", err)
+	}
+	if err := json.Unmarshal(js, &sc); err != nil {
+		return sc, false, fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	sc.Name = cmp.Or(sc.Name, name)
+	return sc, true, nil
 }
 
 // writeHeader writes the title, the mode, the suite's tally and multiplicity statement,
@@ -519,10 +521,7 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 			if c.Figure != "" {
 				fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
 			}
-			expected := c.ExpectedText
-			if expected == "" {
-				expected = c.Expected.String()
-			}
+			expected := cmp.Or(c.ExpectedText, c.Expected.String())
 			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
 				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
 				resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
@@ -536,9 +535,8 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 func (t *topWriter) writeSections(b *bytes.Buffer) {
 	for _, e := range t.exps {
 		fmt.Fprintf(b, "## %s\n\n**Claim.** %s\n\n", e.Name, e.Description)
-		fmt.Fprintf(b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK,
-			relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md")),
-			relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md")))
+		md := relSlash(t.outDir, filepath.Join(t.resultsRoot, e.Name, "report.md"))
+		fmt.Fprintf(b, "Rows: %d, ok: %d. Detailed report: [%s](%s).\n\n", e.RowsTotal, e.RowsOK, md, md)
 		if e.Conclusions != "" {
 			fmt.Fprintf(b, "**Conclusions** (derived from the data: %s mode, 95%% CIs; see the Comparison section of the detailed report). %s\n\n",
 				modeText(e.Quick), mdEscape(e.Conclusions))

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"expmech/analysis/table"
 	"expmech/rows"
@@ -88,7 +89,7 @@ func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
 			claim = check.CompareClaim(r.Claim).String() // against is named in the reason
 		}
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
-			trimWhere(table.WhereText(r.Where)), ff(r.Threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
+			whereText(r.Where), ff(r.Threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
 			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String(), ff(r.PPass), strconv.Itoa(r.Resamples),
 			ff(r.LackOfFit.Chi2), lofDF(r.LackOfFit), ff(r.LackOfFit.P), ffPositive(r.Detect), ff(r.Power), powerTrials(r.PowerTrials)})
 	}
@@ -119,9 +120,7 @@ func lofDF(l table.LackOfFit) string {
 	return strconv.Itoa(l.DF)
 }
 
-func trimWhere(s string) string {
-	if len(s) > len(" where ") {
-		return s[len(" where "):]
-	}
-	return ""
+// whereText is table.WhereText without its leading " where ": "k=v, …", "" for none.
+func whereText(where map[string]string) string {
+	return strings.TrimPrefix(table.WhereText(where), " where ")
 }

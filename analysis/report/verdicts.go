@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 
@@ -26,23 +24,17 @@ func WriteVerdicts(resultsRoot, outPath string, top TopReport) error {
 		return err
 	}
 	mult := suiteMultiplicity(t.exps)
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write(VerdictsColumns)
+	recs := [][]string{VerdictsColumns}
 	k := 0
 	num := func(v Number) string { return strconv.FormatFloat(float64(v), 'g', 4, 64) }
 	for _, e := range t.exps {
 		for i, c := range e.Checks {
 			adj := mult.Adjusted[k]
 			k++
-			w.Write([]string{e.Name, strconv.Itoa(i), c.Label + whereSuffix(c.Where), c.Role.String(),
+			recs = append(recs, []string{e.Name, strconv.Itoa(i), c.Label + whereSuffix(c.Where), c.Role.String(),
 				check.HolmVerdict(c.Verdict, c.Role, adj).String(), c.Verdict.String(), num(c.Fitted), num(c.Lo), num(c.Hi),
 				strconv.FormatFloat(adj, 'g', 3, 64)})
 		}
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return fmt.Errorf("analysis: verdicts: %w", err)
-	}
-	return writeFileAtomic(outPath, b.Bytes())
+	return writeCSVFile(outPath, recs)
 }

@@ -56,9 +56,9 @@ func TestReportWording(t *testing.T) {
 	}
 
 	b.Reset()
-	report{Rows: table.RowCounts{Total: 10, OK: 7, ByStatus: map[string]int{"error": 1, "refused": 2},
+	report{Input: Input{Rows: table.RowCounts{Total: 10, OK: 7, ByStatus: map[string]int{"error": 1, "refused": 2},
 		Errors:  map[string]int{"noisy-gd: boom": 1},
-		Refused: map[string]int{"expmech-certified: expmech: worst-case T = 385221 exceeds max_steps = 100000": 2}}}.writeRows(&b)
+		Refused: map[string]int{"expmech-certified: expmech: worst-case T = 385221 exceeds max_steps = 100000": 2}}}}.writeRows(&b)
 	want := "Rows: 10 in results.csv, 7 with status ok, 3 excluded (error: 1, refused: 2).\n\n" +
 		"| algorithm: error | rows |\n|---|---|\n| noisy-gd: boom | 1 |\n\n" +
 		RefusedRule + "\n\n| algorithm: refused | rows |\n|---|---|\n" +

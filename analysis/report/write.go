@@ -25,8 +25,7 @@ type Input struct {
 // are written; err is any other failure.
 func Write(in Input, dir, figDir string) (figErr, err error) {
 	figs := drawFigures(in.Exp, in.OK, figDir, in.Exp.Workers)
-	rep := report{Exp: in.Exp, Results: in.Results, Figures: figs, Rows: in.Rows, Reference: in.Reference,
-		Summaries: in.Summaries, Paired: in.Paired, Comparisons: compareFigures(in.Exp, in.OK)}
+	rep := report{Input: in, Figures: figs, Comparisons: compareFigures(in.Exp, in.OK)}
 	if err := rep.write(dir, figDir); err != nil {
 		return nil, err
 	}
