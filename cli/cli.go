@@ -91,7 +91,7 @@ func Registry(c Components) (runner.Registry, error) {
 	// The privacy audit's canary pairs and its yardstick and broken variants are
 	// registry entries like any other; underclaimed may wrap every mechanism above.
 	reg := runner.Registry{
-		Problems:   append(append(pcatalog.All(), c.Problems...), canary.New(), canary.LawGenerator{}),
+		Problems:   append(append(pcatalog.All(), c.Problems...), canary.New(), canary.NewLaw()),
 		Mechanisms: append(append(mechs, auditing.Factories(mechs)...), auditing.BiasFactory()),
 		Samplers:   samplers,
 		Tune:       tune,

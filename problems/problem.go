@@ -326,6 +326,22 @@ type Generator interface {
 	Generate(spec Spec, rng *rand.Rand) (Instance, error)
 }
 
+// Entry is a generator's registry identity, embedded in its Generator: the name a
+// spec's kind selects, the one line -list prints (Doc) and the parameter defaults.
+type Entry struct {
+	name, doc string
+	defaults  func() any
+}
+
+// NewEntry returns the entry named name, described by doc, whose defaults def returns.
+func NewEntry[P any](name, doc string, def func() *P) Entry {
+	return Entry{name, doc, func() any { return def() }}
+}
+
+func (e Entry) Name() string       { return e.name }
+func (e Entry) Doc() string        { return e.doc }
+func (e Entry) DefaultParams() any { return e.defaults() }
+
 // Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2). Only
 // reference samplers, exact solvers and audits use them; mechanisms under test use the
 // counted oracle.

@@ -60,20 +60,15 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the `canary` problem kind.
-type Generator struct{}
-
-// New returns the generator.
-func New() Generator { return Generator{} }
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string { return "canary" }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "privacy audit: worst-case replace-one neighbouring pairs D / D′ (neighbour: false | true), the released statistic recorded (PRIVACY.md §3)"
+// New returns the generator.
+func New() Generator {
+	return Generator{problems.NewEntry("canary",
+		"privacy audit: worst-case replace-one neighbouring pairs D / D′ (neighbour: false | true), the released statistic recorded (PRIVACY.md §3)", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, "canary", DefaultParams, nil)

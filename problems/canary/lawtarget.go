@@ -68,18 +68,15 @@ func (p *LawParams) Validate() error {
 }
 
 // LawGenerator is the `exact-law` problem kind.
-type LawGenerator struct{}
+type LawGenerator struct{ problems.Entry }
 
 var _ problems.Generator = LawGenerator{}
 
-// Name is the registry name "exact-law".
-func (LawGenerator) Name() string { return "exact-law" }
-
-// Doc is the one line -list prints.
-func (LawGenerator) Doc() string {
-	return "sampler validation: targets whose exact law is declared, to measure a sampler's bias (PRIVACY.md §4)"
+// NewLaw returns the generator, registry name "exact-law".
+func NewLaw() LawGenerator {
+	return LawGenerator{problems.NewEntry("exact-law",
+		"sampler validation: targets whose exact law is declared, to measure a sampler's bias (PRIVACY.md §4)", DefaultLawParams)}
 }
-func (LawGenerator) DefaultParams() any { return DefaultLawParams() }
 
 func lawParams(spec problems.Spec) (*LawParams, error) {
 	return problems.CheckedParams(spec, "exact-law", DefaultLawParams, func(p *LawParams) []error { return lawCell(spec, p) })

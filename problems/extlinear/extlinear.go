@@ -39,20 +39,15 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the "extended-linear" registry entry.
-type Generator struct{}
-
-// New returns the generator.
-func New() Generator { return Generator{} }
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string { return "extended-linear" }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "the Lipschitz extension of the linear loss to R^d (LLL24 eq. (2), Lemma 3.2)"
+// New returns the generator.
+func New() Generator {
+	return Generator{problems.NewEntry("extended-linear",
+		"the Lipschitz extension of the linear loss to R^d (LLL24 eq. (2), Lemma 3.2)", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, "extended-linear", DefaultParams, func(p *Params) []error {

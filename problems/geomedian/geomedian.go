@@ -42,20 +42,15 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the "geometric-median" registry entry.
-type Generator struct{}
-
-// New returns the generator.
-func New() Generator { return Generator{} }
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string { return "geometric-median" }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "geometric median with a spectrum ‖Λ(x − z)‖₂ (Li et al. 2022; DPZero's toy problem)"
+// New returns the generator.
+func New() Generator {
+	return Generator{problems.NewEntry("geometric-median",
+		"geometric median with a spectrum ‖Λ(x − z)‖₂ (Li et al. 2022; DPZero's toy problem)", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, "geometric-median", DefaultParams, func(p *Params) []error {

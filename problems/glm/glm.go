@@ -54,30 +54,22 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the "glm" or "lowrank" registry entry.
-type Generator struct{ lowrank bool }
+type Generator struct {
+	problems.Entry
+	lowrank bool
+}
 
 // GLM returns the "glm" generator; LowRank the "lowrank" one.
-func GLM() Generator     { return Generator{} }
-func LowRank() Generator { return Generator{lowrank: true} }
+func GLM() Generator {
+	return Generator{Entry: problems.NewEntry("glm",
+		"generalised linear model φ(⟨a, x⟩, y), logistic, hinge or absolute loss, planted labels (GLL22 §6)", DefaultParams)}
+}
+func LowRank() Generator {
+	return Generator{problems.NewEntry("lowrank",
+		"GLM on R^d with exactly low-rank features (g_k = 0; LLL24 Thm 2.2, Assumption 1.3)", DefaultParams), true}
+}
 
 var _ problems.Generator = Generator{}
-
-func (g Generator) Name() string {
-	if g.lowrank {
-		return "lowrank"
-	}
-	return "glm"
-}
-
-// Doc is the one line -list prints.
-func (g Generator) Doc() string {
-	if g.lowrank {
-		return "GLM on R^d with exactly low-rank features (g_k = 0; LLL24 Thm 2.2, Assumption 1.3)"
-	}
-	return "generalised linear model φ(⟨a, x⟩, y), logistic, hinge or absolute loss, planted labels (GLL22 §6)"
-}
-
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 // CheckLossDomain reports the spec fields every GLM generator (glm, lowrank, glm-data)
 // checks alike: a GLM loss, a ball or unconstrained domain, a finite radius > 0.

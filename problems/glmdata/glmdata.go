@@ -135,20 +135,15 @@ func (p *Params) missing() []error {
 }
 
 // Generator is the "glm-data" registry entry.
-type Generator struct{}
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
 // New returns the generator.
-func New() Generator { return Generator{} }
-
-func (Generator) Name() string { return Name }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "a GLM (logistic, hinge or absolute loss) on your own data file, CSV or LIBSVM, with a public feature map"
+func New() Generator {
+	return Generator{problems.NewEntry(Name,
+		"a GLM (logistic, hinge or absolute loss) on your own data file, CSV or LIBSVM, with a public feature map", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 func (Generator) params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error { return cell(spec, p) })

@@ -53,20 +53,15 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the "l1" registry entry.
-type Generator struct{}
-
-// New returns the generator.
-func New() Generator { return Generator{} }
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string { return "l1" }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "LLL24's ℓ1 family w‖x − z‖₁ (LLL24 §3.2, Thm 3.7/3.9)"
+// New returns the generator.
+func New() Generator {
+	return Generator{problems.NewEntry("l1",
+		"LLL24's ℓ1 family w‖x − z‖₁ (LLL24 §3.2, Thm 3.7/3.9)", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, "l1", DefaultParams, func(*Params) []error {

@@ -53,20 +53,15 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the "linear" registry entry.
-type Generator struct{}
-
-// New returns the generator.
-func New() Generator { return Generator{} }
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string { return "linear" }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "linear loss ⟨x, z⟩ on the ℓ2 ball or the box: BST14's hard family (LLL24 Table 1, App. D)"
+// New returns the generator.
+func New() Generator {
+	return Generator{problems.NewEntry("linear",
+		"linear loss ⟨x, z⟩ on the ℓ2 ball or the box: BST14's hard family (LLL24 Table 1, App. D)", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 // params decodes and validates the parameters, then checks the cell (check: reported
 // only once the parameters are valid).

@@ -34,20 +34,15 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the "quadratic" registry entry.
-type Generator struct{}
-
-// New returns the generator.
-func New() Generator { return Generator{} }
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string { return "quadratic" }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "the linear family plus a ridge (λ/2)‖x‖²: strongly convex losses (GLL22 remark after Thm 6.2)"
+// New returns the generator.
+func New() Generator {
+	return Generator{problems.NewEntry("quadratic",
+		"the linear family plus a ridge (λ/2)‖x‖²: strongly convex losses (GLL22 remark after Thm 6.2)", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, "quadratic", DefaultParams, func(*Params) []error {

@@ -38,20 +38,15 @@ func (p *Params) Validate() error {
 }
 
 // Generator is the "residual" registry entry.
-type Generator struct{}
-
-// New returns the generator.
-func New() Generator { return Generator{} }
+type Generator struct{ problems.Entry }
 
 var _ problems.Generator = Generator{}
 
-func (Generator) Name() string { return "residual" }
-
-// Doc is the one line -list prints.
-func (Generator) Doc() string {
-	return "LLL24's residual regime: a low-rank GLM plus a structured residual G_k > 0 on R^d (Assumption 2.1)"
+// New returns the generator.
+func New() Generator {
+	return Generator{problems.NewEntry("residual",
+		"LLL24's residual regime: a low-rank GLM plus a structured residual G_k > 0 on R^d (Assumption 2.1)", DefaultParams)}
 }
-func (Generator) DefaultParams() any { return DefaultParams() }
 
 func params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, "residual", DefaultParams, func(p *Params) []error {
