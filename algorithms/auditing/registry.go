@@ -260,15 +260,10 @@ type Underclaimed struct {
 	SFactor, RunEpsilon float64
 }
 
-// underclaim is the state of an Underclaimed plan: the inner plan at the run budget.
-type underclaim struct {
-	run algorithms.Plan
-}
-
 func (u *Underclaimed) Name() string { return "underclaimed(" + u.Mechanism.Name() + ")" }
 
 // Plan is the inner plan at b (the claim), marked guarantee none; its state is the inner
-// plan at the run budget, which Run runs.
+// plan at the run budget (an algorithms.Plan), which Run runs.
 func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	cp, err := u.Mechanism.Plan(env, c, b)
 	if err != nil {
@@ -293,16 +288,16 @@ func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorith
 	claim.Extra = extra
 	claim.Guarantee = algorithms.None
 	claim.Notes = fmt.Sprintf("deliberately broken: %s runs at ε = %.6g and claims ε = %g", u.Mechanism.Name(), run.Epsilon, b.Epsilon)
-	return algorithms.Plan{Record: claim, Budget: b, State: underclaim{run: rr}}, nil
+	return algorithms.Plan{Record: claim, Budget: b, State: rr}, nil
 }
 
 // Run runs the inner mechanism's plan at the larger run budget and reports the claim.
 func (u *Underclaimed) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	v, err := algorithms.StateOf[underclaim](p)
+	run, err := algorithms.StateOf[algorithms.Plan](p)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("%s: %w", u.Name(), err)
 	}
-	out, err := u.Mechanism.Run(ctx, env, o, v.run, rng)
+	out, err := u.Mechanism.Run(ctx, env, o, run, rng)
 	out.Record = p.Record
 	return out, err
 }

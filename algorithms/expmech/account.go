@@ -18,7 +18,7 @@ var (
 // strongly-convex with strong_convexity above the problem's declared λ. The
 // runner turns the error into a spec error naming algorithms[i].strong_convexity.
 func (m *Mechanism) CheckConstants(c problems.Constants) error {
-	if m.pure != nil || m.cfg.Setting != SettingStronglyConvex {
+	if m.pure || m.cfg.Setting != SettingStronglyConvex {
 		return nil
 	}
 	return checkStrongConvexity(m.cfg.StrongConvexity, c)
@@ -54,7 +54,7 @@ func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algor
 		return math.NaN(), math.NaN(), fmt.Errorf("%s: account: tv_budget %v not reported", m.name, tau)
 	}
 	n := float64(c.N)
-	if m.pure != nil {
+	if m.pure {
 		dF := c.GDelta * c.Domain.MaxNorm(c.D) / n
 		if c.ValueBound > 0 {
 			dF = math.Min(dF, 2*c.ValueBound/n)

@@ -106,28 +106,60 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setti
 // built-in catalog (sampler.All).
 func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
 	smp, _ := sampler.ByName(cfg.Sampler)
-	return calibrateWith(c, b, cfg, smp)
+	return calibrateWith(c, b, cfg, smp, false)
 }
 
-// calibrateWith is Calibrate with the sampler the mechanism was built with.
-func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler) (Calibration, error) {
+// calibrateWith is Calibrate with the sampler the mechanism was built with; pure selects
+// "expmech-pure" (calibratePure; cfg is then *PureConfig.full()).
+func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler, pure bool) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
 	}
-	if err := checkBudget(c, b, false); err != nil {
+	if err := checkBudget(c, b, pure); err != nil {
 		return Calibration{}, err
 	}
-	cal := Calibration{Setting: resolveSetting(cfg, c, b), Calibration: string(cfg.Calibration)}
-	rc := newRecipe(c, b, cfg)
-	cal.DeltaMech = rc.dMech
-	var err error
+	certified := cfg.Mode == ModeCertified
+	calibrate := newRecipe(c, b, cfg).calibrate
+	if pure {
+		calibrate = func() (Calibration, bool, error) { return calibratePure(c, b, certified && !sampler.IsExact(smp)) }
+	}
+	cal, private, err := calibrate()
+	if err != nil {
+		return cal, err
+	}
+	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
+		return cal, err
+	}
+	// δ_spent = δ_mech + (1 + e^{ε_spent})τ: the exact law is (ε_spent, δ_mech)-DP and the
+	// sampled law is within τ of it in TV (SPEC §1.4; δ_mech = 0 for the pure mechanism).
+	cal.DeltaSpent = cal.DeltaMech + (1+math.Exp(cal.EpsilonSpent))*cal.Tau
+	cal.Trusted = trusted(c, cal.Setting, smp)
+	switch {
+	case !private:
+		cal.Guarantee = algorithms.None
+	case sampler.IsExact(smp) || (certified && sampler.Certifies(smp)):
+		cal.Guarantee = algorithms.Certified
+	default:
+		cal.Guarantee = algorithms.Nominal
+	}
+	if cal.Steps > cfg.MaxSteps {
+		cal.Notes = algorithms.JoinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
+	}
+	return cal, nil
+}
+
+// calibrate is the (ε, δ) calibration of the setting's (k, μ), then account's privacy
+// accounting; private reports whether the law is (ε, δ)-DP.
+func (rc recipe) calibrate() (cal Calibration, private bool, err error) {
+	c, cfg := rc.c, rc.cfg
+	cal = Calibration{Setting: resolveSetting(cfg, c, rc.b), Calibration: string(cfg.Calibration), DeltaMech: rc.dMech}
 	switch cal.Setting {
 	case SettingERM, SettingSCO, SettingStronglyConvex:
 		if !rc.bounded {
-			return cal, fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrCalibrate, cal.Setting, c.Domain.Kind)
+			return cal, false, fmt.Errorf("%w: setting %s needs a bounded domain, got %s", ErrCalibrate, cal.Setting, c.Domain.Kind)
 		}
 		if cfg.Preset != "" {
-			return cal, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
+			return cal, false, fmt.Errorf("%w: preset %s applies to the lowrank setting", ErrCalibrate, cfg.Preset)
 		}
 		switch cal.Setting {
 		case SettingERM:
@@ -138,25 +170,18 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 			err = rc.stronglyConvex(&cal)
 		}
 	case SettingLowRank:
-		err = calibrateLowRank(&cal, c, b, cfg, rc.dMech)
+		err = calibrateLowRank(&cal, c, rc.b, cfg, rc.dMech)
 	default:
 		err = fmt.Errorf("%w: setting %q", ErrCalibrate, cal.Setting)
 	}
+	if err == nil && cfg.DeltaDelivered {
+		err = deltaDelivered(&cal, c, rc.eps)
+	}
 	if err != nil {
-		return cal, err
+		return cal, false, err
 	}
-	if cfg.DeltaDelivered {
-		if err := deltaDelivered(&cal, c, b.Epsilon); err != nil {
-			return cal, err
-		}
-	}
-	if err := rc.account(&cal, smp); err != nil {
-		return cal, err
-	}
-	if cal.Steps > cfg.MaxSteps {
-		cal.Notes = algorithms.JoinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
-	}
-	return cal, nil
+	private, err = rc.account(&cal)
+	return cal, private, err
 }
 
 // recipe holds the inputs every setting's calibration reads: the budget split, n, d,
@@ -292,10 +317,11 @@ func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
 	return nil
 }
 
-// account derives what every setting reports from (k, μ): the GDP parameter s, the true
-// δ(ε) of the exact law, ε_spent, the sampler's TV budget and plan, δ_spent, the trusted
+// account derives the privacy every setting reports from (k, μ): the GDP parameter s, the
+// true δ(ε) of the exact law, ε_spent and the sampler's TV budget; private reports whether
+// the law is (ε, δ)-DP. calibrateWith then plans the sampler and adds δ_spent, the trusted
 // constants and the claimed guarantee.
-func (rc recipe) account(cal *Calibration, smp algorithms.Sampler) error {
+func (rc recipe) account(cal *Calibration) (private bool, err error) {
 	eps, delta, n, G := rc.eps, rc.delta, rc.n, rc.G
 	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
 	curv := cal.Mu
@@ -304,40 +330,23 @@ func (rc recipe) account(cal *Calibration, smp algorithms.Sampler) error {
 	}
 	cal.S = G * math.Sqrt(cal.K) / (n * math.Sqrt(curv))
 	cal.DeltaTrue = privacy.DeltaGaussian(eps, cal.S)
-	private := cal.DeltaTrue <= cal.DeltaMech*(1+1e-9)
+	private = cal.DeltaTrue <= cal.DeltaMech*(1+1e-9)
 	if !private {
 		cal.DeltaMech = cal.DeltaTrue
 		cal.Notes = algorithms.JoinNote(cal.Notes, fmt.Sprintf("NOT (ε, δ)-DP: s = %.6g gives δ(ε=%g) = %.4g > stated δ = %g", cal.S, eps, cal.DeltaTrue, delta))
 	}
-	var err error
 	if cal.EpsilonSpent, err = privacy.EpsForSDelta(cal.S, math.Min(cal.DeltaMech, 1-1e-12)); err != nil {
-		return fmt.Errorf("expmech: epsilon_spent: %w", err)
+		return private, fmt.Errorf("expmech: epsilon_spent: %w", err)
 	}
 	if !private {
 		// report the ε actually needed at the stated δ
 		if cal.EpsilonSpent, err = privacy.EpsForSDelta(cal.S, delta); err != nil {
-			return fmt.Errorf("expmech: epsilon_spent: %w", err)
+			return private, fmt.Errorf("expmech: epsilon_spent: %w", err)
 		}
 	}
 	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
 	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps))
-	certified := rc.cfg.Mode == ModeCertified
-	if err := planSampler(cal, rc.c, smp, certified, rc.cfg.StepC); err != nil {
-		return err
-	}
-	// δ_spent = δ_mech + (1 + e^{ε_spent})τ: the exact law is (ε_spent, δ_mech)-DP and the
-	// sampled law is within τ of it in TV (SPEC §1.4).
-	cal.DeltaSpent = cal.DeltaMech + (1+math.Exp(cal.EpsilonSpent))*cal.Tau
-	cal.Trusted = trusted(rc.c, cal.Setting, smp)
-	switch {
-	case !private:
-		cal.Guarantee = algorithms.None
-	case sampler.IsExact(smp) || (certified && sampler.Certifies(smp)):
-		cal.Guarantee = algorithms.Certified
-	default:
-		cal.Guarantee = algorithms.Nominal
-	}
-	return nil
+	return private, nil
 }
 
 // calibrateLowRank implements LLL24 Thm 2.2 on R^d (SPEC §5.2).
@@ -444,26 +453,16 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 	return nil
 }
 
-// CalibratePure computes the pure ε-DP exponential mechanism exp(−kF) on K (SPEC §2.4):
+// calibratePure computes the pure ε-DP exponential mechanism exp(−kF) on K (SPEC §2.4):
 // Δ_F = sup_{D~D'} sup_x |F(x; D) − F(x; D')| ≤ G_Δ R_K/n after normalising f(0; s) = 0
 // (which leaves the law unchanged), or 2·ValueBound/n when that is smaller; k = ε/(2Δ_F);
-// risk ≤ d/k (GLL22 Lemma 6.1). An approximate sampler turns it into (ε, (1+e^ε)τ)-DP.
-func CalibratePure(c problems.Constants, b algorithms.Budget, cfg PureConfig) (Calibration, error) {
-	smp, _ := sampler.ByName(cfg.Sampler)
-	return calibratePureWith(c, b, cfg, smp)
-}
-
-func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig, smp algorithms.Sampler) (Calibration, error) {
-	if err := cfg.Validate(); err != nil {
-		return Calibration{}, err
-	}
-	if err := checkBudget(c, b, true); err != nil {
-		return Calibration{}, err
-	}
+// risk ≤ d/k (GLL22 Lemma 6.1). An approximate sampler turns it into (ε, (1+e^ε)τ)-DP;
+// spendsDelta (certified mode, approximate sampler) refuses δ = 0. Always private.
+func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) (Calibration, bool, error) {
 	cal := Calibration{Setting: SettingPure, Calibration: string(CalibExact), S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
 	if math.IsInf(R, 1) || !(R > 0) {
-		return cal, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrCalibrate, c.Domain.Kind)
+		return cal, true, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrCalibrate, c.Domain.Kind)
 	}
 	n := float64(c.N)
 	dF := c.GDelta * R / n
@@ -472,31 +471,16 @@ func calibratePureWith(c problems.Constants, b algorithms.Budget, cfg PureConfig
 	}
 	cal.K = b.Epsilon / (2 * dF)
 	cal.Mu = 0
+	// ε_spent = 2kΔ_F = ε; the sampler's TV τ adds (1 + e^ε)τ = δ.
 	cal.EpsilonSpent = 2 * cal.K * dF
 	cal.TheoryBound = float64(c.D) / cal.K
 	cal.Tau = b.Delta / (1 + math.Exp(b.Epsilon))
-	certified := cfg.Mode == ModeCertified
-	if certified && !sampler.IsExact(smp) {
+	if spendsDelta {
 		if err := b.Validate(algorithms.BudgetNeeds{FiniteEpsilon: true, PositiveDelta: "expmech-pure certified with an approximate sampler spends δ on its TV budget"}); err != nil {
-			return cal, fmt.Errorf("%w: %w", ErrCalibrate, err)
+			return cal, true, fmt.Errorf("%w: %w", ErrCalibrate, err)
 		}
 	}
-	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
-		return cal, err
-	}
-	// ε_spent = 2kΔ_F = ε; the sampler's TV τ adds (1 + e^ε)τ = δ.
-	cal.DeltaSpent = (1 + math.Exp(cal.EpsilonSpent)) * cal.Tau
-	cal.Trusted = trusted(c, cal.Setting, smp)
-	switch {
-	case sampler.IsExact(smp) || (certified && sampler.Certifies(smp)):
-		cal.Guarantee = algorithms.Certified
-	default:
-		cal.Guarantee = algorithms.Nominal
-	}
-	if cal.Steps > cfg.MaxSteps {
-		cal.Notes = algorithms.JoinNote(cal.Notes, fmt.Sprintf("T = %d exceeds max_steps = %d: Run will refuse", cal.Steps, cfg.MaxSteps))
-	}
-	return cal, nil
+	return cal, true, nil
 }
 
 // checkStrongConvexity refuses a λ the problem does not declare: the law exp(−kF) has

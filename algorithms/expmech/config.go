@@ -198,10 +198,14 @@ func DefaultPureConfig() *PureConfig {
 }
 
 // Validate reports every problem at once.
-func (c *PureConfig) Validate() error {
+func (c *PureConfig) Validate() error { return c.full().Validate() }
+
+// full is the expmech Config with c's fields and the other defaults: what the pure
+// mechanism validates and calibrates with (calibrateWith).
+func (c *PureConfig) full() *Config {
 	full := DefaultConfig()
 	full.Sampler, full.Mode, full.StepC, full.MaxSteps = c.Sampler, c.Mode, c.StepC, c.MaxSteps
-	return full.Validate()
+	return full
 }
 
 var (

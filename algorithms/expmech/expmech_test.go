@@ -236,12 +236,18 @@ func TestLowRank(t *testing.T) {
 	}
 }
 
+// calibratePureConfig is the calibration of expmech-pure with cfg and its built-in sampler.
+func calibratePureConfig(c problems.Constants, b algorithms.Budget, cfg PureConfig) (Calibration, error) {
+	smp, _ := sampler.ByName(cfg.Sampler)
+	return calibrateWith(c, b, *cfg.full(), smp, true)
+}
+
 // expmech-pure (SPEC §2.4): unit ball, G_Δ = 2, n = 1000, ε = 1 → k = 250, d/k = 0.04 at d = 10.
 func TestPure(t *testing.T) {
 	c := problems.Constants{N: 1000, D: 10, GF: 1, GDelta: 2, Domain: ball(1)}
 	cfg := *DefaultPureConfig()
 	cfg.Sampler = "exact"
-	cal, err := CalibratePure(c, algorithms.Budget{Epsilon: 1, Delta: 0}, cfg)
+	cal, err := calibratePureConfig(c, algorithms.Budget{Epsilon: 1, Delta: 0}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +258,7 @@ func TestPure(t *testing.T) {
 		t.Errorf("pure exact: guarantee %s, δ_mech %g, s %g", cal.Guarantee, cal.DeltaMech, cal.S)
 	}
 	cfg.Sampler, cfg.Mode = "proximal-rejection", ModeCertified
-	if _, err := CalibratePure(c, algorithms.Budget{Epsilon: 1, Delta: 0}, cfg); !errors.Is(err, algorithms.ErrBudget) {
+	if _, err := calibratePureConfig(c, algorithms.Budget{Epsilon: 1, Delta: 0}, cfg); !errors.Is(err, algorithms.ErrBudget) {
 		t.Errorf("pure certified proximal at δ=0: got %v, want ErrBudget", err)
 	}
 }
@@ -319,7 +325,7 @@ func TestPurePrivacyLossExact(t *testing.T) {
 		cfg := *DefaultPureConfig()
 		cfg.Sampler = "exact"
 		const eps = 1.0
-		cal, err := CalibratePure(c, algorithms.Budget{Epsilon: eps, Delta: 0}, cfg)
+		cal, err := calibratePureConfig(c, algorithms.Budget{Epsilon: eps, Delta: 0}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ import (
 // family, it names the knob the paper's calibration chooses (SPEC §5.6). expmech-pure has
 // no knobs.
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
-	if m.pure != nil {
+	if m.pure {
 		return nil
 	}
 	bounds := []float64{0.125, 0.25, 0.5, 1, 2, 4} // constants without a domain (knob names only)
@@ -52,7 +52,7 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 
 // WithKnobs returns expmech with prior_bound and/or step_c set.
 func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
-	if m.pure != nil {
+	if m.pure {
 		return nil, fmt.Errorf("%s: no knobs", m.name)
 	}
 	cfg := m.cfg

@@ -14,8 +14,8 @@ import (
 // Mechanism is a configured regularized (or pure) exponential mechanism.
 type Mechanism struct {
 	name string
-	cfg  Config
-	pure *PureConfig
+	cfg  Config // PureConfig.full() for expmech-pure
+	pure bool
 	smp  algorithms.Sampler
 }
 
@@ -44,7 +44,7 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 			if err != nil {
 				return nil, err
 			}
-			return &Mechanism{name: "expmech-pure", pure: &cfg, smp: smp}, nil
+			return &Mechanism{name: "expmech-pure", cfg: *cfg.full(), pure: true, smp: smp}, nil
 		})
 }
 
@@ -80,10 +80,7 @@ func (m *Mechanism) Name() string { return m.name }
 
 // calibrate computes the calibration for (c, b): Plan's work, kept in the plan's state.
 func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
-	if m.pure != nil {
-		return calibratePureWith(c, b, *m.pure, m.smp)
-	}
-	return calibrateWith(c, b, m.cfg, m.smp)
+	return calibrateWith(c, b, m.cfg, m.smp, m.pure)
 }
 
 // calibration is the calibration Plan kept in p.
@@ -93,13 +90,6 @@ func (m *Mechanism) calibration(p algorithms.Plan) (Calibration, error) {
 		return cal, fmt.Errorf("%s: %w", m.name, err)
 	}
 	return cal, nil
-}
-
-func (m *Mechanism) maxSteps() int {
-	if m.pure != nil {
-		return m.pure.MaxSteps
-	}
-	return m.cfg.MaxSteps
 }
 
 // Record converts the calibration into the result-row record.
@@ -156,8 +146,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 		return algorithms.Output{Record: algorithms.Empty()}, err
 	}
 	rec := cal.Record()
-	if cal.Steps > m.maxSteps() {
-		return algorithms.Output{Record: rec}, algorithms.Refuse(fmt.Errorf("%s: worst-case T = %d exceeds max_steps = %d", m.name, cal.Steps, m.maxSteps()))
+	if cal.Steps > m.cfg.MaxSteps {
+		return algorithms.Output{Record: rec}, algorithms.Refuse(fmt.Errorf("%s: worst-case T = %d exceeds max_steps = %d", m.name, cal.Steps, m.cfg.MaxSteps))
 	}
 	so := o
 	if cal.Setting == SettingStronglyConvex {

@@ -29,7 +29,7 @@ var _ algorithms.RadialReducer = (*Mechanism)(nil)
 // the data. The strongly convex setting's shift F − λ‖x‖²/2 and the pure mechanism (μ = 0)
 // are excluded.
 func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
-	if m.pure != nil {
+	if m.pure {
 		return false
 	}
 	_, gauss := m.smp.(orthogonalLaw)
@@ -41,7 +41,7 @@ func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
 	if err != nil {
 		return false
 	}
-	return cal.Setting != SettingStronglyConvex && cal.Target.Mu > 0 && cal.Steps <= m.maxSteps()
+	return cal.Setting != SettingStronglyConvex && cal.Target.Mu > 0 && cal.Steps <= m.cfg.MaxSteps
 }
 
 // OrthogonalVariance is the sampler's orthogonal variance for p's calibrated target (a
