@@ -128,17 +128,6 @@ func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float6
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
 
-// pldEpsPessimisticC is the certified PLD ε (the hi end of the bracket only), computed in
-// the caller's FFT work space.
-func pldEpsPessimisticC(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
-	if q == 1 {
-		_, hi, err := PLDBracketWith(q, z, T, delta, rel, o)
-		return hi, err
-	}
-	_, hi, err := pldEps(c, q, z, T, delta, rel, o, false)
-	return hi, err
-}
-
 // CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width
 // 1e-4, returning the safe end) such that T steps of the Poisson(q)-subsampled Gaussian
 // are (ε, δ)-DP by the PLD upper bound with DefaultPLDOptions (PRIVACY.md §1.6). The
@@ -239,7 +228,7 @@ func (ev *pldEvaluator) at(o PLDOptions) func(float64) (float64, error) {
 		if e, ok := memo[z]; ok {
 			return e, nil
 		}
-		e, err := pldEpsPessimisticC(&ev.c, ev.q, z, ev.T, ev.delta, ev.rel, o)
+		_, e, err := pldEps(&ev.c, ev.q, z, ev.T, ev.delta, ev.rel, o, false) // q < 1 here
 		if errors.Is(err, ErrLossRange) {
 			e, err = math.Inf(1), nil
 		}
