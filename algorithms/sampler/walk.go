@@ -38,6 +38,17 @@ func nominalSchedule(c problems.Constants, t algorithms.Target, h float64) (Sche
 	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
 }
 
+// planQueries is a chain's PlanSteps: T from its Schedule and the (value, gradient)
+// queries q(T) of a run of T steps.
+func planQueries(s Scheduler, c problems.Constants, t algorithms.Target, q func(T int) (values, grads float64)) (int, float64, float64, error) {
+	sc, err := s.Schedule(c, t)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	v, g := q(sc.Steps)
+	return sc.Steps, v, g, nil
+}
+
 // runSteps does T steps of a chain, checking ctx every 1024 steps.
 func runSteps(ctx context.Context, T int, rng *rand.Rand, step func(*rand.Rand)) error {
 	for i := 0; i < T; i++ {
