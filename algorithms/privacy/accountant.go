@@ -167,11 +167,7 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		return 0, err
 	}
 	if q == 1 {
-		sens := 1.0
-		if rel == ReplaceOne {
-			sens = 2
-		}
-		return CalibrateGaussianSigma(sens, T, eps, delta)
+		return CalibrateGaussianSigma(rel.sens(), T, eps, delta)
 	}
 	ev := &pldEvaluator{q: q, T: T, delta: delta, rel: rel}
 	hi := calibrateRDPZ(q, T, eps, delta, rel)
@@ -202,10 +198,8 @@ func checkCalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation, 
 	if !(relTol > 0 && relTol <= 0.1) {
 		return fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
 	}
-	if rel != AddRemove && rel != ReplaceOne {
-		return fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
-	}
-	return nil
+	_, err := pairsFor(rel)
+	return err
 }
 
 // pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel), all
@@ -451,11 +445,7 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 	// double or halve until the RDP bound brackets the root.
 	hi := 1.0
 	if s, err := SForEpsDelta(eps, delta); err == nil && s > 0 {
-		sens := 1.0
-		if rel == ReplaceOne {
-			sens = 2
-		}
-		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*sens/s))
+		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*rel.sens()/s))
 	}
 	lo := 0.0
 	for !ok(hi) {

@@ -725,13 +725,8 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 	}
 	if q == 1 {
 		// Full batch: T Gaussian steps compose exactly to s = √T·Δ/σ (Dong–Roth–Su 2019),
-		// with Δ = 1 (add/remove) or 2 (replace-one: two clipped contributions of norm ≤ C
-		// differ by ≤ 2C). No discretisation needed.
-		s := math.Sqrt(float64(T)) / z
-		if rel == ReplaceOne {
-			s *= 2
-		}
-		e, err := EpsForSDelta(s, delta)
+		// Δ = rel.sens(). No discretisation needed.
+		e, err := EpsForSDelta(math.Sqrt(float64(T))/z*rel.sens(), delta)
 		return e, e, err
 	}
 	var c convolver
