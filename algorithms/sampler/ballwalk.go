@@ -114,10 +114,7 @@ func (c *bwChain) step(rng *rand.Rand) {
 // Sample runs T ball-walk steps from the data-independent start.
 func (BallWalk) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	c := o.Constants()
-	if err := fullDim("ball-walk", c, o); err != nil {
-		return nil, err
-	}
-	s, err := BallWalk{}.Schedule(c, t)
+	s, err := fullSchedule(BallWalk{}, c, o, t)
 	if err != nil {
 		return nil, err
 	}

@@ -125,10 +125,7 @@ func (c *harChain) step(rng *rand.Rand) {
 // Sample runs T hit-and-run steps from the data-independent start.
 func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	c := o.Constants()
-	if err := fullDim("hit-and-run", c, o); err != nil {
-		return nil, err
-	}
-	s, err := HitAndRun{}.Schedule(c, t)
+	s, err := fullSchedule(HitAndRun{}, c, o, t)
 	if err != nil {
 		return nil, err
 	}

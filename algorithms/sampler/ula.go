@@ -112,10 +112,7 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 		return nil, fmt.Errorf("sampler ula: %w", err)
 	}
 	c := o.Constants()
-	if err := fullDim("ula", c, o); err != nil {
-		return nil, err
-	}
-	s, err := ULA{}.Schedule(c, t)
+	s, err := fullSchedule(ULA{}, c, o, t)
 	if err != nil {
 		return nil, err
 	}

@@ -95,14 +95,17 @@ func project(dom problems.Domain, x []float64) {
 	}
 }
 
-// fullDim refuses a reduced oracle: these chains have no exact reduced path (they do not
-// implement OrthogonalVariance / OrthogonalNorm, so the runner never reduces for them; the
-// check guards a direct caller).
-func fullDim(name string, c problems.Constants, o problems.ValueAccess) error {
+// fullSchedule refuses a reduced oracle and returns the chain's schedule: these chains
+// have no exact reduced path (they do not implement OrthogonalVariance / OrthogonalNorm, so
+// the runner never reduces for them; the check guards a direct caller).
+func fullSchedule(s interface {
+	Scheduler
+	Name() string
+}, c problems.Constants, o problems.ValueAccess, t algorithms.Target) (Schedule, error) {
 	if o.Dim() != c.D || o.Len() != c.N {
-		return fmt.Errorf("%w: %s needs the full oracle (dimension %d, n %d), got dimension %d, n %d", ErrBadTarget, name, c.D, c.N, o.Dim(), o.Len())
+		return Schedule{}, fmt.Errorf("%w: %s needs the full oracle (dimension %d, n %d), got dimension %d, n %d", ErrBadTarget, s.Name(), c.D, c.N, o.Dim(), o.Len())
 	}
-	return nil
+	return s.Schedule(c, t)
 }
 
 // walkRecord writes a chain's diagnostics into rec: Steps and Extra["h"] from s, then the
