@@ -128,17 +128,6 @@ func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float6
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
 
-// pldEpsPessimisticC is the certified PLD ε (the hi end of the bracket only), computed in
-// the caller's FFT work space.
-func pldEpsPessimisticC(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
-	if q == 1 {
-		_, hi, err := PLDBracketWith(q, z, T, delta, rel, o)
-		return hi, err
-	}
-	_, hi, err := pldEps(c, q, z, T, delta, rel, o, false)
-	return hi, err
-}
-
 // CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width
 // 1e-4, returning the safe end) such that T steps of the Poisson(q)-subsampled Gaussian
 // are (ε, δ)-DP by the PLD upper bound with DefaultPLDOptions (PRIVACY.md §1.6). The
@@ -178,11 +167,7 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		return 0, err
 	}
 	if q == 1 {
-		sens := 1.0
-		if rel == ReplaceOne {
-			sens = 2
-		}
-		return CalibrateGaussianSigma(sens, T, eps, delta)
+		return CalibrateGaussianSigma(rel.sens(), T, eps, delta)
 	}
 	ev := &pldEvaluator{q: q, T: T, delta: delta, rel: rel}
 	hi := calibrateRDPZ(q, T, eps, delta, rel)
@@ -213,10 +198,8 @@ func checkCalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation, 
 	if !(relTol > 0 && relTol <= 0.1) {
 		return fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
 	}
-	if rel != AddRemove && rel != ReplaceOne {
-		return fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
-	}
-	return nil
+	_, err := pairsFor(rel)
+	return err
 }
 
 // pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel), all
@@ -239,7 +222,7 @@ func (ev *pldEvaluator) at(o PLDOptions) func(float64) (float64, error) {
 		if e, ok := memo[z]; ok {
 			return e, nil
 		}
-		e, err := pldEpsPessimisticC(&ev.c, ev.q, z, ev.T, ev.delta, ev.rel, o)
+		_, e, err := pldEps(&ev.c, ev.q, z, ev.T, ev.delta, ev.rel, o, false) // q < 1 here
 		if errors.Is(err, ErrLossRange) {
 			e, err = math.Inf(1), nil
 		}
@@ -462,11 +445,7 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 	// double or halve until the RDP bound brackets the root.
 	hi := 1.0
 	if s, err := SForEpsDelta(eps, delta); err == nil && s > 0 {
-		sens := 1.0
-		if rel == ReplaceOne {
-			sens = 2
-		}
-		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*sens/s))
+		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*rel.sens()/s))
 	}
 	lo := 0.0
 	for !ok(hi) {

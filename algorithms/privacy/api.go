@@ -22,6 +22,15 @@ func (r Relation) String() string {
 	return "replace-one"
 }
 
+// sens is the clipped sensitivity in units of the clipping norm C: 1 under add/remove, 2
+// under replace-one (two clipped contributions of norm ≤ C differ by ≤ 2C).
+func (r Relation) sens() float64 {
+	if r == ReplaceOne {
+		return 2
+	}
+	return 1
+}
+
 // ErrUnsupported is returned when an accountant has no proper analysis for the requested
 // (mechanism, relation) pair, e.g. Poisson subsampling under replace-one without a proof.
 var ErrUnsupported = errors.New("privacy: unsupported mechanism/relation pair")

@@ -48,8 +48,13 @@ func PoissonGDPCLT(q, z float64, T int) float64 {
 
 // pldEpsPessimistic is the certified PLD ε (the hi end of the bracket only).
 func pldEpsPessimistic(q, z float64, T int, delta float64, rel Relation, o PLDOptions) (float64, error) {
+	if q == 1 {
+		_, hi, err := PLDBracketWith(q, z, T, delta, rel, o)
+		return hi, err
+	}
 	var c convolver
-	return pldEpsPessimisticC(&c, q, z, T, delta, rel, o)
+	_, hi, err := pldEps(&c, q, z, T, delta, rel, o, false)
+	return hi, err
 }
 
 // PLDDeltaBracket is the (lower, upper) bracket of δ(ε) for T-fold Poisson-subsampled

@@ -192,7 +192,34 @@ type pmf struct {
 	h   float64
 }
 
-// stepPMF is one step on the grid t_k = k·h, k = off..off+n−1, discretised both ways:
+// stepGrid returns the grid ends [kmin, kmax] of one step: below t_kmin and above
+// t_kmax the P-mass is < tail (the ends of a bounded loss are exact).
+func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
+	cdf := func(t float64) float64 { c, _, _, _ := k.tails(q, z, t); return c }
+	sf := func(t float64) float64 { _, s, _, _ := k.tails(q, z, t); return s }
+	lo, hi := -1.0, 1.0
+	for cdf(lo) >= tail && lo > -1e6 {
+		lo *= 2
+	}
+	for sf(hi) >= tail && hi < 1e6 {
+		hi *= 2
+	}
+	kmin, kmax = int(math.Floor(lo/h)), int(math.Ceil(hi/h))
+	// trim to the last point with cdf < tail and the first with sf < tail
+	if below := func(j int) bool { return cdf(float64(j)*h) < tail }; below(kmin) {
+		kmin, _ = bisectInt(kmin, kmax, below)
+	}
+	if inner := func(j int) bool { return sf(float64(j)*h) >= tail }; !inner(kmax) {
+		_, kmax = bisectInt(kmin, kmax, inner)
+	}
+	if kmax <= kmin {
+		kmax = kmin + 1
+	}
+	return kmin, kmax
+}
+
+// singleStep discretises one step of pair k on the grid t_k = k·h of o, k = off..off+n−1,
+// both ways (shared tail evaluations), returning (pess, opt):
 //   - pess: connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022,
 //     "Connect the Dots: Tighter Discrete Approximations of Privacy Loss
 //     Distributions", PETS 2022, pessimistic variant). Its hockey-stick curve, as a
@@ -214,56 +241,28 @@ type pmf struct {
 //     P-loss distribution whose curve lies below the true one at every ε ∈ ℝ stays below
 //     after composition (PRIVACY.md §1.5), so it is a lower bound without the T·h/2 drift
 //     of plain optimistic rounding (Meiser–Mohammadi 2018), which rounded every loss down.
-type stepPMF struct {
-	off       int
-	pess, opt []float64
-	pessInf   float64
-	h         float64
-}
-
-// stepGrid returns the grid ends [kmin, kmax] of one step: below t_kmin and above
-// t_kmax the P-mass is < tail (the ends of a bounded loss are exact).
-func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
-	cdf := func(t float64) float64 { c, _, _, _ := k.tails(q, z, t); return c }
-	sf := func(t float64) float64 { _, s, _, _ := k.tails(q, z, t); return s }
-	lo, hi := -1.0, 1.0
-	for cdf(lo) >= tail && lo > -1e6 {
-		lo *= 2
-	}
-	for sf(hi) >= tail && hi < 1e6 {
-		hi *= 2
-	}
-	kmin, kmax = int(math.Floor(lo/h)), int(math.Ceil(hi/h))
-	kmin = shrinkLow(kmin, kmax, func(j int) bool { return cdf(float64(j)*h) < tail })
-	kmax = shrinkHigh(kmin, kmax, func(j int) bool { return sf(float64(j)*h) < tail })
-	if kmax <= kmin {
-		kmax = kmin + 1
-	}
-	return kmin, kmax
-}
-
-// singleStep discretises one step of pair k on the grid of o (both bounds, shared tail
-// evaluations). T is the number of compositions the grid will undergo (it sets the
-// per-step tail cut τ/(4T)).
-func singleStep(k plPair, q, z float64, T int, o PLDOptions) (stepPMF, error) {
+//
+// T is the number of compositions the grid will undergo (it sets the per-step tail cut
+// τ/(4T)).
+func singleStep(k plPair, q, z float64, T int, o PLDOptions) (pess, opt pmf, err error) {
 	h := o.H
 	kmin, kmax := stepGrid(k, q, z, h, o.TailMass/(4*float64(T)))
 	if float64(kmax)*h > maxStepLoss || float64(kmin)*h < -maxStepLoss {
-		return stepPMF{}, fmt.Errorf("%w: one step (q=%v, z=%v) has privacy loss in [%.4g, %.4g] beyond ±%d with mass above the tail bound: z is too small to account",
+		return pmf{}, pmf{}, fmt.Errorf("%w: one step (q=%v, z=%v) has privacy loss in [%.4g, %.4g] beyond ±%d with mass above the tail bound: z is too small to account",
 			ErrLossRange, q, z, float64(kmin)*h, float64(kmax)*h, maxStepLoss)
 	}
 	n := kmax - kmin + 1
 	if n > o.maxPoints() {
-		return stepPMF{}, fmt.Errorf("%w: one step (q=%v, z=%v) needs %d points at h=%v (> MaxPoints %d, %.2g GB)",
+		return pmf{}, pmf{}, fmt.Errorf("%w: one step (q=%v, z=%v) needs %d points at h=%v (> MaxPoints %d, %.2g GB)",
 			ErrGridTooLarge, q, z, n, h, o.maxPoints(), float64(n)*bytesPerPoint/1e9)
 	}
-	s := stepPMF{off: kmin, pess: make([]float64, n), h: h}
+	pess = pmf{off: kmin, p: make([]float64, n), h: h}
 	pcPrev, psPrev, qcPrev, qsPrev := k.tails(q, z, float64(kmin)*h)
-	s.pess[0] = pcPrev
+	pess.p[0] = pcPrev
 	thetaPrevQ := 0.0 // θ_{k−1}·Q(B_{k−1})
 	v0 := math.Exp(float64(kmin) * h)
-	lw := lowerWork{qs: make([]float64, n), theta: make([]float64, n-1), qb: make([]float64, n-1)}
-	lw.qs[0] = qsPrev
+	qsAt, thetas, qbs := make([]float64, n), make([]float64, n-1), make([]float64, n-1)
+	qsAt[0] = qsPrev
 	for i := 0; i < n-1; i++ {
 		t1 := float64(kmin+i+1) * h
 		pc, ps, qc, qs := k.tails(q, z, t1)
@@ -274,22 +273,18 @@ func singleStep(k plPair, q, z float64, T int, o PLDOptions) (stepPMF, error) {
 		if qb > 0 {
 			theta = math.Min(1, math.Max(0, (pb/qb-v0)/(v1-v0)))
 		}
-		s.pess[i] += v0 * ((1-theta)*qb + thetaPrevQ)
+		pess.p[i] += v0 * ((1-theta)*qb + thetaPrevQ)
 		thetaPrevQ = theta * qb
-		lw.qs[i+1], lw.theta[i], lw.qb[i] = qs, theta, qb
+		qsAt[i+1], thetas[i], qbs[i] = qs, theta, qb
 		pcPrev, psPrev, qcPrev, qsPrev = pc, ps, qc, qs
 		v0 = v1
 	}
 	vn := math.Exp(float64(kmax) * h)
-	s.pess[n-1] += vn * (qsPrev + thetaPrevQ)
-	s.pessInf = math.Max(0, psPrev-vn*qsPrev)
-	s.opt = lw.lowerStep(kmin, h, s.pessInf)
-	return s, nil
+	pess.p[n-1] += vn * (qsPrev + thetaPrevQ)
+	pess.inf = math.Max(0, psPrev-vn*qsPrev)
+	opt = pmf{off: kmin, p: lowerStep(qsAt, thetas, qbs, kmin, h, pess.inf), h: h}
+	return pess, opt, nil
 }
-
-// lowerWork holds, per grid point t_k, Q(Y > t_k), and per bin B_k = (t_k, t_{k+1}],
-// Q(B_k) and θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k), from singleStep's pass.
-type lowerWork struct{ qs, theta, qb []float64 }
 
 // lowerStep returns the P-masses on the grid t_k = (kmin + i)h of a one-step loss
 // distribution whose hockey-stick curve lies below the true one at every ε ∈ ℝ.
@@ -315,9 +310,11 @@ type lowerWork struct{ qs, theta, qb []float64 }
 // The lower convex hull of these points is convex, has its breakpoints on the grid and
 // lies below their piecewise-linear interpolation, hence below δ(v); its slope changes
 // times v_k are the masses. The gap is second order in h per bin, so ε of the T-fold
-// composition is no longer T·h/2 low (PRIVACY.md §1.5).
-func (w lowerWork) lowerStep(kmin int, h, deltaTop float64) []float64 {
-	n := len(w.qs)
+// composition is no longer T·h/2 low (PRIVACY.md §1.5). singleStep's pass gives, per grid
+// point t_k, qs = Q(Y > t_k), and per bin B_k = (t_k, t_{k+1}], qb = Q(B_k) and
+// theta = θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k).
+func lowerStep(qs, theta, qb []float64, kmin int, h, deltaTop float64) []float64 {
+	n := len(qs)
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = math.Exp(float64(kmin+i) * h)
@@ -326,13 +323,13 @@ func (w lowerWork) lowerStep(kmin int, h, deltaTop float64) []float64 {
 	d[n-1] = deltaTop
 	for i := n - 2; i >= 0; i-- {
 		dv := v[i+1] - v[i]
-		d[i] = d[i+1] + dv*w.qs[i+1] + w.theta[i]*w.qb[i]*dv
+		d[i] = d[i+1] + dv*qs[i+1] + theta[i]*qb[i]*dv
 	}
 	gap := func(i int) float64 {
 		if i < 0 || i >= n-1 {
 			return 0
 		}
-		return w.theta[i] * (1 - w.theta[i]) * w.qb[i] * (v[i+1] - v[i])
+		return theta[i] * (1 - theta[i]) * qb[i] * (v[i+1] - v[i])
 	}
 	y := make([]float64, n)
 	k0 := n - 1
@@ -345,11 +342,11 @@ func (w lowerWork) lowerStep(kmin int, h, deltaTop float64) []float64 {
 	}
 	y[k0] = 0
 	if k0 > 0 {
-		y[k0-1] = math.Min(y[k0-1], d[k0]+w.qs[k0]*(v[k0]-v[k0-1]))
+		y[k0-1] = math.Min(y[k0-1], d[k0]+qs[k0]*(v[k0]-v[k0-1]))
 	}
 	// Lower convex hull (monotone chain) of (0, y0) and (v_i, y_i), i ≤ k0; beyond k0 the
 	// curve is 0, so the hull ends at (v_k0, 0).
-	x0, y0 := 0.0, y[0]+w.qs[0]*v[0]
+	x0, y0 := 0.0, y[0]+qs[0]*v[0]
 	px := func(j int) float64 {
 		if j < 0 {
 			return x0
@@ -397,37 +394,17 @@ func binMass(ca, sa, cb, sb float64) float64 {
 	return math.Max(0, cb-ca)
 }
 
-// shrinkLow returns the largest k in [lo, hi] such that below(j) holds for all j < k
-// (below is monotone: true then false).
-func shrinkLow(lo, hi int, below func(int) bool) int {
-	if !below(lo) {
-		return lo
-	}
+// bisectInt narrows lo < hi to hi − lo = 1 by halving, keeping the end on the side of
+// left(m) (left is monotone: true then false, as evaluated at the midpoints).
+func bisectInt(lo, hi int, left func(int) bool) (int, int) {
 	for hi-lo > 1 {
-		m := lo + (hi-lo)/2
-		if below(m) {
+		if m := lo + (hi-lo)/2; left(m) {
 			lo = m
 		} else {
 			hi = m
 		}
 	}
-	return lo
-}
-
-// shrinkHigh is shrinkLow mirrored: the smallest k ≥ lo with above(j) for all j > k.
-func shrinkHigh(lo, hi int, above func(int) bool) int {
-	if !above(hi) {
-		return hi
-	}
-	for hi-lo > 1 {
-		m := lo + (hi-lo)/2
-		if above(m) {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
-	return hi
+	return lo, hi
 }
 
 // maxFFTLen bounds nextFFTLen (2^30 points, far beyond any MaxPoints one machine holds).
@@ -671,18 +648,18 @@ func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
 // pairCurves returns the T-fold δ-curves of pair k: the connect-the-dots upper bound
 // and, if withLower, the optimistic lower bound (nil otherwise).
 func pairCurves(c *convolver, k plPair, q, z float64, T int, o PLDOptions, withLower bool) (hi, lo *deltaCurve, err error) {
-	s, err := singleStep(k, q, z, T, o)
+	pess, opt, err := singleStep(k, q, z, T, o)
 	if err != nil {
 		return nil, nil, err
 	}
 	tau := o.TailMass / 4
-	dp, _, err := c.composeWindow(pmf{off: s.off, p: s.pess, inf: s.pessInf, h: s.h}, T, tau, o.maxPoints())
+	dp, _, err := c.composeWindow(pess, T, tau, o.maxPoints())
 	if err != nil {
 		return nil, nil, err
 	}
 	hi = newDeltaCurve(dp)
 	if withLower {
-		do, alias, err := c.composeWindow(pmf{off: s.off, p: s.opt, h: s.h}, T, tau, o.maxPoints())
+		do, alias, err := c.composeWindow(opt, T, tau, o.maxPoints())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -748,13 +725,8 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 	}
 	if q == 1 {
 		// Full batch: T Gaussian steps compose exactly to s = √T·Δ/σ (Dong–Roth–Su 2019),
-		// with Δ = 1 (add/remove) or 2 (replace-one: two clipped contributions of norm ≤ C
-		// differ by ≤ 2C). No discretisation needed.
-		s := math.Sqrt(float64(T)) / z
-		if rel == ReplaceOne {
-			s *= 2
-		}
-		e, err := EpsForSDelta(s, delta)
+		// Δ = rel.sens(). No discretisation needed.
+		e, err := EpsForSDelta(math.Sqrt(float64(T))/z*rel.sens(), delta)
 		return e, e, err
 	}
 	var c convolver

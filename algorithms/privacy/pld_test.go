@@ -27,11 +27,11 @@ func hockeyStickQuad(q, z, eps float64) float64 {
 // optimistic rounding (lower).
 func stepCurves(t *testing.T, k plPair, q, z float64, o PLDOptions) (hi, lo *deltaCurve) {
 	t.Helper()
-	s, err := singleStep(k, q, z, 1, o)
+	pess, opt, err := singleStep(k, q, z, 1, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newDeltaCurve(pmf{off: s.off, p: s.pess, inf: s.pessInf, h: s.h}), newDeltaCurve(pmf{off: s.off, p: s.opt, h: s.h})
+	return newDeltaCurve(pess), newDeltaCurve(opt)
 }
 
 // TestPLDOneStepQuadrature asserts P1′ (q = 0.2, z = 0.5, one step: δ(0.5) = 0.085798647569,

@@ -74,11 +74,7 @@ func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, e
 
 // PlanSteps returns T and the worst case of n value queries per step (plus n at the start).
 func (BallWalk) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := BallWalk{}.Schedule(c, t)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	return s.Steps, float64(c.N) * float64(s.Steps+1), 0, nil
+	return planQueries(BallWalk{}, c, t, func(T int) (float64, float64) { return float64(c.N) * float64(T+1), 0 })
 }
 
 // uniformBall writes into y a uniform point of B(x, δ) (direction × δU^{1/d}).
@@ -118,10 +114,7 @@ func (c *bwChain) step(rng *rand.Rand) {
 // Sample runs T ball-walk steps from the data-independent start.
 func (BallWalk) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	c := o.Constants()
-	if err := fullDim("ball-walk", c, o); err != nil {
-		return nil, err
-	}
-	s, err := BallWalk{}.Schedule(c, t)
+	s, err := fullSchedule(BallWalk{}, c, o, t)
 	if err != nil {
 		return nil, err
 	}

@@ -65,11 +65,7 @@ func (HitAndRun) Schedule(c problems.Constants, t algorithms.Target) (Schedule, 
 
 // PlanSteps returns T and the worst case n(m + 1 + maxShrink) value queries per step.
 func (HitAndRun) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := HitAndRun{}.Schedule(c, t)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	return s.Steps, float64(c.N) * (1 + float64(s.Steps)*(stepOut+1+maxShrink)), 0, nil
+	return planQueries(HitAndRun{}, c, t, func(T int) (float64, float64) { return float64(c.N) * (1 + float64(T)*(stepOut+1+maxShrink)), 0 })
 }
 
 // harChain holds hit-and-run's state and buffers (the step allocates nothing).
@@ -129,10 +125,7 @@ func (c *harChain) step(rng *rand.Rand) {
 // Sample runs T hit-and-run steps from the data-independent start.
 func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	c := o.Constants()
-	if err := fullDim("hit-and-run", c, o); err != nil {
-		return nil, err
-	}
-	s, err := HitAndRun{}.Schedule(c, t)
+	s, err := fullSchedule(HitAndRun{}, c, o, t)
 	if err != nil {
 		return nil, err
 	}

@@ -48,12 +48,7 @@ func (MALA) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error
 
 // PlanSteps returns T with n value and n gradient queries per step (plus n of each at the start).
 func (MALA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := MALA{}.Schedule(c, t)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	q := float64(c.N) * float64(s.Steps+1)
-	return s.Steps, q, q, nil
+	return planQueries(MALA{}, c, t, func(T int) (float64, float64) { q := float64(c.N) * float64(T+1); return q, q })
 }
 
 // malaChain holds MALA's state and buffers; on a reduced oracle (see Sample) also the

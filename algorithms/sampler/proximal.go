@@ -81,11 +81,7 @@ const valuesPerStep = 4 * math.E
 // PlanSteps returns T and the predicted value queries 4e·T (an upper estimate, tight for
 // small h G²).
 func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := ProximalRejection{}.Schedule(c, t)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	return s.Steps, valuesPerStep * float64(s.Steps), 0, nil
+	return planQueries(ProximalRejection{}, c, t, func(T int) (float64, float64) { return valuesPerStep * float64(T), 0 })
 }
 
 // mixing returns the contraction rate per step and the log initial divergence for a

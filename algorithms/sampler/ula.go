@@ -74,11 +74,7 @@ func (ULA) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error)
 
 // PlanSteps returns T with n gradient queries per step and no value query.
 func (ULA) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
-	s, err := ULA{}.Schedule(c, t)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	return s.Steps, 0, float64(c.N) * float64(s.Steps), nil
+	return planQueries(ULA{}, c, t, func(T int) (float64, float64) { return 0, float64(c.N) * float64(T) })
 }
 
 // ulaChain holds ULA's state and buffers (the step allocates nothing).
@@ -116,10 +112,7 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 		return nil, fmt.Errorf("sampler ula: %w", err)
 	}
 	c := o.Constants()
-	if err := fullDim("ula", c, o); err != nil {
-		return nil, err
-	}
-	s, err := ULA{}.Schedule(c, t)
+	s, err := fullSchedule(ULA{}, c, o, t)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,17 @@ func nominalSchedule(c problems.Constants, t algorithms.Target, h float64) (Sche
 	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
 }
 
+// planQueries is a chain's PlanSteps: T from its Schedule and the (value, gradient)
+// queries q(T) of a run of T steps.
+func planQueries(s Scheduler, c problems.Constants, t algorithms.Target, q func(T int) (values, grads float64)) (int, float64, float64, error) {
+	sc, err := s.Schedule(c, t)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	v, g := q(sc.Steps)
+	return sc.Steps, v, g, nil
+}
+
 // runSteps does T steps of a chain, checking ctx every 1024 steps.
 func runSteps(ctx context.Context, T int, rng *rand.Rand, step func(*rand.Rand)) error {
 	for i := 0; i < T; i++ {
@@ -84,14 +95,17 @@ func project(dom problems.Domain, x []float64) {
 	}
 }
 
-// fullDim refuses a reduced oracle: these chains have no exact reduced path (they do not
-// implement OrthogonalVariance / OrthogonalNorm, so the runner never reduces for them; the
-// check guards a direct caller).
-func fullDim(name string, c problems.Constants, o problems.ValueAccess) error {
+// fullSchedule refuses a reduced oracle and returns the chain's schedule: these chains
+// have no exact reduced path (they do not implement OrthogonalVariance / OrthogonalNorm, so
+// the runner never reduces for them; the check guards a direct caller).
+func fullSchedule(s interface {
+	Scheduler
+	Name() string
+}, c problems.Constants, o problems.ValueAccess, t algorithms.Target) (Schedule, error) {
 	if o.Dim() != c.D || o.Len() != c.N {
-		return fmt.Errorf("%w: %s needs the full oracle (dimension %d, n %d), got dimension %d, n %d", ErrBadTarget, name, c.D, c.N, o.Dim(), o.Len())
+		return Schedule{}, fmt.Errorf("%w: %s needs the full oracle (dimension %d, n %d), got dimension %d, n %d", ErrBadTarget, s.Name(), c.D, c.N, o.Dim(), o.Len())
 	}
-	return nil
+	return s.Schedule(c, t)
 }
 
 // walkRecord writes a chain's diagnostics into rec: Steps and Extra["h"] from s, then the
