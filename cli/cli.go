@@ -666,7 +666,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %s into %s (%s, %s%s)\n", check.Count(info.Shards, "shard"), info.Result.File, check.Count(info.Result.Rows, "row"), check.Count(info.Result.Errors, "error"), refusedNote(info.Result.Refused))
-	spec, err := experiments.Decode(info.SpecPath, info.Spec, Schema(reg))
+	spec, err := experiments.Decode(info.SpecPath, []byte(info.Spec), Schema(reg))
 	if err != nil {
 		return err
 	}
