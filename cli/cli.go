@@ -414,12 +414,6 @@ type documented interface{ Doc() string }
 // list prints the registered problems, algorithms and samplers, one line each with its
 // description (-list).
 func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
-	line := func(name, doc string) {
-		if doc != "" {
-			doc = " — " + doc
-		}
-		fmt.Fprintf(w, "  %s%s\n", name, doc)
-	}
 	docOf := func(v any) string {
 		if d, ok := v.(documented); ok {
 			return d.Doc()
@@ -428,15 +422,15 @@ func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
 	}
 	fmt.Fprintln(w, "problems:")
 	for _, g := range reg.Problems {
-		line(g.Name(), docOf(g))
+		listLine(w, g.Name(), docOf(g))
 	}
 	fmt.Fprintln(w, "algorithms:")
 	for _, f := range reg.Mechanisms {
-		line(f.Name, f.Doc)
+		listLine(w, f.Name, f.Doc)
 	}
 	fmt.Fprintln(w, "samplers:")
 	for _, s := range smps {
-		line(s.Name(), docOf(s))
+		listLine(w, s.Name(), docOf(s))
 	}
 }
 
@@ -469,11 +463,16 @@ func listExperiments(w io.Writer) {
 				line = line[:strings.LastIndex(line[:107], " ")] + " …"
 			}
 		}
-		if line != "" {
-			line = " — " + line
-		}
-		fmt.Fprintf(w, "  %s%s\n", name, line)
+		listLine(w, name, line)
 	}
+}
+
+// listLine prints one -list entry: its name and, when it has one, its description.
+func listLine(w io.Writer, name, doc string) {
+	if doc != "" {
+		doc = " — " + doc
+	}
+	fmt.Fprintf(w, "  %s%s\n", name, doc)
 }
 
 // parseOnly parses -only cell=K,algorithm=A,trial=T.
@@ -666,7 +665,7 @@ func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %s into %s (%s, %s%s)\n", check.Count(info.Shards, "shard"), info.Result.File, check.Count(info.Result.Rows, "row"), check.Count(info.Result.Errors, "error"), refusedNote(info.Result.Refused))
-	spec, err := experiments.Decode(info.SpecPath, info.Spec, Schema(reg))
+	spec, err := experiments.Decode(info.SpecPath, []byte(info.Spec), Schema(reg))
 	if err != nil {
 		return err
 	}

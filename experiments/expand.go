@@ -172,27 +172,17 @@ func (s *Spec) assignSweep(is *issues, idx []int, cell *Cell, pc *ProblemCell) s
 // in the ProblemKey).
 func (s *Spec) assignValue(is *issues, key string, node *yaml.Node, cell *Cell, pc *ProblemCell, sw *sweptValues) bool {
 	path := "sweep." + key
+	plain := map[string]any{"n": &pc.N, "d": &pc.D, "radius": &pc.Radius, "loss": &pc.Loss, "domain": &pc.Domain,
+		"epsilon": &cell.Epsilon, "delta": &cell.Delta}
+	if dst, ok := plain[key]; ok {
+		decodeStrict(is, path, node, dst)
+		return key != "epsilon" && key != "delta"
+	}
 	switch key {
-	case "n":
-		decodeStrict(is, path, node, &pc.N)
-	case "d":
-		decodeStrict(is, path, node, &pc.D)
 	case "rank":
 		pc.HasRank = decodeStrict(is, path, node, &pc.Rank)
 	case "g_k":
 		pc.HasGK = decodeStrict(is, path, node, &pc.GK)
-	case "radius":
-		decodeStrict(is, path, node, &pc.Radius)
-	case "loss":
-		decodeStrict(is, path, node, &pc.Loss)
-	case "domain":
-		decodeStrict(is, path, node, &pc.Domain)
-	case "epsilon":
-		decodeStrict(is, path, node, &cell.Epsilon)
-		return false
-	case "delta":
-		decodeStrict(is, path, node, &cell.Delta)
-		return false
 	default:
 		if label, param, ok := strings.Cut(key, "."); ok {
 			i := slices.IndexFunc(s.Algorithms, func(a Algorithm) bool { return a.Label == label })

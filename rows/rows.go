@@ -23,6 +23,9 @@ var columns = []string{
 	ColWallSeconds,
 }
 
+// IsCanonical reports whether col is one of the Columns().
+func IsCanonical(col string) bool { return slices.Contains(columns, col) }
+
 // Row is one (cell, algorithm, trial) record: column name → formatted value ("" = empty).
 type Row map[string]string
 
@@ -54,15 +57,11 @@ func ParseFloat(s string) (float64, error) {
 
 // Header returns the canonical columns followed by every extra column present in rs, sorted.
 func Header(rs []Row) []string {
-	known := make(map[string]bool, len(columns))
-	for _, c := range columns {
-		known[c] = true
-	}
 	var extra []string
 	seen := map[string]bool{}
 	for _, r := range rs {
 		for k := range r {
-			if !known[k] && !seen[k] {
+			if !IsCanonical(k) && !seen[k] {
 				seen[k] = true
 				extra = append(extra, k)
 			}

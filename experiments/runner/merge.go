@@ -11,16 +11,12 @@ import (
 	"time"
 )
 
-// MergeInfo is what a merge learned from the shard files: the spec they ran (so run.go
-// can decode it again and run the analysis) and the options that shaped it.
+// MergeInfo is what a merge learned from the shard files: their header, with the spec
+// they ran (SpecPath, Spec: so the caller can decode it again and run the analysis) and
+// the options that shaped it (Quick, Trials, Seed, Shards), and the merged Result.
 type MergeInfo struct {
-	SpecPath string
-	Spec     []byte
-	Quick    bool
-	Trials   int
-	Seed     uint64
-	Shards   int
-	Result   Result
+	header
+	Result Result
 }
 
 var shardRE = regexp.MustCompile(`^shard-(\d+)-of-(\d+)\.jsonl$`)
@@ -92,9 +88,7 @@ func merge(dir string) (MergeInfo, []entry, error) {
 		return info, nil, fmt.Errorf("merge: the %d shards hold %d rows of the run's %d", first.Shards, len(all), first.Rows)
 	}
 	sortEntries(all)
-	info = MergeInfo{SpecPath: first.SpecPath, Spec: []byte(first.Spec), Quick: first.Quick,
-		Trials: first.Trials, Seed: first.Seed, Shards: first.Shards}
-	return info, all, nil
+	return MergeInfo{header: *first}, all, nil
 }
 
 // MergeDir merges the shards in dir and writes results.csv, outputs.csv (when the spec
@@ -121,7 +115,7 @@ func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	res.tally(es)
 	info.Result = res
 	man := map[string]any{
-		"spec_path": info.SpecPath, "spec": string(info.Spec), "merged_shards": info.Shards,
+		"spec_path": info.SpecPath, "spec": info.Spec, "merged_shards": info.Shards,
 		"quick": info.Quick, "trials": info.Trials, "seed": info.Seed, "flags": flags,
 		"rows": res.Rows, "error_rows": res.Errors, "refused_rows": res.Refused,
 		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),

@@ -27,9 +27,8 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 	for i, e := range es {
 		rs[i], diag = splitDiagnostics(e.Row, diag)
 	}
-	if err := rows.WriteFile(filepath.Join(dir, "results.csv"), func(w io.Writer) error {
-		return rows.WriteCSV(w, nil, rs)
-	}); err != nil {
+	write := func(name string, f func(io.Writer) error) error { return rows.WriteFile(filepath.Join(dir, name), f) }
+	if err := write("results.csv", func(w io.Writer) error { return rows.WriteCSV(w, nil, rs) }); err != nil {
 		return err
 	}
 	if len(diag) > 0 {
@@ -39,16 +38,14 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 				header = append(header, c)
 			}
 		}
-		if err := rows.WriteFile(filepath.Join(dir, rows.DiagnosticsFile), func(w io.Writer) error {
-			return rows.WriteCSV(w, header, diag)
-		}); err != nil {
+		if err := write(rows.DiagnosticsFile, func(w io.Writer) error { return rows.WriteCSV(w, header, diag) }); err != nil {
 			return err
 		}
 	} else if err := os.Remove(filepath.Join(dir, rows.DiagnosticsFile)); err != nil && !os.IsNotExist(err) {
 		return err // a stale file of an earlier run (-force) must not pass for this run's
 	}
 	if saveOutputs {
-		if err := rows.WriteFile(filepath.Join(dir, "outputs.csv"), func(w io.Writer) error {
+		if err := write("outputs.csv", func(w io.Writer) error {
 			cw := csv.NewWriter(w)
 			cw.Write([]string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial, "coordinate", "value"})
 			for _, e := range es {
@@ -63,7 +60,7 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 			return err
 		}
 	}
-	return rows.WriteFile(filepath.Join(dir, "manifest.json"), func(w io.Writer) error {
+	return write("manifest.json", func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(man)

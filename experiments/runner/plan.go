@@ -54,9 +54,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	p.env.Store = calibrationStoreFor(o, o.Provenance)
 	jobs := allJobs(p)
 	pl := planPairs(p, jobs, o.Workers)
-	for i := range jobs {
-		jobs[i].cost = pl[jobs[i].cell][jobs[i].alg].cost
-	}
+	withCosts(jobs, pl)
 	out.CostByAlgorithm = map[string]float64{}
 	for _, jb := range jobs {
 		out.CostByAlgorithm[spec.Algorithms[jb.alg].Label] += jb.cost

@@ -212,7 +212,7 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 	// Swept keys that are not DESIGN.md columns become columns of their own (radius, a
 	// problem parameter, "<label>.<param>"), so analysis can group and fit by them.
 	for _, a := range c.Assign {
-		if _, ok := m[a.Key]; !ok && !canonical[a.Key] {
+		if _, ok := m[a.Key]; !ok && !rows.IsCanonical(a.Key) {
 			m[a.Key] = a.Value
 		}
 	}

@@ -11,15 +11,6 @@ import (
 	"expmech/rows"
 )
 
-var canonical = func() map[string]bool {
-	cols := rows.Columns()
-	m := make(map[string]bool, len(cols))
-	for _, c := range cols {
-		m[c] = true
-	}
-	return m
-}()
-
 func fmtF(v float64) string { return rows.Float(v) }
 
 func fmtI(v int) string {
@@ -49,7 +40,7 @@ func recordColumns(r rows.Row, rec algorithms.Record) {
 		r[rows.ColNotes] = oneLine(rec.Notes)
 	}
 	for k, v := range rec.Extra {
-		if canonical[k] {
+		if rows.IsCanonical(k) {
 			k = "x_" + k
 		}
 		r[k] = fmtF(v)

@@ -272,10 +272,10 @@ func (r *runState) openJournal() error {
 func (r *runState) selectJobs() error {
 	r.res.Skipped = len(r.done)
 	mine := allJobs(r.p)
-	var weights [][]float64
+	var pl [][]*planned
 	if r.o.Shards > 1 {
-		weights = costWeights(r.p, mine, r.workers)
-		withCosts(mine, weights)
+		pl = planPairs(r.p, mine, r.workers)
+		withCosts(mine, pl)
 		of, _ := shardOf(mine, r.o.Shards)
 		r.h.Rows, r.h.Deal = len(mine), dealHash(of, r.o.Shards)
 		k := 0
@@ -291,7 +291,7 @@ func (r *runState) selectJobs() error {
 	if err := r.takeKnown(mine); err != nil {
 		return err
 	}
-	if weights == nil {
+	if pl == nil {
 		seen := map[[2]int]bool{}
 		for _, jb := range r.jobs {
 			if k := [2]int{jb.cell, jb.alg}; !seen[k] {
@@ -300,7 +300,7 @@ func (r *runState) selectJobs() error {
 			}
 		}
 	} else {
-		withCosts(r.jobs, weights)
+		withCosts(r.jobs, pl)
 	}
 	slices.SortStableFunc(r.jobs, lptCompare)
 	return nil

@@ -94,7 +94,7 @@ type planned struct {
 }
 
 // pairPlan makes the Plan of one (cell, algorithm) once, whoever asks first: the plan task
-// of the worker slots, costWeights for a sharded run, or the row itself (RunOne).
+// of the worker slots, planPairs for a sharded or dry run, or the row itself (RunOne).
 type pairPlan struct {
 	once sync.Once
 	pl   planned
@@ -165,27 +165,11 @@ func makePlan(p *plan, ci, ai int) planned {
 	return pl
 }
 
-// costWeights is the predicted cost of one row of each (cell, algorithm) that jobs need
-// (0 where none does): the queries its Plan predicts (at least 1, so that a row without a
-// prediction still counts) times the dimension, since a query costs O(d).
-func costWeights(p *plan, jobs []job, workers int) [][]float64 {
-	pl := planPairs(p, jobs, workers)
-	w := make([][]float64, len(p.cells))
-	for ci, row := range pl {
-		w[ci] = make([]float64, len(p.spec.Algorithms))
-		for ai, x := range row {
-			if x != nil {
-				w[ci][ai] = x.cost
-			}
-		}
-	}
-	return w
-}
-
-// withCosts sets each job's cost from w.
-func withCosts(jobs []job, w [][]float64) {
+// withCosts sets each job's cost from its (cell, algorithm) plan in pl (planPairs over
+// these jobs or more).
+func withCosts(jobs []job, pl [][]*planned) {
 	for i := range jobs {
-		jobs[i].cost = w[jobs[i].cell][jobs[i].alg]
+		jobs[i].cost = pl[jobs[i].cell][jobs[i].alg].cost
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -99,24 +100,19 @@ func (p Plant) applyEdits(dir string) error {
 	return nil
 }
 
-// build compiles the harness of the tree at dir into dir/bin/expmech. -trimpath keeps the
-// copy's folder out of the build cache's keys, so only the packages a plant edits (and
-// those importing them) are recompiled.
-func build(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "bin", "expmech")
-	return bin, buildTo(ctx, dir, bin)
-}
-
-// buildTo compiles the harness of the tree at dir into bin.
-func buildTo(ctx context.Context, dir, bin string) error {
+// build compiles the harness of the tree at dir into bin ("": dir/bin/expmech) and
+// returns bin. -trimpath keeps the copy's folder out of the build cache's keys, so only
+// the packages a plant edits (and those importing them) are recompiled.
+func build(ctx context.Context, dir, bin string) (string, error) {
+	bin = cmp.Or(bin, filepath.Join(dir, "bin", "expmech"))
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin, ".")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build: %v: %s", err, lastLines(stderr.String(), 5))
+		return bin, fmt.Errorf("go build: %v: %s", err, lastLines(stderr.String(), 5))
 	}
-	return nil
+	return bin, nil
 }
 
 // A CheckRow is the part of a checks.csv row the suite reads (DESIGN.md "checks.csv
@@ -369,7 +365,7 @@ func runPlants(ctx context.Context, root string, plants []Plant, opts options) (
 		return nil, err
 	}
 	start := time.Now()
-	ctlBin, err := build(ctx, ctlDir)
+	ctlBin, err := build(ctx, ctlDir, "")
 	if err != nil {
 		return nil, fmt.Errorf("the unmutated tree does not build: %w", err)
 	}
@@ -467,7 +463,7 @@ func runPlant(ctx context.Context, root string, files []string, dir string, p Pl
 		res.Verdict, res.Reason = Broken, err.Error()
 		return res
 	}
-	bin, err := build(ctx, dir)
+	bin, err := build(ctx, dir, "")
 	if err != nil {
 		res.Verdict, res.Reason = Broken, "does not compile: "+err.Error()
 		return res

@@ -42,8 +42,8 @@ func runSeeds(ctx context.Context, root string, o seedOptions) int {
 		return fail(1, err)
 	}
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "expmech")
-	if err := buildTo(ctx, root, bin); err != nil {
+	bin, err := build(ctx, root, filepath.Join(tmp, "expmech"))
+	if err != nil {
 		return fail(1, err)
 	}
 	runs := make([][]ExpRun, len(o.exps))
