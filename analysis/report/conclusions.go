@@ -293,12 +293,10 @@ func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
 	return s.Lo, s.Hi, true
 }
 
-// tag is "name [guarantee, tuning]": every method the Conclusions name carries both.
-func tag(name, guarantee, tuning string) string {
-	return fmt.Sprintf("%s [%s, %s]", name, guarantee, cmp.Or(tuning, string(rows.DefaultTuning)))
+// tag is "algorithm [guarantee, tuning]": every method the Conclusions name carries both.
+func (e RankEntry) tag() string {
+	return fmt.Sprintf("%s [%s, %s]", e.Algorithm, e.Guarantee, cmp.Or(e.Tuning, string(rows.DefaultTuning)))
 }
-
-func (e RankEntry) tag() string { return tag(e.Algorithm, e.Guarantee, e.Tuning) }
 
 // xList is "d = 10, 20 and 40" (or "every d" when all of the figure's x are listed).
 func (fc FigureComparison) xList(xs []float64) string {

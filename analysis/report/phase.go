@@ -37,9 +37,8 @@ func regimeMetric(exp Experiment) string {
 	return rows.ColExcessEmpiricalRisk
 }
 
-// phaseFigure draws fg (Kind "phase") from the regime map of the rows in fg.Where.
-func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
-	sel := table.Filter(rs, "", fg.Where)
+// phaseFigure draws fg (Kind "phase") from the regime map of sel, the rows in fg.Where.
+func phaseFigure(exp Experiment, fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	cells := check.RegimeMap(sel, regimeMetric(exp))
 	if len(cells) == 0 {
 		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
