@@ -226,19 +226,17 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	if len(pdfs) > 0 {
 		pieces = append(append([]piece{pdfs[0]}, pieces...), pdfs[1:]...)
 	}
-	errs := make([][]error, n)
-	for i := range errs {
-		errs[i] = make([]error, len(formats))
-	}
+	nf := len(formats)
+	errs := make([]error, n*nf) // figure i's formats at i·nf …
 	check.ForEach(workers, len(pieces), func(j int) {
 		pc := pieces[j]
-		errs[pc.fig][pc.format] = plot.SaveFormat(pfs[pc.fig], filepath.Join(figDir, outs[pc.fig].Name), formats[pc.format])
+		errs[pc.fig*nf+pc.format] = plot.SaveFormat(pfs[pc.fig], filepath.Join(figDir, outs[pc.fig].Name), formats[pc.format])
 	})
 	for i := range outs {
 		if outs[i].Err != "" {
 			continue
 		}
-		if err := errors.Join(errs[i]...); err != nil {
+		if err := errors.Join(errs[i*nf : (i+1)*nf]...); err != nil {
 			outs[i].Err = err.Error()
 			var we plot.WriteError
 			if errors.As(err, &we) {
