@@ -100,10 +100,9 @@ func overlap(a, b RankEntry) bool {
 func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
 	var out []FigureComparison
 	for _, f := range exp.Figures {
-		if !rankable(f) {
-			continue
+		if rankable(f) {
+			out = append(out, compareFigure(exp, f, rs))
 		}
-		out = append(out, compareFigure(exp, f, rs))
 	}
 	return out
 }
@@ -542,14 +541,9 @@ func nextOf(fc FigureComparison, a string, tied bool) []string {
 
 // hasUnpaired reports whether some relation was decided by unpaired CIs.
 func hasUnpaired(fc FigureComparison) bool {
-	for _, pt := range fc.Points {
-		for _, e := range pt.Entries {
-			if e.Relation != "" && !e.Paired {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(fc.Points, func(pt RankPoint) bool {
+		return slices.ContainsFunc(pt.Entries, func(e RankEntry) bool { return e.Relation != "" && !e.Paired })
+	})
 }
 
 func joinAnd(q []string) string {

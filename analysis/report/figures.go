@@ -359,22 +359,19 @@ func constantsText(rs []*rows.Record, skip ...string) string {
 	return ""
 }
 
-// styleKey is the colour key and method of series lab.
-func (b *figureBuild) styleKey(lab string) (key, meth string) {
-	if b.seriesCol != rows.ColAlgorithm {
-		return lab, lab
+// newSeries is the series lab without points, keyed by its label and method, and an
+// algorithm's in its style of the experiment's style key: a label is drawn alike in all
+// its figures, and no two labels share a marker or a colour (tuned variants take shades
+// of their method's). A series of another column is its own method.
+func (b *figureBuild) newSeries(lab string) plot.Series {
+	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: lab, Method: lab}
+	if b.seriesCol == rows.ColAlgorithm {
+		s.Method = b.exp.method(lab)
+		if st, ok := b.styles[lab]; ok {
+			s.Style = &st
+		}
 	}
-	return lab, b.exp.method(lab)
-}
-
-// styleOf is lab's style in the experiment's style key: a label is drawn alike in all its
-// figures, and no two labels share a marker or a colour (tuned variants take shades of
-// their method's).
-func (b *figureBuild) styleOf(lab string) *plot.Style {
-	if st, ok := b.styles[lab]; ok && b.seriesCol == rows.ColAlgorithm {
-		return &st
-	}
-	return nil
+	return s
 }
 
 // ciOnAxis is the 95% CI of a mean as drawn on its axis: s.Lo, s.Hi on a linear axis; on a
@@ -392,9 +389,8 @@ func ciOnAxis(s stats.Stats, log bool) (lo, hi float64) {
 // frontierSeries is the series lab of a cost/quality frontier: one point per cell at
 // (mean x, mean y) with both CIs, named by the cell's swept values.
 func (b *figureBuild) frontierSeries(lab string) plot.Series {
-	key, meth := b.styleKey(lab)
-	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: key, Method: meth, Style: b.styleOf(lab),
-		OffFront: !slices.ContainsFunc(b.bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })}
+	s := b.newSeries(lab)
+	s.OffFront = !slices.ContainsFunc(b.bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })
 	for _, ca := range table.ByCellAlgorithm(b.bySeries[lab]) {
 		var xs, ys []float64
 		for _, r := range ca.Recs {
@@ -471,8 +467,7 @@ func (b *figureBuild) curves(pf *plot.Figure) {
 func (b *figureBuild) curve(lab string) plot.Series {
 	gs, dropped := table.GroupBy(b.bySeries[lab], b.fg.X, b.fg.Y, 0, 0)
 	b.out.Dropped += dropped
-	key, meth := b.styleKey(lab)
-	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: key, Method: meth, Style: b.styleOf(lab)}
+	s := b.newSeries(lab)
 	for _, g := range gs {
 		st := stats.Summarize(g.Vals)
 		if (b.fg.LogX && g.X <= 0) || (b.fg.LogY && !(st.Mean > logFloor)) {
@@ -542,12 +537,7 @@ func theoremRows(rs []*rows.Record) []*rows.Record {
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.
 func seriesLabel(lab string, rs []*rows.Record) string {
 	g := rs[0].Text(rows.ColGuarantee)
-	for _, r := range rs[1:] {
-		if r.Text(rows.ColGuarantee) != g {
-			return lab
-		}
-	}
-	if g == "" {
+	if g == "" || slices.ContainsFunc(rs[1:], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != g }) {
 		return lab
 	}
 	return lab + " [" + g + "]"
