@@ -217,10 +217,7 @@ func NewKey(labels []string, method map[string]string) Key {
 	for _, m := range methods {
 		vs := slices.DeleteFunc(slices.Clone(byMethod[m]), func(l string) bool { return l == m })
 		slices.Sort(vs)
-		off := 0
-		if slices.Contains(byMethod[m], m) {
-			off = 1
-		}
+		off := len(byMethod[m]) - len(vs) // 1 when the method's own label is among them
 		for i, l := range vs {
 			s := StyleOf(m, l)
 			s.Color = shade(colorOf[m], i+off)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -49,23 +48,19 @@ type Comparison struct {
 	Identical bool
 }
 
-// compareSwept are the identity columns that vary among the comparisons (the cell's name
-// in tables and figures).
-func compareSwept(cs []Comparison) []string {
+// compareAxes are the identity columns that vary among the comparisons (the cell's name
+// in tables and figures; nil when cs is empty) and their metrics in first-appearance order.
+func compareAxes(cs []Comparison) (swept, metrics []string) {
 	ids := make([][]rows.KV, len(cs))
 	for i, c := range cs {
 		ids[i] = c.Identity
+		metrics = appendNew(metrics, c.Metric)
 	}
-	return table.SweptColumns(ids) // nil when cs is empty
+	return table.SweptColumns(ids), metrics
 }
 
 func cellName(id, extra []rows.KV, swept []string) string {
-	var parts []string
-	for _, kv := range id {
-		if slices.Contains(swept, kv.Col) {
-			parts = append(parts, table.Symbol(kv.Col)+"="+table.FmtShort(kv.Value))
-		}
-	}
+	parts := sweptParts(id, swept)
 	for _, kv := range extra {
 		parts = append(parts, kv.Col+"="+table.FmtShort(kv.Value))
 	}
@@ -98,11 +93,7 @@ func ciPct(s stats.Stats) string {
 // and its p and BH-adjusted q; "~" marks no significant difference at level alpha.
 func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 	alpha = cmp.Or(alpha, 0.05)
-	swept := compareSwept(cs)
-	var metrics []string
-	for _, c := range cs {
-		metrics = appendNew(metrics, c.Metric)
-	}
+	swept, metrics := compareAxes(cs)
 	sig := 0
 	for _, c := range cs {
 		if c.Significant {
@@ -185,11 +176,7 @@ func ffInf(v float64) string {
 // difference is significant. Files:
 // base_<metric>.{png,svg,pdf}. It returns the file stems written.
 func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
-	swept := compareSwept(cs)
-	var metrics []string
-	for _, c := range cs {
-		metrics = appendNew(metrics, c.Metric)
-	}
+	swept, metrics := compareAxes(cs)
 	var written []string
 	for _, m := range metrics {
 		f := plot.Figure{Title: "new / old: " + shortLabel(m), XLabel: "ratio of means new/old (" + shortLabel(m) + ")",

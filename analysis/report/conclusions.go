@@ -100,10 +100,9 @@ func overlap(a, b RankEntry) bool {
 func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
 	var out []FigureComparison
 	for _, f := range exp.Figures {
-		if !rankable(f) {
-			continue
+		if rankable(f) {
+			out = append(out, compareFigure(exp, f, rs))
 		}
-		out = append(out, compareFigure(exp, f, rs))
 	}
 	return out
 }
@@ -293,12 +292,10 @@ func pairedCI(a, b RankEntry) (lo, hi float64, ok bool) {
 	return s.Lo, s.Hi, true
 }
 
-// tag is "name [guarantee, tuning]": every method the Conclusions name carries both.
-func tag(name, guarantee, tuning string) string {
-	return fmt.Sprintf("%s [%s, %s]", name, guarantee, cmp.Or(tuning, string(rows.DefaultTuning)))
+// tag is "algorithm [guarantee, tuning]": every method the Conclusions name carries both.
+func (e RankEntry) tag() string {
+	return fmt.Sprintf("%s [%s, %s]", e.Algorithm, e.Guarantee, cmp.Or(e.Tuning, string(rows.DefaultTuning)))
 }
-
-func (e RankEntry) tag() string { return tag(e.Algorithm, e.Guarantee, e.Tuning) }
 
 // xList is "d = 10, 20 and 40" (or "every d" when all of the figure's x are listed).
 func (fc FigureComparison) xList(xs []float64) string {
@@ -544,14 +541,9 @@ func nextOf(fc FigureComparison, a string, tied bool) []string {
 
 // hasUnpaired reports whether some relation was decided by unpaired CIs.
 func hasUnpaired(fc FigureComparison) bool {
-	for _, pt := range fc.Points {
-		for _, e := range pt.Entries {
-			if e.Relation != "" && !e.Paired {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(fc.Points, func(pt RankPoint) bool {
+		return slices.ContainsFunc(pt.Entries, func(e RankEntry) bool { return e.Relation != "" && !e.Paired })
+	})
 }
 
 func joinAnd(q []string) string {

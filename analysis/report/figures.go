@@ -226,19 +226,17 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	if len(pdfs) > 0 {
 		pieces = append(append([]piece{pdfs[0]}, pieces...), pdfs[1:]...)
 	}
-	errs := make([][]error, n)
-	for i := range errs {
-		errs[i] = make([]error, len(formats))
-	}
+	nf := len(formats)
+	errs := make([]error, n*nf) // figure i's formats at i·nf …
 	check.ForEach(workers, len(pieces), func(j int) {
 		pc := pieces[j]
-		errs[pc.fig][pc.format] = plot.SaveFormat(pfs[pc.fig], filepath.Join(figDir, outs[pc.fig].Name), formats[pc.format])
+		errs[pc.fig*nf+pc.format] = plot.SaveFormat(pfs[pc.fig], filepath.Join(figDir, outs[pc.fig].Name), formats[pc.format])
 	})
 	for i := range outs {
 		if outs[i].Err != "" {
 			continue
 		}
-		if err := errors.Join(errs[i]...); err != nil {
+		if err := errors.Join(errs[i*nf : (i+1)*nf]...); err != nil {
 			outs[i].Err = err.Error()
 			var we plot.WriteError
 			if errors.As(err, &we) {
@@ -264,17 +262,17 @@ func figureWriteErrors(figs []figureOutcome) error {
 
 // figureData builds the plot description of fg (and fills out's counts).
 func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
-	if fg.Kind == FigureBias {
-		return biasFigure(exp, fg, rs, out)
-	}
-	if fg.Kind == FigurePhase {
-		return phaseFigure(exp, fg, rs, out)
-	}
-	b := figureBuild{exp: exp, fg: fg, out: out, seriesCol: cmp.Or(fg.Series, rows.ColAlgorithm), styles: exp.styleKey(), tmin: math.MaxInt}
-	b.sel = table.Filter(rs, "", fg.Where)
-	if len(b.sel) == 0 {
+	sel := table.Filter(rs, "", fg.Where)
+	if len(sel) == 0 {
 		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
 	}
+	switch fg.Kind {
+	case FigureBias:
+		return biasFigure(fg, sel, out)
+	case FigurePhase:
+		return phaseFigure(exp, fg, sel, out)
+	}
+	b := figureBuild{exp: exp, fg: fg, out: out, sel: sel, seriesCol: cmp.Or(fg.Series, rows.ColAlgorithm), styles: exp.styleKey(), tmin: math.MaxInt}
 	// Series in first-appearance order (rows are sorted by cell, algorithm, trial); the
 	// colours do not depend on it (plot.StyleOf).
 	b.bySeries = map[string][]*rows.Record{}
@@ -286,10 +284,38 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		b.bySeries[k] = append(b.bySeries[k], r)
 	}
 	pf := b.header()
+	series, hiddenWhy := b.curve, "no value, or none positive on a log axis"
 	if fg.Kind == FigureFrontier {
-		return b.frontier(pf)
+		pf.Markers, pf.Frontier, pf.Dodge = true, true, false
+		series, hiddenWhy = b.frontierSeries, "no positive cost or risk on the log axes"
+		ids := make([][]rows.KV, len(b.sel))
+		for i, r := range b.sel {
+			ids[i] = r.Identity()
+		}
+		b.swept = table.SweptColumns(ids)
 	}
-	return b.curves(pf)
+	var hidden []string
+	for _, lab := range b.labels {
+		s := series(lab)
+		if len(s.X) == 0 {
+			hidden = append(hidden, lab)
+		}
+		pf.Series = append(pf.Series, s)
+		out.Series = append(out.Series, s.Label)
+	}
+	if out.Points == 0 {
+		return pf, plot.ErrNoData
+	}
+	if fg.Kind == FigureFrontier {
+		b.frontier(&pf)
+	} else {
+		b.curves(&pf)
+	}
+	if len(hidden) > 0 {
+		out.Note += "; not shown (" + hiddenWhy + "): " + strings.Join(hidden, ", ")
+	}
+	pf.Note = out.Note
+	return pf, nil
 }
 
 // figureBuild is one curve or frontier figure being built: its rows by series and the
@@ -303,6 +329,7 @@ type figureBuild struct {
 	labels     []string // series in first-appearance order
 	bySeries   map[string][]*rows.Record
 	styles     plot.Key // the experiment's style key (Experiment.styleKey)
+	swept      []string // a frontier's swept identity columns (its points' names)
 	tmin, tmax int
 }
 
@@ -332,22 +359,19 @@ func constantsText(rs []*rows.Record, skip ...string) string {
 	return ""
 }
 
-// styleKey is the colour key and method of series lab.
-func (b *figureBuild) styleKey(lab string) (key, meth string) {
-	if b.seriesCol != rows.ColAlgorithm {
-		return lab, lab
+// newSeries is the series lab without points, keyed by its label and method, and an
+// algorithm's in its style of the experiment's style key: a label is drawn alike in all
+// its figures, and no two labels share a marker or a colour (tuned variants take shades
+// of their method's). A series of another column is its own method.
+func (b *figureBuild) newSeries(lab string) plot.Series {
+	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: lab, Method: lab}
+	if b.seriesCol == rows.ColAlgorithm {
+		s.Method = b.exp.method(lab)
+		if st, ok := b.styles[lab]; ok {
+			s.Style = &st
+		}
 	}
-	return lab, b.exp.method(lab)
-}
-
-// styleOf is lab's style in the experiment's style key: a label is drawn alike in all its
-// figures, and no two labels share a marker or a colour (tuned variants take shades of
-// their method's).
-func (b *figureBuild) styleOf(lab string) *plot.Style {
-	if st, ok := b.styles[lab]; ok && b.seriesCol == rows.ColAlgorithm {
-		return &st
-	}
-	return nil
+	return s
 }
 
 // ciOnAxis is the 95% CI of a mean as drawn on its axis: s.Lo, s.Hi on a linear axis; on a
@@ -362,58 +386,41 @@ func ciOnAxis(s stats.Stats, log bool) (lo, hi float64) {
 	return s.Mean / r, s.Mean * r
 }
 
-// frontier is a cost/quality frontier: one point per algorithm and cell.
-func (b *figureBuild) frontier(pf plot.Figure) (plot.Figure, error) {
-	pf.Markers, pf.Frontier, pf.Dodge = true, true, false
-	ids := make([][]rows.KV, len(b.sel))
-	for i, r := range b.sel {
-		ids[i] = r.Identity()
-	}
-	swept := table.SweptColumns(ids)
-	var hidden []string
-	for _, lab := range b.labels {
-		key, meth := b.styleKey(lab)
-		s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: key, Method: meth, Style: b.styleOf(lab),
-			OffFront: !slices.ContainsFunc(b.bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })}
-		for _, ca := range table.ByCellAlgorithm(b.bySeries[lab]) {
-			var xs, ys []float64
-			for _, r := range ca.Recs {
-				x, okx := table.Value(r, b.fg.X)
-				y, oky := table.Value(r, b.fg.Y)
-				if okx && oky {
-					xs, ys = append(xs, x), append(ys, y)
-				}
+// frontierSeries is the series lab of a cost/quality frontier: one point per cell at
+// (mean x, mean y) with both CIs, named by the cell's swept values.
+func (b *figureBuild) frontierSeries(lab string) plot.Series {
+	s := b.newSeries(lab)
+	s.OffFront = !slices.ContainsFunc(b.bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })
+	for _, ca := range table.ByCellAlgorithm(b.bySeries[lab]) {
+		var xs, ys []float64
+		for _, r := range ca.Recs {
+			x, okx := table.Value(r, b.fg.X)
+			y, oky := table.Value(r, b.fg.Y)
+			if okx && oky {
+				xs, ys = append(xs, x), append(ys, y)
 			}
-			sx, sy := stats.Summarize(xs), stats.Summarize(ys)
-			if sx.N == 0 || (b.fg.LogX && !(sx.Mean > logFloor)) || (b.fg.LogY && !(sy.Mean > logFloor)) {
-				b.out.Dropped++
-				continue
-			}
-			s.X, s.Y = append(s.X, sx.Mean), append(s.Y, sy.Mean)
-			xlo, xhi := ciOnAxis(sx, b.fg.LogX)
-			ylo, yhi := ciOnAxis(sy, b.fg.LogY)
-			s.XLo, s.XHi = append(s.XLo, xlo), append(s.XHi, xhi)
-			s.Lo, s.Hi = append(s.Lo, ylo), append(s.Hi, yhi)
-			var name []string
-			for _, kv := range ca.Recs[0].Identity() {
-				if slices.Contains(swept, kv.Col) {
-					name = append(name, table.Symbol(kv.Col)+"="+table.FmtShort(kv.Value))
-				}
-			}
-			s.Points = append(s.Points, strings.Join(name, " "))
-			s.Fronts = append(s.Fronts, strings.Join(name, " "))
-			b.tmin, b.tmax = min(b.tmin, sy.N), max(b.tmax, sy.N)
-			b.out.Points++
 		}
-		if len(s.X) == 0 {
-			hidden = append(hidden, lab)
+		sx, sy := stats.Summarize(xs), stats.Summarize(ys)
+		if sx.N == 0 || (b.fg.LogX && !(sx.Mean > logFloor)) || (b.fg.LogY && !(sy.Mean > logFloor)) {
+			b.out.Dropped++
+			continue
 		}
-		pf.Series = append(pf.Series, s)
-		b.out.Series = append(b.out.Series, s.Label)
+		s.X, s.Y = append(s.X, sx.Mean), append(s.Y, sy.Mean)
+		xlo, xhi := ciOnAxis(sx, b.fg.LogX)
+		ylo, yhi := ciOnAxis(sy, b.fg.LogY)
+		s.XLo, s.XHi = append(s.XLo, xlo), append(s.XHi, xhi)
+		s.Lo, s.Hi = append(s.Lo, ylo), append(s.Hi, yhi)
+		name := strings.Join(sweptParts(ca.Recs[0].Identity(), b.swept), " ")
+		s.Points, s.Fronts = append(s.Points, name), append(s.Fronts, name)
+		b.tmin, b.tmax = min(b.tmin, sy.N), max(b.tmax, sy.N)
+		b.out.Points++
 	}
-	if b.out.Points == 0 {
-		return pf, plot.ErrNoData
-	}
+	return s
+}
+
+// frontier finishes a cost/quality frontier (one point per algorithm and cell) with
+// points: its caption, and its points' names unless there are too many to read.
+func (b *figureBuild) frontier(pf *plot.Figure) {
 	if b.out.Points > maxNamedPoints {
 		for i := range pf.Series {
 			pf.Series[i].Points = nil // too many names to read; summary.csv has every cell
@@ -421,32 +428,17 @@ func (b *figureBuild) frontier(pf plot.Figure) (plot.Figure, error) {
 	}
 	b.out.Note = CINote + " in both coordinates (on a log axis mean·exp(±half-width/mean), the delta method on the log of the mean: positive), " +
 		trialsPerPoint(b.tmin, b.tmax) + "; one point per algorithm and cell; lower left is better"
-	if len(hidden) > 0 {
-		b.out.Note += "; not shown (no positive cost or risk on the log axes): " + strings.Join(hidden, ", ")
-	}
-	pf.Note = b.out.Note
-	return pf, nil
 }
 
-// curves is a curve figure: mean ± CI per x for each series, with the theorem's bound
-// and the theory's slope where the spec gives them, and the reference level 1 of a ratio.
-func (b *figureBuild) curves(pf plot.Figure) (plot.Figure, error) {
+// curves finishes a curve figure with points (mean ± CI per x for each series): the
+// theorem's bound and the theory's slope where the spec gives them, the reference level 1
+// of a ratio, the x ticks and the caption.
+func (b *figureBuild) curves(pf *plot.Figure) {
 	var refs []refLine
-	var hidden []string
-	for _, lab := range b.labels {
-		s := b.curve(lab)
-		if len(s.X) == 0 {
-			hidden = append(hidden, lab)
+	for i, lab := range b.labels {
+		if s := pf.Series[i]; b.fg.Theory && len(s.X) > 0 {
+			refs = append(refs, b.theoryLines(lab, s)...)
 		}
-		pf.Series = append(pf.Series, s)
-		b.out.Series = append(b.out.Series, s.Label)
-		if !b.fg.Theory || len(s.X) == 0 {
-			continue
-		}
-		refs = append(refs, b.theoryLines(lab, s)...)
-	}
-	if b.out.Points == 0 {
-		return pf, plot.ErrNoData
 	}
 	pf.Lines = dedupLines(b.exp, refs)
 	var xs []float64 // the distinct x values drawn (some: Points > 0)
@@ -469,19 +461,13 @@ func (b *figureBuild) curves(pf plot.Figure) (plot.Figure, error) {
 	if b.fg.LogY {
 		b.out.Note += "; ▼ at the axis: the interval extends below it"
 	}
-	if len(hidden) > 0 {
-		b.out.Note += "; not shown (no value, or none positive on a log axis): " + strings.Join(hidden, ", ")
-	}
-	pf.Note = b.out.Note
-	return pf, nil
 }
 
 // curve is the series lab of a curve figure: the group means with their CIs per x.
 func (b *figureBuild) curve(lab string) plot.Series {
 	gs, dropped := table.GroupBy(b.bySeries[lab], b.fg.X, b.fg.Y, 0, 0)
 	b.out.Dropped += dropped
-	key, meth := b.styleKey(lab)
-	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: key, Method: meth, Style: b.styleOf(lab)}
+	s := b.newSeries(lab)
 	for _, g := range gs {
 		st := stats.Summarize(g.Vals)
 		if (b.fg.LogX && g.X <= 0) || (b.fg.LogY && !(st.Mean > logFloor)) {
@@ -551,12 +537,7 @@ func theoremRows(rs []*rows.Record) []*rows.Record {
 // seriesLabel is the legend text: the series value, with the guarantee when uniform.
 func seriesLabel(lab string, rs []*rows.Record) string {
 	g := rs[0].Text(rows.ColGuarantee)
-	for _, r := range rs[1:] {
-		if r.Text(rows.ColGuarantee) != g {
-			return lab
-		}
-	}
-	if g == "" {
+	if g == "" || slices.ContainsFunc(rs[1:], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != g }) {
 		return lab
 	}
 	return lab + " [" + g + "]"
@@ -578,16 +559,12 @@ func fmtSlope(s float64) string {
 // which is the certified optimum, has excess risk ±1e-16) and is dropped from a log axis.
 const logFloor = 1e-12
 
-// biasFigure is the figure kind "bias": one point per (cell, algorithm) at (fg.X per
+// biasFigure is the figure kind "bias" of sel, the rows in fg.Where: one point per (cell, algorithm) at (fg.X per
 // draw, D_N of the pooled fg.Y statistics) with the DKW–Massart 95% interval (distanceCI), the noise
 // floor E D_N (dashed) and the α = 1e-3 critical value (dotted) of an exact sampler. An
 // algorithm with no cost (the exact sampler's structural draws make no counted queries)
 // cannot sit on a log x axis: it is drawn as a horizontal line at its distance.
-func biasFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
-	sel := table.Filter(rs, "", fg.Where)
-	if len(sel) == 0 {
-		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
-	}
+func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	gs, err := check.BiasGroups(sel, fg.Y, fg.X)
 	if err != nil {
 		return plot.Figure{}, err

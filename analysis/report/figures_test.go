@@ -157,7 +157,7 @@ func TestBiasFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out figureOutcome
-	pf, err := biasFigure(Experiment{Name: "bias"}, fg, recs(t, rs), &out)
+	pf, err := figureData(Experiment{Name: "bias"}, fg, recs(t, rs), &out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -362,15 +362,12 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	mult := suiteMultiplicity(scs)
 	var holm check.Tally
 	k := 0
-	for _, sc := range scs {
-		for _, c := range sc.Checks {
-			adj := mult.Adjusted[k]
-			v := check.HolmVerdict(c.Verdict, c.Role, adj)
-			holm.Add(c.Role, v)
-			score.Rows[k][8], score.Rows[k][12] = verdictCell(v), numCell(adj)
-			k++
-		}
-	}
+	eachCheck(scs, mult, func(_ sidecar, _ int, c sidecarCheck, adj float64) {
+		v := check.HolmVerdict(c.Verdict, c.Role, adj)
+		holm.Add(c.Role, v)
+		score.Rows[k][8], score.Rows[k][12] = verdictCell(v), numCell(adj)
+		k++
+	})
 	pg.Totals = fmt.Sprintf("%s over %s, verdicts after the Holm adjustment: %s. Before it (raw): %s. %s",
 		check.Count(holm.Total(), "check"), check.Count(len(exps.Rows), "experiment"), holm.Text(), tally.Text(), mult.Text())
 	if quick, mixed := indexMode(scs); mixed {

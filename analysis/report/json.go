@@ -143,11 +143,8 @@ type sidecarFigure struct {
 func (rep report) sidecar() sidecar {
 	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK,
 		RowsExcluded: rep.Rows.ByStatus, Reference: rep.Reference, Interval: CINote,
-		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}, Comparisons: rep.Comparisons,
+		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}, Comparisons: append([]FigureComparison{}, rep.Comparisons...), // [] rather than null
 		Conclusions: conclusions(rep.Comparisons, rep.Results)}
-	if sc.Comparisons == nil {
-		sc.Comparisons = []FigureComparison{}
-	}
 	if sc.RowsExcluded == nil {
 		sc.RowsExcluded = map[string]int{}
 	}

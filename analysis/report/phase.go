@@ -37,9 +37,8 @@ func regimeMetric(exp Experiment) string {
 	return rows.ColExcessEmpiricalRisk
 }
 
-// phaseFigure draws fg (Kind "phase") from the regime map of the rows in fg.Where.
-func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
-	sel := table.Filter(rs, "", fg.Where)
+// phaseFigure draws fg (Kind "phase") from the regime map of sel, the rows in fg.Where.
+func phaseFigure(exp Experiment, fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	cells := check.RegimeMap(sel, regimeMetric(exp))
 	if len(cells) == 0 {
 		return plot.Figure{}, errors.New("no ok rows" + table.WhereText(fg.Where))
@@ -62,8 +61,7 @@ func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcom
 		return v, err == nil
 	}
 	styles := exp.styleKey()
-	bySeries := map[string]*plot.Series{}
-	var order []string
+	seriesOf := map[string]int{} // the index in pf.Series of a best method's series
 	ring := plot.Series{Label: "indistinguishable", Key: "indistinguishable", OffFront: true,
 		Style: &plot.Style{Color: color.NRGBA{R: 90, G: 90, B: 90, A: 255}, Glyph: haloGlyph{}}}
 	for _, c := range cells {
@@ -73,25 +71,23 @@ func phaseFigure(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcom
 			out.Dropped++
 			continue
 		}
-		s, ok := bySeries[c.Best]
+		i, ok := seriesOf[c.Best]
 		if !ok {
-			s = &plot.Series{Label: c.Best + " best", Key: c.Best, Method: exp.method(c.Best), OffFront: true}
+			i, seriesOf[c.Best] = len(pf.Series), len(pf.Series)
+			s := plot.Series{Label: c.Best + " best", Key: c.Best, Method: exp.method(c.Best), OffFront: true}
 			if st, ok := styles[c.Best]; ok {
 				s.Style = &st
 			}
-			bySeries[c.Best] = s
-			order = append(order, c.Best)
+			pf.Series = append(pf.Series, s)
+			out.Series = append(out.Series, s.Label)
 		}
+		s := &pf.Series[i]
 		s.X, s.Y = append(s.X, x), append(s.Y, y)
 		s.Points = append(s.Points, fmt.Sprintf("×%.2g", secondRatio(c)))
 		if c.Label != check.LabelWinner {
 			ring.X, ring.Y = append(ring.X, x), append(ring.Y, y)
 		}
 		out.Points++
-	}
-	for _, k := range order {
-		pf.Series = append(pf.Series, *bySeries[k])
-		out.Series = append(out.Series, bySeries[k].Label)
 	}
 	if len(ring.X) > 0 {
 		pf.Series = append(pf.Series, ring)

@@ -53,7 +53,7 @@ func TestPhaseFigureCells(t *testing.T) {
 	var out figureOutcome
 	fg := Figure{Name: "p", Kind: FigurePhase, X: rows.ColN, Y: rows.ColEpsilon, LogX: true, LogY: true,
 		Where: map[string]string{rows.ColRank: "2", rows.ColGK: "0"}}
-	pf, err := phaseFigure(exp, fg, rs, &out)
+	pf, err := figureData(exp, fg, rs, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestPhaseFigureCells(t *testing.T) {
 	}
 	sfg := Figure{Name: "s", Kind: FigurePhase, X: rows.ColD, Y: StructureAxis, Where: map[string]string{rows.ColN: "100", rows.ColEpsilon: "1"}}
 	var sout figureOutcome
-	spf, err := phaseFigure(exp, sfg, rs, &sout)
+	spf, err := figureData(exp, sfg, rs, &sout)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -294,15 +294,19 @@ func identities(ss []table.Summary) [][]rows.KV {
 }
 
 func cellText(cell string, id []rows.KV, swept []string) string {
-	parts := []string{cell}
-	for _, c := range swept {
-		for _, kv := range id {
-			if kv.Col == c {
-				parts = append(parts, table.Symbol(c)+"="+table.FmtShort(kv.Value))
-			}
+	return strings.Join(append([]string{cell}, sweptParts(id, swept)...), " ")
+}
+
+// sweptParts are "symbol=value" of the columns of identity id (rows.IdentityColumns
+// order, as table.SweptColumns lists swept) that are in swept: what names a cell.
+func sweptParts(id []rows.KV, swept []string) []string {
+	var parts []string
+	for _, kv := range id {
+		if slices.Contains(swept, kv.Col) {
+			parts = append(parts, table.Symbol(kv.Col)+"="+table.FmtShort(kv.Value))
 		}
 	}
-	return strings.Join(parts, " ")
+	return parts
 }
 
 // writePivot writes one table: a row per cell, a column per algorithm.
@@ -440,14 +444,10 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 		relSlash(t.outDir, t.resultsRoot) + "/*/`. " + DecisionRule + "\n\n")
 	mult := suiteMultiplicity(t.exps)
 	var tally, raw check.Tally
-	k := 0
-	for _, e := range t.exps {
-		for _, c := range e.Checks {
-			raw.Add(c.Role, c.Verdict)
-			tally.Add(c.Role, check.HolmVerdict(c.Verdict, c.Role, mult.Adjusted[k]))
-			k++
-		}
-	}
+	eachCheck(t.exps, mult, func(_ sidecar, _ int, c sidecarCheck, adj float64) {
+		raw.Add(c.Role, c.Verdict)
+		tally.Add(c.Role, check.HolmVerdict(c.Verdict, c.Role, adj))
+	})
 	fmt.Fprintf(b, "**%s over %s, verdicts after the Holm adjustment: %s.** Before it (raw): %s.\n\n",
 		check.Count(tally.Total(), "check"), check.Count(len(t.exps), "experiment"), tally.Text(), raw.Text())
 	b.WriteString("**" + mult.Text() + "**\n\n")
@@ -512,21 +512,16 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 		" reads INCONCLUSIVE); **raw** is the check's own verdict.\n\n" +
 		"**power** is the claim's probability of a FAIL at its smallest violation (see above).\n\n" +
 		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | raw | p (Holm) | power | figure |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
-	k := 0
-	for _, e := range t.exps {
-		for i, c := range e.Checks {
-			adj := mult.Adjusted[k]
-			k++
-			fig := "—"
-			if c.Figure != "" {
-				fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
-			}
-			expected := cmp.Or(c.ExpectedText, c.Expected.String())
-			fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
-				mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
-				resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
+	eachCheck(t.exps, mult, func(e sidecar, i int, c sidecarCheck, adj float64) {
+		fig := "—"
+		if c.Figure != "" {
+			fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
 		}
-	}
+		expected := cmp.Or(c.ExpectedText, c.Expected.String())
+		fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+			mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
+			resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
+	})
 	b.WriteString("\n")
 }
 
@@ -576,6 +571,18 @@ func suiteMultiplicity(exps []sidecar) check.Multiplicity {
 	}
 	return check.HolmClaims(len(flat), func(i int) check.Role { return flat[i].Role }, func(i int) check.Verdict { return flat[i].Verdict },
 		func(i int) float64 { return float64(flat[i].PPass) })
+}
+
+// eachCheck calls f on every check c of exps in order (experiment e, then its check i)
+// with its Holm-adjusted p over the suite's claims, adj (mult: suiteMultiplicity(exps)).
+func eachCheck(exps []sidecar, mult check.Multiplicity, f func(e sidecar, i int, c sidecarCheck, adj float64)) {
+	k := 0
+	for _, e := range exps {
+		for i, c := range e.Checks {
+			f(e, i, c, mult.Adjusted[k])
+			k++
+		}
+	}
 }
 
 // pHolmText is "p → Holm-adjusted p" of a claim, "—" when it has none.

@@ -25,16 +25,11 @@ func WriteVerdicts(resultsRoot, outPath string, top TopReport) error {
 	}
 	mult := suiteMultiplicity(t.exps)
 	recs := [][]string{VerdictsColumns}
-	k := 0
 	num := func(v Number) string { return strconv.FormatFloat(float64(v), 'g', 4, 64) }
-	for _, e := range t.exps {
-		for i, c := range e.Checks {
-			adj := mult.Adjusted[k]
-			k++
-			recs = append(recs, []string{e.Name, strconv.Itoa(i), c.Label + whereSuffix(c.Where), c.Role.String(),
-				check.HolmVerdict(c.Verdict, c.Role, adj).String(), c.Verdict.String(), num(c.Fitted), num(c.Lo), num(c.Hi),
-				strconv.FormatFloat(adj, 'g', 3, 64)})
-		}
-	}
+	eachCheck(t.exps, mult, func(e sidecar, i int, c sidecarCheck, adj float64) {
+		recs = append(recs, []string{e.Name, strconv.Itoa(i), c.Label + whereSuffix(c.Where), c.Role.String(),
+			check.HolmVerdict(c.Verdict, c.Role, adj).String(), c.Verdict.String(), num(c.Fitted), num(c.Lo), num(c.Hi),
+			strconv.FormatFloat(adj, 'g', 3, 64)})
+	})
 	return writeCSVFile(outPath, recs)
 }
