@@ -121,21 +121,22 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 // Open is the start of a first-order baseline's Run: the gradient access it declared
 // (problems.Gradients), its public constants and Check of them and the plan's budget, in
 // that order, then the parameters P its Plan kept (an error naming mech for a plan it
-// did not make).
-func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan) (problems.GradientAccess, problems.Constants, P, error) {
+// did not make) and their record.
+func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (problems.GradientAccess, problems.Constants, P, algorithms.Record, error) {
 	var p P
 	o, err := problems.Gradients(vo)
 	if err != nil {
-		return nil, problems.Constants{}, p, err
+		return nil, problems.Constants{}, p, algorithms.Record{}, err
 	}
 	c := o.Constants()
 	if err := Check(c, pl.Budget); err != nil {
-		return nil, problems.Constants{}, p, err
+		return nil, problems.Constants{}, p, algorithms.Record{}, err
 	}
 	if p, err = algorithms.StateOf[P](pl); err != nil {
-		return nil, c, p, fmt.Errorf("%s: %w", mech, err)
+		return nil, c, p, algorithms.Record{}, fmt.Errorf("%s: %w", mech, err)
 	}
-	return o, c, p, nil
+	rec, err := record(c, pl.Budget, p)
+	return o, c, p, rec, err
 }
 
 // ComposedGDP is the GDP parameter of T adaptive Gaussian releases of a sensitivity-Δ

@@ -110,8 +110,8 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
 
 // Run releases the average iterate.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	c := o.Constants()
 	return calib.RunGDP(ctx, o, pl, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+		c := o.Constants()
 		d := c.D
 		x, avg, u := make([]float64, d), make([]float64, d), make([]float64, d)
 		xp, xm := make([]float64, d), make([]float64, d)

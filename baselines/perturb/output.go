@@ -129,11 +129,7 @@ func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
 func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, err := calib.Open[outParams](OutputName, vo, pl)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	rec, err := m.record(c, pl.Budget, p)
+	o, _, p, rec, err := calib.Open(OutputName, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
