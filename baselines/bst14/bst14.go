@@ -45,14 +45,11 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 1000000, Calibration: Ca
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	errs := []error{
+	return errors.Join(
 		calib.AtLeast(Name, "steps", c.Steps, 0, "0 = n²"),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
-	}
-	if c.Calibration != CalibrationExact && c.Calibration != CalibrationPaper {
-		errs = append(errs, fmt.Errorf("noisy-sgd-bst14: calibration = %q, want %q or %q", c.Calibration, CalibrationExact, CalibrationPaper))
-	}
-	return errors.Join(errs...)
+		calib.Require(c.Calibration == CalibrationExact || c.Calibration == CalibrationPaper,
+			"noisy-sgd-bst14: calibration = %q, want %q or %q", c.Calibration, CalibrationExact, CalibrationPaper))
 }
 
 // Factory is the registry line of noisy-sgd-bst14.

@@ -57,20 +57,16 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 2000} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	errs := []error{calib.AtLeast(Name, "batch", c.Batch, 0, "")}
-	if !(c.SamplingRate >= 0 && c.SamplingRate <= 1) {
-		errs = append(errs, fmt.Errorf("dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate))
-	}
-	errs = append(errs, calib.OneStep(Name, c.StepSize, c.StepFactor))
-	if c.Batch > 0 && c.SamplingRate > 0 {
-		errs = append(errs, fmt.Errorf("dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate))
-	}
-	return errors.Join(append(errs,
+	return errors.Join(
+		calib.AtLeast(Name, "batch", c.Batch, 0, ""),
+		calib.Require(c.SamplingRate >= 0 && c.SamplingRate <= 1, "dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate),
+		calib.OneStep(Name, c.StepSize, c.StepFactor),
+		calib.Require(!(c.Batch > 0 && c.SamplingRate > 0), "dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate),
 		calib.AtLeast(Name, "steps", c.Steps, 0, ""),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
 		calib.NonNegative(Name, "clip", c.Clip, ""),
-		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"))...)
+		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"))
 }
 
 // DefaultBatch is the expected lot size of a configured batch: batch itself, or ⌈√n⌉ when

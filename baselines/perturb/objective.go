@@ -46,14 +46,10 @@ func DefaultObjectiveConfig() *ObjectiveConfig {
 
 // Validate reports every problem at once.
 func (c *ObjectiveConfig) Validate() error {
-	errs := []error{calib.NonNegative(ObjectiveName, "lambda", c.Lambda, "")}
-	if !(c.SolverTol > 0 && c.SolverTol < 1) {
-		errs = append(errs, fmt.Errorf("objective-perturbation: solver_tol = %v, want in (0, 1)", c.SolverTol))
-	}
-	if !(c.OutputShare > 0 && c.OutputShare < 1) {
-		errs = append(errs, fmt.Errorf("objective-perturbation: output_share = %v, want in (0, 1)", c.OutputShare))
-	}
-	return errors.Join(errs...)
+	return errors.Join(
+		calib.NonNegative(ObjectiveName, "lambda", c.Lambda, ""),
+		calib.Require(c.SolverTol > 0 && c.SolverTol < 1, "objective-perturbation: solver_tol = %v, want in (0, 1)", c.SolverTol),
+		calib.Require(c.OutputShare > 0 && c.OutputShare < 1, "objective-perturbation: output_share = %v, want in (0, 1)", c.OutputShare))
 }
 
 // ObjectiveFactory is the registry line of objective-perturbation.
