@@ -45,14 +45,11 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 1000000, Calibration: Ca
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	errs := []error{
+	return errors.Join(
 		calib.AtLeast(Name, "steps", c.Steps, 0, "0 = n²"),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
-	}
-	if c.Calibration != CalibrationExact && c.Calibration != CalibrationPaper {
-		errs = append(errs, fmt.Errorf("noisy-sgd-bst14: calibration = %q, want %q or %q", c.Calibration, CalibrationExact, CalibrationPaper))
-	}
-	return errors.Join(errs...)
+		calib.Require(c.Calibration == CalibrationExact || c.Calibration == CalibrationPaper,
+			"noisy-sgd-bst14: calibration = %q, want %q or %q", c.Calibration, CalibrationExact, CalibrationPaper))
 }
 
 // Factory is the registry line of noisy-sgd-bst14.
@@ -131,7 +128,7 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	return p, nil
 }
 
-func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) algorithms.Record {
+func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	r.Sigma = p.sigma / float64(c.N) // average scale: the noise on ∇ℓ(θ; d), comparable to the others
 	r.Steps, r.Batch, r.DeltaMech = p.T, 1, b.Delta
@@ -147,7 +144,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		"epsilon_pld_lo": p.epsLo, "epsilon_pld_hi": p.epsExact, "noise_multiplier": p.z,
 		"calibration_paper": p.paper,
 	}
-	return r
+	return r, nil
 }
 
 var _ algorithms.Accountant = (*Mechanism)(nil)
@@ -168,10 +165,7 @@ func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algor
 
 // Plan is data-independent; the plan keeps the calibrated parameters for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (params, error) { return m.calibrate(env, c, b) },
-		func(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
-			return m.record(c, b, p), nil
-		})
+	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (params, error) { return m.calibrate(env, c, b) }, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -179,11 +173,10 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last iterate θ_T, as BST14 does.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, err := calib.Open[params](Name, vo, pl)
+	o, c, p, rec, err := calib.Open(Name, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	rec := m.record(c, pl.Budget, p)
 	d, n := c.D, float64(c.N)
 	x, g := make([]float64, d), make([]float64, d)
 	scale := n*n*p.L*p.L + float64(d)*p.sigma*p.sigma

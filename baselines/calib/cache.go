@@ -58,9 +58,8 @@ func PoissonEps(q, z float64, T int, b algorithms.Budget, pld, rdp string) Poiss
 // costs a hash and a decode per question. Safe for concurrent use; a nil *PoissonCache
 // computes every time.
 type PoissonCache struct {
-	mu    sync.Mutex
-	m     map[PoissonKey]PoissonResult
-	space string // who computes, part of the store key
+	m     sync.Map // PoissonKey → PoissonResult
+	space string   // who computes, part of the store key
 }
 
 // storeKey spells k exactly (floats in the shortest form that round-trips).
@@ -98,30 +97,26 @@ func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() Poiss
 // NewPoissonCache returns an empty cache whose store keys start with space (the
 // mechanism's name: two accountants never share a key).
 func NewPoissonCache(space string) *PoissonCache {
-	return &PoissonCache{m: map[PoissonKey]PoissonResult{}, space: space}
+	return &PoissonCache{space: space}
 }
 
 // Get returns the cached result for k; on a miss it asks s (nil: none), which computes
-// with f on its own miss (outside the lock; a concurrent miss may compute twice, with the
-// same deterministic result).
+// with f on its own miss (a concurrent miss may compute twice, with the same
+// deterministic result).
 func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
 	if c == nil {
 		return f()
 	}
-	c.mu.Lock()
-	r, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		return r
+	if r, ok := c.m.Load(k); ok {
+		return r.(PoissonResult)
 	}
+	var r PoissonResult
 	if s != nil {
 		r = c.viaStore(s, k, f)
 	} else {
 		r = f()
 	}
-	c.mu.Lock()
-	c.m[k] = r
-	c.mu.Unlock()
+	c.m.Store(k, r)
 	return r
 }
 
@@ -131,13 +126,10 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 // on Balle–Wang 2018 Thm 8's curve) was a fifth of the audit's CPU when each trial redid
 // it. Eps is deterministic, so a memoised ε is the computed one bit for bit. Safe for
 // concurrent use; a nil *EpsCache computes every time.
-type EpsCache struct {
-	mu sync.Mutex
-	m  map[[2]float64]float64 // (s, δ) → ε
-}
+type EpsCache struct{ m sync.Map } // [2]float64{s, δ} → ε
 
 // NewEpsCache returns an empty cache.
-func NewEpsCache() *EpsCache { return &EpsCache{m: map[[2]float64]float64{}} }
+func NewEpsCache() *EpsCache { return &EpsCache{} }
 
 // Spend is Spend(r, s, delta) with the ε memoised (errors are not).
 func (c *EpsCache) Spend(r *algorithms.Record, s, delta float64) error {
@@ -145,18 +137,13 @@ func (c *EpsCache) Spend(r *algorithms.Record, s, delta float64) error {
 		return Spend(r, s, delta)
 	}
 	k := [2]float64{s, delta}
-	c.mu.Lock()
-	e, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		r.GDPS, r.EpsilonSpent = s, e
+	if e, ok := c.m.Load(k); ok {
+		r.GDPS, r.EpsilonSpent = s, e.(float64)
 		return nil
 	}
 	if err := Spend(r, s, delta); err != nil {
 		return err
 	}
-	c.mu.Lock()
-	c.m[k] = r.EpsilonSpent
-	c.mu.Unlock()
+	c.m.Store(k, r.EpsilonSpent)
 	return nil
 }

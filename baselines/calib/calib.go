@@ -18,28 +18,15 @@ var ErrConstants = errors.New("invalid problem constants")
 // 0 < G_f < ∞, and a known domain with a positive finite radius (the prior bound C when
 // unconstrained, LLL24 Assumption 1.2).
 func CheckConstants(c problems.Constants) error {
-	var errs []error
-	if c.N < 1 {
-		errs = append(errs, fmt.Errorf("%w: n = %d, want ≥ 1", ErrConstants, c.N))
-	}
-	if c.D < 1 {
-		errs = append(errs, fmt.Errorf("%w: d = %d, want ≥ 1", ErrConstants, c.D))
-	}
-	if !(c.GF > 0) || math.IsInf(c.GF, 0) {
-		errs = append(errs, fmt.Errorf("%w: G_f = %v, want finite > 0", ErrConstants, c.GF))
-	}
-	if beta, ok := c.Smooth.Beta(); ok && !(beta >= 0 && !math.IsInf(beta, 1)) {
-		errs = append(errs, fmt.Errorf("%w: smoothness β = %v, want finite ≥ 0 (or undeclared)", ErrConstants, beta))
-	}
-	switch c.Domain.Kind {
-	case problems.Ball, problems.Box, problems.Unconstrained:
-	default:
-		errs = append(errs, fmt.Errorf("%w: domain kind %q", ErrConstants, c.Domain.Kind))
-	}
-	if !(c.Domain.Radius > 0) || math.IsInf(c.Domain.Radius, 0) {
-		errs = append(errs, fmt.Errorf("%w: domain radius = %v, want finite > 0", ErrConstants, c.Domain.Radius))
-	}
-	return errors.Join(errs...)
+	beta, smooth := c.Smooth.Beta()
+	known := []problems.DomainKind{problems.Ball, problems.Box, problems.Unconstrained}
+	return errors.Join(
+		Require(c.N >= 1, "%w: n = %d, want ≥ 1", ErrConstants, c.N),
+		Require(c.D >= 1, "%w: d = %d, want ≥ 1", ErrConstants, c.D),
+		Require(c.GF > 0 && !math.IsInf(c.GF, 0), "%w: G_f = %v, want finite > 0", ErrConstants, c.GF),
+		Require(!smooth || beta >= 0 && !math.IsInf(beta, 1), "%w: smoothness β = %v, want finite ≥ 0 (or undeclared)", ErrConstants, beta),
+		Require(slices.Contains(known, c.Domain.Kind), "%w: domain kind %q", ErrConstants, c.Domain.Kind),
+		Require(c.Domain.Radius > 0 && !math.IsInf(c.Domain.Radius, 0), "%w: domain radius = %v, want finite > 0", ErrConstants, c.Domain.Radius))
 }
 
 // Check runs CheckConstants and validates the budget for an (ε, δ) Gaussian-noise
@@ -121,21 +108,22 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 // Open is the start of a first-order baseline's Run: the gradient access it declared
 // (problems.Gradients), its public constants and Check of them and the plan's budget, in
 // that order, then the parameters P its Plan kept (an error naming mech for a plan it
-// did not make).
-func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan) (problems.GradientAccess, problems.Constants, P, error) {
+// did not make) and their record.
+func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (problems.GradientAccess, problems.Constants, P, algorithms.Record, error) {
 	var p P
 	o, err := problems.Gradients(vo)
 	if err != nil {
-		return nil, problems.Constants{}, p, err
+		return nil, problems.Constants{}, p, algorithms.Record{}, err
 	}
 	c := o.Constants()
 	if err := Check(c, pl.Budget); err != nil {
-		return nil, problems.Constants{}, p, err
+		return nil, problems.Constants{}, p, algorithms.Record{}, err
 	}
 	if p, err = algorithms.StateOf[P](pl); err != nil {
-		return nil, c, p, fmt.Errorf("%s: %w", mech, err)
+		return nil, c, p, algorithms.Record{}, fmt.Errorf("%s: %w", mech, err)
 	}
-	return o, c, p, nil
+	rec, err := record(c, pl.Budget, p)
+	return o, c, p, rec, err
 }
 
 // ComposedGDP is the GDP parameter of T adaptive Gaussian releases of a sensitivity-Δ

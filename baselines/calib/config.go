@@ -13,20 +13,22 @@ import (
 // means (e.g. "0 = theory") and is appended in parentheses. Each returns nil when the value
 // is fine, so Validate collects them and joins them with errors.Join.
 
+// Require is nil when ok, else fmt.Errorf(format, args...): one entry of such a list.
+func Require(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf(format, args...)
+}
+
 // NonNegative checks a float knob: finite and ≥ 0.
 func NonNegative(mech, key string, v float64, hint string) error {
-	if !(v >= 0) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s: %s = %v, want finite ≥ 0%s", mech, key, v, paren(hint))
-	}
-	return nil
+	return Require(v >= 0 && !math.IsInf(v, 0), "%s: %s = %v, want finite ≥ 0%s", mech, key, v, paren(hint))
 }
 
 // AtLeast checks an integer knob: ≥ lo.
 func AtLeast(mech, key string, v, lo int, hint string) error {
-	if v < lo {
-		return fmt.Errorf("%s: %s = %d, want ≥ %d%s", mech, key, v, lo, paren(hint))
-	}
-	return nil
+	return Require(v >= lo, "%s: %s = %d, want ≥ %d%s", mech, key, v, lo, paren(hint))
 }
 
 // OneStep refuses step_size and step_factor together: both set η.

@@ -43,10 +43,16 @@ func Plan[P any](c problems.Constants, b algorithms.Budget, calibrate func(probl
 	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
 }
 
-// RunGDP is Run of the same baselines: the parameters PlanGDP kept in pl and their record
-// at the oracle's constants, then run releases the output with that record through the
-// oracle access O the mechanism declared (problems.ValueAccess or problems.GradientAccess).
-func RunGDP[O problems.ValueAccess, P any](ctx context.Context, acc O, pl algorithms.Plan, record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
+// RunGDP is Run of the same baselines: the oracle access O the mechanism declared
+// (problems.ValueAccess, or problems.GradientAccess as problems.Gradients grants it), the
+// parameters PlanGDP kept in pl and their record at the oracle's constants, then run
+// releases the output with that record through that access.
+func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
+	acc, ok := vo.(O)
+	if !ok {
+		_, err := problems.Gradients(vo) // the only access a baseline declares beyond values
+		return algorithms.Output{}, err
+	}
 	c, b := acc.Constants(), pl.Budget
 	if err := Check(c, b); err != nil {
 		return algorithms.Output{}, err

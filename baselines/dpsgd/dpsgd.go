@@ -57,20 +57,16 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 2000} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	errs := []error{calib.AtLeast(Name, "batch", c.Batch, 0, "")}
-	if !(c.SamplingRate >= 0 && c.SamplingRate <= 1) {
-		errs = append(errs, fmt.Errorf("dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate))
-	}
-	errs = append(errs, calib.OneStep(Name, c.StepSize, c.StepFactor))
-	if c.Batch > 0 && c.SamplingRate > 0 {
-		errs = append(errs, fmt.Errorf("dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate))
-	}
-	return errors.Join(append(errs,
+	return errors.Join(
+		calib.AtLeast(Name, "batch", c.Batch, 0, ""),
+		calib.Require(c.SamplingRate >= 0 && c.SamplingRate <= 1, "dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate),
+		calib.OneStep(Name, c.StepSize, c.StepFactor),
+		calib.Require(!(c.Batch > 0 && c.SamplingRate > 0), "dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate),
 		calib.AtLeast(Name, "steps", c.Steps, 0, ""),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
 		calib.NonNegative(Name, "clip", c.Clip, ""),
-		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"))...)
+		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"))
 }
 
 // DefaultBatch is the expected lot size of a configured batch: batch itself, or ⌈√n⌉ when
@@ -167,7 +163,7 @@ func (p params) bound2(d int) float64 {
 	return p.clip*p.clip*(1+(1-p.q)/p.L) + float64(d)*p.z*p.z*p.clip*p.clip/(p.L*p.L)
 }
 
-func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) algorithms.Record {
+func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
 	r := algorithms.Empty()
 	r.Sigma = p.z * p.clip / p.L // noise std per coordinate of the normalised gradient g̃
 	r.Steps, r.Batch, r.DeltaMech = p.T, int(math.Round(p.L)), b.Delta
@@ -188,15 +184,12 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 		"noise_multiplier": p.z, "sampling_rate": p.q, "step_size": p.eta, "clip": p.clip,
 		"epsilon_pld_lo": p.epsLo, "epsilon_pld_hi": p.epsHi, "epsilon_rdp": p.epsRD,
 	}
-	return r
+	return r, nil
 }
 
 // Plan is data-independent; the plan keeps the calibrated parameters for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (params, error) { return m.calibrate(env, c, b) },
-		func(c problems.Constants, b algorithms.Budget, p params) (algorithms.Record, error) {
-			return m.record(c, b, p), nil
-		})
+	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (params, error) { return m.calibrate(env, c, b) }, m.record)
 }
 
 // Needs is first order: Run queries gradients.
@@ -205,11 +198,10 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 // Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, err := calib.Open[params](Name, vo, pl)
+	o, c, p, rec, err := calib.Open(Name, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
-	rec := m.record(c, pl.Budget, p)
 	x, st, err := descend(ctx, o, c, p, rng)
 	if err != nil {
 		return algorithms.Output{}, err

@@ -3,7 +3,6 @@ package dpzero
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -34,15 +33,11 @@ func DefaultConfig() *Config { return &Config{Steps: 1000, Smoothing: 1e-4} }
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	errs := []error{
+	return errors.Join(
 		calib.AtLeast(Name, "steps", c.Steps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
 		calib.NonNegative(Name, "clip", c.Clip, ""),
-	}
-	if !(c.Smoothing > 0) || math.IsInf(c.Smoothing, 0) {
-		errs = append(errs, fmt.Errorf("dpzero: smoothing = %v, want finite > 0", c.Smoothing))
-	}
-	return errors.Join(errs...)
+		calib.Require(c.Smoothing > 0 && !math.IsInf(c.Smoothing, 0), "dpzero: smoothing = %v, want finite > 0", c.Smoothing))
 }
 
 // Factory is the registry line of dpzero.
@@ -110,8 +105,8 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedValues }
 
 // Run releases the average iterate.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	c := o.Constants()
 	return calib.RunGDP(ctx, o, pl, m.record, func(ctx context.Context, o problems.ValueAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+		c := o.Constants()
 		d := c.D
 		x, avg, u := make([]float64, d), make([]float64, d), make([]float64, d)
 		xp, xm := make([]float64, d), make([]float64, d)

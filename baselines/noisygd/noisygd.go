@@ -150,12 +150,8 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the average iterate (1/T) Σ_{t<T} x_t of x_{t+1} = Π_K(x_t − η(ḡ_t + b_t)).
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, err := problems.Gradients(vo)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	c := o.Constants()
-	return calib.RunGDP(ctx, o, pl, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+	return calib.RunGDP(ctx, vo, pl, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+		c := o.Constants()
 		x, clipped, err := descend(ctx, o, c, p, rng)
 		if err != nil {
 			return algorithms.Output{}, err

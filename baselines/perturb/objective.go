@@ -46,14 +46,10 @@ func DefaultObjectiveConfig() *ObjectiveConfig {
 
 // Validate reports every problem at once.
 func (c *ObjectiveConfig) Validate() error {
-	errs := []error{calib.NonNegative(ObjectiveName, "lambda", c.Lambda, "")}
-	if !(c.SolverTol > 0 && c.SolverTol < 1) {
-		errs = append(errs, fmt.Errorf("objective-perturbation: solver_tol = %v, want in (0, 1)", c.SolverTol))
-	}
-	if !(c.OutputShare > 0 && c.OutputShare < 1) {
-		errs = append(errs, fmt.Errorf("objective-perturbation: output_share = %v, want in (0, 1)", c.OutputShare))
-	}
-	return errors.Join(errs...)
+	return errors.Join(
+		calib.NonNegative(ObjectiveName, "lambda", c.Lambda, ""),
+		calib.Require(c.SolverTol > 0 && c.SolverTol < 1, "objective-perturbation: solver_tol = %v, want in (0, 1)", c.SolverTol),
+		calib.Require(c.OutputShare > 0 && c.OutputShare < 1, "objective-perturbation: output_share = %v, want in (0, 1)", c.OutputShare))
 }
 
 // ObjectiveFactory is the registry line of objective-perturbation.
@@ -206,14 +202,12 @@ func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 // Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // releases Π_K(θ̂ + N(0, σ_out² I)).
 func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, err := calib.Open[objParams](ObjectiveName, vo, pl)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	if err := m.check(c, true); err != nil {
-		return algorithms.Output{}, err
-	}
-	rec, err := m.record(c, pl.Budget, p)
+	o, c, p, rec, err := calib.Open(ObjectiveName, vo, pl, func(c problems.Constants, b algorithms.Budget, p objParams) (algorithms.Record, error) {
+		if err := m.check(c, true); err != nil { // the GLM structure, once the plan is ours
+			return algorithms.Record{}, err
+		}
+		return m.record(c, b, p)
+	})
 	if err != nil {
 		return algorithms.Output{}, err
 	}

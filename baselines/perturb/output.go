@@ -35,11 +35,10 @@ func DefaultOutputConfig() *OutputConfig { return &OutputConfig{SolverTol: 1e-3,
 
 // Validate reports every problem at once.
 func (c *OutputConfig) Validate() error {
-	errs := []error{calib.NonNegative(OutputName, "lambda", c.Lambda, "0 = theory")}
-	if !(c.SolverTol > 0 && c.SolverTol <= 1) {
-		errs = append(errs, fmt.Errorf("output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol))
-	}
-	return errors.Join(append(errs, calib.AtLeast(OutputName, "max_iter", c.MaxIter, 1, ""))...)
+	return errors.Join(
+		calib.NonNegative(OutputName, "lambda", c.Lambda, "0 = theory"),
+		calib.Require(c.SolverTol > 0 && c.SolverTol <= 1, "output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol),
+		calib.AtLeast(OutputName, "max_iter", c.MaxIter, 1, ""))
 }
 
 // OutputFactory is the registry line of output-perturbation.
@@ -129,11 +128,7 @@ func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
 func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, err := calib.Open[outParams](OutputName, vo, pl)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	rec, err := m.record(c, pl.Budget, p)
+	o, _, p, rec, err := calib.Open(OutputName, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

@@ -157,12 +157,8 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last phase's noisy output.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, err := problems.Gradients(vo)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	c := o.Constants()
-	return calib.RunGDP(ctx, o, pl, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+	return calib.RunGDP(ctx, vo, pl, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
+		c := o.Constants()
 		perm := rng.Perm(c.N) // public, data-independent chunking
 		w := make([]float64, c.D)
 		avg, buf := make([]float64, c.D), make([]float64, c.D)
