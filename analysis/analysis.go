@@ -44,15 +44,15 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 			return nil, fmt.Errorf("analysis: figures[%d] %s: %w", i, f.Stem(), err)
 		}
 	}
-	t := table.New(rs)
+	okRows := table.OK(rs)
 	// Every experiment whose rows claim a guarantee re-derives them (check.SpentDefault).
-	exp.Checks = check.WithDefaults(exp.Checks, t.OK)
-	sums := table.Summaries(t.OK)
+	exp.Checks = check.WithDefaults(exp.Checks, okRows)
+	sums := table.Summaries(okRows)
 	if err := report.WriteSummaryCSV(filepath.Join(dir, "summary.csv"), sums); err != nil {
 		return nil, err
 	}
-	ref := referenceAlgorithm(exp, t.OK)
-	pairs := table.Paired(t.OK, ref, pairedMetrics(exp, t.OK))
+	ref := referenceAlgorithm(exp, okRows)
+	pairs := table.Paired(okRows, ref, pairedMetrics(exp, okRows))
 	if err := report.WritePairedCSV(filepath.Join(dir, "paired.csv"), pairs); err != nil {
 		return nil, err
 	}
@@ -61,14 +61,14 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 	// goroutines, each result in its own slot, so the output does not depend on it.
 	results := make([]check.CheckResult, len(exp.Checks))
 	check.ForEach(exp.Workers, len(exp.Checks), func(i int) {
-		results[i] = check.ApplyRole(check.Run(exp.Checks[i], t.OK, check.Seed(exp.Name, exp.Checks[i])))
+		results[i] = check.ApplyRole(check.Run(exp.Checks[i], okRows, check.Seed(exp.Name, exp.Checks[i])))
 	})
 	if err := report.WriteChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
 	}
 	// The regime map (its check's metric and where): map.csv beside the results.
 	if rc, ok := report.RegimeCheck(exp); ok {
-		m := check.RegimeMap(table.Filter(t.OK, "", rc.Where), rc.Metric)
+		m := check.RegimeMap(table.Filter(okRows, "", rc.Where), rc.Metric)
 		if err := report.WriteRegimeCSV(filepath.Join(dir, "map.csv"), rc.Metric, m); err != nil {
 			return nil, err
 		}
@@ -79,7 +79,7 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 	if err := rows.MkdirAll(figDir); err != nil {
 		return nil, fmt.Errorf("analysis: %w", err)
 	}
-	figErr, err := report.Write(report.Input{Exp: exp, OK: t.OK, Rows: t.Counts(), Reference: ref,
+	figErr, err := report.Write(report.Input{Exp: exp, OK: okRows, Rows: table.Counts(rs), Reference: ref,
 		Summaries: sums, Paired: pairs, Results: results}, dir, figDir)
 	if err != nil {
 		return nil, err

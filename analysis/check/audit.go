@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -162,12 +163,8 @@ type auditSample struct {
 func readAudit(c Check, sel []*rows.Record) (smp auditSample, reason string) {
 	seen := [2]map[int]int{{}, {}}
 	for i, r := range sel {
-		side := 0
-		switch r.Text(c.Vs) {
-		case "false":
-		case "true":
-			side = 1
-		default:
+		side := slices.Index([]string{"false", "true"}, r.Text(c.Vs)) // D, D′
+		if side < 0 {
 			return smp, fmt.Sprintf("column %s = %q, want false (D) or true (D′)", c.Vs, r.Text(c.Vs))
 		}
 		trial, err := strconv.Atoi(r.Text(rows.ColTrial))

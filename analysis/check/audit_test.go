@@ -63,8 +63,8 @@ func TestAuditCheckGaussian(t *testing.T) {
 	} {
 		rs := auditRows(rand.New(rand.NewPCG(7, 8)), 1, tc.claim, tc.guarantee, 12, 1000)
 		r := runAuditRows(t, c, rs)
-		if r.Passed() != tc.pass || !strings.HasPrefix(r.Reason, tc.verdict) {
-			t.Errorf("claim %v %s: got pass %v, reason %q; want pass %v, verdict %s", tc.claim, tc.guarantee, r.Passed(), r.Reason, tc.pass, tc.verdict)
+		if (r.Verdict == Pass) != tc.pass || !strings.HasPrefix(r.Reason, tc.verdict) {
+			t.Errorf("claim %v %s: got pass %v, reason %q; want pass %v, verdict %s", tc.claim, tc.guarantee, r.Verdict == Pass, r.Reason, tc.pass, tc.verdict)
 		}
 		if r.N != 10000 || !(r.Fitted > 0.85 && r.Fitted < 1) {
 			t.Errorf("claim %v: got μ_lb %v over %d per side, want in (0.85, 1) over 10000 (expected ≈ 0.949)", tc.claim, r.Fitted, r.N)
@@ -75,8 +75,8 @@ func TestAuditCheckGaussian(t *testing.T) {
 	ce := c
 	ce.Kind = KindAuditEps
 	r := runAuditRows(t, ce, auditRows(rand.New(rand.NewPCG(7, 8)), 1, 1, "certified", 12, 1000))
-	if !r.Passed() || !(r.Fitted > 1.2 && r.Fitted < 4) {
-		t.Errorf("eps audit: got pass %v, ε_lb %v (%s), want pass with ε_lb in (1.2, 4)", r.Passed(), r.Fitted, r.Reason)
+	if r.Verdict != Pass || !(r.Fitted > 1.2 && r.Fitted < 4) {
+		t.Errorf("eps audit: got pass %v, ε_lb %v (%s), want pass with ε_lb in (1.2, 4)", r.Verdict == Pass, r.Fitted, r.Reason)
 	}
 }
 
@@ -108,8 +108,8 @@ func TestAuditCheckRefuses(t *testing.T) {
 		"no rows":         func(rs []rows.Row) []rows.Row { return nil },
 	} {
 		r := runAuditRows(t, c, edit(base()))
-		if r.Passed() || r.Reason == "" {
-			t.Errorf("%s: got pass %v, reason %q; want a failed check with a reason", name, r.Passed(), r.Reason)
+		if r.Verdict == Pass || r.Reason == "" {
+			t.Errorf("%s: got pass %v, reason %q; want a failed check with a reason", name, r.Verdict == Pass, r.Reason)
 		}
 	}
 	for _, bad := range []Check{
@@ -156,13 +156,13 @@ func TestKSCheck(t *testing.T) {
 	} {
 		rs := append(mk("exact", "c0", "nominal", 1, 1), mk("s", "c0", tc.guarantee, tc.scale, 2)...)
 		r := runAuditRows(t, c, rs)
-		if r.Passed() != tc.pass || !strings.HasPrefix(r.Reason, tc.verdict) || r.N != 2000 {
-			t.Errorf("scale %v %s: got pass %v, p %v, N %d, %q; want %v %s", tc.scale, tc.guarantee, r.Passed(), r.Fitted, r.N, r.Reason, tc.pass, tc.verdict)
+		if (r.Verdict == Pass) != tc.pass || !strings.HasPrefix(r.Reason, tc.verdict) || r.N != 2000 {
+			t.Errorf("scale %v %s: got pass %v, p %v, N %d, %q; want %v %s", tc.scale, tc.guarantee, r.Verdict == Pass, r.Fitted, r.N, r.Reason, tc.pass, tc.verdict)
 		}
 	}
 	rs := append(mk("exact", "c1", "nominal", 1, 1), mk("s", "c0", "nominal", 1, 2)...)
-	if r := runAuditRows(t, c, rs); r.Passed() || !strings.Contains(r.Reason, "cell") {
-		t.Errorf("reference in another cell: got pass %v, %q", r.Passed(), r.Reason)
+	if r := runAuditRows(t, c, rs); r.Verdict == Pass || !strings.Contains(r.Reason, "cell") {
+		t.Errorf("reference in another cell: got pass %v, %q", r.Verdict == Pass, r.Reason)
 	}
 }
 
@@ -222,8 +222,8 @@ func TestAuditCheckPerfectSeparation(t *testing.T) {
 		if math.IsInf(r.Fitted, 0) || !(r.Fitted > 6.7 && r.Fitted < 6.8) || !strings.Contains(r.Reason, "separate perfectly") {
 			t.Errorf("%s: got μ_lb %v (%s), want ≈ 6.76 with perfect separation", g, r.Fitted, r.Reason)
 		}
-		if r.Passed() != (g == "none") {
-			t.Errorf("%s: got pass %v (%s)", g, r.Passed(), r.Reason)
+		if (r.Verdict == Pass) != (g == "none") {
+			t.Errorf("%s: got pass %v (%s)", g, r.Verdict == Pass, r.Reason)
 		}
 	}
 }

@@ -130,17 +130,15 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	// the largest of the per-x one-sided p values of the claim's side (1 − P of the
 	// contradiction's, the t distribution being continuous). A missing x leaves it at 1.
 	res.PPass = 0
+	tests := map[string]int{}
 	for _, pt := range pts {
 		res.PPass = math.Max(res.PPass, 1-pt.P)
+		tests[pt.Test]++
 	}
 	if len(missing) > 0 {
 		res.PPass = 1
 	}
 	res.Points = pts
-	tests := map[string]int{}
-	for _, pt := range pts {
-		tests[pt.Test]++
-	}
 	switch {
 	case len(j.fails) > 0:
 		res.Verdict = Fail

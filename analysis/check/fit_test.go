@@ -38,7 +38,7 @@ func TestCheckSlopeNoisy(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Run(tc.check, recs(t, rs), Seed("t", tc.check))
-			if r.Passed() != tc.pass {
+			if (r.Verdict == Pass) != tc.pass {
 				t.Fatalf("pass: got %v (%s), want %v", r.Verdict, r.Summary(), tc.pass)
 			}
 			if tc.reason != "" && !strings.Contains(r.Reason, tc.reason) {
@@ -84,7 +84,7 @@ func TestCheckReasons(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := Run(tc.check, recs(t, tc.rs), Seed("r", tc.check))
-			if r.Passed() != tc.pass || (tc.reason != "" && !strings.Contains(r.Reason, tc.reason)) {
+			if (r.Verdict == Pass) != tc.pass || (tc.reason != "" && !strings.Contains(r.Reason, tc.reason)) {
 				t.Errorf("got %v reason %q, want pass %v reason containing %q", r.Verdict, r.Reason, tc.pass, tc.reason)
 			}
 		})

@@ -72,19 +72,12 @@ func (c RegimeCell) Ratio(m string) float64 {
 // numbers depend on its rows only: two experiments that share a cell (the same seed and
 // cell key, hence the same rows) give it the same map rows.
 func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
-	type key struct{ cell, alg string }
-	vals := map[key]map[int]float64{}
 	var cells, algs []string
 	params := map[string]map[string]string{}
 	extra := map[string][]string{}
 	canonical := rows.Columns()
 	notPrivate := map[string]bool{} // algorithms with an ok row of no private guarantee
-	for _, r := range rs {
-		v, ok := table.Value(r, metric)
-		t, err := strconv.Atoi(r.Text(rows.ColTrial))
-		if !ok || err != nil || math.IsNaN(v) {
-			continue
-		}
+	vals := trialValues(rs, metric, func(r *rows.Record) {
 		c, a := r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)
 		if _, ok := params[c]; !ok {
 			cells = append(cells, c)
@@ -112,19 +105,14 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 		if !slices.Contains(algs, a) {
 			algs = append(algs, a)
 		}
-		k := key{c, a}
-		if vals[k] == nil {
-			vals[k] = map[int]float64{}
-		}
-		vals[k][t] = v
 		notPrivate[a] = notPrivate[a] || !r.Guarantee().Private()
-	}
+	})
 	var out []RegimeCell
 	for _, c := range cells {
 		rc := RegimeCell{Cell: c, Params: params[c], Means: map[string]float64{}}
 		var here []string
 		for _, a := range algs {
-			m := vals[key{c, a}]
+			m := vals[regimeKey{c, a}]
 			if len(m) == 0 {
 				continue
 			}
@@ -144,7 +132,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				if a == b {
 					continue
 				}
-				xa, xb := pairedValues(vals[key{c, a}], vals[key{c, b}])
+				xa, xb := pairedValues(vals[regimeKey{c, a}], vals[regimeKey{c, b}])
 				p := RegimePair{A: a, B: b, Trials: len(xa), P: math.NaN(), Lo: math.NaN(), Hi: math.NaN(),
 					MeanA: rc.Means[a], MeanB: rc.Means[b]}
 				if len(xa) > 0 {
@@ -166,6 +154,28 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 		out = append(out, rc)
 	}
 	return out
+}
+
+type regimeKey struct{ cell, alg string }
+
+// trialValues is the value of metric by (cell, algorithm) and trial over the rows of rs
+// that have one (a number and an integer trial); each is called on every such row, in order.
+func trialValues(rs []*rows.Record, metric string, each func(*rows.Record)) map[regimeKey]map[int]float64 {
+	vals := map[regimeKey]map[int]float64{}
+	for _, r := range rs {
+		v, ok := table.Value(r, metric)
+		t, err := strconv.Atoi(r.Text(rows.ColTrial))
+		if !ok || err != nil || math.IsNaN(v) {
+			continue
+		}
+		each(r)
+		k := regimeKey{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
+		if vals[k] == nil {
+			vals[k] = map[int]float64{}
+		}
+		vals[k][t] = v
+	}
+	return vals
 }
 
 // pairedValues aligns two methods' values by trial (the trials both have), in trial order.
@@ -206,20 +216,7 @@ const RegimeAlpha = 0.05
 // best must have the lowest mean among the private methods. It returns one line per
 // disagreement (none: the labels hold).
 func VerifyRegime(cells []RegimeCell, rs []*rows.Record, metric string) []string {
-	type key struct{ cell, alg string }
-	vals := map[key]map[int]float64{}
-	for _, r := range rs {
-		v, ok := table.Value(r, metric)
-		t, err := strconv.Atoi(r.Text(rows.ColTrial))
-		if !ok || err != nil || math.IsNaN(v) {
-			continue
-		}
-		k := key{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
-		if vals[k] == nil {
-			vals[k] = map[int]float64{}
-		}
-		vals[k][t] = v
-	}
+	vals := trialValues(rs, metric, func(*rows.Record) {})
 	var bad []string
 	for _, c := range cells {
 		if c.Label != LabelWinner {
@@ -232,7 +229,7 @@ func VerifyRegime(cells []RegimeCell, rs []*rows.Record, metric string) []string
 			if c.Means[o] < c.Means[c.Best] {
 				bad = append(bad, fmt.Sprintf("cell %s: winner %s has a higher mean than %s", c.Cell, c.Best, o))
 			}
-			xa, xb := pairedValues(vals[key{c.Cell, c.Best}], vals[key{c.Cell, o}])
+			xa, xb := pairedValues(vals[regimeKey{c.Cell, c.Best}], vals[regimeKey{c.Cell, o}])
 			if len(xa) == 0 {
 				bad = append(bad, fmt.Sprintf("cell %s: winner %s shares no trial with %s", c.Cell, c.Best, o))
 				continue

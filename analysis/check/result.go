@@ -80,9 +80,6 @@ func verdictOf(pass bool) Verdict {
 	return Fail
 }
 
-// Passed reports whether the verdict is PASS.
-func (r CheckResult) Passed() bool { return r.Verdict == Pass }
-
 // trialsText is "30" or "28–30": the ok trials per point.
 func TrialsText(lo, hi int) string {
 	if lo == hi {

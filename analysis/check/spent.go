@@ -115,7 +115,7 @@ func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	var worstRow *rows.Record
 	var violations int
 	skipped := 0
-	cache := &spentCache{}
+	cache := spentCache{}
 	for _, r := range table.Filter(rs, algo, c.Where) {
 		if !r.Guarantee().Private() {
 			if algo == "" {
@@ -179,7 +179,7 @@ const (
 var spentRoutes = []string{routeExpmech, routeComposed, routeGDP, routePoisson, routeBudget, routeNone}
 
 // spendOf re-derives one row's spend (spentKind.run).
-func spendOf(r *rows.Record, cache *spentCache) rowSpend {
+func spendOf(r *rows.Record, cache spentCache) rowSpend {
 	f := func(col string) float64 { v, _ := r.Float(col); return v } // NaN when missing
 	eps, delta := f(rows.ColEpsilon), f(rows.ColDelta)
 	sp := rowSpend{route: routeBudget, ratio: math.Inf(-1)}
@@ -394,11 +394,8 @@ func PoissonDeltaLower(q, z float64, T int, eps float64, replace bool) float64 {
 }
 
 // spentCache memoises the quadrature (and the Poisson lower bound) over the rows of one
-// check: the trials of a cell share their mechanism parameters.
-type spentCache struct {
-	deltas map[[2]float64]float64
-	lower  map[poissonKey]float64
-}
+// check, keyed by their arguments: the trials of a cell share their mechanism parameters.
+type spentCache map[any]float64
 
 type poissonKey struct {
 	q, z, eps float64
@@ -406,23 +403,20 @@ type poissonKey struct {
 	replace   bool
 }
 
-func (c *spentCache) poisson(q, z float64, T int, eps float64, replace bool) float64 {
-	return memo(&c.lower, poissonKey{q, z, eps, T, replace}, func() float64 { return PoissonDeltaLower(q, z, T, eps, replace) })
+func (c spentCache) poisson(q, z float64, T int, eps float64, replace bool) float64 {
+	return c.memo(poissonKey{q, z, eps, T, replace}, func() float64 { return PoissonDeltaLower(q, z, T, eps, replace) })
 }
 
-func (c *spentCache) delta(s, eps float64) float64 {
-	return memo(&c.deltas, [2]float64{s, eps}, func() float64 { return GaussianDeltaQuadrature(s, eps) })
+func (c spentCache) delta(s, eps float64) float64 {
+	return c.memo([2]float64{s, eps}, func() float64 { return GaussianDeltaQuadrature(s, eps) })
 }
 
-// memo is (*m)[k], computed by f (and *m made) on the first call.
-func memo[K comparable](m *map[K]float64, k K, f func() float64) float64 {
-	if *m == nil {
-		*m = map[K]float64{}
-	}
-	v, ok := (*m)[k]
+// memo is c[k], computed by f on the first call.
+func (c spentCache) memo(k any, f func() float64) float64 {
+	v, ok := c[k]
 	if !ok {
 		v = f()
-		(*m)[k] = v
+		c[k] = v
 	}
 	return v
 }

@@ -28,12 +28,13 @@ func writeExperiment(t *testing.T, root string, exp Experiment, rs []rows.Row) s
 			t.Fatal(err)
 		}
 	}
-	tb := table.New(recs(t, rs))
-	sums := table.Summaries(tb.OK)
-	pairs := table.Paired(tb.OK, "expmech", []string{"excess_empirical_risk"})
+	all := recs(t, rs)
+	ok := table.OK(all)
+	sums := table.Summaries(ok)
+	pairs := table.Paired(ok, "expmech", []string{"excess_empirical_risk"})
 	var results []check.CheckResult
 	for _, c := range exp.Checks {
-		results = append(results, check.ApplyRole(check.Run(c, tb.OK, check.Seed(exp.Name, c))))
+		results = append(results, check.ApplyRole(check.Run(c, ok, check.Seed(exp.Name, c))))
 	}
 	if err := WriteSummaryCSV(filepath.Join(dir, "summary.csv"), sums); err != nil {
 		t.Fatal(err)
@@ -44,7 +45,7 @@ func writeExperiment(t *testing.T, root string, exp Experiment, rs []rows.Row) s
 	if err := WriteChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		t.Fatal(err)
 	}
-	figErr, err := Write(Input{Exp: exp, OK: tb.OK, Rows: tb.Counts(), Reference: "expmech", Summaries: sums, Paired: pairs, Results: results}, dir, figDir)
+	figErr, err := Write(Input{Exp: exp, OK: ok, Rows: table.Counts(all), Reference: "expmech", Summaries: sums, Paired: pairs, Results: results}, dir, figDir)
 	if err != nil || figErr != nil {
 		t.Fatalf("Write: %v, figures: %v", err, figErr)
 	}

@@ -52,8 +52,8 @@ func MCUndecided(out []float64, t float64) (f float64, close bool) {
 	return f, false
 }
 
-// PercentileCI is the 95% percentile interval of xs (sorted in place).
+// PercentileCI is BootstrapCI of xs, sorted in place.
 func PercentileCI(xs []float64) (lo, hi float64) {
 	slices.Sort(xs)
-	return stat.Quantile(0.025, stat.LinInterp, xs, nil), stat.Quantile(0.975, stat.LinInterp, xs, nil)
+	return BootstrapCI(xs)
 }

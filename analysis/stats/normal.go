@@ -6,9 +6,6 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// stdNormal is used for Φ⁻¹ only (no randomness is drawn from it).
-var stdNormal = distuv.Normal{Mu: 0, Sigma: 1}
-
 // NormalQuantile is Φ⁻¹(p) (gonum distuv), ±Inf at p ∈ {0, 1}: the one normal quantile
 // of the analysis (the audit's μ bound, and the critical value of a t test with infinitely
 // many degrees of freedom).
@@ -19,5 +16,5 @@ func NormalQuantile(p float64) float64 {
 	case p >= 1:
 		return math.Inf(1)
 	}
-	return stdNormal.Quantile(p)
+	return distuv.UnitNormal.Quantile(p)
 }

@@ -35,8 +35,7 @@ func small(t *testing.T) []*rows.Record {
 
 func TestTableCountsAndFilter(t *testing.T) {
 	rs := small(t)
-	tb := New(rs)
-	c := tb.Counts()
+	c := Counts(rs)
 	if c.Total != 9 || c.OK != 8 || c.ByStatus["error"] != 1 || len(c.Errors) != 1 {
 		t.Fatalf("counts %+v", c)
 	}
@@ -45,16 +44,16 @@ func TestTableCountsAndFilter(t *testing.T) {
 			t.Errorf("error key %q: want the algorithm and the message cut at 120 characters", k)
 		}
 	}
-	if got := Filter(tb.OK, "a", map[string]string{"n": "1.0e2"}); len(got) != 2 || got[0].Text("trial") != "0" {
+	if got := Filter(OK(rs), "a", map[string]string{"n": "1.0e2"}); len(got) != 2 || got[0].Text("trial") != "0" {
 		t.Errorf("Filter a, n=1.0e2: %d rows, want 2 (numeric match of 100)", len(got))
 	}
-	if got := Filter(tb.OK, "", map[string]string{"problem": "linear", "n": "200"}); len(got) != 4 {
+	if got := Filter(OK(rs), "", map[string]string{"problem": "linear", "n": "200"}); len(got) != 4 {
 		t.Errorf("Filter n=200: %d rows, want 4", len(got))
 	}
 	if got := CellsOf(rs); !slices.Equal(got, []string{"c0", "c1"}) {
 		t.Errorf("CellsOf = %v", got)
 	}
-	if got := MetricValues(tb.OK[:4], "excess_empirical_risk"); !slices.Equal(got, []float64{0.4, 0.2, 0.1, 0.3}) {
+	if got := MetricValues(OK(rs)[:4], "excess_empirical_risk"); !slices.Equal(got, []float64{0.4, 0.2, 0.1, 0.3}) {
 		t.Errorf("MetricValues = %v", got)
 	}
 }
@@ -161,7 +160,7 @@ func TestColumnsOfASweep(t *testing.T) {
 }
 
 func TestGroupsAndStatistics(t *testing.T) {
-	rs := New(small(t)).OK
+	rs := OK(small(t))
 	a := Filter(rs, "a", nil)
 	gs, dropped := GroupBy(a, "n", "excess_empirical_risk", 0, 0)
 	if dropped != 0 || len(gs) != 2 || gs[0].X != 100 || gs[1].X != 200 || math.Abs(gs[0].Mean()-0.3) > 1e-15 || gs[1].Mean() != 0.1 {
@@ -230,7 +229,7 @@ func TestLackOfFit(t *testing.T) {
 }
 
 func TestSummariesAndPaired(t *testing.T) {
-	rs := New(small(t)).OK
+	rs := OK(small(t))
 	var risk []Summary
 	for _, s := range Summaries(rs) {
 		if s.Metric == "excess_empirical_risk" {

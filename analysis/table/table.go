@@ -11,19 +11,14 @@ import (
 	"expmech/rows"
 )
 
-// table holds the records of one results.csv, split by status.
-type Table struct {
-	All, OK []*rows.Record
-}
-
-func New(rs []*rows.Record) Table {
-	t := Table{All: rs}
+// OK is the rows of rs of status ok, in order (nil for none).
+func OK(rs []*rows.Record) (ok []*rows.Record) {
 	for _, r := range rs {
 		if r.OK() {
-			t.OK = append(t.OK, r)
+			ok = append(ok, r)
 		}
 	}
-	return t
+	return ok
 }
 
 // rowCounts is what the report says about excluded rows.
@@ -34,9 +29,10 @@ type RowCounts struct {
 	Refused   map[string]int // the same for the rows of status refused (by design)
 }
 
-func (t Table) Counts() RowCounts {
-	c := RowCounts{Total: len(t.All), OK: len(t.OK), ByStatus: map[string]int{}, Errors: map[string]int{}, Refused: map[string]int{}}
-	for _, r := range t.All {
+// Counts is the RowCounts of the rows rs of one results.csv.
+func Counts(rs []*rows.Record) RowCounts {
+	c := RowCounts{Total: len(rs), OK: len(OK(rs)), ByStatus: map[string]int{}, Errors: map[string]int{}, Refused: map[string]int{}}
+	for _, r := range rs {
 		if s := r.Text(rows.ColStatus); s != string(rows.StatusOK) {
 			s = cmp.Or(s, "(empty)")
 			c.ByStatus[s]++
