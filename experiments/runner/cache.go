@@ -19,23 +19,15 @@ import (
 	"expmech/rows"
 )
 
-// The result cache (README "Result cache") stores every computed (cell, algorithm,
-// trial) row under a SHA-256 key of everything that determines it — the problem of the
-// cell (kind, loss, task, domain, n, d, rank, g_k, params, the data file's bytes), the
-// privacy budget, the algorithm's name and decoded config, the trial and both seeds,
-// whether outputs are saved, and the code the row runs (the closure keys of the runner's,
-// the problem's and the mechanism's packages, codekey.go; else Provenance.CodeVersion) — and
-// nothing else: not the experiment's name, the cell's index or the algorithm's label,
-// which an edit of the spec may change without changing the row. A rerun of an edited
-// spec, a resumed run, another shard or another experiment with the same cell takes the
-// row from the cache instead of computing it. The cell's identity columns (baseColumns)
-// and the label are not stored but filled from the current spec, so a cached row is the
-// row a fresh run would write (wall_seconds apart: it keeps the time of the computation
-// that produced it).
+// The result cache (README "Result cache") stores every computed row under a SHA-256 key
+// of everything that determines it (the code's part from codekey.go) and nothing else:
+// not the experiment's name, the cell's index or the algorithm's label, which an edit of
+// the spec may change without changing the row. The cell's identity columns
+// (baseColumns) and the label are not stored but filled from the current spec, so a
+// cached row is the row a fresh run would write (wall_seconds apart).
 //
-// Layout: DIR/<first two hex digits>/<key>.json, one entry per file, written by WriteFile
-// (atomic, so concurrent shards on a shared file system may share DIR). A file that does
-// not decode or whose key differs is a miss. Removing DIR clears the cache.
+// Layout: DIR/<first two hex digits>/<key>.json, one entry per file, written atomically
+// (writeUnsynced). A file that does not decode or whose key differs is a miss.
 type cache struct {
 	dir     string
 	version string

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"bytes"
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,31 +14,23 @@ import (
 	"expmech/rows"
 )
 
-// The calibration cache (README "Result cache"). A mechanism's data-independent
-// calibration (dp-sgd's PLD noise multiplier: a second or so each) depends only on its
-// inputs, which recur across cells (cells that differ in what the calibration does not
-// read), experiments (the same cell in two specs) and reruns. Mechanisms that can share
-// it through algorithms.Env (Plan and Run receive it) and see only keys and
-// bytes; calibStore answers each distinct key once per process (concurrent askers wait
-// for the one computation, giving their worker slot to other work meanwhile) and keeps the answers on disk under
-// CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json, written
-// atomically, so concurrent shards on a shared file system may share it. A file that does
-// not decode or whose key or code version differs is a miss. Without a known code
-// version the store lives in memory only.
+// The calibration cache (README "Result cache"): calibStore answers each distinct key
+// once per process (concurrent askers wait for the one computation) and keeps the answers
+// on disk under CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json,
+// written atomically. A file that does not decode or whose key or code version differs is
+// a miss. Without a known code version the store lives in memory only.
 
 // calibVersion changes when the file format or the key's derivation changes.
 const calibVersion = "expmech-calibration-cache/1"
 
 type calibStore struct {
-	dir     string // "" keeps answers in memory only
-	version string // the code's version (Provenance.CodeVersion)
-	mu      sync.Mutex
-	m       map[string]*calibAnswer
-	// Computed and Loaded count the answers computed here and read from disk.
-	computed, loaded int
+	dir              string // "" keeps answers in memory only
+	version          string // the code's version (Provenance.CodeVersion)
+	mu               sync.Mutex
+	m                map[string]*calibAnswer
+	computed, loaded int // answers computed here and read from disk
 	// wait blocks until an answer another goroutine is computing is there (nil: a plain
-	// receive). A run sets it to its slots' wait, so that the waiting task gives its
-	// worker slot to other work meanwhile. Set before any Calibration call.
+	// receive); a run sets it to its slots' wait before any Calibration call.
 	wait func(<-chan struct{})
 }
 
@@ -61,8 +52,7 @@ func newCalibStore(dir, codeVersion string) *calibStore {
 var _ algorithms.Store = (*calibStore)(nil)
 
 // Calibration returns the answer stored under key, computing it with compute on a miss.
-// compute's nil (a failure) is returned to this caller and not stored; the next caller
-// in a later process computes again.
+// compute's nil (a failure) is returned and not stored on disk.
 func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	s.mu.Lock()
 	a := s.m[key]
@@ -92,7 +82,6 @@ func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	return a.b
 }
 
-// counts returns the answers computed here and read from disk so far.
 func (s *calibStore) counts() (computed, loaded int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -145,13 +134,11 @@ func (s *calibStore) save(key string, b []byte) {
 	_ = rows.WriteFile(p, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
 }
 
-// calibrationStoreFor is the calibration store of a run: under the result cache's
-// folder (CacheDir or Out/.cache) when the code's version is known and the cache is on,
-// in memory otherwise.
-func calibrationStoreFor(o Options, prov *Provenance) *calibStore {
-	if o.NoCache || prov == nil || prov.CodeVersion == "" || prov.CodeVersion == "sha256:unknown" {
-		return newCalibStore("", "")
+// calibrationStoreFor is the calibration store of a run: under the result cache's folder
+// when it is on (Options.cacheDir), in memory otherwise.
+func calibrationStoreFor(o Options) *calibStore {
+	if dir := o.cacheDir(); dir != "" {
+		return newCalibStore(filepath.Join(dir, "calib"), o.Provenance.CodeVersion)
 	}
-	dir := cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
-	return newCalibStore(filepath.Join(dir, "calib"), prov.CodeVersion)
+	return newCalibStore("", "")
 }

@@ -51,7 +51,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 		return out, err
 	}
 	o = o.withDefaults()
-	p.env.Store = calibrationStoreFor(o, o.Provenance)
+	p.env.Store = calibrationStoreFor(o)
 	jobs := allJobs(p)
 	pl := planPairs(p, jobs, o.Workers)
 	withCosts(jobs, pl)

@@ -9,26 +9,15 @@ import (
 	"time"
 )
 
-// The worker slots of a run (README "Scaling"). A run has Workers slots and three kinds
-// of task to fill them with:
-//
-//   - plans: the Plan of each (cell, algorithm) the rows need, where the data-independent
-//     calibrations happen; they go first, in the order given;
-//   - rows: a row becomes ready when the plan of its (cell, algorithm) is done, with that
-//     plan's predicted cost, and ready rows go longest-predicted-first (lptCompare's rule);
-//     so a long calibration delays only its own rows, and the other slots compute the
-//     rows already planned (before, the trials waited for the slowest calibration);
-//   - pieces of a row's parallel loop (slots.parallel): a slot that neither a plan nor a
-//     ready row wants helps the rows still running, so that one long row at the end of a
-//     run no longer leaves the other slots idle.
-//
-// A task that waits for a calibration another task is computing gives its slot back for
-// the wait (slots.wait, calibStore) and takes one back before it goes on (ahead of any new
-// task). None of this changes a number: a row is a function of its cell, algorithm and
-// trial seeds only (runRow), a plan of its cell and algorithm, and a parallel loop must
-// give the same result whichever goroutine runs which piece.
-
-// slots schedules the tasks of one run on a fixed number of worker slots (see above).
+// slots schedules the tasks of one run on its Workers slots (README "Scaling"): first the
+// plans (where the data-independent calibrations happen), in the order given; then each
+// row as soon as the plan of its (cell, algorithm) is done, longest predicted first, so a
+// long calibration delays only its own rows; and on a slot nothing else wants, pieces of
+// a running row's parallel loop, so one long row at the end does not leave the others
+// idle. A task that waits for a calibration another is computing gives its slot back for
+// the wait (slots.wait). None of this changes a number: a row is a function of its cell,
+// algorithm and trial seeds only (runRow), and a parallel loop must give the same result
+// whichever goroutine runs which piece.
 type slots struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -42,15 +31,13 @@ type slots struct {
 	pending int              // plans and rows not started
 	running int              // plans and rows started, not finished
 	stop    bool             // cancelled: start no more plans or rows
-	// busy is the time slots spent on plans and loop pieces taken by helpers (rows are
-	// timed by their wall_seconds), waited the time tasks (plans or rows) waited without
-	// a slot.
+	// busy is the time slots spent on plans and helpers' loop pieces (rows are timed by
+	// wall_seconds), waited the time tasks waited without a slot.
 	busy, waited time.Duration
 }
 
-// newSlots prepares n slots for the plans of the (cell, algorithm) pairs in plans (in that
-// order) and the rows jobs; a row whose pair is not in plans is ready at once, with its
-// cost as given.
+// newSlots prepares n slots for the plans of the pairs in plans and the rows jobs; a row
+// whose pair is not in plans is ready at once, with its cost as given.
 func newSlots(n int, plans [][2]int, jobs []job) *slots {
 	s := &slots{free: max(n, 1), plans: plans, blocked: map[[2]int][]job{}, nrows: map[[2]int]int{}}
 	s.cond = sync.NewCond(&s.mu)
@@ -71,9 +58,8 @@ func newSlots(n int, plans [][2]int, jobs []job) *slots {
 	return s
 }
 
-// run executes the tasks until every plan and row is done (or, once ctx is cancelled,
-// until the started ones are): plan(cell, alg) returns the predicted cost of that pair's
-// rows, row computes one row.
+// run executes the tasks until every plan and row is done (once ctx is cancelled, the
+// started ones): plan returns the predicted cost of its pair's rows, row computes one.
 func (s *slots) run(ctx context.Context, plan func(ci, ai int) float64, row func(job)) {
 	stopWatch := context.AfterFunc(ctx, func() {
 		s.mu.Lock()
@@ -151,7 +137,6 @@ func (s *slots) nextLocked(plan func(ci, ai int) float64, row func(job)) func() 
 	}
 }
 
-// release frees the caller's slot.
 func (s *slots) release() {
 	s.mu.Lock()
 	s.free++
@@ -191,10 +176,10 @@ type loop struct {
 }
 
 // parallel runs body(0), …, body(n−1), each once, on the calling goroutine and on idle
-// slots of the run, and returns when all have returned; a panic in a piece is raised again
-// in the caller. It is the Loop of the algorithms.Env every Run receives: how a long row
-// splits into pieces. The pieces are the mechanism's, fixed by its input alone, each
-// writing its own part of the result, so the result does not depend on who ran them.
+// slots, and returns when all have returned; a panic in a piece is raised again in the
+// caller. It is the Loop of the algorithms.Env every Run receives. The pieces are the
+// mechanism's, fixed by its input alone, each writing its own part of the result, so the
+// result does not depend on who ran them.
 func (s *slots) parallel(n int, body func(i int)) {
 	if n <= 1 {
 		for i := range n {
@@ -208,7 +193,12 @@ func (s *slots) parallel(n int, body func(i int)) {
 	s.loops = append(s.loops, l)
 	s.cond.Broadcast()
 	s.mu.Unlock()
-	defer s.drop(l) // a panic here: helpers take no more pieces
+	defer func() { // a panic here: helpers take no more pieces
+		s.mu.Lock()
+		l.next = l.n
+		s.dropLocked(l)
+		s.mu.Unlock()
+	}()
 	s.work(l)
 	l.done.Wait()
 	if l.panic != nil {
@@ -249,13 +239,6 @@ func (s *slots) piece(l *loop, i int) {
 	l.body(i)
 }
 
-func (s *slots) drop(l *loop) {
-	s.mu.Lock()
-	l.next = l.n
-	s.dropLocked(l)
-	s.mu.Unlock()
-}
-
 func (s *slots) dropLocked(l *loop) {
 	if k := slices.Index(s.loops, l); k >= 0 {
 		s.loops = slices.Delete(s.loops, k, k+1)
@@ -265,8 +248,8 @@ func (s *slots) dropLocked(l *loop) {
 // rowsOf is the number of rows that wait for the plan of (ci, ai).
 func (s *slots) rowsOf(ci, ai int) int { return s.nrows[[2]int{ci, ai}] }
 
-// busySeconds is the seconds slots spent on plans and helping loops so far, less the
-// seconds tasks (rows included) waited without a slot.
+// busySeconds is the seconds slots spent on plans and helping loops, less the seconds
+// tasks waited without a slot.
 func (s *slots) busySeconds() float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,11 +63,9 @@ type Result struct {
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
 	// RowSeconds is Σ wall_seconds of the computed rows and TrialSeconds the elapsed time
-	// of the plans and trials; their ratio is the mean number of rows in flight.
-	// BusySeconds adds the seconds workers spent on plans (calibrations) and on pieces of
-	// a row they helped (a parallel loop, pool.go): BusySeconds / TrialSeconds is the mean
-	// number of busy workers, near Workers when the schedule keeps every worker busy
-	// (whatever else loads the machine).
+	// of the plans and trials: their ratio is the mean number of rows in flight.
+	// BusySeconds adds the seconds workers spent on plans and helping other rows' parallel
+	// loops (pool.go): BusySeconds / TrialSeconds is the mean number of busy workers.
 	RowSeconds, TrialSeconds, BusySeconds float64
 }
 
@@ -114,9 +113,6 @@ func refuseFinished(file string, force bool) error {
 // Run executes spec (DESIGN.md "Output files"). Spec errors are *experiments.SpecError
 // and are reported before anything is written; other errors are failures while running.
 // A folder another run is writing is refused with ErrBusy (lockFolder).
-// Its steps: startRun resolves the spec and opens the caches, openJournal starts or
-// resumes the journal, selectJobs sorts the rows into resumed, cached and to compute,
-// execute computes the rest on the worker slots, and finish writes the results.
 func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (Result, error) {
 	r, err := startRun(reg, spec, o)
 	if r == nil {
@@ -143,7 +139,8 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	return r.finish(ctx)
 }
 
-// runState is one Run between its steps.
+// runState is one Run between its steps: startRun, openJournal, selectJobs, execute,
+// finish.
 type runState struct {
 	spec      *experiments.Spec
 	o         Options
@@ -166,8 +163,8 @@ type runState struct {
 }
 
 // startRun resolves spec, fixes the output paths, and opens the result cache and the
-// calibration store. A nil runState means nothing is known about the run (a bad shard,
-// a spec error); otherwise its res names the folder and file even on error.
+// calibration store. A nil runState means a bad shard or a spec error; otherwise its res
+// names the folder and file even on error.
 func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error) {
 	if o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards) {
 		return nil, fmt.Errorf("runner: shard %d of %d out of range", o.Shard, o.Shards)
@@ -185,15 +182,14 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 		r.jpath = filepath.Join(r.dir, fmt.Sprintf("journal-%d-of-%d.jsonl", o.Shard, o.Shards))
 	}
 	r.start = time.Now()
-	if !o.NoCache && r.prov.CodeVersion != "" && r.prov.CodeVersion != "sha256:unknown" {
-		cdir := cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
+	if cdir := o.cacheDir(); cdir != "" {
 		if r.ch, err = newCache(cdir, r.prov.CodeVersion, p, loadCodeKeys(r.prov)); err != nil {
 			return r, err
 		}
 	} else if !o.NoCache && o.Progress != nil {
 		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, r.prov.CodeVersion)
 	}
-	r.calib = calibrationStoreFor(o, r.prov)
+	r.calib = calibrationStoreFor(o)
 	p.env.Store = r.calib
 	r.h = header{Identity: spec.Identity(), Experiment: spec.Name, Shard: o.Shard, Shards: o.Shards,
 		SpecPath: spec.Path, Spec: string(spec.Bytes), Quick: spec.Shrunk, Trials: spec.Trials, Seed: spec.Seed, Flags: o.Flags}
@@ -203,8 +199,7 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 	return r, nil
 }
 
-// withDefaults is o with Workers ≤ 0 replaced by runtime.NumCPU() and a nil Provenance by
-// ReadProvenance().
+// withDefaults is o with the defaults of Workers and Provenance filled in.
 func (o Options) withDefaults() Options {
 	if o.Workers <= 0 {
 		o.Workers = runtime.NumCPU()
@@ -214,6 +209,15 @@ func (o Options) withDefaults() Options {
 		o.Provenance = &pv
 	}
 	return o
+}
+
+// cacheDir is the result cache's folder (CacheDir, else Out/.cache), or "" when the cache
+// is off: NoCache, or the code's version unknown. o has its defaults (withDefaults).
+func (o Options) cacheDir() string {
+	if v := o.Provenance.CodeVersion; o.NoCache || v == "" || v == "sha256:unknown" {
+		return ""
+	}
+	return cmp.Or(o.CacheDir, filepath.Join(o.Out, ".cache"))
 }
 
 func (r *runState) logf(format string, args ...any) {
@@ -306,8 +310,8 @@ func (r *runState) selectJobs() error {
 	return nil
 }
 
-// takeKnown puts the rows of mine that the journal resumed or the cache holds into r.all
-// and the others into r.jobs.
+// takeKnown puts the rows of mine that were resumed or cached into r.all, the others into
+// r.jobs.
 func (r *runState) takeKnown(mine []job) error {
 	finished := make(map[string]bool, len(r.done))
 	for _, e := range r.done {
@@ -337,8 +341,7 @@ func (r *runState) takeKnown(mine []job) error {
 	return nil
 }
 
-// cacheKey is the result-cache key of the row jb, with the problem and mechanism seeds of
-// its trial (hi, lo each).
+// cacheKey is the result-cache key of the row jb, with its trial's seeds.
 func (r *runState) cacheKey(jb job) string {
 	c := r.p.cells[jb.cell].Cell
 	phi, plo := r.spec.ProblemSeed(c, jb.trial)
@@ -346,8 +349,7 @@ func (r *runState) cacheKey(jb job) string {
 	return r.ch.key(jb.cell, jb.alg, jb.trial, [4]uint64{phi, plo, mhi, mlo}, r.spec.SaveOutputs)
 }
 
-// execute computes r.jobs and the plans they need on the worker slots (pool.go): the
-// plans first, each row as soon as its plan is done, longest predicted first. Each row
+// execute computes r.jobs and the plans they need on the worker slots (pool.go). Each row
 // goes to the journal and the cache as it comes, and into r.all.
 func (r *runState) execute(ctx context.Context) error {
 	spec, p := r.spec, r.p
@@ -375,16 +377,21 @@ func (r *runState) execute(ctx context.Context) error {
 		prog.planned(spec.Algorithms[ai].Label, pl.cost*float64(sl.rowsOf(ci, ai)))
 		return pl.cost
 	}
-	rowTask := func(jb job) {
-		e, ok, err := r.computeRow(ctx, pool, jb)
-		if err != nil {
-			cacheMu.Lock()
-			cacheErr = cmp.Or(cacheErr, err)
-			cacheMu.Unlock()
+	rowTask := func(jb job) { // on the trial's shared instance; to the cache, then out
+		ti := pool.get(jb.cell, jb.trial)
+		e, ok := runRow(ctx, p, ti, jb.cell, jb.alg, jb.trial)
+		pool.done(jb.cell, jb.trial)
+		if !ok {
+			return // cancelled: not a result
 		}
-		if ok {
-			out <- result{e, jb.cost}
+		if r.ch != nil {
+			if err := r.ch.put(r.cacheKey(jb), e.Row, p.cells[jb.cell].base, e.X); err != nil {
+				cacheMu.Lock()
+				cacheErr = cmp.Or(cacheErr, err)
+				cacheMu.Unlock()
+			}
 		}
+		out <- result{e, jb.cost}
 	}
 	go func() {
 		sl.run(ctx, planTask, rowTask)
@@ -414,21 +421,7 @@ func (r *runState) execute(ctx context.Context) error {
 	return nil
 }
 
-// computeRow computes the row jb on the trial's shared instance and puts it in the
-// cache; ok is false when ctx was cancelled (not a result), err a failed cache write.
-func (r *runState) computeRow(ctx context.Context, pool *instancePool, jb job) (e entry, ok bool, err error) {
-	ti := pool.get(jb.cell, jb.trial)
-	e, ok = runRow(ctx, r.p, ti, jb.cell, jb.alg, jb.trial)
-	pool.done(jb.cell, jb.trial)
-	if ok && r.ch != nil {
-		err = r.ch.put(r.cacheKey(jb), e.Row, r.p.cells[jb.cell].base, e.X)
-	}
-	return e, ok, err
-}
-
-// timed fills the run's times into r.res and logs the workers' occupancy: Σ row wall time
-// (plus plans and help) over elapsed time is the mean number of busy workers, near the
-// worker count when the schedule keeps every worker busy, whatever the load.
+// timed fills the run's times into r.res and logs the workers' occupancy (Result).
 func (r *runState) timed(prog *progress, sl *slots) {
 	r.res.RowSeconds, r.res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
 	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
@@ -440,7 +433,7 @@ func (r *runState) timed(prog *progress, sl *slots) {
 	r.logf("%s: calibrations: %d computed, %d read from the calibration cache", r.spec.Name, computed, loaded)
 }
 
-// finish checks that every row of the shard is there and writes them: results.csv and
+// finish checks that every row of the shard is there and writes results.csv and
 // manifest.json, or this shard's file.
 func (r *runState) finish(ctx context.Context) (Result, error) {
 	if ctx.Err() != nil {
@@ -476,7 +469,7 @@ type Selector struct {
 	Trial           int
 }
 
-// RunOne computes the single row sel of spec, afresh (the cache is not read), and writes
+// RunOne computes the single row sel of spec afresh (the cache is not read) and writes
 // nothing: -only prints it. Its errors name the selector's bad part.
 func RunOne(ctx context.Context, reg Registry, spec *experiments.Spec, sel Selector) (rows.Row, error) {
 	p, err := prepare(reg, spec)
@@ -503,11 +496,10 @@ func RunOne(ctx context.Context, reg Registry, spec *experiments.Spec, sel Selec
 }
 
 // runRow computes the row of algorithm ai in trial trial of cell ci, on the trial's
-// instance ti (built from the problem stream, shared by the trial's algorithms) with a
-// fresh counter and a fresh generator over the trial's mechanism stream: every algorithm
-// of a trial sees the same instance and the same random numbers (common random numbers),
-// and a row depends neither on the other algorithms nor on the order or worker that runs
-// it. ok is false when ctx was cancelled (a cancelled trial is not a result).
+// instance ti with a fresh counter and a fresh generator over the trial's mechanism
+// stream: every algorithm of a trial sees the same instance and the same random numbers
+// (common random numbers), and a row depends neither on the other algorithms nor on the
+// order or worker that runs it. ok is false when ctx was cancelled.
 func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) (e entry, ok bool) {
 	c := &p.cells[ci]
 	spec := p.spec
@@ -523,9 +515,8 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	r[rows.ColAlgorithm], r[rows.ColTrial] = a.Label, strconv.Itoa(trial)
 	r[rows.ColSeed], r[rows.ColProblemSeed] = fmt.Sprintf("%016x%016x", mhi, mlo), fmt.Sprintf("%016x%016x", phi, plo)
 	r[rows.ColStatus] = string(rows.StatusOK)
-	fail := func(err error) { failColumns(r, err) }
 	if ti.genErr != nil {
-		fail(fmt.Errorf("generate: %w", ti.genErr))
+		failColumns(r, fmt.Errorf("generate: %w", ti.genErr))
 		e.Row = r
 		return e, true
 	}
@@ -538,9 +529,9 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	plannedCounts(r, rec)
 	certifyColumns(r, rec, c.budget, c.consts)
 	if err != nil {
-		fail(err)
+		failColumns(r, err)
 	} else {
-		score(r, ti.inst, x, ti.opt, ti.optErr, c.Task, fail)
+		score(r, ti.inst, x, ti.opt, ti.optErr, c.Task)
 		if spec.SaveOutputs {
 			e.X = make([]string, len(x))
 			for j, v := range x {
@@ -573,33 +564,31 @@ func instanceLimit(p *plan, workers int) int {
 // error; a failed plan fails the row with the plan's error and record, running nothing.
 // The counted queries are written into r. When the instance declares an exact low-rank
 // structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
-// in the r reduced coordinates and lifts its output (algorithms.RunReduced): the
-// same output law at O(r) work per step; the row then has reduced_rank = r.
+// in the r reduced coordinates and lifts its output (algorithms.RunReduced): the same
+// output law at O(r) work per step; the row then has reduced_rank = r.
 func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
 	rec = algorithms.Empty()
 	cnt := problems.NewCounter(inst)
 	p := pl.plan
+	// oracle tuning / the non-private reference: the instance answers uncounted, and the
+	// mechanism marks its row guarantee none (algorithms.Referee). On the reduced path the
+	// referee scores reduced points (algorithms.ReducedReferee).
+	rm, refereed := algorithms.As[algorithms.Refereed](m)
+	refereed = refereed && rm.NeedsReferee()
 	run := func() (algorithms.Output, error) {
-		return m.Run(ctx, env, cnt.Oracle(m.Needs()), p, rng) // only the declared capability
-	}
-	if rm, ok := algorithms.As[algorithms.Refereed](m); ok && rm.NeedsReferee() {
-		// oracle tuning / the non-private reference: the instance answers uncounted, and
-		// the mechanism marks its row guarantee none (algorithms.Referee). On the reduced
-		// path the referee scores reduced points (algorithms.ReducedReferee).
-		run = func() (algorithms.Output, error) {
+		if refereed {
 			return rm.RunRefereed(ctx, env, cnt.Oracle(m.Needs()), p, rng, inst)
 		}
-		if rr, red, redOK := algorithms.Reducible(m, inst, p); redOK {
-			cnt = problems.NewCounter(red.Problem)
-			ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
-			run = func() (algorithms.Output, error) {
-				return algorithms.RunReducedRefereed(ctx, env, rr, cnt.Oracle(m.Needs()), red.Basis, p, rng, ref)
-			}
-		}
-	} else if rm, red, ok := algorithms.Reducible(m, inst, p); ok {
+		return m.Run(ctx, env, cnt.Oracle(m.Needs()), p, rng) // only the declared capability
+	}
+	if rr, red, ok := algorithms.Reducible(m, inst, p); ok {
 		cnt = problems.NewCounter(red.Problem)
 		run = func() (algorithms.Output, error) {
-			return algorithms.RunReduced(ctx, env, rm, cnt.Oracle(m.Needs()), red.Basis, p, rng)
+			if refereed {
+				ref := algorithms.ReducedReferee{Reduced: red.Problem, Full: inst}
+				return algorithms.RunReducedRefereed(ctx, env, rr, cnt.Oracle(m.Needs()), red.Basis, p, rng, ref)
+			}
+			return algorithms.RunReduced(ctx, env, rr, cnt.Oracle(m.Needs()), red.Basis, p, rng)
 		}
 	}
 	t0 := time.Now()
@@ -625,11 +614,11 @@ func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanis
 }
 
 // score fills the utility columns (DESIGN.md results.csv).
-func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum, optErr error, tk task.Kind, fail func(error)) {
+func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum, optErr error, tk task.Kind) {
 	risk := inst.EmpiricalRisk(x)
 	r[rows.ColEmpiricalRisk] = fmtF(risk)
 	if optErr != nil {
-		fail(fmt.Errorf("optimum: %w", optErr))
+		failColumns(r, fmt.Errorf("optimum: %w", optErr))
 		return
 	}
 	r[rows.ColEmpiricalRiskOpt] = fmtF(opt.Value)
@@ -639,13 +628,13 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 	}
 	pop, ok := inst.(problems.Population)
 	if !ok {
-		fail(errors.New("task sco: the problem has no population risk"))
+		failColumns(r, errors.New("task sco: the problem has no population risk"))
 		return
 	}
 	pr, se := pop.PopulationRisk(x)
 	popt, err := pop.PopulationOptimum()
 	if err != nil {
-		fail(fmt.Errorf("population optimum: %w", err))
+		failColumns(r, fmt.Errorf("population optimum: %w", err))
 		return
 	}
 	r[rows.ColExcessPopulationRisk] = fmtF(pr - popt.Value)
@@ -674,4 +663,51 @@ func optimum(inst problems.Instance) (o problems.Optimum, err error) {
 		}
 	}()
 	return inst.Optimum()
+}
+
+// StatisticsColumn holds the audit statistics of a problems.Audited instance: the
+// Batch() values S(x) of one trial's runs, space-separated, in run order.
+const StatisticsColumn = "statistics"
+
+// runTrial runs one algorithm for one trial: one runMechanism, or on a problems.Audited
+// instance (a privacy-audit canary) batch runs (the entry's audit_batch, else Batch()),
+// each on a fresh counter, all drawing in order from the trial's mechanism stream rng, so
+// the batch is a deterministic function of the trial's seed. The row then holds the
+// statistics of every run (StatisticsColumn), the summed query counts and wall time, and
+// the Record and point of the last run (the calibration is the same for every run). The
+// first failing run fails the row.
+func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, batch int, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
+	au, ok := inst.(problems.Audited)
+	if !ok {
+		return runMechanism(ctx, env, m, inst, pl, rng, r)
+	}
+	n := cmp.Or(batch, au.Batch())
+	var sb strings.Builder
+	sb.Grow(24 * n)
+	var vq, gq int64
+	var total time.Duration
+	var x []float64
+	var rec algorithms.Record
+	var err error
+	for k := 0; k < n; k++ {
+		var wall time.Duration
+		x, rec, wall, err = runMechanism(ctx, env, m, inst, pl, rng, r)
+		total += wall
+		v, _ := strconv.ParseInt(r["value_queries"], 10, 64)
+		g, _ := strconv.ParseInt(r["gradient_queries"], 10, 64)
+		vq, gq = vq+v, gq+g
+		if err != nil || ctx.Err() != nil {
+			break
+		}
+		if k > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(rows.Float(au.Statistic(x)))
+	}
+	r["value_queries"] = strconv.FormatInt(vq, 10)
+	r["gradient_queries"] = strconv.FormatInt(gq, 10)
+	if err == nil {
+		r[StatisticsColumn] = sb.String()
+	}
+	return x, rec, total, err
 }

@@ -13,15 +13,11 @@ import (
 	"expmech/problems"
 )
 
-// Scheduling (README "Scaling"). A job is one row: (cell, algorithm, trial). Its predicted
-// cost is its Plan's predicted queries times d (planPair); jobs are dispatched
-// longest-predicted-first among those whose plan is done (pool.go), so that the long ones
-// start early and the last to finish is a short one, and shards are dealt by the same costs with the LPT rule (shardOf), so that
-// every task of an array ends at about the same time. A row is a function of its cell, its
-// algorithm and the seeds of its trial only (runRow), never of the order or the worker
+// A job is one (cell, algorithm, trial) row to compute, with its predicted cost (makePlan;
+// README "Scaling"). Jobs are dispatched longest-predicted-first (pool.go), so the last to
+// finish is a short one, and shards are dealt by the same costs (shardOf). A row depends
+// on its cell, algorithm and trial seeds only (runRow), never on the order or the worker
 // that computes it: results are byte-identical for any worker count and any sharding.
-
-// A job is one (cell, algorithm, trial) row to compute, with its predicted cost.
 type job struct {
 	cell, alg, trial int
 	cost             float64
@@ -36,8 +32,8 @@ func lptCompare(a, b job) int {
 // shardOf deals jobs to n shards by the LPT rule (Graham 1969: longest job first, each to
 // the least loaded shard, ties to the lowest index): a predicted makespan at most
 // 4/3 − 1/(3n) times the optimum. It depends only on the jobs and their costs, so every
-// shard of an array computes the same deal. It returns each job's shard (aligned with
-// jobs, whose order it keeps) and each shard's predicted cost.
+// shard of an array computes the same deal. It returns each job's shard and each shard's
+// predicted cost.
 func shardOf(jobs []job, n int) ([]int, []float64) {
 	order := make([]int, len(jobs))
 	for i := range order {
@@ -93,17 +89,15 @@ type planned struct {
 	cost float64
 }
 
-// pairPlan makes the Plan of one (cell, algorithm) once, whoever asks first: the plan task
-// of the worker slots, planPairs for a sharded or dry run, or the row itself (RunOne).
+// pairPlan makes the Plan of one (cell, algorithm) once, whoever asks first (planPair).
 type pairPlan struct {
 	once sync.Once
 	pl   planned
 }
 
-// planPairs runs the Plan of every (cell, algorithm) that jobs need on workers goroutines,
-// aligned with p.cells and spec.Algorithms (nil where no job needs it). This is where the
-// data-independent calibrations (a numerical accountant's) are done: once per distinct
-// input (calibStore), in parallel and before the trials, which find them memoised.
+// planPairs runs the Plan of every (cell, algorithm) that jobs need on workers goroutines
+// (a sharded or dry run), aligned with p.cells and spec.Algorithms (nil where no job
+// needs it).
 func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 	out := make([][]*planned, len(p.cells))
 	type pair struct{ cell, alg int }
@@ -120,13 +114,11 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 	next := make(chan pair)
 	var wg sync.WaitGroup
 	for k := 0; k < max(1, min(workers, len(pairs))); k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for pr := range next {
 				*out[pr.cell][pr.alg] = planPair(p, pr.cell, pr.alg) // distinct pairs: no two goroutines share one
 			}
-		}()
+		})
 	}
 	for _, pr := range pairs {
 		next <- pr
@@ -136,8 +128,7 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 	return out
 }
 
-// planPair returns the Plan of algorithm ai in cell ci, made on the first call
-// (makePlan).
+// planPair returns the Plan of algorithm ai in cell ci, made on the first call.
 func planPair(p *plan, ci, ai int) planned {
 	pp := p.cells[ci].plans[ai]
 	pp.once.Do(func() { pp.pl = makePlan(p, ci, ai) })
@@ -165,8 +156,7 @@ func makePlan(p *plan, ci, ai int) planned {
 	return pl
 }
 
-// withCosts sets each job's cost from its (cell, algorithm) plan in pl (planPairs over
-// these jobs or more).
+// withCosts sets each job's cost from its plan in pl (planPairs over these jobs or more).
 func withCosts(jobs []job, pl [][]*planned) {
 	for i := range jobs {
 		jobs[i].cost = pl[jobs[i].cell][jobs[i].alg].cost
@@ -194,9 +184,9 @@ func (ti *trialInstance) build(p *plan, ci, trial int) {
 }
 
 // instancePool shares the instance of a (cell, trial) among the workers that run its
-// algorithms, generating it once and dropping it when its last job is done. At most limit
-// instances are kept; beyond that a job generates its own copy (the same instance: it
-// depends only on the trial's problem seed), so memory stays bounded whatever the order.
+// algorithms, dropping it when its last job is done. At most limit instances are kept;
+// beyond that a job generates its own copy (the same instance: it depends only on the
+// trial's problem seed), so memory stays bounded whatever the order.
 type instancePool struct {
 	p     *plan
 	limit int
@@ -213,7 +203,7 @@ func newInstancePool(p *plan, jobs []job, limit int) *instancePool {
 	return ip
 }
 
-// get returns the instance of (ci, trial), generating it on first use.
+// get returns the instance of (ci, trial), generated on first use.
 func (ip *instancePool) get(ci, trial int) *trialInstance {
 	k := [2]int{ci, trial}
 	ip.mu.Lock()
