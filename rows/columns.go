@@ -2,8 +2,7 @@ package rows
 
 import "slices"
 
-// Column names of results.csv (DESIGN.md "Output files"). Every package that reads or
-// writes a column spells it through these constants.
+// Column names of results.csv (DESIGN.md "Output files").
 const (
 	ColExperiment  = "experiment"   // spec name
 	ColCell        = "cell"         // cell id within the experiment
@@ -76,10 +75,9 @@ func IdentityColumns() []string {
 	return []string{ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK, ColEpsilon, ColDelta}
 }
 
-// Unit is the unit of a numeric canonical column: "1" for dimensionless quantities
-// (privacy parameters, probabilities), "loss" for risks (the problem's loss units),
-// a count's noun otherwise; "" for text columns and for the mechanism parameters k, mu
-// and sigma, whose units depend on the mechanism (see its Record doc).
+// Unit is the unit of a numeric canonical column: "1" for dimensionless quantities, "loss"
+// for risks, a count's noun otherwise; "" for text columns and for k, mu and sigma, whose
+// units depend on the mechanism (see its Record doc).
 func Unit(col string) string { return units[col] }
 
 // units is read-only after initialisation.
@@ -103,15 +101,12 @@ func IsNumeric(col string) bool {
 // and trial, apart from results.csv (PRIVACY.md §8).
 const DiagnosticsFile = "diagnostics.csv"
 
-// DiagnosticColumns returns (a fresh slice) the extra columns the runner moves out of results.csv into
-// DiagnosticsFile: what a mechanism reports beside its release that depends on the data
-// or on its internal randomness beyond the release, and that no guarantee covers — the
+// DiagnosticColumns returns (a fresh slice) the extra columns the runner moves out of
+// results.csv into DiagnosticsFile: what a mechanism reports beside its release that
+// depends on the data or on its internal randomness and that no guarantee covers — the
 // private selection's number of runs K (Papernot & Steinke 2022 Thm 2 covers the best
-// output only), the oracle's failed grid points, the clipping rate (a count of examples
-// whose gradient exceeded C), dp-sgd's empty lots and the counted queries of a row that
-// publishes its planned counts instead (ColCountedValueQueries). They are the harness's view of how
-// a run went, for debugging and auditing, never part of a release (PRIVACY.md §8 lists
-// the columns of results.csv that are measurements of the harness likewise).
+// output only), the oracle's failed grid points, the clipping rate, dp-sgd's empty lots
+// and the counted queries of a row that publishes its planned counts (PRIVACY.md §8).
 func DiagnosticColumns() []string { return slices.Clone(diagnosticColumns) }
 
 // diagnosticColumns is read-only after initialisation (DiagnosticColumns).

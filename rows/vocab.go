@@ -2,9 +2,8 @@ package rows
 
 import "fmt"
 
-// The value sets of the text columns guarantee, tuning and status. Each is a typed string
-// whose constants are the only values a row may hold; the spec decoder, the mechanisms, the
-// runner and the analysis all spell them through these types (DESIGN.md "Output files").
+// The value sets of the text columns guarantee, tuning and status: typed strings whose
+// constants are the only values a row may hold (DESIGN.md "Output files").
 
 // Guarantee is what a row's (ε, δ) claim is worth (column guarantee). The mechanism
 // claims one and the runner re-derives it from what ran (algorithms.Certify).

@@ -50,10 +50,9 @@ type line struct {
 	Entry  *entry  `json:"entry,omitempty"`
 }
 
-// readJournal reads a journal (or shard file). A torn last line — no trailing newline or
-// not valid JSON, as left by a kill mid-write — is dropped, and good is the byte length
-// of the intact prefix (the caller truncates to it before appending). A bad line anywhere
-// else is an error.
+// readJournal reads a journal (or shard file). A torn last line (no trailing newline or
+// not valid JSON: a kill mid-write) is dropped, and good is the byte length of the intact
+// prefix. A bad line anywhere else is an error.
 func readJournal(path string) (h *header, es []entry, good int64, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -168,8 +167,7 @@ func writeShardFile(path string, h header, es []entry) error {
 const JournalMode os.FileMode = 0o600
 
 // openMode opens path with flag and sets its mode to mode whatever the umask or an older
-// file's mode: the journal (JournalMode) and the lock files. Every other file goes through
-// rows.WriteFile.
+// file's mode: the journal and the lock files (the others go through rows.WriteFile).
 func openMode(path string, flag int, mode os.FileMode) (*os.File, error) {
 	f, err := os.OpenFile(path, flag, mode)
 	if err != nil {

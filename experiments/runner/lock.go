@@ -15,9 +15,9 @@ import (
 // before anything is written; the CLI exits with status 2.
 var ErrBusy = errors.New("another run is writing there")
 
-// lockName is the lock file of a writer of dir: ".lock" for the writers of results.csv
-// (an unsharded run, a merge), ".lock-shard-I-of-N" for shard I's run, so that the shards
-// of one experiment may run side by side into one folder.
+// lockName is the lock file of a writer: ".lock" for the writers of results.csv (an
+// unsharded run, a merge), ".lock-shard-I-of-N" for shard I's run, so that the shards of
+// one experiment may run side by side into one folder.
 func lockName(o Options) string {
 	if o.Shards > 1 {
 		return fmt.Sprintf(".lock-shard-%d-of-%d", o.Shard, o.Shards)
@@ -34,8 +34,8 @@ type folderLock struct{ f *os.File }
 // lockPatience is how long lockFolder retries a held lock before ErrBusy.
 const lockPatience = 500 * time.Millisecond
 
-// lockFolder creates dir and takes the lock name in it: a lock held by another process —
-// or by another open of the same file in this one — for lockPatience is ErrBusy.
+// lockFolder creates dir and takes the lock name in it: a lock held by another process,
+// or another open of the same file in this one, for lockPatience is ErrBusy.
 func lockFolder(dir, name string) (*folderLock, error) {
 	if err := rows.MkdirAll(dir); err != nil {
 		return nil, err

@@ -234,21 +234,16 @@ func plannedCounts(r rows.Row, rec algorithms.Record) {
 	r[rows.ColGradientQueries] = fmtF(math.Round(rec.PredictedGradientQueries))
 }
 
-// failColumns marks r as a failed trial: status error (refused for a refusal by design),
-// the error on one line, and guarantee none. A failed trial releases nothing, so no guarantee is claimed for its row,
-// whatever its plan calibrated (PRIVACY.md §8).
+// failColumns marks r as a failed trial: status error (refused for a refusal by design,
+// algorithms.ErrRefused), the error on one line, and guarantee none. A failed trial
+// releases nothing, so no guarantee is claimed for its row, whatever its plan calibrated
+// (PRIVACY.md §8).
 func failColumns(r rows.Row, err error) {
-	r[rows.ColStatus], r[rows.ColError] = string(failStatus(err)), oneLine(err.Error())
+	r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
+	if errors.Is(err, algorithms.ErrRefused) {
+		r[rows.ColStatus] = string(rows.StatusRefused)
+	}
 	r[rows.ColGuarantee] = string(algorithms.None)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// failStatus is the status of a row whose plan or run failed with err: refused for a
-// refusal by design (algorithms.ErrRefused), error for a fault.
-func failStatus(err error) rows.Status {
-	if errors.Is(err, algorithms.ErrRefused) {
-		return rows.StatusRefused
-	}
-	return rows.StatusError
-}

@@ -9,14 +9,11 @@ import (
 )
 
 // progress reports finished rows: one line redrawn in place on a terminal, otherwise one
-// plain line per Interval (DESIGN.md "Command line"). The count is the true number of
-// rows finished (resumed and cached rows included, so it never jumps to the end); the
-// percentage is of the predicted cost (planPair) of the rows this process computes, known
-// as their plans finish,
-// and the ETA prices the cost still to compute per algorithm at the seconds per cost unit
-// observed for that algorithm (the overall rate until it has a row), divided by the
-// parallelism observed (row seconds per elapsed second). Resumed and cached rows are
-// never counted as speed.
+// plain line per Interval (DESIGN.md "Command line"). The count includes resumed and
+// cached rows; the percentage is of the predicted cost of the rows this process computes,
+// known as their plans finish; the ETA prices the cost still to compute per algorithm at
+// the seconds per cost unit observed for it (the overall rate until it has a row), divided
+// by the observed parallelism. Resumed and cached rows are never counted as speed.
 type progress struct {
 	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
 	o           Options
@@ -27,8 +24,8 @@ type progress struct {
 	work        float64 // row seconds (wall_seconds) of the computed rows
 	algs        map[string]*algProgress
 	start, last time.Time
-	// bar draws the terminal bar (schollz/progressbar) over permille of the predicted
-	// cost; its own count, rate and ETA are off: the description carries ours.
+	// bar draws the terminal bar over permille of the predicted cost; its own count, rate
+	// and ETA are off: the description carries ours.
 	bar *progressbar.ProgressBar
 	// stop ends the ticker (tick) and stopped says it has; nil without a ticker.
 	stop, stopped chan struct{}
@@ -38,7 +35,7 @@ type progress struct {
 type algProgress struct{ left, cost, seconds float64 }
 
 // newProgress starts the report of total rows, done of them already finished; left is
-// each algorithm's predicted cost to compute.
+// each algorithm's predicted cost.
 func newProgress(o Options, name string, total, done int, left map[string]float64) *progress {
 	p := &progress{o: o, name: name, total: total, done: done, start: time.Now(), algs: map[string]*algProgress{}}
 	for a, c := range left {
@@ -86,8 +83,7 @@ func (p *progress) tick() {
 	}()
 }
 
-// planned adds cost, the predicted cost of rows of algorithm alg whose plan is now done,
-// to the cost to compute.
+// planned adds the predicted cost of rows of alg whose plan is now done.
 func (p *progress) planned(alg string, cost float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

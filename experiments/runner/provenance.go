@@ -3,7 +3,6 @@ package runner
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -39,15 +38,12 @@ type Provenance struct {
 
 // ReadProvenance reads the build info stamped by `go build` (vcs.revision, vcs.modified).
 // When it has none (`go run`, `go test`), it asks git about the module's own source
-// folder — found from this file's compile-time path and checked by its go.mod — never
-// about the working directory's repository.
-//
-// It is read once per process and remembered: the binary and the source tree it reads
-// do not change while it runs, and reading them (git twice, a hash of every source
-// file) would otherwise be paid by every run and plan a process makes.
+// folder (moduleRoot), never about the working directory's repository. It is read once
+// per process: git twice and a hash of every source file would otherwise be paid by
+// every run and plan.
 func ReadProvenance() Provenance { return provenanceOnce() }
 
-// provenanceOnce memoises readProvenance: set at initialisation, never reassigned.
+// provenanceOnce is set at initialisation, never reassigned.
 var provenanceOnce = sync.OnceValue(readProvenance)
 
 func readProvenance() Provenance {
@@ -119,16 +115,12 @@ func executableHash() string {
 	if err != nil {
 		return "unknown"
 	}
-	f, err := os.Open(exe)
+	b, err := os.ReadFile(exe)
 	if err != nil {
 		return "unknown"
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "unknown"
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // SourceHash is the SHA-256 (hex) of the module's code as `make build` stamps it: the
