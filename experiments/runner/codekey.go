@@ -178,9 +178,9 @@ func loadCodeKeys(prov *Provenance) codeKeys {
 	return sourceKeysOnce()
 }
 
-// sourceKeysOnce scans the module's source folder for its package keys once per process
-// (as provenanceOnce reads the provenance): nil when there is no such folder or it does
-// not scan. Set at initialisation, never reassigned; callers do not modify the map.
+// sourceKeysOnce scans the module's source folder for its package keys once per process:
+// nil when there is no such folder or it does not scan. Set at initialisation, never
+// reassigned; callers do not modify the map.
 var sourceKeysOnce = sync.OnceValue(func() codeKeys {
 	root := moduleRoot()
 	if root == "" {

@@ -95,9 +95,7 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 		"resumed":  res.Skipped,
 		"cached":   res.Cached,
 		"computed": res.Computed,
-		// Σ wall_seconds of the computed rows over the elapsed time of the plans and
-		// trials: rows in flight; with the plans and the help to other rows' parallel
-		// loops: busy workers.
+		// rows_in_flight and workers_busy below are their ratios (Result)
 		"row_seconds":   res.RowSeconds,
 		"busy_seconds":  res.BusySeconds,
 		"trial_seconds": res.TrialSeconds,
