@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -29,10 +30,9 @@ import (
 // Layout: DIR/<first two hex digits>/<key>.json, one entry per file, written atomically
 // (writeUnsynced). A file that does not decode or whose key differs is a miss.
 type cache struct {
-	dir     string
-	version string
-	cells   []cellKey
-	data    map[string]string // data file → SHA-256 of its bytes
+	dir   string
+	cells []cellKey
+	data  map[string]string // data file → SHA-256 of its bytes
 }
 
 // cellKey holds the digests shared by the rows of one cell.
@@ -50,11 +50,11 @@ type cacheEntry struct {
 	X   []string `json:"x,omitempty"`
 }
 
-// The code part of a row's key is keys.rowCode for its algorithm and problem (the closure
-// keys of the packages it runs: editing one mechanism's package recomputes only its rows),
-// or codeVersion, the whole code's version, when those keys are unknown.
+// newCache digests every cell's problem and budget and its algorithms. The code part of a
+// row's key is keys.rowCode for its algorithm and problem, or codeVersion, the whole
+// code's version, when those keys are unknown.
 func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
-	c := &cache{dir: dir, version: codeVersion, data: map[string]string{}}
+	c := &cache{dir: dir, data: map[string]string{}}
 	for _, cp := range p.cells {
 		pc := cp.Problem
 		h := sha256.New()
@@ -88,11 +88,7 @@ func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 				return nil, fmt.Errorf("cache key of cell %s, algorithm %s: %w", cp.ID, a.Label, err)
 			}
 			ah := sha256.New()
-			code := keys.rowCode(p.gen, p.facs[i], a)
-			if code == "" {
-				code = codeVersion
-			}
-			putString(ah, code)
+			putString(ah, cmp.Or(keys.rowCode(p.gen, p.facs[i], a), codeVersion))
 			putString(ah, a.Name)
 			ah.Write(lenPrefix(cfg))
 			// The tuning protocol wraps the mechanism (Registry.Tune): its mode, grid and law
