@@ -2,6 +2,7 @@ package runner
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
@@ -95,36 +96,25 @@ type pairPlan struct {
 	pl   planned
 }
 
-// planPairs runs the Plan of every (cell, algorithm) that jobs need on workers goroutines
-// (a sharded or dry run), aligned with p.cells and spec.Algorithms (nil where no job
-// needs it).
+// planPairs runs the Plan of every (cell, algorithm) that jobs need on workers slots (a
+// sharded or dry run), aligned with p.cells and spec.Algorithms (nil where no job needs
+// it).
 func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 	out := make([][]*planned, len(p.cells))
-	type pair struct{ cell, alg int }
-	var pairs []pair
+	var pairs [][2]int
 	for _, jb := range jobs {
 		if out[jb.cell] == nil {
 			out[jb.cell] = make([]*planned, len(p.cells[jb.cell].mechs))
 		}
 		if out[jb.cell][jb.alg] == nil {
 			out[jb.cell][jb.alg] = &planned{}
-			pairs = append(pairs, pair{jb.cell, jb.alg})
+			pairs = append(pairs, [2]int{jb.cell, jb.alg})
 		}
 	}
-	next := make(chan pair)
-	var wg sync.WaitGroup
-	for k := 0; k < max(1, min(workers, len(pairs))); k++ {
-		wg.Go(func() {
-			for pr := range next {
-				*out[pr.cell][pr.alg] = planPair(p, pr.cell, pr.alg) // distinct pairs: no two goroutines share one
-			}
-		})
-	}
-	for _, pr := range pairs {
-		next <- pr
-	}
-	close(next)
-	wg.Wait()
+	newSlots(workers, pairs, nil).run(context.Background(), func(ci, ai int) float64 {
+		*out[ci][ai] = planPair(p, ci, ai) // distinct pairs: no two tasks share one
+		return 0
+	}, nil)
 	return out
 }
 
