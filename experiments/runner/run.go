@@ -65,7 +65,7 @@ type Result struct {
 	// RowSeconds is Σ wall_seconds of the computed rows and TrialSeconds the elapsed time
 	// of the plans and trials: their ratio is the mean number of rows in flight.
 	// BusySeconds adds the seconds workers spent on plans and helping other rows' parallel
-	// loops (pool.go): BusySeconds / TrialSeconds is the mean number of busy workers.
+	// loops (slots): BusySeconds / TrialSeconds is the mean number of busy workers.
 	RowSeconds, TrialSeconds, BusySeconds float64
 }
 
@@ -349,7 +349,7 @@ func (r *runState) cacheKey(jb job) string {
 	return r.ch.key(jb.cell, jb.alg, jb.trial, [4]uint64{phi, plo, mhi, mlo}, r.spec.SaveOutputs)
 }
 
-// execute computes r.jobs and the plans they need on the worker slots (pool.go). Each row
+// execute computes r.jobs and the plans they need on the worker slots. Each row
 // goes to the journal and the cache as it comes, and into r.all.
 func (r *runState) execute(ctx context.Context) error {
 	spec, p := r.spec, r.p

@@ -2,20 +2,23 @@ package runner
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
 
 	"expmech/algorithms"
 	"expmech/problems"
 )
 
 // A job is one (cell, algorithm, trial) row to compute, with its predicted cost (makePlan;
-// README "Scaling"). Jobs are dispatched longest-predicted-first (pool.go), so the last to
+// README "Scaling"). Jobs are dispatched longest-predicted-first (slots), so the last to
 // finish is a short one, and shards are dealt by the same costs (shardOf). A row depends
 // on its cell, algorithm and trial seeds only (runRow), never on the order or the worker
 // that computes it: results are byte-identical for any worker count and any sharding.
@@ -218,4 +221,265 @@ func (ip *instancePool) done(ci, trial int) {
 		delete(ip.left, k)
 	}
 	ip.mu.Unlock()
+}
+
+// slots schedules the tasks of one run on its Workers slots (README "Scaling"): first the
+// plans (where the data-independent calibrations happen), in the order given; then each
+// row as soon as the plan of its (cell, algorithm) is done, longest predicted first, so a
+// long calibration delays only its own rows; and on a slot nothing else wants, pieces of
+// a running row's parallel loop, so one long row at the end does not leave the others
+// idle. A task that waits for a calibration another is computing gives its slot back for
+// the wait (slots.wait). None of this changes a number: a row is a function of its cell,
+// algorithm and trial seeds only (runRow), and a parallel loop must give the same result
+// whichever goroutine runs which piece.
+type slots struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	free    int // slots free
+	back    int // tasks waiting to take a slot back; they go before any new task
+	plans   [][2]int
+	ready   jobHeap
+	blocked map[[2]int][]job // rows whose (cell, algorithm) is not planned yet
+	nrows   map[[2]int]int   // rows waiting for each plan (read-only after newSlots)
+	loops   []*loop          // parallel loops with pieces nobody took yet
+	pending int              // plans and rows not started
+	running int              // plans and rows started, not finished
+	stop    bool             // cancelled: start no more plans or rows
+	// busy is the time slots spent on plans and helpers' loop pieces (rows are timed by
+	// wall_seconds), waited the time tasks waited without a slot.
+	busy, waited time.Duration
+}
+
+// newSlots prepares n slots for the plans of the pairs in plans and the rows jobs; a row
+// whose pair is not in plans is ready at once, with its cost as given.
+func newSlots(n int, plans [][2]int, jobs []job) *slots {
+	s := &slots{free: max(n, 1), plans: plans, blocked: map[[2]int][]job{}, nrows: map[[2]int]int{}}
+	s.cond = sync.NewCond(&s.mu)
+	waiting := make(map[[2]int]bool, len(plans))
+	for _, pr := range plans {
+		waiting[pr] = true
+	}
+	for _, jb := range jobs {
+		if k := [2]int{jb.cell, jb.alg}; waiting[k] {
+			s.blocked[k] = append(s.blocked[k], jb)
+			s.nrows[k]++
+		} else {
+			s.ready = append(s.ready, jb)
+		}
+	}
+	heap.Init(&s.ready)
+	s.pending = len(plans) + len(jobs)
+	return s
+}
+
+// run executes the tasks until every plan and row is done (once ctx is cancelled, the
+// started ones): plan returns the predicted cost of its pair's rows, row computes one.
+func (s *slots) run(ctx context.Context, plan func(ci, ai int) float64, row func(job)) {
+	stopWatch := context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		s.stop = true
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	})
+	defer stopWatch()
+	var wg sync.WaitGroup
+	s.mu.Lock()
+	for {
+		t := s.nextLocked(plan, row)
+		if t == nil {
+			break
+		}
+		s.free--
+		wg.Go(func() {
+			t()
+			s.release()
+		})
+	}
+	s.mu.Unlock()
+	wg.Wait()
+}
+
+// nextLocked waits for a free slot and a task for it: a plan, else the costliest ready
+// row, else a piece of a running loop; nil when nothing is left to start.
+func (s *slots) nextLocked(plan func(ci, ai int) float64, row func(job)) func() {
+	for {
+		if s.running == 0 && (s.pending == 0 || s.stop) {
+			return nil
+		}
+		if s.free > 0 && s.back == 0 {
+			switch {
+			case !s.stop && len(s.plans) > 0:
+				pr := s.plans[0]
+				s.plans = s.plans[1:]
+				s.pending--
+				s.running++
+				return func() {
+					t0 := time.Now()
+					cost := plan(pr[0], pr[1])
+					s.mu.Lock()
+					s.busy += time.Since(t0)
+					for _, jb := range s.blocked[pr] {
+						jb.cost = cost
+						heap.Push(&s.ready, jb)
+					}
+					delete(s.blocked, pr)
+					s.running--
+					s.mu.Unlock()
+				}
+			case !s.stop && len(s.ready) > 0:
+				jb := heap.Pop(&s.ready).(job)
+				s.pending--
+				s.running++
+				return func() {
+					row(jb)
+					s.mu.Lock()
+					s.running--
+					s.mu.Unlock()
+				}
+			case len(s.loops) > 0:
+				l := s.loops[0]
+				return func() {
+					t0 := time.Now()
+					s.work(l)
+					s.mu.Lock()
+					s.busy += time.Since(t0)
+					s.mu.Unlock()
+				}
+			}
+		}
+		s.cond.Wait()
+	}
+}
+
+func (s *slots) release() {
+	s.mu.Lock()
+	s.free++
+	s.cond.Broadcast()
+	s.mu.Unlock()
+}
+
+// wait blocks until ch is closed; a task (holding a slot) that has to wait gives its slot
+// back meanwhile and takes one back, ahead of new tasks, before it returns.
+func (s *slots) wait(ch <-chan struct{}) {
+	select {
+	case <-ch:
+		return
+	default:
+	}
+	t0 := time.Now()
+	s.release()
+	<-ch
+	s.mu.Lock()
+	s.waited += time.Since(t0)
+	s.back++
+	for s.free == 0 {
+		s.cond.Wait()
+	}
+	s.back--
+	s.free--
+	s.mu.Unlock()
+}
+
+// A loop is one call of parallel: n pieces, the next not yet taken, and the pieces done.
+type loop struct {
+	n, next int // guarded by slots.mu
+	body    func(int)
+	done    sync.WaitGroup
+	panicMu sync.Mutex
+	panic   any // the first panic of a piece run by a helper
+}
+
+// parallel runs body(0), …, body(n−1), each once, on the calling goroutine and on idle
+// slots, and returns when all have returned; a panic in a piece is raised again in the
+// caller. It is the Loop of the algorithms.Env every Run receives. The pieces are the
+// mechanism's, fixed by its input alone, each writing its own part of the result, so the
+// result does not depend on who ran them.
+func (s *slots) parallel(n int, body func(i int)) {
+	if n <= 1 {
+		for i := range n {
+			body(i)
+		}
+		return
+	}
+	l := &loop{n: n, body: body}
+	l.done.Add(n)
+	s.mu.Lock()
+	s.loops = append(s.loops, l)
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	defer func() { // a panic here: helpers take no more pieces
+		s.mu.Lock()
+		l.next = l.n
+		s.dropLocked(l)
+		s.mu.Unlock()
+	}()
+	s.work(l)
+	l.done.Wait()
+	if l.panic != nil {
+		panic(fmt.Sprintf("%v (in a piece of a parallel loop)", l.panic))
+	}
+}
+
+// work runs pieces of l until none is left; a helper's panic is kept for the caller.
+func (s *slots) work(l *loop) {
+	for {
+		s.mu.Lock()
+		i := l.next
+		if i < l.n {
+			l.next++
+		}
+		if l.next >= l.n {
+			s.dropLocked(l)
+		}
+		s.mu.Unlock()
+		if i >= l.n {
+			return
+		}
+		s.piece(l, i)
+	}
+}
+
+func (s *slots) piece(l *loop, i int) {
+	defer l.done.Done()
+	defer func() {
+		if v := recover(); v != nil {
+			l.panicMu.Lock()
+			if l.panic == nil {
+				l.panic = v
+			}
+			l.panicMu.Unlock()
+		}
+	}()
+	l.body(i)
+}
+
+func (s *slots) dropLocked(l *loop) {
+	if k := slices.Index(s.loops, l); k >= 0 {
+		s.loops = slices.Delete(s.loops, k, k+1)
+	}
+}
+
+// rowsOf is the number of rows that wait for the plan of (ci, ai).
+func (s *slots) rowsOf(ci, ai int) int { return s.nrows[[2]int{ci, ai}] }
+
+// busySeconds is the seconds slots spent on plans and helping loops, less the seconds
+// tasks waited without a slot.
+func (s *slots) busySeconds() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return (s.busy - s.waited).Seconds()
+}
+
+// jobHeap orders ready rows longest-predicted-first, ties as lptCompare breaks them.
+type jobHeap []job
+
+func (h jobHeap) Len() int           { return len(h) }
+func (h jobHeap) Less(i, j int) bool { return lptCompare(h[i], h[j]) < 0 }
+func (h jobHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *jobHeap) Push(x any)        { *h = append(*h, x.(job)) }
+func (h *jobHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
