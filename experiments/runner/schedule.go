@@ -36,8 +36,8 @@ func lptCompare(a, b job) int {
 // shardOf deals jobs to n shards by the LPT rule (Graham 1969: longest job first, each to
 // the least loaded shard, ties to the lowest index): a predicted makespan at most
 // 4/3 − 1/(3n) times the optimum. It depends only on the jobs and their costs, so every
-// shard of an array computes the same deal. It returns each job's shard and each shard's
-// predicted cost.
+// shard of an array computes the same deal. It returns each job's shard (aligned with
+// jobs, whose order it keeps) and each shard's predicted cost.
 func shardOf(jobs []job, n int) ([]int, []float64) {
 	order := make([]int, len(jobs))
 	for i := range order {
