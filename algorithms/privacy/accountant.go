@@ -82,7 +82,9 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 }
 
 // replaceOneRDP is the replace-one ε at δ of the add/remove RDP curve rdp: replaceOneEps
-// on its δ-curve DeltaFromRDP (1 where that fails), from scanStart.
+// on its δ-curve DeltaFromRDP (1 where that fails), from twice the largest ε′ ≤ the
+// add/remove RDP ε (halved until dAR(ε′) > δ is evaluated, so it is below every passing
+// ε), or 0.
 func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 	dAR := func(e float64) float64 {
 		d, _, err := DeltaFromRDP(orders, rdp, e)
@@ -91,22 +93,16 @@ func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 		}
 		return d
 	}
-	return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR))
-}
-
-// scanStart is a start for replaceOneEps: twice the largest ε′ ≤ the add/remove RDP ε
-// (halved until dAR(ε′) > δ is evaluated, so it is below every passing ε), or 0.
-func scanStart(orders, rdp []float64, delta float64, dAR func(float64) float64) float64 {
-	e, _, err := EpsFromRDP(orders, rdp, delta)
-	if err != nil || !(e > 0) || math.IsInf(e, 1) {
-		return 0
-	}
-	for ; e > 1e-3; e /= 2 {
-		if dAR(e) > delta {
-			return 2 * e
+	start := 0.0
+	if e, _, err := EpsFromRDP(orders, rdp, delta); err == nil && e > 0 && !math.IsInf(e, 1) {
+		for ; e > 1e-3; e /= 2 {
+			if dAR(e) > delta {
+				start = 2 * e
+				break
+			}
 		}
 	}
-	return 0
+	return replaceOneEps(dAR, delta, start)
 }
 
 // PLDBracket is the (lower, upper) ε bracket of the PLD accountant for T-fold

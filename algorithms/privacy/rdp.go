@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"expmech/gauss"
 )
 
 // FracSum selects how the fractional-order RDP series of the Poisson-subsampled Gaussian
@@ -118,8 +120,8 @@ func logAFrac(q, z, alpha float64, sum FracSum) float64 {
 		if n := i - int(ceilA); sum == FracSigned && n > 0 && n%2 == 1 {
 			sgn = -1
 		}
-		s0 := lc + fi*lq + j*l1q + (fi*fi-fi)/(2*z*z) + lhalf + logErfc((fi-z0)/(math.Sqrt2*z))
-		s1 := lc + j*lq + fi*l1q + (j*j-j)/(2*z*z) + lhalf + logErfc((z0-j)/(math.Sqrt2*z))
+		s0 := lc + fi*lq + j*l1q + (fi*fi-fi)/(2*z*z) + lhalf + gauss.LogErfc((fi-z0)/(math.Sqrt2*z))
+		s1 := lc + j*lq + fi*l1q + (j*j-j)/(2*z*z) + lhalf + gauss.LogErfc((z0-j)/(math.Sqrt2*z))
 		a0 = a0.add(sgn, s0)
 		a1 = a1.add(sgn, s1)
 		tot := logAdd(absLog(a0), absLog(a1))
