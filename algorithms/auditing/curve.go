@@ -3,16 +3,15 @@ package auditing
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
-	"math/rand/v2"
-
 	"expmech/algorithms"
 	"expmech/algorithms/expmech"
 	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/gauss"
 	"expmech/problems"
+	"fmt"
+	"math"
+	"math/rand/v2"
 )
 
 // CurveConfig configures exact-curve, the registry entry of the exact 1-D privacy curves
@@ -235,3 +234,6 @@ func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Pro
 }
 
 var _ algorithms.Mechanism = (*Curve)(nil)
+
+// exactEpsGrid is the ε grid of PRIVACY.md §3.1 step 4.
+var exactEpsGrid = []float64{0, 0.5, 1, 2, 4, 6}

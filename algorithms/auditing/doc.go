@@ -9,7 +9,7 @@
 //     claims, the proof that the audit can fail (PRIVACY.md §3.2);
 //   - sampler-probe (probe.go): one draw of a registered sampler from a law of given shape,
 //     for the sampler validation (PRIVACY.md §4, experiments/audit_sampler.yaml);
-//   - sampler-bias (bias.go): one draw of a registered sampler at a stated step constant from
+//   - sampler-bias (probe.go): one draw of a registered sampler at a stated step constant from
 //     the law an exact-law problem declares (problems/canary), the samplers' bias vs queries
 //     (experiments/sampler_bias.yaml);
 //   - exact-curve (curve.go): the exact 1-D privacy curve of the law expmech plans between a

@@ -7,6 +7,36 @@ import (
 	"math"
 )
 
+// Relation is the neighbouring relation an accountant is asked about.
+type Relation int
+
+const (
+	// ReplaceOne: D and D' differ in one example's value (GLL22, LLL24; harness default).
+	ReplaceOne Relation = iota
+	// AddRemove: D' = D plus or minus one example (Opacus / TF-Privacy default).
+	AddRemove
+)
+
+func (r Relation) String() string {
+	if r == AddRemove {
+		return "add-remove"
+	}
+	return "replace-one"
+}
+
+// sens is the clipped sensitivity in units of the clipping norm C: 1 under add/remove, 2
+// under replace-one (two clipped contributions of norm ≤ C differ by ≤ 2C).
+func (r Relation) sens() float64 {
+	if r == ReplaceOne {
+		return 2
+	}
+	return 1
+}
+
+// ErrUnsupported is returned when an accountant has no proper analysis for the requested
+// (mechanism, relation) pair, e.g. Poisson subsampling under replace-one without a proof.
+var ErrUnsupported = errors.New("privacy: unsupported mechanism/relation pair")
+
 // replaceOneEps turns an add/remove δ-curve into a replace-one ε by group privacy
 // (Dwork–Roth 2014 Thm 2.2 style, for (ε, δ)): a replace-one pair D ~ D′ is a remove
 // D → D″ followed by an add D″ → D′, both add/remove neighbours. If the mechanism is
