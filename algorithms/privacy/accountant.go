@@ -47,9 +47,8 @@ var ErrUnsupported = errors.New("privacy: unsupported mechanism/relation pair")
 // so it is replace-one (2ε′, (1 + e^{ε′})δ_AR(ε′))-DP. replaceOneEps returns the smallest
 // ε = 2ε′ found with (1 + e^{ε/2})·dAR(ε/2) ≤ δ. That condition need not be monotone in
 // ε (it can hold on a finite window only), so the scan walks a geometric grid of ratio
-// 1.05 from start to 1e5 (a doubling search skipped such windows and returned +Inf
-// where a finite bound exists), then bisects between the last failing and the first
-// passing grid point; the result is always a point where the condition was evaluated
+// 1.05 from start to 1e5, then bisects between the last failing and the first passing
+// grid point; the result is always a point where the condition was evaluated
 // to hold (sound, possibly loose). start (> 0) must not exceed the smallest passing ε:
 // since the condition implies dAR(ε/2) ≤ δ, twice any ε′ with dAR(ε′) > δ qualifies.
 // It is used for the RDP cross-check only: the PLD accounts replace-one directly by its
@@ -137,19 +136,16 @@ func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 
 // PLDBracket is the (lower, upper) ε bracket of the PLD accountant for T-fold
 // Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
-// DefaultPLDOptions. hi is certified (connect-the-dots discretisation of a dominating
-// pair, composed by one FFT power with Chernoff-bounded tails moved to +∞; up to
-// floating-point error); lo is a lower bound on the true ε of the same pair (the
-// tangent-lowered discretisation of lowerStep, second order in H like hi, so it does not
-// drift by T·H/2 as plain optimistic rounding did). Relations, with z the raw noise
+// DefaultPLDOptions. hi is certified up to floating-point error (singleStep's
+// connect-the-dots step of a dominating pair, composed by composeWindow); lo is a lower
+// bound on the true ε of the same pair (lowerStep). Relations, with z the raw noise
 // multiplier for both:
 //   - AddRemove: max over the remove (M, N₀) and add (N₀, M) pairs.
 //   - ReplaceOne, q = 1: exact GDP with s = 2√T/z (lo = hi).
 //   - ReplaceOne, q < 1: the substitution pair (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²)
 //     (see plPair for why it dominates).
 //
-// A grid that would exceed MaxPoints is an ErrGridTooLarge error (its size is predicted
-// before allocation).
+// A grid that would exceed MaxPoints is an ErrGridTooLarge error.
 func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float64, err error) {
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
@@ -173,21 +169,12 @@ const coarseFactor = 4
 // CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
 // z tolerance relTol ∈ (0, 0.1].
 //
-// Search (PRIVACY.md §1.6; bracket from RDP first):
-//  1. zR, the RDP-calibrated z (calibrateRDPZ: integer orders, no grid). RDP is itself
-//     a certified upper bound, so zR is feasible, and the PLD z is below it.
-//  2. A coarse phase on a grid coarseFactor× coarser (a sound bound too, but only used
-//     as a guide) brackets the root from zR and closes it to relative width 1e-3
-//     (searchZ: expanding steps, then Illinois regula falsi on log ε(z) − log ε in log z).
-//  3. The fine phase at o predicts the fine root by Richardson extrapolation (fineZ and
-//     fineBracket) and evaluates z·(1 ± 0.4·relTol) around it; if they do not
-//     bracket the root, searchZ continues from the evaluated points to relTol. It
-//     returns hi with ε_PLD(hi) ≤ ε evaluated at o and a failing point within relTol·hi
-//     below it.
-//
-// One PLD evaluation is a single FFT power of one step's discretised PLD (pld.go), and
-// one FFT work space is reused by all evaluations of one call; it is local to the call,
-// so concurrent calls share nothing.
+// Search (PRIVACY.md §1.6): the RDP-calibrated z (calibrateRDPZ) is feasible, since RDP
+// is itself a certified upper bound, so the PLD z is below it. A coarse phase on a grid
+// coarseFactor× coarser (a sound bound too, but only a guide) closes the root to relative
+// width 1e-3 (searchZ), and the fine phase at o (fineZ) returns hi with ε_PLD(hi) ≤ ε
+// evaluated at o and a failing point within relTol·hi below it. All evaluations share
+// one work space (pldEvaluator).
 func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
 	if err := checkCalibratePoissonZ(q, T, eps, delta, rel, o, relTol); err != nil {
 		return 0, err
@@ -333,11 +320,9 @@ func (ev *pldEvaluator) fineBracket(o PLDOptions, epsFine, epsCoarse func(float6
 	return fineLo, fineHi, nil
 }
 
-// searchZ brackets and solves ε(z) = eps for the decreasing function epsAt, starting
-// from hi (and lo, if > 0): hi is raised by factors 1/shrink (squared each time) until
-// ok, lo lowered by factors shrink until not ok, then Illinois regula falsi on
-// g(u) = log ε(e^u) − log eps closes the bracket to hi − lo ≤ relTol·hi. It returns
-// (lo, hi) with ¬ok(lo) ∧ ok(hi) as evaluated, or lo = 0 when z < 1e-3 already works.
+// searchZ solves ε(z) = eps for the decreasing function epsAt from hi (and lo, if > 0):
+// bracketZ, then illinoisZ. It returns (lo, hi) with ε(lo) > eps ≥ ε(hi) as evaluated and
+// hi − lo ≤ relTol·hi, or lo = 0 when z < 1e-3 already works.
 func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol float64) (float64, float64, error) {
 	lo, elo, hi, ehi, err := bracketZ(epsAt, eps, lo, hi, shrink)
 	if err != nil || lo == 0 {
@@ -346,8 +331,9 @@ func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol f
 	return illinoisZ(epsAt, eps, lo, elo, hi, ehi, relTol)
 }
 
-// bracketZ is searchZ's bracketing: it returns lo < hi with their ε values, ε(lo) > eps ≥
-// ε(hi), or lo = 0 when a z below 1e-3 already meets eps.
+// bracketZ is searchZ's bracketing: hi is raised by factors 1/shrink (squared each time)
+// until ε(hi) ≤ eps, lo lowered by factors shrink until ε(lo) > eps. It returns lo < hi
+// with their ε values, or lo = 0 when a z below 1e-3 already meets eps.
 func bracketZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink float64) (float64, float64, float64, float64, error) {
 	ehi, err := epsAt(hi)
 	if err != nil {

@@ -125,10 +125,8 @@ func HockeyStick1D(lp, lq func(float64) float64, lo, hi float64, breaks []float6
 // HockeyStickIntegrand is p − e^ε q at a point where the normalised log-densities are
 // lp = log p and lq = log q, written as p·(−expm1(ε − L)), L = lp − lq, so that no
 // cancellation occurs near L = ε; it is p where q = 0 (L = +∞) and −e^{ε+lq} where p = 0.
-// Both 1-D integrators of the hockey-stick divergence take their integrand from it:
-// HockeyStick1D (adaptive Gauss–Legendre on closures, for delta_delivered) and the
-// audit's privacy curve (auditing.PrivacyCurve1D, a Richardson-extrapolated midpoint rule
-// on a grid of sampler.LogDensity values).
+// Both 1-D integrators, HockeyStick1D and auditing.PrivacyCurve1D, take their integrand
+// from it.
 func HockeyStickIntegrand(lp, lq, eps float64) float64 {
 	if math.IsInf(lp, -1) {
 		return -math.Exp(eps + lq)

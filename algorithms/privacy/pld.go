@@ -235,13 +235,9 @@ func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
 //     grid joins the lowest point, and above the top point t_n the mass v_n·Q(Y > t_n)
 //     sits at t_n and δ(t_n) = P(Y > t_n) − v_n·Q(Y > t_n) at +∞. This form has no
 //     second differences of δ, so the masses are non-negative and accurate.
-//   - opt: the mirror image of connect-the-dots, built by lowerStep: a convex
-//     piecewise-linear curve with breakpoints on the grid that lies below the true δ(v)
-//     everywhere (each chord is lowered by the largest gap between the chord and the two
-//     end tangents, θ(1 − θ)·Q(B_k)·(v_{k+1} − v_k), second order in h). Any discrete
-//     P-loss distribution whose curve lies below the true one at every ε ∈ ℝ stays below
-//     after composition (PRIVACY.md §1.5), so it is a lower bound without the T·h/2 drift
-//     of plain optimistic rounding (Meiser–Mohammadi 2018), which rounded every loss down.
+//   - opt: the mirror image of connect-the-dots (lowerStep), whose curve lies below the
+//     true one at every ε ∈ ℝ and stays below after composition (PRIVACY.md §1.5): a lower
+//     bound without the T·h/2 drift of plain optimistic rounding (Meiser–Mohammadi 2018).
 //
 // T is the number of compositions the grid will undergo (it sets the per-step tail cut
 // τ/(4T)).

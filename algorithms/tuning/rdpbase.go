@@ -81,7 +81,7 @@ func GDPCurve(dst, orders []float64, s float64) []float64 {
 }
 
 // gdpBase reports whether every candidate's record carries a finite GDP parameter (the
-// closed-form path of calibratePrivate).
+// closed-form path of planPrivate).
 func gdpBase(recs []algorithms.Record) bool {
 	for _, r := range recs {
 		if !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) {
@@ -164,7 +164,7 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 	return p, nil
 }
 
-// calibrateRDP is calibratePrivate's per-run budget for a base that is not Gaussian-DP.
+// calibrateRDP is planPrivate's per-run budget for a base that is not Gaussian-DP.
 // The score keeps its GDP share s_score of the GDP path, the run's δ_r is unchanged, and
 // the run's ε_r is the largest (to relative precision 1e-3, rounding down) at which the
 // tuned release, accounted from the Rényi curves the candidates report at (ε_r, δ_r),

@@ -383,15 +383,11 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 	return best, nil
 }
 
-// Capabilities is the tuned mechanism's table (algorithms.As; the wrapper exposes its base
-// with Unwrap): the constants check is inherited (every grid point runs the base's
-// configuration, so a base that cannot hold on the constants refuses the tuned spec in
-// every mode), the referee and the reduced path are overridden (reduce.go; the complement
-// is radial), and the base's accountant, Rényi curve and knobs are blocked (Blocked): they
-// describe or re-tune one run, not K runs and a selection. The runner's services arrive as
-// algorithms.Env, passed through to the base, not as capabilities. DESIGN.md "Optional
-// capabilities" has the table; the mechanism kit (mechtest.Wrapper) checks that the
-// wrapper behaves as it says.
+// Capabilities is the tuned mechanism's table (algorithms.As; Unwrap is the base; DESIGN.md
+// "Optional capabilities", checked by mechtest.Wrapper): the base's accountant, Rényi
+// curve and knobs are blocked (Blocked) because they describe or re-tune one run, not K
+// runs and a selection. The runner's services arrive as algorithms.Env, passed through to
+// the base, not as capabilities.
 func Capabilities() []algorithms.Capability {
 	return []algorithms.Capability{
 		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", algorithms.Inherited, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
