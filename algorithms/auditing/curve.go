@@ -230,7 +230,5 @@ func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Pro
 	return gauss.KSPValue(gauss.KSD(u, func(u float64) float64 { return u }), n), n, nil
 }
 
-var _ algorithms.Mechanism = (*Curve)(nil)
-
 // exactEpsGrid is the ε grid of PRIVACY.md §3.1 step 4.
 var exactEpsGrid = []float64{0, 0.5, 1, 2, 4, 6}

@@ -124,8 +124,6 @@ func (p Probe) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcce
 	return algorithms.Output{X: x, Record: rec}, err
 }
 
-var _ algorithms.Mechanism = Probe{}
-
 // BiasConfig configures sampler-bias: one draw of a registered sampler at a given step
 // constant from the law an exact-law problem declares. K and Mu must
 // equal the problem's (Run refuses another law): they are repeated here so that Plan, which
@@ -189,8 +187,6 @@ type Bias struct {
 	cfg BiasConfig
 	s   algorithms.Sampler
 }
-
-var _ algorithms.Mechanism = Bias{}
 
 func (b Bias) Name() string { return "sampler-bias" }
 

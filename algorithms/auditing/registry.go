@@ -352,4 +352,7 @@ func inflated(env algorithms.Env, m algorithms.Mechanism, c problems.Constants, 
 var (
 	_ algorithms.Mechanism = ReferenceGaussian{}
 	_ algorithms.Mechanism = (*Underclaimed)(nil)
+	_ algorithms.Mechanism = (*Curve)(nil)
+	_ algorithms.Mechanism = Probe{}
+	_ algorithms.Mechanism = Bias{}
 )

@@ -176,7 +176,16 @@ const coarseFactor = 4
 // evaluated at o and a failing point within relTol·hi below it. All evaluations share
 // one work space (pldEvaluator).
 func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
-	if err := checkCalibratePoissonZ(q, T, eps, delta, rel, o, relTol); err != nil {
+	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
+		return 0, err
+	}
+	if !(eps > 0) || math.IsInf(eps, 1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
+	}
+	if !(relTol > 0 && relTol <= 0.1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
+	}
+	if _, err := pairsFor(rel); err != nil {
 		return 0, err
 	}
 	if q == 1 {
@@ -198,21 +207,6 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		return hi, nil // tiny z: certified at the coarse grid (a sound bound at any H)
 	}
 	return ev.fineZ(o, epsCoarse, lo, hi, eps, relTol)
-}
-
-// checkCalibratePoissonZ reports invalid arguments of CalibratePoissonZWith.
-func checkCalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) error {
-	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
-		return err
-	}
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
-	}
-	if !(relTol > 0 && relTol <= 0.1) {
-		return fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
-	}
-	_, err := pairsFor(rel)
-	return err
 }
 
 // pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel), all

@@ -138,7 +138,6 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 		return p, err
 	}
 	base := make([]float64, len(orders))
-	tau := 0.0
 	for i, r := range p.recs {
 		e, err := m.curve(c, p.run, p.cands[i], r, orders)
 		if err != nil {
@@ -147,11 +146,6 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 		for j := range base {
 			base[j] = math.Max(base[j], e[j])
 		}
-		dm := r.DeltaMech
-		if math.IsNaN(dm) {
-			dm = p.run.Delta
-		}
-		tau = math.Max(tau, math.Max(p.run.Delta-dm, 0)/(1+math.Exp(p.run.Epsilon)))
 	}
 	for j, a := range orders {
 		base[j] += a * p.sScore * p.sScore / 2
@@ -159,8 +153,7 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 	if p.eps, err = EpsRDPBase(orders, base, p.tnb, p.deltaConverted); err != nil {
 		return p, err
 	}
-	p.tvDelta = (1 + math.Exp(p.eps)) * p.tnb.Mean() * tau
-	p.delta = p.deltaConverted + p.tvDelta
+	p.addTV()
 	return p, nil
 }
 

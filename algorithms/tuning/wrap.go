@@ -28,9 +28,12 @@ type oraclePlan struct {
 }
 
 var (
-	_ algorithms.Mechanism = (*Mechanism)(nil)
-	_ algorithms.Refereed  = (*Mechanism)(nil)
-	_ algorithms.Unwrapper = (*Mechanism)(nil)
+	_ algorithms.Mechanism  = (*Mechanism)(nil)
+	_ algorithms.Refereed   = (*Mechanism)(nil)
+	_ algorithms.Unwrapper  = (*Mechanism)(nil)
+	_ algorithms.Accountant = (*Mechanism)(nil)
+	_ RDPer                 = (*Mechanism)(nil)
+	_ Tunable               = (*Mechanism)(nil)
 )
 
 // Name is the base mechanism's registry name.
@@ -274,25 +277,34 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 		// not every candidate is Gaussian-DP: the general RDP form of Theorem 2 (rdpbase.go)
 		return m.calibrateRDP(env, c, b, p)
 	}
-	tau := 0.0
 	for _, r := range p.recs {
 		p.sTrain = math.Max(p.sTrain, r.GDPS)
+	}
+	sTot := math.Hypot(p.sTrain, p.sScore)
+	if p.eps, err = Eps(sTot, p.tnb, p.deltaConverted); err != nil {
+		return p, err
+	}
+	p.addTV()
+	if p.eps > b.Epsilon*(1+algorithms.SpentTol) || p.delta > b.Delta*(1+algorithms.SpentTol) {
+		return p, fmt.Errorf("tuning private: the candidates' reported gdp_s = %v exceeds the per-run target %v: spent (%v, %v) > (%v, %v)", p.sTrain, sTrain, p.eps, p.delta, b.Epsilon, b.Delta)
+	}
+	return p, nil
+}
+
+// addTV sets δ to the conversion's part plus the samplers' TV error over the E[K] runs at
+// the spent ε, each run's τ the largest (δ_r − δ_mech)₊/(1 + e^{ε_r}) of the candidates
+// (δ_mech NaN: δ_r).
+func (p *privatePlan) addTV() {
+	tau := 0.0
+	for _, r := range p.recs {
 		dm := r.DeltaMech
 		if math.IsNaN(dm) {
 			dm = p.run.Delta
 		}
 		tau = math.Max(tau, math.Max(p.run.Delta-dm, 0)/(1+math.Exp(p.run.Epsilon)))
 	}
-	sTot := math.Hypot(p.sTrain, p.sScore)
-	if p.eps, err = Eps(sTot, p.tnb, p.deltaConverted); err != nil {
-		return p, err
-	}
 	p.tvDelta = (1 + math.Exp(p.eps)) * p.tnb.Mean() * tau
 	p.delta = p.deltaConverted + p.tvDelta
-	if p.eps > b.Epsilon*(1+algorithms.SpentTol) || p.delta > b.Delta*(1+algorithms.SpentTol) {
-		return p, fmt.Errorf("tuning private: the candidates' reported gdp_s = %v exceeds the per-run target %v: spent (%v, %v) > (%v, %v)", p.sTrain, sTrain, p.eps, p.delta, b.Epsilon, b.Delta)
-	}
-	return p, nil
 }
 
 func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
@@ -399,12 +411,6 @@ func Capabilities() []algorithms.Capability {
 		algorithms.Cap[Tunable]("Tunable", algorithms.Blocked, "the knobs are chosen by the wrapper"),
 	}
 }
-
-var (
-	_ algorithms.Accountant = (*Mechanism)(nil)
-	_ RDPer                 = (*Mechanism)(nil)
-	_ Tunable               = (*Mechanism)(nil)
-)
 
 // Unwrap is the base mechanism (algorithms.As).
 func (m *Mechanism) Unwrap() algorithms.Mechanism { return m.base }
