@@ -266,9 +266,8 @@ func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, er
 
 // fineBracket predicts the fine root and evaluates epsFine around it, returning the
 // largest failing z (fineLo) and the smallest passing z (fineHi) it evaluated (0 for
-// none). The connect-the-dots error is second order in the grid step (ε_H ≈ ε* + cH²: at
-// (q, z, T) = (0.01, 2.36, 1000) the upper end is 1.003339, 1.002082 and 1.002069 at
-// H = 1e-3, 1e-4, 1e-5), so the fine ε at the coarse hi is predicted by Richardson
+// none). The connect-the-dots error is second order in the grid step (ε_H ≈ ε* + cH²;
+// coarseFactor), so the fine ε at the coarse hi is predicted by Richardson
 // extrapolation from the coarse grid and one twice as coarse,
 // ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48, and the fine root from it with the coarse slope
 // d log ε / d log z. Two fine evaluations ±0.4·relTol around the prediction then certify
