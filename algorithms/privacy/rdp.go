@@ -280,8 +280,7 @@ func HalfIntegerOrders() []float64 {
 // of the Poisson(q)-subsampled Gaussian with raw noise multiplier z = σ/C (C the clipping
 // norm, as EpsPoissonGaussianRDP), under rel, and returns dst. Every order must be > 1.
 //
-//   - AddRemove: T·RDPPoissonGaussian(q, z, λ) (MTZ19 §3.3 and Thm 5: the remove
-//     direction dominates, so the value bounds both directions), abs-terms sums.
+//   - AddRemove: T·RDPPoissonGaussian(q, z, λ), abs-terms sums (both directions: see there).
 //   - ReplaceOne, q = 1: exact, the Gaussian of sensitivity 2C: T·λ·2²/(2z²) = 2Tλ/z².
 //   - ReplaceOne, q < 1: no direct RDP analysis of the substitution pair is implemented,
 //     so the add/remove curve ε_AR is carried to replace-one by the weak triangle

@@ -258,11 +258,10 @@ const ExtraEdge = "tuning_edge"
 // 2^−m. A flat response (ties) is never an edge.
 //
 // Without risks (nil: mode private, where the other runs' scores are not released and
-// only the selected point is, PS22 Thm 2) the rule is the chosen position alone. 0 is
-// skipped (it stands for a theory value, not a position on the axis), and a knob with one
-// or two values has no interior to miss. A selection on the edge says the optimum may lie
-// outside the grid: the tuned row is then a lower bound on what tuning buys (the report
-// warns when it happens in more than a quarter of a cell's trials).
+// only the selected point is, PS22 Thm 2) the rule is the chosen position alone. 0 stands
+// for a theory value, not a position on the axis. On the edge, the tuned row is a lower
+// bound on what tuning buys (the report warns when it happens in more than a quarter of a
+// cell's trials).
 func Edge(chosen map[string]float64, cands []Candidate, risk []float64) bool {
 	for k, v := range chosen {
 		if v == 0 {
