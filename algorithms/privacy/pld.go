@@ -146,15 +146,9 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		pc, ps = mix2(q, ac, as, bc, bs)
 		return pc, ps, ac, as
 	case pairAdd:
-		if t >= -math.Log1p(-q) {
-			return 1, 0, 1, 0
-		}
-		x := z*z*(logExpm1PlusQ(-t, q)-lq) + 0.5
-		// Y > t ⇔ X < x: "sf" of Y is the cdf of X.
-		as, ac := phi2(x / z)
-		bs, bc := phi2((x - 1) / z)
-		qc, qs = mix2(q, ac, as, bc, bs)
-		return ac, as, qc, qs
+		// The remove pair swapped: Y_add > t ⇔ Y_remove < −t, with P and Q exchanged.
+		rpc, rps, rqc, rqs := pairRemove.tails(q, z, -t)
+		return rqs, rqc, rps, rpc
 	}
 	x := replaceBoundary(q, z, t)
 	ac, as := phi2(x / z)
