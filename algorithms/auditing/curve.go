@@ -3,15 +3,16 @@ package auditing
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
 	"expmech/algorithms"
 	"expmech/algorithms/expmech"
 	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/gauss"
 	"expmech/problems"
-	"fmt"
-	"math"
-	"math/rand/v2"
 )
 
 // CurveConfig configures exact-curve, the registry entry of the exact 1-D privacy curves

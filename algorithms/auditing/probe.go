@@ -3,14 +3,15 @@ package auditing
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
 	"expmech/algorithms"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
 	"expmech/problems/canary"
 	"expmech/rows"
-	"fmt"
-	"math"
-	"math/rand/v2"
 )
 
 // ProbeConfig configures sampler-probe, the registry entry of the sampler validation

@@ -2,9 +2,10 @@ package privacy
 
 import (
 	"errors"
-	"expmech/gauss"
 	"fmt"
 	"math"
+
+	"expmech/gauss"
 )
 
 // FracSum selects how the fractional-order RDP series of the Poisson-subsampled Gaussian

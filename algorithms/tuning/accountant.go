@@ -2,11 +2,12 @@ package tuning
 
 import (
 	"errors"
-	"expmech/algorithms"
-	"expmech/algorithms/privacy"
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
 )
 
 // selectionNeeds are what the private selection requires of its budget: it divides by ε

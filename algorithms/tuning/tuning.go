@@ -2,14 +2,15 @@ package tuning
 
 import (
 	"errors"
-	"expmech/algorithms"
-	"expmech/problems"
-	"expmech/rows"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strings"
+
+	"expmech/algorithms"
+	"expmech/problems"
+	"expmech/rows"
 )
 
 // Mode says how a mechanism's knobs are chosen (package doc): the value set of the spec's

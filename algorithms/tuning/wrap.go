@@ -4,13 +4,14 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"expmech/algorithms"
-	"expmech/algorithms/privacy"
-	"expmech/problems"
 	"fmt"
 	"maps"
 	"math"
 	"math/rand/v2"
+
+	"expmech/algorithms"
+	"expmech/algorithms/privacy"
+	"expmech/problems"
 )
 
 // Mechanism is a tuned mechanism (mode oracle or private); see the package doc.
