@@ -84,11 +84,8 @@ func CurveFactory() algorithms.Factory {
 // on the linear pair up to quadrature error ≈ 1e-10), claim_ratio = δ(ε_spent)/δ_spent at
 // expmech's published (epsilon_spent, delta_spent) (≤ 1: the exact law keeps the row's
 // claim whatever the plan's numbers say), grid_cells, ks_p and ks_draws. A plan with
-// guarantee none claims nothing, and Plan refuses it.
-//
-// Its per-grid-cell work is split into pieces (curveChunk cells; one per ε and direction
-// for the hockey-stick integrals) that the runner's parallel loop may share among idle
-// workers (Run's algorithms.Env); the curve is the same bits however they are shared.
+// guarantee none claims nothing, and Plan refuses it. Its per-cell work is split into
+// pieces that the runner's idle workers may share (curveChunk; Run's algorithms.Env).
 type Curve struct {
 	cfg  CurveConfig
 	mech algorithms.Mechanism // expmech with the exact sampler
@@ -234,4 +231,5 @@ func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Pro
 	return gauss.KSPValue(gauss.KSD(u, func(u float64) float64 { return u }), n), n, nil
 }
 
-var _ algorithms.Mechanism = (*Curve)(nil)
+// exactEpsGrid is the ε grid of PRIVACY.md §3.1 step 4.
+var exactEpsGrid = []float64{0, 0.5, 1, 2, 4, 6}

@@ -9,14 +9,12 @@
 //     claims, the proof that the audit can fail (PRIVACY.md §3.2);
 //   - sampler-probe (probe.go): one draw of a registered sampler from a law of given shape,
 //     for the sampler validation (PRIVACY.md §4, experiments/audit_sampler.yaml);
-//   - sampler-bias (bias.go): one draw of a registered sampler at a stated step constant from
+//   - sampler-bias (probe.go): one draw of a registered sampler at a stated step constant from
 //     the law an exact-law problem declares (problems/canary), the samplers' bias vs queries
 //     (experiments/sampler_bias.yaml);
 //   - exact-curve (curve.go): the exact 1-D privacy curve of the law expmech plans between a
-//     canary and its replace-one neighbour, integrated on a grid (exact1d.go) and compared
-//     with δ_G(ε; s) and with the row's published (ε_spent, δ_spent) (GLL22 Thm 2.1 and
-//     Thm 6.2), and a one-sample KS test that expmech's Run samples that law (PRIVACY.md
-//     §3.1, experiments/audit_exact.yaml).
+//     canary and its replace-one neighbour, against δ_G(ε; s) (GLL22 Thm 2.1 and Thm 6.2),
+//     and a KS test that Run samples that law (PRIVACY.md §3.1, experiments/audit_exact.yaml).
 //
 // Broken variants need `broken: true` and their records say broken = 1 and guarantee none,
 // while gdp_s / epsilon_spent hold what they CLAIM: the analysis flags a variant when the

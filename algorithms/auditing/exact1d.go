@@ -187,30 +187,12 @@ func AutoGrid1D(ld LogDensityFunc, p, q problems.Problem, k, mu, perWidth float6
 	slo, shi := math.Max(lo, -b), math.Min(hi, b)
 	glo, ghi := math.Inf(1), math.Inf(-1)
 	for _, pr := range []problems.Problem{p, q} {
-		m := goldenMax(func(t float64) float64 { return ld(pr, k, mu, []float64{t}) }, slo, shi)
+		l := func(t float64) float64 { return ld(pr, k, mu, []float64{t}) }
+		m := privacy.ArgmaxConcave(l, slo, shi, 1e-13, 200)
 		glo, ghi = math.Min(glo, m-30*w), math.Max(ghi, m+30*w)
 	}
 	glo, ghi = math.Max(glo, lo), math.Min(ghi, hi)
 	cells := int(math.Ceil((ghi - glo) / w * perWidth))
 	cells = max(2, min(cells, maxCells))
 	return Grid1D{Lo: glo, Hi: ghi, Cells: cells}
-}
-
-// goldenMax maximises a concave f on [a, b] by golden-section search to 1e-12·(b−a).
-func goldenMax(f func(float64) float64, a, b float64) float64 {
-	const r = 0.6180339887498949
-	c, d := b-r*(b-a), a+r*(b-a)
-	fc, fd := f(c), f(d)
-	for i := 0; i < 200 && b-a > 1e-13*math.Max(1, math.Abs(a)+math.Abs(b)); i++ {
-		if fc >= fd {
-			b, d, fd = d, c, fc
-			c = b - r*(b-a)
-			fc = f(c)
-		} else {
-			a, c, fc = c, d, fd
-			d = a + r*(b-a)
-			fd = f(d)
-		}
-	}
-	return 0.5 * (a + b)
 }

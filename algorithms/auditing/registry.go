@@ -29,8 +29,7 @@ func Factories(inner []algorithms.Factory) []algorithms.Factory {
 // ReferenceConfig configures reference-gaussian.
 type ReferenceConfig struct {
 	// Sensitivity is replace-one (default: G_Δ/n, honest under the harness's relation) or
-	// add-remove (G_f/n: the google/differential-privacy#378 class of error under
-	// replace-one; the true s is then twice the claim). add-remove needs Broken.
+	// add-remove (G_f/n, the broken variant of ReferenceGaussian), which needs Broken.
 	Sensitivity string `yaml:"sensitivity"`
 	// Broken acknowledges a deliberately broken variant (rows: guarantee none).
 	Broken bool `yaml:"broken"`
@@ -352,4 +351,7 @@ func inflated(env algorithms.Env, m algorithms.Mechanism, c problems.Constants, 
 var (
 	_ algorithms.Mechanism = ReferenceGaussian{}
 	_ algorithms.Mechanism = (*Underclaimed)(nil)
+	_ algorithms.Mechanism = (*Curve)(nil)
+	_ algorithms.Mechanism = Probe{}
+	_ algorithms.Mechanism = Bias{}
 )

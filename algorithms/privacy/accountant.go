@@ -7,6 +7,36 @@ import (
 	"math"
 )
 
+// Relation is the neighbouring relation an accountant is asked about.
+type Relation int
+
+const (
+	// ReplaceOne: D and D' differ in one example's value (GLL22, LLL24; harness default).
+	ReplaceOne Relation = iota
+	// AddRemove: D' = D plus or minus one example (Opacus / TF-Privacy default).
+	AddRemove
+)
+
+func (r Relation) String() string {
+	if r == AddRemove {
+		return "add-remove"
+	}
+	return "replace-one"
+}
+
+// sens is the clipped sensitivity in units of the clipping norm C: 1 under add/remove, 2
+// under replace-one (two clipped contributions of norm ≤ C differ by ≤ 2C).
+func (r Relation) sens() float64 {
+	if r == ReplaceOne {
+		return 2
+	}
+	return 1
+}
+
+// ErrUnsupported is returned when an accountant has no proper analysis for the requested
+// (mechanism, relation) pair, e.g. Poisson subsampling under replace-one without a proof.
+var ErrUnsupported = errors.New("privacy: unsupported mechanism/relation pair")
+
 // replaceOneEps turns an add/remove δ-curve into a replace-one ε by group privacy
 // (Dwork–Roth 2014 Thm 2.2 style, for (ε, δ)): a replace-one pair D ~ D′ is a remove
 // D → D″ followed by an add D″ → D′, both add/remove neighbours. If the mechanism is
@@ -17,9 +47,8 @@ import (
 // so it is replace-one (2ε′, (1 + e^{ε′})δ_AR(ε′))-DP. replaceOneEps returns the smallest
 // ε = 2ε′ found with (1 + e^{ε/2})·dAR(ε/2) ≤ δ. That condition need not be monotone in
 // ε (it can hold on a finite window only), so the scan walks a geometric grid of ratio
-// 1.05 from start to 1e5 (a doubling search skipped such windows and returned +Inf
-// where a finite bound exists), then bisects between the last failing and the first
-// passing grid point; the result is always a point where the condition was evaluated
+// 1.05 from start to 1e5, then bisects between the last failing and the first passing
+// grid point; the result is always a point where the condition was evaluated
 // to hold (sound, possibly loose). start (> 0) must not exceed the smallest passing ε:
 // since the condition implies dAR(ε/2) ≤ δ, twice any ε′ with dAR(ε′) > δ qualifies.
 // It is used for the RDP cross-check only: the PLD accounts replace-one directly by its
@@ -82,7 +111,9 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 }
 
 // replaceOneRDP is the replace-one ε at δ of the add/remove RDP curve rdp: replaceOneEps
-// on its δ-curve DeltaFromRDP (1 where that fails), from scanStart.
+// on its δ-curve DeltaFromRDP (1 where that fails), from twice the largest ε′ ≤ the
+// add/remove RDP ε (halved until dAR(ε′) > δ is evaluated, so it is below every passing
+// ε), or 0.
 func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 	dAR := func(e float64) float64 {
 		d, _, err := DeltaFromRDP(orders, rdp, e)
@@ -91,39 +122,30 @@ func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 		}
 		return d
 	}
-	return replaceOneEps(dAR, delta, scanStart(orders, rdp, delta, dAR))
-}
-
-// scanStart is a start for replaceOneEps: twice the largest ε′ ≤ the add/remove RDP ε
-// (halved until dAR(ε′) > δ is evaluated, so it is below every passing ε), or 0.
-func scanStart(orders, rdp []float64, delta float64, dAR func(float64) float64) float64 {
-	e, _, err := EpsFromRDP(orders, rdp, delta)
-	if err != nil || !(e > 0) || math.IsInf(e, 1) {
-		return 0
-	}
-	for ; e > 1e-3; e /= 2 {
-		if dAR(e) > delta {
-			return 2 * e
+	start := 0.0
+	if e, _, err := EpsFromRDP(orders, rdp, delta); err == nil && e > 0 && !math.IsInf(e, 1) {
+		for ; e > 1e-3; e /= 2 {
+			if dAR(e) > delta {
+				start = 2 * e
+				break
+			}
 		}
 	}
-	return 0
+	return replaceOneEps(dAR, delta, start)
 }
 
 // PLDBracket is the (lower, upper) ε bracket of the PLD accountant for T-fold
 // Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
-// DefaultPLDOptions. hi is certified (connect-the-dots discretisation of a dominating
-// pair, composed by one FFT power with Chernoff-bounded tails moved to +∞; up to
-// floating-point error); lo is a lower bound on the true ε of the same pair (the
-// tangent-lowered discretisation of lowerStep, second order in H like hi, so it does not
-// drift by T·H/2 as plain optimistic rounding did). Relations, with z the raw noise
+// DefaultPLDOptions. hi is certified up to floating-point error (singleStep's
+// connect-the-dots step of a dominating pair, composed by composeWindow); lo is a lower
+// bound on the true ε of the same pair (lowerStep). Relations, with z the raw noise
 // multiplier for both:
 //   - AddRemove: max over the remove (M, N₀) and add (N₀, M) pairs.
 //   - ReplaceOne, q = 1: exact GDP with s = 2√T/z (lo = hi).
 //   - ReplaceOne, q < 1: the substitution pair (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²)
 //     (see plPair for why it dominates).
 //
-// A grid that would exceed MaxPoints is an ErrGridTooLarge error (its size is predicted
-// before allocation).
+// A grid that would exceed MaxPoints is an ErrGridTooLarge error.
 func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float64, err error) {
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
@@ -147,23 +169,23 @@ const coarseFactor = 4
 // CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
 // z tolerance relTol ∈ (0, 0.1].
 //
-// Search (PRIVACY.md §1.6; bracket from RDP first):
-//  1. zR, the RDP-calibrated z (calibrateRDPZ: integer orders, no grid). RDP is itself
-//     a certified upper bound, so zR is feasible, and the PLD z is below it.
-//  2. A coarse phase on a grid coarseFactor× coarser (a sound bound too, but only used
-//     as a guide) brackets the root from zR and closes it to relative width 1e-3
-//     (searchZ: expanding steps, then Illinois regula falsi on log ε(z) − log ε in log z).
-//  3. The fine phase at o predicts the fine root by Richardson extrapolation (fineZ and
-//     fineBracket) and evaluates z·(1 ± 0.4·relTol) around it; if they do not
-//     bracket the root, searchZ continues from the evaluated points to relTol. It
-//     returns hi with ε_PLD(hi) ≤ ε evaluated at o and a failing point within relTol·hi
-//     below it.
-//
-// One PLD evaluation is a single FFT power of one step's discretised PLD (pld.go), and
-// one FFT work space is reused by all evaluations of one call; it is local to the call,
-// so concurrent calls share nothing.
+// Search (PRIVACY.md §1.6): the RDP-calibrated z (calibrateRDPZ) is feasible, since RDP
+// is itself a certified upper bound, so the PLD z is below it. A coarse phase on a grid
+// coarseFactor× coarser (a sound bound too, but only a guide) closes the root to relative
+// width 1e-3 (searchZ), and the fine phase at o (fineZ) returns hi with ε_PLD(hi) ≤ ε
+// evaluated at o and a failing point within relTol·hi below it. All evaluations share
+// one work space (pldEvaluator).
 func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
-	if err := checkCalibratePoissonZ(q, T, eps, delta, rel, o, relTol); err != nil {
+	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
+		return 0, err
+	}
+	if !(eps > 0) || math.IsInf(eps, 1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
+	}
+	if !(relTol > 0 && relTol <= 0.1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
+	}
+	if _, err := pairsFor(rel); err != nil {
 		return 0, err
 	}
 	if q == 1 {
@@ -185,21 +207,6 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 		return hi, nil // tiny z: certified at the coarse grid (a sound bound at any H)
 	}
 	return ev.fineZ(o, epsCoarse, lo, hi, eps, relTol)
-}
-
-// checkCalibratePoissonZ reports invalid arguments of CalibratePoissonZWith.
-func checkCalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) error {
-	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
-		return err
-	}
-	if !(eps > 0) || math.IsInf(eps, 1) {
-		return fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
-	}
-	if !(relTol > 0 && relTol <= 0.1) {
-		return fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
-	}
-	_, err := pairsFor(rel)
-	return err
 }
 
 // pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel), all
@@ -259,9 +266,8 @@ func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, er
 
 // fineBracket predicts the fine root and evaluates epsFine around it, returning the
 // largest failing z (fineLo) and the smallest passing z (fineHi) it evaluated (0 for
-// none). The connect-the-dots error is second order in the grid step (ε_H ≈ ε* + cH²: at
-// (q, z, T) = (0.01, 2.36, 1000) the upper end is 1.003339, 1.002082 and 1.002069 at
-// H = 1e-3, 1e-4, 1e-5), so the fine ε at the coarse hi is predicted by Richardson
+// none). The connect-the-dots error is second order in the grid step (ε_H ≈ ε* + cH²;
+// coarseFactor), so the fine ε at the coarse hi is predicted by Richardson
 // extrapolation from the coarse grid and one twice as coarse,
 // ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48, and the fine root from it with the coarse slope
 // d log ε / d log z. Two fine evaluations ±0.4·relTol around the prediction then certify
@@ -307,11 +313,9 @@ func (ev *pldEvaluator) fineBracket(o PLDOptions, epsFine, epsCoarse func(float6
 	return fineLo, fineHi, nil
 }
 
-// searchZ brackets and solves ε(z) = eps for the decreasing function epsAt, starting
-// from hi (and lo, if > 0): hi is raised by factors 1/shrink (squared each time) until
-// ok, lo lowered by factors shrink until not ok, then Illinois regula falsi on
-// g(u) = log ε(e^u) − log eps closes the bracket to hi − lo ≤ relTol·hi. It returns
-// (lo, hi) with ¬ok(lo) ∧ ok(hi) as evaluated, or lo = 0 when z < 1e-3 already works.
+// searchZ solves ε(z) = eps for the decreasing function epsAt from hi (and lo, if > 0):
+// bracketZ, then illinoisZ. It returns (lo, hi) with ε(lo) > eps ≥ ε(hi) as evaluated and
+// hi − lo ≤ relTol·hi, or lo = 0 when z < 1e-3 already works.
 func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol float64) (float64, float64, error) {
 	lo, elo, hi, ehi, err := bracketZ(epsAt, eps, lo, hi, shrink)
 	if err != nil || lo == 0 {
@@ -320,8 +324,9 @@ func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol f
 	return illinoisZ(epsAt, eps, lo, elo, hi, ehi, relTol)
 }
 
-// bracketZ is searchZ's bracketing: it returns lo < hi with their ε values, ε(lo) > eps ≥
-// ε(hi), or lo = 0 when a z below 1e-3 already meets eps.
+// bracketZ is searchZ's bracketing: hi is raised by factors 1/shrink (squared each time)
+// until ε(hi) ≤ eps, lo lowered by factors shrink until ε(lo) > eps. It returns lo < hi
+// with their ε values, or lo = 0 when a z below 1e-3 already meets eps.
 func bracketZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink float64) (float64, float64, float64, float64, error) {
 	ehi, err := epsAt(hi)
 	if err != nil {

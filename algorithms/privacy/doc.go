@@ -6,18 +6,13 @@
 // discretisation (Meiser–Mohammadi 2018; Koskela et al. 2020). The formulas, stable
 // implementations and reference values are PRIVACY.md §1–2 and SPEC.md §1, §6.0.
 //
-// Neighbouring relations. Every accountant takes or documents a Relation. The Gaussian
-// curve functions (DeltaGaussian, SForEpsDelta, EpsForSDelta, CalibrateGaussianSigma) are
-// relation-free: they take the sensitivity ratio s = Δ/σ, and the caller's Δ encodes the
-// relation (2C for replace-one with clipping norm C, C for add/remove). The Poisson-
-// subsampled accountants take an explicit Relation: AddRemove (the remove and add
-// dominating pairs, max over both) and ReplaceOne (the substitution pair
-// (1−q)N(0,z²)+qN(1,z²) vs (1−q)N(0,z²)+qN(−1,z²), Zhu–Dong–Wang 2022, as dp_accounting's
-// REPLACE adjacency); q = 1 is exact GDP with sensitivity C or 2C. The PLD upper bound is
-// the connect-the-dots discretisation (Doroshenko et al. 2022), composed by one FFT power
-// with Chernoff-bounded tails, so its error does not grow like T·h; its grid size is
-// predicted before allocation (ErrGridTooLarge instead of a panic). The replace-one RDP
-// bound goes through group privacy (replaceOneEps) and is a loose second certificate.
+// Neighbouring relations. The Gaussian curve functions (DeltaGaussian, SForEpsDelta,
+// EpsForSDelta, CalibrateGaussianSigma) take the sensitivity ratio s = Δ/σ, and the
+// caller's Δ encodes the relation (2C for replace-one with clipping norm C, C for
+// add/remove). The Poisson-subsampled accountants take an explicit Relation (PLDBracket:
+// the substitution pair of Zhu–Dong–Wang 2022 under replace-one, plPair; the
+// connect-the-dots discretisation of Doroshenko et al. 2022, singleStep). The replace-one
+// RDP bound goes through group privacy (replaceOneEps) and is a loose second certificate.
 //
 // All inversions are conservative by construction: bisection returns the end of the
 // bracket at which the guarantee was evaluated to hold, never the midpoint (the bug of

@@ -125,10 +125,8 @@ func HockeyStick1D(lp, lq func(float64) float64, lo, hi float64, breaks []float6
 // HockeyStickIntegrand is p − e^ε q at a point where the normalised log-densities are
 // lp = log p and lq = log q, written as p·(−expm1(ε − L)), L = lp − lq, so that no
 // cancellation occurs near L = ε; it is p where q = 0 (L = +∞) and −e^{ε+lq} where p = 0.
-// Both 1-D integrators of the hockey-stick divergence take their integrand from it:
-// HockeyStick1D (adaptive Gauss–Legendre on closures, for delta_delivered) and the
-// audit's privacy curve (auditing.PrivacyCurve1D, a Richardson-extrapolated midpoint rule
-// on a grid of sampler.LogDensity values).
+// Both 1-D integrators, HockeyStick1D and auditing.PrivacyCurve1D, take their integrand
+// from it.
 func HockeyStickIntegrand(lp, lq, eps float64) float64 {
 	if math.IsInf(lp, -1) {
 		return -math.Exp(eps + lq)
@@ -260,7 +258,7 @@ const spanDrop = 60
 // [a, b]) where l ≥ max l − drop, for a law of width at most w (kμ-strong concavity with
 // w = 1/√(kμ): the drop is reached within √(2·drop)·w of the mode).
 func SpanConcave(l func(float64) float64, a, b, w, drop float64) (lo, hi float64) {
-	md := argmaxConcave(l, a, b)
+	md := ArgmaxConcave(l, a, b, 1e-12, 300)
 	top := l(md)
 	reach := (math.Sqrt(2*drop) + 1) * w
 	edge := func(inside, outside float64) float64 {
@@ -280,15 +278,13 @@ func SpanConcave(l func(float64) float64, a, b, w, drop float64) (lo, hi float64
 	return edge(md, md-reach), edge(md, md+reach)
 }
 
-// argmaxConcave maximises a concave f on [a, b] by golden-section search.
-func argmaxConcave(f func(float64) float64, a, b float64) float64 {
+// ArgmaxConcave maximises a concave f on [a, b] by golden-section search, for at most n
+// steps and until b − a ≤ tol·max(1, |a| + |b|).
+func ArgmaxConcave(f func(float64) float64, a, b, tol float64, n int) float64 {
 	const r = 0.6180339887498949 // (√5 − 1)/2
 	x1, x2 := b-r*(b-a), a+r*(b-a)
 	f1, f2 := f(x1), f(x2)
-	for range 300 {
-		if b-a <= 1e-12*math.Max(1, math.Abs(a)+math.Abs(b)) {
-			break
-		}
+	for i := 0; i < n && b-a > tol*math.Max(1, math.Abs(a)+math.Abs(b)); i++ {
 		if f1 >= f2 {
 			b, x2, f2 = x2, x1, f1
 			x1 = b - r*(b-a)

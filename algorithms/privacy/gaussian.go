@@ -16,10 +16,7 @@ const (
 )
 
 // The standard-normal numerics live in package gauss (one copy for the accountant, the
-// samplers and the analysis); these names keep the accountant's call sites.
-
-// logErfc is gauss.LogErfc, log erfc(x).
-func logErfc(x float64) float64 { return gauss.LogErfc(x) }
+// samplers and the analysis).
 
 // DeltaGaussian is the Gaussian privacy curve δ(ε; s) (gauss.Delta; Balle–Wang 2018
 // Thm 8, PRIVACY.md §1.1).

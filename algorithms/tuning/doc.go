@@ -14,7 +14,7 @@
 //     K ~ D_{η,γ} (truncated negative binomial; η = 1 is the geometric law of Liu & Talwar,
 //     STOC 2019) of times and release the best of its outputs. Q = draw one grid point
 //     uniformly (data-independent), train it at a per-run GDP budget, and release its
-//     score, the clipped empirical risk plus Gaussian noise (score.go). The per-run budget
+//     score, the clipped empirical risk plus Gaussian noise (scorer). The per-run budget
 //     is the largest for which the RDP bound of Theorem 2, converted to (ε, δ) (Balle et
 //     al. 2020 Thm 21), meets the target (accountant.go); the row's epsilon_spent is
 //     recomputed from the GDP parameters the candidates actually report.

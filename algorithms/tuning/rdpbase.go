@@ -81,7 +81,7 @@ func GDPCurve(dst, orders []float64, s float64) []float64 {
 }
 
 // gdpBase reports whether every candidate's record carries a finite GDP parameter (the
-// closed-form path of calibratePrivate).
+// closed-form path of planPrivate).
 func gdpBase(recs []algorithms.Record) bool {
 	for _, r := range recs {
 		if !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) {
@@ -138,7 +138,6 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 		return p, err
 	}
 	base := make([]float64, len(orders))
-	tau := 0.0
 	for i, r := range p.recs {
 		e, err := m.curve(c, p.run, p.cands[i], r, orders)
 		if err != nil {
@@ -147,11 +146,6 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 		for j := range base {
 			base[j] = math.Max(base[j], e[j])
 		}
-		dm := r.DeltaMech
-		if math.IsNaN(dm) {
-			dm = p.run.Delta
-		}
-		tau = math.Max(tau, math.Max(p.run.Delta-dm, 0)/(1+math.Exp(p.run.Epsilon)))
 	}
 	for j, a := range orders {
 		base[j] += a * p.sScore * p.sScore / 2
@@ -159,12 +153,11 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 	if p.eps, err = EpsRDPBase(orders, base, p.tnb, p.deltaConverted); err != nil {
 		return p, err
 	}
-	p.tvDelta = (1 + math.Exp(p.eps)) * p.tnb.Mean() * tau
-	p.delta = p.deltaConverted + p.tvDelta
+	p.addTV()
 	return p, nil
 }
 
-// calibrateRDP is calibratePrivate's per-run budget for a base that is not Gaussian-DP.
+// calibrateRDP is planPrivate's per-run budget for a base that is not Gaussian-DP.
 // The score keeps its GDP share s_score of the GDP path, the run's δ_r is unchanged, and
 // the run's ε_r is the largest (to relative precision 1e-3, rounding down) at which the
 // tuned release, accounted from the Rényi curves the candidates report at (ε_r, δ_r),

@@ -17,7 +17,7 @@ import (
 //   - oracle: J = argmin_j F(U y_j + x⊥_j) = argmin_j F̃(y_j) (the loss never sees x⊥), so
 //     J is a function of the y's only and x⊥_J can be drawn after the choice;
 //   - private: the score of run j is a function of F̃(y_j) and of ‖x_j‖² = ‖y_j‖² + ‖x⊥_j‖²
-//     (score.go's sensitivity), so ρ_j = ‖x⊥_j‖ is drawn for every run before its score,
+//     (scorer's sensitivity), so ρ_j = ‖x⊥_j‖ is drawn for every run before its score,
 //     ρ_j² = v_j·χ²_{d−r}, and the released complement is ρ_J·e with e uniform on the unit
 //     sphere of the complement: given ρ_J, the direction of an isotropic Gaussian is uniform
 //     and independent of its norm, so (y_J, ρ_J e) has the full run's joint law.

@@ -16,7 +16,7 @@ import (
 
 // Mechanism is a tuned mechanism (mode oracle or private); see the package doc.
 type Mechanism struct {
-	Blocked // Accountant, RDPer and Tunable (caps.go)
+	Blocked // Accountant, RDPer and Tunable (Capabilities)
 	base    Tunable
 	cfg     Config
 }
@@ -29,9 +29,12 @@ type oraclePlan struct {
 }
 
 var (
-	_ algorithms.Mechanism = (*Mechanism)(nil)
-	_ algorithms.Refereed  = (*Mechanism)(nil)
-	_ algorithms.Unwrapper = (*Mechanism)(nil)
+	_ algorithms.Mechanism  = (*Mechanism)(nil)
+	_ algorithms.Refereed   = (*Mechanism)(nil)
+	_ algorithms.Unwrapper  = (*Mechanism)(nil)
+	_ algorithms.Accountant = (*Mechanism)(nil)
+	_ RDPer                 = (*Mechanism)(nil)
+	_ Tunable               = (*Mechanism)(nil)
 )
 
 // Name is the base mechanism's registry name.
@@ -275,25 +278,34 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 		// not every candidate is Gaussian-DP: the general RDP form of Theorem 2 (rdpbase.go)
 		return m.calibrateRDP(env, c, b, p)
 	}
-	tau := 0.0
 	for _, r := range p.recs {
 		p.sTrain = math.Max(p.sTrain, r.GDPS)
+	}
+	sTot := math.Hypot(p.sTrain, p.sScore)
+	if p.eps, err = Eps(sTot, p.tnb, p.deltaConverted); err != nil {
+		return p, err
+	}
+	p.addTV()
+	if p.eps > b.Epsilon*(1+algorithms.SpentTol) || p.delta > b.Delta*(1+algorithms.SpentTol) {
+		return p, fmt.Errorf("tuning private: the candidates' reported gdp_s = %v exceeds the per-run target %v: spent (%v, %v) > (%v, %v)", p.sTrain, sTrain, p.eps, p.delta, b.Epsilon, b.Delta)
+	}
+	return p, nil
+}
+
+// addTV sets δ to the conversion's part plus the samplers' TV error over the E[K] runs at
+// the spent ε, each run's τ the largest (δ_r − δ_mech)₊/(1 + e^{ε_r}) of the candidates
+// (δ_mech NaN: δ_r).
+func (p *privatePlan) addTV() {
+	tau := 0.0
+	for _, r := range p.recs {
 		dm := r.DeltaMech
 		if math.IsNaN(dm) {
 			dm = p.run.Delta
 		}
 		tau = math.Max(tau, math.Max(p.run.Delta-dm, 0)/(1+math.Exp(p.run.Epsilon)))
 	}
-	sTot := math.Hypot(p.sTrain, p.sScore)
-	if p.eps, err = Eps(sTot, p.tnb, p.deltaConverted); err != nil {
-		return p, err
-	}
 	p.tvDelta = (1 + math.Exp(p.eps)) * p.tnb.Mean() * tau
 	p.delta = p.deltaConverted + p.tvDelta
-	if p.eps > b.Epsilon*(1+algorithms.SpentTol) || p.delta > b.Delta*(1+algorithms.SpentTol) {
-		return p, fmt.Errorf("tuning private: the candidates' reported gdp_s = %v exceeds the per-run target %v: spent (%v, %v) > (%v, %v)", p.sTrain, sTrain, p.eps, p.delta, b.Epsilon, b.Delta)
-	}
-	return p, nil
 }
 
 func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
@@ -367,7 +379,7 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 		rho := 0.0
 		if reduced {
 			// each run's complement norm is drawn before its score, whose sensitivity
-			// depends on the full ‖x‖ (score.go; reduce.go)
+			// depends on the full ‖x‖ (scorer; reduce.go)
 			if rho, err = orthogonalNorm(p.cands[j], c, p.plans[j], out.Record, o.Dim(), rng); err != nil {
 				return algorithms.Output{}, err
 			}
@@ -382,4 +394,106 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 		best.Record.Extra[algorithms.ExtraOrthogonalNorm] = bestRho
 	}
 	return best, nil
+}
+
+// Capabilities is the tuned mechanism's table (algorithms.As; Unwrap is the base; DESIGN.md
+// "Optional capabilities", checked by mechtest.Wrapper): the base's accountant, Rényi
+// curve and knobs are blocked (Blocked) because they describe or re-tune one run, not K
+// runs and a selection. The runner's services arrive as algorithms.Env, passed through to
+// the base, not as capabilities.
+func Capabilities() []algorithms.Capability {
+	return []algorithms.Capability{
+		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", algorithms.Inherited, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
+		algorithms.Cap[algorithms.Refereed]("Refereed", algorithms.Overridden, "mode oracle selects on the referee"),
+		algorithms.Cap[algorithms.Reducer]("Reducer", algorithms.Overridden, "the tuned release's own reduced path"),
+		algorithms.Cap[algorithms.RadialReducer]("RadialReducer", algorithms.Overridden, "the tuned release's complement is radial"),
+		algorithms.Cap[algorithms.Accountant]("Accountant", algorithms.Blocked, "the base's accountant describes one run, not the tuned release"),
+		algorithms.Cap[RDPer]("RDPer", algorithms.Blocked, "the base's Rényi curve describes one run, not the tuned release"),
+		algorithms.Cap[Tunable]("Tunable", algorithms.Blocked, "the knobs are chosen by the wrapper"),
+	}
+}
+
+// Unwrap is the base mechanism (algorithms.As).
+func (m *Mechanism) Unwrap() algorithms.Mechanism { return m.base }
+
+// Blocked blocks, for the wrapper that embeds it (this one, and the audit's underclaimed),
+// the capabilities that describe or re-tune its base's own release: Accountant and RDPer
+// answer algorithms.ErrNotAvailable, Tunable has no knobs (Capabilities).
+type Blocked struct{}
+
+// Account blocks the base's accountant.
+func (Blocked) Account(problems.Constants, algorithms.Budget, algorithms.Record) (eps, delta float64, err error) {
+	return 0, 0, algorithms.ErrNotAvailable
+}
+
+// RDP blocks the base's Rényi curve.
+func (Blocked) RDP(problems.Constants, algorithms.Budget, []float64) ([]float64, error) {
+	return nil, algorithms.ErrNotAvailable
+}
+
+// Knobs is empty: the wrapper has chosen them.
+func (Blocked) Knobs(problems.Constants) []Knob { return nil }
+
+// WithKnobs blocks the base's knobs.
+func (Blocked) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
+	return nil, algorithms.ErrNotAvailable
+}
+
+// scorer releases the score of one run of the base algorithm Q (package doc):
+//
+//	S(x) = (1/n) Σ_i clip_[−B, B](f(x; s_i) − f(0; s_i)) + N(0, (Δ/s_score)²),
+//
+// the empirical risk up to the data-dependent constant F(0; D), which does not change the
+// ordering of candidates. B = G_f·min(‖x‖, R_clip) with R_clip = max_{y∈K} ‖y‖ on a bounded
+// domain (then |f(x; s) − f(0; s)| ≤ G_f‖x‖ ≤ B and nothing is clipped) and the public
+// prior bound C on the unconstrained one. Replacing one example changes one term by at
+// most min(2B, |h(x) − h(0)|) ≤ min(2B, G_Δ‖x‖) with h = f(·; s) − f(·; s') G_Δ-Lipschitz
+// (SPEC §0; G_Δ ≤ 2G_f), so the score's replace-one sensitivity is Δ = min(2B, G_Δ‖x‖)/n
+// and the Gaussian noise makes it s_score-GDP (Dong, Roth & Su 2022 Thm 2.7). x is Q's
+// own training output, so the x-dependent Δ is adaptive composition within Q.
+type scorer struct {
+	c    problems.Constants
+	zero []float64
+	rmax float64
+	gd   float64
+}
+
+// newScorer scores points of an oracle of dimension dim (c.D, or the rank r on the
+// reduced path).
+func newScorer(c problems.Constants, dim int) *scorer {
+	r := c.Domain.MaxNorm(c.D)
+	if math.IsInf(r, 1) || !(r > 0) {
+		r = c.Domain.Radius
+	}
+	gd := c.GDelta
+	if !(gd > 0) || gd > 2*c.GF {
+		gd = 2 * c.GF
+	}
+	return &scorer{c: c, zero: make([]float64, dim), rmax: r, gd: gd}
+}
+
+// sensitivity returns (B, Δ) for a released x of norm nx.
+func (s *scorer) sensitivity(nx float64) (b, delta float64) {
+	b = s.c.GF * math.Min(nx, s.rmax)
+	return b, math.Min(2*b, s.gd*nx) / float64(s.c.N)
+}
+
+// exact is the clipped score without noise (2n counted value queries).
+func (s *scorer) exact(o problems.ValueOracle, x []float64, b float64) float64 {
+	sum := 0.0
+	for i := range o.Len() {
+		v := o.Value(i, x) - o.Value(i, s.zero)
+		sum += math.Max(-b, math.Min(b, v))
+	}
+	return sum / float64(o.Len())
+}
+
+// noisy is the released score at GDP parameter sScore of x, whose full-dimensional norm is
+// √(‖x‖² + rho²): rho = 0 on the full path, and on the reduced path (x = y ∈ R^r) rho is
+// the norm of the run's component orthogonal to span U (reduce.go), which the loss never
+// sees but the sensitivity bound G_Δ‖x‖ must include.
+func (s *scorer) noisy(o problems.ValueOracle, x []float64, rho, sScore float64, rng *rand.Rand) float64 {
+	nx := math.Sqrt(problems.SquaredNorm(x) + rho*rho)
+	b, d := s.sensitivity(nx)
+	return s.exact(o, x, b) + rng.NormFloat64()*d/sScore
 }
