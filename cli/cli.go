@@ -161,8 +161,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 		return err
 	}
 	if o.cpuProfile != "" {
-		// A CPU profile of this whole command (go tool pprof bin/expmech FILE): where a
-		// run's time goes, for the profiles DESIGN.md "Scale and budgets" cites.
+		// for the profiles DESIGN.md "Scale and budgets" cites
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
 			return fmt.Errorf("-cpuprofile: %w", err)
@@ -383,11 +382,8 @@ func isSpecFile(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// loadSpec loads the spec of -exp: a path with a folder is that file; a file name ending
-// in .yaml or .yml that exists in the current folder is that file (`-exp my.yaml`);
-// otherwise a bare name (with or without .yaml) is experiments/NAME.yaml when it
-// exists — so an edited spec of a checkout wins — and else the spec of that name built
-// into the binary. A name found nowhere is a usage error that says where it looked.
+// loadSpec loads the spec of -exp, looked up as DESIGN.md "Command line" says (-exp): an
+// edited experiments/NAME.yaml of a checkout wins over the spec built into the binary.
 func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) {
 	path := SpecPath(exp)
 	if filepath.Dir(path) != experiments.BuiltinDir || strings.Contains(exp, "/") {
@@ -407,15 +403,12 @@ func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) 
 		exp, here, path, strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml"))}
 }
 
-// documented is a registry entry that describes itself in one line for -list: every
-// problem generator and sampler should (a factory has its Doc field).
-type documented interface{ Doc() string }
-
 // list prints the registered problems, algorithms and samplers, one line each with its
-// description (-list).
+// description (-list): every problem generator and sampler should have a Doc method (a
+// factory has its Doc field).
 func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
 	docOf := func(v any) string {
-		if d, ok := v.(documented); ok {
+		if d, ok := v.(interface{ Doc() string }); ok {
 			return d.Doc()
 		}
 		return ""
