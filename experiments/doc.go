@@ -9,5 +9,5 @@
 // into (and are validated by), reach it as values through a Schema built in run.go.
 //
 // The experiment specs themselves (*.yaml) live beside this package and are built into it
-// (embed.go), so that a binary finds them without the source tree.
+// (Builtin), so that a binary finds them without the source tree.
 package experiments
