@@ -148,8 +148,7 @@ type options struct {
 // signal handling and the exit status).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Components) error {
 	var o options
-	fs := newFlagSet(&o)
-	newRun, help, err := parseFlags(fs, &o, args, stdout)
+	newRun, help, err := parseFlags(&o, args, stdout)
 	if help || err != nil {
 		return err
 	}
@@ -224,8 +223,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 	return nil
 }
 
-// newFlagSet declares the command's flags, each stored into o.
-func newFlagSet(o *options) *flag.FlagSet {
+// parseFlags declares the command's flags, each stored into o, and parses args. help
+// reports that -h was given (the usage is then printed on stdout and there is nothing
+// else to do). With -compare, the new run is the one positional argument, returned as
+// newRun.
+func parseFlags(o *options, args []string, stdout io.Writer) (newRun string, help bool, err error) {
 	fs := flag.NewFlagSet("expmech", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.exp, "exp", "", "experiment: a spec file (my.yaml in the current folder, or a path), or a name looked up in ./experiments/, then among the specs built into the binary (-list)")
@@ -252,13 +254,6 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.audit, "audit", "", removedFlag+" the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
 	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
-	return fs
-}
-
-// parseFlags parses args into o. help reports that -h was given (the usage is then
-// printed on stdout and there is nothing else to do). With -compare, the new run is the
-// one positional argument, returned as newRun.
-func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (newRun string, help bool, err error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)

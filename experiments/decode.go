@@ -135,11 +135,9 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, swe
 		case "algorithms":
 			s.decodeAlgorithms(is, v)
 		case "checks":
-			s.Checks = decodeEntries(is, "checks", v, s.schema.Check)
-			s.checkLines = elementLines(v)
+			s.Checks, s.checkLines = decodeEntries(is, "checks", v, s.schema.Check)
 		case "figures":
-			s.Figures = decodeEntries(is, "figures", v, s.schema.Figure)
-			s.figureLines = elementLines(v)
+			s.Figures, s.figureLines = decodeEntries(is, "figures", v, s.schema.Figure)
 		case "quick":
 			quickNode = v
 			s.decodeQuick(is, v)
@@ -446,17 +444,19 @@ func (s *Spec) Shrink() *Spec {
 }
 
 // decodeEntries decodes each element of the list v strictly into a fresh value of
-// newValue (a map[string]any when newValue is nil); path names the list in messages.
-func decodeEntries(is *issues, path string, v *yaml.Node, newValue func() any) []any {
+// newValue (a map[string]any when newValue is nil), and returns the values and the line
+// of each; path names the list in messages.
+func decodeEntries(is *issues, path string, v *yaml.Node, newValue func() any) ([]any, []int) {
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
-		return nil
+		return nil, nil
 	}
 	if v.Kind != yaml.SequenceNode {
 		is.add(v.Line, path, "want a list, got %s", kindName(v))
-		return nil
+		return nil, nil
 	}
-	out := make([]any, len(v.Content))
+	out, lines := make([]any, len(v.Content)), make([]int, len(v.Content))
 	for i, e := range v.Content {
+		lines[i] = e.Line
 		var dst any = &map[string]any{}
 		if newValue != nil {
 			dst = newValue()
@@ -464,16 +464,7 @@ func decodeEntries(is *issues, path string, v *yaml.Node, newValue func() any) [
 		decodeStrict(is, path+"["+itoa(i)+"]", e, dst)
 		out[i] = dst
 	}
-	return out
-}
-
-// elementLines returns the line of each element of a list node.
-func elementLines(v *yaml.Node) []int {
-	var out []int
-	for _, c := range v.Content {
-		out = append(out, c.Line)
-	}
-	return out
+	return out, lines
 }
 
 // decodeGrid reads an algorithm entry's `grid:` mapping of knob → non-empty list of numbers.
