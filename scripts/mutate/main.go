@@ -122,7 +122,7 @@ func checkPlants(root string, plants []Plant) int {
 	}
 	bad := 0
 	for _, p := range plants {
-		if err := p.applyCheck(root, files); err != nil {
+		if _, err := p.edited(root, files); err != nil {
 			fmt.Printf("STALE  %-28s %v\n", p.Name, err)
 			bad++
 			continue
@@ -134,30 +134,6 @@ func checkPlants(root string, plants []Plant) int {
 		return 1
 	}
 	return 0
-}
-
-// applyCheck applies p's edits to the file texts in memory (nothing is written).
-func (p Plant) applyCheck(root string, files []string) error {
-	texts := map[string]string{}
-	for _, e := range p.Edits {
-		if !slices.Contains(files, e.File) {
-			return fmt.Errorf("%s: not a file of the tree", e.File)
-		}
-		t, ok := texts[e.File]
-		if !ok {
-			b, err := os.ReadFile(filepath.Join(root, e.File))
-			if err != nil {
-				return err
-			}
-			t = string(b)
-		}
-		nt, err := e.apply(t)
-		if err != nil {
-			return err
-		}
-		texts[e.File] = nt
-	}
-	return nil
 }
 
 func splitList(s string) []string {
@@ -173,21 +149,16 @@ func splitList(s string) []string {
 // selectPlants keeps the named plants (all when names is empty) and, with fast, only the
 // fast ones; a name that is no plant is an error.
 func selectPlants(all []Plant, names []string, fast bool) ([]Plant, error) {
-	byName := map[string]Plant{}
-	for _, p := range all {
-		byName[p.Name] = p
-	}
-	var out []Plant
+	out := all
 	if len(names) > 0 {
+		out = nil
 		for _, n := range names {
-			p, ok := byName[n]
-			if !ok {
+			i := slices.IndexFunc(all, func(p Plant) bool { return p.Name == n })
+			if i < 0 {
 				return nil, fmt.Errorf("-only: no plant %q", n)
 			}
-			out = append(out, p)
+			out = append(out, all[i])
 		}
-	} else {
-		out = all
 	}
 	if fast {
 		var f []Plant

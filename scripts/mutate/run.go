@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,21 +84,42 @@ func copyTree(root, dst string, files []string) error {
 
 // applyEdits applies p's edits to the copy at dir.
 func (p Plant) applyEdits(dir string) error {
-	for _, e := range p.Edits {
-		path := filepath.Join(dir, filepath.FromSlash(e.File))
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("%s: %w", e.File, err)
-		}
-		t, err := e.apply(string(b))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, []byte(t), 0o644); err != nil {
+	texts, err := p.edited(dir, nil)
+	if err != nil {
+		return err
+	}
+	for f, t := range texts {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), []byte(t), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// edited applies p's edits, in order, to the texts of the files under root and returns
+// the edited texts (nothing is written); when files is not nil, each edited file must be
+// one of them.
+func (p Plant) edited(root string, files []string) (map[string]string, error) {
+	texts := map[string]string{}
+	for _, e := range p.Edits {
+		if files != nil && !slices.Contains(files, e.File) {
+			return nil, fmt.Errorf("%s: not a file of the tree", e.File)
+		}
+		t, ok := texts[e.File]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.File)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", e.File, err)
+			}
+			t = string(b)
+		}
+		nt, err := e.apply(t)
+		if err != nil {
+			return nil, err
+		}
+		texts[e.File] = nt
+	}
+	return texts, nil
 }
 
 // build compiles the harness of the tree at dir into bin ("": dir/bin/expmech) and
