@@ -118,8 +118,7 @@ var lineRE = regexp.MustCompile(`line (\d+)`)
 // yamlErrLine extracts the first "line N" of a yaml.v3 error and returns it with the
 // message stripped of its "yaml: " prefix and flattened to one line.
 func yamlErrLine(err error) (int, string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	msg = strings.Join(strings.Fields(msg), " ")
+	msg := oneLine(strings.TrimPrefix(err.Error(), "yaml: "))
 	line := 0
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])

@@ -325,7 +325,7 @@ func classify(plant, control []ExpRun) (Verdict, string) {
 			was := before[k.Index]
 			switch {
 			case k.Result == "FAIL" && was != "FAIL":
-				kills = append(kills, fmt.Sprintf("%s %s FAIL (control %s; fitted %s)", r.Exp, k.Label(), orDash(was), k.fitText()))
+				kills = append(kills, fmt.Sprintf("%s %s FAIL (control %s; fitted %s)", r.Exp, k.Label(), cmp.Or(was, "—"), k.fitText()))
 			case k.Result == "INCONCLUSIVE" && was == "PASS":
 				weaks = append(weaks, fmt.Sprintf("%s %s INCONCLUSIVE (control PASS)", r.Exp, k.Label()))
 			}
@@ -340,13 +340,6 @@ func classify(plant, control []ExpRun) (Verdict, string) {
 		return Weak, strings.Join(weaks, "; ")
 	}
 	return Survived, "no check moved to FAIL or INCONCLUSIVE"
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }
 
 // A Result is a plant's outcome.
