@@ -160,7 +160,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 		return err
 	}
 	if o.cpuProfile != "" {
-		// for the profiles DESIGN.md "Scale and budgets" cites
+		// of the whole command, for the profiles DESIGN.md "Scale and budgets" cites
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
 			return fmt.Errorf("-cpuprofile: %w", err)
@@ -188,38 +188,35 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 	case o.compare != "":
 		return compare(o, newRun, stdout)
 	case o.merge != "":
-		if err := merge(reg, o, flags, stdout, log); err != nil {
-			return err
-		}
+		err = merge(reg, o, flags, stdout, log)
 	case o.exp != "":
-		if err := experiment(ctx, reg, o, flags, stdout, stderr, log); err != nil {
-			return err
-		}
+		err = experiment(ctx, reg, o, flags, stdout, stderr, log)
 	}
-	if o.report {
-		out, res, fig := "REPORT.md", o.out, o.figures
-		if o.quick {
-			out, res, fig = "REPORT-quick.md", filepath.Join(o.out, runner.QuickFolder), filepath.Join(o.figures, runner.QuickFolder)
-		}
-		suite, err := ReadSuite(SuitePath)
-		if err != nil {
-			return err
-		}
-		top := anreport.TopReport{Suite: append(suite, auditExperiments...), Quick: o.quick}
-		if err := anreport.WriteTopReport(res, fig, out, top); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		idx := filepath.Join(res, "index.html")
-		if err := anreport.WriteHTMLIndex(res, idx); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		// The verdicts file SPEC §12 is generated from (scripts/spec12).
-		vs := filepath.Join(res, "verdicts.csv")
-		if err := anreport.WriteVerdicts(res, vs, top); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", out, idx, vs)
+	if err != nil || !o.report {
+		return err
 	}
+	out, res, fig := "REPORT.md", o.out, o.figures
+	if o.quick {
+		out, res, fig = "REPORT-quick.md", filepath.Join(o.out, runner.QuickFolder), filepath.Join(o.figures, runner.QuickFolder)
+	}
+	suite, err := ReadSuite(SuitePath)
+	if err != nil {
+		return err
+	}
+	top := anreport.TopReport{Suite: append(suite, auditExperiments...), Quick: o.quick}
+	if err := anreport.WriteTopReport(res, fig, out, top); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	idx := filepath.Join(res, "index.html")
+	if err := anreport.WriteHTMLIndex(res, idx); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	// The verdicts file SPEC §12 is generated from (scripts/spec12).
+	vs := filepath.Join(res, "verdicts.csv")
+	if err := anreport.WriteVerdicts(res, vs, top); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s and %s\n", out, idx, vs)
 	return nil
 }
 
@@ -381,10 +378,8 @@ func isSpecFile(name string) bool {
 // edited experiments/NAME.yaml of a checkout wins over the spec built into the binary.
 func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) {
 	path := SpecPath(exp)
-	if filepath.Dir(path) != experiments.BuiltinDir || strings.Contains(exp, "/") {
-		return experiments.Load(path, schema)
-	}
-	if _, err := os.Stat(path); err == nil {
+	_, err := os.Stat(path)
+	if err == nil || filepath.Dir(path) != experiments.BuiltinDir || strings.Contains(exp, "/") {
 		return experiments.Load(path, schema)
 	}
 	if b, ok := experiments.Builtin(filepath.Base(path)); ok {

@@ -389,26 +389,22 @@ func runPlants(ctx context.Context, root string, plants []Plant, opts options) (
 		exp    string
 		trials int
 	}
-	var keys []ctlKey
-	seen := map[ctlKey]bool{}
-	for _, p := range plants {
-		for _, e := range p.catchers() {
-			k := ctlKey{e, p.Trials}
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-	}
 	// Each control closes done when it has run; a plant waits for its controls, then is
 	// classified at once, so the table on disk grows as plants finish.
 	type ctlRun struct {
 		done chan struct{}
 		run  ExpRun
 	}
-	controls := make(map[ctlKey]*ctlRun, len(keys))
-	for _, k := range keys {
-		controls[k] = &ctlRun{done: make(chan struct{})}
+	var keys []ctlKey
+	controls := map[ctlKey]*ctlRun{}
+	for _, p := range plants {
+		for _, e := range p.catchers() {
+			k := ctlKey{e, p.Trials}
+			if controls[k] == nil {
+				controls[k] = &ctlRun{done: make(chan struct{})}
+				keys = append(keys, k)
+			}
+		}
 	}
 	results := make([]Result, len(plants))
 	finished := make([]bool, len(plants))
