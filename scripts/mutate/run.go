@@ -140,9 +140,9 @@ func build(ctx context.Context, dir, bin string) (string, error) {
 // A CheckRow is the part of a checks.csv row the suite reads (DESIGN.md "checks.csv
 // columns").
 type CheckRow struct {
-	Index                                    string
-	Kind, Metric, Algorithm, Vs, Where, Exp  string
-	Result, Role, Fitted, CILo, CIHi, Reason string
+	Index                              string
+	Kind, Metric, Algorithm, Vs, Where string
+	Result, Role, Fitted, CILo, CIHi   string
 }
 
 // Label names the check for a table.
@@ -204,9 +204,8 @@ func readChecks(r io.Reader) ([]CheckRow, error) {
 		out = append(out, CheckRow{
 			Index: get(rec, "check"), Kind: get(rec, "kind"), Metric: get(rec, "metric"),
 			Algorithm: get(rec, "algorithm"), Vs: get(rec, "vs"), Where: get(rec, "where"),
-			Exp: get(rec, "expected"), Result: get(rec, "result"), Role: get(rec, "role"),
+			Result: get(rec, "result"), Role: get(rec, "role"),
 			Fitted: get(rec, "fitted"), CILo: get(rec, "ci_lo"), CIHi: get(rec, "ci_hi"),
-			Reason: get(rec, "reason"),
 		})
 	}
 	return out, nil
