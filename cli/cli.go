@@ -253,7 +253,6 @@ func parseFlags(o *options, args []string, stdout io.Writer) (newRun string, hel
 	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
 			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
 			// A removed flag is still parsed (to say what replaced it) but not listed.
 			shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
