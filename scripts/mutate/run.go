@@ -29,9 +29,7 @@ func treeFiles(root string) ([]string, error) {
 	if out, err := cmd.Output(); err == nil {
 		var files []string
 		for _, f := range strings.Split(string(out), "\x00") {
-			if f == "" {
-				continue
-			}
+			// the empty name after the last NUL is the root, a folder: skipped below
 			if st, err := os.Stat(filepath.Join(root, f)); err == nil && st.Mode().IsRegular() {
 				files = append(files, f)
 			}
