@@ -76,10 +76,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		return nil, is.err()
 	}
 	s := newSpec(path, data, schema)
-	seen, sweepNode, quickNode := s.decodeTop(is, root)
+	sweepNode, quickNode := s.decodeTop(is, root)
 	s.inheritTuning(is)
 	for _, key := range []string{"name", "algorithms", "problem"} {
-		if !seen[key] {
+		if _, seen := s.lines["@"+key]; !seen {
 			is.add(0, key, "required")
 		}
 	}
@@ -106,15 +106,13 @@ func newSpec(path string, data []byte, schema Schema) *Spec {
 }
 
 // decodeTop decodes the top-level keys of root in file order, recording each value's
-// line. It returns the keys seen and the sweep and quick nodes (nil when absent), which
+// line (under "@key"). It returns the sweep and quick nodes (nil when absent), which
 // validation needs for its line numbers.
-func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, sweepNode, quickNode *yaml.Node) {
-	seen = map[string]bool{}
+func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yaml.Node) {
 	plain := map[string]any{"name": &s.Name, "description": &s.Description, "seed": &s.Seed,
 		"trials": &s.Trials, "task": &s.Task, "save_outputs": &s.SaveOutputs}
 	for j := 0; j+1 < len(root.Content); j += 2 {
 		k, v := root.Content[j], root.Content[j+1]
-		seen[k.Value] = true
 		s.lines["@"+k.Value] = v.Line
 		if dst, ok := plain[k.Value]; ok {
 			decodeStrict(is, k.Value, v, dst)
@@ -145,7 +143,7 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, swe
 			is.add(k.Line, k.Value, "unknown key (known: %v)", topKeys)
 		}
 	}
-	return seen, sweepNode, quickNode
+	return sweepNode, quickNode
 }
 
 // decodePrivacy decodes the privacy block (ε and δ, each optional here), recording which
