@@ -1,6 +1,6 @@
-// Command bench measures the harness's speed and compares it with a baseline (README
-// "Benchmarks"; make bench, make bench-ci). Both files are in the Go benchmark format, so
-// benchstat reads them too.
+// Command bench measures the harness's speed and compares it with a baseline
+// (DESIGN.md "Scale and budgets"; make bench, make bench-ci). Both files are in the Go
+// benchmark format, so benchstat reads them too.
 //
 //	bench suite -bin bin/expmech -tmp DIR NAME...
 //
