@@ -148,8 +148,7 @@ type options struct {
 // signal handling and the exit status).
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Components) error {
 	var o options
-	fs := newFlagSet(&o)
-	newRun, help, err := parseFlags(fs, &o, args, stdout)
+	newRun, help, err := parseFlags(&o, args, stdout)
 	if help || err != nil {
 		return err
 	}
@@ -161,8 +160,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 		return err
 	}
 	if o.cpuProfile != "" {
-		// A CPU profile of this whole command (go tool pprof bin/expmech FILE): where a
-		// run's time goes, for the profiles DESIGN.md "Scale and budgets" cites.
+		// of the whole command, for the profiles DESIGN.md "Scale and budgets" cites
 		f, err := os.Create(o.cpuProfile)
 		if err != nil {
 			return fmt.Errorf("-cpuprofile: %w", err)
@@ -190,43 +188,43 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 	case o.compare != "":
 		return compare(o, newRun, stdout)
 	case o.merge != "":
-		if err := merge(reg, o, flags, stdout, log); err != nil {
-			return err
-		}
+		err = merge(reg, o, flags, stdout, log)
 	case o.exp != "":
-		if err := experiment(ctx, reg, o, flags, stdout, stderr, log); err != nil {
-			return err
-		}
+		err = experiment(ctx, reg, o, flags, stdout, stderr, log)
 	}
-	if o.report {
-		out, res, fig := "REPORT.md", o.out, o.figures
-		if o.quick {
-			out, res, fig = "REPORT-quick.md", filepath.Join(o.out, runner.QuickFolder), filepath.Join(o.figures, runner.QuickFolder)
-		}
-		suite, err := ReadSuite(SuitePath)
-		if err != nil {
-			return err
-		}
-		top := anreport.TopReport{Suite: append(suite, auditExperiments...), Quick: o.quick}
-		if err := anreport.WriteTopReport(res, fig, out, top); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		idx := filepath.Join(res, "index.html")
-		if err := anreport.WriteHTMLIndex(res, idx); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		// The verdicts file SPEC §12 is generated from (scripts/spec12).
-		vs := filepath.Join(res, "verdicts.csv")
-		if err := anreport.WriteVerdicts(res, vs, top); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", out, idx, vs)
+	if err != nil || !o.report {
+		return err
 	}
+	out, res, fig := "REPORT.md", o.out, o.figures
+	if o.quick {
+		out, res, fig = "REPORT-quick.md", filepath.Join(o.out, runner.QuickFolder), filepath.Join(o.figures, runner.QuickFolder)
+	}
+	suite, err := ReadSuite(SuitePath)
+	if err != nil {
+		return err
+	}
+	top := anreport.TopReport{Suite: append(suite, auditExperiments...), Quick: o.quick}
+	if err := anreport.WriteTopReport(res, fig, out, top); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	idx := filepath.Join(res, "index.html")
+	if err := anreport.WriteHTMLIndex(res, idx); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	// The verdicts file SPEC §12 is generated from (scripts/spec12).
+	vs := filepath.Join(res, "verdicts.csv")
+	if err := anreport.WriteVerdicts(res, vs, top); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %s, %s and %s\n", out, idx, vs)
 	return nil
 }
 
-// newFlagSet declares the command's flags, each stored into o.
-func newFlagSet(o *options) *flag.FlagSet {
+// parseFlags declares the command's flags, each stored into o, and parses args. help
+// reports that -h was given (the usage is then printed on stdout and there is nothing
+// else to do). With -compare, the new run is the one positional argument, returned as
+// newRun.
+func parseFlags(o *options, args []string, stdout io.Writer) (newRun string, help bool, err error) {
 	fs := flag.NewFlagSet("expmech", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.exp, "exp", "", "experiment: a spec file (my.yaml in the current folder, or a path), or a name looked up in ./experiments/, then among the specs built into the binary (-list)")
@@ -253,16 +251,8 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.audit, "audit", "", removedFlag+" the privacy audit is the experiment `-exp audit` (add -quick for the CI scale)")
 	fs.StringVar(&o.compare, "compare", "", "OLD NEW: compare two runs (experiment folders or results.csv files) per cell identity, algorithm and metric; writes compare.csv and figures into NEW's folder (or -out when given)")
 	fs.StringVar(&o.metrics, "metrics", "", "comma-separated metrics for -compare (default: risks, query counts, epsilon_spent)")
-	return fs
-}
-
-// parseFlags parses args into o. help reports that -h was given (the usage is then
-// printed on stdout and there is nothing else to do). With -compare, the new run is the
-// one positional argument, returned as newRun.
-func parseFlags(fs *flag.FlagSet, o *options, args []string, stdout io.Writer) (newRun string, help bool, err error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
 			fmt.Fprintln(stdout, "usage: expmech -exp NAME|PATH [flags] | -merge DIR/NAME | -list | -version | -report | -compare OLD NEW")
 			// A removed flag is still parsed (to say what replaced it) but not listed.
 			shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
@@ -383,17 +373,12 @@ func isSpecFile(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// loadSpec loads the spec of -exp: a path with a folder is that file; a file name ending
-// in .yaml or .yml that exists in the current folder is that file (`-exp my.yaml`);
-// otherwise a bare name (with or without .yaml) is experiments/NAME.yaml when it
-// exists — so an edited spec of a checkout wins — and else the spec of that name built
-// into the binary. A name found nowhere is a usage error that says where it looked.
+// loadSpec loads the spec of -exp, looked up as DESIGN.md "Command line" says (-exp): an
+// edited experiments/NAME.yaml of a checkout wins over the spec built into the binary.
 func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) {
 	path := SpecPath(exp)
-	if filepath.Dir(path) != experiments.BuiltinDir || strings.Contains(exp, "/") {
-		return experiments.Load(path, schema)
-	}
-	if _, err := os.Stat(path); err == nil {
+	_, err := os.Stat(path)
+	if err == nil || filepath.Dir(path) != experiments.BuiltinDir || strings.Contains(exp, "/") {
 		return experiments.Load(path, schema)
 	}
 	if b, ok := experiments.Builtin(filepath.Base(path)); ok {
@@ -407,15 +392,12 @@ func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) 
 		exp, here, path, strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml"))}
 }
 
-// documented is a registry entry that describes itself in one line for -list: every
-// problem generator and sampler should (a factory has its Doc field).
-type documented interface{ Doc() string }
-
 // list prints the registered problems, algorithms and samplers, one line each with its
-// description (-list).
+// description (-list): every problem generator and sampler should have a Doc method (a
+// factory has its Doc field).
 func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
 	docOf := func(v any) string {
-		if d, ok := v.(documented); ok {
+		if d, ok := v.(interface{ Doc() string }); ok {
 			return d.Doc()
 		}
 		return ""

@@ -3,10 +3,12 @@ package experiments
 import (
 	"cmp"
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -31,6 +33,38 @@ func Decode(path string, data []byte, schema Schema) (*Spec, error) {
 	return decodeSpec(path, data, parseYAML(data, is), schema, is)
 }
 
+// builtin holds the specs shipped with the source tree, so that a built binary finds
+// them without it (README "Install"). It is read-only.
+//
+//go:embed *.yaml SUITE
+var builtin embed.FS
+
+// BuiltinDir is the folder the built-in specs come from; their Spec.Path is
+// BuiltinDir/<file>, the same as when read from the source tree.
+const BuiltinDir = "experiments"
+
+// Builtin returns the bytes of the built-in spec file (e.g. "quick.yaml") or of SUITE.
+func Builtin(file string) ([]byte, bool) {
+	if strings.ContainsAny(file, `/\`) {
+		return nil, false
+	}
+	b, err := builtin.ReadFile(file)
+	return b, err == nil
+}
+
+// BuiltinNames are the names of the built-in specs (file names without .yaml), sorted.
+func BuiltinNames() []string {
+	ents, _ := builtin.ReadDir(".")
+	var names []string
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 var topKeys = []string{"name", "description", "seed", "trials", "task", "problem", "privacy",
 	"sweep", "only", "algorithms", "save_outputs", "checks", "figures", "quick", "tuning"}
 
@@ -42,10 +76,10 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		return nil, is.err()
 	}
 	s := newSpec(path, data, schema)
-	seen, sweepNode, quickNode := s.decodeTop(is, root)
+	sweepNode, quickNode := s.decodeTop(is, root)
 	s.inheritTuning(is)
 	for _, key := range []string{"name", "algorithms", "problem"} {
-		if !seen[key] {
+		if _, seen := s.lines["@"+key]; !seen {
 			is.add(0, key, "required")
 		}
 	}
@@ -72,15 +106,13 @@ func newSpec(path string, data []byte, schema Schema) *Spec {
 }
 
 // decodeTop decodes the top-level keys of root in file order, recording each value's
-// line. It returns the keys seen and the sweep and quick nodes (nil when absent), which
+// line (under "@key"). It returns the sweep and quick nodes (nil when absent), which
 // validation needs for its line numbers.
-func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, sweepNode, quickNode *yaml.Node) {
-	seen = map[string]bool{}
+func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yaml.Node) {
 	plain := map[string]any{"name": &s.Name, "description": &s.Description, "seed": &s.Seed,
 		"trials": &s.Trials, "task": &s.Task, "save_outputs": &s.SaveOutputs}
 	for j := 0; j+1 < len(root.Content); j += 2 {
 		k, v := root.Content[j], root.Content[j+1]
-		seen[k.Value] = true
 		s.lines["@"+k.Value] = v.Line
 		if dst, ok := plain[k.Value]; ok {
 			decodeStrict(is, k.Value, v, dst)
@@ -101,11 +133,9 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, swe
 		case "algorithms":
 			s.decodeAlgorithms(is, v)
 		case "checks":
-			s.Checks = decodeEntries(is, "checks", v, s.schema.Check)
-			s.checkLines = elementLines(v)
+			s.Checks, s.checkLines = decodeEntries(is, "checks", v, s.schema.Check)
 		case "figures":
-			s.Figures = decodeEntries(is, "figures", v, s.schema.Figure)
-			s.figureLines = elementLines(v)
+			s.Figures, s.figureLines = decodeEntries(is, "figures", v, s.schema.Figure)
 		case "quick":
 			quickNode = v
 			s.decodeQuick(is, v)
@@ -113,7 +143,7 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (seen map[string]bool, swe
 			is.add(k.Line, k.Value, "unknown key (known: %v)", topKeys)
 		}
 	}
-	return seen, sweepNode, quickNode
+	return sweepNode, quickNode
 }
 
 // decodePrivacy decodes the privacy block (ε and δ, each optional here), recording which
@@ -412,17 +442,19 @@ func (s *Spec) Shrink() *Spec {
 }
 
 // decodeEntries decodes each element of the list v strictly into a fresh value of
-// newValue (a map[string]any when newValue is nil); path names the list in messages.
-func decodeEntries(is *issues, path string, v *yaml.Node, newValue func() any) []any {
+// newValue (a map[string]any when newValue is nil), and returns the values and the line
+// of each; path names the list in messages.
+func decodeEntries(is *issues, path string, v *yaml.Node, newValue func() any) ([]any, []int) {
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
-		return nil
+		return nil, nil
 	}
 	if v.Kind != yaml.SequenceNode {
 		is.add(v.Line, path, "want a list, got %s", kindName(v))
-		return nil
+		return nil, nil
 	}
-	out := make([]any, len(v.Content))
+	out, lines := make([]any, len(v.Content)), make([]int, len(v.Content))
 	for i, e := range v.Content {
+		lines[i] = e.Line
 		var dst any = &map[string]any{}
 		if newValue != nil {
 			dst = newValue()
@@ -430,16 +462,7 @@ func decodeEntries(is *issues, path string, v *yaml.Node, newValue func() any) [
 		decodeStrict(is, path+"["+itoa(i)+"]", e, dst)
 		out[i] = dst
 	}
-	return out
-}
-
-// elementLines returns the line of each element of a list node.
-func elementLines(v *yaml.Node) []int {
-	var out []int
-	for _, c := range v.Content {
-		out = append(out, c.Line)
-	}
-	return out
+	return out, lines
 }
 
 // decodeGrid reads an algorithm entry's `grid:` mapping of knob → non-empty list of numbers.

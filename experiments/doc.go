@@ -6,8 +6,8 @@
 // into rand.NewPCG). It imports nothing else from the module but the leaves task (the erm |
 // sco enum), loss (the GLM loss) and domain (the constraint set): component parameter structs,
 // and the analysis's Check and Figure types that the checks: and figures: entries decode
-// into (and are validated by), reach it as values through a Schema built in run.go.
+// into (and are validated by), reach it as values through a Schema built by cli.Schema.
 //
 // The experiment specs themselves (*.yaml) live beside this package and are built into it
-// (embed.go), so that a binary finds them without the source tree.
+// (Builtin), so that a binary finds them without the source tree.
 package experiments

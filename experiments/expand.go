@@ -20,9 +20,8 @@ type Cell struct {
 	Index int
 	// Key is the canonical string of the cell's swept assignments, "k=v" joined by ","
 	// in sorted key order ("" when nothing is swept). ProblemKey is the same over the
-	// keys that define the problem instance only (n, d, rank, g_k, radius, loss, domain
-	// and problem parameters): the problem stream is seeded from it, so sweeping ε or an
-	// algorithm parameter keeps the instances fixed.
+	// keys that define the problem instance only, the problem stream's key (DESIGN.md
+	// "Seeds and determinism").
 	Key, ProblemKey string
 	Assign          []Assignment // in sweep (file) order
 	Problem         ProblemCell

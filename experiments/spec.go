@@ -9,7 +9,7 @@ import (
 	"expmech/task"
 )
 
-// Schema is what the decoder needs to know about the registry (built in run.go from the
+// Schema is what the decoder needs to know about the registry (built by cli.Schema from the
 // registered generators and mechanisms), so that this package imports nothing else from
 // the module.
 type Schema struct {
@@ -24,7 +24,7 @@ type Schema struct {
 	// ProblemNames and AlgorithmNames list the registered names, for error messages.
 	ProblemNames, AlgorithmNames []string
 	// Check and Figure return a fresh pointer to the analysis's check and figure types
-	// (run.go wires them, so this package does not import the analysis). Each checks: and
+	// (cli.Schema wires them, so this package does not import the analysis). Each checks: and
 	// figures: entry is decoded strictly into one and then validated by its Validate()
 	// error: an error with a Key() string method (a field error) is reported under
 	// "checks[i].<key>". A check with an AlgorithmLabel() string method must name an

@@ -63,7 +63,7 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 	type piloted interface{ PilotTrials() (n int, used bool) }
 	for i, c := range s.Checks {
 		key := "checks[" + itoa(i) + "]"
-		line := at(s.checkLines, i)
+		line := s.checkLines[i]
 		validateValue(is, line, key, c)
 		if l, ok := c.(labelled); ok && l.AlgorithmLabel() != "" && !labels[l.AlgorithmLabel()] {
 			is.add(line, key+".algorithm", "%q is not an algorithm label of this spec", l.AlgorithmLabel())
@@ -86,7 +86,7 @@ func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
 	stems := map[string]bool{}
 	for i, f := range s.Figures {
 		key := "figures[" + itoa(i) + "]"
-		line := at(s.figureLines, i)
+		line := s.figureLines[i]
 		validateValue(is, line, key, f)
 		if st, ok := f.(stemmed); ok {
 			if stems[st.Stem()] {
@@ -236,10 +236,3 @@ func (s *Spec) axisIndex(key string) int {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func at(lines []int, i int) int {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return 0
-}

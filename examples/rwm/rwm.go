@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -50,10 +51,7 @@ func schedule(c problems.Constants, t algorithms.Target) (sigma float64, steps i
 	if !(t.K > 0) || t.Mu < 0 || c.D < 1 {
 		return 0, 0, fmt.Errorf("rwm: target k = %v, μ = %v, d = %d: want k > 0, μ ≥ 0, d ≥ 1", t.K, t.Mu, c.D)
 	}
-	cst := t.StepC
-	if cst == 0 {
-		cst = DefaultStepC
-	}
+	cst := cmp.Or(t.StepC, DefaultStepC)
 	dk := c.Domain.Diameter(c.D)
 	if math.IsInf(dk, 1) {
 		if !(t.Mu > 0) {

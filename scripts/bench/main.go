@@ -1,6 +1,6 @@
-// Command bench measures the harness's speed and compares it with a baseline (README
-// "Benchmarks"; make bench, make bench-ci). Both files are in the Go benchmark format, so
-// benchstat reads them too.
+// Command bench measures the harness's speed and compares it with a baseline
+// (DESIGN.md "Scale and budgets"; make bench, make bench-ci). Both files are in the Go
+// benchmark format, so benchstat reads them too.
 //
 //	bench suite -bin bin/expmech -tmp DIR NAME...
 //
@@ -179,7 +179,7 @@ type verdict struct {
 	nOld, nNew int
 	ratio, p   float64 // p: one-sided, new slower
 	pFaster    float64 // one-sided, new faster
-	gated, bad bool
+	bad        bool
 }
 
 // Rule is the regression rule: slower by more than Max (a ratio of medians) and
@@ -257,8 +257,7 @@ func diff(rule Rule, old, new samples, units, gated []string) []verdict {
 			continue
 		}
 		v := rule.judge(k, o, n)
-		v.gated = slices.Contains(gated, k.unit)
-		v.bad = v.bad && v.gated
+		v.bad = v.bad && slices.Contains(gated, k.unit)
 		vs = append(vs, v)
 	}
 	slices.SortFunc(vs, func(a, b verdict) int {

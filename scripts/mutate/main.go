@@ -1,33 +1,14 @@
 // Command mutate is the harness's mutation suite and its seed-stability table (DESIGN.md
-// "Mutation suite and seed stability").
-//
-// Mutation suite: each plant of the table (plants.yaml beside this file) is one small,
-// realistic wrong implementation written as exact text edits. For every plant mutate copies
-// the source tree (the files git lists, tracked and untracked, so results/, figures/ and
-// bin/ stay out) into a temporary folder, applies the edits — refusing a plant whose old
-// text does not occur exactly once in its file: a stale plant is an error —, builds it with
-// -trimpath (the Go build cache is shared and the copy's folder is not part of its keys),
-// runs the plant's experiments in -quick mode with -no-cache (each plant computes every row
-// itself) and reads each experiment's checks.csv and analysis.json. The same experiments
-// run once on an unmutated copy (the control, with the same seed and trials), and a plant is
-//
-//	killed   a claim or invariant that does not FAIL on the control FAILs, or the run exits
-//	         non-zero, or rows end in error where the control's did not;
-//	weak     not killed, but a check that PASSes on the control is INCONCLUSIVE;
-//	survived neither;
-//	broken   the plant does not apply or does not build, or a run exits 0 without
-//	         checks.csv (a defect of the table or the run, no catch);
-//	timeout  a run exceeded -timeout.
-//
-// It prints the table and the kill rate per family and overall, and writes mutate.csv and
-// mutate.md into -out.
+// "Mutation suite and seed stability", which gives the plant table, how a run copies,
+// edits and builds the tree, the control, and the verdicts killed, weak, survived, broken
+// and timeout). It prints the table and the kill rate per family and overall, and writes
+// mutate.csv and mutate.md into -out; a stale plant (old text not found exactly once) is
+// an error.
 //
 //	go run ./scripts/mutate [-plants FILE] [-only a,b] [-fast] [-jobs 2] [-out DIR] [-check]
 //
-// Seed stability: with -seeds N it runs the experiments of -exp (comma-separated) in -quick
-// mode under the master seeds 1..N of -seed-base (the -seed flag of the harness), and
-// reports per check the fraction of seeds giving each verdict; a check whose verdict differs
-// between seeds is flagged unstable. It writes seeds.csv and seeds.md into -out.
+// With -seeds N it runs the experiments of -exp under the master seeds 1..N of -seed-base
+// instead and writes seeds.csv and seeds.md (the per-check verdict fractions) into -out.
 //
 //	go run ./scripts/mutate -seeds 5 -exp sco_rates,strongly_convex [-jobs 2] [-out DIR]
 //
@@ -141,7 +122,7 @@ func checkPlants(root string, plants []Plant) int {
 	}
 	bad := 0
 	for _, p := range plants {
-		if err := p.applyCheck(root, files); err != nil {
+		if _, err := p.edited(root, files); err != nil {
 			fmt.Printf("STALE  %-28s %v\n", p.Name, err)
 			bad++
 			continue
@@ -153,30 +134,6 @@ func checkPlants(root string, plants []Plant) int {
 		return 1
 	}
 	return 0
-}
-
-// applyCheck applies p's edits to the file texts in memory (nothing is written).
-func (p Plant) applyCheck(root string, files []string) error {
-	texts := map[string]string{}
-	for _, e := range p.Edits {
-		if !slices.Contains(files, e.File) {
-			return fmt.Errorf("%s: not a file of the tree", e.File)
-		}
-		t, ok := texts[e.File]
-		if !ok {
-			b, err := os.ReadFile(filepath.Join(root, e.File))
-			if err != nil {
-				return err
-			}
-			t = string(b)
-		}
-		nt, err := e.apply(t)
-		if err != nil {
-			return err
-		}
-		texts[e.File] = nt
-	}
-	return nil
 }
 
 func splitList(s string) []string {
@@ -192,21 +149,16 @@ func splitList(s string) []string {
 // selectPlants keeps the named plants (all when names is empty) and, with fast, only the
 // fast ones; a name that is no plant is an error.
 func selectPlants(all []Plant, names []string, fast bool) ([]Plant, error) {
-	byName := map[string]Plant{}
-	for _, p := range all {
-		byName[p.Name] = p
-	}
-	var out []Plant
+	out := all
 	if len(names) > 0 {
+		out = nil
 		for _, n := range names {
-			p, ok := byName[n]
-			if !ok {
+			i := slices.IndexFunc(all, func(p Plant) bool { return p.Name == n })
+			if i < 0 {
 				return nil, fmt.Errorf("-only: no plant %q", n)
 			}
-			out = append(out, p)
+			out = append(out, all[i])
 		}
-	} else {
-		out = all
 	}
 	if fast {
 		var f []Plant

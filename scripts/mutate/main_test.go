@@ -65,7 +65,7 @@ func TestStalePlantRefused(t *testing.T) {
 	}
 	files := []string{"a.go"}
 	ok := Plant{Name: "ok", Edits: []Edit{{File: "a.go", Old: "x := 1", New: "x := 2"}}}
-	if err := ok.applyCheck(dir, files); err != nil {
+	if _, err := ok.edited(dir, files); err != nil {
 		t.Errorf("a plant that applies: %v", err)
 	}
 	for _, p := range []Plant{
@@ -73,7 +73,7 @@ func TestStalePlantRefused(t *testing.T) {
 		{Name: "twice", Edits: []Edit{{File: "a.go", Old: "y := 2", New: "y := 3"}}},
 		{Name: "nofile", Edits: []Edit{{File: "b.go", Old: "x", New: "y"}}},
 	} {
-		err := p.applyCheck(dir, files)
+		_, err := p.edited(dir, files)
 		if err == nil {
 			t.Errorf("%s: applied, want refused", p.Name)
 			continue

@@ -17,21 +17,17 @@ import (
 var Families = []string{"privacy", "rate", "dimension", "delta", "queries", "sampler", "baseline", "statistics"}
 
 // A Plant is one wrong implementation: edits applied to a copy of the tree, the
-// experiments that should catch it, and why the bug is realistic.
+// experiments that should catch it, and why the bug is realistic. Its keys are those of
+// the plant table in DESIGN.md "Mutation suite and seed stability" (tests: package
+// patterns whose short tests run on the copy too; trials: 0 keeps the spec's).
 type Plant struct {
-	Name        string   `yaml:"name"`
-	Family      string   `yaml:"family"`
-	Why         string   `yaml:"why"`
-	Experiments []string `yaml:"experiments"`
-	// Tests are package patterns whose short tests run on the copy too (go test -short):
-	// a test that fails on the plant and passes on the control is a catch.
-	Tests []string `yaml:"tests"`
-	// Trials overrides the quick trials of every experiment of the plant (0: the spec's).
-	Trials int `yaml:"trials"`
-	// Fast marks the plants of the CI subset (make mutate-fast).
-	Fast bool `yaml:"fast"`
-	// FastExperiments, when given, are the experiments the CI subset runs for the plant:
-	// the cheapest of Experiments that kills it.
+	Name            string   `yaml:"name"`
+	Family          string   `yaml:"family"`
+	Why             string   `yaml:"why"`
+	Experiments     []string `yaml:"experiments"`
+	Tests           []string `yaml:"tests"`
+	Trials          int      `yaml:"trials"`
+	Fast            bool     `yaml:"fast"`
 	FastExperiments []string `yaml:"fast_experiments"`
 	Edits           []Edit   `yaml:"edits"`
 }

@@ -22,27 +22,18 @@ func plantTable(res []Result) string {
 	b.WriteString("\n| family | plants | killed | weak | survived | broken/timeout | kill rate |\n|---|---|---|---|---|---|---|\n")
 	fams := append(append([]string{}, Families...), "all")
 	for _, f := range fams {
-		var n, k, w, s, o int
+		n, by := 0, map[Verdict]int{}
 		for _, r := range res {
-			if f != "all" && r.Plant.Family != f {
-				continue
-			}
-			n++
-			switch r.Verdict {
-			case Killed:
-				k++
-			case Weak:
-				w++
-			case Survived:
-				s++
-			default:
-				o++
+			if f == "all" || r.Plant.Family == f {
+				n++
+				by[r.Verdict]++
 			}
 		}
 		if n == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.0f%% |\n", f, n, k, w, s, o, 100*float64(k)/float64(n))
+		k, w, s := by[Killed], by[Weak], by[Survived]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.0f%% |\n", f, n, k, w, s, n-k-w-s, 100*float64(k)/float64(n))
 	}
 	fmt.Fprintf(&b, "\nplant time (sum over plants, each building and running its experiments; the controls apart): %.0f s\n", total)
 	return b.String()

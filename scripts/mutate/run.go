@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,9 +29,7 @@ func treeFiles(root string) ([]string, error) {
 	if out, err := cmd.Output(); err == nil {
 		var files []string
 		for _, f := range strings.Split(string(out), "\x00") {
-			if f == "" {
-				continue
-			}
+			// the empty name after the last NUL is the root, a folder: skipped below
 			if st, err := os.Stat(filepath.Join(root, f)); err == nil && st.Mode().IsRegular() {
 				files = append(files, f)
 			}
@@ -83,21 +82,42 @@ func copyTree(root, dst string, files []string) error {
 
 // applyEdits applies p's edits to the copy at dir.
 func (p Plant) applyEdits(dir string) error {
-	for _, e := range p.Edits {
-		path := filepath.Join(dir, filepath.FromSlash(e.File))
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("%s: %w", e.File, err)
-		}
-		t, err := e.apply(string(b))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, []byte(t), 0o644); err != nil {
+	texts, err := p.edited(dir, nil)
+	if err != nil {
+		return err
+	}
+	for f, t := range texts {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), []byte(t), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// edited applies p's edits, in order, to the texts of the files under root and returns
+// the edited texts (nothing is written); when files is not nil, each edited file must be
+// one of them.
+func (p Plant) edited(root string, files []string) (map[string]string, error) {
+	texts := map[string]string{}
+	for _, e := range p.Edits {
+		if files != nil && !slices.Contains(files, e.File) {
+			return nil, fmt.Errorf("%s: not a file of the tree", e.File)
+		}
+		t, ok := texts[e.File]
+		if !ok {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(e.File)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", e.File, err)
+			}
+			t = string(b)
+		}
+		nt, err := e.apply(t)
+		if err != nil {
+			return nil, err
+		}
+		texts[e.File] = nt
+	}
+	return texts, nil
 }
 
 // build compiles the harness of the tree at dir into bin ("": dir/bin/expmech) and
@@ -118,9 +138,9 @@ func build(ctx context.Context, dir, bin string) (string, error) {
 // A CheckRow is the part of a checks.csv row the suite reads (DESIGN.md "checks.csv
 // columns").
 type CheckRow struct {
-	Index                                    string
-	Kind, Metric, Algorithm, Vs, Where, Exp  string
-	Result, Role, Fitted, CILo, CIHi, Reason string
+	Index                              string
+	Kind, Metric, Algorithm, Vs, Where string
+	Result, Role, Fitted, CILo, CIHi   string
 }
 
 // Label names the check for a table.
@@ -182,9 +202,8 @@ func readChecks(r io.Reader) ([]CheckRow, error) {
 		out = append(out, CheckRow{
 			Index: get(rec, "check"), Kind: get(rec, "kind"), Metric: get(rec, "metric"),
 			Algorithm: get(rec, "algorithm"), Vs: get(rec, "vs"), Where: get(rec, "where"),
-			Exp: get(rec, "expected"), Result: get(rec, "result"), Role: get(rec, "role"),
+			Result: get(rec, "result"), Role: get(rec, "role"),
 			Fitted: get(rec, "fitted"), CILo: get(rec, "ci_lo"), CIHi: get(rec, "ci_hi"),
-			Reason: get(rec, "reason"),
 		})
 	}
 	return out, nil
@@ -303,7 +322,7 @@ func classify(plant, control []ExpRun) (Verdict, string) {
 			was := before[k.Index]
 			switch {
 			case k.Result == "FAIL" && was != "FAIL":
-				kills = append(kills, fmt.Sprintf("%s %s FAIL (control %s; fitted %s)", r.Exp, k.Label(), orDash(was), k.fitText()))
+				kills = append(kills, fmt.Sprintf("%s %s FAIL (control %s; fitted %s)", r.Exp, k.Label(), cmp.Or(was, "—"), k.fitText()))
 			case k.Result == "INCONCLUSIVE" && was == "PASS":
 				weaks = append(weaks, fmt.Sprintf("%s %s INCONCLUSIVE (control PASS)", r.Exp, k.Label()))
 			}
@@ -318,13 +337,6 @@ func classify(plant, control []ExpRun) (Verdict, string) {
 		return Weak, strings.Join(weaks, "; ")
 	}
 	return Survived, "no check moved to FAIL or INCONCLUSIVE"
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }
 
 // A Result is a plant's outcome.
@@ -374,26 +386,22 @@ func runPlants(ctx context.Context, root string, plants []Plant, opts options) (
 		exp    string
 		trials int
 	}
-	var keys []ctlKey
-	seen := map[ctlKey]bool{}
-	for _, p := range plants {
-		for _, e := range p.catchers() {
-			k := ctlKey{e, p.Trials}
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
-		}
-	}
 	// Each control closes done when it has run; a plant waits for its controls, then is
 	// classified at once, so the table on disk grows as plants finish.
 	type ctlRun struct {
 		done chan struct{}
 		run  ExpRun
 	}
-	controls := make(map[ctlKey]*ctlRun, len(keys))
-	for _, k := range keys {
-		controls[k] = &ctlRun{done: make(chan struct{})}
+	var keys []ctlKey
+	controls := map[ctlKey]*ctlRun{}
+	for _, p := range plants {
+		for _, e := range p.catchers() {
+			k := ctlKey{e, p.Trials}
+			if controls[k] == nil {
+				controls[k] = &ctlRun{done: make(chan struct{})}
+				keys = append(keys, k)
+			}
+		}
 	}
 	results := make([]Result, len(plants))
 	finished := make([]bool, len(plants))

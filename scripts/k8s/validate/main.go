@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -60,14 +61,10 @@ func Validate(stream []byte) ([]batchv1.Job, error) {
 func splitDocs(stream []byte) [][]byte {
 	var docs [][]byte
 	for _, d := range bytes.Split(append([]byte("\n"), stream...), []byte("\n---")) {
-		empty := true
-		for _, l := range strings.Split(string(d), "\n") {
-			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
-				empty = false
-				break
-			}
-		}
-		if !empty {
+		if slices.ContainsFunc(strings.Split(string(d), "\n"), func(l string) bool {
+			t := strings.TrimSpace(l)
+			return t != "" && !strings.HasPrefix(t, "#")
+		}) {
 			docs = append(docs, d)
 		}
 	}
