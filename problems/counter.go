@@ -46,13 +46,13 @@ func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl
 }
 
 // Structure returns the wrapped problem for type assertions on the structural
-// capabilities (LinearData, ...). Reading data through it is not counted: only reference
-// samplers, exact solvers and audits may use it, and they must say so in their records.
+// capabilities (LinearData, ...). Reads through it are not counted: only reference
+// samplers, exact solvers and audits may use it, and they say so in their records.
 func (c *Counter) Structure() Problem { return c.p }
 
-// Oracle returns the view of c with exactly the capability need: a value-only view for
-// NeedValues, a first-order view for NeedGradients, c itself for NeedData. Queries through
-// a view are counted on c.
+// Oracle returns the view of c with exactly the capability need (c itself for NeedData),
+// counting on c: a zeroth-order mechanism gets a ValueAccess, so a gradient query or a
+// data read does not compile, and an assertion to a richer view fails at run time.
 func (c *Counter) Oracle(need Need) ValueAccess {
 	switch need {
 	case NeedValues:

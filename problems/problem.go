@@ -56,10 +56,7 @@ type Constants struct {
 	Domain Domain    // K
 	GK     []float64 // restricted Lipschitz profile G_0 ≥ … ≥ G_d (LLL24 Assumption 2.1); nil if unknown
 	Rank   int       // rank of the gradient span (LLL24 Assumption 1.3) when known, else 0
-	// Smooth is the declared smoothness: β, the Lipschitz constant of each ∇f(·; s), when
-	// the generator proves one (BetaSmooth), or undeclared (the zero value) when the loss
-	// is not smooth or the generator cannot prove it. β = 0 is a value: a loss whose
-	// gradient is constant in x (the linear family) is 0-smooth.
+	// Smooth is the declared β-smoothness of every f(·; s), or undeclared (see Smoothness).
 	Smooth Smoothness
 	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
 	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
@@ -69,9 +66,8 @@ type Constants struct {
 	// condition), "" otherwise. A structural fact about the family, not about the draw.
 	GLMLoss loss.Kind
 	// StrongConvexity is λ ≥ 0 such that every f(·; s) is λ-strongly convex on K, for every
-	// dataset of the generator's universe; 0 when the generator cannot prove one (linear,
-	// ℓ1, GLM and geometric-median losses have none; quadratic declares its λ). A mechanism that calibrates on the
-	// loss's own curvature (expmech setting strongly-convex) may trust no more than this.
+	// dataset of the generator's universe; 0 when the generator cannot prove one. A
+	// mechanism calibrating on curvature (expmech strongly-convex) trusts no more than this.
 	StrongConvexity float64
 	// Measured names the constants (ConstGF, ...) that hold only because of a
 	// data-dependent step — rescale: scale divides every row by the file's largest row
@@ -82,10 +78,9 @@ type Constants struct {
 
 // Smoothness is a family's declared smoothness constant β ≥ 0 (‖∇f(x; s) − ∇f(y; s)‖ ≤
 // β‖x − y‖ for every x, y and every example s of the generator's universe), or no
-// declaration at all. The zero value is "not declared" — a non-smooth loss, or one whose
-// smoothness the generator does not prove — so forgetting to declare is never a false
-// claim, and β = 0 (a constant gradient) is distinct from it. Construct a declaration
-// with BetaSmooth; read it with Beta. Comparable with ==.
+// declaration at all. The zero value is "not declared" (a non-smooth loss, or one whose
+// smoothness the generator does not prove), so forgetting to declare is never a false
+// claim; β = 0 (a constant gradient: the linear family) is a value. Comparable with ==.
 type Smoothness struct {
 	beta     float64
 	declared bool
@@ -114,8 +109,7 @@ func (s Smoothness) String() string {
 	return fmt.Sprintf("β=%g", s.beta)
 }
 
-// Names of the public constants a calibration may trust (algorithms.Record.Trusted, the
-// trusted_constants column).
+// Names of the public constants (algorithms.Record.Trusted, the trusted_constants column).
 const (
 	ConstN               = "n"
 	ConstGF              = "G_f"
@@ -191,11 +185,8 @@ type GradientOracle interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// Oracle access a mechanism receives (DESIGN.md "Oracles and counting"). A mechanism
-// declares what it needs (Need) and the runner hands it a view of the trial's Counter
-// with exactly that capability: a zeroth-order mechanism is written against ValueAccess,
-// so a gradient query or a read of the data does not compile, and a type assertion to a
-// richer view fails at run time because the view it receives has no other method.
+// Oracle access a mechanism receives: a view of the trial's Counter with exactly the
+// capability it declared (Need, Counter.Oracle; DESIGN.md "Oracles and counting").
 
 // ValueAccess is the value-only counted oracle, with the public constants.
 type ValueAccess interface {
@@ -209,9 +200,8 @@ type GradientAccess interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// DataAccess also hands out the problem itself for type assertions on the structural
-// capabilities (LinearData, ...). Reading data through Structure is not counted: only
-// reference samplers and exact solvers declare NeedData, and they say so in their records.
+// DataAccess also hands out the problem itself (Counter.Structure: uncounted reads of the
+// structural capabilities, declared by reference samplers and exact solvers only).
 type DataAccess interface {
 	GradientAccess
 	Structure() Problem
@@ -326,8 +316,8 @@ type Generator interface {
 	Generate(spec Spec, rng *rand.Rand) (Instance, error)
 }
 
-// Entry is a generator's registry identity, embedded in its Generator: the name a
-// spec's kind selects, the one line -list prints (Doc) and the parameter defaults.
+// Entry is a generator's registry identity, embedded in its Generator: its name, the one
+// line -list prints (Doc) and the parameter defaults.
 type Entry struct {
 	name, doc string
 	defaults  func() any
@@ -342,9 +332,8 @@ func (e Entry) Name() string       { return e.name }
 func (e Entry) Doc() string        { return e.doc }
 func (e Entry) DefaultParams() any { return e.defaults() }
 
-// Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2). Only
-// reference samplers, exact solvers and audits use them; mechanisms under test use the
-// counted oracle.
+// Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2) by
+// reference samplers, exact solvers and audits only.
 
 // LinearData is implemented by f(x; s_i) = ⟨x, z_i⟩ (+ a constant).
 type LinearData interface {

@@ -147,9 +147,8 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 	return c
 }
 
-// load reads a data file: features bounded by A, labels ±1 for logistic/hinge; for
-// lowrank the rows must also lie within g_k of their best rank-r subspace (else refused:
-// G_k would not hold).
+// load reads a data file: features bounded by A, labels ±1 for logistic/hinge, and for
+// lowrank rows within g_k of their top-r principal subspace (else G_k would not hold).
 func (g Generator) load(spec problems.Spec, p *Params) (tr, rest *dataset.Table, U *mat.Dense, err error) {
 	tr, rest, err = dataset.Prepare(spec.Data, true, spec.N, spec.D, p.FeatureNorm, dataset.Rescale(p.Rescale))
 	if err != nil {
@@ -242,14 +241,12 @@ type Instance struct {
 	rest *Instance  // held-out sample (task sco)
 	opt  *problems.LazyOptimum
 
-	// Factored lowrank instances (g_k = 0, synthetic) keep a_i = U c_i as c_i (n×r) and
-	// U (d×r): memory O(n·r + d·r), never n×d (factored.go).
+	// Factored lowrank instances keep a_i = U c_i as c_i (n×r) and U (factored.go).
 	fc    [][]float64
 	basis *problems.Basis
 	dense sync.Once // materialises a for Features (reference methods only)
 
-	// Squared row norms of a and fc for the clipped sums, computed on first use.
-	sqA, sqFC         []float64
+	sqA, sqFC         []float64 // squared row norms of a and fc (clipped sums), on first use
 	sqAOnce, sqFCOnce sync.Once
 }
 
@@ -296,14 +293,12 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	}
 	n, d, A := spec.N, spec.D, p.FeatureNorm
 	var U [][]float64 // r orthonormal columns, stored as rows
-	if g.lowrank {
-		U = orthonormal(rng, spec.Rank, d)
-	}
-	if g.lowrank && spec.GK == 0 {
-		return g.generateFactored(spec, p, U, rng), nil
-	}
 	w0 := make([]float64, d)
 	if g.lowrank {
+		U = orthonormal(rng, spec.Rank, d)
+		if spec.GK == 0 {
+			return g.generateFactored(spec, p, U, rng), nil
+		}
 		for _, u := range U {
 			floats.AddScaled(w0, rng.NormFloat64(), u)
 		}
@@ -414,9 +409,8 @@ func (in *Instance) solve() (problems.Optimum, error) {
 	}
 	feats := in.a
 	if in.fc != nil {
-		// min over ‖x‖ ≤ R of F̃(Uᵀx) = min over ‖y‖ ≤ R of F̃(y), attained at x = U y (‖Uᵀx‖ ≤ ‖x‖,
-		// with equality on span U): the certified optimum is solved in reduced coordinates
-		// with the same objective values, so its gap carries over unchanged.
+		// min over ‖x‖ ≤ R of F̃(Uᵀx) = min over ‖y‖ ≤ R of F̃(y), attained at x = U y
+		// (‖Uᵀx‖ ≤ ‖x‖, equal on span U): same objective values, so the gap carries over.
 		feats = in.fc
 	}
 	var r solve.Result
@@ -462,8 +456,7 @@ func (in *Instance) Subspace() *mat.Dense {
 	return in.U
 }
 
-// lossCode is a loss.Kind as a small integer: φ and ∂φ run on every value and gradient
-// query, where a switch on the name would compare strings.
+// lossCode is a loss.Kind as a small integer: φ and ∂φ switch on it on every query.
 type lossCode uint8
 
 const (
@@ -540,9 +533,8 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 	}
 }
 
-// SumClippedGrads is problems.ClippedGradSummer: the generic batch with the gradient
-// φ'(⟨a_i, x⟩, y_i)·a_i and its squared norm formed in one pass (the same operations in the
-// same order, so the same sum bit for bit).
+// SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in its
+// order (the same sum bit for bit), without a scratch copy of φ'(⟨a_i, x⟩, y_i)·a_i.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
 	if in.fc != nil {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
@@ -563,9 +555,8 @@ func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []
 }
 
 // addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst: the squared norm of the products s·a_k
-// (the row's sq when |s| = 1, as for every absolute- and hinge-loss gradient that is not
-// 0), then AddClippedScaled (the bits of Grad, SquaredNorm and AddClipped, without a
-// scratch copy).
+// (the row's sq when |s| = 1, as for every non-zero absolute or hinge gradient), then
+// AddClippedScaled.
 func (in *Instance) addClipped(a []float64, sq, y float64, dst, x []float64, c float64) bool {
 	s := in.dphi(floats.Dot(a, x), y)
 	ss := sq
