@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"expmech/domain"
 	"expmech/loss"
@@ -360,4 +361,125 @@ type GLMData interface {
 	Features() [][]float64
 	Labels() []float64
 	LossName() loss.Kind
+}
+
+// Audited is implemented by the instances of a privacy-audit canary (problems/canary): a
+// fixed neighbouring dataset D or D′ on which a mechanism is run many times and only a
+// scalar statistic S of each released point is kept (PRIVACY.md §3.2 steps 1–2; Jagielski
+// et al. 2020, Nasr et al. 2021). The runner runs each mechanism Batch() times per trial on
+// such an instance, each run on a fresh counter and drawing from the trial's mechanism
+// stream in order, and writes the Batch() values of Statistic into the row's `statistics`
+// column (space-separated, in run order); the analysis computes the audit bounds from them.
+type Audited interface {
+	// Batch is the number of mechanism runs per trial (≥ 1).
+	Batch() int
+	// Statistic is S(x), the test statistic of a released point x.
+	Statistic(x []float64) float64
+}
+
+// LazyOptimum computes an Optimum on first use, once, safely for concurrent callers
+// (the runner holds one Instance per (cell, trial) and every algorithm asks for it).
+// Get returns a fresh copy of X so callers cannot corrupt the cache.
+type LazyOptimum struct {
+	once sync.Once
+	f    func() (Optimum, error)
+	opt  Optimum
+	err  error
+}
+
+// NewLazyOptimum wraps f; f runs at most once.
+func NewLazyOptimum(f func() (Optimum, error)) *LazyOptimum { return &LazyOptimum{f: f} }
+
+// Get returns the cached optimum, computing it on the first call.
+func (l *LazyOptimum) Get() (Optimum, error) {
+	l.once.Do(func() { l.opt, l.err = l.f() })
+	o := l.opt
+	o.X = append([]float64(nil), l.opt.X...)
+	return o, l.err
+}
+
+// The checks below are the ones every generator makes of its cell (one copy, not
+// one per generator). Each returns the error of one key (nil when it is fine), in the
+// wording the spec errors use, so a generator lists them in its own order and joins them.
+
+// ParamsOf returns spec.Params as the generator's *P, or def() when the spec has none (or
+// a nil *P). name prefixes the error of a parameter value of another type.
+func ParamsOf[P any](spec Spec, name string, def func() *P) (*P, error) {
+	if spec.Params == nil {
+		return def(), nil
+	}
+	q, ok := spec.Params.(*P)
+	if !ok {
+		return nil, fmt.Errorf("%s: params: got %T, want %T", name, spec.Params, q)
+	}
+	if q == nil {
+		return def(), nil
+	}
+	return q, nil
+}
+
+// CheckedParams is ParamsOf followed by the parameters' Validate and the generator's own
+// checks of the cell (cell may be nil), all reported at once and prefixed with name.
+func CheckedParams[T any, P interface {
+	*T
+	Validate() error
+}](spec Spec, name string, def func() P, cell func(P) []error) (P, error) {
+	q, err := ParamsOf(spec, name, func() *T { return def() })
+	if err != nil {
+		return nil, err
+	}
+	p := P(q)
+	errs := []error{p.Validate()}
+	if cell != nil {
+		errs = append(errs, cell(p)...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
+}
+
+// Positive, NonNegative, Finite, Unit and AtLeast check the value v of key name: nil
+// when it is a finite value > 0 (a finite value ≥ 0, any finite value, a value in [0, 1],
+// an integer ≥ lo), else the key's error "name: v, want …".
+func Positive(name string, v float64) error {
+	return want(v > 0 && !math.IsInf(v, 0), name, v, "a finite value > 0")
+}
+func NonNegative(name string, v float64) error {
+	return want(v >= 0 && !math.IsInf(v, 0), name, v, "a finite value ≥ 0")
+}
+func Finite(name string, v float64) error {
+	return want(!math.IsNaN(v) && !math.IsInf(v, 0), name, v, "a finite value")
+}
+func Unit(name string, v float64) error { return want(v >= 0 && v <= 1, name, v, "a value in [0, 1]") }
+func AtLeast(name string, v, lo int) error {
+	return want(v >= lo, name, v, fmt.Sprintf("≥ %d", lo))
+}
+
+func want[V any](ok bool, name string, v V, wanted string) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf("%s: %v, want %s", name, v, wanted)
+}
+
+// CheckRadius: the domain radius (or the prior bound C when unconstrained) must be a
+// finite value > 0.
+func CheckRadius(spec Spec) error { return Positive("radius", spec.Domain.Radius) }
+
+// CheckSize: a generated dataset (no data file) needs n ≥ 2 and d ≥ 1 (a nil entry for
+// each that holds: join them); with a data file both come from the file.
+func CheckSize(spec Spec) []error {
+	if spec.Data != "" {
+		return nil
+	}
+	return []error{AtLeast("n", spec.N, 2), AtLeast("d", spec.D, 1)}
+}
+
+// CheckTask: the task is erm, sco or unset (erm).
+func CheckTask(spec Spec) error {
+	if spec.Task != "" && !spec.Task.Valid() {
+		return fmt.Errorf("task: %q, want erm or sco", spec.Task)
+	}
+	return nil
 }

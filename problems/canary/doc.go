@@ -1,7 +1,7 @@
 // Package canary holds the privacy audit's problem generators (PRIVACY.md §3–4): targets
 // whose answer the audit knows, as ordinary instances of the one pipeline.
 //
-// The generator `canary` (generator.go, fixtures.go) builds the worst-case neighbouring
+// The generator `canary` (generator.go) builds the worst-case neighbouring
 // pairs D / D′ under replace-one. It takes a family (linear, l1-case-b, logistic), a side
 // (`neighbour: false` is D, `true` is D′; sweep it to get both sides as two cells) and a
 // batch size; its instances implement problems.Audited, so the runner runs each mechanism
@@ -18,5 +18,5 @@
 // LLL24 Thm 3.7's separable ℓ1 instance among them), so that each run's statistic is the
 // exact CDF of the draw's first coordinate: the samplers' bias, measured by the entry
 // sampler-bias (experiments/sampler_bias.yaml, sampler_field.yaml). The exact 1-D laws are
-// Marginal (marginal.go), which the sampler kit algorithms/sampler/samplertest uses too.
+// Marginal (lawtarget.go), which the sampler kit algorithms/sampler/samplertest uses too.
 package canary
