@@ -73,13 +73,9 @@ func New() Generator {
 		"privacy audit: worst-case replace-one neighbouring pairs D / D′ (neighbour: false | true), the released statistic recorded (PRIVACY.md §3)", DefaultParams)}
 }
 
-func params(spec problems.Spec) (*Params, error) {
-	return problems.CheckedParams(spec, "canary", DefaultParams, nil)
-}
-
 // build returns the instance of spec without validating the cell twice.
 func build(spec problems.Spec) (problems.Instance, error) {
-	p, err := params(spec)
+	p, err := problems.CheckedParams(spec, "canary", DefaultParams, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -98,17 +94,13 @@ func build(spec problems.Spec) (problems.Instance, error) {
 		if spec.D < 1 || spec.Domain.Kind == problems.Unconstrained {
 			errs = append(errs, fmt.Errorf("family ridge needs d ≥ 1 and a bounded domain (its G_f = G + λR): got d %d, %s", spec.D, spec.Domain.Kind))
 		}
-	case FamilyL1CaseB:
+	case FamilyL1CaseB, FamilyLogistic:
 		if spec.D != 1 {
-			errs = append(errs, fmt.Errorf("family l1-case-b is one-dimensional: want d: 1 (got %d)", spec.D))
+			errs = append(errs, fmt.Errorf("family %s is one-dimensional: want d: 1 (got %d)", p.Family, spec.D))
 		}
 	case FamilyL1Kinks:
 		if spec.D < 1 || spec.Domain.Kind != problems.Box {
 			errs = append(errs, fmt.Errorf("family l1-kinks is a box: want d ≥ 1 and domain: box (got d %d, %s)", spec.D, spec.Domain.Kind))
-		}
-	case FamilyLogistic:
-		if spec.D != 1 {
-			errs = append(errs, fmt.Errorf("family logistic is one-dimensional: want d: 1 (got %d)", spec.D))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -86,27 +86,23 @@ func CheckLossDomain(spec problems.Spec) []error {
 	return append(errs, problems.CheckRadius(spec))
 }
 
+// params also checks what the cell's spec must satisfy besides the parameters themselves.
 func (g Generator) params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, g.Name(), DefaultParams, func(p *Params) []error {
-		return g.checkCell(spec, p)
+		errs := append(CheckLossDomain(spec), problems.CheckSize(spec)...)
+		if g.lowrank {
+			if spec.Rank < 1 || (spec.D > 0 && spec.Rank > spec.D) {
+				errs = append(errs, fmt.Errorf("rank: %d, want 1 ≤ rank ≤ d = %d", spec.Rank, spec.D))
+			}
+			if !(spec.GK >= 0 && spec.GK <= p.FeatureNorm) {
+				errs = append(errs, fmt.Errorf("g_k: %v, want a value in [0, feature_norm = %v]", spec.GK, p.FeatureNorm))
+			}
+			if spec.Rank == spec.D && spec.GK > 0 {
+				errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
+			}
+		}
+		return append(errs, problems.CheckTask(spec))
 	})
-}
-
-// checkCell is what the cell's spec must satisfy besides the parameters themselves.
-func (g Generator) checkCell(spec problems.Spec, p *Params) []error {
-	errs := append(CheckLossDomain(spec), problems.CheckSize(spec)...)
-	if g.lowrank {
-		if spec.Rank < 1 || (spec.D > 0 && spec.Rank > spec.D) {
-			errs = append(errs, fmt.Errorf("rank: %d, want 1 ≤ rank ≤ d = %d", spec.Rank, spec.D))
-		}
-		if !(spec.GK >= 0 && spec.GK <= p.FeatureNorm) {
-			errs = append(errs, fmt.Errorf("g_k: %v, want a value in [0, feature_norm = %v]", spec.GK, p.FeatureNorm))
-		}
-		if spec.Rank == spec.D && spec.GK > 0 {
-			errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
-		}
-	}
-	return append(errs, problems.CheckTask(spec))
 }
 
 // constants. For all three losses |∂_t φ(t, y)| ≤ 1, so ∇f = φ'·a has
@@ -396,7 +392,8 @@ func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 }
 
 func newInstance(a [][]float64, y []float64, phi loss.Kind, c problems.Constants) *Instance {
-	in := &Instance{a: a, y: y, loss: phi, code: codeOf(phi), c: c}
+	in := &Instance{a: a, y: y, loss: phi, c: c,
+		code: map[loss.Kind]lossCode{Logistic: logisticCode, Hinge: hingeCode}[phi]} // else absoluteCode
 	in.opt = problems.NewLazyOptimum(in.solve)
 	return in
 }
@@ -464,10 +461,6 @@ const (
 	logisticCode
 	hingeCode
 )
-
-func codeOf(k loss.Kind) lossCode {
-	return map[loss.Kind]lossCode{Logistic: logisticCode, Hinge: hingeCode}[k] // else absoluteCode (0)
-}
 
 func (in *Instance) phi(t, y float64) float64 {
 	switch in.code {

@@ -145,36 +145,35 @@ func New() Generator {
 		"a GLM (logistic, hinge or absolute loss) on your own data file, CSV or LIBSVM, with a public feature map", DefaultParams)}
 }
 
+// params also reports the required keys that are missing and the checks of p against
+// the cell.
 func (Generator) params(spec problems.Spec) (*Params, error) {
-	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error { return cell(spec, p) })
-}
-
-// cell reports the required keys that are missing and the checks of p against the cell.
-func cell(spec problems.Spec, p *Params) []error {
-	errs := p.missing()
-	errs = append(errs, glm.CheckLossDomain(spec)...)
-	if spec.Data == "" {
-		errs = append(errs, errors.New("data: required (the data file this generator reads)"))
-	} else if p.IndexBase == "" && dataset.Format(p.Format).Resolve(spec.Data) == dataset.LIBSVM {
-		errs = append(errs, fmt.Errorf("index_base: required for the LIBSVM file %s (0 or 1)", spec.Data))
-	}
-	if fd := fileDim(spec, p); spec.D < 1 || fd < 1 {
-		errs = append(errs, fmt.Errorf("d: %d, want the dimension of a ≥ 1%s (required: the file's feature count%s, which the file must then match)",
-			spec.D, map[bool]string{true: " + 1"}[p.hasIntercept()], map[bool]string{true: " plus the intercept"}[p.hasIntercept()]))
-	} else if k := len(p.FeatureLow); k > 1 && k != fd {
-		errs = append(errs, fmt.Errorf("feature_low, feature_high: %d values, want 1 or the file's feature count d%s = %d", k, map[bool]string{true: " − 1"}[p.hasIntercept()], fd))
-	}
-	if spec.Loss == glm.Absolute {
-		if p.LabelShift == nil || p.LabelScale == nil {
-			errs = append(errs, errors.New("label_shift, label_scale: required with loss absolute (the public affine map of the target)"))
+	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error {
+		errs := p.missing()
+		errs = append(errs, glm.CheckLossDomain(spec)...)
+		if spec.Data == "" {
+			errs = append(errs, errors.New("data: required (the data file this generator reads)"))
+		} else if p.IndexBase == "" && dataset.Format(p.Format).Resolve(spec.Data) == dataset.LIBSVM {
+			errs = append(errs, fmt.Errorf("index_base: required for the LIBSVM file %s (0 or 1)", spec.Data))
 		}
-	} else if p.LabelShift != nil || p.LabelScale != nil {
-		errs = append(errs, fmt.Errorf("label_shift, label_scale: only for loss absolute (loss %s reads ±1 or 0/1 labels)", spec.Loss))
-	}
-	if spec.N < 0 {
-		errs = append(errs, fmt.Errorf("n: %d, want ≥ 0 (0: the whole training split)", spec.N))
-	}
-	return append(errs, problems.CheckTask(spec))
+		if fd := fileDim(spec, p); spec.D < 1 || fd < 1 {
+			errs = append(errs, fmt.Errorf("d: %d, want the dimension of a ≥ 1%s (required: the file's feature count%s, which the file must then match)",
+				spec.D, map[bool]string{true: " + 1"}[p.hasIntercept()], map[bool]string{true: " plus the intercept"}[p.hasIntercept()]))
+		} else if k := len(p.FeatureLow); k > 1 && k != fd {
+			errs = append(errs, fmt.Errorf("feature_low, feature_high: %d values, want 1 or the file's feature count d%s = %d", k, map[bool]string{true: " − 1"}[p.hasIntercept()], fd))
+		}
+		if spec.Loss == glm.Absolute {
+			if p.LabelShift == nil || p.LabelScale == nil {
+				errs = append(errs, errors.New("label_shift, label_scale: required with loss absolute (the public affine map of the target)"))
+			}
+		} else if p.LabelShift != nil || p.LabelScale != nil {
+			errs = append(errs, fmt.Errorf("label_shift, label_scale: only for loss absolute (loss %s reads ±1 or 0/1 labels)", spec.Loss))
+		}
+		if spec.N < 0 {
+			errs = append(errs, fmt.Errorf("n: %d, want ≥ 0 (0: the whole training split)", spec.N))
+		}
+		return append(errs, problems.CheckTask(spec))
+	})
 }
 
 // split is the prepared data: the training pool and the test set, both mapped.

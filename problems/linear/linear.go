@@ -69,19 +69,15 @@ func params(spec problems.Spec) (*Params, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p, check(spec, p)
-}
-
-func check(spec problems.Spec, p *Params) error {
 	var errs []error
 	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Box {
 		errs = append(errs, fmt.Errorf("domain: %q, want ball or box (use extended-linear for unconstrained)", spec.Domain.Kind))
 	}
 	errs = append(errs, p.CheckCell(spec)...)
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("linear: %w", err)
+		return nil, fmt.Errorf("linear: %w", err)
 	}
-	return nil
+	return p, nil
 }
 
 // CheckCell reports what the cell's spec must satisfy for these parameters besides the
