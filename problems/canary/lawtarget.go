@@ -13,15 +13,12 @@ import (
 	"expmech/problems/losses"
 )
 
-// The exact-law target (the samplers' bias vs queries): a problem whose
-// sampling law π ∝ exp(−k(F + μ‖x‖²/2)) is known exactly and declared by the generator
-// with the problem, so that each run's statistic is the probability integral transform
-// U = F_0(x_0) of the released point's first coordinate under that law. U is Uniform(0, 1)
-// exactly when x_0 has the exact marginal (for a continuous CDF), so the analysis measures
-// a sampler's distance to the exact law as the KS distance of the pooled U's to Uniform(0, 1)
-// — a closed form it evaluates without the data (analysis/bias.go) — and never reruns a
-// sampler. The law is a property of the public target (the loss family, k and μ), not of
-// private data: this instance is a fixture for measuring samplers, never a private release.
+// The exact-law target (see the package doc): each run's statistic is the probability
+// integral transform U = F_0(x_0) of the released point's first coordinate, Uniform(0, 1)
+// exactly when x_0 has the exact marginal (a continuous CDF), so the analysis measures a
+// sampler's bias as the KS distance of the pooled U's to Uniform(0, 1) (analysis/bias.go)
+// and never reruns a sampler. The law is a property of the public target (the loss family,
+// k and μ), not of private data: a fixture for measuring samplers, never a private release.
 
 // Families of the exact-law generator.
 const (
@@ -36,10 +33,9 @@ const (
 	// LawL1Axis is a one-direction non-smooth GLM: f(x; z) = |x_0 − z_0| with z_0 uniform on
 	// [−0.2, 1.2], on the box [−R, R]^d or on R^d (G_f = 1 at every d; on R^d the rank-one
 	// case of the suite's absolute-loss targets, the sampler kit's AxisCase). The law is
-	// x_0 piecewise Gaussian (the l1 marginal with weight 1) times the Gaussian
-	// N(0, 1/(kμ)) truncated to [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1
-	// family's per-coordinate weight 1/√d fades, so its x_0 law tends to the samplers' start
-	// at large d), and a sampler must move along one direction of R^d. It exposes no
+	// x_0 piecewise Gaussian (the l1 marginal with weight 1) times N(0, 1/(kμ)) truncated to
+	// [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1 family's
+	// weight 1/√d fades), and a sampler must move along one direction of R^d. It exposes no
 	// structure (the exact sampler refuses it; the analysis needs only the declared law).
 	LawL1Axis = "l1-axis"
 )
@@ -247,16 +243,13 @@ func (in *LawInstance) DeclaredLaw() (k, mu float64) { return in.k, in.mu }
 // Batch is the number of sampler runs per trial.
 func (in *LawInstance) Batch() int { return in.batch }
 
-// Statistic is U = F_0(x_0), the exact CDF of the first coordinate at the draw (the
-// probability integral transform): Uniform(0, 1) under the exact law.
+// Statistic is U = F_0(x_0), the exact CDF of the first coordinate at the draw.
 func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) }
 
 // marginal is the exact law of coordinate j: the law is a product over coordinates (the
 // loss and the regulariser are separable, K is a box or R^d), coordinate j with
-// log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2). The l1 CDF is Gauss–Legendre quadrature
-// between the kinks (Marginal, independent of the exact sampler's closed
-// forms); the Gaussian's is the closed form of N(−z̄_j/μ, 1/(kμ)), truncated to [−R, R]
-// on the box.
+// log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2): Marginal's quadrature for l1, the closed
+// form of N(−z̄_j/μ, 1/(kμ)) for the Gaussian, truncated to [−R, R] on the box.
 func (in *LawInstance) marginal(j int) *Marginal {
 	k, mu, n := in.k, in.mu, float64(len(in.z))
 	col := make([]float64, len(in.z))

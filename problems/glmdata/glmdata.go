@@ -145,8 +145,7 @@ func New() Generator {
 		"a GLM (logistic, hinge or absolute loss) on your own data file, CSV or LIBSVM, with a public feature map", DefaultParams)}
 }
 
-// params also reports the required keys that are missing and the checks of p against
-// the cell.
+// params also reports the missing required keys and the checks of p against the cell.
 func (Generator) params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error {
 		errs := p.missing()
@@ -180,7 +179,6 @@ func (Generator) params(spec problems.Spec) (*Params, error) {
 type split struct {
 	trainA, testA [][]float64
 	trainY, testY []float64
-	d             int // the dimension of a (the spec's d: the file's features, plus 1 with an intercept)
 }
 
 // fileDim is the number of raw features the file must have: d, less the intercept.
@@ -200,12 +198,11 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: data: %w", Name, err)
 	}
-	d := spec.D
 	ys, err := labels(t, spec, p)
 	if err != nil {
 		return nil, err
 	}
-	s := &split{d: d}
+	s := &split{}
 	for i, x := range t.X {
 		a := Map(p, x)
 		if i%p.TestEvery == p.TestEvery-1 {
@@ -255,11 +252,10 @@ func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) 
 	return ys, nil
 }
 
-// Map is the public feature map (DESIGN.md "Data files"): z_j = clip(2(x_j − lo_j)/(hi_j −
-// lo_j) − 1, −1, 1), then 1 appended with an intercept, then a = A·z/√d (sqrt_d) or
-// a = z·min(1, A/‖z‖) (clip). Every constant is a parameter, so the map is the same for
-// every dataset of the neighbouring universe and ‖a‖ ≤ A holds for every row, whatever it
-// holds: the generator's G_f = A, G_Δ = 2A are then public (SPEC §0, §8.2).
+// Map is the public feature map (DESIGN.md "Data files"; FeatureLow, Intercept, Normalize).
+// Every constant is a parameter, so the map is the same for every dataset of the
+// neighbouring universe and ‖a‖ ≤ A holds for every row, whatever it holds: the
+// generator's G_f = A, G_Δ = 2A are then public (SPEC §0, §8.2).
 func Map(p *Params, x []float64) []float64 {
 	d := len(x)
 	if p.hasIntercept() {
@@ -299,7 +295,7 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 	if err != nil {
 		return problems.Constants{}, err
 	}
-	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, cmp.Or(spec.N, len(s.trainA)), s.d), nil
+	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, cmp.Or(spec.N, len(s.trainA)), spec.D), nil
 }
 
 // Generate implements problems.Generator: the training sample is a uniformly random
@@ -324,7 +320,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 			a[k], y[k] = s.trainA[i], s.trainY[i]
 		}
 	}
-	c := glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, n, s.d)
+	c := glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, n, spec.D)
 	var ha [][]float64
 	var hy []float64
 	if spec.Task == task.SCO {

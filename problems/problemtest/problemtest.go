@@ -92,11 +92,8 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Run("valuediff", ck.valueDiff)
 }
 
-// valueDiff: where the instance, or its exact low-rank reduction, has its own ValueDiff
-// (problems.ValueDiffer), ValueDiff(i, z, x) equals Value(i, z) − Value(i, x) bit for bit
-// at random points, so that a mechanism asking for differences sees the problem it would
-// see through Value (a ValueDiff promoted from an embedded loss whose Value the instance
-// overrides fails here).
+// valueDiff is CheckValueDiff of the instance and of its exact low-rank reduction (if any),
+// so that a mechanism asking for differences sees the problem it would see through Value.
 func (ck *checker) valueDiff(t *testing.T) {
 	rng := rand.New(rand.NewPCG(ck.c.Seed+2, 78))
 	CheckValueDiff(t, ck.inst, ck.k.Domain, rng)
@@ -274,9 +271,8 @@ func (ck *checker) strongConvexity(t *testing.T) {
 
 // smoothness: a declared β (Constants.Smooth) is trusted by smooth-only recipes
 // (phased-sgd's 2Gη_i sensitivity, the perturbation solvers): check
-// ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on random pairs (on R^d they straddle the prior ball).
-// Its own stream, so the properties after it draw the same points whether or not a β is
-// declared.
+// ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on random pairs (on R^d they straddle the prior ball),
+// from its own stream, so later properties draw the same points whether or not β is declared.
 func (ck *checker) smoothness(t *testing.T) {
 	inst, k, d, x2 := ck.inst, ck.k, ck.d, ck.x2
 	beta, ok := k.Smooth.Beta()
@@ -426,7 +422,6 @@ func (ck *checker) population(t *testing.T) {
 	}
 	for range 20 {
 		RandomPoint(ck.rng, ck.k.Domain, ck.d, ck.x)
-		// z = 4.41717: two-sided 1e-5 false-rejection rate for the sampled case.
 		r, se := pop.PopulationRisk(ck.x)
 		if r < po.Value-po.Gap-4.41717*math.Hypot(se, se0)-1e-9 {
 			t.Errorf("population risk %v ± %v below the population optimum %v", r, se, po.Value)
@@ -434,11 +429,9 @@ func (ck *checker) population(t *testing.T) {
 	}
 }
 
-// Canary fixtures shared by the mechanism and sampler tests: small problems
-// with closed-form or cheaply certified optima, so that tests do not depend on the real
-// generators' data draws, domain checks or population code. Their oracles are the shared
-// ones of package losses (one implementation of each loss); what a fixture adds is its
-// data, its domain and its constants.
+// Canary fixtures shared by the mechanism and sampler tests: small problems with
+// closed-form or cheaply certified optima, independent of the real generators. Their
+// oracles are package losses'; a fixture adds its data, its domain and its constants.
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
 // linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
@@ -492,10 +485,8 @@ func (l *Linear) WithDomain(dom problems.Domain) *Linear {
 	return &c
 }
 
-// WithSmooth returns a copy that declares β-smoothness in its constants: true of an
-// affine loss for every β ≥ 0 (its gradient is constant), and it lets smooth-only recipes
-// run on the closed-form linear family. Without it the fixture declares nothing, like a
-// non-smooth family.
+// WithSmooth returns a copy that declares β-smoothness (true of an affine loss for every
+// β ≥ 0), so that smooth-only recipes run on the closed-form linear family.
 func (l *Linear) WithSmooth(beta float64) *Linear {
 	c := *l
 	c.smooth = problems.BetaSmooth(beta)
@@ -653,7 +644,6 @@ func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
 // L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
 // family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
 // exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
-// The oracle is losses.L1, the one shared with the l1 generator and the canary pairs.
 type L1 struct {
 	losses.L1 // Z, W and the oracle
 	domain    problems.Domain

@@ -400,8 +400,7 @@ const Tol = 1e-10
 
 // AcceptTol is the second tolerance tier of the cutting-plane loop: when the cut budget
 // is exhausted, a certified gap ≤ AcceptTol·max(1, |L*|) is converged to well below any
-// risk difference the harness reports (the hinge GLM at d = 32 on the ball
-// stopped at gap 2.72e-10 > Tol and was refused). The Optimum carries the gap it has.
+// risk difference the harness reports. The Optimum carries the gap it has.
 const AcceptTol = 1e-8
 
 // LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (radius = +Inf:
