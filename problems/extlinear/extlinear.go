@@ -69,7 +69,6 @@ func params(spec problems.Spec) (*Params, error) {
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
-		// ‖z‖ ≤ G holds only after dividing by the file's largest row norm: not public.
 		c.Measured = problems.MeasuredByScale()
 	}
 	return c

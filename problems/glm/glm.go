@@ -137,7 +137,6 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 		c.ValueBound = A * spec.Domain.Radius
 	}
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
-		// ‖a‖ ≤ A holds only after dividing by the file's largest row norm: not public.
 		c.Measured = problems.MeasuredByScale()
 	}
 	return c
@@ -604,9 +603,8 @@ func plantedLabel(rng *rand.Rand, l loss.Kind, t, noise float64) float64 {
 }
 
 // DataConstants are the public constants of a GLM whose features satisfy ‖a‖ ≤ A for
-// every example of the neighbouring universe (glm's constants, derived above constants:
-// G_f = A, G_Δ = 2A, β = A²/4 for logistic, value bound A·R on a ball, no low-rank
-// structure). The caller must guarantee ‖a‖ ≤ A by a data-independent map.
+// every example of the neighbouring universe: glm's (see constants), with no low-rank
+// structure. The caller must guarantee ‖a‖ ≤ A by a data-independent map.
 func DataConstants(phi loss.Kind, A float64, dom problems.Domain, n, d int) problems.Constants {
 	spec := problems.Spec{Loss: phi, Domain: dom}
 	return Generator{}.constants(spec, &Params{FeatureNorm: A}, n, d)
