@@ -1,5 +1,7 @@
 package problems
 
+import "math"
+
 // Counter wraps a Problem and counts every value and gradient query (DESIGN.md "Oracles
 // and counting"). A mechanism receives a view of a Counter (Oracle), never the Instance,
 // and the result row's value_queries/gradient_queries come from here, not from formulas.
@@ -46,13 +48,13 @@ func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl
 }
 
 // Structure returns the wrapped problem for type assertions on the structural
-// capabilities (LinearData, ...). Reading data through it is not counted: only reference
-// samplers, exact solvers and audits may use it, and they must say so in their records.
+// capabilities (LinearData, ...). Reads through it are not counted: only reference
+// samplers, exact solvers and audits may use it, and they say so in their records.
 func (c *Counter) Structure() Problem { return c.p }
 
-// Oracle returns the view of c with exactly the capability need: a value-only view for
-// NeedValues, a first-order view for NeedGradients, c itself for NeedData. Queries through
-// a view are counted on c.
+// Oracle returns the view of c with exactly the capability need (c itself for NeedData),
+// counting on c: a zeroth-order mechanism gets a ValueAccess, so a gradient query or a
+// data read does not compile, and an assertion to a richer view fails at run time.
 func (c *Counter) Oracle(need Need) ValueAccess {
 	switch need {
 	case NeedValues:
@@ -93,3 +95,134 @@ var (
 	_ ValueDiffer       = gradientView{}
 	_ ClippedGradSummer = gradientView{}
 )
+
+// ClippedGradSummer is an optional capability of a Problem (and of the first-order view a
+// gradient mechanism receives): SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst
+// (over all n examples when idx is nil), using buf (length ≥ len(dst)) as scratch, and
+// returns how many of the gradients were clipped, clip_c(g) = g·min(1, c/‖g‖₂). A problem
+// implements it when a batch is cheaper than one Grad call per example (the GLMs: no
+// interface call and no second pass for the norm); it must perform the floating-point
+// operations of the generic SumClippedGrads in the same order, so that a row is the same
+// bit for bit with and without it. Through a Counter each index counts one gradient query.
+type ClippedGradSummer interface {
+	SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (clipped int)
+}
+
+// SumClippedGrads is the batch through p's own SumClippedGrads when p has one, else
+// SumClippedGradsEach.
+func SumClippedGrads(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
+	if s, ok := p.(ClippedGradSummer); ok {
+		return s.SumClippedGrads(dst, buf, idx, x, c)
+	}
+	return SumClippedGradsEach(dst, buf, p, idx, x, c)
+}
+
+// SumClippedGradsEach is the generic batch, the reference a problem's own must match: one
+// Grad call per index, its squared norm, then AddClipped.
+func SumClippedGradsEach(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
+	buf = buf[:len(dst)]
+	for k := range BatchLen(idx, p.Len()) {
+		i := BatchIndex(idx, k)
+		p.Grad(buf, i, x)
+		if AddClipped(dst, buf, SquaredNorm(buf), c) {
+			clipped++
+		}
+	}
+	return clipped
+}
+
+// BatchLen and BatchIndex walk a batch idx in order, or all n examples when idx is nil.
+func BatchLen(idx []int, n int) int {
+	if idx == nil {
+		return n
+	}
+	return len(idx)
+}
+func BatchIndex(idx []int, k int) int {
+	if idx == nil {
+		return k
+	}
+	return idx[k]
+}
+
+// Dist is ‖a − b‖₂, the squared differences summed in index order.
+func Dist(a, b []float64) float64 {
+	s := 0.0
+	for j, v := range a {
+		s += (v - b[j]) * (v - b[j])
+	}
+	return math.Sqrt(s)
+}
+
+// SquaredNorm is Σ_j g_j², summed in index order.
+func SquaredNorm(g []float64) float64 {
+	s := 0.0
+	for _, v := range g {
+		s += v * v
+	}
+	return s
+}
+
+// AddClipped adds clip_c(g) to dst, given ss = SquaredNorm(g), and reports whether g was
+// clipped (a NaN norm counts as clipped, as n ≤ c is then false). The clipped sum adds
+// g_j·(c/‖g‖) rounded per coordinate, as scaling g in place and then adding would.
+func AddClipped(dst, g []float64, ss, c float64) bool { return AddClippedScaled(dst, g, 1, ss, c) }
+
+// AddClippedScaled is AddClipped of the vector s·a without forming it: given ss, the
+// squared norm of the products s·a_j (each rounded), it adds clip_c(s·a) to dst with the
+// bits AddClipped gives on a copy holding those products (s = 1 is AddClipped: 1·v = v).
+// A GLM's per-example gradient φ′·a_i is such a vector (no scratch pass).
+func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
+	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and of c² (relative
+	// errors of 2⁻⁵³ each), so the common unclipped case skips the square root; the
+	// decision is the one √ss ≤ c makes.
+	if !(ss < c*c*(1-0x1p-40)) {
+		if n := math.Sqrt(ss); !(n <= c) {
+			f := c / n
+			for j, v := range a {
+				dst[j] += float64(float64(s*v) * f)
+			}
+			return true
+		}
+	}
+	for j, v := range a {
+		dst[j] += float64(s * v)
+	}
+	return false
+}
+
+// ValueDiffer is an optional capability of a Problem and of every view a mechanism
+// receives: ValueDiff(i, z, x) is f(z; s_i) − f(x; s_i), computed as Value(i, z) −
+// Value(i, x) would be, bit for bit, in one call (one pass over s_i and no second
+// interface call). The proximal sampler's rejection step is made of these differences
+// (GLL22 Alg. 2: ρ is built from f_i(z′) − f_i(x′)). Through a Counter it counts two value
+// queries. An implementation must agree with the problem's own Value: problemtest.Check
+// tests the equality bit for bit, which also catches a ValueDiff promoted from an
+// embedded loss whose Value the embedding type overrides.
+type ValueDiffer interface {
+	ValueDiff(i int, z, x []float64) float64
+}
+
+// ValueDifferOf is p's own ValueDiff when it has one, else two Value calls: a mechanism
+// that asks for differences takes it once, then makes one interface call per difference.
+func ValueDifferOf(p ValueOracle) ValueDiffer {
+	if d, ok := p.(ValueDiffer); ok {
+		return d
+	}
+	return twoValues{p}
+}
+
+// MeanValue is (1/n) Σ_i p.Value(i, x), summed in index order: the empirical risk F(x) of
+// a problem whose examples p answers.
+func MeanValue(p ValueOracle, x []float64) float64 {
+	s := 0.0
+	for i := range p.Len() {
+		s += p.Value(i, x)
+	}
+	return s / float64(p.Len())
+}
+
+// twoValues is ValueDiff by two Value calls.
+type twoValues struct{ p ValueOracle }
+
+func (t twoValues) ValueDiff(i int, z, x []float64) float64 { return t.p.Value(i, z) - t.p.Value(i, x) }

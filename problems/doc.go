@@ -9,7 +9,7 @@
 // mechanism may rely on (smoothness, GLM loss, G_k, rank) are public Constants, not reads
 // of the data.
 //
-// An instance may declare an exact low-rank structure on R^d (LowRank, reduce.go): its
+// An instance may declare an exact low-rank structure on R^d (LowRank): its
 // Reduction is the r-dimensional problem f̃(y; s_i) = f(Uy; s_i) with the full constants
 // and the basis U, from which package algorithms runs mechanisms in reduced coordinates.
 //

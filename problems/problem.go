@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"expmech/domain"
 	"expmech/loss"
@@ -56,10 +57,7 @@ type Constants struct {
 	Domain Domain    // K
 	GK     []float64 // restricted Lipschitz profile G_0 ≥ … ≥ G_d (LLL24 Assumption 2.1); nil if unknown
 	Rank   int       // rank of the gradient span (LLL24 Assumption 1.3) when known, else 0
-	// Smooth is the declared smoothness: β, the Lipschitz constant of each ∇f(·; s), when
-	// the generator proves one (BetaSmooth), or undeclared (the zero value) when the loss
-	// is not smooth or the generator cannot prove it. β = 0 is a value: a loss whose
-	// gradient is constant in x (the linear family) is 0-smooth.
+	// Smooth is the declared β-smoothness of every f(·; s), or undeclared (see Smoothness).
 	Smooth Smoothness
 	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
 	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
@@ -69,9 +67,8 @@ type Constants struct {
 	// condition), "" otherwise. A structural fact about the family, not about the draw.
 	GLMLoss loss.Kind
 	// StrongConvexity is λ ≥ 0 such that every f(·; s) is λ-strongly convex on K, for every
-	// dataset of the generator's universe; 0 when the generator cannot prove one (linear,
-	// ℓ1, GLM and geometric-median losses have none; quadratic declares its λ). A mechanism that calibrates on the
-	// loss's own curvature (expmech setting strongly-convex) may trust no more than this.
+	// dataset of the generator's universe; 0 when the generator cannot prove one. A
+	// mechanism calibrating on curvature (expmech strongly-convex) trusts no more than this.
 	StrongConvexity float64
 	// Measured names the constants (ConstGF, ...) that hold only because of a
 	// data-dependent step — rescale: scale divides every row by the file's largest row
@@ -82,10 +79,9 @@ type Constants struct {
 
 // Smoothness is a family's declared smoothness constant β ≥ 0 (‖∇f(x; s) − ∇f(y; s)‖ ≤
 // β‖x − y‖ for every x, y and every example s of the generator's universe), or no
-// declaration at all. The zero value is "not declared" — a non-smooth loss, or one whose
-// smoothness the generator does not prove — so forgetting to declare is never a false
-// claim, and β = 0 (a constant gradient) is distinct from it. Construct a declaration
-// with BetaSmooth; read it with Beta. Comparable with ==.
+// declaration at all. The zero value is "not declared" (a non-smooth loss, or one whose
+// smoothness the generator does not prove), so forgetting to declare is never a false
+// claim; β = 0 (a constant gradient: the linear family) is a value. Comparable with ==.
 type Smoothness struct {
 	beta     float64
 	declared bool
@@ -114,8 +110,7 @@ func (s Smoothness) String() string {
 	return fmt.Sprintf("β=%g", s.beta)
 }
 
-// Names of the public constants a calibration may trust (algorithms.Record.Trusted, the
-// trusted_constants column).
+// Names of the public constants (algorithms.Record.Trusted, the trusted_constants column).
 const (
 	ConstN               = "n"
 	ConstGF              = "G_f"
@@ -191,11 +186,8 @@ type GradientOracle interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// Oracle access a mechanism receives (DESIGN.md "Oracles and counting"). A mechanism
-// declares what it needs (Need) and the runner hands it a view of the trial's Counter
-// with exactly that capability: a zeroth-order mechanism is written against ValueAccess,
-// so a gradient query or a read of the data does not compile, and a type assertion to a
-// richer view fails at run time because the view it receives has no other method.
+// Oracle access a mechanism receives: a view of the trial's Counter with exactly the
+// capability it declared (Need, Counter.Oracle; DESIGN.md "Oracles and counting").
 
 // ValueAccess is the value-only counted oracle, with the public constants.
 type ValueAccess interface {
@@ -209,9 +201,8 @@ type GradientAccess interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// DataAccess also hands out the problem itself for type assertions on the structural
-// capabilities (LinearData, ...). Reading data through Structure is not counted: only
-// reference samplers and exact solvers declare NeedData, and they say so in their records.
+// DataAccess also hands out the problem itself (Counter.Structure: uncounted reads of the
+// structural capabilities, declared by reference samplers and exact solvers only).
 type DataAccess interface {
 	GradientAccess
 	Structure() Problem
@@ -326,8 +317,8 @@ type Generator interface {
 	Generate(spec Spec, rng *rand.Rand) (Instance, error)
 }
 
-// Entry is a generator's registry identity, embedded in its Generator: the name a
-// spec's kind selects, the one line -list prints (Doc) and the parameter defaults.
+// Entry is a generator's registry identity, embedded in its Generator: its name, the one
+// line -list prints (Doc) and the parameter defaults.
 type Entry struct {
 	name, doc string
 	defaults  func() any
@@ -342,9 +333,8 @@ func (e Entry) Name() string       { return e.name }
 func (e Entry) Doc() string        { return e.doc }
 func (e Entry) DefaultParams() any { return e.defaults() }
 
-// Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2). Only
-// reference samplers, exact solvers and audits use them; mechanisms under test use the
-// counted oracle.
+// Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2) by
+// reference samplers, exact solvers and audits only.
 
 // LinearData is implemented by f(x; s_i) = ⟨x, z_i⟩ (+ a constant).
 type LinearData interface {
@@ -371,4 +361,261 @@ type GLMData interface {
 	Features() [][]float64
 	Labels() []float64
 	LossName() loss.Kind
+}
+
+// Audited is implemented by the instances of a privacy-audit canary (problems/canary): a
+// fixed neighbouring dataset D or D′ on which a mechanism is run many times and only a
+// scalar statistic S of each released point is kept (PRIVACY.md §3.2 steps 1–2; Jagielski
+// et al. 2020, Nasr et al. 2021). The runner runs each mechanism Batch() times per trial on
+// such an instance, each run on a fresh counter and drawing from the trial's mechanism
+// stream in order, and writes the Batch() values of Statistic into the row's `statistics`
+// column (space-separated, in run order); the analysis computes the audit bounds from them.
+type Audited interface {
+	// Batch is the number of mechanism runs per trial (≥ 1).
+	Batch() int
+	// Statistic is S(x), the test statistic of a released point x.
+	Statistic(x []float64) float64
+}
+
+// LazyOptimum computes an Optimum on first use, once, safely for concurrent callers
+// (the runner holds one Instance per (cell, trial) and every algorithm asks for it).
+// Get returns a fresh copy of X so callers cannot corrupt the cache.
+type LazyOptimum struct {
+	once sync.Once
+	f    func() (Optimum, error)
+	opt  Optimum
+	err  error
+}
+
+// NewLazyOptimum wraps f; f runs at most once.
+func NewLazyOptimum(f func() (Optimum, error)) *LazyOptimum { return &LazyOptimum{f: f} }
+
+// Get returns the cached optimum, computing it on the first call.
+func (l *LazyOptimum) Get() (Optimum, error) {
+	l.once.Do(func() { l.opt, l.err = l.f() })
+	o := l.opt
+	o.X = append([]float64(nil), l.opt.X...)
+	return o, l.err
+}
+
+// The checks below are the ones every generator makes of its cell (one copy, not
+// one per generator). Each returns the error of one key (nil when it is fine), in the
+// wording the spec errors use, so a generator lists them in its own order and joins them.
+
+// ParamsOf returns spec.Params as the generator's *P, or def() when the spec has none (or
+// a nil *P). name prefixes the error of a parameter value of another type.
+func ParamsOf[P any](spec Spec, name string, def func() *P) (*P, error) {
+	if spec.Params == nil {
+		return def(), nil
+	}
+	q, ok := spec.Params.(*P)
+	if !ok {
+		return nil, fmt.Errorf("%s: params: got %T, want %T", name, spec.Params, q)
+	}
+	if q == nil {
+		return def(), nil
+	}
+	return q, nil
+}
+
+// CheckedParams is ParamsOf followed by the parameters' Validate and the generator's own
+// checks of the cell (cell may be nil), all reported at once and prefixed with name.
+func CheckedParams[T any, P interface {
+	*T
+	Validate() error
+}](spec Spec, name string, def func() P, cell func(P) []error) (P, error) {
+	q, err := ParamsOf(spec, name, func() *T { return def() })
+	if err != nil {
+		return nil, err
+	}
+	p := P(q)
+	errs := []error{p.Validate()}
+	if cell != nil {
+		errs = append(errs, cell(p)...)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p, nil
+}
+
+// Positive, NonNegative, Finite, Unit and AtLeast check the value v of key name: nil
+// when it is a finite value > 0 (a finite value ≥ 0, any finite value, a value in [0, 1],
+// an integer ≥ lo), else the key's error "name: v, want …".
+func Positive(name string, v float64) error {
+	return want(v > 0 && !math.IsInf(v, 0), name, v, "a finite value > 0")
+}
+func NonNegative(name string, v float64) error {
+	return want(v >= 0 && !math.IsInf(v, 0), name, v, "a finite value ≥ 0")
+}
+func Finite(name string, v float64) error {
+	return want(!math.IsNaN(v) && !math.IsInf(v, 0), name, v, "a finite value")
+}
+func Unit(name string, v float64) error { return want(v >= 0 && v <= 1, name, v, "a value in [0, 1]") }
+func AtLeast(name string, v, lo int) error {
+	return want(v >= lo, name, v, fmt.Sprintf("≥ %d", lo))
+}
+
+func want[V any](ok bool, name string, v V, wanted string) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf("%s: %v, want %s", name, v, wanted)
+}
+
+// CheckRadius: the domain radius (or the prior bound C when unconstrained) must be a
+// finite value > 0.
+func CheckRadius(spec Spec) error { return Positive("radius", spec.Domain.Radius) }
+
+// CheckSize: a generated dataset (no data file) needs n ≥ 2 and d ≥ 1 (a nil entry for
+// each that holds: join them); with a data file both come from the file.
+func CheckSize(spec Spec) []error {
+	if spec.Data != "" {
+		return nil
+	}
+	return []error{AtLeast("n", spec.N, 2), AtLeast("d", spec.D, 1)}
+}
+
+// CheckTask: the task is erm, sco or unset (erm).
+func CheckTask(spec Spec) error {
+	if spec.Task != "" && !spec.Task.Valid() {
+		return fmt.Errorf("task: %q, want erm or sco", spec.Task)
+	}
+	return nil
+}
+
+// Exact low-rank structure (LLL24 Assumption 1.3 with G_k = 0 for k ≥ r, on K = R^d):
+// every f(x; s_i) = f̃(Uᵀx; s_i) for one orthonormal basis U (d×r) of the data. The loss
+// then never sees the component of x orthogonal to span U, so a mechanism whose
+// randomness on that complement is an isotropic Gaussian can run in the r coordinates
+// y = Uᵀx and draw the complement once, at the end, from its closed-form law (package
+// algorithms, RunReduced). Same output law, same privacy, O(r) work per step.
+
+// LowRank is the declared capability of an instance with an exact low-rank structure.
+// Reduced returns the reduction and true only when it is exact and the domain is R^d
+// (a ball or box couples the complement to the span through the constraint).
+type LowRank interface {
+	Reduced() (Reduction, bool)
+}
+
+// Reduction is the r-dimensional view of an exactly low-rank problem.
+type Reduction struct {
+	// Problem answers f̃(y; s_i) = f(Uy; s_i) for y ∈ R^r: Dim() = r, and one value query
+	// is one evaluation of f(·; s_i), exactly as on the full problem. Its Constants are the
+	// full problem's (D = d): privacy and step plans are calibrated on them, unchanged.
+	Problem Problem
+	// Basis is U, with orthonormal columns.
+	Basis *Basis
+}
+
+// ReducedDim reports whether an oracle of dimension dim answers in the reduced
+// coordinates of a problem with constants c (a Reduction.Problem): c has an exact rank
+// r = dim < D and the domain is R^d.
+func ReducedDim(c Constants, dim int) bool {
+	return c.Rank > 0 && dim == c.Rank && dim < c.D && c.Domain.Kind == Unconstrained
+}
+
+// Basis is an orthonormal d×r basis U, stored as its r columns (memory O(d·r)).
+type Basis struct {
+	d    int
+	cols [][]float64
+}
+
+// NewBasis wraps r orthonormal columns of length d (not copied; not checked: the caller
+// builds them by Gram–Schmidt). It panics on ragged columns (programmer error).
+func NewBasis(cols [][]float64) *Basis {
+	if len(cols) == 0 {
+		panic("problems: NewBasis: no columns")
+	}
+	d := len(cols[0])
+	for _, u := range cols {
+		if len(u) != d {
+			panic("problems: NewBasis: ragged columns")
+		}
+	}
+	return &Basis{d: d, cols: cols}
+}
+
+// Dims returns (d, r).
+func (b *Basis) Dims() (d, r int) { return b.d, len(b.cols) }
+
+// Col returns column k (the basis' own storage: do not modify).
+func (b *Basis) Col(k int) []float64 { return b.cols[k] }
+
+// Project writes Uᵀx into dst (len r).
+func (b *Basis) Project(dst, x []float64) {
+	if len(dst) != len(b.cols) || len(x) != b.d {
+		panic("problems: Basis.Project: length mismatch")
+	}
+	for k, u := range b.cols {
+		s := 0.0
+		for j, v := range u {
+			s += v * x[j]
+		}
+		dst[k] = s
+	}
+}
+
+// Lift writes U y into dst (len d).
+func (b *Basis) Lift(dst, y []float64) {
+	if len(dst) != b.d || len(y) != len(b.cols) {
+		panic("problems: Basis.Lift: length mismatch")
+	}
+	clear(dst)
+	for k, u := range b.cols {
+		yk := y[k]
+		for j, v := range u {
+			dst[j] += yk * v
+		}
+	}
+}
+
+// AddOrthogonalNormal adds to dst (len d) a draw of N(0, v·(I − UUᵀ)): the isotropic
+// Gaussian of variance v per dimension on the complement of span U. It draws g ~ N(0, I_d)
+// and removes its projection on span U (twice, so the result is orthogonal to working
+// precision); the projection of an isotropic Gaussian onto a subspace is the isotropic
+// Gaussian of that subspace. v = 0 adds nothing and draws nothing.
+func (b *Basis) AddOrthogonalNormal(dst []float64, v float64, rng *rand.Rand) {
+	if len(dst) != b.d {
+		panic("problems: Basis.AddOrthogonalNormal: length mismatch")
+	}
+	if v == 0 {
+		return
+	}
+	g := make([]float64, b.d)
+	for j := range g {
+		g[j] = rng.NormFloat64()
+	}
+	for range 2 {
+		for _, u := range b.cols {
+			s := 0.0
+			for j, x := range u {
+				s += x * g[j]
+			}
+			for j, x := range u {
+				g[j] -= s * x
+			}
+		}
+	}
+	sd := math.Sqrt(v)
+	for j, x := range g {
+		dst[j] += sd * x
+	}
+}
+
+// AddOrthogonalRadial adds to dst (len d) the vector ρ·e with e uniform on the unit sphere
+// of the complement of span U (an isotropic Gaussian of the complement, normalised).
+func (b *Basis) AddOrthogonalRadial(dst []float64, rho float64, rng *rand.Rand) {
+	if len(dst) != b.d {
+		panic("problems: Basis.AddOrthogonalRadial: length mismatch")
+	}
+	if rho == 0 {
+		return
+	}
+	g := make([]float64, b.d)
+	b.AddOrthogonalNormal(g, 1, rng)
+	sc := rho / math.Sqrt(SquaredNorm(g))
+	for j, v := range g {
+		dst[j] += sc * v
+	}
 }

@@ -7,19 +7,18 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/integrate/quad"
+
 	"expmech/problems"
 	"expmech/problems/losses"
 )
 
-// The exact-law target (the samplers' bias vs queries): a problem whose
-// sampling law π ∝ exp(−k(F + μ‖x‖²/2)) is known exactly and declared by the generator
-// with the problem, so that each run's statistic is the probability integral transform
-// U = F_0(x_0) of the released point's first coordinate under that law. U is Uniform(0, 1)
-// exactly when x_0 has the exact marginal (for a continuous CDF), so the analysis measures
-// a sampler's distance to the exact law as the KS distance of the pooled U's to Uniform(0, 1)
-// — a closed form it evaluates without the data (analysis/bias.go) — and never reruns a
-// sampler. The law is a property of the public target (the loss family, k and μ), not of
-// private data: this instance is a fixture for measuring samplers, never a private release.
+// The exact-law target (see the package doc): each run's statistic is the probability
+// integral transform U = F_0(x_0) of the released point's first coordinate, Uniform(0, 1)
+// exactly when x_0 has the exact marginal (a continuous CDF), so the analysis measures a
+// sampler's bias as the KS distance of the pooled U's to Uniform(0, 1) (analysis/bias.go)
+// and never reruns a sampler. The law is a property of the public target (the loss family,
+// k and μ), not of private data: a fixture for measuring samplers, never a private release.
 
 // Families of the exact-law generator.
 const (
@@ -34,10 +33,9 @@ const (
 	// LawL1Axis is a one-direction non-smooth GLM: f(x; z) = |x_0 − z_0| with z_0 uniform on
 	// [−0.2, 1.2], on the box [−R, R]^d or on R^d (G_f = 1 at every d; on R^d the rank-one
 	// case of the suite's absolute-loss targets, the sampler kit's AxisCase). The law is
-	// x_0 piecewise Gaussian (the l1 marginal with weight 1) times the Gaussian
-	// N(0, 1/(kμ)) truncated to [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1
-	// family's per-coordinate weight 1/√d fades, so its x_0 law tends to the samplers' start
-	// at large d), and a sampler must move along one direction of R^d. It exposes no
+	// x_0 piecewise Gaussian (the l1 marginal with weight 1) times N(0, 1/(kμ)) truncated to
+	// [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1 family's
+	// weight 1/√d fades), and a sampler must move along one direction of R^d. It exposes no
 	// structure (the exact sampler refuses it; the analysis needs only the declared law).
 	LawL1Axis = "l1-axis"
 )
@@ -245,16 +243,13 @@ func (in *LawInstance) DeclaredLaw() (k, mu float64) { return in.k, in.mu }
 // Batch is the number of sampler runs per trial.
 func (in *LawInstance) Batch() int { return in.batch }
 
-// Statistic is U = F_0(x_0), the exact CDF of the first coordinate at the draw (the
-// probability integral transform): Uniform(0, 1) under the exact law.
+// Statistic is U = F_0(x_0), the exact CDF of the first coordinate at the draw.
 func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) }
 
 // marginal is the exact law of coordinate j: the law is a product over coordinates (the
 // loss and the regulariser are separable, K is a box or R^d), coordinate j with
-// log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2). The l1 CDF is Gauss–Legendre quadrature
-// between the kinks (Marginal, independent of the exact sampler's closed
-// forms); the Gaussian's is the closed form of N(−z̄_j/μ, 1/(kμ)), truncated to [−R, R]
-// on the box.
+// log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2): Marginal's quadrature for l1, the closed
+// form of N(−z̄_j/μ, 1/(kμ)) for the Gaussian, truncated to [−R, R] on the box.
 func (in *LawInstance) marginal(j int) *Marginal {
 	k, mu, n := in.k, in.mu, float64(len(in.z))
 	col := make([]float64, len(in.z))
@@ -360,4 +355,104 @@ func (l lawAxis) Optimum() (problems.Optimum, error) {
 	r := l.in.c.Domain.Radius
 	x[0] = math.Max(-r, math.Min(r, col[(len(col)-1)/2]))
 	return problems.Optimum{X: x, Value: l.EmpiricalRisk(x), Method: "closed-form"}, nil
+}
+
+// Marginal is an exact 1-D law ∝ exp(LogDensity) on [Lo, Hi] (finite; the mass outside is
+// below e^{-700} of the total when the support is wider), smooth between the Kinks: its CDF
+// is Gauss–Legendre quadrature between the kinks, or CDFFunc when a closed form is known.
+// It is the declared law of an exact-law target (LawGenerator) and of the sampler kit's
+// cases (algorithms/sampler/samplertest), computed independently of the exact sampler's
+// closed forms (SPEC §4.8).
+type Marginal struct {
+	LogDensity func(float64) float64
+	Lo, Hi     float64
+	Kinks      []float64
+	// CDFFunc, when set, is a closed-form CDF used instead of quadrature.
+	CDFFunc func(float64) float64
+
+	nodes, cdf []float64 // CDF at the quadrature nodes
+	lmax, z    float64   // density scale and normaliser
+}
+
+// quadPoints is the Gauss–Legendre order per cell: the density is analytic inside a cell,
+// so 20 points give machine precision on the ~4000 cells used.
+const quadPoints = 20
+
+func (m *Marginal) dens(x float64) float64 { return math.Exp(m.LogDensity(x) - m.lmax) }
+
+// prepare tabulates the CDF at nodes (the kinks and a uniform grid).
+func (m *Marginal) prepare() {
+	if m.nodes != nil {
+		return
+	}
+	const cells = 4000
+	nodes := make([]float64, 0, cells+len(m.Kinks)+1)
+	for i := range cells + 1 {
+		nodes = append(nodes, m.Lo+(m.Hi-m.Lo)*float64(i)/cells)
+	}
+	for _, k := range m.Kinks {
+		if k > m.Lo && k < m.Hi {
+			nodes = append(nodes, k)
+		}
+	}
+	slices.Sort(nodes)
+	nodes = slices.Compact(nodes)
+	m.lmax = math.Inf(-1)
+	for _, x := range nodes {
+		m.lmax = math.Max(m.lmax, m.LogDensity(x))
+	}
+	m.cdf = make([]float64, len(nodes))
+	for i := 1; i < len(nodes); i++ {
+		m.cdf[i] = m.cdf[i-1] + quad.Fixed(m.dens, nodes[i-1], nodes[i], quadPoints, nil, 0)
+	}
+	m.z = m.cdf[len(nodes)-1]
+	for i := range m.cdf {
+		m.cdf[i] /= m.z
+	}
+	m.nodes = nodes
+}
+
+// CDF returns P(X ≤ x).
+func (m *Marginal) CDF(x float64) float64 {
+	if m.CDFFunc != nil {
+		return m.CDFFunc(x)
+	}
+	m.prepare()
+	if x <= m.Lo {
+		return 0
+	}
+	if x >= m.Hi {
+		return 1
+	}
+	i, _ := slices.BinarySearch(m.nodes, x)
+	i = max(i-1, 0)
+	return math.Min(m.cdf[i]+quad.Fixed(m.dens, m.nodes[i], x, quadPoints, nil, 0)/m.z, 1)
+}
+
+// Quantile returns the p-quantile by bisection on the CDF.
+func (m *Marginal) Quantile(p float64) float64 {
+	lo, hi := m.Lo, m.Hi
+	for range 200 {
+		mid := (lo + hi) / 2
+		if mid == lo || mid == hi {
+			break
+		}
+		if m.CDF(mid) < p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// Expect returns E f(X) by quadrature of f·density (f smooth).
+func (m *Marginal) Expect(f func(float64) float64) float64 {
+	m.prepare()
+	s := 0.0
+	g := func(x float64) float64 { return f(x) * m.dens(x) }
+	for i := 1; i < len(m.nodes); i++ {
+		s += quad.Fixed(g, m.nodes[i-1], m.nodes[i], quadPoints, nil, 0)
+	}
+	return s / m.z
 }

@@ -18,11 +18,7 @@ import (
 // Params configures the generator: the point law of package linear (the same keys, at
 // the top level of the problem block) and the held-out sample size.
 type Params struct {
-	// Lipschitz, Mode, MeanNorm, HardCount and Rescale are linear.Params: G ≥ ‖z‖ (so
-	// G_f = G); mode "random" (z ∈ {±G/√d}^d with ‖E z‖ = MeanNorm·G) or "hard"
-	// (HardCount copies of one z ∈ {±G/√d}^d, the rest 0; LLL24 Lemma D.1); the rescaling
-	// of data rows with ‖z‖ > G.
-	linear.Params `yaml:",inline"`
+	linear.Params `yaml:",inline"` // the point law and data rescaling of package linear
 	// PopulationSamples is the size of the held-out sample (task sco, random mode) used for
 	// the population risk of points outside B_R (inside it is exact). Default 20000.
 	PopulationSamples int `yaml:"population_samples"`
@@ -59,7 +55,7 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants: universe {z : ‖z‖ ≤ G}.
+// constants: universe {z : ‖z‖ ≤ G}; linear.Params.BallConstants, since
 //   - ℓ̃(·; z) is G-Lipschitz on R^d (inf-convolution with G‖·‖; LLL24 Lemma 3.2): G_f = G.
 //   - The difference of two G-Lipschitz functions is 2G-Lipschitz; on B_R it is
 //     ⟨·, z − z'⟩, which attains 2G at z' = −z: G_Δ = 2G.
@@ -73,7 +69,6 @@ func params(spec problems.Spec) (*Params, error) {
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
-		// ‖z‖ ≤ G holds only after dividing by the file's largest row norm: not public.
 		c.Measured = problems.MeasuredByScale()
 	}
 	return c
@@ -210,7 +205,7 @@ func (in *Instance) Len() int                      { return len(in.z) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
 
-// scalars returns A = ‖θ/R‖², B = ⟨θ/R, −z/G⟩, C = ‖z/G‖².
+// scalars returns A = ‖θ/R‖², B = ⟨θ/R, −z/G⟩, C = ‖z/G‖² (see solve).
 func (in *Instance) scalars(i int, x []float64) (A, B, C float64) {
 	A = floats.Dot(x, x) / (in.R * in.R)
 	B = -floats.Dot(x, in.z[i]) / (in.R * in.G)

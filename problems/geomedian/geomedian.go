@@ -217,16 +217,15 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 func (in *Instance) solve() (problems.Optimum, error) {
 	n, S := len(in.z), in.support()
 	x := make([]float64, in.c.D)
-	switch len(S) {
-	case 0:
-		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
-	case 1:
-		col := make([]float64, n)
-		for i, z := range in.z {
-			col[i] = z[S[0]]
+	if len(S) <= 1 {
+		if len(S) == 1 {
+			col := make([]float64, n)
+			for i, z := range in.z {
+				col[i] = z[S[0]]
+			}
+			slices.Sort(col)
+			x[S[0]] = col[(n-1)/2]
 		}
-		slices.Sort(col)
-		x[S[0]] = col[(n-1)/2]
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	}
 	ws, w := newWeiszfeld(in.z, in.lam, S)
@@ -256,7 +255,6 @@ func (in *Instance) support() []int {
 	return S
 }
 
-// maxWeiszfeld caps the Weiszfeld iterations of solve.
 const maxWeiszfeld = 100000
 
 // weiszfeld is the geometric-median problem min_w (1/n)Σ‖w − b_i‖ on the support S
@@ -267,8 +265,7 @@ type weiszfeld struct {
 	v       [][]float64 // the dual's residuals v_i
 }
 
-// newWeiszfeld builds the problem on S and returns it with the starting point w, the
-// mean of the b_i.
+// newWeiszfeld builds the problem on S and returns it with the start w, the mean of b_i.
 func newWeiszfeld(z [][]float64, lam []float64, S []int) (*weiszfeld, []float64) {
 	n, m := len(z), len(S)
 	b := make([][]float64, n)
@@ -398,7 +395,7 @@ func (s *weiszfeld) lower(w []float64) float64 {
 	return -t / (mx * float64(n))
 }
 
-// PopulationRisk is the held-out mean and its standard error (task sco).
+// PopulationRisk is heldout.Risk of the held-out sample (task sco).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.rest == nil {
 		return math.NaN(), math.NaN()

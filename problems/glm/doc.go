@@ -5,6 +5,6 @@
 // that LLL24 Assumption 2.1 holds with G_k = g_k for k ≥ r (and Assumption 1.3 with rank
 // r when g_k = 0; Song et al. 2021, LLL24 §2). Optima are certified by package solve.
 // With g_k = 0 the synthetic lowrank instance keeps its features factored, a_i = U c_i
-// (memory O(n·r + d·r), never n×d; factored.go), computes risk and optimum in reduced
+// (memory O(n·r + d·r), never n×d), computes risk and optimum in reduced
 // coordinates, and on R^d declares the exact reduction problems.LowRank.
 package glm

@@ -86,27 +86,23 @@ func CheckLossDomain(spec problems.Spec) []error {
 	return append(errs, problems.CheckRadius(spec))
 }
 
+// params also checks what the cell's spec must satisfy besides the parameters themselves.
 func (g Generator) params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, g.Name(), DefaultParams, func(p *Params) []error {
-		return g.checkCell(spec, p)
+		errs := append(CheckLossDomain(spec), problems.CheckSize(spec)...)
+		if g.lowrank {
+			if spec.Rank < 1 || (spec.D > 0 && spec.Rank > spec.D) {
+				errs = append(errs, fmt.Errorf("rank: %d, want 1 ≤ rank ≤ d = %d", spec.Rank, spec.D))
+			}
+			if !(spec.GK >= 0 && spec.GK <= p.FeatureNorm) {
+				errs = append(errs, fmt.Errorf("g_k: %v, want a value in [0, feature_norm = %v]", spec.GK, p.FeatureNorm))
+			}
+			if spec.Rank == spec.D && spec.GK > 0 {
+				errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
+			}
+		}
+		return append(errs, problems.CheckTask(spec))
 	})
-}
-
-// checkCell is what the cell's spec must satisfy besides the parameters themselves.
-func (g Generator) checkCell(spec problems.Spec, p *Params) []error {
-	errs := append(CheckLossDomain(spec), problems.CheckSize(spec)...)
-	if g.lowrank {
-		if spec.Rank < 1 || (spec.D > 0 && spec.Rank > spec.D) {
-			errs = append(errs, fmt.Errorf("rank: %d, want 1 ≤ rank ≤ d = %d", spec.Rank, spec.D))
-		}
-		if !(spec.GK >= 0 && spec.GK <= p.FeatureNorm) {
-			errs = append(errs, fmt.Errorf("g_k: %v, want a value in [0, feature_norm = %v]", spec.GK, p.FeatureNorm))
-		}
-		if spec.Rank == spec.D && spec.GK > 0 {
-			errs = append(errs, fmt.Errorf("g_k: %v > 0 needs rank < d (no residual space at rank = d)", spec.GK))
-		}
-	}
-	return append(errs, problems.CheckTask(spec))
 }
 
 // constants. For all three losses |∂_t φ(t, y)| ≤ 1, so ∇f = φ'·a has
@@ -141,15 +137,13 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 		c.ValueBound = A * spec.Domain.Radius
 	}
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
-		// ‖a‖ ≤ A holds only after dividing by the file's largest row norm: not public.
 		c.Measured = problems.MeasuredByScale()
 	}
 	return c
 }
 
-// load reads a data file: features bounded by A, labels ±1 for logistic/hinge; for
-// lowrank the rows must also lie within g_k of their best rank-r subspace (else refused:
-// G_k would not hold).
+// load reads a data file: features bounded by A, labels ±1 for logistic/hinge, and for
+// lowrank rows within g_k of their top-r principal subspace (else G_k would not hold).
 func (g Generator) load(spec problems.Spec, p *Params) (tr, rest *dataset.Table, U *mat.Dense, err error) {
 	tr, rest, err = dataset.Prepare(spec.Data, true, spec.N, spec.D, p.FeatureNorm, dataset.Rescale(p.Rescale))
 	if err != nil {
@@ -242,14 +236,12 @@ type Instance struct {
 	rest *Instance  // held-out sample (task sco)
 	opt  *problems.LazyOptimum
 
-	// Factored lowrank instances (g_k = 0, synthetic) keep a_i = U c_i as c_i (n×r) and
-	// U (d×r): memory O(n·r + d·r), never n×d (factored.go).
+	// Factored lowrank instances keep a_i = U c_i as c_i (n×r) and U (generateFactored).
 	fc    [][]float64
 	basis *problems.Basis
 	dense sync.Once // materialises a for Features (reference methods only)
 
-	// Squared row norms of a and fc for the clipped sums, computed on first use.
-	sqA, sqFC         []float64
+	sqA, sqFC         []float64 // squared row norms of a and fc (clipped sums), on first use
 	sqAOnce, sqFCOnce sync.Once
 }
 
@@ -296,14 +288,12 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	}
 	n, d, A := spec.N, spec.D, p.FeatureNorm
 	var U [][]float64 // r orthonormal columns, stored as rows
-	if g.lowrank {
-		U = orthonormal(rng, spec.Rank, d)
-	}
-	if g.lowrank && spec.GK == 0 {
-		return g.generateFactored(spec, p, U, rng), nil
-	}
 	w0 := make([]float64, d)
 	if g.lowrank {
+		U = orthonormal(rng, spec.Rank, d)
+		if spec.GK == 0 {
+			return g.generateFactored(spec, p, U, rng), nil
+		}
 		for _, u := range U {
 			floats.AddScaled(w0, rng.NormFloat64(), u)
 		}
@@ -401,7 +391,8 @@ func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 }
 
 func newInstance(a [][]float64, y []float64, phi loss.Kind, c problems.Constants) *Instance {
-	in := &Instance{a: a, y: y, loss: phi, code: codeOf(phi), c: c}
+	in := &Instance{a: a, y: y, loss: phi, c: c,
+		code: map[loss.Kind]lossCode{Logistic: logisticCode, Hinge: hingeCode}[phi]} // else absoluteCode
 	in.opt = problems.NewLazyOptimum(in.solve)
 	return in
 }
@@ -414,9 +405,8 @@ func (in *Instance) solve() (problems.Optimum, error) {
 	}
 	feats := in.a
 	if in.fc != nil {
-		// min over ‖x‖ ≤ R of F̃(Uᵀx) = min over ‖y‖ ≤ R of F̃(y), attained at x = U y (‖Uᵀx‖ ≤ ‖x‖,
-		// with equality on span U): the certified optimum is solved in reduced coordinates
-		// with the same objective values, so its gap carries over unchanged.
+		// min over ‖x‖ ≤ R of F̃(Uᵀx) = min over ‖y‖ ≤ R of F̃(y), attained at x = U y
+		// (‖Uᵀx‖ ≤ ‖x‖, equal on span U): same objective values, so the gap carries over.
 		feats = in.fc
 	}
 	var r solve.Result
@@ -462,8 +452,7 @@ func (in *Instance) Subspace() *mat.Dense {
 	return in.U
 }
 
-// lossCode is a loss.Kind as a small integer: φ and ∂φ run on every value and gradient
-// query, where a switch on the name would compare strings.
+// lossCode is a loss.Kind as a small integer: φ and ∂φ switch on it on every query.
 type lossCode uint8
 
 const (
@@ -471,10 +460,6 @@ const (
 	logisticCode
 	hingeCode
 )
-
-func codeOf(k loss.Kind) lossCode {
-	return map[loss.Kind]lossCode{Logistic: logisticCode, Hinge: hingeCode}[k] // else absoluteCode (0)
-}
 
 func (in *Instance) phi(t, y float64) float64 {
 	switch in.code {
@@ -540,9 +525,8 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 	}
 }
 
-// SumClippedGrads is problems.ClippedGradSummer: the generic batch with the gradient
-// φ'(⟨a_i, x⟩, y_i)·a_i and its squared norm formed in one pass (the same operations in the
-// same order, so the same sum bit for bit).
+// SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in its
+// order (the same sum bit for bit), without a scratch copy of φ'(⟨a_i, x⟩, y_i)·a_i.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
 	if in.fc != nil {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
@@ -563,9 +547,8 @@ func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []
 }
 
 // addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst: the squared norm of the products s·a_k
-// (the row's sq when |s| = 1, as for every absolute- and hinge-loss gradient that is not
-// 0), then AddClippedScaled (the bits of Grad, SquaredNorm and AddClipped, without a
-// scratch copy).
+// (the row's sq when |s| = 1, as for every non-zero absolute or hinge gradient), then
+// AddClippedScaled.
 func (in *Instance) addClipped(a []float64, sq, y float64, dst, x []float64, c float64) bool {
 	s := in.dphi(floats.Dot(a, x), y)
 	ss := sq
@@ -617,4 +600,170 @@ func plantedLabel(rng *rand.Rand, l loss.Kind, t, noise float64) float64 {
 		return 1
 	}
 	return -1
+}
+
+// DataConstants are the public constants of a GLM whose features satisfy ‖a‖ ≤ A for
+// every example of the neighbouring universe: glm's (see constants), with no low-rank
+// structure. The caller must guarantee ‖a‖ ≤ A by a data-independent map.
+func DataConstants(phi loss.Kind, A float64, dom problems.Domain, n, d int) problems.Constants {
+	spec := problems.Spec{Loss: phi, Domain: dom}
+	return Generator{}.constants(spec, &Params{FeatureNorm: A}, n, d)
+}
+
+// FromData returns the GLM instance with examples (a_i, y_i) and constants c, and, when
+// heldA is non-nil, the held-out sample (heldA, heldY) of task sco. The slices are kept,
+// not copied.
+func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, heldA [][]float64, heldY []float64) *Instance {
+	in := newInstance(a, y, phi, c)
+	if heldA != nil {
+		in.rest = newInstance(heldA, heldY, phi, c)
+	}
+	return in
+}
+
+var (
+	_ problems.Classifier = (*Instance)(nil)
+	_ heldout.Margins     = (*Instance)(nil)
+)
+
+// Margin is y_i·⟨a_i, x⟩, the classification margin of example i.
+func (in *Instance) Margin(i int, x []float64) float64 { return in.y[i] * in.rowDot(i, x) }
+
+// PopulationAccuracy is the held-out accuracy of sign⟨a, x⟩ and its standard error, for
+// the classification losses (logistic, hinge) of task sco; NaN otherwise.
+func (in *Instance) PopulationAccuracy(x []float64) (float64, float64) {
+	if in.rest == nil || in.loss == Absolute {
+		return math.NaN(), math.NaN()
+	}
+	return heldout.Accuracy(in.rest, x)
+}
+
+// generateFactored draws the lowrank instance with g_k = 0 keeping the features factored,
+// a_i = U c_i: it consumes rng exactly as the dense draw (the planted
+// coefficients, then per example the r normals of c_i and the label's draw), so the
+// instance is the same up to rounding in ⟨a_i, w₀⟩, at memory O(n·r + d·r).
+func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64, rng *rand.Rand) *Instance {
+	n, r, A := spec.N, spec.Rank, p.FeatureNorm
+	wc := make([]float64, r) // w₀ = U wc
+	for k := range wc {
+		wc[k] = rng.NormFloat64()
+	}
+	if nw := floats.Norm(wc, 2); nw > 0 {
+		floats.Scale(p.PlantedNorm/nw, wc)
+	}
+	basis := problems.NewBasis(U)
+	draw := func(m int) ([][]float64, []float64) {
+		c := make([][]float64, m)
+		y := make([]float64, m)
+		for i := range c {
+			c[i] = make([]float64, r)
+			gaussBall(rng, c[i], math.Sqrt(A*A)) // lowrankFeature's coefficients at g_k = 0: ‖a‖ = ‖c‖ ≤ A
+			y[i] = plantedLabel(rng, spec.Loss, floats.Dot(c[i], wc), p.Noise)
+		}
+		return c, y
+	}
+	cons := g.constants(spec, p, n, spec.D)
+	c, y := draw(n)
+	inst := newFactored(c, y, spec.Loss, cons, basis)
+	if spec.Task == task.SCO {
+		hc, hy := draw(p.PopulationSamples)
+		inst.rest = newFactored(hc, hy, spec.Loss, cons, basis)
+	}
+	return inst
+}
+
+func newFactored(c [][]float64, y []float64, phi loss.Kind, cons problems.Constants, basis *problems.Basis) *Instance {
+	in := newInstance(nil, y, phi, cons)
+	in.fc, in.basis = c, basis
+	return in
+}
+
+// factoredDot is ⟨a_i, x⟩ = Σ_k c_ik ⟨u_k, x⟩ (O(d·r), no allocation).
+func (in *Instance) factoredDot(i int, x []float64) float64 {
+	t := 0.0
+	for k, ck := range in.fc[i] {
+		t += ck * floats.Dot(in.basis.Col(k), x)
+	}
+	return t
+}
+
+// factoredGrad is ∂_t φ(⟨a_i, x⟩, y_i)·U c_i.
+func (in *Instance) factoredGrad(dst []float64, i int, x []float64) {
+	s := in.dphi(in.factoredDot(i, x), in.y[i])
+	clear(dst)
+	for k, ck := range in.fc[i] {
+		floats.AddScaled(dst, s*ck, in.basis.Col(k))
+	}
+}
+
+// factoredRisk is F(x) computed from Uᵀx (O(d·r + n·r)).
+func (in *Instance) factoredRisk(x []float64) float64 {
+	_, r := in.basis.Dims()
+	p := make([]float64, r)
+	in.basis.Project(p, x)
+	s := 0.0
+	for i, ci := range in.fc {
+		s += in.phi(floats.Dot(ci, p), in.y[i])
+	}
+	return s / float64(len(in.fc))
+}
+
+// features returns the n×d features, materialising a_i = U c_i once for a factored
+// instance (only reference methods read the data; memory n×d then).
+func (in *Instance) features() [][]float64 {
+	if in.fc == nil {
+		return in.a
+	}
+	in.dense.Do(func() {
+		d, _ := in.basis.Dims()
+		a := make([][]float64, len(in.fc))
+		for i, ci := range in.fc {
+			a[i] = make([]float64, d)
+			for k, ck := range ci {
+				floats.AddScaled(a[i], ck, in.basis.Col(k))
+			}
+		}
+		in.a = a
+	})
+	return in.a
+}
+
+// Reduced implements problems.LowRank: the exact reduction of a factored instance on R^d.
+// On a ball the loss still depends on Uᵀx only, but the constraint couples the complement
+// to the span, so there is no reduced path (the caller falls back to the full one).
+func (in *Instance) Reduced() (problems.Reduction, bool) {
+	if in.fc == nil || in.c.Domain.Kind != problems.Unconstrained || in.c.Rank == 0 || in.c.Rank >= in.c.D {
+		return problems.Reduction{}, false
+	}
+	return problems.Reduction{Problem: reduced{in}, Basis: in.basis}, true
+}
+
+// reduced is f̃(y; s_i) = φ(⟨c_i, y⟩, y_i) = f(Uy; s_i) on R^r, with the full constants.
+type reduced struct{ in *Instance }
+
+var (
+	_ problems.Problem     = reduced{}
+	_ problems.ValueDiffer = reduced{}
+)
+
+func (p reduced) Len() int                      { return len(p.in.fc) }
+func (p reduced) Dim() int                      { _, r := p.in.basis.Dims(); return r }
+func (p reduced) Constants() problems.Constants { return p.in.c }
+func (p reduced) Value(i int, y []float64) float64 {
+	return p.in.phi(floats.Dot(p.in.fc[i], y), p.in.y[i])
+}
+func (p reduced) ValueDiff(i int, z, y []float64) float64 {
+	ci, yi := p.in.fc[i], p.in.y[i]
+	return p.in.phi(floats.Dot(ci, z), yi) - p.in.phi(floats.Dot(ci, y), yi)
+}
+func (p reduced) SumClippedGrads(dst, _ []float64, idx []int, y []float64, c float64) int {
+	p.in.sqFCOnce.Do(func() { p.in.sqFC = rowSquares(p.in.fc) })
+	return p.in.sumClipped(p.in.fc, p.in.sqFC, dst, idx, y, c)
+}
+func (p reduced) Grad(dst []float64, i int, y []float64) {
+	ci := p.in.fc[i]
+	s := p.in.dphi(floats.Dot(ci, y), p.in.y[i])
+	for k, v := range ci {
+		dst[k] = s * v
+	}
 }

@@ -145,43 +145,40 @@ func New() Generator {
 		"a GLM (logistic, hinge or absolute loss) on your own data file, CSV or LIBSVM, with a public feature map", DefaultParams)}
 }
 
+// params also reports the missing required keys and the checks of p against the cell.
 func (Generator) params(spec problems.Spec) (*Params, error) {
-	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error { return cell(spec, p) })
-}
-
-// cell reports the required keys that are missing and the checks of p against the cell.
-func cell(spec problems.Spec, p *Params) []error {
-	errs := p.missing()
-	errs = append(errs, glm.CheckLossDomain(spec)...)
-	if spec.Data == "" {
-		errs = append(errs, errors.New("data: required (the data file this generator reads)"))
-	} else if p.IndexBase == "" && dataset.Format(p.Format).Resolve(spec.Data) == dataset.LIBSVM {
-		errs = append(errs, fmt.Errorf("index_base: required for the LIBSVM file %s (0 or 1)", spec.Data))
-	}
-	if fd := fileDim(spec, p); spec.D < 1 || fd < 1 {
-		errs = append(errs, fmt.Errorf("d: %d, want the dimension of a ≥ 1%s (required: the file's feature count%s, which the file must then match)",
-			spec.D, map[bool]string{true: " + 1"}[p.hasIntercept()], map[bool]string{true: " plus the intercept"}[p.hasIntercept()]))
-	} else if k := len(p.FeatureLow); k > 1 && k != fd {
-		errs = append(errs, fmt.Errorf("feature_low, feature_high: %d values, want 1 or the file's feature count d%s = %d", k, map[bool]string{true: " − 1"}[p.hasIntercept()], fd))
-	}
-	if spec.Loss == glm.Absolute {
-		if p.LabelShift == nil || p.LabelScale == nil {
-			errs = append(errs, errors.New("label_shift, label_scale: required with loss absolute (the public affine map of the target)"))
+	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error {
+		errs := p.missing()
+		errs = append(errs, glm.CheckLossDomain(spec)...)
+		if spec.Data == "" {
+			errs = append(errs, errors.New("data: required (the data file this generator reads)"))
+		} else if p.IndexBase == "" && dataset.Format(p.Format).Resolve(spec.Data) == dataset.LIBSVM {
+			errs = append(errs, fmt.Errorf("index_base: required for the LIBSVM file %s (0 or 1)", spec.Data))
 		}
-	} else if p.LabelShift != nil || p.LabelScale != nil {
-		errs = append(errs, fmt.Errorf("label_shift, label_scale: only for loss absolute (loss %s reads ±1 or 0/1 labels)", spec.Loss))
-	}
-	if spec.N < 0 {
-		errs = append(errs, fmt.Errorf("n: %d, want ≥ 0 (0: the whole training split)", spec.N))
-	}
-	return append(errs, problems.CheckTask(spec))
+		if fd := fileDim(spec, p); spec.D < 1 || fd < 1 {
+			errs = append(errs, fmt.Errorf("d: %d, want the dimension of a ≥ 1%s (required: the file's feature count%s, which the file must then match)",
+				spec.D, map[bool]string{true: " + 1"}[p.hasIntercept()], map[bool]string{true: " plus the intercept"}[p.hasIntercept()]))
+		} else if k := len(p.FeatureLow); k > 1 && k != fd {
+			errs = append(errs, fmt.Errorf("feature_low, feature_high: %d values, want 1 or the file's feature count d%s = %d", k, map[bool]string{true: " − 1"}[p.hasIntercept()], fd))
+		}
+		if spec.Loss == glm.Absolute {
+			if p.LabelShift == nil || p.LabelScale == nil {
+				errs = append(errs, errors.New("label_shift, label_scale: required with loss absolute (the public affine map of the target)"))
+			}
+		} else if p.LabelShift != nil || p.LabelScale != nil {
+			errs = append(errs, fmt.Errorf("label_shift, label_scale: only for loss absolute (loss %s reads ±1 or 0/1 labels)", spec.Loss))
+		}
+		if spec.N < 0 {
+			errs = append(errs, fmt.Errorf("n: %d, want ≥ 0 (0: the whole training split)", spec.N))
+		}
+		return append(errs, problems.CheckTask(spec))
+	})
 }
 
 // split is the prepared data: the training pool and the test set, both mapped.
 type split struct {
 	trainA, testA [][]float64
 	trainY, testY []float64
-	d             int // the dimension of a (the spec's d: the file's features, plus 1 with an intercept)
 }
 
 // fileDim is the number of raw features the file must have: d, less the intercept.
@@ -201,12 +198,11 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: data: %w", Name, err)
 	}
-	d := spec.D
 	ys, err := labels(t, spec, p)
 	if err != nil {
 		return nil, err
 	}
-	s := &split{d: d}
+	s := &split{}
 	for i, x := range t.X {
 		a := Map(p, x)
 		if i%p.TestEvery == p.TestEvery-1 {
@@ -256,11 +252,10 @@ func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) 
 	return ys, nil
 }
 
-// Map is the public feature map (DESIGN.md "Data files"): z_j = clip(2(x_j − lo_j)/(hi_j −
-// lo_j) − 1, −1, 1), then 1 appended with an intercept, then a = A·z/√d (sqrt_d) or
-// a = z·min(1, A/‖z‖) (clip). Every constant is a parameter, so the map is the same for
-// every dataset of the neighbouring universe and ‖a‖ ≤ A holds for every row, whatever it
-// holds: the generator's G_f = A, G_Δ = 2A are then public (SPEC §0, §8.2).
+// Map is the public feature map (DESIGN.md "Data files"; FeatureLow, Intercept, Normalize).
+// Every constant is a parameter, so the map is the same for every dataset of the
+// neighbouring universe and ‖a‖ ≤ A holds for every row, whatever it holds: the
+// generator's G_f = A, G_Δ = 2A are then public (SPEC §0, §8.2).
 func Map(p *Params, x []float64) []float64 {
 	d := len(x)
 	if p.hasIntercept() {
@@ -300,7 +295,7 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 	if err != nil {
 		return problems.Constants{}, err
 	}
-	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, cmp.Or(spec.N, len(s.trainA)), s.d), nil
+	return glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, cmp.Or(spec.N, len(s.trainA)), spec.D), nil
 }
 
 // Generate implements problems.Generator: the training sample is a uniformly random
@@ -325,7 +320,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 			a[k], y[k] = s.trainA[i], s.trainY[i]
 		}
 	}
-	c := glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, n, s.d)
+	c := glm.DataConstants(spec.Loss, p.FeatureNorm, spec.Domain, n, spec.D)
 	var ha [][]float64
 	var hy []float64
 	if spec.Task == task.SCO {

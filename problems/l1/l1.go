@@ -23,8 +23,8 @@ type Params struct {
 	// HalfProb in [0, 1] is the probability that an example is the all-½ point (z' = 0).
 	// Default 0.
 	HalfProb float64 `yaml:"half_prob"`
-	// Rescale handles data rows with ‖z‖ > C when unconstrained (none, clip, scale). On the
-	// box any row is admissible: G_f and G_Δ do not depend on z.
+	// Rescale handles data rows with ‖z‖ > C when unconstrained (none, clip, scale); on the
+	// box any row is admissible (G_f and G_Δ do not depend on z).
 	Rescale string `yaml:"rescale"`
 	// Mode is "random" (default: p_j = (1 ± Bias)/2) or "fingerprint": the column law of
 	// LLL24's hard family (Thm 3.7, App. G, after Tardos codes and Bun–Ullman–Vadhan 2014):

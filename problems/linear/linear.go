@@ -63,31 +63,25 @@ func New() Generator {
 		"linear loss ⟨x, z⟩ on the ℓ2 ball or the box: BST14's hard family (LLL24 Table 1, App. D)", DefaultParams)}
 }
 
-// params decodes and validates the parameters, then checks the cell (check: reported
-// only once the parameters are valid).
+// params decodes and validates the parameters, then (only if they are valid) the cell.
 func params(spec problems.Spec) (*Params, error) {
 	p, err := problems.CheckedParams(spec, "linear", DefaultParams, nil)
 	if err != nil {
 		return nil, err
 	}
-	return p, check(spec, p)
-}
-
-func check(spec problems.Spec, p *Params) error {
 	var errs []error
 	if spec.Domain.Kind != problems.Ball && spec.Domain.Kind != problems.Box {
 		errs = append(errs, fmt.Errorf("domain: %q, want ball or box (use extended-linear for unconstrained)", spec.Domain.Kind))
 	}
 	errs = append(errs, p.CheckCell(spec)...)
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("linear: %w", err)
+		return nil, fmt.Errorf("linear: %w", err)
 	}
-	return nil
+	return p, nil
 }
 
 // CheckCell reports what the cell's spec must satisfy for these parameters besides the
-// domain kind (shared with package extlinear): the radius, the size of a generated
-// dataset, hard mode's n* ≤ n and its erm-only task, a valid task.
+// domain kind (shared with package extlinear).
 func (p *Params) CheckCell(spec problems.Spec) []error {
 	errs := []error{problems.CheckRadius(spec)}
 	errs = append(errs, problems.CheckSize(spec)...)
@@ -103,17 +97,11 @@ func (p *Params) CheckCell(spec problems.Spec) []error {
 }
 
 // constants derives the public constants. Universe: every z with ‖z‖₂ ≤ G (it contains
-// BST14's {±G/√d}^d ∪ {0} and any admissible data row).
-//   - ∇f(x; z) = z, so G_f = sup ‖z‖ = G.
-//   - f(·; z) − f(·; z') = ⟨·, z − z'⟩ has Lipschitz constant ‖z − z'‖ ≤ 2G, attained at
-//     z' = −z: G_Δ = 2G (replace-one; SPEC §0, §8.2).
-//   - G_k: z ranges over the whole ball, so no rank-k projection helps: G_k = G (k < d),
-//     G_d = 0.
+// BST14's {±G/√d}^d ∪ {0} and any admissible data row). G_f, G_Δ, G_k: see BallConstants.
 //   - ValueBound: |f(x; z) − f(0; z)| = |⟨x, z⟩| ≤ G·max_{x∈K}‖x‖.
-//   - Smooth: β = 0 exactly. ∇f(x; z) = z does not depend on x, so ‖∇f(x; z) − ∇f(y; z)‖ =
-//     0 ≤ 0·‖x − y‖ for all x, y ∈ R^d and every z: the loss is 0-smooth on every domain
-//     and for every row (a data file and any row rescaling included, since the argument
-//     never uses the row's norm).
+//   - Smooth: β = 0 exactly. ∇f(x; z) = z does not depend on x, so the loss is 0-smooth on
+//     every domain and for every row (any row rescaling included: the argument never uses
+//     the row's norm).
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	c.ValueBound = p.Lipschitz * spec.Domain.MaxNorm(d)
@@ -122,9 +110,13 @@ func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 }
 
 // BallConstants are the constants of every loss whose gradients fill the ball ‖z‖ ≤ G
-// (this linear loss, and its Lipschitz extension in package extlinear): G_f = G,
-// G_Δ = 2G, G_k = G for k < d and G_d = 0; ValueBound is left 0 (unknown) and Smooth
-// undeclared (the linear loss declares β = 0 itself; its extension is not smooth).
+// (this linear loss, and its Lipschitz extension in package extlinear):
+//   - ∇f(x; z) = z (on the ball), so G_f = sup ‖z‖ = G;
+//   - f(·; z) − f(·; z') = ⟨·, z − z'⟩ has Lipschitz constant ‖z − z'‖ ≤ 2G, attained at
+//     z' = −z: G_Δ = 2G (replace-one; SPEC §0, §8.2);
+//   - z ranges over the whole ball, so no rank-k projection helps: G_k = G (k < d), G_d = 0.
+//
+// ValueBound is left 0 (unknown) and Smooth undeclared.
 func (p *Params) BallConstants(spec problems.Spec, n, d int) problems.Constants {
 	G := p.Lipschitz
 	gk := make([]float64, d+1)
@@ -203,10 +195,8 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	return inst, nil
 }
 
-// Law is the point law of Params on R^d, shared with package extlinear: z_ij = a·s_ij
-// with a = G/√d and s_ij = σ_j with probability (1 + MeanNorm)/2, −σ_j otherwise, for a
-// sign vector σ drawn once (random mode); or HardCount copies of a·σ and zeros (hard mode;
-// LLL24 Lemma D.1).
+// Law is the point law of Params on R^d (see Params.Mode), shared with packages extlinear
+// and quadratic; the hard mode is LLL24 Lemma D.1's dataset.
 type Law struct {
 	a, meanNorm float64
 	hardCount   int
@@ -316,12 +306,10 @@ func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
 func (in *Instance) Grad(dst []float64, i int, _ []float64) { copy(dst, in.z[i]) }
 func (in *Instance) Points() [][]float64                    { return in.z }
 
-// SumClippedGrads is problems.ClippedGradSummer. A linear loss's gradients z_i do not
-// depend on x, so the full-batch sum into a zeroed dst (noisy GD's, once per step) is the
-// same at every step: it is computed once per clip norm, one Grad per example in order as
-// problems.SumClippedGradsEach does (so the same bits), and copied thereafter. A lot (idx)
-// or a dst that is not zero is summed afresh. Either way the caller's Counter counts one
-// gradient query per example, as the algorithm asks for them.
+// SumClippedGrads is problems.ClippedGradSummer. The gradients z_i do not depend on x, so
+// the full-batch sum into a zeroed dst (noisy GD's, once per step) is computed once per
+// clip norm by problems.SumClippedGradsEach (so the same bits) and copied thereafter; a
+// lot (idx) or a non-zero dst is summed afresh. The Counter still counts every example.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
 	if idx != nil || math.IsNaN(c) || !allZero(dst) {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
