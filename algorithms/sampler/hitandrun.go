@@ -132,7 +132,7 @@ func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 	w := orDefault(t.StepC, DefaultHitAndRunStepC) * walkScale(c, t) // the bracket width
 	d := c.D
 	ch := &harChain{o: o, k: t.K, mu: t.Mu, w: w, x: make([]float64, d), u: make([]float64, d), z: make([]float64, d)}
-	rej, err := startPoint(ch.x, ch.z, c, t, rng)
+	rej, err := startPoint(ch.x, ch.z, c.Domain, t, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -165,7 +165,7 @@ func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Ta
 	}
 	ch := &malaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: s.H,
 		x: make([]float64, d), g: make([]float64, d), xp: make([]float64, d), gp: make([]float64, d), gi: make([]float64, d)}
-	rej, err := startPoint(ch.x, ch.xp, c, t, rng)
+	rej, err := startPoint(ch.x, ch.xp, c.Domain, t, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -119,7 +119,7 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 	d := c.D
 	ch := &ulaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: s.H, sq: math.Sqrt(2 * s.H),
 		x: make([]float64, d), g: make([]float64, d), gi: make([]float64, d)}
-	rej, err := startPoint(ch.x, ch.g, c, t, rng)
+	rej, err := startPoint(ch.x, ch.g, c.Domain, t, rng)
 	if err != nil {
 		return nil, err
 	}
