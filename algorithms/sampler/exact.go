@@ -84,20 +84,25 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 		err  error
 		note string
 	)
+	// LinearData's method set (Points) is a subset of SeparableL1Data's, so an ℓ1 problem
+	// also asserts as LinearData: it is not linear.
+	l1, isL1 := st.(problems.SeparableL1Data)
+	lin, isLin := st.(problems.LinearData)
+	isLin = isLin && !isL1
+	rd, isRidge := st.(problems.RidgeData)
+	product := c.Domain.Kind != problems.Ball || c.D == 1 // in d = 1 the ball is the box
 	switch {
-	case isLinear(st) && !isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
-		pl, err = LinearLaws(st.(problems.LinearData).Points(), c.Domain, t.K, t.Mu)
+	case isLin && product:
+		pl, err = LinearLaws(lin.Points(), c.Domain, t.K, t.Mu)
 		note = "exact: linear, product of 1-D laws (structural read, uncounted)"
-	case isLinear(st) && !isL1(st) && t.Mu > 0:
-		x, err = linearBall(st.(problems.LinearData).Points(), c.Domain.Radius, t.K, t.Mu, rng)
+	case isLin && t.Mu > 0:
+		x, err = linearBall(lin.Points(), c.Domain.Radius, t.K, t.Mu, rng)
 		note = "exact: linear, Gaussian rejected to the ball (structural read, uncounted)"
-	case isRidge(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
+	case isRidge && product:
 		// f = ⟨x, z_i⟩ + (λ/2)‖x‖²: π ∝ exp(−k(⟨x, z̄⟩ + (λ + μ)‖x‖²/2)), the linear laws at μ + λ.
-		rd := st.(problems.RidgeData)
 		pl, err = LinearLaws(rd.RidgePoints(), c.Domain, t.K, t.Mu+rd.Ridge())
 		note = "exact: ridge, product of 1-D laws (structural read, uncounted)"
-	case isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
-		l1 := st.(problems.SeparableL1Data)
+	case isL1 && product:
 		pl, err = SeparableL1Laws(l1.Points(), l1.Weight(), c.Domain, t.K, t.Mu)
 		note = "exact: separable l1, product of piecewise-Gaussian laws (structural read, uncounted)"
 	case c.D == 1:
@@ -130,12 +135,6 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 	}
 	return x, nil
 }
-
-// isLinear: LinearData's method set (Points) is a subset of SeparableL1Data's, so an ℓ1
-// problem also asserts as LinearData; callers must test isL1 first.
-func isLinear(p problems.Problem) bool { _, ok := p.(problems.LinearData); return ok }
-func isL1(p problems.Problem) bool     { _, ok := p.(problems.SeparableL1Data); return ok }
-func isRidge(p problems.Problem) bool  { _, ok := p.(problems.RidgeData); return ok }
 
 // PiecewiseLaw is the 1-D law ∝ exp(−k(a_m x + b_m + μx²/2)) on consecutive pieces
 // [Edges[m], Edges[m+1]] (SPEC §4.8.2): each piece is a truncated Gaussian N(−a_m/μ, 1/(kμ))
@@ -307,13 +306,11 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 }
 
 // Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3) on its
-// domain [lo, hi] (either end may be infinite): the mode is found by golden section, Grid
-// nodes are laid where ℓ is within 50 nats of its maximum, and a draw is made by rejection
-// from the derivative-free secant envelope of ℓ on these nodes, extended by exponential
-// tails to the ends of the domain (logConcave, Gilks 1992). The draw is EXACT for every
-// concave ℓ (no interpolation or truncation error, so no TV to account
-// for); ℓ is evaluated (n counted value queries) only when a proposal falls between the chord
-// squeeze and the envelope, and a value above the envelope fails with ErrNotLogConcave.
+// domain [lo, hi] (either end may be infinite): rejection from the secant envelope of ℓ
+// (logConcave, Gilks 1992) on Grid nodes laid, around the mode found by golden section,
+// where ℓ is within 50 nats of its maximum. The draw is EXACT for every concave ℓ (no TV to
+// account for); ℓ is evaluated (n counted value queries) only on a squeeze miss, and a
+// value above the envelope fails with ErrNotLogConcave.
 //
 // The tests' quadrature reference for it is in references_test.go (tableRef).
 type Table1D struct {

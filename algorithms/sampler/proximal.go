@@ -308,7 +308,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	}
 	d := o.Dim() // c.D, or the rank r on a reduced oracle
 	hk := s.H * t.K * t.Mu
-	ch := &ProximalChain{
+	return &ProximalChain{
 		vd: problems.ValueDifferOf(o), dom: c.Domain, n: c.N, k: t.K,
 		sqrtH:  math.Sqrt(s.H),
 		shrink: 1 / (1 + hk),
@@ -317,8 +317,7 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 		xp: make([]float64, d), zp: make([]float64, d),
 		gp:    gaussPart{dom: c.Domain},
 		Sched: s,
-	}
-	return ch, nil
+	}, nil
 }
 
 // Init draws the data-independent start x_0 (SPEC §4.2, §8.8): N(0, (kμ)^{-1} I) restricted

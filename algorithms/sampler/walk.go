@@ -11,8 +11,7 @@ import (
 )
 
 // Shared pieces of the nominal chains (mala and the sampler field: ula, ball-walk,
-// hit-and-run): the schedule, the step loop, the data-independent start, the projection
-// onto K, the refusal of a reduced oracle and the diagnostics.
+// hit-and-run).
 
 // orDefault returns v, or def when v is 0 (an unset Target.StepC or Target.TV).
 func orDefault(v, def float64) float64 {
