@@ -9,12 +9,9 @@
 // samplers, with the kit samplertest) and tuning (the one hyperparameter protocol,
 // Papernot–Steinke 2022).
 //
-// Oracle access is typed (DESIGN.md "Oracles and counting"): a Mechanism or Sampler
-// declares what it needs (Needs: problems.NeedValues, NeedGradients or NeedData), Run and
-// Sample receive a problems.ValueAccess, and the runner passes a view of the trial's
-// counter with exactly the declared capability. A zeroth-order method therefore cannot
-// call Grad (it does not compile; oracle_test.go type-checks one that tries), and only
-// reference methods that declare NeedData can read the data, uncounted.
+// Oracle access is typed (DESIGN.md "Oracles and counting"; see Mechanism): a zeroth-order
+// method cannot call Grad (it does not compile; oracle_test.go type-checks one that
+// tries), and only reference methods that declare NeedData can read the data, uncounted.
 //
 // A certificate is re-derived, not inherited: a Record reports what ran and what it spent
 // (EpsilonSpent, DeltaSpent) and the constants its calibration trusted (Trusted); the

@@ -19,8 +19,7 @@ type Store interface {
 // the caller's goroutine. Neither service changes a number: a stored calibration is the
 // bytes a computation returns, and a parallel loop's pieces each write their own part.
 type Env struct {
-	// Store shares data-independent calibrations across cells, experiments, shards and
-	// reruns; nil computes each one where it is asked.
+	// Store shares data-independent calibrations; nil computes each one where it is asked.
 	Store Store
 	// Loop runs body(0), …, body(n−1), each once, on the caller's goroutine and on idle
 	// worker slots of the run, returning when all have returned (a panic in a piece is

@@ -84,8 +84,7 @@ type Output struct {
 // public constants) and returns the Plan that Run consumes: Run computes nothing Plan
 // computed, it releases under the plan's budget with the plan's calibration. Run reads the
 // data only through o and draws randomness only from rng. Both receive the runner's
-// services in env (the calibration store, the parallel loop; the zero Env is serial and
-// in-memory), which never change a result.
+// services in env, which never change a result (see Env).
 //
 // Needs declares the oracle capability Run uses; the runner hands Run a view of the
 // trial's counter with exactly that capability (problems.Counter.Oracle). Run is written

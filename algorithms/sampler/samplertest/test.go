@@ -13,10 +13,8 @@ import (
 
 // Test runs the conformance battery on s: for every case of Cases(), the output law
 // against the exact law (Measure; the family-wise false-rejection rate opt.Alpha is split
-// over the cases), then the contract checks of STYLE.md 14 on the first case: determinism
-// under a fixed seed, the generator is used, a cancelled context is reported, and the
-// output has the problem's dimension. opt.Samples is required; the detectable KS bias is
-// about twice Report.KSCrit (t.Log prints it).
+// over the cases), then Contract. opt.Samples is required; the detectable KS bias is about
+// twice Report.KSCrit (t.Log prints it).
 func Test(t *testing.T, s algorithms.Sampler, opt Options) {
 	t.Helper()
 	cases := Cases()
