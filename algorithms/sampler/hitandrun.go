@@ -70,14 +70,13 @@ func (HitAndRun) PlanSteps(c problems.Constants, t algorithms.Target) (int, floa
 
 // harChain holds hit-and-run's state and buffers (the step allocates nothing).
 type harChain struct {
-	o     problems.ValueAccess
-	k, mu float64
-	w     float64
-	x, u  []float64
-	z     []float64
-	lp    float64
-	evals int64
-	caps  int64
+	o       problems.ValueAccess
+	k, mu   float64
+	w       float64
+	x, u, z []float64
+	lp      float64
+	evals   int64
+	caps    int64
 }
 
 // at returns log π(x + s u) (n value queries inside K, none outside).

@@ -23,7 +23,7 @@ type Case struct {
 // Cases returns the standard targets, built from a fixed seed (deterministic):
 //
 //	gaussian-r3:  linear losses, d = 3, n = 40, R^3, k = 4, μ = 1 (SPEC §4.8.1)
-//	l1-box-d2:    w‖x − z_i‖₁, d = 2, n = 51, [−1, 1]², k = 12, μ = 1
+//	l1-box-d2:    w‖x − z_i‖₁ (LLL24 Thm 3.7's instance), d = 2, n = 51, [−1, 1]², k = 12, μ = 1
 //	l1-r-d2:      the same loss on R², k = 12, μ = 1
 //	logistic-1d:  log(1 + e^{−y a x}) on [−2, 2], n = 25, k = 6, μ = 1, no exposed structure
 func Cases() []Case {

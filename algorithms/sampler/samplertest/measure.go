@@ -87,10 +87,6 @@ func (r Report) Failures() []string {
 	return f
 }
 
-// tests returns the battery's number of statistics for a d-dimensional case: d KS, 6
-// functions per coordinate, d−1 pair indicators.
-func tests(d int) int { return d + 6*d + d - 1 }
-
 // MinSamples is the N at which a KS bias b exceeds the DKW–Massart critical value at
 // false-rejection rate alpha by a factor 2 (so an exact sampler passes and a sampler with
 // bias b fails with high probability): 2·√(ln(2/α)/(2N)) ≤ b.
@@ -122,7 +118,7 @@ func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Re
 		ValueQueries:    float64(o.ValueQueries) / float64(N),
 		GradientQueries: float64(o.GradientQueries) / float64(N),
 		Seconds:         time.Since(start).Seconds() / float64(N)}
-	a := opt.alpha() / float64(tests(d))
+	a := opt.alpha() / float64(d+6*d+d-1) // statistics: d KS, 6 functions a coordinate, d−1 pairs
 	r.KSCrit = math.Sqrt(math.Log(2/a) / (2 * float64(N)))
 	r.KSNoise = math.Sqrt(math.Pi/2) * math.Ln2 / math.Sqrt(float64(N))
 	L := math.Log(2 / a)
