@@ -5,18 +5,11 @@ import "errors"
 // Optional capabilities (DESIGN.md "Optional capabilities"). A Mechanism has four
 // methods; anything more (ConstantsChecker, Accountant, Refereed, Reducer, RadialReducer,
 // tuning's Tunable and RDPer) is an optional interface that callers find with As, never
-// with a bare type assertion, so that a wrapper need not forward them by hand. The
-// runner's services are not capabilities: they arrive as an Env, which a wrapper passes on
-// to its base.
-//
-// A wrapper (a Mechanism built around another, e.g. the tuning wrapper) exposes its base
-// with Unwrap and gives every capability a Policy in its Capabilities table, checked by the
-// mechanism kit (mechtest.Wrapper). It inherits one only when the answer is still true of
-// its release (a constants check: it runs the base's configuration, so a base that cannot
-// hold cannot either). One that describes the privacy of what the base releases (its
-// accountant, its Rényi curve), or that embeds Mechanism and so replaces the wrapper's Run
-// or configuration by the implementer's (Refereed, Reducer, RadialReducer, Tunable), it
-// overrides for its own release or blocks, never inherits, when it changes what is released.
+// with a bare type assertion, so that a wrapper need not forward them by hand. A wrapper
+// exposes its base with Unwrap and gives every capability a Policy in its Capabilities
+// table, checked by mechtest.Wrapper: it inherits one only when the answer is still true of
+// its release (the rule in full: DESIGN.md). The runner's services are not capabilities:
+// they arrive as an Env, which a wrapper passes on to its base.
 
 // Unwrapper is a wrapper: Unwrap returns the mechanism it wraps.
 type Unwrapper interface {

@@ -9,11 +9,6 @@ import (
 	"expmech/problems"
 )
 
-// A certificate is re-derived, not inherited: a mechanism reports what ran and
-// what it spent (Record.EpsilonSpent, Record.DeltaSpent, Record.Trusted) and claims a
-// Guarantee; the runner keeps the claim only if Certify agrees, else it downgrades the row
-// to None with the reason in the guarantee_reason column.
-
 // Provenance says where a constant a calibration trusted comes from.
 type Provenance string
 
@@ -80,10 +75,8 @@ func TrustedText(ts []Trusted) string {
 //
 // 1e-12 covers both with a factor 5 to spare, and is what the calibrations deliver
 // (measured: the Gaussian calibration re-derives within 1.6e-14 of the exact spend for
-// ε ∈ [1e-6, 8], δ ∈ [1e-8, 1e-5]; every certified plan of the suite within 1e-15). The
-// old 1e-9 admitted real overspends: the curve's cancellation at ε = 1e-6 let noisy-gd
-// spend 3.4e-10 over its budget unnoticed. A budget with κ·η > 1e-12 (ε ≪ δ·1e-2) is
-// downgraded rather than trusted.
+// ε ∈ [1e-6, 8], δ ∈ [1e-8, 1e-5]; every certified plan of the suite within 1e-15). A
+// budget with κ·η > 1e-12 (ε ≪ δ·1e-2) is downgraded rather than trusted.
 const SpentTol = 1e-12
 
 // Certify re-derives the guarantee of a row from what the mechanism reports it ran and

@@ -9,12 +9,9 @@
 // samplers, with the kit samplertest) and tuning (the one hyperparameter protocol,
 // Papernot–Steinke 2022).
 //
-// Oracle access is typed (DESIGN.md "Oracles and counting"): a Mechanism or Sampler
-// declares what it needs (Needs: problems.NeedValues, NeedGradients or NeedData), Run and
-// Sample receive a problems.ValueAccess, and the runner passes a view of the trial's
-// counter with exactly the declared capability. A zeroth-order method therefore cannot
-// call Grad (it does not compile; oracle_test.go type-checks one that tries), and only
-// reference methods that declare NeedData can read the data, uncounted.
+// Oracle access is typed (DESIGN.md "Oracles and counting"; see Mechanism): a zeroth-order
+// method cannot call Grad (it does not compile; oracle_test.go type-checks one that
+// tries), and only reference methods that declare NeedData can read the data, uncounted.
 //
 // A certificate is re-derived, not inherited: a Record reports what ran and what it spent
 // (EpsilonSpent, DeltaSpent) and the constants its calibration trusted (Trusted); the
@@ -30,11 +27,8 @@
 // mechtest, beside this contract, is the conformance suite every registered mechanism
 // runs (STYLE.md 14); its TestReduced checks a Reducer's reduced path against the full one.
 //
-// The reduced execution path (reduce.go): on an instance that declares an exact
-// low-rank structure on R^d (problems.LowRank, LLL24 Assumption 1.3 with G_k = 0), a
-// Reducer runs in the r coordinates Uᵀx and RunReduced draws the complement of span U
-// once, from the closed-form Gaussian law the Reducer derives (OrthogonalVariance), or as
-// ρ times a uniform direction for a RadialReducer that simulates ρ = ‖x⊥‖ (MALA): the same
-// output law and privacy, at O(r) work per step. The runner takes it whenever
-// Reducible says so, and the full path otherwise.
+// The reduced execution path (reduce.go; problems.LowRank, LLL24 Assumption 1.3 with
+// G_k = 0): a Reducer runs in the r coordinates Uᵀx and RunReduced draws the complement of
+// span U once, from a closed-form Gaussian (OrthogonalVariance) or as ρ times a uniform
+// direction (RadialReducer, MALA), at O(r) work per step, whenever Reducible says so.
 package algorithms

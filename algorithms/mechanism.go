@@ -84,8 +84,7 @@ type Output struct {
 // public constants) and returns the Plan that Run consumes: Run computes nothing Plan
 // computed, it releases under the plan's budget with the plan's calibration. Run reads the
 // data only through o and draws randomness only from rng. Both receive the runner's
-// services in env (the calibration store, the parallel loop; the zero Env is serial and
-// in-memory), which never change a result.
+// services in env, which never change a result (see Env).
 //
 // Needs declares the oracle capability Run uses; the runner hands Run a view of the
 // trial's counter with exactly that capability (problems.Counter.Oracle). Run is written
@@ -236,4 +235,125 @@ func JoinNote(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// ErrBudget is wrapped by every error of Budget.Validate: the one sentinel for a privacy
+// budget that is not a budget, or that a mechanism cannot be calibrated for.
+var ErrBudget = errors.New("invalid privacy budget")
+
+// BudgetNeeds are what a caller requires of a budget beyond it being one. The zero value
+// accepts every budget: ε ∈ (0, +∞] (+∞ is the non-private limit), δ ∈ [0, 1) (0 is pure
+// DP) and a known neighbouring relation.
+type BudgetNeeds struct {
+	// FiniteEpsilon refuses ε = +∞ (a spec states a finite ε; a calibration divides by it).
+	FiniteEpsilon bool
+	// PositiveDelta, when not empty, refuses δ = 0 and is the reason given (e.g. a
+	// Gaussian release is never pure DP).
+	PositiveDelta string
+	// ReplaceOne, when not empty, refuses any relation but replace-one and is the reason
+	// given (the sensitivity the caller derives is the replace-one one); the error then
+	// also wraps privacy.ErrUnsupported.
+	ReplaceOne string
+}
+
+// A BudgetError is one problem Validate found with one field of a Budget; it wraps
+// ErrBudget.
+type BudgetError struct {
+	Field string // "epsilon", "delta" or "relation"
+	Msg   string // what is wrong, e.g. "-1: want > 0"
+	err   error  // a further cause (privacy.ErrUnsupported), or nil
+}
+
+func (e *BudgetError) Error() string {
+	s := ErrBudget.Error() + ": " + e.Field + " " + e.Msg
+	if e.err != nil {
+		s += ": " + e.err.Error()
+	}
+	return s
+}
+
+// Key is the field, so the spec decoder reports the error under privacy.<field>.
+func (e *BudgetError) Key() string { return e.Field }
+
+// Unwrap returns ErrBudget and the further cause, if any.
+func (e *BudgetError) Unwrap() []error {
+	if e.err != nil {
+		return []error{ErrBudget, e.err}
+	}
+	return []error{ErrBudget}
+}
+
+// Validate reports every problem of b under needs at once, each a *BudgetError (joined by
+// errors.Join). It is the only check of ε and δ in the module: the spec decoder calls it
+// through experiments.Schema, the mechanisms before they calibrate.
+func (b Budget) Validate(needs BudgetNeeds) error {
+	var errs []error
+	add := func(field string, cause error, format string, args ...any) {
+		errs = append(errs, &BudgetError{Field: field, Msg: fmt.Sprintf(format, args...), err: cause})
+	}
+	switch {
+	case needs.FiniteEpsilon && !(b.Epsilon > 0 && !math.IsInf(b.Epsilon, 1)):
+		add("epsilon", nil, "%v: want finite and > 0", b.Epsilon)
+	case !(b.Epsilon > 0):
+		add("epsilon", nil, "%v: want > 0", b.Epsilon)
+	}
+	switch {
+	case needs.PositiveDelta != "" && !(b.Delta > 0 && b.Delta < 1):
+		add("delta", nil, "%v: want in (0, 1) (%s)", b.Delta, needs.PositiveDelta)
+	case !(b.Delta >= 0 && b.Delta < 1):
+		add("delta", nil, "%v: want in [0, 1)", b.Delta)
+	}
+	switch {
+	case b.Relation != privacy.ReplaceOne && b.Relation != privacy.AddRemove:
+		add("relation", nil, "%d: unknown", b.Relation)
+	case needs.ReplaceOne != "" && b.Relation != privacy.ReplaceOne:
+		add("relation", privacy.ErrUnsupported, "%s: %s", b.Relation, needs.ReplaceOne)
+	}
+	return errors.Join(errs...)
+}
+
+// Store is the runner's calibration store: Calibration returns the bytes stored under
+// key, or calls compute, stores what it returns (nil: nothing, e.g. on error) and returns
+// it; concurrent calls with one key compute once. A mechanism sees only keys and bytes,
+// no disk: the runner keeps the answers where it likes (experiments/runner calibstore.go:
+// in memory and in its on-disk cache, keyed by content and code version), so a slow
+// data-independent calibration (dp-sgd's PLD noise multiplier) is computed once across
+// cells, experiments, shards and reruns. Keys must name who computes (the mechanism's
+// name) and every input the answer depends on.
+type Store interface {
+	Calibration(key string, compute func() []byte) []byte
+}
+
+// Env carries the runner's services to a mechanism, handed explicitly to Plan and Run
+// (and to RunRefereed, RunReduced): the calibration store and the parallel loop of the
+// run. The zero Env is the serial, in-memory environment of tests and of a single row
+// (runner.RunOne): every calibration is computed where it is asked, every loop runs on
+// the caller's goroutine. Neither service changes a number: a stored calibration is the
+// bytes a computation returns, and a parallel loop's pieces each write their own part.
+type Env struct {
+	// Store shares data-independent calibrations; nil computes each one where it is asked.
+	Store Store
+	// Loop runs body(0), …, body(n−1), each once, on the caller's goroutine and on idle
+	// worker slots of the run, returning when all have returned (a panic in a piece is
+	// raised again in the caller); nil runs them in order on the caller's goroutine.
+	Loop func(n int, body func(i int))
+}
+
+// Calibration asks e's Store for key, computing with compute when e has no store.
+func (e Env) Calibration(key string, compute func() []byte) []byte {
+	if e.Store == nil {
+		return compute()
+	}
+	return e.Store.Calibration(key, compute)
+}
+
+// Parallel runs body(0), …, body(n−1) through e's Loop, serially when e has none.
+func (e Env) Parallel(n int, body func(i int)) {
+	if e.Loop == nil {
+		for i := range n {
+			body(i)
+		}
+		return
+	}
+	e.Loop(n, body)
 }

@@ -119,7 +119,7 @@ func (BallWalk) Sample(ctx context.Context, o problems.ValueAccess, t algorithms
 		return nil, err
 	}
 	ch := &bwChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, delta: s.H, x: make([]float64, c.D), y: make([]float64, c.D)}
-	rej, err := startPoint(ch.x, ch.y, c, t, rng)
+	rej, err := startPoint(ch.x, ch.y, c.Domain, t, rng)
 	if err != nil {
 		return nil, err
 	}

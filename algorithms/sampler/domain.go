@@ -115,8 +115,6 @@ type gaussPart struct {
 	plain float64 // r − 3sd (box): |m_j| below it means [−r, r] ⊃ m_j ± 3sd
 }
 
-func newGaussPart(dom problems.Domain) gaussPart { return gaussPart{dom: dom} }
-
 // set fixes the mean m (kept, not copied) and the sd for the following draws.
 func (g *gaussPart) set(m []float64, sd float64) {
 	g.m, g.sd = m, sd

@@ -47,7 +47,7 @@ func TestGaussPartMatchesGaussOnDomain(t *testing.T) {
 			}
 			return out
 		}
-		g := newGaussPart(tc.dom)
+		g := gaussPart{dom: tc.dom}
 		g.set(tc.m, tc.sd)
 		var nz gauss.Normals
 		nz.Seed(uint64(ci), 4)

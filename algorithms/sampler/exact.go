@@ -84,20 +84,25 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 		err  error
 		note string
 	)
+	// LinearData's method set (Points) is a subset of SeparableL1Data's, so an ℓ1 problem
+	// also asserts as LinearData: it is not linear.
+	l1, isL1 := st.(problems.SeparableL1Data)
+	lin, isLin := st.(problems.LinearData)
+	isLin = isLin && !isL1
+	rd, isRidge := st.(problems.RidgeData)
+	product := c.Domain.Kind != problems.Ball || c.D == 1 // in d = 1 the ball is the box
 	switch {
-	case isLinear(st) && !isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
-		pl, err = LinearLaws(st.(problems.LinearData).Points(), c.Domain, t.K, t.Mu)
+	case isLin && product:
+		pl, err = LinearLaws(lin.Points(), c.Domain, t.K, t.Mu)
 		note = "exact: linear, product of 1-D laws (structural read, uncounted)"
-	case isLinear(st) && !isL1(st) && t.Mu > 0:
-		x, err = linearBall(st.(problems.LinearData).Points(), c.Domain.Radius, t.K, t.Mu, rng)
+	case isLin && t.Mu > 0:
+		x, err = linearBall(lin.Points(), c.Domain.Radius, t.K, t.Mu, rng)
 		note = "exact: linear, Gaussian rejected to the ball (structural read, uncounted)"
-	case isRidge(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
+	case isRidge && product:
 		// f = ⟨x, z_i⟩ + (λ/2)‖x‖²: π ∝ exp(−k(⟨x, z̄⟩ + (λ + μ)‖x‖²/2)), the linear laws at μ + λ.
-		rd := st.(problems.RidgeData)
 		pl, err = LinearLaws(rd.RidgePoints(), c.Domain, t.K, t.Mu+rd.Ridge())
 		note = "exact: ridge, product of 1-D laws (structural read, uncounted)"
-	case isL1(st) && (c.Domain.Kind != problems.Ball || c.D == 1):
-		l1 := st.(problems.SeparableL1Data)
+	case isL1 && product:
 		pl, err = SeparableL1Laws(l1.Points(), l1.Weight(), c.Domain, t.K, t.Mu)
 		note = "exact: separable l1, product of piecewise-Gaussian laws (structural read, uncounted)"
 	case c.D == 1:
@@ -116,7 +121,10 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 		return nil, err
 	}
 	if pl != nil {
-		x = drawProduct(pl, rng)
+		x = make([]float64, len(pl))
+		for j := range pl {
+			x[j] = pl[j].Draw(rng)
+		}
 	}
 	if rec != nil {
 		if rec.Extra == nil {
@@ -127,12 +135,6 @@ func (e Exact) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.
 	}
 	return x, nil
 }
-
-// isLinear: LinearData's method set (Points) is a subset of SeparableL1Data's, so an ℓ1
-// problem also asserts as LinearData; callers must test isL1 first.
-func isLinear(p problems.Problem) bool { _, ok := p.(problems.LinearData); return ok }
-func isL1(p problems.Problem) bool     { _, ok := p.(problems.SeparableL1Data); return ok }
-func isRidge(p problems.Problem) bool  { _, ok := p.(problems.RidgeData); return ok }
 
 // PiecewiseLaw is the 1-D law ∝ exp(−k(a_m x + b_m + μx²/2)) on consecutive pieces
 // [Edges[m], Edges[m+1]] (SPEC §4.8.2): each piece is a truncated Gaussian N(−a_m/μ, 1/(kμ))
@@ -203,14 +205,6 @@ func (p *PiecewiseLaw) CDF(x float64) float64 {
 	_, tot := cumMass(p.logMass)
 	part := math.Exp(p.logPieceMass(p.A[m], p.B[m], p.Edges[m], x) - tot)
 	return math.Min(p.cum[m]+part, 1)
-}
-
-func drawProduct(pl []PiecewiseLaw, rng *rand.Rand) []float64 {
-	x := make([]float64, len(pl))
-	for j := range pl {
-		x[j] = pl[j].Draw(rng)
-	}
-	return x
 }
 
 func domainInterval(dom problems.Domain) (lo, hi float64) {
@@ -312,22 +306,17 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 }
 
 // Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3) on its
-// domain [lo, hi] (either end may be infinite): the mode is found by golden section, Grid
-// nodes are laid where ℓ is within 50 nats of its maximum, and a draw is made by rejection
-// from the derivative-free secant envelope of ℓ on these nodes, extended by exponential
-// tails to the ends of the domain (logConcave, Gilks 1992). The draw is EXACT for every
-// concave ℓ (no interpolation or truncation error, so no TV to account
-// for); ℓ is evaluated (n counted value queries) only when a proposal falls between the chord
-// squeeze and the envelope, and a value above the envelope fails with ErrNotLogConcave.
+// domain [lo, hi] (either end may be infinite): rejection from the secant envelope of ℓ
+// (logConcave, Gilks 1992) on Grid nodes laid, around the mode found by golden section,
+// where ℓ is within 50 nats of its maximum. The draw is EXACT for every concave ℓ (no TV to
+// account for); ℓ is evaluated (n counted value queries) only on a squeeze miss, and a
+// value above the envelope fails with ErrNotLogConcave.
 //
-// CDF and Mean are those of the linear interpolation of ℓ between the nodes (within about
-// 1e-8 of the law on the default grid); tests use them as quadrature references only.
+// The tests' quadrature reference for it is in references_test.go (tableRef).
 type Table1D struct {
-	X     []float64 // nodes
-	L     []float64 // ℓ at the nodes
-	cum   []float64 // normalised cumulative mass at the nodes (interpolated ℓ)
-	cellW []float64 // normalised mass per cell (interpolated ℓ)
-	env   *logConcave
+	X   []float64 // nodes
+	L   []float64 // ℓ at the nodes
+	env *logConcave
 }
 
 // NewTable1D tabulates LogDensity(p, k, μ, ·) for a 1-D problem p (n value queries per node).
@@ -363,7 +352,7 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 	if !(L < R) {
 		return nil, fmt.Errorf("%w: Table1D: degenerate support [%g, %g]", ErrNoExact, L, R)
 	}
-	t := tabulate(ell, L, R, lm, grid)
+	t := tabulate(ell, L, R, grid)
 	// Concavity of ℓ at the nodes (the secants must not increase, up to rounding): the
 	// envelope is an upper bound only for a concave ℓ.
 	pad := 1e-9 * (1 + math.Abs(lm))
@@ -434,10 +423,9 @@ func levelEdge(ell func(float64) float64, cut, inside, outside float64) float64 
 	return outside
 }
 
-// tabulate lays grid equally spaced nodes on [L, R] with ℓ at each and the normalised
-// cell masses of the linear interpolation of ℓ − lm.
-func tabulate(ell func(float64) float64, L, R, lm float64, grid int) *Table1D {
-	t := &Table1D{X: make([]float64, grid), L: make([]float64, grid), cum: make([]float64, grid), cellW: make([]float64, grid-1)}
+// tabulate lays grid equally spaced nodes on [L, R] with ℓ at each.
+func tabulate(ell func(float64) float64, L, R float64, grid int) *Table1D {
+	t := &Table1D{X: make([]float64, grid), L: make([]float64, grid)}
 	dx := (R - L) / float64(grid-1)
 	for i := range grid {
 		t.X[i] = L + float64(i)*dx
@@ -446,29 +434,7 @@ func tabulate(ell func(float64) float64, L, R, lm float64, grid int) *Table1D {
 		}
 		t.L[i] = ell(t.X[i])
 	}
-	tot := 0.0
-	for i := 0; i+1 < grid; i++ {
-		w := cellMass(t.L[i]-lm, t.L[i+1]-lm, t.X[i+1]-t.X[i])
-		t.cellW[i] = w
-		tot += w
-	}
-	for i := range t.cellW {
-		t.cellW[i] /= tot
-		t.cum[i+1] = t.cum[i] + t.cellW[i]
-	}
 	return t
-}
-
-// cellMass is ∫ of exp(linear from l0 to l1) over a cell of width w.
-func cellMass(l0, l1, w float64) float64 {
-	if math.IsInf(l0, -1) || math.IsInf(l1, -1) { // an edge just outside K
-		return 0
-	}
-	dl := l1 - l0
-	if math.Abs(dl) < 1e-10 {
-		return w * math.Exp(l0) * (1 + dl/2)
-	}
-	return w * math.Exp(l0) * math.Expm1(dl) / dl
 }
 
 // Draw returns one exact draw (n counted value queries per squeeze miss).

@@ -70,14 +70,13 @@ func (HitAndRun) PlanSteps(c problems.Constants, t algorithms.Target) (int, floa
 
 // harChain holds hit-and-run's state and buffers (the step allocates nothing).
 type harChain struct {
-	o     problems.ValueAccess
-	k, mu float64
-	w     float64
-	x, u  []float64
-	z     []float64
-	lp    float64
-	evals int64
-	caps  int64
+	o       problems.ValueAccess
+	k, mu   float64
+	w       float64
+	x, u, z []float64
+	lp      float64
+	evals   int64
+	caps    int64
 }
 
 // at returns log π(x + s u) (n value queries inside K, none outside).
@@ -132,7 +131,7 @@ func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 	w := orDefault(t.StepC, DefaultHitAndRunStepC) * walkScale(c, t) // the bracket width
 	d := c.D
 	ch := &harChain{o: o, k: t.K, mu: t.Mu, w: w, x: make([]float64, d), u: make([]float64, d), z: make([]float64, d)}
-	rej, err := startPoint(ch.x, ch.z, c, t, rng)
+	rej, err := startPoint(ch.x, ch.z, c.Domain, t, rng)
 	if err != nil {
 		return nil, err
 	}

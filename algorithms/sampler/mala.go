@@ -17,12 +17,11 @@ import (
 // first-order alternative, written against the Sampler interface only.
 //
 // The step size is a documented heuristic, not a theorem (guarantee: nominal):
-// h = StepC/(β_π √d), with β_π = k(β + μ) when the loss declares β-smoothness
-// (Constants.Smooth) and k(β + μ) > 0, and β_π = (kG_f)² + kμ otherwise (the curvature
-// scale at which a kG_f-Lipschitz kink costs O(1) in log π over one step); StepC defaults to 1/2 (Dwivedi et al. 2019 use
-// h ∝ 1/(β d^{1/2}) from a warm start). T is the proximal sampler's worst-case formula with
-// h in place of its step (contraction (1 + hkμ)^{-2T} in KL, or (1 + h/C_P)^{-2T} in χ²),
-// which is the right order for a κ-conditioned target but is not proven for MALA.
+// h = StepC/(β_π √d) with β_π the curvature scale of piCurvature; StepC defaults to 1/2
+// (Dwivedi et al. 2019 use h ∝ 1/(β d^{1/2}) from a warm start). T is the proximal
+// sampler's worst-case formula with h in place of its step (contraction (1 + hkμ)^{-2T} in
+// KL, or (1 + h/C_P)^{-2T} in χ²), which is the right order for a κ-conditioned target but
+// is not proven for MALA.
 type MALA struct{}
 
 var _ algorithms.Sampler = MALA{}
@@ -165,7 +164,7 @@ func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Ta
 	}
 	ch := &malaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: s.H,
 		x: make([]float64, d), g: make([]float64, d), xp: make([]float64, d), gp: make([]float64, d), gi: make([]float64, d)}
-	rej, err := startPoint(ch.x, ch.xp, c, t, rng)
+	rej, err := startPoint(ch.x, ch.xp, c.Domain, t, rng)
 	if err != nil {
 		return nil, err
 	}

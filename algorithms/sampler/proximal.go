@@ -308,17 +308,16 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	}
 	d := o.Dim() // c.D, or the rank r on a reduced oracle
 	hk := s.H * t.K * t.Mu
-	ch := &ProximalChain{
+	return &ProximalChain{
 		vd: problems.ValueDifferOf(o), dom: c.Domain, n: c.N, k: t.K,
 		sqrtH:  math.Sqrt(s.H),
 		shrink: 1 / (1 + hk),
 		sd:     math.Sqrt(s.H / (1 + hk)),
 		x:      make([]float64, d), y: make([]float64, d), m: make([]float64, d),
 		xp: make([]float64, d), zp: make([]float64, d),
-		gp:    newGaussPart(c.Domain),
+		gp:    gaussPart{dom: c.Domain},
 		Sched: s,
-	}
-	return ch, nil
+	}, nil
 }
 
 // Init draws the data-independent start x_0 (SPEC §4.2, §8.8): N(0, (kμ)^{-1} I) restricted
@@ -326,16 +325,12 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 // generator (gauss.Normals) from rng, so a chain is reproducible from its rng alone.
 func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 	c.nz.SeedFrom(rng)
-	if t.Mu > 0 {
-		sd := 1 / math.Sqrt(t.K*t.Mu)
-		if c.dom.Kind == problems.Ball {
-			return centredGaussBall(c.x, sd, c.dom.Radius, rng)
-		}
-		clear(c.m)
-		return gaussOnDomain(c.x, c.m, sd, c.dom, rng, &c.Stats.DomainRejections)
+	if t.Mu > 0 && c.dom.Kind == problems.Ball {
+		return centredGaussBall(c.x, 1/math.Sqrt(t.K*t.Mu), c.dom.Radius, rng)
 	}
-	uniformOnDomain(c.x, c.dom, rng)
-	return nil
+	rej, err := startPoint(c.x, c.m, c.dom, t, rng)
+	c.Stats.DomainRejections += rej
+	return err
 }
 
 // centredGaussBall draws N(0, sd² I_d) restricted to the ball of radius r exactly, also when

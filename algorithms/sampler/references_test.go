@@ -2,6 +2,7 @@ package sampler
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -24,8 +25,45 @@ func NewTable1DFunc(ell func(float64) float64, lo, hi float64, grid int) (*Table
 	return newTable1D(ell, lo, hi, lo, hi, grid)
 }
 
+// tableRef is the quadrature reference of a Table1D: the CDF and mean of the linear
+// interpolation of ℓ between its nodes (within about 1e-8 of the law on the default grid).
+type tableRef struct {
+	*Table1D
+	cum   []float64 // normalised cumulative mass at the nodes
+	cellW []float64 // normalised mass per cell
+}
+
+// refOf computes the cell masses of the linear interpolation of ℓ − max ℓ on t's nodes.
+func refOf(t *Table1D) tableRef {
+	grid, lm := len(t.X), slices.Max(t.L)
+	r := tableRef{Table1D: t, cum: make([]float64, grid), cellW: make([]float64, grid-1)}
+	tot := 0.0
+	for i := 0; i+1 < grid; i++ {
+		w := cellMass(t.L[i]-lm, t.L[i+1]-lm, t.X[i+1]-t.X[i])
+		r.cellW[i] = w
+		tot += w
+	}
+	for i := range r.cellW {
+		r.cellW[i] /= tot
+		r.cum[i+1] = r.cum[i] + r.cellW[i]
+	}
+	return r
+}
+
+// cellMass is ∫ of exp(linear from l0 to l1) over a cell of width w.
+func cellMass(l0, l1, w float64) float64 {
+	if math.IsInf(l0, -1) || math.IsInf(l1, -1) { // an edge just outside K
+		return 0
+	}
+	dl := l1 - l0
+	if math.Abs(dl) < 1e-10 {
+		return w * math.Exp(l0) * (1 + dl/2)
+	}
+	return w * math.Exp(l0) * math.Expm1(dl) / dl
+}
+
 // CDF returns the table's P(X ≤ x).
-func (t *Table1D) CDF(x float64) float64 {
+func (t tableRef) CDF(x float64) float64 {
 	n := len(t.X)
 	if x <= t.X[0] {
 		return 0
@@ -51,7 +89,7 @@ func (t *Table1D) CDF(x float64) float64 {
 }
 
 // Mean returns the table's mean (cell by cell, exact for the interpolated density).
-func (t *Table1D) Mean() float64 {
+func (t tableRef) Mean() float64 {
 	m := 0.0
 	for i, w := range t.cellW {
 		if w == 0 {

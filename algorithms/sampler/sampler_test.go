@@ -270,12 +270,12 @@ func TestProximalLogistic1D(t *testing.T) {
 	}
 	xs, _ := runChains(t, p, tg, 2000, 13)
 	col := column(xs, 0)
-	if ks := ksStat(col, tab.CDF); ks > ksCrit1e3 {
+	if ks := ksStat(col, refOf(tab).CDF); ks > ksCrit1e3 {
 		t.Errorf("KS: got %.3f, want ≤ %.4f", ks, ksCrit1e3)
 	}
 	m, v := meanVar(col)
-	if se := math.Sqrt(v / float64(len(col))); math.Abs(m-tab.Mean()) > zTwo1e5*se {
-		t.Errorf("mean: got %.4f, want %.4f ± %.4f", m, tab.Mean(), zTwo1e5*se)
+	if se := math.Sqrt(v / float64(len(col))); math.Abs(m-refOf(tab).Mean()) > zTwo1e5*se {
+		t.Errorf("mean: got %.4f, want %.4f ± %.4f", m, refOf(tab).Mean(), zTwo1e5*se)
 	}
 }
 
@@ -311,7 +311,7 @@ func TestRGOLaw(t *testing.T) {
 		}
 		xs[i] = ch.x[0]
 	}
-	if ks := ksStat(xs, tab.CDF); ks > ksCrit1e3 {
+	if ks := ksStat(xs, refOf(tab).CDF); ks > ksCrit1e3 {
 		t.Errorf("RGO KS: got %.3f, want ≤ %.4f", ks, ksCrit1e3)
 	}
 	if r := float64(ch.Stats.Proposals) / float64(ch.Stats.RGOCalls); r < 1 || r > 2.05 {
@@ -341,7 +341,7 @@ func TestExactLawsAgree(t *testing.T) {
 			if got := laws[0].CDF(x); math.Abs(got-want) > 1e-6 {
 				t.Errorf("μ=%g piecewise CDF(%g): got %.8f, want %.8f (quadrature)", mu, x, got, want)
 			}
-			if got := tab.CDF(x); math.Abs(got-want) > 1e-5 {
+			if got := refOf(tab).CDF(x); math.Abs(got-want) > 1e-5 {
 				t.Errorf("μ=%g table CDF(%g): got %.8f, want %.8f (quadrature)", mu, x, got, want)
 			}
 		}
@@ -685,7 +685,7 @@ func TestExactSamplerRidge(t *testing.T) {
 		}
 		xs[i] = x[0]
 	}
-	if ks := ksStat(xs, tab.CDF); ks > ksCrit1e4 {
+	if ks := ksStat(xs, refOf(tab).CDF); ks > ksCrit1e4 {
 		t.Errorf("ridge draws KS vs the 1-D table: got %.3f, want ≤ %.3f", ks, ksCrit1e4)
 	}
 }

@@ -27,11 +27,10 @@ import (
 // in KL for a smooth target (Dalalyan 2017 Thm 1: TV ≤ ε needs h ≍ ε²/(β_π d)) and larger
 // on kinks; samplertest and experiments/sampler_field.yaml measure it, nothing hides it.
 //
-// Constants (a documented heuristic; guarantee nominal): h = StepC/(β_π d) with β_π as
-// MALA's (k(β + μ) for a declared β-smooth loss, (kG_f)² + kμ otherwise) and StepC = 1/2 by
-// default; T from the proximal sampler's contraction formula with this h (mixing/stepsFor:
-// the continuous-time rate of the diffusion, which ULA tracks up to its bias). Per step: n
-// gradient queries, no value query.
+// Constants (a documented heuristic; guarantee nominal): h = StepC/(β_π d) with β_π =
+// piCurvature as MALA's and StepC = 1/2 by default; T from the proximal sampler's
+// contraction formula with this h (mixing/stepsFor: the continuous-time rate of the
+// diffusion, which ULA tracks up to its bias). Per step: n gradient queries, no value query.
 type ULA struct{}
 
 var _ algorithms.Sampler = ULA{}
@@ -119,7 +118,7 @@ func (ULA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Tar
 	d := c.D
 	ch := &ulaChain{o: o, dom: c.Domain, k: t.K, mu: t.Mu, h: s.H, sq: math.Sqrt(2 * s.H),
 		x: make([]float64, d), g: make([]float64, d), gi: make([]float64, d)}
-	rej, err := startPoint(ch.x, ch.g, c, t, rng)
+	rej, err := startPoint(ch.x, ch.g, c.Domain, t, rng)
 	if err != nil {
 		return nil, err
 	}

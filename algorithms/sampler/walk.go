@@ -11,8 +11,7 @@ import (
 )
 
 // Shared pieces of the nominal chains (mala and the sampler field: ula, ball-walk,
-// hit-and-run): the schedule, the step loop, the data-independent start, the projection
-// onto K, the refusal of a reduced oracle and the diagnostics.
+// hit-and-run).
 
 // orDefault returns v, or def when v is 0 (an unset Target.StepC or Target.TV).
 func orDefault(v, def float64) float64 {
@@ -65,14 +64,14 @@ func runSteps(ctx context.Context, T int, rng *rand.Rand, step func(*rand.Rand))
 // startPoint writes the chain's data-independent start into x (the proximal sampler's and
 // MALA's: N(0, (kμ)^{-1} I) restricted to K when μ > 0, else uniform on K); buf is scratch
 // of the same length. It returns the domain rejections of the Gaussian draw.
-func startPoint(x, buf []float64, c problems.Constants, t algorithms.Target, rng *rand.Rand) (int64, error) {
+func startPoint(x, buf []float64, dom problems.Domain, t algorithms.Target, rng *rand.Rand) (int64, error) {
 	var rej int64
 	if t.Mu > 0 {
 		clear(buf)
-		err := gaussOnDomain(x, buf, 1/math.Sqrt(t.K*t.Mu), c.Domain, rng, &rej)
+		err := gaussOnDomain(x, buf, 1/math.Sqrt(t.K*t.Mu), dom, rng, &rej)
 		return rej, err
 	}
-	uniformOnDomain(x, c.Domain, rng)
+	uniformOnDomain(x, dom, rng)
 	return 0, nil
 }
 

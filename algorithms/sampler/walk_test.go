@@ -20,7 +20,7 @@ func fieldChains(p problems.Problem, o *problems.Counter, tg algorithms.Target, 
 	b := &bwChain{o: o.Oracle(problems.NeedValues), dom: c.Domain, k: tg.K, mu: tg.Mu, delta: 0.05, x: make([]float64, d), y: make([]float64, d)}
 	h := &harChain{o: o.Oracle(problems.NeedValues), k: tg.K, mu: tg.Mu, w: 0.1, x: make([]float64, d), u: make([]float64, d), z: make([]float64, d)}
 	for _, x := range [][]float64{u.x, b.x, h.x} {
-		if _, err := startPoint(x, make([]float64, d), c, tg, rng); err != nil {
+		if _, err := startPoint(x, make([]float64, d), c.Domain, tg, rng); err != nil {
 			panic(err)
 		}
 	}

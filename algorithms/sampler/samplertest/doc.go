@@ -1,24 +1,18 @@
 // Package samplertest is a conformance and bias-measurement kit for any algorithms.Sampler
 // (STYLE.md 14; in the manner of gonum's lapack/testlapack): it runs the sampler on targets
-// whose law π ∝ exp(−k(F + μ‖x‖²/2)) is known exactly (SPEC §4.8) —
-//
-//   - the Gaussian mechanism (linear losses on R^d): π = N(−z̄/μ, (kμ)^{-1}I), closed form;
-//   - the separable ℓ1 target (LLL24 Thm 3.7 instance) on a box and on R^d: a product of
-//     piecewise-Gaussian 1-D laws, whose CDFs are Gauss–Legendre quadrature between the
-//     kinks (problems/canary's Marginal, the laws the exact-law targets declare too;
-//     independently of the exact sampler's closed forms);
-//   - a 1-D logistic target with no exposed structure, by quadrature —
-//
-// and reports the distance of its output law to the exact one: the Kolmogorov–Smirnov
-// statistic of every coordinate and a battery of bounded test functions (indicators at
-// the exact 1%, 10%, 50%, 90%, 99% quantiles of each coordinate, a tanh of each coordinate,
-// and the product indicator of adjacent coordinates below their medians, which is ¼
-// exactly for a product law), each with its standard error. Measure returns the numbers
-// (for the samplers experiment, a benchmark or the audit's sampler canary); Test turns them
-// into pass/fail with tolerances derived from a stated family-wise false-rejection rate:
-// Bonferroni over all statistics, the DKW–Massart bound P(D_n > e) ≤ 2e^{−2ne²} (Massart
-// 1990) for KS and Bernstein's inequality with the exact law's variance (by quadrature)
-// for the test functions — both valid at every n, no normal approximation.
+// whose law π ∝ exp(−k(F + μ‖x‖²/2)) is known exactly (SPEC §4.8; Cases: closed forms, or
+// Gauss–Legendre quadrature between the kinks by problems/canary's Marginal, independently
+// of the exact sampler's closed forms) and reports the distance of its output law to the
+// exact one: the Kolmogorov–Smirnov statistic of every coordinate and a battery of bounded
+// test functions (indicators at the exact 1%, 10%, 50%, 90%, 99% quantiles of each
+// coordinate, a tanh of each coordinate, and the product indicator of adjacent coordinates
+// below their medians, which is ¼ exactly for a product law), each with its standard error.
+// Measure returns the numbers (for the samplers experiment, a benchmark or the audit's
+// sampler canary); Test turns them into pass/fail with tolerances derived from a stated
+// family-wise false-rejection rate: Bonferroni over all statistics, the DKW–Massart bound
+// P(D_n > e) ≤ 2e^{−2ne²} (Massart 1990) for KS and Bernstein's inequality with the exact
+// law's variance (by quadrature) for the test functions — both valid at every n, no normal
+// approximation.
 //
 // Power: with N samples the KS statistic of an exact sampler is about 0.87/√N and the
 // indicator functions' standard errors are ≤ 0.5/√N, so a KS bias of 0.0067 (the proximal
