@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
@@ -233,3 +236,237 @@ func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Ver
 	inside := (fitted >= rlo && fitted <= rhi)
 	return Inconclusive, k.straddles(c, fitted, ci, bound, rlo, rhi, inside, at)
 }
+
+// ForEach calls f(0), …, f(n−1) on min(workers, n) goroutines (workers ≤ 0: one per
+// CPU) and returns when all have returned: the loop the checks and the figures of an
+// analysis run on, each result in its own slot, so that the output does not depend on
+// workers.
+func ForEach(workers, n int, f func(i int)) {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// slopeKind is the rate check (Kind "slope", the default): metric ∝ vs^Slope, decided by
+// the bootstrap CI of the log-log least-squares slope of the group means against the
+// region its Claim asserts (package doc).
+type slopeKind struct{ kindDefaults }
+
+func (slopeKind) validate(c Check) []error {
+	var errs []error
+	if c.Vs == "" {
+		errs = append(errs, FieldErr("vs", "required for a slope check"))
+	}
+	if !finite(c.Slope) {
+		errs = append(errs, FieldErr("slope", "want a finite number"))
+	}
+	if !(c.Tolerance > 0) || !finite(c.Tolerance) {
+		errs = append(errs, FieldErr("tolerance", "want a finite number > 0, got %v", c.Tolerance))
+	}
+	if c.Claim < 0 || int(c.Claim) >= len(claimNames) {
+		errs = append(errs, FieldErr("claim", "want equality, upper or lower, got %v", c.Claim))
+	}
+	return append(errs, noAgainst(c)...)
+}
+
+func (slopeKind) label(c Check) string {
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≤ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+	case ClaimLower:
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≥ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+	}
+	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+}
+
+func (slopeKind) expected(c Check) string {
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return "slope ≤ " + table.FmtSpec(c.Slope) + " + " + table.FmtSpec(c.Tolerance)
+	case ClaimLower:
+		return "slope ≥ " + table.FmtSpec(c.Slope) + " − " + table.FmtSpec(c.Tolerance)
+	}
+	return "slope = " + table.FmtSpec(c.Slope) + " ± " + table.FmtSpec(c.Tolerance)
+}
+
+func (slopeKind) threshold(c Check) float64 { return c.Slope }
+
+func (slopeKind) summary(r CheckResult) string {
+	return fmt.Sprintf("fitted %s (95%% CI [%s, %s]) vs %s (%s) over %d points × %s trials",
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.ExpectedText(), r.Claim.Effective(), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
+}
+
+func (k slopeKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	return runGroupCheck(c, k, rs, rng)
+}
+
+// statistic is the log-log slope; it needs two points with positive x and mean.
+func (slopeKind) statistic(c Check, gs []table.Group, xs, means []float64, res *CheckResult) (table.Statistic, bool) {
+	if len(gs) < 2 {
+		res.Verdict = Inconclusive
+		res.Reason = fmt.Sprintf("too few points: %d value of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
+		return nil, false
+	}
+	for i, m := range means {
+		if !(m > 0) {
+			res.Reason = fmt.Sprintf("non-positive mean %s = %g at %s=%g: no log-log fit", c.Metric, m, c.Vs, xs[i])
+			return nil, false
+		}
+		if !(xs[i] > 0) {
+			res.Reason = fmt.Sprintf("non-positive %s = %g: no log-log fit", c.Vs, xs[i])
+			return nil, false
+		}
+	}
+	res.LackOfFit = table.LackOfFitOf(gs)
+	return table.SlopeStatistic(), true
+}
+
+// region is an equality's [slope − tolerance, slope + tolerance], an upper bound's (−∞,
+// slope + tolerance], a lower bound's [slope − tolerance, ∞).
+func (slopeKind) region(c Check) (lo, hi float64) {
+	inf := math.Inf(1)
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return -inf, c.Slope + c.Tolerance
+	case ClaimLower:
+		return c.Slope - c.Tolerance, inf
+	}
+	return c.Slope - c.Tolerance, c.Slope + c.Tolerance
+}
+
+func (slopeKind) outside(c Check, fitted float64, ci, side string, bound float64, _ string) string {
+	if c.Claim.Effective() == ClaimEquality {
+		return fmt.Sprintf("slope out of range: the whole CI %s of the fit %s lies %s %s ± %s",
+			ci, table.FmtG(fitted), side, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance))
+	}
+	return fmt.Sprintf("%s the bound: the whole CI %s lies %s %s", side, ci, side, table.FmtG(bound))
+}
+
+func (slopeKind) straddles(c Check, fitted float64, ci string, _, rlo, rhi float64, inside bool, _ string) string {
+	if claim := c.Claim.Effective(); claim != ClaimEquality {
+		name, op, where := "upper", "+", "above it"
+		if claim == ClaimLower {
+			name, op, where = "lower", "−", "below it"
+		}
+		if inside {
+			where = "within it"
+		}
+		return fmt.Sprintf("%s bound not shown: the fit %s is %s and the CI %s straddles %s %s %s (more trials would decide)",
+			name, table.FmtG(fitted), where, ci, table.FmtSpec(c.Slope), op, table.FmtSpec(c.Tolerance))
+	}
+	where := "inside it"
+	if !inside {
+		where = "outside it"
+	}
+	return fmt.Sprintf("equivalence not shown: the CI %s is not inside %s ± %s = [%s, %s] (the fit %s is %s; more trials would decide)",
+		ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance), table.FmtG(rlo), table.FmtG(rhi), table.FmtG(fitted), where)
+}
+
+// tooFew: a slope on fewer than MinSlopePoints values of vs is INCONCLUSIVE whatever its fit.
+func (slopeKind) tooFew(Verdict) bool { return true }
+
+// boundKind is a bound check: Kind "min" (lower: the smallest group mean is ≥ Min) or
+// "max" (the largest is ≤ Max), decided by the bootstrap CI of that extreme mean; 0 means
+// 1 (a ratio to a curve).
+type boundKind struct {
+	kindDefaults
+	lower bool
+}
+
+func (boundKind) validate(c Check) []error {
+	var errs []error
+	if !finite(c.Min) || !finite(c.Max) {
+		errs = append(errs, FieldErr(c.Kind.String(), "want a finite number"))
+	}
+	return append(errs, noClaim(c)...)
+}
+
+// op is the claim's relation: ≥ for min, ≤ for max.
+func (k boundKind) op() string {
+	if k.lower {
+		return "≥"
+	}
+	return "≤"
+}
+
+func (k boundKind) label(c Check) string {
+	return fmt.Sprintf("%s[%s] %s %g", c.Metric, c.Algorithm, k.op(), k.threshold(c))
+}
+
+func (k boundKind) expected(c Check) string { return k.op() + " " + table.FmtSpec(k.threshold(c)) }
+
+func (k boundKind) threshold(c Check) float64 {
+	t := c.Max
+	if k.lower {
+		t = c.Min
+	}
+	if t == 0 {
+		return 1
+	}
+	return t
+}
+
+// extreme names the statistic: the smallest (min) or largest (max) group mean.
+func (k boundKind) extreme() string {
+	if k.lower {
+		return "smallest"
+	}
+	return "largest"
+}
+
+func (k boundKind) summary(r CheckResult) string {
+	return fmt.Sprintf("%s group mean %s (95%% CI [%s, %s]) vs %s %s over %d points × %s trials", k.extreme(),
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), k.op(), table.FmtSpec(r.Threshold()), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
+}
+
+func (k boundKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	return runGroupCheck(c, k, rs, rng)
+}
+
+func (k boundKind) statistic(Check, []table.Group, []float64, []float64, *CheckResult) (table.Statistic, bool) {
+	if k.lower {
+		return table.MinStatistic, true
+	}
+	return table.MaxStatistic, true
+}
+
+// region is a min's [min, ∞), a max's (−∞, max].
+func (k boundKind) region(c Check) (lo, hi float64) {
+	inf := math.Inf(1)
+	if k.lower {
+		return k.threshold(c), inf
+	}
+	return -inf, k.threshold(c)
+}
+
+// outside: side is below for a min, above for a max (the region is open on the other side).
+func (k boundKind) outside(c Check, fitted float64, ci, side string, bound float64, at string) string {
+	return fmt.Sprintf("%s the bound: the %s mean %s = %s (at %s) has its whole CI %s %s %s",
+		side, k.extreme(), c.Metric, table.FmtG(fitted), at, ci, side, table.FmtSpec(bound))
+}
+
+func (k boundKind) straddles(_ Check, fitted float64, ci string, bound, _, _ float64, _ bool, at string) string {
+	return fmt.Sprintf("bound not shown: the CI %s of the %s mean %s (at %s) straddles %s (more trials would decide)",
+		ci, k.extreme(), table.FmtG(fitted), at, table.FmtSpec(bound))
+}
+
+// tooFew: a bound on fewer than MinSlopePoints values of vs can still FAIL (one point
+// beyond the bound contradicts the claim) but not PASS.
+func (boundKind) tooFew(v Verdict) bool { return v == Pass }

@@ -1,7 +1,7 @@
 // Package check holds the checks of a spec's checks: list (the benchstat of
 // golang.org/x/perf's split): the Check type the spec decodes, its validation, and one
-// checkKind per kind (kind_*.go) that labels it, states its claim and decides it from the
-// rows — so a new kind is one file and one entry in the kinds table. It reads the tables
+// checkKind per kind that labels it, states its claim and decides it from the rows — so a
+// new kind is one type and one entry in the kinds table. It reads the tables
 // of expmech/analysis/table and the statistics of expmech/analysis/stats; the reports are
 // written by package analysis.
 //
@@ -22,7 +22,7 @@
 // (≤ Max), decided by the bootstrap CI of that extreme mean; they test "stays above the Ω
 // curve" and "stays below the theorem's bound". Each result carries PPass, the p value of
 // the test whose rejection is its PASS; the reports adjust those of the claim checks by
-// Holm's step-down over the suite (multiplicity.go, HolmClaims). A check's Role says what its verdict
+// Holm's step-down over the suite (HolmClaims). A check's Role says what its verdict
 // is evidence of: a claim, an invariant (holds by construction; counted apart) or a
 // measurement (value and CI, verdict MEASURED).
 //
@@ -56,7 +56,7 @@
 // rows on their reported spend), against the row's absolute budget; one over every
 // algorithm runs by default wherever rows claim a guarantee (WithDefaults).
 //
-// Regime checks (regime.go, kind_regime.go; Kind "regime") compute the regime map
+// Regime checks (regime.go; Kind "regime") compute the regime map
 // (RegimeMap: per cell and ordered pair of methods the paired P(A < B) with its percentile
 // bootstrap CI, the best private method and the label winner / indistinguishable; its
 // bootstrap is seeded by the cell's identity, not by Seed) and hold every winner label to

@@ -7,10 +7,10 @@ import (
 )
 
 // A checkKind is everything one kind of check (Check.Kind) decides: which spec keys it
-// takes, how it reads in the reports, and how it evaluates the rows. Each kind is one file
-// (kind_*.go; the audit, bias and spent kinds' run lies beside their statistics in audit.go,
-// bias.go, spent.go); Check's methods dispatch through kinds, so a new kind is a new file
-// and one entry in kinds, not an arm in every switch.
+// takes, how it reads in the reports, and how it evaluates the rows. Each kind lies beside
+// its statistics (slope, min, max: check.go; audit.go, bias.go, compare.go, regime.go,
+// spent.go); Check's methods dispatch through kinds, so a new kind is a new type and one
+// entry in kinds, not an arm in every switch.
 type checkKind interface {
 	// validate reports the kind's own field problems, each a *FieldError (Check.Validate
 	// adds the keys every kind shares).
