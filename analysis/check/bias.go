@@ -27,9 +27,6 @@ import (
 // difference excluding 0), and the figure "bias" (distance vs a per-draw cost, with the
 // noise floor).
 
-// DefaultBiasAlpha is the level of a ks-floor check (1 − confidence when not set).
-const DefaultBiasAlpha = 1e-3
-
 // biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
 // group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
 const biasResamples = 2000
