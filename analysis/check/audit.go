@@ -15,12 +15,10 @@ import (
 	"expmech/rows"
 )
 
-// The privacy audit's statistics (PRIVACY.md §3.2): one-sided
-// Clopper–Pearson bounds, the μ-GDP lower bound from TPR/FPR, the rigorous (ε, δ) lower
-// bound, and the pre-registered threshold test chosen on a pilot; and the audit checks
-// (kinds audit-mu and audit-eps) that compute them from the rows of an audit experiment:
-// a canary generator (problems/canary) swept over both sides D / D′, whose rows carry the
-// statistics S of every run (column "statistics", space-separated).
+// The audit checks (kinds audit-mu, audit-eps, audit-ks; PRIVACY.md §3.2) compute the
+// statistics of package stats from the rows of an audit experiment: a canary generator
+// (problems/canary) swept over both sides D / D′, whose rows carry the statistics S of
+// every run (column "statistics", space-separated).
 
 // DefaultKSAlpha is the false-rejection rate of one sampler-validation check (PRIVACY.md
 // §4.3 per-test α).

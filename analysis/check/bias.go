@@ -21,11 +21,8 @@ import (
 // sampler's output law to the exact law is the one-sample Kolmogorov–Smirnov distance
 // D_N = sup_u |F̂_N(u) − u| of the U's pooled over the trials of a (cell, algorithm) —
 // equal to sup_x |F̂_N(x) − F(x)| of the draws themselves (F continuous) — so the exact
-// CDF the analysis needs is the Uniform's, a closed form. Kinds: the check "ks-floor"
-// (the distance is at the noise floor: the KS test does not reject Uniform at α), the
-// check "ks-order" (the algorithm's distance is below vs's, the bootstrap CI of the
-// difference excluding 0), and the figure "bias" (distance vs a per-draw cost, with the
-// noise floor).
+// CDF the analysis needs is the Uniform's, a closed form. Kinds: the checks "ks-floor"
+// and "ks-order", and the figure "bias" (distance vs a per-draw cost).
 
 // biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
 // group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
