@@ -53,9 +53,7 @@ func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 
 // withPower states, for a check of kind slope, min, max or compare, the power of its
 // decision at its smallest violation Δ (Detect, or DefaultDetect when the spec states none)
-// and the trials per point that give 80%: the CI's half-width w at the run's trials n
-// stands for the statistic's standard error (w = 1.96σ), so the FAIL owed at a truth Δ
-// beyond the region has probability Φ(Δ/σ − 1.96), and σ shrinks like 1/√n (stats.Power,
+// and the trials per point that give 80%, from the CI's half-width (stats.Power,
 // stats.PowerTrials). The run is its own pilot: only its spread is used, never its
 // estimate, so the statement does not depend on the verdict. A statistic with no spread
 // over ≥ 2 trials per point is computed, not estimated: any violation FAILs (power 1).
@@ -160,11 +158,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 		xs[i], means[i] = g.X, g.Mean()
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
-	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs: a slope fitted on
-	// fewer cannot tell a power law from a curve, and "at every vs" over fewer is a claim
-	// about a handful of points. A slope check is then INCONCLUSIVE whatever its fit; a min
-	// or max check can still FAIL (one point beyond the bound contradicts the claim) but
-	// not PASS.
+	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs (groupKind.tooFew).
 	tooFew := c.Vs != "" && len(gs) < MinSlopePoints
 	st, ok := k.statistic(c, gs, xs, means, &res)
 	if !ok {
@@ -206,12 +200,9 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 }
 
 // regionVerdict decides a slope, min or max check from its statistic and 95% CI [lo, hi]
-// against the claim's region R = k.region(c): PASS iff the CI lies inside R, FAIL iff
-// it lies entirely outside R, INCONCLUSIVE otherwise (the CI straddles an end of R: more
-// trials would decide). Each end is a one-sided test at level 2.5%, so an equality is
-// Schuirmann's (1987) two one-sided tests of equivalence within ± tolerance: a wide CI
-// never PASSes, and its FAIL needs the whole CI beyond the margin. at names the point of
-// a min or max. A NaN CI decides nothing: FAIL.
+// against the claim's region k.region(c) (package doc; an equality is Schuirmann's (1987)
+// two one-sided tests: a wide CI never PASSes). at names the point of a min or max. A NaN
+// CI decides nothing: FAIL.
 func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Verdict, string) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
 		return Fail, "no bootstrap CI (every resample undefined)"

@@ -257,11 +257,8 @@ func Structure(p map[string]string) string {
 }
 
 // regimeKind is the regime map's self-consistency (Kind "regime"): the map of metric over
-// the rows in where (RegimeMap: per cell the paired P(A < B) with its bootstrap CI, the
-// best private method and the label winner / indistinguishable) is computed, and every
-// winner label is held to an independent test on the same rows (VerifyRegime: the exact
-// one-sided sign test at RegimeAlpha against each other private method, and the lowest
-// mean). PASS iff no label disagrees; the algorithm must appear in the map.
+// the rows in where (RegimeMap) with every winner label held to VerifyRegime. PASS iff no
+// label disagrees; the algorithm must appear in the map.
 type regimeKind struct{ kindDefaults }
 
 func (regimeKind) validate(c Check) []error {

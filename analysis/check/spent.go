@@ -37,10 +37,8 @@ const (
 const trustedRelTol = 1e-5
 
 // spentKind is the privacy re-derivation of every certified or nominal row (Kind "spent";
-// DESIGN.md "Spec schema"): each row's spend is recomputed from the mechanism
-// parameters it records, by an accountant path other than the one that calibrated it,
-// and compared with the absolute budget of the row (columns epsilon, delta) — never with
-// the mechanism's own epsilon_spent.
+// DESIGN.md "Spec schema") against the row's absolute budget (columns epsilon, delta),
+// never the mechanism's own epsilon_spent; see run.
 type spentKind struct{ kindDefaults }
 
 func (spentKind) validate(c Check) []error {
