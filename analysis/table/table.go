@@ -620,16 +620,10 @@ func MetricColumns(rs []*rows.Record) []string {
 func Summaries(rs []*rows.Record) []Summary {
 	metrics := MetricColumns(rs)
 	var out []Summary
-	vals := make([]float64, 0, 64)
 	for _, ca := range ByCellAlgorithm(rs) {
 		id := ca.Recs[0].Identity()
 		for _, m := range metrics {
-			vals = vals[:0]
-			for _, r := range ca.Recs {
-				if v, ok := Value(r, m); ok {
-					vals = append(vals, v)
-				}
-			}
+			vals := MetricValues(ca.Recs, m)
 			if len(vals) == 0 {
 				continue
 			}
