@@ -52,18 +52,14 @@ func ParseStatistics(s string) ([]float64, error) {
 	return out, nil
 }
 
-// run evaluates an audit check on the ok rows rs. The rows of c.Algorithm
-// (and c.Where) are split by side (column c.Vs: "false" = D, "true" = D′) and by phase
-// (trial < c.Pilot: pilot, else audit); the statistics of column c.Metric are pooled per
-// side and phase. Only what Run released enters the test, and the claim is the row's
+// run evaluates an audit check on the ok rows rs (DESIGN.md "The privacy audit"): the
+// statistics of c.Algorithm (and c.Where) pooled by side (column c.Vs) and phase (trial <
+// c.Pilot: pilot). Only what Run released enters the test, and the claim is the row's
 // published guarantee, never the plan's (k, μ, σ): (ε, δ) = (epsilon_spent, delta_spent),
-// δ = delta when delta_spent is empty (a nominal row's δ is its budget), one value for all
-// rows; audit-mu tests μ = s*(ε, δ), the largest μ whose Gaussian curve gives (ε, δ)
-// (Dong–Roth–Su 2019, Cor. 2.13), audit-eps tests ε at δ. The role is the rows' column
-// broken (1: a deliberately broken variant, which must be flagged; absent or 0: an honest
-// mechanism, which must pass). An honest row with guarantee none claims nothing and FAILs,
-// and so does an audit whose rows do not cover every trial on both sides with equal
-// counts (a run that errored or is missing cannot PASS).
+// δ = delta when delta_spent is empty (a nominal row's δ is its budget); audit-mu tests
+// μ = s*(ε, δ) (Dong–Roth–Su 2019, Cor. 2.13), audit-eps ε at δ. An honest row with
+// guarantee none claims nothing and FAILs, and so does an audit whose rows do not cover
+// every trial on both sides with equal counts (readAudit).
 func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	sel := table.Filter(rs, c.Algorithm, c.Where)
