@@ -5,17 +5,10 @@
 // files").
 //
 // It is the top of five floors (golang.org/x/perf's benchfmt/benchproc/benchstat split):
-// expmech/analysis/stats (tests, fits, bootstrap primitives, one normal quantile) →
-// expmech/analysis/table (rows into filtered groups, derived columns, summaries, the
-// bootstrap over groups) → expmech/analysis/check (the check kinds behind one interface)
-// → expmech/analysis/report (the writers and the figures drawn by
-// expmech/analysis/plot) → analysis (Analyze and Compare); layout_test.go enforces the
-// order.
-//
-// It reads rows only (expmech/rows: each row parsed once into a rows.Record by a streaming
-// reader that names the file and line of a malformed row) and never reruns a mechanism
-// (STYLE.md 17); it does not import algorithms, baselines, problems or experiments.
-// Compare matches two runs' rows on the cell identity and algorithm and tests each metric
-// (paired t when the seeds match, else Welch) under Benjamini–Hochberg false-discovery-rate
-// control.
+// expmech/analysis/stats → table → check → report (with the figures of
+// expmech/analysis/plot) → analysis; DESIGN.md "Data flow" says what each owns, and
+// layout_test.go enforces the order. It reads rows only and never reruns a mechanism
+// (STYLE.md 17). Compare matches two runs' rows on the cell identity and algorithm and
+// tests each metric (paired t when the seeds match, else Welch) under Benjamini–Hochberg
+// false-discovery-rate control.
 package analysis

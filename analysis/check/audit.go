@@ -15,12 +15,10 @@ import (
 	"expmech/rows"
 )
 
-// The privacy audit's statistics (PRIVACY.md §3.2): one-sided
-// Clopper–Pearson bounds, the μ-GDP lower bound from TPR/FPR, the rigorous (ε, δ) lower
-// bound, and the pre-registered threshold test chosen on a pilot; and the audit checks
-// (kinds audit-mu and audit-eps) that compute them from the rows of an audit experiment:
-// a canary generator (problems/canary) swept over both sides D / D′, whose rows carry the
-// statistics S of every run (column "statistics", space-separated).
+// The audit checks (kinds audit-mu, audit-eps, audit-ks; PRIVACY.md §3.2) compute the
+// statistics of package stats from the rows of an audit experiment: a canary generator
+// (problems/canary) swept over both sides D / D′, whose rows carry the statistics S of
+// every run (column "statistics", space-separated).
 
 // DefaultKSAlpha is the false-rejection rate of one sampler-validation check (PRIVACY.md
 // §4.3 per-test α).
@@ -54,18 +52,14 @@ func ParseStatistics(s string) ([]float64, error) {
 	return out, nil
 }
 
-// run evaluates an audit check on the ok rows rs. The rows of c.Algorithm
-// (and c.Where) are split by side (column c.Vs: "false" = D, "true" = D′) and by phase
-// (trial < c.Pilot: pilot, else audit); the statistics of column c.Metric are pooled per
-// side and phase. Only what Run released enters the test, and the claim is the row's
+// run evaluates an audit check on the ok rows rs (DESIGN.md "The privacy audit"): the
+// statistics of c.Algorithm (and c.Where) pooled by side (column c.Vs) and phase (trial <
+// c.Pilot: pilot). Only what Run released enters the test, and the claim is the row's
 // published guarantee, never the plan's (k, μ, σ): (ε, δ) = (epsilon_spent, delta_spent),
-// δ = delta when delta_spent is empty (a nominal row's δ is its budget), one value for all
-// rows; audit-mu tests μ = s*(ε, δ), the largest μ whose Gaussian curve gives (ε, δ)
-// (Dong–Roth–Su 2019, Cor. 2.13), audit-eps tests ε at δ. The role is the rows' column
-// broken (1: a deliberately broken variant, which must be flagged; absent or 0: an honest
-// mechanism, which must pass). An honest row with guarantee none claims nothing and FAILs,
-// and so does an audit whose rows do not cover every trial on both sides with equal
-// counts (a run that errored or is missing cannot PASS).
+// δ = delta when delta_spent is empty (a nominal row's δ is its budget); audit-mu tests
+// μ = s*(ε, δ) (Dong–Roth–Su 2019, Cor. 2.13), audit-eps ε at δ. An honest row with
+// guarantee none claims nothing and FAILs, and so does an audit whose rows do not cover
+// every trial on both sides with equal counts (readAudit).
 func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	sel := table.Filter(rs, c.Algorithm, c.Where)
@@ -295,3 +289,69 @@ func auditRole(r *rows.Record) string {
 	}
 	return roleHonest
 }
+
+// thresholdAuditKind is the privacy audit by a threshold test (audit.go; PRIVACY.md §3.2):
+// Kind "audit-mu" (the Clopper–Pearson μ-GDP lower bound against gdp_s) or "audit-eps"
+// (eps: the (ε, δ) lower bound against epsilon_spent).
+type thresholdAuditKind struct {
+	kindDefaults
+	eps bool
+}
+
+// auditValidate is the validation every audit kind shares; piloted kinds need a pilot.
+func auditValidate(c Check, piloted bool) []error {
+	var errs []error
+	if c.Vs == "" {
+		errs = append(errs, FieldErr("vs", "required for an audit check (the side column: false = D, true = D′; for audit-ks the reference algorithm)"))
+	}
+	if c.Pilot < 1 && piloted {
+		errs = append(errs, FieldErr("pilot", "want ≥ 1 trial, got %d", c.Pilot))
+	}
+	errs = append(errs, confidenceErr(c)...)
+	return append(errs, noClaim(c)...)
+}
+
+func (thresholdAuditKind) validate(c Check) []error { return auditValidate(c, true) }
+
+func (k thresholdAuditKind) label(c Check) string {
+	if k.eps {
+		return fmt.Sprintf("audit (ε, δ)[%s]", c.Algorithm)
+	}
+	return fmt.Sprintf("audit μ-GDP[%s]", c.Algorithm)
+}
+
+func (thresholdAuditKind) expected(Check) string { return "≤ claim (broken: > claim)" }
+
+// threshold is NaN: the claim is read from the rows (see the result's Reason).
+func (thresholdAuditKind) threshold(Check) float64 { return math.NaN() }
+
+func (thresholdAuditKind) summary(r CheckResult) string {
+	return fmt.Sprintf("lower bound %s over %d runs per side", table.FmtG(r.Fitted), r.N)
+}
+
+func (thresholdAuditKind) piloted() bool { return true }
+func (thresholdAuditKind) audit() bool   { return true }
+
+// ksAuditKind is the sampler validation, Kind "audit-ks" (see KindAuditKS).
+type ksAuditKind struct{ kindDefaults }
+
+func (ksAuditKind) validate(c Check) []error { return auditValidate(c, false) }
+
+func (ksAuditKind) label(c Check) string {
+	return fmt.Sprintf("sampler law[%s] = law[%s]", c.Algorithm, c.Vs)
+}
+
+func (ksAuditKind) expected(Check) string { return "p ≥ α (broken: p < α)" }
+
+// threshold is NaN: the level α is the check's, the verdict the rows' role.
+func (ksAuditKind) threshold(Check) float64 { return math.NaN() }
+
+func (ksAuditKind) summary(r CheckResult) string {
+	return fmt.Sprintf("KS p-value %s over %d draws", table.FmtG(r.Fitted), r.N)
+}
+
+func (ksAuditKind) reference(c Check) (string, string) { return c.Vs, "vs" }
+func (ksAuditKind) audit() bool                        { return true }
+
+// ksAuditConfidence is 1 − α of an audit-ks check (0: α = DefaultKSAlpha).
+func (c Check) ksAuditConfidence() float64 { return cmp.Or(c.Confidence, 1-DefaultKSAlpha) }

@@ -7,12 +7,102 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
 )
+
+// A checkKind is everything one kind of check (Check.Kind) decides: which spec keys it
+// takes, how it reads in the reports, and how it evaluates the rows. Each kind lies beside
+// its statistics (slope, min, max: check.go; audit.go, bias.go, compare.go, regime.go,
+// spent.go); Check's methods dispatch through kinds, so a new kind is a new type and one
+// entry in kinds, not an arm in every switch.
+type checkKind interface {
+	// validate reports the kind's own field problems, each a *FieldError (Check.Validate
+	// adds the keys every kind shares).
+	validate(c Check) []error
+	// label names the check in the reports ("excess_risk[expmech] ∝ n^-1").
+	label(c Check) string
+	// expected is the claim's expected value ("slope = -1 ± 0.25", "≤ 1").
+	expected(c Check) string
+	// threshold is the number the claim is stated against (NaN when the rows give it).
+	threshold(c Check) float64
+	// summary is the one-line account of a result, before its Reason.
+	summary(r CheckResult) string
+	// run evaluates c on the ok rows rs; rng drives its bootstrap, if any.
+	run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult
+	// reference is the second algorithm label the check names ("" for none) and the spec
+	// key that names it.
+	reference(c Check) (label, key string)
+	// piloted reports whether the check splits trials into a pilot and the rest (Pilot).
+	piloted() bool
+	// audit reports whether it is a privacy-audit kind (reported under AuditRule).
+	audit() bool
+}
+
+// kinds holds the behaviour of every CheckKind, indexed by it.
+var kinds = [...]checkKind{
+	KindSlope:    slopeKind{},
+	KindMin:      boundKind{lower: true},
+	KindMax:      boundKind{},
+	KindAuditMu:  thresholdAuditKind{},
+	KindAuditEps: thresholdAuditKind{eps: true},
+	KindAuditKS:  ksAuditKind{},
+	KindKSFloor:  ksFloorKind{},
+	KindKSOrder:  ksOrderKind{},
+	KindCompare:  compareKind{},
+	KindSpent:    spentKind{},
+	KindRegime:   regimeKind{},
+}
+
+// known reports whether k is a kind of kinds.
+func (k CheckKind) known() bool { return k >= 0 && int(k) < len(kinds) }
+
+// kind is c's behaviour; a kind out of range (refused by Validate) reads as a slope.
+func (c Check) kind() checkKind {
+	if !c.Kind.known() {
+		return slopeKind{}
+	}
+	return kinds[c.Kind]
+}
+
+// kindDefaults are the answers of a kind that names no second algorithm, has no pilot and
+// is no audit; the kinds embed it and override what differs.
+type kindDefaults struct{}
+
+func (kindDefaults) reference(Check) (string, string) { return "", "vs" }
+func (kindDefaults) piloted() bool                    { return false }
+func (kindDefaults) audit() bool                      { return false }
+
+// noClaim refuses a claim and then against (noAgainst): on a kind with its own decision
+// rule (every kind but slope and compare).
+func noClaim(c Check) []error {
+	if c.Claim != ClaimUnstated {
+		return append([]error{FieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}, noAgainst(c)...)
+	}
+	return noAgainst(c)
+}
+
+// noAgainst refuses against: on every kind but compare.
+func noAgainst(c Check) []error {
+	if c.Against != "" {
+		return []error{FieldErr("against", "applies to compare checks only")}
+	}
+	return nil
+}
+
+// confidenceErr refuses a confidence outside [0, 1) (0: the kind's default).
+func confidenceErr(c Check) []error {
+	if !(c.Confidence >= 0 && c.Confidence < 1) {
+		return []error{FieldErr("confidence", "want a number in (0, 1), got %v", c.Confidence)}
+	}
+	return nil
+}
 
 // BootstrapResamples is the number of bootstrap resamples per slope, min and max check:
 // enough that the Monte-Carlo error of a 2.5% quantile is small (the standard error of
@@ -50,9 +140,7 @@ func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 
 // withPower states, for a check of kind slope, min, max or compare, the power of its
 // decision at its smallest violation Δ (Detect, or DefaultDetect when the spec states none)
-// and the trials per point that give 80%: the CI's half-width w at the run's trials n
-// stands for the statistic's standard error (w = 1.96σ), so the FAIL owed at a truth Δ
-// beyond the region has probability Φ(Δ/σ − 1.96), and σ shrinks like 1/√n (stats.Power,
+// and the trials per point that give 80%, from the CI's half-width (stats.Power,
 // stats.PowerTrials). The run is its own pilot: only its spread is used, never its
 // estimate, so the statement does not depend on the verdict. A statistic with no spread
 // over ≥ 2 trials per point is computed, not estimated: any violation FAILs (power 1).
@@ -157,11 +245,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 		xs[i], means[i] = g.X, g.Mean()
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
-	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs: a slope fitted on
-	// fewer cannot tell a power law from a curve, and "at every vs" over fewer is a claim
-	// about a handful of points. A slope check is then INCONCLUSIVE whatever its fit; a min
-	// or max check can still FAIL (one point beyond the bound contradicts the claim) but
-	// not PASS.
+	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs (groupKind.tooFew).
 	tooFew := c.Vs != "" && len(gs) < MinSlopePoints
 	st, ok := k.statistic(c, gs, xs, means, &res)
 	if !ok {
@@ -203,12 +287,9 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 }
 
 // regionVerdict decides a slope, min or max check from its statistic and 95% CI [lo, hi]
-// against the claim's region R = k.region(c): PASS iff the CI lies inside R, FAIL iff
-// it lies entirely outside R, INCONCLUSIVE otherwise (the CI straddles an end of R: more
-// trials would decide). Each end is a one-sided test at level 2.5%, so an equality is
-// Schuirmann's (1987) two one-sided tests of equivalence within ± tolerance: a wide CI
-// never PASSes, and its FAIL needs the whole CI beyond the margin. at names the point of
-// a min or max. A NaN CI decides nothing: FAIL.
+// against the claim's region k.region(c) (package doc; an equality is Schuirmann's (1987)
+// two one-sided tests: a wide CI never PASSes). at names the point of a min or max. A NaN
+// CI decides nothing: FAIL.
 func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Verdict, string) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
 		return Fail, "no bootstrap CI (every resample undefined)"
@@ -233,3 +314,237 @@ func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Ver
 	inside := (fitted >= rlo && fitted <= rhi)
 	return Inconclusive, k.straddles(c, fitted, ci, bound, rlo, rhi, inside, at)
 }
+
+// ForEach calls f(0), …, f(n−1) on min(workers, n) goroutines (workers ≤ 0: one per
+// CPU) and returns when all have returned: the loop the checks and the figures of an
+// analysis run on, each result in its own slot, so that the output does not depend on
+// workers.
+func ForEach(workers, n int, f func(i int)) {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// slopeKind is the rate check (Kind "slope", the default): metric ∝ vs^Slope, decided by
+// the bootstrap CI of the log-log least-squares slope of the group means against the
+// region its Claim asserts (package doc).
+type slopeKind struct{ kindDefaults }
+
+func (slopeKind) validate(c Check) []error {
+	var errs []error
+	if c.Vs == "" {
+		errs = append(errs, FieldErr("vs", "required for a slope check"))
+	}
+	if !finite(c.Slope) {
+		errs = append(errs, FieldErr("slope", "want a finite number"))
+	}
+	if !(c.Tolerance > 0) || !finite(c.Tolerance) {
+		errs = append(errs, FieldErr("tolerance", "want a finite number > 0, got %v", c.Tolerance))
+	}
+	if c.Claim < 0 || int(c.Claim) >= len(claimNames) {
+		errs = append(errs, FieldErr("claim", "want equality, upper or lower, got %v", c.Claim))
+	}
+	return append(errs, noAgainst(c)...)
+}
+
+func (slopeKind) label(c Check) string {
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≤ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+	case ClaimLower:
+		return fmt.Sprintf("%s[%s] ∝ %s^b, b ≥ %g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+	}
+	return fmt.Sprintf("%s[%s] ∝ %s^%g", c.Metric, c.Algorithm, c.Vs, c.Slope)
+}
+
+func (slopeKind) expected(c Check) string {
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return "slope ≤ " + table.FmtSpec(c.Slope) + " + " + table.FmtSpec(c.Tolerance)
+	case ClaimLower:
+		return "slope ≥ " + table.FmtSpec(c.Slope) + " − " + table.FmtSpec(c.Tolerance)
+	}
+	return "slope = " + table.FmtSpec(c.Slope) + " ± " + table.FmtSpec(c.Tolerance)
+}
+
+func (slopeKind) threshold(c Check) float64 { return c.Slope }
+
+func (slopeKind) summary(r CheckResult) string {
+	return fmt.Sprintf("fitted %s (95%% CI [%s, %s]) vs %s (%s) over %d points × %s trials",
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.ExpectedText(), r.Claim.Effective(), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
+}
+
+func (k slopeKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	return runGroupCheck(c, k, rs, rng)
+}
+
+// statistic is the log-log slope; it needs two points with positive x and mean.
+func (slopeKind) statistic(c Check, gs []table.Group, xs, means []float64, res *CheckResult) (table.Statistic, bool) {
+	if len(gs) < 2 {
+		res.Verdict = Inconclusive
+		res.Reason = fmt.Sprintf("too few points: %d value of %s, need ≥ %d", len(gs), c.Vs, MinSlopePoints)
+		return nil, false
+	}
+	for i, m := range means {
+		if !(m > 0) {
+			res.Reason = fmt.Sprintf("non-positive mean %s = %g at %s=%g: no log-log fit", c.Metric, m, c.Vs, xs[i])
+			return nil, false
+		}
+		if !(xs[i] > 0) {
+			res.Reason = fmt.Sprintf("non-positive %s = %g: no log-log fit", c.Vs, xs[i])
+			return nil, false
+		}
+	}
+	res.LackOfFit = table.LackOfFitOf(gs)
+	return table.SlopeStatistic(), true
+}
+
+// region is an equality's [slope − tolerance, slope + tolerance], an upper bound's (−∞,
+// slope + tolerance], a lower bound's [slope − tolerance, ∞).
+func (slopeKind) region(c Check) (lo, hi float64) {
+	inf := math.Inf(1)
+	switch c.Claim.Effective() {
+	case ClaimUpper:
+		return -inf, c.Slope + c.Tolerance
+	case ClaimLower:
+		return c.Slope - c.Tolerance, inf
+	}
+	return c.Slope - c.Tolerance, c.Slope + c.Tolerance
+}
+
+func (slopeKind) outside(c Check, fitted float64, ci, side string, bound float64, _ string) string {
+	if c.Claim.Effective() == ClaimEquality {
+		return fmt.Sprintf("slope out of range: the whole CI %s of the fit %s lies %s %s ± %s",
+			ci, table.FmtG(fitted), side, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance))
+	}
+	return fmt.Sprintf("%s the bound: the whole CI %s lies %s %s", side, ci, side, table.FmtG(bound))
+}
+
+func (slopeKind) straddles(c Check, fitted float64, ci string, _, rlo, rhi float64, inside bool, _ string) string {
+	if claim := c.Claim.Effective(); claim != ClaimEquality {
+		name, op, where := "upper", "+", "above it"
+		if claim == ClaimLower {
+			name, op, where = "lower", "−", "below it"
+		}
+		if inside {
+			where = "within it"
+		}
+		return fmt.Sprintf("%s bound not shown: the fit %s is %s and the CI %s straddles %s %s %s (more trials would decide)",
+			name, table.FmtG(fitted), where, ci, table.FmtSpec(c.Slope), op, table.FmtSpec(c.Tolerance))
+	}
+	where := "inside it"
+	if !inside {
+		where = "outside it"
+	}
+	return fmt.Sprintf("equivalence not shown: the CI %s is not inside %s ± %s = [%s, %s] (the fit %s is %s; more trials would decide)",
+		ci, table.FmtSpec(c.Slope), table.FmtSpec(c.Tolerance), table.FmtG(rlo), table.FmtG(rhi), table.FmtG(fitted), where)
+}
+
+// tooFew: a slope on fewer than MinSlopePoints values of vs is INCONCLUSIVE whatever its fit.
+func (slopeKind) tooFew(Verdict) bool { return true }
+
+// boundKind is a bound check: Kind "min" (lower: the smallest group mean is ≥ Min) or
+// "max" (the largest is ≤ Max), decided by the bootstrap CI of that extreme mean; 0 means
+// 1 (a ratio to a curve).
+type boundKind struct {
+	kindDefaults
+	lower bool
+}
+
+func (boundKind) validate(c Check) []error {
+	var errs []error
+	if !finite(c.Min) || !finite(c.Max) {
+		errs = append(errs, FieldErr(c.Kind.String(), "want a finite number"))
+	}
+	return append(errs, noClaim(c)...)
+}
+
+// op is the claim's relation: ≥ for min, ≤ for max.
+func (k boundKind) op() string {
+	if k.lower {
+		return "≥"
+	}
+	return "≤"
+}
+
+func (k boundKind) label(c Check) string {
+	return fmt.Sprintf("%s[%s] %s %g", c.Metric, c.Algorithm, k.op(), k.threshold(c))
+}
+
+func (k boundKind) expected(c Check) string { return k.op() + " " + table.FmtSpec(k.threshold(c)) }
+
+func (k boundKind) threshold(c Check) float64 {
+	t := c.Max
+	if k.lower {
+		t = c.Min
+	}
+	if t == 0 {
+		return 1
+	}
+	return t
+}
+
+// extreme names the statistic: the smallest (min) or largest (max) group mean.
+func (k boundKind) extreme() string {
+	if k.lower {
+		return "smallest"
+	}
+	return "largest"
+}
+
+func (k boundKind) summary(r CheckResult) string {
+	return fmt.Sprintf("%s group mean %s (95%% CI [%s, %s]) vs %s %s over %d points × %s trials", k.extreme(),
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), k.op(), table.FmtSpec(r.Threshold()), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
+}
+
+func (k boundKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
+	return runGroupCheck(c, k, rs, rng)
+}
+
+func (k boundKind) statistic(Check, []table.Group, []float64, []float64, *CheckResult) (table.Statistic, bool) {
+	if k.lower {
+		return table.MinStatistic, true
+	}
+	return table.MaxStatistic, true
+}
+
+// region is a min's [min, ∞), a max's (−∞, max].
+func (k boundKind) region(c Check) (lo, hi float64) {
+	inf := math.Inf(1)
+	if k.lower {
+		return k.threshold(c), inf
+	}
+	return -inf, k.threshold(c)
+}
+
+// outside: side is below for a min, above for a max (the region is open on the other side).
+func (k boundKind) outside(c Check, fitted float64, ci, side string, bound float64, at string) string {
+	return fmt.Sprintf("%s the bound: the %s mean %s = %s (at %s) has its whole CI %s %s %s",
+		side, k.extreme(), c.Metric, table.FmtG(fitted), at, ci, side, table.FmtSpec(bound))
+}
+
+func (k boundKind) straddles(_ Check, fitted float64, ci string, bound, _, _ float64, _ bool, at string) string {
+	return fmt.Sprintf("bound not shown: the CI %s of the %s mean %s (at %s) straddles %s (more trials would decide)",
+		ci, k.extreme(), table.FmtG(fitted), at, table.FmtSpec(bound))
+}
+
+// tooFew: a bound on fewer than MinSlopePoints values of vs can still FAIL (one point
+// beyond the bound contradicts the claim) but not PASS.
+func (boundKind) tooFew(v Verdict) bool { return v == Pass }

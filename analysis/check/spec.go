@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -24,30 +25,21 @@ const (
 	// (column epsilon_spent) at the row's δ (column delta).
 	KindAuditEps
 	// KindAuditKS is the sampler validation (PRIVACY.md §4.2): the two-sample
-	// Kolmogorov–Smirnov test of the algorithm's statistics against those of the reference
-	// algorithm named by vs (the exact sampler) on the same cell, at level
-	// α = 1 − confidence (default DefaultKSAlpha).
+	// Kolmogorov–Smirnov test against the reference algorithm named by vs (audit.go).
 	KindAuditKS
 	// KindKSFloor (bias.go) is the sampler-bias check "the distance to the
-	// exact law is at the noise floor": the statistics column holds exact-CDF values of the
-	// draws, and the one-sample KS test of their pool against Uniform(0, 1) does not reject
-	// at α = 1 − confidence (default DefaultBiasAlpha).
+	// exact law is at the noise floor".
 	KindKSFloor
 	// KindKSOrder (bias.go) is "the algorithm's distance to the exact law is smaller than
 	// vs's": PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
 	KindKSOrder
 	// KindCompare is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at
-	// every vs" (claim upper, the default; claim lower: ≥), decided per x by a CI of the
-	// difference (paired on shared instances, else Welch) with Holm control over x
-	// (compare.go, RunCompare).
+	// every vs" (claim upper, the default; claim lower: ≥; RunCompare).
 	KindCompare
 	// KindSpent (spent.go) re-derives every certified or nominal row's (ε, δ) from the
-	// mechanism parameters it records, by an accountant path other than the calibration's,
-	// against the row's budget: PASS iff no row spends more than it claims.
+	// mechanism parameters it records (spentKind.run).
 	KindSpent
-	// KindRegime (regime.go) is the regime map's self-consistency: every cell the map
-	// labels winner is confirmed by an exact one-sided sign test on the same rows
-	// (VerifyRegime); PASS iff no label disagrees.
+	// KindRegime (regime.go) is the regime map's self-consistency (VerifyRegime).
 	KindRegime
 )
 
@@ -70,29 +62,21 @@ func (k *CheckKind) UnmarshalText(b []byte) error {
 
 // Claim is the form of a slope check's claim: what the theorem says about the exponent.
 // Its text form is "equality", "upper" or "lower"; a spec that writes no claim gets
-// ClaimUnstated, which is evaluated as an equality (the strictest form: a claim written
-// "metric ∝ vs^slope" is an equality unless the spec says it is a bound). The suite specs
-// state the claim of every slope check explicitly.
+// ClaimUnstated, which is evaluated as an equality (the strictest form).
 type Claim int
 
 // Claims of a slope check.
 const (
 	ClaimUnstated Claim = iota // no claim: key in the spec; evaluated as ClaimEquality
 	// ClaimEquality: the exponent is the expected slope (a rate matched by a lower bound on
-	// the instance measured). PASS iff the expected slope lies in the 95% CI and
-	// |fitted − expected| ≤ tolerance; FAIL iff it lies outside the CI; INCONCLUSIVE
-	// otherwise (the CI is wider than the tolerance).
+	// the instance measured). The regions of the three claims: slopeKind.region.
 	ClaimEquality
 	// ClaimUpper: the exponent is ≤ the expected slope: as vs grows the metric grows at most
-	// like (or decays at least like) vs^slope. PASS iff the CI's upper end ≤ expected +
-	// tolerance; FAIL iff the CI's lower end is above it (the data contradict the bound at
-	// the same 95% level); INCONCLUSIVE otherwise.
+	// like (or decays at least like) vs^slope.
 	ClaimUpper
-	// ClaimLower: the exponent is ≥ the expected slope: as vs grows the metric grows at
-	// least like (or decays at most like) vs^slope; equivalently, as vs shrinks it grows at
-	// most like vs^slope (an O(1/ε) bound read as ε → 0 is a lower bound on the exponent).
-	// PASS iff the CI's lower end ≥ expected − tolerance; FAIL iff the CI's upper end is
-	// below it; INCONCLUSIVE otherwise.
+	// ClaimLower: the exponent is ≥ the expected slope; equivalently, as vs shrinks the
+	// metric grows at most like vs^slope (an O(1/ε) bound read as ε → 0 is a lower bound on
+	// the exponent).
 	ClaimLower
 )
 
@@ -284,3 +268,32 @@ func (c Check) IsAudit() bool { return c.kind().audit() }
 func (c Check) ExpectedText() string { return c.kind().expected(c) }
 
 func (c Check) Threshold() float64 { return c.kind().threshold(c) }
+
+// The text forms of the check package's enums (CheckKind, Claim, Role, Verdict): each is
+// an index into its table of names.
+
+// enumString is names[e], or typ(e) out of range.
+func enumString[E ~int](names []string, e E, typ string) string {
+	if e >= 0 && int(e) < len(names) {
+		return names[e]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(e))
+}
+
+// enumMarshal is names[e], an "invalid what" error out of range.
+func enumMarshal[E ~int](names []string, e E, what string) ([]byte, error) {
+	if e < 0 || int(e) >= len(names) {
+		return nil, fmt.Errorf("invalid %s %d", what, int(e))
+	}
+	return []byte(names[e]), nil
+}
+
+// enumUnmarshal sets *dst to the index of b in names; *dst is left alone on an error.
+func enumUnmarshal[E ~int](dst *E, names []string, b []byte, want string) error {
+	i := slices.Index(names, string(b))
+	if i < 0 {
+		return fmt.Errorf("want %s, got %q", want, b)
+	}
+	*dst = E(i)
+	return nil
+}

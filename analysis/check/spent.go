@@ -37,10 +37,8 @@ const (
 const trustedRelTol = 1e-5
 
 // spentKind is the privacy re-derivation of every certified or nominal row (Kind "spent";
-// DESIGN.md "Spec schema"): each row's spend is recomputed from the mechanism
-// parameters it records, by an accountant path other than the one that calibrated it,
-// and compared with the absolute budget of the row (columns epsilon, delta) — never with
-// the mechanism's own epsilon_spent.
+// DESIGN.md "Spec schema") against the row's absolute budget (columns epsilon, delta),
+// never the mechanism's own epsilon_spent; see run.
 type spentKind struct{ kindDefaults }
 
 func (spentKind) validate(c Check) []error {
@@ -79,23 +77,18 @@ type rowSpend struct {
 //   - the reported spend against the budget: epsilon_spent ≤ epsilon, delta_spent ≤ delta;
 //   - expmech's rows (k, mu and the trusted n and G_delta recorded): s is recomputed from
 //     what ran, s = G_Δ√k/(n√κ) with κ = μ, or the trusted strong_convexity when μ = 0
-//     (GLL22 Thm 6.2; SPEC §2.1), and δ(ε) of s-GDP at the row's budget ε is computed by
-//     composite Gauss–Legendre quadrature of the hockey-stick divergence of N(s, 1) and
-//     N(0, 1) (privacy.HockeyStick1D; Balle–Wang 2018 Thm 5) — not by the closed-form
-//     Gaussian curve (Dong–Roth–Su 2022 Cor. 2.13) the calibration inverts; with the
-//     sampler's TV budget τ (column tv_budget) the row needs δ_quad + (1 + e^ε)τ ≤ δ
-//     (SPEC §1.4). A recorded gdp_s smaller than the recomputed s is a violation too.
+//     (GLL22 Thm 6.2; SPEC §2.1), and must not exceed the recorded gdp_s; δ(ε) of s-GDP
+//     at the row's budget ε by quadrature (GaussianDeltaQuadrature; privacy.HockeyStick1D)
+//     plus (1 + e^ε)τ for the sampler's TV budget τ (column tv_budget) must be ≤ δ
+//     (SPEC §1.4);
 //   - the GDP baselines (gdp_s recorded, no k): s = √T·Δ/σ recomputed from steps, sigma
 //     and sensitivity when recorded, and δ_quad(ε; s) ≤ δ likewise;
 //   - Poisson-subsampled rows (dp-sgd: noise_multiplier z, sampling_rate q, steps T
-//     recorded): a proven lower bound on δ(ε) of the T-fold composition of the pair the
-//     accountant certifies, at the row's budget ε, by a route that shares nothing with the
-//     calibration's PLD (PoissonDeltaLower: the exact law of a linear statistic, no
-//     discretisation); the row FAILs when that lower bound exceeds its budget δ, which
-//     proves the recorded noise spends more than the row claims. z is the smaller of the
-//     recorded noise_multiplier and the one its sigma column implies (σ = zC/(qn)).
-//     A PASS here is no upper bound (that is the calibration's connect-the-dots PLD, and
-//     the reported spend above): the route can only catch an overspend.
+//     recorded): the row FAILs when PoissonDeltaLower, a proven lower bound on δ(ε) at
+//     the row's budget ε, exceeds its budget δ. z is the smaller of the recorded
+//     noise_multiplier and the one its sigma column implies (σ = zC/(qn)). A PASS here is
+//     no upper bound (that is the calibration's connect-the-dots PLD, and the reported
+//     spend above): the route can only catch an overspend.
 //
 // A check that names its algorithm (not "*") also requires every ok row of it to claim a
 // guarantee: a row the mechanism or the runner downgraded to none is a violation.

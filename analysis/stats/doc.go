@@ -1,15 +1,10 @@
 // Package stats holds the statistics of the analysis, free of rows, checks and reports
-// (the benchmath of golang.org/x/perf's split): sample summaries with Student-t
-// confidence intervals (Summarize, TCrit), t tests (WelchT, PairedT, DiffCI), the
-// multiplicity adjustments (HolmAdjust, BenjaminiHochberg), log-log least squares
-// (FitLogLogInto), the percentile-bootstrap primitives (BootstrapCI, TailP, MCUndecided), the
-// paired probability of improvement with its bootstrap CI and the exact sign test of the
-// regime map (ProbImprovement, ProbImprovementCI, SignTestP), the
-// privacy audit's binomial bounds and threshold tests (Clopper–Pearson, MuLowerBound,
-// EpsLowerBound, ChooseThreshold; PRIVACY.md §3.2), the two-sample Kolmogorov–Smirnov
-// statistic, its p value and the one-sample noise floor and critical value (PRIVACY.md §4.2;
-// the one-sample statistic is gauss.KSD), and the one normal quantile (NormalQuantile, gonum
-// distuv).
+// (the benchmath of golang.org/x/perf's split): summaries, t tests, multiplicity
+// adjustments, log-log fits and the power of a CI decision (summary.go), the
+// percentile-bootstrap primitives (bootstrap.go), the regime map's paired probability of
+// improvement and sign test (improve.go), and the privacy audit's Clopper–Pearson bounds,
+// threshold tests and Kolmogorov–Smirnov statistics (audit.go; PRIVACY.md §3.2, §4.2; the
+// one-sample statistic is gauss.KSD).
 //
 // Numerics come from gonum (stat, distuv, mathext); Mean and the median of Summarize from
 // montanaflynn/stats. Every function is a pure function of its arguments; the bootstrap

@@ -1,10 +1,12 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
 	mstats "github.com/montanaflynn/stats"
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -53,4 +55,230 @@ func studentT[N int | float64](nu N) distuv.StudentsT {
 func Mean(v []float64) float64 {
 	m, _ := mstats.Mean(v)
 	return m
+}
+
+// StudentTwoSided is the two-sided p value P(|T| ≥ |t|) of Student's t with nu degrees of
+// freedom: I_{ν/(ν+t²)}(ν/2, ½) (Abramowitz–Stegun 26.7.1 and 26.5.27).
+func StudentTwoSided(t, nu float64) float64 {
+	if math.IsNaN(t) || !(nu > 0) {
+		return math.NaN()
+	}
+	if math.IsInf(t, 0) {
+		return 0
+	}
+	return mathext.RegIncBeta(nu/2, 0.5, nu/(nu+t*t))
+}
+
+// WelchT is Welch's t test of equal means (Welch 1947, Biometrika 34:28–35): t =
+// (m2 − m1)/√(s1²/n1 + s2²/n2) with the Welch–Satterthwaite degrees of freedom. Two
+// samples without spread are equal (p = 1) or different (p = 0) exactly.
+func WelchT(m1, s1 float64, n1 int, m2, s2 float64, n2 int) (t, df, p float64) {
+	v1, v2 := s1*s1/float64(n1), s2*s2/float64(n2)
+	se := math.Sqrt(v1 + v2)
+	if se == 0 {
+		if m1 == m2 {
+			return 0, math.Inf(1), 1
+		}
+		return math.Copysign(math.Inf(1), m2-m1), math.Inf(1), 0
+	}
+	t = (m2 - m1) / se
+	df = (v1 + v2) * (v1 + v2) / (v1*v1/float64(n1-1) + v2*v2/float64(n2-1))
+	return t, df, StudentTwoSided(t, df)
+}
+
+// PairedT is the paired t test of mean zero of the differences d (Student 1908): t =
+// mean/(sd/√n) with n − 1 degrees of freedom; differences without spread are zero (p = 1)
+// or a constant shift (p = 0).
+func PairedT(d []float64) (t, df, p float64) {
+	s := Summarize(d)
+	if s.N < 2 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	df = float64(s.N - 1)
+	if s.Std == 0 {
+		if s.Mean == 0 {
+			return 0, df, 1
+		}
+		return math.Copysign(math.Inf(1), s.Mean), df, 0
+	}
+	t = s.Mean / (s.Std / math.Sqrt(float64(s.N)))
+	return t, df, StudentTwoSided(t, df)
+}
+
+// OneSidedP is P(T ≥ t) for Student's t with nu degrees of freedom (nu = +Inf: the
+// normal). t = ±Inf gives 0 or 1.
+func OneSidedP(t, nu float64) float64 {
+	switch {
+	case math.IsNaN(t):
+		return math.NaN()
+	case math.IsInf(t, 1):
+		return 0
+	case math.IsInf(t, -1):
+		return 1
+	}
+	var two float64
+	if math.IsInf(nu, 1) {
+		two = math.Erfc(math.Abs(t) / math.Sqrt2)
+	} else {
+		two = StudentTwoSided(t, nu)
+	}
+	if t >= 0 {
+		return two / 2
+	}
+	return 1 - two/2
+}
+
+// TCrit is the (1 − α)-quantile of Student's t with nu degrees of freedom (nu = +Inf:
+// the normal).
+func TCrit(alpha, nu float64) float64 {
+	if math.IsInf(nu, 1) || nu > 1e7 {
+		return -NormalQuantile(alpha)
+	}
+	return studentT(nu).Quantile(1 - alpha)
+}
+
+// DiffCI is the mean difference est with standard error se and df degrees of freedom:
+// its two-sided CI at level 1 − 2α and the one-sided p value of the contradiction
+// (sign +1: est > 0 contradicts; −1: est < 0 does). se = 0 gives a point CI and p ∈ {0, 1}.
+func DiffCI(est, se, df, alpha float64, sign int) (lo, hi, p float64) {
+	if se == 0 {
+		p = 1
+		if float64(sign)*est > 0 {
+			p = 0
+		}
+		return est, est, p
+	}
+	h := TCrit(alpha, df) * se
+	return est - h, est + h, OneSidedP(float64(sign)*est/se, df)
+}
+
+// NormalQuantile is Φ⁻¹(p) (gonum distuv), ±Inf at p ∈ {0, 1}: the one normal quantile
+// of the analysis (the audit's μ bound, and the critical value of a t test with infinitely
+// many degrees of freedom).
+func NormalQuantile(p float64) float64 {
+	switch {
+	case p <= 0:
+		return math.Inf(-1)
+	case p >= 1:
+		return math.Inf(1)
+	}
+	return distuv.UnitNormal.Quantile(p)
+}
+
+// The power of a check's one-sided CI decision (DESIGN.md "Spec schema"): a claim FAILs
+// when its whole 95% CI lies beyond the claim's bound b, i.e. when the estimate exceeds
+// b by more than the CI's half-width w = z·σ (z = 1.96, σ the estimate's standard
+// error). If the truth lies beyond b by the smallest violation the claim must detect, Δ,
+// the estimate being approximately normal, the FAIL has probability
+//
+//	power = Φ(Δ/σ − z).
+//
+// The half-width of a mean-based CI shrinks like 1/√trials, so a pilot's half-width w₀ at
+// n₀ trials predicts σ(n) = (w₀/z)·√(n₀/n), and power ≥ p needs
+//
+//	n ≥ n₀ · (w₀ (z + Φ⁻¹(p)) / (z Δ))².
+//
+// (The normal approximation of a bootstrap percentile CI; Chow, Shao & Wang 2008, §3.1.)
+
+// ciZ is the normal quantile of a two-sided 95% CI end (one-sided level 2.5%).
+const ciZ = 1.959963984540054
+
+// Power is the probability that a check whose 95% CI half-width is halfWidth FAILs when
+// the truth lies beyond its bound by effect (> 0).
+func Power(effect, halfWidth float64) float64 {
+	if !(effect > 0) || !(halfWidth > 0) {
+		return math.NaN()
+	}
+	return distuv.UnitNormal.CDF(effect/(halfWidth/ciZ) - ciZ)
+}
+
+// HalfWidthAt is a pilot's CI half-width w₀ at n₀ trials scaled to n trials: w₀√(n₀/n).
+func HalfWidthAt(pilotHalfWidth float64, pilotTrials, trials int) float64 {
+	return pilotHalfWidth * math.Sqrt(float64(pilotTrials)/float64(trials))
+}
+
+// PowerTrials is the fewest trials at which a check with the pilot's CI half-width
+// (pilotHalfWidth at pilotTrials) FAILs with probability ≥ power when the truth lies
+// beyond its bound by effect. It returns 0 for invalid input.
+func PowerTrials(pilotHalfWidth float64, pilotTrials int, effect, power float64) int {
+	if !(pilotHalfWidth > 0) || pilotTrials < 1 || !(effect > 0) || !(power > 0 && power < 1) {
+		return 0
+	}
+	r := pilotHalfWidth * (ciZ + distuv.UnitNormal.Quantile(power)) / (ciZ * effect)
+	return int(math.Ceil(float64(pilotTrials) * r * r))
+}
+
+// LogLogFit is the least-squares fit log y = Intercept + Slope·log x.
+type LogLogFit struct {
+	Slope, Intercept float64
+}
+
+// FitLogLogInto fits log y on log x by ordinary least squares (gonum
+// stat.LinearRegression), using lx and ly (len(x) each) for the logarithms so that a
+// bootstrap loop allocates nothing. Every x and y must be > 0 and finite; ok is false
+// otherwise or with fewer than two distinct x.
+func FitLogLogInto(lx, ly, x, y []float64) (LogLogFit, bool) {
+	distinct := false
+	for i := range x {
+		if !(x[i] > 0) || !(y[i] > 0) || math.IsInf(y[i], 1) || math.IsInf(x[i], 1) {
+			return LogLogFit{math.NaN(), math.NaN()}, false
+		}
+		lx[i], ly[i] = math.Log(x[i]), math.Log(y[i])
+		if x[i] != x[0] {
+			distinct = true
+		}
+	}
+	if !distinct {
+		return LogLogFit{math.NaN(), math.NaN()}, false
+	}
+	a, b := stat.LinearRegression(lx, ly, nil, false)
+	return LogLogFit{Slope: b, Intercept: a}, true
+}
+
+// ascendingPValues returns q, as long as p and all NaN, and the indices of p's non-NaN
+// values in ascending order of p (ties in index order): the first step of both the
+// step-up (BenjaminiHochberg) and the step-down (HolmAdjust) adjustments.
+func ascendingPValues(p []float64) (q []float64, order []int) {
+	q = make([]float64, len(p))
+	for i, v := range p {
+		q[i] = math.NaN()
+		if !math.IsNaN(v) {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(p[a], p[b]) }) // no NaN in order
+	return q, order
+}
+
+// BenjaminiHochberg returns the adjusted p values q_i = min_{j: p_(j) ≥ p_i} m·p_(j)/j
+// (capped at 1) of the step-up procedure of Benjamini & Hochberg (1995, J. R. Stat. Soc. B
+// 57:289–300): rejecting every q_i ≤ α controls the false discovery rate at α for
+// independent (or positively dependent) tests. NaN p values are not tests: their q is NaN
+// and m counts the others.
+func BenjaminiHochberg(p []float64) []float64 {
+	q, order := ascendingPValues(p)
+	m := float64(len(order))
+	running := 1.0
+	for k := len(order) - 1; k >= 0; k-- {
+		i := order[k]
+		running = math.Min(running, p[i]*m/float64(k+1))
+		q[i] = running
+	}
+	return q
+}
+
+// HolmAdjust returns Holm's (1979, Scand. J. Statist. 6:65–70) step-down adjusted p
+// values: with p_(1) ≤ … ≤ p_(m), p̃_(k) = max_{j ≤ k} min(1, (m − j + 1)·p_(j)).
+// Rejecting every p̃_i ≤ α controls the familywise error rate at α under any dependence
+// between the tests. NaN p values are not tests: their adjusted value is NaN and m
+// counts the others.
+func HolmAdjust(p []float64) []float64 {
+	q, order := ascendingPValues(p)
+	m := len(order)
+	running := 0.0
+	for k, i := range order {
+		running = math.Max(running, math.Min(1, float64(m-k)*p[i]))
+		q[i] = running
+	}
+	return q
 }

@@ -2,11 +2,18 @@ package table
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"expmech/analysis/stats"
 	"expmech/gauss"
 	"expmech/rows"
 )
@@ -249,14 +256,9 @@ func GaussianS(eps, delta float64) float64 {
 // (Balle–Wang 2018 Thm 8; SPEC §1.1), evaluated with the scaled complementary error
 // function so that e^ε never overflows (PRIVACY.md §1.1): with u = ε/s − s/2,
 // v = ε/s + s/2 one has e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2).
-// It is a reporting tool here (derived column gauss_delta), not the accountant.
-//
-// Note for the integrator: expmech writes the same quantity for its own rows
-// (column delta_true), but its value differs from this one in the last bits (≤ 8e-16
-// relative over the quick suite), so reading it would change summary.csv, and the
-// baselines' rows have no delta_true; the curve is therefore still computed here. When the
-// shared numeric package (erfcx, Φ, the Gaussian privacy curve) lands, replace this
-// function and its gauss.Erfcx by calls to it and regenerate the baseline summaries.
+// It is a reporting tool here (derived column gauss_delta), not the accountant. It is not
+// read from expmech's delta_true, which differs in the last bits (≤ 8e-16 relative) and
+// which the baselines' rows lack.
 func GaussianDelta(eps, s float64) float64 {
 	switch {
 	case s <= 0:
@@ -325,4 +327,376 @@ func FmtG(v float64) string {
 		return "—"
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// group is the rows of one vs value: the metric of each trial.
+type Group struct {
+	X     float64
+	Vals  []float64
+	Cells []string // distinct cell ids (more than one means the check is ambiguous)
+}
+
+func (g Group) Mean() float64 { return stats.Mean(g.Vals) }
+
+// groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
+// X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
+// sorted by X and the number of rows that had no usable metric or vs value.
+func GroupBy(rs []*rows.Record, vs, metric string, xmin, xmax float64) ([]Group, int) {
+	idx := map[float64]int{}
+	cellIdx := map[string]int{}
+	var gs []Group
+	dropped := 0
+	for _, r := range rs {
+		x, ok, in := groupX(r, vs, xmin, xmax, cellIdx)
+		if !ok {
+			dropped++
+		}
+		if !in {
+			continue
+		}
+		y, ok := Value(r, metric)
+		if !ok {
+			dropped++
+			continue
+		}
+		i, seen := idx[x]
+		if !seen {
+			i = len(gs)
+			idx[x] = i
+			gs = append(gs, Group{X: x})
+		}
+		gs[i].Vals = append(gs[i].Vals, y)
+		if cell := r.Text(rows.ColCell); !slices.Contains(gs[i].Cells, cell) {
+			gs[i].Cells = append(gs[i].Cells, cell)
+		}
+	}
+	slices.SortFunc(gs, func(a, b Group) int {
+		switch {
+		case a.X < b.X:
+			return -1
+		case a.X > b.X:
+			return 1
+		}
+		return 0
+	})
+	return gs, dropped
+}
+
+// groupStatistic maps the per-group means to the checked statistic; ok false = undefined.
+type Statistic func(xs, means []float64) (float64, bool)
+
+func SlopeStatistic() Statistic {
+	var lx, ly []float64
+	return func(xs, means []float64) (float64, bool) {
+		lx, ly = slices.Grow(lx[:0], len(xs))[:len(xs)], slices.Grow(ly[:0], len(xs))[:len(xs)]
+		f, ok := stats.FitLogLogInto(lx, ly, xs, means)
+		return f.Slope, ok
+	}
+}
+
+func MinStatistic(_, means []float64) (float64, bool) { return slices.Min(means), true }
+
+func MaxStatistic(_, means []float64) (float64, bool) { return slices.Max(means), true }
+
+// bootstrapDist is a percentile bootstrap of stat over groups: each resample draws, within
+// every group, len(Vals) trials with replacement and recomputes the group means. It
+// returns the defined resampled statistics, sorted, and the number of resamples where
+// stat was undefined (left out).
+func BootstrapDist(gs []Group, st Statistic, resamples int, rng *rand.Rand) (out []float64, undefined int) {
+	xs := make([]float64, len(gs))
+	means := make([]float64, len(gs))
+	for i, g := range gs {
+		xs[i] = g.X
+	}
+	out = make([]float64, 0, resamples)
+	for range resamples {
+		for i, g := range gs {
+			s := 0.0
+			for range g.Vals {
+				s += g.Vals[rng.IntN(len(g.Vals))]
+			}
+			means[i] = s / float64(len(g.Vals))
+		}
+		v, ok := st(xs, means)
+		if !ok || math.IsNaN(v) {
+			undefined++
+			continue
+		}
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out, undefined
+}
+
+// LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of
+// squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power-law
+// fit, with w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), which is χ²(k − 2) under
+// the power law for k points with enough trials each (the residual-variance test of a
+// regression with known variances; Draper & Smith 1998 §2.1). With few points the slope's
+// CI alone cannot tell a curve from a line: a small P says the means bend. NaN when
+// undefined (k < 3, a point with < 2 trials or zero spread).
+type LackOfFit struct {
+	Chi2 float64
+	DF   int
+	P    float64
+}
+
+func LackOfFitOf(gs []Group) LackOfFit {
+	out := LackOfFit{Chi2: math.NaN(), P: math.NaN()}
+	k := len(gs)
+	if k < 3 {
+		return out
+	}
+	lx, ly, w := make([]float64, k), make([]float64, k), make([]float64, k)
+	for i, g := range gs {
+		n := len(g.Vals)
+		if n < 2 {
+			return out
+		}
+		m, sd := stat.MeanStdDev(g.Vals, nil)
+		if !(m > 0) || !(sd > 0) || !(g.X > 0) {
+			return out
+		}
+		lx[i], ly[i], w[i] = math.Log(g.X), math.Log(m), float64(n)*m*m/(sd*sd)
+	}
+	a, b := stat.LinearRegression(lx, ly, w, false)
+	chi2 := 0.0
+	for i := range lx {
+		r := ly[i] - a - b*lx[i]
+		chi2 += w[i] * r * r
+	}
+	out.Chi2, out.DF = chi2, k-2
+	out.P = distuv.ChiSquared{K: float64(k - 2)}.Survival(chi2)
+	return out
+}
+
+func GroupAt(vs string, xs, means []float64, m float64) string {
+	for i := range means {
+		if means[i] == m {
+			if vs == "" {
+				return fmt.Sprintf("group %d", i)
+			}
+			return fmt.Sprintf("%s=%g", vs, xs[i])
+		}
+	}
+	return "?"
+}
+
+func WhereText(where map[string]string) string {
+	if len(where) == 0 {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(where))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + where[k]
+	}
+	return " where " + strings.Join(parts, ", ")
+}
+
+func MetricValues(rs []*rows.Record, metric string) []float64 {
+	var out []float64
+	for _, r := range rs {
+		if v, ok := Value(r, metric); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// xGroups splits rs by the value of vs (by cell when vs is empty), keeping vs in
+// [xmin, xmax] (0 = unbounded); the keys are sorted. Rows without a vs value are dropped.
+func XGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (map[float64][]*rows.Record, []float64) {
+	out := map[float64][]*rows.Record{}
+	for _, r := range rs {
+		if x, _, in := groupX(r, vs, xmin, xmax, cellIndex); in {
+			out[x] = append(out[x], r)
+		}
+	}
+	return out, slices.Sorted(maps.Keys(out))
+}
+
+// groupX is r's x when grouping by vs: its value of vs, or its cell's index in cellIndex
+// (in first-appearance order) when vs is empty. ok is false when r has no value of vs, in
+// false when it has none or lies outside [xmin, xmax] (0 = unbounded).
+func groupX(r *rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (x float64, ok, in bool) {
+	if vs == "" {
+		cell := r.Text(rows.ColCell)
+		i, seen := cellIndex[cell]
+		if !seen {
+			i = len(cellIndex)
+			cellIndex[cell] = i
+		}
+		return float64(i), true, true
+	}
+	x, ok = Value(r, vs)
+	return x, ok, ok && !((xmin > 0 && x < xmin*(1-1e-12)) || (xmax > 0 && x > xmax*(1+1e-12)))
+}
+
+func CellsOf(rs []*rows.Record) []string {
+	var cs []string
+	for _, r := range rs {
+		if c := r.Text(rows.ColCell); !slices.Contains(cs, c) {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// summaryMetrics are the columns summarised per (cell, algorithm), in this order; numeric
+// extra columns follow, sorted.
+var SummaryMetrics = []string{
+	rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk, rows.ColEmpiricalRisk, rows.ColTheoryBound,
+	rows.ColValueQueries, rows.ColGradientQueries, rows.ColWallSeconds, rows.ColEpsilonSpent, rows.ColDeltaMech, rows.ColGDPS,
+	ColGaussDelta,
+}
+
+// Summary is the stats.Stats of one metric over the trials of one (cell, algorithm).
+type Summary struct {
+	Cell, Algorithm string
+	Identity        []rows.KV // the identity pairs of the cell (identityColumns order)
+	Guarantee       string
+	Metric          string
+	stats.Stats
+}
+
+// CellAlg is the records of one (cell, algorithm), in first-appearance order.
+type CellAlg struct {
+	Cell, Alg string
+	Recs      []*rows.Record
+}
+
+// ByCellAlgorithm groups rs by (cell, algorithm), groups in first-appearance order.
+func ByCellAlgorithm(rs []*rows.Record) []CellAlg {
+	type key struct{ cell, alg string }
+	idx := map[key]int{}
+	var out []CellAlg
+	for _, r := range rs {
+		k := key{r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, CellAlg{Cell: k.cell, Alg: k.alg})
+		}
+		out[i].Recs = append(out[i].Recs, r)
+	}
+	return out
+}
+
+// metricColumns is summaryMetrics plus the numeric extra columns of rs (a column is
+// numeric when every non-empty value of it is a number).
+func MetricColumns(rs []*rows.Record) []string {
+	known := map[string]bool{}
+	for _, c := range rows.Columns() {
+		known[c] = true
+	}
+	extra := map[string]bool{}
+	bad := map[string]bool{}
+	for _, r := range rs {
+		for _, k := range r.Layout().Columns() {
+			if known[k] || bad[k] || r.Text(k) == "" {
+				continue
+			}
+			if _, ok := r.Float(k); ok {
+				extra[k] = true
+			} else {
+				bad[k] = true
+			}
+		}
+	}
+	var ex []string
+	for k := range extra {
+		if !bad[k] && !slices.Contains(SummaryMetrics, k) {
+			ex = append(ex, k)
+		}
+	}
+	slices.Sort(ex)
+	return append(slices.Clone(SummaryMetrics), ex...)
+}
+
+// Summaries returns, per (cell, algorithm) and metric with at least one value, the stats.Stats
+// over trials. rs should be the ok rows.
+func Summaries(rs []*rows.Record) []Summary {
+	metrics := MetricColumns(rs)
+	var out []Summary
+	for _, ca := range ByCellAlgorithm(rs) {
+		id := ca.Recs[0].Identity()
+		for _, m := range metrics {
+			vals := MetricValues(ca.Recs, m)
+			if len(vals) == 0 {
+				continue
+			}
+			out = append(out, Summary{Cell: ca.Cell, Algorithm: ca.Alg, Identity: id,
+				Guarantee: ca.Recs[0].Text(rows.ColGuarantee), Metric: m, Stats: stats.Summarize(vals)})
+		}
+	}
+	return out
+}
+
+// PairedDiff compares Algorithm with Reference on the same instances (same cell and
+// trial; DESIGN.md "Seeds": common random numbers): stats.Stats of metric(Algorithm) −
+// metric(Reference) over the matched trials.
+type PairedDiff struct {
+	Cell             string
+	Identity         []rows.KV
+	Metric           string
+	Algorithm        string
+	Reference        string
+	RefMean, AlgMean float64 // means over the matched trials
+	RefBetter        int     // trials where the reference's metric is strictly smaller
+	stats.Stats              // of the differences
+}
+
+// Paired returns the paired differences of every algorithm against ref for each metric,
+// per cell.
+func Paired(rs []*rows.Record, ref string, metrics []string) []PairedDiff {
+	if ref == "" {
+		return nil
+	}
+	groups := ByCellAlgorithm(rs)
+	refRows := map[string]map[string]*rows.Record{} // cell → trial → row
+	for _, ca := range groups {
+		if ca.Alg != ref {
+			continue
+		}
+		m := map[string]*rows.Record{}
+		for _, r := range ca.Recs {
+			m[r.Text(rows.ColTrial)] = r
+		}
+		refRows[ca.Cell] = m
+	}
+	var out []PairedDiff
+	for _, ca := range groups {
+		rr, ok := refRows[ca.Cell]
+		if ca.Alg == ref || !ok {
+			continue
+		}
+		id := ca.Recs[0].Identity()
+		for _, m := range metrics {
+			var diffs, a, b []float64
+			better := 0
+			for _, r := range ca.Recs {
+				q, ok := rr[r.Text(rows.ColTrial)]
+				if !ok {
+					continue
+				}
+				x, okx := Value(r, m)
+				y, oky := Value(q, m)
+				if !okx || !oky {
+					continue
+				}
+				diffs, a, b = append(diffs, x-y), append(a, x), append(b, y)
+				if y < x {
+					better++
+				}
+			}
+			if len(diffs) == 0 {
+				continue
+			}
+			out = append(out, PairedDiff{Cell: ca.Cell, Identity: id, Metric: m, Algorithm: ca.Alg,
+				Reference: ref, RefMean: stats.Mean(b), AlgMean: stats.Mean(a), RefBetter: better, Stats: stats.Summarize(diffs)})
+		}
+	}
+	return out
 }

@@ -4,7 +4,69 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"expmech/gauss"
 )
+
+// ClopperPearsonUpper is the exact one-sided (1 − alpha) upper confidence bound on a
+// binomial proportion after k successes in n trials: the p with P(Bin(n, p) ≤ k) = alpha,
+// which is the (1 − alpha)-quantile of Beta(k+1, n−k) (Clopper & Pearson 1934, Biometrika
+// 26(4); PRIVACY.md §3.2 step 4). It is 1 when k = n.
+func ClopperPearsonUpper(k, n int, alpha float64) float64 {
+	checkBinom(k, n, alpha)
+	if k >= n {
+		return 1
+	}
+	return distuv.Beta{Alpha: float64(k + 1), Beta: float64(n - k)}.Quantile(1 - alpha)
+}
+
+// ClopperPearsonLower is the exact one-sided (1 − alpha) lower confidence bound: the p
+// with P(Bin(n, p) ≥ k) = alpha, the alpha-quantile of Beta(k, n−k+1). It is 0 when k = 0.
+func ClopperPearsonLower(k, n int, alpha float64) float64 {
+	checkBinom(k, n, alpha)
+	if k <= 0 {
+		return 0
+	}
+	return distuv.Beta{Alpha: float64(k), Beta: float64(n - k + 1)}.Quantile(alpha)
+}
+
+func checkBinom(k, n int, alpha float64) {
+	if n <= 0 || k < 0 || k > n || !(alpha > 0 && alpha < 1) {
+		panic("stats: Clopper–Pearson needs 0 ≤ k ≤ n, n > 0, alpha ∈ (0, 1)")
+	}
+}
+
+// MuLowerBound is the μ-GDP audit of PRIVACY.md §3.2: a μ-GDP mechanism has
+// TPR ≤ Φ(Φ⁻¹(FPR) + μ) for every test (Dong–Roth–Su 2019, "Gaussian differential
+// privacy", Def. 2.6 and Prop. 2.5), so with tp true positives among n1 runs on D′ and fp
+// false positives among n0 runs on D, μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) is a lower bound
+// on μ at confidence conf, each Clopper–Pearson bound taken at level (1 − conf)/2 (union
+// bound). It may be −Inf when the test has no power (tp = 0 or fp = n0).
+func MuLowerBound(tp, n1, fp, n0 int, conf float64) float64 {
+	a := (1 - conf) / 2
+	tpr := ClopperPearsonLower(tp, n1, a)
+	fpr := ClopperPearsonUpper(fp, n0, a)
+	return NormalQuantile(tpr) - NormalQuantile(fpr)
+}
+
+// EpsLowerBound is the rigorous (ε, δ) audit of PRIVACY.md §3.2 step 5 (Jagielski et al.
+// 2020; Nasr et al. 2021): ε_lb = max(log((1 − δ − FNR_ub)/FPR_ub),
+// log((1 − δ − FPR_ub)/FNR_ub)), with fp false positives among n0 runs on D, fn false
+// negatives among n1 runs on D′, and each Clopper–Pearson bound at level (1 − conf)/2. An
+// (ε, δ)-DP mechanism has FPR + e^ε FNR ≥ 1 − δ and FNR + e^ε FPR ≥ 1 − δ for every test
+// (Kairouz–Oh–Viswanath 2015, Thm 2.1), hence the bound. It is clamped at 0 (no evidence).
+func EpsLowerBound(fp, n0, fn, n1 int, delta, conf float64) float64 {
+	a := (1 - conf) / 2
+	fpr := ClopperPearsonUpper(fp, n0, a)
+	fnr := ClopperPearsonUpper(fn, n1, a)
+	lb := math.Max(math.Log((1-delta-fnr)/fpr), math.Log((1-delta-fpr)/fnr))
+	if !(lb > 0) { // also maps NaN (log of a negative) to 0
+		return 0
+	}
+	return lb
+}
 
 // Threshold is a pre-registered test "S > T" (Greater) or "S < T" (!Greater) deciding
 // for D′ (PRIVACY.md §3.2 step 2). It must be chosen on a pilot run disjoint from the
@@ -157,4 +219,57 @@ func thresholdAudit(p0, p1, s0, s1 []float64, pilotScore, score func(tp, n1, fp,
 	tp, fp := th.Count(s1), th.Count(s0)
 	return AuditResult{Bound: score(tp, len(s1), fp, len(s0)), Threshold: th, TP: tp, FP: fp, N1: len(s1), N0: len(s0),
 		PilotBound: score(th.Count(p1), len(p1), th.Count(p0), len(p0))}
+}
+
+// KSTwoSample returns the two-sample Kolmogorov–Smirnov statistic sup|F_x − F_y|; x and
+// y are sorted in place.
+func KSTwoSample(x, y []float64) float64 {
+	slices.Sort(x)
+	slices.Sort(y)
+	nx, ny := float64(len(x)), float64(len(y))
+	i, j, d := 0, 0, 0.0
+	for i < len(x) && j < len(y) {
+		v := math.Min(x[i], y[j])
+		for i < len(x) && x[i] == v {
+			i++
+		}
+		for j < len(y) && y[j] == v {
+			j++
+		}
+		d = math.Max(d, math.Abs(float64(i)/nx-float64(j)/ny))
+	}
+	return d
+}
+
+// KSPValueTwoSample is the asymptotic p-value of the two-sample statistic d of samples of
+// sizes n and m: gauss.KolmogorovSurvival((√ne + 0.12 + 0.11/√ne)·d) with the effective size
+// ne = nm/(n+m) (Stephens 1970's correction).
+func KSPValueTwoSample(d float64, n, m int) float64 {
+	ne := float64(n) * float64(m) / float64(n+m)
+	rn := math.Sqrt(ne)
+	return gauss.KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)
+}
+
+// KSNoiseFloor is E[D_N] for an exact sampler, √(π/2)·ln 2/√N ≈ 0.8687/√N (the mean of
+// the limiting Kolmogorov distribution, √N·D_N → K; samplertest.Report.KSNoise).
+func KSNoiseFloor(n int) float64 { return math.Sqrt(math.Pi/2) * math.Ln2 / math.Sqrt(float64(n)) }
+
+// KSCritical is the level-α critical value of D_N: the λ with P(K > λ) = α, over √N
+// (bisection on KolmogorovSurvival; 1.9495/√N at α = 1e-3).
+func KSCritical(alpha float64, n int) float64 {
+	lo, hi := 0.2, 10.0
+	for range 100 {
+		mid := (lo + hi) / 2
+		if gauss.KolmogorovSurvival(mid) > alpha {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2 / math.Sqrt(float64(n))
+}
+
+// DKWRadius is the e with 2e^{−2Ne²} = α: P(sup|F̂_N − F| > e) ≤ α (DKW–Massart).
+func DKWRadius(alpha float64, n int) float64 {
+	return math.Sqrt(math.Log(2/alpha) / (2 * float64(n)))
 }
