@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
 	"expmech/problems"
 )
@@ -224,3 +225,131 @@ type shiftedLinear struct {
 }
 
 func (s shiftedLinear) Points() [][]float64 { return s.pts }
+
+var (
+	_ algorithms.Accountant       = (*Mechanism)(nil)
+	_ algorithms.ConstantsChecker = (*Mechanism)(nil)
+)
+
+// CheckConstants refuses, before anything runs, a config that cannot hold on c: setting
+// strongly-convex with strong_convexity above the problem's declared λ. The
+// runner turns the error into a spec error naming algorithms[i].strong_convexity.
+func (m *Mechanism) CheckConstants(c problems.Constants) error {
+	if m.pure || m.cfg.Setting != SettingStronglyConvex {
+		return nil
+	}
+	return checkStrongConvexity(m.cfg.StrongConvexity, c)
+}
+
+// Account recomputes the (ε, δ) of what ran from the record (k, μ, δ_mech, the sampler's
+// TV budget τ) and the problem's declared constants, independently of Calibrate's
+// inversion. Relation: replace-one (the only one algorithms.Budget.Validate accepts here).
+//
+// Regularized mechanism (GLL22 Thm 6.2; SPEC §2.1). On replace-one neighbours D, D'
+// differing in example i, F(·; D) − F(·; D') = (f(·; s_i) − f(·; s_i'))/n is
+// (G_Δ/n)-Lipschitz, and the released law ∝ exp(−k(F + μ‖x‖²/2)) is kκ-strongly
+// log-concave with κ = μ + λ (λ the loss's own strong convexity: the DECLARED
+// Constants.StrongConvexity in setting strongly-convex, 0 otherwise — the config's λ is
+// never trusted here). GLL22 Thm 6.2 then gives s-GDP with
+//
+//	s = k·(G_Δ/n)/√(kκ) = G_Δ√k/(n√κ),
+//
+// and ε_spent = ε(s; δ_mech) by the exact Gaussian curve δ(ε; s) = Φ(−ε/s + s/2) −
+// e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13). The sampler returns a law within τ of
+// the exact one in total variation, so for every event S, Q(S) ≤ P(S) + τ ≤ e^ε P'(S) +
+// δ_mech + τ ≤ e^ε Q'(S) + δ_mech + (1 + e^ε)τ: δ_spent = δ_mech + (1 + e^{ε_spent})τ.
+//
+// Pure mechanism (SPEC §2.4). sup_x |F(x; D) − F(x; D')| ≤ Δ_F with Δ_F = G_Δ R_K/n after
+// normalising f(0; s) = 0 (the law is unchanged), or 2·ValueBound/n when smaller; the
+// density ratio of exp(−kF) is then ≤ e^{2kΔ_F}: ε_spent = 2kΔ_F, δ_spent = (1 + e^ε)τ.
+func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algorithms.Record) (eps, delta float64, err error) {
+	if b.Relation != privacy.ReplaceOne {
+		return math.NaN(), math.NaN(), fmt.Errorf("%s: account: relation %s: %w", m.name, b.Relation, privacy.ErrUnsupported)
+	}
+	tau := rec.Extra["tv_budget"]
+	if math.IsNaN(tau) || tau < 0 {
+		return math.NaN(), math.NaN(), fmt.Errorf("%s: account: tv_budget %v not reported", m.name, tau)
+	}
+	n := float64(c.N)
+	if m.pure {
+		dF := c.GDelta * c.Domain.MaxNorm(c.D) / n
+		if c.ValueBound > 0 {
+			dF = math.Min(dF, 2*c.ValueBound/n)
+		}
+		eps = 2 * rec.K * dF
+		return eps, (1 + math.Exp(eps)) * tau, nil
+	}
+	kappa := rec.Mu
+	if resolveSetting(m.cfg, c, b) == SettingStronglyConvex {
+		kappa = c.StrongConvexity
+	}
+	if !(kappa > 0) {
+		return math.Inf(1), 1, nil // no curvature: exp(−kF) is not GDP for any finite s
+	}
+	s := c.GDelta * math.Sqrt(rec.K) / (n * math.Sqrt(kappa))
+	dm := math.Min(rec.DeltaMech, 1-1e-12)
+	if eps, err = privacy.EpsForSDelta(s, dm); err != nil {
+		return math.NaN(), math.NaN(), fmt.Errorf("%s: account: %w", m.name, err)
+	}
+	return eps, rec.DeltaMech + (1+math.Exp(eps))*tau, nil
+}
+
+// orthogonalLaw is the sampler capability the reduced path needs (sampler.ProximalRejection):
+// the variance of the chain's Gaussian component orthogonal to span U after its T steps.
+type orthogonalLaw interface {
+	OrthogonalVariance(c problems.Constants, t algorithms.Target) (float64, error)
+}
+
+// radialLaw is the sampler capability of a chain whose complement is reported by its run
+// as a norm ρ (sampler.MALA): the complement is ρ times a uniform unit vector.
+type radialLaw interface {
+	OrthogonalNorm(rec algorithms.Record) (float64, bool)
+}
+
+var _ algorithms.RadialReducer = (*Mechanism)(nil)
+
+// Reduces reports whether the reduced path is exact: the target
+// exp(−k(F(x) + μ‖x‖²/2)) on R^d factorises into exp(−k(F̃(Uᵀx) + μ‖Uᵀx‖²/2)) on span U
+// times N(0, (kμ)⁻¹ I) on its complement, and a sampler with a closed-form orthogonal law
+// (the proximal sampler's Gaussian part) or a sampler that simulates the complement's norm
+// exactly (MALA, whose accept step sees ‖x⊥‖) draws it; not the exact samplers, which read
+// the data. The strongly convex setting's shift F − λ‖x‖²/2 and the pure mechanism (μ = 0)
+// are excluded.
+func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
+	if m.pure {
+		return false
+	}
+	_, gauss := m.smp.(orthogonalLaw)
+	_, radial := m.smp.(radialLaw)
+	if !gauss && !radial {
+		return false
+	}
+	cal, err := m.calibration(p)
+	if err != nil {
+		return false
+	}
+	return cal.Setting != SettingStronglyConvex && cal.Target.Mu > 0 && cal.Steps <= m.cfg.MaxSteps
+}
+
+// OrthogonalVariance is the sampler's orthogonal variance for p's calibrated target (a
+// function of the public constants only; rec is not needed).
+func (m *Mechanism) OrthogonalVariance(c problems.Constants, p algorithms.Plan, _ algorithms.Record) (float64, error) {
+	ol, ok := m.smp.(orthogonalLaw)
+	if !ok {
+		return 0, fmt.Errorf("%s: sampler %s has no orthogonal law", m.name, m.smp.Name())
+	}
+	cal, err := m.calibration(p)
+	if err != nil {
+		return 0, err
+	}
+	return ol.OrthogonalVariance(c, cal.Target)
+}
+
+// OrthogonalNorm is the sampler's reported norm of the complement, for a radial sampler.
+func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
+	rl, ok := m.smp.(radialLaw)
+	if !ok {
+		return 0, false
+	}
+	return rl.OrthogonalNorm(rec)
+}

@@ -1,13 +1,16 @@
 package calib
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
+	"expmech/algorithms/tuning"
 	"expmech/problems"
 )
 
@@ -212,3 +215,135 @@ func NoiseDim(c problems.Constants) int {
 // iterate equal to the start (no step has moved it), so a default never runs fewer than
 // two (a spec may still ask for steps: 1).
 const MinTheorySteps = 2
+
+// AveragedWalk is the reduced path (algorithms.Reducer) of noisy-gd and dp-sgd, embedded
+// in each with its registry name (for errors). On R^d the projection is the identity and
+// every (clipped) gradient φ'·a_i lies in span U, so the complement of span U moves only
+// with the Gaussian noise: x_t⊥ is a random walk started at 0, independent of the span
+// part. (Tuning is the wrapper of algorithms/tuning, which decides for itself whether a
+// tuned run reduces.)
+type AveragedWalk string
+
+// Reduces reports whether the reduced path is exact: on R^d (above).
+func (w AveragedWalk) Reduces(c problems.Constants, _ algorithms.Plan) bool {
+	return c.Domain.Kind == problems.Unconstrained
+}
+
+// OrthogonalVariance is the variance of the released average iterate's complement: the
+// averaged random walk with the per-step std s = η·Sigma each mechanism derives beside its
+// update, algorithms.AveragedWalkVariance(s, T), from the released run's record
+// (AveragedWalkOfRecord).
+func (w AveragedWalk) OrthogonalVariance(_ problems.Constants, _ algorithms.Plan, rec algorithms.Record) (float64, error) {
+	return algorithms.AveragedWalkOfRecord(string(w), rec)
+}
+
+// A Calibrate derives a GDP baseline's parameters P at GDP parameter s from the public
+// constants only; a RecordFunc derives its Plan/Run record from them.
+type (
+	Calibrate[P any]  func(c problems.Constants, s float64) (P, error)
+	RecordFunc[P any] func(c problems.Constants, b algorithms.Budget, p P) (algorithms.Record, error)
+)
+
+// PlanGDP is Plan of an s-GDP baseline whose budget is the Gaussian-curve inversion
+// s = s*(ε, δ) (S): Plan with the calibration at that s.
+func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Plan, error) {
+	return Plan(c, b, func(c problems.Constants, b algorithms.Budget) (P, error) {
+		s, err := S(b)
+		if err != nil {
+			var zero P
+			return zero, err
+		}
+		return calibrate(c, s)
+	}, record)
+}
+
+// Plan is Plan of a baseline: it validates the constants and the budget first (Check), so
+// every baseline refuses bad input the same way, then calibrates from the public
+// constants and the budget and records; the plan keeps the parameters P for Run.
+func Plan[P any](c problems.Constants, b algorithms.Budget, calibrate func(problems.Constants, algorithms.Budget) (P, error), record RecordFunc[P]) (algorithms.Plan, error) {
+	if err := Check(c, b); err != nil {
+		return algorithms.Plan{Budget: b}, err
+	}
+	p, err := calibrate(c, b)
+	if err != nil {
+		return algorithms.Plan{Budget: b}, err
+	}
+	rec, err := record(c, b, p)
+	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
+}
+
+// RunGDP is Run of the same baselines: the oracle access O the mechanism declared
+// (problems.ValueAccess, or problems.GradientAccess as problems.Gradients grants it), the
+// parameters PlanGDP kept in pl and their record at the oracle's constants, then run
+// releases the output with that record through that access.
+func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
+	acc, ok := vo.(O)
+	if !ok {
+		_, err := problems.Gradients(vo) // the only access a baseline declares beyond values
+		return algorithms.Output{}, err
+	}
+	c, b := acc.Constants(), pl.Budget
+	if err := Check(c, b); err != nil {
+		return algorithms.Output{}, err
+	}
+	p, err := algorithms.StateOf[P](pl)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	rec, err := record(c, b, p)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	return run(ctx, acc, p, rec, rng)
+}
+
+// The field checks of the baselines' Config.Validate (STYLE.md 7), one wording for every
+// mechanism: "<mechanism>: <key> = <value>, want …". hint, when not empty, says what 0
+// means (e.g. "0 = theory") and is appended in parentheses. Each returns nil when the value
+// is fine, so Validate collects them and joins them with errors.Join.
+
+// Require is nil when ok, else fmt.Errorf(format, args...): one entry of such a list.
+func Require(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf(format, args...)
+}
+
+// NonNegative checks a float knob: finite and ≥ 0.
+func NonNegative(mech, key string, v float64, hint string) error {
+	return Require(v >= 0 && !math.IsInf(v, 0), "%s: %s = %v, want finite ≥ 0%s", mech, key, v, paren(hint))
+}
+
+// AtLeast checks an integer knob: ≥ lo.
+func AtLeast(mech, key string, v, lo int, hint string) error {
+	return Require(v >= lo, "%s: %s = %d, want ≥ %d%s", mech, key, v, lo, paren(hint))
+}
+
+// OneStep refuses step_size and step_factor together: both set η.
+func OneStep(mech string, size, factor float64) error {
+	if size > 0 && factor > 0 {
+		return fmt.Errorf("%s: step_size %v and step_factor %v both set the step size; give one (in a tuning grid: step_factor: [0] with a step_size grid)", mech, size, factor)
+	}
+	return nil
+}
+
+// Variant is a baseline's WithKnobs (tuning.Tunable): it sets the knobs v through the
+// setters (tuning.Set), which write into cfg, validates cfg and returns build(), the
+// mechanism built from it.
+func Variant(mech string, v map[string]float64, cfg algorithms.Config, setters map[string]func(float64) error, build func() algorithms.Mechanism) (algorithms.Mechanism, error) {
+	if err := tuning.Set(mech, v, setters); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return build(), nil
+}
+
+func paren(hint string) string {
+	if hint == "" {
+		return ""
+	}
+	return " (" + hint + ")"
+}
