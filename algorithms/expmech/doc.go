@@ -10,5 +10,5 @@
 // Calibrate is the single function behind Plan and Run; with delta_delivered it also
 // integrates the exact δ the lowrank calibration's law delivers on the worst-case 1-D
 // instance (SPEC §5.2). expmech declares the knobs prior_bound and step_c to the tuning
-// protocol (knobs.go); expmech-pure has none.
+// protocol (Mechanism.Knobs); expmech-pure has none.
 package expmech
