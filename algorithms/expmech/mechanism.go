@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -21,7 +22,13 @@ type Mechanism struct {
 	smp  algorithms.Sampler
 }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
+var (
+	_ algorithms.Mechanism        = (*Mechanism)(nil)
+	_ algorithms.Accountant       = (*Mechanism)(nil)
+	_ algorithms.ConstantsChecker = (*Mechanism)(nil)
+	_ algorithms.RadialReducer    = (*Mechanism)(nil)
+	_ tuning.Tunable              = (*Mechanism)(nil)
+)
 
 // Factory is the registry line of "expmech". The samplers a config may name are passed in
 // by the caller (run.go wires sampler.All()); none means the built-in catalog.
@@ -29,11 +36,7 @@ func Factory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech",
 		"regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
 		DefaultConfig, func(cfg Config) (algorithms.Mechanism, error) {
-			smp, err := pick(samplers, cfg.Sampler, cfg.Mode)
-			if err != nil {
-				return nil, err
-			}
-			return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
+			return build("expmech", samplers, cfg, false)
 		})
 }
 
@@ -42,30 +45,30 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech-pure",
 		"pure eps-DP exponential mechanism exp(-kF), k = eps/(2 Delta_F) (SPEC 2.4)",
 		DefaultPureConfig, func(cfg PureConfig) (algorithms.Mechanism, error) {
-			smp, err := pick(samplers, cfg.Sampler, cfg.Mode)
-			if err != nil {
-				return nil, err
-			}
-			return &Mechanism{name: "expmech-pure", cfg: *cfg.full(), pure: true, smp: smp}, nil
+			return build("expmech-pure", samplers, *cfg.full(), true)
 		})
 }
 
-// pick returns the sampler called name among samplers (the built-in catalog if none),
-// refused if it cannot serve mode.
-func pick(samplers []algorithms.Sampler, name string, mode Mode) (algorithms.Sampler, error) {
-	if len(samplers) == 0 {
-		smp, err := sampler.ByName(name)
-		if err != nil {
+// build returns the mechanism name with cfg and the sampler cfg names among samplers (the
+// built-in catalog if none), refused if it cannot serve cfg.Mode.
+func build(name string, samplers []algorithms.Sampler, cfg Config, pure bool) (algorithms.Mechanism, error) {
+	var smp algorithms.Sampler
+	i := slices.IndexFunc(samplers, func(s algorithms.Sampler) bool { return s.Name() == cfg.Sampler })
+	switch {
+	case len(samplers) == 0:
+		var err error
+		if smp, err = sampler.ByName(cfg.Sampler); err != nil {
 			return nil, fmt.Errorf("expmech: sampler: %w", err)
 		}
-		return smp, samplerFits(smp, mode)
+	case i < 0:
+		return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", cfg.Sampler)
+	default:
+		smp = samplers[i]
 	}
-	for _, s := range samplers {
-		if s.Name() == name {
-			return s, samplerFits(s, mode)
-		}
+	if err := samplerFits(smp, cfg.Mode); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", name)
+	return &Mechanism{name: name, cfg: cfg, pure: pure, smp: smp}, nil
 }
 
 // NewPure returns "expmech-pure" with cfg and the built-in samplers.
@@ -79,11 +82,6 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 
 // Name returns the registry name.
 func (m *Mechanism) Name() string { return m.name }
-
-// calibrate computes the calibration for (c, b): Plan's work, kept in the plan's state.
-func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
-	return calibrateWith(c, b, m.cfg, m.smp, m.pure)
-}
 
 // calibration is the calibration Plan kept in p.
 func (m *Mechanism) calibration(p algorithms.Plan) (Calibration, error) {
@@ -131,7 +129,7 @@ func (cal Calibration) Record() algorithms.Record {
 
 // Plan calibrates from public constants only; the plan keeps the calibration for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	cal, err := m.calibrate(c, b)
+	cal, err := calibrateWith(c, b, m.cfg, m.smp, m.pure)
 	if err != nil {
 		return algorithms.Plan{Record: algorithms.Empty(), Budget: b}, err
 	}
@@ -227,11 +225,6 @@ type shiftedLinear struct {
 
 func (s shiftedLinear) Points() [][]float64 { return s.pts }
 
-var (
-	_ algorithms.Accountant       = (*Mechanism)(nil)
-	_ algorithms.ConstantsChecker = (*Mechanism)(nil)
-)
-
 // CheckConstants refuses, before anything runs, a config that cannot hold on c: setting
 // strongly-convex with strong_convexity above the problem's declared λ. The
 // runner turns the error into a spec error naming algorithms[i].strong_convexity.
@@ -307,15 +300,12 @@ type radialLaw interface {
 	OrthogonalNorm(rec algorithms.Record) (float64, bool)
 }
 
-var _ algorithms.RadialReducer = (*Mechanism)(nil)
-
-// Reduces reports whether the reduced path is exact: the target
-// exp(−k(F(x) + μ‖x‖²/2)) on R^d factorises into exp(−k(F̃(Uᵀx) + μ‖Uᵀx‖²/2)) on span U
-// times N(0, (kμ)⁻¹ I) on its complement, and a sampler with a closed-form orthogonal law
-// (the proximal sampler's Gaussian part) or a sampler that simulates the complement's norm
-// exactly (MALA, whose accept step sees ‖x⊥‖) draws it; not the exact samplers, which read
-// the data. The strongly convex setting's shift F − λ‖x‖²/2 and the pure mechanism (μ = 0)
-// are excluded.
+// Reduces reports whether the reduced path is exact: the target exp(−k(F(x) + μ‖x‖²/2)) on
+// R^d factorises into exp(−k(F̃(Uᵀx) + μ‖Uᵀx‖²/2)) on span U times N(0, (kμ)⁻¹ I) on its
+// complement, which a sampler with a closed-form orthogonal law (the proximal sampler's
+// Gaussian part) or one that simulates the complement's norm exactly (MALA, whose accept
+// step sees ‖x⊥‖) draws; not the exact samplers, which read the data. The strongly convex
+// setting's shift F − λ‖x‖²/2 and the pure mechanism (μ = 0) are excluded.
 func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
 	if m.pure {
 		return false
@@ -357,16 +347,12 @@ func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 
 // Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
 // μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
-// k = μn²s²/G² at the same s, so privacy is unchanged) and the practical sampler's step
-// constant c of h = c/(k²G_f²) (SPEC §4.4); 6 × 2 = tuning.GridSize points. The prior
-// bounds are multiples 2^{−4..1} of the stated bound (max‖x‖ on a ball or box, C on R^d). Unless K is a
-// ball or a box (on R^d: the lowrank setting) a third knob, rank, is LLL24 Thm 2.2's k, with a one-point default grid
-// (the configured rank; 0 = the calibration's own choice), so the default budget stays
-// tuning.GridSize points and a spec tunes k with `grid: {rank: [...]}`. In that setting
-// η = √(2k)ns/(G_Δ C) and μ = G_Δ²η/(n²s²) depend on (k, C) only through √k/C, so the law a
-// rank point releases is also a prior_bound point's (C' = C√(k_cal/k)): tuning k widens no
-// family, it names the knob the paper's calibration chooses (SPEC §5.6). expmech-pure has
-// no knobs.
+// k = μn²s²/G² at the same s, so privacy is unchanged), at multiples 2^{−4..1} of the stated
+// bound (max‖x‖ on a ball or box, C on R^d), and the practical sampler's step constant c of
+// h = c/(k²G_f²) (SPEC §4.4): 6 × 2 = tuning.GridSize points. Unless K is a ball or a box,
+// a third knob, rank (LLL24 Thm 2.2's k), has the one-point grid of the configured rank (0 =
+// the calibration's), tuned by `grid: {rank: [...]}`; it widens no family, since η and μ
+// depend on (k, C) only through √k/C (SPEC §5.6). expmech-pure has no knobs.
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	if m.pure {
 		return nil
@@ -377,12 +363,10 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 		b = c.Domain.Radius // the stated prior bound C on R^d
 	}
 	if b > 0 && !math.IsInf(b, 1) {
-		// multiples b·2^{−4..1} of the stated bound, as the baselines' step factor is a
-		// multiple of their radius (η ∝ f·R): a misspecified C moves every method's grid
-		// alike, and no grid reads the true ‖x*‖ (b = 2 gives 0.125 … 4). On a bounded K,
-		// 2·max‖x‖ is a weaker regulariser than the recipe's, still sampled on K (the
-		// ball's exact sampler takes any mean): the former top R was the oracle's choice in
-		// 105 of 300 erm_rates and 71 of 120 realdata trials, and R/32 in none.
+		// as the baselines' step factor is a multiple of their radius (η ∝ f·R): a
+		// misspecified C moves every method's grid alike, and no grid reads the true ‖x*‖.
+		// On a bounded K, 2·max‖x‖ is a weaker regulariser than the recipe's, still sampled
+		// on K (the ball's exact sampler takes any mean).
 		bounds = []float64{b / 16, b / 8, b / 4, b / 2, b, 2 * b}
 	}
 	knobs := []tuning.Knob{
@@ -421,5 +405,3 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	}
 	return &Mechanism{name: m.name, cfg: cfg, smp: m.smp}, nil // the sampler this one was built with (a caller's own included)
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)

@@ -192,18 +192,14 @@ func PoissonRDP(name string, c problems.Constants, b algorithms.Budget, orders [
 	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), q, z, T, orders, b.Relation)
 }
 
-// NoiseDim is the number r̄ of noise coordinates that the loss sees, which the
-// untuned (sub)gradient methods' theory constants (T, η, the bound) put where the
-// constrained analysis has d. On a bounded K it is d. On an unconstrained GLM (every
-// f(x; s) = φ(⟨a, x⟩, y), c.GLMLoss set) the loss depends on x only through its
-// projection P x onto the span of the features, so the descent analysis runs on P x
-// and only tr(P) = rank ≤ min(n, d) of the d noise coordinates enter the bound (Song,
-// Steinke, Thakkar & Thakurta 2021, "Evading the curse of dimensionality in
-// unconstrained private GLMs", AISTATS, §3: DP-GD's excess empirical risk
-// Õ(G‖x*‖√rank/(εn)), no d): r̄ = the generator's declared rank when it declares one
-// (LLL24 Assumption 1.3; a public structural constant), else min(n, d), which needs no
-// data. It sets utility constants only: the privacy calibration (σ for the T chosen)
-// does not depend on it.
+// NoiseDim is the number r̄ of noise coordinates that the loss sees, which the untuned
+// (sub)gradient methods' theory constants (T, η, the bound) use in place of d: d on a
+// bounded K; on an unconstrained GLM (f(x; s) = φ(⟨a, x⟩, y), c.GLMLoss set) the loss sees
+// x only through its projection onto the span of the features, so only rank ≤ min(n, d)
+// noise coordinates enter the bound (Song, Steinke, Thakkar & Thakurta 2021, "Evading the
+// curse of dimensionality in unconstrained private GLMs", AISTATS, §3: excess risk
+// Õ(G‖x*‖√rank/(εn)), no d). r̄ = the declared rank (LLL24 Assumption 1.3; public), else
+// min(n, d). It sets utility constants only, never the privacy calibration.
 func NoiseDim(c problems.Constants) int {
 	if c.Domain.Kind != problems.Unconstrained || c.GLMLoss == "" {
 		return c.D
@@ -220,11 +216,9 @@ func NoiseDim(c problems.Constants) int {
 const MinTheorySteps = 2
 
 // AveragedWalk is the reduced path (algorithms.Reducer) of noisy-gd and dp-sgd, embedded
-// in each with its registry name (for errors). On R^d the projection is the identity and
-// every (clipped) gradient φ'·a_i lies in span U, so the complement of span U moves only
-// with the Gaussian noise: x_t⊥ is a random walk started at 0, independent of the span
-// part. (Tuning is the wrapper of algorithms/tuning, which decides for itself whether a
-// tuned run reduces.)
+// with the registry name (for errors). On R^d the projection is the identity and every
+// (clipped) gradient φ'·a_i lies in span U, so the complement of span U moves only with
+// the Gaussian noise: x_t⊥ is a random walk from 0, independent of the span part.
 type AveragedWalk string
 
 // Reduces reports whether the reduced path is exact: on R^d (above).
@@ -232,10 +226,8 @@ func (w AveragedWalk) Reduces(c problems.Constants, _ algorithms.Plan) bool {
 	return c.Domain.Kind == problems.Unconstrained
 }
 
-// OrthogonalVariance is the variance of the released average iterate's complement: the
-// averaged random walk with the per-step std s = η·Sigma each mechanism derives beside its
-// update, algorithms.AveragedWalkVariance(s, T), from the released run's record
-// (AveragedWalkOfRecord).
+// OrthogonalVariance is the variance of the released average iterate's complement, the
+// averaged walk of per-step std η·Sigma, from the run's record (AveragedWalkOfRecord).
 func (w AveragedWalk) OrthogonalVariance(_ problems.Constants, _ algorithms.Plan, rec algorithms.Record) (float64, error) {
 	return algorithms.AveragedWalkOfRecord(string(w), rec)
 }
@@ -275,10 +267,9 @@ func Plan[P any](c problems.Constants, b algorithms.Budget, calibrate func(probl
 	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
 }
 
-// RunGDP is Run of the same baselines: the oracle access O the mechanism declared
-// (problems.ValueAccess, or problems.GradientAccess as problems.Gradients grants it), the
-// parameters PlanGDP kept in pl and their record at the oracle's constants, then run
-// releases the output with that record through that access.
+// RunGDP is Run of the same baselines: run releases the output through the access O the
+// mechanism declared, with the parameters PlanGDP kept in pl and their record at the
+// oracle's constants.
 func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
 	acc, ok := vo.(O)
 	if !ok {
@@ -301,9 +292,8 @@ func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.Valu
 }
 
 // The field checks of the baselines' Config.Validate (STYLE.md 7), one wording for every
-// mechanism: "<mechanism>: <key> = <value>, want …". hint, when not empty, says what 0
-// means (e.g. "0 = theory") and is appended in parentheses. Each returns nil when the value
-// is fine, so Validate collects them and joins them with errors.Join.
+// mechanism: "<mechanism>: <key> = <value>, want …" with the hint (what 0 means, e.g.
+// "0 = theory") in parentheses; nil when fine, so Validate joins them with errors.Join.
 
 // Require is nil when ok, else fmt.Errorf(format, args...): one entry of such a list.
 func Require(ok bool, format string, args ...any) error {
@@ -392,12 +382,10 @@ func PoissonEps(q, z float64, T int, b algorithms.Budget, pld, rdp string) Poiss
 }
 
 // PoissonCache memoises the (slow, data-independent) Poisson accountant of one mechanism
-// and the grid points tuning derives from it (WithKnobs shares the cache). It is the one
-// in-process memo a plan does not replace: the tuning's Rényi curve (RDP) asks, at a
-// budget rather than with a plan, for what the grid point's Plan computed. Answers also go through the runner's store
-// (algorithms.Store) when a Get is handed one, which keeps them across cells and runs but
-// costs a hash and a decode per question. Safe for concurrent use; a nil *PoissonCache
-// computes every time.
+// and its knob variants (WithKnobs shares it): the tuning's Rényi curve (RDP) asks, at a
+// budget rather than with a plan, for what the grid point's Plan computed. Answers also go
+// through the runner's store (algorithms.Store) when Get is handed one. Safe for
+// concurrent use; a nil *PoissonCache computes every time.
 type PoissonCache struct {
 	m     sync.Map // PoissonKey → PoissonResult
 	space string   // who computes, part of the store key
@@ -442,8 +430,7 @@ func NewPoissonCache(space string) *PoissonCache {
 }
 
 // Get returns the cached result for k; on a miss it asks s (nil: none), which computes
-// with f on its own miss (a concurrent miss may compute twice, with the same
-// deterministic result).
+// with f on its own miss (concurrent misses may compute twice, the same result).
 func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
 	if c == nil {
 		return f()
@@ -461,12 +448,11 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 	return r
 }
 
-// EpsCache memoises Eps(s, δ) for one mechanism and the grid points tuning derives from
-// it (WithKnobs shares it). Its Plan and every Run of that plan (one per trial) spend the
-// same GDP parameter s at the same δ, and the root-find behind Eps (privacy.EpsForSDelta,
-// on Balle–Wang 2018 Thm 8's curve) was a fifth of the audit's CPU when each trial redid
-// it. Eps is deterministic, so a memoised ε is the computed one bit for bit. Safe for
-// concurrent use; a nil *EpsCache computes every time.
+// EpsCache memoises Eps(s, δ) for one mechanism and its knob variants (WithKnobs shares
+// it): its Plan and every Run of that plan spend the same s at the same δ, and the
+// root-find behind Eps (privacy.EpsForSDelta, Balle–Wang 2018 Thm 8) is costly. Eps is
+// deterministic, so a memoised ε is the computed one bit for bit. Safe for concurrent
+// use; a nil *EpsCache computes every time.
 type EpsCache struct{ m sync.Map } // [2]float64{s, δ} → ε
 
 // NewEpsCache returns an empty cache.

@@ -33,11 +33,9 @@ type Config struct {
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C. 0 (default) = G_f (no clipping bias).
 	Clip float64 `yaml:"clip"`
-	// StepFactor multiplies the theory η of the run's T: η = f·R/√(T(C² + r̄σ²)). At a
-	// fixed factor ηT grows like √T·R/√(C²/T + r̄Δ₂²/s²), nearly constant once T is past
-	// the theory T, so the tuning grid (Knobs) runs along the ridge ηT ≈ const where
-	// the oracle's choices lie, centred on the theory value f = 1 at every scale of
-	// problem. 0 (default) = 1. Not with step_size. Range ≥ 0.
+	// StepFactor multiplies the theory η of the run's T: η = f·R/√(T(C² + r̄σ²)), so ηT is
+	// nearly constant in T past the theory T and the tuning grid (Knobs) runs along that
+	// ridge, centred on f = 1 at every scale. 0 (default) = 1. Not with step_size. ≥ 0.
 	StepFactor float64 `yaml:"step_factor"`
 }
 
@@ -84,8 +82,7 @@ type params struct {
 // calibrate derives (T, η, σ) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c), rbar: calib.NoiseDim(c)}
-	// Replace-one sensitivity of the clipped average gradient (calib.MeanSensitivity):
-	// Δ₂ = 2C/n.
+	// replace-one sensitivity of the clipped mean gradient: Δ₂ = 2C/n (calib.MeanSensitivity)
 	p.sens = calib.MeanSensitivity(p.clip, c.N)
 	switch {
 	case m.cfg.Steps > 0:
@@ -131,10 +128,8 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if p.clip >= c.GF {
 		b2 := p.clip*p.clip + float64(p.rbar)*p.sigma*p.sigma
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*b2/2
-		// The same bound's minimum over η (AM–GM: attained at η = R/√(T b²)), written
-		// without the step: theory_bound/bound_best_step = 1 exactly when the step the run
-		// used is the bound-optimal one, whatever the step formula says (a baseline held
-		// below its own theory's strength shows a ratio above 1).
+		// The bound's minimum over η (AM–GM, at η = R/√(T b²)): theory_bound/bound_best_step
+		// = 1 exactly when the run's step is the bound-optimal one.
 		r.Extra["bound_best_step"] = p.R * math.Sqrt(b2/float64(p.T))
 	}
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T)*float64(c.N), 0
@@ -175,7 +170,8 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 		for j := range avg { // running mean of x_0..x_t
 			avg[j] += (x[j] - avg[j]) / float64(t+1)
 		}
-		clipped += update(g, buf, o, x, p.clip)
+		// the noiseless part: g = (1/n) Σ_i clip_C(∇f(x; s_i)), of sensitivity 2C/n
+		clipped += optim.ClippedMean(g, buf, o, x, p.clip)
 		optim.AddNoise(g, p.sigma, rng)
 		optim.AddScaled(x, -p.eta, g)
 		optim.Project(x, c.Domain)
@@ -183,29 +179,18 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 	return avg, clipped, nil
 }
 
-// update is the noiseless part of a step: g = (1/n) Σ_i clip_C(∇f(x; s_i)), the quantity
-// whose replace-one sensitivity is 2C/n.
-func update(g, buf []float64, o problems.GradientOracle, x []float64, clip float64) int {
-	return optim.ClippedMean(g, buf, o, x, clip)
-}
-
 // Knobs declares noisy-gd's tunable keys (DESIGN.md "Tuning"): the step factor f (η = f ×
 // the theory η of the run's T) and the number of steps T; 6 × 2 = tuning.GridSize points
-// (step_size, the absolute η, is a knob too, held at 0 = unused: a grid over it needs
-// step_factor: [0]). The factors are log-spaced over 32× from ½ of the theory value
-// f = 1 up, because the oracle's factor moves up with n: the theory η charges every step
-// the full C² of a per-example subgradient, which dominates the bound once the noise
-// r̄σ² ∝ T/n² is small. On LLL24's low-rank GLM (rank 4, ε = 1) the best factor over a
-// 50-point grid is ≈ 1 … 1.4 at n = 100 and ≈ 3 … 4 at n = 1000, and the former grid ½ … 4
-// × T {½, 1, 2}n picked 4, its largest, in 41 of 64 trials of the baselines experiment at
-// n = 1000. At a fixed factor ηT is nearly constant in T, so the grid runs along the
-// ridge ηT ≈ const, where the response is flat in T: T takes two values, ½ and 2 passes
-// over the data (⌈n/2⌉ and 2n, from the public n, so the grid does not go stale as n
-// grows), a two-value axis without an interior, and the budget goes to the factor. The
-// oracle over this grid is within 1.25× of one over a 20-point absolute grid (η 0.03 … 3
-// × T {¼, ½, 1, 2}n) at n = 100 and n = 1000 at every d = 20 … 160
-// (TestGridContainsOptimum). Every point is calibrated to the budget it is run at
-// (σ = √T·Δ₂/s), so knobs never change the privacy accounting.
+// (step_size, the absolute η, is held at 0 = unused: a grid over it needs step_factor:
+// [0]). The factors are log-spaced over 32× from ½ of the theory f = 1 up, because the
+// oracle's factor grows with n: the theory η charges every step the full C² of a
+// per-example subgradient, which dominates the bound once the noise r̄σ² ∝ T/n² is small
+// (on LLL24's low-rank GLM, rank 4, ε = 1, the best factor is ≈ 1 … 1.4 at n = 100 and
+// ≈ 3 … 4 at n = 1000). At a fixed factor ηT is nearly constant in T, so the response is
+// flat in T: T takes ½ and 2 passes over the data (⌈n/2⌉, 2n, from the public n) and the
+// budget goes to the factor. The oracle over this grid is within 1.25× of one over a
+// 20-point absolute grid at n = 100 and 1000, d = 20 … 160 (TestGridContainsOptimum).
+// Every point is calibrated to its budget (σ = √T·Δ₂/s): knobs never change the privacy.
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	n := float64(max(c.N, 1))
 	return []tuning.Knob{
