@@ -103,10 +103,9 @@ type Config struct {
 	// = the domain's max‖x‖ (erm, sco) or its prior bound C (lowrank). A tuning knob
 	// (package tuning); exact calibration only. ≥ 0.
 	PriorBound float64 `yaml:"prior_bound"`
-	// DeltaDelivered (lowrank setting only; default false) also records delta_delivered:
-	// the δ at the stated ε that this calibration's law delivers, computed exactly by 1-D
-	// quadrature on the worst-case absolute-loss instance (privacy.AbsInstance with the
-	// cell's n, G_f, C and the calibrated k, μ); it costs ~30 ms per calibration.
+	// DeltaDelivered (lowrank setting only; default false) also records delta_delivered,
+	// the δ at the stated ε this calibration's law delivers on the worst-case 1-D instance
+	// (deltaDelivered; ~30 ms per calibration).
 	DeltaDelivered bool `yaml:"delta_delivered"`
 }
 
@@ -124,8 +123,7 @@ func (c *Config) Validate() error {
 	if c.Sampler == "" {
 		errs = append(errs, errors.New("expmech: sampler: empty, want a registered sampler's name"))
 	}
-	// A built-in sampler is checked here; one passed to Factory by the caller, when the
-	// mechanism is built (pick).
+	// a built-in sampler is checked here, a caller's one when the mechanism is built
 	if smp, err := sampler.ByName(c.Sampler); err == nil {
 		if err := samplerFits(smp, c.Mode); err != nil {
 			errs = append(errs, err)
@@ -200,8 +198,7 @@ func DefaultPureConfig() *PureConfig {
 // Validate reports every problem at once.
 func (c *PureConfig) Validate() error { return c.full().Validate() }
 
-// full is the expmech Config with c's fields and the other defaults: what the pure
-// mechanism validates and calibrates with (calibrateWith).
+// full is the expmech Config with c's fields and the other defaults.
 func (c *PureConfig) full() *Config {
 	full := DefaultConfig()
 	full.Sampler, full.Mode, full.StepC, full.MaxSteps = c.Sampler, c.Mode, c.StepC, c.MaxSteps

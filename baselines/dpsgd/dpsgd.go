@@ -24,24 +24,19 @@ type Config struct {
 	// = ⌈√n⌉. At most one of Batch and SamplingRate is set. Why √n: in the large-noise
 	// regime T subsampled Gaussian steps are ≈ (2q√T/z)-GDP under replace-one (the
 	// central-limit estimate q√(T(e^{Δ²/z²} − 1)) of Bu, Dong, Long & Su 2020 Thm 5 with
-	// shift Δ = 2), so at a fixed budget s the noise on the normalised gradient,
-	// zC/L = 2√T·C/(s n), does not depend on the batch; the batch only trades
-	// the lot's sampling variance C²(1−q)/L against the T·L gradients paid. L = √n keeps
-	// that variance below C²/√n and the work at T√n, a genuine subsampling (q = 1/√n → 0)
-	// at every n, whereas a fixed size (the former 256) was the full batch, q = 1 and
-	// noisy-gd itself, at every n ≤ 256 the suite runs.
+	// shift Δ = 2), so at a fixed s the noise on the normalised gradient, zC/L =
+	// 2√T·C/(s n), does not depend on the batch, which only trades the lot's sampling
+	// variance C²(1−q)/L against the T·L gradients paid. L = √n keeps that variance below
+	// C²/√n and the work at T√n, a genuine subsampling (q = 1/√n → 0) at every n.
 	Batch int `yaml:"batch"`
 	// SamplingRate is q ∈ (0, 1]; 0 = from Batch (or its default).
 	SamplingRate float64 `yaml:"sampling_rate"`
 	// Steps is T; 0 (default) = the noisy-gd theory T = ⌈s*² n²/r̄⌉ capped at MaxSteps and
-	// at least calib.MinTheorySteps, r̄ = calib.NoiseDim (d on a bounded K, the rank on an
-	// unconstrained GLM: SSTT21)
-	// (in the large-noise regime the subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD then
-	// has the same bound as full-batch noisy GD at T·q·n gradients instead of T·n).
+	// at least calib.MinTheorySteps, r̄ = calib.NoiseDim (in the large-noise regime the
+	// subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD has full-batch noisy GD's bound at
+	// T·q·n gradients instead of T·n).
 	Steps int `yaml:"steps"`
-	// MaxSteps caps the theory T (default 2000). The cap was set when the PLD upper bound
-	// drifted by about T·1e-4; the connect-the-dots accountant no longer drifts, so the
-	// cap now only bounds the run time.
+	// MaxSteps caps the theory T (default 2000), to bound the run time.
 	MaxSteps int `yaml:"max_steps"`
 	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + r̄ z²C²/L² ≥ E‖Pg̃‖² (P the
 	// projection the loss sees, as noisy-gd).
@@ -104,12 +99,11 @@ type params struct {
 	q, L, z, clip, eta, epsHi, epsLo, epsRD, R float64
 }
 
-// account returns the calibrated z (the smallest z whose PLD upper ε at δ is ≤ ε,
-// privacy.CalibratePoissonZ), the PLD bracket and the RDP ε of T steps at (q, z), all
-// under b.Relation (replace-one: the substitution pair of the Poisson-subsampled
-// Gaussian, accounted directly, not through group privacy). Both the PLD upper end and
-// RDP are upper bounds on the true ε, so their minimum is too (epsilon_spent); a
-// bracket with lo > hi is an accountant inconsistency and fails.
+// account returns the calibrated z (calib.PoissonZ), the PLD bracket and the RDP ε of T
+// steps at (q, z), under b.Relation (replace-one: the substitution pair of the
+// Poisson-subsampled Gaussian, accounted directly, not through group privacy). Both the PLD
+// upper end and RDP are upper bounds on the true ε, so their minimum is too
+// (epsilon_spent); a bracket with lo > hi is an accountant inconsistency and fails.
 func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
 	r := calib.PoissonZ(q, T, b)
 	if r.Err == nil {
@@ -285,21 +279,16 @@ func PoissonBatch(dst []int, n int, q float64, rng *rand.Rand) []int {
 }
 
 // Knobs declares dp-sgd's tunable keys (DESIGN.md "Tuning"): the step factor (η = f × the
-// theory η of the run's (q, T)), log-spaced over 32× from ½ of the theory value f = 1 up,
-// × the number of steps {0 = the theory T, n}; 6 × 2 = tuning.GridSize points. The
-// oracle's factor moves up with n because the theory T = ⌈s²n²/r̄⌉ is capped (MaxSteps,
-// 2000) and η ∝ 1/√T then under-shoots the ridge ηT ≈ const by √(uncapped T / cap): on
-// LLL24's low-rank GLM (rank 4, ε = 1) the wide grid's oracle picks f ∈ ½ … 2 at n = 100
-// and 2 … 16 at n = 1000, where the former grid {½, 1, 2} × batch {32, 128} × T {theory,
-// n} picked 2, its largest, in 71 of 80 trials of the baselines experiment. The oracle over
-// this grid is within 1.35× of one over a 36-point grid ¼ … 64 × batch {32, 128} × T at
-// n = 100 and 1000 (TestGridContainsOptimum; the wide grid's edge is partly the best of
-// three times as many noise draws). The batch is one point, min(32, n) (the wide grid's
-// oracle chose 32 and 128 about equally often, so the budget went to the factor); step_size,
-// the absolute η, is held at 0 = unused; the clip grid holds the configured norm only (0 =
-// G_f: for the G_f-Lipschitz losses here no per-example gradient is clipped). `grid:
-// {batch: [...]}` or `{clip: [...]}` tunes them. Each point's noise multiplier is
-// calibrated by the accountant at its own (q, T).
+// theory η of the run's (q, T)), log-spaced over 32× from ½ of the theory f = 1 up, × the
+// number of steps {0 = the theory T, n}; 6 × 2 = tuning.GridSize points. The oracle's
+// factor grows with n because the theory T = ⌈s²n²/r̄⌉ is capped (MaxSteps) and η ∝ 1/√T
+// then under-shoots the ridge ηT ≈ const by √(uncapped T / cap) (on LLL24's low-rank GLM,
+// rank 4, ε = 1: f ∈ ½ … 2 at n = 100, 2 … 16 at n = 1000). The oracle over this grid is
+// within 1.35× of one over a 36-point grid ¼ … 64 × batch {32, 128} × T at n = 100 and 1000
+// (TestGridContainsOptimum). The batch is one point, min(32, n), step_size is held at 0 =
+// unused and clip at the configured norm (0 = G_f, which clips no gradient of the
+// G_f-Lipschitz losses here); `grid: {batch: [...]}` or `{clip: [...]}` tunes them. Each
+// point's noise multiplier is calibrated by the accountant at its own (q, T).
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_factor", Doc: "f: η = f × the theory η of the run's (q, T)", Grid: []float64{0.5, 1, 2, 4, 8, 16}},

@@ -98,12 +98,8 @@ var _ algorithms.Refereed = (*Mechanism)(nil)
 // NeedsReferee is always true: the non-private reference is the certified optimum.
 func (m *Mechanism) NeedsReferee() bool { return true }
 
-// RunRefereed releases the instance's certified minimiser (problems.Instance.Optimum:
-// closed form, LP with duality gap, or Newton with a first-order certificate), so that
-// `nonprivate` is the optimum to the solver's certified gap instead of 2000
-// subgradient steps (excess 0.007–0.011 on n = 400 GLMs). The runner supplies the
-// referee; the row is guarantee none like every non-private release. Run (no referee)
-// keeps the subgradient method for callers outside the harness.
+// RunRefereed releases the instance's certified minimiser (problems.Instance.Optimum), from
+// the referee the runner supplies; Run keeps the subgradient method for other callers.
 func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	if ref == nil {
 		return algorithms.Output{}, errors.New("nonprivate: no referee")

@@ -71,9 +71,8 @@ type params struct {
 
 // contracts reports FKT20 Phased-SGD's step condition η ≤ 2/β (SPEC §6.4), under which
 // the gradient step x ↦ x − η∇f(x; s) of a convex β-smooth loss is non-expansive
-// (Hardt–Recht–Singer 2016 Lemma 3.7), written as βη ≤ 2 so that β = 0 needs no division:
-// its β → 0 limit (2/β → +∞) holds for every η, and directly, a 0-smooth loss has a
-// constant gradient, so the step is a translation, an isometry for every η.
+// (Hardt–Recht–Singer 2016 Lemma 3.7), written as βη ≤ 2 so that β = 0 (a constant
+// gradient: the step is a translation, an isometry) holds for every η without division.
 func contracts(beta, eta float64) bool { return beta*eta <= 2 }
 
 // calibrate lays out the phases and their noise for GDP parameter s.
@@ -133,10 +132,8 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := m.eps.Spend(&r, gdp, b.Delta); err != nil {
 		return r, err
 	}
-	// The phases use disjoint chunks, so a replaced example is in one phase only (parallel
-	// composition, s = max_i Δ_i/σ_i); there the phase's average iterate moves by ≤ Δ_i =
-	// 2Gη_i (declared β-smooth, βη_i ≤ 2; β = 0 included) or 2Gη_i√n_i (derivation at
-	// calibrate). Both need unclipped subgradients (G ≥ G_f), so G_f is trusted, and β
+	// Parallel composition over the disjoint chunks, s = max_i Δ_i/σ_i (Δ_i derived at
+	// calibrate). Both Δ_i need unclipped subgradients (G ≥ G_f), so G_f is trusted, and β
 	// when smooth.
 	trust, smooth := []string{problems.ConstGF}, 0.0
 	if first.smooth {
