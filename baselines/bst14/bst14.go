@@ -35,9 +35,8 @@ type Config struct {
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the default T (default 1 000 000).
 	MaxSteps int `yaml:"max_steps"`
-	// Calibration is "exact" (default: σ from the exact PLD accountant for the T run, so
-	// the target ε is spent) or "paper" (BST14's σ formula, which its own exact
-	// accountant says spends only ε ≈ 0.09–0.42 for targets 0.5–2 at T = n²).
+	// Calibration is "exact" (default) or "paper", whose σ the exact accountant says spends
+	// only ε ≈ 0.09–0.42 for targets 0.5–2 at T = n².
 	Calibration string `yaml:"calibration"`
 }
 
@@ -135,9 +134,8 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Steps, r.Batch, r.DeltaMech = p.T, 1, b.Delta
 	r.EpsilonSpent = math.Min(p.epsExact, p.epsRDP) // both are upper bounds
 	r.Guarantee = calib.Guarantee(b)
-	// ε_spent is the accountant's ε for the T that runs (the derivation is at calibrate),
-	// not BST14's target: a steps override past n² spends more than ε and the runner
-	// downgrades the row. Gradients are clipped at L = G_f, so G_f is trusted.
+	// ε_spent is the accountant's for the T that runs (derivation at calibrate), so a steps
+	// override past n² spends more than ε. Gradients are clipped at L = G_f: G_f is trusted.
 	calib.Certificate(&r, c, b, problems.ConstGF)
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T), 0
 	r.Extra = map[string]float64{
