@@ -71,9 +71,8 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	}
 }
 
-// kit is the state Test's properties share: the factory, the options, the budget and
-// constants, and one mechanism that serves every check (a mechanism must be reusable
-// across runs; determinism also checks a fresh one).
+// kit is the state Test's properties share, with one mechanism that serves every check (a
+// mechanism must be reusable across runs; determinism also checks a fresh one).
 type kit struct {
 	f      algorithms.Factory
 	opt    Options
@@ -406,12 +405,10 @@ type WrapperKind struct {
 }
 
 // Wrapper is the property "a wrapper keeps its base's capabilities": for every kind and
-// every base, the wrapped mechanism's Unwrap chain reaches the base, and for each
-// capability C of the kind's table, As on the wrapper finds C where the table says —
-// the base's own implementer when inherited, the wrapper itself when overridden or
-// blocked. The constants check in particular must still refuse: on each of consts, the
-// wrapper's ConstantsChecker (as As finds it) refuses exactly when the base's does, and
-// some base must refuse some of consts (else the check is not exercised).
+// base, the wrapper's Unwrap chain reaches the base, and As on the wrapper finds each
+// capability of the kind's table where the table says (the base's own implementer when
+// inherited, the wrapper when overridden or blocked). On each of consts the wrapper's
+// ConstantsChecker refuses exactly when the base's does, and some base must refuse some.
 func Wrapper(t *testing.T, kinds []WrapperKind, bases []algorithms.Mechanism, consts []problems.Constants) {
 	t.Helper()
 	for _, k := range kinds {

@@ -61,10 +61,9 @@ func (o *ReducedOptions) fill() {
 	o.Samples = cmp.Or(o.Samples, 400)
 }
 
-// reducedKit is the state TestReduced's properties share: the mechanism, its budget, the
-// exactly low-rank instance and its reduction. A refereed mechanism (oracle tuning) is run
-// as the runner runs it: with the instance as referee on the full path, with the reduced
-// referee on the reduced path.
+// reducedKit is the state TestReduced's properties share. A refereed mechanism (oracle
+// tuning) is run as the runner runs it: with the instance as referee on the full path,
+// with the reduced referee on the reduced path.
 type reducedKit struct {
 	f        algorithms.Factory
 	opt      ReducedOptions

@@ -64,8 +64,7 @@ type params struct {
 	lambda                 float64
 }
 
-// calibrate derives (T, σ, η) for GDP parameter s from the public constants only; it
-// cannot fail (the error return is calib.Calibrate's signature).
+// calibrate derives (T, σ, η) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{T: m.cfg.Steps, clip: calib.ClipOr(m.cfg.Clip, c), lambda: m.cfg.Smoothing}
 	// Each clipped scalar lies in [−C, C]; replacing one example moves the mean by ≤ 2C/n.
@@ -135,9 +134,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	}, rng)
 }
 
-// scalar is the noiseless release of one step: (1/n) Σ_i clip_C((f(x+λu; s_i) −
-// f(x−λu; s_i))/(2λ)), using xp, xm as scratch. It returns the mean and how many were
-// clipped.
+// scalar is the noiseless release of one step, (1/n) Σ_i clip_C((f(x+λu; s_i) −
+// f(x−λu; s_i))/(2λ)), and how many were clipped; xp, xm are scratch.
 func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64) (float64, int) {
 	for j := range x {
 		xp[j] = x[j] + lambda*u[j]

@@ -56,8 +56,6 @@ type Output struct {
 	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
 }
 
-var _ algorithms.Mechanism = (*Output)(nil)
-
 func (m *Output) Name() string { return OutputName }
 
 type outParams struct {
@@ -142,10 +140,9 @@ func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueA
 }
 
 // release is what both perturbation mechanisms do once calibrated: solve the regularised
-// ERM reg to its certified accuracy tol, add N(0, σ²I) and project onto K. The
-// data-dependent residual is a diagnostic only; one above the certified bound means the
-// public constants (G_f, β) are wrong for this instance, and nothing is released (the
-// error names mech).
+// ERM reg to its certified accuracy tol, add N(0, σ²I) and project onto K. A residual
+// above the certified bound means the public constants (G_f, β) are wrong for this
+// instance: nothing is released.
 func release(ctx context.Context, mech string, o problems.GradientAccess, reg optim.Regularized, tol, sigma float64, rng *rand.Rand) ([]float64, optim.Solution, error) {
 	sol, err := reg.Solve(ctx, o)
 	if err != nil {
@@ -190,8 +187,10 @@ func (m *Objective) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 }
 
 var (
-	_ tuning.Tunable = (*Output)(nil)
-	_ tuning.Tunable = (*Objective)(nil)
+	_ algorithms.Mechanism = (*Output)(nil)
+	_ algorithms.Mechanism = (*Objective)(nil)
+	_ tuning.Tunable       = (*Output)(nil)
+	_ tuning.Tunable       = (*Objective)(nil)
 )
 
 // ObjectiveName is the registry name of objective perturbation.
@@ -241,8 +240,6 @@ func ObjectiveFactory() algorithms.Factory {
 
 // Objective is a configured objective-perturbation mechanism.
 type Objective struct{ cfg ObjectiveConfig }
-
-var _ algorithms.Mechanism = (*Objective)(nil)
 
 func (m *Objective) Name() string { return ObjectiveName }
 
