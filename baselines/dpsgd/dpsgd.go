@@ -278,17 +278,12 @@ func PoissonBatch(dst []int, n int, q float64, rng *rand.Rand) []int {
 	}
 }
 
-// Knobs declares dp-sgd's tunable keys (DESIGN.md "Tuning"): the step factor (η = f × the
-// theory η of the run's (q, T)), log-spaced over 32× from ½ of the theory f = 1 up, × the
-// number of steps {0 = the theory T, n}; 6 × 2 = tuning.GridSize points. The oracle's
-// factor grows with n because the theory T = ⌈s²n²/r̄⌉ is capped (MaxSteps) and η ∝ 1/√T
-// then under-shoots the ridge ηT ≈ const by √(uncapped T / cap) (on LLL24's low-rank GLM,
-// rank 4, ε = 1: f ∈ ½ … 2 at n = 100, 2 … 16 at n = 1000). The oracle over this grid is
-// within 1.35× of one over a 36-point grid ¼ … 64 × batch {32, 128} × T at n = 100 and 1000
-// (TestGridContainsOptimum). The batch is one point, min(32, n), step_size is held at 0 =
-// unused and clip at the configured norm (0 = G_f, which clips no gradient of the
-// G_f-Lipschitz losses here); `grid: {batch: [...]}` or `{clip: [...]}` tunes them. Each
-// point's noise multiplier is calibrated by the accountant at its own (q, T).
+// Knobs declares dp-sgd's tunable keys: the step factor (η = f × the theory η of the run's
+// (q, T)), log-spaced over 32× from ½ up because the capped theory T under-shoots the ridge
+// ηT ≈ const at large n, × T {0 = theory, n}, with one-point batch min(32, n), clip (the
+// configured norm) and step_size (0 = unused); why: DESIGN.md "Tuning"
+// (TestGridContainsOptimum). Each point's noise multiplier is calibrated by the accountant
+// at its own (q, T).
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_factor", Doc: "f: η = f × the theory η of the run's (q, T)", Grid: []float64{0.5, 1, 2, 4, 8, 16}},

@@ -179,18 +179,12 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 	return avg, clipped, nil
 }
 
-// Knobs declares noisy-gd's tunable keys (DESIGN.md "Tuning"): the step factor f (η = f ×
-// the theory η of the run's T) and the number of steps T; 6 × 2 = tuning.GridSize points
-// (step_size, the absolute η, is held at 0 = unused: a grid over it needs step_factor:
-// [0]). The factors are log-spaced over 32× from ½ of the theory f = 1 up, because the
-// oracle's factor grows with n: the theory η charges every step the full C² of a
-// per-example subgradient, which dominates the bound once the noise r̄σ² ∝ T/n² is small
-// (on LLL24's low-rank GLM, rank 4, ε = 1, the best factor is ≈ 1 … 1.4 at n = 100 and
-// ≈ 3 … 4 at n = 1000). At a fixed factor ηT is nearly constant in T, so the response is
-// flat in T: T takes ½ and 2 passes over the data (⌈n/2⌉, 2n, from the public n) and the
-// budget goes to the factor. The oracle over this grid is within 1.25× of one over a
-// 20-point absolute grid at n = 100 and 1000, d = 20 … 160 (TestGridContainsOptimum).
-// Every point is calibrated to its budget (σ = √T·Δ₂/s): knobs never change the privacy.
+// Knobs declares noisy-gd's tunable keys: the step factor f (η = f × the theory η of the
+// run's T), log-spaced over 32× from ½ up because the theory η charges every step the full
+// C² of a per-example subgradient, × T at ½ and 2 passes over the data (the response is
+// flat in T on the ridge ηT ≈ const); step_size is held at 0 = unused. Why this grid:
+// DESIGN.md "Tuning" (TestGridContainsOptimum). Every point is calibrated to its budget
+// (σ = √T·Δ₂/s), so knobs never change the privacy accounting.
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	n := float64(max(c.N, 1))
 	return []tuning.Knob{
