@@ -36,10 +36,9 @@ func CheckConstants(c problems.Constants) error {
 }
 
 // Check runs CheckConstants and validates the budget for an (ε, δ) Gaussian-noise
-// baseline: ε ∈ (0, +∞] (+∞ = the non-private limit, σ = 0), δ ∈ (0, 1) (a Gaussian
-// release is never pure DP, so δ = 0 is refused, not defaulted), and the replace-one
-// relation every calibration in this tree is derived for (SPEC §8.3). All problems are
-// reported at once.
+// baseline, reporting every problem at once: ε ∈ (0, +∞] (+∞ = the non-private limit,
+// σ = 0), δ ∈ (0, 1) (a Gaussian release is never pure DP, so δ = 0 is refused, not
+// defaulted), and the replace-one relation every calibration here assumes (SPEC §8.3).
 func Check(c problems.Constants, b algorithms.Budget) error {
 	return errors.Join(CheckConstants(c), b.Validate(algorithms.BudgetNeeds{
 		PositiveDelta: "Gaussian noise cannot give pure DP",

@@ -245,12 +245,10 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 	return avg, st, nil
 }
 
-// PoissonBatch overwrites dst with a Poisson(q) subsample of {0, …, n−1}: every index is
-// included independently with probability q, which is what the subsampled-Gaussian
-// accountant analyses (not shuffling, not a fixed size: PRIVACY.md §5, jax_privacy#121).
-// It skips ahead by geometric gaps, Geom(q) = ⌊log U / log(1−q)⌋ with U ∈ (0, 1], so it
-// costs O(qn) draws. The result may be empty. dst's capacity is reused (no allocation
-// once it has grown).
+// PoissonBatch overwrites dst with a Poisson(q) subsample of {0, …, n−1}, possibly empty:
+// every index is included independently with probability q, which is what the
+// subsampled-Gaussian accountant analyses (not shuffling, not a fixed size: PRIVACY.md §5,
+// jax_privacy#121). Geometric gaps ⌊log U / log(1−q)⌋, U ∈ (0, 1], make it O(qn) draws.
 func PoissonBatch(dst []int, n int, q float64, rng *rand.Rand) []int {
 	dst = dst[:0]
 	if q >= 1 {
