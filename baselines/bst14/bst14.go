@@ -172,7 +172,7 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last iterate θ_T, as BST14 does.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, rec, err := calib.Open(Name, vo, pl, m.record)
+	o, c, p, rec, err := calib.Open[problems.GradientAccess](Name, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

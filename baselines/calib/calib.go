@@ -110,25 +110,28 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 	return algorithms.Certified
 }
 
-// Open is the start of a first-order baseline's Run: the gradient access it declared
-// (problems.Gradients), its public constants and Check of them and the plan's budget, in
-// that order, then the parameters P its Plan kept (an error naming mech for a plan it
-// did not make) and their record.
-func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (problems.GradientAccess, problems.Constants, P, algorithms.Record, error) {
-	var p P
-	o, err := problems.Gradients(vo)
+// Open is the start of a baseline's Run: the access O it declared (problems.ValueAccess,
+// or problems.GradientAccess as problems.Gradients grants it), its public constants and
+// Check of them and the plan's budget, in that order, then the parameters P its Plan kept
+// (an error naming mech, unless "", for a plan it did not make) and their record.
+func Open[O problems.ValueAccess, P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (acc O, c problems.Constants, p P, rec algorithms.Record, err error) {
+	acc, ok := vo.(O)
+	if !ok {
+		_, err = problems.Gradients(vo) // the only access a baseline declares beyond values
+		return acc, c, p, rec, err
+	}
+	c = acc.Constants()
+	if err = Check(c, pl.Budget); err != nil {
+		return acc, c, p, rec, err
+	}
+	if p, err = algorithms.StateOf[P](pl); err != nil && mech != "" {
+		err = fmt.Errorf("%s: %w", mech, err)
+	}
 	if err != nil {
-		return nil, problems.Constants{}, p, algorithms.Record{}, err
+		return acc, c, p, rec, err
 	}
-	c := o.Constants()
-	if err := Check(c, pl.Budget); err != nil {
-		return nil, problems.Constants{}, p, algorithms.Record{}, err
-	}
-	if p, err = algorithms.StateOf[P](pl); err != nil {
-		return nil, c, p, algorithms.Record{}, fmt.Errorf("%s: %w", mech, err)
-	}
-	rec, err := record(c, pl.Budget, p)
-	return o, c, p, rec, err
+	rec, err = record(c, pl.Budget, p)
+	return acc, c, p, rec, err
 }
 
 // ComposedGDP is the GDP parameter of T adaptive Gaussian releases of a sensitivity-Δ
@@ -267,23 +270,9 @@ func Plan[P any](c problems.Constants, b algorithms.Budget, calibrate func(probl
 }
 
 // RunGDP is Run of the same baselines: run releases the output through the access O the
-// mechanism declared, with the parameters PlanGDP kept in pl and their record at the
-// oracle's constants.
+// mechanism declared, with the parameters PlanGDP kept in pl and their record (Open).
 func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
-	acc, ok := vo.(O)
-	if !ok {
-		_, err := problems.Gradients(vo) // the only access a baseline declares beyond values
-		return algorithms.Output{}, err
-	}
-	c, b := acc.Constants(), pl.Budget
-	if err := Check(c, b); err != nil {
-		return algorithms.Output{}, err
-	}
-	p, err := algorithms.StateOf[P](pl)
-	if err != nil {
-		return algorithms.Output{}, err
-	}
-	rec, err := record(c, b, p)
+	acc, _, p, rec, err := Open[O]("", vo, pl, record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

@@ -193,7 +193,7 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 // Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, rec, err := calib.Open(Name, vo, pl, m.record)
+	o, c, p, rec, err := calib.Open[problems.GradientAccess](Name, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}

@@ -128,7 +128,7 @@ func (m *Output) Needs() problems.Need { return problems.NeedGradients }
 
 // Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
 func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, _, p, rec, err := calib.Open(OutputName, vo, pl, m.record)
+	o, _, p, rec, err := calib.Open[problems.GradientAccess](OutputName, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -379,7 +379,7 @@ func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 // Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // releases Π_K(θ̂ + N(0, σ_out² I)).
 func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, rec, err := calib.Open(ObjectiveName, vo, pl, func(c problems.Constants, b algorithms.Budget, p objParams) (algorithms.Record, error) {
+	o, c, p, rec, err := calib.Open[problems.GradientAccess](ObjectiveName, vo, pl, func(c problems.Constants, b algorithms.Budget, p objParams) (algorithms.Record, error) {
 		if err := m.check(c, true); err != nil { // the GLM structure, once the plan is ours
 			return algorithms.Record{}, err
 		}
