@@ -86,8 +86,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := m.eps.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	// Replace-one: the mean of n scalars clipped to [−C, C] moves by 2C/n per step; T
-	// scalar Gaussian releases compose to s = √T·Δ/σ-GDP.
+	// T scalar Gaussian releases of sensitivity Δ = 2C/n compose to s = √T·Δ/σ-GDP.
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	// No theory_bound: clipping and the finite difference bias the estimator.
 	r.PredictedValueQueries, r.PredictedGradientQueries = 2*float64(p.T)*float64(c.N), 0

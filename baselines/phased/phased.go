@@ -175,9 +175,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 	}, rng)
 }
 
-// onePass is the noiseless part of a phase: one pass of projected SGD from w0 over the
-// chunk idx with step eta, writing the average iterate (of x_1..x_m, the points after
-// each step) into avg. w0 is not modified; buf is gradient scratch.
+// onePass is the noiseless part of a phase: one pass of projected SGD from w0 (unmodified)
+// over the chunk idx with step eta, writing the average of x_1..x_m into avg.
 func onePass(avg, buf []float64, o problems.GradientOracle, w0 []float64, idx []int, eta, clip float64, dom problems.Domain) {
 	x := make([]float64, len(w0)) // one allocation per phase (O(log n) per run), not per step
 	copy(x, w0)
