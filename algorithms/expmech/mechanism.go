@@ -86,7 +86,6 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 // Name returns the registry name.
 func (m *Mechanism) Name() string { return m.name }
 
-// calibration is the calibration Plan kept in p.
 func (m *Mechanism) calibration(p algorithms.Plan) (Calibration, error) {
 	cal, err := algorithms.StateOf[Calibration](p)
 	if err != nil {

@@ -94,7 +94,6 @@ func newMechanism(t *testing.T, f algorithms.Factory, config func() algorithms.C
 	return m
 }
 
-// mech is the shared mechanism.
 func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 	t.Helper()
 	if k.shared == nil {
@@ -103,7 +102,6 @@ func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 	return k.shared
 }
 
-// plan is m's plan at the kit's constants and budget.
 func (k *kit) plan(t *testing.T, m algorithms.Mechanism) algorithms.Plan {
 	t.Helper()
 	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
@@ -113,7 +111,6 @@ func (k *kit) plan(t *testing.T, m algorithms.Mechanism) algorithms.Plan {
 	return p
 }
 
-// run plans m and runs the plan (runPlan).
 func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
 	t.Helper()
 	return k.runPlan(t, m, k.plan(t, m), seed)
