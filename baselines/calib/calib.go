@@ -440,11 +440,8 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 // it): its Plan and every Run of that plan spend the same s at the same δ, and the
 // root-find behind Eps (privacy.EpsForSDelta, Balle–Wang 2018 Thm 8) is costly. Eps is
 // deterministic, so a memoised ε is the computed one bit for bit. Safe for concurrent
-// use; a nil *EpsCache computes every time.
+// use; the zero value is empty, and a nil *EpsCache computes every time.
 type EpsCache struct{ m sync.Map } // [2]float64{s, δ} → ε
-
-// NewEpsCache returns an empty cache.
-func NewEpsCache() *EpsCache { return &EpsCache{} }
 
 // Spend is Spend(r, s, delta) with the ε memoised (errors are not).
 func (c *EpsCache) Spend(r *algorithms.Record, s, delta float64) error {

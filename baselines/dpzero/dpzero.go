@@ -44,7 +44,7 @@ func (c *Config) Validate() error {
 // Factory is the registry line of dpzero.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "zeroth-order DP-SGD with one clipped scalar Gaussian release per step (DPZero textbook form; SPEC §6.6)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Mechanism{cfg: c, eps: new(calib.EpsCache)}, nil
 	})
 }
 

@@ -56,7 +56,7 @@ func (c *Config) Validate() error {
 // Factory is the registry line of noisy-gd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{AveragedWalk: Name, cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Mechanism{AveragedWalk: Name, cfg: c, eps: new(calib.EpsCache)}, nil
 	})
 }
 

@@ -46,7 +46,7 @@ func (c *OutputConfig) Validate() error {
 // OutputFactory is the registry line of output-perturbation.
 func OutputFactory() algorithms.Factory {
 	return algorithms.NewFactory(OutputName, "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)", DefaultOutputConfig, func(c OutputConfig) (algorithms.Mechanism, error) {
-		return &Output{cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Output{cfg: c, eps: new(calib.EpsCache)}, nil
 	})
 }
 

@@ -43,7 +43,7 @@ func (c *Config) Validate() error {
 // Factory is the registry line of phased-sgd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "FKT20 phased (localized) one-pass SGD on disjoint chunks with Gaussian output noise per phase (SPEC §6.4)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Mechanism{cfg: c, eps: new(calib.EpsCache)}, nil
 	})
 }
 
