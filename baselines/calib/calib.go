@@ -124,10 +124,10 @@ func Open[O problems.ValueAccess, P any](mech string, vo problems.ValueAccess, p
 	if err = Check(c, pl.Budget); err != nil {
 		return acc, c, p, rec, err
 	}
-	if p, err = algorithms.StateOf[P](pl); err != nil && mech != "" {
-		err = fmt.Errorf("%s: %w", mech, err)
-	}
-	if err != nil {
+	if p, err = algorithms.StateOf[P](pl); err != nil {
+		if mech != "" {
+			err = fmt.Errorf("%s: %w", mech, err)
+		}
 		return acc, c, p, rec, err
 	}
 	rec, err = record(c, pl.Budget, p)
