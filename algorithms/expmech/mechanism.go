@@ -494,8 +494,7 @@ type Config struct {
 	// StrongConvexity is λ > 0 such that every f(·; s) is λ-strongly convex (setting
 	// strongly-convex only; the loss's own curvature replaces the regulariser). Default 0.
 	StrongConvexity float64 `yaml:"strong_convexity"`
-	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default 2e8): a larger T is
-	// an error, never a truncated chain.
+	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default DefaultMaxSteps).
 	MaxSteps int `yaml:"max_steps"`
 	// PriorBound is the bound R on ‖x‖ used to choose μ (and k at the same s): 0 (default)
 	// = the domain's max‖x‖ (erm, sco) or its prior bound C (lowrank). A tuning knob

@@ -20,11 +20,9 @@ const Name = "noisy-gd"
 
 // Config is the noisy-gd configuration (yaml keys in snake_case).
 type Config struct {
-	// Steps is T. 0 (default) = the theory choice T = ⌈4 s*² C²/(r̄ Δ₂²)⌉ = ⌈s*² n²/r̄⌉
-	// (SPEC §6.2: it makes C²/T ≤ ¼ r̄σ², so the bound is within √(5/4) of its T → ∞
-	// limit R√r̄ Δ₂/s*), capped at MaxSteps and at least calib.MinTheorySteps; r̄ =
-	// calib.NoiseDim, d on a bounded K and the rank on an unconstrained GLM (SSTT21).
-	// Range ≥ 0.
+	// Steps is T (≥ 0). 0 (default) = the theory T = ⌈4 s*² C²/(r̄ Δ₂²)⌉ = ⌈s*² n²/r̄⌉
+	// (SPEC §6.2: then C²/T ≤ ¼ r̄σ², so the bound is within √(5/4) of its T → ∞ limit
+	// R√r̄ Δ₂/s*), capped at MaxSteps, at least calib.MinTheorySteps; r̄ = calib.NoiseDim.
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the theory T (runtime guard). Default 10000; ≥ 1.
 	MaxSteps int `yaml:"max_steps"`
