@@ -109,8 +109,8 @@ func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibrati
 	return calibrateWith(c, b, cfg, smp, false)
 }
 
-// calibrateWith is Calibrate with the sampler the mechanism was built with; pure selects
-// "expmech-pure" (calibratePure; cfg is then *PureConfig.full()).
+// calibrateWith is Calibrate with the mechanism's sampler; pure selects "expmech-pure"
+// (calibratePure; cfg is then *PureConfig.full()).
 func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler, pure bool) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
@@ -184,8 +184,7 @@ func (rc recipe) calibrate() (cal Calibration, private bool, err error) {
 	return cal, private, err
 }
 
-// recipe holds the inputs every setting's calibration reads: the budget split, n, d,
-// G = G_Δ, R = max_{x∈K} ‖x‖ (or the prior bound) and D_K.
+// recipe holds the inputs every setting's calibration reads.
 type recipe struct {
 	c          problems.Constants
 	b          algorithms.Budget
@@ -319,8 +318,7 @@ func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
 
 // account derives the privacy every setting reports from (k, μ): the GDP parameter s, the
 // true δ(ε) of the exact law, ε_spent and the sampler's TV budget; private reports whether
-// the law is (ε, δ)-DP. calibrateWith then plans the sampler and adds δ_spent, the trusted
-// constants and the claimed guarantee.
+// the law is (ε, δ)-DP.
 func (rc recipe) account(cal *Calibration) (private bool, err error) {
 	eps, delta, n, G := rc.eps, rc.delta, rc.n, rc.G
 	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
@@ -454,10 +452,9 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 }
 
 // calibratePure computes the pure ε-DP exponential mechanism exp(−kF) on K (SPEC §2.4):
-// Δ_F = sup_{D~D'} sup_x |F(x; D) − F(x; D')| ≤ G_Δ R_K/n after normalising f(0; s) = 0
-// (which leaves the law unchanged), or 2·ValueBound/n when that is smaller; k = ε/(2Δ_F);
-// risk ≤ d/k (GLL22 Lemma 6.1). An approximate sampler turns it into (ε, (1+e^ε)τ)-DP;
-// spendsDelta (certified mode, approximate sampler) refuses δ = 0. Always private.
+// k = ε/(2Δ_F) with Δ_F as derived at Account; risk ≤ d/k (GLL22 Lemma 6.1). An
+// approximate sampler makes it (ε, (1+e^ε)τ)-DP; spendsDelta (certified mode, approximate
+// sampler) refuses δ = 0. Always private.
 func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) (Calibration, bool, error) {
 	cal := Calibration{Setting: SettingPure, Calibration: string(CalibExact), S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
@@ -496,10 +493,9 @@ func checkStrongConvexity(lam float64, c problems.Constants) error {
 	return nil
 }
 
-// trusted lists the constants the privacy of a setting relies on (the derivations are at
-// Account): n and G_Δ for s (or Δ_F), the strong convexity for strongly-convex, the
-// radius of K for the pure mechanism's Δ_F = G_Δ R/n (and ValueBound when it is used), and
-// G_f and the radius for an approximate sampler's TV bound (its step size and truncation).
+// trusted lists the constants the privacy of a setting relies on (derivations at Account):
+// n and G_Δ for s or Δ_F, the strong convexity, the radius and ValueBound of the pure Δ_F,
+// and G_f and the radius for an approximate sampler's TV bound (step size, truncation).
 func trusted(c problems.Constants, st Setting, smp algorithms.Sampler) []algorithms.Trusted {
 	names := []string{problems.ConstN, problems.ConstGDelta}
 	switch st {

@@ -6,9 +6,5 @@
 // of SPEC §5.2, and the pure ε-DP exponential mechanism (SPEC §2.4). The privacy parameter
 // is GDP: s = G_Δ√k/(n√μ) with the replace-one G_Δ (SPEC §2.1), accounted with
 // expmech/algorithms/privacy; sampling is delegated to an algorithms.Sampler
-// (expmech/algorithms/sampler), whose catalog run.go passes to Factory and PureFactory.
-// Calibrate is the single function behind Plan and Run; with delta_delivered it also
-// integrates the exact δ the lowrank calibration's law delivers on the worst-case 1-D
-// instance (SPEC §5.2). expmech declares the knobs prior_bound and step_c to the tuning
-// protocol (knobs.go); expmech-pure has none.
+// (expmech/algorithms/sampler). Calibrate is the single function behind Plan and Run.
 package expmech

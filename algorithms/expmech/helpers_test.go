@@ -61,9 +61,9 @@ func New(cfg Config) (*Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	smp, err := pick(nil, cfg.Sampler, cfg.Mode)
+	m, err := build("expmech", nil, cfg, false)
 	if err != nil {
 		return nil, err
 	}
-	return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
+	return m.(*Mechanism), nil
 }

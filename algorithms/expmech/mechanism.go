@@ -2,12 +2,16 @@ package expmech
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"expmech/algorithms"
+	"expmech/algorithms/privacy"
 	"expmech/algorithms/sampler"
+	"expmech/algorithms/tuning"
 	"expmech/problems"
 )
 
@@ -19,7 +23,15 @@ type Mechanism struct {
 	smp  algorithms.Sampler
 }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
+var (
+	_ algorithms.Mechanism        = (*Mechanism)(nil)
+	_ algorithms.Accountant       = (*Mechanism)(nil)
+	_ algorithms.ConstantsChecker = (*Mechanism)(nil)
+	_ algorithms.RadialReducer    = (*Mechanism)(nil)
+	_ tuning.Tunable              = (*Mechanism)(nil)
+	_ algorithms.Config           = (*Config)(nil)
+	_ algorithms.Config           = (*PureConfig)(nil)
+)
 
 // Factory is the registry line of "expmech". The samplers a config may name are passed in
 // by the caller (run.go wires sampler.All()); none means the built-in catalog.
@@ -27,11 +39,7 @@ func Factory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech",
 		"regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
 		DefaultConfig, func(cfg Config) (algorithms.Mechanism, error) {
-			smp, err := pick(samplers, cfg.Sampler, cfg.Mode)
-			if err != nil {
-				return nil, err
-			}
-			return &Mechanism{name: "expmech", cfg: cfg, smp: smp}, nil
+			return build("expmech", samplers, cfg, false)
 		})
 }
 
@@ -40,30 +48,30 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech-pure",
 		"pure eps-DP exponential mechanism exp(-kF), k = eps/(2 Delta_F) (SPEC 2.4)",
 		DefaultPureConfig, func(cfg PureConfig) (algorithms.Mechanism, error) {
-			smp, err := pick(samplers, cfg.Sampler, cfg.Mode)
-			if err != nil {
-				return nil, err
-			}
-			return &Mechanism{name: "expmech-pure", cfg: *cfg.full(), pure: true, smp: smp}, nil
+			return build("expmech-pure", samplers, *cfg.full(), true)
 		})
 }
 
-// pick returns the sampler called name among samplers (the built-in catalog if none),
-// refused if it cannot serve mode.
-func pick(samplers []algorithms.Sampler, name string, mode Mode) (algorithms.Sampler, error) {
-	if len(samplers) == 0 {
-		smp, err := sampler.ByName(name)
-		if err != nil {
+// build returns the mechanism name with cfg and the sampler cfg names among samplers (the
+// built-in catalog if none), refused if it cannot serve cfg.Mode.
+func build(name string, samplers []algorithms.Sampler, cfg Config, pure bool) (algorithms.Mechanism, error) {
+	var smp algorithms.Sampler
+	i := slices.IndexFunc(samplers, func(s algorithms.Sampler) bool { return s.Name() == cfg.Sampler })
+	switch {
+	case len(samplers) == 0:
+		var err error
+		if smp, err = sampler.ByName(cfg.Sampler); err != nil {
 			return nil, fmt.Errorf("expmech: sampler: %w", err)
 		}
-		return smp, samplerFits(smp, mode)
+	case i < 0:
+		return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", cfg.Sampler)
+	default:
+		smp = samplers[i]
 	}
-	for _, s := range samplers {
-		if s.Name() == name {
-			return s, samplerFits(s, mode)
-		}
+	if err := samplerFits(smp, cfg.Mode); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("expmech: sampler %q is not among the registered samplers", name)
+	return &Mechanism{name: name, cfg: cfg, pure: pure, smp: smp}, nil
 }
 
 // NewPure returns "expmech-pure" with cfg and the built-in samplers.
@@ -78,12 +86,6 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 // Name returns the registry name.
 func (m *Mechanism) Name() string { return m.name }
 
-// calibrate computes the calibration for (c, b): Plan's work, kept in the plan's state.
-func (m *Mechanism) calibrate(c problems.Constants, b algorithms.Budget) (Calibration, error) {
-	return calibrateWith(c, b, m.cfg, m.smp, m.pure)
-}
-
-// calibration is the calibration Plan kept in p.
 func (m *Mechanism) calibration(p algorithms.Plan) (Calibration, error) {
 	cal, err := algorithms.StateOf[Calibration](p)
 	if err != nil {
@@ -129,7 +131,7 @@ func (cal Calibration) Record() algorithms.Record {
 
 // Plan calibrates from public constants only; the plan keeps the calibration for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	cal, err := m.calibrate(c, b)
+	cal, err := calibrateWith(c, b, m.cfg, m.smp, m.pure)
 	if err != nil {
 		return algorithms.Plan{Record: algorithms.Empty(), Budget: b}, err
 	}
@@ -224,3 +226,378 @@ type shiftedLinear struct {
 }
 
 func (s shiftedLinear) Points() [][]float64 { return s.pts }
+
+// CheckConstants refuses, before anything runs, a config that cannot hold on c: setting
+// strongly-convex with strong_convexity above the problem's declared λ. The
+// runner turns the error into a spec error naming algorithms[i].strong_convexity.
+func (m *Mechanism) CheckConstants(c problems.Constants) error {
+	if m.pure || m.cfg.Setting != SettingStronglyConvex {
+		return nil
+	}
+	return checkStrongConvexity(m.cfg.StrongConvexity, c)
+}
+
+// Account recomputes the (ε, δ) of what ran from the record (k, μ, δ_mech, the sampler's
+// TV budget τ) and the problem's declared constants, independently of Calibrate's
+// inversion. Relation: replace-one (the only one algorithms.Budget.Validate accepts here).
+//
+// Regularized mechanism (GLL22 Thm 6.2; SPEC §2.1). On replace-one neighbours D, D'
+// differing in example i, F(·; D) − F(·; D') = (f(·; s_i) − f(·; s_i'))/n is
+// (G_Δ/n)-Lipschitz, and the released law ∝ exp(−k(F + μ‖x‖²/2)) is kκ-strongly
+// log-concave with κ = μ + λ (λ the loss's own strong convexity: the DECLARED
+// Constants.StrongConvexity in setting strongly-convex, 0 otherwise — the config's λ is
+// never trusted here). GLL22 Thm 6.2 then gives s-GDP with
+//
+//	s = k·(G_Δ/n)/√(kκ) = G_Δ√k/(n√κ),
+//
+// and ε_spent = ε(s; δ_mech) by the exact Gaussian curve δ(ε; s) = Φ(−ε/s + s/2) −
+// e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13). The sampler returns a law within τ of
+// the exact one in total variation, so for every event S, Q(S) ≤ P(S) + τ ≤ e^ε P'(S) +
+// δ_mech + τ ≤ e^ε Q'(S) + δ_mech + (1 + e^ε)τ: δ_spent = δ_mech + (1 + e^{ε_spent})τ.
+//
+// Pure mechanism (SPEC §2.4). sup_x |F(x; D) − F(x; D')| ≤ Δ_F with Δ_F = G_Δ R_K/n after
+// normalising f(0; s) = 0 (the law is unchanged), or 2·ValueBound/n when smaller; the
+// density ratio of exp(−kF) is then ≤ e^{2kΔ_F}: ε_spent = 2kΔ_F, δ_spent = (1 + e^ε)τ.
+func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algorithms.Record) (eps, delta float64, err error) {
+	if b.Relation != privacy.ReplaceOne {
+		return math.NaN(), math.NaN(), fmt.Errorf("%s: account: relation %s: %w", m.name, b.Relation, privacy.ErrUnsupported)
+	}
+	tau := rec.Extra["tv_budget"]
+	if math.IsNaN(tau) || tau < 0 {
+		return math.NaN(), math.NaN(), fmt.Errorf("%s: account: tv_budget %v not reported", m.name, tau)
+	}
+	n := float64(c.N)
+	if m.pure {
+		dF := c.GDelta * c.Domain.MaxNorm(c.D) / n
+		if c.ValueBound > 0 {
+			dF = math.Min(dF, 2*c.ValueBound/n)
+		}
+		eps = 2 * rec.K * dF
+		return eps, (1 + math.Exp(eps)) * tau, nil
+	}
+	kappa := rec.Mu
+	if resolveSetting(m.cfg, c, b) == SettingStronglyConvex {
+		kappa = c.StrongConvexity
+	}
+	if !(kappa > 0) {
+		return math.Inf(1), 1, nil // no curvature: exp(−kF) is not GDP for any finite s
+	}
+	s := c.GDelta * math.Sqrt(rec.K) / (n * math.Sqrt(kappa))
+	dm := math.Min(rec.DeltaMech, 1-1e-12)
+	if eps, err = privacy.EpsForSDelta(s, dm); err != nil {
+		return math.NaN(), math.NaN(), fmt.Errorf("%s: account: %w", m.name, err)
+	}
+	return eps, rec.DeltaMech + (1+math.Exp(eps))*tau, nil
+}
+
+// orthogonalLaw is the sampler capability the reduced path needs (sampler.ProximalRejection):
+// the variance of the chain's Gaussian component orthogonal to span U after its T steps.
+type orthogonalLaw interface {
+	OrthogonalVariance(c problems.Constants, t algorithms.Target) (float64, error)
+}
+
+// radialLaw is the sampler capability of a chain whose complement is reported by its run
+// as a norm ρ (sampler.MALA): the complement is ρ times a uniform unit vector.
+type radialLaw interface {
+	OrthogonalNorm(rec algorithms.Record) (float64, bool)
+}
+
+// Reduces reports whether the reduced path is exact: the target exp(−k(F(x) + μ‖x‖²/2)) on
+// R^d factorises into exp(−k(F̃(Uᵀx) + μ‖Uᵀx‖²/2)) on span U times N(0, (kμ)⁻¹ I) on its
+// complement, which a sampler with a closed-form orthogonal law (the proximal sampler's
+// Gaussian part) or one that simulates the complement's norm exactly (MALA, whose accept
+// step sees ‖x⊥‖) draws; not the exact samplers, which read the data. The strongly convex
+// setting's shift F − λ‖x‖²/2 and the pure mechanism (μ = 0) are excluded.
+func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
+	if m.pure {
+		return false
+	}
+	_, gauss := m.smp.(orthogonalLaw)
+	_, radial := m.smp.(radialLaw)
+	if !gauss && !radial {
+		return false
+	}
+	cal, err := m.calibration(p)
+	if err != nil {
+		return false
+	}
+	return cal.Setting != SettingStronglyConvex && cal.Target.Mu > 0 && cal.Steps <= m.cfg.MaxSteps
+}
+
+// OrthogonalVariance is the sampler's orthogonal variance for p's calibrated target (a
+// function of the public constants only; rec is not needed).
+func (m *Mechanism) OrthogonalVariance(c problems.Constants, p algorithms.Plan, _ algorithms.Record) (float64, error) {
+	ol, ok := m.smp.(orthogonalLaw)
+	if !ok {
+		return 0, fmt.Errorf("%s: sampler %s has no orthogonal law", m.name, m.smp.Name())
+	}
+	cal, err := m.calibration(p)
+	if err != nil {
+		return 0, err
+	}
+	return ol.OrthogonalVariance(c, cal.Target)
+}
+
+// OrthogonalNorm is the sampler's reported norm of the complement, for a radial sampler.
+func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
+	rl, ok := m.smp.(radialLaw)
+	if !ok {
+		return 0, false
+	}
+	return rl.OrthogonalNorm(rec)
+}
+
+// Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
+// μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
+// k = μn²s²/G² at the same s, so privacy is unchanged), at multiples 2^{−4..1} of the stated
+// bound (max‖x‖ on a ball or box, C on R^d), and the practical sampler's step constant c of
+// h = c/(k²G_f²) (SPEC §4.4): 6 × 2 = tuning.GridSize points. Unless K is a ball or a box,
+// a third knob, rank (LLL24 Thm 2.2's k), has the one-point grid of the configured rank (0 =
+// the calibration's), tuned by `grid: {rank: [...]}`; it widens no family, since η and μ
+// depend on (k, C) only through √k/C (SPEC §5.6). expmech-pure has no knobs.
+func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
+	if m.pure {
+		return nil
+	}
+	bounds := []float64{0.125, 0.25, 0.5, 1, 2, 4} // constants without a domain (knob names only)
+	b := c.Domain.MaxNorm(c.D)                     // the stated bound: max‖x‖ on a bounded K
+	if c.Domain.Kind == problems.Unconstrained {
+		b = c.Domain.Radius // the stated prior bound C on R^d
+	}
+	if b > 0 && !math.IsInf(b, 1) {
+		// as the baselines' step factor is a multiple of their radius (η ∝ f·R): a
+		// misspecified C moves every method's grid alike, and no grid reads the true ‖x*‖.
+		// On a bounded K, 2·max‖x‖ is a weaker regulariser than the recipe's, still sampled
+		// on K (the ball's exact sampler takes any mean).
+		bounds = []float64{b / 16, b / 8, b / 4, b / 2, b, 2 * b}
+	}
+	knobs := []tuning.Knob{
+		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},
+		{Name: "step_c", Doc: "practical step constant c", Grid: algorithms.StepCGrid(m.smp)},
+	}
+	if c.Domain.Kind != problems.Ball && c.Domain.Kind != problems.Box {
+		// R^d, or constants without a domain (the tuning wrapper lists knob names that way)
+		knobs = append(knobs, tuning.Knob{Name: "rank", Doc: "LLL24 Thm 2.2's k (lowrank setting; 0 = the calibration's)", Grid: []float64{float64(m.cfg.Rank)}})
+	}
+	return knobs
+}
+
+// WithKnobs returns expmech with prior_bound and/or step_c set.
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	if m.pure {
+		return nil, fmt.Errorf("%s: no knobs", m.name)
+	}
+	cfg := m.cfg
+	for k, x := range v {
+		switch k {
+		case "prior_bound":
+			cfg.PriorBound = x
+		case "step_c":
+			cfg.StepC = x
+		case "rank":
+			if err := tuning.Int(&cfg.Rank)(x); err != nil {
+				return nil, fmt.Errorf("expmech: knob rank %v: %w", x, err)
+			}
+		default:
+			return nil, fmt.Errorf("expmech: unknown knob %q", k)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Mechanism{name: m.name, cfg: cfg, smp: m.smp}, nil // the sampler this one was built with (a caller's own included)
+}
+
+// Mode selects the sampler constants: certified | practical (SPEC §4.4).
+type Mode string
+
+// CalibrationMethod selects how s is obtained from (ε, δ): exact | paper.
+type CalibrationMethod string
+
+// Setting selects the calibration theorem (GLL22 §6, LLL24 §2).
+type Setting string
+
+// Names of the configuration values.
+const (
+	ModeCertified Mode = "certified" // theory constants; sampler TV accounted in δ
+	ModePractical Mode = "practical" // documented practical constants; guarantee nominal
+
+	CalibExact CalibrationMethod = "exact" // exact inversion of the Gaussian curve (PRIVACY.md §1.2)
+	CalibPaper CalibrationMethod = "paper" // the papers' closed forms (GLL22 Lemma 6.3 etc.), to reproduce them
+
+	SettingAuto           Setting = "auto"
+	SettingERM            Setting = "erm"             // GLL22 Thm 6.4
+	SettingSCO            Setting = "sco"             // GLL22 Thm 6.8–6.9
+	SettingStronglyConvex Setting = "strongly-convex" // GLL22 Thm 6.2 remark / 6.8 with no regulariser
+	SettingLowRank        Setting = "lowrank"         // LLL24 Thm 2.2, corrected (SPEC §5.2)
+	SettingPure           Setting = "pure"            // expmech-pure (SPEC §2.4); not a config value
+
+	PresetLLL24Printed = "lll24-printed" // LLL24 Algorithm 1's printed constants: NOT (ε, δ)-DP
+)
+
+// UnmarshalText accepts certified or practical, so strict spec decoding rejects anything
+// else with this message (the decoder adds file, line and key).
+func (m *Mode) UnmarshalText(b []byte) error {
+	return oneOf(m, b, "mode", "certified or practical", ModeCertified, ModePractical)
+}
+
+// UnmarshalText accepts exact or paper.
+func (c *CalibrationMethod) UnmarshalText(b []byte) error {
+	return oneOf(c, b, "calibration", "exact or paper", CalibExact, CalibPaper)
+}
+
+// UnmarshalText accepts auto, erm, sco, strongly-convex or lowrank (pure is internal).
+func (s *Setting) UnmarshalText(b []byte) error {
+	return oneOf(s, b, "setting", "auto, erm, sco, strongly-convex or lowrank",
+		SettingAuto, SettingERM, SettingSCO, SettingStronglyConvex, SettingLowRank)
+}
+
+// oneOf stores b in *dst if it is one of ok, else returns `what "b": want want`, the
+// message of UnmarshalText and (after "expmech: ") of Validate.
+func oneOf[T ~string](dst *T, b []byte, what, want string, ok ...T) error {
+	if !slices.Contains(ok, T(b)) {
+		return fmt.Errorf("%s %q: want %s", what, string(b), want)
+	}
+	*dst = T(b)
+	return nil
+}
+
+// DefaultMaxSteps is the default cap on the outer steps of one run: a cell whose worst-case
+// T exceeds it fails with an error row instead of running for hours (certified constants
+// need ~1e10 steps at n = 1000; SPEC §4.4). It never truncates a chain.
+const DefaultMaxSteps = 200_000_000
+
+// Config is the configuration of "expmech" (decoded strictly over DefaultConfig).
+type Config struct {
+	// Sampler is the registry name of the sampler (sampler.Names(); default proximal-rejection).
+	Sampler string `yaml:"sampler"`
+	// Mode is certified | practical (default practical; SPEC §4.4).
+	Mode Mode `yaml:"mode"`
+	// Calibration is exact (default) | paper.
+	Calibration CalibrationMethod `yaml:"calibration"`
+	// Setting is auto (default) | erm | sco | strongly-convex | lowrank; auto = sco if the
+	// task is sco, lowrank if the domain is unconstrained, else erm.
+	Setting Setting `yaml:"setting"`
+	// StepC is the practical step constant the sampler is run at (algorithms.Target.StepC,
+	// e.g. proximal-rejection's c of h = c/(k² G_f²)); ≥ 0; 0 (default) = the sampler's
+	// own default (proximal-rejection's sampler.DefaultStepC = 1/16, MALA's 1/2, ...).
+	StepC float64 `yaml:"step_c"`
+	// Rank is LLL24 Thm 2.2's k for the lowrank setting; 0 (default) = Constants.Rank if
+	// known, else the smallest k with G_k ≤ G_f/(nε√d) from Constants.GK.
+	Rank int `yaml:"rank"`
+	// DeltaSplit is the fraction of δ given to the exact law (δ_mech = DeltaSplit·δ); the
+	// rest is the sampler's TV budget τ = (δ − δ_mech)/(1 + e^ε) (SPEC §1.4). In (0, 1];
+	// default 2/3 (GLL22). The paper calibration always uses 2/3.
+	DeltaSplit float64 `yaml:"delta_split"`
+	// Preset is "" (default) or lll24-printed (lowrank only; guarantee none).
+	Preset string `yaml:"preset"`
+	// StrongConvexity is λ > 0 such that every f(·; s) is λ-strongly convex (setting
+	// strongly-convex only; the loss's own curvature replaces the regulariser). Default 0.
+	StrongConvexity float64 `yaml:"strong_convexity"`
+	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default DefaultMaxSteps).
+	MaxSteps int `yaml:"max_steps"`
+	// PriorBound is the bound R on ‖x‖ used to choose μ (and k at the same s): 0 (default)
+	// = the domain's max‖x‖ (erm, sco) or its prior bound C (lowrank). A tuning knob
+	// (package tuning); exact calibration only. ≥ 0.
+	PriorBound float64 `yaml:"prior_bound"`
+	// DeltaDelivered (lowrank setting only; default false) also records delta_delivered,
+	// the δ at the stated ε this calibration's law delivers on the worst-case 1-D instance
+	// (deltaDelivered; ~30 ms per calibration).
+	DeltaDelivered bool `yaml:"delta_delivered"`
+}
+
+// DefaultConfig returns the defaults of "expmech".
+func DefaultConfig() *Config {
+	return &Config{
+		Sampler: "proximal-rejection", Mode: ModePractical, Calibration: CalibExact,
+		Setting: SettingAuto, DeltaSplit: 2.0 / 3, MaxSteps: DefaultMaxSteps,
+	}
+}
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Sampler == "" {
+		errs = append(errs, errors.New("expmech: sampler: empty, want a registered sampler's name"))
+	}
+	// a built-in sampler is checked here, a caller's one when the mechanism is built
+	if smp, err := sampler.ByName(c.Sampler); err == nil {
+		if err := samplerFits(smp, c.Mode); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	var mode Mode
+	var cal CalibrationMethod
+	var set Setting
+	for _, err := range []error{mode.UnmarshalText([]byte(c.Mode)), cal.UnmarshalText([]byte(c.Calibration)), set.UnmarshalText([]byte(c.Setting))} {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expmech: %w", err))
+		}
+	}
+	if c.Setting == SettingStronglyConvex && !(c.StrongConvexity > 0) {
+		errs = append(errs, fmt.Errorf("expmech: setting strongly-convex needs strong_convexity > 0, got %g", c.StrongConvexity))
+	}
+	if !(c.StepC >= 0) || math.IsInf(c.StepC, 1) {
+		errs = append(errs, fmt.Errorf("expmech: step_c %g: want a finite number ≥ 0 (0 = the sampler's default)", c.StepC))
+	}
+	if c.Rank < 0 {
+		errs = append(errs, fmt.Errorf("expmech: rank %d: want ≥ 0", c.Rank))
+	}
+	if !(c.DeltaSplit > 0 && c.DeltaSplit <= 1) {
+		errs = append(errs, fmt.Errorf("expmech: delta_split %g: want in (0, 1]", c.DeltaSplit))
+	}
+	switch c.Preset {
+	case "":
+	case PresetLLL24Printed:
+		if c.Setting != SettingAuto && c.Setting != SettingLowRank {
+			errs = append(errs, fmt.Errorf("expmech: preset %s needs setting lowrank (or auto), got %q", c.Preset, c.Setting))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("expmech: preset %q: want \"\" or %s", c.Preset, PresetLLL24Printed))
+	}
+	if c.StrongConvexity < 0 || math.IsInf(c.StrongConvexity, 1) {
+		errs = append(errs, fmt.Errorf("expmech: strong_convexity %g: want ≥ 0", c.StrongConvexity))
+	}
+	if c.MaxSteps < 1 {
+		errs = append(errs, fmt.Errorf("expmech: max_steps %d: want ≥ 1", c.MaxSteps))
+	}
+	if !(c.PriorBound >= 0) || math.IsInf(c.PriorBound, 1) {
+		errs = append(errs, fmt.Errorf("expmech: prior_bound %g: want finite ≥ 0 (0 = the domain's)", c.PriorBound))
+	}
+	return errors.Join(errs...)
+}
+
+// samplerFits refuses a sampler without a certified TV bound in mode certified.
+func samplerFits(smp algorithms.Sampler, mode Mode) error {
+	if mode == ModeCertified && !sampler.Certifies(smp) {
+		return fmt.Errorf("expmech: mode certified: sampler %q has no certified TV bound", smp.Name())
+	}
+	return nil
+}
+
+// PureConfig is the configuration of "expmech-pure" (SPEC §2.4).
+type PureConfig struct {
+	// Sampler: proximal-rejection (default), exact, mala.
+	Sampler string `yaml:"sampler"`
+	// Mode: certified | practical (default practical).
+	Mode Mode `yaml:"mode"`
+	// StepC: practical step constant (default 0: the sampler's own).
+	StepC float64 `yaml:"step_c"`
+	// MaxSteps: cap on the worst-case outer steps (default 2e8).
+	MaxSteps int `yaml:"max_steps"`
+}
+
+// DefaultPureConfig returns the defaults of "expmech-pure".
+func DefaultPureConfig() *PureConfig {
+	return &PureConfig{Sampler: "proximal-rejection", Mode: ModePractical, MaxSteps: DefaultMaxSteps}
+}
+
+// Validate reports every problem at once.
+func (c *PureConfig) Validate() error { return c.full().Validate() }
+
+// full is the expmech Config with c's fields and the other defaults.
+func (c *PureConfig) full() *Config {
+	full := DefaultConfig()
+	full.Sampler, full.Mode, full.StepC, full.MaxSteps = c.Sampler, c.Mode, c.StepC, c.MaxSteps
+	return full
+}

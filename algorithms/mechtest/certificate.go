@@ -16,8 +16,7 @@ import (
 	"expmech/problems/problemtest"
 )
 
-// CertOptions configure Certificates. The zero value draws 24 configs per mechanism (seed
-// 1) and runs them on the small linear and GLM canaries under three budgets.
+// CertOptions configure Certificates; zero fields take the defaults.
 type CertOptions struct {
 	// Configs is the number of randomised configs drawn (default 24; the default config is
 	// always checked in addition).
@@ -32,9 +31,8 @@ type CertOptions struct {
 	// Budgets are the targets (default (ε, δ) = (1, 1e-5), (0.5, 1e-6), (4, 1e-3); replace-one, erm).
 	Budgets []algorithms.Budget
 	// Choices are the values to draw for string-valued keys (yaml name → values, e.g.
-	// "mode" → certified, practical); a key without choices keeps its default. Numeric
-	// keys, booleans and the numeric slices of a pointer-to-struct key (a tuning grid) are
-	// drawn generically.
+	// "mode" → certified, practical); a key without choices keeps its default. Other keys
+	// are drawn generically.
 	Choices map[string][]string
 	// MaxWork caps the predicted oracle queries of a config that is Run (default 2e5);
 	// above it only Plan is checked (Plan and Run report the same calibration, Test).
@@ -65,20 +63,14 @@ const maxDraws = 50
 // pessimistically, so an honest calibration at the budget lands within 1e-6.
 const accountTol = 1e-6
 
-// Certificates is the certificate property: it runs the mechanism of f over
-// randomised configs within their validation ranges (steps overrides up to 200 n²,
-// tuning grids, modes from opt.Choices), on small canaries and budgets, and asserts that
-// whenever the runner's re-derivation (algorithms.Certify) would write certified,
-//
-//   - the accountant applied to what ran gives ε_spent ≤ ε and δ_spent ≤ δ: the record's
-//     own values and, when the mechanism is an algorithms.Accountant, its recomputation
-//     from the record's run fields and the declared constants;
-//   - every trusted constant is public (declared, not measured), and there is at least
-//     one: on a canary whose constants are all marked measured no row is certified.
-//
-// A config the mechanism refuses (Validate, New, CheckConstants or Plan) is not a row and
-// is skipped; the counts are logged. Certificates fails if no config at all reaches a
-// row, so it cannot pass vacuously.
+// Certificates is the certificate property: it runs the mechanism of f over randomised
+// configs within their validation ranges (steps overrides up to 200 n², tuning grids,
+// modes from opt.Choices), on small canaries and budgets, and asserts that whenever the
+// runner's re-derivation (algorithms.Certify) would write certified, ε_spent ≤ ε and
+// δ_spent ≤ δ by the record and by the mechanism's algorithms.Accountant on what ran, and
+// at least one constant is trusted, every one public (on a canary whose constants are all
+// marked measured no row is certified). A config the mechanism refuses is skipped and
+// counted; Certificates fails if no config reaches a row, so it cannot pass vacuously.
 func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	t.Helper()
 	opt.fill()
@@ -86,8 +78,7 @@ func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	k := &certKit{f: f, opt: opt, rng: rng, reasons: map[string]int{}}
 	k.config(t, f.NewConfig(), "default config")
 	for i := range opt.Configs {
-		// Redraw until Validate accepts (configs outside the validation ranges are the
-		// decoder's business, not a row's); each rejected draw is counted.
+		// redraw until Validate accepts (configs it rejects are the decoder's business)
 		for range maxDraws {
 			cfg := f.NewConfig()
 			desc := randomize(cfg, rng, opt.Choices, opt.Problems[0].Len())
@@ -110,8 +101,7 @@ func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	}
 }
 
-// certKit is the state of one Certificates run: the factory, the options, the draws'
-// rng (it also seeds the runs), and the counts it logs.
+// certKit is the state of one Certificates run; rng draws the configs and seeds the runs.
 type certKit struct {
 	f   algorithms.Factory
 	opt CertOptions
@@ -195,8 +185,7 @@ func (k *certKit) row(t *testing.T, m algorithms.Mechanism, p problems.Problem, 
 	checkCertified(t, m, rec, b, c, where)
 }
 
-// checkCertified checks a row the runner would certify: within the budget by its record
-// and by the mechanism's Accountant (when it has one), trusting only public constants.
+// checkCertified checks a row the runner would certify (Certificates).
 func checkCertified(t *testing.T, m algorithms.Mechanism, rec algorithms.Record, b algorithms.Budget, c problems.Constants, where string) {
 	t.Helper()
 	if !(rec.EpsilonSpent <= b.Epsilon*(1+algorithms.SpentTol)) || !(rec.DeltaSpent <= b.Delta*(1+algorithms.SpentTol)) {
@@ -233,8 +222,7 @@ func (p measuredProblem) Constants() problems.Constants {
 }
 
 // randomize redraws, each with probability ½, the exported yaml fields of the struct cfg
-// points to, and returns "key=value" for the ones it changed. n scales the integer
-// candidates (steps overrides up to 200 n²).
+// points to, and returns "key=value" for the ones it changed; n scales the integers.
 func randomize(cfg algorithms.Config, rng *rand.Rand, choices map[string][]string, n int) string {
 	v := reflect.ValueOf(cfg)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {

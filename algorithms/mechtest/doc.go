@@ -6,9 +6,5 @@
 // validation, cancellation, counted oracle queries against the predicted ones, and a
 // finite in-domain output. Run receives only the oracle capability the mechanism declares
 // (problems.Counter.Oracle). The fixtures it runs on live in problems/problemtest.
-//
-// Certificates is the certificate property: over randomised configs (drawn
-// by reflection within their validation ranges), a row the runner would certify
-// (algorithms.Certify) is within the budget by the mechanism's accounting of what ran
-// (and its algorithms.Accountant recomputation) and trusts only public constants.
+// Certificates is the certificate property over randomised configs.
 package mechtest

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"expmech/algorithms/privacy"
 	"expmech/problems"
 	"expmech/problems/problemtest"
+	"expmech/task"
 )
 
 // Options configure Test. The zero value runs every check on a small linear problem
@@ -69,9 +71,8 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	}
 }
 
-// kit is the state Test's properties share: the factory, the options, the budget and
-// constants, and one mechanism that serves every check (a mechanism must be reusable
-// across runs; determinism also checks a fresh one).
+// kit is the state Test's properties share, with one mechanism that serves every check (a
+// mechanism must be reusable across runs; determinism also checks a fresh one).
 type kit struct {
 	f      algorithms.Factory
 	opt    Options
@@ -93,7 +94,6 @@ func newMechanism(t *testing.T, f algorithms.Factory, config func() algorithms.C
 	return m
 }
 
-// mech is the shared mechanism.
 func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 	t.Helper()
 	if k.shared == nil {
@@ -102,7 +102,6 @@ func (k *kit) mech(t *testing.T) algorithms.Mechanism {
 	return k.shared
 }
 
-// plan is m's plan at the kit's constants and budget.
 func (k *kit) plan(t *testing.T, m algorithms.Mechanism) algorithms.Plan {
 	t.Helper()
 	p, err := m.Plan(algorithms.Env{}, k.c, k.b)
@@ -112,7 +111,6 @@ func (k *kit) plan(t *testing.T, m algorithms.Mechanism) algorithms.Plan {
 	return p
 }
 
-// run plans m and runs the plan (runPlan).
 func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms.Output, *problems.Counter) {
 	t.Helper()
 	return k.runPlan(t, m, k.plan(t, m), seed)
@@ -374,4 +372,162 @@ func inDomain(x []float64, dom problems.Domain, tol float64) bool {
 		}
 	}
 	return true
+}
+
+// Budget is the (ε, δ) budget of the baselines' tests: replace-one (the relation every
+// baseline is calibrated for), task erm.
+func Budget(eps, delta float64) algorithms.Budget {
+	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: task.ERM}
+}
+
+// NaiveDeltaGaussian is δ(ε; s) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Balle–Wang 2018
+// Thm 8; SPEC §1.1) evaluated directly with math.Erfc: an implementation independent of
+// expmech/algorithms/privacy, accurate for the moderate (ε, s) the tests use, against which
+// the baselines' calibrations are checked.
+func NaiveDeltaGaussian(eps, s float64) float64 {
+	if s == 0 {
+		return 0
+	}
+	phi := func(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+	return phi(-eps/s+s/2) - math.Exp(eps)*phi(-eps/s-s/2)
+}
+
+// A WrapperKind is one way of wrapping a mechanism (e.g. tuning's oracle and private
+// wrappers): Wrap builds the wrapper around base, Caps is its capability table
+// (algorithms.As: inherited, overridden or blocked, e.g. tuning.Capabilities()).
+type WrapperKind struct {
+	Name string
+	Wrap func(base algorithms.Mechanism) (algorithms.Mechanism, error)
+	Caps []algorithms.Capability
+}
+
+// Wrapper is the property "a wrapper keeps its base's capabilities": for every kind and
+// base, the wrapper's Unwrap chain reaches the base, and As on the wrapper finds each
+// capability of the kind's table where the table says (the base's own implementer when
+// inherited, the wrapper when overridden or blocked). On each of consts the wrapper's
+// ConstantsChecker refuses exactly when the base's does, and some base must refuse some.
+func Wrapper(t *testing.T, kinds []WrapperKind, bases []algorithms.Mechanism, consts []problems.Constants) {
+	t.Helper()
+	for _, k := range kinds {
+		t.Run(k.Name, func(t *testing.T) {
+			checkTable(t, k)
+			refused := 0
+			for _, base := range bases {
+				w, err := k.Wrap(base)
+				if err != nil {
+					t.Errorf("%s: wrap: %v", base.Name(), err)
+					continue
+				}
+				if !unwrapsTo(w, base) {
+					t.Errorf("%s: the wrapper's Unwrap chain does not reach its base", base.Name())
+					continue
+				}
+				keepsCapabilities(t, k, w, base)
+				refused += keepsConstantsCheck(t, w, base, consts)
+			}
+			if refused == 0 {
+				t.Error("no base refuses any of the constants: the constants check is not exercised")
+			}
+		})
+	}
+}
+
+// checkTable: every capability of package algorithms is decided, each once, with a
+// known policy.
+func checkTable(t *testing.T, k WrapperKind) {
+	t.Helper()
+	var names []string
+	for _, c := range k.Caps {
+		switch c.Policy {
+		case algorithms.Inherited, algorithms.Overridden, algorithms.Blocked:
+		default:
+			t.Errorf("capability %s: policy %q", c.Name, c.Policy)
+		}
+		if slices.Contains(names, c.Name) {
+			t.Errorf("capability %s listed twice", c.Name)
+		}
+		names = append(names, c.Name)
+	}
+	// the capabilities package algorithms declares: every wrapper's table decides each
+	for _, n := range []string{"ConstantsChecker", "Accountant", "Refereed", "Reducer", "RadialReducer"} {
+		if !slices.Contains(names, n) {
+			t.Errorf("capability %s undecided (inherited, overridden or blocked)", n)
+		}
+	}
+}
+
+// keepsCapabilities checks each capability of k's table on w = k.Wrap(base).
+func keepsCapabilities(t *testing.T, k WrapperKind, w, base algorithms.Mechanism) {
+	t.Helper()
+	for _, c := range k.Caps {
+		got, gotOK := c.Implementer(w)
+		want, wantOK := c.Implementer(base)
+		switch c.Policy {
+		case algorithms.Inherited:
+			if gotOK != wantOK || (gotOK && !sameMech(got, want)) {
+				t.Errorf("%s: %s is inherited, but As finds it on %s (%v), the base's on %s (%v)", base.Name(), c.Name, describe(got), gotOK, describe(want), wantOK)
+			}
+		default:
+			if !gotOK || !sameMech(got, w) {
+				t.Errorf("%s: %s is %s, but the wrapper does not implement it (As finds %s, %v)", base.Name(), c.Name, c.Policy, describe(got), gotOK)
+			}
+		}
+	}
+}
+
+// keepsConstantsCheck: the wrapper refuses the constants the base refuses, and only
+// those; it returns how many the base refuses.
+func keepsConstantsCheck(t *testing.T, w, base algorithms.Mechanism, consts []problems.Constants) (refused int) {
+	t.Helper()
+	for i, c := range consts {
+		werr, berr := checkConstants(w, c), checkConstants(base, c)
+		if (werr == nil) != (berr == nil) {
+			t.Errorf("%s: constants %d: the base's check says %v, the wrapper's %v", base.Name(), i, berr, werr)
+		}
+		if berr != nil {
+			refused++
+		}
+	}
+	return refused
+}
+
+// checkConstants is m's ConstantsChecker's answer on c (as As finds it), nil without one.
+func checkConstants(m algorithms.Mechanism, c problems.Constants) error {
+	if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok {
+		return ck.CheckConstants(c)
+	}
+	return nil
+}
+
+// unwrapsTo reports whether base is in w's Unwrap chain.
+func unwrapsTo(w, base algorithms.Mechanism) bool {
+	for m := w; m != nil; {
+		if sameMech(m, base) {
+			return true
+		}
+		u, ok := m.(algorithms.Unwrapper)
+		if !ok {
+			return false
+		}
+		m = u.Unwrap()
+	}
+	return false
+}
+
+// sameMech is identity of two mechanisms (== when their dynamic type is comparable).
+func sameMech(a, b algorithms.Mechanism) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	if ta, tb := reflect.TypeOf(a), reflect.TypeOf(b); ta != tb || !ta.Comparable() {
+		return false
+	}
+	return a == b
+}
+
+func describe(m algorithms.Mechanism) string {
+	if m == nil {
+		return "nothing"
+	}
+	return reflect.TypeOf(m).String()
 }

@@ -34,18 +34,15 @@ type ReducedOptions struct {
 // it deterministic anyway).
 var ksCrit = math.Sqrt(-math.Log(1e-4/2) / 2)
 
-// TestReduced checks the reduced execution path of a Reducer on an exactly
-// low-rank GLM on R^d against the full path, which runs the same mechanism in d
-// dimensions on the same instance:
-//   - preconditions: the path is taken for g_k = 0 on R^d, never for g_k > 0 or a ball
-//     (the runner then falls back to the full path);
+// TestReduced checks the reduced execution path of a Reducer on an exactly low-rank GLM on
+// R^d against the full path, which runs the same mechanism in d dimensions:
+//   - the path is taken for g_k = 0 on R^d, never for g_k > 0 or a ball;
 //   - determinism under a fixed seed, output dimension d, and equal predicted calibration;
-//   - the law: two-sample KS (α = 1e-4 each) of the full and reduced outputs on the first
-//     reduced coordinate (Uᵀx)₁, on ‖Uᵀx‖, on ‖(I − UUᵀ)x‖ and on the empirical risk;
-//   - the closed form: ‖(I − UUᵀ)x‖²/v is χ²_{d−r} (one-sample KS, α = 1e-4) for the
-//     full path's outputs, with v the mechanism's OrthogonalVariance: an independent check
-//     of the derivation, since the full path never uses v. A RadialReducer's complement
-//     has no closed form; its reduced outputs must have ‖(I − UUᵀ)x‖ = ρ exactly.
+//   - the law: two-sample KS (α = 1e-4 each) of the two paths' (Uᵀx)₁, ‖Uᵀx‖,
+//     ‖(I − UUᵀ)x‖ and empirical risk;
+//   - the closed form: ‖(I − UUᵀ)x‖²/v is χ²_{d−r} (one-sample KS, α = 1e-4), with v the
+//     mechanism's OrthogonalVariance, on the full path too, which never uses v. A
+//     RadialReducer's reduced outputs must have ‖(I − UUᵀ)x‖ = ρ exactly instead.
 func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	t.Helper()
 	k := newReducedKit(t, f, opt)
@@ -61,10 +58,9 @@ func (o *ReducedOptions) fill() {
 	o.Samples = cmp.Or(o.Samples, 400)
 }
 
-// reducedKit is the state TestReduced's properties share: the mechanism, its budget, the
-// exactly low-rank instance and its reduction. A refereed mechanism (oracle tuning) is run
-// as the runner runs it: with the instance as referee on the full path, with the reduced
-// referee on the reduced path.
+// reducedKit is the state TestReduced's properties share. A refereed mechanism (oracle
+// tuning) is run as the runner runs it: with the instance as referee on the full path,
+// with the reduced referee on the reduced path.
 type reducedKit struct {
 	f        algorithms.Factory
 	opt      ReducedOptions

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
@@ -34,9 +35,8 @@ type Config struct {
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the default T (default 1 000 000).
 	MaxSteps int `yaml:"max_steps"`
-	// Calibration is "exact" (default: σ from the exact PLD accountant for the T run, so
-	// the target ε is spent) or "paper" (BST14's σ formula, which its own exact
-	// accountant says spends only ε ≈ 0.09–0.42 for targets 0.5–2 at T = n²).
+	// Calibration is "exact" (default) or "paper", whose σ the exact accountant says spends
+	// only ε ≈ 0.09–0.42 for targets 0.5–2 at T = n².
 	Calibration string `yaml:"calibration"`
 }
 
@@ -134,9 +134,8 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Steps, r.Batch, r.DeltaMech = p.T, 1, b.Delta
 	r.EpsilonSpent = math.Min(p.epsExact, p.epsRDP) // both are upper bounds
 	r.Guarantee = calib.Guarantee(b)
-	// ε_spent is the accountant's ε for the T that runs (the derivation is at calibrate),
-	// not BST14's target: a steps override past n² spends more than ε and the runner
-	// downgrades the row. Gradients are clipped at L = G_f, so G_f is trusted.
+	// ε_spent is the accountant's for the T that runs (derivation at calibrate), so a steps
+	// override past n² spends more than ε. Gradients are clipped at L = G_f: G_f is trusted.
 	calib.Certificate(&r, c, b, problems.ConstGF)
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T), 0
 	r.Extra = map[string]float64{
@@ -173,7 +172,7 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 
 // Run releases the last iterate θ_T, as BST14 does.
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, rec, err := calib.Open(Name, vo, pl, m.record)
+	o, c, p, rec, err := calib.Open[problems.GradientAccess](Name, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -203,4 +202,36 @@ func step(g []float64, o problems.GradientOracle, x []float64, i int, n, L float
 	for j := range g {
 		g[j] *= n
 	}
+}
+
+// Knobs declares noisy-sgd-bst14's tunable key (DESIGN.md "Tuning"): T, 0 = BST14's n²
+// (fewer steps only lower the privacy loss, so BST14's σ stays valid);
+// tuning.GridSize points.
+func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{{Name: "steps", Doc: "T (0 = n²)",
+		Grid: []float64{0, 25, 50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600}}}
+}
+
+// WithKnobs returns the mechanism with steps set (sharing the accountant's memo).
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"steps": tuning.Int(&cfg.Steps)},
+		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, cache: m.cache} })
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)
+
+var _ tuning.RDPer = (*Mechanism)(nil)
+
+// RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
+// T steps of the Poisson replace-one pair at q = 1/n and the calibrated z = σ/(2nL) of
+// calibrate's derivation, whose per-step reduction (a mixture over the sampled index with
+// data-independent weights) carries to Rényi divergence because exp((λ−1)D_λ) is jointly
+// convex for λ > 1; the curve is privacy.RDPPoissonGaussianCurve (replace-one through
+// Mironov 2017 Prop. 11).
+func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
+	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
+		p, err := m.calibrate(algorithms.Env{}, c, b) // after Plan: the memo has it
+		return 1 / float64(c.N), p.z, p.T, err
+	})
 }

@@ -1,13 +1,19 @@
 package calib
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strconv"
+	"sync"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
+	"expmech/algorithms/tuning"
 	"expmech/problems"
 )
 
@@ -30,10 +36,9 @@ func CheckConstants(c problems.Constants) error {
 }
 
 // Check runs CheckConstants and validates the budget for an (ε, δ) Gaussian-noise
-// baseline: ε ∈ (0, +∞] (+∞ = the non-private limit, σ = 0), δ ∈ (0, 1) (a Gaussian
-// release is never pure DP, so δ = 0 is refused, not defaulted), and the replace-one
-// relation every calibration in this tree is derived for (SPEC §8.3). All problems are
-// reported at once.
+// baseline, reporting every problem at once: ε ∈ (0, +∞] (+∞ = the non-private limit,
+// σ = 0), δ ∈ (0, 1) (a Gaussian release is never pure DP, so δ = 0 is refused, not
+// defaulted), and the replace-one relation every calibration here assumes (SPEC §8.3).
 func Check(c problems.Constants, b algorithms.Budget) error {
 	return errors.Join(CheckConstants(c), b.Validate(algorithms.BudgetNeeds{
 		PositiveDelta: "Gaussian noise cannot give pure DP",
@@ -105,25 +110,28 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 	return algorithms.Certified
 }
 
-// Open is the start of a first-order baseline's Run: the gradient access it declared
-// (problems.Gradients), its public constants and Check of them and the plan's budget, in
-// that order, then the parameters P its Plan kept (an error naming mech for a plan it
-// did not make) and their record.
-func Open[P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (problems.GradientAccess, problems.Constants, P, algorithms.Record, error) {
-	var p P
-	o, err := problems.Gradients(vo)
-	if err != nil {
-		return nil, problems.Constants{}, p, algorithms.Record{}, err
+// Open is the start of a baseline's Run: the access O it declared (problems.ValueAccess,
+// or problems.GradientAccess as problems.Gradients grants it), its public constants and
+// Check of them and the plan's budget, in that order, then the parameters P its Plan kept
+// (an error naming mech, unless "", for a plan it did not make) and their record.
+func Open[O problems.ValueAccess, P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (acc O, c problems.Constants, p P, rec algorithms.Record, err error) {
+	acc, ok := vo.(O)
+	if !ok {
+		_, err = problems.Gradients(vo) // the only access a baseline declares beyond values
+		return acc, c, p, rec, err
 	}
-	c := o.Constants()
-	if err := Check(c, pl.Budget); err != nil {
-		return nil, problems.Constants{}, p, algorithms.Record{}, err
+	c = acc.Constants()
+	if err = Check(c, pl.Budget); err != nil {
+		return acc, c, p, rec, err
 	}
 	if p, err = algorithms.StateOf[P](pl); err != nil {
-		return nil, c, p, algorithms.Record{}, fmt.Errorf("%s: %w", mech, err)
+		if mech != "" {
+			err = fmt.Errorf("%s: %w", mech, err)
+		}
+		return acc, c, p, rec, err
 	}
-	rec, err := record(c, pl.Budget, p)
-	return o, c, p, rec, err
+	rec, err = record(c, pl.Budget, p)
+	return acc, c, p, rec, err
 }
 
 // ComposedGDP is the GDP parameter of T adaptive Gaussian releases of a sensitivity-Δ
@@ -186,18 +194,14 @@ func PoissonRDP(name string, c problems.Constants, b algorithms.Budget, orders [
 	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), q, z, T, orders, b.Relation)
 }
 
-// NoiseDim is the number r̄ of noise coordinates that the loss sees, which the
-// untuned (sub)gradient methods' theory constants (T, η, the bound) put where the
-// constrained analysis has d. On a bounded K it is d. On an unconstrained GLM (every
-// f(x; s) = φ(⟨a, x⟩, y), c.GLMLoss set) the loss depends on x only through its
-// projection P x onto the span of the features, so the descent analysis runs on P x
-// and only tr(P) = rank ≤ min(n, d) of the d noise coordinates enter the bound (Song,
-// Steinke, Thakkar & Thakurta 2021, "Evading the curse of dimensionality in
-// unconstrained private GLMs", AISTATS, §3: DP-GD's excess empirical risk
-// Õ(G‖x*‖√rank/(εn)), no d): r̄ = the generator's declared rank when it declares one
-// (LLL24 Assumption 1.3; a public structural constant), else min(n, d), which needs no
-// data. It sets utility constants only: the privacy calibration (σ for the T chosen)
-// does not depend on it.
+// NoiseDim is the number r̄ of noise coordinates that the loss sees, which the untuned
+// (sub)gradient methods' theory constants (T, η, the bound) use in place of d: d on a
+// bounded K; on an unconstrained GLM (f(x; s) = φ(⟨a, x⟩, y), c.GLMLoss set) the loss sees
+// x only through its projection onto the span of the features, so only rank ≤ min(n, d)
+// noise coordinates enter the bound (Song, Steinke, Thakkar & Thakurta 2021, "Evading the
+// curse of dimensionality in unconstrained private GLMs", AISTATS, §3: excess risk
+// Õ(G‖x*‖√rank/(εn)), no d). r̄ = the declared rank (LLL24 Assumption 1.3; public), else
+// min(n, d). It sets utility constants only, never the privacy calibration.
 func NoiseDim(c problems.Constants) int {
 	if c.Domain.Kind != problems.Unconstrained || c.GLMLoss == "" {
 		return c.D
@@ -212,3 +216,246 @@ func NoiseDim(c problems.Constants) int {
 // iterate equal to the start (no step has moved it), so a default never runs fewer than
 // two (a spec may still ask for steps: 1).
 const MinTheorySteps = 2
+
+// AveragedWalk is the reduced path (algorithms.Reducer) of noisy-gd and dp-sgd, embedded
+// with the registry name (for errors). On R^d the projection is the identity and every
+// (clipped) gradient φ'·a_i lies in span U, so the complement of span U moves only with
+// the Gaussian noise: x_t⊥ is a random walk from 0, independent of the span part.
+type AveragedWalk string
+
+// Reduces reports whether the reduced path is exact: on R^d (above).
+func (w AveragedWalk) Reduces(c problems.Constants, _ algorithms.Plan) bool {
+	return c.Domain.Kind == problems.Unconstrained
+}
+
+// OrthogonalVariance is the variance of the released average iterate's complement, the
+// averaged walk of per-step std η·Sigma, from the run's record (AveragedWalkOfRecord).
+func (w AveragedWalk) OrthogonalVariance(_ problems.Constants, _ algorithms.Plan, rec algorithms.Record) (float64, error) {
+	return algorithms.AveragedWalkOfRecord(string(w), rec)
+}
+
+// A Calibrate derives a GDP baseline's parameters P at GDP parameter s from the public
+// constants only; a RecordFunc derives its Plan/Run record from them.
+type (
+	Calibrate[P any]  func(c problems.Constants, s float64) (P, error)
+	RecordFunc[P any] func(c problems.Constants, b algorithms.Budget, p P) (algorithms.Record, error)
+)
+
+// PlanGDP is Plan of an s-GDP baseline whose budget is the Gaussian-curve inversion
+// s = s*(ε, δ) (S): Plan with the calibration at that s.
+func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Plan, error) {
+	return Plan(c, b, func(c problems.Constants, b algorithms.Budget) (P, error) {
+		s, err := S(b)
+		if err != nil {
+			var zero P
+			return zero, err
+		}
+		return calibrate(c, s)
+	}, record)
+}
+
+// Plan is Plan of a baseline: it validates the constants and the budget first (Check), so
+// every baseline refuses bad input the same way, then calibrates from the public
+// constants and the budget and records; the plan keeps the parameters P for Run.
+func Plan[P any](c problems.Constants, b algorithms.Budget, calibrate func(problems.Constants, algorithms.Budget) (P, error), record RecordFunc[P]) (algorithms.Plan, error) {
+	if err := Check(c, b); err != nil {
+		return algorithms.Plan{Budget: b}, err
+	}
+	p, err := calibrate(c, b)
+	if err != nil {
+		return algorithms.Plan{Budget: b}, err
+	}
+	rec, err := record(c, b, p)
+	return algorithms.Plan{Record: rec, Budget: b, State: p}, err
+}
+
+// RunGDP is Run of the same baselines: run releases the output through the access O the
+// mechanism declared, with the parameters PlanGDP kept in pl and their record (Open).
+func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P], run func(ctx context.Context, acc O, p P, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error), rng *rand.Rand) (algorithms.Output, error) {
+	acc, _, p, rec, err := Open[O]("", vo, pl, record)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	return run(ctx, acc, p, rec, rng)
+}
+
+// The field checks of the baselines' Config.Validate (STYLE.md 7), one wording for every
+// mechanism: "<mechanism>: <key> = <value>, want …" with the hint (what 0 means, e.g.
+// "0 = theory") in parentheses; nil when fine, so Validate joins them with errors.Join.
+
+// Require is nil when ok, else fmt.Errorf(format, args...): one entry of such a list.
+func Require(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf(format, args...)
+}
+
+// NonNegative checks a float knob: finite and ≥ 0.
+func NonNegative(mech, key string, v float64, hint string) error {
+	return Require(v >= 0 && !math.IsInf(v, 0), "%s: %s = %v, want finite ≥ 0%s", mech, key, v, paren(hint))
+}
+
+// AtLeast checks an integer knob: ≥ lo.
+func AtLeast(mech, key string, v, lo int, hint string) error {
+	return Require(v >= lo, "%s: %s = %d, want ≥ %d%s", mech, key, v, lo, paren(hint))
+}
+
+// OneStep refuses step_size and step_factor together: both set η.
+func OneStep(mech string, size, factor float64) error {
+	if size > 0 && factor > 0 {
+		return fmt.Errorf("%s: step_size %v and step_factor %v both set the step size; give one (in a tuning grid: step_factor: [0] with a step_size grid)", mech, size, factor)
+	}
+	return nil
+}
+
+// Variant is a baseline's WithKnobs (tuning.Tunable): it sets the knobs v through the
+// setters (tuning.Set), which write into cfg, validates cfg and returns build(), the
+// mechanism built from it.
+func Variant(mech string, v map[string]float64, cfg algorithms.Config, setters map[string]func(float64) error, build func() algorithms.Mechanism) (algorithms.Mechanism, error) {
+	if err := tuning.Set(mech, v, setters); err != nil {
+		return nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return build(), nil
+}
+
+func paren(hint string) string {
+	if hint == "" {
+		return ""
+	}
+	return " (" + hint + ")"
+}
+
+// PoissonKey identifies one Poisson-subsampled-Gaussian accounting question.
+type PoissonKey struct {
+	Q        float64
+	T        int
+	Z        float64 // 0 when calibrating z for (Epsilon, Delta)
+	Epsilon  float64
+	Delta    float64
+	Relation privacy.Relation
+}
+
+// PoissonResult is the answer: the calibrated z (if asked), the PLD bracket and the RDP ε.
+type PoissonResult struct {
+	Z, Lo, Hi, RDP float64
+	Err            error `json:"-"` // failures are not stored
+}
+
+// PoissonZ is the noise multiplier z of T Poisson(q)-subsampled Gaussian steps calibrated
+// to b (privacy.CalibratePoissonZ: the smallest z whose PLD upper ε at δ is ≤ ε).
+func PoissonZ(q float64, T int, b algorithms.Budget) PoissonResult {
+	z, err := privacy.CalibratePoissonZ(q, T, b.Epsilon, b.Delta, b.Relation)
+	if err != nil {
+		return PoissonResult{Err: fmt.Errorf("calibrate z(q=%v, T=%d): %w", q, T, err)}
+	}
+	return PoissonResult{Z: z}
+}
+
+// PoissonEps re-accounts T such steps at z under b.Relation: the PLD bracket and the RDP ε
+// at δ = b.Delta. An accountant's error is wrapped by the caller's name for it, pld or rdp.
+func PoissonEps(q, z float64, T int, b algorithms.Budget, pld, rdp string) PoissonResult {
+	lo, hi, err := privacy.PLDBracket(q, z, T, b.Delta, b.Relation)
+	if err != nil {
+		return PoissonResult{Err: fmt.Errorf("%s: %w", pld, err)}
+	}
+	eps, err := privacy.EpsPoissonGaussianRDP(q, z, T, b.Delta, b.Relation)
+	if err != nil {
+		return PoissonResult{Err: fmt.Errorf("%s: %w", rdp, err)}
+	}
+	return PoissonResult{Z: z, Lo: lo, Hi: hi, RDP: eps}
+}
+
+// PoissonCache memoises the (slow, data-independent) Poisson accountant of one mechanism
+// and its knob variants (WithKnobs shares it): the tuning's Rényi curve (RDP) asks, at a
+// budget rather than with a plan, for what the grid point's Plan computed. Answers also go
+// through the runner's store (algorithms.Store) when Get is handed one. Safe for
+// concurrent use; a nil *PoissonCache computes every time.
+type PoissonCache struct {
+	m     sync.Map // PoissonKey → PoissonResult
+	space string   // who computes, part of the store key
+}
+
+// storeKey spells k exactly (floats in the shortest form that round-trips).
+func (c *PoissonCache) storeKey(k PoissonKey) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return fmt.Sprintf("%s/poisson-gaussian/v1 q=%s T=%d z=%s epsilon=%s delta=%s relation=%d",
+		c.space, f(k.Q), k.T, f(k.Z), f(k.Epsilon), f(k.Delta), k.Relation)
+}
+
+// viaStore answers k from the store, computing with f on a miss.
+func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
+	var r PoissonResult
+	computed := false
+	b := s.Calibration(c.storeKey(k), func() []byte {
+		r, computed = f(), true
+		if r.Err != nil {
+			return nil
+		}
+		b, err := json.Marshal(r)
+		if err != nil { // ±Inf or NaN: not storable, still the answer
+			return nil
+		}
+		return b
+	})
+	if computed {
+		return r
+	}
+	var sp PoissonResult
+	if b == nil || json.Unmarshal(b, &sp) != nil {
+		return f() // another caller failed, or foreign bytes: compute here
+	}
+	return sp
+}
+
+// NewPoissonCache returns an empty cache whose store keys start with space (the
+// mechanism's name: two accountants never share a key).
+func NewPoissonCache(space string) *PoissonCache {
+	return &PoissonCache{space: space}
+}
+
+// Get returns the cached result for k; on a miss it asks s (nil: none), which computes
+// with f on its own miss (concurrent misses may compute twice, the same result).
+func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
+	if c == nil {
+		return f()
+	}
+	if r, ok := c.m.Load(k); ok {
+		return r.(PoissonResult)
+	}
+	var r PoissonResult
+	if s != nil {
+		r = c.viaStore(s, k, f)
+	} else {
+		r = f()
+	}
+	c.m.Store(k, r)
+	return r
+}
+
+// EpsCache memoises Eps(s, δ) for one mechanism and its knob variants (WithKnobs shares
+// it): its Plan and every Run of that plan spend the same s at the same δ, and the
+// root-find behind Eps (privacy.EpsForSDelta, Balle–Wang 2018 Thm 8) is costly. Eps is
+// deterministic, so a memoised ε is the computed one bit for bit. Safe for concurrent
+// use; the zero value is empty, and a nil *EpsCache computes every time.
+type EpsCache struct{ m sync.Map } // [2]float64{s, δ} → ε
+
+// Spend is Spend(r, s, delta) with the ε memoised (errors are not).
+func (c *EpsCache) Spend(r *algorithms.Record, s, delta float64) error {
+	if c == nil {
+		return Spend(r, s, delta)
+	}
+	k := [2]float64{s, delta}
+	if e, ok := c.m.Load(k); ok {
+		r.GDPS, r.EpsilonSpent = s, e.(float64)
+		return nil
+	}
+	if err := Spend(r, s, delta); err != nil {
+		return err
+	}
+	c.m.Store(k, r.EpsilonSpent)
+	return nil
+}

@@ -11,7 +11,7 @@ import (
 // first (computed) and later (memoised) answers, keeps (s, δ) pairs apart, and a nil cache
 // computes.
 func TestEpsCacheIsSpend(t *testing.T) {
-	c := NewEpsCache()
+	c := new(EpsCache)
 	var nilCache *EpsCache
 	for round := range 2 {
 		for _, q := range [][2]float64{{0.5, 1e-5}, {0.5, 1e-6}, {2, 1e-5}, {0, 1e-5}, {math.Inf(1), 1e-5}} {

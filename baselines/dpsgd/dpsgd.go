@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
@@ -23,24 +24,19 @@ type Config struct {
 	// = ⌈√n⌉. At most one of Batch and SamplingRate is set. Why √n: in the large-noise
 	// regime T subsampled Gaussian steps are ≈ (2q√T/z)-GDP under replace-one (the
 	// central-limit estimate q√(T(e^{Δ²/z²} − 1)) of Bu, Dong, Long & Su 2020 Thm 5 with
-	// shift Δ = 2), so at a fixed budget s the noise on the normalised gradient,
-	// zC/L = 2√T·C/(s n), does not depend on the batch; the batch only trades
-	// the lot's sampling variance C²(1−q)/L against the T·L gradients paid. L = √n keeps
-	// that variance below C²/√n and the work at T√n, a genuine subsampling (q = 1/√n → 0)
-	// at every n, whereas a fixed size (the former 256) was the full batch, q = 1 and
-	// noisy-gd itself, at every n ≤ 256 the suite runs.
+	// shift Δ = 2), so at a fixed s the noise on the normalised gradient, zC/L =
+	// 2√T·C/(s n), does not depend on the batch, which only trades the lot's sampling
+	// variance C²(1−q)/L against the T·L gradients paid. L = √n keeps that variance below
+	// C²/√n and the work at T√n, a genuine subsampling (q = 1/√n → 0) at every n.
 	Batch int `yaml:"batch"`
 	// SamplingRate is q ∈ (0, 1]; 0 = from Batch (or its default).
 	SamplingRate float64 `yaml:"sampling_rate"`
 	// Steps is T; 0 (default) = the noisy-gd theory T = ⌈s*² n²/r̄⌉ capped at MaxSteps and
-	// at least calib.MinTheorySteps, r̄ = calib.NoiseDim (d on a bounded K, the rank on an
-	// unconstrained GLM: SSTT21)
-	// (in the large-noise regime the subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD then
-	// has the same bound as full-batch noisy GD at T·q·n gradients instead of T·n).
+	// at least calib.MinTheorySteps, r̄ = calib.NoiseDim (in the large-noise regime the
+	// subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD has full-batch noisy GD's bound at
+	// T·q·n gradients instead of T·n).
 	Steps int `yaml:"steps"`
-	// MaxSteps caps the theory T (default 2000). The cap was set when the PLD upper bound
-	// drifted by about T·1e-4; the connect-the-dots accountant no longer drifts, so the
-	// cap now only bounds the run time.
+	// MaxSteps caps the theory T (default 2000), to bound the run time.
 	MaxSteps int `yaml:"max_steps"`
 	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + r̄ z²C²/L² ≥ E‖Pg̃‖² (P the
 	// projection the loss sees, as noisy-gd).
@@ -103,12 +99,11 @@ type params struct {
 	q, L, z, clip, eta, epsHi, epsLo, epsRD, R float64
 }
 
-// account returns the calibrated z (the smallest z whose PLD upper ε at δ is ≤ ε,
-// privacy.CalibratePoissonZ), the PLD bracket and the RDP ε of T steps at (q, z), all
-// under b.Relation (replace-one: the substitution pair of the Poisson-subsampled
-// Gaussian, accounted directly, not through group privacy). Both the PLD upper end and
-// RDP are upper bounds on the true ε, so their minimum is too (epsilon_spent); a
-// bracket with lo > hi is an accountant inconsistency and fails.
+// account returns the calibrated z (calib.PoissonZ), the PLD bracket and the RDP ε of T
+// steps at (q, z), under b.Relation (replace-one: the substitution pair of the
+// Poisson-subsampled Gaussian, accounted directly, not through group privacy). Both the PLD
+// upper end and RDP are upper bounds on the true ε, so their minimum is too
+// (epsilon_spent); a bracket with lo > hi is an accountant inconsistency and fails.
 func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
 	r := calib.PoissonZ(q, T, b)
 	if r.Err == nil {
@@ -198,7 +193,7 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 // Run releases the average iterate of x_{t+1} = Π_K(x_t − η g̃_t), g̃_t = (1/L)(Σ_{i∈lot_t}
 // clip_C(∇f(x_t; s_i)) + N(0, z²C² I)).
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, rec, err := calib.Open(Name, vo, pl, m.record)
+	o, c, p, rec, err := calib.Open[problems.GradientAccess](Name, vo, pl, m.record)
 	if err != nil {
 		return algorithms.Output{}, err
 	}
@@ -248,4 +243,76 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 		optim.Project(x, c.Domain)
 	}
 	return avg, st, nil
+}
+
+// PoissonBatch overwrites dst with a Poisson(q) subsample of {0, …, n−1}, possibly empty:
+// every index is included independently with probability q, which is what the
+// subsampled-Gaussian accountant analyses (not shuffling, not a fixed size: PRIVACY.md §5,
+// jax_privacy#121). Geometric gaps ⌊log U / log(1−q)⌋, U ∈ (0, 1], make it O(qn) draws.
+func PoissonBatch(dst []int, n int, q float64, rng *rand.Rand) []int {
+	dst = dst[:0]
+	if q >= 1 {
+		for i := range n {
+			dst = append(dst, i)
+		}
+		return dst
+	}
+	if q <= 0 {
+		return dst
+	}
+	l := math.Log1p(-q)
+	i := -1
+	for {
+		u := 1 - rng.Float64() // (0, 1]
+		gap := math.Floor(math.Log(u) / l)
+		if gap >= float64(n) {
+			return dst
+		}
+		i += 1 + int(gap)
+		if i >= n {
+			return dst
+		}
+		dst = append(dst, i)
+	}
+}
+
+// Knobs declares dp-sgd's tunable keys: the step factor (η = f × the theory η of the run's
+// (q, T)), log-spaced over 32× from ½ up because the capped theory T under-shoots the ridge
+// ηT ≈ const at large n, × T {0 = theory, n}, with one-point batch min(32, n), clip (the
+// configured norm) and step_size (0 = unused); why: DESIGN.md "Tuning"
+// (TestGridContainsOptimum). Each point's noise multiplier is calibrated by the accountant
+// at its own (q, T).
+func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
+	return []tuning.Knob{
+		{Name: "step_factor", Doc: "f: η = f × the theory η of the run's (q, T)", Grid: []float64{0.5, 1, 2, 4, 8, 16}},
+		{Name: "batch", Doc: "expected lot size L = qn", Grid: []float64{math.Min(32, float64(c.N))}},
+		{Name: "steps", Doc: "T (0 = theory T)", Grid: []float64{0, float64(max(c.N, 1))}},
+		{Name: "step_size", Doc: "η, absolute (0 = from step_factor)", Grid: []float64{0}},
+		{Name: "clip", Doc: "clipping norm C, absolute (0 = G_f)", Grid: []float64{m.cfg.Clip}},
+	}
+}
+
+// WithKnobs returns dp-sgd with the given knobs set (sharing the accountant's memo).
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	setBatch := tuning.Int(&cfg.Batch)
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{
+		"step_size": tuning.Float(&cfg.StepSize), "step_factor": tuning.Float(&cfg.StepFactor), "clip": tuning.Float(&cfg.Clip), "steps": tuning.Int(&cfg.Steps),
+		"batch": func(x float64) error { cfg.SamplingRate = 0; return setBatch(x) }},
+		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, cache: m.cache} })
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)
+
+var _ tuning.RDPer = (*Mechanism)(nil)
+
+// RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
+// T steps of the Poisson(q)-subsampled Gaussian at the calibrated noise multiplier z, under
+// b.Relation (privacy.RDPPoissonGaussianCurve: add/remove by MTZ19 §3.3; replace-one from
+// it by Mironov 2017 Prop. 11, exact at q = 1).
+func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
+	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
+		p, err := m.calibrate(algorithms.Env{}, c, b) // after Plan: the memo has it
+		return p.q, p.z, p.T, err
+	})
 }

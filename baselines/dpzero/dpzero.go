@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
@@ -43,7 +44,7 @@ func (c *Config) Validate() error {
 // Factory is the registry line of dpzero.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "zeroth-order DP-SGD with one clipped scalar Gaussian release per step (DPZero textbook form; SPEC §6.6)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Mechanism{cfg: c, eps: new(calib.EpsCache)}, nil
 	})
 }
 
@@ -63,8 +64,7 @@ type params struct {
 	lambda                 float64
 }
 
-// calibrate derives (T, σ, η) for GDP parameter s from the public constants only; it
-// cannot fail (the error return is calib.Calibrate's signature).
+// calibrate derives (T, σ, η) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{T: m.cfg.Steps, clip: calib.ClipOr(m.cfg.Clip, c), lambda: m.cfg.Smoothing}
 	// Each clipped scalar lies in [−C, C]; replacing one example moves the mean by ≤ 2C/n.
@@ -86,8 +86,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := m.eps.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	// Replace-one: the mean of n scalars clipped to [−C, C] moves by 2C/n per step; T
-	// scalar Gaussian releases compose to s = √T·Δ/σ-GDP.
+	// T scalar Gaussian releases of sensitivity Δ = 2C/n compose to s = √T·Δ/σ-GDP.
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	// No theory_bound: clipping and the finite difference bias the estimator.
 	r.PredictedValueQueries, r.PredictedGradientQueries = 2*float64(p.T)*float64(c.N), 0
@@ -134,9 +133,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	}, rng)
 }
 
-// scalar is the noiseless release of one step: (1/n) Σ_i clip_C((f(x+λu; s_i) −
-// f(x−λu; s_i))/(2λ)), using xp, xm as scratch. It returns the mean and how many were
-// clipped.
+// scalar is the noiseless release of one step, (1/n) Σ_i clip_C((f(x+λu; s_i) −
+// f(x−λu; s_i))/(2λ)), and how many were clipped; xp, xm are scratch.
 func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64) (float64, int) {
 	for j := range x {
 		xp[j] = x[j] + lambda*u[j]
@@ -155,3 +153,21 @@ func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64
 	}
 	return sum / float64(o.Len()), clipped
 }
+
+// Knobs declares dpzero's tunable keys (DESIGN.md "Tuning"): the absolute step size (0 =
+// theory η for the T) and T (1000 = the default); 4 × 3 = tuning.GridSize points.
+func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{
+		{Name: "step_size", Doc: "η, absolute (0 = theory)", Grid: []float64{0, 0.01, 0.03, 0.1}},
+		{Name: "steps", Doc: "T", Grid: []float64{100, 1000, 10000}},
+	}
+}
+
+// WithKnobs returns dpzero with step_size and/or steps set.
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"step_size": tuning.Float(&cfg.StepSize), "steps": tuning.Int(&cfg.Steps)},
+		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, eps: m.eps} })
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)

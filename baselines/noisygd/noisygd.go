@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
@@ -19,11 +20,9 @@ const Name = "noisy-gd"
 
 // Config is the noisy-gd configuration (yaml keys in snake_case).
 type Config struct {
-	// Steps is T. 0 (default) = the theory choice T = ⌈4 s*² C²/(r̄ Δ₂²)⌉ = ⌈s*² n²/r̄⌉
-	// (SPEC §6.2: it makes C²/T ≤ ¼ r̄σ², so the bound is within √(5/4) of its T → ∞
-	// limit R√r̄ Δ₂/s*), capped at MaxSteps and at least calib.MinTheorySteps; r̄ =
-	// calib.NoiseDim, d on a bounded K and the rank on an unconstrained GLM (SSTT21).
-	// Range ≥ 0.
+	// Steps is T (≥ 0). 0 (default) = the theory T = ⌈4 s*² C²/(r̄ Δ₂²)⌉ = ⌈s*² n²/r̄⌉
+	// (SPEC §6.2: then C²/T ≤ ¼ r̄σ², so the bound is within √(5/4) of its T → ∞ limit
+	// R√r̄ Δ₂/s*), capped at MaxSteps, at least calib.MinTheorySteps; r̄ = calib.NoiseDim.
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the theory T (runtime guard). Default 10000; ≥ 1.
 	MaxSteps int `yaml:"max_steps"`
@@ -32,11 +31,9 @@ type Config struct {
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C. 0 (default) = G_f (no clipping bias).
 	Clip float64 `yaml:"clip"`
-	// StepFactor multiplies the theory η of the run's T: η = f·R/√(T(C² + r̄σ²)). At a
-	// fixed factor ηT grows like √T·R/√(C²/T + r̄Δ₂²/s²), nearly constant once T is past
-	// the theory T, so the tuning grid (knobs.go) runs along the ridge ηT ≈ const where
-	// the oracle's choices lie, centred on the theory value f = 1 at every scale of
-	// problem. 0 (default) = 1. Not with step_size. Range ≥ 0.
+	// StepFactor multiplies the theory η of the run's T: η = f·R/√(T(C² + r̄σ²)), so ηT is
+	// nearly constant in T past the theory T and the tuning grid (Knobs) runs along that
+	// ridge, centred on f = 1 at every scale. 0 (default) = 1. Not with step_size. ≥ 0.
 	StepFactor float64 `yaml:"step_factor"`
 }
 
@@ -57,7 +54,7 @@ func (c *Config) Validate() error {
 // Factory is the registry line of noisy-gd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "projected full-batch noisy (sub)gradient descent, iterate averaging, exact GDP composition (SPEC §6.2)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{AveragedWalk: Name, cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Mechanism{AveragedWalk: Name, cfg: c, eps: new(calib.EpsCache)}, nil
 	})
 }
 
@@ -83,8 +80,7 @@ type params struct {
 // calibrate derives (T, η, σ) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c), rbar: calib.NoiseDim(c)}
-	// Replace-one sensitivity of the clipped average gradient (calib.MeanSensitivity):
-	// Δ₂ = 2C/n.
+	// replace-one sensitivity of the clipped mean gradient: Δ₂ = 2C/n (calib.MeanSensitivity)
 	p.sens = calib.MeanSensitivity(p.clip, c.N)
 	switch {
 	case m.cfg.Steps > 0:
@@ -130,10 +126,8 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if p.clip >= c.GF {
 		b2 := p.clip*p.clip + float64(p.rbar)*p.sigma*p.sigma
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*b2/2
-		// The same bound's minimum over η (AM–GM: attained at η = R/√(T b²)), written
-		// without the step: theory_bound/bound_best_step = 1 exactly when the step the run
-		// used is the bound-optimal one, whatever the step formula says (a baseline held
-		// below its own theory's strength shows a ratio above 1).
+		// The bound's minimum over η (AM–GM, at η = R/√(T b²)): theory_bound/bound_best_step
+		// = 1 exactly when the run's step is the bound-optimal one.
 		r.Extra["bound_best_step"] = p.R * math.Sqrt(b2/float64(p.T))
 	}
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T)*float64(c.N), 0
@@ -174,7 +168,8 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 		for j := range avg { // running mean of x_0..x_t
 			avg[j] += (x[j] - avg[j]) / float64(t+1)
 		}
-		clipped += update(g, buf, o, x, p.clip)
+		// the noiseless part: g = (1/n) Σ_i clip_C(∇f(x; s_i)), of sensitivity 2C/n
+		clipped += optim.ClippedMean(g, buf, o, x, p.clip)
 		optim.AddNoise(g, p.sigma, rng)
 		optim.AddScaled(x, -p.eta, g)
 		optim.Project(x, c.Domain)
@@ -182,8 +177,27 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 	return avg, clipped, nil
 }
 
-// update is the noiseless part of a step: g = (1/n) Σ_i clip_C(∇f(x; s_i)), the quantity
-// whose replace-one sensitivity is 2C/n.
-func update(g, buf []float64, o problems.GradientOracle, x []float64, clip float64) int {
-	return optim.ClippedMean(g, buf, o, x, clip)
+// Knobs declares noisy-gd's tunable keys: the step factor f (η = f × the theory η of the
+// run's T), log-spaced over 32× from ½ up because the theory η charges every step the full
+// C² of a per-example subgradient, × T at ½ and 2 passes over the data (the response is
+// flat in T on the ridge ηT ≈ const); step_size is held at 0 = unused. Why this grid:
+// DESIGN.md "Tuning" (TestGridContainsOptimum). Every point is calibrated to its budget
+// (σ = √T·Δ₂/s), so knobs never change the privacy accounting.
+func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
+	n := float64(max(c.N, 1))
+	return []tuning.Knob{
+		{Name: "step_size", Doc: "η, absolute (0 = from step_factor)", Grid: []float64{0}},
+		{Name: "step_factor", Doc: "f: η = f × the theory η of the run's T", Grid: []float64{0.5, 1, 2, 4, 8, 16}},
+		{Name: "steps", Doc: "T: ½ and 2 passes (⌈n/2⌉, 2n)", Grid: []float64{math.Ceil(n / 2), 2 * n}},
+	}
 }
+
+// WithKnobs returns noisy-gd with step_size and/or steps set.
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{
+		"step_size": tuning.Float(&cfg.StepSize), "step_factor": tuning.Float(&cfg.StepFactor), "steps": tuning.Int(&cfg.Steps)},
+		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, eps: m.eps} })
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)

@@ -74,16 +74,16 @@ func TestSensitivity(t *testing.T) {
 			z[j] = rng.NormFloat64() * 1e6 // far outside the G_f claim: the clip must hold
 		}
 		q := p.WithPoint(i, z)
-		update(g1, buf, p, x, C)
-		update(g2, buf, q, x, C)
+		optim.ClippedMean(g1, buf, p, x, C)
+		optim.ClippedMean(g2, buf, q, x, C)
 		if got, max := optim.Dist(g1, g2), 2*C/float64(n); got > max*(1+1e-12) {
 			t.Errorf("trial %d: ‖ḡ(D) − ḡ(D')‖ = %v, want ≤ 2C/n = %v", trial, got, max)
 		}
 	}
 	a := p.WithPoint(0, []float64{5, 0, 0, 0})
 	bb := p.WithPoint(0, []float64{-5, 0, 0, 0})
-	update(g1, buf, a, x, C)
-	update(g2, buf, bb, x, C)
+	optim.ClippedMean(g1, buf, a, x, C)
+	optim.ClippedMean(g2, buf, bb, x, C)
 	if got, want := optim.Dist(g1, g2), 2*C/float64(n); math.Abs(got-want) > 1e-12 {
 		t.Errorf("opposite extreme neighbours: ‖Δḡ‖ = %v, want exactly %v", got, want)
 	}

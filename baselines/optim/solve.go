@@ -30,12 +30,8 @@ type Regularized struct {
 
 // Solution is the solver's output and its certificate.
 type Solution struct {
-	X []float64
-	// ErrBound is a DATA-INDEPENDENT bound on ‖X − x*‖ (it depends only on the public
-	// constants and the iteration count), so a release calibrated on 2·G/(nλ) + 2·ErrBound
-	// stays private (PRIVACY.md §1.0 (d1): an inexact solver adds 2‖x_T − x*‖ to Δ₂).
-	ErrBound float64
-	Iters    int
+	X     []float64
+	Iters int
 	// Residual is the data-dependent a-posteriori certificate 2‖G_L(X)‖/λ (smooth case; NaN
 	// otherwise), a diagnostic only: it must never feed the calibration.
 	Residual float64
@@ -97,7 +93,7 @@ func (r Regularized) Plan(d int) (iters int, errBound float64, err error) {
 // the schedule of Plan. ctx is checked once per iteration.
 func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solution, error) {
 	d, n := o.Dim(), o.Len()
-	iters, eb, err := r.Plan(d)
+	iters, _, err := r.Plan(d)
 	if err != nil {
 		return Solution{}, err
 	}
@@ -116,7 +112,7 @@ func (r Regularized) Solve(ctx context.Context, o problems.GradientOracle) (Solu
 			}
 		}
 	}
-	sol := Solution{X: x, ErrBound: eb, Iters: iters, Residual: math.NaN()}
+	sol := Solution{X: x, Iters: iters, Residual: math.NaN()}
 	if beta, ok := r.Smooth.Beta(); ok {
 		L := beta + r.Lambda
 		step := 2 / (L + r.Lambda)

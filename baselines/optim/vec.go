@@ -73,9 +73,8 @@ func Project(x []float64, dom problems.Domain) {
 }
 
 // ExtraReleasedStart is the record's Extra key (a results.csv column) that an iterative
-// baseline sets to 1 when its release equals its starting point x₀ = 0 (no step moved the
-// average iterate, e.g. T = 1), else 0: such a row measures the start, not the method,
-// and the report says so.
+// baseline sets to 1 when its release is its start x₀ = 0 (no step moved the average
+// iterate, e.g. T = 1), else 0: such a row measures the start, and the report says so.
 const ExtraReleasedStart = "released_start"
 
 // AtStart returns 1 if every coordinate of x is 0 (the start x₀ of the baselines), else 0.
@@ -84,4 +83,17 @@ func AtStart(x []float64) float64 {
 		return 0
 	}
 	return 1
+}
+
+// ClippedMean sets dst = (1/n) Σ_i clip_c(∇f(x; s_i)) over all n examples, the full-batch
+// aggregate of noisy GD (sensitivity 2c/n, calib.MeanSensitivity), summed by the oracle's
+// own batch (problems.SumClippedGrads), with buf (length d) as scratch.
+func ClippedMean(dst, buf []float64, o problems.GradientOracle, x []float64, c float64) (clipped int) {
+	clear(dst)
+	clipped = problems.SumClippedGrads(dst, buf, o, nil, x, c)
+	inv := 1 / float64(o.Len())
+	for j := range dst {
+		dst[j] *= inv
+	}
+	return clipped
 }

@@ -6,12 +6,10 @@
 // the whole run is s-GDP when every phase is (parallel composition; later phases are
 // post-processing of the released points).
 //
-// The smooth path (sensitivity Δ_i = 2Gη_i and the step (R/G) min{4/√n, s*/√d}) is taken
-// when the problem declares β-smoothness (problems.Constants.Smooth) and βη_i ≤ 2, which
-// holds for every η at β = 0: the linear family declares β = 0 (a constant gradient). A
-// family that declares nothing (ℓ1, hinge, absolute, extended-linear) gets the non-smooth
-// sensitivity 2Gη_i√n_i and the step (R/G)/√(n(1 + 128d/s*²)), which on
-// experiments/sco.yaml's linear family (d = 4, ε = 2) would be η ≈ 1e-3: phase 1 moves the
-// iterate by at most n₁η₁G ≈ 0.04 and the excess population risk stays ≈ 0.49 (x ≈ 0) at
-// every n, the algorithm's honest behaviour at its non-smooth theory constants.
+// The smooth path (sensitivity Δ_i = 2Gη_i, step (R/G) min{4/√n, s*/√d}) is taken when
+// the problem declares β-smoothness (problems.Constants.Smooth) and βη_i ≤ 2, as the
+// linear family does (β = 0). A family that declares nothing (ℓ1, hinge, absolute,
+// extended-linear) gets the non-smooth sensitivity 2Gη_i√n_i and step
+// (R/G)/√(n(1 + 128d/s*²)), so small that its excess risk barely moves from x = 0: the
+// algorithm's honest behaviour at its non-smooth theory constants.
 package phased

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/problems"
@@ -42,7 +43,7 @@ func (c *Config) Validate() error {
 // Factory is the registry line of phased-sgd.
 func Factory() algorithms.Factory {
 	return algorithms.NewFactory(Name, "FKT20 phased (localized) one-pass SGD on disjoint chunks with Gaussian output noise per phase (SPEC §6.4)", DefaultConfig, func(c Config) (algorithms.Mechanism, error) {
-		return &Mechanism{cfg: c, eps: calib.NewEpsCache()}, nil
+		return &Mechanism{cfg: c, eps: new(calib.EpsCache)}, nil
 	})
 }
 
@@ -70,9 +71,8 @@ type params struct {
 
 // contracts reports FKT20 Phased-SGD's step condition η ≤ 2/β (SPEC §6.4), under which
 // the gradient step x ↦ x − η∇f(x; s) of a convex β-smooth loss is non-expansive
-// (Hardt–Recht–Singer 2016 Lemma 3.7), written as βη ≤ 2 so that β = 0 needs no division:
-// its β → 0 limit (2/β → +∞) holds for every η, and directly, a 0-smooth loss has a
-// constant gradient, so the step is a translation, an isometry for every η.
+// (Hardt–Recht–Singer 2016 Lemma 3.7), written as βη ≤ 2 so that β = 0 (a constant
+// gradient: the step is a translation, an isometry) holds for every η without division.
 func contracts(beta, eta float64) bool { return beta*eta <= 2 }
 
 // calibrate lays out the phases and their noise for GDP parameter s.
@@ -132,10 +132,8 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := m.eps.Spend(&r, gdp, b.Delta); err != nil {
 		return r, err
 	}
-	// The phases use disjoint chunks, so a replaced example is in one phase only (parallel
-	// composition, s = max_i Δ_i/σ_i); there the phase's average iterate moves by ≤ Δ_i =
-	// 2Gη_i (declared β-smooth, βη_i ≤ 2; β = 0 included) or 2Gη_i√n_i (derivation at
-	// calibrate). Both need unclipped subgradients (G ≥ G_f), so G_f is trusted, and β
+	// Parallel composition over the disjoint chunks, s = max_i Δ_i/σ_i (Δ_i derived at
+	// calibrate). Both Δ_i need unclipped subgradients (G ≥ G_f), so G_f is trusted, and β
 	// when smooth.
 	trust, smooth := []string{problems.ConstGF}, 0.0
 	if first.smooth {
@@ -177,9 +175,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 	}, rng)
 }
 
-// onePass is the noiseless part of a phase: one pass of projected SGD from w0 over the
-// chunk idx with step eta, writing the average iterate (of x_1..x_m, the points after
-// each step) into avg. w0 is not modified; buf is gradient scratch.
+// onePass is the noiseless part of a phase: one pass of projected SGD from w0 (unmodified)
+// over the chunk idx with step eta, writing the average of x_1..x_m into avg.
 func onePass(avg, buf []float64, o problems.GradientOracle, w0 []float64, idx []int, eta, clip float64, dom problems.Domain) {
 	x := make([]float64, len(w0)) // one allocation per phase (O(log n) per run), not per step
 	copy(x, w0)
@@ -194,3 +191,22 @@ func onePass(avg, buf []float64, o problems.GradientOracle, w0 []float64, idx []
 		}
 	}
 }
+
+// Knobs declares phased-sgd's tunable key (DESIGN.md "Tuning"): the absolute base step size
+// η (0 = theory) on a 1–2–5 ladder, 12 = tuning.GridSize points. clip is not a knob: the
+// sensitivity argument needs unclipped subgradients (clip ≥ G_f, calibrate), and a clip
+// above G_f only raises the sensitivity, so no clip value is worth a grid point.
+func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{
+		{Name: "step_size", Doc: "base η, absolute (0 = theory)", Grid: []float64{0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2}},
+	}
+}
+
+// WithKnobs returns phased-sgd with step_size and/or clip set.
+func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"step_size": tuning.Float(&cfg.StepSize), "clip": tuning.Float(&cfg.Clip)},
+		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, eps: m.eps} })
+}
+
+var _ tuning.Tunable = (*Mechanism)(nil)

@@ -8,10 +8,189 @@ import (
 	"math/rand/v2"
 
 	"expmech/algorithms"
+	"expmech/algorithms/tuning"
 	"expmech/baselines/calib"
 	"expmech/baselines/optim"
 	"expmech/loss"
 	"expmech/problems"
+)
+
+// OutputName is the registry name of output perturbation.
+const OutputName = "output-perturbation"
+
+// OutputConfig configures output-perturbation.
+type OutputConfig struct {
+	// Lambda is the regulariser λ > 0 of (1/n) Σ f + (λ/2)‖x‖²; 0 (default) = the theory
+	// λ* = 2G d^{1/4}/(R√(n s*)) minimising the bound λR²/2 + G√d·σ (σ = 2G/(nλ s*)), and
+	// G/(Rn) when ε = ∞.
+	Lambda float64 `yaml:"lambda"`
+	// SolverTol is the certified solver accuracy ‖x̂ − x*‖ as a fraction of the exact
+	// sensitivity 2G/(nλ) (smooth losses; default 1e-3, in (0, 1]).
+	SolverTol float64 `yaml:"solver_tol"`
+	// MaxIter is the subgradient iteration count for non-smooth losses (default 2000); the
+	// certified error 2G'/(λ√(T+1)) then enlarges the sensitivity.
+	MaxIter int `yaml:"max_iter"`
+}
+
+// DefaultOutputConfig returns the defaults.
+func DefaultOutputConfig() *OutputConfig { return &OutputConfig{SolverTol: 1e-3, MaxIter: 2000} }
+
+// Validate reports every problem at once.
+func (c *OutputConfig) Validate() error {
+	return errors.Join(
+		calib.NonNegative(OutputName, "lambda", c.Lambda, "0 = theory"),
+		calib.Require(c.SolverTol > 0 && c.SolverTol <= 1, "output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol),
+		calib.AtLeast(OutputName, "max_iter", c.MaxIter, 1, ""))
+}
+
+// OutputFactory is the registry line of output-perturbation.
+func OutputFactory() algorithms.Factory {
+	return algorithms.NewFactory(OutputName, "Gaussian output perturbation of the regularised ERM minimiser, Δ₂ = 2G/(nλ) (CMS11; SPEC §6.7)", DefaultOutputConfig, func(c OutputConfig) (algorithms.Mechanism, error) {
+		return &Output{cfg: c, eps: new(calib.EpsCache)}, nil
+	})
+}
+
+// Output is a configured output-perturbation mechanism.
+type Output struct {
+	cfg OutputConfig
+	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
+}
+
+func (m *Output) Name() string { return OutputName }
+
+type outParams struct {
+	reg                         optim.Regularized
+	iters                       int
+	errBound, sens, sigma, s, R float64
+}
+
+// calibrate derives λ, the solver schedule and σ for GDP parameter s from the public
+// constants only (an undeclared β means the subgradient solver, so Plan and Run agree
+// without looking at the data).
+func (m *Output) calibrate(c problems.Constants, s float64) (outParams, error) {
+	p := outParams{s: s, R: calib.Radius(c)}
+	G, n, d := c.GF, float64(c.N), float64(c.D)
+	lam := m.cfg.Lambda
+	if lam == 0 {
+		if math.IsInf(s, 1) {
+			lam = G / (p.R * n)
+		} else {
+			lam = 2 * G * math.Pow(d, 0.25) / (p.R * math.Sqrt(n*s))
+		}
+	}
+	// Exact sensitivity (CMS11 Cor. 8, replace-one): J_D − J_D' = (f_i − f_i')/n has
+	// gradient norm ≤ 2G/n and J is λ-strongly convex, so ‖x*(D) − x*(D')‖ ≤ 2G/(nλ).
+	exact := 2 * G / (n * lam)
+	p.reg = optim.Regularized{Lambda: lam, G: G, Smooth: c.Smooth, Domain: c.Domain,
+		Tol: m.cfg.SolverTol * exact, MaxIter: m.cfg.MaxIter}
+	var err error
+	if p.iters, p.errBound, err = p.reg.Plan(c.D); err != nil {
+		return p, fmt.Errorf("output-perturbation: %w", err)
+	}
+	// The released x̂ is within errBound of x* on each neighbour (a data-independent
+	// certificate), so ‖x̂(D) − x̂(D')‖ ≤ 2G/(nλ) + 2·errBound (PRIVACY.md §1.0 (d1)).
+	p.sens = exact + 2*p.errBound
+	if !math.IsInf(s, 1) {
+		p.sigma = p.sens / s
+	}
+	return p, nil
+}
+
+func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) (algorithms.Record, error) {
+	r := algorithms.Empty()
+	r.Sigma, r.Steps, r.Batch, r.DeltaMech = p.sigma, p.iters, c.N, b.Delta
+	r.Guarantee = calib.Guarantee(b)
+	if err := m.eps.Spend(&r, calib.ComposedGDP(1, p.sens, p.sigma), b.Delta); err != nil {
+		return r, err
+	}
+	// Replace-one: the λ-strongly convex regularised minimiser moves by ≤ 2G_f/(nλ), plus
+	// twice the solver's certified error (which uses β when declared, and the radius): s = Δ/σ.
+	trust, extraPass := []string{problems.ConstGF, problems.ConstDomain}, 0.0
+	if p.reg.Smooth.Declared() { // and one more pass for the a-posteriori residual
+		trust, extraPass = []string{problems.ConstGF, problems.ConstSmooth, problems.ConstDomain}, 1
+	}
+	calib.Certificate(&r, c, b, trust...)
+	// F(x̂ + b) − F(x_opt) ≤ λR²/2 (regularisation bias, ‖x_opt‖ ≤ R) + G(errBound + E‖b‖),
+	// E‖b‖ ≤ σ√d; projecting onto K is non-expansive towards x* ∈ K.
+	r.TheoryBound = p.reg.Lambda*p.R*p.R/2 + c.GF*(p.errBound+p.sigma*math.Sqrt(float64(c.D)))
+	r.PredictedGradientQueries, r.PredictedValueQueries = (float64(p.iters)+extraPass)*float64(c.N), 0
+	r.Extra = map[string]float64{"lambda": p.reg.Lambda, "sensitivity": p.sens, "solver_error_bound": p.errBound}
+	return r, nil
+}
+
+// Plan is data-independent.
+func (m *Output) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	return calib.PlanGDP(c, b, m.calibrate, m.record)
+}
+
+// Needs is first order: Run queries gradients.
+func (m *Output) Needs() problems.Need { return problems.NeedGradients }
+
+// Run solves the regularised ERM to its certified accuracy and releases Π_K(x̂ + N(0, σ²I)).
+func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
+	o, _, p, rec, err := calib.Open[problems.GradientAccess](OutputName, vo, pl, m.record)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	x, _, err := release(ctx, OutputName, o, p.reg, p.errBound, p.sigma, rng)
+	if err != nil {
+		return algorithms.Output{}, err
+	}
+	return algorithms.Output{X: x, Record: rec}, nil
+}
+
+// release is what both perturbation mechanisms do once calibrated: solve the regularised
+// ERM reg to its certified accuracy tol, add N(0, σ²I) and project onto K. A residual
+// above the certified bound means the public constants (G_f, β) are wrong for this
+// instance: nothing is released.
+func release(ctx context.Context, mech string, o problems.GradientAccess, reg optim.Regularized, tol, sigma float64, rng *rand.Rand) ([]float64, optim.Solution, error) {
+	sol, err := reg.Solve(ctx, o)
+	if err != nil {
+		return nil, sol, err
+	}
+	if !math.IsNaN(sol.Residual) && sol.Residual > 1.01*tol+1e-12 {
+		return nil, sol, fmt.Errorf("%s: solver residual %v above the certified %v: the problem's G_f or β is understated", mech, sol.Residual, tol)
+	}
+	optim.AddNoise(sol.X, sigma, rng)
+	optim.Project(sol.X, reg.Domain)
+	return sol.X, sol, nil
+}
+
+// lambdaGrid returns the regulariser grid of both perturbation baselines: 0 = theory and
+// 11 absolute values (DESIGN.md "Tuning"); tuning.GridSize points.
+func lambdaGrid() []float64 {
+	return []float64{0, 1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1, 3, 10}
+}
+
+// Knobs declares output-perturbation's tunable key: λ.
+func (m *Output) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{{Name: "lambda", Doc: "λ (0 = theory)", Grid: lambdaGrid()}}
+}
+
+// WithKnobs returns output-perturbation with λ set.
+func (m *Output) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	return calib.Variant(OutputName, v, &cfg, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)},
+		func() algorithms.Mechanism { return &Output{cfg: cfg, eps: m.eps} })
+}
+
+// Knobs declares objective-perturbation's tunable key: Λ (raised to KST12's floor).
+func (m *Objective) Knobs(problems.Constants) []tuning.Knob {
+	return []tuning.Knob{{Name: "lambda", Doc: "Λ (0 = theory; raised to the floor 2β/(nε₁))", Grid: lambdaGrid()}}
+}
+
+// WithKnobs returns objective-perturbation with Λ set.
+func (m *Objective) WithKnobs(v map[string]float64) (algorithms.Mechanism, error) {
+	cfg := m.cfg
+	return calib.Variant(ObjectiveName, v, &cfg, map[string]func(float64) error{"lambda": tuning.Float(&cfg.Lambda)},
+		func() algorithms.Mechanism { return &Objective{cfg: cfg} })
+}
+
+var (
+	_ algorithms.Mechanism = (*Output)(nil)
+	_ algorithms.Mechanism = (*Objective)(nil)
+	_ tuning.Tunable       = (*Output)(nil)
+	_ tuning.Tunable       = (*Objective)(nil)
 )
 
 // ObjectiveName is the registry name of objective perturbation.
@@ -61,8 +240,6 @@ func ObjectiveFactory() algorithms.Factory {
 
 // Objective is a configured objective-perturbation mechanism.
 type Objective struct{ cfg ObjectiveConfig }
-
-var _ algorithms.Mechanism = (*Objective)(nil)
 
 func (m *Objective) Name() string { return ObjectiveName }
 
@@ -202,7 +379,7 @@ func (m *Objective) Needs() problems.Need { return problems.NeedGradients }
 // Run draws b, minimises (1/n) Σ f + (Λ/2)‖θ‖² + ⟨b/n, θ⟩ to certified accuracy and
 // releases Π_K(θ̂ + N(0, σ_out² I)).
 func (m *Objective) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
-	o, c, p, rec, err := calib.Open(ObjectiveName, vo, pl, func(c problems.Constants, b algorithms.Budget, p objParams) (algorithms.Record, error) {
+	o, c, p, rec, err := calib.Open[problems.GradientAccess](ObjectiveName, vo, pl, func(c problems.Constants, b algorithms.Budget, p objParams) (algorithms.Record, error) {
 		if err := m.check(c, true); err != nil { // the GLM structure, once the plan is ours
 			return algorithms.Record{}, err
 		}
