@@ -27,12 +27,13 @@
 //	               (task sco): what the population adds, e.g. GLL22 Thm 6.7's term
 //	gradient_queries_d  gradient_queries × d: the coordinates of gradient read
 //
-// Outputs besides the CSVs: analysis.json (snake_case keys, numbers as
-// numbers, null for NaN/Inf), report.html (self-contained: inline SVG figures, sortable
-// tables, the spec and the manifest) and, over a results root, index.html
-// (WriteHTMLIndex). Figures are curves (mean ± 95% CI per x) or cost/quality frontiers
-// (Figure.Kind "frontier": one point per algorithm and cell) or phase diagrams of the regime
-// map (Figure.Kind "phase", phase.go); an experiment with a regime check also gets map.csv
-// and which.md, its "Which method should I use" section of REPORT.md (regime.go). The -compare outputs are
-// FormatCompare's table, WriteCompareCSV's compare.csv and SaveCompareFigures' forest plots.
+// Outputs besides the CSVs: analysis.json (snake_case keys, numbers as numbers, null for
+// NaN/Inf), report.html (self-contained: inline SVG figures, sortable tables, the spec and
+// the manifest) and, over a results root, index.html (WriteHTMLIndex). Figures are curves
+// (mean ± 95% CI per x), cost/quality frontiers (Figure.Kind "frontier": one point per
+// algorithm and cell) or phase diagrams of the regime map (Figure.Kind "phase"); an
+// experiment with a regime check also gets map.csv and which.md, its "Which method should
+// I use" section of REPORT.md (regime.go, with the phase diagrams). The -compare outputs
+// are FormatCompare's table, WriteCompareCSV's compare.csv and SaveCompareFigures' forest
+// plots.
 package report
