@@ -249,17 +249,6 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	return outs
 }
 
-// figureWriteErrors joins the write errors of figs (nil when every drawn file was written).
-func figureWriteErrors(figs []figureOutcome) error {
-	var errs []error
-	for _, f := range figs {
-		if f.WriteErr != nil {
-			errs = append(errs, fmt.Errorf("figure %s: %w", f.Name, f.WriteErr))
-		}
-	}
-	return errors.Join(errs...)
-}
-
 // figureData builds the plot description of fg (and fills out's counts).
 func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	sel := table.Filter(rs, "", fg.Where)

@@ -519,7 +519,8 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 			fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
 		}
 		expected := cmp.Or(c.ExpectedText, c.Expected.String())
-		fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+		// #anchor: GitHub's heading anchor of a [a-z0-9_-]+ name is the name in lower case
+		fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, strings.ToLower(e.Name), i,
 			mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
 			resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
 	})
@@ -601,9 +602,6 @@ func whereSuffix(w string) string {
 	return " (" + w + ")"
 }
 
-// anchor is GitHub's heading anchor of a [a-z0-9_-]+ name.
-func anchor(name string) string { return strings.ToLower(name) }
-
 // Input is what Analyze computed from one experiment's rows; Write draws and writes the
 // reports from it.
 type Input struct {
@@ -622,15 +620,25 @@ type Input struct {
 // not be written does not stop the reports: its error is figErr, returned once the reports
 // are written; err is any other failure.
 func Write(in Input, dir, figDir string) (figErr, err error) {
-	figs := drawFigures(in.Exp, in.OK, figDir, in.Exp.Workers)
-	rep := report{Input: in, Figures: figs, Comparisons: compareFigures(in.Exp, in.OK)}
+	rep := report{Input: in, Figures: drawFigures(in.Exp, in.OK, figDir, in.Exp.Workers)}
+	for _, f := range in.Exp.Figures {
+		if rankable(f) {
+			rep.Comparisons = append(rep.Comparisons, compareFigure(in.Exp, f, in.OK))
+		}
+	}
 	if err := rep.write(dir, figDir); err != nil {
 		return nil, err
 	}
 	if err := rep.writeHTML(dir, figDir); err != nil {
 		return nil, err
 	}
-	return figureWriteErrors(figs), nil
+	var errs []error
+	for _, f := range rep.Figures {
+		if f.WriteErr != nil {
+			errs = append(errs, fmt.Errorf("figure %s: %w", f.Name, f.WriteErr))
+		}
+	}
+	return errors.Join(errs...), nil
 }
 
 // VerdictsColumns is the header of the verdicts file WriteVerdicts writes: one row per
