@@ -17,12 +17,10 @@ import (
 )
 
 // pdfCanvas is a vg.Canvas that writes a PDF through fpdf with the figures' fonts embedded
-// as Unicode (Identity-H, subset) fonts with a ToUnicode map. gonum/plot's own vgpdf
-// embeds them with the WinAnsi (cp1252) encoding and passes UTF-8 bytes through, so every
-// non-ASCII rune of a label (ε, δ, ±, −, superscripts) came out as two or three Latin-1
-// characters ("Îµ"); here the glyphs are right and the text extracts as written. The
-// document carries a fixed creation date and sorted catalogs, so its bytes depend on
-// the figure alone.
+// as Unicode (Identity-H, subset) fonts with a ToUnicode map, so the text extracts as
+// written: gonum/plot's vgpdf embeds them as WinAnsi (cp1252) and garbles every non-ASCII
+// rune ("Îµ" for ε). A fixed creation date (pdfEpoch) and sorted catalogs make its bytes
+// depend on the figure alone.
 type pdfCanvas struct {
 	doc   *fpdf.Fpdf
 	w, h  vg.Length
@@ -34,8 +32,7 @@ type pdfCanvas struct {
 
 type pdfState struct{ width vg.Length }
 
-// pdfEpoch is every figure's CreationDate and ModDate: a fixed date instead of the time
-// of drawing, so that a rerun writes the same bytes.
+// pdfEpoch is every figure's CreationDate and ModDate, so that a rerun writes the same bytes.
 var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func newPDFCanvas(w, h vg.Length) *pdfCanvas {

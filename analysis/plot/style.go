@@ -151,13 +151,10 @@ func MethodOf(label string) string {
 
 // Key is a spec-level style key: the style of every series label of one experiment,
 // assigned once from all its algorithm labels, so that every figure of the experiment
-// draws a label alike and no two labels of the experiment share a marker (while there are
-// markers to go round: 12) or a colour. A label named after its method keeps the method's
-// colour and marker (StyleOf); a variant (a tuned baseline, a sampler of expmech) keeps
-// its dashes but takes a shade of the method's colour — darker, then lighter, in the
-// variants' sorted order — and the first marker that no earlier label took. Labels are
-// taken methods first, each method's own label before its sorted variants, so the key
-// depends on the set of labels, not on their order in the spec.
+// draws a label alike and no two labels share a marker (while the 12 last) or a colour.
+// A method's own label keeps its colour and marker (StyleOf); a variant keeps its dashes,
+// takes a shade of the method's colour (darker, then lighter, in sorted order) and the
+// first marker no earlier label took. It depends on the set of labels, not their order.
 type Key map[string]Style
 
 // NewKey assigns the styles of labels; method maps a label to its method ("" or absent:

@@ -476,7 +476,6 @@ func (b *figureBuild) curve(lab string) plot.Series {
 // slope check on this curve, anchored at the series' first point.
 func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 	var refs []refLine
-	// The theorem's bound: mean theory_bound per x, when the column is filled.
 	if b.fg.Y == rows.ColExcessEmpiricalRisk || b.fg.Y == rows.ColExcessPopulationRisk || b.fg.Y == rows.ColEmpiricalRisk {
 		tb, _ := table.GroupBy(theoremRows(b.bySeries[lab]), b.fg.X, rows.ColTheoryBound, 0, 0)
 		bl := refLine{kind: boundKind, style: plot.Dashed, labels: []string{lab}}
@@ -488,7 +487,6 @@ func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 			refs = append(refs, bl)
 		}
 	}
-	// The theory's slope, anchored at the series' first point.
 	for _, c := range b.exp.Checks {
 		if c.Kind != check.KindSlope || c.Vs != b.fg.X || c.Metric != b.fg.Y || c.Algorithm != lab {
 			continue
@@ -623,12 +621,10 @@ type Figure struct {
 	LogY   bool              `yaml:"logy"`
 	Theory bool              `yaml:"theory"`
 	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
-	// Kind is "curve" (default: mean y per x value, one line per series) or "frontier"
-	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs, no
-	// lines, and the Pareto front; x is a cost such as total_queries or wall_seconds) or
-	// "bias" (biasFigure, from check.BiasGroups: the KS distance of the pooled y statistics to the exact law vs x per
-	// draw, with the noise floor) or "phase" (phaseFigure: the regime map's best private
-	// method per cell at (x, y)).
+	// Kind is "curve" (default: mean y per x value, one line per series), "frontier"
+	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs and the
+	// Pareto front; x is a cost such as total_queries), "bias" (FigureBias) or "phase"
+	// (FigurePhase).
 	Kind string `yaml:"kind"`
 	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
 	Size string `yaml:"size"`
