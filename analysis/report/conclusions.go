@@ -490,7 +490,9 @@ func (c *conclusion) writeWarnings(b *strings.Builder) {
 		fmt.Fprintf(b, " Warning: %s released its starting point x₀ (released_start) in some trials at %s — those rows measure x₀, not the method.",
 			c.tags[a], c.fc.xList(c.startAt[a]))
 	}
-	if hasUnpaired(c.fc) {
+	if slices.ContainsFunc(c.fc.Points, func(pt RankPoint) bool {
+		return slices.ContainsFunc(pt.Entries, func(e RankEntry) bool { return e.Relation != "" && !e.Paired })
+	}) {
 		b.WriteString(" Some relations were decided by unpaired CIs (trials missing on one side).")
 	}
 }
@@ -509,13 +511,6 @@ func nextOf(fc FigureComparison, a string, tied bool) []string {
 		}
 	}
 	return out
-}
-
-// hasUnpaired reports whether some relation was decided by unpaired CIs.
-func hasUnpaired(fc FigureComparison) bool {
-	return slices.ContainsFunc(fc.Points, func(pt RankPoint) bool {
-		return slices.ContainsFunc(pt.Entries, func(e RankEntry) bool { return e.Relation != "" && !e.Paired })
-	})
 }
 
 func joinAnd(q []string) string {
@@ -552,7 +547,8 @@ func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 		}
 		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.Label(), name(r.Algorithm), name(r.Against), r.Verdict)
 		if len(r.Points) == 0 {
-			line += " — " + firstClause(r.Reason) + "."
+			decisive, _, _ := strings.Cut(r.Reason, "; ") // the reason up to its first "; "
+			line += " — " + decisive + "."
 		} else {
 			line += " — " + comparePointsText(r) + "."
 		}
@@ -598,14 +594,6 @@ func comparePointsText(r check.CheckResult) string {
 		q = append(q, "some x values lack rows of one algorithm")
 	}
 	return joinAnd(q)
-}
-
-// firstClause is the reason up to its first "; " (the decisive part).
-func firstClause(s string) string {
-	if i := strings.Index(s, "; "); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // writeComparisonMD writes the Comparison section of report.md.
