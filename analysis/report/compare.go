@@ -125,9 +125,8 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 		check.Count(len(cs), "comparison"), sig, alpha)
 }
 
-// WriteCompareCSV writes the comparisons, one row each: the identity columns, the
-// discriminating swept columns (Comparison.Extra) if any, algorithm,
-// metric, both samples' statistics, ratio, test, t, df, p, q and significant.
+// WriteCompareCSV writes the comparisons, one row each: the identity and Extra columns,
+// algorithm, metric, both samples' statistics, ratio, test, t, df, p, q and significant.
 func WriteCompareCSV(path string, cs []Comparison) error {
 	var extra []string
 	for _, c := range cs {
@@ -173,8 +172,7 @@ func ffInf(v float64) string {
 // SaveCompareFigures draws, per metric, a forest plot: one row per (cell, algorithm), the
 // ratio new/old of the means on a log axis with its 95% interval (Comparison.RatioLo/Hi),
 // coloured by algorithm, the line ratio = 1, and "*" after the row's name when the
-// difference is significant. Files:
-// base_<metric>.{png,svg,pdf}. It returns the file stems written.
+// difference is significant, in base_<metric>.{png,svg,pdf}; it returns the stems written.
 func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 	swept, metrics := compareAxes(cs)
 	var written []string

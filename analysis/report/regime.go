@@ -180,38 +180,32 @@ func topGroup(c check.RegimeCell) []string {
 // tallyText counts, per method, the cells it wins (label winner) and those where it is the
 // best by mean only.
 func tallyText(cells []check.RegimeCell) string {
-	wins, best := map[string]int{}, map[string]int{}
-	var methods []string
+	wins, best, inTop := map[string]int{}, map[string]int{}, map[string]int{}
+	var methods, members []string
 	for _, c := range cells {
-		if c.Best == "" {
-			continue
-		}
-		methods = appendNew(methods, c.Best)
-		if c.Label == check.LabelWinner {
-			wins[c.Best]++
-		} else {
-			best[c.Best]++
-		}
-	}
-	slices.SortFunc(methods, func(a, b string) int {
-		return cmp.Or(cmp.Compare(wins[b]+best[b], wins[a]+best[a]), cmp.Compare(a, b))
-	})
-	var parts []string
-	for _, m := range methods {
-		parts = append(parts, fmt.Sprintf("%s %d (winner in %d)", m, wins[m]+best[m], wins[m]))
-	}
-	// the top group: a method the data do not separate from the cell's best counts too
-	inTop := map[string]int{}
-	var members []string
-	for _, c := range cells {
+		// the top group: a method the data do not separate from the cell's best counts too
 		for _, m := range topGroup(c) {
 			if inTop[m]++; inTop[m] == 1 {
 				members = append(members, m)
 			}
 		}
+		if c.Best != "" {
+			methods = appendNew(methods, c.Best)
+			best[c.Best]++
+			if c.Label == check.LabelWinner {
+				wins[c.Best]++
+			}
+		}
 	}
-	slices.SortFunc(members, func(a, b string) int { return cmp.Or(cmp.Compare(inTop[b], inTop[a]), cmp.Compare(a, b)) })
-	var tops []string
+	byCount := func(n map[string]int) func(a, b string) int {
+		return func(a, b string) int { return cmp.Or(cmp.Compare(n[b], n[a]), cmp.Compare(a, b)) }
+	}
+	slices.SortFunc(methods, byCount(best))
+	slices.SortFunc(members, byCount(inTop))
+	var parts, tops []string
+	for _, m := range methods {
+		parts = append(parts, fmt.Sprintf("%s %d (winner in %d)", m, best[m], wins[m]))
+	}
 	for _, m := range members {
 		tops = append(tops, fmt.Sprintf("%s %d", m, inTop[m]))
 	}

@@ -361,12 +361,9 @@ type TopReport struct {
 }
 
 // WriteTopReport assembles outPath (REPORT.md) from resultsRoot/<experiment>/analysis.json
-// for the experiments of top.Suite run in top.Quick's mode: the mode in the title, a
-// scoreboard with one row per check (its claim form, fit, points × trials, verdict and
-// figure), one section per experiment stating its claim (the description) once, and a
-// "Privacy audit" section copied from resultsRoot/audit/report.md when that file exists,
-// and the "Which method should I use" section of each experiment with a regime map
-// (resultsRoot/<experiment>/which.md, RegimeSection).
+// for the experiments of top.Suite run in top.Quick's mode: the header with the suite's
+// tally, a scoreboard with one row per check, one section per experiment and the "Which
+// method should I use" sections (resultsRoot/<experiment>/which.md, RegimeSection).
 func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) error {
 	if len(top.Suite) == 0 {
 		return fmt.Errorf("analysis: top report: no experiments in the suite")
@@ -641,14 +638,13 @@ func Write(in Input, dir, figDir string) (figErr, err error) {
 	return errors.Join(errs...), nil
 }
 
-// VerdictsColumns is the header of the verdicts file WriteVerdicts writes: one row per
-// check of the suite, numbered like the REPORT.md scoreboard (experiment, #), with the
-// verdict shown after Holm's adjustment over the suite (holm) beside the check's own
-// (raw). SPEC §12's verdict column is generated from it (scripts/spec12).
+// VerdictsColumns is the header of WriteVerdicts' file: one row per check of the suite,
+// numbered like the REPORT.md scoreboard, its verdict after Holm (holm) and its own (raw).
 var VerdictsColumns = []string{"experiment", "index", "label", "role", "holm", "raw", "fitted", "ci_lo", "ci_hi", "p_holm"}
 
 // WriteVerdicts writes the verdicts file of the suite run in top's mode under
-// resultsRoot to outPath (CSV, VerdictsColumns): what SPEC §12 is generated from.
+// resultsRoot to outPath (CSV, VerdictsColumns): what SPEC §12's verdict column is
+// generated from (scripts/spec12).
 func WriteVerdicts(resultsRoot, outPath string, top TopReport) error {
 	if len(top.Suite) == 0 {
 		return fmt.Errorf("analysis: verdicts: no experiments in the suite")
