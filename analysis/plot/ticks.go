@@ -56,7 +56,7 @@ func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
 			ticks = append(ticks, t)
 		}
 	}
-	if countLabels(ticks) < 2 {
+	if len(slices.DeleteFunc(slices.Clone(ticks), func(t gplot.Tick) bool { return t.Label == "" })) < 2 {
 		// A narrow range with at most one "round" value: label its ends as well (2 digits).
 		for _, v := range []float64{lo, hi} {
 			r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 2, 64), 64)
@@ -105,40 +105,18 @@ func (v valueTicks) Ticks(lo, hi float64) []gplot.Tick {
 	return labelAll(ticks)
 }
 
-func countLabels(ts []gplot.Tick) int {
-	n := 0
-	for _, t := range ts {
-		if t.Label != "" {
-			n++
-		}
-	}
-	return n
-}
-
 // labelAll writes the labels of the ticks that carry one, all in one format.
 func labelAll(ts []gplot.Tick) []gplot.Tick {
-	var vals []float64
-	for _, t := range ts {
-		if t.Label != "" {
-			vals = append(vals, t.Value)
-		}
-	}
-	sci := needsSci(vals)
+	sci := slices.ContainsFunc(ts, func(t gplot.Tick) bool {
+		a := math.Abs(t.Value)
+		return t.Label != "" && a != 0 && (a < 1e-3*(1-1e-12) || a >= 1e4)
+	})
 	for i := range ts {
 		if ts[i].Label != "" {
 			ts[i].Label = tickLabel(ts[i].Value, sci)
 		}
 	}
 	return ts
-}
-
-func needsSci(vals []float64) bool {
-	for _, v := range vals {
-		if a := math.Abs(v); a != 0 && (a < 1e-3*(1-1e-12) || a >= 1e4) {
-			return true
-		}
-	}
-	return false
 }
 
 // tickLabel writes v plainly (4 significant digits) or as m×10^k ("10^k" when m = 1),
