@@ -740,33 +740,19 @@ func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
 		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
 			whereText(r.Where), ff(r.Threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
 			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String(), ff(r.PPass), strconv.Itoa(r.Resamples),
-			ff(r.LackOfFit.Chi2), lofDF(r.LackOfFit), ff(r.LackOfFit.P), ffPositive(r.Detect), ff(r.Power), powerTrials(r.PowerTrials)})
+			ff(r.LackOfFit.Chi2), blankIf(math.IsNaN(r.LackOfFit.P), strconv.Itoa(r.LackOfFit.DF)), ff(r.LackOfFit.P),
+			blankIf(!(r.Detect > 0), ff(r.Detect)), ff(r.Power), blankIf(r.PowerTrials == 0, strconv.Itoa(r.PowerTrials))})
 	}
 	return writeCSVFile(path, recs)
 }
 
-// ffPositive is ff of x > 0, "" otherwise (a stated detect of 0 means none).
-func ffPositive(x float64) string {
-	if !(x > 0) {
+// blankIf is s, or "" when blank: an undefined lack-of-fit df, a detect of 0 (none
+// stated), power trials not estimated.
+func blankIf(blank bool, s string) string {
+	if blank {
 		return ""
 	}
-	return ff(x)
-}
-
-// powerTrials is the trials per point for 80% power, "" when not estimated.
-func powerTrials(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
-}
-
-// lofDF is the lack-of-fit degrees of freedom, "" when undefined.
-func lofDF(l table.LackOfFit) string {
-	if math.IsNaN(l.P) {
-		return ""
-	}
-	return strconv.Itoa(l.DF)
+	return s
 }
 
 // whereText is table.WhereText without its leading " where ": "k=v, …", "" for none.
