@@ -94,12 +94,7 @@ func ciPct(s stats.Stats) string {
 func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 	alpha = cmp.Or(alpha, 0.05)
 	swept, metrics := compareAxes(cs)
-	sig := 0
-	for _, c := range cs {
-		if c.Significant {
-			sig++
-		}
-	}
+	sig := 0 // each comparison is of one metric: counted once below
 	for _, m := range metrics {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\tcell\talgorithm\told\tnew\tchange\ttest\tp\tq\t\n", m)
@@ -113,6 +108,9 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 				change, p, q = "identical", "—", "—"
 			case !c.Significant:
 				change = "~"
+			}
+			if c.Significant {
+				sig++
 			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, c.Extra, swept), c.Algorithm,
 				table.FmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, table.FmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test, p, q)
