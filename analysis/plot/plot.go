@@ -704,9 +704,8 @@ func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 	return pts, bars
 }
 
-// ciBars draws confidence intervals; a bound beyond the clamp range (on a log axis: more
-// than a decade beyond the points, or non-positive) or beyond the final axis range is drawn
-// to the plot's edge and ends in an arrow head, so that it is never mistaken for a value.
+// ciBars draws confidence intervals; a bound beyond the clamp range (clampRange) or the
+// final axis range is drawn to the plot's edge and ends in an arrow head (interval).
 type ciBars struct {
 	bars           []bar
 	color          color.Color
@@ -763,10 +762,10 @@ func (e *ciBars) Plot(c draw.Canvas, plt *gplot.Plot) {
 	}
 }
 
-// interval draws one bar from lo to hi (data values; the axis range is [amin, amax], tr
-// its transform) at canvas position at across the axis; pt maps (along, across) to a
-// canvas point. A bound outside the range (or non-positive on a log axis) is drawn to the
-// canvas edge (edgeLo, edgeHi) and ends in an arrow head, else in a cap.
+// interval draws one bar from lo to hi (data values; axis range [amin, amax], transform
+// tr) at canvas position at across the axis (pt maps (along, across) to a point). A bound
+// outside the range (or ≤ 0 on a log axis) is drawn to the canvas edge (edgeLo, edgeHi)
+// and ends in an arrow head, so that it is never mistaken for a value; else in a cap.
 func (e *ciBars) interval(c draw.Canvas, ls draw.LineStyle, pt func(along, across vg.Length) vg.Point, at vg.Length,
 	lo, hi, amin, amax float64, log bool, tr func(float64) vg.Length, edgeLo, edgeHi vg.Length) {
 	ah := e.cap * 0.7 // arrow head half-width

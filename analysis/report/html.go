@@ -247,9 +247,8 @@ func (rep report) htmlFigures(dir, figDir string) []htmlFigure {
 // htmlSummary is the table of the primary metrics' summaries, the swept columns as
 // numbers.
 func (rep report) htmlSummary(swept []string) *htmlTable {
-	head := []string{"cell"}
-	head = append(head, swept...)
-	head = append(head, "algorithm", "metric", "trials", "mean", "CI low", "CI high", "std", "median")
+	head := append(append([]string{"cell"}, swept...),
+		"algorithm", "metric", "trials", "mean", "CI low", "CI high", "std", "median")
 	t := &htmlTable{ID: "summary", Head: head, Filter: true}
 	for _, s := range rep.Summaries {
 		if !isPrimary(s.Metric, rep.Exp) {
