@@ -24,13 +24,11 @@ import (
 type pdfCanvas struct {
 	doc   *fpdf.Fpdf
 	w, h  vg.Length
-	stack []pdfState
+	stack []vg.Length     // the line width, one per Push level
 	fonts map[string]bool // families already added to doc
 	imgs  int
 	err   error // the first font that could not be embedded
 }
-
-type pdfState struct{ width vg.Length }
 
 // pdfEpoch is every figure's CreationDate and ModDate, so that a rerun writes the same bytes.
 var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -44,7 +42,7 @@ func newPDFCanvas(w, h vg.Length) *pdfCanvas {
 	doc.SetMargins(0, 0, 0)
 	doc.SetAutoPageBreak(false, 0)
 	doc.AddPage()
-	c := &pdfCanvas{doc: doc, w: w, h: h, stack: []pdfState{{}}, fonts: map[string]bool{}}
+	c := &pdfCanvas{doc: doc, w: w, h: h, stack: []vg.Length{0}, fonts: map[string]bool{}}
 	// fpdf's origin is the top left with y down; vg's is the bottom left with y up.
 	c.Push()
 	c.Translate(vg.Point{Y: h})
@@ -59,7 +57,7 @@ func (c *pdfCanvas) Size() (w, h vg.Length) { return c.w, c.h }
 func (c *pdfCanvas) DPI() float64 { return 72 }
 
 func (c *pdfCanvas) SetLineWidth(w vg.Length) {
-	c.stack[len(c.stack)-1].width = w
+	c.stack[len(c.stack)-1] = w
 	c.doc.SetLineWidth(w.Points())
 }
 
@@ -99,7 +97,7 @@ func (c *pdfCanvas) Pop() {
 }
 
 func (c *pdfCanvas) Stroke(p vg.Path) {
-	if c.stack[len(c.stack)-1].width > 0 {
+	if c.stack[len(c.stack)-1] > 0 {
 		c.path(p, "D")
 	}
 }
