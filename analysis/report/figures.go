@@ -348,10 +348,9 @@ func constantsText(rs []*rows.Record, skip ...string) string {
 	return ""
 }
 
-// newSeries is the series lab without points, keyed by its label and method, and an
-// algorithm's in its style of the experiment's style key: a label is drawn alike in all
-// its figures, and no two labels share a marker or a colour (tuned variants take shades
-// of their method's). A series of another column is its own method.
+// newSeries is the series lab without points, keyed by its label and method; an
+// algorithm's takes its style from the experiment's plot.Key (drawn alike in all its
+// figures). A series of another column is its own method.
 func (b *figureBuild) newSeries(lab string) plot.Series {
 	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: lab, Method: lab}
 	if b.seriesCol == rows.ColAlgorithm {

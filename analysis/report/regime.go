@@ -129,24 +129,18 @@ func regimeCellText(c check.RegimeCell, fg Figure) string {
 	return fmt.Sprintf("%s = %s, %s = %s", fg.X, val(fg.X), fg.Y, val(fg.Y))
 }
 
-// runnerUp is the private method of second-lowest mean ("" with fewer than two).
-func runnerUp(c check.RegimeCell) string {
-	ru := ""
-	for _, m := range c.Private {
-		if m != c.Best && (ru == "" || c.Means[m] < c.Means[ru]) {
-			ru = m
-		}
-	}
-	return ru
-}
-
 // bestText is "best (label): P(best < runner-up) = p [lo, hi], runner-up ×ratio", then the
 // cell's top group: the other private methods the data do not separate from the best.
 func bestText(c check.RegimeCell) string {
 	if c.Best == "" {
 		return "no private method"
 	}
-	ru := runnerUp(c)
+	ru := "" // the private method of second-lowest mean
+	for _, m := range c.Private {
+		if m != c.Best && (ru == "" || c.Means[m] < c.Means[ru]) {
+			ru = m
+		}
+	}
 	if ru == "" {
 		return c.Best + " (the only private method)"
 	}
