@@ -167,10 +167,8 @@ func dedupLines(exp Experiment, ls []refLine) []plot.Line {
 	out := make([]plot.Line, 0, len(merged))
 	for _, m := range merged {
 		meth := exp.method(m.labels[0])
-		for _, lab := range m.labels[1:] {
-			if exp.method(lab) != meth {
-				meth = ""
-			}
+		if slices.ContainsFunc(m.labels[1:], func(l string) bool { return exp.method(l) != meth }) {
+			meth = ""
 		}
 		l := plot.Line{Label: m.kind + " (" + strings.Join(m.labels, ", ") + ")", X: m.x, Y: m.y, Style: m.style, Method: meth}
 		if m.kind == boundKind {

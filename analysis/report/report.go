@@ -310,7 +310,8 @@ func sweptParts(id []rows.KV, swept []string) []string {
 	return parts
 }
 
-// writePivot writes one table: a row per cell, a column per algorithm.
+// writePivot writes one table: a row per cell, a column per algorithm (metric is one of
+// the summaries').
 func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	var cells, algs []string
 	val := map[[2]string]table.Summary{}
@@ -325,9 +326,6 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 		}
 		algs = appendNew(algs, s.Algorithm)
 		val[[2]string{s.Cell, s.Algorithm}] = s
-	}
-	if len(cells) == 0 {
-		return
 	}
 	swept := table.SweptColumns(identities(rep.Summaries))
 	fmt.Fprintf(b, "### %s\n\n| cell |", mdEscape(metric))
