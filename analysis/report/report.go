@@ -395,13 +395,11 @@ func (t *topWriter) read() error {
 			return err
 		case !ok:
 			t.missing = append(t.missing, name+" (no "+relSlash(t.outDir, filepath.Join(t.resultsRoot, name, "analysis.json"))+")")
-			continue
-		}
-		if sc.Quick != t.Quick {
+		case sc.Quick != t.Quick:
 			t.missing = append(t.missing, fmt.Sprintf("%s (its results are of the %s mode)", name, modeText(sc.Quick)))
-			continue
+		default:
+			t.exps = append(t.exps, sc)
 		}
-		t.exps = append(t.exps, sc)
 	}
 	return nil
 }
