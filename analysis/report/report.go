@@ -447,11 +447,10 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	b.WriteString("**" + mult.Text() + "**\n\n")
 	b.WriteString(RoleRule + "\n\n")
 	t.writePower(b)
-	count := tally.Claims
 	if len(t.missing) > 0 {
 		fmt.Fprintf(b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(t.missing, "; "))
 	}
-	if count[check.Fail] > 0 || count[check.Inconclusive] > 0 {
+	if tally.Claims[check.Fail] > 0 || tally.Claims[check.Inconclusive] > 0 {
 		b.WriteString("A FAIL or INCONCLUSIVE is reported with its reason in the experiment's section. A lower-bound (min) " +
 			"check that fails on a generated instance does not contradict a worst-case lower bound unless the instance is " +
 			"the hard family itself.\n\n")
