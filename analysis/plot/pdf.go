@@ -17,25 +17,20 @@ import (
 )
 
 // pdfCanvas is a vg.Canvas that writes a PDF through fpdf with the figures' fonts embedded
-// as Unicode (Identity-H, subset) fonts with a ToUnicode map. gonum/plot's own vgpdf
-// embeds them with the WinAnsi (cp1252) encoding and passes UTF-8 bytes through, so every
-// non-ASCII rune of a label (ε, δ, ±, −, superscripts) came out as two or three Latin-1
-// characters ("Îµ"); here the glyphs are right and the text extracts as written. The
-// document carries a fixed creation date and sorted catalogs, so its bytes depend on
-// the figure alone.
+// as Unicode (Identity-H, subset) fonts with a ToUnicode map, so the text extracts as
+// written: gonum/plot's vgpdf embeds them as WinAnsi (cp1252) and garbles every non-ASCII
+// rune ("Îµ" for ε). A fixed creation date (pdfEpoch) and sorted catalogs make its bytes
+// depend on the figure alone.
 type pdfCanvas struct {
 	doc   *fpdf.Fpdf
 	w, h  vg.Length
-	stack []pdfState
+	stack []vg.Length     // the line width, one per Push level
 	fonts map[string]bool // families already added to doc
 	imgs  int
 	err   error // the first font that could not be embedded
 }
 
-type pdfState struct{ width vg.Length }
-
-// pdfEpoch is every figure's CreationDate and ModDate: a fixed date instead of the time
-// of drawing, so that a rerun writes the same bytes.
+// pdfEpoch is every figure's CreationDate and ModDate, so that a rerun writes the same bytes.
 var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func newPDFCanvas(w, h vg.Length) *pdfCanvas {
@@ -47,7 +42,7 @@ func newPDFCanvas(w, h vg.Length) *pdfCanvas {
 	doc.SetMargins(0, 0, 0)
 	doc.SetAutoPageBreak(false, 0)
 	doc.AddPage()
-	c := &pdfCanvas{doc: doc, w: w, h: h, stack: []pdfState{{}}, fonts: map[string]bool{}}
+	c := &pdfCanvas{doc: doc, w: w, h: h, stack: []vg.Length{0}, fonts: map[string]bool{}}
 	// fpdf's origin is the top left with y down; vg's is the bottom left with y up.
 	c.Push()
 	c.Translate(vg.Point{Y: h})
@@ -62,7 +57,7 @@ func (c *pdfCanvas) Size() (w, h vg.Length) { return c.w, c.h }
 func (c *pdfCanvas) DPI() float64 { return 72 }
 
 func (c *pdfCanvas) SetLineWidth(w vg.Length) {
-	c.stack[len(c.stack)-1].width = w
+	c.stack[len(c.stack)-1] = w
 	c.doc.SetLineWidth(w.Points())
 }
 
@@ -102,7 +97,7 @@ func (c *pdfCanvas) Pop() {
 }
 
 func (c *pdfCanvas) Stroke(p vg.Path) {
-	if c.stack[len(c.stack)-1].width > 0 {
+	if c.stack[len(c.stack)-1] > 0 {
 		c.path(p, "D")
 	}
 }

@@ -76,10 +76,9 @@ type Line struct {
 	X, Y   []float64
 	Style  LineStyle
 	Method string
-	// EndLabel, when set (a theorem's bound), draws the line thin and grey, so that it
-	// never looks like a dashed variant series of its method, and names it at its right
-	// end in the Method's colour (ends that nearly coincide share one name, "a, b"); the
-	// legend holds one entry, Label, for all such lines.
+	// EndLabel, when set (a theorem's bound), draws the line thin and grey (never like a
+	// dashed variant series) and names it at its right end in the Method's colour
+	// (mergeEnds); the legend holds one entry, Label, for all such lines.
 	EndLabel string
 }
 
@@ -145,9 +144,8 @@ var ErrNoData = errors.New("plot: no drawable points")
 // Formats are the file formats Save writes, in this order.
 func Formats() []string { return []string{"png", "svg", "pdf"} }
 
-// Save renders f and writes base+".png", base+".svg" and base+".pdf". Points that are NaN,
-// infinite, or non-positive on a log axis are dropped; a confidence bound outside the axis
-// range is drawn to the edge and marked with an arrow head.
+// Save makes base's folder and writes base+".png", base+".svg" and base+".pdf" (SaveFormat).
+// Points that are NaN, infinite, or non-positive on a log axis are dropped (seriesPoints).
 func Save(f Figure, base string) error {
 	if err := rows.MkdirAll(filepath.Dir(base)); err != nil {
 		return err
@@ -161,8 +159,7 @@ func Save(f Figure, base string) error {
 }
 
 // SaveFormat renders f in format ext (one of Formats) and writes base+"."+ext; base's
-// folder must exist. Save is SaveFormat for every format in turn; the formats of one or
-// several figures may be saved concurrently.
+// folder must exist. Formats and figures may be saved concurrently.
 func SaveFormat(f Figure, base, ext string) error {
 	var buf bytes.Buffer
 	if err := Render(f, ext, &buf); err != nil {
@@ -355,7 +352,22 @@ func wrap(sty draw.TextStyle, s string, w vg.Length) string {
 // build makes the gonum plot (without title) and the legend entries.
 func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	_, fLabel, fTick, _ := f.Size.fonts()
-	p, grid := newPlot(f, fLabel, fTick)
+	// An empty plot with f's axis labels, the fonts of its size and a light grid.
+	p := gplot.New()
+	p.X.Label.Text = f.XLabel
+	p.Y.Label.Text = f.YLabel
+	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle.Font.Size = vg.Points(fLabel)
+		ax.Tick.Label.Font.Size = vg.Points(fTick)
+		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
+			ax.Tick.Label.Handler = supText{Plain: pl}
+		}
+		ax.Padding, ax.Label.Padding = vg.Points(3), vg.Points(2)
+	}
+	grid := plotter.NewGrid()
+	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
+	grid.Vertical.Width, grid.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
+	p.Add(grid)
 	b := builder{f: f, p: p, fTick: fTick, lw: vg.Points(1.3), gr: vg.Points(3),
 		yClamp: clampRange(f, true), xClamp: clampRange(f, false)}
 	if f.Size == OneColumn {
@@ -410,26 +422,6 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	}
 	setAxes(p, grid, f)
 	return p, b.entries, nil
-}
-
-// newPlot is an empty plot with f's axis labels, the fonts of its size and a light grid.
-func newPlot(f Figure, fLabel, fTick float64) (*gplot.Plot, *plotter.Grid) {
-	p := gplot.New()
-	p.X.Label.Text = f.XLabel
-	p.Y.Label.Text = f.YLabel
-	for _, ax := range []*gplot.Axis{&p.X, &p.Y} {
-		ax.Label.TextStyle.Font.Size = vg.Points(fLabel)
-		ax.Tick.Label.Font.Size = vg.Points(fTick)
-		if pl, ok := ax.Tick.Label.Handler.(text.Plain); ok {
-			ax.Tick.Label.Handler = supText{Plain: pl}
-		}
-		ax.Padding, ax.Label.Padding = vg.Points(3), vg.Points(2)
-	}
-	grid := plotter.NewGrid()
-	grid.Vertical.Color, grid.Horizontal.Color = color.Gray{Y: 225}, color.Gray{Y: 225}
-	grid.Vertical.Width, grid.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
-	p.Add(grid)
-	return p, grid
 }
 
 // builder adds the series, front and lines of a figure to its plot and collects their
@@ -557,20 +549,17 @@ func (b *builder) line(l Line) error {
 	if l.Method != "" {
 		ln.Color = methodColor(l.Method)
 	}
-	if l.EndLabel != "" {
+	switch {
+	case l.EndLabel != "":
 		end := lineEnd{at: slices.MaxFunc(pts, func(p, q plotter.XY) int { return cmp.Compare(p.X, q.X) }), text: l.EndLabel, color: ln.Color}
 		ln.Color, ln.Width, ln.Dashes = grey, b.lw*0.7, []vg.Length{vg.Points(6), vg.Points(3)}
-		b.p.Add(ln)
-		if len(b.ends) == 0 && l.Label != "" {
-			b.entries = append(b.entries, legendEntry{label: l.Label, line: &ln.LineStyle})
+		if len(b.ends) > 0 {
+			l.Label = "" // the first such line's entry stands for all
 		}
 		b.ends = append(b.ends, end)
-		return nil
-	}
-	switch l.Style {
-	case Dashed:
+	case l.Style == Dashed:
 		ln.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-	case Dotted:
+	case l.Style == Dotted:
 		ln.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2.5)}
 		ln.Width = b.lw * 1.2
 	}
@@ -715,9 +704,8 @@ func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 	return pts, bars
 }
 
-// ciBars draws confidence intervals; a bound beyond the clamp range (on a log axis: more
-// than a decade beyond the points, or non-positive) or beyond the final axis range is drawn
-// to the plot's edge and ends in an arrow head, so that it is never mistaken for a value.
+// ciBars draws confidence intervals; a bound beyond the clamp range (clampRange) or the
+// final axis range is drawn to the plot's edge and ends in an arrow head (interval).
 type ciBars struct {
 	bars           []bar
 	color          color.Color
@@ -774,10 +762,10 @@ func (e *ciBars) Plot(c draw.Canvas, plt *gplot.Plot) {
 	}
 }
 
-// interval draws one bar from lo to hi (data values; the axis range is [amin, amax], tr
-// its transform) at canvas position at across the axis; pt maps (along, across) to a
-// canvas point. A bound outside the range (or non-positive on a log axis) is drawn to the
-// canvas edge (edgeLo, edgeHi) and ends in an arrow head, else in a cap.
+// interval draws one bar from lo to hi (data values; axis range [amin, amax], transform
+// tr) at canvas position at across the axis (pt maps (along, across) to a point). A bound
+// outside the range (or ≤ 0 on a log axis) is drawn to the canvas edge (edgeLo, edgeHi)
+// and ends in an arrow head, so that it is never mistaken for a value; else in a cap.
 func (e *ciBars) interval(c draw.Canvas, ls draw.LineStyle, pt func(along, across vg.Length) vg.Point, at vg.Length,
 	lo, hi, amin, amax float64, log bool, tr func(float64) vg.Length, edgeLo, edgeHi vg.Length) {
 	ah := e.cap * 0.7 // arrow head half-width

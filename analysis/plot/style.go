@@ -38,8 +38,8 @@ type Style struct {
 // into the palette (which may repeat another method's; a Key, as every experiment's
 // figures use, never does).
 func methodColor(method string) color.NRGBA {
-	if c, ok := registeredColor(method); ok {
-		return c
+	if s, ok := registered(method); ok {
+		return s.Color
 	}
 	return spareColors[hash(method)%uint32(len(spareColors))]
 }
@@ -50,36 +50,20 @@ func methodColor(method string) color.NRGBA {
 var spareColors = [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeBlue, okabeVermilion, okabePurple,
 	{0x88, 0x22, 0x55, 0xff}, {0x99, 0x99, 0x33, 0xff}, {0x44, 0xAA, 0x99, 0xff}, grey}
 
-// registeredColor is the fixed colour of a method of the suite: it never depends on which
-// methods a figure holds or their order.
-func registeredColor(method string) (color.NRGBA, bool) {
-	c, ok := map[string]color.NRGBA{
-		"expmech": okabeBlue, "expmech-pure": okabeBlue,
-		"noisy-gd":            okabeVermilion,
-		"dp-sgd":              okabeGreen,
-		"phased-sgd":          okabePurple,
-		"output-perturbation": okabeOrange,
-		"dpzero":              okabeSkyBlue,
-		"nonprivate":          okabeBlack,
+// registered is the fixed colour and marker (of its untuned series, label = method) of a
+// method of the suite: they never depend on which methods a figure holds or their order.
+func registered(method string) (Style, bool) {
+	s, ok := map[string]Style{
+		"expmech":             {Color: okabeBlue, Glyph: draw.CircleGlyph{}},
+		"expmech-pure":        {Color: okabeBlue, Glyph: draw.RingGlyph{}},
+		"noisy-gd":            {Color: okabeVermilion, Glyph: draw.SquareGlyph{}},
+		"dp-sgd":              {Color: okabeGreen, Glyph: draw.TriangleGlyph{}},
+		"phased-sgd":          {Color: okabePurple, Glyph: draw.PyramidGlyph{}},
+		"output-perturbation": {Color: okabeOrange, Glyph: draw.CrossGlyph{}},
+		"dpzero":              {Color: okabeSkyBlue, Glyph: draw.PlusGlyph{}},
+		"nonprivate":          {Color: okabeBlack, Glyph: draw.BoxGlyph{}},
 	}[method]
-	return c, ok
-}
-
-// methodGlyph is the marker of a method's untuned series (label = method).
-func methodGlyph(method string) draw.GlyphDrawer {
-	if g, ok := map[string]draw.GlyphDrawer{
-		"expmech":             draw.CircleGlyph{},
-		"noisy-gd":            draw.SquareGlyph{},
-		"dp-sgd":              draw.TriangleGlyph{},
-		"phased-sgd":          draw.PyramidGlyph{},
-		"output-perturbation": draw.CrossGlyph{},
-		"dpzero":              draw.PlusGlyph{},
-		"nonprivate":          draw.BoxGlyph{},
-		"expmech-pure":        draw.RingGlyph{},
-	}[method]; ok {
-		return g
-	}
-	return variantGlyphs[hash(method)%uint32(len(variantGlyphs))]
+	return s, ok
 }
 
 // Variants (a label other than its method's name: a tuned baseline such as
@@ -125,7 +109,10 @@ func knownVariant(label string) (glyph, dashes int, ok bool) {
 // label alone.
 func StyleOf(method, label string) Style {
 	method = cmp.Or(method, MethodOf(label))
-	s := Style{Color: methodColor(method), Glyph: methodGlyph(method)}
+	s, ok := registered(method)
+	if !ok {
+		s = Style{Color: methodColor(method), Glyph: variantGlyphs[hash(method)%uint32(len(variantGlyphs))]}
+	}
 	if label == method {
 		return s
 	}
@@ -151,13 +138,10 @@ func MethodOf(label string) string {
 
 // Key is a spec-level style key: the style of every series label of one experiment,
 // assigned once from all its algorithm labels, so that every figure of the experiment
-// draws a label alike and no two labels of the experiment share a marker (while there are
-// markers to go round: 12) or a colour. A label named after its method keeps the method's
-// colour and marker (StyleOf); a variant (a tuned baseline, a sampler of expmech) keeps
-// its dashes but takes a shade of the method's colour — darker, then lighter, in the
-// variants' sorted order — and the first marker that no earlier label took. Labels are
-// taken methods first, each method's own label before its sorted variants, so the key
-// depends on the set of labels, not on their order in the spec.
+// draws a label alike and no two labels share a marker (while the 12 last) or a colour.
+// A method's own label keeps its colour and marker (StyleOf); a variant keeps its dashes,
+// takes a shade of the method's colour (darker, then lighter, in sorted order) and the
+// first marker no earlier label took. It depends on the set of labels, not their order.
 type Key map[string]Style
 
 // NewKey assigns the styles of labels; method maps a label to its method ("" or absent:
@@ -181,9 +165,9 @@ func NewKey(labels []string, method map[string]string) Key {
 	colorOf := map[string]color.NRGBA{}
 	var taken []color.NRGBA
 	for _, m := range methods {
-		if c, ok := registeredColor(m); ok {
-			colorOf[m] = c
-			taken = append(taken, c)
+		if s, ok := registered(m); ok {
+			colorOf[m] = s.Color
+			taken = append(taken, s.Color)
 		}
 	}
 	for _, m := range methods {

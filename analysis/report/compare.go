@@ -94,12 +94,7 @@ func ciPct(s stats.Stats) string {
 func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 	alpha = cmp.Or(alpha, 0.05)
 	swept, metrics := compareAxes(cs)
-	sig := 0
-	for _, c := range cs {
-		if c.Significant {
-			sig++
-		}
-	}
+	sig := 0 // each comparison is of one metric: counted once below
 	for _, m := range metrics {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\tcell\talgorithm\told\tnew\tchange\ttest\tp\tq\t\n", m)
@@ -114,6 +109,9 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 			case !c.Significant:
 				change = "~"
 			}
+			if c.Significant {
+				sig++
+			}
 			fmt.Fprintf(tw, "\t%s\t%s\t%s%s (n=%d)\t%s%s (n=%d)\t%s\t%s\t%s\t%s\t\n", cellName(c.Identity, c.Extra, swept), c.Algorithm,
 				table.FmtG(c.Old.Mean), ciPct(c.Old), c.Old.N, table.FmtG(c.New.Mean), ciPct(c.New), c.New.N, change, c.Test, p, q)
 		}
@@ -125,9 +123,8 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 		check.Count(len(cs), "comparison"), sig, alpha)
 }
 
-// WriteCompareCSV writes the comparisons, one row each: the identity columns, the
-// discriminating swept columns (Comparison.Extra) if any, algorithm,
-// metric, both samples' statistics, ratio, test, t, df, p, q and significant.
+// WriteCompareCSV writes the comparisons, one row each: the identity and Extra columns,
+// algorithm, metric, both samples' statistics, ratio, test, t, df, p, q and significant.
 func WriteCompareCSV(path string, cs []Comparison) error {
 	var extra []string
 	for _, c := range cs {
@@ -173,8 +170,7 @@ func ffInf(v float64) string {
 // SaveCompareFigures draws, per metric, a forest plot: one row per (cell, algorithm), the
 // ratio new/old of the means on a log axis with its 95% interval (Comparison.RatioLo/Hi),
 // coloured by algorithm, the line ratio = 1, and "*" after the row's name when the
-// difference is significant. Files:
-// base_<metric>.{png,svg,pdf}. It returns the file stems written.
+// difference is significant, in base_<metric>.{png,svg,pdf}; it returns the stems written.
 func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 	swept, metrics := compareAxes(cs)
 	var written []string

@@ -16,11 +16,9 @@ import (
 	"expmech/analysis/check"
 )
 
-// The Comparison section ranks the methods of each curve figure whose y is an excess risk
-// (lower is better; ratios are left out: at a fixed cell they rank like their numerator)
-// as ComparisonRule states: privacy status is read from the rows, and a reference is shown
-// but never ranked against the private methods. The Conclusions paragraph of REPORT.md is
-// written from these rankings and from the compare checks, never by hand.
+// The Comparison section ranks the methods of each curve figure of an excess risk
+// (rankable; a ratio ranks like its numerator at a fixed cell) as ComparisonRule states.
+// REPORT.md's Conclusions paragraph is written from these rankings and the compare checks.
 
 // ComparisonRule is the sentence printed above every Comparison section.
 const ComparisonRule = "For each curve figure of an excess risk, at the figure's cells: the methods at each x ranked by mean " +
@@ -80,8 +78,8 @@ type FigureComparison struct {
 	Skipped    string      `json:"skipped,omitempty"`
 }
 
-// rankable reports whether figure f gets a Comparison: a curve of an excess risk over
-// the algorithm series.
+// rankable reports whether figure f gets a Comparison: a curve of an excess risk (lower
+// is better) over the algorithm series.
 func rankable(f Figure) bool {
 	return (f.Kind == "" || f.Kind == FigureCurve) && (f.Series == "" || f.Series == rows.ColAlgorithm) &&
 		strings.HasPrefix(f.Y, "excess_") && !strings.Contains(f.Y, "/")
@@ -96,17 +94,6 @@ func overlap(a, b RankEntry) bool {
 	return alo <= bhi && blo <= ahi
 }
 
-// compareFigures ranks the methods of every comparable figure of exp on the ok rows rs.
-func compareFigures(exp Experiment, rs []*rows.Record) []FigureComparison {
-	var out []FigureComparison
-	for _, f := range exp.Figures {
-		if rankable(f) {
-			out = append(out, compareFigure(exp, f, rs))
-		}
-	}
-	return out
-}
-
 // rankKey is one group of a figure comparison: an x value and an algorithm.
 type rankKey struct {
 	x   float64
@@ -116,7 +103,21 @@ type rankKey struct {
 // compareFigure ranks the methods at each x of the curve figure f and concludes.
 func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
 	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: whereText(f.Where), Points: []RankPoint{}}
-	groups, xs, algs := rankGroups(f, rs)
+	// The rows with an x value by (x, algorithm); xs increasing, algs in first appearance.
+	groups := map[rankKey][]*rows.Record{}
+	var xs []float64
+	var algs []string
+	for _, r := range table.Filter(rs, "", f.Where) {
+		x, ok := table.Value(r, f.X)
+		if !ok {
+			continue
+		}
+		a := r.Text(rows.ColAlgorithm)
+		groups[rankKey{x, a}] = append(groups[rankKey{x, a}], r)
+		xs = appendNew(xs, x)
+		algs = appendNew(algs, a)
+	}
+	slices.Sort(xs)
 	for k, g := range groups {
 		if cs := table.CellsOf(g); len(cs) > 1 {
 			fc.Skipped = fmt.Sprintf("%s at %s=%g spans %d cells (%s): the figure's where does not pin one cell per x",
@@ -132,25 +133,6 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	}
 	fc.Conclusion = fc.conclude()
 	return fc
-}
-
-// rankGroups groups the figure's rows with an x value by (x, algorithm); xs are the x
-// values in increasing order, algs the algorithms in first-appearance order.
-func rankGroups(f Figure, rs []*rows.Record) (groups map[rankKey][]*rows.Record, xs []float64, algs []string) {
-	groups = map[rankKey][]*rows.Record{}
-	for _, r := range table.Filter(rs, "", f.Where) {
-		x, ok := table.Value(r, f.X)
-		if !ok {
-			continue
-		}
-		a := r.Text(rows.ColAlgorithm)
-		k := rankKey{x, a}
-		groups[k] = append(groups[k], r)
-		xs = appendNew(xs, x)
-		algs = appendNew(algs, a)
-	}
-	slices.Sort(xs)
-	return groups, xs, algs
 }
 
 // rankPoint summarises each algorithm's rows at x and sorts them: the private methods
@@ -209,22 +191,12 @@ func (pt *RankPoint) relate() {
 			e.Relation, e.Paired = RelBest, true
 			continue
 		}
-		if lo, hi, ok := pairedCI(*e, best); ok {
-			e.Paired = true
-			switch {
-			case lo <= 0 && 0 <= hi:
-				e.Relation = RelIndistinguishable
-			case lo > 0:
-				e.Relation = RelWorse
-			default:
-				e.Relation = RelBetter
-			}
-			continue
-		}
+		lo, hi, ok := pairedCI(*e, best)
+		e.Paired = ok
 		switch {
-		case overlap(*e, best):
+		case ok && lo <= 0 && 0 <= hi, !ok && overlap(*e, best):
 			e.Relation = RelIndistinguishable
-		case e.Mean > best.Mean:
+		case ok && lo > 0, !ok && e.Mean > best.Mean:
 			e.Relation = RelWorse
 		default:
 			e.Relation = RelBetter
@@ -518,7 +490,9 @@ func (c *conclusion) writeWarnings(b *strings.Builder) {
 		fmt.Fprintf(b, " Warning: %s released its starting point x₀ (released_start) in some trials at %s — those rows measure x₀, not the method.",
 			c.tags[a], c.fc.xList(c.startAt[a]))
 	}
-	if hasUnpaired(c.fc) {
+	if slices.ContainsFunc(c.fc.Points, func(pt RankPoint) bool {
+		return slices.ContainsFunc(pt.Entries, func(e RankEntry) bool { return e.Relation != "" && !e.Paired })
+	}) {
 		b.WriteString(" Some relations were decided by unpaired CIs (trials missing on one side).")
 	}
 }
@@ -537,13 +511,6 @@ func nextOf(fc FigureComparison, a string, tied bool) []string {
 		}
 	}
 	return out
-}
-
-// hasUnpaired reports whether some relation was decided by unpaired CIs.
-func hasUnpaired(fc FigureComparison) bool {
-	return slices.ContainsFunc(fc.Points, func(pt RankPoint) bool {
-		return slices.ContainsFunc(pt.Entries, func(e RankEntry) bool { return e.Relation != "" && !e.Paired })
-	})
 }
 
 func joinAnd(q []string) string {
@@ -580,7 +547,8 @@ func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 		}
 		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.Label(), name(r.Algorithm), name(r.Against), r.Verdict)
 		if len(r.Points) == 0 {
-			line += " — " + firstClause(r.Reason) + "."
+			decisive, _, _ := strings.Cut(r.Reason, "; ") // the reason up to its first "; "
+			line += " — " + decisive + "."
 		} else {
 			line += " — " + comparePointsText(r) + "."
 		}
@@ -626,14 +594,6 @@ func comparePointsText(r check.CheckResult) string {
 		q = append(q, "some x values lack rows of one algorithm")
 	}
 	return joinAnd(q)
-}
-
-// firstClause is the reason up to its first "; " (the decisive part).
-func firstClause(s string) string {
-	if i := strings.Index(s, "; "); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // writeComparisonMD writes the Comparison section of report.md.

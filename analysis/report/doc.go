@@ -1,15 +1,16 @@
-// Package report writes what package analysis computed: summary.csv, paired.csv and
-// checks.csv, the figures (drawn by expmech/analysis/plot), report.md, analysis.json and
-// report.html per experiment, REPORT.md and index.html over a results root, and the
-// -compare table, CSV and figures (DESIGN.md "Output files"). It owns the Experiment and
-// Figure types (the Figure of the spec's figures: list, decoded by package experiments
-// through its Schema, wired in run.go) and the figure comparisons and conclusions
-// (conclusions.go). It is the floor above expmech/analysis/check and below analysis
-// (layout_test.go).
+// Package report writes what package analysis computed (DESIGN.md "Output files"): per
+// experiment summary.csv, paired.csv, checks.csv, the figures (drawn by
+// expmech/analysis/plot), report.md, analysis.json (snake_case keys, numbers as numbers,
+// null for NaN/Inf) and report.html (self-contained: inline SVG figures, sortable tables,
+// the spec and the manifest); over a results root REPORT.md and index.html; and the
+// -compare table (FormatCompare), compare.csv and forest plots. It owns the Experiment and
+// Figure types (a spec's figures: entry, decoded by package experiments through the
+// Schema of package cli) and the figure comparisons and conclusions (conclusions.go). It
+// is the floor above expmech/analysis/check and below analysis (layout_test.go).
 //
-// Metrics and figure axes (evaluated by package table) are column names of results.csv, a ratio "a/b" of two of them
-// evaluated per row, or one of the derived columns (computed from the row when the row has
-// no column of that name):
+// Metrics and figure axes (evaluated by package table) are column names of results.csv,
+// a ratio "a/b" of two of them evaluated per row, or one of the derived columns (computed
+// from the row when the row has no column of that name):
 //
 //	lb_rate        √(d·ln(1/δ))/(n·ε), the DP-ERM lower-bound rate (BST14; Steinke–Ullman 16; LLL24 Table 1)
 //	lb_linear      min(1, lb_rate): the bound for the unit-ball linear family (G = 1, radius 1)
@@ -27,12 +28,8 @@
 //	               (task sco): what the population adds, e.g. GLL22 Thm 6.7's term
 //	gradient_queries_d  gradient_queries × d: the coordinates of gradient read
 //
-// Outputs besides the CSVs: analysis.json (snake_case keys, numbers as
-// numbers, null for NaN/Inf), report.html (self-contained: inline SVG figures, sortable
-// tables, the spec and the manifest) and, over a results root, index.html
-// (WriteHTMLIndex). Figures are curves (mean ± 95% CI per x) or cost/quality frontiers
-// (Figure.Kind "frontier": one point per algorithm and cell) or phase diagrams of the regime
-// map (Figure.Kind "phase", phase.go); an experiment with a regime check also gets map.csv
-// and which.md, its "Which method should I use" section of REPORT.md (regime.go). The -compare outputs are
-// FormatCompare's table, WriteCompareCSV's compare.csv and SaveCompareFigures' forest plots.
+// Figures are curves (mean ± 95% CI per x), cost/quality frontiers (Figure.Kind
+// "frontier") or phase diagrams of the regime map (Figure.Kind "phase"); an experiment
+// with a regime check also gets map.csv and which.md, its "Which method should I use"
+// section of REPORT.md (regime.go).
 package report

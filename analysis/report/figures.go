@@ -7,15 +7,15 @@ import (
 	"maps"
 	"math"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
+	"expmech/analysis/check"
 	"expmech/analysis/plot"
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
-
-	"expmech/analysis/check"
 )
 
 // axisLabels are the axis titles, with units, of the common columns.
@@ -167,10 +167,8 @@ func dedupLines(exp Experiment, ls []refLine) []plot.Line {
 	out := make([]plot.Line, 0, len(merged))
 	for _, m := range merged {
 		meth := exp.method(m.labels[0])
-		for _, lab := range m.labels[1:] {
-			if exp.method(lab) != meth {
-				meth = ""
-			}
+		if slices.ContainsFunc(m.labels[1:], func(l string) bool { return exp.method(l) != meth }) {
+			meth = ""
 		}
 		l := plot.Line{Label: m.kind + " (" + strings.Join(m.labels, ", ") + ")", X: m.x, Y: m.y, Style: m.style, Method: meth}
 		if m.kind == boundKind {
@@ -247,17 +245,6 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 		outs[i].PNG, outs[i].SVG, outs[i].PDF = outs[i].Name+".png", outs[i].Name+".svg", outs[i].Name+".pdf"
 	}
 	return outs
-}
-
-// figureWriteErrors joins the write errors of figs (nil when every drawn file was written).
-func figureWriteErrors(figs []figureOutcome) error {
-	var errs []error
-	for _, f := range figs {
-		if f.WriteErr != nil {
-			errs = append(errs, fmt.Errorf("figure %s: %w", f.Name, f.WriteErr))
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // figureData builds the plot description of fg (and fills out's counts).
@@ -359,10 +346,9 @@ func constantsText(rs []*rows.Record, skip ...string) string {
 	return ""
 }
 
-// newSeries is the series lab without points, keyed by its label and method, and an
-// algorithm's in its style of the experiment's style key: a label is drawn alike in all
-// its figures, and no two labels share a marker or a colour (tuned variants take shades
-// of their method's). A series of another column is its own method.
+// newSeries is the series lab without points, keyed by its label and method; an
+// algorithm's takes its style from the experiment's plot.Key (drawn alike in all its
+// figures). A series of another column is its own method.
 func (b *figureBuild) newSeries(lab string) plot.Series {
 	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: lab, Method: lab}
 	if b.seriesCol == rows.ColAlgorithm {
@@ -487,7 +473,6 @@ func (b *figureBuild) curve(lab string) plot.Series {
 // slope check on this curve, anchored at the series' first point.
 func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 	var refs []refLine
-	// The theorem's bound: mean theory_bound per x, when the column is filled.
 	if b.fg.Y == rows.ColExcessEmpiricalRisk || b.fg.Y == rows.ColExcessPopulationRisk || b.fg.Y == rows.ColEmpiricalRisk {
 		tb, _ := table.GroupBy(theoremRows(b.bySeries[lab]), b.fg.X, rows.ColTheoryBound, 0, 0)
 		bl := refLine{kind: boundKind, style: plot.Dashed, labels: []string{lab}}
@@ -499,7 +484,6 @@ func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 			refs = append(refs, bl)
 		}
 	}
-	// The theory's slope, anchored at the series' first point.
 	for _, c := range b.exp.Checks {
 		if c.Kind != check.KindSlope || c.Vs != b.fg.X || c.Metric != b.fg.Y || c.Algorithm != lab {
 			continue
@@ -618,4 +602,91 @@ func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure,
 	out.Note = fmt.Sprintf("KS distance of the pooled draws to the exact law, with its 95%% DKW–Massart interval; N = %s draws per point", check.TrialsText(nmin, nmax))
 	pf.Note = out.Note
 	return pf, nil
+}
+
+// Figure is one plot of an experiment: an entry of the spec's figures: list, decoded by
+// package experiments through its Schema and drawn here.
+type Figure struct {
+	Name   string `yaml:"name"`   // file stem; defaults to Stem()'s "<y>_vs_<x>"
+	X      string `yaml:"x"`      // column; required
+	Y      string `yaml:"y"`      // column, derived column or ratio, as Check.Metric; required
+	Series string `yaml:"series"` // column whose values make the series; defaults to "algorithm"
+	Title  string `yaml:"title"`  // defaults to "<y label> vs <x label>" plus the constant cell parameters
+	// LogX, LogY select log axes; Theory adds the theorem's bound (mean theory_bound per x,
+	// dashed) and, for each slope check on the same (x, y), the expected slope (dotted).
+	LogX   bool              `yaml:"logx"`
+	LogY   bool              `yaml:"logy"`
+	Theory bool              `yaml:"theory"`
+	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
+	// Kind is "curve" (default: mean y per x value, one line per series), "frontier"
+	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs and the
+	// Pareto front; x is a cost such as total_queries), "bias" (FigureBias) or "phase"
+	// (FigurePhase).
+	Kind string `yaml:"kind"`
+	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
+	Size string `yaml:"size"`
+}
+
+// Figure kinds.
+const (
+	FigureCurve    = "curve"
+	FigureFrontier = "frontier"
+	// FigureBias (biasFigure): one point per algorithm and cell at (x per draw, KS distance of
+	// the pooled y statistics to the exact law), with the noise floor; y is the statistics
+	// column of an exact-law experiment.
+	FigureBias = "bias"
+)
+
+var (
+	stemRE     = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+	stemReplRE = regexp.MustCompile(`[^a-z0-9_-]+`)
+)
+
+// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased with every run of
+// characters outside [a-z0-9_-] replaced by "_" (y may be a ratio "a/b").
+func (f Figure) Stem() string {
+	if f.Name != "" {
+		return f.Name
+	}
+	return stemReplRE.ReplaceAllString(strings.ToLower(f.Y+"_vs_"+f.X), "_")
+}
+
+// Validate reports every problem of f at once, each a *FieldError.
+func (f Figure) Validate() error {
+	var errs []error
+	if f.X == "" {
+		errs = append(errs, check.FieldErr("x", "required"))
+	}
+	if f.Y == "" {
+		errs = append(errs, check.FieldErr("y", "required"))
+	}
+	if !slices.Contains([]string{"", FigureCurve, FigureFrontier, FigureBias, FigurePhase}, f.Kind) {
+		errs = append(errs, check.FieldErr("kind", "want curve, frontier, bias or phase, got %q", f.Kind))
+	}
+	if !slices.Contains([]string{"", "two-column", "one-column"}, f.Size) {
+		errs = append(errs, check.FieldErr("size", "want two-column or one-column, got %q", f.Size))
+	}
+	if s := f.Stem(); !stemRE.MatchString(s) {
+		errs = append(errs, check.FieldErr("name", "%q must match [a-z0-9_-]{1,64} (it names the figure file)", s))
+	}
+	return errors.Join(errs...)
+}
+
+// Experiment is what analysis needs from a spec.
+type Experiment struct {
+	Name, Description string
+	// Quick is true when the spec was shrunk by -quick (its quick: block); the reports
+	// say which mode their numbers come from.
+	Quick   bool
+	Checks  []check.Check
+	Figures []Figure
+	// Methods maps an algorithm label to its method (the registry name, e.g. label
+	// prox-practical → expmech), so that a method keeps one colour across the suite;
+	// a label it lacks is its own method (or the part before "/", as in noisy-gd/oracle).
+	Methods map[string]string
+	// Spec is the spec's YAML as written (shown by the HTML report; optional).
+	Spec string
+	// Workers is how many goroutines compute the checks and draw the figures (the run's
+	// -workers; ≤ 0: one per CPU). The outputs do not depend on it.
+	Workers int
 }

@@ -247,9 +247,8 @@ func (rep report) htmlFigures(dir, figDir string) []htmlFigure {
 // htmlSummary is the table of the primary metrics' summaries, the swept columns as
 // numbers.
 func (rep report) htmlSummary(swept []string) *htmlTable {
-	head := []string{"cell"}
-	head = append(head, swept...)
-	head = append(head, "algorithm", "metric", "trials", "mean", "CI low", "CI high", "std", "median")
+	head := append(append([]string{"cell"}, swept...),
+		"algorithm", "metric", "trials", "mean", "CI low", "CI high", "std", "median")
 	t := &htmlTable{ID: "summary", Head: head, Filter: true}
 	for _, s := range rep.Summaries {
 		if !isPrimary(s.Metric, rep.Exp) {
@@ -283,17 +282,6 @@ func (rep report) htmlPaired(swept []string) *htmlTable {
 			textCell(fmt.Sprintf("%d/%d", p.RefBetter, p.N))})
 	}
 	return t
-}
-
-// indexMode is whether the experiments are QUICK runs, and whether the modes are mixed.
-func indexMode(scs []sidecar) (quick, mixed bool) {
-	for i, sc := range scs {
-		if i > 0 && sc.Quick != quick {
-			return false, true
-		}
-		quick = sc.Quick
-	}
-	return quick, false
 }
 
 // manifestText is manifest.json without the spec (shown in its own section), indented.
@@ -370,9 +358,9 @@ func WriteHTMLIndex(resultsRoot, outPath string) error {
 	})
 	pg.Totals = fmt.Sprintf("%s over %s, verdicts after the Holm adjustment: %s. Before it (raw): %s. %s",
 		check.Count(holm.Total(), "check"), check.Count(len(exps.Rows), "experiment"), holm.Text(), tally.Text(), mult.Text())
-	if quick, mixed := indexMode(scs); mixed {
+	if slices.ContainsFunc(scs, func(sc sidecar) bool { return sc.Quick != scs[0].Quick }) {
 		pg.Title += " (QUICK and full results mixed)"
-	} else if quick {
+	} else if len(scs) > 0 && scs[0].Quick {
 		pg.Title += " (QUICK mode)"
 		pg.Description = "QUICK mode (-quick): every experiment ran its shrunk quick: sweep and trials; a smoke test of the pipeline, not the reproduction. " + pg.Description
 	} else if len(scs) > 0 {

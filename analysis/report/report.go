@@ -3,9 +3,11 @@ package report
 import (
 	"bytes"
 	"cmp"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math"
@@ -15,10 +17,9 @@ import (
 	"strconv"
 	"strings"
 
+	"expmech/analysis/check"
 	"expmech/analysis/table"
 	"expmech/rows"
-
-	"expmech/analysis/check"
 )
 
 // report is everything report.md and analysis.json are written from: what Analyze
@@ -309,7 +310,8 @@ func sweptParts(id []rows.KV, swept []string) []string {
 	return parts
 }
 
-// writePivot writes one table: a row per cell, a column per algorithm.
+// writePivot writes one table: a row per cell, a column per algorithm (metric is one of
+// the summaries').
 func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	var cells, algs []string
 	val := map[[2]string]table.Summary{}
@@ -324,9 +326,6 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 		}
 		algs = appendNew(algs, s.Algorithm)
 		val[[2]string{s.Cell, s.Algorithm}] = s
-	}
-	if len(cells) == 0 {
-		return
 	}
 	swept := table.SweptColumns(identities(rep.Summaries))
 	fmt.Fprintf(b, "### %s\n\n| cell |", mdEscape(metric))
@@ -360,12 +359,9 @@ type TopReport struct {
 }
 
 // WriteTopReport assembles outPath (REPORT.md) from resultsRoot/<experiment>/analysis.json
-// for the experiments of top.Suite run in top.Quick's mode: the mode in the title, a
-// scoreboard with one row per check (its claim form, fit, points × trials, verdict and
-// figure), one section per experiment stating its claim (the description) once, and a
-// "Privacy audit" section copied from resultsRoot/audit/report.md when that file exists,
-// and the "Which method should I use" section of each experiment with a regime map
-// (resultsRoot/<experiment>/which.md, RegimeSection).
+// for the experiments of top.Suite run in top.Quick's mode: the header with the suite's
+// tally, a scoreboard with one row per check, one section per experiment and the "Which
+// method should I use" sections (resultsRoot/<experiment>/which.md, RegimeSection).
 func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) error {
 	if len(top.Suite) == 0 {
 		return fmt.Errorf("analysis: top report: no experiments in the suite")
@@ -399,13 +395,11 @@ func (t *topWriter) read() error {
 			return err
 		case !ok:
 			t.missing = append(t.missing, name+" (no "+relSlash(t.outDir, filepath.Join(t.resultsRoot, name, "analysis.json"))+")")
-			continue
-		}
-		if sc.Quick != t.Quick {
+		case sc.Quick != t.Quick:
 			t.missing = append(t.missing, fmt.Sprintf("%s (its results are of the %s mode)", name, modeText(sc.Quick)))
-			continue
+		default:
+			t.exps = append(t.exps, sc)
 		}
-		t.exps = append(t.exps, sc)
 	}
 	return nil
 }
@@ -453,11 +447,10 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	b.WriteString("**" + mult.Text() + "**\n\n")
 	b.WriteString(RoleRule + "\n\n")
 	t.writePower(b)
-	count := tally.Claims
 	if len(t.missing) > 0 {
 		fmt.Fprintf(b, "Not in this report (no %s-mode results): %s.\n\n", mode, strings.Join(t.missing, "; "))
 	}
-	if count[check.Fail] > 0 || count[check.Inconclusive] > 0 {
+	if tally.Claims[check.Fail] > 0 || tally.Claims[check.Inconclusive] > 0 {
 		b.WriteString("A FAIL or INCONCLUSIVE is reported with its reason in the experiment's section. A lower-bound (min) " +
 			"check that fails on a generated instance does not contradict a worst-case lower bound unless the instance is " +
 			"the hard family itself.\n\n")
@@ -518,7 +511,8 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 			fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
 		}
 		expected := cmp.Or(c.ExpectedText, c.Expected.String())
-		fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, anchor(e.Name), i,
+		// #anchor: GitHub's heading anchor of a [a-z0-9_-]+ name is the name in lower case
+		fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, strings.ToLower(e.Name), i,
 			mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
 			resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
 	})
@@ -600,5 +594,329 @@ func whereSuffix(w string) string {
 	return " (" + w + ")"
 }
 
-// anchor is GitHub's heading anchor of a [a-z0-9_-]+ name.
-func anchor(name string) string { return strings.ToLower(name) }
+// Input is what Analyze computed from one experiment's rows; Write draws and writes the
+// reports from it.
+type Input struct {
+	Exp Experiment
+	// OK are the ok rows: the figures and the figure comparisons are drawn from them.
+	OK        []*rows.Record
+	Rows      table.RowCounts
+	Reference string // the algorithm of the paired differences
+	Summaries []table.Summary
+	Paired    []table.PairedDiff
+	Results   []check.CheckResult
+}
+
+// Write draws in.Exp's figures into figDir (which must exist) on in.Exp.Workers goroutines
+// and writes dir/report.md, dir/analysis.json and dir/report.html. A figure file that could
+// not be written does not stop the reports: its error is figErr, returned once the reports
+// are written; err is any other failure.
+func Write(in Input, dir, figDir string) (figErr, err error) {
+	rep := report{Input: in, Figures: drawFigures(in.Exp, in.OK, figDir, in.Exp.Workers)}
+	for _, f := range in.Exp.Figures {
+		if rankable(f) {
+			rep.Comparisons = append(rep.Comparisons, compareFigure(in.Exp, f, in.OK))
+		}
+	}
+	if err := rep.write(dir, figDir); err != nil {
+		return nil, err
+	}
+	if err := rep.writeHTML(dir, figDir); err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, f := range rep.Figures {
+		if f.WriteErr != nil {
+			errs = append(errs, fmt.Errorf("figure %s: %w", f.Name, f.WriteErr))
+		}
+	}
+	return errors.Join(errs...), nil
+}
+
+// VerdictsColumns is the header of WriteVerdicts' file: one row per check of the suite,
+// numbered like the REPORT.md scoreboard, its verdict after Holm (holm) and its own (raw).
+var VerdictsColumns = []string{"experiment", "index", "label", "role", "holm", "raw", "fitted", "ci_lo", "ci_hi", "p_holm"}
+
+// WriteVerdicts writes the verdicts file of the suite run in top's mode under
+// resultsRoot to outPath (CSV, VerdictsColumns): what SPEC §12's verdict column is
+// generated from (scripts/spec12).
+func WriteVerdicts(resultsRoot, outPath string, top TopReport) error {
+	if len(top.Suite) == 0 {
+		return fmt.Errorf("analysis: verdicts: no experiments in the suite")
+	}
+	t := topWriter{TopReport: top, resultsRoot: resultsRoot}
+	if err := t.read(); err != nil {
+		return err
+	}
+	mult := suiteMultiplicity(t.exps)
+	recs := [][]string{VerdictsColumns}
+	num := func(v Number) string { return strconv.FormatFloat(float64(v), 'g', 4, 64) }
+	eachCheck(t.exps, mult, func(e sidecar, i int, c sidecarCheck, adj float64) {
+		recs = append(recs, []string{e.Name, strconv.Itoa(i), c.Label + whereSuffix(c.Where), c.Role.String(),
+			check.HolmVerdict(c.Verdict, c.Role, adj).String(), c.Verdict.String(), num(c.Fitted), num(c.Lo), num(c.Hi),
+			strconv.FormatFloat(adj, 'g', 3, 64)})
+	})
+	return writeCSVFile(outPath, recs)
+}
+
+// ff formats a number for the CSVs: shortest round-trip form, "" for NaN.
+func ff(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func writeCSVFile(path string, recs [][]string) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.WriteAll(recs); err != nil {
+		return fmt.Errorf("analysis: %s: %w", path, err)
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// writeFileAtomic writes data to path with rows.WriteFile (atomic, fsynced, mode 0644).
+func writeFileAtomic(path string, data []byte) error {
+	if err := rows.WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		return fmt.Errorf("analysis: %w", err)
+	}
+	return nil
+}
+
+// WriteSummaryCSV writes summary.csv: one row per (cell, algorithm, metric) summary.
+func WriteSummaryCSV(path string, ss []table.Summary) error {
+	head := append([]string{rows.ColCell, rows.ColAlgorithm}, rows.IdentityColumns()...)
+	head = append(head, "guarantee", "metric", "trials", "mean", "std", "median", "ci_lo", "ci_hi", "min", "max")
+	recs := [][]string{head}
+	for _, s := range ss {
+		rec := []string{s.Cell, s.Algorithm}
+		for _, kv := range s.Identity {
+			rec = append(rec, kv.Value)
+		}
+		rec = append(rec, s.Guarantee, s.Metric, strconv.Itoa(s.N), ff(s.Mean), ff(s.Std), ff(s.Median),
+			ff(s.Lo), ff(s.Hi), ff(s.Min), ff(s.Max))
+		recs = append(recs, rec)
+	}
+	return writeCSVFile(path, recs)
+}
+
+// WritePairedCSV writes paired.csv: one row per paired difference against the reference algorithm.
+func WritePairedCSV(path string, ps []table.PairedDiff) error {
+	head := append([]string{rows.ColCell}, rows.IdentityColumns()...)
+	head = append(head, "metric", "algorithm", "reference", "pairs", "algorithm_mean", "reference_mean",
+		"mean_diff", "std_diff", "ci_lo", "ci_hi", "reference_better")
+	recs := [][]string{head}
+	for _, p := range ps {
+		rec := []string{p.Cell}
+		for _, kv := range p.Identity {
+			rec = append(rec, kv.Value)
+		}
+		rec = append(rec, p.Metric, p.Algorithm, p.Reference, strconv.Itoa(p.N), ff(p.AlgMean), ff(p.RefMean),
+			ff(p.Mean), ff(p.Std), ff(p.Lo), ff(p.Hi), strconv.Itoa(p.RefBetter))
+		recs = append(recs, rec)
+	}
+	return writeCSVFile(path, recs)
+}
+
+// WriteChecksCSV writes checks.csv: one row per check result of experiment exp, in spec order.
+func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
+	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
+		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p",
+		"detect", "power", "power_trials"}}
+	for i, r := range rs {
+		tol, claim := ff(r.Tolerance), r.Claim.Effective().String()
+		if r.Kind != check.KindSlope {
+			tol, claim = "", ""
+		}
+		if r.Kind == check.KindCompare {
+			claim = check.CompareClaim(r.Claim).String() // against is named in the reason
+		}
+		recs = append(recs, []string{exp, strconv.Itoa(i), r.Kind.String(), claim, r.Metric, r.Algorithm, r.Vs,
+			whereText(r.Where), ff(r.Threshold()), tol, ff(r.Fitted), ff(r.Lo), ff(r.Hi),
+			strconv.Itoa(r.N), strconv.Itoa(r.TrialsMin), strconv.Itoa(r.TrialsMax), r.Verdict.String(), r.Reason, r.Role.String(), ff(r.PPass), strconv.Itoa(r.Resamples),
+			ff(r.LackOfFit.Chi2), blankIf(math.IsNaN(r.LackOfFit.P), strconv.Itoa(r.LackOfFit.DF)), ff(r.LackOfFit.P),
+			blankIf(!(r.Detect > 0), ff(r.Detect)), ff(r.Power), blankIf(r.PowerTrials == 0, strconv.Itoa(r.PowerTrials))})
+	}
+	return writeCSVFile(path, recs)
+}
+
+// blankIf is s, or "" when blank: an undefined lack-of-fit df, a detect of 0 (none
+// stated), power trials not estimated.
+func blankIf(blank bool, s string) string {
+	if blank {
+		return ""
+	}
+	return s
+}
+
+// whereText is table.WhereText without its leading " where ": "k=v, …", "" for none.
+func whereText(where map[string]string) string {
+	return strings.TrimPrefix(table.WhereText(where), " where ")
+}
+
+// Number is a statistic in analysis.json: a JSON number, or null for NaN and ±Inf (JSON
+// has neither), so that pandas, polars and jq read it as a float without parsing strings.
+type Number float64
+
+// MarshalJSON writes the shortest representation that round-trips, or null.
+func (x Number) MarshalJSON() ([]byte, error) {
+	v := float64(x)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+// UnmarshalJSON reads a number, or null as NaN.
+func (x *Number) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		*x = Number(math.NaN())
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return err
+	}
+	*x = Number(v)
+	return nil
+}
+
+// String formats x for tables (4 significant digits, "—" for NaN).
+func (x Number) String() string { return table.FmtG(float64(x)) }
+
+// sidecar is analysis.json (DESIGN.md "Output files"): snake_case keys, numbers as
+// numbers (null when undefined); what WriteTopReport and the HTML index read from one
+// experiment.
+type sidecar struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Quick       bool            `json:"quick"` // the spec was shrunk by -quick
+	Checks      []sidecarCheck  `json:"checks"`
+	Figures     []sidecarFigure `json:"figures"`
+	RowsTotal   int             `json:"rows_total"`
+	RowsOK      int             `json:"rows_ok"`
+	// RowsExcluded counts the rows whose status is not ok, by status.
+	RowsExcluded map[string]int `json:"rows_excluded"`
+	Reference    string         `json:"reference"` // the algorithm of paired.csv's differences
+	Interval     string         `json:"interval"`  // what the figures' bars are
+	// Comparisons rank the methods of each excess-risk curve figure by privacy status;
+	// Conclusions is the paragraph derived from them and from the compare checks.
+	Comparisons []FigureComparison `json:"comparisons"`
+	Conclusions string             `json:"conclusions"`
+}
+
+type sidecarCheck struct {
+	Label     string          `json:"label"`
+	Kind      check.CheckKind `json:"kind"`
+	Metric    string          `json:"metric"`
+	Algorithm string          `json:"algorithm"`
+	Vs        string          `json:"vs"`
+	Where     string          `json:"where"`
+	Expected  Number          `json:"expected"`  // the slope, or the min/max threshold
+	Tolerance Number          `json:"tolerance"` // null unless kind is slope
+	Fitted    Number          `json:"fitted"`
+	Lo        Number          `json:"ci_lo"`
+	Hi        Number          `json:"ci_hi"`
+	Claim     check.Claim     `json:"claim,omitempty"` // equality | upper | lower (slope checks)
+	// ExpectedText is the claim's form and expected value, e.g. "slope ≤ 0.5 + 0.25".
+	ExpectedText string        `json:"expected_text"`
+	Points       int           `json:"points"`
+	Trials       string        `json:"trials"` // ok trials per point, "30" or "28–30"
+	Verdict      check.Verdict `json:"verdict"`
+	// Role is claim, invariant (holds by construction, counted apart) or measurement
+	// (verdict MEASURED).
+	Role   check.Role `json:"role"`
+	Reason string     `json:"reason"`
+	// PPass is the p value of the test whose rejection is the PASS (null when a PASS is
+	// no rejection); Resamples the bootstrap resamples behind it and the CI.
+	PPass     Number `json:"p_pass"`
+	Resamples int    `json:"resamples"`
+	// LackOfFit is a slope check's lack-of-fit χ², its degrees of freedom and p value.
+	LackOfFit sidecarLOF `json:"lack_of_fit"`
+	Figure    string     `json:"figure"` // the figure that shows the claim ("" none)
+	// Detect is the smallest violation the check must detect (stated, or its kind's
+	// default), Power the probability of a FAIL there at this run's spread and PowerTrials
+	// the trials per point for 80% (null and 0 when not estimable; check.Run).
+	Detect      Number `json:"detect"`
+	Power       Number `json:"power"`
+	PowerTrials int    `json:"power_trials"`
+	// Against and PerX are a compare check's second algorithm and its per-x comparisons.
+	Against string            `json:"against,omitempty"`
+	PerX    []sidecarCmpPoint `json:"per_x,omitempty"`
+}
+
+// sidecarLOF is a LackOfFit in analysis.json (nulls when undefined).
+type sidecarLOF struct {
+	Chi2 Number `json:"chi2"`
+	DF   int    `json:"df"`
+	P    Number `json:"p"`
+}
+
+// sidecarCmpPoint is a ComparePoint in analysis.json.
+type sidecarCmpPoint struct {
+	X       Number        `json:"x"`
+	Cell    string        `json:"cell"`
+	Test    string        `json:"test"`
+	TrialsA int           `json:"trials_a"`
+	TrialsB int           `json:"trials_b"`
+	MeanA   Number        `json:"mean_a"`
+	MeanB   Number        `json:"mean_b"`
+	Diff    Number        `json:"diff"`
+	Lo      Number        `json:"ci_lo"`
+	Hi      Number        `json:"ci_hi"`
+	P       Number        `json:"p_one_sided"`
+	PHolm   Number        `json:"p_holm"`
+	Verdict check.Verdict `json:"verdict"`
+}
+
+type sidecarFigure struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	X       string `json:"x"`
+	Y       string `json:"y"`
+	PNG     string `json:"png"`
+	SVG     string `json:"svg"`
+	PDF     string `json:"pdf"`
+	Points  int    `json:"points"`
+	Dropped int    `json:"dropped"`
+	Note    string `json:"note"`
+	Err     string `json:"error"`
+}
+
+func (rep report) sidecar() sidecar {
+	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK,
+		RowsExcluded: rep.Rows.ByStatus, Reference: rep.Reference, Interval: CINote,
+		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}, Comparisons: append([]FigureComparison{}, rep.Comparisons...), // [] rather than null
+		Conclusions: conclusions(rep.Comparisons, rep.Results)}
+	if sc.RowsExcluded == nil {
+		sc.RowsExcluded = map[string]int{}
+	}
+	for _, r := range rep.Results {
+		tol, claim := math.NaN(), check.ClaimUnstated
+		switch r.Kind {
+		case check.KindSlope:
+			tol, claim = r.Tolerance, r.Claim.Effective()
+		case check.KindCompare:
+			claim = check.CompareClaim(r.Claim)
+		}
+		var perX []sidecarCmpPoint
+		for _, p := range r.Points {
+			perX = append(perX, sidecarCmpPoint{X: Number(p.X), Cell: p.Cell, Test: p.Test, TrialsA: p.NA, TrialsB: p.NB,
+				MeanA: Number(p.MeanA), MeanB: Number(p.MeanB), Diff: Number(p.Diff), Lo: Number(p.Lo), Hi: Number(p.Hi),
+				P: Number(p.P), PHolm: Number(p.PHolm), Verdict: p.Verdict})
+		}
+		sc.Checks = append(sc.Checks, sidecarCheck{Label: r.Label(), Kind: r.Kind, Claim: claim, Metric: r.Metric,
+			Algorithm: r.Algorithm, Vs: r.Vs, Where: whereText(r.Where),
+			Expected: Number(r.Threshold()), Tolerance: Number(tol), Fitted: Number(r.Fitted), Lo: Number(r.Lo), Hi: Number(r.Hi),
+			ExpectedText: r.ExpectedText(), Points: r.N, Trials: check.TrialsText(r.TrialsMin, r.TrialsMax),
+			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,
+			PPass: Number(r.PPass), Resamples: r.Resamples, LackOfFit: sidecarLOF{Number(r.LackOfFit.Chi2), r.LackOfFit.DF, Number(r.LackOfFit.P)}, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX,
+			Detect: Number(r.Detect), Power: Number(r.Power), PowerTrials: r.PowerTrials})
+	}
+	for _, f := range rep.Figures {
+		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, Kind: cmp.Or(f.Figure.Kind, FigureCurve), X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG,
+			SVG: f.SVG, PDF: f.PDF, Points: f.Points, Dropped: f.Dropped, Note: f.Note, Err: f.Err})
+	}
+	return sc
+}
