@@ -4,7 +4,7 @@
 // algorithms of a trial sharing its instance, generated once from the problem stream, and
 // each starting afresh on the trial's mechanism stream (common random numbers); each
 // calibration computed once per distinct input through an on-disk calibration cache
-// (calibstore.go); a journal flushed per finished row that -resume reads back; shards
+// (calibStore); a journal flushed per finished row that -resume reads back; shards
 // (-shard I/N) and their merge; and the final results.csv, written atomically and
 // byte-identical for any worker count, shard split or interruption (only the *_seconds
 // columns differ). A content-addressed result cache (cache.go) recomputes only the rows
