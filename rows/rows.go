@@ -183,11 +183,6 @@ func MkdirAll(path string) error {
 	return nil
 }
 
-// Key identifies a row within an experiment: (cell, algorithm, trial).
-type Key struct {
-	Cell, Algorithm, Trial string
-}
-
 // KV is one identity pair: a column and its value as written.
 type KV struct {
 	Col, Value string
@@ -254,11 +249,6 @@ func (r *Record) Float(col string) (v float64, ok bool) {
 		return r.num[j], true
 	}
 	return math.NaN(), false
-}
-
-// Key is the row's (cell, algorithm, trial).
-func (r *Record) Key() Key {
-	return Key{Cell: r.Text(ColCell), Algorithm: r.Text(ColAlgorithm), Trial: r.Text(ColTrial)}
 }
 
 // OK reports whether the row's status is StatusOK.
