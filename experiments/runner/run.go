@@ -126,14 +126,11 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		lk, err = lockFolder(r.dir, lockName(o))
 		defer lk.release()
 	}
-	if err == nil {
-		err = r.openJournal()
-	}
-	if err == nil {
-		err = r.selectJobs()
-	}
-	if err == nil {
-		err = r.execute(ctx)
+	steps := []func() error{r.openJournal, r.selectJobs, func() error { return r.execute(ctx) }}
+	for _, step := range steps {
+		if err == nil {
+			err = step()
+		}
 	}
 	if err != nil {
 		return r.res, err
@@ -545,11 +542,8 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	return e, true
 }
 
-// instanceMemory is the memory the shared instances may take (instanceLimit).
-const instanceMemory = 1 << 30
-
 // instanceLimit bounds the instances kept for sharing (instancePool): as many as fit in
-// instanceMemory at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
+// 1 GiB at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
 // samples and solver state) for the largest cell, and at least 4 per worker. Longest-first
 // dispatch starts the costly algorithm of every trial before the cheap ones, so a limit
 // below the number of trials would make the cheap ones generate (and solve) their
@@ -559,7 +553,7 @@ func instanceLimit(p *plan, workers int) int {
 	for _, c := range p.cells {
 		est = max(est, 32*float64(c.consts.N)*float64(c.consts.D+1))
 	}
-	return max(4*workers, int(min(instanceMemory/est, 1<<20)))
+	return max(4*workers, int(min((1<<30)/est, 1<<20)))
 }
 
 // runMechanism runs one mechanism's plan pl on a fresh counter, turning a panic into an

@@ -19,9 +19,8 @@ import (
 
 // A job is one (cell, algorithm, trial) row to compute, with its predicted cost (makePlan;
 // README "Scaling"). Jobs are dispatched longest-predicted-first (slots), so the last to
-// finish is a short one, and shards are dealt by the same costs (shardOf). A row depends
-// on its cell, algorithm and trial seeds only (runRow), never on the order or the worker
-// that computes it: results are byte-identical for any worker count and any sharding.
+// finish is a short one, and shards are dealt by the same costs (shardOf); neither changes
+// a row (runRow).
 type job struct {
 	cell, alg, trial int
 	cost             float64
@@ -229,9 +228,7 @@ func (ip *instancePool) done(ci, trial int) {
 // long calibration delays only its own rows; and on a slot nothing else wants, pieces of
 // a running row's parallel loop, so one long row at the end does not leave the others
 // idle. A task that waits for a calibration another is computing gives its slot back for
-// the wait (slots.wait). None of this changes a number: a row is a function of its cell,
-// algorithm and trial seeds only (runRow), and a parallel loop must give the same result
-// whichever goroutine runs which piece.
+// the wait (slots.wait). None of this changes a number (runRow, parallel).
 type slots struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
