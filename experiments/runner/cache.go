@@ -252,9 +252,7 @@ func putFloat(h hash.Hash, v float64) { putInt(h, int64(math.Float64bits(v))) }
 
 // packageKeys is stamped by `make build` (-ldflags -X, from `go list -deps`; see
 // scripts/codekeys): "path=key;path=key;…", the closure key of every package of the
-// module. "" otherwise: a binary run inside the source tree computes the same keys from
-// the sources (ScanPackages); any other binary keys every row by its code version.
-// Set only by the linker, never assigned.
+// module; "" otherwise (loadCodeKeys). Set only by the linker, never assigned.
 var packageKeys string
 
 // runnerPackage is this package's import path: every row depends on it.
@@ -392,8 +390,7 @@ func ScanPackages(root string) ([]Package, error) {
 	return pkgs, err
 }
 
-// codeKeys keys the rows' code: the closure keys of the module's packages, or nil when
-// they are unknown (every row then keys by the whole code version).
+// codeKeys are the closure keys of the module's packages (nil: unknown; see rowCode).
 type codeKeys map[string]string
 
 // loadCodeKeys returns the stamped keys, else (a binary of the source tree: code version
