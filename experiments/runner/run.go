@@ -372,7 +372,7 @@ func (r *runState) execute(ctx context.Context) error {
 	var cacheErr error
 	var cacheMu sync.Mutex
 	planTask := func(ci, ai int) float64 {
-		pl := planPair(p, ci, ai)
+		pl := p.cells[ci].plans[ai]()
 		prog.planned(spec.Algorithms[ai].Label, pl.cost*float64(sl.rowsOf(ci, ai)))
 		return pl.cost
 	}
@@ -519,7 +519,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		e.Row = r
 		return e, true
 	}
-	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, planPair(p, ci, ai), a.AuditBatch, rand.New(rand.NewPCG(mhi, mlo)), r)
+	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, c.plans[ai](), a.AuditBatch, rand.New(rand.NewPCG(mhi, mlo)), r)
 	if ctx.Err() != nil {
 		return e, false
 	}

@@ -92,12 +92,6 @@ type planned struct {
 	cost float64
 }
 
-// pairPlan makes the Plan of one (cell, algorithm) once, whoever asks first (planPair).
-type pairPlan struct {
-	once sync.Once
-	pl   planned
-}
-
 // planPairs runs the Plan of every (cell, algorithm) that jobs need on workers slots (a
 // sharded or dry run), aligned with p.cells and spec.Algorithms (nil where no job needs
 // it).
@@ -114,17 +108,10 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 		}
 	}
 	newSlots(workers, pairs, nil).run(context.Background(), func(ci, ai int) float64 {
-		*out[ci][ai] = planPair(p, ci, ai) // distinct pairs: no two tasks share one
+		*out[ci][ai] = p.cells[ci].plans[ai]() // distinct pairs: no two tasks share one
 		return 0
 	}, nil)
 	return out
-}
-
-// planPair returns the Plan of algorithm ai in cell ci, made on the first call.
-func planPair(p *plan, ci, ai int) planned {
-	pp := p.cells[ci].plans[ai]
-	pp.once.Do(func() { pp.pl = makePlan(p, ci, ai) })
-	return pp.pl
 }
 
 // makePlan runs the Plan of algorithm ai in cell ci and prices one of its rows: the
