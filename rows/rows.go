@@ -252,11 +252,7 @@ func (r *Record) Float(col string) (v float64, ok bool) {
 }
 
 // OK reports whether the row's status is StatusOK.
-func (r *Record) OK() bool { return r.Status() == StatusOK }
-
-// Status is the row's status column as written (the Reader does not check its value; see
-// ParseStatus).
-func (r *Record) Status() Status { return Status(r.Text(ColStatus)) }
+func (r *Record) OK() bool { return Status(r.Text(ColStatus)) == StatusOK }
 
 // Guarantee is the row's guarantee column as written (see ParseGuarantee).
 func (r *Record) Guarantee() Guarantee { return Guarantee(r.Text(ColGuarantee)) }

@@ -708,12 +708,10 @@ func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, i
 	return x, rec, total, err
 }
 
-// progress reports finished rows: one line redrawn in place on a terminal, otherwise one
-// plain line per Interval (DESIGN.md "Command line"). The count includes resumed and
-// cached rows; the percentage is of the predicted cost of the rows this process computes,
-// known as their plans finish; the ETA prices the cost still to compute per algorithm at
-// the seconds per cost unit observed for it (the overall rate until it has a row), divided
-// by the observed parallelism. Resumed and cached rows are never counted as speed.
+// progress reports finished rows as DESIGN.md "Command line" describes (a plain line per
+// Interval off a terminal). The percentage is of the predicted cost of the rows this
+// process computes, known as their plans finish; the ETA takes the overall rate for an
+// algorithm without a computed row yet, and divides by the observed parallelism.
 type progress struct {
 	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
 	o           Options
