@@ -30,12 +30,10 @@ import (
 	"expmech/rows"
 )
 
-// The result cache (README "Result cache") stores every computed row under a SHA-256 key
-// of everything that determines it (the code's part: rowCode) and nothing else:
-// not the experiment's name, the cell's index or the algorithm's label, which an edit of
-// the spec may change without changing the row. The cell's identity columns
-// (baseColumns) and the label are not stored but filled from the current spec, so a
-// cached row is the row a fresh run would write (wall_seconds apart).
+// The result cache (README "Result cache": what its key holds, and why not the names and
+// labels an edit of the spec may change) stores every computed row under that key (the
+// code's part: rowCode) without the cell's identity columns (baseColumns) and the label,
+// which are filled from the current spec (cacheEntry.row).
 //
 // Layout: DIR/<first two hex digits>/<key>.json, one entry per file, written atomically
 // (writeUnsynced). A file that does not decode or whose key differs is a miss.
@@ -476,11 +474,10 @@ func RowCode(keys map[string]string, gen problems.Generator, f algorithms.Factor
 	return codeKeys(keys).rowCode(gen, f, a)
 }
 
-// The calibration cache (README "Result cache"): calibStore answers each distinct key
-// once per process (concurrent askers wait for the one computation) and keeps the answers
-// on disk under CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json,
-// written atomically. A file that does not decode or whose key or code version differs is
-// a miss. Without a known code version the store lives in memory only.
+// The calibration cache (README "Result cache", its last paragraph): calibStore keeps the
+// answers under CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json,
+// written atomically; a file that does not decode or whose key or code version differs is
+// a miss.
 
 // calibVersion changes when the file format or the key's derivation changes.
 const calibVersion = "expmech-calibration-cache/1"
