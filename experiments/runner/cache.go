@@ -67,9 +67,11 @@ func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 		pc := cp.Problem
 		h := sha256.New()
 		put := func(s string) { putString(h, s) }
-		for _, s := range []string{"problem", pc.Kind, pc.Loss.String(), string(cp.Task), pc.Domain.String()} {
-			put(s)
-		}
+		put("problem")
+		put(pc.Kind)
+		put(pc.Loss.String())
+		put(string(cp.Task))
+		put(pc.Domain.String())
 		putFloat(h, pc.Radius)
 		for _, v := range []int{pc.N, pc.D, pc.Rank} {
 			putInt(h, int64(v))
