@@ -145,21 +145,20 @@ func withCosts(jobs []job, pl [][]*planned) {
 // A trialInstance is the instance of one (cell, trial), generated from the problem stream,
 // with its optimum: every algorithm of the trial runs on it.
 type trialInstance struct {
-	once   sync.Once
 	inst   problems.Instance
 	opt    problems.Optimum
 	genErr error
 	optErr error
 }
 
-func (ti *trialInstance) build(p *plan, ci, trial int) {
-	ti.once.Do(func() {
-		phi, plo := p.spec.ProblemSeed(p.cells[ci].Cell, trial)
-		ti.inst, ti.genErr = generate(p.gen, p.cells[ci].pspec, rand.New(rand.NewPCG(phi, plo)))
-		if ti.genErr == nil {
-			ti.opt, ti.optErr = optimum(ti.inst)
-		}
-	})
+func newInstance(p *plan, ci, trial int) *trialInstance {
+	ti := &trialInstance{}
+	phi, plo := p.spec.ProblemSeed(p.cells[ci].Cell, trial)
+	ti.inst, ti.genErr = generate(p.gen, p.cells[ci].pspec, rand.New(rand.NewPCG(phi, plo)))
+	if ti.genErr == nil {
+		ti.opt, ti.optErr = optimum(ti.inst)
+	}
+	return ti
 }
 
 // instancePool shares the instance of a (cell, trial) among the workers that run its
@@ -170,12 +169,12 @@ type instancePool struct {
 	p     *plan
 	limit int
 	mu    sync.Mutex
-	live  map[[2]int]*trialInstance
+	live  map[[2]int]func() *trialInstance
 	left  map[[2]int]int // jobs of the (cell, trial) not yet done
 }
 
 func newInstancePool(p *plan, jobs []job, limit int) *instancePool {
-	ip := &instancePool{p: p, limit: limit, live: map[[2]int]*trialInstance{}, left: map[[2]int]int{}}
+	ip := &instancePool{p: p, limit: limit, live: map[[2]int]func() *trialInstance{}, left: map[[2]int]int{}}
 	for _, jb := range jobs {
 		ip.left[[2]int{jb.cell, jb.trial}]++
 	}
@@ -188,14 +187,13 @@ func (ip *instancePool) get(ci, trial int) *trialInstance {
 	ip.mu.Lock()
 	ti := ip.live[k]
 	if ti == nil {
-		ti = &trialInstance{}
+		ti = sync.OnceValue(func() *trialInstance { return newInstance(ip.p, ci, trial) })
 		if len(ip.live) < ip.limit && ip.left[k] > 1 {
 			ip.live[k] = ti
 		}
 	}
 	ip.mu.Unlock()
-	ti.build(ip.p, ci, trial)
-	return ti
+	return ti()
 }
 
 // done records that one job of (ci, trial) finished.
