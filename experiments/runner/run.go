@@ -370,7 +370,7 @@ func (r *runState) execute(ctx context.Context) error {
 	}
 	out := make(chan result, 4*r.workers)
 	var cacheErr error
-	var cacheMu sync.Mutex
+	var cacheOnce sync.Once // keeps the first cache error
 	planTask := func(ci, ai int) float64 {
 		pl := p.cells[ci].plans[ai]()
 		prog.planned(spec.Algorithms[ai].Label, pl.cost*float64(sl.rowsOf(ci, ai)))
@@ -385,9 +385,7 @@ func (r *runState) execute(ctx context.Context) error {
 		}
 		if r.ch != nil {
 			if err := r.ch.put(r.cacheKey(jb), e.Row, p.cells[jb.cell].base, e.X); err != nil {
-				cacheMu.Lock()
-				cacheErr = cmp.Or(cacheErr, err)
-				cacheMu.Unlock()
+				cacheOnce.Do(func() { cacheErr = err })
 			}
 		}
 		out <- result{e, jb.cost}
