@@ -131,3 +131,13 @@ func TestColumnsAndUnits(t *testing.T) {
 		t.Errorf("units: got ε %q, queries %q, wall %q, cell %q", Unit(ColEpsilon), Unit(ColValueQueries), Unit(ColWallSeconds), Unit(ColCell))
 	}
 }
+
+// Key identifies a row within an experiment: (cell, algorithm, trial).
+type Key struct {
+	Cell, Algorithm, Trial string
+}
+
+// Key is the row's (cell, algorithm, trial).
+func (r *Record) Key() Key {
+	return Key{Cell: r.Text(ColCell), Algorithm: r.Text(ColAlgorithm), Trial: r.Text(ColTrial)}
+}

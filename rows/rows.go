@@ -183,11 +183,6 @@ func MkdirAll(path string) error {
 	return nil
 }
 
-// Key identifies a row within an experiment: (cell, algorithm, trial).
-type Key struct {
-	Cell, Algorithm, Trial string
-}
-
 // KV is one identity pair: a column and its value as written.
 type KV struct {
 	Col, Value string
@@ -256,17 +251,8 @@ func (r *Record) Float(col string) (v float64, ok bool) {
 	return math.NaN(), false
 }
 
-// Key is the row's (cell, algorithm, trial).
-func (r *Record) Key() Key {
-	return Key{Cell: r.Text(ColCell), Algorithm: r.Text(ColAlgorithm), Trial: r.Text(ColTrial)}
-}
-
 // OK reports whether the row's status is StatusOK.
-func (r *Record) OK() bool { return r.Status() == StatusOK }
-
-// Status is the row's status column as written (the Reader does not check its value; see
-// ParseStatus).
-func (r *Record) Status() Status { return Status(r.Text(ColStatus)) }
+func (r *Record) OK() bool { return Status(r.Text(ColStatus)) == StatusOK }
 
 // Guarantee is the row's guarantee column as written (see ParseGuarantee).
 func (r *Record) Guarantee() Guarantee { return Guarantee(r.Text(ColGuarantee)) }

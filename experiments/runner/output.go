@@ -132,9 +132,8 @@ func addProvenance(m map[string]any, prov Provenance) {
 
 // firstFrames returns the first few frames of a panic stack on one line.
 func firstFrames(stack []byte) string {
-	lines := bytes.Split(stack, []byte("\n"))
 	var out []string
-	for _, l := range lines {
+	for _, l := range bytes.Split(stack, []byte("\n")) {
 		l = bytes.TrimSpace(l)
 		if bytes.HasPrefix(l, []byte("/")) && !bytes.Contains(l, []byte("/runtime/")) && !bytes.Contains(l, []byte("runner/")) {
 			out = append(out, string(l))

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -44,10 +45,10 @@ type cellPlan struct {
 	// mechs holds one mechanism per algorithm, built once and shared by every trial and
 	// worker of the cell. Run is therefore called concurrently on one Mechanism.
 	mechs []algorithms.Mechanism
-	// plans holds each mechanism's Plan, made once (planPair) and handed to every row of
-	// the cell, so data-independent work (a calibration, an accountant) is done once per
-	// (cell, algorithm) and Run computes none of it again.
-	plans []*pairPlan
+	// plans holds each mechanism's Plan, made once on the first call (makePlan) and handed
+	// to every row of the cell, so data-independent work (a calibration, an accountant) is
+	// done once per (cell, algorithm) and Run computes none of it again.
+	plans []func() planned
 	// base holds the row columns shared by every algorithm and trial of the cell.
 	base map[string]string
 }
@@ -105,9 +106,10 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 		}
 		cp.consts = consts
 		cp.mechs = make([]algorithms.Mechanism, len(p.facs))
-		cp.plans = make([]*pairPlan, len(p.facs))
+		cp.plans = make([]func() planned, len(p.facs))
+		ci := len(p.cells) // this cell's index once appended below
 		for i, f := range p.facs {
-			cp.plans[i] = &pairPlan{}
+			cp.plans[i] = sync.OnceValue(func() planned { return makePlan(p, ci, i) })
 			m, err := newMechanism(f, c.Configs[i])
 			if err == nil && m == nil {
 				err = fmt.Errorf("constructor returned no mechanism")

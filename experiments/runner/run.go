@@ -19,6 +19,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
+
 	"expmech/algorithms"
 	"expmech/experiments"
 	"expmech/problems"
@@ -124,14 +126,11 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 		lk, err = lockFolder(r.dir, lockName(o))
 		defer lk.release()
 	}
-	if err == nil {
-		err = r.openJournal()
-	}
-	if err == nil {
-		err = r.selectJobs()
-	}
-	if err == nil {
-		err = r.execute(ctx)
+	steps := []func() error{r.openJournal, r.selectJobs, func() error { return r.execute(ctx) }}
+	for _, step := range steps {
+		if err == nil {
+			err = step()
+		}
 	}
 	if err != nil {
 		return r.res, err
@@ -371,9 +370,9 @@ func (r *runState) execute(ctx context.Context) error {
 	}
 	out := make(chan result, 4*r.workers)
 	var cacheErr error
-	var cacheMu sync.Mutex
+	var cacheOnce sync.Once // keeps the first cache error
 	planTask := func(ci, ai int) float64 {
-		pl := planPair(p, ci, ai)
+		pl := p.cells[ci].plans[ai]()
 		prog.planned(spec.Algorithms[ai].Label, pl.cost*float64(sl.rowsOf(ci, ai)))
 		return pl.cost
 	}
@@ -386,9 +385,7 @@ func (r *runState) execute(ctx context.Context) error {
 		}
 		if r.ch != nil {
 			if err := r.ch.put(r.cacheKey(jb), e.Row, p.cells[jb.cell].base, e.X); err != nil {
-				cacheMu.Lock()
-				cacheErr = cmp.Or(cacheErr, err)
-				cacheMu.Unlock()
+				cacheOnce.Do(func() { cacheErr = err })
 			}
 		}
 		out <- result{e, jb.cost}
@@ -486,8 +483,7 @@ func RunOne(ctx context.Context, reg Registry, spec *experiments.Spec, sel Selec
 	case sel.Trial < 0 || sel.Trial >= spec.Trials:
 		return nil, fmt.Errorf("%s: -only: trial %d not in [0, %d)", spec.Path, sel.Trial, spec.Trials)
 	}
-	ti := &trialInstance{}
-	ti.build(p, ci, sel.Trial)
+	ti := newInstance(p, ci, sel.Trial)
 	e, ok := runRow(ctx, p, ti, ci, ai, sel.Trial)
 	if !ok {
 		return nil, fmt.Errorf("runner: %s: %w", spec.Name, ErrInterrupted)
@@ -520,7 +516,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		e.Row = r
 		return e, true
 	}
-	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, planPair(p, ci, ai), a.AuditBatch, rand.New(rand.NewPCG(mhi, mlo)), r)
+	x, rec, wall, err := runTrial(ctx, p.env, c.mechs[ai], ti.inst, c.plans[ai](), a.AuditBatch, rand.New(rand.NewPCG(mhi, mlo)), r)
 	if ctx.Err() != nil {
 		return e, false
 	}
@@ -543,11 +539,8 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 	return e, true
 }
 
-// instanceMemory is the memory the shared instances may take (instanceLimit).
-const instanceMemory = 1 << 30
-
 // instanceLimit bounds the instances kept for sharing (instancePool): as many as fit in
-// instanceMemory at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
+// 1 GiB at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
 // samples and solver state) for the largest cell, and at least 4 per worker. Longest-first
 // dispatch starts the costly algorithm of every trial before the cheap ones, so a limit
 // below the number of trials would make the cheap ones generate (and solve) their
@@ -557,7 +550,7 @@ func instanceLimit(p *plan, workers int) int {
 	for _, c := range p.cells {
 		est = max(est, 32*float64(c.consts.N)*float64(c.consts.D+1))
 	}
-	return max(4*workers, int(min(instanceMemory/est, 1<<20)))
+	return max(4*workers, int(min((1<<30)/est, 1<<20)))
 }
 
 // runMechanism runs one mechanism's plan pl on a fresh counter, turning a panic into an
@@ -710,4 +703,182 @@ func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, i
 		r[StatisticsColumn] = sb.String()
 	}
 	return x, rec, total, err
+}
+
+// progress reports finished rows as DESIGN.md "Command line" describes (a plain line per
+// Interval off a terminal). The percentage is of the predicted cost of the rows this
+// process computes, known as their plans finish; the ETA takes the overall rate for an
+// algorithm without a computed row yet, and divides by the observed parallelism.
+type progress struct {
+	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
+	o           Options
+	name        string
+	total, done int     // rows
+	errs        int     // rows with status error
+	cost, spent float64 // predicted cost to compute; of it, computed so far
+	work        float64 // row seconds (wall_seconds) of the computed rows
+	algs        map[string]*algProgress
+	start, last time.Time
+	// bar draws the terminal bar over permille of the predicted cost; its own count, rate
+	// and ETA are off: the description carries ours.
+	bar *progressbar.ProgressBar
+	// stop ends the ticker (tick) and stopped says it has; nil without a ticker.
+	stop, stopped chan struct{}
+}
+
+// algProgress is one algorithm's predicted cost left and observed cost and seconds.
+type algProgress struct{ left, cost, seconds float64 }
+
+// newProgress starts the report of total rows, done of them already finished; left is
+// each algorithm's predicted cost.
+func newProgress(o Options, name string, total, done int, left map[string]float64) *progress {
+	p := &progress{o: o, name: name, total: total, done: done, start: time.Now(), algs: map[string]*algProgress{}}
+	for a, c := range left {
+		p.algs[a] = &algProgress{left: c}
+		p.cost += c
+	}
+	p.last = p.start
+	if p.o.Interval <= 0 {
+		p.o.Interval = 10 * time.Second
+		if o.Terminal {
+			p.o.Interval = 200 * time.Millisecond
+		}
+	}
+	if o.Progress != nil && done > 0 {
+		fmt.Fprintf(o.Progress, "%s: %d of %d rows already done (journal or cache)\n", name, done, total)
+	}
+	return p
+}
+
+// tick redraws the report whenever Interval passes with no row finished (plans and long
+// rows would leave the run silent otherwise), until finish.
+func (p *progress) tick() {
+	if p.o.Progress == nil {
+		return
+	}
+	p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+	period := max(p.o.Interval/10, time.Millisecond)
+	go func() {
+		defer close(p.stopped)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.stop:
+				return
+			case now := <-t.C:
+				p.mu.Lock()
+				if now.Sub(p.last) >= p.o.Interval-period {
+					p.last = now
+					p.draw(now, "")
+				}
+				p.mu.Unlock()
+			}
+		}
+	}()
+}
+
+// planned adds the predicted cost of rows of alg whose plan is now done (alg has rows to
+// compute, so newProgress's left holds it).
+func (p *progress) planned(alg string, cost float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.algs[alg].left += cost
+	p.cost += cost
+}
+
+// add counts one computed row of algorithm alg, predicted cost w, that took seconds.
+func (p *progress) add(alg string, w, seconds float64, isErr bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	p.spent += w
+	p.work += seconds
+	if a := p.algs[alg]; a != nil {
+		a.left -= w
+		a.cost += w
+		a.seconds += seconds
+	}
+	if isErr {
+		p.errs++
+	}
+	if p.o.Progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= p.o.Interval {
+		p.last = now
+		p.draw(now, "")
+	}
+}
+
+// frac is the fraction of the predicted cost done by this process.
+func (p *progress) frac() float64 {
+	if p.cost <= 0 {
+		return 1
+	}
+	return min(p.spent/p.cost, 1)
+}
+
+// eta is the time left after el elapsed ("?" before the first computed row).
+func (p *progress) eta(el time.Duration) string {
+	if p.spent <= 0 || p.work <= 0 || el <= 0 {
+		return "?"
+	}
+	rate := p.work / p.spent // seconds per cost unit, all algorithms
+	left := 0.0              // row seconds still to come
+	for _, a := range p.algs {
+		r := rate
+		if a.cost > 0 && a.seconds > 0 {
+			r = a.seconds / a.cost
+		}
+		left += max(a.left, 0) * r
+	}
+	par := p.work / el.Seconds()
+	return time.Duration(left / par * float64(time.Second)).Round(time.Second).String()
+}
+
+func (p *progress) draw(now time.Time, end string) {
+	el := now.Sub(p.start)
+	pct := 100 * p.frac()
+	msg := fmt.Sprintf("%s: %d/%d rows, %.0f%% of the predicted cost, %d errors, elapsed %s, eta %s",
+		p.name, p.done, p.total, pct, p.errs, el.Round(time.Second), p.eta(el))
+	if end != "" {
+		msg = fmt.Sprintf("%s: %d/%d rows, %d errors, elapsed %s%s", p.name, p.done, p.total, p.errs, el.Round(time.Second), end)
+	}
+	if p.o.Terminal {
+		if p.bar == nil {
+			p.bar = progressbar.NewOptions64(1000, progressbar.OptionSetWriter(p.o.Progress),
+				progressbar.OptionSetWidth(20), progressbar.OptionSetPredictTime(false),
+				progressbar.OptionSetElapsedTime(false), progressbar.OptionShowDescriptionAtLineEnd(),
+				progressbar.OptionSetRenderBlankState(true))
+		}
+		p.bar.Describe(msg)
+		p.bar.Set64(int64(min(pct, 100) * 10))
+		if end != "" {
+			// Exit, not Finish: Finish would draw 100% for an interrupted run.
+			p.bar.Exit()
+			fmt.Fprintln(p.o.Progress)
+		}
+		return
+	}
+	fmt.Fprintln(p.o.Progress, msg)
+}
+
+// finish prints the final count; interrupted says so instead of claiming completion.
+func (p *progress) finish(interrupted bool) {
+	if p.stop != nil {
+		close(p.stop)
+		<-p.stopped
+		p.stop = nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.o.Progress == nil {
+		return
+	}
+	end := ", done"
+	if interrupted {
+		end = fmt.Sprintf(", interrupted (%d rows missing)", p.total-p.done)
+	}
+	p.draw(time.Now(), end)
 }

@@ -19,9 +19,8 @@ import (
 
 // A job is one (cell, algorithm, trial) row to compute, with its predicted cost (makePlan;
 // README "Scaling"). Jobs are dispatched longest-predicted-first (slots), so the last to
-// finish is a short one, and shards are dealt by the same costs (shardOf). A row depends
-// on its cell, algorithm and trial seeds only (runRow), never on the order or the worker
-// that computes it: results are byte-identical for any worker count and any sharding.
+// finish is a short one, and shards are dealt by the same costs (shardOf); neither changes
+// a row (runRow).
 type job struct {
 	cell, alg, trial int
 	cost             float64
@@ -93,12 +92,6 @@ type planned struct {
 	cost float64
 }
 
-// pairPlan makes the Plan of one (cell, algorithm) once, whoever asks first (planPair).
-type pairPlan struct {
-	once sync.Once
-	pl   planned
-}
-
 // planPairs runs the Plan of every (cell, algorithm) that jobs need on workers slots (a
 // sharded or dry run), aligned with p.cells and spec.Algorithms (nil where no job needs
 // it).
@@ -115,17 +108,10 @@ func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 		}
 	}
 	newSlots(workers, pairs, nil).run(context.Background(), func(ci, ai int) float64 {
-		*out[ci][ai] = planPair(p, ci, ai) // distinct pairs: no two tasks share one
+		*out[ci][ai] = p.cells[ci].plans[ai]() // distinct pairs: no two tasks share one
 		return 0
 	}, nil)
 	return out
-}
-
-// planPair returns the Plan of algorithm ai in cell ci, made on the first call.
-func planPair(p *plan, ci, ai int) planned {
-	pp := p.cells[ci].plans[ai]
-	pp.once.Do(func() { pp.pl = makePlan(p, ci, ai) })
-	return pp.pl
 }
 
 // makePlan runs the Plan of algorithm ai in cell ci and prices one of its rows: the
@@ -159,21 +145,20 @@ func withCosts(jobs []job, pl [][]*planned) {
 // A trialInstance is the instance of one (cell, trial), generated from the problem stream,
 // with its optimum: every algorithm of the trial runs on it.
 type trialInstance struct {
-	once   sync.Once
 	inst   problems.Instance
 	opt    problems.Optimum
 	genErr error
 	optErr error
 }
 
-func (ti *trialInstance) build(p *plan, ci, trial int) {
-	ti.once.Do(func() {
-		phi, plo := p.spec.ProblemSeed(p.cells[ci].Cell, trial)
-		ti.inst, ti.genErr = generate(p.gen, p.cells[ci].pspec, rand.New(rand.NewPCG(phi, plo)))
-		if ti.genErr == nil {
-			ti.opt, ti.optErr = optimum(ti.inst)
-		}
-	})
+func newInstance(p *plan, ci, trial int) *trialInstance {
+	ti := &trialInstance{}
+	phi, plo := p.spec.ProblemSeed(p.cells[ci].Cell, trial)
+	ti.inst, ti.genErr = generate(p.gen, p.cells[ci].pspec, rand.New(rand.NewPCG(phi, plo)))
+	if ti.genErr == nil {
+		ti.opt, ti.optErr = optimum(ti.inst)
+	}
+	return ti
 }
 
 // instancePool shares the instance of a (cell, trial) among the workers that run its
@@ -184,12 +169,12 @@ type instancePool struct {
 	p     *plan
 	limit int
 	mu    sync.Mutex
-	live  map[[2]int]*trialInstance
+	live  map[[2]int]func() *trialInstance
 	left  map[[2]int]int // jobs of the (cell, trial) not yet done
 }
 
 func newInstancePool(p *plan, jobs []job, limit int) *instancePool {
-	ip := &instancePool{p: p, limit: limit, live: map[[2]int]*trialInstance{}, left: map[[2]int]int{}}
+	ip := &instancePool{p: p, limit: limit, live: map[[2]int]func() *trialInstance{}, left: map[[2]int]int{}}
 	for _, jb := range jobs {
 		ip.left[[2]int{jb.cell, jb.trial}]++
 	}
@@ -202,14 +187,13 @@ func (ip *instancePool) get(ci, trial int) *trialInstance {
 	ip.mu.Lock()
 	ti := ip.live[k]
 	if ti == nil {
-		ti = &trialInstance{}
+		ti = sync.OnceValue(func() *trialInstance { return newInstance(ip.p, ci, trial) })
 		if len(ip.live) < ip.limit && ip.left[k] > 1 {
 			ip.live[k] = ti
 		}
 	}
 	ip.mu.Unlock()
-	ti.build(ip.p, ci, trial)
-	return ti
+	return ti()
 }
 
 // done records that one job of (ci, trial) finished.
@@ -229,9 +213,7 @@ func (ip *instancePool) done(ci, trial int) {
 // long calibration delays only its own rows; and on a slot nothing else wants, pieces of
 // a running row's parallel loop, so one long row at the end does not leave the others
 // idle. A task that waits for a calibration another is computing gives its slot back for
-// the wait (slots.wait). None of this changes a number: a row is a function of its cell,
-// algorithm and trial seeds only (runRow), and a parallel loop must give the same result
-// whichever goroutine runs which piece.
+// the wait (slots.wait). None of this changes a number (runRow, parallel).
 type slots struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
