@@ -335,44 +335,32 @@ func lowerStep(qs, theta, qb []float64, kmin int, h, deltaTop float64) []float64
 	if k0 > 0 {
 		y[k0-1] = math.Min(y[k0-1], d[k0]+qs[k0]*(v[k0]-v[k0-1]))
 	}
-	// Lower convex hull (monotone chain) of (0, y0) and (v_i, y_i), i ≤ k0; beyond k0 the
-	// curve is 0, so the hull ends at (v_k0, 0).
-	x0, y0 := 0.0, y[0]+qs[0]*v[0]
-	px := func(j int) float64 {
-		if j < 0 {
-			return x0
-		}
-		return v[j]
-	}
-	py := func(j int) float64 {
-		if j < 0 {
-			return y0
-		}
-		return y[j]
-	}
-	hull := []int{-1}
-	for i := 0; i <= k0; i++ {
+	// Lower convex hull (monotone chain) of (0, y0) and (v_i, y_i), i ≤ k0, the points
+	// 0..k0+1 of (hx, hy); beyond k0 the curve is 0, so the hull ends at (v_k0, 0).
+	hx := append([]float64{0}, v[:k0+1]...)
+	hy := append([]float64{y[0] + qs[0]*v[0]}, y[:k0+1]...)
+	hull := []int{0}
+	for i := 1; i < len(hx); i++ {
 		for len(hull) >= 2 {
 			a, b := hull[len(hull)-2], hull[len(hull)-1]
 			// pop b if it lies on or above the segment a → i
-			if (py(b)-py(a))*(px(i)-px(a)) >= (py(i)-py(a))*(px(b)-px(a)) {
-				hull = hull[:len(hull)-1]
-				continue
+			if !((hy[b]-hy[a])*(hx[i]-hx[a]) >= (hy[i]-hy[a])*(hx[b]-hx[a])) {
+				break
 			}
-			break
+			hull = hull[:len(hull)-1]
 		}
 		hull = append(hull, i)
 	}
 	p := make([]float64, n)
 	for j := 1; j < len(hull); j++ {
 		a, b := hull[j-1], hull[j]
-		left := (py(b) - py(a)) / (px(b) - px(a))
+		left := (hy[b] - hy[a]) / (hx[b] - hx[a])
 		right := 0.0
 		if j+1 < len(hull) {
 			c := hull[j+1]
-			right = (py(c) - py(b)) / (px(c) - px(b))
+			right = (hy[c] - hy[b]) / (hx[c] - hx[b])
 		}
-		p[b] = math.Max(0, v[b]*(right-left))
+		p[b-1] = math.Max(0, hx[b]*(right-left))
 	}
 	return p
 }
@@ -774,17 +762,6 @@ func newRealFFT(n int) *realFFT {
 	return f
 }
 
-// cfft transforms z in place (length m): forward e^{−2πi·}, or inverse (unnormalised,
-// conjugate twiddles).
-func (f *realFFT) cfft(z []complex128, inverse bool) {
-	for i, j := range f.rev {
-		if i < int(j) {
-			z[i], z[j] = z[j], z[i]
-		}
-	}
-	f.stages(z, inverse, 1)
-}
-
 // stages runs the radix-2 butterfly stages of block sizes 2·from, 4·from, …, m on
 // bit-reversed data.
 func (f *realFFT) stages(z []complex128, inverse bool, from int) {
@@ -825,21 +802,14 @@ func (f *realFFT) Coefficients(dst []complex128, x []float64, nz int) {
 	}
 	P = min(P, m)
 	bs := m / P
-	if bs > 1 {
-		for k := P - 1; k >= 0; k-- { // reversed positions rev(k) = bs·rev_P(k), k < P
-			v := complex(x[2*k], x[2*k+1])
-			base := int(f.rev[k])
-			for j := base; j < base+bs; j++ {
-				z[j] = v
-			}
+	for k := P - 1; k >= 0; k-- { // reversed positions rev(k) = bs·rev_P(k), k < P
+		v := complex(x[2*k], x[2*k+1])
+		base := int(f.rev[k])
+		for j := base; j < base+bs; j++ {
+			z[j] = v
 		}
-		f.stages(z, false, bs)
-	} else {
-		for k := range z {
-			z[k] = complex(x[2*k], x[2*k+1])
-		}
-		f.cfft(z, false)
 	}
+	f.stages(z, false, bs)
 	for k := 0; k <= m; k++ {
 		zk, zc := z[k%m], z[(m-k)%m]
 		zc = complex(real(zc), -imag(zc))
@@ -860,7 +830,12 @@ func (f *realFFT) Sequence(dst []float64, X []complex128) {
 		e, o := X[k]+xc, (X[k]-xc)*complex(real(w), -imag(w))
 		z[k] = e + complex(-imag(o), real(o)) // 2(E + i·O)
 	}
-	f.cfft(z, true)
+	for i, j := range f.rev { // bit reversal, then the inverse stages (conjugate twiddles)
+		if i < int(j) {
+			z[i], z[j] = z[j], z[i]
+		}
+	}
+	f.stages(z, true, 1)
 	for k, v := range z {
 		dst[2*k], dst[2*k+1] = real(v), imag(v)
 	}
