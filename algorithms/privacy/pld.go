@@ -408,24 +408,18 @@ func nextFFTLen(n int) (int, error) {
 type convolver struct {
 	plans map[int]*realFFT
 	fft   *realFFT
-	n     int
 	c     []complex128
 	s     []float64
 }
 
 func (c *convolver) reset(n int) {
-	if c.fft != nil && c.n == n {
-		return
-	}
 	if c.plans == nil {
 		c.plans = map[int]*realFFT{}
 	}
-	f, ok := c.plans[n]
-	if !ok {
-		f = newRealFFT(n)
-		c.plans[n] = f
+	if c.plans[n] == nil {
+		c.plans[n] = newRealFFT(n)
 	}
-	c.fft, c.n = f, n
+	c.fft = c.plans[n]
 	if cap(c.s) < n {
 		c.c = make([]complex128, n/2+1)
 		c.s = make([]float64, n)
