@@ -472,28 +472,18 @@ func newScorer(c problems.Constants, dim int) *scorer {
 	return &scorer{c: c, zero: make([]float64, dim), rmax: r, gd: gd}
 }
 
-// sensitivity returns (B, Δ) for a released x of norm nx.
-func (s *scorer) sensitivity(nx float64) (b, delta float64) {
-	b = s.c.GF * math.Min(nx, s.rmax)
-	return b, math.Min(2*b, s.gd*nx) / float64(s.c.N)
-}
-
-// exact is the clipped score without noise (2n counted value queries).
-func (s *scorer) exact(o problems.ValueOracle, x []float64, b float64) float64 {
-	sum := 0.0
-	for i := range o.Len() {
-		v := o.Value(i, x) - o.Value(i, s.zero)
-		sum += math.Max(-b, math.Min(b, v))
-	}
-	return sum / float64(o.Len())
-}
-
 // noisy is the released score at GDP parameter sScore of x, whose full-dimensional norm is
 // √(‖x‖² + rho²): rho = 0 on the full path, and on the reduced path (x = y ∈ R^r) rho is
 // the norm of the run's component orthogonal to span U (reduce.go), which the loss never
 // sees but the sensitivity bound G_Δ‖x‖ must include.
 func (s *scorer) noisy(o problems.ValueOracle, x []float64, rho, sScore float64, rng *rand.Rand) float64 {
 	nx := math.Sqrt(problems.SquaredNorm(x) + rho*rho)
-	b, d := s.sensitivity(nx)
-	return s.exact(o, x, b) + rng.NormFloat64()*d/sScore
+	b := s.c.GF * math.Min(nx, s.rmax)
+	d := math.Min(2*b, s.gd*nx) / float64(s.c.N) // (B, Δ) as in the scorer doc
+	sum := 0.0
+	for i := range o.Len() { // the clipped score: 2n counted value queries
+		v := o.Value(i, x) - o.Value(i, s.zero)
+		sum += math.Max(-b, math.Min(b, v))
+	}
+	return sum/float64(o.Len()) + rng.NormFloat64()*d/sScore
 }
