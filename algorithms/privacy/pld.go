@@ -140,7 +140,13 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t <= math.Log1p(-q) {
 			return 0, 1, 0, 1
 		}
-		x := z*z*(logExpm1PlusQ(t, q)-lq) + 0.5
+		// log(e^t − 1 + q); above t = 700, where e^t nears overflow, t + log1p((q − 1)e^{−t})
+		// (the mass at huge losses of a tiny z must not vanish as +Inf boundaries)
+		lx := math.Log(math.Expm1(t) + q)
+		if t > 700 {
+			lx = t + math.Log1p((q-1)*math.Exp(-t))
+		}
+		x := z*z*(lx-lq) + 0.5
 		ac, as := phi2(x / z)
 		bc, bs := phi2((x - 1) / z)
 		pc, ps = mix2(q, ac, as, bc, bs)
@@ -157,16 +163,6 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 	pc, ps = mix2(q, ac, as, bc, bs)
 	qc, qs = mix2(q, ac, as, cc, cs)
 	return pc, ps, qc, qs
-}
-
-// logExpm1PlusQ is log(e^t − 1 + q) for t > log(1 − q); above t = 700, where e^t nears
-// overflow, it is t + log1p((q − 1)e^{−t}) (the mass at huge losses of a tiny z must not
-// vanish as +Inf boundaries).
-func logExpm1PlusQ(t, q float64) float64 {
-	if t > 700 {
-		return t + math.Log1p((q-1)*math.Exp(-t))
-	}
-	return math.Log(math.Expm1(t) + q)
 }
 
 // maxStepLoss bounds |loss| on a one-step grid: e^{700} is near float64 overflow, so the

@@ -80,17 +80,6 @@ func GDPCurve(dst, orders []float64, s float64) []float64 {
 	return dst
 }
 
-// gdpBase reports whether every candidate's record carries a finite GDP parameter (the
-// closed-form path of planPrivate).
-func gdpBase(recs []algorithms.Record) bool {
-	for _, r := range recs {
-		if !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) {
-			return false
-		}
-	}
-	return true
-}
-
 // note is the row's note on the private selection.
 func (p privatePlan) note() string {
 	if p.rdp {

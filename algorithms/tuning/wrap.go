@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -274,7 +275,8 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	if p.cands, p.plans, p.recs, err = m.plannable(env, c, p.run); err != nil {
 		return p, err
 	}
-	if !gdpBase(p.recs) {
+	notGDP := func(r algorithms.Record) bool { return !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) }
+	if slices.ContainsFunc(p.recs, notGDP) {
 		// not every candidate is Gaussian-DP: the general RDP form of Theorem 2 (rdpbase.go)
 		return m.calibrateRDP(env, c, b, p)
 	}
