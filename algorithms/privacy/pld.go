@@ -403,24 +403,8 @@ func nextFFTLen(n int) (int, error) {
 // per length).
 type convolver struct {
 	plans map[int]*realFFT
-	fft   *realFFT
 	c     []complex128
 	s     []float64
-}
-
-func (c *convolver) reset(n int) {
-	if c.plans == nil {
-		c.plans = map[int]*realFFT{}
-	}
-	if c.plans[n] == nil {
-		c.plans[n] = newRealFFT(n)
-	}
-	c.fft = c.plans[n]
-	if cap(c.s) < n {
-		c.c = make([]complex128, n/2+1)
-		c.s = make([]float64, n)
-	}
-	c.c, c.s = c.c[:n/2+1], c.s[:n]
 }
 
 // chernoffWindow bounds the T-fold sum S of the finite part of d (mass p_i at
@@ -517,12 +501,23 @@ func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out
 		return pmf{}, 0, fmt.Errorf("%w: %d-fold composition needs a %d-point FFT for a %d-point window at h=%v (> MaxPoints %d, %.2g GB)",
 			ErrGridTooLarge, T, N, w, d.h, maxPoints, float64(N)*bytesPerPoint/1e9)
 	}
-	c.reset(N)
+	if c.plans == nil {
+		c.plans = map[int]*realFFT{}
+	}
+	if c.plans[N] == nil {
+		c.plans[N] = newRealFFT(N)
+	}
+	fft := c.plans[N]
+	if cap(c.s) < N {
+		c.c = make([]complex128, N/2+1)
+		c.s = make([]float64, N)
+	}
+	c.c, c.s = c.c[:N/2+1], c.s[:N]
 	clear(c.s)
 	for i, v := range d.p {
 		c.s[i%N] += v
 	}
-	c.fft.Coefficients(c.c, c.s, min(len(d.p), N))
+	fft.Coefficients(c.c, c.s, min(len(d.p), N))
 	// c^T = r^T·e^{iTφ}; coefficients with r^T < e^{−800} (far below the round-off of
 	// the inverse transform) are zeroed by one comparison of r² against e^{−1600/T}.
 	Tf := float64(T)
@@ -536,7 +531,7 @@ func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out
 		}
 		c.c[i] = cmplx.Rect(math.Exp(0.5*Tf*math.Log(r2)), Tf*math.Atan2(im, re))
 	}
-	c.fft.Sequence(c.s, c.c)
+	fft.Sequence(c.s, c.c)
 	scale := 1 / float64(N)
 	out = pmf{off: base + mL, p: make([]float64, w), h: d.h}
 	for i := range out.p {

@@ -80,14 +80,6 @@ func GDPCurve(dst, orders []float64, s float64) []float64 {
 	return dst
 }
 
-// note is the row's note on the private selection.
-func (p privatePlan) note() string {
-	if p.rdp {
-		return fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point, each calibrated to (ε, δ) = (%.4g, %.3g) and accounted by its Rényi curve, plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2, λ̂ optimised over orders 1.5–256)", p.tnb.Eta, p.tnb.Mean(), p.run.Epsilon, p.run.Delta, p.sScore)
-	}
-	return fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, p.tnb.Mean(), p.sTrain, p.sScore)
-}
-
 // curve is the per-run RDP curve of one candidate at the run budget: its own (RDPer),
 // else λs²/2 from the gdp_s it reports, else an error naming the mechanism.
 func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candidate, rec algorithms.Record, orders []float64) ([]float64, error) {
