@@ -218,7 +218,7 @@ func (m *Mechanism) labelOracle(r algorithms.Record, ran []algorithms.Record, cd
 // privatePlan is the calibration of a private selection.
 type privatePlan struct {
 	tnb            TNB
-	sRun, sScore   float64 // per-run GDP of training (target) and of the score
+	sScore         float64 // per-run GDP of the score
 	sTrain         float64 // max GDP the candidates report at the run budget
 	run            algorithms.Budget
 	cands          []Candidate
@@ -264,7 +264,6 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	if err != nil {
 		return p, err
 	}
-	p.sRun = s
 	p.sScore = s * math.Sqrt(m.cfg.ScoreShare)
 	sTrain := s * math.Sqrt(1-m.cfg.ScoreShare)
 	eRun, err := privacy.EpsForSDelta(sTrain, dRun)
