@@ -706,12 +706,12 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 // The PLD composition is one forward and one inverse transform per evaluation; gonum's
 // fftpack spent most of the calibration time there.
 type realFFT struct {
-	n, m int
-	tw   []complex128 // stage tables: tw[h−1+k] = e^{−2πik/(2h)}, k < h, h = 1, 2, 4, …, m/2
-	itw  []complex128 // their conjugates (inverse transform)
-	rt   []complex128 // e^{−2πik/n}, k ≤ m
-	rev  []int32      // bit reversal of log2(m) bits
-	z    []complex128 // work, length m
+	m   int
+	tw  []complex128 // stage tables: tw[h−1+k] = e^{−2πik/(2h)}, k < h, h = 1, 2, 4, …, m/2
+	itw []complex128 // their conjugates (inverse transform)
+	rt  []complex128 // e^{−2πik/n}, k ≤ m
+	rev []int32      // bit reversal of log2(m) bits
+	z   []complex128 // work, length m
 }
 
 func newRealFFT(n int) *realFFT {
@@ -719,7 +719,7 @@ func newRealFFT(n int) *realFFT {
 		panic("privacy: realFFT length must be a power of two >= 4")
 	}
 	m := n / 2
-	f := &realFFT{n: n, m: m, tw: make([]complex128, max(1, m-1)), itw: make([]complex128, max(1, m-1)),
+	f := &realFFT{m: m, tw: make([]complex128, max(1, m-1)), itw: make([]complex128, max(1, m-1)),
 		rt: make([]complex128, m+1), rev: make([]int32, m), z: make([]complex128, m)}
 	// rt by Sincos on [0, π/2] and the reflection e^{−i(π−θ)} = −cos θ − i·(−sin θ);
 	// every stage table is a subsample of rt: e^{−πik/h} = rt[k·m/h].
