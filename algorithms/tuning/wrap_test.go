@@ -265,20 +265,3 @@ func TestRefusedOnlyWhenEveryGridPointIs(t *testing.T) {
 		}
 	}
 }
-
-// Capabilities is the tuned mechanism's table (algorithms.As; Unwrap is the base; DESIGN.md
-// "Optional capabilities", checked by mechtest.Wrapper): the base's accountant, Rényi
-// curve and knobs are blocked (Blocked) because they describe or re-tune one run, not K
-// runs and a selection. The runner's services arrive as algorithms.Env, passed through to
-// the base, not as capabilities.
-func Capabilities() []algorithms.Capability {
-	return []algorithms.Capability{
-		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", algorithms.Inherited, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
-		algorithms.Cap[algorithms.Refereed]("Refereed", algorithms.Overridden, "mode oracle selects on the referee"),
-		algorithms.Cap[algorithms.Reducer]("Reducer", algorithms.Overridden, "the tuned release's own reduced path"),
-		algorithms.Cap[algorithms.RadialReducer]("RadialReducer", algorithms.Overridden, "the tuned release's complement is radial"),
-		algorithms.Cap[algorithms.Accountant]("Accountant", algorithms.Blocked, "the base's accountant describes one run, not the tuned release"),
-		algorithms.Cap[RDPer]("RDPer", algorithms.Blocked, "the base's Rényi curve describes one run, not the tuned release"),
-		algorithms.Cap[Tunable]("Tunable", algorithms.Blocked, "the knobs are chosen by the wrapper"),
-	}
-}
