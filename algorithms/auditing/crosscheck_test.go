@@ -19,7 +19,7 @@ func TestCurveAgreesWithHockeyStick1D(t *testing.T) {
 	const k, mu = 25, 1
 	eps := []float64{0, 0.5, 1, 2, 4}
 	g := AutoGrid1D(ReferenceLogDensity, p, q, k, mu, 5000, 4_000_000)
-	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, k, mu, g, eps, serial)
+	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, k, mu, g, eps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 	epsSpent, deltaSpent := rec.Extra["claim_epsilon"], rec.Extra["claim_delta"]
 	eps := append([]float64{b.Epsilon, epsSpent}, exactEpsGrid...)
 	g := AutoGrid1D(sampler.LogDensity, p, q, rec.K, rec.Mu, cv.cfg.PerWidth, cv.cfg.MaxCells)
-	curve, err := PrivacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, env.Parallel)
+	curve, err := privacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, env.Parallel)
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("exact-curve: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"expmech/algorithms"
 	"expmech/algorithms/privacy"
 	"expmech/problems"
 )
@@ -25,6 +26,18 @@ type Grid1D struct {
 // ErrNotOneDimensional is returned when a problem with d ≠ 1 is given to the 1-D integrator.
 var ErrNotOneDimensional = errors.New("audit: exact privacy curve needs d = 1")
 
+// PrivacyCurve1D is the numerical privacy curve of PRIVACY.md §3.1: on a midpoint grid it
+// normalises ℓ_D = ld(p, k, μ, ·) and ℓ_D′ = ld(q, k, μ, ·) in log space, forms the
+// privacy loss L = log p − log q and returns, for each ε, the larger of the two
+// directions δ(ε) = ∫ p·(−expm1(ε − L))₊ dx (no cancellation; points where only one
+// density vanishes count with L = ±∞). The kink of (·)₊ leaves an Euler–Maclaurin error
+// c·dx² (measured: exactly ×100 per ×10 refinement on Case A), so the result is the
+// Richardson extrapolation (4δ_{dx} − δ_{2dx})/3 of the grid with g.Cells cells and the one
+// with half as many. Both problems must be 1-D.
+func PrivacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64) ([]float64, error) {
+	return privacyCurve1D(ld, p, q, k, mu, g, eps, algorithms.Env{}.Parallel) // in order, serially
+}
+
 // A Loop runs body(0), …, body(n−1), each once, possibly on several goroutines, and
 // returns when all have returned (the runner's parallel loop, algorithms.Env.Parallel).
 type Loop = func(n int, body func(i int))
@@ -34,18 +47,9 @@ type Loop = func(n int, body func(i int))
 // curve is the same bits whoever runs the pieces.
 const curveChunk = 1 << 12
 
-// PrivacyCurve1D is the numerical privacy curve of PRIVACY.md §3.1: on a midpoint grid it
-// normalises ℓ_D = ld(p, k, μ, ·) and ℓ_D′ = ld(q, k, μ, ·) in log space, forms the
-// privacy loss L = log p − log q and returns, for each ε, the larger of the two
-// directions δ(ε) = ∫ p·(−expm1(ε − L))₊ dx (no cancellation; points where only one
-// density vanishes count with L = ±∞). The kink of (·)₊ leaves an Euler–Maclaurin error
-// c·dx² (measured: exactly ×100 per ×10 refinement on Case A), so the result is the
-// Richardson extrapolation (4δ_{dx} − δ_{2dx})/3 of the grid with g.Cells cells and the one
-// with half as many. Both problems must be 1-D. The per-cell work (log-densities,
-// exponentials, and one hockey-stick integral per ε and direction) is split into pieces
-// run by loop (algorithms.Env{}.Parallel: in order, serially).
-func PrivacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop) ([]float64, error) {
-
+// privacyCurve1D is PrivacyCurve1D with its per-cell work (log-densities, exponentials,
+// and one hockey-stick integral per ε and direction) split into pieces run by loop.
+func privacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop) ([]float64, error) {
 	if p.Dim() != 1 || q.Dim() != 1 {
 		return nil, ErrNotOneDimensional
 	}

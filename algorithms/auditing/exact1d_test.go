@@ -1,17 +1,13 @@
 package auditing
 
 import (
+	"expmech/problems/canary"
 	"math"
 	"sync"
 	"testing"
 
-	"expmech/algorithms"
 	"expmech/problems"
-	"expmech/problems/canary"
 )
-
-// serial is PrivacyCurve1D's in-order loop.
-var serial = algorithms.Env{}.Parallel
 
 // deltaGaussNaive is Balle–Wang's δ(ε; s) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2), evaluated
 // directly with erfc (accurate to ~1e-13 relative for s ~ 1, ε ≤ 6): an independent
@@ -44,7 +40,7 @@ func TestCaseATight(t *testing.T) {
 	q := canary.NewLinear(4, 1, 1, unconstrained, true)
 	eps := []float64{0, 0.5, 1, 2, 4, 6}
 	g := AutoGrid1D(ReferenceLogDensity, p, q, 4, 1, 3000, 4_000_000)
-	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 4, 1, g, eps, serial)
+	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 4, 1, g, eps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +60,7 @@ func TestCaseBBelow(t *testing.T) {
 	p, q := canary.NewL1CaseB(100, false), canary.NewL1CaseB(100, true)
 	eps := []float64{0, 1, 2, 4}
 	g := AutoGrid1D(ReferenceLogDensity, p, q, 2500, 1, 2000, 4_000_000)
-	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 2500, 1, g, eps, serial)
+	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 2500, 1, g, eps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +84,7 @@ func TestLogisticBelow(t *testing.T) {
 	const k, mu = 25, 1 // 2√25/10 = 1
 	eps := []float64{0, 0.5, 1, 2, 4}
 	g := AutoGrid1D(ReferenceLogDensity, p, q, k, mu, 5000, 4_000_000)
-	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, k, mu, g, eps, serial)
+	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, k, mu, g, eps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +101,7 @@ func TestCurveCatchesFactorTwo(t *testing.T) {
 	p := canary.NewLinear(4, 1, 1, unconstrained, false)
 	q := canary.NewLinear(4, 1, 1, unconstrained, true)
 	eps := []float64{0.5, 1, 2}
-	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 4, 1, AutoGrid1D(ReferenceLogDensity, p, q, 4, 1, 1000, 1<<20), eps, serial)
+	got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 4, 1, AutoGrid1D(ReferenceLogDensity, p, q, 4, 1, 1000, 1<<20), eps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +145,11 @@ func TestCurvePiecesAnyOrder(t *testing.T) {
 		if g.Cells/2 <= 2*curveChunk {
 			t.Fatalf("%T: %d cells: want several pieces per grid", p, g.Cells)
 		}
-		want, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 50, 1, g, eps, serial)
+		want, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 50, 1, g, eps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := PrivacyCurve1D(ReferenceLogDensity, p, q, 50, 1, g, eps, scrambled)
+		got, err := privacyCurve1D(ReferenceLogDensity, p, q, 50, 1, g, eps, scrambled)
 		if err != nil {
 			t.Fatal(err)
 		}
