@@ -693,8 +693,7 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 		e, err := EpsForSDelta(math.Sqrt(float64(T))/z*rel.sens(), delta)
 		return e, e, err
 	}
-	var c convolver
-	return pldEps(&c, q, z, T, delta, rel, o, true)
+	return pldEps(&convolver{}, q, z, T, delta, rel, o, true)
 }
 
 // realFFT is an unnormalised real discrete Fourier transform of a power-of-two length

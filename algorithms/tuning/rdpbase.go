@@ -161,8 +161,7 @@ func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b alg
 	var lo, hi float64
 	var firstErr error
 	q, err := m.rdpAt(env, c, p, x0, orders)
-	switch {
-	case err == nil && ok(q):
+	if err == nil && ok(q) {
 		best, lo, hi = q, x0, math.Inf(1)
 		for x := 2 * x0; x <= 64*x0; x *= 2 {
 			q, err := m.rdpAt(env, c, p, x, orders)
@@ -172,7 +171,7 @@ func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b alg
 			}
 			best, lo = q, x
 		}
-	default:
+	} else {
 		firstErr = err
 		hi = x0
 		for x := x0 / 2; x >= 1e-4*x0; x /= 2 {
