@@ -87,20 +87,18 @@ func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algori
 // Plan plans the tuned procedure from public constants only: every grid point's plan (and
 // in mode private the per-run budget they are planned at) is kept in the plan for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	switch m.cfg.Mode {
-	case Oracle:
+	if m.cfg.Mode == Oracle {
 		cands, plans, recs, err := m.plannable(env, c, b)
 		if err != nil {
 			return algorithms.Plan{Budget: b}, err
 		}
 		return algorithms.Plan{Record: m.labelOracle(recs[0], recs, cands[0], cands, nil), Budget: b, State: oraclePlan{cands, plans}}, nil
-	default:
-		p, err := m.planPrivate(env, c, b)
-		if err != nil {
-			return algorithms.Plan{Budget: b}, err
-		}
-		return algorithms.Plan{Record: m.labelPrivate(p.recs[0], p, p.cands[0], 0), Budget: b, State: p}, nil
 	}
+	p, err := m.planPrivate(env, c, b)
+	if err != nil {
+		return algorithms.Plan{Budget: b}, err
+	}
+	return algorithms.Plan{Record: m.labelPrivate(p.recs[0], p, p.cands[0], 0), Budget: b, State: p}, nil
 }
 
 // Run runs mode private; mode oracle needs RunRefereed.
@@ -221,8 +219,7 @@ type privatePlan struct {
 	sScore         float64 // per-run GDP of the score
 	sTrain         float64 // max GDP the candidates report at the run budget
 	run            algorithms.Budget
-	cands          []Candidate
-	plans          []algorithms.Plan // each candidate's plan at the run budget
+	oraclePlan     // the candidates and their plans at the run budget
 	recs           []algorithms.Record
 	eps, delta     float64 // spent, recomputed from what the candidates report
 	tvDelta        float64 // part of delta for the samplers' TV error over E[K] runs
