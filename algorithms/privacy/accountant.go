@@ -428,8 +428,7 @@ var bracketOrders = [...]float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28
 // calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over the
 // integer bracketOrders (RDP of MTZ19 §3.3 with the conversion of EpsFromRDP; replace-one
 // through replaceOneEps as in EpsPoissonGaussianRDP) is ≤ ε, or +Inf if none ≤ 1e4
-// qualifies. RDP is a sound upper bound, so this z is feasible; it only seeds
-// CalibratePoissonZWith's bracket, and nothing is certified by it there.
+// qualifies: the feasible seed of CalibratePoissonZWith's bracket (see there).
 func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 	orders := bracketOrders[:]
 	rdp := make([]float64, len(orders))
