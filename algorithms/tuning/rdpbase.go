@@ -140,10 +140,9 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 
 // calibrateRDP is planPrivate's per-run budget for a base that is not Gaussian-DP.
 // The score keeps its GDP share s_score of the GDP path, the run's δ_r is unchanged, and
-// the run's ε_r is the largest (to relative precision 1e-3, rounding down) at which the
-// tuned release, accounted from the Rényi curves the candidates report at (ε_r, δ_r),
-// spends at most the target (ε, δ): a geometric search from the GDP path's ε_r (doubling
-// up to 64× or halving down to 1e-4×), then bisection on log ε_r. Spending is not
+// the run's ε_r is the largest (to relative precision 1e-3, rounding down, searched from
+// the GDP path's ε_r) at which the tuned release, accounted from the Rényi curves the
+// candidates report at (ε_r, δ_r), spends at most the target (ε, δ). Spending is not
 // assumed monotone in ε_r: the result is a point where it was evaluated to hold. A
 // candidate with neither gdp_s nor a curve fails at once.
 func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
