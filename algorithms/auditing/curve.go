@@ -73,19 +73,13 @@ func CurveFactory() algorithms.Factory {
 // exp(−k(F + μ‖x‖²/2)) between the instance D and its neighbour D′ (a canary's structural
 // capability Neighbour), at expmech's own plan (k, μ) for the budget (exact sampler),
 // with the shipped sampler.LogDensity (PRIVACY.md §3.1: the code path is checked), and
-// tests that the law integrated is the law that runs: expmech's Run, given only the
-// oracle of each side, is drawn Draws times, and the draws are compared with the
-// integrated law's distribution function by the one-sample Kolmogorov–Smirnov test
-// (ks_p, the smaller p-value of the two sides), so that a Run that samples another law
-// than its Plan says is caught. It is not a private mechanism: it releases the origin
-// (guarantee none), and its record holds the plan's (k, mu, gdp_s, delta_mech) and, in
-// Extra, delta_num = δ(ε) integrated at the budget ε, max_ratio = max over ε ∈ {ε} ∪ {0,
-// 0.5, 1, 2, 4, 6} of δ(ε)/δ_G(ε; gdp_s) (both directions; GLL22 Thm 2.1/6.2 say ≤ 1, = 1
-// on the linear pair up to quadrature error ≈ 1e-10), claim_ratio = δ(ε_spent)/δ_spent at
-// expmech's published (epsilon_spent, delta_spent) (≤ 1: the exact law keeps the row's
-// claim whatever the plan's numbers say), grid_cells, ks_p and ks_draws. A plan with
-// guarantee none claims nothing, and Plan refuses it. Its per-cell work is split into
-// pieces that the runner's idle workers may share (curveChunk; Run's algorithms.Env).
+// tests by a KS test of Draws runs per side that expmech's Run samples the law
+// integrated. It is not a private mechanism: it releases the origin (guarantee none).
+// Its record holds the plan's (k, mu, gdp_s, delta_mech) and, in Extra, delta_num,
+// max_ratio, claim_ratio, grid_cells, ks_p and ks_draws, whose meanings and the bounds
+// GLL22 Thm 2.1/6.2 put on them are PRIVACY.md §3.1's and DESIGN.md's column table. A
+// plan with guarantee none claims nothing, and Plan refuses it. Its per-cell work is split
+// into pieces that the runner's idle workers may share (curveChunk; Run's algorithms.Env).
 type Curve struct {
 	cfg  CurveConfig
 	mech algorithms.Mechanism // expmech with the exact sampler

@@ -1,20 +1,12 @@
-// Package auditing holds the privacy audit's registry entries (PRIVACY.md §3–4): the
-// mechanisms the audit runs beside the audited ones, registered like any other mechanism
-// (run.go wires them) and audited by the one pipeline. What each entry audits:
-//
-//   - reference-gaussian (registry.go): the audit's exact yardstick, the Gaussian mechanism
-//     on the mean gradient at s*(ε, δ), whose μ-audit must be tight (PRIVACY.md §3.2); its
-//     broken variant uses the add/remove sensitivity under replace-one;
-//   - underclaimed (registry.go): any registered mechanism run at a larger budget than it
-//     claims, the proof that the audit can fail (PRIVACY.md §3.2);
-//   - sampler-probe (probe.go): one draw of a registered sampler from a law of given shape,
-//     for the sampler validation (PRIVACY.md §4, experiments/audit_sampler.yaml);
-//   - sampler-bias (probe.go): one draw of a registered sampler at a stated step constant from
-//     the law an exact-law problem declares (problems/canary), the samplers' bias vs queries
-//     (experiments/sampler_bias.yaml);
-//   - exact-curve (curve.go): the exact 1-D privacy curve of the law expmech plans between a
-//     canary and its replace-one neighbour, against δ_G(ε; s) (GLL22 Thm 2.1 and Thm 6.2),
-//     and a KS test that Run samples that law (PRIVACY.md §3.1, experiments/audit_exact.yaml).
+// Package auditing holds the privacy audit's registry entries (PRIVACY.md §3–4; DESIGN.md
+// "The privacy audit" lists their keys and experiments): the mechanisms the audit runs
+// beside the audited ones, registered like any other mechanism (run.go wires them) and
+// audited by the one pipeline. They are reference-gaussian, the exact Gaussian yardstick
+// whose μ-audit must be tight, and underclaimed, the proof that the audit can fail
+// (registry.go); sampler-probe and sampler-bias, one draw of a registered sampler for the
+// sampler validation and for the samplers' bias on an exact-law problem (probe.go); and
+// exact-curve, the exact 1-D privacy curve of the law expmech plans against δ_G(ε; s)
+// (GLL22 Thm 2.1 and Thm 6.2) and a KS test that Run samples that law (curve.go).
 //
 // Broken variants need `broken: true` and their records say broken = 1 and guarantee none,
 // while gdp_s / epsilon_spent hold what they CLAIM: the analysis flags a variant when the

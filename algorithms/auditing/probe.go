@@ -249,33 +249,26 @@ func (b Bias) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcces
 	if k, mu := ld.DeclaredLaw(); k != b.cfg.K || mu != b.cfg.Mu {
 		return algorithms.Output{}, fmt.Errorf("sampler-bias: the problem declares k = %g, μ = %g but the algorithm samples k = %g, μ = %g (set the same k, mu in both)", k, mu, b.cfg.K, b.cfg.Mu)
 	}
-	if b.cfg.TFraction > 0 {
-		x, err := b.truncated(narrow(do, b.s.Needs()), rec.Steps, rng)
-		return algorithms.Output{X: x, Record: rec}, err
+	view := narrow(do, b.s.Needs())
+	if b.cfg.TFraction > 0 { // the proximal chain, rec.Steps steps from its data-independent start
+		ch, err := sampler.NewProximalChain(view, b.target())
+		if err == nil {
+			err = ch.Init(b.target(), rng)
+		}
+		for i := 0; err == nil && i < rec.Steps; i++ {
+			err = ch.Step(rng)
+		}
+		if err != nil {
+			return algorithms.Output{Record: rec}, fmt.Errorf("sampler-bias: %w", err)
+		}
+		return algorithms.Output{X: append([]float64(nil), ch.X()...), Record: rec}, nil
 	}
-	x, err := b.s.Sample(ctx, narrow(do, b.s.Needs()), b.target(), rng, &rec)
+	x, err := b.s.Sample(ctx, view, b.target(), rng, &rec)
 	return algorithms.Output{X: x, Record: rec}, err
 }
 
 // cut is the truncated step count ⌈TFraction·T⌉ (≥ 1).
 func (b Bias) cut(T int) int { return max(1, int(math.Ceil(b.cfg.TFraction*float64(T)))) }
-
-// truncated runs the proximal chain for steps steps from its data-independent start.
-func (b Bias) truncated(o problems.ValueAccess, steps int, rng *rand.Rand) ([]float64, error) {
-	ch, err := sampler.NewProximalChain(o, b.target())
-	if err != nil {
-		return nil, fmt.Errorf("sampler-bias: %w", err)
-	}
-	if err := ch.Init(b.target(), rng); err != nil {
-		return nil, fmt.Errorf("sampler-bias: %w", err)
-	}
-	for range steps {
-		if err := ch.Step(rng); err != nil {
-			return nil, fmt.Errorf("sampler-bias: %w", err)
-		}
-	}
-	return append([]float64(nil), ch.X()...), nil
-}
 
 // narrow returns a view of o with only the capability need (queries still counted on o).
 func narrow(o problems.DataAccess, need problems.Need) problems.ValueAccess {

@@ -73,26 +73,18 @@ type ReferenceGaussian struct{ AddRemoveBug bool }
 
 func (g ReferenceGaussian) Name() string { return "reference-gaussian" }
 
-func (g ReferenceGaussian) sigma(c problems.Constants, b algorithms.Budget) (s, sigma float64, err error) {
-	s, err = privacy.SForEpsDelta(b.Epsilon, b.Delta)
+// Plan claims s-GDP at the budget.
+func (g ReferenceGaussian) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
+	s, err := privacy.SForEpsDelta(b.Epsilon, b.Delta)
 	if err != nil {
-		return 0, 0, err
+		return algorithms.Plan{Budget: b}, err
 	}
 	sens := c.GDelta / float64(c.N)
 	if g.AddRemoveBug {
 		sens = c.GF / float64(c.N)
 	}
-	return s, sens / s, nil
-}
-
-// Plan claims s-GDP at the budget.
-func (g ReferenceGaussian) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	s, sigma, err := g.sigma(c, b)
-	if err != nil {
-		return algorithms.Plan{Budget: b}, err
-	}
 	r := algorithms.Empty()
-	r.GDPS, r.Sigma, r.DeltaMech, r.EpsilonSpent, r.Steps = s, sigma, b.Delta, b.Epsilon, 1
+	r.GDPS, r.Sigma, r.DeltaMech, r.EpsilonSpent, r.Steps = s, sens/s, b.Delta, b.Epsilon, 1
 	// s = (G_Δ/n)/σ is the GDP of releasing the mean gradient (sensitivity G_Δ/n under
 	// replace-one) plus N(0, σ²I): the whole δ is the Gaussian curve's at s.
 	r.DeltaSpent = b.Delta

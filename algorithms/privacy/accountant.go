@@ -138,14 +138,10 @@ func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 // Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
 // DefaultPLDOptions. hi is certified up to floating-point error (singleStep's
 // connect-the-dots step of a dominating pair, composed by composeWindow); lo is a lower
-// bound on the true ε of the same pair (lowerStep). Relations, with z the raw noise
-// multiplier for both:
-//   - AddRemove: max over the remove (M, N₀) and add (N₀, M) pairs.
-//   - ReplaceOne, q = 1: exact GDP with s = 2√T/z (lo = hi).
-//   - ReplaceOne, q < 1: the substitution pair (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²)
-//     (see plPair for why it dominates).
-//
-// A grid that would exceed MaxPoints is an ErrGridTooLarge error.
+// bound on the true ε of the same pair (lowerStep). z is the raw noise multiplier under
+// both relations, whose dominating pairs are plPair's: the maximum over the remove and add
+// pairs under AddRemove, the substitution pair under ReplaceOne; q = 1 is exact GDP with
+// s = √T·Δ/z (lo = hi). A grid that would exceed MaxPoints is an ErrGridTooLarge error.
 func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float64, err error) {
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
@@ -432,8 +428,7 @@ var bracketOrders = [...]float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28
 // calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over the
 // integer bracketOrders (RDP of MTZ19 §3.3 with the conversion of EpsFromRDP; replace-one
 // through replaceOneEps as in EpsPoissonGaussianRDP) is ≤ ε, or +Inf if none ≤ 1e4
-// qualifies. RDP is a sound upper bound, so this z is feasible; it only seeds
-// CalibratePoissonZWith's bracket, and nothing is certified by it there.
+// qualifies: the feasible seed of CalibratePoissonZWith's bracket (see there).
 func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 	orders := bracketOrders[:]
 	rdp := make([]float64, len(orders))

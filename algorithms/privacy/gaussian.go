@@ -15,9 +15,6 @@ const (
 	maxBisect    = 400
 )
 
-// The standard-normal numerics live in package gauss (one copy for the accountant, the
-// samplers and the analysis).
-
 // DeltaGaussian is the Gaussian privacy curve δ(ε; s) (gauss.Delta; Balle–Wang 2018
 // Thm 8, PRIVACY.md §1.1).
 func DeltaGaussian(eps, s float64) float64 { return gauss.Delta(eps, s) }

@@ -140,7 +140,13 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t <= math.Log1p(-q) {
 			return 0, 1, 0, 1
 		}
-		x := z*z*(logExpm1PlusQ(t, q)-lq) + 0.5
+		// log(e^t − 1 + q); above t = 700, where e^t nears overflow, t + log1p((q − 1)e^{−t})
+		// (the mass at huge losses of a tiny z must not vanish as +Inf boundaries)
+		lx := math.Log(math.Expm1(t) + q)
+		if t > 700 {
+			lx = t + math.Log1p((q-1)*math.Exp(-t))
+		}
+		x := z*z*(lx-lq) + 0.5
 		ac, as := phi2(x / z)
 		bc, bs := phi2((x - 1) / z)
 		pc, ps = mix2(q, ac, as, bc, bs)
@@ -157,16 +163,6 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 	pc, ps = mix2(q, ac, as, bc, bs)
 	qc, qs = mix2(q, ac, as, cc, cs)
 	return pc, ps, qc, qs
-}
-
-// logExpm1PlusQ is log(e^t − 1 + q) for t > log(1 − q); above t = 700, where e^t nears
-// overflow, it is t + log1p((q − 1)e^{−t}) (the mass at huge losses of a tiny z must not
-// vanish as +Inf boundaries).
-func logExpm1PlusQ(t, q float64) float64 {
-	if t > 700 {
-		return t + math.Log1p((q-1)*math.Exp(-t))
-	}
-	return math.Log(math.Expm1(t) + q)
 }
 
 // maxStepLoss bounds |loss| on a one-step grid: e^{700} is near float64 overflow, so the
@@ -335,44 +331,32 @@ func lowerStep(qs, theta, qb []float64, kmin int, h, deltaTop float64) []float64
 	if k0 > 0 {
 		y[k0-1] = math.Min(y[k0-1], d[k0]+qs[k0]*(v[k0]-v[k0-1]))
 	}
-	// Lower convex hull (monotone chain) of (0, y0) and (v_i, y_i), i ≤ k0; beyond k0 the
-	// curve is 0, so the hull ends at (v_k0, 0).
-	x0, y0 := 0.0, y[0]+qs[0]*v[0]
-	px := func(j int) float64 {
-		if j < 0 {
-			return x0
-		}
-		return v[j]
-	}
-	py := func(j int) float64 {
-		if j < 0 {
-			return y0
-		}
-		return y[j]
-	}
-	hull := []int{-1}
-	for i := 0; i <= k0; i++ {
+	// Lower convex hull (monotone chain) of (0, y0) and (v_i, y_i), i ≤ k0, the points
+	// 0..k0+1 of (hx, hy); beyond k0 the curve is 0, so the hull ends at (v_k0, 0).
+	hx := append([]float64{0}, v[:k0+1]...)
+	hy := append([]float64{y[0] + qs[0]*v[0]}, y[:k0+1]...)
+	hull := []int{0}
+	for i := 1; i < len(hx); i++ {
 		for len(hull) >= 2 {
 			a, b := hull[len(hull)-2], hull[len(hull)-1]
 			// pop b if it lies on or above the segment a → i
-			if (py(b)-py(a))*(px(i)-px(a)) >= (py(i)-py(a))*(px(b)-px(a)) {
-				hull = hull[:len(hull)-1]
-				continue
+			if !((hy[b]-hy[a])*(hx[i]-hx[a]) >= (hy[i]-hy[a])*(hx[b]-hx[a])) {
+				break
 			}
-			break
+			hull = hull[:len(hull)-1]
 		}
 		hull = append(hull, i)
 	}
 	p := make([]float64, n)
 	for j := 1; j < len(hull); j++ {
 		a, b := hull[j-1], hull[j]
-		left := (py(b) - py(a)) / (px(b) - px(a))
+		left := (hy[b] - hy[a]) / (hx[b] - hx[a])
 		right := 0.0
 		if j+1 < len(hull) {
 			c := hull[j+1]
-			right = (py(c) - py(b)) / (px(c) - px(b))
+			right = (hy[c] - hy[b]) / (hx[c] - hx[b])
 		}
-		p[b] = math.Max(0, v[b]*(right-left))
+		p[b-1] = math.Max(0, hx[b]*(right-left))
 	}
 	return p
 }
@@ -419,30 +403,8 @@ func nextFFTLen(n int) (int, error) {
 // per length).
 type convolver struct {
 	plans map[int]*realFFT
-	fft   *realFFT
-	n     int
 	c     []complex128
 	s     []float64
-}
-
-func (c *convolver) reset(n int) {
-	if c.fft != nil && c.n == n {
-		return
-	}
-	if c.plans == nil {
-		c.plans = map[int]*realFFT{}
-	}
-	f, ok := c.plans[n]
-	if !ok {
-		f = newRealFFT(n)
-		c.plans[n] = f
-	}
-	c.fft, c.n = f, n
-	if cap(c.s) < n {
-		c.c = make([]complex128, n/2+1)
-		c.s = make([]float64, n)
-	}
-	c.c, c.s = c.c[:n/2+1], c.s[:n]
 }
 
 // chernoffWindow bounds the T-fold sum S of the finite part of d (mass p_i at
@@ -539,12 +501,23 @@ func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out
 		return pmf{}, 0, fmt.Errorf("%w: %d-fold composition needs a %d-point FFT for a %d-point window at h=%v (> MaxPoints %d, %.2g GB)",
 			ErrGridTooLarge, T, N, w, d.h, maxPoints, float64(N)*bytesPerPoint/1e9)
 	}
-	c.reset(N)
+	if c.plans == nil {
+		c.plans = map[int]*realFFT{}
+	}
+	if c.plans[N] == nil {
+		c.plans[N] = newRealFFT(N)
+	}
+	fft := c.plans[N]
+	if cap(c.s) < N {
+		c.c = make([]complex128, N/2+1)
+		c.s = make([]float64, N)
+	}
+	c.c, c.s = c.c[:N/2+1], c.s[:N]
 	clear(c.s)
 	for i, v := range d.p {
 		c.s[i%N] += v
 	}
-	c.fft.Coefficients(c.c, c.s, min(len(d.p), N))
+	fft.Coefficients(c.c, c.s, min(len(d.p), N))
 	// c^T = r^T·e^{iTφ}; coefficients with r^T < e^{−800} (far below the round-off of
 	// the inverse transform) are zeroed by one comparison of r² against e^{−1600/T}.
 	Tf := float64(T)
@@ -558,7 +531,7 @@ func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out
 		}
 		c.c[i] = cmplx.Rect(math.Exp(0.5*Tf*math.Log(r2)), Tf*math.Atan2(im, re))
 	}
-	c.fft.Sequence(c.s, c.c)
+	fft.Sequence(c.s, c.c)
 	scale := 1 / float64(N)
 	out = pmf{off: base + mL, p: make([]float64, w), h: d.h}
 	for i := range out.p {
@@ -720,8 +693,7 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 		e, err := EpsForSDelta(math.Sqrt(float64(T))/z*rel.sens(), delta)
 		return e, e, err
 	}
-	var c convolver
-	return pldEps(&c, q, z, T, delta, rel, o, true)
+	return pldEps(&convolver{}, q, z, T, delta, rel, o, true)
 }
 
 // realFFT is an unnormalised real discrete Fourier transform of a power-of-two length
@@ -733,12 +705,12 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 // The PLD composition is one forward and one inverse transform per evaluation; gonum's
 // fftpack spent most of the calibration time there.
 type realFFT struct {
-	n, m int
-	tw   []complex128 // stage tables: tw[h−1+k] = e^{−2πik/(2h)}, k < h, h = 1, 2, 4, …, m/2
-	itw  []complex128 // their conjugates (inverse transform)
-	rt   []complex128 // e^{−2πik/n}, k ≤ m
-	rev  []int32      // bit reversal of log2(m) bits
-	z    []complex128 // work, length m
+	m   int
+	tw  []complex128 // stage tables: tw[h−1+k] = e^{−2πik/(2h)}, k < h, h = 1, 2, 4, …, m/2
+	itw []complex128 // their conjugates (inverse transform)
+	rt  []complex128 // e^{−2πik/n}, k ≤ m
+	rev []int32      // bit reversal of log2(m) bits
+	z   []complex128 // work, length m
 }
 
 func newRealFFT(n int) *realFFT {
@@ -746,7 +718,7 @@ func newRealFFT(n int) *realFFT {
 		panic("privacy: realFFT length must be a power of two >= 4")
 	}
 	m := n / 2
-	f := &realFFT{n: n, m: m, tw: make([]complex128, max(1, m-1)), itw: make([]complex128, max(1, m-1)),
+	f := &realFFT{m: m, tw: make([]complex128, max(1, m-1)), itw: make([]complex128, max(1, m-1)),
 		rt: make([]complex128, m+1), rev: make([]int32, m), z: make([]complex128, m)}
 	// rt by Sincos on [0, π/2] and the reflection e^{−i(π−θ)} = −cos θ − i·(−sin θ);
 	// every stage table is a subsample of rt: e^{−πik/h} = rt[k·m/h].
@@ -772,17 +744,6 @@ func newRealFFT(n int) *realFFT {
 		}
 	}
 	return f
-}
-
-// cfft transforms z in place (length m): forward e^{−2πi·}, or inverse (unnormalised,
-// conjugate twiddles).
-func (f *realFFT) cfft(z []complex128, inverse bool) {
-	for i, j := range f.rev {
-		if i < int(j) {
-			z[i], z[j] = z[j], z[i]
-		}
-	}
-	f.stages(z, inverse, 1)
 }
 
 // stages runs the radix-2 butterfly stages of block sizes 2·from, 4·from, …, m on
@@ -825,21 +786,14 @@ func (f *realFFT) Coefficients(dst []complex128, x []float64, nz int) {
 	}
 	P = min(P, m)
 	bs := m / P
-	if bs > 1 {
-		for k := P - 1; k >= 0; k-- { // reversed positions rev(k) = bs·rev_P(k), k < P
-			v := complex(x[2*k], x[2*k+1])
-			base := int(f.rev[k])
-			for j := base; j < base+bs; j++ {
-				z[j] = v
-			}
+	for k := P - 1; k >= 0; k-- { // reversed positions rev(k) = bs·rev_P(k), k < P
+		v := complex(x[2*k], x[2*k+1])
+		base := int(f.rev[k])
+		for j := base; j < base+bs; j++ {
+			z[j] = v
 		}
-		f.stages(z, false, bs)
-	} else {
-		for k := range z {
-			z[k] = complex(x[2*k], x[2*k+1])
-		}
-		f.cfft(z, false)
 	}
+	f.stages(z, false, bs)
 	for k := 0; k <= m; k++ {
 		zk, zc := z[k%m], z[(m-k)%m]
 		zc = complex(real(zc), -imag(zc))
@@ -860,7 +814,12 @@ func (f *realFFT) Sequence(dst []float64, X []complex128) {
 		e, o := X[k]+xc, (X[k]-xc)*complex(real(w), -imag(w))
 		z[k] = e + complex(-imag(o), real(o)) // 2(E + i·O)
 	}
-	f.cfft(z, true)
+	for i, j := range f.rev { // bit reversal, then the inverse stages (conjugate twiddles)
+		if i < int(j) {
+			z[i], z[j] = z[j], z[i]
+		}
+	}
+	f.stages(z, true, 1)
 	for k, v := range z {
 		dst[2*k], dst[2*k+1] = real(v), imag(v)
 	}

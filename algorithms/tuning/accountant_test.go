@@ -190,3 +190,13 @@ func TestPerRunSCeiling(t *testing.T) {
 		}
 	}
 }
+
+// PGF is E[x^K] for x ∈ [0, 1]: ((1 − (1−γ)x)^{−η} − 1)/(γ^{−η} − 1), and
+// log(1 − (1−γ)x)/log γ for η = 0 (sum of the series of Definition 1).
+func (t TNB) PGF(x float64) float64 {
+	u := 1 - (1-t.Gamma)*x
+	if t.Eta == 0 {
+		return math.Log(u) / math.Log(t.Gamma)
+	}
+	return (math.Pow(u, -t.Eta) - 1) / (math.Pow(t.Gamma, -t.Eta) - 1)
+}

@@ -80,25 +80,6 @@ func GDPCurve(dst, orders []float64, s float64) []float64 {
 	return dst
 }
 
-// gdpBase reports whether every candidate's record carries a finite GDP parameter (the
-// closed-form path of planPrivate).
-func gdpBase(recs []algorithms.Record) bool {
-	for _, r := range recs {
-		if !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) {
-			return false
-		}
-	}
-	return true
-}
-
-// note is the row's note on the private selection.
-func (p privatePlan) note() string {
-	if p.rdp {
-		return fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point, each calibrated to (ε, δ) = (%.4g, %.3g) and accounted by its Rényi curve, plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2, λ̂ optimised over orders 1.5–256)", p.tnb.Eta, p.tnb.Mean(), p.run.Epsilon, p.run.Delta, p.sScore)
-	}
-	return fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, p.tnb.Mean(), p.sTrain, p.sScore)
-}
-
 // curve is the per-run RDP curve of one candidate at the run budget: its own (RDPer),
 // else λs²/2 from the gdp_s it reports, else an error naming the mechanism.
 func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candidate, rec algorithms.Record, orders []float64) ([]float64, error) {
@@ -159,10 +140,9 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 
 // calibrateRDP is planPrivate's per-run budget for a base that is not Gaussian-DP.
 // The score keeps its GDP share s_score of the GDP path, the run's δ_r is unchanged, and
-// the run's ε_r is the largest (to relative precision 1e-3, rounding down) at which the
-// tuned release, accounted from the Rényi curves the candidates report at (ε_r, δ_r),
-// spends at most the target (ε, δ): a geometric search from the GDP path's ε_r (doubling
-// up to 64× or halving down to 1e-4×), then bisection on log ε_r. Spending is not
+// the run's ε_r is the largest (to relative precision 1e-3, rounding down, searched from
+// the GDP path's ε_r) at which the tuned release, accounted from the Rényi curves the
+// candidates report at (ε_r, δ_r), spends at most the target (ε, δ). Spending is not
 // assumed monotone in ε_r: the result is a point where it was evaluated to hold. A
 // candidate with neither gdp_s nor a curve fails at once.
 func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
@@ -180,8 +160,7 @@ func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b alg
 	var lo, hi float64
 	var firstErr error
 	q, err := m.rdpAt(env, c, p, x0, orders)
-	switch {
-	case err == nil && ok(q):
+	if err == nil && ok(q) {
 		best, lo, hi = q, x0, math.Inf(1)
 		for x := 2 * x0; x <= 64*x0; x *= 2 {
 			q, err := m.rdpAt(env, c, p, x, orders)
@@ -191,7 +170,7 @@ func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b alg
 			}
 			best, lo = q, x
 		}
-	default:
+	} else {
 		firstErr = err
 		hi = x0
 		for x := x0 / 2; x >= 1e-4*x0; x /= 2 {

@@ -28,19 +28,18 @@ var _ algorithms.RadialReducer = (*Mechanism)(nil)
 // Reduces reports whether every candidate the tuned procedure may run has an exact reduced
 // path at the budget it is run at (b in mode oracle, the per-run budget in mode private).
 func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
-	var cands []Candidate
-	var plans []algorithms.Plan
+	var op oraclePlan
 	switch st := p.State.(type) {
 	case oraclePlan:
-		cands, plans = st.cands, st.plans
+		op = st
 	case privatePlan:
-		cands, plans = st.cands, st.plans
+		op = st.oraclePlan
 	default:
 		return false
 	}
-	for i, cd := range cands {
+	for i, cd := range op.cands {
 		r, ok := algorithms.As[algorithms.Reducer](cd.Mech)
-		if !ok || !r.Reduces(c, plans[i]) {
+		if !ok || !r.Reduces(c, op.plans[i]) {
 			return false
 		}
 	}

@@ -176,25 +176,21 @@ func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 		return m, nil
 	}
 	t, ok := algorithms.As[Tunable](m)
-	if !ok {
-		if cfg.Explicit {
-			why := ""
-			if u, ok := algorithms.As[Untuned](m); ok {
-				why = ": " + u.Untuned()
-			}
-			return nil, fmt.Errorf("tuning: %s declares no knobs%s, so tuning: %s does not apply (use theory)", m.Name(), why, cfg.Mode)
-		}
-		return m, nil
-	}
 	var names []string
-	for _, k := range t.Knobs(problems.Constants{N: 1, D: 1, GF: 1}) {
-		names = append(names, k.Name)
+	if ok {
+		for _, k := range t.Knobs(problems.Constants{N: 1, D: 1, GF: 1}) {
+			names = append(names, k.Name)
+		}
 	}
 	if len(names) == 0 {
-		if cfg.Explicit {
-			return nil, fmt.Errorf("tuning: %s declares no knobs, so tuning: %s does not apply (use theory)", m.Name(), cfg.Mode)
+		if !cfg.Explicit {
+			return m, nil
 		}
-		return m, nil
+		why := "" // the reason an Untuned mechanism gives (a Tunable one without knobs has none)
+		if u, untuned := algorithms.As[Untuned](m); untuned && !ok {
+			why = ": " + u.Untuned()
+		}
+		return nil, fmt.Errorf("tuning: %s declares no knobs%s, so tuning: %s does not apply (use theory)", m.Name(), why, cfg.Mode)
 	}
 	for _, a := range cfg.Grid {
 		if !slices.Contains(names, a.Knob) {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -86,20 +87,18 @@ func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algori
 // Plan plans the tuned procedure from public constants only: every grid point's plan (and
 // in mode private the per-run budget they are planned at) is kept in the plan for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
-	switch m.cfg.Mode {
-	case Oracle:
+	if m.cfg.Mode == Oracle {
 		cands, plans, recs, err := m.plannable(env, c, b)
 		if err != nil {
 			return algorithms.Plan{Budget: b}, err
 		}
 		return algorithms.Plan{Record: m.labelOracle(recs[0], recs, cands[0], cands, nil), Budget: b, State: oraclePlan{cands, plans}}, nil
-	default:
-		p, err := m.planPrivate(env, c, b)
-		if err != nil {
-			return algorithms.Plan{Budget: b}, err
-		}
-		return algorithms.Plan{Record: m.labelPrivate(p.recs[0], p, p.cands[0], 0), Budget: b, State: p}, nil
 	}
+	p, err := m.planPrivate(env, c, b)
+	if err != nil {
+		return algorithms.Plan{Budget: b}, err
+	}
+	return algorithms.Plan{Record: m.labelPrivate(p.recs[0], p, p.cands[0], 0), Budget: b, State: p}, nil
 }
 
 // Run runs mode private; mode oracle needs RunRefereed.
@@ -217,11 +216,10 @@ func (m *Mechanism) labelOracle(r algorithms.Record, ran []algorithms.Record, cd
 // privatePlan is the calibration of a private selection.
 type privatePlan struct {
 	tnb            TNB
-	sRun, sScore   float64 // per-run GDP of training (target) and of the score
+	sScore         float64 // per-run GDP of the score
 	sTrain         float64 // max GDP the candidates report at the run budget
 	run            algorithms.Budget
-	cands          []Candidate
-	plans          []algorithms.Plan // each candidate's plan at the run budget
+	oraclePlan     // the candidates and their plans at the run budget
 	recs           []algorithms.Record
 	eps, delta     float64 // spent, recomputed from what the candidates report
 	tvDelta        float64 // part of delta for the samplers' TV error over E[K] runs
@@ -263,7 +261,6 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	if err != nil {
 		return p, err
 	}
-	p.sRun = s
 	p.sScore = s * math.Sqrt(m.cfg.ScoreShare)
 	sTrain := s * math.Sqrt(1-m.cfg.ScoreShare)
 	eRun, err := privacy.EpsForSDelta(sTrain, dRun)
@@ -274,7 +271,8 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	if p.cands, p.plans, p.recs, err = m.plannable(env, c, p.run); err != nil {
 		return p, err
 	}
-	if !gdpBase(p.recs) {
+	notGDP := func(r algorithms.Record) bool { return !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) }
+	if slices.ContainsFunc(p.recs, notGDP) {
 		// not every candidate is Gaussian-DP: the general RDP form of Theorem 2 (rdpbase.go)
 		return m.calibrateRDP(env, c, b, p)
 	}
@@ -345,10 +343,12 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	if runs > 0 {
 		r.Extra["tuning_runs"] = float64(runs)
 	}
-	r.Notes = algorithms.JoinNote(r.Notes, p.note())
+	note := fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, p.tnb.Mean(), p.sTrain, p.sScore)
 	if p.rdp {
+		note = fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point, each calibrated to (ε, δ) = (%.4g, %.3g) and accounted by its Rényi curve, plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2, λ̂ optimised over orders 1.5–256)", p.tnb.Eta, p.tnb.Mean(), p.run.Epsilon, p.run.Delta, p.sScore)
 		r.Extra["tuning_run_epsilon"] = p.run.Epsilon
 	}
+	r.Notes = algorithms.JoinNote(r.Notes, note)
 	return r
 }
 
@@ -472,28 +472,18 @@ func newScorer(c problems.Constants, dim int) *scorer {
 	return &scorer{c: c, zero: make([]float64, dim), rmax: r, gd: gd}
 }
 
-// sensitivity returns (B, Δ) for a released x of norm nx.
-func (s *scorer) sensitivity(nx float64) (b, delta float64) {
-	b = s.c.GF * math.Min(nx, s.rmax)
-	return b, math.Min(2*b, s.gd*nx) / float64(s.c.N)
-}
-
-// exact is the clipped score without noise (2n counted value queries).
-func (s *scorer) exact(o problems.ValueOracle, x []float64, b float64) float64 {
-	sum := 0.0
-	for i := range o.Len() {
-		v := o.Value(i, x) - o.Value(i, s.zero)
-		sum += math.Max(-b, math.Min(b, v))
-	}
-	return sum / float64(o.Len())
-}
-
 // noisy is the released score at GDP parameter sScore of x, whose full-dimensional norm is
 // √(‖x‖² + rho²): rho = 0 on the full path, and on the reduced path (x = y ∈ R^r) rho is
 // the norm of the run's component orthogonal to span U (reduce.go), which the loss never
 // sees but the sensitivity bound G_Δ‖x‖ must include.
 func (s *scorer) noisy(o problems.ValueOracle, x []float64, rho, sScore float64, rng *rand.Rand) float64 {
 	nx := math.Sqrt(problems.SquaredNorm(x) + rho*rho)
-	b, d := s.sensitivity(nx)
-	return s.exact(o, x, b) + rng.NormFloat64()*d/sScore
+	b := s.c.GF * math.Min(nx, s.rmax)
+	d := math.Min(2*b, s.gd*nx) / float64(s.c.N) // (B, Δ) as in the scorer doc
+	sum := 0.0
+	for i := range o.Len() { // the clipped score: 2n counted value queries
+		v := o.Value(i, x) - o.Value(i, s.zero)
+		sum += math.Max(-b, math.Min(b, v))
+	}
+	return sum/float64(o.Len()) + rng.NormFloat64()*d/sScore
 }
