@@ -75,35 +75,31 @@ func parseYAML(data []byte, is *issues) *yaml.Node {
 		return nil
 	}
 	root := doc.Content[0]
-	ok := true
+	before := len(is.list)
 	walkNodes(root, func(n *yaml.Node) {
 		switch {
 		case n.Kind == yaml.AliasNode || n.Anchor != "":
 			is.add(n.Line, "", "YAML anchors and aliases are not supported")
-			ok = false
 		case n.Kind == yaml.MappingNode:
 			first := map[string]int{}
 			for j := 0; j+1 < len(n.Content); j += 2 {
 				k := n.Content[j]
 				if k.Kind != yaml.ScalarNode {
 					is.add(k.Line, "", "mapping keys must be plain strings")
-					ok = false
 					continue
 				}
 				if k.Value == "<<" {
 					is.add(k.Line, "", "YAML merge keys (<<) are not supported")
-					ok = false
 				}
 				if l, dup := first[k.Value]; dup {
 					is.add(k.Line, k.Value, "duplicate key (first at line %d)", l)
-					ok = false
 					continue
 				}
 				first[k.Value] = k.Line
 			}
 		}
 	})
-	if !ok {
+	if len(is.list) > before { // an issue above
 		return nil
 	}
 	if root.Kind != yaml.MappingNode {
@@ -411,7 +407,7 @@ func (i Issue) String() string {
 		s += ":" + strconv.Itoa(i.Line)
 	}
 	if i.Key != "" {
-		return s + ": " + i.Key + ": " + i.Msg
+		s += ": " + i.Key
 	}
 	return s + ": " + i.Msg
 }

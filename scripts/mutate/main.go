@@ -80,7 +80,7 @@ func run(args []string) int {
 	progress := func(done []Result) {
 		// The table so far, replaced after each plant: an interrupted run keeps its verdicts.
 		t := fmt.Sprintf("partial: %d of %d plants\n\n", len(done), len(plants)) + plantTable(done)
-		if err := writeOutputs(*out, "mutate", done, t); err != nil {
+		if err := writeOutputs(*out, done, t); err != nil {
 			fmt.Fprintln(os.Stderr, "mutate:", err)
 		}
 	}
@@ -91,7 +91,7 @@ func run(args []string) int {
 	}
 	table := plantTable(res) + fmt.Sprintf("wall time of the whole run (controls included, %d jobs): %.0f s\n", *jobs, time.Since(start).Seconds())
 	fmt.Print(table)
-	if err := writeOutputs(*out, "mutate", res, table); err != nil {
+	if err := writeOutputs(*out, res, table); err != nil {
 		return fail(1, err)
 	}
 	fmt.Fprintf(os.Stderr, "mutate: wrote %s\n", filepath.Join(*out, "mutate.{csv,md}"))
@@ -214,15 +214,14 @@ func mdCell(s string) string {
 	return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s)
 }
 
-// writeOutputs writes the CSV (one row per plant) and the Markdown table into dir, as
-// name + ".csv" and name + ".md".
-func writeOutputs(dir, name string, res []Result, table string) error {
+// writeOutputs writes mutate.csv (one row per plant) and the Markdown table mutate.md into dir.
+func writeOutputs(dir string, res []Result, table string) error {
 	recs := [][]string{{"plant", "family", "verdict", "experiments", "seconds", "evidence", "why"}}
 	for _, r := range res {
 		recs = append(recs, []string{r.Plant.Name, r.Plant.Family, string(r.Verdict), strings.Join(r.Plant.Experiments, " "),
 			fmt.Sprintf("%.0f", r.Seconds), r.Reason, strings.TrimSpace(r.Plant.Why)})
 	}
-	return writeBoth(dir, name, recs, table)
+	return writeBoth(dir, "mutate", recs, table)
 }
 
 // writeBoth writes the records recs as name.csv and md as name.md into dir.
