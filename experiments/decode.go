@@ -32,14 +32,13 @@ type Schema struct {
 	Samplers []string
 	// ProblemNames and AlgorithmNames list the registered names, for error messages.
 	ProblemNames, AlgorithmNames []string
-	// Check and Figure return a fresh pointer to the analysis's check and figure types
-	// (cli.Schema wires them, so this package does not import the analysis). Each checks: and
-	// figures: entry is decoded strictly into one and then validated by its Validate()
-	// error: an error with a Key() string method (a field error) is reported under
-	// "checks[i].<key>". A check with an AlgorithmLabel() string method must name an
-	// algorithm label of the spec; figures with a Stem() string method must have distinct
-	// stems (they name the figure files). When nil, entries are kept as map[string]any,
-	// unchecked.
+	// Check and Figure return a fresh pointer to the analysis's check and figure types (see
+	// the package doc). Each checks: and figures: entry is decoded strictly into one and
+	// validated by its Validate() error: an error with a Key() string method (a field error)
+	// is reported under "checks[i].<key>". A check with an AlgorithmLabel() string method
+	// must name an algorithm label of the spec; figures with a Stem() string method must
+	// have distinct stems (they name the figure files). When nil, entries are kept as
+	// map[string]any, unchecked.
 	Check, Figure func() any
 	// Budget checks a cell's privacy budget: the runner wires algorithms.Budget.Validate, the
 	// module's one check of ε and δ, so this package does not import the algorithms. Each
