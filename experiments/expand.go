@@ -245,8 +245,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // A Cell is one point of the sweep: every swept key fixed (DESIGN.md "Seeds and
 // determinism").
 type Cell struct {
-	ID    string // "c0000", … : zero-padded expansion index, so lexicographic = expansion order
-	Index int
+	ID string // "c0000", … : zero-padded expansion index, so lexicographic = expansion order
 	// Key is the canonical string of the cell's swept assignments, "k=v" joined by ","
 	// in sorted key order ("" when nothing is swept). ProblemKey is the same over the
 	// keys that define the problem instance only, the problem stream's key (DESIGN.md
@@ -279,7 +278,7 @@ type ProblemCell struct {
 
 // Cells expands the sweep into cells, in expansion order: the cartesian product over the
 // sweep keys in file order, the last key varying fastest, less the cells no `only:` entry
-// matches (a kept cell's ID and Index are its position in the whole product, so they do
+// matches (a kept cell's ID is its position in the whole product, so it does
 // not change when `only:` does).
 func (s *Spec) Cells() ([]Cell, error) {
 	is := newIssues(s.Path)
@@ -342,10 +341,7 @@ func (s *Spec) selected(idx []int) bool {
 func (s *Spec) cell(is *issues, index int, idx []int, width int) (Cell, bool) {
 	before := len(is.list)
 	p := s.Problem
-	cell := Cell{
-		ID: fmt.Sprintf("c%0*d", width, index), Index: index,
-		Epsilon: s.Epsilon, Delta: s.Delta, Task: s.Task,
-	}
+	cell := Cell{ID: fmt.Sprintf("c%0*d", width, index), Epsilon: s.Epsilon, Delta: s.Delta, Task: s.Task}
 	pc := ProblemCell{Kind: p.Kind, Loss: p.Loss, Domain: p.Domain, Radius: p.Radius,
 		Data: s.DataPath(), N: p.N, D: p.D, Rank: p.Rank, GK: p.GK, HasRank: s.hasRank, HasGK: s.hasGK}
 	sw := s.assignSweep(is, idx, &cell, &pc)
