@@ -361,26 +361,20 @@ func (s *Spec) decodeProblem(is *issues, v *yaml.Node) {
 		return
 	}
 	p := &s.Problem
-	plain := map[string]any{"kind": &p.Kind, "loss": &p.Loss, "domain": &p.Domain, "radius": &p.Radius, "data": &p.Data}
+	plain := map[string]any{"kind": &p.Kind, "loss": &p.Loss, "domain": &p.Domain, "radius": &p.Radius, "data": &p.Data,
+		"n": &p.N, "d": &p.D, "rank": &p.Rank, "g_k": &p.GK}
+	given := map[string]*bool{"n": &s.hasN, "d": &s.hasD, "rank": &s.hasRank, "g_k": &s.hasGK}
 	for j := 0; j+1 < len(v.Content); j += 2 {
 		k, val := v.Content[j], v.Content[j+1]
-		key := "problem." + k.Value
 		s.lines[k.Value] = val.Line
-		if dst, ok := plain[k.Value]; ok {
-			decodeStrict(is, key, val, dst)
+		dst, ok := plain[k.Value]
+		if !ok {
+			s.paramPairs = append(s.paramPairs, k, val)
 			continue
 		}
-		switch k.Value {
-		case "n":
-			s.hasN = decodeStrict(is, key, val, &p.N)
-		case "d":
-			s.hasD = decodeStrict(is, key, val, &p.D)
-		case "rank":
-			s.hasRank = decodeStrict(is, key, val, &p.Rank)
-		case "g_k":
-			s.hasGK = decodeStrict(is, key, val, &p.GK)
-		default:
-			s.paramPairs = append(s.paramPairs, k, val)
+		ok = decodeStrict(is, "problem."+k.Value, val, dst)
+		if g := given[k.Value]; g != nil {
+			*g = ok
 		}
 	}
 	if p.Kind == "" {

@@ -396,28 +396,24 @@ func (s *Spec) assignSweep(is *issues, idx []int, cell *Cell, pc *ProblemCell) s
 // in the ProblemKey).
 func (s *Spec) assignValue(is *issues, key string, node *yaml.Node, cell *Cell, pc *ProblemCell, sw *sweptValues) bool {
 	path := "sweep." + key
-	plain := map[string]any{"n": &pc.N, "d": &pc.D, "radius": &pc.Radius, "loss": &pc.Loss, "domain": &pc.Domain,
-		"epsilon": &cell.Epsilon, "delta": &cell.Delta}
+	plain := map[string]any{"n": &pc.N, "d": &pc.D, "rank": &pc.Rank, "g_k": &pc.GK, "radius": &pc.Radius,
+		"loss": &pc.Loss, "domain": &pc.Domain, "epsilon": &cell.Epsilon, "delta": &cell.Delta}
 	if dst, ok := plain[key]; ok {
-		decodeStrict(is, path, node, dst)
+		ok = decodeStrict(is, path, node, dst)
+		if g := map[string]*bool{"rank": &pc.HasRank, "g_k": &pc.HasGK}[key]; g != nil {
+			*g = ok
+		}
 		return key != "epsilon" && key != "delta"
 	}
-	switch key {
-	case "rank":
-		pc.HasRank = decodeStrict(is, path, node, &pc.Rank)
-	case "g_k":
-		pc.HasGK = decodeStrict(is, path, node, &pc.GK)
-	default:
-		if label, param, ok := strings.Cut(key, "."); ok {
-			i := slices.IndexFunc(s.Algorithms, func(a Algorithm) bool { return a.Label == label })
-			if sw.algOver[i] == nil {
-				sw.algOver[i] = map[string]*yaml.Node{}
-			}
-			sw.algOver[i][param] = node
-			return false
+	if label, param, ok := strings.Cut(key, "."); ok {
+		i := slices.IndexFunc(s.Algorithms, func(a Algorithm) bool { return a.Label == label })
+		if sw.algOver[i] == nil {
+			sw.algOver[i] = map[string]*yaml.Node{}
 		}
-		sw.paramOver[key] = node
+		sw.algOver[i][param] = node
+		return false
 	}
+	sw.paramOver[key] = node
 	return true
 }
 
