@@ -434,9 +434,7 @@ func (s *Spec) checkBudget(is *issues, cell Cell, lines map[string]int, where st
 
 // checkProblemCell checks the cell's problem sizes and shape against the limits
 // (DESIGN.md "Decoding is strict … out-of-range value"). pc.Domain and pc.Loss need no
-// check here: the UnmarshalText of domain.Kind and loss.Kind rejected a bad value,
-// top-level (problem.domain, problem.loss) or swept (sweep.domain, sweep.loss), at its
-// own line.
+// check here: their UnmarshalText rejected a bad value, top-level or swept, at its line.
 func checkProblemCell(is *issues, pc ProblemCell, lines map[string]int, where string) {
 	if pc.Data == "" || pc.N != 0 {
 		if pc.N < 2 || pc.N > MaxN {
