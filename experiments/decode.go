@@ -233,7 +233,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		return nil, is.err()
 	}
 	s := newSpec(path, data, schema)
-	sweepNode, quickNode := s.decodeTop(is, root)
+	s.decodeTop(is, root)
 	s.inheritTuning(is)
 	for _, key := range []string{"name", "algorithms", "problem"} {
 		if _, seen := s.lines["@"+key]; !seen {
@@ -243,7 +243,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 	if !is.empty() {
 		return nil, is.err()
 	}
-	for _, stage := range []func(*issues){func(is *issues) { s.validate(is, sweepNode, quickNode) }, s.validateOnly, s.expandAll} {
+	for _, stage := range []func(*issues){s.validate, s.validateOnly, s.expandAll} {
 		if stage(is); !is.empty() {
 			return nil, is.err()
 		}
@@ -263,9 +263,8 @@ func newSpec(path string, data []byte, schema Schema) *Spec {
 }
 
 // decodeTop decodes the top-level keys of root in file order, recording each value's
-// line (under "@key"). It returns the sweep and quick nodes (nil when absent), which
-// validation needs for its line numbers.
-func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yaml.Node) {
+// line (under "@key").
+func (s *Spec) decodeTop(is *issues, root *yaml.Node) {
 	plain := map[string]any{"name": &s.Name, "description": &s.Description, "seed": &s.Seed,
 		"trials": &s.Trials, "task": &s.Task, "save_outputs": &s.SaveOutputs}
 	for j := 0; j+1 < len(root.Content); j += 2 {
@@ -283,7 +282,6 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yam
 		case "privacy":
 			s.decodePrivacy(is, v)
 		case "sweep":
-			sweepNode = v
 			s.Sweep = decodeAxes(is, "sweep", v)
 		case "only":
 			s.Only = decodeSlices(is, v)
@@ -294,13 +292,11 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yam
 		case "figures":
 			s.Figures, s.figureLines = decodeEntries(is, "figures", v, s.schema.Figure)
 		case "quick":
-			quickNode = v
 			s.decodeQuick(is, v)
 		default:
 			is.add(k.Line, k.Value, "unknown key (known: %v)", topKeys)
 		}
 	}
-	return sweepNode, quickNode
 }
 
 // decodePrivacy decodes the privacy block (ε and δ, each optional here), recording which

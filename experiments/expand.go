@@ -38,7 +38,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // validate checks what does not depend on a cell: names, references between blocks,
 // sweep keys. Cell values are checked by cells().
-func (s *Spec) validate(is *issues, sweepNode, quickNode *yaml.Node) {
+func (s *Spec) validate(is *issues) {
 	if !nameRE.MatchString(s.Name) {
 		is.add(s.lines["@name"], "name", "%q must match [a-z0-9_-]{1,64} (it names the output folder)", s.Name)
 	}
