@@ -47,7 +47,7 @@ func (s *Spec) validate(is *issues) {
 	}
 	s.validateProblem(is)
 	labels := s.validateAlgorithms(is)
-	s.validateSweep(is, labels)
+	s.validateSweep(is)
 	if !s.hasEps && !s.swept("epsilon") {
 		is.add(s.lines["@privacy"], "privacy.epsilon", "required (or swept)")
 	}
@@ -186,7 +186,7 @@ func (s *Spec) validateAlgorithms(is *issues) map[string]bool {
 	return labels
 }
 
-func (s *Spec) validateSweep(is *issues, labels map[string]bool) {
+func (s *Spec) validateSweep(is *issues) {
 	var pkeys map[string]reflect.Type
 	panyKey := false
 	if s.schema.ProblemParams != nil {
