@@ -234,14 +234,14 @@ func checkNode(is *issues, path string, n *yaml.Node, t reflect.Type) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // null leaves the default in place
 	}
+	if k := t.Kind(); (k == reflect.Struct || k == reflect.Map) && n.Kind != yaml.MappingNode {
+		is.add(n.Line, path, "want a mapping, got %s", kindName(n))
+		return
+	}
 	switch t.Kind() {
 	case reflect.Interface:
 		return
 	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			is.add(n.Line, path, "want a mapping, got %s", kindName(n))
-			return
-		}
 		fields, anyKey := yamlFields(t)
 		for j := 0; j+1 < len(n.Content); j += 2 {
 			k, v := n.Content[j], n.Content[j+1]
@@ -255,10 +255,6 @@ func checkNode(is *issues, path string, n *yaml.Node, t reflect.Type) {
 			checkNode(is, join(path, k.Value), v, ft)
 		}
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			is.add(n.Line, path, "want a mapping, got %s", kindName(n))
-			return
-		}
 		for j := 0; j+1 < len(n.Content); j += 2 {
 			checkNode(is, join(path, n.Content[j].Value), n.Content[j+1], t.Elem())
 		}
