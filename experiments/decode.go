@@ -341,10 +341,9 @@ func (s *Spec) expandAll(is *issues) {
 	if len(s.cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
 		is.add(s.lines["@only"], "only", "selects no cell of the sweep")
 	}
-	if len(s.Quick.Sweep) > 0 || len(s.Only) > 0 {
-		if len(s.Shrink().cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
-			is.add(s.lines["@only"], "only", "selects no cell of the -quick sweep")
-		}
+	quick := len(s.Quick.Sweep) > 0 || len(s.Only) > 0
+	if quick && len(s.Shrink().cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
+		is.add(s.lines["@only"], "only", "selects no cell of the -quick sweep")
 	}
 }
 
