@@ -188,7 +188,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 	case o.compare != "":
 		return compare(o, newRun, stdout)
 	case o.merge != "":
-		err = merge(reg, o, flags, stdout, log)
+		err = merge(reg, o, flags, stdout)
 	case o.exp != "":
 		err = experiment(ctx, reg, o, flags, stdout, stderr, log)
 	}
@@ -640,7 +640,7 @@ func printShards(w io.Writer, p runner.DryRunResult, mine int) {
 		worst, worst/p.Ideal, p.Ideal, len(p.ShardCosts), p.Cost/float64(len(p.ShardCosts)), p.Longest)
 }
 
-func merge(reg runner.Registry, o options, flags []string, stdout, log io.Writer) error {
+func merge(reg runner.Registry, o options, flags []string, stdout io.Writer) error {
 	dir := filepath.Clean(o.merge)
 	info, err := runner.MergeDir(dir, flags, o.force)
 	if err != nil {

@@ -13,9 +13,166 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"expmech/domain"
+	"expmech/loss"
 	"expmech/rows"
 	"expmech/task"
 )
+
+// Schema is what the decoder needs to know about the registry (built by cli.Schema from the
+// registered generators and mechanisms), so that this package imports nothing else from
+// the module.
+type Schema struct {
+	// ProblemParams returns a fresh pointer to the named generator's default parameter
+	// struct; (nil, true) when it takes no parameters; ok = false for an unknown kind.
+	ProblemParams func(kind string) (params any, ok bool)
+	// AlgorithmParams is the same for mechanisms (the Factory's NewConfig).
+	AlgorithmParams func(name string) (config any, ok bool)
+	// Samplers lists the registered sampler names; a `sampler:` key of an algorithm entry
+	// must name one of them (unchecked when empty).
+	Samplers []string
+	// ProblemNames and AlgorithmNames list the registered names, for error messages.
+	ProblemNames, AlgorithmNames []string
+	// Check and Figure return a fresh pointer to the analysis's check and figure types (see
+	// the package doc). Each checks: and figures: entry is decoded strictly into one and
+	// validated by its Validate() error: an error with a Key() string method (a field error)
+	// is reported under "checks[i].<key>". A check with an AlgorithmLabel() string method
+	// must name an algorithm label of the spec; figures with a Stem() string method must
+	// have distinct stems (they name the figure files). When nil, entries are kept as
+	// map[string]any, unchecked.
+	Check, Figure func() any
+	// Budget checks a cell's privacy budget: the runner wires algorithms.Budget.Validate, the
+	// module's one check of ε and δ, so this package does not import the algorithms. Each
+	// joined error with a Key() string method ("epsilon", "delta") is reported under
+	// "privacy.<key>". When nil, ε and δ are unchecked.
+	Budget func(epsilon, delta float64) error
+}
+
+// Spec is a decoded, validated experiment spec (DESIGN.md "Spec schema").
+type Spec struct {
+	Name        string
+	Description string
+	Seed        uint64    // master seed; defaults to 0
+	Trials      int       // trials per cell × algorithm; defaults to 1
+	Task        task.Kind // erm (default) | sco
+	Problem     ProblemBlock
+	Epsilon     float64 // privacy.epsilon (may be swept instead)
+	Delta       float64 // privacy.delta (may be swept instead)
+	Sweep       []Axis  // in file order
+	// Only, when not empty, keeps the cells of the sweep's product that match at least
+	// one of these partial assignments (the slices the checks and figures read), so a
+	// spec sweeping three axes for three one-axis rates runs 3·4 cells instead of 4³.
+	Only        []Slice
+	Algorithms  []Algorithm
+	SaveOutputs bool
+	// Tuning is the spec-wide tuning mode (top-level `tuning:`), rows.DefaultTuning when
+	// absent; an algorithm entry's own `tuning:` overrides it (README "Tuning").
+	Tuning  rows.Tuning
+	Checks  []any // one value of Schema.Check per checks: entry
+	Figures []any // one value of Schema.Figure per figures: entry
+	Quick   QuickBlock
+
+	Path  string // the spec file as given
+	Dir   string // folder against which problem.data is resolved
+	Bytes []byte // the file's bytes (manifest.json)
+	Hash  string // SHA-256 of Bytes, hex
+
+	schema Schema
+	// Shrunk records that Shrink() was applied (it is part of Identity).
+	Shrunk bool
+	// problem-block parameter pairs other than the named fields, and privacy presence.
+	paramPairs       []*yaml.Node
+	problemLine      int
+	hasEps, hasDelta bool
+	hasN, hasD       bool
+	hasRank, hasGK   bool
+	lines            map[string]int // line of each named problem/privacy value
+	checkLines       []int          // line of each checks: / figures: entry
+	figureLines      []int
+}
+
+// ProblemBlock is the problem: block. Kind, Loss, Domain, Radius and Data are the named
+// fields of DESIGN.md; N, D, Rank and GK may also be given here as single values (or
+// swept); every other key is the generator's own parameter.
+type ProblemBlock struct {
+	Kind   string
+	Loss   loss.Kind   // logistic | hinge | absolute; "" = the generator's own
+	Domain domain.Kind // ball (default) | box | unconstrained
+	Radius float64     // defaults to 1
+	Data   string      // as written in the spec; Cell.Problem.Data is the resolved path
+	N, D   int
+	Rank   int
+	GK     float64
+}
+
+// An Axis is one sweep key and its values, as written.
+type Axis struct {
+	Key    string
+	Values []Value
+	Line   int
+}
+
+// A Slice is one entry of `only:`: swept keys, each fixed to one of its sweep values. A
+// cell matches it when the cell's value of every key equals the slice's (numerically when
+// both parse as numbers, so 1 matches 1.0).
+type Slice struct {
+	Assign []Assignment
+	Line   int
+}
+
+// A Value is one swept scalar: its literal text (the canonical form in cell keys).
+type Value struct {
+	Text string
+	Line int
+	node *yaml.Node
+}
+
+// Algorithm is one entry of algorithms:.
+type Algorithm struct {
+	Name  string // registry name
+	Label string // the algorithm column; defaults to Name; unique per spec
+	Line  int
+	// Tuning is this entry's tuning mode (its own `tuning:` or the spec's; decoded and
+	// checked once, by rows.ParseTuning); TuningExplicit says the entry named it.
+	// Grid overrides knob grids (`grid: {knob: [values]}`), in file order.
+	Tuning         rows.Tuning
+	TuningExplicit bool
+	Grid           []GridAxis
+	// TuningRuns (`tuning_runs:`) is E[K] of the private selection, 0 = the grid size;
+	// TuningEta (`tuning_eta:`) its TNB shape η, nil = the default (README "Tuning").
+	TuningRuns float64
+	TuningEta  *float64
+	// AuditBatch (`audit_batch:`) is this entry's runs per trial on an audited problem
+	// (problems.Audited), 0 = the problem's batch: a cheap reference (the exact sampler)
+	// can take many more draws than the chain it is compared with, which buys a two-sample
+	// test's power (effective size nm/(n + m)) where draws cost least.
+	AuditBatch int
+	pairs      []*yaml.Node // config key/value pairs
+}
+
+// MaxAuditBatch bounds audit_batch as the canaries bound their batch: one row's
+// statistics column stays a few hundred kB.
+const MaxAuditBatch = 100_000
+
+// GridAxis is one knob of an algorithm entry's `grid:` block.
+type GridAxis struct {
+	Knob   string
+	Values []float64
+}
+
+// QuickBlock is the optional quick: block used by Shrink() (-quick).
+type QuickBlock struct {
+	Trials int    // 0 = the default of 2
+	Sweep  []Axis // replacement lists, by key
+}
+
+// Labels returns the algorithm labels in spec order.
+func (s *Spec) Labels() []string {
+	out := make([]string, len(s.Algorithms))
+	for i, a := range s.Algorithms {
+		out[i] = a.Label
+	}
+	return out
+}
 
 // Load reads, strictly decodes and fully validates the spec at path, expanding its sweep
 // to check every cell. Any problem is reported in a *SpecError naming the file; nothing is
@@ -76,7 +233,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 		return nil, is.err()
 	}
 	s := newSpec(path, data, schema)
-	sweepNode, quickNode := s.decodeTop(is, root)
+	s.decodeTop(is, root)
 	s.inheritTuning(is)
 	for _, key := range []string{"name", "algorithms", "problem"} {
 		if _, seen := s.lines["@"+key]; !seen {
@@ -86,7 +243,7 @@ func decodeSpec(path string, data []byte, root *yaml.Node, schema Schema, is *is
 	if !is.empty() {
 		return nil, is.err()
 	}
-	for _, stage := range []func(*issues){func(is *issues) { s.validate(is, sweepNode, quickNode) }, s.validateOnly, s.expandAll} {
+	for _, stage := range []func(*issues){s.validate, s.validateOnly, s.expandAll} {
 		if stage(is); !is.empty() {
 			return nil, is.err()
 		}
@@ -106,9 +263,8 @@ func newSpec(path string, data []byte, schema Schema) *Spec {
 }
 
 // decodeTop decodes the top-level keys of root in file order, recording each value's
-// line (under "@key"). It returns the sweep and quick nodes (nil when absent), which
-// validation needs for its line numbers.
-func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yaml.Node) {
+// line (under "@key").
+func (s *Spec) decodeTop(is *issues, root *yaml.Node) {
 	plain := map[string]any{"name": &s.Name, "description": &s.Description, "seed": &s.Seed,
 		"trials": &s.Trials, "task": &s.Task, "save_outputs": &s.SaveOutputs}
 	for j := 0; j+1 < len(root.Content); j += 2 {
@@ -126,7 +282,6 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yam
 		case "privacy":
 			s.decodePrivacy(is, v)
 		case "sweep":
-			sweepNode = v
 			s.Sweep = decodeAxes(is, "sweep", v)
 		case "only":
 			s.Only = decodeSlices(is, v)
@@ -137,13 +292,11 @@ func (s *Spec) decodeTop(is *issues, root *yaml.Node) (sweepNode, quickNode *yam
 		case "figures":
 			s.Figures, s.figureLines = decodeEntries(is, "figures", v, s.schema.Figure)
 		case "quick":
-			quickNode = v
 			s.decodeQuick(is, v)
 		default:
 			is.add(k.Line, k.Value, "unknown key (known: %v)", topKeys)
 		}
 	}
-	return sweepNode, quickNode
 }
 
 // decodePrivacy decodes the privacy block (ε and δ, each optional here), recording which
@@ -188,10 +341,9 @@ func (s *Spec) expandAll(is *issues) {
 	if len(s.cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
 		is.add(s.lines["@only"], "only", "selects no cell of the sweep")
 	}
-	if len(s.Quick.Sweep) > 0 || len(s.Only) > 0 {
-		if len(s.Shrink().cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
-			is.add(s.lines["@only"], "only", "selects no cell of the -quick sweep")
-		}
+	quick := len(s.Quick.Sweep) > 0 || len(s.Only) > 0
+	if quick && len(s.Shrink().cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
+		is.add(s.lines["@only"], "only", "selects no cell of the -quick sweep")
 	}
 }
 
@@ -204,26 +356,20 @@ func (s *Spec) decodeProblem(is *issues, v *yaml.Node) {
 		return
 	}
 	p := &s.Problem
-	plain := map[string]any{"kind": &p.Kind, "loss": &p.Loss, "domain": &p.Domain, "radius": &p.Radius, "data": &p.Data}
+	plain := map[string]any{"kind": &p.Kind, "loss": &p.Loss, "domain": &p.Domain, "radius": &p.Radius, "data": &p.Data,
+		"n": &p.N, "d": &p.D, "rank": &p.Rank, "g_k": &p.GK}
+	given := map[string]*bool{"n": &s.hasN, "d": &s.hasD, "rank": &s.hasRank, "g_k": &s.hasGK}
 	for j := 0; j+1 < len(v.Content); j += 2 {
 		k, val := v.Content[j], v.Content[j+1]
-		key := "problem." + k.Value
 		s.lines[k.Value] = val.Line
-		if dst, ok := plain[k.Value]; ok {
-			decodeStrict(is, key, val, dst)
+		dst, ok := plain[k.Value]
+		if !ok {
+			s.paramPairs = append(s.paramPairs, k, val)
 			continue
 		}
-		switch k.Value {
-		case "n":
-			s.hasN = decodeStrict(is, key, val, &p.N)
-		case "d":
-			s.hasD = decodeStrict(is, key, val, &p.D)
-		case "rank":
-			s.hasRank = decodeStrict(is, key, val, &p.Rank)
-		case "g_k":
-			s.hasGK = decodeStrict(is, key, val, &p.GK)
-		default:
-			s.paramPairs = append(s.paramPairs, k, val)
+		ok = decodeStrict(is, "problem."+k.Value, val, dst)
+		if g := given[k.Value]; g != nil {
+			*g = ok
 		}
 	}
 	if p.Kind == "" {

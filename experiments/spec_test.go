@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -109,8 +110,8 @@ algorithms: [{name: nonprivate}]
 		for _, d := range []int{1, 2, 3} {
 			for _, e := range []float64{0.5, 1} {
 				c := cells[i]
-				if c.Problem.N != n || c.Problem.D != d || c.Epsilon != e || c.Index != i {
-					t.Errorf("cell %d: got n=%d d=%d eps=%v index %d, want n=%d d=%d eps=%v", i, c.Problem.N, c.Problem.D, c.Epsilon, c.Index, n, d, e)
+				if c.Problem.N != n || c.Problem.D != d || c.Epsilon != e || c.ID != fmt.Sprintf("c%04d", i) {
+					t.Errorf("cell %d: got n=%d d=%d eps=%v id %s, want n=%d d=%d eps=%v", i, c.Problem.N, c.Problem.D, c.Epsilon, c.ID, n, d, e)
 				}
 				i++
 			}

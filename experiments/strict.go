@@ -75,35 +75,31 @@ func parseYAML(data []byte, is *issues) *yaml.Node {
 		return nil
 	}
 	root := doc.Content[0]
-	ok := true
+	before := len(is.list)
 	walkNodes(root, func(n *yaml.Node) {
 		switch {
 		case n.Kind == yaml.AliasNode || n.Anchor != "":
 			is.add(n.Line, "", "YAML anchors and aliases are not supported")
-			ok = false
 		case n.Kind == yaml.MappingNode:
 			first := map[string]int{}
 			for j := 0; j+1 < len(n.Content); j += 2 {
 				k := n.Content[j]
 				if k.Kind != yaml.ScalarNode {
 					is.add(k.Line, "", "mapping keys must be plain strings")
-					ok = false
 					continue
 				}
 				if k.Value == "<<" {
 					is.add(k.Line, "", "YAML merge keys (<<) are not supported")
-					ok = false
 				}
 				if l, dup := first[k.Value]; dup {
 					is.add(k.Line, k.Value, "duplicate key (first at line %d)", l)
-					ok = false
 					continue
 				}
 				first[k.Value] = k.Line
 			}
 		}
 	})
-	if !ok {
+	if len(is.list) > before { // an issue above
 		return nil
 	}
 	if root.Kind != yaml.MappingNode {
@@ -238,14 +234,14 @@ func checkNode(is *issues, path string, n *yaml.Node, t reflect.Type) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // null leaves the default in place
 	}
+	if k := t.Kind(); (k == reflect.Struct || k == reflect.Map) && n.Kind != yaml.MappingNode {
+		is.add(n.Line, path, "want a mapping, got %s", kindName(n))
+		return
+	}
 	switch t.Kind() {
 	case reflect.Interface:
 		return
 	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			is.add(n.Line, path, "want a mapping, got %s", kindName(n))
-			return
-		}
 		fields, anyKey := yamlFields(t)
 		for j := 0; j+1 < len(n.Content); j += 2 {
 			k, v := n.Content[j], n.Content[j+1]
@@ -259,10 +255,6 @@ func checkNode(is *issues, path string, n *yaml.Node, t reflect.Type) {
 			checkNode(is, join(path, k.Value), v, ft)
 		}
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			is.add(n.Line, path, "want a mapping, got %s", kindName(n))
-			return
-		}
 		for j := 0; j+1 < len(n.Content); j += 2 {
 			checkNode(is, join(path, n.Content[j].Value), n.Content[j+1], t.Elem())
 		}
@@ -411,7 +403,7 @@ func (i Issue) String() string {
 		s += ":" + strconv.Itoa(i.Line)
 	}
 	if i.Key != "" {
-		return s + ": " + i.Key + ": " + i.Msg
+		s += ": " + i.Key
 	}
 	return s + ": " + i.Msg
 }

@@ -7,3 +7,35 @@
 // It is a leaf shared by the spec decoder (experiments), the problems and the baselines,
 // so that the value is typed from the YAML to every switch on it.
 package loss
+
+import "fmt"
+
+// Kind is logistic, hinge or absolute. Its zero value "" means "not given": the
+// generator's own loss (problems other than glm and lowrank have none), and in
+// problems.Constants.GLMLoss "not a GLM".
+type Kind string
+
+const (
+	Logistic Kind = "logistic" // φ(t, y) = log(1 + e^{−yt}), y ∈ {±1}
+	Hinge    Kind = "hinge"    // φ(t, y) = max(0, 1 − yt), y ∈ {±1}
+	Absolute Kind = "absolute" // φ(t, y) = |t − y|, y ∈ R (least absolute deviations)
+)
+
+// Valid reports whether k is a named loss or "" (not given).
+func (k Kind) Valid() bool { return k == "" || k == Logistic || k == Hinge || k == Absolute }
+
+// String returns the name as written in a spec and in the loss_kind column ("" when not
+// given).
+func (k Kind) String() string { return string(k) }
+
+// UnmarshalText accepts "logistic", "hinge", "absolute" or "" (the generator's own), so
+// strict spec decoding rejects any other value with this message (the decoder adds file,
+// line and key).
+func (k *Kind) UnmarshalText(b []byte) error {
+	v := Kind(b)
+	if !v.Valid() {
+		return fmt.Errorf("want one of [%s %s %s] or empty (the generator's own), got %q", Logistic, Hinge, Absolute, string(b))
+	}
+	*k = v
+	return nil
+}

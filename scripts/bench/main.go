@@ -320,6 +320,7 @@ func mannWhitneyGreater(x, y []float64) float64 {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].v < all[j].v })
 	rank2 := make([]int, len(all)) // doubled mid-ranks: integers
+	obsSum := 0
 	for i := 0; i < len(all); {
 		j := i
 		for j < len(all) && all[j].v == all[i].v {
@@ -327,14 +328,11 @@ func mannWhitneyGreater(x, y []float64) float64 {
 		}
 		for k := i; k < j; k++ {
 			rank2[k] = i + 1 + j // 2 × (i+1 + j)/2
+			if all[k].x {
+				obsSum += rank2[k]
+			}
 		}
 		i = j
-	}
-	obsSum := 0
-	for i, o := range all {
-		if o.x {
-			obsSum += rank2[i]
-		}
 	}
 	total := len(all) * (len(all) + 1) // Σ rank2 = 2 × (1 + … + (m + n))
 	// ways[k][s]: ways to choose k of the values seen so far with doubled rank sum s.
