@@ -439,19 +439,6 @@ func (in *Instance) Features() [][]float64         { return in.features() }
 func (in *Instance) Labels() []float64             { return in.y }
 func (in *Instance) LossName() loss.Kind           { return in.loss }
 
-// Subspace returns the lowrank basis U (d×r) of LLL24 Assumption 2.1, nil for glm.
-func (in *Instance) Subspace() *mat.Dense {
-	if in.U == nil && in.basis != nil {
-		d, r := in.basis.Dims()
-		U := mat.NewDense(d, r, nil)
-		for k := range r {
-			U.SetCol(k, in.basis.Col(k))
-		}
-		return U
-	}
-	return in.U
-}
-
 // lossCode is a loss.Kind as a small integer: φ and ∂φ switch on it on every query.
 type lossCode uint8
 
