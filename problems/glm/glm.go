@@ -562,19 +562,13 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is the held-out mean and its standard error (task sco).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
-	if in.rest == nil {
-		return math.NaN(), math.NaN()
-	}
-	return heldout.Risk(in.rest, x)
+	return heldout.PopulationRisk(in.rest, x)
 }
 
 // PopulationOptimum is the certified optimum of the held-out sample: an estimate of the
 // population optimum, biased low by its own O(d/m) generalisation gap.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
-	if in.rest == nil {
-		return problems.Optimum{}, errors.New("glm: no population (task erm)")
-	}
-	return heldout.Optimum(in.rest)
+	return heldout.Optimum(in.rest, "glm: no population (task erm)")
 }
 
 // plantedLabel draws the label of a feature with planted score t: t plus N(0, noise²) for

@@ -1,6 +1,7 @@
 package heldout
 
 import (
+	"errors"
 	"math"
 
 	"expmech/problems"
@@ -23,10 +24,29 @@ func Risk(p problems.ValueOracle, x []float64) (mean, stderr float64) {
 	return mu, math.Sqrt(m2 / float64(m-1) / float64(m))
 }
 
-// Optimum is the certified optimum of the held-out sample p (an estimate of the population
-// optimum), its Method prefixed "held-out ".
-func Optimum(p problems.Instance) (problems.Optimum, error) {
-	o, err := p.Optimum()
+// PopulationRisk is Risk of the held-out sample rest, or (NaN, NaN) when there is none
+// (rest nil: task erm).
+func PopulationRisk[T any, P interface {
+	*T
+	problems.ValueOracle
+}](rest P, x []float64) (mean, stderr float64) {
+	if rest == nil {
+		return math.NaN(), math.NaN()
+	}
+	return Risk(rest, x)
+}
+
+// Optimum is the certified optimum of the held-out sample rest (an estimate of the
+// population optimum), its Method prefixed "held-out ", or the error none when there is
+// no held-out sample (rest nil).
+func Optimum[T any, P interface {
+	*T
+	problems.Instance
+}](rest P, none string) (problems.Optimum, error) {
+	if rest == nil {
+		return problems.Optimum{}, errors.New(none)
+	}
+	o, err := rest.Optimum()
 	o.Method = "held-out " + o.Method
 	return o, err
 }
