@@ -521,8 +521,7 @@ func (c *Logistic) Dim() int { return 1 }
 
 // Value is log(1 + e^{−m}), m = y a x, evaluated without overflow.
 func (c *Logistic) Value(i int, x []float64) float64 {
-	m := c.y[i] * c.a[i][0] * x[0]
-	return solve.Softplus(-m)
+	return solve.Softplus(-(c.y[i] * c.a[i][0] * x[0]))
 }
 
 // Grad writes −y a σ(−m) with σ(−m) = 1/(1 + e^m).

@@ -434,12 +434,11 @@ func LAD(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 		}
 		return -(s + R*norm(v)) / float64(n), norm(v)
 	}
-	cols := a
 	c := make([]float64, n)
 	for i := range c {
 		c[i] = -y[i]
 	}
-	return polyhedral(cols, c, -1, 1, -1, value, dual, radius, tol, "lp-lad")
+	return polyhedral(a, c, -1, 1, -1, value, dual, radius, tol, "lp-lad")
 }
 
 // Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius through the
