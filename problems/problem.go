@@ -619,3 +619,81 @@ func (b *Basis) AddOrthogonalRadial(dst []float64, rho float64, rng *rand.Rand) 
 		dst[j] += sc * v
 	}
 }
+
+// Held-out estimates of population quantities for task: sco, from a large held-out
+// sample: the risk (the mean loss) and, for a linear classifier, the accuracy, each with
+// its standard error (DESIGN.md "Seeds": a generated sample is drawn from the
+// problem stream, so every algorithm of a trial shares it; a data file's held-out rows are
+// its fixed public test split).
+
+// HeldOutRisk returns the mean of p.Value(i, x) over the held-out examples and its
+// standard error s/√m (s the sample standard deviation), computed with Welford's update.
+func HeldOutRisk(p ValueOracle, x []float64) (mean, stderr float64) {
+	m := p.Len()
+	var mu, m2 float64
+	for i := range m {
+		v := p.Value(i, x)
+		delta := v - mu
+		mu += delta / float64(i+1)
+		m2 += delta * (v - mu)
+	}
+	if m < 2 {
+		return mu, math.Inf(1)
+	}
+	return mu, math.Sqrt(m2 / float64(m-1) / float64(m))
+}
+
+// PopulationRiskOf is HeldOutRisk of the held-out sample rest, or (NaN, NaN) when there
+// is none (rest nil: task erm).
+func PopulationRiskOf[T any, P interface {
+	*T
+	ValueOracle
+}](rest P, x []float64) (mean, stderr float64) {
+	if rest == nil {
+		return math.NaN(), math.NaN()
+	}
+	return HeldOutRisk(rest, x)
+}
+
+// HeldOutOptimum is the certified optimum of the held-out sample rest (an estimate of the
+// population optimum), its Method prefixed "held-out ", or the error none when there is
+// no held-out sample (rest nil).
+func HeldOutOptimum[T any, P interface {
+	*T
+	Instance
+}](rest P, none string) (Optimum, error) {
+	if rest == nil {
+		return Optimum{}, errors.New(none)
+	}
+	o, err := rest.Optimum()
+	o.Method = "held-out " + o.Method
+	return o, err
+}
+
+// Margins is a held-out sample of a linear classifier: Margin(i, x) = y_i·⟨a_i, x⟩.
+type Margins interface {
+	Len() int
+	Margin(i int, x []float64) float64
+}
+
+// HeldOutAccuracy returns the fraction of held-out examples with a positive margin (a zero
+// margin, an undecided sign, counts ½) and its standard error s/√m (s the sample standard
+// deviation of the per-example scores), computed as HeldOutRisk does.
+func HeldOutAccuracy(p Margins, x []float64) (acc, stderr float64) {
+	return HeldOutRisk(marginScores{p}, x)
+}
+
+// marginScores turns margins into per-example 0/½/1 scores for HeldOutRisk.
+type marginScores struct{ Margins }
+
+func (s marginScores) Dim() int { return 0 }
+
+func (s marginScores) Value(i int, x []float64) float64 {
+	switch m := s.Margin(i, x); {
+	case m > 0:
+		return 1
+	case m == 0:
+		return 0.5
+	}
+	return 0
+}

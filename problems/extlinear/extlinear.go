@@ -10,7 +10,6 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
-	"expmech/problems/heldout"
 	"expmech/problems/linear"
 	"expmech/task"
 )
@@ -253,7 +252,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil && floats.Norm(x, 2) <= in.R {
 		return floats.Dot(x, in.popMu), 0
 	}
-	return heldout.PopulationRisk(in.rest, x)
+	return problems.PopulationRiskOf(in.rest, x)
 }
 
 // PopulationOptimum is ballLinearOptimum of E z (exact) for generated data, or the
@@ -262,5 +261,5 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
 		return ballLinearOptimum(in.popMu, in.R), nil
 	}
-	return heldout.Optimum(in.rest, "extended-linear: no population (task erm or hard mode)")
+	return problems.HeldOutOptimum(in.rest, "extended-linear: no population (task erm or hard mode)")
 }

@@ -12,7 +12,6 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
-	"expmech/problems/heldout"
 	"expmech/task"
 )
 
@@ -362,7 +361,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil {
 		return floats.Dot(x, in.popMu), 0
 	}
-	return heldout.PopulationRisk(in.rest, x)
+	return problems.PopulationRiskOf(in.rest, x)
 }
 
 // PopulationOptimum is Minimum of E z (closed form), or the held-out sample's.
@@ -370,5 +369,5 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
 		return Minimum(in.popMu, in.c.Domain), nil
 	}
-	return heldout.Optimum(in.rest, "linear: no population (task erm or hard mode)")
+	return problems.HeldOutOptimum(in.rest, "linear: no population (task erm or hard mode)")
 }
