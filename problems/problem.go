@@ -619,3 +619,192 @@ func (b *Basis) AddOrthogonalRadial(dst []float64, rho float64, rng *rand.Rand) 
 		dst[j] += sc * v
 	}
 }
+
+// Held-out estimates of population quantities for task: sco, from a large held-out
+// sample: the risk (the mean loss) and, for a linear classifier, the accuracy, each with
+// its standard error (DESIGN.md "Seeds": a generated sample is drawn from the
+// problem stream, so every algorithm of a trial shares it; a data file's held-out rows are
+// its fixed public test split).
+
+// HeldOutRisk returns the mean of p.Value(i, x) over the held-out examples and its
+// standard error s/√m (s the sample standard deviation), computed with Welford's update.
+func HeldOutRisk(p ValueOracle, x []float64) (mean, stderr float64) {
+	m := p.Len()
+	var mu, m2 float64
+	for i := range m {
+		v := p.Value(i, x)
+		delta := v - mu
+		mu += delta / float64(i+1)
+		m2 += delta * (v - mu)
+	}
+	if m < 2 {
+		return mu, math.Inf(1)
+	}
+	return mu, math.Sqrt(m2 / float64(m-1) / float64(m))
+}
+
+// PopulationRiskOf is HeldOutRisk of the held-out sample rest, or (NaN, NaN) when there
+// is none (rest nil: task erm).
+func PopulationRiskOf[T any, P interface {
+	*T
+	ValueOracle
+}](rest P, x []float64) (mean, stderr float64) {
+	if rest == nil {
+		return math.NaN(), math.NaN()
+	}
+	return HeldOutRisk(rest, x)
+}
+
+// HeldOutOptimum is the certified optimum of the held-out sample rest (an estimate of the
+// population optimum), its Method prefixed "held-out ", or the error none when there is
+// no held-out sample (rest nil).
+func HeldOutOptimum[T any, P interface {
+	*T
+	Instance
+}](rest P, none string) (Optimum, error) {
+	if rest == nil {
+		return Optimum{}, errors.New(none)
+	}
+	o, err := rest.Optimum()
+	o.Method = "held-out " + o.Method
+	return o, err
+}
+
+// Margins is a held-out sample of a linear classifier: Margin(i, x) = y_i·⟨a_i, x⟩.
+type Margins interface {
+	Len() int
+	Margin(i int, x []float64) float64
+}
+
+// HeldOutAccuracy returns the fraction of held-out examples with a positive margin (a zero
+// margin, an undecided sign, counts ½) and its standard error s/√m (s the sample standard
+// deviation of the per-example scores), computed as HeldOutRisk does.
+func HeldOutAccuracy(p Margins, x []float64) (acc, stderr float64) {
+	return HeldOutRisk(marginScores{p}, x)
+}
+
+// marginScores turns margins into per-example 0/½/1 scores for HeldOutRisk.
+type marginScores struct{ Margins }
+
+func (s marginScores) Dim() int { return 0 }
+
+func (s marginScores) Value(i int, x []float64) float64 {
+	switch m := s.Margin(i, x); {
+	case m > 0:
+		return 1
+	case m == 0:
+		return 0.5
+	}
+	return 0
+}
+
+// The closed-form loss families that several problems share, implemented once: the
+// l1 generator, the canaries and the kits' fixtures embed these oracles and add only what
+// differs between them (the domain, the constants over their universe, the optimum).
+
+// LinearLoss is f(x; z_i) = ⟨x, z_i⟩ on the points Z (LinearData). Value sums
+// z_ij·x_j left to right, so its rounding is that of the plain loop.
+type LinearLoss struct {
+	Z [][]float64
+}
+
+func (l LinearLoss) Len() int { return len(l.Z) }
+func (l LinearLoss) Dim() int { return len(l.Z[0]) }
+
+// Value is ⟨x, z_i⟩.
+func (l LinearLoss) Value(i int, x []float64) float64 {
+	var s float64
+	for j, v := range l.Z[i] {
+		s += v * x[j]
+	}
+	return s
+}
+
+// Grad writes ∇f(x; z_i) = z_i.
+func (l LinearLoss) Grad(dst []float64, i int, _ []float64) { copy(dst, l.Z[i]) }
+
+// Points returns z_i (LinearData).
+func (l LinearLoss) Points() [][]float64 { return l.Z }
+
+// L1Loss is the separable ℓ1 loss f(x; z_i) = W‖x − z_i‖₁ on the points Z
+// (SeparableL1Data; LLL24 §3.2). A subgradient is W·s with s ∈ [−1, 1]^d, so its
+// Lipschitz constant is W√d (see Lipschitz).
+type L1Loss struct {
+	Z [][]float64
+	W float64
+}
+
+func (l L1Loss) Len() int { return len(l.Z) }
+func (l L1Loss) Dim() int { return len(l.Z[0]) }
+
+// Value is W‖x − z_i‖₁.
+func (l L1Loss) Value(i int, x []float64) float64 {
+	s := 0.0
+	for j, zj := range l.Z[i] {
+		s += math.Abs(x[j] - zj)
+	}
+	return l.W * s
+}
+
+// ValueDiff is Value(i, z) − Value(i, x) (ValueDiffer): both sums in one pass,
+// each in Value's order.
+func (l L1Loss) ValueDiff(i int, z, x []float64) float64 {
+	sz, sx := 0.0, 0.0
+	for j, v := range l.Z[i] {
+		sz += math.Abs(z[j] - v)
+		sx += math.Abs(x[j] - v)
+	}
+	return l.W*sz - l.W*sx
+}
+
+// Grad writes the subgradient W·sign(x − z_i) (0 on a kink: a valid subgradient).
+func (l L1Loss) Grad(dst []float64, i int, x []float64) {
+	for j, zj := range l.Z[i] {
+		switch {
+		case x[j] > zj:
+			dst[j] = l.W
+		case x[j] < zj:
+			dst[j] = -l.W
+		default:
+			dst[j] = 0
+		}
+	}
+}
+
+// Points and Weight implement SeparableL1Data.
+func (l L1Loss) Points() [][]float64 { return l.Z }
+func (l L1Loss) Weight() float64     { return l.W }
+
+// EmpiricalRisk is F(x) = (1/n) Σ_i W‖x − z_i‖₁ (uncounted: callers own the data).
+func (l L1Loss) EmpiricalRisk(x []float64) float64 { return MeanValue(l, x) }
+
+// Median is the minimiser of F over K for a box or R^d (any other K is treated as R^d):
+// Σ_i |x_j − z_ij| is minimised by any median of column j (the lower one is taken), and
+// on the box [−R, R]^d by that median clamped to [−R, R] (1-D convexity).
+func (l L1Loss) Median(dm Domain) []float64 {
+	n, d := len(l.Z), l.Dim()
+	col := make([]float64, n)
+	x := make([]float64, d)
+	for j := range d {
+		for i := range l.Z {
+			col[i] = l.Z[i][j]
+		}
+		slices.Sort(col)
+		m := col[(n-1)/2] // lower median
+		if dm.Kind == Box {
+			m = math.Max(-dm.Radius, math.Min(dm.Radius, m))
+		}
+		x[j] = m
+	}
+	return x
+}
+
+// Lipschitz is G_f = W√d: a subgradient W·s, s ∈ [−1, 1]^d, attains W√d wherever no
+// coordinate sits on a kink. G_Δ = 2G_f under replace-one (SPEC §8.2).
+func (l L1Loss) Lipschitz() float64 { return l.W * math.Sqrt(float64(l.Dim())) }
+
+var (
+	_ LinearData      = LinearLoss{}
+	_ SeparableL1Data = L1Loss{}
+	_ ValueDiffer     = L1Loss{}
+)

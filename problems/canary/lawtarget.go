@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 
 	"expmech/problems"
-	"expmech/problems/losses"
 )
 
 // The exact-law target (see the package doc): each run's statistic is the probability
@@ -76,34 +75,32 @@ func NewLaw() LawGenerator {
 		"sampler validation: targets whose exact law is declared, to measure a sampler's bias (PRIVACY.md §4)", DefaultLawParams)}
 }
 
+// lawParams also checks what the cell's spec must satisfy for the law family p.Family.
 func lawParams(spec problems.Spec) (*LawParams, error) {
-	return problems.CheckedParams(spec, "exact-law", DefaultLawParams, func(p *LawParams) []error { return lawCell(spec, p) })
-}
-
-// lawCell is what the cell's spec must satisfy for the law family p.Family.
-func lawCell(spec problems.Spec, p *LawParams) []error {
-	var errs []error
-	if spec.Data != "" {
-		errs = append(errs, errors.New("data: the exact-law target draws its own points (no data file)"))
-	}
-	if spec.Task != "" && spec.Task != "erm" {
-		errs = append(errs, fmt.Errorf("task: %q, want erm", spec.Task))
-	}
-	if spec.N < 1 || spec.D < 1 {
-		errs = append(errs, fmt.Errorf("n, d: %d, %d, want ≥ 1", spec.N, spec.D))
-	}
-	badR := problems.CheckRadius(spec) != nil
-	switch p.Family {
-	case LawL1Axis, LawGaussian:
-		if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && badR {
-			errs = append(errs, fmt.Errorf("family %s: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", p.Family, spec.Domain.Kind, spec.Domain.Radius))
+	return problems.CheckedParams(spec, "exact-law", DefaultLawParams, func(p *LawParams) []error {
+		var errs []error
+		if spec.Data != "" {
+			errs = append(errs, errors.New("data: the exact-law target draws its own points (no data file)"))
 		}
-	case LawL1:
-		if spec.Domain.Kind != problems.Box || badR {
-			errs = append(errs, fmt.Errorf("family l1: want domain: box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
+		if spec.Task != "" && spec.Task != "erm" {
+			errs = append(errs, fmt.Errorf("task: %q, want erm", spec.Task))
 		}
-	}
-	return errs
+		if spec.N < 1 || spec.D < 1 {
+			errs = append(errs, fmt.Errorf("n, d: %d, %d, want ≥ 1", spec.N, spec.D))
+		}
+		badR := problems.CheckRadius(spec) != nil
+		switch p.Family {
+		case LawL1Axis, LawGaussian:
+			if spec.Domain.Kind == problems.Ball || spec.Domain.Kind == problems.Box && badR {
+				errs = append(errs, fmt.Errorf("family %s: want domain: unconstrained or box with a finite radius > 0 (got %s, %v)", p.Family, spec.Domain.Kind, spec.Domain.Radius))
+			}
+		case LawL1:
+			if spec.Domain.Kind != problems.Box || badR {
+				errs = append(errs, fmt.Errorf("family l1: want domain: box with a finite radius > 0 (got %s, %v)", spec.Domain.Kind, spec.Domain.Radius))
+			}
+		}
+		return errs
+	})
 }
 
 func lawConstants(spec problems.Spec, p *LawParams) problems.Constants {
@@ -183,13 +180,13 @@ func (in *LawInstance) Constants() problems.Constants { return in.c }
 // the exact sampler's structural methods read them).
 func (in *LawInstance) Points() [][]float64 { return in.z }
 
-// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is losses.Linear.
-func (in *LawInstance) l1() losses.L1 { return losses.L1{Z: in.z, W: in.w} }
+// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is problems.LinearLoss.
+func (in *LawInstance) l1() problems.L1Loss { return problems.L1Loss{Z: in.z, W: in.w} }
 
 // Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
 func (in *LawInstance) Value(i int, x []float64) float64 {
 	if in.family == LawGaussian {
-		return losses.Linear{Z: in.z}.Value(i, x)
+		return problems.LinearLoss{Z: in.z}.Value(i, x)
 	}
 	return in.l1().Value(i, x)
 }
@@ -197,7 +194,7 @@ func (in *LawInstance) Value(i int, x []float64) float64 {
 // ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
 func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 {
 	if in.family == LawGaussian {
-		lin := losses.Linear{Z: in.z}
+		lin := problems.LinearLoss{Z: in.z}
 		return lin.Value(i, z) - lin.Value(i, x)
 	}
 	return in.l1().ValueDiff(i, z, x)
@@ -220,7 +217,7 @@ func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.Mean
 // below (NaN; the experiment measures laws, not utility).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
 	if in.family != LawGaussian {
-		x := in.l1().Median(in.c.Domain) // the l1 family's domain is a box (lawCell)
+		x := in.l1().Median(in.c.Domain) // the l1 family's domain is a box (lawParams)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	}
 	if in.c.Domain.Kind != problems.Box {

@@ -10,7 +10,6 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
-	"expmech/problems/heldout"
 	"expmech/problems/linear"
 	"expmech/task"
 )
@@ -253,10 +252,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil && floats.Norm(x, 2) <= in.R {
 		return floats.Dot(x, in.popMu), 0
 	}
-	if in.rest == nil {
-		return math.NaN(), math.NaN()
-	}
-	return heldout.Risk(in.rest, x)
+	return problems.PopulationRiskOf(in.rest, x)
 }
 
 // PopulationOptimum is ballLinearOptimum of E z (exact) for generated data, or the
@@ -265,8 +261,5 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
 		return ballLinearOptimum(in.popMu, in.R), nil
 	}
-	if in.rest != nil {
-		return heldout.Optimum(in.rest)
-	}
-	return problems.Optimum{}, errors.New("extended-linear: no population (task erm or hard mode)")
+	return problems.HeldOutOptimum(in.rest, "extended-linear: no population (task erm or hard mode)")
 }

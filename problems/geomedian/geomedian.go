@@ -9,7 +9,6 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
-	"expmech/problems/heldout"
 	"expmech/task"
 )
 
@@ -395,12 +394,9 @@ func (s *weiszfeld) lower(w []float64) float64 {
 	return -t / (mx * float64(n))
 }
 
-// PopulationRisk is heldout.Risk of the held-out sample (task sco).
+// PopulationRisk is problems.HeldOutRisk of the held-out sample (task sco).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
-	if in.rest == nil {
-		return math.NaN(), math.NaN()
-	}
-	return heldout.Risk(in.rest, x)
+	return problems.PopulationRiskOf(in.rest, x)
 }
 
 // PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min
@@ -408,11 +404,8 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 // L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π) exactly; otherwise L* is the held-out estimate at x*.
 // For a data file it is the held-out sample's certified optimum.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
-	if in.rest == nil {
-		return problems.Optimum{}, errors.New("geometric-median: no population (task erm)")
-	}
-	if !in.gen {
-		return heldout.Optimum(in.rest)
+	if in.rest == nil || !in.gen {
+		return problems.HeldOutOptimum(in.rest, "geometric-median: no population (task erm)")
 	}
 	x := make([]float64, in.c.D)
 	for j := range in.p.DMin {

@@ -13,7 +13,6 @@ import (
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/dataset"
-	"expmech/problems/heldout"
 	"expmech/problems/solve"
 	"expmech/task"
 )
@@ -439,19 +438,6 @@ func (in *Instance) Features() [][]float64         { return in.features() }
 func (in *Instance) Labels() []float64             { return in.y }
 func (in *Instance) LossName() loss.Kind           { return in.loss }
 
-// Subspace returns the lowrank basis U (d×r) of LLL24 Assumption 2.1, nil for glm.
-func (in *Instance) Subspace() *mat.Dense {
-	if in.U == nil && in.basis != nil {
-		d, r := in.basis.Dims()
-		U := mat.NewDense(d, r, nil)
-		for k := range r {
-			U.SetCol(k, in.basis.Col(k))
-		}
-		return U
-	}
-	return in.U
-}
-
 // lossCode is a loss.Kind as a small integer: φ and ∂φ switch on it on every query.
 type lossCode uint8
 
@@ -575,19 +561,13 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is the held-out mean and its standard error (task sco).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
-	if in.rest == nil {
-		return math.NaN(), math.NaN()
-	}
-	return heldout.Risk(in.rest, x)
+	return problems.PopulationRiskOf(in.rest, x)
 }
 
 // PopulationOptimum is the certified optimum of the held-out sample: an estimate of the
 // population optimum, biased low by its own O(d/m) generalisation gap.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
-	if in.rest == nil {
-		return problems.Optimum{}, errors.New("glm: no population (task erm)")
-	}
-	return heldout.Optimum(in.rest)
+	return problems.HeldOutOptimum(in.rest, "glm: no population (task erm)")
 }
 
 // plantedLabel draws the label of a feature with planted score t: t plus N(0, noise²) for
@@ -623,7 +603,7 @@ func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, h
 
 var (
 	_ problems.Classifier = (*Instance)(nil)
-	_ heldout.Margins     = (*Instance)(nil)
+	_ problems.Margins    = (*Instance)(nil)
 )
 
 // Margin is y_i·⟨a_i, x⟩, the classification margin of example i.
@@ -635,7 +615,7 @@ func (in *Instance) PopulationAccuracy(x []float64) (float64, float64) {
 	if in.rest == nil || in.loss == Absolute {
 		return math.NaN(), math.NaN()
 	}
-	return heldout.Accuracy(in.rest, x)
+	return problems.HeldOutAccuracy(in.rest, x)
 }
 
 // generateFactored draws the lowrank instance with g_k = 0 keeping the features factored,

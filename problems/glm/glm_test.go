@@ -297,3 +297,16 @@ func TestDataConstants(t *testing.T) {
 		t.Errorf("sco with every row used: got %v, want a held-out error", err)
 	}
 }
+
+// Subspace returns the lowrank basis U (d×r) of LLL24 Assumption 2.1, nil for glm.
+func (in *Instance) Subspace() *mat.Dense {
+	if in.U == nil && in.basis != nil {
+		d, r := in.basis.Dims()
+		U := mat.NewDense(d, r, nil)
+		for k := range r {
+			U.SetCol(k, in.basis.Col(k))
+		}
+		return U
+	}
+	return in.U
+}

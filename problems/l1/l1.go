@@ -8,8 +8,6 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
-	"expmech/problems/heldout"
-	"expmech/problems/losses"
 	"expmech/task"
 )
 
@@ -139,13 +137,13 @@ func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 
 // Instance is a generated ℓ1 problem.
 type Instance struct {
-	losses.L1 // z_i, w and the oracle
-	c         problems.Constants
-	a         float64   // half-width of the point set
-	pj        []float64 // population: P(z_j = a | binary), nil if no closed form
-	q         float64   // population: P(z = 0)
-	rest      *Instance // held-out data rows
-	opt       *problems.LazyOptimum
+	problems.L1Loss // z_i, w and the oracle
+	c               problems.Constants
+	a               float64   // half-width of the point set
+	pj              []float64 // population: P(z_j = a | binary), nil if no closed form
+	q               float64   // population: P(z = 0)
+	rest            *Instance // held-out data rows
+	opt             *problems.LazyOptimum
 }
 
 var (
@@ -219,7 +217,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 }
 
 func newInstance(z [][]float64, w float64, c problems.Constants) *Instance {
-	in := &Instance{L1: losses.L1{Z: z, W: w}, c: c}
+	in := &Instance{L1Loss: problems.L1Loss{Z: z, W: w}, c: c}
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
 		x := in.Median(c.Domain)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
@@ -237,10 +235,7 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 // 0 with q, so E|x_j − z_j| is a three-term sum (exact, stderr 0).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.pj == nil {
-		if in.rest == nil {
-			return math.NaN(), math.NaN()
-		}
-		return heldout.Risk(in.rest, x)
+		return problems.PopulationRiskOf(in.rest, x)
 	}
 	s := 0.0
 	for j, xj := range x {
@@ -258,10 +253,7 @@ func (in *Instance) coordRisk(j int, xj float64) float64 {
 // CDF crosses ½), which lies in [−a, a] ⊆ K.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.pj == nil {
-		if in.rest == nil {
-			return problems.Optimum{}, errors.New("l1: no population (task erm)")
-		}
-		return heldout.Optimum(in.rest)
+		return problems.HeldOutOptimum(in.rest, "l1: no population (task erm)")
 	}
 	x := make([]float64, len(in.pj))
 	for j, p := range in.pj {

@@ -12,7 +12,6 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
-	"expmech/problems/heldout"
 	"expmech/task"
 )
 
@@ -362,19 +361,13 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil {
 		return floats.Dot(x, in.popMu), 0
 	}
-	if in.rest != nil {
-		return heldout.Risk(in.rest, x)
-	}
-	return math.NaN(), math.NaN()
+	return problems.PopulationRiskOf(in.rest, x)
 }
 
 // PopulationOptimum is Minimum of E z (closed form), or the held-out sample's.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
-	switch {
-	case in.popMu != nil:
+	if in.popMu != nil {
 		return Minimum(in.popMu, in.c.Domain), nil
-	case in.rest != nil:
-		return heldout.Optimum(in.rest)
 	}
-	return problems.Optimum{}, errors.New("linear: no population (task erm or hard mode)")
+	return problems.HeldOutOptimum(in.rest, "linear: no population (task erm or hard mode)")
 }

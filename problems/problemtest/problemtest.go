@@ -11,7 +11,6 @@ import (
 
 	"expmech/loss"
 	"expmech/problems"
-	"expmech/problems/losses"
 	"expmech/problems/solve"
 	"expmech/task"
 )
@@ -431,17 +430,17 @@ func (ck *checker) population(t *testing.T) {
 
 // Canary fixtures shared by the mechanism and sampler tests: small problems with
 // closed-form or cheaply certified optima, independent of the real generators. Their
-// oracles are package losses'; a fixture adds its data, its domain and its constants.
+// oracles are problems.LinearLoss and L1Loss; a fixture adds its data, domain and constants.
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
 // linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
 // F* = −R‖z̄‖. Constants: G_f = G, G_Δ = 2G (replace-one: ⟨x, z − z'⟩ with ‖z − z'‖ ≤
 // 2G), β = 0 (affine; declared in Constants only by WithSmooth).
 type Linear struct {
-	losses.Linear // Z, and the oracle
-	G, R          float64
-	smooth        problems.Smoothness
-	domain        problems.Domain
+	problems.LinearLoss // Z, and the oracle
+	G, R                float64
+	smooth              problems.Smoothness
+	domain              problems.Domain
 }
 
 // NewLinear draws n points uniformly on the sphere of radius g in R^d, shifted towards a
@@ -462,7 +461,7 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 		}
 		z[i] = v
 	}
-	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
+	return &Linear{LinearLoss: problems.LinearLoss{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
 }
 
 // UniformPoints draws n points uniform on [lo, hi]^d, row by row (one rng.Float64 per
@@ -518,12 +517,7 @@ func (l *Linear) Mean() []float64 {
 
 // Risk is F(x) = ⟨x, z̄⟩ (uncounted).
 func (l *Linear) Risk(x []float64) float64 {
-	m := l.Mean()
-	var s float64
-	for j, v := range m {
-		s += v * x[j]
-	}
-	return s
+	return problems.LinearLoss{Z: [][]float64{l.Mean()}}.Value(0, x)
 }
 
 // Opt is the closed-form minimum of F over the ball: −R‖z̄‖ (ball domain only).
@@ -584,15 +578,9 @@ func (g *GLM) WithExample(i int, a []float64, y float64) *GLM {
 	return &c
 }
 
-func (g *GLM) Len() int { return len(g.A) }
-func (g *GLM) Dim() int { return len(g.A[0]) }
-func (g *GLM) dot(i int, x []float64) float64 {
-	var s float64
-	for j, v := range g.A[i] {
-		s += v * x[j]
-	}
-	return s
-}
+func (g *GLM) Len() int                       { return len(g.A) }
+func (g *GLM) Dim() int                       { return len(g.A[0]) }
+func (g *GLM) dot(i int, x []float64) float64 { return problems.LinearLoss{Z: g.A}.Value(i, x) }
 func (g *GLM) Value(i int, x []float64) float64 {
 	t, y := g.dot(i, x), g.Y[i]
 	if g.Loss == loss.Logistic {
@@ -638,20 +626,20 @@ var (
 // NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (not checked)
 // over dom; R is dom.Radius.
 func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
-	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: dom.Radius, domain: dom}
+	return &Linear{LinearLoss: problems.LinearLoss{Z: z}, G: g, R: dom.Radius, domain: dom}
 }
 
 // L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
 // family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
 // exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
 type L1 struct {
-	losses.L1 // Z, W and the oracle
-	domain    problems.Domain
+	problems.L1Loss // Z, W and the oracle
+	domain          problems.Domain
 }
 
 // NewL1 returns the ℓ1 canary on points z with weight w over dom.
 func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
-	return &L1{L1: losses.L1{Z: z, W: w}, domain: dom}
+	return &L1{L1Loss: problems.L1Loss{Z: z, W: w}, domain: dom}
 }
 
 func (p *L1) Constants() problems.Constants {

@@ -434,12 +434,11 @@ func LAD(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 		}
 		return -(s + R*norm(v)) / float64(n), norm(v)
 	}
-	cols := a
 	c := make([]float64, n)
 	for i := range c {
 		c[i] = -y[i]
 	}
-	return polyhedral(cols, c, -1, 1, -1, value, dual, radius, tol, "lp-lad")
+	return polyhedral(a, c, -1, 1, -1, value, dual, radius, tol, "lp-lad")
 }
 
 // Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius through the
@@ -709,11 +708,7 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 			}
 		}
 		l.H.SymOuterK(1, l.aw.T())
-		tr := 0.0
-		for j := range d {
-			tr += l.H.At(j, j)
-		}
-		ridge := nu + 1e-14*math.Max(tr/float64(d), 1e-300)
+		ridge := nu + 1e-14*math.Max(l.H.Trace()/float64(d), 1e-300)
 		for j := range d {
 			l.H.SetSym(j, j, l.H.At(j, j)+ridge)
 		}
@@ -867,10 +862,7 @@ func (l *logit) certify(x []float64, radius float64, iters int, method string) (
 		// solve plus one refinement step, then check.
 		var G mat.SymDense
 		G.SymOuterK(1, l.A.T())
-		tr := 0.0
-		for j := range d {
-			tr += G.At(j, j)
-		}
+		tr := G.Trace()
 		for j := range d {
 			G.SetSym(j, j, G.At(j, j)+1e-13*tr/float64(d))
 		}
