@@ -19,7 +19,7 @@
 // mechanism can claim certified but not write it. ConstantsChecker refuses at plan time a
 // config that cannot hold on a problem; Accountant recomputes (ε, δ) from what ran.
 //
-// Optional capabilities (caps.go) are found with As, through the Unwrap chain of
+// Optional capabilities are found with As, through the Unwrap chain of
 // wrappers, the way errors.As finds an error; each wrapper says per capability whether it
 // is inherited, overridden or blocked (DESIGN.md "Optional capabilities").
 //
