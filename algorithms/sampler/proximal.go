@@ -262,21 +262,6 @@ type Stats struct {
 	MaxAlpha         int   // deepest level α of the ρ series reached
 }
 
-// put writes the diagnostics into extra under the DESIGN.md extra-column names.
-func (s Stats) put(extra map[string]float64) {
-	extra["rgo_calls"] = float64(s.RGOCalls)
-	extra["gaussian_draws"] = float64(s.GaussianDraws)
-	extra["domain_rejections"] = float64(s.DomainRejections)
-	extra["max_alpha"] = float64(s.MaxAlpha)
-	if s.RGOCalls > 0 {
-		extra["proposals_per_rgo"] = float64(s.Proposals) / float64(s.RGOCalls)
-	}
-	if s.Proposals > 0 {
-		extra["rho_neg_rate"] = float64(s.RhoNeg) / float64(s.Proposals)
-		extra["rho_high_rate"] = float64(s.RhoHigh) / float64(s.Proposals)
-	}
-}
-
 // ProximalChain is the state of one proximal-rejection run: the current point and the
 // preallocated work buffers, so that Step allocates nothing. Not safe for concurrent use.
 type ProximalChain struct {
@@ -476,9 +461,18 @@ func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t
 			return nil, fmt.Errorf("proximal-rejection: step %d: %w", s, err)
 		}
 	}
-	walkRecord(rec, ch.Sched, "trunc_level", float64(ch.Sched.L))
+	st := ch.Stats // into the DESIGN.md extra columns
+	walkRecord(rec, ch.Sched, "trunc_level", float64(ch.Sched.L), "rgo_calls", float64(st.RGOCalls),
+		"gaussian_draws", float64(st.GaussianDraws), "domain_rejections", float64(st.DomainRejections),
+		"max_alpha", float64(st.MaxAlpha))
 	if rec != nil {
-		ch.Stats.put(rec.Extra)
+		if st.RGOCalls > 0 {
+			rec.Extra["proposals_per_rgo"] = float64(st.Proposals) / float64(st.RGOCalls)
+		}
+		if st.Proposals > 0 {
+			rec.Extra["rho_neg_rate"] = float64(st.RhoNeg) / float64(st.Proposals)
+			rec.Extra["rho_high_rate"] = float64(st.RhoHigh) / float64(st.Proposals)
+		}
 		if t.Certified { // a practical run's TV is not bounded: no budget to report
 			rec.Extra["tv_budget"] = t.TV
 		}
