@@ -32,13 +32,10 @@ var ErrBadTarget = errors.New("sampler: bad target")
 // Schedule is a sampler's worst-case step plan, a function of public constants only
 // (never of an adaptive diagnostic: that would leak the data; SPEC §1.4, §8.8).
 type Schedule struct {
-	H       float64 // step size h (GLL22's η; LLL24's λ)
-	Steps   int     // outer steps T
-	L       int     // truncation level of GLL22 Lemma 5.5 (certified mode), else 0
-	TVMix   float64 // TV budget of the chain's mixing
-	TVRGO   float64 // per-call TV budget of the RGO (certified mode), else 0
-	Rate    float64 // log contraction per step: log(1+h·kμ) (KL) or log(1+h/C_P) (χ²)
-	LogDiv0 float64 // log of the initial divergence bound (KL₀ or χ²₀)
+	H     float64 // step size h (GLL22's η; LLL24's λ)
+	Steps int     // outer steps T
+	L     int     // truncation level of GLL22 Lemma 5.5 (certified mode), else 0
+	TVMix float64 // TV budget of the chain's mixing
 }
 
 // ProximalRejection is GLL22 Algorithm 1 (the alternating/proximal sampler of Lee–Shen–Tian
@@ -183,7 +180,7 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 		}
 		tvRGO := t.TV / (2 * float64(T))
 		if lb = logRGOTVBound(h*G*G, L); lb <= math.Log(tvRGO) {
-			return Schedule{H: h, Steps: T, L: L, TVMix: tvMix, TVRGO: tvRGO, Rate: rate, LogDiv0: ld}, nil
+			return Schedule{H: h, Steps: T, L: L, TVMix: tvMix}, nil
 		}
 	}
 	return Schedule{}, fmt.Errorf("%w: proven RGO TV bound e^%.4g exceeds the per-call budget at every level L ≤ %d",

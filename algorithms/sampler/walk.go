@@ -34,7 +34,7 @@ func nominalSchedule(c problems.Constants, t algorithms.Target, h float64) (Sche
 	if err != nil {
 		return Schedule{}, err
 	}
-	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+	return Schedule{H: h, Steps: T, TVMix: tv}, nil
 }
 
 // planQueries is a chain's PlanSteps: T from its Schedule and the (value, gradient)
