@@ -46,9 +46,6 @@ func (BallWalk) Needs() problems.Need { return problems.NeedValues }
 // Certifies reports that the ball walk has no certified TV bound here.
 func (BallWalk) Certifies() bool { return false }
 
-// DefaultBallWalkStepC is the ball walk's default radius constant.
-const DefaultBallWalkStepC = 1.0
-
 // walkScale is the target's length scale min(1/√(kμ), √d/(kG_f), D_K) used by the walks.
 func walkScale(c problems.Constants, t algorithms.Target) float64 {
 	s := c.Domain.Diameter(c.D)
@@ -63,7 +60,7 @@ func walkScale(c problems.Constants, t algorithms.Target) float64 {
 
 // Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
 func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	delta := orDefault(t.StepC, DefaultBallWalkStepC) * walkScale(c, t)
+	delta := orDefault(t.StepC, 1) * walkScale(c, t)
 	s, err := nominalSchedule(c, t, delta*delta/(2*float64(c.D+2)))
 	if err != nil {
 		return Schedule{}, err
