@@ -81,8 +81,8 @@ func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (i
 	return planQueries(ProximalRejection{}, c, t, func(T int) (float64, float64) { return valuesPerStep * float64(T), 0 })
 }
 
-// mixing returns the contraction rate per step and the log initial divergence for a
-// step h, and whether the bound is KL-based (strongly log-concave) or χ²-based.
+// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h: the contraction rate
+// per step and the log initial divergence, KL-based (strongly log-concave) or χ²-based.
 //
 // Strongly log-concave (μ > 0): the target is kμ-strongly log-concave; for the proximal
 // sampler with an exact RGO, KL(ρ_T‖π) ≤ KL(ρ_0‖π)/(1+h kμ)^{2T} (Chen–Chewi–Salim–Wibisono
@@ -94,22 +94,16 @@ func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (i
 // Poincaré inequality with C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave
 // laws on convex sets [REC]) and χ²(ρ_T‖π) ≤ χ²(ρ_0‖π)/(1+h/C_P)^{2T} (CCSW22 [REC]). From
 // the uniform law on K, χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤ e^{k G_f D_K}; TV ≤ √χ²/2.
-func mixing(c problems.Constants, t algorithms.Target, h float64) (rate, logDiv0 float64, kl bool) {
-	if t.Mu > 0 {
-		return math.Log1p(h * t.K * t.Mu), math.Log(t.K * c.GF * c.GF / (2 * t.Mu)), true
-	}
-	dk := c.Domain.Diameter(c.D)
-	cp := dk * dk / (math.Pi * math.Pi)
-	return math.Log1p(h / cp), t.K * c.GF * dk, false
-}
-
-// stepsFor is the smallest T with the mixing TV bound ≤ tv.
-func stepsFor(rate, logDiv0 float64, kl bool, tv float64) (int, error) {
-	var need float64
-	if kl { // KL₀ e^{−2T rate} ≤ 2 tv²
-		need = logDiv0 - math.Log(2*tv*tv)
+func stepsFor(c problems.Constants, t algorithms.Target, h, tv float64) (int, error) {
+	var rate, need float64
+	if t.Mu > 0 { // KL₀ e^{−2T rate} ≤ 2 tv²
+		rate = math.Log1p(h * t.K * t.Mu)
+		need = math.Log(t.K*c.GF*c.GF/(2*t.Mu)) - math.Log(2*tv*tv)
 	} else { // χ²₀ e^{−2T rate} ≤ 4 tv²
-		need = logDiv0 - math.Log(4*tv*tv)
+		dk := c.Domain.Diameter(c.D)
+		cp := dk * dk / (math.Pi * math.Pi)
+		rate = math.Log1p(h / cp)
+		need = t.K*c.GF*dk - math.Log(4*tv*tv)
 	}
 	if need <= 0 {
 		return 1, nil
@@ -173,8 +167,7 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 	var lb float64
 	for L := 1; L <= maxCertifiedL; L++ {
 		h := math.Min(math.Ldexp(1, -8)/(G*G*float64(L)), hmax)
-		rate, ld, kl := mixing(c, t, h)
-		T, err := stepsFor(rate, ld, kl, tvMix)
+		T, err := stepsFor(c, t, h, tvMix)
 		if err != nil {
 			return Schedule{}, err
 		}
