@@ -22,7 +22,8 @@ import (
 // shrunk so that a kG_f-Lipschitz log π changes by O(1) along a random direction
 // (E|⟨∇, u⟩| ≈ kG_f/√d), and at most the diameter of K. A step moves each coordinate by
 // variance δ²/(d + 2) (the uniform law on B(0, δ)), the Langevin diffusion's over time
-// h = δ²/(2(d + 2)); T is the proximal sampler's contraction formula at that h (stepsFor). For an isotropic Gaussian this is T ≍ d·log(KL₀/τ²)/StepC², the d-linear
+// h = δ²/(2(d + 2)); T is the proximal sampler's contraction formula at that h
+// (stepsFor). For an isotropic Gaussian this is T ≍ d·log(KL₀/τ²)/StepC², the d-linear
 // query count of random-walk Metropolis from a warm start (Dwivedi, Chen, Wainwright, Yu
 // 2019, JMLR, Thm 2 for RWM: O(κ²d) steps; Andrieu, Lee, Power, Wang 2022, spectral gap
 // ≍ 1/(κd)); from a cold start on a convex body the ball walk needs O*(d²) (Kannan–Lovász–
