@@ -74,15 +74,6 @@ func (BallWalk) PlanSteps(c problems.Constants, t algorithms.Target) (int, float
 	return planQueries(BallWalk{}, c, t, func(T int) (float64, float64) { return float64(c.N) * float64(T+1), 0 })
 }
 
-// uniformBall writes into y a uniform point of B(x, δ) (direction × δU^{1/d}).
-func uniformBall(y, x []float64, delta float64, rng *rand.Rand) {
-	s := normals(y, rng)
-	sc := delta * math.Pow(rng.Float64(), 1/float64(len(y))) / math.Sqrt(s)
-	for j := range y {
-		y[j] = x[j] + sc*y[j]
-	}
-}
-
 // bwChain holds the ball walk's state and buffers (the step allocates nothing).
 type bwChain struct {
 	o                problems.ValueAccess
@@ -95,7 +86,11 @@ type bwChain struct {
 
 // step does one Metropolis ball-walk transition (n value queries when y ∈ K).
 func (c *bwChain) step(rng *rand.Rand) {
-	uniformBall(c.y, c.x, c.delta, rng)
+	s := normals(c.y, rng) // y uniform in B(x, δ): direction × δU^{1/d}
+	sc := c.delta * math.Pow(rng.Float64(), 1/float64(len(c.y))) / math.Sqrt(s)
+	for j := range c.y {
+		c.y[j] = c.x[j] + sc*c.y[j]
+	}
 	if !InDomain(c.dom, c.y) {
 		c.outside++
 		return
