@@ -13,13 +13,12 @@
 // method cannot call Grad (it does not compile; oracle_test.go type-checks one that
 // tries), and only reference methods that declare NeedData can read the data, uncounted.
 //
-// A certificate is re-derived, not inherited: a Record reports what ran and what it spent
-// (EpsilonSpent, DeltaSpent) and the constants its calibration trusted (Trusted); the
-// runner writes the guarantee Certify derives from them and the cell's constants, so a
-// mechanism can claim certified but not write it. ConstantsChecker refuses at plan time a
-// config that cannot hold on a problem; Accountant recomputes (ε, δ) from what ran.
+// A certificate is re-derived, not inherited (Certify, from a Record's spend and trusted
+// constants; see Record): a mechanism can claim certified but not write it. ConstantsChecker
+// refuses at plan time a config that cannot hold on a problem; Accountant recomputes (ε, δ)
+// from what ran.
 //
-// Optional capabilities (caps.go) are found with As, through the Unwrap chain of
+// Optional capabilities are found with As, through the Unwrap chain of
 // wrappers, the way errors.As finds an error; each wrapper says per capability whether it
 // is inherited, overridden or blocked (DESIGN.md "Optional capabilities").
 //

@@ -22,8 +22,8 @@ import (
 // shrunk so that a kG_f-Lipschitz log π changes by O(1) along a random direction
 // (E|⟨∇, u⟩| ≈ kG_f/√d), and at most the diameter of K. A step moves each coordinate by
 // variance δ²/(d + 2) (the uniform law on B(0, δ)), the Langevin diffusion's over time
-// h = δ²/(2(d + 2)); T is the proximal sampler's contraction formula at that h (mixing/
-// stepsFor). For an isotropic Gaussian this is T ≍ d·log(KL₀/τ²)/StepC², the d-linear
+// h = δ²/(2(d + 2)); T is the proximal sampler's contraction formula at that h
+// (stepsFor). For an isotropic Gaussian this is T ≍ d·log(KL₀/τ²)/StepC², the d-linear
 // query count of random-walk Metropolis from a warm start (Dwivedi, Chen, Wainwright, Yu
 // 2019, JMLR, Thm 2 for RWM: O(κ²d) steps; Andrieu, Lee, Power, Wang 2022, spectral gap
 // ≍ 1/(κd)); from a cold start on a convex body the ball walk needs O*(d²) (Kannan–Lovász–
@@ -46,9 +46,6 @@ func (BallWalk) Needs() problems.Need { return problems.NeedValues }
 // Certifies reports that the ball walk has no certified TV bound here.
 func (BallWalk) Certifies() bool { return false }
 
-// DefaultBallWalkStepC is the ball walk's default radius constant.
-const DefaultBallWalkStepC = 1.0
-
 // walkScale is the target's length scale min(1/√(kμ), √d/(kG_f), D_K) used by the walks.
 func walkScale(c problems.Constants, t algorithms.Target) float64 {
 	s := c.Domain.Diameter(c.D)
@@ -63,7 +60,7 @@ func walkScale(c problems.Constants, t algorithms.Target) float64 {
 
 // Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
 func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	delta := orDefault(t.StepC, DefaultBallWalkStepC) * walkScale(c, t)
+	delta := orDefault(t.StepC, 1) * walkScale(c, t)
 	s, err := nominalSchedule(c, t, delta*delta/(2*float64(c.D+2)))
 	if err != nil {
 		return Schedule{}, err
@@ -75,15 +72,6 @@ func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, e
 // PlanSteps returns T and the worst case of n value queries per step (plus n at the start).
 func (BallWalk) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
 	return planQueries(BallWalk{}, c, t, func(T int) (float64, float64) { return float64(c.N) * float64(T+1), 0 })
-}
-
-// uniformBall writes into y a uniform point of B(x, δ) (direction × δU^{1/d}).
-func uniformBall(y, x []float64, delta float64, rng *rand.Rand) {
-	s := normals(y, rng)
-	sc := delta * math.Pow(rng.Float64(), 1/float64(len(y))) / math.Sqrt(s)
-	for j := range y {
-		y[j] = x[j] + sc*y[j]
-	}
 }
 
 // bwChain holds the ball walk's state and buffers (the step allocates nothing).
@@ -98,7 +86,11 @@ type bwChain struct {
 
 // step does one Metropolis ball-walk transition (n value queries when y ∈ K).
 func (c *bwChain) step(rng *rand.Rand) {
-	uniformBall(c.y, c.x, c.delta, rng)
+	s := normals(c.y, rng) // y uniform in B(x, δ): direction × δU^{1/d}
+	sc := c.delta * math.Pow(rng.Float64(), 1/float64(len(c.y))) / math.Sqrt(s)
+	for j := range c.y {
+		c.y[j] = c.x[j] + sc*c.y[j]
+	}
 	if !InDomain(c.dom, c.y) {
 		c.outside++
 		return

@@ -64,25 +64,6 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 	return g.shift(dst, rng, rej)
 }
 
-// ballAfterMiss is the ball case of gaussOnDomain after its plain attempt left K (mm =
-// ‖m‖²): the radial split, then the exact cylindrical sampler.
-func ballAfterMiss(dst, m []float64, mm, sd, r float64, rng *rand.Rand, rej *int64) error {
-	*rej++
-	ok, err := gaussBallSplit(dst, m, math.Sqrt(mm), sd, r, splitTries, rng, rej)
-	if ok || err != nil {
-		return err
-	}
-	// The ball holds too little of the Gaussian for rejection (mean far outside K in
-	// high d): the exact cylindrical sampler. The mixture stays exact: every branch
-	// outputs the target law conditional on being taken, and which branch is taken
-	// depends only on draws independent of the output.
-	g, err := NewBallGauss(m, sd, r)
-	if err != nil {
-		return err
-	}
-	return g.Draw(dst, rng, rej)
-}
-
 // boxCoord draws one coordinate of the box case: N(mj, sd²) on [−r, r], whose standardised
 // ends are a = (−r − mj)/sd and b = (r − mj)/sd; plain rejection when [a, b] ⊃ [−3, 3]
 // (≥ 99.7% of the mass), else the exact truncated draw.
@@ -151,8 +132,8 @@ func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *
 }
 
 // shift turns the standard normals in dst (not aliasing m) into the draw on R^d or on the
-// ball: there one plain attempt (exact when it lands in K), then ballAfterMiss; the
-// mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
+// ball: there one plain attempt (exact when it lands in K), then the radial split, then the
+// exact cylindrical sampler; the mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
 func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
 	m, sd := g.m, g.sd
 	if g.dom.Kind != problems.Ball {
@@ -171,7 +152,20 @@ func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
 	if s <= r*r {
 		return nil
 	}
-	return ballAfterMiss(dst, m, g.mm, sd, r, rng, rej)
+	*rej++
+	ok, err := gaussBallSplit(dst, m, math.Sqrt(g.mm), sd, r, splitTries, rng, rej)
+	if ok || err != nil {
+		return err
+	}
+	// The ball holds too little of the Gaussian for rejection (mean far outside K in
+	// high d): the exact cylindrical sampler. The mixture stays exact: every branch
+	// outputs the target law conditional on being taken, and which branch is taken
+	// depends only on draws independent of the output.
+	bg, err := NewBallGauss(m, sd, r)
+	if err != nil {
+		return err
+	}
+	return bg.Draw(dst, rng, rej)
 }
 
 // gaussBallSplit draws N(m, sd² I) restricted to the ball ‖x‖ ≤ r exactly, with about one

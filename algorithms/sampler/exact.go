@@ -346,13 +346,29 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || grid < 3 {
 		return nil, fmt.Errorf("%w: Table1D interval [%g, %g], grid %d", ErrNoExact, lo, hi, grid)
 	}
-	xm, lm := concaveMax(ell, lo, hi)
+	// The mode xm by golden section (an end when the maximum is there) and lm, the largest
+	// of ℓ at xm and at the ends.
+	xm := goldenMax(ell, lo, hi, 200, func(a, b float64) float64 { return math.Abs(a) + math.Abs(b) + 1e-300 })
+	lm := math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
+	if ell(lo) == lm {
+		xm = lo
+	} else if ell(hi) == lm {
+		xm = hi
+	}
 	cut := lm - 50
 	L, R := levelEdge(ell, cut, xm, lo), levelEdge(ell, cut, xm, hi)
 	if !(L < R) {
 		return nil, fmt.Errorf("%w: Table1D: degenerate support [%g, %g]", ErrNoExact, L, R)
 	}
-	t := tabulate(ell, L, R, grid)
+	t := &Table1D{X: make([]float64, grid), L: make([]float64, grid)} // grid equally spaced nodes
+	dx := (R - L) / float64(grid-1)
+	for i := range grid {
+		t.X[i] = L + float64(i)*dx
+		if i == grid-1 {
+			t.X[i] = R
+		}
+		t.L[i] = ell(t.X[i])
+	}
 	// Concavity of ℓ at the nodes (the secants must not increase, up to rounding): the
 	// envelope is an upper bound only for a concave ℓ.
 	pad := 1e-9 * (1 + math.Abs(lm))
@@ -367,19 +383,6 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 	}
 	t.env = env
 	return t, nil
-}
-
-// concaveMax is the mode xm of the concave ℓ on [lo, hi] by golden section (an end when
-// the maximum is there) and lm, the largest of ℓ at xm and at the ends.
-func concaveMax(ell func(float64) float64, lo, hi float64) (xm, lm float64) {
-	xm = goldenMax(ell, lo, hi, 200, func(a, b float64) float64 { return math.Abs(a) + math.Abs(b) + 1e-300 })
-	lm = math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
-	if ell(lo) == lm {
-		xm = lo
-	} else if ell(hi) == lm {
-		xm = hi
-	}
-	return xm, lm
 }
 
 // goldenMax is the midpoint of [a, b] narrowed around the maximum of the concave f by
@@ -421,20 +424,6 @@ func levelEdge(ell func(float64) float64, cut, inside, outside float64) float64 
 		}
 	}
 	return outside
-}
-
-// tabulate lays grid equally spaced nodes on [L, R] with ℓ at each.
-func tabulate(ell func(float64) float64, L, R float64, grid int) *Table1D {
-	t := &Table1D{X: make([]float64, grid), L: make([]float64, grid)}
-	dx := (R - L) / float64(grid-1)
-	for i := range grid {
-		t.X[i] = L + float64(i)*dx
-		if i == grid-1 {
-			t.X[i] = R
-		}
-		t.L[i] = ell(t.X[i])
-	}
-	return t
 }
 
 // Draw returns one exact draw (n counted value queries per squeeze miss).

@@ -48,9 +48,6 @@ func (HitAndRun) Needs() problems.Need { return problems.NeedValues }
 // Certifies reports that hit-and-run has no certified TV bound here.
 func (HitAndRun) Certifies() bool { return false }
 
-// DefaultHitAndRunStepC is hit-and-run's default bracket-width constant.
-const DefaultHitAndRunStepC = 2.0
-
 // slice-sampling limits: stepping-out steps m and shrinkage evaluations.
 const (
 	stepOut   = 8
@@ -128,7 +125,7 @@ func (HitAndRun) Sample(ctx context.Context, o problems.ValueAccess, t algorithm
 	if err != nil {
 		return nil, err
 	}
-	w := orDefault(t.StepC, DefaultHitAndRunStepC) * walkScale(c, t) // the bracket width
+	w := orDefault(t.StepC, 2) * walkScale(c, t) // the bracket width
 	d := c.D
 	ch := &harChain{o: o, k: t.K, mu: t.Mu, w: w, x: make([]float64, d), u: make([]float64, d), z: make([]float64, d)}
 	rej, err := startPoint(ch.x, ch.z, c.Domain, t, rng)

@@ -32,13 +32,10 @@ var ErrBadTarget = errors.New("sampler: bad target")
 // Schedule is a sampler's worst-case step plan, a function of public constants only
 // (never of an adaptive diagnostic: that would leak the data; SPEC §1.4, §8.8).
 type Schedule struct {
-	H       float64 // step size h (GLL22's η; LLL24's λ)
-	Steps   int     // outer steps T
-	L       int     // truncation level of GLL22 Lemma 5.5 (certified mode), else 0
-	TVMix   float64 // TV budget of the chain's mixing
-	TVRGO   float64 // per-call TV budget of the RGO (certified mode), else 0
-	Rate    float64 // log contraction per step: log(1+h·kμ) (KL) or log(1+h/C_P) (χ²)
-	LogDiv0 float64 // log of the initial divergence bound (KL₀ or χ²₀)
+	H     float64 // step size h (GLL22's η; LLL24's λ)
+	Steps int     // outer steps T
+	L     int     // truncation level of GLL22 Lemma 5.5 (certified mode), else 0
+	TVMix float64 // TV budget of the chain's mixing
 }
 
 // ProximalRejection is GLL22 Algorithm 1 (the alternating/proximal sampler of Lee–Shen–Tian
@@ -84,8 +81,8 @@ func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (i
 	return planQueries(ProximalRejection{}, c, t, func(T int) (float64, float64) { return valuesPerStep * float64(T), 0 })
 }
 
-// mixing returns the contraction rate per step and the log initial divergence for a
-// step h, and whether the bound is KL-based (strongly log-concave) or χ²-based.
+// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h: the contraction rate
+// per step and the log initial divergence, KL-based (strongly log-concave) or χ²-based.
 //
 // Strongly log-concave (μ > 0): the target is kμ-strongly log-concave; for the proximal
 // sampler with an exact RGO, KL(ρ_T‖π) ≤ KL(ρ_0‖π)/(1+h kμ)^{2T} (Chen–Chewi–Salim–Wibisono
@@ -97,22 +94,16 @@ func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (i
 // Poincaré inequality with C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave
 // laws on convex sets [REC]) and χ²(ρ_T‖π) ≤ χ²(ρ_0‖π)/(1+h/C_P)^{2T} (CCSW22 [REC]). From
 // the uniform law on K, χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤ e^{k G_f D_K}; TV ≤ √χ²/2.
-func mixing(c problems.Constants, t algorithms.Target, h float64) (rate, logDiv0 float64, kl bool) {
-	if t.Mu > 0 {
-		return math.Log1p(h * t.K * t.Mu), math.Log(t.K * c.GF * c.GF / (2 * t.Mu)), true
-	}
-	dk := c.Domain.Diameter(c.D)
-	cp := dk * dk / (math.Pi * math.Pi)
-	return math.Log1p(h / cp), t.K * c.GF * dk, false
-}
-
-// stepsFor is the smallest T with the mixing TV bound ≤ tv.
-func stepsFor(rate, logDiv0 float64, kl bool, tv float64) (int, error) {
-	var need float64
-	if kl { // KL₀ e^{−2T rate} ≤ 2 tv²
-		need = logDiv0 - math.Log(2*tv*tv)
+func stepsFor(c problems.Constants, t algorithms.Target, h, tv float64) (int, error) {
+	var rate, need float64
+	if t.Mu > 0 { // KL₀ e^{−2T rate} ≤ 2 tv²
+		rate = math.Log1p(h * t.K * t.Mu)
+		need = math.Log(t.K*c.GF*c.GF/(2*t.Mu)) - math.Log(2*tv*tv)
 	} else { // χ²₀ e^{−2T rate} ≤ 4 tv²
-		need = logDiv0 - math.Log(4*tv*tv)
+		dk := c.Domain.Diameter(c.D)
+		cp := dk * dk / (math.Pi * math.Pi)
+		rate = math.Log1p(h / cp)
+		need = t.K*c.GF*dk - math.Log(4*tv*tv)
 	}
 	if need <= 0 {
 		return 1, nil
@@ -176,14 +167,13 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 	var lb float64
 	for L := 1; L <= maxCertifiedL; L++ {
 		h := math.Min(math.Ldexp(1, -8)/(G*G*float64(L)), hmax)
-		rate, ld, kl := mixing(c, t, h)
-		T, err := stepsFor(rate, ld, kl, tvMix)
+		T, err := stepsFor(c, t, h, tvMix)
 		if err != nil {
 			return Schedule{}, err
 		}
 		tvRGO := t.TV / (2 * float64(T))
 		if lb = logRGOTVBound(h*G*G, L); lb <= math.Log(tvRGO) {
-			return Schedule{H: h, Steps: T, L: L, TVMix: tvMix, TVRGO: tvRGO, Rate: rate, LogDiv0: ld}, nil
+			return Schedule{H: h, Steps: T, L: L, TVMix: tvMix}, nil
 		}
 	}
 	return Schedule{}, fmt.Errorf("%w: proven RGO TV bound e^%.4g exceeds the per-call budget at every level L ≤ %d",
@@ -260,21 +250,6 @@ type Stats struct {
 	DomainRejections int64 // scalar or vector draws rejected for leaving K
 	RhoNeg, RhoHigh  int64 // proposals with ρ < 0 (always rejected) and ρ > 2 (always accepted)
 	MaxAlpha         int   // deepest level α of the ρ series reached
-}
-
-// put writes the diagnostics into extra under the DESIGN.md extra-column names.
-func (s Stats) put(extra map[string]float64) {
-	extra["rgo_calls"] = float64(s.RGOCalls)
-	extra["gaussian_draws"] = float64(s.GaussianDraws)
-	extra["domain_rejections"] = float64(s.DomainRejections)
-	extra["max_alpha"] = float64(s.MaxAlpha)
-	if s.RGOCalls > 0 {
-		extra["proposals_per_rgo"] = float64(s.Proposals) / float64(s.RGOCalls)
-	}
-	if s.Proposals > 0 {
-		extra["rho_neg_rate"] = float64(s.RhoNeg) / float64(s.Proposals)
-		extra["rho_high_rate"] = float64(s.RhoHigh) / float64(s.Proposals)
-	}
 }
 
 // ProximalChain is the state of one proximal-rejection run: the current point and the
@@ -476,9 +451,18 @@ func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t
 			return nil, fmt.Errorf("proximal-rejection: step %d: %w", s, err)
 		}
 	}
-	walkRecord(rec, ch.Sched, "trunc_level", float64(ch.Sched.L))
+	st := ch.Stats // into the DESIGN.md extra columns
+	walkRecord(rec, ch.Sched, "trunc_level", float64(ch.Sched.L), "rgo_calls", float64(st.RGOCalls),
+		"gaussian_draws", float64(st.GaussianDraws), "domain_rejections", float64(st.DomainRejections),
+		"max_alpha", float64(st.MaxAlpha))
 	if rec != nil {
-		ch.Stats.put(rec.Extra)
+		if st.RGOCalls > 0 {
+			rec.Extra["proposals_per_rgo"] = float64(st.Proposals) / float64(st.RGOCalls)
+		}
+		if st.Proposals > 0 {
+			rec.Extra["rho_neg_rate"] = float64(st.RhoNeg) / float64(st.Proposals)
+			rec.Extra["rho_high_rate"] = float64(st.RhoHigh) / float64(st.Proposals)
+		}
 		if t.Certified { // a practical run's TV is not bounded: no budget to report
 			rec.Extra["tv_budget"] = t.TV
 		}

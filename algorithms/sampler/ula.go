@@ -29,7 +29,7 @@ import (
 //
 // Constants (a documented heuristic; guarantee nominal): h = StepC/(β_π d) with β_π =
 // piCurvature as MALA's and StepC = 1/2 by default; T from the proximal sampler's
-// contraction formula with this h (mixing/stepsFor: the continuous-time rate of the
+// contraction formula with this h (stepsFor: the continuous-time rate of the
 // diffusion, which ULA tracks up to its bias). Per step: n gradient queries, no value query.
 type ULA struct{}
 

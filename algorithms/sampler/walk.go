@@ -22,19 +22,18 @@ func orDefault(v, def float64) float64 {
 }
 
 // nominalSchedule checks the target and plans a chain of step h (or equivalent Langevin
-// time h): T is the proximal sampler's contraction formula at h (mixing, stepsFor) for the
+// time h): T is the proximal sampler's contraction formula at h (stepsFor) for the
 // TV budget t.TV, DefaultPracticalTV when it is 0.
 func nominalSchedule(c problems.Constants, t algorithms.Target, h float64) (Schedule, error) {
 	if err := checkTarget(c, t); err != nil {
 		return Schedule{}, err
 	}
 	tv := orDefault(t.TV, DefaultPracticalTV)
-	rate, ld, kl := mixing(c, t, h)
-	T, err := stepsFor(rate, ld, kl, tv)
+	T, err := stepsFor(c, t, h, tv)
 	if err != nil {
 		return Schedule{}, err
 	}
-	return Schedule{H: h, Steps: T, TVMix: tv, Rate: rate, LogDiv0: ld}, nil
+	return Schedule{H: h, Steps: T, TVMix: tv}, nil
 }
 
 // planQueries is a chain's PlanSteps: T from its Schedule and the (value, gradient)

@@ -50,14 +50,29 @@ func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
 		for i := range p.Z {
 			zb += p.Z[i][j]
 		}
-		mean := -zb / float64(n) / mu
-		law[j] = &canary.Marginal{
-			LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
-			Lo:         mean - 38*sd, Hi: mean + 38*sd,
-			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) },
-		}
+		law[j] = normalLaw(-zb/float64(n)/mu, sd)
 	}
 	return Case{Name: fmt.Sprintf("gaussian-r%d", d), Problem: p, Target: algorithms.Target{K: k, Mu: mu}, Law: law}
+}
+
+// normalLaw is the marginal N(mean, sd²), on mean ± 38 sd, with its closed-form CDF.
+func normalLaw(mean, sd float64) *canary.Marginal {
+	return &canary.Marginal{
+		LogDensity: func(x float64) float64 { return -(x - mean) * (x - mean) / (2 * sd * sd) },
+		Lo:         mean - 38*sd, Hi: mean + 38*sd,
+		CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-(x-mean)/(sd*math.Sqrt2)) },
+	}
+}
+
+// l1Density is x ↦ −k((w/n)Σ_i|x − col_i| + μx²/2) with n = len(col).
+func l1Density(col []float64, w, k, mu float64) func(float64) float64 {
+	return func(x float64) float64 {
+		s := 0.0
+		for _, v := range col {
+			s += math.Abs(x - v)
+		}
+		return -k * (w*s/float64(len(col)) + mu*x*x/2)
+	}
 }
 
 // L1Case is the separable ℓ1 target f(x; z) = w‖x − z‖₁ with w = 1/√d and z uniform on
@@ -72,13 +87,6 @@ func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu fl
 			col[i] = p.Z[i][j]
 		}
 		w := p.W
-		ld := func(x float64) float64 {
-			s := 0.0
-			for _, v := range col {
-				s += math.Abs(x - v)
-			}
-			return -k * (w*s/float64(n) + mu*x*x/2)
-		}
 		lo, hi := -dom.Radius, dom.Radius
 		if dom.Kind == problems.Unconstrained {
 			// the law is kμ-strongly log-concave with mode in [−w/μ, w/μ]: ±38 sd beyond
@@ -86,7 +94,7 @@ func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu fl
 			sd := 1 / math.Sqrt(k*mu)
 			lo, hi = -w/mu-38*sd, w/mu+38*sd
 		}
-		law[j] = &canary.Marginal{LogDensity: ld, Lo: lo, Hi: hi, Kinks: col}
+		law[j] = &canary.Marginal{LogDensity: l1Density(col, w, k, mu), Lo: lo, Hi: hi, Kinks: col}
 	}
 	return Case{Name: name, Problem: p, Target: algorithms.Target{K: k, Mu: mu}, Law: law}
 }
@@ -153,22 +161,12 @@ func AxisCase(rng *rand.Rand, name string, d, n int, k, mu float64) Case {
 	sd := 1 / math.Sqrt(k*mu)
 	law := make([]*canary.Marginal, d)
 	law[0] = &canary.Marginal{
-		LogDensity: func(x float64) float64 {
-			s := 0.0
-			for _, v := range col {
-				s += math.Abs(x - v)
-			}
-			return -k * (s/float64(n) + mu*x*x/2)
-		},
+		LogDensity: l1Density(col, 1, k, mu), // w = 1: w·s = s exactly
 		// the law is kμ-strongly log-concave with its mode in [−1/μ, 1/μ]
 		Lo: -1/mu - 38*sd, Hi: 1/mu + 38*sd, Kinks: col,
 	}
 	for j := 1; j < d; j++ {
-		law[j] = &canary.Marginal{
-			LogDensity: func(x float64) float64 { return -x * x / (2 * sd * sd) },
-			Lo:         -38 * sd, Hi: 38 * sd,
-			CDFFunc: func(x float64) float64 { return 0.5 * math.Erfc(-x/(sd*math.Sqrt2)) },
-		}
+		law[j] = normalLaw(0, sd) // x − 0 = x and 0 ± 38sd = ±38sd exactly
 	}
 	if name == "" {
 		name = fmt.Sprintf("axis-n%d-d%d-k%.3g-mu%.3g", n, d, k, mu)

@@ -242,38 +242,33 @@ func Contract(t *testing.T, s algorithms.Sampler, opt Options) {
 	if opt.StepC > 0 {
 		steps = []float64{opt.StepC}
 	}
-	for _, c := range steps {
-		contractAt(t, s, opt, c)
-	}
-}
-
-func contractAt(t *testing.T, s algorithms.Sampler, opt Options, stepC float64) {
-	t.Helper()
-	c := Cases()[0]
-	tg := c.Target
-	tg.StepC = stepC
-	tg.TV, tg.Certified = opt.TV, opt.Certified
-	draw := func(ctx context.Context, seed uint64) ([]float64, error) {
-		return s.Sample(ctx, problems.NewCounter(c.Problem).Oracle(s.Needs()), tg, rand.New(rand.NewPCG(seed, 7)), nil)
-	}
-	a, errA := draw(context.Background(), 3)
-	b, errB := draw(context.Background(), 3)
-	e, errE := draw(context.Background(), 4)
-	if errA != nil || errB != nil || errE != nil {
-		t.Fatalf("step_c %v: contract draws: %v, %v, %v", stepC, errA, errB, errE)
-	}
-	if fmt.Sprint(a) != fmt.Sprint(b) {
-		t.Errorf("step_c %v: same seed, different outputs: %v vs %v", stepC, a, b)
-	}
-	if fmt.Sprint(a) == fmt.Sprint(e) {
-		t.Errorf("step_c %v: different seeds, same output %v: the generator is not used", stepC, a)
-	}
-	if len(a) != c.Problem.Dim() {
-		t.Errorf("output length %d, want %d", len(a), c.Problem.Dim())
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := draw(ctx, 5); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled context: got %v, want context.Canceled", err)
+	for _, stepC := range steps {
+		c := Cases()[0]
+		tg := c.Target
+		tg.StepC = stepC
+		tg.TV, tg.Certified = opt.TV, opt.Certified
+		draw := func(ctx context.Context, seed uint64) ([]float64, error) {
+			return s.Sample(ctx, problems.NewCounter(c.Problem).Oracle(s.Needs()), tg, rand.New(rand.NewPCG(seed, 7)), nil)
+		}
+		a, errA := draw(context.Background(), 3)
+		b, errB := draw(context.Background(), 3)
+		e, errE := draw(context.Background(), 4)
+		if errA != nil || errB != nil || errE != nil {
+			t.Fatalf("step_c %v: contract draws: %v, %v, %v", stepC, errA, errB, errE)
+		}
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("step_c %v: same seed, different outputs: %v vs %v", stepC, a, b)
+		}
+		if fmt.Sprint(a) == fmt.Sprint(e) {
+			t.Errorf("step_c %v: different seeds, same output %v: the generator is not used", stepC, a)
+		}
+		if len(a) != c.Problem.Dim() {
+			t.Errorf("output length %d, want %d", len(a), c.Problem.Dim())
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := draw(ctx, 5); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled context: got %v, want context.Canceled", err)
+		}
 	}
 }
