@@ -36,8 +36,6 @@ const AuditRule = "An audit check PASSes iff its verdict is as required. audit-m
 // otherwise; each one-sided Clopper–Pearson bound is at (1 − confidence)/2.
 const DefaultAuditConfidence = 0.95
 
-func (c Check) auditConfidence() float64 { return cmp.Or(c.Confidence, DefaultAuditConfidence) }
-
 // ParseStatistics parses a statistics cell (space-separated numbers).
 func ParseStatistics(s string) ([]float64, error) {
 	f := strings.Fields(s)
@@ -94,7 +92,7 @@ func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckR
 			return res
 		}
 	}
-	conf := c.auditConfidence()
+	conf := cmp.Or(c.Confidence, DefaultAuditConfidence)
 	var a stats.AuditResult
 	if k.eps {
 		a = stats.AuditEps(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], delta, conf)

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -199,12 +200,9 @@ func identityText(p map[string]string) string {
 
 // cellSeed is a 64-bit FNV-1a hash of c.
 func cellSeed(c string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := range len(c) {
-		h ^= uint64(c[i])
-		h *= 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	h.Write([]byte(c))
+	return h.Sum64()
 }
 
 // RegimeAlpha is the level of the sign test that VerifyRegime holds a winner label to.
