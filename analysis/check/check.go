@@ -242,7 +242,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 	means := make([]float64, len(gs))
 	res.TrialsMin, res.TrialsMax = len(gs[0].Vals), len(gs[0].Vals)
 	for i, g := range gs {
-		xs[i], means[i] = g.X, g.Mean()
+		xs[i], means[i] = g.X, stats.Mean(g.Vals)
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
 	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs (groupKind.tooFew).

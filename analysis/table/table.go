@@ -336,8 +336,6 @@ type Group struct {
 	Cells []string // distinct cell ids (more than one means the check is ambiguous)
 }
 
-func (g Group) Mean() float64 { return stats.Mean(g.Vals) }
-
 // groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
 // X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
 // sorted by X and the number of rows that had no usable metric or vs value.
