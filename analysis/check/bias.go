@@ -348,9 +348,6 @@ func (ksOrderKind) expected(c Check) string {
 	return "D[" + c.Vs + "] − D[" + c.Algorithm + "] > 0 (95% CI)"
 }
 
-// threshold: the difference D[vs] − D[algorithm] is compared with 0.
-func (ksOrderKind) threshold(Check) float64 { return 0 }
-
 func (ksOrderKind) summary(r CheckResult) string {
 	return fmt.Sprintf("difference of KS distances %s (95%% CI [%s, %s])", table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi))
 }

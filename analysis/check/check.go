@@ -71,10 +71,12 @@ func (c Check) kind() checkKind {
 	return kinds[c.Kind]
 }
 
-// kindDefaults are the answers of a kind that names no second algorithm, has no pilot and
-// is no audit; the kinds embed it and override what differs.
+// kindDefaults are the answers of a kind that names no second algorithm, has no pilot, is
+// no audit and compares its statistic with 0 (compare, ks-order: a difference; regime: a
+// count of disagreements); the kinds embed it and override what differs.
 type kindDefaults struct{}
 
+func (kindDefaults) threshold(Check) float64          { return 0 }
 func (kindDefaults) reference(Check) (string, string) { return "", "vs" }
 func (kindDefaults) piloted() bool                    { return false }
 func (kindDefaults) audit() bool                      { return false }

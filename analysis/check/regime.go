@@ -275,8 +275,6 @@ func (regimeKind) expected(Check) string {
 	return fmt.Sprintf("0 disagreements (one-sided sign test, α = %g)", RegimeAlpha)
 }
 
-func (regimeKind) threshold(Check) float64 { return 0 }
-
 func (regimeKind) summary(r CheckResult) string {
 	return fmt.Sprintf("%s disagreements over %d cells (%s labelled winner) × %s trials",
 		table.FmtG(r.Fitted), r.N, table.FmtG(r.Lo), TrialsText(r.TrialsMin, r.TrialsMax))
