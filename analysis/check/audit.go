@@ -255,7 +255,7 @@ func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 		res.Reason = fmt.Sprintf("the reference %q is in cell %s, the algorithm in %s", c.Vs, rcell, cell)
 		return res
 	}
-	alpha := 1 - c.ksAuditConfidence()
+	alpha := 1 - cmp.Or(c.Confidence, 1-DefaultKSAlpha) // confidence 0: α = DefaultKSAlpha
 	d := stats.KSTwoSample(x, y)
 	p := stats.KSPValueTwoSample(d, len(x), len(y))
 	broken := guarantee == roleBroken
@@ -350,6 +350,3 @@ func (ksAuditKind) summary(r CheckResult) string {
 
 func (ksAuditKind) reference(c Check) (string, string) { return c.Vs, "vs" }
 func (ksAuditKind) audit() bool                        { return true }
-
-// ksAuditConfidence is 1 − α of an audit-ks check (0: α = DefaultKSAlpha).
-func (c Check) ksAuditConfidence() float64 { return cmp.Or(c.Confidence, 1-DefaultKSAlpha) }

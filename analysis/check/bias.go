@@ -273,7 +273,8 @@ func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	for i := range diffs {
 		diffs[i] = h.Resample(rng) - g.Resample(rng)
 	}
-	res.Lo, res.Hi = stats.PercentileCI(diffs)
+	slices.Sort(diffs)
+	res.Lo, res.Hi = stats.BootstrapCI(diffs)
 	res.Resamples = len(diffs)
 	res.PPass = stats.TailP(diffs, 0, false) // resamples with D[vs] − D[algorithm] < 0
 	switch {

@@ -327,9 +327,3 @@ func MCUndecided(out []float64, t float64) (f float64, close bool) {
 	}
 	return f, false
 }
-
-// PercentileCI is BootstrapCI of xs, sorted in place.
-func PercentileCI(xs []float64) (lo, hi float64) {
-	slices.Sort(xs)
-	return BootstrapCI(xs)
-}
