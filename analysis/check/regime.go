@@ -127,7 +127,11 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				rc.Private = append(rc.Private, a)
 			}
 		}
-		rng := rand.New(rand.NewPCG(cellSeed(metric), cellSeed(identityText(rc.Params))))
+		id := fnv.New64a() // cellSeed of the identity columns as sorted "col=value," pairs
+		for _, k := range slices.Sorted(maps.Keys(rc.Params)) {
+			id.Write([]byte(k + "=" + rc.Params[k] + ","))
+		}
+		rng := rand.New(rand.NewPCG(cellSeed(metric), id.Sum64()))
 		for _, a := range here {
 			for _, b := range here {
 				if a == b {
@@ -187,15 +191,6 @@ func pairedValues(a, b map[int]float64) (xa, xb []float64) {
 		}
 	}
 	return xa, xb
-}
-
-// identityText is the identity columns as sorted "col=value" pairs.
-func identityText(p map[string]string) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(p)) {
-		b.WriteString(k + "=" + p[k] + ",")
-	}
-	return b.String()
 }
 
 // cellSeed is a 64-bit FNV-1a hash of c.

@@ -85,13 +85,6 @@ func SameParsed(a string, x float64, okx bool, b string, y float64, oky bool) bo
 	return strings.TrimSpace(a) == strings.TrimSpace(b)
 }
 
-// sameColumn is sameValue of column col in two records.
-func SameColumn(r, q *rows.Record, col string) bool {
-	x, okx := r.Float(col)
-	y, oky := q.Float(col)
-	return SameParsed(r.Text(col), x, okx, q.Text(col), y, oky)
-}
-
 // cond is one where filter, its value parsed once.
 type cond struct {
 	col, text string
@@ -298,7 +291,11 @@ func ConstantColumns(rs []*rows.Record, skip ...string) []string {
 		if slices.Contains(skip, c) || rs[0].Text(c) == "" {
 			continue
 		}
-		if !slices.ContainsFunc(rs[1:], func(r *rows.Record) bool { return !SameColumn(r, rs[0], c) }) {
+		x0, ok0 := rs[0].Float(c)
+		if !slices.ContainsFunc(rs[1:], func(r *rows.Record) bool {
+			x, ok := r.Float(c)
+			return !SameParsed(r.Text(c), x, ok, rs[0].Text(c), x0, ok0)
+		}) {
 			out = append(out, Symbol(c)+"="+FmtShort(rs[0].Text(c)))
 		}
 	}
