@@ -36,8 +36,6 @@ const AuditRule = "An audit check PASSes iff its verdict is as required. audit-m
 // otherwise; each one-sided Clopper–Pearson bound is at (1 − confidence)/2.
 const DefaultAuditConfidence = 0.95
 
-func (c Check) auditConfidence() float64 { return cmp.Or(c.Confidence, DefaultAuditConfidence) }
-
 // ParseStatistics parses a statistics cell (space-separated numbers).
 func ParseStatistics(s string) ([]float64, error) {
 	f := strings.Fields(s)
@@ -94,7 +92,7 @@ func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckR
 			return res
 		}
 	}
-	conf := c.auditConfidence()
+	conf := cmp.Or(c.Confidence, DefaultAuditConfidence)
 	var a stats.AuditResult
 	if k.eps {
 		a = stats.AuditEps(smp.pilot[0], smp.pilot[1], smp.audit[0], smp.audit[1], delta, conf)
@@ -257,7 +255,7 @@ func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 		res.Reason = fmt.Sprintf("the reference %q is in cell %s, the algorithm in %s", c.Vs, rcell, cell)
 		return res
 	}
-	alpha := 1 - c.ksAuditConfidence()
+	alpha := 1 - cmp.Or(c.Confidence, 1-DefaultKSAlpha) // confidence 0: α = DefaultKSAlpha
 	d := stats.KSTwoSample(x, y)
 	p := stats.KSPValueTwoSample(d, len(x), len(y))
 	broken := guarantee == roleBroken
@@ -352,6 +350,3 @@ func (ksAuditKind) summary(r CheckResult) string {
 
 func (ksAuditKind) reference(c Check) (string, string) { return c.Vs, "vs" }
 func (ksAuditKind) audit() bool                        { return true }
-
-// ksAuditConfidence is 1 − α of an audit-ks check (0: α = DefaultKSAlpha).
-func (c Check) ksAuditConfidence() float64 { return cmp.Or(c.Confidence, 1-DefaultKSAlpha) }

@@ -36,8 +36,8 @@ type BiasGroup struct {
 	stepC     string      // the step_c column (sampler-bias), "" if none
 	vq, gq    float64     // value and gradient queries, summed over the rows
 	N         int         // draws in all
-	// merged and owner are every draw, sorted, and its trial (mergeDraws; resample's
-	// cache); weights is resample's scratch.
+	// merged and owner are every draw, sorted, and its trial (resample's cache); weights
+	// is resample's scratch.
 	merged  []float64
 	owner   []int32
 	weights []int
@@ -114,11 +114,25 @@ func (g *BiasGroup) Distance() float64 {
 // resample draws the trials with replacement (the bootstrap unit is the trial: draws of
 // one trial share an instance and an rng stream) and returns D_N of the pooled draws.
 // Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
-// every trial merged and sorted once (mergedDraws) gives the weighted empirical CDF, with
-// no sort per resample; D_N of the pooled resample gives the same D.
+// every trial merged and sorted once gives the weighted empirical CDF, with no sort per
+// resample; D_N of the pooled resample gives the same D.
 func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
-		g.MergeDraws()
+		type draw struct {
+			v float64
+			t int32
+		}
+		var ds []draw
+		for j, tr := range g.trials {
+			for _, v := range tr {
+				ds = append(ds, draw{v, int32(j)})
+			}
+		}
+		slices.SortFunc(ds, func(a, b draw) int { return cmp.Compare(a.v, b.v) })
+		g.merged, g.owner = make([]float64, len(ds)), make([]int32, len(ds))
+		for i, d := range ds {
+			g.merged[i], g.owner[i] = d.v, d.t
+		}
 	}
 	g.weights = append(g.weights[:0], make([]int, len(g.trials))...) // zeroed, reusing the scratch
 	w := g.weights
@@ -140,25 +154,6 @@ func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 		d = math.Max(d, cum/n-v)
 	}
 	return d
-}
-
-// mergeDraws sorts the draws of every trial into one array, remembering each draw's trial.
-func (g *BiasGroup) MergeDraws() {
-	type draw struct {
-		v float64
-		t int32
-	}
-	var ds []draw
-	for j, tr := range g.trials {
-		for _, v := range tr {
-			ds = append(ds, draw{v, int32(j)})
-		}
-	}
-	slices.SortFunc(ds, func(a, b draw) int { return cmp.Compare(a.v, b.v) })
-	g.merged, g.owner = make([]float64, len(ds)), make([]int32, len(ds))
-	for i, d := range ds {
-		g.merged[i], g.owner[i] = d.v, d.t
-	}
 }
 
 // perDraw is the group's cost per draw: Σ cost / N.
@@ -278,7 +273,8 @@ func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	for i := range diffs {
 		diffs[i] = h.Resample(rng) - g.Resample(rng)
 	}
-	res.Lo, res.Hi = stats.PercentileCI(diffs)
+	slices.Sort(diffs)
+	res.Lo, res.Hi = stats.BootstrapCI(diffs)
 	res.Resamples = len(diffs)
 	res.PPass = stats.TailP(diffs, 0, false) // resamples with D[vs] − D[algorithm] < 0
 	switch {
@@ -352,9 +348,6 @@ func (ksOrderKind) label(c Check) string {
 func (ksOrderKind) expected(c Check) string {
 	return "D[" + c.Vs + "] − D[" + c.Algorithm + "] > 0 (95% CI)"
 }
-
-// threshold: the difference D[vs] − D[algorithm] is compared with 0.
-func (ksOrderKind) threshold(Check) float64 { return 0 }
 
 func (ksOrderKind) summary(r CheckResult) string {
 	return fmt.Sprintf("difference of KS distances %s (95%% CI [%s, %s])", table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi))

@@ -71,10 +71,12 @@ func (c Check) kind() checkKind {
 	return kinds[c.Kind]
 }
 
-// kindDefaults are the answers of a kind that names no second algorithm, has no pilot and
-// is no audit; the kinds embed it and override what differs.
+// kindDefaults are the answers of a kind that names no second algorithm, has no pilot, is
+// no audit and compares its statistic with 0 (compare, ks-order: a difference; regime: a
+// count of disagreements); the kinds embed it and override what differs.
 type kindDefaults struct{}
 
+func (kindDefaults) threshold(Check) float64          { return 0 }
 func (kindDefaults) reference(Check) (string, string) { return "", "vs" }
 func (kindDefaults) piloted() bool                    { return false }
 func (kindDefaults) audit() bool                      { return false }
@@ -242,7 +244,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 	means := make([]float64, len(gs))
 	res.TrialsMin, res.TrialsMax = len(gs[0].Vals), len(gs[0].Vals)
 	for i, g := range gs {
-		xs[i], means[i] = g.X, g.Mean()
+		xs[i], means[i] = g.X, stats.Mean(g.Vals)
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
 	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs (groupKind.tooFew).

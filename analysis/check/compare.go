@@ -347,9 +347,6 @@ func (compareKind) expected(c Check) string {
 	return fmt.Sprintf("%s − %s %s 0 (%g%% CI, Holm over %s)", c.Algorithm, c.Against, c.CompareSymbol(), 100*c.CompareConfidence(), cmp.Or(c.Vs, "cells"))
 }
 
-// threshold: the difference A − B is compared with 0.
-func (compareKind) threshold(Check) float64 { return 0 }
-
 func (compareKind) summary(r CheckResult) string {
 	return fmt.Sprintf("largest difference %s (95%% CI [%s, %s]) vs %s over %d points × %s trials",
 		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), r.ExpectedText(), r.N, TrialsText(r.TrialsMin, r.TrialsMax))

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -126,7 +127,11 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				rc.Private = append(rc.Private, a)
 			}
 		}
-		rng := rand.New(rand.NewPCG(cellSeed(metric), cellSeed(identityText(rc.Params))))
+		id := fnv.New64a() // cellSeed of the identity columns as sorted "col=value," pairs
+		for _, k := range slices.Sorted(maps.Keys(rc.Params)) {
+			id.Write([]byte(k + "=" + rc.Params[k] + ","))
+		}
+		rng := rand.New(rand.NewPCG(cellSeed(metric), id.Sum64()))
 		for _, a := range here {
 			for _, b := range here {
 				if a == b {
@@ -188,23 +193,11 @@ func pairedValues(a, b map[int]float64) (xa, xb []float64) {
 	return xa, xb
 }
 
-// identityText is the identity columns as sorted "col=value" pairs.
-func identityText(p map[string]string) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(p)) {
-		b.WriteString(k + "=" + p[k] + ",")
-	}
-	return b.String()
-}
-
 // cellSeed is a 64-bit FNV-1a hash of c.
 func cellSeed(c string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := range len(c) {
-		h ^= uint64(c[i])
-		h *= 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	h.Write([]byte(c))
+	return h.Sum64()
 }
 
 // RegimeAlpha is the level of the sign test that VerifyRegime holds a winner label to.
@@ -276,8 +269,6 @@ func (regimeKind) label(c Check) string {
 func (regimeKind) expected(Check) string {
 	return fmt.Sprintf("0 disagreements (one-sided sign test, α = %g)", RegimeAlpha)
 }
-
-func (regimeKind) threshold(Check) float64 { return 0 }
 
 func (regimeKind) summary(r CheckResult) string {
 	return fmt.Sprintf("%s disagreements over %d cells (%s labelled winner) × %s trials",

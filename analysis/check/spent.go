@@ -234,7 +234,8 @@ func spendOf(r *rows.Record, cache spentCache) rowSpend {
 			z = math.Min(z, sigma*q*n/clip)
 		}
 		replace := r.Text(rows.ColNeighbours) != "add-remove"
-		dl := cache.poisson(q, z, int(math.Round(T)), eps, replace)
+		key := poissonKey{q, z, eps, int(math.Round(T)), replace}
+		dl := cache.memo(key, func() float64 { return PoissonDeltaLower(q, z, key.T, eps, replace) })
 		worse(dl/delta, fmt.Sprintf("δ(ε = %g) of the Poisson-subsampled Gaussian (q = %.6g, z = %.6g, T = %g, %s) is at least %.4g (a linear statistic's exact law) > delta %g",
 			eps, q, z, T, r.Text(rows.ColNeighbours), dl, delta))
 	case !math.IsNaN(gdp):
@@ -394,10 +395,6 @@ type poissonKey struct {
 	q, z, eps float64
 	T         int
 	replace   bool
-}
-
-func (c spentCache) poisson(q, z float64, T int, eps float64, replace bool) float64 {
-	return c.memo(poissonKey{q, z, eps, T, replace}, func() float64 { return PoissonDeltaLower(q, z, T, eps, replace) })
 }
 
 func (c spentCache) delta(s, eps float64) float64 {

@@ -76,19 +76,11 @@ type Threshold struct {
 	Greater bool
 }
 
-// Positive reports whether the test decides for D′ on statistic s.
-func (th Threshold) Positive(s float64) bool {
-	if th.Greater {
-		return s > th.T
-	}
-	return s < th.T
-}
-
-// Count returns how many of s the test calls positive.
+// Count returns how many of s the test calls positive (decides for D′ on).
 func (th Threshold) Count(s []float64) int {
 	c := 0
 	for _, v := range s {
-		if th.Positive(v) {
+		if th.Greater && v > th.T || !th.Greater && v < th.T {
 			c++
 		}
 	}

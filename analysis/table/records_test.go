@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"expmech/analysis/analysistest"
+	"expmech/analysis/stats"
 	"expmech/rows"
 )
 
@@ -163,7 +164,7 @@ func TestGroupsAndStatistics(t *testing.T) {
 	rs := OK(small(t))
 	a := Filter(rs, "a", nil)
 	gs, dropped := GroupBy(a, "n", "excess_empirical_risk", 0, 0)
-	if dropped != 0 || len(gs) != 2 || gs[0].X != 100 || gs[1].X != 200 || math.Abs(gs[0].Mean()-0.3) > 1e-15 || gs[1].Mean() != 0.1 {
+	if dropped != 0 || len(gs) != 2 || gs[0].X != 100 || gs[1].X != 200 || math.Abs(stats.Mean(gs[0].Vals)-0.3) > 1e-15 || stats.Mean(gs[1].Vals) != 0.1 {
 		t.Fatalf("GroupBy = %+v (dropped %d)", gs, dropped)
 	}
 	if gs, _ := GroupBy(a, "n", "excess_empirical_risk", 150, 0); len(gs) != 1 || gs[0].X != 200 {

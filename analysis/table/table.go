@@ -85,13 +85,6 @@ func SameParsed(a string, x float64, okx bool, b string, y float64, oky bool) bo
 	return strings.TrimSpace(a) == strings.TrimSpace(b)
 }
 
-// sameColumn is sameValue of column col in two records.
-func SameColumn(r, q *rows.Record, col string) bool {
-	x, okx := r.Float(col)
-	y, oky := q.Float(col)
-	return SameParsed(r.Text(col), x, okx, q.Text(col), y, oky)
-}
-
 // cond is one where filter, its value parsed once.
 type cond struct {
 	col, text string
@@ -298,7 +291,11 @@ func ConstantColumns(rs []*rows.Record, skip ...string) []string {
 		if slices.Contains(skip, c) || rs[0].Text(c) == "" {
 			continue
 		}
-		if !slices.ContainsFunc(rs[1:], func(r *rows.Record) bool { return !SameColumn(r, rs[0], c) }) {
+		x0, ok0 := rs[0].Float(c)
+		if !slices.ContainsFunc(rs[1:], func(r *rows.Record) bool {
+			x, ok := r.Float(c)
+			return !SameParsed(r.Text(c), x, ok, rs[0].Text(c), x0, ok0)
+		}) {
 			out = append(out, Symbol(c)+"="+FmtShort(rs[0].Text(c)))
 		}
 	}
@@ -335,8 +332,6 @@ type Group struct {
 	Vals  []float64
 	Cells []string // distinct cell ids (more than one means the check is ambiguous)
 }
-
-func (g Group) Mean() float64 { return stats.Mean(g.Vals) }
 
 // groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
 // X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
