@@ -778,12 +778,16 @@ func (p *progress) tick() {
 	}()
 }
 
-// planned adds the predicted cost of rows of alg whose plan is now done (alg has rows to
-// compute, so newProgress's left holds it).
+// planned adds the predicted cost of rows of alg whose plan is now done.
 func (p *progress) planned(alg string, cost float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.algs[alg].left += cost
+	a := p.algs[alg]
+	if a == nil {
+		a = &algProgress{}
+		p.algs[alg] = a
+	}
+	a.left += cost
 	p.cost += cost
 }
 
