@@ -517,7 +517,12 @@ func (l *Linear) Mean() []float64 {
 
 // Risk is F(x) = ⟨x, z̄⟩ (uncounted).
 func (l *Linear) Risk(x []float64) float64 {
-	return problems.LinearLoss{Z: [][]float64{l.Mean()}}.Value(0, x)
+	m := l.Mean()
+	var s float64
+	for j, v := range m {
+		s += v * x[j]
+	}
+	return s
 }
 
 // Opt is the closed-form minimum of F over the ball: −R‖z̄‖ (ball domain only).
@@ -578,9 +583,15 @@ func (g *GLM) WithExample(i int, a []float64, y float64) *GLM {
 	return &c
 }
 
-func (g *GLM) Len() int                       { return len(g.A) }
-func (g *GLM) Dim() int                       { return len(g.A[0]) }
-func (g *GLM) dot(i int, x []float64) float64 { return problems.LinearLoss{Z: g.A}.Value(i, x) }
+func (g *GLM) Len() int { return len(g.A) }
+func (g *GLM) Dim() int { return len(g.A[0]) }
+func (g *GLM) dot(i int, x []float64) float64 {
+	var s float64
+	for j, v := range g.A[i] {
+		s += v * x[j]
+	}
+	return s
+}
 func (g *GLM) Value(i int, x []float64) float64 {
 	t, y := g.dot(i, x), g.Y[i]
 	if g.Loss == loss.Logistic {

@@ -198,7 +198,11 @@ func (in *Instance) blockNorm(b int, x []float64) float64 {
 }
 
 func (in *Instance) dot(i int, x []float64) float64 {
-	return problems.LinearLoss{Z: in.cs}.Value(i, x)
+	t := 0.0
+	for k, v := range in.cs[i] {
+		t += v * x[k]
+	}
+	return t
 }
 
 // Value is |⟨c_i, θ_U⟩ − y_i| + g_k‖Q_{b_i}θ‖.
