@@ -8,6 +8,7 @@ import (
 
 	"expmech/loss"
 	"expmech/problems"
+	"expmech/problems/losses"
 	"expmech/problems/solve"
 )
 
@@ -181,7 +182,7 @@ func (a audited) Statistic(x []float64) float64 {
 }
 
 // EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
-// (L1's is problems.L1Loss.EmpiricalRisk, the same mean.)
+// (L1's is losses.L1.EmpiricalRisk, the same mean.)
 func (c *Linear) EmpiricalRisk(x []float64) float64   { return problems.MeanValue(c, x) }
 func (c *Logistic) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(c, x) }
 func (c *Ridge) EmpiricalRisk(x []float64) float64    { return problems.MeanValue(c, x) }
@@ -334,10 +335,10 @@ var (
 // 2G/(nλ) up to its solver tolerance, and the μ-audit on this pair is tight for it.
 type Linear struct {
 	audited
-	problems.LinearLoss // z_i, and the oracle
-	n, d                int
-	g                   float64
-	dom                 problems.Domain
+	losses.Linear // z_i, and the oracle
+	n, d          int
+	g             float64
+	dom           problems.Domain
 }
 
 // NewLinear returns D (neighbour = false: z_1 = −G e₁) or D′ (z_1 = +G e₁).
@@ -346,16 +347,16 @@ func NewLinear(n, d int, g float64, dom problems.Domain, neighbour bool) *Linear
 		panic(fmt.Sprintf("canary: NewLinear(n=%d, d=%d, G=%v)", n, d, g))
 	}
 	z := pairPoints(n, d, g, neighbour)
-	return &Linear{LinearLoss: problems.LinearLoss{Z: z}, n: n, d: d, g: g, dom: dom}
+	return &Linear{Linear: losses.Linear{Z: z}, n: n, d: d, g: g, dom: dom}
 }
 
 // Value is ⟨x, z_i⟩ read off coordinate 0, the only one a canary point can have non-zero:
-// O(1) per query instead of problems.LinearLoss's O(d) sum (the audit queries it batch times per
+// O(1) per query instead of losses.Linear's O(d) sum (the audit queries it batch times per
 // trial), the same value.
 func (c *Linear) Value(i int, x []float64) float64 { return x[0] * c.Z[i][0] }
 
 // ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer; it overrides the promoted
-// problems.LinearLoss sum, as Value does).
+// losses.Linear sum, as Value does).
 func (c *Linear) ValueDiff(i int, z, x []float64) float64 {
 	return z[0]*c.Z[i][0] - x[0]*c.Z[i][0]
 }
@@ -420,14 +421,14 @@ func (c *Ridge) Constants() problems.Constants {
 }
 
 // L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B); the
-// oracle is problems.L1Loss. Universe: z ∈ [−r, r]^d for the box radius r of K. Constants:
+// oracle is losses.L1. Universe: z ∈ [−r, r]^d for the box radius r of K. Constants:
 // ∇f ∈ w·{−1, 1}^d (a.e.), so G_f = w√d; ∇(f(·; z) − f(·; z′)) ∈ w·{−2, 0, 2}^d, so
 // G_Δ = 2w√d, attained where x lies between z and z′ in every coordinate.
 // |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w√d·max_K ‖x‖₂ (w r d on the box; unknown, 0, on R^d).
 type L1 struct {
 	audited
-	problems.L1Loss // Z, W and the oracle
-	dom             problems.Domain
+	losses.L1 // Z, W and the oracle
+	dom       problems.Domain
 }
 
 // NewL1 returns the instance with points z (copied); K must be a box or a ball.
@@ -443,7 +444,7 @@ func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
 		}
 		cp[i] = append([]float64(nil), z[i]...)
 	}
-	return &L1{L1Loss: problems.L1Loss{Z: cp, W: w}, dom: dom}
+	return &L1{L1: losses.L1{Z: cp, W: w}, dom: dom}
 }
 
 // NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1],

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/integrate/quad"
 
 	"expmech/problems"
+	"expmech/problems/losses"
 )
 
 // The exact-law target (see the package doc): each run's statistic is the probability
@@ -180,13 +181,13 @@ func (in *LawInstance) Constants() problems.Constants { return in.c }
 // the exact sampler's structural methods read them).
 func (in *LawInstance) Points() [][]float64 { return in.z }
 
-// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is problems.LinearLoss.
-func (in *LawInstance) l1() problems.L1Loss { return problems.L1Loss{Z: in.z, W: in.w} }
+// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is losses.Linear.
+func (in *LawInstance) l1() losses.L1 { return losses.L1{Z: in.z, W: in.w} }
 
 // Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
 func (in *LawInstance) Value(i int, x []float64) float64 {
 	if in.family == LawGaussian {
-		return problems.LinearLoss{Z: in.z}.Value(i, x)
+		return losses.Linear{Z: in.z}.Value(i, x)
 	}
 	return in.l1().Value(i, x)
 }
@@ -194,7 +195,7 @@ func (in *LawInstance) Value(i int, x []float64) float64 {
 // ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
 func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 {
 	if in.family == LawGaussian {
-		lin := problems.LinearLoss{Z: in.z}
+		lin := losses.Linear{Z: in.z}
 		return lin.Value(i, z) - lin.Value(i, x)
 	}
 	return in.l1().ValueDiff(i, z, x)

@@ -8,6 +8,7 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
+	"expmech/problems/losses"
 	"expmech/task"
 )
 
@@ -137,13 +138,13 @@ func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 
 // Instance is a generated ℓ1 problem.
 type Instance struct {
-	problems.L1Loss // z_i, w and the oracle
-	c               problems.Constants
-	a               float64   // half-width of the point set
-	pj              []float64 // population: P(z_j = a | binary), nil if no closed form
-	q               float64   // population: P(z = 0)
-	rest            *Instance // held-out data rows
-	opt             *problems.LazyOptimum
+	losses.L1 // z_i, w and the oracle
+	c         problems.Constants
+	a         float64   // half-width of the point set
+	pj        []float64 // population: P(z_j = a | binary), nil if no closed form
+	q         float64   // population: P(z = 0)
+	rest      *Instance // held-out data rows
+	opt       *problems.LazyOptimum
 }
 
 var (
@@ -217,7 +218,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 }
 
 func newInstance(z [][]float64, w float64, c problems.Constants) *Instance {
-	in := &Instance{L1Loss: problems.L1Loss{Z: z, W: w}, c: c}
+	in := &Instance{L1: losses.L1{Z: z, W: w}, c: c}
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
 		x := in.Median(c.Domain)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil

@@ -11,6 +11,7 @@ import (
 
 	"expmech/loss"
 	"expmech/problems"
+	"expmech/problems/losses"
 	"expmech/problems/solve"
 	"expmech/task"
 )
@@ -430,17 +431,17 @@ func (ck *checker) population(t *testing.T) {
 
 // Canary fixtures shared by the mechanism and sampler tests: small problems with
 // closed-form or cheaply certified optima, independent of the real generators. Their
-// oracles are problems.LinearLoss and L1Loss; a fixture adds its data, domain and constants.
+// oracles are package losses'; a fixture adds its data, its domain and its constants.
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
 // linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
 // F* = −R‖z̄‖. Constants: G_f = G, G_Δ = 2G (replace-one: ⟨x, z − z'⟩ with ‖z − z'‖ ≤
 // 2G), β = 0 (affine; declared in Constants only by WithSmooth).
 type Linear struct {
-	problems.LinearLoss // Z, and the oracle
-	G, R                float64
-	smooth              problems.Smoothness
-	domain              problems.Domain
+	losses.Linear // Z, and the oracle
+	G, R          float64
+	smooth        problems.Smoothness
+	domain        problems.Domain
 }
 
 // NewLinear draws n points uniformly on the sphere of radius g in R^d, shifted towards a
@@ -461,7 +462,7 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 		}
 		z[i] = v
 	}
-	return &Linear{LinearLoss: problems.LinearLoss{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
+	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
 }
 
 // UniformPoints draws n points uniform on [lo, hi]^d, row by row (one rng.Float64 per
@@ -637,20 +638,20 @@ var (
 // NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (not checked)
 // over dom; R is dom.Radius.
 func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
-	return &Linear{LinearLoss: problems.LinearLoss{Z: z}, G: g, R: dom.Radius, domain: dom}
+	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: dom.Radius, domain: dom}
 }
 
 // L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
 // family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
 // exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
 type L1 struct {
-	problems.L1Loss // Z, W and the oracle
-	domain          problems.Domain
+	losses.L1 // Z, W and the oracle
+	domain    problems.Domain
 }
 
 // NewL1 returns the ℓ1 canary on points z with weight w over dom.
 func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
-	return &L1{L1Loss: problems.L1Loss{Z: z, W: w}, domain: dom}
+	return &L1{L1: losses.L1{Z: z, W: w}, domain: dom}
 }
 
 func (p *L1) Constants() problems.Constants {

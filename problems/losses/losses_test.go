@@ -1,15 +1,17 @@
-package problems
+package losses
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"expmech/problems"
 )
 
 // TestL1 checks Value and Grad against hand-computed values, and Median against a brute
 // force minimisation of F over a fine grid of each coordinate (F is separable).
 func TestL1(t *testing.T) {
-	l := L1Loss{Z: [][]float64{{0, 1}, {2, -1}, {3, 0.5}}, W: 2}
+	l := L1{Z: [][]float64{{0, 1}, {2, -1}, {3, 0.5}}, W: 2}
 	x := []float64{1, 0}
 	if got, want := l.Value(1, x), 2*(1+1.0); got != want {
 		t.Errorf("Value = %v, want %v", got, want)
@@ -27,12 +29,12 @@ func TestL1(t *testing.T) {
 	for i := range z {
 		z[i] = []float64{4*rng.Float64() - 2, 4*rng.Float64() - 2}
 	}
-	l = L1Loss{Z: z, W: 1}
-	for _, dm := range []Domain{{Kind: Box, Radius: 0.5}, {Kind: Unconstrained, Radius: 1}} {
+	l = L1{Z: z, W: 1}
+	for _, dm := range []problems.Domain{{Kind: problems.Box, Radius: 0.5}, {Kind: problems.Unconstrained, Radius: 1}} {
 		m := l.Median(dm)
 		fm := l.EmpiricalRisk(m)
 		lo, hi := -3.0, 3.0
-		if dm.Kind == Box {
+		if dm.Kind == problems.Box {
 			lo, hi = -dm.Radius, dm.Radius
 		}
 		for j := range 2 {
@@ -49,7 +51,7 @@ func TestL1(t *testing.T) {
 
 // TestLinear checks Value against the inner product and Grad = z_i.
 func TestLinear(t *testing.T) {
-	l := LinearLoss{Z: [][]float64{{1, -2, 0.5}}}
+	l := Linear{Z: [][]float64{{1, -2, 0.5}}}
 	if got, want := l.Value(0, []float64{2, 1, 4}), 2.0-2+2; got != want {
 		t.Errorf("Value = %v, want %v", got, want)
 	}
