@@ -10,6 +10,7 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
+	"expmech/problems/heldout"
 	"expmech/problems/linear"
 	"expmech/task"
 )
@@ -252,7 +253,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil && floats.Norm(x, 2) <= in.R {
 		return floats.Dot(x, in.popMu), 0
 	}
-	return problems.PopulationRiskOf(in.rest, x)
+	return heldout.PopulationRisk(in.rest, x)
 }
 
 // PopulationOptimum is ballLinearOptimum of E z (exact) for generated data, or the
@@ -261,5 +262,5 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
 		return ballLinearOptimum(in.popMu, in.R), nil
 	}
-	return problems.HeldOutOptimum(in.rest, "extended-linear: no population (task erm or hard mode)")
+	return heldout.Optimum(in.rest, "extended-linear: no population (task erm or hard mode)")
 }

@@ -9,6 +9,7 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
+	"expmech/problems/heldout"
 	"expmech/task"
 )
 
@@ -394,9 +395,9 @@ func (s *weiszfeld) lower(w []float64) float64 {
 	return -t / (mx * float64(n))
 }
 
-// PopulationRisk is problems.HeldOutRisk of the held-out sample (task sco).
+// PopulationRisk is heldout.Risk of the held-out sample (task sco).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
-	return problems.PopulationRiskOf(in.rest, x)
+	return heldout.PopulationRisk(in.rest, x)
 }
 
 // PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min
@@ -405,7 +406,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 // For a data file it is the held-out sample's certified optimum.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.rest == nil || !in.gen {
-		return problems.HeldOutOptimum(in.rest, "geometric-median: no population (task erm)")
+		return heldout.Optimum(in.rest, "geometric-median: no population (task erm)")
 	}
 	x := make([]float64, in.c.D)
 	for j := range in.p.DMin {

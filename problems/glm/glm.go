@@ -13,6 +13,7 @@ import (
 	"expmech/loss"
 	"expmech/problems"
 	"expmech/problems/dataset"
+	"expmech/problems/heldout"
 	"expmech/problems/solve"
 	"expmech/task"
 )
@@ -561,13 +562,13 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is the held-out mean and its standard error (task sco).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
-	return problems.PopulationRiskOf(in.rest, x)
+	return heldout.PopulationRisk(in.rest, x)
 }
 
 // PopulationOptimum is the certified optimum of the held-out sample: an estimate of the
 // population optimum, biased low by its own O(d/m) generalisation gap.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
-	return problems.HeldOutOptimum(in.rest, "glm: no population (task erm)")
+	return heldout.Optimum(in.rest, "glm: no population (task erm)")
 }
 
 // plantedLabel draws the label of a feature with planted score t: t plus N(0, noise²) for
@@ -603,7 +604,7 @@ func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, h
 
 var (
 	_ problems.Classifier = (*Instance)(nil)
-	_ problems.Margins    = (*Instance)(nil)
+	_ heldout.Margins     = (*Instance)(nil)
 )
 
 // Margin is y_i·⟨a_i, x⟩, the classification margin of example i.
@@ -615,7 +616,7 @@ func (in *Instance) PopulationAccuracy(x []float64) (float64, float64) {
 	if in.rest == nil || in.loss == Absolute {
 		return math.NaN(), math.NaN()
 	}
-	return problems.HeldOutAccuracy(in.rest, x)
+	return heldout.Accuracy(in.rest, x)
 }
 
 // generateFactored draws the lowrank instance with g_k = 0 keeping the features factored,

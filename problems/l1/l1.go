@@ -8,6 +8,7 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
+	"expmech/problems/heldout"
 	"expmech/problems/losses"
 	"expmech/task"
 )
@@ -236,7 +237,7 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 // 0 with q, so E|x_j − z_j| is a three-term sum (exact, stderr 0).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.pj == nil {
-		return problems.PopulationRiskOf(in.rest, x)
+		return heldout.PopulationRisk(in.rest, x)
 	}
 	s := 0.0
 	for j, xj := range x {
@@ -254,7 +255,7 @@ func (in *Instance) coordRisk(j int, xj float64) float64 {
 // CDF crosses ½), which lies in [−a, a] ⊆ K.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.pj == nil {
-		return problems.HeldOutOptimum(in.rest, "l1: no population (task erm)")
+		return heldout.Optimum(in.rest, "l1: no population (task erm)")
 	}
 	x := make([]float64, len(in.pj))
 	for j, p := range in.pj {

@@ -12,6 +12,7 @@ import (
 
 	"expmech/problems"
 	"expmech/problems/dataset"
+	"expmech/problems/heldout"
 	"expmech/task"
 )
 
@@ -361,7 +362,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil {
 		return floats.Dot(x, in.popMu), 0
 	}
-	return problems.PopulationRiskOf(in.rest, x)
+	return heldout.PopulationRisk(in.rest, x)
 }
 
 // PopulationOptimum is Minimum of E z (closed form), or the held-out sample's.
@@ -369,5 +370,5 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
 		return Minimum(in.popMu, in.c.Domain), nil
 	}
-	return problems.HeldOutOptimum(in.rest, "linear: no population (task erm or hard mode)")
+	return heldout.Optimum(in.rest, "linear: no population (task erm or hard mode)")
 }

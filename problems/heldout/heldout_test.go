@@ -1,27 +1,27 @@
-package problems
+package heldout
 
 import (
 	"math"
 	"testing"
 )
 
-type heldOutTable []float64
+type table []float64
 
-func (t heldOutTable) Len() int                         { return len(t) }
-func (t heldOutTable) Dim() int                         { return 1 }
-func (t heldOutTable) Value(i int, _ []float64) float64 { return t[i] }
+func (t table) Len() int                         { return len(t) }
+func (t table) Dim() int                         { return 1 }
+func (t table) Value(i int, _ []float64) float64 { return t[i] }
 
 func TestRisk(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		v        heldOutTable
+		v        table
 		mean, se float64
 	}{
 		// Closed forms: mean 2.5, sample variance 5/3, se = sqrt(5/3/4).
-		{"1..4", heldOutTable{1, 2, 3, 4}, 2.5, math.Sqrt(5.0 / 3 / 4)},
-		{"constant", heldOutTable{7, 7, 7}, 7, 0},
+		{"1..4", table{1, 2, 3, 4}, 2.5, math.Sqrt(5.0 / 3 / 4)},
+		{"constant", table{7, 7, 7}, 7, 0},
 	} {
-		m, se := HeldOutRisk(tc.v, nil)
+		m, se := Risk(tc.v, nil)
 		if math.Abs(m-tc.mean) > 1e-15 || math.Abs(se-tc.se) > 1e-15 {
 			t.Errorf("%s: got %v ± %v, want %v ± %v", tc.name, m, se, tc.mean, tc.se)
 		}
@@ -45,7 +45,7 @@ func TestAccuracy(t *testing.T) {
 		{"tie", margins{1, 0, -1}, 0.5, math.Sqrt(0.25 / 3)},
 		{"all right", margins{1, 2, 3}, 1, 0},
 	} {
-		a, se := HeldOutAccuracy(tc.m, nil)
+		a, se := Accuracy(tc.m, nil)
 		if math.Abs(a-tc.acc) > 1e-15 || math.Abs(se-tc.se) > 1e-15 {
 			t.Errorf("%s: got %v ± %v, want %v ± %v", tc.name, a, se, tc.acc, tc.se)
 		}
