@@ -11,7 +11,7 @@ import (
 
 // TestScoreReducedEqualsFull: on the reduced path the released score of (y, ρ) equals the
 // full path's score of x = Uy + x⊥ with ‖x⊥‖ = ρ under the same noise draw: the same
-// clipped values (F sees span U only) and the same sensitivity (score.go uses the full
+// clipped values (F sees span U only) and the same sensitivity (scorer.noisy uses the full
 // norm √(‖y‖² + ρ²)). Dropping ρ (scoring as if x⊥ = 0) changes Δ and fails this test.
 func TestScoreReducedEqualsFull(t *testing.T) {
 	inst := mechtest.LowRankGLM(t, 25, 40, 3, 0, problems.Unconstrained, 8)

@@ -14,7 +14,7 @@ import (
 
 // TestGridContainsOptimum: on LLL24's setting (lowrank, absolute loss, rank 4, g_k = 0,
 // ε = 1, δ = 1e-5) at n = 100 and n = 1000 (the baselines experiment's two n), the oracle
-// over dp-sgd's default 12-point grid (knobs.go) is within 1.35× of the oracle over a wide
+// over dp-sgd's default 12-point grid (Knobs) is within 1.35× of the oracle over a wide
 // 36-point grid (step_factor ¼ … 64 × batch {32, 128} × T {theory, n}) in mean excess
 // empirical risk at each n (pooled over d = 20 and 80), and its selection is on the edge
 // of the step-factor axis in at most a quarter of the trials — where the former {½, 1, 2}

@@ -75,7 +75,7 @@ func oracleRisks(t *testing.T, n, trials int, ds []int, grids ...[]tuning.Axis) 
 
 // TestGridContainsOptimum: on the baselines experiment's setting (lowrank, absolute loss,
 // rank 4, g_k = 0, ε = 1, δ = 1e-5) at LLL24's n = 100 and at n = 1000, 16 trials per
-// d, the oracle over noisy-gd's default 12-point grid (knobs.go) is within 1.25× of the
+// d, the oracle over noisy-gd's default 12-point grid (Knobs) is within 1.25× of the
 // oracle over a wide 20-point absolute grid (wideGrid: η 0.03 … 3 × T {¼, ½, 1, 2}n) in
 // mean excess empirical risk at every d = 20, 40, 80, 160. The former default ½ … 4 × T
 // {½, 1, 2}n was within 1.25× at n = 100 but 1.12 / 1.28 / 1.40 / 1.16× at n = 1000,
