@@ -880,9 +880,16 @@ func (l *logit) certify(x []float64, radius float64, iters int, method string) (
 				u[i] -= l.y[i] * dot(l.A.RawRowView(i), c.RawVector().Data)
 			}
 		}
+		// A u_i outside [0, 1] leaves no dual certificate. On linearly separable data it
+		// is the rule, not round-off: F has no minimiser (its infimum is approached as
+		// ‖x‖ → ∞), Newton stops far out where every σ(−m_i) underflows, and the
+		// projection lands a hair below 0 (u = −2e-56 on TestLogisticSeparableRejected's
+		// four points). This check is the solver's only separability test.
 		for i := range u {
 			if u[i] < 0 || u[i] > 1 {
-				return Result{}, fmt.Errorf("solve: logistic: projected dual left [0,1] (u=%v)", u[i])
+				return Result{}, fmt.Errorf("solve: logistic: no dual certificate: the projected "+
+					"dual left [0,1] (u=%v), as on linearly separable data, where the unconstrained "+
+					"minimum is not attained", u[i])
 			}
 		}
 		extra = norm(bu()) * (norm(x) + 1) / float64(n)
