@@ -328,23 +328,13 @@ func fitText(sty *draw.TextStyle, s string, w vg.Length) string {
 
 // wrap breaks s into lines no wider than w (greedy, at spaces).
 func wrap(sty draw.TextStyle, s string, w vg.Length) string {
-	words := strings.Fields(s)
 	var lines []string
-	cur := ""
-	for _, wd := range words {
-		try := wd
-		if cur != "" {
-			try = cur + " " + wd
+	for _, wd := range strings.Fields(s) {
+		if n := len(lines); n > 0 && sty.Width(lines[n-1]+" "+wd) <= w {
+			lines[n-1] += " " + wd
+		} else {
+			lines = append(lines, wd)
 		}
-		if cur != "" && sty.Width(try) > w {
-			lines = append(lines, cur)
-			cur = wd
-			continue
-		}
-		cur = try
-	}
-	if cur != "" {
-		lines = append(lines, cur)
 	}
 	return strings.Join(lines, "\n")
 }

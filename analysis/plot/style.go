@@ -87,20 +87,9 @@ var (
 // knownVariants fixes the marker and dashes (indices into variantGlyphs, variantDashes) of
 // the variant labels the suite's specs run side by side, so that they never look alike;
 // other variants hash their label.
-func knownVariant(label string) (glyph, dashes int, ok bool) {
-	switch label {
-	case "prox-practical", "expmech-prox", "corrected", "oracle":
-		return 0, 0, true
-	case "prox-certified", "lll24-printed":
-		return 1, 1, true
-	case "exact":
-		return 2, 2, true
-	case "mala":
-		return 3, 3, true
-	case "private":
-		return 1, 3, true
-	}
-	return 0, 0, false
+var knownVariants = map[string][2]int{
+	"prox-practical": {0, 0}, "expmech-prox": {0, 0}, "corrected": {0, 0}, "oracle": {0, 0},
+	"prox-certified": {1, 1}, "lll24-printed": {1, 1}, "exact": {2, 2}, "mala": {3, 3}, "private": {1, 3},
 }
 
 // StyleOf is the style of the series labelled label of method (method "" =
@@ -120,12 +109,12 @@ func StyleOf(method, label string) Style {
 	if len(label) > len(method) && label[:len(method)] == method && (label[len(method)] == '/' || label[len(method)] == '-') {
 		variant = label[len(method)+1:]
 	}
-	g, d, ok := knownVariant(variant)
+	gd, ok := knownVariants[variant]
 	if !ok {
 		h := hash(variant)
-		g, d = int(h%uint32(len(variantGlyphs))), int((h/uint32(len(variantGlyphs)))%uint32(len(variantDashes)))
+		gd = [2]int{int(h % uint32(len(variantGlyphs))), int((h / uint32(len(variantGlyphs))) % uint32(len(variantDashes)))}
 	}
-	s.Glyph, s.Dashes = variantGlyphs[g], variantDashes[d]
+	s.Glyph, s.Dashes = variantGlyphs[gd[0]], variantDashes[gd[1]]
 	return s
 }
 

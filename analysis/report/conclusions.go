@@ -569,8 +569,7 @@ func comparePointsText(r check.CheckResult) string {
 		}
 	}
 	list := func(xs []float64) string {
-		fc := FigureComparison{X: cmp.Or(r.Vs, "group"), Points: make([]RankPoint, len(r.Points))}
-		return fc.xList(xs)
+		return FigureComparison{X: cmp.Or(r.Vs, "group"), Points: make([]RankPoint, len(r.Points))}.xList(xs)
 	}
 	// ratio is " (<A>/<B> ×r; note)" or " (note)".
 	ratio := func(v check.Verdict, note string) string {

@@ -88,30 +88,29 @@ func shortLabel(expr string) string {
 	return l
 }
 
-// figureOutcome is what the report says about one figure.
+// figureOutcome is what the reports say about one figure; analysis.json holds its
+// tagged fields.
 type figureOutcome struct {
-	Figure  Figure
-	Name    string
-	PNG     string // file names inside figDir ("" if not drawn)
-	SVG     string
-	PDF     string
-	Series  []string
-	Points  int
-	Dropped int    // points left out (non-positive on a log axis, or missing)
-	Err     string // why the figure was not drawn
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"` // Figure.Kind, "curve" when unset
+	X       string   `json:"x"`
+	Y       string   `json:"y"`
+	PNG     string   `json:"png"` // file names inside figDir ("" if not drawn)
+	SVG     string   `json:"svg"`
+	PDF     string   `json:"pdf"`
+	Points  int      `json:"points"`
+	Dropped int      `json:"dropped"` // points left out (non-positive on a log axis, or missing)
+	Note    string   `json:"note"`    // the caption: interval type and trials per point
+	Err     string   `json:"error"`   // why the figure was not drawn
+	Figure  Figure   `json:"-"`
+	Series  []string `json:"-"`
 	// WriteErr is set when the figure was drawn but a file of it could not be written:
 	// the analysis fails (exit status 1), after the report has said which.
-	WriteErr error
-	Note     string // the caption: interval type and trials per point
+	WriteErr error `json:"-"`
 }
 
 // method is the method of an algorithm label (Experiment.Methods, else plot.MethodOf).
-func (e Experiment) method(label string) string {
-	if m, ok := e.Methods[label]; ok && m != "" {
-		return m
-	}
-	return plot.MethodOf(label)
-}
+func (e Experiment) method(label string) string { return cmp.Or(e.Methods[label], plot.MethodOf(label)) }
 
 // styleKey is the experiment's plot.Key over its algorithm labels (Methods).
 func (e Experiment) styleKey() plot.Key {
@@ -199,7 +198,7 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	pfs := make([]plot.Figure, n)
 	check.ForEach(workers, n, func(i int) {
 		fg := exp.Figures[i]
-		outs[i] = figureOutcome{Figure: fg, Name: fg.Stem()}
+		outs[i] = figureOutcome{Figure: fg, Name: fg.Stem(), Kind: cmp.Or(fg.Kind, FigureCurve), X: fg.X, Y: fg.Y}
 		pf, err := figureData(exp, fg, rs, &outs[i])
 		if err != nil {
 			outs[i].Err = err.Error()

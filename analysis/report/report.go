@@ -793,7 +793,7 @@ type sidecar struct {
 	Description string          `json:"description"`
 	Quick       bool            `json:"quick"` // the spec was shrunk by -quick
 	Checks      []sidecarCheck  `json:"checks"`
-	Figures     []sidecarFigure `json:"figures"`
+	Figures     []figureOutcome `json:"figures"`
 	RowsTotal   int             `json:"rows_total"`
 	RowsOK      int             `json:"rows_ok"`
 	// RowsExcluded counts the rows whose status is not ok, by status.
@@ -870,24 +870,10 @@ type sidecarCmpPoint struct {
 	Verdict check.Verdict `json:"verdict"`
 }
 
-type sidecarFigure struct {
-	Name    string `json:"name"`
-	Kind    string `json:"kind"`
-	X       string `json:"x"`
-	Y       string `json:"y"`
-	PNG     string `json:"png"`
-	SVG     string `json:"svg"`
-	PDF     string `json:"pdf"`
-	Points  int    `json:"points"`
-	Dropped int    `json:"dropped"`
-	Note    string `json:"note"`
-	Err     string `json:"error"`
-}
-
 func (rep report) sidecar() sidecar {
 	sc := sidecar{Name: rep.Exp.Name, Description: rep.Exp.Description, Quick: rep.Exp.Quick, RowsTotal: rep.Rows.Total, RowsOK: rep.Rows.OK,
 		RowsExcluded: rep.Rows.ByStatus, Reference: rep.Reference, Interval: CINote,
-		Checks: []sidecarCheck{}, Figures: []sidecarFigure{}, Comparisons: append([]FigureComparison{}, rep.Comparisons...), // [] rather than null
+		Checks: []sidecarCheck{}, Figures: append([]figureOutcome{}, rep.Figures...), Comparisons: append([]FigureComparison{}, rep.Comparisons...), // [] rather than null
 		Conclusions: conclusions(rep.Comparisons, rep.Results)}
 	if sc.RowsExcluded == nil {
 		sc.RowsExcluded = map[string]int{}
@@ -913,10 +899,6 @@ func (rep report) sidecar() sidecar {
 			Verdict: r.Verdict, Role: r.Role, Reason: r.Reason,
 			PPass: Number(r.PPass), Resamples: r.Resamples, LackOfFit: sidecarLOF{Number(r.LackOfFit.Chi2), r.LackOfFit.DF, Number(r.LackOfFit.P)}, Figure: rep.figureFor(r.Check), Against: r.Against, PerX: perX,
 			Detect: Number(r.Detect), Power: Number(r.Power), PowerTrials: r.PowerTrials})
-	}
-	for _, f := range rep.Figures {
-		sc.Figures = append(sc.Figures, sidecarFigure{Name: f.Name, Kind: cmp.Or(f.Figure.Kind, FigureCurve), X: f.Figure.X, Y: f.Figure.Y, PNG: f.PNG,
-			SVG: f.SVG, PDF: f.PDF, Points: f.Points, Dropped: f.Dropped, Note: f.Note, Err: f.Err})
 	}
 	return sc
 }
