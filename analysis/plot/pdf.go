@@ -16,11 +16,10 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// pdfCanvas is a vg.Canvas that writes a PDF through fpdf with the figures' fonts embedded
-// as Unicode (Identity-H, subset) fonts with a ToUnicode map, so the text extracts as
-// written: gonum/plot's vgpdf embeds them as WinAnsi (cp1252) and garbles every non-ASCII
-// rune ("Îµ" for ε). A fixed creation date (pdfEpoch) and sorted catalogs make its bytes
-// depend on the figure alone.
+// pdfCanvas is a vg.Canvas that writes a PDF through fpdf with the fonts embedded as
+// Unicode (Identity-H, subset, ToUnicode) fonts, so the text extracts as written (vgpdf's
+// WinAnsi garbles non-ASCII: "Îµ" for ε); a fixed date (pdfEpoch) and sorted catalogs make
+// its bytes depend on the figure alone.
 type pdfCanvas struct {
 	doc   *fpdf.Fpdf
 	w, h  vg.Length
@@ -30,7 +29,6 @@ type pdfCanvas struct {
 	err   error // the first font that could not be embedded
 }
 
-// pdfEpoch is every figure's CreationDate and ModDate, so that a rerun writes the same bytes.
 var pdfEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func newPDFCanvas(w, h vg.Length) *pdfCanvas {
@@ -53,7 +51,6 @@ func newPDFCanvas(w, h vg.Length) *pdfCanvas {
 
 func (c *pdfCanvas) Size() (w, h vg.Length) { return c.w, c.h }
 
-// DPI is the PDF's nominal resolution (1 unit = 1 pt).
 func (c *pdfCanvas) DPI() float64 { return 72 }
 
 func (c *pdfCanvas) SetLineWidth(w vg.Length) {
@@ -104,9 +101,8 @@ func (c *pdfCanvas) Stroke(p vg.Path) {
 
 func (c *pdfCanvas) Fill(p vg.Path) { c.path(p, "F") }
 
-// path emits p and paints it (style "D" stroke, "F" fill). Arcs become cubic Bézier
-// pieces of at most a quarter turn each (control length 4/3·tan(θ/4)·r, the standard
-// approximation, radial error < 3e-4·r).
+// path emits p and paints it ("D" stroke, "F" fill); an arc becomes cubic Bézier pieces of
+// at most a quarter turn (control length 4/3·tan(θ/4)·r, radial error < 3e-4·r).
 func (c *pdfCanvas) path(p vg.Path, style string) {
 	for _, comp := range p {
 		switch comp.Type {
@@ -153,7 +149,6 @@ func (c *pdfCanvas) arc(comp vg.PathComp) {
 	}
 }
 
-// FillString writes txt with its baseline's left end at pt.
 func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, txt string) {
 	if f.Font.Size == 0 || txt == "" {
 		return
@@ -195,7 +190,6 @@ func (c *pdfCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
 	c.Pop()
 }
 
-// WriteTo closes the document and writes it to w.
 func (c *pdfCanvas) WriteTo(w io.Writer) (int64, error) {
 	if c.err != nil {
 		return 0, c.err

@@ -24,30 +24,23 @@ import (
 )
 
 // Series is one set of points with optional confidence bounds (absolute values, not
-// offsets; NaN or a nil slice means no bar). XLo and XHi are horizontal bounds (frontier
-// figures, where x is a measured cost).
+// offsets; NaN or a nil slice means no bar); XLo and XHi bound x (a frontier's cost).
 type Series struct {
 	Label string // legend text
-	// Key is the algorithm label the style is a function of ("" = Label); Method keys the
-	// colour ("" = MethodOf(Key)). See StyleOf.
+	// Key is the label the style is a function of ("" = Label); Method keys the colour
+	// ("" = MethodOf(Key)). See StyleOf.
 	Key, Method string
 	X, Y        []float64
 	Lo, Hi      []float64
 	XLo, XHi    []float64
-	// Points optionally names each point (frontier figures: the cell's swept values),
-	// written in small type beside its marker.
-	Points []string
-	// OffFront leaves the series out of the Pareto front (a non-private reference).
-	OffFront bool
-	// Fronts optionally names the front each point belongs to (frontier figures: its
-	// cell, so that a front never joins points of different problems); a Pareto front is
-	// drawn per name over the points of every series that carry it. nil: one front.
+	Points      []string // optional names of the points, in small type beside the markers
+	OffFront    bool     // out of the Pareto front (a non-private reference)
+	// Fronts optionally names each point's front (its cell, so that a front never joins
+	// points of different problems); a Pareto front is drawn per name. nil: one front.
 	Fronts []string
-	// Style, when set, is the series' style (from the experiment's Key); else StyleOf.
-	Style *Style
+	Style  *Style // when set (from the experiment's Key), the style; else StyleOf
 }
 
-// keyMethod is the series' style key (Key, else Label) and method (Method, else the key's).
 func (s Series) keyMethod() (key, method string) {
 	key = cmp.Or(s.Key, s.Label)
 	return key, cmp.Or(s.Method, MethodOf(key))
@@ -76,9 +69,8 @@ type Line struct {
 	X, Y   []float64
 	Style  LineStyle
 	Method string
-	// EndLabel, when set (a theorem's bound), draws the line thin and grey (never like a
-	// dashed variant series) and names it at its right end in the Method's colour
-	// (mergeEnds); the legend holds one entry, Label, for all such lines.
+	// EndLabel, when set (a theorem's bound), draws the line thin and grey (unlike a dashed
+	// variant) and names it at its right end in Method's colour; one legend entry for all.
 	EndLabel string
 }
 
@@ -110,28 +102,22 @@ func (s Size) fonts() (title, label, tick, legend float64) {
 type Figure struct {
 	Title, XLabel, YLabel string
 	LogX, LogY            bool
-	// Dodge spreads the series horizontally by a few per cent on a log x axis so that
-	// error bars at the same x do not overlap.
-	Dodge bool
-	// Markers draws the points without connecting lines (frontier figures).
-	Markers bool
-	// Frontier adds the lower-left Pareto envelope over all series' points (smaller x and
-	// smaller y are better), in grey: one per front name of the points (Series.Fronts).
+	Dodge                 bool // spread the series by a few per cent on a log x axis (bars apart)
+	Markers               bool // points without connecting lines
+	// Frontier adds the lower-left Pareto envelope (smaller x and y are better) in grey,
+	// one per front name (Series.Fronts).
 	Frontier bool
-	// XTicks, when set, are the labelled x ticks (usually the swept values).
-	XTicks []float64
-	Series []Series
-	Lines  []Line
-	// Note is the caption line under the legend, e.g. "mean ± 95% CI (Student t), 20 trials".
-	Note string
-	Size Size
-	// YCategories, when set, makes the y axis categorical (a forest plot): category i is
-	// drawn at y = len − 1 − i (the first on top) and labelled; the figure grows taller
-	// with the number of categories.
+	XTicks   []float64 // when set, the labelled x ticks (usually the swept values)
+	Series   []Series
+	Lines    []Line
+	Note     string // the caption under the legend, e.g. "mean ± 95% CI (Student t), 20 trials"
+	Size     Size
+	// YCategories, when set, makes the y axis categorical (a forest plot): category i at
+	// y = len − 1 − i (the first on top); the figure grows taller with their number.
 	YCategories []string
 
-	// recolor, when set, replaces the method colours (tests only: a changed palette must
-	// fail the golden images).
+	// recolor, when set, replaces the method colours (tests: a changed palette must fail
+	// the golden images).
 	recolor func(method string, c color.NRGBA) color.NRGBA
 }
 
@@ -144,8 +130,8 @@ var ErrNoData = errors.New("plot: no drawable points")
 // Formats are the file formats Save writes, in this order.
 func Formats() []string { return []string{"png", "svg", "pdf"} }
 
-// Save makes base's folder and writes base+".png", base+".svg" and base+".pdf" (SaveFormat).
-// Points that are NaN, infinite, or non-positive on a log axis are dropped (seriesPoints).
+// Save makes base's folder and writes base+".png", ".svg" and ".pdf" (SaveFormat), without
+// the points that are NaN, infinite or non-positive on a log axis.
 func Save(f Figure, base string) error {
 	if err := rows.MkdirAll(filepath.Dir(base)); err != nil {
 		return err
@@ -202,7 +188,6 @@ func Render(f Figure, ext string, w io.Writer) error {
 	return err
 }
 
-// legendEntry is one line of the legend.
 type legendEntry struct {
 	label string
 	line  *draw.LineStyle // nil: marker only
@@ -224,8 +209,7 @@ func draw1(f Figure, c draw.Canvas) error {
 	return nil
 }
 
-// drawTitle draws the title at the top of c, wrapped to the width and shrunk if one word
-// is still too wide; it returns the top of the space left below it.
+// drawTitle draws the title at the top of c (fitText); it returns the top of the space left.
 func drawTitle(f Figure, p *gplot.Plot, c draw.Canvas, pad vg.Length) (top vg.Length) {
 	fTitle, _, _, _ := f.Size.fonts()
 	width := c.Max.X - c.Min.X
@@ -242,8 +226,8 @@ func drawTitle(f Figure, p *gplot.Plot, c draw.Canvas, pad vg.Length) (top vg.Le
 	return top
 }
 
-// drawLegend draws the caption (f.Note) at the bottom of c and the legend above it, in
-// as many columns as fit; it returns the bottom of the space left above them.
+// drawLegend draws the caption (f.Note) at the bottom of c and the legend above it; it
+// returns the bottom of the space left above them.
 func drawLegend(f Figure, p *gplot.Plot, entries []legendEntry, c draw.Canvas, pad vg.Length) (bottom vg.Length) {
 	_, _, _, fLeg := f.Size.fonts()
 	width := c.Max.X - c.Min.X
@@ -288,10 +272,9 @@ func drawLegend(f Figure, p *gplot.Plot, entries []legendEntry, c draw.Canvas, p
 	return bottom + legH + pad
 }
 
-// drawAxisTitles draws the axis titles here, not by gonum/plot: on a log axis gonum
-// places their glyph box at the arithmetic midpoint of the range (near one end), which
-// pads the data area with a wide empty band. The y title wraps (and shrinks) to the
-// plot's height. It returns the left and bottom edges of the data area's canvas.
+// drawAxisTitles draws the axis titles (the y title fitted to the plot's height) and
+// returns the data area's left and bottom edges: gonum/plot would place their glyph box at
+// a log axis's arithmetic midpoint (near one end), padding the data with an empty band.
 func drawAxisTitles(p *gplot.Plot, c draw.Canvas, pad, top, bottom vg.Length) (vg.Length, vg.Length) {
 	width := c.Max.X - c.Min.X
 	left := c.Min.X + pad
@@ -342,7 +325,6 @@ func wrap(sty draw.TextStyle, s string, w vg.Length) string {
 // build makes the gonum plot (without title) and the legend entries.
 func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	_, fLabel, fTick, _ := f.Size.fonts()
-	// An empty plot with f's axis labels, the fonts of its size and a light grid.
 	p := gplot.New()
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
@@ -414,8 +396,7 @@ func build(f Figure) (*gplot.Plot, []legendEntry, error) {
 	return p, b.entries, nil
 }
 
-// builder adds the series, front and lines of a figure to its plot and collects their
-// legend entries.
+// builder adds a figure's series, front and lines to its plot, with their legend entries.
 type builder struct {
 	f              Figure
 	p              *gplot.Plot
@@ -426,15 +407,13 @@ type builder struct {
 	ends           []lineEnd // the right ends of the lines with an EndLabel
 }
 
-// lineEnd is the right end of a labelled line: where, what and in which colour.
 type lineEnd struct {
 	at    plotter.XY
 	text  string
 	color color.Color
 }
 
-// series adds one series: its line (unless markers only), its points, their CI bars and
-// their point labels.
+// series adds s: its line (unless markers only), points, CI bars and point labels.
 func (b *builder) series(s Series, pts plotter.XYs, bars []bar) error {
 	f := b.f
 	st := s.style()
@@ -471,7 +450,7 @@ func (b *builder) series(s Series, pts plotter.XYs, bars []bar) error {
 	return nil
 }
 
-// pointLabels names the points of s (Series.Points) beside them, in the series' colour.
+// pointLabels writes s.Points beside the points, in the series' colour.
 func (b *builder) pointLabels(s Series, bars []bar, c color.Color) error {
 	var lab plotter.XYLabels
 	for _, br := range bars {
@@ -496,8 +475,7 @@ func (b *builder) pointLabels(s Series, bars []bar, c color.Color) error {
 	return nil
 }
 
-// front adds the Pareto front of each group of points (a dashed grey step line) that has
-// at least two points on it, and one legend entry.
+// front adds each group's Pareto front of two or more points (a dashed grey step line).
 func (b *builder) front(groups map[string]plotter.XYs, order []string) error {
 	var style *draw.LineStyle
 	for _, g := range order {
@@ -524,8 +502,7 @@ func (b *builder) front(groups map[string]plotter.XYs, order []string) error {
 	return nil
 }
 
-// line adds a reference line (dashed or dotted, in its method's colour) with at least
-// two drawable points.
+// line adds a reference line with at least two drawable points.
 func (b *builder) line(l Line) error {
 	pts, _ := seriesPoints(Series{X: l.X, Y: l.Y}, b.f)
 	if len(pts) < 2 {
@@ -560,8 +537,8 @@ func (b *builder) line(l Line) error {
 	return nil
 }
 
-// setAxes sets the scales and tick markers of f's axes, pads their ranges, and for
-// categorical y (f.YCategories) names the rows and lightens the horizontal grid.
+// setAxes sets the scales, ticks and padded ranges of f's axes (names the rows of a
+// categorical y and lightens its grid).
 func setAxes(p *gplot.Plot, grid *plotter.Grid, f Figure) {
 	for _, a := range []struct {
 		ax  *gplot.Axis
@@ -603,8 +580,7 @@ func pareto(pts plotter.XYs) plotter.XYs {
 	return out
 }
 
-// padRange widens an axis by 4% (of its log range on a log axis) so markers at the ends
-// are not cut, and gives a degenerate range some width.
+// padRange widens an axis by 4% (of its log range on a log axis), a degenerate one more.
 func padRange(a *gplot.Axis, log bool) {
 	lo, hi := a.Min, a.Max
 	if log {
@@ -650,7 +626,7 @@ func clampRange(f Figure, y bool) [2]float64 {
 	return [2]float64{lo / 10, hi * 10}
 }
 
-// bar is one point with its interval in y and in x (lo = hi = the value when none).
+// bar is one point with its intervals in y and x (lo = hi = the value when none).
 type bar struct {
 	x, y       float64
 	ylo, yhi   float64
@@ -704,7 +680,6 @@ type ciBars struct {
 	xClamp, yClamp [2]float64
 }
 
-// DataRange is the points' extent widened by the bounds within the clamp ranges.
 func (e *ciBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, ymin = math.Inf(1), math.Inf(1)
 	xmax, ymax = math.Inf(-1), math.Inf(-1)
@@ -735,7 +710,6 @@ func (e *ciBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return
 }
 
-// Plot draws the bars, clipped to the axes, with arrow heads where a bound leaves them.
 func (e *ciBars) Plot(c draw.Canvas, plt *gplot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	ls := draw.LineStyle{Color: e.color, Width: e.width}
@@ -752,10 +726,10 @@ func (e *ciBars) Plot(c draw.Canvas, plt *gplot.Plot) {
 	}
 }
 
-// interval draws one bar from lo to hi (data values; axis range [amin, amax], transform
-// tr) at canvas position at across the axis (pt maps (along, across) to a point). A bound
-// outside the range (or ≤ 0 on a log axis) is drawn to the canvas edge (edgeLo, edgeHi)
-// and ends in an arrow head, so that it is never mistaken for a value; else in a cap.
+// interval draws a bar from lo to hi (axis range [amin, amax], transform tr) at at across
+// the axis (pt maps (along, across) to a point). A bound outside the range (or ≤ 0 on a
+// log axis) runs to the edge (edgeLo, edgeHi) and ends in an arrow head, so that it is
+// never mistaken for a value; else in a cap.
 func (e *ciBars) interval(c draw.Canvas, ls draw.LineStyle, pt func(along, across vg.Length) vg.Point, at vg.Length,
 	lo, hi, amin, amax float64, log bool, tr func(float64) vg.Length, edgeLo, edgeHi vg.Length) {
 	ah := e.cap * 0.7 // arrow head half-width
@@ -781,9 +755,8 @@ func (e *ciBars) interval(c draw.Canvas, ls draw.LineStyle, pt func(along, acros
 	}
 }
 
-// mergeEnds sorts the ends by y and merges those within 4% of each other (relative in y)
-// into one, "a, b", black when their colours differ, so that a bound hidden under another
-// is still named.
+// mergeEnds sorts the ends by y and merges those within 4% (relative) into one, "a, b",
+// black when their colours differ, so that a bound hidden under another is still named.
 func mergeEnds(ends []lineEnd) []lineEnd {
 	es := slices.Clone(ends)
 	slices.SortStableFunc(es, func(p, q lineEnd) int { return cmp.Compare(p.at.Y, q.at.Y) })

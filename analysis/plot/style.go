@@ -26,17 +26,15 @@ var (
 	grey           = color.NRGBA{0x66, 0x66, 0x66, 0xff}
 )
 
-// Style is how one series is drawn: its colour (the method's), its marker and its dashes
-// (empty = solid).
+// Style is how one series is drawn: colour (the method's), marker and dashes (empty = solid).
 type Style struct {
 	Color  color.NRGBA
 	Glyph  draw.GlyphDrawer
 	Dashes []vg.Length
 }
 
-// methodColor is the colour of a method outside a Key: its registered colour, else a hash
-// into the palette (which may repeat another method's; a Key, as every experiment's
-// figures use, never does).
+// methodColor is a method's colour outside a Key: its registered one, else a hash into
+// spareColors (which may repeat another method's; a Key never does).
 func methodColor(method string) color.NRGBA {
 	if s, ok := registered(method); ok {
 		return s.Color
@@ -50,8 +48,8 @@ func methodColor(method string) color.NRGBA {
 var spareColors = [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeBlue, okabeVermilion, okabePurple,
 	{0x88, 0x22, 0x55, 0xff}, {0x99, 0x99, 0x33, 0xff}, {0x44, 0xAA, 0x99, 0xff}, grey}
 
-// registered is the fixed colour and marker (of its untuned series, label = method) of a
-// method of the suite: they never depend on which methods a figure holds or their order.
+// registered is the fixed colour and marker of a method of the suite (of its own label),
+// whatever the figure's other methods or their order.
 func registered(method string) (Style, bool) {
 	s, ok := map[string]Style{
 		"expmech":             {Color: okabeBlue, Glyph: draw.CircleGlyph{}},
@@ -66,9 +64,8 @@ func registered(method string) (Style, bool) {
 	return s, ok
 }
 
-// Variants (a label other than its method's name: a tuned baseline such as
-// noisy-gd/oracle, or a sampler of expmech) keep the method's colour and differ by marker
-// and dashes, both a function of the label alone.
+// Variants (a label other than its method's name, e.g. noisy-gd/oracle or a sampler of
+// expmech) keep the method's colour and differ by marker and dashes.
 var (
 	variantGlyphs = [...]draw.GlyphDrawer{
 		draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.CrossGlyph{},
@@ -92,10 +89,9 @@ var knownVariants = map[string][2]int{
 	"prox-certified": {1, 1}, "lll24-printed": {1, 1}, "exact": {2, 2}, "mala": {3, 3}, "private": {1, 3},
 }
 
-// StyleOf is the style of the series labelled label of method (method "" =
-// MethodOf(label)): the method's colour always; the method's marker and a solid line when
-// label is the method itself, else (a variant) a marker and dashes that depend on the
-// label alone.
+// StyleOf is the style of the series labelled label of method ("" = MethodOf(label)): the
+// method's colour; its marker and a solid line when label is the method, else a marker and
+// dashes that depend on the label alone.
 func StyleOf(method, label string) Style {
 	method = cmp.Or(method, MethodOf(label))
 	s, ok := registered(method)
@@ -125,12 +121,11 @@ func MethodOf(label string) string {
 	return method
 }
 
-// Key is a spec-level style key: the style of every series label of one experiment,
-// assigned once from all its algorithm labels, so that every figure of the experiment
-// draws a label alike and no two labels share a marker (while the 12 last) or a colour.
-// A method's own label keeps its colour and marker (StyleOf); a variant keeps its dashes,
-// takes a shade of the method's colour (darker, then lighter, in sorted order) and the
-// first marker no earlier label took. It depends on the set of labels, not their order.
+// Key is the style of every series label of one experiment, assigned once from the set of
+// its labels (not their order): every figure draws a label alike, and no two labels share
+// a marker (while the 12 last) or a colour. A method's own label keeps its StyleOf; a
+// variant keeps its dashes and takes a shade of the method's colour (darker, then lighter,
+// in sorted order) and the first marker no earlier label took.
 type Key map[string]Style
 
 // NewKey assigns the styles of labels; method maps a label to its method ("" or absent:
@@ -149,8 +144,7 @@ func NewKey(labels []string, method map[string]string) Key {
 		}
 	}
 	slices.Sort(methods)
-	// Each method's colour: its registered one, else the first spare colour no other
-	// method of the key has (a new sampler or mechanism never takes another's colour).
+	// A method's colour: its registered one, else the first spare colour not taken.
 	colorOf := map[string]color.NRGBA{}
 	var taken []color.NRGBA
 	for _, m := range methods {
@@ -201,8 +195,7 @@ func NewKey(labels []string, method map[string]string) Key {
 	return k
 }
 
-// shade is the v-th shade of c (v ≥ 1): odd v darker (mixed with black), even v lighter
-// (mixed with white), further from c as v grows.
+// shade is the v-th shade of c: odd v darker, even v lighter, further from c as v grows.
 func shade(c color.NRGBA, v int) color.NRGBA {
 	if v <= 0 {
 		return c
@@ -223,7 +216,7 @@ var allGlyphs = []draw.GlyphDrawer{
 	diamondGlyph{}, diamondGlyph{open: true}, downTriangleGlyph{}, downTriangleGlyph{open: true},
 }
 
-// diamondGlyph is a square on its tip, filled or open.
+// diamondGlyph is a square on its tip; downTriangleGlyph a triangle pointing down.
 type diamondGlyph struct{ open bool }
 
 func (g diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
@@ -231,7 +224,6 @@ func (g diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point
 	poly(c, sty, g.open, []vg.Point{{X: pt.X, Y: pt.Y + r}, {X: pt.X + r, Y: pt.Y}, {X: pt.X, Y: pt.Y - r}, {X: pt.X - r, Y: pt.Y}})
 }
 
-// downTriangleGlyph is a triangle pointing down, filled or open.
 type downTriangleGlyph struct{ open bool }
 
 func (g downTriangleGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {

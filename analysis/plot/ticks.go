@@ -16,8 +16,8 @@ import (
 // [10⁻³, 10⁴) (or is 0), else powers of ten for all of them ("10^−4", "2×10^−4", drawn
 // with the exponent raised by supText).
 
-// logTicks labels a log axis: powers of ten when it spans ≥ 2 decades, else 1-2-5 (1-2-3-5
-// below 1.2 decades, every integer multiple below half a decade) of each power of ten.
+// logTicks labels powers of ten on a log axis of ≥ 2 decades, else 1-2-5 (1-2-3-5 below
+// 1.2 decades, every multiple below half a decade) of each.
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []gplot.Tick {
@@ -81,8 +81,7 @@ func (linTicks) Ticks(lo, hi float64) []gplot.Tick {
 	return labelAll(ts)
 }
 
-// valueTicks labels the given values (the swept x values) and, on a log axis, keeps
-// unlabelled minor ticks at the integer multiples of each power of ten.
+// valueTicks labels the given values (the swept x) and keeps a log axis's minor ticks.
 type valueTicks struct {
 	values []float64
 	log    bool
@@ -105,7 +104,6 @@ func (v valueTicks) Ticks(lo, hi float64) []gplot.Tick {
 	return labelAll(ticks)
 }
 
-// labelAll writes the labels of the ticks that carry one, all in one format.
 func labelAll(ts []gplot.Tick) []gplot.Tick {
 	sci := slices.ContainsFunc(ts, func(t gplot.Tick) bool {
 		a := math.Abs(t.Value)
@@ -119,8 +117,7 @@ func labelAll(ts []gplot.Tick) []gplot.Tick {
 	return ts
 }
 
-// tickLabel writes v plainly (4 significant digits) or as m×10^k ("10^k" when m = 1),
-// which supText draws with k as a superscript.
+// tickLabel writes v plainly (4 significant digits) or as m×10^k ("10^k" when m = 1).
 func tickLabel(v float64, sci bool) string {
 	if !sci || v == 0 {
 		return strconv.FormatFloat(v, 'g', 4, 64)
@@ -139,16 +136,13 @@ func tickLabel(v float64, sci bool) string {
 	return strings.Replace(mant, "-", "−", 1) + "×" + p
 }
 
-// supText is a text handler that draws "base^sup" (one line, unrotated) with sup raised
-// in smaller type: the tick labels 10ᵏ. Unicode superscripts will not do, since the
-// figures' font (Liberation Serif) has no superscript minus or zero; any other text is
-// drawn by the wrapped handler.
+// supText draws "base^sup" (one line, unrotated) with sup raised in smaller type, else as
+// text.Plain: the figures' font (Liberation Serif) has no superscript minus or zero.
 type supText struct {
 	text.Plain
 }
 
-// supScale is the size of the superscript relative to the base text, supRaise its
-// baseline shift in units of the base size.
+// supScale is the superscript's size, supRaise its baseline shift, in base sizes.
 const (
 	supScale = 0.7
 	supRaise = 0.42
@@ -161,8 +155,7 @@ func (h supText) split(txt string) (base, sup string, ok bool) {
 	return strings.Cut(txt, "^")
 }
 
-// Box is the width of base plus the smaller superscript; height and depth are the base
-// font's, so that labels with and without superscripts align alike.
+// Box's height and depth are the base font's, so that all labels align alike.
 func (h supText) Box(txt string, fnt font.Font) (width, height, depth vg.Length) {
 	base, sup, ok := h.split(txt)
 	if !ok {
@@ -176,7 +169,6 @@ func (h supText) Box(txt string, fnt font.Font) (width, height, depth vg.Length)
 	return face.Width(base) + sface.Width(sup), ext.Ascent, ext.Descent
 }
 
-// Draw places the text as text.Plain does and raises the superscript.
 func (h supText) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 	base, sup, ok := h.split(txt)
 	if !ok || sty.Rotation != 0 {
