@@ -110,7 +110,9 @@ type figureOutcome struct {
 }
 
 // method is the method of an algorithm label (Experiment.Methods, else plot.MethodOf).
-func (e Experiment) method(label string) string { return cmp.Or(e.Methods[label], plot.MethodOf(label)) }
+func (e Experiment) method(label string) string {
+	return cmp.Or(e.Methods[label], plot.MethodOf(label))
+}
 
 // styleKey is the experiment's plot.Key over its algorithm labels (Methods).
 func (e Experiment) styleKey() plot.Key {

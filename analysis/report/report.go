@@ -22,12 +22,11 @@ import (
 	"expmech/rows"
 )
 
-// report is everything report.md and analysis.json are written from: what Analyze
-// computed, and the figures drawn from it.
+// report is what report.md and analysis.json are written from: Analyze's Input, the
+// figures drawn from it and the rankings of its excess-risk curves (conclusions.go).
 type report struct {
 	Input
-	Figures []figureOutcome
-	// Comparisons rank the methods of each excess-risk curve figure (conclusions.go).
+	Figures     []figureOutcome
 	Comparisons []FigureComparison
 }
 
@@ -54,10 +53,8 @@ const RoleRule = "A check's role says what its verdict is evidence of: a claim o
 	"such as a risk whose law does not depend on d: evaluated the same way, counted apart, not evidence for a paper) " +
 	"or a measurement (its value and CI are reported, verdict MEASURED, nothing tested)."
 
-// figureFor is the figure that shows check c's cell: drawn with x = c.Vs and y = c.Metric
-// and with where filters that agree with the check's (every filter of the figure is one
-// of the check's, same value), so that its curves include the check's rows. A figure of
-// another cell is never returned: "" when none shows it.
+// figureFor is the figure that shows check c's rows: x = c.Vs, y = c.Metric, and every
+// where filter one of the check's with the same value; "" when none does.
 func (rep report) figureFor(c check.Check) string {
 	for _, f := range rep.Figures {
 		if f.PNG == "" || f.Figure.Y != c.Metric {
@@ -95,8 +92,7 @@ func relSlash(fromDir, target string) string {
 	return filepath.ToSlash(r)
 }
 
-// resultText is the verdict in bold, followed by "(invariant)" for an invariant, whose
-// verdict is counted apart from the claims'.
+// resultText is the verdict in bold, "(invariant)" after an invariant's (counted apart).
 func resultText(v check.Verdict, r check.Role) string {
 	s := "**" + v.String() + "**"
 	if r == check.RoleInvariant {
@@ -105,7 +101,6 @@ func resultText(v check.Verdict, r check.Role) string {
 	return s
 }
 
-// modeText names the run mode of an experiment or report.
 func modeText(quick bool) string {
 	if quick {
 		return "QUICK"
@@ -121,7 +116,7 @@ func experimentTitle(e Experiment) string {
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 
-// appendNew appends v to s unless s holds it: the distinct values in first-appearance order.
+// appendNew appends v to s unless s holds it (distinct values in first-appearance order).
 func appendNew[T comparable](s []T, v T) []T {
 	if slices.Contains(s, v) {
 		return s
@@ -151,15 +146,12 @@ func (rep report) write(dir, figDir string) error {
 	return writeFileAtomic(filepath.Join(dir, "analysis.json"), append(js, '\n'))
 }
 
-// writeRows writes the row counts, the excluded rows by status and the errors by
-// algorithm.
 func (rep report) writeRows(b *bytes.Buffer) {
 	b.WriteString(rep.rowsText() + "\n\n")
 	writeRowTable(b, "", "error", rep.Rows.Errors)
 	writeRowTable(b, RefusedRule+"\n\n", "refused", rep.Rows.Refused)
 }
 
-// rowsText is the sentence of the row counts and the excluded rows by status.
 func (rep report) rowsText() string {
 	s := fmt.Sprintf("Rows: %d in results.csv, %d with status ok", rep.Rows.Total, rep.Rows.OK)
 	if ex := rep.Rows.Total - rep.Rows.OK; ex > 0 {
@@ -172,7 +164,7 @@ func (rep report) rowsText() string {
 	return s + "."
 }
 
-// writeRowTable writes, after intro, the table of rows by "algorithm: <what>" (none when empty).
+// writeRowTable writes intro and the table of rows by "algorithm: <what>", if any.
 func writeRowTable(b *bytes.Buffer, intro, what string, byAlg map[string]int) {
 	if len(byAlg) == 0 {
 		return
@@ -184,8 +176,6 @@ func writeRowTable(b *bytes.Buffer, intro, what string, byAlg map[string]int) {
 	b.WriteString("\n")
 }
 
-// writeChecks writes the Checks section: the decision rule, the tally, the multiplicity
-// statement and one table row per check.
 func (rep report) writeChecks(b *bytes.Buffer) {
 	b.WriteString("## Checks\n\n" + DecisionRule + "\n\n")
 	if slices.ContainsFunc(rep.Results, func(r check.CheckResult) bool { return r.IsAudit() }) {
@@ -207,7 +197,7 @@ func (rep report) writeChecks(b *bytes.Buffer) {
 	b.WriteString("\n")
 }
 
-// tally is the tally of the checks' verdicts and the Holm multiplicity over their claims.
+// tally is the checks' tally and the Holm multiplicity over their claims.
 func (rep report) tally() (check.Tally, check.Multiplicity) {
 	var tally check.Tally
 	for _, r := range rep.Results {
@@ -217,8 +207,6 @@ func (rep report) tally() (check.Tally, check.Multiplicity) {
 		func(i int) check.Verdict { return rep.Results[i].Verdict }, func(i int) float64 { return rep.Results[i].PPass })
 }
 
-// writeFigures writes the Figures section: each figure's PNG embedded with a link to its
-// SVG and a caption, or why it was not drawn.
 func (rep report) writeFigures(b *bytes.Buffer, dir, figDir string) {
 	if len(rep.Figures) == 0 {
 		return
@@ -242,7 +230,6 @@ func (rep report) writeFigures(b *bytes.Buffer, dir, figDir string) {
 	}
 }
 
-// writeSummary writes the Summary section: one pivot table per primary metric.
 func (rep report) writeSummary(b *bytes.Buffer) {
 	var metrics []string
 	for _, s := range rep.Summaries {
@@ -258,8 +245,6 @@ func (rep report) writeSummary(b *bytes.Buffer) {
 	}
 }
 
-// writePaired writes the paired differences of the primary metrics against the
-// reference algorithm.
 func (rep report) writePaired(b *bytes.Buffer) {
 	if len(rep.Paired) == 0 {
 		return
@@ -310,8 +295,7 @@ func sweptParts(id []rows.KV, swept []string) []string {
 	return parts
 }
 
-// writePivot writes one table: a row per cell, a column per algorithm (metric is one of
-// the summaries').
+// writePivot writes metric's table: a row per cell, a column per algorithm.
 func (rep report) writePivot(b *bytes.Buffer, metric string) {
 	var cells, algs []string
 	val := map[[2]string]table.Summary{}
@@ -350,18 +334,17 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 
 // TopReport says what REPORT.md covers: the suite's experiments, in order, of one mode.
 type TopReport struct {
-	// Suite lists the experiments of the report (experiments/SUITE), in order; required.
-	// Folders of resultsRoot not listed are left out.
+	// Suite lists the experiments (experiments/SUITE), in order; required. Other folders
+	// of resultsRoot are left out.
 	Suite []string
-	// Quick selects the mode: true for the -quick runs, false for the full ones. An
-	// experiment whose results are of the other mode is named as missing, not reported.
+	// Quick selects the -quick runs, else the full ones; an experiment whose results are
+	// of the other mode is named as missing.
 	Quick bool
 }
 
 // WriteTopReport assembles outPath (REPORT.md) from resultsRoot/<experiment>/analysis.json
-// for the experiments of top.Suite run in top.Quick's mode: the header with the suite's
-// tally, a scoreboard with one row per check, one section per experiment and the "Which
-// method should I use" sections (resultsRoot/<experiment>/which.md, RegimeSection).
+// of top's experiments: the suite's tally, a scoreboard of every check, a section per
+// experiment and the "Which method should I use" sections (which.md, RegimeSection).
 func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) error {
 	if len(top.Suite) == 0 {
 		return fmt.Errorf("analysis: top report: no experiments in the suite")
@@ -377,7 +360,6 @@ func WriteTopReport(resultsRoot, figuresRoot, outPath string, top TopReport) err
 	return writeFileAtomic(outPath, b.Bytes())
 }
 
-// topWriter is WriteTopReport's state: where it reads and writes, and the experiments read.
 type topWriter struct {
 	TopReport
 	resultsRoot, figuresRoot, outDir string
@@ -385,8 +367,8 @@ type topWriter struct {
 	missing                          []string // suite experiments without results of this mode, with why
 }
 
-// read reads the analysis.json of every experiment of the suite run in t.Quick's mode
-// into t.exps, and names the others in t.missing.
+// read reads the suite's analysis.json of t.Quick's mode into t.exps, naming the others
+// in t.missing.
 func (t *topWriter) read() error {
 	for _, name := range t.Suite {
 		sc, ok, err := readSidecar(t.resultsRoot, name)
@@ -404,8 +386,7 @@ func (t *topWriter) read() error {
 	return nil
 }
 
-// readSidecar reads root/name/analysis.json (its Name defaults to name); ok is false when
-// the file does not exist.
+// readSidecar reads root/name/analysis.json (Name defaults to name); ok false: no file.
 func readSidecar(root, name string) (sc sidecar, ok bool, err error) {
 	path := filepath.Join(root, name, "analysis.json")
 	js, err := os.ReadFile(path)
@@ -422,8 +403,8 @@ func readSidecar(root, name string) (sc sidecar, ok bool, err error) {
 	return sc, true, nil
 }
 
-// writeHeader writes the title, the mode, the suite's tally and multiplicity statement,
-// the missing experiments and the note on failures; it returns the multiplicity.
+// writeHeader writes the title, mode, the suite's tally and multiplicity (returned), the
+// missing experiments and the note on failures.
 func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	mode := modeText(t.Quick)
 	fmt.Fprintf(b, "# expmech — reproduction report (%s mode)\n\n", mode)
@@ -458,9 +439,8 @@ func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	return mult
 }
 
-// writePower states how many claims that did not FAIL have 80% power at their smallest violation (stated
-// in the spec or their kind's default, check.DefaultDetect) and names the others with the trials per
-// point they need.
+// writePower counts the claims that did not FAIL with 80% power at their smallest violation
+// (check.DefaultDetect) and names the others with the trials per point they need.
 func (t *topWriter) writePower(b *bytes.Buffer) {
 	var n, ok int
 	var low []string
@@ -498,7 +478,6 @@ func powerText(c sidecarCheck) string {
 	return fmt.Sprintf("%.2f at %.3g", float64(c.Power), float64(c.Detect))
 }
 
-// writeScoreboard writes one row per check of the suite, with its Holm-adjusted p.
 func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below. **result** is the " +
 		"verdict after Holm's adjustment over the suite's claims (a PASS whose adjusted p exceeds " + strconv.FormatFloat(check.SuiteAlpha, 'g', -1, 64) +
@@ -519,8 +498,8 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 	b.WriteString("\n")
 }
 
-// writeSections writes one section per experiment: its claim, rows, conclusions, the
-// reasons of its checks and its figures.
+// writeSections writes each experiment's claim, rows, conclusions, check reasons and
+// figures, then the "Which method should I use" sections.
 func (t *topWriter) writeSections(b *bytes.Buffer) {
 	for _, e := range t.exps {
 		fmt.Fprintf(b, "## %s\n\n**Claim.** %s\n\n", e.Name, e.Description)
@@ -547,7 +526,6 @@ func (t *topWriter) writeSections(b *bytes.Buffer) {
 			fmt.Fprintf(b, "![%s](%s)\n\n", f.Name, relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, f.PNG)))
 		}
 	}
-	// The "Which method should I use" sections of the experiments with a regime map.
 	for _, e := range t.exps {
 		if md, err := os.ReadFile(filepath.Join(t.resultsRoot, e.Name, RegimeFile)); err == nil {
 			b.Write(md)
@@ -556,8 +534,7 @@ func (t *topWriter) writeSections(b *bytes.Buffer) {
 	}
 }
 
-// suiteMultiplicity is Holm over the claim checks of every experiment of exps, flattened
-// in order (experiment, then check).
+// suiteMultiplicity is Holm over the claims of exps, in order (experiment, then check).
 func suiteMultiplicity(exps []sidecar) check.Multiplicity {
 	var flat []sidecarCheck
 	for _, e := range exps {
@@ -567,8 +544,8 @@ func suiteMultiplicity(exps []sidecar) check.Multiplicity {
 		func(i int) float64 { return float64(flat[i].PPass) })
 }
 
-// eachCheck calls f on every check c of exps in order (experiment e, then its check i)
-// with its Holm-adjusted p over the suite's claims, adj (mult: suiteMultiplicity(exps)).
+// eachCheck calls f on every check i of every experiment e in order with its adjusted p
+// in mult (suiteMultiplicity(exps)).
 func eachCheck(exps []sidecar, mult check.Multiplicity, f func(e sidecar, i int, c sidecarCheck, adj float64)) {
 	k := 0
 	for _, e := range exps {
@@ -579,7 +556,6 @@ func eachCheck(exps []sidecar, mult check.Multiplicity, f func(e sidecar, i int,
 	}
 }
 
-// pHolmText is "p → Holm-adjusted p" of a claim, "—" when it has none.
 func pHolmText(p, adj float64) string {
 	if math.IsNaN(adj) {
 		return "—"
@@ -594,12 +570,10 @@ func whereSuffix(w string) string {
 	return " (" + w + ")"
 }
 
-// Input is what Analyze computed from one experiment's rows; Write draws and writes the
-// reports from it.
+// Input is what Analyze computed from one experiment's rows.
 type Input struct {
-	Exp Experiment
-	// OK are the ok rows: the figures and the figure comparisons are drawn from them.
-	OK        []*rows.Record
+	Exp       Experiment
+	OK        []*rows.Record // the ok rows: the figures and their comparisons
 	Rows      table.RowCounts
 	Reference string // the algorithm of the paired differences
 	Summaries []table.Summary
@@ -607,10 +581,9 @@ type Input struct {
 	Results   []check.CheckResult
 }
 
-// Write draws in.Exp's figures into figDir (which must exist) on in.Exp.Workers goroutines
-// and writes dir/report.md, dir/analysis.json and dir/report.html. A figure file that could
-// not be written does not stop the reports: its error is figErr, returned once the reports
-// are written; err is any other failure.
+// Write draws in.Exp's figures into figDir (which must exist) and writes dir/report.md,
+// analysis.json and report.html. A figure file that could not be written does not stop the
+// reports: its error is figErr; err is any other failure.
 func Write(in Input, dir, figDir string) (figErr, err error) {
 	rep := report{Input: in, Figures: drawFigures(in.Exp, in.OK, figDir, in.Exp.Workers)}
 	for _, f := range in.Exp.Figures {
@@ -633,13 +606,12 @@ func Write(in Input, dir, figDir string) (figErr, err error) {
 	return errors.Join(errs...), nil
 }
 
-// VerdictsColumns is the header of WriteVerdicts' file: one row per check of the suite,
-// numbered like the REPORT.md scoreboard, its verdict after Holm (holm) and its own (raw).
+// VerdictsColumns is WriteVerdicts' header: a row per check of the suite, numbered as in
+// the REPORT.md scoreboard, with its verdict after Holm (holm) and its own (raw).
 var VerdictsColumns = []string{"experiment", "index", "label", "role", "holm", "raw", "fitted", "ci_lo", "ci_hi", "p_holm"}
 
-// WriteVerdicts writes the verdicts file of the suite run in top's mode under
-// resultsRoot to outPath (CSV, VerdictsColumns): what SPEC §12's verdict column is
-// generated from (scripts/spec12).
+// WriteVerdicts writes outPath (CSV, VerdictsColumns) for top's suite under resultsRoot:
+// what SPEC §12's verdict column is generated from (scripts/spec12).
 func WriteVerdicts(resultsRoot, outPath string, top TopReport) error {
 	if len(top.Suite) == 0 {
 		return fmt.Errorf("analysis: verdicts: no experiments in the suite")
@@ -676,7 +648,6 @@ func writeCSVFile(path string, recs [][]string) error {
 	return writeFileAtomic(path, buf.Bytes())
 }
 
-// writeFileAtomic writes data to path with rows.WriteFile (atomic, fsynced, mode 0644).
 func writeFileAtomic(path string, data []byte) error {
 	if err := rows.WriteFile(path, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return fmt.Errorf("analysis: %w", err)
@@ -684,7 +655,7 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-// WriteSummaryCSV writes summary.csv: one row per (cell, algorithm, metric) summary.
+// WriteSummaryCSV writes summary.csv: a row per (cell, algorithm, metric).
 func WriteSummaryCSV(path string, ss []table.Summary) error {
 	head := append([]string{rows.ColCell, rows.ColAlgorithm}, rows.IdentityColumns()...)
 	head = append(head, "guarantee", "metric", "trials", "mean", "std", "median", "ci_lo", "ci_hi", "min", "max")
@@ -701,7 +672,7 @@ func WriteSummaryCSV(path string, ss []table.Summary) error {
 	return writeCSVFile(path, recs)
 }
 
-// WritePairedCSV writes paired.csv: one row per paired difference against the reference algorithm.
+// WritePairedCSV writes paired.csv: a row per paired difference.
 func WritePairedCSV(path string, ps []table.PairedDiff) error {
 	head := append([]string{rows.ColCell}, rows.IdentityColumns()...)
 	head = append(head, "metric", "algorithm", "reference", "pairs", "algorithm_mean", "reference_mean",
@@ -719,7 +690,7 @@ func WritePairedCSV(path string, ps []table.PairedDiff) error {
 	return writeCSVFile(path, recs)
 }
 
-// WriteChecksCSV writes checks.csv: one row per check result of experiment exp, in spec order.
+// WriteChecksCSV writes checks.csv: a row per check result of exp, in spec order.
 func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
 	recs := [][]string{{"experiment", "check", "kind", "claim", "metric", "algorithm", "vs", "where", "expected", "tolerance",
 		"fitted", "ci_lo", "ci_hi", "points", "trials_min", "trials_max", "result", "reason", "role", "p_pass", "resamples", "lack_of_fit_chi2", "lack_of_fit_df", "lack_of_fit_p",
@@ -741,8 +712,6 @@ func WriteChecksCSV(path, exp string, rs []check.CheckResult) error {
 	return writeCSVFile(path, recs)
 }
 
-// blankIf is s, or "" when blank: an undefined lack-of-fit df, a detect of 0 (none
-// stated), power trials not estimated.
 func blankIf(blank bool, s string) string {
 	if blank {
 		return ""
@@ -756,10 +725,9 @@ func whereText(where map[string]string) string {
 }
 
 // Number is a statistic in analysis.json: a JSON number, or null for NaN and ±Inf (JSON
-// has neither), so that pandas, polars and jq read it as a float without parsing strings.
+// has neither), which pandas, polars and jq read as a float.
 type Number float64
 
-// MarshalJSON writes the shortest representation that round-trips, or null.
 func (x Number) MarshalJSON() ([]byte, error) {
 	v := float64(x)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -768,7 +736,6 @@ func (x Number) MarshalJSON() ([]byte, error) {
 	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
 }
 
-// UnmarshalJSON reads a number, or null as NaN.
 func (x *Number) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(b, []byte("null")) {
 		*x = Number(math.NaN())
@@ -785,68 +752,59 @@ func (x *Number) UnmarshalJSON(b []byte) error {
 // String formats x for tables (4 significant digits, "—" for NaN).
 func (x Number) String() string { return table.FmtG(float64(x)) }
 
-// sidecar is analysis.json (DESIGN.md "Output files"): snake_case keys, numbers as
-// numbers (null when undefined); what WriteTopReport and the HTML index read from one
-// experiment.
+// sidecar is analysis.json (DESIGN.md "Output files"), what WriteTopReport and the HTML
+// index read from one experiment.
 type sidecar struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Quick       bool            `json:"quick"` // the spec was shrunk by -quick
-	Checks      []sidecarCheck  `json:"checks"`
-	Figures     []figureOutcome `json:"figures"`
-	RowsTotal   int             `json:"rows_total"`
-	RowsOK      int             `json:"rows_ok"`
-	// RowsExcluded counts the rows whose status is not ok, by status.
-	RowsExcluded map[string]int `json:"rows_excluded"`
-	Reference    string         `json:"reference"` // the algorithm of paired.csv's differences
-	Interval     string         `json:"interval"`  // what the figures' bars are
-	// Comparisons rank the methods of each excess-risk curve figure by privacy status;
-	// Conclusions is the paragraph derived from them and from the compare checks.
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Quick        bool            `json:"quick"` // the spec was shrunk by -quick
+	Checks       []sidecarCheck  `json:"checks"`
+	Figures      []figureOutcome `json:"figures"`
+	RowsTotal    int             `json:"rows_total"`
+	RowsOK       int             `json:"rows_ok"`
+	RowsExcluded map[string]int  `json:"rows_excluded"` // rows not ok, by status
+	Reference    string          `json:"reference"`     // the algorithm of paired.csv's differences
+	Interval     string          `json:"interval"`      // what the figures' bars are
+	// Conclusions is the paragraph derived from the Comparisons and the compare checks.
 	Comparisons []FigureComparison `json:"comparisons"`
 	Conclusions string             `json:"conclusions"`
 }
 
 type sidecarCheck struct {
-	Label     string          `json:"label"`
-	Kind      check.CheckKind `json:"kind"`
-	Metric    string          `json:"metric"`
-	Algorithm string          `json:"algorithm"`
-	Vs        string          `json:"vs"`
-	Where     string          `json:"where"`
-	Expected  Number          `json:"expected"`  // the slope, or the min/max threshold
-	Tolerance Number          `json:"tolerance"` // null unless kind is slope
-	Fitted    Number          `json:"fitted"`
-	Lo        Number          `json:"ci_lo"`
-	Hi        Number          `json:"ci_hi"`
-	Claim     check.Claim     `json:"claim,omitempty"` // equality | upper | lower (slope checks)
-	// ExpectedText is the claim's form and expected value, e.g. "slope ≤ 0.5 + 0.25".
-	ExpectedText string        `json:"expected_text"`
-	Points       int           `json:"points"`
-	Trials       string        `json:"trials"` // ok trials per point, "30" or "28–30"
-	Verdict      check.Verdict `json:"verdict"`
-	// Role is claim, invariant (holds by construction, counted apart) or measurement
-	// (verdict MEASURED).
-	Role   check.Role `json:"role"`
-	Reason string     `json:"reason"`
-	// PPass is the p value of the test whose rejection is the PASS (null when a PASS is
-	// no rejection); Resamples the bootstrap resamples behind it and the CI.
-	PPass     Number `json:"p_pass"`
-	Resamples int    `json:"resamples"`
-	// LackOfFit is a slope check's lack-of-fit χ², its degrees of freedom and p value.
-	LackOfFit sidecarLOF `json:"lack_of_fit"`
-	Figure    string     `json:"figure"` // the figure that shows the claim ("" none)
-	// Detect is the smallest violation the check must detect (stated, or its kind's
-	// default), Power the probability of a FAIL there at this run's spread and PowerTrials
-	// the trials per point for 80% (null and 0 when not estimable; check.Run).
+	Label        string          `json:"label"`
+	Kind         check.CheckKind `json:"kind"`
+	Metric       string          `json:"metric"`
+	Algorithm    string          `json:"algorithm"`
+	Vs           string          `json:"vs"`
+	Where        string          `json:"where"`
+	Expected     Number          `json:"expected"`  // the slope, or the min/max threshold
+	Tolerance    Number          `json:"tolerance"` // null unless kind is slope
+	Fitted       Number          `json:"fitted"`
+	Lo           Number          `json:"ci_lo"`
+	Hi           Number          `json:"ci_hi"`
+	Claim        check.Claim     `json:"claim,omitempty"` // equality | upper | lower (slope checks)
+	ExpectedText string          `json:"expected_text"`   // e.g. "slope ≤ 0.5 + 0.25"
+	Points       int             `json:"points"`
+	Trials       string          `json:"trials"` // ok trials per point, "30" or "28–30"
+	Verdict      check.Verdict   `json:"verdict"`
+	Role         check.Role      `json:"role"`
+	Reason       string          `json:"reason"`
+	// PPass is the p value of the test whose rejection is the PASS (null when none);
+	// Resamples the bootstrap resamples behind it and the CI.
+	PPass     Number     `json:"p_pass"`
+	Resamples int        `json:"resamples"`
+	LackOfFit sidecarLOF `json:"lack_of_fit"` // a slope check's χ², df and p
+	Figure    string     `json:"figure"`      // the figure that shows the claim ("" none)
+	// Detect is the smallest violation to detect, Power the probability of a FAIL there and
+	// PowerTrials the trials per point for 80% (null and 0 when not estimable; check.Run).
 	Detect      Number `json:"detect"`
 	Power       Number `json:"power"`
 	PowerTrials int    `json:"power_trials"`
-	// Against and PerX are a compare check's second algorithm and its per-x comparisons.
+	// Against and PerX: a compare check's second algorithm and per-x comparisons.
 	Against string            `json:"against,omitempty"`
 	PerX    []sidecarCmpPoint `json:"per_x,omitempty"`
 }
 
-// sidecarLOF is a LackOfFit in analysis.json (nulls when undefined).
 type sidecarLOF struct {
 	Chi2 Number `json:"chi2"`
 	DF   int    `json:"df"`
