@@ -63,7 +63,7 @@ func AxisLabel(expr string) string {
 	return strings.ReplaceAll(expr, "_", " ")
 }
 
-// shortNames name the derived curves inside ratios and titles.
+// shortNames name the derived curves inside ratios and titles (shortLabel).
 var shortNames = map[string]string{
 	table.ColLBLinear:      "lower-bound curve",
 	table.ColLBL1:          "lower-bound curve",
@@ -109,17 +109,14 @@ type figureOutcome struct {
 	WriteErr error `json:"-"`
 }
 
-// method is the method of an algorithm label (Experiment.Methods, else plot.MethodOf).
 func (e Experiment) method(label string) string {
 	return cmp.Or(e.Methods[label], plot.MethodOf(label))
 }
 
-// styleKey is the experiment's plot.Key over its algorithm labels (Methods).
 func (e Experiment) styleKey() plot.Key {
 	return plot.NewKey(slices.Sorted(maps.Keys(e.Methods)), e.Methods)
 }
 
-// trialsPerPoint is "N trials per point" or "N–M trials per point".
 func trialsPerPoint(lo, hi int) string { return check.TrialsText(lo, hi) + " trials per point" }
 
 // maxNamedPoints is the most points a frontier figure names (by their swept values).
@@ -128,15 +125,14 @@ const maxNamedPoints = 16
 // CINote is the interval every figure and table states.
 const CINote = "mean ± 95% CI (Student t over trials)"
 
-// refLine is a reference curve of one or more series, before deduplication.
+// refLine is a reference curve of one or more series, before deduplication (dedupLines).
 type refLine struct {
-	kind   string // "theorem's bound" or "theory slope …"
+	kind   string // boundKind or "theory slope …"
 	style  plot.LineStyle
 	labels []string
 	x, y   []float64
 }
 
-// sameCurve reports whether two reference curves coincide (relative 1e-9).
 func sameCurve(a, b refLine) bool {
 	if a.kind != b.kind || len(a.x) != len(b.x) {
 		return false
@@ -149,12 +145,10 @@ func sameCurve(a, b refLine) bool {
 	return true
 }
 
-// boundKind is the kind (and legend text) of a theorem's bound line.
 const boundKind = "theorem's bound"
 
-// dedupLines merges identical curves: a theory line is drawn once per distinct curve, its
-// legend naming every series it belongs to; it takes the method's colour when all of them
-// share one method, black otherwise.
+// dedupLines draws a reference line once per distinct curve, naming every series it
+// belongs to, in their method's colour when they share one, else black.
 func dedupLines(exp Experiment, ls []refLine) []plot.Line {
 	var merged []refLine
 	for _, l := range ls {
@@ -173,7 +167,6 @@ func dedupLines(exp Experiment, ls []refLine) []plot.Line {
 		}
 		l := plot.Line{Label: m.kind + " (" + strings.Join(m.labels, ", ") + ")", X: m.x, Y: m.y, Style: m.style, Method: meth}
 		if m.kind == boundKind {
-			// thin grey, named at its end (plot.Line.EndLabel): not a dashed variant series
 			l.Label, l.EndLabel = boundKind+" (named at its end)", strings.Join(m.labels, ", ")
 		}
 		out = append(out, l)
@@ -188,12 +181,10 @@ func plotSize(s string) plot.Size {
 	return plot.TwoColumn
 }
 
-// drawFigures computes the series of every figure from the ok rows and saves them into
-// figDir (which must exist), on workers goroutines (check.ForEach). The pieces are one
-// (figure, format) each, the PDF of the first drawable figure first: the first PDF
-// embeds the fonts (vgpdf makes and caches each font once per process, ≈ 0.1 s, and
-// concurrent first PDFs would each make them), while the other goroutines draw PNGs
-// and SVGs. Every piece writes its own file and its own slot.
+// drawFigures computes every figure's series from the ok rows and saves them into figDir
+// on workers goroutines, one (figure, format) each, the first PDF first: it embeds the
+// fonts (made once per process, ≈ 0.1 s, which concurrent first PDFs would each make)
+// while the others draw PNGs and SVGs.
 func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) []figureOutcome {
 	n := len(exp.Figures)
 	outs := make([]figureOutcome, n)
@@ -248,7 +239,6 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	return outs
 }
 
-// figureData builds the plot description of fg (and fills out's counts).
 func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	sel := table.Filter(rs, "", fg.Where)
 	if len(sel) == 0 {
@@ -261,8 +251,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 		return phaseFigure(exp, fg, sel, out)
 	}
 	b := figureBuild{exp: exp, fg: fg, out: out, sel: sel, seriesCol: cmp.Or(fg.Series, rows.ColAlgorithm), styles: exp.styleKey(), tmin: math.MaxInt}
-	// Series in first-appearance order (rows are sorted by cell, algorithm, trial); the
-	// colours do not depend on it (plot.StyleOf).
+	// Series in first-appearance order (rows are sorted by cell, algorithm, trial).
 	b.bySeries = map[string][]*rows.Record{}
 	for _, r := range b.sel {
 		k := r.Text(b.seriesCol)
@@ -306,8 +295,8 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	return pf, nil
 }
 
-// figureBuild is one curve or frontier figure being built: its rows by series and the
-// counts it reports (out; the fewest and most trials of a point, tmin and tmax).
+// figureBuild is a curve or frontier figure being built; tmin and tmax are the fewest and
+// most trials of a point.
 type figureBuild struct {
 	exp        Experiment
 	fg         Figure
@@ -316,13 +305,12 @@ type figureBuild struct {
 	sel        []*rows.Record
 	labels     []string // series in first-appearance order
 	bySeries   map[string][]*rows.Record
-	styles     plot.Key // the experiment's style key (Experiment.styleKey)
+	styles     plot.Key
 	swept      []string // a frontier's swept identity columns (its points' names)
 	tmin, tmax int
 }
 
-// header is the figure's title, axes and size: the title defaults to "y vs x" with the
-// identity columns constant over the rows.
+// header is the figure's title (default "y vs x (constants)"), axes and size.
 func (b *figureBuild) header() plot.Figure {
 	fg := b.fg
 	pf := plot.Figure{Title: fg.Title, XLabel: AxisLabel(fg.X), YLabel: AxisLabel(fg.Y), LogX: fg.LogX, LogY: fg.LogY, Dodge: true,
@@ -338,8 +326,8 @@ func (b *figureBuild) header() plot.Figure {
 	return pf
 }
 
-// constantsText is " (a=1, b=2)" for the identity columns constant over rs outside skip
-// (table.ConstantColumns), "" when none: a default title's suffix.
+// constantsText is " (a=1, b=2)" of the identity columns constant over rs outside skip,
+// "" when none.
 func constantsText(rs []*rows.Record, skip ...string) string {
 	if c := table.ConstantColumns(rs, skip...); len(c) > 0 {
 		return " (" + strings.Join(c, ", ") + ")"
@@ -347,9 +335,8 @@ func constantsText(rs []*rows.Record, skip ...string) string {
 	return ""
 }
 
-// newSeries is the series lab without points, keyed by its label and method; an
-// algorithm's takes its style from the experiment's plot.Key (drawn alike in all its
-// figures). A series of another column is its own method.
+// newSeries is the series lab without points; an algorithm's takes its style from the
+// experiment's plot.Key, a series of another column is its own method.
 func (b *figureBuild) newSeries(lab string) plot.Series {
 	s := plot.Series{Label: seriesLabel(lab, b.bySeries[lab]), Key: lab, Method: lab}
 	if b.seriesCol == rows.ColAlgorithm {
@@ -361,10 +348,9 @@ func (b *figureBuild) newSeries(lab string) plot.Series {
 	return s
 }
 
-// ciOnAxis is the 95% CI of a mean as drawn on its axis: s.Lo, s.Hi on a linear axis; on a
-// log axis, for a positive mean, mean·exp(∓HalfWidth/mean) — the Student t interval of
-// log(mean) by the delta method (se(log m) ≈ se(m)/m) — which is positive, so a cost
-// such as wall time never gets a bound below 0 that a log axis cannot draw.
+// ciOnAxis is the 95% CI of a mean as drawn: s.Lo, s.Hi on a linear axis; on a log axis,
+// for a positive mean, mean·exp(∓HalfWidth/mean), the Student t interval of log(mean) by
+// the delta method (se(log m) ≈ se(m)/m), positive so that a log axis can draw it.
 func ciOnAxis(s stats.Stats, log bool) (lo, hi float64) {
 	if !log || !(s.Mean > 0) || !(s.HalfWidth >= 0) {
 		return s.Lo, s.Hi
@@ -373,8 +359,8 @@ func ciOnAxis(s stats.Stats, log bool) (lo, hi float64) {
 	return s.Mean / r, s.Mean * r
 }
 
-// frontierSeries is the series lab of a cost/quality frontier: one point per cell at
-// (mean x, mean y) with both CIs, named by the cell's swept values.
+// frontierSeries is the series lab of a frontier: a point per cell at (mean x, mean y)
+// with both CIs, named by the cell's swept values.
 func (b *figureBuild) frontierSeries(lab string) plot.Series {
 	s := b.newSeries(lab)
 	s.OffFront = !slices.ContainsFunc(b.bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })
@@ -405,21 +391,19 @@ func (b *figureBuild) frontierSeries(lab string) plot.Series {
 	return s
 }
 
-// frontier finishes a cost/quality frontier (one point per algorithm and cell) with
-// points: its caption, and its points' names unless there are too many to read.
+// frontier finishes a frontier with points: the caption, and no names when too many.
 func (b *figureBuild) frontier(pf *plot.Figure) {
 	if b.out.Points > maxNamedPoints {
 		for i := range pf.Series {
-			pf.Series[i].Points = nil // too many names to read; summary.csv has every cell
+			pf.Series[i].Points = nil // summary.csv has every cell
 		}
 	}
 	b.out.Note = CINote + " in both coordinates (on a log axis mean·exp(±half-width/mean), the delta method on the log of the mean: positive), " +
 		trialsPerPoint(b.tmin, b.tmax) + "; one point per algorithm and cell; lower left is better"
 }
 
-// curves finishes a curve figure with points (mean ± CI per x for each series): the
-// theorem's bound and the theory's slope where the spec gives them, the reference level 1
-// of a ratio, the x ticks and the caption.
+// curves finishes a curve figure with points: the theory lines, a ratio's level 1, the x
+// ticks and the caption.
 func (b *figureBuild) curves(pf *plot.Figure) {
 	var refs []refLine
 	for i, lab := range b.labels {
@@ -435,7 +419,6 @@ func (b *figureBuild) curves(pf *plot.Figure) {
 		}
 	}
 	if _, _, isRatio := strings.Cut(b.fg.Y, "/"); isRatio && b.fg.LogY {
-		// A ratio to a curve or bound: the reference level 1.
 		if lo, hi := slices.Min(xs), slices.Max(xs); hi > lo {
 			pf.Lines = append(pf.Lines, plot.Line{Label: "ratio = 1", X: []float64{lo, hi}, Y: []float64{1, 1}, Style: plot.Dashed})
 		}
@@ -450,7 +433,7 @@ func (b *figureBuild) curves(pf *plot.Figure) {
 	}
 }
 
-// curve is the series lab of a curve figure: the group means with their CIs per x.
+// curve is the series lab of a curve figure: the mean with its CI per x.
 func (b *figureBuild) curve(lab string) plot.Series {
 	gs, dropped := table.GroupBy(b.bySeries[lab], b.fg.X, b.fg.Y, 0, 0)
 	b.out.Dropped += dropped
@@ -469,9 +452,8 @@ func (b *figureBuild) curve(lab string) plot.Series {
 	return s
 }
 
-// theoryLines are the reference lines of series s (label lab): the theorem's bound (mean
-// theory_bound per x, when the column is filled) and the theory's slope of the first
-// slope check on this curve, anchored at the series' first point.
+// theoryLines are series s's theorem's bound (mean theory_bound per x, when filled) and
+// the slope of the first slope check on this curve, anchored at its first point.
 func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 	var refs []refLine
 	if b.fg.Y == rows.ColExcessEmpiricalRisk || b.fg.Y == rows.ColExcessPopulationRisk || b.fg.Y == rows.ColEmpiricalRisk {
@@ -511,10 +493,9 @@ func (b *figureBuild) theoryLines(lab string, s plot.Series) []refLine {
 	return refs
 }
 
-// theoremRows are the rows whose theory_bound is a theorem's bound for that row: an
-// untuned run (tuning empty or "theory"). An oracle-tuned row's theory_bound is the minimum
-// of its grid points' bounds, which bounds no procedure that ran (the selection looked at
-// the data), and a privately tuned row has none; neither is drawn.
+// theoremRows are the untuned rows, whose theory_bound is a theorem's bound: an
+// oracle-tuned row's is the least of its grid's bounds, which bounds no procedure that
+// ran (the selection looked at the data), and a privately tuned row has none.
 func theoremRows(rs []*rows.Record) []*rows.Record {
 	return slices.DeleteFunc(slices.Clone(rs), func(r *rows.Record) bool { return r.Tuning().Tuned() })
 }
@@ -540,15 +521,13 @@ func fmtSlope(s float64) string {
 	return strings.Replace(fmt.Sprintf("%+g", s), "-", "−", 1)
 }
 
-// logFloor: a group mean at or below it is rounding zero (e.g. the non-private reference,
-// which is the certified optimum, has excess risk ±1e-16) and is dropped from a log axis.
+// logFloor: a mean at or below it is rounding zero (the non-private optimum's excess risk
+// is ±1e-16) and is dropped from a log axis.
 const logFloor = 1e-12
 
-// biasFigure is the figure kind "bias" of sel, the rows in fg.Where: one point per (cell, algorithm) at (fg.X per
-// draw, D_N of the pooled fg.Y statistics) with the DKW–Massart 95% interval (distanceCI), the noise
-// floor E D_N (dashed) and the α = 1e-3 critical value (dotted) of an exact sampler. An
-// algorithm with no cost (the exact sampler's structural draws make no counted queries)
-// cannot sit on a log x axis: it is drawn as a horizontal line at its distance.
+// biasFigure is FigureBias of sel with the DKW–Massart 95% intervals, the noise floor
+// E D_N (dashed) and an exact sampler's α = 1e-3 critical value (dotted). An algorithm
+// without counted queries (the exact sampler) is a horizontal line at its distance.
 func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	gs, err := check.BiasGroups(sel, fg.Y, fg.X)
 	if err != nil {
@@ -578,9 +557,7 @@ func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure,
 			continue
 		}
 		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
-		// The algorithms of a bias experiment share one registry entry (sampler-bias): the
-		// colour is the label's family (its part before "-": prox, mala, exact), the
-		// marker the label.
+		// One registry entry (sampler-bias): the colour is the family (prox, mala, exact).
 		pf.Series = append(pf.Series, plot.Series{Label: g.Label(), Key: g.Alg, Method: check.Family(g.Alg),
 			X: []float64{x}, Y: []float64{d}, Lo: []float64{lo}, Hi: []float64{hi}})
 		out.Points++
@@ -613,29 +590,25 @@ type Figure struct {
 	Y      string `yaml:"y"`      // column, derived column or ratio, as Check.Metric; required
 	Series string `yaml:"series"` // column whose values make the series; defaults to "algorithm"
 	Title  string `yaml:"title"`  // defaults to "<y label> vs <x label>" plus the constant cell parameters
-	// LogX, LogY select log axes; Theory adds the theorem's bound (mean theory_bound per x,
-	// dashed) and, for each slope check on the same (x, y), the expected slope (dotted).
+	// Theory adds the theorem's bound (mean theory_bound per x) and the expected slope of
+	// each slope check on the same (x, y).
 	LogX   bool              `yaml:"logx"`
 	LogY   bool              `yaml:"logy"`
 	Theory bool              `yaml:"theory"`
 	Where  map[string]string `yaml:"where"` // row filters, as Check.Where
-	// Kind is "curve" (default: mean y per x value, one line per series), "frontier"
-	// (cost/quality: one point per series and cell at (mean x, mean y) with both CIs and the
-	// Pareto front; x is a cost such as total_queries), "bias" (FigureBias) or "phase"
-	// (FigurePhase).
-	Kind string `yaml:"kind"`
-	// Size is the preset: "two-column" (default, 7 in wide) or "one-column" (3.5 in).
-	Size string `yaml:"size"`
+	Kind   string            `yaml:"kind"`  // a Figure kind; defaults to "curve"
+	Size   string            `yaml:"size"`  // "two-column" (default, 7 in wide) or "one-column"
 }
 
-// Figure kinds.
+// Figure kinds: a curve is the mean y per x, a line per series; a frontier a point per
+// series and cell at (mean x, mean y) with both CIs and the Pareto front (x a cost such as
+// total_queries); a bias figure a point per algorithm and cell at (x per draw, KS distance
+// of the pooled y statistics to the exact law: y is an exact-law experiment's statistics
+// column); FigurePhase is in regime.go.
 const (
 	FigureCurve    = "curve"
 	FigureFrontier = "frontier"
-	// FigureBias (biasFigure): one point per algorithm and cell at (x per draw, KS distance of
-	// the pooled y statistics to the exact law), with the noise floor; y is the statistics
-	// column of an exact-law experiment.
-	FigureBias = "bias"
+	FigureBias     = "bias"
 )
 
 var (
@@ -643,8 +616,8 @@ var (
 	stemReplRE = regexp.MustCompile(`[^a-z0-9_-]+`)
 )
 
-// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased with every run of
-// characters outside [a-z0-9_-] replaced by "_" (y may be a ratio "a/b").
+// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased, each run outside
+// [a-z0-9_-] replaced by "_".
 func (f Figure) Stem() string {
 	if f.Name != "" {
 		return f.Name
@@ -676,18 +649,14 @@ func (f Figure) Validate() error {
 // Experiment is what analysis needs from a spec.
 type Experiment struct {
 	Name, Description string
-	// Quick is true when the spec was shrunk by -quick (its quick: block); the reports
-	// say which mode their numbers come from.
-	Quick   bool
-	Checks  []check.Check
-	Figures []Figure
-	// Methods maps an algorithm label to its method (the registry name, e.g. label
-	// prox-practical → expmech), so that a method keeps one colour across the suite;
-	// a label it lacks is its own method (or the part before "/", as in noisy-gd/oracle).
+	Quick             bool // the spec was shrunk by -quick (its quick: block)
+	Checks            []check.Check
+	Figures           []Figure
+	// Methods maps an algorithm label to its method (the registry name, e.g.
+	// prox-practical → expmech; else plot.MethodOf), so that a method keeps one colour.
 	Methods map[string]string
-	// Spec is the spec's YAML as written (shown by the HTML report; optional).
-	Spec string
-	// Workers is how many goroutines compute the checks and draw the figures (the run's
-	// -workers; ≤ 0: one per CPU). The outputs do not depend on it.
+	Spec    string // the spec's YAML as written (shown by the HTML report; optional)
+	// Workers is how many goroutines compute the checks and draw the figures (-workers;
+	// ≤ 0: one per CPU). The outputs do not depend on it.
 	Workers int
 }
