@@ -16,11 +16,9 @@ import (
 	"expmech/analysis/check"
 )
 
-// The Comparison section ranks the methods of each curve figure of an excess risk
-// (rankable; a ratio ranks like its numerator at a fixed cell) as ComparisonRule states.
-// REPORT.md's Conclusions paragraph is written from these rankings and the compare checks.
-
-// ComparisonRule is the sentence printed above every Comparison section.
+// ComparisonRule is the sentence printed above every Comparison section, which ranks the
+// methods of each rankable figure; REPORT.md's Conclusions paragraph is written from these
+// rankings and the compare checks.
 const ComparisonRule = "For each curve figure of an excess risk, at the figure's cells: the methods at each x ranked by mean " +
 	"(95% CI, Student t over trials) and the ratio of each mean to the best private method's. Private = guarantee " +
 	"certified or nominal; guarantee none (oracle-tuned: the tuning looked at the data; or non-private) marks a " +
@@ -49,25 +47,21 @@ type RankEntry struct {
 	Hi        Number `json:"ci_hi"`
 	Ratio     Number `json:"ratio_to_best_private"` // Mean / the best private mean (null without one)
 	Relation  string `json:"relation"`              // to the best private method: best | indistinguishable | worse | better
-	// Paired is true when Relation was decided by the paired CI of the difference to the
-	// best private method (every trial on both sides), false when by unpaired CIs.
-	Paired bool `json:"paired"`
-	// EdgeRate is the fraction of trials whose tuned point lies on its grid's edge
-	// (tuning_edge; NaN for an untuned method); StartRate the fraction whose release is
-	// the starting point (released_start; NaN when the method does not report it).
+	Paired    bool   `json:"paired"`                // Relation is from the paired CI, else unpaired CIs
+	// EdgeRate is the share of trials whose tuned point is on its grid's edge (NaN when
+	// untuned); StartRate the share whose release is the starting point (NaN: unreported).
 	EdgeRate  Number `json:"edge_rate"`
 	StartRate Number `json:"released_start_rate"`
 	byTrial   map[string]float64
 }
 
-// RankPoint is the ranking at one x value: private methods first, each group by mean.
+// RankPoint is the ranking at one x value (rankPoint).
 type RankPoint struct {
 	X           Number      `json:"x"`
 	BestPrivate string      `json:"best_private"` // "" when no private method has rows here
 	Entries     []RankEntry `json:"entries"`
 }
 
-// FigureComparison is the Comparison of one figure.
 type FigureComparison struct {
 	Figure     string      `json:"figure"`
 	X          string      `json:"x"`
@@ -79,13 +73,13 @@ type FigureComparison struct {
 }
 
 // rankable reports whether figure f gets a Comparison: a curve of an excess risk (lower
-// is better) over the algorithm series.
+// is better; not a ratio, which ranks like its numerator) over the algorithm series.
 func rankable(f Figure) bool {
 	return (f.Kind == "" || f.Kind == FigureCurve) && (f.Series == "" || f.Series == rows.ColAlgorithm) &&
 		strings.HasPrefix(f.Y, "excess_") && !strings.Contains(f.Y, "/")
 }
 
-// overlap reports whether the CIs of a and b overlap (a missing CI overlaps everything).
+// overlap reports whether the CIs of a and b overlap (a missing one overlaps any).
 func overlap(a, b RankEntry) bool {
 	alo, ahi, blo, bhi := float64(a.Lo), float64(a.Hi), float64(b.Lo), float64(b.Hi)
 	if math.IsNaN(alo) || math.IsNaN(ahi) || math.IsNaN(blo) || math.IsNaN(bhi) {
@@ -94,16 +88,14 @@ func overlap(a, b RankEntry) bool {
 	return alo <= bhi && blo <= ahi
 }
 
-// rankKey is one group of a figure comparison: an x value and an algorithm.
 type rankKey struct {
 	x   float64
 	alg string
 }
 
-// compareFigure ranks the methods at each x of the curve figure f and concludes.
 func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison {
 	fc := FigureComparison{Figure: f.Stem(), X: f.X, Y: f.Y, Where: whereText(f.Where), Points: []RankPoint{}}
-	// The rows with an x value by (x, algorithm); xs increasing, algs in first appearance.
+	// The rows by (x, algorithm); xs increasing, algs in first-appearance order.
 	groups := map[rankKey][]*rows.Record{}
 	var xs []float64
 	var algs []string
@@ -135,8 +127,8 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	return fc
 }
 
-// rankPoint summarises each algorithm's rows at x and sorts them: the private methods
-// first, each part by increasing mean.
+// rankPoint summarises each algorithm's rows at x: the private methods first, each part
+// by increasing mean.
 func rankPoint(exp Experiment, f Figure, groups map[rankKey][]*rows.Record, x float64, algs []string) RankPoint {
 	pt := RankPoint{X: Number(x)}
 	for _, a := range algs {
@@ -174,8 +166,7 @@ func rankPoint(exp Experiment, f Figure, groups map[rankKey][]*rows.Record, x fl
 }
 
 // relate sets, when the first entry is private (the best private method), every entry's
-// ratio to it and its relation: from the paired CI of the difference when the trials
-// pair, else from the overlap of the two CIs.
+// ratio and relation to it: by the paired CI when the trials pair, else by overlap.
 func (pt *RankPoint) relate() {
 	if len(pt.Entries) == 0 || !pt.Entries[0].Private {
 		return
@@ -204,19 +195,17 @@ func (pt *RankPoint) relate() {
 	}
 }
 
-// The results.csv columns the Conclusions read besides the metric (written by the
-// tuning wrapper, algorithms/tuning.ExtraEdge, and the iterative baselines,
-// baselines/optim.ExtraReleasedStart; analysis does not import them).
+// The results.csv columns of algorithms/tuning.ExtraEdge and
+// baselines/optim.ExtraReleasedStart (analysis does not import them).
 const (
 	colTuningEdge    = "tuning_edge"
 	colReleasedStart = "released_start"
 )
 
-// EdgeWarnShare is the share of a cell's trials above which an oracle-tuned method's
-// choice on its grid's edge is warned about: the optimum may lie outside the grid.
+// EdgeWarnShare is the share of trials above which an oracle-tuned method's choice on its
+// grid's edge is warned about: the optimum may lie outside the grid.
 const EdgeWarnShare = 0.25
 
-// rate is the mean of the 0/1 column col over g, NaN when no row has it.
 func rate(g []*rows.Record, col string) float64 {
 	n, k := 0, 0.0
 	for _, r := range g {
@@ -231,7 +220,6 @@ func rate(g []*rows.Record, col string) float64 {
 	return k / float64(n)
 }
 
-// byTrial maps each row's (cell, trial) to its metric value.
 func byTrial(g []*rows.Record, metric string) map[string]float64 {
 	m := make(map[string]float64, len(g))
 	for _, r := range g {
@@ -269,7 +257,7 @@ func (e RankEntry) tag() string {
 	return fmt.Sprintf("%s [%s, %s]", e.Algorithm, e.Guarantee, cmp.Or(e.Tuning, string(rows.DefaultTuning)))
 }
 
-// xList is "d = 10, 20 and 40" (or "every d" when all of the figure's x are listed).
+// xList is "d = 10, 20 and 40", or "every d".
 func (fc FigureComparison) xList(xs []float64) string {
 	if len(xs) == len(fc.Points) && len(xs) > 1 {
 		return "every " + fc.X
@@ -284,9 +272,8 @@ func (fc FigureComparison) xList(xs []float64) string {
 	return fc.X + " = " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// ratioRange is "×2.3" or "×2.3–4.1". A ratio below negligibleRatio in magnitude is a
-// mean at zero to rounding (the non-private optimum's excess risk, ±1e-15): it reads
-// "≈ 0", and a range of such ratios only "mean ≈ 0", not a rounding error's digits.
+// ratioRange is "×2.3" or "×2.3–4.1"; a ratio below negligibleRatio (a mean at zero to
+// rounding, as the non-private optimum's) reads "≈ 0", not a rounding error's digits.
 func ratioRange(rs []float64) string {
 	lo, hi := slices.Min(rs), slices.Max(rs)
 	end := func(r float64) string {
@@ -304,10 +291,9 @@ func ratioRange(rs []float64) string {
 	return "×" + end(lo) + "–" + end(hi)
 }
 
-// negligibleRatio is the ratio to the best private mean below which a mean counts as 0.
 const negligibleRatio = 1e-6
 
-// byRelation collects, for algorithm a, the x values of each relation and the ratios there.
+// byRelation collects a's x values and ratios by relation.
 func (fc FigureComparison) byRelation(a string) (xs map[string][]float64, ratios map[string][]float64) {
 	xs, ratios = map[string][]float64{}, map[string][]float64{}
 	for _, pt := range fc.Points {
@@ -321,27 +307,23 @@ func (fc FigureComparison) byRelation(a string) (xs map[string][]float64, ratios
 	return xs, ratios
 }
 
-// conclusion is what conclude gathers from a figure comparison's points, per algorithm,
-// before it writes a sentence.
+// conclusion is what conclude gathers per algorithm before it writes.
 type conclusion struct {
 	fc   FigureComparison
 	tags map[string]string   // every method's tag
-	guar map[string][]string // the tags of the private methods, by guarantee
-	// edgeWarn and startWarn are the algorithms with an edge or released-start warning,
-	// edgeAt and startAt the x values where it holds.
+	guar map[string][]string // the private methods' tags by guarantee
+	// edgeWarn and startWarn are the algorithms warned about, at edgeAt and startAt.
 	edgeWarn, startWarn []string
 	edgeAt, startAt     map[string][]float64
-	// bestOrder are the best private methods in first-appearance order, bestAt their x
-	// values; margin is the ratio of the next private method to the best where the CIs
-	// are disjoint (at marginAt), tied the x where the next one is indistinguishable.
+	// bestOrder are the best private methods, at bestAt; margin is the next private
+	// method's ratio where it is worse (at marginAt), tied where it is indistinguishable.
 	bestOrder                      []string
 	bestAt, margin, marginAt, tied map[string][]float64
 	refs, expmechs                 []string // the references and the private expmech variants
 }
 
-// conclude writes the figure's sentences from its rankings: which private method is best
-// where and by how much over the next private one, where each expmech variant stands, and
-// where the references (guarantee none) lie.
+// conclude writes which private method is best where and by how much over the next,
+// where each expmech variant stands, and where the references lie.
 func (fc FigureComparison) conclude() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s vs %s", AxisLabel(fc.Y), fc.X)
@@ -369,8 +351,6 @@ func (fc FigureComparison) conclude() string {
 	return b.String()
 }
 
-// tagsAndWarnings records every method's tag, the guarantees of the private methods
-// ranked together, and where the oracle chose its grid's edge or a method released x₀.
 func (c *conclusion) tagsAndWarnings() {
 	for _, pt := range c.fc.Points {
 		for _, e := range pt.Entries {
@@ -393,9 +373,6 @@ func (c *conclusion) tagsAndWarnings() {
 	}
 }
 
-// best records the best private method per x (grouped by algorithm in first-appearance
-// order) with its margin over the next private method, the references and the private
-// expmech variants.
 func (c *conclusion) best() {
 	for _, pt := range c.fc.Points {
 		if pt.BestPrivate == "" {
@@ -422,7 +399,6 @@ func (c *conclusion) best() {
 	}
 }
 
-// writeBest writes the sentence of the lowest private mean per x.
 func (c *conclusion) writeBest(b *strings.Builder) {
 	fc := c.fc
 	var parts []string
@@ -443,8 +419,7 @@ func (c *conclusion) writeBest(b *strings.Builder) {
 	fmt.Fprintf(b, "the lowest private mean is %s.", strings.Join(parts, "; "))
 }
 
-// writeExpmech says where each private expmech variant ties with or loses to the best
-// (where it is the best, writeBest said so).
+// writeExpmech says where each private expmech variant ties with or loses to the best.
 func (c *conclusion) writeExpmech(b *strings.Builder) {
 	for _, a := range c.expmechs {
 		xs, rs := c.fc.byRelation(a)
@@ -461,8 +436,6 @@ func (c *conclusion) writeExpmech(b *strings.Builder) {
 	}
 }
 
-// writeReferences says where each reference (not a competitor) lies against the best
-// private method.
 func (c *conclusion) writeReferences(b *strings.Builder) {
 	for _, a := range c.refs {
 		xs, rs := c.fc.byRelation(a)
@@ -479,8 +452,6 @@ func (c *conclusion) writeReferences(b *strings.Builder) {
 	}
 }
 
-// writeWarnings writes the grid-edge and released-start warnings and the note on
-// unpaired CIs.
 func (c *conclusion) writeWarnings(b *strings.Builder) {
 	for _, a := range c.edgeWarn {
 		fmt.Fprintf(b, " Warning: %s chose a point on its grid's edge in more than %g%% of the trials at %s — the optimum may lie outside its grid.",
@@ -497,8 +468,7 @@ func (c *conclusion) writeWarnings(b *strings.Builder) {
 	}
 }
 
-// nextOf names the private methods ranked second where a is best: tied (indistinguishable)
-// or not, in first-appearance order.
+// nextOf names the private methods ranked second where a is best, tied or not.
 func nextOf(fc FigureComparison, a string, tied bool) []string {
 	var out []string
 	for _, pt := range fc.Points {
@@ -520,10 +490,8 @@ func joinAnd(q []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
-// conclusions is the experiment's Conclusions paragraph: the sentences of its figure
-// comparisons and the verdicts of its compare checks, each check naming both sides with
-// their guarantee and tuning mode (read from the figures' rankings; a side that no
-// figure ranks is named bare, with "(guarantee and tuning: see results.csv)").
+// conclusions is the experiment's Conclusions paragraph: its figure comparisons' sentences
+// and its compare checks' verdicts, each side tagged as the rankings tag it.
 func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 	var s []string
 	tags := map[string]string{}
@@ -547,7 +515,7 @@ func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 		}
 		line := fmt.Sprintf("Check %s (%s vs %s): %s", r.Label(), name(r.Algorithm), name(r.Against), r.Verdict)
 		if len(r.Points) == 0 {
-			decisive, _, _ := strings.Cut(r.Reason, "; ") // the reason up to its first "; "
+			decisive, _, _ := strings.Cut(r.Reason, "; ")
 			line += " — " + decisive + "."
 		} else {
 			line += " — " + comparePointsText(r) + "."
@@ -557,8 +525,8 @@ func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 	return strings.Join(s, " ")
 }
 
-// comparePointsText says, per verdict of its points, where a compare check's claim is
-// shown, contradicted or undecided, with the ratio of the means there.
+// comparePointsText says where a compare check's claim is shown, contradicted or
+// undecided, with the ratio of the means there.
 func comparePointsText(r check.CheckResult) string {
 	byV := map[check.Verdict][]float64{}
 	ratios := map[check.Verdict][]float64{}
@@ -571,7 +539,6 @@ func comparePointsText(r check.CheckResult) string {
 	list := func(xs []float64) string {
 		return FigureComparison{X: cmp.Or(r.Vs, "group"), Points: make([]RankPoint, len(r.Points))}.xList(xs)
 	}
-	// ratio is " (<A>/<B> ×r; note)" or " (note)".
 	ratio := func(v check.Verdict, note string) string {
 		if len(ratios[v]) == 0 {
 			return " (" + note + ")"
@@ -595,7 +562,6 @@ func comparePointsText(r check.CheckResult) string {
 	return joinAnd(q)
 }
 
-// writeComparisonMD writes the Comparison section of report.md.
 func writeComparisonMD(b *bytes.Buffer, fcs []FigureComparison) {
 	if len(fcs) == 0 {
 		return
@@ -617,8 +583,7 @@ func writeComparisonMD(b *bytes.Buffer, fcs []FigureComparison) {
 	}
 }
 
-// guaranteeText, the guarantee column, is "certified" or "nominal" for a private method
-// and "reference (oracle)" / "reference (none)" for one that is not a competitor.
+// guaranteeText is a private method's guarantee, else "reference (oracle)" or "(none)".
 func guaranteeText(e RankEntry) string {
 	if e.Private {
 		return e.Guarantee
@@ -629,7 +594,6 @@ func guaranteeText(e RankEntry) string {
 	return "reference (" + e.Guarantee + ")"
 }
 
-// htmlComparisons is the Comparison section of report.html.
 func htmlComparisons(fcs []FigureComparison) []htmlComparison {
 	var out []htmlComparison
 	for i, fc := range fcs {
