@@ -18,13 +18,11 @@ import (
 )
 
 // Comparison is one (cell, algorithm, metric) of two runs: the two means with their 95%
-// CIs, the ratio of the means and a two-sided t test, the p value adjusted for the number
-// of tests by Benjamini–Hochberg.
+// CIs, the ratio of the means and a two-sided t test adjusted by Benjamini–Hochberg.
 type Comparison struct {
 	Identity []rows.KV // the cell's identity columns (rows.IdentityColumns order)
 	// Extra are the swept columns outside the identity (radius, a problem parameter,
-	// "<label>.<param>") that tell apart cells sharing their identity columns; nil when
-	// the identity columns suffice.
+	// "<label>.<param>") that tell apart cells sharing their identity; nil when none do.
 	Extra     []rows.KV
 	Algorithm string
 	Metric    string
@@ -40,16 +38,16 @@ type Comparison struct {
 	T, DF            float64 // the t statistic and its degrees of freedom
 	P                float64 // two-sided p value (NaN for TestNone)
 	Q                float64 // Benjamini–Hochberg adjusted p value
-	// Significant reports Q ≤ Alpha: the false discovery rate over all the tests of the
-	// comparison is at most Alpha (Benjamini & Hochberg 1995).
+	// Significant reports Q ≤ alpha: the false discovery rate over all the tests is at most
+	// alpha (Benjamini & Hochberg 1995).
 	Significant bool
-	// Identical reports that the new sample equals the old one value for value (a rerun of
-	// unchanged code): the table says "identical" instead of a test's p = 1.
+	// Identical: the new sample equals the old value for value (a rerun of unchanged
+	// code); the table says "identical" instead of a test's p = 1.
 	Identical bool
 }
 
-// compareAxes are the identity columns that vary among the comparisons (the cell's name
-// in tables and figures; nil when cs is empty) and their metrics in first-appearance order.
+// compareAxes are the identity columns that vary among cs (a cell's name) and their
+// metrics in first-appearance order.
 func compareAxes(cs []Comparison) (swept, metrics []string) {
 	ids := make([][]rows.KV, len(cs))
 	for i, c := range cs {
@@ -94,7 +92,7 @@ func ciPct(s stats.Stats) string {
 func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 	alpha = cmp.Or(alpha, 0.05)
 	swept, metrics := compareAxes(cs)
-	sig := 0 // each comparison is of one metric: counted once below
+	sig := 0
 	for _, m := range metrics {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\tcell\talgorithm\told\tnew\tchange\ttest\tp\tq\t\n", m)
@@ -123,8 +121,7 @@ func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 		check.Count(len(cs), "comparison"), sig, alpha)
 }
 
-// WriteCompareCSV writes the comparisons, one row each: the identity and Extra columns,
-// algorithm, metric, both samples' statistics, ratio, test, t, df, p, q and significant.
+// WriteCompareCSV writes the comparisons to path (compare.csv), one row each.
 func WriteCompareCSV(path string, cs []Comparison) error {
 	var extra []string
 	for _, c := range cs {
@@ -167,10 +164,9 @@ func ffInf(v float64) string {
 	return ff(v)
 }
 
-// SaveCompareFigures draws, per metric, a forest plot: one row per (cell, algorithm), the
-// ratio new/old of the means on a log axis with its 95% interval (Comparison.RatioLo/Hi),
-// coloured by algorithm, the line ratio = 1, and "*" after the row's name when the
-// difference is significant, in base_<metric>.{png,svg,pdf}; it returns the stems written.
+// SaveCompareFigures draws per metric a forest plot, base_<metric>.{png,svg,pdf}: a row
+// per (cell, algorithm), "*" when significant, the ratio new/old with its 95% interval on a
+// log axis, coloured by algorithm, and ratio = 1; it returns the stems written.
 func SaveCompareFigures(cs []Comparison, base string) ([]string, error) {
 	swept, metrics := compareAxes(cs)
 	var written []string

@@ -17,12 +17,9 @@ import (
 	"expmech/analysis/check"
 )
 
-// The HTML reports are static and self-contained: figures inlined as SVG, one inline
-// style sheet and a few lines of inline JavaScript (sortable tables, a row filter), no
-// network access, no external file needed to read them. Links to the PNG/PDF files and the
-// CSVs are relative and optional.
-
-// htmlStyle and htmlScript are shared by the experiment pages and the index.
+// htmlStyle and htmlScript are inlined in the experiment pages and the index: the HTML
+// reports are self-contained (figures inlined as SVG; links to the PNG/PDF files and the
+// CSVs are relative and optional).
 const htmlStyle = `
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",sans-serif;margin:1.5em auto;max-width:1100px;padding:0 1em;color:#222;line-height:1.4}
 h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.6em;border-bottom:1px solid #ddd}h3{font-size:1.05em}
@@ -60,7 +57,6 @@ document.querySelectorAll("input.filter").forEach(function(inp){
     Array.prototype.forEach.call(t.tBodies[0].rows,function(r){r.style.display=r.textContent.toLowerCase().indexOf(q)<0?"none":""})})});
 `
 
-// htmlCell is one table cell: its text and, for numbers, the sort key.
 type htmlCell struct {
 	Text  string
 	Sort  string // data-v: the full-precision number ("" for text)
@@ -82,7 +78,6 @@ type htmlFigure struct {
 	Err           string
 }
 
-// htmlComparison is one figure of the Comparison section.
 type htmlComparison struct {
 	Figure, Conclusion string
 	Table              *htmlTable
@@ -146,15 +141,14 @@ func intCell(n int) htmlCell {
 
 func textCell(s string) htmlCell { return htmlCell{Text: s} }
 
-// verdictCell is the verdict (PASS, FAIL, INCONCLUSIVE or MEASURED) in the style sheet's
-// class of the same name in lower case.
+// verdictCell is the verdict in the style sheet's class of its name in lower case.
 func verdictCell(v check.Verdict) htmlCell {
 	return htmlCell{Text: v.String(), Class: strings.ToLower(v.String())}
 }
 
 var svgProlog = regexp.MustCompile(`(?s)^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)?(<!DOCTYPE[^>]*>\s*)?`)
 
-// inlineSVG reads an SVG file for inlining (without its XML prolog).
+// inlineSVG reads an SVG file without its XML prolog.
 func inlineSVG(path string) (template.HTML, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -167,8 +161,6 @@ func inlineSVG(path string) (template.HTML, error) {
 	return template.HTML(b), nil // our own gonum/plot output
 }
 
-// writeHTML writes dir/report.html: the checks, the figures (inline SVG), the summaries,
-// the paired differences, the spec and the manifest of one experiment.
 func (rep report) writeHTML(dir, figDir string) error {
 	e := rep.Exp
 	pg := htmlPage{Title: experimentTitle(e), Description: e.Description, Style: template.CSS(htmlStyle), Script: template.JS(htmlScript),
@@ -199,7 +191,6 @@ func (rep report) writeHTML(dir, figDir string) error {
 	return writeFileAtomic(filepath.Join(dir, "report.html"), buf.Bytes())
 }
 
-// htmlChecks is the checks' tally with the multiplicity statement, and their table.
 func (rep report) htmlChecks() (string, *htmlTable) {
 	tally, mult := rep.tally()
 	totals := fmt.Sprintf("%s: %s. Within this experiment. %s", check.Count(len(rep.Results), "check"), tally.Text(), mult.Text())
@@ -217,8 +208,6 @@ func (rep report) htmlChecks() (string, *htmlTable) {
 	return totals, t
 }
 
-// htmlFigures are the figures inlined as SVG with links to their PNG and PDF, or why
-// they were not drawn.
 func (rep report) htmlFigures(dir, figDir string) []htmlFigure {
 	var out []htmlFigure
 	for _, f := range rep.Figures {
@@ -244,8 +233,7 @@ func (rep report) htmlFigures(dir, figDir string) []htmlFigure {
 	return out
 }
 
-// htmlSummary is the table of the primary metrics' summaries, the swept columns as
-// numbers.
+// htmlSummary is the primary metrics' summaries, the swept columns as numbers.
 func (rep report) htmlSummary(swept []string) *htmlTable {
 	head := append(append([]string{"cell"}, swept...),
 		"algorithm", "metric", "trials", "mean", "CI low", "CI high", "std", "median")
@@ -270,7 +258,6 @@ func (rep report) htmlSummary(swept []string) *htmlTable {
 	return t
 }
 
-// htmlPaired is the table of the primary metrics' paired differences.
 func (rep report) htmlPaired(swept []string) *htmlTable {
 	t := &htmlTable{ID: "paired", Head: []string{"cell", "algorithm", "reference", "metric", "pairs", "mean diff", "CI low", "CI high", "reference better"}, Filter: true}
 	for _, p := range rep.Paired {
@@ -300,9 +287,8 @@ func manifestText(b []byte) string {
 	return string(out)
 }
 
-// WriteHTMLIndex writes outPath (index.html) over the experiments of resultsRoot: one
-// row per experiment with its checks' tally, linked to its report.html, and a sortable
-// scoreboard of every check. Self-contained like the experiment pages.
+// WriteHTMLIndex writes outPath (index.html): a row per experiment of resultsRoot with its
+// checks' tally, linked to its report.html, and a scoreboard of every check.
 func WriteHTMLIndex(resultsRoot, outPath string) error {
 	entries, err := os.ReadDir(resultsRoot)
 	if err != nil {

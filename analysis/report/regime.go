@@ -19,9 +19,8 @@ import (
 	"expmech/rows"
 )
 
-// RegimeCheck returns the experiment's first regime check (Kind "regime"): its metric and
-// where select the regime map that map.csv, the phase diagrams and the report's "Which
-// method should I use" section show.
+// RegimeCheck returns the experiment's first regime check: its metric and where select
+// the regime map of map.csv, the phase diagrams and the "Which method should I use" section.
 func RegimeCheck(exp Experiment) (check.Check, bool) {
 	for _, c := range exp.Checks {
 		if c.Kind == check.KindRegime {
@@ -31,9 +30,8 @@ func RegimeCheck(exp Experiment) (check.Check, bool) {
 	return check.Check{}, false
 }
 
-// WriteRegimeCSV writes map.csv: one row per (cell, ordered pair of methods) of the regime
-// map: the paired P(A < B) over trials with its 95% percentile bootstrap CI, both means,
-// the cell's best private method, A's ratio to it and the cell's label.
+// WriteRegimeCSV writes map.csv: a row per cell and ordered pair of methods (A, B) with
+// the paired P(A < B) and its 95% bootstrap CI, the means, the best and A's ratio to it.
 func WriteRegimeCSV(path, metric string, cells []check.RegimeCell) error {
 	head := append([]string{rows.ColCell}, rows.IdentityColumns()...)
 	head = append(head, "structure", "metric", "method_a", "method_b", "trials", "mean_a", "mean_b",
@@ -53,8 +51,7 @@ func WriteRegimeCSV(path, metric string, cells []check.RegimeCell) error {
 	return writeCSVFile(path, recs)
 }
 
-// RegimeFile is the file of an experiment's results folder that holds its "Which method
-// should I use" section (RegimeSection), copied into REPORT.md.
+// RegimeFile holds an experiment's RegimeSection in its results folder, for REPORT.md.
 const RegimeFile = "which.md"
 
 // WriteRegimeSection writes RegimeSection(exp, cells) to path.
@@ -62,13 +59,9 @@ func WriteRegimeSection(path string, exp Experiment, cells []check.RegimeCell) e
 	return writeFileAtomic(path, []byte(RegimeSection(exp, cells)))
 }
 
-// RegimeSection writes the "Which method should I use" section of REPORT.md from the
-// regime map: per phase figure of exp (a slice), one line per cell with its best private
-// method, P(best < runner-up) with its CI, the runner-up's ratio to the best and the
-// label; then the tally of winners and best-by-mean per method; then what the slices say
-// about GLL22's √d gain (expmech over noisy-gd as d grows on the n × d slice) and LLL24's
-// rank dependence (expmech at rank 2 against full rank on the structure slice), stated only
-// as the measured ratios and their direction.
+// RegimeSection writes the "Which method should I use" section of REPORT.md: per phase
+// figure of exp (a slice), a line per cell (bestText); the tally (tallyText); and the
+// measured ratios behind GLL22's √d gain and LLL24's rank dependence (trendText).
 func RegimeSection(exp Experiment, cells []check.RegimeCell) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Which method should I use (%s)\n\n", exp.Name)
@@ -98,7 +91,7 @@ func RegimeSection(exp Experiment, cells []check.RegimeCell) string {
 	return b.String()
 }
 
-// regimeSlice is the cells matching where (values compared as numbers when both parse).
+// regimeSlice is the cells matching where (table.SameValue).
 func regimeSlice(cells []check.RegimeCell, where map[string]string) []check.RegimeCell {
 	var out []check.RegimeCell
 	for _, c := range cells {
@@ -118,7 +111,6 @@ func regimeSlice(cells []check.RegimeCell, where map[string]string) []check.Regi
 	return out
 }
 
-// regimeCellText names a cell by the phase figure's axes.
 func regimeCellText(c check.RegimeCell, fg Figure) string {
 	val := func(k string) string {
 		if k == StructureAxis {
@@ -156,8 +148,8 @@ func bestText(c check.RegimeCell) string {
 	return s
 }
 
-// topGroup is the best private method, then (in algorithm order) every other private
-// method m whose CI of P(best < m) reaches ½: those the data do not separate from the best.
+// topGroup is the best private method, then every other m whose CI of P(best < m)
+// reaches ½ (in algorithm order): those the data do not separate from the best.
 func topGroup(c check.RegimeCell) []string {
 	if c.Best == "" {
 		return nil
@@ -171,13 +163,11 @@ func topGroup(c check.RegimeCell) []string {
 	return top
 }
 
-// tallyText counts, per method, the cells it wins (label winner) and those where it is the
-// best by mean only.
+// tallyText counts per method the cells where it is best, labelled winner, or in the top group.
 func tallyText(cells []check.RegimeCell) string {
 	wins, best, inTop := map[string]int{}, map[string]int{}, map[string]int{}
 	var methods, members []string
 	for _, c := range cells {
-		// the top group: a method the data do not separate from the cell's best counts too
 		for _, m := range topGroup(c) {
 			if inTop[m]++; inTop[m] == 1 {
 				members = append(members, m)
@@ -207,20 +197,16 @@ func tallyText(cells []check.RegimeCell) string {
 		"(the best, or not separated from it by the CI of P(best < it)): %s.", len(cells), strings.Join(parts, "; "), strings.Join(tops, "; "))
 }
 
-// trendPoint is one measured ratio r at dimension d.
 type trendPoint struct{ d, r float64 }
 
-// trendShift is the least change of a ratio from the smallest to the largest d (a factor)
-// that trendText calls a trend; a smaller or non-monotone change is "not shown".
+// trendShift is the least factor from the smallest to the largest d that trendText calls a
+// trend (monotone); a smaller change is "not shown".
 const trendShift = 1.5
 
-// trendText states the measured ratios behind the papers' two predictions, where the map
-// holds the cells: expmech over noisy-gd along d (rank 2, g_k = 0, ε = 1, absolute loss on
-// R^d, at the largest n with ≥ 2 values of d), which GLL22's √d gain predicts to fall; and
-// expmech's full-rank risk over its rank-2 risk along d (ε = 1, the n of the full-rank
-// cells), which LLL24's rank (not d) bound predicts to grow. A trend is claimed only when
-// the ratio moves monotonically and by at least trendShift from the smallest to the
-// largest d.
+// trendText states, where the map holds the cells, expmech over noisy-gd along d (rank 2,
+// g_k = 0, ε = 1, absolute loss on R^d, the largest n with ≥ 2 d), which GLL22's √d gain
+// predicts to fall, and expmech's full-rank over rank-2 risk along d (ε = 1, the
+// full-rank cells' n), which LLL24's rank (not d) bound predicts to grow (trendVerdict).
 func trendText(cells []check.RegimeCell) string {
 	const a, b = "expmech", "noisy-gd"
 	is := func(c check.RegimeCell, k, v string) bool { return table.SameValue(c.Params[k], v) }
@@ -233,7 +219,6 @@ func trendText(cells []check.RegimeCell) string {
 		return ps
 	}
 	var out []string
-	// GLL22: at the largest n with two or more d.
 	byN := map[float64][]trendPoint{}
 	for _, c := range cells {
 		if !plain(c) || check.Structure(c.Params) != "rank" {
@@ -258,7 +243,6 @@ func trendText(cells []check.RegimeCell) string {
 			trendVerdict(ps, false, "the ratio falls as d grows, the direction of the predicted gain",
 				"not shown: the ratio does not fall by ×1.5 monotonically over these d, so constants, not √d, decide here")))
 	}
-	// LLL24: full rank over rank 2 at the full-rank cells' n.
 	full := map[float64]float64{}
 	fullN := ""
 	for _, c := range cells {
@@ -294,9 +278,8 @@ func pointsText(ps []trendPoint) string {
 	return strings.Join(s, ", ")
 }
 
-// trendVerdict is yes when ps moves monotonically (rising: up, else down) along d and its
-// last ratio is at least trendShift times (rising) or at most 1/trendShift times the
-// first; else no.
+// trendVerdict is yes when ps moves monotonically (up if rising) along d by a factor of
+// trendShift or more from the first to the last; else no.
 func trendVerdict(ps []trendPoint, rising bool, yes, no string) string {
 	if len(ps) < 2 {
 		return no
@@ -318,14 +301,12 @@ func trendVerdict(ps []trendPoint, rising bool, yes, no string) string {
 // labels the cell indistinguishable; y may be "structure" (check.Structure, categorical).
 const FigurePhase = "phase"
 
-// StructureAxis is the derived categorical axis of a phase figure: check.Structure's
-// values, in this order.
+// StructureAxis is a phase figure's categorical axis of check.Structure's values (structures).
 const StructureAxis = "structure"
 
 var structures = []string{"rank", "rank+residual", "full"}
 
-// regimeMetric is the metric of the experiment's regime check (excess empirical risk
-// without one).
+// regimeMetric is the regime check's metric (excess empirical risk without one).
 func regimeMetric(exp Experiment) string {
 	if c, ok := RegimeCheck(exp); ok {
 		return c.Metric
@@ -333,7 +314,7 @@ func regimeMetric(exp Experiment) string {
 	return rows.ColExcessEmpiricalRisk
 }
 
-// phaseFigure draws fg (Kind "phase") from the regime map of sel, the rows in fg.Where.
+// phaseFigure draws fg from the regime map of sel, the rows in fg.Where.
 func phaseFigure(exp Experiment, fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure, error) {
 	cells := check.RegimeMap(sel, regimeMetric(exp))
 	if len(cells) == 0 {
@@ -357,7 +338,7 @@ func phaseFigure(exp Experiment, fg Figure, sel []*rows.Record, out *figureOutco
 		return v, err == nil
 	}
 	styles := exp.styleKey()
-	seriesOf := map[string]int{} // the index in pf.Series of a best method's series
+	seriesOf := map[string]int{} // a best method's index in pf.Series
 	ring := plot.Series{Label: "indistinguishable", Key: "indistinguishable", OffFront: true,
 		Style: &plot.Style{Color: color.NRGBA{R: 90, G: 90, B: 90, A: 255}, Glyph: haloGlyph{}}}
 	for _, c := range cells {
@@ -396,8 +377,7 @@ func phaseFigure(exp Experiment, fg Figure, sel []*rows.Record, out *figureOutco
 	return pf, nil
 }
 
-// secondRatio is the runner-up private method's mean over the best's (how far the best is
-// ahead; 1 with one private method).
+// secondRatio is the runner-up's mean over the best's (1 with one private method).
 func secondRatio(c check.RegimeCell) float64 {
 	r := math.Inf(1)
 	for _, m := range c.Private {
@@ -411,9 +391,8 @@ func secondRatio(c check.RegimeCell) float64 {
 	return r
 }
 
-// thresholdLine is GLL22 Thm 6.4's √d/(nε) = 1 (with G = D = 1: the private rate reaches
-// the risk of a constant output) on a phase figure whose axes are two of n, ε and d and
-// whose rows hold the third constant; ok is false otherwise.
+// thresholdLine is GLL22 Thm 6.4's √d/(nε) = 1 (G = D = 1: the private rate reaches a
+// constant output's risk) on a phase figure over two of n, ε and d, the third constant.
 func thresholdLine(fg Figure, rs []*rows.Record) (plot.Line, bool) {
 	vars := []string{rows.ColN, rows.ColEpsilon, rows.ColD}
 	if !slices.Contains(vars, fg.X) || !slices.Contains(vars, fg.Y) || fg.X == fg.Y {
@@ -432,7 +411,7 @@ func thresholdLine(fg Figure, rs []*rows.Record) (plot.Line, bool) {
 		xs = append(xs, x)
 	}
 	lo, hi := slices.Min(xs), slices.Max(xs)
-	// solve √d = n·ε for the y variable given x and the third.
+	// √d = n·ε solved for y.
 	val := map[string]float64{third: t}
 	l := plot.Line{Label: "√d/(nε) = 1 (GLL22 Thm 6.4's rate at the trivial risk)", Style: plot.Dashed}
 	for k := range 24 {
@@ -452,8 +431,7 @@ func thresholdLine(fg Figure, rs []*rows.Record) (plot.Line, bool) {
 	return l, true
 }
 
-// haloGlyph is a ring at 1.9× the marker's radius: drawn around a cell's marker, it stays
-// visible on filled glyphs, where a ring of the marker's own size is hidden.
+// haloGlyph is a ring at 1.9× the marker's radius, visible around a filled glyph.
 type haloGlyph struct{}
 
 func (haloGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
