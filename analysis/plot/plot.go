@@ -462,15 +462,21 @@ func (b *builder) pointLabels(s Series, bars []bar, c color.Color) error {
 	if len(lab.XYs) == 0 {
 		return nil
 	}
+	return b.labels(lab, vg.Point{X: b.gr * 1.3, Y: b.gr * 0.6}, func(_ int, s *text.Style) {
+		s.Font.Size, s.Color = vg.Points(b.fTick-2), c
+	})
+}
+
+// labels adds lab at offset off, label j styled by set.
+func (b *builder) labels(lab plotter.XYLabels, off vg.Point, set func(int, *text.Style)) error {
 	l, err := plotter.NewLabels(lab)
 	if err != nil {
 		return err
 	}
 	for j := range l.TextStyle {
-		l.TextStyle[j].Font.Size = vg.Points(b.fTick - 2)
-		l.TextStyle[j].Color = c
+		set(j, &l.TextStyle[j])
 	}
-	l.Offset = vg.Point{X: b.gr * 1.3, Y: b.gr * 0.6}
+	l.Offset = off
 	b.p.Add(l)
 	return nil
 }
@@ -786,17 +792,7 @@ func (b *builder) endLabels() error {
 		lab.XYs = append(lab.XYs, e.at)
 		lab.Labels = append(lab.Labels, e.text)
 	}
-	l, err := plotter.NewLabels(lab)
-	if err != nil {
-		return err
-	}
-	for j := range l.TextStyle {
-		l.TextStyle[j].Font.Size = vg.Points(b.fTick - 1.5)
-		l.TextStyle[j].Color = es[j].color
-		l.TextStyle[j].XAlign = draw.XRight
-		l.TextStyle[j].YAlign = draw.YBottom
-	}
-	l.Offset = vg.Point{Y: b.gr * 0.5}
-	b.p.Add(l)
-	return nil
+	return b.labels(lab, vg.Point{Y: b.gr * 0.5}, func(j int, s *text.Style) {
+		s.Font.Size, s.Color, s.XAlign, s.YAlign = vg.Points(b.fTick-1.5), es[j].color, draw.XRight, draw.YBottom
+	})
 }

@@ -510,13 +510,8 @@ func seriesLabel(lab string, rs []*rows.Record) string {
 }
 
 func fmtSlope(s float64) string {
-	switch s {
-	case 0:
-		return "0 (flat)"
-	case 0.5:
-		return "+½"
-	case -0.5:
-		return "−½"
+	if t, ok := map[float64]string{0: "0 (flat)", 0.5: "+½", -0.5: "−½"}[s]; ok {
+		return t
 	}
 	return strings.Replace(fmt.Sprintf("%+g", s), "-", "−", 1)
 }

@@ -60,16 +60,10 @@ func (rep report) figureFor(c check.Check) string {
 		if f.PNG == "" || f.Figure.Y != c.Metric {
 			continue
 		}
-		switch c.Kind {
-		case check.KindKSFloor, check.KindKSOrder:
-			// The bias figure plots every algorithm's distance (vs is an algorithm here).
-			if f.Figure.Kind != FigureBias {
-				continue
-			}
-		default:
-			if f.Figure.X != c.Vs || f.Figure.Kind == FigureBias {
-				continue
-			}
+		// A KS check's figure is the bias figure, of every algorithm (its vs is one).
+		ks := c.Kind == check.KindKSFloor || c.Kind == check.KindKSOrder
+		if (f.Figure.Kind == FigureBias) != ks || !ks && f.Figure.X != c.Vs {
+			continue
 		}
 		agree := true
 		for k, v := range f.Figure.Where {
@@ -470,14 +464,6 @@ func (t *topWriter) writePower(b *bytes.Buffer) {
 	b.WriteString("\n\n")
 }
 
-// powerText is a claim's power at its smallest violation, "—" when not estimable.
-func powerText(c sidecarCheck) string {
-	if c.Role != check.RoleClaim || math.IsNaN(float64(c.Power)) {
-		return "—"
-	}
-	return fmt.Sprintf("%.2f at %.3g", float64(c.Power), float64(c.Detect))
-}
-
 func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 	b.WriteString("## Scoreboard\n\nThe claim each experiment checks is stated once, in its section below. **result** is the " +
 		"verdict after Holm's adjustment over the suite's claims (a PASS whose adjusted p exceeds " + strconv.FormatFloat(check.SuiteAlpha, 'g', -1, 64) +
@@ -485,15 +471,21 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 		"**power** is the claim's probability of a FAIL at its smallest violation (see above).\n\n" +
 		"| experiment | # | check | expected | fitted [95% CI] | points × trials | result | raw | p (Holm) | power | figure |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	eachCheck(t.exps, mult, func(e sidecar, i int, c sidecarCheck, adj float64) {
-		fig := "—"
+		fig, pHolm, power := "—", "—", "—"
 		if c.Figure != "" {
 			fig = "[" + c.Figure + "](" + relSlash(t.outDir, filepath.Join(t.figuresRoot, e.Name, c.Figure+".png")) + ")"
+		}
+		if !math.IsNaN(adj) {
+			pHolm = check.FmtP(float64(c.PPass)) + " → " + check.FmtP(adj)
+		}
+		if c.Role == check.RoleClaim && !math.IsNaN(float64(c.Power)) { // at its smallest violation
+			power = fmt.Sprintf("%.2f at %.3g", float64(c.Power), float64(c.Detect))
 		}
 		expected := cmp.Or(c.ExpectedText, c.Expected.String())
 		// #anchor: GitHub's heading anchor of a [a-z0-9_-]+ name is the name in lower case
 		fmt.Fprintf(b, "| [%s](#%s) | %d | %s | %s | %s [%s, %s] | %d × %s | %s | %s | %s | %s | %s |\n", e.Name, strings.ToLower(e.Name), i,
 			mdEscape(c.Label+whereSuffix(c.Where)), mdEscape(expected), c.Fitted, c.Lo, c.Hi, c.Points, c.Trials,
-			resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolmText(float64(c.PPass), adj), powerText(c), fig)
+			resultText(check.HolmVerdict(c.Verdict, c.Role, adj), c.Role), c.Verdict.String(), pHolm, power, fig)
 	})
 	b.WriteString("\n")
 }
@@ -554,13 +546,6 @@ func eachCheck(exps []sidecar, mult check.Multiplicity, f func(e sidecar, i int,
 			k++
 		}
 	}
-}
-
-func pHolmText(p, adj float64) string {
-	if math.IsNaN(adj) {
-		return "—"
-	}
-	return check.FmtP(p) + " → " + check.FmtP(adj)
 }
 
 func whereSuffix(w string) string {
