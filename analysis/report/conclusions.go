@@ -334,12 +334,11 @@ func (fc FigureComparison) conclude() string {
 	c := conclusion{fc: fc, tags: map[string]string{}, guar: map[string][]string{},
 		edgeAt: map[string][]float64{}, startAt: map[string][]float64{}, bestAt: map[string][]float64{},
 		margin: map[string][]float64{}, marginAt: map[string][]float64{}, tied: map[string][]float64{}}
-	c.tagsAndWarnings()
+	c.gather()
 	if len(c.guar["nominal"]) > 0 && len(c.guar["certified"]) > 0 {
 		fmt.Fprintf(&b, "guarantees differ in this ranking — nominal %s (the sampler's law error is not bounded, so δ is not certified) beside certified %s; ",
 			joinAnd(c.guar["nominal"]), joinAnd(c.guar["certified"]))
 	}
-	c.best()
 	if len(c.bestOrder) == 0 {
 		b.WriteString("no private method has rows here.")
 		return b.String()
@@ -351,9 +350,14 @@ func (fc FigureComparison) conclude() string {
 	return b.String()
 }
 
-func (c *conclusion) tagsAndWarnings() {
+// gather fills c from the points, in order.
+func (c *conclusion) gather() {
 	for _, pt := range c.fc.Points {
-		for _, e := range pt.Entries {
+		if pt.BestPrivate != "" {
+			c.bestOrder = appendNew(c.bestOrder, pt.BestPrivate)
+			c.bestAt[pt.BestPrivate] = append(c.bestAt[pt.BestPrivate], float64(pt.X))
+		}
+		for i, e := range pt.Entries {
 			c.tags[e.Algorithm] = e.tag()
 			if e.Private && !slices.Contains(c.guar[e.Guarantee], e.tag()) {
 				c.guar[e.Guarantee] = append(c.guar[e.Guarantee], e.tag())
@@ -369,18 +373,9 @@ func (c *conclusion) tagsAndWarnings() {
 				c.startWarn = appendNew(c.startWarn, e.Algorithm)
 				c.startAt[e.Algorithm] = append(c.startAt[e.Algorithm], float64(pt.X))
 			}
-		}
-	}
-}
-
-func (c *conclusion) best() {
-	for _, pt := range c.fc.Points {
-		if pt.BestPrivate == "" {
-			continue
-		}
-		c.bestOrder = appendNew(c.bestOrder, pt.BestPrivate)
-		c.bestAt[pt.BestPrivate] = append(c.bestAt[pt.BestPrivate], float64(pt.X))
-		for i, e := range pt.Entries {
+			if pt.BestPrivate == "" {
+				continue
+			}
 			if i == 1 && e.Private {
 				if e.Relation == RelIndistinguishable {
 					c.tied[pt.BestPrivate] = append(c.tied[pt.BestPrivate], float64(pt.X))
