@@ -266,10 +266,7 @@ func (fc FigureComparison) xList(xs []float64) string {
 	for i, x := range xs {
 		parts[i] = strconv.FormatFloat(x, 'g', 4, 64)
 	}
-	if len(parts) == 1 {
-		return fc.X + " = " + parts[0]
-	}
-	return fc.X + " = " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return fc.X + " = " + joinAnd(parts)
 }
 
 // ratioRange is "×2.3" or "×2.3–4.1"; a ratio below negligibleRatio (a mean at zero to

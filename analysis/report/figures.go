@@ -538,12 +538,7 @@ func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure,
 	}
 	nmin, nmax := math.MaxInt, 0
 	xlo, xhi := math.Inf(1), math.Inf(-1)
-	type flat struct {
-		lab  string
-		d    float64
-		meth string
-	}
-	var flats []flat
+	var flats []plot.Line // the algorithms without a cost, drawn at x = lx below
 	for _, g := range gs {
 		d := g.Distance()
 		lo, hi := check.DistanceCI(d, g.N)
@@ -551,7 +546,7 @@ func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure,
 		nmin, nmax = min(nmin, g.N), max(nmax, g.N)
 		out.Series = append(out.Series, g.Alg)
 		if fg.LogX && !(x > 0) || math.IsNaN(x) {
-			flats = append(flats, flat{g.Label(), d, check.Family(g.Alg)})
+			flats = append(flats, plot.Line{Label: g.Label() + " (no counted queries)", Y: []float64{d, d}, Method: check.Family(g.Alg)})
 			continue
 		}
 		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
@@ -568,7 +563,8 @@ func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure,
 	}
 	lx := []float64{xlo, xhi}
 	for _, f := range flats {
-		pf.Lines = append(pf.Lines, plot.Line{Label: f.lab + " (no counted queries)", X: lx, Y: []float64{f.d, f.d}, Method: f.meth})
+		f.X = lx
+		pf.Lines = append(pf.Lines, f)
 		out.Points++
 	}
 	pf.Lines = append(pf.Lines,

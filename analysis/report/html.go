@@ -217,8 +217,7 @@ func (rep report) htmlFigures(dir, figDir string) []htmlFigure {
 			if err != nil {
 				hf.Err = err.Error()
 			} else {
-				hf.SVG = svg
-				hf.PNG = relSlash(dir, filepath.Join(figDir, f.PNG))
+				hf.SVG, hf.PNG = svg, relSlash(dir, filepath.Join(figDir, f.PNG))
 				if f.PDF != "" {
 					hf.PDF = relSlash(dir, filepath.Join(figDir, f.PDF))
 				}
