@@ -300,8 +300,7 @@ func drawAxisTitles(p *gplot.Plot, c draw.Canvas, pad, top, bottom vg.Length) (v
 	return left, bottom
 }
 
-// fitText wraps s to the width w and, while one word is still wider, shrinks sty's font
-// by half a point (down to 6 pt) and wraps again.
+// fitText wraps s to width w, shrinking sty's font by 0.5 pt (to 6 pt) while a word is wider.
 func fitText(sty *draw.TextStyle, s string, w vg.Length) string {
 	t := wrap(*sty, s, w)
 	for sty.Width(t) > w && sty.Font.Size > vg.Points(6) {
@@ -612,9 +611,8 @@ func padRange(a *gplot.Axis, log bool) {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// clampRange is the range that confidence bounds may widen an axis to: on a log axis one
-// decade beyond the points (a bound further out, or non-positive, is drawn to the edge with
-// an arrow head); unbounded on a linear axis.
+// clampRange is how far bounds may widen an axis: a decade beyond the points on a log axis
+// (a bound further out, or ≤ 0, ends in an arrow head at the edge); unbounded if linear.
 func clampRange(f Figure, y bool) [2]float64 {
 	if (y && !f.LogY) || (!y && !f.LogX) {
 		return [2]float64{math.Inf(-1), math.Inf(1)}

@@ -81,9 +81,8 @@ var (
 	}
 )
 
-// knownVariants fixes the marker and dashes (indices into variantGlyphs, variantDashes) of
-// the variant labels the suite's specs run side by side, so that they never look alike;
-// other variants hash their label.
+// knownVariants fixes the marker and dashes (variantGlyphs, variantDashes indices) of the
+// variants the suite's specs run side by side, so they never look alike; others hash.
 var knownVariants = map[string][2]int{
 	"prox-practical": {0, 0}, "expmech-prox": {0, 0}, "corrected": {0, 0}, "oracle": {0, 0},
 	"prox-certified": {1, 1}, "lll24-printed": {1, 1}, "exact": {2, 2}, "mala": {3, 3}, "private": {1, 3},
@@ -128,8 +127,7 @@ func MethodOf(label string) string {
 // in sorted order) and the first marker no earlier label took.
 type Key map[string]Style
 
-// NewKey assigns the styles of labels; method maps a label to its method ("" or absent:
-// MethodOf(label)).
+// NewKey assigns the styles of labels; method maps a label to its method (else MethodOf).
 func NewKey(labels []string, method map[string]string) Key {
 	meth := func(l string) string { return cmp.Or(method[l], MethodOf(l)) }
 	byMethod := map[string][]string{}

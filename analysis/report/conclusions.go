@@ -133,9 +133,6 @@ func rankPoint(exp Experiment, f Figure, groups map[rankKey][]*rows.Record, x fl
 	pt := RankPoint{X: Number(x)}
 	for _, a := range algs {
 		g := groups[rankKey{x, a}]
-		if len(g) == 0 {
-			continue
-		}
 		s := stats.Summarize(table.MetricValues(g, f.Y))
 		if s.N == 0 {
 			continue

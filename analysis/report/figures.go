@@ -231,8 +231,7 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 		}
 		if err := errors.Join(errs[i*nf : (i+1)*nf]...); err != nil {
 			outs[i].Err = err.Error()
-			var we plot.WriteError
-			if errors.As(err, &we) {
+			if errors.As(err, new(plot.WriteError)) {
 				outs[i].WriteErr = err
 			}
 			continue

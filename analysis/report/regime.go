@@ -214,10 +214,7 @@ func trendText(cells []check.RegimeCell) string {
 		return is(c, rows.ColEpsilon, "1") && is(c, rows.ColLossKind, "absolute") && is(c, rows.ColDomain, "unconstrained")
 	}
 	dOf := func(c check.RegimeCell) float64 { d, _ := strconv.ParseFloat(c.Params[rows.ColD], 64); return d }
-	sorted := func(ps []trendPoint) []trendPoint {
-		slices.SortFunc(ps, func(x, y trendPoint) int { return cmp.Compare(x.d, y.d) })
-		return ps
-	}
+	byD := func(x, y trendPoint) int { return cmp.Compare(x.d, y.d) }
 	var out []string
 	byN := map[float64][]trendPoint{}
 	for _, c := range cells {
@@ -238,7 +235,8 @@ func trendText(cells []check.RegimeCell) string {
 		}
 	}
 	if bestN > 0 {
-		ps := sorted(byN[bestN])
+		ps := byN[bestN]
+		slices.SortFunc(ps, byD)
 		out = append(out, fmt.Sprintf("- GLL22's √d gain (%s mean over %s's, rank 2, g_k = 0, n = %g, ε = 1): %s; %s.", a, b, bestN, pointsText(ps),
 			trendVerdict(ps, false, "the ratio falls as d grows, the direction of the predicted gain",
 				"not shown: the ratio does not fall by ×1.5 monotonically over these d, so constants, not √d, decide here")))
@@ -262,7 +260,7 @@ func trendText(cells []check.RegimeCell) string {
 		}
 	}
 	if len(ps) > 0 {
-		ps = sorted(ps)
+		slices.SortFunc(ps, byD)
 		out = append(out, fmt.Sprintf("- LLL24's rank dependence (%s mean at full rank over rank 2, g_k = 0, n = %s, ε = 1): %s; %s.", a, fullN, pointsText(ps),
 			trendVerdict(ps, true, "the full-rank risk pulls away from the rank-2 risk as d grows, as a bound in the rank (not d) predicts",
 				"not shown: the gap does not grow by ×1.5 monotonically over these d")))

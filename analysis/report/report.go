@@ -328,11 +328,10 @@ func (rep report) writePivot(b *bytes.Buffer, metric string) {
 
 // TopReport says what REPORT.md covers: the suite's experiments, in order, of one mode.
 type TopReport struct {
-	// Suite lists the experiments (experiments/SUITE), in order; required. Other folders
-	// of resultsRoot are left out.
+	// Suite lists the experiments (experiments/SUITE) in order; required (other folders
+	// are left out). Quick selects the -quick runs, else the full ones (an experiment of
+	// the other mode is named as missing).
 	Suite []string
-	// Quick selects the -quick runs, else the full ones; an experiment whose results are
-	// of the other mode is named as missing.
 	Quick bool
 }
 
@@ -361,8 +360,7 @@ type topWriter struct {
 	missing                          []string // suite experiments without results of this mode, with why
 }
 
-// read reads the suite's analysis.json of t.Quick's mode into t.exps, naming the others
-// in t.missing.
+// read reads the suite's analysis.json of t.Quick's mode, naming the others in t.missing.
 func (t *topWriter) read() error {
 	for _, name := range t.Suite {
 		sc, ok, err := readSidecar(t.resultsRoot, name)
@@ -397,8 +395,7 @@ func readSidecar(root, name string) (sc sidecar, ok bool, err error) {
 	return sc, true, nil
 }
 
-// writeHeader writes the title, mode, the suite's tally and multiplicity (returned), the
-// missing experiments and the note on failures.
+// writeHeader writes REPORT.md's header (tally, power, missing experiments); it returns mult.
 func (t *topWriter) writeHeader(b *bytes.Buffer) check.Multiplicity {
 	mode := modeText(t.Quick)
 	fmt.Fprintf(b, "# expmech — reproduction report (%s mode)\n\n", mode)
@@ -490,8 +487,7 @@ func (t *topWriter) writeScoreboard(b *bytes.Buffer, mult check.Multiplicity) {
 	b.WriteString("\n")
 }
 
-// writeSections writes each experiment's claim, rows, conclusions, check reasons and
-// figures, then the "Which method should I use" sections.
+// writeSections writes a section per experiment, then the "Which method" sections.
 func (t *topWriter) writeSections(b *bytes.Buffer) {
 	for _, e := range t.exps {
 		fmt.Fprintf(b, "## %s\n\n**Claim.** %s\n\n", e.Name, e.Description)
@@ -536,8 +532,7 @@ func suiteMultiplicity(exps []sidecar) check.Multiplicity {
 		func(i int) float64 { return float64(flat[i].PPass) })
 }
 
-// eachCheck calls f on every check i of every experiment e in order with its adjusted p
-// in mult (suiteMultiplicity(exps)).
+// eachCheck calls f on each check i of each experiment e, in order, with its adjusted p.
 func eachCheck(exps []sidecar, mult check.Multiplicity, f func(e sidecar, i int, c sidecarCheck, adj float64)) {
 	k := 0
 	for _, e := range exps {
@@ -737,8 +732,7 @@ func (x *Number) UnmarshalJSON(b []byte) error {
 // String formats x for tables (4 significant digits, "—" for NaN).
 func (x Number) String() string { return table.FmtG(float64(x)) }
 
-// sidecar is analysis.json (DESIGN.md "Output files"), what WriteTopReport and the HTML
-// index read from one experiment.
+// sidecar is analysis.json (DESIGN.md "Output files"), as REPORT.md and index.html read it.
 type sidecar struct {
 	Name         string          `json:"name"`
 	Description  string          `json:"description"`
