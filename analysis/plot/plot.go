@@ -793,7 +793,8 @@ func (b *builder) endLabels() error {
 		lab.Labels = append(lab.Labels, e.text)
 	}
 	return b.labels(lab, vg.Point{Y: b.gr * 0.5}, func(j int, s *text.Style) {
-		s.Font.Size, s.Color, s.XAlign, s.YAlign = vg.Points(b.fTick-1.5), es[j].color, draw.XRight, draw.YBottom
+		s.Font.Size, s.Color = vg.Points(b.fTick-1.5), es[j].color
+		s.XAlign, s.YAlign = draw.XRight, draw.YBottom
 	})
 }
 

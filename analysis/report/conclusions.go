@@ -47,7 +47,7 @@ type RankEntry struct {
 	Hi        Number `json:"ci_hi"`
 	Ratio     Number `json:"ratio_to_best_private"` // Mean / the best private mean (null without one)
 	Relation  string `json:"relation"`              // to the best private method: best | indistinguishable | worse | better
-	Paired    bool   `json:"paired"`                // Relation is from the paired CI, else unpaired CIs
+	Paired    bool   `json:"paired"`                // Relation from the paired CI, else unpaired
 	// EdgeRate is the share of trials whose tuned point is on its grid's edge (NaN when
 	// untuned); StartRate the share whose release is the starting point (NaN: unreported).
 	EdgeRate  Number `json:"edge_rate"`
@@ -127,8 +127,7 @@ func compareFigure(exp Experiment, f Figure, rs []*rows.Record) FigureComparison
 	return fc
 }
 
-// rankPoint summarises each algorithm's rows at x: the private methods first, each part
-// by increasing mean.
+// rankPoint ranks the algorithms at x: private methods first, each part by mean.
 func rankPoint(exp Experiment, f Figure, groups map[rankKey][]*rows.Record, x float64, algs []string) RankPoint {
 	pt := RankPoint{X: Number(x)}
 	for _, a := range algs {
@@ -192,8 +191,7 @@ func (pt *RankPoint) relate() {
 	}
 }
 
-// The results.csv columns of algorithms/tuning.ExtraEdge and
-// baselines/optim.ExtraReleasedStart (analysis does not import them).
+// algorithms/tuning.ExtraEdge and baselines/optim.ExtraReleasedStart (not imported).
 const (
 	colTuningEdge    = "tuning_edge"
 	colReleasedStart = "released_start"
@@ -514,8 +512,7 @@ func conclusions(fcs []FigureComparison, results []check.CheckResult) string {
 	return strings.Join(s, " ")
 }
 
-// comparePointsText says where a compare check's claim is shown, contradicted or
-// undecided, with the ratio of the means there.
+// comparePointsText says where a compare check's claim is shown, contradicted or undecided.
 func comparePointsText(r check.CheckResult) string {
 	byV := map[check.Verdict][]float64{}
 	ratios := map[check.Verdict][]float64{}
@@ -526,7 +523,8 @@ func comparePointsText(r check.CheckResult) string {
 		}
 	}
 	list := func(xs []float64) string {
-		return FigureComparison{X: cmp.Or(r.Vs, "group"), Points: make([]RankPoint, len(r.Points))}.xList(xs)
+		fc := FigureComparison{X: cmp.Or(r.Vs, "group"), Points: make([]RankPoint, len(r.Points))}
+		return fc.xList(xs)
 	}
 	ratio := func(v check.Verdict, note string) string {
 		if len(ratios[v]) == 0 {

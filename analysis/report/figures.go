@@ -91,8 +91,7 @@ func shortLabel(expr string) string {
 	return l
 }
 
-// figureOutcome is what the reports say about one figure; analysis.json holds its
-// tagged fields.
+// figureOutcome is what the reports say about a figure (analysis.json: its tagged fields).
 type figureOutcome struct {
 	Name    string   `json:"name"`
 	Kind    string   `json:"kind"` // Figure.Kind, "curve" when unset
@@ -194,7 +193,8 @@ func drawFigures(exp Experiment, rs []*rows.Record, figDir string, workers int) 
 	pfs := make([]plot.Figure, n)
 	check.ForEach(workers, n, func(i int) {
 		fg := exp.Figures[i]
-		outs[i] = figureOutcome{Figure: fg, Name: fg.Stem(), Kind: cmp.Or(fg.Kind, FigureCurve), X: fg.X, Y: fg.Y}
+		outs[i] = figureOutcome{Figure: fg, Name: fg.Stem(), Kind: cmp.Or(fg.Kind, FigureCurve),
+			X: fg.X, Y: fg.Y}
 		pf, err := figureData(exp, fg, rs, &outs[i])
 		if err != nil {
 			outs[i].Err = err.Error()
@@ -297,8 +297,7 @@ func figureData(exp Experiment, fg Figure, rs []*rows.Record, out *figureOutcome
 	return pf, nil
 }
 
-// figureBuild is a curve or frontier figure being built; tmin and tmax are the fewest and
-// most trials of a point.
+// figureBuild is a curve or frontier being built; tmin, tmax: the fewest, most trials.
 type figureBuild struct {
 	exp        Experiment
 	fg         Figure
@@ -328,8 +327,7 @@ func (b *figureBuild) header() plot.Figure {
 	return pf
 }
 
-// constantsText is " (a=1, b=2)" of the identity columns constant over rs outside skip,
-// "" when none.
+// constantsText is " (a=1, b=2)" of the identity columns constant over rs outside skip.
 func constantsText(rs []*rows.Record, skip ...string) string {
 	if c := table.ConstantColumns(rs, skip...); len(c) > 0 {
 		return " (" + strings.Join(c, ", ") + ")"
@@ -361,8 +359,7 @@ func ciOnAxis(s stats.Stats, log bool) (lo, hi float64) {
 	return s.Mean / r, s.Mean * r
 }
 
-// frontierSeries is the series lab of a frontier: a point per cell at (mean x, mean y)
-// with both CIs, named by the cell's swept values.
+// frontierSeries is series lab of a frontier: a point per cell, named by its swept values.
 func (b *figureBuild) frontierSeries(lab string) plot.Series {
 	s := b.newSeries(lab)
 	s.OffFront = !slices.ContainsFunc(b.bySeries[lab], func(r *rows.Record) bool { return r.Text(rows.ColGuarantee) != "none" })
@@ -404,8 +401,7 @@ func (b *figureBuild) frontier(pf *plot.Figure) {
 		trialsPerPoint(b.tmin, b.tmax) + "; one point per algorithm and cell; lower left is better"
 }
 
-// curves finishes a curve figure with points: the theory lines, a ratio's level 1, the x
-// ticks and the caption.
+// curves adds a curve figure's theory lines, a ratio's level 1, the x ticks and caption.
 func (b *figureBuild) curves(pf *plot.Figure) {
 	var refs []refLine
 	for i, lab := range b.labels {
@@ -518,8 +514,7 @@ func fmtSlope(s float64) string {
 	return strings.Replace(fmt.Sprintf("%+g", s), "-", "−", 1)
 }
 
-// logFloor: a mean at or below it is rounding zero (the non-private optimum's excess risk
-// is ±1e-16) and is dropped from a log axis.
+// logFloor: a mean at or below it is rounding zero (as ±1e-16), dropped from a log axis.
 const logFloor = 1e-12
 
 // biasFigure is FigureBias of sel with the DKW–Massart 95% intervals, the noise floor
@@ -545,7 +540,8 @@ func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure,
 		nmin, nmax = min(nmin, g.N), max(nmax, g.N)
 		out.Series = append(out.Series, g.Alg)
 		if fg.LogX && !(x > 0) || math.IsNaN(x) {
-			flats = append(flats, plot.Line{Label: g.Label() + " (no counted queries)", Y: []float64{d, d}, Method: check.Family(g.Alg)})
+			flats = append(flats, plot.Line{Label: g.Label() + " (no counted queries)", Y: []float64{d, d},
+				Method: check.Family(g.Alg)})
 			continue
 		}
 		xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
@@ -609,8 +605,7 @@ var (
 	stemReplRE = regexp.MustCompile(`[^a-z0-9_-]+`)
 )
 
-// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased, each run outside
-// [a-z0-9_-] replaced by "_".
+// Stem is the figure's file stem: Name, or "<y>_vs_<x>" lower-cased, runs of [^a-z0-9_-] → "_".
 func (f Figure) Stem() string {
 	if f.Name != "" {
 		return f.Name
@@ -683,8 +678,7 @@ type Comparison struct {
 	Identical bool
 }
 
-// compareAxes are the identity columns that vary among cs (a cell's name) and their
-// metrics in first-appearance order.
+// compareAxes are the identity columns that vary among cs and their metrics, in order.
 func compareAxes(cs []Comparison) (swept, metrics []string) {
 	ids := make([][]rows.KV, len(cs))
 	for i, c := range cs {

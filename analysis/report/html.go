@@ -286,8 +286,8 @@ func manifestText(b []byte) string {
 	return string(out)
 }
 
-// WriteHTMLIndex writes outPath (index.html): a row per experiment of resultsRoot with its
-// checks' tally, linked to its report.html, and a scoreboard of every check.
+// WriteHTMLIndex writes outPath (index.html): each experiment's tally, linked to its
+// report.html, and every check.
 func WriteHTMLIndex(resultsRoot, outPath string) error {
 	entries, err := os.ReadDir(resultsRoot)
 	if err != nil {

@@ -199,8 +199,7 @@ func tallyText(cells []check.RegimeCell) string {
 
 type trendPoint struct{ d, r float64 }
 
-// trendShift is the least factor from the smallest to the largest d that trendText calls a
-// trend (monotone); a smaller change is "not shown".
+// trendShift is the least factor, smallest to largest d, that trendText calls a trend.
 const trendShift = 1.5
 
 // trendText states, where the map holds the cells, expmech over noisy-gd along d (rank 2,
@@ -276,8 +275,7 @@ func pointsText(ps []trendPoint) string {
 	return strings.Join(s, ", ")
 }
 
-// trendVerdict is yes when ps moves monotonically (up if rising) along d by a factor of
-// trendShift or more from the first to the last; else no.
+// trendVerdict is yes when ps moves monotonically (up if rising) by trendShift or more.
 func trendVerdict(ps []trendPoint, rising bool, yes, no string) string {
 	if len(ps) < 2 {
 		return no
