@@ -43,17 +43,16 @@ type Series struct {
 	Style  *Style // when set (from the experiment's Key), the style; else StyleOf
 }
 
-func (s Series) keyMethod() (key, method string) {
+func (s Series) methodKey() (method, key string) {
 	key = cmp.Or(s.Key, s.Label)
-	return key, cmp.Or(s.Method, MethodOf(key))
+	return cmp.Or(s.Method, MethodOf(key)), key
 }
 
 func (s Series) style() Style {
 	if s.Style != nil {
 		return *s.Style
 	}
-	k, m := s.keyMethod()
-	return StyleOf(m, k)
+	return StyleOf(s.methodKey())
 }
 
 // LineStyle is how a reference line is stroked.
@@ -118,8 +117,7 @@ type Figure struct {
 	// y = len − 1 − i (the first on top); the figure grows taller with their number.
 	YCategories []string
 
-	// recolor, when set, replaces the method colours (tests: a changed palette must fail
-	// the golden images).
+	// recolor replaces the method colours (tests: a changed palette fails the goldens).
 	recolor func(method string, c color.NRGBA) color.NRGBA
 }
 
@@ -196,8 +194,7 @@ type legendEntry struct {
 	glyph *draw.GlyphStyle
 }
 
-// draw1 lays the figure out on c: the wrapped title on top, the plot, then the legend in
-// as many columns as fit and the caption, all inside the canvas.
+// draw1 lays the figure out on c: title, plot, legend (in as many columns as fit), caption.
 func draw1(f Figure, c draw.Canvas) error {
 	p, entries, err := build(f)
 	if err != nil {
@@ -228,8 +225,7 @@ func drawTitle(f Figure, p *gplot.Plot, c draw.Canvas, pad vg.Length) (top vg.Le
 	return top
 }
 
-// drawLegend draws the caption (f.Note) at the bottom of c and the legend above it; it
-// returns the bottom of the space left above them.
+// drawLegend draws the caption at the bottom of c, the legend above; it returns their top.
 func drawLegend(f Figure, p *gplot.Plot, entries []legendEntry, c draw.Canvas, pad vg.Length) (bottom vg.Length) {
 	_, _, _, fLeg := f.Size.fonts()
 	width := c.Max.X - c.Min.X
@@ -419,7 +415,7 @@ func (b *builder) series(s Series, pts plotter.XYs, bars []bar) error {
 	f := b.f
 	st := s.style()
 	if f.recolor != nil {
-		_, m := s.keyMethod()
+		m, _ := s.methodKey()
 		st.Color = f.recolor(m, st.Color)
 	}
 	e := legendEntry{label: s.Label}
@@ -544,8 +540,7 @@ func (b *builder) line(l Line) error {
 	return nil
 }
 
-// setAxes sets the scales, ticks and padded ranges of f's axes (names the rows of a
-// categorical y and lightens its grid).
+// setAxes sets f's axis scales, ticks and padded ranges, and a categorical y's rows.
 func setAxes(p *gplot.Plot, grid *plotter.Grid, f Figure) {
 	for _, a := range []struct {
 		ax  *gplot.Axis
@@ -641,8 +636,7 @@ type bar struct {
 	idx        int // index of the point in its Series
 }
 
-// seriesPoints are the drawable points of s (finite, and positive on a log axis) with their
-// bars; a reference line's are those of the Series of its X and Y.
+// seriesPoints are s's drawable points (finite; positive on a log axis) with their bars.
 func seriesPoints(s Series, f Figure) (plotter.XYs, []bar) {
 	var pts plotter.XYs
 	var bars []bar

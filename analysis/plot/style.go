@@ -48,8 +48,7 @@ func methodColor(method string) color.NRGBA {
 var spareColors = [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeBlue, okabeVermilion, okabePurple,
 	{0x88, 0x22, 0x55, 0xff}, {0x99, 0x99, 0x33, 0xff}, {0x44, 0xAA, 0x99, 0xff}, grey}
 
-// registered is the fixed colour and marker of a method of the suite (of its own label),
-// whatever the figure's other methods or their order.
+// registered is a suite method's fixed colour and marker, whatever the figure holds.
 func registered(method string) (Style, bool) {
 	s, ok := map[string]Style{
 		"expmech":             {Color: okabeBlue, Glyph: draw.CircleGlyph{}},

@@ -9,11 +9,10 @@ import (
 	"strconv"
 	"strings"
 
+	"expmech/analysis/check"
 	"expmech/analysis/stats"
 	"expmech/analysis/table"
 	"expmech/rows"
-
-	"expmech/analysis/check"
 )
 
 // ComparisonRule is the sentence printed above every Comparison section, which ranks the

@@ -557,12 +557,11 @@ func biasFigure(fg Figure, sel []*rows.Record, out *figureOutcome) (plot.Figure,
 		xlo, xhi = xlo/2, xhi*2
 	}
 	lx := []float64{xlo, xhi}
-	for _, f := range flats {
-		f.X = lx
-		pf.Lines = append(pf.Lines, f)
-		out.Points++
+	for i := range flats {
+		flats[i].X = lx
 	}
-	pf.Lines = append(pf.Lines,
+	out.Points += len(flats)
+	pf.Lines = append(flats,
 		plot.Line{Label: fmt.Sprintf("noise floor E D_N (N = %d)", nmin), X: lx, Y: []float64{stats.KSNoiseFloor(nmin), stats.KSNoiseFloor(nmin)}, Style: plot.Dashed},
 		plot.Line{Label: "exact: 99.9% quantile of D_N", X: lx, Y: []float64{stats.KSCritical(1e-3, nmin), stats.KSCritical(1e-3, nmin)}, Style: plot.Dotted})
 	slices.SortStableFunc(pf.Series, func(a, b plot.Series) int { return cmp.Compare(a.X[0], b.X[0]) })

@@ -12,9 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"expmech/analysis/table"
-
 	"expmech/analysis/check"
+	"expmech/analysis/table"
 )
 
 // htmlStyle and htmlScript are inlined in the experiment pages and the index: the HTML
@@ -242,12 +241,10 @@ func (rep report) htmlSummary(swept []string) *htmlTable {
 			continue
 		}
 		row := []htmlCell{textCell(s.Cell)}
-		for _, c := range swept {
-			for _, kv := range s.Identity {
-				if kv.Col == c {
-					v, _ := table.Num(kv.Value)
-					row = append(row, htmlCell{Text: table.FmtShort(kv.Value), Sort: ff(v), Class: "num"})
-				}
+		for _, kv := range s.Identity { // in IdentityColumns order, as swept
+			if slices.Contains(swept, kv.Col) {
+				v, _ := table.Num(kv.Value)
+				row = append(row, htmlCell{Text: table.FmtShort(kv.Value), Sort: ff(v), Class: "num"})
 			}
 		}
 		row = append(row, textCell(s.Algorithm), textCell(s.Metric), intCell(s.N),

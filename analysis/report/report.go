@@ -277,8 +277,7 @@ func cellText(cell string, id []rows.KV, swept []string) string {
 	return strings.Join(append([]string{cell}, sweptParts(id, swept)...), " ")
 }
 
-// sweptParts are "symbol=value" of the columns of identity id (rows.IdentityColumns
-// order, as table.SweptColumns lists swept) that are in swept: what names a cell.
+// sweptParts are "symbol=value" of id's columns in swept, in id's order: a cell's name.
 func sweptParts(id []rows.KV, swept []string) []string {
 	var parts []string
 	for _, kv := range id {
