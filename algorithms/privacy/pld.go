@@ -12,20 +12,17 @@ import (
 // PLDOptions configures the PLD accountant. The zero value is not valid; start from
 // DefaultPLDOptions.
 type PLDOptions struct {
-	// H is the loss-grid step (> 0). Default 1e-4 (dp_accounting's
-	// value_discretization_interval). The upper bound uses connect-the-dots, whose error
-	// does not grow like T·H; neither does the lower bound's (lowerStep).
+	// H is the loss-grid step (> 0; default 1e-4, dp_accounting's
+	// value_discretization_interval). Neither bound's error grows like T·H (singleStep).
 	H float64
-	// TailMass is the mass (> 0) each truncation may move: the single-step grid ends and
-	// the two Chernoff-bounded tails of the T-fold sum outside the FFT window. It is moved
-	// in the bound's own direction (pessimistic: to +∞ or aliased into the window;
+	// TailMass (> 0; default 1e-15) is the mass each truncation may move: the single-step
+	// grid ends and the T-fold sum's two Chernoff-bounded tails outside the FFT window. It
+	// moves in the bound's own direction (pessimistic: to +∞ or aliased into the window;
 	// optimistic: subtracted), so it costs at most a few TailMass of δ, never validity.
-	// Default 1e-15.
 	TailMass float64
-	// MaxPoints caps the FFT length of the composition and the points of one step.
-	// The size is predicted from the grid ends and a Chernoff bound before anything is
-	// allocated; a larger grid is an ErrGridTooLarge error, never a panic or an
-	// out-of-memory kill. 0 means DefaultMaxPoints.
+	// MaxPoints (0: DefaultMaxPoints) caps the FFT length of the composition and the points
+	// of one step, predicted before anything is allocated: a larger grid is an
+	// ErrGridTooLarge error, never a panic or an out-of-memory kill.
 	MaxPoints int
 }
 
@@ -55,21 +52,19 @@ func (o PLDOptions) validate() error {
 
 func (o PLDOptions) maxPoints() int { return cmp.Or(o.MaxPoints, DefaultMaxPoints) }
 
-// plPair selects a dominating pair (P, Q) of one Poisson-subsampled Gaussian step, in
-// units of the clipping norm C (noise N(0, z²), z = σ/C), with M = (1−q)N(0, z²) + qN(1, z²)
-// and N₀ = N(0, z²) (PRIVACY.md §1.5):
+// plPair selects a dominating pair (P, Q) of one Poisson-subsampled Gaussian step in units
+// of the clipping norm C (noise N(0, z²), z = σ/C), with M = (1−q)N(0, z²) + qN(1, z²) and
+// N₀ = N(0, z²) (PRIVACY.md §1.5):
 //   - remove: (M, N₀); add: (N₀, M). Add/remove DP needs both.
-//   - replace: (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²), the substitution relation:
-//     one example's clipped contribution g (‖g‖ ≤ C) is replaced by g′ (‖g′‖ ≤ C) and
-//     the other examples' sum is common to both outputs, so one step releases
-//     (1−q)N(0, z²C²I) + qN(g, z²C²I) vs the same with g′; the antipodal g = Ce, g′ = −Ce
-//     (‖g − g′‖ = 2C) is the dominating pair of the Poisson-subsampled Gaussian under
-//     substitution (Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy
-//     via characteristic function", dominating pairs of subsampled mechanisms; it is the
-//     pair google/differential-privacy's dp_accounting accounts for AdjacencyType.REPLACE,
+//   - replace: (M, M⁻), M⁻ = (1−q)N(0, z²) + qN(−1, z²). Under substitution one clipped
+//     contribution g (‖g‖ ≤ C) becomes g′ (‖g′‖ ≤ C), the others' sum common to both, so a
+//     step releases (1−q)N(0, z²C²I) + qN(g, z²C²I) vs the same with g′; the antipodal
+//     g = Ce, g′ = −Ce (‖g − g′‖ = 2C) dominates (Zhu, Dong & Wang 2022, "Optimal
+//     accounting of differential privacy via characteristic function", dominating pairs of
+//     subsampled mechanisms; dp_accounting's pair for AdjacencyType.REPLACE,
 //     pld/privacy_loss_mechanism.py: μ_upper = qμ(x+1) + (1−q)μ(x), μ_lower =
-//     qμ(x−1) + (1−q)μ(x)). The pair is symmetric (M⁻(x) = M(−x)), so (M⁻, M) has the
-//     same privacy-loss distribution and one direction suffices.
+//     qμ(x−1) + (1−q)μ(x)). As M⁻(x) = M(−x), (M⁻, M) has the same loss distribution and
+//     one direction suffices.
 type plPair int
 
 const (
@@ -209,28 +204,23 @@ func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
 	return kmin, kmax
 }
 
-// singleStep discretises one step of pair k on the grid t_k = k·h of o, k = off..off+n−1,
-// both ways (shared tail evaluations), returning (pess, opt):
-//   - pess: connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022,
-//     "Connect the Dots: Tighter Discrete Approximations of Privacy Loss
-//     Distributions", PETS 2022, pessimistic variant). Its hockey-stick curve, as a
-//     function of v = e^ε, is the chord interpolation of the true (convex in v) curve
-//     δ(v) through the grid points, continued by the chord to (0, 1) below the grid and
-//     flat above it, so it is ≥ the true curve at every ε ∈ ℝ: the discrete pair
-//     dominates the true pair (Blackwell), hence so do its compositions, and the error
-//     is second order in h per step instead of the plain rounding's h (which drifts by
-//     T·h after T steps). Written with bins B_k = (t_k, t_{k+1}] and
-//     θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k) ∈ [0, 1] (P(B)/Q(B) = E_Q[e^Y | B]):
-//     the mass at t_k is v_k·((1−θ_k)Q(B_k) + θ_{k−1}Q(B_{k−1})), the P-mass below the
-//     grid joins the lowest point, and above the top point t_n the mass v_n·Q(Y > t_n)
-//     sits at t_n and δ(t_n) = P(Y > t_n) − v_n·Q(Y > t_n) at +∞. This form has no
-//     second differences of δ, so the masses are non-negative and accurate.
-//   - opt: the mirror image of connect-the-dots (lowerStep), whose curve lies below the
-//     true one at every ε ∈ ℝ and stays below after composition (PRIVACY.md §1.5): a lower
-//     bound without the T·h/2 drift of plain optimistic rounding (Meiser–Mohammadi 2018).
-//
-// T is the number of compositions the grid will undergo (it sets the per-step tail cut
-// τ/(4T)).
+// singleStep discretises one step of pair k on the grid t_k = k·h of o both ways (shared
+// tail evaluations); T, the number of compositions to come, sets the tail cut τ/(4T).
+//   - pess: connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022, "Connect
+//     the Dots: Tighter Discrete Approximations of Privacy Loss Distributions", PETS 2022,
+//     pessimistic variant). Its hockey-stick curve in v = e^ε is the chord interpolation of
+//     the true (convex in v) curve δ(v) through the grid points, continued by the chord to
+//     (0, 1) below the grid and flat above it, so it is ≥ the true curve at every ε ∈ ℝ:
+//     the discrete pair dominates the true one (Blackwell), hence so do its compositions,
+//     and the error is second order in h per step, not plain rounding's h (T·h after T
+//     steps). With bins B_k = (t_k, t_{k+1}] and θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k)
+//     ∈ [0, 1] (P(B)/Q(B) = E_Q[e^Y | B]), t_k gets v_k·((1−θ_k)Q(B_k) + θ_{k−1}Q(B_{k−1})),
+//     the P-mass below the grid joins the lowest point, the top point t_n gets v_n·Q(Y > t_n)
+//     and +∞ gets δ(t_n) = P(Y > t_n) − v_n·Q(Y > t_n): no second differences of δ, so the
+//     masses are non-negative and accurate.
+//   - opt: the mirror image (lowerStep), below the true curve at every ε ∈ ℝ before and after
+//     composition (PRIVACY.md §1.5): a lower bound without the T·h/2 drift of plain
+//     optimistic rounding (Meiser–Mohammadi 2018).
 func singleStep(k plPair, q, z float64, T int, o PLDOptions) (pess, opt pmf, err error) {
 	h := o.H
 	kmin, kmax := stepGrid(k, q, z, h, o.TailMass/(4*float64(T)))
@@ -274,32 +264,28 @@ func singleStep(k plPair, q, z float64, T int, o PLDOptions) (pess, opt pmf, err
 }
 
 // lowerStep returns the P-masses on the grid t_k = (kmin + i)h of a one-step loss
-// distribution whose hockey-stick curve lies below the true one at every ε ∈ ℝ.
-// Written in v = e^ε, the true curve δ(v) = E_Q[(e^Y − v)₊] is convex and decreasing,
-// with δ′(v_k) = −Q(Y > t_k); a discrete loss distribution with P-mass p_k at t_k has the
-// curve Σ_k p_k(1 − v/v_k)₊, convex and piecewise linear with breakpoints at the v_k.
-// It is built from points (v_k, y_k) below the true curve such that the chord between
-// neighbours stays below it too:
+// distribution whose hockey-stick curve lies below the true one at every ε ∈ ℝ. In v = e^ε
+// the true curve δ(v) = E_Q[(e^Y − v)₊] is convex and decreasing, δ′(v_k) = −Q(Y > t_k);
+// P-mass p_k at t_k has the curve Σ_k p_k(1 − v/v_k)₊, convex and piecewise linear with
+// breakpoints at the v_k. It is built from points (v_k, y_k) below the true curve whose
+// chords between neighbours stay below it too:
 //   - δ_k = δ(v_k) by the backward recurrence δ_k = δ_{k+1} + (v_{k+1} − v_k)·Q(Y > t_{k+1}) +
-//     θ_k Q(B_k)(v_{k+1} − v_k) (every term ≥ 0, so no cancellation), from
+//     θ_k Q(B_k)(v_{k+1} − v_k) (terms ≥ 0: no cancellation), from
 //     δ_top = P(Y > t_top) − v_top Q(Y > t_top).
 //   - On [v_k, v_{k+1}] the curve lies above both end tangents, so the chord exceeds it by
-//     at most the chord's height above the tangents' intersection,
-//     g_k = θ_k(1 − θ_k)·Q(B_k)·(v_{k+1} − v_k) (the slopes are −Q(Y > t_k), the chord's and
-//     −Q(Y > t_{k+1}), whose differences are (1 − θ_k)Q(B_k) and θ_k Q(B_k)). So
-//     y_k = δ_k − max(g_{k−1}, g_k) keeps both chords at v_k below the curve.
+//     at most its height above their intersection, g_k = θ_k(1 − θ_k)·Q(B_k)·(v_{k+1} − v_k)
+//     (the slopes −Q(Y > t_k), the chord's and −Q(Y > t_{k+1}) differ by (1 − θ_k)Q(B_k)
+//     and θ_k Q(B_k)); y_k = δ_k − max(g_{k−1}, g_k) keeps both chords at v_k below it.
 //   - From the first y_k ≤ 0 on (the top point at the latest) y = 0, and the point before
 //     it is capped by the right tangent, y_{k−1} ≤ δ_k + Q(Y > t_k)(v_k − v_{k−1}), so the
 //     chord to 0 stays below that tangent.
-//   - The curve left of v_0 is the chord from (0, y_0 + Q(Y > t_0)v_0), which lies on or
-//     below the tangent at v_0.
+//   - Left of v_0 the curve is the chord from (0, y_0 + Q(Y > t_0)v_0), on or below the
+//     tangent at v_0.
 //
-// The lower convex hull of these points is convex, has its breakpoints on the grid and
-// lies below their piecewise-linear interpolation, hence below δ(v); its slope changes
-// times v_k are the masses. The gap is second order in h per bin, so ε of the T-fold
-// composition is no longer T·h/2 low (PRIVACY.md §1.5). singleStep's pass gives, per grid
-// point t_k, qs = Q(Y > t_k), and per bin B_k = (t_k, t_{k+1}], qb = Q(B_k) and
-// theta = θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k).
+// Their lower convex hull is convex, breaks on the grid and lies below their interpolation,
+// hence below δ(v); its slope changes times v_k are the masses. The gap is second order in
+// h per bin, so the T-fold ε is no longer T·h/2 low (PRIVACY.md §1.5). From singleStep's
+// pass: qs[k] = Q(Y > t_k), qb[k] = Q(B_k) and theta[k] = θ_k (bins and θ_k as there).
 func lowerStep(qs, theta, qb []float64, kmin int, h, deltaTop float64) []float64 {
 	n := len(qs)
 	v := make([]float64, n)
@@ -694,6 +680,337 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 		return e, e, err
 	}
 	return pldEps(&convolver{}, q, z, T, delta, rel, o, true)
+}
+
+// PLDBracket is the (lower, upper) ε bracket of the PLD accountant for T-fold
+// Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
+// DefaultPLDOptions. hi is certified up to floating-point error (singleStep's
+// connect-the-dots step of a dominating pair, composed by composeWindow); lo is a lower
+// bound on the true ε of the same pair (lowerStep). z is the raw noise multiplier under
+// both relations, whose dominating pairs are plPair's: the maximum over the remove and add
+// pairs under AddRemove, the substitution pair under ReplaceOne; q = 1 is exact GDP with
+// s = √T·Δ/z (lo = hi). A grid that would exceed MaxPoints is an ErrGridTooLarge error.
+func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float64, err error) {
+	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
+}
+
+// CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width
+// 1e-4, returning the safe end) such that T steps of the Poisson(q)-subsampled Gaussian
+// are (ε, δ)-DP by the PLD upper bound with DefaultPLDOptions (PRIVACY.md §1.6). The
+// returned z always satisfies PLD-upper ε(z) ≤ ε as evaluated (never overshoots): the
+// certificate is the PLD accountant's, RDP only brackets the search. Relations as
+// PLDBracket (q = 1 is solved in closed form by the Gaussian curve).
+func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (float64, error) {
+	return CalibratePoissonZWith(q, T, eps, delta, rel, DefaultPLDOptions(), 1e-4)
+}
+
+// coarseFactor is the grid coarsening of the first search phase. The connect-the-dots
+// error is second order in the step (PLDBracket at (q, z, T) = (0.04, 1.5, 2249): 6.76774
+// at H = 1e-3, 6.76705 at 1e-4, 6.76704 at 1e-5), so at 4× the step the coarse root lies
+// within ~1e-4 of the fine one, at about 1/4 of the cost per evaluation.
+const coarseFactor = 4
+
+// CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
+// z tolerance relTol ∈ (0, 0.1].
+//
+// Search (PRIVACY.md §1.6): the RDP-calibrated z (calibrateRDPZ) is feasible, since RDP
+// is itself a certified upper bound, so the PLD z is below it. A coarse phase on a grid
+// coarseFactor× coarser (a sound bound too, but only a guide) closes the root to relative
+// width 1e-3 (searchZ), and the fine phase at o (fineZ) returns hi with ε_PLD(hi) ≤ ε
+// evaluated at o and a failing point within relTol·hi below it. All evaluations share
+// one work space (pldEvaluator).
+func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
+	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
+		return 0, err
+	}
+	if !(eps > 0) || math.IsInf(eps, 1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
+	}
+	if !(relTol > 0 && relTol <= 0.1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
+	}
+	if _, err := pairsFor(rel); err != nil {
+		return 0, err
+	}
+	if q == 1 {
+		return CalibrateGaussianSigma(rel.sens(), T, eps, delta)
+	}
+	ev := &pldEvaluator{q: q, T: T, delta: delta, rel: rel}
+	hi := calibrateRDPZ(q, T, eps, delta, rel)
+	if math.IsInf(hi, 1) || hi > 1e4 {
+		hi = 1e4
+	}
+	coarse := o
+	coarse.H *= coarseFactor
+	epsCoarse := ev.at(coarse)
+	lo, hi, err := searchZ(epsCoarse, eps, 0, hi, 0.8, math.Max(relTol, 1e-3))
+	if err != nil {
+		return 0, err
+	}
+	if lo == 0 {
+		return hi, nil // tiny z: certified at the coarse grid (a sound bound at any H)
+	}
+	return ev.fineZ(o, epsCoarse, lo, hi, eps, relTol)
+}
+
+// pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel), all
+// evaluations in one FFT work space; it is local to the call, so concurrent calls share
+// nothing.
+type pldEvaluator struct {
+	c     convolver
+	q     float64
+	T     int
+	delta float64
+	rel   Relation
+}
+
+// at is ε(z) on the grid of o, memoised per z. A z so small that one step's loss leaves
+// the representable range is treated as failing the target (ε = +Inf: conservative, the
+// search moves up).
+func (ev *pldEvaluator) at(o PLDOptions) func(float64) (float64, error) {
+	memo := map[float64]float64{}
+	return func(z float64) (float64, error) {
+		if e, ok := memo[z]; ok {
+			return e, nil
+		}
+		_, e, err := pldEps(&ev.c, ev.q, z, ev.T, ev.delta, ev.rel, o, false) // q < 1 here
+		if errors.Is(err, ErrLossRange) {
+			e, err = math.Inf(1), nil
+		}
+		memo[z] = e
+		return e, err
+	}
+}
+
+// fineZ is the fine phase of CalibratePoissonZWith at o, from the coarse bracket
+// [lo, hi] of epsCoarse: fineBracket's two evaluations around the predicted root, and
+// searchZ from the evaluated points when they do not bracket the root to relTol. It
+// returns hi with ε_PLD(hi) ≤ eps evaluated at o.
+func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (float64, error) {
+	epsFine := ev.at(o)
+	fineLo, fineHi, err := ev.fineBracket(o, epsFine, epsCoarse, lo, hi, eps, relTol)
+	if err != nil {
+		return 0, err
+	}
+	if fineHi == 0 && fineLo == 0 {
+		fineHi = hi
+	}
+	if fineHi > 0 && fineLo > 0 && fineHi-fineLo <= relTol*fineHi {
+		return fineHi, nil
+	}
+	start := cmp.Or(fineHi, fineLo)
+	if fineHi == 0 {
+		fineLo = 0 // searchZ raises hi from start and keeps the failed point as lo
+	}
+	if _, hi, err = searchZ(epsFine, eps, fineLo, start, 1-math.Max(relTol, 1e-3), relTol); err != nil {
+		return 0, err
+	}
+	return hi, nil
+}
+
+// fineBracket predicts the fine root and evaluates epsFine around it, returning the
+// largest failing z (fineLo) and the smallest passing z (fineHi) it evaluated (0 for
+// none). The connect-the-dots error is second order in the grid step (ε_H ≈ ε* + cH²;
+// coarseFactor), so the fine ε at the coarse hi is predicted by Richardson
+// extrapolation from the coarse grid and one twice as coarse,
+// ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48, and the fine root from it with the coarse slope
+// d log ε / d log z. Two fine evaluations ±0.4·relTol around the prediction then certify
+// and bound the answer. Only fine evaluations decide: the prediction is a guess.
+func (ev *pldEvaluator) fineBracket(o PLDOptions, epsFine, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (fineLo, fineHi float64, err error) {
+	elo, _ := epsCoarse(lo)
+	ehi, _ := epsCoarse(hi)
+	slope := (math.Log(elo) - math.Log(ehi)) / (math.Log(lo) - math.Log(hi))
+	coarser := o
+	coarser.H *= 2 * coarseFactor
+	e8, err := ev.at(coarser)(hi)
+	if err != nil {
+		return 0, 0, err
+	}
+	est := ehi - (e8-ehi)*15/48
+	if !(est > 0) || e8 < ehi || math.IsInf(e8, 1) {
+		e1, err := epsFine(hi) // no usable extrapolation: measure the offset instead
+		if err != nil {
+			return 0, 0, err
+		}
+		if e1 <= eps {
+			fineHi = hi
+		} else {
+			fineLo = hi
+		}
+		est = e1
+	}
+	if slope < 0 && est > 0 && !math.IsInf(est, 1) {
+		zp := hi * math.Exp((math.Log(eps)-math.Log(est))/slope)
+		for _, z := range []float64{zp * (1 + 0.4*relTol), zp * (1 - 0.4*relTol)} {
+			e, err := epsFine(z)
+			if err != nil {
+				return 0, 0, err
+			}
+			if e <= eps && (fineHi == 0 || z < fineHi) {
+				fineHi = z
+			}
+			if e > eps && z > fineLo {
+				fineLo = z
+			}
+		}
+	}
+	return fineLo, fineHi, nil
+}
+
+// searchZ solves ε(z) = eps for the decreasing function epsAt from hi (and lo, if > 0):
+// bracketZ, then illinoisZ. It returns (lo, hi) with ε(lo) > eps ≥ ε(hi) as evaluated and
+// hi − lo ≤ relTol·hi, or lo = 0 when z < 1e-3 already works.
+func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol float64) (float64, float64, error) {
+	lo, elo, hi, ehi, err := bracketZ(epsAt, eps, lo, hi, shrink)
+	if err != nil || lo == 0 {
+		return lo, hi, err
+	}
+	return illinoisZ(epsAt, eps, lo, elo, hi, ehi, relTol)
+}
+
+// bracketZ is searchZ's bracketing: hi is raised by factors 1/shrink (squared each time)
+// until ε(hi) ≤ eps, lo lowered by factors shrink until ε(lo) > eps. It returns lo < hi
+// with their ε values, or lo = 0 when a z below 1e-3 already meets eps.
+func bracketZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink float64) (float64, float64, float64, float64, error) {
+	ehi, err := epsAt(hi)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	f := 1 / shrink
+	for ehi > eps {
+		if hi >= 1e4 {
+			return 0, 0, 0, 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
+		}
+		lo = hi
+		hi = math.Min(1e4, hi*f)
+		f *= f
+		if ehi, err = epsAt(hi); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	}
+	var elo float64
+	if lo > 0 {
+		if elo, err = epsAt(lo); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	} else {
+		lo, elo = hi, ehi
+	}
+	f = shrink
+	for elo <= eps {
+		hi, ehi = lo, elo
+		if hi < 1e-3 {
+			return 0, 0, hi, ehi, nil // any z ≥ hi works; tiny z needs no finer answer
+		}
+		lo *= f
+		f *= f
+		if elo, err = epsAt(lo); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	}
+	return lo, elo, hi, ehi, nil
+}
+
+// illinoisZ is searchZ's closing: Illinois regula falsi on g(u) = log ε(e^u) − log eps,
+// u = log z, from g(lo) > 0 ≥ g(hi), until hi − lo ≤ relTol·hi.
+func illinoisZ(epsAt func(float64) (float64, error), eps, lo, elo, hi, ehi, relTol float64) (float64, float64, error) {
+	target := math.Log(eps)
+	glo, ghi := logOr(elo, 60)-target, logOr(ehi, -60)-target
+	side := 0 // last end moved: -1 hi, +1 lo, 2 = bisect next
+	for hi-lo > relTol*hi {
+		step := 0.45 * relTol * hi
+		ulo, uhi := math.Log(lo), math.Log(hi)
+		m := math.Exp(uhi - ghi*(uhi-ulo)/(ghi-glo))
+		switch side { // aim just past the root estimate so the other end closes next
+		case -1:
+			m -= step
+		case 1:
+			m += step
+		case 2:
+			m = lo + (hi-lo)/2
+		}
+		if !(m >= lo+step) {
+			m = lo + step
+		}
+		if !(m <= hi-step) {
+			m = hi - step
+		}
+		em, err := epsAt(m)
+		if err != nil {
+			return 0, 0, err
+		}
+		gm := logOr(em, 60) - target
+		width := hi - lo
+		if em <= eps {
+			hi, ghi = m, gm
+			if side == -1 {
+				glo /= 2 // Illinois: the stale end is halved
+			}
+			side = -1
+		} else {
+			lo, glo = m, gm
+			if side == 1 {
+				ghi /= 2
+			}
+			side = 1
+		}
+		if hi-lo > 0.6*width && hi-lo > relTol*hi {
+			side = 2 // poor secant step: bisect next
+		}
+	}
+	return lo, hi, nil
+}
+
+// logOr is log(x), or def where x is 0 or +Inf.
+func logOr(x, def float64) float64 {
+	if x > 0 && !math.IsInf(x, 1) {
+		return math.Log(x)
+	}
+	return def
+}
+
+// bracketOrders are the integer Rényi orders of the RDP bracket: integer orders take the
+// finite binomial sum (no fractional series), so one RDP evaluation costs microseconds.
+var bracketOrders = [...]float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 192, 256}
+
+// calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over the
+// integer bracketOrders (RDP of MTZ19 §3.3 with the conversion of EpsFromRDP; replace-one
+// through replaceOneEps as in EpsPoissonGaussianRDP) is ≤ ε, or +Inf if none ≤ 1e4
+// qualifies: the feasible seed of CalibratePoissonZWith's bracket (see there).
+func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
+	orders := bracketOrders[:]
+	rdp := make([]float64, len(orders))
+	ok := func(z float64) bool {
+		RDPPoissonGaussianOrders(rdp, q, z, T, orders, FracAbsTerms)
+		if rel == AddRemove {
+			e, _, err := EpsFromRDP(orders, rdp, delta)
+			return err == nil && e <= eps
+		}
+		return replaceOneRDP(orders, rdp, delta) <= eps
+	}
+	// Start at the large-noise (Gaussian-DP) guess z ≈ q√T·Δ/s*(ε, δ), Δ = 2 under
+	// replace-one (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when z ≫ 1), then
+	// double or halve until the RDP bound brackets the root.
+	hi := 1.0
+	if s, err := SForEpsDelta(eps, delta); err == nil && s > 0 {
+		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*rel.sens()/s))
+	}
+	lo := 0.0
+	for !ok(hi) {
+		lo = hi
+		hi *= 2
+		if hi > 1e4 {
+			return math.Inf(1)
+		}
+	}
+	if lo == 0 {
+		for lo = hi / 2; ok(lo) && lo > 1e-3; lo /= 2 {
+			hi = lo
+		}
+	}
+	// The cap of 200 never binds: lo ≥ 5e-4 and hi ≤ 1e4 here, so ≤ 30 halvings reach 3e-2·hi.
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 3e-2 * hi })
+	return hi
 }
 
 // realFFT is an unnormalised real discrete Fourier transform of a power-of-two length

@@ -334,3 +334,130 @@ func RDPPoissonGaussianCurve(dst []float64, q, z float64, T int, orders []float6
 	}
 	return dst, nil
 }
+
+// Relation is the neighbouring relation an accountant is asked about.
+type Relation int
+
+const (
+	// ReplaceOne: D and D' differ in one example's value (GLL22, LLL24; harness default).
+	ReplaceOne Relation = iota
+	// AddRemove: D' = D plus or minus one example (Opacus / TF-Privacy default).
+	AddRemove
+)
+
+func (r Relation) String() string {
+	if r == AddRemove {
+		return "add-remove"
+	}
+	return "replace-one"
+}
+
+// sens is the clipped sensitivity in units of the clipping norm C: 1 under add/remove, 2
+// under replace-one (two clipped contributions of norm ≤ C differ by ≤ 2C).
+func (r Relation) sens() float64 {
+	if r == ReplaceOne {
+		return 2
+	}
+	return 1
+}
+
+// ErrUnsupported is returned when an accountant has no proper analysis for the requested
+// (mechanism, relation) pair, e.g. Poisson subsampling under replace-one without a proof.
+var ErrUnsupported = errors.New("privacy: unsupported mechanism/relation pair")
+
+// replaceOneEps turns an add/remove δ-curve into a replace-one ε by group privacy
+// (Dwork–Roth 2014 Thm 2.2 style, for (ε, δ)): a replace-one pair D ~ D′ is a remove
+// D → D″ followed by an add D″ → D′, both add/remove neighbours. If the mechanism is
+// add/remove (ε′, δ_AR(ε′))-DP for every ε′ (both directions), then for every event S
+//
+//	P[M(D) ∈ S] ≤ e^{ε′}P[M(D″) ∈ S] + δ_AR(ε′) ≤ e^{2ε′}P[M(D′) ∈ S] + (1 + e^{ε′})·δ_AR(ε′),
+//
+// so it is replace-one (2ε′, (1 + e^{ε′})δ_AR(ε′))-DP. replaceOneEps returns the smallest
+// ε = 2ε′ found with (1 + e^{ε/2})·dAR(ε/2) ≤ δ. That condition need not be monotone in
+// ε (it can hold on a finite window only), so the scan walks a geometric grid of ratio
+// 1.05 from start to 1e5, then bisects between the last failing and the first passing
+// grid point; the result is always a point where the condition was evaluated
+// to hold (sound, possibly loose). start (> 0) must not exceed the smallest passing ε:
+// since the condition implies dAR(ε/2) ≤ δ, twice any ε′ with dAR(ε′) > δ qualifies.
+// It is used for the RDP cross-check only: the PLD accounts replace-one directly by its
+// dominating pair (pld.go).
+func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
+	ok := func(e float64) bool { return (1+math.Exp(e/2))*dAR(e/2) <= delta }
+	if ok(0) {
+		return 0
+	}
+	lo, hi := 0.0, math.Max(start, 1e-3)
+	if ok(hi) {
+		hi = 1e-3
+	}
+	for !ok(hi) {
+		lo = hi
+		hi *= 1.05
+		if hi > 1e5 {
+			return math.Inf(1)
+		}
+	}
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 1e-12 * hi })
+	return hi
+}
+
+// EpsPoissonGaussianRDP is the (ε, δ) bound of T steps of the Poisson-subsampled Gaussian
+// mechanism with sampling rate q and noise multiplier z = σ/C, where C bounds each
+// example's contribution (the clipping norm), by RDP with the improved conversion
+// (PRIVACY.md §1.4): abs-terms fractional sums (conservative), DPAccountingOrders, and
+// EpsFromRDP. Pass the raw z = σ/C for either relation; the function applies it:
+//   - AddRemove: sensitivity C (MTZ19's analysis; covers both directions).
+//   - ReplaceOne, q = 1: sensitivity 2C, i.e. the Gaussian RDP α·2²/(2z²) — exact.
+//   - ReplaceOne, q < 1: the group-privacy reduction of replaceOneEps applied to the
+//     add/remove δ-curve DeltaFromRDP (sound; loose by up to ~2× in ε). It is a
+//     cross-check and a second certificate: the tight replace-one bound is the PLD of the
+//     substitution pair (PLDBracket).
+//
+// q = 0 (no data touched) returns 0. A result of +Inf means no finite bound.
+// (Do NOT also halve z for replace-one: that would double-count the relation.)
+func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (float64, error) {
+	if q == 0 && T >= 1 && z >= 0 {
+		return 0, checkDelta(delta)
+	}
+	if err := errors.Join(checkPoisson(q, z, T), checkDelta(delta)); err != nil {
+		return 0, err
+	}
+	if rel != AddRemove && rel != ReplaceOne {
+		return 0, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
+	}
+	orders := DPAccountingOrders()
+	zz := z
+	if rel == ReplaceOne && q == 1 {
+		zz = z / 2 // sensitivity 2C
+	}
+	rdp := RDPPoissonGaussianOrders(make([]float64, len(orders)), q, zz, T, orders, FracAbsTerms)
+	if rel == AddRemove || q == 1 {
+		eps, _, err := EpsFromRDP(orders, rdp, delta)
+		return eps, err
+	}
+	return replaceOneRDP(orders, rdp, delta), nil
+}
+
+// replaceOneRDP is the replace-one ε at δ of the add/remove RDP curve rdp: replaceOneEps
+// on its δ-curve DeltaFromRDP (1 where that fails), from twice the largest ε′ ≤ the
+// add/remove RDP ε (halved until dAR(ε′) > δ is evaluated, so it is below every passing
+// ε), or 0.
+func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
+	dAR := func(e float64) float64 {
+		d, _, err := DeltaFromRDP(orders, rdp, e)
+		if err != nil {
+			return 1
+		}
+		return d
+	}
+	start := 0.0
+	if e, _, err := EpsFromRDP(orders, rdp, delta); err == nil && e > 0 && !math.IsInf(e, 1) {
+		for ; e > 1e-3; e /= 2 {
+			if dAR(e) > delta {
+				start = 2 * e
+				break
+			}
+		}
+	}
+	return replaceOneEps(dAR, delta, start)
+}
