@@ -122,12 +122,11 @@ func replaceBoundary(q, z, t float64) float64 {
 }
 
 // tails returns P(Y ≤ t), P(Y > t), Q(Y ≤ t), Q(Y > t) for the privacy loss
-// Y = log(P/Q)(X), each accurate in its own tail (PRIVACY.md §1.5 closed forms).
-//   - remove: Y = log(1 − q + q·e^{(2x−1)/(2z²)}) increasing in x, Y ≥ log(1−q); Y > t ⇔
-//     x > x_t = z²·log((e^t − 1 + q)/q) + ½.
-//   - add: Y = −log(1 − q + q·e^{(2x−1)/(2z²)}) decreasing, Y ≤ −log(1−q); Y > t ⇔
-//     x < x′_t = z²·log((e^{−t} − 1 + q)/q) + ½.
-//   - replace: Y increasing in x, unbounded both ways; Y > t ⇔ x > replaceBoundary(t).
+// Y = log(P/Q)(X), each accurate in its own tail (PRIVACY.md §1.5 closed forms). Remove:
+// Y = log(1 − q + q·e^{(2x−1)/(2z²)}) ≥ log(1−q), increasing in x, Y > t ⇔
+// x > x_t = z²·log((e^t − 1 + q)/q) + ½. Add: Y ≤ −log(1−q) is its negative, Y > t ⇔
+// x < x′_t = z²·log((e^{−t} − 1 + q)/q) + ½. Replace: Y increasing in x, unbounded both
+// ways, Y > t ⇔ x > replaceBoundary(t).
 func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 	lq := math.Log(q)
 	switch k {
@@ -135,8 +134,8 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t <= math.Log1p(-q) {
 			return 0, 1, 0, 1
 		}
-		// log(e^t − 1 + q); above t = 700, where e^t nears overflow, t + log1p((q − 1)e^{−t})
-		// (the mass at huge losses of a tiny z must not vanish as +Inf boundaries)
+		// log(e^t − 1 + q), as t + log1p((q − 1)e^{−t}) above t = 700 (e^t nears overflow:
+		// the mass at huge losses of a tiny z must not vanish as +Inf boundaries)
 		lx := math.Log(math.Expm1(t) + q)
 		if t > 700 {
 			lx = t + math.Log1p((q-1)*math.Exp(-t))
@@ -169,8 +168,7 @@ const maxStepLoss = 700
 // Koskela–Jälkö–Honkela's accountant raises on an unstable grid.
 var ErrLossRange = errors.New("privacy: privacy loss of one step out of range")
 
-// pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, plus an
-// atom at +∞.
+// pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, inf at +∞.
 type pmf struct {
 	off int
 	p   []float64
@@ -178,8 +176,7 @@ type pmf struct {
 	h   float64
 }
 
-// stepGrid returns the grid ends [kmin, kmax] of one step: below t_kmin and above
-// t_kmax the P-mass is < tail (the ends of a bounded loss are exact).
+// stepGrid returns one step's grid ends [kmin, kmax], beyond which the P-mass is < tail.
 func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
 	cdf := func(t float64) float64 { c, _, _, _ := k.tails(q, z, t); return c }
 	sf := func(t float64) float64 { _, s, _, _ := k.tails(q, z, t); return s }
@@ -355,8 +352,8 @@ func binMass(ca, sa, cb, sb float64) float64 {
 	return math.Max(0, cb-ca)
 }
 
-// bisectInt narrows lo < hi to hi − lo = 1 by halving, keeping the end on the side of
-// left(m) (left is monotone: true then false, as evaluated at the midpoints).
+// bisectInt narrows lo < hi to hi − lo = 1 by halving, lo on the side where the monotone
+// left (true, then false) holds.
 func bisectInt(lo, hi int, left func(int) bool) (int, int) {
 	for hi-lo > 1 {
 		if m := lo + (hi-lo)/2; left(m) {
@@ -368,11 +365,10 @@ func bisectInt(lo, hi int, left func(int) bool) (int, int) {
 	return lo, hi
 }
 
-// maxFFTLen bounds nextFFTLen (2^30 points, far beyond any MaxPoints one machine holds).
+// maxFFTLen bounds nextFFTLen, far beyond any MaxPoints one machine holds.
 const maxFFTLen = 1 << 30
 
-// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths), or an
-// ErrGridTooLarge error beyond maxFFTLen.
+// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths).
 func nextFFTLen(n int) (int, error) {
 	if n > maxFFTLen {
 		return 0, fmt.Errorf("%w: %d points exceed the FFT length limit %d", ErrGridTooLarge, n, maxFFTLen)
@@ -384,24 +380,21 @@ func nextFFTLen(n int) (int, error) {
 	return m, nil
 }
 
-// convolver holds FFT plans and work space, reused across the evaluations of one
-// calibration (which alternates between a coarse and a fine length, so plans are kept
-// per length).
+// convolver holds FFT plans per length (a calibration alternates between a coarse and a
+// fine one) and work space, reused across the evaluations of one calibration.
 type convolver struct {
 	plans map[int]*realFFT
 	c     []complex128
 	s     []float64
 }
 
-// chernoffWindow bounds the T-fold sum S of the finite part of d (mass p_i at
-// (off+i)h, total ≤ 1): it returns loss levels L ≤ U with mass(S < L) ≤ tau and
-// mass(S > U) ≤ tau by the Chernoff bound mass(S > U) ≤ M(λ)^T e^{−λU},
-// mass(S < L) ≤ M(−λ)^T e^{λL}, M(λ) = Σ p_i e^{λ(off+i)h}, each optimised over λ by a
-// golden-section search in log λ. Grids longer than 4096 points are evaluated on 4096
-// blocks with each block's mass at its top (for U) or bottom (for L) end, which only
-// over-estimates M, so the bounds stay valid (but widen by T·block width: blocks are
-// only used for the long single-step grids of small z, where T is small); the true
-// support [T·min, T·max] caps both.
+// chernoffWindow returns loss levels L ≤ U with mass(S < L) ≤ tau and mass(S > U) ≤ tau for
+// the T-fold sum S of d's finite part, by the Chernoff bounds mass(S > U) ≤ M(λ)^T e^{−λU}
+// and mass(S < L) ≤ M(−λ)^T e^{λL}, M(λ) = Σ p_i e^{λ(off+i)h}, each optimised by a
+// golden-section search in log λ, capped by the support [T·min, T·max]. Longer grids are
+// evaluated on 4096 blocks, each block's mass at its top (for U) or bottom (for L) end:
+// that only over-estimates M, widening the bounds by T·block width (long grids come from
+// small z, where T is small).
 func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
 	const blocks = 4096
 	n := len(d.p)
@@ -441,9 +434,8 @@ func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
 	return L, U
 }
 
-// goldenMin is the minimum of f found by golden-section search on [a, b] (18 steps);
-// any value returned is f at some point, so a bound it yields is valid even if f is not
-// unimodal.
+// goldenMin is the least f value a golden-section search on [a, b] (18 steps) evaluates:
+// a valid bound even if f is not unimodal.
 func goldenMin(f func(float64) float64, a, b float64) float64 {
 	const g = 0.6180339887498949
 	x1, x2 := b-g*(b-a), a+g*(b-a)
@@ -464,15 +456,13 @@ func goldenMin(f func(float64) float64, a, b float64) float64 {
 	return best
 }
 
-// composeWindow returns the T-fold composition of d as one FFT power (the PLD of T
-// identical steps is the T-fold convolution power of one step's; its DFT is the T-th
-// power of the step's DFT): the window [L, U] of the sum is chosen by chernoffWindow
-// and its size predicted before anything is allocated; the step is wrapped onto a
-// circle of N ≥ window points, transformed, raised to the power T pointwise, and
-// transformed back. Circular wrap-around adds the mass outside the window (≤ 2·tau, by
-// the Chernoff bounds) onto points inside it: for the pessimistic bound that only adds
-// non-negative mass at losses ≥ L, and the mass above U is added to +∞ (so the result
-// still dominates); for the optimistic bound the caller subtracts alias = 2·tau from δ.
+// composeWindow returns the T-fold composition of d (the T-fold convolution power, whose DFT
+// is the step's to the power T) on the window [L, U] of chernoffWindow, sized before
+// anything is allocated: the step is wrapped onto a circle of N ≥ window points,
+// transformed, raised to the power T pointwise and transformed back. Wrap-around adds the
+// mass outside the window (≤ 2·tau) onto points inside it: for the pessimistic bound only
+// non-negative mass at losses ≥ L, with the mass above U added to +∞ (it still dominates);
+// for the optimistic one the caller subtracts alias = 2·tau from δ.
 func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out pmf, alias float64, err error) {
 	L, U := chernoffWindow(d, T, tau)
 	base := T * d.off // index of loss T·off·h
@@ -539,8 +529,8 @@ type deltaCurve struct {
 	s1, s2 []float64
 }
 
-// newDeltaCurve builds the suffix sums of d for δ(ε) at ε ≥ 0 only (every caller's
-// range): the points with loss ≤ 0 never enter δ(ε ≥ 0), so they are dropped first.
+// newDeltaCurve builds the suffix sums of d for ε ≥ 0 only (every caller's range), so the
+// points with loss ≤ 0, which never enter δ(ε), are dropped first.
 func newDeltaCurve(d pmf) *deltaCurve {
 	if k := -d.off; k > 0 { // index of loss 0
 		k = min(k, len(d.p))
@@ -578,8 +568,8 @@ func (c *deltaCurve) delta(eps float64) float64 {
 }
 
 // eps returns the smallest ε ≥ 0 with δ(ε) ≤ delta by bisection: the upper end for a
-// pessimistic curve (δ(hi) ≤ delta was evaluated), the lower end for an optimistic one
-// (δ(lo) > delta, so the true ε exceeds lo). +Inf if the atom at +∞ exceeds delta.
+// pessimistic curve, the lower end (δ(lo) > delta evaluated) for an optimistic one; +Inf
+// if the atom at +∞ exceeds delta.
 func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
 	if c.d.inf-c.sub > delta {
 		return math.Inf(1)
@@ -631,9 +621,8 @@ func pairsFor(rel Relation) ([]plPair, error) {
 	return nil, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
 }
 
-// pldEps is the PLD ε of T steps (q < 1) under rel: the connect-the-dots upper bound hi
-// (certified up to floating-point error) and, if withLower, the optimistic lower bound lo
-// (else lo = 0); each is the maximum over the relation's dominating pairs.
+// pldEps is the PLD ε bracket of T steps (q < 1) under rel, each end the maximum over the
+// relation's pairs (pairCurves; lo = 0 without withLower).
 func pldEps(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions, withLower bool) (lo, hi float64, err error) {
 	pairs, err := pairsFor(rel)
 	if err != nil {
@@ -674,8 +663,7 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 		return 0, 0, err
 	}
 	if q == 1 {
-		// Full batch: T Gaussian steps compose exactly to s = √T·Δ/σ (Dong–Roth–Su 2019),
-		// Δ = rel.sens(). No discretisation needed.
+		// Full batch: T Gaussian steps compose exactly to s = √T·Δ/σ (Dong–Roth–Su 2019).
 		e, err := EpsForSDelta(math.Sqrt(float64(T))/z*rel.sens(), delta)
 		return e, e, err
 	}
@@ -683,23 +671,19 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 }
 
 // PLDBracket is the (lower, upper) ε bracket of the PLD accountant for T-fold
-// Poisson-subsampled Gaussian (q, z = σ/C) at δ (PRIVACY.md §1.5), with
-// DefaultPLDOptions. hi is certified up to floating-point error (singleStep's
-// connect-the-dots step of a dominating pair, composed by composeWindow); lo is a lower
-// bound on the true ε of the same pair (lowerStep). z is the raw noise multiplier under
-// both relations, whose dominating pairs are plPair's: the maximum over the remove and add
-// pairs under AddRemove, the substitution pair under ReplaceOne; q = 1 is exact GDP with
-// s = √T·Δ/z (lo = hi). A grid that would exceed MaxPoints is an ErrGridTooLarge error.
+// Poisson-subsampled Gaussian (q, z = σ/C) at δ with DefaultPLDOptions (PRIVACY.md §1.5):
+// hi is certified up to floating-point error (singleStep's connect-the-dots step of a
+// dominating pair, composed by composeWindow), lo bounds the same pair's true ε from below
+// (lowerStep). z is the raw noise multiplier under both relations (pairs as plPair); q = 1
+// is exact GDP with s = √T·Δ/z (lo = hi). A grid beyond MaxPoints is ErrGridTooLarge.
 func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float64, err error) {
 	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
 }
 
-// CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width
-// 1e-4, returning the safe end) such that T steps of the Poisson(q)-subsampled Gaussian
-// are (ε, δ)-DP by the PLD upper bound with DefaultPLDOptions (PRIVACY.md §1.6). The
-// returned z always satisfies PLD-upper ε(z) ≤ ε as evaluated (never overshoots): the
-// certificate is the PLD accountant's, RDP only brackets the search. Relations as
-// PLDBracket (q = 1 is solved in closed form by the Gaussian curve).
+// CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width 1e-4,
+// the safe end) such that T steps of the Poisson(q)-subsampled Gaussian are (ε, δ)-DP by
+// the PLD upper bound with DefaultPLDOptions (PRIVACY.md §1.6): ε_PLD(z) ≤ ε as evaluated,
+// RDP only brackets the search. Relations as PLDBracket; q = 1 by the Gaussian curve.
 func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (float64, error) {
 	return CalibratePoissonZWith(q, T, eps, delta, rel, DefaultPLDOptions(), 1e-4)
 }
@@ -710,15 +694,12 @@ func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (floa
 // within ~1e-4 of the fine one, at about 1/4 of the cost per evaluation.
 const coarseFactor = 4
 
-// CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative
-// z tolerance relTol ∈ (0, 0.1].
-//
-// Search (PRIVACY.md §1.6): the RDP-calibrated z (calibrateRDPZ) is feasible, since RDP
-// is itself a certified upper bound, so the PLD z is below it. A coarse phase on a grid
-// coarseFactor× coarser (a sound bound too, but only a guide) closes the root to relative
-// width 1e-3 (searchZ), and the fine phase at o (fineZ) returns hi with ε_PLD(hi) ≤ ε
-// evaluated at o and a failing point within relTol·hi below it. All evaluations share
-// one work space (pldEvaluator).
+// CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative z
+// tolerance relTol ∈ (0, 0.1]. Search (PRIVACY.md §1.6): the RDP-calibrated z
+// (calibrateRDPZ) is feasible, RDP being a certified upper bound too, so the PLD z is below
+// it. A phase on a grid coarseFactor× coarser (sound too, but only a guide) closes the root
+// to relative width 1e-3 (searchZ); the fine phase at o (fineZ) returns hi with
+// ε_PLD(hi) ≤ ε at o and a failing point within relTol·hi below it.
 func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
 	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
 		return 0, err
@@ -753,9 +734,8 @@ func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o
 	return ev.fineZ(o, epsCoarse, lo, hi, eps, relTol)
 }
 
-// pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel), all
-// evaluations in one FFT work space; it is local to the call, so concurrent calls share
-// nothing.
+// pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel) in one
+// FFT work space, local to the call.
 type pldEvaluator struct {
 	c     convolver
 	q     float64
@@ -764,9 +744,8 @@ type pldEvaluator struct {
 	rel   Relation
 }
 
-// at is ε(z) on the grid of o, memoised per z. A z so small that one step's loss leaves
-// the representable range is treated as failing the target (ε = +Inf: conservative, the
-// search moves up).
+// at is ε(z) on the grid of o, memoised per z; a z whose step loss leaves the representable
+// range fails (ε = +Inf: the search moves up).
 func (ev *pldEvaluator) at(o PLDOptions) func(float64) (float64, error) {
 	memo := map[float64]float64{}
 	return func(z float64) (float64, error) {
@@ -782,10 +761,8 @@ func (ev *pldEvaluator) at(o PLDOptions) func(float64) (float64, error) {
 	}
 }
 
-// fineZ is the fine phase of CalibratePoissonZWith at o, from the coarse bracket
-// [lo, hi] of epsCoarse: fineBracket's two evaluations around the predicted root, and
-// searchZ from the evaluated points when they do not bracket the root to relTol. It
-// returns hi with ε_PLD(hi) ≤ eps evaluated at o.
+// fineZ is the fine phase of CalibratePoissonZWith at o from the coarse bracket [lo, hi]:
+// fineBracket, then searchZ from its points unless they bracket the root to relTol.
 func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (float64, error) {
 	epsFine := ev.at(o)
 	fineLo, fineHi, err := ev.fineBracket(o, epsFine, epsCoarse, lo, hi, eps, relTol)
@@ -808,14 +785,12 @@ func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, er
 	return hi, nil
 }
 
-// fineBracket predicts the fine root and evaluates epsFine around it, returning the
-// largest failing z (fineLo) and the smallest passing z (fineHi) it evaluated (0 for
-// none). The connect-the-dots error is second order in the grid step (ε_H ≈ ε* + cH²;
-// coarseFactor), so the fine ε at the coarse hi is predicted by Richardson
-// extrapolation from the coarse grid and one twice as coarse,
-// ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48, and the fine root from it with the coarse slope
-// d log ε / d log z. Two fine evaluations ±0.4·relTol around the prediction then certify
-// and bound the answer. Only fine evaluations decide: the prediction is a guess.
+// fineBracket predicts the fine root and evaluates epsFine around it, returning the largest
+// failing z (fineLo) and the smallest passing z (fineHi) it evaluated (0 for none). As
+// ε_H ≈ ε* + cH² (coarseFactor), the fine ε at the coarse hi is the Richardson
+// extrapolation ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48 from the coarse grid and one twice as
+// coarse, and the root follows with the coarse slope d log ε / d log z. Two fine
+// evaluations ±0.4·relTol around it decide: the prediction is only a guess.
 func (ev *pldEvaluator) fineBracket(o PLDOptions, epsFine, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (fineLo, fineHi float64, err error) {
 	elo, _ := epsCoarse(lo)
 	ehi, _ := epsCoarse(hi)
@@ -868,9 +843,9 @@ func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol f
 	return illinoisZ(epsAt, eps, lo, elo, hi, ehi, relTol)
 }
 
-// bracketZ is searchZ's bracketing: hi is raised by factors 1/shrink (squared each time)
-// until ε(hi) ≤ eps, lo lowered by factors shrink until ε(lo) > eps. It returns lo < hi
-// with their ε values, or lo = 0 when a z below 1e-3 already meets eps.
+// bracketZ raises hi by factors 1/shrink (squared each time) until ε(hi) ≤ eps and lowers
+// lo by factors shrink until ε(lo) > eps, returning lo < hi and their ε values (lo = 0 as
+// searchZ).
 func bracketZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink float64) (float64, float64, float64, float64, error) {
 	ehi, err := epsAt(hi)
 	if err != nil {
@@ -969,14 +944,12 @@ func logOr(x, def float64) float64 {
 	return def
 }
 
-// bracketOrders are the integer Rényi orders of the RDP bracket: integer orders take the
-// finite binomial sum (no fractional series), so one RDP evaluation costs microseconds.
+// bracketOrders are integer Rényi orders (the finite binomial sum: microseconds each).
 var bracketOrders = [...]float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 192, 256}
 
-// calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over the
-// integer bracketOrders (RDP of MTZ19 §3.3 with the conversion of EpsFromRDP; replace-one
-// through replaceOneEps as in EpsPoissonGaussianRDP) is ≤ ε, or +Inf if none ≤ 1e4
-// qualifies: the feasible seed of CalibratePoissonZWith's bracket (see there).
+// calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over
+// bracketOrders (MTZ19 §3.3 and EpsFromRDP; replace-one as EpsPoissonGaussianRDP) is ≤ ε,
+// or +Inf if none ≤ 1e4 is: the feasible seed of CalibratePoissonZWith.
 func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 	orders := bracketOrders[:]
 	rdp := make([]float64, len(orders))
@@ -988,9 +961,8 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 		}
 		return replaceOneRDP(orders, rdp, delta) <= eps
 	}
-	// Start at the large-noise (Gaussian-DP) guess z ≈ q√T·Δ/s*(ε, δ), Δ = 2 under
-	// replace-one (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when z ≫ 1), then
-	// double or halve until the RDP bound brackets the root.
+	// Start at z ≈ q√T·Δ/s*(ε, δ) (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when
+	// z ≫ 1), then double or halve until the RDP bound brackets the root.
 	hi := 1.0
 	if s, err := SForEpsDelta(eps, delta); err == nil && s > 0 {
 		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*rel.sens()/s))
@@ -1013,14 +985,11 @@ func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
 	return hi
 }
 
-// realFFT is an unnormalised real discrete Fourier transform of a power-of-two length
-// n = 2m ≥ 4, in the conventions of gonum's fourier.FFT (Coefficients: X_k =
-// Σ_j x_j e^{−2πijk/n}, k = 0..m; Sequence: x_j = Σ over the full spectrum, i.e. n times
-// the inverse). It packs the even and odd samples into one complex sequence of length m,
-// transforms it by an iterative radix-2 Cooley–Tukey FFT with precomputed twiddles, and
-// separates the halves with X_k = E_k + e^{−2πik/n}O_k (the standard real-FFT split).
-// The PLD composition is one forward and one inverse transform per evaluation; gonum's
-// fftpack spent most of the calibration time there.
+// realFFT is an unnormalised real DFT of power-of-two length n = 2m ≥ 4 in gonum's
+// fourier.FFT conventions (Coefficients: X_k = Σ_j x_j e^{−2πijk/n}, k = 0..m; Sequence: n
+// times the inverse), replacing gonum's fftpack, where most calibration time went. It packs
+// even and odd samples into one complex sequence of length m, transforms it by an
+// iterative radix-2 Cooley–Tukey FFT and splits the halves: X_k = E_k + e^{−2πik/n}O_k.
 type realFFT struct {
 	m   int
 	tw  []complex128 // stage tables: tw[h−1+k] = e^{−2πik/(2h)}, k < h, h = 1, 2, 4, …, m/2
@@ -1063,8 +1032,7 @@ func newRealFFT(n int) *realFFT {
 	return f
 }
 
-// stages runs the radix-2 butterfly stages of block sizes 2·from, 4·from, …, m on
-// bit-reversed data.
+// stages runs the radix-2 butterfly stages of block sizes 2·from, …, m on bit-reversed data.
 func (f *realFFT) stages(z []complex128, inverse bool, from int) {
 	m := f.m
 	tw := f.tw
@@ -1091,10 +1059,10 @@ func (f *realFFT) stages(z []complex128, inverse bool, from int) {
 	}
 }
 
-// Coefficients writes X_0..X_m of x (len n) into dst (len m+1). If x is zero from index
-// nz on, the first log2(m/P) stages (P the power of two ≥ ⌈nz/2⌉) are skipped: after bit
-// reversal each block of m/P points holds one non-zero at its start, and butterflies
-// with a zero partner just copy it, so those stages fill each block with its first value.
+// Coefficients writes X_0..X_m of x (len n) into dst (len m+1). If x is zero from index nz
+// on, the first log2(m/P) stages (P the power of two ≥ ⌈nz/2⌉) are skipped: they only copy
+// the one non-zero at the start of each bit-reversed block of m/P points (zero partners),
+// so each block is filled with it instead.
 func (f *realFFT) Coefficients(dst []complex128, x []float64, nz int) {
 	m, z := f.m, f.z
 	P := 1
@@ -1120,8 +1088,7 @@ func (f *realFFT) Coefficients(dst []complex128, x []float64, nz int) {
 	}
 }
 
-// Sequence writes the unnormalised inverse (n·x) of the half spectrum X_0..X_m into
-// dst (len n).
+// Sequence writes the unnormalised inverse (n·x) of X_0..X_m into dst (len n).
 func (f *realFFT) Sequence(dst []float64, X []complex128) {
 	m, z := f.m, f.z
 	for k := range m {

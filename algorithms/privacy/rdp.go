@@ -25,9 +25,8 @@ const (
 // excluded (+Inf), as dp_accounting commit 6f7deb3 does.
 const maxFracTerms = 1000
 
-// DPAccountingOrders returns dp_accounting's DEFAULT_RDP_ORDERS: 1 + x/10 for x = 1..99,
-// 11..63, and 128, 256, 512, 1024 (rdp_privacy_accountant.py). A fresh slice each call.
-// This is the grid EpsPoissonGaussianRDP uses.
+// DPAccountingOrders returns dp_accounting's DEFAULT_RDP_ORDERS (rdp_privacy_accountant.py),
+// EpsPoissonGaussianRDP's grid: 1 + x/10 for x = 1..99, 11..63, and 128, 256, 512, 1024.
 func DPAccountingOrders() []float64 {
 	o := make([]float64, 0, 99+53+4)
 	for x := 1; x <= 99; x++ {
@@ -99,10 +98,9 @@ func logAInt(q, z float64, alpha int) float64 {
 }
 
 // logAFrac is log A_α for fractional α (MTZ19 §3.3; dp_accounting _compute_log_a_frac),
-// with the 2024-09 stopping rule of dp_accounting commit 6f7deb3: stop only when both term
-// sequences are decreasing and max(s0, s1) < log(total) − 30; +Inf after maxFracTerms
-// terms. The old rule "max(s0, s1) < −30" can stop after the first term and give a
-// negative RDP (R12).
+// with dp_accounting commit 6f7deb3's stopping rule: both term sequences decreasing and
+// max(s0, s1) < log(total) − 30 (the rule "max(s0, s1) < −30" can stop after the first
+// term and give a negative RDP, R12); +Inf after maxFracTerms terms.
 func logAFrac(q, z, alpha float64, sum FracSum) float64 {
 	z0 := z*z*math.Log(1/q-1) + 0.5
 	lq, l1q := math.Log(q), math.Log1p(-q)
@@ -114,8 +112,7 @@ func logAFrac(q, z, alpha float64, sum FracSum) float64 {
 		fi := float64(i)
 		j := alpha - fi
 		lc := logAbsBinom(alpha, fi)
-		// sign(C(α, i)) = (−1)^{#k<i with k>α} = (−1)^{max(0, i − ⌈α⌉)}; the abs-terms
-		// variant ignores it.
+		// sign(C(α, i)) = (−1)^{#k<i with k>α} = (−1)^{max(0, i − ⌈α⌉)} (FracSigned only)
 		sgn := 1
 		if n := i - int(ceilA); sum == FracSigned && n > 0 && n%2 == 1 {
 			sgn = -1
@@ -146,14 +143,13 @@ func absLog(x signedLog) float64 {
 
 // RDPPoissonGaussian is the per-step Rényi DP of order α of the Poisson(q)-subsampled
 // Gaussian mechanism with noise multiplier z = σ/Δ (MTZ19 §3.3; PRIVACY.md §1.4):
-// RDP(α) = log A_α/(α − 1), A_α = E_{x∼N(0,z²)}[((1−q) + q·e^{(2x−1)/(2z²)})^α].
-// Relation: ADD/REMOVE with sensitivity Δ (MTZ19 Thm 5 shows the remove direction
-// dominates, so the value covers both directions). Special cases as dp_accounting:
-// q = 0 → 0; z = 0 or α = +Inf → +Inf; q = 1 → α/(2z²) (the plain Gaussian; valid for any
-// α > 0). Integer α uses the finite binomial sum; fractional α the series selected by sum.
-// The result is never negative: an order whose series does not converge, or whose
-// computed A_α < 1 (round-off; A_α ≥ 1 exactly), is returned as +Inf, i.e. excluded.
-// Panics on q ∉ [0, 1], z < 0, or α ≤ 1 with q < 1 (programmer errors).
+// RDP(α) = log A_α/(α − 1), A_α = E_{x∼N(0,z²)}[((1−q) + q·e^{(2x−1)/(2z²)})^α], under
+// add/remove with sensitivity Δ (MTZ19 Thm 5: the remove direction dominates, so it covers
+// both). As dp_accounting: q = 0 → 0; z = 0 or α = +Inf → +Inf; q = 1 → α/(2z²) (any
+// α > 0); integer α by the finite binomial sum, fractional α by the series sum selects.
+// An order whose series diverges or whose computed A_α < 1 (round-off; A_α ≥ 1 exactly) is
+// +Inf (excluded), so the result is never negative. Panics on q ∉ [0, 1], z < 0, or α ≤ 1
+// with q < 1 (programmer errors).
 func RDPPoissonGaussian(q, z, alpha float64, sum FracSum) float64 {
 	if !(q >= 0 && q <= 1) || !(z >= 0) || math.IsNaN(alpha) {
 		panic(fmt.Sprintf("privacy: RDPPoissonGaussian(q=%v, z=%v, alpha=%v): bad argument", q, z, alpha))
@@ -182,7 +178,7 @@ func RDPPoissonGaussian(q, z, alpha float64, sum FracSum) float64 {
 }
 
 // RDPPoissonGaussianOrders writes T·RDPPoissonGaussian(q, z, orders[i], sum) into dst
-// (destination-first; len(dst) must equal len(orders)) and returns dst.
+// (len(orders)) and returns dst.
 func RDPPoissonGaussianOrders(dst []float64, q, z float64, T int, orders []float64, sum FracSum) []float64 {
 	if len(dst) != len(orders) {
 		panic("privacy: RDPPoissonGaussianOrders: len(dst) != len(orders)")
@@ -208,13 +204,11 @@ func checkRDP(orders, rdp []float64) error {
 	return nil
 }
 
-// EpsFromRDP converts an RDP curve to ε at δ with the improved conversion
+// EpsFromRDP converts an RDP curve (of any relation) to ε at δ, and the optimal order, by
 // ε = min_α RDP(α) + log1p(−1/α) − log(δα)/(α − 1) (Balle et al. 2020 Thm 21;
 // Canonne–Kamath–Steinke 2020 Prop 12; PRIVACY.md §1.4), exactly as dp_accounting
-// compute_epsilon: orders ≤ 1.01 are skipped (numerically unstable), the KL shortcut
-// δ² + expm1(−RDP) > 0 ⇒ ε = 0 (Bretagnolle–Huber), and the result is max(0, ·).
-// Returns the optimal order too. Relation: whatever the RDP curve was computed for.
-// Errors on a negative RDP value (a bug upstream) or δ ∉ (0, 1).
+// compute_epsilon: orders ≤ 1.01 skipped (unstable), the KL shortcut δ² + expm1(−RDP) > 0
+// ⇒ ε = 0 (Bretagnolle–Huber), and max(0, ·). Errors on a negative RDP or δ ∉ (0, 1).
 func EpsFromRDP(orders, rdp []float64, delta float64) (eps, order float64, err error) {
 	if err := checkRDP(orders, rdp); err != nil {
 		return 0, 0, err
@@ -264,11 +258,9 @@ func DeltaFromRDP(orders, rdp []float64, eps float64) (delta, order float64, err
 	return math.Min(math.Exp(best), 1), order, nil
 }
 
-// HalfIntegerOrders returns the Rényi orders λ = 1.5, 2, 2.5, …, 32, then 40, 48, 64, 96,
-// 128, 192, 256 (a fresh slice). For every λ in it, 2λ and 2λ − 1 are integers, so
-// RDPPoissonGaussianCurve evaluates the Poisson-subsampled Gaussian at integer orders
-// only (the finite binomial sum of MTZ19 §3.3: no fractional series, microseconds each)
-// under either relation.
+// HalfIntegerOrders returns the Rényi orders λ = 1.5, 2, 2.5, …, 32, 40, 48, 64, 96, 128,
+// 192, 256: 2λ and 2λ − 1 are integers, so RDPPoissonGaussianCurve evaluates only integer
+// orders (MTZ19 §3.3's finite binomial sum, microseconds each) under either relation.
 func HalfIntegerOrders() []float64 {
 	var o []float64
 	for x := 3; x <= 64; x++ {
@@ -277,29 +269,22 @@ func HalfIntegerOrders() []float64 {
 	return append(o, 40, 48, 64, 96, 128, 192, 256)
 }
 
-// RDPPoissonGaussianCurve writes into dst (len(dst) = len(orders)) an RDP curve of T steps
-// of the Poisson(q)-subsampled Gaussian with raw noise multiplier z = σ/C (C the clipping
-// norm, as EpsPoissonGaussianRDP), under rel, and returns dst. Every order must be > 1.
-//
+// RDPPoissonGaussianCurve writes into dst (len(orders), every order > 1) an RDP curve of T
+// steps of the Poisson(q)-subsampled Gaussian with raw noise multiplier z = σ/C under rel,
+// and returns dst; an order whose term diverges is +Inf (excluded by EpsFromRDP).
 //   - AddRemove: T·RDPPoissonGaussian(q, z, λ), abs-terms sums (both directions: see there).
 //   - ReplaceOne, q = 1: exact, the Gaussian of sensitivity 2C: T·λ·2²/(2z²) = 2Tλ/z².
-//   - ReplaceOne, q < 1: no direct RDP analysis of the substitution pair is implemented,
-//     so the add/remove curve ε_AR is carried to replace-one by the weak triangle
+//   - ReplaceOne, q < 1: the add/remove curve ε_AR carried over by the weak triangle
 //     inequality of Rényi divergence (Mironov 2017, "Rényi Differential Privacy", CSF,
-//     Prop. 11, with p = q = 2): for any distributions P, Q, R and λ > 1,
+//     Prop. 11, p = q = 2): for any P, Q, R and λ > 1,
 //     D_λ(P‖R) ≤ (λ − ½)/(λ − 1)·D_{2λ}(P‖Q) + D_{2λ−1}(Q‖R).
-//     A replace-one pair D ~ D′ passes through D″ = D without the replaced example, a
-//     remove neighbour of D and an add neighbour of D′, so with P, Q, R the laws of one
-//     step on D, D″, D′ (Q: the step without the replaced example's term, the other
-//     examples' common part being the same in all three): D_{2λ}(P‖Q) ≤ ε_AR(2λ) and
-//     D_{2λ−1}(Q‖R) ≤ ε_AR(2λ − 1) (both directions are covered by ε_AR), i.e. per step
+//     A replace-one pair D ~ D′ passes through D″ = D without the replaced example (a
+//     remove neighbour of D, an add neighbour of D′); with P, Q, R one step's laws on D,
+//     D″, D′ (the others' common part the same in all three), D_{2λ}(P‖Q) ≤ ε_AR(2λ) and
+//     D_{2λ−1}(Q‖R) ≤ ε_AR(2λ − 1) (ε_AR covers both directions), so per step
 //     ε_RO(λ) ≤ (λ − ½)/(λ − 1)·ε_AR(2λ) + ε_AR(2λ − 1),
-//     and T adaptive steps compose additively (Mironov 2017 Prop. 1). It is the group-
-//     privacy bound of RDP (Mironov 2017 Prop. 2 is the same inequality iterated): sound,
-//     and loose by what two add/remove steps at about twice the order cost over one
-//     substitution (the PLD of the substitution pair, PLDBracket, is the tight account).
-//
-// An order at which a term does not converge is +Inf (excluded by EpsFromRDP).
+//     and T adaptive steps add (Mironov 2017 Prop. 1). This group-privacy bound (Prop. 2
+//     iterates it) is sound but loose; PLDBracket's substitution pair is the tight account.
 func RDPPoissonGaussianCurve(dst []float64, q, z float64, T int, orders []float64, rel Relation) ([]float64, error) {
 	if len(dst) != len(orders) {
 		panic("privacy: RDPPoissonGaussianCurve: len(dst) != len(orders)")
@@ -361,26 +346,23 @@ func (r Relation) sens() float64 {
 	return 1
 }
 
-// ErrUnsupported is returned when an accountant has no proper analysis for the requested
-// (mechanism, relation) pair, e.g. Poisson subsampling under replace-one without a proof.
+// ErrUnsupported is returned when an accountant has no analysis for the requested
+// (mechanism, relation) pair.
 var ErrUnsupported = errors.New("privacy: unsupported mechanism/relation pair")
 
 // replaceOneEps turns an add/remove δ-curve into a replace-one ε by group privacy
 // (Dwork–Roth 2014 Thm 2.2 style, for (ε, δ)): a replace-one pair D ~ D′ is a remove
-// D → D″ followed by an add D″ → D′, both add/remove neighbours. If the mechanism is
-// add/remove (ε′, δ_AR(ε′))-DP for every ε′ (both directions), then for every event S
+// D → D″ then an add D″ → D′. If the mechanism is add/remove (ε′, δ_AR(ε′))-DP for every
+// ε′ (both directions), then for every event S
 //
 //	P[M(D) ∈ S] ≤ e^{ε′}P[M(D″) ∈ S] + δ_AR(ε′) ≤ e^{2ε′}P[M(D′) ∈ S] + (1 + e^{ε′})·δ_AR(ε′),
 //
-// so it is replace-one (2ε′, (1 + e^{ε′})δ_AR(ε′))-DP. replaceOneEps returns the smallest
-// ε = 2ε′ found with (1 + e^{ε/2})·dAR(ε/2) ≤ δ. That condition need not be monotone in
-// ε (it can hold on a finite window only), so the scan walks a geometric grid of ratio
-// 1.05 from start to 1e5, then bisects between the last failing and the first passing
-// grid point; the result is always a point where the condition was evaluated
-// to hold (sound, possibly loose). start (> 0) must not exceed the smallest passing ε:
-// since the condition implies dAR(ε/2) ≤ δ, twice any ε′ with dAR(ε′) > δ qualifies.
-// It is used for the RDP cross-check only: the PLD accounts replace-one directly by its
-// dominating pair (pld.go).
+// so it is replace-one (2ε′, (1 + e^{ε′})δ_AR(ε′))-DP. It returns the smallest ε = 2ε′
+// found with (1 + e^{ε/2})·dAR(ε/2) ≤ δ, a condition not monotone in ε (it may hold on a
+// window only): a geometric scan of ratio 1.05 from start to 1e5, then bisection between
+// the last failing and first passing points, so the result was evaluated to hold (sound,
+// possibly loose). start (> 0) must not exceed the smallest passing ε: twice any ε′ with
+// dAR(ε′) > δ qualifies. Only the RDP cross-check uses it (the PLD has its own pair).
 func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
 	ok := func(e float64) bool { return (1+math.Exp(e/2))*dAR(e/2) <= delta }
 	if ok(0) {
@@ -402,19 +384,16 @@ func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
 }
 
 // EpsPoissonGaussianRDP is the (ε, δ) bound of T steps of the Poisson-subsampled Gaussian
-// mechanism with sampling rate q and noise multiplier z = σ/C, where C bounds each
-// example's contribution (the clipping norm), by RDP with the improved conversion
-// (PRIVACY.md §1.4): abs-terms fractional sums (conservative), DPAccountingOrders, and
-// EpsFromRDP. Pass the raw z = σ/C for either relation; the function applies it:
+// with sampling rate q and noise multiplier z = σ/C (C the clipping norm) by RDP with the
+// improved conversion (PRIVACY.md §1.4): abs-terms sums, DPAccountingOrders, EpsFromRDP.
+// Pass the raw z under either relation (halving it for replace-one too would count the
+// relation twice):
 //   - AddRemove: sensitivity C (MTZ19's analysis; covers both directions).
 //   - ReplaceOne, q = 1: sensitivity 2C, i.e. the Gaussian RDP α·2²/(2z²) — exact.
-//   - ReplaceOne, q < 1: the group-privacy reduction of replaceOneEps applied to the
-//     add/remove δ-curve DeltaFromRDP (sound; loose by up to ~2× in ε). It is a
-//     cross-check and a second certificate: the tight replace-one bound is the PLD of the
-//     substitution pair (PLDBracket).
+//   - ReplaceOne, q < 1: replaceOneEps on the add/remove δ-curve DeltaFromRDP (sound; loose
+//     by up to ~2× in ε): a cross-check and second certificate beside PLDBracket's.
 //
-// q = 0 (no data touched) returns 0. A result of +Inf means no finite bound.
-// (Do NOT also halve z for replace-one: that would double-count the relation.)
+// q = 0 (no data touched) returns 0; +Inf means no finite bound.
 func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (float64, error) {
 	if q == 0 && T >= 1 && z >= 0 {
 		return 0, checkDelta(delta)
@@ -438,10 +417,8 @@ func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (fl
 	return replaceOneRDP(orders, rdp, delta), nil
 }
 
-// replaceOneRDP is the replace-one ε at δ of the add/remove RDP curve rdp: replaceOneEps
-// on its δ-curve DeltaFromRDP (1 where that fails), from twice the largest ε′ ≤ the
-// add/remove RDP ε (halved until dAR(ε′) > δ is evaluated, so it is below every passing
-// ε), or 0.
+// replaceOneRDP is replaceOneEps on the δ-curve DeltaFromRDP (1 where it fails) of the
+// add/remove RDP curve, from twice the add/remove ε halved until dAR(ε′) > δ (or 0).
 func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
 	dAR := func(e float64) float64 {
 		d, _, err := DeltaFromRDP(orders, rdp, e)
