@@ -37,8 +37,7 @@ type ReferenceConfig struct {
 	Broken bool `yaml:"broken"`
 }
 
-// Validate refuses a broken sensitivity without broken: true, and broken: true on the
-// honest one.
+// Validate refuses a broken sensitivity without broken: true, and the reverse.
 func (c *ReferenceConfig) Validate() error {
 	switch c.Sensitivity {
 	case "replace-one":
@@ -65,12 +64,11 @@ func ReferenceFactory() algorithms.Factory {
 		})
 }
 
-// ReferenceGaussian is the audit's own yardstick: the Gaussian mechanism on the mean
-// gradient at 0, x = (1/n)Σ_i ∇f(0; s_i) + N(0, σ²I), calibrated to s = s*(ε, δ) (exact
-// inversion, algorithms/privacy). For a linear loss ∇f(0; s_i) = z_i, and replace-one
-// changes (1/n)Σ z_i by at most G_Δ/n, so σ = (G_Δ/n)/s. AddRemoveBug plants the
-// google/differential-privacy#378 class of error: it uses G_f/n, the add/remove-to-zero
-// sensitivity, while claiming s (the true s is then 2s); its records say guarantee none.
+// ReferenceGaussian is the audit's own yardstick: x = (1/n)Σ_i ∇f(0; s_i) + N(0, σ²I)
+// calibrated to s = s*(ε, δ) (exact inversion). For a linear loss ∇f(0; s_i) = z_i, and
+// replace-one changes (1/n)Σ z_i by at most G_Δ/n, so σ = (G_Δ/n)/s. AddRemoveBug plants
+// the google/differential-privacy#378 class of error: the add/remove-to-zero sensitivity
+// G_f/n while claiming s (the true s is 2s); its records say guarantee none.
 type ReferenceGaussian struct{ AddRemoveBug bool }
 
 func (g ReferenceGaussian) Name() string { return "reference-gaussian" }
@@ -87,9 +85,7 @@ func (g ReferenceGaussian) Plan(env algorithms.Env, c problems.Constants, b algo
 	}
 	r := algorithms.Empty()
 	r.GDPS, r.Sigma, r.DeltaMech, r.EpsilonSpent, r.Steps = s, sens/s, b.Delta, b.Epsilon, 1
-	// s = (G_Δ/n)/σ is the GDP of releasing the mean gradient (sensitivity G_Δ/n under
-	// replace-one) plus N(0, σ²I): the whole δ is the Gaussian curve's at s.
-	r.DeltaSpent = b.Delta
+	r.DeltaSpent = b.Delta // all of it the Gaussian curve's at s = (G_Δ/n)/σ
 	r.Trusted = algorithms.Trust(c, problems.ConstN, problems.ConstGDelta)
 	r.Guarantee = algorithms.Certified
 	r.Extra = map[string]float64{rows.ColBroken: 0}
@@ -131,9 +127,8 @@ func (g ReferenceGaussian) Run(ctx context.Context, env algorithms.Env, vo probl
 	return algorithms.Output{X: x, Record: rec}, nil
 }
 
-// UnderclaimedConfig configures underclaimed: the registered mechanism Inner (its config
-// keys under params) run at a larger budget than it claims, i.e. with its noise scaled
-// down: the proof that the audit can fail.
+// UnderclaimedConfig configures underclaimed: the registered mechanism Inner run at a
+// larger budget than it claims (less noise): the proof that the audit can fail.
 type UnderclaimedConfig struct {
 	Inner  string         `yaml:"inner"`  // registry name of the wrapped mechanism
 	Params map[string]any `yaml:"params"` // its config keys, decoded strictly over its defaults
@@ -143,10 +138,9 @@ type UnderclaimedConfig struct {
 	// RunEpsilon > 0 runs at ε = RunEpsilon instead (for mechanisms without a GDP claim).
 	RunEpsilon float64 `yaml:"run_epsilon"`
 	// SelectionRuns > 1 wraps Inner in the private selection (PS22 Thm 2, algorithms/tuning;
-	// E[K] = SelectionRuns, the defaults of η and the score share) before the underclaim: the
-	// claim is the tuned release's at the budget, the run is its selection at RunEpsilon,
-	// a broken twin of the tuned release (a spec's tuning: key applies to the entry, not to
-	// the mechanism underclaimed wraps). 0 (default): no tuning.
+	// E[K] = SelectionRuns, default η and score share) before the underclaim: it claims the
+	// tuned release at the budget and runs its selection at RunEpsilon (a spec's tuning:
+	// key applies to the entry, not to the inner). 0 (default): no tuning.
 	SelectionRuns float64 `yaml:"selection_runs"`
 	// Broken must be true: this entry exists only as a deliberately broken variant.
 	Broken bool `yaml:"broken"`
@@ -214,8 +208,7 @@ func UnderclaimedFactory(inner []algorithms.Factory) algorithms.Factory {
 		})
 }
 
-// build constructs f with params decoded strictly (unknown keys are errors) over its
-// default config.
+// build constructs f with params decoded strictly over its default config.
 func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, error) {
 	if f.NewConfig == nil {
 		if len(params) > 0 {
@@ -242,11 +235,9 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 }
 
 // Underclaimed wraps a mechanism so that it RUNS at a larger budget than the one it PLANS
-// (and so claims) at: a deliberately broken variant whose noise is scaled down relative to
-// its claim. Its records are the inner mechanism's plan at the claimed budget with
-// guarantee none, plus run_epsilon (and run_gdp_s when finite) in Extra. It is a wrapper
-// (Unwrap is the inner mechanism) that inherits only the inner's constants check and
-// blocks every other capability (caps.go).
+// (and claims) at: a deliberately broken variant. Its records are the inner plan at the
+// claimed budget with guarantee none, plus run_epsilon (and run_gdp_s when finite) in
+// Extra. It inherits only the inner's constants check (caps.go).
 type Underclaimed struct {
 	algorithms.Mechanism
 	tuning.Blocked      // Accountant, RDPer and Tunable (caps.go)
@@ -255,8 +246,8 @@ type Underclaimed struct {
 
 func (u *Underclaimed) Name() string { return "underclaimed(" + u.Mechanism.Name() + ")" }
 
-// Plan is the inner plan at b (the claim), marked guarantee none; its state is the inner
-// plan at the run budget (an algorithms.Plan), which Run runs.
+// Plan is the inner plan at b (the claim), guarantee none; its state is the inner plan at
+// the run budget, which Run runs.
 func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	cp, err := u.Mechanism.Plan(env, c, b)
 	if err != nil {
@@ -284,7 +275,6 @@ func (u *Underclaimed) Plan(env algorithms.Env, c problems.Constants, b algorith
 	return algorithms.Plan{Record: claim, Budget: b, State: rr}, nil
 }
 
-// Run runs the inner mechanism's plan at the larger run budget and reports the claim.
 func (u *Underclaimed) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	run, err := algorithms.StateOf[algorithms.Plan](p)
 	if err != nil {
@@ -296,7 +286,7 @@ func (u *Underclaimed) Run(ctx context.Context, env algorithms.Env, o problems.V
 }
 
 // inflated returns a budget at which m plans at least factor × its GDP parameter at b
-// (doubling then 50 bisection steps on ε), for the noise-scaled-down broken variants.
+// (doubling, then 50 bisection steps on ε).
 func inflated(env algorithms.Env, m algorithms.Mechanism, c problems.Constants, b algorithms.Budget, factor float64) (algorithms.Budget, error) {
 	r, err := m.Plan(env, c, b)
 	if err != nil {
@@ -342,22 +332,20 @@ func inflated(env algorithms.Env, m algorithms.Mechanism, c problems.Constants, 
 	return b, nil
 }
 
-// ProbeConfig configures sampler-probe, the registry entry of the sampler validation
-// (PRIVACY.md §4): one draw of a registered sampler from the law
-// π ∝ exp(−k(F + μ‖x‖²/2)) with k and μ set by the shape of the law rather than by a
-// privacy budget: kG_f²/μ = Ratio (the quantity that sets the chain's cost and its ρ
-// clipping, SPEC §4.4) and posterior width 1/√(kμ) = Width.
+// ProbeConfig configures sampler-probe, the sampler validation (PRIVACY.md §4): one draw
+// of a registered sampler from π ∝ exp(−k(F + μ‖x‖²/2)) with k and μ set by the law's
+// shape, not a budget: kG_f²/μ = Ratio (which sets the chain's cost and its ρ clipping,
+// SPEC §4.4) and posterior width 1/√(kμ) = Width.
 type ProbeConfig struct {
 	Sampler string  `yaml:"sampler"` // registry name (default proximal-rejection)
 	Ratio   float64 `yaml:"ratio"`   // kG_f²/μ (default 16)
 	Width   float64 `yaml:"width"`   // 1/√(kμ) (default 0.1)
-	// StepC is the practical step constant (0: the sampler's default). A proximal-rejection
-	// constant above sampler.DefaultStepC, or any non-default constant of another sampler,
-	// is not a validated setting: it needs Broken.
-	StepC float64 `yaml:"step_c"`
-	// Broken acknowledges a deliberately wrong step constant, which the validation must
-	// flag (rows: guarantee none).
-	Broken bool `yaml:"broken"`
+	// StepC is the practical step constant (0: the sampler's default). One above
+	// sampler.DefaultStepC (proximal-rejection) or any other sampler's non-default one is
+	// not validated: it needs Broken, acknowledging a deliberately wrong constant that the
+	// validation must flag (rows: guarantee none).
+	StepC  float64 `yaml:"step_c"`
+	Broken bool    `yaml:"broken"`
 }
 
 // Validate checks the shape and the broken rule.
@@ -413,9 +401,8 @@ func (p Probe) target(c problems.Constants) (algorithms.Target, error) {
 	return algorithms.Target{K: k, Mu: kmu / k, TV: 1e-6, StepC: p.cfg.StepC}, nil
 }
 
-// Plan reports k, μ and the predicted cost. The budget is not used: the probe is a
-// diagnostic of the sampler, with guarantee nominal (the law is the one a practical-mode
-// mechanism samples; the sampler is what is under test), none when Broken.
+// Plan reports k, μ and the predicted cost, ignoring the budget: a diagnostic of the
+// sampler with guarantee nominal (a practical-mode mechanism's law), none when Broken.
 func (p Probe) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	t, err := p.target(c)
 	if err != nil {
@@ -441,7 +428,6 @@ func (p Probe) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budge
 // Needs is the probed sampler's own declaration.
 func (p Probe) Needs() problems.Need { return p.s.Needs() }
 
-// Run draws one point through the counted oracle.
 func (p Probe) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	rp, err := p.Plan(env, o.Constants(), pl.Budget) // cheap; a fresh record for the sampler to fill
 	rec := rp.Record
@@ -454,20 +440,19 @@ func (p Probe) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcce
 }
 
 // BiasConfig configures sampler-bias: one draw of a registered sampler at a given step
-// constant from the law an exact-law problem declares. K and Mu must
-// equal the problem's (Run refuses another law): they are repeated here so that Plan, which
-// sees only the public constants, predicts the sampler's cost for plan.csv.
+// constant from the law an exact-law problem declares. K and Mu must equal the problem's
+// (Run refuses another law), repeated so that Plan predicts the sampler's cost.
 type BiasConfig struct {
 	Sampler string `yaml:"sampler"` // registry name (default proximal-rejection)
-	// StepC is the practical step constant (required > 0 for a sampler with a step —
-	// proximal-rejection, mala — so that every row states its constant; 0 for exact).
+	// StepC is the practical step constant: required > 0 for a sampler with a step
+	// (proximal-rejection, mala), so every row states it; 0 for exact.
 	StepC float64 `yaml:"step_c"`
-	// TV is the nominal TV target that sets the sampler's step count T (0: the sampler's
-	// practical default, 1e-6); nothing is claimed, the experiment measures the law error.
+	// TV is the nominal TV target that sets the step count T (0: the practical default,
+	// 1e-6); nothing is claimed, the experiment measures the law error.
 	TV float64 `yaml:"tv"`
-	// TFraction, when > 0, stops the chain after ⌈TFraction·T⌉ of its T scheduled steps: a
-	// planted under-mixed chain (proximal-rejection only, through sampler.ProximalChain,
-	// which runs the same steps as its Sample). 0: the full T.
+	// TFraction > 0 stops the chain after ⌈TFraction·T⌉ of its T steps: a planted
+	// under-mixed chain (proximal-rejection only, via sampler.ProximalChain, the steps of
+	// its Sample). 0: the full T.
 	TFraction float64 `yaml:"t_fraction"`
 	K         float64 `yaml:"k"`  // the problem's k (default 12)
 	Mu        float64 `yaml:"mu"` // the problem's μ (default 1)
@@ -519,25 +504,23 @@ type Bias struct {
 
 func (b Bias) Name() string { return "sampler-bias" }
 
-// Needs is the data: Run reads the problem's declared law (uncounted) and hands the
-// sampler a view with only the sampler's own capability, so the counted queries are the
-// sampler's.
+// Needs is the data: Run reads the declared law (uncounted) and hands the sampler a view
+// with only its own capability (narrow).
 func (Bias) Needs() problems.Need { return problems.NeedData }
 
 func (b Bias) target() algorithms.Target {
 	return algorithms.Target{K: b.cfg.K, Mu: b.cfg.Mu, StepC: b.cfg.StepC, TV: b.cfg.TV}
 }
 
-// Plan reports k, μ, the step constant (extra column step_c; empty for exact) and the
-// predicted cost. No privacy is claimed: the law is
-// fixed by the problem, not calibrated to a budget (guarantee none).
+// Plan reports k, μ, the knobs set (extra columns) and the predicted cost; the law is the
+// problem's, not calibrated to a budget (guarantee none).
 func (b Bias) Plan(env algorithms.Env, c problems.Constants, bud algorithms.Budget) (algorithms.Plan, error) {
 	steps, vq, gq, err := b.s.PlanSteps(c, b.target())
 	if err != nil {
 		return algorithms.Plan{Budget: bud}, fmt.Errorf("sampler-bias: %w", err)
 	}
 	if f := b.cfg.TFraction; f > 0 {
-		cut := b.cut(steps)
+		cut := max(1, int(math.Ceil(f*float64(steps)))) // ⌈TFraction·T⌉
 		vq *= float64(cut) / float64(steps)
 		gq *= float64(cut) / float64(steps)
 		steps = cut
@@ -555,11 +538,8 @@ func (b Bias) Plan(env algorithms.Env, c problems.Constants, bud algorithms.Budg
 	return algorithms.Plan{Record: r, Budget: bud}, nil
 }
 
-// lawDeclarer is an exact-law instance (canary.LawGenerator's).
-type lawDeclarer interface{ DeclaredLaw() (k, mu float64) }
-
-// Run draws one point from the declared law through a view of the counted oracle with the
-// sampler's capability only.
+// Run draws one point from the declared law of an exact-law instance
+// (canary.LawGenerator's).
 func (b Bias) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	rp, err := b.Plan(env, o.Constants(), p.Budget) // cheap; a fresh record for the sampler to fill
 	rec := rp.Record
@@ -570,7 +550,7 @@ func (b Bias) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcces
 	if err != nil {
 		return algorithms.Output{}, fmt.Errorf("sampler-bias: %w", err)
 	}
-	ld, ok := do.Structure().(lawDeclarer)
+	ld, ok := do.Structure().(interface{ DeclaredLaw() (k, mu float64) })
 	if !ok {
 		return algorithms.Output{}, fmt.Errorf("sampler-bias: problem %T declares no exact law (use the exact-law problem kind)", do.Structure())
 	}
@@ -595,9 +575,6 @@ func (b Bias) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcces
 	return algorithms.Output{X: x, Record: rec}, err
 }
 
-// cut is the truncated step count ⌈TFraction·T⌉ (≥ 1).
-func (b Bias) cut(T int) int { return max(1, int(math.Ceil(b.cfg.TFraction*float64(T)))) }
-
 // narrow returns a view of o with only the capability need (queries still counted on o).
 func narrow(o problems.DataAccess, need problems.Need) problems.ValueAccess {
 	switch need {
@@ -609,10 +586,8 @@ func narrow(o problems.DataAccess, need problems.Need) problems.ValueAccess {
 	return o
 }
 
-// valueOnly and gradientOnly have only the methods of their access level (as
-// problems.Counter's views), so the sampler's type assertion to a richer view fails.
-// Both pass on the Counter's ValueDiff (problems.ValueDiffer: two counted value queries);
-// gradientOnly is valueOnly with Grad.
+// valueOnly and gradientOnly (valueOnly with Grad) have only their access level's methods,
+// as problems.Counter's views, plus the Counter's ValueDiff (two counted value queries).
 type valueOnly struct {
 	o  problems.DataAccess
 	vd problems.ValueDiffer
