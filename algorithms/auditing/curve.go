@@ -125,7 +125,7 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 		return algorithms.Output{}, err
 	}
 	epsSpent, deltaSpent := rec.Extra["claim_epsilon"], rec.Extra["claim_delta"]
-	eps := append([]float64{b.Epsilon, epsSpent}, exactEpsGrid...)
+	eps := []float64{b.Epsilon, epsSpent, 0, 0.5, 1, 2, 4, 6} // and PRIVACY.md §3.1 step 4's grid
 	g := AutoGrid1D(sampler.LogDensity, p, q, rec.K, rec.Mu, cv.cfg.PerWidth, cv.cfg.MaxCells)
 	curve, err := privacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, env.Parallel)
 	if err != nil {
@@ -213,6 +213,3 @@ func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Pro
 	}
 	return gauss.KSPValue(gauss.KSD(u, func(u float64) float64 { return u }), n), n, nil
 }
-
-// exactEpsGrid is the ε grid of PRIVACY.md §3.1 step 4.
-var exactEpsGrid = []float64{0, 0.5, 1, 2, 4, 6}

@@ -237,14 +237,48 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 // Underclaimed wraps a mechanism so that it RUNS at a larger budget than the one it PLANS
 // (and claims) at: a deliberately broken variant. Its records are the inner plan at the
 // claimed budget with guarantee none, plus run_epsilon (and run_gdp_s when finite) in
-// Extra. It inherits only the inner's constants check (caps.go).
+// Extra. A wrapper (algorithms.As; Unwrap is the inner), it blocks every capability that
+// describes the inner's privacy at a budget or would run the inner at the claimed budget
+// (mechtest.Wrapper checks this table, caps_test.go; the embedded tuning.Blocked answers
+// Account, RDP, Knobs and WithKnobs with ErrNotAvailable):
+//
+//	capability         policy     why
+//	ConstantsChecker   inherited  it runs the inner's configuration
+//	Accountant, RDPer  blocked    they describe a run at the budget given, not this release
+//	Refereed           blocked    RunRefereed would run the inner at the claimed budget
+//	                              (NeedsReferee false; RunRefereed: ErrNotAvailable)
+//	Reducer,           blocked    the reduced path would run the inner at the claimed
+//	RadialReducer                 budget (Reduces false; OrthogonalNorm not ok)
+//	Tunable            blocked    WithKnobs would return the inner without the underclaim
 type Underclaimed struct {
 	algorithms.Mechanism
-	tuning.Blocked      // Accountant, RDPer and Tunable (caps.go)
+	tuning.Blocked      // Accountant, RDPer and Tunable
 	SFactor, RunEpsilon float64
 }
 
 func (u *Underclaimed) Name() string { return "underclaimed(" + u.Mechanism.Name() + ")" }
+
+// Unwrap is the inner mechanism (algorithms.As).
+func (u *Underclaimed) Unwrap() algorithms.Mechanism { return u.Mechanism }
+
+// NeedsReferee is false: underclaimed runs without the referee (the table above).
+func (u *Underclaimed) NeedsReferee() bool { return false }
+
+// RunRefereed blocks the inner's refereed run (the table above).
+func (u *Underclaimed) RunRefereed(context.Context, algorithms.Env, problems.ValueAccess, algorithms.Plan, *rand.Rand, algorithms.Referee) (algorithms.Output, error) {
+	return algorithms.Output{}, algorithms.ErrNotAvailable
+}
+
+// Reduces is false: underclaimed has no reduced path (the table above).
+func (u *Underclaimed) Reduces(problems.Constants, algorithms.Plan) bool { return false }
+
+// OrthogonalVariance blocks the inner's reduced path (the table above).
+func (u *Underclaimed) OrthogonalVariance(problems.Constants, algorithms.Plan, algorithms.Record) (float64, error) {
+	return 0, algorithms.ErrNotAvailable
+}
+
+// OrthogonalNorm blocks the inner's radial complement (the table above).
+func (u *Underclaimed) OrthogonalNorm(algorithms.Record) (float64, bool) { return 0, false }
 
 // Plan is the inner plan at b (the claim), guarantee none; its state is the inner plan at
 // the run budget, which Run runs.
@@ -611,9 +645,15 @@ var (
 )
 
 var (
-	_ algorithms.Mechanism = ReferenceGaussian{}
-	_ algorithms.Mechanism = (*Underclaimed)(nil)
-	_ algorithms.Mechanism = (*Curve)(nil)
-	_ algorithms.Mechanism = Probe{}
-	_ algorithms.Mechanism = Bias{}
+	_ algorithms.Mechanism     = ReferenceGaussian{}
+	_ algorithms.Mechanism     = (*Underclaimed)(nil)
+	_ algorithms.Mechanism     = (*Curve)(nil)
+	_ algorithms.Mechanism     = Probe{}
+	_ algorithms.Mechanism     = Bias{}
+	_ algorithms.Unwrapper     = (*Underclaimed)(nil)
+	_ algorithms.Accountant    = (*Underclaimed)(nil)
+	_ tuning.RDPer             = (*Underclaimed)(nil)
+	_ algorithms.Refereed      = (*Underclaimed)(nil)
+	_ algorithms.RadialReducer = (*Underclaimed)(nil)
+	_ tuning.Tunable           = (*Underclaimed)(nil)
 )

@@ -9,8 +9,7 @@ import (
 	"math/cmplx"
 )
 
-// PLDOptions configures the PLD accountant. The zero value is not valid; start from
-// DefaultPLDOptions.
+// PLDOptions configures the PLD accountant; start from DefaultPLDOptions (zero is invalid).
 type PLDOptions struct {
 	// H is the loss-grid step (> 0; default 1e-4, dp_accounting's
 	// value_discretization_interval). Neither bound's error grows like T·H (singleStep).
@@ -30,9 +29,8 @@ type PLDOptions struct {
 // work space (bytesPerPoint a point).
 const DefaultMaxPoints = 1 << 24
 
-// bytesPerPoint is the work space of one FFT point: the real input/output (8), the
-// half-spectrum (8: N/2+1 complex), the complex work array (8), the twiddle tables (12)
-// and the composed window (8).
+// bytesPerPoint is one FFT point's work space: real input/output 8, half-spectrum 8 (N/2+1
+// complex), complex work array 8, twiddle tables 12 and composed window 8.
 const bytesPerPoint = 44
 
 // ErrGridTooLarge is returned when a PLD grid would exceed PLDOptions.MaxPoints.
@@ -688,10 +686,9 @@ func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (floa
 	return CalibratePoissonZWith(q, T, eps, delta, rel, DefaultPLDOptions(), 1e-4)
 }
 
-// coarseFactor is the grid coarsening of the first search phase. The connect-the-dots
-// error is second order in the step (PLDBracket at (q, z, T) = (0.04, 1.5, 2249): 6.76774
-// at H = 1e-3, 6.76705 at 1e-4, 6.76704 at 1e-5), so at 4× the step the coarse root lies
-// within ~1e-4 of the fine one, at about 1/4 of the cost per evaluation.
+// coarseFactor coarsens the first search phase's grid: the connect-the-dots error is second
+// order in the step (PLDBracket at (q, z, T) = (0.04, 1.5, 2249): 6.76774 at H = 1e-3,
+// 6.76705 at 1e-4, 6.76704 at 1e-5), so the root lies within ~1e-4 at ~1/4 of the cost.
 const coarseFactor = 4
 
 // CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative z
@@ -844,8 +841,7 @@ func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol f
 }
 
 // bracketZ raises hi by factors 1/shrink (squared each time) until ε(hi) ≤ eps and lowers
-// lo by factors shrink until ε(lo) > eps, returning lo < hi and their ε values (lo = 0 as
-// searchZ).
+// lo by factors shrink until ε(lo) > eps, returning lo < hi and their ε (lo = 0: searchZ).
 func bracketZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink float64) (float64, float64, float64, float64, error) {
 	ehi, err := epsAt(hi)
 	if err != nil {
@@ -944,14 +940,12 @@ func logOr(x, def float64) float64 {
 	return def
 }
 
-// bracketOrders are integer Rényi orders (the finite binomial sum: microseconds each).
-var bracketOrders = [...]float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 192, 256}
-
-// calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over
-// bracketOrders (MTZ19 §3.3 and EpsFromRDP; replace-one as EpsPoissonGaussianRDP) is ≤ ε,
-// or +Inf if none ≤ 1e4 is: the feasible seed of CalibratePoissonZWith.
+// calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over integer
+// orders (MTZ19 §3.3 and EpsFromRDP; replace-one as EpsPoissonGaussianRDP) is ≤ ε, or +Inf
+// if none ≤ 1e4 is: the feasible seed of CalibratePoissonZWith.
 func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
-	orders := bracketOrders[:]
+	// integer orders: the finite binomial sum, microseconds each
+	orders := []float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 192, 256}
 	rdp := make([]float64, len(orders))
 	ok := func(z float64) bool {
 		RDPPoissonGaussianOrders(rdp, q, z, T, orders, FracAbsTerms)
