@@ -9,16 +9,13 @@ import (
 	"expmech/problems"
 )
 
-// Provenance says where a constant a calibration trusted comes from.
+// Provenance says where a constant a calibration trusted comes from; only Declared is public.
 type Provenance string
 
 const (
-	// Declared: stated by the generator (true on every dataset of its universe) or by the spec.
-	Declared Provenance = "declared"
-	// Measured: computed from the data (problems.Constants.Measured); not public.
-	Measured Provenance = "measured"
-	// Unknown: a name the problem's constants do not define; not public.
-	Unknown Provenance = "unknown"
+	Declared Provenance = "declared" // by the generator (true on its whole universe) or the spec
+	Measured Provenance = "measured" // computed from the data (problems.Constants.Measured)
+	Unknown  Provenance = "unknown"  // a name the problem's constants do not define
 )
 
 // Trusted is one constant a calibration relied on for privacy, with its value and where

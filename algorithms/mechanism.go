@@ -13,8 +13,7 @@ import (
 	"expmech/task"
 )
 
-// Guarantee is what a mechanism claims about its (ε, δ): the guarantee column's values
-// (package rows).
+// Guarantee is what a mechanism claims about its (ε, δ): the guarantee column (package rows).
 type Guarantee = rows.Guarantee
 
 const (
@@ -100,8 +99,7 @@ type Plan struct {
 // ErrForeignPlan is returned by a Run handed a plan another mechanism made.
 var ErrForeignPlan = errors.New("a plan this mechanism did not make")
 
-// StateOf is the state of type S that a mechanism's Plan kept in p, or an error wrapping
-// ErrForeignPlan when p holds no S.
+// StateOf is the S a mechanism's Plan kept in p, or an error wrapping ErrForeignPlan.
 func StateOf[S any](p Plan) (S, error) {
 	s, ok := p.State.(S)
 	if !ok {
@@ -110,8 +108,7 @@ func StateOf[S any](p Plan) (S, error) {
 	return s, nil
 }
 
-// PlanRun plans m at the constants of o and budget b and runs the plan: one row without a
-// runner (tests, examples).
+// PlanRun plans m at o's constants and budget b and runs it: one row without a runner.
 func PlanRun(ctx context.Context, env Env, m Mechanism, o problems.ValueAccess, b Budget, rng *rand.Rand) (Output, error) {
 	p, err := m.Plan(env, o.Constants(), b)
 	if err != nil {
@@ -124,8 +121,7 @@ func PlanRun(ctx context.Context, env Env, m Mechanism, o problems.ValueAccess, 
 	return m.Run(ctx, env, o, p, rng)
 }
 
-// Config is a mechanism's parameter struct, decoded strictly from the spec over its
-// defaults (STYLE.md 7).
+// Config is a mechanism's parameters, decoded strictly over its defaults (STYLE.md 7).
 type Config interface {
 	Validate() error
 }
@@ -233,8 +229,7 @@ type BudgetNeeds struct {
 	ReplaceOne string
 }
 
-// A BudgetError is one problem Validate found with one field of a Budget; it wraps
-// ErrBudget.
+// A BudgetError is one problem Validate found with one Budget field; it wraps ErrBudget.
 type BudgetError struct {
 	Field string // "epsilon", "delta" or "relation"
 	Msg   string // what is wrong, e.g. "-1: want > 0"
@@ -348,9 +343,8 @@ type Refereed interface {
 }
 
 // Optional capabilities (ConstantsChecker, Accountant, Refereed, Reducer, RadialReducer,
-// tuning's Tunable and RDPer) are found with As, and a wrapper gives each a Policy,
-// checked by mechtest.Wrapper (DESIGN.md "Optional capabilities"). The runner's services
-// are not capabilities: they arrive as an Env, which a wrapper passes on to its base.
+// tuning's Tunable and RDPer) are found with As, a wrapper giving each a Policy (DESIGN.md
+// "Optional capabilities"); the runner's services are an Env, passed on to the base.
 
 // Unwrapper is a wrapper: Unwrap returns the mechanism it wraps.
 type Unwrapper interface {

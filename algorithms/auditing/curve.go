@@ -157,9 +157,8 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 	return algorithms.Output{X: make([]float64, p.Dim()), Record: rec}, nil
 }
 
-// ksGridCells is the resolution of the distribution function the KS test compares with:
-// on AutoGrid1D's range (≥ 60 posterior widths) a cell is ≤ 1e-3 widths, so the CDF's
-// midpoint error (≈ 1e-4) is far below the test's resolution 1/√draws.
+// ksGridCells is the resolution of the KS test's distribution function: on AutoGrid1D's
+// range (≥ 60 widths) a cell is ≤ 1e-3 widths, a midpoint error (≈ 1e-4) far below 1/√draws.
 const ksGridCells = 1 << 16
 
 // minDraws is the fewest runs per side the KS test takes (a costly tabulated sampler's):

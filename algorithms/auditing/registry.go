@@ -21,9 +21,8 @@ import (
 	"expmech/rows"
 )
 
-// Factories returns the audit's registry lines: reference-gaussian, underclaimed,
-// sampler-probe and exact-curve. inner is the rest of the registry: the mechanisms
-// underclaimed may wrap (run.go passes it).
+// Factories returns the audit's registry lines reference-gaussian, underclaimed (over
+// inner, the rest of the registry, run.go's), sampler-probe and exact-curve.
 func Factories(inner []algorithms.Factory) []algorithms.Factory {
 	return []algorithms.Factory{ReferenceFactory(), UnderclaimedFactory(inner), ProbeFactory(), CurveFactory()}
 }

@@ -7,8 +7,7 @@ import (
 	"slices"
 )
 
-// ErrQuadrature reports a 1-D privacy-curve integral that could not be evaluated (a law
-// with no mass on the range, a non-finite log-density).
+// ErrQuadrature reports a 1-D integral that failed (no mass on the range, a bad log-density).
 var ErrQuadrature = errors.New("privacy: 1-D quadrature")
 
 // quadNodes is the order of the Gauss–Legendre rule on each panel.

@@ -9,8 +9,7 @@ import (
 )
 
 const (
-	// bisectRelTol is the relative bracket width at which the Gaussian inversions stop
-	// (PRIVACY.md §1.2: about 60 halvings).
+	// bisectRelTol is the Gaussian inversions' final relative bracket (PRIVACY.md §1.2).
 	bisectRelTol = 1e-15
 	maxBisect    = 400
 )

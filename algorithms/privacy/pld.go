@@ -25,8 +25,7 @@ type PLDOptions struct {
 	MaxPoints int
 }
 
-// DefaultMaxPoints is the default PLDOptions.MaxPoints: 2^24 points, about 0.7 GB of
-// work space (bytesPerPoint a point).
+// DefaultMaxPoints is the default PLDOptions.MaxPoints: 2^24 points, ~0.7 GB (bytesPerPoint).
 const DefaultMaxPoints = 1 << 24
 
 // bytesPerPoint is one FFT point's work space: real input/output 8, half-spectrum 8 (N/2+1
@@ -71,8 +70,7 @@ const (
 	pairReplace
 )
 
-// phi2 returns (Φ(a), 1 − Φ(a)), the smaller one by erfc and the other by subtraction
-// (which then loses nothing: it is ≥ ½).
+// phi2 returns (Φ(a), 1 − Φ(a)): the smaller by erfc, the other (≥ ½) by subtraction.
 func phi2(a float64) (cdf, sf float64) {
 	if a < 0 {
 		c := 0.5 * math.Erfc(-a/math.Sqrt2)
@@ -161,9 +159,9 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 // grid weights v_k = e^{t_k} would be +Inf (and a loss that large means no meaningful ε).
 const maxStepLoss = 700
 
-// ErrLossRange is returned when one step's privacy loss carries more than the tail mass
-// beyond ±maxStepLoss (z far too small): the discretisation cannot represent it, as
-// Koskela–Jälkö–Honkela's accountant raises on an unstable grid.
+// ErrLossRange is returned when one step's loss has more than the tail mass beyond
+// ±maxStepLoss (z far too small), as Koskela–Jälkö–Honkela's accountant raises on an
+// unstable grid.
 var ErrLossRange = errors.New("privacy: privacy loss of one step out of range")
 
 // pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, inf at +∞.

@@ -21,8 +21,7 @@ const (
 	FracSigned
 )
 
-// maxFracTerms caps the fractional series; an order that has not converged by then is
-// excluded (+Inf), as dp_accounting commit 6f7deb3 does.
+// maxFracTerms caps the fractional series: unconverged orders are +Inf (dp_accounting 6f7deb3).
 const maxFracTerms = 1000
 
 // DPAccountingOrders returns dp_accounting's DEFAULT_RDP_ORDERS (rdp_privacy_accountant.py),
@@ -324,10 +323,8 @@ func RDPPoissonGaussianCurve(dst []float64, q, z float64, T int, orders []float6
 type Relation int
 
 const (
-	// ReplaceOne: D and D' differ in one example's value (GLL22, LLL24; harness default).
-	ReplaceOne Relation = iota
-	// AddRemove: D' = D plus or minus one example (Opacus / TF-Privacy default).
-	AddRemove
+	ReplaceOne Relation = iota // D and D' differ in one example's value (GLL22, LLL24; default)
+	AddRemove                  // D' = D plus or minus one example (Opacus / TF-Privacy default)
 )
 
 func (r Relation) String() string {
@@ -385,15 +382,13 @@ func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
 
 // EpsPoissonGaussianRDP is the (ε, δ) bound of T steps of the Poisson-subsampled Gaussian
 // with sampling rate q and noise multiplier z = σ/C (C the clipping norm) by RDP with the
-// improved conversion (PRIVACY.md §1.4): abs-terms sums, DPAccountingOrders, EpsFromRDP.
-// Pass the raw z under either relation (halving it for replace-one too would count the
-// relation twice):
+// improved conversion (PRIVACY.md §1.4): abs-terms sums, DPAccountingOrders, EpsFromRDP; 0
+// for q = 0 (no data touched), +Inf for no finite bound. Pass the raw z under either
+// relation (halving it for replace-one too would count the relation twice):
 //   - AddRemove: sensitivity C (MTZ19's analysis; covers both directions).
 //   - ReplaceOne, q = 1: sensitivity 2C, i.e. the Gaussian RDP α·2²/(2z²) — exact.
 //   - ReplaceOne, q < 1: replaceOneEps on the add/remove δ-curve DeltaFromRDP (sound; loose
 //     by up to ~2× in ε): a cross-check and second certificate beside PLDBracket's.
-//
-// q = 0 (no data touched) returns 0; +Inf means no finite bound.
 func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (float64, error) {
 	if q == 0 && T >= 1 && z >= 0 {
 		return 0, checkDelta(delta)
