@@ -9,16 +9,13 @@ import (
 	"expmech/problems"
 )
 
-// Provenance says where a constant a calibration trusted comes from.
+// Provenance says where a constant a calibration trusted comes from; only Declared is public.
 type Provenance string
 
 const (
-	// Declared: stated by the generator (true on every dataset of its universe) or by the spec.
-	Declared Provenance = "declared"
-	// Measured: computed from the data (problems.Constants.Measured); not public.
-	Measured Provenance = "measured"
-	// Unknown: a name the problem's constants do not define; not public.
-	Unknown Provenance = "unknown"
+	Declared Provenance = "declared" // by the generator (true on its whole universe) or the spec
+	Measured Provenance = "measured" // computed from the data (problems.Constants.Measured)
+	Unknown  Provenance = "unknown"  // a name the problem's constants do not define
 )
 
 // Trusted is one constant a calibration relied on for privacy, with its value and where
@@ -60,38 +57,32 @@ func TrustedText(ts []Trusted) string {
 }
 
 // SpentTol is the relative slack of the ε_spent ≤ ε and δ_spent ≤ δ comparisons, the
-// proven error of a calibration that targets the budget exactly. Each mechanism reports
-// as ε_spent the spend re-derived from the noise it calibrated (the Gaussian baselines:
-// ε(s; δ) at the s of their σ, calib.Spend; Poisson ones: the PLD upper end or RDP; a
-// tuned release: PS22's bound from the reported GDP), so ε_spent − ε is the error of
-// inverting the privacy curve twice (to calibrate, then to re-derive):
-//
+// proven error of a calibration that targets the budget exactly. ε_spent is re-derived
+// from the calibrated noise (Gaussian baselines: ε(s; δ) at their σ's s, calib.Spend;
+// Poisson ones: the PLD upper end or RDP; a tuned release: PS22's bound from the reported
+// GDP), so ε_spent − ε is the error of inverting the privacy curve twice:
 //   - each bisection (privacy.SForEpsDelta, EpsForSDelta) stops at a relative bracket of
 //     1e-15 (bisectRelTol) and returns its safe end: ≤ 2e-15 between the two;
-//   - the Gaussian curve is evaluated to a relative error η in δ (η ≤ 1e-14 against mpmath
-//     down to ε = 1e-8, gauss.TestDeltaTinyEpsilon), which moves the root ε by
-//     η·κ, κ = δ/(ε·|∂δ/∂ε|) the condition number of ε in δ; κ ≈ 2δ/ε when ε ≪ s, so
-//     κ ≤ 20 at the smallest budget the tests calibrate (ε = 1e-6, δ = 1e-5): ≤ 2e-13.
+//   - the Gaussian curve's relative error η in δ (≤ 1e-14 against mpmath down to ε = 1e-8,
+//     gauss.TestDeltaTinyEpsilon) moves the root by η·κ, κ = δ/(ε·|∂δ/∂ε|) the condition
+//     number of ε in δ; κ ≈ 2δ/ε when ε ≪ s, so κ ≤ 20 at the smallest budget the tests
+//     calibrate (ε = 1e-6, δ = 1e-5): ≤ 2e-13.
 //
-// 1e-12 covers both with a factor 5 to spare, and is what the calibrations deliver
-// (measured: the Gaussian calibration re-derives within 1.6e-14 of the exact spend for
-// ε ∈ [1e-6, 8], δ ∈ [1e-8, 1e-5]; every certified plan of the suite within 1e-15). A
-// budget with κ·η > 1e-12 (ε ≪ δ·1e-2) is downgraded rather than trusted.
+// 1e-12 covers both with a factor 5 to spare (measured: the Gaussian calibration
+// re-derives within 1.6e-14 for ε ∈ [1e-6, 8], δ ∈ [1e-8, 1e-5]; every certified plan of
+// the suite within 1e-15). A budget with κ·η > 1e-12 (ε ≪ δ·1e-2) is downgraded.
 const SpentTol = 1e-12
 
 // Certify re-derives the guarantee of a row from what the mechanism reports it ran and
-// spent, against the cell's budget b and constants c (the provenance of every trusted
-// constant is looked up in c, not taken from the record). A claim of Certified or Nominal
-// is kept only if
-//
+// spent, against the cell's budget b and constants c (each trusted constant's provenance
+// is looked up in c). A claim of Certified or Nominal is kept only if
 //   - the budget is finite (ε = +Inf is the non-private limit);
 //   - ε_spent ≤ ε and δ_spent ≤ δ (up to SpentTol), both reported (a nominal row may
 //     leave δ_spent empty: its sampler error is not proven anyway);
-//   - the record lists the constants its calibration trusted, and each is public: declared
-//     by the generator or the spec, never measured from the data.
+//   - the record lists the constants its calibration trusted, each public: declared by
+//     the generator or the spec, never measured from the data.
 //
-// Otherwise the result is None and reason says why (every failed condition). A claim of
-// None stays None; Certify never upgrades a claim.
+// Otherwise it is None and reason names every failed condition. Certify never upgrades.
 func Certify(rec Record, b Budget, c problems.Constants) (g Guarantee, reason string) {
 	switch rec.Guarantee {
 	case Certified, Nominal:
@@ -144,10 +135,9 @@ func over(spent, budget float64) string {
 	return fmt.Sprint(spent)
 }
 
-// A ConstantsChecker is a Mechanism that can tell from the public constants alone, before
-// anything runs, that its configuration cannot hold on a problem (expmech's
-// strong_convexity above the problem's declared one). The runner calls it while validating
-// a spec and refuses the spec (exit status 2), naming the key of a *KeyError.
+// A ConstantsChecker can tell from the public constants alone that its configuration cannot
+// hold on a problem (expmech's strong_convexity above the declared one). The runner calls
+// it while validating a spec and refuses the spec (exit status 2), naming a *KeyError's key.
 type ConstantsChecker interface {
 	CheckConstants(c problems.Constants) error
 }
@@ -164,11 +154,9 @@ func (e *KeyError) Unwrap() error { return e.Err }
 // ErrNotPublic is wrapped by a refusal to trust a constant the problem does not declare.
 var ErrNotPublic = errors.New("constant not declared by the problem")
 
-// An Accountant is a Mechanism that can recompute, independently of the calibration that
-// produced its record, an (ε, δ) the run satisfies: it applies the privacy accountant to
-// what ran as the record reports it (steps, σ, batch, k, μ, the sampler's TV budget) and
-// to the problem's declared constants. The mechanism kit's certificate property checks
-// that a certified row's recomputation is within the budget too.
+// An Accountant recomputes, independently of its calibration, an (ε, δ) the run satisfies
+// from what ran as the record reports it (steps, σ, batch, k, μ, the sampler's TV budget)
+// and the declared constants. The mechanism kit checks a certified row's is within budget.
 type Accountant interface {
 	Account(c problems.Constants, b Budget, rec Record) (eps, delta float64, err error)
 }

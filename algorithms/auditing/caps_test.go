@@ -17,7 +17,7 @@ import (
 	"expmech/problems/problemtest"
 )
 
-// underclaimedCapabilities is the table of caps.go, for the kit property mechtest.Wrapper.
+// underclaimedCapabilities is Underclaimed's table (registry.go), for mechtest.Wrapper.
 func underclaimedCapabilities() []algorithms.Capability {
 	const (
 		in  = algorithms.Inherited

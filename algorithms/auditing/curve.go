@@ -15,20 +15,17 @@ import (
 	"expmech/problems"
 )
 
-// CurveConfig configures exact-curve, the registry entry of the exact 1-D privacy curves
-// (PRIVACY.md §3.1).
+// CurveConfig configures exact-curve (PRIVACY.md §3.1).
 type CurveConfig struct {
 	// PerWidth is the grid density in cells per posterior width w = 1/√(kμ) (default 3000:
 	// the linear pair agrees with δ_G to 1.3e-10 relative after extrapolation).
 	PerWidth float64 `yaml:"per_width"`
-	// MaxCells bounds the grid (default 4e6).
-	MaxCells int `yaml:"max_cells"`
-	// Draws is the number of expmech runs per side whose outputs are compared with the
-	// integrated law (default 2000; 0: no comparison, and ks_p is not written).
+	MaxCells int     `yaml:"max_cells"` // grid bound (default 4e6)
+	// Draws is the number of expmech runs per side compared with the integrated law
+	// (default 2000; 0: none, and no ks_p).
 	Draws int `yaml:"draws"`
-	// MaxQueries bounds the counted value queries of those runs per side (default 1e7):
-	// an exact sampler that tabulates the density (d = 1, a non-structural loss) gets
-	// fewer draws, at least minDraws.
+	// MaxQueries bounds those runs' counted value queries per side (default 1e7): an exact
+	// sampler that tabulates the density gets fewer draws, at least minDraws.
 	MaxQueries float64 `yaml:"max_queries"`
 }
 
@@ -69,17 +66,14 @@ func CurveFactory() algorithms.Factory {
 		})
 }
 
-// Curve integrates the exact privacy curve of the regularized exponential mechanism's law
-// exp(−k(F + μ‖x‖²/2)) between the instance D and its neighbour D′ (a canary's structural
-// capability Neighbour), at expmech's own plan (k, μ) for the budget (exact sampler),
-// with the shipped sampler.LogDensity (PRIVACY.md §3.1: the code path is checked), and
-// tests by a KS test of Draws runs per side that expmech's Run samples the law
-// integrated. It is not a private mechanism: it releases the origin (guarantee none).
-// Its record holds the plan's (k, mu, gdp_s, delta_mech) and, in Extra, delta_num,
-// max_ratio, claim_ratio, grid_cells, ks_p and ks_draws, whose meanings and the bounds
-// GLL22 Thm 2.1/6.2 put on them are PRIVACY.md §3.1's and DESIGN.md's column table. A
-// plan with guarantee none claims nothing, and Plan refuses it. Its per-cell work is split
-// into pieces that the runner's idle workers may share (curveChunk; Run's algorithms.Env).
+// Curve integrates the exact privacy curve of expmech's law exp(−k(F + μ‖x‖²/2)) between
+// the instance D and its neighbour D′ (a canary's Neighbour) at expmech's own plan (exact
+// sampler) with the shipped sampler.LogDensity, and KS-tests that expmech's Run samples
+// that law (PRIVACY.md §3.1). It releases the origin (guarantee none). Its record holds the
+// plan's (k, mu, gdp_s, delta_mech) and in Extra delta_num, max_ratio, claim_ratio,
+// grid_cells, ks_p and ks_draws (meanings and GLL22 Thm 2.1/6.2's bounds: PRIVACY.md §3.1
+// and DESIGN.md's column table). Plan refuses a plan with guarantee none. The per-cell
+// work is split into pieces the runner's idle workers may share (curveChunk).
 type Curve struct {
 	cfg  CurveConfig
 	mech algorithms.Mechanism // expmech with the exact sampler
@@ -104,12 +98,9 @@ func (cv Curve) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budg
 	return algorithms.Plan{Record: r, Budget: b, State: mp}, nil
 }
 
-// Needs: the curve integrates the whole density of both neighbours, so it reads the data
-// (uncounted), as an exact sampler does.
+// Needs the data (uncounted): the curve integrates both neighbours' whole densities.
 func (Curve) Needs() problems.Need { return problems.NeedData }
 
-// Run integrates the curve and draws expmech on both sides; the data are read through the
-// declared data view.
 func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	b := pl.Budget
 	do, err := problems.Data(o)
@@ -134,7 +125,7 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 		return algorithms.Output{}, err
 	}
 	epsSpent, deltaSpent := rec.Extra["claim_epsilon"], rec.Extra["claim_delta"]
-	eps := append([]float64{b.Epsilon, epsSpent}, exactEpsGrid...)
+	eps := []float64{b.Epsilon, epsSpent, 0, 0.5, 1, 2, 4, 6} // and PRIVACY.md §3.1 step 4's grid
 	g := AutoGrid1D(sampler.LogDensity, p, q, rec.K, rec.Mu, cv.cfg.PerWidth, cv.cfg.MaxCells)
 	curve, err := privacyCurve1D(sampler.LogDensity, p, q, rec.K, rec.Mu, g, eps, env.Parallel)
 	if err != nil {
@@ -166,22 +157,19 @@ func (cv Curve) Run(ctx context.Context, env algorithms.Env, o problems.ValueAcc
 	return algorithms.Output{X: make([]float64, p.Dim()), Record: rec}, nil
 }
 
-// ksGridCells is the resolution of the distribution function the KS test compares with:
-// on AutoGrid1D's range (≥ 60 posterior widths) a cell is ≤ 1e-3 widths, so the CDF's
-// midpoint error (≈ 1e-4) is far below the test's resolution 1/√draws.
+// ksGridCells is the resolution of the KS test's distribution function: on AutoGrid1D's
+// range (≥ 60 widths) a cell is ≤ 1e-3 widths, a midpoint error (≈ 1e-4) far below 1/√draws.
 const ksGridCells = 1 << 16
 
-// minDraws is the fewest runs per side the KS test takes: enough to reject a law that
-// misses the integrated one grossly (a Run at μ × 1e-3 puts every draw outside the
-// integrated law's range, D ≈ 1, p ≈ 1e-17), which is what a costly tabulated sampler can
-// afford within the audit's budget.
+// minDraws is the fewest runs per side the KS test takes (a costly tabulated sampler's):
+// enough to reject a grossly wrong law (a Run at μ × 1e-3 puts every draw outside the
+// integrated law's range, D ≈ 1, p ≈ 1e-17).
 const minDraws = 20
 
-// lawKS draws expmech's Run on side (its own counted oracle; Run sees nothing else) and
-// returns the one-sample KS p-value of the draws against the distribution function of
-// exp(−k(F + μx²/2)) on side, integrated by the midpoint rule on g's range, and the number
-// of draws: Draws, or fewer (at least minDraws) when the first run's counted value queries say
-// that Draws runs would exceed MaxQueries.
+// lawKS draws expmech's Run on side (through its own counted oracle only) and returns the
+// one-sample KS p-value of the draws against the midpoint-rule distribution function of
+// exp(−k(F + μx²/2)) on side over g's range, and the number of draws (fewer than Draws,
+// at least minDraws, when the first run's counted queries say Draws would exceed MaxQueries).
 func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Problem, mp algorithms.Plan, k, mu float64, g Grid1D, rng *rand.Rand) (float64, int, error) {
 	cells := min(ksGridCells, max(g.Cells, 1024))
 	dx := (g.Hi - g.Lo) / float64(cells)
@@ -224,6 +212,3 @@ func (cv Curve) lawKS(ctx context.Context, env algorithms.Env, side problems.Pro
 	}
 	return gauss.KSPValue(gauss.KSD(u, func(u float64) float64 { return u }), n), n, nil
 }
-
-// exactEpsGrid is the ε grid of PRIVACY.md §3.1 step 4.
-var exactEpsGrid = []float64{0, 0.5, 1, 2, 4, 6}

@@ -10,11 +10,10 @@ import (
 	"expmech/problems"
 )
 
-// LogDensityFunc is the unnormalised log-density of the regularized exponential
-// mechanism, −k(F(x; D) + μ‖x‖²/2) with −Inf outside K (GLL22 Thm 6.2; SPEC §2.1). The
-// harness's own implementation is sampler.LogDensity; the audit takes it as a parameter
-// so that it integrates exactly the code path the samplers use (PRIVACY.md §3.1 last
-// bullet), and tests can pass an independent re-typed formula to cross-check it.
+// LogDensityFunc is the unnormalised log-density of the regularized exponential mechanism,
+// −k(F(x; D) + μ‖x‖²/2) with −Inf outside K (GLL22 Thm 6.2; SPEC §2.1): a parameter, so
+// the audit integrates the samplers' own sampler.LogDensity (PRIVACY.md §3.1) and tests
+// can cross-check it with an independent re-typed formula.
 type LogDensityFunc func(p problems.Problem, k, mu float64, x []float64) float64
 
 // Grid1D is a midpoint rule on [Lo, Hi] with Cells cells.
@@ -26,20 +25,16 @@ type Grid1D struct {
 // ErrNotOneDimensional is returned when a problem with d ≠ 1 is given to the 1-D integrator.
 var ErrNotOneDimensional = errors.New("audit: exact privacy curve needs d = 1")
 
-// PrivacyCurve1D is the numerical privacy curve of PRIVACY.md §3.1: on a midpoint grid it
-// normalises ℓ_D = ld(p, k, μ, ·) and ℓ_D′ = ld(q, k, μ, ·) in log space, forms the
-// privacy loss L = log p − log q and returns, for each ε, the larger of the two
-// directions δ(ε) = ∫ p·(−expm1(ε − L))₊ dx (no cancellation; points where only one
-// density vanishes count with L = ±∞). The kink of (·)₊ leaves an Euler–Maclaurin error
-// c·dx² (measured: exactly ×100 per ×10 refinement on Case A), so the result is the
-// Richardson extrapolation (4δ_{dx} − δ_{2dx})/3 of the grid with g.Cells cells and the one
-// with half as many. Both problems must be 1-D.
+// PrivacyCurve1D is the numerical privacy curve of PRIVACY.md §3.1 steps 1–4 for the 1-D
+// problems p and q under ld (points where one density vanishes count with L = ±∞). The
+// kink of (·)₊ leaves an Euler–Maclaurin error c·dx² (measured: ×100 per ×10 refinement
+// on Case A), so the result is the Richardson extrapolation (4δ_{dx} − δ_{2dx})/3 of the
+// grid g and the one with half as many cells.
 func PrivacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64) ([]float64, error) {
 	return privacyCurve1D(ld, p, q, k, mu, g, eps, algorithms.Env{}.Parallel) // in order, serially
 }
 
-// A Loop runs body(0), …, body(n−1), each once, possibly on several goroutines, and
-// returns when all have returned (the runner's parallel loop, algorithms.Env.Parallel).
+// A Loop is the runner's parallel loop (algorithms.Env.Parallel).
 type Loop = func(n int, body func(i int))
 
 // curveChunk is the number of grid cells in one piece of a Loop. The pieces depend on the
@@ -47,8 +42,7 @@ type Loop = func(n int, body func(i int))
 // curve is the same bits whoever runs the pieces.
 const curveChunk = 1 << 12
 
-// privacyCurve1D is PrivacyCurve1D with its per-cell work (log-densities, exponentials,
-// and one hockey-stick integral per ε and direction) split into pieces run by loop.
+// privacyCurve1D is PrivacyCurve1D with its per-cell work split into pieces run by loop.
 func privacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop) ([]float64, error) {
 	if p.Dim() != 1 || q.Dim() != 1 {
 		return nil, ErrNotOneDimensional
@@ -72,8 +66,8 @@ func privacyCurve1D(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g G
 	return fine, nil
 }
 
-// curveMidpoint is the curve on the midpoint grid g; work holds three arrays of at least
-// g.Cells values (every value it reads it has written first).
+// curveMidpoint is the curve on the midpoint grid g, in work's three arrays of ≥ g.Cells
+// values (each written before it is read).
 func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Grid1D, eps []float64, loop Loop, work [3][]float64) ([]float64, error) {
 	dx := (g.Hi - g.Lo) / float64(g.Cells)
 	lp, lq, buf := work[0][:g.Cells], work[1][:g.Cells], work[2][:g.Cells]
@@ -116,10 +110,9 @@ func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Gr
 }
 
 // hockeyStick is ∫ (p − e^ε q)₊ dx by the midpoint rule on h_j = p_j(−expm1(ε − L_j)),
-// L = lp − lq, except on each span [x_j, x_{j+1}] where h changes sign: there the
-// midpoint's half-cells (h⁺_j + h⁺_{j+1})dx/2 are replaced by the exact integral of the
-// positive part of the linear interpolant, h⁺²dx/(2|h_j − h_{j+1}|). This removes the
-// O(dx²) error of the kink of (·)₊ (1.5e-8 relative at dx = w/1e4 on Case A otherwise).
+// L = lp − lq, except that on a span [x_j, x_{j+1}] where h changes sign the half-cells
+// (h⁺_j + h⁺_{j+1})dx/2 become the exact integral of the linear interpolant's positive
+// part, h⁺²dx/(2|h_j − h_{j+1}|): no O(dx²) kink error (1.5e-8 at dx = w/1e4 on Case A).
 func hockeyStick(lp, lq []float64, eps, dx float64) float64 {
 	h := func(j int) float64 { return privacy.HockeyStickIntegrand(lp[j], lq[j], eps) }
 	s := 0.0
@@ -137,9 +130,8 @@ func hockeyStick(lp, lq []float64, eps, dx float64) float64 {
 	return s * dx
 }
 
-// logSumExp is log Σ exp(v_j), the maximum taken and the exponentials computed in pieces
-// of curveChunk by loop (into buf, len(buf) ≥ len(v)) and summed serially in index
-// order: the same bits as one serial pass (math.Max is exact and order-free).
+// logSumExp is log Σ exp(v_j), the maximum and exponentials (into buf) computed in pieces
+// by loop and summed serially in index order: the bits of one serial pass.
 func logSumExp(v, buf []float64, loop Loop) float64 {
 	chunks := (len(v) + curveChunk - 1) / curveChunk
 	span := func(c int) []float64 { return v[c*curveChunk : min((c+1)*curveChunk, len(v))] }
@@ -170,11 +162,9 @@ func logSumExp(v, buf []float64, loop Loop) float64 {
 	return m + math.Log(s)
 }
 
-// AutoGrid1D chooses the integration grid for the pair (p, q) at (k, μ): the union of
-// mode ± 30w of both laws, w = 1/√(kμ) the posterior width (the exponent is kμ-strongly
-// concave, so mass beyond 30w is below e^{−450}), clipped to K, with spacing
-// dx = w/perWidth (PRIVACY.md §3.1 step 1 asks dx ≤ 1e-4·w for 1e-9 accuracy), at most
-// maxCells cells. Modes are found by golden-section search of the concave log-density.
+// AutoGrid1D chooses the integration grid for (p, q) at (k, μ): the union of both laws'
+// mode ± 30w, w = 1/√(kμ) (kμ-strongly concave: mass beyond 30w is below e^{−450}), clipped
+// to K, at spacing dx = w/perWidth (PRIVACY.md §3.1 step 1), at most maxCells cells.
 func AutoGrid1D(ld LogDensityFunc, p, q problems.Problem, k, mu, perWidth float64, maxCells int) Grid1D {
 	w := 1 / math.Sqrt(k*mu)
 	c := p.Constants()

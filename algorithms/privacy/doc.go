@@ -6,15 +6,11 @@
 // discretisation (Meiser–Mohammadi 2018; Koskela et al. 2020). The formulas, stable
 // implementations and reference values are PRIVACY.md §1–2 and SPEC.md §1, §6.0.
 //
-// Neighbouring relations. The Gaussian curve functions (DeltaGaussian, SForEpsDelta,
-// EpsForSDelta, CalibrateGaussianSigma) take the sensitivity ratio s = Δ/σ, and the
-// caller's Δ encodes the relation (2C for replace-one with clipping norm C, C for
-// add/remove). The Poisson-subsampled accountants take an explicit Relation (PLDBracket:
-// the substitution pair of Zhu–Dong–Wang 2022 under replace-one, plPair; the
-// connect-the-dots discretisation of Doroshenko et al. 2022, singleStep). The replace-one
-// RDP bound goes through group privacy (replaceOneEps) and is a loose second certificate.
-//
-// All inversions are conservative by construction: bisection returns the end of the
-// bracket at which the guarantee was evaluated to hold, never the midpoint (the bug of
-// Opacus #346).
+// The Gaussian curve functions take s = Δ/σ, the caller's Δ encoding the relation (2C for
+// replace-one with clipping norm C, C for add/remove); the Poisson-subsampled accountants
+// take a Relation (PLDBracket: Zhu–Dong–Wang 2022's substitution pair under replace-one,
+// plPair, discretised by Doroshenko et al. 2022's connect-the-dots, singleStep; the RDP
+// bound by group privacy, replaceOneEps, a loose second certificate). Every inversion
+// returns the bracket end where the guarantee was evaluated to hold, never the midpoint
+// (the bug of Opacus #346).
 package privacy

@@ -7,8 +7,7 @@ import (
 	"slices"
 )
 
-// ErrQuadrature reports a 1-D privacy-curve integral that could not be evaluated (a law
-// with no mass on the range, a non-finite log-density).
+// ErrQuadrature reports a 1-D integral that failed (no mass on the range, a bad log-density).
 var ErrQuadrature = errors.New("privacy: 1-D quadrature")
 
 // quadNodes is the order of the Gauss–Legendre rule on each panel.
@@ -44,16 +43,13 @@ func gaussLegendre(n int) (x, w []float64) {
 // H_ε(P‖Q) = ∫ (p − e^ε q)₊ (the hockey-stick divergence; Balle–Wang 2018 Thm 5 /
 // PRIVACY.md §3.1), of two laws on the real line given by unnormalised log-densities lp
 // and lq (−Inf where a law has no mass), by composite Gauss–Legendre quadrature on
-// [lo, hi].
-//
-// The integrand is smooth except where a log-density has a kink (pass them in breaks; they
-// become panel ends) and where the privacy loss L = log p − log q crosses ±ε, where (·)₊
-// has a kink: each panel on which L − ε (or L + ε) changes sign is split at the root,
-// found by bisection, so every piece integrated is smooth. panelWidth (> 0) bounds the
-// panel length, and panels are further halved until neither log-density changes by more
-// than 1 across one (a law sitting at a kink decays like e^{−kG|θ−C|}, far faster than
-// its width 1/√(kμ)): on such panels the 16-point rule is exact to rounding. The mass
-// outside [lo, hi] is ignored: the caller chooses the range (SpanConcave).
+// [lo, hi] (the caller chooses it, SpanConcave: the mass outside is ignored). The
+// integrand's kinks are the log-densities' (passed in breaks: panel ends) and where the
+// loss L = log p − log q crosses ±ε: a panel where L ∓ ε changes sign is split at the
+// root, found by bisection. Panels are at most panelWidth (> 0) long and halved until
+// neither log-density changes by more than 1 across one (a law at a kink decays like
+// e^{−kG|θ−C|}, far faster than its width 1/√(kμ)): there the 16-point rule is exact to
+// rounding.
 func HockeyStick1D(lp, lq func(float64) float64, lo, hi float64, breaks []float64, panelWidth, eps float64) (float64, error) {
 	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(panelWidth > 0) {
 		return 0, fmt.Errorf("%w: bad range [%g, %g] or panel width %g", ErrQuadrature, lo, hi, panelWidth)
@@ -122,11 +118,9 @@ func HockeyStick1D(lp, lq func(float64) float64, lo, hi float64, breaks []float6
 	return math.Max(0, math.Max(d1, d2)), nil
 }
 
-// HockeyStickIntegrand is p − e^ε q at a point where the normalised log-densities are
-// lp = log p and lq = log q, written as p·(−expm1(ε − L)), L = lp − lq, so that no
-// cancellation occurs near L = ε; it is p where q = 0 (L = +∞) and −e^{ε+lq} where p = 0.
-// Both 1-D integrators, HockeyStick1D and auditing.PrivacyCurve1D, take their integrand
-// from it.
+// HockeyStickIntegrand is p − e^ε q at normalised log-densities lp = log p, lq = log q,
+// as p·(−expm1(ε − L)), L = lp − lq (no cancellation near L = ε): p where q = 0 and
+// −e^{ε+lq} where p = 0. HockeyStick1D and auditing.PrivacyCurve1D both integrate it.
 func HockeyStickIntegrand(lp, lq, eps float64) float64 {
 	if math.IsInf(lp, -1) {
 		return -math.Exp(eps + lq)
@@ -175,8 +169,7 @@ func hockeyStick(lp, lq func(float64) float64, panels, xs, ws []float64, eps flo
 			}
 			continue
 		}
-		// One sign change on the panel: bisect to the root r and integrate the positive side
-		// (the other side's integrand is 0 up to the kink).
+		// One sign change: integrate the positive side of the root.
 		l, r := bisect(func(m float64) bool { return (g(m) > 0) != (ga > 0) }, a, b, 200, func(_, _ float64) float64 { return 0 })
 		root := l + (r-l)/2
 		if ga > 0 {
@@ -189,11 +182,10 @@ func hockeyStick(lp, lq func(float64) float64, panels, xs, ws []float64, eps flo
 }
 
 // AbsInstance is the 1-D worst-case instance of the regularised exponential mechanism for
-// an absolute loss under replace-one: ℓ(θ; z) = G|θ − z| with z ∈ {−C, +C} (G-Lipschitz,
-// G_Δ = 2G, ‖θ*‖ ≤ C), and the released law exp(−k(F(θ; D) + μθ²/2)) on R with
-// F(θ; D) = (1/n)Σᵢ ℓ(θ; zᵢ) (GLL22 Thm 6.2; LLL24 Algorithm 1). On this instance the
-// privacy loss between neighbours is linear in θ on [−C, C] — where GLL22's Gaussian
-// bound δ_s(ε), s = 2G√k/(n√μ), is attained — and saturates outside.
+// an absolute loss under replace-one: ℓ(θ; z) = G|θ − z|, z ∈ {−C, +C} (G_Δ = 2G,
+// ‖θ*‖ ≤ C), released law exp(−k(F(θ; D) + μθ²/2)) on R, F(θ; D) = (1/n)Σᵢ ℓ(θ; zᵢ)
+// (GLL22 Thm 6.2; LLL24 Algorithm 1). Its privacy loss is linear in θ on [−C, C], where
+// GLL22's Gaussian bound δ_s(ε), s = 2G√k/(n√μ), is attained, and saturates outside.
 type AbsInstance struct {
 	N     int     // examples, ≥ 1
 	G, C  float64 // Lipschitz constant of ℓ and the data's magnitude, > 0
@@ -216,12 +208,11 @@ func (in AbsInstance) Validate() error {
 	return nil
 }
 
-// Delta is the δ(ε) the law delivers on the instance: the maximum over every replace-one
-// pair in {±C}^n — the n − 1 shared points hold `plus` copies of +C, plus ∈ {0, …, n−1},
-// and the replaced point is +C in D and −C in D′ — of max(H_ε(P_D‖P_D′), H_ε(P_D′‖P_D)),
-// each by HockeyStick1D over the span of both laws (SpanConcave, a drop of 60 nats: the
-// mass left out is below e^{−60} of the total) with panels of at most 1/√(kμ). By the
-// symmetry θ ↦ −θ only plus ≤ (n−1)/2 is evaluated. It also returns the maximising plus.
+// Delta is the δ(ε) the law delivers on the instance, and the maximising plus: the maximum
+// over every replace-one pair in {±C}^n (the n − 1 shared points hold plus copies of +C,
+// the replaced one is +C in D and −C in D′) of HockeyStick1D over both laws' span
+// (SpanConcave, spanDrop) with panels of at most 1/√(kμ); by the symmetry θ ↦ −θ only
+// plus ≤ (n−1)/2 is evaluated.
 func (in AbsInstance) Delta(eps float64) (delta float64, plus int, err error) {
 	if err := in.Validate(); err != nil {
 		return 0, 0, err
@@ -250,8 +241,7 @@ func (in AbsInstance) Delta(eps float64) (delta float64, plus int, err error) {
 }
 
 // spanDrop is the log-density drop at which Delta cuts the laws' tails: a log-concave law
-// has less than e^{−60} of its mass beyond the point where its density fell by e^{60}
-// (times a width), far below the 1e-12 relative accuracy the δ's are quoted at.
+// has < e^{−60} (times a width) of its mass beyond it, far below the δ's 1e-12 accuracy.
 const spanDrop = 60
 
 // SpanConcave returns [lo, hi] around the mode of the concave log-density l (searched in

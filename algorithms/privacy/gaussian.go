@@ -9,8 +9,7 @@ import (
 )
 
 const (
-	// bisectRelTol is the relative bracket width at which the Gaussian inversions stop
-	// (PRIVACY.md §1.2: about 60 halvings).
+	// bisectRelTol is the Gaussian inversions' final relative bracket (PRIVACY.md §1.2).
 	bisectRelTol = 1e-15
 	maxBisect    = 400
 )
@@ -30,13 +29,11 @@ func checkDelta(delta float64) error {
 	return nil
 }
 
-// SForEpsDelta is s*(ε, δ) = sup{s : δ(ε; s) ≤ δ}, by bisection returning the safe
-// (lower) end (PRIVACY.md §1.2). Errors for ε ≤ 0 or δ ∉ (0, 1).
-// The returned s satisfies LogDeltaGaussian(ε, s) ≤ log δ as evaluated, and the bracket
-// it comes from has relative width ≤ 1e-15. Round-off in the curve (≲ 1e-12 relative in δ
-// where erfcx(a) − erfcx(b) cancels, i.e. s ≪ ε/s) makes δ non-monotone at that level,
-// so callers that transform s must re-check δ at the point they use (as
-// CalibrateGaussianSigma does).
+// SForEpsDelta is s*(ε, δ) = sup{s : δ(ε; s) ≤ δ}, by bisection to a relative bracket of
+// 1e-15 returning the safe (lower) end, where LogDeltaGaussian(ε, s) ≤ log δ as evaluated
+// (PRIVACY.md §1.2). Errors for ε ≤ 0 or δ ∉ (0, 1). Round-off in the curve (≲ 1e-12
+// relative in δ where erfcx(a) − erfcx(b) cancels, s ≪ ε/s) makes δ non-monotone at that
+// level, so callers that transform s re-check δ where they use it (CalibrateGaussianSigma).
 func SForEpsDelta(eps, delta float64) (float64, error) {
 	if !(eps > 0) || math.IsInf(eps, 1) {
 		return 0, fmt.Errorf("privacy: SForEpsDelta eps = %v, want 0 < eps < Inf", eps)
@@ -67,9 +64,8 @@ func SForEpsDelta(eps, delta float64) (float64, error) {
 }
 
 // EpsForSDelta is ε(s, δ) = inf{ε ≥ 0 : δ(ε; s) ≤ δ}, returning the safe (upper) end
-// (PRIVACY.md §1.2). It is also the (ε, δ) conversion of s-GDP (Dong–Roth–Su 2019 Cor. 2.13),
-// so no separate EpsForGDP exists. s = 0 gives 0; errors for s < 0, s = +Inf, NaN or
-// δ ∉ (0, 1).
+// (PRIVACY.md §1.2), also s-GDP's (ε, δ) conversion (Dong–Roth–Su 2019 Cor. 2.13). s = 0
+// gives 0; errors for s < 0, s = +Inf, NaN or δ ∉ (0, 1).
 func EpsForSDelta(s, delta float64) (float64, error) {
 	if !(s >= 0) || math.IsInf(s, 1) {
 		return 0, fmt.Errorf("privacy: EpsForSDelta s = %v, want 0 <= s < Inf", s)
@@ -93,9 +89,8 @@ func EpsForSDelta(s, delta float64) (float64, error) {
 	return hi, nil
 }
 
-// bisect halves [lo, hi], the bracket of a monotone test (pass(lo) false, pass(hi) true as
-// evaluated), at most n times, while hi − lo > tol(lo, hi) and the midpoint still moves,
-// and returns it: each end keeps the side of the test it was evaluated on.
+// bisect halves the bracket [lo, hi] of a monotone test (pass(lo) false, pass(hi) true as
+// evaluated) at most n times while hi − lo > tol(lo, hi) and the midpoint still moves.
 func bisect(pass func(float64) bool, lo, hi float64, n int, tol func(lo, hi float64) float64) (float64, float64) {
 	for i := 0; i < n && hi-lo > tol(lo, hi); i++ {
 		mid := lo + (hi-lo)/2
@@ -111,9 +106,9 @@ func bisect(pass func(float64) bool, lo, hi float64, n int, tol func(lo, hi floa
 	return lo, hi
 }
 
-// SPaper is GLL22 Lemma 6.3's closed form √(2 log(1/(2δ)) + 2ε) − √(2 log(1/(2δ))): a
-// sufficient s for (ε, δ) (SPEC §1.3), valid for 0 < δ < 1/2 and ε > 0 (NaN otherwise).
-// Callers pass δ_mech. The difference is written as 2ε/(√(L+2ε) + √L) to avoid cancellation.
+// SPaper is GLL22 Lemma 6.3's closed form √(2 log(1/(2δ)) + 2ε) − √(2 log(1/(2δ))), a
+// sufficient s for (ε, δ_mech) (SPEC §1.3) for 0 < δ < 1/2 and ε > 0 (NaN otherwise),
+// written as 2ε/(√(L+2ε) + √L) to avoid cancellation.
 func SPaper(eps, delta float64) float64 {
 	if !(eps > 0) || !(delta > 0 && delta < 0.5) {
 		return math.NaN()
@@ -122,13 +117,11 @@ func SPaper(eps, delta float64) float64 {
 	return 2 * eps / (math.Sqrt(l+2*eps) + math.Sqrt(l))
 }
 
-// CalibrateGaussianSigma returns the smallest σ (conservative: never overshooting the
-// target) such that T adaptive Gaussian steps of L2 sensitivity sens are (ε, δ)-DP by the
-// exact GDP composition: σ = √T·sens / s*(ε, δ) (SPEC §6.0). The sensitivity is the
-// caller's and must already encode the neighbouring relation (e.g. 2C for replace-one
-// with clipping norm C). The returned σ is nudged up until the evaluated
-// LogDeltaGaussian(ε, √T·sens/σ) ≤ log δ, so the guarantee holds at the exact s the
-// mechanism will use, round-off included.
+// CalibrateGaussianSigma returns the smallest σ such that T adaptive Gaussian steps of L2
+// sensitivity sens (encoding the relation, e.g. 2C for replace-one with clipping norm C)
+// are (ε, δ)-DP by exact GDP composition, σ = √T·sens / s*(ε, δ) (SPEC §6.0), nudged up
+// until the evaluated LogDeltaGaussian(ε, √T·sens/σ) ≤ log δ: the guarantee holds at the
+// exact s the mechanism uses, round-off included.
 func CalibrateGaussianSigma(sens float64, T int, eps, delta float64) (float64, error) {
 	if !(sens > 0) || math.IsInf(sens, 1) {
 		return 0, fmt.Errorf("privacy: CalibrateGaussianSigma sens = %v, want 0 < sens < Inf", sens)

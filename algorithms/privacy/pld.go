@@ -9,33 +9,27 @@ import (
 	"math/cmplx"
 )
 
-// PLDOptions configures the PLD accountant. The zero value is not valid; start from
-// DefaultPLDOptions.
+// PLDOptions configures the PLD accountant; start from DefaultPLDOptions (zero is invalid).
 type PLDOptions struct {
-	// H is the loss-grid step (> 0). Default 1e-4 (dp_accounting's
-	// value_discretization_interval). The upper bound uses connect-the-dots, whose error
-	// does not grow like T·H; neither does the lower bound's (lowerStep).
+	// H is the loss-grid step (> 0; default 1e-4, dp_accounting's
+	// value_discretization_interval). Neither bound's error grows like T·H (singleStep).
 	H float64
-	// TailMass is the mass (> 0) each truncation may move: the single-step grid ends and
-	// the two Chernoff-bounded tails of the T-fold sum outside the FFT window. It is moved
-	// in the bound's own direction (pessimistic: to +∞ or aliased into the window;
+	// TailMass (> 0; default 1e-15) is the mass each truncation may move: the single-step
+	// grid ends and the T-fold sum's two Chernoff-bounded tails outside the FFT window. It
+	// moves in the bound's own direction (pessimistic: to +∞ or aliased into the window;
 	// optimistic: subtracted), so it costs at most a few TailMass of δ, never validity.
-	// Default 1e-15.
 	TailMass float64
-	// MaxPoints caps the FFT length of the composition and the points of one step.
-	// The size is predicted from the grid ends and a Chernoff bound before anything is
-	// allocated; a larger grid is an ErrGridTooLarge error, never a panic or an
-	// out-of-memory kill. 0 means DefaultMaxPoints.
+	// MaxPoints (0: DefaultMaxPoints) caps the FFT length of the composition and the points
+	// of one step, predicted before anything is allocated: a larger grid is an
+	// ErrGridTooLarge error, never a panic or an out-of-memory kill.
 	MaxPoints int
 }
 
-// DefaultMaxPoints is the default PLDOptions.MaxPoints: 2^24 points, about 0.7 GB of
-// work space (bytesPerPoint a point).
+// DefaultMaxPoints is the default PLDOptions.MaxPoints: 2^24 points, ~0.7 GB (bytesPerPoint).
 const DefaultMaxPoints = 1 << 24
 
-// bytesPerPoint is the work space of one FFT point: the real input/output (8), the
-// half-spectrum (8: N/2+1 complex), the complex work array (8), the twiddle tables (12)
-// and the composed window (8).
+// bytesPerPoint is one FFT point's work space: real input/output 8, half-spectrum 8 (N/2+1
+// complex), complex work array 8, twiddle tables 12 and composed window 8.
 const bytesPerPoint = 44
 
 // ErrGridTooLarge is returned when a PLD grid would exceed PLDOptions.MaxPoints.
@@ -55,21 +49,19 @@ func (o PLDOptions) validate() error {
 
 func (o PLDOptions) maxPoints() int { return cmp.Or(o.MaxPoints, DefaultMaxPoints) }
 
-// plPair selects a dominating pair (P, Q) of one Poisson-subsampled Gaussian step, in
-// units of the clipping norm C (noise N(0, z²), z = σ/C), with M = (1−q)N(0, z²) + qN(1, z²)
-// and N₀ = N(0, z²) (PRIVACY.md §1.5):
+// plPair selects a dominating pair (P, Q) of one Poisson-subsampled Gaussian step in units
+// of the clipping norm C (noise N(0, z²), z = σ/C), with M = (1−q)N(0, z²) + qN(1, z²) and
+// N₀ = N(0, z²) (PRIVACY.md §1.5):
 //   - remove: (M, N₀); add: (N₀, M). Add/remove DP needs both.
-//   - replace: (M, M⁻) with M⁻ = (1−q)N(0, z²) + qN(−1, z²), the substitution relation:
-//     one example's clipped contribution g (‖g‖ ≤ C) is replaced by g′ (‖g′‖ ≤ C) and
-//     the other examples' sum is common to both outputs, so one step releases
-//     (1−q)N(0, z²C²I) + qN(g, z²C²I) vs the same with g′; the antipodal g = Ce, g′ = −Ce
-//     (‖g − g′‖ = 2C) is the dominating pair of the Poisson-subsampled Gaussian under
-//     substitution (Zhu, Dong & Wang 2022, "Optimal accounting of differential privacy
-//     via characteristic function", dominating pairs of subsampled mechanisms; it is the
-//     pair google/differential-privacy's dp_accounting accounts for AdjacencyType.REPLACE,
+//   - replace: (M, M⁻), M⁻ = (1−q)N(0, z²) + qN(−1, z²). Under substitution one clipped
+//     contribution g (‖g‖ ≤ C) becomes g′ (‖g′‖ ≤ C), the others' sum common to both, so a
+//     step releases (1−q)N(0, z²C²I) + qN(g, z²C²I) vs the same with g′; the antipodal
+//     g = Ce, g′ = −Ce (‖g − g′‖ = 2C) dominates (Zhu, Dong & Wang 2022, "Optimal
+//     accounting of differential privacy via characteristic function", dominating pairs of
+//     subsampled mechanisms; dp_accounting's pair for AdjacencyType.REPLACE,
 //     pld/privacy_loss_mechanism.py: μ_upper = qμ(x+1) + (1−q)μ(x), μ_lower =
-//     qμ(x−1) + (1−q)μ(x)). The pair is symmetric (M⁻(x) = M(−x)), so (M⁻, M) has the
-//     same privacy-loss distribution and one direction suffices.
+//     qμ(x−1) + (1−q)μ(x)). As M⁻(x) = M(−x), (M⁻, M) has the same loss distribution and
+//     one direction suffices.
 type plPair int
 
 const (
@@ -78,8 +70,7 @@ const (
 	pairReplace
 )
 
-// phi2 returns (Φ(a), 1 − Φ(a)), the smaller one by erfc and the other by subtraction
-// (which then loses nothing: it is ≥ ½).
+// phi2 returns (Φ(a), 1 − Φ(a)): the smaller by erfc, the other (≥ ½) by subtraction.
 func phi2(a float64) (cdf, sf float64) {
 	if a < 0 {
 		c := 0.5 * math.Erfc(-a/math.Sqrt2)
@@ -127,12 +118,11 @@ func replaceBoundary(q, z, t float64) float64 {
 }
 
 // tails returns P(Y ≤ t), P(Y > t), Q(Y ≤ t), Q(Y > t) for the privacy loss
-// Y = log(P/Q)(X), each accurate in its own tail (PRIVACY.md §1.5 closed forms).
-//   - remove: Y = log(1 − q + q·e^{(2x−1)/(2z²)}) increasing in x, Y ≥ log(1−q); Y > t ⇔
-//     x > x_t = z²·log((e^t − 1 + q)/q) + ½.
-//   - add: Y = −log(1 − q + q·e^{(2x−1)/(2z²)}) decreasing, Y ≤ −log(1−q); Y > t ⇔
-//     x < x′_t = z²·log((e^{−t} − 1 + q)/q) + ½.
-//   - replace: Y increasing in x, unbounded both ways; Y > t ⇔ x > replaceBoundary(t).
+// Y = log(P/Q)(X), each accurate in its own tail (PRIVACY.md §1.5 closed forms). Remove:
+// Y = log(1 − q + q·e^{(2x−1)/(2z²)}) ≥ log(1−q), increasing in x, Y > t ⇔
+// x > x_t = z²·log((e^t − 1 + q)/q) + ½. Add: Y ≤ −log(1−q) is its negative, Y > t ⇔
+// x < x′_t = z²·log((e^{−t} − 1 + q)/q) + ½. Replace: Y increasing in x, unbounded both
+// ways, Y > t ⇔ x > replaceBoundary(t).
 func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 	lq := math.Log(q)
 	switch k {
@@ -140,8 +130,8 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		if t <= math.Log1p(-q) {
 			return 0, 1, 0, 1
 		}
-		// log(e^t − 1 + q); above t = 700, where e^t nears overflow, t + log1p((q − 1)e^{−t})
-		// (the mass at huge losses of a tiny z must not vanish as +Inf boundaries)
+		// log(e^t − 1 + q), as t + log1p((q − 1)e^{−t}) above t = 700 (e^t nears overflow:
+		// the mass at huge losses of a tiny z must not vanish as +Inf boundaries)
 		lx := math.Log(math.Expm1(t) + q)
 		if t > 700 {
 			lx = t + math.Log1p((q-1)*math.Exp(-t))
@@ -169,13 +159,12 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 // grid weights v_k = e^{t_k} would be +Inf (and a loss that large means no meaningful ε).
 const maxStepLoss = 700
 
-// ErrLossRange is returned when one step's privacy loss carries more than the tail mass
-// beyond ±maxStepLoss (z far too small): the discretisation cannot represent it, as
-// Koskela–Jälkö–Honkela's accountant raises on an unstable grid.
+// ErrLossRange is returned when one step's loss has more than the tail mass beyond
+// ±maxStepLoss (z far too small), as Koskela–Jälkö–Honkela's accountant raises on an
+// unstable grid.
 var ErrLossRange = errors.New("privacy: privacy loss of one step out of range")
 
-// pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, plus an
-// atom at +∞.
+// pmf is a discretised privacy-loss distribution: mass p[i] at loss (off+i)·h, inf at +∞.
 type pmf struct {
 	off int
 	p   []float64
@@ -183,8 +172,7 @@ type pmf struct {
 	h   float64
 }
 
-// stepGrid returns the grid ends [kmin, kmax] of one step: below t_kmin and above
-// t_kmax the P-mass is < tail (the ends of a bounded loss are exact).
+// stepGrid returns one step's grid ends [kmin, kmax], beyond which the P-mass is < tail.
 func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
 	cdf := func(t float64) float64 { c, _, _, _ := k.tails(q, z, t); return c }
 	sf := func(t float64) float64 { _, s, _, _ := k.tails(q, z, t); return s }
@@ -209,28 +197,23 @@ func stepGrid(k plPair, q, z, h, tail float64) (kmin, kmax int) {
 	return kmin, kmax
 }
 
-// singleStep discretises one step of pair k on the grid t_k = k·h of o, k = off..off+n−1,
-// both ways (shared tail evaluations), returning (pess, opt):
-//   - pess: connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022,
-//     "Connect the Dots: Tighter Discrete Approximations of Privacy Loss
-//     Distributions", PETS 2022, pessimistic variant). Its hockey-stick curve, as a
-//     function of v = e^ε, is the chord interpolation of the true (convex in v) curve
-//     δ(v) through the grid points, continued by the chord to (0, 1) below the grid and
-//     flat above it, so it is ≥ the true curve at every ε ∈ ℝ: the discrete pair
-//     dominates the true pair (Blackwell), hence so do its compositions, and the error
-//     is second order in h per step instead of the plain rounding's h (which drifts by
-//     T·h after T steps). Written with bins B_k = (t_k, t_{k+1}] and
-//     θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k) ∈ [0, 1] (P(B)/Q(B) = E_Q[e^Y | B]):
-//     the mass at t_k is v_k·((1−θ_k)Q(B_k) + θ_{k−1}Q(B_{k−1})), the P-mass below the
-//     grid joins the lowest point, and above the top point t_n the mass v_n·Q(Y > t_n)
-//     sits at t_n and δ(t_n) = P(Y > t_n) − v_n·Q(Y > t_n) at +∞. This form has no
-//     second differences of δ, so the masses are non-negative and accurate.
-//   - opt: the mirror image of connect-the-dots (lowerStep), whose curve lies below the
-//     true one at every ε ∈ ℝ and stays below after composition (PRIVACY.md §1.5): a lower
-//     bound without the T·h/2 drift of plain optimistic rounding (Meiser–Mohammadi 2018).
-//
-// T is the number of compositions the grid will undergo (it sets the per-step tail cut
-// τ/(4T)).
+// singleStep discretises one step of pair k on the grid t_k = k·h of o both ways (shared
+// tail evaluations); T, the number of compositions to come, sets the tail cut τ/(4T).
+//   - pess: connect-the-dots (Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022, "Connect
+//     the Dots: Tighter Discrete Approximations of Privacy Loss Distributions", PETS 2022,
+//     pessimistic variant). Its hockey-stick curve in v = e^ε is the chord interpolation of
+//     the true (convex in v) curve δ(v) through the grid points, continued by the chord to
+//     (0, 1) below the grid and flat above it, so it is ≥ the true curve at every ε ∈ ℝ:
+//     the discrete pair dominates the true one (Blackwell), hence so do its compositions,
+//     and the error is second order in h per step, not plain rounding's h (T·h after T
+//     steps). With bins B_k = (t_k, t_{k+1}] and θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k)
+//     ∈ [0, 1] (P(B)/Q(B) = E_Q[e^Y | B]), t_k gets v_k·((1−θ_k)Q(B_k) + θ_{k−1}Q(B_{k−1})),
+//     the P-mass below the grid joins the lowest point, the top point t_n gets v_n·Q(Y > t_n)
+//     and +∞ gets δ(t_n) = P(Y > t_n) − v_n·Q(Y > t_n): no second differences of δ, so the
+//     masses are non-negative and accurate.
+//   - opt: the mirror image (lowerStep), below the true curve at every ε ∈ ℝ before and after
+//     composition (PRIVACY.md §1.5): a lower bound without the T·h/2 drift of plain
+//     optimistic rounding (Meiser–Mohammadi 2018).
 func singleStep(k plPair, q, z float64, T int, o PLDOptions) (pess, opt pmf, err error) {
 	h := o.H
 	kmin, kmax := stepGrid(k, q, z, h, o.TailMass/(4*float64(T)))
@@ -274,32 +257,28 @@ func singleStep(k plPair, q, z float64, T int, o PLDOptions) (pess, opt pmf, err
 }
 
 // lowerStep returns the P-masses on the grid t_k = (kmin + i)h of a one-step loss
-// distribution whose hockey-stick curve lies below the true one at every ε ∈ ℝ.
-// Written in v = e^ε, the true curve δ(v) = E_Q[(e^Y − v)₊] is convex and decreasing,
-// with δ′(v_k) = −Q(Y > t_k); a discrete loss distribution with P-mass p_k at t_k has the
-// curve Σ_k p_k(1 − v/v_k)₊, convex and piecewise linear with breakpoints at the v_k.
-// It is built from points (v_k, y_k) below the true curve such that the chord between
-// neighbours stays below it too:
+// distribution whose hockey-stick curve lies below the true one at every ε ∈ ℝ. In v = e^ε
+// the true curve δ(v) = E_Q[(e^Y − v)₊] is convex and decreasing, δ′(v_k) = −Q(Y > t_k);
+// P-mass p_k at t_k has the curve Σ_k p_k(1 − v/v_k)₊, convex and piecewise linear with
+// breakpoints at the v_k. It is built from points (v_k, y_k) below the true curve whose
+// chords between neighbours stay below it too:
 //   - δ_k = δ(v_k) by the backward recurrence δ_k = δ_{k+1} + (v_{k+1} − v_k)·Q(Y > t_{k+1}) +
-//     θ_k Q(B_k)(v_{k+1} − v_k) (every term ≥ 0, so no cancellation), from
+//     θ_k Q(B_k)(v_{k+1} − v_k) (terms ≥ 0: no cancellation), from
 //     δ_top = P(Y > t_top) − v_top Q(Y > t_top).
 //   - On [v_k, v_{k+1}] the curve lies above both end tangents, so the chord exceeds it by
-//     at most the chord's height above the tangents' intersection,
-//     g_k = θ_k(1 − θ_k)·Q(B_k)·(v_{k+1} − v_k) (the slopes are −Q(Y > t_k), the chord's and
-//     −Q(Y > t_{k+1}), whose differences are (1 − θ_k)Q(B_k) and θ_k Q(B_k)). So
-//     y_k = δ_k − max(g_{k−1}, g_k) keeps both chords at v_k below the curve.
+//     at most its height above their intersection, g_k = θ_k(1 − θ_k)·Q(B_k)·(v_{k+1} − v_k)
+//     (the slopes −Q(Y > t_k), the chord's and −Q(Y > t_{k+1}) differ by (1 − θ_k)Q(B_k)
+//     and θ_k Q(B_k)); y_k = δ_k − max(g_{k−1}, g_k) keeps both chords at v_k below it.
 //   - From the first y_k ≤ 0 on (the top point at the latest) y = 0, and the point before
 //     it is capped by the right tangent, y_{k−1} ≤ δ_k + Q(Y > t_k)(v_k − v_{k−1}), so the
 //     chord to 0 stays below that tangent.
-//   - The curve left of v_0 is the chord from (0, y_0 + Q(Y > t_0)v_0), which lies on or
-//     below the tangent at v_0.
+//   - Left of v_0 the curve is the chord from (0, y_0 + Q(Y > t_0)v_0), on or below the
+//     tangent at v_0.
 //
-// The lower convex hull of these points is convex, has its breakpoints on the grid and
-// lies below their piecewise-linear interpolation, hence below δ(v); its slope changes
-// times v_k are the masses. The gap is second order in h per bin, so ε of the T-fold
-// composition is no longer T·h/2 low (PRIVACY.md §1.5). singleStep's pass gives, per grid
-// point t_k, qs = Q(Y > t_k), and per bin B_k = (t_k, t_{k+1}], qb = Q(B_k) and
-// theta = θ_k = (P(B_k)/Q(B_k) − v_k)/(v_{k+1} − v_k).
+// Their lower convex hull is convex, breaks on the grid and lies below their interpolation,
+// hence below δ(v); its slope changes times v_k are the masses. The gap is second order in
+// h per bin, so the T-fold ε is no longer T·h/2 low (PRIVACY.md §1.5). From singleStep's
+// pass: qs[k] = Q(Y > t_k), qb[k] = Q(B_k) and theta[k] = θ_k (bins and θ_k as there).
 func lowerStep(qs, theta, qb []float64, kmin int, h, deltaTop float64) []float64 {
 	n := len(qs)
 	v := make([]float64, n)
@@ -369,8 +348,8 @@ func binMass(ca, sa, cb, sb float64) float64 {
 	return math.Max(0, cb-ca)
 }
 
-// bisectInt narrows lo < hi to hi − lo = 1 by halving, keeping the end on the side of
-// left(m) (left is monotone: true then false, as evaluated at the midpoints).
+// bisectInt narrows lo < hi to hi − lo = 1 by halving, lo on the side where the monotone
+// left (true, then false) holds.
 func bisectInt(lo, hi int, left func(int) bool) (int, int) {
 	for hi-lo > 1 {
 		if m := lo + (hi-lo)/2; left(m) {
@@ -382,11 +361,10 @@ func bisectInt(lo, hi int, left func(int) bool) (int, int) {
 	return lo, hi
 }
 
-// maxFFTLen bounds nextFFTLen (2^30 points, far beyond any MaxPoints one machine holds).
+// maxFFTLen bounds nextFFTLen, far beyond any MaxPoints one machine holds.
 const maxFFTLen = 1 << 30
 
-// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths), or an
-// ErrGridTooLarge error beyond maxFFTLen.
+// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths).
 func nextFFTLen(n int) (int, error) {
 	if n > maxFFTLen {
 		return 0, fmt.Errorf("%w: %d points exceed the FFT length limit %d", ErrGridTooLarge, n, maxFFTLen)
@@ -398,24 +376,21 @@ func nextFFTLen(n int) (int, error) {
 	return m, nil
 }
 
-// convolver holds FFT plans and work space, reused across the evaluations of one
-// calibration (which alternates between a coarse and a fine length, so plans are kept
-// per length).
+// convolver holds FFT plans per length (a calibration alternates between a coarse and a
+// fine one) and work space, reused across the evaluations of one calibration.
 type convolver struct {
 	plans map[int]*realFFT
 	c     []complex128
 	s     []float64
 }
 
-// chernoffWindow bounds the T-fold sum S of the finite part of d (mass p_i at
-// (off+i)h, total ≤ 1): it returns loss levels L ≤ U with mass(S < L) ≤ tau and
-// mass(S > U) ≤ tau by the Chernoff bound mass(S > U) ≤ M(λ)^T e^{−λU},
-// mass(S < L) ≤ M(−λ)^T e^{λL}, M(λ) = Σ p_i e^{λ(off+i)h}, each optimised over λ by a
-// golden-section search in log λ. Grids longer than 4096 points are evaluated on 4096
-// blocks with each block's mass at its top (for U) or bottom (for L) end, which only
-// over-estimates M, so the bounds stay valid (but widen by T·block width: blocks are
-// only used for the long single-step grids of small z, where T is small); the true
-// support [T·min, T·max] caps both.
+// chernoffWindow returns loss levels L ≤ U with mass(S < L) ≤ tau and mass(S > U) ≤ tau for
+// the T-fold sum S of d's finite part, by the Chernoff bounds mass(S > U) ≤ M(λ)^T e^{−λU}
+// and mass(S < L) ≤ M(−λ)^T e^{λL}, M(λ) = Σ p_i e^{λ(off+i)h}, each optimised by a
+// golden-section search in log λ, capped by the support [T·min, T·max]. Longer grids are
+// evaluated on 4096 blocks, each block's mass at its top (for U) or bottom (for L) end:
+// that only over-estimates M, widening the bounds by T·block width (long grids come from
+// small z, where T is small).
 func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
 	const blocks = 4096
 	n := len(d.p)
@@ -455,9 +430,8 @@ func chernoffWindow(d pmf, T int, tau float64) (L, U float64) {
 	return L, U
 }
 
-// goldenMin is the minimum of f found by golden-section search on [a, b] (18 steps);
-// any value returned is f at some point, so a bound it yields is valid even if f is not
-// unimodal.
+// goldenMin is the least f value a golden-section search on [a, b] (18 steps) evaluates:
+// a valid bound even if f is not unimodal.
 func goldenMin(f func(float64) float64, a, b float64) float64 {
 	const g = 0.6180339887498949
 	x1, x2 := b-g*(b-a), a+g*(b-a)
@@ -478,15 +452,13 @@ func goldenMin(f func(float64) float64, a, b float64) float64 {
 	return best
 }
 
-// composeWindow returns the T-fold composition of d as one FFT power (the PLD of T
-// identical steps is the T-fold convolution power of one step's; its DFT is the T-th
-// power of the step's DFT): the window [L, U] of the sum is chosen by chernoffWindow
-// and its size predicted before anything is allocated; the step is wrapped onto a
-// circle of N ≥ window points, transformed, raised to the power T pointwise, and
-// transformed back. Circular wrap-around adds the mass outside the window (≤ 2·tau, by
-// the Chernoff bounds) onto points inside it: for the pessimistic bound that only adds
-// non-negative mass at losses ≥ L, and the mass above U is added to +∞ (so the result
-// still dominates); for the optimistic bound the caller subtracts alias = 2·tau from δ.
+// composeWindow returns the T-fold composition of d (the T-fold convolution power, whose DFT
+// is the step's to the power T) on the window [L, U] of chernoffWindow, sized before
+// anything is allocated: the step is wrapped onto a circle of N ≥ window points,
+// transformed, raised to the power T pointwise and transformed back. Wrap-around adds the
+// mass outside the window (≤ 2·tau) onto points inside it: for the pessimistic bound only
+// non-negative mass at losses ≥ L, with the mass above U added to +∞ (it still dominates);
+// for the optimistic one the caller subtracts alias = 2·tau from δ.
 func (c *convolver) composeWindow(d pmf, T int, tau float64, maxPoints int) (out pmf, alias float64, err error) {
 	L, U := chernoffWindow(d, T, tau)
 	base := T * d.off // index of loss T·off·h
@@ -553,8 +525,8 @@ type deltaCurve struct {
 	s1, s2 []float64
 }
 
-// newDeltaCurve builds the suffix sums of d for δ(ε) at ε ≥ 0 only (every caller's
-// range): the points with loss ≤ 0 never enter δ(ε ≥ 0), so they are dropped first.
+// newDeltaCurve builds the suffix sums of d for ε ≥ 0 only (every caller's range), so the
+// points with loss ≤ 0, which never enter δ(ε), are dropped first.
 func newDeltaCurve(d pmf) *deltaCurve {
 	if k := -d.off; k > 0 { // index of loss 0
 		k = min(k, len(d.p))
@@ -592,8 +564,8 @@ func (c *deltaCurve) delta(eps float64) float64 {
 }
 
 // eps returns the smallest ε ≥ 0 with δ(ε) ≤ delta by bisection: the upper end for a
-// pessimistic curve (δ(hi) ≤ delta was evaluated), the lower end for an optimistic one
-// (δ(lo) > delta, so the true ε exceeds lo). +Inf if the atom at +∞ exceeds delta.
+// pessimistic curve, the lower end (δ(lo) > delta evaluated) for an optimistic one; +Inf
+// if the atom at +∞ exceeds delta.
 func (c *deltaCurve) eps(delta float64, pessimistic bool) float64 {
 	if c.d.inf-c.sub > delta {
 		return math.Inf(1)
@@ -645,9 +617,8 @@ func pairsFor(rel Relation) ([]plPair, error) {
 	return nil, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
 }
 
-// pldEps is the PLD ε of T steps (q < 1) under rel: the connect-the-dots upper bound hi
-// (certified up to floating-point error) and, if withLower, the optimistic lower bound lo
-// (else lo = 0); each is the maximum over the relation's dominating pairs.
+// pldEps is the PLD ε bracket of T steps (q < 1) under rel, each end the maximum over the
+// relation's pairs (pairCurves; lo = 0 without withLower).
 func pldEps(c *convolver, q, z float64, T int, delta float64, rel Relation, o PLDOptions, withLower bool) (lo, hi float64, err error) {
 	pairs, err := pairsFor(rel)
 	if err != nil {
@@ -688,22 +659,329 @@ func PLDBracketWith(q, z float64, T int, delta float64, rel Relation, o PLDOptio
 		return 0, 0, err
 	}
 	if q == 1 {
-		// Full batch: T Gaussian steps compose exactly to s = √T·Δ/σ (Dong–Roth–Su 2019),
-		// Δ = rel.sens(). No discretisation needed.
+		// Full batch: T Gaussian steps compose exactly to s = √T·Δ/σ (Dong–Roth–Su 2019).
 		e, err := EpsForSDelta(math.Sqrt(float64(T))/z*rel.sens(), delta)
 		return e, e, err
 	}
 	return pldEps(&convolver{}, q, z, T, delta, rel, o, true)
 }
 
-// realFFT is an unnormalised real discrete Fourier transform of a power-of-two length
-// n = 2m ≥ 4, in the conventions of gonum's fourier.FFT (Coefficients: X_k =
-// Σ_j x_j e^{−2πijk/n}, k = 0..m; Sequence: x_j = Σ over the full spectrum, i.e. n times
-// the inverse). It packs the even and odd samples into one complex sequence of length m,
-// transforms it by an iterative radix-2 Cooley–Tukey FFT with precomputed twiddles, and
-// separates the halves with X_k = E_k + e^{−2πik/n}O_k (the standard real-FFT split).
-// The PLD composition is one forward and one inverse transform per evaluation; gonum's
-// fftpack spent most of the calibration time there.
+// PLDBracket is the (lower, upper) ε bracket of the PLD accountant for T-fold
+// Poisson-subsampled Gaussian (q, z = σ/C) at δ with DefaultPLDOptions (PRIVACY.md §1.5):
+// hi is certified up to floating-point error (singleStep's connect-the-dots step of a
+// dominating pair, composed by composeWindow), lo bounds the same pair's true ε from below
+// (lowerStep). z is the raw noise multiplier under both relations (pairs as plPair); q = 1
+// is exact GDP with s = √T·Δ/z (lo = hi). A grid beyond MaxPoints is ErrGridTooLarge.
+func PLDBracket(q, z float64, T int, delta float64, rel Relation) (lo, hi float64, err error) {
+	return PLDBracketWith(q, z, T, delta, rel, DefaultPLDOptions())
+}
+
+// CalibratePoissonZ returns the smallest noise multiplier z = σ/C (to relative width 1e-4,
+// the safe end) such that T steps of the Poisson(q)-subsampled Gaussian are (ε, δ)-DP by
+// the PLD upper bound with DefaultPLDOptions (PRIVACY.md §1.6): ε_PLD(z) ≤ ε as evaluated,
+// RDP only brackets the search. Relations as PLDBracket; q = 1 by the Gaussian curve.
+func CalibratePoissonZ(q float64, T int, eps, delta float64, rel Relation) (float64, error) {
+	return CalibratePoissonZWith(q, T, eps, delta, rel, DefaultPLDOptions(), 1e-4)
+}
+
+// coarseFactor coarsens the first search phase's grid: the connect-the-dots error is second
+// order in the step (PLDBracket at (q, z, T) = (0.04, 1.5, 2249): 6.76774 at H = 1e-3,
+// 6.76705 at 1e-4, 6.76704 at 1e-5), so the root lies within ~1e-4 at ~1/4 of the cost.
+const coarseFactor = 4
+
+// CalibratePoissonZWith is CalibratePoissonZ with explicit PLD options and relative z
+// tolerance relTol ∈ (0, 0.1]. Search (PRIVACY.md §1.6): the RDP-calibrated z
+// (calibrateRDPZ) is feasible, RDP being a certified upper bound too, so the PLD z is below
+// it. A phase on a grid coarseFactor× coarser (sound too, but only a guide) closes the root
+// to relative width 1e-3 (searchZ); the fine phase at o (fineZ) returns hi with
+// ε_PLD(hi) ≤ ε at o and a failing point within relTol·hi below it.
+func CalibratePoissonZWith(q float64, T int, eps, delta float64, rel Relation, o PLDOptions, relTol float64) (float64, error) {
+	if err := errors.Join(checkPoisson(q, 1, T), checkDelta(delta), o.validate()); err != nil {
+		return 0, err
+	}
+	if !(eps > 0) || math.IsInf(eps, 1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ eps = %v, want 0 < eps < Inf", eps)
+	}
+	if !(relTol > 0 && relTol <= 0.1) {
+		return 0, fmt.Errorf("privacy: CalibratePoissonZ relTol = %v, want (0, 0.1]", relTol)
+	}
+	if _, err := pairsFor(rel); err != nil {
+		return 0, err
+	}
+	if q == 1 {
+		return CalibrateGaussianSigma(rel.sens(), T, eps, delta)
+	}
+	ev := &pldEvaluator{q: q, T: T, delta: delta, rel: rel}
+	hi := calibrateRDPZ(q, T, eps, delta, rel)
+	if math.IsInf(hi, 1) || hi > 1e4 {
+		hi = 1e4
+	}
+	coarse := o
+	coarse.H *= coarseFactor
+	epsCoarse := ev.at(coarse)
+	lo, hi, err := searchZ(epsCoarse, eps, 0, hi, 0.8, math.Max(relTol, 1e-3))
+	if err != nil {
+		return 0, err
+	}
+	if lo == 0 {
+		return hi, nil // tiny z: certified at the coarse grid (a sound bound at any H)
+	}
+	return ev.fineZ(o, epsCoarse, lo, hi, eps, relTol)
+}
+
+// pldEvaluator evaluates the certified PLD ε(z) of one calibration (q, T, δ, rel) in one
+// FFT work space, local to the call.
+type pldEvaluator struct {
+	c     convolver
+	q     float64
+	T     int
+	delta float64
+	rel   Relation
+}
+
+// at is ε(z) on the grid of o, memoised per z; a z whose step loss leaves the representable
+// range fails (ε = +Inf: the search moves up).
+func (ev *pldEvaluator) at(o PLDOptions) func(float64) (float64, error) {
+	memo := map[float64]float64{}
+	return func(z float64) (float64, error) {
+		if e, ok := memo[z]; ok {
+			return e, nil
+		}
+		_, e, err := pldEps(&ev.c, ev.q, z, ev.T, ev.delta, ev.rel, o, false) // q < 1 here
+		if errors.Is(err, ErrLossRange) {
+			e, err = math.Inf(1), nil
+		}
+		memo[z] = e
+		return e, err
+	}
+}
+
+// fineZ is the fine phase of CalibratePoissonZWith at o from the coarse bracket [lo, hi]:
+// fineBracket, then searchZ from its points unless they bracket the root to relTol.
+func (ev *pldEvaluator) fineZ(o PLDOptions, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (float64, error) {
+	epsFine := ev.at(o)
+	fineLo, fineHi, err := ev.fineBracket(o, epsFine, epsCoarse, lo, hi, eps, relTol)
+	if err != nil {
+		return 0, err
+	}
+	if fineHi == 0 && fineLo == 0 {
+		fineHi = hi
+	}
+	if fineHi > 0 && fineLo > 0 && fineHi-fineLo <= relTol*fineHi {
+		return fineHi, nil
+	}
+	start := cmp.Or(fineHi, fineLo)
+	if fineHi == 0 {
+		fineLo = 0 // searchZ raises hi from start and keeps the failed point as lo
+	}
+	if _, hi, err = searchZ(epsFine, eps, fineLo, start, 1-math.Max(relTol, 1e-3), relTol); err != nil {
+		return 0, err
+	}
+	return hi, nil
+}
+
+// fineBracket predicts the fine root and evaluates epsFine around it, returning the largest
+// failing z (fineLo) and the smallest passing z (fineHi) it evaluated (0 for none). As
+// ε_H ≈ ε* + cH² (coarseFactor), the fine ε at the coarse hi is the Richardson
+// extrapolation ε_H ≈ ε_4H − (ε_8H − ε_4H)·15/48 from the coarse grid and one twice as
+// coarse, and the root follows with the coarse slope d log ε / d log z. Two fine
+// evaluations ±0.4·relTol around it decide: the prediction is only a guess.
+func (ev *pldEvaluator) fineBracket(o PLDOptions, epsFine, epsCoarse func(float64) (float64, error), lo, hi, eps, relTol float64) (fineLo, fineHi float64, err error) {
+	elo, _ := epsCoarse(lo)
+	ehi, _ := epsCoarse(hi)
+	slope := (math.Log(elo) - math.Log(ehi)) / (math.Log(lo) - math.Log(hi))
+	coarser := o
+	coarser.H *= 2 * coarseFactor
+	e8, err := ev.at(coarser)(hi)
+	if err != nil {
+		return 0, 0, err
+	}
+	est := ehi - (e8-ehi)*15/48
+	if !(est > 0) || e8 < ehi || math.IsInf(e8, 1) {
+		e1, err := epsFine(hi) // no usable extrapolation: measure the offset instead
+		if err != nil {
+			return 0, 0, err
+		}
+		if e1 <= eps {
+			fineHi = hi
+		} else {
+			fineLo = hi
+		}
+		est = e1
+	}
+	if slope < 0 && est > 0 && !math.IsInf(est, 1) {
+		zp := hi * math.Exp((math.Log(eps)-math.Log(est))/slope)
+		for _, z := range []float64{zp * (1 + 0.4*relTol), zp * (1 - 0.4*relTol)} {
+			e, err := epsFine(z)
+			if err != nil {
+				return 0, 0, err
+			}
+			if e <= eps && (fineHi == 0 || z < fineHi) {
+				fineHi = z
+			}
+			if e > eps && z > fineLo {
+				fineLo = z
+			}
+		}
+	}
+	return fineLo, fineHi, nil
+}
+
+// searchZ solves ε(z) = eps for the decreasing function epsAt from hi (and lo, if > 0):
+// bracketZ, then illinoisZ. It returns (lo, hi) with ε(lo) > eps ≥ ε(hi) as evaluated and
+// hi − lo ≤ relTol·hi, or lo = 0 when z < 1e-3 already works.
+func searchZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink, relTol float64) (float64, float64, error) {
+	lo, elo, hi, ehi, err := bracketZ(epsAt, eps, lo, hi, shrink)
+	if err != nil || lo == 0 {
+		return lo, hi, err
+	}
+	return illinoisZ(epsAt, eps, lo, elo, hi, ehi, relTol)
+}
+
+// bracketZ raises hi by factors 1/shrink (squared each time) until ε(hi) ≤ eps and lowers
+// lo by factors shrink until ε(lo) > eps, returning lo < hi and their ε (lo = 0: searchZ).
+func bracketZ(epsAt func(float64) (float64, error), eps, lo, hi, shrink float64) (float64, float64, float64, float64, error) {
+	ehi, err := epsAt(hi)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	f := 1 / shrink
+	for ehi > eps {
+		if hi >= 1e4 {
+			return 0, 0, 0, 0, fmt.Errorf("privacy: CalibratePoissonZ: no z <= 1e4 meets eps = %v", eps)
+		}
+		lo = hi
+		hi = math.Min(1e4, hi*f)
+		f *= f
+		if ehi, err = epsAt(hi); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	}
+	var elo float64
+	if lo > 0 {
+		if elo, err = epsAt(lo); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	} else {
+		lo, elo = hi, ehi
+	}
+	f = shrink
+	for elo <= eps {
+		hi, ehi = lo, elo
+		if hi < 1e-3 {
+			return 0, 0, hi, ehi, nil // any z ≥ hi works; tiny z needs no finer answer
+		}
+		lo *= f
+		f *= f
+		if elo, err = epsAt(lo); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	}
+	return lo, elo, hi, ehi, nil
+}
+
+// illinoisZ is searchZ's closing: Illinois regula falsi on g(u) = log ε(e^u) − log eps,
+// u = log z, from g(lo) > 0 ≥ g(hi), until hi − lo ≤ relTol·hi.
+func illinoisZ(epsAt func(float64) (float64, error), eps, lo, elo, hi, ehi, relTol float64) (float64, float64, error) {
+	target := math.Log(eps)
+	glo, ghi := logOr(elo, 60)-target, logOr(ehi, -60)-target
+	side := 0 // last end moved: -1 hi, +1 lo, 2 = bisect next
+	for hi-lo > relTol*hi {
+		step := 0.45 * relTol * hi
+		ulo, uhi := math.Log(lo), math.Log(hi)
+		m := math.Exp(uhi - ghi*(uhi-ulo)/(ghi-glo))
+		switch side { // aim just past the root estimate so the other end closes next
+		case -1:
+			m -= step
+		case 1:
+			m += step
+		case 2:
+			m = lo + (hi-lo)/2
+		}
+		if !(m >= lo+step) {
+			m = lo + step
+		}
+		if !(m <= hi-step) {
+			m = hi - step
+		}
+		em, err := epsAt(m)
+		if err != nil {
+			return 0, 0, err
+		}
+		gm := logOr(em, 60) - target
+		width := hi - lo
+		if em <= eps {
+			hi, ghi = m, gm
+			if side == -1 {
+				glo /= 2 // Illinois: the stale end is halved
+			}
+			side = -1
+		} else {
+			lo, glo = m, gm
+			if side == 1 {
+				ghi /= 2
+			}
+			side = 1
+		}
+		if hi-lo > 0.6*width && hi-lo > relTol*hi {
+			side = 2 // poor secant step: bisect next
+		}
+	}
+	return lo, hi, nil
+}
+
+// logOr is log(x), or def where x is 0 or +Inf.
+func logOr(x, def float64) float64 {
+	if x > 0 && !math.IsInf(x, 1) {
+		return math.Log(x)
+	}
+	return def
+}
+
+// calibrateRDPZ is the smallest z (relative width 3e-2, safe end) whose RDP ε over integer
+// orders (MTZ19 §3.3 and EpsFromRDP; replace-one as EpsPoissonGaussianRDP) is ≤ ε, or +Inf
+// if none ≤ 1e4 is: the feasible seed of CalibratePoissonZWith.
+func calibrateRDPZ(q float64, T int, eps, delta float64, rel Relation) float64 {
+	// integer orders: the finite binomial sum, microseconds each
+	orders := []float64{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40, 48, 64, 96, 128, 192, 256}
+	rdp := make([]float64, len(orders))
+	ok := func(z float64) bool {
+		RDPPoissonGaussianOrders(rdp, q, z, T, orders, FracAbsTerms)
+		if rel == AddRemove {
+			e, _, err := EpsFromRDP(orders, rdp, delta)
+			return err == nil && e <= eps
+		}
+		return replaceOneRDP(orders, rdp, delta) <= eps
+	}
+	// Start at z ≈ q√T·Δ/s*(ε, δ) (the T-fold subsampled Gaussian is ≈ (q√T·Δ/z)-GDP when
+	// z ≫ 1), then double or halve until the RDP bound brackets the root.
+	hi := 1.0
+	if s, err := SForEpsDelta(eps, delta); err == nil && s > 0 {
+		hi = math.Min(1e4, math.Max(1e-3, q*math.Sqrt(float64(T))*rel.sens()/s))
+	}
+	lo := 0.0
+	for !ok(hi) {
+		lo = hi
+		hi *= 2
+		if hi > 1e4 {
+			return math.Inf(1)
+		}
+	}
+	if lo == 0 {
+		for lo = hi / 2; ok(lo) && lo > 1e-3; lo /= 2 {
+			hi = lo
+		}
+	}
+	// The cap of 200 never binds: lo ≥ 5e-4 and hi ≤ 1e4 here, so ≤ 30 halvings reach 3e-2·hi.
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 3e-2 * hi })
+	return hi
+}
+
+// realFFT is an unnormalised real DFT of power-of-two length n = 2m ≥ 4 in gonum's
+// fourier.FFT conventions (Coefficients: X_k = Σ_j x_j e^{−2πijk/n}, k = 0..m; Sequence: n
+// times the inverse), replacing gonum's fftpack, where most calibration time went. It packs
+// even and odd samples into one complex sequence of length m, transforms it by an
+// iterative radix-2 Cooley–Tukey FFT and splits the halves: X_k = E_k + e^{−2πik/n}O_k.
 type realFFT struct {
 	m   int
 	tw  []complex128 // stage tables: tw[h−1+k] = e^{−2πik/(2h)}, k < h, h = 1, 2, 4, …, m/2
@@ -746,8 +1024,7 @@ func newRealFFT(n int) *realFFT {
 	return f
 }
 
-// stages runs the radix-2 butterfly stages of block sizes 2·from, 4·from, …, m on
-// bit-reversed data.
+// stages runs the radix-2 butterfly stages of block sizes 2·from, …, m on bit-reversed data.
 func (f *realFFT) stages(z []complex128, inverse bool, from int) {
 	m := f.m
 	tw := f.tw
@@ -774,10 +1051,10 @@ func (f *realFFT) stages(z []complex128, inverse bool, from int) {
 	}
 }
 
-// Coefficients writes X_0..X_m of x (len n) into dst (len m+1). If x is zero from index
-// nz on, the first log2(m/P) stages (P the power of two ≥ ⌈nz/2⌉) are skipped: after bit
-// reversal each block of m/P points holds one non-zero at its start, and butterflies
-// with a zero partner just copy it, so those stages fill each block with its first value.
+// Coefficients writes X_0..X_m of x (len n) into dst (len m+1). If x is zero from index nz
+// on, the first log2(m/P) stages (P the power of two ≥ ⌈nz/2⌉) are skipped: they only copy
+// the one non-zero at the start of each bit-reversed block of m/P points (zero partners),
+// so each block is filled with it instead.
 func (f *realFFT) Coefficients(dst []complex128, x []float64, nz int) {
 	m, z := f.m, f.z
 	P := 1
@@ -803,8 +1080,7 @@ func (f *realFFT) Coefficients(dst []complex128, x []float64, nz int) {
 	}
 }
 
-// Sequence writes the unnormalised inverse (n·x) of the half spectrum X_0..X_m into
-// dst (len n).
+// Sequence writes the unnormalised inverse (n·x) of X_0..X_m into dst (len n).
 func (f *realFFT) Sequence(dst []float64, X []complex128) {
 	m, z := f.m, f.z
 	for k := range m {

@@ -21,13 +21,11 @@ const (
 	FracSigned
 )
 
-// maxFracTerms caps the fractional series; an order that has not converged by then is
-// excluded (+Inf), as dp_accounting commit 6f7deb3 does.
+// maxFracTerms caps the fractional series: unconverged orders are +Inf (dp_accounting 6f7deb3).
 const maxFracTerms = 1000
 
-// DPAccountingOrders returns dp_accounting's DEFAULT_RDP_ORDERS: 1 + x/10 for x = 1..99,
-// 11..63, and 128, 256, 512, 1024 (rdp_privacy_accountant.py). A fresh slice each call.
-// This is the grid EpsPoissonGaussianRDP uses.
+// DPAccountingOrders returns dp_accounting's DEFAULT_RDP_ORDERS (rdp_privacy_accountant.py),
+// EpsPoissonGaussianRDP's grid: 1 + x/10 for x = 1..99, 11..63, and 128, 256, 512, 1024.
 func DPAccountingOrders() []float64 {
 	o := make([]float64, 0, 99+53+4)
 	for x := 1; x <= 99; x++ {
@@ -99,10 +97,9 @@ func logAInt(q, z float64, alpha int) float64 {
 }
 
 // logAFrac is log A_α for fractional α (MTZ19 §3.3; dp_accounting _compute_log_a_frac),
-// with the 2024-09 stopping rule of dp_accounting commit 6f7deb3: stop only when both term
-// sequences are decreasing and max(s0, s1) < log(total) − 30; +Inf after maxFracTerms
-// terms. The old rule "max(s0, s1) < −30" can stop after the first term and give a
-// negative RDP (R12).
+// with dp_accounting commit 6f7deb3's stopping rule: both term sequences decreasing and
+// max(s0, s1) < log(total) − 30 (the rule "max(s0, s1) < −30" can stop after the first
+// term and give a negative RDP, R12); +Inf after maxFracTerms terms.
 func logAFrac(q, z, alpha float64, sum FracSum) float64 {
 	z0 := z*z*math.Log(1/q-1) + 0.5
 	lq, l1q := math.Log(q), math.Log1p(-q)
@@ -114,8 +111,7 @@ func logAFrac(q, z, alpha float64, sum FracSum) float64 {
 		fi := float64(i)
 		j := alpha - fi
 		lc := logAbsBinom(alpha, fi)
-		// sign(C(α, i)) = (−1)^{#k<i with k>α} = (−1)^{max(0, i − ⌈α⌉)}; the abs-terms
-		// variant ignores it.
+		// sign(C(α, i)) = (−1)^{#k<i with k>α} = (−1)^{max(0, i − ⌈α⌉)} (FracSigned only)
 		sgn := 1
 		if n := i - int(ceilA); sum == FracSigned && n > 0 && n%2 == 1 {
 			sgn = -1
@@ -146,14 +142,13 @@ func absLog(x signedLog) float64 {
 
 // RDPPoissonGaussian is the per-step Rényi DP of order α of the Poisson(q)-subsampled
 // Gaussian mechanism with noise multiplier z = σ/Δ (MTZ19 §3.3; PRIVACY.md §1.4):
-// RDP(α) = log A_α/(α − 1), A_α = E_{x∼N(0,z²)}[((1−q) + q·e^{(2x−1)/(2z²)})^α].
-// Relation: ADD/REMOVE with sensitivity Δ (MTZ19 Thm 5 shows the remove direction
-// dominates, so the value covers both directions). Special cases as dp_accounting:
-// q = 0 → 0; z = 0 or α = +Inf → +Inf; q = 1 → α/(2z²) (the plain Gaussian; valid for any
-// α > 0). Integer α uses the finite binomial sum; fractional α the series selected by sum.
-// The result is never negative: an order whose series does not converge, or whose
-// computed A_α < 1 (round-off; A_α ≥ 1 exactly), is returned as +Inf, i.e. excluded.
-// Panics on q ∉ [0, 1], z < 0, or α ≤ 1 with q < 1 (programmer errors).
+// RDP(α) = log A_α/(α − 1), A_α = E_{x∼N(0,z²)}[((1−q) + q·e^{(2x−1)/(2z²)})^α], under
+// add/remove with sensitivity Δ (MTZ19 Thm 5: the remove direction dominates, so it covers
+// both). As dp_accounting: q = 0 → 0; z = 0 or α = +Inf → +Inf; q = 1 → α/(2z²) (any
+// α > 0); integer α by the finite binomial sum, fractional α by the series sum selects.
+// An order whose series diverges or whose computed A_α < 1 (round-off; A_α ≥ 1 exactly) is
+// +Inf (excluded), so the result is never negative. Panics on q ∉ [0, 1], z < 0, or α ≤ 1
+// with q < 1 (programmer errors).
 func RDPPoissonGaussian(q, z, alpha float64, sum FracSum) float64 {
 	if !(q >= 0 && q <= 1) || !(z >= 0) || math.IsNaN(alpha) {
 		panic(fmt.Sprintf("privacy: RDPPoissonGaussian(q=%v, z=%v, alpha=%v): bad argument", q, z, alpha))
@@ -182,7 +177,7 @@ func RDPPoissonGaussian(q, z, alpha float64, sum FracSum) float64 {
 }
 
 // RDPPoissonGaussianOrders writes T·RDPPoissonGaussian(q, z, orders[i], sum) into dst
-// (destination-first; len(dst) must equal len(orders)) and returns dst.
+// (len(orders)) and returns dst.
 func RDPPoissonGaussianOrders(dst []float64, q, z float64, T int, orders []float64, sum FracSum) []float64 {
 	if len(dst) != len(orders) {
 		panic("privacy: RDPPoissonGaussianOrders: len(dst) != len(orders)")
@@ -208,13 +203,11 @@ func checkRDP(orders, rdp []float64) error {
 	return nil
 }
 
-// EpsFromRDP converts an RDP curve to ε at δ with the improved conversion
+// EpsFromRDP converts an RDP curve (of any relation) to ε at δ, and the optimal order, by
 // ε = min_α RDP(α) + log1p(−1/α) − log(δα)/(α − 1) (Balle et al. 2020 Thm 21;
 // Canonne–Kamath–Steinke 2020 Prop 12; PRIVACY.md §1.4), exactly as dp_accounting
-// compute_epsilon: orders ≤ 1.01 are skipped (numerically unstable), the KL shortcut
-// δ² + expm1(−RDP) > 0 ⇒ ε = 0 (Bretagnolle–Huber), and the result is max(0, ·).
-// Returns the optimal order too. Relation: whatever the RDP curve was computed for.
-// Errors on a negative RDP value (a bug upstream) or δ ∉ (0, 1).
+// compute_epsilon: orders ≤ 1.01 skipped (unstable), the KL shortcut δ² + expm1(−RDP) > 0
+// ⇒ ε = 0 (Bretagnolle–Huber), and max(0, ·). Errors on a negative RDP or δ ∉ (0, 1).
 func EpsFromRDP(orders, rdp []float64, delta float64) (eps, order float64, err error) {
 	if err := checkRDP(orders, rdp); err != nil {
 		return 0, 0, err
@@ -264,11 +257,9 @@ func DeltaFromRDP(orders, rdp []float64, eps float64) (delta, order float64, err
 	return math.Min(math.Exp(best), 1), order, nil
 }
 
-// HalfIntegerOrders returns the Rényi orders λ = 1.5, 2, 2.5, …, 32, then 40, 48, 64, 96,
-// 128, 192, 256 (a fresh slice). For every λ in it, 2λ and 2λ − 1 are integers, so
-// RDPPoissonGaussianCurve evaluates the Poisson-subsampled Gaussian at integer orders
-// only (the finite binomial sum of MTZ19 §3.3: no fractional series, microseconds each)
-// under either relation.
+// HalfIntegerOrders returns the Rényi orders λ = 1.5, 2, 2.5, …, 32, 40, 48, 64, 96, 128,
+// 192, 256: 2λ and 2λ − 1 are integers, so RDPPoissonGaussianCurve evaluates only integer
+// orders (MTZ19 §3.3's finite binomial sum, microseconds each) under either relation.
 func HalfIntegerOrders() []float64 {
 	var o []float64
 	for x := 3; x <= 64; x++ {
@@ -277,29 +268,22 @@ func HalfIntegerOrders() []float64 {
 	return append(o, 40, 48, 64, 96, 128, 192, 256)
 }
 
-// RDPPoissonGaussianCurve writes into dst (len(dst) = len(orders)) an RDP curve of T steps
-// of the Poisson(q)-subsampled Gaussian with raw noise multiplier z = σ/C (C the clipping
-// norm, as EpsPoissonGaussianRDP), under rel, and returns dst. Every order must be > 1.
-//
+// RDPPoissonGaussianCurve writes into dst (len(orders), every order > 1) an RDP curve of T
+// steps of the Poisson(q)-subsampled Gaussian with raw noise multiplier z = σ/C under rel,
+// and returns dst; an order whose term diverges is +Inf (excluded by EpsFromRDP).
 //   - AddRemove: T·RDPPoissonGaussian(q, z, λ), abs-terms sums (both directions: see there).
 //   - ReplaceOne, q = 1: exact, the Gaussian of sensitivity 2C: T·λ·2²/(2z²) = 2Tλ/z².
-//   - ReplaceOne, q < 1: no direct RDP analysis of the substitution pair is implemented,
-//     so the add/remove curve ε_AR is carried to replace-one by the weak triangle
+//   - ReplaceOne, q < 1: the add/remove curve ε_AR carried over by the weak triangle
 //     inequality of Rényi divergence (Mironov 2017, "Rényi Differential Privacy", CSF,
-//     Prop. 11, with p = q = 2): for any distributions P, Q, R and λ > 1,
+//     Prop. 11, p = q = 2): for any P, Q, R and λ > 1,
 //     D_λ(P‖R) ≤ (λ − ½)/(λ − 1)·D_{2λ}(P‖Q) + D_{2λ−1}(Q‖R).
-//     A replace-one pair D ~ D′ passes through D″ = D without the replaced example, a
-//     remove neighbour of D and an add neighbour of D′, so with P, Q, R the laws of one
-//     step on D, D″, D′ (Q: the step without the replaced example's term, the other
-//     examples' common part being the same in all three): D_{2λ}(P‖Q) ≤ ε_AR(2λ) and
-//     D_{2λ−1}(Q‖R) ≤ ε_AR(2λ − 1) (both directions are covered by ε_AR), i.e. per step
+//     A replace-one pair D ~ D′ passes through D″ = D without the replaced example (a
+//     remove neighbour of D, an add neighbour of D′); with P, Q, R one step's laws on D,
+//     D″, D′ (the others' common part the same in all three), D_{2λ}(P‖Q) ≤ ε_AR(2λ) and
+//     D_{2λ−1}(Q‖R) ≤ ε_AR(2λ − 1) (ε_AR covers both directions), so per step
 //     ε_RO(λ) ≤ (λ − ½)/(λ − 1)·ε_AR(2λ) + ε_AR(2λ − 1),
-//     and T adaptive steps compose additively (Mironov 2017 Prop. 1). It is the group-
-//     privacy bound of RDP (Mironov 2017 Prop. 2 is the same inequality iterated): sound,
-//     and loose by what two add/remove steps at about twice the order cost over one
-//     substitution (the PLD of the substitution pair, PLDBracket, is the tight account).
-//
-// An order at which a term does not converge is +Inf (excluded by EpsFromRDP).
+//     and T adaptive steps add (Mironov 2017 Prop. 1). This group-privacy bound (Prop. 2
+//     iterates it) is sound but loose; PLDBracket's substitution pair is the tight account.
 func RDPPoissonGaussianCurve(dst []float64, q, z float64, T int, orders []float64, rel Relation) ([]float64, error) {
 	if len(dst) != len(orders) {
 		panic("privacy: RDPPoissonGaussianCurve: len(dst) != len(orders)")
@@ -333,4 +317,119 @@ func RDPPoissonGaussianCurve(dst []float64, q, z float64, T int, orders []float6
 		}
 	}
 	return dst, nil
+}
+
+// Relation is the neighbouring relation an accountant is asked about.
+type Relation int
+
+const (
+	ReplaceOne Relation = iota // D and D' differ in one example's value (GLL22, LLL24; default)
+	AddRemove                  // D' = D plus or minus one example (Opacus / TF-Privacy default)
+)
+
+func (r Relation) String() string {
+	if r == AddRemove {
+		return "add-remove"
+	}
+	return "replace-one"
+}
+
+// sens is the clipped sensitivity in units of the clipping norm C: 1 under add/remove, 2
+// under replace-one (two clipped contributions of norm ≤ C differ by ≤ 2C).
+func (r Relation) sens() float64 {
+	if r == ReplaceOne {
+		return 2
+	}
+	return 1
+}
+
+// ErrUnsupported is returned when an accountant has no analysis for the requested
+// (mechanism, relation) pair.
+var ErrUnsupported = errors.New("privacy: unsupported mechanism/relation pair")
+
+// replaceOneEps turns an add/remove δ-curve into a replace-one ε by group privacy
+// (Dwork–Roth 2014 Thm 2.2 style, for (ε, δ)): a replace-one pair D ~ D′ is a remove
+// D → D″ then an add D″ → D′. If the mechanism is add/remove (ε′, δ_AR(ε′))-DP for every
+// ε′ (both directions), then for every event S
+//
+//	P[M(D) ∈ S] ≤ e^{ε′}P[M(D″) ∈ S] + δ_AR(ε′) ≤ e^{2ε′}P[M(D′) ∈ S] + (1 + e^{ε′})·δ_AR(ε′),
+//
+// so it is replace-one (2ε′, (1 + e^{ε′})δ_AR(ε′))-DP. It returns the smallest ε = 2ε′
+// found with (1 + e^{ε/2})·dAR(ε/2) ≤ δ, a condition not monotone in ε (it may hold on a
+// window only): a geometric scan of ratio 1.05 from start to 1e5, then bisection between
+// the last failing and first passing points, so the result was evaluated to hold (sound,
+// possibly loose). start (> 0) must not exceed the smallest passing ε: twice any ε′ with
+// dAR(ε′) > δ qualifies. Only the RDP cross-check uses it (the PLD has its own pair).
+func replaceOneEps(dAR func(float64) float64, delta, start float64) float64 {
+	ok := func(e float64) bool { return (1+math.Exp(e/2))*dAR(e/2) <= delta }
+	if ok(0) {
+		return 0
+	}
+	lo, hi := 0.0, math.Max(start, 1e-3)
+	if ok(hi) {
+		hi = 1e-3
+	}
+	for !ok(hi) {
+		lo = hi
+		hi *= 1.05
+		if hi > 1e5 {
+			return math.Inf(1)
+		}
+	}
+	_, hi = bisect(ok, lo, hi, 200, func(_, hi float64) float64 { return 1e-12 * hi })
+	return hi
+}
+
+// EpsPoissonGaussianRDP is the (ε, δ) bound of T steps of the Poisson-subsampled Gaussian
+// with sampling rate q and noise multiplier z = σ/C (C the clipping norm) by RDP with the
+// improved conversion (PRIVACY.md §1.4): abs-terms sums, DPAccountingOrders, EpsFromRDP; 0
+// for q = 0 (no data touched), +Inf for no finite bound. Pass the raw z under either
+// relation (halving it for replace-one too would count the relation twice):
+//   - AddRemove: sensitivity C (MTZ19's analysis; covers both directions).
+//   - ReplaceOne, q = 1: sensitivity 2C, i.e. the Gaussian RDP α·2²/(2z²) — exact.
+//   - ReplaceOne, q < 1: replaceOneEps on the add/remove δ-curve DeltaFromRDP (sound; loose
+//     by up to ~2× in ε): a cross-check and second certificate beside PLDBracket's.
+func EpsPoissonGaussianRDP(q, z float64, T int, delta float64, rel Relation) (float64, error) {
+	if q == 0 && T >= 1 && z >= 0 {
+		return 0, checkDelta(delta)
+	}
+	if err := errors.Join(checkPoisson(q, z, T), checkDelta(delta)); err != nil {
+		return 0, err
+	}
+	if rel != AddRemove && rel != ReplaceOne {
+		return 0, fmt.Errorf("%w: relation %v", ErrUnsupported, rel)
+	}
+	orders := DPAccountingOrders()
+	zz := z
+	if rel == ReplaceOne && q == 1 {
+		zz = z / 2 // sensitivity 2C
+	}
+	rdp := RDPPoissonGaussianOrders(make([]float64, len(orders)), q, zz, T, orders, FracAbsTerms)
+	if rel == AddRemove || q == 1 {
+		eps, _, err := EpsFromRDP(orders, rdp, delta)
+		return eps, err
+	}
+	return replaceOneRDP(orders, rdp, delta), nil
+}
+
+// replaceOneRDP is replaceOneEps on the δ-curve DeltaFromRDP (1 where it fails) of the
+// add/remove RDP curve, from twice the add/remove ε halved until dAR(ε′) > δ (or 0).
+func replaceOneRDP(orders, rdp []float64, delta float64) float64 {
+	dAR := func(e float64) float64 {
+		d, _, err := DeltaFromRDP(orders, rdp, e)
+		if err != nil {
+			return 1
+		}
+		return d
+	}
+	start := 0.0
+	if e, _, err := EpsFromRDP(orders, rdp, delta); err == nil && e > 0 && !math.IsInf(e, 1) {
+		for ; e > 1e-3; e /= 2 {
+			if dAR(e) > delta {
+				start = 2 * e
+				break
+			}
+		}
+	}
+	return replaceOneEps(dAR, delta, start)
 }
