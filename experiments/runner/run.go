@@ -34,24 +34,18 @@ type Options struct {
 	Out     string // results root; the experiment folder is ExperimentDir(Out, spec)
 	Workers int    // worker goroutines; ≤ 0 means runtime.NumCPU()
 	Resume  bool   // continue the journal of an interrupted run
-	// Force replaces a finished run (results.csv, or this shard's file); without it Run
-	// refuses with ErrExists and writes nothing.
-	Force bool
-	// Shard I of Shards (0-based); Shards ≤ 1 runs everything and writes results.csv,
-	// otherwise only the rows dealt to shard Shard (shardOf: LPT on predicted cost) run and a shard file is written.
+	Force   bool   // replace a finished run (results.csv, shard file); else ErrExists, nothing written
+	// Shard I of Shards (0-based); Shards ≤ 1 runs everything into results.csv, otherwise
+	// only the rows dealt to shard Shard (shardOf) run, into a shard file.
 	Shard, Shards int
-	// CacheDir is the result cache (cache.go); "" means Out/.cache. NoCache neither reads
-	// nor writes it.
-	CacheDir string
-	NoCache  bool
-	// Provenance names the code (manifest.json and the cache keys); nil reads it with
-	// ReadProvenance.
-	Provenance *Provenance
-	Progress   io.Writer     // where progress goes (nil: none)
-	Terminal   bool          // Progress is a terminal: redraw one line in place
-	Interval   time.Duration // period of plain progress lines (default 10 s)
-	Log        io.Writer     // -v messages (nil: none)
-	Flags      []string      // the command line, recorded in manifest.json
+	CacheDir      string        // the result cache (cache.go); "" means Out/.cache
+	NoCache       bool          // neither read nor write the result cache
+	Provenance    *Provenance   // names the code (manifest.json, cache keys); nil: ReadProvenance
+	Progress      io.Writer     // where progress goes (nil: none)
+	Terminal      bool          // Progress is a terminal: redraw one line in place
+	Interval      time.Duration // period of plain progress lines (default 10 s)
+	Log           io.Writer     // -v messages (nil: none)
+	Flags         []string      // the command line, recorded in manifest.json
 }
 
 // Result summarises a run.
@@ -94,8 +88,8 @@ func ExperimentDir(root string, spec *experiments.Spec) string {
 
 func shardName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.jsonl", i, n) }
 
-// Validate resolves spec against reg without running or writing anything: the check
-// run.go makes before creating any file. Its errors are *experiments.SpecError.
+// Validate resolves spec against reg without running or writing anything, as Run does
+// first. Its errors are *experiments.SpecError.
 func Validate(reg Registry, spec *experiments.Spec) error {
 	_, err := prepare(reg, spec)
 	return err
@@ -138,8 +132,7 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	return r.finish(ctx)
 }
 
-// runState is one Run between its steps: startRun, openJournal, selectJobs, execute,
-// finish.
+// runState is one Run between its steps (startRun, openJournal, selectJobs, execute, finish).
 type runState struct {
 	spec      *experiments.Spec
 	o         Options
@@ -161,9 +154,8 @@ type runState struct {
 	rowsTotal int      // rows of this shard
 }
 
-// startRun resolves spec, fixes the output paths, and opens the result cache and the
-// calibration store. A nil runState means a bad shard or a spec error; otherwise its res
-// names the folder and file even on error.
+// startRun resolves spec, fixes the output paths and opens the result cache and the
+// calibration store: nil on a bad shard or spec; otherwise res names the folder and file.
 func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error) {
 	if o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards) {
 		return nil, fmt.Errorf("runner: shard %d of %d out of range", o.Shard, o.Shards)
@@ -225,11 +217,10 @@ func (r *runState) logf(format string, args ...any) {
 	}
 }
 
-// openJournal starts the journal, or with -resume continues the journal of the same run.
-// A journal of another run (an edited spec) is an error without the cache; with it the
-// journal starts afresh, since the unchanged rows are in the cache, so -resume is not
-// all-or-nothing. A finished run is replaced only with Force, or by resuming its own
-// journal.
+// openJournal starts the journal, or with -resume continues the same run's. Another
+// run's journal (an edited spec) is an error without the cache; with it the journal starts
+// afresh, the unchanged rows being in the cache. A finished run is replaced only with
+// Force, or by resuming its own journal.
 func (r *runState) openJournal() error {
 	var good int64
 	resume := false
@@ -267,11 +258,10 @@ func (r *runState) openJournal() error {
 	return err
 }
 
-// selectJobs lists the rows of this shard, each a job (cell, algorithm, trial); rows
-// neither journaled nor cached are computed. Shards are dealt by predicted cost
-// (shardOf), which needs the cost of every row of the experiment, the same in every
-// shard's process, so a sharded run plans every pair here; unsharded, only the rows to
-// compute are planned, on the worker slots, each pair before its rows (r.plans).
+// selectJobs lists the rows of this shard as jobs; those neither journaled nor cached are
+// computed. A sharded run plans every pair here, since the deal (shardOf) needs the cost of
+// every row, the same in every shard's process; unsharded, only the rows to compute are
+// planned, on the worker slots, each pair before its rows (r.plans).
 func (r *runState) selectJobs() error {
 	r.res.Skipped = len(r.done)
 	mine := allJobs(r.p)
@@ -348,8 +338,8 @@ func (r *runState) cacheKey(jb job) string {
 	return r.ch.key(jb.cell, jb.alg, jb.trial, [4]uint64{phi, plo, mhi, mlo}, r.spec.SaveOutputs)
 }
 
-// execute computes r.jobs and the plans they need on the worker slots. Each row
-// goes to the journal and the cache as it comes, and into r.all.
+// execute computes r.jobs and their plans on the worker slots; each row goes to the
+// journal, the cache and r.all as it comes.
 func (r *runState) execute(ctx context.Context) error {
 	spec, p := r.spec, r.p
 	left := map[string]float64{}
@@ -405,7 +395,15 @@ func (r *runState) execute(ctx context.Context) error {
 		prog.add(x.e.Algorithm, x.cost, secs, x.e.Row[rows.ColStatus] == string(rows.StatusError))
 	}
 	prog.finish(ctx.Err() != nil)
-	r.timed(prog, sl)
+	// the run's times and the workers' occupancy (Result)
+	r.res.RowSeconds, r.res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
+	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
+	if el := r.res.TrialSeconds; len(r.jobs) > 0 && el > 0 {
+		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
+			r.spec.Name, r.res.Computed, el, r.workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.workers))
+	}
+	computed, loaded := r.calib.counts()
+	r.logf("%s: calibrations: %d computed, %d read from the calibration cache", r.spec.Name, computed, loaded)
 	if err := r.jr.close(); werr == nil {
 		werr = err
 	}
@@ -416,18 +414,6 @@ func (r *runState) execute(ctx context.Context) error {
 		return fmt.Errorf("runner: cache: %w", cacheErr)
 	}
 	return nil
-}
-
-// timed fills the run's times into r.res and logs the workers' occupancy (Result).
-func (r *runState) timed(prog *progress, sl *slots) {
-	r.res.RowSeconds, r.res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
-	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
-	if el := r.res.TrialSeconds; len(r.jobs) > 0 && el > 0 {
-		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
-			r.spec.Name, r.res.Computed, el, r.workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.workers))
-	}
-	computed, loaded := r.calib.counts()
-	r.logf("%s: calibrations: %d computed, %d read from the calibration cache", r.spec.Name, computed, loaded)
 }
 
 // finish checks that every row of the shard is there and writes results.csv and
@@ -491,11 +477,11 @@ func RunOne(ctx context.Context, reg Registry, spec *experiments.Spec, sel Selec
 	return e.Row, nil
 }
 
-// runRow computes the row of algorithm ai in trial trial of cell ci, on the trial's
-// instance ti with a fresh counter and a fresh generator over the trial's mechanism
-// stream: every algorithm of a trial sees the same instance and the same random numbers
-// (common random numbers), and a row depends neither on the other algorithms nor on the
-// order or worker that runs it. ok is false when ctx was cancelled.
+// runRow computes the row of algorithm ai in trial trial of cell ci on the trial's
+// instance ti, with a fresh counter and a fresh generator over the trial's mechanism
+// stream: every algorithm of a trial sees the same instance and random numbers (common
+// random numbers), and a row depends neither on the other algorithms nor on the order or
+// worker that runs it. ok is false when ctx was cancelled.
 func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) (e entry, ok bool) {
 	c := &p.cells[ci]
 	spec := p.spec
@@ -540,11 +526,10 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 }
 
 // instanceLimit bounds the instances kept for sharing (instancePool): as many as fit in
-// 1 GiB at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
-// samples and solver state) for the largest cell, and at least 4 per worker. Longest-first
-// dispatch starts the costly algorithm of every trial before the cheap ones, so a limit
-// below the number of trials would make the cheap ones generate (and solve) their
-// instance again: correct, since an instance depends only on its seed, but slow.
+// 1 GiB at 4 × 8·n·(d+1) bytes each (data, held-out samples, solver state) for the largest
+// cell, and at least 4 per worker. Longest-first dispatch starts the costly algorithm of
+// every trial before the cheap ones, so a lower limit would make the cheap ones generate
+// and solve their instance again (correct, the instance depending only on its seed, but slow).
 func instanceLimit(p *plan, workers int) int {
 	est := 1.0
 	for _, c := range p.cells {
@@ -553,14 +538,13 @@ func instanceLimit(p *plan, workers int) int {
 	return max(4*workers, int(min((1<<30)/est, 1<<20)))
 }
 
-// runMechanism runs one mechanism's plan pl on a fresh counter, turning a panic into an
-// error; a failed plan fails the row with the plan's error and record, running nothing.
-// The counted queries are written into r. When the instance declares an exact low-rank
-// structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
-// in the r reduced coordinates and lifts its output (algorithms.RunReduced): the same
-// output law at O(r) work per step; the row then has reduced_rank = r.
-func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
-	rec = algorithms.Empty()
+// runMechanism runs one mechanism's plan pl on a fresh counter (a panic becomes an error)
+// and writes the counted queries into r; a failed plan fails the row with the plan's error
+// and record, running nothing. When the instance declares an exact low-rank structure on
+// R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs in the r
+// reduced coordinates and lifts its output (algorithms.RunReduced): the same output law at
+// O(r) work per step; the row then has reduced_rank = r.
+func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
 	cnt := problems.NewCounter(inst)
 	p := pl.plan
 	// oracle tuning / the non-private reference: the instance answers uncounted, and the
@@ -585,25 +569,36 @@ func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanis
 		}
 	}
 	t0 := time.Now()
+	var out algorithms.Output
+	rec, err := pl.rec, pl.err
+	if err == nil {
+		out, err = safely(true, run)
+		rec = algorithms.Empty()
+		if out.Record.Guarantee != "" || err == nil {
+			rec = out.Record
+		}
+		if err == nil && len(out.X) != inst.Dim() {
+			err = fmt.Errorf("output has dimension %d, want %d", len(out.X), inst.Dim())
+		}
+	}
+	wall := time.Since(t0)
+	r[rows.ColValueQueries] = strconv.FormatInt(cnt.ValueQueries, 10)
+	r[rows.ColGradientQueries] = strconv.FormatInt(cnt.GradientQueries, 10)
+	return out.X, rec, wall, err
+}
+
+// safely returns f(), or on a panic the error "panic: <value>", with the first frames of
+// its stack when frames is set.
+func safely[T any](frames bool, f func() (T, error)) (v T, err error) {
 	defer func() {
-		wall = time.Since(t0)
-		r[rows.ColValueQueries] = strconv.FormatInt(cnt.ValueQueries, 10)
-		r[rows.ColGradientQueries] = strconv.FormatInt(cnt.GradientQueries, 10)
-		if v := recover(); v != nil {
-			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+			if frames {
+				err = fmt.Errorf("panic: %v [%s]", p, firstFrames(debug.Stack()))
+			}
 		}
 	}()
-	if pl.err != nil {
-		return nil, pl.rec, 0, pl.err
-	}
-	out, err := run()
-	if out.Record.Guarantee != "" || err == nil {
-		rec = out.Record
-	}
-	if err == nil && len(out.X) != inst.Dim() {
-		err = fmt.Errorf("output has dimension %d, want %d", len(out.X), inst.Dim())
-	}
-	return out.X, rec, 0, err
+	return f()
 }
 
 // score fills the utility columns (DESIGN.md results.csv).
@@ -640,35 +635,16 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 	}
 }
 
-func generate(g problems.Generator, s problems.Spec, rng *rand.Rand) (inst problems.Instance, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
-		}
-	}()
-	return g.Generate(s, rng)
-}
-
-func optimum(inst problems.Instance) (o problems.Optimum, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("panic: %v", v)
-		}
-	}()
-	return inst.Optimum()
-}
-
 // StatisticsColumn holds the audit statistics of a problems.Audited instance: the
 // Batch() values S(x) of one trial's runs, space-separated, in run order.
 const StatisticsColumn = "statistics"
 
 // runTrial runs one algorithm for one trial: one runMechanism, or on a problems.Audited
-// instance (a privacy-audit canary) batch runs (the entry's audit_batch, else Batch()),
-// each on a fresh counter, all drawing in order from the trial's mechanism stream rng, so
-// the batch is a deterministic function of the trial's seed. The row then holds the
-// statistics of every run (StatisticsColumn), the summed query counts and wall time, and
-// the Record and point of the last run (the calibration is the same for every run). The
-// first failing run fails the row.
+// instance (a privacy-audit canary) batch runs (the entry's audit_batch, else Batch()) on
+// fresh counters, drawing in turn from the trial's mechanism stream rng, so the batch is
+// a function of the trial's seed. The row holds every run's statistic (StatisticsColumn),
+// the summed query counts and wall time, and the Record and point of the last run (every
+// run has the same calibration). The first failing run fails the row.
 func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, batch int, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
 	au, ok := inst.(problems.Audited)
 	if !ok {
@@ -707,8 +683,8 @@ func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, i
 
 // progress reports finished rows as DESIGN.md "Command line" describes (a plain line per
 // Interval off a terminal). The percentage is of the predicted cost of the rows this
-// process computes, known as their plans finish; the ETA takes the overall rate for an
-// algorithm without a computed row yet, and divides by the observed parallelism.
+// process computes, known as their plans finish; the ETA prices an algorithm without a
+// computed row at the overall rate, and divides by the observed parallelism.
 type progress struct {
 	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
 	o           Options
@@ -719,9 +695,7 @@ type progress struct {
 	work        float64 // row seconds (wall_seconds) of the computed rows
 	algs        map[string]*algProgress
 	start, last time.Time
-	// bar draws the terminal bar over permille of the predicted cost; its own count, rate
-	// and ETA are off: the description carries ours.
-	bar *progressbar.ProgressBar
+	bar         *progressbar.ProgressBar // the terminal bar, in permille of the predicted cost
 	// stop ends the ticker (tick) and stopped says it has; nil without a ticker.
 	stop, stopped chan struct{}
 }

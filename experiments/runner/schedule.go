@@ -154,9 +154,11 @@ type trialInstance struct {
 func newInstance(p *plan, ci, trial int) *trialInstance {
 	ti := &trialInstance{}
 	phi, plo := p.spec.ProblemSeed(p.cells[ci].Cell, trial)
-	ti.inst, ti.genErr = generate(p.gen, p.cells[ci].pspec, rand.New(rand.NewPCG(phi, plo)))
+	ti.inst, ti.genErr = safely(true, func() (problems.Instance, error) {
+		return p.gen.Generate(p.cells[ci].pspec, rand.New(rand.NewPCG(phi, plo)))
+	})
 	if ti.genErr == nil {
-		ti.opt, ti.optErr = optimum(ti.inst)
+		ti.opt, ti.optErr = safely(false, func() (problems.Optimum, error) { return ti.inst.Optimum() })
 	}
 	return ti
 }
