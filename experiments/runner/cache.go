@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"expmech/algorithms"
 	"expmech/experiments"
@@ -30,13 +31,11 @@ import (
 	"expmech/rows"
 )
 
-// The result cache (README "Result cache": what its key holds, and why not the names and
-// labels an edit of the spec may change) stores every computed row under that key (the
-// code's part: rowCode) without the cell's identity columns (baseColumns) and the label,
-// which are filled from the current spec (cacheEntry.row).
-//
-// Layout: DIR/<first two hex digits>/<key>.json, one entry per file, written atomically
-// (writeUnsynced). A file that does not decode or whose key differs is a miss.
+// The result cache (DESIGN.md "Result cache": what its key holds, the code's part being
+// rowCode) stores every computed row without the cell's identity columns (baseColumns) and
+// the label, which come from the current spec (cacheEntry.row). Layout:
+// DIR/<first two hex digits>/<key>.json, one entry per file, written atomically
+// (writeUnsynced); a file that does not decode or whose key differs is a miss.
 type cache struct {
 	dir   string
 	cells []cellKey
@@ -58,9 +57,8 @@ type cacheEntry struct {
 	X   []string `json:"x,omitempty"`
 }
 
-// newCache digests every cell's problem and budget and its algorithms. The code part of a
-// row's key is keys.rowCode for its algorithm and problem, or codeVersion, the whole
-// code's version, when those keys are unknown.
+// newCache digests every cell's problem, budget and algorithms; a row's code part is
+// keys.rowCode, else codeVersion, the whole code's version.
 func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 	c := &cache{dir: dir, data: map[string]string{}}
 	for _, cp := range p.cells {
@@ -99,8 +97,7 @@ func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 			putString(ah, cmp.Or(keys.rowCode(p.gen, p.facs[i], a), codeVersion))
 			putString(ah, a.Name)
 			ah.Write(lenPrefix(cfg))
-			// The tuning protocol wraps the mechanism (Registry.Tune): its mode, grid and law
-			// of the number of runs determine the row as much as the config does.
+			// the tuning protocol wrapping the mechanism (Registry.Tune) shapes the row too
 			putString(ah, "tuning")
 			putString(ah, string(a.Tuning))
 			putString(ah, strconv.FormatBool(a.TuningExplicit))
@@ -190,9 +187,8 @@ func (c *cache) put(key string, r rows.Row, base map[string]string, x []string) 
 		return err
 	}
 	b = append(b, '\n')
-	// The entry's folder exists but for the first entry of its two-hex prefix: try the
-	// write first and make the folder only when it is missing, rather than a stat and a
-	// mkdir before every row's write.
+	// The folder is missing only for the first entry of its prefix: write first, rather
+	// than a stat and a mkdir before every row's write.
 	err = writeUnsynced(p, b)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := rows.MkdirAll(filepath.Dir(p)); err != nil {
@@ -203,11 +199,9 @@ func (c *cache) put(key string, r rows.Row, base map[string]string, x []string) 
 	return err
 }
 
-// writeUnsynced writes b to path through a temporary file renamed over it, with
-// rows.FileMode, like rows.WriteFile but without its two fsyncs: a cache entry is written
-// per row on the worker's path, where the fsyncs cost more than small rows (erm_rates:
-// 60% of the trials' time). A crash may leave an entry empty or torn; get reads it as a
-// miss and the row is recomputed, so the cache needs no durability.
+// writeUnsynced writes b to path like rows.WriteFile but without its two fsyncs, which on
+// the worker's path cost more than small rows (erm_rates: 60% of the trials' time). A crash
+// may leave an entry empty or torn; get reads it as a miss, so the cache needs no durability.
 func writeUnsynced(path string, b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
@@ -250,9 +244,8 @@ func putInt(h hash.Hash, v int64) { h.Write(binary.BigEndian.AppendUint64(nil, u
 
 func putFloat(h hash.Hash, v float64) { putInt(h, int64(math.Float64bits(v))) }
 
-// packageKeys is stamped by `make build` (-ldflags -X, from `go list -deps`; see
-// scripts/codekeys): "path=key;path=key;…", the closure key of every package of the
-// module; "" otherwise (loadCodeKeys). Set only by the linker, never assigned.
+// packageKeys is the closure key of every package, "path=key;…", stamped by `make build`
+// (-ldflags -X; scripts/codekeys), else "". Set only by the linker, never assigned.
 var packageKeys string
 
 // runnerPackage is this package's import path: every row depends on it.
@@ -267,11 +260,9 @@ type Package struct {
 	Imports []string
 }
 
-// PackageKeys returns the closure key of every package: the SHA-256 over the Go version,
-// go.mod and go.sum, and, for the package and every module package it imports
-// (transitively) in path order, the path and the bytes of its Go files. A row's code key
-// is made of the closure keys of what it runs (rowCode), so an edit to one package
-// changes the keys of exactly the packages that import it.
+// PackageKeys returns the closure key of every package (DESIGN.md "Result cache"): the
+// SHA-256 over the Go version, go.mod and go.sum, and, for the package and every module
+// package it imports (transitively) in path order, the path and the bytes of its Go files.
 func PackageKeys(root string, pkgs []Package) (map[string]string, error) {
 	own := map[string][]byte{}
 	deps := map[string][]string{}
@@ -336,16 +327,6 @@ func EncodePackageKeys(keys map[string]string) string {
 	return strings.Join(parts, ";")
 }
 
-func decodePackageKeys(s string) map[string]string {
-	keys := map[string]string{}
-	for _, kv := range strings.Split(s, ";") {
-		if p, k, ok := strings.Cut(kv, "="); ok {
-			keys[p] = k
-		}
-	}
-	return keys
-}
-
 // ScanPackages lists the packages of the module at root (module path expmech) as `go
 // build` sees them (go/build applies the build constraints), outside the results,
 // figures, bin and testdata folders.
@@ -397,7 +378,13 @@ type codeKeys map[string]string
 // src:…) the keys computed from the sources, else nil.
 func loadCodeKeys(prov *Provenance) codeKeys {
 	if packageKeys != "" {
-		return decodePackageKeys(packageKeys)
+		keys := codeKeys{}
+		for _, kv := range strings.Split(packageKeys, ";") {
+			if p, k, ok := strings.Cut(kv, "="); ok {
+				keys[p] = k
+			}
+		}
+		return keys
 	}
 	if prov == nil || !strings.HasPrefix(prov.CodeVersion, "src:") {
 		return nil
@@ -405,9 +392,8 @@ func loadCodeKeys(prov *Provenance) codeKeys {
 	return sourceKeysOnce()
 }
 
-// sourceKeysOnce scans the module's source folder for its package keys once per process:
-// nil when there is no such folder or it does not scan. Set at initialisation, never
-// reassigned; callers do not modify the map.
+// sourceKeysOnce scans the module's source folder for its package keys once per process
+// (nil when it cannot). Set at initialisation; callers do not modify the map.
 var sourceKeysOnce = sync.OnceValue(func() codeKeys {
 	root := moduleRoot()
 	if root == "" {
@@ -421,15 +407,12 @@ var sourceKeysOnce = sync.OnceValue(func() codeKeys {
 	return keys
 })
 
-// wrapperPackages hold mechanisms that wrap other registered mechanisms passed in as
-// values (the audit's underclaimed and broken variants): their rows depend on code their
-// package does not import, so they key by every package.
+// wrapperPackages hold mechanisms wrapping other registered ones passed in as values (the
+// audit's variants): their rows run code their package does not import, so they key by all.
 var wrapperPackages = []string{"expmech/algorithms/auditing"}
 
-// rowCode is the code key of the rows of algorithm a (factory f) on problems of gen: the
-// closure keys of the runner, of the package defining the problem generator, of the
-// package defining the mechanism's config, and of the tuning protocol when a is tuned
-// (run.go wires package tuning around any mechanism). "" when a package is unknown, so
+// rowCode is the code key of the rows of algorithm a (factory f) on problems of gen, made
+// of the closure keys DESIGN.md "Result cache" lists; "" when a package is unknown, so
 // that the caller keys by the whole code version.
 func (k codeKeys) rowCode(gen problems.Generator, f algorithms.Factory, a experiments.Algorithm) string {
 	if k == nil || gen == nil || f.NewConfig == nil {
@@ -470,26 +453,23 @@ func typePackage(v any) string {
 }
 
 // RowCode is the code key of the rows of algorithm a (factory f) on problems of gen under
-// the package keys keys ("" when unknown: the rows then key by the whole code version).
-// The result cache keys rows with it; exported for the tests of the wiring.
+// the package keys keys (rowCode); exported for the tests of the wiring.
 func RowCode(keys map[string]string, gen problems.Generator, f algorithms.Factory, a experiments.Algorithm) string {
 	return codeKeys(keys).rowCode(gen, f, a)
 }
 
-// The calibration cache (README "Result cache", its last paragraph): calibStore keeps the
-// answers under CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json,
-// written atomically; a file that does not decode or whose key or code version differs is
-// a miss.
-
 // calibVersion changes when the file format or the key's derivation changes.
 const calibVersion = "expmech-calibration-cache/1"
 
+// calibStore is the calibration cache (README "Result cache", its last paragraph): answers
+// under CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json, written
+// atomically; a file that does not decode or whose key or code version differs is a miss.
 type calibStore struct {
 	dir              string // "" keeps answers in memory only
 	version          string // the code's version (Provenance.CodeVersion)
 	mu               sync.Mutex
 	m                map[string]*calibAnswer
-	computed, loaded int // answers computed here and read from disk
+	computed, loaded atomic.Int64 // answers computed here and read from disk
 	// wait blocks until an answer another goroutine is computing is there (nil: a plain
 	// receive); a run sets it to its slots' wait before any Calibration call.
 	wait func(<-chan struct{})
@@ -534,25 +514,13 @@ func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	defer close(a.done) // also when compute panics: the waiters get nil, as on a failure
 	if b := s.load(key); b != nil {
 		a.b = b
-		s.count(&s.loaded)
+		s.loaded.Add(1)
 		return a.b
 	}
 	a.b = compute()
-	s.count(&s.computed)
+	s.computed.Add(1)
 	s.save(key, a.b)
 	return a.b
-}
-
-func (s *calibStore) counts() (computed, loaded int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.computed, s.loaded
-}
-
-func (s *calibStore) count(n *int) {
-	s.mu.Lock()
-	*n++
-	s.mu.Unlock()
 }
 
 func (s *calibStore) path(key string) string {

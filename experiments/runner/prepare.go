@@ -23,17 +23,16 @@ import (
 )
 
 // plan is a spec resolved against the registry: every cell with its generator spec,
-// constants and the factories of its algorithms. Building it is the last validation step
-// (mechanism constructors and generator constants may reject a cell); nothing has been
-// written when it fails.
+// constants and algorithms. Building it is the last validation step (constructors and
+// generator constants may reject a cell), before anything is written.
 type plan struct {
 	spec  *experiments.Spec
 	cells []cellPlan
 	facs  []algorithms.Factory // aligned with spec.Algorithms
 	gen   problems.Generator
-	// env is the runner's services handed to every Plan and Run (algorithms.Env): the
-	// zero value (RunOne, Validate) is serial and in memory; Run and DryRun set the
-	// calibration store before planning and Run the parallel loop before the first row.
+	// env is the runner's services handed to every Plan and Run: serial and in memory as the
+	// zero value (RunOne, Validate); Run and DryRun set the calibration store before planning
+	// and Run the parallel loop before the first row.
 	env algorithms.Env
 }
 
@@ -42,15 +41,13 @@ type cellPlan struct {
 	pspec  problems.Spec
 	consts problems.Constants
 	budget algorithms.Budget
-	// mechs holds one mechanism per algorithm, built once and shared by every trial and
-	// worker of the cell. Run is therefore called concurrently on one Mechanism.
+	// mechs holds one mechanism per algorithm, shared by every trial and worker of the cell:
+	// Run is called concurrently on one Mechanism.
 	mechs []algorithms.Mechanism
-	// plans holds each mechanism's Plan, made once on the first call (makePlan) and handed
-	// to every row of the cell, so data-independent work (a calibration, an accountant) is
-	// done once per (cell, algorithm) and Run computes none of it again.
+	// plans holds each mechanism's Plan, made on the first call (makePlan), so the
+	// data-independent work (a calibration, an accountant) is done once per pair.
 	plans []func() planned
-	// base holds the row columns shared by every algorithm and trial of the cell.
-	base map[string]string
+	base  map[string]string // the row columns shared by every algorithm and trial
 }
 
 // prepare resolves spec against reg. Its errors are *experiments.SpecError (exit 2).
@@ -81,8 +78,7 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 	if len(se.Issues) > 0 {
 		return nil, se
 	}
-	// A problem found in a cell is reported once, with the cells it holds in (a bad data
-	// file is bad in every cell of the sweep).
+	// a problem is reported once, with the cells it holds in (a bad data file: every cell)
 	type issue struct{ key, msg string }
 	var found []issue
 	in := map[issue][]string{}
@@ -120,9 +116,8 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 			if err != nil {
 				badCell(c, fmt.Sprintf("algorithms[%d]", i), "%s: %v", spec.Algorithms[i].Label, err)
 			}
-			// A config that cannot hold on these public constants is refused now (exit 2),
-			// not discovered as error rows (e.g. expmech's strong_convexity above the
-			// problem's declared one).
+			// a config that cannot hold on these public constants is refused now (exit 2), not
+			// found as error rows (e.g. expmech's strong_convexity above the problem's)
 			if ck, ok := algorithms.As[algorithms.ConstantsChecker](m); ok && err == nil {
 				if err := ck.CheckConstants(consts); err != nil {
 					key := fmt.Sprintf("algorithms[%d]", i)
@@ -158,9 +153,8 @@ func prepare(reg Registry, spec *experiments.Spec) (*plan, error) {
 	return p, nil
 }
 
-// checkAuditBatch refuses an entry's audit_batch when the problem is not an audited canary
-// (problems.Audited), where it would mean nothing: it draws the first cell's instance
-// (problem instances are not drawn at planning otherwise) only when some entry sets it.
+// checkAuditBatch refuses an entry's audit_batch, meaningless unless the problem is an
+// audited canary (problems.Audited); only then does planning draw an instance (the first cell's).
 func checkAuditBatch(gen problems.Generator, spec *experiments.Spec, cells []experiments.Cell) *experiments.Issue {
 	i := slices.IndexFunc(spec.Algorithms, func(a experiments.Algorithm) bool { return a.AuditBatch > 0 })
 	if i < 0 || len(cells) == 0 {
@@ -200,9 +194,8 @@ func newMechanism(f algorithms.Factory, cfg any) (algorithms.Mechanism, error) {
 	return f.New(c)
 }
 
-// baseColumns are the cell's identity columns (DESIGN.md results.csv): the same for every
-// algorithm and trial of the cell. n and d come from the constants (with a data file they
-// are the file's).
+// baseColumns are the cell's identity columns (DESIGN.md results.csv); n and d come from
+// the constants (with a data file, the file's).
 func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constants) map[string]string {
 	pc := c.Problem
 	m := map[string]string{
@@ -217,8 +210,8 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 	if pc.HasGK {
 		m[rows.ColGK] = fmtF(pc.GK)
 	}
-	// Swept keys that are not DESIGN.md columns become columns of their own (radius, a
-	// problem parameter, "<label>.<param>"), so analysis can group and fit by them.
+	// swept keys that are not DESIGN.md columns (radius, a problem parameter,
+	// "<label>.<param>") become columns, for the analysis to group and fit by
 	for _, a := range c.Assign {
 		if _, ok := m[a.Key]; !ok && !rows.IsCanonical(a.Key) {
 			m[a.Key] = a.Value
@@ -245,9 +238,8 @@ type Registry struct {
 	Problems   []problems.Generator
 	Mechanisms []algorithms.Factory
 	Samplers   []string
-	// Tune applies an algorithm entry's tuning (its mode theory | oracle | private, grid
-	// and private-selection parameters) to a built mechanism; run.go wires package tuning
-	// here. nil: only mode theory without a grid is accepted.
+	// Tune applies an entry's tuning (mode, grid, private-selection parameters) to a built
+	// mechanism (package tuning, wired by run.go); nil accepts only theory without a grid.
 	Tune func(m algorithms.Mechanism, a experiments.Algorithm) (algorithms.Mechanism, error)
 }
 
@@ -329,22 +321,20 @@ var planColumns = []string{
 // A DryRunResult is what DryRun wrote and predicted.
 type DryRunResult struct {
 	Path string // plan.csv
-	// Cost is the predicted cost of every row (Σ over cells × algorithms × trials of the
-	// predicted queries × d) and Longest that of the costliest row; with Options.Shards
-	// > 1, ShardCosts holds each shard's predicted cost under the LPT deal that Run uses,
-	// and Ideal is a lower bound on the makespan of any deal of whole rows: max(Cost /
-	// Shards, Longest, c_S + c_{S+1}) with c the row costs in decreasing order — with more
-	// rows than S shards, one shard holds two of the S + 1 costliest (pigeonhole).
+	// Cost is the predicted cost of every row (Σ of predicted queries × d) and Longest the
+	// costliest row's; with Options.Shards > 1, ShardCosts holds each shard's under Run's
+	// LPT deal, and Ideal bounds the makespan of any deal of whole rows from below:
+	// max(Cost / S, Longest, c_S + c_{S+1}) with c the row costs in decreasing order (with
+	// more rows than S shards, one shard holds two of the S + 1 costliest: pigeonhole).
 	Cost, Longest, Ideal float64
 	ShardCosts           []float64
 	// CostByAlgorithm is Cost split by algorithm label (CostRates prices it).
 	CostByAlgorithm map[string]float64
 }
 
-// DryRun validates spec against reg and writes Out/<name>/plan.csv: one row per cell ×
-// algorithm with each mechanism's own Plan (calibration and predicted cost), running
-// nothing. A mechanism whose Plan fails gets status=error in its row. The Plans run on
-// Options.Workers goroutines, with the calibration cache of a run (calibStore).
+// DryRun validates spec against reg and writes Out/<name>/plan.csv, running nothing: one
+// row per cell × algorithm with its mechanism's Plan (status error when it fails),
+// planned on Options.Workers goroutines with a run's calibration cache (calibStore).
 func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, error) {
 	var out DryRunResult
 	p, err := prepare(reg, spec)
@@ -422,10 +412,9 @@ func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (pl algorit
 }
 
 // CostRates is the seconds per unit of cost of each algorithm label in the ok rows rs of
-// a finished run: Σ wall_seconds over Σ of each row's cost in makePlan's units, from the
-// queries it counted ((1 + value + gradient queries) × the dimension the row worked in:
-// reduced_rank when set, else d; results.csv holds no predicted counts). Labels without
-// such a row are absent.
+// a finished run: Σ wall_seconds over Σ cost in makePlan's units from the counted queries
+// (results.csv has no predicted ones), (1 + value + gradient queries) × (reduced_rank when
+// set, else d). Labels without such a row are absent.
 func CostRates(rs []*rows.Record) map[string]float64 {
 	secs, cost := map[string]float64{}, map[string]float64{}
 	for _, r := range rs {

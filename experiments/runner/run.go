@@ -402,8 +402,8 @@ func (r *runState) execute(ctx context.Context) error {
 		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
 			r.spec.Name, r.res.Computed, el, r.workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.workers))
 	}
-	computed, loaded := r.calib.counts()
-	r.logf("%s: calibrations: %d computed, %d read from the calibration cache", r.spec.Name, computed, loaded)
+	r.logf("%s: calibrations: %d computed, %d read from the calibration cache",
+		r.spec.Name, r.calib.computed.Load(), r.calib.loaded.Load())
 	if err := r.jr.close(); werr == nil {
 		werr = err
 	}

@@ -17,10 +17,9 @@ import (
 	"expmech/problems"
 )
 
-// A job is one (cell, algorithm, trial) row to compute, with its predicted cost (makePlan;
-// README "Scaling"). Jobs are dispatched longest-predicted-first (slots), so the last to
-// finish is a short one, and shards are dealt by the same costs (shardOf); neither changes
-// a row (runRow).
+// A job is one (cell, algorithm, trial) row to compute with its predicted cost (makePlan),
+// by which jobs are dispatched longest first (slots) and dealt to shards (shardOf);
+// neither changes a row (runRow).
 type job struct {
 	cell, alg, trial int
 	cost             float64
@@ -33,10 +32,10 @@ func lptCompare(a, b job) int {
 }
 
 // shardOf deals jobs to n shards by the LPT rule (Graham 1969: longest job first, each to
-// the least loaded shard, ties to the lowest index): a predicted makespan at most
-// 4/3 − 1/(3n) times the optimum. It depends only on the jobs and their costs, so every
-// shard of an array computes the same deal. It returns each job's shard (aligned with
-// jobs, whose order it keeps) and each shard's predicted cost.
+// the least loaded shard, ties to the lowest index; a predicted makespan at most
+// 4/3 − 1/(3n) times the optimum), a function of the jobs and costs alone, so every shard
+// computes the same deal. It returns each job's shard (aligned with jobs, whose order it
+// keeps) and each shard's predicted cost.
 func shardOf(jobs []job, n int) ([]int, []float64) {
 	order := make([]int, len(jobs))
 	for i := range order {
@@ -92,9 +91,8 @@ type planned struct {
 	cost float64
 }
 
-// planPairs runs the Plan of every (cell, algorithm) that jobs need on workers slots (a
-// sharded or dry run), aligned with p.cells and spec.Algorithms (nil where no job needs
-// it).
+// planPairs runs the Plan of every (cell, algorithm) jobs need on workers slots (a sharded
+// or dry run), aligned with p.cells and spec.Algorithms (nil where no job needs it).
 func planPairs(p *plan, jobs []job, workers int) [][]*planned {
 	out := make([][]*planned, len(p.cells))
 	var pairs [][2]int
@@ -142,8 +140,8 @@ func withCosts(jobs []job, pl [][]*planned) {
 	}
 }
 
-// A trialInstance is the instance of one (cell, trial), generated from the problem stream,
-// with its optimum: every algorithm of the trial runs on it.
+// A trialInstance is the instance of one (cell, trial), from the problem stream, with its
+// optimum: every algorithm of the trial runs on it.
 type trialInstance struct {
 	inst   problems.Instance
 	opt    problems.Optimum
@@ -163,10 +161,9 @@ func newInstance(p *plan, ci, trial int) *trialInstance {
 	return ti
 }
 
-// instancePool shares the instance of a (cell, trial) among the workers that run its
-// algorithms, dropping it when its last job is done. At most limit instances are kept;
-// beyond that a job generates its own copy (the same instance: it depends only on the
-// trial's problem seed), so memory stays bounded whatever the order.
+// instancePool shares the instance of a (cell, trial) among its jobs until the last is
+// done. Beyond limit instances a job generates its own copy (the same: it depends only on
+// the trial's problem seed), so memory stays bounded whatever the order.
 type instancePool struct {
 	p     *plan
 	limit int
@@ -209,13 +206,11 @@ func (ip *instancePool) done(ci, trial int) {
 	ip.mu.Unlock()
 }
 
-// slots schedules the tasks of one run on its Workers slots (README "Scaling"): first the
-// plans (where the data-independent calibrations happen), in the order given; then each
-// row as soon as the plan of its (cell, algorithm) is done, longest predicted first, so a
-// long calibration delays only its own rows; and on a slot nothing else wants, pieces of
-// a running row's parallel loop, so one long row at the end does not leave the others
-// idle. A task that waits for a calibration another is computing gives its slot back for
-// the wait (slots.wait). None of this changes a number (runRow, parallel).
+// slots schedules the tasks of one run on its Workers slots (README "Command line",
+// Scheduling): the plans in the order given; each row once its pair's plan is done,
+// longest predicted first; on a slot nothing else wants, pieces of a running row's
+// parallel loop. A task waiting for another's calibration gives its slot back meanwhile
+// (slots.wait). None of this changes a number (runRow, parallel).
 type slots struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -229,8 +224,8 @@ type slots struct {
 	pending int              // plans and rows not started
 	running int              // plans and rows started, not finished
 	stop    bool             // cancelled: start no more plans or rows
-	// busy is the time slots spent on plans and helpers' loop pieces (rows are timed by
-	// wall_seconds), waited the time tasks waited without a slot.
+	// busy is the slots' time on plans and helpers' loop pieces (rows have wall_seconds),
+	// waited the time tasks waited without a slot.
 	busy, waited time.Duration
 }
 
@@ -373,11 +368,10 @@ type loop struct {
 	panic   any // the first panic of a piece run by a helper
 }
 
-// parallel runs body(0), …, body(n−1), each once, on the calling goroutine and on idle
-// slots, and returns when all have returned; a panic in a piece is raised again in the
-// caller. It is the Loop of the algorithms.Env every Run receives. The pieces are the
-// mechanism's, fixed by its input alone, each writing its own part of the result, so the
-// result does not depend on who ran them.
+// parallel, the Loop of the algorithms.Env every Run receives, runs body(0), …, body(n−1)
+// once each on the calling goroutine and idle slots and returns when all have; a piece's
+// panic is raised again in the caller. The pieces are the mechanism's, fixed by its input,
+// each writing its own part of the result, so the result does not depend on who ran them.
 func (s *slots) parallel(n int, body func(i int)) {
 	if n <= 1 {
 		for i := range n {
