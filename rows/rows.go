@@ -122,10 +122,9 @@ func ReadCSV(r io.Reader) ([]Row, error) {
 // (a cluster's project folder), so group and world may read them whatever the umask.
 const FileMode os.FileMode = 0o644
 
-// WriteFile is the one way the harness writes an output file: through a temporary file in
-// the same folder, fsynced, given FileMode and renamed over path (then the folder is
-// fsynced), so a reader sees the old file or the new one, and a crash after WriteFile
-// returns does not lose it.
+// WriteFile is the one way the harness writes an output file: a temporary file in the
+// same folder, fsynced, given FileMode and renamed over path, then the folder fsynced, so
+// a reader sees the old file or the new one, and a crash after WriteFile does not lose it.
 func WriteFile(path string, write func(w io.Writer) error) error {
 	pf, err := renameio.NewPendingFile(path, renameio.WithStaticPermissions(FileMode))
 	if err == nil {
@@ -209,9 +208,8 @@ func NewLayout(cols []string) (*Layout, error) {
 // Columns returns the columns in file order (do not modify).
 func (h *Layout) Columns() []string { return h.cols }
 
-// Record is one parsed row: each column's text as written and, parsed once, its number
-// (NaN when the text is empty or not a number). File and Line locate it (Line is 1-based,
-// 0 for a record built in memory).
+// Record is one parsed row: each column's text as written and its number, parsed once (NaN
+// when empty or not a number). File and Line (1-based; 0 when built in memory) locate it.
 type Record struct {
 	File string
 	Line int

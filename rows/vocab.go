@@ -56,9 +56,9 @@ type Status string
 const (
 	StatusOK    Status = "ok"
 	StatusError Status = "error" // a fault; the error column says why
-	// StatusRefused is a configuration the plan knows cannot run at this cell by design
-	// (algorithms.ErrRefused: a theorem's condition fails, a declared cap is exceeded);
-	// the error column says why. Counted apart from errors.
+	// StatusRefused is a configuration that cannot run at this cell by design (a theorem's
+	// condition fails, a cap is exceeded: algorithms.ErrRefused); the error column says why.
+	// Counted apart from errors.
 	StatusRefused Status = "refused"
 )
 

@@ -91,9 +91,8 @@ func readJournal(path string) (h *header, es []entry, good int64, err error) {
 	return h, es, good, nil
 }
 
-// journal appends entries, one JSON line each, written with a single write call so that
-// each finished trial reaches the file before the next starts (a kill -9 loses at most
-// the line being written, which readJournal then drops).
+// journal appends entries, one JSON line per write call, so a kill -9 loses at most the
+// line being written, which readJournal drops.
 type journal struct {
 	f   *os.File
 	buf bytes.Buffer
@@ -165,13 +164,12 @@ func writeShardFile(path string, h header, es []entry) error {
 	})
 }
 
-// JournalMode is the journal's mode: owner only. The journal holds every row with its
-// diagnostics (PRIVACY.md §8: K, clip rates, …) before they are split off, and is the
-// writer's own log for -resume, never a result to share.
+// JournalMode is the journal's mode: owner only, since it holds every row with its
+// diagnostics (PRIVACY.md §8) and is the writer's own log, never a result to share.
 const JournalMode os.FileMode = 0o600
 
 // openMode opens path with flag and sets its mode to mode whatever the umask or an older
-// file's mode: the journal and the lock files (the others go through rows.WriteFile).
+// file's mode (the journal and the lock files; the others go through rows.WriteFile).
 func openMode(path string, flag int, mode os.FileMode) (*os.File, error) {
 	f, err := os.OpenFile(path, flag, mode)
 	if err != nil {
@@ -184,14 +182,12 @@ func openMode(path string, flag int, mode os.FileMode) (*os.File, error) {
 	return f, nil
 }
 
-// ErrBusy is returned (wrapped) when another run, shard or merge holds the lock of the
-// results it would write (DESIGN.md "Output files": one writer per folder). It is refused
-// before anything is written; the CLI exits with status 2.
+// ErrBusy is returned (wrapped), before anything is written, when another run, shard or
+// merge holds the lock of the results it would write (one writer per folder; exit 2).
 var ErrBusy = errors.New("another run is writing there")
 
-// lockName is the lock file of a writer: ".lock" for the writers of results.csv (an
-// unsharded run, a merge), ".lock-shard-I-of-N" for shard I's run, so that the shards of
-// one experiment may run side by side into one folder.
+// lockName is a writer's lock file: ".lock" for results.csv's (a run, a merge),
+// ".lock-shard-I-of-N" for shard I's, so the shards may run side by side into one folder.
 func lockName(o Options) string {
 	if o.Shards > 1 {
 		return fmt.Sprintf(".lock-shard-%d-of-%d", o.Shard, o.Shards)
@@ -199,9 +195,8 @@ func lockName(o Options) string {
 	return ".lock"
 }
 
-// folderLock is an exclusive lock on a file of an experiment folder, held for the length
-// of one run: flock(2) on an open file, so the kernel releases it when the holder exits,
-// whatever way (a kill -9 leaves no stale lock). The lock file itself stays (empty);
+// folderLock is an exclusive flock(2) on a file of an experiment folder, held for one run;
+// the kernel releases it however the holder exits (no stale lock). The empty file stays:
 // removing it would let a second writer lock a new file while the first holds the old.
 type folderLock struct{ f *os.File }
 
@@ -220,9 +215,8 @@ func lockFolder(dir, name string) (*folderLock, error) {
 		return nil, err
 	}
 	err = tryLock(f)
-	// A fork(2) of this process (git for the provenance, a test's child) copies every
-	// descriptor, this lock's included, until the child's exec closes it: a lock just
-	// released may look held for that moment. A real writer holds it for its whole run.
+	// A fork(2) of this process (git, a test's child) holds a copy of the descriptor until
+	// its exec, so a lock just released may look held that long; a writer holds it its run.
 	for deadline := time.Now().Add(lockPatience); errors.Is(err, errLocked) && time.Now().Before(deadline); {
 		time.Sleep(lockPatience / 50)
 		err = tryLock(f)
@@ -244,9 +238,8 @@ func (l *folderLock) release() {
 	}
 }
 
-// MergeInfo is what a merge learned from the shard files: their header, with the spec
-// they ran (SpecPath, Spec: so the caller can decode it again and run the analysis) and
-// the options that shaped it (Quick, Trials, Seed, Shards), and the merged Result.
+// MergeInfo is what a merge learned: the shard files' header, with the spec they ran (for
+// the caller's analysis) and its options, and the merged Result.
 type MergeInfo struct {
 	header
 	Result Result
@@ -254,9 +247,8 @@ type MergeInfo struct {
 
 var shardRE = regexp.MustCompile(`^shard-(\d+)-of-(\d+)\.jsonl$`)
 
-// merge combines the shard files of dir (one experiment folder) into results.csv. Every
-// shard 0 … N−1 must be present, complete and from the same run (identity); otherwise
-// nothing is written.
+// merge reads the shard files of the experiment folder dir: every shard 0 … N−1 must be
+// there, complete and from the same run (identity).
 func merge(dir string) (MergeInfo, []entry, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shard-*-of-*.jsonl"))
 	if err != nil {

@@ -166,8 +166,6 @@ func splitDiagnostics(r rows.Row, diag []rows.Row) (rows.Row, []rows.Row) {
 	return out, diag
 }
 
-func fmtF(v float64) string { return rows.Float(v) }
-
 func fmtI(v int) string {
 	if v == 0 {
 		return ""
@@ -178,15 +176,15 @@ func fmtI(v int) string {
 // recordColumns writes a mechanism Record into row r (NaN → empty; Extra → extra
 // columns, renamed "x_<key>" if a key collides with a DESIGN.md column).
 func recordColumns(r rows.Row, rec algorithms.Record) {
-	r[rows.ColDeltaMech] = fmtF(rec.DeltaMech)
-	r[rows.ColGDPS] = fmtF(rec.GDPS)
-	r[rows.ColEpsilonSpent] = fmtF(rec.EpsilonSpent)
-	r[rows.ColK] = fmtF(rec.K)
-	r[rows.ColMu] = fmtF(rec.Mu)
-	r[rows.ColSigma] = fmtF(rec.Sigma)
+	r[rows.ColDeltaMech] = rows.Float(rec.DeltaMech)
+	r[rows.ColGDPS] = rows.Float(rec.GDPS)
+	r[rows.ColEpsilonSpent] = rows.Float(rec.EpsilonSpent)
+	r[rows.ColK] = rows.Float(rec.K)
+	r[rows.ColMu] = rows.Float(rec.Mu)
+	r[rows.ColSigma] = rows.Float(rec.Sigma)
 	r[rows.ColSteps] = fmtI(rec.Steps)
 	r[rows.ColBatch] = fmtI(rec.Batch)
-	r[rows.ColTheoryBound] = fmtF(rec.TheoryBound)
+	r[rows.ColTheoryBound] = rows.Float(rec.TheoryBound)
 	r[rows.ColGuarantee] = string(rec.Guarantee)
 	if rec.Tuning != "" {
 		r[rows.ColTuning] = string(rec.Tuning)
@@ -198,18 +196,17 @@ func recordColumns(r rows.Row, rec algorithms.Record) {
 		if rows.IsCanonical(k) {
 			k = "x_" + k
 		}
-		r[k] = fmtF(v)
+		r[k] = rows.Float(v)
 	}
 }
 
 // certifyColumns re-derives the row's guarantee from what the mechanism reports it ran and
-// spent (algorithms.Certify) and writes the certificate columns: a mechanism cannot write
-// certified, it can only claim it. The provenance of each trusted constant is looked up in
-// the cell's constants c, not taken from the record.
+// spent (algorithms.Certify), which it can only claim, and writes the certificate columns;
+// each trusted constant's provenance comes from the cell's constants c, not the record.
 func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c problems.Constants) {
 	g, reason := algorithms.Certify(rec, b, c)
 	r[rows.ColGuarantee] = string(g)
-	r[rows.ColDeltaSpent] = fmtF(rec.DeltaSpent)
+	r[rows.ColDeltaSpent] = rows.Float(rec.DeltaSpent)
 	if reason != "" {
 		r[rows.ColGuaranteeReason] = oneLine(reason)
 	}
@@ -222,24 +219,21 @@ func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c pr
 	}
 }
 
-// plannedCounts publishes the predicted query counts of a row whose mechanism says the
-// counted ones reveal a data-dependent quantity its guarantee does not cover
-// (algorithms.Record.PlannedCounts): value_queries and gradient_queries become the
-// plan's (expected) counts rounded to the nearest integer, computed before the data were
-// read, and the counted ones move to the diagnostics (rows.ColCountedValueQueries).
+// plannedCounts publishes the plan's counts, rounded, as value_queries and gradient_queries
+// of a row whose counted ones its guarantee does not cover (algorithms.Record.PlannedCounts,
+// PRIVACY.md §8); the counted ones move to the diagnostics (rows.ColCountedValueQueries).
 func plannedCounts(r rows.Row, rec algorithms.Record) {
 	if !rec.PlannedCounts {
 		return
 	}
 	r[rows.ColCountedValueQueries], r[rows.ColCountedGradientQueries] = r[rows.ColValueQueries], r[rows.ColGradientQueries]
-	r[rows.ColValueQueries] = fmtF(math.Round(rec.PredictedValueQueries))
-	r[rows.ColGradientQueries] = fmtF(math.Round(rec.PredictedGradientQueries))
+	r[rows.ColValueQueries] = rows.Float(math.Round(rec.PredictedValueQueries))
+	r[rows.ColGradientQueries] = rows.Float(math.Round(rec.PredictedGradientQueries))
 }
 
-// failColumns marks r as a failed trial: status error (refused for a refusal by design,
-// algorithms.ErrRefused), the error on one line, and guarantee none. A failed trial
-// releases nothing, so no guarantee is claimed for its row, whatever its plan calibrated
-// (PRIVACY.md §8).
+// failColumns marks r as a failed trial: status error (refused for algorithms.ErrRefused),
+// the error on one line, and guarantee none, since a failed trial releases nothing
+// whatever its plan calibrated (PRIVACY.md §8).
 func failColumns(r rows.Row, err error) {
 	r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
 	if errors.Is(err, algorithms.ErrRefused) {
@@ -250,9 +244,8 @@ func failColumns(r rows.Row, err error) {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// sourceHash is the SHA-256 of the module's Go sources (non-test .go files, go.mod,
-// go.sum), stamped by `make build` with -ldflags "-X expmech/experiments/runner.sourceHash=…";
-// "" otherwise. Set only by the linker: a constant of the binary, never assigned.
+// sourceHash is SourceHash of the module, stamped by `make build` (-ldflags -X), else "".
+// Set only by the linker: a constant of the binary, never assigned.
 var sourceHash string
 
 // Provenance identifies the code that produced a result (manifest.json, -version).
@@ -261,21 +254,18 @@ type Provenance struct {
 	Commit    string // the module's own VCS revision ("" if unknown)
 	Dirty     string // "true" | "false" | "" (unknown): uncommitted changes in the module
 	GoVersion string
-	// CodeVersion keys the result cache: "src:<SourceHash>" for a `make build` binary
-	// (stamped) and for `go run`/`go test` (no VCS stamp: compiled from the tree just
-	// now, so the tree's hash is the code's), so neither an edited spec, which the binary
-	// embeds, nor a commit of documents invalidates the cache; else "git:<commit>" for a
-	// `go build` of a clean commit; else "sha256:<hash of the running executable>" (a
-	// `go build` of a dirty tree: the binary is then the only faithful name of the code,
-	// as it is for a binary of another module that imports expmech).
+	// CodeVersion keys the result cache: "src:<SourceHash>" for a `make build` binary and
+	// for `go run`/`go test` (compiled from the tree just now), so neither an edited spec
+	// nor a commit of documents invalidates the cache; else "git:<commit>" for a `go build`
+	// of a clean commit; else "sha256:<hash of the running executable>", the only faithful
+	// name of a dirty tree's build or of another module's binary that imports expmech.
 	CodeVersion string
 }
 
-// ReadProvenance reads the build info stamped by `go build` (vcs.revision, vcs.modified).
-// When it has none (`go run`, `go test`), it asks git about the module's own source
-// folder (moduleRoot), never about the working directory's repository. It is read once
-// per process: git twice and a hash of every source file would otherwise be paid by
-// every run and plan.
+// ReadProvenance reads the build info stamped by `go build` (vcs.revision, vcs.modified),
+// else (`go run`, `go test`) asks git about the module's own source folder (moduleRoot),
+// never the working directory's repository. Read once per process (git twice and a hash of
+// every source file).
 func ReadProvenance() Provenance { return provenanceOnce() }
 
 // provenanceOnce is set at initialisation, never reassigned.
@@ -311,9 +301,8 @@ func readProvenance() Provenance {
 
 func codeVersion(stamped bool, root string, p Provenance) string {
 	if p.Module != "" && p.Module != "expmech" {
-		// A module of one's own that imports expmech (cli.Main with its own components):
-		// neither this tree's sources nor the main module's commit (which does not pin a
-		// replaced expmech folder) name all of its code; the binary does.
+		// another module importing expmech: neither this tree's sources nor its commit
+		// (which does not pin a replaced expmech folder) name all of its code
 		return "sha256:" + executableHash()
 	}
 	if sourceHash != "" {

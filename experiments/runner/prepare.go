@@ -202,13 +202,13 @@ func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constant
 		rows.ColExperiment: spec.Name, rows.ColCell: c.ID,
 		rows.ColProblem: pc.Kind, rows.ColLossKind: pc.Loss.String(), rows.ColDomain: pc.Domain.String(), rows.ColTask: string(c.Task),
 		rows.ColN: strconv.Itoa(k.N), rows.ColD: strconv.Itoa(k.D),
-		rows.ColEpsilon: fmtF(c.Epsilon), rows.ColDelta: fmtF(c.Delta),
+		rows.ColEpsilon: rows.Float(c.Epsilon), rows.ColDelta: rows.Float(c.Delta),
 	}
 	if pc.HasRank {
 		m[rows.ColRank] = strconv.Itoa(pc.Rank)
 	}
 	if pc.HasGK {
-		m[rows.ColGK] = fmtF(pc.GK)
+		m[rows.ColGK] = rows.Float(pc.GK)
 	}
 	// swept keys that are not DESIGN.md columns (radius, a problem parameter,
 	// "<label>.<param>") become columns, for the analysis to group and fit by
@@ -372,8 +372,8 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 			rec, err := pl[ci][i].rec, pl[ci][i].err
 			recordColumns(r, rec)
 			certifyColumns(r, rec, c.budget, c.consts)
-			r[rows.ColPredictedValueQueries] = fmtF(rec.PredictedValueQueries)
-			r[rows.ColPredictedGradientQueries] = fmtF(rec.PredictedGradientQueries)
+			r[rows.ColPredictedValueQueries] = rows.Float(rec.PredictedValueQueries)
+			r[rows.ColPredictedGradientQueries] = rows.Float(rec.PredictedGradientQueries)
 			if err != nil {
 				failColumns(r, err)
 			}

@@ -517,7 +517,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		if spec.SaveOutputs {
 			e.X = make([]string, len(x))
 			for j, v := range x {
-				e.X[j] = fmtF(v)
+				e.X[j] = rows.Float(v)
 			}
 		}
 	}
@@ -604,13 +604,13 @@ func safely[T any](frames bool, f func() (T, error)) (v T, err error) {
 // score fills the utility columns (DESIGN.md results.csv).
 func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum, optErr error, tk task.Kind) {
 	risk := inst.EmpiricalRisk(x)
-	r[rows.ColEmpiricalRisk] = fmtF(risk)
+	r[rows.ColEmpiricalRisk] = rows.Float(risk)
 	if optErr != nil {
 		failColumns(r, fmt.Errorf("optimum: %w", optErr))
 		return
 	}
-	r[rows.ColEmpiricalRiskOpt] = fmtF(opt.Value)
-	r[rows.ColExcessEmpiricalRisk] = fmtF(risk - opt.Value)
+	r[rows.ColEmpiricalRiskOpt] = rows.Float(opt.Value)
+	r[rows.ColExcessEmpiricalRisk] = rows.Float(risk - opt.Value)
 	if tk != task.SCO {
 		return
 	}
@@ -625,12 +625,12 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 		failColumns(r, fmt.Errorf("population optimum: %w", err))
 		return
 	}
-	r[rows.ColExcessPopulationRisk] = fmtF(pr - popt.Value)
-	r[rows.ColPopulationRiskSE] = fmtF(se)
+	r[rows.ColExcessPopulationRisk] = rows.Float(pr - popt.Value)
+	r[rows.ColPopulationRiskSE] = rows.Float(se)
 	if c, ok := inst.(problems.Classifier); ok {
 		if acc, ase := c.PopulationAccuracy(x); !math.IsNaN(acc) {
-			r[rows.ColPopulationAccuracy] = fmtF(acc)
-			r[rows.ColPopulationAccuracySE] = fmtF(ase)
+			r[rows.ColPopulationAccuracy] = rows.Float(acc)
+			r[rows.ColPopulationAccuracySE] = rows.Float(ase)
 		}
 	}
 }
