@@ -139,12 +139,7 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return syncDir(filepath.Dir(path))
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := os.Open(filepath.Dir(path)) // fsync the folder: the rename is durable
 	if err != nil {
 		return err
 	}

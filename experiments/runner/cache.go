@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
@@ -556,11 +555,9 @@ func (s *calibStore) save(key string, b []byte) {
 	if rows.MkdirAll(filepath.Dir(p)) != nil {
 		return
 	}
-	var buf bytes.Buffer
-	if json.NewEncoder(&buf).Encode(calibFile{Key: key, Code: s.version, Value: b}) != nil {
-		return
-	}
-	_ = rows.WriteFile(p, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err })
+	_ = rows.WriteFile(p, func(w io.Writer) error {
+		return json.NewEncoder(w).Encode(calibFile{Key: key, Code: s.version, Value: b})
+	})
 }
 
 // calibrationStoreFor is the calibration store of a run: under the result cache's folder

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -356,12 +355,8 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 		_, out.ShardCosts = shardOf(jobs, o.Shards)
 		out.Ideal = max(out.Cost/float64(o.Shards), out.Longest)
 		if len(jobs) > o.Shards {
-			cs := make([]float64, len(jobs))
-			for i, jb := range jobs {
-				cs[i] = jb.cost
-			}
-			slices.SortFunc(cs, func(a, b float64) int { return cmp.Compare(b, a) })
-			out.Ideal = max(out.Ideal, cs[o.Shards-1]+cs[o.Shards])
+			cs := slices.SortedFunc(slices.Values(jobs), lptCompare) // costliest first
+			out.Ideal = max(out.Ideal, cs[o.Shards-1].cost+cs[o.Shards].cost)
 		}
 	}
 	var rs []rows.Row

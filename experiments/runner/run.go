@@ -137,11 +137,9 @@ type runState struct {
 	spec      *experiments.Spec
 	o         Options
 	p         *plan
-	workers   int
 	dir       string // the experiment folder
 	jpath     string // the journal
 	start     time.Time
-	prov      *Provenance
 	ch        *cache      // the result cache; nil when off
 	calib     *calibStore // the calibration store (p.env.Store)
 	h         header      // the journal's (and a shard file's) header
@@ -165,7 +163,7 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 		return nil, err
 	}
 	o = o.withDefaults()
-	r := &runState{spec: spec, o: o, p: p, workers: o.Workers, dir: ExperimentDir(o.Out, spec), prov: o.Provenance}
+	r := &runState{spec: spec, o: o, p: p, dir: ExperimentDir(o.Out, spec)}
 	r.res = Result{Dir: r.dir, File: filepath.Join(r.dir, "results.csv")}
 	r.jpath = filepath.Join(r.dir, "journal.jsonl")
 	if o.Shards > 1 {
@@ -174,11 +172,11 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 	}
 	r.start = time.Now()
 	if cdir := o.cacheDir(); cdir != "" {
-		if r.ch, err = newCache(cdir, r.prov.CodeVersion, p, loadCodeKeys(r.prov)); err != nil {
+		if r.ch, err = newCache(cdir, o.Provenance.CodeVersion, p, loadCodeKeys(o.Provenance)); err != nil {
 			return r, err
 		}
 	} else if !o.NoCache && o.Progress != nil {
-		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, r.prov.CodeVersion)
+		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, o.Provenance.CodeVersion)
 	}
 	r.calib = calibrationStoreFor(o)
 	p.env.Store = r.calib
@@ -267,7 +265,7 @@ func (r *runState) selectJobs() error {
 	mine := allJobs(r.p)
 	var pl [][]*planned
 	if r.o.Shards > 1 {
-		pl = planPairs(r.p, mine, r.workers)
+		pl = planPairs(r.p, mine, r.o.Workers)
 		withCosts(mine, pl)
 		of, _ := shardOf(mine, r.o.Shards)
 		r.h.Rows, r.h.Deal = len(mine), dealHash(of, r.o.Shards)
@@ -347,18 +345,18 @@ func (r *runState) execute(ctx context.Context) error {
 		left[spec.Algorithms[jb.alg].Label] += jb.cost
 	}
 	r.logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, %d plans first, then longest predicted first, journal %s)",
-		spec.Name, r.rowsTotal, len(r.done), r.res.Cached, len(r.jobs), r.workers, len(r.plans), r.jpath)
+		spec.Name, r.rowsTotal, len(r.done), r.res.Cached, len(r.jobs), r.o.Workers, len(r.plans), r.jpath)
 	prog := newProgress(r.o, spec.Name, r.rowsTotal, len(r.all), left)
 	prog.tick()
-	pool := newInstancePool(p, r.jobs, instanceLimit(p, r.workers))
-	sl := newSlots(r.workers, r.plans, r.jobs)
+	pool := newInstancePool(p, r.jobs, instanceLimit(p, r.o.Workers))
+	sl := newSlots(r.o.Workers, r.plans, r.jobs)
 	r.calib.wait = sl.wait
 	p.env.Loop = sl.parallel
 	type result struct {
 		e    entry
 		cost float64
 	}
-	out := make(chan result, 4*r.workers)
+	out := make(chan result, 4*r.o.Workers)
 	var cacheErr error
 	var cacheOnce sync.Once // keeps the first cache error
 	planTask := func(ci, ai int) float64 {
@@ -400,7 +398,7 @@ func (r *runState) execute(ctx context.Context) error {
 	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
 	if el := r.res.TrialSeconds; len(r.jobs) > 0 && el > 0 {
 		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
-			r.spec.Name, r.res.Computed, el, r.workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.workers))
+			r.spec.Name, r.res.Computed, el, r.o.Workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.o.Workers))
 	}
 	r.logf("%s: calibrations: %d computed, %d read from the calibration cache",
 		r.spec.Name, r.calib.computed.Load(), r.calib.loaded.Load())
@@ -430,7 +428,8 @@ func (r *runState) finish(ctx context.Context) (Result, error) {
 	if r.o.Shards > 1 {
 		return r.res, writeShardFile(r.res.File, r.h, r.all)
 	}
-	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, manifest(r.spec, r.o.Flags, r.start, r.workers, r.res, *r.prov))
+	man := manifest(r.spec, r.o.Flags, r.start, r.o.Workers, r.res, *r.o.Provenance)
+	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, man)
 }
 
 // tally sets res.Rows to the rows of es and counts its error and refused rows.

@@ -364,8 +364,7 @@ type loop struct {
 	n, next int // guarded by slots.mu
 	body    func(int)
 	done    sync.WaitGroup
-	panicMu sync.Mutex
-	panic   any // the first panic of a piece run by a helper
+	panic   any // the first panic of a piece (guarded by slots.mu)
 }
 
 // parallel, the Loop of the algorithms.Env every Run receives, runs body(0), …, body(n−1)
@@ -421,11 +420,11 @@ func (s *slots) piece(l *loop, i int) {
 	defer l.done.Done()
 	defer func() {
 		if v := recover(); v != nil {
-			l.panicMu.Lock()
+			s.mu.Lock()
 			if l.panic == nil {
 				l.panic = v
 			}
-			l.panicMu.Unlock()
+			s.mu.Unlock()
 		}
 	}()
 	l.body(i)
