@@ -392,14 +392,9 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 
 // planOne is m's Plan for the cell c and the record its row shows (Empty when a failed
 // Plan reports none), turning a panic into an error.
-func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (pl algorithms.Plan, rec algorithms.Record, err error) {
-	rec = algorithms.Empty()
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("panic: %v", v)
-		}
-	}()
-	pl, err = m.Plan(env, c.consts, c.budget)
+func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (algorithms.Plan, algorithms.Record, error) {
+	pl, err := safely(false, func() (algorithms.Plan, error) { return m.Plan(env, c.consts, c.budget) })
+	rec := algorithms.Empty()
 	if err == nil || pl.Guarantee != "" {
 		rec = pl.Record
 	}

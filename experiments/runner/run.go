@@ -537,13 +537,13 @@ func instanceLimit(p *plan, workers int) int {
 	return max(4*workers, int(min((1<<30)/est, 1<<20)))
 }
 
-// runMechanism runs one mechanism's plan pl on a fresh counter (a panic becomes an error)
-// and writes the counted queries into r; a failed plan fails the row with the plan's error
-// and record, running nothing. When the instance declares an exact low-rank structure on
+// runMechanism runs one mechanism's plan pl on a fresh counter, which it returns (a panic
+// becomes an error); a failed plan fails the row with the plan's error and record, running
+// nothing. When the instance declares an exact low-rank structure on
 // R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs in the r
 // reduced coordinates and lifts its output (algorithms.RunReduced): the same output law at
 // O(r) work per step; the row then has reduced_rank = r.
-func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
+func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand) ([]float64, algorithms.Record, time.Duration, *problems.Counter, error) {
 	cnt := problems.NewCounter(inst)
 	p := pl.plan
 	// oracle tuning / the non-private reference: the instance answers uncounted, and the
@@ -580,10 +580,7 @@ func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanis
 			err = fmt.Errorf("output has dimension %d, want %d", len(out.X), inst.Dim())
 		}
 	}
-	wall := time.Since(t0)
-	r[rows.ColValueQueries] = strconv.FormatInt(cnt.ValueQueries, 10)
-	r[rows.ColGradientQueries] = strconv.FormatInt(cnt.GradientQueries, 10)
-	return out.X, rec, wall, err
+	return out.X, rec, time.Since(t0), cnt, err
 }
 
 // safely returns f(), or on a panic the error "panic: <value>", with the first frames of
@@ -638,44 +635,41 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 // Batch() values S(x) of one trial's runs, space-separated, in run order.
 const StatisticsColumn = "statistics"
 
-// runTrial runs one algorithm for one trial: one runMechanism, or on a problems.Audited
-// instance (a privacy-audit canary) batch runs (the entry's audit_batch, else Batch()) on
-// fresh counters, drawing in turn from the trial's mechanism stream rng, so the batch is
-// a function of the trial's seed. The row holds every run's statistic (StatisticsColumn),
-// the summed query counts and wall time, and the Record and point of the last run (every
-// run has the same calibration). The first failing run fails the row.
+// runTrial runs one algorithm for one trial and writes the counted queries into r: one
+// runMechanism, or on a problems.Audited instance (a privacy-audit canary) batch runs (the
+// entry's audit_batch, else Batch()) on fresh counters, drawing in turn from the trial's
+// mechanism stream rng, so the batch is a function of the trial's seed. The row holds every
+// run's statistic (StatisticsColumn), the summed query counts and wall time, and the Record
+// and point of the last run (every run has the same calibration). The first failing run
+// fails the row.
 func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, batch int, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
-	au, ok := inst.(problems.Audited)
-	if !ok {
-		return runMechanism(ctx, env, m, inst, pl, rng, r)
+	au, audited := inst.(problems.Audited)
+	n := 1
+	if audited {
+		n = cmp.Or(batch, au.Batch())
 	}
-	n := cmp.Or(batch, au.Batch())
-	var sb strings.Builder
-	sb.Grow(24 * n)
+	var stats []string
 	var vq, gq int64
 	var total time.Duration
 	var x []float64
 	var rec algorithms.Record
 	var err error
-	for k := 0; k < n; k++ {
+	for range n {
 		var wall time.Duration
-		x, rec, wall, err = runMechanism(ctx, env, m, inst, pl, rng, r)
-		total += wall
-		v, _ := strconv.ParseInt(r["value_queries"], 10, 64)
-		g, _ := strconv.ParseInt(r["gradient_queries"], 10, 64)
-		vq, gq = vq+v, gq+g
+		var cnt *problems.Counter
+		x, rec, wall, cnt, err = runMechanism(ctx, env, m, inst, pl, rng)
+		total, vq, gq = total+wall, vq+cnt.ValueQueries, gq+cnt.GradientQueries
 		if err != nil || ctx.Err() != nil {
 			break
 		}
-		if k > 0 {
-			sb.WriteByte(' ')
+		if audited {
+			stats = append(stats, rows.Float(au.Statistic(x)))
 		}
-		sb.WriteString(rows.Float(au.Statistic(x)))
 	}
-	r["value_queries"] = strconv.FormatInt(vq, 10)
-	r["gradient_queries"] = strconv.FormatInt(gq, 10)
-	if err == nil {
-		r[StatisticsColumn] = sb.String()
+	r[rows.ColValueQueries] = strconv.FormatInt(vq, 10)
+	r[rows.ColGradientQueries] = strconv.FormatInt(gq, 10)
+	if audited && err == nil {
+		r[StatisticsColumn] = strings.Join(stats, " ")
 	}
 	return x, rec, total, err
 }
