@@ -30,11 +30,10 @@ import (
 	"expmech/rows"
 )
 
-// The result cache (DESIGN.md "Result cache": what its key holds, the code's part being
-// rowCode) stores every computed row without the cell's identity columns (baseColumns) and
-// the label, which come from the current spec (cacheEntry.row). Layout:
-// DIR/<first two hex digits>/<key>.json, one entry per file, written atomically
-// (writeUnsynced); a file that does not decode or whose key differs is a miss.
+// The result cache (DESIGN.md "Result cache") stores every computed row without the cell's
+// identity columns and the label, which come from the current spec (cacheEntry.row), in
+// DIR/<first two hex digits>/<key>.json, written atomically; a file that does not decode or
+// whose key differs is a miss.
 type cache struct {
 	dir   string
 	cells []cellKey
@@ -326,9 +325,8 @@ func EncodePackageKeys(keys map[string]string) string {
 	return strings.Join(parts, ";")
 }
 
-// ScanPackages lists the packages of the module at root (module path expmech) as `go
-// build` sees them (go/build applies the build constraints), outside the results,
-// figures, bin and testdata folders.
+// ScanPackages lists the packages of the module expmech at root as `go build` sees them
+// (go/build applies the build constraints), outside results, figures, bin and testdata.
 func ScanPackages(root string) ([]Package, error) {
 	var pkgs []Package
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -460,9 +458,8 @@ func RowCode(keys map[string]string, gen problems.Generator, f algorithms.Factor
 // calibVersion changes when the file format or the key's derivation changes.
 const calibVersion = "expmech-calibration-cache/1"
 
-// calibStore is the calibration cache (README "Result cache", its last paragraph): answers
-// under CACHE/calib/<first two hex digits>/<SHA-256 of code version and key>.json, written
-// atomically; a file that does not decode or whose key or code version differs is a miss.
+// calibStore is the calibration cache (README "Result cache", its last paragraph), laid out
+// and read like the result cache under CACHE/calib, named by the SHA-256 of code version and key.
 type calibStore struct {
 	dir              string // "" keeps answers in memory only
 	version          string // the code's version (Provenance.CodeVersion)
@@ -560,8 +557,8 @@ func (s *calibStore) save(key string, b []byte) {
 	})
 }
 
-// calibrationStoreFor is the calibration store of a run: under the result cache's folder
-// when it is on (Options.cacheDir), in memory otherwise.
+// calibrationStoreFor is a run's calibration store: in the result cache's folder when it is
+// on (Options.cacheDir), else in memory.
 func calibrationStoreFor(o Options) *calibStore {
 	if dir := o.cacheDir(); dir != "" {
 		return newCalibStore(filepath.Join(dir, "calib"), o.Provenance.CodeVersion)

@@ -54,9 +54,8 @@ type line struct {
 	Entry  *entry  `json:"entry,omitempty"`
 }
 
-// readJournal reads a journal (or shard file). A torn last line (no trailing newline or
-// not valid JSON: a kill mid-write) is dropped, and good is the byte length of the intact
-// prefix. A bad line anywhere else is an error.
+// readJournal reads a journal or shard file, dropping a torn last line (no newline or not
+// JSON: a kill mid-write); good is the length of the intact prefix. Other bad lines are errors.
 func readJournal(path string) (h *header, es []entry, good int64, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -203,8 +202,8 @@ type folderLock struct{ f *os.File }
 // lockPatience is how long lockFolder retries a held lock before ErrBusy.
 const lockPatience = 500 * time.Millisecond
 
-// lockFolder creates dir and takes the lock name in it: a lock held by another process,
-// or another open of the same file in this one, for lockPatience is ErrBusy.
+// lockFolder creates dir and takes the lock name in it, or ErrBusy when another process or
+// open of the file holds it for lockPatience.
 func lockFolder(dir, name string) (*folderLock, error) {
 	if err := rows.MkdirAll(dir); err != nil {
 		return nil, err
@@ -316,9 +315,8 @@ func merge(dir string) (MergeInfo, []entry, error) {
 	return MergeInfo{header: *first}, all, nil
 }
 
-// MergeDir merges the shards in dir and writes results.csv, outputs.csv (when the spec
-// saves outputs) and manifest.json, holding the folder's lock (ErrBusy while a run or
-// another merge writes results.csv there).
+// MergeDir merges the shards in dir into results.csv, outputs.csv (when the spec saves
+// outputs) and manifest.json, holding the folder's lock (else ErrBusy).
 func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	start := time.Now()
 	if _, err := os.Stat(dir); err != nil {

@@ -27,9 +27,8 @@ import (
 	"expmech/rows"
 )
 
-// writeResults writes results.csv (and outputs.csv with save_outputs) atomically from
-// sorted entries, then manifest.json. The rows.DiagnosticColumns go to diagnostics.csv
-// instead (with the row's cell, algorithm and trial), written when some row has one.
+// writeResults writes results.csv (and outputs.csv with save_outputs) from sorted entries,
+// then manifest.json; the rows.DiagnosticColumns go to diagnostics.csv (splitDiagnostics).
 func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) error {
 	rs := make([]rows.Row, len(es))
 	var diag []rows.Row
@@ -113,8 +112,7 @@ func manifest(spec *experiments.Spec, flags []string, start time.Time, workers i
 	return m
 }
 
-// addProvenance records the module's own commit, its dirty flag, the cache's code
-// version and the module versions.
+// addProvenance records the Provenance and the module versions.
 func addProvenance(m map[string]any, prov Provenance) {
 	m["go_version"] = prov.GoVersion
 	m["main_module"] = prov.Module
@@ -145,8 +143,8 @@ func firstFrames(stack []byte) string {
 	return strings.Join(out, " < ")
 }
 
-// splitDiagnostics returns a copy of r without its rows.DiagnosticColumns and appends
-// them, keyed by cell, algorithm and trial, to diag when r has any.
+// splitDiagnostics returns r without its rows.DiagnosticColumns, appending them (keyed by
+// cell, algorithm and trial) to diag when r has any.
 func splitDiagnostics(r rows.Row, diag []rows.Row) (rows.Row, []rows.Row) {
 	out := make(rows.Row, len(r))
 	var d rows.Row
@@ -269,9 +267,7 @@ type Provenance struct {
 func ReadProvenance() Provenance { return provenanceOnce() }
 
 // provenanceOnce is set at initialisation, never reassigned.
-var provenanceOnce = sync.OnceValue(readProvenance)
-
-func readProvenance() Provenance {
+var provenanceOnce = sync.OnceValue(func() Provenance {
 	p := Provenance{GoVersion: runtime.Version()}
 	stamped := false
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -297,7 +293,7 @@ func readProvenance() Provenance {
 	}
 	p.CodeVersion = codeVersion(stamped, root, p)
 	return p
-}
+})
 
 func codeVersion(stamped bool, root string, p Provenance) string {
 	if p.Module != "" && p.Module != "expmech" {
@@ -349,8 +345,7 @@ func executableHash() string {
 
 // SourceHash is the SHA-256 (hex) of the module's code as `make build` stamps it: the
 // bytes of every non-test .go file under root (outside the top-level results, figures and
-// bin folders) in byte order of their "./"-prefixed slash paths, then go.mod and go.sum.
-// Specs and documents are not part of it.
+// bin) in byte order of their "./"-prefixed slash paths, then go.mod and go.sum.
 func SourceHash(root string) (string, error) {
 	var files []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

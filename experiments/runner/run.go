@@ -58,10 +58,9 @@ type Result struct {
 	Skipped  int    // rows taken from the journal (-resume)
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
-	// RowSeconds is Σ wall_seconds of the computed rows and TrialSeconds the elapsed time
-	// of the plans and trials: their ratio is the mean number of rows in flight.
-	// BusySeconds adds the seconds workers spent on plans and helping other rows' parallel
-	// loops (slots): BusySeconds / TrialSeconds is the mean number of busy workers.
+	// RowSeconds is Σ wall_seconds of the computed rows, TrialSeconds the elapsed time of
+	// the plans and trials, BusySeconds RowSeconds plus the slots' time on plans and other
+	// rows' loops: over TrialSeconds, the mean rows in flight and the mean busy workers.
 	RowSeconds, TrialSeconds, BusySeconds float64
 }
 
@@ -97,10 +96,7 @@ func Validate(reg Registry, spec *experiments.Spec) error {
 
 // refuseFinished returns ErrExists when file is there and nothing allows replacing it.
 func refuseFinished(file string, force bool) error {
-	if force {
-		return nil
-	}
-	if _, err := os.Stat(file); err == nil {
+	if _, err := os.Stat(file); err == nil && !force {
 		return fmt.Errorf("runner: %s holds a finished run; give -force to replace it, or another -out: %w", file, ErrExists)
 	}
 	return nil
@@ -297,8 +293,7 @@ func (r *runState) selectJobs() error {
 	return nil
 }
 
-// takeKnown puts the rows of mine that were resumed or cached into r.all, the others into
-// r.jobs.
+// takeKnown puts mine's resumed or cached rows into r.all, the others into r.jobs.
 func (r *runState) takeKnown(mine []job) error {
 	finished := make(map[string]bool, len(r.done))
 	for _, e := range r.done {
@@ -393,7 +388,6 @@ func (r *runState) execute(ctx context.Context) error {
 		prog.add(x.e.Algorithm, x.cost, secs, x.e.Row[rows.ColStatus] == string(rows.StatusError))
 	}
 	prog.finish(ctx.Err() != nil)
-	// the run's times and the workers' occupancy (Result)
 	r.res.RowSeconds, r.res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
 	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
 	if el := r.res.TrialSeconds; len(r.jobs) > 0 && el > 0 {
@@ -539,10 +533,10 @@ func instanceLimit(p *plan, workers int) int {
 
 // runMechanism runs one mechanism's plan pl on a fresh counter, which it returns (a panic
 // becomes an error); a failed plan fails the row with the plan's error and record, running
-// nothing. When the instance declares an exact low-rank structure on
-// R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs in the r
-// reduced coordinates and lifts its output (algorithms.RunReduced): the same output law at
-// O(r) work per step; the row then has reduced_rank = r.
+// nothing. When the instance declares an exact low-rank structure on R^d and the mechanism
+// an exact reduced path (algorithms.Reducible), it runs in the r reduced coordinates and
+// lifts its output (algorithms.RunReduced): the same output law at O(r) work per step; the
+// row then has reduced_rank = r.
 func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand) ([]float64, algorithms.Record, time.Duration, *problems.Counter, error) {
 	cnt := problems.NewCounter(inst)
 	p := pl.plan
@@ -635,13 +629,12 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 // Batch() values S(x) of one trial's runs, space-separated, in run order.
 const StatisticsColumn = "statistics"
 
-// runTrial runs one algorithm for one trial and writes the counted queries into r: one
-// runMechanism, or on a problems.Audited instance (a privacy-audit canary) batch runs (the
-// entry's audit_batch, else Batch()) on fresh counters, drawing in turn from the trial's
-// mechanism stream rng, so the batch is a function of the trial's seed. The row holds every
-// run's statistic (StatisticsColumn), the summed query counts and wall time, and the Record
-// and point of the last run (every run has the same calibration). The first failing run
-// fails the row.
+// runTrial runs one algorithm for one trial: one runMechanism, or on a problems.Audited
+// instance (a privacy-audit canary) batch runs (the entry's audit_batch, else Batch()),
+// drawing in turn from the trial's mechanism stream rng, so the batch is a function of the
+// trial's seed. It writes the summed query counts and every run's statistic
+// (StatisticsColumn) into r and returns the summed wall time and the last run's Record and
+// point (every run has the same calibration); the first failing run fails the row.
 func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, batch int, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
 	au, audited := inst.(problems.Audited)
 	n := 1
