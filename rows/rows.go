@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -64,18 +65,15 @@ func ParseFloat(s string) (float64, error) {
 
 // Header returns the canonical columns followed by every extra column present in rs, sorted.
 func Header(rs []Row) []string {
-	var extra []string
-	seen := map[string]bool{}
+	extra := map[string]bool{}
 	for _, r := range rs {
 		for k := range r {
-			if !IsCanonical(k) && !seen[k] {
-				seen[k] = true
-				extra = append(extra, k)
+			if !IsCanonical(k) {
+				extra[k] = true
 			}
 		}
 	}
-	slices.Sort(extra)
-	return append(Columns(), extra...)
+	return append(Columns(), slices.Sorted(maps.Keys(extra))...)
 }
 
 // WriteCSV writes rs under header (Header(rs) if nil).

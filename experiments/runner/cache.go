@@ -31,7 +31,7 @@ import (
 )
 
 // The result cache (DESIGN.md "Result cache") stores every computed row without the cell's
-// identity columns and the label, which come from the current spec (cacheEntry.row), in
+// identity columns and the label, which come from the current spec (takeKnown), in
 // DIR/<first two hex digits>/<key>.json, written atomically; a file that does not decode or
 // whose key differs is a miss.
 type cache struct {
@@ -221,15 +221,6 @@ func writeUnsynced(path string, b []byte) error {
 		return fmt.Errorf("cache: write %s: %w", path, err)
 	}
 	return nil
-}
-
-// row rebuilds the full row of a cached entry under the current cell and label.
-func (e *cacheEntry) row(base map[string]string, label string) rows.Row {
-	r := make(rows.Row, len(e.Row)+len(base)+1)
-	maps.Copy(r, base)
-	maps.Copy(r, e.Row)
-	r[rows.ColAlgorithm] = label
-	return r
 }
 
 func putString(h hash.Hash, s string) { h.Write(lenPrefix([]byte(s))) }

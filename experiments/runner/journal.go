@@ -248,18 +248,16 @@ var shardRE = regexp.MustCompile(`^shard-(\d+)-of-(\d+)\.jsonl$`)
 
 // merge reads the shard files of the experiment folder dir: every shard 0 … N−1 must be
 // there, complete and from the same run (identity).
-func merge(dir string) (MergeInfo, []entry, error) {
+func merge(dir string) (info MergeInfo, all []entry, err error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shard-*-of-*.jsonl"))
 	if err != nil {
-		return MergeInfo{}, nil, err
+		return info, nil, err
 	}
 	if len(files) == 0 {
-		return MergeInfo{}, nil, fmt.Errorf("merge: no shard files (shard-I-of-N.jsonl) in %s", dir)
+		return info, nil, fmt.Errorf("merge: no shard files (shard-I-of-N.jsonl) in %s", dir)
 	}
-	var info MergeInfo
 	var first *header
 	seen := map[int]bool{}
-	var all []entry
 	ids := map[string]bool{}
 	for _, f := range files {
 		m := shardRE.FindStringSubmatch(filepath.Base(f))

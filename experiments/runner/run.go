@@ -312,7 +312,9 @@ func (r *runState) takeKnown(mine []job) error {
 				return fmt.Errorf("runner: cache: %w", err)
 			}
 			if ce != nil {
-				e.Row, e.X = ce.row(c.base, e.Algorithm), ce.X
+				e.Row, e.X = rows.Row(maps.Clone(c.base)), ce.X // the cell and label of this spec
+				maps.Copy(e.Row, ce.Row)
+				e.Row[rows.ColAlgorithm] = e.Algorithm
 				r.all = append(r.all, e)
 				r.res.Cached++
 				continue
