@@ -15,9 +15,11 @@ import (
 	"maps"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -257,8 +259,7 @@ func PackageKeys(root string, pkgs []Package) (map[string]string, error) {
 	deps := map[string][]string{}
 	for _, p := range pkgs {
 		h := sha256.New()
-		files := slices.Sorted(slices.Values(p.Files))
-		for _, f := range files {
+		for _, f := range slices.Sorted(slices.Values(p.Files)) {
 			b, err := os.ReadFile(filepath.Join(p.Dir, f))
 			if err != nil {
 				return nil, err
@@ -555,4 +556,140 @@ func calibrationStoreFor(o Options) *calibStore {
 		return newCalibStore(filepath.Join(dir, "calib"), o.Provenance.CodeVersion)
 	}
 	return newCalibStore("", "")
+}
+
+// sourceHash is SourceHash of the module, stamped by `make build` (-ldflags -X), else "".
+// Set only by the linker: a constant of the binary, never assigned.
+var sourceHash string
+
+// Provenance identifies the code that produced a result (manifest.json, -version).
+type Provenance struct {
+	Module    string // the main module's path ("expmech")
+	Commit    string // the module's own VCS revision ("" if unknown)
+	Dirty     string // "true" | "false" | "" (unknown): uncommitted changes in the module
+	GoVersion string
+	// CodeVersion keys the result cache: "src:<SourceHash>" for a `make build` binary and
+	// for `go run`/`go test` (compiled from the tree just now), so neither an edited spec
+	// nor a commit of documents invalidates the cache; else "git:<commit>" for a `go build`
+	// of a clean commit; else "sha256:<hash of the running executable>", the only faithful
+	// name of a dirty tree's build or of another module's binary that imports expmech.
+	CodeVersion string
+}
+
+// ReadProvenance reads the build info stamped by `go build` (vcs.revision, vcs.modified),
+// else (`go run`, `go test`) asks git about the module's own source folder (moduleRoot),
+// never the working directory's repository. Read once per process (git twice and a hash of
+// every source file).
+func ReadProvenance() Provenance { return provenanceOnce() }
+
+// provenanceOnce is set at initialisation, never reassigned.
+var provenanceOnce = sync.OnceValue(func() Provenance {
+	p := Provenance{GoVersion: runtime.Version()}
+	stamped := false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		p.Module = bi.Main.Path
+		for _, s := range bi.Settings {
+			stamped = stamped || strings.HasPrefix(s.Key, "vcs.")
+			switch s.Key {
+			case "vcs.revision":
+				p.Commit = s.Value
+			case "vcs.modified":
+				p.Dirty = s.Value
+			}
+		}
+	}
+	root := moduleRoot()
+	if p.Commit == "" && root != "" {
+		if out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output(); err == nil {
+			p.Commit = strings.TrimSpace(string(out))
+			if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+				p.Dirty = strconv.FormatBool(len(strings.TrimSpace(string(st))) > 0)
+			}
+		}
+	}
+	p.CodeVersion = codeVersion(stamped, root, p)
+	return p
+})
+
+func codeVersion(stamped bool, root string, p Provenance) string {
+	if p.Module != "" && p.Module != "expmech" {
+		// another module importing expmech: neither this tree's sources nor its commit
+		// (which does not pin a replaced expmech folder) name all of its code
+		return "sha256:" + executableHash()
+	}
+	if sourceHash != "" {
+		return "src:" + sourceHash
+	}
+	if !stamped && root != "" {
+		if h, err := SourceHash(root); err == nil {
+			return "src:" + h
+		}
+	}
+	if p.Commit != "" && p.Dirty == "false" {
+		return "git:" + p.Commit
+	}
+	return "sha256:" + executableHash()
+}
+
+// moduleRoot is the module's source folder if this binary was built from one that still
+// exists (two levels above this file, holding go.mod of module expmech), else "".
+func moduleRoot() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return "" // -trimpath
+	}
+	root := filepath.Dir(filepath.Dir(filepath.Dir(file)))
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || !strings.HasPrefix(string(b), "module expmech\n") {
+		return ""
+	}
+	return root
+}
+
+func executableHash() string {
+	if exe, err := os.Executable(); err == nil {
+		if b, err := os.ReadFile(exe); err == nil {
+			sum := sha256.Sum256(b)
+			return hex.EncodeToString(sum[:])
+		}
+	}
+	return "unknown"
+}
+
+// SourceHash is the SHA-256 (hex) of the module's code as `make build` stamps it: the
+// bytes of every non-test .go file under root (outside the top-level results, figures and
+// bin) in byte order of their "./"-prefixed slash paths, then go.mod and go.sum.
+func SourceHash(root string) (string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "results" || rel == "figures" || rel == "bin" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") {
+			files = append(files, "./"+rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	slices.Sort(files)
+	files = append(files, "go.mod", "go.sum")
+	h := sha256.New()
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			return "", err
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -848,3 +851,218 @@ func (p *progress) finish(interrupted bool) {
 	}
 	p.draw(time.Now(), end)
 }
+
+// writeResults writes results.csv (and outputs.csv with save_outputs) from sorted entries,
+// then manifest.json; the rows.DiagnosticColumns go to diagnostics.csv (splitDiagnostics).
+func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) error {
+	rs := make([]rows.Row, len(es))
+	var diag []rows.Row
+	for i, e := range es {
+		rs[i], diag = splitDiagnostics(e.Row, diag)
+	}
+	write := func(name string, f func(io.Writer) error) error { return rows.WriteFile(filepath.Join(dir, name), f) }
+	if err := write("results.csv", func(w io.Writer) error { return rows.WriteCSV(w, nil, rs) }); err != nil {
+		return err
+	}
+	if len(diag) > 0 {
+		header := []string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial}
+		for _, c := range rows.DiagnosticColumns() {
+			if slices.ContainsFunc(diag, func(r rows.Row) bool { _, ok := r[c]; return ok }) {
+				header = append(header, c)
+			}
+		}
+		if err := write(rows.DiagnosticsFile, func(w io.Writer) error { return rows.WriteCSV(w, header, diag) }); err != nil {
+			return err
+		}
+	} else if err := os.Remove(filepath.Join(dir, rows.DiagnosticsFile)); err != nil && !os.IsNotExist(err) {
+		return err // a stale file of an earlier run (-force) must not pass for this run's
+	}
+	if saveOutputs {
+		if err := write("outputs.csv", func(w io.Writer) error {
+			cw := csv.NewWriter(w)
+			cw.Write([]string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial, "coordinate", "value"})
+			for _, e := range es {
+				t := strconv.Itoa(e.Trial)
+				for j, v := range e.X {
+					cw.Write([]string{e.Cell, e.Algorithm, t, strconv.Itoa(j), v})
+				}
+			}
+			cw.Flush()
+			return cw.Error()
+		}); err != nil {
+			return err
+		}
+	}
+	return write("manifest.json", func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(man)
+	})
+}
+
+// manifest is the provenance of a run (DESIGN.md manifest.json).
+func manifest(spec *experiments.Spec, flags []string, start time.Time, workers int, res Result, prov Provenance) map[string]any {
+	host, _ := os.Hostname()
+	m := map[string]any{
+		"experiment":  spec.Name,
+		"spec_path":   spec.Path,
+		"spec_sha256": spec.Hash,
+		"spec":        string(spec.Bytes),
+		"identity":    spec.Identity(),
+		"quick":       spec.Shrunk,
+		"trials":      spec.Trials,
+		"seed":        spec.Seed,
+		"flags":       flags,
+		"workers":     workers,
+		"machine": map[string]any{
+			"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(), "hostname": host,
+		},
+		"start":      start.UTC().Format(time.RFC3339Nano),
+		"end":        time.Now().UTC().Format(time.RFC3339Nano),
+		"rows":       res.Rows,
+		"error_rows": res.Errors, "refused_rows": res.Refused,
+		"resumed":  res.Skipped,
+		"cached":   res.Cached,
+		"computed": res.Computed,
+		// rows_in_flight and workers_busy below are their ratios (Result)
+		"row_seconds":   res.RowSeconds,
+		"busy_seconds":  res.BusySeconds,
+		"trial_seconds": res.TrialSeconds,
+	}
+	if res.TrialSeconds > 0 {
+		m["rows_in_flight"] = res.RowSeconds / res.TrialSeconds
+		m["workers_busy"] = res.BusySeconds / res.TrialSeconds
+	}
+	addProvenance(m, prov)
+	return m
+}
+
+// addProvenance records the Provenance and the module versions.
+func addProvenance(m map[string]any, prov Provenance) {
+	m["go_version"] = prov.GoVersion
+	m["main_module"] = prov.Module
+	m["git_commit"] = prov.Commit
+	m["git_dirty"] = map[string]any{"true": true, "false": false}[prov.Dirty] // a JSON boolean, null when unknown (no VCS stamp and no git)
+	m["code_version"] = prov.CodeVersion
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		mods := map[string]string{}
+		for _, d := range bi.Deps {
+			mods[d.Path] = d.Version
+		}
+		m["modules"] = mods
+	}
+}
+
+// firstFrames returns the first few frames of a panic stack on one line.
+func firstFrames(stack []byte) string {
+	var out []string
+	for _, l := range bytes.Split(stack, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if bytes.HasPrefix(l, []byte("/")) && !bytes.Contains(l, []byte("/runtime/")) && !bytes.Contains(l, []byte("runner/")) {
+			out = append(out, string(l))
+			if len(out) == 3 {
+				break
+			}
+		}
+	}
+	return strings.Join(out, " < ")
+}
+
+// splitDiagnostics returns r without its rows.DiagnosticColumns, appending them (keyed by
+// cell, algorithm and trial) to diag when r has any.
+func splitDiagnostics(r rows.Row, diag []rows.Row) (rows.Row, []rows.Row) {
+	out := make(rows.Row, len(r))
+	var d rows.Row
+	for k, v := range r {
+		if rows.IsDiagnostic(k) {
+			if d == nil {
+				d = rows.Row{rows.ColCell: r[rows.ColCell], rows.ColAlgorithm: r[rows.ColAlgorithm], rows.ColTrial: r[rows.ColTrial]}
+			}
+			d[k] = v
+			continue
+		}
+		out[k] = v
+	}
+	if d != nil {
+		diag = append(diag, d)
+	}
+	return out, diag
+}
+
+func fmtI(v int) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.Itoa(v)
+}
+
+// recordColumns writes a mechanism Record into row r (NaN → empty; Extra → extra
+// columns, renamed "x_<key>" if a key collides with a DESIGN.md column).
+func recordColumns(r rows.Row, rec algorithms.Record) {
+	r[rows.ColDeltaMech] = rows.Float(rec.DeltaMech)
+	r[rows.ColGDPS] = rows.Float(rec.GDPS)
+	r[rows.ColEpsilonSpent] = rows.Float(rec.EpsilonSpent)
+	r[rows.ColK] = rows.Float(rec.K)
+	r[rows.ColMu] = rows.Float(rec.Mu)
+	r[rows.ColSigma] = rows.Float(rec.Sigma)
+	r[rows.ColSteps] = fmtI(rec.Steps)
+	r[rows.ColBatch] = fmtI(rec.Batch)
+	r[rows.ColTheoryBound] = rows.Float(rec.TheoryBound)
+	r[rows.ColGuarantee] = string(rec.Guarantee)
+	if rec.Tuning != "" {
+		r[rows.ColTuning] = string(rec.Tuning)
+	}
+	if rec.Notes != "" {
+		r[rows.ColNotes] = oneLine(rec.Notes)
+	}
+	for k, v := range rec.Extra {
+		if rows.IsCanonical(k) {
+			k = "x_" + k
+		}
+		r[k] = rows.Float(v)
+	}
+}
+
+// certifyColumns re-derives the row's guarantee from what the mechanism reports it ran and
+// spent (algorithms.Certify), which it can only claim, and writes the certificate columns;
+// each trusted constant's provenance comes from the cell's constants c, not the record.
+func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c problems.Constants) {
+	g, reason := algorithms.Certify(rec, b, c)
+	r[rows.ColGuarantee] = string(g)
+	r[rows.ColDeltaSpent] = rows.Float(rec.DeltaSpent)
+	if reason != "" {
+		r[rows.ColGuaranteeReason] = oneLine(reason)
+	}
+	if len(rec.Trusted) > 0 {
+		names := make([]string, len(rec.Trusted))
+		for i, t := range rec.Trusted {
+			names[i] = t.Name
+		}
+		r[rows.ColTrustedConstants] = algorithms.TrustedText(algorithms.Trust(c, names...))
+	}
+}
+
+// plannedCounts publishes the plan's counts, rounded, as value_queries and gradient_queries
+// of a row whose counted ones its guarantee does not cover (algorithms.Record.PlannedCounts,
+// PRIVACY.md §8); the counted ones move to the diagnostics (rows.ColCountedValueQueries).
+func plannedCounts(r rows.Row, rec algorithms.Record) {
+	if !rec.PlannedCounts {
+		return
+	}
+	r[rows.ColCountedValueQueries], r[rows.ColCountedGradientQueries] = r[rows.ColValueQueries], r[rows.ColGradientQueries]
+	r[rows.ColValueQueries] = rows.Float(math.Round(rec.PredictedValueQueries))
+	r[rows.ColGradientQueries] = rows.Float(math.Round(rec.PredictedGradientQueries))
+}
+
+// failColumns marks r as a failed trial: status error (refused for algorithms.ErrRefused),
+// the error on one line, and guarantee none, since a failed trial releases nothing
+// whatever its plan calibrated (PRIVACY.md §8).
+func failColumns(r rows.Row, err error) {
+	r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
+	if errors.Is(err, algorithms.ErrRefused) {
+		r[rows.ColStatus] = string(rows.StatusRefused)
+	}
+	r[rows.ColGuarantee] = string(algorithms.None)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
