@@ -335,13 +335,10 @@ func MergeDir(dir string, flags []string, force bool) (MergeInfo, error) {
 	res := Result{Dir: dir, File: filepath.Join(dir, "results.csv")}
 	res.tally(es)
 	info.Result = res
-	man := map[string]any{
-		"spec_path": info.SpecPath, "spec": info.Spec, "merged_shards": info.Shards,
-		"quick": info.Quick, "trials": info.Trials, "seed": info.Seed, "flags": flags,
-		"rows": res.Rows, "error_rows": res.Errors, "refused_rows": res.Refused,
-		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),
-	}
-	addProvenance(man, ReadProvenance())
+	h := info.header
+	h.Flags = flags // the merge's
+	man := manifest(h, start, res, ReadProvenance())
+	man["merged_shards"] = info.Shards
 	save := slices.ContainsFunc(es, func(e entry) bool { return len(e.X) > 0 })
 	return info, writeResults(dir, save, es, man)
 }

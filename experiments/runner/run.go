@@ -427,7 +427,23 @@ func (r *runState) finish(ctx context.Context) (Result, error) {
 	if r.o.Shards > 1 {
 		return r.res, writeShardFile(r.res.File, r.h, r.all)
 	}
-	man := manifest(r.spec, r.o.Flags, r.start, r.o.Workers, r.res, *r.o.Provenance)
+	host, _ := os.Hostname()
+	res := r.res
+	man := manifest(r.h, r.start, res, *r.o.Provenance)
+	maps.Copy(man, map[string]any{
+		"experiment": r.spec.Name, "spec_sha256": r.spec.Hash, "identity": r.h.Identity,
+		"workers": r.o.Workers, "machine": map[string]any{
+			"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(), "hostname": host,
+		},
+		"resumed": res.Skipped, "cached": res.Cached, "computed": res.Computed,
+		// rows_in_flight and workers_busy below are their ratios (Result)
+		"row_seconds": res.RowSeconds, "busy_seconds": res.BusySeconds,
+		"trial_seconds": res.TrialSeconds,
+	})
+	if res.TrialSeconds > 0 {
+		man["rows_in_flight"] = res.RowSeconds / res.TrialSeconds
+		man["workers_busy"] = res.BusySeconds / res.TrialSeconds
+	}
 	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, man)
 }
 
@@ -900,50 +916,19 @@ func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) 
 	})
 }
 
-// manifest is the provenance of a run (DESIGN.md manifest.json).
-func manifest(spec *experiments.Spec, flags []string, start time.Time, workers int, res Result, prov Provenance) map[string]any {
-	host, _ := os.Hostname()
+// manifest is what manifest.json (DESIGN.md) holds for a run (finish) and a merge alike:
+// the spec and flags of header h, the rows of res, the code prov and the module versions.
+func manifest(h header, start time.Time, res Result, prov Provenance) map[string]any {
 	m := map[string]any{
-		"experiment":  spec.Name,
-		"spec_path":   spec.Path,
-		"spec_sha256": spec.Hash,
-		"spec":        string(spec.Bytes),
-		"identity":    spec.Identity(),
-		"quick":       spec.Shrunk,
-		"trials":      spec.Trials,
-		"seed":        spec.Seed,
-		"flags":       flags,
-		"workers":     workers,
-		"machine": map[string]any{
-			"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(), "hostname": host,
-		},
-		"start":      start.UTC().Format(time.RFC3339Nano),
-		"end":        time.Now().UTC().Format(time.RFC3339Nano),
-		"rows":       res.Rows,
-		"error_rows": res.Errors, "refused_rows": res.Refused,
-		"resumed":  res.Skipped,
-		"cached":   res.Cached,
-		"computed": res.Computed,
-		// rows_in_flight and workers_busy below are their ratios (Result)
-		"row_seconds":   res.RowSeconds,
-		"busy_seconds":  res.BusySeconds,
-		"trial_seconds": res.TrialSeconds,
+		"spec_path": h.SpecPath, "spec": h.Spec, "quick": h.Quick, "trials": h.Trials,
+		"seed": h.Seed, "flags": h.Flags,
+		"rows": res.Rows, "error_rows": res.Errors, "refused_rows": res.Refused,
+		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),
+		"go_version": prov.GoVersion, "main_module": prov.Module, "git_commit": prov.Commit,
+		// a JSON boolean, null when unknown (no VCS stamp and no git)
+		"git_dirty":    map[string]any{"true": true, "false": false}[prov.Dirty],
+		"code_version": prov.CodeVersion,
 	}
-	if res.TrialSeconds > 0 {
-		m["rows_in_flight"] = res.RowSeconds / res.TrialSeconds
-		m["workers_busy"] = res.BusySeconds / res.TrialSeconds
-	}
-	addProvenance(m, prov)
-	return m
-}
-
-// addProvenance records the Provenance and the module versions.
-func addProvenance(m map[string]any, prov Provenance) {
-	m["go_version"] = prov.GoVersion
-	m["main_module"] = prov.Module
-	m["git_commit"] = prov.Commit
-	m["git_dirty"] = map[string]any{"true": true, "false": false}[prov.Dirty] // a JSON boolean, null when unknown (no VCS stamp and no git)
-	m["code_version"] = prov.CodeVersion
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		mods := map[string]string{}
 		for _, d := range bi.Deps {
@@ -951,6 +936,7 @@ func addProvenance(m map[string]any, prov Provenance) {
 		}
 		m["modules"] = mods
 	}
+	return m
 }
 
 // firstFrames returns the first few frames of a panic stack on one line.
