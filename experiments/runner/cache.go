@@ -458,8 +458,8 @@ type calibStore struct {
 	mu               sync.Mutex
 	m                map[string]*calibAnswer
 	computed, loaded atomic.Int64 // answers computed here and read from disk
-	// wait blocks until an answer another goroutine is computing is there (nil: a plain
-	// receive); a run sets it to its slots' wait before any Calibration call.
+	// wait blocks until an answer another goroutine is computing is there (a plain receive
+	// by default); a run sets it to its slots' wait before any Calibration call.
 	wait func(<-chan struct{})
 }
 
@@ -475,7 +475,8 @@ type calibFile struct {
 }
 
 func newCalibStore(dir, codeVersion string) *calibStore {
-	return &calibStore{dir: dir, version: codeVersion, m: map[string]*calibAnswer{}}
+	return &calibStore{dir: dir, version: codeVersion, m: map[string]*calibAnswer{},
+		wait: func(ch <-chan struct{}) { <-ch }}
 }
 
 var _ algorithms.Store = (*calibStore)(nil)
@@ -492,11 +493,7 @@ func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	}
 	s.mu.Unlock()
 	if !mine {
-		if s.wait != nil {
-			s.wait(a.done)
-		} else {
-			<-a.done
-		}
+		s.wait(a.done)
 		return a.b
 	}
 	defer close(a.done) // also when compute panics: the waiters get nil, as on a failure

@@ -29,9 +29,8 @@ type plan struct {
 	cells []cellPlan
 	facs  []algorithms.Factory // aligned with spec.Algorithms
 	gen   problems.Generator
-	// env is the runner's services handed to every Plan and Run: serial and in memory as the
-	// zero value (RunOne, Validate); Run and DryRun set the calibration store before planning
-	// and Run the parallel loop before the first row.
+	// env is the runner's services handed to every Plan and Run, serial and in memory when
+	// zero (RunOne, Validate); Run and DryRun set its Store before planning, Run its Loop.
 	env algorithms.Env
 }
 
@@ -193,8 +192,7 @@ func newMechanism(f algorithms.Factory, cfg any) (algorithms.Mechanism, error) {
 	return f.New(c)
 }
 
-// baseColumns are the cell's identity columns (DESIGN.md results.csv); n and d come from
-// the constants (with a data file, the file's).
+// baseColumns are the cell's identity columns (DESIGN.md results.csv), n and d the constants'.
 func baseColumns(spec *experiments.Spec, c experiments.Cell, k problems.Constants) map[string]string {
 	pc := c.Problem
 	m := map[string]string{
@@ -278,11 +276,8 @@ func (r Registry) Schema() experiments.Schema {
 	}
 	s.AlgorithmParams = func(name string) (any, bool) {
 		f, ok := r.Factory(name)
-		if !ok {
-			return nil, false
-		}
-		if f.NewConfig == nil {
-			return nil, true
+		if !ok || f.NewConfig == nil {
+			return nil, ok
 		}
 		return nilIfNil(f.NewConfig()), true
 	}
@@ -381,8 +376,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	}
 	out.Path = filepath.Join(dir, "plan.csv")
 	header := append([]string(nil), planColumns...)
-	extra := rows.Header(rs)[len(rows.Columns()):]
-	for _, e := range extra {
+	for _, e := range rows.Header(rs)[len(rows.Columns()):] { // the extra columns
 		if !slices.Contains(header, e) && e != rows.ColNotes && e != rows.ColTuning {
 			header = append(header, e)
 		}
@@ -401,10 +395,10 @@ func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (algorithms
 	return pl, rec, err
 }
 
-// CostRates is the seconds per unit of cost of each algorithm label in the ok rows rs of
-// a finished run: Σ wall_seconds over Σ cost in makePlan's units from the counted queries
-// (results.csv has no predicted ones), (1 + value + gradient queries) × (reduced_rank when
-// set, else d). Labels without such a row are absent.
+// CostRates is the seconds per unit of cost of each algorithm label in the ok rows rs of a
+// finished run: Σ wall_seconds over Σ cost in makePlan's units from the counted queries
+// (results.csv has none predicted), (1 + value + gradient queries) × (reduced_rank, else d).
+// Labels without such a row are absent.
 func CostRates(rs []*rows.Record) map[string]float64 {
 	secs, cost := map[string]float64{}, map[string]float64{}
 	for _, r := range rs {

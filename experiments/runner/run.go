@@ -162,14 +162,13 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 		return nil, err
 	}
 	o = o.withDefaults()
-	r := &runState{spec: spec, o: o, p: p, dir: ExperimentDir(o.Out, spec)}
+	r := &runState{spec: spec, o: o, p: p, dir: ExperimentDir(o.Out, spec), start: time.Now()}
 	r.res = Result{Dir: r.dir, File: filepath.Join(r.dir, "results.csv")}
 	r.jpath = filepath.Join(r.dir, "journal.jsonl")
 	if o.Shards > 1 {
 		r.res.File = filepath.Join(r.dir, shardName(o.Shard, o.Shards))
 		r.jpath = filepath.Join(r.dir, fmt.Sprintf("journal-%d-of-%d.jsonl", o.Shard, o.Shards))
 	}
-	r.start = time.Now()
 	if cdir := o.cacheDir(); cdir != "" {
 		if r.ch, err = newCache(cdir, o.Provenance.CodeVersion, p, loadCodeKeys(o.Provenance)); err != nil {
 			return r, err
