@@ -60,8 +60,7 @@ type cacheEntry struct {
 	X   []string `json:"x,omitempty"`
 }
 
-// newCache digests every cell's problem, budget and algorithms; a row's code part is
-// keys.rowCode, else codeVersion, the whole code's version.
+// newCache digests every cell's problem, budget and algorithms (code: rowCode, else codeVersion).
 func newCache(dir, codeVersion string, p *plan, keys codeKeys) (*cache, error) {
 	c := &cache{dir: dir, data: map[string]string{}}
 	for _, cp := range p.cells {
@@ -366,8 +365,7 @@ func ScanPackages(root string) ([]Package, error) {
 // codeKeys are the closure keys of the module's packages (nil: unknown; see rowCode).
 type codeKeys map[string]string
 
-// loadCodeKeys returns the stamped keys, else (a binary of the source tree: code version
-// src:…) the keys computed from the sources, else nil.
+// loadCodeKeys returns the stamped keys, else the sources' (code version src:…), else nil.
 func loadCodeKeys(prov *Provenance) codeKeys {
 	if packageKeys != "" {
 		keys := codeKeys{}
@@ -444,8 +442,7 @@ func typePackage(v any) string {
 	return t.PkgPath()
 }
 
-// RowCode is the code key of the rows of algorithm a (factory f) on problems of gen under
-// the package keys keys (rowCode); exported for the tests of the wiring.
+// RowCode is rowCode under the package keys keys, exported for the tests of the wiring.
 func RowCode(keys map[string]string, gen problems.Generator, f algorithms.Factory, a experiments.Algorithm) string {
 	return codeKeys(keys).rowCode(gen, f, a)
 }
@@ -549,8 +546,7 @@ func (s *calibStore) save(key string, b []byte) {
 	})
 }
 
-// calibrationStoreFor is a run's calibration store: in the result cache's folder when it is
-// on (Options.cacheDir), else in memory.
+// calibrationStoreFor is a run's calibration store: in the result cache when on, else in memory.
 func calibrationStoreFor(o Options) *calibStore {
 	if dir := o.cacheDir(); dir != "" {
 		return newCalibStore(filepath.Join(dir, "calib"), o.Provenance.CodeVersion)
@@ -577,9 +573,8 @@ type Provenance struct {
 }
 
 // ReadProvenance reads the build info stamped by `go build` (vcs.revision, vcs.modified),
-// else (`go run`, `go test`) asks git about the module's own source folder (moduleRoot),
-// never the working directory's repository. Read once per process (git twice and a hash of
-// every source file).
+// else (`go run`, `go test`) asks git about the module's own source folder (moduleRoot), not
+// the working directory's; once per process (git twice and a hash of every source file).
 func ReadProvenance() Provenance { return provenanceOnce() }
 
 // provenanceOnce is set at initialisation, never reassigned.
@@ -766,8 +761,7 @@ func readJournal(path string) (h *header, es []entry, good int64, err error) {
 	return h, es, good, nil
 }
 
-// journal appends entries, one JSON line per write call, so a kill -9 loses at most the
-// line being written, which readJournal drops.
+// journal appends entries, one JSON line per write, so a kill -9 loses at most the last line.
 type journal struct {
 	f   *os.File
 	buf bytes.Buffer

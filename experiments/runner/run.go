@@ -71,8 +71,7 @@ type Result struct {
 // and the cache hold every finished trial, and a rerun continues from them.
 var ErrInterrupted = errors.New("interrupted; finished rows are in the journal and the cache, rerun (with -resume) to continue")
 
-// ErrExists is returned (wrapped) when the run would replace a finished run without
-// Options.Force.
+// ErrExists is returned (wrapped) when a run would replace a finished one without Options.Force.
 var ErrExists = errors.New("a finished run is there")
 
 // QuickFolder is the folder, under the results and figures roots, of shrunk (-quick)
@@ -213,10 +212,9 @@ func (r *runState) logf(format string, args ...any) {
 	}
 }
 
-// openJournal starts the journal, or with -resume continues the same run's. Another
-// run's journal (an edited spec) is an error without the cache; with it the journal starts
-// afresh, the unchanged rows being in the cache. A finished run is replaced only with
-// Force, or by resuming its own journal.
+// openJournal starts the journal, or with -resume continues the same run's; another run's
+// (an edited spec) is started afresh when the cache holds the unchanged rows, else an error.
+// A finished run is replaced only with Force, or by resuming its own journal.
 func (r *runState) openJournal() error {
 	var good int64
 	resume := false
@@ -254,10 +252,9 @@ func (r *runState) openJournal() error {
 	return err
 }
 
-// selectJobs lists the rows of this shard as jobs; those neither journaled nor cached are
-// computed. A sharded run plans every pair here, since the deal (shardOf) needs the cost of
-// every row, the same in every shard's process; unsharded, only the rows to compute are
-// planned, on the worker slots, each pair before its rows (r.plans).
+// selectJobs lists this shard's rows as jobs, to compute unless journaled or cached. A
+// sharded run plans every pair here, the deal (shardOf) needing every row's cost, alike in
+// every shard's process; unsharded, the slots plan the pairs to compute before their rows.
 func (r *runState) selectJobs() error {
 	r.res.Skipped = len(r.done)
 	mine := allJobs(r.p)
@@ -335,8 +332,7 @@ func (r *runState) cacheKey(jb job) string {
 	return r.ch.key(jb.cell, jb.alg, jb.trial, [4]uint64{phi, plo, mhi, mlo}, r.spec.SaveOutputs)
 }
 
-// execute computes r.jobs and their plans on the worker slots; each row goes to the
-// journal, the cache and r.all as it comes.
+// execute computes r.jobs and their plans on the slots; each row goes to journal, cache and r.all.
 func (r *runState) execute(ctx context.Context) error {
 	spec, p := r.spec, r.p
 	left := map[string]float64{}
@@ -539,10 +535,9 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 }
 
 // instanceLimit bounds the instances kept for sharing (instancePool): as many as fit in
-// 1 GiB at 4 × 8·n·(d+1) bytes each (data, held-out samples, solver state) for the largest
-// cell, and at least 4 per worker. Longest-first dispatch starts the costly algorithm of
-// every trial before the cheap ones, so a lower limit would make the cheap ones generate
-// and solve their instance again (correct, the instance depending only on its seed, but slow).
+// 1 GiB at 4 × 8·n·(d+1) bytes (data, held-out samples, solver state) of the largest cell,
+// at least 4 per worker. Longest-first dispatch starts every trial's costly algorithm first,
+// so a lower limit would make the cheap ones generate and solve the instance again (slow).
 func instanceLimit(p *plan, workers int) int {
 	est := 1.0
 	for _, c := range p.cells {
@@ -597,8 +592,7 @@ func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanis
 	return out.X, rec, time.Since(t0), cnt, err
 }
 
-// safely returns f(), or on a panic the error "panic: <value>", with the first frames of
-// its stack when frames is set.
+// safely returns f(), a panic turned into "panic: <value>" (with its first frames if frames).
 func safely[T any](frames bool, f func() (T, error)) (v T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -687,10 +681,9 @@ func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, i
 	return x, rec, total, err
 }
 
-// progress reports finished rows as DESIGN.md "Command line" describes (a plain line per
-// Interval off a terminal). The percentage is of the predicted cost of the rows this
-// process computes, known as their plans finish; the ETA prices an algorithm without a
-// computed row at the overall rate, and divides by the observed parallelism.
+// progress reports finished rows as DESIGN.md "Command line" describes, in percent of the
+// predicted cost of this process's rows (known as their plans finish); the ETA prices an
+// algorithm without a computed row at the overall rate, over the observed parallelism.
 type progress struct {
 	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
 	o           Options
@@ -709,8 +702,7 @@ type progress struct {
 // algProgress is one algorithm's predicted cost left and observed cost and seconds.
 type algProgress struct{ left, cost, seconds float64 }
 
-// newProgress starts the report of total rows, done of them already finished; left is
-// each algorithm's predicted cost.
+// newProgress starts the report of total rows, done already; left is each algorithm's cost.
 func newProgress(o Options, name string, total, done int, left map[string]float64) *progress {
 	p := &progress{o: o, name: name, total: total, done: done, start: time.Now(), algs: map[string]*algProgress{}}
 	for a, c := range left {
@@ -953,8 +945,7 @@ func firstFrames(stack []byte) string {
 	return strings.Join(out, " < ")
 }
 
-// splitDiagnostics returns r without its rows.DiagnosticColumns, appending them (keyed by
-// cell, algorithm and trial) to diag when r has any.
+// splitDiagnostics returns r without its rows.DiagnosticColumns, appending any, keyed, to diag.
 func splitDiagnostics(r rows.Row, diag []rows.Row) (rows.Row, []rows.Row) {
 	out := make(rows.Row, len(r))
 	var d rows.Row
@@ -1040,8 +1031,7 @@ func plannedCounts(r rows.Row, rec algorithms.Record) {
 }
 
 // failColumns marks r as a failed trial: status error (refused for algorithms.ErrRefused),
-// the error on one line, and guarantee none, since a failed trial releases nothing
-// whatever its plan calibrated (PRIVACY.md §8).
+// the error on one line, guarantee none: it releases nothing, whatever its plan calibrated.
 func failColumns(r rows.Row, err error) {
 	r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
 	if errors.Is(err, algorithms.ErrRefused) {

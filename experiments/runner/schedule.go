@@ -27,9 +27,8 @@ import (
 	"expmech/rows"
 )
 
-// plan is a spec resolved against the registry: every cell with its generator spec,
-// constants and algorithms. Building it is the last validation step (constructors and
-// generator constants may reject a cell), before anything is written.
+// plan is a spec resolved against the registry (cells, generator specs, constants and
+// algorithms): the last validation, where constructors and constants may reject a cell.
 type plan struct {
 	spec  *experiments.Spec
 	cells []cellPlan
@@ -441,9 +440,8 @@ func CostRates(rs []*rows.Record) map[string]float64 {
 	return out
 }
 
-// A job is one (cell, algorithm, trial) row to compute with its predicted cost (makePlan),
-// by which jobs are dispatched longest first (slots) and dealt to shards (shardOf);
-// neither changes a row (runRow).
+// A job is one (cell, algorithm, trial) row to compute with its predicted cost (makePlan), by
+// which rows are dispatched (slots) and dealt to shards (shardOf), neither changing a row.
 type job struct {
 	cell, alg, trial int
 	cost             float64
@@ -506,8 +504,7 @@ func allJobs(p *plan) []job {
 	return js
 }
 
-// A planned pair is the Plan of one (cell, algorithm), its record as plan.csv and a row
-// that failed to plan show it, and the predicted cost of its row.
+// A planned pair is the Plan of one (cell, algorithm), the record its rows show, and their cost.
 type planned struct {
 	plan algorithms.Plan
 	rec  algorithms.Record
@@ -631,10 +628,9 @@ func (ip *instancePool) done(ci, trial int) {
 }
 
 // slots schedules the tasks of one run on its Workers slots (README "Command line",
-// Scheduling): the plans in the order given; each row once its pair's plan is done,
-// longest predicted first; on a slot nothing else wants, pieces of a running row's
-// parallel loop. A task waiting for another's calibration gives its slot back meanwhile
-// (slots.wait). None of this changes a number (runRow, parallel).
+// Scheduling): plans in the given order; each row once its pair's plan is done, longest
+// predicted first; on an idle slot, pieces of a running row's parallel loop. A task waiting
+// for another's calibration lends its slot (wait). No number depends on it (runRow, parallel).
 type slots struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -863,8 +859,7 @@ func (s *slots) dropLocked(l *loop) {
 // rowsOf is the number of rows that wait for the plan of (ci, ai).
 func (s *slots) rowsOf(ci, ai int) int { return s.nrows[[2]int{ci, ai}] }
 
-// busySeconds is the seconds slots spent on plans and helping loops, less the seconds
-// tasks waited without a slot.
+// busySeconds is the slots' seconds on plans and loops less those tasks waited without a slot.
 func (s *slots) busySeconds() float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
