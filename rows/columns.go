@@ -95,8 +95,7 @@ func IsNumeric(col string) bool {
 	return ok
 }
 
-// DiagnosticsFile holds the DiagnosticColumns() of every row, keyed by cell, algorithm
-// and trial, apart from results.csv (PRIVACY.md §8).
+// DiagnosticsFile holds every row's DiagnosticColumns(), keyed, apart from results.csv.
 const DiagnosticsFile = "diagnostics.csv"
 
 // DiagnosticColumns returns (a fresh slice) the extra columns the runner moves out of

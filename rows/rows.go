@@ -98,8 +98,7 @@ func WriteCSV(w io.Writer, header []string, rs []Row) error {
 	return cw.Error()
 }
 
-// ReadCSV reads rows written by WriteCSV into maps, through the same Reader (a malformed
-// row is an error naming its line).
+// ReadCSV reads rows written by WriteCSV into maps through a Reader (errors name the line).
 func ReadCSV(r io.Reader) ([]Row, error) {
 	recs, err := ReadAll(r, "csv")
 	if err != nil {
@@ -151,8 +150,8 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 // DirMode is the mode of every folder the harness creates: group and world may enter it.
 const DirMode os.FileMode = 0o755
 
-// MkdirAll creates path and its missing parents with DirMode whatever the umask (folders
-// that already exist keep their mode).
+// MkdirAll creates path and its missing parents with DirMode whatever the umask (existing
+// folders keep their mode).
 func MkdirAll(path string) error {
 	var created []string
 	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
@@ -248,8 +247,7 @@ func (r *Record) OK() bool { return Status(r.Text(ColStatus)) == StatusOK }
 // Guarantee is the row's guarantee column as written (see ParseGuarantee).
 func (r *Record) Guarantee() Guarantee { return Guarantee(r.Text(ColGuarantee)) }
 
-// Tuning is the row's tuning column, DefaultTuning when it is empty or absent (an untuned
-// mechanism's row).
+// Tuning is the row's tuning column, DefaultTuning when empty or absent (an untuned row).
 func (r *Record) Tuning() Tuning {
 	if t := r.Text(ColTuning); t != "" {
 		return Tuning(t)
@@ -299,9 +297,8 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 // Layout is the file's column layout.
 func (rd *Reader) Layout() *Layout { return rd.h }
 
-// Next returns the next record, or io.EOF after the last. A malformed row (a CSV syntax
-// error, a wrong number of fields, a canonical numeric column that is not a number) is an
-// error naming the file and line.
+// Next returns the next record, or io.EOF after the last; a malformed row (CSV syntax, field
+// count, a canonical numeric column not a number) is an error naming the file and line.
 func (rd *Reader) Next() (*Record, error) {
 	rec, err := rd.cr.Read()
 	if errors.Is(err, io.EOF) {

@@ -43,8 +43,7 @@ const DefaultTuning = TuningTheory
 // Tunings lists the tuning modes in documentation order.
 func Tunings() []Tuning { return []Tuning{TuningTheory, TuningOracle, TuningPrivate} }
 
-// Tuned reports whether t selects knobs on the data (oracle or private); the empty Tuning
-// is DefaultTuning.
+// Tuned reports whether t selects knobs on the data (oracle or private); "" is DefaultTuning.
 func (t Tuning) Tuned() bool { return t == TuningOracle || t == TuningPrivate }
 
 // ParseTuning returns s as a Tuning, or an error listing the valid values.

@@ -382,8 +382,8 @@ func loadCodeKeys(prov *Provenance) codeKeys {
 	return sourceKeysOnce()
 }
 
-// sourceKeysOnce scans the module's source folder for its package keys once per process
-// (nil when it cannot). Set at initialisation; callers do not modify the map.
+// sourceKeysOnce is the package keys of the module's source folder, scanned once (nil when
+// it cannot be). Set at initialisation; callers do not modify the map.
 var sourceKeysOnce = sync.OnceValue(func() codeKeys {
 	root := moduleRoot()
 	if root == "" {
@@ -481,8 +481,7 @@ func newCalibStore(dir, codeVersion string) *calibStore {
 
 var _ algorithms.Store = (*calibStore)(nil)
 
-// Calibration returns the answer stored under key, computing it with compute on a miss.
-// compute's nil (a failure) is returned and not stored on disk.
+// Calibration returns key's answer, computing it on a miss; nil (a failure) stays off disk.
 func (s *calibStore) Calibration(key string, compute func() []byte) []byte {
 	s.mu.Lock()
 	a := s.m[key]
@@ -703,21 +702,19 @@ func (e entry) id() string { return e.Cell + "\x00" + e.Algorithm + "\x00" + str
 
 // header is the first line of a journal or shard file: which run the entries belong to.
 type header struct {
-	Identity   string `json:"identity"` // experiments.Spec.Identity()
-	Experiment string `json:"experiment"`
-	Shard      int    `json:"shard"`
-	Shards     int    `json:"shards"` // 0 when unsharded
-	Entries    int    `json:"entries,omitempty"`
-	// Rows and Deal (shard files): the rows of the whole experiment and the SHA-256 of
-	// the deal of rows to shards (shardOf), which every shard of one array shares.
-	Rows     int      `json:"rows,omitempty"`
-	Deal     string   `json:"deal,omitempty"`
-	SpecPath string   `json:"spec_path,omitempty"`
-	Spec     string   `json:"spec,omitempty"` // spec bytes (shard files, for -merge)
-	Quick    bool     `json:"quick,omitempty"`
-	Trials   int      `json:"trials,omitempty"`
-	Seed     uint64   `json:"seed,omitempty"`
-	Flags    []string `json:"flags,omitempty"`
+	Identity   string   `json:"identity"` // experiments.Spec.Identity()
+	Experiment string   `json:"experiment"`
+	Shard      int      `json:"shard"`
+	Shards     int      `json:"shards"` // 0 when unsharded
+	Entries    int      `json:"entries,omitempty"`
+	Rows       int      `json:"rows,omitempty"` // shard files: the rows of the whole experiment
+	Deal       string   `json:"deal,omitempty"` // shard files: the deal's SHA-256 (dealHash)
+	SpecPath   string   `json:"spec_path,omitempty"`
+	Spec       string   `json:"spec,omitempty"` // spec bytes (shard files, for -merge)
+	Quick      bool     `json:"quick,omitempty"`
+	Trials     int      `json:"trials,omitempty"`
+	Seed       uint64   `json:"seed,omitempty"`
+	Flags      []string `json:"flags,omitempty"`
 }
 
 type line struct {
@@ -907,8 +904,8 @@ func (l *folderLock) release() {
 	}
 }
 
-// MergeInfo is what a merge learned: the shard files' header, with the spec they ran (for
-// the caller's analysis) and its options, and the merged Result.
+// MergeInfo is what a merge learned: the shard files' header (the spec they ran, its
+// options: for the caller's analysis) and the merged Result.
 type MergeInfo struct {
 	header
 	Result Result
@@ -916,8 +913,7 @@ type MergeInfo struct {
 
 var shardRE = regexp.MustCompile(`^shard-(\d+)-of-(\d+)\.jsonl$`)
 
-// merge reads the shard files of the experiment folder dir: every shard 0 … N−1 must be
-// there, complete and from the same run (identity).
+// merge reads dir's shard files: every shard 0 … N−1, complete, of the same run (identity).
 func merge(dir string) (info MergeInfo, all []entry, err error) {
 	files, err := filepath.Glob(filepath.Join(dir, "shard-*-of-*.jsonl"))
 	if err != nil {

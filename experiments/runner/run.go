@@ -685,18 +685,17 @@ func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, i
 // predicted cost of this process's rows (known as their plans finish); the ETA prices an
 // algorithm without a computed row at the overall rate, over the observed parallelism.
 type progress struct {
-	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
-	o           Options
-	name        string
-	total, done int     // rows
-	errs        int     // rows with status error
-	cost, spent float64 // predicted cost to compute; of it, computed so far
-	work        float64 // row seconds (wall_seconds) of the computed rows
-	algs        map[string]*algProgress
-	start, last time.Time
-	bar         *progressbar.ProgressBar // the terminal bar, in permille of the predicted cost
-	// stop ends the ticker (tick) and stopped says it has; nil without a ticker.
-	stop, stopped chan struct{}
+	mu            sync.Mutex // add and finish (the collector) against planned (the plans)
+	o             Options
+	name          string
+	total, done   int     // rows
+	errs          int     // rows with status error
+	cost, spent   float64 // predicted cost to compute; of it, computed so far
+	work          float64 // row seconds (wall_seconds) of the computed rows
+	algs          map[string]*algProgress
+	start, last   time.Time
+	bar           *progressbar.ProgressBar // the terminal bar, in permille of the predicted cost
+	stop, stopped chan struct{}            // end the ticker (tick), and say it has; nil without one
 }
 
 // algProgress is one algorithm's predicted cost left and observed cost and seconds.

@@ -44,7 +44,7 @@ type cellPlan struct {
 	pspec  problems.Spec
 	consts problems.Constants
 	budget algorithms.Budget
-	// mechs holds one mechanism per algorithm, shared by every trial and worker of the cell:
+	// mechs holds one mechanism per algorithm, shared by the cell's trials and workers, so
 	// Run is called concurrently on one Mechanism.
 	mechs []algorithms.Mechanism
 	// plans holds each mechanism's Plan, made on the first call (makePlan), so the
@@ -389,8 +389,7 @@ func DryRun(reg Registry, spec *experiments.Spec, o Options) (DryRunResult, erro
 	return out, rows.WriteFile(out.Path, func(w io.Writer) error { return rows.WriteCSV(w, header, rs) })
 }
 
-// planOne is m's Plan for the cell c and the record its row shows (Empty when a failed
-// Plan reports none), turning a panic into an error.
+// planOne is m's Plan for cell c and the record its row shows (Empty if a failed Plan has none).
 func planOne(env algorithms.Env, m algorithms.Mechanism, c cellPlan) (algorithms.Plan, algorithms.Record, error) {
 	pl, err := safely(false, func() (algorithms.Plan, error) { return m.Plan(env, c.consts, c.budget) })
 	rec := algorithms.Empty()
