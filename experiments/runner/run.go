@@ -478,8 +478,7 @@ func RunOne(ctx context.Context, reg Registry, spec *experiments.Spec, sel Selec
 	case sel.Trial < 0 || sel.Trial >= spec.Trials:
 		return nil, fmt.Errorf("%s: -only: trial %d not in [0, %d)", spec.Path, sel.Trial, spec.Trials)
 	}
-	ti := newInstance(p, ci, sel.Trial)
-	e, ok := runRow(ctx, p, ti, ci, ai, sel.Trial)
+	e, ok := runRow(ctx, p, newInstance(p, ci, sel.Trial), ci, ai, sel.Trial)
 	if !ok {
 		return nil, fmt.Errorf("runner: %s: %w", spec.Name, ErrInterrupted)
 	}
