@@ -73,9 +73,8 @@ func IdentityColumns() []string {
 	return []string{ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK, ColEpsilon, ColDelta}
 }
 
-// Unit is the unit of a numeric canonical column: "1" for dimensionless quantities, "loss"
-// for risks, a count's noun otherwise; "" for text columns and for k, mu and sigma, whose
-// units depend on the mechanism (see its Record doc).
+// Unit is the unit of a numeric canonical column: "1" if dimensionless, "loss" for risks,
+// else a count's noun; "" for text columns and k, mu, sigma (per mechanism: its Record doc).
 func Unit(col string) string { return units[col] }
 
 // units is read-only after initialisation.
