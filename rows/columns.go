@@ -55,9 +55,8 @@ const (
 	ColPredictedValueQueries    = "predicted_value_queries"
 	ColPredictedGradientQueries = "predicted_gradient_queries"
 	ColDeltaTrue                = "delta_true" // expmech's Gaussian bound δ_s(ε) at its s (extra column)
-	// ColDeltaDelivered is the exact δ at the stated ε that expmech's law delivers on the
-	// worst-case 1-D absolute-loss instance (privacy.AbsInstance; extra column, written
-	// when the spec asks for delta_delivered).
+	// ColDeltaDelivered is the exact δ at the stated ε of expmech's law on the worst-case
+	// 1-D absolute-loss instance (privacy.AbsInstance), when the spec asks for it.
 	ColDeltaDelivered = "delta_delivered"
 	// ColBroken marks the rows of a privacy audit's deliberately broken variant (1) or of an
 	// honest audited entry (0): the audit's verdict (flagged or not) depends on it.
@@ -68,16 +67,14 @@ const (
 	ColTrustedConstants = "trusted_constants" // "name=value(declared|measured); ..." the calibration relied on
 )
 
-// IdentityColumns returns the cell's identity columns carried into summaries and tables,
-// in this order (a fresh slice). With ColCell, ColAlgorithm and ColTrial (the key) they
-// identify a row.
+// IdentityColumns returns (a fresh slice) the cell's identity columns carried into
+// summaries and tables, in order; with the key ColCell, ColAlgorithm, ColTrial, a row's.
 func IdentityColumns() []string {
 	return []string{ColProblem, ColLossKind, ColDomain, ColTask, ColN, ColD, ColRank, ColGK, ColEpsilon, ColDelta}
 }
 
-// Unit is the unit of a numeric canonical column: "1" for dimensionless quantities, "loss"
-// for risks, a count's noun otherwise; "" for text columns and for k, mu and sigma, whose
-// units depend on the mechanism (see its Record doc).
+// Unit is the unit of a numeric canonical column: "1" if dimensionless, "loss" for risks,
+// else a count's noun; "" for text columns and k, mu, sigma (per mechanism: its Record doc).
 func Unit(col string) string { return units[col] }
 
 // units is read-only after initialisation.
@@ -97,25 +94,21 @@ func IsNumeric(col string) bool {
 	return ok
 }
 
-// DiagnosticsFile holds the DiagnosticColumns() of every row, keyed by cell, algorithm
-// and trial, apart from results.csv (PRIVACY.md §8).
+// DiagnosticsFile holds every row's DiagnosticColumns(), keyed, apart from results.csv.
 const DiagnosticsFile = "diagnostics.csv"
 
 // DiagnosticColumns returns (a fresh slice) the extra columns the runner moves out of
-// results.csv into DiagnosticsFile: what a mechanism reports beside its release that
-// depends on the data or on its internal randomness and that no guarantee covers — the
-// private selection's number of runs K (Papernot & Steinke 2022 Thm 2 covers the best
-// output only), the oracle's failed grid points, the clipping rate, dp-sgd's empty lots
-// and the counted queries of a row that publishes its planned counts (PRIVACY.md §8).
+// results.csv into DiagnosticsFile: reports that depend on the data or the mechanism's
+// randomness and that no guarantee covers (PRIVACY.md §8: K, which Papernot & Steinke 2022
+// Thm 2 does not cover, failed grid points, clipping rate, empty lots, counted queries).
 func DiagnosticColumns() []string { return slices.Clone(diagnosticColumns) }
 
 // diagnosticColumns is read-only after initialisation (DiagnosticColumns).
 var diagnosticColumns = []string{"tuning_runs", "tuning_failed", "clip_rate", "empty_lots",
 	ColCountedValueQueries, ColCountedGradientQueries}
 
-// The counted queries of a row whose published value_queries and gradient_queries are
-// the plan's (algorithms.Record.PlannedCounts): diagnostics, since the count reveals K or
-// the realised lot sizes.
+// The counted queries of a row that publishes the plan's (algorithms.Record.PlannedCounts):
+// diagnostics, since the count reveals K or the realised lot sizes.
 const (
 	ColCountedValueQueries    = "counted_value_queries"
 	ColCountedGradientQueries = "counted_gradient_queries"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -64,18 +65,15 @@ func ParseFloat(s string) (float64, error) {
 
 // Header returns the canonical columns followed by every extra column present in rs, sorted.
 func Header(rs []Row) []string {
-	var extra []string
-	seen := map[string]bool{}
+	extra := map[string]bool{}
 	for _, r := range rs {
 		for k := range r {
-			if !IsCanonical(k) && !seen[k] {
-				seen[k] = true
-				extra = append(extra, k)
+			if !IsCanonical(k) {
+				extra[k] = true
 			}
 		}
 	}
-	slices.Sort(extra)
-	return append(Columns(), extra...)
+	return append(Columns(), slices.Sorted(maps.Keys(extra))...)
 }
 
 // WriteCSV writes rs under header (Header(rs) if nil).
@@ -100,8 +98,7 @@ func WriteCSV(w io.Writer, header []string, rs []Row) error {
 	return cw.Error()
 }
 
-// ReadCSV reads rows written by WriteCSV into maps, through the same Reader (a malformed
-// row is an error naming its line).
+// ReadCSV reads rows written by WriteCSV into maps through a Reader (errors name the line).
 func ReadCSV(r io.Reader) ([]Row, error) {
 	recs, err := ReadAll(r, "csv")
 	if err != nil {
@@ -122,10 +119,9 @@ func ReadCSV(r io.Reader) ([]Row, error) {
 // (a cluster's project folder), so group and world may read them whatever the umask.
 const FileMode os.FileMode = 0o644
 
-// WriteFile is the one way the harness writes an output file: through a temporary file in
-// the same folder, fsynced, given FileMode and renamed over path (then the folder is
-// fsynced), so a reader sees the old file or the new one, and a crash after WriteFile
-// returns does not lose it.
+// WriteFile is the one way the harness writes an output file: a temporary file in the
+// same folder, fsynced, given FileMode and renamed over path, then the folder fsynced, so
+// a reader sees the old file or the new one, and a crash after WriteFile does not lose it.
 func WriteFile(path string, write func(w io.Writer) error) error {
 	pf, err := renameio.NewPendingFile(path, renameio.WithStaticPermissions(FileMode))
 	if err == nil {
@@ -140,12 +136,7 @@ func WriteFile(path string, write func(w io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	return syncDir(filepath.Dir(path))
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := os.Open(filepath.Dir(path)) // fsync the folder: the rename is durable
 	if err != nil {
 		return err
 	}
@@ -159,8 +150,8 @@ func syncDir(dir string) error {
 // DirMode is the mode of every folder the harness creates: group and world may enter it.
 const DirMode os.FileMode = 0o755
 
-// MkdirAll creates path and its missing parents with DirMode whatever the umask (folders
-// that already exist keep their mode).
+// MkdirAll creates path and its missing parents with DirMode whatever the umask (existing
+// folders keep their mode).
 func MkdirAll(path string) error {
 	var created []string
 	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
@@ -209,9 +200,8 @@ func NewLayout(cols []string) (*Layout, error) {
 // Columns returns the columns in file order (do not modify).
 func (h *Layout) Columns() []string { return h.cols }
 
-// Record is one parsed row: each column's text as written and, parsed once, its number
-// (NaN when the text is empty or not a number). File and Line locate it (Line is 1-based,
-// 0 for a record built in memory).
+// Record is one parsed row: each column's text as written and its number, parsed once (NaN
+// when empty or not a number). File and Line (1-based; 0 when built in memory) locate it.
 type Record struct {
 	File string
 	Line int
@@ -257,8 +247,7 @@ func (r *Record) OK() bool { return Status(r.Text(ColStatus)) == StatusOK }
 // Guarantee is the row's guarantee column as written (see ParseGuarantee).
 func (r *Record) Guarantee() Guarantee { return Guarantee(r.Text(ColGuarantee)) }
 
-// Tuning is the row's tuning column, DefaultTuning when it is empty or absent (an untuned
-// mechanism's row).
+// Tuning is the row's tuning column, DefaultTuning when empty or absent (an untuned row).
 func (r *Record) Tuning() Tuning {
 	if t := r.Text(ColTuning); t != "" {
 		return Tuning(t)
@@ -308,9 +297,8 @@ func NewReader(r io.Reader, file string) (*Reader, error) {
 // Layout is the file's column layout.
 func (rd *Reader) Layout() *Layout { return rd.h }
 
-// Next returns the next record, or io.EOF after the last. A malformed row (a CSV syntax
-// error, a wrong number of fields, a canonical numeric column that is not a number) is an
-// error naming the file and line.
+// Next returns the next record, or io.EOF after the last; a malformed row (CSV syntax, field
+// count, a canonical numeric column not a number) is an error naming the file and line.
 func (rd *Reader) Next() (*Record, error) {
 	rec, err := rd.cr.Read()
 	if errors.Is(err, io.EOF) {

@@ -43,8 +43,7 @@ const DefaultTuning = TuningTheory
 // Tunings lists the tuning modes in documentation order.
 func Tunings() []Tuning { return []Tuning{TuningTheory, TuningOracle, TuningPrivate} }
 
-// Tuned reports whether t selects knobs on the data (oracle or private); the empty Tuning
-// is DefaultTuning.
+// Tuned reports whether t selects knobs on the data (oracle or private); "" is DefaultTuning.
 func (t Tuning) Tuned() bool { return t == TuningOracle || t == TuningPrivate }
 
 // ParseTuning returns s as a Tuning, or an error listing the valid values.
@@ -56,9 +55,9 @@ type Status string
 const (
 	StatusOK    Status = "ok"
 	StatusError Status = "error" // a fault; the error column says why
-	// StatusRefused is a configuration the plan knows cannot run at this cell by design
-	// (algorithms.ErrRefused: a theorem's condition fails, a declared cap is exceeded);
-	// the error column says why. Counted apart from errors.
+	// StatusRefused is a configuration that cannot run at this cell by design (a theorem's
+	// condition fails, a cap is exceeded: algorithms.ErrRefused); the error column says why.
+	// Counted apart from errors.
 	StatusRefused Status = "refused"
 )
 

@@ -71,7 +71,7 @@ func TestRunnerPicksReducedPath(t *testing.T) {
 		r := rows.Row{}
 		var pl planned
 		pl.plan, pl.rec, pl.err = planOne(algorithms.Env{}, tc.m, cellPlan{consts: tc.inst.Constants(), budget: algorithms.Budget{Epsilon: 1, Delta: 1e-5}})
-		x, rec, _, err := runMechanism(context.Background(), algorithms.Env{}, tc.m, tc.inst, pl, rand.New(rand.NewPCG(2, 2)), r)
+		x, rec, _, err := runTrial(context.Background(), algorithms.Env{}, tc.m, tc.inst, pl, 0, rand.New(rand.NewPCG(2, 2)), r)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,24 +37,18 @@ type Options struct {
 	Out     string // results root; the experiment folder is ExperimentDir(Out, spec)
 	Workers int    // worker goroutines; ≤ 0 means runtime.NumCPU()
 	Resume  bool   // continue the journal of an interrupted run
-	// Force replaces a finished run (results.csv, or this shard's file); without it Run
-	// refuses with ErrExists and writes nothing.
-	Force bool
-	// Shard I of Shards (0-based); Shards ≤ 1 runs everything and writes results.csv,
-	// otherwise only the rows dealt to shard Shard (shardOf: LPT on predicted cost) run and a shard file is written.
+	Force   bool   // replace a finished run (results.csv, shard file); else ErrExists, nothing written
+	// Shard I of Shards (0-based); Shards ≤ 1 runs everything into results.csv, otherwise
+	// only the rows dealt to shard Shard (shardOf) run, into a shard file.
 	Shard, Shards int
-	// CacheDir is the result cache (cache.go); "" means Out/.cache. NoCache neither reads
-	// nor writes it.
-	CacheDir string
-	NoCache  bool
-	// Provenance names the code (manifest.json and the cache keys); nil reads it with
-	// ReadProvenance.
-	Provenance *Provenance
-	Progress   io.Writer     // where progress goes (nil: none)
-	Terminal   bool          // Progress is a terminal: redraw one line in place
-	Interval   time.Duration // period of plain progress lines (default 10 s)
-	Log        io.Writer     // -v messages (nil: none)
-	Flags      []string      // the command line, recorded in manifest.json
+	CacheDir      string        // the result cache (cache.go); "" means Out/.cache
+	NoCache       bool          // neither read nor write the result cache
+	Provenance    *Provenance   // names the code (manifest.json, cache keys); nil: ReadProvenance
+	Progress      io.Writer     // where progress goes (nil: none)
+	Terminal      bool          // Progress is a terminal: redraw one line in place
+	Interval      time.Duration // period of plain progress lines (default 10 s)
+	Log           io.Writer     // -v messages (nil: none)
+	Flags         []string      // the command line, recorded in manifest.json
 }
 
 // Result summarises a run.
@@ -64,10 +61,9 @@ type Result struct {
 	Skipped  int    // rows taken from the journal (-resume)
 	Cached   int    // rows taken from the result cache
 	Computed int    // rows computed by this run
-	// RowSeconds is Σ wall_seconds of the computed rows and TrialSeconds the elapsed time
-	// of the plans and trials: their ratio is the mean number of rows in flight.
-	// BusySeconds adds the seconds workers spent on plans and helping other rows' parallel
-	// loops (slots): BusySeconds / TrialSeconds is the mean number of busy workers.
+	// RowSeconds is Σ wall_seconds of the computed rows, TrialSeconds the elapsed time of
+	// the plans and trials, BusySeconds RowSeconds plus the slots' time on plans and other
+	// rows' loops: over TrialSeconds, the mean rows in flight and the mean busy workers.
 	RowSeconds, TrialSeconds, BusySeconds float64
 }
 
@@ -75,8 +71,7 @@ type Result struct {
 // and the cache hold every finished trial, and a rerun continues from them.
 var ErrInterrupted = errors.New("interrupted; finished rows are in the journal and the cache, rerun (with -resume) to continue")
 
-// ErrExists is returned (wrapped) when the run would replace a finished run without
-// Options.Force.
+// ErrExists is returned (wrapped) when a run would replace a finished one without Options.Force.
 var ErrExists = errors.New("a finished run is there")
 
 // QuickFolder is the folder, under the results and figures roots, of shrunk (-quick)
@@ -94,8 +89,8 @@ func ExperimentDir(root string, spec *experiments.Spec) string {
 
 func shardName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.jsonl", i, n) }
 
-// Validate resolves spec against reg without running or writing anything: the check
-// run.go makes before creating any file. Its errors are *experiments.SpecError.
+// Validate resolves spec against reg without running or writing anything, as Run does
+// first. Its errors are *experiments.SpecError.
 func Validate(reg Registry, spec *experiments.Spec) error {
 	_, err := prepare(reg, spec)
 	return err
@@ -103,10 +98,7 @@ func Validate(reg Registry, spec *experiments.Spec) error {
 
 // refuseFinished returns ErrExists when file is there and nothing allows replacing it.
 func refuseFinished(file string, force bool) error {
-	if force {
-		return nil
-	}
-	if _, err := os.Stat(file); err == nil {
+	if _, err := os.Stat(file); err == nil && !force {
 		return fmt.Errorf("runner: %s holds a finished run; give -force to replace it, or another -out: %w", file, ErrExists)
 	}
 	return nil
@@ -138,17 +130,14 @@ func Run(ctx context.Context, reg Registry, spec *experiments.Spec, o Options) (
 	return r.finish(ctx)
 }
 
-// runState is one Run between its steps: startRun, openJournal, selectJobs, execute,
-// finish.
+// runState is one Run between its steps (startRun, openJournal, selectJobs, execute, finish).
 type runState struct {
 	spec      *experiments.Spec
 	o         Options
 	p         *plan
-	workers   int
 	dir       string // the experiment folder
 	jpath     string // the journal
 	start     time.Time
-	prov      *Provenance
 	ch        *cache      // the result cache; nil when off
 	calib     *calibStore // the calibration store (p.env.Store)
 	h         header      // the journal's (and a shard file's) header
@@ -161,9 +150,8 @@ type runState struct {
 	rowsTotal int      // rows of this shard
 }
 
-// startRun resolves spec, fixes the output paths, and opens the result cache and the
-// calibration store. A nil runState means a bad shard or a spec error; otherwise its res
-// names the folder and file even on error.
+// startRun resolves spec, fixes the output paths and opens the result cache and the
+// calibration store: nil on a bad shard or spec; otherwise res names the folder and file.
 func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error) {
 	if o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards) {
 		return nil, fmt.Errorf("runner: shard %d of %d out of range", o.Shard, o.Shards)
@@ -173,20 +161,19 @@ func startRun(reg Registry, spec *experiments.Spec, o Options) (*runState, error
 		return nil, err
 	}
 	o = o.withDefaults()
-	r := &runState{spec: spec, o: o, p: p, workers: o.Workers, dir: ExperimentDir(o.Out, spec), prov: o.Provenance}
+	r := &runState{spec: spec, o: o, p: p, dir: ExperimentDir(o.Out, spec), start: time.Now()}
 	r.res = Result{Dir: r.dir, File: filepath.Join(r.dir, "results.csv")}
 	r.jpath = filepath.Join(r.dir, "journal.jsonl")
 	if o.Shards > 1 {
 		r.res.File = filepath.Join(r.dir, shardName(o.Shard, o.Shards))
 		r.jpath = filepath.Join(r.dir, fmt.Sprintf("journal-%d-of-%d.jsonl", o.Shard, o.Shards))
 	}
-	r.start = time.Now()
 	if cdir := o.cacheDir(); cdir != "" {
-		if r.ch, err = newCache(cdir, r.prov.CodeVersion, p, loadCodeKeys(r.prov)); err != nil {
+		if r.ch, err = newCache(cdir, o.Provenance.CodeVersion, p, loadCodeKeys(o.Provenance)); err != nil {
 			return r, err
 		}
 	} else if !o.NoCache && o.Progress != nil {
-		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, r.prov.CodeVersion)
+		fmt.Fprintf(o.Progress, "%s: result cache off: the code's version is unknown (%q)\n", spec.Name, o.Provenance.CodeVersion)
 	}
 	r.calib = calibrationStoreFor(o)
 	p.env.Store = r.calib
@@ -225,11 +212,9 @@ func (r *runState) logf(format string, args ...any) {
 	}
 }
 
-// openJournal starts the journal, or with -resume continues the journal of the same run.
-// A journal of another run (an edited spec) is an error without the cache; with it the
-// journal starts afresh, since the unchanged rows are in the cache, so -resume is not
-// all-or-nothing. A finished run is replaced only with Force, or by resuming its own
-// journal.
+// openJournal starts the journal, or with -resume continues the same run's; another run's
+// (an edited spec) is started afresh when the cache holds the unchanged rows, else an error.
+// A finished run is replaced only with Force, or by resuming its own journal.
 func (r *runState) openJournal() error {
 	var good int64
 	resume := false
@@ -267,17 +252,15 @@ func (r *runState) openJournal() error {
 	return err
 }
 
-// selectJobs lists the rows of this shard, each a job (cell, algorithm, trial); rows
-// neither journaled nor cached are computed. Shards are dealt by predicted cost
-// (shardOf), which needs the cost of every row of the experiment, the same in every
-// shard's process, so a sharded run plans every pair here; unsharded, only the rows to
-// compute are planned, on the worker slots, each pair before its rows (r.plans).
+// selectJobs lists this shard's rows as jobs, to compute unless journaled or cached. A
+// sharded run plans every pair here, the deal (shardOf) needing every row's cost, alike in
+// every shard's process; unsharded, the slots plan the pairs to compute before their rows.
 func (r *runState) selectJobs() error {
 	r.res.Skipped = len(r.done)
 	mine := allJobs(r.p)
 	var pl [][]*planned
 	if r.o.Shards > 1 {
-		pl = planPairs(r.p, mine, r.workers)
+		pl = planPairs(r.p, mine, r.o.Workers)
 		withCosts(mine, pl)
 		of, _ := shardOf(mine, r.o.Shards)
 		r.h.Rows, r.h.Deal = len(mine), dealHash(of, r.o.Shards)
@@ -309,8 +292,7 @@ func (r *runState) selectJobs() error {
 	return nil
 }
 
-// takeKnown puts the rows of mine that were resumed or cached into r.all, the others into
-// r.jobs.
+// takeKnown puts mine's resumed or cached rows into r.all, the others into r.jobs.
 func (r *runState) takeKnown(mine []job) error {
 	finished := make(map[string]bool, len(r.done))
 	for _, e := range r.done {
@@ -329,7 +311,9 @@ func (r *runState) takeKnown(mine []job) error {
 				return fmt.Errorf("runner: cache: %w", err)
 			}
 			if ce != nil {
-				e.Row, e.X = ce.row(c.base, e.Algorithm), ce.X
+				e.Row, e.X = rows.Row(maps.Clone(c.base)), ce.X // the cell and label of this spec
+				maps.Copy(e.Row, ce.Row)
+				e.Row[rows.ColAlgorithm] = e.Algorithm
 				r.all = append(r.all, e)
 				r.res.Cached++
 				continue
@@ -348,8 +332,7 @@ func (r *runState) cacheKey(jb job) string {
 	return r.ch.key(jb.cell, jb.alg, jb.trial, [4]uint64{phi, plo, mhi, mlo}, r.spec.SaveOutputs)
 }
 
-// execute computes r.jobs and the plans they need on the worker slots. Each row
-// goes to the journal and the cache as it comes, and into r.all.
+// execute computes r.jobs and their plans on the slots; each row goes to journal, cache and r.all.
 func (r *runState) execute(ctx context.Context) error {
 	spec, p := r.spec, r.p
 	left := map[string]float64{}
@@ -357,18 +340,18 @@ func (r *runState) execute(ctx context.Context) error {
 		left[spec.Algorithms[jb.alg].Label] += jb.cost
 	}
 	r.logf("%s: %d rows in this shard: %d resumed, %d cached, %d to compute (%d workers, %d plans first, then longest predicted first, journal %s)",
-		spec.Name, r.rowsTotal, len(r.done), r.res.Cached, len(r.jobs), r.workers, len(r.plans), r.jpath)
+		spec.Name, r.rowsTotal, len(r.done), r.res.Cached, len(r.jobs), r.o.Workers, len(r.plans), r.jpath)
 	prog := newProgress(r.o, spec.Name, r.rowsTotal, len(r.all), left)
 	prog.tick()
-	pool := newInstancePool(p, r.jobs, instanceLimit(p, r.workers))
-	sl := newSlots(r.workers, r.plans, r.jobs)
+	pool := newInstancePool(p, r.jobs, instanceLimit(p, r.o.Workers))
+	sl := newSlots(r.o.Workers, r.plans, r.jobs)
 	r.calib.wait = sl.wait
 	p.env.Loop = sl.parallel
 	type result struct {
 		e    entry
 		cost float64
 	}
-	out := make(chan result, 4*r.workers)
+	out := make(chan result, 4*r.o.Workers)
 	var cacheErr error
 	var cacheOnce sync.Once // keeps the first cache error
 	planTask := func(ci, ai int) float64 {
@@ -405,7 +388,14 @@ func (r *runState) execute(ctx context.Context) error {
 		prog.add(x.e.Algorithm, x.cost, secs, x.e.Row[rows.ColStatus] == string(rows.StatusError))
 	}
 	prog.finish(ctx.Err() != nil)
-	r.timed(prog, sl)
+	r.res.RowSeconds, r.res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
+	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
+	if el := r.res.TrialSeconds; len(r.jobs) > 0 && el > 0 {
+		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
+			r.spec.Name, r.res.Computed, el, r.o.Workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.o.Workers))
+	}
+	r.logf("%s: calibrations: %d computed, %d read from the calibration cache",
+		r.spec.Name, r.calib.computed.Load(), r.calib.loaded.Load())
 	if err := r.jr.close(); werr == nil {
 		werr = err
 	}
@@ -416,18 +406,6 @@ func (r *runState) execute(ctx context.Context) error {
 		return fmt.Errorf("runner: cache: %w", cacheErr)
 	}
 	return nil
-}
-
-// timed fills the run's times into r.res and logs the workers' occupancy (Result).
-func (r *runState) timed(prog *progress, sl *slots) {
-	r.res.RowSeconds, r.res.TrialSeconds = prog.work, time.Since(prog.start).Seconds()
-	r.res.BusySeconds = r.res.RowSeconds + sl.busySeconds()
-	if el := r.res.TrialSeconds; len(r.jobs) > 0 && el > 0 {
-		r.logf("%s: %d rows in %.1f s on %d workers: %.1f row seconds, %.2f rows in flight on average, %.0f%% of the workers busy (plans and help included)",
-			r.spec.Name, r.res.Computed, el, r.workers, prog.work, prog.work/el, 100*r.res.BusySeconds/el/float64(r.workers))
-	}
-	computed, loaded := r.calib.counts()
-	r.logf("%s: calibrations: %d computed, %d read from the calibration cache", r.spec.Name, computed, loaded)
 }
 
 // finish checks that every row of the shard is there and writes results.csv and
@@ -444,7 +422,24 @@ func (r *runState) finish(ctx context.Context) (Result, error) {
 	if r.o.Shards > 1 {
 		return r.res, writeShardFile(r.res.File, r.h, r.all)
 	}
-	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, manifest(r.spec, r.o.Flags, r.start, r.workers, r.res, *r.prov))
+	host, _ := os.Hostname()
+	res := r.res
+	man := manifest(r.h, r.start, res, *r.o.Provenance)
+	maps.Copy(man, map[string]any{
+		"experiment": r.spec.Name, "spec_sha256": r.spec.Hash, "identity": r.h.Identity,
+		"workers": r.o.Workers, "machine": map[string]any{
+			"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(), "hostname": host,
+		},
+		"resumed": res.Skipped, "cached": res.Cached, "computed": res.Computed,
+		// rows_in_flight and workers_busy below are their ratios (Result)
+		"row_seconds": res.RowSeconds, "busy_seconds": res.BusySeconds,
+		"trial_seconds": res.TrialSeconds,
+	})
+	if res.TrialSeconds > 0 {
+		man["rows_in_flight"] = res.RowSeconds / res.TrialSeconds
+		man["workers_busy"] = res.BusySeconds / res.TrialSeconds
+	}
+	return r.res, writeResults(r.dir, r.spec.SaveOutputs, r.all, man)
 }
 
 // tally sets res.Rows to the rows of es and counts its error and refused rows.
@@ -483,19 +478,18 @@ func RunOne(ctx context.Context, reg Registry, spec *experiments.Spec, sel Selec
 	case sel.Trial < 0 || sel.Trial >= spec.Trials:
 		return nil, fmt.Errorf("%s: -only: trial %d not in [0, %d)", spec.Path, sel.Trial, spec.Trials)
 	}
-	ti := newInstance(p, ci, sel.Trial)
-	e, ok := runRow(ctx, p, ti, ci, ai, sel.Trial)
+	e, ok := runRow(ctx, p, newInstance(p, ci, sel.Trial), ci, ai, sel.Trial)
 	if !ok {
 		return nil, fmt.Errorf("runner: %s: %w", spec.Name, ErrInterrupted)
 	}
 	return e.Row, nil
 }
 
-// runRow computes the row of algorithm ai in trial trial of cell ci, on the trial's
-// instance ti with a fresh counter and a fresh generator over the trial's mechanism
-// stream: every algorithm of a trial sees the same instance and the same random numbers
-// (common random numbers), and a row depends neither on the other algorithms nor on the
-// order or worker that runs it. ok is false when ctx was cancelled.
+// runRow computes the row of algorithm ai in trial trial of cell ci on the trial's
+// instance ti, with a fresh counter and a fresh generator over the trial's mechanism
+// stream: every algorithm of a trial sees the same instance and random numbers (common
+// random numbers), and a row depends neither on the other algorithms nor on the order or
+// worker that runs it. ok is false when ctx was cancelled.
 func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) (e entry, ok bool) {
 	c := &p.cells[ci]
 	spec := p.spec
@@ -531,7 +525,7 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 		if spec.SaveOutputs {
 			e.X = make([]string, len(x))
 			for j, v := range x {
-				e.X[j] = fmtF(v)
+				e.X[j] = rows.Float(v)
 			}
 		}
 	}
@@ -540,11 +534,9 @@ func runRow(ctx context.Context, p *plan, ti *trialInstance, ci, ai, trial int) 
 }
 
 // instanceLimit bounds the instances kept for sharing (instancePool): as many as fit in
-// 1 GiB at an allowance of 4 × 8·n·(d+1) bytes each (the data, plus held-out
-// samples and solver state) for the largest cell, and at least 4 per worker. Longest-first
-// dispatch starts the costly algorithm of every trial before the cheap ones, so a limit
-// below the number of trials would make the cheap ones generate (and solve) their
-// instance again: correct, since an instance depends only on its seed, but slow.
+// 1 GiB at 4 × 8·n·(d+1) bytes (data, held-out samples, solver state) of the largest cell,
+// at least 4 per worker. Longest-first dispatch starts every trial's costly algorithm first,
+// so a lower limit would make the cheap ones generate and solve the instance again (slow).
 func instanceLimit(p *plan, workers int) int {
 	est := 1.0
 	for _, c := range p.cells {
@@ -553,14 +545,13 @@ func instanceLimit(p *plan, workers int) int {
 	return max(4*workers, int(min((1<<30)/est, 1<<20)))
 }
 
-// runMechanism runs one mechanism's plan pl on a fresh counter, turning a panic into an
-// error; a failed plan fails the row with the plan's error and record, running nothing.
-// The counted queries are written into r. When the instance declares an exact low-rank
-// structure on R^d and the mechanism an exact reduced path (algorithms.Reducible), it runs
-// in the r reduced coordinates and lifts its output (algorithms.RunReduced): the same
-// output law at O(r) work per step; the row then has reduced_rank = r.
-func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand, r rows.Row) (x []float64, rec algorithms.Record, wall time.Duration, err error) {
-	rec = algorithms.Empty()
+// runMechanism runs one mechanism's plan pl on a fresh counter, which it returns (a panic
+// becomes an error); a failed plan fails the row with the plan's error and record, running
+// nothing. When the instance declares an exact low-rank structure on R^d and the mechanism
+// an exact reduced path (algorithms.Reducible), it runs in the r reduced coordinates and
+// lifts its output (algorithms.RunReduced): the same output law at O(r) work per step; the
+// row then has reduced_rank = r.
+func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, rng *rand.Rand) ([]float64, algorithms.Record, time.Duration, *problems.Counter, error) {
 	cnt := problems.NewCounter(inst)
 	p := pl.plan
 	// oracle tuning / the non-private reference: the instance answers uncounted, and the
@@ -585,37 +576,44 @@ func runMechanism(ctx context.Context, env algorithms.Env, m algorithms.Mechanis
 		}
 	}
 	t0 := time.Now()
+	var out algorithms.Output
+	rec, err := pl.rec, pl.err
+	if err == nil {
+		out, err = safely(true, run)
+		rec = algorithms.Empty()
+		if out.Record.Guarantee != "" || err == nil {
+			rec = out.Record
+		}
+		if err == nil && len(out.X) != inst.Dim() {
+			err = fmt.Errorf("output has dimension %d, want %d", len(out.X), inst.Dim())
+		}
+	}
+	return out.X, rec, time.Since(t0), cnt, err
+}
+
+// safely returns f(), a panic turned into "panic: <value>" (with its first frames if frames).
+func safely[T any](frames bool, f func() (T, error)) (v T, err error) {
 	defer func() {
-		wall = time.Since(t0)
-		r[rows.ColValueQueries] = strconv.FormatInt(cnt.ValueQueries, 10)
-		r[rows.ColGradientQueries] = strconv.FormatInt(cnt.GradientQueries, 10)
-		if v := recover(); v != nil {
-			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+			if frames {
+				err = fmt.Errorf("panic: %v [%s]", p, firstFrames(debug.Stack()))
+			}
 		}
 	}()
-	if pl.err != nil {
-		return nil, pl.rec, 0, pl.err
-	}
-	out, err := run()
-	if out.Record.Guarantee != "" || err == nil {
-		rec = out.Record
-	}
-	if err == nil && len(out.X) != inst.Dim() {
-		err = fmt.Errorf("output has dimension %d, want %d", len(out.X), inst.Dim())
-	}
-	return out.X, rec, 0, err
+	return f()
 }
 
 // score fills the utility columns (DESIGN.md results.csv).
 func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum, optErr error, tk task.Kind) {
 	risk := inst.EmpiricalRisk(x)
-	r[rows.ColEmpiricalRisk] = fmtF(risk)
+	r[rows.ColEmpiricalRisk] = rows.Float(risk)
 	if optErr != nil {
 		failColumns(r, fmt.Errorf("optimum: %w", optErr))
 		return
 	}
-	r[rows.ColEmpiricalRiskOpt] = fmtF(opt.Value)
-	r[rows.ColExcessEmpiricalRisk] = fmtF(risk - opt.Value)
+	r[rows.ColEmpiricalRiskOpt] = rows.Float(opt.Value)
+	r[rows.ColExcessEmpiricalRisk] = rows.Float(risk - opt.Value)
 	if tk != task.SCO {
 		return
 	}
@@ -630,32 +628,14 @@ func score(r rows.Row, inst problems.Instance, x []float64, opt problems.Optimum
 		failColumns(r, fmt.Errorf("population optimum: %w", err))
 		return
 	}
-	r[rows.ColExcessPopulationRisk] = fmtF(pr - popt.Value)
-	r[rows.ColPopulationRiskSE] = fmtF(se)
+	r[rows.ColExcessPopulationRisk] = rows.Float(pr - popt.Value)
+	r[rows.ColPopulationRiskSE] = rows.Float(se)
 	if c, ok := inst.(problems.Classifier); ok {
 		if acc, ase := c.PopulationAccuracy(x); !math.IsNaN(acc) {
-			r[rows.ColPopulationAccuracy] = fmtF(acc)
-			r[rows.ColPopulationAccuracySE] = fmtF(ase)
+			r[rows.ColPopulationAccuracy] = rows.Float(acc)
+			r[rows.ColPopulationAccuracySE] = rows.Float(ase)
 		}
 	}
-}
-
-func generate(g problems.Generator, s problems.Spec, rng *rand.Rand) (inst problems.Instance, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("panic: %v [%s]", v, firstFrames(debug.Stack()))
-		}
-	}()
-	return g.Generate(s, rng)
-}
-
-func optimum(inst problems.Instance) (o problems.Optimum, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("panic: %v", v)
-		}
-	}()
-	return inst.Optimum()
 }
 
 // StatisticsColumn holds the audit statistics of a problems.Audited instance: the
@@ -664,73 +644,63 @@ const StatisticsColumn = "statistics"
 
 // runTrial runs one algorithm for one trial: one runMechanism, or on a problems.Audited
 // instance (a privacy-audit canary) batch runs (the entry's audit_batch, else Batch()),
-// each on a fresh counter, all drawing in order from the trial's mechanism stream rng, so
-// the batch is a deterministic function of the trial's seed. The row then holds the
-// statistics of every run (StatisticsColumn), the summed query counts and wall time, and
-// the Record and point of the last run (the calibration is the same for every run). The
-// first failing run fails the row.
+// drawing in turn from the trial's mechanism stream rng, so the batch is a function of the
+// trial's seed. It writes the summed query counts and every run's statistic
+// (StatisticsColumn) into r and returns the summed wall time and the last run's Record and
+// point (every run has the same calibration); the first failing run fails the row.
 func runTrial(ctx context.Context, env algorithms.Env, m algorithms.Mechanism, inst problems.Instance, pl planned, batch int, rng *rand.Rand, r rows.Row) ([]float64, algorithms.Record, time.Duration, error) {
-	au, ok := inst.(problems.Audited)
-	if !ok {
-		return runMechanism(ctx, env, m, inst, pl, rng, r)
+	au, audited := inst.(problems.Audited)
+	n := 1
+	if audited {
+		n = cmp.Or(batch, au.Batch())
 	}
-	n := cmp.Or(batch, au.Batch())
-	var sb strings.Builder
-	sb.Grow(24 * n)
+	var stats []string
 	var vq, gq int64
 	var total time.Duration
 	var x []float64
 	var rec algorithms.Record
 	var err error
-	for k := 0; k < n; k++ {
+	for range n {
 		var wall time.Duration
-		x, rec, wall, err = runMechanism(ctx, env, m, inst, pl, rng, r)
-		total += wall
-		v, _ := strconv.ParseInt(r["value_queries"], 10, 64)
-		g, _ := strconv.ParseInt(r["gradient_queries"], 10, 64)
-		vq, gq = vq+v, gq+g
+		var cnt *problems.Counter
+		x, rec, wall, cnt, err = runMechanism(ctx, env, m, inst, pl, rng)
+		total, vq, gq = total+wall, vq+cnt.ValueQueries, gq+cnt.GradientQueries
 		if err != nil || ctx.Err() != nil {
 			break
 		}
-		if k > 0 {
-			sb.WriteByte(' ')
+		if audited {
+			stats = append(stats, rows.Float(au.Statistic(x)))
 		}
-		sb.WriteString(rows.Float(au.Statistic(x)))
 	}
-	r["value_queries"] = strconv.FormatInt(vq, 10)
-	r["gradient_queries"] = strconv.FormatInt(gq, 10)
-	if err == nil {
-		r[StatisticsColumn] = sb.String()
+	r[rows.ColValueQueries] = strconv.FormatInt(vq, 10)
+	r[rows.ColGradientQueries] = strconv.FormatInt(gq, 10)
+	if audited && err == nil {
+		r[StatisticsColumn] = strings.Join(stats, " ")
 	}
 	return x, rec, total, err
 }
 
-// progress reports finished rows as DESIGN.md "Command line" describes (a plain line per
-// Interval off a terminal). The percentage is of the predicted cost of the rows this
-// process computes, known as their plans finish; the ETA takes the overall rate for an
-// algorithm without a computed row yet, and divides by the observed parallelism.
+// progress reports finished rows as DESIGN.md "Command line" describes, in percent of the
+// predicted cost of this process's rows (known as their plans finish); the ETA prices an
+// algorithm without a computed row at the overall rate, over the observed parallelism.
 type progress struct {
-	mu          sync.Mutex // add and finish (the collector) against planned (the plans)
-	o           Options
-	name        string
-	total, done int     // rows
-	errs        int     // rows with status error
-	cost, spent float64 // predicted cost to compute; of it, computed so far
-	work        float64 // row seconds (wall_seconds) of the computed rows
-	algs        map[string]*algProgress
-	start, last time.Time
-	// bar draws the terminal bar over permille of the predicted cost; its own count, rate
-	// and ETA are off: the description carries ours.
-	bar *progressbar.ProgressBar
-	// stop ends the ticker (tick) and stopped says it has; nil without a ticker.
-	stop, stopped chan struct{}
+	mu            sync.Mutex // add and finish (the collector) against planned (the plans)
+	o             Options
+	name          string
+	total, done   int     // rows
+	errs          int     // rows with status error
+	cost, spent   float64 // predicted cost to compute; of it, computed so far
+	work          float64 // row seconds (wall_seconds) of the computed rows
+	algs          map[string]*algProgress
+	start, last   time.Time
+	bar           *progressbar.ProgressBar // the terminal bar, in permille of the predicted cost
+	stop, stopped chan struct{}            // end the ticker (tick), and say it has; nil without one
 }
 
 // algProgress is one algorithm's predicted cost left and observed cost and seconds.
 type algProgress struct{ left, cost, seconds float64 }
 
-// newProgress starts the report of total rows, done of them already finished; left is
-// each algorithm's predicted cost.
+// newProgress starts the report of total rows, done already; left is each algorithm's cost.
 func newProgress(o Options, name string, total, done int, left map[string]float64) *progress {
 	p := &progress{o: o, name: name, total: total, done: done, start: time.Now(), algs: map[string]*algProgress{}}
 	for a, c := range left {
@@ -886,3 +856,186 @@ func (p *progress) finish(interrupted bool) {
 	}
 	p.draw(time.Now(), end)
 }
+
+// writeResults writes results.csv (and outputs.csv with save_outputs) from sorted entries,
+// then manifest.json; the rows.DiagnosticColumns go to diagnostics.csv (splitDiagnostics).
+func writeResults(dir string, saveOutputs bool, es []entry, man map[string]any) error {
+	rs := make([]rows.Row, len(es))
+	var diag []rows.Row
+	for i, e := range es {
+		rs[i], diag = splitDiagnostics(e.Row, diag)
+	}
+	write := func(name string, f func(io.Writer) error) error { return rows.WriteFile(filepath.Join(dir, name), f) }
+	if err := write("results.csv", func(w io.Writer) error { return rows.WriteCSV(w, nil, rs) }); err != nil {
+		return err
+	}
+	if len(diag) > 0 {
+		header := []string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial}
+		for _, c := range rows.DiagnosticColumns() {
+			if slices.ContainsFunc(diag, func(r rows.Row) bool { _, ok := r[c]; return ok }) {
+				header = append(header, c)
+			}
+		}
+		if err := write(rows.DiagnosticsFile, func(w io.Writer) error { return rows.WriteCSV(w, header, diag) }); err != nil {
+			return err
+		}
+	} else if err := os.Remove(filepath.Join(dir, rows.DiagnosticsFile)); err != nil && !os.IsNotExist(err) {
+		return err // a stale file of an earlier run (-force) must not pass for this run's
+	}
+	if saveOutputs {
+		if err := write("outputs.csv", func(w io.Writer) error {
+			cw := csv.NewWriter(w)
+			cw.Write([]string{rows.ColCell, rows.ColAlgorithm, rows.ColTrial, "coordinate", "value"})
+			for _, e := range es {
+				t := strconv.Itoa(e.Trial)
+				for j, v := range e.X {
+					cw.Write([]string{e.Cell, e.Algorithm, t, strconv.Itoa(j), v})
+				}
+			}
+			cw.Flush()
+			return cw.Error()
+		}); err != nil {
+			return err
+		}
+	}
+	return write("manifest.json", func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(man)
+	})
+}
+
+// manifest is what manifest.json (DESIGN.md) holds for a run (finish) and a merge alike:
+// the spec and flags of header h, the rows of res, the code prov and the module versions.
+func manifest(h header, start time.Time, res Result, prov Provenance) map[string]any {
+	m := map[string]any{
+		"spec_path": h.SpecPath, "spec": h.Spec, "quick": h.Quick, "trials": h.Trials,
+		"seed": h.Seed, "flags": h.Flags,
+		"rows": res.Rows, "error_rows": res.Errors, "refused_rows": res.Refused,
+		"start": start.UTC().Format(time.RFC3339Nano), "end": time.Now().UTC().Format(time.RFC3339Nano),
+		"go_version": prov.GoVersion, "main_module": prov.Module, "git_commit": prov.Commit,
+		// a JSON boolean, null when unknown (no VCS stamp and no git)
+		"git_dirty":    map[string]any{"true": true, "false": false}[prov.Dirty],
+		"code_version": prov.CodeVersion,
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		mods := map[string]string{}
+		for _, d := range bi.Deps {
+			mods[d.Path] = d.Version
+		}
+		m["modules"] = mods
+	}
+	return m
+}
+
+// firstFrames returns the first few frames of a panic stack on one line.
+func firstFrames(stack []byte) string {
+	var out []string
+	for _, l := range bytes.Split(stack, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if bytes.HasPrefix(l, []byte("/")) && !bytes.Contains(l, []byte("/runtime/")) && !bytes.Contains(l, []byte("runner/")) {
+			out = append(out, string(l))
+			if len(out) == 3 {
+				break
+			}
+		}
+	}
+	return strings.Join(out, " < ")
+}
+
+// splitDiagnostics returns r without its rows.DiagnosticColumns, appending any, keyed, to diag.
+func splitDiagnostics(r rows.Row, diag []rows.Row) (rows.Row, []rows.Row) {
+	out := make(rows.Row, len(r))
+	var d rows.Row
+	for k, v := range r {
+		if rows.IsDiagnostic(k) {
+			if d == nil {
+				d = rows.Row{rows.ColCell: r[rows.ColCell], rows.ColAlgorithm: r[rows.ColAlgorithm], rows.ColTrial: r[rows.ColTrial]}
+			}
+			d[k] = v
+			continue
+		}
+		out[k] = v
+	}
+	if d != nil {
+		diag = append(diag, d)
+	}
+	return out, diag
+}
+
+func fmtI(v int) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.Itoa(v)
+}
+
+// recordColumns writes a mechanism Record into row r (NaN → empty; Extra → extra
+// columns, renamed "x_<key>" if a key collides with a DESIGN.md column).
+func recordColumns(r rows.Row, rec algorithms.Record) {
+	r[rows.ColDeltaMech] = rows.Float(rec.DeltaMech)
+	r[rows.ColGDPS] = rows.Float(rec.GDPS)
+	r[rows.ColEpsilonSpent] = rows.Float(rec.EpsilonSpent)
+	r[rows.ColK] = rows.Float(rec.K)
+	r[rows.ColMu] = rows.Float(rec.Mu)
+	r[rows.ColSigma] = rows.Float(rec.Sigma)
+	r[rows.ColSteps] = fmtI(rec.Steps)
+	r[rows.ColBatch] = fmtI(rec.Batch)
+	r[rows.ColTheoryBound] = rows.Float(rec.TheoryBound)
+	r[rows.ColGuarantee] = string(rec.Guarantee)
+	if rec.Tuning != "" {
+		r[rows.ColTuning] = string(rec.Tuning)
+	}
+	if rec.Notes != "" {
+		r[rows.ColNotes] = oneLine(rec.Notes)
+	}
+	for k, v := range rec.Extra {
+		if rows.IsCanonical(k) {
+			k = "x_" + k
+		}
+		r[k] = rows.Float(v)
+	}
+}
+
+// certifyColumns re-derives the row's guarantee from what the mechanism reports it ran and
+// spent (algorithms.Certify), which it can only claim, and writes the certificate columns;
+// each trusted constant's provenance comes from the cell's constants c, not the record.
+func certifyColumns(r rows.Row, rec algorithms.Record, b algorithms.Budget, c problems.Constants) {
+	g, reason := algorithms.Certify(rec, b, c)
+	r[rows.ColGuarantee] = string(g)
+	r[rows.ColDeltaSpent] = rows.Float(rec.DeltaSpent)
+	if reason != "" {
+		r[rows.ColGuaranteeReason] = oneLine(reason)
+	}
+	if len(rec.Trusted) > 0 {
+		names := make([]string, len(rec.Trusted))
+		for i, t := range rec.Trusted {
+			names[i] = t.Name
+		}
+		r[rows.ColTrustedConstants] = algorithms.TrustedText(algorithms.Trust(c, names...))
+	}
+}
+
+// plannedCounts publishes the plan's counts, rounded, as value_queries and gradient_queries
+// of a row whose counted ones its guarantee does not cover (algorithms.Record.PlannedCounts,
+// PRIVACY.md §8); the counted ones move to the diagnostics (rows.ColCountedValueQueries).
+func plannedCounts(r rows.Row, rec algorithms.Record) {
+	if !rec.PlannedCounts {
+		return
+	}
+	r[rows.ColCountedValueQueries], r[rows.ColCountedGradientQueries] = r[rows.ColValueQueries], r[rows.ColGradientQueries]
+	r[rows.ColValueQueries] = rows.Float(math.Round(rec.PredictedValueQueries))
+	r[rows.ColGradientQueries] = rows.Float(math.Round(rec.PredictedGradientQueries))
+}
+
+// failColumns marks r as a failed trial: status error (refused for algorithms.ErrRefused),
+// the error on one line, guarantee none: it releases nothing, whatever its plan calibrated.
+func failColumns(r rows.Row, err error) {
+	r[rows.ColStatus], r[rows.ColError] = string(rows.StatusError), oneLine(err.Error())
+	if errors.Is(err, algorithms.ErrRefused) {
+		r[rows.ColStatus] = string(rows.StatusRefused)
+	}
+	r[rows.ColGuarantee] = string(algorithms.None)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
