@@ -15,12 +15,12 @@ import (
 	"expmech/task"
 )
 
-// Params configures the generator: the point law of package linear (the same keys, at
-// the top level of the problem block) and the held-out sample size.
+// Params configures the generator: package linear's keys (point law, data rescaling) and
+// the held-out sample size.
 type Params struct {
-	linear.Params `yaml:",inline"` // the point law and data rescaling of package linear
-	// PopulationSamples is the size of the held-out sample (task sco, random mode) used for
-	// the population risk of points outside B_R (inside it is exact). Default 20000.
+	linear.Params `yaml:",inline"`
+	// PopulationSamples is the held-out sample size (task sco, random mode) for the
+	// population risk outside B_R (inside it is exact). Default 20000.
 	PopulationSamples int `yaml:"population_samples"`
 }
 
@@ -57,15 +57,14 @@ func params(spec problems.Spec) (*Params, error) {
 
 // constants: universe {z : ‖z‖ ≤ G}; linear.Params.BallConstants, since
 //   - ℓ̃(·; z) is G-Lipschitz on R^d (inf-convolution with G‖·‖; LLL24 Lemma 3.2): G_f = G.
-//   - The difference of two G-Lipschitz functions is 2G-Lipschitz; on B_R it is
-//     ⟨·, z − z'⟩, which attains 2G at z' = −z: G_Δ = 2G.
+//   - A difference of two G-Lipschitz functions is 2G-Lipschitz; on B_R it is ⟨·, z − z'⟩,
+//     2G at z' = −z: G_Δ = 2G.
 //   - G_k = G (k < d), 0 at d: gradients fill the ball. ValueBound 0 (R^d is unbounded).
-//   - Smooth: not declared, although ℓ̃ is linear on B_R. The extension has a kink on the
-//     sphere ‖θ‖ = R whenever ‖z‖ < G: on the line θ = t·z/‖z‖ (z ≠ 0), for t > R the
-//     bound ‖θ − y‖ ≥ t − ⟨y, z⟩/‖z‖ gives ℓ̃ ≥ Gt − (G − ‖z‖)⟨y, z⟩/‖z‖ ≥ ‖z‖R + G(t − R),
-//     attained at y = Rz/‖z‖, so the slope along the line jumps from ‖z‖ (inside) to G
-//     (outside) at t = R, and ∇ℓ̃ is not Lipschitz for any β (TestNotSmooth). Declaring
-//     β = 0 here would let a smooth-only recipe (phased-sgd's 2Gη_i sensitivity) under-noise.
+//   - Smooth: not declared, though ℓ̃ is linear on B_R: if ‖z‖ < G, on the line
+//     θ = t·z/‖z‖, t > R, ‖θ − y‖ ≥ t − ⟨y, z⟩/‖z‖ gives ℓ̃ ≥ Gt − (G − ‖z‖)⟨y, z⟩/‖z‖ ≥
+//     ‖z‖R + G(t − R), attained at y = Rz/‖z‖: the slope jumps from ‖z‖ to G at t = R and
+//     ∇ℓ̃ is not Lipschitz (TestNotSmooth). β = 0 would let a smooth-only recipe
+//     (phased-sgd's 2Gη_i sensitivity) under-noise.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {
@@ -150,16 +149,16 @@ func newInstance(z [][]float64, c problems.Constants) *Instance {
 	}
 	floats.Scale(1/float64(len(z)), in.mean)
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
-		return ballLinearOptimum(in.mean, in.R), nil
+		return ballOptimum(in.mean, in.R), nil
 	})
 	return in
 }
 
-// ballLinearOptimum: min over R^d of the average extension equals min over B_R of the
-// linear loss, because ℓ̃(θ) ≥ ℓ̃(Π θ) = ⟨Π θ, z⟩ for the projection Π onto B_R
-// (‖Πθ − y‖ ≤ ‖θ − y‖ for y ∈ B_R). So x* = −R m/‖m‖ and L* = −R‖m‖ (SPEC §5.5:
-// θ* = z, L* = −n*/n for the hard dataset, up to our sign convention).
-func ballLinearOptimum(m []float64, R float64) problems.Optimum {
+// ballOptimum: min over R^d of the average extension is min over B_R of the linear loss,
+// as ℓ̃(θ) ≥ ℓ̃(Π θ) = ⟨Π θ, z⟩ for the projection Π onto B_R (‖Πθ − y‖ ≤ ‖θ − y‖ for
+// y ∈ B_R): x* = −R m/‖m‖, L* = −R‖m‖ (SPEC §5.5: θ* = z, L* = −n*/n for the hard dataset,
+// up to our sign).
+func ballOptimum(m []float64, R float64) problems.Optimum {
 	return linear.Minimum(m, problems.Domain{Kind: problems.Ball, Radius: R})
 }
 
@@ -245,7 +244,7 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 // EmpiricalRisk is the average of Value.
 func (in *Instance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
-// Optimum is ballLinearOptimum of the mean (closed form).
+// Optimum is ballOptimum of the mean (closed form).
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is ⟨x, E z⟩ exactly on B_R (generated data), else the held-out mean.
@@ -256,11 +255,11 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return heldout.PopulationRisk(in.rest, x)
 }
 
-// PopulationOptimum is ballLinearOptimum of E z (exact) for generated data, or the
-// held-out sample's optimum for a data file.
+// PopulationOptimum is ballOptimum of E z (exact), or the held-out sample's optimum.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
-		return ballLinearOptimum(in.popMu, in.R), nil
+		return ballOptimum(in.popMu, in.R), nil
+
 	}
 	return heldout.Optimum(in.rest, "extended-linear: no population (task erm or hard mode)")
 }

@@ -17,15 +17,14 @@ import (
 type Params struct {
 	// G0 is g₀ > 0, the largest singular value of Λ (G_f = g₀). Default 3 (Li et al.).
 	G0 float64 `yaml:"g0"`
-	// Power is p ≥ 0 of the spectrum Λ_j = g₀ j^{−p}: 0 "const", 0.5 "sqrt", 1 "linear",
-	// 2. Default 1.
+	// Power is p ≥ 0 of Λ_j = g₀ j^{−p} (0 "const", 0.5 "sqrt", 1 "linear", 2). Default 1.
 	Power float64 `yaml:"power"`
 	// DMin is the number of leading coordinates in which z varies, in [1, d]. Default 1.
 	DMin int `yaml:"dmin"`
 	// Mean and Std are μ and σ ≥ 0 of z's varying coordinates. Defaults 1, 1.
 	Mean float64 `yaml:"mean"`
 	Std  float64 `yaml:"std"`
-	// PopulationSamples is the held-out sample size for task sco (≥ 2). Default 10000.
+	// PopulationSamples is the held-out sample size (task sco, ≥ 2). Default 10000.
 	PopulationSamples int `yaml:"population_samples"`
 }
 
@@ -211,9 +210,9 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 // b_i = Λz_i: |S| = 1 is a 1-D median (closed form); otherwise Weiszfeld's iteration with
 // the Vardi–Zhang (2000) step at data points, certified by the Fenchel dual
 //
-//	min_w (1/n)Σ‖w − b_i‖ ≥ −(1/n) Σ⟨v_i, b_i⟩  for all ‖v_i‖ ≤ 1 with Σ v_i = 0,
+//	min_w (1/n)Σ‖w − b_i‖ ≥ −(1/n) Σ⟨v_i, b_i⟩  for all ‖v_i‖ ≤ 1 with Σ v_i = 0
 //
-// with v_i the unit residuals at the final w, recentred and rescaled to be feasible.
+// at the feasible v_i of lower.
 func (in *Instance) solve() (problems.Optimum, error) {
 	n, S := len(in.z), in.support()
 	x := make([]float64, in.c.D)
@@ -257,8 +256,8 @@ func (in *Instance) support() []int {
 
 const maxWeiszfeld = 100000
 
-// weiszfeld is the geometric-median problem min_w (1/n)Σ‖w − b_i‖ on the support S
-// (b_i = Λz_i restricted to S) with the work space of its iteration and its dual bound.
+// weiszfeld is that problem on S with the work space of its iteration and dual bound.
+
 type weiszfeld struct {
 	b       [][]float64
 	num, rt []float64   // the step's Σ b_i/‖w − b_i‖ and Σ (b_i − w)/‖w − b_i‖
@@ -285,8 +284,8 @@ func newWeiszfeld(z [][]float64, lam []float64, S []int) (*weiszfeld, []float64)
 }
 
 // run iterates from w in place until the certified gap is below 1e-11 relative (checked
-// every 25 iterations), w is an exact data-point optimum, or maxWeiszfeld iterations are
-// done, and returns the objective f at the final w and the best dual lower bound lb.
+// every 25 iterations), w is an exact data-point optimum, or maxWeiszfeld iterations,
+// and returns the objective f at the final w and the best dual bound lb.
 func (s *weiszfeld) run(w []float64) (f, lb float64) {
 	lb = math.Inf(-1)
 	for it := 1; it <= maxWeiszfeld; it++ {
@@ -306,9 +305,9 @@ func (s *weiszfeld) run(w []float64) (f, lb float64) {
 	return f, lb
 }
 
-// step is one Weiszfeld step with the Vardi–Zhang (2000) modification at a data point,
-// in place. It returns false, leaving w unchanged, when w is a data point satisfying the
-// optimality condition (‖Σ_{b_i ≠ w} (b_i − w)/‖w − b_i‖‖ ≤ the number of b_i = w).
+// step is one Weiszfeld step in place (Vardi–Zhang at a data point). It returns false,
+// leaving w unchanged, when w is a data point satisfying the optimality condition
+// (‖Σ_{b_i ≠ w} (b_i − w)/‖w − b_i‖‖ ≤ the number of b_i = w).
 func (s *weiszfeld) step(w []float64) bool {
 	num, rt := s.num, s.rt
 	den, k := 0.0, 0
@@ -402,8 +401,9 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 
 // PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min
 // coordinates, 0 elsewhere), so by convexity x* = μ there and 0 elsewhere. For d_min = 1
-// L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π) exactly; otherwise L* is the held-out estimate at x*.
-// For a data file it is the held-out sample's certified optimum.
+// L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π) exactly, else the held-out estimate at x*; for a data file
+// it is the held-out sample's certified optimum.
+
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.rest == nil || !in.gen {
 		return heldout.Optimum(in.rest, "geometric-median: no population (task erm)")

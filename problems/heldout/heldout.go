@@ -58,8 +58,8 @@ type Margins interface {
 }
 
 // Accuracy returns the fraction of held-out examples with a positive margin (a zero
-// margin, an undecided sign, counts ½) and its standard error s/√m (s the sample standard
-// deviation of the per-example scores), computed as Risk does.
+// margin counts ½) and its standard error, computed as Risk does.
+
 func Accuracy(p Margins, x []float64) (acc, stderr float64) {
 	return Risk(scores{p}, x)
 }

@@ -3,17 +3,16 @@
 //
 //	f(θ; (c, y, b)) = |⟨c, θ_U⟩ − y| + g_k·‖Q_b θ‖,
 //
-// where θ_U are the first r coordinates (the rank-r span; the mechanisms under test are
-// rotation-equivariant, so an aligned span costs nothing in generality and makes one value
-// query O(r + (d − r)/blocks) instead of a dense O(d) product), Q_b projects onto block b of
-// the d − r residual coordinates (split into `blocks` equal blocks) and b is the example's
-// block. The gradient's component outside the span is g_k·Q_bθ/‖Q_bθ‖, of norm exactly g_k,
-// so Assumption 2.1 holds with G_k = g_k for r ≤ k < d. Unlike a GLM residual (one
-// direction per example, whose contribution to E F under an isotropic law does not grow
-// with d), a block of dimension m contributes ≈ g_k·σ√m: with one block (the default) the
-// whole (d − r)-dimensional residual is seen, the case where the d·G_k² term of Lemma 2.8
-// can bind. The residual terms are ≥ 0 and vanish at θ_⊥ = 0, so the minimiser is the LAD
-// fit on the span with θ_⊥ = 0: ‖θ*‖ stays near the planted ‖w₀‖ at every d and g_k
-// (Assumption 1.2 holds; the lowrank generator's dense residual breaks it, see
-// experiments/lowrank_gk.yaml), and the certified optimum is an r-dimensional LP.
+// where θ_U are the first r coordinates (the rank-r span: the mechanisms under test are
+// rotation-equivariant, so an aligned span loses no generality and a value query costs
+// O(r + (d − r)/blocks), not O(d)) and Q_b projects onto the example's block b of the d − r
+// residual coordinates (`blocks` equal blocks). The gradient outside the span,
+// g_k·Q_bθ/‖Q_bθ‖, has norm g_k: Assumption 2.1 holds with G_k = g_k for r ≤ k < d. Unlike
+// a GLM residual (one direction per example, not growing with d under an isotropic law), a
+// block of dimension m contributes ≈ g_k·σ√m: one block (the default) sees the whole
+// residual, where Lemma 2.8's d·G_k² term can bind. The residual terms are ≥ 0 and vanish
+// at θ_⊥ = 0, so the minimiser is the span's LAD fit with θ_⊥ = 0 (a certified
+// r-dimensional LP): ‖θ*‖ stays near ‖w₀‖ at every d and g_k (Assumption 1.2 holds; the
+// lowrank generator's dense residual breaks it, experiments/lowrank_gk.yaml).
+
 package residual
