@@ -34,8 +34,10 @@ type Config struct {
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the default T (default 1 000 000).
 	MaxSteps int `yaml:"max_steps"`
-	// Calibration is "exact" (default) or "paper", whose σ the exact accountant says spends
-	// only ε ≈ 0.09–0.42 for targets 0.5–2 at T = n².
+	// Calibration is "exact" (default) or "paper", whose σ (amplification by sampling and
+	// advanced composition) the exact accountant says spends only ε ≈ 0.09–0.42 for
+	// targets 0.5–2 at T = n².
+
 	Calibration string `yaml:"calibration"`
 }
 
