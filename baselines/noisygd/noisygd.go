@@ -141,35 +141,27 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	return calib.RunGDP(ctx, vo, pl, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		c := o.Constants()
-		x, clipped, err := descend(ctx, o, c, p, rng)
-		if err != nil {
-			return algorithms.Output{}, err
+		d := o.Dim() // c.D, or the rank r on a reduced oracle
+		x, avg, g, buf := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
+		clipped := 0
+		for t := range p.T { // no allocation inside the loop
+			if err := ctx.Err(); err != nil {
+				return algorithms.Output{}, err
+			}
+			for j := range avg { // running mean of x_0..x_t
+				avg[j] += (x[j] - avg[j]) / float64(t+1)
+			}
+			clipped += optim.ClippedMean(g, buf, o, x, p.clip)
+			optim.AddNoise(g, p.sigma, rng)
+			optim.AddScaled(x, -p.eta, g)
+			optim.Project(x, c.Domain)
 		}
 		rec.Extra["clip_rate"] = float64(clipped) / (float64(p.T) * float64(c.N))
-		rec.Extra[optim.ExtraReleasedStart] = optim.AtStart(x)
-		return algorithms.Output{X: x, Record: rec}, nil
+		rec.Extra[optim.ExtraReleasedStart] = optim.AtStart(avg)
+		return algorithms.Output{X: avg, Record: rec}, nil
 	}, rng)
 }
 
-// descend runs the T noisy steps; no allocation inside the loop.
-func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
-	d := o.Dim() // c.D, or the rank r on a reduced oracle
-	x, avg, g, buf := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
-	clipped := 0
-	for t := range p.T {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
-		}
-		for j := range avg { // running mean of x_0..x_t
-			avg[j] += (x[j] - avg[j]) / float64(t+1)
-		}
-		clipped += optim.ClippedMean(g, buf, o, x, p.clip)
-		optim.AddNoise(g, p.sigma, rng)
-		optim.AddScaled(x, -p.eta, g)
-		optim.Project(x, c.Domain)
-	}
-	return avg, clipped, nil
-}
 
 // Knobs declares noisy-gd's tunable keys (why: DESIGN.md "Tuning", TestGridContainsOptimum):
 // step_factor over 32× from ½ up (the theory η charges every step the full C²) × T at ½

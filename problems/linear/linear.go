@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
@@ -305,7 +306,10 @@ func (in *Instance) Points() [][]float64                    { return in.z }
 // norm by problems.SumClippedGradsEach (the same bits) and copied thereafter; a lot (idx)
 // or a non-zero dst is summed afresh. The Counter still counts every example.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
-	if idx != nil || math.IsNaN(c) || !allZero(dst) {
+	nonZero := func(v float64) bool { return math.Float64bits(v) != 0 } // −0 + −0 keeps −0
+
+	if idx != nil || math.IsNaN(c) || slices.ContainsFunc(dst, nonZero) {
+
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
 	}
 	in.clips.mu.Lock()
@@ -332,16 +336,6 @@ type clipMemo struct {
 type clipSum struct {
 	sum     []float64
 	clipped int
-}
-
-// allZero reports whether every entry is +0 (not −0: −0 + −0 keeps the sign).
-func allZero(v []float64) bool {
-	for _, x := range v {
-		if math.Float64bits(x) != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ (the average, SPEC §0).
