@@ -19,8 +19,8 @@ const Name = "noisy-sgd-bst14"
 
 // Calibration modes of Config.Calibration.
 const (
-	// CalibrationExact sets σ = 2nL·z with z the smallest noise multiplier the exact
-	// accountant certifies for the T steps actually run (the default).
+	// CalibrationExact sets σ = 2nL·z, z the smallest the exact accountant certifies for
+	// the T steps run (the default).
 	CalibrationExact = "exact"
 	// CalibrationPaper keeps BST14's printed σ (Sigma), re-accounted exactly.
 	CalibrationPaper = "paper"
@@ -37,7 +37,6 @@ type Config struct {
 	// Calibration is "exact" (default) or "paper", whose σ (amplification by sampling and
 	// advanced composition) the exact accountant says spends only ε ≈ 0.09–0.42 for
 	// targets 0.5–2 at T = n².
-
 	Calibration string `yaml:"calibration"`
 }
 
@@ -222,7 +221,6 @@ var _ tuning.RDPer = (*Mechanism)(nil)
 // a mixture over the sampled index with data-independent weights, carries to Rényi
 // divergence: exp((λ−1)D_λ) is jointly convex for λ > 1): privacy.RDPPoissonGaussianCurve
 // (replace-one through Mironov 2017 Prop. 11).
-
 func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
 	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
 		p, err := m.calibrate(algorithms.Env{}, c, b) // after Plan: the memo has it

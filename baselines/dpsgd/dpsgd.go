@@ -35,11 +35,9 @@ type Config struct {
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the theory T (default 2000), to bound the run time.
 	MaxSteps int `yaml:"max_steps"`
-	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + r̄ z²C²/L² ≥ E‖Pg̃‖² (P the
-	// projection the loss sees, as noisy-gd).
+	// StepSize η; 0 = R/(B√T), B² ≥ E‖Pg̃‖² (bound2).
 	StepSize float64 `yaml:"step_size"`
-	// StepFactor multiplies the theory η of the run's (q, T), as noisy-gd's; 0 = 1. Not
-	// with step_size.
+	// StepFactor multiplies the theory η of the run's (q, T); 0 = 1. Not with step_size.
 	StepFactor float64 `yaml:"step_factor"`
 	// Clip is the per-example clipping norm C; 0 = G_f.
 	Clip float64 `yaml:"clip"`
@@ -301,7 +299,6 @@ var _ tuning.RDPer = (*Mechanism)(nil)
 // T Poisson(q)-subsampled Gaussians at the calibrated z under b.Relation
 // (privacy.RDPPoissonGaussianCurve: add/remove by MTZ19 §3.3; replace-one from it by
 // Mironov 2017 Prop. 11, exact at q = 1).
-
 func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
 	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
 		p, err := m.calibrate(algorithms.Env{}, c, b) // after Plan: the memo has it

@@ -154,7 +154,6 @@ func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64
 
 // Knobs declares dpzero's tunable keys (DESIGN.md "Tuning"): η (0 = theory) × T, 4 × 3 =
 // tuning.GridSize points.
-
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_size", Doc: "η, absolute (0 = theory)", Grid: []float64{0, 0.01, 0.03, 0.1}},

@@ -162,12 +162,10 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 	}, rng)
 }
 
-
 // Knobs declares noisy-gd's tunable keys (why: DESIGN.md "Tuning", TestGridContainsOptimum):
 // step_factor over 32× from ½ up (the theory η charges every step the full C²) × T at ½
 // and 2 passes (flat on the ridge ηT ≈ const); step_size held at 0. Every point is
 // calibrated to its budget (σ = √T·Δ₂/s), so knobs never change the accounting.
-
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	n := float64(max(c.N, 1))
 	return []tuning.Knob{

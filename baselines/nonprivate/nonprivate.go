@@ -47,8 +47,7 @@ func Factory() algorithms.Factory {
 }
 
 // Mechanism is a configured nonprivate reference. It runs noisy-gd inside but is not a
-// wrapper (no Unwrap): none of noisy-gd's capabilities (knobs, reduced path, accountant)
-// describe a release of the certified optimum.
+// wrapper (no Unwrap): noisy-gd's knobs, reduced path and accountant do not describe it.
 type Mechanism struct{ inner algorithms.Mechanism }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
@@ -98,7 +97,6 @@ var _ algorithms.Refereed = (*Mechanism)(nil)
 func (m *Mechanism) NeedsReferee() bool { return true }
 
 // RunRefereed releases the certified minimiser from the referee the runner supplies.
-
 func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	if ref == nil {
 		return algorithms.Output{}, errors.New("nonprivate: no referee")

@@ -23,8 +23,8 @@ type OutputConfig struct {
 	// Lambda is λ > 0 of (1/n) Σ f + (λ/2)‖x‖²; 0 (default) = λ* = 2G d^{1/4}/(R√(n s*)),
 	// the minimiser of the bound λR²/2 + G√d·σ (σ = 2G/(nλ s*)), or G/(Rn) when ε = ∞.
 	Lambda float64 `yaml:"lambda"`
-	// SolverTol is the certified solver accuracy ‖x̂ − x*‖ as a fraction of the exact
-	// sensitivity 2G/(nλ) (smooth losses; default 1e-3, in (0, 1]).
+	// SolverTol is the certified ‖x̂ − x*‖ as a fraction of 2G/(nλ) (smooth losses; default
+	// 1e-3, in (0, 1]).
 	SolverTol float64 `yaml:"solver_tol"`
 	// MaxIter is the subgradient iteration count for non-smooth losses (default 2000); the
 	// certified error 2G'/(λ√(T+1)) then enlarges the sensitivity.
@@ -206,12 +206,10 @@ type ObjectiveConfig struct {
 	// Lambda is the average-scale regulariser Λ, raised to KST12's floor 2β/(nε₁). 0
 	// (default) = max(floor, σ_b√d/(nR)), balancing ΛR² against ‖b/n‖²/Λ.
 	Lambda float64 `yaml:"lambda"`
-	// SolverTol is the certified accuracy ‖x̂ − x*‖ of the solver, in units of the radius
-	// R (default 1e-6, in (0, 1)); the gap is covered by Gaussian output noise.
+	// SolverTol is the certified ‖x̂ − x*‖ in units of R (default 1e-6, in (0, 1)).
 	SolverTol float64 `yaml:"solver_tol"`
-	// OutputShare is the fraction of (ε, δ) given to that output noise (default 0.01,
-	// in (0, 1)), as in AMP (Iyengar et al. 2019).
-
+	// OutputShare is the fraction of (ε, δ) given to Gaussian output noise covering the
+	// solver gap (default 0.01, in (0, 1)), as in AMP (Iyengar et al. 2019).
 	OutputShare float64 `yaml:"output_share"`
 }
 
@@ -359,7 +357,6 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 
 // Plan is data-independent; it checks the smoothness condition. The GLM structure is
 // checked in Run only, so that plan.csv is unchanged.
-
 func (m *Objective) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (objParams, error) {
 		if err := m.check(c, false); err != nil {

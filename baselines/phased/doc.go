@@ -9,5 +9,4 @@
 // family's β = 0. A family that declares none (ℓ1, hinge, absolute, extended-linear) gets
 // Δ_i = 2Gη_i√n_i and a step so small that its excess risk barely moves from x = 0: the
 // algorithm's honest behaviour at its non-smooth theory constants (Config.StepSize).
-
 package phased

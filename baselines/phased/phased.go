@@ -191,7 +191,6 @@ func onePass(avg, buf []float64, o problems.GradientOracle, w0 []float64, idx []
 // Knobs declares phased-sgd's tunable key (DESIGN.md "Tuning"): the base step size η (0 =
 // theory) on a 1–2–5 ladder, tuning.GridSize points. clip is not a knob: it must be ≥ G_f
 // (calibrate), and above G_f it only raises the sensitivity.
-
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_size", Doc: "base η, absolute (0 = theory)", Grid: []float64{0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2}},

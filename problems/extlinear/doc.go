@@ -8,5 +8,4 @@
 // −⟨θ, z⟩). Outside the ball it is evaluated in O(d) by the 1-D characterisation of
 // SPEC §5.5 (derived at solve). The domain is R^d and Radius is the prior bound C = R
 // (every minimiser of ℓ̃(·; z) has norm ≤ R: LLL24 Assumption 1.2).
-
 package extlinear

@@ -257,7 +257,6 @@ func (in *Instance) support() []int {
 const maxWeiszfeld = 100000
 
 // weiszfeld is that problem on S with the work space of its iteration and dual bound.
-
 type weiszfeld struct {
 	b       [][]float64
 	num, rt []float64   // the step's Σ b_i/‖w − b_i‖ and Σ (b_i − w)/‖w − b_i‖
@@ -403,7 +402,6 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 // coordinates, 0 elsewhere), so by convexity x* = μ there and 0 elsewhere. For d_min = 1
 // L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π) exactly, else the held-out estimate at x*; for a data file
 // it is the held-out sample's certified optimum.
-
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.rest == nil || !in.gen {
 		return heldout.Optimum(in.rest, "geometric-median: no population (task erm)")

@@ -2,5 +2,4 @@
 // sample: the risk and, for a linear classifier, the accuracy, with standard errors
 // (DESIGN.md "Seeds": a generated sample comes from the problem stream, shared by every
 // algorithm of a trial; a data file's held-out rows are its fixed public test split).
-
 package heldout

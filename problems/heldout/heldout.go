@@ -59,7 +59,6 @@ type Margins interface {
 
 // Accuracy returns the fraction of held-out examples with a positive margin (a zero
 // margin counts ½) and its standard error, computed as Risk does.
-
 func Accuracy(p Margins, x []float64) (acc, stderr float64) {
 	return Risk(scores{p}, x)
 }

@@ -3,5 +3,4 @@
 // {−a, a}^d ∪ {0}^d, with a = radius on the box [−radius, radius]^d and a = C/√d when
 // unconstrained (so every per-example minimiser z' has ‖z'‖ ≤ C, LLL24 Assumption 1.2).
 // The optima (coordinate-wise medians) and the population risk are closed forms.
-
 package l1

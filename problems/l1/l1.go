@@ -249,7 +249,6 @@ func (in *Instance) coordRisk(j int, xj float64) float64 {
 }
 
 // PopulationOptimum: per coordinate, a median of the three-point law, in [−a, a] ⊆ K.
-
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.pj == nil {
 		return heldout.Optimum(in.rest, "l1: no population (task erm)")

@@ -345,7 +345,6 @@ func (in *Instance) EmpiricalRisk(x []float64) float64 { return floats.Dot(x, in
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is ⟨x, E z⟩ exactly for generated data, or the held-out mean.
-
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil {
 		return floats.Dot(x, in.popMu), 0

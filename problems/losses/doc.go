@@ -5,5 +5,4 @@
 // (problems/canary) and the test kits' fixtures embed them and add what differs: the
 // domain, the constants, the optimum. It imports only the problems contract, so the test
 // kit that checks the generators can use it without an import cycle.
-
 package losses

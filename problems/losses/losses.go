@@ -81,7 +81,6 @@ func (l L1) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(l, x)
 
 // Median minimises F over a box or R^d (any other K is treated as R^d): Σ_i |x_j − z_ij|
 // by the lower median of column j, on the box [−R, R]^d clamped to it (1-D convexity).
-
 func (l L1) Median(dm problems.Domain) []float64 {
 	n, d := len(l.Z), l.Dim()
 	col := make([]float64, n)

@@ -8,5 +8,4 @@
 // Its one structural interface is problems.RidgeData, not LinearData (a sampler reading
 // the points as linear would drop the ridge): expmech's strongly-convex setting removes
 // λ‖x‖²/2, so the exact sampler draws N(−z̄/λ, I/(kλ)) cut to the ball (SPEC §4.8).
-
 package quadratic

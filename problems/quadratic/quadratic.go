@@ -167,7 +167,6 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 
 // ridgeOptimum minimises ⟨x, m⟩ + (λ/2)‖x‖² over the ball of radius R: −m/λ if ‖m‖ ≤ λR,
 // else −R·m/‖m‖ (along −m the objective decreases in ‖x‖ up to ‖m‖/λ).
-
 func ridgeOptimum(m []float64, lambda, R float64) problems.Optimum {
 	x := make([]float64, len(m))
 	nm := floats.Norm(m, 2)

@@ -14,5 +14,4 @@
 // at θ_⊥ = 0, so the minimiser is the span's LAD fit with θ_⊥ = 0 (a certified
 // r-dimensional LP): ‖θ*‖ stays near ‖w₀‖ at every d and g_k (Assumption 1.2 holds; the
 // lowrank generator's dense residual breaks it, experiments/lowrank_gk.yaml).
-
 package residual
