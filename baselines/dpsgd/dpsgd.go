@@ -93,21 +93,6 @@ type params struct {
 	q, L, z, clip, eta, epsHi, epsLo, epsRD, R float64
 }
 
-// account returns the calibrated z (calib.PoissonZ), the PLD bracket and the RDP ε of T
-// steps at (q, z) under b.Relation (replace-one: the substitution pair, not group
-// privacy). PLD's upper end and RDP both bound ε, so their minimum does (epsilon_spent);
-// a bracket with lo > hi is an accountant inconsistency.
-func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
-	r := calib.PoissonZ(q, T, b)
-	if r.Err == nil {
-		r = calib.PoissonEps(q, r.Z, T, b, "PLD", "RDP")
-	}
-	if r.Err == nil && r.Lo > r.Hi*(1+1e-9)+1e-12 {
-		return calib.PoissonResult{Err: fmt.Errorf("PLD bracket [%v, %v] inverted: accountant inconsistency", r.Lo, r.Hi)}
-	}
-	return r
-}
-
 func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (params, error) {
 	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c), rbar: calib.NoiseDim(c)}
 	p.q = m.cfg.SamplingRate
@@ -131,8 +116,22 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	if math.IsInf(b.Epsilon, 1) {
 		p.epsHi, p.epsLo, p.epsRD = math.Inf(1), math.Inf(1), math.Inf(1)
 	} else {
+		// The calibrated z (calib.PoissonZ), the PLD bracket and the RDP ε of T steps at
+		// (q, z) under b.Relation (replace-one: the substitution pair, not group privacy).
+		// PLD's upper end and RDP both bound ε, so their minimum does (epsilon_spent); a
+		// bracket with lo > hi is an accountant inconsistency.
 		k := calib.PoissonKey{Q: p.q, T: p.T, Epsilon: b.Epsilon, Delta: b.Delta, Relation: b.Relation}
-		r := m.cache.Get(env.Store, k, func() calib.PoissonResult { return account(p.q, p.T, b) })
+		r := m.cache.Get(env.Store, k, func() calib.PoissonResult {
+			a := calib.PoissonZ(p.q, p.T, b)
+			if a.Err == nil {
+				a = calib.PoissonEps(p.q, a.Z, p.T, b, "PLD", "RDP")
+			}
+			if a.Err == nil && a.Lo > a.Hi*(1+1e-9)+1e-12 {
+				err := fmt.Errorf("PLD bracket [%v, %v] inverted: accountant inconsistency", a.Lo, a.Hi)
+				return calib.PoissonResult{Err: err}
+			}
+			return a
+		})
 		if r.Err != nil {
 			return p, fmt.Errorf("dp-sgd: %w", r.Err)
 		}

@@ -72,13 +72,13 @@ func (m *Mechanism) Name() string { return Name }
 
 // params is the calibration of one run.
 type params struct {
-	T, rbar                      int // rbar: calib.NoiseDim, the noise coordinates the loss sees
-	eta, sigma, clip, sens, s, R float64
+	T, rbar                   int // rbar: calib.NoiseDim, the noise coordinates the loss sees
+	eta, sigma, clip, sens, R float64
 }
 
 // calibrate derives (T, η, σ) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
-	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c), rbar: calib.NoiseDim(c)}
+	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c), rbar: calib.NoiseDim(c)}
 	p.sens = calib.MeanSensitivity(p.clip, c.N) // replace-one Δ₂ = 2C/n of the clipped mean
 	switch {
 	case m.cfg.Steps > 0:

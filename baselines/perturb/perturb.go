@@ -58,15 +58,15 @@ type Output struct {
 func (m *Output) Name() string { return OutputName }
 
 type outParams struct {
-	reg                         optim.Regularized
-	iters                       int
-	errBound, sens, sigma, s, R float64
+	reg                      optim.Regularized
+	iters                    int
+	errBound, sens, sigma, R float64
 }
 
 // calibrate derives λ, the solver schedule and σ for GDP parameter s from the public
 // constants only (an undeclared β means the subgradient solver), so Plan and Run agree.
 func (m *Output) calibrate(c problems.Constants, s float64) (outParams, error) {
-	p := outParams{s: s, R: calib.Radius(c)}
+	p := outParams{R: calib.Radius(c)}
 	G, n, d := c.GF, float64(c.N), float64(c.D)
 	lam := m.cfg.Lambda
 	if lam == 0 {

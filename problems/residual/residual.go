@@ -113,7 +113,6 @@ func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 // Instance is a generated residual problem.
 type Instance struct {
 	c     problems.Constants
-	r     int
 	gk    float64
 	cs    [][]float64 // span features c_i (n×r)
 	y     []float64
@@ -141,7 +140,7 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 			w0[k] *= p.PlantedNorm / nw
 		}
 	}
-	in := &Instance{c: constants(spec, p), r: r, gk: spec.GK, cs: make([][]float64, n), y: make([]float64, n), block: make([]int, n)}
+	in := &Instance{c: constants(spec, p), gk: spec.GK, cs: make([][]float64, n), y: make([]float64, n), block: make([]int, n)}
 	radius := math.Sqrt(p.FeatureNorm*p.FeatureNorm - spec.GK*spec.GK)
 	for i := range n { // c = radius · g/max(1, ‖g‖), g ~ N(0, I_r/r), as lowrank
 		c := make([]float64, r)
