@@ -21,11 +21,9 @@ const Name = "dp-sgd"
 // Config is the dp-sgd configuration.
 type Config struct {
 	// Batch is the expected lot size L = qn, capped at n; 0 (default, with SamplingRate 0)
-	// = ⌈√n⌉; at most one of the two is set. Why √n: with large noise T subsampled steps
-	// are ≈ (2q√T/z)-GDP under replace-one (Bu, Dong, Long & Su 2020 Thm 5's estimate
-	// q√(T(e^{Δ²/z²} − 1)), shift Δ = 2), so at fixed s the noise zC/L = 2√T·C/(s n) does
-	// not depend on L, which only trades the sampling variance C²(1−q)/L against T·L
-	// gradients: L = √n keeps it below C²/√n at work T√n, with q = 1/√n → 0 at every n.
+	// = ⌈√n⌉; at most one of the two is set. Why √n: SPEC §6.3 (the steps are ≈
+	// (2q√T/z)-GDP with large noise, Bu, Dong, Long & Su 2020 Thm 5, so L does not change
+	// the noise zC/L; L = √n keeps the sampling variance below C²/√n at work T√n).
 	Batch int `yaml:"batch"`
 	// SamplingRate is q ∈ (0, 1]; 0 = from Batch (or its default).
 	SamplingRate float64 `yaml:"sampling_rate"`
