@@ -65,7 +65,12 @@ type Mechanism struct {
 	cache *calib.PoissonCache // memoised accountant (data-independent)
 }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
+var (
+	_ algorithms.Mechanism  = (*Mechanism)(nil)
+	_ algorithms.Accountant = (*Mechanism)(nil)
+	_ tuning.Tunable        = (*Mechanism)(nil)
+	_ tuning.RDPer          = (*Mechanism)(nil)
+)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -143,8 +148,6 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	return r, nil
 }
 
-var _ algorithms.Accountant = (*Mechanism)(nil)
-
 // Account recomputes ε from the record: T = rec.Steps noise draws of std σ = rec.Sigma·n
 // on the sum-scale gradient clipped at L = G_f, so z = σ/(2nL) at q = 1/n (derivation at
 // calibrate). Returns the smaller of the PLD upper bound and RDP at δ = b.Delta.
@@ -212,9 +215,6 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"steps": tuning.Int(&cfg.Steps)},
 		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, cache: m.cache} })
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)
-var _ tuning.RDPer = (*Mechanism)(nil)
 
 // RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
 // T steps of the Poisson replace-one pair at q = 1/n, z = σ/(2nL) (calibrate's derivation,

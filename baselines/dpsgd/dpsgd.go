@@ -83,6 +83,8 @@ type Mechanism struct {
 }
 
 var _ algorithms.Reducer = (*Mechanism)(nil)
+var _ tuning.Tunable = (*Mechanism)(nil)
+var _ tuning.RDPer = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -288,9 +290,6 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 		"batch": func(x float64) error { cfg.SamplingRate = 0; return setBatch(x) }},
 		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, cache: m.cache} })
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)
-var _ tuning.RDPer = (*Mechanism)(nil)
 
 // RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
 // T Poisson(q)-subsampled Gaussians at the calibrated z under b.Relation

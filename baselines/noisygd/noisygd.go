@@ -67,6 +67,7 @@ type Mechanism struct {
 }
 
 var _ algorithms.Reducer = (*Mechanism)(nil)
+var _ tuning.Tunable = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -182,5 +183,3 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 		"step_size": tuning.Float(&cfg.StepSize), "step_factor": tuning.Float(&cfg.StepFactor), "steps": tuning.Int(&cfg.Steps)},
 		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, eps: m.eps} })
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)

@@ -51,6 +51,7 @@ func Factory() algorithms.Factory {
 type Mechanism struct{ inner algorithms.Mechanism }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
+var _ algorithms.Refereed = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -90,8 +91,6 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	out.Record = fix(out.Record)
 	return out, err
 }
-
-var _ algorithms.Refereed = (*Mechanism)(nil)
 
 // NeedsReferee is always true: the non-private reference is the certified optimum.
 func (m *Mechanism) NeedsReferee() bool { return true }

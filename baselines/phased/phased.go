@@ -53,6 +53,7 @@ type Mechanism struct {
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
+var _ tuning.Tunable = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -203,5 +204,3 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"step_size": tuning.Float(&cfg.StepSize), "clip": tuning.Float(&cfg.Clip)},
 		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, eps: m.eps} })
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)

@@ -37,8 +37,6 @@ func (p *Params) Validate() error {
 // Generator is the "extended-linear" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("extended-linear",
@@ -103,6 +101,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator  = Generator{}
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)
 )

@@ -43,8 +43,6 @@ func (p *Params) Validate() error {
 // Generator is the "geometric-median" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("geometric-median",
@@ -107,6 +105,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator   = Generator{}
 	_ problems.Instance    = (*Instance)(nil)
 	_ problems.Population  = (*Instance)(nil)
 	_ problems.ValueDiffer = (*Instance)(nil)

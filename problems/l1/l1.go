@@ -53,8 +53,6 @@ func (p *Params) Validate() error {
 // Generator is the "l1" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("l1",
@@ -146,6 +144,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator       = Generator{}
 	_ problems.Instance        = (*Instance)(nil)
 	_ problems.SeparableL1Data = (*Instance)(nil)
 	_ problems.Population      = (*Instance)(nil)

@@ -55,8 +55,6 @@ func (p *Params) Validate() error {
 // Generator is the "linear" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("linear",
@@ -151,6 +149,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator  = Generator{}
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.LinearData = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)

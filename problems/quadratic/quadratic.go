@@ -36,8 +36,6 @@ func (p *Params) Validate() error {
 // Generator is the "quadratic" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("quadratic",
@@ -94,6 +92,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator  = Generator{}
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)
 	_ problems.RidgeData  = (*Instance)(nil)

@@ -38,8 +38,6 @@ func (p *Params) Validate() error {
 // Generator is the "residual" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("residual",
@@ -122,7 +120,10 @@ type Instance struct {
 	opt   *problems.LazyOptimum
 }
 
-var _ problems.Instance = (*Instance)(nil)
+var (
+	_ problems.Generator = Generator{}
+	_ problems.Instance  = (*Instance)(nil)
+)
 
 // Generate implements problems.Generator.
 func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
