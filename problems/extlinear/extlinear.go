@@ -148,18 +148,16 @@ func newInstance(z [][]float64, c problems.Constants) *Instance {
 	}
 	floats.Scale(1/float64(len(z)), in.mean)
 	in.opt = problems.NewLazyOptimum(func() (problems.Optimum, error) {
-		return ballOptimum(in.mean, in.R), nil
+		return linear.Minimum(in.mean, in.ball()), nil
 	})
 	return in
 }
 
-// ballOptimum: min over R^d of the average extension is min over B_R of the linear loss,
+// ball is B_R. The minimum over R^d of the average extension is linear.Minimum over B_R,
 // as ℓ̃(θ) ≥ ℓ̃(Π θ) = ⟨Π θ, z⟩ for the projection Π onto B_R (‖Πθ − y‖ ≤ ‖θ − y‖ for
 // y ∈ B_R): x* = −R m/‖m‖, L* = −R‖m‖ (SPEC §5.5: θ* = z, L* = −n*/n for the hard dataset,
 // up to our sign).
-func ballOptimum(m []float64, R float64) problems.Optimum {
-	return linear.Minimum(m, problems.Domain{Kind: problems.Ball, Radius: R})
-}
+func (in *Instance) ball() problems.Domain { return problems.Domain{Kind: problems.Ball, Radius: in.R} }
 
 // solve returns, for ‖θ'‖ > 1 in normalised units θ' = θ/R, w = −z/G, the root t of the
 // 1-D characterisation and the scalars needed by Value and Grad. Derivation (SPEC §5.5):
@@ -243,7 +241,7 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 // EmpiricalRisk is the average of Value.
 func (in *Instance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
-// Optimum is ballOptimum of the mean (closed form).
+// Optimum is linear.Minimum of the mean over B_R (closed form; see ball).
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
 // PopulationRisk is ⟨x, E z⟩ exactly on B_R (generated data), else the held-out mean.
@@ -254,10 +252,10 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return heldout.PopulationRisk(in.rest, x)
 }
 
-// PopulationOptimum is ballOptimum of E z (exact), or the held-out sample's optimum.
+// PopulationOptimum is linear.Minimum of E z over B_R (exact), or the held-out sample's.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
-		return ballOptimum(in.popMu, in.R), nil
+		return linear.Minimum(in.popMu, in.ball()), nil
 
 	}
 	return heldout.Optimum(in.rest, "extended-linear: no population (task erm or hard mode)")

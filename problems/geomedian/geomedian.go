@@ -207,11 +207,7 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 // solve minimises (1/n)Σ‖Λ(x − z_i)‖. Coordinates where every z_ij = 0 are 0 at the
 // optimum (zeroing them shrinks every term). On the remaining support S, with w = Λx and
 // b_i = Λz_i: |S| = 1 is a 1-D median (closed form); otherwise Weiszfeld's iteration with
-// the Vardi–Zhang (2000) step at data points, certified by the Fenchel dual
-//
-//	min_w (1/n)Σ‖w − b_i‖ ≥ −(1/n) Σ⟨v_i, b_i⟩  for all ‖v_i‖ ≤ 1 with Σ v_i = 0
-//
-// at the feasible v_i of lower.
+// the Vardi–Zhang (2000) step at data points, certified by the Fenchel dual bound (lower).
 func (in *Instance) solve() (problems.Optimum, error) {
 	n, S := len(in.z), in.support()
 	x := make([]float64, in.c.D)
@@ -346,8 +342,9 @@ func (s *weiszfeld) value(w []float64) float64 {
 	return t / float64(len(s.b))
 }
 
-// lower is the Fenchel dual bound −(1/n)Σ⟨v_i, b_i⟩ at the unit residuals v_i of w (the
-// coincident points sharing −Σ v), recentred to Σ v_i = 0 and scaled to ‖v_i‖ ≤ 1.
+// lower is the Fenchel dual bound min_w (1/n)Σ‖w − b_i‖ ≥ −(1/n)Σ⟨v_i, b_i⟩ (any ‖v_i‖ ≤ 1
+// with Σ v_i = 0) at the unit residuals v_i of w (the coincident points sharing −Σ v),
+// recentred to Σ v_i = 0 and scaled to ‖v_i‖ ≤ 1.
 func (s *weiszfeld) lower(w []float64) float64 {
 	b, v, n := s.b, s.v, len(s.b)
 	mean := make([]float64, len(w))
