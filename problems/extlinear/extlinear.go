@@ -15,8 +15,7 @@ import (
 	"expmech/task"
 )
 
-// Params configures the generator: package linear's keys (point law, data rescaling) and
-// the held-out sample size.
+// Params configures the generator: package linear's keys and the held-out sample size.
 type Params struct {
 	linear.Params `yaml:",inline"`
 	// PopulationSamples is the held-out sample size (task sco, random mode) for the

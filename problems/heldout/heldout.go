@@ -36,9 +36,8 @@ func PopulationRisk[T any, P interface {
 	return Risk(rest, x)
 }
 
-// Optimum is the certified optimum of the held-out sample rest (an estimate of the
-// population optimum), its Method prefixed "held-out ", or the error none when there is
-// no held-out sample (rest nil).
+// Optimum is the held-out sample's certified optimum (a population estimate), its Method
+// prefixed "held-out ", or the error none when rest is nil.
 func Optimum[T any, P interface {
 	*T
 	problems.Instance
