@@ -52,16 +52,14 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants: universe {z : ‖z‖ ≤ G}; linear.Params.BallConstants, since
-//   - ℓ̃(·; z) is G-Lipschitz on R^d (inf-convolution with G‖·‖; LLL24 Lemma 3.2): G_f = G.
-//   - A difference of two G-Lipschitz functions is 2G-Lipschitz; on B_R it is ⟨·, z − z'⟩,
-//     2G at z' = −z: G_Δ = 2G.
-//   - G_k = G (k < d), 0 at d: gradients fill the ball. ValueBound 0 (R^d is unbounded).
-//   - Smooth: not declared, though ℓ̃ is linear on B_R: if ‖z‖ < G, on the line
-//     θ = t·z/‖z‖, t > R, ‖θ − y‖ ≥ t − ⟨y, z⟩/‖z‖ gives ℓ̃ ≥ Gt − (G − ‖z‖)⟨y, z⟩/‖z‖ ≥
-//     ‖z‖R + G(t − R), attained at y = Rz/‖z‖: the slope jumps from ‖z‖ to G at t = R and
-//     ∇ℓ̃ is not Lipschitz (TestNotSmooth). β = 0 would let a smooth-only recipe
-//     (phased-sgd's 2Gη_i sensitivity) under-noise.
+// constants: universe ‖z‖ ≤ G; linear.Params.BallConstants, since ℓ̃(·; z) is G-Lipschitz
+// on R^d (inf-convolution with G‖·‖; LLL24 Lemma 3.2): G_f = G; a difference of two is
+// 2G-Lipschitz, ⟨·, z − z'⟩ on B_R, 2G at z' = −z: G_Δ = 2G; gradients fill the ball:
+// G_k = G (k < d), 0 at d. ValueBound 0 (R^d is unbounded).
+// Smooth: not declared, though ℓ̃ is linear on B_R: if ‖z‖ < G, on the line θ = t·z/‖z‖,
+// t > R, ‖θ − y‖ ≥ t − ⟨y, z⟩/‖z‖ gives ℓ̃ ≥ Gt − (G − ‖z‖)⟨y, z⟩/‖z‖ ≥ ‖z‖R + G(t − R),
+// attained at y = Rz/‖z‖: the slope jumps from ‖z‖ to G at t = R and ∇ℓ̃ is not Lipschitz
+// (TestNotSmooth). β = 0 would let a smooth-only recipe (phased-sgd's 2Gη_i) under-noise.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	if spec.Data != "" && dataset.Rescale(p.Rescale) == dataset.Scale {

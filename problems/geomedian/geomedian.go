@@ -64,10 +64,9 @@ func params(spec problems.Spec) (*Params, error) {
 }
 
 // constants: ∇f(x; z) = Λu with u = Λ(x − z)/‖Λ(x − z)‖ a unit vector (0 at x = z), so
-//   - G_f = ‖Λ‖ = g₀ (Λ_1 = g₀ is the largest entry for p ≥ 0), for every z;
-//   - G_Δ = 2g₀: ‖Λ(u − u')‖ ≤ 2g₀, attained by u = e₁, u' = −e₁ (replace-one, SPEC §5.5);
-//   - G_k = g₀(k+1)^{−p} with P_k the first k coordinates: ‖(I − P_k)Λu‖ ≤ max_{j>k} Λ_j;
-//   - not smooth (kink at z), ValueBound unknown on R^d.
+// G_f = ‖Λ‖ = g₀ (the largest Λ_j for p ≥ 0); G_Δ = 2g₀: ‖Λ(u − u')‖ ≤ 2g₀, attained by
+// u = e₁, u' = −e₁ (replace-one, SPEC §5.5); G_k = g₀(k+1)^{−p}, P_k the first k
+// coordinates: ‖(I − P_k)Λu‖ ≤ max_{j>k} Λ_j. Not smooth (kink at z), no ValueBound on R^d.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	gk := make([]float64, d+1)
 	for k := range d {

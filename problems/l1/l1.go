@@ -71,13 +71,12 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants: a subgradient of w‖x − z‖₁ is w·s with s ∈ [−1, 1]^d, so
-//   - G_f = w√d (losses.L1.Lipschitz);
-//   - f(·; z) − f(·; z') has subgradients w(s − s'), s_j − s'_j ∈ [−2, 2]: G_Δ = 2w√d,
-//     attained on the box interior by z = (−a,…), z' = (a,…) (replace-one; SPEC §8.2);
-//   - G_k = w√(d − k): projecting onto k coordinates leaves d − k entries of size ≤ w
-//     (SPEC §5.5: full rank, no separation);
-//   - ValueBound (box): |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w·radius·d; 0 (unknown) unconstrained.
+// constants: a subgradient of w‖x − z‖₁ is w·s, s ∈ [−1, 1]^d, so G_f = w√d
+// (losses.L1.Lipschitz); f(·; z) − f(·; z') has subgradients w(s − s'), s_j − s'_j ∈
+// [−2, 2]: G_Δ = 2w√d, attained on the box interior by z = (−a,…), z' = (a,…)
+// (replace-one; SPEC §8.2); G_k = w√(d − k): projecting onto k coordinates leaves d − k
+// entries of size ≤ w (SPEC §5.5: full rank, no separation). ValueBound (box):
+// |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w·radius·d; 0 (unknown) unconstrained.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	w := p.Weight
 	sd := math.Sqrt(float64(d))

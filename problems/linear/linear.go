@@ -21,9 +21,8 @@ import (
 type Params struct {
 	// Lipschitz is G, the bound on ‖z‖₂ (so G_f = G). Range > 0; default 1.
 	Lipschitz float64 `yaml:"lipschitz"`
-	// Mode is "random" (default): z_ij = ±(G/√d)σ_j, + with probability (1+MeanNorm)/2
-	// (σ random signs), so ‖E z‖ = MeanNorm·G; or "hard": HardCount copies of one
-	// z ∈ {±G/√d}^d and n − HardCount zeros.
+	// Mode is "random" (default; z_ij = ±(G/√d)σ_j, + with probability (1+MeanNorm)/2, σ
+	// random signs: ‖E z‖ = MeanNorm·G) or "hard" (HardCount copies of one z, then zeros).
 	Mode string `yaml:"mode"`
 	// MeanNorm is ‖E z‖/G in [0, 1] (random mode). Default 0.5: x* is well separated.
 	MeanNorm float64 `yaml:"mean_norm"`
@@ -94,10 +93,8 @@ func (p *Params) CheckCell(spec problems.Spec) []error {
 }
 
 // constants: universe ‖z‖₂ ≤ G (BST14's {±G/√d}^d ∪ {0} and any admissible data row);
-// G_f, G_Δ, G_k: see BallConstants.
-//   - ValueBound: |f(x; z) − f(0; z)| = |⟨x, z⟩| ≤ G·max_{x∈K}‖x‖.
-//   - Smooth: β = 0 exactly: ∇f(x; z) = z does not depend on x (on every domain, for any
-//     row, rescaled or not).
+// G_f, G_Δ, G_k: see BallConstants. ValueBound: |f(x; z) − f(0; z)| = |⟨x, z⟩| ≤
+// G·max_{x∈K}‖x‖. β = 0 exactly: ∇f(x; z) = z does not depend on x (for any row).
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	c.ValueBound = p.Lipschitz * spec.Domain.MaxNorm(d)
@@ -106,11 +103,10 @@ func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 }
 
 // BallConstants are the constants of a loss whose gradients fill the ball ‖z‖ ≤ G (this
-// one and package extlinear's; ValueBound 0 = unknown, Smooth undeclared):
-//   - ∇f(x; z) = z (on the ball), so G_f = sup ‖z‖ = G;
-//   - f(·; z) − f(·; z') = ⟨·, z − z'⟩ has Lipschitz constant ‖z − z'‖ ≤ 2G, attained at
-//     z' = −z: G_Δ = 2G (replace-one; SPEC §0, §8.2);
-//   - z ranges over the whole ball, so no rank-k projection helps: G_k = G (k < d), G_d = 0.
+// one and extlinear's; ValueBound 0 = unknown, Smooth undeclared): ∇f(x; z) = z on the
+// ball, so G_f = G; f(·; z) − f(·; z') = ⟨·, z − z'⟩ is ‖z − z'‖ ≤ 2G-Lipschitz, 2G at
+// z' = −z: G_Δ = 2G (replace-one; SPEC §0, §8.2); no rank-k projection helps: G_k = G
+// (k < d), G_d = 0.
 func (p *Params) BallConstants(spec problems.Spec, n, d int) problems.Constants {
 	G := p.Lipschitz
 	gk := make([]float64, d+1)

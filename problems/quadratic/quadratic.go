@@ -57,11 +57,10 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants: universe ‖z‖₂ ≤ G, on the ball of radius R.
-//   - ∇f(x; z) = z + λx, so G_f = G + λR; ∇²f = λI: strongly convex and smooth, λ = β.
-//   - f(·; z) − f(·; z') = ⟨·, z − z'⟩ (the ridge cancels): G_Δ = 2G (replace-one, z' = −z).
-//   - the z part fills the ball, so no rank-k projection helps: G_k = G_f (k < d).
-//   - ValueBound: |f(x; z) − f(0; z)| ≤ G·R + λR²/2.
+// constants: universe ‖z‖₂ ≤ G, on the ball of radius R. ∇f(x; z) = z + λx, so G_f = G + λR;
+// ∇²f = λI: strongly convex and smooth, λ = β. f(·; z) − f(·; z') = ⟨·, z − z'⟩ (the ridge
+// cancels): G_Δ = 2G (replace-one, z' = −z). The z part fills the ball, so no rank-k
+// projection helps: G_k = G_f (k < d). ValueBound: |f(x; z) − f(0; z)| ≤ G·R + λR²/2.
 func constants(spec problems.Spec, p *Params) problems.Constants {
 	R := spec.Domain.Radius
 	gf := p.Lipschitz + p.Lambda*R

@@ -73,16 +73,14 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants. With ∂|t − y| ∈ [−1, 1], ‖c‖ ≤ √(A² − g_k²) and u = Q_bθ/‖Q_bθ‖ a unit vector
-// (or 0) orthogonal to the span:
-//   - G_f = A: ∇f = φ'·(c, 0) + g_k·u has orthogonal parts, ‖∇f‖² ≤ (A² − g_k²) + g_k²;
-//   - G_Δ = 2A (replace-one; SPEC §0, §8.2): ∇f − ∇f' = (φ'c − φ”c', 0) + g_k(u − u') with
-//     ‖φ'c − φ”c'‖ ≤ 2√(A² − g_k²) and ‖u − u'‖ ≤ 2, again orthogonal parts (loose with
-//     one block, where u = u');
-//   - G_k (LLL24 Assumption 2.1): A for k < r; g_k for r ≤ k < d, since u ranges over the
-//     unit sphere of a block and escapes any k − r < d − r further directions; G_d = 0.
-//     Rank = r when g_k = 0 (Assumption 1.3);
-//   - no ValueBound (unbounded domain), not smooth (the absolute loss and ‖·‖ have kinks).
+// constants: with ∂|t − y| ∈ [−1, 1], ‖c‖ ≤ √(A² − g_k²) and u = Q_bθ/‖Q_bθ‖ a unit vector
+// (or 0) orthogonal to the span, ∇f = φ'·(c, 0) + g_k·u has orthogonal parts: G_f = A
+// (‖∇f‖² ≤ (A² − g_k²) + g_k²); G_Δ = 2A (replace-one; SPEC §0, §8.2): ∇f − ∇f' =
+// (φ'c − φ”c', 0) + g_k(u − u'), ‖φ'c − φ”c'‖ ≤ 2√(A² − g_k²), ‖u − u'‖ ≤ 2, again
+// orthogonal (loose with one block, where u = u'); G_k (LLL24 Assumption 2.1) = A for
+// k < r, g_k for r ≤ k < d (u ranges over a block's unit sphere and escapes any
+// k − r < d − r further directions), G_d = 0; Rank = r when g_k = 0 (Assumption 1.3).
+// No ValueBound (unbounded domain), not smooth (the absolute loss and ‖·‖ have kinks).
 func constants(spec problems.Spec, p *Params) problems.Constants {
 	A, d := p.FeatureNorm, spec.D
 	gk := make([]float64, d+1)
