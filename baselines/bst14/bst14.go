@@ -202,8 +202,7 @@ func step(g []float64, o problems.GradientOracle, x []float64, i int, n, L float
 	}
 }
 
-// Knobs declares noisy-sgd-bst14's tunable key (DESIGN.md "Tuning"): T, 0 = BST14's n²;
-// tuning.GridSize points.
+// Knobs declares noisy-sgd-bst14's key T (0 = n²; DESIGN.md "Tuning"), tuning.GridSize points.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{{Name: "steps", Doc: "T (0 = n²)",
 		Grid: []float64{0, 25, 50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600}}}

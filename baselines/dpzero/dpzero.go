@@ -153,8 +153,7 @@ func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64
 	return sum / float64(o.Len()), clipped
 }
 
-// Knobs declares dpzero's tunable keys (DESIGN.md "Tuning"): η (0 = theory) × T, 4 × 3 =
-// tuning.GridSize points.
+// Knobs declares dpzero's keys η (0 = theory) × T (DESIGN.md "Tuning"), tuning.GridSize points.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_size", Doc: "η, absolute (0 = theory)", Grid: []float64{0, 0.01, 0.03, 0.1}},

@@ -71,8 +71,7 @@ func fix(r algorithms.Record) algorithms.Record {
 	return r
 }
 
-// Plan ignores the budget but validates the constants: the inner noisy-gd's plan at the
-// infinite budget, with the reference's record.
+// Plan ignores the budget but validates the constants: noisy-gd's plan at ε = ∞, fix's record.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Plan, error) {
 	if err := calib.CheckConstants(c); err != nil {
 		return algorithms.Plan{Budget: infinite}, err

@@ -23,8 +23,7 @@ type OutputConfig struct {
 	// Lambda is λ > 0 of (1/n) Σ f + (λ/2)‖x‖²; 0 (default) = λ* = 2G d^{1/4}/(R√(n s*)),
 	// the minimiser of the bound λR²/2 + G√d·σ (σ = 2G/(nλ s*)), or G/(Rn) when ε = ∞.
 	Lambda float64 `yaml:"lambda"`
-	// SolverTol is the certified ‖x̂ − x*‖ as a fraction of 2G/(nλ) (smooth losses; default
-	// 1e-3, in (0, 1]).
+	// SolverTol is the certified ‖x̂ − x*‖ per 2G/(nλ), smooth losses (default 1e-3, in (0, 1]).
 	SolverTol float64 `yaml:"solver_tol"`
 	// MaxIter is the subgradient iteration count for non-smooth losses (default 2000); the
 	// certified error 2G'/(λ√(T+1)) then enlarges the sensitivity.
@@ -152,8 +151,7 @@ func release(ctx context.Context, mech string, o problems.GradientAccess, reg op
 	return sol.X, sol, nil
 }
 
-// lambdaGrid is both baselines' λ grid (DESIGN.md "Tuning"): 0 = theory and 11 absolute
-// values, tuning.GridSize points.
+// lambdaGrid is both baselines' λ grid, 0 = theory and 11 values (DESIGN.md "Tuning").
 func lambdaGrid() []float64 {
 	return []float64{0, 1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1, 3, 10}
 }
@@ -255,8 +253,7 @@ func kstSigma(zeta, eps, delta float64) float64 {
 	return zeta * math.Sqrt(8*math.Log(2/delta)+4*eps) / eps
 }
 
-// kstEps inverts kstSigma (decreasing in ε) by bisection: the safe upper end, the ε the
-// formula certifies for σ_b.
+// kstEps inverts kstSigma (decreasing in ε) by bisection: the safe upper ε for σ_b.
 func kstEps(zeta, sigma, delta float64) float64 {
 	lo, hi := 0.0, 1.0
 	for kstSigma(zeta, hi, delta) > sigma {
@@ -355,8 +352,7 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 	return r, nil
 }
 
-// Plan is data-independent; it checks the smoothness condition. The GLM structure is
-// checked in Run only, so that plan.csv is unchanged.
+// Plan is data-independent and checks smoothness; the GLM structure is Run's (plan.csv unchanged).
 func (m *Objective) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (objParams, error) {
 		if err := m.check(c, false); err != nil {

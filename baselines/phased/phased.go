@@ -24,8 +24,7 @@ type Config struct {
 	// (R/G) min{4/√n, s*/√d}; non-smooth, (R/G)/√(n(1 + 128 d/s*²)) [DER: balances phase
 	// 1's R²/(η₁n₁) against phase i−1's noise seen by phase i, 128 dG²η_i/s*²].
 	StepSize float64 `yaml:"step_size"`
-	// Clip is the per-example gradient clip (0 = G_f; ≥ G_f: the sensitivity argument
-	// needs true subgradients).
+	// Clip is the per-example gradient clip (0 = G_f; ≥ G_f: the argument needs true subgradients).
 	Clip float64 `yaml:"clip"`
 }
 

@@ -24,8 +24,7 @@ func Risk(p problems.ValueOracle, x []float64) (mean, stderr float64) {
 	return mu, math.Sqrt(m2 / float64(m-1) / float64(m))
 }
 
-// PopulationRisk is Risk of the held-out sample rest, or (NaN, NaN) when there is none
-// (rest nil: task erm).
+// PopulationRisk is Risk of the held-out sample rest, or (NaN, NaN) when rest is nil (task erm).
 func PopulationRisk[T any, P interface {
 	*T
 	problems.ValueOracle

@@ -29,8 +29,7 @@ func (l Linear) Value(i int, x []float64) float64 {
 func (l Linear) Grad(dst []float64, i int, _ []float64) { copy(dst, l.Z[i]) }
 func (l Linear) Points() [][]float64                    { return l.Z }
 
-// L1 is the separable ℓ1 loss f(x; z_i) = W‖x − z_i‖₁ on the points Z
-// (problems.SeparableL1Data; LLL24 §3.2).
+// L1 is the separable ℓ1 loss W‖x − z_i‖₁ on the points Z (problems.SeparableL1Data; LLL24 §3.2).
 type L1 struct {
 	Z [][]float64
 	W float64
