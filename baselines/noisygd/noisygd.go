@@ -123,7 +123,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if p.clip >= c.GF {
 		b2 := p.clip*p.clip + float64(p.rbar)*p.sigma*p.sigma
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*b2/2
-		// The bound's minimum over η (AM–GM, at η = R/√(T b²)): the ratio is 1 at that η.
+		// The bound's minimum over η (AM–GM, η = R/√(T b²)): theory_bound/bound_best_step = 1 there.
 		r.Extra["bound_best_step"] = p.R * math.Sqrt(b2/float64(p.T))
 	}
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T)*float64(c.N), 0

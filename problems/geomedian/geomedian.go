@@ -250,7 +250,8 @@ func (in *Instance) support() []int {
 
 const maxWeiszfeld = 100000
 
-// weiszfeld is that problem on S with the work space of its iteration and dual bound.
+// weiszfeld is the geometric-median problem min_w (1/n)Σ‖w − b_i‖ on the support S
+// (b_i = Λz_i restricted to S) with the work space of its iteration and its dual bound.
 type weiszfeld struct {
 	b       [][]float64
 	num, rt []float64   // the step's Σ b_i/‖w − b_i‖ and Σ (b_i − w)/‖w − b_i‖
