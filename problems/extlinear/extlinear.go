@@ -253,7 +253,6 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.popMu != nil {
 		return linear.Minimum(in.popMu, in.ball()), nil
-
 	}
 	return heldout.Optimum(in.rest, "extended-linear: no population (task erm or hard mode)")
 }

@@ -302,9 +302,7 @@ func (in *Instance) Points() [][]float64                    { return in.z }
 // or a non-zero dst is summed afresh. The Counter still counts every example.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
 	nonZero := func(v float64) bool { return math.Float64bits(v) != 0 } // −0 + −0 keeps −0
-
 	if idx != nil || math.IsNaN(c) || slices.ContainsFunc(dst, nonZero) {
-
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
 	}
 	in.clips.mu.Lock()

@@ -188,7 +188,6 @@ func (in *Instance) Constants() problems.Constants { return in.c }
 
 // blockNorm is ‖Q_bθ‖.
 func (in *Instance) blockNorm(b int, x []float64) float64 {
-
 	return math.Sqrt(problems.SquaredNorm(x[in.edges[b]:in.edges[b+1]]))
 }
 
