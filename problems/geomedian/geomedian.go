@@ -394,10 +394,9 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return heldout.PopulationRisk(in.rest, x)
 }
 
-// PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min
-// coordinates, 0 elsewhere), so by convexity x* = μ there and 0 elsewhere. For d_min = 1
-// L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π) exactly, else the held-out estimate at x*; for a data file
-// it is the held-out sample's certified optimum.
+// PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min coordinates,
+// 0 elsewhere), so by convexity x* = μ there and 0 elsewhere; L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π)
+// for d_min = 1, else the held-out estimate at x*; for a data file, the held-out optimum.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.rest == nil || !in.gen {
 		return heldout.Optimum(in.rest, "geometric-median: no population (task erm)")

@@ -25,10 +25,9 @@ type Params struct {
 	// Rescale handles data rows with ‖z‖ > C when unconstrained (none, clip, scale); on the
 	// box any row is admissible (G_f and G_Δ do not depend on z).
 	Rescale string `yaml:"rescale"`
-	// Mode is "random" (default) or "fingerprint": LLL24's hard column law (Thm 3.7, App.
-	// G, after Tardos codes and Bun–Ullman–Vadhan 2014), p_j = sin² r_j, r_j ~
-	// U[t′, π/2 − t′], sin² t′ = 1/(300n): arcsine-spread biases, Bias unused. The appended
-	// constant columns and padding rows are omitted (SPEC §5.5).
+	// Mode is "random" (default) or "fingerprint": LLL24's hard column law (Thm 3.7, App. G,
+	// after Tardos codes and Bun–Ullman–Vadhan 2014), p_j = sin² r_j, r_j ~ U[t′, π/2 − t′],
+	// sin² t′ = 1/(300n), Bias unused; no appended constant columns or padding (SPEC §5.5).
 	Mode string `yaml:"mode"`
 	// Copies is the number of copies of each distinct row (LLL24 App. G: k = Θ(log(1/δ))
 	// copies of ⌊n/k⌋ rows; the last group is cut at n). ≥ 1; default 1.

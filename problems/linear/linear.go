@@ -296,10 +296,9 @@ func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
 func (in *Instance) Grad(dst []float64, i int, _ []float64) { copy(dst, in.z[i]) }
 func (in *Instance) Points() [][]float64                    { return in.z }
 
-// SumClippedGrads is problems.ClippedGradSummer. The gradients z_i do not depend on x, so
-// the full-batch sum into a zeroed dst (noisy GD's, every step) is computed once per clip
-// norm by problems.SumClippedGradsEach (the same bits) and copied thereafter; a lot (idx)
-// or a non-zero dst is summed afresh. The Counter still counts every example.
+// SumClippedGrads is problems.ClippedGradSummer. The z_i do not depend on x, so the full sum
+// into a zeroed dst (noisy GD's, every step) is problems.SumClippedGradsEach's memoised per
+// clip norm (same bits); a lot (idx) or non-zero dst is summed afresh. Every example is counted.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
 	nonZero := func(v float64) bool { return math.Float64bits(v) != 0 } // −0 + −0 keeps −0
 	if idx != nil || math.IsNaN(c) || slices.ContainsFunc(dst, nonZero) {
