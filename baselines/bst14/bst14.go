@@ -19,8 +19,8 @@ const Name = "noisy-sgd-bst14"
 
 // Calibration modes of Config.Calibration.
 const (
-	// CalibrationExact sets σ = 2nL·z with z the smallest noise multiplier the exact
-	// accountant certifies for the T steps actually run (the default).
+	// CalibrationExact sets σ = 2nL·z, z the smallest the exact accountant certifies for
+	// the T steps run (the default).
 	CalibrationExact = "exact"
 	// CalibrationPaper keeps BST14's printed σ (Sigma), re-accounted exactly.
 	CalibrationPaper = "paper"
@@ -28,15 +28,15 @@ const (
 
 // Config is the noisy-sgd-bst14 configuration.
 type Config struct {
-	// Steps is T; 0 (default) = BST14's n², capped at MaxSteps. With calibration: exact
-	// σ is calibrated for this T; with calibration: paper fewer steps than n² only lower
-	// the privacy loss, so BST14's σ stays valid, and more spend more than ε: the runner
-	// then writes guarantee none (epsilon_spent is the accountant's for this T).
+	// Steps is T; 0 (default) = BST14's n², capped at MaxSteps. Calibration exact fits σ to
+	// this T; with paper, fewer steps than n² keep BST14's σ valid and more spend more than
+	// ε (guarantee none; epsilon_spent is the accountant's for this T).
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the default T (default 1 000 000).
 	MaxSteps int `yaml:"max_steps"`
-	// Calibration is "exact" (default) or "paper", whose σ the exact accountant says spends
-	// only ε ≈ 0.09–0.42 for targets 0.5–2 at T = n².
+	// Calibration is "exact" (default) or "paper", whose σ (amplification by sampling and
+	// advanced composition) the exact accountant says spends only ε ≈ 0.09–0.42 for
+	// targets 0.5–2 at T = n².
 	Calibration string `yaml:"calibration"`
 }
 
@@ -65,7 +65,12 @@ type Mechanism struct {
 	cache *calib.PoissonCache // memoised accountant (data-independent)
 }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
+var (
+	_ algorithms.Mechanism  = (*Mechanism)(nil)
+	_ algorithms.Accountant = (*Mechanism)(nil)
+	_ tuning.Tunable        = (*Mechanism)(nil)
+	_ tuning.RDPer          = (*Mechanism)(nil)
+)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -96,13 +101,12 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 		return p, nil
 	}
 	p.sigmaPaper = Sigma(p.L, c.N, b.Epsilon, b.Delta)
-	// Exact accounting [DER]. One step picks index j uniformly; on replace-one neighbours
-	// (index i changed) its law is (1−q)A + qN(θ − ηn g_i) vs (1−q)A + qN(θ − ηn g_i'),
-	// q = 1/n, A the common mixture over j ≠ i. Conditional on j's contribution a = n∇ℓ_j,
-	// this is the Poisson replace-one pair with shifts v = n g_i − a, v' = n g_i' − a of
-	// norm ≤ 2nL; joint convexity of the hockey-stick divergence over a carries the
-	// per-step domination to the mixture, so the privacy package's Poisson replace-one
-	// accountant at q = 1/n, z = σ/(2nL) bounds all T steps (T = noise draws).
+	// Exact accounting [DER]. One step picks j uniformly; on replace-one neighbours (i
+	// changed) its law is (1−q)A + qN(θ − ηn g_i) vs (1−q)A + qN(θ − ηn g_i'), q = 1/n, A
+	// the common mixture over j ≠ i. Given j's contribution a = n∇ℓ_j, this is the Poisson
+	// replace-one pair with shifts n g_i − a, n g_i' − a of norm ≤ 2nL; joint convexity of
+	// the hockey-stick divergence over a carries it to the mixture, so the Poisson
+	// replace-one accountant at q = 1/n, z = σ/(2nL) bounds all T steps (T = noise draws).
 	q := 1 / n
 	if m.cfg.Calibration == CalibrationPaper {
 		p.paper = 1
@@ -134,9 +138,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Steps, r.Batch, r.DeltaMech = p.T, 1, b.Delta
 	r.EpsilonSpent = math.Min(p.epsExact, p.epsRDP) // both are upper bounds
 	r.Guarantee = calib.Guarantee(b)
-	// ε_spent is the accountant's for the T that runs (derivation at calibrate), so a steps
-	// override past n² spends more than ε. Gradients are clipped at L = G_f: G_f is trusted.
-	calib.Certificate(&r, c, b, problems.ConstGF)
+	calib.Certificate(&r, c, b, problems.ConstGF) // gradients are clipped at L = G_f
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T), 0
 	r.Extra = map[string]float64{
 		"sigma_bst14": p.sigmaPaper, "epsilon_bst14_formula": b.Epsilon, "epsilon_rdp": p.epsRDP,
@@ -146,13 +148,9 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	return r, nil
 }
 
-var _ algorithms.Accountant = (*Mechanism)(nil)
-
-// Account recomputes ε from what ran as the record reports it: T = rec.Steps noise draws
-// of per-coordinate std rec.Sigma·n on the sum-scale gradient clipped at L = G_f, i.e.
-// noise multiplier z = σ/(2nL) on a replace-one shift ≤ 2nL, each step sampling one index
-// (q = 1/n); the Poisson replace-one accountant (the derivation is at calibrate) bounds all
-// T steps. Returns the smaller of the PLD upper bound and RDP at δ = b.Delta.
+// Account recomputes ε from the record: T = rec.Steps noise draws of std σ = rec.Sigma·n
+// on the sum-scale gradient clipped at L = G_f, so z = σ/(2nL) at q = 1/n (derivation at
+// calibrate). Returns the smaller of the PLD upper bound and RDP at δ = b.Delta.
 func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algorithms.Record) (eps, delta float64, err error) {
 	n := float64(c.N)
 	r := calib.PoissonEps(1/n, rec.Sigma*n/(2*n*c.GF), rec.Steps, b, "account", "account")
@@ -204,9 +202,7 @@ func step(g []float64, o problems.GradientOracle, x []float64, i int, n, L float
 	}
 }
 
-// Knobs declares noisy-sgd-bst14's tunable key (DESIGN.md "Tuning"): T, 0 = BST14's n²
-// (fewer steps only lower the privacy loss, so BST14's σ stays valid);
-// tuning.GridSize points.
+// Knobs declares noisy-sgd-bst14's key T (0 = n²; DESIGN.md "Tuning"), tuning.GridSize points.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{{Name: "steps", Doc: "T (0 = n²)",
 		Grid: []float64{0, 25, 50, 100, 200, 400, 800, 1600, 3200, 6400, 12800, 25600}}}
@@ -219,16 +215,11 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, cache: m.cache} })
 }
 
-var _ tuning.Tunable = (*Mechanism)(nil)
-
-var _ tuning.RDPer = (*Mechanism)(nil)
-
 // RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
-// T steps of the Poisson replace-one pair at q = 1/n and the calibrated z = σ/(2nL) of
-// calibrate's derivation, whose per-step reduction (a mixture over the sampled index with
-// data-independent weights) carries to Rényi divergence because exp((λ−1)D_λ) is jointly
-// convex for λ > 1; the curve is privacy.RDPPoissonGaussianCurve (replace-one through
-// Mironov 2017 Prop. 11).
+// T steps of the Poisson replace-one pair at q = 1/n, z = σ/(2nL) (calibrate's derivation,
+// a mixture over the sampled index with data-independent weights, carries to Rényi
+// divergence: exp((λ−1)D_λ) is jointly convex for λ > 1): privacy.RDPPoissonGaussianCurve
+// (replace-one through Mironov 2017 Prop. 11).
 func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
 	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
 		p, err := m.calibrate(algorithms.Env{}, c, b) // after Plan: the memo has it

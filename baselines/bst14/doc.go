@@ -1,10 +1,7 @@
 // Package bst14 implements noisy-sgd-bst14: the noisy SGD of Bassily, Smith, Thakurta
 // 2014 (Alg. 1, "A_Noise-GD", SPEC §6.1 [REC]) on the SUM-scale loss Σ_i ℓ: n² steps,
 // each on one example drawn uniformly with replacement, θ ← Π_K(θ − η_t(n∇ℓ(θ; d) + b_t)),
-// b_t ~ N(0, σ²I) and η_t = D_K/√(t(n²L² + dσ²)). By default (calibration: exact) σ is
-// the smallest noise the exact accountant (Poisson replace-one PLD at q = 1/n) certifies
-// for the T steps actually run; calibration: paper keeps BST14's own
-// σ² = 32 L²n² log(n/δ) log(1/δ)/ε² (amplification by sampling + advanced composition),
-// which spends only a fraction of ε. The record carries the formula's σ (sigma_bst14)
-// either way, and epsilon_spent re-accounts the σ used.
+// b_t ~ N(0, σ²I) and η_t = D_K/√(t(n²L² + dσ²)). σ is the exact accountant's for the T
+// steps run, or BST14's own formula (Sigma; Config.Calibration); the record carries the
+// formula's σ (sigma_bst14) either way, and epsilon_spent re-accounts the σ used.
 package bst14

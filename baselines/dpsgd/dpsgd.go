@@ -21,28 +21,21 @@ const Name = "dp-sgd"
 // Config is the dp-sgd configuration.
 type Config struct {
 	// Batch is the expected lot size L = qn, capped at n; 0 (default, with SamplingRate 0)
-	// = ⌈√n⌉. At most one of Batch and SamplingRate is set. Why √n: in the large-noise
-	// regime T subsampled Gaussian steps are ≈ (2q√T/z)-GDP under replace-one (the
-	// central-limit estimate q√(T(e^{Δ²/z²} − 1)) of Bu, Dong, Long & Su 2020 Thm 5 with
-	// shift Δ = 2), so at a fixed s the noise on the normalised gradient, zC/L =
-	// 2√T·C/(s n), does not depend on the batch, which only trades the lot's sampling
-	// variance C²(1−q)/L against the T·L gradients paid. L = √n keeps that variance below
-	// C²/√n and the work at T√n, a genuine subsampling (q = 1/√n → 0) at every n.
+	// = ⌈√n⌉; at most one of the two is set. Why √n: SPEC §6.3 (the steps are ≈
+	// (2q√T/z)-GDP with large noise, Bu, Dong, Long & Su 2020 Thm 5, so L does not change
+	// the noise zC/L; L = √n keeps the sampling variance below C²/√n at work T√n).
 	Batch int `yaml:"batch"`
 	// SamplingRate is q ∈ (0, 1]; 0 = from Batch (or its default).
 	SamplingRate float64 `yaml:"sampling_rate"`
-	// Steps is T; 0 (default) = the noisy-gd theory T = ⌈s*² n²/r̄⌉ capped at MaxSteps and
-	// at least calib.MinTheorySteps, r̄ = calib.NoiseDim (in the large-noise regime the
-	// subsampled Gaussian is ≈ (q√T/z)-GDP, so DP-SGD has full-batch noisy GD's bound at
-	// T·q·n gradients instead of T·n).
+	// Steps is T; 0 (default) = noisy-gd's theory T = ⌈s*² n²/r̄⌉ in [calib.MinTheorySteps,
+	// MaxSteps], r̄ = calib.NoiseDim (≈ (q√T/z)-GDP with large noise: full-batch noisy GD's
+	// bound at T·q·n gradients instead of T·n).
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the theory T (default 2000), to bound the run time.
 	MaxSteps int `yaml:"max_steps"`
-	// StepSize η; 0 = R/(B√T), B² = C²(1 + (1−q)/L) + r̄ z²C²/L² ≥ E‖Pg̃‖² (P the
-	// projection the loss sees, as noisy-gd).
+	// StepSize η; 0 = R/(B√T), B² ≥ E‖Pg̃‖² (bound2).
 	StepSize float64 `yaml:"step_size"`
-	// StepFactor multiplies the theory η of the run's (q, T) (as noisy-gd's step_factor:
-	// the tuning grid then runs along the ridge ηT ≈ const); 0 = 1. Not with step_size.
+	// StepFactor multiplies the theory η of the run's (q, T); 0 = 1. Not with step_size.
 	StepFactor float64 `yaml:"step_factor"`
 	// Clip is the per-example clipping norm C; 0 = G_f.
 	Clip float64 `yaml:"clip"`
@@ -65,8 +58,7 @@ func (c *Config) Validate() error {
 		calib.NonNegative(Name, "step_factor", c.StepFactor, "0 = 1, the theory η"))
 }
 
-// DefaultBatch is the expected lot size of a configured batch: batch itself, or ⌈√n⌉ when
-// batch is 0 (Config.Batch says why).
+// DefaultBatch is batch, or ⌈√n⌉ when batch is 0 (Config.Batch says why).
 func DefaultBatch(batch, n int) int {
 	if batch > 0 {
 		return batch
@@ -83,36 +75,22 @@ func Factory() algorithms.Factory {
 
 // Mechanism is a configured dp-sgd.
 type Mechanism struct {
-	// The reduced path; its OrthogonalVariance is the averaged walk of s = η·zC/L = η·Sigma
-	// per step: x_{t+1} = x_t − η(Σ_lot clip(∇f) + N(0, z²C²I))/L.
+	// The reduced path: the averaged walk of s = η·zC/L per step,
+	// x_{t+1} = x_t − η(Σ_lot clip(∇f) + N(0, z²C²I))/L.
 	calib.AveragedWalk
 	cfg   Config
 	cache *calib.PoissonCache // memoised accountant (data-independent)
 }
 
 var _ algorithms.Reducer = (*Mechanism)(nil)
+var _ tuning.Tunable = (*Mechanism)(nil)
+var _ tuning.RDPer = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
 type params struct {
 	T, rbar                                    int // rbar: calib.NoiseDim
 	q, L, z, clip, eta, epsHi, epsLo, epsRD, R float64
-}
-
-// account returns the calibrated z (calib.PoissonZ), the PLD bracket and the RDP ε of T
-// steps at (q, z), under b.Relation (replace-one: the substitution pair of the
-// Poisson-subsampled Gaussian, accounted directly, not through group privacy). Both the PLD
-// upper end and RDP are upper bounds on the true ε, so their minimum is too
-// (epsilon_spent); a bracket with lo > hi is an accountant inconsistency and fails.
-func account(q float64, T int, b algorithms.Budget) calib.PoissonResult {
-	r := calib.PoissonZ(q, T, b)
-	if r.Err == nil {
-		r = calib.PoissonEps(q, r.Z, T, b, "PLD", "RDP")
-	}
-	if r.Err == nil && r.Lo > r.Hi*(1+1e-9)+1e-12 {
-		return calib.PoissonResult{Err: fmt.Errorf("PLD bracket [%v, %v] inverted: accountant inconsistency", r.Lo, r.Hi)}
-	}
-	return r
 }
 
 func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (params, error) {
@@ -138,8 +116,22 @@ func (m *Mechanism) calibrate(env algorithms.Env, c problems.Constants, b algori
 	if math.IsInf(b.Epsilon, 1) {
 		p.epsHi, p.epsLo, p.epsRD = math.Inf(1), math.Inf(1), math.Inf(1)
 	} else {
+		// The calibrated z (calib.PoissonZ), the PLD bracket and the RDP ε of T steps at
+		// (q, z) under b.Relation (replace-one: the substitution pair, not group privacy).
+		// PLD's upper end and RDP both bound ε, so their minimum does (epsilon_spent); a
+		// bracket with lo > hi is an accountant inconsistency.
 		k := calib.PoissonKey{Q: p.q, T: p.T, Epsilon: b.Epsilon, Delta: b.Delta, Relation: b.Relation}
-		r := m.cache.Get(env.Store, k, func() calib.PoissonResult { return account(p.q, p.T, b) })
+		r := m.cache.Get(env.Store, k, func() calib.PoissonResult {
+			a := calib.PoissonZ(p.q, p.T, b)
+			if a.Err == nil {
+				a = calib.PoissonEps(p.q, a.Z, p.T, b, "PLD", "RDP")
+			}
+			if a.Err == nil && a.Lo > a.Hi*(1+1e-9)+1e-12 {
+				err := fmt.Errorf("PLD bracket [%v, %v] inverted: accountant inconsistency", a.Lo, a.Hi)
+				return calib.PoissonResult{Err: err}
+			}
+			return a
+		})
 		if r.Err != nil {
 			return p, fmt.Errorf("dp-sgd: %w", r.Err)
 		}
@@ -164,16 +156,15 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	r.Steps, r.Batch, r.DeltaMech = p.T, int(math.Round(p.L)), b.Delta
 	r.EpsilonSpent = math.Min(p.epsHi, p.epsRD)
 	r.Guarantee = calib.Guarantee(b)
-	// Poisson-subsampled Gaussian at rate q on the clipped sum (per-example norm ≤ C), raw
-	// noise multiplier z = σ/C, T compositions: the privacy package's PLD/RDP accountants
-	// under replace-one (they apply the shift ≤ 2C of a replaced example themselves).
+	// T Poisson(q)-subsampled Gaussians on the clipped sum (norm ≤ C), z = σ/C: the
+	// replace-one PLD/RDP accountants apply the shift ≤ 2C themselves.
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
 	if p.clip >= c.GF { // unbiased stochastic subgradients: R²/(2ηT) + ηB²/2
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*p.bound2(p.rbar)/2
 	}
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T)*p.L, 0
-	// the counted Σ_t |B_t| are the realised Poisson lot sizes, which the amplification
-	// by subsampling keeps secret: the row publishes the expected T·q·n instead
+	// the counted Σ_t |B_t| are the realised lot sizes, which amplification by subsampling
+	// keeps secret: the row publishes the expected T·q·n
 	r.PlannedCounts = true
 	r.Extra = map[string]float64{
 		"noise_multiplier": p.z, "sampling_rate": p.q, "step_size": p.eta, "clip": p.clip,
@@ -246,9 +237,9 @@ func descend(ctx context.Context, o problems.GradientAccess, c problems.Constant
 }
 
 // PoissonBatch overwrites dst with a Poisson(q) subsample of {0, …, n−1}, possibly empty:
-// every index is included independently with probability q, which is what the
-// subsampled-Gaussian accountant analyses (not shuffling, not a fixed size: PRIVACY.md §5,
-// jax_privacy#121). Geometric gaps ⌊log U / log(1−q)⌋, U ∈ (0, 1], make it O(qn) draws.
+// each index independently with probability q, as the accountant analyses (not shuffling,
+// not a fixed size: PRIVACY.md §5, jax_privacy#121); geometric gaps ⌊log U / log(1−q)⌋,
+// U ∈ (0, 1], make it O(qn) draws.
 func PoissonBatch(dst []int, n int, q float64, rng *rand.Rand) []int {
 	dst = dst[:0]
 	if q >= 1 {
@@ -276,12 +267,10 @@ func PoissonBatch(dst []int, n int, q float64, rng *rand.Rand) []int {
 	}
 }
 
-// Knobs declares dp-sgd's tunable keys: the step factor (η = f × the theory η of the run's
-// (q, T)), log-spaced over 32× from ½ up because the capped theory T under-shoots the ridge
-// ηT ≈ const at large n, × T {0 = theory, n}, with one-point batch min(32, n), clip (the
-// configured norm) and step_size (0 = unused); why: DESIGN.md "Tuning"
-// (TestGridContainsOptimum). Each point's noise multiplier is calibrated by the accountant
-// at its own (q, T).
+// Knobs declares dp-sgd's tunable keys (why: DESIGN.md "Tuning", TestGridContainsOptimum):
+// step_factor over 32× from ½ up (the capped theory T under-shoots the ridge ηT ≈ const at
+// large n) × T {0 = theory, n}, with one-point batch min(32, n), clip (as configured) and
+// step_size (0 = unused). The accountant calibrates each point's z at its own (q, T).
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_factor", Doc: "f: η = f × the theory η of the run's (q, T)", Grid: []float64{0.5, 1, 2, 4, 8, 16}},
@@ -302,14 +291,10 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, cache: m.cache} })
 }
 
-var _ tuning.Tunable = (*Mechanism)(nil)
-
-var _ tuning.RDPer = (*Mechanism)(nil)
-
 // RDP is the Rényi curve of the run Plan(c, b) describes (tuning.RDPer, for mode private):
-// T steps of the Poisson(q)-subsampled Gaussian at the calibrated noise multiplier z, under
-// b.Relation (privacy.RDPPoissonGaussianCurve: add/remove by MTZ19 §3.3; replace-one from
-// it by Mironov 2017 Prop. 11, exact at q = 1).
+// T Poisson(q)-subsampled Gaussians at the calibrated z under b.Relation
+// (privacy.RDPPoissonGaussianCurve: add/remove by MTZ19 §3.3; replace-one from it by
+// Mironov 2017 Prop. 11, exact at q = 1).
 func (m *Mechanism) RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error) {
 	return calib.PoissonRDP(Name, c, b, orders, func() (float64, float64, int, error) {
 		p, err := m.calibrate(algorithms.Env{}, c, b) // after Plan: the memo has it

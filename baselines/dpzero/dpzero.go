@@ -22,8 +22,7 @@ type Config struct {
 	Steps int `yaml:"steps"`
 	// StepSize η; 0 (default) = R/√(T d (C² + σ²)), with E[ĝ²‖u‖²] ≤ (C² + σ²) d.
 	StepSize float64 `yaml:"step_size"`
-	// Clip is the scalar clipping level C; 0 (default) = G_f (|⟨∇f, u⟩| has mean
-	// ≤ G_f√(2/π) for u ~ N(0, I)).
+	// Clip is the scalar clipping level C; 0 (default) = G_f (E|⟨∇f, u⟩| ≤ G_f√(2/π)).
 	Clip float64 `yaml:"clip"`
 	// Smoothing is the finite-difference radius λ (default 1e-4, > 0; DPZero toy).
 	Smoothing float64 `yaml:"smoothing"`
@@ -55,6 +54,7 @@ type Mechanism struct {
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
+var _ tuning.Tunable = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -67,8 +67,7 @@ type params struct {
 // calibrate derives (T, σ, η) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	p := params{T: m.cfg.Steps, clip: calib.ClipOr(m.cfg.Clip, c), lambda: m.cfg.Smoothing}
-	// Each clipped scalar lies in [−C, C]; replacing one example moves the mean by ≤ 2C/n.
-	p.sens = calib.MeanSensitivity(p.clip, c.N)
+	p.sens = calib.MeanSensitivity(p.clip, c.N) // scalars in [−C, C]: replace-one 2C/n
 	if !math.IsInf(s, 1) {
 		p.sigma = math.Sqrt(float64(p.T)) * p.sens / s
 	}
@@ -133,8 +132,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	}, rng)
 }
 
-// scalar is the noiseless release of one step, (1/n) Σ_i clip_C((f(x+λu; s_i) −
-// f(x−λu; s_i))/(2λ)), and how many were clipped; xp, xm are scratch.
+// scalar is one step's noiseless release, (1/n) Σ_i clip_C((f(x+λu; s_i) − f(x−λu; s_i))/(2λ)),
+// and how many were clipped; xp, xm are scratch.
 func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64) (float64, int) {
 	for j := range x {
 		xp[j] = x[j] + lambda*u[j]
@@ -154,8 +153,7 @@ func scalar(o problems.ValueOracle, x, u, xp, xm []float64, lambda, clip float64
 	return sum / float64(o.Len()), clipped
 }
 
-// Knobs declares dpzero's tunable keys (DESIGN.md "Tuning"): the absolute step size (0 =
-// theory η for the T) and T (1000 = the default); 4 × 3 = tuning.GridSize points.
+// Knobs declares dpzero's keys η (0 = theory) × T (DESIGN.md "Tuning"), tuning.GridSize points.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_size", Doc: "η, absolute (0 = theory)", Grid: []float64{0, 0.01, 0.03, 0.1}},
@@ -169,5 +167,3 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"step_size": tuning.Float(&cfg.StepSize), "steps": tuning.Int(&cfg.Steps)},
 		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, eps: m.eps} })
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)

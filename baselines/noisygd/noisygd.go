@@ -21,8 +21,8 @@ const Name = "noisy-gd"
 // Config is the noisy-gd configuration (yaml keys in snake_case).
 type Config struct {
 	// Steps is T (≥ 0). 0 (default) = the theory T = ⌈4 s*² C²/(r̄ Δ₂²)⌉ = ⌈s*² n²/r̄⌉
-	// (SPEC §6.2: then C²/T ≤ ¼ r̄σ², so the bound is within √(5/4) of its T → ∞ limit
-	// R√r̄ Δ₂/s*), capped at MaxSteps, at least calib.MinTheorySteps; r̄ = calib.NoiseDim.
+	// (SPEC §6.2: C²/T ≤ ¼ r̄σ², the bound within √(5/4) of its T → ∞ limit R√r̄ Δ₂/s*)
+	// in [calib.MinTheorySteps, MaxSteps]; r̄ = calib.NoiseDim.
 	Steps int `yaml:"steps"`
 	// MaxSteps caps the theory T (runtime guard). Default 10000; ≥ 1.
 	MaxSteps int `yaml:"max_steps"`
@@ -31,9 +31,9 @@ type Config struct {
 	StepSize float64 `yaml:"step_size"`
 	// Clip is the per-example clipping norm C. 0 (default) = G_f (no clipping bias).
 	Clip float64 `yaml:"clip"`
-	// StepFactor multiplies the theory η of the run's T: η = f·R/√(T(C² + r̄σ²)), so ηT is
-	// nearly constant in T past the theory T and the tuning grid (Knobs) runs along that
-	// ridge, centred on f = 1 at every scale. 0 (default) = 1. Not with step_size. ≥ 0.
+	// StepFactor f sets η = f·R/√(T(C² + r̄σ²)): ηT is nearly constant in T past the theory
+	// T, so the grid (Knobs) runs along that ridge, centred on f = 1 at every scale. 0
+	// (default) = 1. Not with step_size. ≥ 0.
 	StepFactor float64 `yaml:"step_factor"`
 }
 
@@ -60,28 +60,27 @@ func Factory() algorithms.Factory {
 
 // Mechanism is a configured noisy-gd.
 type Mechanism struct {
-	// The reduced path; its OrthogonalVariance is the averaged walk of s = ησ per step:
-	// x_{t+1} = x_t − η(ḡ_t + b_t), b_t ~ N(0, σ²I).
+	// The reduced path: the averaged walk of s = ησ per step, x_{t+1} = x_t − η(ḡ_t + b_t).
 	calib.AveragedWalk
 	cfg Config
 	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
 }
 
 var _ algorithms.Reducer = (*Mechanism)(nil)
+var _ tuning.Tunable = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
 // params is the calibration of one run.
 type params struct {
-	T, rbar                      int // rbar: calib.NoiseDim, the noise coordinates the loss sees
-	eta, sigma, clip, sens, s, R float64
+	T, rbar                   int // rbar: calib.NoiseDim, the noise coordinates the loss sees
+	eta, sigma, clip, sens, R float64
 }
 
 // calibrate derives (T, η, σ) for GDP parameter s from the public constants only.
 func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
-	p := params{clip: calib.ClipOr(m.cfg.Clip, c), s: s, R: calib.Radius(c), rbar: calib.NoiseDim(c)}
-	// replace-one sensitivity of the clipped mean gradient: Δ₂ = 2C/n (calib.MeanSensitivity)
-	p.sens = calib.MeanSensitivity(p.clip, c.N)
+	p := params{clip: calib.ClipOr(m.cfg.Clip, c), R: calib.Radius(c), rbar: calib.NoiseDim(c)}
+	p.sens = calib.MeanSensitivity(p.clip, c.N) // replace-one Δ₂ = 2C/n of the clipped mean
 	switch {
 	case m.cfg.Steps > 0:
 		p.T = m.cfg.Steps
@@ -114,20 +113,17 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := m.eps.Spend(&r, calib.ComposedGDP(p.T, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	// Replace-one: the clipped mean gradient moves by Δ₂ = 2C/n per step (calib.MeanSensitivity);
-	// T Gaussian releases of σ compose to s = √T·Δ₂/σ-GDP (Dong–Roth–Su Cor. 3.3).
+	// T Gaussian releases of sensitivity Δ₂ compose to s = √T·Δ₂/σ-GDP (Dong–Roth–Su Cor. 3.3).
 	calib.Certificate(&r, c, b, calib.ClipTrust(m.cfg.Clip)...)
-	// Projected noisy subgradient with average iterate: E F(x̄) − F* ≤ R²/(2ηT) +
-	// η(C² + r̄σ²)/2 for any η (E‖P(g + b)‖² ≤ C² + r̄σ², P the projection the loss sees:
-	// the identity on a bounded K, the feature span on an unconstrained GLM, SSTT21), =
-	// R√(C² + r̄σ²)/√T at the theory η. It needs unbiased subgradients, i.e. no
-	// clipping: C ≥ G_f.
+	// Projected noisy subgradient, average iterate: E F(x̄) − F* ≤ R²/(2ηT) + η(C² + r̄σ²)/2
+	// (E‖P(g + b)‖² ≤ C² + r̄σ², P the projection the loss sees: the identity on a bounded
+	// K, the feature span on an unconstrained GLM, SSTT21), = R√(C² + r̄σ²)/√T at the
+	// theory η. It needs unbiased subgradients: C ≥ G_f.
 	r.Extra = map[string]float64{"step_size": p.eta, "clip": p.clip, "sensitivity": p.sens}
 	if p.clip >= c.GF {
 		b2 := p.clip*p.clip + float64(p.rbar)*p.sigma*p.sigma
 		r.TheoryBound = p.R*p.R/(2*p.eta*float64(p.T)) + p.eta*b2/2
-		// The bound's minimum over η (AM–GM, at η = R/√(T b²)): theory_bound/bound_best_step
-		// = 1 exactly when the run's step is the bound-optimal one.
+		// The bound's minimum over η (AM–GM, η = R/√(T b²)): theory_bound/bound_best_step = 1 there.
 		r.Extra["bound_best_step"] = p.R * math.Sqrt(b2/float64(p.T))
 	}
 	r.PredictedGradientQueries, r.PredictedValueQueries = float64(p.T)*float64(c.N), 0
@@ -146,43 +142,31 @@ func (m *Mechanism) Needs() problems.Need { return problems.NeedGradients }
 func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.ValueAccess, pl algorithms.Plan, rng *rand.Rand) (algorithms.Output, error) {
 	return calib.RunGDP(ctx, vo, pl, m.record, func(ctx context.Context, o problems.GradientAccess, p params, rec algorithms.Record, rng *rand.Rand) (algorithms.Output, error) {
 		c := o.Constants()
-		x, clipped, err := descend(ctx, o, c, p, rng)
-		if err != nil {
-			return algorithms.Output{}, err
+		d := o.Dim() // c.D, or the rank r on a reduced oracle
+		x, avg, g, buf := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
+		clipped := 0
+		for t := range p.T { // no allocation inside the loop
+			if err := ctx.Err(); err != nil {
+				return algorithms.Output{}, err
+			}
+			for j := range avg { // running mean of x_0..x_t
+				avg[j] += (x[j] - avg[j]) / float64(t+1)
+			}
+			clipped += optim.ClippedMean(g, buf, o, x, p.clip)
+			optim.AddNoise(g, p.sigma, rng)
+			optim.AddScaled(x, -p.eta, g)
+			optim.Project(x, c.Domain)
 		}
 		rec.Extra["clip_rate"] = float64(clipped) / (float64(p.T) * float64(c.N))
-		rec.Extra[optim.ExtraReleasedStart] = optim.AtStart(x)
-		return algorithms.Output{X: x, Record: rec}, nil
+		rec.Extra[optim.ExtraReleasedStart] = optim.AtStart(avg)
+		return algorithms.Output{X: avg, Record: rec}, nil
 	}, rng)
 }
 
-// descend runs the T noisy steps; no allocation inside the loop.
-func descend(ctx context.Context, o problems.GradientAccess, c problems.Constants, p params, rng *rand.Rand) ([]float64, int, error) {
-	d := o.Dim() // c.D, or the rank r on a reduced oracle
-	x, avg, g, buf := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
-	clipped := 0
-	for t := range p.T {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, err
-		}
-		for j := range avg { // running mean of x_0..x_t
-			avg[j] += (x[j] - avg[j]) / float64(t+1)
-		}
-		// the noiseless part: g = (1/n) Σ_i clip_C(∇f(x; s_i)), of sensitivity 2C/n
-		clipped += optim.ClippedMean(g, buf, o, x, p.clip)
-		optim.AddNoise(g, p.sigma, rng)
-		optim.AddScaled(x, -p.eta, g)
-		optim.Project(x, c.Domain)
-	}
-	return avg, clipped, nil
-}
-
-// Knobs declares noisy-gd's tunable keys: the step factor f (η = f × the theory η of the
-// run's T), log-spaced over 32× from ½ up because the theory η charges every step the full
-// C² of a per-example subgradient, × T at ½ and 2 passes over the data (the response is
-// flat in T on the ridge ηT ≈ const); step_size is held at 0 = unused. Why this grid:
-// DESIGN.md "Tuning" (TestGridContainsOptimum). Every point is calibrated to its budget
-// (σ = √T·Δ₂/s), so knobs never change the privacy accounting.
+// Knobs declares noisy-gd's tunable keys (why: DESIGN.md "Tuning", TestGridContainsOptimum):
+// step_factor over 32× from ½ up (the theory η charges every step the full C²) × T at ½
+// and 2 passes (flat on the ridge ηT ≈ const); step_size held at 0. Every point is
+// calibrated to its budget (σ = √T·Δ₂/s), so knobs never change the accounting.
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	n := float64(max(c.N, 1))
 	return []tuning.Knob{
@@ -199,5 +183,3 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 		"step_size": tuning.Float(&cfg.StepSize), "step_factor": tuning.Float(&cfg.StepFactor), "steps": tuning.Int(&cfg.Steps)},
 		func() algorithms.Mechanism { return &Mechanism{AveragedWalk: Name, cfg: cfg, eps: m.eps} })
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)

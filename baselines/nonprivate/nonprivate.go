@@ -47,11 +47,11 @@ func Factory() algorithms.Factory {
 }
 
 // Mechanism is a configured nonprivate reference. It runs noisy-gd inside but is not a
-// wrapper (no Unwrap, algorithms.As): it releases the certified optimum at ε = ∞, so
-// none of noisy-gd's capabilities (knobs, reduced path, accountant) describe it.
+// wrapper (no Unwrap): noisy-gd's knobs, reduced path and accountant do not describe it.
 type Mechanism struct{ inner algorithms.Mechanism }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
+var _ algorithms.Refereed = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -63,17 +63,15 @@ func (m *Mechanism) Untuned() string {
 // infinite is the budget the inner noisy-gd runs at: ε = ∞ gives σ = 0 (δ is unused).
 var infinite = algorithms.Budget{Epsilon: math.Inf(1), Delta: 0.5, Relation: privacy.ReplaceOne}
 
-// fix turns the inner run's record into the non-private reference's: ε_spent = ∞ and every
-// δ column empty (no δ is spent or claimed; the inner budget's δ = 0.5 is a placeholder and
-// must not reach the row as delta_spent).
+// fix turns the inner run's record into the reference's: ε_spent = ∞ and every δ column
+// empty (the inner δ = 0.5 is a placeholder that must not reach the row).
 func fix(r algorithms.Record) algorithms.Record {
 	r.DeltaMech, r.GDPS, r.EpsilonSpent, r.DeltaSpent = math.NaN(), math.NaN(), math.Inf(1), math.NaN()
 	r.Guarantee = algorithms.None
 	return r
 }
 
-// Plan ignores the budget (the reference is not private) but validates the constants: it
-// is the inner noisy-gd's plan at the infinite budget, with the reference's record.
+// Plan ignores the budget but validates the constants: noisy-gd's plan at ε = ∞, fix's record.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, _ algorithms.Budget) (algorithms.Plan, error) {
 	if err := calib.CheckConstants(c); err != nil {
 		return algorithms.Plan{Budget: infinite}, err
@@ -93,13 +91,10 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	return out, err
 }
 
-var _ algorithms.Refereed = (*Mechanism)(nil)
-
 // NeedsReferee is always true: the non-private reference is the certified optimum.
 func (m *Mechanism) NeedsReferee() bool { return true }
 
-// RunRefereed releases the instance's certified minimiser (problems.Instance.Optimum), from
-// the referee the runner supplies; Run keeps the subgradient method for other callers.
+// RunRefereed releases the certified minimiser from the referee the runner supplies.
 func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o problems.ValueAccess, p algorithms.Plan, rng *rand.Rand, ref algorithms.Referee) (algorithms.Output, error) {
 	if ref == nil {
 		return algorithms.Output{}, errors.New("nonprivate: no referee")

@@ -20,12 +20,10 @@ const OutputName = "output-perturbation"
 
 // OutputConfig configures output-perturbation.
 type OutputConfig struct {
-	// Lambda is the regulariser λ > 0 of (1/n) Σ f + (λ/2)‖x‖²; 0 (default) = the theory
-	// λ* = 2G d^{1/4}/(R√(n s*)) minimising the bound λR²/2 + G√d·σ (σ = 2G/(nλ s*)), and
-	// G/(Rn) when ε = ∞.
+	// Lambda is λ > 0 of (1/n) Σ f + (λ/2)‖x‖²; 0 (default) = λ* = 2G d^{1/4}/(R√(n s*)),
+	// the minimiser of the bound λR²/2 + G√d·σ (σ = 2G/(nλ s*)), or G/(Rn) when ε = ∞.
 	Lambda float64 `yaml:"lambda"`
-	// SolverTol is the certified solver accuracy ‖x̂ − x*‖ as a fraction of the exact
-	// sensitivity 2G/(nλ) (smooth losses; default 1e-3, in (0, 1]).
+	// SolverTol is the certified ‖x̂ − x*‖ per 2G/(nλ), smooth losses (default 1e-3, in (0, 1]).
 	SolverTol float64 `yaml:"solver_tol"`
 	// MaxIter is the subgradient iteration count for non-smooth losses (default 2000); the
 	// certified error 2G'/(λ√(T+1)) then enlarges the sensitivity.
@@ -59,16 +57,15 @@ type Output struct {
 func (m *Output) Name() string { return OutputName }
 
 type outParams struct {
-	reg                         optim.Regularized
-	iters                       int
-	errBound, sens, sigma, s, R float64
+	reg                      optim.Regularized
+	iters                    int
+	errBound, sens, sigma, R float64
 }
 
 // calibrate derives λ, the solver schedule and σ for GDP parameter s from the public
-// constants only (an undeclared β means the subgradient solver, so Plan and Run agree
-// without looking at the data).
+// constants only (an undeclared β means the subgradient solver), so Plan and Run agree.
 func (m *Output) calibrate(c problems.Constants, s float64) (outParams, error) {
-	p := outParams{s: s, R: calib.Radius(c)}
+	p := outParams{R: calib.Radius(c)}
 	G, n, d := c.GF, float64(c.N), float64(c.D)
 	lam := m.cfg.Lambda
 	if lam == 0 {
@@ -103,8 +100,7 @@ func (m *Output) record(c problems.Constants, b algorithms.Budget, p outParams) 
 	if err := m.eps.Spend(&r, calib.ComposedGDP(1, p.sens, p.sigma), b.Delta); err != nil {
 		return r, err
 	}
-	// Replace-one: the λ-strongly convex regularised minimiser moves by ≤ 2G_f/(nλ), plus
-	// twice the solver's certified error (which uses β when declared, and the radius): s = Δ/σ.
+	// Δ as derived at calibrate; the solver's certificate uses β when declared, and R.
 	trust, extraPass := []string{problems.ConstGF, problems.ConstDomain}, 0.0
 	if p.reg.Smooth.Declared() { // and one more pass for the a-posteriori residual
 		trust, extraPass = []string{problems.ConstGF, problems.ConstSmooth, problems.ConstDomain}, 1
@@ -139,10 +135,9 @@ func (m *Output) Run(ctx context.Context, env algorithms.Env, vo problems.ValueA
 	return algorithms.Output{X: x, Record: rec}, nil
 }
 
-// release is what both perturbation mechanisms do once calibrated: solve the regularised
-// ERM reg to its certified accuracy tol, add N(0, σ²I) and project onto K. A residual
-// above the certified bound means the public constants (G_f, β) are wrong for this
-// instance: nothing is released.
+// release is both mechanisms' last step: solve reg to its certified accuracy tol, add
+// N(0, σ²I), project onto K. A residual above tol means the public G_f or β is wrong for
+// this instance: nothing is released.
 func release(ctx context.Context, mech string, o problems.GradientAccess, reg optim.Regularized, tol, sigma float64, rng *rand.Rand) ([]float64, optim.Solution, error) {
 	sol, err := reg.Solve(ctx, o)
 	if err != nil {
@@ -156,8 +151,7 @@ func release(ctx context.Context, mech string, o problems.GradientAccess, reg op
 	return sol.X, sol, nil
 }
 
-// lambdaGrid returns the regulariser grid of both perturbation baselines: 0 = theory and
-// 11 absolute values (DESIGN.md "Tuning"); tuning.GridSize points.
+// lambdaGrid is both baselines' λ grid, 0 = theory and 11 values (DESIGN.md "Tuning").
 func lambdaGrid() []float64 {
 	return []float64{0, 1e-4, 3e-4, 1e-3, 3e-3, 0.01, 0.03, 0.1, 0.3, 1, 3, 10}
 }
@@ -200,21 +194,20 @@ const ObjectiveName = "objective-perturbation"
 // refusal by design (algorithms.ErrRefused), not a fault.
 var ErrConditions = algorithms.Refuse(errors.New("objective-perturbation: conditions of KST12 Thm 2 fail"))
 
-// smoothGLMLosses are the GLM losses φ(t, y) that are twice differentiable with |φ'| ≤ 1
-// and φ” ≤ β (so ∇²f = φ” a aᵀ has rank one and norm ≤ β for ‖a‖ ≤ 1): the losses KST12's
-// Theorem 2 covers. Hinge and absolute losses are not differentiable and are refused.
+// smoothGLMLosses are the GLM losses KST12 Thm 2 covers: twice differentiable with
+// |φ'| ≤ 1 and φ” ≤ β (∇²f = φ” a aᵀ: rank one, norm ≤ β for ‖a‖ ≤ 1). Hinge and
+// absolute are not differentiable.
 var smoothGLMLosses = map[loss.Kind]bool{loss.Logistic: true}
 
 // ObjectiveConfig configures objective-perturbation.
 type ObjectiveConfig struct {
-	// Lambda is the average-scale regulariser Λ; it is raised to KST12's floor 2β/(nε₁)
-	// if below it. 0 (default) = max(floor, σ_b√d/(nR)), balancing ΛR² against ‖b/n‖²/Λ.
+	// Lambda is the average-scale regulariser Λ, raised to KST12's floor 2β/(nε₁). 0
+	// (default) = max(floor, σ_b√d/(nR)), balancing ΛR² against ‖b/n‖²/Λ.
 	Lambda float64 `yaml:"lambda"`
-	// SolverTol is the certified accuracy ‖x̂ − x*‖ of the solver, in units of the radius
-	// R (default 1e-6, in (0, 1)); the gap is covered by Gaussian output noise.
+	// SolverTol is the certified ‖x̂ − x*‖ in units of R (default 1e-6, in (0, 1)).
 	SolverTol float64 `yaml:"solver_tol"`
-	// OutputShare is the fraction of (ε, δ) given to that output noise (default 0.01,
-	// in (0, 1)), as in AMP (Iyengar et al. 2019).
+	// OutputShare is the fraction of (ε, δ) given to Gaussian output noise covering the
+	// solver gap (default 0.01, in (0, 1)), as in AMP (Iyengar et al. 2019).
 	OutputShare float64 `yaml:"output_share"`
 }
 
@@ -260,8 +253,7 @@ func kstSigma(zeta, eps, delta float64) float64 {
 	return zeta * math.Sqrt(8*math.Log(2/delta)+4*eps) / eps
 }
 
-// kstEps inverts kstSigma in ε (it is decreasing in ε) by bisection, returning the safe
-// (upper) end: the ε the formula certifies for a given σ_b.
+// kstEps inverts kstSigma (decreasing in ε) by bisection: the safe upper ε for σ_b.
 func kstEps(zeta, sigma, delta float64) float64 {
 	lo, hi := 0.0, 1.0
 	for kstSigma(zeta, hi, delta) > sigma {
@@ -281,9 +273,8 @@ func kstEps(zeta, sigma, delta float64) float64 {
 	return hi
 }
 
-// check validates the theorem's conditions from the public constants: smoothness and, with
-// glm set (in Run), the GLM structure and its loss (problems.Constants.GLMLoss; no data
-// is read).
+// check validates the theorem's conditions from the public constants: smoothness and,
+// with glm set (in Run), the GLM structure and its loss (Constants.GLMLoss).
 func (m *Objective) check(c problems.Constants, glm bool) error {
 	if !c.Smooth.Declared() {
 		return fmt.Errorf("%w: loss declares no smoothness: %w", ErrConditions, optim.ErrNotSmooth)
@@ -318,10 +309,10 @@ func (m *Objective) calibrate(c problems.Constants, b algorithms.Budget) (objPar
 			lam = p.sigmaB * math.Sqrt(d) / (n * p.R)
 		}
 		p.lambda = math.Max(floor, lam)
-		// Output noise for the solver gap (AMP argument, Iyengar et al. 2019): under the
-		// coupling b ↔ b' that makes the exact minimisers equal on neighbours, the two
-		// solver outputs are within 2·tol, so Gaussian noise of sensitivity 2·tol at
-		// s*(ε₂, δ₂) covers them; basic composition gives (ε₁ + ε₂, δ₁ + δ₂) = (ε, δ).
+		// Output noise for the solver gap (AMP, Iyengar et al. 2019): under the coupling
+		// b ↔ b' making the exact minimisers equal on neighbours, the solver outputs are
+		// within 2·tol, covered by Gaussian noise of sensitivity 2·tol at s*(ε₂, δ₂); basic
+		// composition gives (ε₁ + ε₂, δ₁ + δ₂) = (ε, δ).
 		s2, err := calib.S(algorithms.Budget{Epsilon: p.eps2, Delta: p.delta2, Relation: b.Relation})
 		if err != nil {
 			return p, err
@@ -346,8 +337,7 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 	r.Guarantee = algorithms.None
 	r.EpsilonSpent = math.Inf(1)
 	if !math.IsInf(b.Epsilon, 1) {
-		// KST12's constants are [REC] (not checked against the paper): nominal, not certified.
-		r.Guarantee = algorithms.Nominal
+		r.Guarantee = algorithms.Nominal // KST12's constants are [REC]
 		r.Notes = "objective perturbation: KST12 Thm 2 constants recalled, not verified against the primary text"
 		e2, err := calib.Eps(2*p.tol/p.sigmaOut, p.delta2)
 		if err != nil {
@@ -362,8 +352,7 @@ func (m *Objective) record(c problems.Constants, b algorithms.Budget, p objParam
 	return r, nil
 }
 
-// Plan is data-independent; it checks the smoothness condition. The GLM structure is
-// checked in Run only, as before it became a public constant, so that plan.csv is unchanged.
+// Plan is data-independent and checks smoothness; the GLM structure is Run's (plan.csv unchanged).
 func (m *Objective) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	return calib.Plan(c, b, func(c problems.Constants, b algorithms.Budget) (objParams, error) {
 		if err := m.check(c, false); err != nil {

@@ -19,14 +19,12 @@ const Name = "phased-sgd"
 
 // Config is the phased-sgd configuration.
 type Config struct {
-	// StepSize is the base η (η_i = 4^{−i}η). 0 (default) = the theory choice: smooth
-	// losses with η/4 ≤ 2/β: FKT20's (R/G) min{4/√n, ε/√(d log(1/δ))} with the exact
-	// s*(ε, δ) in place of ε/√log(1/δ) [DER], i.e. (R/G) min{4/√n, s*/√d}; non-smooth:
-	// (R/G)/√(n(1 + 128 d/s*²)) [DER: balances phase 1's R²/(η₁n₁) against the noise of
-	// phase i−1 seen by phase i, ‖ξ_{i−1}‖²/(η_i n_i) = 128 dG²η_i/s*²].
+	// StepSize is the base η (η_i = 4^{−i}η). 0 (default) = theory: smooth with η/4 ≤ 2/β,
+	// FKT20's (R/G) min{4/√n, ε/√(d log(1/δ))} with s*(ε, δ) for ε/√log(1/δ) [DER], i.e.
+	// (R/G) min{4/√n, s*/√d}; non-smooth, (R/G)/√(n(1 + 128 d/s*²)) [DER: balances phase
+	// 1's R²/(η₁n₁) against phase i−1's noise seen by phase i, 128 dG²η_i/s*²].
 	StepSize float64 `yaml:"step_size"`
-	// Clip is the per-example gradient clip (0 = G_f; must be ≥ G_f for the non-smooth
-	// sensitivity argument, which needs true subgradients).
+	// Clip is the per-example gradient clip (0 = G_f; ≥ G_f: the argument needs true subgradients).
 	Clip float64 `yaml:"clip"`
 }
 
@@ -54,6 +52,7 @@ type Mechanism struct {
 }
 
 var _ algorithms.Mechanism = (*Mechanism)(nil)
+var _ tuning.Tunable = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
 
@@ -69,10 +68,9 @@ type params struct {
 	steps     int
 }
 
-// contracts reports FKT20 Phased-SGD's step condition η ≤ 2/β (SPEC §6.4), under which
-// the gradient step x ↦ x − η∇f(x; s) of a convex β-smooth loss is non-expansive
-// (Hardt–Recht–Singer 2016 Lemma 3.7), written as βη ≤ 2 so that β = 0 (a constant
-// gradient: the step is a translation, an isometry) holds for every η without division.
+// contracts reports FKT20's step condition η ≤ 2/β (SPEC §6.4), under which a convex
+// β-smooth loss's step x ↦ x − η∇f(x; s) is non-expansive (Hardt–Recht–Singer 2016
+// Lemma 3.7), as βη ≤ 2 so that β = 0 (a translation) holds for every η.
 func contracts(beta, eta float64) bool { return beta*eta <= 2 }
 
 // calibrate lays out the phases and their noise for GDP parameter s.
@@ -94,11 +92,11 @@ func (m *Mechanism) calibrate(c problems.Constants, s float64) (params, error) {
 	for i := 1; c.N>>i > 0; i++ {
 		size := c.N >> i // ⌊2^{−i} n⌋; the chunks are disjoint since Σ 2^{−i} < 1
 		ph := phase{size: size, eta: p.eta * math.Pow(4, -float64(i))}
-		// Sensitivity of the phase's average iterate on replace-one neighbours [DER]: the
-		// changed example is used once; that step differs by ≤ 2Gη_i. Smooth with η_i ≤ 2/β:
-		// later gradient steps are non-expansive (and so is Π_K), so Δ_i = 2Gη_i. Non-smooth:
-		// monotone subgradients give ‖δ_{t+1}‖² ≤ ‖δ_t‖² + 4G²η_i², so ‖δ‖ ≤ 2Gη_i√n_i, and
-		// the average iterate inherits the max (BFGT20-style stability).
+		// Replace-one sensitivity of the phase's average iterate [DER]: the changed example
+		// is used once, a step differing by ≤ 2Gη_i. Smooth with η_i ≤ 2/β: later steps (and
+		// Π_K) are non-expansive, Δ_i = 2Gη_i. Non-smooth: monotone subgradients give
+		// ‖δ_{t+1}‖² ≤ ‖δ_t‖² + 4G²η_i², so ‖δ‖ ≤ 2Gη_i√n_i, inherited by the average
+		// (BFGT20-style stability).
 		ph.smooth = smooth && contracts(beta, ph.eta)
 		if ph.smooth {
 			ph.sens = 2 * G * ph.eta
@@ -132,9 +130,7 @@ func (m *Mechanism) record(c problems.Constants, b algorithms.Budget, p params) 
 	if err := m.eps.Spend(&r, gdp, b.Delta); err != nil {
 		return r, err
 	}
-	// Parallel composition over the disjoint chunks, s = max_i Δ_i/σ_i (Δ_i derived at
-	// calibrate). Both Δ_i need unclipped subgradients (G ≥ G_f), so G_f is trusted, and β
-	// when smooth.
+	// Δ_i (calibrate) need unclipped subgradients: G_f is trusted, and β when smooth.
 	trust, smooth := []string{problems.ConstGF}, 0.0
 	if first.smooth {
 		trust, smooth = append(trust, problems.ConstSmooth), 1
@@ -175,8 +171,8 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, vo problems.Val
 	}, rng)
 }
 
-// onePass is the noiseless part of a phase: one pass of projected SGD from w0 (unmodified)
-// over the chunk idx with step eta, writing the average of x_1..x_m into avg.
+// onePass is a phase's noiseless part: projected SGD from w0 (unmodified) over the chunk
+// idx with step eta, the average of x_1..x_m into avg.
 func onePass(avg, buf []float64, o problems.GradientOracle, w0 []float64, idx []int, eta, clip float64, dom problems.Domain) {
 	x := make([]float64, len(w0)) // one allocation per phase (O(log n) per run), not per step
 	copy(x, w0)
@@ -192,10 +188,9 @@ func onePass(avg, buf []float64, o problems.GradientOracle, w0 []float64, idx []
 	}
 }
 
-// Knobs declares phased-sgd's tunable key (DESIGN.md "Tuning"): the absolute base step size
-// η (0 = theory) on a 1–2–5 ladder, 12 = tuning.GridSize points. clip is not a knob: the
-// sensitivity argument needs unclipped subgradients (clip ≥ G_f, calibrate), and a clip
-// above G_f only raises the sensitivity, so no clip value is worth a grid point.
+// Knobs declares phased-sgd's tunable key (DESIGN.md "Tuning"): the base step size η (0 =
+// theory) on a 1–2–5 ladder, tuning.GridSize points. clip is not a knob: it must be ≥ G_f
+// (calibrate), and above G_f it only raises the sensitivity.
 func (m *Mechanism) Knobs(problems.Constants) []tuning.Knob {
 	return []tuning.Knob{
 		{Name: "step_size", Doc: "base η, absolute (0 = theory)", Grid: []float64{0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2}},
@@ -208,5 +203,3 @@ func (m *Mechanism) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 	return calib.Variant(Name, v, &cfg, map[string]func(float64) error{"step_size": tuning.Float(&cfg.StepSize), "clip": tuning.Float(&cfg.Clip)},
 		func() algorithms.Mechanism { return &Mechanism{cfg: cfg, eps: m.eps} })
 }
-
-var _ tuning.Tunable = (*Mechanism)(nil)

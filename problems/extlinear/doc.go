@@ -4,9 +4,8 @@
 //
 //	ℓ̃(θ; z) = min_{‖y‖≤R} ⟨y, z⟩ + G‖θ − y‖,   ‖z‖ ≤ G,
 //
-// which is convex, G-Lipschitz on R^d and equals ⟨θ, z⟩ on B_R. The sign convention
-// matches package linear (+⟨x, z⟩); LLL24 write −⟨θ, z⟩, i.e. z ↦ −z. Outside the ball it
-// is evaluated by the 1-D characterisation of SPEC §5.5 (derived in Value's comment), in
-// O(d) per call. The domain is R^d and Radius is the prior bound C = R (every minimiser
-// of ℓ̃(·; z) has norm ≤ R: LLL24 Assumption 1.2).
+// convex, G-Lipschitz on R^d and ⟨θ, z⟩ on B_R (package linear's sign; LLL24 write
+// −⟨θ, z⟩). Outside the ball it is evaluated in O(d) by the 1-D characterisation of
+// SPEC §5.5 (derived at solve). The domain is R^d and Radius is the prior bound C = R
+// (every minimiser of ℓ̃(·; z) has norm ≤ R: LLL24 Assumption 1.2).
 package extlinear

@@ -17,15 +17,14 @@ import (
 type Params struct {
 	// G0 is g₀ > 0, the largest singular value of Λ (G_f = g₀). Default 3 (Li et al.).
 	G0 float64 `yaml:"g0"`
-	// Power is p ≥ 0 of the spectrum Λ_j = g₀ j^{−p}: 0 "const", 0.5 "sqrt", 1 "linear",
-	// 2. Default 1.
+	// Power is p ≥ 0 of Λ_j = g₀ j^{−p} (0 "const", 0.5 "sqrt", 1 "linear", 2). Default 1.
 	Power float64 `yaml:"power"`
 	// DMin is the number of leading coordinates in which z varies, in [1, d]. Default 1.
 	DMin int `yaml:"dmin"`
 	// Mean and Std are μ and σ ≥ 0 of z's varying coordinates. Defaults 1, 1.
 	Mean float64 `yaml:"mean"`
 	Std  float64 `yaml:"std"`
-	// PopulationSamples is the held-out sample size for task sco (≥ 2). Default 10000.
+	// PopulationSamples is the held-out sample size (task sco, ≥ 2). Default 10000.
 	PopulationSamples int `yaml:"population_samples"`
 }
 
@@ -43,8 +42,6 @@ func (p *Params) Validate() error {
 
 // Generator is the "geometric-median" registry entry.
 type Generator struct{ problems.Entry }
-
-var _ problems.Generator = Generator{}
 
 // New returns the generator.
 func New() Generator {
@@ -67,10 +64,9 @@ func params(spec problems.Spec) (*Params, error) {
 }
 
 // constants: ∇f(x; z) = Λu with u = Λ(x − z)/‖Λ(x − z)‖ a unit vector (0 at x = z), so
-//   - G_f = ‖Λ‖ = g₀ (Λ_1 = g₀ is the largest entry for p ≥ 0), for every z;
-//   - G_Δ = 2g₀: ‖Λ(u − u')‖ ≤ 2g₀, attained by u = e₁, u' = −e₁ (replace-one, SPEC §5.5);
-//   - G_k = g₀(k+1)^{−p} with P_k the first k coordinates: ‖(I − P_k)Λu‖ ≤ max_{j>k} Λ_j;
-//   - not smooth (kink at z), ValueBound unknown on R^d.
+// G_f = ‖Λ‖ = g₀ (the largest Λ_j for p ≥ 0); G_Δ = 2g₀: ‖Λ(u − u')‖ ≤ 2g₀, attained by
+// u = e₁, u' = −e₁ (replace-one, SPEC §5.5); G_k = g₀(k+1)^{−p}, P_k the first k
+// coordinates: ‖(I − P_k)Λu‖ ≤ max_{j>k} Λ_j. Not smooth (kink at z), no ValueBound on R^d.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	gk := make([]float64, d+1)
 	for k := range d {
@@ -108,6 +104,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator   = Generator{}
 	_ problems.Instance    = (*Instance)(nil)
 	_ problems.Population  = (*Instance)(nil)
 	_ problems.ValueDiffer = (*Instance)(nil)
@@ -209,11 +206,7 @@ func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 // solve minimises (1/n)Σ‖Λ(x − z_i)‖. Coordinates where every z_ij = 0 are 0 at the
 // optimum (zeroing them shrinks every term). On the remaining support S, with w = Λx and
 // b_i = Λz_i: |S| = 1 is a 1-D median (closed form); otherwise Weiszfeld's iteration with
-// the Vardi–Zhang (2000) step at data points, certified by the Fenchel dual
-//
-//	min_w (1/n)Σ‖w − b_i‖ ≥ −(1/n) Σ⟨v_i, b_i⟩  for all ‖v_i‖ ≤ 1 with Σ v_i = 0,
-//
-// with v_i the unit residuals at the final w, recentred and rescaled to be feasible.
+// the Vardi–Zhang (2000) step at data points, certified by the Fenchel dual bound (lower).
 func (in *Instance) solve() (problems.Optimum, error) {
 	n, S := len(in.z), in.support()
 	x := make([]float64, in.c.D)
@@ -285,8 +278,8 @@ func newWeiszfeld(z [][]float64, lam []float64, S []int) (*weiszfeld, []float64)
 }
 
 // run iterates from w in place until the certified gap is below 1e-11 relative (checked
-// every 25 iterations), w is an exact data-point optimum, or maxWeiszfeld iterations are
-// done, and returns the objective f at the final w and the best dual lower bound lb.
+// every 25 iterations), w is an exact data-point optimum, or maxWeiszfeld iterations,
+// and returns the objective f at the final w and the best dual bound lb.
 func (s *weiszfeld) run(w []float64) (f, lb float64) {
 	lb = math.Inf(-1)
 	for it := 1; it <= maxWeiszfeld; it++ {
@@ -306,9 +299,9 @@ func (s *weiszfeld) run(w []float64) (f, lb float64) {
 	return f, lb
 }
 
-// step is one Weiszfeld step with the Vardi–Zhang (2000) modification at a data point,
-// in place. It returns false, leaving w unchanged, when w is a data point satisfying the
-// optimality condition (‖Σ_{b_i ≠ w} (b_i − w)/‖w − b_i‖‖ ≤ the number of b_i = w).
+// step is one Weiszfeld step in place (Vardi–Zhang at a data point). It returns false,
+// leaving w unchanged, when w is a data point satisfying the optimality condition
+// (‖Σ_{b_i ≠ w} (b_i − w)/‖w − b_i‖‖ ≤ the number of b_i = w).
 func (s *weiszfeld) step(w []float64) bool {
 	num, rt := s.num, s.rt
 	den, k := 0.0, 0
@@ -349,8 +342,9 @@ func (s *weiszfeld) value(w []float64) float64 {
 	return t / float64(len(s.b))
 }
 
-// lower is the Fenchel dual bound −(1/n)Σ⟨v_i, b_i⟩ at the unit residuals v_i of w (the
-// coincident points sharing −Σ v), recentred to Σ v_i = 0 and scaled to ‖v_i‖ ≤ 1.
+// lower is the Fenchel dual bound min_w (1/n)Σ‖w − b_i‖ ≥ −(1/n)Σ⟨v_i, b_i⟩ (any ‖v_i‖ ≤ 1
+// with Σ v_i = 0) at the unit residuals v_i of w (the coincident points sharing −Σ v),
+// recentred to Σ v_i = 0 and scaled to ‖v_i‖ ≤ 1.
 func (s *weiszfeld) lower(w []float64) float64 {
 	b, v, n := s.b, s.v, len(s.b)
 	mean := make([]float64, len(w))
@@ -400,10 +394,9 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return heldout.PopulationRisk(in.rest, x)
 }
 
-// PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min
-// coordinates, 0 elsewhere), so by convexity x* = μ there and 0 elsewhere. For d_min = 1
-// L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π) exactly; otherwise L* is the held-out estimate at x*.
-// For a data file it is the held-out sample's certified optimum.
+// PopulationOptimum: z − μ is symmetric (isotropic Gaussian in the first d_min coordinates,
+// 0 elsewhere), so by convexity x* = μ there and 0 elsewhere; L* = Λ₁ E|z₁ − μ| = g₀σ√(2/π)
+// for d_min = 1, else the held-out estimate at x*; for a data file, the held-out optimum.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.rest == nil || !in.gen {
 		return heldout.Optimum(in.rest, "geometric-median: no population (task erm)")

@@ -24,8 +24,7 @@ func Risk(p problems.ValueOracle, x []float64) (mean, stderr float64) {
 	return mu, math.Sqrt(m2 / float64(m-1) / float64(m))
 }
 
-// PopulationRisk is Risk of the held-out sample rest, or (NaN, NaN) when there is none
-// (rest nil: task erm).
+// PopulationRisk is Risk of the held-out sample rest, or (NaN, NaN) when rest is nil (task erm).
 func PopulationRisk[T any, P interface {
 	*T
 	problems.ValueOracle
@@ -36,9 +35,8 @@ func PopulationRisk[T any, P interface {
 	return Risk(rest, x)
 }
 
-// Optimum is the certified optimum of the held-out sample rest (an estimate of the
-// population optimum), its Method prefixed "held-out ", or the error none when there is
-// no held-out sample (rest nil).
+// Optimum is the held-out sample's certified optimum (a population estimate), its Method
+// prefixed "held-out ", or the error none when rest is nil.
 func Optimum[T any, P interface {
 	*T
 	problems.Instance
@@ -58,8 +56,7 @@ type Margins interface {
 }
 
 // Accuracy returns the fraction of held-out examples with a positive margin (a zero
-// margin, an undecided sign, counts ½) and its standard error s/√m (s the sample standard
-// deviation of the per-example scores), computed as Risk does.
+// margin counts ½) and its standard error, computed as Risk does.
 func Accuracy(p Margins, x []float64) (acc, stderr float64) {
 	return Risk(scores{p}, x)
 }

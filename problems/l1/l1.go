@@ -17,23 +17,20 @@ import (
 type Params struct {
 	// Weight is w > 0, the loss scale (G_f = w√d). Default 1 (LLL24's unweighted loss).
 	Weight float64 `yaml:"weight"`
-	// Bias in [0, 1]: coordinate j of a binary z is 1 with probability p_j = (1 + Bias·σ_j)/2,
-	// σ_j a random sign, so |1 − 2p_j| = Bias separates the optimum. Default 0.5.
+	// Bias in [0, 1]: coordinate j of a binary z is 1 with probability (1 + Bias·σ_j)/2,
+	// σ_j a random sign, so Bias separates the optimum. Default 0.5.
 	Bias float64 `yaml:"bias"`
-	// HalfProb in [0, 1] is the probability that an example is the all-½ point (z' = 0).
-	// Default 0.
+	// HalfProb in [0, 1] is the probability of the all-½ point (z' = 0). Default 0.
 	HalfProb float64 `yaml:"half_prob"`
 	// Rescale handles data rows with ‖z‖ > C when unconstrained (none, clip, scale); on the
 	// box any row is admissible (G_f and G_Δ do not depend on z).
 	Rescale string `yaml:"rescale"`
-	// Mode is "random" (default: p_j = (1 ± Bias)/2) or "fingerprint": the column law of
-	// LLL24's hard family (Thm 3.7, App. G, after Tardos codes and Bun–Ullman–Vadhan 2014):
-	// p_j = sin² r_j with r_j ~ U[t′, π/2 − t′], sin² t′ = t = 1/(300n), so the biases of
-	// the columns spread over (0, 1) with the arcsine density; Bias is then unused. The
-	// construction's appended constant columns and padding rows are omitted (SPEC §5.5).
+	// Mode is "random" (default) or "fingerprint": LLL24's hard column law (Thm 3.7, App. G,
+	// after Tardos codes and Bun–Ullman–Vadhan 2014), p_j = sin² r_j, r_j ~ U[t′, π/2 − t′],
+	// sin² t′ = 1/(300n), Bias unused; no appended constant columns or padding (SPEC §5.5).
 	Mode string `yaml:"mode"`
-	// Copies is the number of identical copies of each distinct row (LLL24 App. G uses
-	// k = Θ(log(1/δ)) copies of ⌊n/k⌋ rows; the last group is cut at n). ≥ 1; default 1.
+	// Copies is the number of copies of each distinct row (LLL24 App. G: k = Θ(log(1/δ))
+	// copies of ⌊n/k⌋ rows; the last group is cut at n). ≥ 1; default 1.
 	Copies int `yaml:"copies"`
 }
 
@@ -55,8 +52,6 @@ func (p *Params) Validate() error {
 // Generator is the "l1" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("l1",
@@ -75,13 +70,12 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants: a subgradient of w‖x − z‖₁ is w·s with s ∈ [−1, 1]^d, so
-//   - G_f = w√d (attained wherever no coordinate sits on a kink);
-//   - f(·; z) − f(·; z') has subgradients w(s − s'), s_j − s'_j ∈ [−2, 2]: G_Δ = 2w√d,
-//     attained on the box interior by z = (−a,…), z' = (a,…) (replace-one; SPEC §8.2);
-//   - G_k = w√(d − k): projecting onto k coordinates leaves d − k entries of size ≤ w
-//     (SPEC §5.5: full rank, no separation);
-//   - ValueBound (box): |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w·radius·d; 0 (unknown) unconstrained.
+// constants: a subgradient of w‖x − z‖₁ is w·s, s ∈ [−1, 1]^d, so G_f = w√d
+// (losses.L1.Lipschitz); f(·; z) − f(·; z') has subgradients w(s − s'), s_j − s'_j ∈
+// [−2, 2]: G_Δ = 2w√d, attained on the box interior by z = (−a,…), z' = (a,…)
+// (replace-one; SPEC §8.2); G_k = w√(d − k): projecting onto k coordinates leaves d − k
+// entries of size ≤ w (SPEC §5.5: full rank, no separation). ValueBound (box):
+// |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w·radius·d; 0 (unknown) unconstrained.
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	w := p.Weight
 	sd := math.Sqrt(float64(d))
@@ -94,8 +88,7 @@ func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 		c.ValueBound = w * spec.Domain.Radius * float64(d)
 	}
 	if spec.Data != "" && spec.Domain.Kind == problems.Unconstrained && dataset.Rescale(p.Rescale) == dataset.Scale {
-		// ‖z‖ ≤ C (the prior bound) holds only after dividing by the file's largest row
-		// norm: the prior bound is then measured, not public.
+		// ‖z‖ ≤ C holds only after dividing by the file's largest row norm: measured
 		c.Measured = []string{problems.ConstRows, problems.ConstDomain}
 	}
 	return c
@@ -149,6 +142,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator       = Generator{}
 	_ problems.Instance        = (*Instance)(nil)
 	_ problems.SeparableL1Data = (*Instance)(nil)
 	_ problems.Population      = (*Instance)(nil)
@@ -233,8 +227,8 @@ func (in *Instance) Constants() problems.Constants { return in.c }
 // Optimum is the coordinate-wise median (closed form).
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
-// PopulationRisk: coordinate j is a with probability (1−q)p_j, −a with (1−q)(1−p_j), and
-// 0 with q, so E|x_j − z_j| is a three-term sum (exact, stderr 0).
+// PopulationRisk: z_j is a with probability (1−q)p_j, −a with (1−q)(1−p_j), 0 with q, so
+// E|x_j − z_j| is a three-term sum (exact).
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.pj == nil {
 		return heldout.PopulationRisk(in.rest, x)
@@ -251,8 +245,7 @@ func (in *Instance) coordRisk(j int, xj float64) float64 {
 	return (1-q)*p*math.Abs(xj-a) + (1-q)*(1-p)*math.Abs(xj+a) + q*math.Abs(xj)
 }
 
-// PopulationOptimum: per coordinate, a median of the three-point law (a point where the
-// CDF crosses ½), which lies in [−a, a] ⊆ K.
+// PopulationOptimum: per coordinate, a median of the three-point law, in [−a, a] ⊆ K.
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	if in.pj == nil {
 		return heldout.Optimum(in.rest, "l1: no population (task erm)")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/floats"
@@ -20,16 +21,14 @@ import (
 type Params struct {
 	// Lipschitz is G, the bound on ‖z‖₂ (so G_f = G). Range > 0; default 1.
 	Lipschitz float64 `yaml:"lipschitz"`
-	// Mode is "random" (default): z_ij = (G/√d)·s_ij with s_ij = σ_j with probability
-	// (1+MeanNorm)/2 and −σ_j otherwise (σ a random sign vector), so ‖E z‖ = MeanNorm·G;
-	// or "hard": HardCount copies of one z ∈ {±G/√d}^d and n − HardCount zeros.
+	// Mode is "random" (default; z_ij = ±(G/√d)σ_j, + with probability (1+MeanNorm)/2, σ
+	// random signs: ‖E z‖ = MeanNorm·G) or "hard" (HardCount copies of one z, then zeros).
 	Mode string `yaml:"mode"`
 	// MeanNorm is ‖E z‖/G in [0, 1] (random mode). Default 0.5: x* is well separated.
 	MeanNorm float64 `yaml:"mean_norm"`
 	// MeanDecay is a in ‖E z‖/G = MeanNorm·n^(−a) (random mode), in [0, 1]; default 0. At
-	// a = ½ the mean shrinks with n like the lower-bound family of DP-SCO, where the excess
-	// population risk of any estimator is Θ(G·D/√n) rather than the 1/n of a fixed,
-	// well-separated mean (experiments/sco_rates.yaml).
+	// a = ½ it is DP-SCO's lower-bound family: excess population risk Θ(G·D/√n), not the
+	// 1/n of a fixed, well-separated mean (experiments/sco_rates.yaml).
 	MeanDecay float64 `yaml:"mean_decay"`
 	// HardCount is n* of the hard mode, in [1, n]; 0 (default) means ⌈n/10⌉.
 	HardCount int `yaml:"hard_count"`
@@ -55,8 +54,6 @@ func (p *Params) Validate() error {
 // Generator is the "linear" registry entry.
 type Generator struct{ problems.Entry }
 
-var _ problems.Generator = Generator{}
-
 // New returns the generator.
 func New() Generator {
 	return Generator{problems.NewEntry("linear",
@@ -80,8 +77,7 @@ func params(spec problems.Spec) (*Params, error) {
 	return p, nil
 }
 
-// CheckCell reports what the cell's spec must satisfy for these parameters besides the
-// domain kind (shared with package extlinear).
+// CheckCell reports the cell's errors besides the domain kind (shared with extlinear).
 func (p *Params) CheckCell(spec problems.Spec) []error {
 	errs := []error{problems.CheckRadius(spec)}
 	errs = append(errs, problems.CheckSize(spec)...)
@@ -96,12 +92,9 @@ func (p *Params) CheckCell(spec problems.Spec) []error {
 	return append(errs, problems.CheckTask(spec))
 }
 
-// constants derives the public constants. Universe: every z with ‖z‖₂ ≤ G (it contains
-// BST14's {±G/√d}^d ∪ {0} and any admissible data row). G_f, G_Δ, G_k: see BallConstants.
-//   - ValueBound: |f(x; z) − f(0; z)| = |⟨x, z⟩| ≤ G·max_{x∈K}‖x‖.
-//   - Smooth: β = 0 exactly. ∇f(x; z) = z does not depend on x, so the loss is 0-smooth on
-//     every domain and for every row (any row rescaling included: the argument never uses
-//     the row's norm).
+// constants: universe ‖z‖₂ ≤ G (BST14's {±G/√d}^d ∪ {0} and any admissible data row);
+// G_f, G_Δ, G_k: see BallConstants. ValueBound: |f(x; z) − f(0; z)| = |⟨x, z⟩| ≤
+// G·max_{x∈K}‖x‖. β = 0 exactly: ∇f(x; z) = z does not depend on x (for any row).
 func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	c := p.BallConstants(spec, n, d)
 	c.ValueBound = p.Lipschitz * spec.Domain.MaxNorm(d)
@@ -109,14 +102,11 @@ func constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	return c
 }
 
-// BallConstants are the constants of every loss whose gradients fill the ball ‖z‖ ≤ G
-// (this linear loss, and its Lipschitz extension in package extlinear):
-//   - ∇f(x; z) = z (on the ball), so G_f = sup ‖z‖ = G;
-//   - f(·; z) − f(·; z') = ⟨·, z − z'⟩ has Lipschitz constant ‖z − z'‖ ≤ 2G, attained at
-//     z' = −z: G_Δ = 2G (replace-one; SPEC §0, §8.2);
-//   - z ranges over the whole ball, so no rank-k projection helps: G_k = G (k < d), G_d = 0.
-//
-// ValueBound is left 0 (unknown) and Smooth undeclared.
+// BallConstants are the constants of a loss whose gradients fill the ball ‖z‖ ≤ G (this
+// one and extlinear's; ValueBound 0 = unknown, Smooth undeclared): ∇f(x; z) = z on the
+// ball, so G_f = G; f(·; z) − f(·; z') = ⟨·, z − z'⟩ is ‖z − z'‖ ≤ 2G-Lipschitz, 2G at
+// z' = −z: G_Δ = 2G (replace-one; SPEC §0, §8.2); no rank-k projection helps: G_k = G
+// (k < d), G_d = 0.
 func (p *Params) BallConstants(spec problems.Spec, n, d int) problems.Constants {
 	G := p.Lipschitz
 	gk := make([]float64, d+1)
@@ -155,6 +145,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator  = Generator{}
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.LinearData = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)
@@ -271,9 +262,8 @@ func newInstance(z [][]float64, c problems.Constants) *Instance {
 	return inst
 }
 
-// Minimum minimises ⟨x, m⟩ over K in closed form (also package extlinear's): on the ball
-// x* = −R m/‖m‖ with value −R‖m‖; on the box x* = −R sign(m) with value −R‖m‖₁ (any x*
-// if m = 0).
+// Minimum minimises ⟨x, m⟩ over K (also extlinear's): on the ball x* = −R m/‖m‖, value
+// −R‖m‖; on the box x* = −R sign(m), value −R‖m‖₁ (any x* if m = 0).
 func Minimum(m []float64, dm problems.Domain) problems.Optimum {
 	x := make([]float64, len(m))
 	R := dm.Radius
@@ -306,12 +296,12 @@ func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
 func (in *Instance) Grad(dst []float64, i int, _ []float64) { copy(dst, in.z[i]) }
 func (in *Instance) Points() [][]float64                    { return in.z }
 
-// SumClippedGrads is problems.ClippedGradSummer. The gradients z_i do not depend on x, so
-// the full-batch sum into a zeroed dst (noisy GD's, once per step) is computed once per
-// clip norm by problems.SumClippedGradsEach (so the same bits) and copied thereafter; a
-// lot (idx) or a non-zero dst is summed afresh. The Counter still counts every example.
+// SumClippedGrads is problems.ClippedGradSummer. The z_i do not depend on x, so the full sum
+// into a zeroed dst (noisy GD's, every step) is problems.SumClippedGradsEach's memoised per
+// clip norm (same bits); a lot (idx) or non-zero dst is summed afresh. Every example is counted.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
-	if idx != nil || math.IsNaN(c) || !allZero(dst) {
+	nonZero := func(v float64) bool { return math.Float64bits(v) != 0 } // −0 + −0 keeps −0
+	if idx != nil || math.IsNaN(c) || slices.ContainsFunc(dst, nonZero) {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
 	}
 	in.clips.mu.Lock()
@@ -340,24 +330,13 @@ type clipSum struct {
 	clipped int
 }
 
-// allZero reports whether every entry is +0 (not −0: −0 + −0 keeps the sign).
-func allZero(v []float64) bool {
-	for _, x := range v {
-		if math.Float64bits(x) != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ (the average, SPEC §0).
 func (in *Instance) EmpiricalRisk(x []float64) float64 { return floats.Dot(x, in.mean) }
 
 // Optimum is the closed form of Minimum, computed once.
 func (in *Instance) Optimum() (problems.Optimum, error) { return in.opt.Get() }
 
-// PopulationRisk is ⟨x, E z⟩ exactly for generated data (stderr 0), or the held-out mean
-// of a data file's remaining rows.
+// PopulationRisk is ⟨x, E z⟩ exactly for generated data, or the held-out mean.
 func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	if in.popMu != nil {
 		return floats.Dot(x, in.popMu), 0

@@ -8,7 +8,7 @@ import (
 )
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the points Z (problems.LinearData). Value sums
-// z_ij·x_j left to right, so its rounding is that of the plain loop.
+// z_ij·x_j left to right (the plain loop's rounding).
 type Linear struct {
 	Z [][]float64
 }
@@ -25,15 +25,11 @@ func (l Linear) Value(i int, x []float64) float64 {
 	return s
 }
 
-// Grad writes ∇f(x; z_i) = z_i.
+// Grad writes ∇f(x; z_i) = z_i; Points returns z_i (problems.LinearData).
 func (l Linear) Grad(dst []float64, i int, _ []float64) { copy(dst, l.Z[i]) }
+func (l Linear) Points() [][]float64                    { return l.Z }
 
-// Points returns z_i (problems.LinearData).
-func (l Linear) Points() [][]float64 { return l.Z }
-
-// L1 is the separable ℓ1 loss f(x; z_i) = W‖x − z_i‖₁ on the points Z
-// (problems.SeparableL1Data; LLL24 §3.2). A subgradient is W·s with s ∈ [−1, 1]^d, so its
-// Lipschitz constant is W√d (see Lipschitz).
+// L1 is the separable ℓ1 loss W‖x − z_i‖₁ on the points Z (problems.SeparableL1Data; LLL24 §3.2).
 type L1 struct {
 	Z [][]float64
 	W float64
@@ -51,8 +47,7 @@ func (l L1) Value(i int, x []float64) float64 {
 	return l.W * s
 }
 
-// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer): both sums in one pass,
-// each in Value's order.
+// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer), both sums in one pass.
 func (l L1) ValueDiff(i int, z, x []float64) float64 {
 	sz, sx := 0.0, 0.0
 	for j, v := range l.Z[i] {
@@ -83,9 +78,8 @@ func (l L1) Weight() float64     { return l.W }
 // EmpiricalRisk is F(x) = (1/n) Σ_i W‖x − z_i‖₁ (uncounted: callers own the data).
 func (l L1) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(l, x) }
 
-// Median is the minimiser of F over K for a box or R^d (any other K is treated as R^d):
-// Σ_i |x_j − z_ij| is minimised by any median of column j (the lower one is taken), and
-// on the box [−R, R]^d by that median clamped to [−R, R] (1-D convexity).
+// Median minimises F over a box or R^d (any other K is treated as R^d): Σ_i |x_j − z_ij|
+// by the lower median of column j, on the box [−R, R]^d clamped to it (1-D convexity).
 func (l L1) Median(dm problems.Domain) []float64 {
 	n, d := len(l.Z), l.Dim()
 	col := make([]float64, n)

@@ -5,8 +5,7 @@
 // regulariser is (ε, δ)-DP with s = G_Δ√k/(n√λ), excess empirical risk ≤ d/k and excess
 // population risk ≤ G_Δ²/(nλ) + d/k (SPEC §2.1, §3.2; experiments/strongly_convex.yaml).
 //
-// Its one structural interface is problems.RidgeData, deliberately not LinearData: a
-// reference sampler that read the points as a linear loss would drop the ridge. expmech's
-// strongly-convex setting removes exactly λ‖x‖²/2 and reads the remainder as linear, so
-// the exact sampler draws its law N(−z̄/λ, I/(kλ)) cut to the ball at every d (SPEC §4.8).
+// Its one structural interface is problems.RidgeData, not LinearData (a sampler reading
+// the points as linear would drop the ridge): expmech's strongly-convex setting removes
+// λ‖x‖²/2, so the exact sampler draws N(−z̄/λ, I/(kλ)) cut to the ball (SPEC §4.8).
 package quadratic

@@ -17,8 +17,8 @@ import (
 type Params struct {
 	// Lipschitz is G, the bound on ‖z‖₂ (as in package linear). Range > 0; default 1.
 	Lipschitz float64 `yaml:"lipschitz"`
-	// MeanNorm is ‖E z‖/G in [0, 1] (package linear's random mode). Default 0.2: the
-	// minimiser −z̄/λ lies well inside the unit ball for λ = 1.
+	// MeanNorm is ‖E z‖/G in [0, 1] (package linear's random mode). Default 0.2 (−z̄/λ
+	// well inside the unit ball for λ = 1).
 	MeanNorm float64 `yaml:"mean_norm"`
 	// Lambda is λ > 0, the ridge, so every f(·; z) is λ-strongly convex. Default 1.
 	Lambda float64 `yaml:"lambda"`
@@ -35,8 +35,6 @@ func (p *Params) Validate() error {
 
 // Generator is the "quadratic" registry entry.
 type Generator struct{ problems.Entry }
-
-var _ problems.Generator = Generator{}
 
 // New returns the generator.
 func New() Generator {
@@ -59,14 +57,10 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants derives the public constants. Universe: every z with ‖z‖₂ ≤ G, on the ball
-// of radius R.
-//   - ∇f(x; z) = z + λx, so G_f = G + λR.
-//   - f(·; z) − f(·; z') = ⟨·, z − z'⟩ (the ridge cancels): G_Δ = 2G (replace-one, z' = −z).
-//   - StrongConvexity λ: ∇²f = λI for every z.
-//   - G_k: the z part fills the ball, so no rank-k projection helps: G_k = G_f (k < d).
-//   - ValueBound: |f(x; z) − f(0; z)| ≤ G·R + λR²/2.
-//   - Smooth: β = λ.
+// constants: universe ‖z‖₂ ≤ G, on the ball of radius R. ∇f(x; z) = z + λx, so G_f = G + λR;
+// ∇²f = λI: strongly convex and smooth, λ = β. f(·; z) − f(·; z') = ⟨·, z − z'⟩ (the ridge
+// cancels): G_Δ = 2G (replace-one, z' = −z). The z part fills the ball, so no rank-k
+// projection helps: G_k = G_f (k < d). ValueBound: |f(x; z) − f(0; z)| ≤ G·R + λR²/2.
 func constants(spec problems.Spec, p *Params) problems.Constants {
 	R := spec.Domain.Radius
 	gf := p.Lipschitz + p.Lambda*R
@@ -97,6 +91,7 @@ type Instance struct {
 }
 
 var (
+	_ problems.Generator  = Generator{}
 	_ problems.Instance   = (*Instance)(nil)
 	_ problems.Population = (*Instance)(nil)
 	_ problems.RidgeData  = (*Instance)(nil)
@@ -138,11 +133,9 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 	}
 }
 
-// RidgePoints returns the z_i (problems.RidgeData; shared, not copied: read only).
+// RidgePoints and Ridge are z_i (shared: read only) and λ (problems.RidgeData).
 func (in *Instance) RidgePoints() [][]float64 { return in.z }
-
-// Ridge is λ (problems.RidgeData).
-func (in *Instance) Ridge() float64 { return in.lambda }
+func (in *Instance) Ridge() float64           { return in.lambda }
 
 // EmpiricalRisk is F(x) = ⟨x, z̄⟩ + (λ/2)‖x‖².
 func (in *Instance) EmpiricalRisk(x []float64) float64 {
@@ -170,9 +163,8 @@ func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	return ridgeOptimum(in.popMu, in.lambda, in.c.Domain.Radius), nil
 }
 
-// ridgeOptimum minimises ⟨x, m⟩ + (λ/2)‖x‖² over the ball of radius R: the unconstrained
-// minimiser −m/λ if ‖m‖ ≤ λR, else (the objective is radial in the direction of −m and
-// increasing in ‖x‖ beyond ‖m‖/λ … decreasing before it) the boundary point −R·m/‖m‖.
+// ridgeOptimum minimises ⟨x, m⟩ + (λ/2)‖x‖² over the ball of radius R: −m/λ if ‖m‖ ≤ λR,
+// else −R·m/‖m‖ (along −m the objective decreases in ‖x‖ up to ‖m‖/λ).
 func ridgeOptimum(m []float64, lambda, R float64) problems.Optimum {
 	x := make([]float64, len(m))
 	nm := floats.Norm(m, 2)

@@ -16,13 +16,11 @@ import (
 type Params struct {
 	// FeatureNorm is A: ‖c‖ ≤ √(A² − g_k²), so that ‖∇f‖ ≤ A (G_f = A). Default 1.
 	FeatureNorm float64 `yaml:"feature_norm"`
-	// PlantedNorm is ‖w₀‖ of the planted model on the span (labels y = ⟨c, w₀⟩ + Noise·ξ).
-	// Default 1.
+	// PlantedNorm is ‖w₀‖, labels y = ⟨c, w₀⟩ + Noise·ξ. Default 1.
 	PlantedNorm float64 `yaml:"planted_norm"`
-	// Noise is the standard deviation of the Gaussian label noise ξ (≥ 0). Default 0.1.
+	// Noise is the std of the Gaussian label noise ξ (≥ 0). Default 0.1.
 	Noise float64 `yaml:"noise"`
-	// Blocks is the number of equal blocks the d − r residual coordinates are split into
-	// (1 ≤ blocks ≤ d − r); each example's residual term sees its own block. Default 1.
+	// Blocks is the number of equal residual blocks, in [1, d − r]. Default 1.
 	Blocks int `yaml:"blocks"`
 }
 
@@ -39,8 +37,6 @@ func (p *Params) Validate() error {
 
 // Generator is the "residual" registry entry.
 type Generator struct{ problems.Entry }
-
-var _ problems.Generator = Generator{}
 
 // New returns the generator.
 func New() Generator {
@@ -77,16 +73,14 @@ func params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// constants. With ∂|t − y| ∈ [−1, 1], ‖c‖ ≤ √(A² − g_k²) and u = Q_bθ/‖Q_bθ‖ a unit vector
-// (or 0) orthogonal to the span:
-//   - G_f = A: ∇f = φ'·(c, 0) + g_k·u has orthogonal parts, ‖∇f‖² ≤ (A² − g_k²) + g_k²;
-//   - G_Δ = 2A (replace-one; SPEC §0, §8.2): ∇f − ∇f' = (φ'c − φ”c', 0) + g_k(u − u') with
-//     ‖φ'c − φ”c'‖ ≤ 2√(A² − g_k²) and ‖u − u'‖ ≤ 2, again orthogonal parts. (With one block
-//     u = u' and the residual cancels; 2A stays a valid, slightly loose bound.)
-//   - G_k (LLL24 Assumption 2.1): A for k < r; g_k for r ≤ k < d, since u ranges over the
-//     unit sphere of a block and escapes any k − r < d − r further directions; G_d = 0.
-//     Rank = r when g_k = 0 (Assumption 1.3);
-//   - no ValueBound (unbounded domain), not smooth (the absolute loss and ‖·‖ have kinks).
+// constants: with ∂|t − y| ∈ [−1, 1], ‖c‖ ≤ √(A² − g_k²) and u = Q_bθ/‖Q_bθ‖ a unit vector
+// (or 0) orthogonal to the span, ∇f = φ'·(c, 0) + g_k·u has orthogonal parts: G_f = A
+// (‖∇f‖² ≤ (A² − g_k²) + g_k²); G_Δ = 2A (replace-one; SPEC §0, §8.2): ∇f − ∇f' =
+// (φ'c − φ”c', 0) + g_k(u − u'), ‖φ'c − φ”c'‖ ≤ 2√(A² − g_k²), ‖u − u'‖ ≤ 2, again
+// orthogonal (loose with one block, where u = u'); G_k (LLL24 Assumption 2.1) = A for
+// k < r, g_k for r ≤ k < d (u ranges over a block's unit sphere and escapes any
+// k − r < d − r further directions), G_d = 0; Rank = r when g_k = 0 (Assumption 1.3).
+// No ValueBound (unbounded domain), not smooth (the absolute loss and ‖·‖ have kinks).
 func constants(spec problems.Spec, p *Params) problems.Constants {
 	A, d := p.FeatureNorm, spec.D
 	gk := make([]float64, d+1)
@@ -115,7 +109,6 @@ func (Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 // Instance is a generated residual problem.
 type Instance struct {
 	c     problems.Constants
-	r     int
 	gk    float64
 	cs    [][]float64 // span features c_i (n×r)
 	y     []float64
@@ -125,7 +118,10 @@ type Instance struct {
 	opt   *problems.LazyOptimum
 }
 
-var _ problems.Instance = (*Instance)(nil)
+var (
+	_ problems.Generator = Generator{}
+	_ problems.Instance  = (*Instance)(nil)
+)
 
 // Generate implements problems.Generator.
 func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
@@ -143,10 +139,9 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 			w0[k] *= p.PlantedNorm / nw
 		}
 	}
-	in := &Instance{c: constants(spec, p), r: r, gk: spec.GK, cs: make([][]float64, n), y: make([]float64, n), block: make([]int, n)}
+	in := &Instance{c: constants(spec, p), gk: spec.GK, cs: make([][]float64, n), y: make([]float64, n), block: make([]int, n)}
 	radius := math.Sqrt(p.FeatureNorm*p.FeatureNorm - spec.GK*spec.GK)
-	for i := range n {
-		// c = radius · g/max(1, ‖g‖), g ~ N(0, I_r/r): typically ‖c‖ ≈ radius (as lowrank).
+	for i := range n { // c = radius · g/max(1, ‖g‖), g ~ N(0, I_r/r), as lowrank
 		c := make([]float64, r)
 		for k := range c {
 			c[k] = rng.NormFloat64() / math.Sqrt(float64(r))
@@ -174,9 +169,8 @@ func (Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance
 	return in, nil
 }
 
-// solve: F(θ) = LAD(θ_U) + g_k·Σ_b share_b‖Q_bθ‖ ≥ LAD(θ_U) ≥ min LAD, with equality at
-// θ = (argmin LAD, 0): the certified r-dimensional LAD optimum (package solve) is the
-// optimum of F, with the same gap.
+// solve: F(θ) = LAD(θ_U) + g_k·Σ_b share_b‖Q_bθ‖ ≥ min LAD, with equality at
+// θ = (argmin LAD, 0): the certified LAD optimum (package solve) is F's, same gap.
 func (in *Instance) solve() (problems.Optimum, error) {
 	res, err := solve.LAD(in.cs, in.y, math.Inf(1), 0)
 	if err != nil {
@@ -192,7 +186,7 @@ func (in *Instance) Len() int                      { return len(in.y) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
 
-// BlockNorm is ‖Q_bθ‖.
+// blockNorm is ‖Q_bθ‖.
 func (in *Instance) blockNorm(b int, x []float64) float64 {
 	return math.Sqrt(problems.SquaredNorm(x[in.edges[b]:in.edges[b+1]]))
 }
