@@ -47,9 +47,9 @@ func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl
 	return SumClippedGrads(dst, buf, c.p, idx, x, cl)
 }
 
-// Structure returns the wrapped problem for type assertions on the structural
-// capabilities (LinearData, ...). Reads through it are not counted: only reference
-// samplers, exact solvers and audits may use it, and they say so in their records.
+// Structure returns the wrapped problem for assertions to the structural capabilities
+// (LinearData, ...), uncounted: only reference samplers, exact solvers and audits use it,
+// and they say so in their records.
 func (c *Counter) Structure() Problem { return c.p }
 
 // Oracle returns the view of c with exactly the capability need (c itself for NeedData),
@@ -84,7 +84,6 @@ func (v gradientView) SumClippedGrads(dst, buf []float64, idx []int, x []float64
 }
 
 var (
-	_ Problem        = (*Counter)(nil)
 	_ DataAccess     = (*Counter)(nil)
 	_ GradientAccess = gradientView{}
 	_ ValueAccess    = valueView{}
@@ -96,14 +95,12 @@ var (
 	_ ClippedGradSummer = gradientView{}
 )
 
-// ClippedGradSummer is an optional capability of a Problem (and of the first-order view a
-// gradient mechanism receives): SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst
-// (over all n examples when idx is nil), using buf (length ≥ len(dst)) as scratch, and
-// returns how many of the gradients were clipped, clip_c(g) = g·min(1, c/‖g‖₂). A problem
-// implements it when a batch is cheaper than one Grad call per example (the GLMs: no
-// interface call and no second pass for the norm); it must perform the floating-point
-// operations of the generic SumClippedGrads in the same order, so that a row is the same
-// bit for bit with and without it. Through a Counter each index counts one gradient query.
+// ClippedGradSummer is an optional capability of a Problem and of the first-order view:
+// SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (all n examples when idx is
+// nil), clip_c(g) = g·min(1, c/‖g‖₂), with scratch buf (len ≥ len(dst)), and returns how
+// many were clipped. A problem implements it when a batch is cheaper than one Grad call per
+// example (the GLMs), with SumClippedGradsEach's floating-point operations in its order, so
+// a row is the same bit for bit with or without it. A Counter counts a query per index.
 type ClippedGradSummer interface {
 	SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (clipped int)
 }
@@ -118,13 +115,13 @@ func SumClippedGrads(dst, buf []float64, p GradientOracle, idx []int, x []float6
 }
 
 // SumClippedGradsEach is the generic batch, the reference a problem's own must match: one
-// Grad call per index, its squared norm, then AddClipped.
+// Grad call per index, its squared norm, then AddClippedScaled with s = 1.
 func SumClippedGradsEach(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
 	buf = buf[:len(dst)]
 	for k := range BatchLen(idx, p.Len()) {
 		i := BatchIndex(idx, k)
 		p.Grad(buf, i, x)
-		if AddClipped(dst, buf, SquaredNorm(buf), c) {
+		if AddClippedScaled(dst, buf, 1, SquaredNorm(buf), c) {
 			clipped++
 		}
 	}
@@ -163,15 +160,10 @@ func SquaredNorm(g []float64) float64 {
 	return s
 }
 
-// AddClipped adds clip_c(g) to dst, given ss = SquaredNorm(g), and reports whether g was
-// clipped (a NaN norm counts as clipped, as n ≤ c is then false). The clipped sum adds
-// g_j·(c/‖g‖) rounded per coordinate, as scaling g in place and then adding would.
-func AddClipped(dst, g []float64, ss, c float64) bool { return AddClippedScaled(dst, g, 1, ss, c) }
-
-// AddClippedScaled is AddClipped of the vector s·a without forming it: given ss, the
-// squared norm of the products s·a_j (each rounded), it adds clip_c(s·a) to dst with the
-// bits AddClipped gives on a copy holding those products (s = 1 is AddClipped: 1·v = v).
-// A GLM's per-example gradient φ′·a_i is such a vector (no scratch pass).
+// AddClippedScaled adds clip_c(g) of g = s·a to dst without forming g (a GLM's gradient
+// φ′·a_i: no scratch pass), given ss = SquaredNorm of the rounded products s·a_j, and
+// reports whether g was clipped (a NaN norm counts as clipped, n ≤ c being false). The bits
+// are those of scaling a copy holding g in place by c/‖g‖ and adding it (1·v = v at s = 1).
 func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
 	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and of c² (relative
 	// errors of 2⁻⁵³ each), so the common unclipped case skips the square root; the
@@ -192,13 +184,11 @@ func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
 }
 
 // ValueDiffer is an optional capability of a Problem and of every view a mechanism
-// receives: ValueDiff(i, z, x) is f(z; s_i) − f(x; s_i), computed as Value(i, z) −
-// Value(i, x) would be, bit for bit, in one call (one pass over s_i and no second
-// interface call). The proximal sampler's rejection step is made of these differences
-// (GLL22 Alg. 2: ρ is built from f_i(z′) − f_i(x′)). Through a Counter it counts two value
-// queries. An implementation must agree with the problem's own Value: problemtest.Check
-// tests the equality bit for bit, which also catches a ValueDiff promoted from an
-// embedded loss whose Value the embedding type overrides.
+// receives: ValueDiff(i, z, x) is Value(i, z) − Value(i, x) bit for bit, in one call (one
+// pass over s_i), the proximal sampler's rejection step (GLL22 Alg. 2: ρ is built from
+// f_i(z′) − f_i(x′)); a Counter counts two value queries. problemtest.Check tests the
+// equality, which also catches a ValueDiff promoted from an embedded loss whose Value the
+// embedding type overrides.
 type ValueDiffer interface {
 	ValueDiff(i int, z, x []float64) float64
 }
@@ -222,7 +212,6 @@ func MeanValue(p ValueOracle, x []float64) float64 {
 	return s / float64(p.Len())
 }
 
-// twoValues is ValueDiff by two Value calls.
 type twoValues struct{ p ValueOracle }
 
 func (t twoValues) ValueDiff(i int, z, x []float64) float64 { return t.p.Value(i, z) - t.p.Value(i, x) }

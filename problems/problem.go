@@ -29,9 +29,8 @@ type Domain struct {
 	Radius float64 // ball/box radius; the prior bound C on ‖x*‖ when Unconstrained
 }
 
-// Diameter is the ℓ2 diameter D_K of K (GLL22's D), twice MaxNorm (K is symmetric about
-// 0): 2r for the ball, 2r√d for the box, +Inf when Unconstrained. (2·(r√d) is (2r)·√d bit
-// for bit: doubling is exact.)
+// Diameter is the ℓ2 diameter D_K of K (GLL22's D): 2·MaxNorm, K being symmetric about 0
+// (doubling is exact, so 2·(r√d) is (2r)·√d bit for bit).
 func (dm Domain) Diameter(d int) float64 { return 2 * dm.MaxNorm(d) }
 
 // MaxNorm is sup_{x∈K} ‖x‖₂ (r for the ball, r√d for the box, +Inf unconstrained),
@@ -47,9 +46,8 @@ func (dm Domain) MaxNorm(d int) float64 {
 }
 
 // Constants are the public constants a mechanism may use (DESIGN.md "Oracles and
-// counting"). They must be true for every dataset in the neighbouring universe the
-// generator defines, not only for the drawn instance, because privacy is calibrated on
-// them.
+// counting"). Privacy is calibrated on them, so they must hold for every dataset of the
+// generator's neighbouring universe, not only the drawn one.
 type Constants struct {
 	N, D   int
 	GF     float64   // G_f: Lipschitz constant (ℓ2) of each f(·; s) on the domain (SPEC §0)
@@ -66,22 +64,19 @@ type Constants struct {
 	// (logistic | hinge | absolute; the Hessian is then rank one, KST12 Thm 2's
 	// condition), "" otherwise. A structural fact about the family, not about the draw.
 	GLMLoss loss.Kind
-	// StrongConvexity is λ ≥ 0 such that every f(·; s) is λ-strongly convex on K, for every
-	// dataset of the generator's universe; 0 when the generator cannot prove one. A
-	// mechanism calibrating on curvature (expmech strongly-convex) trusts no more than this.
+	// StrongConvexity is λ ≥ 0 such that every f(·; s) of the universe is λ-strongly convex
+	// on K (0: none proven); expmech strongly-convex trusts no more than this.
 	StrongConvexity float64
-	// Measured names the constants (ConstGF, ...) that hold only because of a
-	// data-dependent step — rescale: scale divides every row by the file's largest row
-	// norm — so they are not public and a calibration that trusts them is not certified.
-	// nil when every constant is declared by the generator or the spec.
+	// Measured names the constants (ConstGF, ...) that hold only through a data-dependent
+	// step (rescale: scale divides every row by the file's largest row norm): not public, so
+	// a calibration trusting them is not certified. nil when all are declared.
 	Measured []string
 }
 
-// Smoothness is a family's declared smoothness constant β ≥ 0 (‖∇f(x; s) − ∇f(y; s)‖ ≤
-// β‖x − y‖ for every x, y and every example s of the generator's universe), or no
-// declaration at all. The zero value is "not declared" (a non-smooth loss, or one whose
-// smoothness the generator does not prove), so forgetting to declare is never a false
-// claim; β = 0 (a constant gradient: the linear family) is a value. Comparable with ==.
+// Smoothness is a family's declared β ≥ 0 with ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ for all
+// x, y and every example s of the universe, or no declaration. The zero value is "not
+// declared" (non-smooth, or unproven), so forgetting to declare is never a false claim;
+// β = 0 (the linear family's constant gradient) is a value. Comparable with ==.
 type Smoothness struct {
 	beta     float64
 	declared bool
@@ -122,9 +117,9 @@ const (
 	ConstValueBound      = "value_bound"
 	ConstStrongConvexity = "strong_convexity"
 	// ConstRows stands for the examples themselves: replace-one neighbours differ in one
-	// row only if every row is the file's row up to a row-wise, data-independent map. It
-	// is in Measured when a preprocessing step depends on the whole file (rescale: scale),
-	// which breaks every calibration whatever constants it trusted.
+	// row only if each row is the file's up to a row-wise, data-independent map. It is
+	// Measured when preprocessing depends on the whole file (rescale: scale), which breaks
+	// every calibration whatever it trusted.
 	ConstRows = "rows"
 )
 
@@ -186,9 +181,6 @@ type GradientOracle interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// Oracle access a mechanism receives: a view of the trial's Counter with exactly the
-// capability it declared (Need, Counter.Oracle; DESIGN.md "Oracles and counting").
-
 // ValueAccess is the value-only counted oracle, with the public constants.
 type ValueAccess interface {
 	ValueOracle
@@ -229,8 +221,7 @@ func (n Need) String() string {
 // ErrUndeclared is returned when a mechanism asks for a capability it did not declare.
 var ErrUndeclared = errors.New("oracle capability not declared")
 
-// Gradients returns o's gradient view, or ErrUndeclared when o is value-only (the
-// mechanism did not declare NeedGradients).
+// Gradients returns o's gradient view, or ErrUndeclared unless NeedGradients was declared.
 func Gradients(o ValueAccess) (GradientAccess, error) {
 	g, ok := o.(GradientAccess)
 	if !ok {
@@ -265,8 +256,8 @@ type Optimum struct {
 }
 
 // Instance is what a Generator returns: the problem plus what the harness (not the
-// mechanism) needs to score an output. EmpiricalRisk and Optimum are never counted as
-// queries. Optimum may be computed lazily but must be cached and concurrency-safe.
+// mechanism) scores an output with, never counted as queries. Optimum may be lazy but
+// must be cached and concurrency-safe.
 type Instance interface {
 	Problem
 	EmpiricalRisk(x []float64) float64
@@ -341,10 +332,9 @@ type LinearData interface {
 	Points() [][]float64 // z_i, i < n
 }
 
-// RidgeData is implemented by f(x; s_i) = ⟨x, z_i⟩ + (Ridge/2)‖x‖² (+ a constant). It is
-// deliberately not LinearData: a reader of the points alone would drop the ridge. Only a
-// caller that removes exactly Ridge·‖x‖²/2 (expmech's strongly-convex shift) may read the
-// remainder as linear.
+// RidgeData is implemented by f(x; s_i) = ⟨x, z_i⟩ + (Ridge/2)‖x‖² (+ a constant),
+// deliberately not LinearData (a reader of the points alone would drop the ridge); only
+// a caller removing exactly Ridge·‖x‖²/2 (expmech strongly-convex) reads the rest as linear.
 type RidgeData interface {
 	RidgePoints() [][]float64 // z_i, i < n
 	Ridge() float64
@@ -363,13 +353,13 @@ type GLMData interface {
 	LossName() loss.Kind
 }
 
-// Audited is implemented by the instances of a privacy-audit canary (problems/canary): a
-// fixed neighbouring dataset D or D′ on which a mechanism is run many times and only a
-// scalar statistic S of each released point is kept (PRIVACY.md §3.2 steps 1–2; Jagielski
-// et al. 2020, Nasr et al. 2021). The runner runs each mechanism Batch() times per trial on
-// such an instance, each run on a fresh counter and drawing from the trial's mechanism
-// stream in order, and writes the Batch() values of Statistic into the row's `statistics`
-// column (space-separated, in run order); the analysis computes the audit bounds from them.
+// Audited is implemented by a privacy-audit canary's instances (problems/canary): a fixed
+// neighbouring dataset D or D′ on which a mechanism runs many times, only a scalar
+// statistic S of each released point kept (PRIVACY.md §3.2 steps 1–2; Jagielski et al.
+// 2020, Nasr et al. 2021). Per trial the runner runs each mechanism Batch() times, each on
+// a fresh counter drawing from the trial's mechanism stream in order, and writes the values
+// of Statistic to the row's `statistics` column (space-separated, in run order), from which
+// the analysis computes the audit bounds.
 type Audited interface {
 	// Batch is the number of mechanism runs per trial (≥ 1).
 	Batch() int
@@ -398,9 +388,8 @@ func (l *LazyOptimum) Get() (Optimum, error) {
 	return o, l.err
 }
 
-// The checks below are the ones every generator makes of its cell (one copy, not
-// one per generator). Each returns the error of one key (nil when it is fine), in the
-// wording the spec errors use, so a generator lists them in its own order and joins them.
+// The checks below are those every generator makes of its cell: each returns the error of
+// one key (nil when fine) in the spec errors' wording, for a generator to join in its order.
 
 // ParamsOf returns spec.Params as the generator's *P, or def() when the spec has none (or
 // a nil *P). name prefixes the error of a parameter value of another type.
@@ -484,28 +473,24 @@ func CheckTask(spec Spec) error {
 	return nil
 }
 
-// Exact low-rank structure (LLL24 Assumption 1.3 with G_k = 0 for k ≥ r, on K = R^d):
-// every f(x; s_i) = f̃(Uᵀx; s_i) for one orthonormal basis U (d×r) of the data. The loss
-// then never sees the component of x orthogonal to span U, so a mechanism whose
-// randomness on that complement is an isotropic Gaussian can run in the r coordinates
-// y = Uᵀx and draw the complement once, at the end, from its closed-form law (package
-// algorithms, RunReduced). Same output law, same privacy, O(r) work per step.
-
-// LowRank is the declared capability of an instance with an exact low-rank structure.
-// Reduced returns the reduction and true only when it is exact and the domain is R^d
-// (a ball or box couples the complement to the span through the constraint).
+// LowRank is the capability of an instance with exact low-rank structure (LLL24
+// Assumption 1.3 with G_k = 0 for k ≥ r, on K = R^d): every f(x; s_i) = f̃(Uᵀx; s_i) for
+// one orthonormal d×r basis U, so the loss never sees x's component orthogonal to span U,
+// and a mechanism whose randomness there is isotropic Gaussian can run in y = Uᵀx and draw
+// the complement once, at the end, from its closed-form law (algorithms.RunReduced): same
+// output law and privacy, O(r) work per step. Reduced returns the reduction and true only
+// when it is exact and the domain is R^d (a ball or box couples the complement to the span).
 type LowRank interface {
 	Reduced() (Reduction, bool)
 }
 
 // Reduction is the r-dimensional view of an exactly low-rank problem.
 type Reduction struct {
-	// Problem answers f̃(y; s_i) = f(Uy; s_i) for y ∈ R^r: Dim() = r, and one value query
-	// is one evaluation of f(·; s_i), exactly as on the full problem. Its Constants are the
-	// full problem's (D = d): privacy and step plans are calibrated on them, unchanged.
+	// Problem answers f̃(y; s_i) = f(Uy; s_i) for y ∈ R^r (Dim() = r; one value query is one
+	// evaluation of f(·; s_i)), with the full problem's Constants (D = d), on which privacy
+	// and step plans are calibrated unchanged.
 	Problem Problem
-	// Basis is U, with orthonormal columns.
-	Basis *Basis
+	Basis   *Basis // U
 }
 
 // ReducedDim reports whether an oracle of dimension dim answers in the reduced
@@ -570,11 +555,9 @@ func (b *Basis) Lift(dst, y []float64) {
 	}
 }
 
-// AddOrthogonalNormal adds to dst (len d) a draw of N(0, v·(I − UUᵀ)): the isotropic
-// Gaussian of variance v per dimension on the complement of span U. It draws g ~ N(0, I_d)
-// and removes its projection on span U (twice, so the result is orthogonal to working
-// precision); the projection of an isotropic Gaussian onto a subspace is the isotropic
-// Gaussian of that subspace. v = 0 adds nothing and draws nothing.
+// AddOrthogonalNormal adds to dst (len d) a draw of N(0, v·(I − UUᵀ)), the isotropic
+// Gaussian of the complement of span U: g ~ N(0, I_d) less its projection on span U
+// (removed twice, for orthogonality to working precision). v = 0 adds and draws nothing.
 func (b *Basis) AddOrthogonalNormal(dst []float64, v float64, rng *rand.Rand) {
 	if len(dst) != b.d {
 		panic("problems: Basis.AddOrthogonalNormal: length mismatch")

@@ -32,8 +32,7 @@ type Params struct {
 	// PlantedNorm is ‖w₀‖ of the planted model (≥ 0). Default 2. Logistic and hinge labels
 	// are y = +1 with probability σ(⟨a, w₀⟩); absolute labels are y = ⟨a, w₀⟩ + Noise·ξ.
 	PlantedNorm float64 `yaml:"planted_norm"`
-	// Noise is the standard deviation of the Gaussian label noise ξ of the absolute loss
-	// (≥ 0). Default 0.1.
+	// Noise is the standard deviation of the absolute loss's label noise ξ (≥ 0). Default 0.1.
 	Noise float64 `yaml:"noise"`
 	// PopulationSamples is the held-out sample size for task sco (≥ 2). Default 10000.
 	PopulationSamples int `yaml:"population_samples"`
@@ -109,14 +108,12 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 //   - G_f = sup ‖a‖ = A;
 //   - G_Δ = 2A: ‖φ'(⟨a,x⟩,y)a − φ'(⟨a',x⟩,y')a'‖ ≤ 2A, attained for hinge and absolute
 //     (a' = −a, |⟨a, x⟩| < 1) and approached for logistic on R^d (replace-one; SPEC §8.2);
-//   - Smooth: logistic declares β = A²/4: ∇²f = φ”(⟨a, x⟩, y)·aaᵀ with φ” = σ(1−σ) ≤ ¼, so
-//     ‖∇²f‖ ≤ ‖a‖²/4 ≤ A²/4. Hinge and absolute have a kink (φ' jumps by 1 at ⟨a, x⟩ = y
-//     or y⟨a, x⟩ = 1), so they declare nothing (not smooth for any β);
-//   - G_k: glm: A for k < d. lowrank with subspace P = UUᵀ of rank r: ‖(I−P)∇f‖ =
-//     |φ'|·‖(I−P)a‖ ≤ g_k, so G_k = A for k < r, g_k for r ≤ k < d, and G_d = 0
-//     (LLL24 Assumption 2.1); Rank = r when g_k = 0 (Assumption 1.3);
-//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R;
-//   - GLMLoss = the loss name: every example is φ(⟨a, x⟩, y).
+//   - Smooth: logistic β = A²/4 (∇²f = φ”·aaᵀ, φ” = σ(1−σ) ≤ ¼, so ‖∇²f‖ ≤ ‖a‖²/4);
+//     hinge and absolute declare nothing (φ' jumps by 1 at y⟨a, x⟩ = 1 or ⟨a, x⟩ = y);
+//   - G_k: A for k < d (glm); lowrank with P = UUᵀ of rank r: ‖(I−P)∇f‖ = |φ'|·‖(I−P)a‖ ≤
+//     g_k, so G_k = A for k < r, g_k for r ≤ k < d, G_d = 0 (LLL24 Assumption 2.1), and
+//     Rank = r when g_k = 0 (Assumption 1.3);
+//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R.
 func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	A := p.FeatureNorm
 	gk := make([]float64, d+1)
@@ -143,7 +140,7 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 }
 
 // load reads a data file: features bounded by A, labels ±1 for logistic/hinge, and for
-// lowrank rows within g_k of their top-r principal subspace (else G_k would not hold).
+// lowrank rows within g_k of their top-r principal subspace (G_k's premise).
 func (g Generator) load(spec problems.Spec, p *Params) (tr, rest *dataset.Table, U *mat.Dense, err error) {
 	tr, rest, err = dataset.Prepare(spec.Data, true, spec.N, spec.D, p.FeatureNorm, dataset.Rescale(p.Rescale))
 	if err != nil {
@@ -230,24 +227,22 @@ type Instance struct {
 	a    [][]float64 // features (n×d); nil while a factored instance has not materialised them
 	y    []float64
 	loss loss.Kind
-	code lossCode // loss as an integer, for φ and ∂φ on every query
+	code lossCode
 	c    problems.Constants
 	U    *mat.Dense // lowrank subspace basis (d×r), nil for glm
 	rest *Instance  // held-out sample (task sco)
 	opt  *problems.LazyOptimum
 
-	// Factored lowrank instances keep a_i = U c_i as c_i (n×r) and U (generateFactored).
-	fc    [][]float64
+	fc    [][]float64 // factored lowrank: the c_i of a_i = U c_i (n×r; generateFactored)
 	basis *problems.Basis
-	dense sync.Once // materialises a for Features (reference methods only)
+	dense sync.Once // materialises a for Features
 
-	sqA, sqFC         []float64 // squared row norms of a and fc (clipped sums), on first use
+	sqA, sqFC         []float64 // rowSquares of a and fc (clipped sums), on first use
 	sqAOnce, sqFCOnce sync.Once
 }
 
-// rowSquares returns problems.SquaredNorm of each row: for |s| = 1 it is bit for bit the
-// SquaredNorm of the gradient s·r_i that the clip decision needs, since s·v = ±v and
-// (±v)² = v·v exactly, summed in the same order.
+// rowSquares returns problems.SquaredNorm of each row: for |s| = 1 the SquaredNorm of the
+// gradient s·r_i bit for bit, since (±v)² = v·v exactly, summed in the same order.
 func rowSquares(r [][]float64) []float64 {
 	sq := make([]float64, len(r))
 	for i, row := range r {
@@ -343,8 +338,7 @@ func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	floats.Scale(A/math.Max(1, floats.Norm(a, 2)), a)
 }
 
-// orthonormal returns r orthonormal vectors of R^d (orthogonalNormal, normalised): a
-// uniformly random rank-r subspace.
+// orthonormal returns r orthonormal vectors of R^d, a uniformly random rank-r subspace.
 func orthonormal(rng *rand.Rand, r, d int) [][]float64 {
 	U := make([][]float64, r)
 	for k := range U {
@@ -374,9 +368,8 @@ func orthogonalNormal(rng *rand.Rand, U [][]float64, d int) ([]float64, float64)
 	}
 }
 
-// lowrankFeature sets a = U c + g_k v with ‖c‖ ≤ √(A² − g_k²) (c = that radius times a
-// clipped N(0, I_r/r) draw) and v a uniform unit vector orthogonal to span U, so
-// ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
+// lowrankFeature sets a = U c + g_k v, c a gaussBall draw of radius √(A² − g_k²) and v a
+// uniform unit vector orthogonal to span U, so ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
 func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 	c := make([]float64, len(U))
 	gaussBall(rng, c, math.Sqrt(A*A-gk*gk))
@@ -397,7 +390,6 @@ func newInstance(a [][]float64, y []float64, phi loss.Kind, c problems.Constants
 	return in
 }
 
-// solve dispatches to the certified solver of the loss (package solve).
 func (in *Instance) solve() (problems.Optimum, error) {
 	R := math.Inf(1)
 	if in.c.Domain.Kind == problems.Ball {
@@ -427,15 +419,13 @@ func (in *Instance) solve() (problems.Optimum, error) {
 		in.basis.Lift(x, r.X)
 		r.X = x
 	}
-	// Report F at X through the instance's own oracle, so that Value matches EmpiricalRisk.
-	v := in.EmpiricalRisk(r.X)
+	v := in.EmpiricalRisk(r.X) // through the instance's own oracle, as EmpiricalRisk reports
 	return problems.Optimum{X: r.X, Value: v, Gap: math.Max(r.Gap, v-r.Lower), Method: r.Method}, nil
 }
 
 func (in *Instance) Len() int                      { return len(in.y) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
-func (in *Instance) Features() [][]float64         { return in.features() }
 func (in *Instance) Labels() []float64             { return in.y }
 func (in *Instance) LossName() loss.Kind           { return in.loss }
 
@@ -533,9 +523,8 @@ func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []
 	return clipped
 }
 
-// addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst: the squared norm of the products s·a_k
-// (the row's sq when |s| = 1, as for every non-zero absolute or hinge gradient), then
-// AddClippedScaled.
+// addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst by AddClippedScaled, with the row's sq
+// as the squared norm when |φ'| = 1 (every non-zero absolute or hinge gradient).
 func (in *Instance) addClipped(a []float64, sq, y float64, dst, x []float64, c float64) bool {
 	s := in.dphi(floats.Dot(a, x), y)
 	ss := sq
@@ -583,9 +572,8 @@ func plantedLabel(rng *rand.Rand, l loss.Kind, t, noise float64) float64 {
 	return -1
 }
 
-// DataConstants are the public constants of a GLM whose features satisfy ‖a‖ ≤ A for
-// every example of the neighbouring universe: glm's (see constants), with no low-rank
-// structure. The caller must guarantee ‖a‖ ≤ A by a data-independent map.
+// DataConstants are glm's public constants (see constants) for features with ‖a‖ ≤ A,
+// which the caller must guarantee for the whole universe by a data-independent map.
 func DataConstants(phi loss.Kind, A float64, dom problems.Domain, n, d int) problems.Constants {
 	spec := problems.Spec{Loss: phi, Domain: dom}
 	return Generator{}.constants(spec, &Params{FeatureNorm: A}, n, d)
@@ -619,10 +607,9 @@ func (in *Instance) PopulationAccuracy(x []float64) (float64, float64) {
 	return heldout.Accuracy(in.rest, x)
 }
 
-// generateFactored draws the lowrank instance with g_k = 0 keeping the features factored,
-// a_i = U c_i: it consumes rng exactly as the dense draw (the planted
-// coefficients, then per example the r normals of c_i and the label's draw), so the
-// instance is the same up to rounding in ⟨a_i, w₀⟩, at memory O(n·r + d·r).
+// generateFactored draws the lowrank instance with g_k = 0 keeping a_i = U c_i factored:
+// it consumes rng as the dense draw does (the planted coefficients, then per example c_i's
+// r normals and the label), so the instance is the same up to rounding in ⟨a_i, w₀⟩.
 func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64, rng *rand.Rand) *Instance {
 	n, r, A := spec.N, spec.Rank, p.FeatureNorm
 	wc := make([]float64, r) // w₀ = U wc
@@ -689,9 +676,9 @@ func (in *Instance) factoredRisk(x []float64) float64 {
 	return s / float64(len(in.fc))
 }
 
-// features returns the n×d features, materialising a_i = U c_i once for a factored
+// Features returns the n×d features, materialising a_i = U c_i once for a factored
 // instance (only reference methods read the data; memory n×d then).
-func (in *Instance) features() [][]float64 {
+func (in *Instance) Features() [][]float64 {
 	if in.fc == nil {
 		return in.a
 	}
@@ -709,9 +696,8 @@ func (in *Instance) features() [][]float64 {
 	return in.a
 }
 
-// Reduced implements problems.LowRank: the exact reduction of a factored instance on R^d.
-// On a ball the loss still depends on Uᵀx only, but the constraint couples the complement
-// to the span, so there is no reduced path (the caller falls back to the full one).
+// Reduced implements problems.LowRank: the exact reduction of a factored instance on R^d
+// (not on a ball, whose constraint couples the complement to the span).
 func (in *Instance) Reduced() (problems.Reduction, bool) {
 	if in.fc == nil || in.c.Domain.Kind != problems.Unconstrained || in.c.Rank == 0 || in.c.Rank >= in.c.D {
 		return problems.Reduction{}, false
