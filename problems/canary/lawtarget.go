@@ -15,10 +15,9 @@ import (
 
 // The exact-law target (see the package doc): each run's statistic is the probability
 // integral transform U = F_0(x_0) of the released point's first coordinate, Uniform(0, 1)
-// exactly when x_0 has the exact marginal (a continuous CDF), so the analysis measures a
-// sampler's bias as the KS distance of the pooled U's to Uniform(0, 1) (analysis/bias.go)
-// and never reruns a sampler. The law is a property of the public target (the loss family,
-// k and μ), not of private data: a fixture for measuring samplers, never a private release.
+// exactly when x_0 has the exact marginal, so the analysis measures a sampler's bias as
+// the KS distance of the pooled U's to Uniform(0, 1) (analysis/bias.go). The law belongs
+// to the public target (loss family, k, μ): a fixture for samplers, never a private release.
 
 // Families of the exact-law generator.
 const (
@@ -31,12 +30,11 @@ const (
 	// [−R, R]^d, a product of truncated Gaussians: a smooth target (no kinks).
 	LawGaussian = "gaussian"
 	// LawL1Axis is a one-direction non-smooth GLM: f(x; z) = |x_0 − z_0| with z_0 uniform on
-	// [−0.2, 1.2], on the box [−R, R]^d or on R^d (G_f = 1 at every d; on R^d the rank-one
-	// case of the suite's absolute-loss targets, the sampler kit's AxisCase). The law is
-	// x_0 piecewise Gaussian (the l1 marginal with weight 1) times N(0, 1/(kμ)) truncated to
-	// [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1 family's
-	// weight 1/√d fades), and a sampler must move along one direction of R^d. It exposes no
-	// structure (the exact sampler refuses it; the analysis needs only the declared law).
+	// [−0.2, 1.2], on the box [−R, R]^d or R^d (G_f = 1 at every d; on R^d the rank-one case
+	// of the suite's absolute-loss targets, the sampler kit's AxisCase). The law is x_0
+	// piecewise Gaussian (the l1 marginal, weight 1) times N(0, 1/(kμ)) truncated to [−R, R]
+	// on each other coordinate: unlike l1's weight 1/√d the loss does not fade as d grows, and
+	// a sampler must move along one direction. It exposes no structure (lawAxis).
 	LawL1Axis = "l1-axis"
 )
 
@@ -45,8 +43,7 @@ type LawParams struct {
 	Family string  `yaml:"family"` // l1 (default), gaussian or l1-axis
 	K      float64 `yaml:"k"`      // inverse temperature k of the declared law (default 12)
 	Mu     float64 `yaml:"mu"`     // regulariser μ of the declared law (default 1)
-	// Batch is the number of sampler runs per trial (problems.Audited; default 1000).
-	Batch int `yaml:"batch"`
+	Batch  int     `yaml:"batch"`  // sampler runs per trial (problems.Audited; default 1000)
 }
 
 // DefaultLawParams is the samplertest l1-box-d2 target: k = 12, μ = 1.
@@ -76,7 +73,7 @@ func NewLaw() LawGenerator {
 		"sampler validation: targets whose exact law is declared, to measure a sampler's bias (PRIVACY.md §4)", DefaultLawParams)}
 }
 
-// lawParams also checks what the cell's spec must satisfy for the law family p.Family.
+// lawParams also checks the cell's spec against the law family.
 func lawParams(spec problems.Spec) (*LawParams, error) {
 	return problems.CheckedParams(spec, "exact-law", DefaultLawParams, func(p *LawParams) []error {
 		var errs []error
@@ -107,14 +104,13 @@ func lawParams(spec problems.Spec) (*LawParams, error) {
 func lawConstants(spec problems.Spec, p *LawParams) problems.Constants {
 	d := float64(spec.D)
 	if p.Family == LawGaussian {
-		// ‖z‖ ≤ 0.5√d; a tiny positive β tells first-order samplers the loss is smooth
-		// (as samplertest's Gaussian case).
+		// ‖z‖ ≤ 0.5√d; a tiny β > 0 says the loss is smooth (as samplertest's Gaussian case).
 		return problems.Constants{N: spec.N, D: spec.D, GF: 0.5 * math.Sqrt(d), GDelta: math.Sqrt(d), Domain: spec.Domain, Smooth: problems.BetaSmooth(1e-9)}
 	}
 	return problems.Constants{N: spec.N, D: spec.D, GF: 1, GDelta: 2, Domain: spec.Domain}
 }
 
-// Constants are the family's constants (the points' box is fixed, not data-dependent).
+// Constants are the family's constants (the points' box is fixed, not drawn).
 func (LawGenerator) Constants(spec problems.Spec) (problems.Constants, error) {
 	p, err := lawParams(spec)
 	if err != nil {
@@ -177,11 +173,10 @@ func (in *LawInstance) Len() int                      { return len(in.z) }
 func (in *LawInstance) Dim() int                      { return in.c.D }
 func (in *LawInstance) Constants() problems.Constants { return in.c }
 
-// Points are the z_i (problems.LinearData for gaussian, problems.SeparableL1Data for l1:
-// the exact sampler's structural methods read them).
+// Points are the z_i (problems.LinearData for gaussian, SeparableL1Data for l1).
 func (in *LawInstance) Points() [][]float64 { return in.z }
 
-// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is losses.Linear.
+// l1 is the l1 family's loss w‖x − z_i‖₁; the gaussian family's is losses.Linear.
 func (in *LawInstance) l1() losses.L1 { return losses.L1{Z: in.z, W: in.w} }
 
 // Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
@@ -192,7 +187,7 @@ func (in *LawInstance) Value(i int, x []float64) float64 {
 	return in.l1().Value(i, x)
 }
 
-// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
+// ValueDiff is Value(i, z) − Value(i, x).
 func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 {
 	if in.family == LawGaussian {
 		lin := losses.Linear{Z: in.z}
@@ -213,9 +208,8 @@ func (in *LawInstance) Grad(dst []float64, i int, x []float64) {
 // EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
 func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
-// Optimum: for l1 the coordinate-wise median clamped to the box (1-D convexity, as
-// problems/l1); for the linear loss the box corner against z̄, and on R^d it is unbounded
-// below (NaN; the experiment measures laws, not utility).
+// Optimum: for l1 the coordinate-wise median clamped to the box (as problems/l1); for the
+// linear loss the box corner against z̄, on R^d unbounded below (NaN; laws, not utility).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
 	if in.family != LawGaussian {
 		x := in.l1().Median(in.c.Domain) // the l1 family's domain is a box (lawParams)
@@ -244,10 +238,10 @@ func (in *LawInstance) Batch() int { return in.batch }
 // Statistic is U = F_0(x_0), the exact CDF of the first coordinate at the draw.
 func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) }
 
-// marginal is the exact law of coordinate j: the law is a product over coordinates (the
-// loss and the regulariser are separable, K is a box or R^d), coordinate j with
-// log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2): Marginal's quadrature for l1, the closed
-// form of N(−z̄_j/μ, 1/(kμ)) for the Gaussian, truncated to [−R, R] on the box.
+// marginal is the exact law of coordinate j, a factor of the product law (loss and
+// regulariser separable, K a box or R^d) with log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2):
+// by quadrature for l1, N(−z̄_j/μ, 1/(kμ)) in closed form for the Gaussian, truncated to
+// [−R, R] on the box.
 func (in *LawInstance) marginal(j int) *Marginal {
 	k, mu, n := in.k, in.mu, float64(len(in.z))
 	col := make([]float64, len(in.z))
@@ -276,8 +270,8 @@ func (in *LawInstance) marginal(j int) *Marginal {
 	w := in.w
 	lo, hi := -in.c.Domain.Radius, in.c.Domain.Radius
 	if in.c.Domain.Kind == problems.Unconstrained {
-		// kμ-strongly log-concave with its mode in [−w/μ, w/μ]: ±38 sd beyond holds all but
-		// e^{-700} of the mass (as samplertest's cases)
+		// kμ-strongly log-concave, mode in [−w/μ, w/μ]: ±38 sd beyond holds all but e^{-700}
+		// of the mass (as samplertest's cases)
 		sd := 1 / math.Sqrt(k*mu)
 		lo, hi = -w/mu-38*sd, w/mu+38*sd
 	}
@@ -293,8 +287,8 @@ func (in *LawInstance) marginal(j int) *Marginal {
 	}
 }
 
-// lawL1 is the l1 family: it adds Weight, so that it is problems.SeparableL1Data (the
-// gaussian family must not be, or the exact sampler would read it as ℓ1).
+// lawL1 is the l1 family: Weight makes it SeparableL1Data (which the gaussian family must
+// not be, or the exact sampler would read it as ℓ1).
 type lawL1 struct{ *LawInstance }
 
 // Weight is the ℓ1 weight w.
@@ -321,10 +315,8 @@ func (l lawAxis) Constants() problems.Constants { return l.in.c }
 func (l lawAxis) Batch() int                    { return l.in.batch }
 func (l lawAxis) DeclaredLaw() (k, mu float64)  { return l.in.DeclaredLaw() }
 
-// Statistic is U = F_0(x_0) under the declared law.
 func (l lawAxis) Statistic(x []float64) float64 { return l.in.law.CDF(x[0]) }
 
-// Value is |x_0 − z_i0|.
 func (l lawAxis) Value(i int, x []float64) float64 { return math.Abs(x[0] - l.in.z[i][0]) }
 
 // Grad is a subgradient of Value: sign(x_0 − z_i0) e_0.
@@ -338,11 +330,9 @@ func (l lawAxis) Grad(dst []float64, i int, x []float64) {
 	}
 }
 
-// EmpiricalRisk is F(x) = (1/n) Σ |x_0 − z_i0|.
 func (l lawAxis) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(l, x) }
 
-// Optimum: x_0 the median of the z_i0 clamped to the box, the other coordinates 0 (F does
-// not depend on them).
+// Optimum: x_0 the median of the z_i0 clamped to the box, the others 0 (F ignores them).
 func (l lawAxis) Optimum() (problems.Optimum, error) {
 	col := make([]float64, len(l.in.z))
 	for i := range col {
@@ -357,16 +347,14 @@ func (l lawAxis) Optimum() (problems.Optimum, error) {
 
 // Marginal is an exact 1-D law ∝ exp(LogDensity) on [Lo, Hi] (finite; the mass outside is
 // below e^{-700} of the total when the support is wider), smooth between the Kinks: its CDF
-// is Gauss–Legendre quadrature between the kinks, or CDFFunc when a closed form is known.
-// It is the declared law of an exact-law target (LawGenerator) and of the sampler kit's
-// cases (algorithms/sampler/samplertest), computed independently of the exact sampler's
-// closed forms (SPEC §4.8).
+// is Gauss–Legendre quadrature between the kinks, or CDFFunc, a closed form, when set. It
+// is the declared law of the exact-law targets and of the sampler kit's cases
+// (algorithms/sampler/samplertest), independent of the exact sampler's closed forms (SPEC §4.8).
 type Marginal struct {
 	LogDensity func(float64) float64
 	Lo, Hi     float64
 	Kinks      []float64
-	// CDFFunc, when set, is a closed-form CDF used instead of quadrature.
-	CDFFunc func(float64) float64
+	CDFFunc    func(float64) float64
 
 	nodes, cdf []float64 // CDF at the quadrature nodes
 	lmax, z    float64   // density scale and normaliser

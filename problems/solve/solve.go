@@ -15,11 +15,10 @@ var ErrNotConverged = errors.New("solver did not converge")
 //
 //	maximise cᵀu  subject to  Σ_j u_j col_j = b,  lo_j ≤ u_j ≤ hi_j,
 //
-// with few equality rows m (the dimension d of a GLM) and many bounded columns (one per
-// example): the LP dual of least absolute deviations and of the hinge loss (see
-// LAD, Hinge). lo_j must be finite; hi_j may be +Inf. Columns may be appended after a
-// solve (column generation = cutting planes on the primal) and Solve resumes from the
-// current basis. The simplex multipliers π (Pi) solve the primal.
+// with few equality rows m (a GLM's d) and many bounded columns (one per example): the LP
+// dual of LAD and Hinge. lo_j must be finite; hi_j may be +Inf. Columns may be appended
+// after a solve (cutting planes on the primal) and Solve resumes from the current basis.
+// The simplex multipliers π (Pi) solve the primal.
 type BoundedLP struct {
 	m      int
 	cols   [][]float64
@@ -82,11 +81,8 @@ func (lp *BoundedLP) Objective() float64 {
 	return s
 }
 
-// Pi returns the simplex multipliers π = c_Bᵀ B⁻¹ of the current basis (phase-2 costs).
-func (lp *BoundedLP) Pi(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, lp.m)
-	}
+// Pi writes into dst (len m) the simplex multipliers π = c_Bᵀ B⁻¹ of the current basis.
+func (lp *BoundedLP) Pi(dst []float64) {
 	for k := range dst {
 		s := 0.0
 		for r, j := range lp.basis {
@@ -94,7 +90,6 @@ func (lp *BoundedLP) Pi(dst []float64) []float64 {
 		}
 		dst[k] = s
 	}
-	return dst
 }
 
 func (lp *BoundedLP) cost(j int) float64 {
@@ -142,8 +137,8 @@ func (lp *BoundedLP) start() {
 	}
 }
 
-// Solve runs the simplex to optimality (phase 1 first when the LP has not been started).
-// It returns the optimal objective.
+// Solve runs the simplex to optimality (phase 1 first when the LP has not been started)
+// and returns the optimal objective.
 func (lp *BoundedLP) Solve(maxIter int) (float64, error) {
 	if lp.basis == nil {
 		lp.start()
@@ -182,10 +177,8 @@ const (
 	lpBlandTrig = 50    // switch to Bland's rule after this many degenerate steps in a row
 )
 
-// iterate runs primal simplex iterations from the current basis (at most maxIter): price
-// an entering column, move it by the ratio test, and either flip its bound or pivot it
-// into the basis; B⁻¹ is refactored every lpRefactor pivots. It returns nil at
-// optimality (no column prices out).
+// iterate runs at most maxIter primal simplex iterations from the current basis (price,
+// ratio test, bound flip or pivot); it returns nil at optimality (no column prices out).
 func (lp *BoundedLP) iterate(maxIter int) error {
 	m := lp.m
 	pi := make([]float64, m)
@@ -227,11 +220,10 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 	return ErrNotConverged
 }
 
-// price chooses the entering column q and its direction dir = ±1 (q = −1: none prices
-// out, the basis is optimal) from the duals pi. Partial Dantzig: the best reduced cost of
-// a window of columns, scanned cyclically from lp.next (a full cycle without a candidate
-// proves optimality); with bland (after a degenerate streak), Bland's rule instead, the
-// lowest index from 0, which guarantees termination.
+// price chooses the entering column q and direction dir = ±1 from the duals pi (q = −1:
+// optimal). Partial Dantzig: the best reduced cost of a window of columns scanned
+// cyclically from lp.next (a full cycle without a candidate proves optimality); with bland
+// (after a degenerate streak), Bland's rule, the lowest index, which guarantees termination.
 func (lp *BoundedLP) price(pi []float64, bland bool) (q int, dir float64) {
 	q, dir, best := -1, 0.0, 0.0
 	N := len(lp.cols)
@@ -279,7 +271,6 @@ func (lp *BoundedLP) price(pi []float64, bland bool) (q int, dir float64) {
 	return q, dir
 }
 
-// ftran writes w = B⁻¹ col.
 func (lp *BoundedLP) ftran(w, col []float64) {
 	for r := range lp.m {
 		s := 0.0
@@ -290,10 +281,9 @@ func (lp *BoundedLP) ftran(w, col []float64) {
 	}
 }
 
-// ratioTest is the step t by which u_q can move in direction dir before a basic variable
-// hits a bound (the smallest basic index on a tie), and the basis row leave of that
-// variable; leave = −1 when u_q reaches its own other bound first (a bound flip), and
-// t = +Inf when nothing limits the step.
+// ratioTest is the step t u_q can move in direction dir before a basic variable hits a
+// bound (the smallest basic index on a tie) and that variable's row leave; leave = −1 when
+// u_q reaches its other bound first (a bound flip), t = +Inf when nothing limits the step.
 func (lp *BoundedLP) ratioTest(w []float64, q int, dir float64) (t float64, leave int) {
 	t = lp.hi[q] - lp.lo[q]
 	leave = -1
@@ -318,9 +308,8 @@ func (lp *BoundedLP) ratioTest(w []float64, q int, dir float64) (t float64, leav
 	return t, leave
 }
 
-// pivot brings column q into the basis at row leave (w = B⁻¹ col_q): the leaving
-// variable is snapped onto the bound it hit, and B⁻¹ gets the product-form update with
-// pivot w[leave].
+// pivot brings column q into the basis at row leave (w = B⁻¹ col_q), snapping the leaving
+// variable onto the bound it hit; B⁻¹ gets the product-form update.
 func (lp *BoundedLP) pivot(w []float64, q, leave int, dir float64) {
 	m := lp.m
 	out := lp.basis[leave]
@@ -347,8 +336,7 @@ func (lp *BoundedLP) pivot(w []float64, q, leave int, dir float64) {
 	}
 }
 
-// refactor recomputes B⁻¹ from the basis columns and the basic values from the
-// nonbasic ones, removing accumulated rounding.
+// refactor recomputes B⁻¹ and the basic values from scratch, removing accumulated rounding.
 func (lp *BoundedLP) refactor() {
 	m := lp.m
 	B := mat.NewDense(m, m, nil)
@@ -394,13 +382,13 @@ type Result struct {
 	Iters  int
 }
 
-// Tol is the default relative duality-gap target of the solvers: well below the 1e-6
-// relative accuracy the harness asks of empirical_risk_opt.
+// Tol is the solvers' default relative duality-gap target, well below the 1e-6 relative
+// accuracy the harness asks of empirical_risk_opt.
 const Tol = 1e-10
 
-// AcceptTol is the second tolerance tier of the cutting-plane loop: when the cut budget
-// is exhausted, a certified gap ≤ AcceptTol·max(1, |L*|) is converged to well below any
-// risk difference the harness reports. The Optimum carries the gap it has.
+// AcceptTol is the cutting-plane loop's second tier: with the cut budget exhausted, a
+// certified gap ≤ AcceptTol·max(1, |L*|) is below any risk difference the harness reports
+// (the Optimum carries the gap it has).
 const AcceptTol = 1e-8
 
 // LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (radius = +Inf:
@@ -508,17 +496,15 @@ func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64,
 		axpy(x, sign, pi)
 		nx := norm(x)
 		if math.IsInf(radius, 1) {
-			// Unconstrained: D(u) = LP value/n is a valid bound only when Σ u_i col_i = 0;
-			// refuse a residual above rounding.
+			// D(u) = LP value/n bounds only when Σ u_i col_i = 0: refuse a residual above rounding.
 			lb, res := dual(u, 0)
 			scale := 1.0
 			for _, col := range cols {
 				scale = math.Max(scale, norm(col))
 			}
 			if res > 1e-8*scale {
-				// Ill-conditioned designs (features close to a low-rank subspace) leave
-				// the simplex multipliers slightly off Σ u_i col_i = 0; repair them to an
-				// exactly dual-feasible point so the lower bound stays a certificate.
+				// Ill-conditioned designs (features near a low-rank subspace) leave u slightly
+				// off Σ u_i col_i = 0: repair it so the lower bound stays a certificate.
 				if ur, ok := repairDual(cols, u, lo, hi); ok {
 					if lb2, res2 := dual(ur, 0); res2 <= 1e-8*scale {
 						lb, res = lb2, res2
@@ -575,10 +561,9 @@ func axpy(dst []float64, alpha float64, x []float64) {
 
 func norm(x []float64) float64 { return math.Sqrt(dot(x, x)) }
 
-// repairDual moves u to the nearest (minimum-norm correction) point with Σ u_i col_i = 0,
-// then shrinks it towards 0 until it is back inside [lo, hi]^n. Shrinking keeps the
-// equality because it is homogeneous; it needs lo ≤ 0 ≤ hi. It reports false when the
-// correction cannot be made feasible (e.g. a negative multiplier with lo = 0).
+// repairDual moves u to the nearest point with Σ u_i col_i = 0 (minimum-norm correction),
+// then shrinks it towards 0 back into [lo, hi]^n (homogeneous, so the equality holds; it
+// needs lo ≤ 0 ≤ hi). It reports false when that fails (a negative u_i with lo = 0).
 func repairDual(cols [][]float64, u []float64, lo, hi float64) ([]float64, bool) {
 	n, d := len(cols), len(cols[0])
 	m := mat.NewDense(d, n, nil)
@@ -589,8 +574,7 @@ func repairDual(cols [][]float64, u []float64, lo, hi float64) ([]float64, bool)
 			r.SetVec(j, r.AtVec(j)+u[i]*v)
 		}
 	}
-	// Minimum-norm least squares through the SVD, with the numerical rank, so that exactly
-	// rank-deficient designs (features in a rank-r subspace) are handled too.
+	// Minimum-norm least squares by SVD at the numerical rank (exactly rank-deficient designs too).
 	var svd mat.SVD
 	if !svd.Factorize(m, mat.SVDThin) {
 		return nil, false
@@ -658,7 +642,7 @@ func negEntropy(u float64) float64 {
 	return s
 }
 
-// logit holds a logistic ERM F(x) = (1/n) Σ softplus(−y_i⟨a_i, x⟩) with work buffers.
+// logit is a logistic ERM F(x) = (1/n) Σ softplus(−y_i⟨a_i, x⟩) with work buffers.
 type logit struct {
 	n, d int
 	A    *mat.Dense // n×d features
@@ -723,11 +707,10 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 			l.p[j] = -l.p[j]
 		}
 		dec2 := -dot(l.g, l.p) // Newton decrement²
-		// The rounding floor: below it the decrease F(x) − F(x+p) ≈ dec2/2 is within a few
-		// ulps of F (or of the gradient sum's rounding, the absolute 1e-16), so Armijo cannot
-		// be verified. Quadratic convergence stalls there: stop when the decrement is under
-		// the floor and no longer shrinking (F(x) − min ≲ dec2/2, a self-concordance-type
-		// bound).
+		// Below the rounding floor the decrease F(x) − F(x+p) ≈ dec2/2 is within a few ulps
+		// of F (or of the gradient sum's rounding, 1e-16), so Armijo cannot be verified: stop
+		// when the decrement is under it and no longer shrinking (F(x) − min ≲ dec2/2, a
+		// self-concordance-type bound).
 		floor := math.Max(1e-16, 8*epsMach*math.Abs(f))
 		if dec2 <= 1e-30 || (dec2 < floor && dec2 > 0.25*prevDec) {
 			return it, nil
@@ -759,10 +742,10 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 }
 
 // Logistic minimises F(x) = (1/n) Σ log(1 + exp(−y_i⟨a_i, x⟩)) (labels ±1) over
-// ‖x‖ ≤ radius (+Inf: unconstrained) by damped Newton. On the ball, when the unconstrained
-// minimiser is outside it, x = x(ν) = argmin F + (ν/2)‖x‖² with ν > 0 chosen by a
-// safeguarded Newton iteration on 1/‖x(ν)‖ − 1/R (the trust-region secular equation,
-// Moré–Sorensen 1983). Certificate (Fenchel duality, softplus(z) = max_{u∈[0,1]} uz − h(u)):
+// ‖x‖ ≤ radius (+Inf: unconstrained) by damped Newton; when the unconstrained minimiser
+// is outside the ball, x(ν) = argmin F + (ν/2)‖x‖² with ν from a safeguarded Newton
+// iteration on 1/‖x(ν)‖ − 1/R (the trust-region secular equation, Moré–Sorensen 1983).
+// Certificate (Fenchel duality, softplus(z) = max_{u∈[0,1]} uz − h(u)):
 //
 //	D(u) = −(1/n) Σ h(u_i) − (R/n) ‖Σ u_i y_i a_i‖,  u_i = σ(−y_i⟨a_i, x⟩),
 //
@@ -858,8 +841,8 @@ func (l *logit) certify(x []float64, radius float64, iters int, method string) (
 	extra := 0.0
 	R := radius
 	if math.IsInf(radius, 1) {
-		// Project u onto {Σ u_i y_i a_i = 0}: BBᵀ = AᵀA (y_i² = 1); ridge-regularised
-		// solve plus one refinement step, then check.
+		// Project u onto {Σ u_i y_i a_i = 0} (BBᵀ = AᵀA as y_i² = 1): a ridge-regularised
+		// solve refined twice, then the check below.
 		var G mat.SymDense
 		G.SymOuterK(1, l.A.T())
 		tr := G.Trace()
@@ -880,11 +863,10 @@ func (l *logit) certify(x []float64, radius float64, iters int, method string) (
 				u[i] -= l.y[i] * dot(l.A.RawRowView(i), c.RawVector().Data)
 			}
 		}
-		// A u_i outside [0, 1] leaves no dual certificate. On linearly separable data it
-		// is the rule, not round-off: F has no minimiser (its infimum is approached as
-		// ‖x‖ → ∞), Newton stops far out where every σ(−m_i) underflows, and the
-		// projection lands a hair below 0 (u = −2e-56 on TestLogisticSeparableRejected's
-		// four points). This check is the solver's only separability test.
+		// A u_i outside [0, 1] leaves no dual certificate: on linearly separable data, the
+		// rule, F has no minimiser, Newton stops far out where every σ(−m_i) underflows and
+		// the projection lands a hair below 0 (u = −2e-56 on TestLogisticSeparableRejected's
+		// points). This is the solver's only separability test.
 		for i := range u {
 			if u[i] < 0 || u[i] > 1 {
 				return Result{}, fmt.Errorf("solve: logistic: no dual certificate: the projected "+
