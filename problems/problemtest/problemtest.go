@@ -20,9 +20,8 @@ import (
 type Config struct {
 	Spec problems.Spec
 	Seed uint64
-	// Others are further problems of the same universe and dimension (e.g. generated with
-	// other parameters, or extreme points of the universe): G_Δ is checked on pairs that
-	// mix them with the instance.
+	// Others are further problems of the same universe and dimension (other parameters,
+	// extreme points): G_Δ is checked on pairs mixing them with the instance.
 	Others []problems.Problem
 	// Points is the number of random x per check (default 200).
 	Points int
@@ -70,11 +69,10 @@ func norm(x []float64) float64 {
 	return math.Sqrt(problems.SquaredNorm(x))
 }
 
-// Check runs the suite: one subtest per property of a generator's instance, in this
-// order (the properties after "constants" share one stream of random points, so each
-// draws the points it always drew): constants, determinism, lipschitz,
-// strong-convexity, smoothness, gdelta, allocs, optimum, population for task sco, and
-// valuediff (its own stream, so that adding it moved no other property's points).
+// Check runs the suite, one subtest per property of a generator's instance in this order:
+// constants, determinism, lipschitz, strong-convexity, smoothness, gdelta, allocs,
+// optimum, population for task sco, and valuediff. The properties after constants share
+// one stream of random points (valuediff has its own), so each draws the points it always drew.
 func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Helper()
 	ck := newChecker(t, g, c)
@@ -92,8 +90,7 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Run("valuediff", ck.valueDiff)
 }
 
-// valueDiff is CheckValueDiff of the instance and of its exact low-rank reduction (if any),
-// so that a mechanism asking for differences sees the problem it would see through Value.
+// valueDiff is CheckValueDiff of the instance and of its exact low-rank reduction (if any).
 func (ck *checker) valueDiff(t *testing.T) {
 	rng := rand.New(rand.NewPCG(ck.c.Seed+2, 78))
 	CheckValueDiff(t, ck.inst, ck.k.Domain, rng)
@@ -126,7 +123,7 @@ func CheckValueDiff(t *testing.T, p problems.ValueOracle, dm problems.Domain, rn
 }
 
 // checker is one Check call's state: the instance generated twice from the seed, its
-// constants, the shared point stream and the work buffers the properties reuse.
+// constants, the shared point stream and work buffers.
 type checker struct {
 	g           problems.Generator
 	c           Config
@@ -138,7 +135,6 @@ type checker struct {
 	gr, gr2, v  []float64
 }
 
-// newChecker fills in the Config defaults and generates the instance twice.
 func newChecker(t *testing.T, g problems.Generator, c Config) *checker {
 	t.Helper()
 	c.Points = cmp.Or(c.Points, 200)
@@ -153,9 +149,8 @@ func newChecker(t *testing.T, g problems.Generator, c Config) *checker {
 	return ck
 }
 
-// constants: Constants(spec) equals the instance's, N and D match the oracle, and
-// 0 < G_Δ ≤ 2G_f; a declared GK profile has length d+1, ends at 0, starts at most at G_f
-// and does not increase.
+// constants: Constants(spec) is the instance's, N and D the oracle's, 0 < G_Δ ≤ 2G_f, and
+// a declared GK has length d+1, ends at 0, starts at most at G_f and does not increase.
 func (ck *checker) constants(t *testing.T) {
 	k, n, d := ck.k, ck.n, ck.d
 	want, err := ck.g.Constants(ck.c.Spec)
@@ -207,7 +202,6 @@ func (ck *checker) lipschitz(t *testing.T) {
 		if gn := norm(gr); gn > k.GF*(1+1e-9) {
 			t.Fatalf("‖∇f(x; s_%d)‖ = %v, want ≤ G_f = %v", i, gn, k.GF)
 		}
-		// Directional derivative against a central difference.
 		for j := range v {
 			v[j] = rng.NormFloat64()
 		}
@@ -236,9 +230,8 @@ func (ck *checker) lipschitz(t *testing.T) {
 	}
 }
 
-// strongConvexity: the declared strong convexity λ (0 for a merely convex family) is what
-// expmech's strongly-convex setting trusts: check the subgradient inequality
-// f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
+// strongConvexity: the declared λ (0 if merely convex), which expmech strongly-convex
+// trusts, satisfies f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
 func (ck *checker) strongConvexity(t *testing.T) {
 	inst, k, rng := ck.inst, ck.k, ck.rng
 	x, x2, gr := ck.x, ck.x2, ck.gr
@@ -269,10 +262,9 @@ func (ck *checker) strongConvexity(t *testing.T) {
 	}
 }
 
-// smoothness: a declared β (Constants.Smooth) is trusted by smooth-only recipes
-// (phased-sgd's 2Gη_i sensitivity, the perturbation solvers): check
-// ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on random pairs (on R^d they straddle the prior ball),
-// from its own stream, so later properties draw the same points whether or not β is declared.
+// smoothness: a declared β, trusted by smooth-only recipes (phased-sgd's 2Gη_i
+// sensitivity, the perturbation solvers), satisfies ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on
+// random pairs from its own stream (so later properties' points do not depend on β).
 func (ck *checker) smoothness(t *testing.T) {
 	inst, k, d, x2 := ck.inst, ck.k, ck.d, ck.x2
 	beta, ok := k.Smooth.Beta()
@@ -311,7 +303,6 @@ func (ck *checker) gDelta(t *testing.T) {
 		i, j := rng.IntN(p1.Len()), rng.IntN(p2.Len())
 		RandomPoint(rng, k.Domain, ck.d, x)
 		RandomPoint(rng, k.Domain, ck.d, x2)
-		// Lipschitz quotient of the difference along a chord, and the gradient difference.
 		q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / problems.Dist(x, x2)
 		p1.Grad(gr, i, x)
 		p2.Grad(gr2, j, x)
@@ -334,10 +325,9 @@ func (ck *checker) allocs(t *testing.T) {
 	}
 }
 
-// optimum: concurrent Optimum calls agree; the optimum is feasible, its value is the
-// empirical risk and the mean of the per-example values at X* (SPEC §0's average
-// convention); no sampled point of K, near X* or not, lies below value − gap; and the
-// certified gap is at most 1e-7 relative.
+// optimum: concurrent Optimum calls agree; X* is feasible with value the empirical risk
+// and the mean of Value(i, X*) (SPEC §0's average convention); no sampled point of K, near
+// X* or not, lies below value − gap; and the certified gap is at most 1e-7 relative.
 func (ck *checker) optimum(t *testing.T) {
 	inst, k, rng := ck.inst, ck.k, ck.rng
 	x, x2 := ck.x, ck.x2
@@ -381,8 +371,8 @@ func (ck *checker) optimum(t *testing.T) {
 	}
 }
 
-// concurrentOptimum calls inst.Optimum from 4 goroutines at once and returns the answer
-// after checking that every call succeeded with the same value.
+// concurrentOptimum calls inst.Optimum from 4 goroutines at once and returns the answer,
+// checking that every call succeeded with the same value.
 func concurrentOptimum(t *testing.T, inst problems.Instance) problems.Optimum {
 	t.Helper()
 	var wg sync.WaitGroup
@@ -430,8 +420,8 @@ func (ck *checker) population(t *testing.T) {
 }
 
 // Canary fixtures shared by the mechanism and sampler tests: small problems with
-// closed-form or cheaply certified optima, independent of the real generators. Their
-// oracles are package losses'; a fixture adds its data, its domain and its constants.
+// closed-form or cheaply certified optima, independent of the generators, adding data,
+// domain and constants to package losses' oracles.
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
 // linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
@@ -465,8 +455,8 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
 }
 
-// UniformPoints draws n points uniform on [lo, hi]^d, row by row (one rng.Float64 per
-// coordinate), for fixtures built on given points (NewLinearPoints, NewL1).
+// UniformPoints draws n points uniform on [lo, hi]^d, one rng.Float64 per coordinate row
+// by row, for fixtures on given points (NewLinearPoints, NewL1).
 func UniformPoints(rng *rand.Rand, n, d int, lo, hi float64) [][]float64 {
 	z := make([][]float64, n)
 	for i := range z {
@@ -485,8 +475,8 @@ func (l *Linear) WithDomain(dom problems.Domain) *Linear {
 	return &c
 }
 
-// WithSmooth returns a copy that declares β-smoothness (true of an affine loss for every
-// β ≥ 0), so that smooth-only recipes run on the closed-form linear family.
+// WithSmooth returns a copy declaring β-smoothness (true of an affine loss for all β ≥ 0),
+// for smooth-only recipes.
 func (l *Linear) WithSmooth(beta float64) *Linear {
 	c := *l
 	c.smooth = problems.BetaSmooth(beta)
@@ -531,9 +521,8 @@ func (l *Linear) Opt() float64 {
 	return -l.R * math.Sqrt(problems.SquaredNorm(l.Mean()))
 }
 
-// GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and a named loss:
-// "logistic" φ = log(1 + e^{−y t}) (|φ'| ≤ 1, φ” ≤ 1/4), "absolute" φ = |t − y|
-// (|φ'| ≤ 1, non-smooth). So G_f = 1, G_Δ = 2, β = 1/4 or 0.
+// GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and φ logistic, log(1 + e^{−y t})
+// (|φ'| ≤ 1, φ” ≤ 1/4), or absolute, |t − y| (|φ'| ≤ 1): G_f = 1, G_Δ = 2, β = 1/4 or none.
 type GLM struct {
 	A      [][]float64
 	Y      []float64
