@@ -13,8 +13,7 @@ import (
 	"expmech/task"
 )
 
-// DomainKind names the constraint set K of DESIGN.md "Spec schema": the leaf package
-// domain's Kind, shared with the spec decoder.
+// DomainKind names the constraint set K (DESIGN.md "Spec schema"), shared with the decoder.
 type DomainKind = domain.Kind
 
 const (
@@ -60,9 +59,8 @@ type Constants struct {
 	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
 	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
 	ValueBound float64
-	// GLMLoss names φ when every f(x; s) = φ(⟨a, x⟩, y) is a generalised linear model
-	// (logistic | hinge | absolute; the Hessian is then rank one, KST12 Thm 2's
-	// condition), "" otherwise. A structural fact about the family, not about the draw.
+	// GLMLoss names φ when every f(x; s) of the family is a GLM φ(⟨a, x⟩, y) (a rank-one
+	// Hessian, KST12 Thm 2's condition), "" otherwise.
 	GLMLoss loss.Kind
 	// StrongConvexity is λ ≥ 0 such that every f(·; s) of the universe is λ-strongly convex
 	// on K (0: none proven); expmech strongly-convex trusts no more than this.
@@ -162,8 +160,7 @@ func (c Constants) Public(name string) bool {
 	return known && !slices.Contains(c.Measured, name)
 }
 
-// MeasuredByScale is Measured for a generator whose Lipschitz-type constants come from a
-// row-norm bound that rescale: scale enforces by dividing by the file's largest row norm.
+// MeasuredByScale is Measured for a generator whose row-norm bound rescale: scale enforces.
 func MeasuredByScale() []string {
 	return []string{ConstRows, ConstGF, ConstGDelta, ConstGK, ConstSmooth, ConstValueBound}
 }
@@ -200,8 +197,7 @@ type DataAccess interface {
 	Structure() Problem
 }
 
-// Need is the oracle capability a mechanism or sampler declares; each level includes
-// the ones before it.
+// Need is the oracle capability a mechanism or sampler declares, each level including the last.
 type Need int
 
 const (
@@ -272,9 +268,8 @@ type Population interface {
 }
 
 // Classifier is implemented by binary-classification instances (labels ±1) of task: sco:
-// PopulationAccuracy is the fraction of held-out examples that sign⟨a, x⟩ labels
-// correctly (a tie counts ½) and its standard error; NaN when it does not apply (a
-// regression loss, or no held-out sample).
+// PopulationAccuracy is the held-out fraction sign⟨a, x⟩ labels correctly (a tie counts ½)
+// and its standard error; NaN for a regression loss or without a held-out sample.
 type Classifier interface {
 	PopulationAccuracy(x []float64) (acc, stderr float64)
 }
@@ -294,9 +289,8 @@ type Spec struct {
 	Params any
 }
 
-// A Generator builds instances of one problem kind. Generate must use rng only (the
-// problem stream, SPEC/DESIGN "Seeds"), so that every algorithm of a trial sees the same
-// instance.
+// A Generator builds instances of one problem kind; Generate must draw from rng only (the
+// problem stream, SPEC/DESIGN "Seeds"), so every algorithm of a trial sees the same instance.
 type Generator interface {
 	Name() string
 	// DefaultParams returns a fresh pointer to the generator's parameter struct filled
@@ -452,8 +446,7 @@ func want[V any](ok bool, name string, v V, wanted string) error {
 	return fmt.Errorf("%s: %v, want %s", name, v, wanted)
 }
 
-// CheckRadius: the domain radius (or the prior bound C when unconstrained) must be a
-// finite value > 0.
+// CheckRadius: the domain radius (the prior bound C when unconstrained) is finite and > 0.
 func CheckRadius(spec Spec) error { return Positive("radius", spec.Domain.Radius) }
 
 // CheckSize: a generated dataset (no data file) needs n ≥ 2 and d ≥ 1 (a nil entry for
@@ -493,9 +486,8 @@ type Reduction struct {
 	Basis   *Basis // U
 }
 
-// ReducedDim reports whether an oracle of dimension dim answers in the reduced
-// coordinates of a problem with constants c (a Reduction.Problem): c has an exact rank
-// r = dim < D and the domain is R^d.
+// ReducedDim reports whether an oracle of dimension dim answers in the reduced coordinates
+// of a problem with constants c (a Reduction.Problem): exact rank r = dim < D, on R^d.
 func ReducedDim(c Constants, dim int) bool {
 	return c.Rank > 0 && dim == c.Rank && dim < c.D && c.Domain.Kind == Unconstrained
 }

@@ -412,21 +412,11 @@ func LAD(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 		}
 		return s / float64(n)
 	}
-	dual := func(u []float64, R float64) (float64, float64) {
-		d := len(a[0])
-		v := make([]float64, d)
-		s := 0.0
-		for i, ai := range a {
-			s += u[i] * y[i]
-			axpy(v, u[i], ai)
-		}
-		return -(s + R*norm(v)) / float64(n), norm(v)
-	}
 	c := make([]float64, n)
 	for i := range c {
 		c[i] = -y[i]
 	}
-	return polyhedral(a, c, -1, 1, -1, value, dual, radius, tol, "lp-lad")
+	return polyhedral(a, c, -1, 1, -1, value, radius, tol, "lp-lad")
 }
 
 // Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius through the
@@ -450,28 +440,31 @@ func Hinge(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 		}
 		return s / float64(n)
 	}
-	dual := func(u []float64, R float64) (float64, float64) {
-		v := make([]float64, d)
-		s := 0.0
-		for i, ci := range cols {
-			s += u[i]
-			axpy(v, u[i], ci)
-		}
-		return (s - R*norm(v)) / float64(n), norm(v)
-	}
 	c := make([]float64, n)
 	for i := range c {
 		c[i] = 1
 	}
-	return polyhedral(cols, c, 0, 1, 1, value, dual, radius, tol, "lp-hinge")
+	return polyhedral(cols, c, 0, 1, 1, value, radius, tol, "lp-hinge")
 }
 
 // polyhedral runs the shared LP + cutting-plane loop. sign maps the multipliers to the
 // primal (x = sign·π); the cut column is −sign·g so that its reduced cost is g·x − R.
-func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64,
-	value func([]float64) float64, dual func(u []float64, R float64) (float64, float64),
+func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64, value func([]float64) float64,
 	radius, tol float64, method string) (Result, error) {
 	n, d := len(cols), len(cols[0])
+	// dual is LAD's or Hinge's lower bound D(u) (sign·c_i is y_i or 1) and ‖Σ u_i col_i‖.
+	dual := func(u []float64, R float64) (float64, float64) {
+		v := make([]float64, d)
+		s := 0.0
+		for i, col := range cols {
+			s += u[i] * (sign * c[i])
+			axpy(v, u[i], col)
+		}
+		if sign < 0 {
+			return -(s + R*norm(v)) / float64(n), norm(v)
+		}
+		return (s - R*norm(v)) / float64(n), norm(v)
+	}
 	if tol <= 0 {
 		tol = Tol
 	}
