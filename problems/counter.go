@@ -48,8 +48,7 @@ func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl
 }
 
 // Structure returns the wrapped problem for assertions to the structural capabilities
-// (LinearData, ...), uncounted: only reference samplers, exact solvers and audits use it,
-// and they say so in their records.
+// (LinearData, ...), uncounted: for reference samplers, exact solvers and audits only.
 func (c *Counter) Structure() Problem { return c.p }
 
 // Oracle returns the view of c with exactly the capability need (c itself for NeedData),
@@ -105,8 +104,7 @@ type ClippedGradSummer interface {
 	SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (clipped int)
 }
 
-// SumClippedGrads is the batch through p's own SumClippedGrads when p has one, else
-// SumClippedGradsEach.
+// SumClippedGrads is p's own SumClippedGrads when it has one, else SumClippedGradsEach.
 func SumClippedGrads(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
 	if s, ok := p.(ClippedGradSummer); ok {
 		return s.SumClippedGrads(dst, buf, idx, x, c)
@@ -165,9 +163,8 @@ func SquaredNorm(g []float64) float64 {
 // reports whether g was clipped (a NaN norm counts as clipped, n ≤ c being false). The bits
 // are those of scaling a copy holding g in place by c/‖g‖ and adding it (1·v = v at s = 1).
 func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
-	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and of c² (relative
-	// errors of 2⁻⁵³ each), so the common unclipped case skips the square root; the
-	// decision is the one √ss ≤ c makes.
+	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and c² (relative errors
+	// of 2⁻⁵³ each): the common unclipped case skips the square root, deciding as √ss ≤ c.
 	if !(ss < c*c*(1-0x1p-40)) {
 		if n := math.Sqrt(ss); !(n <= c) {
 			f := c / n
@@ -202,8 +199,7 @@ func ValueDifferOf(p ValueOracle) ValueDiffer {
 	return twoValues{p}
 }
 
-// MeanValue is (1/n) Σ_i p.Value(i, x), summed in index order: the empirical risk F(x) of
-// a problem whose examples p answers.
+// MeanValue is the empirical risk F(x) = (1/n) Σ_i p.Value(i, x), summed in index order.
 func MeanValue(p ValueOracle, x []float64) float64 {
 	s := 0.0
 	for i := range p.Len() {

@@ -330,7 +330,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 }
 
 // gaussBall draws g ~ N(0, I/d) (d = len(a)) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A,
-// typically ≈ A. The glm features, and the lowrank coefficients c (A = √(A² − g_k²)).
+// typically ≈ A (the glm features and lowrank coefficients).
 func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	for j := range a {
 		a[j] = rng.NormFloat64() / math.Sqrt(float64(len(a)))
@@ -512,8 +512,7 @@ func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, 
 	return in.sumClipped(in.a, in.sqA, dst, idx, x, c)
 }
 
-// sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r (all when idx is nil);
-// sq holds the rows' squared norms (rowSquares).
+// sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r with rowSquares sq.
 func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []float64, c float64) (clipped int) {
 	for k := range problems.BatchLen(idx, len(r)) {
 		if i := problems.BatchIndex(idx, k); in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
@@ -579,9 +578,8 @@ func DataConstants(phi loss.Kind, A float64, dom problems.Domain, n, d int) prob
 	return Generator{}.constants(spec, &Params{FeatureNorm: A}, n, d)
 }
 
-// FromData returns the GLM instance with examples (a_i, y_i) and constants c, and, when
-// heldA is non-nil, the held-out sample (heldA, heldY) of task sco. The slices are kept,
-// not copied.
+// FromData returns the GLM instance of examples (a_i, y_i) and constants c, with task sco's
+// held-out sample (heldA, heldY) when heldA is non-nil; the slices are kept, not copied.
 func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, heldA [][]float64, heldY []float64) *Instance {
 	in := newInstance(a, y, phi, c)
 	if heldA != nil {

@@ -92,14 +92,12 @@ func (lp *BoundedLP) Pi(dst []float64) {
 	}
 }
 
+// cost is −1 for an artificial in phase 1 (maximising −Σ artificials), else c_j (0 for artificials).
 func (lp *BoundedLP) cost(j int) float64 {
-	if lp.phase1 {
-		if lp.art[j] {
-			return -1
-		}
-		return 0
-	}
-	if lp.art[j] {
+	switch {
+	case lp.phase1 && lp.art[j]:
+		return -1
+	case lp.phase1 || lp.art[j]:
 		return 0
 	}
 	return lp.c[j]
