@@ -17,7 +17,7 @@ const (
 	FamilyLinear   = "linear"    // Linear: z_1 = ∓G e₁, z_i = 0 otherwise (PRIVACY.md §3.2 recipe (a))
 	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1; Case B proper is K = [−1, 1])
 	FamilyLogistic = "logistic"  // NewLogistic: the 1-D logistic GLM, y_1 flipped (d = 1)
-	FamilyRidge    = "ridge"     // NewRidge: the linear pair plus (λ/2)‖x‖², λ-strongly convex (bounded K)
+	FamilyRidge    = "ridge"     // Ridge: the linear pair plus (λ/2)‖x‖², λ-strongly convex (bounded K)
 	// FamilyL1Kinks is NewL1Kinks, the sampler canary: kinks inside the law's bulk make a
 	// proximal sampler clip ρ at a rate typical of real instances; S = ‖x‖², no neighbour.
 	FamilyL1Kinks = "l1-kinks"
@@ -131,7 +131,8 @@ func side(spec problems.Spec, p *Params, neighbour bool) fixture {
 	case FamilyLogistic:
 		return NewLogistic(spec.N, spec.Domain, neighbour)
 	case FamilyRidge:
-		return NewRidge(spec.N, spec.D, p.Lipschitz, p.Ridge, spec.Domain, neighbour)
+		z := pairPoints(spec.N, spec.D, p.Lipschitz, neighbour)
+		return &Ridge{z: z, n: spec.N, d: spec.D, g: p.Lipschitz, lam: p.Ridge, dom: spec.Domain}
 	case FamilyL1Kinks:
 		c := NewL1Kinks(spec.N, spec.D, spec.Domain.Radius)
 		c.audited = audited{batch: p.Batch, norm2: true}
@@ -368,15 +369,6 @@ type Ridge struct {
 	dom    problems.Domain
 }
 
-// NewRidge returns D (neighbour = false: z_1 = −G e₁) or D′ (z_1 = +G e₁).
-func NewRidge(n, d int, g, lam float64, dom problems.Domain, neighbour bool) *Ridge {
-	if n < 1 || d < 1 || !(g > 0) || !(lam > 0) {
-		panic(fmt.Sprintf("canary: NewRidge(n=%d, d=%d, G=%v, λ=%v)", n, d, g, lam))
-	}
-	z := pairPoints(n, d, g, neighbour)
-	return &Ridge{z: z, n: n, d: d, g: g, lam: lam, dom: dom}
-}
-
 func (c *Ridge) Len() int { return c.n }
 func (c *Ridge) Dim() int { return c.d }
 
@@ -414,22 +406,6 @@ type L1 struct {
 	dom       problems.Domain
 }
 
-// NewL1 returns the instance with points z (copied); K must be a box or a ball.
-func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
-	if len(z) == 0 || !(w > 0) {
-		panic("canary: NewL1 needs points and w > 0")
-	}
-	d := len(z[0])
-	cp := make([][]float64, len(z))
-	for i := range z {
-		if len(z[i]) != d {
-			panic("canary: NewL1 ragged points")
-		}
-		cp[i] = append([]float64(nil), z[i]...)
-	}
-	return &L1{L1: losses.L1{Z: cp, W: w}, dom: dom}
-}
-
 // NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1],
 // and the neighbour replaces a_1 = −½ by +½.
 func NewL1CaseB(n int, neighbour bool) *L1 {
@@ -440,7 +416,7 @@ func NewL1CaseB(n int, neighbour bool) *L1 {
 	if neighbour {
 		z[0][0] = 0.5
 	}
-	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: 1})
+	return &L1{L1: losses.L1{Z: z, W: 1}, dom: problems.Domain{Kind: problems.Box, Radius: 1}}
 }
 
 // NewL1Kinks is the sampler canary (PRIVACY.md §4): n points with coordinates drawn from
@@ -456,7 +432,7 @@ func NewL1Kinks(n, d int, r float64) *L1 {
 			z[i][j] = 0.1 * float64(rng.IntN(3)-1)
 		}
 	}
-	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: r})
+	return &L1{L1: losses.L1{Z: z, W: 1}, dom: problems.Domain{Kind: problems.Box, Radius: r}}
 }
 
 func (c *L1) Constants() problems.Constants {

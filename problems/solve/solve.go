@@ -92,7 +92,7 @@ func (lp *BoundedLP) Pi(dst []float64) {
 	}
 }
 
-// cost is −1 for an artificial in phase 1 (maximising −Σ artificials), else c_j (0 for artificials).
+// cost: phase 1 maximises −Σ artificials, phase 2 cᵀu over the structural variables.
 func (lp *BoundedLP) cost(j int) float64 {
 	switch {
 	case lp.phase1 && lp.art[j]:
@@ -618,9 +618,6 @@ func Sigmoid(t float64) float64 {
 	return e / (1 + e)
 }
 
-// epsMach is the spacing of float64 at 1, 2⁻⁵².
-const epsMach = 0x1p-52
-
 // negEntropy is h(u) = u log u + (1−u) log(1−u), the convex conjugate of softplus on [0,1].
 func negEntropy(u float64) float64 {
 	s := 0.0
@@ -702,7 +699,7 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 		// of F (or of the gradient sum's rounding, 1e-16), so Armijo cannot be verified: stop
 		// when the decrement is under it and no longer shrinking (F(x) − min ≲ dec2/2, a
 		// self-concordance-type bound).
-		floor := math.Max(1e-16, 8*epsMach*math.Abs(f))
+		floor := math.Max(1e-16, 8*0x1p-52*math.Abs(f)) // 8 ulps of F (2⁻⁵² is the ulp of 1)
 		if dec2 <= 1e-30 || (dec2 < floor && dec2 > 0.25*prevDec) {
 			return it, nil
 		}
