@@ -112,8 +112,7 @@ func build(spec problems.Spec) (problems.Instance, error) {
 	return inst, nil
 }
 
-// fixture is what side returns: an instance whose audit fields can be set (setAudited is
-// promoted from the embedded audited).
+// fixture is what side returns: an instance whose audit fields can be set.
 type fixture interface {
 	problems.Instance
 	problems.Audited
@@ -162,9 +161,8 @@ type audited struct {
 	other problems.Problem // the other side of the pair (nil for the sampler canary)
 }
 
-// Neighbour returns the other side of the pair (D′ for D and D for D′), a structural
-// capability for the audit's exact privacy curves (uncounted, like problems.LinearData),
-// or nil when the instance has none.
+// Neighbour returns the other side of the pair (nil if none): a structural capability,
+// uncounted like problems.LinearData, for the audit's exact privacy curves.
 func (a audited) Neighbour() problems.Problem { return a.other }
 
 // Batch is the number of mechanism runs per trial (problems.Audited); 1 when unset.
@@ -307,8 +305,8 @@ var (
 	_ problems.RidgeData       = (*Ridge)(nil)
 )
 
-// The canary problems below are PRIVACY.md §3's worst-case replace-one pairs. Each type's
-// doc defines its neighbouring universe, over which its Constants are worst-case.
+// The canary problems below are PRIVACY.md §3's worst-case replace-one pairs, with
+// Constants worst-case over the universe each type's doc defines.
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on K with z_1 = ∓G·e₁ (D / D′) and z_i = 0 for
 // i ≥ 2 (PRIVACY.md §3.2 recipe (a); SPEC §4.8 item 1). Universe: z ∈ {t·e₁ : |t| ≤ G}.
@@ -356,11 +354,10 @@ func (c *Linear) Constants() problems.Constants {
 // Ridge is f(x; z_i) = ⟨x, z_i⟩ + (λ/2)‖x‖² on a bounded K, z_i and the universe as in
 // Linear: the linear pair made λ-strongly convex, the worst case of expmech's strongly
 // convex recipe (GLL22 Thm 6.2 remark; PRIVACY.md §3.2). Constants: ∇f = z + λx, so
-// G_f = G + λR on K (R its largest norm); f(·; z) − f(·; z′) = ⟨·, z − z′⟩, so G_Δ = 2G,
-// attained by the pair at every x; every f is λ-strongly convex and λ-smooth. The law
-// exp(−kF) is N(−z̄/λ, (kλ)⁻¹I) restricted to K, a Gaussian shift 2G/(nλ) over std
-// 1/√(kλ): s = 2G√k/(n√λ), the recipe's s up to K's truncation (drawn by the exact sampler
-// through RidgeData).
+// G_f = G + λR (R = max_K ‖x‖); G_Δ = 2G as for Linear, attained at every x; λ-smooth and
+// λ-strongly convex. The law exp(−kF), N(−z̄/λ, (kλ)⁻¹I) restricted to K (the exact
+// sampler's, through RidgeData), makes the pair a Gaussian shift 2G/(nλ) over std
+// 1/√(kλ): s = 2G√k/(n√λ), the recipe's s up to K's truncation.
 type Ridge struct {
 	audited
 	z      [][]float64
@@ -419,10 +416,9 @@ func NewL1CaseB(n int, neighbour bool) *L1 {
 	return &L1{L1: losses.L1{Z: z, W: 1}, dom: problems.Domain{Kind: problems.Box, Radius: 1}}
 }
 
-// NewL1Kinks is the sampler canary (PRIVACY.md §4): n points with coordinates drawn from
-// {−0.1, 0, 0.1} by the fixed stream PCG(0x5a3b1e, d), row by row (a smaller n is a
-// prefix), weight 1 (G_f = √d), K = [−r, r]^d: at posterior width 0.1 the kinks lie inside
-// the bulk of the law.
+// NewL1Kinks is the sampler canary (PRIVACY.md §4): n points, coordinates in {−0.1, 0, 0.1}
+// from the fixed stream PCG(0x5a3b1e, d) row by row (a smaller n is a prefix), weight 1
+// (G_f = √d), K = [−r, r]^d; at posterior width 0.1 the kinks lie in the law's bulk.
 func NewL1Kinks(n, d int, r float64) *L1 {
 	rng := rand.New(rand.NewPCG(0x5a3b1e, uint64(d)))
 	z := make([][]float64, n)
@@ -445,10 +441,9 @@ func (c *L1) Constants() problems.Constants {
 // |a| ≤ 1, y ∈ {±1}. Data: a_i = 1 − i/n, y_i alternating; the neighbour flips y_1 (the
 // largest-margin row, a_1 = 1). Constants: f′ = −y a σ(−y a x) ∈ (−1, 1), so G_f = 1;
 // a difference of two such derivatives lies in (−2, 2), so G_Δ = 2 (replace-one);
-// f″ = a² σ(1−σ) ≤ ¼ = β; |f(x) − f(0)| ≤ |a x| ≤ R. G_Δ = 2 is conservative in d = 1: at
-// one x the derivatives over the universe span σ(x) + σ(−x) = 1, and the label flip of
-// a_1 = 1 moves f′ by exactly 1 at every x, so the pair is worst case for the 1-D logistic
-// universe (PRIVACY.md §3.2, audit_smooth).
+// f″ = a² σ(1−σ) ≤ ¼ = β; |f(x) − f(0)| ≤ |a x| ≤ R. G_Δ = 2 is conservative: at one x the
+// derivatives over the universe span σ(x) + σ(−x) = 1, which the flip of a_1 = 1 attains at
+// every x, so the pair is the 1-D logistic universe's worst case (PRIVACY.md §3.2, audit_smooth).
 type Logistic struct {
 	audited
 	n   int
@@ -507,8 +502,7 @@ func finiteOrZero(v float64) float64 {
 	return v
 }
 
-// pairPoints is a side of the canaries' pair: n points of R^d at 0 but z_0 = −g·e_1 on D,
-// +g·e_1 on D'.
+// pairPoints is a side of the pair: n points of R^d at 0 but z_0 = −g·e_1 (D) or +g·e_1 (D').
 func pairPoints(n, d int, g float64, neighbour bool) [][]float64 {
 	z := make([][]float64, n)
 	for i := range z {

@@ -47,9 +47,8 @@ type Params struct {
 	Normalize string `yaml:"normalize"`
 	// FeatureNorm is A, the bound on ‖a‖ (G_f = A). Required.
 	FeatureNorm float64 `yaml:"feature_norm"`
-	// LabelShift and LabelScale map a regression target (loss absolute, where both are
-	// required) to (y − LabelShift)/LabelScale. Classification labels must be ±1 or 0/1
-	// (0 is read as −1), and these keys are then refused.
+	// LabelShift and LabelScale map an absolute-loss target to (y − LabelShift)/LabelScale,
+	// required there and refused for classification labels (±1 or 0/1, 0 read as −1).
 	LabelShift *float64 `yaml:"label_shift"`
 	LabelScale *float64 `yaml:"label_scale"`
 	// TestEvery fixes the public split by row index: the examples i (0-based, in file order)
@@ -273,8 +272,7 @@ func Map(p *Params, x []float64) []float64 {
 	return a
 }
 
-// Constants implements problems.Generator: glm's constants for ‖a‖ ≤ A (glm.DataConstants),
-// with n the subsample size and d the mapped dimension. Nothing is measured from the data.
+// Constants implements problems.Generator: glm.DataConstants, n the subsample size.
 func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 	p, err := g.params(spec)
 	if err != nil {
