@@ -233,12 +233,12 @@ type Instance struct {
 	rest *Instance  // held-out sample (task sco)
 	opt  *problems.LazyOptimum
 
-	fc    [][]float64 // factored lowrank: the c_i of a_i = U c_i (n×r; generateFactored)
-	basis *problems.Basis
-	dense sync.Once // materialises a for Features
-
-	sqA, sqFC         []float64 // rowSquares of a and fc (clipped sums), on first use
-	sqAOnce, sqFCOnce sync.Once
+	fc      [][]float64 // factored lowrank: the c_i of a_i = U c_i (n×r; generateFactored)
+	basis   *problems.Basis
+	dense   sync.Once // materialises a for Features
+	red     *Instance // the dense GLM over the c_i: the reduced problem's oracle
+	sqA     []float64 // rowSquares of a (clipped sums), on first use
+	sqAOnce sync.Once
 }
 
 // rowSquares returns problems.SquaredNorm of each row: for |s| = 1 the SquaredNorm of the
@@ -257,6 +257,8 @@ var (
 	_ problems.Population  = (*Instance)(nil)
 	_ problems.LowRank     = (*Instance)(nil)
 	_ problems.ValueDiffer = (*Instance)(nil)
+	_ problems.Classifier  = (*Instance)(nil)
+	_ heldout.Margins      = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator.
@@ -588,11 +590,6 @@ func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, h
 	return in
 }
 
-var (
-	_ problems.Classifier = (*Instance)(nil)
-	_ heldout.Margins     = (*Instance)(nil)
-)
-
 // Margin is y_i·⟨a_i, x⟩, the classification margin of example i.
 func (in *Instance) Margin(i int, x []float64) float64 { return in.y[i] * in.rowDot(i, x) }
 
@@ -640,7 +637,7 @@ func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64
 
 func newFactored(c [][]float64, y []float64, phi loss.Kind, cons problems.Constants, basis *problems.Basis) *Instance {
 	in := newInstance(nil, y, phi, cons)
-	in.fc, in.basis = c, basis
+	in.fc, in.basis, in.red = c, basis, newInstance(c, y, phi, cons)
 	return in
 }
 
@@ -700,35 +697,25 @@ func (in *Instance) Reduced() (problems.Reduction, bool) {
 	if in.fc == nil || in.c.Domain.Kind != problems.Unconstrained || in.c.Rank == 0 || in.c.Rank >= in.c.D {
 		return problems.Reduction{}, false
 	}
-	return problems.Reduction{Problem: reduced{in}, Basis: in.basis}, true
+	return problems.Reduction{Problem: reduced{in.red}, Basis: in.basis}, true
 }
 
-// reduced is f̃(y; s_i) = φ(⟨c_i, y⟩, y_i) = f(Uy; s_i) on R^r, with the full constants.
-type reduced struct{ in *Instance }
+// reduced is f̃(y; s_i) = φ(⟨c_i, y⟩, y_i) = f(Uy; s_i) on R^r, with the full constants:
+// the oracle of the dense GLM over the c_i (Instance.red), and nothing else of it.
+type reduced struct{ d *Instance }
 
 var (
-	_ problems.Problem     = reduced{}
-	_ problems.ValueDiffer = reduced{}
+	_ problems.Problem           = reduced{}
+	_ problems.ValueDiffer       = reduced{}
+	_ problems.ClippedGradSummer = reduced{}
 )
 
-func (p reduced) Len() int                      { return len(p.in.fc) }
-func (p reduced) Dim() int                      { _, r := p.in.basis.Dims(); return r }
-func (p reduced) Constants() problems.Constants { return p.in.c }
-func (p reduced) Value(i int, y []float64) float64 {
-	return p.in.phi(floats.Dot(p.in.fc[i], y), p.in.y[i])
-}
-func (p reduced) ValueDiff(i int, z, y []float64) float64 {
-	ci, yi := p.in.fc[i], p.in.y[i]
-	return p.in.phi(floats.Dot(ci, z), yi) - p.in.phi(floats.Dot(ci, y), yi)
-}
-func (p reduced) SumClippedGrads(dst, _ []float64, idx []int, y []float64, c float64) int {
-	p.in.sqFCOnce.Do(func() { p.in.sqFC = rowSquares(p.in.fc) })
-	return p.in.sumClipped(p.in.fc, p.in.sqFC, dst, idx, y, c)
-}
-func (p reduced) Grad(dst []float64, i int, y []float64) {
-	ci := p.in.fc[i]
-	s := p.in.dphi(floats.Dot(ci, y), p.in.y[i])
-	for k, v := range ci {
-		dst[k] = s * v
-	}
+func (p reduced) Len() int                                { return p.d.Len() }
+func (p reduced) Dim() int                                { return len(p.d.a[0]) }
+func (p reduced) Constants() problems.Constants           { return p.d.c }
+func (p reduced) Value(i int, y []float64) float64        { return p.d.Value(i, y) }
+func (p reduced) ValueDiff(i int, z, y []float64) float64 { return p.d.ValueDiff(i, z, y) }
+func (p reduced) Grad(dst []float64, i int, y []float64)  { p.d.Grad(dst, i, y) }
+func (p reduced) SumClippedGrads(dst, buf []float64, idx []int, y []float64, c float64) int {
+	return p.d.SumClippedGrads(dst, buf, idx, y, c)
 }
