@@ -32,8 +32,7 @@ type Domain struct {
 // (doubling is exact, so 2·(r√d) is (2r)·√d bit for bit).
 func (dm Domain) Diameter(d int) float64 { return 2 * dm.MaxNorm(d) }
 
-// MaxNorm is sup_{x∈K} ‖x‖₂ (r for the ball, r√d for the box, +Inf unconstrained),
-// the quantity in the utility term μ max‖x‖²/2 of GLL22 Thm 6.2.
+// MaxNorm is sup_{x∈K} ‖x‖₂, the max‖x‖ of GLL22 Thm 6.2's utility term μ max‖x‖²/2.
 func (dm Domain) MaxNorm(d int) float64 {
 	switch dm.Kind {
 	case Ball:
@@ -56,8 +55,8 @@ type Constants struct {
 	Rank   int       // rank of the gradient span (LLL24 Assumption 1.3) when known, else 0
 	// Smooth is the declared β-smoothness of every f(·; s), or undeclared (see Smoothness).
 	Smooth Smoothness
-	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
-	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
+	// ValueBound bounds |f(x; s) − f(x_c; s)| over K for the pure-DP mechanism; 0 if unknown
+	// (it then uses G_Δ·R_K, SPEC §2.4).
 	ValueBound float64
 	// GLMLoss names φ when every f(x; s) of the family is a GLM φ(⟨a, x⟩, y) (a rank-one
 	// Hessian, KST12 Thm 2's condition), "" otherwise.
@@ -80,8 +79,7 @@ type Smoothness struct {
 	declared bool
 }
 
-// BetaSmooth declares β-smoothness (β ≥ 0; calib.CheckConstants and the generators'
-// tests reject a negative or NaN β).
+// BetaSmooth declares β-smoothness (β ≥ 0: calib.CheckConstants rejects a negative or NaN β).
 func BetaSmooth(beta float64) Smoothness { return Smoothness{beta: beta, declared: true} }
 
 // Beta returns β and true when smoothness is declared, (NaN, false) otherwise.
@@ -153,8 +151,7 @@ func (c Constants) Value(name string) (float64, bool) {
 	return math.NaN(), false
 }
 
-// Public reports whether the constant called name is public: known, and declared by the
-// generator or the spec rather than measured from the data (Measured).
+// Public reports whether the constant called name is known and not Measured.
 func (c Constants) Public(name string) bool {
 	_, known := c.Value(name)
 	return known && !slices.Contains(c.Measured, name)
@@ -190,8 +187,7 @@ type GradientAccess interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// DataAccess also hands out the problem itself (Counter.Structure: uncounted reads of the
-// structural capabilities, declared by reference samplers and exact solvers only).
+// DataAccess also hands out the problem itself (Counter.Structure), uncounted.
 type DataAccess interface {
 	GradientAccess
 	Structure() Problem
@@ -235,9 +231,9 @@ func Data(o ValueAccess) (DataAccess, error) {
 	return d, nil
 }
 
-// Problem is one generated instance: the per-example loss f(·; s_i), i < n, of the
-// average objective F(x; D) = (1/n) Σ_i f(x; s_i) (SPEC §0: an AVERAGE), with its public
-// constants. Value and Grad must not allocate and must be safe for concurrent readers.
+// Problem is one generated instance: the per-example losses f(·; s_i), i < n, of the
+// average F(x; D) (SPEC §0), with its public constants. Value and Grad must not allocate
+// and must be safe for concurrent readers.
 type Problem interface {
 	GradientOracle
 	Constants() Constants
@@ -260,8 +256,8 @@ type Instance interface {
 	Optimum() (Optimum, error)
 }
 
-// Population is implemented by instances of task: sco. PopulationRisk returns the
-// population risk of x and its standard error (0 for closed forms).
+// Population is implemented by instances of task: sco: PopulationRisk is the population
+// risk of x and its standard error (0 for closed forms).
 type Population interface {
 	PopulationRisk(x []float64) (risk, stderr float64)
 	PopulationOptimum() (Optimum, error)
@@ -284,9 +280,7 @@ type Spec struct {
 	Rank   int     // lowrank
 	GK     float64 // lowrank: residual size g_k
 	Data   string  // resolved path of a CSV data file, or ""
-	// Params is the generator's own configuration, as returned by Generator.DefaultParams
-	// and decoded strictly over the defaults; nil if the generator takes none.
-	Params any
+	Params any     // Generator.DefaultParams decoded strictly over; nil if it takes none
 }
 
 // A Generator builds instances of one problem kind; Generate must draw from rng only (the
@@ -302,8 +296,7 @@ type Generator interface {
 	Generate(spec Spec, rng *rand.Rand) (Instance, error)
 }
 
-// Entry is a generator's registry identity, embedded in its Generator: its name, the one
-// line -list prints (Doc) and the parameter defaults.
+// Entry is a generator's registry identity, embedded in it: name, -list line, defaults.
 type Entry struct {
 	name, doc string
 	defaults  func() any
@@ -361,9 +354,8 @@ type Audited interface {
 	Statistic(x []float64) float64
 }
 
-// LazyOptimum computes an Optimum on first use, once, safely for concurrent callers
-// (the runner holds one Instance per (cell, trial) and every algorithm asks for it).
-// Get returns a fresh copy of X so callers cannot corrupt the cache.
+// LazyOptimum computes an Optimum once, on first use, safely for concurrent callers (every
+// algorithm of a (cell, trial) asks); Get returns a fresh copy of X.
 type LazyOptimum struct {
 	once sync.Once
 	f    func() (Optimum, error)
@@ -449,8 +441,8 @@ func want[V any](ok bool, name string, v V, wanted string) error {
 // CheckRadius: the domain radius (the prior bound C when unconstrained) is finite and > 0.
 func CheckRadius(spec Spec) error { return Positive("radius", spec.Domain.Radius) }
 
-// CheckSize: a generated dataset (no data file) needs n ≥ 2 and d ≥ 1 (a nil entry for
-// each that holds: join them); with a data file both come from the file.
+// CheckSize: a generated dataset needs n ≥ 2 and d ≥ 1 (nil entries where fine); a data
+// file gives both.
 func CheckSize(spec Spec) []error {
 	if spec.Data != "" {
 		return nil
@@ -498,8 +490,8 @@ type Basis struct {
 	cols [][]float64
 }
 
-// NewBasis wraps r orthonormal columns of length d (not copied; not checked: the caller
-// builds them by Gram–Schmidt). It panics on ragged columns (programmer error).
+// NewBasis wraps r orthonormal columns of length d (neither copied nor checked); it panics
+// on ragged columns.
 func NewBasis(cols [][]float64) *Basis {
 	if len(cols) == 0 {
 		panic("problems: NewBasis: no columns")
@@ -578,8 +570,8 @@ func (b *Basis) AddOrthogonalNormal(dst []float64, v float64, rng *rand.Rand) {
 	}
 }
 
-// AddOrthogonalRadial adds to dst (len d) the vector ρ·e with e uniform on the unit sphere
-// of the complement of span U (an isotropic Gaussian of the complement, normalised).
+// AddOrthogonalRadial adds to dst (len d) ρ·e, e uniform on the unit sphere of the
+// complement of span U (AddOrthogonalNormal's draw, normalised).
 func (b *Basis) AddOrthogonalRadial(dst []float64, rho float64, rng *rand.Rand) {
 	if len(dst) != b.d {
 		panic("problems: Basis.AddOrthogonalRadial: length mismatch")
