@@ -3,9 +3,8 @@ package problems
 import "math"
 
 // Counter wraps a Problem and counts every value and gradient query (DESIGN.md "Oracles
-// and counting"). A mechanism receives a view of a Counter (Oracle), never the Instance,
-// and the result row's value_queries/gradient_queries come from here, not from formulas.
-// One Counter per trial and goroutine: the counts are not synchronised.
+// and counting"): a mechanism gets a view of it (Oracle), never the Instance, and the row's
+// value_queries/gradient_queries are its counts. One per trial and goroutine (unsynchronised).
 type Counter struct {
 	p               Problem
 	vd              ValueDiffer // ValueDifferOf(p): p's own ValueDiff, else two Value calls
@@ -40,8 +39,7 @@ func (c *Counter) Grad(dst []float64, i int, x []float64) {
 	c.p.Grad(dst, i, x)
 }
 
-// SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (ClippedGradSummer) and counts
-// one gradient query per example summed.
+// SumClippedGrads is ClippedGradSummer's, counting one gradient query per example summed.
 func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl float64) int {
 	c.GradientQueries += int64(BatchLen(idx, c.p.Len()))
 	return SumClippedGrads(dst, buf, c.p, idx, x, cl)
@@ -51,9 +49,8 @@ func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl
 // (LinearData, ...), uncounted: for reference samplers, exact solvers and audits only.
 func (c *Counter) Structure() Problem { return c.p }
 
-// Oracle returns the view of c with exactly the capability need (c itself for NeedData),
-// counting on c: a zeroth-order mechanism gets a ValueAccess, so a gradient query or a
-// data read does not compile, and an assertion to a richer view fails at run time.
+// Oracle returns the view of c with exactly the capability need (c itself for NeedData):
+// on a ValueAccess a gradient query does not compile and a richer assertion fails.
 func (c *Counter) Oracle(need Need) ValueAccess {
 	switch need {
 	case NeedValues:
@@ -65,8 +62,7 @@ func (c *Counter) Oracle(need Need) ValueAccess {
 	}
 }
 
-// valueView and gradientView have only the methods of their access level, so a type
-// assertion to a richer interface fails.
+// valueView and gradientView have only the methods of their access level.
 type valueView struct{ c *Counter }
 
 func (v valueView) Len() int                                { return v.c.Len() }
@@ -190,8 +186,8 @@ type ValueDiffer interface {
 	ValueDiff(i int, z, x []float64) float64
 }
 
-// ValueDifferOf is p's own ValueDiff when it has one, else two Value calls: a mechanism
-// that asks for differences takes it once, then makes one interface call per difference.
+// ValueDifferOf is p's own ValueDiff when it has one, else two Value calls (taken once,
+// then one interface call per difference).
 func ValueDifferOf(p ValueOracle) ValueDiffer {
 	if d, ok := p.(ValueDiffer); ok {
 		return d

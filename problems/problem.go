@@ -280,7 +280,7 @@ type Spec struct {
 	Rank   int     // lowrank
 	GK     float64 // lowrank: residual size g_k
 	Data   string  // resolved path of a CSV data file, or ""
-	Params any     // Generator.DefaultParams decoded strictly over; nil if it takes none
+	Params any     // the generator's DefaultParams, decoded strictly over; nil if it has none
 }
 
 // A Generator builds instances of one problem kind; Generate must draw from rng only (the

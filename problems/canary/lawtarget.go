@@ -21,9 +21,9 @@ import (
 
 // Families of the exact-law generator.
 const (
-	// LawL1 is the separable ℓ1 target of the sampler kit's L1Case: f(x; z) = w‖x − z‖₁ with
-	// w = 1/√d (so G_f = 1) and z uniform on [−0.2, 1.2]^d, on the box [−R, R]^d; each
-	// marginal is piecewise Gaussian with n kinks (LLL24 Thm 3.7's instance family).
+	// LawL1 is the sampler kit's L1Case: f(x; z) = w‖x − z‖₁, w = 1/√d (G_f = 1), z uniform
+	// on [−0.2, 1.2]^d, on the box [−R, R]^d; each marginal is piecewise Gaussian with n
+	// kinks (LLL24 Thm 3.7's instance family).
 	LawL1 = "l1"
 	// LawGaussian is the Gaussian mechanism's target: f(x; z) = ⟨x, z⟩ with z uniform on
 	// [−0.5, 0.5]^d, on R^d, so π = N(−z̄/μ, (kμ)^{-1}I) (SPEC §4.8.1), or on the box
@@ -119,7 +119,7 @@ func (LawGenerator) Constants(spec problems.Spec) (problems.Constants, error) {
 	return lawConstants(spec, p), nil
 }
 
-// Generate draws the points from rng and tabulates the exact law of the first coordinate.
+// Generate draws the points from rng and tabulates x_0's exact law.
 func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
 	p, err := lawParams(spec)
 	if err != nil {
@@ -221,9 +221,8 @@ func (in *LawInstance) Batch() int { return in.batch }
 func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) }
 
 // marginal is the exact law of coordinate j, a factor of the product law (loss and
-// regulariser separable, K a box or R^d) with log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2):
-// by quadrature for l1, N(−z̄_j/μ, 1/(kμ)) in closed form for the Gaussian, truncated to
-// [−R, R] on the box.
+// regulariser separable, K a box or R^d), log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2):
+// quadrature for l1, N(−z̄_j/μ, 1/(kμ)) (truncated to [−R, R] on the box) for the Gaussian.
 func (in *LawInstance) marginal(j int) *Marginal {
 	k, mu, n := in.k, in.mu, float64(len(in.z))
 	col := make([]float64, len(in.z))
@@ -282,8 +281,8 @@ var (
 	_ problems.LinearData      = (*LawInstance)(nil)
 )
 
-// lawAxis is the l1-axis family: f(x; z_i) = |x_0 − z_i0|. It hides Points (it is neither
-// LinearData nor SeparableL1Data: the exact sampler must not read it as either).
+// lawAxis is the l1-axis family, f(x; z_i) = |x_0 − z_i0|, hiding Points so that the exact
+// sampler cannot read it as LinearData or SeparableL1Data.
 type lawAxis struct{ in *LawInstance }
 
 var (
@@ -342,8 +341,8 @@ type Marginal struct {
 	lmax, z    float64   // density scale and normaliser
 }
 
-// quadPoints is the Gauss–Legendre order per cell: the density is analytic inside a cell,
-// so 20 points give machine precision on the ~4000 cells used.
+// quadPoints is the Gauss–Legendre order per cell: 20 points give machine precision on a
+// cell's analytic density.
 const quadPoints = 20
 
 func (m *Marginal) dens(x float64) float64 { return math.Exp(m.LogDensity(x) - m.lmax) }

@@ -24,8 +24,8 @@ const LabelColumn = "y"
 // ErrBadValue is wrapped by every validation error so callers can test errors.Is.
 var ErrBadValue = errors.New("bad data value")
 
-// Error locates a problem in a data file. Row is the 1-based line number in the file
-// (the header is row 1); Column is the header name (or "" when the whole row is at fault).
+// Error locates a problem in a data file: Row is the 1-based line (the header is row 1),
+// Column the header name ("" for the whole row).
 type Error struct {
 	File   string
 	Row    int
@@ -58,9 +58,8 @@ func (t *Table) Len() int { return len(t.X) }
 // Dim is the number of coordinate columns.
 func (t *Table) Dim() int { return len(t.Columns) }
 
-// Load reads a CSV file. With label the header must contain the column "y", which becomes
-// Y; otherwise every column is a coordinate and a "y" column is an error (a glm file given
-// to a coordinate-only kind). Values must be finite numbers.
+// Load reads a CSV file of finite numbers. With label its column "y" is required and
+// becomes Y; without, a "y" column is an error (a glm file given to a coordinate-only kind).
 func Load(path string, label bool) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -284,8 +283,7 @@ type IndexBase string
 
 const (
 	// AutoBase is 0-based if any line uses index 0, else 1-based (scikit-learn's
-	// load_svmlight_file, zero_based="auto"): a 0-based file never using index 0 is read
-	// shifted by one.
+	// zero_based="auto"): a 0-based file never using index 0 is read shifted by one.
 	AutoBase IndexBase = "auto"
 	OneBased IndexBase = "1" // LIBSVM's own convention (heart_scale, svm-scale output)
 	ZeroBase IndexBase = "0" // svmlight files written 0-based
@@ -296,12 +294,11 @@ func (b IndexBase) Valid() bool {
 	return slices.Contains([]IndexBase{"", AutoBase, OneBased, ZeroBase}, b)
 }
 
-// LoadLIBSVM reads a LIBSVM/svmlight file (DESIGN.md "Data files"): one example a line,
-// "label index:value …", indices strictly increasing, absent features 0, "#" starting a
-// comment, blank lines skipped. The label is any finite number; d > 0 fixes the dimension
-// (an index beyond it is an error), d = 0 takes the largest index used. Rows are stored
-// dense (n·d floats) in columns "f1" … "fd" (1-based, as LIBSVM numbers them, whatever the
-// file's base). Every error names the file and line.
+// LoadLIBSVM reads a LIBSVM/svmlight file (DESIGN.md "Data files"): "label index:value …"
+// lines, indices strictly increasing, absent features 0, "#" comments and blank lines
+// skipped, any finite label. d > 0 fixes the dimension (a larger index is an error), d = 0
+// takes the largest index. Rows are stored dense in columns "f1" … "fd" (1-based, as LIBSVM
+// numbers them, whatever the base). Every error names the file and line.
 func LoadLIBSVM(path string, base IndexBase, d int) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -417,8 +414,7 @@ func (f *libsvmFile) parseLine(line int, fields []string, base IndexBase) error 
 	return nil
 }
 
-// table fixes the index base (1-based unless the base says 0 or, under auto, index 0
-// occurs) and the dimension (d > 0, or the largest index), and stores the rows dense.
+// table fixes the index base and the dimension (d > 0, or the largest index), rows dense.
 func (f *libsvmFile) table(base IndexBase, d int) (*Table, error) {
 	shift := 1 // file index k is column k − shift
 	if base == ZeroBase || (base != OneBased && f.sawZero) {

@@ -11,14 +11,10 @@ import (
 // ErrNotConverged is returned when a solver hits its iteration cap.
 var ErrNotConverged = errors.New("solver did not converge")
 
-// BoundedLP is a dense revised primal simplex for
-//
-//	maximise cᵀu  subject to  Σ_j u_j col_j = b,  lo_j ≤ u_j ≤ hi_j,
-//
-// with few equality rows m (a GLM's d) and many bounded columns (one per example): the LP
-// dual of LAD and Hinge. lo_j must be finite; hi_j may be +Inf. Columns may be appended
-// after a solve (cutting planes on the primal) and Solve resumes from the current basis.
-// The simplex multipliers π (Pi) solve the primal.
+// BoundedLP is a dense revised primal simplex for max cᵀu s.t. Σ_j u_j col_j = b,
+// lo_j ≤ u_j ≤ hi_j (lo_j finite), with few rows m (a GLM's d) and many columns (one per
+// example): the LP dual of LAD and Hinge, whose simplex multipliers π (Pi) solve the primal.
+// Columns (cutting planes on the primal) may be appended after a solve; Solve resumes.
 type BoundedLP struct {
 	m      int
 	cols   [][]float64
@@ -46,8 +42,7 @@ func NewBoundedLP(m int, b []float64) *BoundedLP {
 }
 
 // AddColumn appends a variable with objective coefficient c, column col (length m) and
-// bounds [lo, hi]. A column added after Solve enters at its lower bound, which keeps the
-// basis primal feasible only if lo = 0 (true for cut columns).
+// bounds [lo, hi]; after Solve it enters at lo, which must be 0 to keep the basis feasible.
 func (lp *BoundedLP) AddColumn(c float64, col []float64, lo, hi float64) {
 	if len(col) != lp.m {
 		panic("solve: column length != m")
@@ -368,9 +363,8 @@ func (lp *BoundedLP) refactor() {
 	}
 }
 
-// Result is a certified optimum of an average-loss ERM: X attains Value = F(X), and
-// Lower ≤ min F is the value of an explicit dual-feasible point, so Gap = Value − Lower
-// bounds the suboptimality of X.
+// Result is a certified optimum of an average-loss ERM: Value = F(X), and Lower ≤ min F,
+// the value of an explicit dual-feasible point, so Gap = Value − Lower bounds X's error.
 type Result struct {
 	X      []float64
 	Value  float64
@@ -384,9 +378,8 @@ type Result struct {
 // accuracy the harness asks of empirical_risk_opt.
 const Tol = 1e-10
 
-// AcceptTol is the cutting-plane loop's second tier: with the cut budget exhausted, a
-// certified gap ≤ AcceptTol·max(1, |L*|) is below any risk difference the harness reports
-// (the Optimum carries the gap it has).
+// AcceptTol is the cutting-plane loop's second tier: with the cut budget exhausted, a gap
+// ≤ AcceptTol·max(1, |L*|) is below any risk difference the harness reports (and carried).
 const AcceptTol = 1e-8
 
 // LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (radius = +Inf:
@@ -417,9 +410,9 @@ func LAD(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 	return polyhedral(a, c, -1, 1, -1, value, radius, tol, "lp-lad")
 }
 
-// Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius through the
-// LP dual max Σ u_i − RΣw_k s.t. Σ u_i y_i a_i − Σ_k w_k g_k = 0, u ∈ [0,1]^n, w ≥ 0,
-// with x = π. Lower bound: D(u) = (1/n)(Σ u_i − R‖Σ u_i y_i a_i‖).
+// Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius as LAD does, by
+// the LP dual max Σ u_i − RΣw_k s.t. Σ u_i y_i a_i − Σ_k w_k g_k = 0, u ∈ [0,1]^n, w ≥ 0,
+// with x = π and lower bound D(u) = (1/n)(Σ u_i − R‖Σ u_i y_i a_i‖).
 func Hinge(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 	n := len(a)
 	if n == 0 || len(y) != n {
@@ -552,9 +545,8 @@ func axpy(dst []float64, alpha float64, x []float64) {
 
 func norm(x []float64) float64 { return math.Sqrt(dot(x, x)) }
 
-// repairDual moves u to the nearest point with Σ u_i col_i = 0 (minimum-norm correction),
-// then shrinks it towards 0 back into [lo, hi]^n (homogeneous, so the equality holds; it
-// needs lo ≤ 0 ≤ hi). It reports false when that fails (a negative u_i with lo = 0).
+// repairDual moves u to the nearest point with Σ u_i col_i = 0, then shrinks it towards 0
+// into [lo, hi]^n (keeping the equality; lo ≤ 0 ≤ hi); false when that fails.
 func repairDual(cols [][]float64, u []float64, lo, hi float64) ([]float64, bool) {
 	n, d := len(cols), len(cols[0])
 	m := mat.NewDense(d, n, nil)
@@ -658,8 +650,8 @@ func (l *logit) value(x []float64, nu float64) float64 {
 	return s/float64(l.n) + 0.5*nu*dot(x, x)
 }
 
-// newton minimises F + (ν/2)‖x‖² from x in place. After it returns, l.chol holds the
-// Cholesky factor of the Hessian at x (used by the multiplier search).
+// newton minimises F + (ν/2)‖x‖² from x in place, leaving the Hessian's Cholesky factor
+// at x in l.chol (for the multiplier search).
 func (l *logit) newton(x []float64, nu float64) (int, error) {
 	n, d := l.n, l.d
 	xt := make([]float64, d)
