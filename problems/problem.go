@@ -124,7 +124,7 @@ const (
 // calibration that trusts an undeclared smoothness is not certified (algorithms.Certify).
 func (c Constants) Value(name string) (float64, bool) {
 	switch name {
-	case ConstN:
+	case ConstN, ConstRows:
 		return float64(c.N), true
 	case ConstGF:
 		return c.GF, true
@@ -145,8 +145,6 @@ func (c Constants) Value(name string) (float64, bool) {
 		return c.ValueBound, true
 	case ConstStrongConvexity:
 		return c.StrongConvexity, true
-	case ConstRows:
-		return float64(c.N), true
 	}
 	return math.NaN(), false
 }

@@ -25,8 +25,7 @@ type Config struct {
 	Others []problems.Problem
 	// Points is the number of random x per check (default 200).
 	Points int
-	// KinkFraction is the tolerated fraction of finite-difference mismatches (non-smooth
-	// losses hit kinks; default 0.02).
+	// KinkFraction is the tolerated fraction of finite-difference mismatches (kinks; 0.02).
 	KinkFraction float64
 }
 
@@ -40,8 +39,8 @@ func Generate(t testing.TB, g problems.Generator, spec problems.Spec, seed uint6
 	return inst
 }
 
-// RandomPoint draws x: uniform-radius in the ball, uniform in the box; unconstrained,
-// Gaussian with scale 2·Radius/√d so that points inside and outside the prior ball occur.
+// RandomPoint draws x uniform-radius in the ball, uniform in the box, and on R^d Gaussian
+// with scale 2·Radius/√d (points inside and outside the prior ball).
 func RandomPoint(rng *rand.Rand, dm problems.Domain, d int, x []float64) {
 	switch dm.Kind {
 	case problems.Box:
@@ -101,8 +100,8 @@ func (ck *checker) valueDiff(t *testing.T) {
 	}
 }
 
-// CheckValueDiff is Check's valuediff property for one problem (no-op without its own
-// ValueDiff): 50 random pairs of points of dm, ValueDiff against Value − Value bit for bit.
+// CheckValueDiff is Check's valuediff property for one problem with a ValueDiff: on 50
+// random pairs of points of dm, ValueDiff is Value − Value bit for bit.
 func CheckValueDiff(t *testing.T, p problems.ValueOracle, dm problems.Domain, rng *rand.Rand) {
 	t.Helper()
 	vd, ok := p.(problems.ValueDiffer)
@@ -394,9 +393,8 @@ func concurrentOptimum(t *testing.T, inst problems.Instance) problems.Optimum {
 	return opts[0]
 }
 
-// population (task sco): the instance is a problems.Population whose PopulationRisk at
-// the population optimum matches its value, and no sampled point of K has population risk
-// below it (z = 4.41717: a two-sided 1e-5 false-rejection rate for sampled risks).
+// population (task sco): PopulationRisk at the PopulationOptimum matches its value and no
+// sampled point of K is below it (z = 4.41717: a two-sided 1e-5 false-rejection rate).
 func (ck *checker) population(t *testing.T) {
 	pop, ok := ck.inst.(problems.Population)
 	if !ok {
@@ -423,10 +421,9 @@ func (ck *checker) population(t *testing.T) {
 // closed-form or cheaply certified optima, independent of the generators, adding data,
 // domain and constants to package losses' oracles.
 
-// Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
-// linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
-// F* = −R‖z̄‖. Constants: G_f = G, G_Δ = 2G (replace-one: ⟨x, z − z'⟩ with ‖z − z'‖ ≤
-// 2G), β = 0 (affine; declared in Constants only by WithSmooth).
+// Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (BST14's
+// family, SPEC §5.5), minimised at −R z̄/‖z̄‖ (F* = −R‖z̄‖). G_f = G, G_Δ = 2G (replace-one:
+// ‖z − z'‖ ≤ 2G), β = 0 (affine; declared only by WithSmooth).
 type Linear struct {
 	losses.Linear // Z, and the oracle
 	G, R          float64
@@ -434,8 +431,7 @@ type Linear struct {
 	domain        problems.Domain
 }
 
-// NewLinear draws n points uniformly on the sphere of radius g in R^d, shifted towards a
-// common direction so that z̄ ≠ 0, and rescaled to norm ≤ g.
+// NewLinear draws n Gaussian points shifted along e₁ (so z̄ ≠ 0) and scaled to norm g.
 func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 	z := make([][]float64, n)
 	for i := range z {
@@ -530,8 +526,8 @@ type GLM struct {
 	domain problems.Domain
 }
 
-// NewGLM draws a_i uniform in direction with norm ≤ 1 and labels from a planted model:
-// logistic y = ±1 with P(y = 1) = σ(⟨a, w⟩); absolute y = ⟨a, w⟩ + N(0, 0.1²).
+// NewGLM draws a_i with uniform direction and norm ≤ 1, labels from a planted w: logistic
+// y = ±1 with P(y = 1) = σ(⟨a, w⟩), absolute y = ⟨a, w⟩ + N(0, 0.1²).
 func NewGLM(phi loss.Kind, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
 	w := make([]float64, d)
 	for j := range w {
@@ -624,15 +620,14 @@ var (
 	_ problems.GLMData    = (*GLM)(nil)
 )
 
-// NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (not checked)
-// over dom; R is dom.Radius.
+// NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (unchecked) over dom.
 func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
 	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: dom.Radius, domain: dom}
 }
 
-// L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
-// family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
-// exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
+// L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (LLL24 §3.2): G_f = W√d,
+// G_Δ = 2W√d (replace-one), not smooth; its exact law is a product of piecewise-Gaussian
+// 1-D laws (SPEC §4.8.2).
 type L1 struct {
 	losses.L1 // Z, W and the oracle
 	domain    problems.Domain
