@@ -659,16 +659,12 @@ func (in *Instance) factoredGrad(dst []float64, i int, x []float64) {
 	}
 }
 
-// factoredRisk is F(x) computed from Uᵀx (O(d·r + n·r)).
+// factoredRisk is F(x), the reduced problem's risk at Uᵀx (O(d·r + n·r)).
 func (in *Instance) factoredRisk(x []float64) float64 {
 	_, r := in.basis.Dims()
 	p := make([]float64, r)
 	in.basis.Project(p, x)
-	s := 0.0
-	for i, ci := range in.fc {
-		s += in.phi(floats.Dot(ci, p), in.y[i])
-	}
-	return s / float64(len(in.fc))
+	return in.red.EmpiricalRisk(p)
 }
 
 // Features returns the n×d features, materialising a_i = U c_i once for a factored

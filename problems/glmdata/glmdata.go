@@ -180,16 +180,20 @@ func fileDim(spec problems.Spec, p *Params) int {
 	return spec.D
 }
 
-// load reads the file with the spec's dimension and index base (refusing a mismatch at its
-// line), maps every row (Map) and label, and splits by row index.
-func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
+// load checks the cell (params), reads the file with the spec's dimension and index base
+// (refusing a mismatch at its line), maps every row (Map) and label, and splits by row index.
+func (g Generator) load(spec problems.Spec) (*Params, *split, error) {
+	p, err := g.params(spec)
+	if err != nil {
+		return nil, nil, err
+	}
 	t, err := dataset.LoadLabelled(spec.Data, dataset.Format(p.Format), dataset.IndexBase(p.IndexBase), fileDim(spec, p))
 	if err != nil {
-		return nil, fmt.Errorf("%s: data: %w", Name, err)
+		return nil, nil, fmt.Errorf("%s: data: %w", Name, err)
 	}
 	ys, err := labels(t, spec, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s := &split{}
 	for i, x := range t.X {
@@ -202,12 +206,12 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 	}
 	n := cmp.Or(spec.N, len(s.trainA))
 	if n < 2 || n > len(s.trainA) {
-		return nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
+		return nil, nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
 	}
 	if spec.Task == task.SCO && len(s.testA) < 2 {
-		return nil, fmt.Errorf("%s: task sco: the test split of %s has %d rows, want ≥ 2", Name, spec.Data, len(s.testA))
+		return nil, nil, fmt.Errorf("%s: task sco: the test split of %s has %d rows, want ≥ 2", Name, spec.Data, len(s.testA))
 	}
-	return s, nil
+	return p, s, nil
 }
 
 // labels maps the file's labels: ±1 or 0/1 (0 → −1) for logistic and hinge, (y −
@@ -274,11 +278,7 @@ func Map(p *Params, x []float64) []float64 {
 
 // Constants implements problems.Generator: glm.DataConstants, n the subsample size.
 func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
-	p, err := g.params(spec)
-	if err != nil {
-		return problems.Constants{}, err
-	}
-	s, err := g.load(spec, p)
+	p, s, err := g.load(spec)
 	if err != nil {
 		return problems.Constants{}, err
 	}
@@ -289,11 +289,7 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 // n-subset of the training split drawn from the problem stream rng (all of it, in file
 // order and drawing nothing, when n is its size); task sco holds out the whole test split.
 func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
-	p, err := g.params(spec)
-	if err != nil {
-		return nil, err
-	}
-	s, err := g.load(spec, p)
+	p, s, err := g.load(spec)
 	if err != nil {
 		return nil, err
 	}

@@ -378,8 +378,7 @@ func concurrentOptimum(t *testing.T, inst problems.Instance) problems.Optimum {
 	opts := make([]problems.Optimum, 4)
 	errs := make([]error, 4)
 	for w := range opts {
-		wg.Add(1)
-		go func() { defer wg.Done(); opts[w], errs[w] = inst.Optimum() }()
+		wg.Go(func() { opts[w], errs[w] = inst.Optimum() })
 	}
 	wg.Wait()
 	for w := range opts {
