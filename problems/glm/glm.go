@@ -483,23 +483,29 @@ func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
 	return in.phi(in.rowDot(i, z), in.y[i]) - in.phi(in.rowDot(i, x), in.y[i])
 }
 
-// rowDot is ⟨a_i, x⟩, through the factors when the features are stored factored.
+// rowDot is ⟨a_i, x⟩; factored, Σ_k c_ik ⟨u_k, x⟩ (O(d·r), no allocation).
 func (in *Instance) rowDot(i int, x []float64) float64 {
-	if in.fc != nil {
-		return in.factoredDot(i, x)
+	if in.fc == nil {
+		return floats.Dot(in.a[i], x)
 	}
-	return floats.Dot(in.a[i], x)
+	t := 0.0
+	for k, ck := range in.fc[i] {
+		t += ck * floats.Dot(in.basis.Col(k), x)
+	}
+	return t
 }
 
-// Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i.
+// Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i (factored, ·U c_i).
 func (in *Instance) Grad(dst []float64, i int, x []float64) {
+	s := in.dphi(in.rowDot(i, x), in.y[i])
 	if in.fc != nil {
-		in.factoredGrad(dst, i, x)
+		clear(dst)
+		for k, ck := range in.fc[i] {
+			floats.AddScaled(dst, s*ck, in.basis.Col(k))
+		}
 		return
 	}
-	ai := in.a[i]
-	s := in.dphi(floats.Dot(ai, x), in.y[i])
-	for j, v := range ai {
+	for j, v := range in.a[i] {
 		dst[j] = s * v
 	}
 }
@@ -539,12 +545,15 @@ func (in *Instance) addClipped(a []float64, sq, y float64, dst, x []float64, c f
 	return problems.AddClippedScaled(dst, a, s, ss, c)
 }
 
-// EmpiricalRisk is the average loss.
+// EmpiricalRisk is the average loss; factored, the reduced problem's at Uᵀx (O(d·r + n·r)).
 func (in *Instance) EmpiricalRisk(x []float64) float64 {
-	if in.fc != nil {
-		return in.factoredRisk(x)
+	if in.fc == nil {
+		return problems.MeanValue(in, x)
 	}
-	return problems.MeanValue(in, x)
+	_, r := in.basis.Dims()
+	p := make([]float64, r)
+	in.basis.Project(p, x)
+	return in.red.EmpiricalRisk(p)
 }
 
 // Optimum is the certified solver's optimum, computed once.
@@ -639,32 +648,6 @@ func newFactored(c [][]float64, y []float64, phi loss.Kind, cons problems.Consta
 	in := newInstance(nil, y, phi, cons)
 	in.fc, in.basis, in.red = c, basis, newInstance(c, y, phi, cons)
 	return in
-}
-
-// factoredDot is ⟨a_i, x⟩ = Σ_k c_ik ⟨u_k, x⟩ (O(d·r), no allocation).
-func (in *Instance) factoredDot(i int, x []float64) float64 {
-	t := 0.0
-	for k, ck := range in.fc[i] {
-		t += ck * floats.Dot(in.basis.Col(k), x)
-	}
-	return t
-}
-
-// factoredGrad is ∂_t φ(⟨a_i, x⟩, y_i)·U c_i.
-func (in *Instance) factoredGrad(dst []float64, i int, x []float64) {
-	s := in.dphi(in.factoredDot(i, x), in.y[i])
-	clear(dst)
-	for k, ck := range in.fc[i] {
-		floats.AddScaled(dst, s*ck, in.basis.Col(k))
-	}
-}
-
-// factoredRisk is F(x), the reduced problem's risk at Uᵀx (O(d·r + n·r)).
-func (in *Instance) factoredRisk(x []float64) float64 {
-	_, r := in.basis.Dims()
-	p := make([]float64, r)
-	in.basis.Project(p, x)
-	return in.red.EmpiricalRisk(p)
 }
 
 // Features returns the n×d features, materialising a_i = U c_i once for a factored
