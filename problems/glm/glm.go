@@ -511,38 +511,29 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 }
 
 // SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in its
-// order (the same sum bit for bit), without a scratch copy of φ'(⟨a_i, x⟩, y_i)·a_i.
-func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
+// order (the same sum bit for bit), without a scratch copy of g = φ'(⟨a_i, x⟩, y_i)·a_i, and
+// with the row's squared norm as ‖g‖² when |φ'| = 1 (every non-zero absolute or hinge one).
+func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (n int) {
 	if in.fc != nil {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
 	}
 	in.sqAOnce.Do(func() { in.sqA = rowSquares(in.a) })
-	return in.sumClipped(in.a, in.sqA, dst, idx, x, c)
-}
-
-// sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r with rowSquares sq.
-func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []float64, c float64) (clipped int) {
-	for k := range problems.BatchLen(idx, len(r)) {
-		if i := problems.BatchIndex(idx, k); in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
-			clipped++
+	for k := range problems.BatchLen(idx, len(in.a)) {
+		i := problems.BatchIndex(idx, k)
+		a, ss := in.a[i], in.sqA[i]
+		s := in.dphi(floats.Dot(a, x), in.y[i])
+		if s != 1 && s != -1 {
+			ss = 0
+			for _, v := range a {
+				gk := s * v
+				ss += gk * gk
+			}
+		}
+		if problems.AddClippedScaled(dst, a, s, ss, c) {
+			n++
 		}
 	}
-	return clipped
-}
-
-// addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst by AddClippedScaled, with the row's sq
-// as the squared norm when |φ'| = 1 (every non-zero absolute or hinge gradient).
-func (in *Instance) addClipped(a []float64, sq, y float64, dst, x []float64, c float64) bool {
-	s := in.dphi(floats.Dot(a, x), y)
-	ss := sq
-	if s != 1 && s != -1 {
-		ss = 0
-		for _, v := range a {
-			gk := s * v
-			ss += gk * gk
-		}
-	}
-	return problems.AddClippedScaled(dst, a, s, ss, c)
+	return n
 }
 
 // EmpiricalRisk is the average loss; factored, the reduced problem's at Uᵀx (O(d·r + n·r)).

@@ -634,18 +634,13 @@ type logit struct {
 	g, p []float64
 }
 
-func (l *logit) margins(x []float64) {
+// value is F(x) + (ν/2)‖x‖², leaving the margins y_i⟨a_i, x⟩ in l.m.
+func (l *logit) value(x []float64, nu float64) float64 {
 	mat.NewVecDense(l.n, l.m).MulVec(l.A, mat.NewVecDense(l.d, x))
+	s := 0.0
 	for i := range l.m {
 		l.m[i] *= l.y[i]
-	}
-}
-
-func (l *logit) value(x []float64, nu float64) float64 {
-	l.margins(x)
-	s := 0.0
-	for _, mi := range l.m {
-		s += Softplus(-mi)
+		s += Softplus(-l.m[i])
 	}
 	return s/float64(l.n) + 0.5*nu*dot(x, x)
 }
