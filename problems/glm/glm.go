@@ -237,18 +237,8 @@ type Instance struct {
 	basis   *problems.Basis
 	dense   sync.Once // materialises a for Features
 	red     *Instance // the dense GLM over the c_i: the reduced problem's oracle
-	sqA     []float64 // rowSquares of a (clipped sums), on first use
+	sqA     []float64 // squared row norms of a (clipped sums), on first use
 	sqAOnce sync.Once
-}
-
-// rowSquares returns problems.SquaredNorm of each row: for |s| = 1 the SquaredNorm of the
-// gradient s·r_i bit for bit, since (±v)² = v·v exactly, summed in the same order.
-func rowSquares(r [][]float64) []float64 {
-	sq := make([]float64, len(r))
-	for i, row := range r {
-		sq[i] = problems.SquaredNorm(row)
-	}
-	return sq
 }
 
 var (
@@ -512,12 +502,18 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 
 // SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in its
 // order (the same sum bit for bit), without a scratch copy of g = φ'(⟨a_i, x⟩, y_i)·a_i, and
-// with the row's squared norm as ‖g‖² when |φ'| = 1 (every non-zero absolute or hinge one).
+// with the row's squared norm as ‖g‖² when |φ'| = 1 (every non-zero absolute or hinge one):
+// (±v)² = v·v exactly, summed in the same order.
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (n int) {
 	if in.fc != nil {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
 	}
-	in.sqAOnce.Do(func() { in.sqA = rowSquares(in.a) })
+	in.sqAOnce.Do(func() {
+		in.sqA = make([]float64, len(in.a))
+		for i, row := range in.a {
+			in.sqA[i] = problems.SquaredNorm(row)
+		}
+	})
 	for k := range problems.BatchLen(idx, len(in.a)) {
 		i := problems.BatchIndex(idx, k)
 		a, ss := in.a[i], in.sqA[i]
