@@ -28,8 +28,7 @@ type Domain struct {
 	Radius float64 // ball/box radius; the prior bound C on ‖x*‖ when Unconstrained
 }
 
-// Diameter is the ℓ2 diameter D_K of K (GLL22's D): 2·MaxNorm, K being symmetric about 0
-// (doubling is exact, so 2·(r√d) is (2r)·√d bit for bit).
+// Diameter is the ℓ2 diameter D_K of K (GLL22's D): 2·MaxNorm (symmetric K; exact doubling).
 func (dm Domain) Diameter(d int) float64 { return 2 * dm.MaxNorm(d) }
 
 // MaxNorm is sup_{x∈K} ‖x‖₂, the max‖x‖ of GLL22 Thm 6.2's utility term μ max‖x‖²/2.
@@ -43,9 +42,8 @@ func (dm Domain) MaxNorm(d int) float64 {
 	return math.Inf(1)
 }
 
-// Constants are the public constants a mechanism may use (DESIGN.md "Oracles and
-// counting"). Privacy is calibrated on them, so they must hold for every dataset of the
-// generator's neighbouring universe, not only the drawn one.
+// Constants are the public constants a mechanism may use and privacy is calibrated on
+// (DESIGN.md "Oracles and counting"): true for every dataset of the generator's universe.
 type Constants struct {
 	N, D   int
 	GF     float64   // G_f: Lipschitz constant (ℓ2) of each f(·; s) on the domain (SPEC §0)
@@ -64,16 +62,14 @@ type Constants struct {
 	// StrongConvexity is λ ≥ 0 such that every f(·; s) of the universe is λ-strongly convex
 	// on K (0: none proven); expmech strongly-convex trusts no more than this.
 	StrongConvexity float64
-	// Measured names the constants (ConstGF, ...) that hold only through a data-dependent
-	// step (rescale: scale divides every row by the file's largest row norm): not public, so
-	// a calibration trusting them is not certified. nil when all are declared.
+	// Measured names the constants (ConstGF, ...) holding only through a data-dependent step
+	// (rescale: scale): not public, so a calibration trusting them is not certified.
 	Measured []string
 }
 
 // Smoothness is a family's declared β ≥ 0 with ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ for all
-// x, y and every example s of the universe, or no declaration. The zero value is "not
-// declared" (non-smooth, or unproven), so forgetting to declare is never a false claim;
-// β = 0 (the linear family's constant gradient) is a value. Comparable with ==.
+// x, y and examples s of the universe, or none: the zero value, so forgetting to declare is
+// never a false claim (β = 0, a constant gradient, is a value). Comparable with ==.
 type Smoothness struct {
 	beta     float64
 	declared bool
@@ -112,10 +108,9 @@ const (
 	ConstSmooth          = "smooth"
 	ConstValueBound      = "value_bound"
 	ConstStrongConvexity = "strong_convexity"
-	// ConstRows stands for the examples themselves: replace-one neighbours differ in one
-	// row only if each row is the file's up to a row-wise, data-independent map. It is
-	// Measured when preprocessing depends on the whole file (rescale: scale), which breaks
-	// every calibration whatever it trusted.
+	// ConstRows stands for the examples: neighbours differ in one row only if each row is
+	// the file's up to a row-wise, data-independent map; Measured when preprocessing depends
+	// on the whole file (rescale: scale), which breaks every calibration.
 	ConstRows = "rows"
 )
 
@@ -229,9 +224,8 @@ func Data(o ValueAccess) (DataAccess, error) {
 	return d, nil
 }
 
-// Problem is one generated instance: the per-example losses f(·; s_i), i < n, of the
-// average F(x; D) (SPEC §0), with its public constants. Value and Grad must not allocate
-// and must be safe for concurrent readers.
+// Problem is one generated instance: the losses f(·; s_i), i < n, of the average F(x; D)
+// (SPEC §0) and its constants; Value and Grad must not allocate, and allow concurrent reads.
 type Problem interface {
 	GradientOracle
 	Constants() Constants
@@ -245,9 +239,8 @@ type Optimum struct {
 	Method string  // "closed-form", "lp", "newton", ...
 }
 
-// Instance is what a Generator returns: the problem plus what the harness (not the
-// mechanism) scores an output with, never counted as queries. Optimum may be lazy but
-// must be cached and concurrency-safe.
+// Instance is what a Generator returns: the problem plus the harness's uncounted scoring;
+// Optimum may be lazy but must be cached and concurrency-safe.
 type Instance interface {
 	Problem
 	EmpiricalRisk(x []float64) float64
@@ -339,12 +332,10 @@ type GLMData interface {
 }
 
 // Audited is implemented by a privacy-audit canary's instances (problems/canary): a fixed
-// neighbouring dataset D or D′ on which a mechanism runs many times, only a scalar
-// statistic S of each released point kept (PRIVACY.md §3.2 steps 1–2; Jagielski et al.
-// 2020, Nasr et al. 2021). Per trial the runner runs each mechanism Batch() times, each on
-// a fresh counter drawing from the trial's mechanism stream in order, and writes the values
-// of Statistic to the row's `statistics` column (space-separated, in run order), from which
-// the analysis computes the audit bounds.
+// neighbouring dataset D or D′ on which a mechanism runs many times, keeping a statistic S
+// of each release (PRIVACY.md §3.2 steps 1–2; Jagielski et al. 2020, Nasr et al. 2021): per
+// trial Batch() runs, each on a fresh counter drawing from the mechanism stream in order,
+// whose Statistic values fill the row's `statistics` column (space-separated, in order).
 type Audited interface {
 	// Batch is the number of mechanism runs per trial (≥ 1).
 	Batch() int
@@ -461,17 +452,15 @@ func CheckTask(spec Spec) error {
 // one orthonormal d×r basis U, so the loss never sees x's component orthogonal to span U,
 // and a mechanism whose randomness there is isotropic Gaussian can run in y = Uᵀx and draw
 // the complement once, at the end, from its closed-form law (algorithms.RunReduced): same
-// output law and privacy, O(r) work per step. Reduced returns the reduction and true only
-// when it is exact and the domain is R^d (a ball or box couples the complement to the span).
+// law and privacy, O(r) work per step. Reduced returns it, and true only when exact on R^d.
 type LowRank interface {
 	Reduced() (Reduction, bool)
 }
 
 // Reduction is the r-dimensional view of an exactly low-rank problem.
 type Reduction struct {
-	// Problem answers f̃(y; s_i) = f(Uy; s_i) for y ∈ R^r (Dim() = r; one value query is one
-	// evaluation of f(·; s_i)), with the full problem's Constants (D = d), on which privacy
-	// and step plans are calibrated unchanged.
+	// Problem answers f̃(y; s_i) = f(Uy; s_i), y ∈ R^r (one value query, one f(·; s_i)), with
+	// the full Constants (D = d), on which privacy and step plans are calibrated unchanged.
 	Problem Problem
 	Basis   *Basis // U
 }
@@ -488,8 +477,7 @@ type Basis struct {
 	cols [][]float64
 }
 
-// NewBasis wraps r orthonormal columns of length d (neither copied nor checked); it panics
-// on ragged columns.
+// NewBasis wraps r orthonormal columns of length d (not copied, not checked; ragged: panic).
 func NewBasis(cols [][]float64) *Basis {
 	if len(cols) == 0 {
 		panic("problems: NewBasis: no columns")
