@@ -168,9 +168,8 @@ func (a audited) Neighbour() problems.Problem { return a.other }
 // Batch is the number of mechanism runs per trial (problems.Audited); 1 when unset.
 func (a audited) Batch() int { return max(1, a.batch) }
 
-// Statistic is S = ⟨x, e₁⟩, the direction along which the replaced example differs from its
-// neighbour (PRIVACY.md §3.2 recipes (a), (d1)); for the sampler canary S = ‖x‖², whose
-// law under a sampler is compared with that under the exact sampler (PRIVACY.md §4.2's Q).
+// Statistic is S = ⟨x, e₁⟩, e₁ the direction of the replacement (PRIVACY.md §3.2 recipes
+// (a), (d1)); for the sampler canary S = ‖x‖², compared with its exact law (§4.2's Q).
 func (a audited) Statistic(x []float64) float64 {
 	if !a.norm2 {
 		return x[0]
@@ -208,9 +207,8 @@ func (c *Ridge) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Optimum of the linear canary: F(x) = ⟨x, z̄⟩ is minimised at x* = −R z̄/‖z̄‖ on the
-// ball, x*_j = −R sign(z̄_j) on the box; on R^d it is unbounded below (z̄ = ∓G e₁/n ≠ 0):
-// Value NaN, so the row's excess-risk columns stay empty (the audit measures privacy).
+// Optimum of the linear canary: x* = −R z̄/‖z̄‖ on the ball, −R sign(z̄_j) on the box; F is
+// unbounded below on R^d (z̄ ≠ 0): Value NaN, and the row's excess-risk columns stay empty.
 func (c *Linear) Optimum() (problems.Optimum, error) {
 	zbar := make([]float64, c.d)
 	for _, z := range c.Z {
@@ -335,8 +333,7 @@ func NewLinear(n, d int, g float64, dom problems.Domain, neighbour bool) *Linear
 	return &Linear{Linear: losses.Linear{Z: z}, n: n, d: d, g: g, dom: dom}
 }
 
-// Value is ⟨x, z_i⟩ read off coordinate 0, a canary point's only non-zero one: the same
-// value as losses.Linear's O(d) sum in O(1) (the audit queries it batch times per trial).
+// Value is ⟨x, z_i⟩ read off coordinate 0, a canary point's only non-zero one, in O(1).
 func (c *Linear) Value(i int, x []float64) float64 { return x[0] * c.Z[i][0] }
 
 // ValueDiff is Value(i, z) − Value(i, x), overriding the promoted losses.Linear's as Value does.

@@ -70,8 +70,7 @@ func LowRank() Generator {
 
 var _ problems.Generator = Generator{}
 
-// CheckLossDomain reports the spec fields every GLM generator (glm, lowrank, glm-data)
-// checks alike: a GLM loss, a ball or unconstrained domain, a finite radius > 0.
+// CheckLossDomain reports the loss, domain and radius errors of a GLM generator's spec.
 func CheckLossDomain(spec problems.Spec) []error {
 	var errs []error
 	switch spec.Loss {
@@ -321,8 +320,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	return inst, nil
 }
 
-// gaussBall draws g ~ N(0, I/d) (d = len(a)) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A,
-// typically ≈ A (the glm features and lowrank coefficients).
+// gaussBall sets a = A·g/max(1, ‖g‖), g ~ N(0, I/d) (d = len(a)): ‖a‖ ≤ A, typically ≈ A.
 func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	for j := range a {
 		a[j] = rng.NormFloat64() / math.Sqrt(float64(len(a)))
@@ -389,8 +387,8 @@ func (in *Instance) solve() (problems.Optimum, error) {
 	}
 	feats := in.a
 	if in.fc != nil {
-		// min over ‖x‖ ≤ R of F̃(Uᵀx) = min over ‖y‖ ≤ R of F̃(y), attained at x = U y
-		// (‖Uᵀx‖ ≤ ‖x‖, equal on span U): same objective values, so the gap carries over.
+		// min_{‖x‖≤R} F̃(Uᵀx) = min_{‖y‖≤R} F̃(y) at x = U y (‖Uᵀx‖ ≤ ‖x‖, equal on span U):
+		// the same objective values, so the gap carries over.
 		feats = in.fc
 	}
 	var r solve.Result
@@ -500,10 +498,9 @@ func (in *Instance) Grad(dst []float64, i int, x []float64) {
 	}
 }
 
-// SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in its
-// order (the same sum bit for bit), without a scratch copy of g = φ'(⟨a_i, x⟩, y_i)·a_i, and
-// with the row's squared norm as ‖g‖² when |φ'| = 1 (every non-zero absolute or hinge one):
-// (±v)² = v·v exactly, summed in the same order.
+// SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in order
+// (bit for bit) without a scratch g = φ'(⟨a_i, x⟩, y_i)·a_i, taking ‖g‖² as the row's
+// squared norm when |φ'| = 1 ((±v)² = v·v exactly, summed in the same order).
 func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (n int) {
 	if in.fc != nil {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
