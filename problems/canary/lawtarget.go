@@ -14,10 +14,9 @@ import (
 )
 
 // The exact-law target (see the package doc): each run's statistic is the probability
-// integral transform U = F_0(x_0) of the released point's first coordinate, Uniform(0, 1)
-// exactly when x_0 has the exact marginal, so the analysis measures a sampler's bias as
-// the KS distance of the pooled U's to Uniform(0, 1) (analysis/bias.go). The law belongs
-// to the public target (loss family, k, μ): a fixture for samplers, never a private release.
+// integral transform U = F_0(x_0) of the release's first coordinate, Uniform(0, 1) exactly
+// under the exact marginal, so a sampler's bias is the KS distance of the pooled U's to
+// Uniform(0, 1) (analysis/bias.go). The law is of a public target: never a private release.
 
 // Families of the exact-law generator.
 const (
@@ -25,9 +24,8 @@ const (
 	// on [−0.2, 1.2]^d, on the box [−R, R]^d; each marginal is piecewise Gaussian with n
 	// kinks (LLL24 Thm 3.7's instance family).
 	LawL1 = "l1"
-	// LawGaussian is the Gaussian mechanism's target: f(x; z) = ⟨x, z⟩ with z uniform on
-	// [−0.5, 0.5]^d, on R^d, so π = N(−z̄/μ, (kμ)^{-1}I) (SPEC §4.8.1), or on the box
-	// [−R, R]^d, a product of truncated Gaussians: a smooth target (no kinks).
+	// LawGaussian is the Gaussian mechanism's smooth target: f(x; z) = ⟨x, z⟩, z uniform on
+	// [−0.5, 0.5]^d, on R^d (π = N(−z̄/μ, (kμ)^{-1}I), SPEC §4.8.1) or truncated to a box.
 	LawGaussian = "gaussian"
 	// LawL1Axis is a one-direction non-smooth GLM: f(x; z) = |x_0 − z_0| with z_0 uniform on
 	// [−0.2, 1.2], on the box [−R, R]^d or R^d (G_f = 1 at every d; on R^d the rank-one case
@@ -190,8 +188,8 @@ func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 { return in.vd.V
 // EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
 func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
-// Optimum: for l1 the coordinate-wise median clamped to the box (as problems/l1); for the
-// linear loss the box corner against z̄, on R^d unbounded below (NaN; laws, not utility).
+// Optimum: for l1 the coordinate-wise median clamped to the box; for the linear loss the
+// box corner against z̄, NaN on R^d (unbounded below).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
 	if in.family != LawGaussian {
 		x := losses.L1{Z: in.z}.Median(in.c.Domain) // the l1 family's domain is a box (lawParams)
@@ -326,11 +324,10 @@ func (l lawAxis) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: l.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Marginal is an exact 1-D law ∝ exp(LogDensity) on [Lo, Hi] (finite; the mass outside is
-// below e^{-700} of the total when the support is wider), smooth between the Kinks: its CDF
-// is Gauss–Legendre quadrature between the kinks, or CDFFunc, a closed form, when set. It
-// is the declared law of the exact-law targets and of the sampler kit's cases
-// (algorithms/sampler/samplertest), independent of the exact sampler's closed forms (SPEC §4.8).
+// Marginal is an exact 1-D law ∝ exp(LogDensity) on finite [Lo, Hi] (holding all but
+// e^{-700} of a wider support's mass), smooth between the Kinks, its CDF by Gauss–Legendre
+// quadrature between them or CDFFunc (a closed form) when set: the declared law of the
+// exact-law targets and samplertest's cases, independent of the exact sampler (SPEC §4.8).
 type Marginal struct {
 	LogDensity func(float64) float64
 	Lo, Hi     float64

@@ -155,8 +155,7 @@ func csvError(name string, err error) error {
 	return fmt.Errorf("dataset: %s: %w", name, err)
 }
 
-// Split returns the first n examples (n ≤ 0: all; an error if fewer) and the rest (task
-// sco's held-out sample), sharing storage with t.
+// Split returns the first n examples (n ≤ 0: all) and the rest, sharing storage with t.
 func (t *Table) Split(n int) (head, rest *Table, err error) {
 	if n <= 0 {
 		n = t.Len()
@@ -198,8 +197,8 @@ func (r Rescale) Check() error {
 	return fmt.Errorf("rescale: %q, want none, clip or scale", string(r))
 }
 
-// Bound enforces ‖row‖₂ ≤ bound on the rows of every table ts (a Scale factor computed
-// over all together) by mode, with tol a relative slack for rounding in the file (1e-12).
+// Bound enforces ‖row‖₂ ≤ bound on every table's rows by mode (one Scale factor for all),
+// with tol a relative slack for rounding in the file (1e-12).
 func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 	if mode.Check() != nil {
 		return fmt.Errorf("dataset: unknown rescale mode %q (want none, clip or scale)", mode)
@@ -369,8 +368,7 @@ func scanLIBSVM(r io.Reader, name string, base IndexBase) (*libsvmFile, error) {
 	return f, nil
 }
 
-// parseLine appends the example of one line's fields: a finite label, then strictly
-// increasing non-negative indices with finite values (no index 0 when 1-based, no qid).
+// parseLine appends the example of one line's fields (see LoadLIBSVM).
 func (f *libsvmFile) parseLine(line int, fields []string, base IndexBase) error {
 	y, err := strconv.ParseFloat(fields[0], 64)
 	if err != nil || math.IsNaN(y) || math.IsInf(y, 0) || strings.Contains(fields[0], ":") {

@@ -35,10 +35,9 @@ type Params struct {
 	// IndexBase of a LIBSVM file's feature indices: 0 or 1 (required for LIBSVM; auto,
 	// which guesses the base from whether index 0 occurs, is refused).
 	IndexBase string `yaml:"index_base"`
-	// FeatureLow and FeatureHigh are public bounds [lo_j, hi_j] of the raw features (from
-	// the data set's documentation or what the feature measures), one for all features or
-	// one per feature: x_j maps to z_j = 2(x_j − lo_j)/(hi_j − lo_j) − 1 clipped to [−1, 1].
-	// Required ([−1] and [1] is LIBSVM's svm-scale range: z = x, clipped).
+	// FeatureLow and FeatureHigh are public bounds [lo_j, hi_j] of the raw features, one for
+	// all or one per feature: x_j maps to z_j = 2(x_j − lo_j)/(hi_j − lo_j) − 1 clipped to
+	// [−1, 1]. Required ([−1] and [1] is LIBSVM's svm-scale range: z = x, clipped).
 	FeatureLow  []float64 `yaml:"feature_low,omitempty"`
 	FeatureHigh []float64 `yaml:"feature_high,omitempty"`
 	// Intercept appends the constant coordinate z_{d+1} = 1; d counts it. Required.
@@ -286,8 +285,7 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 }
 
 // Generate implements problems.Generator: the training sample is a uniformly random
-// n-subset of the training split drawn from the problem stream rng (all of it, in file
-// order and drawing nothing, when n is its size); task sco holds out the whole test split.
+// n-subset of the training split from rng (all, in order, drawing nothing, at n = its size).
 func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
 	p, s, err := g.load(spec)
 	if err != nil {
