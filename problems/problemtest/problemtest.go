@@ -68,10 +68,9 @@ func norm(x []float64) float64 {
 	return math.Sqrt(problems.SquaredNorm(x))
 }
 
-// Check runs the suite, one subtest per property of a generator's instance in this order:
-// constants, determinism, lipschitz, strong-convexity, smoothness, gdelta, allocs,
-// optimum, population for task sco, and valuediff. The properties after constants share
-// one stream of random points (valuediff has its own), so each draws the points it always drew.
+// Check runs the suite, one subtest per property in the order below. The properties after
+// constants share one stream of random points (valuediff has its own), so each draws the
+// points it always drew.
 func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Helper()
 	ck := newChecker(t, g, c)
@@ -121,8 +120,7 @@ func CheckValueDiff(t *testing.T, p problems.ValueOracle, dm problems.Domain, rn
 	}
 }
 
-// checker is one Check call's state: the instance generated twice from the seed, its
-// constants, the shared point stream and work buffers.
+// checker is one Check call's state: the instance generated twice, the shared point stream.
 type checker struct {
 	g           problems.Generator
 	c           Config
@@ -370,8 +368,7 @@ func (ck *checker) optimum(t *testing.T) {
 	}
 }
 
-// concurrentOptimum calls inst.Optimum from 4 goroutines at once and returns the answer,
-// checking that every call succeeded with the same value.
+// concurrentOptimum returns inst.Optimum, called from 4 goroutines that must agree.
 func concurrentOptimum(t *testing.T, inst problems.Instance) problems.Optimum {
 	t.Helper()
 	var wg sync.WaitGroup
@@ -416,9 +413,8 @@ func (ck *checker) population(t *testing.T) {
 	}
 }
 
-// Canary fixtures shared by the mechanism and sampler tests: small problems with
-// closed-form or cheaply certified optima, independent of the generators, adding data,
-// domain and constants to package losses' oracles.
+// Canary fixtures of the mechanism and sampler tests: small problems with closed-form or
+// cheaply certified optima, adding data, domain and constants to package losses' oracles.
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (BST14's
 // family, SPEC §5.5), minimised at −R z̄/‖z̄‖ (F* = −R‖z̄‖). G_f = G, G_Δ = 2G (replace-one:

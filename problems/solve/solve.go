@@ -214,9 +214,8 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 }
 
 // price chooses the entering column q and direction dir = ±1 from the duals pi (q = −1:
-// optimal). Partial Dantzig: the best reduced cost of a window of columns scanned
-// cyclically from lp.next (a full cycle without a candidate proves optimality); with bland
-// (after a degenerate streak), Bland's rule, the lowest index, which guarantees termination.
+// optimal) by partial Dantzig, the best reduced cost of a window scanned cyclically from
+// lp.next, or with bland (after a degenerate streak) Bland's lowest index, which terminates.
 func (lp *BoundedLP) price(pi []float64, bland bool) (q int, dir float64) {
 	q, dir, best := -1, 0.0, 0.0
 	N := len(lp.cols)
@@ -274,9 +273,8 @@ func (lp *BoundedLP) ftran(w, col []float64) {
 	}
 }
 
-// ratioTest is the step t u_q can move in direction dir before a basic variable hits a
-// bound (the smallest basic index on a tie) and that variable's row leave; leave = −1 when
-// u_q reaches its other bound first (a bound flip), t = +Inf when nothing limits the step.
+// ratioTest is the step t of u_q in direction dir until a basic variable (the smallest
+// index on a tie), in row leave, hits a bound; leave = −1 for a bound flip, t = +Inf if none.
 func (lp *BoundedLP) ratioTest(w []float64, q int, dir float64) (t float64, leave int) {
 	t = lp.hi[q] - lp.lo[q]
 	leave = -1
@@ -682,10 +680,9 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 			l.p[j] = -l.p[j]
 		}
 		dec2 := -dot(l.g, l.p) // Newton decrement²
-		// Below the rounding floor the decrease F(x) − F(x+p) ≈ dec2/2 is within a few ulps
-		// of F (or of the gradient sum's rounding, 1e-16), so Armijo cannot be verified: stop
-		// when the decrement is under it and no longer shrinking (F(x) − min ≲ dec2/2, a
-		// self-concordance-type bound).
+		// Below the rounding floor the decrease ≈ dec2/2 is within a few ulps of F (or of the
+		// gradient sum's rounding, 1e-16) and Armijo unverifiable: stop when the decrement is
+		// under it and no longer shrinking (F(x) − min ≲ dec2/2, self-concordance-type).
 		floor := math.Max(1e-16, 8*0x1p-52*math.Abs(f)) // 8 ulps of F (2⁻⁵² is the ulp of 1)
 		if dec2 <= 1e-30 || (dec2 < floor && dec2 > 0.25*prevDec) {
 			return it, nil
