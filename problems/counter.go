@@ -91,11 +91,10 @@ var (
 )
 
 // ClippedGradSummer is an optional capability of a Problem and of the first-order view:
-// SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (all n examples when idx is
-// nil), clip_c(g) = g·min(1, c/‖g‖₂), with scratch buf (len ≥ len(dst)), and returns how
-// many were clipped. A problem implements it when a batch is cheaper than one Grad call per
-// example (the GLMs), with SumClippedGradsEach's floating-point operations in its order, so
-// a row is the same bit for bit with or without it. A Counter counts a query per index.
+// SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (all n when idx is nil),
+// clip_c(g) = g·min(1, c/‖g‖₂), with scratch buf (len ≥ len(dst)), returning how many were
+// clipped: cheaper than Grad per example (the GLMs), with SumClippedGradsEach's operations
+// in its order, so rows are the same bit for bit. A Counter counts a query per index.
 type ClippedGradSummer interface {
 	SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (clipped int)
 }
@@ -176,12 +175,11 @@ func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
 	return false
 }
 
-// ValueDiffer is an optional capability of a Problem and of every view a mechanism
-// receives: ValueDiff(i, z, x) is Value(i, z) − Value(i, x) bit for bit, in one call (one
-// pass over s_i), the proximal sampler's rejection step (GLL22 Alg. 2: ρ is built from
-// f_i(z′) − f_i(x′)); a Counter counts two value queries. problemtest.Check tests the
-// equality, which also catches a ValueDiff promoted from an embedded loss whose Value the
-// embedding type overrides.
+// ValueDiffer is an optional capability of a Problem and of every view: ValueDiff(i, z, x)
+// is Value(i, z) − Value(i, x) bit for bit in one pass over s_i, the proximal sampler's
+// rejection step (GLL22 Alg. 2: ρ is built from f_i(z′) − f_i(x′)); a Counter counts two
+// value queries. problemtest.Check tests the equality, catching a ValueDiff promoted from
+// an embedded loss whose Value the embedding type overrides.
 type ValueDiffer interface {
 	ValueDiff(i int, z, x []float64) float64
 }

@@ -363,8 +363,7 @@ func (l *LazyOptimum) Get() (Optimum, error) {
 	return o, l.err
 }
 
-// The checks below are those every generator makes of its cell: each returns the error of
-// one key (nil when fine) in the spec errors' wording, for a generator to join in its order.
+// The cell checks below each return one key's error (nil when fine), in the spec errors' wording.
 
 // ParamsOf returns spec.Params as the generator's *P, or def() when the spec has none (or
 // a nil *P). name prefixes the error of a parameter value of another type.
@@ -403,9 +402,8 @@ func CheckedParams[T any, P interface {
 	return p, nil
 }
 
-// Positive, NonNegative, Finite, Unit and AtLeast check the value v of key name: nil
-// when it is a finite value > 0 (a finite value ≥ 0, any finite value, a value in [0, 1],
-// an integer ≥ lo), else the key's error "name: v, want …".
+// Positive, NonNegative, Finite, Unit and AtLeast are nil when v, the value of key name, is
+// as wanted (see each), else the key's error "name: v, want …".
 func Positive(name string, v float64) error {
 	return want(v > 0 && !math.IsInf(v, 0), name, v, "a finite value > 0")
 }
