@@ -182,8 +182,7 @@ func (c *Linear) EmpiricalRisk(x []float64) float64   { return problems.MeanValu
 func (c *Logistic) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(c, x) }
 func (c *Ridge) EmpiricalRisk(x []float64) float64    { return problems.MeanValue(c, x) }
 
-// Optimum of the ridge canary: F(x) = ⟨x, z̄⟩ + (λ/2)‖x‖² is minimised over R^d at −z̄/λ,
-// projected onto the ball, or clipped coordinate-wise to the box (F is separable there).
+// Optimum of the ridge canary: −z̄/λ projected onto the ball or clipped to the box.
 func (c *Ridge) Optimum() (problems.Optimum, error) {
 	x := make([]float64, c.d)
 	for _, z := range c.z {
@@ -240,8 +239,7 @@ func (c *Linear) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Optimum of the ℓ1 canary on a box: F is separable, minimised per coordinate at a median
-// of the z_ij clipped to [−R, R]. On other domains it is not computed (NaN).
+// Optimum of the ℓ1 canary: a coordinate-wise median clipped to the box (NaN elsewhere).
 func (c *L1) Optimum() (problems.Optimum, error) {
 	if c.dom.Kind != problems.Box {
 		return problems.Optimum{Value: math.NaN(), Method: "none: only the box is separable"}, nil

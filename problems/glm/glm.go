@@ -29,8 +29,7 @@ const (
 type Params struct {
 	// FeatureNorm is A, the bound on ‖a‖ (G_f = A for every loss: |∂_t φ| ≤ 1). Default 1.
 	FeatureNorm float64 `yaml:"feature_norm"`
-	// PlantedNorm is ‖w₀‖ of the planted model (≥ 0). Default 2. Logistic and hinge labels
-	// are y = +1 with probability σ(⟨a, w₀⟩); absolute labels are y = ⟨a, w₀⟩ + Noise·ξ.
+	// PlantedNorm is ‖w₀‖ of the planted model (≥ 0; plantedLabel). Default 2.
 	PlantedNorm float64 `yaml:"planted_norm"`
 	// Noise is the standard deviation of the absolute loss's label noise ξ (≥ 0). Default 0.1.
 	Noise float64 `yaml:"noise"`
@@ -339,8 +338,8 @@ func orthonormal(rng *rand.Rand, r, d int) [][]float64 {
 	return U
 }
 
-// orthogonalNormal draws v ~ N(0, I_d) and removes its components along the orthonormal
-// U (Gram–Schmidt, twice for stability), redrawing until ‖v‖ > 1e-8; it returns v, ‖v‖.
+// orthogonalNormal returns v, ‖v‖: v ~ N(0, I_d) less its components along the orthonormal
+// U (Gram–Schmidt twice), redrawn until ‖v‖ > 1e-8.
 func orthogonalNormal(rng *rand.Rand, U [][]float64, d int) ([]float64, float64) {
 	v := make([]float64, d)
 	for {
@@ -548,8 +547,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return heldout.PopulationRisk(in.rest, x)
 }
 
-// PopulationOptimum is the certified optimum of the held-out sample: an estimate of the
-// population optimum, biased low by its own O(d/m) generalisation gap.
+// PopulationOptimum is the held-out sample's certified optimum, biased low by O(d/m).
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	return heldout.Optimum(in.rest, "glm: no population (task erm)")
 }
