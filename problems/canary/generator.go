@@ -182,7 +182,7 @@ func (c *Linear) EmpiricalRisk(x []float64) float64   { return problems.MeanValu
 func (c *Logistic) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(c, x) }
 func (c *Ridge) EmpiricalRisk(x []float64) float64    { return problems.MeanValue(c, x) }
 
-// Optimum of the ridge canary: −z̄/λ projected onto the ball or clipped to the box.
+// Optimum of the ridge canary: F = (λ/2)‖x + z̄/λ‖² + const, so −z̄/λ projected onto K.
 func (c *Ridge) Optimum() (problems.Optimum, error) {
 	x := make([]float64, c.d)
 	for _, z := range c.z {
