@@ -248,8 +248,8 @@ func (c *L1) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Optimum of the 1-D logistic canary on [−R, R] (F convex and smooth): an end point where
-// F′ keeps its sign, else F′'s root by bisection. Gap is the bound |F′(x)|·2R ≥ F(x) − F*.
+// Optimum of the 1-D logistic canary on [−R, R]: an end point where F′ keeps its sign, else
+// F′'s root by bisection (F convex), with Gap |F′(x)|·2R ≥ F(x) − F*.
 func (c *Logistic) Optimum() (problems.Optimum, error) {
 	r := c.dom.Radius
 	if c.dom.Kind == problems.Unconstrained || !(r > 0) || math.IsInf(r, 0) {
@@ -398,8 +398,8 @@ type L1 struct {
 	dom       problems.Domain
 }
 
-// NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1],
-// and the neighbour replaces a_1 = −½ by +½.
+// NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1];
+// the neighbour replaces a_1 = −½ by +½.
 func NewL1CaseB(n int, neighbour bool) *L1 {
 	z := make([][]float64, n)
 	for i := range z {

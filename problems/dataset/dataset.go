@@ -251,9 +251,8 @@ func Labels(t *Table, allowed ...float64) error {
 
 func norm(x []float64) float64 { return math.Sqrt(problems.SquaredNorm(x)) }
 
-// Prepare loads a CSV path for a generator (label: Load's): n > 0 takes the first n rows,
-// the rest being the held-out sample; wantD > 0 must equal the number of coordinate columns
-// (else an error at row 1); bound > 0 enforces ‖row‖ ≤ bound by mode.
+// Prepare loads a CSV file for a generator (label as for Load), splits it at n (Split),
+// checks wantD > 0 against its columns (row 1) and enforces bound > 0 by mode (Bound).
 func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale) (train, rest *Table, err error) {
 	if mode.Check() != nil {
 		return nil, nil, fmt.Errorf("dataset: rescale: unknown mode %q (want none, clip or scale)", mode)
@@ -469,9 +468,8 @@ func (f Format) Resolve(path string) Format {
 	return LIBSVM
 }
 
-// LoadLabelled reads a labelled data file in format f (a CSV file needs the column "y").
-// d > 0 fixes the number of features (another CSV width, or a LIBSVM index beyond d, is an
-// error naming the file and line); base applies to LIBSVM only.
+// LoadLabelled reads a labelled data file in format f (CSV with column "y", or LIBSVM with
+// base); d > 0 fixes the number of features, refusing another at its file and line.
 func LoadLabelled(path string, f Format, base IndexBase, d int) (*Table, error) {
 	switch f.Resolve(path) {
 	case CSV:

@@ -547,7 +547,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return heldout.PopulationRisk(in.rest, x)
 }
 
-// PopulationOptimum estimates the population optimum by the held-out sample's (biased low, O(d/m)).
+// PopulationOptimum estimates the population optimum by the held-out one (biased low, O(d/m)).
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	return heldout.Optimum(in.rest, "glm: no population (task erm)")
 }

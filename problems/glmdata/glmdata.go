@@ -63,8 +63,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // hasIntercept is Intercept, false when unset (Validate refuses that).
 func (p *Params) hasIntercept() bool { return p.Intercept != nil && *p.Intercept }
 
-// Validate reports every invalid field given; missing required ones are reported with the
-// cell (Generator.params), so that the defaults validate.
+// Validate reports every invalid field given; missing ones are the cell's errors (params).
 func (p *Params) Validate() error {
 	var errs []error
 	if !dataset.Format(p.Format).Valid() {
@@ -213,8 +212,7 @@ func (g Generator) load(spec problems.Spec) (*Params, *split, error) {
 	return p, s, nil
 }
 
-// labels maps the file's labels: ±1 or 0/1 (0 → −1) for logistic and hinge, (y −
-// label_shift)/label_scale for absolute.
+// labels maps the file's labels: 0 → −1 (logistic, hinge; ±1 or 0/1) or LabelShift/Scale.
 func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) {
 	ys := make([]float64, t.Len())
 	if spec.Loss == glm.Absolute {
