@@ -18,12 +18,10 @@ const (
 	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1; Case B proper is K = [−1, 1])
 	FamilyLogistic = "logistic"  // NewLogistic: the 1-D logistic GLM, y_1 flipped (d = 1)
 	FamilyRidge    = "ridge"     // Ridge: the linear pair plus (λ/2)‖x‖², λ-strongly convex (bounded K)
-	// FamilyL1Kinks is NewL1Kinks, the sampler canary: kinks inside the law's bulk make a
-	// proximal sampler clip ρ at a rate typical of real instances; S = ‖x‖², no neighbour.
-	FamilyL1Kinks = "l1-kinks"
+	FamilyL1Kinks  = "l1-kinks"  // NewL1Kinks: the sampler canary (S = ‖x‖², no neighbour)
 )
 
-// MaxBatch bounds the batch so that one row's statistics column stays a few hundred kB.
+// MaxBatch bounds the batch: one row's statistics column stays a few hundred kB.
 const MaxBatch = 100_000
 
 // Params is the generator's configuration (spec problem: block keys).
@@ -413,7 +411,8 @@ func NewL1CaseB(n int, neighbour bool) *L1 {
 
 // NewL1Kinks is the sampler canary (PRIVACY.md §4): n points, coordinates in {−0.1, 0, 0.1}
 // from the fixed stream PCG(0x5a3b1e, d) row by row (a smaller n is a prefix), weight 1
-// (G_f = √d), K = [−r, r]^d; at posterior width 0.1 the kinks lie in the law's bulk.
+// (G_f = √d), K = [−r, r]^d; at posterior width 0.1 the kinks lie in the law's bulk, so a
+// proximal sampler clips ρ at a rate typical of real instances.
 func NewL1Kinks(n, d int, r float64) *L1 {
 	rng := rand.New(rand.NewPCG(0x5a3b1e, uint64(d)))
 	z := make([][]float64, n)

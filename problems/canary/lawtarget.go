@@ -266,8 +266,7 @@ func (in *LawInstance) marginal(j int) *Marginal {
 	}
 }
 
-// lawL1 is the l1 family: Weight makes it SeparableL1Data (which the gaussian family must
-// not be, or the exact sampler would read it as ℓ1).
+// lawL1 is the l1 family: Weight makes it SeparableL1Data (the gaussian family is not).
 type lawL1 struct{ *LawInstance }
 
 // Weight is the ℓ1 weight w.
@@ -279,8 +278,7 @@ var (
 	_ problems.LinearData      = (*LawInstance)(nil)
 )
 
-// lawAxis is the l1-axis family, f(x; z_i) = |x_0 − z_i0|, hiding Points so that the exact
-// sampler cannot read it as LinearData or SeparableL1Data.
+// lawAxis is the l1-axis family, f(x; z_i) = |x_0 − z_i0|, without Points (no exact sampler).
 type lawAxis struct{ in *LawInstance }
 
 var (

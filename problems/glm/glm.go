@@ -137,8 +137,8 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 	return c
 }
 
-// load reads a data file: features bounded by A, labels ±1 for logistic/hinge, and for
-// lowrank rows within g_k of their top-r principal subspace (G_k's premise).
+// load reads a data file: ‖a‖ ≤ A, labels ±1 for logistic/hinge, and for lowrank rows
+// within g_k of their top-r principal subspace (G_k's premise).
 func (g Generator) load(spec problems.Spec, p *Params) (tr, rest *dataset.Table, U *mat.Dense, err error) {
 	tr, rest, err = dataset.Prepare(spec.Data, true, spec.N, spec.D, p.FeatureNorm, dataset.Rescale(p.Rescale))
 	if err != nil {

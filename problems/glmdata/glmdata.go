@@ -63,7 +63,8 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // hasIntercept is Intercept, false when unset (Validate refuses that).
 func (p *Params) hasIntercept() bool { return p.Intercept != nil && *p.Intercept }
 
-// Validate reports every invalid field given; missing ones are the cell's errors (params).
+// Validate reports every invalid field given; missing ones are the cell's (params), so the
+// defaults validate.
 func (p *Params) Validate() error {
 	var errs []error
 	if !dataset.Format(p.Format).Valid() {

@@ -227,8 +227,8 @@ func (ck *checker) lipschitz(t *testing.T) {
 	}
 }
 
-// strongConvexity: the declared λ (0 if merely convex), which expmech strongly-convex
-// trusts, satisfies f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
+// strongConvexity: the declared λ (trusted by expmech strongly-convex) satisfies
+// f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
 func (ck *checker) strongConvexity(t *testing.T) {
 	inst, k, rng := ck.inst, ck.k, ck.rng
 	x, x2, gr := ck.x, ck.x2, ck.gr
@@ -259,9 +259,9 @@ func (ck *checker) strongConvexity(t *testing.T) {
 	}
 }
 
-// smoothness: a declared β, trusted by smooth-only recipes (phased-sgd's 2Gη_i
-// sensitivity, the perturbation solvers), satisfies ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on
-// random pairs from its own stream (so later properties' points do not depend on β).
+// smoothness: a declared β (trusted by phased-sgd's 2Gη_i sensitivity and the perturbation
+// solvers) bounds ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on pairs from its own stream (so that
+// later properties draw the same points whether or not β is declared).
 func (ck *checker) smoothness(t *testing.T) {
 	inst, k, d, x2 := ck.inst, ck.k, ck.d, ck.x2
 	beta, ok := k.Smooth.Beta()
@@ -287,8 +287,8 @@ func (ck *checker) smoothness(t *testing.T) {
 	}
 }
 
-// gDelta: the difference f(·; s) − f(·; s′) of two examples, from the instance or
-// Config.Others, has Lipschitz quotient along a chord and gradient difference ≤ G_Δ.
+// gDelta: f(·; s) − f(·; s′), s and s′ from the instance or Others, has chord quotients
+// and gradient differences ≤ G_Δ.
 func (ck *checker) gDelta(t *testing.T) {
 	k, rng := ck.k, ck.rng
 	x, x2, gr, gr2 := ck.x, ck.x2, ck.gr, ck.gr2
@@ -322,9 +322,8 @@ func (ck *checker) allocs(t *testing.T) {
 	}
 }
 
-// optimum: concurrent Optimum calls agree; X* is feasible with value the empirical risk
-// and the mean of Value(i, X*) (SPEC §0's average convention); no sampled point of K, near
-// X* or not, lies below value − gap; and the certified gap is at most 1e-7 relative.
+// optimum: concurrent calls agree; X* is feasible, its value the empirical risk and the
+// mean of Value(i, X*) (SPEC §0); no sampled point of K is below value − gap; gap ≤ 1e-7 rel.
 func (ck *checker) optimum(t *testing.T) {
 	inst, k, rng := ck.inst, ck.k, ck.rng
 	x, x2 := ck.x, ck.x2

@@ -372,16 +372,15 @@ type Result struct {
 	Iters  int
 }
 
-// Tol is the solvers' default relative duality-gap target, well below the 1e-6 relative
-// accuracy the harness asks of empirical_risk_opt.
+// Tol is the solvers' default relative duality-gap target (empirical_risk_opt needs 1e-6).
 const Tol = 1e-10
 
 // AcceptTol is the cutting-plane loop's second tier: with the cut budget exhausted, a gap
 // ≤ AcceptTol·max(1, |L*|) is below any risk difference the harness reports (and carried).
 const AcceptTol = 1e-8
 
-// LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (radius = +Inf:
-// unconstrained). It solves the LP dual
+// LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (+Inf: unconstrained)
+// by the LP dual
 //
 //	max −Σ u_i y_i − R Σ_k w_k   s.t.  Σ u_i a_i + Σ_k w_k g_k = 0,  |u_i| ≤ 1,  w ≥ 0,
 //
