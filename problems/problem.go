@@ -254,9 +254,8 @@ type Population interface {
 	PopulationOptimum() (Optimum, error)
 }
 
-// Classifier is implemented by binary-classification instances (labels ±1) of task: sco:
-// PopulationAccuracy is the held-out fraction sign⟨a, x⟩ labels correctly (a tie counts ½)
-// and its standard error; NaN for a regression loss or without a held-out sample.
+// Classifier is implemented by classification instances (labels ±1) of task: sco: the
+// held-out accuracy of sign⟨a, x⟩ (a tie counts ½) and its standard error, or NaN.
 type Classifier interface {
 	PopulationAccuracy(x []float64) (acc, stderr float64)
 }
@@ -302,8 +301,7 @@ func (e Entry) Name() string       { return e.name }
 func (e Entry) Doc() string        { return e.doc }
 func (e Entry) DefaultParams() any { return e.defaults() }
 
-// Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2) by
-// reference samplers, exact solvers and audits only.
+// Structural capabilities, asserted on a Problem (STYLE.md 2) by Counter.Structure's users.
 
 // LinearData is implemented by f(x; s_i) = ⟨x, z_i⟩ (+ a constant).
 type LinearData interface {

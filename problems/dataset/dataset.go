@@ -189,7 +189,7 @@ const (
 	Scale Rescale = "scale"
 )
 
-// Check is nil when r is a known mode ("" means Refuse), else the rescale key's error.
+// Check is nil for a known mode ("" is Refuse), else the rescale key's error.
 func (r Rescale) Check() error {
 	if slices.Contains([]Rescale{"", Refuse, Clip, Scale}, r) {
 		return nil
@@ -326,7 +326,7 @@ func ReadLIBSVM(r io.Reader, name string, base IndexBase, d int) (*Table, error)
 	return f.table(base, d)
 }
 
-// libsvmFile is a LIBSVM file as read, before its index base and dimension are fixed.
+// libsvmFile is a LIBSVM file as read, before table fixes its base and dimension.
 type libsvmFile struct {
 	name    string
 	rows    []sparseRow

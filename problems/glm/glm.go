@@ -584,8 +584,7 @@ func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, h
 // Margin is y_i·⟨a_i, x⟩, the classification margin of example i.
 func (in *Instance) Margin(i int, x []float64) float64 { return in.y[i] * in.rowDot(i, x) }
 
-// PopulationAccuracy is the held-out accuracy of sign⟨a, x⟩ and its standard error, for
-// the classification losses (logistic, hinge) of task sco; NaN otherwise.
+// PopulationAccuracy is problems.Classifier's, NaN for the absolute loss or task erm.
 func (in *Instance) PopulationAccuracy(x []float64) (float64, float64) {
 	if in.rest == nil || in.loss == Absolute {
 		return math.NaN(), math.NaN()

@@ -22,8 +22,8 @@ const Name = "glm-data"
 const (
 	// SqrtD (the default) sets a = A·z/√d: ‖a‖ ≤ A for every z of the box, unclipped.
 	SqrtD = "sqrt_d"
-	// ClipNorm sets a = z·min(1, A/‖z‖), the projection onto the ball of radius A: larger
-	// features than SqrtD when ‖z‖ ≪ √d, and still row-wise and data independent.
+	// ClipNorm projects z onto the ball of radius A: larger features than SqrtD when
+	// ‖z‖ ≪ √d, and still row-wise and data independent.
 	ClipNorm = "clip"
 )
 
@@ -32,8 +32,7 @@ const (
 type Params struct {
 	// Format of the data file: auto (the default; dataset.AutoFormat), csv or libsvm.
 	Format string `yaml:"format"`
-	// IndexBase of a LIBSVM file's feature indices: 0 or 1 (required for LIBSVM; auto,
-	// which guesses the base from whether index 0 occurs, is refused).
+	// IndexBase of a LIBSVM file's indices: 0 or 1, required for LIBSVM (auto, a guess, is refused).
 	IndexBase string `yaml:"index_base"`
 	// FeatureLow and FeatureHigh are public bounds [lo_j, hi_j] of the raw features, one for
 	// all or one per feature: x_j maps to z_j = 2(x_j − lo_j)/(hi_j − lo_j) − 1 clipped to

@@ -130,8 +130,7 @@ func (lp *BoundedLP) start() {
 	}
 }
 
-// Solve runs the simplex to optimality (phase 1 first when the LP has not been started)
-// and returns the optimal objective.
+// Solve runs the simplex to optimality (phase 1 first if not started), returning cᵀu.
 func (lp *BoundedLP) Solve(maxIter int) (float64, error) {
 	if lp.basis == nil {
 		lp.start()
@@ -299,8 +298,7 @@ func (lp *BoundedLP) ratioTest(w []float64, q int, dir float64) (t float64, leav
 	return t, leave
 }
 
-// pivot brings column q into the basis at row leave (w = B⁻¹ col_q), snapping the leaving
-// variable onto the bound it hit; B⁻¹ gets the product-form update.
+// pivot brings column q into the basis at row leave (w = B⁻¹ col_q; product-form update).
 func (lp *BoundedLP) pivot(w []float64, q, leave int, dir float64) {
 	m := lp.m
 	out := lp.basis[leave]
