@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestAddClippedDecision: AddClipped's shortcut (no square root below c²(1 − 2⁻⁴⁰))
+// TestAddClippedDecision: AddClippedScaled's shortcut (no square root below c²(1 − 2⁻⁴⁰))
 // decides as √ss ≤ c does, also within a few ulps of the boundary, at zero, ±Inf, NaN and
 // at clip norms whose square under- or overflows, and adds what the reference adds.
 func TestAddClippedDecision(t *testing.T) {
@@ -32,7 +32,7 @@ func TestAddClippedDecision(t *testing.T) {
 	check := func(g []float64, c float64) {
 		cases++
 		want, got := []float64{1, 2, 3}[:len(g)], []float64{1, 2, 3}[:len(g)]
-		cw, cg := ref(want, g, c), AddClipped(got, g, SquaredNorm(g), c)
+		cw, cg := ref(want, g, c), AddClippedScaled(got, g, 1, SquaredNorm(g), c)
 		if cw != cg {
 			t.Fatalf("g %v, c %v: clipped %v, √ss ≤ c says %v", g, c, cg, cw)
 		}

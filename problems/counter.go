@@ -3,9 +3,8 @@ package problems
 import "math"
 
 // Counter wraps a Problem and counts every value and gradient query (DESIGN.md "Oracles
-// and counting"). A mechanism receives a view of a Counter (Oracle), never the Instance,
-// and the result row's value_queries/gradient_queries come from here, not from formulas.
-// One Counter per trial and goroutine: the counts are not synchronised.
+// and counting"): a mechanism gets a view of it (Oracle), never the Instance, and the row's
+// value_queries/gradient_queries are its counts. One per trial and goroutine (unsynchronised).
 type Counter struct {
 	p               Problem
 	vd              ValueDiffer // ValueDifferOf(p): p's own ValueDiff, else two Value calls
@@ -40,21 +39,18 @@ func (c *Counter) Grad(dst []float64, i int, x []float64) {
 	c.p.Grad(dst, i, x)
 }
 
-// SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (ClippedGradSummer) and counts
-// one gradient query per example summed.
+// SumClippedGrads is ClippedGradSummer's, counting one gradient query per example summed.
 func (c *Counter) SumClippedGrads(dst, buf []float64, idx []int, x []float64, cl float64) int {
 	c.GradientQueries += int64(BatchLen(idx, c.p.Len()))
 	return SumClippedGrads(dst, buf, c.p, idx, x, cl)
 }
 
-// Structure returns the wrapped problem for type assertions on the structural
-// capabilities (LinearData, ...). Reads through it are not counted: only reference
-// samplers, exact solvers and audits may use it, and they say so in their records.
+// Structure returns the wrapped problem for assertions to the structural capabilities
+// (LinearData, ...), uncounted: for reference samplers, exact solvers and audits only.
 func (c *Counter) Structure() Problem { return c.p }
 
-// Oracle returns the view of c with exactly the capability need (c itself for NeedData),
-// counting on c: a zeroth-order mechanism gets a ValueAccess, so a gradient query or a
-// data read does not compile, and an assertion to a richer view fails at run time.
+// Oracle returns the view of c with exactly the capability need (c itself for NeedData):
+// on a ValueAccess a gradient query does not compile and a richer assertion fails.
 func (c *Counter) Oracle(need Need) ValueAccess {
 	switch need {
 	case NeedValues:
@@ -66,8 +62,7 @@ func (c *Counter) Oracle(need Need) ValueAccess {
 	}
 }
 
-// valueView and gradientView have only the methods of their access level, so a type
-// assertion to a richer interface fails.
+// valueView and gradientView have only the methods of their access level.
 type valueView struct{ c *Counter }
 
 func (v valueView) Len() int                                { return v.c.Len() }
@@ -84,7 +79,6 @@ func (v gradientView) SumClippedGrads(dst, buf []float64, idx []int, x []float64
 }
 
 var (
-	_ Problem        = (*Counter)(nil)
 	_ DataAccess     = (*Counter)(nil)
 	_ GradientAccess = gradientView{}
 	_ ValueAccess    = valueView{}
@@ -96,20 +90,16 @@ var (
 	_ ClippedGradSummer = gradientView{}
 )
 
-// ClippedGradSummer is an optional capability of a Problem (and of the first-order view a
-// gradient mechanism receives): SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst
-// (over all n examples when idx is nil), using buf (length ≥ len(dst)) as scratch, and
-// returns how many of the gradients were clipped, clip_c(g) = g·min(1, c/‖g‖₂). A problem
-// implements it when a batch is cheaper than one Grad call per example (the GLMs: no
-// interface call and no second pass for the norm); it must perform the floating-point
-// operations of the generic SumClippedGrads in the same order, so that a row is the same
-// bit for bit with and without it. Through a Counter each index counts one gradient query.
+// ClippedGradSummer is an optional capability of a Problem and of the first-order view:
+// SumClippedGrads adds Σ_{i∈idx} clip_c(∇f(x; s_i)) to dst (all n when idx is nil),
+// clip_c(g) = g·min(1, c/‖g‖₂), with scratch buf (len ≥ len(dst)), returning how many were
+// clipped: cheaper than Grad per example (the GLMs), with SumClippedGradsEach's operations
+// in its order, so rows are the same bit for bit. A Counter counts a query per index.
 type ClippedGradSummer interface {
 	SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (clipped int)
 }
 
-// SumClippedGrads is the batch through p's own SumClippedGrads when p has one, else
-// SumClippedGradsEach.
+// SumClippedGrads is p's own SumClippedGrads when it has one, else SumClippedGradsEach.
 func SumClippedGrads(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
 	if s, ok := p.(ClippedGradSummer); ok {
 		return s.SumClippedGrads(dst, buf, idx, x, c)
@@ -118,13 +108,13 @@ func SumClippedGrads(dst, buf []float64, p GradientOracle, idx []int, x []float6
 }
 
 // SumClippedGradsEach is the generic batch, the reference a problem's own must match: one
-// Grad call per index, its squared norm, then AddClipped.
+// Grad call per index, its squared norm, then AddClippedScaled with s = 1.
 func SumClippedGradsEach(dst, buf []float64, p GradientOracle, idx []int, x []float64, c float64) (clipped int) {
 	buf = buf[:len(dst)]
 	for k := range BatchLen(idx, p.Len()) {
 		i := BatchIndex(idx, k)
 		p.Grad(buf, i, x)
-		if AddClipped(dst, buf, SquaredNorm(buf), c) {
+		if AddClippedScaled(dst, buf, 1, SquaredNorm(buf), c) {
 			clipped++
 		}
 	}
@@ -163,19 +153,13 @@ func SquaredNorm(g []float64) float64 {
 	return s
 }
 
-// AddClipped adds clip_c(g) to dst, given ss = SquaredNorm(g), and reports whether g was
-// clipped (a NaN norm counts as clipped, as n ≤ c is then false). The clipped sum adds
-// g_j·(c/‖g‖) rounded per coordinate, as scaling g in place and then adding would.
-func AddClipped(dst, g []float64, ss, c float64) bool { return AddClippedScaled(dst, g, 1, ss, c) }
-
-// AddClippedScaled is AddClipped of the vector s·a without forming it: given ss, the
-// squared norm of the products s·a_j (each rounded), it adds clip_c(s·a) to dst with the
-// bits AddClipped gives on a copy holding those products (s = 1 is AddClipped: 1·v = v).
-// A GLM's per-example gradient φ′·a_i is such a vector (no scratch pass).
+// AddClippedScaled adds clip_c(g) of g = s·a to dst without forming g (a GLM's gradient
+// φ′·a_i: no scratch pass), given ss = SquaredNorm of the rounded products s·a_j, and
+// reports whether g was clipped (a NaN norm counts as clipped, n ≤ c being false). The bits
+// are those of scaling a copy holding g in place by c/‖g‖ and adding it (1·v = v at s = 1).
 func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
-	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and of c² (relative
-	// errors of 2⁻⁵³ each), so the common unclipped case skips the square root; the
-	// decision is the one √ss ≤ c makes.
+	// ss < c²(1 − 2⁻⁴⁰) implies √ss ≤ c whatever the rounding of √ and c² (relative errors
+	// of 2⁻⁵³ each): the common unclipped case skips the square root, deciding as √ss ≤ c.
 	if !(ss < c*c*(1-0x1p-40)) {
 		if n := math.Sqrt(ss); !(n <= c) {
 			f := c / n
@@ -191,20 +175,17 @@ func AddClippedScaled(dst, a []float64, s, ss, c float64) bool {
 	return false
 }
 
-// ValueDiffer is an optional capability of a Problem and of every view a mechanism
-// receives: ValueDiff(i, z, x) is f(z; s_i) − f(x; s_i), computed as Value(i, z) −
-// Value(i, x) would be, bit for bit, in one call (one pass over s_i and no second
-// interface call). The proximal sampler's rejection step is made of these differences
-// (GLL22 Alg. 2: ρ is built from f_i(z′) − f_i(x′)). Through a Counter it counts two value
-// queries. An implementation must agree with the problem's own Value: problemtest.Check
-// tests the equality bit for bit, which also catches a ValueDiff promoted from an
-// embedded loss whose Value the embedding type overrides.
+// ValueDiffer is an optional capability of a Problem and of every view: ValueDiff(i, z, x)
+// is Value(i, z) − Value(i, x) bit for bit in one pass over s_i, the proximal sampler's
+// rejection step (GLL22 Alg. 2: ρ is built from f_i(z′) − f_i(x′)); a Counter counts two
+// value queries. problemtest.Check tests the equality, catching a ValueDiff promoted from
+// an embedded loss whose Value the embedding type overrides.
 type ValueDiffer interface {
 	ValueDiff(i int, z, x []float64) float64
 }
 
-// ValueDifferOf is p's own ValueDiff when it has one, else two Value calls: a mechanism
-// that asks for differences takes it once, then makes one interface call per difference.
+// ValueDifferOf is p's own ValueDiff when it has one, else two Value calls (taken once,
+// then one interface call per difference).
 func ValueDifferOf(p ValueOracle) ValueDiffer {
 	if d, ok := p.(ValueDiffer); ok {
 		return d
@@ -212,8 +193,7 @@ func ValueDifferOf(p ValueOracle) ValueDiffer {
 	return twoValues{p}
 }
 
-// MeanValue is (1/n) Σ_i p.Value(i, x), summed in index order: the empirical risk F(x) of
-// a problem whose examples p answers.
+// MeanValue is the empirical risk F(x) = (1/n) Σ_i p.Value(i, x), summed in index order.
 func MeanValue(p ValueOracle, x []float64) float64 {
 	s := 0.0
 	for i := range p.Len() {
@@ -222,7 +202,6 @@ func MeanValue(p ValueOracle, x []float64) float64 {
 	return s / float64(p.Len())
 }
 
-// twoValues is ValueDiff by two Value calls.
 type twoValues struct{ p ValueOracle }
 
 func (t twoValues) ValueDiff(i int, z, x []float64) float64 { return t.p.Value(i, z) - t.p.Value(i, x) }

@@ -5,20 +5,15 @@
 // counting").
 //
 // A mechanism sees a Counter only through a view with the capability it declared
-// (Counter.Oracle: ValueAccess, GradientAccess or DataAccess); structural facts a
-// mechanism may rely on (smoothness, GLM loss, G_k, rank) are public Constants, not reads
-// of the data.
-//
-// An instance may declare an exact low-rank structure on R^d (LowRank): its
-// Reduction is the r-dimensional problem f̃(y; s_i) = f(Uy; s_i) with the full constants
-// and the basis U, from which package algorithms runs mechanisms in reduced coordinates.
+// (Counter.Oracle); the structural facts it may rely on (smoothness, GLM loss, G_k, rank)
+// are public Constants, not reads of the data. An instance may declare an exact low-rank
+// structure (LowRank), whose Reduction package algorithms runs mechanisms on.
 //
 // Generators live in subpackages: linear (BST14's family), l1 (LLL24 §3.2), extlinear
 // (LLL24 eq. (9), App. D), glm (logistic/hinge/absolute and the low-rank family),
-// geomedian (Li et al. 2022), glmdata (a glm on a real data file with a public feature
-// map and split), canary (the privacy audit's neighbouring pairs and sampler
-// canary, whose instances are Audited); dataset loads CSV and LIBSVM data, solve holds the certified solvers,
-// heldout the sample-based population risk, catalog lists every generator, and
-// problemtest is the generators' conformance kit and holds the canary fixtures the
-// mechanism and sampler tests share.
+// geomedian (Li et al. 2022), glmdata (a glm on a real data file), canary (the privacy
+// audit's neighbouring pairs and sampler canary); dataset loads CSV and LIBSVM data, solve
+// holds the certified solvers, heldout the sample-based population risk, catalog lists
+// every generator, and problemtest is the generators' conformance kit and holds the shared
+// canary fixtures.
 package problems

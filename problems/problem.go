@@ -13,8 +13,7 @@ import (
 	"expmech/task"
 )
 
-// DomainKind names the constraint set K of DESIGN.md "Spec schema": the leaf package
-// domain's Kind, shared with the spec decoder.
+// DomainKind names the constraint set K (DESIGN.md "Spec schema"), shared with the decoder.
 type DomainKind = domain.Kind
 
 const (
@@ -29,13 +28,10 @@ type Domain struct {
 	Radius float64 // ball/box radius; the prior bound C on ‖x*‖ when Unconstrained
 }
 
-// Diameter is the ℓ2 diameter D_K of K (GLL22's D), twice MaxNorm (K is symmetric about
-// 0): 2r for the ball, 2r√d for the box, +Inf when Unconstrained. (2·(r√d) is (2r)·√d bit
-// for bit: doubling is exact.)
+// Diameter is the ℓ2 diameter D_K of K (GLL22's D): 2·MaxNorm (symmetric K; exact doubling).
 func (dm Domain) Diameter(d int) float64 { return 2 * dm.MaxNorm(d) }
 
-// MaxNorm is sup_{x∈K} ‖x‖₂ (r for the ball, r√d for the box, +Inf unconstrained),
-// the quantity in the utility term μ max‖x‖²/2 of GLL22 Thm 6.2.
+// MaxNorm is sup_{x∈K} ‖x‖₂, the max‖x‖ of GLL22 Thm 6.2's utility term μ max‖x‖²/2.
 func (dm Domain) MaxNorm(d int) float64 {
 	switch dm.Kind {
 	case Ball:
@@ -46,10 +42,8 @@ func (dm Domain) MaxNorm(d int) float64 {
 	return math.Inf(1)
 }
 
-// Constants are the public constants a mechanism may use (DESIGN.md "Oracles and
-// counting"). They must be true for every dataset in the neighbouring universe the
-// generator defines, not only for the drawn instance, because privacy is calibrated on
-// them.
+// Constants are the public constants a mechanism may use and privacy is calibrated on
+// (DESIGN.md "Oracles and counting"): true for every dataset of the generator's universe.
 type Constants struct {
 	N, D   int
 	GF     float64   // G_f: Lipschitz constant (ℓ2) of each f(·; s) on the domain (SPEC §0)
@@ -59,36 +53,29 @@ type Constants struct {
 	Rank   int       // rank of the gradient span (LLL24 Assumption 1.3) when known, else 0
 	// Smooth is the declared β-smoothness of every f(·; s), or undeclared (see Smoothness).
 	Smooth Smoothness
-	// ValueBound is sup_{x∈K, s} |f(x; s) − f(x_c; s)|-type range used by the pure-DP
-	// mechanism; 0 if unknown (the mechanism then uses G_Δ·R_K, SPEC §2.4).
+	// ValueBound bounds |f(x; s) − f(x_c; s)| over K for the pure-DP mechanism; 0 if unknown
+	// (it then uses G_Δ·R_K, SPEC §2.4).
 	ValueBound float64
-	// GLMLoss names φ when every f(x; s) = φ(⟨a, x⟩, y) is a generalised linear model
-	// (logistic | hinge | absolute; the Hessian is then rank one, KST12 Thm 2's
-	// condition), "" otherwise. A structural fact about the family, not about the draw.
+	// GLMLoss names φ when every f(x; s) of the family is a GLM φ(⟨a, x⟩, y) (a rank-one
+	// Hessian, KST12 Thm 2's condition), "" otherwise.
 	GLMLoss loss.Kind
-	// StrongConvexity is λ ≥ 0 such that every f(·; s) is λ-strongly convex on K, for every
-	// dataset of the generator's universe; 0 when the generator cannot prove one. A
-	// mechanism calibrating on curvature (expmech strongly-convex) trusts no more than this.
+	// StrongConvexity is λ ≥ 0 such that every f(·; s) of the universe is λ-strongly convex
+	// on K (0: none proven); expmech strongly-convex trusts no more than this.
 	StrongConvexity float64
-	// Measured names the constants (ConstGF, ...) that hold only because of a
-	// data-dependent step — rescale: scale divides every row by the file's largest row
-	// norm — so they are not public and a calibration that trusts them is not certified.
-	// nil when every constant is declared by the generator or the spec.
+	// Measured names the constants (ConstGF, ...) holding only through a data-dependent step
+	// (rescale: scale): not public, so a calibration trusting them is not certified.
 	Measured []string
 }
 
-// Smoothness is a family's declared smoothness constant β ≥ 0 (‖∇f(x; s) − ∇f(y; s)‖ ≤
-// β‖x − y‖ for every x, y and every example s of the generator's universe), or no
-// declaration at all. The zero value is "not declared" (a non-smooth loss, or one whose
-// smoothness the generator does not prove), so forgetting to declare is never a false
-// claim; β = 0 (a constant gradient: the linear family) is a value. Comparable with ==.
+// Smoothness is a family's declared β ≥ 0 with ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ for all
+// x, y and examples s of the universe, or none: the zero value, so forgetting to declare is
+// never a false claim (β = 0, a constant gradient, is a value). Comparable with ==.
 type Smoothness struct {
 	beta     float64
 	declared bool
 }
 
-// BetaSmooth declares β-smoothness (β ≥ 0; calib.CheckConstants and the generators'
-// tests reject a negative or NaN β).
+// BetaSmooth declares β-smoothness (β ≥ 0: calib.CheckConstants rejects a negative or NaN β).
 func BetaSmooth(beta float64) Smoothness { return Smoothness{beta: beta, declared: true} }
 
 // Beta returns β and true when smoothness is declared, (NaN, false) otherwise.
@@ -121,10 +108,9 @@ const (
 	ConstSmooth          = "smooth"
 	ConstValueBound      = "value_bound"
 	ConstStrongConvexity = "strong_convexity"
-	// ConstRows stands for the examples themselves: replace-one neighbours differ in one
-	// row only if every row is the file's row up to a row-wise, data-independent map. It
-	// is in Measured when a preprocessing step depends on the whole file (rescale: scale),
-	// which breaks every calibration whatever constants it trusted.
+	// ConstRows stands for the examples: neighbours differ in one row only if each row is
+	// the file's up to a row-wise, data-independent map; Measured when preprocessing depends
+	// on the whole file (rescale: scale), which breaks every calibration.
 	ConstRows = "rows"
 )
 
@@ -133,7 +119,7 @@ const (
 // calibration that trusts an undeclared smoothness is not certified (algorithms.Certify).
 func (c Constants) Value(name string) (float64, bool) {
 	switch name {
-	case ConstN:
+	case ConstN, ConstRows:
 		return float64(c.N), true
 	case ConstGF:
 		return c.GF, true
@@ -154,21 +140,17 @@ func (c Constants) Value(name string) (float64, bool) {
 		return c.ValueBound, true
 	case ConstStrongConvexity:
 		return c.StrongConvexity, true
-	case ConstRows:
-		return float64(c.N), true
 	}
 	return math.NaN(), false
 }
 
-// Public reports whether the constant called name is public: known, and declared by the
-// generator or the spec rather than measured from the data (Measured).
+// Public reports whether the constant called name is known and not Measured.
 func (c Constants) Public(name string) bool {
 	_, known := c.Value(name)
 	return known && !slices.Contains(c.Measured, name)
 }
 
-// MeasuredByScale is Measured for a generator whose Lipschitz-type constants come from a
-// row-norm bound that rescale: scale enforces by dividing by the file's largest row norm.
+// MeasuredByScale is Measured for a generator whose row-norm bound rescale: scale enforces.
 func MeasuredByScale() []string {
 	return []string{ConstRows, ConstGF, ConstGDelta, ConstGK, ConstSmooth, ConstValueBound}
 }
@@ -186,9 +168,6 @@ type GradientOracle interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// Oracle access a mechanism receives: a view of the trial's Counter with exactly the
-// capability it declared (Need, Counter.Oracle; DESIGN.md "Oracles and counting").
-
 // ValueAccess is the value-only counted oracle, with the public constants.
 type ValueAccess interface {
 	ValueOracle
@@ -201,15 +180,13 @@ type GradientAccess interface {
 	Grad(dst []float64, i int, x []float64)
 }
 
-// DataAccess also hands out the problem itself (Counter.Structure: uncounted reads of the
-// structural capabilities, declared by reference samplers and exact solvers only).
+// DataAccess also hands out the problem itself (Counter.Structure), uncounted.
 type DataAccess interface {
 	GradientAccess
 	Structure() Problem
 }
 
-// Need is the oracle capability a mechanism or sampler declares; each level includes
-// the ones before it.
+// Need is the oracle capability a mechanism or sampler declares, each level including the last.
 type Need int
 
 const (
@@ -229,8 +206,7 @@ func (n Need) String() string {
 // ErrUndeclared is returned when a mechanism asks for a capability it did not declare.
 var ErrUndeclared = errors.New("oracle capability not declared")
 
-// Gradients returns o's gradient view, or ErrUndeclared when o is value-only (the
-// mechanism did not declare NeedGradients).
+// Gradients returns o's gradient view, or ErrUndeclared unless NeedGradients was declared.
 func Gradients(o ValueAccess) (GradientAccess, error) {
 	g, ok := o.(GradientAccess)
 	if !ok {
@@ -248,9 +224,8 @@ func Data(o ValueAccess) (DataAccess, error) {
 	return d, nil
 }
 
-// Problem is one generated instance: the per-example loss f(·; s_i), i < n, of the
-// average objective F(x; D) = (1/n) Σ_i f(x; s_i) (SPEC §0: an AVERAGE), with its public
-// constants. Value and Grad must not allocate and must be safe for concurrent readers.
+// Problem is one generated instance: the losses f(·; s_i), i < n, of the average F(x; D)
+// (SPEC §0) and its constants; Value and Grad must not allocate, and allow concurrent reads.
 type Problem interface {
 	GradientOracle
 	Constants() Constants
@@ -264,26 +239,23 @@ type Optimum struct {
 	Method string  // "closed-form", "lp", "newton", ...
 }
 
-// Instance is what a Generator returns: the problem plus what the harness (not the
-// mechanism) needs to score an output. EmpiricalRisk and Optimum are never counted as
-// queries. Optimum may be computed lazily but must be cached and concurrency-safe.
+// Instance is what a Generator returns: the problem plus the harness's uncounted scoring;
+// Optimum may be lazy but must be cached and concurrency-safe.
 type Instance interface {
 	Problem
 	EmpiricalRisk(x []float64) float64
 	Optimum() (Optimum, error)
 }
 
-// Population is implemented by instances of task: sco. PopulationRisk returns the
-// population risk of x and its standard error (0 for closed forms).
+// Population is implemented by instances of task: sco: PopulationRisk is the population
+// risk of x and its standard error (0 for closed forms).
 type Population interface {
 	PopulationRisk(x []float64) (risk, stderr float64)
 	PopulationOptimum() (Optimum, error)
 }
 
-// Classifier is implemented by binary-classification instances (labels ±1) of task: sco:
-// PopulationAccuracy is the fraction of held-out examples that sign⟨a, x⟩ labels
-// correctly (a tie counts ½) and its standard error; NaN when it does not apply (a
-// regression loss, or no held-out sample).
+// Classifier is implemented by classification instances (labels ±1) of task: sco: the
+// held-out accuracy of sign⟨a, x⟩ (a tie counts ½) and its standard error, or NaN.
 type Classifier interface {
 	PopulationAccuracy(x []float64) (acc, stderr float64)
 }
@@ -298,14 +270,11 @@ type Spec struct {
 	Rank   int     // lowrank
 	GK     float64 // lowrank: residual size g_k
 	Data   string  // resolved path of a CSV data file, or ""
-	// Params is the generator's own configuration, as returned by Generator.DefaultParams
-	// and decoded strictly over the defaults; nil if the generator takes none.
-	Params any
+	Params any     // the generator's DefaultParams, decoded strictly over; nil if it has none
 }
 
-// A Generator builds instances of one problem kind. Generate must use rng only (the
-// problem stream, SPEC/DESIGN "Seeds"), so that every algorithm of a trial sees the same
-// instance.
+// A Generator builds instances of one problem kind; Generate must draw from rng only (the
+// problem stream, SPEC/DESIGN "Seeds"), so every algorithm of a trial sees the same instance.
 type Generator interface {
 	Name() string
 	// DefaultParams returns a fresh pointer to the generator's parameter struct filled
@@ -317,8 +286,7 @@ type Generator interface {
 	Generate(spec Spec, rng *rand.Rand) (Instance, error)
 }
 
-// Entry is a generator's registry identity, embedded in its Generator: its name, the one
-// line -list prints (Doc) and the parameter defaults.
+// Entry is a generator's registry identity, embedded in it: name, -list line, defaults.
 type Entry struct {
 	name, doc string
 	defaults  func() any
@@ -333,18 +301,16 @@ func (e Entry) Name() string       { return e.name }
 func (e Entry) Doc() string        { return e.doc }
 func (e Entry) DefaultParams() any { return e.defaults() }
 
-// Structural capabilities, discovered by type assertion on a Problem (STYLE.md 2) by
-// reference samplers, exact solvers and audits only.
+// Structural capabilities, asserted on a Problem (STYLE.md 2) by Counter.Structure's users.
 
 // LinearData is implemented by f(x; s_i) = ⟨x, z_i⟩ (+ a constant).
 type LinearData interface {
 	Points() [][]float64 // z_i, i < n
 }
 
-// RidgeData is implemented by f(x; s_i) = ⟨x, z_i⟩ + (Ridge/2)‖x‖² (+ a constant). It is
-// deliberately not LinearData: a reader of the points alone would drop the ridge. Only a
-// caller that removes exactly Ridge·‖x‖²/2 (expmech's strongly-convex shift) may read the
-// remainder as linear.
+// RidgeData is implemented by f(x; s_i) = ⟨x, z_i⟩ + (Ridge/2)‖x‖² (+ a constant),
+// deliberately not LinearData (a reader of the points alone would drop the ridge); only
+// a caller removing exactly Ridge·‖x‖²/2 (expmech strongly-convex) reads the rest as linear.
 type RidgeData interface {
 	RidgePoints() [][]float64 // z_i, i < n
 	Ridge() float64
@@ -363,13 +329,11 @@ type GLMData interface {
 	LossName() loss.Kind
 }
 
-// Audited is implemented by the instances of a privacy-audit canary (problems/canary): a
-// fixed neighbouring dataset D or D′ on which a mechanism is run many times and only a
-// scalar statistic S of each released point is kept (PRIVACY.md §3.2 steps 1–2; Jagielski
-// et al. 2020, Nasr et al. 2021). The runner runs each mechanism Batch() times per trial on
-// such an instance, each run on a fresh counter and drawing from the trial's mechanism
-// stream in order, and writes the Batch() values of Statistic into the row's `statistics`
-// column (space-separated, in run order); the analysis computes the audit bounds from them.
+// Audited is implemented by a privacy-audit canary's instances (problems/canary): a fixed
+// neighbouring dataset D or D′ on which a mechanism runs many times, keeping a statistic S
+// of each release (PRIVACY.md §3.2 steps 1–2; Jagielski et al. 2020, Nasr et al. 2021): per
+// trial Batch() runs, each on a fresh counter drawing from the mechanism stream in order,
+// whose Statistic values fill the row's `statistics` column (space-separated, in order).
 type Audited interface {
 	// Batch is the number of mechanism runs per trial (≥ 1).
 	Batch() int
@@ -377,9 +341,8 @@ type Audited interface {
 	Statistic(x []float64) float64
 }
 
-// LazyOptimum computes an Optimum on first use, once, safely for concurrent callers
-// (the runner holds one Instance per (cell, trial) and every algorithm asks for it).
-// Get returns a fresh copy of X so callers cannot corrupt the cache.
+// LazyOptimum computes an Optimum once, on first use, safely for concurrent callers (every
+// algorithm of a (cell, trial) asks); Get returns a fresh copy of X.
 type LazyOptimum struct {
 	once sync.Once
 	f    func() (Optimum, error)
@@ -398,9 +361,7 @@ func (l *LazyOptimum) Get() (Optimum, error) {
 	return o, l.err
 }
 
-// The checks below are the ones every generator makes of its cell (one copy, not
-// one per generator). Each returns the error of one key (nil when it is fine), in the
-// wording the spec errors use, so a generator lists them in its own order and joins them.
+// The cell checks below each return one key's error (nil when fine), in the spec errors' wording.
 
 // ParamsOf returns spec.Params as the generator's *P, or def() when the spec has none (or
 // a nil *P). name prefixes the error of a parameter value of another type.
@@ -439,9 +400,8 @@ func CheckedParams[T any, P interface {
 	return p, nil
 }
 
-// Positive, NonNegative, Finite, Unit and AtLeast check the value v of key name: nil
-// when it is a finite value > 0 (a finite value ≥ 0, any finite value, a value in [0, 1],
-// an integer ≥ lo), else the key's error "name: v, want …".
+// Positive, NonNegative, Finite, Unit and AtLeast are nil when v, the value of key name, is
+// as wanted (see each), else the key's error "name: v, want …".
 func Positive(name string, v float64) error {
 	return want(v > 0 && !math.IsInf(v, 0), name, v, "a finite value > 0")
 }
@@ -463,12 +423,11 @@ func want[V any](ok bool, name string, v V, wanted string) error {
 	return fmt.Errorf("%s: %v, want %s", name, v, wanted)
 }
 
-// CheckRadius: the domain radius (or the prior bound C when unconstrained) must be a
-// finite value > 0.
+// CheckRadius: the domain radius (the prior bound C when unconstrained) is finite and > 0.
 func CheckRadius(spec Spec) error { return Positive("radius", spec.Domain.Radius) }
 
-// CheckSize: a generated dataset (no data file) needs n ≥ 2 and d ≥ 1 (a nil entry for
-// each that holds: join them); with a data file both come from the file.
+// CheckSize: a generated dataset needs n ≥ 2 and d ≥ 1 (nil entries where fine); a data
+// file gives both.
 func CheckSize(spec Spec) []error {
 	if spec.Data != "" {
 		return nil
@@ -484,33 +443,26 @@ func CheckTask(spec Spec) error {
 	return nil
 }
 
-// Exact low-rank structure (LLL24 Assumption 1.3 with G_k = 0 for k ≥ r, on K = R^d):
-// every f(x; s_i) = f̃(Uᵀx; s_i) for one orthonormal basis U (d×r) of the data. The loss
-// then never sees the component of x orthogonal to span U, so a mechanism whose
-// randomness on that complement is an isotropic Gaussian can run in the r coordinates
-// y = Uᵀx and draw the complement once, at the end, from its closed-form law (package
-// algorithms, RunReduced). Same output law, same privacy, O(r) work per step.
-
-// LowRank is the declared capability of an instance with an exact low-rank structure.
-// Reduced returns the reduction and true only when it is exact and the domain is R^d
-// (a ball or box couples the complement to the span through the constraint).
+// LowRank is the capability of an instance with exact low-rank structure (LLL24
+// Assumption 1.3 with G_k = 0 for k ≥ r, on K = R^d): every f(x; s_i) = f̃(Uᵀx; s_i) for
+// one orthonormal d×r basis U, so the loss never sees x's component orthogonal to span U,
+// and a mechanism whose randomness there is isotropic Gaussian can run in y = Uᵀx and draw
+// the complement once, at the end, from its closed-form law (algorithms.RunReduced): same
+// law and privacy, O(r) work per step. Reduced returns it, and true only when exact on R^d.
 type LowRank interface {
 	Reduced() (Reduction, bool)
 }
 
 // Reduction is the r-dimensional view of an exactly low-rank problem.
 type Reduction struct {
-	// Problem answers f̃(y; s_i) = f(Uy; s_i) for y ∈ R^r: Dim() = r, and one value query
-	// is one evaluation of f(·; s_i), exactly as on the full problem. Its Constants are the
-	// full problem's (D = d): privacy and step plans are calibrated on them, unchanged.
+	// Problem answers f̃(y; s_i) = f(Uy; s_i), y ∈ R^r (one value query, one f(·; s_i)), with
+	// the full Constants (D = d), on which privacy and step plans are calibrated unchanged.
 	Problem Problem
-	// Basis is U, with orthonormal columns.
-	Basis *Basis
+	Basis   *Basis // U
 }
 
-// ReducedDim reports whether an oracle of dimension dim answers in the reduced
-// coordinates of a problem with constants c (a Reduction.Problem): c has an exact rank
-// r = dim < D and the domain is R^d.
+// ReducedDim reports whether an oracle of dimension dim answers in the reduced coordinates
+// of a problem with constants c (a Reduction.Problem): exact rank r = dim < D, on R^d.
 func ReducedDim(c Constants, dim int) bool {
 	return c.Rank > 0 && dim == c.Rank && dim < c.D && c.Domain.Kind == Unconstrained
 }
@@ -521,8 +473,7 @@ type Basis struct {
 	cols [][]float64
 }
 
-// NewBasis wraps r orthonormal columns of length d (not copied; not checked: the caller
-// builds them by Gram–Schmidt). It panics on ragged columns (programmer error).
+// NewBasis wraps r orthonormal columns of length d (not copied, not checked; ragged: panic).
 func NewBasis(cols [][]float64) *Basis {
 	if len(cols) == 0 {
 		panic("problems: NewBasis: no columns")
@@ -570,11 +521,9 @@ func (b *Basis) Lift(dst, y []float64) {
 	}
 }
 
-// AddOrthogonalNormal adds to dst (len d) a draw of N(0, v·(I − UUᵀ)): the isotropic
-// Gaussian of variance v per dimension on the complement of span U. It draws g ~ N(0, I_d)
-// and removes its projection on span U (twice, so the result is orthogonal to working
-// precision); the projection of an isotropic Gaussian onto a subspace is the isotropic
-// Gaussian of that subspace. v = 0 adds nothing and draws nothing.
+// AddOrthogonalNormal adds to dst (len d) a draw of N(0, v·(I − UUᵀ)), the isotropic
+// Gaussian of the complement of span U: g ~ N(0, I_d) less its projection on span U
+// (removed twice, for orthogonality to working precision). v = 0 adds and draws nothing.
 func (b *Basis) AddOrthogonalNormal(dst []float64, v float64, rng *rand.Rand) {
 	if len(dst) != b.d {
 		panic("problems: Basis.AddOrthogonalNormal: length mismatch")
@@ -603,8 +552,8 @@ func (b *Basis) AddOrthogonalNormal(dst []float64, v float64, rng *rand.Rand) {
 	}
 }
 
-// AddOrthogonalRadial adds to dst (len d) the vector ρ·e with e uniform on the unit sphere
-// of the complement of span U (an isotropic Gaussian of the complement, normalised).
+// AddOrthogonalRadial adds to dst (len d) ρ·e, e uniform on the unit sphere of the
+// complement of span U (AddOrthogonalNormal's draw, normalised).
 func (b *Basis) AddOrthogonalRadial(dst []float64, rho float64, rng *rand.Rand) {
 	if len(dst) != b.d {
 		panic("problems: Basis.AddOrthogonalRadial: length mismatch")

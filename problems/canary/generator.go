@@ -17,19 +17,16 @@ const (
 	FamilyLinear   = "linear"    // Linear: z_1 = ∓G e₁, z_i = 0 otherwise (PRIVACY.md §3.2 recipe (a))
 	FamilyL1CaseB  = "l1-case-b" // NewL1CaseB: PRIVACY.md §3.1 Case B (d = 1; Case B proper is K = [−1, 1])
 	FamilyLogistic = "logistic"  // NewLogistic: the 1-D logistic GLM, y_1 flipped (d = 1)
-	FamilyRidge    = "ridge"     // NewRidge: the linear pair plus (λ/2)‖x‖², λ-strongly convex (bounded K)
-	// FamilyL1Kinks is NewL1Kinks: the sampler canary, an ℓ1 loss whose kinks lie inside
-	// the bulk of the law, so a proximal sampler clips ρ at a rate typical of real
-	// instances; its statistic is S = ‖x‖² (it has no neighbour: the side is ignored).
-	FamilyL1Kinks = "l1-kinks"
+	FamilyRidge    = "ridge"     // Ridge: the linear pair plus (λ/2)‖x‖², λ-strongly convex (bounded K)
+	FamilyL1Kinks  = "l1-kinks"  // NewL1Kinks: the sampler canary (S = ‖x‖², no neighbour)
 )
 
-// MaxBatch bounds the batch so that one row's statistics column stays a few hundred kB.
+// MaxBatch bounds the batch: one row's statistics column stays a few hundred kB.
 const MaxBatch = 100_000
 
 // Params is the generator's configuration (spec problem: block keys).
 type Params struct {
-	// Family selects the canary: linear (default), l1-case-b or logistic.
+	// Family selects the canary: linear (default), l1-case-b, logistic, ridge or l1-kinks.
 	Family string `yaml:"family"`
 	// Neighbour selects the side: false is D, true is D′ (the replaced example).
 	Neighbour bool `yaml:"neighbour"`
@@ -41,7 +38,7 @@ type Params struct {
 	Batch int `yaml:"batch"`
 }
 
-// DefaultParams returns the defaults: the linear canary's side D, G = 1, batch 1.
+// DefaultParams returns the defaults: the linear canary's side D, G = 1, λ = 1, batch 1.
 func DefaultParams() *Params { return &Params{Family: FamilyLinear, Lipschitz: 1, Ridge: 1, Batch: 1} }
 
 // Validate reports every bad key at once.
@@ -116,13 +113,12 @@ func build(spec problems.Spec) (problems.Instance, error) {
 // fixture is what side returns: an instance whose audit fields can be set.
 type fixture interface {
 	problems.Instance
+	problems.Audited
 	setAudited(audited)
 }
 
-// setAudited is promoted to every canary type, which embeds audited.
 func (a *audited) setAudited(b audited) { *a = b }
 
-// side builds one side of the validated family.
 func side(spec problems.Spec, p *Params, neighbour bool) fixture {
 	switch p.Family {
 	case FamilyL1CaseB:
@@ -132,7 +128,8 @@ func side(spec problems.Spec, p *Params, neighbour bool) fixture {
 	case FamilyLogistic:
 		return NewLogistic(spec.N, spec.Domain, neighbour)
 	case FamilyRidge:
-		return NewRidge(spec.N, spec.D, p.Lipschitz, p.Ridge, spec.Domain, neighbour)
+		z := pairPoints(spec.N, spec.D, p.Lipschitz, neighbour)
+		return &Ridge{z: z, n: spec.N, d: spec.D, g: p.Lipschitz, lam: p.Ridge, dom: spec.Domain}
 	case FamilyL1Kinks:
 		c := NewL1Kinks(spec.N, spec.D, spec.Domain.Radius)
 		c.audited = audited{batch: p.Batch, norm2: true}
@@ -162,18 +159,15 @@ type audited struct {
 	other problems.Problem // the other side of the pair (nil for the sampler canary)
 }
 
-// Neighbour returns the other side of the pair (D′ for D and D for D′), a structural
-// capability for the audit's exact privacy curves (uncounted, like problems.LinearData),
-// or nil when the instance has none.
+// Neighbour returns the other side of the pair (nil if none): a structural capability,
+// uncounted like problems.LinearData, for the audit's exact privacy curves.
 func (a audited) Neighbour() problems.Problem { return a.other }
 
 // Batch is the number of mechanism runs per trial (problems.Audited); 1 when unset.
 func (a audited) Batch() int { return max(1, a.batch) }
 
-// Statistic is S = ⟨x, e₁⟩, the canary direction of the neighbouring pairs (PRIVACY.md
-// §3.2 recipes (a), (d1)): the replaced example differs from its neighbour only along e₁.
-// For the sampler canary (l1-kinks) it is S = ‖x‖², a dispersion statistic whose law
-// under a sampler is compared with its law under the exact sampler (PRIVACY.md §4.2's Q).
+// Statistic is S = ⟨x, e₁⟩, e₁ the direction of the replacement (PRIVACY.md §3.2 recipes
+// (a), (d1)); for the sampler canary S = ‖x‖², compared with its exact law (§4.2's Q).
 func (a audited) Statistic(x []float64) float64 {
 	if !a.norm2 {
 		return x[0]
@@ -181,15 +175,12 @@ func (a audited) Statistic(x []float64) float64 {
 	return problems.SquaredNorm(x)
 }
 
-// EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i).
-// (L1's is losses.L1.EmpiricalRisk, the same mean.)
+// EmpiricalRisk is F(x; D) = (1/n) Σ f(x; s_i) (L1's is losses.L1.EmpiricalRisk, the same).
 func (c *Linear) EmpiricalRisk(x []float64) float64   { return problems.MeanValue(c, x) }
 func (c *Logistic) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(c, x) }
 func (c *Ridge) EmpiricalRisk(x []float64) float64    { return problems.MeanValue(c, x) }
 
-// Optimum of the ridge canary: F(x) = ⟨x, z̄⟩ + (λ/2)‖x‖² is minimised over R^d at −z̄/λ,
-// which lies in K when ‖z̄‖/λ ≤ R on the ball, or every |z̄_j|/λ ≤ R on the box (each
-// coordinate then clipped to the box is the minimiser, F being separable there).
+// Optimum of the ridge canary: F = (λ/2)‖x + z̄/λ‖² + const, so −z̄/λ projected onto K.
 func (c *Ridge) Optimum() (problems.Optimum, error) {
 	x := make([]float64, c.d)
 	for _, z := range c.z {
@@ -213,10 +204,8 @@ func (c *Ridge) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Optimum of the linear canary: F(x) = ⟨x, z̄⟩ is minimised at x* = −R z̄/‖z̄‖ on the
-// ball, x*_j = −R sign(z̄_j) on the box (closed forms); on R^d it is unbounded below
-// (z̄ = ∓G e₁/n ≠ 0): Value is NaN and Method says so, and the row's excess-risk columns
-// stay empty (the audit measures privacy, not utility).
+// Optimum of the linear canary: x* = −R z̄/‖z̄‖ on the ball, −R sign(z̄_j) on the box; F is
+// unbounded below on R^d (z̄ ≠ 0): Value NaN, and the row's excess-risk columns stay empty.
 func (c *Linear) Optimum() (problems.Optimum, error) {
 	zbar := make([]float64, c.d)
 	for _, z := range c.Z {
@@ -248,9 +237,7 @@ func (c *Linear) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Optimum of the ℓ1 canary on a box: F is separable, each coordinate a weighted sum of
-// |x_j − z_ij| minimised at a median of the z_ij, clipped to [−R, R] (convex in one
-// variable). On other domains it is not computed (NaN, Method says so).
+// Optimum of the ℓ1 canary: a coordinate-wise median clipped to the box (NaN elsewhere).
 func (c *L1) Optimum() (problems.Optimum, error) {
 	if c.dom.Kind != problems.Box {
 		return problems.Optimum{Value: math.NaN(), Method: "none: only the box is separable"}, nil
@@ -259,9 +246,8 @@ func (c *L1) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: c.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Optimum of the 1-D logistic canary on [−R, R]: F is convex and smooth, so the minimiser
-// is an end point where F′ does not change sign, else the root of F′ by bisection (200
-// halvings). Gap is the first-order bound |F′(x)|·2R ≥ F(x) − F*.
+// Optimum of the 1-D logistic canary on [−R, R]: an end point where F′ keeps its sign, else
+// F′'s root by bisection (F convex), with Gap |F′(x)|·2R ≥ F(x) − F*.
 func (c *Logistic) Optimum() (problems.Optimum, error) {
 	r := c.dom.Radius
 	if c.dom.Kind == problems.Unconstrained || !(r > 0) || math.IsInf(r, 0) {
@@ -302,14 +288,10 @@ func (c *Logistic) Optimum() (problems.Optimum, error) {
 }
 
 var (
-	_ problems.Instance = (*Linear)(nil)
-	_ problems.Instance = (*L1)(nil)
-	_ problems.Instance = (*Logistic)(nil)
-	_ problems.Audited  = (*Linear)(nil)
-	_ problems.Audited  = (*L1)(nil)
-	_ problems.Audited  = (*Logistic)(nil)
-	_ problems.Instance = (*Ridge)(nil)
-	_ problems.Audited  = (*Ridge)(nil)
+	_ fixture = (*Linear)(nil)
+	_ fixture = (*L1)(nil)
+	_ fixture = (*Logistic)(nil)
+	_ fixture = (*Ridge)(nil)
 
 	_ problems.LinearData      = (*Linear)(nil)
 	_ problems.SeparableL1Data = (*L1)(nil)
@@ -317,10 +299,8 @@ var (
 	_ problems.RidgeData       = (*Ridge)(nil)
 )
 
-// The canary problems below are the worst-case neighbouring pairs of PRIVACY.md §3 for
-// replace-one. Each type defines its neighbouring universe in its doc comment; its
-// Constants are worst-case over that universe (not just over the drawn instance), since
-// every mechanism calibrates on them.
+// The canary problems below are PRIVACY.md §3's worst-case replace-one pairs, with
+// Constants worst-case over the universe each type's doc defines.
 
 // Linear is f(x; z_i) = ⟨x, z_i⟩ on K with z_1 = ∓G·e₁ (D / D′) and z_i = 0 for
 // i ≥ 2 (PRIVACY.md §3.2 recipe (a); SPEC §4.8 item 1). Universe: z ∈ {t·e₁ : |t| ≤ G}.
@@ -329,10 +309,9 @@ var (
 // gradient lies in span{e₁}: rank 1, G_0 = G, G_1 = … = G_d = 0. With K = R^d the law
 // exp(−k(F + μ‖x‖²/2)) is exactly N(−z̄/μ, (kμ)⁻¹I), so the pair is a Gaussian mechanism
 // with shift 2G/(nμ) over std 1/√(kμ): s = 2G√k/(n√μ), the claimed s (tight, GLL22 Thm 2.1).
-// Smooth: β = 0 exactly (∇f = z does not depend on x), declared like problems/linear, so
-// that a mechanism with a smooth route (output perturbation's certified solver, phased
-// SGD's non-expansive steps) takes it: output perturbation's sensitivity is then the exact
-// 2G/(nλ) up to its solver tolerance, and the μ-audit on this pair is tight for it.
+// Smooth: β = 0 exactly (∇f = z), declared as in problems/linear so that smooth routes
+// (output perturbation's certified solver, phased SGD's non-expansive steps) run: output
+// perturbation's sensitivity is then 2G/(nλ) up to its solver tolerance, its μ-audit tight.
 type Linear struct {
 	audited
 	losses.Linear // z_i, and the oracle
@@ -350,13 +329,10 @@ func NewLinear(n, d int, g float64, dom problems.Domain, neighbour bool) *Linear
 	return &Linear{Linear: losses.Linear{Z: z}, n: n, d: d, g: g, dom: dom}
 }
 
-// Value is ⟨x, z_i⟩ read off coordinate 0, the only one a canary point can have non-zero:
-// O(1) per query instead of losses.Linear's O(d) sum (the audit queries it batch times per
-// trial), the same value.
+// Value is ⟨x, z_i⟩ read off coordinate 0, a canary point's only non-zero one, in O(1).
 func (c *Linear) Value(i int, x []float64) float64 { return x[0] * c.Z[i][0] }
 
-// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer; it overrides the promoted
-// losses.Linear sum, as Value does).
+// ValueDiff is Value(i, z) − Value(i, x), overriding the promoted losses.Linear's as Value does.
 func (c *Linear) ValueDiff(i int, z, x []float64) float64 {
 	return z[0]*c.Z[i][0] - x[0]*c.Z[i][0]
 }
@@ -368,30 +344,19 @@ func (c *Linear) Constants() problems.Constants {
 		Smooth: problems.BetaSmooth(0), ValueBound: finiteOrZero(c.g * c.dom.MaxNorm(c.d))}
 }
 
-// Ridge is f(x; z_i) = ⟨x, z_i⟩ + (λ/2)‖x‖² on a bounded K with z_1 = ∓G·e₁ (D / D′) and
-// z_i = 0 for i ≥ 2: the linear pair made λ-strongly convex, the worst case of expmech's
-// strongly convex recipe (GLL22 Thm 6.2 remark; PRIVACY.md §3.2). Universe: z ∈ {t·e₁ :
-// |t| ≤ G}. Constants: ∇f = z + λx, so G_f = G + λR on K (R its largest norm);
-// f(·; z) − f(·; z′) = ⟨·, z − z′⟩, so G_Δ = 2G, attained by the pair at every x; every
-// f is λ-strongly convex and λ-smooth. The law exp(−kF) is N(−z̄/λ, (kλ)⁻¹I) restricted to
-// K, so the pair is a Gaussian shift 2G/(nλ) over std 1/√(kλ): s = 2G√k/(n√λ), the recipe's
-// s, up to K's truncation. It exposes RidgeData (not LinearData), through which the exact
-// sampler draws that law without tabulating it.
+// Ridge is f(x; z_i) = ⟨x, z_i⟩ + (λ/2)‖x‖² on a bounded K, z_i and the universe as in
+// Linear: the linear pair made λ-strongly convex, the worst case of expmech's strongly
+// convex recipe (GLL22 Thm 6.2 remark; PRIVACY.md §3.2). Constants: ∇f = z + λx, so
+// G_f = G + λR (R = max_K ‖x‖); G_Δ = 2G as for Linear, attained at every x; λ-smooth and
+// λ-strongly convex. The law exp(−kF), N(−z̄/λ, (kλ)⁻¹I) restricted to K (the exact
+// sampler's, through RidgeData), makes the pair a Gaussian shift 2G/(nλ) over std
+// 1/√(kλ): s = 2G√k/(n√λ), the recipe's s up to K's truncation.
 type Ridge struct {
 	audited
 	z      [][]float64
 	n, d   int
 	g, lam float64
 	dom    problems.Domain
-}
-
-// NewRidge returns D (neighbour = false: z_1 = −G e₁) or D′ (z_1 = +G e₁).
-func NewRidge(n, d int, g, lam float64, dom problems.Domain, neighbour bool) *Ridge {
-	if n < 1 || d < 1 || !(g > 0) || !(lam > 0) {
-		panic(fmt.Sprintf("canary: NewRidge(n=%d, d=%d, G=%v, λ=%v)", n, d, g, lam))
-	}
-	z := pairPoints(n, d, g, neighbour)
-	return &Ridge{z: z, n: n, d: d, g: g, lam: lam, dom: dom}
 }
 
 func (c *Ridge) Len() int { return c.n }
@@ -420,35 +385,19 @@ func (c *Ridge) Constants() problems.Constants {
 		ValueBound: finiteOrZero(c.g*r + c.lam*r*r/2)}
 }
 
-// L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B); the
-// oracle is losses.L1. Universe: z ∈ [−r, r]^d for the box radius r of K. Constants:
-// ∇f ∈ w·{−1, 1}^d (a.e.), so G_f = w√d; ∇(f(·; z) − f(·; z′)) ∈ w·{−2, 0, 2}^d, so
-// G_Δ = 2w√d, attained where x lies between z and z′ in every coordinate.
-// |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w√d·max_K ‖x‖₂ (w r d on the box; unknown, 0, on R^d).
+// L1 is f(x; z_i) = w‖x − z_i‖₁ on K (SPEC §4.8 item 2; PRIVACY.md §3.1 Case B). Universe:
+// z ∈ [−r, r]^d for the box radius r of K. Constants: ∇f ∈ w·{−1, 1}^d (a.e.), so
+// G_f = w√d; ∇(f(·; z) − f(·; z′)) ∈ w·{−2, 0, 2}^d, so G_Δ = 2w√d, attained where x lies
+// between z and z′ in every coordinate; |f(x; z) − f(0; z)| ≤ w‖x‖₁ ≤ w√d·max_K ‖x‖₂
+// (w r d on the box; unknown, 0, on R^d).
 type L1 struct {
 	audited
 	losses.L1 // Z, W and the oracle
 	dom       problems.Domain
 }
 
-// NewL1 returns the instance with points z (copied); K must be a box or a ball.
-func NewL1(z [][]float64, w float64, dom problems.Domain) *L1 {
-	if len(z) == 0 || !(w > 0) {
-		panic("canary: NewL1 needs points and w > 0")
-	}
-	d := len(z[0])
-	cp := make([][]float64, len(z))
-	for i := range z {
-		if len(z[i]) != d {
-			panic("canary: NewL1 ragged points")
-		}
-		cp[i] = append([]float64(nil), z[i]...)
-	}
-	return &L1{L1: losses.L1{Z: cp, W: w}, dom: dom}
-}
-
-// NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1],
-// and the neighbour replaces a_1 = −½ by +½.
+// NewL1CaseB is PRIVACY.md §3.1 Case B: d = 1, a_i evenly spaced in [−½, ½], K = [−1, 1];
+// the neighbour replaces a_1 = −½ by +½.
 func NewL1CaseB(n int, neighbour bool) *L1 {
 	z := make([][]float64, n)
 	for i := range z {
@@ -457,13 +406,13 @@ func NewL1CaseB(n int, neighbour bool) *L1 {
 	if neighbour {
 		z[0][0] = 0.5
 	}
-	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: 1})
+	return &L1{L1: losses.L1{Z: z, W: 1}, dom: problems.Domain{Kind: problems.Box, Radius: 1}}
 }
 
-// NewL1Kinks is the sampler canary (PRIVACY.md §4): n points with coordinates drawn from
-// {−0.1, 0, 0.1} by a fixed stream PCG(0x5a3b1e, d), row by row (the data do not depend on
-// the run: a smaller n is a prefix), weight 1 (G_f = √d), K = [−r, r]^d. At posterior width 0.1 the
-// kinks lie inside the bulk of the law.
+// NewL1Kinks is the sampler canary (PRIVACY.md §4): n points, coordinates in {−0.1, 0, 0.1}
+// from the fixed stream PCG(0x5a3b1e, d) row by row (a smaller n is a prefix), weight 1
+// (G_f = √d), K = [−r, r]^d; at posterior width 0.1 the kinks lie in the law's bulk, so a
+// proximal sampler clips ρ at a rate typical of real instances.
 func NewL1Kinks(n, d int, r float64) *L1 {
 	rng := rand.New(rand.NewPCG(0x5a3b1e, uint64(d)))
 	z := make([][]float64, n)
@@ -473,7 +422,7 @@ func NewL1Kinks(n, d int, r float64) *L1 {
 			z[i][j] = 0.1 * float64(rng.IntN(3)-1)
 		}
 	}
-	return NewL1(z, 1, problems.Domain{Kind: problems.Box, Radius: r})
+	return &L1{L1: losses.L1{Z: z, W: 1}, dom: problems.Domain{Kind: problems.Box, Radius: r}}
 }
 
 func (c *L1) Constants() problems.Constants {
@@ -486,11 +435,9 @@ func (c *L1) Constants() problems.Constants {
 // |a| ≤ 1, y ∈ {±1}. Data: a_i = 1 − i/n, y_i alternating; the neighbour flips y_1 (the
 // largest-margin row, a_1 = 1). Constants: f′ = −y a σ(−y a x) ∈ (−1, 1), so G_f = 1;
 // a difference of two such derivatives lies in (−2, 2), so G_Δ = 2 (replace-one);
-// f″ = a² σ(1−σ) ≤ ¼ = β; |f(x) − f(0)| ≤ |a x| ≤ R. In d = 1 the declared G_Δ = 2 is
-// conservative: over the universe {(a, y) : |a| ≤ 1, y = ±1} the derivatives −yaσ(−yax) at
-// one x span σ(x) + σ(−x) = 1, so no replacement moves f′ by more than 1, and the label
-// flip of a_1 = 1 moves it by exactly 1 at every x: the pair is worst case for the 1-D
-// logistic universe (PRIVACY.md §3.2, audit_smooth).
+// f″ = a² σ(1−σ) ≤ ¼ = β; |f(x) − f(0)| ≤ |a x| ≤ R. G_Δ = 2 is conservative: at one x the
+// derivatives over the universe span σ(x) + σ(−x) = 1, which the flip of a_1 = 1 attains at
+// every x, so the pair is the 1-D logistic universe's worst case (PRIVACY.md §3.2, audit_smooth).
 type Logistic struct {
 	audited
 	n   int
@@ -524,7 +471,7 @@ func (c *Logistic) Value(i int, x []float64) float64 {
 	return solve.Softplus(-(c.y[i] * c.a[i][0] * x[0]))
 }
 
-// Grad writes −y a σ(−m) with σ(−m) = 1/(1 + e^m).
+// Grad writes −y a σ(−m) = −y a/(1 + e^m).
 func (c *Logistic) Grad(dst []float64, i int, x []float64) {
 	m := c.y[i] * c.a[i][0] * x[0]
 	dst[0] = -c.y[i] * c.a[i][0] / (1 + math.Exp(m))
@@ -549,8 +496,7 @@ func finiteOrZero(v float64) float64 {
 	return v
 }
 
-// pairPoints is the canaries' neighbouring pair of point sets: n points of R^d at 0 but
-// z_0 = −g·e_1 on D and +g·e_1 on the neighbour D' (replace-one, PRIVACY.md).
+// pairPoints is a side of the pair: n points of R^d at 0 but z_0 = −g·e_1 (D) or +g·e_1 (D').
 func pairPoints(n, d int, g float64, neighbour bool) [][]float64 {
 	z := make([][]float64, n)
 	for i := range z {

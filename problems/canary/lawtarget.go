@@ -14,29 +14,25 @@ import (
 )
 
 // The exact-law target (see the package doc): each run's statistic is the probability
-// integral transform U = F_0(x_0) of the released point's first coordinate, Uniform(0, 1)
-// exactly when x_0 has the exact marginal (a continuous CDF), so the analysis measures a
-// sampler's bias as the KS distance of the pooled U's to Uniform(0, 1) (analysis/bias.go)
-// and never reruns a sampler. The law is a property of the public target (the loss family,
-// k and μ), not of private data: a fixture for measuring samplers, never a private release.
+// integral transform U = F_0(x_0) of the release's first coordinate, Uniform(0, 1) exactly
+// under the exact marginal, so a sampler's bias is the KS distance of the pooled U's to
+// Uniform(0, 1) (analysis/bias.go). The law is of a public target: never a private release.
 
 // Families of the exact-law generator.
 const (
-	// LawL1 is the separable ℓ1 target of the sampler kit's L1Case: f(x; z) = w‖x − z‖₁ with
-	// w = 1/√d (so G_f = 1) and z uniform on [−0.2, 1.2]^d, on the box [−R, R]^d; each
-	// marginal is piecewise Gaussian with n kinks (LLL24 Thm 3.7's instance family).
+	// LawL1 is the sampler kit's L1Case: f(x; z) = w‖x − z‖₁, w = 1/√d (G_f = 1), z uniform
+	// on [−0.2, 1.2]^d, on the box [−R, R]^d; each marginal is piecewise Gaussian with n
+	// kinks (LLL24 Thm 3.7's instance family).
 	LawL1 = "l1"
-	// LawGaussian is the Gaussian mechanism's target: f(x; z) = ⟨x, z⟩ with z uniform on
-	// [−0.5, 0.5]^d, on R^d, so π = N(−z̄/μ, (kμ)^{-1}I) (SPEC §4.8.1), or on the box
-	// [−R, R]^d, a product of truncated Gaussians: a smooth target (no kinks).
+	// LawGaussian is the Gaussian mechanism's smooth target: f(x; z) = ⟨x, z⟩, z uniform on
+	// [−0.5, 0.5]^d, on R^d (π = N(−z̄/μ, (kμ)^{-1}I), SPEC §4.8.1) or truncated to a box.
 	LawGaussian = "gaussian"
 	// LawL1Axis is a one-direction non-smooth GLM: f(x; z) = |x_0 − z_0| with z_0 uniform on
-	// [−0.2, 1.2], on the box [−R, R]^d or on R^d (G_f = 1 at every d; on R^d the rank-one
-	// case of the suite's absolute-loss targets, the sampler kit's AxisCase). The law is
-	// x_0 piecewise Gaussian (the l1 marginal with weight 1) times N(0, 1/(kμ)) truncated to
-	// [−R, R] on each other coordinate: the loss stays as strong as d grows (the l1 family's
-	// weight 1/√d fades), and a sampler must move along one direction of R^d. It exposes no
-	// structure (the exact sampler refuses it; the analysis needs only the declared law).
+	// [−0.2, 1.2], on the box [−R, R]^d or R^d (G_f = 1 at every d; on R^d the rank-one case
+	// of the suite's absolute-loss targets, the sampler kit's AxisCase). The law is x_0
+	// piecewise Gaussian (the l1 marginal, weight 1) times N(0, 1/(kμ)) truncated to [−R, R]
+	// on each other coordinate: unlike l1's weight 1/√d the loss does not fade as d grows, and
+	// a sampler must move along one direction. It exposes no structure (lawAxis).
 	LawL1Axis = "l1-axis"
 )
 
@@ -45,8 +41,7 @@ type LawParams struct {
 	Family string  `yaml:"family"` // l1 (default), gaussian or l1-axis
 	K      float64 `yaml:"k"`      // inverse temperature k of the declared law (default 12)
 	Mu     float64 `yaml:"mu"`     // regulariser μ of the declared law (default 1)
-	// Batch is the number of sampler runs per trial (problems.Audited; default 1000).
-	Batch int `yaml:"batch"`
+	Batch  int     `yaml:"batch"`  // sampler runs per trial (problems.Audited; default 1000)
 }
 
 // DefaultLawParams is the samplertest l1-box-d2 target: k = 12, μ = 1.
@@ -76,7 +71,7 @@ func NewLaw() LawGenerator {
 		"sampler validation: targets whose exact law is declared, to measure a sampler's bias (PRIVACY.md §4)", DefaultLawParams)}
 }
 
-// lawParams also checks what the cell's spec must satisfy for the law family p.Family.
+// lawParams also checks the cell's spec against the law family.
 func lawParams(spec problems.Spec) (*LawParams, error) {
 	return problems.CheckedParams(spec, "exact-law", DefaultLawParams, func(p *LawParams) []error {
 		var errs []error
@@ -107,14 +102,13 @@ func lawParams(spec problems.Spec) (*LawParams, error) {
 func lawConstants(spec problems.Spec, p *LawParams) problems.Constants {
 	d := float64(spec.D)
 	if p.Family == LawGaussian {
-		// ‖z‖ ≤ 0.5√d; a tiny positive β tells first-order samplers the loss is smooth
-		// (as samplertest's Gaussian case).
+		// ‖z‖ ≤ 0.5√d; a tiny β > 0 says the loss is smooth (as samplertest's Gaussian case).
 		return problems.Constants{N: spec.N, D: spec.D, GF: 0.5 * math.Sqrt(d), GDelta: math.Sqrt(d), Domain: spec.Domain, Smooth: problems.BetaSmooth(1e-9)}
 	}
 	return problems.Constants{N: spec.N, D: spec.D, GF: 1, GDelta: 2, Domain: spec.Domain}
 }
 
-// Constants are the family's constants (the points' box is fixed, not data-dependent).
+// Constants are the family's constants (the points' box is fixed, not drawn).
 func (LawGenerator) Constants(spec problems.Spec) (problems.Constants, error) {
 	p, err := lawParams(spec)
 	if err != nil {
@@ -123,7 +117,7 @@ func (LawGenerator) Constants(spec problems.Spec) (problems.Constants, error) {
 	return lawConstants(spec, p), nil
 }
 
-// Generate draws the points from rng and tabulates the exact law of the first coordinate.
+// Generate draws the points from rng and tabulates x_0's exact law.
 func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
 	p, err := lawParams(spec)
 	if err != nil {
@@ -145,6 +139,11 @@ func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Insta
 	if p.Family == LawL1Axis {
 		in.w = 1
 	}
+	in.lawLoss = losses.L1{Z: z, W: in.w}
+	if p.Family == LawGaussian {
+		in.lawLoss = losses.Linear{Z: z}
+	}
+	in.vd = problems.ValueDifferOf(in.lawLoss)
 	in.law = in.marginal(0)
 	in.law.CDF(0) // tabulate now: Statistic is then read-only (safe for concurrent runs)
 	switch p.Family {
@@ -158,13 +157,15 @@ func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Insta
 
 // LawInstance is one exact-law target: the loss, its declared law and the audit batch.
 type LawInstance struct {
-	z      [][]float64
-	w      float64 // ℓ1 weight (family l1)
-	c      problems.Constants
-	family string
-	k, mu  float64 // the declared law's inverse temperature and regulariser
-	batch  int
-	law    *Marginal // exact law of x_0
+	lawLoss                      // Len, Dim, Value, Grad: losses.L1 (w‖x − z_i‖₁) or losses.Linear
+	vd      problems.ValueDiffer // ValueDifferOf(lawLoss)
+	z       [][]float64
+	w       float64 // ℓ1 weight (family l1)
+	c       problems.Constants
+	family  string
+	k, mu   float64 // the declared law's inverse temperature and regulariser
+	batch   int
+	law     *Marginal // exact law of x_0
 }
 
 var (
@@ -173,52 +174,25 @@ var (
 	_ problems.ValueDiffer = (*LawInstance)(nil)
 )
 
-func (in *LawInstance) Len() int                      { return len(in.z) }
-func (in *LawInstance) Dim() int                      { return in.c.D }
+// lawLoss is a family's oracle, embedded by LawInstance.
+type lawLoss = problems.GradientOracle
+
 func (in *LawInstance) Constants() problems.Constants { return in.c }
 
-// Points are the z_i (problems.LinearData for gaussian, problems.SeparableL1Data for l1:
-// the exact sampler's structural methods read them).
+// Points are the z_i (problems.LinearData for gaussian, SeparableL1Data for l1).
 func (in *LawInstance) Points() [][]float64 { return in.z }
 
-// l1 is the loss of the l1 family, w‖x − z_i‖₁; the gaussian family's is losses.Linear.
-func (in *LawInstance) l1() losses.L1 { return losses.L1{Z: in.z, W: in.w} }
-
-// Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
-func (in *LawInstance) Value(i int, x []float64) float64 {
-	if in.family == LawGaussian {
-		return losses.Linear{Z: in.z}.Value(i, x)
-	}
-	return in.l1().Value(i, x)
-}
-
-// ValueDiff is Value(i, z) − Value(i, x) (problems.ValueDiffer).
-func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 {
-	if in.family == LawGaussian {
-		lin := losses.Linear{Z: in.z}
-		return lin.Value(i, z) - lin.Value(i, x)
-	}
-	return in.l1().ValueDiff(i, z, x)
-}
-
-// Grad is a (sub)gradient of Value.
-func (in *LawInstance) Grad(dst []float64, i int, x []float64) {
-	if in.family == LawGaussian {
-		copy(dst, in.z[i])
-		return
-	}
-	in.l1().Grad(dst, i, x)
-}
+// ValueDiff is Value(i, z) − Value(i, x).
+func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 { return in.vd.ValueDiff(i, z, x) }
 
 // EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
 func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
 
-// Optimum: for l1 the coordinate-wise median clamped to the box (1-D convexity, as
-// problems/l1); for the linear loss the box corner against z̄, and on R^d it is unbounded
-// below (NaN; the experiment measures laws, not utility).
+// Optimum: for l1 the coordinate-wise median clamped to the box; for the linear loss the
+// box corner against z̄, NaN on R^d (unbounded below).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
 	if in.family != LawGaussian {
-		x := in.l1().Median(in.c.Domain) // the l1 family's domain is a box (lawParams)
+		x := losses.L1{Z: in.z}.Median(in.c.Domain) // the l1 family's domain is a box (lawParams)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	}
 	if in.c.Domain.Kind != problems.Box {
@@ -244,10 +218,9 @@ func (in *LawInstance) Batch() int { return in.batch }
 // Statistic is U = F_0(x_0), the exact CDF of the first coordinate at the draw.
 func (in *LawInstance) Statistic(x []float64) float64 { return in.law.CDF(x[0]) }
 
-// marginal is the exact law of coordinate j: the law is a product over coordinates (the
-// loss and the regulariser are separable, K is a box or R^d), coordinate j with
-// log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2): Marginal's quadrature for l1, the closed
-// form of N(−z̄_j/μ, 1/(kμ)) for the Gaussian, truncated to [−R, R] on the box.
+// marginal is the exact law of coordinate j, a factor of the product law (loss and
+// regulariser separable, K a box or R^d), log-density −k((1/n)Σ_i f_j(x; z_ij) + μx²/2):
+// quadrature for l1, N(−z̄_j/μ, 1/(kμ)) (truncated to [−R, R] on the box) for the Gaussian.
 func (in *LawInstance) marginal(j int) *Marginal {
 	k, mu, n := in.k, in.mu, float64(len(in.z))
 	col := make([]float64, len(in.z))
@@ -276,8 +249,8 @@ func (in *LawInstance) marginal(j int) *Marginal {
 	w := in.w
 	lo, hi := -in.c.Domain.Radius, in.c.Domain.Radius
 	if in.c.Domain.Kind == problems.Unconstrained {
-		// kμ-strongly log-concave with its mode in [−w/μ, w/μ]: ±38 sd beyond holds all but
-		// e^{-700} of the mass (as samplertest's cases)
+		// kμ-strongly log-concave, mode in [−w/μ, w/μ]: ±38 sd beyond holds all but e^{-700}
+		// of the mass (as samplertest's cases)
 		sd := 1 / math.Sqrt(k*mu)
 		lo, hi = -w/mu-38*sd, w/mu+38*sd
 	}
@@ -293,8 +266,7 @@ func (in *LawInstance) marginal(j int) *Marginal {
 	}
 }
 
-// lawL1 is the l1 family: it adds Weight, so that it is problems.SeparableL1Data (the
-// gaussian family must not be, or the exact sampler would read it as ℓ1).
+// lawL1 is the l1 family: Weight makes it SeparableL1Data (the gaussian family is not).
 type lawL1 struct{ *LawInstance }
 
 // Weight is the ℓ1 weight w.
@@ -306,8 +278,7 @@ var (
 	_ problems.LinearData      = (*LawInstance)(nil)
 )
 
-// lawAxis is the l1-axis family: f(x; z_i) = |x_0 − z_i0|. It hides Points (it is neither
-// LinearData nor SeparableL1Data: the exact sampler must not read it as either).
+// lawAxis is the l1-axis family, f(x; z_i) = |x_0 − z_i0|, without Points (no exact sampler).
 type lawAxis struct{ in *LawInstance }
 
 var (
@@ -321,10 +292,8 @@ func (l lawAxis) Constants() problems.Constants { return l.in.c }
 func (l lawAxis) Batch() int                    { return l.in.batch }
 func (l lawAxis) DeclaredLaw() (k, mu float64)  { return l.in.DeclaredLaw() }
 
-// Statistic is U = F_0(x_0) under the declared law.
 func (l lawAxis) Statistic(x []float64) float64 { return l.in.law.CDF(x[0]) }
 
-// Value is |x_0 − z_i0|.
 func (l lawAxis) Value(i int, x []float64) float64 { return math.Abs(x[0] - l.in.z[i][0]) }
 
 // Grad is a subgradient of Value: sign(x_0 − z_i0) e_0.
@@ -338,11 +307,9 @@ func (l lawAxis) Grad(dst []float64, i int, x []float64) {
 	}
 }
 
-// EmpiricalRisk is F(x) = (1/n) Σ |x_0 − z_i0|.
 func (l lawAxis) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(l, x) }
 
-// Optimum: x_0 the median of the z_i0 clamped to the box, the other coordinates 0 (F does
-// not depend on them).
+// Optimum: x_0 the median of the z_i0 clamped to the box, the others 0 (F ignores them).
 func (l lawAxis) Optimum() (problems.Optimum, error) {
 	col := make([]float64, len(l.in.z))
 	for i := range col {
@@ -355,25 +322,22 @@ func (l lawAxis) Optimum() (problems.Optimum, error) {
 	return problems.Optimum{X: x, Value: l.EmpiricalRisk(x), Method: "closed-form"}, nil
 }
 
-// Marginal is an exact 1-D law ∝ exp(LogDensity) on [Lo, Hi] (finite; the mass outside is
-// below e^{-700} of the total when the support is wider), smooth between the Kinks: its CDF
-// is Gauss–Legendre quadrature between the kinks, or CDFFunc when a closed form is known.
-// It is the declared law of an exact-law target (LawGenerator) and of the sampler kit's
-// cases (algorithms/sampler/samplertest), computed independently of the exact sampler's
-// closed forms (SPEC §4.8).
+// Marginal is an exact 1-D law ∝ exp(LogDensity) on finite [Lo, Hi] (holding all but
+// e^{-700} of a wider support's mass), smooth between the Kinks, its CDF by Gauss–Legendre
+// quadrature between them or CDFFunc (a closed form) when set: the declared law of the
+// exact-law targets and samplertest's cases, independent of the exact sampler (SPEC §4.8).
 type Marginal struct {
 	LogDensity func(float64) float64
 	Lo, Hi     float64
 	Kinks      []float64
-	// CDFFunc, when set, is a closed-form CDF used instead of quadrature.
-	CDFFunc func(float64) float64
+	CDFFunc    func(float64) float64
 
 	nodes, cdf []float64 // CDF at the quadrature nodes
 	lmax, z    float64   // density scale and normaliser
 }
 
-// quadPoints is the Gauss–Legendre order per cell: the density is analytic inside a cell,
-// so 20 points give machine precision on the ~4000 cells used.
+// quadPoints is the Gauss–Legendre order per cell: 20 points give machine precision on a
+// cell's analytic density.
 const quadPoints = 20
 
 func (m *Marginal) dens(x float64) float64 { return math.Exp(m.LogDensity(x) - m.lmax) }

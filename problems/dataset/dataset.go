@@ -24,8 +24,8 @@ const LabelColumn = "y"
 // ErrBadValue is wrapped by every validation error so callers can test errors.Is.
 var ErrBadValue = errors.New("bad data value")
 
-// Error locates a problem in a data file. Row is the 1-based line number in the file
-// (the header is row 1); Column is the header name (or "" when the whole row is at fault).
+// Error locates a problem in a data file: Row is the 1-based line (the header is row 1),
+// Column the header name ("" for the whole row).
 type Error struct {
 	File   string
 	Row    int
@@ -42,9 +42,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Table is a loaded data file. X[i] are the coordinate columns of example i (in header
-// order, the label excluded); Y[i] its label when the file has one (nil otherwise). Line[i]
-// is the file line of example i, for error messages after loading.
+// Table is a loaded data file: X[i] the coordinate columns of example i (in header order,
+// the label excluded), Y[i] its label (Y nil without one), Line[i] its file line (errors).
 type Table struct {
 	Path    string
 	Columns []string
@@ -59,9 +58,8 @@ func (t *Table) Len() int { return len(t.X) }
 // Dim is the number of coordinate columns.
 func (t *Table) Dim() int { return len(t.Columns) }
 
-// Load reads path. With label true the header must contain the column "y", which becomes
-// Y; otherwise every column is a coordinate (a column named "y" is then an error, to catch
-// a glm file given to a coordinate-only kind). Values must be finite numbers.
+// Load reads a CSV file of finite numbers. With label its column "y" is required and
+// becomes Y; without, a "y" column is an error (a glm file given to a coordinate-only kind).
 func Load(path string, label bool) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -157,9 +155,7 @@ func csvError(name string, err error) error {
 	return fmt.Errorf("dataset: %s: %w", name, err)
 }
 
-// Split returns the first n examples and the rest (the held-out sample of task: sco).
-// n ≤ 0 takes every row. It is an error if the file has fewer than n rows. The slices
-// share storage with t.
+// Split returns the first n examples (n ≤ 0: all) and the rest, sharing storage with t.
 func (t *Table) Split(n int) (head, rest *Table, err error) {
 	if n <= 0 {
 		n = t.Len()
@@ -181,31 +177,28 @@ func (t *Table) Split(n int) (head, rest *Table, err error) {
 type Rescale string
 
 const (
-	// Refuse rejects a row whose norm exceeds the bound (the default): the stated G_f,
-	// G_Δ then hold for the file as given.
+	// Refuse (the default) rejects a row whose norm exceeds the bound: the stated G_f, G_Δ
+	// hold for the file as given.
 	Refuse Rescale = "none"
-	// Clip projects each offending row onto the ball of the bound. Row-wise and data
+	// Clip projects each offending row onto the ball of the bound: row-wise and data
 	// independent, so the neighbouring universe (all rows of norm ≤ bound) is unchanged.
 	Clip Rescale = "clip"
-	// Scale divides every row by max_i ‖row_i‖ / bound (only if that exceeds 1). The factor
-	// depends on the whole file: a non-private preprocessing step. The generators mark the
-	// constants it enforces as measured (problems.Constants.Measured), so no row on such
-	// data is certified; use Clip (row-wise, data independent) for a certified run.
+	// Scale divides every row by max_i ‖row_i‖ / bound when that exceeds 1: a factor of the
+	// whole file, non-private, so the constants it enforces are Measured and no row on such
+	// data is certified (Clip is the certified choice).
 	Scale Rescale = "scale"
 )
 
-// Check is nil when r is a known mode ("" means Refuse), else the rescale key's error.
+// Check is nil for a known mode ("" is Refuse), else the rescale key's error.
 func (r Rescale) Check() error {
-	switch r {
-	case "", Refuse, Clip, Scale:
+	if slices.Contains([]Rescale{"", Refuse, Clip, Scale}, r) {
 		return nil
 	}
 	return fmt.Errorf("rescale: %q, want none, clip or scale", string(r))
 }
 
-// Bound enforces ‖row‖₂ ≤ bound on X (of t and of any extra tables sharing the bound,
-// e.g. the held-out rest) according to mode. A Scale factor is computed over all tables
-// together. tol is a relative slack for rounding in the file (1e-12 is typical).
+// Bound enforces ‖row‖₂ ≤ bound on every table's rows by mode (one Scale factor for all),
+// with tol a relative slack for rounding in the file (1e-12).
 func Bound(mode Rescale, bound, tol float64, ts ...*Table) error {
 	if mode.Check() != nil {
 		return fmt.Errorf("dataset: unknown rescale mode %q (want none, clip or scale)", mode)
@@ -258,11 +251,8 @@ func Labels(t *Table, allowed ...float64) error {
 
 func norm(x []float64) float64 { return math.Sqrt(problems.SquaredNorm(x)) }
 
-// Prepare loads path for a generator: label says whether the column "y" is required;
-// n > 0 takes the first n rows (the rest is returned as the held-out sample); wantD > 0
-// must equal the number of coordinate columns (else an error at the header, row 1; the
-// harness's specs always give d with a data file); bound > 0 enforces ‖row‖ ≤ bound with mode
-// (0: no norm constraint).
+// Prepare loads a CSV file for a generator (label as for Load), splits it at n (Split),
+// checks wantD > 0 against its columns (row 1) and enforces bound > 0 by mode (Bound).
 func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale) (train, rest *Table, err error) {
 	if mode.Check() != nil {
 		return nil, nil, fmt.Errorf("dataset: rescale: unknown mode %q (want none, clip or scale)", mode)
@@ -290,9 +280,8 @@ func Prepare(path string, label bool, n, wantD int, bound float64, mode Rescale)
 type IndexBase string
 
 const (
-	// AutoBase is 0-based if any line uses index 0, else 1-based (the rule of
-	// scikit-learn's load_svmlight_file, zero_based="auto"). A 0-based file that never
-	// uses index 0 is then read shifted by one: name the base when it matters.
+	// AutoBase is 0-based if any line uses index 0, else 1-based (scikit-learn's
+	// zero_based="auto"): a 0-based file never using index 0 is read shifted by one.
 	AutoBase IndexBase = "auto"
 	OneBased IndexBase = "1" // LIBSVM's own convention (heart_scale, svm-scale output)
 	ZeroBase IndexBase = "0" // svmlight files written 0-based
@@ -300,20 +289,14 @@ const (
 
 // Valid reports whether b is a known base ("" means AutoBase).
 func (b IndexBase) Valid() bool {
-	switch b {
-	case "", AutoBase, OneBased, ZeroBase:
-		return true
-	}
-	return false
+	return slices.Contains([]IndexBase{"", AutoBase, OneBased, ZeroBase}, b)
 }
 
-// LoadLIBSVM reads a LIBSVM/svmlight file (DESIGN.md "Data files"): one example a line,
-// "label index:value index:value …", indices strictly increasing, absent features 0, and
-// "#" starting a comment to the end of the line. Blank lines are skipped. The label is any
-// finite number (±1 or 0/1 for classification, a real target for regression); d > 0 fixes
-// the dimension (an index beyond it is an error), d = 0 takes the largest index used. The
-// sparse rows are stored dense: n·d floats. Columns are named "f1" … "fd" (1-based, as
-// LIBSVM numbers them, whatever the file's base). Every error names the file and line.
+// LoadLIBSVM reads a LIBSVM/svmlight file (DESIGN.md "Data files"): "label index:value …"
+// lines, indices strictly increasing, absent features 0, "#" comments and blank lines
+// skipped, any finite label. d > 0 fixes the dimension (a larger index is an error), d = 0
+// takes the largest index. Rows are stored dense in columns "f1" … "fd" (1-based, as LIBSVM
+// numbers them, whatever the base). Every error names the file and line.
 func LoadLIBSVM(path string, base IndexBase, d int) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -343,25 +326,21 @@ func ReadLIBSVM(r io.Reader, name string, base IndexBase, d int) (*Table, error)
 	return f.table(base, d)
 }
 
-// libsvmFile is a LIBSVM file as read, before its index base and dimension are fixed:
-// the sparse rows with their labels and line numbers, whether index 0 occurs, and the
-// largest index (−1 when none).
+// libsvmFile is a LIBSVM file as read, before table fixes its base and dimension.
 type libsvmFile struct {
 	name    string
 	rows    []sparseRow
 	ys      []float64
 	lines   []int
 	sawZero bool
-	maxIdx  int
+	maxIdx  int // −1 when none
 }
 
-// bad is the error for a bad value at line and column col of the file.
 func (f *libsvmFile) bad(line int, col string, format string, args ...any) error {
 	return &Error{File: f.name, Row: line, Column: col, Err: fmt.Errorf("%w: "+format, append([]any{ErrBadValue}, args...)...)}
 }
 
-// scanLIBSVM reads every example of r (comments and blank lines skipped); a file without
-// one is an error.
+// scanLIBSVM reads every example of r; a file without one is an error.
 func scanLIBSVM(r io.Reader, name string, base IndexBase) (*libsvmFile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
@@ -388,9 +367,7 @@ func scanLIBSVM(r io.Reader, name string, base IndexBase) (*libsvmFile, error) {
 	return f, nil
 }
 
-// parseLine appends the example of one non-blank line, "label index:value …" split into
-// fields: a finite label, then strictly increasing non-negative indices with finite
-// values (no index 0 in a 1-based file, no svmlight query ids).
+// parseLine appends the example of one line's fields (see LoadLIBSVM).
 func (f *libsvmFile) parseLine(line int, fields []string, base IndexBase) error {
 	y, err := strconv.ParseFloat(fields[0], 64)
 	if err != nil || math.IsNaN(y) || math.IsInf(y, 0) || strings.Contains(fields[0], ":") {
@@ -434,8 +411,7 @@ func (f *libsvmFile) parseLine(line int, fields []string, base IndexBase) error 
 	return nil
 }
 
-// table fixes the index base (1-based unless the base says 0 or, under auto, index 0
-// occurs) and the dimension (d > 0, or the largest index), and stores the rows dense.
+// table fixes the index base and the dimension (d > 0, or the largest index), rows dense.
 func (f *libsvmFile) table(base IndexBase, d int) (*Table, error) {
 	shift := 1 // file index k is column k − shift
 	if base == ZeroBase || (base != OneBased && f.sawZero) {
@@ -479,13 +455,7 @@ const (
 )
 
 // Valid reports whether f is a known format ("" means AutoFormat).
-func (f Format) Valid() bool {
-	switch f {
-	case "", AutoFormat, CSV, LIBSVM:
-		return true
-	}
-	return false
-}
+func (f Format) Valid() bool { return slices.Contains([]Format{"", AutoFormat, CSV, LIBSVM}, f) }
 
 // Resolve returns the format of path: f itself unless it is auto.
 func (f Format) Resolve(path string) Format {
@@ -498,10 +468,8 @@ func (f Format) Resolve(path string) Format {
 	return LIBSVM
 }
 
-// LoadLabelled reads a labelled data file in the given format: a CSV file must have the
-// label column "y"; a LIBSVM file always has its labels. d > 0 fixes the number of
-// features (a CSV header of another width, or a LIBSVM index beyond d, is an error naming
-// the file and line); base applies to LIBSVM only.
+// LoadLabelled reads a labelled data file in format f (CSV with column "y", or LIBSVM with
+// base); d > 0 fixes the number of features, refusing another at its file and line.
 func LoadLabelled(path string, f Format, base IndexBase, d int) (*Table, error) {
 	switch f.Resolve(path) {
 	case CSV:

@@ -29,11 +29,9 @@ const (
 type Params struct {
 	// FeatureNorm is A, the bound on ‖a‖ (G_f = A for every loss: |∂_t φ| ≤ 1). Default 1.
 	FeatureNorm float64 `yaml:"feature_norm"`
-	// PlantedNorm is ‖w₀‖ of the planted model (≥ 0). Default 2. Logistic and hinge labels
-	// are y = +1 with probability σ(⟨a, w₀⟩); absolute labels are y = ⟨a, w₀⟩ + Noise·ξ.
+	// PlantedNorm is ‖w₀‖ of the planted model (≥ 0; plantedLabel). Default 2.
 	PlantedNorm float64 `yaml:"planted_norm"`
-	// Noise is the standard deviation of the Gaussian label noise ξ of the absolute loss
-	// (≥ 0). Default 0.1.
+	// Noise is the standard deviation of the absolute loss's label noise ξ (≥ 0). Default 0.1.
 	Noise float64 `yaml:"noise"`
 	// PopulationSamples is the held-out sample size for task sco (≥ 2). Default 10000.
 	PopulationSamples int `yaml:"population_samples"`
@@ -71,8 +69,7 @@ func LowRank() Generator {
 
 var _ problems.Generator = Generator{}
 
-// CheckLossDomain reports the spec fields every GLM generator (glm, lowrank, glm-data)
-// checks alike: a GLM loss, a ball or unconstrained domain, a finite radius > 0.
+// CheckLossDomain reports the loss, domain and radius errors of a GLM generator's spec.
 func CheckLossDomain(spec problems.Spec) []error {
 	var errs []error
 	switch spec.Loss {
@@ -109,14 +106,12 @@ func (g Generator) params(spec problems.Spec) (*Params, error) {
 //   - G_f = sup ‖a‖ = A;
 //   - G_Δ = 2A: ‖φ'(⟨a,x⟩,y)a − φ'(⟨a',x⟩,y')a'‖ ≤ 2A, attained for hinge and absolute
 //     (a' = −a, |⟨a, x⟩| < 1) and approached for logistic on R^d (replace-one; SPEC §8.2);
-//   - Smooth: logistic declares β = A²/4: ∇²f = φ”(⟨a, x⟩, y)·aaᵀ with φ” = σ(1−σ) ≤ ¼, so
-//     ‖∇²f‖ ≤ ‖a‖²/4 ≤ A²/4. Hinge and absolute have a kink (φ' jumps by 1 at ⟨a, x⟩ = y
-//     or y⟨a, x⟩ = 1), so they declare nothing (not smooth for any β);
-//   - G_k: glm: A for k < d. lowrank with subspace P = UUᵀ of rank r: ‖(I−P)∇f‖ =
-//     |φ'|·‖(I−P)a‖ ≤ g_k, so G_k = A for k < r, g_k for r ≤ k < d, and G_d = 0
-//     (LLL24 Assumption 2.1); Rank = r when g_k = 0 (Assumption 1.3);
-//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R;
-//   - GLMLoss = the loss name: every example is φ(⟨a, x⟩, y).
+//   - Smooth: logistic β = A²/4 (∇²f = φ”·aaᵀ, φ” = σ(1−σ) ≤ ¼, so ‖∇²f‖ ≤ ‖a‖²/4);
+//     hinge and absolute declare nothing (φ' jumps by 1 at y⟨a, x⟩ = 1 or ⟨a, x⟩ = y);
+//   - G_k: A for k < d (glm); lowrank with P = UUᵀ of rank r: ‖(I−P)∇f‖ = |φ'|·‖(I−P)a‖ ≤
+//     g_k, so G_k = A for k < r, g_k for r ≤ k < d, G_d = 0 (LLL24 Assumption 2.1), and
+//     Rank = r when g_k = 0 (Assumption 1.3);
+//   - ValueBound (ball): |φ(⟨a,x⟩,y) − φ(0,y)| ≤ |⟨a, x⟩| ≤ A·R.
 func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.Constants {
 	A := p.FeatureNorm
 	gk := make([]float64, d+1)
@@ -142,8 +137,8 @@ func (g Generator) constants(spec problems.Spec, p *Params, n, d int) problems.C
 	return c
 }
 
-// load reads a data file: features bounded by A, labels ±1 for logistic/hinge, and for
-// lowrank rows within g_k of their top-r principal subspace (else G_k would not hold).
+// load reads a data file: ‖a‖ ≤ A, labels ±1 for logistic/hinge, and for lowrank rows
+// within g_k of their top-r principal subspace (G_k's premise).
 func (g Generator) load(spec problems.Spec, p *Params) (tr, rest *dataset.Table, U *mat.Dense, err error) {
 	tr, rest, err = dataset.Prepare(spec.Data, true, spec.N, spec.D, p.FeatureNorm, dataset.Rescale(p.Rescale))
 	if err != nil {
@@ -230,30 +225,18 @@ type Instance struct {
 	a    [][]float64 // features (n×d); nil while a factored instance has not materialised them
 	y    []float64
 	loss loss.Kind
-	code lossCode // loss as an integer, for φ and ∂φ on every query
+	code lossCode
 	c    problems.Constants
 	U    *mat.Dense // lowrank subspace basis (d×r), nil for glm
 	rest *Instance  // held-out sample (task sco)
 	opt  *problems.LazyOptimum
 
-	// Factored lowrank instances keep a_i = U c_i as c_i (n×r) and U (generateFactored).
-	fc    [][]float64
-	basis *problems.Basis
-	dense sync.Once // materialises a for Features (reference methods only)
-
-	sqA, sqFC         []float64 // squared row norms of a and fc (clipped sums), on first use
-	sqAOnce, sqFCOnce sync.Once
-}
-
-// rowSquares returns problems.SquaredNorm of each row: for |s| = 1 it is bit for bit the
-// SquaredNorm of the gradient s·r_i that the clip decision needs, since s·v = ±v and
-// (±v)² = v·v exactly, summed in the same order.
-func rowSquares(r [][]float64) []float64 {
-	sq := make([]float64, len(r))
-	for i, row := range r {
-		sq[i] = problems.SquaredNorm(row)
-	}
-	return sq
+	fc      [][]float64 // factored lowrank: the c_i of a_i = U c_i (n×r; generateFactored)
+	basis   *problems.Basis
+	dense   sync.Once // materialises a for Features
+	red     *Instance // the dense GLM over the c_i: the reduced problem's oracle
+	sqA     []float64 // squared row norms of a (clipped sums), on first use
+	sqAOnce sync.Once
 }
 
 var (
@@ -262,6 +245,8 @@ var (
 	_ problems.Population  = (*Instance)(nil)
 	_ problems.LowRank     = (*Instance)(nil)
 	_ problems.ValueDiffer = (*Instance)(nil)
+	_ problems.Classifier  = (*Instance)(nil)
+	_ heldout.Margins      = (*Instance)(nil)
 )
 
 // Generate implements problems.Generator.
@@ -334,8 +319,7 @@ func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instan
 	return inst, nil
 }
 
-// gaussBall draws g ~ N(0, I/d) (d = len(a)) and sets a = A·g/max(1, ‖g‖): ‖a‖ ≤ A,
-// typically ≈ A. The glm features, and the lowrank coefficients c (A = √(A² − g_k²)).
+// gaussBall sets a = A·g/max(1, ‖g‖), g ~ N(0, I/d) (d = len(a)): ‖a‖ ≤ A, typically ≈ A.
 func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	for j := range a {
 		a[j] = rng.NormFloat64() / math.Sqrt(float64(len(a)))
@@ -343,8 +327,7 @@ func gaussBall(rng *rand.Rand, a []float64, A float64) {
 	floats.Scale(A/math.Max(1, floats.Norm(a, 2)), a)
 }
 
-// orthonormal returns r orthonormal vectors of R^d (orthogonalNormal, normalised): a
-// uniformly random rank-r subspace.
+// orthonormal returns r orthonormal vectors of R^d, a uniformly random rank-r subspace.
 func orthonormal(rng *rand.Rand, r, d int) [][]float64 {
 	U := make([][]float64, r)
 	for k := range U {
@@ -355,8 +338,8 @@ func orthonormal(rng *rand.Rand, r, d int) [][]float64 {
 	return U
 }
 
-// orthogonalNormal draws v ~ N(0, I_d) and removes its components along the orthonormal
-// U (Gram–Schmidt, twice for stability), redrawing until ‖v‖ > 1e-8; it returns v, ‖v‖.
+// orthogonalNormal returns v, ‖v‖: v ~ N(0, I_d) less its components along the orthonormal
+// U (Gram–Schmidt twice), redrawn until ‖v‖ > 1e-8.
 func orthogonalNormal(rng *rand.Rand, U [][]float64, d int) ([]float64, float64) {
 	v := make([]float64, d)
 	for {
@@ -374,9 +357,8 @@ func orthogonalNormal(rng *rand.Rand, U [][]float64, d int) ([]float64, float64)
 	}
 }
 
-// lowrankFeature sets a = U c + g_k v with ‖c‖ ≤ √(A² − g_k²) (c = that radius times a
-// clipped N(0, I_r/r) draw) and v a uniform unit vector orthogonal to span U, so
-// ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
+// lowrankFeature sets a = U c + g_k v, c a gaussBall draw of radius √(A² − g_k²) and v a
+// uniform unit vector orthogonal to span U, so ‖a‖ ≤ A and ‖(I − UUᵀ)a‖ = g_k exactly.
 func lowrankFeature(rng *rand.Rand, a []float64, U [][]float64, A, gk float64) {
 	c := make([]float64, len(U))
 	gaussBall(rng, c, math.Sqrt(A*A-gk*gk))
@@ -397,7 +379,6 @@ func newInstance(a [][]float64, y []float64, phi loss.Kind, c problems.Constants
 	return in
 }
 
-// solve dispatches to the certified solver of the loss (package solve).
 func (in *Instance) solve() (problems.Optimum, error) {
 	R := math.Inf(1)
 	if in.c.Domain.Kind == problems.Ball {
@@ -405,8 +386,8 @@ func (in *Instance) solve() (problems.Optimum, error) {
 	}
 	feats := in.a
 	if in.fc != nil {
-		// min over ‖x‖ ≤ R of F̃(Uᵀx) = min over ‖y‖ ≤ R of F̃(y), attained at x = U y
-		// (‖Uᵀx‖ ≤ ‖x‖, equal on span U): same objective values, so the gap carries over.
+		// min_{‖x‖≤R} F̃(Uᵀx) = min_{‖y‖≤R} F̃(y) at x = U y (‖Uᵀx‖ ≤ ‖x‖, equal on span U):
+		// the same objective values, so the gap carries over.
 		feats = in.fc
 	}
 	var r solve.Result
@@ -427,15 +408,13 @@ func (in *Instance) solve() (problems.Optimum, error) {
 		in.basis.Lift(x, r.X)
 		r.X = x
 	}
-	// Report F at X through the instance's own oracle, so that Value matches EmpiricalRisk.
-	v := in.EmpiricalRisk(r.X)
+	v := in.EmpiricalRisk(r.X) // through the instance's own oracle, as EmpiricalRisk reports
 	return problems.Optimum{X: r.X, Value: v, Gap: math.Max(r.Gap, v-r.Lower), Method: r.Method}, nil
 }
 
 func (in *Instance) Len() int                      { return len(in.y) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
-func (in *Instance) Features() [][]float64         { return in.features() }
 func (in *Instance) Labels() []float64             { return in.y }
 func (in *Instance) LossName() loss.Kind           { return in.loss }
 
@@ -491,70 +470,73 @@ func (in *Instance) ValueDiff(i int, z, x []float64) float64 {
 	return in.phi(in.rowDot(i, z), in.y[i]) - in.phi(in.rowDot(i, x), in.y[i])
 }
 
-// rowDot is ⟨a_i, x⟩, through the factors when the features are stored factored.
+// rowDot is ⟨a_i, x⟩; factored, Σ_k c_ik ⟨u_k, x⟩ (O(d·r), no allocation).
 func (in *Instance) rowDot(i int, x []float64) float64 {
-	if in.fc != nil {
-		return in.factoredDot(i, x)
+	if in.fc == nil {
+		return floats.Dot(in.a[i], x)
 	}
-	return floats.Dot(in.a[i], x)
+	t := 0.0
+	for k, ck := range in.fc[i] {
+		t += ck * floats.Dot(in.basis.Col(k), x)
+	}
+	return t
 }
 
-// Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i.
+// Grad is ∂_t φ(⟨a_i, x⟩, y_i)·a_i (factored, ·U c_i).
 func (in *Instance) Grad(dst []float64, i int, x []float64) {
+	s := in.dphi(in.rowDot(i, x), in.y[i])
 	if in.fc != nil {
-		in.factoredGrad(dst, i, x)
+		clear(dst)
+		for k, ck := range in.fc[i] {
+			floats.AddScaled(dst, s*ck, in.basis.Col(k))
+		}
 		return
 	}
-	ai := in.a[i]
-	s := in.dphi(floats.Dot(ai, x), in.y[i])
-	for j, v := range ai {
+	for j, v := range in.a[i] {
 		dst[j] = s * v
 	}
 }
 
-// SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in its
-// order (the same sum bit for bit), without a scratch copy of φ'(⟨a_i, x⟩, y_i)·a_i.
-func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) int {
+// SumClippedGrads is problems.ClippedGradSummer: the generic batch's operations in order
+// (bit for bit) without a scratch g = φ'(⟨a_i, x⟩, y_i)·a_i, taking ‖g‖² as the row's
+// squared norm when |φ'| = 1 ((±v)² = v·v exactly, summed in the same order).
+func (in *Instance) SumClippedGrads(dst, buf []float64, idx []int, x []float64, c float64) (n int) {
 	if in.fc != nil {
 		return problems.SumClippedGradsEach(dst, buf, in, idx, x, c)
 	}
-	in.sqAOnce.Do(func() { in.sqA = rowSquares(in.a) })
-	return in.sumClipped(in.a, in.sqA, dst, idx, x, c)
-}
-
-// sumClipped adds Σ_{i∈idx} clip_c(φ'(⟨r_i, x⟩, y_i)·r_i) over rows r (all when idx is nil);
-// sq holds the rows' squared norms (rowSquares).
-func (in *Instance) sumClipped(r [][]float64, sq, dst []float64, idx []int, x []float64, c float64) (clipped int) {
-	for k := range problems.BatchLen(idx, len(r)) {
-		if i := problems.BatchIndex(idx, k); in.addClipped(r[i], sq[i], in.y[i], dst, x, c) {
-			clipped++
+	in.sqAOnce.Do(func() {
+		in.sqA = make([]float64, len(in.a))
+		for i, row := range in.a {
+			in.sqA[i] = problems.SquaredNorm(row)
+		}
+	})
+	for k := range problems.BatchLen(idx, len(in.a)) {
+		i := problems.BatchIndex(idx, k)
+		a, ss := in.a[i], in.sqA[i]
+		s := in.dphi(floats.Dot(a, x), in.y[i])
+		if s != 1 && s != -1 {
+			ss = 0
+			for _, v := range a {
+				gk := s * v
+				ss += gk * gk
+			}
+		}
+		if problems.AddClippedScaled(dst, a, s, ss, c) {
+			n++
 		}
 	}
-	return clipped
+	return n
 }
 
-// addClipped adds clip_c(φ'(⟨a, x⟩, y)·a) to dst: the squared norm of the products s·a_k
-// (the row's sq when |s| = 1, as for every non-zero absolute or hinge gradient), then
-// AddClippedScaled.
-func (in *Instance) addClipped(a []float64, sq, y float64, dst, x []float64, c float64) bool {
-	s := in.dphi(floats.Dot(a, x), y)
-	ss := sq
-	if s != 1 && s != -1 {
-		ss = 0
-		for _, v := range a {
-			gk := s * v
-			ss += gk * gk
-		}
-	}
-	return problems.AddClippedScaled(dst, a, s, ss, c)
-}
-
-// EmpiricalRisk is the average loss.
+// EmpiricalRisk is the average loss; factored, the reduced problem's at Uᵀx (O(d·r + n·r)).
 func (in *Instance) EmpiricalRisk(x []float64) float64 {
-	if in.fc != nil {
-		return in.factoredRisk(x)
+	if in.fc == nil {
+		return problems.MeanValue(in, x)
 	}
-	return problems.MeanValue(in, x)
+	_, r := in.basis.Dims()
+	p := make([]float64, r)
+	in.basis.Project(p, x)
+	return in.red.EmpiricalRisk(p)
 }
 
 // Optimum is the certified solver's optimum, computed once.
@@ -565,8 +547,7 @@ func (in *Instance) PopulationRisk(x []float64) (float64, float64) {
 	return heldout.PopulationRisk(in.rest, x)
 }
 
-// PopulationOptimum is the certified optimum of the held-out sample: an estimate of the
-// population optimum, biased low by its own O(d/m) generalisation gap.
+// PopulationOptimum estimates the population optimum by the held-out one (biased low, O(d/m)).
 func (in *Instance) PopulationOptimum() (problems.Optimum, error) {
 	return heldout.Optimum(in.rest, "glm: no population (task erm)")
 }
@@ -583,17 +564,15 @@ func plantedLabel(rng *rand.Rand, l loss.Kind, t, noise float64) float64 {
 	return -1
 }
 
-// DataConstants are the public constants of a GLM whose features satisfy ‖a‖ ≤ A for
-// every example of the neighbouring universe: glm's (see constants), with no low-rank
-// structure. The caller must guarantee ‖a‖ ≤ A by a data-independent map.
+// DataConstants are glm's public constants (see constants) for features with ‖a‖ ≤ A,
+// which the caller must guarantee for the whole universe by a data-independent map.
 func DataConstants(phi loss.Kind, A float64, dom problems.Domain, n, d int) problems.Constants {
 	spec := problems.Spec{Loss: phi, Domain: dom}
 	return Generator{}.constants(spec, &Params{FeatureNorm: A}, n, d)
 }
 
-// FromData returns the GLM instance with examples (a_i, y_i) and constants c, and, when
-// heldA is non-nil, the held-out sample (heldA, heldY) of task sco. The slices are kept,
-// not copied.
+// FromData returns the GLM instance of examples (a_i, y_i) and constants c, with task sco's
+// held-out sample (heldA, heldY) when heldA is non-nil; the slices are kept, not copied.
 func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, heldA [][]float64, heldY []float64) *Instance {
 	in := newInstance(a, y, phi, c)
 	if heldA != nil {
@@ -602,16 +581,10 @@ func FromData(a [][]float64, y []float64, phi loss.Kind, c problems.Constants, h
 	return in
 }
 
-var (
-	_ problems.Classifier = (*Instance)(nil)
-	_ heldout.Margins     = (*Instance)(nil)
-)
-
 // Margin is y_i·⟨a_i, x⟩, the classification margin of example i.
 func (in *Instance) Margin(i int, x []float64) float64 { return in.y[i] * in.rowDot(i, x) }
 
-// PopulationAccuracy is the held-out accuracy of sign⟨a, x⟩ and its standard error, for
-// the classification losses (logistic, hinge) of task sco; NaN otherwise.
+// PopulationAccuracy is problems.Classifier's, NaN for the absolute loss or task erm.
 func (in *Instance) PopulationAccuracy(x []float64) (float64, float64) {
 	if in.rest == nil || in.loss == Absolute {
 		return math.NaN(), math.NaN()
@@ -619,10 +592,9 @@ func (in *Instance) PopulationAccuracy(x []float64) (float64, float64) {
 	return heldout.Accuracy(in.rest, x)
 }
 
-// generateFactored draws the lowrank instance with g_k = 0 keeping the features factored,
-// a_i = U c_i: it consumes rng exactly as the dense draw (the planted
-// coefficients, then per example the r normals of c_i and the label's draw), so the
-// instance is the same up to rounding in ⟨a_i, w₀⟩, at memory O(n·r + d·r).
+// generateFactored draws the lowrank instance with g_k = 0 keeping a_i = U c_i factored:
+// it consumes rng as the dense draw does (the planted coefficients, then per example c_i's
+// r normals and the label), so the instance is the same up to rounding in ⟨a_i, w₀⟩.
 func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64, rng *rand.Rand) *Instance {
 	n, r, A := spec.N, spec.Rank, p.FeatureNorm
 	wc := make([]float64, r) // w₀ = U wc
@@ -655,43 +627,13 @@ func (g Generator) generateFactored(spec problems.Spec, p *Params, U [][]float64
 
 func newFactored(c [][]float64, y []float64, phi loss.Kind, cons problems.Constants, basis *problems.Basis) *Instance {
 	in := newInstance(nil, y, phi, cons)
-	in.fc, in.basis = c, basis
+	in.fc, in.basis, in.red = c, basis, newInstance(c, y, phi, cons)
 	return in
 }
 
-// factoredDot is ⟨a_i, x⟩ = Σ_k c_ik ⟨u_k, x⟩ (O(d·r), no allocation).
-func (in *Instance) factoredDot(i int, x []float64) float64 {
-	t := 0.0
-	for k, ck := range in.fc[i] {
-		t += ck * floats.Dot(in.basis.Col(k), x)
-	}
-	return t
-}
-
-// factoredGrad is ∂_t φ(⟨a_i, x⟩, y_i)·U c_i.
-func (in *Instance) factoredGrad(dst []float64, i int, x []float64) {
-	s := in.dphi(in.factoredDot(i, x), in.y[i])
-	clear(dst)
-	for k, ck := range in.fc[i] {
-		floats.AddScaled(dst, s*ck, in.basis.Col(k))
-	}
-}
-
-// factoredRisk is F(x) computed from Uᵀx (O(d·r + n·r)).
-func (in *Instance) factoredRisk(x []float64) float64 {
-	_, r := in.basis.Dims()
-	p := make([]float64, r)
-	in.basis.Project(p, x)
-	s := 0.0
-	for i, ci := range in.fc {
-		s += in.phi(floats.Dot(ci, p), in.y[i])
-	}
-	return s / float64(len(in.fc))
-}
-
-// features returns the n×d features, materialising a_i = U c_i once for a factored
+// Features returns the n×d features, materialising a_i = U c_i once for a factored
 // instance (only reference methods read the data; memory n×d then).
-func (in *Instance) features() [][]float64 {
+func (in *Instance) Features() [][]float64 {
 	if in.fc == nil {
 		return in.a
 	}
@@ -709,42 +651,31 @@ func (in *Instance) features() [][]float64 {
 	return in.a
 }
 
-// Reduced implements problems.LowRank: the exact reduction of a factored instance on R^d.
-// On a ball the loss still depends on Uᵀx only, but the constraint couples the complement
-// to the span, so there is no reduced path (the caller falls back to the full one).
+// Reduced implements problems.LowRank: the exact reduction of a factored instance on R^d
+// (not on a ball, whose constraint couples the complement to the span).
 func (in *Instance) Reduced() (problems.Reduction, bool) {
 	if in.fc == nil || in.c.Domain.Kind != problems.Unconstrained || in.c.Rank == 0 || in.c.Rank >= in.c.D {
 		return problems.Reduction{}, false
 	}
-	return problems.Reduction{Problem: reduced{in}, Basis: in.basis}, true
+	return problems.Reduction{Problem: reduced{in.red}, Basis: in.basis}, true
 }
 
-// reduced is f̃(y; s_i) = φ(⟨c_i, y⟩, y_i) = f(Uy; s_i) on R^r, with the full constants.
-type reduced struct{ in *Instance }
+// reduced is f̃(y; s_i) = φ(⟨c_i, y⟩, y_i) = f(Uy; s_i) on R^r, with the full constants:
+// the oracle of the dense GLM over the c_i (Instance.red), and nothing else of it.
+type reduced struct{ d *Instance }
 
 var (
-	_ problems.Problem     = reduced{}
-	_ problems.ValueDiffer = reduced{}
+	_ problems.Problem           = reduced{}
+	_ problems.ValueDiffer       = reduced{}
+	_ problems.ClippedGradSummer = reduced{}
 )
 
-func (p reduced) Len() int                      { return len(p.in.fc) }
-func (p reduced) Dim() int                      { _, r := p.in.basis.Dims(); return r }
-func (p reduced) Constants() problems.Constants { return p.in.c }
-func (p reduced) Value(i int, y []float64) float64 {
-	return p.in.phi(floats.Dot(p.in.fc[i], y), p.in.y[i])
-}
-func (p reduced) ValueDiff(i int, z, y []float64) float64 {
-	ci, yi := p.in.fc[i], p.in.y[i]
-	return p.in.phi(floats.Dot(ci, z), yi) - p.in.phi(floats.Dot(ci, y), yi)
-}
-func (p reduced) SumClippedGrads(dst, _ []float64, idx []int, y []float64, c float64) int {
-	p.in.sqFCOnce.Do(func() { p.in.sqFC = rowSquares(p.in.fc) })
-	return p.in.sumClipped(p.in.fc, p.in.sqFC, dst, idx, y, c)
-}
-func (p reduced) Grad(dst []float64, i int, y []float64) {
-	ci := p.in.fc[i]
-	s := p.in.dphi(floats.Dot(ci, y), p.in.y[i])
-	for k, v := range ci {
-		dst[k] = s * v
-	}
+func (p reduced) Len() int                                { return p.d.Len() }
+func (p reduced) Dim() int                                { return len(p.d.a[0]) }
+func (p reduced) Constants() problems.Constants           { return p.d.c }
+func (p reduced) Value(i int, y []float64) float64        { return p.d.Value(i, y) }
+func (p reduced) ValueDiff(i int, z, y []float64) float64 { return p.d.ValueDiff(i, z, y) }
+func (p reduced) Grad(dst []float64, i int, y []float64)  { p.d.Grad(dst, i, y) }
+func (p reduced) SumClippedGrads(dst, buf []float64, idx []int, y []float64, c float64) int {
+	return p.d.SumClippedGrads(dst, buf, idx, y, c)
 }

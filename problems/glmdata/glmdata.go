@@ -20,47 +20,37 @@ const Name = "glm-data"
 
 // Normalisations of the mapped feature vector z ∈ [−1, 1]^d.
 const (
-	// SqrtD sets a = A·z/√d: ‖a‖ ≤ A for every z of the box, with no clipping (the
-	// default).
+	// SqrtD (the default) sets a = A·z/√d: ‖a‖ ≤ A for every z of the box, unclipped.
 	SqrtD = "sqrt_d"
-	// ClipNorm sets a = z·min(1, A/‖z‖), the projection onto the ball of radius A: larger
-	// features than SqrtD when ‖z‖ ≪ √d, and still row-wise and data independent.
+	// ClipNorm projects z onto the ball of radius A: larger features than SqrtD when
+	// ‖z‖ ≪ √d, and still row-wise and data independent.
 	ClipNorm = "clip"
 )
 
-// Params configures the generator. Every constant of the feature map is public and is
-// the spec's: the keys below are required (apart from format), with the dimension d of
-// the spec (problem.d), so that nothing of what the rows publish — d above all — is read
-// off the file, where one changed row could change it (DESIGN.md "Data files").
+// Params configures the generator: every key but format is required, so that no constant
+// of the map, nor d, is read off the file, where one row could change it (package doc).
 type Params struct {
-	// Format of the data file: auto (by extension: .csv is CSV, anything else LIBSVM),
-	// csv or libsvm. Default auto.
+	// Format of the data file: auto (the default; dataset.AutoFormat), csv or libsvm.
 	Format string `yaml:"format"`
-	// IndexBase of a LIBSVM file's feature indices: 0 or 1 (required for LIBSVM; auto,
-	// which guesses the base from whether index 0 occurs, is refused).
+	// IndexBase of a LIBSVM file's indices: 0 or 1, required for LIBSVM (auto, a guess, is refused).
 	IndexBase string `yaml:"index_base"`
-	// FeatureLow and FeatureHigh are public bounds [lo_j, hi_j] of the raw features (from
-	// the data set's documentation or from what the feature measures): one value for every
-	// feature, or one per feature. Feature j maps to z_j = 2(x_j − lo_j)/(hi_j − lo_j) − 1,
-	// clipped to [−1, 1]. Required ([−1] and [1] is LIBSVM's svm-scale range: z = x,
-	// clipped).
+	// FeatureLow and FeatureHigh are public bounds [lo_j, hi_j] of the raw features, one for
+	// all or one per feature: x_j maps to z_j = 2(x_j − lo_j)/(hi_j − lo_j) − 1 clipped to
+	// [−1, 1]. Required ([−1] and [1] is LIBSVM's svm-scale range: z = x, clipped).
 	FeatureLow  []float64 `yaml:"feature_low,omitempty"`
 	FeatureHigh []float64 `yaml:"feature_high,omitempty"`
-	// Intercept appends the constant coordinate z_{d+1} = 1 (an intercept term); d counts
-	// it. Required.
+	// Intercept appends the constant coordinate z_{d+1} = 1; d counts it. Required.
 	Intercept *bool `yaml:"intercept"`
 	// Normalize maps z to a with ‖a‖ ≤ A: sqrt_d or clip. Required.
 	Normalize string `yaml:"normalize"`
 	// FeatureNorm is A, the bound on ‖a‖ (G_f = A). Required.
 	FeatureNorm float64 `yaml:"feature_norm"`
-	// LabelShift and LabelScale map a regression target (loss absolute, where both are
-	// required) to (y − LabelShift)/LabelScale. Classification labels must be ±1 or 0/1
-	// (0 is read as −1), and these keys are then refused.
+	// LabelShift and LabelScale map an absolute-loss target to (y − LabelShift)/LabelScale,
+	// required there and refused for classification labels (±1 or 0/1, 0 read as −1).
 	LabelShift *float64 `yaml:"label_shift"`
 	LabelScale *float64 `yaml:"label_scale"`
-	// TestEvery fixes the public train/test split by row index: the examples i (0-based,
-	// in file order) with i mod TestEvery = TestEvery − 1 are the held-out test set, the
-	// others the training pool. Required, ≥ 2 (4 holds a quarter out).
+	// TestEvery fixes the public split by row index: the examples i (0-based, in file order)
+	// with i mod TestEvery = TestEvery − 1 are the test set. Required, ≥ 2 (4: a quarter).
 	TestEvery int `yaml:"test_every"`
 }
 
@@ -72,8 +62,8 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // hasIntercept is Intercept, false when unset (Validate refuses that).
 func (p *Params) hasIntercept() bool { return p.Intercept != nil && *p.Intercept }
 
-// Validate reports every invalid field given; the required ones that are missing are
-// reported with the cell (missing, Generator.params), so that the defaults validate.
+// Validate reports every invalid field given; missing ones are the cell's (params), so the
+// defaults validate.
 func (p *Params) Validate() error {
 	var errs []error
 	if !dataset.Format(p.Format).Valid() {
@@ -113,7 +103,6 @@ func (p *Params) Validate() error {
 	return errors.Join(errs...)
 }
 
-// missing reports the required keys that are not given.
 func (p *Params) missing() []error {
 	var errs []error
 	if len(p.FeatureLow) == 0 || len(p.FeatureHigh) == 0 {
@@ -145,7 +134,7 @@ func New() Generator {
 		"a GLM (logistic, hinge or absolute loss) on your own data file, CSV or LIBSVM, with a public feature map", DefaultParams)}
 }
 
-// params also reports the missing required keys and the checks of p against the cell.
+// params also reports the missing required keys and checks p against the cell.
 func (Generator) params(spec problems.Spec) (*Params, error) {
 	return problems.CheckedParams(spec, Name, DefaultParams, func(p *Params) []error {
 		errs := p.missing()
@@ -175,7 +164,7 @@ func (Generator) params(spec problems.Spec) (*Params, error) {
 	})
 }
 
-// split is the prepared data: the training pool and the test set, both mapped.
+// split is the prepared data: the training pool and the test set, mapped.
 type split struct {
 	trainA, testA [][]float64
 	trainY, testY []float64
@@ -189,18 +178,20 @@ func fileDim(spec problems.Spec, p *Params) int {
 	return spec.D
 }
 
-// load reads the file with the spec's dimension and index base (a feature index beyond
-// d, index 0 in a 1-based file, or a CSV header of another width is refused with the
-// file and line), maps every row with the public feature map (Map) and the labels, and
-// splits by row index.
-func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
+// load checks the cell (params), reads the file with the spec's dimension and index base
+// (refusing a mismatch at its line), maps every row (Map) and label, and splits by row index.
+func (g Generator) load(spec problems.Spec) (*Params, *split, error) {
+	p, err := g.params(spec)
+	if err != nil {
+		return nil, nil, err
+	}
 	t, err := dataset.LoadLabelled(spec.Data, dataset.Format(p.Format), dataset.IndexBase(p.IndexBase), fileDim(spec, p))
 	if err != nil {
-		return nil, fmt.Errorf("%s: data: %w", Name, err)
+		return nil, nil, fmt.Errorf("%s: data: %w", Name, err)
 	}
 	ys, err := labels(t, spec, p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s := &split{}
 	for i, x := range t.X {
@@ -213,16 +204,15 @@ func (Generator) load(spec problems.Spec, p *Params) (*split, error) {
 	}
 	n := cmp.Or(spec.N, len(s.trainA))
 	if n < 2 || n > len(s.trainA) {
-		return nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
+		return nil, nil, fmt.Errorf("%s: n = %d, want 2 ≤ n ≤ %d (the training split of %s: %d rows, every %d-th held out)", Name, spec.N, len(s.trainA), spec.Data, t.Len(), p.TestEvery)
 	}
 	if spec.Task == task.SCO && len(s.testA) < 2 {
-		return nil, fmt.Errorf("%s: task sco: the test split of %s has %d rows, want ≥ 2", Name, spec.Data, len(s.testA))
+		return nil, nil, fmt.Errorf("%s: task sco: the test split of %s has %d rows, want ≥ 2", Name, spec.Data, len(s.testA))
 	}
-	return s, nil
+	return p, s, nil
 }
 
-// labels maps the file's labels: ±1 or 0/1 (0 → −1) for logistic and hinge, (y −
-// label_shift)/label_scale for absolute.
+// labels maps the file's labels: 0 → −1 (logistic, hinge; ±1 or 0/1) or LabelShift/Scale.
 func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) {
 	ys := make([]float64, t.Len())
 	if spec.Loss == glm.Absolute {
@@ -252,10 +242,9 @@ func labels(t *dataset.Table, spec problems.Spec, p *Params) ([]float64, error) 
 	return ys, nil
 }
 
-// Map is the public feature map (DESIGN.md "Data files"; FeatureLow, Intercept, Normalize).
-// Every constant is a parameter, so the map is the same for every dataset of the
-// neighbouring universe and ‖a‖ ≤ A holds for every row, whatever it holds: the
-// generator's G_f = A, G_Δ = 2A are then public (SPEC §0, §8.2).
+// Map is the public feature map (DESIGN.md "Data files"; FeatureLow, Intercept, Normalize):
+// every constant is a parameter, so the map is the same for every dataset of the universe
+// and ‖a‖ ≤ A holds for any row, making G_f = A, G_Δ = 2A public (SPEC §0, §8.2).
 func Map(p *Params, x []float64) []float64 {
 	d := len(x)
 	if p.hasIntercept() {
@@ -284,14 +273,9 @@ func Map(p *Params, x []float64) []float64 {
 	return a
 }
 
-// Constants implements problems.Generator: glm's constants for ‖a‖ ≤ A (glm.DataConstants),
-// with n the subsample size and d the mapped dimension. Nothing is measured from the data.
+// Constants implements problems.Generator: glm.DataConstants, n the subsample size.
 func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
-	p, err := g.params(spec)
-	if err != nil {
-		return problems.Constants{}, err
-	}
-	s, err := g.load(spec, p)
+	p, s, err := g.load(spec)
 	if err != nil {
 		return problems.Constants{}, err
 	}
@@ -299,15 +283,9 @@ func (g Generator) Constants(spec problems.Spec) (problems.Constants, error) {
 }
 
 // Generate implements problems.Generator: the training sample is a uniformly random
-// n-subset of the training split drawn from rng (the problem stream, so every algorithm
-// of a trial sees it; n = the whole split takes it in file order and draws nothing); with
-// task sco the held-out sample is the whole test split, the same in every trial.
+// n-subset of the training split from rng (all, in order, drawing nothing, at n = its size).
 func (g Generator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Instance, error) {
-	p, err := g.params(spec)
-	if err != nil {
-		return nil, err
-	}
-	s, err := g.load(spec, p)
+	p, s, err := g.load(spec)
 	if err != nil {
 		return nil, err
 	}

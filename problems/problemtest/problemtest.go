@@ -20,14 +20,12 @@ import (
 type Config struct {
 	Spec problems.Spec
 	Seed uint64
-	// Others are further problems of the same universe and dimension (e.g. generated with
-	// other parameters, or extreme points of the universe): G_Δ is checked on pairs that
-	// mix them with the instance.
+	// Others are further problems of the same universe and dimension (other parameters,
+	// extreme points): G_Δ is checked on pairs mixing them with the instance.
 	Others []problems.Problem
 	// Points is the number of random x per check (default 200).
 	Points int
-	// KinkFraction is the tolerated fraction of finite-difference mismatches (non-smooth
-	// losses hit kinks; default 0.02).
+	// KinkFraction is the tolerated fraction of finite-difference mismatches (kinks; 0.02).
 	KinkFraction float64
 }
 
@@ -41,8 +39,8 @@ func Generate(t testing.TB, g problems.Generator, spec problems.Spec, seed uint6
 	return inst
 }
 
-// RandomPoint draws x: uniform-radius in the ball, uniform in the box; unconstrained,
-// Gaussian with scale 2·Radius/√d so that points inside and outside the prior ball occur.
+// RandomPoint draws x uniform-radius in the ball, uniform in the box, and on R^d Gaussian
+// with scale 2·Radius/√d (points inside and outside the prior ball).
 func RandomPoint(rng *rand.Rand, dm problems.Domain, d int, x []float64) {
 	switch dm.Kind {
 	case problems.Box:
@@ -70,11 +68,9 @@ func norm(x []float64) float64 {
 	return math.Sqrt(problems.SquaredNorm(x))
 }
 
-// Check runs the suite: one subtest per property of a generator's instance, in this
-// order (the properties after "constants" share one stream of random points, so each
-// draws the points it always drew): constants, determinism, lipschitz,
-// strong-convexity, smoothness, gdelta, allocs, optimum, population for task sco, and
-// valuediff (its own stream, so that adding it moved no other property's points).
+// Check runs the suite, one subtest per property in the order below. The properties after
+// constants share one stream of random points (valuediff has its own), so each draws the
+// points it always drew.
 func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Helper()
 	ck := newChecker(t, g, c)
@@ -92,8 +88,7 @@ func Check(t *testing.T, g problems.Generator, c Config) {
 	t.Run("valuediff", ck.valueDiff)
 }
 
-// valueDiff is CheckValueDiff of the instance and of its exact low-rank reduction (if any),
-// so that a mechanism asking for differences sees the problem it would see through Value.
+// valueDiff is CheckValueDiff of the instance and of its exact low-rank reduction (if any).
 func (ck *checker) valueDiff(t *testing.T) {
 	rng := rand.New(rand.NewPCG(ck.c.Seed+2, 78))
 	CheckValueDiff(t, ck.inst, ck.k.Domain, rng)
@@ -104,8 +99,8 @@ func (ck *checker) valueDiff(t *testing.T) {
 	}
 }
 
-// CheckValueDiff is Check's valuediff property for one problem (no-op without its own
-// ValueDiff): 50 random pairs of points of dm, ValueDiff against Value − Value bit for bit.
+// CheckValueDiff is Check's valuediff property for one problem with a ValueDiff: on 50
+// random pairs of points of dm, ValueDiff is Value − Value bit for bit.
 func CheckValueDiff(t *testing.T, p problems.ValueOracle, dm problems.Domain, rng *rand.Rand) {
 	t.Helper()
 	vd, ok := p.(problems.ValueDiffer)
@@ -125,8 +120,7 @@ func CheckValueDiff(t *testing.T, p problems.ValueOracle, dm problems.Domain, rn
 	}
 }
 
-// checker is one Check call's state: the instance generated twice from the seed, its
-// constants, the shared point stream and the work buffers the properties reuse.
+// checker is one Check call's state: the instance generated twice, the shared point stream.
 type checker struct {
 	g           problems.Generator
 	c           Config
@@ -138,7 +132,6 @@ type checker struct {
 	gr, gr2, v  []float64
 }
 
-// newChecker fills in the Config defaults and generates the instance twice.
 func newChecker(t *testing.T, g problems.Generator, c Config) *checker {
 	t.Helper()
 	c.Points = cmp.Or(c.Points, 200)
@@ -153,9 +146,8 @@ func newChecker(t *testing.T, g problems.Generator, c Config) *checker {
 	return ck
 }
 
-// constants: Constants(spec) equals the instance's, N and D match the oracle, and
-// 0 < G_Δ ≤ 2G_f; a declared GK profile has length d+1, ends at 0, starts at most at G_f
-// and does not increase.
+// constants: Constants(spec) is the instance's, N and D the oracle's, 0 < G_Δ ≤ 2G_f, and
+// a declared GK has length d+1, ends at 0, starts at most at G_f and does not increase.
 func (ck *checker) constants(t *testing.T) {
 	k, n, d := ck.k, ck.n, ck.d
 	want, err := ck.g.Constants(ck.c.Spec)
@@ -207,7 +199,6 @@ func (ck *checker) lipschitz(t *testing.T) {
 		if gn := norm(gr); gn > k.GF*(1+1e-9) {
 			t.Fatalf("‖∇f(x; s_%d)‖ = %v, want ≤ G_f = %v", i, gn, k.GF)
 		}
-		// Directional derivative against a central difference.
 		for j := range v {
 			v[j] = rng.NormFloat64()
 		}
@@ -236,8 +227,7 @@ func (ck *checker) lipschitz(t *testing.T) {
 	}
 }
 
-// strongConvexity: the declared strong convexity λ (0 for a merely convex family) is what
-// expmech's strongly-convex setting trusts: check the subgradient inequality
+// strongConvexity: the declared λ (trusted by expmech strongly-convex) satisfies
 // f(y) ≥ f(x) + ⟨g(x), y − x⟩ + λ‖y − x‖²/2 at random pairs of K.
 func (ck *checker) strongConvexity(t *testing.T) {
 	inst, k, rng := ck.inst, ck.k, ck.rng
@@ -269,10 +259,9 @@ func (ck *checker) strongConvexity(t *testing.T) {
 	}
 }
 
-// smoothness: a declared β (Constants.Smooth) is trusted by smooth-only recipes
-// (phased-sgd's 2Gη_i sensitivity, the perturbation solvers): check
-// ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on random pairs (on R^d they straddle the prior ball),
-// from its own stream, so later properties draw the same points whether or not β is declared.
+// smoothness: a declared β (trusted by phased-sgd's 2Gη_i sensitivity and the perturbation
+// solvers) bounds ‖∇f(x; s) − ∇f(y; s)‖ ≤ β‖x − y‖ on pairs from its own stream (so that
+// later properties draw the same points whether or not β is declared).
 func (ck *checker) smoothness(t *testing.T) {
 	inst, k, d, x2 := ck.inst, ck.k, ck.d, ck.x2
 	beta, ok := k.Smooth.Beta()
@@ -298,8 +287,8 @@ func (ck *checker) smoothness(t *testing.T) {
 	}
 }
 
-// gDelta: the difference f(·; s) − f(·; s′) of two examples, from the instance or
-// Config.Others, has Lipschitz quotient along a chord and gradient difference ≤ G_Δ.
+// gDelta: f(·; s) − f(·; s′), s and s′ from the instance or Others, has chord quotients
+// and gradient differences ≤ G_Δ.
 func (ck *checker) gDelta(t *testing.T) {
 	k, rng := ck.k, ck.rng
 	x, x2, gr, gr2 := ck.x, ck.x2, ck.gr, ck.gr2
@@ -311,7 +300,6 @@ func (ck *checker) gDelta(t *testing.T) {
 		i, j := rng.IntN(p1.Len()), rng.IntN(p2.Len())
 		RandomPoint(rng, k.Domain, ck.d, x)
 		RandomPoint(rng, k.Domain, ck.d, x2)
-		// Lipschitz quotient of the difference along a chord, and the gradient difference.
 		q := math.Abs((p1.Value(i, x)-p2.Value(j, x))-(p1.Value(i, x2)-p2.Value(j, x2))) / problems.Dist(x, x2)
 		p1.Grad(gr, i, x)
 		p2.Grad(gr2, j, x)
@@ -334,10 +322,8 @@ func (ck *checker) allocs(t *testing.T) {
 	}
 }
 
-// optimum: concurrent Optimum calls agree; the optimum is feasible, its value is the
-// empirical risk and the mean of the per-example values at X* (SPEC §0's average
-// convention); no sampled point of K, near X* or not, lies below value − gap; and the
-// certified gap is at most 1e-7 relative.
+// optimum: concurrent calls agree; X* is feasible, its value the empirical risk and the
+// mean of Value(i, X*) (SPEC §0); no sampled point of K is below value − gap; gap ≤ 1e-7 rel.
 func (ck *checker) optimum(t *testing.T) {
 	inst, k, rng := ck.inst, ck.k, ck.rng
 	x, x2 := ck.x, ck.x2
@@ -381,16 +367,14 @@ func (ck *checker) optimum(t *testing.T) {
 	}
 }
 
-// concurrentOptimum calls inst.Optimum from 4 goroutines at once and returns the answer
-// after checking that every call succeeded with the same value.
+// concurrentOptimum returns inst.Optimum, called from 4 goroutines that must agree.
 func concurrentOptimum(t *testing.T, inst problems.Instance) problems.Optimum {
 	t.Helper()
 	var wg sync.WaitGroup
 	opts := make([]problems.Optimum, 4)
 	errs := make([]error, 4)
 	for w := range opts {
-		wg.Add(1)
-		go func() { defer wg.Done(); opts[w], errs[w] = inst.Optimum() }()
+		wg.Go(func() { opts[w], errs[w] = inst.Optimum() })
 	}
 	wg.Wait()
 	for w := range opts {
@@ -404,9 +388,8 @@ func concurrentOptimum(t *testing.T, inst problems.Instance) problems.Optimum {
 	return opts[0]
 }
 
-// population (task sco): the instance is a problems.Population whose PopulationRisk at
-// the population optimum matches its value, and no sampled point of K has population risk
-// below it (z = 4.41717: a two-sided 1e-5 false-rejection rate for sampled risks).
+// population (task sco): PopulationRisk at the PopulationOptimum matches its value and no
+// sampled point of K is below it (z = 4.41717: a two-sided 1e-5 false-rejection rate).
 func (ck *checker) population(t *testing.T) {
 	pop, ok := ck.inst.(problems.Population)
 	if !ok {
@@ -429,14 +412,12 @@ func (ck *checker) population(t *testing.T) {
 	}
 }
 
-// Canary fixtures shared by the mechanism and sampler tests: small problems with
-// closed-form or cheaply certified optima, independent of the real generators. Their
-// oracles are package losses'; a fixture adds its data, its domain and its constants.
+// Canary fixtures of the mechanism and sampler tests: small problems with closed-form or
+// cheaply certified optima, adding data, domain and constants to package losses' oracles.
 
-// Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (the BST14
-// linear family, SPEC §5.5). F(x) = ⟨x, z̄⟩ has the closed-form minimiser −R z̄/‖z̄‖ with
-// F* = −R‖z̄‖. Constants: G_f = G, G_Δ = 2G (replace-one: ⟨x, z − z'⟩ with ‖z − z'‖ ≤
-// 2G), β = 0 (affine; declared in Constants only by WithSmooth).
+// Linear is f(x; z_i) = ⟨x, z_i⟩ on the ℓ2 ball of radius R with ‖z_i‖ ≤ G (BST14's
+// family, SPEC §5.5), minimised at −R z̄/‖z̄‖ (F* = −R‖z̄‖). G_f = G, G_Δ = 2G (replace-one:
+// ‖z − z'‖ ≤ 2G), β = 0 (affine; declared only by WithSmooth).
 type Linear struct {
 	losses.Linear // Z, and the oracle
 	G, R          float64
@@ -444,8 +425,7 @@ type Linear struct {
 	domain        problems.Domain
 }
 
-// NewLinear draws n points uniformly on the sphere of radius g in R^d, shifted towards a
-// common direction so that z̄ ≠ 0, and rescaled to norm ≤ g.
+// NewLinear draws n Gaussian points shifted along e₁ (so z̄ ≠ 0) and scaled to norm g.
 func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 	z := make([][]float64, n)
 	for i := range z {
@@ -465,8 +445,8 @@ func NewLinear(n, d int, g, radius float64, rng *rand.Rand) *Linear {
 	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: radius, domain: problems.Domain{Kind: problems.Ball, Radius: radius}}
 }
 
-// UniformPoints draws n points uniform on [lo, hi]^d, row by row (one rng.Float64 per
-// coordinate), for fixtures built on given points (NewLinearPoints, NewL1).
+// UniformPoints draws n points uniform on [lo, hi]^d, one rng.Float64 per coordinate row
+// by row, for fixtures on given points (NewLinearPoints, NewL1).
 func UniformPoints(rng *rand.Rand, n, d int, lo, hi float64) [][]float64 {
 	z := make([][]float64, n)
 	for i := range z {
@@ -485,8 +465,8 @@ func (l *Linear) WithDomain(dom problems.Domain) *Linear {
 	return &c
 }
 
-// WithSmooth returns a copy that declares β-smoothness (true of an affine loss for every
-// β ≥ 0), so that smooth-only recipes run on the closed-form linear family.
+// WithSmooth returns a copy declaring β-smoothness (true of an affine loss for all β ≥ 0),
+// for smooth-only recipes.
 func (l *Linear) WithSmooth(beta float64) *Linear {
 	c := *l
 	c.smooth = problems.BetaSmooth(beta)
@@ -531,9 +511,8 @@ func (l *Linear) Opt() float64 {
 	return -l.R * math.Sqrt(problems.SquaredNorm(l.Mean()))
 }
 
-// GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and a named loss:
-// "logistic" φ = log(1 + e^{−y t}) (|φ'| ≤ 1, φ” ≤ 1/4), "absolute" φ = |t − y|
-// (|φ'| ≤ 1, non-smooth). So G_f = 1, G_Δ = 2, β = 1/4 or 0.
+// GLM is f(x; a_i, y_i) = φ(⟨a_i, x⟩, y_i) with ‖a_i‖ ≤ 1 and φ logistic, log(1 + e^{−y t})
+// (|φ'| ≤ 1, φ” ≤ 1/4), or absolute, |t − y| (|φ'| ≤ 1): G_f = 1, G_Δ = 2, β = 1/4 or none.
 type GLM struct {
 	A      [][]float64
 	Y      []float64
@@ -541,8 +520,8 @@ type GLM struct {
 	domain problems.Domain
 }
 
-// NewGLM draws a_i uniform in direction with norm ≤ 1 and labels from a planted model:
-// logistic y = ±1 with P(y = 1) = σ(⟨a, w⟩); absolute y = ⟨a, w⟩ + N(0, 0.1²).
+// NewGLM draws a_i with uniform direction and norm ≤ 1, labels from a planted w: logistic
+// y = ±1 with P(y = 1) = σ(⟨a, w⟩), absolute y = ⟨a, w⟩ + N(0, 0.1²).
 func NewGLM(phi loss.Kind, n, d int, dom problems.Domain, rng *rand.Rand) *GLM {
 	w := make([]float64, d)
 	for j := range w {
@@ -635,15 +614,14 @@ var (
 	_ problems.GLMData    = (*GLM)(nil)
 )
 
-// NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (not checked)
-// over dom; R is dom.Radius.
+// NewLinearPoints is the linear canary on given points z_i with ‖z_i‖ ≤ g (unchecked) over dom.
 func NewLinearPoints(z [][]float64, g float64, dom problems.Domain) *Linear {
 	return &Linear{Linear: losses.Linear{Z: z}, G: g, R: dom.Radius, domain: dom}
 }
 
-// L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (problems.SeparableL1Data; the
-// family of LLL24 §3.2): G_f = W√d, G_Δ = 2W√d (replace-one), not smooth. Its exact
-// exponential-mechanism law is a product of piecewise-Gaussian 1-D laws (SPEC §4.8.2).
+// L1 is the separable ℓ1 canary f(x; z_i) = W‖x − z_i‖₁ (LLL24 §3.2): G_f = W√d,
+// G_Δ = 2W√d (replace-one), not smooth; its exact law is a product of piecewise-Gaussian
+// 1-D laws (SPEC §4.8.2).
 type L1 struct {
 	losses.L1 // Z, W and the oracle
 	domain    problems.Domain

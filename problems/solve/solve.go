@@ -11,15 +11,10 @@ import (
 // ErrNotConverged is returned when a solver hits its iteration cap.
 var ErrNotConverged = errors.New("solver did not converge")
 
-// BoundedLP is a dense revised primal simplex for
-//
-//	maximise cᵀu  subject to  Σ_j u_j col_j = b,  lo_j ≤ u_j ≤ hi_j,
-//
-// with few equality rows m (the dimension d of a GLM) and many bounded columns (one per
-// example): the LP dual of least absolute deviations and of the hinge loss (see
-// LAD, Hinge). lo_j must be finite; hi_j may be +Inf. Columns may be appended after a
-// solve (column generation = cutting planes on the primal) and Solve resumes from the
-// current basis. The simplex multipliers π (Pi) solve the primal.
+// BoundedLP is a dense revised primal simplex for max cᵀu s.t. Σ_j u_j col_j = b,
+// lo_j ≤ u_j ≤ hi_j (lo_j finite), with few rows m (a GLM's d) and many columns (one per
+// example): the LP dual of LAD and Hinge, whose simplex multipliers π (Pi) solve the primal.
+// Columns (cutting planes on the primal) may be appended after a solve; Solve resumes.
 type BoundedLP struct {
 	m      int
 	cols   [][]float64
@@ -47,8 +42,7 @@ func NewBoundedLP(m int, b []float64) *BoundedLP {
 }
 
 // AddColumn appends a variable with objective coefficient c, column col (length m) and
-// bounds [lo, hi]. A column added after Solve enters at its lower bound, which keeps the
-// basis primal feasible only if lo = 0 (true for cut columns).
+// bounds [lo, hi]; after Solve it enters at lo, which must be 0 to keep the basis feasible.
 func (lp *BoundedLP) AddColumn(c float64, col []float64, lo, hi float64) {
 	if len(col) != lp.m {
 		panic("solve: column length != m")
@@ -82,11 +76,8 @@ func (lp *BoundedLP) Objective() float64 {
 	return s
 }
 
-// Pi returns the simplex multipliers π = c_Bᵀ B⁻¹ of the current basis (phase-2 costs).
-func (lp *BoundedLP) Pi(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, lp.m)
-	}
+// Pi writes into dst (len m) the simplex multipliers π = c_Bᵀ B⁻¹ of the current basis.
+func (lp *BoundedLP) Pi(dst []float64) {
 	for k := range dst {
 		s := 0.0
 		for r, j := range lp.basis {
@@ -94,17 +85,14 @@ func (lp *BoundedLP) Pi(dst []float64) []float64 {
 		}
 		dst[k] = s
 	}
-	return dst
 }
 
+// cost: phase 1 maximises −Σ artificials, phase 2 cᵀu over the structural variables.
 func (lp *BoundedLP) cost(j int) float64 {
-	if lp.phase1 {
-		if lp.art[j] {
-			return -1
-		}
-		return 0
-	}
-	if lp.art[j] {
+	switch {
+	case lp.phase1 && lp.art[j]:
+		return -1
+	case lp.phase1 || lp.art[j]:
 		return 0
 	}
 	return lp.c[j]
@@ -142,8 +130,7 @@ func (lp *BoundedLP) start() {
 	}
 }
 
-// Solve runs the simplex to optimality (phase 1 first when the LP has not been started).
-// It returns the optimal objective.
+// Solve runs the simplex to optimality (phase 1 first if not started), returning cᵀu.
 func (lp *BoundedLP) Solve(maxIter int) (float64, error) {
 	if lp.basis == nil {
 		lp.start()
@@ -182,10 +169,8 @@ const (
 	lpBlandTrig = 50    // switch to Bland's rule after this many degenerate steps in a row
 )
 
-// iterate runs primal simplex iterations from the current basis (at most maxIter): price
-// an entering column, move it by the ratio test, and either flip its bound or pivot it
-// into the basis; B⁻¹ is refactored every lpRefactor pivots. It returns nil at
-// optimality (no column prices out).
+// iterate runs at most maxIter primal simplex iterations from the current basis (price,
+// ratio test, bound flip or pivot); it returns nil at optimality (no column prices out).
 func (lp *BoundedLP) iterate(maxIter int) error {
 	m := lp.m
 	pi := make([]float64, m)
@@ -227,11 +212,9 @@ func (lp *BoundedLP) iterate(maxIter int) error {
 	return ErrNotConverged
 }
 
-// price chooses the entering column q and its direction dir = ±1 (q = −1: none prices
-// out, the basis is optimal) from the duals pi. Partial Dantzig: the best reduced cost of
-// a window of columns, scanned cyclically from lp.next (a full cycle without a candidate
-// proves optimality); with bland (after a degenerate streak), Bland's rule instead, the
-// lowest index from 0, which guarantees termination.
+// price chooses the entering column q and direction dir = ±1 from the duals pi (q = −1:
+// optimal) by partial Dantzig, the best reduced cost of a window scanned cyclically from
+// lp.next, or with bland (after a degenerate streak) Bland's lowest index, which terminates.
 func (lp *BoundedLP) price(pi []float64, bland bool) (q int, dir float64) {
 	q, dir, best := -1, 0.0, 0.0
 	N := len(lp.cols)
@@ -279,7 +262,6 @@ func (lp *BoundedLP) price(pi []float64, bland bool) (q int, dir float64) {
 	return q, dir
 }
 
-// ftran writes w = B⁻¹ col.
 func (lp *BoundedLP) ftran(w, col []float64) {
 	for r := range lp.m {
 		s := 0.0
@@ -290,10 +272,8 @@ func (lp *BoundedLP) ftran(w, col []float64) {
 	}
 }
 
-// ratioTest is the step t by which u_q can move in direction dir before a basic variable
-// hits a bound (the smallest basic index on a tie), and the basis row leave of that
-// variable; leave = −1 when u_q reaches its own other bound first (a bound flip), and
-// t = +Inf when nothing limits the step.
+// ratioTest is the step t of u_q in direction dir until a basic variable (the smallest
+// index on a tie), in row leave, hits a bound; leave = −1 for a bound flip, t = +Inf if none.
 func (lp *BoundedLP) ratioTest(w []float64, q int, dir float64) (t float64, leave int) {
 	t = lp.hi[q] - lp.lo[q]
 	leave = -1
@@ -318,9 +298,7 @@ func (lp *BoundedLP) ratioTest(w []float64, q int, dir float64) (t float64, leav
 	return t, leave
 }
 
-// pivot brings column q into the basis at row leave (w = B⁻¹ col_q): the leaving
-// variable is snapped onto the bound it hit, and B⁻¹ gets the product-form update with
-// pivot w[leave].
+// pivot brings column q into the basis at row leave (w = B⁻¹ col_q; product-form update).
 func (lp *BoundedLP) pivot(w []float64, q, leave int, dir float64) {
 	m := lp.m
 	out := lp.basis[leave]
@@ -347,8 +325,7 @@ func (lp *BoundedLP) pivot(w []float64, q, leave int, dir float64) {
 	}
 }
 
-// refactor recomputes B⁻¹ from the basis columns and the basic values from the
-// nonbasic ones, removing accumulated rounding.
+// refactor recomputes B⁻¹ and the basic values from scratch, removing accumulated rounding.
 func (lp *BoundedLP) refactor() {
 	m := lp.m
 	B := mat.NewDense(m, m, nil)
@@ -382,9 +359,8 @@ func (lp *BoundedLP) refactor() {
 	}
 }
 
-// Result is a certified optimum of an average-loss ERM: X attains Value = F(X), and
-// Lower ≤ min F is the value of an explicit dual-feasible point, so Gap = Value − Lower
-// bounds the suboptimality of X.
+// Result is a certified optimum of an average-loss ERM: Value = F(X), and Lower ≤ min F,
+// the value of an explicit dual-feasible point, so Gap = Value − Lower bounds X's error.
 type Result struct {
 	X      []float64
 	Value  float64
@@ -394,17 +370,15 @@ type Result struct {
 	Iters  int
 }
 
-// Tol is the default relative duality-gap target of the solvers: well below the 1e-6
-// relative accuracy the harness asks of empirical_risk_opt.
+// Tol is the solvers' default relative duality-gap target (empirical_risk_opt needs 1e-6).
 const Tol = 1e-10
 
-// AcceptTol is the second tolerance tier of the cutting-plane loop: when the cut budget
-// is exhausted, a certified gap ≤ AcceptTol·max(1, |L*|) is converged to well below any
-// risk difference the harness reports. The Optimum carries the gap it has.
+// AcceptTol is the cutting-plane loop's second tier: with the cut budget exhausted, a gap
+// ≤ AcceptTol·max(1, |L*|) is below any risk difference the harness reports (and carried).
 const AcceptTol = 1e-8
 
-// LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (radius = +Inf:
-// unconstrained). It solves the LP dual
+// LAD minimises F(x) = (1/n) Σ |⟨a_i, x⟩ − y_i| over ‖x‖ ≤ radius (+Inf: unconstrained)
+// by the LP dual
 //
 //	max −Σ u_i y_i − R Σ_k w_k   s.t.  Σ u_i a_i + Σ_k w_k g_k = 0,  |u_i| ≤ 1,  w ≥ 0,
 //
@@ -424,26 +398,16 @@ func LAD(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 		}
 		return s / float64(n)
 	}
-	dual := func(u []float64, R float64) (float64, float64) {
-		d := len(a[0])
-		v := make([]float64, d)
-		s := 0.0
-		for i, ai := range a {
-			s += u[i] * y[i]
-			axpy(v, u[i], ai)
-		}
-		return -(s + R*norm(v)) / float64(n), norm(v)
-	}
 	c := make([]float64, n)
 	for i := range c {
 		c[i] = -y[i]
 	}
-	return polyhedral(a, c, -1, 1, -1, value, dual, radius, tol, "lp-lad")
+	return polyhedral(a, c, -1, 1, -1, value, radius, tol, "lp-lad")
 }
 
-// Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius through the
-// LP dual max Σ u_i − RΣw_k s.t. Σ u_i y_i a_i − Σ_k w_k g_k = 0, u ∈ [0,1]^n, w ≥ 0,
-// with x = π. Lower bound: D(u) = (1/n)(Σ u_i − R‖Σ u_i y_i a_i‖).
+// Hinge minimises F(x) = (1/n) Σ max(0, 1 − y_i⟨a_i, x⟩) over ‖x‖ ≤ radius as LAD does, by
+// the LP dual max Σ u_i − RΣw_k s.t. Σ u_i y_i a_i − Σ_k w_k g_k = 0, u ∈ [0,1]^n, w ≥ 0,
+// with x = π and lower bound D(u) = (1/n)(Σ u_i − R‖Σ u_i y_i a_i‖).
 func Hinge(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 	n := len(a)
 	if n == 0 || len(y) != n {
@@ -462,28 +426,31 @@ func Hinge(a [][]float64, y []float64, radius, tol float64) (Result, error) {
 		}
 		return s / float64(n)
 	}
-	dual := func(u []float64, R float64) (float64, float64) {
-		v := make([]float64, d)
-		s := 0.0
-		for i, ci := range cols {
-			s += u[i]
-			axpy(v, u[i], ci)
-		}
-		return (s - R*norm(v)) / float64(n), norm(v)
-	}
 	c := make([]float64, n)
 	for i := range c {
 		c[i] = 1
 	}
-	return polyhedral(cols, c, 0, 1, 1, value, dual, radius, tol, "lp-hinge")
+	return polyhedral(cols, c, 0, 1, 1, value, radius, tol, "lp-hinge")
 }
 
 // polyhedral runs the shared LP + cutting-plane loop. sign maps the multipliers to the
 // primal (x = sign·π); the cut column is −sign·g so that its reduced cost is g·x − R.
-func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64,
-	value func([]float64) float64, dual func(u []float64, R float64) (float64, float64),
+func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64, value func([]float64) float64,
 	radius, tol float64, method string) (Result, error) {
 	n, d := len(cols), len(cols[0])
+	// dual is LAD's or Hinge's lower bound D(u) (sign·c_i is y_i or 1) and ‖Σ u_i col_i‖.
+	dual := func(u []float64, R float64) (float64, float64) {
+		v := make([]float64, d)
+		s := 0.0
+		for i, col := range cols {
+			s += u[i] * (sign * c[i])
+			axpy(v, u[i], col)
+		}
+		if sign < 0 {
+			return -(s + R*norm(v)) / float64(n), norm(v)
+		}
+		return (s - R*norm(v)) / float64(n), norm(v)
+	}
 	if tol <= 0 {
 		tol = Tol
 	}
@@ -508,17 +475,15 @@ func polyhedral(cols [][]float64, c []float64, lo, hi, sign float64,
 		axpy(x, sign, pi)
 		nx := norm(x)
 		if math.IsInf(radius, 1) {
-			// Unconstrained: D(u) = LP value/n is a valid bound only when Σ u_i col_i = 0;
-			// refuse a residual above rounding.
+			// D(u) = LP value/n bounds only when Σ u_i col_i = 0: refuse a residual above rounding.
 			lb, res := dual(u, 0)
 			scale := 1.0
 			for _, col := range cols {
 				scale = math.Max(scale, norm(col))
 			}
 			if res > 1e-8*scale {
-				// Ill-conditioned designs (features close to a low-rank subspace) leave
-				// the simplex multipliers slightly off Σ u_i col_i = 0; repair them to an
-				// exactly dual-feasible point so the lower bound stays a certificate.
+				// Ill-conditioned designs (features near a low-rank subspace) leave u slightly
+				// off Σ u_i col_i = 0: repair it so the lower bound stays a certificate.
 				if ur, ok := repairDual(cols, u, lo, hi); ok {
 					if lb2, res2 := dual(ur, 0); res2 <= 1e-8*scale {
 						lb, res = lb2, res2
@@ -575,10 +540,8 @@ func axpy(dst []float64, alpha float64, x []float64) {
 
 func norm(x []float64) float64 { return math.Sqrt(dot(x, x)) }
 
-// repairDual moves u to the nearest (minimum-norm correction) point with Σ u_i col_i = 0,
-// then shrinks it towards 0 until it is back inside [lo, hi]^n. Shrinking keeps the
-// equality because it is homogeneous; it needs lo ≤ 0 ≤ hi. It reports false when the
-// correction cannot be made feasible (e.g. a negative multiplier with lo = 0).
+// repairDual moves u to the nearest point with Σ u_i col_i = 0, then shrinks it towards 0
+// into [lo, hi]^n (keeping the equality; lo ≤ 0 ≤ hi); false when that fails.
 func repairDual(cols [][]float64, u []float64, lo, hi float64) ([]float64, bool) {
 	n, d := len(cols), len(cols[0])
 	m := mat.NewDense(d, n, nil)
@@ -589,8 +552,7 @@ func repairDual(cols [][]float64, u []float64, lo, hi float64) ([]float64, bool)
 			r.SetVec(j, r.AtVec(j)+u[i]*v)
 		}
 	}
-	// Minimum-norm least squares through the SVD, with the numerical rank, so that exactly
-	// rank-deficient designs (features in a rank-r subspace) are handled too.
+	// Minimum-norm least squares by SVD at the numerical rank (exactly rank-deficient designs too).
 	var svd mat.SVD
 	if !svd.Factorize(m, mat.SVDThin) {
 		return nil, false
@@ -643,9 +605,6 @@ func Sigmoid(t float64) float64 {
 	return e / (1 + e)
 }
 
-// epsMach is the spacing of float64 at 1, 2⁻⁵².
-const epsMach = 0x1p-52
-
 // negEntropy is h(u) = u log u + (1−u) log(1−u), the convex conjugate of softplus on [0,1].
 func negEntropy(u float64) float64 {
 	s := 0.0
@@ -658,7 +617,7 @@ func negEntropy(u float64) float64 {
 	return s
 }
 
-// logit holds a logistic ERM F(x) = (1/n) Σ softplus(−y_i⟨a_i, x⟩) with work buffers.
+// logit is a logistic ERM F(x) = (1/n) Σ softplus(−y_i⟨a_i, x⟩) with work buffers.
 type logit struct {
 	n, d int
 	A    *mat.Dense // n×d features
@@ -670,24 +629,19 @@ type logit struct {
 	g, p []float64
 }
 
-func (l *logit) margins(x []float64) {
+// value is F(x) + (ν/2)‖x‖², leaving the margins y_i⟨a_i, x⟩ in l.m.
+func (l *logit) value(x []float64, nu float64) float64 {
 	mat.NewVecDense(l.n, l.m).MulVec(l.A, mat.NewVecDense(l.d, x))
+	s := 0.0
 	for i := range l.m {
 		l.m[i] *= l.y[i]
-	}
-}
-
-func (l *logit) value(x []float64, nu float64) float64 {
-	l.margins(x)
-	s := 0.0
-	for _, mi := range l.m {
-		s += Softplus(-mi)
+		s += Softplus(-l.m[i])
 	}
 	return s/float64(l.n) + 0.5*nu*dot(x, x)
 }
 
-// newton minimises F + (ν/2)‖x‖² from x in place. After it returns, l.chol holds the
-// Cholesky factor of the Hessian at x (used by the multiplier search).
+// newton minimises F + (ν/2)‖x‖² from x in place, leaving the Hessian's Cholesky factor
+// at x in l.chol (for the multiplier search).
 func (l *logit) newton(x []float64, nu float64) (int, error) {
 	n, d := l.n, l.d
 	xt := make([]float64, d)
@@ -723,12 +677,10 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 			l.p[j] = -l.p[j]
 		}
 		dec2 := -dot(l.g, l.p) // Newton decrement²
-		// The rounding floor: below it the decrease F(x) − F(x+p) ≈ dec2/2 is within a few
-		// ulps of F (or of the gradient sum's rounding, the absolute 1e-16), so Armijo cannot
-		// be verified. Quadratic convergence stalls there: stop when the decrement is under
-		// the floor and no longer shrinking (F(x) − min ≲ dec2/2, a self-concordance-type
-		// bound).
-		floor := math.Max(1e-16, 8*epsMach*math.Abs(f))
+		// Below the rounding floor the decrease ≈ dec2/2 is within a few ulps of F (or of the
+		// gradient sum's rounding, 1e-16) and Armijo unverifiable: stop when the decrement is
+		// under it and no longer shrinking (F(x) − min ≲ dec2/2, self-concordance-type).
+		floor := math.Max(1e-16, 8*0x1p-52*math.Abs(f)) // 8 ulps of F (2⁻⁵² is the ulp of 1)
 		if dec2 <= 1e-30 || (dec2 < floor && dec2 > 0.25*prevDec) {
 			return it, nil
 		}
@@ -759,10 +711,10 @@ func (l *logit) newton(x []float64, nu float64) (int, error) {
 }
 
 // Logistic minimises F(x) = (1/n) Σ log(1 + exp(−y_i⟨a_i, x⟩)) (labels ±1) over
-// ‖x‖ ≤ radius (+Inf: unconstrained) by damped Newton. On the ball, when the unconstrained
-// minimiser is outside it, x = x(ν) = argmin F + (ν/2)‖x‖² with ν > 0 chosen by a
-// safeguarded Newton iteration on 1/‖x(ν)‖ − 1/R (the trust-region secular equation,
-// Moré–Sorensen 1983). Certificate (Fenchel duality, softplus(z) = max_{u∈[0,1]} uz − h(u)):
+// ‖x‖ ≤ radius (+Inf: unconstrained) by damped Newton; when the unconstrained minimiser
+// is outside the ball, x(ν) = argmin F + (ν/2)‖x‖² with ν from a safeguarded Newton
+// iteration on 1/‖x(ν)‖ − 1/R (the trust-region secular equation, Moré–Sorensen 1983).
+// Certificate (Fenchel duality, softplus(z) = max_{u∈[0,1]} uz − h(u)):
 //
 //	D(u) = −(1/n) Σ h(u_i) − (R/n) ‖Σ u_i y_i a_i‖,  u_i = σ(−y_i⟨a_i, x⟩),
 //
@@ -858,8 +810,8 @@ func (l *logit) certify(x []float64, radius float64, iters int, method string) (
 	extra := 0.0
 	R := radius
 	if math.IsInf(radius, 1) {
-		// Project u onto {Σ u_i y_i a_i = 0}: BBᵀ = AᵀA (y_i² = 1); ridge-regularised
-		// solve plus one refinement step, then check.
+		// Project u onto {Σ u_i y_i a_i = 0} (BBᵀ = AᵀA as y_i² = 1): a ridge-regularised
+		// solve refined twice, then the check below.
 		var G mat.SymDense
 		G.SymOuterK(1, l.A.T())
 		tr := G.Trace()
@@ -880,11 +832,10 @@ func (l *logit) certify(x []float64, radius float64, iters int, method string) (
 				u[i] -= l.y[i] * dot(l.A.RawRowView(i), c.RawVector().Data)
 			}
 		}
-		// A u_i outside [0, 1] leaves no dual certificate. On linearly separable data it
-		// is the rule, not round-off: F has no minimiser (its infimum is approached as
-		// ‖x‖ → ∞), Newton stops far out where every σ(−m_i) underflows, and the
-		// projection lands a hair below 0 (u = −2e-56 on TestLogisticSeparableRejected's
-		// four points). This check is the solver's only separability test.
+		// A u_i outside [0, 1] leaves no dual certificate: on linearly separable data, the
+		// rule, F has no minimiser, Newton stops far out where every σ(−m_i) underflows and
+		// the projection lands a hair below 0 (u = −2e-56 on TestLogisticSeparableRejected's
+		// points). This is the solver's only separability test.
 		for i := range u {
 			if u[i] < 0 || u[i] > 1 {
 				return Result{}, fmt.Errorf("solve: logistic: no dual certificate: the projected "+
