@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -153,7 +154,7 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 		hmax = 1 / (t.K * t.Mu)
 	}
 	if !t.Certified {
-		cst := orDefault(t.StepC, DefaultStepC)
+		cst := cmp.Or(t.StepC, DefaultStepC)
 		h := math.Min(cst/(G*G), hmax)
 		return nominalSchedule(c, t, h)
 	}
