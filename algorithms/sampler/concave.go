@@ -20,15 +20,13 @@ const envelopeMaxTries = 1 << 20
 // logConcave draws EXACTLY from a log-concave density exp(ℓ) on [lo, hi] (either end may be
 // infinite) by rejection from the derivative-free secant envelope of Gilks (1992,
 // "Derivative-free adaptive rejection sampling for Gibbs sampling", Bayesian Statistics 4)
-// on a fixed grid of nodes x_0 < … < x_N: for concave ℓ the secant of [x_{i−1}, x_i],
-// extended to the right of x_i, and the secant of [x_{i+1}, x_{i+2}], extended to the left
-// of x_{i+1}, both lie above ℓ on [x_i, x_{i+1}]; their minimum (and on the outer pieces
-// the extension of the outermost secant) is a piecewise-linear upper bound of ℓ, i.e. a
-// piecewise-exponential envelope that is sampled in closed form. The chord of each cell is
-// a lower bound (squeeze), so ℓ is evaluated only when a proposal falls between the chord and
-// the envelope. A value above the envelope proves ℓ is not concave: the draw fails with
-// ErrNotLogConcave instead of returning a sample of the wrong law. Rounding of ℓ is covered
-// by a pad added to the envelope (1e-9·(1 + max|ℓ_i|) nats).
+// on fixed nodes x_0 < … < x_N: for concave ℓ the secants of the cells beside [x_i, x_{i+1}],
+// extended into it, lie above ℓ there, so their minimum (on the outer pieces, the outermost
+// secant extended) is a piecewise-exponential envelope sampled in closed form. Each cell's
+// chord is a squeeze, so ℓ is evaluated only for a proposal between chord and envelope; a
+// value above the envelope proves ℓ not concave, and the draw fails with ErrNotLogConcave
+// rather than return a sample of the wrong law. A pad of 1e-9·(1 + max|ℓ_i|) nats on the
+// envelope covers the rounding of ℓ.
 type logConcave struct {
 	ell    func(float64) float64
 	x, l   []float64 // nodes and ℓ there

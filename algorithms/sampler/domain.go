@@ -40,11 +40,9 @@ func InDomain(dom problems.Domain, x []float64) bool {
 	}
 }
 
-// gaussOnDomain writes into dst an exact draw from N(m, sd² I_d) restricted to K (SPEC §4.5):
-// R^d directly; the ball by one plain attempt, then the radial split, then (mean far outside
-// K, any d) the exact cylindrical sampler BallGauss; the box coordinate-wise (a product of
-// 1-D truncated normals: rejection when the coordinate's interval holds ≥ 99.7% of its mass,
-// else an exact truncated draw). rej counts rejected proposals; dst must not alias m.
+// gaussOnDomain writes into dst an exact draw from N(m, sd² I_d) restricted to K by the
+// stages of SPEC §4.5 (the ball's in shift, the box's in boxCoord). rej counts rejected
+// proposals; dst must not alias m.
 func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.Rand, rej *int64) error {
 	if len(dst) != len(m) {
 		panic("sampler: gaussOnDomain: length mismatch")
@@ -81,13 +79,10 @@ func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
 }
 
 // gaussPart is gaussOnDomain for many draws at one mean (the proposals of one RGO call):
-// set computes once what depends on (m, sd, K) only — ‖m‖² on the ball, the box's bound
-// r − 3sd on |m_j| under which a coordinate takes the plain branch — so a draw costs its
-// normals and a comparison per coordinate.
-// Its plain normals come from a gauss.Normals (a vector at a time, about 2× faster than
-// rand's NormFloat64, which dominated the proximal step); the rare branches (the ball's
-// radial split and cylindrical sampler, the box's truncated coordinates) take theirs from
-// rng. Each branch is gaussOnDomain's, so the law is the same (tested), not the bits.
+// set computes once what depends on (m, sd, K) only, so a draw costs its normals and a
+// comparison per coordinate. Its plain normals come from a gauss.Normals (about 2× faster
+// than rand's NormFloat64, which dominated the proximal step), the rare branches' from rng:
+// each branch is gaussOnDomain's, so the law is the same (tested), not the bits.
 type gaussPart struct {
 	dom   problems.Domain
 	m     []float64
@@ -132,8 +127,8 @@ func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *
 }
 
 // shift turns the standard normals in dst (not aliasing m) into the draw on R^d or on the
-// ball: there one plain attempt (exact when it lands in K), then the radial split, then the
-// exact cylindrical sampler; the mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
+// ball: one plain attempt (exact when it lands in K), then the radial split, then the exact
+// cylindrical sampler; the mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
 func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
 	m, sd := g.m, g.sd
 	if g.dom.Kind != problems.Ball {
@@ -157,10 +152,8 @@ func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
 	if ok || err != nil {
 		return err
 	}
-	// The ball holds too little of the Gaussian for rejection (mean far outside K in
-	// high d): the exact cylindrical sampler. The mixture stays exact: every branch
-	// outputs the target law conditional on being taken, and which branch is taken
-	// depends only on draws independent of the output.
+	// Too little mass for rejection (mean far outside K in high d). Each branch outputs the
+	// target law given that it is taken, which depends only on draws independent of the output.
 	bg, err := NewBallGauss(m, sd, r)
 	if err != nil {
 		return err

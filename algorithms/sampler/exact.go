@@ -17,19 +17,15 @@ import (
 var ErrNoExact = errors.New("sampler: no exact sampler for this target")
 
 // Exact is the reference sampler (SPEC §4.8): it draws exactly from
-// π ∝ exp(−k(F + μ‖x‖²/2)) on K where the target allows it:
-//   - linear losses f = ⟨x, z_i⟩ (+const) (problems.LinearData): π = N(−z̄/μ, (kμ)^{-1} I) on
-//     R^d, a product of 1-D truncated laws on the box, and on the ball the Gaussian restricted
-//     to it (rejection, else the cylindrical sampler BallGauss: any d, any mean);
-//   - ridge losses f = ⟨x, z_i⟩ + (λ/2)‖x‖² (problems.RidgeData) on the box or the 1-D
-//     ball: the linear laws at regulariser μ + λ;
-//   - separable ℓ1 losses f = w‖x − z_i‖₁ (problems.SeparableL1Data) on the box or R^d: a
-//     product of piecewise-Gaussian 1-D laws (piecewise exponential when μ = 0);
-//   - any convex loss in d = 1: rejection from the secant envelope of the log-density on a
-//     grid (Table1D; exact for every log-concave law, ErrNotLogConcave otherwise).
-//
-// The structural methods read the data through DataAccess.Structure (uncounted; recorded
-// in Notes, and declared by Needs); the 1-D quadrature reads it through the counted oracle.
+// π ∝ exp(−k(F + μ‖x‖²/2)) on K where the target allows it: linear losses
+// (problems.LinearData: N(−z̄/μ, (kμ)^{-1} I) on R^d, 1-D truncated laws on the box, the
+// Gaussian restricted to the ball by rejection, else BallGauss: any d, any mean), ridge
+// losses f = ⟨x, z_i⟩ + (λ/2)‖x‖² (problems.RidgeData, on the box or the 1-D ball: the
+// linear laws at μ + λ), separable ℓ1 losses f = w‖x − z_i‖₁ (problems.SeparableL1Data, on
+// the box or R^d: piecewise-Gaussian 1-D laws, piecewise exponential when μ = 0) and any
+// convex loss in d = 1 (Table1D; ErrNotLogConcave if the law is not log-concave). The
+// structural methods read the data through DataAccess.Structure (uncounted; recorded in
+// Notes, and declared by Needs); Table1D reads it through the counted oracle.
 type Exact struct {
 	// Grid is the number of quadrature nodes of the 1-D method (default 8193).
 	Grid int
@@ -305,14 +301,10 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 	})
 }
 
-// Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3) on its
-// domain [lo, hi] (either end may be infinite): rejection from the secant envelope of ℓ
-// (logConcave, Gilks 1992) on Grid nodes laid, around the mode found by golden section,
-// where ℓ is within 50 nats of its maximum. The draw is EXACT for every concave ℓ (no TV to
-// account for); ℓ is evaluated (n counted value queries) only on a squeeze miss, and a
-// value above the envelope fails with ErrNotLogConcave.
-//
-// The tests' quadrature reference for it is in references_test.go (tableRef).
+// Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) on its domain
+// [lo, hi] (either end may be infinite) that SPEC §4.8.3 describes: rejection from the
+// secant envelope of ℓ (logConcave) on Grid nodes laid around the mode where ℓ is within 50
+// nats of its maximum. The tests' quadrature reference for it is tableRef (references_test.go).
 type Table1D struct {
 	X   []float64 // nodes
 	L   []float64 // ℓ at the nodes

@@ -82,19 +82,16 @@ func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (i
 	return planQueries(ProximalRejection{}, c, t, func(T int) (float64, float64) { return valuesPerStep * float64(T), 0 })
 }
 
-// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h: the contraction rate
-// per step and the log initial divergence, KL-based (strongly log-concave) or χ²-based.
+// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h (SPEC §4.2).
+// μ > 0: the target is kμ-strongly log-concave, and with an exact RGO KL(ρ_T‖π) ≤
+// KL(ρ_0‖π)/(1+h kμ)^{2T} (Chen–Chewi–Salim–Wibisono 2022 [REC]); from x_0 ~ N(0, (kμ)^{-1} I)
+// on K, KL₀ ≤ k G_f²/(2μ) by Herbst's argument for the kG_f-Lipschitz kF under a kμ-strongly
+// log-concave law (SPEC §4.2 [DER]); Pinsker: TV ≤ √(KL/2).
 //
-// Strongly log-concave (μ > 0): the target is kμ-strongly log-concave; for the proximal
-// sampler with an exact RGO, KL(ρ_T‖π) ≤ KL(ρ_0‖π)/(1+h kμ)^{2T} (Chen–Chewi–Salim–Wibisono
-// 2022 [REC]). From x_0 ~ N(0, (kμ)^{-1} I) on K, KL₀ ≤ k G_f²/(2μ) by Herbst's argument for
-// the kG_f-Lipschitz kF under a kμ-strongly log-concave law (SPEC §4.2 [DER]). Pinsker:
-// TV ≤ √(KL/2).
-//
-// Log-concave only (μ = 0, the pure mechanism on a bounded K): the target satisfies a
-// Poincaré inequality with C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave
-// laws on convex sets [REC]) and χ²(ρ_T‖π) ≤ χ²(ρ_0‖π)/(1+h/C_P)^{2T} (CCSW22 [REC]). From
-// the uniform law on K, χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤ e^{k G_f D_K}; TV ≤ √χ²/2.
+// μ = 0 (the pure mechanism on a bounded K): the target satisfies a Poincaré inequality with
+// C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave laws on convex sets
+// [REC]) and χ²(ρ_T‖π) ≤ χ²(ρ_0‖π)/(1+h/C_P)^{2T} (CCSW22 [REC]); from the uniform law on K,
+// χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤ e^{k G_f D_K}; TV ≤ √χ²/2.
 func stepsFor(c problems.Constants, t algorithms.Target, h, tv float64) (int, error) {
 	var rate, need float64
 	if t.Mu > 0 { // KL₀ e^{−2T rate} ≤ 2 tv²
@@ -158,12 +155,10 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 		h := math.Min(cst/(G*G), hmax)
 		return nominalSchedule(c, t, h)
 	}
-	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T), at GLL22 Lemma
-	// 5.5's step h = 2^-8/(G² L). L is the smallest level at which the proven per-call bound
-	// logRGOTVBound(h G², L) (SPEC §4.4, derived there with explicit constants) is ≤ τ_RGO,
-	// with T the mixing steps at that h: the largest step the proof certifies. The bound
-	// falls as L grows (h shrinks) while T only grows like L, so the search stops at the
-	// first level that passes; none up to maxCertifiedL refuses the target.
+	// Certified: TV ≤ τ_mix + T τ_RGO, τ_mix = τ/2, τ_RGO = τ/(2T), at GLL22 Lemma 5.5's
+	// h = 2^-8/(G² L) with L the smallest level whose proven per-call bound
+	// logRGOTVBound(h G², L) (SPEC §4.4) is ≤ τ_RGO: the largest step the proof certifies
+	// (the bound falls as L grows while T only grows like L). None up to maxCertifiedL: refused.
 	tvMix := t.TV / 2
 	var lb float64
 	for L := 1; L <= maxCertifiedL; L++ {
@@ -186,11 +181,10 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 // below any per-call budget a schedule with T < maxSteps can ask for.
 const maxCertifiedL = 400
 
-// logRGOTVBound is the natural log of a proven upper bound on the total-variation distance
-// between the output of one call of the rejection RGO (GLL22 Algorithm 2 as in SPEC §4.3)
-// and its target π_y ∝ G(x)e^{−F(x)}, when h·G² = hG2 and every f_i is G-Lipschitz; L sets
-// the truncation level of the analysis (any level gives a valid bound; SPEC §4.4 derives
-// it):
+// logRGOTVBound is the log of a proven upper bound on the TV distance between one call of
+// the rejection RGO (GLL22 Algorithm 2, SPEC §4.3) and its target π_y ∝ G(x)e^{−F(x)}, when
+// h·G² = hG2 and every f_i is G-Lipschitz; L sets the analysis's truncation level (any level
+// gives a valid bound; SPEC §4.4 derives it):
 //
 //	TV ≤ E(|S| − 1)₊ ≤ c_p·(Σ_{α≤M} (α!)^{−1/p}(2Γ(pα/2 + 1))^{1/p} s^α)^p + Σ_{α>M} 2s^α Γ(α/2 + 1)/α!
 //
@@ -253,8 +247,8 @@ type Stats struct {
 	MaxAlpha         int   // deepest level α of the ρ series reached
 }
 
-// ProximalChain is the state of one proximal-rejection run: the current point and the
-// preallocated work buffers, so that Step allocates nothing. Not safe for concurrent use.
+// ProximalChain is the state of one proximal-rejection run; Step allocates nothing. Not
+// safe for concurrent use.
 type ProximalChain struct {
 	vd     problems.ValueDiffer // the oracle's differences f_i(z) − f_i(x), the RGO's queries (zeroth order)
 	dom    problems.Domain
@@ -296,9 +290,8 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	}, nil
 }
 
-// Init draws the data-independent start x_0 (SPEC §4.2, §8.8): N(0, (kμ)^{-1} I) restricted
-// to K when μ > 0, the uniform law on K when μ = 0. It first seeds the chain's normal
-// generator (gauss.Normals) from rng, so a chain is reproducible from its rng alone.
+// Init seeds the chain's generator from rng (so a chain is reproducible from its rng
+// alone) and draws the data-independent start x_0 (SPEC §4.2, §8.8; startPoint).
 func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 	c.nz.SeedFrom(rng)
 	if t.Mu > 0 && c.dom.Kind == problems.Ball {
@@ -366,9 +359,8 @@ func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
 // X returns the current point (the chain's buffer; copy it to keep it).
 func (c *ProximalChain) X() []float64 { return c.x }
 
-// Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO. The
-// Gaussian vectors and the RGO's indices and uniforms come from the chain's generator
-// (seeded by Init); rng serves the rare branches of a draw restricted to K.
+// Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO, drawing
+// from the chain's generator (rng serves the rare branches of a draw restricted to K).
 func (c *ProximalChain) Step(rng *rand.Rand) error {
 	sh, shr := c.sqrtH, c.shrink
 	c.nz.Fill(c.y) // the forward step's normals, turned into y in place
@@ -433,7 +425,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 }
 
 // Sample runs T = Schedule.Steps outer steps from the data-independent start and returns
-// x_T. It checks ctx every 1024 steps. Diagnostics go into rec.Extra.
+// x_T, checking ctx every 1024 steps; diagnostics go into rec.Extra.
 func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	ch, err := NewProximalChain(o, t)
 	if err != nil {

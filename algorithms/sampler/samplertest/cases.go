@@ -144,14 +144,13 @@ func (p *logistic1) Constants() problems.Constants {
 	return problems.Constants{N: len(p.a), D: 1, GF: 1, GDelta: 2, Domain: p.dom, Smooth: problems.BetaSmooth(0.25)}
 }
 
-// AxisCase is the rank-one absolute-loss GLM f(x; z_i) = |x_0 − z_i| on R^d (G_f = 1) with
-// z_i uniform on [−0.2, 1.2]: the suite's own targets (lowrank, lowrank_gk, queries,
-// lll24_printed: the absolute loss |⟨a_i, x⟩ − b_i| with ‖a_i‖ ≤ 1, G_f = 1, on R^d) in the
-// rank-one case, at their (n, k, μ). Its law is exact: x_0 ∝ exp(−k((1/n)Σ|x_0 − z_i| +
-// μx_0²/2)) (piecewise Gaussian, CDF by quadrature between the kinks) times N(0, 1/(kμ)) on
-// every other coordinate. The proximal sampler's schedule (h = c/(k²G_f²), T from κ = kG_f²/μ
-// and τ) and its RGO clipping at kinks depend on exactly these (k, μ, G_f, n, loss), which
-// is why the practical mode's law error measured here stands for theirs (SPEC §4.10).
+// AxisCase is the rank-one absolute-loss GLM f(x; z_i) = |x_0 − z_i| on R^d (G_f = 1), z_i
+// uniform on [−0.2, 1.2]: the rank-one case of the suite's own targets (lowrank, lowrank_gk,
+// queries, lll24_printed: |⟨a_i, x⟩ − b_i|, ‖a_i‖ ≤ 1, on R^d) at their (n, k, μ). Its law is
+// exact: x_0 ∝ exp(−k((1/n)Σ|x_0 − z_i| + μx_0²/2)) (CDF by quadrature between the kinks)
+// times N(0, 1/(kμ)) on every other coordinate. The proximal sampler's schedule (h, T) and
+// its RGO clipping at kinks depend on exactly (k, μ, G_f, n, loss), which is why the
+// practical mode's law error measured here stands for theirs (SPEC §4.10).
 func AxisCase(rng *rand.Rand, name string, d, n int, k, mu float64) Case {
 	p := &axisProblem{z: make([]float64, n), d: d}
 	for i := range p.z {

@@ -46,10 +46,9 @@ type Func struct {
 	Mean, Want float64
 	SE         float64 // standard error of Mean under the exact law, σ_f/√N (σ_f by quadrature)
 	Z          float64 // (Mean − Want)/SE
-	// Tol is the Bernstein tolerance at the Bonferroni-split α: P(|Mean − Want| ≥ Tol) ≤ α'
-	// for an exact sampler, at every N (no normal approximation, so rare indicators such as
-	// 1{x ≤ q_0.01} are not over-rejected): N·Tol² = ln(2/α')·(2σ_f² + 2b·Tol/3) with b
-	// the bound on |f − E f|.
+	// Tol is the Bernstein tolerance at the Bonferroni-split α': P(|Mean − Want| ≥ Tol) ≤ α'
+	// for an exact sampler at every N (so rare indicators such as 1{x ≤ q_0.01} are not
+	// over-rejected): N·Tol² = ln(2/α')·(2σ_f² + 2b·Tol/3), b the bound on |f − E f|.
 	Tol float64
 }
 
@@ -231,11 +230,10 @@ func Test(t *testing.T, s algorithms.Sampler, opt Options) {
 	Contract(t, s, opt)
 }
 
-// Contract runs Test's contract checks of STYLE.md 14 on the first case at every step
-// constant expmech runs s at — its default (StepC 0) and the tuning grid
-// algorithms.StepCGrid(s) — or at opt.StepC alone when set: determinism under a fixed seed,
-// the generator is used, a cancelled context is reported, and the output has the
-// problem's dimension; the sampler sees only the oracle view its Needs declares.
+// Contract runs the contract checks of STYLE.md 14 (determinism under a fixed seed, the
+// generator is used, cancellation, the output's dimension; the sampler sees only the view
+// its Needs declares) on the first case at every step constant expmech runs s at: its
+// default (StepC 0) and algorithms.StepCGrid(s), or opt.StepC alone when set.
 func Contract(t *testing.T, s algorithms.Sampler, opt Options) {
 	t.Helper()
 	steps := append([]float64{0}, algorithms.StepCGrid(s)...)
