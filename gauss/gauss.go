@@ -82,10 +82,9 @@ func Quantile(p float64) float64 { return mathext.NormalQuantile(p) }
 func Delta(eps, s float64) float64 { return math.Exp(LogDelta(eps, s)) }
 
 // illConditioned is the cancellation factor erfcx(a)/(erfcx(a) − erfcx(b)) above which
-// LogDelta leaves the erfcx difference (whose relative error is about 1.1e-16 times that
-// factor) for logDeltaNarrow. It is reached only for s ≪ 1 with ε ≪ 1 — at ε = 1e-6,
-// δ = 1e-5 the factor is about 1e5, and the difference's 1e-11 relative error in δ moved
-// a calibrated ε by 3.4e-10 — never at the suite's budgets (ε ≥ 0.01 keeps it below 1e3).
+// LogDelta leaves the erfcx difference (relative error about 1.1e-16 times that factor) for
+// logDeltaNarrow: only for s ≪ 1 with ε ≪ 1 (about 1e5 at ε = 1e-6, δ = 1e-5), never at
+// the suite's budgets (ε ≥ 0.01 keeps it below 1e3).
 const illConditioned = 1e4
 
 // logDeltaNarrow is log δ(ε; s) for a narrow window [u, v] = ε/s ∓ s/2 (u > 0), as

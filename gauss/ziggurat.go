@@ -9,21 +9,17 @@ import (
 // Normals draws standard normal variates for the samplers' inner loops by the ziggurat
 // method of Marsaglia & Tsang (2000, "The Ziggurat Method for Generating Random
 // Variables", J. Stat. Softw. 5(8)) with 256 strips (Doornik 2005, "An Improved Ziggurat
-// Method to Generate Normal Random Samples", gives r for 256), two variates per 64-bit
-// output of a PCG-DXSM generator (math/rand/v2's PCG). Each 32-bit half h of an output is
-// one candidate: the strip i = h mod 256 and the signed abscissa j = int32(h with its low 8
-// bits cleared), disjoint bits, so that i and j are independent (the original RNOR took i
-// from the low bits of j itself, the dependence Doornik pointed out). x = j·w_i keeps 24
-// significant bits: a grid of 2⁻²³ of the strip's width, far finer than any statistic the
-// harness computes. Candidates outside the rectangles (about 1.4%; 2.8% with 128 strips,
-// where the wedge's exponential cost a tenth of a proximal step) go through the exact
-// wedge test and the exact tail (Marsaglia 1964), with uniforms from the same generator,
-// so the law is N(0, 1) up to the tables' round-off.
-//
-// It is about twice as fast as rand.(*Rand).NormFloat64 (BenchmarkNormals), whose call
-// through the Source interface and one 64-bit output per variate dominate a proximal
-// step. A Normals is seeded from a caller's *rand.Rand, so its stream is as reproducible
-// as that one; the zero value is a valid generator seeded (0, 0).
+// Method to Generate Normal Random Samples", gives r for 256), two variates per output of
+// math/rand/v2's PCG. Each 32-bit half h is a candidate (rect): strip i = h mod 256 and
+// abscissa j from the other bits, so i and j are independent (the original RNOR took i from
+// j's own low bits, the dependence Doornik pointed out); x = j·w_i keeps 24 significant
+// bits, far finer than any statistic the harness computes. Candidates outside the
+// rectangles (about 1.4%; 2.8% with 128 strips, where the wedge's exponential cost a tenth
+// of a proximal step) take the exact wedge test and tail (Marsaglia 1964) with uniforms from
+// the same generator, so the law is N(0, 1) up to the tables' round-off. It is about twice
+// as fast as rand.(*Rand).NormFloat64 (BenchmarkNormals), whose interface call and 64-bit
+// output per variate dominate a proximal step. Seeded from a caller's *rand.Rand, its
+// stream is as reproducible as that one; the zero value is a generator seeded (0, 0).
 type Normals struct {
 	src  rand.PCG
 	half uint32 // the unused upper half of the last output, when have
@@ -131,9 +127,8 @@ func (g *Normals) Norm() float64 {
 	return g.outside(h)
 }
 
-// Fill writes len(dst) standard normal variates into dst: the same variates, in the same
-// order, as len(dst) calls of Norm. Both halves of an output are tested in the loop, with
-// the generator's state kept in registers (next does not inline).
+// Fill writes len(dst) standard normal variates into dst, the same as len(dst) calls of
+// Norm; both halves of an output are tested in the loop (next does not inline).
 func (g *Normals) Fill(dst []float64) {
 	for k := 0; k < len(dst); {
 		if g.have || k+1 == len(dst) {
