@@ -11,11 +11,10 @@ import (
 	"expmech/problems"
 )
 
-// MALA is the Metropolis-adjusted Langevin algorithm (Roberts–Tweedie 1996) on
-// π ∝ exp(−k(F + μ‖x‖²/2)) restricted to K, with full-batch (sub)gradient queries:
-// propose x' = x + h∇log π(x) + √(2h) ξ, reject x' ∉ K (log π = −∞ there, so the chain
-// stays exact in law on K), otherwise accept with the Metropolis–Hastings ratio. It is the
-// first-order alternative, written against the Sampler interface only.
+// MALA is the Metropolis-adjusted Langevin algorithm (Roberts–Tweedie 1996) on π ∝ exp(−k(F
+// + μ‖x‖²/2)) restricted to K, with full-batch (sub)gradients: propose x' = x + h∇log π(x) +
+// √(2h) ξ, reject x' ∉ K (log π = −∞ there, so the chain stays exact in law on K), else
+// accept with the Metropolis–Hastings ratio. The first-order alternative.
 //
 // Constants (SPEC §4.9; a heuristic, guarantee nominal): h = StepC/(β_π √d) (piCurvature;
 // StepC = 1/2 by default; Dwivedi et al. 2019 use h ∝ 1/(β d^{1/2}) from a warm start), and
@@ -24,10 +23,8 @@ type MALA struct{}
 
 var _ algorithms.Sampler = MALA{}
 
-// Name is the registry name "mala".
 func (MALA) Name() string { return "mala" }
 
-// Doc is the one line -list prints.
 func (MALA) Doc() string {
 	return "Metropolis-adjusted Langevin, gradient queries (nominal; default step constant 1/2)"
 }
@@ -85,8 +82,7 @@ func (c *malaChain) eval(g, x []float64) float64 {
 	return -c.k * (s*inv + c.mu*nx/2)
 }
 
-// step does one MALA transition; on a reduced oracle (m > 0) it moves ρ² with it as
-// derived at Sample.
+// step does one MALA transition, moving ρ² on a reduced oracle (m > 0) as Sample derives.
 func (c *malaChain) step(rng *rand.Rand) {
 	sq := math.Sqrt(2 * c.h)
 	for j, xj := range c.x {
@@ -131,7 +127,7 @@ func (c *malaChain) step(rng *rand.Rand) {
 // Sample runs T MALA steps from the data-independent start of the proximal sampler.
 //
 // On the reduced oracle of an exactly low-rank problem on R^d the state is
-// y = Uᵀx ∈ R^r and ρ = ‖x⊥‖, the norm of the complement. Derivation. On the complement
+// y = Uᵀx ∈ R^r and ρ = ‖x⊥‖. Derivation. On the complement
 // (dimension m = d − r) ∇log π = −kμ x⊥, so the proposal is x⊥' = a x⊥ + √(2h) ξ⊥ with
 // a = 1 − hkμ. Split ξ⊥ = ξ₁ e + ξ_rest along e = x⊥/ρ: ξ₁ ~ N(0, 1) and S = ‖ξ_rest‖² ~
 // χ²_{m−1}, independent. Then ρ'² = (aρ + √(2h)ξ₁)² + 2hS, and the acceptance ratio needs
@@ -140,8 +136,7 @@ func (c *malaChain) step(rng *rand.Rand) {
 // the law of (Uᵀx_t, ‖x⊥_t‖) of the full chain; the kernel and the start N(0, (kμ)⁻¹ I)
 // commute with rotations of the complement, so given the whole (y, ρ) path the direction
 // of x⊥_T is uniform. The output is y_T, with ρ_T in rec.Extra["orthogonal_norm"] for
-// algorithms.RunReduced. Per step: r-dimensional work, one normal and one χ² draw for the
-// complement.
+// algorithms.RunReduced. Per step: r-dimensional work, a normal and a χ² draw.
 func (MALA) Sample(ctx context.Context, vo problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	o, err := problems.Gradients(vo)
 	if err != nil {
@@ -194,18 +189,15 @@ func (MALA) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 	return rho, ok
 }
 
-// ULA is the unadjusted (projected, sub)gradient Langevin algorithm on
-// π ∝ exp(−k(F + μ‖x‖²/2)) restricted to K:
-//
-//	x_{t+1} = Π_K(x_t + h ∇log π(x_t) + √(2h) ξ_t),  ξ_t ~ N(0, I_d),
-//
-// the Euler–Maruyama discretisation of the Langevin diffusion (Roberts–Tweedie 1996
-// eq. (1.2); Dalalyan 2017, JRSS-B, "Theoretical guarantees for approximate sampling from
-// smooth and log-concave densities", eq. (3); Durmus–Moulines 2017, AAP, Algorithm ULA),
-// with the Euclidean projection Π_K of Bubeck–Eldan–Lehec 2018 (DCG, "Sampling from a
-// log-concave distribution with projected Langevin Monte Carlo", eq. (1)) and a subgradient
-// where F has kinks (Durmus–Majewski–Miasojedow 2019, JMLR, "Analysis of Langevin Monte
-// Carlo via convex optimization", §3, the subgradient LMC).
+// ULA is the unadjusted (projected, sub)gradient Langevin algorithm on π ∝ exp(−k(F +
+// μ‖x‖²/2)) restricted to K, x_{t+1} = Π_K(x_t + h ∇log π(x_t) + √(2h) ξ_t), ξ_t ~ N(0, I):
+// the Euler–Maruyama discretisation of the Langevin diffusion (Roberts–Tweedie 1996 eq.
+// (1.2); Dalalyan 2017, JRSS-B, "Theoretical guarantees for approximate sampling from smooth
+// and log-concave densities", eq. (3); Durmus–Moulines 2017, AAP, Algorithm ULA), with the
+// Euclidean projection Π_K of Bubeck–Eldan–Lehec 2018 (DCG, "Sampling from a log-concave
+// distribution with projected Langevin Monte Carlo", eq. (1)) and a subgradient at kinks
+// (Durmus–Majewski–Miasojedow 2019, JMLR, "Analysis of Langevin Monte Carlo via convex
+// optimization", §3, the subgradient LMC).
 //
 // No Metropolis correction, so the stationary law is not π: the bias is O(h d β_π) in KL on
 // a smooth target (Dalalyan 2017 Thm 1: TV ≤ ε needs h ≍ ε²/(β_π d)), larger on kinks, and
@@ -217,10 +209,8 @@ type ULA struct{}
 
 var _ algorithms.Sampler = ULA{}
 
-// Name is the registry name "ula".
 func (ULA) Name() string { return "ula" }
 
-// Doc is the one line -list prints.
 func (ULA) Doc() string {
 	return "unadjusted Langevin, gradient queries, biased by design (nominal; default step constant 1/2)"
 }

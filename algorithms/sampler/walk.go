@@ -11,12 +11,10 @@ import (
 	"expmech/problems"
 )
 
-// Shared pieces of the nominal chains (mala and the sampler field: ula, ball-walk,
-// hit-and-run).
+// Shared pieces of the nominal chains (SPEC §4.9), and hit-and-run.
 
-// nominalSchedule checks the target and plans a chain of step h (or equivalent Langevin
-// time h): T is the proximal sampler's contraction formula at h (stepsFor) for the
-// TV budget t.TV, DefaultPracticalTV when it is 0.
+// nominalSchedule checks the target and plans a chain of step (or Langevin time) h: T is
+// stepsFor at h for the TV budget t.TV, DefaultPracticalTV when it is 0.
 func nominalSchedule(c problems.Constants, t algorithms.Target, h float64) (Schedule, error) {
 	if err := checkTarget(c, t); err != nil {
 		return Schedule{}, err
@@ -86,9 +84,8 @@ func project(dom problems.Domain, x []float64) {
 	}
 }
 
-// fullSchedule refuses a reduced oracle and returns the chain's schedule: these chains
-// have no exact reduced path (they do not implement OrthogonalVariance / OrthogonalNorm, so
-// the runner never reduces for them; the check guards a direct caller).
+// fullSchedule refuses a reduced oracle (these chains have no exact reduced path, so the
+// runner never reduces for them; this guards a direct caller) and returns s's schedule.
 func fullSchedule(s interface {
 	Scheduler
 	Name() string
@@ -136,10 +133,8 @@ type HitAndRun struct{}
 
 var _ algorithms.Sampler = HitAndRun{}
 
-// Name is the registry name "hit-and-run".
 func (HitAndRun) Name() string { return "hit-and-run" }
 
-// Doc is the one line -list prints.
 func (HitAndRun) Doc() string {
 	return "hit-and-run with a stepping-out slice on each chord, value queries (nominal; default bracket constant 2)"
 }
