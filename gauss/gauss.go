@@ -75,8 +75,7 @@ func LogSF(x float64) float64 {
 	return math.Log(0.5*Erfcx(t)) - t*t
 }
 
-// Quantile is Φ⁻¹(p) (Wichura AS241 via gonum mathext, accurate to ~1e-16 relative in
-// both tails).
+// Quantile is Φ⁻¹(p) (Wichura AS241 via gonum mathext, ~1e-16 relative in both tails).
 func Quantile(p float64) float64 { return mathext.NormalQuantile(p) }
 
 // Delta is δ(ε; s) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Balle–Wang 2018 Thm 8;
@@ -113,16 +112,15 @@ func logDeltaNarrow(eps, s float64) float64 {
 	return math.Log(d)
 }
 
-// LogDelta is log δ(ε; s), finite down to ≈ −2000 and beyond (PRIVACY.md §1.1,
-// App. A). With u = ε/s − s/2, v = ε/s + s/2, a = u/√2, b = v/√2 the identity
+// LogDelta is log δ(ε; s), finite down to ≈ −2000 and beyond (PRIVACY.md §1.1, App. A).
+// With u = ε/s − s/2, v = ε/s + s/2, a = u/√2, b = v/√2 the identity
 // v²/2 − ε = u²/2 gives e^ε Φ(−v) = ½ e^{−u²/2} erfcx(b), so e^ε never overflows:
 //   - u > 0:  log δ = −u²/2 + log(½[erfcx(a) − erfcx(b)]), or logDeltaNarrow where that
 //     difference cancels (illConditioned);
 //   - u ≤ 0:  δ = ½[erf(b) − erf(a)] − ½·expm1(ε)·erfc(b) (no cancellation, a ≤ 0 < b);
 //     for ε > 700 the last term is written ½e^{−u²/2}erfcx(b) − ½erfc(b).
 //
-// s ≤ 0 gives −Inf (δ = 0), s = +Inf gives 0 (δ = 1). Negative ε is evaluated by the
-// same formula (the curve is defined for all real ε).
+// s ≤ 0 gives −Inf (δ = 0), s = +Inf gives 0 (δ = 1); the curve is defined for all real ε.
 func LogDelta(eps, s float64) float64 {
 	switch {
 	case math.IsNaN(eps) || math.IsNaN(s):
@@ -161,8 +159,7 @@ func LogDelta(eps, s float64) float64 {
 }
 
 // KolmogorovSurvival is P(K > lambda) for the limiting Kolmogorov distribution,
-// 2 Σ_{k≥1} (−1)^{k−1} exp(−2k²λ²) (Kolmogorov 1933; PRIVACY.md §4.2; scipy
-// kstwobign.sf).
+// 2 Σ_{k≥1} (−1)^{k−1} exp(−2k²λ²) (Kolmogorov 1933; PRIVACY.md §4.2; scipy kstwobign.sf).
 func KolmogorovSurvival(lambda float64) float64 {
 	if lambda <= 0.2 {
 		return 1
@@ -183,8 +180,7 @@ func KolmogorovSurvival(lambda float64) float64 {
 	return math.Min(1, math.Max(0, 2*s))
 }
 
-// KSD is the one-sample Kolmogorov–Smirnov statistic D_N = sup_x |F̂_N(x) − cdf(x)| of xs
-// (not modified).
+// KSD is the one-sample Kolmogorov–Smirnov statistic D_N = sup_x |F̂_N(x) − cdf(x)| of xs.
 func KSD(xs []float64, cdf func(float64) float64) float64 {
 	s := slices.Sorted(slices.Values(xs))
 	n := float64(len(s))
@@ -292,8 +288,7 @@ func (g *Normals) unit() float64 {
 	return float64(g.src.Uint64()>>11+1) * (1.0 / (1 << 53))
 }
 
-// Float64 returns a uniform draw on [0, 1) (53 bits), from the same generator: a sampler
-// that draws its uniforms here rather than from a *rand.Rand saves the interface call.
+// Float64 returns a uniform draw on [0, 1) (53 bits) without a *rand.Rand's interface call.
 func (g *Normals) Float64() float64 {
 	return float64(g.src.Uint64()>>11) * (1.0 / (1 << 53))
 }
@@ -359,9 +354,8 @@ func rect(h uint32) (float64, bool) {
 	return float64(j) * zig.w[i], abs32(j) < zig.k[i]
 }
 
-// outside finishes a candidate h that missed its strip's rectangle: the tail beyond r for
-// the base strip, else the wedge test; a rejected candidate is replaced by a fresh
-// variate (Norm), as the ziggurat's loop would draw one.
+// outside finishes a candidate h that missed its strip's rectangle (the base strip's tail,
+// else the wedge test); a rejected candidate is replaced by a fresh variate, as in the loop.
 func (g *Normals) outside(h uint32) float64 {
 	x, _ := rect(h)
 	if i := h & 0xFF; i != 0 {

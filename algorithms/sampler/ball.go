@@ -109,9 +109,8 @@ func (g *BallGauss) LogRadial(rho float64) float64 {
 	return pl + quad + math.Log(0.5*gauss.Erfcx(xl/math.Sqrt2)) + log1mexp(lb-la)
 }
 
-// buildEnvelope places the nodes: the mode of the concave log p by golden section, the two
-// points where it has dropped by ballDrop nats by bisection, a uniform grid between them
-// (doubled until the envelope's acceptance reaches ballAccept), and the ends 0 and R.
+// buildEnvelope places the nodes: a uniform grid between the points where log p has dropped
+// by ballDrop nats from its mode (doubled until the acceptance reaches ballAccept), and 0, R.
 func (g *BallGauss) buildEnvelope() error {
 	f := g.LogRadial
 	xm := goldenMax(f, 0, g.r, 300, func(_, b float64) float64 { return b })
@@ -173,8 +172,7 @@ func (g *BallGauss) Draw(dst []float64, rng *rand.Rand, rej *int64) error {
 	// t | ρ: N(‖m‖, σ²) truncated to [−w, w]
 	t := g.mn + g.sd*truncStdNormal(rng, (-w-g.mn)/g.sd, (w-g.mn)/g.sd, rej)
 	t = math.Min(math.Max(t, -w), w)
-	// v uniform on the unit sphere ⊥ e: a projected standard normal vector, normalised
-	// (for d = 2 this is ±e⊥ with probability ½ each).
+	// v uniform on the unit sphere ⊥ e: a projected standard normal vector, normalised.
 	var s, dot float64
 	for j := range dst {
 		v := rng.NormFloat64()

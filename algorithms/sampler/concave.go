@@ -8,9 +8,8 @@ import (
 	"sort"
 )
 
-// ErrNotLogConcave is returned when a density sampled through a secant envelope turns out
-// not to be log-concave (a value above the envelope): the envelope, and so the draw, would
-// not be exact.
+// ErrNotLogConcave is returned when a density sampled through a secant envelope has a value
+// above it: it is not log-concave, and the draw would not be exact.
 var ErrNotLogConcave = errors.New("sampler: density is not log-concave (value above its secant envelope)")
 
 // envelopeMaxTries bounds the rejection loop of logConcave.draw (the expected number of
@@ -89,8 +88,8 @@ func (e *logConcave) add(a, b, ref, c, s float64) {
 	}
 }
 
-// pieces lays the envelope on [lo, hi]: the outer secants extended over the tails beyond
-// the end nodes, and on each node cell the secants of its neighbour cells (cell).
+// pieces lays the envelope on [lo, hi]: the outer secants extended over the tails, and
+// each node cell's (cell).
 func (e *logConcave) pieces(lo, hi float64) error {
 	x, l, N := e.x, e.l, len(e.x)
 	// left tail [lo, x_0]: the secant of cell 0 extended to the left of x_0
@@ -109,9 +108,8 @@ func (e *logConcave) pieces(lo, hi float64) error {
 	return nil
 }
 
-// cell lays the envelope on node cell i: by concavity ℓ lies below the secants of the
-// cells beside it, so the envelope is the lower of the two lines (their crossing splits
-// the cell), or the one that exists.
+// cell lays the envelope on node cell i: the lower of its neighbour cells' secants (their
+// crossing splits the cell), or the one that exists.
 func (e *logConcave) cell(i int) error {
 	x, l := e.x, e.l
 	if !e.fin(i) && !e.fin(i+1) {
@@ -188,8 +186,7 @@ func cumMass(lm []float64) (cum []float64, tot float64) {
 	return cum, tot
 }
 
-// pickPiece returns the piece m with cum[m] < u ≤ cum[m+1], skipping empty pieces (u on
-// an edge).
+// pickPiece returns the piece m with cum[m] < u ≤ cum[m+1], skipping empty pieces.
 func pickPiece(cum []float64, u float64) int {
 	last := len(cum) - 2
 	m := min(max(sort.SearchFloat64s(cum, u)-1, 0), last)

@@ -10,16 +10,14 @@ import (
 )
 
 // ErrDomainRejection is returned when a Gaussian restricted to an ℓ2 ball cannot be drawn:
-// since the exact cylindrical sampler (BallGauss) exists, only when its radial law has no mass at
-// double precision, or the χ² tail sampler of the start law gives up.
+// BallGauss's radial law has no mass at double precision, or centredGaussBall gives up.
 var ErrDomainRejection = errors.New("sampler: Gaussian restricted to the ball: too many rejections")
 
 // maxBallTries bounds the rejection loops of the χ² tail sampler (centredGaussBall).
 const maxBallTries = 1 << 22
 
-// splitTries is how many radial-split attempts gaussOnDomain makes before it switches to
-// the exact cylindrical sampler BallGauss (ball.go), whose set-up costs a few hundred
-// normal-mass evaluations and allocates. Both branches are exact, so is the mixture.
+// splitTries is how many radial-split attempts gaussOnDomain makes before BallGauss, whose
+// set-up costs a few hundred normal-mass evaluations and allocates.
 const splitTries = 1 << 12
 
 // InDomain reports whether x lies in the constraint set K of dom (DESIGN.md domains).
@@ -215,7 +213,6 @@ func gaussBallSplit(dst, m []float64, mn, sd, r float64, tries int, rng *rand.Ra
 	return false, nil
 }
 
-// sumSq is ‖x‖².
 func sumSq(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
@@ -236,9 +233,8 @@ func normals(x []float64, rng *rand.Rand) float64 {
 }
 
 // LogDensity is the mechanism's own unnormalised log-density at x (GLL22 Thm 6.2; SPEC §2.1):
-// −k(F(x; D) + μ‖x‖²/2) with F the AVERAGE of p.Value over the n examples, and −Inf outside
-// the domain of p.Constants().Domain. Samplers and the privacy auditors (PRIVACY.md §3.1)
-// share it. Each call costs n value queries when p is a counted oracle.
+// −k(F(x; D) + μ‖x‖²/2) with F the AVERAGE of p.Value over the n examples, −Inf outside
+// p.Constants().Domain; shared with the privacy auditors (PRIVACY.md §3.1). n value queries.
 func LogDensity(p problems.Problem, k, mu float64, x []float64) float64 {
 	return logDensity(p, k, mu, x)
 }

@@ -45,8 +45,7 @@ func (Exact) Needs() problems.Need { return problems.NeedData }
 // Certifies reports that the output law is exact (TV 0).
 func (Exact) Certifies() bool { return true }
 
-// PlanSteps returns one step; the structural methods make no counted queries and the 1-D
-// method about n·(Grid + 400) value queries.
+// PlanSteps returns one step: no counted query, or about n·(Grid + 400) value queries in 1-D.
 func (e Exact) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
 	if c.D == 1 {
 		return 1, float64(c.N) * float64(e.grid()+400), 0, nil
@@ -322,9 +321,8 @@ func NewTable1D(p problems.ValueAccess, k, mu float64, grid int) (*Table1D, erro
 		if !(mu > 0) {
 			return nil, fmt.Errorf("%w: mu=0 on R is improper", ErrNoExact)
 		}
-		// the minimiser of F + μx²/2 satisfies |x*| ≤ G_f/μ; the law is kμ-strongly
-		// log-concave, so ±(G_f/μ + 60/√(kμ)) holds its mass.
-		// The nodes are laid inside; the envelope's tails cover the rest of R exactly.
+		// |x*| ≤ G_f/μ and the law is kμ-strongly log-concave, so ±(G_f/μ + 60/√(kμ)) holds
+		// its mass: the nodes go inside, the envelope's tails cover the rest of R exactly.
 		b := c.GF/mu + 60/math.Sqrt(k*mu) + 1
 		return newTable1D(ell, -b, b, math.Inf(-1), math.Inf(1), grid)
 	}
@@ -336,8 +334,7 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || grid < 3 {
 		return nil, fmt.Errorf("%w: Table1D interval [%g, %g], grid %d", ErrNoExact, lo, hi, grid)
 	}
-	// The mode xm by golden section (an end when the maximum is there) and lm, the largest
-	// of ℓ at xm and at the ends.
+	// The mode xm (an end when the maximum is there) and lm, the largest ℓ at xm and the ends.
 	xm := goldenMax(ell, lo, hi, 200, func(a, b float64) float64 { return math.Abs(a) + math.Abs(b) + 1e-300 })
 	lm := math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
 	if ell(lo) == lm {
@@ -396,8 +393,7 @@ func goldenMax(f func(float64) float64, a, b float64, iters int, scale func(a, b
 }
 
 // levelEdge is where the concave ℓ falls below cut between inside (ℓ(inside) ≥ cut) and
-// outside, by bisection (outside itself when ℓ(outside) ≥ cut): the end, on that side, of
-// the region where ℓ ≥ cut (Table1D's and the ball envelope's nodes are laid there).
+// outside, by bisection (outside itself when ℓ(outside) ≥ cut).
 func levelEdge(ell func(float64) float64, cut, inside, outside float64) float64 {
 	if ell(outside) >= cut {
 		return outside

@@ -41,10 +41,7 @@ type Schedule struct {
 
 // ProximalRejection is GLL22 Algorithm 1 (the alternating/proximal sampler of Lee–Shen–Tian
 // 2021) with the rejection restricted Gaussian oracle of Algorithm 2, which uses value
-// queries only (SPEC §4.2–4.5). Certified targets use the theory constants of Lemma 5.5
-// (h = 2^-8/(G² L), G = kG_f) with the TV budget split between mixing and the RGO calls;
-// practical targets use h = StepC/(k² G_f²). T always comes from the worst-case contraction
-// bound of SPEC §4.2.
+// queries only (SPEC §4.2–4.5). Its step h and truncation level L: see Schedule.
 type ProximalRejection struct{}
 
 var (
@@ -137,7 +134,8 @@ func checkTarget(c problems.Constants, t algorithms.Target) error {
 	return errors.Join(errs...)
 }
 
-// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4).
+// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4): certified targets use the
+// theory constants of GLL22 Lemma 5.5, practical ones h = StepC/(k² G_f²); T is stepsFor.
 func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
 	if err := checkTarget(c, t); err != nil {
 		return Schedule{}, err
@@ -301,9 +299,8 @@ func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 }
 
 // centredGaussBall draws N(0, sd² I_d) restricted to the ball of radius r exactly, also when
-// the ball holds a tiny fraction of the Gaussian's mass (high d): the law is radially
-// symmetric, ‖x‖²/sd² is χ²_d truncated to [0, r²/sd²] (drawn by inverting the regularised
-// incomplete gamma P(d/2, ·)), and the direction is uniform.
+// the ball holds a tiny fraction of its mass (high d): ‖x‖²/sd² is χ²_d truncated to
+// [0, r²/sd²] (by inverting the regularised incomplete gamma P(d/2, ·)), the direction uniform.
 func centredGaussBall(dst []float64, sd, r float64, rng *rand.Rand) error {
 	a := float64(len(dst)) / 2
 	tmax := r * r / (sd * sd)

@@ -51,9 +51,8 @@ func runSteps(ctx context.Context, T int, rng *rand.Rand, step func(*rand.Rand))
 	return nil
 }
 
-// startPoint writes the chain's data-independent start into x (the proximal sampler's and
-// MALA's: N(0, (kμ)^{-1} I) restricted to K when μ > 0, else uniform on K); buf is scratch
-// of the same length. It returns the domain rejections of the Gaussian draw.
+// startPoint writes the data-independent start into x (SPEC §4.2: N(0, (kμ)^{-1} I) on K when
+// μ > 0, else uniform on K), buf scratch of its length, and returns the domain rejections.
 func startPoint(x, buf []float64, dom problems.Domain, t algorithms.Target, rng *rand.Rand) (int64, error) {
 	var rej int64
 	if t.Mu > 0 {
@@ -65,8 +64,7 @@ func startPoint(x, buf []float64, dom problems.Domain, t algorithms.Target, rng 
 	return 0, nil
 }
 
-// project maps x onto K in place (Euclidean projection: scaling onto the ball, clamping on
-// the box, the identity on R^d).
+// project maps x onto K in place (the Euclidean projection).
 func project(dom problems.Domain, x []float64) {
 	switch dom.Kind {
 	case problems.Ball:
@@ -96,8 +94,7 @@ func fullSchedule(s interface {
 	return s.Schedule(c, t)
 }
 
-// walkRecord writes a chain's diagnostics into rec: Steps and Extra["h"] from s, then the
-// (name, value) pairs kv.
+// walkRecord writes Steps and Extra["h"] from s, then the (name, value) pairs kv, into rec.
 func walkRecord(rec *algorithms.Record, s Schedule, kv ...any) {
 	if rec == nil {
 		return

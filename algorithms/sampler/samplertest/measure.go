@@ -73,8 +73,7 @@ type Report struct {
 	ValueQueries, GradientQueries, Seconds float64
 }
 
-// Failures lists the statistics beyond their critical values (empty: consistent with the
-// exact law at the report's α).
+// Failures lists the statistics beyond their critical values (none: consistent at α).
 func (r Report) Failures() []string {
 	var f []string
 	for j, d := range r.KS {
@@ -90,9 +89,8 @@ func (r Report) Failures() []string {
 	return f
 }
 
-// MinSamples is the N at which a KS bias b exceeds the DKW–Massart critical value at
-// false-rejection rate alpha by a factor 2 (so an exact sampler passes and a sampler with
-// bias b fails with high probability): 2·√(ln(2/α)/(2N)) ≤ b.
+// MinSamples is the N at which a KS bias b is twice the DKW–Massart critical value at
+// false-rejection rate alpha, 2·√(ln(2/α)/(2N)) ≤ b: a sampler with bias b then fails w.h.p.
 func MinSamples(b, alpha float64) int {
 	return int(math.Ceil(2 * math.Log(2/alpha) / (b * b)))
 }
@@ -301,8 +299,7 @@ func Cases() []Case {
 // GaussianCase is the Gaussian mechanism on R^d: f(x; z) = ⟨x, z⟩ with z uniform on
 // [−0.5, 0.5]^d, π = N(−z̄/μ, (kμ)^{-1}I) (closed-form CDFs).
 func GaussianCase(rng *rand.Rand, d, n int, k, mu float64) Case {
-	// Smooth: a linear loss has curvature 0; a tiny positive value tells first-order
-	// samplers the loss is smooth (no kinks).
+	// Smooth 1e-9 tells first-order samplers the loss (curvature 0) has no kinks.
 	p := problemtest.NewLinearPoints(problemtest.UniformPoints(rng, n, d, -0.5, 0.5), 0.5*math.Sqrt(float64(d)),
 		problems.Domain{Kind: problems.Unconstrained, Radius: 1}).WithSmooth(1e-9)
 	sd := 1 / math.Sqrt(k*mu)
@@ -351,8 +348,7 @@ func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu fl
 		w := p.W
 		lo, hi := -dom.Radius, dom.Radius
 		if dom.Kind == problems.Unconstrained {
-			// the law is kμ-strongly log-concave with mode in [−w/μ, w/μ]: ±38 sd beyond
-			// holds all but e^{-700} of it
+			// kμ-strongly log-concave, mode in [−w/μ, w/μ]: ±38 sd beyond misses e^{-700}
 			sd := 1 / math.Sqrt(k*mu)
 			lo, hi = -w/mu-38*sd, w/mu+38*sd
 		}
