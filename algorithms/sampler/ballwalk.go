@@ -27,8 +27,10 @@ type BallWalk struct{}
 
 var _ algorithms.Sampler = BallWalk{}
 
+// Name is the registry name "ball-walk".
 func (BallWalk) Name() string { return "ball-walk" }
 
+// Doc is the one line -list prints.
 func (BallWalk) Doc() string {
 	return "Metropolis ball walk, value queries (nominal; default radius constant 1)"
 }

@@ -33,8 +33,10 @@ type Exact struct {
 
 var _ algorithms.Sampler = Exact{}
 
+// Name is the registry name "exact".
 func (Exact) Name() string { return "exact" }
 
+// Doc is the one line -list prints.
 func (Exact) Doc() string {
 	return "exact draws where the law allows it (linear and separable ℓ1 losses, any convex loss in d = 1): the reference (SPEC §4.8)"
 }

@@ -23,8 +23,10 @@ type MALA struct{}
 
 var _ algorithms.Sampler = MALA{}
 
+// Name is the registry name "mala".
 func (MALA) Name() string { return "mala" }
 
+// Doc is the one line -list prints.
 func (MALA) Doc() string {
 	return "Metropolis-adjusted Langevin, gradient queries (nominal; default step constant 1/2)"
 }
@@ -209,8 +211,10 @@ type ULA struct{}
 
 var _ algorithms.Sampler = ULA{}
 
+// Name is the registry name "ula".
 func (ULA) Name() string { return "ula" }
 
+// Doc is the one line -list prints.
 func (ULA) Doc() string {
 	return "unadjusted Langevin, gradient queries, biased by design (nominal; default step constant 1/2)"
 }

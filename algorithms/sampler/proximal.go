@@ -55,8 +55,10 @@ type Scheduler interface {
 	Schedule(c problems.Constants, t algorithms.Target) (Schedule, error)
 }
 
+// Name is the registry name "proximal-rejection".
 func (ProximalRejection) Name() string { return "proximal-rejection" }
 
+// Doc is the one line -list prints.
 func (ProximalRejection) Doc() string {
 	return "the proximal sampler with the rejection RGO, value queries only (GLL22 Alg. 1 + 2, Thm 5.6; certified or practical)"
 }

@@ -7,7 +7,7 @@ import (
 	"expmech/algorithms"
 )
 
-// All returns every sampler of this package in the -list order (Doc is its -list line).
+// All returns every sampler of this package, in a stable order (the -list order).
 func All() []algorithms.Sampler {
 	return []algorithms.Sampler{ProximalRejection{}, Exact{}, MALA{}, ULA{}, BallWalk{}, HitAndRun{}}
 }

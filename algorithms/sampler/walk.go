@@ -113,25 +113,22 @@ func walkRecord(rec *algorithms.Record, s Schedule, kv ...any) {
 // Carlo procedures for generating points uniformly distributed over bounded regions";
 // Bélisle–Romeijn–Smith 1993, MOR, for general densities; Lovász–Vempala 2006, SICOMP,
 // "Hit-and-run from a corner", for the O*(d²)-type mixing bounds on log-concave laws): from x
-// draw a uniform direction u and move to a draw from π on the line {x + s u}, made by one
-// slice-sampling update (Neal 2003, AoS, "Slice sampling": Fig. 3 stepping out with at most
-// m = 8 width-w steps, Fig. 5 shrinkage) that leaves the line's law invariant, so the chain
-// is exact in law at stationarity. Zeroth order; points outside K are rejected inside the
-// slice (log π = −∞) at no query cost.
-//
-// Constants as SPEC §4.9 derives them (a heuristic, guarantee nominal): the bracket width
-// w = StepC·σ (σ = walkScale, StepC = 2 by default) changes the query cost, not the law; an
-// exact line draw of scale σ in a uniform direction moves each coordinate by variance ≈ σ²/d,
-// the Langevin time h = σ²/(2d), and T = stepsFor at h. Per step: n value queries per density
-// evaluation inside K, at most m + 1 stepping out and maxShrink shrinking; at the cap the
-// chain stays at x (for a log-concave line law the interval missed the slice maxShrink times
-// in a row: negligible, and counted in rec.Extra["shrink_capped"]).
+// a uniform direction u, then one slice-sampling update of π on the line {x + s u} (Neal
+// 2003, AoS, "Slice sampling": Fig. 3 stepping out, Fig. 5 shrinkage), which leaves the
+// line's law invariant, so the chain is exact in law at stationarity. Zeroth order; points
+// outside K are rejected inside the slice (log π = −∞) at no query cost. SPEC §4.9 gives the
+// constants and the cost: bracket width w = StepC·σ, σ = walkScale, StepC = 2 by default
+// (w sets the cost, not the law); h = σ²/(2d), as a line draw of scale σ moves each
+// coordinate by variance ≈ σ²/d. After maxShrink misses, negligible for a log-concave line
+// law, the chain stays at x (counted in rec.Extra["shrink_capped"]).
 type HitAndRun struct{}
 
 var _ algorithms.Sampler = HitAndRun{}
 
+// Name is the registry name "hit-and-run".
 func (HitAndRun) Name() string { return "hit-and-run" }
 
+// Doc is the one line -list prints.
 func (HitAndRun) Doc() string {
 	return "hit-and-run with a stepping-out slice on each chord, value queries (nominal; default bracket constant 2)"
 }
