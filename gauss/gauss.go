@@ -351,7 +351,7 @@ func (g *Normals) Fill(dst []float64) {
 // i = h mod 256) and whether it lies in strip i's rectangle, |j| < k_i.
 func rect(h uint32) (float64, bool) {
 	j, i := int32(h&^0xFF), h&0xFF
-	return float64(j) * zig.w[i], abs32(j) < zig.k[i]
+	return float64(j) * zig.w[i], uint32(max(j, -j)) < zig.k[i]
 }
 
 // outside finishes a candidate h that missed its strip's rectangle (the base strip's tail,
@@ -375,11 +375,4 @@ func (g *Normals) outside(h uint32) float64 {
 			return -zigR - t
 		}
 	}
-}
-
-func abs32(j int32) uint32 {
-	if j < 0 {
-		return uint32(-j)
-	}
-	return uint32(j)
 }
