@@ -9,24 +9,19 @@ import (
 
 // This file holds the exact sampler of a Gaussian restricted to an ℓ2 ball for any d and
 // any mean, for when domain.go's rejection methods (about 1/P(accept) vectors) are hopeless:
-// the mean far outside K in high d (erm_rates at d ≥ 32, εn ≥ 400). SPEC §4.5 states it.
-//
-// Derivation. With x = t·e + ρ·v, e = m/‖m‖, ρ ≥ 0 and v a unit vector ⊥ e, the volume
-// element is dt·ρ^{d−2}dρ·dσ(v), so under N(m, σ²I_d) restricted to ‖x‖ ≤ R the triple has
-// density ρ^{d−2} e^{−ρ²/(2σ²)} · e^{−(t−‖m‖)²/(2σ²)} · 1{t² ≤ R² − ρ²}: v is uniform on
-// the sphere ⊥ e, t | ρ is N(‖m‖, σ²) truncated to [−w(ρ), w(ρ)], w(ρ) = √(R² − ρ²), and
-// ρ has the density p(ρ) ∝ ρ^{d−2} e^{−ρ²/(2σ²)} · P(−w(ρ) ≤ N(‖m‖, σ²) ≤ w(ρ)) on [0, R].
-// This is the vMF factorisation of Wood (1994, "Simulation of the von Mises Fisher
-// distribution", Commun. Statist. Simul. 23(1)) in cylindrical coordinates: the only
-// special function left is the normal interval mass (logMassStd, in log space), not the
-// Bessel normaliser I_{d/2−1}(κ)/κ^{d/2−1}. log p is concave on [0, R]: (d−2)·log ρ and
-// −ρ²/(2σ²) are, and G(w) = log P(|N(‖m‖, σ²)| ≤ w) is concave and non-decreasing in w by
-// Prékopa's theorem (Prékopa 1973: the marginal in w of the log-concave φ(t − ‖m‖)·1{|t| ≤
-// w} on R²), composed with the concave w(ρ). So ρ is drawn exactly from the secant envelope
-// of logConcave (concave.go) on a grid adapted to the mode. In the tails log p is computed
-// relative to the constant (‖m‖ − R)₊²/(2σ²), merging the quadratics as −ρ²/(2σ²) −
-// (‖m‖ − w)²/(2σ²) = −(‖m‖ − R)²/(2σ²) − ‖m‖ρ²/((R + w)σ²): no cancellation of two
-// O(‖m‖²/σ²) terms. The envelope's pad covers floating-point rounding.
+// the mean far outside K in high d (erm_rates at d ≥ 32, εn ≥ 400). SPEC §4.5 states it:
+// with x = t·e + ρ·v (e = m/‖m‖, v a unit vector ⊥ e; volume element dt·ρ^{d−2}dρ·dσ(v)),
+// v is uniform, t | ρ is N(‖m‖, σ²) truncated to [−w(ρ), w(ρ)], w(ρ) = √(R² − ρ²), and ρ
+// has the density p(ρ) ∝ ρ^{d−2} e^{−ρ²/(2σ²)} · P(|N(‖m‖, σ²)| ≤ w(ρ)) on [0, R]: the vMF
+// factorisation of Wood (1994, "Simulation of the von Mises Fisher distribution", Commun.
+// Statist. Simul. 23(1)) in cylindrical coordinates, which leaves the normal interval mass
+// (logMassStd) instead of the Bessel normaliser I_{d/2−1}(κ)/κ^{d/2−1}. log p is concave:
+// (d−2)·log ρ and −ρ²/(2σ²) are, and G(w) = log P(|N(‖m‖, σ²)| ≤ w) is concave and
+// non-decreasing (Prékopa 1973: the marginal of the log-concave φ(t − ‖m‖)·1{|t| ≤ w} on
+// R²) composed with the concave w(ρ); so ρ is drawn exactly from logConcave's envelope. In
+// the tails log p is taken relative to (‖m‖ − R)₊²/(2σ²), with −ρ²/(2σ²) − (‖m‖ − w)²/(2σ²)
+// = −(‖m‖ − R)²/(2σ²) − ‖m‖ρ²/((R + w)σ²): no cancellation of two O(‖m‖²/σ²) terms. The
+// envelope's pad covers floating-point rounding.
 
 const (
 	ballNodes0   = 32      // initial nodes between the drop points

@@ -204,9 +204,8 @@ func (MALA) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 // No Metropolis correction, so the stationary law is not π: the bias is O(h d β_π) in KL on
 // a smooth target (Dalalyan 2017 Thm 1: TV ≤ ε needs h ≍ ε²/(β_π d)), larger on kinks, and
 // measured (samplertest, experiments/sampler_field.yaml), not hidden. Constants (SPEC §4.9;
-// a heuristic, guarantee nominal): h = StepC/(β_π d) (piCurvature; StepC =
-// DefaultULAStepC by default), T = stepsFor at h (the diffusion's rate, which ULA tracks up
-// to its bias). Per step: n gradient queries.
+// a heuristic, guarantee nominal): h = StepC/(β_π d) (piCurvature; DefaultULAStepC), T =
+// stepsFor at h, the diffusion's rate that ULA tracks up to its bias; n gradient queries.
 type ULA struct{}
 
 var _ algorithms.Sampler = ULA{}

@@ -79,16 +79,14 @@ func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (i
 	return planQueries(ProximalRejection{}, c, t, func(T int) (float64, float64) { return valuesPerStep * float64(T), 0 })
 }
 
-// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h (SPEC §4.2).
-// μ > 0: the target is kμ-strongly log-concave, and with an exact RGO KL(ρ_T‖π) ≤
-// KL(ρ_0‖π)/(1+h kμ)^{2T} (Chen–Chewi–Salim–Wibisono 2022 [REC]); from x_0 ~ N(0, (kμ)^{-1} I)
-// on K, KL₀ ≤ k G_f²/(2μ) by Herbst's argument for the kG_f-Lipschitz kF under a kμ-strongly
-// log-concave law (SPEC §4.2 [DER]); Pinsker: TV ≤ √(KL/2).
-//
-// μ = 0 (the pure mechanism on a bounded K): the target satisfies a Poincaré inequality with
-// C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave laws on convex sets
-// [REC]) and χ²(ρ_T‖π) ≤ χ²(ρ_0‖π)/(1+h/C_P)^{2T} (CCSW22 [REC]); from the uniform law on K,
-// χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤ e^{k G_f D_K}; TV ≤ √χ²/2.
+// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h (SPEC §4.2). μ > 0:
+// KL contracts by (1 + h kμ)^{-2T} with an exact RGO (Chen–Chewi–Salim–Wibisono 2022 [REC])
+// from KL₀ ≤ k G_f²/(2μ) (x_0 ~ N(0, (kμ)^{-1} I) on K; Herbst's argument for the
+// kG_f-Lipschitz kF, SPEC §4.2 [DER]), and Pinsker gives TV ≤ √(KL/2). μ = 0 (the pure
+// mechanism on a bounded K): χ² contracts by (1 + h/C_P)^{-2T} (CCSW22 [REC]) with the
+// Poincaré constant C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave laws on
+// convex sets [REC]) from the uniform law on K, χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤
+// e^{k G_f D_K}, and TV ≤ √χ²/2.
 func stepsFor(c problems.Constants, t algorithms.Target, h, tv float64) (int, error) {
 	var rate, need float64
 	if t.Mu > 0 { // KL₀ e^{−2T rate} ≤ 2 tv²
