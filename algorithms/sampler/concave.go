@@ -12,8 +12,7 @@ import (
 // above it: it is not log-concave, and the draw would not be exact.
 var ErrNotLogConcave = errors.New("sampler: density is not log-concave (value above its secant envelope)")
 
-// envelopeMaxTries bounds the rejection loop of logConcave.draw (the expected number of
-// proposals is 1/acceptance, close to 1 on the grids used here).
+// envelopeMaxTries bounds logConcave.draw's loop (1/acceptance proposals expected, near 1).
 const envelopeMaxTries = 1 << 20
 
 // logConcave draws EXACTLY from a log-concave density exp(ℓ) on [lo, hi] (either end may be
@@ -80,16 +79,14 @@ func (e *logConcave) slope(i int) float64 {
 	return (e.l[i+1] - e.l[i]) / (e.x[i+1] - e.x[i])
 }
 
-// add appends the envelope piece [a, b] (if not empty) on the line through (ref, c) with
-// slope s, c padded by e.pad.
+// add appends the piece [a, b], if not empty, on the line through (ref, c + pad) of slope s.
 func (e *logConcave) add(a, b, ref, c, s float64) {
 	if b > a {
 		e.a, e.b, e.ref, e.c, e.s = append(e.a, a), append(e.b, b), append(e.ref, ref), append(e.c, c+e.pad), append(e.s, s)
 	}
 }
 
-// pieces lays the envelope on [lo, hi]: the outer secants extended over the tails, and
-// each node cell's (cell).
+// pieces lays the envelope on [lo, hi]: the outer secants over the tails, cell on each cell.
 func (e *logConcave) pieces(lo, hi float64) error {
 	x, l, N := e.x, e.l, len(e.x)
 	// left tail [lo, x_0]: the secant of cell 0 extended to the left of x_0
@@ -169,8 +166,7 @@ func (e *logConcave) masses() error {
 	return nil
 }
 
-// cumMass returns the normalised cumulative masses (len M + 1) of M pieces of log masses
-// lm, and log Σ e^{lm}.
+// cumMass returns the normalised cumulative masses (len M + 1) of log masses lm and log Σ e^{lm}.
 func cumMass(lm []float64) (cum []float64, tot float64) {
 	tot = math.Inf(-1)
 	for _, v := range lm {
@@ -236,8 +232,7 @@ func (e *logConcave) draw(rng *rand.Rand, rej *int64) (float64, error) {
 	return 0, fmt.Errorf("%w: no acceptance in %d envelope proposals", ErrNotLogConcave, envelopeMaxTries)
 }
 
-// acceptance returns the lower bound Σ chord mass / envelope mass of the acceptance rate
-// (computed by the trapezoid-free closed form of each chord piece).
+// acceptance returns a lower bound of the acceptance rate: Σ chord mass / envelope mass.
 func (e *logConcave) acceptance() float64 {
 	low := math.Inf(-1)
 	for i := 0; i+1 < len(e.x); i++ {

@@ -48,7 +48,7 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 	if dom.Kind == problems.Box {
 		r := dom.Radius
 		for j, mj := range m {
-			dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+			dst[j] = boxCoord(mj, sd, r, rng, rej)
 		}
 		return nil
 	}
@@ -60,10 +60,10 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 	return g.shift(dst, rng, rej)
 }
 
-// boxCoord draws one coordinate of the box case: N(mj, sd²) on [−r, r], whose standardised
-// ends are a = (−r − mj)/sd and b = (r − mj)/sd; plain rejection when [a, b] ⊃ [−3, 3]
-// (≥ 99.7% of the mass), else the exact truncated draw.
-func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
+// boxCoord draws N(mj, sd²) on [−r, r] (a box coordinate): plain rejection when its
+// standardised interval [a, b] ⊃ [−3, 3] (≥ 99.7% of the mass), else the exact truncated draw.
+func boxCoord(mj, sd, r float64, rng *rand.Rand, rej *int64) float64 {
+	a, b := (-r-mj)/sd, (r-mj)/sd
 	if a < -3 && b > 3 {
 		for {
 			v := mj + sd*rng.NormFloat64()
@@ -100,8 +100,7 @@ func (g *gaussPart) set(m []float64, sd float64) {
 	}
 }
 
-// draw writes one draw of N(m, sd² I) on K into dst, its plain normals from nz and the
-// rest from rng; rej counts rejected proposals.
+// draw writes a draw of N(m, sd² I) on K into dst (plain normals from nz, the rest from rng).
 func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *int64) error {
 	nz.Fill(dst)
 	if g.dom.Kind != problems.Box {
@@ -119,7 +118,7 @@ func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *
 			dst[j] = v
 			continue
 		}
-		dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+		dst[j] = boxCoord(mj, sd, r, rng, rej)
 	}
 	return nil
 }
@@ -221,8 +220,7 @@ func sumSq(x []float64) float64 {
 	return s
 }
 
-// normals fills x with independent N(0, 1) draws and returns ‖x‖² (a uniform direction
-// once divided by its root).
+// normals fills x with N(0, 1) draws and returns ‖x‖² (x/‖x‖ is a uniform direction).
 func normals(x []float64, rng *rand.Rand) float64 {
 	s := 0.0
 	for j := range x {

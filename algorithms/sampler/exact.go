@@ -185,8 +185,7 @@ func (p *PiecewiseLaw) Draw(rng *rand.Rand) float64 {
 	return math.Min(math.Max(x, l), r)
 }
 
-// CDF returns P(X ≤ x). The binary only draws; the tests of samplertest and audit
-// compare their quadratures with it.
+// CDF returns P(X ≤ x); the tests of samplertest and audit compare their quadratures with it.
 func (p *PiecewiseLaw) CDF(x float64) float64 {
 	M := len(p.A)
 	if x <= p.Edges[0] {
@@ -223,8 +222,7 @@ func LinearLaws(z [][]float64, dom problems.Domain, k, mu float64) ([]PiecewiseL
 	})
 }
 
-// coordinateLaws builds and prepares the law(j, lo, hi) of every coordinate j of the data
-// z on the domain's interval [lo, hi].
+// coordinateLaws builds and prepares law(j, lo, hi) for each coordinate j of z on [lo, hi].
 func coordinateLaws(z [][]float64, dom problems.Domain, law func(j int, lo, hi float64) PiecewiseLaw) ([]PiecewiseLaw, error) {
 	if len(z) == 0 {
 		return nil, fmt.Errorf("%w: no data", ErrNoExact)
