@@ -50,7 +50,7 @@ func logMassStd(a, b float64) float64 {
 }
 
 // truncStdNormal draws N(0,1) conditioned on [a, b] exactly, for any a < b (infinite ends
-// allowed). rej counts proposals that were rejected (the caller's domain_rejections).
+// allowed); rej counts rejected proposals.
 func truncStdNormal(rng *rand.Rand, a, b float64, rej *int64) float64 {
 	if a >= 0 {
 		return rightTail(rng, a, b, rej)

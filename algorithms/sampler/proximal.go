@@ -73,8 +73,7 @@ func (ProximalRejection) Certifies() bool { return true }
 // (acceptance ≥ 1/2 by Jensen) × 2 Σ_{α≥1} α/α! = 2e values per proposal (SPEC §4.3).
 const valuesPerStep = 4 * math.E
 
-// PlanSteps returns T and the predicted value queries 4e·T (an upper estimate, tight for
-// small h G²).
+// PlanSteps returns T and 4e·T predicted value queries (an upper estimate, tight for small hG²).
 func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
 	return planQueries(ProximalRejection{}, c, t, func(T int) (float64, float64) { return valuesPerStep * float64(T), 0 })
 }
@@ -243,7 +242,7 @@ type Stats struct {
 	MaxAlpha         int   // deepest level α of the ρ series reached
 }
 
-// ProximalChain is the state of one proximal-rejection run; Step allocates nothing. Not
+// ProximalChain is the state of one proximal-rejection run (Step allocates nothing); not
 // safe for concurrent use.
 type ProximalChain struct {
 	vd     problems.ValueDiffer // the oracle's differences f_i(z) − f_i(x), the RGO's queries (zeroth order)
@@ -419,8 +418,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	}
 }
 
-// Sample runs T = Schedule.Steps outer steps from the data-independent start and returns
-// x_T, checking ctx every 1024 steps; diagnostics go into rec.Extra.
+// Sample runs Schedule.Steps outer steps from the data-independent start and returns x_T.
 func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	ch, err := NewProximalChain(o, t)
 	if err != nil {

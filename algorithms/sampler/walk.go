@@ -27,8 +27,7 @@ func nominalSchedule(c problems.Constants, t algorithms.Target, h float64) (Sche
 	return Schedule{H: h, Steps: T, TVMix: tv}, nil
 }
 
-// planQueries is a chain's PlanSteps: T from its Schedule and the (value, gradient)
-// queries q(T) of a run of T steps.
+// planQueries is a chain's PlanSteps: T from its Schedule and the queries q(T) of T steps.
 func planQueries(s Scheduler, c problems.Constants, t algorithms.Target, q func(T int) (values, grads float64)) (int, float64, float64, error) {
 	sc, err := s.Schedule(c, t)
 	if err != nil {
