@@ -78,8 +78,7 @@ func Exit(err error, stderr io.Writer) int {
 }
 
 // Registry is the one place where concrete components are wired (DESIGN.md "Data flow"):
-// the built-in catalog followed by c's components. A name registered twice is a
-// UsageError.
+// the built-in catalog, then c's. A name registered twice is a UsageError.
 func Registry(c Components) (runner.Registry, error) {
 	smps := append(sampler.All(), c.Samplers...)
 	var samplers []string
@@ -316,8 +315,7 @@ func (o options) check() error {
 // SuitePath lists the experiments of `make reproduce` and of REPORT.md.
 const SuitePath = "experiments/SUITE"
 
-// auditExperiments are the privacy audit's experiments, reported after the suite's (the
-// Makefile's AUDIT list).
+// auditExperiments are the privacy audit's (the Makefile's AUDIT), reported after the suite's.
 var auditExperiments = []string{"audit", "audit_paths", "audit_smooth", "audit_strongly_convex", "audit_sampler", "audit_exact"}
 
 // ReadSuite reads the experiment names of path (or of the built-in copy when path does
@@ -411,8 +409,7 @@ func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
 	}
 }
 
-// listExperiments prints the experiments built into the binary (the specs of
-// experiments/), one line each with the first sentence of its description.
+// listExperiments prints the built-in experiments with the first sentence of their description.
 func listExperiments(w io.Writer) {
 	fmt.Fprintln(w, "experiments (-exp NAME; built in, ./experiments/NAME.yaml takes precedence):")
 	for _, name := range experiments.BuiltinNames() {
@@ -658,8 +655,8 @@ func merge(reg runner.Registry, o options, flags []string, stdout io.Writer) err
 	return analyse(spec, dir, figDir, o.workers, stdout)
 }
 
-// analyse runs the analysis of a finished experiment folder, its checks and figures on
-// workers goroutines (-workers), and prints the checks.
+// analyse runs the analysis of a finished experiment folder on workers goroutines and
+// prints its checks.
 func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.Writer) error {
 	exp := anreport.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk, Spec: string(spec.Bytes),
 		Methods: map[string]string{}, Workers: workers}
@@ -684,8 +681,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.
 	return nil
 }
 
-// compare runs -compare OLD NEW: the table on stdout, compare.csv and figures in NEW's
-// folder (or -out).
+// compare runs -compare OLD NEW: a table on stdout, compare.csv and figures in NEW (or -out).
 func compare(o options, newPath string, stdout io.Writer) error {
 	outDir := newPath
 	if filepath.Ext(newPath) == ".csv" {

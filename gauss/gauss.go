@@ -192,9 +192,8 @@ func KSD(xs []float64, cdf func(float64) float64) float64 {
 	return d
 }
 
-// KSPValue is the asymptotic one-sample p-value P(D_N ≥ d) under the null,
-// KolmogorovSurvival((√N + 0.12 + 0.11/√N)·d) (Stephens 1970, JRSS B 32; Numerical
-// Recipes §14.3).
+// KSPValue is the asymptotic one-sample p-value P(D_N ≥ d), KolmogorovSurvival((√N + 0.12 +
+// 0.11/√N)·d) (Stephens 1970, JRSS B 32; Numerical Recipes §14.3).
 func KSPValue(d float64, n int) float64 {
 	rn := math.Sqrt(float64(n))
 	return KolmogorovSurvival((rn + 0.12 + 0.11/rn) * d)

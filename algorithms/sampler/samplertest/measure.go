@@ -95,8 +95,8 @@ func MinSamples(b, alpha float64) int {
 	return int(math.Ceil(2 * math.Log(2/alpha) / (b * b)))
 }
 
-// Measure draws opt.Samples independent outputs of s on c (one Sample call each, a fresh
-// chain from the sampler's data-independent start) and compares them with c's exact law.
+// Measure draws opt.Samples independent outputs of s on c (one Sample call, a fresh chain,
+// each) and compares them with c's exact law.
 func Measure(ctx context.Context, s algorithms.Sampler, c Case, opt Options) (Report, error) {
 	if opt.Samples < 100 {
 		return Report{}, fmt.Errorf("samplertest: Samples = %d, want ≥ 100", opt.Samples)
@@ -357,8 +357,8 @@ func L1Case(rng *rand.Rand, name string, d, n int, dom problems.Domain, k, mu fl
 	return Case{Name: name, Problem: p, Target: algorithms.Target{K: k, Mu: mu}, Law: law}
 }
 
-// LogisticCase is a 1-D logistic loss log(1 + e^{−y a x}) with a ∈ [0.3, 1], y = ±1, on
-// [−2, 2], hiding its structure (samplers see only the oracle).
+// LogisticCase is the 1-D logistic loss log(1 + e^{−y a x}), a ∈ [0.3, 1], y = ±1, on [−2, 2]
+// (logistic1: samplers see only the oracle).
 func LogisticCase(rng *rand.Rand, n int, k, mu float64) Case {
 	p := &logistic1{dom: problems.Domain{Kind: problems.Box, Radius: 2}}
 	for range n {
