@@ -150,10 +150,8 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 		h := math.Min(cst/(G*G), hmax)
 		return nominalSchedule(c, t, h)
 	}
-	// Certified: TV ≤ τ_mix + T τ_RGO, τ_mix = τ/2, τ_RGO = τ/(2T), at GLL22 Lemma 5.5's
-	// h = 2^-8/(G² L) with L the smallest level whose proven per-call bound
-	// logRGOTVBound(h G², L) (SPEC §4.4) is ≤ τ_RGO: the largest step the proof certifies
-	// (the bound falls as L grows while T only grows like L). None up to maxCertifiedL: refused.
+	// Certified (SPEC §4.4): TV ≤ τ_mix + T τ_RGO, τ_mix = τ/2, τ_RGO = τ/(2T), at GLL22
+	// Lemma 5.5's h = 2^-8/(G² L), L the smallest level whose logRGOTVBound is ≤ τ_RGO.
 	tvMix := t.TV / 2
 	var lb float64
 	for L := 1; L <= maxCertifiedL; L++ {
@@ -178,16 +176,14 @@ const maxCertifiedL = 400
 
 // logRGOTVBound is the log of a proven upper bound on the TV distance between one call of
 // the rejection RGO (GLL22 Algorithm 2, SPEC §4.3) and its target π_y ∝ G(x)e^{−F(x)}, when
-// h·G² = hG2 and every f_i is G-Lipschitz; L sets the analysis's truncation level (any level
-// gives a valid bound; SPEC §4.4 derives it):
+// h·G² = hG2 and every f_i is G-Lipschitz, at truncation level L (any level gives a valid
+// bound; SPEC §4.4 derives it):
 //
 //	TV ≤ E(|S| − 1)₊ ≤ c_p·(Σ_{α≤M} (α!)^{−1/p}(2Γ(pα/2 + 1))^{1/p} s^α)^p + Σ_{α>M} 2s^α Γ(α/2 + 1)/α!
 //
 // with s = 2G√h, c_p = (p − 1)^{p−1}/p^p, for every M ≥ 1 and p > 1; the minimum over
-// M = min(L, 64) and p ∈ {2, L/2, L, 2L} is returned. The tail series is summed until its
-// terms fall below 1e-30 of the sum and the rest bounded by a geometric series (the ratio
-// of consecutive terms is < s√((α + 3)/2)/(α + 1), decreasing in α, by Gautschi's
-// inequality Γ(x + 1)/Γ(x + ½) < √(x + 1) at x = (α + 1)/2).
+// M = min(L, 64) and p ∈ {2, L/2, L, 2L} is returned, the tail bounded geometrically past
+// 1e-30 of the sum (its ratio by Gautschi's inequality, SPEC §4.4).
 func logRGOTVBound(hG2 float64, L int) float64 {
 	if !(hG2 > 0) {
 		return math.Inf(-1)
@@ -368,12 +364,10 @@ func (c *ProximalChain) Step(rng *rand.Rand) error {
 	return c.rgo(rng)
 }
 
-// rgo is GLL22 Algorithm 2 as reconstructed in SPEC §4.3: draw x, z independently from the
-// Gaussian part G = N(m, sd² I) on K; build the unbiased estimator
-// ρ = 1 + Σ_{α≥1} 1{reach α} Π_{j≤α} (f_{i_j}(z) − f_{i_j}(x)), with α reached w.p. 1/α!
-// and fresh uniform indices per level, so E[ρ | x, z] = e^{F(z) − F(x)}; accept x with
-// probability clip(ρ/2, 0, 1). Except for the clipping (counted in RhoNeg/RhoHigh), the
-// accepted x is exactly ∝ G(x) e^{−F(x)} = π_y.
+// rgo is GLL22 Algorithm 2 as reconstructed in SPEC §4.3: x, z from the Gaussian part
+// G = N(m, sd² I) on K, ρ = 1 + Σ_{α≥1} 1{reach α} Π_{j≤α} (f_{i_j}(z) − f_{i_j}(x)) (α
+// reached w.p. 1/α!, fresh indices per level: E[ρ | x, z] = e^{F(z) − F(x)}), x accepted
+// w.p. clip(ρ/2, 0, 1): exactly π_y but for the clipping (counted in RhoNeg/RhoHigh).
 func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	c.Stats.RGOCalls++
 	vd, n, k := c.vd, c.n, c.k
