@@ -27,7 +27,7 @@ var ErrNoExact = errors.New("sampler: no exact sampler for this target")
 // structural methods read the data through DataAccess.Structure (uncounted; recorded in
 // Notes, and declared by Needs); Table1D reads it through the counted oracle.
 type Exact struct {
-	// Grid is the number of quadrature nodes of the 1-D method (default 8193).
+	// Grid is the number of envelope nodes of the 1-D method (default 8193).
 	Grid int
 }
 

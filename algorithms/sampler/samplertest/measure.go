@@ -22,7 +22,7 @@ import (
 type Options struct {
 	// Samples is the number of independent sampler outputs per case (required, ≥ 100).
 	Samples int
-	// Seed seeds the sampler's generator (rand.NewPCG(Seed, case index)); defaults to 1.
+	// Seed seeds the sampler's rand.NewPCG(Seed, FNV-1a of the case name); defaults to 1.
 	Seed uint64
 	// Alpha is the family-wise false-rejection rate of Test over all its statistics
 	// (defaults to 1e-4). Measure uses it for the critical values it reports.
