@@ -300,8 +300,9 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 
 // Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) on its domain
 // [lo, hi] (either end may be infinite) that SPEC §4.8.3 describes: rejection from the
-// secant envelope of ℓ (logConcave) on Grid nodes laid around the mode where ℓ is within 50
-// nats of its maximum. The tests' quadrature reference for it is tableRef (references_test.go).
+// secant envelope of ℓ (logConcave, Gilks 1992) on Grid nodes laid around the mode where ℓ
+// is within 50 nats of its maximum. The tests' quadrature reference for it is tableRef
+// (references_test.go).
 type Table1D struct {
 	X   []float64 // nodes
 	L   []float64 // ℓ at the nodes
@@ -321,8 +322,9 @@ func NewTable1D(p problems.ValueAccess, k, mu float64, grid int) (*Table1D, erro
 		if !(mu > 0) {
 			return nil, fmt.Errorf("%w: mu=0 on R is improper", ErrNoExact)
 		}
-		// |x*| ≤ G_f/μ and the law is kμ-strongly log-concave, so ±(G_f/μ + 60/√(kμ)) holds
-		// its mass: the nodes go inside, the envelope's tails cover the rest of R exactly.
+		// The minimiser x* of F + μx²/2 has |x*| ≤ G_f/μ and the law is kμ-strongly
+		// log-concave, so ±(G_f/μ + 60/√(kμ)) holds its mass: the nodes go inside, the
+		// envelope's tails cover the rest of R exactly.
 		b := c.GF/mu + 60/math.Sqrt(k*mu) + 1
 		return newTable1D(ell, -b, b, math.Inf(-1), math.Inf(1), grid)
 	}

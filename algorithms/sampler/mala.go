@@ -11,10 +11,10 @@ import (
 	"expmech/problems"
 )
 
-// MALA is the Metropolis-adjusted Langevin algorithm (Roberts–Tweedie 1996) on π ∝ exp(−k(F
-// + μ‖x‖²/2)) restricted to K, with full-batch (sub)gradients: propose x' = x + h∇log π(x) +
-// √(2h) ξ, reject x' ∉ K (log π = −∞ there, so the chain stays exact in law on K), else
-// accept with the Metropolis–Hastings ratio. The first-order alternative.
+// MALA is the Metropolis-adjusted Langevin algorithm (Roberts–Tweedie 1996) on
+// π ∝ exp(−k(F + μ‖x‖²/2)) restricted to K, with full-batch (sub)gradients: propose
+// x' = x + h∇log π(x) + √(2h) ξ, reject x' ∉ K (log π = −∞ there, so the chain stays exact
+// in law on K), else accept with the Metropolis–Hastings ratio. The first-order alternative.
 //
 // Constants (SPEC §4.9; a heuristic, guarantee nominal): h = StepC/(β_π √d) (piCurvature;
 // StepC = 1/2 by default; Dwivedi et al. 2019 use h ∝ 1/(β d^{1/2}) from a warm start), and
@@ -191,15 +191,15 @@ func (MALA) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 	return rho, ok
 }
 
-// ULA is the unadjusted (projected, sub)gradient Langevin algorithm on π ∝ exp(−k(F +
-// μ‖x‖²/2)) restricted to K, x_{t+1} = Π_K(x_t + h ∇log π(x_t) + √(2h) ξ_t), ξ_t ~ N(0, I):
-// the Euler–Maruyama discretisation of the Langevin diffusion (Roberts–Tweedie 1996 eq.
-// (1.2); Dalalyan 2017, JRSS-B, "Theoretical guarantees for approximate sampling from smooth
-// and log-concave densities", eq. (3); Durmus–Moulines 2017, AAP, Algorithm ULA), with the
-// Euclidean projection Π_K of Bubeck–Eldan–Lehec 2018 (DCG, "Sampling from a log-concave
-// distribution with projected Langevin Monte Carlo", eq. (1)) and a subgradient at kinks
-// (Durmus–Majewski–Miasojedow 2019, JMLR, "Analysis of Langevin Monte Carlo via convex
-// optimization", §3, the subgradient LMC).
+// ULA is the unadjusted (projected, sub)gradient Langevin algorithm on
+// π ∝ exp(−k(F + μ‖x‖²/2)) restricted to K, x_{t+1} = Π_K(x_t + h ∇log π(x_t) + √(2h) ξ_t)
+// with ξ_t ~ N(0, I): the Euler–Maruyama discretisation of the Langevin diffusion
+// (Roberts–Tweedie 1996 eq. (1.2); Dalalyan 2017, JRSS-B, "Theoretical guarantees for
+// approximate sampling from smooth and log-concave densities", eq. (3); Durmus–Moulines 2017,
+// AAP, Algorithm ULA), with the Euclidean projection Π_K of Bubeck–Eldan–Lehec 2018 (DCG,
+// "Sampling from a log-concave distribution with projected Langevin Monte Carlo", eq. (1))
+// and a subgradient at kinks (Durmus–Majewski–Miasojedow 2019, JMLR, "Analysis of Langevin
+// Monte Carlo via convex optimization", §3, the subgradient LMC).
 //
 // No Metropolis correction, so the stationary law is not π: the bias is O(h d β_π) in KL on
 // a smooth target (Dalalyan 2017 Thm 1: TV ≤ ε needs h ≍ ε²/(β_π d)), larger on kinks, and
