@@ -78,8 +78,7 @@ func Exit(err error, stderr io.Writer) int {
 }
 
 // Registry is the one place where concrete components are wired (DESIGN.md "Data flow"):
-// the built-in catalog followed by c's components. A name registered twice is a
-// UsageError.
+// the built-in catalog, then c's. A name registered twice is a UsageError.
 func Registry(c Components) (runner.Registry, error) {
 	smps := append(sampler.All(), c.Samplers...)
 	var samplers []string
@@ -220,10 +219,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, c Compone
 	return nil
 }
 
-// parseFlags declares the command's flags, each stored into o, and parses args. help
-// reports that -h was given (the usage is then printed on stdout and there is nothing
-// else to do). With -compare, the new run is the one positional argument, returned as
-// newRun.
+// parseFlags declares the command's flags into o and parses args. help reports -h (the
+// usage is printed on stdout). With -compare, newRun is the one positional argument.
 func parseFlags(o *options, args []string, stdout io.Writer) (newRun string, help bool, err error) {
 	fs := flag.NewFlagSet("expmech", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -318,13 +315,11 @@ func (o options) check() error {
 // SuitePath lists the experiments of `make reproduce` and of REPORT.md.
 const SuitePath = "experiments/SUITE"
 
-// auditExperiments are the privacy audit's experiments, reported after the suite's (the
-// Makefile's AUDIT list).
+// auditExperiments are the privacy audit's (the Makefile's AUDIT), reported after the suite's.
 var auditExperiments = []string{"audit", "audit_paths", "audit_smooth", "audit_strongly_convex", "audit_sampler", "audit_exact"}
 
 // ReadSuite reads the experiment names of path (or of the built-in copy when path does
-// not exist): one per line; blank lines and lines starting with # are skipped (as the
-// Makefile does).
+// not exist), one per line, skipping blank lines and # comments as the Makefile does.
 func ReadSuite(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -392,9 +387,7 @@ func loadSpec(exp string, schema experiments.Schema) (*experiments.Spec, error) 
 		exp, here, path, strings.TrimSuffix(strings.TrimSuffix(filepath.Base(path), ".yaml"), ".yml"))}
 }
 
-// list prints the registered problems, algorithms and samplers, one line each with its
-// description (-list): every problem generator and sampler should have a Doc method (a
-// factory has its Doc field).
+// list prints the registered problems, algorithms and samplers with their Doc (-list).
 func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
 	docOf := func(v any) string {
 		if d, ok := v.(interface{ Doc() string }); ok {
@@ -416,8 +409,7 @@ func list(w io.Writer, reg runner.Registry, smps []algorithms.Sampler) {
 	}
 }
 
-// listExperiments prints the experiments built into the binary (the specs of
-// experiments/), one line each with the first sentence of its description.
+// listExperiments prints the built-in experiments with the first sentence of their description.
 func listExperiments(w io.Writer) {
 	fmt.Fprintln(w, "experiments (-exp NAME; built in, ./experiments/NAME.yaml takes precedence):")
 	for _, name := range experiments.BuiltinNames() {
@@ -597,9 +589,8 @@ func experiment(ctx context.Context, reg runner.Registry, o options, flags []str
 	return analyse(spec, res.Dir, runner.ExperimentDir(o.figures, spec), o.workers, stdout)
 }
 
-// printPrice prints the plan's CPU-hours: each algorithm's predicted cost times the
-// seconds per unit cost of its rows in the results file path (runner.CostRates), and the
-// labels it could not price.
+// printPrice prints the plan's CPU-hours (each algorithm's predicted cost × the seconds per
+// unit cost of its rows in the results file path) and the labels it could not price.
 func printPrice(w io.Writer, p runner.DryRunResult, path string) error {
 	rs, err := rows.ReadFile(path)
 	if err != nil {
@@ -664,8 +655,8 @@ func merge(reg runner.Registry, o options, flags []string, stdout io.Writer) err
 	return analyse(spec, dir, figDir, o.workers, stdout)
 }
 
-// analyse runs the analysis of a finished experiment folder, its checks and figures on
-// workers goroutines (-workers), and prints the checks.
+// analyse runs the analysis of a finished experiment folder on workers goroutines and
+// prints its checks.
 func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.Writer) error {
 	exp := anreport.Experiment{Name: spec.Name, Description: spec.Description, Quick: spec.Shrunk, Spec: string(spec.Bytes),
 		Methods: map[string]string{}, Workers: workers}
@@ -690,8 +681,7 @@ func analyse(spec *experiments.Spec, dir, figDir string, workers int, stdout io.
 	return nil
 }
 
-// compare runs -compare OLD NEW: the table on stdout, compare.csv and the figures into
-// NEW's folder (or -out).
+// compare runs -compare OLD NEW: a table on stdout, compare.csv and figures in NEW (or -out).
 func compare(o options, newPath string, stdout io.Writer) error {
 	outDir := newPath
 	if filepath.Ext(newPath) == ".csv" {

@@ -1,9 +1,8 @@
 // Package domain names the constraint set K of a problem (DESIGN.md "Spec schema"): the
 // ℓ2 ball, the box (ℓ∞ ball) or R^d, where the radius is then the prior bound C on ‖x*‖
-// (LLL24 Assumption 1.2). problems.Domain pairs the kind with its radius.
-//
-// It is a leaf shared by the spec decoder (experiments, which may not import problems)
-// and the problems, so that the value is typed from the YAML to the generators.
+// (LLL24 Assumption 1.2). problems.Domain pairs the kind with its radius. A leaf shared by
+// the spec decoder (experiments, which may not import problems) and the problems, so the
+// value is typed from the YAML on (STYLE.md 6).
 package domain
 
 import "fmt"
@@ -24,8 +23,8 @@ func (k Kind) Valid() bool { return k == Ball || k == Box || k == Unconstrained 
 // String returns the name as written in a spec and in the domain column.
 func (k Kind) String() string { return string(k) }
 
-// UnmarshalText accepts exactly "ball", "box" or "unconstrained", so strict spec decoding
-// rejects any other value with this message (the decoder adds file, line and key).
+// UnmarshalText accepts exactly "ball", "box" or "unconstrained"; the decoder adds file,
+// line and key to its error.
 func (k *Kind) UnmarshalText(b []byte) error {
 	v := Kind(b)
 	if !v.Valid() {

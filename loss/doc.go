@@ -2,10 +2,8 @@
 // logistic, hinge or absolute (DESIGN.md problems "glm" and "lowrank"; LLL24 §5 uses the
 // absolute loss for its low-rank experiment). The name selects the generator's φ, its
 // certified solver, its smoothness constant, and whether objective perturbation (KST12
-// Thm 2, which needs a twice-differentiable φ) applies.
-//
-// It is a leaf shared by the spec decoder (experiments), the problems and the baselines,
-// so that the value is typed from the YAML to every switch on it.
+// Thm 2, which needs a twice-differentiable φ) applies. A leaf shared by the spec decoder,
+// the problems and the baselines, so the value is typed from the YAML on (STYLE.md 6).
 package loss
 
 import "fmt"
@@ -24,13 +22,11 @@ const (
 // Valid reports whether k is a named loss or "" (not given).
 func (k Kind) Valid() bool { return k == "" || k == Logistic || k == Hinge || k == Absolute }
 
-// String returns the name as written in a spec and in the loss_kind column ("" when not
-// given).
+// String returns the name as written in a spec and in the loss_kind column.
 func (k Kind) String() string { return string(k) }
 
-// UnmarshalText accepts "logistic", "hinge", "absolute" or "" (the generator's own), so
-// strict spec decoding rejects any other value with this message (the decoder adds file,
-// line and key).
+// UnmarshalText accepts "logistic", "hinge", "absolute" or "" (the generator's own); the
+// decoder adds file, line and key to its error.
 func (k *Kind) UnmarshalText(b []byte) error {
 	v := Kind(b)
 	if !v.Valid() {

@@ -2,10 +2,8 @@
 // (erm; GLL22 §6.1 Thm 6.4, LLL24 Thm 2.2) or the excess population risk of stochastic
 // convex optimization (sco; GLL22 §6.3 Thm 6.8–6.9). The choice selects the
 // calibration theorem of the exponential mechanism and the utility columns of a row
-// (DESIGN.md "Spec schema").
-//
-// It is a leaf shared by the spec decoder (experiments), the problems and the
-// mechanisms, so that the value is typed from the YAML to the calibration.
+// (DESIGN.md "Spec schema"). A leaf shared by the spec decoder, the problems and the
+// mechanisms, so the value is typed from the YAML to the calibration (STYLE.md 6).
 package task
 
 import "fmt"
@@ -22,8 +20,8 @@ const (
 // Valid reports whether k is ERM or SCO.
 func (k Kind) Valid() bool { return k == ERM || k == SCO }
 
-// UnmarshalText accepts exactly "erm" or "sco", so strict spec decoding rejects any other
-// value with this message (the decoder adds file, line and key).
+// UnmarshalText accepts exactly "erm" or "sco"; the decoder adds file, line and key to its
+// error.
 func (k *Kind) UnmarshalText(b []byte) error {
 	v := Kind(b)
 	if !v.Valid() {

@@ -7,35 +7,21 @@ import (
 	"math/rand/v2"
 )
 
-// This file holds the exact sampler of a Gaussian restricted to an ℓ2 ball for ANY dimension
-// and ANY mean: the rejection methods of domain.go need about
-// 1/P(accept) vectors, which is astronomically many when the mean lies far outside K in high
-// d (erm_rates at d ≥ 32, εn ≥ 400).
-//
-// Cylindrical decomposition. Write x = t·e + ρ·v with e = m/‖m‖, t ∈ R, ρ ≥ 0 and v a unit
-// vector orthogonal to e. The volume element is dt·ρ^{d−2}dρ·dσ(v), so under N(m, σ²I_d)
-// restricted to ‖x‖ ≤ R the triple (ρ, t, v) has density
-//
-//	ρ^{d−2} e^{−ρ²/(2σ²)} · e^{−(t−‖m‖)²/(2σ²)} · 1{t² ≤ R² − ρ²},
-//
-// so v is uniform on the sphere ⊥ e, t | ρ is N(‖m‖, σ²) truncated to [−w(ρ), w(ρ)] with
-// w(ρ) = √(R² − ρ²), and ρ has the marginal density on [0, R]
-//
-//	p(ρ) ∝ ρ^{d−2} e^{−ρ²/(2σ²)} · P(−w(ρ) ≤ N(‖m‖, σ²) ≤ w(ρ)).
-//
-// This is the polar/von Mises–Fisher factorisation of Wood (1994, "Simulation of the von
-// Mises Fisher distribution", Commun. Statist. Simul. 23(1)) written in cylindrical instead
-// of polar coordinates: the only special function left is the normal interval mass, which
-// logMassStd computes in log space without cancellation, instead of the Bessel normaliser
-// I_{d/2−1}(κ)/κ^{d/2−1} of the radial law. And log p is CONCAVE on [0, R]: (d−2)·log ρ and −ρ²/(2σ²) are concave, and
-// G(w) = log P(|N(‖m‖, σ²)| ≤ w) is concave and non-decreasing in w by Prékopa's theorem
-// (the marginal in w of the log-concave φ(t − ‖m‖)·1{|t| ≤ w} on R² is log-concave;
-// Prékopa 1973), composed with the concave w(ρ). So ρ is drawn exactly by rejection from the
-// secant envelope of logConcave (concave.go) on a grid adapted to the mode. In the tails
-// the quadratic terms are combined before evaluation: −ρ²/(2σ²) − (‖m‖ − w)²/(2σ²) =
-// −(‖m‖ − R)²/(2σ²) − ‖m‖ρ²/((R + w)σ²), so log p is computed without the catastrophic
-// cancellation of two O(‖m‖²/σ²) terms, relative to the constant (‖m‖ − R)₊²/(2σ²). The
-// draw is exact up to floating-point rounding, which the envelope's pad covers.
+// This file holds the exact sampler of a Gaussian restricted to an ℓ2 ball for any d and
+// any mean, for when domain.go's rejection methods (about 1/P(accept) vectors) are hopeless:
+// the mean far outside K in high d (erm_rates at d ≥ 32, εn ≥ 400). SPEC §4.5 states it:
+// with x = t·e + ρ·v (e = m/‖m‖, v a unit vector ⊥ e; volume element dt·ρ^{d−2}dρ·dσ(v)),
+// v is uniform, t | ρ is N(‖m‖, σ²) truncated to [−w(ρ), w(ρ)], w(ρ) = √(R² − ρ²), and ρ
+// has the density p(ρ) ∝ ρ^{d−2} e^{−ρ²/(2σ²)} · P(|N(‖m‖, σ²)| ≤ w(ρ)) on [0, R]: the vMF
+// factorisation of Wood (1994, "Simulation of the von Mises Fisher distribution", Commun.
+// Statist. Simul. 23(1)) in cylindrical coordinates, which leaves the normal interval mass
+// (logMassStd) instead of the Bessel normaliser I_{d/2−1}(κ)/κ^{d/2−1}. log p is concave:
+// (d−2)·log ρ and −ρ²/(2σ²) are, and G(w) = log P(|N(‖m‖, σ²)| ≤ w) is concave and
+// non-decreasing (Prékopa 1973: the marginal of the log-concave φ(t − ‖m‖)·1{|t| ≤ w} on
+// R²) composed with the concave w(ρ); so ρ is drawn exactly from logConcave's envelope. In
+// the tails log p is taken relative to (‖m‖ − R)₊²/(2σ²), with −ρ²/(2σ²) − (‖m‖ − w)²/(2σ²)
+// = −(‖m‖ − R)²/(2σ²) − ‖m‖ρ²/((R + w)σ²): no cancellation of two O(‖m‖²/σ²) terms. The
+// envelope's pad covers floating-point rounding.
 
 const (
 	ballNodes0   = 32      // initial nodes between the drop points
@@ -118,9 +104,8 @@ func (g *BallGauss) LogRadial(rho float64) float64 {
 	return pl + quad + math.Log(0.5*gauss.Erfcx(xl/math.Sqrt2)) + log1mexp(lb-la)
 }
 
-// buildEnvelope places the nodes: the mode of the concave log p by golden section, the two
-// points where it has dropped by ballDrop nats by bisection, a uniform grid between them
-// (doubled until the envelope's acceptance reaches ballAccept), and the ends 0 and R.
+// buildEnvelope places the nodes: a uniform grid between the points where log p has dropped
+// by ballDrop nats from its mode (doubled until the acceptance reaches ballAccept), and 0, R.
 func (g *BallGauss) buildEnvelope() error {
 	f := g.LogRadial
 	xm := goldenMax(f, 0, g.r, 300, func(_, b float64) float64 { return b })
@@ -182,8 +167,7 @@ func (g *BallGauss) Draw(dst []float64, rng *rand.Rand, rej *int64) error {
 	// t | ρ: N(‖m‖, σ²) truncated to [−w, w]
 	t := g.mn + g.sd*truncStdNormal(rng, (-w-g.mn)/g.sd, (w-g.mn)/g.sd, rej)
 	t = math.Min(math.Max(t, -w), w)
-	// v uniform on the unit sphere ⊥ e: a projected standard normal vector, normalised
-	// (for d = 2 this is ±e⊥ with probability ½ each).
+	// v uniform on the unit sphere ⊥ e: a projected standard normal vector, normalised.
 	var s, dot float64
 	for j := range dst {
 		v := rng.NormFloat64()

@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -10,24 +11,18 @@ import (
 )
 
 // BallWalk is the Metropolis ball walk (Lovász–Simonovits 1993, FOCS, "Random walks in a
-// convex body and an improved volume algorithm", the ball walk; with the Metropolis filter
-// for a log-concave density as in Lovász–Vempala 2007, RSA, "The geometry of logconcave
-// functions and sampling algorithms", §1 "ball walk"): from x propose y uniform in the ball
-// B(x, δ); stay if y ∉ K, else move with probability min(1, π(y)/π(x)). It is zeroth order
-// (value queries only, no smoothness assumption) and exact in law at stationarity
-// (Metropolis–Hastings with a symmetric proposal), so its error is a mixing error only.
+// convex body and an improved volume algorithm"; the Metropolis filter for a log-concave
+// density as in Lovász–Vempala 2007, RSA, "The geometry of logconcave functions and sampling
+// algorithms", §1): from x propose y uniform in B(x, δ); stay if y ∉ K, else move with
+// probability min(1, π(y)/π(x)). Zeroth order and exact in law at stationarity (symmetric
+// proposal), so its error is a mixing error only.
 //
-// Constants (a documented heuristic; guarantee nominal): the radius is
-// δ = StepC · min(1/√(kμ), √d/(kG_f), D_K) (StepC = 1 by default): the target's scale,
-// shrunk so that a kG_f-Lipschitz log π changes by O(1) along a random direction
-// (E|⟨∇, u⟩| ≈ kG_f/√d), and at most the diameter of K. A step moves each coordinate by
-// variance δ²/(d + 2) (the uniform law on B(0, δ)), the Langevin diffusion's over time
-// h = δ²/(2(d + 2)); T is the proximal sampler's contraction formula at that h
-// (stepsFor). For an isotropic Gaussian this is T ≍ d·log(KL₀/τ²)/StepC², the d-linear
-// query count of random-walk Metropolis from a warm start (Dwivedi, Chen, Wainwright, Yu
-// 2019, JMLR, Thm 2 for RWM: O(κ²d) steps; Andrieu, Lee, Power, Wang 2022, spectral gap
-// ≍ 1/(κd)); from a cold start on a convex body the ball walk needs O*(d²) (Kannan–Lovász–
-// Simonovits 1997). Per step: n value queries when y ∈ K, none otherwise.
+// Constants as SPEC §4.9 derives them (a heuristic, guarantee nominal): δ = StepC·walkScale
+// (StepC = 1 by default); a step's coordinate variance δ²/(d + 2) is the Langevin time
+// h = δ²/(2(d + 2)), and T = stepsFor at h: the d-linear count of random-walk Metropolis
+// from a warm start (Dwivedi, Chen, Wainwright, Yu 2019, JMLR, Thm 2: O(κ²d) steps;
+// Andrieu, Lee, Power, Wang 2022, spectral gap ≍ 1/(κd)); from a cold start on a convex body
+// it needs O*(d²) (Kannan–Lovász–Simonovits 1997). Per step: n value queries when y ∈ K.
 type BallWalk struct{}
 
 var _ algorithms.Sampler = BallWalk{}
@@ -46,7 +41,7 @@ func (BallWalk) Needs() problems.Need { return problems.NeedValues }
 // Certifies reports that the ball walk has no certified TV bound here.
 func (BallWalk) Certifies() bool { return false }
 
-// walkScale is the target's length scale min(1/√(kμ), √d/(kG_f), D_K) used by the walks.
+// walkScale is the walks' length scale min(1/√(kμ), √d/(kG_f), D_K) (SPEC §4.9).
 func walkScale(c problems.Constants, t algorithms.Target) float64 {
 	s := c.Domain.Diameter(c.D)
 	if t.Mu > 0 {
@@ -60,7 +55,7 @@ func walkScale(c problems.Constants, t algorithms.Target) float64 {
 
 // Schedule returns the ball walk's (δ, T) (Schedule.H is the radius δ).
 func (BallWalk) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
-	delta := orDefault(t.StepC, 1) * walkScale(c, t)
+	delta := cmp.Or(t.StepC, 1) * walkScale(c, t)
 	s, err := nominalSchedule(c, t, delta*delta/(2*float64(c.D+2)))
 	if err != nil {
 		return Schedule{}, err

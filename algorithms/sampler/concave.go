@@ -8,27 +8,23 @@ import (
 	"sort"
 )
 
-// ErrNotLogConcave is returned when a density sampled through a secant envelope turns out
-// not to be log-concave (a value above the envelope): the envelope, and so the draw, would
-// not be exact.
+// ErrNotLogConcave is returned when a density sampled through a secant envelope has a value
+// above it: it is not log-concave, and the draw would not be exact.
 var ErrNotLogConcave = errors.New("sampler: density is not log-concave (value above its secant envelope)")
 
-// envelopeMaxTries bounds the rejection loop of logConcave.draw (the expected number of
-// proposals is 1/acceptance, close to 1 on the grids used here).
+// envelopeMaxTries bounds logConcave.draw's loop (1/acceptance proposals expected, near 1).
 const envelopeMaxTries = 1 << 20
 
 // logConcave draws EXACTLY from a log-concave density exp(ℓ) on [lo, hi] (either end may be
 // infinite) by rejection from the derivative-free secant envelope of Gilks (1992,
 // "Derivative-free adaptive rejection sampling for Gibbs sampling", Bayesian Statistics 4)
-// on a fixed grid of nodes x_0 < … < x_N: for concave ℓ the secant of [x_{i−1}, x_i],
-// extended to the right of x_i, and the secant of [x_{i+1}, x_{i+2}], extended to the left
-// of x_{i+1}, both lie above ℓ on [x_i, x_{i+1}]; their minimum (and on the outer pieces
-// the extension of the outermost secant) is a piecewise-linear upper bound of ℓ, i.e. a
-// piecewise-exponential envelope that is sampled in closed form. The chord of each cell is
-// a lower bound (squeeze), so ℓ is evaluated only when a proposal falls between the chord and
-// the envelope. A value above the envelope proves ℓ is not concave: the draw fails with
-// ErrNotLogConcave instead of returning a sample of the wrong law. Rounding of ℓ is covered
-// by a pad added to the envelope (1e-9·(1 + max|ℓ_i|) nats).
+// on fixed nodes x_0 < … < x_N: for concave ℓ the secants of the cells beside [x_i, x_{i+1}],
+// extended into it, lie above ℓ there, so their minimum (on the outer pieces, the outermost
+// secant extended) is a piecewise-exponential envelope sampled in closed form. Each cell's
+// chord is a squeeze, so ℓ is evaluated only for a proposal between chord and envelope; a
+// value above the envelope proves ℓ not concave, and the draw fails with ErrNotLogConcave
+// rather than return a sample of the wrong law. A pad of 1e-9·(1 + max|ℓ_i|) nats on the
+// envelope covers the rounding of ℓ.
 type logConcave struct {
 	ell    func(float64) float64
 	x, l   []float64 // nodes and ℓ there
@@ -83,16 +79,14 @@ func (e *logConcave) slope(i int) float64 {
 	return (e.l[i+1] - e.l[i]) / (e.x[i+1] - e.x[i])
 }
 
-// add appends the envelope piece [a, b] (if not empty) on the line through (ref, c) with
-// slope s, c padded by e.pad.
+// add appends the piece [a, b], if not empty, on the line through (ref, c + pad) of slope s.
 func (e *logConcave) add(a, b, ref, c, s float64) {
 	if b > a {
 		e.a, e.b, e.ref, e.c, e.s = append(e.a, a), append(e.b, b), append(e.ref, ref), append(e.c, c+e.pad), append(e.s, s)
 	}
 }
 
-// pieces lays the envelope on [lo, hi]: the outer secants extended over the tails beyond
-// the end nodes, and on each node cell the secants of its neighbour cells (cell).
+// pieces lays the envelope on [lo, hi]: the outer secants over the tails, cell on each cell.
 func (e *logConcave) pieces(lo, hi float64) error {
 	x, l, N := e.x, e.l, len(e.x)
 	// left tail [lo, x_0]: the secant of cell 0 extended to the left of x_0
@@ -111,9 +105,8 @@ func (e *logConcave) pieces(lo, hi float64) error {
 	return nil
 }
 
-// cell lays the envelope on node cell i: by concavity ℓ lies below the secants of the
-// cells beside it, so the envelope is the lower of the two lines (their crossing splits
-// the cell), or the one that exists.
+// cell lays the envelope on node cell i: the lower of its neighbour cells' secants (their
+// crossing splits the cell), or the one that exists.
 func (e *logConcave) cell(i int) error {
 	x, l := e.x, e.l
 	if !e.fin(i) && !e.fin(i+1) {
@@ -173,8 +166,7 @@ func (e *logConcave) masses() error {
 	return nil
 }
 
-// cumMass returns the normalised cumulative masses (len M + 1) of M pieces of log masses
-// lm, and log Σ e^{lm}.
+// cumMass returns the normalised cumulative masses (len M + 1) of log masses lm and log Σ e^{lm}.
 func cumMass(lm []float64) (cum []float64, tot float64) {
 	tot = math.Inf(-1)
 	for _, v := range lm {
@@ -190,8 +182,7 @@ func cumMass(lm []float64) (cum []float64, tot float64) {
 	return cum, tot
 }
 
-// pickPiece returns the piece m with cum[m] < u ≤ cum[m+1], skipping empty pieces (u on
-// an edge).
+// pickPiece returns the piece m with cum[m] < u ≤ cum[m+1], skipping empty pieces.
 func pickPiece(cum []float64, u float64) int {
 	last := len(cum) - 2
 	m := min(max(sort.SearchFloat64s(cum, u)-1, 0), last)
@@ -241,8 +232,7 @@ func (e *logConcave) draw(rng *rand.Rand, rej *int64) (float64, error) {
 	return 0, fmt.Errorf("%w: no acceptance in %d envelope proposals", ErrNotLogConcave, envelopeMaxTries)
 }
 
-// acceptance returns the lower bound Σ chord mass / envelope mass of the acceptance rate
-// (computed by the trapezoid-free closed form of each chord piece).
+// acceptance returns a lower bound of the acceptance rate: Σ chord mass / envelope mass.
 func (e *logConcave) acceptance() float64 {
 	low := math.Inf(-1)
 	for i := 0; i+1 < len(e.x); i++ {

@@ -10,16 +10,14 @@ import (
 )
 
 // ErrDomainRejection is returned when a Gaussian restricted to an ℓ2 ball cannot be drawn:
-// since the exact cylindrical sampler (BallGauss) exists, only when its radial law has no mass at
-// double precision, or the χ² tail sampler of the start law gives up.
+// BallGauss's radial law has no mass at double precision, or centredGaussBall gives up.
 var ErrDomainRejection = errors.New("sampler: Gaussian restricted to the ball: too many rejections")
 
 // maxBallTries bounds the rejection loops of the χ² tail sampler (centredGaussBall).
 const maxBallTries = 1 << 22
 
-// splitTries is how many radial-split attempts gaussOnDomain makes before it switches to
-// the exact cylindrical sampler BallGauss (ball.go), whose set-up costs a few hundred
-// normal-mass evaluations and allocates. Both branches are exact, so is the mixture.
+// splitTries is how many radial-split attempts gaussOnDomain makes before BallGauss, whose
+// set-up costs a few hundred normal-mass evaluations and allocates.
 const splitTries = 1 << 12
 
 // InDomain reports whether x lies in the constraint set K of dom (DESIGN.md domains).
@@ -40,11 +38,9 @@ func InDomain(dom problems.Domain, x []float64) bool {
 	}
 }
 
-// gaussOnDomain writes into dst an exact draw from N(m, sd² I_d) restricted to K (SPEC §4.5):
-// R^d directly; the ball by one plain attempt, then the radial split, then (mean far outside
-// K, any d) the exact cylindrical sampler BallGauss; the box coordinate-wise (a product of
-// 1-D truncated normals: rejection when the coordinate's interval holds ≥ 99.7% of its mass,
-// else an exact truncated draw). rej counts rejected proposals; dst must not alias m.
+// gaussOnDomain writes into dst an exact draw from N(m, sd² I_d) restricted to K by the
+// stages of SPEC §4.5 (the ball's in shift, the box's in boxCoord). rej counts rejected
+// proposals; dst must not alias m.
 func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.Rand, rej *int64) error {
 	if len(dst) != len(m) {
 		panic("sampler: gaussOnDomain: length mismatch")
@@ -52,7 +48,7 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 	if dom.Kind == problems.Box {
 		r := dom.Radius
 		for j, mj := range m {
-			dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+			dst[j] = boxCoord(mj, sd, r, rng, rej)
 		}
 		return nil
 	}
@@ -64,10 +60,10 @@ func gaussOnDomain(dst, m []float64, sd float64, dom problems.Domain, rng *rand.
 	return g.shift(dst, rng, rej)
 }
 
-// boxCoord draws one coordinate of the box case: N(mj, sd²) on [−r, r], whose standardised
-// ends are a = (−r − mj)/sd and b = (r − mj)/sd; plain rejection when [a, b] ⊃ [−3, 3]
-// (≥ 99.7% of the mass), else the exact truncated draw.
-func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
+// boxCoord draws N(mj, sd²) on [−r, r] (a box coordinate): plain rejection when its
+// standardised interval [a, b] ⊃ [−3, 3] (≥ 99.7% of the mass), else the exact truncated draw.
+func boxCoord(mj, sd, r float64, rng *rand.Rand, rej *int64) float64 {
+	a, b := (-r-mj)/sd, (r-mj)/sd
 	if a < -3 && b > 3 {
 		for {
 			v := mj + sd*rng.NormFloat64()
@@ -81,13 +77,10 @@ func boxCoord(mj, sd, r, a, b float64, rng *rand.Rand, rej *int64) float64 {
 }
 
 // gaussPart is gaussOnDomain for many draws at one mean (the proposals of one RGO call):
-// set computes once what depends on (m, sd, K) only — ‖m‖² on the ball, the box's bound
-// r − 3sd on |m_j| under which a coordinate takes the plain branch — so a draw costs its
-// normals and a comparison per coordinate.
-// Its plain normals come from a gauss.Normals (a vector at a time, about 2× faster than
-// rand's NormFloat64, which dominated the proximal step); the rare branches (the ball's
-// radial split and cylindrical sampler, the box's truncated coordinates) take theirs from
-// rng. Each branch is gaussOnDomain's, so the law is the same (tested), not the bits.
+// set computes once what depends on (m, sd, K) only, so a draw costs its normals and a
+// comparison per coordinate. Its plain normals come from a gauss.Normals (about 2× faster
+// than rand's NormFloat64, which dominated the proximal step), the rare branches' from rng:
+// each branch is gaussOnDomain's, so the law is the same (tested), not the bits.
 type gaussPart struct {
 	dom   problems.Domain
 	m     []float64
@@ -107,8 +100,7 @@ func (g *gaussPart) set(m []float64, sd float64) {
 	}
 }
 
-// draw writes one draw of N(m, sd² I) on K into dst, its plain normals from nz and the
-// rest from rng; rej counts rejected proposals.
+// draw writes a draw of N(m, sd² I) on K into dst (plain normals from nz, the rest from rng).
 func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *int64) error {
 	nz.Fill(dst)
 	if g.dom.Kind != problems.Box {
@@ -126,14 +118,14 @@ func (g *gaussPart) draw(dst []float64, nz *gauss.Normals, rng *rand.Rand, rej *
 			dst[j] = v
 			continue
 		}
-		dst[j] = boxCoord(mj, sd, r, (-r-mj)/sd, (r-mj)/sd, rng, rej)
+		dst[j] = boxCoord(mj, sd, r, rng, rej)
 	}
 	return nil
 }
 
 // shift turns the standard normals in dst (not aliasing m) into the draw on R^d or on the
-// ball: there one plain attempt (exact when it lands in K), then the radial split, then the
-// exact cylindrical sampler; the mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
+// ball: one plain attempt (exact when it lands in K), then the radial split, then the exact
+// cylindrical sampler; the mixture is exact: Φ(A∩K) + (1 − Φ(K))·Φ(A∩K)/Φ(K) = Φ(A∩K)/Φ(K).
 func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
 	m, sd := g.m, g.sd
 	if g.dom.Kind != problems.Ball {
@@ -157,10 +149,8 @@ func (g *gaussPart) shift(dst []float64, rng *rand.Rand, rej *int64) error {
 	if ok || err != nil {
 		return err
 	}
-	// The ball holds too little of the Gaussian for rejection (mean far outside K in
-	// high d): the exact cylindrical sampler. The mixture stays exact: every branch
-	// outputs the target law conditional on being taken, and which branch is taken
-	// depends only on draws independent of the output.
+	// Too little mass for rejection (mean far outside K in high d). Each branch outputs the
+	// target law given that it is taken, which depends only on draws independent of the output.
 	bg, err := NewBallGauss(m, sd, r)
 	if err != nil {
 		return err
@@ -222,7 +212,6 @@ func gaussBallSplit(dst, m []float64, mn, sd, r float64, tries int, rng *rand.Ra
 	return false, nil
 }
 
-// sumSq is ‖x‖².
 func sumSq(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
@@ -231,8 +220,7 @@ func sumSq(x []float64) float64 {
 	return s
 }
 
-// normals fills x with independent N(0, 1) draws and returns ‖x‖² (a uniform direction
-// once divided by its root).
+// normals fills x with N(0, 1) draws and returns ‖x‖² (x/‖x‖ is a uniform direction).
 func normals(x []float64, rng *rand.Rand) float64 {
 	s := 0.0
 	for j := range x {
@@ -243,9 +231,8 @@ func normals(x []float64, rng *rand.Rand) float64 {
 }
 
 // LogDensity is the mechanism's own unnormalised log-density at x (GLL22 Thm 6.2; SPEC §2.1):
-// −k(F(x; D) + μ‖x‖²/2) with F the AVERAGE of p.Value over the n examples, and −Inf outside
-// the domain of p.Constants().Domain. Samplers and the privacy auditors (PRIVACY.md §3.1)
-// share it. Each call costs n value queries when p is a counted oracle.
+// −k(F(x; D) + μ‖x‖²/2) with F the AVERAGE of p.Value over the n examples, −Inf outside
+// p.Constants().Domain; shared with the privacy auditors (PRIVACY.md §3.1). n value queries.
 func LogDensity(p problems.Problem, k, mu float64, x []float64) float64 {
 	return logDensity(p, k, mu, x)
 }

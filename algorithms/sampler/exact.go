@@ -17,21 +17,17 @@ import (
 var ErrNoExact = errors.New("sampler: no exact sampler for this target")
 
 // Exact is the reference sampler (SPEC §4.8): it draws exactly from
-// π ∝ exp(−k(F + μ‖x‖²/2)) on K where the target allows it:
-//   - linear losses f = ⟨x, z_i⟩ (+const) (problems.LinearData): π = N(−z̄/μ, (kμ)^{-1} I) on
-//     R^d, a product of 1-D truncated laws on the box, and on the ball the Gaussian restricted
-//     to it (rejection, else the cylindrical sampler BallGauss: any d, any mean);
-//   - ridge losses f = ⟨x, z_i⟩ + (λ/2)‖x‖² (problems.RidgeData) on the box or the 1-D
-//     ball: the linear laws at regulariser μ + λ;
-//   - separable ℓ1 losses f = w‖x − z_i‖₁ (problems.SeparableL1Data) on the box or R^d: a
-//     product of piecewise-Gaussian 1-D laws (piecewise exponential when μ = 0);
-//   - any convex loss in d = 1: rejection from the secant envelope of the log-density on a
-//     grid (Table1D; exact for every log-concave law, ErrNotLogConcave otherwise).
-//
-// The structural methods read the data through DataAccess.Structure (uncounted; recorded
-// in Notes, and declared by Needs); the 1-D quadrature reads it through the counted oracle.
+// π ∝ exp(−k(F + μ‖x‖²/2)) on K where the target allows it: linear losses
+// (problems.LinearData: N(−z̄/μ, (kμ)^{-1} I) on R^d, 1-D truncated laws on the box, the
+// Gaussian restricted to the ball by rejection, else BallGauss: any d, any mean), ridge
+// losses f = ⟨x, z_i⟩ + (λ/2)‖x‖² (problems.RidgeData, on the box or the 1-D ball: the
+// linear laws at μ + λ), separable ℓ1 losses f = w‖x − z_i‖₁ (problems.SeparableL1Data, on
+// the box or R^d: piecewise-Gaussian 1-D laws, piecewise exponential when μ = 0) and any
+// convex loss in d = 1 (Table1D; ErrNotLogConcave if the law is not log-concave). The
+// structural methods read the data through DataAccess.Structure (uncounted; recorded in
+// Notes, and declared by Needs); Table1D reads it through the counted oracle.
 type Exact struct {
-	// Grid is the number of quadrature nodes of the 1-D method (default 8193).
+	// Grid is the number of envelope nodes of the 1-D method (default 8193).
 	Grid int
 }
 
@@ -51,8 +47,7 @@ func (Exact) Needs() problems.Need { return problems.NeedData }
 // Certifies reports that the output law is exact (TV 0).
 func (Exact) Certifies() bool { return true }
 
-// PlanSteps returns one step; the structural methods make no counted queries and the 1-D
-// method about n·(Grid + 400) value queries.
+// PlanSteps returns one step: no counted query, or about n·(Grid + 400) value queries in 1-D.
 func (e Exact) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
 	if c.D == 1 {
 		return 1, float64(c.N) * float64(e.grid()+400), 0, nil
@@ -190,8 +185,7 @@ func (p *PiecewiseLaw) Draw(rng *rand.Rand) float64 {
 	return math.Min(math.Max(x, l), r)
 }
 
-// CDF returns P(X ≤ x). The binary only draws; the tests of samplertest and audit
-// compare their quadratures with it.
+// CDF returns P(X ≤ x); the tests of samplertest and audit compare their quadratures with it.
 func (p *PiecewiseLaw) CDF(x float64) float64 {
 	M := len(p.A)
 	if x <= p.Edges[0] {
@@ -228,8 +222,7 @@ func LinearLaws(z [][]float64, dom problems.Domain, k, mu float64) ([]PiecewiseL
 	})
 }
 
-// coordinateLaws builds and prepares the law(j, lo, hi) of every coordinate j of the data
-// z on the domain's interval [lo, hi].
+// coordinateLaws builds and prepares law(j, lo, hi) for each coordinate j of z on [lo, hi].
 func coordinateLaws(z [][]float64, dom problems.Domain, law func(j int, lo, hi float64) PiecewiseLaw) ([]PiecewiseLaw, error) {
 	if len(z) == 0 {
 		return nil, fmt.Errorf("%w: no data", ErrNoExact)
@@ -305,14 +298,11 @@ func SeparableL1Laws(z [][]float64, w float64, dom problems.Domain, k, mu float6
 	})
 }
 
-// Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) (SPEC §4.8.3) on its
-// domain [lo, hi] (either end may be infinite): rejection from the secant envelope of ℓ
-// (logConcave, Gilks 1992) on Grid nodes laid, around the mode found by golden section,
-// where ℓ is within 50 nats of its maximum. The draw is EXACT for every concave ℓ (no TV to
-// account for); ℓ is evaluated (n counted value queries) only on a squeeze miss, and a
-// value above the envelope fails with ErrNotLogConcave.
-//
-// The tests' quadrature reference for it is in references_test.go (tableRef).
+// Table1D is the exact sampler of a 1-D log-concave density exp(ℓ(x)) on its domain
+// [lo, hi] (either end may be infinite) that SPEC §4.8.3 describes: rejection from the
+// secant envelope of ℓ (logConcave, Gilks 1992) on Grid nodes laid around the mode where ℓ
+// is within 50 nats of its maximum. The tests' quadrature reference for it is tableRef
+// (references_test.go).
 type Table1D struct {
 	X   []float64 // nodes
 	L   []float64 // ℓ at the nodes
@@ -332,9 +322,9 @@ func NewTable1D(p problems.ValueAccess, k, mu float64, grid int) (*Table1D, erro
 		if !(mu > 0) {
 			return nil, fmt.Errorf("%w: mu=0 on R is improper", ErrNoExact)
 		}
-		// the minimiser of F + μx²/2 satisfies |x*| ≤ G_f/μ; the law is kμ-strongly
-		// log-concave, so ±(G_f/μ + 60/√(kμ)) holds its mass.
-		// The nodes are laid inside; the envelope's tails cover the rest of R exactly.
+		// The minimiser x* of F + μx²/2 has |x*| ≤ G_f/μ and the law is kμ-strongly
+		// log-concave, so ±(G_f/μ + 60/√(kμ)) holds its mass: the nodes go inside, the
+		// envelope's tails cover the rest of R exactly.
 		b := c.GF/mu + 60/math.Sqrt(k*mu) + 1
 		return newTable1D(ell, -b, b, math.Inf(-1), math.Inf(1), grid)
 	}
@@ -346,8 +336,7 @@ func newTable1D(ell func(float64) float64, lo, hi, dlo, dhi float64, grid int) (
 	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || grid < 3 {
 		return nil, fmt.Errorf("%w: Table1D interval [%g, %g], grid %d", ErrNoExact, lo, hi, grid)
 	}
-	// The mode xm by golden section (an end when the maximum is there) and lm, the largest
-	// of ℓ at xm and at the ends.
+	// The mode xm (an end when the maximum is there) and lm, the largest ℓ at xm and the ends.
 	xm := goldenMax(ell, lo, hi, 200, func(a, b float64) float64 { return math.Abs(a) + math.Abs(b) + 1e-300 })
 	lm := math.Max(ell(xm), math.Max(ell(lo), ell(hi)))
 	if ell(lo) == lm {
@@ -406,8 +395,7 @@ func goldenMax(f func(float64) float64, a, b float64, iters int, scale func(a, b
 }
 
 // levelEdge is where the concave ℓ falls below cut between inside (ℓ(inside) ≥ cut) and
-// outside, by bisection (outside itself when ℓ(outside) ≥ cut): the end, on that side, of
-// the region where ℓ ≥ cut (Table1D's and the ball envelope's nodes are laid there).
+// outside, by bisection (outside itself when ℓ(outside) ≥ cut).
 func levelEdge(ell func(float64) float64, cut, inside, outside float64) float64 {
 	if ell(outside) >= cut {
 		return outside

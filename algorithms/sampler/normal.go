@@ -7,9 +7,8 @@ import (
 	"expmech/gauss"
 )
 
-// This file holds the one-dimensional normal and exponential helpers the samplers are built
-// from: log-space tail masses and exact truncated draws. Everything is in log space where a
-// tail can underflow (STYLE.md 10).
+// The 1-D normal and exponential helpers: tail masses and exact truncated draws, in log
+// space wherever a tail can underflow (STYLE.md 10).
 
 // log1mexp returns log(1 − e^x) for x ≤ 0 (Mächler 2012: switch at −ln 2).
 func log1mexp(x float64) float64 {
@@ -51,7 +50,7 @@ func logMassStd(a, b float64) float64 {
 }
 
 // truncStdNormal draws N(0,1) conditioned on [a, b] exactly, for any a < b (infinite ends
-// allowed). rej counts proposals that were rejected (the caller's domain_rejections).
+// allowed); rej counts rejected proposals.
 func truncStdNormal(rng *rand.Rand, a, b float64, rej *int64) float64 {
 	if a >= 0 {
 		return rightTail(rng, a, b, rej)

@@ -1,6 +1,7 @@
 package sampler
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,10 +41,7 @@ type Schedule struct {
 
 // ProximalRejection is GLL22 Algorithm 1 (the alternating/proximal sampler of Lee–Shen–Tian
 // 2021) with the rejection restricted Gaussian oracle of Algorithm 2, which uses value
-// queries only (SPEC §4.2–4.5). Certified targets use the theory constants of Lemma 5.5
-// (h = 2^-8/(G² L), G = kG_f) with the TV budget split between mixing and the RGO calls;
-// practical targets use h = StepC/(k² G_f²). T always comes from the worst-case contraction
-// bound of SPEC §4.2.
+// queries only (SPEC §4.2–4.5). Its step h and truncation level L: see Schedule.
 type ProximalRejection struct{}
 
 var (
@@ -75,25 +73,19 @@ func (ProximalRejection) Certifies() bool { return true }
 // (acceptance ≥ 1/2 by Jensen) × 2 Σ_{α≥1} α/α! = 2e values per proposal (SPEC §4.3).
 const valuesPerStep = 4 * math.E
 
-// PlanSteps returns T and the predicted value queries 4e·T (an upper estimate, tight for
-// small h G²).
+// PlanSteps returns T and 4e·T predicted value queries (an upper estimate, tight for small hG²).
 func (ProximalRejection) PlanSteps(c problems.Constants, t algorithms.Target) (int, float64, float64, error) {
 	return planQueries(ProximalRejection{}, c, t, func(T int) (float64, float64) { return valuesPerStep * float64(T), 0 })
 }
 
-// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h: the contraction rate
-// per step and the log initial divergence, KL-based (strongly log-concave) or χ²-based.
-//
-// Strongly log-concave (μ > 0): the target is kμ-strongly log-concave; for the proximal
-// sampler with an exact RGO, KL(ρ_T‖π) ≤ KL(ρ_0‖π)/(1+h kμ)^{2T} (Chen–Chewi–Salim–Wibisono
-// 2022 [REC]). From x_0 ~ N(0, (kμ)^{-1} I) on K, KL₀ ≤ k G_f²/(2μ) by Herbst's argument for
-// the kG_f-Lipschitz kF under a kμ-strongly log-concave law (SPEC §4.2 [DER]). Pinsker:
-// TV ≤ √(KL/2).
-//
-// Log-concave only (μ = 0, the pure mechanism on a bounded K): the target satisfies a
-// Poincaré inequality with C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave
-// laws on convex sets [REC]) and χ²(ρ_T‖π) ≤ χ²(ρ_0‖π)/(1+h/C_P)^{2T} (CCSW22 [REC]). From
-// the uniform law on K, χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤ e^{k G_f D_K}; TV ≤ √χ²/2.
+// stepsFor is the smallest T with the mixing TV bound ≤ tv at step h (SPEC §4.2). μ > 0:
+// KL contracts by (1 + h kμ)^{-2T} with an exact RGO (Chen–Chewi–Salim–Wibisono 2022 [REC])
+// from KL₀ ≤ k G_f²/(2μ) (x_0 ~ N(0, (kμ)^{-1} I) on K; Herbst's argument for the
+// kG_f-Lipschitz kF, SPEC §4.2 [DER]), and Pinsker gives TV ≤ √(KL/2). μ = 0 (the pure
+// mechanism on a bounded K): χ² contracts by (1 + h/C_P)^{-2T} (CCSW22 [REC]) with the
+// Poincaré constant C_P ≤ D_K²/π² (Payne–Weinberger / Bebendorf 2003 for log-concave laws on
+// convex sets [REC]) from the uniform law on K, χ²₀ ≤ sup(unif/π) ≤ e^{k·osc F} ≤
+// e^{k G_f D_K}, and TV ≤ √χ²/2.
 func stepsFor(c problems.Constants, t algorithms.Target, h, tv float64) (int, error) {
 	var rate, need float64
 	if t.Mu > 0 { // KL₀ e^{−2T rate} ≤ 2 tv²
@@ -141,7 +133,8 @@ func checkTarget(c problems.Constants, t algorithms.Target) error {
 	return errors.Join(errs...)
 }
 
-// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4).
+// Schedule computes (h, T, L) for the target (SPEC §4.2, §4.4): certified targets use the
+// theory constants of GLL22 Lemma 5.5, practical ones h = StepC/(k² G_f²); T is stepsFor.
 func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Schedule, error) {
 	if err := checkTarget(c, t); err != nil {
 		return Schedule{}, err
@@ -153,16 +146,12 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 		hmax = 1 / (t.K * t.Mu)
 	}
 	if !t.Certified {
-		cst := orDefault(t.StepC, DefaultStepC)
+		cst := cmp.Or(t.StepC, DefaultStepC)
 		h := math.Min(cst/(G*G), hmax)
 		return nominalSchedule(c, t, h)
 	}
-	// Certified: TV ≤ τ_mix + T τ_RGO with τ_mix = τ/2 and τ_RGO = τ/(2T), at GLL22 Lemma
-	// 5.5's step h = 2^-8/(G² L). L is the smallest level at which the proven per-call bound
-	// logRGOTVBound(h G², L) (SPEC §4.4, derived there with explicit constants) is ≤ τ_RGO,
-	// with T the mixing steps at that h: the largest step the proof certifies. The bound
-	// falls as L grows (h shrinks) while T only grows like L, so the search stops at the
-	// first level that passes; none up to maxCertifiedL refuses the target.
+	// Certified (SPEC §4.4): TV ≤ τ_mix + T τ_RGO, τ_mix = τ/2, τ_RGO = τ/(2T), at GLL22
+	// Lemma 5.5's h = 2^-8/(G² L), L the smallest level whose logRGOTVBound is ≤ τ_RGO.
 	tvMix := t.TV / 2
 	var lb float64
 	for L := 1; L <= maxCertifiedL; L++ {
@@ -185,19 +174,16 @@ func (ProximalRejection) Schedule(c problems.Constants, t algorithms.Target) (Sc
 // below any per-call budget a schedule with T < maxSteps can ask for.
 const maxCertifiedL = 400
 
-// logRGOTVBound is the natural log of a proven upper bound on the total-variation distance
-// between the output of one call of the rejection RGO (GLL22 Algorithm 2 as in SPEC §4.3)
-// and its target π_y ∝ G(x)e^{−F(x)}, when h·G² = hG2 and every f_i is G-Lipschitz; L sets
-// the truncation level of the analysis (any level gives a valid bound; SPEC §4.4 derives
-// it):
+// logRGOTVBound is the log of a proven upper bound on the TV distance between one call of
+// the rejection RGO (GLL22 Algorithm 2, SPEC §4.3) and its target π_y ∝ G(x)e^{−F(x)}, when
+// h·G² = hG2 and every f_i is G-Lipschitz, at truncation level L (any level gives a valid
+// bound; SPEC §4.4 derives it):
 //
 //	TV ≤ E(|S| − 1)₊ ≤ c_p·(Σ_{α≤M} (α!)^{−1/p}(2Γ(pα/2 + 1))^{1/p} s^α)^p + Σ_{α>M} 2s^α Γ(α/2 + 1)/α!
 //
 // with s = 2G√h, c_p = (p − 1)^{p−1}/p^p, for every M ≥ 1 and p > 1; the minimum over
-// M = min(L, 64) and p ∈ {2, L/2, L, 2L} is returned. The tail series is summed until its
-// terms fall below 1e-30 of the sum and the rest bounded by a geometric series (the ratio
-// of consecutive terms is < s√((α + 3)/2)/(α + 1), decreasing in α, by Gautschi's
-// inequality Γ(x + 1)/Γ(x + ½) < √(x + 1) at x = (α + 1)/2).
+// M = min(L, 64) and p ∈ {2, L/2, L, 2L} is returned, the tail bounded geometrically past
+// 1e-30 of the sum (its ratio by Gautschi's inequality, SPEC §4.4).
 func logRGOTVBound(hG2 float64, L int) float64 {
 	if !(hG2 > 0) {
 		return math.Inf(-1)
@@ -252,8 +238,8 @@ type Stats struct {
 	MaxAlpha         int   // deepest level α of the ρ series reached
 }
 
-// ProximalChain is the state of one proximal-rejection run: the current point and the
-// preallocated work buffers, so that Step allocates nothing. Not safe for concurrent use.
+// ProximalChain is the state of one proximal-rejection run (Step allocates nothing); not
+// safe for concurrent use.
 type ProximalChain struct {
 	vd     problems.ValueDiffer // the oracle's differences f_i(z) − f_i(x), the RGO's queries (zeroth order)
 	dom    problems.Domain
@@ -295,9 +281,8 @@ func NewProximalChain(o problems.ValueAccess, t algorithms.Target) (*ProximalCha
 	}, nil
 }
 
-// Init draws the data-independent start x_0 (SPEC §4.2, §8.8): N(0, (kμ)^{-1} I) restricted
-// to K when μ > 0, the uniform law on K when μ = 0. It first seeds the chain's normal
-// generator (gauss.Normals) from rng, so a chain is reproducible from its rng alone.
+// Init seeds the chain's generator from rng (so a chain is reproducible from its rng
+// alone) and draws the data-independent start x_0 (SPEC §4.2, §8.8; startPoint).
 func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 	c.nz.SeedFrom(rng)
 	if t.Mu > 0 && c.dom.Kind == problems.Ball {
@@ -309,9 +294,8 @@ func (c *ProximalChain) Init(t algorithms.Target, rng *rand.Rand) error {
 }
 
 // centredGaussBall draws N(0, sd² I_d) restricted to the ball of radius r exactly, also when
-// the ball holds a tiny fraction of the Gaussian's mass (high d): the law is radially
-// symmetric, ‖x‖²/sd² is χ²_d truncated to [0, r²/sd²] (drawn by inverting the regularised
-// incomplete gamma P(d/2, ·)), and the direction is uniform.
+// the ball holds a tiny fraction of its mass (high d): ‖x‖²/sd² is χ²_d truncated to
+// [0, r²/sd²] (by inverting the regularised incomplete gamma P(d/2, ·)), the direction uniform.
 func centredGaussBall(dst []float64, sd, r float64, rng *rand.Rand) error {
 	a := float64(len(dst)) / 2
 	tmax := r * r / (sd * sd)
@@ -365,9 +349,8 @@ func uniformOnDomain(dst []float64, dom problems.Domain, rng *rand.Rand) {
 // X returns the current point (the chain's buffer; copy it to keep it).
 func (c *ProximalChain) X() []float64 { return c.x }
 
-// Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO. The
-// Gaussian vectors and the RGO's indices and uniforms come from the chain's generator
-// (seeded by Init); rng serves the rare branches of a draw restricted to K.
+// Step does one outer step of GLL22 Alg. 1: y ~ N(x, hI), then x ~ π_y by the RGO, drawing
+// from the chain's generator (rng serves the rare branches of a draw restricted to K).
 func (c *ProximalChain) Step(rng *rand.Rand) error {
 	sh, shr := c.sqrtH, c.shrink
 	c.nz.Fill(c.y) // the forward step's normals, turned into y in place
@@ -381,12 +364,10 @@ func (c *ProximalChain) Step(rng *rand.Rand) error {
 	return c.rgo(rng)
 }
 
-// rgo is GLL22 Algorithm 2 as reconstructed in SPEC §4.3: draw x, z independently from the
-// Gaussian part G = N(m, sd² I) on K; build the unbiased estimator
-// ρ = 1 + Σ_{α≥1} 1{reach α} Π_{j≤α} (f_{i_j}(z) − f_{i_j}(x)), with α reached w.p. 1/α!
-// and fresh uniform indices per level, so E[ρ | x, z] = e^{F(z) − F(x)}; accept x with
-// probability clip(ρ/2, 0, 1). Except for the clipping (counted in RhoNeg/RhoHigh), the
-// accepted x is exactly ∝ G(x) e^{−F(x)} = π_y.
+// rgo is GLL22 Algorithm 2 as reconstructed in SPEC §4.3: x, z from the Gaussian part
+// G = N(m, sd² I) on K, ρ = 1 + Σ_{α≥1} 1{reach α} Π_{j≤α} (f_{i_j}(z) − f_{i_j}(x)) (α
+// reached w.p. 1/α!, fresh indices per level: E[ρ | x, z] = e^{F(z) − F(x)}), x accepted
+// w.p. clip(ρ/2, 0, 1): exactly π_y but for the clipping (counted in RhoNeg/RhoHigh).
 func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	c.Stats.RGOCalls++
 	vd, n, k := c.vd, c.n, c.k
@@ -431,8 +412,7 @@ func (c *ProximalChain) rgo(rng *rand.Rand) error {
 	}
 }
 
-// Sample runs T = Schedule.Steps outer steps from the data-independent start and returns
-// x_T. It checks ctx every 1024 steps. Diagnostics go into rec.Extra.
+// Sample runs Schedule.Steps outer steps from the data-independent start and returns x_T.
 func (p ProximalRejection) Sample(ctx context.Context, o problems.ValueAccess, t algorithms.Target, rng *rand.Rand, rec *algorithms.Record) ([]float64, error) {
 	ch, err := NewProximalChain(o, t)
 	if err != nil {
