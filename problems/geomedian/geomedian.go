@@ -160,9 +160,6 @@ func (in *Instance) Len() int                      { return len(in.z) }
 func (in *Instance) Dim() int                      { return in.c.D }
 func (in *Instance) Constants() problems.Constants { return in.c }
 
-// Points returns z_i (for audits; no structural interface claims this family).
-func (in *Instance) Points() [][]float64 { return in.z }
-
 // Value is ‖Λ(x − z_i)‖.
 func (in *Instance) Value(i int, x []float64) float64 {
 	s := 0.0

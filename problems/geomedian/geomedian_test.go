@@ -40,6 +40,16 @@ func TestConformance(t *testing.T) {
 	}
 }
 
+// TestNotLinearData: the instance has no Points method, so the exact sampler, which reads
+// any problems.LinearData as f = ⟨x, z_i⟩, cannot mistake ‖Λ(x − z_i)‖ for a linear loss.
+func TestNotLinearData(t *testing.T) {
+	p := DefaultParams()
+	in := newInstance([][]float64{{1, 2}}, constants(problems.Spec{Domain: unc, Task: "erm", N: 1, D: 2}, p, 1, 2), p)
+	if _, ok := any(in).(problems.LinearData); ok {
+		t.Fatal("a geometric-median instance asserts as problems.LinearData")
+	}
+}
+
 // TestWeiszfeldAgainstBruteForce: d_min = 2, d = 2; pattern search from a grid minimum.
 func TestWeiszfeldAgainstBruteForce(t *testing.T) {
 	p := DefaultParams()
