@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -27,13 +28,12 @@ type Calibration struct {
 	K, Mu float64 // inverse temperature and regulariser of the released law
 	// Lambda is the loss's own strong convexity used in place of μ (strongly-convex).
 	Lambda float64
-	// DeltaMech is the δ spent by the exact law: the budgeted δ_mech, or the TRUE δ(ε; s)
-	// for a preset that exceeds its budget.
+	// DeltaMech is the budgeted δ_mech, or the TRUE δ(ε; s) of a preset that exceeds it.
 	DeltaMech float64
 	// DeltaTrue is δ(ε; s) computed exactly from s (≤ DeltaMech unless the preset is not DP).
 	DeltaTrue float64
-	// DeltaDelivered is the exact δ at the stated ε of the law on the worst-case 1-D
-	// instance, computed when Config.DeltaDelivered is set (then HasDeltaDelivered).
+	// DeltaDelivered is δ at ε on the worst-case 1-D instance (deltaDelivered), computed
+	// when Config.DeltaDelivered is set (then HasDeltaDelivered).
 	DeltaDelivered    float64
 	HasDeltaDelivered bool
 	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
@@ -49,13 +49,11 @@ type Calibration struct {
 	Steps, L                                        int
 	PredictedValueQueries, PredictedGradientQueries float64
 	Rank                                            int // lowrank: the k of LLL24 Thm 2.2
-	// TheoryBound is the theorem's bound on the cell's metric (excess empirical risk for
-	// erm, excess population risk for sco), plus τ·G_f·D_K for the sampler's TV error when
-	// D_K is finite.
+	// TheoryBound is the theorem's bound on the cell's metric (excess empirical or
+	// population risk), plus τ·G_f·D_K for the sampler's TV error when D_K is finite.
 	TheoryBound float64
-	// BoundBestEta (lowrank, corrected calibration, G_k = 0) is the minimum over η of the
-	// bound μC²/2 + k/η at the calibrated s, √(2k)·G_Δ·C/(n s), written without η: the
-	// planned η is the bound-optimal one exactly when TheoryBound equals it. 0 elsewhere.
+	// BoundBestEta (lowrank, corrected, G_k = 0) is min_η μC²/2 + k/η at the calibrated s,
+	// √(2k)·G_Δ·C/(n s): the planned η is bound-optimal iff TheoryBound equals it. 0 elsewhere.
 	BoundBestEta float64
 	Guarantee    algorithms.Guarantee
 	Notes        string
@@ -86,8 +84,7 @@ func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
 	return errors.Join(errs...)
 }
 
-// resolveSetting implements setting: auto (sco if the task is sco, lowrank if unconstrained,
-// else erm).
+// resolveSetting resolves setting auto (Config.Setting).
 func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setting {
 	if cfg.Setting != SettingAuto {
 		return cfg.Setting
@@ -102,8 +99,7 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setti
 }
 
 // Calibrate computes (k, μ, δ split, s, sampler plan, theory bound) for "expmech" from public
-// constants only; the same function feeds Plan and Run. The sampler is cfg.Sampler of the
-// built-in catalog (sampler.All).
+// constants only, with cfg.Sampler of the built-in catalog (sampler.All).
 func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
 	smp, _ := sampler.ByName(cfg.Sampler)
 	return calibrateWith(c, b, cfg, smp, false)
@@ -130,8 +126,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
 		return cal, err
 	}
-	// δ_spent = δ_mech + (1 + e^{ε_spent})τ: the exact law is (ε_spent, δ_mech)-DP and the
-	// sampled law is within τ of it in TV (SPEC §1.4; δ_mech = 0 for the pure mechanism).
+	// the exact law is (ε_spent, δ_mech)-DP, the sampled one within τ in TV (Account)
 	cal.DeltaSpent = cal.DeltaMech + (1+math.Exp(cal.EpsilonSpent))*cal.Tau
 	cal.Trusted = trusted(c, cal.Setting, smp)
 	switch {
@@ -148,8 +143,8 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	return cal, nil
 }
 
-// calibrate is the (ε, δ) calibration of the setting's (k, μ), then account's privacy
-// accounting; private reports whether the law is (ε, δ)-DP.
+// calibrate is the setting's (k, μ), then account; private reports whether the law is
+// (ε, δ)-DP.
 func (rc recipe) calibrate() (cal Calibration, private bool, err error) {
 	c, cfg := rc.c, rc.cfg
 	cal = Calibration{Setting: resolveSetting(cfg, c, rc.b), Calibration: string(cfg.Calibration), DeltaMech: rc.dMech}
@@ -203,8 +198,8 @@ func newRecipe(c problems.Constants, b algorithms.Budget, cfg Config) recipe {
 		split = 2.0 / 3 // GLL22 Thm 6.4 / 6.9: δ_mech = 2δ/3
 	}
 	rc.dMech = split * rc.delta
-	rc.R = c.Domain.MaxNorm(c.D)   // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
-	rc.DK = c.Domain.Diameter(c.D) // D_K
+	rc.R = c.Domain.MaxNorm(c.D) // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
+	rc.DK = c.Domain.Diameter(c.D)
 	rc.bounded = !math.IsInf(rc.R, 1) && rc.R > 0
 	if cfg.PriorBound > 0 && rc.bounded {
 		rc.R = cfg.PriorBound // tuning knob: μ for another bound on ‖x*‖ than K's (exact recipes only)
@@ -289,7 +284,6 @@ func (rc recipe) stronglyConvex(cal *Calibration) error {
 	// exp(−kF) with F λ-strongly convex: s = G√k/(n√λ) (GLL22 Thm 6.2 remark; SPEC §2.1),
 	// so k = λn²s²/G²; risk d/k (Lemma 6.1) plus G²/(nλ) for sco (Thm 6.7–6.8).
 	cal.Lambda = lam
-	cal.Mu = 0
 	cal.K = lam * n * n * s * s / (G * G)
 	cal.TheoryBound = d / cal.K
 	if rc.b.Task == task.SCO {
@@ -298,11 +292,10 @@ func (rc recipe) stronglyConvex(cal *Calibration) error {
 	return nil
 }
 
-// deltaDelivered computes the δ the lowrank calibration delivers at ε on its 1-D
-// worst-case instance. The calibration reads only public constants (n, G_f, C, ε, δ,
-// rank), so on the 1-D instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f,
-// ‖θ*‖ ≤ C) it would choose the same k and μ; the δ it delivers there is a lower bound on
-// its δ(ε), and equals GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
+// deltaDelivered computes the δ the lowrank calibration delivers at ε on its 1-D worst-case
+// instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C), where it chooses
+// the same k and μ (it reads only n, G_f, C, ε, δ, rank): a lower bound on its δ(ε), equal to
+// GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
 func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
 	if cal.Setting != SettingLowRank {
 		return fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrCalibrate, cal.Setting)
@@ -316,12 +309,10 @@ func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
 	return nil
 }
 
-// account derives the privacy every setting reports from (k, μ): the GDP parameter s, the
-// true δ(ε) of the exact law, ε_spent and the sampler's TV budget; private reports whether
-// the law is (ε, δ)-DP.
+// account derives from (k, μ) the s (GLL22 Thm 6.2; SPEC §2.1), the true δ(ε) of the exact
+// law, ε_spent and the sampler's TV budget; private reports whether the law is (ε, δ)-DP.
 func (rc recipe) account(cal *Calibration) (private bool, err error) {
 	eps, delta, n, G := rc.eps, rc.delta, rc.n, rc.G
-	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
 	curv := cal.Mu
 	if cal.Setting == SettingStronglyConvex {
 		curv = cal.Lambda
@@ -350,10 +341,8 @@ func (rc recipe) account(cal *Calibration) (private bool, err error) {
 // calibrateLowRank implements LLL24 Thm 2.2 on R^d (SPEC §5.2).
 func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budget, cfg Config, dMech float64) error {
 	eps, delta, n, d, G := b.Epsilon, b.Delta, float64(c.N), float64(c.D), c.GDelta
-	C := c.Domain.Radius // the prior bound on ‖x*‖ (LLL24 Assumption 1.2)
-	if cfg.PriorBound > 0 {
-		C = cfg.PriorBound // tuning knob (package tuning)
-	}
+	// the prior bound on ‖x*‖ (LLL24 Assumption 1.2), or the tuning knob
+	C := cmp.Or(cfg.PriorBound, c.Domain.Radius)
 	if c.Domain.Kind != problems.Unconstrained {
 		return fmt.Errorf("%w: setting lowrank is LLL24's unconstrained setting, got domain %s", ErrCalibrate, c.Domain.Kind)
 	}
@@ -365,14 +354,8 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 	r := cmp.Or(cfg.Rank, c.Rank)
 	if r == 0 {
 		thr := c.GF / (n * eps * math.Sqrt(d))
-		for k, gk := range c.GK {
-			if gk <= thr {
-				r = k
-				break
-			}
-		}
-		if r == 0 && len(c.GK) > 0 && c.GK[0] <= thr {
-			r = 1 // a k of 0 would make the bound vacuous; LLL's k ≥ 1
+		if k := slices.IndexFunc(c.GK, func(gk float64) bool { return gk <= thr }); k >= 0 {
+			r = max(k, 1) // a k of 0 would make the bound vacuous; LLL's k ≥ 1
 		}
 	}
 	if r < 1 {
@@ -420,7 +403,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 	return nil
 }
 
-// planSampler fills the sampler plan (target, h, T, L, predicted queries) of cal.
+// planSampler fills cal's sampler plan (target, h, T, L, predicted queries).
 func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler, certified bool, stepC float64) error {
 	sc := c
 	mu := cal.Mu
@@ -467,7 +450,6 @@ func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) 
 		dF = math.Min(dF, 2*c.ValueBound/n)
 	}
 	cal.K = b.Epsilon / (2 * dF)
-	cal.Mu = 0
 	// ε_spent = 2kΔ_F = ε; the sampler's TV τ adds (1 + e^ε)τ = δ.
 	cal.EpsilonSpent = 2 * cal.K * dF
 	cal.TheoryBound = float64(c.D) / cal.K
@@ -480,11 +462,11 @@ func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) 
 	return cal, true, nil
 }
 
-// checkStrongConvexity refuses a λ the problem does not declare: the law exp(−kF) has
-// curvature kλ only if every f(·; s) is λ-strongly convex on every dataset of the
-// universe, which only the generator can state (problems.Constants.StrongConvexity).
-// Trusting the config's λ on the linear canary (no curvature) releases a law whose exact
-// privacy curve gives δ(1) = 0.51 for a stated δ = 1e-5.
+// checkStrongConvexity refuses a λ the problem does not declare: exp(−kF) has curvature kλ
+// only if every f(·; s) is λ-strongly convex on every dataset, which only the generator can
+// state (problems.Constants.StrongConvexity). Trusting the config's λ on the linear canary
+// (no curvature) gives δ(1) = 0.51 for a stated δ = 1e-5.
+
 func checkStrongConvexity(lam float64, c problems.Constants) error {
 	if lam > c.StrongConvexity {
 		return &algorithms.KeyError{Key: "strong_convexity", Err: fmt.Errorf("%w: %g exceeds the problem's declared strong convexity %g (setting strongly-convex trusts only the generator's constant): %w",

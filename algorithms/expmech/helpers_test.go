@@ -67,3 +67,12 @@ func New(cfg Config) (*Mechanism, error) {
 	}
 	return m.(*Mechanism), nil
 }
+
+// NewPure returns "expmech-pure" with cfg and the built-in samplers.
+func NewPure(cfg PureConfig) (*Mechanism, error) {
+	m, err := PureFactory().New(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	return m.(*Mechanism), nil
+}
