@@ -10,8 +10,7 @@ import (
 	"expmech/algorithms/privacy"
 )
 
-// selectionNeeds are what the private selection requires of its budget: it divides by ε
-// and converts RDP to (ε, δ), which needs δ > 0.
+// selectionNeeds: the private selection divides by ε and converts RDP to (ε, δ) (δ > 0).
 func selectionNeeds() algorithms.BudgetNeeds {
 	return algorithms.BudgetNeeds{FiniteEpsilon: true, PositiveDelta: "the private selection converts RDP to (ε, δ)"}
 }
@@ -103,10 +102,9 @@ func PerRunS(eps, delta float64, t TNB) (float64, error) {
 	return lo, nil
 }
 
-// TNB is the truncated negative binomial law D_{η,γ} on {1, 2, …} of PS22 §3.2
-// (Definition 1): P[K = k] = (1−γ)^k/(γ^{−η} − 1) · Π_{ℓ<k} (ℓ+η)/(ℓ+1) for η ≠ 0, and
-// the logarithmic law P[K = k] = (1−γ)^k/(k log(1/γ)) for η = 0. η = 1 is the geometric
-// law P[K = k] = γ(1−γ)^{k−1} of Liu & Talwar (STOC 2019).
+// TNB is the truncated negative binomial law D_{η,γ} on {1, 2, …} of PS22 §3.2 (Def. 1):
+// P[K = k] = (1−γ)^k/(γ^{−η} − 1) · Π_{ℓ<k} (ℓ+η)/(ℓ+1) for η ≠ 0, the logarithmic law
+// (1−γ)^k/(k log(1/γ)) for η = 0; η = 1 is Liu & Talwar's (STOC 2019) geometric γ(1−γ)^{k−1}.
 type TNB struct {
 	Eta   float64 // η ∈ (−1, ∞)
 	Gamma float64 // γ ∈ (0, 1)
@@ -169,8 +167,8 @@ func ForMean(eta, mean float64) (TNB, error) {
 }
 
 // maxRunsFactor caps K at maxRunsFactor·E[K]: a larger draw (probability far below 1e-100
-// for the laws used here) is an error, never a truncated K, which would change the law
-// the accounting is for.
+// here) is an error, never a truncated K, which would change the law accounted for.
+
 const maxRunsFactor = 1000
 
 // ErrTooManyRuns is returned when a draw of K exceeds maxRunsFactor·E[K].

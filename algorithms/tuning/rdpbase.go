@@ -9,23 +9,20 @@ import (
 	"expmech/problems"
 )
 
-// RDPer is the optional capability of a mechanism whose privacy is accounted by a Rényi
-// curve rather than a Gaussian-DP parameter (dp-sgd, noisy-sgd-bst14: the Poisson-
-// subsampled Gaussian). RDP returns, for each order λ > 1 in orders, an upper bound ε(λ)
-// on the Rényi divergence of order λ between the mechanism's outputs on neighbouring
-// datasets under b.Relation (both directions), for the configuration it plans at budget b
-// (the one Plan(c, b) describes and Run(·, b, ·) runs). It must use the public constants
-// only. Mode private accounts such a base by the general form of PS22 Theorem 2
-// (TunedRDP); a base that reports a finite Record.GDPS instead keeps the closed-form GDP
-// path (RDP, LambdaHat), byte for byte.
+// RDPer is the optional capability of a mechanism accounted by a Rényi curve rather than a
+// Gaussian-DP parameter (dp-sgd, noisy-sgd-bst14: the Poisson-subsampled Gaussian). RDP
+// returns, for each order λ > 1 in orders, an upper bound ε(λ) on the order-λ Rényi
+// divergence between its outputs on neighbouring datasets under b.Relation (both
+// directions), for the configuration it plans at b, from the public constants only. Mode
+// private accounts such a base by PS22 Theorem 2's general form (TunedRDP); a base with a
+// finite Record.GDPS keeps the closed-form GDP path (RDP, LambdaHat).
 type RDPer interface {
 	RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error)
 }
 
-// BaseOrders are the Rényi orders of the general accountant, both the λ of the
-// conversion and the grid over which λ̂ is optimised: privacy.HalfIntegerOrders (1.5 to
-// 256), on which the Poisson-subsampled Gaussian's replace-one curve needs integer orders
-// only.
+// BaseOrders are the general accountant's Rényi orders, both the λ of the conversion and
+// the grid of λ̂: privacy.HalfIntegerOrders (1.5 to 256), on which the Poisson-subsampled
+// Gaussian's replace-one curve needs integer orders only.
 func BaseOrders() []float64 { return privacy.HalfIntegerOrders() }
 
 // TunedRDP writes into dst (len(dst) = len(orders) = len(base)) PS22 Theorem 2's bound on
@@ -35,9 +32,8 @@ func BaseOrders() []float64 { return privacy.HalfIntegerOrders() }
 //	ε'(λ) = ε(λ) + min_{λ̂ ∈ orders} (1+η)[(1 − 1/λ̂)ε(λ̂) + log(1/γ)/λ̂] + log E[K]/(λ − 1).
 //
 // Theorem 2 holds for every λ̂ ≥ 1 at which Q is RDP, so the minimum over a grid is sound
-// (it can only be above the minimum over all λ̂: on an s-GDP base, ε(λ) = λs²/2, it is
-// within the grid's resolution of the closed form of LambdaHat). Orders at which base is
-// +Inf are skipped as λ̂ and give +Inf as λ.
+// (on an s-GDP base it is within the grid's resolution of LambdaHat's closed form). Orders
+// at which base is +Inf are skipped as λ̂ and give +Inf as λ.
 func TunedRDP(dst, orders, base []float64, t TNB) []float64 {
 	if len(dst) != len(orders) || len(base) != len(orders) {
 		panic("tuning: TunedRDP: mismatched lengths")
@@ -80,8 +76,8 @@ func GDPCurve(dst, orders []float64, s float64) []float64 {
 	return dst
 }
 
-// curve is the per-run RDP curve of one candidate at the run budget: its own (RDPer),
-// else λs²/2 from the gdp_s it reports, else an error naming the mechanism.
+// curve is one candidate's per-run RDP curve at the run budget: its own (RDPer), else
+// λs²/2 from its gdp_s, else an error naming the mechanism.
 func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candidate, rec algorithms.Record, orders []float64) ([]float64, error) {
 	if rp, ok := algorithms.As[RDPer](cd.Mech); ok {
 		e, err := rp.RDP(c, run, orders)
@@ -105,13 +101,11 @@ func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candid
 }
 
 // rdpAt plans every candidate at the run budget (ε_r, p.run.Delta) and accounts the tuned
-// release by TunedRDP: the base Q draws a grid point uniformly (data-independent) and
-// trains it, then releases its noisy score, so its curve is max_j ε_j(λ) + λ s_score²/2
-// (the maximum because exp((λ−1)D_λ) is jointly convex for λ > 1, so the divergence of a
-// mixture with data-independent weights is at most the largest of its components' — van
-// Erven & Harremoës 2014 Thm 13, quasi-convexity —; the sum by adaptive composition,
-// Mironov 2017 Prop. 1). δ is the conversion's part plus the samplers' TV part, as in the
-// GDP path.
+// release by TunedRDP: Q trains a uniformly drawn grid point and releases its noisy score,
+// so its curve is max_j ε_j(λ) + λ s_score²/2 (the maximum because exp((λ−1)D_λ) is jointly
+// convex for λ > 1, so a mixture with data-independent weights diverges at most as its
+// worst component — van Erven & Harremoës 2014 Thm 13, quasi-convexity —; the sum by
+// adaptive composition, Mironov 2017 Prop. 1). δ adds the samplers' TV part (addTV).
 func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePlan, eRun float64, orders []float64) (privatePlan, error) {
 	p.run.Epsilon = eRun
 	var err error
@@ -138,13 +132,13 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 	return p, nil
 }
 
-// calibrateRDP is planPrivate's per-run budget for a base that is not Gaussian-DP.
-// The score keeps its GDP share s_score of the GDP path, the run's δ_r is unchanged, and
-// the run's ε_r is the largest (to relative precision 1e-3, rounding down, searched from
-// the GDP path's ε_r) at which the tuned release, accounted from the Rényi curves the
-// candidates report at (ε_r, δ_r), spends at most the target (ε, δ). Spending is not
-// assumed monotone in ε_r: the result is a point where it was evaluated to hold. A
-// candidate with neither gdp_s nor a curve fails at once.
+// calibrateRDP is planPrivate's per-run budget for a base that is not Gaussian-DP: s_score
+// and δ_r as on the GDP path, and the largest ε_r (to relative precision 1e-3, rounding
+// down, searched from the GDP path's) at which the tuned release, accounted from the
+// candidates' Rényi curves at (ε_r, δ_r), spends at most (ε, δ). Spending is not assumed
+// monotone in ε_r: the result is a point where it was evaluated to hold. A candidate with
+// neither gdp_s nor a curve fails at once.
+
 func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
 	orders := BaseOrders()
 	for i, r := range p.recs {

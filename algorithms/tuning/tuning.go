@@ -13,8 +13,7 @@ import (
 	"expmech/rows"
 )
 
-// Mode says how a mechanism's knobs are chosen (package doc): the value set of the spec's
-// `tuning:` and of the tuning column, owned by package rows.
+// Mode says how a mechanism's knobs are chosen (package doc; owned by package rows).
 type Mode = rows.Tuning
 
 const (
@@ -23,8 +22,8 @@ const (
 	Private = rows.TuningPrivate // PS22 Thm 2 random-stopping selection paid from (ε, δ)
 )
 
-// GridSize is the number of grid points every mechanism's default grid has (the product
-// of its knobs' grid lengths), so that every method is tuned over as many candidates.
+// GridSize is the size of every mechanism's default grid (the product of its knobs' grid
+// lengths), so that every method is tuned over as many candidates.
 const GridSize = 12
 
 // A Knob is one tunable configuration key of a mechanism with its default grid.
@@ -34,18 +33,17 @@ type Knob struct {
 	Grid []float64 // default grid of absolute values, in increasing order
 }
 
-// Tunable is implemented by mechanisms with knobs. Knobs may use the public constants
-// only (e.g. to keep a batch size ≤ n); WithKnobs returns the mechanism with the given
-// knobs set (keys are Knob names) and every other setting unchanged.
+// Tunable is implemented by mechanisms with knobs. Knobs, with their default grids, may
+// use the public constants only (e.g. to keep a batch size ≤ n); WithKnobs returns the
+// mechanism with the given knobs (by Knob name) set and every other setting unchanged.
 type Tunable interface {
 	algorithms.Mechanism
 	Knobs(c problems.Constants) []Knob
 	WithKnobs(values map[string]float64) (algorithms.Mechanism, error)
 }
 
-// Untuned is implemented by a mechanism that has no knobs by design, with the reason (the
-// non-private reference releases the certified optimum: there is nothing to tune). The
-// catalogs' tests require every other registered mechanism to be Tunable.
+// Untuned is implemented by a mechanism that has no knobs by design, with the reason (e.g.
+// the non-private reference); the catalogs' tests require every other one to be Tunable.
 type Untuned interface {
 	algorithms.Mechanism
 	Untuned() string
@@ -63,14 +61,13 @@ type Config struct {
 	Mode Mode
 	// Grid overrides default knob grids by name; knobs not listed keep their default grid.
 	Grid []Axis
-	// ExpectedRuns is E[K] of the private selection; 0 (default) = the number of grid
-	// points. Must be > 1 otherwise.
+	// ExpectedRuns is E[K] of the private selection, > 1; 0 (default) = the grid size.
 	ExpectedRuns float64
 	// Eta is the shape η ∈ (−1, ∞) of K's truncated negative binomial law (PS22 §3.2);
 	// DefaultConfig sets DefaultEta.
 	Eta float64
-	// ScoreShare is the fraction of each run's GDP budget s² spent on the noisy score
-	// (s_score² = ScoreShare·s², s_train² = (1 − ScoreShare)·s²); in (0, 1).
+	// ScoreShare ∈ (0, 1) is the noisy score's share of each run's s²: s_score² =
+	// ScoreShare·s², s_train² = (1 − ScoreShare)·s².
 	ScoreShare float64
 	// Explicit is true when the spec's algorithm entry named the mode itself: a mechanism
 	// without knobs is then an error, while a spec-wide default leaves it untuned.
@@ -83,8 +80,7 @@ const (
 	DefaultScoreShare = 0.25
 )
 
-// DefaultConfig returns mode rows.DefaultTuning with the documented private-selection
-// defaults.
+// DefaultConfig returns mode rows.DefaultTuning with the private-selection defaults.
 func DefaultConfig() Config {
 	return Config{Mode: rows.DefaultTuning, Eta: DefaultEta, ScoreShare: DefaultScoreShare}
 }
@@ -127,7 +123,7 @@ type Candidate struct {
 }
 
 // Candidates returns the cartesian product of the knob grids (first knob outermost), with
-// cfg's overrides applied, each configured by WithKnobs.
+// grid's overrides applied, each configured by WithKnobs.
 func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, error) {
 	knobs := t.Knobs(c)
 	var names []string
@@ -165,9 +161,8 @@ func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, erro
 	return out, nil
 }
 
-// Wrap applies cfg to m: mode theory without a grid returns m itself (today's behaviour,
-// byte for byte); oracle and private return the tuning wrapper. A mechanism without knobs
-// is returned unchanged unless cfg.Explicit, which is then an error.
+// Wrap applies cfg to m: mode theory returns m itself, oracle and private the tuning
+// wrapper. A mechanism without knobs is returned unchanged unless cfg.Explicit (an error).
 func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -238,27 +233,22 @@ func Float(dst *float64) func(float64) error {
 const ExtraEdge = "tuning_edge"
 
 // Edge reports whether the chosen point lies on the edge of the grid the candidates span
-// in a way that says the optimum may lie outside it. For some swept knob — one with at
-// least three distinct non-zero values among cands, so that it has an interior — the
-// chosen value is the smallest or the largest of them, and, when the candidates' exact
-// risks are given (mode oracle: risk[j] is candidate j's, NaN where it failed), the
-// response falls toward that edge in every slice of the grid: each candidate at the edge
-// value is strictly better than the candidate that differs from it only by holding the
-// interior neighbour value instead (at least one such pair with both risks known).
+// in a way that says the optimum may lie outside it: for some swept knob (≥ 3 distinct
+// non-zero values among cands, so that it has an interior) the chosen value is the smallest
+// or the largest, and, when the candidates' exact risks are given (mode oracle: risk[j] is
+// candidate j's, NaN where it failed), the response falls toward that edge in every slice
+// of the grid (fallsToward).
 //
-// Why every slice: the chosen point is the argmin, so in its own slice it always beats
-// its neighbour (unless tied), and on an axis the response is flat along (noisy-gd's T on
-// the ridge ηT ≈ const) the argmin lands on one of the two edges of a three-value axis
-// two times in three by the noise alone — a warning on every cell that says nothing of
-// the grid's range. A response that truly falls toward the edge does so in every slice;
-// noise alone makes an edge beat its neighbour in m further slices with probability
-// 2^−m. A flat response (ties) is never an edge.
+// Why every slice: the argmin always beats its neighbour in its own slice (unless tied),
+// and on an axis the response is flat along (noisy-gd's T on the ridge ηT ≈ const) it
+// lands on one of the two edges of a three-value axis two times in three by noise alone, a
+// warning that says nothing of the grid's range; noise alone makes an edge beat its
+// neighbour in m further slices with probability 2^−m. A flat response (ties) is no edge.
 //
-// Without risks (nil: mode private, where the other runs' scores are not released and
-// only the selected point is, PS22 Thm 2) the rule is the chosen position alone. 0 stands
-// for a theory value, not a position on the axis. On the edge, the tuned row is a lower
-// bound on what tuning buys (the report warns when it happens in more than a quarter of a
-// cell's trials).
+// Without risks (nil: mode private, where only the selected point is released, PS22 Thm 2)
+// the rule is the position alone. 0 stands for a theory value, not a position. On the edge,
+// the tuned row is a lower bound on what tuning buys (the report warns when it happens in
+// more than a quarter of a cell's trials).
 func Edge(chosen map[string]float64, cands []Candidate, risk []float64) bool {
 	for k, v := range chosen {
 		if v == 0 {
@@ -297,8 +287,9 @@ func axisValues(k string, cands []Candidate) []float64 {
 }
 
 // fallsToward reports whether every candidate with knob k at the edge value v is strictly
-// better than its twin at the neighbour value nb (the same values in every other knob),
-// over at least one pair with both risks known.
+// better than its twin at the interior neighbour value nb (the same values in every other
+// knob), over at least one pair with both risks known.
+
 func fallsToward(k string, v, nb float64, cands []Candidate, risk []float64) bool {
 	pairs := 0
 	for i, a := range cands {
