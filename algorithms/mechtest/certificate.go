@@ -18,11 +18,9 @@ import (
 
 // CertOptions configure Certificates; zero fields take the defaults.
 type CertOptions struct {
-	// Configs is the number of randomised configs drawn (default 24; the default config is
-	// always checked in addition).
+	// Configs is the number of randomised configs drawn besides the default (default 24).
 	Configs int
-	// Seed seeds the config draws (default 1): a failure names the config, and rerunning
-	// with the same seed reproduces it.
+	// Seed seeds the config draws (default 1), so a failure reproduces.
 	Seed uint64
 	// Problems are the canaries (default: linear n = 20, d = 2 on the unit ball, and a
 	// logistic GLM n = 30, d = 2 with β = 1/4). Each also runs with every constant marked
@@ -30,9 +28,8 @@ type CertOptions struct {
 	Problems []problems.Problem
 	// Budgets are the targets (default (ε, δ) = (1, 1e-5), (0.5, 1e-6), (4, 1e-3); replace-one, erm).
 	Budgets []algorithms.Budget
-	// Choices are the values to draw for string-valued keys (yaml name → values, e.g.
-	// "mode" → certified, practical); a key without choices keeps its default. Other keys
-	// are drawn generically.
+	// Choices are the values of string-valued keys (yaml name → values, e.g. "mode" →
+	// certified, practical); others keep their default. Other kinds are drawn generically.
 	Choices map[string][]string
 	// MaxWork caps the predicted oracle queries of a config that is Run (default 2e5);
 	// above it only Plan is checked (Plan and Run report the same calibration, Test).
@@ -58,19 +55,15 @@ func (o *CertOptions) fill() {
 // maxDraws bounds the redraws of one randomised config that Validate rejects.
 const maxDraws = 50
 
-// accountTol is the relative slack between an Accountant's recomputed ε and the budget:
-// the accountants invert by bisection to ~1e-12 and the PLD upper bound is discretised
-// pessimistically, so an honest calibration at the budget lands within 1e-6.
+// accountTol is the relative slack of an Accountant's recomputed ε over the budget: they
+// invert by bisection to ~1e-12 and the PLD upper bound is pessimistic, so 1e-6 suffices.
 const accountTol = 1e-6
 
-// Certificates is the certificate property: it runs the mechanism of f over randomised
-// configs within their validation ranges (steps overrides up to 200 n², tuning grids,
-// modes from opt.Choices), on small canaries and budgets, and asserts that whenever the
-// runner's re-derivation (algorithms.Certify) would write certified, ε_spent ≤ ε and
-// δ_spent ≤ δ by the record and by the mechanism's algorithms.Accountant on what ran, and
-// at least one constant is trusted, every one public (on a canary whose constants are all
-// marked measured no row is certified). A config the mechanism refuses is skipped and
-// counted; Certificates fails if no config reaches a row, so it cannot pass vacuously.
+// Certificates is the certificate property: over randomised configs (steps up to 200 n²,
+// tuning grids, opt.Choices) on small canaries and budgets, whenever algorithms.Certify
+// would write certified, ε_spent ≤ ε and δ_spent ≤ δ by the record and by the mechanism's
+// Accountant, and some constant is trusted, every one public (so no row is certified on a
+// canary marked measured). Refused configs are counted; no row at all fails the property.
 func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	t.Helper()
 	opt.fill()
@@ -78,8 +71,8 @@ func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	k := &certKit{f: f, opt: opt, rng: rng, reasons: map[string]int{}}
 	k.config(t, f.NewConfig(), "default config")
 	for i := range opt.Configs {
-		// redraw until Validate accepts (configs it rejects are the decoder's business)
-		for range maxDraws {
+
+		for range maxDraws { // redraw until Validate accepts
 			cfg := f.NewConfig()
 			desc := randomize(cfg, rng, opt.Choices, opt.Problems[0].Len())
 			if cfg.Validate() != nil {
@@ -147,8 +140,7 @@ func (k *certKit) config(t *testing.T, cfg algorithms.Config, desc string) {
 	}
 }
 
-// row plans m on p at b, runs it when its predicted work is at most MaxWork, and checks
-// the row the runner would write.
+// row plans m on p at b, runs it unless its predicted work exceeds MaxWork, and checks the row.
 func (k *certKit) row(t *testing.T, m algorithms.Mechanism, p problems.Problem, b algorithms.Budget, measured bool, where string) {
 	t.Helper()
 	c := p.Constants()
@@ -221,8 +213,8 @@ func (p measuredProblem) Constants() problems.Constants {
 	return c
 }
 
-// randomize redraws, each with probability ½, the exported yaml fields of the struct cfg
-// points to, and returns "key=value" for the ones it changed; n scales the integers.
+// randomize redraws each exported yaml field of *cfg with probability ½, returning
+// "key=value" for the ones it changed; n scales the integers.
 func randomize(cfg algorithms.Config, rng *rand.Rand, choices map[string][]string, n int) string {
 	v := reflect.ValueOf(cfg)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
@@ -293,8 +285,8 @@ func drawInt(rng *rand.Rand, def, n int) int {
 	return cands[rng.IntN(len(cands))]
 }
 
-// drawFloat draws around def and a few scales, including out-of-range values that
-// Validate must refuse.
+// drawFloat draws around def and a few scales, out-of-range ones included.
+
 func drawFloat(rng *rand.Rand, def float64) float64 {
 	cands := []float64{def, 2 * def, def / 2, 4 * def, 0, 1e-3, 0.1, 0.25, 0.5, 1, 3, -1, math.NaN()}
 	return cands[rng.IntN(len(cands))]

@@ -24,14 +24,12 @@ type Options struct {
 	Problem problems.Problem
 	// Budget is the target (default ε = 1, δ = 1e-5, replace-one, erm).
 	Budget *algorithms.Budget
-	// Config returns the config to construct the mechanism with (default f.NewConfig()),
-	// e.g. fewer steps to keep the suite fast.
+	// Config returns the mechanism's config (default f.NewConfig()), e.g. fewer steps.
 	Config func() algorithms.Config
 	// Deterministic marks mechanisms that draw no randomness (the non-private reference):
 	// the "rng-used" check is then inverted (different seeds must give the same output).
 	Deterministic bool
-	// AcceptsAnyBudget marks mechanisms that ignore the budget (non-private): the
-	// bad-budget check is skipped.
+	// AcceptsAnyBudget skips the bad-budget check (mechanisms that ignore the budget).
 	AcceptsAnyBudget bool
 	// QueryRelTol is the allowed relative gap between counted and predicted queries (0:
 	// they must be equal; Poisson batches need a tolerance derived from the binomial).
@@ -51,9 +49,7 @@ func (o *Options) fill() {
 	}
 }
 
-// Test runs the conformance suite on the mechanism built by f: one subtest per property
-// (factory, output, certificate, plan-matches-run, determinism, rng-used, bad-budget,
-// bad-constants, cancel, queries).
+// Test runs the conformance suite on the mechanism built by f, one subtest per property.
 func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	t.Helper()
 	opt.fill()
@@ -71,8 +67,8 @@ func Test(t *testing.T, f algorithms.Factory, opt Options) {
 	}
 }
 
-// kit is the state Test's properties share, with one mechanism that serves every check (a
-// mechanism must be reusable across runs; determinism also checks a fresh one).
+// kit is the state Test's properties share, with one mechanism for every check (it must be
+// reusable across runs; determinism also checks a fresh one).
 type kit struct {
 	f      algorithms.Factory
 	opt    Options
@@ -116,8 +112,7 @@ func (k *kit) run(t *testing.T, m algorithms.Mechanism, seed uint64) (algorithms
 	return k.runPlan(t, m, k.plan(t, m), seed)
 }
 
-// runPlan runs m's plan p on a fresh counter with seed, handing it only the declared
-// capability, as the runner does.
+// runPlan runs m's plan p on a fresh counter with seed and only the declared capability.
 func (k *kit) runPlan(t *testing.T, m algorithms.Mechanism, p algorithms.Plan, seed uint64) (algorithms.Output, *problems.Counter) {
 	t.Helper()
 	o := problems.NewCounter(k.opt.Problem)
@@ -128,8 +123,7 @@ func (k *kit) runPlan(t *testing.T, m algorithms.Mechanism, p algorithms.Plan, s
 	return out, o
 }
 
-// factory: the registry line is complete, its default config valid and fresh, and New
-// refuses nil and a wrong config type.
+// factory: a complete registry line, a valid fresh default config, New refusing bad configs.
 func (k *kit) factory(t *testing.T) {
 	if k.f.Name == "" || k.f.Doc == "" || k.f.NewConfig == nil || k.f.New == nil {
 		t.Fatalf("factory %q: empty name, doc or constructor", k.f.Name)
@@ -176,9 +170,7 @@ func (k *kit) output(t *testing.T) {
 		if !(r.EpsilonSpent <= k.b.Epsilon*(1+algorithms.SpentTol)) {
 			t.Errorf("epsilon_spent = %v, want ≤ ε = %v", r.EpsilonSpent, k.b.Epsilon)
 		}
-		// A nominal row may leave delta_mech empty (the implementation's law is not
-		// proven to be the exact one, so a δ split would mean nothing); a value given
-		// must still fit in δ.
+		// a nominal row may leave delta_mech empty (no proven δ split); a value must fit
 		if !(r.DeltaMech <= k.b.Delta) && !(r.Guarantee == algorithms.Nominal && math.IsNaN(r.DeltaMech)) {
 			t.Errorf("delta_mech = %v, want ≤ δ = %v", r.DeltaMech, k.b.Delta)
 		}
@@ -191,9 +183,8 @@ func (k *kit) output(t *testing.T) {
 	}
 }
 
-// certificate: a claim the runner would not keep is a bug of the mechanism: a claimed
-// certified or nominal must come with ε_spent ≤ ε, δ_spent ≤ δ and the constants it
-// trusted, all public on the kit's canary.
+// certificate: the runner keeps the claimed guarantee (algorithms.Certify), and the trusted
+// values are the constants'.
 func (k *kit) certificate(t *testing.T) {
 	out, _ := k.run(t, k.mech(t), 1)
 	r := out.Record
@@ -231,8 +222,7 @@ func (k *kit) planMatchesRun(t *testing.T) {
 }
 
 // determinism: the same seed gives the same point and queries, from one plan run twice
-// (as the runner hands one plan to every row of a cell: Run must not write to it) and on
-// a fresh mechanism.
+// (Run must not write to it: a cell's rows share it) and on a fresh mechanism.
 func (k *kit) determinism(t *testing.T) {
 	m := k.mech(t)
 	p := k.plan(t, m)
@@ -381,9 +371,8 @@ func Budget(eps, delta float64) algorithms.Budget {
 }
 
 // NaiveDeltaGaussian is δ(ε; s) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Balle–Wang 2018
-// Thm 8; SPEC §1.1) evaluated directly with math.Erfc: an implementation independent of
-// expmech/algorithms/privacy, accurate for the moderate (ε, s) the tests use, against which
-// the baselines' calibrations are checked.
+// Thm 8; SPEC §1.1) by math.Erfc, independent of package privacy and accurate for the
+// moderate (ε, s) of the baselines' tests.
 func NaiveDeltaGaussian(eps, s float64) float64 {
 	if s == 0 {
 		return 0
@@ -392,9 +381,8 @@ func NaiveDeltaGaussian(eps, s float64) float64 {
 	return phi(-eps/s+s/2) - math.Exp(eps)*phi(-eps/s-s/2)
 }
 
-// A WrapperKind is one way of wrapping a mechanism (e.g. tuning's oracle and private
-// wrappers): Wrap builds the wrapper around base, Caps is its capability table
-// (algorithms.As: inherited, overridden or blocked, e.g. tuning.Capabilities()).
+// A WrapperKind is one way of wrapping a mechanism (e.g. tuning's oracle wrapper) with its
+// capability table Caps (inherited, overridden or blocked, e.g. tuning.Capabilities()).
 type WrapperKind struct {
 	Name string
 	Wrap func(base algorithms.Mechanism) (algorithms.Mechanism, error)
@@ -402,10 +390,9 @@ type WrapperKind struct {
 }
 
 // Wrapper is the property "a wrapper keeps its base's capabilities": for every kind and
-// base, the wrapper's Unwrap chain reaches the base, and As on the wrapper finds each
-// capability of the kind's table where the table says (the base's own implementer when
-// inherited, the wrapper when overridden or blocked). On each of consts the wrapper's
-// ConstantsChecker refuses exactly when the base's does, and some base must refuse some.
+// base, the wrapper's Unwrap chain reaches the base, and As finds each capability of the
+// table where it says (the base's implementer when inherited, the wrapper otherwise). On
+// consts the wrapper refuses exactly what the base refuses, and some base refuses some.
 func Wrapper(t *testing.T, kinds []WrapperKind, bases []algorithms.Mechanism, consts []problems.Constants) {
 	t.Helper()
 	for _, k := range kinds {
@@ -432,8 +419,7 @@ func Wrapper(t *testing.T, kinds []WrapperKind, bases []algorithms.Mechanism, co
 	}
 }
 
-// checkTable: every capability of package algorithms is decided, each once, with a
-// known policy.
+// checkTable: every capability of package algorithms is decided once, by a known policy.
 func checkTable(t *testing.T, k WrapperKind) {
 	t.Helper()
 	var names []string
@@ -448,7 +434,6 @@ func checkTable(t *testing.T, k WrapperKind) {
 		}
 		names = append(names, c.Name)
 	}
-	// the capabilities package algorithms declares: every wrapper's table decides each
 	for _, n := range []string{"ConstantsChecker", "Accountant", "Refereed", "Reducer", "RadialReducer"} {
 		if !slices.Contains(names, n) {
 			t.Errorf("capability %s undecided (inherited, overridden or blocked)", n)
@@ -475,8 +460,9 @@ func keepsCapabilities(t *testing.T, k WrapperKind, w, base algorithms.Mechanism
 	}
 }
 
-// keepsConstantsCheck: the wrapper refuses the constants the base refuses, and only
-// those; it returns how many the base refuses.
+// keepsConstantsCheck: the wrapper refuses what the base refuses, and only that; it
+// returns how many constants the base refuses.
+
 func keepsConstantsCheck(t *testing.T, w, base algorithms.Mechanism, consts []problems.Constants) (refused int) {
 	t.Helper()
 	for i, c := range consts {

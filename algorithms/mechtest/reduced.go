@@ -28,21 +28,16 @@ type ReducedOptions struct {
 	Samples int
 }
 
-// ksCrit is the asymptotic Kolmogorov critical value c(α) = √(−ln(α/2)/2) at the
-// per-test false-rejection rate α = 1e-4 (c = 2.2254): TestReduced runs 6 tests per
-// mechanism, so a correct reduced path fails it with probability ≤ 6e-4 (fixed seeds make
-// it deterministic anyway).
+// ksCrit is the asymptotic Kolmogorov critical value c(α) = √(−ln(α/2)/2) at α = 1e-4
+// (c = 2.2254): a correct reduced path fails TestReduced's 6 tests with probability ≤ 6e-4.
 var ksCrit = math.Sqrt(-math.Log(1e-4/2) / 2)
 
 // TestReduced checks the reduced execution path of a Reducer on an exactly low-rank GLM on
-// R^d against the full path, which runs the same mechanism in d dimensions:
-//   - the path is taken for g_k = 0 on R^d, never for g_k > 0 or a ball;
-//   - determinism under a fixed seed, output dimension d, and equal predicted calibration;
-//   - the law: two-sample KS (α = 1e-4 each) of the two paths' (Uᵀx)₁, ‖Uᵀx‖,
-//     ‖(I − UUᵀ)x‖ and empirical risk;
-//   - the closed form: ‖(I − UUᵀ)x‖²/v is χ²_{d−r} (one-sample KS, α = 1e-4), with v the
-//     mechanism's OrthogonalVariance, on the full path too, which never uses v. A
-//     RadialReducer's reduced outputs must have ‖(I − UUᵀ)x‖ = ρ exactly instead.
+// R^d against the full path in d dimensions: it is taken for g_k = 0 on R^d only (never
+// g_k > 0 or a ball); it is deterministic, of dimension d, with the full calibration; the
+// two paths' (Uᵀx)₁, ‖Uᵀx‖, ‖(I − UUᵀ)x‖ and risk agree (two-sample KS); and
+// ‖(I − UUᵀ)x‖²/v is χ²_{d−r} with v = OrthogonalVariance, on the full path too (which
+// never uses v), or ‖(I − UUᵀ)x‖ = ρ exactly for a RadialReducer's reduced outputs.
 func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	t.Helper()
 	k := newReducedKit(t, f, opt)
@@ -59,8 +54,7 @@ func (o *ReducedOptions) fill() {
 }
 
 // reducedKit is the state TestReduced's properties share. A refereed mechanism (oracle
-// tuning) is run as the runner runs it: with the instance as referee on the full path,
-// with the reduced referee on the reduced path.
+// tuning) gets the instance as referee on the full path, the reduced one on the reduced path.
 type reducedKit struct {
 	f        algorithms.Factory
 	opt      ReducedOptions
@@ -168,8 +162,7 @@ func (k *reducedKit) determinism(t *testing.T) {
 // lawStats are the statistics of one path's outputs the law property compares.
 type lawStats struct{ y1, ny, nperp, risk, chi []float64 }
 
-// law: the full and reduced paths' outputs have the same law, and the complement its
-// closed form (TestReduced).
+// law: the two paths' outputs have the same law, and the complement its closed form.
 func (k *reducedKit) law(t *testing.T) {
 	var fs, rs lawStats
 	for i := range k.opt.Samples {
@@ -188,9 +181,8 @@ func (k *reducedKit) law(t *testing.T) {
 	k.chiSquare(t, fs, rs)
 }
 
-// split adds the statistics of output x (with record rec) to s: (Uᵀx)₁, ‖Uᵀx‖,
-// ‖(I − UUᵀ)x‖², the risk, and ‖(I − UUᵀ)x‖²/v where the complement has a closed form;
-// a reduced radial run's ‖x⊥‖ must be the reported ρ.
+// split adds output x's statistics to s (lawStats; chi where the complement has a closed
+// form); a reduced radial run's ‖x⊥‖ must be the reported ρ.
 func (k *reducedKit) split(t *testing.T, s *lawStats, x []float64, rec algorithms.Record) {
 	t.Helper()
 	_, r := k.red.Basis.Dims()
@@ -215,7 +207,6 @@ func (k *reducedKit) split(t *testing.T, s *lawStats, x []float64, rec algorithm
 			return
 		}
 	}
-	// The variance of this run's complement (a tuned run's selected candidate sets it).
 	v, err := k.rm.OrthogonalVariance(k.inst.Constants(), k.p, rec)
 	if err != nil {
 		if radial {
@@ -279,8 +270,8 @@ func LowRankGLM(t testing.TB, n, d, r int, gk float64, dom problems.DomainKind, 
 	return inst
 }
 
-// LowRankConstants are the public constants of an exactly rank-r GLM on R^d (G_f = 1,
-// C = 2), for Reduces checks that need no instance.
+// LowRankConstants are the constants of an exactly rank-r GLM on R^d (G_f = 1, C = 2).
+
 func LowRankConstants(n, d, r int) problems.Constants {
 	gk := make([]float64, d+1)
 	for k := range r {
