@@ -6,7 +6,7 @@
 // best of K ~ D_{η,γ} runs (truncated negative binomial; η = 1 is the geometric law of Liu &
 // Talwar, STOC 2019) of a base Q that trains one uniformly drawn grid point at a per-run GDP
 // budget and releases its noisy score (scorer). The per-run budget is the largest whose RDP
-// bound, converted to (ε, δ) (Balle et al. 2020 Thm 21), meets the target (accountant.go,
+// bound, converted to (ε, δ) (Balle et al. 2020 Thm 21), meets the target (rdpbase.go,
 // planPrivate; PRIVACY.md §1.7).
 //
 // A mechanism opts in by implementing Tunable. Knobs must not change the privacy

@@ -219,7 +219,7 @@ type privatePlan struct {
 	rdp            bool    // the base is accounted by its Rényi curve (calibrateRDP), not by GDP
 }
 
-// planPrivate calibrates the per-run budget (package doc; accountant.go):
+// planPrivate calibrates the per-run budget (package doc; rdpbase.go):
 //   - δ_r = δ/(2(1+e^ε)E[K]) per run, so that the samplers' TV error over the E[K]
 //     expected runs costs at most (1+e^ε)E[K]·δ_r/2 = δ/4 (each run's τ ≤ δ_r/2, SPEC §1.4;
 //     TV(A_real, A_exact) ≤ E[K]·τ by a union bound); the RDP conversion gets 3δ/4;
