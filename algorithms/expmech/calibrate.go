@@ -20,8 +20,7 @@ var ErrCalibrate = errors.New("expmech: cannot calibrate")
 
 // Calibration is everything Plan reports and Run uses, computed from public constants only.
 type Calibration struct {
-	Setting     Setting
-	Calibration string // exact | paper | lll24-printed
+	Setting Setting
 	// S is the GDP parameter s = G_Δ√k/(n√μ) of the exact law (GLL22 Thm 6.2; SPEC §2.1);
 	// NaN for the pure mechanism.
 	S     float64
@@ -98,15 +97,10 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setti
 	return SettingERM
 }
 
-// Calibrate computes (k, μ, δ split, s, sampler plan, theory bound) for "expmech" from public
-// constants only, with cfg.Sampler of the built-in catalog (sampler.All).
-func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
-	smp, _ := sampler.ByName(cfg.Sampler)
-	return calibrateWith(c, b, cfg, smp, false)
-}
+// calibrateWith computes (k, μ, δ split, s, sampler plan, theory bound) from public constants
+// only, for Plan and Run; pure selects "expmech-pure" (calibratePure; cfg is then
+// *PureConfig.full()).
 
-// calibrateWith is Calibrate with the mechanism's sampler; pure selects "expmech-pure"
-// (calibratePure; cfg is then *PureConfig.full()).
 func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler, pure bool) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
@@ -143,11 +137,11 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	return cal, nil
 }
 
-// calibrate is the setting's (k, μ), then account; private reports whether the law is
-// (ε, δ)-DP.
+// calibrate is the setting's (k, μ), then account (private: the law is (ε, δ)-DP).
+
 func (rc recipe) calibrate() (cal Calibration, private bool, err error) {
 	c, cfg := rc.c, rc.cfg
-	cal = Calibration{Setting: resolveSetting(cfg, c, rc.b), Calibration: string(cfg.Calibration), DeltaMech: rc.dMech}
+	cal = Calibration{Setting: resolveSetting(cfg, c, rc.b), DeltaMech: rc.dMech}
 	switch cal.Setting {
 	case SettingERM, SettingSCO, SettingStronglyConvex:
 		if !rc.bounded {
@@ -333,8 +327,8 @@ func (rc recipe) account(cal *Calibration) (private bool, err error) {
 			return private, fmt.Errorf("expmech: epsilon_spent: %w", err)
 		}
 	}
-	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
-	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps))
+
+	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps)) // Calibration.Tau
 	return private, nil
 }
 
@@ -349,8 +343,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 	if !(C > 0) || math.IsInf(C, 1) {
 		return fmt.Errorf("%w: lowrank needs the prior bound C = radius > 0, got %g", ErrCalibrate, C)
 	}
-	// rank: the config, else Constants.Rank, else the smallest k with G_k ≤ G_f/(nε√d)
-	// (LLL24 Thm 2.2's condition).
+	// rank: as Config.Rank says (G_k ≤ G_f/(nε√d) is LLL24 Thm 2.2's condition)
 	r := cmp.Or(cfg.Rank, c.Rank)
 	if r == 0 {
 		thr := c.GF / (n * eps * math.Sqrt(d))
@@ -368,7 +361,6 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		// LLL24 Algorithm 1 as printed (SPEC §5.2): η = nε√(k log(1/δ))/(GC), μ = 8ηG²/(n²ε²),
 		// with G the Lipschitz constant of ℓ. Then s = G_Δ√η/(n√μ) = ε/√2 whatever δ is.
 		Gl := c.GF
-		cal.Calibration = PresetLLL24Printed
 		cal.K = n * eps * math.Sqrt(fr*math.Log(1/delta)) / (Gl * C)
 		cal.Mu = 8 * cal.K * Gl * Gl / (n * n * eps * eps)
 		cal.Notes = algorithms.JoinNote(cal.Notes, "preset lll24-printed: LLL24 Algorithm 1's printed constants (missing a log(1/δ) factor in μ)")
@@ -439,7 +431,7 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 // approximate sampler makes it (ε, (1+e^ε)τ)-DP; spendsDelta (certified mode, approximate
 // sampler) refuses δ = 0. Always private.
 func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) (Calibration, bool, error) {
-	cal := Calibration{Setting: SettingPure, Calibration: string(CalibExact), S: math.NaN(), DeltaTrue: 0}
+	cal := Calibration{Setting: SettingPure, S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
 	if math.IsInf(R, 1) || !(R > 0) {
 		return cal, true, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrCalibrate, c.Domain.Kind)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"expmech/algorithms"
+	"expmech/algorithms/sampler"
 	"expmech/problems"
 )
 
@@ -75,4 +77,10 @@ func NewPure(cfg PureConfig) (*Mechanism, error) {
 		return nil, err
 	}
 	return m.(*Mechanism), nil
+}
+
+// Calibrate is calibrateWith for "expmech" with cfg.Sampler of the built-in catalog.
+func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
+	smp, _ := sampler.ByName(cfg.Sampler)
+	return calibrateWith(c, b, cfg, smp, false)
 }

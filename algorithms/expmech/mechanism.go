@@ -33,8 +33,8 @@ var (
 	_ algorithms.Config           = (*PureConfig)(nil)
 )
 
-// Factory is the registry line of "expmech". The samplers a config may name are passed in
-// by the caller (run.go wires sampler.All()); none means the built-in catalog.
+// Factory is the registry line of "expmech", whose config may name one of samplers (run.go
+// passes sampler.All()); none means the built-in catalog.
 func Factory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech",
 		"regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
@@ -52,8 +52,8 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 		})
 }
 
-// build returns the mechanism name with cfg and the sampler cfg names among samplers (the
-// built-in catalog if none), refused if it cannot serve cfg.Mode.
+// build returns the mechanism name with cfg and its sampler (samplerFits cfg.Mode).
+
 func build(name string, samplers []algorithms.Sampler, cfg Config, pure bool) (algorithms.Mechanism, error) {
 	var smp algorithms.Sampler
 	i := slices.IndexFunc(samplers, func(s algorithms.Sampler) bool { return s.Name() == cfg.Sampler })
@@ -222,7 +222,7 @@ func (m *Mechanism) CheckConstants(c problems.Constants) error {
 }
 
 // Account recomputes the (ε, δ) of what ran from the record (k, μ, δ_mech, τ) and the
-// declared constants, independently of Calibrate's inversion; replace-one only.
+// declared constants, independently of the calibration's inversion; replace-one only.
 //
 // Regularized mechanism (GLL22 Thm 6.2; SPEC §2.1). On replace-one neighbours D, D'
 // differing in example i, F(·; D) − F(·; D') = (f(·; s_i) − f(·; s_i'))/n is
@@ -326,13 +326,10 @@ func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 	return rl.OrthogonalNorm(rec)
 }
 
-// Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
-// μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
-// k = μn²s²/G² at the same s, so privacy is unchanged) at 2^{−4..1} times the stated bound,
-// and the sampler's step constant c of h = c/(k²G_f²) (SPEC §4.4): 6 × 2 = tuning.GridSize
-// points. Unless K is a ball or a box, rank (LLL24 Thm 2.2's k) has the one-point grid of
-// the configured rank, tuned by `grid: {rank: [...]}`; it widens no family, since η and μ
-// depend on (k, C) only through √k/C (SPEC §5.6). expmech-pure has no knobs.
+// Knobs declares expmech's knobs and grids (the table of DESIGN.md "Tuning"): prior_bound C
+// (the R of the erm recipe's μ*, LLL24's C; it sets μ, and k = μn²s²/G² at the same s, so
+// privacy is unchanged), step_c, and unless K is a ball or a box rank (LLL24 Thm 2.2's k;
+// it widens no family: η and μ depend on (k, C) only through √k/C, SPEC §5.6).
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	if m.pure {
 		return nil
@@ -343,8 +340,6 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 		b = c.Domain.Radius // the stated prior bound C on R^d
 	}
 	if b > 0 && !math.IsInf(b, 1) {
-		// relative to the stated bound, as the baselines' step factor is to their radius: a
-		// misspecified C moves every grid alike. 2·max‖x‖ is still sampled on K.
 		bounds = []float64{b / 16, b / 8, b / 4, b / 2, b, 2 * b}
 	}
 	knobs := []tuning.Knob{
@@ -496,10 +491,9 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 	}
-	var mode Mode
-	var cal CalibrationMethod
-	var set Setting
-	for _, err := range []error{mode.UnmarshalText([]byte(c.Mode)), cal.UnmarshalText([]byte(c.Calibration)), set.UnmarshalText([]byte(c.Setting))} {
+	for _, err := range []error{new(Mode).UnmarshalText([]byte(c.Mode)),
+		new(CalibrationMethod).UnmarshalText([]byte(c.Calibration)),
+		new(Setting).UnmarshalText([]byte(c.Setting))} {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("expmech: %w", err))
 		}

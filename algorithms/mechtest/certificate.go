@@ -266,8 +266,6 @@ func fill(s reflect.Value, rng *rand.Rand, choices map[string][]string, n int, p
 					sl.Index(j).SetInt(int64(max(1, drawInt(rng, 0, n))))
 				case reflect.Float64:
 					sl.Index(j).SetFloat(drawFloat(rng, 1))
-				default:
-					continue
 				}
 			}
 			fv.Set(sl)
