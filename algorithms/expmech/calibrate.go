@@ -100,7 +100,6 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setti
 // calibrateWith computes (k, μ, δ split, s, sampler plan, theory bound) from public constants
 // only, for Plan and Run; pure selects "expmech-pure" (calibratePure; cfg is then
 // *PureConfig.full()).
-
 func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler, pure bool) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
@@ -138,7 +137,6 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 }
 
 // calibrate is the setting's (k, μ), then account (private: the law is (ε, δ)-DP).
-
 func (rc recipe) calibrate() (cal Calibration, private bool, err error) {
 	c, cfg := rc.c, rc.cfg
 	cal = Calibration{Setting: resolveSetting(cfg, c, rc.b), DeltaMech: rc.dMech}
@@ -458,7 +456,6 @@ func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) 
 // only if every f(·; s) is λ-strongly convex on every dataset, which only the generator can
 // state (problems.Constants.StrongConvexity). Trusting the config's λ on the linear canary
 // (no curvature) gives δ(1) = 0.51 for a stated δ = 1e-5.
-
 func checkStrongConvexity(lam float64, c problems.Constants) error {
 	if lam > c.StrongConvexity {
 		return &algorithms.KeyError{Key: "strong_convexity", Err: fmt.Errorf("%w: %g exceeds the problem's declared strong convexity %g (setting strongly-convex trusts only the generator's constant): %w",

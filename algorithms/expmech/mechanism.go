@@ -53,7 +53,6 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 }
 
 // build returns the mechanism name with cfg and its sampler (samplerFits cfg.Mode).
-
 func build(name string, samplers []algorithms.Sampler, cfg Config, pure bool) (algorithms.Mechanism, error) {
 	var smp algorithms.Sampler
 	i := slices.IndexFunc(samplers, func(s algorithms.Sampler) bool { return s.Name() == cfg.Sampler })

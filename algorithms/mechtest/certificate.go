@@ -284,7 +284,6 @@ func drawInt(rng *rand.Rand, def, n int) int {
 }
 
 // drawFloat draws around def and a few scales, out-of-range ones included.
-
 func drawFloat(rng *rand.Rand, def float64) float64 {
 	cands := []float64{def, 2 * def, def / 2, 4 * def, 0, 1e-3, 0.1, 0.25, 0.5, 1, 3, -1, math.NaN()}
 	return cands[rng.IntN(len(cands))]

@@ -462,7 +462,6 @@ func keepsCapabilities(t *testing.T, k WrapperKind, w, base algorithms.Mechanism
 
 // keepsConstantsCheck: the wrapper refuses what the base refuses, and only that; it
 // returns how many constants the base refuses.
-
 func keepsConstantsCheck(t *testing.T, w, base algorithms.Mechanism, consts []problems.Constants) (refused int) {
 	t.Helper()
 	for i, c := range consts {

@@ -271,7 +271,6 @@ func LowRankGLM(t testing.TB, n, d, r int, gk float64, dom problems.DomainKind, 
 }
 
 // LowRankConstants are the constants of an exactly rank-r GLM on R^d (G_f = 1, C = 2).
-
 func LowRankConstants(n, d, r int) problems.Constants {
 	gk := make([]float64, d+1)
 	for k := range r {

@@ -1,6 +1,7 @@
 package tuning
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -169,7 +170,6 @@ func ForMean(eta, mean float64) (TNB, error) {
 
 // maxRunsFactor caps K at maxRunsFactor·E[K]: a larger draw (probability far below 1e-100
 // here) is an error, never a truncated K, which would change the law accounted for.
-
 const maxRunsFactor = 1000
 
 // ErrTooManyRuns is returned when a draw of K exceeds maxRunsFactor·E[K].
@@ -322,7 +322,6 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 // candidates' Rényi curves at (ε_r, δ_r), spends at most (ε, δ). Spending is not assumed
 // monotone in ε_r: the result is a point where it was evaluated to hold. A candidate with
 // neither gdp_s nor a curve fails at once.
-
 func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
 	orders := BaseOrders()
 	for i, r := range p.recs {
@@ -357,15 +356,11 @@ func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b alg
 				best, lo = q, x
 				break
 			}
-			if firstErr == nil {
-				firstErr = err
-			}
+			firstErr = cmp.Or(firstErr, err)
 			hi = x
 		}
 		if lo == 0 {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("spent (%v, %v) at ε_r = %v", q.eps, q.delta, x0)
-			}
+			firstErr = cmp.Or(firstErr, fmt.Errorf("spent (%v, %v) at ε_r = %v", q.eps, q.delta, x0))
 			return p, fmt.Errorf("tuning private: %s: no per-run budget down to ε_r = %.3g fits (ε, δ) = (%v, %v) by the candidates' Rényi curves (%w)", m.Name(), 1e-4*x0, b.Epsilon, b.Delta, firstErr)
 		}
 	}

@@ -62,7 +62,6 @@ func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 
 // orthogonalNorm is ρ of one reduced run of cd (plan p, record rec) at rank r: its own ρ if
 // it is a radial reducer, else √(v·χ²_{d−r}) with v its orthogonal variance.
-
 func orthogonalNorm(cd Candidate, c problems.Constants, p algorithms.Plan, rec algorithms.Record, r int, rng *rand.Rand) (float64, error) {
 	red, ok := algorithms.As[algorithms.Reducer](cd.Mech)
 	if !ok {

@@ -289,7 +289,6 @@ func axisValues(k string, cands []Candidate) []float64 {
 // fallsToward reports whether every candidate with knob k at the edge value v is strictly
 // better than its twin at the interior neighbour value nb (the same values in every other
 // knob), over at least one pair with both risks known.
-
 func fallsToward(k string, v, nb float64, cands []Candidate, risk []float64) bool {
 	pairs := 0
 	for i, a := range cands {

@@ -119,7 +119,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	}
 	cands := op.cands
 	var best algorithms.Output
-	bestJ, bestRisk, failed := -1, math.Inf(1), 0
+	bestJ, bestRisk := -1, math.Inf(1)
 	var ran []algorithms.Record // the records of the points that ran
 	var firstErr error
 	risks := make([]float64, len(cands)) // each point's exact risk, NaN where it failed (Edge)
@@ -130,24 +130,20 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 		}
 		out, err := cd.Mech.Run(ctx, env, o, op.plans[j], rng)
 		if err != nil { // the oracle is a reference: skip and count it (tuning_failed)
-			failed++
-			if firstErr == nil {
-				firstErr = err
-			}
+			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
 		ran = append(ran, out.Record)
-		risk := ref.EmpiricalRisk(out.X)
-		risks[j] = risk
-		if risk < bestRisk || bestJ < 0 {
-			best, bestJ, bestRisk = out, j, risk
+		risks[j] = ref.EmpiricalRisk(out.X)
+		if risks[j] < bestRisk || bestJ < 0 {
+			best, bestJ, bestRisk = out, j, risks[j]
 		}
 	}
 	if bestJ < 0 {
 		return algorithms.Output{}, fmt.Errorf("tuning oracle: every grid point failed (first: %w)", firstErr)
 	}
 	best.Record = m.labelOracle(best.Record, ran, cands[bestJ], cands, risks)
-	best.Record.Extra["tuning_failed"] = float64(failed)
+	best.Record.Extra["tuning_failed"] = float64(len(cands) - len(ran))
 	if problems.ReducedDim(c, o.Dim()) {
 		// the referee saw the span part only: the complement is drawn after the choice (reduce.go)
 		rho, err := orthogonalNorm(cands[bestJ], c, op.plans[bestJ], best.Record, o.Dim(), rng)
@@ -455,7 +451,6 @@ func newScorer(c problems.Constants, dim int) *scorer {
 // noisy is the released score at GDP parameter sScore of x, whose full-dimensional norm is
 // √(‖x‖² + rho²): on the reduced path (x = y ∈ R^r) rho is the norm of the complement
 // (reduce.go), which the loss never sees but G_Δ‖x‖ must include; 0 on the full path.
-
 func (s *scorer) noisy(o problems.ValueOracle, x []float64, rho, sScore float64, rng *rand.Rand) float64 {
 	nx := math.Sqrt(problems.SquaredNorm(x) + rho*rho)
 	b := s.c.GF * math.Min(nx, s.rmax)

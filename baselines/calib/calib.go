@@ -427,7 +427,6 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 // spend the same s at the same δ, and the root-find (privacy.EpsForSDelta, Balle–Wang 2018
 // Thm 8) is costly and deterministic (a memoised ε is the computed one bit for bit). Safe
 // for concurrent use; the zero value is empty, and a nil *EpsCache computes every time.
-
 type EpsCache struct{ m sync.Map } // [2]float64{s, δ} → ε
 
 // Spend is Spend(r, s, delta) with the ε memoised (errors are not).
