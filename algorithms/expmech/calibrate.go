@@ -97,9 +97,15 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setti
 	return SettingERM
 }
 
-// calibrateWith computes (k, μ, δ split, s, sampler plan, theory bound) from public constants
-// only, for Plan and Run; pure selects "expmech-pure" (calibratePure; cfg is then
-// *PureConfig.full()).
+// Calibrate computes (k, μ, δ split, s, sampler plan, theory bound) for "expmech" from public
+// constants only, with cfg.Sampler of the built-in catalog (sampler.All).
+func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
+	smp, _ := sampler.ByName(cfg.Sampler)
+	return calibrateWith(c, b, cfg, smp, false)
+}
+
+// calibrateWith is Calibrate with the mechanism's sampler, for Plan and Run; pure selects
+// "expmech-pure" (calibratePure; cfg is then *PureConfig.full()).
 func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler, pure bool) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"expmech/algorithms"
-	"expmech/algorithms/sampler"
 	"expmech/problems"
 )
 
@@ -68,19 +66,4 @@ func New(cfg Config) (*Mechanism, error) {
 		return nil, err
 	}
 	return m.(*Mechanism), nil
-}
-
-// NewPure returns "expmech-pure" with cfg and the built-in samplers.
-func NewPure(cfg PureConfig) (*Mechanism, error) {
-	m, err := PureFactory().New(&cfg)
-	if err != nil {
-		return nil, err
-	}
-	return m.(*Mechanism), nil
-}
-
-// Calibrate is calibrateWith for "expmech" with cfg.Sampler of the built-in catalog.
-func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
-	smp, _ := sampler.ByName(cfg.Sampler)
-	return calibrateWith(c, b, cfg, smp, false)
 }

@@ -73,6 +73,15 @@ func build(name string, samplers []algorithms.Sampler, cfg Config, pure bool) (a
 	return &Mechanism{name: name, cfg: cfg, pure: pure, smp: smp}, nil
 }
 
+// NewPure returns "expmech-pure" with cfg and the built-in samplers.
+func NewPure(cfg PureConfig) (*Mechanism, error) {
+	m, err := PureFactory().New(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	return m.(*Mechanism), nil
+}
+
 // Name returns the registry name.
 func (m *Mechanism) Name() string { return m.name }
 
@@ -221,7 +230,7 @@ func (m *Mechanism) CheckConstants(c problems.Constants) error {
 }
 
 // Account recomputes the (ε, δ) of what ran from the record (k, μ, δ_mech, τ) and the
-// declared constants, independently of the calibration's inversion; replace-one only.
+// declared constants, independently of Calibrate's inversion; replace-one only.
 //
 // Regularized mechanism (GLL22 Thm 6.2; SPEC §2.1). On replace-one neighbours D, D'
 // differing in example i, F(·; D) − F(·; D') = (f(·; s_i) − f(·; s_i'))/n is
