@@ -63,24 +63,17 @@ type Calibration struct {
 }
 
 func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
-	var errs []error
 	needs := algorithms.BudgetNeeds{FiniteEpsilon: true, ReplaceOne: "G_Δ is the replace-one constant"}
 	if !pure {
 		needs.PositiveDelta = "use expmech-pure for δ = 0"
 	}
-	if err := b.Validate(needs); err != nil {
-		errs = append(errs, fmt.Errorf("%w: %w", ErrCalibrate, err))
-	}
-	if c.N < 1 || c.D < 1 {
-		errs = append(errs, fmt.Errorf("%w: n=%d, d=%d", ErrCalibrate, c.N, c.D))
-	}
-	if !(c.GDelta > 0) || math.IsInf(c.GDelta, 1) {
-		errs = append(errs, fmt.Errorf("%w: G_Δ=%g: want positive and finite", ErrCalibrate, c.GDelta))
-	}
-	if !(c.GF > 0) || math.IsInf(c.GF, 1) {
-		errs = append(errs, fmt.Errorf("%w: G_f=%g: want positive and finite", ErrCalibrate, c.GF))
-	}
-	return errors.Join(errs...)
+	berr := b.Validate(needs)
+	return errors.Join(require(berr == nil, "%w: %w", ErrCalibrate, berr),
+		require(c.N >= 1 && c.D >= 1, "%w: n=%d, d=%d", ErrCalibrate, c.N, c.D),
+		require(c.GDelta > 0 && !math.IsInf(c.GDelta, 1),
+			"%w: G_Δ=%g: want positive and finite", ErrCalibrate, c.GDelta),
+		require(c.GF > 0 && !math.IsInf(c.GF, 1),
+			"%w: G_f=%g: want positive and finite", ErrCalibrate, c.GF))
 }
 
 // resolveSetting resolves setting auto (Config.Setting).
