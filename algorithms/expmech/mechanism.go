@@ -162,7 +162,7 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 // shift is f̃(x; s_i) = f(x; s_i) − λ‖x‖²/2 over the counted oracle o, so that exp(−kF) =
 // exp(−k(F̃ + λ‖x‖²/2)) fits the sampler's target form; it keeps o's access level.
 func shift(o problems.ValueAccess, lam float64, c problems.Constants) problems.ValueAccess {
-	v := shiftedValues{o: o, lam: lam, c: c}
+	v := shiftedValues{ValueAccess: o, lam: lam, c: c}
 	g, ok := o.(problems.GradientAccess)
 	if !ok {
 		return &v
@@ -175,16 +175,14 @@ func shift(o problems.ValueAccess, lam float64, c problems.Constants) problems.V
 }
 
 type shiftedValues struct {
-	o   problems.ValueAccess
-	lam float64
-	c   problems.Constants
+	problems.ValueAccess // Len and Dim
+	lam                  float64
+	c                    problems.Constants
 }
 
-func (s *shiftedValues) Len() int                      { return s.o.Len() }
-func (s *shiftedValues) Dim() int                      { return s.o.Dim() }
 func (s *shiftedValues) Constants() problems.Constants { return s.c }
 func (s *shiftedValues) Value(i int, x []float64) float64 {
-	return s.o.Value(i, x) - s.lam*problems.SquaredNorm(x)/2
+	return s.ValueAccess.Value(i, x) - s.lam*problems.SquaredNorm(x)/2
 }
 
 type shifted struct {
@@ -206,7 +204,7 @@ type shiftedData struct{ *shifted }
 // that the exact sampler draws exp(−k(F̃ + λ‖x‖²/2)) = N(−z̄/λ, I/(kλ)) cut to K at any d;
 // none otherwise (a smaller λ leaves part of the ridge in f̃).
 func (s shiftedData) Structure() problems.Problem {
-	if r, ok := s.o.(problems.DataAccess).Structure().(problems.RidgeData); ok && r.Ridge() == s.lam {
+	if r, ok := s.g.(problems.DataAccess).Structure().(problems.RidgeData); ok && r.Ridge() == s.lam {
 		return shiftedLinear{shifted: s.shifted, pts: r.RidgePoints()}
 	}
 	return s.shifted

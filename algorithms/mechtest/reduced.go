@@ -40,7 +40,21 @@ var ksCrit = math.Sqrt(-math.Log(1e-4/2) / 2)
 // never uses v), or ‖(I − UUᵀ)x‖ = ρ exactly for a RadialReducer's reduced outputs.
 func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	t.Helper()
-	k := newReducedKit(t, f, opt)
+	opt.fill()
+	m := newMechanism(t, f, opt.Config)
+	k := &reducedKit{f: f, opt: opt, m: m, b: Budget(1, 1e-5)}
+	k.inst = k.gen(t, 0, problems.Unconstrained)
+	var err error
+	if k.p, err = m.Plan(algorithms.Env{}, k.inst.Constants(), k.b); err != nil {
+		t.Fatalf("%s: Plan: %v", f.Name, err)
+	}
+	var ok bool
+	if k.rm, k.red, ok = algorithms.Reducible(m, k.inst, k.p); !ok {
+		t.Fatalf("%s: no reduced path on an exactly low-rank instance on R^d", f.Name)
+	}
+	if r, ok := algorithms.As[algorithms.Refereed](m); ok && r.NeedsReferee() {
+		k.refereed = r
+	}
 	t.Run("fallback", k.fallback)
 	t.Run("determinism", k.determinism)
 	t.Run("law", k.law)
@@ -65,26 +79,6 @@ type reducedKit struct {
 	rm       algorithms.Reducer
 	red      problems.Reduction
 	refereed algorithms.Refereed // nil unless the mechanism needs the referee
-}
-
-func newReducedKit(t *testing.T, f algorithms.Factory, opt ReducedOptions) *reducedKit {
-	t.Helper()
-	opt.fill()
-	m := newMechanism(t, f, opt.Config)
-	k := &reducedKit{f: f, opt: opt, m: m, b: Budget(1, 1e-5)}
-	k.inst = k.gen(t, 0, problems.Unconstrained)
-	var err error
-	if k.p, err = m.Plan(algorithms.Env{}, k.inst.Constants(), k.b); err != nil {
-		t.Fatalf("%s: Plan: %v", f.Name, err)
-	}
-	var ok bool
-	if k.rm, k.red, ok = algorithms.Reducible(m, k.inst, k.p); !ok {
-		t.Fatalf("%s: no reduced path on an exactly low-rank instance on R^d", f.Name)
-	}
-	if r, ok := algorithms.As[algorithms.Refereed](m); ok && r.NeedsReferee() {
-		k.refereed = r
-	}
-	return k
 }
 
 // gen is the kit's low-rank GLM with g_k = gk on a domain of kind dom.

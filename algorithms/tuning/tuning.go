@@ -140,8 +140,7 @@ func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, erro
 		var next []map[string]float64
 		for _, base := range cands {
 			for _, v := range k.Grid {
-				m := make(map[string]float64, len(base)+1)
-				maps.Copy(m, base)
+				m := maps.Clone(base)
 				m[k.Name] = v
 				next = append(next, m)
 			}

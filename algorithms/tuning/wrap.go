@@ -300,10 +300,10 @@ func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
 func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidate, runs int) algorithms.Record {
 	r = withExtra(r, cd, p.cands, nil) // position only: the other runs' scores are not released
 	r.Tuning = Private
-	g := algorithms.Certified
+	r.Guarantee = algorithms.Certified
 	var pv, pg float64
 	for _, x := range p.recs {
-		g = worse(g, x.Guarantee)
+		r.Guarantee = worse(r.Guarantee, x.Guarantee)
 		pv += x.PredictedValueQueries
 		pg += x.PredictedGradientQueries
 	}
@@ -313,7 +313,6 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	r.PredictedValueQueries = ek * (pv/n + 2*float64(p.n))
 	r.PredictedGradientQueries = ek * pg / n
 	r.PlannedCounts = true // the counted queries would release K (PS22 Thm 2 does not)
-	r.Guarantee = g
 	r.EpsilonSpent = p.eps
 	r.DeltaMech = p.delta
 	r.DeltaSpent = p.delta // the whole δ of the tuned release: RDP conversion plus the samplers' TV error
