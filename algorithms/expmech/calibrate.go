@@ -21,8 +21,7 @@ var ErrCalibrate = errors.New("expmech: cannot calibrate")
 // Calibration is everything Plan reports and Run uses, computed from public constants only.
 type Calibration struct {
 	Setting Setting
-	// S is the GDP parameter s = G_Δ√k/(n√μ) of the exact law (GLL22 Thm 6.2; SPEC §2.1);
-	// NaN for the pure mechanism.
+	// S is the exact law's GDP s = G_Δ√k/(n√μ) (GLL22 Thm 6.2; SPEC §2.1); NaN when pure.
 	S     float64
 	K, Mu float64 // inverse temperature and regulariser of the released law
 	// Lambda is the loss's own strong convexity used in place of μ (strongly-convex).
@@ -56,8 +55,7 @@ type Calibration struct {
 	BoundBestEta float64
 	Guarantee    algorithms.Guarantee
 	Notes        string
-	// SamplerConstants are the constants the sampler sees (differs from the problem's for
-	// strongly-convex, where λ‖x‖²/2 moves from the loss into the Gaussian part).
+	// SamplerConstants are the constants the sampler sees (strongly-convex: planSampler).
 	SamplerConstants problems.Constants
 	Target           algorithms.Target
 }
@@ -424,9 +422,8 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 }
 
 // calibratePure computes the pure ε-DP exponential mechanism exp(−kF) on K (SPEC §2.4):
-// k = ε/(2Δ_F) with Δ_F as derived at Account; risk ≤ d/k (GLL22 Lemma 6.1). An
-// approximate sampler makes it (ε, (1+e^ε)τ)-DP; spendsDelta (certified mode, approximate
-// sampler) refuses δ = 0. Always private.
+// k = ε/(2Δ_F) with Δ_F as derived at Account; risk ≤ d/k (GLL22 Lemma 6.1); always
+// private. spendsDelta (certified, approximate sampler: (ε, (1+e^ε)τ)-DP) refuses δ = 0.
 func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) (Calibration, bool, error) {
 	cal := Calibration{Setting: SettingPure, S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
@@ -463,9 +460,8 @@ func checkStrongConvexity(lam float64, c problems.Constants) error {
 	return nil
 }
 
-// trusted lists the constants the privacy of a setting relies on (derivations at Account):
-// n and G_Δ for s or Δ_F, the strong convexity, the radius and ValueBound of the pure Δ_F,
-// and G_f and the radius for an approximate sampler's TV bound (step size, truncation).
+// trusted lists the constants a setting's privacy relies on (derivations at Account), and
+// G_f and the radius for an approximate sampler's TV bound (step size, truncation).
 func trusted(c problems.Constants, st Setting, smp algorithms.Sampler) []algorithms.Trusted {
 	names := []string{problems.ConstN, problems.ConstGDelta}
 	switch st {

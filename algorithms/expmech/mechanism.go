@@ -199,10 +199,9 @@ func (s *shifted) Grad(dst []float64, i int, x []float64) {
 
 type shiftedData struct{ *shifted }
 
-// Structure is the shifted loss's structure: linear, f̃(x; z_i) = ⟨x, z_i⟩, when the
-// original is a ridge loss whose ridge is exactly the λ removed (problems.RidgeData), so
-// that the exact sampler draws exp(−k(F̃ + λ‖x‖²/2)) = N(−z̄/λ, I/(kλ)) cut to K at any d;
-// none otherwise (a smaller λ leaves part of the ridge in f̃).
+// Structure is linear, f̃(x; z_i) = ⟨x, z_i⟩, when the original is a ridge loss of ridge
+// exactly λ (problems.RidgeData), so the exact sampler draws exp(−k(F̃ + λ‖x‖²/2)) =
+// N(−z̄/λ, I/(kλ)) cut to K at any d; none otherwise (a smaller λ leaves ridge in f̃).
 func (s shiftedData) Structure() problems.Problem {
 	if r, ok := s.g.(problems.DataAccess).Structure().(problems.RidgeData); ok && r.Ridge() == s.lam {
 		return shiftedLinear{shifted: s.shifted, pts: r.RidgePoints()}
@@ -437,9 +436,8 @@ func oneOf[T ~string](dst *T, b []byte, what, want string, ok ...T) error {
 	return nil
 }
 
-// DefaultMaxSteps is the default cap on a run's worst-case outer steps T: a cell above it is
-// an error row, not hours of running (certified constants need ~1e10 at n = 1000; SPEC
-// §4.4). It never truncates a chain.
+// DefaultMaxSteps caps a run's worst-case outer steps T: above it a cell is an error row, not
+// hours of running (certified constants need ~1e10 at n = 1000; SPEC §4.4), never truncated.
 const DefaultMaxSteps = 200_000_000
 
 // Config is the configuration of "expmech" (decoded strictly over DefaultConfig).

@@ -35,14 +35,13 @@ func LambdaHat(s float64, t TNB) float64 {
 	return math.Max(1, math.Sqrt(2*math.Log(1/t.Gamma))/s)
 }
 
-// RDP is the Rényi-DP bound at order λ > 1 of releasing the best of K ~ D_{η,γ} runs of
-// an s-GDP base algorithm Q, by PS22 Theorem 2:
+// RDP is PS22 Theorem 2's Rényi-DP bound at order λ > 1 of releasing the best of
+// K ~ D_{η,γ} runs of an s-GDP base Q, with λ̂ = LambdaHat(s, t):
 //
 //	ε'(λ) = ε(λ) + (1+η)(1 − 1/λ̂)ε(λ̂) + (1+η) log(1/γ)/λ̂ + log E[K]/(λ − 1),
 //
-// with ε(λ) = λs²/2 — an s-GDP mechanism is (λ, λs²/2)-RDP at every order, its output
-// pair being a post-processing of (N(0,1), N(s,1)) (Dong, Roth & Su 2022, Prop. 2.10 with
-// the data-processing inequality of Rényi divergence) — and λ̂ = LambdaHat(s, t).
+// ε(λ) = λs²/2: an s-GDP output pair is a post-processing of (N(0,1), N(s,1)) (Dong, Roth &
+// Su 2022, Prop. 2.10, with the data-processing inequality of Rényi divergence).
 func RDP(lambda, s float64, t TNB) float64 {
 	lh := LambdaHat(s, t)
 	return lambda*s*s/2 + (1+t.Eta)*((lh-1)*s*s/2+math.Log(1/t.Gamma)/lh) + math.Log(t.Mean())/(lambda-1)
@@ -136,7 +135,7 @@ func (t TNB) P1() float64 {
 }
 
 // ForMean returns the TNB with shape η and E[K] = mean (> 1), solving for γ by bisection
-// (E[K] decreases from +∞ to 1 as γ goes from 0 to 1).
+// (E[K] falls from +∞ to 1 as γ goes from 0 to 1).
 func ForMean(eta, mean float64) (TNB, error) {
 	if !(mean > 1) || math.IsInf(mean, 1) {
 		return TNB{}, fmt.Errorf("tuning: expected runs %v, want finite > 1", mean)
@@ -188,25 +187,21 @@ func (t TNB) Sample(rng *rand.Rand) (int, error) {
 	return k, nil
 }
 
-// RDPer is the optional capability of a mechanism accounted by a Rényi curve rather than a
-// Gaussian-DP parameter (dp-sgd, noisy-sgd-bst14: the Poisson-subsampled Gaussian). RDP
-// returns, for each order λ > 1 in orders, an upper bound ε(λ) on the order-λ Rényi
-// divergence between its outputs on neighbouring datasets under b.Relation (both
-// directions), for the configuration it plans at b, from the public constants only. Mode
-// private accounts such a base by PS22 Theorem 2's general form (TunedRDP); a base with a
-// finite Record.GDPS keeps the closed-form GDP path (RDP, LambdaHat).
+// RDPer is a mechanism accounted by a Rényi curve, not a GDP parameter (dp-sgd,
+// noisy-sgd-bst14: the Poisson-subsampled Gaussian): RDP bounds, at each order λ > 1, the
+// Rényi divergence of its outputs on neighbours under b.Relation (both directions) for the
+// configuration it plans at b, from public constants only. Mode private accounts it by
+// PS22 Theorem 2's general form (TunedRDP); a finite Record.GDPS keeps the GDP path (RDP).
 type RDPer interface {
 	RDP(c problems.Constants, b algorithms.Budget, orders []float64) ([]float64, error)
 }
 
-// BaseOrders are the general accountant's Rényi orders, both the λ of the conversion and
-// the grid of λ̂: privacy.HalfIntegerOrders (1.5 to 256), on which the Poisson-subsampled
-// Gaussian's replace-one curve needs integer orders only.
+// BaseOrders are the general accountant's λ and λ̂ grid: privacy.HalfIntegerOrders (1.5 to
+// 256), where the Poisson-subsampled Gaussian's replace-one curve needs integer orders only.
 func BaseOrders() []float64 { return privacy.HalfIntegerOrders() }
 
-// TunedRDP writes into dst (len(dst) = len(orders) = len(base)) PS22 Theorem 2's bound on
-// the RDP of releasing the best of K ~ D_{η,γ} runs of a base Q with RDP curve base
-// (ε(λ_j) at orders λ_j > 1):
+// TunedRDP writes into dst PS22 Theorem 2's RDP bound of releasing the best of K ~ D_{η,γ}
+// runs of a base Q with RDP curve base (ε(λ_j) at orders λ_j > 1; all three of one length):
 //
 //	ε'(λ) = ε(λ) + min_{λ̂ ∈ orders} (1+η)[(1 − 1/λ̂)ε(λ̂) + log(1/γ)/λ̂] + log E[K]/(λ − 1).
 //
@@ -246,8 +241,7 @@ func EpsRDPBase(orders, base []float64, t TNB, delta float64) (float64, error) {
 	return e, err
 }
 
-// GDPCurve writes the RDP curve λs²/2 of an s-GDP mechanism into dst (the curve RDP uses;
-// Dong, Roth & Su 2022 Prop. 2.10 with the data-processing inequality).
+// GDPCurve writes the RDP curve λs²/2 of an s-GDP mechanism into dst (see RDP).
 func GDPCurve(dst, orders []float64, s float64) []float64 {
 	for i, a := range orders {
 		dst[i] = a * s * s / 2
@@ -313,10 +307,8 @@ func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePla
 
 // calibrateRDP is planPrivate's per-run budget for a base that is not Gaussian-DP: s_score
 // and δ_r as on the GDP path, and the largest ε_r (to relative precision 1e-3, rounding
-// down, searched from the GDP path's) at which the tuned release, accounted from the
-// candidates' Rényi curves at (ε_r, δ_r), spends at most (ε, δ). Spending is not assumed
-// monotone in ε_r: the result is a point where it was evaluated to hold. A candidate with
-// neither gdp_s nor a curve fails at once.
+// down, searched from the GDP path's) at which the candidates' Rényi curves at (ε_r, δ_r)
+// spend at most (ε, δ), not assumed monotone in ε_r: a point where it was evaluated to hold.
 func (m *Mechanism) calibrateRDP(env algorithms.Env, c problems.Constants, b algorithms.Budget, p privatePlan) (privatePlan, error) {
 	orders := BaseOrders()
 	for i, r := range p.recs {

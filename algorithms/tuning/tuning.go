@@ -22,8 +22,7 @@ const (
 	Private = rows.TuningPrivate // PS22 Thm 2 random-stopping selection paid from (ε, δ)
 )
 
-// GridSize is the size of every mechanism's default grid (the product of its knobs' grid
-// lengths), so that every method is tuned over as many candidates.
+// GridSize is every mechanism's default grid size, so every method has as many candidates.
 const GridSize = 12
 
 // A Knob is one tunable configuration key of a mechanism with its default grid.
@@ -33,9 +32,8 @@ type Knob struct {
 	Grid []float64 // default grid of absolute values, in increasing order
 }
 
-// Tunable is implemented by mechanisms with knobs. Knobs, with their default grids, may
-// use the public constants only (e.g. to keep a batch size ≤ n); WithKnobs returns the
-// mechanism with the given knobs (by Knob name) set and every other setting unchanged.
+// Tunable is implemented by mechanisms with knobs. Knobs may read the public constants only
+// (e.g. to keep a batch size ≤ n); WithKnobs returns it with the given knobs set, all else equal.
 type Tunable interface {
 	algorithms.Mechanism
 	Knobs(c problems.Constants) []Knob
@@ -63,8 +61,7 @@ type Config struct {
 	Grid []Axis
 	// ExpectedRuns is E[K] of the private selection, > 1; 0 (default) = the grid size.
 	ExpectedRuns float64
-	// Eta is the shape η ∈ (−1, ∞) of K's truncated negative binomial law (PS22 §3.2);
-	// DefaultConfig sets DefaultEta.
+	// Eta is the shape η ∈ (−1, ∞) of K's law (TNB; DefaultConfig sets DefaultEta).
 	Eta float64
 	// ScoreShare ∈ (0, 1) is the noisy score's share of each run's s²: s_score² =
 	// ScoreShare·s², s_train² = (1 − ScoreShare)·s².
@@ -229,23 +226,17 @@ func Float(dst *float64) func(float64) error {
 // selected point lies on the edge of its grid in some knob, else 0 (Edge).
 const ExtraEdge = "tuning_edge"
 
-// Edge reports whether the chosen point lies on the edge of the grid the candidates span
-// in a way that says the optimum may lie outside it: for some swept knob (≥ 3 distinct
-// non-zero values among cands, so that it has an interior) the chosen value is the smallest
-// or the largest, and, when the candidates' exact risks are given (mode oracle: risk[j] is
+// Edge reports whether the chosen point says the optimum may lie outside the grid: for some
+// swept knob (≥ 3 distinct non-zero values among cands: it has an interior) the chosen value
+// is the smallest or the largest, and, given the exact risks (mode oracle: risk[j] is
 // candidate j's, NaN where it failed), the response falls toward that edge in every slice
-// of the grid (fallsToward).
-//
-// Why every slice: the argmin always beats its neighbour in its own slice (unless tied),
-// and on an axis the response is flat along (noisy-gd's T on the ridge ηT ≈ const) it
-// lands on one of the two edges of a three-value axis two times in three by noise alone, a
-// warning that says nothing of the grid's range; noise alone makes an edge beat its
-// neighbour in m further slices with probability 2^−m. A flat response (ties) is no edge.
-//
-// Without risks (nil: mode private, where only the selected point is released, PS22 Thm 2)
-// the rule is the position alone. 0 stands for a theory value, not a position. On the edge,
-// the tuned row is a lower bound on what tuning buys (the report warns when it happens in
-// more than a quarter of a cell's trials).
+// of the grid (fallsToward). Why every slice: the argmin beats its own slice's neighbour
+// unless tied, and on a flat axis (noisy-gd's T on the ridge ηT ≈ const) lands on an edge
+// of a three-value axis two times in three by noise alone; noise makes an edge beat its
+// neighbour in m further slices with probability 2^−m. Ties are no edge. Without risks
+// (nil: mode private, where only the selected point is released, PS22 Thm 2) the position
+// decides alone. 0 is a theory value, not a position. On the edge, the tuned row is a lower
+// bound on what tuning buys (the report warns past a quarter of a cell's trials).
 func Edge(chosen map[string]float64, cands []Candidate, risk []float64) bool {
 	for k, v := range chosen {
 		if v == 0 {
@@ -283,9 +274,8 @@ func axisValues(k string, cands []Candidate) []float64 {
 	return slices.Compact(vals)
 }
 
-// fallsToward reports whether every candidate with knob k at the edge value v is strictly
-// better than its twin at the interior neighbour value nb (the same values in every other
-// knob), over at least one pair with both risks known.
+// fallsToward reports whether every candidate with knob k at the edge value v beats its twin
+// at the interior neighbour nb (same other knobs), over ≥ 1 pair with both risks known.
 func fallsToward(k string, v, nb float64, cands []Candidate, risk []float64) bool {
 	pairs := 0
 	for i, a := range cands {

@@ -34,10 +34,9 @@ func CheckConstants(c problems.Constants) error {
 		Require(c.Domain.Radius > 0 && !math.IsInf(c.Domain.Radius, 0), "%w: domain radius = %v, want finite > 0", ErrConstants, c.Domain.Radius))
 }
 
-// Check runs CheckConstants and validates the budget of a Gaussian-noise baseline, every
-// problem at once: ε ∈ (0, +∞] (+∞ = the non-private limit, σ = 0), δ ∈ (0, 1) (δ = 0 is
-// refused, not defaulted), and the replace-one relation every calibration here assumes
-// (SPEC §8.3).
+// Check runs CheckConstants and validates a Gaussian-noise baseline's budget, all at once:
+// ε ∈ (0, +∞] (+∞: the non-private limit, σ = 0), δ ∈ (0, 1) (0 is refused, not
+// defaulted), and the replace-one relation every calibration here assumes (SPEC §8.3).
 func Check(c problems.Constants, b algorithms.Budget) error {
 	return errors.Join(CheckConstants(c), b.Validate(algorithms.BudgetNeeds{
 		PositiveDelta: "Gaussian noise cannot give pure DP",
@@ -89,9 +88,8 @@ func Radius(c problems.Constants) float64 {
 	return c.Domain.MaxNorm(c.D)
 }
 
-// ClipOr returns clip if it is > 0, else G_f: the default clipping norm C = G_f never
-// clips a true gradient (each f(·; s) is G_f-Lipschitz), yet the clip makes the
-// sensitivity 2C/n hold even if a problem's stated G_f were wrong.
+// ClipOr returns clip if > 0, else G_f: C = G_f never clips a true gradient (f(·; s) is
+// G_f-Lipschitz), yet keeps the sensitivity 2C/n even if the stated G_f were wrong.
 func ClipOr(clip float64, c problems.Constants) float64 {
 	if clip > 0 {
 		return clip
@@ -208,10 +206,9 @@ func NoiseDim(c problems.Constants) int {
 // iterate equal to the start (a spec may still ask for steps: 1).
 const MinTheorySteps = 2
 
-// AveragedWalk is the reduced path (algorithms.Reducer) of noisy-gd and dp-sgd, holding the
-// registry name. On R^d the projection is the identity and every (clipped) gradient φ'·a_i
-// lies in span U, so x_t⊥ is a random walk of the Gaussian noise from 0, independent of
-// the span part.
+// AveragedWalk is the reduced path (algorithms.Reducer) of noisy-gd and dp-sgd (the registry
+// name). On R^d the projection is the identity and every clipped gradient φ'·a_i lies in
+// span U, so x_t⊥ is a Gaussian random walk from 0, independent of the span part.
 type AveragedWalk string
 
 // Reduces reports whether the reduced path is exact: on R^d (above).
@@ -232,8 +229,7 @@ type (
 	RecordFunc[P any] func(c problems.Constants, b algorithms.Budget, p P) (algorithms.Record, error)
 )
 
-// PlanGDP is Plan of an s-GDP baseline whose budget is the Gaussian-curve inversion
-// s = s*(ε, δ) (S): Plan with the calibration at that s.
+// PlanGDP is Plan of an s-GDP baseline: the calibration at s = s*(ε, δ) (S).
 func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Plan, error) {
 	return Plan(c, b, func(c problems.Constants, b algorithms.Budget) (P, error) {
 		s, err := S(b)
@@ -358,9 +354,8 @@ func PoissonEps(q, z float64, T int, b algorithms.Budget, pld, rdp string) Poiss
 }
 
 // PoissonCache memoises the (slow, data-independent) Poisson accountant of one mechanism
-// and its knob variants: the tuning's RDP asks, at a budget, for what the grid point's Plan
-// computed. Answers also go through a store (algorithms.Store) handed to Get. Safe for
-// concurrent use; a nil *PoissonCache computes every time.
+// and its knob variants (the tuning's RDP asks for what a grid point's Plan computed), also
+// through a store handed to Get. Safe for concurrent use; a nil one computes every time.
 type PoissonCache struct {
 	m     sync.Map // PoissonKey → PoissonResult
 	space string   // who computes, part of the store key
