@@ -30,8 +30,7 @@ type Calibration struct {
 	DeltaMech float64
 	// DeltaTrue is δ(ε; s) computed exactly from s (≤ DeltaMech unless the preset is not DP).
 	DeltaTrue float64
-	// DeltaDelivered is δ at ε on the worst-case 1-D instance (deltaDelivered), computed
-	// when Config.DeltaDelivered is set (then HasDeltaDelivered).
+	// DeltaDelivered is deltaDelivered's δ, set when Config.DeltaDelivered (HasDeltaDelivered).
 	DeltaDelivered    float64
 	HasDeltaDelivered bool
 	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
@@ -450,8 +449,7 @@ func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) 
 
 // checkStrongConvexity refuses a λ the problem does not declare: exp(−kF) has curvature kλ
 // only if every f(·; s) is λ-strongly convex on every dataset, which only the generator can
-// state (problems.Constants.StrongConvexity). Trusting the config's λ on the linear canary
-// (no curvature) gives δ(1) = 0.51 for a stated δ = 1e-5.
+// state; a trusted config λ on the linear canary gives δ(1) = 0.51 for a stated δ = 1e-5.
 func checkStrongConvexity(lam float64, c problems.Constants) error {
 	if lam > c.StrongConvexity {
 		return &algorithms.KeyError{Key: "strong_convexity", Err: fmt.Errorf("%w: %g exceeds the problem's declared strong convexity %g (setting strongly-convex trusts only the generator's constant): %w",

@@ -217,8 +217,7 @@ type shiftedLinear struct {
 
 func (s shiftedLinear) Points() [][]float64 { return s.pts }
 
-// CheckConstants refuses, before anything runs, setting strongly-convex with
-// strong_convexity above c's declared λ (a spec error naming algorithms[i].strong_convexity).
+// CheckConstants refuses, before anything runs, a strong_convexity above c's declared λ.
 func (m *Mechanism) CheckConstants(c problems.Constants) error {
 	if m.pure || m.cfg.Setting != SettingStronglyConvex {
 		return nil
@@ -283,8 +282,7 @@ type orthogonalLaw interface {
 	OrthogonalVariance(c problems.Constants, t algorithms.Target) (float64, error)
 }
 
-// radialLaw is a sampler (sampler.MALA) whose run reports its complement as a norm ρ (times
-// a uniform unit vector).
+// radialLaw is a sampler (sampler.MALA) whose run reports its complement's norm ρ.
 type radialLaw interface {
 	OrthogonalNorm(rec algorithms.Record) (float64, bool)
 }
@@ -454,16 +452,16 @@ type Config struct {
 	// StepC is the sampler's practical step constant (algorithms.Target.StepC, e.g. the c of
 	// h = c/(k² G_f²)); ≥ 0; 0 (default) = the sampler's own (sampler.DefaultStepC = 1/16).
 	StepC float64 `yaml:"step_c"`
-	// Rank is LLL24 Thm 2.2's k for the lowrank setting; 0 (default) = Constants.Rank if
-	// known, else the smallest k with G_k ≤ G_f/(nε√d) from Constants.GK.
+	// Rank is LLL24 Thm 2.2's k (lowrank); 0 (default) = Constants.Rank, else the smallest k
+	// with G_k ≤ G_f/(nε√d) in Constants.GK.
 	Rank int `yaml:"rank"`
 	// DeltaSplit is δ_mech/δ, in (0, 1], default 2/3 (GLL22, always so for calibration
 	// paper); the rest is the TV budget τ = (δ − δ_mech)/(1 + e^ε) (SPEC §1.4).
 	DeltaSplit float64 `yaml:"delta_split"`
 	// Preset is "" (default) or lll24-printed (lowrank only; guarantee none).
 	Preset string `yaml:"preset"`
-	// StrongConvexity is λ > 0 with every f(·; s) λ-strongly convex (setting strongly-convex
-	// only: the loss's curvature replaces the regulariser). Default 0.
+	// StrongConvexity (default 0) is λ > 0 with every f(·; s) λ-strongly convex (setting
+	// strongly-convex only: the loss's curvature replaces the regulariser).
 	StrongConvexity float64 `yaml:"strong_convexity"`
 	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default DefaultMaxSteps).
 	MaxSteps int `yaml:"max_steps"`

@@ -24,8 +24,7 @@ import (
 	"expmech/task"
 )
 
-// Options configure Test. The zero value runs every check on a small linear problem
-// (n = 40, d = 3, unit ball) with the budget (ε, δ) = (1, 1e-5), replace-one.
+// Options configure Test; zero fields take the defaults.
 type Options struct {
 	// Problem is the instance the mechanism runs on (default NewLinear(40, 3, 1, 1, seed 1)).
 	Problem problems.Problem
@@ -33,8 +32,7 @@ type Options struct {
 	Budget *algorithms.Budget
 	// Config returns the mechanism's config (default f.NewConfig()), e.g. fewer steps.
 	Config func() algorithms.Config
-	// Deterministic marks mechanisms that draw no randomness (the non-private reference):
-	// the "rng-used" check is then inverted (different seeds must give the same output).
+	// Deterministic inverts rng-used for mechanisms that draw no randomness (non-private).
 	Deterministic bool
 	// AcceptsAnyBudget skips the bad-budget check (mechanisms that ignore the budget).
 	AcceptsAnyBudget bool
@@ -371,8 +369,7 @@ func inDomain(x []float64, dom problems.Domain, tol float64) bool {
 	return true
 }
 
-// Budget is the (ε, δ) budget of the baselines' tests: replace-one (the relation every
-// baseline is calibrated for), task erm.
+// Budget is the baselines' tests' (ε, δ) budget: replace-one (their relation), task erm.
 func Budget(eps, delta float64) algorithms.Budget {
 	return algorithms.Budget{Epsilon: eps, Delta: delta, Relation: privacy.ReplaceOne, Task: task.ERM}
 }
@@ -467,8 +464,7 @@ func keepsCapabilities(t *testing.T, k WrapperKind, w, base algorithms.Mechanism
 	}
 }
 
-// keepsConstantsCheck: the wrapper refuses what the base refuses, and only that; it
-// returns how many constants the base refuses.
+// keepsConstantsCheck: the wrapper refuses exactly what the base does; it returns how often.
 func keepsConstantsCheck(t *testing.T, w, base algorithms.Mechanism, consts []problems.Constants) (refused int) {
 	t.Helper()
 	for i, c := range consts {
@@ -530,17 +526,14 @@ type CertOptions struct {
 	Configs int
 	// Seed seeds the config draws (default 1), so a failure reproduces.
 	Seed uint64
-	// Problems are the canaries (default: linear n = 20, d = 2 on the unit ball, and a
-	// logistic GLM n = 30, d = 2 with β = 1/4). Each also runs with every constant marked
-	// measured (problems.Constants.Measured), where no row may be certified.
+	// Problems are the canaries (default: linear n = 20, d = 2, unit ball; logistic GLM
+	// n = 30, d = 2), each also run with every constant measured (then nothing is certified).
 	Problems []problems.Problem
 	// Budgets are the targets (default (ε, δ) = (1, 1e-5), (0.5, 1e-6), (4, 1e-3); replace-one, erm).
 	Budgets []algorithms.Budget
-	// Choices are the values of string-valued keys (yaml name → values, e.g. "mode" →
-	// certified, practical); others keep their default. Other kinds are drawn generically.
+	// Choices are the values of string keys (yaml name → values); others keep their default.
 	Choices map[string][]string
-	// MaxWork caps the predicted oracle queries of a config that is Run (default 2e5);
-	// above it only Plan is checked (Plan and Run report the same calibration, Test).
+	// MaxWork caps the predicted queries of a config that is Run, not only planned (default 2e5).
 	MaxWork float64
 }
 
@@ -801,8 +794,7 @@ func drawFloat(rng *rand.Rand, def float64) float64 {
 type ReducedOptions struct {
 	// Config returns the mechanism's config (default f.NewConfig()).
 	Config func() algorithms.Config
-	// N, D, Rank size the low-rank GLM (absolute loss, R^d, C = 2, ‖w₀‖ = 1); defaults
-	// 20, 30, 3 (d − r = 27 orthogonal dimensions).
+	// N, D, Rank size the low-rank GLM on R^d (LowRankGLM); defaults 20, 30, 3.
 	N, D, Rank int
 	// Samples is the number of outputs drawn by each path (default 400).
 	Samples int
@@ -906,8 +898,7 @@ func (k *reducedKit) fallback(t *testing.T) {
 	}
 }
 
-// determinism: a reduced run is deterministic under a seed, of dimension d, and has the
-// full run's calibration.
+// determinism: a reduced run is deterministic, of dimension d, with the full calibration.
 func (k *reducedKit) determinism(t *testing.T) {
 	opt := k.opt
 	o1, c1, err1 := k.reduced(3)

@@ -273,9 +273,8 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	return p, nil
 }
 
-// addTV sets δ to the conversion's part plus the samplers' TV error over the E[K] runs at
-// the spent ε, each run's τ the largest (δ_r − δ_mech)₊/(1 + e^{ε_r}) of the candidates
-// (δ_mech NaN: δ_r).
+// addTV sets δ to the conversion's part plus the samplers' TV error over E[K] runs at the
+// spent ε, each τ the candidates' largest (δ_r − δ_mech)₊/(1 + e^{ε_r}) (δ_mech NaN: δ_r).
 func (p *privatePlan) addTV() {
 	tau := 0.0
 	for _, r := range p.recs {
@@ -374,9 +373,8 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 	return best, nil
 }
 
-// Capabilities is the tuned mechanism's table (algorithms.As; DESIGN.md "Optional
-// capabilities"; mechtest.Wrapper checks it): the base's accountant, Rényi curve and knobs
-// are Blocked, as they describe or re-tune one run, not K runs and a selection.
+// Capabilities is the tuned mechanism's table (DESIGN.md "Optional capabilities"): the
+// base's accountant, Rényi curve and knobs describe or re-tune one run, so are Blocked.
 func Capabilities() []algorithms.Capability {
 	return []algorithms.Capability{
 		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", algorithms.Inherited, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
@@ -392,9 +390,8 @@ func Capabilities() []algorithms.Capability {
 // Unwrap is the base mechanism (algorithms.As).
 func (m *Mechanism) Unwrap() algorithms.Mechanism { return m.base }
 
-// Blocked blocks, for the wrapper that embeds it (this one, the audit's underclaimed), the
-// capabilities that describe or re-tune its base's release: Accountant and RDPer answer
-// algorithms.ErrNotAvailable, Tunable has no knobs.
+// Blocked blocks, for a wrapper that embeds it (this one, the audit's underclaimed), the
+// base's Accountant and RDPer (algorithms.ErrNotAvailable) and Tunable (no knobs).
 type Blocked struct{}
 
 // Account blocks the base's accountant.
@@ -419,14 +416,13 @@ func (Blocked) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
 //
 //	S(x) = (1/n) Σ_i clip_[−B, B](f(x; s_i) − f(0; s_i)) + N(0, (Δ/s_score)²),
 //
-// the empirical risk up to the data-dependent constant F(0; D), which does not change the
-// ordering of candidates. B = G_f·min(‖x‖, R_clip) with R_clip = max_{y∈K} ‖y‖ on a bounded
-// domain (then |f(x; s) − f(0; s)| ≤ G_f‖x‖ ≤ B and nothing is clipped) and the public
-// prior bound C on the unconstrained one. Replacing one example changes one term by at
-// most min(2B, |h(x) − h(0)|) ≤ min(2B, G_Δ‖x‖) with h = f(·; s) − f(·; s') G_Δ-Lipschitz
-// (SPEC §0; G_Δ ≤ 2G_f), so the score's replace-one sensitivity is Δ = min(2B, G_Δ‖x‖)/n
-// and the Gaussian noise makes it s_score-GDP (Dong, Roth & Su 2022 Thm 2.7). x is Q's
-// own training output, so the x-dependent Δ is adaptive composition within Q.
+// the empirical risk up to F(0; D), which does not reorder candidates. B = G_f·min(‖x‖,
+// R_clip), R_clip = max_{y∈K} ‖y‖ on a bounded K (then |f(x; s) − f(0; s)| ≤ G_f‖x‖ ≤ B:
+// nothing is clipped) or the prior bound C on R^d. Replacing one example moves one term by
+// ≤ min(2B, |h(x) − h(0)|) ≤ min(2B, G_Δ‖x‖), h = f(·; s) − f(·; s') being G_Δ-Lipschitz
+// (SPEC §0; G_Δ ≤ 2G_f), so the replace-one sensitivity is Δ = min(2B, G_Δ‖x‖)/n and the
+// noise makes S s_score-GDP (Dong, Roth & Su 2022 Thm 2.7); x is Q's own training output,
+// so the x-dependent Δ is adaptive composition within Q.
 type scorer struct {
 	c    problems.Constants
 	zero []float64

@@ -39,8 +39,7 @@ type Solution struct {
 	Residual float64
 }
 
-// Plan returns the iteration count and certified error bound Solve will use, from the
-// public constants only.
+// Plan returns Solve's iteration count and certified error bound, from public constants only.
 //
 // Smooth (β ≥ 0 declared): projected gradient descent with step 2/(L+λ), L = β + λ,
 // is a contraction with factor q = (L−λ)/(L+λ) = β/(β+2λ) (Nesterov 2004 Thm 2.1.15;
@@ -229,9 +228,8 @@ func Project(x []float64, dom problems.Domain) {
 	}
 }
 
-// ExtraReleasedStart is the record's Extra key (a results.csv column) that an iterative
-// baseline sets to 1 when its release is its start x₀ = 0 (no step moved the average
-// iterate, e.g. T = 1), else 0: such a row measures the start, and the report says so.
+// ExtraReleasedStart is the Extra key (results.csv column) an iterative baseline sets to 1
+// when it releases its start x₀ = 0 (e.g. T = 1), else 0; the report says so of such rows.
 const ExtraReleasedStart = "released_start"
 
 // AtStart returns 1 if every coordinate of x is 0 (the start x₀ of the baselines), else 0.
@@ -242,9 +240,8 @@ func AtStart(x []float64) float64 {
 	return 1
 }
 
-// ClippedMean sets dst = (1/n) Σ_i clip_c(∇f(x; s_i)) over all n examples, the full-batch
-// aggregate of noisy GD (sensitivity 2c/n, calib.MeanSensitivity), summed by the oracle's
-// own batch (problems.SumClippedGrads), with buf (length d) as scratch.
+// ClippedMean sets dst = (1/n) Σ_i clip_c(∇f(x; s_i)), noisy GD's aggregate (sensitivity
+// calib.MeanSensitivity), summed by problems.SumClippedGrads with buf (length d) as scratch.
 func ClippedMean(dst, buf []float64, o problems.GradientOracle, x []float64, c float64) (clipped int) {
 	clear(dst)
 	clipped = problems.SumClippedGrads(dst, buf, o, nil, x, c)
