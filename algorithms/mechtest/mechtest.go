@@ -609,10 +609,7 @@ type certKit struct {
 func (k *certKit) refuse(err error) {
 	k.refused++
 	msg := err.Error()
-	if len(msg) > 90 {
-		msg = msg[:90]
-	}
-	k.reasons[msg]++
+	k.reasons[msg[:min(len(msg), 90)]]++
 }
 
 // config checks one config on every canary, with its constants declared and measured.

@@ -275,10 +275,9 @@ func (m *Mechanism) curve(c problems.Constants, run algorithms.Budget, cd Candid
 
 // rdpAt plans every candidate at the run budget (ε_r, p.run.Delta) and accounts the tuned
 // release by TunedRDP: Q trains a uniformly drawn grid point and releases its noisy score,
-// so its curve is max_j ε_j(λ) + λ s_score²/2 (the maximum because exp((λ−1)D_λ) is jointly
-// convex for λ > 1, so a mixture with data-independent weights diverges at most as its
-// worst component — van Erven & Harremoës 2014 Thm 13, quasi-convexity —; the sum by
-// adaptive composition, Mironov 2017 Prop. 1). δ adds the samplers' TV part (addTV).
+// so its curve is max_j ε_j(λ) + λ s_score²/2 (the max as exp((λ−1)D_λ) is jointly convex
+// for λ > 1, so a mixture with data-independent weights diverges at most as its worst
+// component: van Erven & Harremoës 2014 Thm 13; the sum by composition, Mironov 2017 Prop. 1).
 func (m *Mechanism) rdpAt(env algorithms.Env, c problems.Constants, p privatePlan, eRun float64, orders []float64) (privatePlan, error) {
 	p.run.Epsilon = eRun
 	var err error

@@ -105,10 +105,9 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 	return algorithms.Certified
 }
 
-// Open is the start of a baseline's Run: the access O it declared (problems.ValueAccess,
-// or problems.GradientAccess as problems.Gradients grants it), Check of its constants and
-// the plan's budget, then the parameters P its Plan kept (an error naming mech, unless "",
-// for a plan it did not make) and their record.
+// Open is the start of a baseline's Run: the access O it declared (problems.ValueAccess or
+// problems.GradientAccess, as problems.Gradients grants it), Check of its constants and the
+// plan's budget, then the P its Plan kept (a foreign plan: an error naming mech unless "").
 func Open[O problems.ValueAccess, P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (acc O, c problems.Constants, p P, rec algorithms.Record, err error) {
 	acc, ok := vo.(O)
 	if !ok {
@@ -185,13 +184,12 @@ func PoissonRDP(name string, c problems.Constants, b algorithms.Budget, orders [
 	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), q, z, T, orders, b.Relation)
 }
 
-// NoiseDim is the number r̄ of noise coordinates the loss sees, which the untuned
-// (sub)gradient methods' theory constants (T, η, the bound) use in place of d: d on a
-// bounded K; on an unconstrained GLM (f(x; s) = φ(⟨a, x⟩, y)) the loss sees x only through
-// the span of the features, so rank ≤ min(n, d) coordinates enter the bound (Song, Steinke,
-// Thakkar & Thakurta 2021, "Evading the curse of dimensionality in unconstrained private
-// GLMs", AISTATS, §3: excess risk Õ(G‖x*‖√rank/(εn)), no d): the declared rank (LLL24
-// Assumption 1.3; public), else min(n, d). Utility constants only, never privacy.
+// NoiseDim is the number r̄ of noise coordinates the loss sees, used in place of d by the
+// untuned (sub)gradient methods' theory constants (T, η, the bound): d on a bounded K; on an
+// unconstrained GLM (f(x; s) = φ(⟨a, x⟩, y)) only the features' span, rank ≤ min(n, d)
+// (Song, Steinke, Thakkar & Thakurta 2021, "Evading the curse of dimensionality in
+// unconstrained private GLMs", AISTATS, §3: excess risk Õ(G‖x*‖√rank/(εn)), no d): the
+// declared rank (LLL24 Assumption 1.3; public), else min(n, d). Never for privacy.
 func NoiseDim(c problems.Constants) int {
 	if c.Domain.Kind != problems.Unconstrained || c.GLMLoss == "" {
 		return c.D
@@ -368,8 +366,11 @@ func (c *PoissonCache) storeKey(k PoissonKey) string {
 		c.space, f(k.Q), k.T, f(k.Z), f(k.Epsilon), f(k.Delta), k.Relation)
 }
 
-// viaStore answers k from the store, computing with f on a miss.
+// viaStore answers k from the store s (nil: none), computing with f on a miss.
 func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
+	if s == nil {
+		return f()
+	}
 	var r PoissonResult
 	computed := false
 	b := s.Calibration(c.storeKey(k), func() []byte {
@@ -408,12 +409,7 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 	if r, ok := c.m.Load(k); ok {
 		return r.(PoissonResult)
 	}
-	var r PoissonResult
-	if s != nil {
-		r = c.viaStore(s, k, f)
-	} else {
-		r = f()
-	}
+	r := c.viaStore(s, k, f)
 	c.m.Store(k, r)
 	return r
 }

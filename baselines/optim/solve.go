@@ -12,9 +12,8 @@ import (
 )
 
 // Regularized describes J(x) = (1/n) Σ_i f(x; s_i) + ⟨Lin, x⟩ + (Lambda/2)‖x‖² on K, the
-// objective of output perturbation (CMS11) and objective perturbation (KST12). Each
-// f(·; s) is G-Lipschitz on K; Smooth is the declared smoothness of f, as in
-// problems.Constants.Smooth (undeclared: the subgradient solver; β = 0 is smooth).
+// objective of output (CMS11) and objective (KST12) perturbation, f(·; s) G-Lipschitz on K,
+// Smooth as in problems.Constants.Smooth (undeclared: the subgradient solver; β = 0 smooth).
 type Regularized struct {
 	Lambda float64   // > 0: strong convexity of J
 	Lin    []float64 // optional data-independent linear term (nil = 0)
