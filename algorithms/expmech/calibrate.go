@@ -280,10 +280,9 @@ func (rc recipe) stronglyConvex(cal *Calibration) error {
 	return nil
 }
 
-// deltaDelivered computes the δ the lowrank calibration delivers at ε on its 1-D worst-case
-// instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C), where it chooses
-// the same k and μ (it reads only n, G_f, C, ε, δ, rank): a lower bound on its δ(ε), equal to
-// GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
+// deltaDelivered is the δ at ε the lowrank calibration delivers on the 1-D instance ℓ(θ; z) =
+// G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C; same public inputs, same k and μ): a
+// lower bound on its δ(ε), GLL22's Gaussian bound when the worst pair's law is in (−C, C).
 func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
 	if cal.Setting != SettingLowRank {
 		return fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrCalibrate, cal.Setting)

@@ -561,10 +561,9 @@ const maxDraws = 50
 const accountTol = 1e-6
 
 // Certificates is the certificate property: over randomised configs (steps up to 200 n²,
-// tuning grids, opt.Choices) on small canaries and budgets, whenever algorithms.Certify
-// would write certified, ε_spent ≤ ε and δ_spent ≤ δ by the record and by the mechanism's
-// Accountant, and some constant is trusted, every one public (so no row is certified on a
-// canary marked measured). Refused configs are counted; no row at all fails the property.
+// tuning grids, opt.Choices) on small canaries and budgets, a row algorithms.Certify calls
+// certified has ε_spent ≤ ε and δ_spent ≤ δ by the record and the Accountant, and trusted
+// constants, all public. Refused configs are counted; no row at all fails the property.
 func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	t.Helper()
 	opt.fill()
@@ -801,12 +800,11 @@ type ReducedOptions struct {
 // (c = 2.2254): a correct reduced path fails TestReduced's 6 tests with probability ≤ 6e-4.
 var ksCrit = math.Sqrt(-math.Log(1e-4/2) / 2)
 
-// TestReduced checks the reduced execution path of a Reducer on an exactly low-rank GLM on
-// R^d against the full path in d dimensions: it is taken for g_k = 0 on R^d only (never
-// g_k > 0 or a ball); it is deterministic, of dimension d, with the full calibration; the
-// two paths' (Uᵀx)₁, ‖Uᵀx‖, ‖(I − UUᵀ)x‖ and risk agree (two-sample KS); and
-// ‖(I − UUᵀ)x‖²/v is χ²_{d−r} with v = OrthogonalVariance, on the full path too (which
-// never uses v), or ‖(I − UUᵀ)x‖ = ρ exactly for a RadialReducer's reduced outputs.
+// TestReduced checks a Reducer's reduced path on an exactly low-rank GLM on R^d against the
+// full path: it is taken for g_k = 0 on R^d only; it is deterministic, of dimension d, with
+// the full calibration; both paths' (Uᵀx)₁, ‖Uᵀx‖, ‖(I − UUᵀ)x‖ and risk agree (two-sample
+// KS); ‖(I − UUᵀ)x‖²/v is χ²_{d−r} (v = OrthogonalVariance) on both paths, or ‖(I − UUᵀ)x‖
+// = ρ exactly for a RadialReducer's reduced outputs.
 func TestReduced(t *testing.T, f algorithms.Factory, opt ReducedOptions) {
 	t.Helper()
 	opt.fill()

@@ -189,8 +189,7 @@ func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 	return &Mechanism{base: t, cfg: cfg}, nil
 }
 
-// Set applies knob values through per-knob setters (the body of most WithKnobs): an
-// unknown knob or a setter's error is returned, naming the mechanism.
+// Set applies knob values through per-knob setters (most WithKnobs' body), naming name in errors.
 func Set(name string, v map[string]float64, setters map[string]func(float64) error) error {
 	var errs []error
 	for k, x := range v {

@@ -46,8 +46,7 @@ func (m *Mechanism) Needs() problems.Need { return m.base.Needs() }
 // NeedsReferee is true in mode oracle only.
 func (m *Mechanism) NeedsReferee() bool { return m.cfg.Mode == Oracle }
 
-// ErrNoReferee is returned by Run in mode oracle: the selection needs the harness's exact
-// empirical risk, which only RunRefereed receives.
+// ErrNoReferee is returned by Run in mode oracle, which needs RunRefereed's referee.
 var ErrNoReferee = errors.New("tuning: mode oracle selects on the exact empirical risk and must be run with the harness's referee (RunRefereed)")
 
 // plannable returns the candidates whose Plan at b succeeds (data-independent: e.g. a

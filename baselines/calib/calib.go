@@ -138,8 +138,7 @@ func ComposedGDP(T int, sens, sigma float64) float64 {
 	return math.Inf(1)
 }
 
-// Spend records an s-GDP release in r: gdp_s = s and epsilon_spent = ε(s; δ) (Eps). On
-// error r.EpsilonSpent is left as it was.
+// Spend records an s-GDP release in r: gdp_s = s, epsilon_spent = Eps(s, δ) (kept on error).
 func Spend(r *algorithms.Record, s, delta float64) error {
 	r.GDPS = s
 	e, err := Eps(s, delta)
@@ -150,9 +149,8 @@ func Spend(r *algorithms.Record, s, delta float64) error {
 	return nil
 }
 
-// Certificate fills a baseline record's certificate: δ_spent is the budget's δ (at which
-// ε_spent was computed), Trusted lists n and the constants named (those that set the noise
-// or the sensitivity argument), which the runner requires to be public.
+// Certificate fills a baseline record's certificate: δ_spent = the budget's δ (that of
+// ε_spent), Trusted = n and the constants named (those that set the noise or sensitivity).
 func Certificate(r *algorithms.Record, c problems.Constants, b algorithms.Budget, names ...string) {
 	r.DeltaSpent = b.Delta
 	r.Trusted = algorithms.Trust(c, append([]string{problems.ConstN}, names...)...)
@@ -414,10 +412,9 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 	return r
 }
 
-// EpsCache memoises Eps(s, δ) for one mechanism and its knob variants: Plan and every Run
-// spend the same s at the same δ, and the root-find (privacy.EpsForSDelta, Balle–Wang 2018
-// Thm 8) is costly and deterministic (a memoised ε is the computed one bit for bit). Safe
-// for concurrent use; the zero value is empty, and a nil *EpsCache computes every time.
+// EpsCache memoises Eps(s, δ), which Plan and every Run spend alike, for one mechanism and
+// its knob variants: its root-find (privacy.EpsForSDelta, Balle–Wang 2018 Thm 8) is costly
+// and deterministic. Safe for concurrent use; the zero value is empty, a nil one computes.
 type EpsCache struct{ m sync.Map } // [2]float64{s, δ} → ε
 
 // Spend is Spend(r, s, delta) with the ε memoised (errors are not).
