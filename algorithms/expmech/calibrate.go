@@ -22,10 +22,9 @@ var ErrCalibrate = errors.New("expmech: cannot calibrate")
 type Calibration struct {
 	Setting Setting
 	// S is the exact law's GDP s = G_Δ√k/(n√μ) (GLL22 Thm 6.2; SPEC §2.1); NaN when pure.
-	S     float64
-	K, Mu float64 // inverse temperature and regulariser of the released law
-	// Lambda is the loss's own strong convexity used in place of μ (strongly-convex).
-	Lambda float64
+	S      float64
+	K, Mu  float64 // inverse temperature and regulariser of the released law
+	Lambda float64 // strongly-convex: the loss's own strong convexity, in place of μ
 	// DeltaMech is the budgeted δ_mech, or the TRUE δ(ε; s) of a preset that exceeds it.
 	DeltaMech float64
 	// DeltaTrue is δ(ε; s) computed exactly from s (≤ DeltaMech unless the preset is not DP).
@@ -33,12 +32,10 @@ type Calibration struct {
 	// DeltaDelivered is deltaDelivered's δ, set when Config.DeltaDelivered (HasDeltaDelivered).
 	DeltaDelivered    float64
 	HasDeltaDelivered bool
-	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
-	EpsilonSpent float64
+	EpsilonSpent      float64 // ε(s, δ_mech) from the accountant (≤ ε when private)
 	// DeltaSpent is the total δ at EpsilonSpent: δ_mech + (1 + e^{ε_spent})τ (SPEC §1.4).
 	DeltaSpent float64
-	// Trusted are the constants the privacy calibration relies on.
-	Trusted []algorithms.Trusted
+	Trusted    []algorithms.Trusted // the constants the privacy calibration relies on
 	// Tau is the sampler's TV budget: δ_total = δ_mech + (1 + e^ε)τ ≤ δ (SPEC §1.4).
 	Tau float64
 	// Sampler plan: step size, outer steps, truncation level (certified), predicted queries.

@@ -55,10 +55,8 @@ type Axis struct {
 
 // Config is the tuning of one algorithm entry.
 type Config struct {
-	// Mode is theory (rows.DefaultTuning), oracle or private.
-	Mode Mode
-	// Grid overrides default knob grids by name; knobs not listed keep their default grid.
-	Grid []Axis
+	Mode Mode   // theory (rows.DefaultTuning), oracle or private
+	Grid []Axis // overrides default knob grids by name (the others keep theirs)
 	// ExpectedRuns is E[K] of the private selection, > 1; 0 (default) = the grid size.
 	ExpectedRuns float64
 	// Eta is the shape η ∈ (−1, ∞) of K's law (TNB; DefaultConfig sets DefaultEta).
