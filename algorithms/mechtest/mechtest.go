@@ -522,10 +522,8 @@ func describe(m algorithms.Mechanism) string {
 
 // CertOptions configure Certificates; zero fields take the defaults.
 type CertOptions struct {
-	// Configs is the number of randomised configs drawn besides the default (default 24).
-	Configs int
-	// Seed seeds the config draws (default 1), so a failure reproduces.
-	Seed uint64
+	Configs int    // randomised configs drawn besides the default (default 24)
+	Seed    uint64 // seeds the config draws (default 1), so a failure reproduces
 	// Problems are the canaries (default: linear n = 20, d = 2, unit ball; logistic GLM
 	// n = 30, d = 2), each also run with every constant measured (then nothing is certified).
 	Problems []problems.Problem
@@ -788,12 +786,9 @@ func drawFloat(rng *rand.Rand, def float64) float64 {
 
 // ReducedOptions configure TestReduced. Zero fields take the defaults.
 type ReducedOptions struct {
-	// Config returns the mechanism's config (default f.NewConfig()).
-	Config func() algorithms.Config
-	// N, D, Rank size the low-rank GLM on R^d (LowRankGLM); defaults 20, 30, 3.
-	N, D, Rank int
-	// Samples is the number of outputs drawn by each path (default 400).
-	Samples int
+	Config     func() algorithms.Config // the mechanism's config (default f.NewConfig())
+	N, D, Rank int                      // size the low-rank GLM on R^d (LowRankGLM; 20, 30, 3)
+	Samples    int                      // outputs drawn by each path (default 400)
 }
 
 // ksCrit is the asymptotic Kolmogorov critical value c(α) = √(−ln(α/2)/2) at α = 1e-4
