@@ -317,7 +317,6 @@ func (rc recipe) account(cal *Calibration) (private bool, err error) {
 			return private, fmt.Errorf("expmech: epsilon_spent: %w", err)
 		}
 	}
-
 	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps)) // Calibration.Tau
 	return private, nil
 }

@@ -569,7 +569,6 @@ func Certificates(t *testing.T, f algorithms.Factory, opt CertOptions) {
 	k := &certKit{f: f, opt: opt, rng: rng, reasons: map[string]int{}}
 	k.config(t, f.NewConfig(), "default config")
 	for i := range opt.Configs {
-
 		for range maxDraws { // redraw until Validate accepts
 			cfg := f.NewConfig()
 			desc := randomize(cfg, rng, opt.Choices, opt.Problems[0].Len())
