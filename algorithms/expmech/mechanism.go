@@ -449,8 +449,8 @@ type Config struct {
 	// Setting is auto (default: sco for task sco, else lowrank on R^d, else erm) | erm |
 	// sco | strongly-convex | lowrank.
 	Setting Setting `yaml:"setting"`
-	// StepC is the sampler's practical step constant (algorithms.Target.StepC, e.g. the c of
-	// h = c/(k² G_f²)); ≥ 0; 0 (default) = the sampler's own (sampler.DefaultStepC = 1/16).
+	// StepC (≥ 0) is the sampler's practical step constant (algorithms.Target.StepC, e.g. c of
+	// h = c/(k² G_f²)); 0 (default) = the sampler's own (sampler.DefaultStepC 1/16, MALA's 1/2).
 	StepC float64 `yaml:"step_c"`
 	// Rank is LLL24 Thm 2.2's k (lowrank); 0 (default) = Constants.Rank, else the smallest k
 	// with G_k ≤ G_f/(nε√d) in Constants.GK.
