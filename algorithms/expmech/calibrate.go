@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"expmech/algorithms"
 	"expmech/algorithms/privacy"
@@ -19,29 +20,22 @@ var ErrCalibrate = errors.New("expmech: cannot calibrate")
 
 // Calibration is everything Plan reports and Run uses, computed from public constants only.
 type Calibration struct {
-	Setting     Setting
-	Calibration string // exact | paper | lll24-printed
-	// S is the GDP parameter s = G_Δ√k/(n√μ) of the exact law (GLL22 Thm 6.2; SPEC §2.1);
-	// NaN for the pure mechanism.
-	S     float64
-	K, Mu float64 // inverse temperature and regulariser of the released law
-	// Lambda is the loss's own strong convexity used in place of μ (strongly-convex).
-	Lambda float64
-	// DeltaMech is the δ spent by the exact law: the budgeted δ_mech, or the TRUE δ(ε; s)
-	// for a preset that exceeds its budget.
+	Setting Setting
+	// S is the exact law's GDP s = G_Δ√k/(n√μ) (GLL22 Thm 6.2; SPEC §2.1); NaN when pure.
+	S      float64
+	K, Mu  float64 // inverse temperature and regulariser of the released law
+	Lambda float64 // strongly-convex: the loss's own strong convexity, in place of μ
+	// DeltaMech is the budgeted δ_mech, or the TRUE δ(ε; s) of a preset that exceeds it.
 	DeltaMech float64
 	// DeltaTrue is δ(ε; s) computed exactly from s (≤ DeltaMech unless the preset is not DP).
 	DeltaTrue float64
-	// DeltaDelivered is the exact δ at the stated ε of the law on the worst-case 1-D
-	// instance, computed when Config.DeltaDelivered is set (then HasDeltaDelivered).
+	// DeltaDelivered is deltaDelivered's δ, set when Config.DeltaDelivered (HasDeltaDelivered).
 	DeltaDelivered    float64
 	HasDeltaDelivered bool
-	// EpsilonSpent is ε(s, δ_mech) from the accountant (≤ ε when private).
-	EpsilonSpent float64
+	EpsilonSpent      float64 // ε(s, δ_mech) from the accountant (≤ ε when private)
 	// DeltaSpent is the total δ at EpsilonSpent: δ_mech + (1 + e^{ε_spent})τ (SPEC §1.4).
 	DeltaSpent float64
-	// Trusted are the constants the privacy calibration relies on.
-	Trusted []algorithms.Trusted
+	Trusted    []algorithms.Trusted // the constants the privacy calibration relies on
 	// Tau is the sampler's TV budget: δ_total = δ_mech + (1 + e^ε)τ ≤ δ (SPEC §1.4).
 	Tau float64
 	// Sampler plan: step size, outer steps, truncation level (certified), predicted queries.
@@ -49,45 +43,34 @@ type Calibration struct {
 	Steps, L                                        int
 	PredictedValueQueries, PredictedGradientQueries float64
 	Rank                                            int // lowrank: the k of LLL24 Thm 2.2
-	// TheoryBound is the theorem's bound on the cell's metric (excess empirical risk for
-	// erm, excess population risk for sco), plus τ·G_f·D_K for the sampler's TV error when
-	// D_K is finite.
+	// TheoryBound is the theorem's bound on the cell's metric (excess empirical or
+	// population risk), plus τ·G_f·D_K for the sampler's TV error when D_K is finite.
 	TheoryBound float64
-	// BoundBestEta (lowrank, corrected calibration, G_k = 0) is the minimum over η of the
-	// bound μC²/2 + k/η at the calibrated s, √(2k)·G_Δ·C/(n s), written without η: the
-	// planned η is the bound-optimal one exactly when TheoryBound equals it. 0 elsewhere.
+	// BoundBestEta (lowrank, corrected, G_k = 0) is min_η μC²/2 + k/η at the calibrated s,
+	// √(2k)·G_Δ·C/(n s): the planned η is bound-optimal iff TheoryBound equals it. 0 elsewhere.
 	BoundBestEta float64
 	Guarantee    algorithms.Guarantee
 	Notes        string
-	// SamplerConstants are the constants the sampler sees (differs from the problem's for
-	// strongly-convex, where λ‖x‖²/2 moves from the loss into the Gaussian part).
+	// SamplerConstants are the constants the sampler sees (strongly-convex: planSampler).
 	SamplerConstants problems.Constants
 	Target           algorithms.Target
 }
 
 func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
-	var errs []error
 	needs := algorithms.BudgetNeeds{FiniteEpsilon: true, ReplaceOne: "G_Δ is the replace-one constant"}
 	if !pure {
 		needs.PositiveDelta = "use expmech-pure for δ = 0"
 	}
-	if err := b.Validate(needs); err != nil {
-		errs = append(errs, fmt.Errorf("%w: %w", ErrCalibrate, err))
-	}
-	if c.N < 1 || c.D < 1 {
-		errs = append(errs, fmt.Errorf("%w: n=%d, d=%d", ErrCalibrate, c.N, c.D))
-	}
-	if !(c.GDelta > 0) || math.IsInf(c.GDelta, 1) {
-		errs = append(errs, fmt.Errorf("%w: G_Δ=%g: want positive and finite", ErrCalibrate, c.GDelta))
-	}
-	if !(c.GF > 0) || math.IsInf(c.GF, 1) {
-		errs = append(errs, fmt.Errorf("%w: G_f=%g: want positive and finite", ErrCalibrate, c.GF))
-	}
-	return errors.Join(errs...)
+	berr := b.Validate(needs)
+	return errors.Join(require(berr == nil, "%w: %w", ErrCalibrate, berr),
+		require(c.N >= 1 && c.D >= 1, "%w: n=%d, d=%d", ErrCalibrate, c.N, c.D),
+		require(c.GDelta > 0 && !math.IsInf(c.GDelta, 1),
+			"%w: G_Δ=%g: want positive and finite", ErrCalibrate, c.GDelta),
+		require(c.GF > 0 && !math.IsInf(c.GF, 1),
+			"%w: G_f=%g: want positive and finite", ErrCalibrate, c.GF))
 }
 
-// resolveSetting implements setting: auto (sco if the task is sco, lowrank if unconstrained,
-// else erm).
+// resolveSetting resolves setting auto (Config.Setting).
 func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setting {
 	if cfg.Setting != SettingAuto {
 		return cfg.Setting
@@ -102,15 +85,14 @@ func resolveSetting(cfg Config, c problems.Constants, b algorithms.Budget) Setti
 }
 
 // Calibrate computes (k, μ, δ split, s, sampler plan, theory bound) for "expmech" from public
-// constants only; the same function feeds Plan and Run. The sampler is cfg.Sampler of the
-// built-in catalog (sampler.All).
+// constants only, with cfg.Sampler of the built-in catalog (sampler.All).
 func Calibrate(c problems.Constants, b algorithms.Budget, cfg Config) (Calibration, error) {
 	smp, _ := sampler.ByName(cfg.Sampler)
 	return calibrateWith(c, b, cfg, smp, false)
 }
 
-// calibrateWith is Calibrate with the mechanism's sampler; pure selects "expmech-pure"
-// (calibratePure; cfg is then *PureConfig.full()).
+// calibrateWith is Calibrate with the mechanism's sampler, for Plan and Run; pure selects
+// "expmech-pure" (calibratePure; cfg is then *PureConfig.full()).
 func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp algorithms.Sampler, pure bool) (Calibration, error) {
 	if err := cfg.Validate(); err != nil {
 		return Calibration{}, err
@@ -130,8 +112,7 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	if err := planSampler(&cal, c, smp, certified, cfg.StepC); err != nil {
 		return cal, err
 	}
-	// δ_spent = δ_mech + (1 + e^{ε_spent})τ: the exact law is (ε_spent, δ_mech)-DP and the
-	// sampled law is within τ of it in TV (SPEC §1.4; δ_mech = 0 for the pure mechanism).
+	// the exact law is (ε_spent, δ_mech)-DP, the sampled one within τ in TV (Account)
 	cal.DeltaSpent = cal.DeltaMech + (1+math.Exp(cal.EpsilonSpent))*cal.Tau
 	cal.Trusted = trusted(c, cal.Setting, smp)
 	switch {
@@ -148,11 +129,10 @@ func calibrateWith(c problems.Constants, b algorithms.Budget, cfg Config, smp al
 	return cal, nil
 }
 
-// calibrate is the (ε, δ) calibration of the setting's (k, μ), then account's privacy
-// accounting; private reports whether the law is (ε, δ)-DP.
+// calibrate is the setting's (k, μ), then account (private: the law is (ε, δ)-DP).
 func (rc recipe) calibrate() (cal Calibration, private bool, err error) {
 	c, cfg := rc.c, rc.cfg
-	cal = Calibration{Setting: resolveSetting(cfg, c, rc.b), Calibration: string(cfg.Calibration), DeltaMech: rc.dMech}
+	cal = Calibration{Setting: resolveSetting(cfg, c, rc.b), DeltaMech: rc.dMech}
 	switch cal.Setting {
 	case SettingERM, SettingSCO, SettingStronglyConvex:
 		if !rc.bounded {
@@ -203,8 +183,8 @@ func newRecipe(c problems.Constants, b algorithms.Budget, cfg Config) recipe {
 		split = 2.0 / 3 // GLL22 Thm 6.4 / 6.9: δ_mech = 2δ/3
 	}
 	rc.dMech = split * rc.delta
-	rc.R = c.Domain.MaxNorm(c.D)   // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
-	rc.DK = c.Domain.Diameter(c.D) // D_K
+	rc.R = c.Domain.MaxNorm(c.D) // max_{x∈K} ‖x‖ (regulariser centred at 0 ∈ K; SPEC §8.12)
+	rc.DK = c.Domain.Diameter(c.D)
 	rc.bounded = !math.IsInf(rc.R, 1) && rc.R > 0
 	if cfg.PriorBound > 0 && rc.bounded {
 		rc.R = cfg.PriorBound // tuning knob: μ for another bound on ‖x*‖ than K's (exact recipes only)
@@ -289,7 +269,6 @@ func (rc recipe) stronglyConvex(cal *Calibration) error {
 	// exp(−kF) with F λ-strongly convex: s = G√k/(n√λ) (GLL22 Thm 6.2 remark; SPEC §2.1),
 	// so k = λn²s²/G²; risk d/k (Lemma 6.1) plus G²/(nλ) for sco (Thm 6.7–6.8).
 	cal.Lambda = lam
-	cal.Mu = 0
 	cal.K = lam * n * n * s * s / (G * G)
 	cal.TheoryBound = d / cal.K
 	if rc.b.Task == task.SCO {
@@ -298,11 +277,9 @@ func (rc recipe) stronglyConvex(cal *Calibration) error {
 	return nil
 }
 
-// deltaDelivered computes the δ the lowrank calibration delivers at ε on its 1-D
-// worst-case instance. The calibration reads only public constants (n, G_f, C, ε, δ,
-// rank), so on the 1-D instance ℓ(θ; z) = G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f,
-// ‖θ*‖ ≤ C) it would choose the same k and μ; the δ it delivers there is a lower bound on
-// its δ(ε), and equals GLL22's Gaussian bound when the worst pair's law sits inside (−C, C).
+// deltaDelivered is the δ at ε the lowrank calibration delivers on the 1-D instance ℓ(θ; z) =
+// G_f|θ − z|, z ∈ {±C} (rank 1, G_Δ = 2G_f, ‖θ*‖ ≤ C; same public inputs, same k and μ): a
+// lower bound on its δ(ε), GLL22's Gaussian bound when the worst pair's law is in (−C, C).
 func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
 	if cal.Setting != SettingLowRank {
 		return fmt.Errorf("%w: delta_delivered is computed for the lowrank setting only, got %s", ErrCalibrate, cal.Setting)
@@ -316,12 +293,10 @@ func deltaDelivered(cal *Calibration, c problems.Constants, eps float64) error {
 	return nil
 }
 
-// account derives the privacy every setting reports from (k, μ): the GDP parameter s, the
-// true δ(ε) of the exact law, ε_spent and the sampler's TV budget; private reports whether
-// the law is (ε, δ)-DP.
+// account derives from (k, μ) the s (GLL22 Thm 6.2; SPEC §2.1), the true δ(ε) of the exact
+// law, ε_spent and the sampler's TV budget; private reports whether the law is (ε, δ)-DP.
 func (rc recipe) account(cal *Calibration) (private bool, err error) {
 	eps, delta, n, G := rc.eps, rc.delta, rc.n, rc.G
-	// s from (k, μ) — the one formula every setting reports (GLL22 Thm 6.2; SPEC §2.1).
 	curv := cal.Mu
 	if cal.Setting == SettingStronglyConvex {
 		curv = cal.Lambda
@@ -342,37 +317,27 @@ func (rc recipe) account(cal *Calibration) (private bool, err error) {
 			return private, fmt.Errorf("expmech: epsilon_spent: %w", err)
 		}
 	}
-	// Sampler TV budget: δ_mech + (1 + e^ε)τ = δ (SPEC §1.4).
-	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps))
+	cal.Tau = math.Max(delta-rc.dMech, 0) / (1 + math.Exp(eps)) // Calibration.Tau
 	return private, nil
 }
 
 // calibrateLowRank implements LLL24 Thm 2.2 on R^d (SPEC §5.2).
 func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budget, cfg Config, dMech float64) error {
 	eps, delta, n, d, G := b.Epsilon, b.Delta, float64(c.N), float64(c.D), c.GDelta
-	C := c.Domain.Radius // the prior bound on ‖x*‖ (LLL24 Assumption 1.2)
-	if cfg.PriorBound > 0 {
-		C = cfg.PriorBound // tuning knob (package tuning)
-	}
+	// the prior bound on ‖x*‖ (LLL24 Assumption 1.2), or the tuning knob
+	C := cmp.Or(cfg.PriorBound, c.Domain.Radius)
 	if c.Domain.Kind != problems.Unconstrained {
 		return fmt.Errorf("%w: setting lowrank is LLL24's unconstrained setting, got domain %s", ErrCalibrate, c.Domain.Kind)
 	}
 	if !(C > 0) || math.IsInf(C, 1) {
 		return fmt.Errorf("%w: lowrank needs the prior bound C = radius > 0, got %g", ErrCalibrate, C)
 	}
-	// rank: the config, else Constants.Rank, else the smallest k with G_k ≤ G_f/(nε√d)
-	// (LLL24 Thm 2.2's condition).
+	// rank: as Config.Rank says (G_k ≤ G_f/(nε√d) is LLL24 Thm 2.2's condition)
 	r := cmp.Or(cfg.Rank, c.Rank)
 	if r == 0 {
 		thr := c.GF / (n * eps * math.Sqrt(d))
-		for k, gk := range c.GK {
-			if gk <= thr {
-				r = k
-				break
-			}
-		}
-		if r == 0 && len(c.GK) > 0 && c.GK[0] <= thr {
-			r = 1 // a k of 0 would make the bound vacuous; LLL's k ≥ 1
+		if k := slices.IndexFunc(c.GK, func(gk float64) bool { return gk <= thr }); k >= 0 {
+			r = max(k, 1) // a k of 0 would make the bound vacuous; LLL's k ≥ 1
 		}
 	}
 	if r < 1 {
@@ -385,7 +350,6 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 		// LLL24 Algorithm 1 as printed (SPEC §5.2): η = nε√(k log(1/δ))/(GC), μ = 8ηG²/(n²ε²),
 		// with G the Lipschitz constant of ℓ. Then s = G_Δ√η/(n√μ) = ε/√2 whatever δ is.
 		Gl := c.GF
-		cal.Calibration = PresetLLL24Printed
 		cal.K = n * eps * math.Sqrt(fr*math.Log(1/delta)) / (Gl * C)
 		cal.Mu = 8 * cal.K * Gl * Gl / (n * n * eps * eps)
 		cal.Notes = algorithms.JoinNote(cal.Notes, "preset lll24-printed: LLL24 Algorithm 1's printed constants (missing a log(1/δ) factor in μ)")
@@ -420,7 +384,7 @@ func calibrateLowRank(cal *Calibration, c problems.Constants, b algorithms.Budge
 	return nil
 }
 
-// planSampler fills the sampler plan (target, h, T, L, predicted queries) of cal.
+// planSampler fills cal's sampler plan (target, h, T, L, predicted queries).
 func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler, certified bool, stepC float64) error {
 	sc := c
 	mu := cal.Mu
@@ -452,11 +416,10 @@ func planSampler(cal *Calibration, c problems.Constants, smp algorithms.Sampler,
 }
 
 // calibratePure computes the pure ε-DP exponential mechanism exp(−kF) on K (SPEC §2.4):
-// k = ε/(2Δ_F) with Δ_F as derived at Account; risk ≤ d/k (GLL22 Lemma 6.1). An
-// approximate sampler makes it (ε, (1+e^ε)τ)-DP; spendsDelta (certified mode, approximate
-// sampler) refuses δ = 0. Always private.
+// k = ε/(2Δ_F) with Δ_F as derived at Account; risk ≤ d/k (GLL22 Lemma 6.1); always
+// private. spendsDelta (certified, approximate sampler: (ε, (1+e^ε)τ)-DP) refuses δ = 0.
 func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) (Calibration, bool, error) {
-	cal := Calibration{Setting: SettingPure, Calibration: string(CalibExact), S: math.NaN(), DeltaTrue: 0}
+	cal := Calibration{Setting: SettingPure, S: math.NaN(), DeltaTrue: 0}
 	R := c.Domain.MaxNorm(c.D)
 	if math.IsInf(R, 1) || !(R > 0) {
 		return cal, true, fmt.Errorf("%w: expmech-pure needs a bounded domain, got %s", ErrCalibrate, c.Domain.Kind)
@@ -467,7 +430,6 @@ func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) 
 		dF = math.Min(dF, 2*c.ValueBound/n)
 	}
 	cal.K = b.Epsilon / (2 * dF)
-	cal.Mu = 0
 	// ε_spent = 2kΔ_F = ε; the sampler's TV τ adds (1 + e^ε)τ = δ.
 	cal.EpsilonSpent = 2 * cal.K * dF
 	cal.TheoryBound = float64(c.D) / cal.K
@@ -480,11 +442,9 @@ func calibratePure(c problems.Constants, b algorithms.Budget, spendsDelta bool) 
 	return cal, true, nil
 }
 
-// checkStrongConvexity refuses a λ the problem does not declare: the law exp(−kF) has
-// curvature kλ only if every f(·; s) is λ-strongly convex on every dataset of the
-// universe, which only the generator can state (problems.Constants.StrongConvexity).
-// Trusting the config's λ on the linear canary (no curvature) releases a law whose exact
-// privacy curve gives δ(1) = 0.51 for a stated δ = 1e-5.
+// checkStrongConvexity refuses a λ the problem does not declare: exp(−kF) has curvature kλ
+// only if every f(·; s) is λ-strongly convex on every dataset, which only the generator can
+// state; a trusted config λ on the linear canary gives δ(1) = 0.51 for a stated δ = 1e-5.
 func checkStrongConvexity(lam float64, c problems.Constants) error {
 	if lam > c.StrongConvexity {
 		return &algorithms.KeyError{Key: "strong_convexity", Err: fmt.Errorf("%w: %g exceeds the problem's declared strong convexity %g (setting strongly-convex trusts only the generator's constant): %w",
@@ -493,9 +453,8 @@ func checkStrongConvexity(lam float64, c problems.Constants) error {
 	return nil
 }
 
-// trusted lists the constants the privacy of a setting relies on (derivations at Account):
-// n and G_Δ for s or Δ_F, the strong convexity, the radius and ValueBound of the pure Δ_F,
-// and G_f and the radius for an approximate sampler's TV bound (step size, truncation).
+// trusted lists the constants a setting's privacy relies on (derivations at Account), and
+// G_f and the radius for an approximate sampler's TV bound (step size, truncation).
 func trusted(c problems.Constants, st Setting, smp algorithms.Sampler) []algorithms.Trusted {
 	names := []string{problems.ConstN, problems.ConstGDelta}
 	switch st {

@@ -6,5 +6,5 @@
 // of SPEC §5.2, and the pure ε-DP exponential mechanism (SPEC §2.4). The privacy parameter
 // is GDP: s = G_Δ√k/(n√μ) with the replace-one G_Δ (SPEC §2.1), accounted with
 // expmech/algorithms/privacy; sampling is delegated to an algorithms.Sampler
-// (expmech/algorithms/sampler). Calibrate is the single function behind Plan and Run.
+// (expmech/algorithms/sampler). Plan and Run share one calibration (calibrate.go).
 package expmech

@@ -33,8 +33,8 @@ var (
 	_ algorithms.Config           = (*PureConfig)(nil)
 )
 
-// Factory is the registry line of "expmech". The samplers a config may name are passed in
-// by the caller (run.go wires sampler.All()); none means the built-in catalog.
+// Factory is the registry line of "expmech", whose config may name one of samplers (run.go
+// passes sampler.All()); none means the built-in catalog.
 func Factory(samplers ...algorithms.Sampler) algorithms.Factory {
 	return algorithms.NewFactory("expmech",
 		"regularized exponential mechanism exp(-k(F+mu|x|^2/2)) (GLL22 Thm 6.2-6.9, LLL24 Thm 2.2)",
@@ -52,8 +52,7 @@ func PureFactory(samplers ...algorithms.Sampler) algorithms.Factory {
 		})
 }
 
-// build returns the mechanism name with cfg and the sampler cfg names among samplers (the
-// built-in catalog if none), refused if it cannot serve cfg.Mode.
+// build returns the mechanism name with cfg and its sampler (samplerFits cfg.Mode).
 func build(name string, samplers []algorithms.Sampler, cfg Config, pure bool) (algorithms.Mechanism, error) {
 	var smp algorithms.Sampler
 	i := slices.IndexFunc(samplers, func(s algorithms.Sampler) bool { return s.Name() == cfg.Sampler })
@@ -105,15 +104,13 @@ func (cal Calibration) Record() algorithms.Record {
 		"h":          cal.H,
 		"tv_budget":  cal.Tau,
 		"delta_true": cal.DeltaTrue,
-		// The plan beside what ran (steps, value_queries): data-independent, so released;
-		// the queries checks compare the two.
+		// the plan beside what ran, compared by the queries checks (data-independent)
 		"planned_steps":         float64(cal.Steps),
 		"planned_value_queries": cal.PredictedValueQueries,
 	}
 	if cal.Guarantee == algorithms.Nominal {
-		// Practical constants prove nothing about the sampler's distance to the exact law
-		// (its bias is measured, not bounded: samplertest), so the δ split δ_mech +
-		// (1 + e^ε)τ means nothing: leave delta_mech and tv_budget empty.
+		// practical constants do not bound the sampler's distance to the exact law (its
+		// bias is measured: samplertest), so the δ split δ_mech + (1 + e^ε)τ means nothing
 		r.DeltaMech, r.DeltaSpent = math.NaN(), math.NaN()
 		delete(r.Extra, "tv_budget")
 	}
@@ -155,43 +152,37 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 	if cal.Setting == SettingStronglyConvex {
 		so = shift(o, cal.Lambda, cal.SamplerConstants)
 	}
-	x, err := m.smp.Sample(ctx, so, cal.Target, rng, &rec)
+	x, err := m.smp.Sample(ctx, so, cal.Target, rng, &rec) // rec.Steps: the steps it ran
 	if err != nil {
 		return algorithms.Output{Record: rec}, fmt.Errorf("%s: %w", m.name, err)
 	}
-	// rec.Steps is what the sampler reports it ran (cal.Record's planned T otherwise): the
-	// steps column is a measurement, compared with the plan by the queries checks.
 	return algorithms.Output{X: x, Record: rec}, nil
 }
 
-// shifted is f̃(x; s_i) = f(x; s_i) − λ‖x‖²/2 over the counted oracle o (every query is
-// counted on o), so that exp(−kF) = exp(−k(F̃ + λ‖x‖²/2)) fits the sampler's target form.
-// shift keeps o's access level: a value-only o gives a value-only shifted oracle.
+// shift is f̃(x; s_i) = f(x; s_i) − λ‖x‖²/2 over the counted oracle o, so that exp(−kF) =
+// exp(−k(F̃ + λ‖x‖²/2)) fits the sampler's target form; it keeps o's access level.
 func shift(o problems.ValueAccess, lam float64, c problems.Constants) problems.ValueAccess {
-	v := shiftedValues{o: o, lam: lam, c: c}
+	v := shiftedValues{ValueAccess: o, lam: lam, c: c}
 	g, ok := o.(problems.GradientAccess)
 	if !ok {
 		return &v
 	}
 	sh := &shifted{shiftedValues: v, g: g}
 	if _, ok := o.(problems.DataAccess); ok {
-		// The shifted loss has none of the structural capabilities of the original.
-		return shiftedData{sh}
+		return shiftedData{sh} // none of the original's structure (but see Structure)
 	}
 	return sh
 }
 
 type shiftedValues struct {
-	o   problems.ValueAccess
-	lam float64
-	c   problems.Constants
+	problems.ValueAccess // Len and Dim
+	lam                  float64
+	c                    problems.Constants
 }
 
-func (s *shiftedValues) Len() int                      { return s.o.Len() }
-func (s *shiftedValues) Dim() int                      { return s.o.Dim() }
 func (s *shiftedValues) Constants() problems.Constants { return s.c }
 func (s *shiftedValues) Value(i int, x []float64) float64 {
-	return s.o.Value(i, x) - s.lam*problems.SquaredNorm(x)/2
+	return s.ValueAccess.Value(i, x) - s.lam*problems.SquaredNorm(x)/2
 }
 
 type shifted struct {
@@ -208,12 +199,11 @@ func (s *shifted) Grad(dst []float64, i int, x []float64) {
 
 type shiftedData struct{ *shifted }
 
-// Structure is the shifted loss's structure: linear, f̃(x; z_i) = ⟨x, z_i⟩, when the
-// original is a ridge loss whose ridge is exactly the λ removed (problems.RidgeData), so
-// that the exact sampler draws exp(−k(F̃ + λ‖x‖²/2)) = N(−z̄/λ, I/(kλ)) cut to K at any d;
-// none otherwise (a smaller λ leaves part of the ridge in f̃).
+// Structure is linear, f̃(x; z_i) = ⟨x, z_i⟩, when the original is a ridge loss of ridge
+// exactly λ (problems.RidgeData), so the exact sampler draws exp(−k(F̃ + λ‖x‖²/2)) =
+// N(−z̄/λ, I/(kλ)) cut to K at any d; none otherwise (a smaller λ leaves ridge in f̃).
 func (s shiftedData) Structure() problems.Problem {
-	if r, ok := s.o.(problems.DataAccess).Structure().(problems.RidgeData); ok && r.Ridge() == s.lam {
+	if r, ok := s.g.(problems.DataAccess).Structure().(problems.RidgeData); ok && r.Ridge() == s.lam {
 		return shiftedLinear{shifted: s.shifted, pts: r.RidgePoints()}
 	}
 	return s.shifted
@@ -227,9 +217,7 @@ type shiftedLinear struct {
 
 func (s shiftedLinear) Points() [][]float64 { return s.pts }
 
-// CheckConstants refuses, before anything runs, a config that cannot hold on c: setting
-// strongly-convex with strong_convexity above the problem's declared λ. The
-// runner turns the error into a spec error naming algorithms[i].strong_convexity.
+// CheckConstants refuses, before anything runs, a strong_convexity above c's declared λ.
 func (m *Mechanism) CheckConstants(c problems.Constants) error {
 	if m.pure || m.cfg.Setting != SettingStronglyConvex {
 		return nil
@@ -237,16 +225,14 @@ func (m *Mechanism) CheckConstants(c problems.Constants) error {
 	return checkStrongConvexity(m.cfg.StrongConvexity, c)
 }
 
-// Account recomputes the (ε, δ) of what ran from the record (k, μ, δ_mech, the sampler's
-// TV budget τ) and the problem's declared constants, independently of Calibrate's
-// inversion. Relation: replace-one (the only one algorithms.Budget.Validate accepts here).
+// Account recomputes the (ε, δ) of what ran from the record (k, μ, δ_mech, τ) and the
+// declared constants, independently of Calibrate's inversion; replace-one only.
 //
 // Regularized mechanism (GLL22 Thm 6.2; SPEC §2.1). On replace-one neighbours D, D'
 // differing in example i, F(·; D) − F(·; D') = (f(·; s_i) − f(·; s_i'))/n is
 // (G_Δ/n)-Lipschitz, and the released law ∝ exp(−k(F + μ‖x‖²/2)) is kκ-strongly
-// log-concave with κ = μ + λ (λ the loss's own strong convexity: the DECLARED
-// Constants.StrongConvexity in setting strongly-convex, 0 otherwise — the config's λ is
-// never trusted here). GLL22 Thm 6.2 then gives s-GDP with
+// log-concave with κ = μ + λ (λ the DECLARED Constants.StrongConvexity in setting
+// strongly-convex, never the config's; 0 otherwise). GLL22 Thm 6.2 then gives s-GDP with
 //
 //	s = k·(G_Δ/n)/√(kκ) = G_Δ√k/(n√κ),
 //
@@ -290,24 +276,21 @@ func (m *Mechanism) Account(c problems.Constants, b algorithms.Budget, rec algor
 	return eps, rec.DeltaMech + (1+math.Exp(eps))*tau, nil
 }
 
-// orthogonalLaw is the sampler capability the reduced path needs (sampler.ProximalRejection):
-// the variance of the chain's Gaussian component orthogonal to span U after its T steps.
+// orthogonalLaw is a sampler's (sampler.ProximalRejection) variance of its Gaussian
+// component orthogonal to span U after its T steps.
 type orthogonalLaw interface {
 	OrthogonalVariance(c problems.Constants, t algorithms.Target) (float64, error)
 }
 
-// radialLaw is the sampler capability of a chain whose complement is reported by its run
-// as a norm ρ (sampler.MALA): the complement is ρ times a uniform unit vector.
+// radialLaw is a sampler (sampler.MALA) whose run reports its complement's norm ρ.
 type radialLaw interface {
 	OrthogonalNorm(rec algorithms.Record) (float64, bool)
 }
 
-// Reduces reports whether the reduced path is exact: the target exp(−k(F(x) + μ‖x‖²/2)) on
-// R^d factorises into exp(−k(F̃(Uᵀx) + μ‖Uᵀx‖²/2)) on span U times N(0, (kμ)⁻¹ I) on its
-// complement, which a sampler with a closed-form orthogonal law (the proximal sampler's
-// Gaussian part) or one that simulates the complement's norm exactly (MALA, whose accept
-// step sees ‖x⊥‖) draws; not the exact samplers, which read the data. The strongly convex
-// setting's shift F − λ‖x‖²/2 and the pure mechanism (μ = 0) are excluded.
+// Reduces reports whether the reduced path is exact: exp(−k(F(x) + μ‖x‖²/2)) on R^d
+// factorises into exp(−k(F̃(Uᵀx) + μ‖Uᵀx‖²/2)) on span U times N(0, (kμ)⁻¹ I) on its
+// complement, which an orthogonalLaw or radialLaw sampler draws (not the exact samplers,
+// which read the data). The strongly convex shift and the pure mechanism (μ = 0) are excluded.
 func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
 	if m.pure {
 		return false
@@ -324,8 +307,7 @@ func (m *Mechanism) Reduces(c problems.Constants, p algorithms.Plan) bool {
 	return cal.Setting != SettingStronglyConvex && cal.Target.Mu > 0 && cal.Steps <= m.cfg.MaxSteps
 }
 
-// OrthogonalVariance is the sampler's orthogonal variance for p's calibrated target (a
-// function of the public constants only; rec is not needed).
+// OrthogonalVariance is the sampler's orthogonal variance for p's calibrated target.
 func (m *Mechanism) OrthogonalVariance(c problems.Constants, p algorithms.Plan, _ algorithms.Record) (float64, error) {
 	ol, ok := m.smp.(orthogonalLaw)
 	if !ok {
@@ -347,14 +329,10 @@ func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 	return rl.OrthogonalNorm(rec)
 }
 
-// Knobs declares expmech's tunable keys (DESIGN.md "Tuning"): the prior bound C (the R of
-// μ* = √(2d)G/(nsR) in the erm recipe, LLL24's C in the lowrank one; it sets μ and hence
-// k = μn²s²/G² at the same s, so privacy is unchanged), at multiples 2^{−4..1} of the stated
-// bound (max‖x‖ on a ball or box, C on R^d), and the practical sampler's step constant c of
-// h = c/(k²G_f²) (SPEC §4.4): 6 × 2 = tuning.GridSize points. Unless K is a ball or a box,
-// a third knob, rank (LLL24 Thm 2.2's k), has the one-point grid of the configured rank (0 =
-// the calibration's), tuned by `grid: {rank: [...]}`; it widens no family, since η and μ
-// depend on (k, C) only through √k/C (SPEC §5.6). expmech-pure has no knobs.
+// Knobs declares expmech's knobs and grids (the table of DESIGN.md "Tuning"): prior_bound C
+// (the R of the erm recipe's μ*, LLL24's C; it sets μ, and k = μn²s²/G² at the same s, so
+// privacy is unchanged), step_c, and unless K is a ball or a box rank (LLL24 Thm 2.2's k;
+// it widens no family: η and μ depend on (k, C) only through √k/C, SPEC §5.6).
 func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 	if m.pure {
 		return nil
@@ -365,18 +343,13 @@ func (m *Mechanism) Knobs(c problems.Constants) []tuning.Knob {
 		b = c.Domain.Radius // the stated prior bound C on R^d
 	}
 	if b > 0 && !math.IsInf(b, 1) {
-		// as the baselines' step factor is a multiple of their radius (η ∝ f·R): a
-		// misspecified C moves every method's grid alike, and no grid reads the true ‖x*‖.
-		// On a bounded K, 2·max‖x‖ is a weaker regulariser than the recipe's, still sampled
-		// on K (the ball's exact sampler takes any mean).
 		bounds = []float64{b / 16, b / 8, b / 4, b / 2, b, 2 * b}
 	}
 	knobs := []tuning.Knob{
 		{Name: "prior_bound", Doc: "C (replaces the domain's max‖x‖ / prior bound in μ)", Grid: bounds},
 		{Name: "step_c", Doc: "practical step constant c", Grid: algorithms.StepCGrid(m.smp)},
 	}
-	if c.Domain.Kind != problems.Ball && c.Domain.Kind != problems.Box {
-		// R^d, or constants without a domain (the tuning wrapper lists knob names that way)
+	if c.Domain.Kind != problems.Ball && c.Domain.Kind != problems.Box { // R^d, or no domain
 		knobs = append(knobs, tuning.Knob{Name: "rank", Doc: "LLL24 Thm 2.2's k (lowrank setting; 0 = the calibration's)", Grid: []float64{float64(m.cfg.Rank)}})
 	}
 	return knobs
@@ -435,8 +408,7 @@ const (
 	PresetLLL24Printed = "lll24-printed" // LLL24 Algorithm 1's printed constants: NOT (ε, δ)-DP
 )
 
-// UnmarshalText accepts certified or practical, so strict spec decoding rejects anything
-// else with this message (the decoder adds file, line and key).
+// UnmarshalText accepts certified or practical (the decoder adds file, line and key).
 func (m *Mode) UnmarshalText(b []byte) error {
 	return oneOf(m, b, "mode", "certified or practical", ModeCertified, ModePractical)
 }
@@ -462,9 +434,8 @@ func oneOf[T ~string](dst *T, b []byte, what, want string, ok ...T) error {
 	return nil
 }
 
-// DefaultMaxSteps is the default cap on the outer steps of one run: a cell whose worst-case
-// T exceeds it fails with an error row instead of running for hours (certified constants
-// need ~1e10 steps at n = 1000; SPEC §4.4). It never truncates a chain.
+// DefaultMaxSteps caps a run's worst-case outer steps T: above it a cell is an error row, not
+// hours of running (certified constants need ~1e10 at n = 1000; SPEC §4.4), never truncated.
 const DefaultMaxSteps = 200_000_000
 
 // Config is the configuration of "expmech" (decoded strictly over DefaultConfig).
@@ -475,34 +446,30 @@ type Config struct {
 	Mode Mode `yaml:"mode"`
 	// Calibration is exact (default) | paper.
 	Calibration CalibrationMethod `yaml:"calibration"`
-	// Setting is auto (default) | erm | sco | strongly-convex | lowrank; auto = sco if the
-	// task is sco, lowrank if the domain is unconstrained, else erm.
+	// Setting is auto (default: sco for task sco, else lowrank on R^d, else erm) | erm |
+	// sco | strongly-convex | lowrank.
 	Setting Setting `yaml:"setting"`
-	// StepC is the practical step constant the sampler is run at (algorithms.Target.StepC,
-	// e.g. proximal-rejection's c of h = c/(k² G_f²)); ≥ 0; 0 (default) = the sampler's
-	// own default (proximal-rejection's sampler.DefaultStepC = 1/16, MALA's 1/2, ...).
+	// StepC (≥ 0) is the sampler's practical step constant (algorithms.Target.StepC, e.g. c of
+	// h = c/(k² G_f²)); 0 (default) = the sampler's own (sampler.DefaultStepC 1/16, MALA's 1/2).
 	StepC float64 `yaml:"step_c"`
-	// Rank is LLL24 Thm 2.2's k for the lowrank setting; 0 (default) = Constants.Rank if
-	// known, else the smallest k with G_k ≤ G_f/(nε√d) from Constants.GK.
+	// Rank is LLL24 Thm 2.2's k (lowrank); 0 (default) = Constants.Rank, else the smallest k
+	// with G_k ≤ G_f/(nε√d) in Constants.GK.
 	Rank int `yaml:"rank"`
-	// DeltaSplit is the fraction of δ given to the exact law (δ_mech = DeltaSplit·δ); the
-	// rest is the sampler's TV budget τ = (δ − δ_mech)/(1 + e^ε) (SPEC §1.4). In (0, 1];
-	// default 2/3 (GLL22). The paper calibration always uses 2/3.
+	// DeltaSplit is δ_mech/δ, in (0, 1], default 2/3 (GLL22, always so for calibration
+	// paper); the rest is the TV budget τ = (δ − δ_mech)/(1 + e^ε) (SPEC §1.4).
 	DeltaSplit float64 `yaml:"delta_split"`
 	// Preset is "" (default) or lll24-printed (lowrank only; guarantee none).
 	Preset string `yaml:"preset"`
-	// StrongConvexity is λ > 0 such that every f(·; s) is λ-strongly convex (setting
-	// strongly-convex only; the loss's own curvature replaces the regulariser). Default 0.
+	// StrongConvexity (default 0) is λ > 0 with every f(·; s) λ-strongly convex (setting
+	// strongly-convex only: the loss's curvature replaces the regulariser).
 	StrongConvexity float64 `yaml:"strong_convexity"`
 	// MaxSteps caps the worst-case outer steps of one run (≥ 1; default DefaultMaxSteps).
 	MaxSteps int `yaml:"max_steps"`
-	// PriorBound is the bound R on ‖x‖ used to choose μ (and k at the same s): 0 (default)
-	// = the domain's max‖x‖ (erm, sco) or its prior bound C (lowrank). A tuning knob
-	// (package tuning); exact calibration only. ≥ 0.
+	// PriorBound (≥ 0) is the bound R on ‖x‖ that chooses μ (and k at the same s); 0
+	// (default) = the domain's max‖x‖ or prior bound C. A tuning knob; exact calibration only.
 	PriorBound float64 `yaml:"prior_bound"`
-	// DeltaDelivered (lowrank setting only; default false) also records delta_delivered,
-	// the δ at the stated ε this calibration's law delivers on the worst-case 1-D instance
-	// (deltaDelivered; ~30 ms per calibration).
+	// DeltaDelivered (lowrank only; default false) also records delta_delivered
+	// (Calibration.DeltaDelivered; ~30 ms per calibration).
 	DeltaDelivered bool `yaml:"delta_delivered"`
 }
 
@@ -516,55 +483,44 @@ func DefaultConfig() *Config {
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	var errs []error
-	if c.Sampler == "" {
-		errs = append(errs, errors.New("expmech: sampler: empty, want a registered sampler's name"))
-	}
+	errs := []error{require(c.Sampler != "",
+		"expmech: sampler: empty, want a registered sampler's name")}
 	// a built-in sampler is checked here, a caller's one when the mechanism is built
 	if smp, err := sampler.ByName(c.Sampler); err == nil {
-		if err := samplerFits(smp, c.Mode); err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, samplerFits(smp, c.Mode))
 	}
-	var mode Mode
-	var cal CalibrationMethod
-	var set Setting
-	for _, err := range []error{mode.UnmarshalText([]byte(c.Mode)), cal.UnmarshalText([]byte(c.Calibration)), set.UnmarshalText([]byte(c.Setting))} {
+	for _, err := range []error{new(Mode).UnmarshalText([]byte(c.Mode)),
+		new(CalibrationMethod).UnmarshalText([]byte(c.Calibration)),
+		new(Setting).UnmarshalText([]byte(c.Setting))} {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("expmech: %w", err))
 		}
 	}
-	if c.Setting == SettingStronglyConvex && !(c.StrongConvexity > 0) {
-		errs = append(errs, fmt.Errorf("expmech: setting strongly-convex needs strong_convexity > 0, got %g", c.StrongConvexity))
+	return errors.Join(append(errs,
+		require(c.Setting != SettingStronglyConvex || c.StrongConvexity > 0,
+			"expmech: setting strongly-convex needs strong_convexity > 0, got %g", c.StrongConvexity),
+		require(c.StepC >= 0 && !math.IsInf(c.StepC, 1),
+			"expmech: step_c %g: want a finite number ≥ 0 (0 = the sampler's default)", c.StepC),
+		require(c.Rank >= 0, "expmech: rank %d: want ≥ 0", c.Rank),
+		require(c.DeltaSplit > 0 && c.DeltaSplit <= 1,
+			"expmech: delta_split %g: want in (0, 1]", c.DeltaSplit),
+		require(c.Preset == "" || c.Preset == PresetLLL24Printed,
+			"expmech: preset %q: want \"\" or %s", c.Preset, PresetLLL24Printed),
+		require(c.Preset != PresetLLL24Printed || c.Setting == SettingAuto || c.Setting == SettingLowRank,
+			"expmech: preset %s needs setting lowrank (or auto), got %q", c.Preset, c.Setting),
+		require(!(c.StrongConvexity < 0 || math.IsInf(c.StrongConvexity, 1)),
+			"expmech: strong_convexity %g: want ≥ 0", c.StrongConvexity),
+		require(c.MaxSteps >= 1, "expmech: max_steps %d: want ≥ 1", c.MaxSteps),
+		require(c.PriorBound >= 0 && !math.IsInf(c.PriorBound, 1),
+			"expmech: prior_bound %g: want finite ≥ 0 (0 = the domain's)", c.PriorBound))...)
+}
+
+// require is nil when ok, else fmt.Errorf(format, args...): one entry of a Validate list.
+func require(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
 	}
-	if !(c.StepC >= 0) || math.IsInf(c.StepC, 1) {
-		errs = append(errs, fmt.Errorf("expmech: step_c %g: want a finite number ≥ 0 (0 = the sampler's default)", c.StepC))
-	}
-	if c.Rank < 0 {
-		errs = append(errs, fmt.Errorf("expmech: rank %d: want ≥ 0", c.Rank))
-	}
-	if !(c.DeltaSplit > 0 && c.DeltaSplit <= 1) {
-		errs = append(errs, fmt.Errorf("expmech: delta_split %g: want in (0, 1]", c.DeltaSplit))
-	}
-	switch c.Preset {
-	case "":
-	case PresetLLL24Printed:
-		if c.Setting != SettingAuto && c.Setting != SettingLowRank {
-			errs = append(errs, fmt.Errorf("expmech: preset %s needs setting lowrank (or auto), got %q", c.Preset, c.Setting))
-		}
-	default:
-		errs = append(errs, fmt.Errorf("expmech: preset %q: want \"\" or %s", c.Preset, PresetLLL24Printed))
-	}
-	if c.StrongConvexity < 0 || math.IsInf(c.StrongConvexity, 1) {
-		errs = append(errs, fmt.Errorf("expmech: strong_convexity %g: want ≥ 0", c.StrongConvexity))
-	}
-	if c.MaxSteps < 1 {
-		errs = append(errs, fmt.Errorf("expmech: max_steps %d: want ≥ 1", c.MaxSteps))
-	}
-	if !(c.PriorBound >= 0) || math.IsInf(c.PriorBound, 1) {
-		errs = append(errs, fmt.Errorf("expmech: prior_bound %g: want finite ≥ 0 (0 = the domain's)", c.PriorBound))
-	}
-	return errors.Join(errs...)
+	return fmt.Errorf(format, args...)
 }
 
 // samplerFits refuses a sampler without a certified TV bound in mode certified.
@@ -575,16 +531,13 @@ func samplerFits(smp algorithms.Sampler, mode Mode) error {
 	return nil
 }
 
-// PureConfig is the configuration of "expmech-pure" (SPEC §2.4).
+// PureConfig is the configuration of "expmech-pure" (SPEC §2.4); its fields and defaults
+// are Config's.
 type PureConfig struct {
-	// Sampler: proximal-rejection (default), exact, mala.
-	Sampler string `yaml:"sampler"`
-	// Mode: certified | practical (default practical).
-	Mode Mode `yaml:"mode"`
-	// StepC: practical step constant (default 0: the sampler's own).
-	StepC float64 `yaml:"step_c"`
-	// MaxSteps: cap on the worst-case outer steps (default 2e8).
-	MaxSteps int `yaml:"max_steps"`
+	Sampler  string  `yaml:"sampler"`
+	Mode     Mode    `yaml:"mode"`
+	StepC    float64 `yaml:"step_c"`
+	MaxSteps int     `yaml:"max_steps"`
 }
 
 // DefaultPureConfig returns the defaults of "expmech-pure".

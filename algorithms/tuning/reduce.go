@@ -10,10 +10,10 @@ import (
 	"expmech/problems"
 )
 
-// The reduced path of a tuned mechanism (algorithms.RunReduced). On an exactly
-// low-rank instance on R^d every grid point that has an exact reduced path runs in the r
-// coordinates y = Uᵀx, and its complement x⊥ ~ N(0, v_j(I − UUᵀ)) given y_j is independent
-// of y_j and of the data. The tuned release is x = U y_J + x⊥_J for the selected J:
+// The reduced path of a tuned mechanism (algorithms.RunReduced). On an exactly low-rank
+// instance on R^d every grid point with an exact reduced path runs in the r coordinates
+// y = Uᵀx, its complement x⊥ ~ N(0, v_j(I − UUᵀ)) independent of y_j and of the data. The
+// tuned release is x = U y_J + x⊥_J for the selected J:
 //   - oracle: J = argmin_j F(U y_j + x⊥_j) = argmin_j F̃(y_j) (the loss never sees x⊥), so
 //     J is a function of the y's only and x⊥_J can be drawn after the choice;
 //   - private: the score of run j is a function of F̃(y_j) and of ‖x_j‖² = ‖y_j‖² + ‖x⊥_j‖²
@@ -60,9 +60,8 @@ func (m *Mechanism) OrthogonalNorm(rec algorithms.Record) (float64, bool) {
 	return rho, ok
 }
 
-// orthogonalNorm is ρ for one reduced run of candidate cd with record rec, run from its
-// plan p, on a problem of rank r: the candidate's own ρ if it is a radial reducer, else
-// ρ = √(v·χ²_{d−r}) with v its orthogonal variance.
+// orthogonalNorm is ρ of one reduced run of cd (plan p, record rec) at rank r: its own ρ if
+// it is a radial reducer, else √(v·χ²_{d−r}) with v its orthogonal variance.
 func orthogonalNorm(cd Candidate, c problems.Constants, p algorithms.Plan, rec algorithms.Record, r int, rng *rand.Rand) (float64, error) {
 	red, ok := algorithms.As[algorithms.Reducer](cd.Mech)
 	if !ok {

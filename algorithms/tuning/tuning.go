@@ -13,8 +13,7 @@ import (
 	"expmech/rows"
 )
 
-// Mode says how a mechanism's knobs are chosen (package doc): the value set of the spec's
-// `tuning:` and of the tuning column, owned by package rows.
+// Mode says how a mechanism's knobs are chosen (package doc; owned by package rows).
 type Mode = rows.Tuning
 
 const (
@@ -23,8 +22,7 @@ const (
 	Private = rows.TuningPrivate // PS22 Thm 2 random-stopping selection paid from (ε, δ)
 )
 
-// GridSize is the number of grid points every mechanism's default grid has (the product
-// of its knobs' grid lengths), so that every method is tuned over as many candidates.
+// GridSize is every mechanism's default grid size, so every method has as many candidates.
 const GridSize = 12
 
 // A Knob is one tunable configuration key of a mechanism with its default grid.
@@ -34,18 +32,16 @@ type Knob struct {
 	Grid []float64 // default grid of absolute values, in increasing order
 }
 
-// Tunable is implemented by mechanisms with knobs. Knobs may use the public constants
-// only (e.g. to keep a batch size ≤ n); WithKnobs returns the mechanism with the given
-// knobs set (keys are Knob names) and every other setting unchanged.
+// Tunable is implemented by mechanisms with knobs. Knobs may read the public constants only
+// (e.g. to keep a batch size ≤ n); WithKnobs returns it with the given knobs set, all else equal.
 type Tunable interface {
 	algorithms.Mechanism
 	Knobs(c problems.Constants) []Knob
 	WithKnobs(values map[string]float64) (algorithms.Mechanism, error)
 }
 
-// Untuned is implemented by a mechanism that has no knobs by design, with the reason (the
-// non-private reference releases the certified optimum: there is nothing to tune). The
-// catalogs' tests require every other registered mechanism to be Tunable.
+// Untuned is implemented by a mechanism that has no knobs by design, with the reason (e.g.
+// the non-private reference); the catalogs' tests require every other one to be Tunable.
 type Untuned interface {
 	algorithms.Mechanism
 	Untuned() string
@@ -59,18 +55,14 @@ type Axis struct {
 
 // Config is the tuning of one algorithm entry.
 type Config struct {
-	// Mode is theory (rows.DefaultTuning), oracle or private.
-	Mode Mode
-	// Grid overrides default knob grids by name; knobs not listed keep their default grid.
-	Grid []Axis
-	// ExpectedRuns is E[K] of the private selection; 0 (default) = the number of grid
-	// points. Must be > 1 otherwise.
+	Mode Mode   // theory (rows.DefaultTuning), oracle or private
+	Grid []Axis // overrides default knob grids by name (the others keep theirs)
+	// ExpectedRuns is E[K] of the private selection, > 1; 0 (default) = the grid size.
 	ExpectedRuns float64
-	// Eta is the shape η ∈ (−1, ∞) of K's truncated negative binomial law (PS22 §3.2);
-	// DefaultConfig sets DefaultEta.
+	// Eta is the shape η ∈ (−1, ∞) of K's law (TNB; DefaultConfig sets DefaultEta).
 	Eta float64
-	// ScoreShare is the fraction of each run's GDP budget s² spent on the noisy score
-	// (s_score² = ScoreShare·s², s_train² = (1 − ScoreShare)·s²); in (0, 1).
+	// ScoreShare ∈ (0, 1) is the noisy score's share of each run's s²: s_score² =
+	// ScoreShare·s², s_train² = (1 − ScoreShare)·s².
 	ScoreShare float64
 	// Explicit is true when the spec's algorithm entry named the mode itself: a mechanism
 	// without knobs is then an error, while a spec-wide default leaves it untuned.
@@ -83,41 +75,38 @@ const (
 	DefaultScoreShare = 0.25
 )
 
-// DefaultConfig returns mode rows.DefaultTuning with the documented private-selection
-// defaults.
+// DefaultConfig returns mode rows.DefaultTuning with the private-selection defaults.
 func DefaultConfig() Config {
 	return Config{Mode: rows.DefaultTuning, Eta: DefaultEta, ScoreShare: DefaultScoreShare}
 }
 
 // Validate reports every problem at once.
 func (c Config) Validate() error {
-	var errs []error
-	if _, err := rows.ParseTuning(string(c.Mode)); err != nil {
-		errs = append(errs, fmt.Errorf("tuning: mode %w", err))
-	}
-	if c.Mode == Theory && len(c.Grid) > 0 {
-		errs = append(errs, errors.New("tuning: a grid is given with mode theory (nothing is tuned); use oracle or private"))
-	}
+	_, merr := rows.ParseTuning(string(c.Mode))
+	errs := []error{require(merr == nil, "tuning: mode %w", merr),
+		require(c.Mode != Theory || len(c.Grid) == 0,
+			"tuning: a grid is given with mode theory (nothing is tuned); use oracle or private")}
 	for _, a := range c.Grid {
-		if len(a.Values) == 0 {
-			errs = append(errs, fmt.Errorf("tuning: grid.%s: empty list", a.Knob))
-		}
+		errs = append(errs, require(len(a.Values) > 0, "tuning: grid.%s: empty list", a.Knob))
 		for _, v := range a.Values {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				errs = append(errs, fmt.Errorf("tuning: grid.%s: %v, want finite", a.Knob, v))
-			}
+			errs = append(errs, require(!math.IsNaN(v) && !math.IsInf(v, 0),
+				"tuning: grid.%s: %v, want finite", a.Knob, v))
 		}
 	}
-	if c.ExpectedRuns != 0 && !(c.ExpectedRuns > 1 && !math.IsInf(c.ExpectedRuns, 1)) {
-		errs = append(errs, fmt.Errorf("tuning: expected runs %v, want finite > 1 (or 0 = grid size)", c.ExpectedRuns))
+	return errors.Join(append(errs,
+		require(c.ExpectedRuns == 0 || (c.ExpectedRuns > 1 && !math.IsInf(c.ExpectedRuns, 1)),
+			"tuning: expected runs %v, want finite > 1 (or 0 = grid size)", c.ExpectedRuns),
+		require(c.Eta > -1 && !math.IsInf(c.Eta, 1), "tuning: η = %v, want in (−1, ∞)", c.Eta),
+		require(c.ScoreShare > 0 && c.ScoreShare < 1,
+			"tuning: score share %v, want in (0, 1)", c.ScoreShare))...)
+}
+
+// require is nil when ok, else fmt.Errorf(format, args...): one entry of a Validate list.
+func require(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
 	}
-	if !(c.Eta > -1) || math.IsInf(c.Eta, 1) {
-		errs = append(errs, fmt.Errorf("tuning: η = %v, want in (−1, ∞)", c.Eta))
-	}
-	if !(c.ScoreShare > 0 && c.ScoreShare < 1) {
-		errs = append(errs, fmt.Errorf("tuning: score share %v, want in (0, 1)", c.ScoreShare))
-	}
-	return errors.Join(errs...)
+	return fmt.Errorf(format, args...)
 }
 
 // Candidate is one grid point: knob values and the mechanism configured with them.
@@ -127,7 +116,7 @@ type Candidate struct {
 }
 
 // Candidates returns the cartesian product of the knob grids (first knob outermost), with
-// cfg's overrides applied, each configured by WithKnobs.
+// grid's overrides applied, each configured by WithKnobs.
 func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, error) {
 	knobs := t.Knobs(c)
 	var names []string
@@ -146,8 +135,7 @@ func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, erro
 		var next []map[string]float64
 		for _, base := range cands {
 			for _, v := range k.Grid {
-				m := make(map[string]float64, len(base)+1)
-				maps.Copy(m, base)
+				m := maps.Clone(base)
 				m[k.Name] = v
 				next = append(next, m)
 			}
@@ -165,9 +153,8 @@ func Candidates(t Tunable, c problems.Constants, grid []Axis) ([]Candidate, erro
 	return out, nil
 }
 
-// Wrap applies cfg to m: mode theory without a grid returns m itself (today's behaviour,
-// byte for byte); oracle and private return the tuning wrapper. A mechanism without knobs
-// is returned unchanged unless cfg.Explicit, which is then an error.
+// Wrap applies cfg to m: mode theory returns m itself, oracle and private the tuning
+// wrapper. A mechanism without knobs is returned unchanged unless cfg.Explicit (an error).
 func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -200,8 +187,7 @@ func Wrap(m algorithms.Mechanism, cfg Config) (algorithms.Mechanism, error) {
 	return &Mechanism{base: t, cfg: cfg}, nil
 }
 
-// Set applies knob values through per-knob setters (the body of most WithKnobs): an
-// unknown knob or a setter's error is returned, naming the mechanism.
+// Set applies knob values through per-knob setters (most WithKnobs' body), naming name in errors.
 func Set(name string, v map[string]float64, setters map[string]func(float64) error) error {
 	var errs []error
 	for k, x := range v {
@@ -237,28 +223,17 @@ func Float(dst *float64) func(float64) error {
 // selected point lies on the edge of its grid in some knob, else 0 (Edge).
 const ExtraEdge = "tuning_edge"
 
-// Edge reports whether the chosen point lies on the edge of the grid the candidates span
-// in a way that says the optimum may lie outside it. For some swept knob — one with at
-// least three distinct non-zero values among cands, so that it has an interior — the
-// chosen value is the smallest or the largest of them, and, when the candidates' exact
-// risks are given (mode oracle: risk[j] is candidate j's, NaN where it failed), the
-// response falls toward that edge in every slice of the grid: each candidate at the edge
-// value is strictly better than the candidate that differs from it only by holding the
-// interior neighbour value instead (at least one such pair with both risks known).
-//
-// Why every slice: the chosen point is the argmin, so in its own slice it always beats
-// its neighbour (unless tied), and on an axis the response is flat along (noisy-gd's T on
-// the ridge ηT ≈ const) the argmin lands on one of the two edges of a three-value axis
-// two times in three by the noise alone — a warning on every cell that says nothing of
-// the grid's range. A response that truly falls toward the edge does so in every slice;
-// noise alone makes an edge beat its neighbour in m further slices with probability
-// 2^−m. A flat response (ties) is never an edge.
-//
-// Without risks (nil: mode private, where the other runs' scores are not released and
-// only the selected point is, PS22 Thm 2) the rule is the chosen position alone. 0 stands
-// for a theory value, not a position on the axis. On the edge, the tuned row is a lower
-// bound on what tuning buys (the report warns when it happens in more than a quarter of a
-// cell's trials).
+// Edge reports whether the chosen point says the optimum may lie outside the grid: for some
+// swept knob (≥ 3 distinct non-zero values among cands: it has an interior) the chosen value
+// is the smallest or the largest, and, given the exact risks (mode oracle: risk[j] is
+// candidate j's, NaN where it failed), the response falls toward that edge in every slice
+// of the grid (fallsToward). Why every slice: the argmin beats its own slice's neighbour
+// unless tied, and on a flat axis (noisy-gd's T on the ridge ηT ≈ const) lands on an edge
+// of a three-value axis two times in three by noise alone; noise makes an edge beat its
+// neighbour in m further slices with probability 2^−m. Ties are no edge. Without risks
+// (nil: mode private, where only the selected point is released, PS22 Thm 2) the position
+// decides alone. 0 is a theory value, not a position. On the edge, the tuned row is a lower
+// bound on what tuning buys (the report warns past a quarter of a cell's trials).
 func Edge(chosen map[string]float64, cands []Candidate, risk []float64) bool {
 	for k, v := range chosen {
 		if v == 0 {
@@ -296,9 +271,8 @@ func axisValues(k string, cands []Candidate) []float64 {
 	return slices.Compact(vals)
 }
 
-// fallsToward reports whether every candidate with knob k at the edge value v is strictly
-// better than its twin at the neighbour value nb (the same values in every other knob),
-// over at least one pair with both risks known.
+// fallsToward reports whether every candidate with knob k at the edge value v beats its twin
+// at the interior neighbour nb (same other knobs), over ≥ 1 pair with both risks known.
 func fallsToward(k string, v, nb float64, cands []Candidate, risk []float64) bool {
 	pairs := 0
 	for i, a := range cands {

@@ -22,8 +22,7 @@ type Mechanism struct {
 	cfg     Config
 }
 
-// oraclePlan is the state of a plan in mode oracle: the grid points that plan at the
-// budget, each with its plan.
+// oraclePlan is the state of a plan in mode oracle: the grid points that plan, and their plans.
 type oraclePlan struct {
 	cands []Candidate
 	plans []algorithms.Plan
@@ -41,20 +40,17 @@ var (
 // Name is the base mechanism's registry name.
 func (m *Mechanism) Name() string { return m.base.Name() }
 
-// Needs is the base mechanism's declaration: every grid point runs the base, and the
-// private score reads values only.
+// Needs is the base mechanism's (the private score reads values only).
 func (m *Mechanism) Needs() problems.Need { return m.base.Needs() }
 
 // NeedsReferee is true in mode oracle only.
 func (m *Mechanism) NeedsReferee() bool { return m.cfg.Mode == Oracle }
 
-// ErrNoReferee is returned by Run in mode oracle: the selection needs the harness's exact
-// empirical risk, which only RunRefereed receives.
+// ErrNoReferee is returned by Run in mode oracle, which needs RunRefereed's referee.
 var ErrNoReferee = errors.New("tuning: mode oracle selects on the exact empirical risk and must be run with the harness's referee (RunRefereed)")
 
-// plannable returns the candidates whose Plan at b succeeds (data-independent: a grid
-// point whose calibration fails, e.g. a sampler over max_steps, is not a candidate), with
-// their plans and records.
+// plannable returns the candidates whose Plan at b succeeds (data-independent: e.g. a
+// sampler over max_steps is not a candidate), with their plans and records.
 func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algorithms.Budget) ([]Candidate, []algorithms.Plan, []algorithms.Record, error) {
 	all, err := Candidates(m.base, c, m.cfg.Grid)
 	if err != nil {
@@ -63,9 +59,7 @@ func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algori
 	var cands []Candidate
 	var plans []algorithms.Plan
 	var recs []algorithms.Record
-	// first is the first fault, else the first refusal by design: the tuned procedure
-	// is refused (algorithms.ErrRefused) only when every grid point is.
-	var first error
+	var first error // the first fault, else the first refusal (ErrRefused only if all are)
 	for _, cd := range all {
 		p, err := cd.Mech.Plan(env, c, b)
 		if err != nil {
@@ -84,8 +78,8 @@ func (m *Mechanism) plannable(env algorithms.Env, c problems.Constants, b algori
 	return cands, plans, recs, nil
 }
 
-// Plan plans the tuned procedure from public constants only: every grid point's plan (and
-// in mode private the per-run budget they are planned at) is kept in the plan for Run.
+// Plan plans the tuned procedure from public constants only, keeping every grid point's
+// plan (and in mode private their per-run budget) for Run.
 func (m *Mechanism) Plan(env algorithms.Env, c problems.Constants, b algorithms.Budget) (algorithms.Plan, error) {
 	if m.cfg.Mode == Oracle {
 		cands, plans, recs, err := m.plannable(env, c, b)
@@ -124,7 +118,7 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 	}
 	cands := op.cands
 	var best algorithms.Output
-	bestJ, bestRisk, failed := -1, math.Inf(1), 0
+	bestJ, bestRisk := -1, math.Inf(1)
 	var ran []algorithms.Record // the records of the points that ran
 	var firstErr error
 	risks := make([]float64, len(cands)) // each point's exact risk, NaN where it failed (Edge)
@@ -134,30 +128,23 @@ func (m *Mechanism) RunRefereed(ctx context.Context, env algorithms.Env, o probl
 			return algorithms.Output{}, err
 		}
 		out, err := cd.Mech.Run(ctx, env, o, op.plans[j], rng)
-		if err != nil {
-			// the oracle is a reference: a grid point that fails at run time is skipped
-			// and counted (tuning_failed), the release is the best of the others.
-			failed++
-			if firstErr == nil {
-				firstErr = err
-			}
+		if err != nil { // the oracle is a reference: skip and count it (tuning_failed)
+			firstErr = cmp.Or(firstErr, err)
 			continue
 		}
 		ran = append(ran, out.Record)
-		risk := ref.EmpiricalRisk(out.X)
-		risks[j] = risk
-		if risk < bestRisk || bestJ < 0 {
-			best, bestJ, bestRisk = out, j, risk
+		risks[j] = ref.EmpiricalRisk(out.X)
+		if risks[j] < bestRisk || bestJ < 0 {
+			best, bestJ, bestRisk = out, j, risks[j]
 		}
 	}
 	if bestJ < 0 {
 		return algorithms.Output{}, fmt.Errorf("tuning oracle: every grid point failed (first: %w)", firstErr)
 	}
 	best.Record = m.labelOracle(best.Record, ran, cands[bestJ], cands, risks)
-	best.Record.Extra["tuning_failed"] = float64(failed)
+	best.Record.Extra["tuning_failed"] = float64(len(cands) - len(ran))
 	if problems.ReducedDim(c, o.Dim()) {
-		// the referee saw the span part only (F(x) = F̃(Uᵀx)), so the released
-		// candidate's complement is drawn after the choice, from its own law (reduce.go)
+		// the referee saw the span part only: the complement is drawn after the choice (reduce.go)
 		rho, err := orthogonalNorm(cands[bestJ], c, op.plans[bestJ], best.Record, o.Dim(), rng)
 		if err != nil {
 			return algorithms.Output{}, err
@@ -181,13 +168,12 @@ func minBound(acc, b float64) float64 {
 }
 
 func withExtra(r algorithms.Record, cd Candidate, cands []Candidate, risk []float64) algorithms.Record {
-	m := len(cands)
 	extra := make(map[string]float64, len(r.Extra)+len(cd.Values)+5)
 	maps.Copy(extra, r.Extra)
 	for k, v := range cd.Values {
 		extra["tuned_"+k] = v
 	}
-	extra["tuning_candidates"] = float64(m)
+	extra["tuning_candidates"] = float64(len(cands))
 	extra[ExtraEdge] = 0
 	if Edge(cd.Values, cands, risk) {
 		extra[ExtraEdge] = 1
@@ -228,18 +214,15 @@ type privatePlan struct {
 	rdp            bool    // the base is accounted by its Rényi curve (calibrateRDP), not by GDP
 }
 
-// planPrivate calibrates the per-run budget (package doc; accountant.go):
-//   - δ_r = δ/(2(1+e^ε)E[K]) per run, so that the TV error of samplers over the E[K]
+// planPrivate calibrates the per-run budget (package doc; rdpbase.go):
+//   - δ_r = δ/(2(1+e^ε)E[K]) per run, so that the samplers' TV error over the E[K]
 //     expected runs costs at most (1+e^ε)E[K]·δ_r/2 = δ/4 (each run's τ ≤ δ_r/2, SPEC §1.4;
-//     TV(A_real, A_exact) ≤ E[K]·τ by a union bound over the runs); the remaining 3δ/4 is
-//     the RDP conversion's;
+//     TV(A_real, A_exact) ≤ E[K]·τ by a union bound); the RDP conversion gets 3δ/4;
 //   - the per-run GDP s is the largest with Eps(s) ≤ ε at 3δ/4 (PS22 Thm 2), split into
-//     s_score = √share·s and s_train = √(1−share)·s, s_train expressed as the budget
+//     s_score = √share·s and s_train = √(1−share)·s, the latter as the budget
 //     (ε_r, δ_r) = (ε(s_train; δ_r), δ_r) every candidate calibrates to;
-//   - ε and δ are then recomputed from the GDP the candidates report (≤ s_train);
-//   - a base that is not Gaussian-DP (some candidate reports no finite gdp_s) is
-//     accounted by its Rényi curve instead, with the per-run budget searched again
-//     (calibrateRDP; a candidate with neither is an error naming the mechanism).
+//   - ε and δ are then recomputed from the GDP the candidates report (≤ s_train), or, for
+//     a base that is not Gaussian-DP, from its Rényi curve (calibrateRDP).
 func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algorithms.Budget) (privatePlan, error) {
 	p := privatePlan{n: c.N}
 	needs := selectionNeeds()
@@ -272,8 +255,7 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 		return p, err
 	}
 	notGDP := func(r algorithms.Record) bool { return !(r.GDPS > 0) || math.IsInf(r.GDPS, 1) }
-	if slices.ContainsFunc(p.recs, notGDP) {
-		// not every candidate is Gaussian-DP: the general RDP form of Theorem 2 (rdpbase.go)
+	if slices.ContainsFunc(p.recs, notGDP) { // the general RDP form of Theorem 2 (rdpbase.go)
 		return m.calibrateRDP(env, c, b, p)
 	}
 	for _, r := range p.recs {
@@ -290,9 +272,8 @@ func (m *Mechanism) planPrivate(env algorithms.Env, c problems.Constants, b algo
 	return p, nil
 }
 
-// addTV sets δ to the conversion's part plus the samplers' TV error over the E[K] runs at
-// the spent ε, each run's τ the largest (δ_r − δ_mech)₊/(1 + e^{ε_r}) of the candidates
-// (δ_mech NaN: δ_r).
+// addTV sets δ to the conversion's part plus the samplers' TV error over E[K] runs at the
+// spent ε, each τ the candidates' largest (δ_r − δ_mech)₊/(1 + e^{ε_r}) (δ_mech NaN: δ_r).
 func (p *privatePlan) addTV() {
 	tau := 0.0
 	for _, r := range p.recs {
@@ -317,10 +298,10 @@ func worse(a, b algorithms.Guarantee) algorithms.Guarantee {
 func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidate, runs int) algorithms.Record {
 	r = withExtra(r, cd, p.cands, nil) // position only: the other runs' scores are not released
 	r.Tuning = Private
-	g := algorithms.Certified
+	r.Guarantee = algorithms.Certified
 	var pv, pg float64
 	for _, x := range p.recs {
-		g = worse(g, x.Guarantee)
+		r.Guarantee = worse(r.Guarantee, x.Guarantee)
 		pv += x.PredictedValueQueries
 		pg += x.PredictedGradientQueries
 	}
@@ -329,10 +310,7 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	// each run: one candidate's queries on average, plus 2n values for the score
 	r.PredictedValueQueries = ek * (pv/n + 2*float64(p.n))
 	r.PredictedGradientQueries = ek * pg / n
-	// the counted queries grow with K (2n score values per run), which PS22 Thm 2 does
-	// not release: the row publishes these expected counts instead
-	r.PlannedCounts = true
-	r.Guarantee = g
+	r.PlannedCounts = true // the counted queries would release K (PS22 Thm 2 does not)
 	r.EpsilonSpent = p.eps
 	r.DeltaMech = p.delta
 	r.DeltaSpent = p.delta // the whole δ of the tuned release: RDP conversion plus the samplers' TV error
@@ -377,9 +355,7 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 			return algorithms.Output{}, fmt.Errorf("tuning private: grid point %v: %w", p.cands[j].Values, err)
 		}
 		rho := 0.0
-		if reduced {
-			// each run's complement norm is drawn before its score, whose sensitivity
-			// depends on the full ‖x‖ (scorer; reduce.go)
+		if reduced { // drawn before the score, whose sensitivity needs the full ‖x‖ (reduce.go)
 			if rho, err = orthogonalNorm(p.cands[j], c, p.plans[j], out.Record, o.Dim(), rng); err != nil {
 				return algorithms.Output{}, err
 			}
@@ -396,11 +372,8 @@ func (m *Mechanism) runPrivate(ctx context.Context, env algorithms.Env, o proble
 	return best, nil
 }
 
-// Capabilities is the tuned mechanism's table (algorithms.As; Unwrap is the base; DESIGN.md
-// "Optional capabilities", checked by mechtest.Wrapper): the base's accountant, Rényi
-// curve and knobs are blocked (Blocked) because they describe or re-tune one run, not K
-// runs and a selection. The runner's services arrive as algorithms.Env, passed through to
-// the base, not as capabilities.
+// Capabilities is the tuned mechanism's table (DESIGN.md "Optional capabilities"): the
+// base's accountant, Rényi curve and knobs describe or re-tune one run, so are Blocked.
 func Capabilities() []algorithms.Capability {
 	return []algorithms.Capability{
 		algorithms.Cap[algorithms.ConstantsChecker]("ConstantsChecker", algorithms.Inherited, "the grid points run the base's configuration; a base that cannot hold refuses the tuned spec"),
@@ -416,9 +389,8 @@ func Capabilities() []algorithms.Capability {
 // Unwrap is the base mechanism (algorithms.As).
 func (m *Mechanism) Unwrap() algorithms.Mechanism { return m.base }
 
-// Blocked blocks, for the wrapper that embeds it (this one, and the audit's underclaimed),
-// the capabilities that describe or re-tune its base's own release: Accountant and RDPer
-// answer algorithms.ErrNotAvailable, Tunable has no knobs (Capabilities).
+// Blocked blocks, for a wrapper that embeds it (this one, the audit's underclaimed), the
+// base's Accountant and RDPer (algorithms.ErrNotAvailable) and Tunable (no knobs).
 type Blocked struct{}
 
 // Account blocks the base's accountant.
@@ -443,14 +415,13 @@ func (Blocked) WithKnobs(map[string]float64) (algorithms.Mechanism, error) {
 //
 //	S(x) = (1/n) Σ_i clip_[−B, B](f(x; s_i) − f(0; s_i)) + N(0, (Δ/s_score)²),
 //
-// the empirical risk up to the data-dependent constant F(0; D), which does not change the
-// ordering of candidates. B = G_f·min(‖x‖, R_clip) with R_clip = max_{y∈K} ‖y‖ on a bounded
-// domain (then |f(x; s) − f(0; s)| ≤ G_f‖x‖ ≤ B and nothing is clipped) and the public
-// prior bound C on the unconstrained one. Replacing one example changes one term by at
-// most min(2B, |h(x) − h(0)|) ≤ min(2B, G_Δ‖x‖) with h = f(·; s) − f(·; s') G_Δ-Lipschitz
-// (SPEC §0; G_Δ ≤ 2G_f), so the score's replace-one sensitivity is Δ = min(2B, G_Δ‖x‖)/n
-// and the Gaussian noise makes it s_score-GDP (Dong, Roth & Su 2022 Thm 2.7). x is Q's
-// own training output, so the x-dependent Δ is adaptive composition within Q.
+// the empirical risk up to F(0; D), which does not reorder candidates. B = G_f·min(‖x‖,
+// R_clip), R_clip = max_{y∈K} ‖y‖ on a bounded K (then |f(x; s) − f(0; s)| ≤ G_f‖x‖ ≤ B:
+// nothing is clipped) or the prior bound C on R^d. Replacing one example moves one term by
+// ≤ min(2B, |h(x) − h(0)|) ≤ min(2B, G_Δ‖x‖), h = f(·; s) − f(·; s') being G_Δ-Lipschitz
+// (SPEC §0; G_Δ ≤ 2G_f), so the replace-one sensitivity is Δ = min(2B, G_Δ‖x‖)/n and the
+// noise makes S s_score-GDP (Dong, Roth & Su 2022 Thm 2.7); x is Q's own training output,
+// so the x-dependent Δ is adaptive composition within Q.
 type scorer struct {
 	c    problems.Constants
 	zero []float64
@@ -458,8 +429,7 @@ type scorer struct {
 	gd   float64
 }
 
-// newScorer scores points of an oracle of dimension dim (c.D, or the rank r on the
-// reduced path).
+// newScorer scores points of dimension dim (c.D, or the rank r on the reduced path).
 func newScorer(c problems.Constants, dim int) *scorer {
 	r := c.Domain.MaxNorm(c.D)
 	if math.IsInf(r, 1) || !(r > 0) {
@@ -473,9 +443,8 @@ func newScorer(c problems.Constants, dim int) *scorer {
 }
 
 // noisy is the released score at GDP parameter sScore of x, whose full-dimensional norm is
-// √(‖x‖² + rho²): rho = 0 on the full path, and on the reduced path (x = y ∈ R^r) rho is
-// the norm of the run's component orthogonal to span U (reduce.go), which the loss never
-// sees but the sensitivity bound G_Δ‖x‖ must include.
+// √(‖x‖² + rho²): on the reduced path (x = y ∈ R^r) rho is the norm of the complement
+// (reduce.go), which the loss never sees but G_Δ‖x‖ must include; 0 on the full path.
 func (s *scorer) noisy(o problems.ValueOracle, x []float64, rho, sScore float64, rng *rand.Rand) float64 {
 	nx := math.Sqrt(problems.SquaredNorm(x) + rho*rho)
 	b := s.c.GF * math.Min(nx, s.rmax)

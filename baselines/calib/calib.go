@@ -20,9 +20,8 @@ import (
 // ErrConstants is wrapped by every public-constants validation error.
 var ErrConstants = errors.New("invalid problem constants")
 
-// CheckConstants validates the public constants every baseline relies on: n ≥ 1, d ≥ 1,
-// 0 < G_f < ∞, and a known domain with a positive finite radius (the prior bound C when
-// unconstrained, LLL24 Assumption 1.2).
+// CheckConstants validates the public constants every baseline relies on (the radius is
+// the prior bound C when unconstrained, LLL24 Assumption 1.2).
 func CheckConstants(c problems.Constants) error {
 	beta, smooth := c.Smooth.Beta()
 	known := []problems.DomainKind{problems.Ball, problems.Box, problems.Unconstrained}
@@ -35,9 +34,8 @@ func CheckConstants(c problems.Constants) error {
 		Require(c.Domain.Radius > 0 && !math.IsInf(c.Domain.Radius, 0), "%w: domain radius = %v, want finite > 0", ErrConstants, c.Domain.Radius))
 }
 
-// Check runs CheckConstants and validates the budget for an (ε, δ) Gaussian-noise
-// baseline, reporting every problem at once: ε ∈ (0, +∞] (+∞ = the non-private limit,
-// σ = 0), δ ∈ (0, 1) (a Gaussian release is never pure DP, so δ = 0 is refused, not
+// Check runs CheckConstants and validates a Gaussian-noise baseline's budget, all at once:
+// ε ∈ (0, +∞] (+∞: the non-private limit, σ = 0), δ ∈ (0, 1) (0 is refused, not
 // defaulted), and the replace-one relation every calibration here assumes (SPEC §8.3).
 func Check(c problems.Constants, b algorithms.Budget) error {
 	return errors.Join(CheckConstants(c), b.Validate(algorithms.BudgetNeeds{
@@ -76,15 +74,13 @@ func Eps(s, delta float64) (float64, error) {
 }
 
 // MeanSensitivity is the replace-one L2 sensitivity of the average (1/n) Σ_i v_i of n
-// per-example vectors each clipped to norm ≤ c: replacing example i changes one term by
-// v_i − v_i', and ‖v_i − v_i'‖ ≤ ‖v_i‖ + ‖v_i'‖ ≤ 2c, so Δ₂ = 2c/n (SPEC §6.0;
-// PRIVACY.md §5, google/differential-privacy#378: replace-one is 2c, not c). n is the
-// public constant N, the same on both neighbours.
+// vectors clipped to norm ≤ c: replacing example i changes one term by v_i − v_i', and
+// ‖v_i − v_i'‖ ≤ ‖v_i‖ + ‖v_i'‖ ≤ 2c, so Δ₂ = 2c/n with n = N public (SPEC §6.0;
+// PRIVACY.md §5, google/differential-privacy#378: replace-one is 2c, not c).
 func MeanSensitivity(c float64, n int) float64 { return 2 * c / float64(n) }
 
-// Radius is the bound R ≥ ‖x₀ − x*‖ for the start x₀ = 0 that the (sub)gradient
-// bounds use: sup_{x∈K} ‖x‖ (the ball radius, r√d for the box), or the prior bound C on
-// ‖x*‖ when unconstrained (LLL24 Assumption 1.2).
+// Radius is the (sub)gradient bounds' R ≥ ‖x₀ − x*‖ from x₀ = 0: sup_{x∈K} ‖x‖, or the
+// prior bound C on ‖x*‖ when unconstrained (LLL24 Assumption 1.2).
 func Radius(c problems.Constants) float64 {
 	if c.Domain.Kind == problems.Unconstrained {
 		return c.Domain.Radius
@@ -92,9 +88,8 @@ func Radius(c problems.Constants) float64 {
 	return c.Domain.MaxNorm(c.D)
 }
 
-// ClipOr returns clip if it is > 0, else G_f: the default clipping norm C = G_f never
-// clips a true gradient (each f(·; s) is G_f-Lipschitz), yet the clip makes the
-// sensitivity 2C/n hold even if a problem's stated G_f were wrong.
+// ClipOr returns clip if > 0, else G_f: C = G_f never clips a true gradient (f(·; s) is
+// G_f-Lipschitz), yet keeps the sensitivity 2C/n even if the stated G_f were wrong.
 func ClipOr(clip float64, c problems.Constants) float64 {
 	if clip > 0 {
 		return clip
@@ -110,10 +105,9 @@ func Guarantee(b algorithms.Budget) algorithms.Guarantee {
 	return algorithms.Certified
 }
 
-// Open is the start of a baseline's Run: the access O it declared (problems.ValueAccess,
-// or problems.GradientAccess as problems.Gradients grants it), its public constants and
-// Check of them and the plan's budget, in that order, then the parameters P its Plan kept
-// (an error naming mech, unless "", for a plan it did not make) and their record.
+// Open is the start of a baseline's Run: the access O it declared (problems.ValueAccess or
+// problems.GradientAccess, as problems.Gradients grants it), Check of its constants and the
+// plan's budget, then the P its Plan kept (a foreign plan: an error naming mech unless "").
 func Open[O problems.ValueAccess, P any](mech string, vo problems.ValueAccess, pl algorithms.Plan, record RecordFunc[P]) (acc O, c problems.Constants, p P, rec algorithms.Record, err error) {
 	acc, ok := vo.(O)
 	if !ok {
@@ -144,8 +138,7 @@ func ComposedGDP(T int, sens, sigma float64) float64 {
 	return math.Inf(1)
 }
 
-// Spend records an s-GDP release in r: gdp_s = s and epsilon_spent = ε(s; δ) (Eps). On
-// error r.EpsilonSpent is left as it was.
+// Spend records an s-GDP release in r: gdp_s = s, epsilon_spent = Eps(s, δ) (kept on error).
 func Spend(r *algorithms.Record, s, delta float64) error {
 	r.GDPS = s
 	e, err := Eps(s, delta)
@@ -156,18 +149,15 @@ func Spend(r *algorithms.Record, s, delta float64) error {
 	return nil
 }
 
-// Certificate fills the certificate fields of a baseline's record: δ_spent is
-// the δ at which its accountant computed ε_spent (the budget's δ), and Trusted lists n and
-// the constants named — those whose value sets the noise or the sensitivity argument. The
-// runner certifies the row only if ε_spent ≤ ε and each trusted constant is public.
+// Certificate fills a baseline record's certificate: δ_spent = the budget's δ (that of
+// ε_spent), Trusted = n and the constants named (those that set the noise or sensitivity).
 func Certificate(r *algorithms.Record, c problems.Constants, b algorithms.Budget, names ...string) {
 	r.DeltaSpent = b.Delta
 	r.Trusted = algorithms.Trust(c, append([]string{problems.ConstN}, names...)...)
 }
 
-// ClipTrust names G_f when the clipping norm defaults to it (clip = 0): the noise is then
-// scaled by G_f, so a G_f measured from the data would make σ data-dependent. An explicit
-// clip from the spec is public by itself and trusts nothing.
+// ClipTrust names G_f when the clipping norm defaults to it (clip = 0): a G_f measured from
+// the data would make σ data-dependent. An explicit clip is public and trusts nothing.
 func ClipTrust(clip float64) []string {
 	if clip > 0 {
 		return nil
@@ -175,11 +165,9 @@ func ClipTrust(clip float64) []string {
 	return []string{problems.ConstGF}
 }
 
-// PoissonRDP is the Rényi curve (algorithms/tuning.RDPer) of T steps of a
-// Poisson(q)-subsampled Gaussian at noise multiplier z under b.Relation
-// (privacy.RDPPoissonGaussianCurve), for the (q, z, T) that plan — the mechanism's own
-// calibration at (c, b) — returns. It refuses invalid constants or budgets and ε = +Inf
-// (no noise, no finite curve), naming the mechanism.
+// PoissonRDP is the Rényi curve (tuning.RDPer; privacy.RDPPoissonGaussianCurve) of T steps
+// of a Poisson(q)-subsampled Gaussian at noise multiplier z, for the (q, z, T) of the
+// mechanism's calibration plan at (c, b). It refuses what Check does and ε = +Inf.
 func PoissonRDP(name string, c problems.Constants, b algorithms.Budget, orders []float64, plan func() (q, z float64, T int, err error)) ([]float64, error) {
 	if err := Check(c, b); err != nil {
 		return nil, err
@@ -194,14 +182,12 @@ func PoissonRDP(name string, c problems.Constants, b algorithms.Budget, orders [
 	return privacy.RDPPoissonGaussianCurve(make([]float64, len(orders)), q, z, T, orders, b.Relation)
 }
 
-// NoiseDim is the number r̄ of noise coordinates that the loss sees, which the untuned
-// (sub)gradient methods' theory constants (T, η, the bound) use in place of d: d on a
-// bounded K; on an unconstrained GLM (f(x; s) = φ(⟨a, x⟩, y), c.GLMLoss set) the loss sees
-// x only through its projection onto the span of the features, so only rank ≤ min(n, d)
-// noise coordinates enter the bound (Song, Steinke, Thakkar & Thakurta 2021, "Evading the
-// curse of dimensionality in unconstrained private GLMs", AISTATS, §3: excess risk
-// Õ(G‖x*‖√rank/(εn)), no d). r̄ = the declared rank (LLL24 Assumption 1.3; public), else
-// min(n, d). It sets utility constants only, never the privacy calibration.
+// NoiseDim is the number r̄ of noise coordinates the loss sees, used in place of d by the
+// untuned (sub)gradient methods' theory constants (T, η, the bound): d on a bounded K; on an
+// unconstrained GLM (f(x; s) = φ(⟨a, x⟩, y)) only the features' span, rank ≤ min(n, d)
+// (Song, Steinke, Thakkar & Thakurta 2021, "Evading the curse of dimensionality in
+// unconstrained private GLMs", AISTATS, §3: excess risk Õ(G‖x*‖√rank/(εn)), no d): the
+// declared rank (LLL24 Assumption 1.3; public), else min(n, d). Never for privacy.
 func NoiseDim(c problems.Constants) int {
 	if c.Domain.Kind != problems.Unconstrained || c.GLMLoss == "" {
 		return c.D
@@ -213,14 +199,12 @@ func NoiseDim(c problems.Constants) int {
 }
 
 // MinTheorySteps is the floor of the theory T: one step from x₀ = 0 releases an average
-// iterate equal to the start (no step has moved it), so a default never runs fewer than
-// two (a spec may still ask for steps: 1).
+// iterate equal to the start (a spec may still ask for steps: 1).
 const MinTheorySteps = 2
 
-// AveragedWalk is the reduced path (algorithms.Reducer) of noisy-gd and dp-sgd, embedded
-// with the registry name (for errors). On R^d the projection is the identity and every
-// (clipped) gradient φ'·a_i lies in span U, so the complement of span U moves only with
-// the Gaussian noise: x_t⊥ is a random walk from 0, independent of the span part.
+// AveragedWalk is the reduced path (algorithms.Reducer) of noisy-gd and dp-sgd (the registry
+// name). On R^d the projection is the identity and every clipped gradient φ'·a_i lies in
+// span U, so x_t⊥ is a Gaussian random walk from 0, independent of the span part.
 type AveragedWalk string
 
 // Reduces reports whether the reduced path is exact: on R^d (above).
@@ -241,8 +225,7 @@ type (
 	RecordFunc[P any] func(c problems.Constants, b algorithms.Budget, p P) (algorithms.Record, error)
 )
 
-// PlanGDP is Plan of an s-GDP baseline whose budget is the Gaussian-curve inversion
-// s = s*(ε, δ) (S): Plan with the calibration at that s.
+// PlanGDP is Plan of an s-GDP baseline: the calibration at s = s*(ε, δ) (S).
 func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibrate[P], record RecordFunc[P]) (algorithms.Plan, error) {
 	return Plan(c, b, func(c problems.Constants, b algorithms.Budget) (P, error) {
 		s, err := S(b)
@@ -254,9 +237,8 @@ func PlanGDP[P any](c problems.Constants, b algorithms.Budget, calibrate Calibra
 	}, record)
 }
 
-// Plan is Plan of a baseline: it validates the constants and the budget first (Check), so
-// every baseline refuses bad input the same way, then calibrates from the public
-// constants and the budget and records; the plan keeps the parameters P for Run.
+// Plan is Plan of a baseline: Check first (every baseline refuses bad input the same way),
+// then calibrate and record; the plan keeps the parameters P for Run.
 func Plan[P any](c problems.Constants, b algorithms.Budget, calibrate func(problems.Constants, algorithms.Budget) (P, error), record RecordFunc[P]) (algorithms.Plan, error) {
 	if err := Check(c, b); err != nil {
 		return algorithms.Plan{Budget: b}, err
@@ -279,11 +261,10 @@ func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.Valu
 	return run(ctx, acc, p, rec, rng)
 }
 
-// The field checks of the baselines' Config.Validate (STYLE.md 7), one wording for every
-// mechanism: "<mechanism>: <key> = <value>, want …" with the hint (what 0 means, e.g.
-// "0 = theory") in parentheses; nil when fine, so Validate joins them with errors.Join.
+// The field checks of the baselines' Config.Validate (STYLE.md 7), nil when fine, in one
+// wording: "<mechanism>: <key> = <value>, want …" with a hint (e.g. "0 = theory").
 
-// Require is nil when ok, else fmt.Errorf(format, args...): one entry of such a list.
+// Require is nil when ok, else fmt.Errorf(format, args...).
 func Require(ok bool, format string, args ...any) error {
 	if ok {
 		return nil
@@ -309,9 +290,8 @@ func OneStep(mech string, size, factor float64) error {
 	return nil
 }
 
-// Variant is a baseline's WithKnobs (tuning.Tunable): it sets the knobs v through the
-// setters (tuning.Set), which write into cfg, validates cfg and returns build(), the
-// mechanism built from it.
+// Variant is a baseline's WithKnobs: tuning.Set(mech, v, setters), which write into cfg,
+// then cfg.Validate, then the mechanism build() makes.
 func Variant(mech string, v map[string]float64, cfg algorithms.Config, setters map[string]func(float64) error, build func() algorithms.Mechanism) (algorithms.Mechanism, error) {
 	if err := tuning.Set(mech, v, setters); err != nil {
 		return nil, err
@@ -370,10 +350,8 @@ func PoissonEps(q, z float64, T int, b algorithms.Budget, pld, rdp string) Poiss
 }
 
 // PoissonCache memoises the (slow, data-independent) Poisson accountant of one mechanism
-// and its knob variants (WithKnobs shares it): the tuning's Rényi curve (RDP) asks, at a
-// budget rather than with a plan, for what the grid point's Plan computed. Answers also go
-// through the runner's store (algorithms.Store) when Get is handed one. Safe for
-// concurrent use; a nil *PoissonCache computes every time.
+// and its knob variants (the tuning's RDP asks for what a grid point's Plan computed), also
+// through a store handed to Get. Safe for concurrent use; a nil one computes every time.
 type PoissonCache struct {
 	m     sync.Map // PoissonKey → PoissonResult
 	space string   // who computes, part of the store key
@@ -386,8 +364,11 @@ func (c *PoissonCache) storeKey(k PoissonKey) string {
 		c.space, f(k.Q), k.T, f(k.Z), f(k.Epsilon), f(k.Delta), k.Relation)
 }
 
-// viaStore answers k from the store, computing with f on a miss.
+// viaStore answers k from the store s (nil: none), computing with f on a miss.
 func (c *PoissonCache) viaStore(s algorithms.Store, k PoissonKey, f func() PoissonResult) PoissonResult {
+	if s == nil {
+		return f()
+	}
 	var r PoissonResult
 	computed := false
 	b := s.Calibration(c.storeKey(k), func() []byte {
@@ -426,21 +407,14 @@ func (c *PoissonCache) Get(s algorithms.Store, k PoissonKey, f func() PoissonRes
 	if r, ok := c.m.Load(k); ok {
 		return r.(PoissonResult)
 	}
-	var r PoissonResult
-	if s != nil {
-		r = c.viaStore(s, k, f)
-	} else {
-		r = f()
-	}
+	r := c.viaStore(s, k, f)
 	c.m.Store(k, r)
 	return r
 }
 
-// EpsCache memoises Eps(s, δ) for one mechanism and its knob variants (WithKnobs shares
-// it): its Plan and every Run of that plan spend the same s at the same δ, and the
-// root-find behind Eps (privacy.EpsForSDelta, Balle–Wang 2018 Thm 8) is costly. Eps is
-// deterministic, so a memoised ε is the computed one bit for bit. Safe for concurrent
-// use; the zero value is empty, and a nil *EpsCache computes every time.
+// EpsCache memoises Eps(s, δ), which Plan and every Run spend alike, for one mechanism and
+// its knob variants: its root-find (privacy.EpsForSDelta, Balle–Wang 2018 Thm 8) is costly
+// and deterministic. Safe for concurrent use; the zero value is empty, a nil one computes.
 type EpsCache struct{ m sync.Map } // [2]float64{s, δ} → ε
 
 // Spend is Spend(r, s, delta) with the ε memoised (errors are not).
