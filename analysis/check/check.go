@@ -17,11 +17,9 @@ import (
 	"expmech/rows"
 )
 
-// A checkKind is everything one kind of check (Check.Kind) decides: which spec keys it
-// takes, how it reads in the reports, and how it evaluates the rows. Each kind lies beside
-// its statistics (slope, min, max: check.go; audit.go, bias.go, compare.go, regime.go,
-// spent.go); Check's methods dispatch through kinds, so a new kind is a new type and one
-// entry in kinds, not an arm in every switch.
+// A checkKind is everything one kind of check (Check.Kind) decides: its spec keys, how it
+// reads in the reports, how it evaluates the rows. Each lies beside its statistics (slope,
+// min, max here); Check's methods dispatch through kinds (see the package doc).
 type checkKind interface {
 	// validate reports the kind's own field problems, each a *FieldError (Check.Validate
 	// adds the keys every kind shares).
@@ -36,8 +34,7 @@ type checkKind interface {
 	summary(r CheckResult) string
 	// run evaluates c on the ok rows rs; rng drives its bootstrap, if any.
 	run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult
-	// reference is the second algorithm label the check names ("" for none) and the spec
-	// key that names it.
+	// reference is the second algorithm label the check names ("" for none) and its key.
 	reference(c Check) (label, key string)
 	// piloted reports whether the check splits trials into a pilot and the rest (Pilot).
 	piloted() bool
@@ -48,8 +45,8 @@ type checkKind interface {
 // kinds holds the behaviour of every CheckKind, indexed by it.
 var kinds = [...]checkKind{
 	KindSlope:    slopeKind{},
-	KindMin:      boundKind{lower: true},
-	KindMax:      boundKind{},
+	KindMin:      boundKind{lower: true, op: "≥", extreme: "smallest"},
+	KindMax:      boundKind{op: "≤", extreme: "largest"},
 	KindAuditMu:  thresholdAuditKind{},
 	KindAuditEps: thresholdAuditKind{eps: true},
 	KindAuditKS:  ksAuditKind{},
@@ -107,24 +104,21 @@ func confidenceErr(c Check) []error {
 }
 
 // BootstrapResamples is the number of bootstrap resamples per slope, min and max check:
-// enough that the Monte-Carlo error of a 2.5% quantile is small (the standard error of
-// the fraction of resamples beyond a bound at 2.5% is 0.0016), and that a bootstrap p
-// value can be as small as 1e-4, which Holm's adjustment over the suite's claims needs.
-// A verdict that the Monte-Carlo error could still move is reported (mcUndecided).
+// the fraction of resamples beyond a bound at 2.5% has standard error 0.0016, and a
+// bootstrap p can reach 1e-4, as Holm over the suite's claims needs. A verdict the
+// Monte-Carlo error could still move is reported (stats.MCUndecided).
 const BootstrapResamples = 10000
 
 // MinSlopePoints is the fewest vs values on which a slope check gives a verdict: with
 // fewer the check is INCONCLUSIVE (the fit and CI are still reported from ≥ 2 points).
 // Three points leave one residual degree of freedom, too little to tell a power law from
-// a curve (the erm_rates d-slope was fitted on three points).
+// a curve.
 const MinSlopePoints = 4
 
-// Seed derives the bootstrap generator of check c of experiment name from the
-// check's content (metric, algorithm, vs, where, kind, claim, thresholds, x range, …) and
-// never from its position in the spec: the same check written twice, or moved, resamples
-// the same stream and gets the same CI and verdict. The role is left out, so a claim and
-// its measurement twin agree too. The content is the JSON of the Check (encoding/json
-// writes a map's keys sorted, so where: is canonical).
+// Seed derives the bootstrap generator of check c of experiment name from the JSON of
+// the Check (encoding/json sorts a map's keys, so where: is canonical), never from its
+// position in the spec: the same check written twice, or moved, gets the same CI and
+// verdict. The role is left out, so a claim and its measurement twin agree too.
 func Seed(name string, c Check) *rand.Rand {
 	c.Role = RoleClaim
 	js, err := json.Marshal(c)
@@ -140,13 +134,12 @@ func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return withPower(c.kind().run(c, rs, rng))
 }
 
-// withPower states, for a check of kind slope, min, max or compare, the power of its
-// decision at its smallest violation Δ (Detect, or DefaultDetect when the spec states none)
-// and the trials per point that give 80%, from the CI's half-width (stats.Power,
-// stats.PowerTrials). The run is its own pilot: only its spread is used, never its
-// estimate, so the statement does not depend on the verdict. A statistic with no spread
-// over ≥ 2 trials per point is computed, not estimated: any violation FAILs (power 1).
-// A measurement tests nothing, so it gets neither a default violation nor a power.
+// withPower states the power of a check's decision at its smallest violation Δ (Detect,
+// else DefaultDetect) and the trials per point that give 80%, from the CI's half-width
+// (stats.Power, stats.PowerTrials). The run is its own pilot: only its spread is used,
+// never its estimate, so the statement does not depend on the verdict. No spread over ≥ 2
+// trials per point: the statistic is computed, not estimated, and any violation FAILs
+// (power 1). A measurement tests nothing: no default violation, no power.
 func withPower(r CheckResult) CheckResult {
 	r.Power, r.PowerTrials = math.NaN(), 0
 	if r.Role == RoleMeasurement {
@@ -317,10 +310,9 @@ func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Ver
 	return Inconclusive, k.straddles(c, fitted, ci, bound, rlo, rhi, inside, at)
 }
 
-// ForEach calls f(0), …, f(n−1) on min(workers, n) goroutines (workers ≤ 0: one per
-// CPU) and returns when all have returned: the loop the checks and the figures of an
-// analysis run on, each result in its own slot, so that the output does not depend on
-// workers.
+// ForEach calls f(0), …, f(n−1) on min(workers, n) goroutines (workers ≤ 0: one per CPU)
+// and returns when all have returned: the checks and figures of an analysis run on it,
+// each result in its own slot, so that the output does not depend on workers.
 func ForEach(workers, n int, f func(i int)) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -467,7 +459,8 @@ func (slopeKind) tooFew(Verdict) bool { return true }
 // 1 (a ratio to a curve).
 type boundKind struct {
 	kindDefaults
-	lower bool
+	lower       bool
+	op, extreme string // the claim's relation (≥, ≤) and statistic (smallest, largest)
 }
 
 func (boundKind) validate(c Check) []error {
@@ -478,19 +471,11 @@ func (boundKind) validate(c Check) []error {
 	return append(errs, noClaim(c)...)
 }
 
-// op is the claim's relation: ≥ for min, ≤ for max.
-func (k boundKind) op() string {
-	if k.lower {
-		return "≥"
-	}
-	return "≤"
-}
-
 func (k boundKind) label(c Check) string {
-	return fmt.Sprintf("%s[%s] %s %g", c.Metric, c.Algorithm, k.op(), k.threshold(c))
+	return fmt.Sprintf("%s[%s] %s %g", c.Metric, c.Algorithm, k.op, k.threshold(c))
 }
 
-func (k boundKind) expected(c Check) string { return k.op() + " " + table.FmtSpec(k.threshold(c)) }
+func (k boundKind) expected(c Check) string { return k.op + " " + table.FmtSpec(k.threshold(c)) }
 
 func (k boundKind) threshold(c Check) float64 {
 	t := c.Max
@@ -503,17 +488,9 @@ func (k boundKind) threshold(c Check) float64 {
 	return t
 }
 
-// extreme names the statistic: the smallest (min) or largest (max) group mean.
-func (k boundKind) extreme() string {
-	if k.lower {
-		return "smallest"
-	}
-	return "largest"
-}
-
 func (k boundKind) summary(r CheckResult) string {
-	return fmt.Sprintf("%s group mean %s (95%% CI [%s, %s]) vs %s %s over %d points × %s trials", k.extreme(),
-		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), k.op(), table.FmtSpec(r.Threshold()), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
+	return fmt.Sprintf("%s group mean %s (95%% CI [%s, %s]) vs %s %s over %d points × %s trials", k.extreme,
+		table.FmtG(r.Fitted), table.FmtG(r.Lo), table.FmtG(r.Hi), k.op, table.FmtSpec(r.Threshold()), r.N, TrialsText(r.TrialsMin, r.TrialsMax))
 }
 
 func (k boundKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
@@ -539,12 +516,12 @@ func (k boundKind) region(c Check) (lo, hi float64) {
 // outside: side is below for a min, above for a max (the region is open on the other side).
 func (k boundKind) outside(c Check, fitted float64, ci, side string, bound float64, at string) string {
 	return fmt.Sprintf("%s the bound: the %s mean %s = %s (at %s) has its whole CI %s %s %s",
-		side, k.extreme(), c.Metric, table.FmtG(fitted), at, ci, side, table.FmtSpec(bound))
+		side, k.extreme, c.Metric, table.FmtG(fitted), at, ci, side, table.FmtSpec(bound))
 }
 
 func (k boundKind) straddles(_ Check, fitted float64, ci string, bound, _, _ float64, _ bool, at string) string {
 	return fmt.Sprintf("bound not shown: the CI %s of the %s mean %s (at %s) straddles %s (more trials would decide)",
-		ci, k.extreme(), table.FmtG(fitted), at, table.FmtSpec(bound))
+		ci, k.extreme, table.FmtG(fitted), at, table.FmtSpec(bound))
 }
 
 // tooFew: a bound on fewer than MinSlopePoints values of vs can still FAIL (one point

@@ -12,39 +12,26 @@ import (
 	"expmech/analysis/table"
 )
 
-// CheckKind is what a Check tests. Its text form ("slope", "min", "max", "audit-mu",
-// "audit-eps", "audit-ks", "compare"; "" reads as slope) is what specs write; it decodes through
-// UnmarshalText.
+// CheckKind is what a Check tests; specs write its name (kindNames; "" reads as slope).
 type CheckKind int
 
-// Kinds of checks.
+// Kinds of checks; the audit kinds are in audit.go, ks-floor and ks-order in bias.go.
 const (
-	KindSlope CheckKind = iota // metric ∝ vs^Slope within Tolerance (the default)
-	KindMin                    // every group mean ≥ Min
-	KindMax                    // every group mean ≤ Max
-	// KindAuditMu is the μ-GDP audit (audit.go): μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) against
-	// the claimed GDP parameter (column gdp_s).
-	KindAuditMu
-	// KindAuditEps is the (ε, δ) audit of PRIVACY.md §3.2 step 5 against the claimed ε
-	// (column epsilon_spent) at the row's δ (column delta).
-	KindAuditEps
-	// KindAuditKS is the sampler validation (PRIVACY.md §4.2): the two-sample
-	// Kolmogorov–Smirnov test against the reference algorithm named by vs (audit.go).
-	KindAuditKS
-	// KindKSFloor (bias.go) is the sampler-bias check "the distance to the
-	// exact law is at the noise floor".
-	KindKSFloor
-	// KindKSOrder (bias.go) is "the algorithm's distance to the exact law is smaller than
-	// vs's": PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
+	KindSlope    CheckKind = iota // metric ∝ vs^Slope within Tolerance (the default)
+	KindMin                       // every group mean ≥ Min
+	KindMax                       // every group mean ≤ Max
+	KindAuditMu                   // μ-GDP audit: μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) vs the claim
+	KindAuditEps                  // (ε, δ) audit (PRIVACY.md §3.2 step 5) vs epsilon_spent
+	KindAuditKS                   // sampler validation: two-sample KS against vs (PRIVACY.md §4.2)
+	KindKSFloor                   // the KS distance to the exact law is at the noise floor
+	// KindKSOrder is "the algorithm's distance to the exact law is smaller than vs's":
+	// PASS iff the bootstrap 95% CI of D[vs] − D[algorithm] lies above 0.
 	KindKSOrder
-	// KindCompare is the cross-algorithm claim "metric[algorithm] ≤ metric[against] at
-	// every vs" (claim upper, the default; claim lower: ≥; RunCompare).
+	// KindCompare is "metric[algorithm] ≤ metric[against] at every vs" (claim upper, the
+	// default; claim lower: ≥; RunCompare).
 	KindCompare
-	// KindSpent (spent.go) re-derives every certified or nominal row's (ε, δ) from the
-	// mechanism parameters it records (spentKind.run).
-	KindSpent
-	// KindRegime (regime.go) is the regime map's self-consistency (VerifyRegime).
-	KindRegime
+	KindSpent  // every certified or nominal row's (ε, δ) re-derived (spent.go, spentKind.run)
+	KindRegime // the regime map's self-consistency (regime.go, VerifyRegime)
 )
 
 var kindNames = [...]string{KindSlope: "slope", KindMin: "min", KindMax: "max",
@@ -64,23 +51,22 @@ func (k *CheckKind) UnmarshalText(b []byte) error {
 	return enumUnmarshal(k, kindNames[:], b, "one of "+strings.Join(kindNames[:], ", "))
 }
 
-// Claim is the form of a slope check's claim: what the theorem says about the exponent.
-// Its text form is "equality", "upper" or "lower"; a spec that writes no claim gets
-// ClaimUnstated, which is evaluated as an equality (the strictest form).
+// Claim is the form of a slope check's claim: what the theorem says about the exponent
+// ("equality", "upper" or "lower"). No claim: key gives ClaimUnstated, evaluated as an
+// equality (the strictest form). The regions of the claims: slopeKind.region.
 type Claim int
 
 // Claims of a slope check.
 const (
-	ClaimUnstated Claim = iota // no claim: key in the spec; evaluated as ClaimEquality
+	ClaimUnstated Claim = iota
 	// ClaimEquality: the exponent is the expected slope (a rate matched by a lower bound on
-	// the instance measured). The regions of the three claims: slopeKind.region.
+	// the instance measured).
 	ClaimEquality
-	// ClaimUpper: the exponent is ≤ the expected slope: as vs grows the metric grows at most
-	// like (or decays at least like) vs^slope.
+	// ClaimUpper: exponent ≤ slope: as vs grows the metric grows at most like (or decays at
+	// least like) vs^slope.
 	ClaimUpper
-	// ClaimLower: the exponent is ≥ the expected slope; equivalently, as vs shrinks the
-	// metric grows at most like vs^slope (an O(1/ε) bound read as ε → 0 is a lower bound on
-	// the exponent).
+	// ClaimLower: exponent ≥ slope: as vs shrinks the metric grows at most like vs^slope
+	// (an O(1/ε) bound read as ε → 0 is a lower bound on the exponent).
 	ClaimLower
 )
 
@@ -122,9 +108,8 @@ const (
 	// risk is flat in d at g_k = 0 on the exact reduced path, where nothing depends on d):
 	// evaluated like a claim, but counted apart, since its PASS is not evidence for a paper.
 	RoleInvariant
-	// RoleMeasurement: the value and its CI are reported with no PASS / FAIL (verdict
-	// MEASURED), e.g. the ratio of a risk to an "there exists a dataset" lower bound measured
-	// on one instance, which no outcome could contradict.
+	// RoleMeasurement: value and CI reported with no PASS / FAIL (MEASURED), e.g. a risk over
+	// a "there exists a dataset" lower bound on one instance, which nothing could contradict.
 	RoleMeasurement
 )
 
@@ -168,11 +153,10 @@ type Check struct {
 	Vs        string  `yaml:"vs"`        // swept column the metric is grouped by (required for slope)
 	Slope     float64 `yaml:"slope"`     // expected log-log slope (KindSlope)
 	Tolerance float64 `yaml:"tolerance"` // slack of the claim (KindSlope; > 0); see Claim
-	// Claim is the form of a slope claim: equality (two-sided), upper or lower (one-sided
-	// bounds on the exponent); unstated reads as equality. Slope checks only.
+	// Claim is the form of a slope or compare claim (see Claim).
 	Claim Claim             `yaml:"claim"`
 	Where map[string]string `yaml:"where"` // extra row filters: column → value (numbers compare numerically)
-	Kind  CheckKind         `yaml:"kind"`  // slope (default), min or max
+	Kind  CheckKind         `yaml:"kind"`  // slope (default) or another CheckKind
 	// Min and Max are the thresholds of KindMin/KindMax; 0 means 1 (a ratio to a curve).
 	// Max is also the floor of KindKSFloor: the largest KS distance to the exact law that
 	// the check accepts (required).
@@ -195,13 +179,10 @@ type Check struct {
 	// Role is what the verdict is evidence of: claim (the default), invariant (holds by
 	// construction; counted apart) or measurement (value and CI, no verdict).
 	Role Role `yaml:"role"`
-	// Detect is the smallest violation the check must detect: how far beyond the region
-	// it asserts the truth may lie before a FAIL is owed, in the units of its statistic
-	// (the slope, the extreme group mean, the largest difference); 0 = not stated. Slope,
-	// min, max and compare only. The result states the power of this run's decision at
-	// that violation and the trials per point that give 80% (CheckResult.Power). Not part
-	// of the check's bootstrap seed (Seed hashes the check's JSON): stating it changes no
-	// interval.
+	// Detect is the smallest violation the check must detect (slope, min, max and compare):
+	// how far beyond its region the truth may lie before a FAIL is owed, in the units of its
+	// statistic; 0 = not stated. CheckResult.Power states the power there. Left out of
+	// Seed's JSON: stating it changes no interval.
 	Detect float64 `yaml:"detect" json:"-"`
 }
 
@@ -241,9 +222,8 @@ func (c Check) Validate() error {
 // it names an algorithm of the spec.
 func (c Check) AlgorithmLabel() string { return c.Algorithm }
 
-// ReferenceLabel is the second algorithm a check compares with (audit-ks, ks-order: its
-// vs; compare: its against); the spec decoder verifies that it names an algorithm of the
-// spec.
+// ReferenceLabel is the second algorithm a check compares with (audit-ks, ks-order: vs;
+// compare: against); the spec decoder verifies that it names an algorithm of the spec.
 func (c Check) ReferenceLabel() string {
 	label, _ := c.kind().reference(c)
 	return label
@@ -273,9 +253,6 @@ func (c Check) ExpectedText() string { return c.kind().expected(c) }
 
 func (c Check) Threshold() float64 { return c.kind().threshold(c) }
 
-// The text forms of the check package's enums (CheckKind, Claim, Role, Verdict): each is
-// an index into its table of names.
-
 // enumString is names[e], or typ(e) out of range.
 func enumString[E ~int](names []string, e E, typ string) string {
 	if e >= 0 && int(e) < len(names) {
@@ -302,9 +279,8 @@ func enumUnmarshal[E ~int](dst *E, names []string, b []byte, want string) error 
 	return nil
 }
 
-// Verdict is the outcome of a check: PASS, FAIL or INCONCLUSIVE (too few points to
-// decide; counted apart, never as a PASS), or MEASURED for a check of role measurement
-// (its value and CI are reported, nothing is tested).
+// Verdict is the outcome of a check: PASS, FAIL, INCONCLUSIVE (too few points to decide;
+// counted apart, never as a PASS) or MEASURED (role measurement: nothing is tested).
 type Verdict int
 
 // Verdicts.
@@ -340,13 +316,11 @@ type CheckResult struct {
 	Reason               string // why it failed or is inconclusive, or a note when it passed
 	// Points are the per-x comparisons of a compare check (nil for the other kinds).
 	Points []ComparePoint
-	// PPass is the p value of the test whose rejection is the PASS (the claim shown at
-	// level PPass): for a slope, min or max check the bootstrap p value of the CI's end
-	// nearest the claim's region, max over the two ends of an equivalence; for ks-floor
-	// the DKW–Massart bound; for ks-order the bootstrap's; for compare the
-	// intersection-union max over x. NaN when a PASS is no rejection (the audit kinds, a
-	// consistency that is a failure to reject) or nothing was computed. The suite-level
-	// multiplicity (Holm over the claims, HolmTally) is computed from it.
+	// PPass is the p value of the test whose rejection is the PASS: for slope, min or max
+	// the bootstrap p of the CI end nearest the region (max over both ends of an
+	// equivalence); ks-floor: the DKW–Massart bound; ks-order: the bootstrap's; compare: the
+	// intersection-union max over x. NaN when a PASS is no rejection (the audit kinds) or
+	// nothing was computed. HolmClaims adjusts it over the suite.
 	PPass float64
 	// Resamples is the number of defined bootstrap resamples behind Lo, Hi and PPass (0 for
 	// the kinds whose interval is not a bootstrap).
@@ -433,9 +407,8 @@ func (t Tally) Total() int {
 	return n
 }
 
-// Text is the tally as a sentence: "12 claims: 9 PASS, 1 FAIL, 2 INCONCLUSIVE; 3
-// invariants (hold by construction, counted apart): 3 PASS, 0 FAIL, 0 INCONCLUSIVE; 2
-// measurements (no verdict)". Empty groups other than the claims are left out.
+// Text is the tally as a sentence ("12 claims: 9 PASS, 1 FAIL, 2 INCONCLUSIVE; 3 invariants
+// (…): …; 2 measurements (…)"); empty groups other than the claims are left out.
 func (t Tally) Text() string {
 	group := func(c [len(verdictNames)]int) string {
 		return fmt.Sprintf("%d PASS, %d FAIL, %d INCONCLUSIVE", c[Pass], c[Fail], c[Inconclusive])
@@ -489,11 +462,9 @@ func (r CheckResult) Summary() string {
 // alone and survives Holm is shown at the same level over the whole suite.
 const SuiteAlpha = 0.025
 
-// Multiplicity is Holm's step-down adjustment (Holm 1979) of the PASS p values (PPass)
-// of a set of claim checks: with m claims at family-wise level SuiteAlpha, a claim is
-// shown after Holm iff its adjusted p value is ≤ SuiteAlpha. Invariants and measurements
-// are not claims and are left out; so are the claims with no PASS p value (the audit
-// kinds, whose PASS is a failure to reject), counted in Unadjusted.
+// Multiplicity is Holm's step-down adjustment (Holm 1979) of the PPass of a set of claim
+// checks: a claim is shown after Holm iff its adjusted p is ≤ SuiteAlpha. Invariants,
+// measurements and claims with no PPass (the audit kinds; counted in Unadjusted) are left out.
 type Multiplicity struct {
 	Claims     int       // claims with a PASS p value (m)
 	Pass       int       // of those, PASS on their own
@@ -548,10 +519,8 @@ func (m Multiplicity) Text() string {
 }
 
 // HolmVerdict is the verdict a check shows after Holm's adjustment over the suite: a
-// claim's PASS whose adjusted p (adj) exceeds SuiteAlpha is not shown at the family-wise
-// level and reads INCONCLUSIVE; every other verdict (FAIL, INCONCLUSIVE, a claim without
-// a p value, an invariant, a measurement) is unchanged. The raw verdict is reported
-// beside it.
+// claim's PASS whose adjusted p (adj) exceeds SuiteAlpha reads INCONCLUSIVE; every other
+// verdict is unchanged. The raw verdict is reported beside it.
 func HolmVerdict(v Verdict, r Role, adj float64) Verdict {
 	if r == RoleClaim && v == Pass && !math.IsNaN(adj) && adj > SuiteAlpha {
 		return Inconclusive
