@@ -15,13 +15,11 @@ import (
 	"expmech/rows"
 )
 
-// SpentRelTol is the relative slack of the spent check (Kind "spent"): a re-derived
-// spend up to (1 + SpentRelTol) × the budget is accepted. The second routes are
-// accurate far beyond it (the hockey-stick quadrature of two Gaussians agrees with the
-// closed-form curve to ≤ 1e-9 relative on the tested range, TestGaussianDeltaQuadrature),
-// so it only absorbs the round-off
-// of the columns, written with %g to 17 significant digits; an overspend of less than
-// one part in a million is not looked for.
+// SpentRelTol is the relative slack of the spent check: a re-derived spend up to
+// (1 + SpentRelTol) × the budget is accepted. The second routes are accurate far beyond it
+// (the quadrature agrees with the closed-form curve to ≤ 1e-9 relative on the tested range,
+// TestGaussianDeltaQuadrature), so it only absorbs the round-off of the columns (%g, 17
+// significant digits); an overspend of less than one part in a million is not looked for.
 const SpentRelTol = 1e-6
 
 // The names of the trusted_constants column the spent check reads (the problems.Const*
@@ -36,9 +34,8 @@ const (
 // column, written with 6 significant digits (%.6g: a relative rounding error ≤ 5e-6).
 const trustedRelTol = 1e-5
 
-// spentKind is the privacy re-derivation of every certified or nominal row (Kind "spent";
-// DESIGN.md "Spec schema") against the row's absolute budget (columns epsilon, delta),
-// never the mechanism's own epsilon_spent; see run.
+// spentKind re-derives the privacy of every certified or nominal row (DESIGN.md "Spec
+// schema") against its budget (columns epsilon, delta), never its own epsilon_spent; see run.
 type spentKind struct{ kindDefaults }
 
 func (spentKind) validate(c Check) []error {
@@ -71,31 +68,27 @@ type rowSpend struct {
 	why   string // the violation, "" when within the budget
 }
 
-// run re-derives the spend of every ok row of c.Algorithm ("*": every
-// algorithm) whose guarantee is certified or nominal (rows.Guarantee). For each row:
+// run re-derives the spend of every ok row of c.Algorithm ("*": every algorithm) whose
+// guarantee is certified or nominal (rows.Guarantee). For each row:
 //
 //   - the reported spend against the budget: epsilon_spent ≤ epsilon, delta_spent ≤ delta;
-//   - expmech's rows (k, mu and the trusted n and G_delta recorded): s is recomputed from
-//     what ran, s = G_Δ√k/(n√κ) with κ = μ, or the trusted strong_convexity when μ = 0
-//     (GLL22 Thm 6.2; SPEC §2.1), and must not exceed the recorded gdp_s; δ(ε) of s-GDP
-//     at the row's budget ε by quadrature (GaussianDeltaQuadrature; privacy.HockeyStick1D)
-//     plus (1 + e^ε)τ for the sampler's TV budget τ (column tv_budget) must be ≤ δ
-//     (SPEC §1.4);
-//   - the GDP baselines (gdp_s recorded, no k): s = √T·Δ/σ recomputed from steps, sigma
-//     and sensitivity when recorded, and δ_quad(ε; s) ≤ δ likewise;
-//   - Poisson-subsampled rows (dp-sgd: noise_multiplier z, sampling_rate q, steps T
-//     recorded): the row FAILs when PoissonDeltaLower, a proven lower bound on δ(ε) at
-//     the row's budget ε, exceeds its budget δ. z is the smaller of the recorded
-//     noise_multiplier and the one its sigma column implies (σ = zC/(qn)). A PASS here is
-//     no upper bound (that is the calibration's connect-the-dots PLD, and the reported
-//     spend above): the route can only catch an overspend.
+//   - expmech's rows (k, mu and the trusted n and G_delta recorded): s = G_Δ√k/(n√κ) with
+//     κ = μ, or the trusted strong_convexity when μ = 0 (GLL22 Thm 6.2; SPEC §2.1), must
+//     not exceed gdp_s; δ(ε) of s-GDP at the budget ε by quadrature
+//     (GaussianDeltaQuadrature; privacy.HockeyStick1D) plus (1 + e^ε)τ for the sampler's
+//     TV budget τ (column tv_budget) must be ≤ δ (SPEC §1.4);
+//   - the GDP baselines (gdp_s, no k): s = √T·Δ/σ from steps, sigma and sensitivity when
+//     recorded, and δ_quad(ε; s) ≤ δ likewise;
+//   - Poisson-subsampled rows (dp-sgd: noise_multiplier z, sampling_rate q, steps T): FAIL
+//     when PoissonDeltaLower, a proven lower bound on δ(ε), exceeds δ; z is the smaller of
+//     noise_multiplier and the one sigma implies (σ = zC/(qn)). Its PASS is no upper bound
+//     (that is the calibration's PLD, and the reported spend): it only catches an overspend.
 //
-// A check that names its algorithm (not "*") also requires every ok row of it to claim a
-// guarantee: a row the mechanism or the runner downgraded to none is a violation.
-//
-// PASS iff every row is within (1 + SpentRelTol) of its budget; FAIL otherwise, naming
-// the worst row. Fitted is the largest ratio of a re-derived spend to its budget. No
-// row with a claimed guarantee is INCONCLUSIVE (nothing to re-derive is not evidence).
+// A check naming its algorithm (not "*") also requires every ok row of it to claim a
+// guarantee: a row downgraded to none is a violation. PASS iff every row is within
+// (1 + SpentRelTol) of its budget, else FAIL naming the worst row; Fitted is the largest
+// ratio of spend to budget. No row claiming a guarantee: INCONCLUSIVE (nothing to
+// re-derive is not evidence).
 func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	res.Verdict = Inconclusive
@@ -115,8 +108,7 @@ func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 				skipped++
 				continue
 			}
-			// A check naming its algorithm asserts the algorithm is private on every row: a
-			// row without a guarantee is a calibration that spent more than its budget.
+			// A row without a guarantee: a calibration that spent more than its budget.
 			res.N++
 			routes[routeNone]++
 			violations++
@@ -243,9 +235,9 @@ func spendOf(r *rows.Record, cache spentCache) rowSpend {
 		s := gdp
 		// T Gaussian releases of std σ with sensitivity Δ compose to √T·Δ/σ-GDP
 		// (Dong–Roth–Su 2022 Cor. 3.3); a clipped-gradient method's Δ is at least 2C/n
-		// under replace-one (C/n under add-remove), whatever sensitivity it records.
-		// An iterative method (noisy-gd, dpzero: a step_size column) releases one Gaussian
-		// per step; a one-shot one (output perturbation, whose steps are its solver's) one.
+		// under replace-one (C/n under add-remove), whatever sensitivity it records. T is the
+		// steps of an iterative method (noisy-gd, dpzero: a step_size column), 1 for a
+		// one-shot one (output perturbation: its steps are its solver's).
 		sigma, T, sens, clip := f(rows.ColSigma), f(rows.ColSteps), f("sensitivity"), f("clip")
 		if sigma > 0 && sens > 0 {
 			if math.IsNaN(T) || math.IsNaN(f("step_size")) {
@@ -269,8 +261,8 @@ func spendOf(r *rows.Record, cache spentCache) rowSpend {
 	return sp
 }
 
-// parseTrusted reads the trusted_constants column, "name=value(provenance); …", into a
-// map from name to value (the names the text does not hold read as 0).
+// parseTrusted reads the trusted_constants column, "name=value(provenance); …", by name
+// (a name the text does not hold reads as 0).
 func parseTrusted(s string) map[string]float64 {
 	out := map[string]float64{}
 	for _, part := range strings.Split(s, ";") {
@@ -387,8 +379,8 @@ func PoissonDeltaLower(q, z float64, T int, eps float64, replace bool) float64 {
 	return best
 }
 
-// spentCache memoises the quadrature (and the Poisson lower bound) over the rows of one
-// check, keyed by their arguments: the trials of a cell share their mechanism parameters.
+// spentCache memoises the quadrature and the Poisson lower bound over one check's rows,
+// keyed by their arguments: the trials of a cell share their mechanism parameters.
 type spentCache map[any]float64
 
 type poissonKey struct {
@@ -412,15 +404,13 @@ func (c spentCache) memo(k any, f func() float64) float64 {
 }
 
 // SpentDefault is the spent check every experiment gets when one of its ok rows claims a
-// guarantee (WithDefaults): every algorithm's certified and nominal rows re-derived. It is
-// an invariant: the accounting holds by construction of a correct implementation, so its
-// PASS is no evidence for a paper, while its FAIL is a privacy bug.
+// guarantee (WithDefaults). An invariant: the accounting holds by construction of a correct
+// implementation, so its PASS is no evidence for a paper, while its FAIL is a privacy bug.
 var SpentDefault = Check{Kind: KindSpent, Metric: rows.ColEpsilonSpent, Algorithm: "*", Role: RoleInvariant}
 
-// WithDefaults returns cs with the default checks appended (a fresh slice): SpentDefault
-// when some row of rs claims a guarantee with an accounting (epsilon_spent; the runner
-// certifies no row without one, algorithms.Certify) and cs has no spent check over every
-// algorithm.
+// WithDefaults returns cs (a fresh slice) plus SpentDefault when some row of rs claims a
+// guarantee with an accounting (epsilon_spent; algorithms.Certify certifies no row
+// without one) and cs has no spent check over every algorithm.
 func WithDefaults(cs []Check, rs []*rows.Record) []Check {
 	out := append([]Check(nil), cs...)
 	if slices.ContainsFunc(cs, func(c Check) bool { return c.Kind == KindSpent && c.Algorithm == "*" && len(c.Where) == 0 }) {
