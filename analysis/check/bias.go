@@ -14,15 +14,13 @@ import (
 	"expmech/rows"
 )
 
-// Sampler bias against an exact law. The rows of a bias experiment
-// (problem exact-law, algorithm sampler-bias) carry in their `statistics` column the
-// probability integral transforms U = F(x) of their draws under the exact law the problem
-// declares; U ~ Uniform(0, 1) exactly when the sampler is exact. The distance of a
-// sampler's output law to the exact law is the one-sample Kolmogorov–Smirnov distance
-// D_N = sup_u |F̂_N(u) − u| of the U's pooled over the trials of a (cell, algorithm) —
-// equal to sup_x |F̂_N(x) − F(x)| of the draws themselves (F continuous) — so the exact
-// CDF the analysis needs is the Uniform's, a closed form. Kinds: the checks "ks-floor"
-// and "ks-order", and the figure "bias" (distance vs a per-draw cost).
+// Sampler bias against an exact law. The rows of a bias experiment (problem exact-law,
+// algorithm sampler-bias) carry in their `statistics` column the probability integral
+// transforms U = F(x) of their draws under the exact law; U ~ Uniform(0, 1) exactly when
+// the sampler is exact. A sampler's distance to the exact law is the one-sample KS distance
+// D_N = sup_u |F̂_N(u) − u| of the U's pooled over a (cell, algorithm)'s trials, equal to
+// sup_x |F̂_N(x) − F(x)| of the draws (F continuous). Read by ks-floor, ks-order and the
+// figure "bias" (distance vs a per-draw cost).
 
 // biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
 // group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
@@ -85,9 +83,8 @@ func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error)
 	return out, nil
 }
 
-// family is the colour key of an algorithm label: its part before the first "-", named
-// so that the three sampler families of experiments/sampler_bias.yaml get distinct
-// palette colours (plot.StyleOf hashes unregistered methods).
+// Family is the colour key of an algorithm label: its part before the first "-", named so
+// that sampler_bias.yaml's three sampler families get distinct colours (plot.StyleOf).
 func Family(label string) string {
 	f, _, _ := strings.Cut(label, "-")
 	return cmp.Or(map[string]string{"prox": "proximal-rejection", "mala": "mala-sampler", "exact": "exact-sampler"}[f], f)
@@ -111,11 +108,10 @@ func (g *BiasGroup) Distance() float64 {
 	return gauss.KSD(slices.Concat(g.trials...), func(u float64) float64 { return u })
 }
 
-// resample draws the trials with replacement (the bootstrap unit is the trial: draws of
+// Resample draws the trials with replacement (the bootstrap unit is the trial: draws of
 // one trial share an instance and an rng stream) and returns D_N of the pooled draws.
-// Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
-// every trial merged and sorted once gives the weighted empirical CDF, with no sort per
-// resample; D_N of the pooled resample gives the same D.
+// Pooling m_j copies of trial j weights its draws by m_j, so one pass over every draw,
+// merged and sorted once, gives the same D with no sort per resample.
 func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
 		type draw struct {
@@ -202,9 +198,8 @@ func oneGroup(rs []*rows.Record, c Check, alg string) (*BiasGroup, error) {
 	return gs[0], nil
 }
 
-// biasStart is the start of a ks-floor or ks-order check: the result with the
-// algorithm's group, its size and its distance D; nil g (and the reason in res) when the
-// rows do not give one group.
+// biasStart starts a ks-floor or ks-order check: the result with the algorithm's group,
+// its size and distance D; nil g (the reason in res) when the rows give no one group.
 func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
 	res = newResult(c)
 	g, err := oneGroup(rs, c, c.Algorithm)
@@ -224,12 +219,9 @@ func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 		return res
 	}
 	d := res.Fitted
-	// An equivalence statement: the distance D(F, U) of the sampler's law to the exact
-	// law is below the declared floor. D_N estimates it with |D_N − D(F, U)| ≤
-	// sup|F̂_N − F| ≤ e with probability ≥ 1 − α (DKW–Massart, Massart 1990), so the
-	// bounds [D_N − e, D_N + e] hold jointly: PASS iff the upper bound is ≤ the floor,
-	// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
-	// p value, reported) is not evidence of it.
+	// An equivalence statement, D(F, U) below the floor: the bounds [D_N − e, D_N + e]
+	// (DistanceCI's, at 1 − α) hold jointly, so PASS iff the upper is ≤ the floor, FAIL iff
+	// the lower is above it. Failing to reject exactness (the KS p, reported) is no evidence.
 	alpha := 1 - c.KSFloorConfidence()
 	e := stats.DKWRadius(alpha, g.N)
 	res.Lo, res.Hi = math.Max(0, d-e), d+e
@@ -298,9 +290,8 @@ func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return res
 }
 
-// ksFloorKind is the sampler-bias check "the distance to the exact law is at the noise
-// floor" (Kind "ks-floor", bias.go): PASS iff the DKW–Massart upper bound of the KS
-// distance of the pooled exact-CDF values to Uniform(0, 1) is ≤ the declared floor Max.
+// ksFloorKind is Kind "ks-floor": PASS iff the DKW–Massart upper bound of the KS distance
+// of the pooled exact-CDF values to Uniform(0, 1) is ≤ the declared floor Max.
 type ksFloorKind struct{ kindDefaults }
 
 func (ksFloorKind) validate(c Check) []error {

@@ -37,7 +37,7 @@ type ComparePoint struct {
 	Verdict  Verdict // of this x alone: PASS (CI on the claim's side), FAIL (Holm-significant contradiction), INCONCLUSIVE
 }
 
-// compareSymbol is "≤" for a claim A ≤ B (ClaimUpper, the default) and "≥" for ClaimLower.
+// CompareSymbol is "≤" for a claim A ≤ B (ClaimUpper, the default) and "≥" for ClaimLower.
 func (c Check) CompareSymbol() string {
 	if c.Claim == ClaimLower {
 		return "≥"
@@ -96,19 +96,14 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 	return pt, true
 }
 
-// RunCompare evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥).
-// At each x the difference A − B gets a two-sided CI at confidence c (paired t on the
-// shared trials when the rows share their instances, Welch otherwise). The verdict:
-//   - PASS iff at every x the CI lies on the claim's side of 0 (hi ≤ 0 for ≤): an
-//     intersection-union test, of level (1 − c)/2 without multiplicity adjustment because
-//     the claim is the conjunction over x (Berger 1982, Technometrics 24:295–300;
-//     Berger & Hsu 1996, Statist. Sci. 11:283–319);
-//   - FAIL iff at some x the contradiction (A > B for ≤) is significant at level (1 − c)/2
-//     after Holm's step-down adjustment over the x values (familywise error ≤ (1 − c)/2 of
-//     a false FAIL, Holm 1979);
-//   - INCONCLUSIVE otherwise: some CI straddles 0 and no x contradicts the claim.
-//
-// A missing x (one algorithm has rows there, the other not) keeps the verdict from PASS.
+// RunCompare evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥). At
+// each x, A − B gets a two-sided CI at confidence c (paired t on shared instances, else
+// Welch). PASS iff at every x the CI lies on the claim's side of 0 (hi ≤ 0 for ≤): an
+// intersection-union test, of level (1 − c)/2 with no multiplicity adjustment since the
+// claim is the conjunction over x (Berger 1982, Technometrics 24:295–300; Berger & Hsu
+// 1996, Statist. Sci. 11:283–319). FAIL iff at some x the contradiction (A > B for ≤) is
+// significant at (1 − c)/2 after Holm's step-down over x (familywise error ≤ (1 − c)/2 of
+// a false FAIL, Holm 1979). INCONCLUSIVE otherwise; an x one side lacks rules out PASS.
 func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res := newResult(c)
 	conf := c.CompareConfidence()
@@ -127,9 +122,8 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res.TrialsMin, res.TrialsMax = j.trialsMin, j.trialsMax
 	var notes []string
 	res.Fitted, res.Lo, res.Hi = pts[j.worst].Diff, pts[j.worst].Lo, pts[j.worst].Hi
-	// The intersection-union test's p value: the claim holds at every x, so its p value is
-	// the largest of the per-x one-sided p values of the claim's side (1 − P of the
-	// contradiction's, the t distribution being continuous). A missing x leaves it at 1.
+	// The intersection-union p: the largest per-x p of the claim's side (1 − P of the
+	// contradiction's, t being continuous); 1 with a missing x.
 	res.PPass = 0
 	tests := map[string]int{}
 	for _, pt := range pts {
@@ -169,10 +163,9 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	return res
 }
 
-// comparePoints is the per-x comparison of a compare check: the rows of A and B, grouped by
-// x, compared at every x both have (comparePoint), with the x values one side lacks or
-// where a side has fewer than 2 trials (missing). why says why there is nothing to compare
-// (no rows, an x spanning several cells, no x with both).
+// comparePoints compares the rows of A and B at every x both have (comparePoint); missing
+// lists the x values one side lacks or has fewer than 2 trials at. why says why there is
+// nothing to compare (no rows, an x spanning several cells, no x with both).
 func comparePoints(c Check, rs []*rows.Record, alpha float64, sign int) (pts []ComparePoint, missing []string, why string) {
 	selA, selB := table.Filter(rs, c.Algorithm, c.Where), table.Filter(rs, c.Against, c.Where)
 	if len(selA) == 0 || len(selB) == 0 {

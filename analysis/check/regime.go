@@ -64,14 +64,12 @@ func (c RegimeCell) Ratio(m string) float64 {
 	return c.Means[m] / c.Means[c.Best]
 }
 
-// RegimeMap computes the regime map of metric over the ok rows rs: per cell, per ordered
+// RegimeMap computes the regime map of metric over the ok rows rs: per cell and ordered
 // pair of methods, the paired P(A < B) with its bootstrap CI (stats.ProbImprovementCI,
-// trials paired by the trial column: the same instance), and the label winner when the CI
-// of P(best < other) lies entirely above ½ for every other private method, else
-// indistinguishable. Each cell's bootstrap has its own generator, seeded by the cell's
-// identity columns and the metric (never its id or the experiment's name), so a cell's
-// numbers depend on its rows only: two experiments that share a cell (the same seed and
-// cell key, hence the same rows) give it the same map rows.
+// trials paired by trial: the same instance); the label is winner when the CI of P(best <
+// other) lies above ½ for every other private method, else indistinguishable. Each cell's
+// bootstrap is seeded by its identity columns and the metric (never its id or the
+// experiment's name), so two experiments that share a cell give it the same map rows.
 func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 	var cells, algs []string
 	params := map[string]map[string]string{}
@@ -87,9 +85,8 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				p[kv.Col] = kv.Value
 			}
 			// A swept key that is not a DESIGN.md column (a problem parameter such as the
-			// geometric median's power) is a column of its own (the runner's cell columns):
-			// part of the cell's identity. Extra columns that some row of the cell leaves
-			// empty or sets otherwise are per-algorithm outputs, dropped below.
+			// geometric median's power) is part of the cell's identity; extra columns some
+			// row of the cell leaves empty or sets otherwise are outputs, dropped below.
 			for _, col := range r.Layout().Columns() {
 				if v := r.Text(col); v != "" && !slices.Contains(canonical, col) {
 					p[col] = v
@@ -203,11 +200,10 @@ func cellSeed(c string) uint64 {
 // RegimeAlpha is the level of the sign test that VerifyRegime holds a winner label to.
 const RegimeAlpha = 0.05
 
-// VerifyRegime checks the map's labels against an independent test on the same rows: a
-// cell labelled winner must have, against every other private method, an exact one-sided
-// sign test (stats.SignTestP, ties dropped) of "best < other" at level RegimeAlpha, and its
-// best must have the lowest mean among the private methods. It returns one line per
-// disagreement (none: the labels hold).
+// VerifyRegime checks the map's labels by an independent test on the same rows: a winner
+// cell's best must have the lowest private mean and pass, against every other private
+// method, an exact one-sided sign test (stats.SignTestP, ties dropped) of "best < other"
+// at level RegimeAlpha. It returns one line per disagreement.
 func VerifyRegime(cells []RegimeCell, rs []*rows.Record, metric string) []string {
 	vals := trialValues(rs, metric, func(*rows.Record) {})
 	var bad []string
@@ -249,9 +245,8 @@ func Structure(p map[string]string) string {
 	return "rank"
 }
 
-// regimeKind is the regime map's self-consistency (Kind "regime"): the map of metric over
-// the rows in where (RegimeMap) with every winner label held to VerifyRegime. PASS iff no
-// label disagrees; the algorithm must appear in the map.
+// regimeKind is Kind "regime": the map of metric over the rows in where (RegimeMap), PASS
+// iff VerifyRegime finds no disagreement; the algorithm must appear in every cell.
 type regimeKind struct{ kindDefaults }
 
 func (regimeKind) validate(c Check) []error {
