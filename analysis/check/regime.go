@@ -105,6 +105,8 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 		}
 		notPrivate[a] = notPrivate[a] || !r.Guarantee().Private()
 	})
+	mh := fnv.New64a() // the metric's 64-bit FNV-1a hash seeds every cell's bootstrap
+	mh.Write([]byte(metric))
 	var out []RegimeCell
 	for _, c := range cells {
 		rc := RegimeCell{Cell: c, Params: params[c], Means: map[string]float64{}}
@@ -124,11 +126,11 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				rc.Private = append(rc.Private, a)
 			}
 		}
-		id := fnv.New64a() // cellSeed of the identity columns as sorted "col=value," pairs
+		id := fnv.New64a() // and so do the identity columns as sorted "col=value," pairs
 		for _, k := range slices.Sorted(maps.Keys(rc.Params)) {
 			id.Write([]byte(k + "=" + rc.Params[k] + ","))
 		}
-		rng := rand.New(rand.NewPCG(cellSeed(metric), id.Sum64()))
+		rng := rand.New(rand.NewPCG(mh.Sum64(), id.Sum64()))
 		for _, a := range here {
 			for _, b := range here {
 				if a == b {
@@ -188,13 +190,6 @@ func pairedValues(a, b map[int]float64) (xa, xb []float64) {
 		}
 	}
 	return xa, xb
-}
-
-// cellSeed is a 64-bit FNV-1a hash of c.
-func cellSeed(c string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(c))
-	return h.Sum64()
 }
 
 // RegimeAlpha is the level of the sign test that VerifyRegime holds a winner label to.

@@ -40,10 +40,9 @@ func checkBinom(k, n int, alpha float64) {
 
 // MuLowerBound is the μ-GDP audit of PRIVACY.md §3.2: a μ-GDP mechanism has
 // TPR ≤ Φ(Φ⁻¹(FPR) + μ) for every test (Dong–Roth–Su 2019, "Gaussian differential
-// privacy", Def. 2.6 and Prop. 2.5), so with tp true positives among n1 runs on D′ and fp
-// false positives among n0 runs on D, μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) is a lower bound
-// on μ at confidence conf, each Clopper–Pearson bound taken at level (1 − conf)/2 (union
-// bound). It may be −Inf when the test has no power (tp = 0 or fp = n0).
+// privacy", Def. 2.6 and Prop. 2.5), so with tp true positives of n1 runs on D′ and fp
+// false positives of n0 on D, μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) bounds μ at confidence
+// conf, each Clopper–Pearson bound at level (1 − conf)/2 (union bound); −Inf if tp = 0 or fp = n0.
 func MuLowerBound(tp, n1, fp, n0 int, conf float64) float64 {
 	a := (1 - conf) / 2
 	tpr := ClopperPearsonLower(tp, n1, a)
@@ -151,16 +150,14 @@ type AuditResult struct {
 }
 
 // AuditMu is the μ-GDP audit on pilot statistics (p0 under D, p1 under D′) and disjoint
-// audit statistics (s0, s1): the threshold test is chosen on the pilot (Jagielski et al.
-// 2020, "Auditing differentially private machine learning", §4; Nasr et al. 2021,
-// "Adversary instantiation", §4, and 2023, "Tight auditing of differentially private
-// machine learning", which choose the test on held-out runs) and the bound is
-// MuLowerBound on the audit counts. Every cut is eligible, with no minimum-mass floor, so
-// that neighbours that separate perfectly give the largest finite bound the audit size
-// allows (TP = N1, FP = 0: μ_lb = Φ⁻¹(α^{1/N1}) − Φ⁻¹(1 − α^{1/N0}), 6.76 at N = 1e4 and
-// 95%), never an empty test. The pilot scores a cut by the bound PilotMuScore projects at
-// the audit's size from pessimistic pilot rates, which keeps the pilot from chasing tail
-// noise (the overfitting a bare projection shows on a Gaussian shift).
+// audit statistics (s0, s1): the threshold test is chosen on the pilot, as Jagielski et
+// al. 2020 ("Auditing differentially private machine learning", §4) and Nasr et al. 2021
+// ("Adversary instantiation", §4) and 2023 ("Tight auditing of differentially private
+// machine learning") choose it on held-out runs, and the bound is MuLowerBound on the
+// audit counts. Every cut is eligible (no minimum-mass floor), so perfectly separating
+// neighbours give the largest finite bound the audit size allows (TP = N1, FP = 0:
+// Φ⁻¹(α^{1/N1}) − Φ⁻¹(1 − α^{1/N0}), 6.76 at N = 1e4 and 95%). The pilot scores a cut by
+// PilotMuScore's pessimistic projection, which keeps it from chasing tail noise.
 func AuditMu(p0, p1, s0, s1 []float64, conf float64) AuditResult {
 	score := func(tp, n1, fp, n0 int) float64 { return MuLowerBound(tp, n1, fp, n0, conf) }
 	z := NormalQuantile(1 - (1-conf)/2)
@@ -169,18 +166,17 @@ func AuditMu(p0, p1, s0, s1 []float64, conf float64) AuditResult {
 }
 
 // pilotShrink is the number of pilot standard errors by which PilotMuScore makes each
-// pilot rate pessimistic. Measured on the Gaussian shift μ = 0.925 (the canary audit's
-// claim) with 2000 pilot and 1e4 audit runs per side, 40 repetitions (mean μ_lb ± sd):
-// 0 (bare projection) 0.795 ± 0.091, 1: 0.855 ± 0.040, 2: 0.867 ± 0.026, and the former
-// rule (cuts with ≥ 2% of each side's pilot runs on each side) 0.861 ± 0.029, −Inf at μ = 6.
+// pilot rate pessimistic. On the Gaussian shift μ = 0.925 (the canary audit's claim), 2000
+// pilot and 1e4 audit runs per side, 40 repetitions, mean μ_lb ± sd: 0 (bare projection)
+// 0.795 ± 0.091, 1: 0.855 ± 0.040, 2: 0.867 ± 0.026; a ≥ 2% mass floor per side 0.861 ±
+// 0.029, but −Inf at μ = 6.
 const pilotShrink = 2
 
 // PilotMuScore is the pilot's score of a cut with tp of n1 pilot runs positive on D′ and
-// fp of n0 on D: the rates are shrunk towards the pilot's pessimistic end, p̂ = (k + ½)/(n
-// + 1) moved pilotShrink standard errors by the Wilson score interval (Wilson 1927,
-// JASA 22), and the μ bound is projected at the audit sizes m1, m0 with Wilson bounds at
-// z (the audit's one-sided quantile), Φ⁻¹(TPR⁻) − Φ⁻¹(FPR⁺). It is finite for every cut
-// (perfect separation included) and costs no quantile inversion of a Beta law.
+// fp of n0 on D: each rate p̂ = (k + ½)/(n + 1) is moved pilotShrink standard errors to
+// its pessimistic end by the Wilson score interval (Wilson 1927, JASA 22), and the μ bound
+// Φ⁻¹(TPR⁻) − Φ⁻¹(FPR⁺) projected at the audit sizes m1, m0 with Wilson bounds at z (the
+// audit's one-sided quantile): finite for every cut, with no Beta quantile inversion.
 func PilotMuScore(tp, n1, fp, n0, m1, m0 int, z float64) float64 {
 	pt := wilson((float64(tp)+0.5)/(float64(n1)+1), n1, -pilotShrink)
 	pf := wilson((float64(fp)+0.5)/(float64(n0)+1), n0, pilotShrink)

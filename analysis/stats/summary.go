@@ -154,9 +154,8 @@ func DiffCI(est, se, df, alpha float64, sign int) (lo, hi, p float64) {
 	return est - h, est + h, OneSidedP(float64(sign)*est/se, df)
 }
 
-// NormalQuantile is Φ⁻¹(p) (gonum distuv), ±Inf at p ∈ {0, 1}: the one normal quantile
-// of the analysis (the audit's μ bound, and the critical value of a t test with infinitely
-// many degrees of freedom).
+// NormalQuantile is Φ⁻¹(p) (gonum distuv), ±Inf at p ∈ {0, 1}: the analysis's one normal
+// quantile (the audit's μ bound, a t test's critical value at infinite df).
 func NormalQuantile(p float64) float64 {
 	switch {
 	case p <= 0:
@@ -168,19 +167,13 @@ func NormalQuantile(p float64) float64 {
 }
 
 // The power of a check's one-sided CI decision (DESIGN.md "Spec schema"): a claim FAILs
-// when its whole 95% CI lies beyond the claim's bound b, i.e. when the estimate exceeds
-// b by more than the CI's half-width w = z·σ (z = 1.96, σ the estimate's standard
-// error). If the truth lies beyond b by the smallest violation the claim must detect, Δ,
-// the estimate being approximately normal, the FAIL has probability
-//
-//	power = Φ(Δ/σ − z).
-//
-// The half-width of a mean-based CI shrinks like 1/√trials, so a pilot's half-width w₀ at
-// n₀ trials predicts σ(n) = (w₀/z)·√(n₀/n), and power ≥ p needs
-//
-//	n ≥ n₀ · (w₀ (z + Φ⁻¹(p)) / (z Δ))².
-//
-// (The normal approximation of a bootstrap percentile CI; Chow, Shao & Wang 2008, §3.1.)
+// when its whole 95% CI lies beyond its bound b, i.e. the estimate exceeds b by more than
+// the half-width w = z·σ (z = 1.96, σ the standard error). If the truth lies beyond b by
+// the smallest violation Δ, the estimate being approximately normal, the FAIL has
+// probability power = Φ(Δ/σ − z). A mean-based CI's half-width shrinks like 1/√trials,
+// so a pilot's w₀ at n₀ trials predicts σ(n) = (w₀/z)·√(n₀/n), and power ≥ p needs
+// n ≥ n₀ · (w₀ (z + Φ⁻¹(p)) / (z Δ))² (the normal approximation of a bootstrap
+// percentile CI; Chow, Shao & Wang 2008, §3.1).
 
 // ciZ is the normal quantile of a two-sided 95% CI end (one-sided level 2.5%).
 const ciZ = 1.959963984540054
@@ -199,9 +192,9 @@ func HalfWidthAt(pilotHalfWidth float64, pilotTrials, trials int) float64 {
 	return pilotHalfWidth * math.Sqrt(float64(pilotTrials)/float64(trials))
 }
 
-// PowerTrials is the fewest trials at which a check with the pilot's CI half-width
-// (pilotHalfWidth at pilotTrials) FAILs with probability ≥ power when the truth lies
-// beyond its bound by effect. It returns 0 for invalid input.
+// PowerTrials is the fewest trials at which a check with CI half-width pilotHalfWidth at
+// pilotTrials FAILs with probability ≥ power when the truth lies beyond its bound by
+// effect; 0 for invalid input.
 func PowerTrials(pilotHalfWidth float64, pilotTrials int, effect, power float64) int {
 	if !(pilotHalfWidth > 0) || pilotTrials < 1 || !(effect > 0) || !(power > 0 && power < 1) {
 		return 0
@@ -215,10 +208,9 @@ type LogLogFit struct {
 	Slope, Intercept float64
 }
 
-// FitLogLogInto fits log y on log x by ordinary least squares (gonum
-// stat.LinearRegression), using lx and ly (len(x) each) for the logarithms so that a
-// bootstrap loop allocates nothing. Every x and y must be > 0 and finite; ok is false
-// otherwise or with fewer than two distinct x.
+// FitLogLogInto fits log y on log x by ordinary least squares (stat.LinearRegression),
+// the logarithms in lx and ly (len(x) each) so that a bootstrap loop allocates nothing.
+// ok is false unless every x and y is > 0 and finite, or with fewer than two distinct x.
 func FitLogLogInto(lx, ly, x, y []float64) (LogLogFit, bool) {
 	distinct := false
 	for i := range x {
@@ -238,8 +230,8 @@ func FitLogLogInto(lx, ly, x, y []float64) (LogLogFit, bool) {
 }
 
 // ascendingPValues returns q, as long as p and all NaN, and the indices of p's non-NaN
-// values in ascending order of p (ties in index order): the first step of both the
-// step-up (BenjaminiHochberg) and the step-down (HolmAdjust) adjustments.
+// values in ascending order of p (ties in index order): BenjaminiHochberg's and
+// HolmAdjust's first step.
 func ascendingPValues(p []float64) (q []float64, order []int) {
 	q = make([]float64, len(p))
 	for i, v := range p {
@@ -253,10 +245,9 @@ func ascendingPValues(p []float64) (q []float64, order []int) {
 }
 
 // BenjaminiHochberg returns the adjusted p values q_i = min_{j: p_(j) ≥ p_i} m·p_(j)/j
-// (capped at 1) of the step-up procedure of Benjamini & Hochberg (1995, J. R. Stat. Soc. B
-// 57:289–300): rejecting every q_i ≤ α controls the false discovery rate at α for
-// independent (or positively dependent) tests. NaN p values are not tests: their q is NaN
-// and m counts the others.
+// (capped at 1) of Benjamini & Hochberg's step-up (1995, J. R. Stat. Soc. B 57:289–300):
+// rejecting every q_i ≤ α controls the false discovery rate at α for independent (or
+// positively dependent) tests. A NaN p is no test: its q is NaN, m counts the others.
 func BenjaminiHochberg(p []float64) []float64 {
 	q, order := ascendingPValues(p)
 	m := float64(len(order))
@@ -270,10 +261,9 @@ func BenjaminiHochberg(p []float64) []float64 {
 }
 
 // HolmAdjust returns Holm's (1979, Scand. J. Statist. 6:65–70) step-down adjusted p
-// values: with p_(1) ≤ … ≤ p_(m), p̃_(k) = max_{j ≤ k} min(1, (m − j + 1)·p_(j)).
-// Rejecting every p̃_i ≤ α controls the familywise error rate at α under any dependence
-// between the tests. NaN p values are not tests: their adjusted value is NaN and m
-// counts the others.
+// values p̃_(k) = max_{j ≤ k} min(1, (m − j + 1)·p_(j)), p_(1) ≤ … ≤ p_(m): rejecting every
+// p̃_i ≤ α controls the familywise error rate at α under any dependence. NaN as in
+// BenjaminiHochberg.
 func HolmAdjust(p []float64) []float64 {
 	q, order := ascendingPValues(p)
 	m := len(order)
@@ -294,10 +284,9 @@ func BootstrapCI(out []float64) (lo, hi float64) {
 }
 
 // TailP is the bootstrap p value of "the statistic is beyond t" on the sorted resamples
-// out: (#{v < t} + 1)/(B + 1) below (above false), (#{v > t} + 1)/(B + 1) above. It is
-// the level at which the percentile CI's end just reaches t, with the +1 that keeps a
-// Monte-Carlo p value valid (Davison & Hinkley 1997, eq. 4.11). 0 when t is infinite on
-// that side (nothing lies beyond it).
+// out: (#{v < t} + 1)/(B + 1) below (above false), (#{v > t} + 1)/(B + 1) above: the level
+// at which the percentile CI's end reaches t, with the +1 that keeps a Monte-Carlo p valid
+// (Davison & Hinkley 1997, eq. 4.11). 0 when t is infinite on that side.
 func TailP(out []float64, t float64, above bool) float64 {
 	if math.IsInf(t, 1) && above || math.IsInf(t, -1) && !above {
 		return 0
@@ -312,10 +301,9 @@ func TailP(out []float64, t float64, above bool) float64 {
 }
 
 // MCUndecided reports whether the Monte-Carlo error of B = len(out) resamples could move
-// a CI end across the bound t: with F = #{v ≤ t}/B, the CI's ends are the 2.5% and 97.5%
-// quantiles, so an end crosses t when F crosses 0.025 or 0.975; F's Monte-Carlo standard
-// error there is √(q(1 − q)/B). It reports F when F lies within 3 standard errors of
-// either. Infinite or NaN bounds never are.
+// a CI end across the bound t: an end crosses t when F = #{v ≤ t}/B crosses q = 0.025 or
+// 0.975, so it reports F and whether F lies within 3 Monte-Carlo standard errors
+// √(q(1 − q)/B) of either. Infinite or NaN bounds never do.
 func MCUndecided(out []float64, t float64) (f float64, close bool) {
 	if len(out) == 0 || math.IsInf(t, 0) || math.IsNaN(t) {
 		return math.NaN(), false
@@ -329,10 +317,10 @@ func MCUndecided(out []float64, t float64) (f float64, close bool) {
 	return f, false
 }
 
-// ProbImprovement is the paired probability of improvement P(A < B) over trials (Agarwal,
-// Schwarzer, Castro, Courville & Bellemare 2021, "Deep RL at the edge of the statistical
-// precipice", §4.3, with trials paired as they are on common random numbers): the mean over
-// t of 1[a_t < b_t] + ½·1[a_t = b_t]. a and b are aligned by trial and of one length > 0.
+// ProbImprovement is the paired probability of improvement P(A < B) over trials, the mean
+// of 1[a_t < b_t] + ½·1[a_t = b_t] (Agarwal, Schwarzer, Castro, Courville & Bellemare
+// 2021, "Deep RL at the edge of the statistical precipice", §4.3; trials paired as on
+// common random numbers). a and b are aligned by trial and of one length > 0.
 func ProbImprovement(a, b []float64) float64 {
 	checkPaired(a, b)
 	var s float64
@@ -377,9 +365,8 @@ func ProbImprovementCI(a, b []float64, resamples int, rng *rand.Rand) (p, lo, hi
 	return ProbImprovement(a, b), lo, hi
 }
 
-// SignTestP is the exact one-sided sign test's p value of "A < B more often than not"
-// on paired trials: ties dropped, with w wins among m untied pairs,
-// P(Bin(m, ½) ≥ w). 1 when every pair ties.
+// SignTestP is the exact one-sided sign test's p value of "A < B more often than not" on
+// paired trials, ties dropped: P(Bin(m, ½) ≥ w) for w wins in m untied pairs; 1 if all tie.
 func SignTestP(a, b []float64) float64 {
 	checkPaired(a, b)
 	var w, m int
