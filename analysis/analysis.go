@@ -18,10 +18,9 @@ import (
 	"expmech/rows"
 )
 
-// Analyze reads dir/results.csv and writes dir/summary.csv, dir/paired.csv,
-// dir/checks.csv, dir/map.csv and dir/which.md (an experiment with a regime check), dir/report.md, dir/analysis.json, dir/report.html (self-contained, the
-// figures inlined as SVG) and the figures (PNG, SVG and PDF) into figDir.
-// It returns the check results; a failed check is a result, not an error. Deterministic.
+// Analyze reads dir/results.csv and writes into dir the files of DESIGN.md "Output files"
+// and the figures (PNG, SVG and PDF) into figDir. It returns the check results; a failed
+// check is a result, not an error. Deterministic.
 func Analyze(exp report.Experiment, dir, figDir string) ([]check.CheckResult, error) {
 	rs, err := rows.ReadFile(filepath.Join(dir, "results.csv"))
 	if err != nil {
@@ -63,9 +62,8 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 	if err := report.WritePairedCSV(filepath.Join(dir, "paired.csv"), pairs); err != nil {
 		return nil, err
 	}
-	// Checks and figures are independent of one another (each check has its own
-	// generator, seeded by its content, check.Seed; each figure its own files): they run on exp.Workers
-	// goroutines, each result in its own slot, so the output does not depend on it.
+	// Checks and figures are independent (each check has its own generator, check.Seed;
+	// each figure its own files): they run on exp.Workers goroutines (check.ForEach).
 	results := make([]check.CheckResult, len(exp.Checks))
 	check.ForEach(exp.Workers, len(exp.Checks), func(i int) {
 		results[i] = check.ApplyRole(check.Run(exp.Checks[i], okRows, check.Seed(exp.Name, exp.Checks[i])))
@@ -140,9 +138,8 @@ func pairedMetrics(exp report.Experiment, rs []*rows.Record) []string {
 }
 
 // DefaultCompareMetrics are the metrics Compare tests when CompareOptions.Metrics is
-// empty: the risks, the query counts and the privacy accounting. Wall time is left out:
-// two runs on a shared machine differ in load, not in the algorithm (ask for
-// wall_seconds explicitly to compare it).
+// empty: the risks, the query counts and the privacy accounting; not wall_seconds (two
+// runs on a shared machine differ in load, not in the algorithm).
 func DefaultCompareMetrics() []string {
 	return []string{rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk, rows.ColEmpiricalRisk,
 		rows.ColValueQueries, rows.ColGradientQueries, rows.ColEpsilonSpent}
@@ -150,12 +147,8 @@ func DefaultCompareMetrics() []string {
 
 // CompareOptions configure Compare.
 type CompareOptions struct {
-	// Metrics to compare (columns, derived columns or ratios); defaults to
-	// DefaultCompareMetrics().
-	Metrics []string
-	// Alpha is the false discovery rate of the Benjamini–Hochberg procedure, in (0, 1);
-	// defaults to 0.05.
-	Alpha float64
+	Metrics []string // columns, derived columns or ratios; defaults to DefaultCompareMetrics()
+	Alpha   float64  // the Benjamini–Hochberg false discovery rate, in (0, 1); defaults to 0.05
 }
 
 // cellKey is the identity of a row's cell: its identity columns, numbers normalised (so
@@ -259,12 +252,11 @@ func extraKey(r *rows.Record, cols []string) ([]rows.KV, string) {
 	return kv, b.String()
 }
 
-// Compare matches the ok rows of two runs on (cell identity, algorithm) — plus the swept
-// columns outside the identity when cells differ only in them (discriminators) — and, for every
-// metric with values on both sides, compares the trials' means. The test is paired when
-// both sides hold the same trials with the same seeds (the same problem instances and
-// mechanism streams: DESIGN.md "Seeds"), Welch's otherwise. Groups present on one side
-// only are skipped. Deterministic; output in the order of old's rows.
+// Compare matches the ok rows of two runs on (cell identity, algorithm), plus the
+// discriminators, and compares the trials' means of every metric with values on both
+// sides: paired when both hold the same trials with the same seeds (the same instances and
+// streams: DESIGN.md "Seeds"), else Welch's. Groups on one side only are skipped.
+// Deterministic; output in the order of old's rows.
 func Compare(old, new []*rows.Record, opt CompareOptions) ([]report.Comparison, error) {
 	metrics := opt.Metrics
 	if len(metrics) == 0 {

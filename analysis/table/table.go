@@ -141,8 +141,7 @@ const (
 	ColTotalQueries = "total_queries"
 	ColInvGaussS    = "inv_gauss_s"
 	ColGenGap       = "generalization_gap"
-	// ColGradientCoords is gradient queries × d: the coordinates of gradient read, the
-	// first-order cost on the scale of d scalar value queries.
+	// ColGradientCoords is gradient queries × d: the first-order cost in scalar queries.
 	ColGradientCoords = "gradient_queries_d"
 )
 
@@ -222,10 +221,9 @@ func QueryLowerBound(n, d, eps, delta float64) float64 {
 	return math.Min(eps*eps*n*n/math.Log(1/delta), n*d)
 }
 
-// GaussianS is the s with δ_s(ε) = δ (GaussianDelta), by bisection on log s to 1e-12
-// relative: the absolute GDP parameter of an (ε, δ) budget, computed from the stated ε and
-// δ alone (derived column inv_gauss_s = 1/s), never from a mechanism's calibration. δ_s(ε)
-// increases with s (Dong–Roth–Su 2022 Cor. 2.13).
+// GaussianS is the s with δ_s(ε) = δ (GaussianDelta; increasing in s, Dong–Roth–Su 2022
+// Cor. 2.13), by bisection on log s to 1e-12 relative: the GDP parameter of the stated
+// budget alone (derived column inv_gauss_s = 1/s), never of a mechanism's calibration.
 func GaussianS(eps, delta float64) float64 {
 	lo, hi := 1e-12, 1.0
 	for GaussianDelta(eps, hi) < delta && hi < 1e12 {
@@ -246,12 +244,11 @@ func GaussianS(eps, delta float64) float64 {
 }
 
 // GaussianDelta is the Gaussian privacy curve δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2)
-// (Balle–Wang 2018 Thm 8; SPEC §1.1), evaluated with the scaled complementary error
-// function so that e^ε never overflows (PRIVACY.md §1.1): with u = ε/s − s/2,
-// v = ε/s + s/2 one has e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2).
-// It is a reporting tool here (derived column gauss_delta), not the accountant. It is not
-// read from expmech's delta_true, which differs in the last bits (≤ 8e-16 relative) and
-// which the baselines' rows lack.
+// (Balle–Wang 2018 Thm 8; SPEC §1.1), with the scaled complementary error function so that
+// e^ε never overflows (PRIVACY.md §1.1): with u = ε/s − s/2, v = ε/s + s/2,
+// e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2). A reporting tool (derived column gauss_delta), not
+// the accountant; not read from expmech's delta_true (≤ 8e-16 relative apart; the
+// baselines' rows lack it).
 func GaussianDelta(eps, s float64) float64 {
 	switch {
 	case s <= 0:
@@ -333,9 +330,8 @@ type Group struct {
 	Cells []string // distinct cell ids (more than one means the check is ambiguous)
 }
 
-// groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
-// X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
-// sorted by X and the number of rows that had no usable metric or vs value.
+// GroupBy collects the metric of rs by the value of vs (groupX), keeping vs in [xmin, xmax].
+// It returns the groups sorted by X and the number of rows without a metric or vs value.
 func GroupBy(rs []*rows.Record, vs, metric string, xmin, xmax float64) ([]Group, int) {
 	idx := map[float64]int{}
 	cellIdx := map[string]int{}
@@ -393,10 +389,9 @@ func MinStatistic(_, means []float64) (float64, bool) { return slices.Min(means)
 
 func MaxStatistic(_, means []float64) (float64, bool) { return slices.Max(means), true }
 
-// bootstrapDist is a percentile bootstrap of stat over groups: each resample draws, within
-// every group, len(Vals) trials with replacement and recomputes the group means. It
-// returns the defined resampled statistics, sorted, and the number of resamples where
-// stat was undefined (left out).
+// BootstrapDist is a percentile bootstrap of st over gs: each resample draws len(Vals)
+// trials with replacement within every group and recomputes the means. It returns the
+// defined resampled statistics, sorted, and how many resamples were undefined (left out).
 func BootstrapDist(gs []Group, st Statistic, resamples int, rng *rand.Rand) (out []float64, undefined int) {
 	xs := make([]float64, len(gs))
 	means := make([]float64, len(gs))
@@ -499,8 +494,8 @@ func MetricValues(rs []*rows.Record, metric string) []float64 {
 	return out
 }
 
-// xGroups splits rs by the value of vs (by cell when vs is empty), keeping vs in
-// [xmin, xmax] (0 = unbounded); the keys are sorted. Rows without a vs value are dropped.
+// XGroups splits rs by the value of vs (groupX), keeping vs in [xmin, xmax]; the keys
+// are sorted.
 func XGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (map[float64][]*rows.Record, []float64) {
 	out := map[float64][]*rows.Record{}
 	for _, r := range rs {
@@ -512,8 +507,8 @@ func XGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[str
 }
 
 // groupX is r's x when grouping by vs: its value of vs, or its cell's index in cellIndex
-// (in first-appearance order) when vs is empty. ok is false when r has no value of vs, in
-// false when it has none or lies outside [xmin, xmax] (0 = unbounded).
+// (first-appearance order) when vs is empty. ok: r has a value of vs; in: it has one in
+// [xmin, xmax] (0 = unbounded).
 func groupX(r *rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (x float64, ok, in bool) {
 	if vs == "" {
 		cell := r.Text(rows.ColCell)
@@ -610,8 +605,8 @@ func MetricColumns(rs []*rows.Record) []string {
 	return append(slices.Clone(SummaryMetrics), ex...)
 }
 
-// Summaries returns, per (cell, algorithm) and metric with at least one value, the stats.Stats
-// over trials. rs should be the ok rows.
+// Summaries returns the stats.Stats over trials per (cell, algorithm) and metric with a
+// value, of the ok rows rs.
 func Summaries(rs []*rows.Record) []Summary {
 	metrics := MetricColumns(rs)
 	var out []Summary
@@ -629,9 +624,8 @@ func Summaries(rs []*rows.Record) []Summary {
 	return out
 }
 
-// PairedDiff compares Algorithm with Reference on the same instances (same cell and
-// trial; DESIGN.md "Seeds": common random numbers): stats.Stats of metric(Algorithm) −
-// metric(Reference) over the matched trials.
+// PairedDiff is stats.Stats of metric(Algorithm) − metric(Reference) over the trials they
+// share (same cell and trial: the same instance, DESIGN.md "Seeds").
 type PairedDiff struct {
 	Cell             string
 	Identity         []rows.KV
@@ -643,8 +637,7 @@ type PairedDiff struct {
 	stats.Stats              // of the differences
 }
 
-// Paired returns the paired differences of every algorithm against ref for each metric,
-// per cell.
+// Paired returns the paired differences of every algorithm against ref per cell and metric.
 func Paired(rs []*rows.Record, ref string, metrics []string) []PairedDiff {
 	if ref == "" {
 		return nil
