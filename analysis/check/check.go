@@ -21,8 +21,7 @@ import (
 // reads in the reports, how it evaluates the rows. Each lies beside its statistics (slope,
 // min, max here); Check's methods dispatch through kinds (see the package doc).
 type checkKind interface {
-	// validate reports the kind's own field problems, each a *FieldError (Check.Validate
-	// adds the keys every kind shares).
+	// validate reports the kind's own field problems, each a *FieldError.
 	validate(c Check) []error
 	// label names the check in the reports ("excess_risk[expmech] ∝ n^-1").
 	label(c Check) string
@@ -68,9 +67,8 @@ func (c Check) kind() checkKind {
 	return kinds[c.Kind]
 }
 
-// kindDefaults are the answers of a kind that names no second algorithm, has no pilot, is
-// no audit and compares its statistic with 0 (compare, ks-order: a difference; regime: a
-// count of disagreements); the kinds embed it and override what differs.
+// kindDefaults answers for a kind with no second algorithm, no pilot, no audit and a
+// statistic compared with 0 (a difference, a count of disagreements); kinds embed it.
 type kindDefaults struct{}
 
 func (kindDefaults) threshold(Check) float64          { return 0 }
@@ -78,8 +76,7 @@ func (kindDefaults) reference(Check) (string, string) { return "", "vs" }
 func (kindDefaults) piloted() bool                    { return false }
 func (kindDefaults) audit() bool                      { return false }
 
-// noClaim refuses a claim and then against (noAgainst): on a kind with its own decision
-// rule (every kind but slope and compare).
+// noClaim refuses a claim and against: on every kind but slope and compare.
 func noClaim(c Check) []error {
 	if c.Claim != ClaimUnstated {
 		return append([]error{FieldErr("claim", "applies to slope and compare checks only (a %s check has its own decision rule)", c.Kind)}, noAgainst(c)...)
@@ -109,10 +106,9 @@ func confidenceErr(c Check) []error {
 // Monte-Carlo error could still move is reported (stats.MCUndecided).
 const BootstrapResamples = 10000
 
-// MinSlopePoints is the fewest vs values on which a slope check gives a verdict: with
-// fewer the check is INCONCLUSIVE (the fit and CI are still reported from ≥ 2 points).
-// Three points leave one residual degree of freedom, too little to tell a power law from
-// a curve.
+// MinSlopePoints is the fewest vs values on which a slope check gives a verdict (the fit
+// and CI are reported from ≥ 2): three leave one residual degree of freedom, too little to
+// tell a power law from a curve.
 const MinSlopePoints = 4
 
 // Seed derives the bootstrap generator of check c of experiment name from the JSON of
@@ -171,10 +167,9 @@ func withPower(r CheckResult) CheckResult {
 }
 
 // DefaultDetect is the smallest violation a check that states none must detect (DESIGN.md
-// "Spec schema"): a slope beyond its region by its tolerance (twice the tolerance from the claimed
-// exponent); a min or max bound crossed by a quarter of its value; a compare claim
-// contradicted by a quarter of B's mean at the decisive x (A 25% worse than B). 0 when
-// the check has no such scale (a slope without tolerance, a bound at 0, another kind).
+// "Spec schema"): a slope's tolerance beyond its region; a quarter of a min or max bound;
+// a quarter of B's mean at a compare's decisive x (A 25% worse than B). 0 when the check
+// has no such scale (a slope without tolerance, a bound at 0, another kind).
 func DefaultDetect(r CheckResult) float64 {
 	switch r.Kind {
 	case KindSlope:
@@ -203,8 +198,7 @@ type groupKind interface {
 	// straddles why a CI across bound is INCONCLUSIVE (inside: the fit is in the region).
 	outside(c Check, fitted float64, ci, side string, bound float64, at string) string
 	straddles(c Check, fitted float64, ci string, bound, rlo, rhi float64, inside bool, at string) string
-	// tooFew reports whether verdict v on fewer than MinSlopePoints values of vs becomes
-	// INCONCLUSIVE.
+	// tooFew reports whether verdict v on < MinSlopePoints values of vs is INCONCLUSIVE.
 	tooFew(v Verdict) bool
 }
 
@@ -281,10 +275,9 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 	return res
 }
 
-// regionVerdict decides a slope, min or max check from its statistic and 95% CI [lo, hi]
-// against the claim's region k.region(c) (package doc; an equality is Schuirmann's (1987)
-// two one-sided tests: a wide CI never PASSes). at names the point of a min or max. A NaN
-// CI decides nothing: FAIL.
+// regionVerdict decides a group check from its statistic and 95% CI [lo, hi] against the
+// region k.region(c) (package doc; an equality is Schuirmann's (1987) two one-sided tests:
+// a wide CI never PASSes); at names a min's or max's point. A NaN CI FAILs.
 func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Verdict, string) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
 		return Fail, "no bootstrap CI (every resample undefined)"
@@ -336,9 +329,8 @@ func ForEach(workers, n int, f func(i int)) {
 	wg.Wait()
 }
 
-// slopeKind is the rate check (Kind "slope", the default): metric ∝ vs^Slope, decided by
-// the bootstrap CI of the log-log least-squares slope of the group means against the
-// region its Claim asserts (package doc).
+// slopeKind is the rate check (Kind "slope", the default; package doc): the bootstrap CI of
+// the log-log least-squares slope of the group means against its Claim's region.
 type slopeKind struct{ kindDefaults }
 
 func (slopeKind) validate(c Check) []error {
@@ -410,8 +402,7 @@ func (slopeKind) statistic(c Check, gs []table.Group, xs, means []float64, res *
 	return table.SlopeStatistic(), true
 }
 
-// region is an equality's [slope − tolerance, slope + tolerance], an upper bound's (−∞,
-// slope + tolerance], a lower bound's [slope − tolerance, ∞).
+// region is slope ± tolerance: both ends for an equality, the upper or lower end for a bound.
 func (slopeKind) region(c Check) (lo, hi float64) {
 	inf := math.Inf(1)
 	switch c.Claim.Effective() {
@@ -454,9 +445,8 @@ func (slopeKind) straddles(c Check, fitted float64, ci string, _, rlo, rhi float
 // tooFew: a slope on fewer than MinSlopePoints values of vs is INCONCLUSIVE whatever its fit.
 func (slopeKind) tooFew(Verdict) bool { return true }
 
-// boundKind is a bound check: Kind "min" (lower: the smallest group mean is ≥ Min) or
-// "max" (the largest is ≤ Max), decided by the bootstrap CI of that extreme mean; 0 means
-// 1 (a ratio to a curve).
+// boundKind is Kind "min" (lower: the smallest group mean is ≥ Min) or "max" (the largest
+// is ≤ Max; 0 means 1 for both), decided by the bootstrap CI of that extreme mean.
 type boundKind struct {
 	kindDefaults
 	lower       bool

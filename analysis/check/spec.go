@@ -12,7 +12,7 @@ import (
 	"expmech/analysis/table"
 )
 
-// CheckKind is what a Check tests; specs write its name (kindNames; "" reads as slope).
+// CheckKind is what a Check tests; specs write its name ("" reads as slope).
 type CheckKind int
 
 // Kinds of checks; the audit kinds are in audit.go, ks-floor and ks-order in bias.go.
@@ -95,8 +95,7 @@ func (c *Claim) UnmarshalText(b []byte) error {
 	return enumUnmarshal(c, claimNames[:], b, "equality, upper or lower")
 }
 
-// Role says what a check's verdict is evidence of. Its text form ("claim", "invariant",
-// "measurement"; "" reads as claim) is what specs write under `role:`.
+// Role says what a check's verdict is evidence of; specs write its name ("" reads as claim).
 type Role int
 
 // Roles of a check.
@@ -165,20 +164,14 @@ type Check struct {
 	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
 	XMin float64 `yaml:"x_min"`
 	XMax float64 `yaml:"x_max"`
-	// Pilot and Confidence are the keys of the audit kinds (audit.go): for audit-mu and
-	// audit-eps, trials < Pilot of each side choose the threshold test and the rest are
-	// audited, at Confidence (0: DefaultAuditConfidence);
-	// for audit-ks, Confidence is 1 − α (0: α = DefaultKSAlpha); for compare, the
-	// two-sided confidence of the per-x CIs (0: DefaultCompareConfidence); for ks-floor,
-	// the confidence of its DKW bounds (0: DefaultKSFloorConfidence).
+	// Pilot and Confidence: for audit-mu and audit-eps, trials < Pilot of each side choose
+	// the threshold test and the rest are audited at Confidence (0: DefaultAuditConfidence).
+	// Confidence is also audit-ks's 1 − α (0: α = DefaultKSAlpha), compare's per-x CI level
+	// (0: DefaultCompareConfidence) and ks-floor's DKW level (0: DefaultKSFloorConfidence).
 	Pilot      int     `yaml:"pilot"`
 	Confidence float64 `yaml:"confidence"`
-	// Against is the second algorithm label of a compare check (B in "A ≤ B at every vs");
-	// required for compare, refused otherwise.
-	Against string `yaml:"against"`
-	// Role is what the verdict is evidence of: claim (the default), invariant (holds by
-	// construction; counted apart) or measurement (value and CI, no verdict).
-	Role Role `yaml:"role"`
+	Against    string  `yaml:"against"` // B in "A ≤ B at every vs": compare checks only (required)
+	Role       Role    `yaml:"role"`    // what the verdict is evidence of (see Role)
 	// Detect is the smallest violation the check must detect (slope, min, max and compare):
 	// how far beyond its region the truth may lie before a FAIL is owed, in the units of its
 	// statistic; 0 = not stated. CheckResult.Power states the power there. Left out of
@@ -218,8 +211,7 @@ func (c Check) Validate() error {
 	return errors.Join(errs...)
 }
 
-// AlgorithmLabel is the algorithm label the check is about; the spec decoder verifies that
-// it names an algorithm of the spec.
+// AlgorithmLabel is the algorithm the check is about (the spec decoder verifies it).
 func (c Check) AlgorithmLabel() string { return c.Algorithm }
 
 // ReferenceLabel is the second algorithm a check compares with (audit-ks, ks-order: vs;
@@ -229,8 +221,7 @@ func (c Check) ReferenceLabel() string {
 	return label
 }
 
-// ReferenceKey is the spec key of ReferenceLabel ("vs" or "against"), for the spec
-// decoder's error messages.
+// ReferenceKey is the spec key of ReferenceLabel ("vs" or "against"), for error messages.
 func (c Check) ReferenceKey() string {
 	_, key := c.kind().reference(c)
 	return key
@@ -247,8 +238,7 @@ func (c Check) Label() string { return c.kind().label(c) }
 // IsAudit reports whether c is a privacy-audit kind (reported under AuditRule).
 func (c Check) IsAudit() bool { return c.kind().audit() }
 
-// expectedText is the check's expected value with its claim: "= 0.5 ± 0.25",
-// "≤ 0.5 + 0.25", "≥ 1", ….
+// ExpectedText is the check's expected value with its claim ("slope = 0.5 ± 0.25", "≤ 1").
 func (c Check) ExpectedText() string { return c.kind().expected(c) }
 
 func (c Check) Threshold() float64 { return c.kind().threshold(c) }
@@ -322,8 +312,7 @@ type CheckResult struct {
 	// intersection-union max over x. NaN when a PASS is no rejection (the audit kinds) or
 	// nothing was computed. HolmClaims adjusts it over the suite.
 	PPass float64
-	// Resamples is the number of defined bootstrap resamples behind Lo, Hi and PPass (0 for
-	// the kinds whose interval is not a bootstrap).
+	// Resamples is the number of defined bootstrap resamples behind Lo, Hi and PPass.
 	Resamples int
 	// LackOfFit is the lack-of-fit statistic of a slope check's power law (NaN otherwise).
 	LackOfFit table.LackOfFit
@@ -348,7 +337,7 @@ func verdictOf(pass bool) Verdict {
 	return Fail
 }
 
-// trialsText is "30" or "28–30": the ok trials per point.
+// TrialsText is "30" or "28–30": the ok trials per point.
 func TrialsText(lo, hi int) string {
 	if lo == hi {
 		return fmt.Sprint(lo)
@@ -356,9 +345,8 @@ func TrialsText(lo, hi int) string {
 	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
-// applyRole turns the result of a measurement into MEASURED: its value and CI stay, the
-// decision rule's verdict and reason go (a measurement tests nothing). A measurement with
-// no value keeps the reason that says why. Claims and invariants are unchanged.
+// ApplyRole makes a measurement's result MEASURED: its value and CI stay, the verdict and
+// reason go (a measurement with no value keeps the reason why). Others are unchanged.
 func ApplyRole(r CheckResult) CheckResult {
 	if r.Role != RoleMeasurement {
 		return r
@@ -371,8 +359,7 @@ func ApplyRole(r CheckResult) CheckResult {
 	return r
 }
 
-// Tally counts verdicts apart by role: the claims' PASS / FAIL / INCONCLUSIVE, the
-// invariants' and the number of measurements.
+// Tally counts verdicts by role: the claims', the invariants' and the measurements.
 type Tally struct {
 	Claims, Invariants [len(verdictNames)]int
 	Measurements       int
@@ -458,8 +445,8 @@ func (r CheckResult) Summary() string {
 }
 
 // SuiteAlpha is the family-wise error rate of the suite-level multiplicity statement: the
-// level of each one-sided decision (the end of a 95% CI), so that a claim that PASSes
-// alone and survives Holm is shown at the same level over the whole suite.
+// level of each one-sided decision (a 95% CI's end), so a PASS that survives Holm is shown
+// at the same level over the whole suite.
 const SuiteAlpha = 0.025
 
 // Multiplicity is Holm's step-down adjustment (Holm 1979) of the PPass of a set of claim
@@ -473,8 +460,8 @@ type Multiplicity struct {
 	Adjusted   []float64 // per check given to holmClaims, in order: its Holm-adjusted p (NaN if not adjusted)
 }
 
-// holmClaims adjusts the PASS p values of the checks of role claim among n checks, the
-// i-th with role(i), verdict(i) and PASS p value p(i).
+// HolmClaims adjusts the PASS p values of the claims among n checks, the i-th with
+// role(i), verdict(i) and PASS p value p(i).
 func HolmClaims(n int, role func(int) Role, verdict func(int) Verdict, p func(int) float64) Multiplicity {
 	m := Multiplicity{Adjusted: make([]float64, n)}
 	var idx []int
