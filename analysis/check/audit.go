@@ -263,17 +263,15 @@ func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	return res
 }
 
-// Roles of an audited algorithm: a deliberately broken variant must be flagged, an honest
-// one must pass.
+// Roles of an audited algorithm: a broken variant must be flagged, an honest one pass.
 const (
 	roleBroken = "broken"
 	roleHonest = "honest"
 )
 
-// auditRole says whether a row comes from a deliberately broken variant: the audit's
-// registry entries write the column broken (1 or 0), which the runner's re-derived
-// guarantee cannot change; rows without it (other mechanisms) are honest, so a guarantee
-// of none cannot turn a mechanism broken by a bug into an expected FLAGGED.
+// auditRole says whether a row comes from a deliberately broken variant (column broken =
+// 1, which the audit's registry entries write and the runner cannot change); other rows
+// are honest, so a guarantee of none cannot turn a bug into an expected FLAGGED.
 func auditRole(r *rows.Record) string {
 	if r.Text(rows.ColBroken) == "1" {
 		return roleBroken

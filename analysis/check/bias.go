@@ -41,9 +41,8 @@ type BiasGroup struct {
 	weights []int
 }
 
-// biasGroups collects the (cell, algorithm) groups of rs with statistics in column metric,
-// the cost column costCol ("" for none); a row whose statistics do not parse, or lie
-// outside [0, 1], is an error (the column is not a probability integral transform).
+// BiasGroups collects the (cell, algorithm) groups of rs, statistics in column metric and
+// cost in costCol ("" for none); statistics outside [0, 1] (no PIT) or unparsed are an error.
 func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error) {
 	var out []*BiasGroup
 	idx := map[[2]string]*BiasGroup{}
@@ -171,9 +170,8 @@ func DistanceCI(d float64, n int) (lo, hi float64) {
 	return math.Max(0, d-e), d + e
 }
 
-// DefaultKSFloorConfidence is the confidence of a ks-floor check's DKW bounds when the
-// spec gives none: each bound is a test at level 2.5%, like the end of every other
-// check's 95% CI.
+// DefaultKSFloorConfidence is the default confidence of a ks-floor check's DKW bounds:
+// each bound a test at level 2.5%, like the end of every other check's 95% CI.
 const DefaultKSFloorConfidence = 0.975
 
 func (c Check) KSFloorConfidence() float64 { return cmp.Or(c.Confidence, DefaultKSFloorConfidence) }
@@ -273,8 +271,7 @@ func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	case res.Lo > 0:
 		res.Verdict = Pass
 	case res.Hi < 0:
-		// FAIL on the CI like every kind: the whole 95% CI of D[vs] − D[algorithm] below 0
-		// contradicts the order; a point estimate ≤ 0 inside a CI across 0 decides nothing.
+		// The whole CI below 0 contradicts the order (a point estimate ≤ 0 decides nothing).
 		res.Verdict = Fail
 	default:
 		res.Verdict = Inconclusive

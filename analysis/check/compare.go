@@ -18,8 +18,7 @@ import (
 // spec gives none: two-sided 95% CIs, i.e. one-sided tests at level 2.5% each way.
 const DefaultCompareConfidence = 0.95
 
-// ComparePoint is one x value of a compare check: the metric of Algorithm (A) against
-// that of Against (B) on the rows of one cell each.
+// ComparePoint is one x value of a compare check: A's metric against B's, one cell each.
 type ComparePoint struct {
 	X     float64 // the vs value (the cell's index when vs is empty)
 	Cell  string  // the cell id(s) of the rows
@@ -45,7 +44,7 @@ func (c Check) CompareSymbol() string {
 	return "≤"
 }
 
-// compareClaim is the effective claim of a compare check: upper unless lower.
+// CompareClaim is the effective claim of a compare check: upper unless lower.
 func CompareClaim(c Claim) Claim {
 	if c == ClaimLower {
 		return ClaimLower
@@ -55,9 +54,8 @@ func CompareClaim(c Claim) Claim {
 
 func (c Check) CompareConfidence() float64 { return cmp.Or(c.Confidence, DefaultCompareConfidence) }
 
-// comparePoint compares the rows a (algorithm A) and b (B) of one x value on metric.
-// It pairs them when they hold the same trials of the same cell with the same seed (the
-// same problem instance: DESIGN.md "Seeds"), else uses Welch's unequal-variance t.
+// comparePoint compares the rows a (of A) and b (of B) of one x on metric: paired when
+// Pairable (the same instances: DESIGN.md "Seeds"), else by Welch's unequal-variance t.
 func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (ComparePoint, bool) {
 	var pt ComparePoint
 	va, vb := table.MetricValues(a, metric), table.MetricValues(b, metric)
@@ -248,8 +246,7 @@ func judgePoints(c Check, pts []ComparePoint, alpha float64, sign int) judgement
 		case onSide:
 			pt.Verdict = Pass
 		case pt.P <= alpha:
-			// The whole CI is on the wrong side of 0, but the contradiction does not
-			// survive Holm's adjustment over the x values.
+			// The whole CI is on the wrong side of 0, but not after Holm over x.
 			pt.Verdict = Inconclusive
 			j.notHolm = append(j.notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.XText(pt.X),
 				table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.P), FmtP(pt.PHolm)))
@@ -280,7 +277,7 @@ const (
 	TestNone   = "none"   // fewer than 2 trials on a side: no test
 )
 
-// pairable: both sides hold the same trial indices, each with the same seed.
+// Pairable reports whether both sides hold the same trials (≥ 2), each with the same seed.
 func Pairable(a, b []*rows.Record) bool {
 	if len(a) != len(b) || len(a) < 2 {
 		return false
