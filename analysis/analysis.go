@@ -403,9 +403,8 @@ func resultsPath(p string) string {
 	return filepath.Join(p, "results.csv")
 }
 
-// CompareDirs compares the results.csv of two experiment folders (or two results.csv
-// files), writes the table to w, and compare.csv and compare_<metric>.{png,svg,pdf} into
-// outDir.
+// CompareDirs compares the results.csv of two experiment folders (or files), writes the
+// table to w, and compare.csv and compare_<metric>.{png,svg,pdf} into outDir.
 func CompareDirs(oldPath, newPath, outDir string, opt CompareOptions, w io.Writer) (CompareResult, error) {
 	var res CompareResult
 	old, err := rows.ReadFile(resultsPath(oldPath))

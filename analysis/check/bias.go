@@ -210,7 +210,6 @@ func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
 	return res, g
 }
 
-// run evaluates a ks-floor check.
 func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
@@ -245,7 +244,6 @@ func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	return res
 }
 
-// run evaluates a ks-order check.
 func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
@@ -309,7 +307,6 @@ func (ksFloorKind) expected(c Check) string {
 	return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", table.FmtSpec(c.Max), 100*c.KSFloorConfidence())
 }
 
-// threshold is the declared floor of the distance.
 func (ksFloorKind) threshold(c Check) float64 { return c.Max }
 
 func (ksFloorKind) summary(r CheckResult) string {

@@ -56,7 +56,6 @@ var kinds = [...]checkKind{
 	KindRegime:   regimeKind{},
 }
 
-// known reports whether k is a kind of kinds.
 func (k CheckKind) known() bool { return k >= 0 && int(k) < len(kinds) }
 
 // kind is c's behaviour; a kind out of range (refused by Validate) reads as a slope.
@@ -202,7 +201,6 @@ type groupKind interface {
 	tooFew(v Verdict) bool
 }
 
-// runGroupCheck evaluates the group kind k of c on the ok rows rs.
 func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res := newResult(c)
 	sel := table.Filter(rs, c.Algorithm, c.Where)
@@ -494,7 +492,6 @@ func (k boundKind) statistic(Check, []table.Group, []float64, []float64, *CheckR
 	return table.MaxStatistic, true
 }
 
-// region is a min's [min, ∞), a max's (−∞, max].
 func (k boundKind) region(c Check) (lo, hi float64) {
 	inf := math.Inf(1)
 	if k.lower {

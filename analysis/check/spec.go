@@ -243,7 +243,6 @@ func (c Check) ExpectedText() string { return c.kind().expected(c) }
 
 func (c Check) Threshold() float64 { return c.kind().threshold(c) }
 
-// enumString is names[e], or typ(e) out of range.
 func enumString[E ~int](names []string, e E, typ string) string {
 	if e >= 0 && int(e) < len(names) {
 		return names[e]
@@ -251,7 +250,6 @@ func enumString[E ~int](names []string, e E, typ string) string {
 	return fmt.Sprintf("%s(%d)", typ, int(e))
 }
 
-// enumMarshal is names[e], an "invalid what" error out of range.
 func enumMarshal[E ~int](names []string, e E, what string) ([]byte, error) {
 	if e < 0 || int(e) >= len(names) {
 		return nil, fmt.Errorf("invalid %s %d", what, int(e))
@@ -329,7 +327,6 @@ func newResult(c Check) CheckResult {
 	return CheckResult{Check: c, Fitted: nan, Lo: nan, Hi: nan, PPass: nan, LackOfFit: table.LackOfFit{Chi2: nan, P: nan}, Power: nan}
 }
 
-// verdictOf is Pass or Fail.
 func verdictOf(pass bool) Verdict {
 	if pass {
 		return Pass

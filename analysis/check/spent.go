@@ -393,7 +393,6 @@ func (c spentCache) delta(s, eps float64) float64 {
 	return c.memo([2]float64{s, eps}, func() float64 { return GaussianDeltaQuadrature(s, eps) })
 }
 
-// memo is c[k], computed by f on the first call.
 func (c spentCache) memo(k any, f func() float64) float64 {
 	v, ok := c[k]
 	if !ok {

@@ -67,9 +67,8 @@ func EpsLowerBound(fp, n0, fn, n1 int, delta, conf float64) float64 {
 	return lb
 }
 
-// Threshold is a pre-registered test "S > T" (Greater) or "S < T" (!Greater) deciding
-// for D′ (PRIVACY.md §3.2 step 2). It must be chosen on a pilot run disjoint from the
-// audit samples (step 6).
+// Threshold is a pre-registered test "S > T" (Greater) or "S < T" deciding for D′
+// (PRIVACY.md §3.2 step 2), chosen on a pilot disjoint from the audit samples (step 6).
 type Threshold struct {
 	T       float64
 	Greater bool
@@ -86,11 +85,10 @@ func (th Threshold) Count(s []float64) int {
 	return c
 }
 
-// ChooseThreshold selects, on pilot samples s0 (under D) and s1 (under D′), the
-// threshold test that maximises score(tp, len(s1), fp, len(s0)) over every cut point
-// between sorted pooled pilot values and both directions. score is the bound the audit
-// will compute (MuLowerBound or EpsLowerBound with the same confidence), so the pilot
-// optimises what is reported (PRIVACY.md §3.2 step 6). O((n0+n1) log) time.
+// ChooseThreshold selects, on pilot samples s0 (under D) and s1 (under D′), the threshold
+// test that maximises score(tp, len(s1), fp, len(s0)) over every cut between sorted pooled
+// pilot values and both directions; score is the bound the audit will compute, so the
+// pilot optimises what is reported (PRIVACY.md §3.2 step 6). O((n0+n1) log) time.
 func ChooseThreshold(s0, s1 []float64, score func(tp, n1, fp, n0 int) float64) Threshold {
 	type pt struct {
 		v   float64
@@ -209,8 +207,7 @@ func thresholdAudit(p0, p1, s0, s1 []float64, pilotScore, score func(tp, n1, fp,
 		PilotBound: score(th.Count(p1), len(p1), th.Count(p0), len(p0))}
 }
 
-// KSTwoSample returns the two-sample Kolmogorov–Smirnov statistic sup|F_x − F_y|; x and
-// y are sorted in place.
+// KSTwoSample is the two-sample Kolmogorov–Smirnov sup|F_x − F_y|, sorting x and y in place.
 func KSTwoSample(x, y []float64) float64 {
 	slices.Sort(x)
 	slices.Sort(y)

@@ -52,8 +52,7 @@ func studentT[N int | float64](nu N) distuv.StudentsT {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(nu)}
 }
 
-// Mean is the arithmetic mean of v (montanaflynn/stats: the sum in order over the
-// length); NaN for an empty v.
+// Mean is v's arithmetic mean (montanaflynn/stats: the sum in order over the length), NaN if empty.
 func Mean(v []float64) float64 {
 	m, _ := mstats.Mean(v)
 	return m
@@ -88,9 +87,8 @@ func WelchT(m1, s1 float64, n1 int, m2, s2 float64, n2 int) (t, df, p float64) {
 	return t, df, StudentTwoSided(t, df)
 }
 
-// PairedT is the paired t test of mean zero of the differences d (Student 1908): t =
-// mean/(sd/√n) with n − 1 degrees of freedom; differences without spread are zero (p = 1)
-// or a constant shift (p = 0).
+// PairedT is the paired t test (Student 1908) of mean zero of the differences d, n − 1 df;
+// differences without spread are zero (p = 1) or a constant shift (p = 0).
 func PairedT(d []float64) (t, df, p float64) {
 	s := Summarize(d)
 	if s.N < 2 {
@@ -107,8 +105,7 @@ func PairedT(d []float64) (t, df, p float64) {
 	return t, df, StudentTwoSided(t, df)
 }
 
-// OneSidedP is P(T ≥ t) for Student's t with nu degrees of freedom (nu = +Inf: the
-// normal). t = ±Inf gives 0 or 1.
+// OneSidedP is P(T ≥ t) for Student's t with nu df (nu = +Inf: the normal).
 func OneSidedP(t, nu float64) float64 {
 	switch {
 	case math.IsNaN(t):
@@ -130,8 +127,7 @@ func OneSidedP(t, nu float64) float64 {
 	return 1 - two/2
 }
 
-// TCrit is the (1 − α)-quantile of Student's t with nu degrees of freedom (nu = +Inf:
-// the normal).
+// TCrit is the (1 − α)-quantile of Student's t with nu df (nu = +Inf: the normal).
 func TCrit(alpha, nu float64) float64 {
 	if math.IsInf(nu, 1) || nu > 1e7 {
 		return -NormalQuantile(alpha)
@@ -229,9 +225,8 @@ func FitLogLogInto(lx, ly, x, y []float64) (LogLogFit, bool) {
 	return LogLogFit{Slope: b, Intercept: a}, true
 }
 
-// ascendingPValues returns q, as long as p and all NaN, and the indices of p's non-NaN
-// values in ascending order of p (ties in index order): BenjaminiHochberg's and
-// HolmAdjust's first step.
+// ascendingPValues returns q (all NaN, as long as p) and the indices of p's non-NaN values
+// in ascending order of p, ties in index order: BenjaminiHochberg's and HolmAdjust's start.
 func ascendingPValues(p []float64) (q []float64, order []int) {
 	q = make([]float64, len(p))
 	for i, v := range p {

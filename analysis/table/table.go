@@ -114,8 +114,7 @@ func Filter(rs []*rows.Record, algorithm string, where map[string]string) []*row
 	return out
 }
 
-// value evaluates expr on r: a column, a derived column (package doc), or "a/b".
-// ok is false when the value is missing or not a number.
+// Value evaluates expr on r (a column, a derived column or "a/b"); false for no number.
 func Value(r *rows.Record, expr string) (float64, bool) {
 	if a, b, isRatio := strings.Cut(expr, "/"); isRatio {
 		x, okx := Value(r, strings.TrimSpace(a))
@@ -265,8 +264,7 @@ func GaussianDelta(eps, s float64) float64 {
 	return 0.5*(math.Erf(b)-math.Erf(a)) - 0.5*math.Expm1(eps)*math.Erfc(b)
 }
 
-// sweptColumns returns the identity columns whose value varies across ids (each in
-// identityColumns order, as rows.Record.Identity returns it).
+// SweptColumns returns the identity columns (in order) whose value varies across ids.
 func SweptColumns(ids [][]rows.KV) []string {
 	var out []string
 	for j, c := range rows.IdentityColumns() {
@@ -311,8 +309,7 @@ func Symbol(c string) string {
 	return cmp.Or(map[string]string{rows.ColEpsilon: "ε", rows.ColDelta: "δ", rows.ColGK: "G_k"}[c], c)
 }
 
-// fmtSpec formats a value written in the spec (expected slope, tolerance, threshold) in
-// full, so that a threshold of 1.000000001 does not print as 1.
+// FmtSpec formats a spec value in full, so that a threshold of 1.000000001 does not print as 1.
 func FmtSpec(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // fmtG formats a statistic for tables: 4 significant digits, "—" for NaN.
@@ -494,8 +491,7 @@ func MetricValues(rs []*rows.Record, metric string) []float64 {
 	return out
 }
 
-// XGroups splits rs by the value of vs (groupX), keeping vs in [xmin, xmax]; the keys
-// are sorted.
+// XGroups splits rs by the value of vs (groupX) in [xmin, xmax]; the keys are sorted.
 func XGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (map[float64][]*rows.Record, []float64) {
 	out := map[float64][]*rows.Record{}
 	for _, r := range rs {
@@ -605,8 +601,7 @@ func MetricColumns(rs []*rows.Record) []string {
 	return append(slices.Clone(SummaryMetrics), ex...)
 }
 
-// Summaries returns the stats.Stats over trials per (cell, algorithm) and metric with a
-// value, of the ok rows rs.
+// Summaries returns the stats.Stats of the ok rows rs per (cell, algorithm) and metric.
 func Summaries(rs []*rows.Record) []Summary {
 	metrics := MetricColumns(rs)
 	var out []Summary
