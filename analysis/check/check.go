@@ -110,10 +110,8 @@ const BootstrapResamples = 10000
 // tell a power law from a curve.
 const MinSlopePoints = 4
 
-// Seed derives the bootstrap generator of check c of experiment name from the JSON of
-// the Check (encoding/json sorts a map's keys, so where: is canonical), never from its
-// position in the spec: the same check written twice, or moved, gets the same CI and
-// verdict. The role is left out, so a claim and its measurement twin agree too.
+// Seed derives the bootstrap generator of check c of experiment name from c's JSON without
+// the role (DESIGN.md "Spec schema"; encoding/json sorts where:'s keys), never its position.
 func Seed(name string, c Check) *rand.Rand {
 	c.Role = RoleClaim
 	js, err := json.Marshal(c)
@@ -129,12 +127,10 @@ func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return withPower(c.kind().run(c, rs, rng))
 }
 
-// withPower states the power of a check's decision at its smallest violation Δ (Detect,
-// else DefaultDetect) and the trials per point that give 80%, from the CI's half-width
-// (stats.Power, stats.PowerTrials). The run is its own pilot: only its spread is used,
-// never its estimate, so the statement does not depend on the verdict. No spread over ≥ 2
-// trials per point: the statistic is computed, not estimated, and any violation FAILs
-// (power 1). A measurement tests nothing: no default violation, no power.
+// withPower states the power of a check's decision at Detect (else DefaultDetect) and the
+// trials per point for 80% (DESIGN.md "Spec schema"). The run is its own pilot: only its
+// spread is used, never its estimate, so the statement does not depend on the verdict. A
+// measurement tests nothing: no default violation, no power.
 func withPower(r CheckResult) CheckResult {
 	r.Power, r.PowerTrials = math.NaN(), 0
 	if r.Role == RoleMeasurement {
@@ -166,9 +162,7 @@ func withPower(r CheckResult) CheckResult {
 }
 
 // DefaultDetect is the smallest violation a check that states none must detect (DESIGN.md
-// "Spec schema"): a slope's tolerance beyond its region; a quarter of a min or max bound;
-// a quarter of B's mean at a compare's decisive x (A 25% worse than B). 0 when the check
-// has no such scale (a slope without tolerance, a bound at 0, another kind).
+// "Spec schema"); 0 without a scale (no tolerance, a bound at 0, another kind).
 func DefaultDetect(r CheckResult) float64 {
 	switch r.Kind {
 	case KindSlope:

@@ -59,12 +59,8 @@ type Claim int
 // Claims of a slope check.
 const (
 	ClaimUnstated Claim = iota
-	// ClaimEquality: the exponent is the expected slope (a rate matched by a lower bound on
-	// the instance measured).
-	ClaimEquality
-	// ClaimUpper: exponent ≤ slope: as vs grows the metric grows at most like (or decays at
-	// least like) vs^slope.
-	ClaimUpper
+	ClaimEquality       // exponent = slope (a rate matched by a lower bound on the instance)
+	ClaimUpper          // exponent ≤ slope: metric grows at most (decays at least) like vs^slope
 	// ClaimLower: exponent ≥ slope: as vs shrinks the metric grows at most like vs^slope
 	// (an O(1/ε) bound read as ε → 0 is a lower bound on the exponent).
 	ClaimLower
@@ -98,18 +94,11 @@ func (c *Claim) UnmarshalText(b []byte) error {
 // Role says what a check's verdict is evidence of; specs write its name ("" reads as claim).
 type Role int
 
-// Roles of a check.
+// Roles of a check (DESIGN.md "Spec schema").
 const (
-	// RoleClaim (the default): a claim of the papers that the data could contradict; its
-	// verdict counts on the scoreboard's PASS / FAIL / INCONCLUSIVE tally.
-	RoleClaim Role = iota
-	// RoleInvariant: a property that holds by construction of the implementation (e.g. the
-	// risk is flat in d at g_k = 0 on the exact reduced path, where nothing depends on d):
-	// evaluated like a claim, but counted apart, since its PASS is not evidence for a paper.
-	RoleInvariant
-	// RoleMeasurement: value and CI reported with no PASS / FAIL (MEASURED), e.g. a risk over
-	// a "there exists a dataset" lower bound on one instance, which nothing could contradict.
-	RoleMeasurement
+	RoleClaim       Role = iota // a claim of the papers the data could contradict (the default)
+	RoleInvariant               // holds by construction: evaluated, counted apart (no evidence)
+	RoleMeasurement             // value and CI reported, nothing tested (verdict MEASURED)
 )
 
 var roleNames = [...]string{RoleClaim: "claim", RoleInvariant: "invariant", RoleMeasurement: "measurement"}
@@ -172,10 +161,8 @@ type Check struct {
 	Confidence float64 `yaml:"confidence"`
 	Against    string  `yaml:"against"` // B in "A ≤ B at every vs": compare checks only (required)
 	Role       Role    `yaml:"role"`    // what the verdict is evidence of (see Role)
-	// Detect is the smallest violation the check must detect (slope, min, max and compare):
-	// how far beyond its region the truth may lie before a FAIL is owed, in the units of its
-	// statistic; 0 = not stated. CheckResult.Power states the power there. Left out of
-	// Seed's JSON: stating it changes no interval.
+	// Detect is the smallest violation a slope, min, max or compare check must detect, in
+	// its statistic's units (0: DefaultDetect; DESIGN.md "Spec schema"); not in Seed's JSON.
 	Detect float64 `yaml:"detect" json:"-"`
 }
 

@@ -69,24 +69,12 @@ type rowSpend struct {
 }
 
 // run re-derives the spend of every ok row of c.Algorithm ("*": every algorithm) whose
-// guarantee is certified or nominal (rows.Guarantee). For each row:
-//
-//   - the reported spend against the budget: epsilon_spent ≤ epsilon, delta_spent ≤ delta;
-//   - expmech's rows (k, mu and the trusted n and G_delta recorded): s = G_Δ√k/(n√κ) with
-//     κ = μ, or the trusted strong_convexity when μ = 0 (GLL22 Thm 6.2; SPEC §2.1), must
-//     not exceed gdp_s; δ(ε) of s-GDP at the budget ε by quadrature
-//     (GaussianDeltaQuadrature; privacy.HockeyStick1D) plus (1 + e^ε)τ for the sampler's
-//     TV budget τ (column tv_budget) must be ≤ δ (SPEC §1.4);
-//   - the GDP baselines (gdp_s, no k): s = √T·Δ/σ from steps, sigma and sensitivity when
-//     recorded, and δ_quad(ε; s) ≤ δ likewise;
-//   - Poisson-subsampled rows (dp-sgd: noise_multiplier z, sampling_rate q, steps T): FAIL
-//     when PoissonDeltaLower, a proven lower bound on δ(ε), exceeds δ; z is the smaller of
-//     noise_multiplier and the one sigma implies (σ = zC/(qn)). Its PASS is no upper bound
-//     (that is the calibration's PLD, and the reported spend): it only catches an overspend.
-//
-// A check naming its algorithm (not "*") also requires every ok row of it to claim a
-// guarantee: a row downgraded to none is a violation. PASS iff every row is within
-// (1 + SpentRelTol) of its budget, else FAIL naming the worst row; Fitted is the largest
+// guarantee is certified or nominal by the routes of DESIGN.md "Spec schema" (spendOf):
+// the reported spend; expmech's s = G_Δ√k/(n√κ) (GLL22 Thm 6.2; SPEC §2.1), its δ(ε) by
+// quadrature (privacy.HockeyStick1D) plus (1 + e^ε)τ ≤ δ (SPEC §1.4); the GDP baselines'
+// s = √T·Δ/σ; dp-sgd's PoissonDeltaLower, which can only catch an overspend. A check
+// naming its algorithm also FAILs a row of it without a guarantee. PASS iff every row is
+// within (1 + SpentRelTol) of its budget, else FAIL naming the worst; Fitted is the largest
 // ratio of spend to budget. No row claiming a guarantee: INCONCLUSIVE (nothing to
 // re-derive is not evidence).
 func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
@@ -312,23 +300,14 @@ func GaussianDeltaQuadrature(s, eps float64) float64 {
 // PoissonDeltaLower is a proven lower bound on δ(ε) of T compositions of the pair the
 // Poisson-subsampled Gaussian's accountant certifies (PRIVACY.md §1.5), in units of the
 // clipping norm C: replace-one, P = (1 − q)N(0, z²) + qN(1, z²) against Q = (1 − q)N(0, z²)
-// + qN(−1, z²) (Zhu, Dong, Wang 2022); add/remove ("remove"), P the same mixture against
-// Q = N(0, z²). It is the second route of the spent check for dp-sgd rows, and shares
-// nothing with the calibration's PLD (privacy loss grid, connect-the-dots, FFT):
-//
-// The linear statistic S = Σ_t x_t is a post-processing of the T outputs, so for every
-// threshold t, P(S > t) − e^ε Q(S > t) ≤ H_{e^ε}(P^T ‖ Q^T) = δ(ε) (the hockey-stick
-// divergence decreases under post-processing; Balle et al. 2018, Thm 5 form). Given the
-// number m ~ Bin(T, q) of steps that drew the replaced example, S is Gaussian:
-// P(S > t) = Σ_m b(m) Φ̄((t − m)/(z√T)), Q(S > t) = Σ_m b(m) Φ̄((t + m)/(z√T)) (replace-one)
-// or Φ̄(t/(z√T)) (remove) — closed forms, no discretisation. The bound is the largest
-// over 801 thresholds spanning S's range under P. Numerical error: the binomial weights
-// come from lgamma and exp (relative error ≤ 1e-13 each), Φ̄ from math.Erfc (≤ 1e-15
-// relative); so P is lowered and Q raised by the relative pad (T + 1)·1e-12, and the
-// binomial mass left out (beyond 12 standard deviations of m, ≤ 1e-30) is added to Q: the
-// value returned is ≤ the true δ(ε) of the pair. At q = 1 the statistic is the likelihood
-// ratio's and the bound is the exact Gaussian δ(ε; 2√T/z) up to the threshold grid.
-// Returns 0 for inputs without a bound (q ∉ (0, 1], z ≤ 0, T < 1).
+// + qN(−1, z²) (Zhu, Dong, Wang 2022); add/remove, the same P against Q = N(0, z²). PRIVACY.md
+// §1.6 "The second route" derives it: P(S > t) − e^ε Q(S > t) ≤ H_{e^ε}(P^T ‖ Q^T) = δ(ε)
+// for the post-processing S = Σ_t x_t (Balle et al. 2018, Thm 5 form), S Gaussian given
+// m ~ Bin(T, q), the best of 801 thresholds over S's range under P; P is lowered and Q
+// raised by the relative pad (T + 1)·1e-12 against the round-off of lgamma, exp (≤ 1e-13
+// each) and math.Erfc (≤ 1e-15), and the binomial mass beyond 12 standard deviations of m
+// (≤ 1e-30) is added to Q, so the value is ≤ the true δ(ε). At q = 1 it is the exact
+// Gaussian δ(ε; 2√T/z) up to the grid. 0 for q ∉ (0, 1], z ≤ 0 or T < 1.
 func PoissonDeltaLower(q, z float64, T int, eps float64, replace bool) float64 {
 	if !(q > 0 && q <= 1) || !(z > 0) || T < 1 || math.IsNaN(eps) {
 		return 0
