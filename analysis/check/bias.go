@@ -216,9 +216,7 @@ func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 		return res
 	}
 	d := res.Fitted
-	// An equivalence statement, D(F, U) below the floor: the bounds [D_N − e, D_N + e]
-	// (DistanceCI's, at 1 − α) hold jointly, so PASS iff the upper is ≤ the floor, FAIL iff
-	// the lower is above it. Failing to reject exactness (the KS p, reported) is no evidence.
+	// An equivalence statement (DESIGN.md "Spec schema"): D_N ± e hold jointly at 1 − α.
 	alpha := 1 - c.KSFloorConfidence()
 	e := stats.DKWRadius(alpha, g.N)
 	res.Lo, res.Hi = math.Max(0, d-e), d+e

@@ -94,14 +94,12 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 	return pt, true
 }
 
-// RunCompare evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥). At
-// each x, A − B gets a two-sided CI at confidence c (paired t on shared instances, else
-// Welch). PASS iff at every x the CI lies on the claim's side of 0 (hi ≤ 0 for ≤): an
-// intersection-union test, of level (1 − c)/2 with no multiplicity adjustment since the
-// claim is the conjunction over x (Berger 1982, Technometrics 24:295–300; Berger & Hsu
-// 1996, Statist. Sci. 11:283–319). FAIL iff at some x the contradiction (A > B for ≤) is
-// significant at (1 − c)/2 after Holm's step-down over x (familywise error ≤ (1 − c)/2 of
-// a false FAIL, Holm 1979). INCONCLUSIVE otherwise; an x one side lacks rules out PASS.
+// RunCompare evaluates a compare check, "metric[A] ≤ metric[B] at every x" (or ≥), from a
+// two-sided CI of A − B at each x at confidence c. PASS iff every CI is on the claim's
+// side of 0: an intersection-union test of level (1 − c)/2, unadjusted since the claim is
+// the conjunction over x (Berger 1982, Technometrics 24:295–300; Berger & Hsu 1996,
+// Statist. Sci. 11:283–319). FAIL iff some x contradicts it at (1 − c)/2 after Holm's
+// step-down over x (Holm 1979). INCONCLUSIVE otherwise; an x one side lacks rules out PASS.
 func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res := newResult(c)
 	conf := c.CompareConfidence()

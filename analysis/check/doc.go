@@ -7,14 +7,10 @@
 //
 // Rate checks (kind "slope", the default) test claims "metric ∝ vs^slope", e.g. GLL22
 // Thm 6.4 (excess empirical risk ∝ n^-1 · d^{1/2} · ε^-1) or LLL24 Thm 2.2 (risk ∝
-// rank^{1/2}, flat in d): least squares of log(mean metric) on log(vs) over the groups of
-// rows with equal vs, with a percentile bootstrap CI that resamples trials within each
-// group. Every check decides from its CI, each end a one-sided test at level 2.5%: PASS
-// iff the CI lies inside the region the claim asserts, FAIL iff entirely outside,
-// INCONCLUSIVE (counted apart) when it straddles an end; an equality claim is
-// Schuirmann's two one-sided tests of slope ± tolerance. Bound checks ("min", "max")
-// decide on the CI of the extreme group mean. The reports adjust the claims' PPass by
-// Holm's step-down over the suite (HolmClaims); Role says what a verdict is evidence of.
+// rank^{1/2}, flat in d), by least squares of log(mean metric) on log(vs) with a bootstrap
+// CI that resamples trials within each vs group. Every check decides from its CI
+// (DESIGN.md "Spec schema"); an equality claim is Schuirmann's two one-sided tests of
+// slope ± tolerance. The reports adjust the claims' PPass by Holm over the suite (HolmClaims).
 //
 // The other kinds lie in their files: compare.go (intersection-union tests over x, Berger
 // 1982, whose FAIL survives Holm's step-down over x, Holm 1979), audit.go (PRIVACY.md

@@ -64,12 +64,10 @@ func (c RegimeCell) Ratio(m string) float64 {
 	return c.Means[m] / c.Means[c.Best]
 }
 
-// RegimeMap computes the regime map of metric over the ok rows rs: per cell and ordered
-// pair of methods, the paired P(A < B) with its bootstrap CI (stats.ProbImprovementCI,
-// trials paired by trial: the same instance); the label is winner when the CI of P(best <
-// other) lies above ½ for every other private method, else indistinguishable. Each cell's
-// bootstrap is seeded by its identity columns and the metric (never its id or the
-// experiment's name), so two experiments that share a cell give it the same map rows.
+// RegimeMap computes the regime map of metric over the ok rows rs (DESIGN.md "Spec
+// schema", kind regime; stats.ProbImprovementCI on trials paired by trial). Each cell's
+// bootstrap is seeded by its identity columns and the metric, never its id or the
+// experiment's name, so two experiments that share a cell give it the same map rows.
 func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 	var cells, algs []string
 	params := map[string]map[string]string{}
@@ -195,10 +193,9 @@ func pairedValues(a, b map[int]float64) (xa, xb []float64) {
 // RegimeAlpha is the level of the sign test that VerifyRegime holds a winner label to.
 const RegimeAlpha = 0.05
 
-// VerifyRegime checks the map's labels by an independent test on the same rows: a winner
-// cell's best must have the lowest private mean and pass, against every other private
-// method, an exact one-sided sign test (stats.SignTestP, ties dropped) of "best < other"
-// at level RegimeAlpha. It returns one line per disagreement.
+// VerifyRegime holds each winner label to the lowest private mean and an exact one-sided
+// sign test of "best < other" (stats.SignTestP) at RegimeAlpha against every other private
+// method, on the same rows; it returns one line per disagreement.
 func VerifyRegime(cells []RegimeCell, rs []*rows.Record, metric string) []string {
 	vals := trialValues(rs, metric, func(*rows.Record) {})
 	var bad []string

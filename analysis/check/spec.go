@@ -145,18 +145,15 @@ type Check struct {
 	Claim Claim             `yaml:"claim"`
 	Where map[string]string `yaml:"where"` // extra row filters: column → value (numbers compare numerically)
 	Kind  CheckKind         `yaml:"kind"`  // slope (default) or another CheckKind
-	// Min and Max are the thresholds of KindMin/KindMax; 0 means 1 (a ratio to a curve).
-	// Max is also the floor of KindKSFloor: the largest KS distance to the exact law that
-	// the check accepts (required).
+	// Min and Max are the thresholds of min and max (0 means 1: a ratio to a curve); Max is
+	// also ks-floor's (required) largest accepted KS distance to the exact law.
 	Min float64 `yaml:"min"`
 	Max float64 `yaml:"max"`
 	// XMin and XMax restrict the vs values used (inclusive); 0 means unbounded.
 	XMin float64 `yaml:"x_min"`
 	XMax float64 `yaml:"x_max"`
-	// Pilot and Confidence: for audit-mu and audit-eps, trials < Pilot of each side choose
-	// the threshold test and the rest are audited at Confidence (0: DefaultAuditConfidence).
-	// Confidence is also audit-ks's 1 − α (0: α = DefaultKSAlpha), compare's per-x CI level
-	// (0: DefaultCompareConfidence) and ks-floor's DKW level (0: DefaultKSFloorConfidence).
+	// Pilot (audit-mu, audit-eps: the trials that choose the threshold test) and Confidence
+	// (0: the kind's Default…Confidence, or α = DefaultKSAlpha): DESIGN.md "Spec schema".
 	Pilot      int     `yaml:"pilot"`
 	Confidence float64 `yaml:"confidence"`
 	Against    string  `yaml:"against"` // B in "A ≤ B at every vs": compare checks only (required)

@@ -15,11 +15,9 @@ import (
 	"expmech/rows"
 )
 
-// SpentRelTol is the relative slack of the spent check: a re-derived spend up to
-// (1 + SpentRelTol) × the budget is accepted. The second routes are accurate far beyond it
-// (the quadrature agrees with the closed-form curve to ≤ 1e-9 relative on the tested range,
-// TestGaussianDeltaQuadrature), so it only absorbs the round-off of the columns (%g, 17
-// significant digits); an overspend of less than one part in a million is not looked for.
+// SpentRelTol is the relative slack of the spent check: it absorbs the columns' round-off
+// (%g, 17 digits), the routes agreeing with the closed forms to ≤ 1e-9
+// (TestGaussianDeltaQuadrature); an overspend under one part in a million is not looked for.
 const SpentRelTol = 1e-6
 
 // The names of the trusted_constants column the spent check reads (the problems.Const*

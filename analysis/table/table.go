@@ -416,12 +416,10 @@ func BootstrapDist(gs []Group, st Statistic, resamples int, rng *rand.Rand) (out
 }
 
 // LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of
-// squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power-law
-// fit, with w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), which is χ²(k − 2) under
-// the power law for k points with enough trials each (the residual-variance test of a
-// regression with known variances; Draper & Smith 1998 §2.1). With few points the slope's
-// CI alone cannot tell a curve from a line: a small P says the means bend. NaN when
-// undefined (k < 3, a point with < 2 trials or zero spread).
+// squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power law,
+// w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), χ²(k − 2) under the power law for k
+// points with enough trials (Draper & Smith 1998 §2.1): a small P says the means bend,
+// which the slope's CI cannot tell. NaN for k < 3 or a point with < 2 trials or no spread.
 type LackOfFit struct {
 	Chi2 float64
 	DF   int
