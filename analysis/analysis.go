@@ -51,7 +51,6 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 		}
 	}
 	okRows := table.OK(rs)
-	// Every experiment whose rows claim a guarantee re-derives them (check.SpentDefault).
 	exp.Checks = check.WithDefaults(exp.Checks, okRows)
 	sums := table.Summaries(okRows)
 	if err := report.WriteSummaryCSV(filepath.Join(dir, "summary.csv"), sums); err != nil {
@@ -71,7 +70,6 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 	if err := report.WriteChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
 	}
-	// The regime map (its check's metric and where): map.csv beside the results.
 	if rc, ok := report.RegimeCheck(exp); ok {
 		m := check.RegimeMap(table.Filter(okRows, "", rc.Where), rc.Metric)
 		if err := report.WriteRegimeCSV(filepath.Join(dir, "map.csv"), rc.Metric, m); err != nil {

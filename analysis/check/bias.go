@@ -34,8 +34,7 @@ type BiasGroup struct {
 	stepC     string      // the step_c column (sampler-bias), "" if none
 	vq, gq    float64     // value and gradient queries, summed over the rows
 	N         int         // draws in all
-	// merged and owner are every draw, sorted, and its trial (resample's cache); weights
-	// is resample's scratch.
+	// every draw sorted, its trial and the weights: Resample's cache and scratch
 	merged  []float64
 	owner   []int32
 	weights []int

@@ -226,7 +226,6 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 		xs[i], means[i] = g.X, stats.Mean(g.Vals)
 		res.TrialsMin, res.TrialsMax = min(res.TrialsMin, len(g.Vals)), max(res.TrialsMax, len(g.Vals))
 	}
-	// With an x axis, a verdict needs ≥ MinSlopePoints values of vs (groupKind.tooFew).
 	tooFew := c.Vs != "" && len(gs) < MinSlopePoints
 	st, ok := k.statistic(c, gs, xs, means, &res)
 	if !ok {

@@ -192,8 +192,6 @@ func comparePoints(c Check, rs []*rows.Record, alpha float64, sign int) (pts []C
 			return nil, nil, fmt.Sprintf("ambiguous: %s spans %d cells (%s); pin the other swept columns with where",
 				c.XText(x), len(cs), strings.Join(cs, ","))
 		}
-	}
-	for _, x := range xs {
 		pt, ok := comparePoint(ga[x], gb[x], c.Metric, alpha, sign)
 		if !ok {
 			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.XText(x)))

@@ -147,7 +147,6 @@ const (
 // derived computes the derived columns of the package doc from r's columns.
 func Derived(r *rows.Record, name string) (float64, bool) {
 	get := r.Float
-	// get2 reads two columns; ok when both hold a number.
 	get2 := func(a, b string) (x, y float64, ok bool) {
 		x, okx := get(a)
 		y, oky := get(b)
