@@ -176,10 +176,6 @@ type cmpGroup struct {
 // their identity columns: columns constant over each such cell's rows (every algorithm:
 // a swept key, not a mechanism's diagnostic) whose values differ between the cells.
 func discriminators(rs []*rows.Record) []string {
-	canonical := map[string]bool{}
-	for _, c := range rows.Columns() {
-		canonical[c] = true
-	}
 	type cellInfo struct {
 		vals map[string]string
 		bad  map[string]bool
@@ -196,7 +192,7 @@ func discriminators(rs []*rows.Record) []string {
 			byKey[k] = append(byKey[k], id)
 		}
 		for _, col := range r.Layout().Columns() {
-			if canonical[col] {
+			if rows.IsCanonical(col) {
 				continue
 			}
 			v := strings.TrimSpace(r.Text(col))

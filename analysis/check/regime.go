@@ -72,7 +72,6 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 	var cells, algs []string
 	params := map[string]map[string]string{}
 	extra := map[string][]string{}
-	canonical := rows.Columns()
 	notPrivate := map[string]bool{} // algorithms with an ok row of no private guarantee
 	vals := trialValues(rs, metric, func(r *rows.Record) {
 		c, a := r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)
@@ -86,7 +85,7 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 			// geometric median's power) is part of the cell's identity; extra columns some
 			// row of the cell leaves empty or sets otherwise are outputs, dropped below.
 			for _, col := range r.Layout().Columns() {
-				if v := r.Text(col); v != "" && !slices.Contains(canonical, col) {
+				if v := r.Text(col); v != "" && !rows.IsCanonical(col) {
 					p[col] = v
 					extra[c] = append(extra[c], col)
 				}

@@ -570,15 +570,11 @@ func ByCellAlgorithm(rs []*rows.Record) []CellAlg {
 // metricColumns is summaryMetrics plus the numeric extra columns of rs (a column is
 // numeric when every non-empty value of it is a number).
 func MetricColumns(rs []*rows.Record) []string {
-	known := map[string]bool{}
-	for _, c := range rows.Columns() {
-		known[c] = true
-	}
 	extra := map[string]bool{}
 	bad := map[string]bool{}
 	for _, r := range rs {
 		for _, k := range r.Layout().Columns() {
-			if known[k] || bad[k] || r.Text(k) == "" {
+			if rows.IsCanonical(k) || bad[k] || r.Text(k) == "" {
 				continue
 			}
 			if _, ok := r.Float(k); ok {
@@ -588,13 +584,9 @@ func MetricColumns(rs []*rows.Record) []string {
 			}
 		}
 	}
-	var ex []string
-	for k := range extra {
-		if !bad[k] && !slices.Contains(SummaryMetrics, k) {
-			ex = append(ex, k)
-		}
-	}
-	slices.Sort(ex)
+	ex := slices.DeleteFunc(slices.Sorted(maps.Keys(extra)), func(k string) bool {
+		return bad[k] || slices.Contains(SummaryMetrics, k)
+	})
 	return append(slices.Clone(SummaryMetrics), ex...)
 }
 
