@@ -159,11 +159,10 @@ func (g *BiasGroup) PerDraw() float64 {
 	return s / float64(g.N)
 }
 
-// distanceCI is a 95% interval for the distance D(F, U) of the sampler's law F to the
-// exact law, valid at every N: by the triangle inequality |D_N − D(F, U)| ≤ sup|F̂_N − F|,
-// which the DKW–Massart inequality P(sup|F̂_N − F| > e) ≤ 2e^{−2Ne²} (Massart 1990) bounds
-// by e = √(ln(2/0.05)/(2N)). (A bootstrap over trials is biased upward for a KS distance:
-// resampled trials repeat draws, and its percentile interval can exclude the estimate.)
+// DistanceCI is a 95% interval for the distance D(F, U) of the sampler's law F to the exact
+// law, valid at every N: |D_N − D(F, U)| ≤ sup|F̂_N − F| (triangle inequality) ≤
+// e = √(ln(2/0.05)/(2N)) by DKW–Massart, P(sup|F̂_N − F| > e) ≤ 2e^{−2Ne²} (Massart 1990).
+// Not a bootstrap over trials: resampled trials repeat draws, which biases a KS distance up.
 func DistanceCI(d float64, n int) (lo, hi float64) {
 	e := stats.DKWRadius(0.05, n)
 	return math.Max(0, d-e), d + e

@@ -99,10 +99,9 @@ func confidenceErr(c Check) []error {
 	return nil
 }
 
-// BootstrapResamples is the number of bootstrap resamples per slope, min and max check:
-// the fraction of resamples beyond a bound at 2.5% has standard error 0.0016, and a
-// bootstrap p can reach 1e-4, as Holm over the suite's claims needs. A verdict the
-// Monte-Carlo error could still move is reported (stats.MCUndecided).
+// BootstrapResamples is the number of resamples per slope, min and max check: the fraction
+// beyond a bound at 2.5% has standard error 0.0016, and a bootstrap p can reach 1e-4, as
+// Holm over the suite's claims needs (a verdict it could still move: stats.MCUndecided).
 const BootstrapResamples = 10000
 
 // MinSlopePoints is the fewest vs values on which a slope check gives a verdict (the fit

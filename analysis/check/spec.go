@@ -288,19 +288,17 @@ type CheckResult struct {
 	Reason               string // why it failed or is inconclusive, or a note when it passed
 	// Points are the per-x comparisons of a compare check (nil for the other kinds).
 	Points []ComparePoint
-	// PPass is the p value of the test whose rejection is the PASS: for slope, min or max
-	// the bootstrap p of the CI end nearest the region (max over both ends of an
-	// equivalence); ks-floor: the DKW–Massart bound; ks-order: the bootstrap's; compare: the
-	// intersection-union max over x. NaN when a PASS is no rejection (the audit kinds) or
-	// nothing was computed. HolmClaims adjusts it over the suite.
+	// PPass is the p value of the test whose rejection is the PASS: the bootstrap p of the
+	// CI end nearest the region (slope, min, max; the larger of an equivalence's two), the
+	// DKW–Massart bound (ks-floor), the bootstrap's (ks-order), the intersection-union max
+	// over x (compare); NaN when a PASS is no rejection (audits) or nothing was computed.
 	PPass float64
 	// Resamples is the number of defined bootstrap resamples behind Lo, Hi and PPass.
 	Resamples int
 	// LackOfFit is the lack-of-fit statistic of a slope check's power law (NaN otherwise).
 	LackOfFit table.LackOfFit
-	// Power is the probability that this design (its trials, its CI's spread) FAILs when
-	// the truth lies Detect beyond the region, and PowerTrials the trials per point that
-	// give 80%; NaN and 0 for a measurement, or when there is no Detect or no CI (withPower).
+	// Power is the probability that this design FAILs when the truth lies Detect beyond the
+	// region, PowerTrials the trials per point for 80% (withPower; NaN and 0 without).
 	Power       float64
 	PowerTrials int
 }
@@ -425,14 +423,12 @@ func (r CheckResult) Summary() string {
 	return s
 }
 
-// SuiteAlpha is the family-wise error rate of the suite-level multiplicity statement: the
-// level of each one-sided decision (a 95% CI's end), so a PASS that survives Holm is shown
-// at the same level over the whole suite.
+// SuiteAlpha is the family-wise error rate of the suite's Holm statement: the level of each
+// one-sided decision (a 95% CI's end), so a PASS that survives Holm holds suite-wide.
 const SuiteAlpha = 0.025
 
-// Multiplicity is Holm's step-down adjustment (Holm 1979) of the PPass of a set of claim
-// checks: a claim is shown after Holm iff its adjusted p is ≤ SuiteAlpha. Invariants,
-// measurements and claims with no PPass (the audit kinds; counted in Unadjusted) are left out.
+// Multiplicity is Holm's step-down adjustment (Holm 1979) of the claims' PPass: a claim is
+// shown after Holm iff its adjusted p is ≤ SuiteAlpha (no PPass: counted in Unadjusted).
 type Multiplicity struct {
 	Claims     int       // claims with a PASS p value (m)
 	Pass       int       // of those, PASS on their own
@@ -486,9 +482,8 @@ func (m Multiplicity) Text() string {
 	return s + "."
 }
 
-// HolmVerdict is the verdict a check shows after Holm's adjustment over the suite: a
-// claim's PASS whose adjusted p (adj) exceeds SuiteAlpha reads INCONCLUSIVE; every other
-// verdict is unchanged. The raw verdict is reported beside it.
+// HolmVerdict is the verdict a check shows after Holm over the suite (the raw one beside
+// it): a claim's PASS whose adjusted p (adj) exceeds SuiteAlpha reads INCONCLUSIVE.
 func HolmVerdict(v Verdict, r Role, adj float64) Verdict {
 	if r == RoleClaim && v == Pass && !math.IsNaN(adj) && adj > SuiteAlpha {
 		return Inconclusive

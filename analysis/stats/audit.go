@@ -12,8 +12,8 @@ import (
 
 // ClopperPearsonUpper is the exact one-sided (1 − alpha) upper confidence bound on a
 // binomial proportion after k successes in n trials: the p with P(Bin(n, p) ≤ k) = alpha,
-// which is the (1 − alpha)-quantile of Beta(k+1, n−k) (Clopper & Pearson 1934, Biometrika
-// 26(4); PRIVACY.md §3.2 step 4). It is 1 when k = n.
+// the (1 − alpha)-quantile of Beta(k+1, n−k), 1 at k = n (Clopper & Pearson 1934,
+// Biometrika 26(4); PRIVACY.md §3.2 step 4).
 func ClopperPearsonUpper(k, n int, alpha float64) float64 {
 	checkBinom(k, n, alpha)
 	if k >= n {
@@ -51,11 +51,10 @@ func MuLowerBound(tp, n1, fp, n0 int, conf float64) float64 {
 }
 
 // EpsLowerBound is the rigorous (ε, δ) audit of PRIVACY.md §3.2 step 5 (Jagielski et al.
-// 2020; Nasr et al. 2021): ε_lb = max(log((1 − δ − FNR_ub)/FPR_ub),
-// log((1 − δ − FPR_ub)/FNR_ub)), with fp false positives among n0 runs on D, fn false
-// negatives among n1 runs on D′, and each Clopper–Pearson bound at level (1 − conf)/2. An
-// (ε, δ)-DP mechanism has FPR + e^ε FNR ≥ 1 − δ and FNR + e^ε FPR ≥ 1 − δ for every test
-// (Kairouz–Oh–Viswanath 2015, Thm 2.1), hence the bound. It is clamped at 0 (no evidence).
+// 2020; Nasr et al. 2021): an (ε, δ)-DP mechanism has FPR + e^ε FNR ≥ 1 − δ and
+// FNR + e^ε FPR ≥ 1 − δ for every test (Kairouz–Oh–Viswanath 2015, Thm 2.1), hence
+// ε_lb = max(log((1 − δ − FNR_ub)/FPR_ub), log((1 − δ − FPR_ub)/FNR_ub)) from fp of n0 runs
+// on D and fn of n1 on D′, each Clopper–Pearson bound at (1 − conf)/2; clamped at 0.
 func EpsLowerBound(fp, n0, fn, n1 int, delta, conf float64) float64 {
 	a := (1 - conf) / 2
 	fpr := ClopperPearsonUpper(fp, n0, a)
