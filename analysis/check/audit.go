@@ -49,12 +49,10 @@ func ParseStatistics(s string) ([]float64, error) {
 	return out, nil
 }
 
-// run evaluates an audit check on the ok rows rs (DESIGN.md "The privacy audit"): what Run
-// released, c.Algorithm's statistics pooled by side (column c.Vs) and phase (trial <
-// c.Pilot: pilot), against the row's published claim, never the plan's (k, μ, σ):
-// (epsilon_spent, delta_spent, else delta: a nominal row's δ is its budget); audit-mu
-// tests μ = s*(ε, δ) (Dong–Roth–Su 2019, Cor. 2.13). An honest row with guarantee none
-// FAILs, and so does an audit that does not cover every trial on both sides (readAudit).
+// run evaluates an audit check on the ok rows rs (PRIVACY.md §3.2 states the rules): what
+// Run released, c.Algorithm's statistics pooled by side (column c.Vs) and phase (trial <
+// c.Pilot: pilot), against the row's published claim, never the plan's (k, μ, σ); audit-mu
+// tests μ = s*(ε, δ) (Dong–Roth–Su 2019, Cor. 2.13).
 func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	sel := table.Filter(rs, c.Algorithm, c.Where)

@@ -536,14 +536,11 @@ type AuditResult struct {
 }
 
 // AuditMu is the μ-GDP audit on pilot statistics (p0 under D, p1 under D′) and disjoint
-// audit statistics (s0, s1): the threshold test is chosen on the pilot, as Jagielski et
-// al. 2020 ("Auditing differentially private machine learning", §4) and Nasr et al. 2021
-// ("Adversary instantiation", §4) and 2023 ("Tight auditing of differentially private
-// machine learning") choose it on held-out runs, and the bound is MuLowerBound on the
-// audit counts. Every cut is eligible (no minimum-mass floor), so perfectly separating
-// neighbours give the largest finite bound the audit size allows (TP = N1, FP = 0:
-// Φ⁻¹(α^{1/N1}) − Φ⁻¹(1 − α^{1/N0}), 6.76 at N = 1e4 and 95%). The pilot scores a cut by
-// PilotMuScore's pessimistic projection, which keeps it from chasing tail noise.
+// audit statistics (s0, s1): MuLowerBound on the audit counts of the threshold test chosen
+// on the pilot by PilotMuScore, every cut eligible (PRIVACY.md §3.2 says why; Jagielski et
+// al. 2020, "Auditing differentially private machine learning", §4; Nasr et al. 2021,
+// "Adversary instantiation", §4, and 2023, "Tight auditing of differentially private
+// machine learning", choose the test on held-out runs).
 func AuditMu(p0, p1, s0, s1 []float64, conf float64) AuditResult {
 	score := func(tp, n1, fp, n0 int) float64 { return MuLowerBound(tp, n1, fp, n0, conf) }
 	z := NormalQuantile(1 - (1-conf)/2)
@@ -552,10 +549,8 @@ func AuditMu(p0, p1, s0, s1 []float64, conf float64) AuditResult {
 }
 
 // pilotShrink is the number of pilot standard errors by which PilotMuScore makes each
-// pilot rate pessimistic. On the Gaussian shift μ = 0.925 (the canary audit's claim), 2000
-// pilot and 1e4 audit runs per side, 40 repetitions, mean μ_lb ± sd: 0 (bare projection)
-// 0.795 ± 0.091, 1: 0.855 ± 0.040, 2: 0.867 ± 0.026; a ≥ 2% mass floor per side 0.861 ±
-// 0.029, but −Inf at μ = 6.
+// pilot rate pessimistic: on PRIVACY.md §3.2's Gaussian shift, mean μ_lb ± sd 0.795 ± 0.091
+// at 0 (bare projection), 0.855 ± 0.040 at 1, 0.867 ± 0.026 at 2.
 const pilotShrink = 2
 
 // PilotMuScore is the pilot's score of a cut with tp of n1 pilot runs positive on D′ and
