@@ -14,13 +14,11 @@ import (
 	"expmech/rows"
 )
 
-// Sampler bias against an exact law. The rows of a bias experiment (problem exact-law,
-// algorithm sampler-bias) carry in their `statistics` column the probability integral
-// transforms U = F(x) of their draws under the exact law; U ~ Uniform(0, 1) exactly when
-// the sampler is exact. A sampler's distance to the exact law is the one-sample KS distance
+// Sampler bias: a bias experiment's rows (problem exact-law) carry in `statistics` the
+// probability integral transforms U = F(x) of their draws under the exact law, Uniform(0, 1)
+// exactly when the sampler is exact. Its distance to the exact law is the one-sample KS
 // D_N = sup_u |F̂_N(u) − u| of the U's pooled over a (cell, algorithm)'s trials, equal to
-// sup_x |F̂_N(x) − F(x)| of the draws (F continuous). Read by ks-floor, ks-order and the
-// figure "bias" (distance vs a per-draw cost).
+// sup_x |F̂_N(x) − F(x)| of the draws (F continuous); ks-floor, ks-order and "bias" read it.
 
 // biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
 // group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
@@ -106,10 +104,9 @@ func (g *BiasGroup) Distance() float64 {
 	return gauss.KSD(slices.Concat(g.trials...), func(u float64) float64 { return u })
 }
 
-// Resample draws the trials with replacement (the bootstrap unit is the trial: draws of
-// one trial share an instance and an rng stream) and returns D_N of the pooled draws.
-// Pooling m_j copies of trial j weights its draws by m_j, so one pass over every draw,
-// merged and sorted once, gives the same D with no sort per resample.
+// Resample returns D_N of the trials drawn with replacement (a trial's draws share an
+// instance and an rng stream): m_j copies of trial j weight its draws by m_j, so one pass
+// over every draw, merged and sorted once, gives the same D with no sort per resample.
 func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
 		type draw struct {

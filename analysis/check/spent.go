@@ -219,11 +219,10 @@ func spendOf(r *rows.Record, cache spentCache) rowSpend {
 	case !math.IsNaN(gdp):
 		sp.route = routeGDP
 		s := gdp
-		// T Gaussian releases of std σ with sensitivity Δ compose to √T·Δ/σ-GDP
-		// (Dong–Roth–Su 2022 Cor. 3.3); a clipped-gradient method's Δ is at least 2C/n
-		// under replace-one (C/n under add-remove), whatever sensitivity it records. T is the
-		// steps of an iterative method (noisy-gd, dpzero: a step_size column), 1 for a
-		// one-shot one (output perturbation: its steps are its solver's).
+		// T Gaussian releases of std σ and sensitivity Δ compose to √T·Δ/σ-GDP (Dong–Roth–Su
+		// 2022 Cor. 3.3); a clipped-gradient method's Δ is ≥ 2C/n under replace-one (C/n under
+		// add-remove). T: an iterative method's steps (noisy-gd, dpzero: a step_size column),
+		// 1 for a one-shot one (output perturbation: its steps are its solver's).
 		sigma, T, sens, clip := f(rows.ColSigma), f(rows.ColSteps), f("sensitivity"), f("clip")
 		if sigma > 0 && sens > 0 {
 			if math.IsNaN(T) || math.IsNaN(f("step_size")) {
@@ -267,11 +266,11 @@ func parseTrusted(s string) map[string]float64 {
 // GaussianDeltaQuadrature is δ(ε) of s-GDP, H_ε(N(s,1)‖N(0,1)) = ∫ (p − e^ε q)₊ (equal to
 // H_ε(N(0,1)‖N(s,1)) by symmetry; Balle–Wang 2018 Thm 5), computed by 20-point
 // Gauss–Legendre quadrature on unit panels (gonum's quad.Fixed) instead of the closed form
-// Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13) the calibrations invert:
-// the second route of the spent check. The integrand vanishes below c = ε/s + s/2, where
-// the privacy loss sx − s²/2 crosses ε, and is written p(x)·(−expm1(−(sx − s²/2 − ε))) so
-// that nothing cancels; the range [c, max(c, s) + 40] leaves out a mass below Φ(−40). When
-// c − s > 38, δ ≤ Φ(−38) < 3e-316 and 0 is returned. s = 0 gives 0; s = +Inf gives 1.
+// Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13) the calibrations invert.
+// The integrand vanishes below c = ε/s + s/2, where the privacy loss sx − s²/2 crosses ε,
+// and is p(x)·(−expm1(−(sx − s²/2 − ε))) so that nothing cancels; [c, max(c, s) + 40]
+// leaves out a mass below Φ(−40); c − s > 38 gives δ ≤ Φ(−38) < 3e-316, returned as 0.
+// s = 0 gives 0; s = +Inf gives 1.
 func GaussianDeltaQuadrature(s, eps float64) float64 {
 	switch {
 	case s == 0:

@@ -165,13 +165,10 @@ func NormalQuantile(p float64) float64 {
 }
 
 // The power of a check's one-sided CI decision (DESIGN.md "Spec schema"): a claim FAILs
-// when its whole 95% CI lies beyond its bound b, i.e. the estimate exceeds b by more than
-// the half-width w = z·σ (z = 1.96, σ the standard error). If the truth lies beyond b by
-// the smallest violation Δ, the estimate being approximately normal, the FAIL has
-// probability power = Φ(Δ/σ − z). A mean-based CI's half-width shrinks like 1/√trials,
-// so a pilot's w₀ at n₀ trials predicts σ(n) = (w₀/z)·√(n₀/n), and power ≥ p needs
-// n ≥ n₀ · (w₀ (z + Φ⁻¹(p)) / (z Δ))² (the normal approximation of a bootstrap
-// percentile CI; Chow, Shao & Wang 2008, §3.1).
+// when the estimate exceeds its bound b by more than the CI's half-width w = z·σ (z = 1.96),
+// so with the truth Δ beyond b and a normal estimate, power = Φ(Δ/σ − z); w shrinks like
+// 1/√trials, so a pilot's w₀ at n₀ trials gives σ(n) = (w₀/z)·√(n₀/n) and power ≥ p needs
+// n ≥ n₀ · (w₀ (z + Φ⁻¹(p)) / (z Δ))² (a normal approximation; Chow, Shao & Wang 2008, §3.1).
 
 // ciZ is the normal quantile of a two-sided 95% CI end (one-sided level 2.5%).
 const ciZ = 1.959963984540054
@@ -429,9 +426,9 @@ func checkBinom(k, n int, alpha float64) {
 
 // MuLowerBound is the μ-GDP audit of PRIVACY.md §3.2: a μ-GDP mechanism has
 // TPR ≤ Φ(Φ⁻¹(FPR) + μ) for every test (Dong–Roth–Su 2019, "Gaussian differential
-// privacy", Def. 2.6 and Prop. 2.5), so with tp true positives of n1 runs on D′ and fp
-// false positives of n0 on D, μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) bounds μ at confidence
-// conf, each Clopper–Pearson bound at level (1 − conf)/2 (union bound); −Inf if tp = 0 or fp = n0.
+// privacy", Def. 2.6 and Prop. 2.5), so μ_lb = Φ⁻¹(TPR_lb) − Φ⁻¹(FPR_ub) from tp of n1
+// runs on D′ and fp of n0 on D bounds μ at confidence conf, each Clopper–Pearson bound at
+// (1 − conf)/2 (union bound); −Inf if tp = 0 or fp = n0.
 func MuLowerBound(tp, n1, fp, n0 int, conf float64) float64 {
 	a := (1 - conf) / 2
 	tpr := ClopperPearsonLower(tp, n1, a)
@@ -553,11 +550,10 @@ func AuditMu(p0, p1, s0, s1 []float64, conf float64) AuditResult {
 // at 0 (bare projection), 0.855 ± 0.040 at 1, 0.867 ± 0.026 at 2.
 const pilotShrink = 2
 
-// PilotMuScore is the pilot's score of a cut with tp of n1 pilot runs positive on D′ and
-// fp of n0 on D: each rate p̂ = (k + ½)/(n + 1) is moved pilotShrink standard errors to
-// its pessimistic end by the Wilson score interval (Wilson 1927, JASA 22), and the μ bound
-// Φ⁻¹(TPR⁻) − Φ⁻¹(FPR⁺) projected at the audit sizes m1, m0 with Wilson bounds at z (the
-// audit's one-sided quantile): finite for every cut, with no Beta quantile inversion.
+// PilotMuScore scores a cut with tp of n1 pilot runs positive on D′ and fp of n0 on D: each
+// rate p̂ = (k + ½)/(n + 1) moved pilotShrink standard errors to its pessimistic end by the
+// Wilson score interval (Wilson 1927, JASA 22), Φ⁻¹(TPR⁻) − Φ⁻¹(FPR⁺) projected at the
+// audit sizes m1, m0 with Wilson bounds at z: finite for every cut, no Beta quantile.
 func PilotMuScore(tp, n1, fp, n0, m1, m0 int, z float64) float64 {
 	pt := wilson((float64(tp)+0.5)/(float64(n1)+1), n1, -pilotShrink)
 	pf := wilson((float64(fp)+0.5)/(float64(n0)+1), n0, pilotShrink)
