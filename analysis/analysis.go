@@ -246,11 +246,10 @@ func extraKey(r *rows.Record, cols []string) ([]rows.KV, string) {
 	return kv, b.String()
 }
 
-// Compare matches the ok rows of two runs on (cell identity, algorithm), plus the
-// discriminators, and compares the trials' means of every metric with values on both
-// sides: paired when both hold the same trials with the same seeds (the same instances and
-// streams: DESIGN.md "Seeds"), else Welch's. Groups on one side only are skipped.
-// Deterministic; output in the order of old's rows.
+// Compare matches the ok rows of two runs on (cell identity, algorithm, discriminators)
+// and compares the trials' means of each metric on both sides: paired when check.Pairable
+// (the same instances: DESIGN.md "Seeds"), else Welch's. Groups on one side only are
+// skipped. Deterministic; output in the order of old's rows.
 func Compare(old, new []*rows.Record, opt CompareOptions) ([]report.Comparison, error) {
 	metrics := opt.Metrics
 	if len(metrics) == 0 {

@@ -20,9 +20,8 @@ import (
 	"expmech/rows"
 )
 
-// A checkKind is everything one kind of check (Check.Kind) decides: its spec keys, how it
-// reads in the reports, how it evaluates the rows. Each lies beside its statistics (slope,
-// min, max here); Check's methods dispatch through kinds (see the package doc).
+// A checkKind is everything one kind of check decides: its spec keys, how it reads in the
+// reports, how it evaluates the rows (slope, min and max here; the others in their files).
 type checkKind interface {
 	// validate reports the kind's own field problems, each a *FieldError.
 	validate(c Check) []error
@@ -107,9 +106,8 @@ func confidenceErr(c Check) []error {
 // Holm over the suite's claims needs (a verdict it could still move: stats.MCUndecided).
 const BootstrapResamples = 10000
 
-// MinSlopePoints is the fewest vs values on which a slope check gives a verdict (the fit
-// and CI are reported from ≥ 2): three leave one residual degree of freedom, too little to
-// tell a power law from a curve.
+// MinSlopePoints is the fewest vs values on which a slope check gives a verdict (the fit is
+// reported from 2): three leave one residual df, too few to tell a power law from a curve.
 const MinSlopePoints = 4
 
 // Seed derives the bootstrap generator of check c of experiment name from c's JSON without
@@ -129,10 +127,9 @@ func Run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return withPower(c.kind().run(c, rs, rng))
 }
 
-// withPower states the power of a check's decision at Detect (else DefaultDetect) and the
-// trials per point for 80% (DESIGN.md "Spec schema"). The run is its own pilot: only its
-// spread is used, never its estimate, so the statement does not depend on the verdict. A
-// measurement tests nothing: no default violation, no power.
+// withPower states the power at Detect (else DefaultDetect) and the trials per point for
+// 80% (DESIGN.md "Spec schema"): the run is its own pilot, only its spread used, so the
+// statement does not depend on the verdict. A measurement tests nothing: no power.
 func withPower(r CheckResult) CheckResult {
 	r.Power, r.PowerTrials = math.NaN(), 0
 	if r.Role == RoleMeasurement {

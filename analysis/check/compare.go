@@ -94,12 +94,12 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 	return pt, true
 }
 
-// RunCompare evaluates a compare check, "metric[A] ≤ metric[B] at every x" (or ≥), from a
-// two-sided CI of A − B at each x at confidence c. PASS iff every CI is on the claim's
-// side of 0: an intersection-union test of level (1 − c)/2, unadjusted since the claim is
-// the conjunction over x (Berger 1982, Technometrics 24:295–300; Berger & Hsu 1996,
-// Statist. Sci. 11:283–319). FAIL iff some x contradicts it at (1 − c)/2 after Holm's
-// step-down over x (Holm 1979). INCONCLUSIVE otherwise; an x one side lacks rules out PASS.
+// RunCompare evaluates "metric[A] ≤ metric[B] at every x" (or ≥) from a CI of A − B per x
+// at confidence c: PASS iff every CI is on the claim's side of 0, an intersection-union test
+// of level (1 − c)/2, unadjusted as the claim is a conjunction over x (Berger 1982,
+// Technometrics 24:295–300; Berger & Hsu 1996, Statist. Sci. 11:283–319); FAIL iff some x
+// contradicts it at (1 − c)/2 after Holm's step-down over x (Holm 1979); INCONCLUSIVE
+// otherwise, and whenever an x lacks a side and nothing FAILs.
 func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res := newResult(c)
 	conf := c.CompareConfidence()

@@ -277,10 +277,9 @@ func BootstrapCI(out []float64) (lo, hi float64) {
 	return stat.Quantile(0.025, stat.LinInterp, out, nil), stat.Quantile(0.975, stat.LinInterp, out, nil)
 }
 
-// TailP is the bootstrap p value of "the statistic is beyond t" on the sorted resamples
-// out: (#{v < t} + 1)/(B + 1) below (above false), (#{v > t} + 1)/(B + 1) above: the level
-// at which the percentile CI's end reaches t, with the +1 that keeps a Monte-Carlo p valid
-// (Davison & Hinkley 1997, eq. 4.11). 0 when t is infinite on that side.
+// TailP is the bootstrap p of "the statistic is beyond t" on the sorted resamples out,
+// (#{v < t} + 1)/(B + 1) below, (#{v > t} + 1)/(B + 1) above (0 for an infinite t there):
+// where the CI's end reaches t, the +1 keeping it valid (Davison & Hinkley 1997, eq. 4.11).
 func TailP(out []float64, t float64, above bool) float64 {
 	if math.IsInf(t, 1) && above || math.IsInf(t, -1) && !above {
 		return 0
@@ -294,10 +293,9 @@ func TailP(out []float64, t float64, above bool) float64 {
 	return float64(k+1) / float64(len(out)+1)
 }
 
-// MCUndecided reports whether the Monte-Carlo error of B = len(out) resamples could move
-// a CI end across the bound t: an end crosses t when F = #{v ≤ t}/B crosses q = 0.025 or
-// 0.975, so it reports F and whether F lies within 3 Monte-Carlo standard errors
-// √(q(1 − q)/B) of either. Infinite or NaN bounds never do.
+// MCUndecided reports F = #{v ≤ t}/B of B = len(out) resamples and whether it lies within
+// 3 Monte-Carlo standard errors √(q(1 − q)/B) of q = 0.025 or 0.975, where a CI end crosses
+// the bound t (never for an infinite or NaN t).
 func MCUndecided(out []float64, t float64) (f float64, close bool) {
 	if len(out) == 0 || math.IsInf(t, 0) || math.IsNaN(t) {
 		return math.NaN(), false
@@ -311,10 +309,9 @@ func MCUndecided(out []float64, t float64) (f float64, close bool) {
 	return f, false
 }
 
-// ProbImprovement is the paired probability of improvement P(A < B) over trials, the mean
-// of 1[a_t < b_t] + ½·1[a_t = b_t] (Agarwal, Schwarzer, Castro, Courville & Bellemare
-// 2021, "Deep RL at the edge of the statistical precipice", §4.3; trials paired as on
-// common random numbers). a and b are aligned by trial and of one length > 0.
+// ProbImprovement is the paired P(A < B), the mean of 1[a_t < b_t] + ½·1[a_t = b_t] over
+// trials aligned in a and b, of one length > 0 (Agarwal, Schwarzer, Castro, Courville &
+// Bellemare 2021, "Deep RL at the edge of the statistical precipice", §4.3).
 func ProbImprovement(a, b []float64) float64 {
 	checkPaired(a, b)
 	var s float64

@@ -243,10 +243,9 @@ func GaussianS(eps, delta float64) float64 {
 
 // GaussianDelta is the Gaussian privacy curve δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2)
 // (Balle–Wang 2018 Thm 8; SPEC §1.1), with the scaled complementary error function so that
-// e^ε never overflows (PRIVACY.md §1.1): with u = ε/s − s/2, v = ε/s + s/2,
-// e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2). A reporting tool (derived column gauss_delta), not
-// the accountant; not read from expmech's delta_true (≤ 8e-16 relative apart; the
-// baselines' rows lack it).
+// e^ε never overflows (PRIVACY.md §1.1): e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2) with
+// u = ε/s − s/2, v = ε/s + s/2. A reporting tool (derived column gauss_delta), not the
+// accountant, nor expmech's delta_true (≤ 8e-16 relative apart; the baselines lack it).
 func GaussianDelta(eps, s float64) float64 {
 	switch {
 	case s <= 0:
@@ -414,11 +413,10 @@ func BootstrapDist(gs []Group, st Statistic, resamples int, rng *rand.Rand) (out
 	return out, undefined
 }
 
-// LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of
-// squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power law,
-// w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), χ²(k − 2) under the power law for k
-// points with enough trials (Draper & Smith 1998 §2.1): a small P says the means bend,
-// which the slope's CI cannot tell. NaN for k < 3 or a point with < 2 trials or no spread.
+// LackOfFit is the weighted residual sum of squares χ² = Σ w_i (log m̄_i − a − b log x_i)²
+// of a weighted least-squares power law, w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta
+// method), χ²(k − 2) under the law (Draper & Smith 1998 §2.1): a small P says the means
+// bend, which the slope's CI cannot tell. NaN for k < 3 or a point with < 2 trials or no spread.
 type LackOfFit struct {
 	Chi2 float64
 	DF   int
