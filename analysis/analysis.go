@@ -149,8 +149,7 @@ type CompareOptions struct {
 	Alpha   float64  // the Benjamini–Hochberg false discovery rate, in (0, 1); defaults to 0.05
 }
 
-// cellKey is the identity of a row's cell: its identity columns, numbers normalised (so
-// "1e-5" and "1.0e-05" match), never its positional cell id.
+// cellKey is a row's cell identity: its identity columns, numbers normalised, not its id.
 func cellKey(r *rows.Record) string {
 	var b strings.Builder
 	for _, c := range rows.IdentityColumns() {

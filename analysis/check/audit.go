@@ -19,8 +19,7 @@ import (
 // (problems/canary) swept over both sides D / D′, each run's statistics S in its column
 // "statistics" (space-separated).
 
-// DefaultKSAlpha is the false-rejection rate of one sampler-validation check (PRIVACY.md
-// §4.3 per-test α).
+// DefaultKSAlpha is one sampler-validation check's false-rejection rate (PRIVACY.md §4.3).
 const DefaultKSAlpha = 1e-6
 
 // AuditRule is printed under DecisionRule in a report with audit checks.

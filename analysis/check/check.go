@@ -503,8 +503,7 @@ func (k boundKind) straddles(_ Check, fitted float64, ci string, bound, _, _ flo
 		ci, k.extreme, table.FmtG(fitted), at, table.FmtSpec(bound))
 }
 
-// tooFew: a bound on fewer than MinSlopePoints values of vs can still FAIL (one point
-// beyond the bound contradicts the claim) but not PASS.
+// tooFew: on < MinSlopePoints values of vs a bound can FAIL (one point beyond it) but not PASS.
 func (boundKind) tooFew(v Verdict) bool { return v == Pass }
 
 // CheckKind is what a Check tests; specs write its name ("" reads as slope).
@@ -773,8 +772,7 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 // CheckResult is the outcome of one Check.
 type CheckResult struct {
 	Check
-	// Fitted is the fitted slope (Kind "slope") or the extreme group mean (min: the
-	// smallest, max: the largest); Lo and Hi its bootstrap 95% CI.
+	// Fitted is the fitted slope or the extreme group mean; Lo and Hi its bootstrap 95% CI.
 	Fitted, Lo, Hi float64
 	N              int // number of vs groups (points) used
 	// TrialsMin and TrialsMax are the fewest and most ok trials of a point.
@@ -932,8 +930,7 @@ type Multiplicity struct {
 	Adjusted   []float64 // per check given to holmClaims, in order: its Holm-adjusted p (NaN if not adjusted)
 }
 
-// HolmClaims adjusts the PASS p values of the claims among n checks, the i-th with
-// role(i), verdict(i) and PASS p value p(i).
+// HolmClaims adjusts the PASS p values p(i) of the claims among n checks (role(i), verdict(i)).
 func HolmClaims(n int, role func(int) Role, verdict func(int) Verdict, p func(int) float64) Multiplicity {
 	m := Multiplicity{Adjusted: make([]float64, n)}
 	var idx []int

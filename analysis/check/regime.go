@@ -39,8 +39,7 @@ type RegimeCell struct {
 	Cell   string            // cell id
 	Params map[string]string // the cell's identity columns (n, d, rank, g_k, epsilon, loss_kind, domain, …)
 	Means  map[string]float64
-	// Private lists the private methods (guarantee certified or nominal on every ok row),
-	// in algorithm order; Best is the one of lowest mean.
+	// Private: the methods private on every ok row, in algorithm order; Best: the lowest mean.
 	Private []string
 	Best    string
 	Label   string

@@ -58,8 +58,7 @@ func (spentKind) summary(r CheckResult) string {
 	return fmt.Sprintf("largest re-derived spend/budget %s over %d rows", table.FmtG(r.Fitted), r.N)
 }
 
-// rowSpend is one row's re-derivation: the largest ratio of a spend to its budget and
-// the route that gave it.
+// rowSpend is one row's largest ratio of a spend to its budget and the route that gave it.
 type rowSpend struct {
 	ratio float64
 	route string
@@ -246,8 +245,7 @@ func spendOf(r *rows.Record, cache spentCache) rowSpend {
 	return sp
 }
 
-// parseTrusted reads the trusted_constants column, "name=value(provenance); …", by name
-// (a name the text does not hold reads as 0).
+// parseTrusted reads trusted_constants, "name=value(provenance); …", by name (absent: 0).
 func parseTrusted(s string) map[string]float64 {
 	out := map[string]float64{}
 	for _, part := range strings.Split(s, ";") {

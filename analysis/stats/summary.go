@@ -173,8 +173,7 @@ func NormalQuantile(p float64) float64 {
 // ciZ is the normal quantile of a two-sided 95% CI end (one-sided level 2.5%).
 const ciZ = 1.959963984540054
 
-// Power is the probability that a check whose 95% CI half-width is halfWidth FAILs when
-// the truth lies beyond its bound by effect (> 0).
+// Power is the FAIL probability of a 95% CI of half-width halfWidth at a violation effect > 0.
 func Power(effect, halfWidth float64) float64 {
 	if !(effect > 0) || !(halfWidth > 0) {
 		return math.NaN()

@@ -66,8 +66,7 @@ func Num(s string) (float64, bool) {
 	return v, true
 }
 
-// sameValue compares two cell values: numerically (relative 1e-9) when both are numbers,
-// as strings otherwise, so "1e-5" matches "1.0e-05".
+// SameValue compares cell values numerically (relative 1e-9) if both are numbers, else as text.
 func SameValue(a, b string) bool {
 	x, okx := Num(a)
 	y, oky := Num(b)
@@ -273,8 +272,7 @@ func SweptColumns(ids [][]rows.KV) []string {
 	return out
 }
 
-// constantColumns returns "col=value" for the numeric identity columns constant across rs
-// (excluding skip), for figure subtitles.
+// ConstantColumns returns "col=value" per numeric identity column constant across rs, but skip.
 func ConstantColumns(rs []*rows.Record, skip ...string) []string {
 	if len(rs) == 0 {
 		return nil
@@ -524,8 +522,7 @@ func CellsOf(rs []*rows.Record) []string {
 	return cs
 }
 
-// summaryMetrics are the columns summarised per (cell, algorithm), in this order; numeric
-// extra columns follow, sorted.
+// SummaryMetrics are the columns summarised per (cell, algorithm), in order (MetricColumns).
 var SummaryMetrics = []string{
 	rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk, rows.ColEmpiricalRisk, rows.ColTheoryBound,
 	rows.ColValueQueries, rows.ColGradientQueries, rows.ColWallSeconds, rows.ColEpsilonSpent, rows.ColDeltaMech, rows.ColGDPS,
@@ -565,8 +562,7 @@ func ByCellAlgorithm(rs []*rows.Record) []CellAlg {
 	return out
 }
 
-// metricColumns is summaryMetrics plus the numeric extra columns of rs (a column is
-// numeric when every non-empty value of it is a number).
+// MetricColumns is SummaryMetrics then, sorted, rs's extra columns holding only numbers.
 func MetricColumns(rs []*rows.Record) []string {
 	extra := map[string]bool{}
 	bad := map[string]bool{}
