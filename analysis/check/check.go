@@ -181,8 +181,7 @@ func DefaultDetect(r CheckResult) float64 {
 // A groupKind is a kind decided from the means of the groups of rows with equal vs (slope,
 // min, max): a statistic of the means, its bootstrap CI and the region the claim asserts.
 type groupKind interface {
-	// statistic is the statistic of the group means; false (with res.Verdict and
-	// res.Reason set) when the groups cannot give it.
+	// statistic is the statistic of the group means; false (res.Verdict, Reason set) if none.
 	statistic(c Check, gs []table.Group, xs, means []float64, res *CheckResult) (table.Statistic, bool)
 	// region is the interval of the statistic the claim asserts (±Inf for an open side).
 	region(c Check) (lo, hi float64)
@@ -294,8 +293,7 @@ func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Ver
 }
 
 // ForEach calls f(0), …, f(n−1) on min(workers, n) goroutines (workers ≤ 0: one per CPU)
-// and returns when all have returned: the checks and figures of an analysis run on it,
-// each result in its own slot, so that the output does not depend on workers.
+// and waits: an analysis's checks and figures, each result in its own slot (any workers).
 func ForEach(workers, n int, f func(i int)) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()

@@ -20,8 +20,7 @@ import (
 // (TestGaussianDeltaQuadrature); an overspend under one part in a million is not looked for.
 const SpentRelTol = 1e-6
 
-// The names of the trusted_constants column the spent check reads (the problems.Const*
-// names, spelled here: package analysis does not import problems).
+// The trusted_constants names (problems.Const*, spelled here: analysis does not import it).
 const (
 	constN               = "n"
 	constGDelta          = "G_delta"
@@ -376,9 +375,8 @@ func (c spentCache) memo(k any, f func() float64) float64 {
 	return v
 }
 
-// SpentDefault is the spent check every experiment gets when one of its ok rows claims a
-// guarantee (WithDefaults). An invariant: the accounting holds by construction of a correct
-// implementation, so its PASS is no evidence for a paper, while its FAIL is a privacy bug.
+// SpentDefault is the spent check of every experiment with an ok row claiming a guarantee
+// (WithDefaults): an invariant, whose PASS is no evidence for a paper, its FAIL a privacy bug.
 var SpentDefault = Check{Kind: KindSpent, Metric: rows.ColEpsilonSpent, Algorithm: "*", Role: RoleInvariant}
 
 // WithDefaults returns cs (a fresh slice) plus SpentDefault when some row of rs claims a
