@@ -18,10 +18,9 @@ import (
 	"expmech/rows"
 )
 
-// Analyze reads dir/results.csv and writes dir/summary.csv, dir/paired.csv,
-// dir/checks.csv, dir/map.csv and dir/which.md (an experiment with a regime check), dir/report.md, dir/analysis.json, dir/report.html (self-contained, the
-// figures inlined as SVG) and the figures (PNG, SVG and PDF) into figDir.
-// It returns the check results; a failed check is a result, not an error. Deterministic.
+// Analyze reads dir/results.csv and writes into dir the files of DESIGN.md "Output files"
+// and the figures (PNG, SVG and PDF) into figDir. It returns the check results; a failed
+// check is a result, not an error. Deterministic.
 func Analyze(exp report.Experiment, dir, figDir string) ([]check.CheckResult, error) {
 	rs, err := rows.ReadFile(filepath.Join(dir, "results.csv"))
 	if err != nil {
@@ -52,7 +51,6 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 		}
 	}
 	okRows := table.OK(rs)
-	// Every experiment whose rows claim a guarantee re-derives them (check.SpentDefault).
 	exp.Checks = check.WithDefaults(exp.Checks, okRows)
 	sums := table.Summaries(okRows)
 	if err := report.WriteSummaryCSV(filepath.Join(dir, "summary.csv"), sums); err != nil {
@@ -63,9 +61,8 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 	if err := report.WritePairedCSV(filepath.Join(dir, "paired.csv"), pairs); err != nil {
 		return nil, err
 	}
-	// Checks and figures are independent of one another (each check has its own
-	// generator, seeded by its content, check.Seed; each figure its own files): they run on exp.Workers
-	// goroutines, each result in its own slot, so the output does not depend on it.
+	// Checks and figures are independent (each check has its own generator, check.Seed;
+	// each figure its own files): they run on exp.Workers goroutines (check.ForEach).
 	results := make([]check.CheckResult, len(exp.Checks))
 	check.ForEach(exp.Workers, len(exp.Checks), func(i int) {
 		results[i] = check.ApplyRole(check.Run(exp.Checks[i], okRows, check.Seed(exp.Name, exp.Checks[i])))
@@ -73,7 +70,6 @@ func AnalyzeRecords(exp report.Experiment, rs []*rows.Record, dir, figDir string
 	if err := report.WriteChecksCSV(filepath.Join(dir, "checks.csv"), exp.Name, results); err != nil {
 		return nil, err
 	}
-	// The regime map (its check's metric and where): map.csv beside the results.
 	if rc, ok := report.RegimeCheck(exp); ok {
 		m := check.RegimeMap(table.Filter(okRows, "", rc.Where), rc.Metric)
 		if err := report.WriteRegimeCSV(filepath.Join(dir, "map.csv"), rc.Metric, m); err != nil {
@@ -140,9 +136,8 @@ func pairedMetrics(exp report.Experiment, rs []*rows.Record) []string {
 }
 
 // DefaultCompareMetrics are the metrics Compare tests when CompareOptions.Metrics is
-// empty: the risks, the query counts and the privacy accounting. Wall time is left out:
-// two runs on a shared machine differ in load, not in the algorithm (ask for
-// wall_seconds explicitly to compare it).
+// empty: the risks, the query counts and the privacy accounting; not wall_seconds (two
+// runs on a shared machine differ in load, not in the algorithm).
 func DefaultCompareMetrics() []string {
 	return []string{rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk, rows.ColEmpiricalRisk,
 		rows.ColValueQueries, rows.ColGradientQueries, rows.ColEpsilonSpent}
@@ -150,16 +145,11 @@ func DefaultCompareMetrics() []string {
 
 // CompareOptions configure Compare.
 type CompareOptions struct {
-	// Metrics to compare (columns, derived columns or ratios); defaults to
-	// DefaultCompareMetrics().
-	Metrics []string
-	// Alpha is the false discovery rate of the Benjamini–Hochberg procedure, in (0, 1);
-	// defaults to 0.05.
-	Alpha float64
+	Metrics []string // columns, derived columns or ratios; defaults to DefaultCompareMetrics()
+	Alpha   float64  // the Benjamini–Hochberg false discovery rate, in (0, 1); defaults to 0.05
 }
 
-// cellKey is the identity of a row's cell: its identity columns, numbers normalised (so
-// "1e-5" and "1.0e-05" match), never its positional cell id.
+// cellKey is a row's cell identity: its identity columns, numbers normalised, not its id.
 func cellKey(r *rows.Record) string {
 	var b strings.Builder
 	for _, c := range rows.IdentityColumns() {
@@ -185,10 +175,6 @@ type cmpGroup struct {
 // their identity columns: columns constant over each such cell's rows (every algorithm:
 // a swept key, not a mechanism's diagnostic) whose values differ between the cells.
 func discriminators(rs []*rows.Record) []string {
-	canonical := map[string]bool{}
-	for _, c := range rows.Columns() {
-		canonical[c] = true
-	}
 	type cellInfo struct {
 		vals map[string]string
 		bad  map[string]bool
@@ -205,7 +191,7 @@ func discriminators(rs []*rows.Record) []string {
 			byKey[k] = append(byKey[k], id)
 		}
 		for _, col := range r.Layout().Columns() {
-			if canonical[col] {
+			if rows.IsCanonical(col) {
 				continue
 			}
 			v := strings.TrimSpace(r.Text(col))
@@ -259,12 +245,10 @@ func extraKey(r *rows.Record, cols []string) ([]rows.KV, string) {
 	return kv, b.String()
 }
 
-// Compare matches the ok rows of two runs on (cell identity, algorithm) — plus the swept
-// columns outside the identity when cells differ only in them (discriminators) — and, for every
-// metric with values on both sides, compares the trials' means. The test is paired when
-// both sides hold the same trials with the same seeds (the same problem instances and
-// mechanism streams: DESIGN.md "Seeds"), Welch's otherwise. Groups present on one side
-// only are skipped. Deterministic; output in the order of old's rows.
+// Compare matches the ok rows of two runs on (cell identity, algorithm, discriminators)
+// and compares the trials' means of each metric on both sides: paired when check.Pairable
+// (the same instances: DESIGN.md "Seeds"), else Welch's. Groups on one side only are
+// skipped. Deterministic; output in the order of old's rows.
 func Compare(old, new []*rows.Record, opt CompareOptions) ([]report.Comparison, error) {
 	metrics := opt.Metrics
 	if len(metrics) == 0 {
@@ -411,9 +395,8 @@ func resultsPath(p string) string {
 	return filepath.Join(p, "results.csv")
 }
 
-// CompareDirs compares the results.csv of two experiment folders (or two results.csv
-// files), writes the table to w, and compare.csv and compare_<metric>.{png,svg,pdf} into
-// outDir.
+// CompareDirs compares the results.csv of two experiment folders (or files), writes the
+// table to w, and compare.csv and compare_<metric>.{png,svg,pdf} into outDir.
 func CompareDirs(oldPath, newPath, outDir string, opt CompareOptions, w io.Writer) (CompareResult, error) {
 	var res CompareResult
 	old, err := rows.ReadFile(resultsPath(oldPath))

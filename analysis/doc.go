@@ -1,14 +1,11 @@
 // Package analysis turns result rows into evidence: per-(cell, algorithm) summaries with
 // 95% confidence intervals, paired differences between algorithms on the same instances,
-// the spec's checks, and the comparison of two runs; package expmech/analysis/report
-// writes them (the CSVs, figures and Markdown, HTML and JSON reports; DESIGN.md "Output
-// files").
+// the spec's checks, and the comparison of two runs (Compare); package
+// expmech/analysis/report writes them (DESIGN.md "Output files").
 //
 // It is the top of five floors (golang.org/x/perf's benchfmt/benchproc/benchstat split):
 // expmech/analysis/stats → table → check → report (with the figures of
 // expmech/analysis/plot) → analysis; DESIGN.md "Data flow" says what each owns, and
 // layout_test.go enforces the order. It reads rows only and never reruns a mechanism
-// (STYLE.md 17). Compare matches two runs' rows on the cell identity and algorithm and
-// tests each metric (paired t when the seeds match, else Welch) under Benjamini–Hochberg
-// false-discovery-rate control.
+// (STYLE.md 17).
 package analysis

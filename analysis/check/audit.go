@@ -15,13 +15,11 @@ import (
 	"expmech/rows"
 )
 
-// The audit checks (kinds audit-mu, audit-eps, audit-ks; PRIVACY.md §3.2) compute the
-// statistics of package stats from the rows of an audit experiment: a canary generator
-// (problems/canary) swept over both sides D / D′, whose rows carry the statistics S of
-// every run (column "statistics", space-separated).
+// The audit kinds read the rows of an audit experiment: a canary generator
+// (problems/canary) swept over both sides D / D′, each run's statistics S in its column
+// "statistics" (space-separated).
 
-// DefaultKSAlpha is the false-rejection rate of one sampler-validation check (PRIVACY.md
-// §4.3 per-test α).
+// DefaultKSAlpha is one sampler-validation check's false-rejection rate (PRIVACY.md §4.3).
 const DefaultKSAlpha = 1e-6
 
 // AuditRule is printed under DecisionRule in a report with audit checks.
@@ -50,14 +48,10 @@ func ParseStatistics(s string) ([]float64, error) {
 	return out, nil
 }
 
-// run evaluates an audit check on the ok rows rs (DESIGN.md "The privacy audit"): the
-// statistics of c.Algorithm (and c.Where) pooled by side (column c.Vs) and phase (trial <
-// c.Pilot: pilot). Only what Run released enters the test, and the claim is the row's
-// published guarantee, never the plan's (k, μ, σ): (ε, δ) = (epsilon_spent, delta_spent),
-// δ = delta when delta_spent is empty (a nominal row's δ is its budget); audit-mu tests
-// μ = s*(ε, δ) (Dong–Roth–Su 2019, Cor. 2.13), audit-eps ε at δ. An honest row with
-// guarantee none claims nothing and FAILs, and so does an audit whose rows do not cover
-// every trial on both sides with equal counts (readAudit).
+// run evaluates an audit check on the ok rows rs (PRIVACY.md §3.2 states the rules): what
+// Run released, c.Algorithm's statistics pooled by side (column c.Vs) and phase (trial <
+// c.Pilot: pilot), against the row's published claim, never the plan's (k, μ, σ); audit-mu
+// tests μ = s*(ε, δ) (Dong–Roth–Su 2019, Cor. 2.13).
 func (k thresholdAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	sel := table.Filter(rs, c.Algorithm, c.Where)
@@ -138,10 +132,9 @@ func sForEpsDelta(eps, delta float64) float64 {
 	return 0.5 * (lo + hi)
 }
 
-// auditSample is what an audit check reads from its rows: each side's statistics (D:
-// column Vs false, D′: true), from the pilot trials (< Pilot) and the audit trials, and
-// the published claim (epsilon_spent, and delta_spent or else delta: deltaCol), guarantee
-// and role every row shares.
+// auditSample is what an audit check reads from its rows: each side's statistics (D: Vs
+// false, D′: true) of the pilot and the audit trials, and the claim (epsilon_spent and
+// deltaCol: delta_spent, else delta), guarantee and role every row shares.
 type auditSample struct {
 	pilot, audit                 [2][]float64
 	epsText, deltaText, deltaCol string
@@ -149,9 +142,8 @@ type auditSample struct {
 }
 
 // readAudit reads the audit's statistics from the rows sel; a non-empty reason says why
-// it could not (a bad side, trial or statistics cell, rows that disagree on the claim, or
-// trials that are missing or of unequal size: every trial 0 … T−1 must be there on both
-// sides with the same number of statistics).
+// it could not (every trial 0 … T−1 must be there on both sides, with one claim and the
+// same number of statistics).
 func readAudit(c Check, sel []*rows.Record) (smp auditSample, reason string) {
 	seen := [2]map[int]int{{}, {}}
 	for i, r := range sel {
@@ -235,10 +227,8 @@ func pooled(rs []*rows.Record, algorithm, metric string, where map[string]string
 }
 
 // run is the sampler validation: the two-sample KS test of c.Algorithm's pooled
-// statistics against those of the reference algorithm c.Vs in the same cell, at level
-// α = 1 − confidence. Fitted is the p-value, N the algorithm's sample size. The check
-// PASSes iff the verdict is as required: p ≥ α for an honest sampler, p < α (FLAGGED) for
-// a deliberately broken one (broken = 1).
+// statistics against the reference c.Vs's in the same cell, at α = 1 − confidence (verdict:
+// AuditRule). Fitted is the p-value, N the algorithm's sample size.
 func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	x, cell, guarantee, err := pooled(rs, c.Algorithm, c.Metric, c.Where)
@@ -270,17 +260,15 @@ func (ksAuditKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	return res
 }
 
-// Roles of an audited algorithm: a deliberately broken variant must be flagged, an honest
-// one must pass.
+// Roles of an audited algorithm: a broken variant must be flagged, an honest one pass.
 const (
 	roleBroken = "broken"
 	roleHonest = "honest"
 )
 
-// auditRole says whether a row comes from a deliberately broken variant: the audit's
-// registry entries write the column broken (1 or 0), which the runner's re-derived
-// guarantee cannot change; rows without it (other mechanisms) are honest, so a guarantee
-// of none cannot turn a mechanism broken by a bug into an expected FLAGGED.
+// auditRole says whether a row comes from a deliberately broken variant (column broken =
+// 1, which the audit's registry entries write and the runner cannot change); other rows
+// are honest, so a guarantee of none cannot turn a bug into an expected FLAGGED.
 func auditRole(r *rows.Record) string {
 	if r.Text(rows.ColBroken) == "1" {
 		return roleBroken
@@ -288,9 +276,8 @@ func auditRole(r *rows.Record) string {
 	return roleHonest
 }
 
-// thresholdAuditKind is the privacy audit by a threshold test (audit.go; PRIVACY.md §3.2):
-// Kind "audit-mu" (the Clopper–Pearson μ-GDP lower bound against gdp_s) or "audit-eps"
-// (eps: the (ε, δ) lower bound against epsilon_spent).
+// thresholdAuditKind is the privacy audit by a threshold test (PRIVACY.md §3.2): "audit-mu"
+// (a Clopper–Pearson μ-GDP lower bound) or "audit-eps" (eps: an (ε, δ) lower bound).
 type thresholdAuditKind struct {
 	kindDefaults
 	eps bool

@@ -14,15 +14,11 @@ import (
 	"expmech/rows"
 )
 
-// Sampler bias against an exact law. The rows of a bias experiment
-// (problem exact-law, algorithm sampler-bias) carry in their `statistics` column the
-// probability integral transforms U = F(x) of their draws under the exact law the problem
-// declares; U ~ Uniform(0, 1) exactly when the sampler is exact. The distance of a
-// sampler's output law to the exact law is the one-sample Kolmogorov–Smirnov distance
-// D_N = sup_u |F̂_N(u) − u| of the U's pooled over the trials of a (cell, algorithm) —
-// equal to sup_x |F̂_N(x) − F(x)| of the draws themselves (F continuous) — so the exact
-// CDF the analysis needs is the Uniform's, a closed form. Kinds: the checks "ks-floor"
-// and "ks-order", and the figure "bias" (distance vs a per-draw cost).
+// Sampler bias: a bias experiment's rows (problem exact-law) carry in `statistics` the
+// probability integral transforms U = F(x) of their draws under the exact law, Uniform(0, 1)
+// exactly when the sampler is exact. Its distance to the exact law is the one-sample KS
+// D_N = sup_u |F̂_N(u) − u| of the U's pooled over a (cell, algorithm)'s trials, equal to
+// sup_x |F̂_N(x) − F(x)| of the draws (F continuous); ks-floor, ks-order and "bias" read it.
 
 // biasResamples is the number of bootstrap resamples of a ks-order check (trials within a
 // group; each resample sorts the pooled draws of both groups, so fewer than a slope's).
@@ -36,16 +32,14 @@ type BiasGroup struct {
 	stepC     string      // the step_c column (sampler-bias), "" if none
 	vq, gq    float64     // value and gradient queries, summed over the rows
 	N         int         // draws in all
-	// merged and owner are every draw, sorted, and its trial (resample's cache); weights
-	// is resample's scratch.
+	// every draw sorted, its trial and the weights: Resample's cache and scratch
 	merged  []float64
 	owner   []int32
 	weights []int
 }
 
-// biasGroups collects the (cell, algorithm) groups of rs with statistics in column metric,
-// the cost column costCol ("" for none); a row whose statistics do not parse, or lie
-// outside [0, 1], is an error (the column is not a probability integral transform).
+// BiasGroups collects the (cell, algorithm) groups of rs, statistics in column metric and
+// cost in costCol ("" for none); statistics outside [0, 1] (no PIT) or unparsed are an error.
 func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error) {
 	var out []*BiasGroup
 	idx := map[[2]string]*BiasGroup{}
@@ -85,9 +79,8 @@ func BiasGroups(rs []*rows.Record, metric, costCol string) ([]*BiasGroup, error)
 	return out, nil
 }
 
-// family is the colour key of an algorithm label: its part before the first "-", named
-// so that the three sampler families of experiments/sampler_bias.yaml get distinct
-// palette colours (plot.StyleOf hashes unregistered methods).
+// Family is the colour key of an algorithm label: its part before the first "-", named so
+// that sampler_bias.yaml's three sampler families get distinct colours (plot.StyleOf).
 func Family(label string) string {
 	f, _, _ := strings.Cut(label, "-")
 	return cmp.Or(map[string]string{"prox": "proximal-rejection", "mala": "mala-sampler", "exact": "exact-sampler"}[f], f)
@@ -111,11 +104,9 @@ func (g *BiasGroup) Distance() float64 {
 	return gauss.KSD(slices.Concat(g.trials...), func(u float64) float64 { return u })
 }
 
-// resample draws the trials with replacement (the bootstrap unit is the trial: draws of
-// one trial share an instance and an rng stream) and returns D_N of the pooled draws.
-// Pooling m_j copies of trial j is weighting its draws by m_j: one pass over the draws of
-// every trial merged and sorted once gives the weighted empirical CDF, with no sort per
-// resample; D_N of the pooled resample gives the same D.
+// Resample returns D_N of the trials drawn with replacement (a trial's draws share an
+// instance and an rng stream): m_j copies of trial j weight its draws by m_j, so one pass
+// over every draw, merged and sorted once, gives the same D with no sort per resample.
 func (g *BiasGroup) Resample(rng *rand.Rand) float64 {
 	if g.merged == nil {
 		type draw struct {
@@ -165,19 +156,17 @@ func (g *BiasGroup) PerDraw() float64 {
 	return s / float64(g.N)
 }
 
-// distanceCI is a 95% interval for the distance D(F, U) of the sampler's law F to the
-// exact law, valid at every N: by the triangle inequality |D_N − D(F, U)| ≤ sup|F̂_N − F|,
-// which the DKW–Massart inequality P(sup|F̂_N − F| > e) ≤ 2e^{−2Ne²} (Massart 1990) bounds
-// by e = √(ln(2/0.05)/(2N)). (A bootstrap over trials is biased upward for a KS distance:
-// resampled trials repeat draws, and its percentile interval can exclude the estimate.)
+// DistanceCI is a 95% interval for the distance D(F, U) of the sampler's law F to the exact
+// law, valid at every N: |D_N − D(F, U)| ≤ sup|F̂_N − F| (triangle inequality) ≤
+// e = √(ln(2/0.05)/(2N)) by DKW–Massart, P(sup|F̂_N − F| > e) ≤ 2e^{−2Ne²} (Massart 1990).
+// Not a bootstrap over trials: resampled trials repeat draws, which biases a KS distance up.
 func DistanceCI(d float64, n int) (lo, hi float64) {
 	e := stats.DKWRadius(0.05, n)
 	return math.Max(0, d-e), d + e
 }
 
-// DefaultKSFloorConfidence is the confidence of a ks-floor check's DKW bounds when the
-// spec gives none: each bound is a test at level 2.5%, like the end of every other
-// check's 95% CI.
+// DefaultKSFloorConfidence is the default confidence of a ks-floor check's DKW bounds:
+// each bound a test at level 2.5%, like the end of every other check's 95% CI.
 const DefaultKSFloorConfidence = 0.975
 
 func (c Check) KSFloorConfidence() float64 { return cmp.Or(c.Confidence, DefaultKSFloorConfidence) }
@@ -202,9 +191,8 @@ func oneGroup(rs []*rows.Record, c Check, alg string) (*BiasGroup, error) {
 	return gs[0], nil
 }
 
-// biasStart is the start of a ks-floor or ks-order check: the result with the
-// algorithm's group, its size and its distance D; nil g (and the reason in res) when the
-// rows do not give one group.
+// biasStart starts a ks-floor or ks-order check: the result with the algorithm's group,
+// its size and distance D; nil g (the reason in res) when the rows give no one group.
 func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
 	res = newResult(c)
 	g, err := oneGroup(rs, c, c.Algorithm)
@@ -217,19 +205,13 @@ func biasStart(c Check, rs []*rows.Record) (res CheckResult, g *BiasGroup) {
 	return res, g
 }
 
-// run evaluates a ks-floor check.
 func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
 		return res
 	}
 	d := res.Fitted
-	// An equivalence statement: the distance D(F, U) of the sampler's law to the exact
-	// law is below the declared floor. D_N estimates it with |D_N − D(F, U)| ≤
-	// sup|F̂_N − F| ≤ e with probability ≥ 1 − α (DKW–Massart, Massart 1990), so the
-	// bounds [D_N − e, D_N + e] hold jointly: PASS iff the upper bound is ≤ the floor,
-	// FAIL iff the lower bound is above it. Failing to reject exactness (the KS test's
-	// p value, reported) is not evidence of it.
+	// An equivalence statement (DESIGN.md "Spec schema"): D_N ± e hold jointly at 1 − α.
 	alpha := 1 - c.KSFloorConfidence()
 	e := stats.DKWRadius(alpha, g.N)
 	res.Lo, res.Hi = math.Max(0, d-e), d+e
@@ -255,7 +237,6 @@ func (ksFloorKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	return res
 }
 
-// run evaluates a ks-order check.
 func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	res, g := biasStart(c, rs)
 	if g == nil {
@@ -281,8 +262,7 @@ func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	case res.Lo > 0:
 		res.Verdict = Pass
 	case res.Hi < 0:
-		// FAIL on the CI like every kind: the whole 95% CI of D[vs] − D[algorithm] below 0
-		// contradicts the order; a point estimate ≤ 0 inside a CI across 0 decides nothing.
+		// The whole CI below 0 contradicts the order (a point estimate ≤ 0 decides nothing).
 		res.Verdict = Fail
 	default:
 		res.Verdict = Inconclusive
@@ -298,9 +278,8 @@ func (ksOrderKind) run(c Check, rs []*rows.Record, rng *rand.Rand) CheckResult {
 	return res
 }
 
-// ksFloorKind is the sampler-bias check "the distance to the exact law is at the noise
-// floor" (Kind "ks-floor", bias.go): PASS iff the DKW–Massart upper bound of the KS
-// distance of the pooled exact-CDF values to Uniform(0, 1) is ≤ the declared floor Max.
+// ksFloorKind is Kind "ks-floor": PASS iff the DKW–Massart upper bound of the KS distance
+// of the pooled exact-CDF values to Uniform(0, 1) is ≤ the declared floor Max.
 type ksFloorKind struct{ kindDefaults }
 
 func (ksFloorKind) validate(c Check) []error {
@@ -321,7 +300,6 @@ func (ksFloorKind) expected(c Check) string {
 	return fmt.Sprintf("D ≤ %s (%g%% DKW bound)", table.FmtSpec(c.Max), 100*c.KSFloorConfidence())
 }
 
-// threshold is the declared floor of the distance.
 func (ksFloorKind) threshold(c Check) float64 { return c.Max }
 
 func (ksFloorKind) summary(r CheckResult) string {

@@ -18,8 +18,7 @@ import (
 // spec gives none: two-sided 95% CIs, i.e. one-sided tests at level 2.5% each way.
 const DefaultCompareConfidence = 0.95
 
-// ComparePoint is one x value of a compare check: the metric of Algorithm (A) against
-// that of Against (B) on the rows of one cell each.
+// ComparePoint is one x value of a compare check: A's metric against B's, one cell each.
 type ComparePoint struct {
 	X     float64 // the vs value (the cell's index when vs is empty)
 	Cell  string  // the cell id(s) of the rows
@@ -37,7 +36,7 @@ type ComparePoint struct {
 	Verdict  Verdict // of this x alone: PASS (CI on the claim's side), FAIL (Holm-significant contradiction), INCONCLUSIVE
 }
 
-// compareSymbol is "≤" for a claim A ≤ B (ClaimUpper, the default) and "≥" for ClaimLower.
+// CompareSymbol is "≤" for a claim A ≤ B (ClaimUpper, the default) and "≥" for ClaimLower.
 func (c Check) CompareSymbol() string {
 	if c.Claim == ClaimLower {
 		return "≥"
@@ -45,7 +44,7 @@ func (c Check) CompareSymbol() string {
 	return "≤"
 }
 
-// compareClaim is the effective claim of a compare check: upper unless lower.
+// CompareClaim is the effective claim of a compare check: upper unless lower.
 func CompareClaim(c Claim) Claim {
 	if c == ClaimLower {
 		return ClaimLower
@@ -55,9 +54,8 @@ func CompareClaim(c Claim) Claim {
 
 func (c Check) CompareConfidence() float64 { return cmp.Or(c.Confidence, DefaultCompareConfidence) }
 
-// comparePoint compares the rows a (algorithm A) and b (B) of one x value on metric.
-// It pairs them when they hold the same trials of the same cell with the same seed (the
-// same problem instance: DESIGN.md "Seeds"), else uses Welch's unequal-variance t.
+// comparePoint compares the rows a (of A) and b (of B) of one x on metric: paired when
+// Pairable (the same instances: DESIGN.md "Seeds"), else by Welch's unequal-variance t.
 func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (ComparePoint, bool) {
 	var pt ComparePoint
 	va, vb := table.MetricValues(a, metric), table.MetricValues(b, metric)
@@ -96,19 +94,12 @@ func comparePoint(a, b []*rows.Record, metric string, alpha float64, sign int) (
 	return pt, true
 }
 
-// RunCompare evaluates a compare check: "metric[A] ≤ metric[B] at every x" (or ≥).
-// At each x the difference A − B gets a two-sided CI at confidence c (paired t on the
-// shared trials when the rows share their instances, Welch otherwise). The verdict:
-//   - PASS iff at every x the CI lies on the claim's side of 0 (hi ≤ 0 for ≤): an
-//     intersection-union test, of level (1 − c)/2 without multiplicity adjustment because
-//     the claim is the conjunction over x (Berger 1982, Technometrics 24:295–300;
-//     Berger & Hsu 1996, Statist. Sci. 11:283–319);
-//   - FAIL iff at some x the contradiction (A > B for ≤) is significant at level (1 − c)/2
-//     after Holm's step-down adjustment over the x values (familywise error ≤ (1 − c)/2 of
-//     a false FAIL, Holm 1979);
-//   - INCONCLUSIVE otherwise: some CI straddles 0 and no x contradicts the claim.
-//
-// A missing x (one algorithm has rows there, the other not) keeps the verdict from PASS.
+// RunCompare evaluates "metric[A] ≤ metric[B] at every x" (or ≥) from a CI of A − B per x
+// at confidence c: PASS iff every CI is on the claim's side of 0, an intersection-union test
+// of level (1 − c)/2, unadjusted as the claim is a conjunction over x (Berger 1982,
+// Technometrics 24:295–300; Berger & Hsu 1996, Statist. Sci. 11:283–319); FAIL iff some x
+// contradicts it at (1 − c)/2 after Holm's step-down over x (Holm 1979); INCONCLUSIVE
+// otherwise, and whenever an x lacks a side and nothing FAILs.
 func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res := newResult(c)
 	conf := c.CompareConfidence()
@@ -127,9 +118,8 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	res.TrialsMin, res.TrialsMax = j.trialsMin, j.trialsMax
 	var notes []string
 	res.Fitted, res.Lo, res.Hi = pts[j.worst].Diff, pts[j.worst].Lo, pts[j.worst].Hi
-	// The intersection-union test's p value: the claim holds at every x, so its p value is
-	// the largest of the per-x one-sided p values of the claim's side (1 − P of the
-	// contradiction's, the t distribution being continuous). A missing x leaves it at 1.
+	// The intersection-union p: the largest per-x p of the claim's side (1 − P of the
+	// contradiction's, t being continuous); 1 with a missing x.
 	res.PPass = 0
 	tests := map[string]int{}
 	for _, pt := range pts {
@@ -169,10 +159,9 @@ func RunCompare(c Check, rs []*rows.Record) CheckResult {
 	return res
 }
 
-// comparePoints is the per-x comparison of a compare check: the rows of A and B, grouped by
-// x, compared at every x both have (comparePoint), with the x values one side lacks or
-// where a side has fewer than 2 trials (missing). why says why there is nothing to compare
-// (no rows, an x spanning several cells, no x with both).
+// comparePoints compares the rows of A and B at every x both have (comparePoint); missing
+// lists the x values one side lacks or has fewer than 2 trials at. why says why there is
+// nothing to compare (no rows, an x spanning several cells, no x with both).
 func comparePoints(c Check, rs []*rows.Record, alpha float64, sign int) (pts []ComparePoint, missing []string, why string) {
 	selA, selB := table.Filter(rs, c.Algorithm, c.Where), table.Filter(rs, c.Against, c.Where)
 	if len(selA) == 0 || len(selB) == 0 {
@@ -203,8 +192,6 @@ func comparePoints(c Check, rs []*rows.Record, alpha float64, sign int) (pts []C
 			return nil, nil, fmt.Sprintf("ambiguous: %s spans %d cells (%s); pin the other swept columns with where",
 				c.XText(x), len(cs), strings.Join(cs, ","))
 		}
-	}
-	for _, x := range xs {
 		pt, ok := comparePoint(ga[x], gb[x], c.Metric, alpha, sign)
 		if !ok {
 			missing = append(missing, fmt.Sprintf("fewer than 2 trials with a value of %s at %s", c.Metric, c.XText(x)))
@@ -255,8 +242,7 @@ func judgePoints(c Check, pts []ComparePoint, alpha float64, sign int) judgement
 		case onSide:
 			pt.Verdict = Pass
 		case pt.P <= alpha:
-			// The whole CI is on the wrong side of 0, but the contradiction does not
-			// survive Holm's adjustment over the x values.
+			// The whole CI is on the wrong side of 0, but not after Holm over x.
 			pt.Verdict = Inconclusive
 			j.notHolm = append(j.notHolm, fmt.Sprintf("%s: [%s, %s], p = %s, Holm-adjusted p = %s", c.XText(pt.X),
 				table.FmtG(pt.Lo), table.FmtG(pt.Hi), FmtP(pt.P), FmtP(pt.PHolm)))
@@ -287,7 +273,7 @@ const (
 	TestNone   = "none"   // fewer than 2 trials on a side: no test
 )
 
-// pairable: both sides hold the same trial indices, each with the same seed.
+// Pairable reports whether both sides hold the same trials (≥ 2), each with the same seed.
 func Pairable(a, b []*rows.Record) bool {
 	if len(a) != len(b) || len(a) < 2 {
 		return false

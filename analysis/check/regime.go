@@ -39,8 +39,7 @@ type RegimeCell struct {
 	Cell   string            // cell id
 	Params map[string]string // the cell's identity columns (n, d, rank, g_k, epsilon, loss_kind, domain, …)
 	Means  map[string]float64
-	// Private lists the private methods (guarantee certified or nominal on every ok row),
-	// in algorithm order; Best is the one of lowest mean.
+	// Private: the methods private on every ok row, in algorithm order; Best: the lowest mean.
 	Private []string
 	Best    string
 	Label   string
@@ -64,19 +63,14 @@ func (c RegimeCell) Ratio(m string) float64 {
 	return c.Means[m] / c.Means[c.Best]
 }
 
-// RegimeMap computes the regime map of metric over the ok rows rs: per cell, per ordered
-// pair of methods, the paired P(A < B) with its bootstrap CI (stats.ProbImprovementCI,
-// trials paired by the trial column: the same instance), and the label winner when the CI
-// of P(best < other) lies entirely above ½ for every other private method, else
-// indistinguishable. Each cell's bootstrap has its own generator, seeded by the cell's
-// identity columns and the metric (never its id or the experiment's name), so a cell's
-// numbers depend on its rows only: two experiments that share a cell (the same seed and
-// cell key, hence the same rows) give it the same map rows.
+// RegimeMap computes the regime map of metric over the ok rows rs (DESIGN.md "Spec
+// schema", kind regime; stats.ProbImprovementCI on trials paired by trial). Each cell's
+// bootstrap is seeded by its identity columns and the metric, never its id or the
+// experiment's name, so two experiments that share a cell give it the same map rows.
 func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 	var cells, algs []string
 	params := map[string]map[string]string{}
 	extra := map[string][]string{}
-	canonical := rows.Columns()
 	notPrivate := map[string]bool{} // algorithms with an ok row of no private guarantee
 	vals := trialValues(rs, metric, func(r *rows.Record) {
 		c, a := r.Text(rows.ColCell), r.Text(rows.ColAlgorithm)
@@ -87,11 +81,10 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				p[kv.Col] = kv.Value
 			}
 			// A swept key that is not a DESIGN.md column (a problem parameter such as the
-			// geometric median's power) is a column of its own (the runner's cell columns):
-			// part of the cell's identity. Extra columns that some row of the cell leaves
-			// empty or sets otherwise are per-algorithm outputs, dropped below.
+			// geometric median's power) is part of the cell's identity; extra columns some
+			// row of the cell leaves empty or sets otherwise are outputs, dropped below.
 			for _, col := range r.Layout().Columns() {
-				if v := r.Text(col); v != "" && !slices.Contains(canonical, col) {
+				if v := r.Text(col); v != "" && !rows.IsCanonical(col) {
 					p[col] = v
 					extra[c] = append(extra[c], col)
 				}
@@ -108,6 +101,8 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 		}
 		notPrivate[a] = notPrivate[a] || !r.Guarantee().Private()
 	})
+	mh := fnv.New64a() // the metric's 64-bit FNV-1a hash seeds every cell's bootstrap
+	mh.Write([]byte(metric))
 	var out []RegimeCell
 	for _, c := range cells {
 		rc := RegimeCell{Cell: c, Params: params[c], Means: map[string]float64{}}
@@ -127,11 +122,11 @@ func RegimeMap(rs []*rows.Record, metric string) []RegimeCell {
 				rc.Private = append(rc.Private, a)
 			}
 		}
-		id := fnv.New64a() // cellSeed of the identity columns as sorted "col=value," pairs
+		id := fnv.New64a() // and so do the identity columns as sorted "col=value," pairs
 		for _, k := range slices.Sorted(maps.Keys(rc.Params)) {
 			id.Write([]byte(k + "=" + rc.Params[k] + ","))
 		}
-		rng := rand.New(rand.NewPCG(cellSeed(metric), id.Sum64()))
+		rng := rand.New(rand.NewPCG(mh.Sum64(), id.Sum64()))
 		for _, a := range here {
 			for _, b := range here {
 				if a == b {
@@ -193,21 +188,12 @@ func pairedValues(a, b map[int]float64) (xa, xb []float64) {
 	return xa, xb
 }
 
-// cellSeed is a 64-bit FNV-1a hash of c.
-func cellSeed(c string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(c))
-	return h.Sum64()
-}
-
 // RegimeAlpha is the level of the sign test that VerifyRegime holds a winner label to.
 const RegimeAlpha = 0.05
 
-// VerifyRegime checks the map's labels against an independent test on the same rows: a
-// cell labelled winner must have, against every other private method, an exact one-sided
-// sign test (stats.SignTestP, ties dropped) of "best < other" at level RegimeAlpha, and its
-// best must have the lowest mean among the private methods. It returns one line per
-// disagreement (none: the labels hold).
+// VerifyRegime holds each winner label to the lowest private mean and an exact one-sided
+// sign test of "best < other" (stats.SignTestP) at RegimeAlpha against every other private
+// method, on the same rows; it returns one line per disagreement.
 func VerifyRegime(cells []RegimeCell, rs []*rows.Record, metric string) []string {
 	vals := trialValues(rs, metric, func(*rows.Record) {})
 	var bad []string
@@ -249,9 +235,8 @@ func Structure(p map[string]string) string {
 	return "rank"
 }
 
-// regimeKind is the regime map's self-consistency (Kind "regime"): the map of metric over
-// the rows in where (RegimeMap) with every winner label held to VerifyRegime. PASS iff no
-// label disagrees; the algorithm must appear in the map.
+// regimeKind is Kind "regime": the map of metric over the rows in where (RegimeMap), PASS
+// iff VerifyRegime finds no disagreement; the algorithm must appear in every cell.
 type regimeKind struct{ kindDefaults }
 
 func (regimeKind) validate(c Check) []error {

@@ -15,17 +15,12 @@ import (
 	"expmech/rows"
 )
 
-// SpentRelTol is the relative slack of the spent check (Kind "spent"): a re-derived
-// spend up to (1 + SpentRelTol) × the budget is accepted. The second routes are
-// accurate far beyond it (the hockey-stick quadrature of two Gaussians agrees with the
-// closed-form curve to ≤ 1e-9 relative on the tested range, TestGaussianDeltaQuadrature),
-// so it only absorbs the round-off
-// of the columns, written with %g to 17 significant digits; an overspend of less than
-// one part in a million is not looked for.
+// SpentRelTol is the relative slack of the spent check: it absorbs the columns' round-off
+// (%g, 17 digits), the routes agreeing with the closed forms to ≤ 1e-9
+// (TestGaussianDeltaQuadrature); an overspend under one part in a million is not looked for.
 const SpentRelTol = 1e-6
 
-// The names of the trusted_constants column the spent check reads (the problems.Const*
-// names, spelled here: package analysis does not import problems).
+// The trusted_constants names (problems.Const*, spelled here: analysis does not import it).
 const (
 	constN               = "n"
 	constGDelta          = "G_delta"
@@ -36,9 +31,8 @@ const (
 // column, written with 6 significant digits (%.6g: a relative rounding error ≤ 5e-6).
 const trustedRelTol = 1e-5
 
-// spentKind is the privacy re-derivation of every certified or nominal row (Kind "spent";
-// DESIGN.md "Spec schema") against the row's absolute budget (columns epsilon, delta),
-// never the mechanism's own epsilon_spent; see run.
+// spentKind re-derives the privacy of every certified or nominal row (DESIGN.md "Spec
+// schema") against its budget (columns epsilon, delta), never its own epsilon_spent; see run.
 type spentKind struct{ kindDefaults }
 
 func (spentKind) validate(c Check) []error {
@@ -63,39 +57,22 @@ func (spentKind) summary(r CheckResult) string {
 	return fmt.Sprintf("largest re-derived spend/budget %s over %d rows", table.FmtG(r.Fitted), r.N)
 }
 
-// rowSpend is one row's re-derivation: the largest ratio of a spend to its budget and
-// the route that gave it.
+// rowSpend is one row's largest ratio of a spend to its budget and the route that gave it.
 type rowSpend struct {
 	ratio float64
 	route string
 	why   string // the violation, "" when within the budget
 }
 
-// run re-derives the spend of every ok row of c.Algorithm ("*": every
-// algorithm) whose guarantee is certified or nominal (rows.Guarantee). For each row:
-//
-//   - the reported spend against the budget: epsilon_spent ≤ epsilon, delta_spent ≤ delta;
-//   - expmech's rows (k, mu and the trusted n and G_delta recorded): s is recomputed from
-//     what ran, s = G_Δ√k/(n√κ) with κ = μ, or the trusted strong_convexity when μ = 0
-//     (GLL22 Thm 6.2; SPEC §2.1), and must not exceed the recorded gdp_s; δ(ε) of s-GDP
-//     at the row's budget ε by quadrature (GaussianDeltaQuadrature; privacy.HockeyStick1D)
-//     plus (1 + e^ε)τ for the sampler's TV budget τ (column tv_budget) must be ≤ δ
-//     (SPEC §1.4);
-//   - the GDP baselines (gdp_s recorded, no k): s = √T·Δ/σ recomputed from steps, sigma
-//     and sensitivity when recorded, and δ_quad(ε; s) ≤ δ likewise;
-//   - Poisson-subsampled rows (dp-sgd: noise_multiplier z, sampling_rate q, steps T
-//     recorded): the row FAILs when PoissonDeltaLower, a proven lower bound on δ(ε) at
-//     the row's budget ε, exceeds its budget δ. z is the smaller of the recorded
-//     noise_multiplier and the one its sigma column implies (σ = zC/(qn)). A PASS here is
-//     no upper bound (that is the calibration's connect-the-dots PLD, and the reported
-//     spend above): the route can only catch an overspend.
-//
-// A check that names its algorithm (not "*") also requires every ok row of it to claim a
-// guarantee: a row the mechanism or the runner downgraded to none is a violation.
-//
-// PASS iff every row is within (1 + SpentRelTol) of its budget; FAIL otherwise, naming
-// the worst row. Fitted is the largest ratio of a re-derived spend to its budget. No
-// row with a claimed guarantee is INCONCLUSIVE (nothing to re-derive is not evidence).
+// run re-derives the spend of every ok row of c.Algorithm ("*": every algorithm) whose
+// guarantee is certified or nominal by the routes of DESIGN.md "Spec schema" (spendOf):
+// the reported spend; expmech's s = G_Δ√k/(n√κ) (GLL22 Thm 6.2; SPEC §2.1), its δ(ε) by
+// quadrature (privacy.HockeyStick1D) plus (1 + e^ε)τ ≤ δ (SPEC §1.4); the GDP baselines'
+// s = √T·Δ/σ; dp-sgd's PoissonDeltaLower, which can only catch an overspend. A check
+// naming its algorithm also FAILs a row of it without a guarantee. PASS iff every row is
+// within (1 + SpentRelTol) of its budget, else FAIL naming the worst; Fitted is the largest
+// ratio of spend to budget. No row claiming a guarantee: INCONCLUSIVE (nothing to
+// re-derive is not evidence).
 func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 	res := newResult(c)
 	res.Verdict = Inconclusive
@@ -115,8 +92,7 @@ func (spentKind) run(c Check, rs []*rows.Record, _ *rand.Rand) CheckResult {
 				skipped++
 				continue
 			}
-			// A check naming its algorithm asserts the algorithm is private on every row: a
-			// row without a guarantee is a calibration that spent more than its budget.
+			// A row without a guarantee: a calibration that spent more than its budget.
 			res.N++
 			routes[routeNone]++
 			violations++
@@ -241,11 +217,10 @@ func spendOf(r *rows.Record, cache spentCache) rowSpend {
 	case !math.IsNaN(gdp):
 		sp.route = routeGDP
 		s := gdp
-		// T Gaussian releases of std σ with sensitivity Δ compose to √T·Δ/σ-GDP
-		// (Dong–Roth–Su 2022 Cor. 3.3); a clipped-gradient method's Δ is at least 2C/n
-		// under replace-one (C/n under add-remove), whatever sensitivity it records.
-		// An iterative method (noisy-gd, dpzero: a step_size column) releases one Gaussian
-		// per step; a one-shot one (output perturbation, whose steps are its solver's) one.
+		// T Gaussian releases of std σ and sensitivity Δ compose to √T·Δ/σ-GDP (Dong–Roth–Su
+		// 2022 Cor. 3.3); a clipped-gradient method's Δ is ≥ 2C/n under replace-one (C/n under
+		// add-remove). T: an iterative method's steps (noisy-gd, dpzero: a step_size column),
+		// 1 for a one-shot one (output perturbation: its steps are its solver's).
 		sigma, T, sens, clip := f(rows.ColSigma), f(rows.ColSteps), f("sensitivity"), f("clip")
 		if sigma > 0 && sens > 0 {
 			if math.IsNaN(T) || math.IsNaN(f("step_size")) {
@@ -269,8 +244,7 @@ func spendOf(r *rows.Record, cache spentCache) rowSpend {
 	return sp
 }
 
-// parseTrusted reads the trusted_constants column, "name=value(provenance); …", into a
-// map from name to value (the names the text does not hold read as 0).
+// parseTrusted reads trusted_constants, "name=value(provenance); …", by name (absent: 0).
 func parseTrusted(s string) map[string]float64 {
 	out := map[string]float64{}
 	for _, part := range strings.Split(s, ";") {
@@ -289,11 +263,11 @@ func parseTrusted(s string) map[string]float64 {
 // GaussianDeltaQuadrature is δ(ε) of s-GDP, H_ε(N(s,1)‖N(0,1)) = ∫ (p − e^ε q)₊ (equal to
 // H_ε(N(0,1)‖N(s,1)) by symmetry; Balle–Wang 2018 Thm 5), computed by 20-point
 // Gauss–Legendre quadrature on unit panels (gonum's quad.Fixed) instead of the closed form
-// Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13) the calibrations invert:
-// the second route of the spent check. The integrand vanishes below c = ε/s + s/2, where
-// the privacy loss sx − s²/2 crosses ε, and is written p(x)·(−expm1(−(sx − s²/2 − ε))) so
-// that nothing cancels; the range [c, max(c, s) + 40] leaves out a mass below Φ(−40). When
-// c − s > 38, δ ≤ Φ(−38) < 3e-316 and 0 is returned. s = 0 gives 0; s = +Inf gives 1.
+// Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2) (Dong–Roth–Su 2022 Cor. 2.13) the calibrations invert.
+// The integrand vanishes below c = ε/s + s/2, where the privacy loss sx − s²/2 crosses ε,
+// and is p(x)·(−expm1(−(sx − s²/2 − ε))) so that nothing cancels; [c, max(c, s) + 40]
+// leaves out a mass below Φ(−40); c − s > 38 gives δ ≤ Φ(−38) < 3e-316, returned as 0.
+// s = 0 gives 0; s = +Inf gives 1.
 func GaussianDeltaQuadrature(s, eps float64) float64 {
 	switch {
 	case s == 0:
@@ -320,23 +294,14 @@ func GaussianDeltaQuadrature(s, eps float64) float64 {
 // PoissonDeltaLower is a proven lower bound on δ(ε) of T compositions of the pair the
 // Poisson-subsampled Gaussian's accountant certifies (PRIVACY.md §1.5), in units of the
 // clipping norm C: replace-one, P = (1 − q)N(0, z²) + qN(1, z²) against Q = (1 − q)N(0, z²)
-// + qN(−1, z²) (Zhu, Dong, Wang 2022); add/remove ("remove"), P the same mixture against
-// Q = N(0, z²). It is the second route of the spent check for dp-sgd rows, and shares
-// nothing with the calibration's PLD (privacy loss grid, connect-the-dots, FFT):
-//
-// The linear statistic S = Σ_t x_t is a post-processing of the T outputs, so for every
-// threshold t, P(S > t) − e^ε Q(S > t) ≤ H_{e^ε}(P^T ‖ Q^T) = δ(ε) (the hockey-stick
-// divergence decreases under post-processing; Balle et al. 2018, Thm 5 form). Given the
-// number m ~ Bin(T, q) of steps that drew the replaced example, S is Gaussian:
-// P(S > t) = Σ_m b(m) Φ̄((t − m)/(z√T)), Q(S > t) = Σ_m b(m) Φ̄((t + m)/(z√T)) (replace-one)
-// or Φ̄(t/(z√T)) (remove) — closed forms, no discretisation. The bound is the largest
-// over 801 thresholds spanning S's range under P. Numerical error: the binomial weights
-// come from lgamma and exp (relative error ≤ 1e-13 each), Φ̄ from math.Erfc (≤ 1e-15
-// relative); so P is lowered and Q raised by the relative pad (T + 1)·1e-12, and the
-// binomial mass left out (beyond 12 standard deviations of m, ≤ 1e-30) is added to Q: the
-// value returned is ≤ the true δ(ε) of the pair. At q = 1 the statistic is the likelihood
-// ratio's and the bound is the exact Gaussian δ(ε; 2√T/z) up to the threshold grid.
-// Returns 0 for inputs without a bound (q ∉ (0, 1], z ≤ 0, T < 1).
+// + qN(−1, z²) (Zhu, Dong, Wang 2022); add/remove, the same P against Q = N(0, z²). PRIVACY.md
+// §1.6 "The second route" derives it: P(S > t) − e^ε Q(S > t) ≤ H_{e^ε}(P^T ‖ Q^T) = δ(ε)
+// for the post-processing S = Σ_t x_t (Balle et al. 2018, Thm 5 form), S Gaussian given
+// m ~ Bin(T, q), the best of 801 thresholds over S's range under P; P is lowered and Q
+// raised by the relative pad (T + 1)·1e-12 against the round-off of lgamma, exp (≤ 1e-13
+// each) and math.Erfc (≤ 1e-15), and the binomial mass beyond 12 standard deviations of m
+// (≤ 1e-30) is added to Q, so the value is ≤ the true δ(ε). At q = 1 it is the exact
+// Gaussian δ(ε; 2√T/z) up to the grid. 0 for q ∉ (0, 1], z ≤ 0 or T < 1.
 func PoissonDeltaLower(q, z float64, T int, eps float64, replace bool) float64 {
 	if !(q > 0 && q <= 1) || !(z > 0) || T < 1 || math.IsNaN(eps) {
 		return 0
@@ -387,8 +352,8 @@ func PoissonDeltaLower(q, z float64, T int, eps float64, replace bool) float64 {
 	return best
 }
 
-// spentCache memoises the quadrature (and the Poisson lower bound) over the rows of one
-// check, keyed by their arguments: the trials of a cell share their mechanism parameters.
+// spentCache memoises the quadrature and the Poisson lower bound over one check's rows,
+// keyed by their arguments: the trials of a cell share their mechanism parameters.
 type spentCache map[any]float64
 
 type poissonKey struct {
@@ -401,7 +366,6 @@ func (c spentCache) delta(s, eps float64) float64 {
 	return c.memo([2]float64{s, eps}, func() float64 { return GaussianDeltaQuadrature(s, eps) })
 }
 
-// memo is c[k], computed by f on the first call.
 func (c spentCache) memo(k any, f func() float64) float64 {
 	v, ok := c[k]
 	if !ok {
@@ -411,16 +375,13 @@ func (c spentCache) memo(k any, f func() float64) float64 {
 	return v
 }
 
-// SpentDefault is the spent check every experiment gets when one of its ok rows claims a
-// guarantee (WithDefaults): every algorithm's certified and nominal rows re-derived. It is
-// an invariant: the accounting holds by construction of a correct implementation, so its
-// PASS is no evidence for a paper, while its FAIL is a privacy bug.
+// SpentDefault is the spent check of every experiment with an ok row claiming a guarantee
+// (WithDefaults): an invariant, whose PASS is no evidence for a paper, its FAIL a privacy bug.
 var SpentDefault = Check{Kind: KindSpent, Metric: rows.ColEpsilonSpent, Algorithm: "*", Role: RoleInvariant}
 
-// WithDefaults returns cs with the default checks appended (a fresh slice): SpentDefault
-// when some row of rs claims a guarantee with an accounting (epsilon_spent; the runner
-// certifies no row without one, algorithms.Certify) and cs has no spent check over every
-// algorithm.
+// WithDefaults returns cs (a fresh slice) plus SpentDefault when some row of rs claims a
+// guarantee with an accounting (epsilon_spent; algorithms.Certify certifies no row
+// without one) and cs has no spent check over every algorithm.
 func WithDefaults(cs []Check, rs []*rows.Record) []Check {
 	out := append([]Check(nil), cs...)
 	if slices.ContainsFunc(cs, func(c Check) bool { return c.Kind == KindSpent && c.Algorithm == "*" && len(c.Where) == 0 }) {

@@ -66,8 +66,7 @@ func Num(s string) (float64, bool) {
 	return v, true
 }
 
-// sameValue compares two cell values: numerically (relative 1e-9) when both are numbers,
-// as strings otherwise, so "1e-5" matches "1.0e-05".
+// SameValue compares cell values numerically (relative 1e-9) if both are numbers, else as text.
 func SameValue(a, b string) bool {
 	x, okx := Num(a)
 	y, oky := Num(b)
@@ -114,8 +113,7 @@ func Filter(rs []*rows.Record, algorithm string, where map[string]string) []*row
 	return out
 }
 
-// value evaluates expr on r: a column, a derived column (package doc), or "a/b".
-// ok is false when the value is missing or not a number.
+// Value evaluates expr on r (a column, a derived column or "a/b"); false for no number.
 func Value(r *rows.Record, expr string) (float64, bool) {
 	if a, b, isRatio := strings.Cut(expr, "/"); isRatio {
 		x, okx := Value(r, strings.TrimSpace(a))
@@ -141,15 +139,13 @@ const (
 	ColTotalQueries = "total_queries"
 	ColInvGaussS    = "inv_gauss_s"
 	ColGenGap       = "generalization_gap"
-	// ColGradientCoords is gradient queries × d: the coordinates of gradient read, the
-	// first-order cost on the scale of d scalar value queries.
+	// ColGradientCoords is gradient queries × d: the first-order cost in scalar queries.
 	ColGradientCoords = "gradient_queries_d"
 )
 
 // derived computes the derived columns of the package doc from r's columns.
 func Derived(r *rows.Record, name string) (float64, bool) {
 	get := r.Float
-	// get2 reads two columns; ok when both hold a number.
 	get2 := func(a, b string) (x, y float64, ok bool) {
 		x, okx := get(a)
 		y, oky := get(b)
@@ -222,10 +218,9 @@ func QueryLowerBound(n, d, eps, delta float64) float64 {
 	return math.Min(eps*eps*n*n/math.Log(1/delta), n*d)
 }
 
-// GaussianS is the s with δ_s(ε) = δ (GaussianDelta), by bisection on log s to 1e-12
-// relative: the absolute GDP parameter of an (ε, δ) budget, computed from the stated ε and
-// δ alone (derived column inv_gauss_s = 1/s), never from a mechanism's calibration. δ_s(ε)
-// increases with s (Dong–Roth–Su 2022 Cor. 2.13).
+// GaussianS is the s with δ_s(ε) = δ (GaussianDelta; increasing in s, Dong–Roth–Su 2022
+// Cor. 2.13), by bisection on log s to 1e-12 relative: the GDP parameter of the stated
+// budget alone (derived column inv_gauss_s = 1/s), never of a mechanism's calibration.
 func GaussianS(eps, delta float64) float64 {
 	lo, hi := 1e-12, 1.0
 	for GaussianDelta(eps, hi) < delta && hi < 1e12 {
@@ -246,12 +241,10 @@ func GaussianS(eps, delta float64) float64 {
 }
 
 // GaussianDelta is the Gaussian privacy curve δ_s(ε) = Φ(−ε/s + s/2) − e^ε Φ(−ε/s − s/2)
-// (Balle–Wang 2018 Thm 8; SPEC §1.1), evaluated with the scaled complementary error
-// function so that e^ε never overflows (PRIVACY.md §1.1): with u = ε/s − s/2,
-// v = ε/s + s/2 one has e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2).
-// It is a reporting tool here (derived column gauss_delta), not the accountant. It is not
-// read from expmech's delta_true, which differs in the last bits (≤ 8e-16 relative) and
-// which the baselines' rows lack.
+// (Balle–Wang 2018 Thm 8; SPEC §1.1), with the scaled complementary error function so that
+// e^ε never overflows (PRIVACY.md §1.1): e^ε Φ(−v) = ½ e^{−u²/2} erfcx(v/√2) with
+// u = ε/s − s/2, v = ε/s + s/2. A reporting tool (derived column gauss_delta), not the
+// accountant, nor expmech's delta_true (≤ 8e-16 relative apart; the baselines lack it).
 func GaussianDelta(eps, s float64) float64 {
 	switch {
 	case s <= 0:
@@ -268,8 +261,7 @@ func GaussianDelta(eps, s float64) float64 {
 	return 0.5*(math.Erf(b)-math.Erf(a)) - 0.5*math.Expm1(eps)*math.Erfc(b)
 }
 
-// sweptColumns returns the identity columns whose value varies across ids (each in
-// identityColumns order, as rows.Record.Identity returns it).
+// SweptColumns returns the identity columns (in order) whose value varies across ids.
 func SweptColumns(ids [][]rows.KV) []string {
 	var out []string
 	for j, c := range rows.IdentityColumns() {
@@ -280,8 +272,7 @@ func SweptColumns(ids [][]rows.KV) []string {
 	return out
 }
 
-// constantColumns returns "col=value" for the numeric identity columns constant across rs
-// (excluding skip), for figure subtitles.
+// ConstantColumns returns "col=value" per numeric identity column constant across rs, but skip.
 func ConstantColumns(rs []*rows.Record, skip ...string) []string {
 	if len(rs) == 0 {
 		return nil
@@ -314,8 +305,7 @@ func Symbol(c string) string {
 	return cmp.Or(map[string]string{rows.ColEpsilon: "ε", rows.ColDelta: "δ", rows.ColGK: "G_k"}[c], c)
 }
 
-// fmtSpec formats a value written in the spec (expected slope, tolerance, threshold) in
-// full, so that a threshold of 1.000000001 does not print as 1.
+// FmtSpec formats a spec value in full, so that a threshold of 1.000000001 does not print as 1.
 func FmtSpec(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // fmtG formats a statistic for tables: 4 significant digits, "—" for NaN.
@@ -333,9 +323,8 @@ type Group struct {
 	Cells []string // distinct cell ids (more than one means the check is ambiguous)
 }
 
-// groupBy collects the metric of rs by the value of vs (or by cell when vs is empty, with
-// X the group's index), keeping vs in [xmin, xmax] (0 = unbounded). It returns the groups
-// sorted by X and the number of rows that had no usable metric or vs value.
+// GroupBy collects the metric of rs by the value of vs (groupX), keeping vs in [xmin, xmax].
+// It returns the groups sorted by X and the number of rows without a metric or vs value.
 func GroupBy(rs []*rows.Record, vs, metric string, xmin, xmax float64) ([]Group, int) {
 	idx := map[float64]int{}
 	cellIdx := map[string]int{}
@@ -393,10 +382,9 @@ func MinStatistic(_, means []float64) (float64, bool) { return slices.Min(means)
 
 func MaxStatistic(_, means []float64) (float64, bool) { return slices.Max(means), true }
 
-// bootstrapDist is a percentile bootstrap of stat over groups: each resample draws, within
-// every group, len(Vals) trials with replacement and recomputes the group means. It
-// returns the defined resampled statistics, sorted, and the number of resamples where
-// stat was undefined (left out).
+// BootstrapDist is a percentile bootstrap of st over gs: each resample draws len(Vals)
+// trials with replacement within every group and recomputes the means. It returns the
+// defined resampled statistics, sorted, and how many resamples were undefined (left out).
 func BootstrapDist(gs []Group, st Statistic, resamples int, rng *rand.Rand) (out []float64, undefined int) {
 	xs := make([]float64, len(gs))
 	means := make([]float64, len(gs))
@@ -423,13 +411,10 @@ func BootstrapDist(gs []Group, st Statistic, resamples int, rng *rand.Rand) (out
 	return out, undefined
 }
 
-// LackOfFit is the lack-of-fit statistic of a log-log fit: the weighted residual sum of
-// squares χ² = Σ w_i (log m̄_i − a − b log x_i)² of the weighted least-squares power-law
-// fit, with w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta method), which is χ²(k − 2) under
-// the power law for k points with enough trials each (the residual-variance test of a
-// regression with known variances; Draper & Smith 1998 §2.1). With few points the slope's
-// CI alone cannot tell a curve from a line: a small P says the means bend. NaN when
-// undefined (k < 3, a point with < 2 trials or zero spread).
+// LackOfFit is the weighted residual sum of squares χ² = Σ w_i (log m̄_i − a − b log x_i)²
+// of a weighted least-squares power law, w_i = 1/Var(log m̄_i) ≈ n_i m̄_i²/s_i² (delta
+// method), χ²(k − 2) under the law (Draper & Smith 1998 §2.1): a small P says the means
+// bend, which the slope's CI cannot tell. NaN for k < 3 or a point with < 2 trials or no spread.
 type LackOfFit struct {
 	Chi2 float64
 	DF   int
@@ -499,8 +484,7 @@ func MetricValues(rs []*rows.Record, metric string) []float64 {
 	return out
 }
 
-// xGroups splits rs by the value of vs (by cell when vs is empty), keeping vs in
-// [xmin, xmax] (0 = unbounded); the keys are sorted. Rows without a vs value are dropped.
+// XGroups splits rs by the value of vs (groupX) in [xmin, xmax]; the keys are sorted.
 func XGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (map[float64][]*rows.Record, []float64) {
 	out := map[float64][]*rows.Record{}
 	for _, r := range rs {
@@ -512,8 +496,8 @@ func XGroups(rs []*rows.Record, vs string, xmin, xmax float64, cellIndex map[str
 }
 
 // groupX is r's x when grouping by vs: its value of vs, or its cell's index in cellIndex
-// (in first-appearance order) when vs is empty. ok is false when r has no value of vs, in
-// false when it has none or lies outside [xmin, xmax] (0 = unbounded).
+// (first-appearance order) when vs is empty. ok: r has a value of vs; in: it has one in
+// [xmin, xmax] (0 = unbounded).
 func groupX(r *rows.Record, vs string, xmin, xmax float64, cellIndex map[string]int) (x float64, ok, in bool) {
 	if vs == "" {
 		cell := r.Text(rows.ColCell)
@@ -538,8 +522,7 @@ func CellsOf(rs []*rows.Record) []string {
 	return cs
 }
 
-// summaryMetrics are the columns summarised per (cell, algorithm), in this order; numeric
-// extra columns follow, sorted.
+// SummaryMetrics are the columns summarised per (cell, algorithm), in order (MetricColumns).
 var SummaryMetrics = []string{
 	rows.ColExcessEmpiricalRisk, rows.ColExcessPopulationRisk, rows.ColEmpiricalRisk, rows.ColTheoryBound,
 	rows.ColValueQueries, rows.ColGradientQueries, rows.ColWallSeconds, rows.ColEpsilonSpent, rows.ColDeltaMech, rows.ColGDPS,
@@ -579,18 +562,13 @@ func ByCellAlgorithm(rs []*rows.Record) []CellAlg {
 	return out
 }
 
-// metricColumns is summaryMetrics plus the numeric extra columns of rs (a column is
-// numeric when every non-empty value of it is a number).
+// MetricColumns is SummaryMetrics then, sorted, rs's extra columns holding only numbers.
 func MetricColumns(rs []*rows.Record) []string {
-	known := map[string]bool{}
-	for _, c := range rows.Columns() {
-		known[c] = true
-	}
 	extra := map[string]bool{}
 	bad := map[string]bool{}
 	for _, r := range rs {
 		for _, k := range r.Layout().Columns() {
-			if known[k] || bad[k] || r.Text(k) == "" {
+			if rows.IsCanonical(k) || bad[k] || r.Text(k) == "" {
 				continue
 			}
 			if _, ok := r.Float(k); ok {
@@ -600,18 +578,13 @@ func MetricColumns(rs []*rows.Record) []string {
 			}
 		}
 	}
-	var ex []string
-	for k := range extra {
-		if !bad[k] && !slices.Contains(SummaryMetrics, k) {
-			ex = append(ex, k)
-		}
-	}
-	slices.Sort(ex)
+	ex := slices.DeleteFunc(slices.Sorted(maps.Keys(extra)), func(k string) bool {
+		return bad[k] || slices.Contains(SummaryMetrics, k)
+	})
 	return append(slices.Clone(SummaryMetrics), ex...)
 }
 
-// Summaries returns, per (cell, algorithm) and metric with at least one value, the stats.Stats
-// over trials. rs should be the ok rows.
+// Summaries returns the stats.Stats of the ok rows rs per (cell, algorithm) and metric.
 func Summaries(rs []*rows.Record) []Summary {
 	metrics := MetricColumns(rs)
 	var out []Summary
@@ -629,9 +602,8 @@ func Summaries(rs []*rows.Record) []Summary {
 	return out
 }
 
-// PairedDiff compares Algorithm with Reference on the same instances (same cell and
-// trial; DESIGN.md "Seeds": common random numbers): stats.Stats of metric(Algorithm) −
-// metric(Reference) over the matched trials.
+// PairedDiff is stats.Stats of metric(Algorithm) − metric(Reference) over the trials they
+// share (same cell and trial: the same instance, DESIGN.md "Seeds").
 type PairedDiff struct {
 	Cell             string
 	Identity         []rows.KV
@@ -643,8 +615,7 @@ type PairedDiff struct {
 	stats.Stats              // of the differences
 }
 
-// Paired returns the paired differences of every algorithm against ref for each metric,
-// per cell.
+// Paired returns the paired differences of every algorithm against ref per cell and metric.
 func Paired(rs []*rows.Record, ref string, metrics []string) []PairedDiff {
 	if ref == "" {
 		return nil
