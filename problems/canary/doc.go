@@ -6,7 +6,7 @@
 // false` is D, `true` D′; sweep it for both sides as two cells). Its instances are
 // problems.Audited: the runner runs each mechanism `batch` times per trial and records
 // S = x₁ of every released point, from which the analysis computes Clopper–Pearson lower
-// bounds (analysis/audit.go). The family l1-kinks is the sampler validation's canary
+// bounds (analysis/check/audit.go). The family l1-kinks is the sampler validation's canary
 // (S = ‖x‖², no neighbour). An instance also exposes its neighbour, through which
 // algorithms/auditing integrates the exact 1-D privacy curve (PRIVACY.md §3.1).
 //

@@ -16,7 +16,7 @@ import (
 // The exact-law target (see the package doc): each run's statistic is the probability
 // integral transform U = F_0(x_0) of the release's first coordinate, Uniform(0, 1) exactly
 // under the exact marginal, so a sampler's bias is the KS distance of the pooled U's to
-// Uniform(0, 1) (analysis/bias.go). The law is of a public target: never a private release.
+// Uniform(0, 1) (analysis/check/bias.go). The law is of a public target: never a private release.
 
 // Families of the exact-law generator.
 const (
