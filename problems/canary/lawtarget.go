@@ -139,11 +139,6 @@ func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Insta
 	if p.Family == LawL1Axis {
 		in.w = 1
 	}
-	in.lawLoss = losses.L1{Z: z, W: in.w}
-	if p.Family == LawGaussian {
-		in.lawLoss = losses.Linear{Z: z}
-	}
-	in.vd = problems.ValueDifferOf(in.lawLoss)
 	in.law = in.marginal(0)
 	in.law.CDF(0) // tabulate now: Statistic is then read-only (safe for concurrent runs)
 	switch p.Family {
@@ -157,15 +152,13 @@ func (LawGenerator) Generate(spec problems.Spec, rng *rand.Rand) (problems.Insta
 
 // LawInstance is one exact-law target: the loss, its declared law and the audit batch.
 type LawInstance struct {
-	lawLoss                      // Len, Dim, Value, Grad: losses.L1 (w‖x − z_i‖₁) or losses.Linear
-	vd      problems.ValueDiffer // ValueDifferOf(lawLoss)
-	z       [][]float64
-	w       float64 // ℓ1 weight (family l1)
-	c       problems.Constants
-	family  string
-	k, mu   float64 // the declared law's inverse temperature and regulariser
-	batch   int
-	law     *Marginal // exact law of x_0
+	z      [][]float64
+	w      float64 // ℓ1 weight (family l1)
+	c      problems.Constants
+	family string
+	k, mu  float64 // the declared law's inverse temperature and regulariser
+	batch  int
+	law    *Marginal // exact law of x_0
 }
 
 var (
@@ -174,16 +167,41 @@ var (
 	_ problems.ValueDiffer = (*LawInstance)(nil)
 )
 
-// lawLoss is a family's oracle, embedded by LawInstance.
-type lawLoss = problems.GradientOracle
-
+func (in *LawInstance) Len() int                      { return len(in.z) }
+func (in *LawInstance) Dim() int                      { return in.c.D }
 func (in *LawInstance) Constants() problems.Constants { return in.c }
 
 // Points are the z_i (problems.LinearData for gaussian, SeparableL1Data for l1).
 func (in *LawInstance) Points() [][]float64 { return in.z }
 
+// l1 is the l1 family's loss w‖x − z_i‖₁; the gaussian family's is losses.Linear.
+func (in *LawInstance) l1() losses.L1 { return losses.L1{Z: in.z, W: in.w} }
+
+// Value is w‖x − z_i‖₁ (l1) or ⟨x, z_i⟩ (gaussian).
+func (in *LawInstance) Value(i int, x []float64) float64 {
+	if in.family == LawGaussian {
+		return losses.Linear{Z: in.z}.Value(i, x)
+	}
+	return in.l1().Value(i, x)
+}
+
 // ValueDiff is Value(i, z) − Value(i, x).
-func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 { return in.vd.ValueDiff(i, z, x) }
+func (in *LawInstance) ValueDiff(i int, z, x []float64) float64 {
+	if in.family == LawGaussian {
+		lin := losses.Linear{Z: in.z}
+		return lin.Value(i, z) - lin.Value(i, x)
+	}
+	return in.l1().ValueDiff(i, z, x)
+}
+
+// Grad is a (sub)gradient of Value.
+func (in *LawInstance) Grad(dst []float64, i int, x []float64) {
+	if in.family == LawGaussian {
+		copy(dst, in.z[i])
+		return
+	}
+	in.l1().Grad(dst, i, x)
+}
 
 // EmpiricalRisk is F(x) = (1/n) Σ f(x; z_i).
 func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.MeanValue(in, x) }
@@ -192,7 +210,7 @@ func (in *LawInstance) EmpiricalRisk(x []float64) float64 { return problems.Mean
 // box corner against z̄, NaN on R^d (unbounded below).
 func (in *LawInstance) Optimum() (problems.Optimum, error) {
 	if in.family != LawGaussian {
-		x := losses.L1{Z: in.z}.Median(in.c.Domain) // the l1 family's domain is a box (lawParams)
+		x := in.l1().Median(in.c.Domain) // the l1 family's domain is a box (lawParams)
 		return problems.Optimum{X: x, Value: in.EmpiricalRisk(x), Method: "closed-form"}, nil
 	}
 	if in.c.Domain.Kind != problems.Box {
