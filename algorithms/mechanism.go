@@ -255,6 +255,15 @@ func (e *BudgetError) Unwrap() []error {
 	return []error{ErrBudget}
 }
 
+// Require is nil when ok, else fmt.Errorf(format, args...): one entry of a Config.Validate
+// list joined by errors.Join (STYLE.md 7), shared by expmech, tuning and the baselines.
+func Require(ok bool, format string, args ...any) error {
+	if ok {
+		return nil
+	}
+	return fmt.Errorf(format, args...)
+}
+
 // Validate reports every problem of b under needs at once, each a *BudgetError (joined by
 // errors.Join). It is the only check of ε and δ in the module: the spec decoder calls it
 // through experiments.Schema, the mechanisms before they calibrate.

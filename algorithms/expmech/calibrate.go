@@ -62,11 +62,11 @@ func checkBudget(c problems.Constants, b algorithms.Budget, pure bool) error {
 		needs.PositiveDelta = "use expmech-pure for δ = 0"
 	}
 	berr := b.Validate(needs)
-	return errors.Join(require(berr == nil, "%w: %w", ErrCalibrate, berr),
-		require(c.N >= 1 && c.D >= 1, "%w: n=%d, d=%d", ErrCalibrate, c.N, c.D),
-		require(c.GDelta > 0 && !math.IsInf(c.GDelta, 1),
+	return errors.Join(algorithms.Require(berr == nil, "%w: %w", ErrCalibrate, berr),
+		algorithms.Require(c.N >= 1 && c.D >= 1, "%w: n=%d, d=%d", ErrCalibrate, c.N, c.D),
+		algorithms.Require(c.GDelta > 0 && !math.IsInf(c.GDelta, 1),
 			"%w: G_Δ=%g: want positive and finite", ErrCalibrate, c.GDelta),
-		require(c.GF > 0 && !math.IsInf(c.GF, 1),
+		algorithms.Require(c.GF > 0 && !math.IsInf(c.GF, 1),
 			"%w: G_f=%g: want positive and finite", ErrCalibrate, c.GF))
 }
 

@@ -483,7 +483,7 @@ func DefaultConfig() *Config {
 
 // Validate reports every problem at once.
 func (c *Config) Validate() error {
-	errs := []error{require(c.Sampler != "",
+	errs := []error{algorithms.Require(c.Sampler != "",
 		"expmech: sampler: empty, want a registered sampler's name")}
 	// a built-in sampler is checked here, a caller's one when the mechanism is built
 	if smp, err := sampler.ByName(c.Sampler); err == nil {
@@ -497,30 +497,22 @@ func (c *Config) Validate() error {
 		}
 	}
 	return errors.Join(append(errs,
-		require(c.Setting != SettingStronglyConvex || c.StrongConvexity > 0,
+		algorithms.Require(c.Setting != SettingStronglyConvex || c.StrongConvexity > 0,
 			"expmech: setting strongly-convex needs strong_convexity > 0, got %g", c.StrongConvexity),
-		require(c.StepC >= 0 && !math.IsInf(c.StepC, 1),
+		algorithms.Require(c.StepC >= 0 && !math.IsInf(c.StepC, 1),
 			"expmech: step_c %g: want a finite number ≥ 0 (0 = the sampler's default)", c.StepC),
-		require(c.Rank >= 0, "expmech: rank %d: want ≥ 0", c.Rank),
-		require(c.DeltaSplit > 0 && c.DeltaSplit <= 1,
+		algorithms.Require(c.Rank >= 0, "expmech: rank %d: want ≥ 0", c.Rank),
+		algorithms.Require(c.DeltaSplit > 0 && c.DeltaSplit <= 1,
 			"expmech: delta_split %g: want in (0, 1]", c.DeltaSplit),
-		require(c.Preset == "" || c.Preset == PresetLLL24Printed,
+		algorithms.Require(c.Preset == "" || c.Preset == PresetLLL24Printed,
 			"expmech: preset %q: want \"\" or %s", c.Preset, PresetLLL24Printed),
-		require(c.Preset != PresetLLL24Printed || c.Setting == SettingAuto || c.Setting == SettingLowRank,
+		algorithms.Require(c.Preset != PresetLLL24Printed || c.Setting == SettingAuto || c.Setting == SettingLowRank,
 			"expmech: preset %s needs setting lowrank (or auto), got %q", c.Preset, c.Setting),
-		require(!(c.StrongConvexity < 0 || math.IsInf(c.StrongConvexity, 1)),
+		algorithms.Require(!(c.StrongConvexity < 0 || math.IsInf(c.StrongConvexity, 1)),
 			"expmech: strong_convexity %g: want ≥ 0", c.StrongConvexity),
-		require(c.MaxSteps >= 1, "expmech: max_steps %d: want ≥ 1", c.MaxSteps),
-		require(c.PriorBound >= 0 && !math.IsInf(c.PriorBound, 1),
+		algorithms.Require(c.MaxSteps >= 1, "expmech: max_steps %d: want ≥ 1", c.MaxSteps),
+		algorithms.Require(c.PriorBound >= 0 && !math.IsInf(c.PriorBound, 1),
 			"expmech: prior_bound %g: want finite ≥ 0 (0 = the domain's)", c.PriorBound))...)
-}
-
-// require is nil when ok, else fmt.Errorf(format, args...): one entry of a Validate list.
-func require(ok bool, format string, args ...any) error {
-	if ok {
-		return nil
-	}
-	return fmt.Errorf(format, args...)
 }
 
 // samplerFits refuses a sampler without a certified TV bound in mode certified.

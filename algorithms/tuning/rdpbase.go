@@ -114,8 +114,8 @@ type TNB struct {
 // Validate checks the parameter ranges of PS22 Theorem 2.
 func (t TNB) Validate() error {
 	return errors.Join(
-		require(t.Eta > -1 && !math.IsInf(t.Eta, 1), "tuning: η = %v, want in (−1, ∞)", t.Eta),
-		require(t.Gamma > 0 && t.Gamma < 1, "tuning: γ = %v, want in (0, 1)", t.Gamma))
+		algorithms.Require(t.Eta > -1 && !math.IsInf(t.Eta, 1), "tuning: η = %v, want in (−1, ∞)", t.Eta),
+		algorithms.Require(t.Gamma > 0 && t.Gamma < 1, "tuning: γ = %v, want in (0, 1)", t.Gamma))
 }
 
 // Mean is E[K] (PS22 §3.2): η(1−γ)/(γ(1−γ^η)) for η ≠ 0, (1/γ − 1)/log(1/γ) for η = 0.

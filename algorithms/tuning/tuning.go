@@ -83,30 +83,22 @@ func DefaultConfig() Config {
 // Validate reports every problem at once.
 func (c Config) Validate() error {
 	_, merr := rows.ParseTuning(string(c.Mode))
-	errs := []error{require(merr == nil, "tuning: mode %w", merr),
-		require(c.Mode != Theory || len(c.Grid) == 0,
+	errs := []error{algorithms.Require(merr == nil, "tuning: mode %w", merr),
+		algorithms.Require(c.Mode != Theory || len(c.Grid) == 0,
 			"tuning: a grid is given with mode theory (nothing is tuned); use oracle or private")}
 	for _, a := range c.Grid {
-		errs = append(errs, require(len(a.Values) > 0, "tuning: grid.%s: empty list", a.Knob))
+		errs = append(errs, algorithms.Require(len(a.Values) > 0, "tuning: grid.%s: empty list", a.Knob))
 		for _, v := range a.Values {
-			errs = append(errs, require(!math.IsNaN(v) && !math.IsInf(v, 0),
+			errs = append(errs, algorithms.Require(!math.IsNaN(v) && !math.IsInf(v, 0),
 				"tuning: grid.%s: %v, want finite", a.Knob, v))
 		}
 	}
 	return errors.Join(append(errs,
-		require(c.ExpectedRuns == 0 || (c.ExpectedRuns > 1 && !math.IsInf(c.ExpectedRuns, 1)),
+		algorithms.Require(c.ExpectedRuns == 0 || (c.ExpectedRuns > 1 && !math.IsInf(c.ExpectedRuns, 1)),
 			"tuning: expected runs %v, want finite > 1 (or 0 = grid size)", c.ExpectedRuns),
-		require(c.Eta > -1 && !math.IsInf(c.Eta, 1), "tuning: η = %v, want in (−1, ∞)", c.Eta),
-		require(c.ScoreShare > 0 && c.ScoreShare < 1,
+		algorithms.Require(c.Eta > -1 && !math.IsInf(c.Eta, 1), "tuning: η = %v, want in (−1, ∞)", c.Eta),
+		algorithms.Require(c.ScoreShare > 0 && c.ScoreShare < 1,
 			"tuning: score share %v, want in (0, 1)", c.ScoreShare))...)
-}
-
-// require is nil when ok, else fmt.Errorf(format, args...): one entry of a Validate list.
-func require(ok bool, format string, args ...any) error {
-	if ok {
-		return nil
-	}
-	return fmt.Errorf(format, args...)
 }
 
 // Candidate is one grid point: knob values and the mechanism configured with them.

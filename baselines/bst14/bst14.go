@@ -48,7 +48,7 @@ func (c *Config) Validate() error {
 	return errors.Join(
 		calib.AtLeast(Name, "steps", c.Steps, 0, "0 = n²"),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
-		calib.Require(c.Calibration == CalibrationExact || c.Calibration == CalibrationPaper,
+		algorithms.Require(c.Calibration == CalibrationExact || c.Calibration == CalibrationPaper,
 			"noisy-sgd-bst14: calibration = %q, want %q or %q", c.Calibration, CalibrationExact, CalibrationPaper))
 }
 

@@ -26,12 +26,12 @@ func CheckConstants(c problems.Constants) error {
 	beta, smooth := c.Smooth.Beta()
 	known := []problems.DomainKind{problems.Ball, problems.Box, problems.Unconstrained}
 	return errors.Join(
-		Require(c.N >= 1, "%w: n = %d, want ≥ 1", ErrConstants, c.N),
-		Require(c.D >= 1, "%w: d = %d, want ≥ 1", ErrConstants, c.D),
-		Require(c.GF > 0 && !math.IsInf(c.GF, 0), "%w: G_f = %v, want finite > 0", ErrConstants, c.GF),
-		Require(!smooth || beta >= 0 && !math.IsInf(beta, 1), "%w: smoothness β = %v, want finite ≥ 0 (or undeclared)", ErrConstants, beta),
-		Require(slices.Contains(known, c.Domain.Kind), "%w: domain kind %q", ErrConstants, c.Domain.Kind),
-		Require(c.Domain.Radius > 0 && !math.IsInf(c.Domain.Radius, 0), "%w: domain radius = %v, want finite > 0", ErrConstants, c.Domain.Radius))
+		algorithms.Require(c.N >= 1, "%w: n = %d, want ≥ 1", ErrConstants, c.N),
+		algorithms.Require(c.D >= 1, "%w: d = %d, want ≥ 1", ErrConstants, c.D),
+		algorithms.Require(c.GF > 0 && !math.IsInf(c.GF, 0), "%w: G_f = %v, want finite > 0", ErrConstants, c.GF),
+		algorithms.Require(!smooth || beta >= 0 && !math.IsInf(beta, 1), "%w: smoothness β = %v, want finite ≥ 0 (or undeclared)", ErrConstants, beta),
+		algorithms.Require(slices.Contains(known, c.Domain.Kind), "%w: domain kind %q", ErrConstants, c.Domain.Kind),
+		algorithms.Require(c.Domain.Radius > 0 && !math.IsInf(c.Domain.Radius, 0), "%w: domain radius = %v, want finite > 0", ErrConstants, c.Domain.Radius))
 }
 
 // Check runs CheckConstants and validates a Gaussian-noise baseline's budget, all at once:
@@ -264,22 +264,14 @@ func RunGDP[O problems.ValueAccess, P any](ctx context.Context, vo problems.Valu
 // The field checks of the baselines' Config.Validate (STYLE.md 7), nil when fine, in one
 // wording: "<mechanism>: <key> = <value>, want …" with a hint (e.g. "0 = theory").
 
-// Require is nil when ok, else fmt.Errorf(format, args...).
-func Require(ok bool, format string, args ...any) error {
-	if ok {
-		return nil
-	}
-	return fmt.Errorf(format, args...)
-}
-
 // NonNegative checks a float knob: finite and ≥ 0.
 func NonNegative(mech, key string, v float64, hint string) error {
-	return Require(v >= 0 && !math.IsInf(v, 0), "%s: %s = %v, want finite ≥ 0%s", mech, key, v, paren(hint))
+	return algorithms.Require(v >= 0 && !math.IsInf(v, 0), "%s: %s = %v, want finite ≥ 0%s", mech, key, v, paren(hint))
 }
 
 // AtLeast checks an integer knob: ≥ lo.
 func AtLeast(mech, key string, v, lo int, hint string) error {
-	return Require(v >= lo, "%s: %s = %d, want ≥ %d%s", mech, key, v, lo, paren(hint))
+	return algorithms.Require(v >= lo, "%s: %s = %d, want ≥ %d%s", mech, key, v, lo, paren(hint))
 }
 
 // OneStep refuses step_size and step_factor together: both set η.

@@ -48,9 +48,9 @@ func DefaultConfig() *Config { return &Config{MaxSteps: 2000} }
 func (c *Config) Validate() error {
 	return errors.Join(
 		calib.AtLeast(Name, "batch", c.Batch, 0, ""),
-		calib.Require(c.SamplingRate >= 0 && c.SamplingRate <= 1, "dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate),
+		algorithms.Require(c.SamplingRate >= 0 && c.SamplingRate <= 1, "dp-sgd: sampling_rate = %v, want in [0, 1] (0 = batch/n)", c.SamplingRate),
 		calib.OneStep(Name, c.StepSize, c.StepFactor),
-		calib.Require(!(c.Batch > 0 && c.SamplingRate > 0), "dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate),
+		algorithms.Require(!(c.Batch > 0 && c.SamplingRate > 0), "dp-sgd: give at most one of batch (%d) and sampling_rate (%v); neither = batch ⌈√n⌉", c.Batch, c.SamplingRate),
 		calib.AtLeast(Name, "steps", c.Steps, 0, ""),
 		calib.AtLeast(Name, "max_steps", c.MaxSteps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),

@@ -37,7 +37,7 @@ func (c *Config) Validate() error {
 		calib.AtLeast(Name, "steps", c.Steps, 1, ""),
 		calib.NonNegative(Name, "step_size", c.StepSize, ""),
 		calib.NonNegative(Name, "clip", c.Clip, ""),
-		calib.Require(c.Smoothing > 0 && !math.IsInf(c.Smoothing, 0), "dpzero: smoothing = %v, want finite > 0", c.Smoothing))
+		algorithms.Require(c.Smoothing > 0 && !math.IsInf(c.Smoothing, 0), "dpzero: smoothing = %v, want finite > 0", c.Smoothing))
 }
 
 // Factory is the registry line of dpzero.

@@ -37,7 +37,7 @@ func DefaultOutputConfig() *OutputConfig { return &OutputConfig{SolverTol: 1e-3,
 func (c *OutputConfig) Validate() error {
 	return errors.Join(
 		calib.NonNegative(OutputName, "lambda", c.Lambda, "0 = theory"),
-		calib.Require(c.SolverTol > 0 && c.SolverTol <= 1, "output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol),
+		algorithms.Require(c.SolverTol > 0 && c.SolverTol <= 1, "output-perturbation: solver_tol = %v, want in (0, 1]", c.SolverTol),
 		calib.AtLeast(OutputName, "max_iter", c.MaxIter, 1, ""))
 }
 
@@ -220,8 +220,8 @@ func DefaultObjectiveConfig() *ObjectiveConfig {
 func (c *ObjectiveConfig) Validate() error {
 	return errors.Join(
 		calib.NonNegative(ObjectiveName, "lambda", c.Lambda, ""),
-		calib.Require(c.SolverTol > 0 && c.SolverTol < 1, "objective-perturbation: solver_tol = %v, want in (0, 1)", c.SolverTol),
-		calib.Require(c.OutputShare > 0 && c.OutputShare < 1, "objective-perturbation: output_share = %v, want in (0, 1)", c.OutputShare))
+		algorithms.Require(c.SolverTol > 0 && c.SolverTol < 1, "objective-perturbation: solver_tol = %v, want in (0, 1)", c.SolverTol),
+		algorithms.Require(c.OutputShare > 0 && c.OutputShare < 1, "objective-perturbation: output_share = %v, want in (0, 1)", c.OutputShare))
 }
 
 // ObjectiveFactory is the registry line of objective-perturbation.
