@@ -162,7 +162,7 @@ func (m *Mechanism) Run(ctx context.Context, env algorithms.Env, o problems.Valu
 // shift is f̃(x; s_i) = f(x; s_i) − λ‖x‖²/2 over the counted oracle o, so that exp(−kF) =
 // exp(−k(F̃ + λ‖x‖²/2)) fits the sampler's target form; it keeps o's access level.
 func shift(o problems.ValueAccess, lam float64, c problems.Constants) problems.ValueAccess {
-	v := shiftedValues{ValueAccess: o, lam: lam, c: c}
+	v := shiftedValues{o: o, lam: lam, c: c}
 	g, ok := o.(problems.GradientAccess)
 	if !ok {
 		return &v
@@ -174,15 +174,19 @@ func shift(o problems.ValueAccess, lam float64, c problems.Constants) problems.V
 	return sh
 }
 
+// shiftedValues forwards each method by name, not by embedding the oracle: a method added
+// to problems.ValueAccess later must not reach the sampler unshifted (a wrong law).
 type shiftedValues struct {
-	problems.ValueAccess // Len and Dim
-	lam                  float64
-	c                    problems.Constants
+	o   problems.ValueAccess
+	lam float64
+	c   problems.Constants
 }
 
+func (s *shiftedValues) Len() int                      { return s.o.Len() }
+func (s *shiftedValues) Dim() int                      { return s.o.Dim() }
 func (s *shiftedValues) Constants() problems.Constants { return s.c }
 func (s *shiftedValues) Value(i int, x []float64) float64 {
-	return s.ValueAccess.Value(i, x) - s.lam*problems.SquaredNorm(x)/2
+	return s.o.Value(i, x) - s.lam*problems.SquaredNorm(x)/2
 }
 
 type shifted struct {
