@@ -437,8 +437,8 @@ type Reducer interface {
 // A RadialReducer is a Reducer whose complement, given the reduced run, is ρ·e with e
 // uniform on the complement's unit sphere and ρ reported by the run (a chain whose accept
 // step sees ‖x⊥‖, e.g. MALA: its kernel is rotation invariant on the complement, so only
-// the norm needs simulating). OrthogonalNorm returns ρ and false to fall back to
-// OrthogonalVariance.
+// the norm needs simulating). OrthogonalNorm returns (ρ, true) for such a run, ok = false
+// to fall back to OrthogonalVariance.
 type RadialReducer interface {
 	Reducer
 	OrthogonalNorm(rec Record) (rho float64, ok bool)

@@ -7,7 +7,7 @@ import (
 	"regexp"
 )
 
-// Fakes standing in for the registry (the real one is built in run.go).
+// Fakes standing in for the registry (the real one is cli.Registry).
 
 type fakeParams struct {
 	Scale float64 `yaml:"scale"`

@@ -112,7 +112,8 @@ func curveMidpoint(ld LogDensityFunc, p, q problems.Problem, k, mu float64, g Gr
 // hockeyStick is ∫ (p − e^ε q)₊ dx by the midpoint rule on h_j = p_j(−expm1(ε − L_j)),
 // L = lp − lq, except that on a span [x_j, x_{j+1}] where h changes sign the half-cells
 // (h⁺_j + h⁺_{j+1})dx/2 become the exact integral of the linear interpolant's positive
-// part, h⁺²dx/(2|h_j − h_{j+1}|): no O(dx²) kink error (1.5e-8 at dx = w/1e4 on Case A).
+// part, h⁺²dx/(2|h_j − h_{j+1}|): no O(dx²) kink error (otherwise 1.5e-8 relative at
+// dx = w/1e4 on Case A).
 func hockeyStick(lp, lq []float64, eps, dx float64) float64 {
 	h := func(j int) float64 { return privacy.HockeyStickIntegrand(lp[j], lq[j], eps) }
 	s := 0.0

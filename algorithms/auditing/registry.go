@@ -239,7 +239,7 @@ func build(f algorithms.Factory, params map[string]any) (algorithms.Mechanism, e
 // Extra. A wrapper (algorithms.As; Unwrap is the inner), it blocks every capability that
 // describes the inner's privacy at a budget or would run the inner at the claimed budget
 // (mechtest.Wrapper checks this table, caps_test.go; the embedded tuning.Blocked answers
-// Account, RDP, Knobs and WithKnobs with ErrNotAvailable):
+// Account, RDP and WithKnobs with ErrNotAvailable and has no Knobs):
 //
 //	capability         policy     why
 //	ConstantsChecker   inherited  it runs the inner's configuration

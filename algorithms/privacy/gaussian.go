@@ -90,7 +90,8 @@ func EpsForSDelta(s, delta float64) (float64, error) {
 }
 
 // bisect halves the bracket [lo, hi] of a monotone test (pass(lo) false, pass(hi) true as
-// evaluated) at most n times while hi − lo > tol(lo, hi) and the midpoint still moves.
+// evaluated) at most n times while hi − lo > tol(lo, hi) and the midpoint still moves, and
+// returns [lo, hi]: each end keeps the side of the test it was evaluated on.
 func bisect(pass func(float64) bool, lo, hi float64, n int, tol func(lo, hi float64) float64) (float64, float64) {
 	for i := 0; i < n && hi-lo > tol(lo, hi); i++ {
 		mid := lo + (hi-lo)/2

@@ -364,7 +364,8 @@ func bisectInt(lo, hi int, left func(int) bool) (int, int) {
 // maxFFTLen bounds nextFFTLen, far beyond any MaxPoints one machine holds.
 const maxFFTLen = 1 << 30
 
-// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths).
+// nextFFTLen is the smallest power of two ≥ max(n, 4) (realFFT's lengths), or an
+// ErrGridTooLarge error beyond maxFFTLen.
 func nextFFTLen(n int) (int, error) {
 	if n > maxFFTLen {
 		return 0, fmt.Errorf("%w: %d points exceed the FFT length limit %d", ErrGridTooLarge, n, maxFFTLen)

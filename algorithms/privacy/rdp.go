@@ -176,8 +176,8 @@ func RDPPoissonGaussian(q, z, alpha float64, sum FracSum) float64 {
 	return r
 }
 
-// RDPPoissonGaussianOrders writes T·RDPPoissonGaussian(q, z, orders[i], sum) into dst
-// (len(orders)) and returns dst.
+// RDPPoissonGaussianOrders writes T·RDPPoissonGaussian(q, z, orders[i], sum) into dst and
+// returns dst; len(dst) must equal len(orders).
 func RDPPoissonGaussianOrders(dst []float64, q, z float64, T int, orders []float64, sum FracSum) []float64 {
 	if len(dst) != len(orders) {
 		panic("privacy: RDPPoissonGaussianOrders: len(dst) != len(orders)")

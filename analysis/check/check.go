@@ -265,7 +265,7 @@ func runGroupCheck(c Check, k groupKind, rs []*rows.Record, rng *rand.Rand) Chec
 }
 
 // regionVerdict decides a group check from its statistic and 95% CI [lo, hi] against the
-// region k.region(c) (package doc; an equality is Schuirmann's (1987) two one-sided tests:
+// region k.region(c) (DESIGN.md "Spec schema"; an equality is Schuirmann's (1987) two one-sided tests:
 // a wide CI never PASSes); at names a min's or max's point. A NaN CI FAILs.
 func regionVerdict(c Check, k groupKind, fitted, lo, hi float64, at string) (Verdict, string) {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsNaN(fitted) {
@@ -317,7 +317,7 @@ func ForEach(workers, n int, f func(i int)) {
 	wg.Wait()
 }
 
-// slopeKind is the rate check (Kind "slope", the default; package doc): the bootstrap CI of
+// slopeKind is the rate check (Kind "slope", the default; DESIGN.md "Spec schema"): the bootstrap CI of
 // the log-log least-squares slope of the group means against its Claim's region.
 type slopeKind struct{ kindDefaults }
 

@@ -16,8 +16,9 @@ import (
 )
 
 // SpentRelTol is the relative slack of the spent check: it absorbs the columns' round-off
-// (%g, 17 digits), the routes agreeing with the closed forms to ≤ 1e-9
-// (TestGaussianDeltaQuadrature); an overspend under one part in a million is not looked for.
+// (%g, 17 digits), the second routes being far more accurate (the quadrature agrees with the
+// closed-form curve to ≤ 1e-9, TestGaussianDeltaQuadrature); an overspend under one part in
+// a million is not looked for.
 const SpentRelTol = 1e-6
 
 // The trusted_constants names (problems.Const*, spelled here: analysis does not import it).

@@ -61,6 +61,7 @@ type RankPoint struct {
 	Entries     []RankEntry `json:"entries"`
 }
 
+// FigureComparison is the Comparison of one figure.
 type FigureComparison struct {
 	Figure     string      `json:"figure"`
 	X          string      `json:"x"`

@@ -722,7 +722,7 @@ func ciPct(s stats.Stats) string {
 func FormatCompare(w io.Writer, cs []Comparison, alpha float64) {
 	alpha = cmp.Or(alpha, 0.05)
 	swept, metrics := compareAxes(cs)
-	sig := 0
+	sig := 0 // each comparison is of one metric, so the loop below counts it once
 	for _, m := range metrics {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintf(tw, "%s\tcell\talgorithm\told\tnew\tchange\ttest\tp\tq\t\n", m)

@@ -138,7 +138,8 @@ func ComposedGDP(T int, sens, sigma float64) float64 {
 	return math.Inf(1)
 }
 
-// Spend records an s-GDP release in r: gdp_s = s, epsilon_spent = Eps(s, δ) (kept on error).
+// Spend records an s-GDP release in r: gdp_s = s, epsilon_spent = Eps(s, δ) (on error
+// gdp_s is set and epsilon_spent left as it was).
 func Spend(r *algorithms.Record, s, delta float64) error {
 	r.GDPS = s
 	e, err := Eps(s, delta)
@@ -151,6 +152,8 @@ func Spend(r *algorithms.Record, s, delta float64) error {
 
 // Certificate fills a baseline record's certificate: δ_spent = the budget's δ (that of
 // ε_spent), Trusted = n and the constants named (those that set the noise or sensitivity).
+// The runner certifies the row only if ε_spent ≤ ε and each trusted constant is public
+// (algorithms.Certify).
 func Certificate(r *algorithms.Record, c problems.Constants, b algorithms.Budget, names ...string) {
 	r.DeltaSpent = b.Delta
 	r.Trusted = algorithms.Trust(c, append([]string{problems.ConstN}, names...)...)

@@ -6,5 +6,5 @@
 // (cache.go), into a results.csv written atomically and byte-identical for any worker
 // count, shard split or interruption (but the *_seconds columns); one run (or merge) at a
 // time writes a folder (lockFolder). It re-derives every row's guarantee (algorithms.Certify)
-// and reaches generators, mechanisms and tuning only through a Registry built in run.go.
+// and reaches generators, mechanisms and tuning only through a Registry (cli.Registry).
 package runner
