@@ -31,8 +31,21 @@ var columns = []string{
 	ColWallSeconds,
 }
 
-// IsCanonical reports whether col is one of the Columns().
-func IsCanonical(col string) bool { return slices.Contains(columns, col) }
+// canonical is the set of columns, read-only after initialisation (IsCanonical).
+var canonical = func() map[string]struct{} {
+	m := make(map[string]struct{}, len(columns))
+	for _, c := range columns {
+		m[c] = struct{}{}
+	}
+	return m
+}()
+
+// IsCanonical reports whether col is one of the Columns() (a set lookup: the analysis asks
+// it per row and column).
+func IsCanonical(col string) bool {
+	_, ok := canonical[col]
+	return ok
+}
 
 // Row is one (cell, algorithm, trial) record: column name → formatted value ("" = empty).
 type Row map[string]string

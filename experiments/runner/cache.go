@@ -642,9 +642,12 @@ func moduleRoot() string {
 
 func executableHash() string {
 	if exe, err := os.Executable(); err == nil {
-		if b, err := os.ReadFile(exe); err == nil {
-			sum := sha256.Sum256(b)
-			return hex.EncodeToString(sum[:])
+		if f, err := os.Open(exe); err == nil { // streamed: the binary is tens of MB
+			defer f.Close()
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				return hex.EncodeToString(h.Sum(nil))
+			}
 		}
 	}
 	return "unknown"

@@ -311,7 +311,8 @@ func (r *runState) takeKnown(mine []job) error {
 				return fmt.Errorf("runner: cache: %w", err)
 			}
 			if ce != nil {
-				e.Row, e.X = rows.Row(maps.Clone(c.base)), ce.X // the cell and label of this spec
+				e.Row, e.X = make(rows.Row, len(c.base)+len(ce.Row)+1), ce.X
+				maps.Copy(e.Row, c.base) // the cell and label of this spec
 				maps.Copy(e.Row, ce.Row)
 				e.Row[rows.ColAlgorithm] = e.Algorithm
 				r.all = append(r.all, e)
