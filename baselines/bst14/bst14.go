@@ -66,7 +66,6 @@ type Mechanism struct {
 }
 
 var (
-	_ algorithms.Mechanism  = (*Mechanism)(nil)
 	_ algorithms.Accountant = (*Mechanism)(nil)
 	_ tuning.Tunable        = (*Mechanism)(nil)
 	_ tuning.RDPer          = (*Mechanism)(nil)

@@ -50,7 +50,6 @@ func Factory() algorithms.Factory {
 // wrapper (no Unwrap): noisy-gd's knobs, reduced path and accountant do not describe it.
 type Mechanism struct{ inner algorithms.Mechanism }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
 var _ algorithms.Refereed = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }

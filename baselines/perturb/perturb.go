@@ -181,10 +181,8 @@ func (m *Objective) WithKnobs(v map[string]float64) (algorithms.Mechanism, error
 }
 
 var (
-	_ algorithms.Mechanism = (*Output)(nil)
-	_ algorithms.Mechanism = (*Objective)(nil)
-	_ tuning.Tunable       = (*Output)(nil)
-	_ tuning.Tunable       = (*Objective)(nil)
+	_ tuning.Tunable = (*Output)(nil)
+	_ tuning.Tunable = (*Objective)(nil)
 )
 
 // ObjectiveName is the registry name of objective perturbation.

@@ -51,7 +51,6 @@ type Mechanism struct {
 	eps *calib.EpsCache // ε of the GDP s, shared by Plan, every Run and the knob variants
 }
 
-var _ algorithms.Mechanism = (*Mechanism)(nil)
 var _ tuning.Tunable = (*Mechanism)(nil)
 
 func (m *Mechanism) Name() string { return Name }
