@@ -341,8 +341,11 @@ func (s *Spec) expandAll(is *issues) {
 	if len(s.cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
 		is.add(s.lines["@only"], "only", "selects no cell of the sweep")
 	}
-	quick := len(s.Quick.Sweep) > 0 || len(s.Only) > 0
-	if quick && len(s.Shrink().cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
+	if len(s.Quick.Sweep) == 0 && len(s.Only) == 0 {
+		return // the quick cells are the full sweep's first values: checked above
+	}
+	// Expanded for its issues (a quick.sweep value can be invalid) even without only:.
+	if len(s.Shrink().cells(is)) == 0 && is.empty() && len(s.Only) > 0 {
 		is.add(s.lines["@only"], "only", "selects no cell of the -quick sweep")
 	}
 }

@@ -400,8 +400,11 @@ func (s *Spec) assignValue(is *issues, key string, node *yaml.Node, cell *Cell, 
 		"loss": &pc.Loss, "domain": &pc.Domain, "epsilon": &cell.Epsilon, "delta": &cell.Delta}
 	if dst, ok := plain[key]; ok {
 		ok = decodeStrict(is, path, node, dst)
-		if g := map[string]*bool{"rank": &pc.HasRank, "g_k": &pc.HasGK}[key]; g != nil {
-			*g = ok
+		switch key {
+		case "rank":
+			pc.HasRank = ok
+		case "g_k":
+			pc.HasGK = ok
 		}
 		return key != "epsilon" && key != "delta"
 	}

@@ -124,7 +124,6 @@ func replaceBoundary(q, z, t float64) float64 {
 // x < x′_t = z²·log((e^{−t} − 1 + q)/q) + ½. Replace: Y increasing in x, unbounded both
 // ways, Y > t ⇔ x > replaceBoundary(t).
 func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
-	lq := math.Log(q)
 	switch k {
 	case pairRemove:
 		if t <= math.Log1p(-q) {
@@ -132,11 +131,13 @@ func (k plPair) tails(q, z, t float64) (pc, ps, qc, qs float64) {
 		}
 		// log(e^t − 1 + q), as t + log1p((q − 1)e^{−t}) above t = 700 (e^t nears overflow:
 		// the mass at huge losses of a tiny z must not vanish as +Inf boundaries)
-		lx := math.Log(math.Expm1(t) + q)
+		var lx float64
 		if t > 700 {
 			lx = t + math.Log1p((q-1)*math.Exp(-t))
+		} else {
+			lx = math.Log(math.Expm1(t) + q)
 		}
-		x := z*z*(lx-lq) + 0.5
+		x := z*z*(lx-math.Log(q)) + 0.5
 		ac, as := phi2(x / z)
 		bc, bs := phi2((x - 1) / z)
 		pc, ps = mix2(q, ac, as, bc, bs)

@@ -321,10 +321,12 @@ func (m *Mechanism) labelPrivate(r algorithms.Record, p privatePlan, cd Candidat
 	if runs > 0 {
 		r.Extra["tuning_runs"] = float64(runs)
 	}
-	note := fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, p.tnb.Mean(), p.sTrain, p.sScore)
+	var note string
 	if p.rdp {
 		note = fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point, each calibrated to (ε, δ) = (%.4g, %.3g) and accounted by its Rényi curve, plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2, λ̂ optimised over orders 1.5–256)", p.tnb.Eta, p.tnb.Mean(), p.run.Epsilon, p.run.Delta, p.sScore)
 		r.Extra["tuning_run_epsilon"] = p.run.Epsilon
+	} else {
+		note = fmt.Sprintf("tuning private: best of K ~ TNB(η=%g, E[K]=%.3g) runs of a uniformly drawn grid point at per-run GDP %.4g plus a score at GDP %.4g (Papernot & Steinke 2022 Thm 2)", p.tnb.Eta, p.tnb.Mean(), p.sTrain, p.sScore)
 	}
 	r.Notes = algorithms.JoinNote(r.Notes, note)
 	return r

@@ -36,7 +36,7 @@ type Style struct {
 // methodColor is a method's colour outside a Key: its registered one, else a hash into
 // spareColors (which may repeat another method's; a Key never does).
 func methodColor(method string) color.NRGBA {
-	if s, ok := registered(method); ok {
+	if s, ok := registeredStyles[method]; ok {
 		return s.Color
 	}
 	return spareColors[hash(method)%uint32(len(spareColors))]
@@ -48,19 +48,17 @@ func methodColor(method string) color.NRGBA {
 var spareColors = [...]color.NRGBA{okabeOrange, okabeSkyBlue, okabeGreen, okabeBlue, okabeVermilion, okabePurple,
 	{0x88, 0x22, 0x55, 0xff}, {0x99, 0x99, 0x33, 0xff}, {0x44, 0xAA, 0x99, 0xff}, grey}
 
-// registered is a suite method's fixed colour and marker, whatever the figure holds.
-func registered(method string) (Style, bool) {
-	s, ok := map[string]Style{
-		"expmech":             {Color: okabeBlue, Glyph: draw.CircleGlyph{}},
-		"expmech-pure":        {Color: okabeBlue, Glyph: draw.RingGlyph{}},
-		"noisy-gd":            {Color: okabeVermilion, Glyph: draw.SquareGlyph{}},
-		"dp-sgd":              {Color: okabeGreen, Glyph: draw.TriangleGlyph{}},
-		"phased-sgd":          {Color: okabePurple, Glyph: draw.PyramidGlyph{}},
-		"output-perturbation": {Color: okabeOrange, Glyph: draw.CrossGlyph{}},
-		"dpzero":              {Color: okabeSkyBlue, Glyph: draw.PlusGlyph{}},
-		"nonprivate":          {Color: okabeBlack, Glyph: draw.BoxGlyph{}},
-	}[method]
-	return s, ok
+// registeredStyles are the suite methods' fixed colours and markers, whatever the figure
+// holds; read-only after initialisation.
+var registeredStyles = map[string]Style{
+	"expmech":             {Color: okabeBlue, Glyph: draw.CircleGlyph{}},
+	"expmech-pure":        {Color: okabeBlue, Glyph: draw.RingGlyph{}},
+	"noisy-gd":            {Color: okabeVermilion, Glyph: draw.SquareGlyph{}},
+	"dp-sgd":              {Color: okabeGreen, Glyph: draw.TriangleGlyph{}},
+	"phased-sgd":          {Color: okabePurple, Glyph: draw.PyramidGlyph{}},
+	"output-perturbation": {Color: okabeOrange, Glyph: draw.CrossGlyph{}},
+	"dpzero":              {Color: okabeSkyBlue, Glyph: draw.PlusGlyph{}},
+	"nonprivate":          {Color: okabeBlack, Glyph: draw.BoxGlyph{}},
 }
 
 // Variants (a label other than its method's name, e.g. noisy-gd/oracle or a sampler of
@@ -93,9 +91,9 @@ var knownVariants = map[string][2]int{
 // dashes that depend on the label alone.
 func StyleOf(method, label string) Style {
 	method = cmp.Or(method, MethodOf(label))
-	s, ok := registered(method)
+	s, ok := registeredStyles[method]
 	if !ok {
-		s = Style{Color: methodColor(method), Glyph: variantGlyphs[hash(method)%uint32(len(variantGlyphs))]}
+		s = Style{Color: spareColors[hash(method)%uint32(len(spareColors))], Glyph: variantGlyphs[hash(method)%uint32(len(variantGlyphs))]}
 	}
 	if label == method {
 		return s
@@ -146,7 +144,7 @@ func NewKey(labels []string, method map[string]string) Key {
 	colorOf := map[string]color.NRGBA{}
 	var taken []color.NRGBA
 	for _, m := range methods {
-		if s, ok := registered(m); ok {
+		if s, ok := registeredStyles[m]; ok {
 			colorOf[m] = s.Color
 			taken = append(taken, s.Color)
 		}

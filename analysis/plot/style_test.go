@@ -89,7 +89,7 @@ func TestKeyDistinct(t *testing.T) {
 				t.Errorf("%s and %s share colour %s", l, o, c)
 			}
 			glyphs[g], colours[c] = l, l
-			if _, reg := registered(l); reg && set[l] == l && (st.Color != StyleOf(l, l).Color || st.Glyph != StyleOf(l, l).Glyph) {
+			if _, reg := registeredStyles[l]; reg && set[l] == l && (st.Color != StyleOf(l, l).Color || st.Glyph != StyleOf(l, l).Glyph) {
 				t.Errorf("%s: the method's own label changed style", l)
 			}
 		}
