@@ -25,6 +25,8 @@ func Risk(p problems.ValueOracle, x []float64) (mean, stderr float64) {
 }
 
 // PopulationRisk is Risk of the held-out sample rest, or (NaN, NaN) when rest is nil (task erm).
+// It is generic over the pointer type so that a typed nil *T (no held-out sample) is nil
+// here; an interface parameter would hold a non-nil interface around it (as would Optimum's).
 func PopulationRisk[T any, P interface {
 	*T
 	problems.ValueOracle
